@@ -1,0 +1,211 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+// Statuses as testharness.js numbers them.
+var subtestStatus = map[int]string{0: "PASS", 1: "FAIL", 2: "TIMEOUT", 3: "NOTRUN", 4: "PRECONDITION_FAILED"}
+var harnessStatus = map[int]string{0: "OK", 1: "ERROR", 2: "TIMEOUT", 3: "PRECONDITION_FAILED"}
+
+type subtestResult struct {
+	Name    string  `json:"name"`
+	Status  int     `json:"status"`
+	Message *string `json:"message"`
+}
+
+type fileResult struct {
+	Status  int             `json:"status"`
+	Message *string         `json:"message"`
+	Tests   []subtestResult `json:"tests"`
+}
+
+func (r fileResult) String() string {
+	var sb strings.Builder
+	msg := ""
+	if r.Message != nil {
+		msg = " (" + *r.Message + ")"
+	}
+	fmt.Fprintf(&sb, "harness %s%s\n", harnessStatus[r.Status], msg)
+	for _, t := range r.Tests {
+		m := ""
+		if t.Message != nil {
+			m = ": " + *t.Message
+		}
+		fmt.Fprintf(&sb, "  %s %q%s\n", subtestStatus[t.Status], t.Name, m)
+	}
+	return sb.String()
+}
+
+var (
+	browserOnce   sync.Once
+	browserCtx    context.Context
+	browserCancel context.CancelFunc
+	browserErr    error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browserCancel != nil {
+		browserCancel()
+	}
+	os.Exit(code)
+}
+
+// browser starts one headless Chromium for the whole package (or skips).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	exe := testenv.Chromium(t)
+	browserOnce.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(exe),
+			chromedp.IgnoreCertErrors,
+			chromedp.Flag("disable-gpu", true),
+		)
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(actx)
+		if err := chromedp.Do(ctx); err != nil {
+			cancel()
+			acancel()
+			browserErr = err
+			return
+		}
+		browserCtx = ctx
+		browserCancel = func() { cancel(); acancel() }
+	})
+	if browserErr != nil {
+		t.Fatalf("starting chromium: %v", browserErr)
+	}
+	return browserCtx
+}
+
+// runInChromium loads url in a fresh browser context and returns the
+// harness's completion data.
+func runInChromium(t *testing.T, url string, timeout time.Duration) (fileResult, error) {
+	ctx, cancel := chromedp.NewContext(browser(t), chromedp.WithNewBrowserContext())
+	defer cancel()
+	tctx, tcancel := context.WithTimeout(ctx, timeout+5*time.Second)
+	defer tcancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
+		return fileResult{}, fmt.Errorf("navigate %s: %w", url, err)
+	}
+	res, err := chromedp.Run(tctx, chromedp.Poll[fileResult]("self.__wptResults",
+		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
+	if err != nil {
+		return fileResult{}, fmt.Errorf("waiting for results of %s: %w", url, err)
+	}
+	return res, nil
+}
+
+// testURLs lists the wrapper URLs of every test file of the suite.
+func testURLs(t *testing.T, root fs.FS) []string {
+	var urls []string
+	err := fs.WalkDir(root, "web-locks", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "resources" {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case strings.HasSuffix(p, ".any.js"):
+			base := "/" + strings.TrimSuffix(p, ".js")
+			urls = append(urls, base+".html", base+".worker.html")
+		case strings.HasSuffix(p, ".window.js"):
+			urls = append(urls, "/"+strings.TrimSuffix(p, ".js")+".html")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(urls)
+	return urls
+}
+
+// runAll runs urls on a server for root, a few at a time.
+func runAll(t *testing.T, srv *server, urls []string) map[string]fileResult {
+	ts := httptest.NewTLSServer(srv)
+	t.Cleanup(ts.Close)
+	results := make(map[string]fileResult)
+	var mu sync.Mutex
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for _, u := range urls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			res, err := runInChromium(t, ts.URL+u, 30*time.Second)
+			if err != nil {
+				t.Errorf("%s: %v", u, err)
+				return
+			}
+			mu.Lock()
+			results[u] = res
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// TestSuiteInChromium runs every file of the suite in Chromium, in the window
+// and dedicated-worker scopes, under the suite's own harness, and requires
+// harness OK and PASS for every subtest.
+func TestSuiteInChromium(t *testing.T) {
+	browser(t)
+	root := Root()
+	urls := testURLs(t, root)
+	if f := os.Getenv("SUITE_FILTER"); f != "" {
+		var keep []string
+		for _, u := range urls {
+			if strings.Contains(u, f) {
+				keep = append(keep, u)
+			}
+		}
+		urls = keep
+	}
+	results := runAll(t, &server{root: root}, urls)
+	total, unique := 0, map[string]bool{}
+	for _, u := range urls {
+		res, ok := results[u]
+		if !ok {
+			continue
+		}
+		bad := res.Status != 0 || len(res.Tests) == 0
+		for _, st := range res.Tests {
+			total++
+			unique[strings.TrimSuffix(strings.TrimSuffix(u, ".worker.html"), ".html")+" :: "+st.Name] = true
+			if st.Status != 0 {
+				bad = true
+			}
+		}
+		if bad {
+			t.Errorf("%s:\n%s", u, res)
+		} else {
+			t.Logf("%s: %d subtests pass", u, len(res.Tests))
+		}
+	}
+	t.Logf("%d files, %d subtest results, %d distinct subtests", len(results), total, len(unique))
+	if os.Getenv("SUITE_FILTER") == "" && len(unique) < 100 {
+		t.Errorf("suite has %d distinct subtests, want at least 100", len(unique))
+	}
+}
