@@ -1,0 +1,141 @@
+package idl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+// corpusFile is one .idl file of @webref/idl.
+type corpusFile struct {
+	Name string
+	Src  []byte
+}
+
+var (
+	corpusOnce  sync.Once
+	corpusFiles []corpusFile
+	corpusErr   error
+)
+
+// loadCorpus returns every .idl file of the @webref/idl npm package.
+func loadCorpus(t testing.TB) []corpusFile {
+	t.Helper()
+	dir := testenv.NPMPackage(t, "@webref/idl")
+	corpusOnce.Do(func() {
+		names, err := filepath.Glob(filepath.Join(dir, "*.idl"))
+		if err != nil {
+			corpusErr = err
+			return
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			src, err := os.ReadFile(n)
+			if err != nil {
+				corpusErr = err
+				return
+			}
+			corpusFiles = append(corpusFiles, corpusFile{filepath.Base(n), src})
+		}
+	})
+	if corpusErr != nil {
+		t.Fatal(corpusErr)
+	}
+	if len(corpusFiles) == 0 {
+		t.Fatalf("no .idl files in %s", dir)
+	}
+	return corpusFiles
+}
+
+// oracleLine is one line of testdata/webidl2-parse.js's output.
+type oracleLine struct {
+	File  string `json:"file"`
+	JSON  string `json:"json"`
+	Error string `json:"error"`
+	Line  int    `json:"line"`
+}
+
+// TestWebref compares our JSON with webidl2.js's for every @webref/idl file.
+func TestWebref(t *testing.T) {
+	files := loadCorpus(t)
+	webidl2 := testenv.NPMPackage(t, "webidl2")
+	node := testenv.Node(t)
+	idlDir := testenv.NPMPackage(t, "@webref/idl")
+	script, _ := filepath.Abs("testdata/webidl2-parse.js")
+	cmd := exec.Command(node, script, webidl2, idlDir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	oracle := map[string]oracleLine{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var l oracleLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		oracle[l.File] = l
+	}
+	same, identical := 0, 0
+	for _, f := range files {
+		o, ok := oracle[f.Name]
+		if !ok {
+			t.Errorf("%s: no webidl2.js output", f.Name)
+			continue
+		}
+		file, perr := Parse(f.Name, f.Src)
+		if o.Error != "" {
+			if perr == nil {
+				t.Errorf("%s: webidl2.js fails (%s) but we parse it", f.Name, o.Error)
+			} else {
+				same++
+			}
+			continue
+		}
+		if perr != nil {
+			t.Errorf("%s: %v", f.Name, perr)
+			continue
+		}
+		ours, _ := file.MarshalJSON()
+		if string(ours) == o.JSON {
+			identical++
+		}
+		var a, b any
+		if err := json.Unmarshal(ours, &a); err != nil {
+			t.Errorf("%s: our JSON is invalid: %v", f.Name, err)
+			continue
+		}
+		if err := json.Unmarshal([]byte(o.JSON), &b); err != nil {
+			t.Fatal(err)
+		}
+		if reflect.DeepEqual(a, b) {
+			same++
+		} else {
+			t.Errorf("%s: JSON differs from webidl2.js: %s", f.Name, firstDiff(string(ours), o.JSON))
+		}
+	}
+	t.Logf("webidl2.js differential: %d/%d files equal as parsed JSON, %d byte-identical", same, len(files), identical)
+}
+
+// firstDiff shows both texts around their first differing byte.
+func firstDiff(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-120)
+	return "\n ours:   ..." + a[lo:min(len(a), i+120)] + "\n theirs: ..." + b[lo:min(len(b), i+120)]
+}
+

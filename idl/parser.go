@@ -1,0 +1,1319 @@
+package idl
+
+// Parse parses one Web IDL source. It always returns a *File holding every
+// definition it could parse; err is nil or an ErrorList of positioned
+// syntax errors. After an error the parser resynchronizes at the next
+// member or definition, so one call reports several independent errors.
+func Parse(filename string, src []byte) (*File, error) {
+	p := &parser{file: &File{Name: filename, Source: src}}
+	p.src = string(src)
+	p.toks = tokenize(filename, src)
+	p.file.Tokens = p.toks
+	p.parseDefinitions()
+	if len(p.errs) > 0 {
+		return p.file, p.errs
+	}
+	return p.file, nil
+}
+
+// maxDepth bounds the nesting of types and argument lists so that hostile
+// input cannot exhaust the stack.
+const maxDepth = 512
+
+type parser struct {
+	file  *File
+	src   string
+	toks  []Token
+	pos   int
+	errs  ErrorList
+	depth int
+	// context names the definition being parsed, for error messages.
+	context string
+}
+
+// bailout unwinds the parser to the nearest recovery point.
+type bailout struct{}
+
+func (p *parser) tok() *Token { return &p.toks[p.pos] }
+
+func (p *parser) peek(n int) *Token {
+	if p.pos+n < len(p.toks) {
+		return &p.toks[p.pos+n]
+	}
+	return &p.toks[len(p.toks)-1]
+}
+
+// is reports whether the current token is the keyword or punctuation v.
+func (p *parser) is(v string) bool {
+	t := &p.toks[p.pos]
+	return t.Value == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
+}
+
+// consume returns the current token and advances if it is one of vs.
+func (p *parser) consume(vs ...string) *Token {
+	t := &p.toks[p.pos]
+	if t.Kind != TokenOther && !(t.Kind == TokenIdentifier && t.Keyword) {
+		return nil
+	}
+	for _, v := range vs {
+		if t.Value == v {
+			p.pos++
+			return t
+		}
+	}
+	return nil
+}
+
+// consumeKind returns the current token and advances if it is of kind k
+// (identifiers: only non-keywords).
+func (p *parser) consumeKind(k TokenKind) *Token {
+	t := &p.toks[p.pos]
+	if t.Kind == k && !t.Keyword {
+		p.pos++
+		return t
+	}
+	return nil
+}
+
+// consumeIdentifierOr accepts an identifier or one of the given keywords.
+func (p *parser) consumeIdentifierOr(allowed map[string]bool) *Token {
+	t := &p.toks[p.pos]
+	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[t.Value]) {
+		p.pos++
+		return t
+	}
+	return nil
+}
+
+// fail records a syntax error at the current token and bails out.
+func (p *parser) fail(msg string) {
+	p.failAt(p.tok(), msg)
+}
+
+func (p *parser) failAt(t *Token, msg string) {
+	p.errs = append(p.errs, &Error{
+		Pos:     t.Pos,
+		Message: msg,
+		Context: p.context,
+		Line:    sourceLine(p.src, t.Pos.Offset),
+	})
+	panic(bailout{})
+}
+
+// expect consumes one of vs or fails with msg.
+func (p *parser) expect(msg string, vs ...string) *Token {
+	if t := p.consume(vs...); t != nil {
+		return t
+	}
+	p.fail(msg)
+	return nil
+}
+
+// unescape drops the leading underscore that escapes an identifier.
+func unescape(s string) string {
+	if len(s) > 0 && s[0] == '_' {
+		return s[1:]
+	}
+	return s
+}
+
+// parseDefinitions is the top level: ExtendedAttributeList Definition ...
+func (p *parser) parseDefinitions() {
+	for p.tok().Kind != TokenEOF {
+		start := p.pos
+		d := p.recoverDefinition()
+		if d != nil {
+			p.file.Definitions = append(p.file.Definitions, d)
+		}
+		if p.pos == start { // cannot happen, but never loop forever
+			p.pos++
+		}
+	}
+}
+
+// recoverDefinition parses one definition; on a syntax error it skips to
+// the end of the broken definition and returns nil.
+func (p *parser) recoverDefinition() (d Definition) {
+	start := p.pos
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			d = nil
+			p.depth = 0
+			p.skipDefinition(start)
+		}
+		p.context = ""
+	}()
+	return p.parseDefinition()
+}
+
+// skipDefinition advances past the definition that started at start and
+// broke at the current token: to the first ";" at brace level 0 at or after
+// the error. Braces are counted from the definition's start, so an error
+// inside a body skips the whole body.
+func (p *parser) skipDefinition(start int) {
+	errPos := p.pos
+	depth := 0
+	for i := start; i < len(p.toks)-1; i++ {
+		t := &p.toks[i]
+		if t.Kind != TokenOther {
+			continue
+		}
+		switch t.Value {
+		case "{":
+			depth++
+		case "}":
+			if depth > 0 {
+				depth--
+			}
+		case ";":
+			if depth == 0 && i >= errPos {
+				p.pos = i + 1
+				return
+			}
+		}
+	}
+	p.pos = len(p.toks) - 1
+}
+
+func (p *parser) parseDefinition() Definition {
+	ea := p.parseExtAttrs()
+	t := p.tok()
+	var d Definition
+	switch {
+	case p.is("callback"):
+		p.pos++
+		if p.is("interface") {
+			d = p.parseCallbackInterface(t)
+		} else {
+			d = p.parseCallback(t)
+		}
+	case p.is("interface"):
+		p.pos++
+		if p.is("mixin") {
+			d = p.parseInterface(nil, t, p.consume("mixin"))
+		} else {
+			d = p.parseInterface(nil, t, nil)
+		}
+	case p.is("partial"):
+		p.pos++
+		switch {
+		case p.is("dictionary"):
+			d = p.parseDictionary(t)
+		case p.is("interface"):
+			base := p.consume("interface")
+			d = p.parseInterface(t, base, p.consume("mixin"))
+		case p.is("namespace"):
+			d = p.parseNamespace(t)
+		default:
+			p.fail("Partial doesn't apply to anything")
+		}
+	case p.is("dictionary"):
+		d = p.parseDictionary(nil)
+	case p.is("enum"):
+		d = p.parseEnum()
+	case p.is("typedef"):
+		d = p.parseTypedef()
+	case p.is("namespace"):
+		d = p.parseNamespace(nil)
+	case t.Kind == TokenIdentifier && !t.Keyword && p.peek(1).Value == "includes":
+		d = p.parseIncludes()
+	default:
+		if len(ea.List) > 0 {
+			p.fail("Stray extended attributes")
+		}
+		p.fail("Unrecognised tokens")
+	}
+	*d.Attributes() = ea
+	return d
+}
+
+// parseExtAttrs parses an optional ExtendedAttributeList.
+func (p *parser) parseExtAttrs() ExtAttrList {
+	var l ExtAttrList
+	open := p.consume("[")
+	if open == nil {
+		return l
+	}
+	l.Tokens.Open = open
+	for {
+		a := p.parseExtAttr()
+		if a == nil {
+			break
+		}
+		l.List = append(l.List, a)
+		sep := p.consume(",")
+		if sep == nil {
+			break
+		}
+		a.Tokens.Separator = sep
+		if p.tok().Kind != TokenIdentifier {
+			p.fail("Trailing comma in extended attribute")
+		}
+	}
+	close := p.consume("]")
+	if close == nil {
+		p.fail("Expected a closing token for the extended attribute list")
+	}
+	l.Tokens.Close = close
+	if len(l.List) == 0 {
+		p.failAt(close, "An extended attribute list must not be empty")
+	}
+	if p.is("[") {
+		p.fail("Illegal double extended attribute lists, consider merging them")
+	}
+	return l
+}
+
+// parseExtAttr parses one extended attribute in any of its forms.
+func (p *parser) parseExtAttr() *ExtendedAttribute {
+	name := p.tok()
+	if name.Kind != TokenIdentifier {
+		return nil
+	}
+	p.pos++
+	a := &ExtendedAttribute{Position: name.Pos, Name: name.Value}
+	a.Tokens.Name = name
+	if assign := p.consume("="); assign != nil {
+		a.Tokens.Assign = assign
+		rhs := &ExtAttrRHS{}
+		a.RHS = rhs
+		if star := p.consume("*"); star != nil {
+			rhs.Kind = "*"
+			rhs.Tokens.Value = star
+			return a
+		}
+		v := p.tok()
+		switch v.Kind {
+		case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
+			p.pos++
+			rhs.Kind = v.Kind.String()
+			rhs.Value = v.Value
+			if v.Kind == TokenIdentifier {
+				rhs.Value = unescape(v.Value)
+			}
+			rhs.Tokens.Value = v
+		default:
+			if !p.is("(") {
+				p.fail("No right hand side to extended attribute assignment")
+			}
+			// A parenthesized list of identifiers, strings, integers or
+			// decimals, all of one kind.
+			rhs.Tokens.Open = p.consume("(")
+			kind := p.tok().Kind
+			switch kind {
+			case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
+			default:
+				p.fail("Expected identifiers, strings, decimals, or integers but none found")
+			}
+			rhs.Kind = kind.String() + "-list"
+			for {
+				t := p.tok()
+				if t.Kind != kind {
+					break
+				}
+				p.pos++
+				ev := &ExtAttrValue{Position: t.Pos, Value: t.Value}
+				if kind == TokenIdentifier {
+					ev.Value = unescape(t.Value)
+				}
+				ev.Tokens.Value = t
+				rhs.List = append(rhs.List, ev)
+				sep := p.consume(",")
+				if sep == nil {
+					break
+				}
+				ev.Tokens.Separator = sep
+				if p.tok().Kind != kind {
+					p.fail("Trailing comma in " + kind.String() + " list")
+				}
+			}
+			rhs.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
+			return a
+		}
+	}
+	if open := p.consume("("); open != nil {
+		a.Tokens.Open = open
+		a.HasArguments = true
+		a.Arguments = p.parseArgumentList()
+		a.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
+	}
+	return a
+}
+
+// parseContainerHeader parses "Name [: Inheritance] {" for interfaces,
+// dictionaries and friends.
+func (p *parser) parseName(kind string) *Token {
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("Missing name in " + kind)
+	}
+	return name
+}
+
+func (p *parser) parseInheritance(colon, inh **Token) string {
+	*colon = p.consume(":")
+	if *colon == nil {
+		return ""
+	}
+	*inh = p.consumeKind(TokenIdentifier)
+	if *inh == nil {
+		p.fail("Inheritance lacks a type")
+	}
+	return unescape((*inh).Value)
+}
+
+// parseBody parses "{ members } ;" using member to parse each member.
+func (p *parser) parseBody(kind string, open, close, term **Token, member func()) {
+	*open = p.consume("{")
+	if *open == nil {
+		p.fail("Bodyless " + kind)
+	}
+	for {
+		if c := p.consume("}"); c != nil {
+			*close = c
+			break
+		}
+		if p.tok().Kind == TokenEOF {
+			p.fail("Missing closing bracket after " + kind)
+		}
+		p.recoverMember(member)
+	}
+	*term = p.consume(";")
+	if *term == nil {
+		p.fail("Missing semicolon after " + kind)
+	}
+}
+
+// recoverMember parses one member; on a syntax error it skips to the
+// member's ";" (or stops before the body's "}").
+func (p *parser) recoverMember(member func()) {
+	start := p.pos
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			p.depth = 0
+			p.skipMember(start)
+		}
+	}()
+	member()
+}
+
+func (p *parser) skipMember(start int) {
+	depth := 0
+	for i := max(p.pos, start); i < len(p.toks)-1; i++ {
+		t := &p.toks[i]
+		if t.Kind != TokenOther {
+			continue
+		}
+		switch t.Value {
+		case "{":
+			depth++
+		case "}":
+			if depth == 0 {
+				// The end of the enclosing body: leave it to the caller.
+				p.pos = max(i, start+1)
+				return
+			}
+			depth--
+		case ";":
+			if depth == 0 {
+				p.pos = i + 1
+				return
+			}
+		}
+	}
+	p.pos = len(p.toks) - 1
+}
+
+func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
+	it := &Interface{Position: base.Pos, Partial: partial != nil, Mixin: mixin != nil}
+	if partial != nil {
+		it.Position = partial.Pos
+	}
+	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = partial, base, mixin
+	kind := "interface"
+	if mixin != nil {
+		kind = "interface mixin"
+	}
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("Missing name in " + kind)
+	}
+	it.Tokens.Name = name
+	it.Name = unescape(name.Value)
+	p.context = contextName(partial, kind, it.Name)
+	if partial == nil && mixin == nil {
+		it.Inheritance = p.parseInheritance(&it.Tokens.Colon, &it.Tokens.Inheritance)
+	}
+	p.parseBody(kind, &it.Tokens.Open, &it.Tokens.Close, &it.Tokens.Termination, func() {
+		ea := p.parseExtAttrs()
+		var m Member
+		if mixin != nil {
+			m = p.parseMixinMember()
+		} else {
+			m = p.parseInterfaceMember()
+		}
+		*m.Attributes() = ea
+		it.Members = append(it.Members, m)
+	})
+	return it
+}
+
+func contextName(partial *Token, kind, name string) string {
+	if partial != nil {
+		return "partial " + kind + " " + name
+	}
+	return kind + " " + name
+}
+
+func (p *parser) parseInterfaceMember() Member {
+	switch {
+	case p.is("const"):
+		return p.parseConst()
+	case p.is("constructor"):
+		return p.parseConstructor()
+	case p.is("static"):
+		special := p.consume("static")
+		if m := p.parseAttribute(special, false, false); m != nil {
+			return m
+		}
+		if m := p.parseOperation(special); m != nil {
+			return m
+		}
+		p.fail("No body in static member")
+	case p.is("stringifier"):
+		return p.parseStringifier()
+	case p.is("iterable"), p.is("async_iterable"), p.is("maplike"), p.is("setlike"), p.is("async"):
+		if m := p.parseIterableLike(); m != nil {
+			return m
+		}
+	case p.is("readonly"):
+		if p.peek(1).Value == "maplike" || p.peek(1).Value == "setlike" {
+			return p.parseIterableLike()
+		}
+	case p.is("inherit"):
+		inherit := p.consume("inherit")
+		if p.is("readonly") {
+			p.fail("Inherited attributes cannot be read-only")
+		}
+		m := p.parseAttribute(inherit, false, false)
+		if m == nil {
+			p.fail("Attribute lacks a type")
+		}
+		return m
+	}
+	if m := p.parseAttribute(nil, false, false); m != nil {
+		return m
+	}
+	if m := p.parseOperation(nil); m != nil {
+		return m
+	}
+	p.fail("Unknown member")
+	return nil
+}
+
+func (p *parser) parseMixinMember() Member {
+	switch {
+	case p.is("const"):
+		return p.parseConst()
+	case p.is("stringifier"):
+		return p.parseStringifier()
+	}
+	if m := p.parseAttribute(nil, false, false); m != nil {
+		return m
+	}
+	if m := p.parseRegularOperation(nil); m != nil {
+		return m
+	}
+	p.fail("Unknown member")
+	return nil
+}
+
+// parseStringifier parses "stringifier ;", "stringifier [readonly]
+// attribute ..." or "stringifier Type name(args);".
+func (p *parser) parseStringifier() Member {
+	special := p.consume("stringifier")
+	if term := p.consume(";"); term != nil {
+		op := &Operation{Position: special.Pos, Special: "stringifier"}
+		op.Tokens.Special = special
+		op.Tokens.Termination = term
+		return op
+	}
+	if m := p.parseAttribute(special, false, false); m != nil {
+		return m
+	}
+	if m := p.parseRegularOperation(special); m != nil {
+		return m
+	}
+	p.fail("Unterminated stringifier")
+	return nil
+}
+
+// parseAttribute parses "[readonly] attribute Type name;" after an
+// optional special keyword. It returns nil (consuming nothing) when the
+// tokens are not an attribute.
+func (p *parser) parseAttribute(special *Token, requireReadonly, noReadonly bool) *Attribute {
+	start := p.pos
+	ro := p.consume("readonly")
+	base := p.consume("attribute")
+	if base == nil {
+		p.pos = start
+		return nil
+	}
+	if requireReadonly && ro == nil {
+		p.failAt(base, "Attributes must be readonly in this context")
+	}
+	a := &Attribute{Readonly: ro != nil}
+	a.Position = base.Pos
+	if ro != nil {
+		a.Position = ro.Pos
+	}
+	if special != nil {
+		a.Special = special.Value
+		a.Position = special.Pos
+	}
+	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = special, ro, base
+	a.Type = p.parseTypeWithExtAttrs("attribute-type")
+	if a.Type == nil {
+		p.fail("Attribute lacks a type")
+	}
+	name := p.consumeIdentifierOr(attributeNameKeywords)
+	if name == nil {
+		p.fail("Attribute lacks a name")
+	}
+	a.Tokens.Name = name
+	a.Name = unescape(name.Value)
+	a.Tokens.Termination = p.expect("Unterminated attribute, expected `;`", ";")
+	return a
+}
+
+var attributeNameKeywords = map[string]bool{"async": true, "required": true}
+var operationNameKeywords = map[string]bool{"includes": true}
+
+// parseOperation parses a regular or special (getter/setter/deleter)
+// operation, after an optional "static"/"stringifier" keyword already
+// consumed into special.
+func (p *parser) parseOperation(special *Token) *Operation {
+	if special == nil {
+		if s := p.consume("getter", "setter", "deleter"); s != nil {
+			op := p.parseRegularOperation(s)
+			if op == nil {
+				p.fail("Missing return type")
+			}
+			return op
+		}
+	}
+	return p.parseRegularOperation(special)
+}
+
+// parseRegularOperation parses "Type [name](args);". It returns nil
+// (consuming nothing) when there is no return type.
+func (p *parser) parseRegularOperation(special *Token) *Operation {
+	start := p.pos
+	rt := p.parseType("return-type")
+	if rt == nil {
+		p.pos = start
+		return nil
+	}
+	op := &Operation{Position: rt.Position, ReturnType: rt}
+	if special != nil {
+		op.Special = special.Value
+		op.Position = special.Pos
+		op.Tokens.Special = special
+	}
+	if name := p.consumeIdentifierOr(operationNameKeywords); name != nil {
+		op.Tokens.Name = name
+		op.Name = unescape(name.Value)
+	}
+	op.Tokens.Open = p.consume("(")
+	if op.Tokens.Open == nil {
+		p.fail("Invalid operation")
+	}
+	op.Arguments = p.parseArgumentList()
+	op.Tokens.Close = p.expect("Unterminated operation", ")")
+	op.Tokens.Termination = p.expect("Unterminated operation, expected `;`", ";")
+	return op
+}
+
+func (p *parser) parseConstructor() *Constructor {
+	base := p.consume("constructor")
+	c := &Constructor{Position: base.Pos}
+	c.Tokens.Base = base
+	c.Tokens.Open = p.expect("No argument list in constructor", "(")
+	c.Arguments = p.parseArgumentList()
+	c.Tokens.Close = p.expect("Unterminated constructor", ")")
+	c.Tokens.Termination = p.expect("No semicolon after constructor", ";")
+	return c
+}
+
+// primitiveStart reports whether the current token starts a primitive type
+// (used for const types).
+func (p *parser) parseConst() *Constant {
+	base := p.consume("const")
+	c := &Constant{Position: base.Pos}
+	c.Tokens.Base = base
+	t := p.parsePrimitiveType("const-type")
+	if t == nil {
+		id := p.consumeKind(TokenIdentifier)
+		if id == nil {
+			p.fail("Const lacks a type")
+		}
+		t = &Type{Position: id.Pos, Name: unescape(id.Value), Context: "const-type"}
+		t.Tokens.Base = id
+	}
+	if p.is("?") {
+		p.fail("Unexpected nullable constant type")
+	}
+	c.Type = t
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("Const lacks a name")
+	}
+	c.Tokens.Name = name
+	c.Name = unescape(name.Value)
+	c.Tokens.Assign = p.expect("Const lacks value assignment", "=")
+	v := p.parseConstValue()
+	if v == nil {
+		p.fail("Const lacks a value")
+	}
+	c.Value = v
+	c.Tokens.Termination = p.expect("Unterminated const, expected `;`", ";")
+	return c
+}
+
+// parseConstValue parses a boolean, float or integer literal.
+func (p *parser) parseConstValue() *Value {
+	t := p.tok()
+	v := &Value{Position: t.Pos}
+	switch {
+	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
+		v.Kind, v.Text = "number", t.Value
+	case t.Kind == TokenIdentifier && t.Keyword:
+		switch t.Value {
+		case "true", "false":
+			v.Kind, v.Text = "boolean", t.Value
+		case "Infinity":
+			v.Kind = "Infinity"
+		case "-Infinity":
+			v.Kind, v.Negative = "Infinity", true
+		case "NaN":
+			v.Kind = "NaN"
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	p.pos++
+	v.Tokens.Value = t
+	return v
+}
+
+// parseDefault parses an optional "= DefaultValue".
+func (p *parser) parseDefault() *Value {
+	assign := p.consume("=")
+	if assign == nil {
+		return nil
+	}
+	v := p.parseConstValue()
+	if v == nil {
+		t := p.tok()
+		v = &Value{Position: t.Pos}
+		switch {
+		case t.Kind == TokenString:
+			v.Kind, v.Text = "string", t.Value[1:len(t.Value)-1]
+			p.pos++
+		case p.is("null"):
+			v.Kind = "null"
+			p.pos++
+		case p.is("undefined"):
+			v.Kind = "undefined"
+			p.pos++
+		case p.is("["):
+			p.pos++
+			v.Kind = "sequence"
+			v.Tokens.Close = p.expect("Default sequence value must be empty", "]")
+		case p.is("{"):
+			p.pos++
+			v.Kind = "dictionary"
+			v.Tokens.Close = p.expect("Default dictionary value must be empty", "}")
+		default:
+			p.fail("No value for default")
+		}
+		v.Tokens.Value = t
+	}
+	v.Tokens.Assign = assign
+	return v
+}
+
+// parseIterableLike parses iterable, async_iterable, "async iterable",
+// maplike and setlike declarations (with optional readonly). It returns
+// nil, consuming nothing, when the tokens start none of them.
+func (p *parser) parseIterableLike() Member {
+	start := p.pos
+	ro := p.consume("readonly")
+	var async, base *Token
+	if ro != nil {
+		base = p.consume("maplike", "setlike")
+	} else {
+		async = p.consume("async")
+		if async != nil {
+			base = p.consume("iterable")
+		} else {
+			base = p.consume("iterable", "async_iterable", "maplike", "setlike")
+		}
+	}
+	if base == nil {
+		p.pos = start
+		return nil
+	}
+	kind := base.Value
+	if async != nil {
+		kind = "async_iterable"
+	}
+	pos := base.Pos
+	if ro != nil {
+		pos = ro.Pos
+	} else if async != nil {
+		pos = async.Pos
+	}
+	open := p.expect("Missing less-than sign `<` in "+base.Value+" declaration", "<")
+	first := p.parseTypeWithExtAttrs("")
+	if first == nil {
+		p.fail("Missing a type argument in " + base.Value + " declaration")
+	}
+	var second *Type
+	if base.Value != "setlike" {
+		if sep := p.consume(","); sep != nil {
+			first.Tokens.Separator = sep
+			second = p.parseTypeWithExtAttrs("")
+			if second == nil {
+				p.fail("Missing a type argument in " + base.Value + " declaration")
+			}
+		} else if base.Value == "maplike" {
+			p.fail("Missing second type argument in " + base.Value + " declaration")
+		}
+	}
+	close := p.expect("Missing greater-than sign `>` in "+base.Value+" declaration", ">")
+	var argsOpen, argsClose *Token
+	var args []*Argument
+	if p.is("(") {
+		if kind != "async_iterable" {
+			p.fail("Arguments are only allowed for `async iterable`")
+		}
+		argsOpen = p.consume("(")
+		args = p.parseArgumentList()
+		argsClose = p.expect("Unterminated async iterable argument list", ")")
+	}
+	term := p.expect("Missing semicolon after "+base.Value+" declaration", ";")
+	switch base.Value {
+	case "maplike":
+		m := &Maplike{Position: pos, Readonly: ro != nil, Key: first, Value: second}
+		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
+		return m
+	case "setlike":
+		m := &Setlike{Position: pos, Readonly: ro != nil, Value: first}
+		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
+		return m
+	}
+	m := &Iterable{Position: pos, Async: kind == "async_iterable", LegacyAsyncSyntax: async != nil,
+		Arguments: args, HasArguments: argsOpen != nil}
+	if second != nil {
+		m.Key, m.Value = first, second
+	} else {
+		m.Value = first
+	}
+	m.Tokens.Async, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close = async, base, open, close
+	m.Tokens.ArgsOpen, m.Tokens.ArgsClose, m.Tokens.Termination = argsOpen, argsClose, term
+	return m
+}
+
+func (p *parser) parseCallbackInterface(callback *Token) Definition {
+	base := p.consume("interface")
+	ci := &CallbackInterface{Position: callback.Pos}
+	ci.Tokens.Callback, ci.Tokens.Base = callback, base
+	name := p.parseName("callback interface")
+	ci.Tokens.Name = name
+	ci.Name = unescape(name.Value)
+	p.context = "callback interface " + ci.Name
+	p.parseBody("callback interface", &ci.Tokens.Open, &ci.Tokens.Close, &ci.Tokens.Termination, func() {
+		ea := p.parseExtAttrs()
+		var m Member
+		if p.is("const") {
+			m = p.parseConst()
+		} else if op := p.parseRegularOperation(nil); op != nil {
+			m = op
+		} else {
+			p.fail("Unknown member")
+		}
+		*m.Attributes() = ea
+		ci.Members = append(ci.Members, m)
+	})
+	return ci
+}
+
+func (p *parser) parseCallback(callback *Token) Definition {
+	c := &Callback{Position: callback.Pos}
+	c.Tokens.Callback = callback
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("Callback lacks a name")
+	}
+	c.Tokens.Name = name
+	c.Name = unescape(name.Value)
+	p.context = "callback " + c.Name
+	c.Tokens.Assign = p.expect("Callback lacks an assignment", "=")
+	c.ReturnType = p.parseType("return-type")
+	if c.ReturnType == nil {
+		p.fail("Callback lacks a return type")
+	}
+	c.Tokens.Open = p.expect("Callback lacks parentheses for arguments", "(")
+	c.Arguments = p.parseArgumentList()
+	c.Tokens.Close = p.expect("Unterminated callback", ")")
+	c.Tokens.Termination = p.expect("Unterminated callback, expected `;`", ";")
+	return c
+}
+
+func (p *parser) parseNamespace(partial *Token) Definition {
+	base := p.consume("namespace")
+	ns := &Namespace{Position: base.Pos, Partial: partial != nil}
+	if partial != nil {
+		ns.Position = partial.Pos
+	}
+	ns.Tokens.Partial, ns.Tokens.Base = partial, base
+	name := p.parseName("namespace")
+	ns.Tokens.Name = name
+	ns.Name = unescape(name.Value)
+	p.context = contextName(partial, "namespace", ns.Name)
+	p.parseBody("namespace", &ns.Tokens.Open, &ns.Tokens.Close, &ns.Tokens.Termination, func() {
+		ea := p.parseExtAttrs()
+		var m Member
+		if p.is("const") {
+			m = p.parseConst()
+		} else if a := p.parseAttribute(nil, true, false); a != nil {
+			m = a
+		} else if op := p.parseRegularOperation(nil); op != nil {
+			m = op
+		} else {
+			p.fail("Unknown member")
+		}
+		*m.Attributes() = ea
+		ns.Members = append(ns.Members, m)
+	})
+	return ns
+}
+
+func (p *parser) parseDictionary(partial *Token) Definition {
+	base := p.consume("dictionary")
+	d := &Dictionary{Position: base.Pos, Partial: partial != nil}
+	if partial != nil {
+		d.Position = partial.Pos
+	}
+	d.Tokens.Partial, d.Tokens.Base = partial, base
+	name := p.parseName("dictionary")
+	d.Tokens.Name = name
+	d.Name = unescape(name.Value)
+	p.context = contextName(partial, "dictionary", d.Name)
+	if partial == nil {
+		d.Inheritance = p.parseInheritance(&d.Tokens.Colon, &d.Tokens.Inheritance)
+	}
+	p.parseBody("dictionary", &d.Tokens.Open, &d.Tokens.Close, &d.Tokens.Termination, func() {
+		d.Members = append(d.Members, p.parseField())
+	})
+	return d
+}
+
+func (p *parser) parseField() *Field {
+	ea := p.parseExtAttrs()
+	f := &Field{ExtAttrs: ea}
+	req := p.consume("required")
+	f.Tokens.Required = req
+	f.Required = req != nil
+	f.Type = p.parseTypeWithExtAttrs("dictionary-type")
+	if f.Type == nil {
+		p.fail("Dictionary member lacks a type")
+	}
+	f.Position = f.Type.Position
+	if req != nil {
+		f.Position = req.Pos
+	}
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("Dictionary member lacks a name")
+	}
+	f.Tokens.Name = name
+	f.Name = unescape(name.Value)
+	f.Default = p.parseDefault()
+	if req != nil && f.Default != nil {
+		p.failAt(f.Default.Tokens.Assign, "Required member must not have a default")
+	}
+	f.Tokens.Termination = p.expect("Unterminated dictionary member, expected `;`", ";")
+	return f
+}
+
+func (p *parser) parseEnum() Definition {
+	base := p.consume("enum")
+	e := &Enum{Position: base.Pos}
+	e.Tokens.Base = base
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("No name for enum")
+	}
+	e.Tokens.Name = name
+	e.Name = unescape(name.Value)
+	p.context = "enum " + e.Name
+	e.Tokens.Open = p.expect("Bodyless enum", "{")
+	for {
+		t := p.tok()
+		if t.Kind != TokenString {
+			if len(e.Values) == 0 {
+				if p.is("}") {
+					p.fail("No value in enum")
+				}
+				p.fail("Unexpected value in enum")
+			}
+			break
+		}
+		p.pos++
+		v := &EnumValue{Position: t.Pos, Value: t.Value[1 : len(t.Value)-1]}
+		v.Tokens.Value = t
+		e.Values = append(e.Values, v)
+		sep := p.consume(",")
+		if sep == nil {
+			if p.tok().Kind == TokenString {
+				p.fail("No comma between enum values")
+			}
+			break
+		}
+		v.Tokens.Separator = sep
+	}
+	e.Tokens.Close = p.expect("Unexpected value in enum", "}")
+	e.Tokens.Termination = p.expect("No semicolon after enum", ";")
+	return e
+}
+
+func (p *parser) parseTypedef() Definition {
+	base := p.consume("typedef")
+	td := &Typedef{Position: base.Pos}
+	td.Tokens.Base = base
+	td.Type = p.parseTypeWithExtAttrs("typedef-type")
+	if td.Type == nil {
+		p.fail("Typedef lacks a type")
+	}
+	name := p.consumeKind(TokenIdentifier)
+	if name == nil {
+		p.fail("Typedef lacks a name")
+	}
+	td.Tokens.Name = name
+	td.Name = unescape(name.Value)
+	p.context = "typedef " + td.Name
+	td.Tokens.Termination = p.expect("Unterminated typedef, expected `;`", ";")
+	return td
+}
+
+func (p *parser) parseIncludes() Definition {
+	target := p.consumeKind(TokenIdentifier)
+	inc := &Includes{Position: target.Pos, Target: unescape(target.Value)}
+	inc.Tokens.Target = target
+	inc.Tokens.Includes = p.consume("includes")
+	mixin := p.consumeKind(TokenIdentifier)
+	if mixin == nil {
+		p.fail("Incomplete includes statement")
+	}
+	inc.Tokens.Mixin = mixin
+	inc.Mixin = unescape(mixin.Value)
+	inc.Tokens.Termination = p.expect("No terminating ; for includes statement", ";")
+	return inc
+}
+
+// parseArgumentList parses a possibly empty comma-separated argument list
+// (without the parentheses).
+func (p *parser) parseArgumentList() []*Argument {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail("Nesting too deep")
+	}
+	defer func() { p.depth-- }()
+	var args []*Argument
+	for {
+		a := p.parseArgument()
+		if a == nil {
+			if len(args) > 0 {
+				p.fail("Trailing comma in arguments list")
+			}
+			return args
+		}
+		args = append(args, a)
+		sep := p.consume(",")
+		if sep == nil {
+			return args
+		}
+		a.Tokens.Separator = sep
+	}
+}
+
+// parseArgument parses one argument, or returns nil consuming nothing.
+func (p *parser) parseArgument() *Argument {
+	start := p.pos
+	ea := p.parseExtAttrs()
+	a := &Argument{ExtAttrs: ea, Position: p.tok().Pos}
+	opt := p.consume("optional")
+	a.Tokens.Optional = opt
+	a.Optional = opt != nil
+	a.Type = p.parseTypeWithExtAttrs("argument-type")
+	if a.Type == nil {
+		if len(ea.List) > 0 || opt != nil {
+			p.fail("Argument lacks a type")
+		}
+		p.pos = start
+		return nil
+	}
+	if opt == nil {
+		a.Tokens.Variadic = p.consume("...")
+		a.Variadic = a.Tokens.Variadic != nil
+	}
+	name := p.consumeIdentifierOr(argumentNameKeywords)
+	if name == nil {
+		p.pos = start
+		if len(ea.List) > 0 || opt != nil {
+			p.fail("Argument lacks a name")
+		}
+		return nil
+	}
+	a.Tokens.Name = name
+	a.Name = unescape(name.Value)
+	if opt != nil {
+		a.Default = p.parseDefault()
+	}
+	return a
+}
+
+// parseTypeWithExtAttrs parses TypeWithExtendedAttributes.
+func (p *parser) parseTypeWithExtAttrs(context string) *Type {
+	start := p.pos
+	ea := p.parseExtAttrs()
+	t := p.parseType(context)
+	if t == nil {
+		p.pos = start
+		if len(ea.List) > 0 {
+			p.fail("Extended attributes must be followed by a type")
+		}
+		return nil
+	}
+	t.ExtAttrs = ea
+	return t
+}
+
+// parseType parses Type (a single type or a union, with its nullable
+// suffix), or returns nil consuming nothing.
+func (p *parser) parseType(context string) *Type {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail("Nesting too deep")
+	}
+	defer func() { p.depth-- }()
+	if p.is("(") {
+		return p.parseUnion(context)
+	}
+	return p.parseSingleType(context)
+}
+
+var genericNames = map[string]bool{
+	"FrozenArray": true, "ObservableArray": true, "Promise": true,
+	"async_sequence": true, "sequence": true, "record": true,
+}
+
+var stringTypes = map[string]bool{"ByteString": true, "DOMString": true, "USVString": true}
+
+func (p *parser) parseSingleType(context string) *Type {
+	t := p.tok()
+	if t.Kind != TokenIdentifier {
+		return nil
+	}
+	var ty *Type
+	switch {
+	case t.Keyword && genericNames[t.Value]:
+		ty = p.parseGeneric(context)
+	case t.Keyword:
+		if ty = p.parsePrimitiveType(context); ty == nil {
+			switch t.Value {
+			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined":
+				p.pos++
+				ty = &Type{Position: t.Pos, Name: t.Value, Context: context}
+				ty.Tokens.Base = t
+			default:
+				return nil
+			}
+		}
+	default:
+		p.pos++
+		ty = &Type{Position: t.Pos, Name: unescape(t.Value), Context: context}
+		ty.Tokens.Base = t
+		if p.is("<") {
+			p.fail("Unsupported generic type " + t.Value)
+		}
+	}
+	if ty.Generic == "Promise" && p.is("?") {
+		p.fail("Promise type cannot be nullable")
+	}
+	p.parseNullable(ty)
+	if ty.Nullable && ty.Name == "any" {
+		p.failAt(ty.Tokens.Nullable, "Type `any` cannot be made nullable")
+	}
+	return ty
+}
+
+func (p *parser) parseNullable(ty *Type) {
+	if q := p.consume("?"); q != nil {
+		ty.Tokens.Nullable = q
+		ty.Nullable = true
+		if p.is("?") {
+			p.fail("Can't nullable more than once")
+		}
+	}
+}
+
+// parsePrimitiveType parses the integer, float, boolean, byte, octet and
+// bigint types, or returns nil consuming nothing.
+func (p *parser) parsePrimitiveType(context string) *Type {
+	t := p.tok()
+	if t.Kind != TokenIdentifier || !t.Keyword {
+		return nil
+	}
+	ty := &Type{Position: t.Pos, Context: context}
+	switch t.Value {
+	case "boolean", "byte", "octet", "bigint":
+		p.pos++
+		ty.Tokens.Base = t
+		ty.Name = t.Value
+		return ty
+	case "unsigned":
+		p.pos++
+		ty.Tokens.Prefix = t
+		b := p.consume("short", "long")
+		if b == nil {
+			p.fail("Failed to parse integer type")
+		}
+		ty.Tokens.Base = b
+		ty.Tokens.Postfix = p.longLong(b)
+	case "short", "long":
+		p.pos++
+		ty.Tokens.Base = t
+		ty.Tokens.Postfix = p.longLong(t)
+	case "unrestricted":
+		p.pos++
+		ty.Tokens.Prefix = t
+		b := p.consume("float", "double")
+		if b == nil {
+			p.fail("Failed to parse float type")
+		}
+		ty.Tokens.Base = b
+	case "float", "double":
+		p.pos++
+		ty.Tokens.Base = t
+	default:
+		return nil
+	}
+	var name []byte
+	if ty.Tokens.Prefix != nil {
+		name = append(name, ty.Tokens.Prefix.Value...)
+		name = append(name, ' ')
+	}
+	name = append(name, ty.Tokens.Base.Value...)
+	if ty.Tokens.Postfix != nil {
+		name = append(name, ' ')
+		name = append(name, ty.Tokens.Postfix.Value...)
+	}
+	ty.Name = string(name)
+	return ty
+}
+
+func (p *parser) longLong(base *Token) *Token {
+	if base.Value == "long" {
+		return p.consume("long")
+	}
+	return nil
+}
+
+func (p *parser) parseGeneric(context string) *Type {
+	base := p.tok()
+	p.pos++
+	ty := &Type{Position: base.Pos, Generic: base.Value, Context: context}
+	ty.Tokens.Base = base
+	ty.Tokens.Open = p.consume("<")
+	if ty.Tokens.Open == nil {
+		p.fail("No opening bracket after " + base.Value)
+	}
+	switch base.Value {
+	case "Promise":
+		if p.is("[") {
+			p.fail("Promise type cannot have extended attribute")
+		}
+		sub := p.parseType(context)
+		if sub == nil {
+			p.fail("Missing Promise subtype")
+		}
+		ty.Subtypes = append(ty.Subtypes, sub)
+	case "record":
+		if p.is("[") {
+			p.fail("Record key cannot have extended attribute")
+		}
+		kt := p.tok()
+		if kt.Kind != TokenIdentifier || !stringTypes[kt.Value] {
+			p.fail("Record key must be one of: ByteString, DOMString, USVString")
+		}
+		p.pos++
+		key := &Type{Position: kt.Pos, Name: kt.Value, Context: context}
+		key.Tokens.Base = kt
+		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
+		val := p.parseTypeWithExtAttrs(context)
+		if val == nil {
+			p.fail("Error parsing generic type record")
+		}
+		ty.Subtypes = append(ty.Subtypes, key, val)
+	default:
+		sub := p.parseTypeWithExtAttrs(context)
+		if sub == nil {
+			p.fail("Missing " + base.Value + " subtype")
+		}
+		ty.Subtypes = append(ty.Subtypes, sub)
+	}
+	ty.Tokens.Close = p.expect("Missing closing bracket after "+base.Value, ">")
+	return ty
+}
+
+func (p *parser) parseUnion(context string) *Type {
+	open := p.consume("(")
+	ty := &Type{Position: open.Pos, Union: true, Context: context}
+	ty.Tokens.Open = open
+	for {
+		sub := p.parseTypeWithExtAttrs(context)
+		if sub == nil {
+			p.fail("No type after open parenthesis or 'or' in union type")
+		}
+		if sub.Name == "any" && sub.Generic == "" && !sub.Union {
+			p.failAt(sub.Tokens.Base, "Type `any` cannot be included in a union type")
+		}
+		if sub.Generic == "Promise" {
+			p.failAt(sub.Tokens.Base, "Type `Promise` cannot be included in a union type")
+		}
+		ty.Subtypes = append(ty.Subtypes, sub)
+		or := p.consume("or")
+		if or == nil {
+			break
+		}
+		sub.Tokens.Separator = or
+	}
+	if len(ty.Subtypes) < 2 {
+		p.fail("At least two types are expected in a union type but found less")
+	}
+	ty.Tokens.Close = p.expect("Unterminated union type", ")")
+	p.parseNullable(ty)
+	return ty
+}
+

@@ -1,0 +1,283 @@
+package idl
+
+// TokenKind classifies a token.
+type TokenKind uint8
+
+// Token kinds, after the lexical grammar of Web IDL.
+const (
+	// TokenIdentifier is an identifier; keywords are identifiers whose
+	// Keyword field is set.
+	TokenIdentifier TokenKind = iota
+	TokenInteger
+	TokenDecimal
+	TokenString
+	// TokenOther is punctuation ("{", "...", "?", ...) or any other single
+	// character that fits no other token.
+	TokenOther
+	// TokenEOF ends every token list; its Trivia is the trailing text.
+	TokenEOF
+)
+
+var tokenKindNames = [...]string{"identifier", "integer", "decimal", "string", "other", "eof"}
+
+// String returns "identifier", "integer", "decimal", "string", "other" or "eof".
+func (k TokenKind) String() string {
+	if int(k) < len(tokenKindNames) {
+		return tokenKindNames[k]
+	}
+	return "invalid"
+}
+
+// Token is one token with the whitespace and comments before it.
+type Token struct {
+	Kind TokenKind
+	// Keyword is set for identifiers that are Web IDL keywords.
+	Keyword bool
+	// Value is the token text as written.
+	Value string
+	// Trivia is the whitespace and comments that precede the token.
+	Trivia string
+	// Pos is the position of the token's first byte (not of its trivia).
+	Pos Position
+	// Index is the token's index in File.Tokens.
+	Index int
+}
+
+// keywords are the words that are terminals of the Web IDL grammar; they can
+// not be used as identifiers except where the grammar allows it explicitly
+// (ArgumentNameKeyword, AttributeNameKeyword, OperationNameKeyword).
+var keywords = map[string]bool{
+	"-Infinity": true, "ByteString": true, "DOMString": true, "FrozenArray": true,
+	"Infinity": true, "NaN": true, "ObservableArray": true, "Promise": true,
+	"USVString": true, "any": true, "async": true, "async_iterable": true,
+	"async_sequence": true, "attribute": true, "bigint": true, "boolean": true,
+	"byte": true, "callback": true, "const": true, "constructor": true,
+	"deleter": true, "dictionary": true, "double": true, "enum": true,
+	"false": true, "float": true, "getter": true, "includes": true,
+	"inherit": true, "interface": true, "iterable": true, "long": true,
+	"maplike": true, "mixin": true, "namespace": true, "null": true,
+	"object": true, "octet": true, "optional": true, "or": true,
+	"partial": true, "readonly": true, "record": true, "required": true,
+	"sequence": true, "setlike": true, "setter": true, "short": true,
+	"static": true, "stringifier": true, "symbol": true, "true": true,
+	"typedef": true, "undefined": true, "unrestricted": true, "unsigned": true,
+}
+
+// argumentNameKeywords may be used as argument names.
+var argumentNameKeywords = map[string]bool{
+	"async": true, "attribute": true, "callback": true, "const": true,
+	"constructor": true, "deleter": true, "dictionary": true, "enum": true,
+	"getter": true, "includes": true, "inherit": true, "interface": true,
+	"iterable": true, "maplike": true, "mixin": true, "namespace": true,
+	"partial": true, "readonly": true, "required": true, "setlike": true,
+	"setter": true, "static": true, "stringifier": true, "typedef": true,
+	"unrestricted": true,
+}
+
+// tokenize splits src into tokens. It never fails: characters that start no
+// token become one-character TokenOther tokens, which the parser rejects.
+func tokenize(filename string, src []byte) []Token {
+	s := string(src)
+	toks := make([]Token, 0, len(s)/5+1)
+	line, lineStart := 1, 0
+	i := 0
+	n := len(s)
+	for {
+		// Trivia: whitespace and comments.
+		ts := i
+		for i < n {
+			c := s[i]
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+				if c == '\n' {
+					line++
+					lineStart = i + 1
+				}
+				i++
+				continue
+			}
+			if c == '/' && i+1 < n {
+				if s[i+1] == '/' {
+					i += 2
+					for i < n && s[i] != '\n' && s[i] != '\r' {
+						i++
+					}
+					continue
+				}
+				if s[i+1] == '*' {
+					end := indexFrom(s, "*/", i+2)
+					if end < 0 {
+						break // unterminated: "/" becomes a token
+					}
+					for j := i + 2; j < end; j++ {
+						if s[j] == '\n' {
+							line++
+							lineStart = j + 1
+						}
+					}
+					i = end + 2
+					continue
+				}
+			}
+			break
+		}
+		tok := Token{Trivia: s[ts:i], Index: len(toks)}
+		tok.Pos = Position{Filename: filename, Offset: i, Line: line, Column: i - lineStart + 1}
+		if i >= n {
+			tok.Kind = TokenEOF
+			toks = append(toks, tok)
+			return toks
+		}
+		c := s[i]
+		var end int
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < n && s[j] != '"' {
+				j++
+			}
+			if j < n {
+				tok.Kind = TokenString
+				end = j + 1
+				for k := i; k < end; k++ {
+					if s[k] == '\n' {
+						line++
+						lineStart = k + 1
+					}
+				}
+			} else {
+				tok.Kind = TokenOther
+				end = i + 1
+			}
+		default:
+			if e, kind := lexNumber(s, i); e > i {
+				tok.Kind = kind
+				end = e
+			} else if e := lexIdentifier(s, i); e > i {
+				tok.Kind = TokenIdentifier
+				end = e
+				tok.Keyword = keywords[s[i:e]]
+			} else if c == '.' && i+2 < n && s[i+1] == '.' && s[i+2] == '.' {
+				tok.Kind = TokenOther
+				end = i + 3
+			} else {
+				tok.Kind = TokenOther
+				end = i + 1
+				if c >= 0x80 {
+					// Keep a whole UTF-8 sequence in one token.
+					for end < n && end-i < 4 && s[end]&0xC0 == 0x80 {
+						end++
+					}
+				}
+			}
+		}
+		tok.Value = s[i:end]
+		i = end
+		toks = append(toks, tok)
+	}
+}
+
+func indexFrom(s, sub string, from int) int {
+	for j := from; j+len(sub) <= len(s); j++ {
+		if s[j] == sub[0] && s[j:j+len(sub)] == sub {
+			return j
+		}
+	}
+	return -1
+}
+
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isHex(c byte) bool    { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// lexIdentifier matches /[_-]?[A-Za-z][0-9A-Z_a-z-]*/ at i and returns the
+// end offset (i when there is no match).
+func lexIdentifier(s string, i int) int {
+	j := i
+	if j < len(s) && (s[j] == '_' || s[j] == '-') {
+		j++
+	}
+	if j >= len(s) || !isLetter(s[j]) {
+		return i
+	}
+	j++
+	for j < len(s) && (isLetter(s[j]) || isDigit(s[j]) || s[j] == '_' || s[j] == '-') {
+		j++
+	}
+	return j
+}
+
+// lexNumber matches a decimal, or else an integer, at i.
+//
+//	decimal: /-?(([0-9]+\.[0-9]*|[0-9]*\.[0-9]+)([Ee][+-]?[0-9]+)?|[0-9]+[Ee][+-]?[0-9]+)/
+//	integer: /-?([1-9][0-9]*|0[Xx][0-9A-Fa-f]+|0[0-7]*)/
+func lexNumber(s string, i int) (int, TokenKind) {
+	n := len(s)
+	j := i
+	if j < n && s[j] == '-' {
+		j++
+	}
+	if j >= n || !(isDigit(s[j]) || s[j] == '.') {
+		return i, 0
+	}
+	// Decimal.
+	d := j
+	for d < n && isDigit(s[d]) {
+		d++
+	}
+	intDigits := d - j
+	if d < n && s[d] == '.' {
+		f := d + 1
+		for f < n && isDigit(s[f]) {
+			f++
+		}
+		if intDigits > 0 || f > d+1 {
+			return lexExponent(s, f, true), TokenDecimal
+		}
+	} else if intDigits > 0 {
+		if e := lexExponent(s, d, false); e > d {
+			return e, TokenDecimal
+		}
+	}
+	// Integer.
+	switch {
+	case j < n && s[j] >= '1' && s[j] <= '9':
+		k := j + 1
+		for k < n && isDigit(s[k]) {
+			k++
+		}
+		return k, TokenInteger
+	case j < n && s[j] == '0':
+		if j+2 < n+0 && j+1 < n && (s[j+1] == 'x' || s[j+1] == 'X') && j+2 < n && isHex(s[j+2]) {
+			k := j + 2
+			for k < n && isHex(s[k]) {
+				k++
+			}
+			return k, TokenInteger
+		}
+		k := j + 1
+		for k < n && s[k] >= '0' && s[k] <= '7' {
+			k++
+		}
+		return k, TokenInteger
+	}
+	return i, 0
+}
+
+// lexExponent matches an optional ([Ee][+-]?[0-9]+) at i; when optional is
+// false and there is none it returns i.
+func lexExponent(s string, i int, optional bool) int {
+	n := len(s)
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		k := i + 1
+		if k < n && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < n && isDigit(s[k]) {
+			for k < n && isDigit(s[k]) {
+				k++
+			}
+			return k
+		}
+	}
+	return i
+}
