@@ -138,4 +138,3 @@ func firstDiff(a, b string) string {
 	lo := max(0, i-120)
 	return "\n ours:   ..." + a[lo:min(len(a), i+120)] + "\n theirs: ..." + b[lo:min(len(b), i+120)]
 }
-

@@ -1316,4 +1316,3 @@ func (p *parser) parseUnion(context string) *Type {
 	p.parseNullable(ty)
 	return ty
 }
-
