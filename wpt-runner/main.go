@@ -1,9 +1,398 @@
 // Command wpt-runner serves a web-platform-tests tree, runs its tests in
-// this engine and in Chromium, and compares the results subtest by subtest.
+// this engine (the "go" product) and in Chromium, and compares the results
+// subtest by subtest.
+//
+//	go run ./wpt-runner [--wpt-root DIR] [--products go,chromium] [--chromium PATH]
+//	    [--report-dir DIR] [--log-wptreport FILE] [--timeout-multiplier N]
+//	    [--jobs N] [--expectations DIR] [TEST_PATH...]
+//
+// Without --wpt-root it runs the bundled Web Locks suite. TEST_PATH is a
+// directory, a test source or a test URL of the tree. The exit status is 1
+// when a result is unexpected (by default: any harness status other than
+// OK or subtest status other than PASS; --expectations DIR gives wptrunner
+// .ini files), 2 when the run itself failed, else 0.
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gowebengine/weblocks/wpt-runner/manifest"
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+	"github.com/gowebengine/weblocks/wpt-runner/report"
+	"github.com/gowebengine/weblocks/wpt-runner/server"
+	"github.com/gowebengine/weblocks/wpt-runner/suite"
+)
 
 func main() {
-	fmt.Println("wpt-runner: runs the bundled Web Locks suite in the go and chromium products (not built yet)")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// options are the parsed command line.
+type options struct {
+	wptRoot           string
+	products          []string
+	chromiumPath      string
+	reportDir         string
+	logWPTReport      string
+	timeoutMultiplier float64
+	jobs              int
+	expectations      string
+	paths             []string
+	grace             time.Duration
+}
+
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	o := &options{}
+	fset := flag.NewFlagSet("wpt-runner", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.StringVar(&o.wptRoot, "wpt-root", "", "serve this WPT checkout instead of the bundled Web Locks suite")
+	productsFlag := fset.String("products", "", "comma-separated products to run (default: go, plus chromium when installed)")
+	fset.StringVar(&o.chromiumPath, "chromium", "", "Chromium binary (default $CHROMIUM or /usr/bin/chromium)")
+	fset.StringVar(&o.reportDir, "report-dir", "", "write wptreport-<product>.json and report.html into this directory")
+	fset.StringVar(&o.logWPTReport, "log-wptreport", "", "write the wptreport JSON of the (single) product to this file")
+	fset.Float64Var(&o.timeoutMultiplier, "timeout-multiplier", 1, "multiply every test timeout (10 s, 60 s for timeout=long) by this")
+	fset.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "tests run at the same time in each product")
+	fset.StringVar(&o.expectations, "expectations", "", "directory of wptrunner .ini expectation files")
+	fset.DurationVar(&o.grace, "grace", product.DefaultGrace, "extra time after the harness timeout before the runner declares a TIMEOUT")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: go run ./wpt-runner [--wpt-root DIR] [--products go,chromium] [--chromium PATH] [--report-dir DIR] [--log-wptreport FILE] [--timeout-multiplier N] [--jobs N] [--expectations DIR] [TEST_PATH...]")
+		fset.PrintDefaults()
+	}
+	// Flags may follow test paths.
+	for len(args) > 0 {
+		if err := fset.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fset.Args()
+		if len(args) > 0 {
+			o.paths = append(o.paths, args[0])
+			args = args[1:]
+		}
+	}
+	if *productsFlag != "" {
+		for _, p := range strings.Split(*productsFlag, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				o.products = append(o.products, p)
+			}
+		}
+	}
+	if o.timeoutMultiplier <= 0 {
+		return nil, errors.New("--timeout-multiplier must be positive")
+	}
+	if o.jobs < 1 {
+		return nil, errors.New("--jobs must be at least 1")
+	}
+	return o, nil
+}
+
+// treePaths turns command-line test paths into tree paths: a path that
+// exists on disk inside --wpt-root is made relative to it.
+func treePaths(o *options) ([]string, error) {
+	var out []string
+	for _, p := range o.paths {
+		if o.wptRoot != "" {
+			q, suffix := p, ""
+			if i := strings.IndexAny(q, "?#"); i >= 0 {
+				q, suffix = q[:i], q[i:]
+			}
+			if _, err := os.Stat(q); err == nil {
+				absRoot, _ := filepath.Abs(o.wptRoot)
+				absP, _ := filepath.Abs(q)
+				if rel, err := filepath.Rel(absRoot, absP); err == nil && !strings.HasPrefix(rel, "..") {
+					out = append(out, filepath.ToSlash(rel)+suffix)
+					continue
+				}
+				if filepath.IsAbs(q) {
+					return nil, fmt.Errorf("%s is outside --wpt-root %s", p, o.wptRoot)
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "wpt-runner:", err)
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "wpt-runner: "+format+"\n", a...)
+		return 2
+	}
+
+	var tree fs.FS
+	treeName := "the bundled Web Locks suite"
+	if o.wptRoot != "" {
+		info, err := os.Stat(o.wptRoot)
+		if err != nil || !info.IsDir() {
+			return fail("--wpt-root %s is not a directory", o.wptRoot)
+		}
+		tree = os.DirFS(o.wptRoot)
+		treeName = o.wptRoot
+	} else {
+		tree = suite.Root()
+	}
+
+	cfg := product.Config{ChromiumPath: o.chromiumPath}
+	names := o.products
+	if len(names) == 0 {
+		names = []string{"go"}
+		if err := findChromium(o.chromiumPath); err != nil {
+			fmt.Fprintf(stderr, "wpt-runner: not running the chromium product: %v\n", err)
+		} else {
+			names = append(names, "chromium")
+		}
+	}
+	var prods []product.Product
+	for _, n := range names {
+		f, ok := product.Lookup(n)
+		if !ok {
+			return fail("unknown product %q (known: %s)", n, strings.Join(product.Names(), ", "))
+		}
+		if f.Available != nil {
+			if err := f.Available(cfg); err != nil {
+				return fail("product %s is not available: %v", n, err)
+			}
+		}
+		if f.Placeholder {
+			fmt.Fprintf(stderr, "wpt-runner: note: the %s product is a placeholder for now\n", n)
+		}
+		p, err := f.New(cfg)
+		if err != nil {
+			return fail("product %s: %v", n, err)
+		}
+		prods = append(prods, p)
+	}
+	if o.logWPTReport != "" && len(prods) != 1 {
+		return fail("--log-wptreport writes one product's report; choose one with --products (or use --report-dir)")
+	}
+
+	var exp *report.Expectations
+	if o.expectations != "" {
+		if exp, err = report.LoadExpectations(o.expectations); err != nil {
+			return fail("--expectations: %v", err)
+		}
+		if err := exp.Check(); err != nil {
+			return fail("--expectations: %v", err)
+		}
+	}
+
+	paths, err := treePaths(o)
+	if err != nil {
+		return fail("%v", err)
+	}
+	tests, warnings, err := manifest.Discover(tree, paths)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "wpt-runner: warning:", w)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	if len(tests) == 0 {
+		return fail("no testharness tests found in %s under %v", treeName, paths)
+	}
+
+	srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: o.timeoutMultiplier,
+		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "wpt-runner: "+f+"\n", a...) }})
+	if err != nil {
+		return fail("starting the server: %v", err)
+	}
+	defer srv.Close()
+	fmt.Fprintf(stderr, "wpt-runner: serving %s on http ports %v, https ports %v; %d tests; products: %s\n",
+		treeName, srv.HTTPPorts(), srv.HTTPSPorts(), len(tests), strings.Join(names, ", "))
+
+	start := time.Now()
+	runs, err := runAll(ctx, o, srv, prods, tests, exp, stderr)
+	if err != nil {
+		return fail("%v", err)
+	}
+	elapsed := time.Since(start)
+
+	cmp := report.Compare(runs)
+	fmt.Fprintln(stdout)
+	cmp.WriteTable(stdout)
+	if len(runs) > 1 {
+		fmt.Fprintln(stdout)
+		fmt.Fprintf(stdout, "Differences between %s:\n", strings.Join(names, " and "))
+		if cmp.WriteDifferences(stdout) == 0 {
+			fmt.Fprintln(stdout, "    none")
+		}
+	}
+
+	if o.reportDir != "" {
+		if err := writeReports(o.reportDir, runs, cmp, exp); err != nil {
+			return fail("writing reports: %v", err)
+		}
+		fmt.Fprintf(stderr, "wpt-runner: wrote reports to %s\n", o.reportDir)
+	}
+	if o.logWPTReport != "" {
+		if err := writeFile(o.logWPTReport, func(w io.Writer) error { return report.WriteWPTReport(w, runs[0], exp) }); err != nil {
+			return fail("--log-wptreport: %v", err)
+		}
+	}
+
+	unexpected := 0
+	fmt.Fprintln(stdout)
+	for _, r := range runs {
+		un := report.FindUnexpected(r, exp)
+		unexpected += len(un)
+		passed, total := 0, 0
+		for _, res := range r.Results {
+			for _, st := range res.Subtests {
+				total++
+				if st.Status == product.PASS {
+					passed++
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "%s: %d tests, %d/%d subtests passed, %d unexpected results\n", r.Product, len(r.Results), passed, total, len(un))
+		const maxShown = 50
+		for i, u := range un {
+			if i == maxShown {
+				fmt.Fprintf(stdout, "    ... and %d more\n", len(un)-maxShown)
+				break
+			}
+			name := u.Subtest
+			if name == "" {
+				name = "(harness status)"
+			}
+			m := ""
+			if u.Message != "" {
+				m = ": " + strings.Join(strings.Fields(u.Message), " ")
+				if len(m) > 200 {
+					m = m[:200] + "…"
+				}
+			}
+			fmt.Fprintf(stdout, "    UNEXPECTED %s (expected %s) %s | %s%s\n", u.Status, u.Expected, u.Test, name, m)
+		}
+	}
+	fmt.Fprintf(stdout, "ran %d tests in %d product(s) in %v\n", len(tests), len(runs), elapsed.Round(10*time.Millisecond))
+	if ctx.Err() != nil {
+		return 2
+	}
+	if unexpected > 0 {
+		return 1
+	}
+	return 0
+}
+
+// testTimeout is the harness timeout of a test.
+func testTimeout(t manifest.Test, multiplier float64) time.Duration {
+	base := 10 * time.Second
+	if t.Long {
+		base = 60 * time.Second
+	}
+	return time.Duration(float64(base) * multiplier)
+}
+
+// runAll starts every product and runs all tests in all of them at the same
+// time, each product with o.jobs workers, printing progress to stderr.
+func runAll(ctx context.Context, o *options, srv *server.Server, prods []product.Product, tests []manifest.Test, exp *report.Expectations, stderr io.Writer) ([]*report.Run, error) {
+	prog := newProgress(stderr, len(tests)*len(prods))
+	defer prog.finish()
+	for i, p := range prods {
+		env := srv.Env(o.jobs, func(f string, a ...any) { prog.log(p.Name()+": "+f, a...) })
+		if err := p.Start(ctx, env); err != nil {
+			for _, q := range prods[:i] {
+				q.Close()
+			}
+			return nil, fmt.Errorf("starting %s: %v", p.Name(), err)
+		}
+	}
+	defer func() {
+		for _, p := range prods {
+			p.Close()
+		}
+	}()
+	runs := make([]*report.Run, len(prods))
+	var wg sync.WaitGroup
+	for i, p := range prods {
+		r := report.NewRun(p.Name(), p.Version())
+		runs[i] = r
+		var mu sync.Mutex
+		queue := make(chan manifest.Test)
+		go func() {
+			defer close(queue)
+			for _, t := range tests {
+				select {
+				case queue <- t:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		for j := 0; j < o.jobs; j++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for t := range queue {
+					var res product.TestResult
+					if exp.Disabled(p.Name(), t.ID) {
+						res = product.TestResult{Status: product.SKIP, Message: "disabled by expectations"}
+					} else {
+						prog.started(p.Name(), t.ID)
+						req := product.TestRequest{ID: t.ID, URL: srv.URL(t), Global: t.Global,
+							Timeout: testTimeout(t, o.timeoutMultiplier), TimeoutMultiplier: o.timeoutMultiplier}
+						res = product.SafeRun(ctx, p, req, o.grace)
+					}
+					mu.Lock()
+					r.Results[t.ID] = res
+					mu.Unlock()
+					prog.done(p.Name(), t.ID, res)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	for _, r := range runs {
+		r.TimeEnd = time.Now()
+	}
+	return runs, ctx.Err()
+}
+
+func writeFile(name string, write func(io.Writer) error) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeReports(dir string, runs []*report.Run, cmp *report.Comparison, exp *report.Expectations) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if err := writeFile(filepath.Join(dir, "wptreport-"+r.Product+".json"), func(w io.Writer) error {
+			return report.WriteWPTReport(w, r, exp)
+		}); err != nil {
+			return err
+		}
+	}
+	return writeFile(filepath.Join(dir, "report.html"), cmp.WriteHTML)
 }

@@ -1,0 +1,244 @@
+// Package chromium is the wpt-runner product that runs tests in Chromium
+// (Debian's /usr/bin/chromium by default) through chromedp: one headless
+// browser per run, a fresh browser context (and tab) per test so that no
+// state such as held Web Locks leaks from one test file to the next.
+package chromium
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+)
+
+// DefaultPath is where Debian installs Chromium.
+const DefaultPath = "/usr/bin/chromium"
+
+// InstallHint says how to get Chromium.
+const InstallHint = "install it with: apt-get install -y chromium (or pass --chromium PATH)"
+
+func init() {
+	product.Register(product.Factory{
+		Name:      "chromium",
+		New:       func(cfg product.Config) (product.Product, error) { return New(cfg.ChromiumPath), nil },
+		Available: func(cfg product.Config) error { _, err := Find(cfg.ChromiumPath); return err },
+	})
+}
+
+// Find resolves the Chromium binary: path if given, else $CHROMIUM, else
+// DefaultPath, else "chromium" on PATH.
+func Find(path string) (string, error) {
+	if path == "" {
+		path = os.Getenv("CHROMIUM")
+	}
+	if path != "" {
+		if _, err := os.Stat(path); err != nil {
+			if p, lerr := exec.LookPath(path); lerr == nil {
+				return p, nil
+			}
+			return "", fmt.Errorf("chromium %q not found: %v", path, err)
+		}
+		return path, nil
+	}
+	if _, err := os.Stat(DefaultPath); err == nil {
+		return DefaultPath, nil
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("chromium is not installed; %s", InstallHint)
+}
+
+// Chromium is the product.
+type Chromium struct {
+	path    string
+	env     *product.Env
+	version string
+
+	mu            sync.Mutex
+	allocCancel   context.CancelFunc
+	browserCtx    context.Context
+	browserCancel context.CancelFunc
+}
+
+// New returns an unstarted Chromium product using the binary at path (""
+// for the default lookup).
+func New(path string) *Chromium { return &Chromium{path: path} }
+
+// Name implements product.Product.
+func (c *Chromium) Name() string { return "chromium" }
+
+// Version implements product.Product.
+func (c *Chromium) Version() string { return c.version }
+
+// Flags returns the extra command-line switches wptrunner-style runs need:
+// WPT host names mapped to loopback, the start-up certificate trusted by
+// its public key, no network chatter, and experimental web platform
+// features on as wptrunner does for Chrome.
+func Flags(env *product.Env) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.Flag("host-resolver-rules", env.HostResolverRules),
+		chromedp.Flag("ignore-certificate-errors-spki-list", env.SPKIHash),
+		chromedp.Flag("enable-experimental-web-platform-features", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("no-proxy-server", true),
+		chromedp.Flag("use-fake-ui-for-media-stream", true),
+		chromedp.Flag("use-fake-device-for-media-stream", true),
+		chromedp.Flag("autoplay-policy", "no-user-gesture-required"),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("mute-audio", true),
+	}
+}
+
+// Start launches the browser.
+func (c *Chromium) Start(ctx context.Context, env *product.Env) error {
+	p, err := Find(c.path)
+	if err != nil {
+		return err
+	}
+	c.path, c.env = p, env
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(p))
+	opts = append(opts, Flags(env)...)
+	// The browser lives until Close, not until ctx ends.
+	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	browserCtx, browserCancel := chromedp.NewContext(allocCtx)
+	startErr := make(chan error, 1)
+	go func() { startErr <- chromedp.Do(browserCtx) }()
+	select {
+	case err = <-startErr:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if err != nil {
+		browserCancel()
+		allocCancel()
+		return fmt.Errorf("starting %s: %v", p, err)
+	}
+	if v, err := chromedp.Call(browserCtx, browser.GetVersion, cdp.Empty{}); err == nil {
+		c.version = v.Product
+	}
+	c.mu.Lock()
+	c.allocCancel, c.browserCtx, c.browserCancel = allocCancel, browserCtx, browserCancel
+	c.mu.Unlock()
+	return nil
+}
+
+// Close stops the browser.
+func (c *Chromium) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.browserCancel != nil {
+		c.browserCancel()
+		c.allocCancel()
+		c.browserCancel, c.allocCancel = nil, nil
+	}
+	return nil
+}
+
+// BrowserContext is the chromedp context of the running browser (for tests
+// that drive it directly, e.g. to load a report page).
+func (c *Chromium) BrowserContext() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.browserCtx
+}
+
+// RunTest loads the test in a new browser context and waits for the
+// runner's testharnessreport.js to hand over the harness result.
+func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
+	bctx := c.BrowserContext()
+	if bctx == nil {
+		return product.TestResult{Status: product.ERROR, Message: "chromium product not started"}
+	}
+	start := time.Now()
+	tabCtx, tabCancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	defer tabCancel()
+	// Open the tab without a deadline (the first Run binds the target's
+	// life to its context), then bound every later action by ctx.
+	if err := chromedp.Do(tabCtx); err != nil {
+		return product.TestResult{Status: product.ERROR, Message: "opening a tab: " + err.Error()}
+	}
+	runCtx, runCancel := context.WithCancel(tabCtx)
+	defer runCancel()
+	stop := context.AfterFunc(ctx, runCancel)
+	defer stop()
+
+	var crashed sync.Once
+	crashCh := make(chan struct{})
+	dialogs := make(chan struct{}, 1)
+	if err := chromedp.Listen(runCtx, func(ev any) {
+		switch ev.(type) {
+		case *inspector.EventTargetCrashed:
+			crashed.Do(func() { close(crashCh); runCancel() })
+		case *page.EventJavascriptDialogOpening:
+			select {
+			case dialogs <- struct{}{}:
+			default:
+			}
+		}
+	}); err != nil {
+		return product.TestResult{Status: product.ERROR, Message: "listening to the tab: " + err.Error()}
+	}
+	// alert()/confirm()/prompt() would block the page: dismiss them.
+	go func() {
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-dialogs:
+				chromedp.Call(runCtx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+			}
+		}
+	}()
+
+	result := func(status product.Status, msg string) product.TestResult {
+		select {
+		case <-crashCh:
+			return product.TestResult{Status: product.CRASH, Message: "the renderer crashed", Duration: time.Since(start)}
+		default:
+		}
+		if ctx.Err() != nil {
+			return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("no harness result after %v", time.Since(start).Round(time.Millisecond)), Duration: time.Since(start)}
+		}
+		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}
+	}
+
+	if err := chromedp.Do(runCtx, chromedp.Navigate(req.URL)); err != nil {
+		var le *chromedp.LoadError
+		if errors.As(err, &le) {
+			return result(product.ERROR, "loading "+req.URL+": "+le.ErrorText)
+		}
+		return result(product.ERROR, "loading "+req.URL+": "+err.Error())
+	}
+	report, err := chromedp.Run(runCtx, chromedp.Evaluate[string]("self.__wptrunner_done", chromedp.EvalAwaitPromise))
+	if err != nil {
+		if errors.Is(err, chromedp.ErrJSUndefined) || errors.Is(err, chromedp.ErrJSNull) {
+			return result(product.ERROR, "the page did not load /resources/testharnessreport.js (not a testharness test, or it navigated away)")
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "Execution context was destroyed") || strings.Contains(msg, "Inspected target navigated") {
+			msg = "the test navigated away before the harness completed"
+		}
+		return result(product.ERROR, msg)
+	}
+	res, err := product.ParseReport([]byte(report))
+	if err != nil {
+		return result(product.ERROR, err.Error())
+	}
+	res.Duration = time.Since(start)
+	return res
+}

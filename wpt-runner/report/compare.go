@@ -1,0 +1,247 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+)
+
+// Cell is one product's outcome of a test or subtest; Present is false
+// when that product has no such result.
+type Cell struct {
+	Present bool
+	Status  product.Status
+	Message string
+}
+
+// Row is a subtest (or, with Subtest "", the harness status) across products.
+type Row struct {
+	Subtest string
+	Cells   []Cell
+	Differs bool
+}
+
+// TestRow is one test across products.
+type TestRow struct {
+	Test    string
+	Harness Row
+	// Passed and Total subtests per product.
+	Passed, Total []int
+	Subtests      []Row
+	Differs       bool
+}
+
+// Comparison lines up the results of several products.
+type Comparison struct {
+	Products []string
+	Tests    []TestRow
+}
+
+func cellsDiffer(cells []Cell) bool {
+	for _, c := range cells[1:] {
+		if c.Present != cells[0].Present || c.Status != cells[0].Status {
+			return true
+		}
+	}
+	return false
+}
+
+// Compare builds the comparison of runs (in the given product order).
+func Compare(runs []*Run) *Comparison {
+	c := &Comparison{}
+	ids := map[string]bool{}
+	for _, r := range runs {
+		c.Products = append(c.Products, r.Product)
+		for id := range r.Results {
+			ids[id] = true
+		}
+	}
+	var sorted []string
+	for id := range ids {
+		sorted = append(sorted, id)
+	}
+	sort.Strings(sorted)
+	for _, id := range sorted {
+		tr := TestRow{Test: id, Passed: make([]int, len(runs)), Total: make([]int, len(runs))}
+		tr.Harness.Cells = make([]Cell, len(runs))
+		var names []string
+		seen := map[string]bool{}
+		sub := make([]map[string]product.SubtestResult, len(runs))
+		for i, r := range runs {
+			res, ok := r.Results[id]
+			sub[i] = map[string]product.SubtestResult{}
+			if !ok {
+				continue
+			}
+			tr.Harness.Cells[i] = Cell{Present: true, Status: res.Status, Message: res.Message}
+			for _, st := range res.Subtests {
+				if _, dup := sub[i][st.Name]; !dup {
+					sub[i][st.Name] = st
+				}
+				tr.Total[i]++
+				if st.Status == product.PASS {
+					tr.Passed[i]++
+				}
+				if !seen[st.Name] {
+					seen[st.Name] = true
+					names = append(names, st.Name)
+				}
+			}
+		}
+		tr.Harness.Differs = len(runs) > 1 && cellsDiffer(tr.Harness.Cells)
+		tr.Differs = tr.Harness.Differs
+		for _, n := range names {
+			row := Row{Subtest: n, Cells: make([]Cell, len(runs))}
+			for i := range runs {
+				if st, ok := sub[i][n]; ok {
+					row.Cells[i] = Cell{Present: true, Status: st.Status, Message: st.Message}
+				}
+			}
+			row.Differs = len(runs) > 1 && cellsDiffer(row.Cells)
+			tr.Differs = tr.Differs || row.Differs
+			tr.Subtests = append(tr.Subtests, row)
+		}
+		c.Tests = append(c.Tests, tr)
+	}
+	return c
+}
+
+func (c Cell) String() string {
+	if !c.Present {
+		return "(missing)"
+	}
+	if c.Message == "" {
+		return string(c.Status)
+	}
+	return string(c.Status) + ": " + oneLine(c.Message)
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// WriteTable prints the per-test table: subtests passed per product (and
+// the harness status when it is not OK).
+func (c *Comparison) WriteTable(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "test\t%s\t\n", strings.Join(c.Products, "\t"))
+	for _, t := range c.Tests {
+		fmt.Fprintf(tw, "%s", t.Test)
+		for i, cell := range t.Harness.Cells {
+			s := "-"
+			if cell.Present {
+				s = fmt.Sprintf("%d/%d", t.Passed[i], t.Total[i])
+				if cell.Status != product.OK {
+					s += " " + string(cell.Status)
+				}
+			}
+			fmt.Fprintf(tw, "\t%s", s)
+		}
+		fmt.Fprint(tw, "\t\n")
+	}
+	tw.Flush()
+}
+
+// WriteDifferences prints every harness status and subtest on which the
+// products differ, with each product's status and message. It returns the
+// number of differences.
+func (c *Comparison) WriteDifferences(w io.Writer) int {
+	n := 0
+	for _, t := range c.Tests {
+		rows := t.Subtests
+		if t.Harness.Differs {
+			rows = append([]Row{t.Harness}, rows...)
+		}
+		for _, r := range rows {
+			if !r.Differs {
+				continue
+			}
+			n++
+			name := r.Subtest
+			if name == "" {
+				name = "(harness status)"
+			}
+			fmt.Fprintf(w, "%s | %s\n", t.Test, name)
+			for i, cell := range r.Cells {
+				fmt.Fprintf(w, "    %-10s %s\n", c.Products[i]+":", cell)
+			}
+		}
+	}
+	return n
+}
+
+var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"lower": func(s product.Status) string { return strings.ToLower(string(s)) },
+}).Parse(`<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>wpt-runner: {{range $i, $p := .Products}}{{if $i}} vs {{end}}{{$p}}{{end}}</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1em; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; vertical-align: top; text-align: left; }
+tr.test th { background: #eef; }
+tr.diff td, tr.diff th { background: #ffe08a; }
+tr.diff td.subtest::before { content: "≠ "; font-weight: bold; color: #b00; }
+.pass, .ok { color: #070; } .fail, .error, .crash { color: #b00; } .timeout, .notrun, .precondition_failed { color: #a50; }
+.msg { display: block; color: #555; font-size: 12px; white-space: pre-wrap; }
+#summary span { margin-right: 1.5em; }
+</style>
+<h1>wpt-runner results</h1>
+<p id="summary"><span>tests: <b id="tests">{{len .Tests}}</b></span><span>differing subtests and harness statuses: <b id="differences">{{.DiffCount}}</b></span>
+{{range $i, $p := .Products}}<span>{{$p}}: <b class="passed" data-product="{{$p}}">{{index $.PassedTotal $i}}</b>/{{index $.SubtestTotal $i}} subtests passed</span>{{end}}</p>
+<table>
+<thead><tr><th>test / subtest</th>{{range .Products}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Tests}}<tr class="test{{if .Harness.Differs}} diff{{end}}" data-test="{{.Test}}"><th>{{.Test}}</th>{{range $i, $c := .Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span> {{index $.TestPassed .Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
+{{range .Subtests}}<tr class="subtest{{if .Differs}} diff{{end}}"><td class="subtest">{{.Subtest}}</td>{{range .Cells}}<td>{{if .Present}}<span class="{{lower .Status}}">{{.Status}}</span>{{if .Message}}<span class="msg">{{.Message}}</span>{{end}}{{else}}(missing){{end}}</td>{{end}}</tr>
+{{end}}{{end}}</tbody>
+</table>
+</html>
+`))
+
+// DiffCount counts differing rows (harness statuses and subtests).
+func (c *Comparison) DiffCount() int {
+	n := 0
+	for _, t := range c.Tests {
+		if t.Harness.Differs {
+			n++
+		}
+		for _, r := range t.Subtests {
+			if r.Differs {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// WriteHTML writes the side-by-side report page; rows where the products
+// differ have the class "diff" and are highlighted.
+func (c *Comparison) WriteHTML(w io.Writer) error {
+	passed := make([]int, len(c.Products))
+	total := make([]int, len(c.Products))
+	testPassed := map[string][]string{}
+	for _, t := range c.Tests {
+		cells := make([]string, len(c.Products))
+		for i := range c.Products {
+			passed[i] += t.Passed[i]
+			total[i] += t.Total[i]
+			cells[i] = fmt.Sprintf("%d/%d", t.Passed[i], t.Total[i])
+		}
+		testPassed[t.Test] = cells
+	}
+	return htmlTmpl.Execute(w, map[string]any{
+		"Products": c.Products, "Tests": c.Tests, "DiffCount": c.DiffCount(),
+		"PassedTotal": passed, "SubtestTotal": total, "TestPassed": testPassed,
+	})
+}

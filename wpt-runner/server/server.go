@@ -1,0 +1,575 @@
+// Package server serves a web-platform-tests tree the way wptserve does,
+// on loopback only: test wrappers generated from .any.js/.window.js/
+// .worker.js sources, .sub. substitutions, .headers files, the stash-like
+// /common/dispatcher/dispatcher.py endpoint, and the runner's own
+// /resources/testharnessreport.js through which products hand back results.
+// It listens on two http and two https ports and answers for every WPT host
+// (web-platform.test, its subdomains, not-web-platform.test and its
+// subdomains); HTTPS uses an ECDSA certificate generated at start-up.
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gowebengine/weblocks/wpt-runner/manifest"
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+)
+
+// The WPT host names.
+const (
+	MainHost = "web-platform.test"
+	AltHost  = "not-web-platform.test"
+)
+
+// Subdomains of both hosts, as in WPT's default configuration: the key is
+// what {{domains[...]}} takes, the value the DNS label.
+var subdomains = []struct{ key, label string }{
+	{"www", "www"},
+	{"www1", "www1"},
+	{"www2", "www2"},
+	{"天気の良い日", "xn--n8j6ds53lwwkrqhv28a"},
+	{"élève", "xn--lve-6lad"},
+}
+
+// Config configures a Server.
+type Config struct {
+	// Root is the WPT tree to serve.
+	Root fs.FS
+	// TimeoutMultiplier is passed to testharness.js (setup's
+	// timeout_multiplier) by the served testharnessreport.js; 0 means 1.
+	TimeoutMultiplier float64
+	// Logf receives diagnostics (server errors); nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Server is a running WPT server.
+type Server struct {
+	cfg        Config
+	httpPorts  []int
+	httpsPorts []int
+	hosts      []string
+	certs      *certs
+	servers    []*http.Server
+	stash      *stash
+	client     *http.Client
+}
+
+// Start starts the server on free loopback ports.
+func Start(cfg Config) (*Server, error) {
+	if cfg.Root == nil {
+		return nil, errors.New("server: no tree to serve")
+	}
+	if cfg.TimeoutMultiplier <= 0 {
+		cfg.TimeoutMultiplier = 1
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	s := &Server{cfg: cfg, stash: newStash()}
+	for _, base := range []string{MainHost, AltHost} {
+		s.hosts = append(s.hosts, base)
+		for _, sd := range subdomains {
+			s.hosts = append(s.hosts, sd.label+"."+base)
+		}
+	}
+	var err error
+	if s.certs, err = newCerts(s.hosts); err != nil {
+		return nil, fmt.Errorf("server: certificate: %v", err)
+	}
+	listen := func(tlsOn bool) (int, error) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		hs := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: nil}
+		if tlsOn {
+			hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.certs.leaf}, NextProtos: []string{"http/1.1"}}
+			ln = tls.NewListener(ln, hs.TLSConfig)
+		}
+		s.servers = append(s.servers, hs)
+		go hs.Serve(ln)
+		return ln.Addr().(*net.TCPAddr).Port, nil
+	}
+	for i := 0; i < 2; i++ {
+		p, err := listen(false)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.httpPorts = append(s.httpPorts, p)
+		p, err = listen(true)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.httpsPorts = append(s.httpsPorts, p)
+	}
+	s.client = &http.Client{
+		Transport: &http.Transport{
+			Proxy:           nil,
+			DialContext:     s.dialLoopback,
+			TLSClientConfig: &tls.Config{RootCAs: s.certs.pool},
+			MaxIdleConns:    100,
+		},
+		Timeout: 2 * time.Minute,
+	}
+	return s, nil
+}
+
+// dialLoopback connects to 127.0.0.1 for every WPT host (the Go equivalent
+// of Chromium's host resolver rules).
+func (s *Server) dialLoopback(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if !s.isWPTHost(host) {
+		return nil, fmt.Errorf("wpt-runner: host %q does not resolve (only the WPT hosts do)", host)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))
+}
+
+func (s *Server) isWPTHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "localhost" || h == "127.0.0.1" {
+		return true
+	}
+	for _, x := range s.hosts {
+		if x == h {
+			return true
+		}
+	}
+	return false
+}
+
+// Close stops all listeners.
+func (s *Server) Close() {
+	for _, hs := range s.servers {
+		hs.Close()
+	}
+	if s.client != nil {
+		s.client.CloseIdleConnections()
+	}
+}
+
+// HTTPPorts and HTTPSPorts are the listening ports ({{ports[http][i]}}).
+func (s *Server) HTTPPorts() []int  { return append([]int(nil), s.httpPorts...) }
+func (s *Server) HTTPSPorts() []int { return append([]int(nil), s.httpsPorts...) }
+
+// Hosts lists every WPT host name the server answers for.
+func (s *Server) Hosts() []string { return append([]string(nil), s.hosts...) }
+
+// HostResolverRules is the value of Chromium's --host-resolver-rules that
+// wptrunner uses: nonexistent subdomains fail, every other .test name maps
+// to 127.0.0.1.
+func (s *Server) HostResolverRules() string {
+	return "MAP nonexistent.*.test ^NOTFOUND, MAP *.test 127.0.0.1"
+}
+
+// Client is an HTTP client that reaches every WPT host on loopback and
+// trusts the start-up certificate.
+func (s *Server) Client() *http.Client { return s.client }
+
+// SPKIHash is the base64 SHA-256 of the leaf certificate's public key.
+func (s *Server) SPKIHash() string { return s.certs.spkiHash }
+
+func (s *Server) host(alt bool, sub string) string {
+	base := MainHost
+	if alt {
+		base = AltHost
+	}
+	if sub == "" {
+		return base
+	}
+	for _, sd := range subdomains {
+		if sd.key == sub || sd.label == sub {
+			return sd.label + "." + base
+		}
+	}
+	return sub + "." + base
+}
+
+func (s *Server) knownSub(sub string) bool {
+	if sub == "" {
+		return true
+	}
+	for _, sd := range subdomains {
+		if sd.key == sub || sd.label == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// URL is the absolute URL of a test: https when the test needs it, on the
+// www subdomain for .www. tests.
+func (s *Server) URL(t manifest.Test) string {
+	host := MainHost
+	if t.WWW {
+		host = "www." + MainHost
+	}
+	if t.HTTPS {
+		return "https://" + host + ":" + strconv.Itoa(s.httpsPorts[0]) + t.ID
+	}
+	return "http://" + host + ":" + strconv.Itoa(s.httpPorts[0]) + t.ID
+}
+
+// Env describes the server to products.
+func (s *Server) Env(jobs int, logf func(string, ...any)) *product.Env {
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	return &product.Env{
+		Hosts:             s.Hosts(),
+		HTTPPorts:         s.HTTPPorts(),
+		HTTPSPorts:        s.HTTPSPorts(),
+		HostResolverRules: s.HostResolverRules(),
+		CertPool:          s.certs.pool,
+		SPKIHash:          s.certs.spkiHash,
+		HTTPClient:        s.client,
+		Jobs:              jobs,
+		Logf:              logf,
+	}
+}
+
+// ServeHTTP serves the tree.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := path.Clean("/" + r.URL.Path)
+	switch p {
+	case "/resources/testharnessreport.js":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, s.testharnessReport())
+		return
+	case "/common/dispatcher/dispatcher.py":
+		s.stash.serveDispatcher(w, r)
+		return
+	case "/resources/WebIDLParser.js":
+		p = "/resources/webidl2/lib/webidl2.js"
+	}
+	name := strings.TrimPrefix(p, "/")
+	if name == "" {
+		name = "."
+	}
+	if info, err := fs.Stat(s.cfg.Root, name); err == nil {
+		if info.IsDir() {
+			s.serveDir(w, r, name)
+			return
+		}
+		s.serveFile(w, r, name)
+		return
+	}
+	if kind, src, ok := wrapperFor(p); ok {
+		srcName := strings.TrimPrefix(src, "/")
+		if data, err := fs.ReadFile(s.cfg.Root, srcName); err == nil {
+			meta, _ := manifest.ParseMeta(data)
+			query := ""
+			if r.URL.RawQuery != "" {
+				query = "?" + r.URL.RawQuery
+			}
+			body, ctype := renderWrapper(kind, meta, src, query)
+			h := w.Header()
+			h.Set("Content-Type", ctype)
+			s.applyHeaderFiles(h, srcName)
+			io.WriteString(w, body)
+			return
+		}
+	}
+	if strings.HasSuffix(p, ".py") {
+		http.Error(w, "wpt-runner does not run Python handlers ("+p+")", http.StatusNotImplemented)
+		return
+	}
+	http.NotFound(w, r)
+}
+
+func (s *Server) serveDir(w http.ResponseWriter, r *http.Request, name string) {
+	if !strings.HasSuffix(r.URL.Path, "/") {
+		http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+		return
+	}
+	entries, err := fs.ReadDir(s.cfg.Root, name)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	var b bytes.Buffer
+	b.WriteString("<!doctype html><meta charset=utf-8><title>Index of /" + escapeHTML(strings.TrimPrefix(name, ".")) + "</title><ul>\n")
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			n += "/"
+		}
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", escapeHTML(url.PathEscape(strings.TrimSuffix(n, "/"))+strings.TrimPrefix(n, strings.TrimSuffix(n, "/"))), escapeHTML(n))
+	}
+	b.WriteString("</ul>\n")
+	w.Write(b.Bytes())
+}
+
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8", ".htm": "text/html; charset=utf-8",
+	".xhtml": "application/xhtml+xml", ".xht": "application/xhtml+xml", ".svg": "image/svg+xml",
+	".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+	".css": "text/css; charset=utf-8", ".json": "application/json", ".txt": "text/plain; charset=utf-8",
+	".xml": "application/xml", ".png": "image/png", ".gif": "image/gif", ".jpg": "image/jpeg",
+	".jpeg": "image/jpeg", ".webp": "image/webp", ".wasm": "application/wasm", ".ico": "image/x-icon",
+	".wav": "audio/wav", ".mp3": "audio/mpeg", ".ogg": "application/ogg", ".mp4": "video/mp4",
+	".webm": "video/webm", ".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf",
+	".pdf": "application/pdf", ".wbn": "application/webbundle", ".py": "text/plain; charset=utf-8",
+}
+
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {
+	data, err := fs.ReadFile(s.cfg.Root, name)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	ctype, ok := contentTypes[strings.ToLower(path.Ext(name))]
+	if !ok {
+		ctype = "application/octet-stream"
+	}
+	h.Set("Content-Type", ctype)
+	s.applyHeaderFiles(h, name)
+
+	status := http.StatusOK
+	pipes, err := parsePipes(r.URL.Query().Get("pipe"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	sub := false
+	for _, f := range manifest.Flags(name) {
+		if f == "sub" {
+			sub = true
+		}
+	}
+	for _, p := range pipes {
+		switch p.name {
+		case "sub":
+			sub = true
+		case "header":
+			if len(p.args) < 2 {
+				http.Error(w, "pipe header() needs a name and a value", http.StatusBadRequest)
+				return
+			}
+			if len(p.args) > 2 && p.args[2] == "True" {
+				h.Add(p.args[0], p.args[1])
+			} else {
+				h.Set(p.args[0], p.args[1])
+			}
+		case "status":
+			if len(p.args) != 1 {
+				http.Error(w, "pipe status() needs one code", http.StatusBadRequest)
+				return
+			}
+			n, err := strconv.Atoi(p.args[0])
+			if err != nil || n < 100 || n > 999 {
+				http.Error(w, "bad status "+p.args[0], http.StatusBadRequest)
+				return
+			}
+			status = n
+		default:
+			// trickle, slice, gzip, ...: not supported; serve as is.
+			s.cfg.Logf("server: pipe %s() not supported for %s", p.name, r.URL)
+		}
+	}
+	if sub {
+		data, err = s.substitute(data, r)
+		if err != nil {
+			s.cfg.Logf("server: %s: %v", name, err)
+			http.Error(w, "substitution failed in "+name+": "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
+}
+
+type pipe struct {
+	name string
+	args []string
+}
+
+// parsePipes parses wptserve's ?pipe= syntax: name(arg,arg)|name.
+func parsePipes(v string) ([]pipe, error) {
+	var out []pipe
+	for v != "" {
+		i := strings.IndexAny(v, "(|")
+		if i < 0 {
+			out = append(out, pipe{name: strings.TrimSpace(v)})
+			break
+		}
+		name := strings.TrimSpace(v[:i])
+		if v[i] == '|' {
+			out = append(out, pipe{name: name})
+			v = v[i+1:]
+			continue
+		}
+		j := strings.IndexByte(v[i:], ')')
+		if j < 0 {
+			return nil, fmt.Errorf("bad pipe %q", v)
+		}
+		var args []string
+		for _, a := range strings.Split(v[i+1:i+j], ",") {
+			args = append(args, strings.TrimSpace(a))
+		}
+		out = append(out, pipe{name: name, args: args})
+		v = strings.TrimPrefix(strings.TrimSpace(v[i+j+1:]), "|")
+	}
+	return out, nil
+}
+
+// applyHeaderFiles adds the headers of <dir>/__dir__.headers and then of
+// <name>.headers (the later file wins for a header both set).
+func (s *Server) applyHeaderFiles(h http.Header, name string) {
+	for _, f := range []string{path.Join(path.Dir(name), "__dir__.headers"), name + ".headers"} {
+		data, err := fs.ReadFile(s.cfg.Root, f)
+		if err != nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			k, v, ok := strings.Cut(line, ":")
+			if !ok {
+				s.cfg.Logf("server: %s: bad header line %q", f, line)
+				continue
+			}
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if !seen[http.CanonicalHeaderKey(k)] {
+				h.Del(k)
+				seen[http.CanonicalHeaderKey(k)] = true
+			}
+			h.Add(k, v)
+		}
+	}
+}
+
+// stash is the per-uuid message queue of /common/dispatcher/dispatcher.py.
+type stash struct {
+	mu     sync.Mutex
+	queues map[string][][]byte
+}
+
+func newStash() *stash { return &stash{queues: map[string][][]byte{}} }
+
+// serveDispatcher: POST appends the body to the queue of ?uuid= and answers
+// "done"; GET pops the oldest entry or answers "not ready". CORS is open,
+// with credentials, as in WPT.
+func (st *stash) serveDispatcher(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Credentials", "true")
+	h.Set("Access-Control-Allow-Methods", "OPTIONS, GET, POST")
+	h.Set("Access-Control-Allow-Headers", "Content-Type")
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		origin = "*"
+	}
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	if r.Method == http.MethodOptions {
+		return
+	}
+	id := r.URL.Query().Get("uuid")
+	if id == "" {
+		http.Error(w, "missing uuid", http.StatusBadRequest)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		st.mu.Lock()
+		st.queues[id] = append(st.queues[id], body)
+		st.mu.Unlock()
+		io.WriteString(w, "done")
+	case http.MethodGet, http.MethodHead:
+		st.mu.Lock()
+		q := st.queues[id]
+		var msg []byte
+		if len(q) > 0 {
+			msg = q[0]
+			if len(q) == 1 {
+				delete(st.queues, id)
+			} else {
+				st.queues[id] = q[1:]
+			}
+		}
+		st.mu.Unlock()
+		if msg == nil {
+			io.WriteString(w, "not ready")
+			return
+		}
+		w.Write(msg)
+	default:
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// testharnessReport is the served /resources/testharnessreport.js.
+func (s *Server) testharnessReport() string {
+	return fmt.Sprintf(testharnessReportJS, strconv.FormatFloat(s.cfg.TimeoutMultiplier, 'g', -1, 64))
+}
+
+const testharnessReportJS = `// wpt-runner's testharnessreport.js: configures testharness.js and hands
+// the harness result to the product that loaded the page. The report is
+// JSON: {status, message, stack, tests: [{name, status, message, stack}]}
+// with testharness.js's numeric statuses. It is passed to
+// self.__wptrunner_report(json) when the product defined that function,
+// stored in self.__wptrunner_result, and resolves self.__wptrunner_done.
+(function (global) {
+  "use strict";
+  var resolveDone;
+  global.__wptrunner_done = new Promise(function (resolve) { resolveDone = resolve; });
+  global.__wptrunner_result = null;
+  if (typeof add_completion_callback !== "function") {
+    var missing = JSON.stringify({status: 1, message: "testharness.js was not loaded before testharnessreport.js", stack: null, tests: []});
+    global.__wptrunner_result = missing;
+    resolveDone(missing);
+    return;
+  }
+  function text(v) { return v === undefined || v === null ? null : String(v); }
+  add_completion_callback(function (tests, status) {
+    var report = JSON.stringify({
+      status: status.status,
+      message: text(status.message),
+      stack: text(status.stack),
+      tests: tests.map(function (t) {
+        return {name: String(t.name), status: t.status, message: text(t.message), stack: text(t.stack)};
+      })
+    });
+    global.__wptrunner_result = report;
+    resolveDone(report);
+    if (typeof global.__wptrunner_report === "function") {
+      try { global.__wptrunner_report(report); } catch (e) {}
+    }
+  });
+  setup({output: false, timeout_multiplier: %s});
+})(self);
+`
