@@ -64,14 +64,14 @@ type oracleLine struct {
 	Line  int    `json:"line"`
 }
 
-// TestWebref compares our JSON with webidl2.js's for every @webref/idl file.
-func TestWebref(t *testing.T) {
-	files := loadCorpus(t)
+// runOracle parses every .idl file of dir with webidl2.js in node and
+// returns its output by file name.
+func runOracle(t *testing.T, dir string) map[string]oracleLine {
+	t.Helper()
 	webidl2 := testenv.NPMPackage(t, "webidl2")
 	node := testenv.Node(t)
-	idlDir := testenv.NPMPackage(t, "@webref/idl")
 	script, _ := filepath.Abs("testdata/webidl2-parse.js")
-	cmd := exec.Command(node, script, webidl2, idlDir)
+	cmd := exec.Command(node, script, webidl2, dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -88,6 +88,13 @@ func TestWebref(t *testing.T) {
 		}
 		oracle[l.File] = l
 	}
+	return oracle
+}
+
+// TestWebref compares our JSON with webidl2.js's for every @webref/idl file.
+func TestWebref(t *testing.T) {
+	files := loadCorpus(t)
+	oracle := runOracle(t, testenv.NPMPackage(t, "@webref/idl"))
 	same, identical := 0, 0
 	for _, f := range files {
 		o, ok := oracle[f.Name]
@@ -137,4 +144,23 @@ func firstDiff(a, b string) string {
 	}
 	lo := max(0, i-120)
 	return "\n ours:   ..." + a[lo:min(len(a), i+120)] + "\n theirs: ..." + b[lo:min(len(b), i+120)]
+}
+
+// TestRoundTripCorpus checks Write(Parse(x)) == x on every @webref/idl file.
+func TestRoundTripCorpus(t *testing.T) {
+	files := loadCorpus(t)
+	ok := 0
+	for _, f := range files {
+		file, err := Parse(f.Name, f.Src)
+		if err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+			continue
+		}
+		if got := Write(file); !bytes.Equal(got, f.Src) {
+			t.Errorf("%s: round trip differs: %s", f.Name, firstDiff(string(got), string(f.Src)))
+			continue
+		}
+		ok++
+	}
+	t.Logf("round trip: %d/%d files byte-identical", ok, len(files))
 }

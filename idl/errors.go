@@ -27,7 +27,7 @@ func (e *Error) Detail() string {
 	var b strings.Builder
 	b.WriteString(e.Error())
 	if e.Context != "" {
-		b.WriteString(" (since `" + e.Context + "`)")
+		b.WriteString(" (in `" + e.Context + "`)")
 	}
 	b.WriteByte('\n')
 	b.WriteString(CaretContext(e.Line, e.Pos.Column))

@@ -1,5 +1,7 @@
 package idl
 
+import "strings"
+
 // Parse parses one Web IDL source. It always returns a *File holding every
 // definition it could parse; err is nil or an ErrorList of positioned
 // syntax errors. After an error the parser resynchronizes at the next
@@ -91,11 +93,25 @@ func (p *parser) fail(msg string) {
 }
 
 func (p *parser) failAt(t *Token, msg string) {
+	pos := t.Pos
+	if t.Kind == TokenEOF && t.Index > 0 {
+		// Point just after the last real token, like webidl2.js, which
+		// reports the line of the token before the end of input.
+		prev := &p.toks[t.Index-1]
+		pos = prev.Pos
+		pos.Offset += len(prev.Value)
+		if nl := strings.LastIndexByte(prev.Value, '\n'); nl >= 0 {
+			pos.Line += strings.Count(prev.Value, "\n")
+			pos.Column = len(prev.Value) - nl
+		} else {
+			pos.Column += len(prev.Value)
+		}
+	}
 	p.errs = append(p.errs, &Error{
-		Pos:     t.Pos,
+		Pos:     pos,
 		Message: msg,
 		Context: p.context,
-		Line:    sourceLine(p.src, t.Pos.Offset),
+		Line:    sourceLine(p.src, pos.Offset),
 	})
 	panic(bailout{})
 }
@@ -367,6 +383,10 @@ func (p *parser) parseInheritance(colon, inh **Token) string {
 
 // parseBody parses "{ members } ;" using member to parse each member.
 func (p *parser) parseBody(kind string, open, close, term **Token, member func()) {
+	eofMsg := "Missing return type"
+	if kind == "dictionary" {
+		eofMsg = "Dictionary member lacks a type"
+	}
 	*open = p.consume("{")
 	if *open == nil {
 		p.fail("Bodyless " + kind)
@@ -377,9 +397,13 @@ func (p *parser) parseBody(kind string, open, close, term **Token, member func()
 			break
 		}
 		if p.tok().Kind == TokenEOF {
-			p.fail("Missing closing bracket after " + kind)
+			p.fail(eofMsg)
 		}
+		before := p.pos
 		p.recoverMember(member)
+		if p.pos == before { // never loop without progress
+			p.pos++
+		}
 	}
 	*term = p.consume(";")
 	if *term == nil {
@@ -482,10 +506,7 @@ func (p *parser) parseInterfaceMember() Member {
 		if m := p.parseAttribute(special, false, false); m != nil {
 			return m
 		}
-		if m := p.parseOperation(special); m != nil {
-			return m
-		}
-		p.fail("No body in static member")
+		return p.parseOperation(special)
 	case p.is("stringifier"):
 		return p.parseStringifier()
 	case p.is("iterable"), p.is("async_iterable"), p.is("maplike"), p.is("setlike"), p.is("async"):
@@ -501,20 +522,15 @@ func (p *parser) parseInterfaceMember() Member {
 		if p.is("readonly") {
 			p.fail("Inherited attributes cannot be read-only")
 		}
-		m := p.parseAttribute(inherit, false, false)
-		if m == nil {
-			p.fail("Attribute lacks a type")
+		if m := p.parseAttribute(inherit, false, false); m != nil {
+			return m
 		}
-		return m
+		p.pos-- // like webidl2.js: not an attribute, so try an operation
 	}
 	if m := p.parseAttribute(nil, false, false); m != nil {
 		return m
 	}
-	if m := p.parseOperation(nil); m != nil {
-		return m
-	}
-	p.fail("Unknown member")
-	return nil
+	return p.parseOperation(nil)
 }
 
 func (p *parser) parseMixinMember() Member {
@@ -527,11 +543,7 @@ func (p *parser) parseMixinMember() Member {
 	if m := p.parseAttribute(nil, false, false); m != nil {
 		return m
 	}
-	if m := p.parseRegularOperation(nil); m != nil {
-		return m
-	}
-	p.fail("Unknown member")
-	return nil
+	return p.parseRegularOperation(nil)
 }
 
 // parseStringifier parses "stringifier ;", "stringifier [readonly]
@@ -547,11 +559,7 @@ func (p *parser) parseStringifier() Member {
 	if m := p.parseAttribute(special, false, false); m != nil {
 		return m
 	}
-	if m := p.parseRegularOperation(special); m != nil {
-		return m
-	}
-	p.fail("Unterminated stringifier")
-	return nil
+	return p.parseRegularOperation(special)
 }
 
 // parseAttribute parses "[readonly] attribute Type name;" after an
@@ -601,24 +609,18 @@ var operationNameKeywords = map[string]bool{"includes": true}
 func (p *parser) parseOperation(special *Token) *Operation {
 	if special == nil {
 		if s := p.consume("getter", "setter", "deleter"); s != nil {
-			op := p.parseRegularOperation(s)
-			if op == nil {
-				p.fail("Missing return type")
-			}
-			return op
+			return p.parseRegularOperation(s)
 		}
 	}
 	return p.parseRegularOperation(special)
 }
 
-// parseRegularOperation parses "Type [name](args);". It returns nil
-// (consuming nothing) when there is no return type.
+// parseRegularOperation parses "Type [name](args);". It is the last
+// alternative tried for a member, so a missing return type is an error.
 func (p *parser) parseRegularOperation(special *Token) *Operation {
-	start := p.pos
 	rt := p.parseType("return-type")
 	if rt == nil {
-		p.pos = start
-		return nil
+		p.fail("Missing return type")
 	}
 	op := &Operation{Position: rt.Position, ReturnType: rt}
 	if special != nil {
@@ -846,10 +848,8 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 		var m Member
 		if p.is("const") {
 			m = p.parseConst()
-		} else if op := p.parseRegularOperation(nil); op != nil {
-			m = op
 		} else {
-			p.fail("Unknown member")
+			m = p.parseRegularOperation(nil)
 		}
 		*m.Attributes() = ea
 		ci.Members = append(ci.Members, m)
@@ -897,10 +897,8 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 			m = p.parseConst()
 		} else if a := p.parseAttribute(nil, true, false); a != nil {
 			m = a
-		} else if op := p.parseRegularOperation(nil); op != nil {
-			m = op
 		} else {
-			p.fail("Unknown member")
+			m = p.parseRegularOperation(nil)
 		}
 		*m.Attributes() = ea
 		ns.Members = append(ns.Members, m)

@@ -1,0 +1,210 @@
+package idl
+
+// The writer prints a parsed file back from its AST: every node emits its
+// own tokens, each preceded by the trivia (whitespace and comments) that the
+// tokenizer kept, so Write(Parse(x)) == x byte for byte for any x that
+// parses without errors. (Definitions that failed to parse are not in the
+// AST and so are not written.)
+
+// Write returns the source text of f rebuilt from its AST and tokens.
+func Write(f *File) []byte {
+	w := &tokenWriter{buf: make([]byte, 0, len(f.Source)+16)}
+	for _, d := range f.Definitions {
+		w.definition(d)
+	}
+	if eof := f.EOF(); eof != nil {
+		w.tok(eof)
+	}
+	return w.buf
+}
+
+type tokenWriter struct {
+	buf []byte
+}
+
+func (w *tokenWriter) tok(t *Token) {
+	if t == nil {
+		return
+	}
+	w.buf = append(w.buf, t.Trivia...)
+	w.buf = append(w.buf, t.Value...)
+}
+
+func (w *tokenWriter) toks(ts ...*Token) {
+	for _, t := range ts {
+		w.tok(t)
+	}
+}
+
+func (w *tokenWriter) definition(d Definition) {
+	w.extAttrs(d.Attributes())
+	switch d := d.(type) {
+	case *Interface:
+		tk := &d.Tokens
+		w.toks(tk.Partial, tk.Base, tk.Mixin, tk.Name, tk.Colon, tk.Inheritance, tk.Open)
+		w.members(d.Members)
+		w.toks(tk.Close, tk.Termination)
+	case *CallbackInterface:
+		tk := &d.Tokens
+		w.toks(tk.Callback, tk.Base, tk.Name, tk.Open)
+		w.members(d.Members)
+		w.toks(tk.Close, tk.Termination)
+	case *Namespace:
+		tk := &d.Tokens
+		w.toks(tk.Partial, tk.Base, tk.Name, tk.Open)
+		w.members(d.Members)
+		w.toks(tk.Close, tk.Termination)
+	case *Dictionary:
+		tk := &d.Tokens
+		w.toks(tk.Partial, tk.Base, tk.Name, tk.Colon, tk.Inheritance, tk.Open)
+		for _, f := range d.Members {
+			w.extAttrs(&f.ExtAttrs)
+			w.tok(f.Tokens.Required)
+			w.typ(f.Type)
+			w.tok(f.Tokens.Name)
+			w.value(f.Default)
+			w.tok(f.Tokens.Termination)
+		}
+		w.toks(tk.Close, tk.Termination)
+	case *Enum:
+		tk := &d.Tokens
+		w.toks(tk.Base, tk.Name, tk.Open)
+		for _, v := range d.Values {
+			w.toks(v.Tokens.Value, v.Tokens.Separator)
+		}
+		w.toks(tk.Close, tk.Termination)
+	case *Typedef:
+		w.tok(d.Tokens.Base)
+		w.typ(d.Type)
+		w.toks(d.Tokens.Name, d.Tokens.Termination)
+	case *Callback:
+		tk := &d.Tokens
+		w.toks(tk.Callback, tk.Name, tk.Assign)
+		w.typ(d.ReturnType)
+		w.tok(tk.Open)
+		w.arguments(d.Arguments)
+		w.toks(tk.Close, tk.Termination)
+	case *Includes:
+		tk := &d.Tokens
+		w.toks(tk.Target, tk.Includes, tk.Mixin, tk.Termination)
+	}
+}
+
+func (w *tokenWriter) members(ms []Member) {
+	for _, m := range ms {
+		w.member(m)
+	}
+}
+
+func (w *tokenWriter) member(m Member) {
+	w.extAttrs(m.Attributes())
+	switch m := m.(type) {
+	case *Attribute:
+		tk := &m.Tokens
+		w.toks(tk.Special, tk.Readonly, tk.Base)
+		w.typ(m.Type)
+		w.toks(tk.Name, tk.Termination)
+	case *Operation:
+		tk := &m.Tokens
+		w.tok(tk.Special)
+		w.typ(m.ReturnType)
+		w.toks(tk.Name, tk.Open)
+		w.arguments(m.Arguments)
+		w.toks(tk.Close, tk.Termination)
+	case *Constant:
+		tk := &m.Tokens
+		w.tok(tk.Base)
+		w.typ(m.Type)
+		w.toks(tk.Name, tk.Assign)
+		w.value(m.Value)
+		w.tok(tk.Termination)
+	case *Constructor:
+		tk := &m.Tokens
+		w.toks(tk.Base, tk.Open)
+		w.arguments(m.Arguments)
+		w.toks(tk.Close, tk.Termination)
+	case *Iterable:
+		tk := &m.Tokens
+		w.toks(tk.Async, tk.Base, tk.Open)
+		w.typ(m.Key)
+		w.typ(m.Value)
+		w.toks(tk.Close, tk.ArgsOpen)
+		w.arguments(m.Arguments)
+		w.toks(tk.ArgsClose, tk.Termination)
+	case *Maplike:
+		tk := &m.Tokens
+		w.toks(tk.Readonly, tk.Base, tk.Open)
+		w.typ(m.Key)
+		w.typ(m.Value)
+		w.toks(tk.Close, tk.Termination)
+	case *Setlike:
+		tk := &m.Tokens
+		w.toks(tk.Readonly, tk.Base, tk.Open)
+		w.typ(m.Value)
+		w.toks(tk.Close, tk.Termination)
+	}
+}
+
+func (w *tokenWriter) extAttrs(l *ExtAttrList) {
+	if l.Tokens.Open == nil {
+		return
+	}
+	w.tok(l.Tokens.Open)
+	for _, a := range l.List {
+		w.toks(a.Tokens.Name, a.Tokens.Assign)
+		if r := a.RHS; r != nil {
+			w.toks(r.Tokens.Value, r.Tokens.Open)
+			for _, v := range r.List {
+				w.toks(v.Tokens.Value, v.Tokens.Separator)
+			}
+			w.tok(r.Tokens.Close)
+		}
+		w.tok(a.Tokens.Open)
+		w.arguments(a.Arguments)
+		w.toks(a.Tokens.Close, a.Tokens.Separator)
+	}
+	w.tok(l.Tokens.Close)
+}
+
+func (w *tokenWriter) arguments(args []*Argument) {
+	for _, a := range args {
+		w.extAttrs(&a.ExtAttrs)
+		w.tok(a.Tokens.Optional)
+		w.typ(a.Type)
+		w.toks(a.Tokens.Variadic, a.Tokens.Name)
+		w.value(a.Default)
+		w.tok(a.Tokens.Separator)
+	}
+}
+
+func (w *tokenWriter) typ(t *Type) {
+	if t == nil {
+		return
+	}
+	w.extAttrs(&t.ExtAttrs)
+	tk := &t.Tokens
+	switch {
+	case t.Union:
+		w.tok(tk.Open)
+		for _, s := range t.Subtypes {
+			w.typ(s)
+		}
+		w.tok(tk.Close)
+	case t.Generic != "":
+		w.toks(tk.Base, tk.Open)
+		for _, s := range t.Subtypes {
+			w.typ(s)
+		}
+		w.tok(tk.Close)
+	default:
+		w.toks(tk.Prefix, tk.Base, tk.Postfix)
+	}
+	w.toks(tk.Nullable, tk.Separator)
+}
+
+func (w *tokenWriter) value(v *Value) {
+	if v == nil {
+		return
+	}
+	w.toks(v.Tokens.Assign, v.Tokens.Value, v.Tokens.Close)
+}
