@@ -1,0 +1,562 @@
+package html
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/gowebengine/weblocks/html/origin"
+)
+
+// CleanupStepsID identifies registered unloading document cleanup steps.
+type CleanupStepsID uint64
+
+// Document is an HTML Document, modelled as far as activity, unloading and
+// its environment go.
+type Document struct {
+	ua        *UserAgent
+	url       *url.URL
+	origin    origin.Origin
+	env       *EnvironmentSettingsObject
+	navigable *Navigable
+	sandboxed bool
+
+	// Guarded by ua.navMu:
+	children  []*Navigable
+	unloaded  bool // the unloading document cleanup steps ran (or are running)
+	destroyed bool // gone for good: its tasks are dropped
+
+	cmu        sync.Mutex
+	cleanup    []idSteps
+	nextID     uint64
+	deferLoops []*EventLoop // loops holding deferred tasks of this document
+}
+
+// URL returns the document's URL (a copy).
+func (d *Document) URL() *url.URL { return cloneURL(d.url) }
+
+// Origin returns the document's origin.
+func (d *Document) Origin() origin.Origin { return d.origin }
+
+// EnvironmentSettingsObject is the document's relevant settings object.
+func (d *Document) EnvironmentSettingsObject() *EnvironmentSettingsObject { return d.env }
+
+// Navigable returns the document's node navigable.
+func (d *Document) Navigable() *Navigable { return d.navigable }
+
+// IsSandboxed reports whether the document has the sandboxed origin flag.
+func (d *Document) IsSandboxed() bool { return d.sandboxed }
+
+// IsFullyActive is HTML's "fully active": d is the active document of a
+// navigable that is not destroyed, and that navigable is a top-level
+// traversable or its container document is fully active.
+func (d *Document) IsFullyActive() bool {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	return d.fullyActiveLocked()
+}
+
+func (d *Document) fullyActiveLocked() bool {
+	for {
+		n := d.navigable
+		// A Document d is fully active when d is the active document of a
+		// navigable navigable, and
+		if d.destroyed || n == nil || n.destroyed || n.active != d {
+			return false
+		}
+		// either navigable is a top-level traversable
+		if n.container == nil {
+			return true
+		}
+		// or navigable's container document is fully active.
+		d = n.container
+	}
+}
+
+// IsActive reports whether d is its navigable's active document.
+func (d *Document) IsActive() bool {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	return !d.destroyed && d.navigable != nil && !d.navigable.destroyed && d.navigable.active == d
+}
+
+// IsUnloaded reports whether the document was unloaded.
+func (d *Document) IsUnloaded() bool {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	return d.unloaded
+}
+
+type docRunnability uint8
+
+const (
+	docRunTasks docRunnability = iota
+	docDeferTasks
+	docDropTasks
+)
+
+func (d *Document) runnability() docRunnability {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	switch {
+	case d.destroyed:
+		return docDropTasks
+	case d.fullyActiveLocked():
+		return docRunTasks
+	}
+	return docDeferTasks
+}
+
+func (d *Document) noteDeferred(l *EventLoop) {
+	d.cmu.Lock()
+	defer d.cmu.Unlock()
+	for _, x := range d.deferLoops {
+		if x == l {
+			return
+		}
+	}
+	d.deferLoops = append(d.deferLoops, l)
+}
+
+// releaseDeferred hands deferred tasks back to their loops (drop=false) or
+// discards them (drop=true).
+func (d *Document) releaseDeferred(drop bool) {
+	d.cmu.Lock()
+	loops := d.deferLoops
+	d.deferLoops = nil
+	d.cmu.Unlock()
+	for _, l := range loops {
+		l.requeueDeferred(d, drop)
+	}
+}
+
+// AddUnloadingDocumentCleanupSteps adds steps to the document's "unloading
+// document cleanup steps". They run once, when the document is unloaded or
+// its navigable destroyed. Returns 0 (and never runs them) if the document
+// was already unloaded.
+func (d *Document) AddUnloadingDocumentCleanupSteps(steps func()) CleanupStepsID {
+	d.ua.navMu.RLock()
+	unloaded := d.unloaded
+	d.ua.navMu.RUnlock()
+	d.cmu.Lock()
+	defer d.cmu.Unlock()
+	if unloaded || steps == nil {
+		return 0
+	}
+	d.nextID++
+	d.cleanup = append(d.cleanup, idSteps{d.nextID, steps})
+	return CleanupStepsID(d.nextID)
+}
+
+// RemoveUnloadingDocumentCleanupSteps unregisters steps.
+func (d *Document) RemoveUnloadingDocumentCleanupSteps(id CleanupStepsID) {
+	d.cmu.Lock()
+	defer d.cmu.Unlock()
+	d.cleanup = removeID(d.cleanup, uint64(id))
+}
+
+// Unload unloads the document and its descendants and discards them: child
+// documents first, then this one; each runs its unloading document cleanup
+// steps once (in registration order, on the calling goroutine) and is no
+// longer fully active afterwards. Later calls do nothing.
+func (d *Document) Unload() {
+	d.ua.navMu.Lock()
+	docs := d.collectUnloadLocked(nil, true)
+	d.ua.navMu.Unlock()
+	d.ua.runUnload(docs)
+}
+
+// collectUnloadLocked marks d and its descendants unloaded (and destroyed
+// when destroy) and returns them descendants-first. Child navigables of
+// destroyed documents are destroyed.
+func (d *Document) collectUnloadLocked(out []*Document, destroy bool) []*Document {
+	// Unload a document and its descendants:
+	// 1-3. For each child navigable of document's descendant navigables,
+	//      unload its active document (and its descendants) first.
+	for _, c := range d.children {
+		if destroy {
+			c.destroyed = true
+		}
+		for _, h := range c.history {
+			out = h.collectUnloadLocked(out, true)
+		}
+		c.history = nil
+		if c.active != nil {
+			out = c.active.collectUnloadLocked(out, destroy)
+		}
+	}
+	if destroy {
+		d.children = nil
+		d.destroyed = true
+	}
+	// 4. Unload document.
+	if !d.unloaded {
+		d.unloaded = true
+		out = append(out, d)
+	}
+	return out
+}
+
+// runUnload runs the cleanup part of "unload" for documents collected
+// descendants-first, outside the navigation lock.
+func (ua *UserAgent) runUnload(docs []*Document) {
+	for _, d := range docs {
+		d.runUnloadingDocumentCleanupSteps()
+	}
+	for _, d := range docs {
+		d.ua.navMu.RLock()
+		destroyed := d.destroyed
+		d.ua.navMu.RUnlock()
+		if destroyed {
+			d.releaseDeferred(true)
+			d.afterDestroy()
+		}
+	}
+}
+
+// runUnloadingDocumentCleanupSteps is the last part of HTML's "unload":
+// "Run any unloading document cleanup steps for oldDocument that are
+// defined by this specification and other applicable specifications."
+func (d *Document) runUnloadingDocumentCleanupSteps() {
+	d.cmu.Lock()
+	steps := d.cleanup
+	d.cleanup = nil
+	d.cmu.Unlock()
+	for _, s := range steps {
+		s.steps()
+	}
+}
+
+// afterDestroy terminates the document's dedicated workers and, when the
+// document was its window agent's last one, the agent.
+func (d *Document) afterDestroy() {
+	env := d.env
+	if env == nil {
+		return
+	}
+	env.terminateOwnedWorkers()
+	a := env.agent
+	a.mu.Lock()
+	a.docs--
+	for i, e := range a.envs {
+		if e == env {
+			a.envs = append(a.envs[:i], a.envs[i+1:]...)
+			break
+		}
+	}
+	last := a.docs == 0
+	a.mu.Unlock()
+	if last {
+		a.Terminate()
+	}
+}
+
+// Children returns the document's child navigables (iframes).
+func (d *Document) Children() []*Navigable {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	return append([]*Navigable(nil), d.children...)
+}
+
+// Navigable is an HTML navigable (with its browsing context folded in): a
+// top-level traversable or a child navigable with a container document.
+type Navigable struct {
+	ua        *UserAgent
+	group     *BrowsingContextGroup
+	parent    *Navigable
+	container *Document
+	sandboxed bool // iframe sandbox without allow-same-origin
+
+	// Guarded by ua.navMu:
+	active    *Document
+	destroyed bool
+	history   []*Document // documents kept in the back/forward cache
+}
+
+// Parent returns the parent navigable (nil for a top-level traversable).
+func (n *Navigable) Parent() *Navigable { return n.parent }
+
+// ParentDocument is the container document (nil for top-level).
+func (n *Navigable) ParentDocument() *Document { return n.container }
+
+// IsTopLevel reports whether n is a top-level traversable.
+func (n *Navigable) IsTopLevel() bool { return n.parent == nil }
+
+// Group returns the browsing context group.
+func (n *Navigable) Group() *BrowsingContextGroup { return n.group }
+
+// Top returns the top-level traversable.
+func (n *Navigable) Top() *Navigable {
+	for n.parent != nil {
+		n = n.parent
+	}
+	return n
+}
+
+// ActiveDocument returns the navigable's active document.
+func (n *Navigable) ActiveDocument() *Document {
+	n.ua.navMu.RLock()
+	defer n.ua.navMu.RUnlock()
+	return n.active
+}
+
+// IsDestroyed reports whether the navigable was destroyed (iframe removed,
+// window closed).
+func (n *Navigable) IsDestroyed() bool {
+	n.ua.navMu.RLock()
+	defer n.ua.navMu.RUnlock()
+	return n.destroyed
+}
+
+// NavigateOptions tune Navigate.
+type NavigateOptions struct {
+	// KeepInBFCache keeps the old document in the back/forward cache: it
+	// stops being fully active but is not unloaded, and Restore can make it
+	// active again.
+	KeepInBFCache bool
+}
+
+// ErrDestroyed is returned when navigating a destroyed navigable.
+var ErrDestroyed = errors.New("html: navigable is destroyed")
+
+// NewTopLevelTraversable creates a top-level traversable in a new browsing
+// context group, without a document (Navigate gives it one; the initial
+// about:blank document is not modelled).
+func (ua *UserAgent) NewTopLevelTraversable() *Navigable {
+	return &Navigable{ua: ua, group: ua.NewBrowsingContextGroup()}
+}
+
+// OpenWindow creates a top-level traversable and navigates it to u.
+func (ua *UserAgent) OpenWindow(u *url.URL) (*Document, error) {
+	return ua.NewTopLevelTraversable().Navigate(u, NavigateOptions{})
+}
+
+// OpenWindowURL is OpenWindow with a URL string.
+func (ua *UserAgent) OpenWindowURL(rawURL string) (*Document, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return ua.OpenWindow(u)
+}
+
+// ChildNavigableOptions describe an iframe.
+type ChildNavigableOptions struct {
+	// Sandboxed: the iframe has a sandbox attribute without
+	// allow-same-origin, so its documents get opaque origins.
+	Sandboxed bool
+}
+
+// CreateChildNavigable inserts an iframe-like child navigable into d and
+// navigates it to u (nil means about:blank, which inherits d's origin).
+func (d *Document) CreateChildNavigable(u *url.URL, opts ChildNavigableOptions) (*Document, error) {
+	d.ua.navMu.Lock()
+	if d.destroyed || d.navigable == nil {
+		d.ua.navMu.Unlock()
+		return nil, ErrDestroyed
+	}
+	n := &Navigable{ua: d.ua, group: d.navigable.group, parent: d.navigable, container: d,
+		sandboxed: opts.Sandboxed || d.sandboxed}
+	d.children = append(d.children, n)
+	d.ua.navMu.Unlock()
+	if u == nil {
+		u = &url.URL{Scheme: "about", Opaque: "blank"}
+	}
+	return n.Navigate(u, NavigateOptions{})
+}
+
+// CreateChildNavigableURL is CreateChildNavigable with a URL string.
+func (d *Document) CreateChildNavigableURL(rawURL string, opts ChildNavigableOptions) (*Document, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return d.CreateChildNavigable(u, opts)
+}
+
+func isAboutBlankOrSrcdoc(u *url.URL) bool {
+	if !strings.EqualFold(u.Scheme, "about") {
+		return false
+	}
+	r := u.Opaque
+	if r == "" {
+		r = u.Path
+	}
+	return r == "blank" || r == "srcdoc"
+}
+
+// Navigate navigates n to u: a new Document with a new environment settings
+// object (in the similar-origin window agent of its origin's site in n's
+// group) becomes n's active document, then the old document is unloaded
+// (its descendants first) and discarded, or kept in the back/forward cache
+// with KeepInBFCache.
+func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error) {
+	if u == nil {
+		return nil, errors.New("html: Navigate needs a URL")
+	}
+	u = cloneURL(u)
+	ua := n.ua
+	ua.navMu.RLock()
+	destroyed := n.destroyed || (n.container != nil && n.container.destroyed)
+	ua.navMu.RUnlock()
+	if destroyed {
+		return nil, ErrDestroyed
+	}
+	// The document's origin: sandboxed → a new opaque origin; about:blank
+	// and about:srcdoc inherit the container's origin (a top-level one gets
+	// an opaque origin); otherwise the URL's origin (data: is opaque).
+	var o origin.Origin
+	switch {
+	case n.sandboxed:
+		o = origin.NewOpaque()
+	case isAboutBlankOrSrcdoc(u) && n.container != nil:
+		o = n.container.origin
+	default:
+		o = origin.FromURL(u)
+	}
+	agent := n.group.ObtainASimilarOriginWindowAgent(o)
+	if agent.IsTerminated() {
+		return nil, ErrTerminated
+	}
+	doc := &Document{ua: ua, url: u, origin: o, navigable: n, sandboxed: n.sandboxed}
+	env := &EnvironmentSettingsObject{
+		id:          uuid.NewString(),
+		kind:        WindowEnvironment,
+		creationURL: u,
+		origin:      o,
+		agent:       agent,
+		ua:          ua,
+		document:    doc,
+	}
+	// Top-level creation URL / origin, and "is a secure context": the URL
+	// must be potentially trustworthy and so must every ancestor's.
+	if n.container == nil {
+		env.topLevelCreationURL = u
+		env.topLevelOrigin = o
+		env.secure = isURLSecure(u)
+	} else {
+		penv := n.container.env
+		env.topLevelCreationURL = penv.topLevelCreationURL
+		env.topLevelOrigin = penv.topLevelOrigin
+		env.secure = penv.secure && isURLSecure(u)
+	}
+	doc.env = env
+	agent.mu.Lock()
+	agent.docs++
+	agent.envs = append(agent.envs, env)
+	agent.mu.Unlock()
+
+	ua.navMu.Lock()
+	if n.destroyed {
+		ua.navMu.Unlock()
+		doc.destroyed = true
+		doc.afterDestroy()
+		return nil, ErrDestroyed
+	}
+	old := n.active
+	n.active = doc
+	var docs []*Document
+	if old != nil {
+		if opts.KeepInBFCache {
+			n.history = append(n.history, old)
+		} else {
+			docs = old.collectUnloadLocked(nil, true)
+		}
+	}
+	ua.navMu.Unlock()
+	ua.runUnload(docs)
+	return doc, nil
+}
+
+// BFCachedDocuments returns the documents n keeps in the back/forward cache.
+func (n *Navigable) BFCachedDocuments() []*Document {
+	n.ua.navMu.RLock()
+	defer n.ua.navMu.RUnlock()
+	return append([]*Document(nil), n.history...)
+}
+
+// Restore makes a back/forward-cached document of n active again (a
+// history traversal). The current active document is kept in the cache
+// when keepCurrent, otherwise unloaded. Tasks the restored document (and
+// its descendants) queued while not fully active run again.
+func (n *Navigable) Restore(doc *Document, keepCurrent bool) error {
+	ua := n.ua
+	ua.navMu.Lock()
+	idx := -1
+	for i, h := range n.history {
+		if h == doc {
+			idx = i
+		}
+	}
+	if n.destroyed || idx < 0 {
+		ua.navMu.Unlock()
+		return errors.New("html: document is not in this navigable's back/forward cache")
+	}
+	n.history = append(n.history[:idx], n.history[idx+1:]...)
+	old := n.active
+	n.active = doc
+	var docs []*Document
+	if old != nil {
+		if keepCurrent {
+			n.history = append(n.history, old)
+		} else {
+			docs = old.collectUnloadLocked(nil, true)
+		}
+	}
+	var revived []*Document
+	doc.collectTreeLocked(&revived)
+	ua.navMu.Unlock()
+	ua.runUnload(docs)
+	for _, d := range revived {
+		d.releaseDeferred(false)
+	}
+	return nil
+}
+
+func (d *Document) collectTreeLocked(out *[]*Document) {
+	*out = append(*out, d)
+	for _, c := range d.children {
+		if c.active != nil {
+			c.active.collectTreeLocked(out)
+		}
+	}
+}
+
+// Destroy destroys the navigable (removing an iframe, closing a window):
+// its active and cached documents and their descendants are unloaded and
+// discarded and are no longer fully active.
+func (n *Navigable) Destroy() {
+	ua := n.ua
+	ua.navMu.Lock()
+	if n.destroyed {
+		ua.navMu.Unlock()
+		return
+	}
+	// Destroy a child navigable:
+	// 1-2. Set navigable's is closing to true; let contentDocument be its
+	//      active document.
+	n.destroyed = true
+	var docs []*Document
+	// 3-6. Destroy a document and its descendants (unloading them first).
+	for _, h := range n.history {
+		docs = h.collectUnloadLocked(docs, true)
+	}
+	n.history = nil
+	if n.active != nil {
+		docs = n.active.collectUnloadLocked(docs, true)
+	}
+	// 7. Remove navigable from its container's child navigables.
+	if c := n.container; c != nil {
+		for i, x := range c.children {
+			if x == n {
+				c.children = append(c.children[:i], c.children[i+1:]...)
+				break
+			}
+		}
+	}
+	ua.navMu.Unlock()
+	ua.runUnload(docs)
+}

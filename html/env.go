@@ -1,0 +1,237 @@
+package html
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/storage"
+)
+
+// EnvironmentKind tells window environments from worker ones.
+type EnvironmentKind uint8
+
+const (
+	WindowEnvironment EnvironmentKind = iota
+	DedicatedWorkerEnvironment
+)
+
+// EnvironmentSettingsObject is an HTML environment settings object.
+// Identity fields are fixed at creation; Global/SetGlobal are meant for the
+// responsible event loop's goroutine.
+type EnvironmentSettingsObject struct {
+	id                  string
+	kind                EnvironmentKind
+	creationURL         *url.URL
+	topLevelCreationURL *url.URL
+	topLevelOrigin      origin.Origin
+	origin              origin.Origin
+	secure              bool
+	agent               *Agent
+	ua                  *UserAgent
+	document            *Document
+	owner               *EnvironmentSettingsObject
+
+	gmu    sync.Mutex
+	global any
+
+	wmu     sync.Mutex
+	workers []*EnvironmentSettingsObject // dedicated workers this environment owns
+}
+
+// ID is the environment's id: a UUID string (the clientId of Web Locks).
+func (e *EnvironmentSettingsObject) ID() string { return e.id }
+
+// Kind tells window from worker environments.
+func (e *EnvironmentSettingsObject) Kind() EnvironmentKind { return e.kind }
+
+// CreationURL returns the environment's creation URL (a copy).
+func (e *EnvironmentSettingsObject) CreationURL() *url.URL { return cloneURL(e.creationURL) }
+
+// TopLevelCreationURL returns the top-level creation URL (a copy).
+func (e *EnvironmentSettingsObject) TopLevelCreationURL() *url.URL {
+	return cloneURL(e.topLevelCreationURL)
+}
+
+// Origin returns the environment's origin.
+func (e *EnvironmentSettingsObject) Origin() origin.Origin { return e.origin }
+
+// TopLevelOrigin returns the environment's top-level origin.
+func (e *EnvironmentSettingsObject) TopLevelOrigin() origin.Origin { return e.topLevelOrigin }
+
+// TopLevelSite returns the site of the top-level origin.
+func (e *EnvironmentSettingsObject) TopLevelSite() origin.Site {
+	return origin.ObtainSite(e.topLevelOrigin)
+}
+
+// IsSecureContext reports whether the environment is a secure context.
+func (e *EnvironmentSettingsObject) IsSecureContext() bool { return e.secure }
+
+// ResponsibleEventLoop returns the event loop of the environment's agent.
+func (e *EnvironmentSettingsObject) ResponsibleEventLoop() *EventLoop { return e.agent.loop }
+
+// Agent returns the environment's agent.
+func (e *EnvironmentSettingsObject) Agent() *Agent { return e.agent }
+
+// UserAgent returns the user agent.
+func (e *EnvironmentSettingsObject) UserAgent() *UserAgent { return e.ua }
+
+// Global returns the relevant global object set by the JS layer (or nil).
+func (e *EnvironmentSettingsObject) Global() any {
+	e.gmu.Lock()
+	defer e.gmu.Unlock()
+	return e.global
+}
+
+// SetGlobal sets the relevant global object.
+func (e *EnvironmentSettingsObject) SetGlobal(g any) {
+	e.gmu.Lock()
+	e.global = g
+	e.gmu.Unlock()
+}
+
+// AssociatedDocument is the global's associated Document (nil for workers).
+func (e *EnvironmentSettingsObject) AssociatedDocument() *Document { return e.document }
+
+// Owner is the environment that created a dedicated worker (nil for windows).
+func (e *EnvironmentSettingsObject) Owner() *EnvironmentSettingsObject { return e.owner }
+
+// StorageShed implements storage.Environment: the user agent's shed.
+func (e *EnvironmentSettingsObject) StorageShed() *storage.Shed { return e.ua.shed }
+
+// ObtainAStorageKeyForNonStoragePurposes is the Storage Standard's "obtain a
+// storage key for non-storage purposes", partitioned by top-level site.
+func (e *EnvironmentSettingsObject) ObtainAStorageKeyForNonStoragePurposes() storage.StorageKey {
+	// 1. Let origin be environment's origin.
+	// 2. Return a tuple consisting of origin (and, with partitioning, the
+	//    site of environment's top-level origin).
+	return storage.StorageKey{Origin: e.origin, TopLevelSite: origin.ObtainSite(e.topLevelOrigin)}
+}
+
+// StorageKey implements storage.Environment: "obtain a storage key".
+func (e *EnvironmentSettingsObject) StorageKey() (storage.StorageKey, bool) {
+	// 1. Let key be the result of running obtain a storage key for
+	//    non-storage purposes with environment.
+	key := e.ObtainAStorageKeyForNonStoragePurposes()
+	// 2. If key's origin is an opaque origin, then return failure.
+	if key.Origin.IsOpaque() {
+		return storage.StorageKey{}, false
+	}
+	// 3. If the user agent's storage is disabled for key, return failure. (Never.)
+	// 4. Return key.
+	return key, true
+}
+
+func cloneURL(u *url.URL) *url.URL {
+	if u == nil {
+		return nil
+	}
+	c := *u
+	if u.User != nil {
+		uu := *u.User
+		c.User = &uu
+	}
+	return &c
+}
+
+// isURLSecure is the per-environment part of "is a secure context": is the
+// creation URL potentially trustworthy?
+func isURLSecure(u *url.URL) bool { return origin.IsURLPotentiallyTrustworthy(u) }
+
+// ErrWorkerOrigin is returned when a dedicated worker's script URL is not
+// same origin with its owner (and not a data: URL).
+var ErrWorkerOrigin = errors.New("html: worker script URL is not same origin with its owner (SecurityError)")
+
+// ErrTerminated is returned when creating something in a terminated agent or
+// closed user agent.
+var ErrTerminated = errors.New("html: agent terminated or user agent closed")
+
+// NewDedicatedWorker creates a dedicated worker owned by owner running
+// scriptURL: "obtain a dedicated/shared worker agent" (a new dedicated
+// worker agent with its own event loop, in owner's agent cluster) and "set
+// up a worker environment settings object". A data: URL gets an opaque
+// origin; other URLs must be same origin with the owner.
+func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*EnvironmentSettingsObject, error) {
+	if owner == nil || scriptURL == nil {
+		return nil, errors.New("html: NewDedicatedWorker needs an owner and a URL")
+	}
+	if owner.agent.IsTerminated() {
+		return nil, ErrTerminated
+	}
+	isData := strings.EqualFold(scriptURL.Scheme, "data")
+	if !isData && origin.FromURL(scriptURL) != owner.origin {
+		return nil, ErrWorkerOrigin
+	}
+	// Obtain a dedicated/shared worker agent:
+	// 1. Let agentCluster be outside settings's agent's agent cluster.
+	cluster := owner.agent.cluster
+	// 2. Let agent be the result of creating an agent given false
+	//    (a dedicated worker agent).
+	// 3. Add agent to agentCluster. 4. Return agent.
+	agent := owner.ua.newAgent(DedicatedWorkerAgent, cluster)
+	// Set up a worker environment settings object:
+	// 1. Let inherited origin be outside settings's origin.
+	// 2. Let realm be the Realm of the worker's execution context (JS layer).
+	// 3. Let worker global scope be realm's global object (JS layer).
+	// 4. Let settings object be a new environment settings object whose
+	//    origin is a unique opaque origin if worker global scope's url's
+	//    scheme is "data", and inherited origin otherwise.
+	o := owner.origin
+	if isData {
+		o = origin.NewOpaque()
+	}
+	env := &EnvironmentSettingsObject{
+		kind: DedicatedWorkerEnvironment,
+		// 5. Set settings object's id to a new unique opaque string,
+		id: uuid.NewString(),
+		// creation URL to worker global scope's url,
+		creationURL: cloneURL(scriptURL),
+		// top-level creation URL and top-level origin to outside settings's.
+		topLevelCreationURL: owner.topLevelCreationURL,
+		topLevelOrigin:      owner.topLevelOrigin,
+		origin:              o,
+		agent:               agent,
+		ua:                  owner.ua,
+		owner:               owner,
+		// A worker is a secure context if its owner is ("is a secure
+		// context": a WorkerGlobalScope checks its owner set[0]).
+		secure: owner.secure,
+	}
+	agent.mu.Lock()
+	agent.envs = append(agent.envs, env)
+	agent.mu.Unlock()
+	owner.wmu.Lock()
+	owner.workers = append(owner.workers, env)
+	owner.wmu.Unlock()
+	return env, nil
+}
+
+// terminateOwnedWorkers terminates the dedicated workers this environment
+// owns (their owner set becomes empty).
+func (e *EnvironmentSettingsObject) terminateOwnedWorkers() {
+	e.wmu.Lock()
+	ws := e.workers
+	e.workers = nil
+	e.wmu.Unlock()
+	for _, w := range ws {
+		w.agent.Terminate()
+	}
+}
+
+// Workers returns the dedicated workers this environment owns that have not
+// terminated.
+func (e *EnvironmentSettingsObject) Workers() []*EnvironmentSettingsObject {
+	e.wmu.Lock()
+	defer e.wmu.Unlock()
+	var out []*EnvironmentSettingsObject
+	for _, w := range e.workers {
+		if !w.agent.IsTerminated() {
+			out = append(out, w)
+		}
+	}
+	return out
+}

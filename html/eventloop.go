@@ -1,0 +1,425 @@
+package html
+
+import (
+	"container/heap"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// TaskSource is an HTML task source. Predefined ones are below; others can
+// be made with NewTaskSource.
+type TaskSource uint16
+
+// Generic and specific task sources.
+const (
+	DOMManipulationTaskSource TaskSource = iota
+	UserInteractionTaskSource
+	NetworkingTaskSource
+	NavigationAndTraversalTaskSource
+	RenderingTaskSource
+	TimerTaskSource
+	PostedMessageTaskSource
+	// WebLocksTaskSource is the Web Locks "web locks tasks source".
+	WebLocksTaskSource
+)
+
+var (
+	taskSourceMu    sync.Mutex
+	taskSourceNames = []string{"DOM manipulation", "user interaction", "networking",
+		"navigation and traversal", "rendering", "timer", "posted message", "web locks tasks source"}
+)
+
+// NewTaskSource registers a new task source with a descriptive name.
+func NewTaskSource(name string) TaskSource {
+	taskSourceMu.Lock()
+	defer taskSourceMu.Unlock()
+	taskSourceNames = append(taskSourceNames, name)
+	return TaskSource(len(taskSourceNames) - 1)
+}
+
+func (s TaskSource) String() string {
+	taskSourceMu.Lock()
+	defer taskSourceMu.Unlock()
+	if int(s) < len(taskSourceNames) {
+		return taskSourceNames[s]
+	}
+	return "unknown task source"
+}
+
+// EventLoop is an HTML event loop: one per agent. Its tasks run one at a
+// time, in the order they were queued, on ONE goroutine (its own in default
+// mode; the test's in manual mode), each followed by the microtask
+// checkpoint hook. A terminated loop drops queued and new tasks.
+//
+// All methods are goroutine-safe.
+type EventLoop struct {
+	r          *runner
+	agent      *Agent
+	checkpoint atomic.Pointer[func()]
+	terminated atomic.Bool
+	currentSrc TaskSource // source of the running task (loop goroutine only)
+
+	tmu     sync.Mutex
+	timers  timerHeap // default mode only
+	rt      *time.Timer
+	base    time.Time
+	deferMu sync.Mutex
+	// deferred holds tasks of documents that are not fully active (bfcache):
+	// they run when the document becomes fully active again.
+	deferred []task
+}
+
+var loopCounter atomic.Uint64
+
+func newEventLoop(c *schedCore, name string) *EventLoop {
+	l := &EventLoop{base: time.Now()}
+	l.r = newRunner(c, name, l, l)
+	return l
+}
+
+// Agent returns the agent the event loop belongs to.
+func (l *EventLoop) Agent() *Agent { return l.agent }
+
+// RunOne (manual scheduler) runs the next task and the microtask checkpoint.
+func (l *EventLoop) RunOne() bool { return l.r.RunOne() }
+
+// Pending is the number of queued tasks (deferred ones not included).
+func (l *EventLoop) Pending() int { return l.r.Pending() }
+
+// Name describes the event loop.
+func (l *EventLoop) Name() string { return l.r.name }
+
+// SetMicrotaskCheckpoint sets the hook run after every task ("perform a
+// microtask checkpoint"): the JS layer drains its job queue there.
+func (l *EventLoop) SetMicrotaskCheckpoint(f func()) {
+	if f == nil {
+		l.checkpoint.Store(nil)
+		return
+	}
+	l.checkpoint.Store(&f)
+}
+
+// IsRunning reports whether a task of this loop is executing now.
+func (l *EventLoop) IsRunning() bool { return l.r.executing.Load() }
+
+// IsTerminated reports whether the loop was terminated.
+func (l *EventLoop) IsTerminated() bool { return l.terminated.Load() }
+
+// QueueTask is "queue a task" on source with steps and a null document.
+// Tasks on a terminated loop are dropped.
+func (l *EventLoop) QueueTask(source TaskSource, steps func()) {
+	l.QueueDocumentTask(source, nil, steps)
+}
+
+// QueueDocumentTask is "queue a task" on source with steps and document
+// doc: the task runs only while doc is fully active (tasks of a document
+// that is not fully active wait; those of a destroyed document are dropped).
+func (l *EventLoop) QueueDocumentTask(source TaskSource, doc *Document, steps func()) {
+	// 1. If event loop was not given, set it to the implied event loop.
+	// 2. If document was not given, set it to the implied document.
+	// 3. Let task be a new task. 4. Set task's steps to steps.
+	// 5. Set task's source to source. 6. Set task's document to document.
+	// 7. Set task's script evaluation environment settings object set to « ».
+	// 8. Let queue be the task queue to which source is associated on event
+	//    loop. 9. Append task to queue.
+	if l.terminated.Load() || steps == nil {
+		return
+	}
+	l.r.push(task{steps: steps, source: source, doc: doc})
+}
+
+// QueueGlobalTask is "queue a global task" on source given the global of
+// env: the task's document is env's associated Document (nil for workers).
+// The task is queued on l, which should be env's responsible event loop.
+func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) {
+	// 1. Let event loop be global's relevant agent's event loop.
+	// 2. Let document be global's associated Document, if global is a
+	//    Window object; otherwise null.
+	// 3. Queue a task given source, event loop, document, and steps.
+	var doc *Document
+	if env != nil {
+		doc = env.AssociatedDocument()
+	}
+	l.QueueDocumentTask(source, doc, steps)
+}
+
+// QueueAGlobalTask is "queue a global task" on env's responsible event loop.
+func QueueAGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) {
+	env.ResponsibleEventLoop().QueueGlobalTask(source, env, steps)
+}
+
+// CurrentTaskSource returns the task source of the task running now (only
+// meaningful on the loop's goroutine).
+func (l *EventLoop) CurrentTaskSource() TaskSource { return l.currentSrc }
+
+// runTask runs one task and the microtask checkpoint; false if terminated.
+func (l *EventLoop) runTask(t *task) bool {
+	if l.terminated.Load() {
+		return false
+	}
+	if t.timer != nil && t.timer.canceled.Load() {
+		return true
+	}
+	if d := t.doc; d != nil {
+		switch d.runnability() {
+		case docDropTasks:
+			return true
+		case docDeferTasks:
+			l.deferMu.Lock()
+			l.deferred = append(l.deferred, *t)
+			l.deferMu.Unlock()
+			d.noteDeferred(l)
+			return true
+		}
+	}
+	l.currentSrc = t.source
+	l.r.executing.Store(true)
+	t.steps()
+	// Perform a microtask checkpoint.
+	if cp := l.checkpoint.Load(); cp != nil {
+		(*cp)()
+	}
+	l.r.executing.Store(false)
+	return true
+}
+
+// requeueDeferred moves the deferred tasks of doc back into the queue, in
+// their original order (the document became fully active again), or drops
+// them (the document was destroyed).
+func (l *EventLoop) requeueDeferred(doc *Document, drop bool) {
+	l.deferMu.Lock()
+	var keep, back []task
+	for _, t := range l.deferred {
+		if t.doc == doc {
+			if !drop {
+				back = append(back, t)
+			}
+		} else {
+			keep = append(keep, t)
+		}
+	}
+	l.deferred = keep
+	l.deferMu.Unlock()
+	for _, t := range back {
+		l.r.push(t)
+	}
+}
+
+// DeferredTasks is the number of tasks waiting for their document to become
+// fully active again.
+func (l *EventLoop) DeferredTasks() int {
+	l.deferMu.Lock()
+	defer l.deferMu.Unlock()
+	return len(l.deferred)
+}
+
+// terminate stops the loop: queued tasks and timers are dropped, later
+// tasks are ignored, the goroutine exits after the current task.
+func (l *EventLoop) terminate() chan struct{} {
+	if l.terminated.Swap(true) {
+		return l.r.done
+	}
+	c := l.r.core
+	if c.manual {
+		c.mu.Lock()
+		for i := 0; i < len(c.timers); {
+			if c.timers[i].loop == l {
+				heap.Remove(&c.timers, i)
+				continue
+			}
+			i++
+		}
+		c.mu.Unlock()
+	} else {
+		l.tmu.Lock()
+		if l.rt != nil {
+			l.rt.Stop()
+		}
+		for _, t := range l.timers {
+			t.index = -1
+		}
+		l.timers = nil
+		l.tmu.Unlock()
+	}
+	l.deferMu.Lock()
+	l.deferred = nil
+	l.deferMu.Unlock()
+	return l.r.close()
+}
+
+// Timer is a pending "run steps after a timeout".
+type Timer struct {
+	loop     *EventLoop
+	when     time.Duration // on the loop's clock
+	seq      uint64
+	source   TaskSource
+	steps    func()
+	doc      *Document
+	index    int // heap index; -1 when not in a heap
+	canceled atomic.Bool
+	fired    atomic.Bool
+	ranSteps atomic.Bool
+}
+
+// Cancel stops the timer; it reports whether its steps had not started
+// (they never will now). Goroutine-safe; a task already queued for the timer
+// is skipped.
+func (t *Timer) Cancel() bool {
+	if t.canceled.Swap(true) {
+		return false
+	}
+	l := t.loop
+	c := l.r.core
+	if c.manual {
+		c.mu.Lock()
+		if t.index >= 0 {
+			heap.Remove(&c.timers, t.index)
+		}
+		c.mu.Unlock()
+	} else {
+		l.tmu.Lock()
+		if t.index >= 0 {
+			heap.Remove(&l.timers, t.index)
+		}
+		l.tmu.Unlock()
+	}
+	return !t.ranSteps.Load()
+}
+
+func (t *Timer) fire() {
+	t.fired.Store(true)
+	if t.canceled.Load() {
+		return
+	}
+	t.loop.r.push(task{steps: t.run, source: t.source, doc: t.doc, timer: t})
+}
+
+func (t *Timer) run() {
+	t.ranSteps.Store(true)
+	t.steps()
+}
+
+// now is the loop's clock: fake time in manual mode, monotonic otherwise.
+func (l *EventLoop) now() time.Duration {
+	c := l.r.core
+	if c.manual {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.now
+	}
+	return time.Since(l.base)
+}
+
+// StartTimer is "run steps after a timeout": after d, a task running steps
+// is queued on source (with document doc, may be nil). Timers started
+// earlier with an equal or shorter timeout run first. The returned Timer can
+// be canceled (clearTimeout). On a terminated loop it never fires.
+func (l *EventLoop) StartTimer(d time.Duration, source TaskSource, doc *Document, steps func()) *Timer {
+	if d < 0 {
+		d = 0
+	}
+	t := &Timer{loop: l, source: source, steps: steps, doc: doc, seq: timerSeq.Add(1), index: -1}
+	if l.terminated.Load() {
+		t.canceled.Store(true)
+		return t
+	}
+	c := l.r.core
+	if c.manual {
+		// 1-4. Wait in the fake clock's heap until due (Advance queues it).
+		c.mu.Lock()
+		t.when = c.now + d
+		heap.Push(&c.timers, t)
+		c.mu.Unlock()
+		return t
+	}
+	l.tmu.Lock()
+	t.when = time.Since(l.base) + d
+	heap.Push(&l.timers, t)
+	if l.timers[0] == t {
+		if l.rt == nil {
+			l.rt = time.AfterFunc(d, l.fireDue)
+		} else {
+			l.rt.Reset(d)
+		}
+	}
+	l.tmu.Unlock()
+	return t
+}
+
+// fireDue (default mode) queues the tasks of all due timers in order and
+// re-arms the runtime timer for the next one.
+func (l *EventLoop) fireDue() {
+	l.tmu.Lock()
+	now := time.Since(l.base)
+	var due []*Timer
+	for len(l.timers) > 0 && l.timers[0].when <= now {
+		due = append(due, heap.Pop(&l.timers).(*Timer))
+	}
+	if len(l.timers) > 0 && !l.terminated.Load() {
+		l.rt.Reset(l.timers[0].when - now)
+	}
+	l.tmu.Unlock()
+	for _, t := range due {
+		t.fire()
+	}
+}
+
+// RunStepsAfterTimeout implements dom.Timers: after ms milliseconds, steps
+// run as a task on the timer task source of this loop.
+func (l *EventLoop) RunStepsAfterTimeout(ms uint64, steps func()) {
+	const maxMs = uint64(1<<63-1) / uint64(time.Millisecond)
+	if ms > maxMs {
+		ms = maxMs
+	}
+	l.StartTimer(time.Duration(ms)*time.Millisecond, TimerTaskSource, nil, steps)
+}
+
+// PendingTimers is the number of timers waiting to become due.
+func (l *EventLoop) PendingTimers() int {
+	c := l.r.core
+	if c.manual {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		n := 0
+		for _, t := range c.timers {
+			if t.loop == l {
+				n++
+			}
+		}
+		return n
+	}
+	l.tmu.Lock()
+	defer l.tmu.Unlock()
+	return len(l.timers)
+}
+
+// timerHeap orders timers by (deadline, start order).
+type timerHeap []*Timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].when != h[j].when {
+		return h[i].when < h[j].when
+	}
+	return h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index = i
+	h[j].index = j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*Timer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	n := len(old)
+	t := old[n-1]
+	old[n-1] = nil
+	t.index = -1
+	*h = old[:n-1]
+	return t
+}

@@ -1,0 +1,429 @@
+package html
+
+import (
+	"container/heap"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Scheduler decides how parallel queues and event loops run. There are two:
+// the default goroutine scheduler (NewGoroutineScheduler), where each queue
+// and each event loop drains its pending steps on its own goroutine, and the
+// deterministic ManualScheduler, where nothing runs until a test says so.
+type Scheduler interface {
+	core() *schedCore
+}
+
+type schedCore struct {
+	manual bool
+	inline bool // default mode: run a parallel queue's steps on the enqueuer when the queue is idle
+
+	mu      sync.Mutex
+	runners []*runner // manual mode: live runners in creation order
+	nextID  uint64
+
+	// Manual mode's fake clock and its timers (default mode keeps timers per
+	// event loop on the real clock).
+	now    time.Duration
+	timers timerHeap
+}
+
+var timerSeq atomic.Uint64
+
+// GoroutineScheduler is the default scheduler: every parallel queue and
+// event loop runs on its own goroutine (started on first use), draining all
+// pending steps per wake-up. Timers use the real monotonic clock.
+type GoroutineScheduler struct{ c schedCore }
+
+func (s *GoroutineScheduler) core() *schedCore { return &s.c }
+
+// GoroutineOption configures a GoroutineScheduler.
+type GoroutineOption func(*schedCore)
+
+// InlineParallelQueues controls whether a parallel queue that is idle runs
+// newly enqueued steps at once on the enqueuing goroutine instead of waking
+// its own goroutine (default true). Steps still never run concurrently with
+// other steps of the same queue and keep their order; as steps enqueued on a
+// parallel queue run "in parallel" with their enqueuer, running them before
+// Enqueue returns is one of the interleavings the standards allow. It saves a
+// goroutine hand-off per hop. Steps must not block (they never should), and
+// the enqueuer must not hold a lock the steps take.
+func InlineParallelQueues(on bool) GoroutineOption {
+	return func(c *schedCore) { c.inline = on }
+}
+
+// NewGoroutineScheduler returns a default (goroutine-backed) scheduler.
+func NewGoroutineScheduler(opts ...GoroutineOption) *GoroutineScheduler {
+	s := &GoroutineScheduler{c: schedCore{inline: true}}
+	for _, o := range opts {
+		o(&s.c)
+	}
+	return s
+}
+
+// ManualScheduler is a deterministic scheduler for tests: queues and event
+// loops never run by themselves. The test steps them (RunOne, RunUntilIdle,
+// or a chosen Runner's RunOne) on its own goroutine and moves a fake clock
+// with Advance. Everything stays goroutine-safe: other goroutines may enqueue.
+type ManualScheduler struct{ c schedCore }
+
+func (s *ManualScheduler) core() *schedCore { return &s.c }
+
+// NewManualScheduler returns a deterministic scheduler.
+func NewManualScheduler() *ManualScheduler {
+	return &ManualScheduler{c: schedCore{manual: true}}
+}
+
+// Runner is a parallel queue or an event loop, as seen by a ManualScheduler.
+type Runner interface {
+	// RunOne runs the runner's next step or task (for an event loop: one
+	// task then its microtask checkpoint). It reports whether one ran.
+	RunOne() bool
+	// Pending is the number of steps or runnable tasks waiting.
+	Pending() int
+	// Name describes the runner ("lock task queue", "event loop 3 (window)").
+	Name() string
+}
+
+// Runnable returns the runners with pending work, in creation order.
+func (s *ManualScheduler) Runnable() []Runner {
+	s.c.mu.Lock()
+	rs := append([]*runner(nil), s.c.runners...)
+	s.c.mu.Unlock()
+	var out []Runner
+	for _, r := range rs {
+		if r.Pending() > 0 {
+			out = append(out, r.owner)
+		}
+	}
+	return out
+}
+
+// RunOne runs one step of the first runnable runner. It reports whether
+// anything ran.
+func (s *ManualScheduler) RunOne() bool {
+	for _, r := range s.Runnable() {
+		if r.RunOne() {
+			return true
+		}
+	}
+	return false
+}
+
+// RunUntilIdle runs steps until no runner has pending work (timers that are
+// not due do not count). It returns how many ran. It gives up with a panic
+// after 100 million steps, which only an endless task chain reaches.
+func (s *ManualScheduler) RunUntilIdle() int {
+	n := 0
+	for s.RunOne() {
+		n++
+		if n > 100_000_000 {
+			panic("html: ManualScheduler.RunUntilIdle: no quiescence after 1e8 steps")
+		}
+	}
+	return n
+}
+
+// Pending is the total number of pending steps and runnable tasks.
+func (s *ManualScheduler) Pending() int {
+	s.c.mu.Lock()
+	rs := append([]*runner(nil), s.c.runners...)
+	s.c.mu.Unlock()
+	n := 0
+	for _, r := range rs {
+		n += r.Pending()
+	}
+	return n
+}
+
+// Now returns the fake clock's time since the scheduler was created.
+func (s *ManualScheduler) Now() time.Duration {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	return s.c.now
+}
+
+// Advance moves the fake clock forward by d and queues, in deadline order
+// (ties in start order), the tasks of every timer that became due. It does
+// not run them.
+func (s *ManualScheduler) Advance(d time.Duration) {
+	if d < 0 {
+		d = 0
+	}
+	s.c.mu.Lock()
+	s.c.now += d
+	now := s.c.now
+	var due []*Timer
+	for len(s.c.timers) > 0 && s.c.timers[0].when <= now {
+		t := heap.Pop(&s.c.timers).(*Timer)
+		due = append(due, t)
+	}
+	s.c.mu.Unlock()
+	for _, t := range due {
+		t.fire()
+	}
+}
+
+// NextTimer returns how long until the earliest pending timer is due
+// (false when there is none).
+func (s *ManualScheduler) NextTimer() (time.Duration, bool) {
+	s.c.mu.Lock()
+	defer s.c.mu.Unlock()
+	if len(s.c.timers) == 0 {
+		return 0, false
+	}
+	d := s.c.timers[0].when - s.c.now
+	if d < 0 {
+		d = 0
+	}
+	return d, true
+}
+
+// task is one entry of a runner's queue.
+type task struct {
+	steps  func()
+	source TaskSource
+	doc    *Document // tasks of a non-fully-active document wait
+	timer  *Timer    // a timer's task: skipped when the timer was canceled
+}
+
+// runner is the machinery shared by parallel queues and event loops: a
+// batched mutex+slice queue drained by one goroutine (default mode), by the
+// enqueuer when idle (inline parallel queues), or by the test (manual mode).
+type runner struct {
+	core  *schedCore
+	name  string
+	owner Runner
+	loop  *EventLoop // nil for a parallel queue
+
+	mu      sync.Mutex
+	items   []task
+	head    int // manual mode pops from the front
+	spare   []task
+	running bool // some goroutine owns draining right now
+	parked  bool // the goroutine waits on wake
+	started bool
+	closed  bool
+	wake    chan struct{}
+	done    chan struct{}
+
+	executing atomic.Bool // steps of this runner are executing (IsRunning)
+}
+
+func newRunner(c *schedCore, name string, owner Runner, loop *EventLoop) *runner {
+	r := &runner{core: c, name: name, owner: owner, loop: loop}
+	if c.manual {
+		c.mu.Lock()
+		c.runners = append(c.runners, r)
+		c.mu.Unlock()
+	}
+	return r
+}
+
+// push appends a step; in default mode it wakes (or starts) the goroutine,
+// or, for an idle parallel queue with inline enabled, runs the step now.
+// It reports false if the runner is closed.
+func (r *runner) push(t task) bool {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return false
+	}
+	if r.core.manual {
+		r.items = append(r.items, t)
+		r.mu.Unlock()
+		return true
+	}
+	if r.loop == nil && r.core.inline && !r.running && len(r.items) == 0 {
+		r.running = true
+		r.mu.Unlock()
+		r.runInline(t)
+		return true
+	}
+	r.items = append(r.items, t)
+	if !r.running {
+		r.kickLocked()
+	}
+	r.mu.Unlock()
+	return true
+}
+
+// kickLocked makes sure the goroutine will look at the queue.
+func (r *runner) kickLocked() {
+	if !r.started {
+		r.started = true
+		r.wake = make(chan struct{}, 1)
+		r.done = make(chan struct{})
+		go r.goLoop()
+		return
+	}
+	if r.parked {
+		r.parked = false
+		select {
+		case r.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (r *runner) runInline(t task) {
+	defer func() {
+		r.mu.Lock()
+		r.running = false
+		if len(r.items) > 0 && !r.closed {
+			r.kickLocked()
+		}
+		r.mu.Unlock()
+	}()
+	r.executing.Store(true)
+	t.steps()
+	r.executing.Store(false)
+}
+
+// goLoop drains batches until the runner is closed.
+func (r *runner) goLoop() {
+	defer close(r.done)
+	spins := 0
+	for {
+		r.mu.Lock()
+		for r.running || len(r.items) == 0 {
+			if r.closed {
+				r.mu.Unlock()
+				return
+			}
+			if spins < 3 {
+				// Stay awake briefly: a reply to the steps just run often
+				// arrives within a few hundred nanoseconds.
+				spins++
+				r.mu.Unlock()
+				spinYield()
+				r.mu.Lock()
+				continue
+			}
+			r.parked = true
+			r.mu.Unlock()
+			<-r.wake
+			r.mu.Lock()
+		}
+		if r.closed {
+			r.mu.Unlock()
+			return
+		}
+		spins = 0
+		r.running = true
+		batch := r.items
+		r.items = r.spare[:0]
+		r.spare = nil
+		r.mu.Unlock()
+
+		r.runBatch(batch)
+		clear(batch)
+
+		r.mu.Lock()
+		r.spare = batch[:0]
+		r.running = false
+		r.mu.Unlock()
+	}
+}
+
+func (r *runner) runBatch(batch []task) {
+	if r.loop != nil {
+		for i := range batch {
+			if !r.loop.runTask(&batch[i]) {
+				return // terminated
+			}
+		}
+		return
+	}
+	for i := range batch {
+		r.executing.Store(true)
+		batch[i].steps()
+		r.executing.Store(false)
+	}
+}
+
+// RunOne (manual mode) runs the next item on the calling goroutine.
+func (r *runner) RunOne() bool {
+	r.mu.Lock()
+	if !r.core.manual || r.running || r.closed || r.head == len(r.items) {
+		r.mu.Unlock()
+		return false
+	}
+	t := r.items[r.head]
+	r.items[r.head] = task{}
+	r.head++
+	if r.head == len(r.items) {
+		r.items = r.items[:0]
+		r.head = 0
+	}
+	r.running = true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.running = false
+		r.mu.Unlock()
+	}()
+	if r.loop != nil {
+		r.loop.runTask(&t)
+		return true
+	}
+	r.executing.Store(true)
+	t.steps()
+	r.executing.Store(false)
+	return true
+}
+
+// Pending is the number of queued items.
+func (r *runner) Pending() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.items) - r.head
+}
+
+func (r *runner) Name() string { return r.name }
+
+// close stops the runner: queued items are dropped and the goroutine exits
+// after its current item. It returns the done channel (nil if no goroutine).
+func (r *runner) close() chan struct{} {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return r.done
+	}
+	r.closed = true
+	clear(r.items)
+	r.items = nil
+	r.spare = nil
+	r.head = 0
+	if r.started && r.parked {
+		r.parked = false
+		select {
+		case r.wake <- struct{}{}:
+		default:
+		}
+	}
+	done := r.done
+	r.mu.Unlock()
+	if r.core.manual {
+		c := r.core
+		c.mu.Lock()
+		for i, x := range c.runners {
+			if x == r {
+				c.runners = append(c.runners[:i], c.runners[i+1:]...)
+				break
+			}
+		}
+		c.mu.Unlock()
+	}
+	return done
+}
+
+func (r *runner) String() string { return fmt.Sprintf("runner(%s)", r.name) }
+
+func (r *runner) doneChan() chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.done
+}

@@ -1,0 +1,5 @@
+package html
+
+import "runtime"
+
+func spinYield() { runtime.Gosched() }

@@ -1,0 +1,181 @@
+package html
+
+import (
+	"sync"
+	"time"
+
+	"github.com/gowebengine/weblocks/storage"
+)
+
+// UserAgent is an HTML user agent: one per browser profile, and every
+// private browsing session is a separate one. It owns the storage shed, the
+// lock task queue, and every agent and queue it started.
+type UserAgent struct {
+	sched   Scheduler
+	shed    *storage.Shed
+	private bool
+
+	ltqOnce sync.Once
+	ltq     *ParallelQueue
+
+	// navMu guards navigables and documents (tree shape and activity).
+	navMu sync.RWMutex
+
+	mu        sync.Mutex
+	closed    bool
+	queues    []*ParallelQueue
+	agents    map[*Agent]struct{}
+	nextAgent uint64
+	nextQueue uint64
+}
+
+// Option configures a UserAgent.
+type Option func(*UserAgent)
+
+// WithScheduler makes the user agent run its queues and event loops on s
+// (default: a new GoroutineScheduler).
+func WithScheduler(s Scheduler) Option { return func(ua *UserAgent) { ua.sched = s } }
+
+// WithStorageShed makes the user agent use an existing shed.
+func WithStorageShed(s *storage.Shed) Option { return func(ua *UserAgent) { ua.shed = s } }
+
+// Private marks the user agent as a private browsing session.
+func Private() Option { return func(ua *UserAgent) { ua.private = true } }
+
+// NewUserAgent creates a user agent.
+func NewUserAgent(opts ...Option) *UserAgent {
+	ua := &UserAgent{agents: make(map[*Agent]struct{})}
+	for _, o := range opts {
+		o(ua)
+	}
+	if ua.sched == nil {
+		ua.sched = NewGoroutineScheduler()
+	}
+	if ua.shed == nil {
+		ua.shed = storage.NewShed()
+	}
+	return ua
+}
+
+// NewPrivateBrowsingSession returns a new user agent for a private browsing
+// session of this one: same scheduler, its own (empty) storage shed and lock
+// task queue, so nothing is shared with ua.
+func (ua *UserAgent) NewPrivateBrowsingSession() *UserAgent {
+	return NewUserAgent(WithScheduler(ua.sched), Private())
+}
+
+// IsPrivate reports whether this is a private browsing session.
+func (ua *UserAgent) IsPrivate() bool { return ua.private }
+
+// Scheduler returns the user agent's scheduler.
+func (ua *UserAgent) Scheduler() Scheduler { return ua.sched }
+
+// StorageShed returns the user agent's storage shed.
+func (ua *UserAgent) StorageShed() *storage.Shed { return ua.shed }
+
+// LockTaskQueue is the Web Locks "lock task queue": the result of starting
+// a new parallel queue, created once on first use.
+func (ua *UserAgent) LockTaskQueue() *ParallelQueue {
+	ua.ltqOnce.Do(func() { ua.ltq = ua.startQueue("lock task queue") })
+	return ua.ltq
+}
+
+// StartANewParallelQueue is "start a new parallel queue".
+func (ua *UserAgent) StartANewParallelQueue() *ParallelQueue {
+	ua.mu.Lock()
+	ua.nextQueue++
+	n := ua.nextQueue
+	ua.mu.Unlock()
+	return ua.startQueue("parallel queue " + itoa(n))
+}
+
+func (ua *UserAgent) startQueue(name string) *ParallelQueue {
+	// 1. Let parallelQueue be a new parallel queue.
+	q := &ParallelQueue{}
+	q.r = newRunner(ua.sched.core(), name, q, nil)
+	// 2. Run the following steps in parallel: while true, dequeue and run
+	//    steps (the runner does this on its goroutine, or the test does).
+	ua.mu.Lock()
+	if ua.closed {
+		ua.mu.Unlock()
+		q.r.close()
+		return q
+	}
+	ua.queues = append(ua.queues, q)
+	ua.mu.Unlock()
+	// 3. Return parallelQueue.
+	return q
+}
+
+func (ua *UserAgent) forgetAgent(a *Agent) {
+	ua.mu.Lock()
+	delete(ua.agents, a)
+	ua.mu.Unlock()
+}
+
+// Agents returns the user agent's live agents (any order).
+func (ua *UserAgent) Agents() []*Agent {
+	ua.mu.Lock()
+	defer ua.mu.Unlock()
+	out := make([]*Agent, 0, len(ua.agents))
+	for a := range ua.agents {
+		out = append(out, a)
+	}
+	return out
+}
+
+// Close terminates every agent (running their termination steps) and stops
+// every parallel queue. It waits up to a few seconds for the goroutines to
+// exit, except those executing a step right now (e.g. the caller's own, when
+// Close is called from a task), which exit once that step returns.
+func (ua *UserAgent) Close() {
+	ua.mu.Lock()
+	if ua.closed {
+		ua.mu.Unlock()
+		return
+	}
+	ua.closed = true
+	agents := make([]*Agent, 0, len(ua.agents))
+	for a := range ua.agents {
+		agents = append(agents, a)
+	}
+	queues := ua.queues
+	ua.queues = nil
+	ua.mu.Unlock()
+	var waits []chan struct{}
+	var runners []*runner
+	for _, a := range agents {
+		a.Terminate()
+		runners = append(runners, a.loop.r)
+		waits = append(waits, a.loop.r.doneChan())
+	}
+	for _, q := range queues {
+		runners = append(runners, q.r)
+		waits = append(waits, q.r.close())
+	}
+	deadline := time.After(5 * time.Second)
+	for i, w := range waits {
+		if w == nil || runners[i].executing.Load() {
+			continue
+		}
+		select {
+		case <-w:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+func itoa(n uint64) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,324 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gowebengine/weblocks/html/origin"
+)
+
+// StorageKey is the Storage Standard's storage key, partitioned by the
+// top-level site (Client-Side Storage Partitioning): the same origin
+// embedded under two different top-level sites gets two different keys.
+// StorageKey is comparable and used as a map key.
+type StorageKey struct {
+	Origin       origin.Origin
+	TopLevelSite origin.Site
+}
+
+// String is a debugging representation "origin ^ top-level site".
+func (k StorageKey) String() string {
+	return k.Origin.String() + " ^ " + k.TopLevelSite.String()
+}
+
+// Environment is what the Storage Standard needs from an environment
+// (html.EnvironmentSettingsObject implements it).
+type Environment interface {
+	// StorageKey is "obtain a storage key": it returns false (failure) when
+	// the environment's origin is opaque or storage is disabled for it.
+	StorageKey() (StorageKey, bool)
+	// StorageShed is the user agent's storage shed.
+	StorageShed() *Shed
+}
+
+// StorageType is a storage type: "local" or "session".
+type StorageType string
+
+const (
+	Local   StorageType = "local"
+	Session StorageType = "session"
+)
+
+// Endpoint is a registered storage endpoint.
+type Endpoint struct {
+	Identifier string
+	Types      []StorageType
+	Quota      int64 // 0 = no quota (null)
+}
+
+// WebLocks is the "web-locks" storage endpoint identifier.
+const WebLocks = "web-locks"
+
+// RegisteredEndpoints are the storage endpoints (Storage Standard's table
+// plus Web Locks).
+var RegisteredEndpoints = []Endpoint{
+	{Identifier: "caches", Types: []StorageType{Local}},
+	{Identifier: "indexedDB", Types: []StorageType{Local}},
+	{Identifier: "localStorage", Types: []StorageType{Local}, Quota: 5 << 20},
+	{Identifier: "serviceWorkerRegistrations", Types: []StorageType{Local}},
+	{Identifier: "sessionStorage", Types: []StorageType{Session}, Quota: 5 << 20},
+	{Identifier: WebLocks, Types: []StorageType{Local}},
+}
+
+// ErrOpaqueOrigin is returned when obtaining a storage key fails.
+var ErrNoStorageKey = errors.New("storage: no storage key for this environment (opaque origin or storage disabled)")
+
+// ErrUnknownEndpoint is returned for an unregistered endpoint identifier.
+var ErrUnknownEndpoint = errors.New("storage: unknown storage endpoint")
+
+// Shed is a storage shed: a map of storage keys to storage shelves. A user
+// agent has one (its "storage shed"). Safe for concurrent use.
+type Shed struct {
+	mu      sync.Mutex
+	shelves map[StorageKey]*Shelf
+}
+
+// NewShed returns an empty storage shed.
+func NewShed() *Shed { return &Shed{shelves: make(map[StorageKey]*Shelf)} }
+
+// Len returns the number of shelves.
+func (s *Shed) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.shelves)
+}
+
+// Shelf is a storage shelf: a bucket map.
+type Shelf struct {
+	key   StorageKey
+	typ   StorageType
+	mu    sync.Mutex
+	bmap  map[string]*Bucket
+	shed  *Shed
+	count int
+}
+
+// Key returns the shelf's storage key.
+func (s *Shelf) Key() StorageKey { return s.key }
+
+// Bucket is a storage bucket: a mode and a bottle map keyed by endpoint id.
+type Bucket struct {
+	name    string
+	shelf   *Shelf
+	mode    string
+	bottles map[string]*Bottle // immutable after creation
+}
+
+// Name returns the bucket's name ("default" for the default bucket).
+func (b *Bucket) Name() string { return b.name }
+
+// Shelf returns the shelf holding the bucket.
+func (b *Bucket) Shelf() *Shelf { return b.shelf }
+
+// Mode returns the bucket mode: "best-effort" or "persistent".
+func (b *Bucket) Mode() string { return b.mode }
+
+// Bottle returns the bucket's bottle for a storage endpoint identifier, or
+// nil when the endpoint is not registered for the bucket's type.
+func (b *Bucket) Bottle(identifier string) *Bottle { return b.bottles[identifier] }
+
+// Bottle is a storage bottle. Besides the standard's map it holds one
+// endpoint-defined value (for "web-locks": the bottle's lock manager).
+type Bottle struct {
+	bucket     *Bucket
+	identifier string
+	quota      int64
+	proxy      BottleMap
+
+	mu    sync.Mutex
+	items map[string]any
+	assoc any
+	once  sync.Once
+}
+
+// Identifier returns the bottle's storage endpoint identifier.
+func (b *Bottle) Identifier() string { return b.identifier }
+
+// Bucket returns the bucket holding the bottle.
+func (b *Bottle) Bucket() *Bucket { return b.bucket }
+
+// Quota returns the bottle's quota (0: none).
+func (b *Bottle) Quota() int64 { return b.quota }
+
+// Associated returns the bottle's endpoint-defined value, creating it with
+// create exactly once (later calls, also concurrent ones, return the same
+// value and ignore their create).
+func (b *Bottle) Associated(create func() any) any {
+	b.once.Do(func() { b.assoc = create() })
+	return b.assoc
+}
+
+// BottleMap is a storage proxy map for a bottle (what "obtain a storage
+// bottle map" returns). Its Bottle is its associated storage bottle.
+type BottleMap struct {
+	bottle *Bottle
+}
+
+// Bottle returns the proxy map's associated bottle.
+func (m *BottleMap) Bottle() *Bottle { return m.bottle }
+
+// Get, Set, Delete and Len access the backing map (goroutine-safe).
+func (m *BottleMap) Get(k string) (any, bool) {
+	b := m.bottle
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v, ok := b.items[k]
+	return v, ok
+}
+
+// Set sets a key in the backing map.
+func (m *BottleMap) Set(k string, v any) {
+	b := m.bottle
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.items == nil {
+		b.items = make(map[string]any)
+	}
+	b.items[k] = v
+}
+
+// Delete removes a key from the backing map.
+func (m *BottleMap) Delete(k string) {
+	b := m.bottle
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.items, k)
+	if len(b.items) == 0 {
+		b.items = nil
+	}
+}
+
+// Len returns the number of entries in the backing map.
+func (m *BottleMap) Len() int {
+	b := m.bottle
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.items)
+}
+
+// CreateAStorageBucket is the Storage Standard's "create a storage bucket".
+func createAStorageBucket(shelf *Shelf, name string, typ StorageType) *Bucket {
+	// 1. Let bucket be null.
+	// 2. If type is "local", then set bucket to a new local storage bucket.
+	// 3. Otherwise: Assert: type is "session"; set bucket to a new session storage bucket.
+	b := &Bucket{name: name, shelf: shelf, mode: "best-effort", bottles: make(map[string]*Bottle)}
+	// 4. For each endpoint of registered storage endpoints whose types contain type,
+	//    set bucket's bottle map[endpoint's identifier] to a new storage bottle
+	//    whose quota is endpoint's quota.
+	for _, ep := range RegisteredEndpoints {
+		for _, t := range ep.Types {
+			if t == typ {
+				bt := &Bottle{bucket: b, identifier: ep.Identifier, quota: ep.Quota}
+				bt.proxy.bottle = bt
+				b.bottles[ep.Identifier] = bt
+			}
+		}
+	}
+	// 5. Return bucket.
+	return b
+}
+
+// createAStorageShelf is the Storage Standard's "create a storage shelf".
+func createAStorageShelf(shed *Shed, key StorageKey, typ StorageType) *Shelf {
+	// 1. Let shelf be a new storage shelf.
+	shelf := &Shelf{key: key, typ: typ, shed: shed, bmap: make(map[string]*Bucket)}
+	// 2. Set shelf's bucket map["default"] to the result of running create a
+	//    storage bucket with type.
+	shelf.bmap[DefaultBucket] = createAStorageBucket(shelf, DefaultBucket, typ)
+	// 3. Return shelf.
+	return shelf
+}
+
+// DefaultBucket is the name of the default bucket.
+const DefaultBucket = "default"
+
+// ObtainAStorageKey is the Storage Standard's "obtain a storage key".
+func ObtainAStorageKey(env Environment) (StorageKey, error) {
+	// 1-3 happen in env.StorageKey(): the key for non-storage purposes,
+	// failure when its origin is opaque or storage is disabled.
+	k, ok := env.StorageKey()
+	if !ok {
+		return StorageKey{}, ErrNoStorageKey
+	}
+	// 4. Return key.
+	return k, nil
+}
+
+// ObtainAStorageShelf is the Storage Standard's "obtain a storage shelf".
+func ObtainAStorageShelf(shed *Shed, env Environment, typ StorageType) (*Shelf, error) {
+	// 1. Let key be the result of running obtain a storage key with environment.
+	key, err := ObtainAStorageKey(env)
+	// 2. If key is failure, then return failure.
+	if err != nil {
+		return nil, err
+	}
+	return shed.shelfFor(key, typ), nil
+}
+
+func (s *Shed) shelfFor(key StorageKey, typ StorageType) *Shelf {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// 3. If shed[key] does not exist, then set shed[key] to the result of
+	//    running create a storage shelf with type.
+	sh := s.shelves[key]
+	if sh == nil {
+		sh = createAStorageShelf(s, key, typ)
+		s.shelves[key] = sh
+	}
+	// 4. Return shed[key].
+	return sh
+}
+
+// ObtainALocalStorageShelf is "obtain a local storage shelf".
+func ObtainALocalStorageShelf(env Environment) (*Shelf, error) {
+	return ObtainAStorageShelf(env.StorageShed(), env, Local)
+}
+
+// ObtainAStorageBottleMap is "obtain a storage bottle map" for type
+// "local" (session storage sheds belong to traversables and are not
+// modelled; type "session" returns an error).
+func ObtainAStorageBottleMap(typ StorageType, env Environment, identifier string) (*BottleMap, error) {
+	// 1. Let shed be null.
+	// 2. If type is "local", then set shed to the user agent's storage shed.
+	// 3. Otherwise: (session) not modelled.
+	if typ != Local {
+		return nil, fmt.Errorf("storage: %q storage sheds are not modelled", typ)
+	}
+	shed := env.StorageShed()
+	// 4. Let shelf be the result of running obtain a storage shelf, with shed,
+	//    environment, and type.
+	shelf, err := ObtainAStorageShelf(shed, env, typ)
+	// 5. If shelf is failure, then return failure.
+	if err != nil {
+		return nil, err
+	}
+	// 6. Let bucket be shelf's bucket map["default"].
+	bucket := shelf.Bucket(DefaultBucket)
+	// 7. Let bottle be bucket's bottle map[identifier].
+	bottle := bucket.Bottle(identifier)
+	if bottle == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownEndpoint, identifier)
+	}
+	// 8. Let proxyMap be a new storage proxy map whose backing map is
+	//    bottle's map.
+	// 9. Append proxyMap to bottle's proxy map reference set.
+	//    (One proxy per bottle is kept and reused, so repeated calls do not
+	//    grow the reference set.)
+	// 10. Return proxyMap.
+	return &bottle.proxy, nil
+}
+
+// ObtainALocalStorageBottleMap is "obtain a local storage bottle map":
+// obtain a storage bottle map with "local", environment and identifier.
+// It fails (error) for environments without a storage key (opaque origins).
+func ObtainALocalStorageBottleMap(env Environment, identifier string) (*BottleMap, error) {
+	return ObtainAStorageBottleMap(Local, env, identifier)
+}
+
+// Bucket returns the bucket named name, or nil.
+func (s *Shelf) Bucket(name string) *Bucket {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bmap[name]
+}
