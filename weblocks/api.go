@@ -1,0 +1,249 @@
+package weblocks
+
+import (
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/storage"
+)
+
+// Options are the LockOptions of a request. The zero value is the default:
+// an exclusive lock, waiting as long as needed, no steal, no signal.
+type Options struct {
+	Mode        Mode
+	IfAvailable bool
+	Steal       bool
+	Signal      *dom.AbortSignal // nil: not present
+}
+
+// ObtainALockManager implements "obtain a lock manager": the lock manager of
+// env's default storage bucket. It fails with a "SecurityError"
+// *dom.DOMException when env has no storage key (an opaque origin).
+func ObtainALockManager(env *html.EnvironmentSettingsObject) (*LockManager, error) {
+	// 1. Let map be the result of obtaining a local storage bottle map given
+	//    environment and "web-locks".
+	bottleMap, err := storage.ObtainALocalStorageBottleMap(env, storage.WebLocks)
+	// 2. If map is failure, then return failure.
+	if err != nil {
+		return nil, dom.NewDOMException("Web Locks are not available in this context: "+err.Error(), dom.SecurityError)
+	}
+	// 3. Let bottle be map's associated storage bottle.
+	// 4. Return bottle's associated lock manager.
+	return lockManagerOf(bottleMap.Bottle(), env.UserAgent()), nil
+}
+
+// LockManagerForBucket returns the lock manager of a storage bucket of the
+// user agent ua (for the Storage Buckets API's bucket.locks).
+func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManager {
+	return lockManagerOf(bucket.Bottle(storage.WebLocks), ua)
+}
+
+// lockManagerOf returns the bottle's associated lock manager.
+func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
+	return bottle.Associated(func() any { return newLockManager(ua.LockTaskQueue()) }).(*LockManager)
+}
+
+// Request runs the request(name, options, callback) method steps of env's
+// LockManager object (navigator.locks in env): it requests a lock on name in
+// env's lock manager and returns the released promise as a Future. It must
+// be called on env's event loop; callback runs there too.
+//
+// The promise the method steps would return rejected is returned as err
+// instead: a *dom.DOMException ("InvalidStateError", "SecurityError" or
+// "NotSupportedError"), or the options' signal's abort reason (via
+// dom.ReasonError) when it is already aborted.
+func Request(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback) (*Future, error) {
+	return requestFuture(env, nil, name, opts, callback)
+}
+
+// RequestPromise is Request for a host-provided released promise p (the JS
+// bindings pass their JS promise): every outcome, including the method
+// steps' early rejections, goes to p, which is settled on env's event loop
+// (early rejections before RequestPromise returns).
+func RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback, p Promise) {
+	requestMethodSteps(env, nil, name, opts, callback, p)
+}
+
+// Request is like the package-level Request, in lock manager m instead of
+// env's default one (for a storage bucket's lock manager).
+func (m *LockManager) Request(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback) (*Future, error) {
+	return requestFuture(env, m, name, opts, callback)
+}
+
+// RequestPromise is RequestPromise in lock manager m.
+func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback, p Promise) {
+	requestMethodSteps(env, m, name, opts, callback, p)
+}
+
+func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback) (*Future, error) {
+	f := NewFuture()
+	if err := requestMethodSteps(env, m, name, opts, callback, f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// requestMethodSteps are the request() method steps. A returned error is
+// the reason p was rejected with (early rejection).
+func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise) error {
+	reject := func(reason any) error {
+		p.Reject(reason)
+		return dom.ReasonError(reason)
+	}
+	// 1. If options was not passed, then let options be a new LockOptions
+	//    dictionary with default members. (The zero Options.)
+	// 2. Let environment be this's relevant settings object.
+	// 3. If environment's relevant global object's associated Document is
+	//    not fully active, then return a promise rejected with an
+	//    "InvalidStateError" DOMException.
+	if err := checkActive(env); err != nil {
+		return reject(err)
+	}
+	c := lookupClient(env)
+	// 4. Let manager be the result of obtaining a lock manager given
+	//    environment. If that returned failure, then return a promise
+	//    rejected with a "SecurityError" DOMException.
+	defaultManager := manager == nil
+	if defaultManager {
+		if c != nil {
+			manager = c.defaultManager.Load()
+		}
+		if manager == nil {
+			var err error
+			if manager, err = ObtainALockManager(env); err != nil {
+				return reject(err)
+			}
+		}
+	}
+	// 5. If name starts with U+002D HYPHEN-MINUS (-), then return a promise
+	//    rejected with a "NotSupportedError" DOMException.
+	if name.reserved() {
+		return reject(dom.NewDOMException("Lock names starting with '-' are reserved.", dom.NotSupportedError))
+	}
+	// 6. If both options["steal"] and options["ifAvailable"] are true, then
+	//    return a promise rejected with a "NotSupportedError" DOMException.
+	if opts.Steal && opts.IfAvailable {
+		return reject(dom.NewDOMException("The 'steal' and 'ifAvailable' options cannot be used together.", dom.NotSupportedError))
+	}
+	// 7. If options["steal"] is true and options["mode"] is not
+	//    "exclusive", then return a promise rejected with a
+	//    "NotSupportedError" DOMException.
+	if opts.Steal && opts.Mode != Exclusive {
+		return reject(dom.NewDOMException("The 'steal' option may only be used with 'exclusive' locks.", dom.NotSupportedError))
+	}
+	// 8. If options["signal"] exists, and either of options["steal"] or
+	//    options["ifAvailable"] is true, then return a promise rejected with
+	//    a "NotSupportedError" DOMException.
+	if opts.Signal != nil && (opts.Steal || opts.IfAvailable) {
+		return reject(dom.NewDOMException("The 'signal' option cannot be used with 'steal' or 'ifAvailable'.", dom.NotSupportedError))
+	}
+	// 9. If options["signal"] exists and is aborted, then return a promise
+	//    rejected with options["signal"]'s abort reason.
+	if opts.Signal != nil && opts.Signal.Aborted() {
+		return reject(opts.Signal.Reason())
+	}
+	if callback == nil {
+		return reject(dom.NewDOMException("weblocks: nil callback", dom.NotSupportedError))
+	}
+	if c == nil {
+		c = clientFor(env)
+	}
+	if !c.register() {
+		return reject(dom.NewDOMException("The environment was terminated.", dom.InvalidStateError))
+	}
+	if defaultManager && c.defaultManager.Load() == nil {
+		c.defaultManager.Store(manager)
+	}
+	// 10. Let promise be a new promise. (p)
+	// 11. Request a lock with promise, the current agent, environment's id,
+	//     manager, callback, name, options["mode"], options["ifAvailable"],
+	//     options["steal"], and options["signal"].
+	requestALock(&entry{
+		lock:     Lock{name: name, mode: opts.Mode},
+		manager:  manager,
+		client:   c,
+		callback: callback,
+		promise:  p,
+		signal:   opts.Signal,
+	}, opts.IfAvailable, opts.Steal)
+	// 12. Return promise.
+	return nil
+}
+
+// checkActive is step 3 of the request() and query() method steps, plus a
+// check that the environment's agent still runs (a terminated environment
+// cannot request locks: its termination steps already ran).
+func checkActive(env *html.EnvironmentSettingsObject) error {
+	if doc := env.AssociatedDocument(); doc != nil && !doc.IsFullyActive() {
+		return dom.NewDOMException("The document is not fully active.", dom.InvalidStateError)
+	}
+	if env.ResponsibleEventLoop().IsTerminated() {
+		return dom.NewDOMException("The environment was terminated.", dom.InvalidStateError)
+	}
+	return nil
+}
+
+// Query runs the query() method steps of env's LockManager object: the
+// result is a Future fulfilled with a Snapshot of env's lock manager. It
+// must be called on env's event loop. Early rejections are returned as err
+// (a *dom.DOMException: "InvalidStateError" or "SecurityError").
+func Query(env *html.EnvironmentSettingsObject) (*Future, error) {
+	f := NewFuture()
+	if err := queryMethodSteps(env, nil, f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// QueryPromise is Query for a host promise p, resolved with a Snapshot.
+func QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
+	queryMethodSteps(env, nil, p)
+}
+
+// Query is Query in lock manager m.
+func (m *LockManager) Query(env *html.EnvironmentSettingsObject) (*Future, error) {
+	f := NewFuture()
+	if err := queryMethodSteps(env, m, f); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// QueryPromise is QueryPromise in lock manager m.
+func (m *LockManager) QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
+	queryMethodSteps(env, m, p)
+}
+
+func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise) error {
+	reject := func(err error) error {
+		p.Reject(err)
+		return err
+	}
+	// 1. Let environment be this's relevant settings object.
+	// 2. If environment's relevant global object's associated Document is
+	//    not fully active, then return a promise rejected with an
+	//    "InvalidStateError" DOMException.
+	if err := checkActive(env); err != nil {
+		return reject(err)
+	}
+	// 3. Let manager be the result of obtaining a lock manager given
+	//    environment. If that returned failure, then return a promise
+	//    rejected with a "SecurityError" DOMException.
+	if manager == nil {
+		var err error
+		if manager, err = ObtainALockManager(env); err != nil {
+			return reject(err)
+		}
+	}
+	// 4. Let promise be a new promise. (p)
+	// 5. Enqueue the steps to snapshot the lock state for manager with
+	//    promise to the lock task queue.
+	loop := env.ResponsibleEventLoop()
+	manager.ltq.Enqueue(func() {
+		s := manager.snapshotTheLockState()
+		// (Resolve promise: queued as a task on the environment's event
+		// loop, where the promise lives.)
+		loop.QueueTask(html.WebLocksTaskSource, func() { p.Resolve(s) })
+	})
+	// 6. Return promise.
+	return nil
+}

@@ -1,0 +1,130 @@
+package weblocks
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gowebengine/weblocks/html"
+)
+
+// client is the lock manager's record of one environment (a document's or
+// a worker's environment settings object) that requested a lock: its
+// clientId, the event loop its callbacks and promises are queued to, and its
+// locks and requests in every lock manager it used.
+//
+// Deliberate deviation from the spec's "Termination of Locks": the spec
+// runs "terminate remaining locks and requests" with an agent, both for
+// unloading document cleanup steps and for agent termination. For a
+// document that would release the locks of every same-origin document that
+// shares its similar-origin window agent (for example the parent of an
+// unloaded same-origin iframe). So:
+//   - a document's unloading cleanup steps terminate the locks and requests
+//     of that document's environment (client) only;
+//   - an agent's termination terminates those of each of its clients (each
+//     client registers its own termination steps with its agent, in the
+//     order the clients first requested a lock).
+//
+// Once a client is gone (its document unloaded or its agent terminated) its
+// pending callback tasks do nothing (the locks they were for are released by
+// the termination steps queued at the same moment), and it can no longer
+// request or query (InvalidStateError).
+type client struct {
+	env  *html.EnvironmentSettingsObject
+	id   string
+	loop *html.EventLoop
+	ltq  *html.ParallelQueue
+	gone atomic.Bool
+
+	// registration (guarded by mu)
+	mu         sync.Mutex
+	registered atomic.Bool
+	docHook    html.CleanupStepsID
+	agentHook  html.TerminationStepsID
+
+	// the result of "obtain a lock manager" for env, which cannot change
+	// during its life
+	defaultManager atomic.Pointer[LockManager]
+
+	// lock task queue side
+	states []*clientState
+	last   *clientState
+	seq    uint64
+}
+
+// clientState is a client's part of one lock manager: a list of its
+// requests and locks there, in the order they were made.
+type clientState struct {
+	manager    *LockManager
+	client     *client
+	head, tail *entry
+}
+
+// clients maps environments to their client record.
+var clients sync.Map // *html.EnvironmentSettingsObject -> *client
+
+// lookupClient returns env's client record, or nil.
+func lookupClient(env *html.EnvironmentSettingsObject) *client {
+	if c, ok := clients.Load(env); ok {
+		return c.(*client)
+	}
+	return nil
+}
+
+// clientFor returns env's client record, creating it.
+func clientFor(env *html.EnvironmentSettingsObject) *client {
+	if c, ok := clients.Load(env); ok {
+		return c.(*client)
+	}
+	c := &client{
+		env:  env,
+		id:   env.ID(),
+		loop: env.ResponsibleEventLoop(),
+		ltq:  env.UserAgent().LockTaskQueue(),
+	}
+	actual, _ := clients.LoadOrStore(env, c)
+	return actual.(*client)
+}
+
+// queueTask queues steps as a task on the client's responsible event loop,
+// on the web locks task source.
+func (c *client) queueTask(steps func()) {
+	c.loop.QueueTask(html.WebLocksTaskSource, steps)
+}
+
+// register makes sure the client's locks and requests are terminated when
+// its document unloads or its agent terminates. It runs on the client's
+// event loop when the client first requests a lock.
+func (c *client) register() bool {
+	if c.registered.Load() {
+		return !c.gone.Load()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.registered.Load() {
+		return !c.gone.Load()
+	}
+	agent := c.env.Agent()
+	c.agentHook = agent.AddTerminationSteps(func() { c.end(false) })
+	if c.agentHook == 0 { // the agent already terminated
+		c.gone.Store(true)
+		return false
+	}
+	c.registered.Store(true)
+	if doc := c.env.AssociatedDocument(); doc != nil {
+		c.docHook = doc.AddUnloadingDocumentCleanupSteps(func() { c.end(true) })
+	}
+	return true
+}
+
+// end runs when the client's document unloads (unload is true) or its agent
+// terminates: "terminate remaining locks and requests" for this client.
+func (c *client) end(unload bool) {
+	if c.gone.Swap(true) {
+		return
+	}
+	if unload {
+		c.env.Agent().RemoveTerminationSteps(c.agentHook)
+	}
+	clients.Delete(c.env)
+	c.ltq.Enqueue(func() { terminateRemainingLocksAndRequests(c) })
+}

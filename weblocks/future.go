@@ -1,0 +1,196 @@
+package weblocks
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/gowebengine/weblocks/dom"
+)
+
+// Waiting is a lock's waiting promise as the lock manager sees it: the lock
+// is held until it settles. A Callback returns one; a nil Waiting means a
+// promise already fulfilled with undefined (a callback that returned a
+// non-promise value).
+//
+// The JS bindings implement Waiting with the JS promise that WebIDL's
+// "invoke" produced from the callback's return value; pure-Go integrators
+// return a *Future (see Resolved, Rejected and NewFuture).
+type Waiting interface {
+	// OnSettled arranges for settled to be called, on the event loop of
+	// the environment that made the request, once the promise is
+	// fulfilled or rejected (at once if it already is). weblocks calls
+	// OnSettled exactly once per waiting promise.
+	OnSettled(settled func())
+}
+
+// Promise is a host promise that weblocks settles: the released promise of
+// a request, or the promise of a query. weblocks calls exactly one of its
+// methods, once, on the event loop of the environment that made the call.
+type Promise interface {
+	// Resolve resolves the promise with value. For a released promise the
+	// value is the lock's Waiting (spec: "resolve p with waiting": the
+	// released promise adopts the waiting promise's outcome) or nil; for a
+	// query it is a Snapshot.
+	Resolve(value any)
+	// Reject rejects the promise with reason: an "AbortError"
+	// *dom.DOMException when the lock was stolen, or the abort reason of the
+	// request's signal.
+	Reject(reason any)
+}
+
+// Future is a plain-Go promise: the released promise and query result of
+// the Go API, and a ready-made Waiting for Go callbacks. Its settle methods
+// are meant to be called on one event loop, like a JS promise; Done, Wait
+// and Result may be used from any goroutine.
+type Future struct {
+	mu        sync.Mutex
+	state     uint8 // futurePending, futureFulfilled or futureRejected
+	adopting  bool
+	value     any
+	reactions []func()
+	done      chan struct{}
+}
+
+const (
+	futurePending uint8 = iota
+	futureFulfilled
+	futureRejected
+)
+
+// NewFuture returns a pending future.
+func NewFuture() *Future { return &Future{} }
+
+// Resolved returns a future fulfilled with v.
+func Resolved(v any) *Future { return &Future{state: futureFulfilled, value: v} }
+
+// Rejected returns a future rejected with reason.
+func Rejected(reason any) *Future { return &Future{state: futureRejected, value: reason} }
+
+// Resolve resolves f with v. If v is a *Future, f adopts its outcome once it
+// settles (like resolving a JS promise with a thenable); if v is another
+// Waiting, f is fulfilled with v once v settles. Resolving a future that is
+// already resolved does nothing.
+func (f *Future) Resolve(v any) {
+	f.mu.Lock()
+	if f.state != futurePending || f.adopting {
+		f.mu.Unlock()
+		return
+	}
+	switch w := v.(type) {
+	case *Future:
+		if w == f {
+			f.mu.Unlock()
+			f.settle(futureRejected, errSelfResolution)
+			return
+		}
+		if w != nil {
+			f.adopting = true
+			f.mu.Unlock()
+			w.OnSettled(func() {
+				st, val := w.outcome()
+				f.settle(st, val)
+			})
+			return
+		}
+	case Waiting:
+		f.adopting = true
+		f.mu.Unlock()
+		w.OnSettled(func() { f.settle(futureFulfilled, w) })
+		return
+	}
+	f.mu.Unlock()
+	f.settle(futureFulfilled, v)
+}
+
+// Reject rejects f with reason, unless f is already resolved.
+func (f *Future) Reject(reason any) {
+	f.mu.Lock()
+	adopting := f.adopting
+	f.mu.Unlock()
+	if !adopting {
+		f.settle(futureRejected, reason)
+	}
+}
+
+func (f *Future) settle(state uint8, v any) {
+	f.mu.Lock()
+	if f.state != futurePending {
+		f.mu.Unlock()
+		return
+	}
+	f.state, f.value = state, v
+	rs := f.reactions
+	f.reactions = nil
+	if f.done != nil {
+		close(f.done)
+	}
+	f.mu.Unlock()
+	for _, r := range rs {
+		r()
+	}
+}
+
+func (f *Future) outcome() (uint8, any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.state, f.value
+}
+
+// OnSettled calls settled once f is fulfilled or rejected: at once if it
+// already is, else on the goroutine that settles it. It implements Waiting.
+func (f *Future) OnSettled(settled func()) {
+	f.mu.Lock()
+	if f.state == futurePending {
+		f.reactions = append(f.reactions, settled)
+		f.mu.Unlock()
+		return
+	}
+	f.mu.Unlock()
+	settled()
+}
+
+// Settled reports whether f is fulfilled or rejected.
+func (f *Future) Settled() bool {
+	st, _ := f.outcome()
+	return st != futurePending
+}
+
+// Result returns f's fulfilment value, or its rejection reason as err (an
+// error such as *dom.DOMException stays as is; other reasons are wrapped by
+// dom.ReasonError). Both are nil while f is pending.
+func (f *Future) Result() (value any, err error) {
+	st, v := f.outcome()
+	switch st {
+	case futureFulfilled:
+		return v, nil
+	case futureRejected:
+		return nil, dom.ReasonError(v)
+	}
+	return nil, nil
+}
+
+// Done returns a channel that is closed when f settles.
+func (f *Future) Done() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done == nil {
+		f.done = make(chan struct{})
+		if f.state != futurePending {
+			close(f.done)
+		}
+	}
+	return f.done
+}
+
+var errSelfResolution = errors.New("weblocks: a future cannot be resolved with itself")
+
+// CallbackPanic is the rejection reason of the waiting promise of a Go
+// callback that panicked: like a JS callback that throws, the panic rejects
+// the waiting promise, so the lock is released and the released promise
+// rejects with it.
+type CallbackPanic struct {
+	Value any
+	Stack []byte
+}
+
+func (e *CallbackPanic) Error() string { return "weblocks: lock callback panicked" }

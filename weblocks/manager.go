@@ -1,0 +1,583 @@
+package weblocks
+
+import (
+	"runtime/debug"
+	"sort"
+
+	"github.com/gowebengine/weblocks/dom"
+)
+
+// LockManager is a lock manager: the state of the locks and lock requests of
+// one storage bucket (the "web-locks" bottle of the bucket), in one user
+// agent. Obtain one with ObtainALockManager or ForBottle.
+//
+// All of its state lives on the user agent's lock task queue: it is only
+// read and changed by steps enqueued there, so it needs no lock of its own.
+//
+// Layout (every operation below is O(1) unless noted):
+//   - names: resource name -> *nameState, which holds the name's lock request
+//     queue (a doubly linked list of entries) and the name's part of the held
+//     lock set (another list, plus counts for grantable). A name's state is
+//     dropped as soon as it has neither requests nor held locks, which the
+//     spec cannot observe ("get the lock request queue" recreates it empty).
+//   - held: the whole held lock set as a list in the order locks were
+//     granted, for query().
+//   - every entry is also linked into its client's list (clientState), so
+//     terminating a client costs O(its own locks and requests).
+//
+// A request and the lock it becomes are one entry: the handle that releases
+// the lock or aborts the request is the entry pointer itself.
+type LockManager struct {
+	ltq   lockTaskQueue
+	names map[Name]*nameState
+	// order of name states, for a query's pending list grouped by name
+	firstName, lastName *nameState
+	// the held lock set, in grant order
+	firstHeld, lastHeld *entry
+	// per-client bookkeeping of this manager
+	clients map[*client]*clientState
+}
+
+// lockTaskQueue is the user agent's lock task queue.
+type lockTaskQueue interface {
+	Enqueue(steps func())
+}
+
+func newLockManager(ltq lockTaskQueue) *LockManager {
+	return &LockManager{ltq: ltq, names: make(map[Name]*nameState), clients: make(map[*client]*clientState)}
+}
+
+// nameState is the per-name state: the lock request queue of the name and
+// the held locks with that name.
+type nameState struct {
+	name                     Name
+	queueHead, queueTail     *entry
+	queueLen                 int
+	heldHead, heldTail       *entry
+	heldCount, heldExclusive int
+	prev, next               *nameState
+}
+
+// entry states
+const (
+	entryNew      uint8 = iota
+	entryQueued         // in its name's lock request queue
+	entryHeld           // in the held lock set
+	entryReleased       // released (or stolen: removed from the held set)
+	entryAborted        // removed from the queue
+)
+
+// entry is a lock request and, once granted, its lock.
+type entry struct {
+	lock     Lock // name and mode, and the Lock object handed to the callback
+	manager  *LockManager
+	client   *client
+	callback Callback
+	promise  Promise // the request's promise: the released promise
+	signal   *dom.AbortSignal
+	algID    dom.AlgorithmID // event-loop side: the "signal to abort the request" algorithm
+
+	// lock task queue side
+	seq          uint64 // order of the request among its client's requests
+	state        uint8
+	ns           *nameState
+	prev, next   *entry // in ns's queue or ns's held list
+	hprev, hnext *entry // in the manager's held list
+	cs           *clientState
+	cprev, cnext *entry // in cs's list
+}
+
+// getTheLockRequestQueue implements "get the lock request queue" from the
+// manager's lock request queue map for name. A nameState stands for both
+// queueMap[name] and the part of the held lock set with that name.
+func (m *LockManager) getTheLockRequestQueue(name Name) *nameState {
+	// 1. If queueMap[name] does not exist, set queueMap[name] to a new empty
+	//    lock request queue.
+	ns := m.names[name]
+	if ns == nil {
+		ns = &nameState{name: name, prev: m.lastName}
+		if m.lastName != nil {
+			m.lastName.next = ns
+		} else {
+			m.firstName = ns
+		}
+		m.lastName = ns
+		m.names[name] = ns
+	}
+	// 2. Return queueMap[name].
+	return ns
+}
+
+// dropIfEmpty forgets a name that has neither requests nor held locks.
+func (m *LockManager) dropIfEmpty(ns *nameState) {
+	if ns.queueLen != 0 || ns.heldCount != 0 || m.names[ns.name] != ns {
+		return
+	}
+	delete(m.names, ns.name)
+	if ns.prev != nil {
+		ns.prev.next = ns.next
+	} else {
+		m.firstName = ns.next
+	}
+	if ns.next != nil {
+		ns.next.prev = ns.prev
+	} else {
+		m.lastName = ns.prev
+	}
+	ns.prev, ns.next = nil, nil
+}
+
+// grantable reports whether request is grantable, given the nameState of
+// its name.
+func (m *LockManager) grantable(ns *nameState, request *entry) bool {
+	// 1.-6. manager, queueMap, name, queue (ns), held, mode.
+	// 7. If queue is not empty and request is not the first item in queue,
+	//    then return false.
+	if ns.queueLen != 0 && ns.queueHead != request {
+		return false
+	}
+	// 8. If mode is "exclusive", then return true if no lock in held has
+	//    name equal to name, and false otherwise.
+	if request.lock.mode == Exclusive {
+		return ns.heldCount == 0
+	}
+	// 9. Otherwise, mode is "shared"; return true if no lock in held has
+	//    mode "exclusive" and has name equal to name, and false otherwise.
+	return ns.heldExclusive == 0
+}
+
+// requestALock implements "request a lock". The request's promise, agent
+// (client), clientId, manager, callback, name and mode are already in e.
+// Runs on the requesting environment's event loop.
+func requestALock(e *entry, ifAvailable, steal bool) {
+	// 1. Let request be a new lock request (e).
+	m := e.manager
+	// 2. If signal is present, then add the algorithm signal to abort the
+	//    request request with signal to signal.
+	if e.signal != nil {
+		signal := e.signal
+		e.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
+	}
+	// 3. Enqueue the following steps to the lock task queue:
+	m.ltq.Enqueue(func() { m.requestALockSteps(e, ifAvailable, steal) })
+	// 4. Return request.
+}
+
+// requestALockSteps are the steps "request a lock" enqueues on the lock
+// task queue (its step 3).
+func (m *LockManager) requestALockSteps(e *entry, ifAvailable, steal bool) {
+	// 1. Let queueMap be manager's lock request queue map.
+	// 2. Let queue be the result of getting the lock request queue from
+	//    queueMap for name.
+	ns := m.getTheLockRequestQueue(e.lock.name)
+	// 3. Let held be manager's held lock set.
+	// 4. If steal is true, then run these steps:
+	if steal {
+		// 1. For each lock of held:
+		//    1. If lock's name is name, then run these steps:
+		for lock := ns.heldHead; lock != nil; {
+			next := lock.next
+			// 1. Remove lock from held.
+			m.removeHeld(lock)
+			lock.state = entryReleased
+			// 2. Reject lock's released promise with an "AbortError"
+			//    DOMException. (Queued as a task on the lock's event loop:
+			//    promises belong to their event loop.)
+			stolen := lock
+			stolen.client.queueTask(func() {
+				stolen.promise.Reject(dom.NewDOMException("The lock was stolen by another request.", dom.AbortError))
+			})
+			lock = next
+		}
+		// 2. Prepend request in queue.
+		m.prepend(ns, e)
+	} else {
+		// 5. Otherwise, run these steps:
+		// 1. If ifAvailable is true and request is not grantable, then
+		//    enqueue the following steps on callback's relevant settings
+		//    object's responsible event loop:
+		if ifAvailable && !m.grantable(ns, e) {
+			e.client.queueTask(func() { invokeWithNull(e) })
+			// ... and abort these steps.
+			m.dropIfEmpty(ns)
+			return
+		}
+		// 2. Enqueue request in queue.
+		m.enqueue(ns, e)
+	}
+	// 6. Process the lock request queue queue.
+	m.processTheLockRequestQueue(ns)
+	m.dropIfEmpty(ns)
+}
+
+// invokeWithNull runs on the event loop for an ifAvailable request that was
+// not granted.
+func invokeWithNull(e *entry) {
+	if e.client.gone.Load() {
+		return // see client.gone
+	}
+	// 1. Let r be the result of invoking callback with null as the only
+	//    argument.
+	r := invoke(e.callback, nil)
+	// 2. Resolve promise with r and abort these steps.
+	e.promise.Resolve(r)
+}
+
+// invoke calls a callback, turning a panic into a rejected waiting promise
+// as WebIDL's "invoke" turns an exception of a promise-returning callback
+// into a rejected promise.
+func invoke(cb Callback, lock *Lock) (w Waiting) {
+	defer func() {
+		if v := recover(); v != nil {
+			w = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()})
+		}
+	}()
+	return cb(lock)
+}
+
+// releaseTheLock implements "release the lock" lock.
+func (m *LockManager) releaseTheLock(lock *entry) {
+	// 1. Assert: these steps are running on the lock task queue.
+	// 2. Let manager be lock's manager. 3. Let queueMap be manager's lock
+	//    request queue map. 4. Let name be lock's resource name.
+	// 5. Let queue be the result of getting the lock request queue from
+	//    queueMap for name.
+	// 6. Remove lock from the manager's held lock set.
+	if lock.state == entryHeld {
+		ns := lock.ns
+		m.removeHeld(lock)
+		lock.state = entryReleased
+		// 7. Process the lock request queue queue.
+		m.processTheLockRequestQueue(ns)
+		m.dropIfEmpty(ns)
+		return
+	}
+	// The lock is no longer held (it was stolen or already released):
+	// removing it changes nothing, and processing its queue grants nothing,
+	// since every queue is left with a non-grantable head by every step.
+}
+
+// abortTheRequest implements "abort the request" request.
+func (m *LockManager) abortTheRequest(request *entry) {
+	// 1. Assert: these steps are running on the lock task queue.
+	// 2.-5. manager, name, queueMap, queue.
+	// 6. Remove request from queue.
+	if request.state == entryQueued {
+		ns := request.ns
+		m.unlinkQueued(request)
+		unlinkClient(request)
+		request.state = entryAborted
+		// 7. Process the lock request queue queue.
+		m.processTheLockRequestQueue(ns)
+		m.dropIfEmpty(ns)
+	}
+	// A request that is no longer queued was granted (or aborted) already:
+	// removing it changes nothing, and processing grants nothing.
+}
+
+// signalToAbortTheRequest implements "signal to abort the request" request
+// with signal. It runs on the requester's event loop (it is an abort
+// algorithm of signal).
+func signalToAbortTheRequest(request *entry, signal *dom.AbortSignal) {
+	m := request.manager
+	// 1. Enqueue the steps to abort the request request to the lock task
+	//    queue.
+	m.ltq.Enqueue(func() { m.abortTheRequest(request) })
+	// 2. Reject request's promise with signal's abort reason.
+	request.promise.Reject(signal.Reason())
+}
+
+// processTheLockRequestQueue implements "process the lock request queue"
+// queue (the queue of ns).
+func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
+	// 1. Assert: these steps are running on the lock task queue.
+	// 2. For each request of queue:
+	for ns.queueHead != nil {
+		request := ns.queueHead
+		// 1. If request is not grantable, then return.
+		if !m.grantable(ns, request) {
+			return
+		}
+		// 2. Remove request from queue.
+		m.unlinkQueued(request)
+		// 3.-10. agent, manager, clientId, name, mode, callback, p, signal.
+		// 11. Let waiting be a new promise. (The callback makes it.)
+		// 12. Let lock be a new lock with agent, clientId, manager, mode,
+		//     name, released promise p and waiting promise waiting.
+		lock := request
+		// 13. Append lock to manager's held lock set.
+		m.appendHeld(ns, lock)
+		// 14. Enqueue the following steps on callback's relevant settings
+		//     object's responsible event loop:
+		lock.client.queueTask(func() { lockGranted(lock) })
+	}
+}
+
+// lockGranted runs on the requester's event loop when its request was
+// granted (step 14 of "process the lock request queue").
+func lockGranted(lock *entry) {
+	if lock.client.gone.Load() {
+		return // see client.gone
+	}
+	m := lock.manager
+	// 1. If signal is present, then run these steps:
+	if signal := lock.signal; signal != nil {
+		// 1. If signal is aborted, then run these steps:
+		if signal.Aborted() {
+			// 1. Enqueue the following step to the lock task queue:
+			//    1. Release the lock lock.
+			m.ltq.Enqueue(func() { m.releaseTheLock(lock) })
+			// 2. Return.
+			return
+		}
+		// 2. Remove the algorithm signal to abort the request request from
+		//    signal.
+		signal.RemoveAlgorithm(lock.algID)
+	}
+	// 3. Let r be the result of invoking callback with a new Lock object
+	//    associated with lock as the only argument.
+	r := invoke(lock.callback, &lock.lock)
+	// 4. Resolve waiting with r.
+	// When lock's waiting promise settles (fulfills or rejects), enqueue the
+	// following steps on the lock task queue:
+	if r == nil {
+		m.ltq.Enqueue(func() { m.waitingSettled(lock, nil) })
+		return
+	}
+	r.OnSettled(func() { m.ltq.Enqueue(func() { m.waitingSettled(lock, r) }) })
+}
+
+// waitingSettled are the steps enqueued on the lock task queue when a lock's
+// waiting promise settles.
+func (m *LockManager) waitingSettled(lock *entry, waiting Waiting) {
+	// 1. Release the lock lock.
+	m.releaseTheLock(lock)
+	// 2. Resolve lock's released promise with lock's waiting promise.
+	//    (Queued as a task on the requester's event loop: the promise
+	//    belongs to that event loop, not to the lock task queue.)
+	lock.client.queueTask(func() { lock.promise.Resolve(waiting) })
+}
+
+// snapshotTheLockState implements "snapshot the lock state" for manager;
+// the result is handed to resolve, which queues the promise's resolution.
+func (m *LockManager) snapshotTheLockState() Snapshot {
+	// 1. Assert: these steps are running on the lock task queue.
+	// 2. Let pending be a new list.
+	// 3. For each queue of manager's lock request queue map's values:
+	//    1. For each request of queue: append «[ "name", "mode",
+	//       "clientId" ]» to pending.
+	// 4. Let held be a new list.
+	// 5. For each lock of manager's held lock set: append «[ "name",
+	//    "mode", "clientId" ]» to held.
+	var s Snapshot
+	nq, nh := 0, 0
+	for ns := m.firstName; ns != nil; ns = ns.next {
+		nq += ns.queueLen
+		nh += ns.heldCount
+	}
+	if nq > 0 {
+		s.Pending = make([]LockInfo, 0, nq)
+		for ns := m.firstName; ns != nil; ns = ns.next {
+			for r := ns.queueHead; r != nil; r = r.next {
+				s.Pending = append(s.Pending, LockInfo{Name: r.lock.name, Mode: r.lock.mode, ClientID: r.client.id})
+			}
+		}
+	}
+	if nh > 0 {
+		s.Held = make([]LockInfo, 0, nh)
+		for l := m.firstHeld; l != nil; l = l.hnext {
+			s.Held = append(s.Held, LockInfo{Name: l.lock.name, Mode: l.lock.mode, ClientID: l.client.id})
+		}
+	}
+	// 6. Resolve promise with «[ "held" → held, "pending" → pending ]».
+	return s
+}
+
+// terminateRemainingLocksAndRequests runs, on the lock task queue, the
+// steps "terminate remaining locks and requests" enqueues, for the locks
+// and requests of one client (environment) in every lock manager it used.
+// See client for why the scope is a client rather than an agent.
+func terminateRemainingLocksAndRequests(c *client) {
+	// 1. For each lock request request with agent equal to agent:
+	//    1. Abort the request request.
+	var requests, locks []*entry
+	for _, cs := range c.states {
+		for e := cs.head; e != nil; e = e.cnext {
+			if e.state == entryQueued {
+				requests = append(requests, e)
+			}
+		}
+	}
+	// (The spec leaves the order open; requests go in the order they were
+	// made, which a client's list keeps within one manager.)
+	if len(c.states) > 1 {
+		sort.Slice(requests, func(i, j int) bool { return requests[i].seq < requests[j].seq })
+	}
+	for _, r := range requests {
+		r.manager.abortTheRequest(r)
+	}
+	// 2. For each lock lock with agent equal to agent:
+	//    1. Release the lock lock.
+	for _, cs := range c.states {
+		for e := cs.head; e != nil; e = e.cnext {
+			if e.state == entryHeld {
+				locks = append(locks, e)
+			}
+		}
+	}
+	if len(c.states) > 1 {
+		sort.Slice(locks, func(i, j int) bool { return locks[i].seq < locks[j].seq })
+	}
+	for _, l := range locks {
+		l.manager.releaseTheLock(l)
+	}
+	for _, cs := range c.states {
+		delete(cs.manager.clients, c)
+	}
+	c.states = nil
+}
+
+// ---- list plumbing (all on the lock task queue) ----
+
+func (m *LockManager) clientStateFor(c *client) *clientState {
+	if cs := c.last; cs != nil && cs.manager == m {
+		return cs
+	}
+	cs := m.clients[c]
+	if cs == nil {
+		cs = &clientState{manager: m, client: c}
+		m.clients[c] = cs
+		c.states = append(c.states, cs)
+	}
+	c.last = cs
+	return cs
+}
+
+func (m *LockManager) linkClient(e *entry) {
+	cs := m.clientStateFor(e.client)
+	e.cs = cs
+	e.cprev = cs.tail
+	if cs.tail != nil {
+		cs.tail.cnext = e
+	} else {
+		cs.head = e
+	}
+	cs.tail = e
+}
+
+func unlinkClient(e *entry) {
+	cs := e.cs
+	if e.cprev != nil {
+		e.cprev.cnext = e.cnext
+	} else {
+		cs.head = e.cnext
+	}
+	if e.cnext != nil {
+		e.cnext.cprev = e.cprev
+	} else {
+		cs.tail = e.cprev
+	}
+	e.cprev, e.cnext, e.cs = nil, nil, nil
+}
+
+func (m *LockManager) enqueue(ns *nameState, e *entry) {
+	e.state, e.ns = entryQueued, ns
+	e.client.seq++
+	e.seq = e.client.seq
+	e.prev, e.next = ns.queueTail, nil
+	if ns.queueTail != nil {
+		ns.queueTail.next = e
+	} else {
+		ns.queueHead = e
+	}
+	ns.queueTail = e
+	ns.queueLen++
+	m.linkClient(e)
+}
+
+func (m *LockManager) prepend(ns *nameState, e *entry) {
+	e.state, e.ns = entryQueued, ns
+	e.client.seq++
+	e.seq = e.client.seq
+	e.prev, e.next = nil, ns.queueHead
+	if ns.queueHead != nil {
+		ns.queueHead.prev = e
+	} else {
+		ns.queueTail = e
+	}
+	ns.queueHead = e
+	ns.queueLen++
+	m.linkClient(e)
+}
+
+// unlinkQueued removes e from its queue. The client link stays: the caller
+// either grants e (a lock stays in its client's list) or unlinks it.
+func (m *LockManager) unlinkQueued(e *entry) {
+	ns := e.ns
+	if e.prev != nil {
+		e.prev.next = e.next
+	} else {
+		ns.queueHead = e.next
+	}
+	if e.next != nil {
+		e.next.prev = e.prev
+	} else {
+		ns.queueTail = e.prev
+	}
+	e.prev, e.next = nil, nil
+	ns.queueLen--
+}
+
+func (m *LockManager) appendHeld(ns *nameState, e *entry) {
+	e.state = entryHeld
+	e.prev, e.next = ns.heldTail, nil
+	if ns.heldTail != nil {
+		ns.heldTail.next = e
+	} else {
+		ns.heldHead = e
+	}
+	ns.heldTail = e
+	ns.heldCount++
+	if e.lock.mode == Exclusive {
+		ns.heldExclusive++
+	}
+	e.hprev, e.hnext = m.lastHeld, nil
+	if m.lastHeld != nil {
+		m.lastHeld.hnext = e
+	} else {
+		m.firstHeld = e
+	}
+	m.lastHeld = e
+}
+
+// removeHeld removes e from the held lock set and from its client's list.
+func (m *LockManager) removeHeld(e *entry) {
+	ns := e.ns
+	if e.prev != nil {
+		e.prev.next = e.next
+	} else {
+		ns.heldHead = e.next
+	}
+	if e.next != nil {
+		e.next.prev = e.prev
+	} else {
+		ns.heldTail = e.prev
+	}
+	e.prev, e.next = nil, nil
+	ns.heldCount--
+	if e.lock.mode == Exclusive {
+		ns.heldExclusive--
+	}
+	if e.hprev != nil {
+		e.hprev.hnext = e.hnext
+	} else {
+		m.firstHeld = e.hnext
+	}
+	if e.hnext != nil {
+		e.hnext.hprev = e.hprev
+	} else {
+		m.lastHeld = e.hprev
+	}
+	e.hprev, e.hnext = nil, nil
+	unlinkClient(e)
+}

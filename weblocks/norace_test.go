@@ -1,0 +1,5 @@
+//go:build !race
+
+package weblocks
+
+const raceEnabled = false

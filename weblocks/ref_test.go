@@ -1,0 +1,568 @@
+package weblocks
+
+// This file is the reference model: a second, literal transcription of the
+// Web Locks algorithms, written with plain lists and loops exactly as the
+// spec states them (held lock set as a list, the lock request queue map as
+// an ordered map of lists, "for each" as a loop over a copy, "grantable" by
+// scanning the held lock set). It shares no code with the implementation.
+//
+// It makes the same deliberate choices as the implementation where the spec
+// is vague or would misbehave:
+//   - "terminate remaining locks and requests" is scoped to one client
+//     (environment): document unload terminates that document's client;
+//     agent termination terminates each of the agent's clients, in the order
+//     they first requested a lock. Requests are aborted, then locks
+//     released, each in the order the requests were made.
+//   - promise settlement that the spec performs on the lock task queue
+//     (released promise after the waiting promise settled, steal rejection,
+//     query result) is queued as a task on the requester's event loop.
+//   - tasks that would invoke the callback of a gone client (its document
+//     was unloaded, its agent terminated) do nothing.
+//   - a terminated (gone) client cannot request or query: InvalidStateError.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+type refWorld struct {
+	uas     []*refUA
+	agents  []*refAgent
+	clients []*refClient
+	log     *[]string // settlement / invocation events, in order
+	seq     int
+}
+
+type refUA struct {
+	lockTaskQueue []func()
+	managers      map[refKey]*refManager
+	managerOrder  []*refManager
+}
+
+type refKey struct {
+	origin, topSite, bucket string
+}
+
+type refAgent struct {
+	ua         *refUA
+	eventLoop  []func()
+	terminated bool
+	clients    []*refClient // registration order
+}
+
+type refClient struct {
+	id          string
+	agent       *refAgent
+	opaque      bool
+	origin      string
+	topSite     string
+	hasDocument bool
+	fullyActive bool
+	gone        bool
+	registered  bool
+}
+
+type refManager struct {
+	key           refKey
+	heldLockSet   []*refLock
+	queueMapKeys  []Name
+	queueMapItems map[Name][]*refRequest
+}
+
+type refRequest struct {
+	id       int
+	seq      int
+	agent    *refAgent
+	client   *refClient
+	clientID string
+	manager  *refManager
+	name     Name
+	mode     Mode
+	callback func(lock *refLock) *refPromise
+	promise  *refPromise
+	signal   *refSignal
+	algo     *func()
+}
+
+type refLock struct {
+	agent    *refAgent
+	client   *refClient
+	clientID string
+	manager  *refManager
+	name     Name
+	mode     Mode
+	waiting  *refPromise
+	released *refPromise
+	request  *refRequest
+}
+
+// refPromise mirrors the Go Future semantics the implementation is driven
+// with: reactions run synchronously at settlement; resolving with another
+// promise adopts its outcome when it settles.
+type refPromise struct {
+	desc      string // how it is reported in the event log
+	state     int    // 0 pending, 1 fulfilled, 2 rejected
+	value     string
+	adopting  bool
+	reactions []func()
+	onSettle  func(state int, value string) // log hook for released / query promises
+}
+
+func (p *refPromise) settle(state int, value string) {
+	if p.state != 0 {
+		return
+	}
+	p.state, p.value = state, value
+	if p.onSettle != nil {
+		p.onSettle(state, value)
+	}
+	rs := p.reactions
+	p.reactions = nil
+	for _, r := range rs {
+		r()
+	}
+}
+
+func (p *refPromise) whenSettled(f func()) {
+	if p.state != 0 {
+		f()
+		return
+	}
+	p.reactions = append(p.reactions, f)
+}
+
+// resolveWith is "resolve p with w" for a promise w.
+func (p *refPromise) resolveWith(w *refPromise) {
+	if p.state != 0 || p.adopting {
+		return
+	}
+	p.adopting = true
+	w.whenSettled(func() { p.settle(w.state, w.value) })
+}
+
+func (p *refPromise) reject(reason string) {
+	if p.adopting {
+		return
+	}
+	p.settle(2, reason)
+}
+
+type refSignal struct {
+	agent      *refAgent
+	aborted    bool
+	reason     string
+	algorithms []*func()
+}
+
+// signalAbort is DOM's "signal abort" (no dependents, no event listeners).
+func (s *refSignal) signalAbort(reason string) {
+	if s.aborted {
+		return
+	}
+	s.aborted = true
+	s.reason = reason
+	algos := append([]*func(){}, s.algorithms...)
+	s.algorithms = nil
+	for _, a := range algos {
+		(*a)()
+	}
+}
+
+func (s *refSignal) add(a *func()) {
+	if s.aborted {
+		return
+	}
+	s.algorithms = append(s.algorithms, a)
+}
+
+func (s *refSignal) remove(a *func()) {
+	for i, x := range s.algorithms {
+		if x == a {
+			s.algorithms = append(s.algorithms[:i], s.algorithms[i+1:]...)
+			return
+		}
+	}
+}
+
+func (w *refWorld) logf(format string, args ...any) {
+	*w.log = append(*w.log, fmt.Sprintf(format, args...))
+}
+
+// enqueueLockTask is "enqueue steps on the lock task queue".
+func (ua *refUA) enqueueLockTask(steps func()) { ua.lockTaskQueue = append(ua.lockTaskQueue, steps) }
+
+// queueTask queues a task on the agent's event loop (dropped once the agent
+// terminated).
+func (a *refAgent) queueTask(steps func()) {
+	if a.terminated {
+		return
+	}
+	a.eventLoop = append(a.eventLoop, steps)
+}
+
+// obtainALockManager: one lock manager per (storage key, bucket) per user
+// agent; failure for opaque origins.
+func (w *refWorld) obtainALockManager(c *refClient, bucket string) *refManager {
+	if c.opaque {
+		return nil
+	}
+	ua := c.agent.ua
+	k := refKey{c.origin, c.topSite, bucket}
+	m := ua.managers[k]
+	if m == nil {
+		m = &refManager{key: k, queueMapItems: map[Name][]*refRequest{}}
+		ua.managers[k] = m
+		ua.managerOrder = append(ua.managerOrder, m)
+	}
+	return m
+}
+
+// getTheLockRequestQueue, literally.
+func (m *refManager) getTheLockRequestQueue(name Name) []*refRequest {
+	// 1. If queueMap[name] does not exist, set queueMap[name] to a new empty
+	//    lock request queue.
+	if _, ok := m.queueMapItems[name]; !ok {
+		m.queueMapItems[name] = []*refRequest{}
+		m.queueMapKeys = append(m.queueMapKeys, name)
+	}
+	// 2. Return queueMap[name].
+	return m.queueMapItems[name]
+}
+
+// grantable, literally.
+func (w *refWorld) grantable(request *refRequest) bool {
+	manager := request.manager
+	name := request.name
+	queue := manager.getTheLockRequestQueue(name)
+	held := manager.heldLockSet
+	mode := request.mode
+	if len(queue) != 0 && queue[0] != request {
+		return false
+	}
+	if mode == Exclusive {
+		for _, lock := range held {
+			if lock.name == name {
+				return false
+			}
+		}
+		return true
+	}
+	for _, lock := range held {
+		if lock.mode == Exclusive && lock.name == name {
+			return false
+		}
+	}
+	return true
+}
+
+// request method steps, literally (options as separate arguments; bucket
+// selects the manager like the Storage Buckets API's bucket.locks would).
+func (w *refWorld) requestMethod(c *refClient, bucket string, name Name, mode Mode, ifAvailable, steal bool,
+	signal *refSignal, callback func(*refLock) *refPromise, promise *refPromise, id int) {
+	// 3. fully active
+	if c.hasDocument && !c.fullyActive {
+		promise.settle(2, "DOMException:InvalidStateError")
+		return
+	}
+	if c.gone {
+		promise.settle(2, "DOMException:InvalidStateError")
+		return
+	}
+	// 4. obtain a lock manager
+	manager := w.obtainALockManager(c, bucket)
+	if manager == nil {
+		promise.settle(2, "DOMException:SecurityError")
+		return
+	}
+	// 5.
+	if strings.HasPrefix(string(name), "-") {
+		promise.settle(2, "DOMException:NotSupportedError")
+		return
+	}
+	// 6.
+	if steal && ifAvailable {
+		promise.settle(2, "DOMException:NotSupportedError")
+		return
+	}
+	// 7.
+	if steal && mode != Exclusive {
+		promise.settle(2, "DOMException:NotSupportedError")
+		return
+	}
+	// 8.
+	if signal != nil && (steal || ifAvailable) {
+		promise.settle(2, "DOMException:NotSupportedError")
+		return
+	}
+	// 9.
+	if signal != nil && signal.aborted {
+		promise.settle(2, signal.reason)
+		return
+	}
+	if !c.registered {
+		c.registered = true
+		c.agent.clients = append(c.agent.clients, c)
+	}
+	// 11.
+	w.requestALock(promise, c.agent, c, c.id, manager, callback, name, mode, ifAvailable, steal, signal, id)
+}
+
+// requestALock, literally.
+func (w *refWorld) requestALock(promise *refPromise, agent *refAgent, client *refClient, clientID string, manager *refManager,
+	callback func(*refLock) *refPromise, name Name, mode Mode, ifAvailable, steal bool, signal *refSignal, id int) *refRequest {
+	// 1.
+	request := &refRequest{id: id, agent: agent, client: client, clientID: clientID, manager: manager, name: name, mode: mode,
+		callback: callback, promise: promise, signal: signal}
+	// 2.
+	if signal != nil {
+		algo := func() { w.signalToAbortTheRequest(request, signal) }
+		request.algo = &algo
+		signal.add(request.algo)
+	}
+	ua := agent.ua
+	// 3.
+	ua.enqueueLockTask(func() {
+		// 1. 2.
+		queue := manager.getTheLockRequestQueue(name)
+		// 3.
+		held := manager.heldLockSet
+		// 4.
+		if steal {
+			for _, lock := range append([]*refLock{}, held...) {
+				if lock.name == name {
+					manager.heldLockSet = removeLock(manager.heldLockSet, lock)
+					l := lock
+					l.agent.queueTask(func() { l.released.reject("DOMException:AbortError") })
+				}
+			}
+			w.seq++
+			request.seq = w.seq
+			manager.queueMapItems[name] = append([]*refRequest{request}, queue...)
+		} else {
+			// 5.1
+			if ifAvailable && !w.grantable(request) {
+				agent.queueTask(func() {
+					if client.gone {
+						return
+					}
+					r := callback(nil)
+					promise.resolveWith(r)
+				})
+				return
+			}
+			// 5.2
+			w.seq++
+			request.seq = w.seq
+			manager.queueMapItems[name] = append(queue, request)
+		}
+		// 6.
+		w.processTheLockRequestQueue(manager, name)
+	})
+	return request
+}
+
+func removeLock(list []*refLock, lock *refLock) []*refLock {
+	for i, x := range list {
+		if x == lock {
+			return append(list[:i:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+func removeRequest(list []*refRequest, r *refRequest) []*refRequest {
+	for i, x := range list {
+		if x == r {
+			return append(list[:i:i], list[i+1:]...)
+		}
+	}
+	return list
+}
+
+// releaseTheLock, literally.
+func (w *refWorld) releaseTheLock(lock *refLock) {
+	manager := lock.manager
+	name := lock.name
+	manager.getTheLockRequestQueue(name)
+	manager.heldLockSet = removeLock(manager.heldLockSet, lock)
+	w.processTheLockRequestQueue(manager, name)
+}
+
+// abortTheRequest, literally.
+func (w *refWorld) abortTheRequest(request *refRequest) {
+	manager := request.manager
+	name := request.name
+	queue := manager.getTheLockRequestQueue(name)
+	manager.queueMapItems[name] = removeRequest(queue, request)
+	w.processTheLockRequestQueue(manager, name)
+}
+
+// signalToAbortTheRequest, literally.
+func (w *refWorld) signalToAbortTheRequest(request *refRequest, signal *refSignal) {
+	request.agent.ua.enqueueLockTask(func() { w.abortTheRequest(request) })
+	request.promise.reject(signal.reason)
+}
+
+// processTheLockRequestQueue, literally (the queue is named by manager and
+// name, since Go slices are values).
+func (w *refWorld) processTheLockRequestQueue(manager *refManager, name Name) {
+	for _, request := range append([]*refRequest{}, manager.queueMapItems[name]...) {
+		if !w.grantable(request) {
+			return
+		}
+		manager.queueMapItems[name] = removeRequest(manager.queueMapItems[name], request)
+		agent := request.agent
+		client := request.client
+		clientID := request.clientID
+		name := request.name
+		mode := request.mode
+		callback := request.callback
+		p := request.promise
+		signal := request.signal
+		waiting := &refPromise{}
+		lock := &refLock{agent: agent, client: client, clientID: clientID, manager: manager, mode: mode, name: name,
+			released: p, waiting: waiting, request: request}
+		manager.heldLockSet = append(manager.heldLockSet, lock)
+		agent.queueTask(func() {
+			if client.gone {
+				return
+			}
+			if signal != nil {
+				if signal.aborted {
+					agent.ua.enqueueLockTask(func() { w.releaseTheLock(lock) })
+					return
+				}
+				signal.remove(request.algo)
+			}
+			r := callback(lock)
+			waiting.resolveWith(r)
+		})
+		// When lock's waiting promise settles, enqueue the following steps on
+		// the lock task queue:
+		waiting.whenSettled(func() {
+			agent.ua.enqueueLockTask(func() {
+				w.releaseTheLock(lock)
+				agent.queueTask(func() { lock.released.resolveWith(lock.waiting) })
+			})
+		})
+	}
+}
+
+// snapshotTheLockState, literally.
+func (w *refWorld) snapshotTheLockState(manager *refManager) Snapshot {
+	var s Snapshot
+	for _, name := range manager.queueMapKeys {
+		for _, request := range manager.queueMapItems[name] {
+			s.Pending = append(s.Pending, LockInfo{Name: request.name, Mode: request.mode, ClientID: request.clientID})
+		}
+	}
+	for _, lock := range manager.heldLockSet {
+		s.Held = append(s.Held, LockInfo{Name: lock.name, Mode: lock.mode, ClientID: lock.clientID})
+	}
+	return s
+}
+
+// queryMethod, literally.
+func (w *refWorld) queryMethod(c *refClient, bucket string, promise *refPromise) {
+	if c.hasDocument && !c.fullyActive {
+		promise.settle(2, "DOMException:InvalidStateError")
+		return
+	}
+	if c.gone {
+		promise.settle(2, "DOMException:InvalidStateError")
+		return
+	}
+	manager := w.obtainALockManager(c, bucket)
+	if manager == nil {
+		promise.settle(2, "DOMException:SecurityError")
+		return
+	}
+	c.agent.ua.enqueueLockTask(func() {
+		s := w.snapshotTheLockState(manager)
+		c.agent.queueTask(func() { promise.settle(1, describeSnapshot(s)) })
+	})
+}
+
+// terminateRemainingLocksAndRequests, scoped to a client (see above).
+func (w *refWorld) terminateRemainingLocksAndRequests(c *refClient) {
+	ua := c.agent.ua
+	ua.enqueueLockTask(func() {
+		var requests []*refRequest
+		for _, m := range ua.managerOrder {
+			for _, name := range m.queueMapKeys {
+				for _, r := range m.queueMapItems[name] {
+					if r.client == c {
+						requests = append(requests, r)
+					}
+				}
+			}
+		}
+		sort.Slice(requests, func(i, j int) bool { return requests[i].seq < requests[j].seq })
+		for _, r := range requests {
+			w.abortTheRequest(r)
+		}
+		var locks []*refLock
+		for _, m := range ua.managerOrder {
+			for _, l := range m.heldLockSet {
+				if l.client == c {
+					locks = append(locks, l)
+				}
+			}
+		}
+		sort.Slice(locks, func(i, j int) bool { return locks[i].request.seq < locks[j].request.seq })
+		for _, l := range locks {
+			w.releaseTheLock(l)
+		}
+	})
+}
+
+// unloadDocument: the document is no longer fully active and its unloading
+// document cleanup steps run.
+func (w *refWorld) unloadDocument(c *refClient) {
+	c.fullyActive = false
+	if c.registered && !c.gone {
+		c.gone = true
+		w.terminateRemainingLocksAndRequests(c)
+	}
+}
+
+// terminateAgent: the agent's event loop stops; each of its clients is
+// terminated.
+func (w *refWorld) terminateAgent(a *refAgent) {
+	if a.terminated {
+		return
+	}
+	a.terminated = true
+	a.eventLoop = nil
+	for _, c := range a.clients {
+		if !c.gone {
+			c.gone = true
+			w.terminateRemainingLocksAndRequests(c)
+		}
+	}
+	for _, c := range w.clients {
+		if c.agent == a {
+			c.gone = true
+		}
+	}
+}
+
+// describeSnapshot renders a snapshot for comparison: held in order, pending
+// grouped by name (the spec leaves the order across names open) keeping the
+// per-name request order.
+func describeSnapshot(s Snapshot) string {
+	var b strings.Builder
+	b.WriteString("held[")
+	for _, l := range s.Held {
+		fmt.Fprintf(&b, "%q/%s/%s ", string(l.Name), l.Mode, l.ClientID)
+	}
+	b.WriteString("] pending[")
+	p := append([]LockInfo{}, s.Pending...)
+	sort.SliceStable(p, func(i, j int) bool { return p[i].Name < p[j].Name })
+	for _, l := range p {
+		fmt.Fprintf(&b, "%q/%s/%s ", string(l.Name), l.Mode, l.ClientID)
+	}
+	b.WriteString("]")
+	return b.String()
+}
