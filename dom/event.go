@@ -25,10 +25,10 @@ type Event struct {
 
 // Event phases.
 const (
-	None          = 0
+	None           = 0
 	CapturingPhase = 1
-	AtTarget      = 2
-	BubblingPhase = 3
+	AtTarget       = 2
+	BubblingPhase  = 3
 )
 
 // NewEvent returns an untrusted event of the given type (new Event(type)).
