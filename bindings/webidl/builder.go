@@ -1,0 +1,482 @@
+package webidl
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/dop251/goja"
+)
+
+// MemberKind tells an operation from an attribute.
+type MemberKind uint8
+
+// Member kinds.
+const (
+	Operation MemberKind = iota
+	Attribute
+)
+
+// Member describes a regular or static operation or attribute as the
+// generated code registers it. The generated functions do their own brand
+// checks (Realm.This) and argument conversions.
+type Member struct {
+	Name string
+	// Symbol, when set, is the property key instead of Name (for
+	// @@iterator and @@asyncIterator); Name is then the function's name.
+	Symbol string
+	Kind   MemberKind
+	Static bool
+	// Unforgeable members ([LegacyUnforgeable]) live on every instance,
+	// non-configurable.
+	Unforgeable bool
+	// NotEnumerable is set for the members WebIDL defines as
+	// non-enumerable (@@iterator, @@asyncIterator).
+	NotEnumerable bool
+	// Exposure of the member itself (from the member or the partial
+	// interface or mixin that declared it); empty Exposed means "as the
+	// interface".
+	Exposed       []string
+	SecureContext bool
+
+	// Operation: the function's length and body.
+	Length int
+	Op     func(r *Realm, call goja.FunctionCall) goja.Value
+	// Attribute: getter and optional setter (readonly attributes without
+	// [Replaceable]/[PutForwards]/[LegacyLenientSetter] have none).
+	Get func(r *Realm, this goja.Value) goja.Value
+	Set func(r *Realm, this goja.Value, v goja.Value)
+}
+
+// Constant is an IDL constant: Value is a JavaScript primitive.
+type Constant struct {
+	Name          string
+	Value         goja.Value
+	Exposed       []string
+	SecureContext bool
+}
+
+// InterfaceDef describes an interface, callback interface with constants,
+// or namespace for installation into realms.
+type InterfaceDef struct {
+	Name          string
+	Parent        string
+	Exposed       []string
+	SecureContext bool
+	// Namespace: a namespace object instead of an interface object.
+	Namespace bool
+	// Callback: a legacy callback interface object (constants only).
+	Callback bool
+	// Global: the interface has [Global]; its regular members are
+	// defined on the global object itself.
+	Global bool
+	// NoInterfaceObject: [LegacyNoInterfaceObject].
+	NoInterfaceObject bool
+	// LegacyWindowAlias: extra global names of the interface object.
+	LegacyWindowAlias []string
+	// LegacyFactoryFunctions: named constructors.
+	LegacyFactoryFunctions []FactoryFunction
+	// Constructor, when non-nil, implements the constructor steps and
+	// returns the new object's Go implementation. It is called with the
+	// realm, the arguments and new.target.
+	Constructor       func(r *Realm, args []goja.Value, newTarget *goja.Object) any
+	ConstructorLength int
+	Constants         []Constant
+	Members           []Member
+	// ErrorPrototype makes the interface prototype object's [[Prototype]]
+	// %Error.prototype% and instances Error objects (DOMException).
+	ErrorPrototype bool
+}
+
+// FactoryFunction is a [LegacyFactoryFunction].
+type FactoryFunction struct {
+	Name   string
+	Length int
+	Call   func(r *Realm, args []goja.Value, newTarget *goja.Object) any
+}
+
+// InterfaceObject is an interface installed in one realm.
+type InterfaceObject struct {
+	Name      string
+	Object    *goja.Object // the interface object (nil with [LegacyNoInterfaceObject])
+	Prototype *goja.Object // the interface prototype object
+	def       *InterfaceDef
+	parent    *InterfaceObject
+	errorLike bool
+}
+
+// Def returns the definition the interface was installed from.
+func (io *InterfaceObject) Def() *InterfaceDef { return io.def }
+
+// Registry collects the definitions generated code registers; a realm
+// installs the exposed ones.
+type Registry struct {
+	defs  map[string]*InterfaceDef
+	order []string
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{defs: map[string]*InterfaceDef{}} }
+
+// Add registers a definition. Adding a name twice panics (a generator bug).
+func (g *Registry) Add(d *InterfaceDef) {
+	if _, dup := g.defs[d.Name]; dup {
+		panic("webidl: duplicate definition " + d.Name)
+	}
+	g.defs[d.Name] = d
+	g.order = append(g.order, d.Name)
+}
+
+// Lookup returns a registered definition.
+func (g *Registry) Lookup(name string) *InterfaceDef { return g.defs[name] }
+
+// Names returns the registered names in sorted order.
+func (g *Registry) Names() []string {
+	out := append([]string(nil), g.order...)
+	sort.Strings(out)
+	return out
+}
+
+// NewFunction creates a built-in function object (not a constructor) with
+// the given name and length.
+func (r *Realm) NewFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) *goja.Object {
+	f := r.VM.ToValue(fn).(*goja.Object)
+	r.setNameLength(f, name, length)
+	return f
+}
+
+func (r *Realm) setNameLength(f *goja.Object, name string, length int) {
+	must(f.DefineDataProperty("length", r.VM.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(f.DefineDataProperty("name", StringValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// This performs the brand check of a regular operation or attribute: a
+// null or undefined this value means the global object; the value must
+// be a platform object implementing iface, else a TypeError "Illegal
+// invocation". It returns the Go implementation.
+func (r *Realm) This(this goja.Value, iface string) any {
+	if IsNullish(this) {
+		this = r.global
+	}
+	impl, ok := r.Implements(this, iface)
+	if !ok {
+		r.ThrowTypeError("%s", IllegalInvocation)
+	}
+	return impl
+}
+
+// SetGlobalImpl associates the realm's global object with the Go
+// implementation of the global interface. Call it before Install.
+func (r *Realm) SetGlobalImpl(impl any) { r.globalImpl = impl }
+
+// Install installs every definition of reg that is exposed in this realm,
+// parents before children, the global interface's members on the global
+// object, and the interface objects as properties of the global object.
+func (r *Realm) Install(reg *Registry) error {
+	var install func(name string) (*InterfaceObject, error)
+	visiting := map[string]bool{}
+	install = func(name string) (*InterfaceObject, error) {
+		if io, ok := r.interfaces[name]; ok {
+			return io, nil
+		}
+		d := reg.defs[name]
+		if d == nil {
+			return nil, fmt.Errorf("webidl: interface %s is not registered", name)
+		}
+		if !r.Exposed(d.Exposed, d.SecureContext) {
+			return nil, nil
+		}
+		if visiting[name] {
+			return nil, fmt.Errorf("webidl: inheritance cycle at %s", name)
+		}
+		visiting[name] = true
+		var parent *InterfaceObject
+		if d.Parent != "" {
+			p, err := install(d.Parent)
+			if err != nil {
+				return nil, err
+			}
+			if p == nil {
+				return nil, fmt.Errorf("webidl: %s inherits from %s, which is not exposed in this realm", name, d.Parent)
+			}
+			parent = p
+		}
+		io := r.createInterface(d, parent)
+		r.interfaces[name] = io
+		return io, nil
+	}
+	for _, name := range reg.Names() {
+		if _, err := install(name); err != nil {
+			return err
+		}
+	}
+	// The global object: its [[Prototype]] is the global interface's
+	// prototype object; the [Global] interface's own regular members and
+	// every unforgeable member live on it.
+	if gio := r.interfaces[r.GlobalName]; gio != nil {
+		must(r.global.SetPrototype(gio.Prototype))
+		if r.globalImpl != nil {
+			r.setSlot(r.global, r.globalImpl, gio)
+		}
+		for io := gio; io != nil; io = io.parent {
+			if io.def.Global {
+				r.defineMembers(io, r.global, false, true)
+			}
+		}
+		gio.def.defineUnforgeables(r, gio, r.global)
+	}
+	// Interface objects as global properties: {[[Writable]]: true,
+	// [[Enumerable]]: false, [[Configurable]]: true}.
+	for _, name := range reg.Names() {
+		io := r.interfaces[name]
+		if io == nil || io.Object == nil {
+			continue
+		}
+		must(r.global.DefineDataProperty(name, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		for _, alias := range io.def.LegacyWindowAlias {
+			if r.Exposed([]string{"Window"}, false) {
+				must(r.global.DefineDataProperty(alias, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+			}
+		}
+		for _, ff := range io.def.LegacyFactoryFunctions {
+			must(r.global.DefineDataProperty(ff.Name, r.factoryFunction(io, ff), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
+	}
+	return nil
+}
+
+func (r *Realm) memberExposed(m *Member) bool {
+	return r.Exposed(m.Exposed, m.SecureContext)
+}
+
+func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *InterfaceObject {
+	io := &InterfaceObject{Name: d.Name, def: d, parent: parent}
+	io.errorLike = d.ErrorPrototype || (parent != nil && parent.errorLike)
+	if d.Namespace {
+		// A namespace object: an ordinary object whose [[Prototype]] is
+		// %Object.prototype%, with the class string of the namespace.
+		ns := r.VM.NewObject()
+		must(ns.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(d.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		r.defineConstants(d, ns)
+		r.defineMembers(io, ns, true, false)
+		io.Object = ns
+		return io
+	}
+	// The interface prototype object.
+	var protoProto *goja.Object
+	switch {
+	case parent != nil:
+		protoProto = parent.Prototype
+	case d.ErrorPrototype:
+		protoProto = r.errorCtor.Get("prototype").(*goja.Object)
+	default:
+		protoProto = r.VM.GlobalObject().Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
+	}
+	if !d.Callback {
+		io.Prototype = r.VM.CreateObject(protoProto)
+	}
+	if !d.NoInterfaceObject {
+		io.Object = r.interfaceObject(io)
+		r.defineConstants(d, io.Object)
+		r.defineMembers(io, io.Object, true, false)
+	}
+	if io.Prototype != nil {
+		if io.Object != nil {
+			must(io.Prototype.DefineDataProperty("constructor", io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		}
+		must(io.Prototype.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(d.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		r.defineConstants(d, io.Prototype)
+		if !d.Global {
+			r.defineMembers(io, io.Prototype, false, false)
+		}
+	}
+	return io
+}
+
+// constructorFunction returns a JavaScript constructor function whose
+// [[Call]] and [[Construct]] both run construct(newTarget, args) (newTarget
+// undefined for a call without new). goja's Go constructors cannot tell
+// `new F()` from `F.call(obj)`, so the function itself is a strict-mode
+// JavaScript function forwarding new.target.
+func (r *Realm) constructorFunction(name string, length int, construct func(newTarget *goja.Object, args []goja.Value) *goja.Object) *goja.Object {
+	if r.ctorFactory == nil {
+		f, err := r.VM.RunString(`(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`)
+		if err != nil {
+			panic(err)
+		}
+		r.ctorFactory, _ = goja.AssertFunction(f)
+	}
+	impl := r.VM.ToValue(func(call goja.FunctionCall) goja.Value {
+		nt, _ := call.Argument(0).(*goja.Object)
+		return construct(nt, call.Arguments[1:])
+	})
+	fv, err := r.ctorFactory(goja.Undefined(), impl)
+	if err != nil {
+		panic(err)
+	}
+	f := fv.(*goja.Object)
+	r.setNameLength(f, name, length)
+	return f
+}
+
+// protoFromNewTarget implements GetPrototypeFromConstructor(newTarget,
+// default).
+func (r *Realm) protoFromNewTarget(newTarget *goja.Object, def *goja.Object) *goja.Object {
+	if p, ok := newTarget.Get("prototype").(*goja.Object); ok {
+		return p
+	}
+	return def
+}
+
+// interfaceObject creates the interface object: a constructor function
+// that throws "Illegal constructor" unless the interface has a
+// constructor, in which case it requires new.
+func (r *Realm) interfaceObject(io *InterfaceObject) *goja.Object {
+	d := io.def
+	f := r.constructorFunction(d.Name, d.ConstructorLength, func(newTarget *goja.Object, args []goja.Value) *goja.Object {
+		if d.Constructor == nil || d.Callback {
+			r.ThrowTypeError("Illegal constructor")
+		}
+		if newTarget == nil {
+			r.ThrowTypeError("Failed to construct '%s': Please use the 'new' operator, this DOM object constructor cannot be called as a function.", d.Name)
+		}
+		impl := d.Constructor(r, args, newTarget)
+		return r.wrapNew(io, impl, r.protoFromNewTarget(newTarget, io.Prototype))
+	})
+	if io.parent != nil && io.parent.Object != nil {
+		must(f.SetPrototype(io.parent.Object))
+	}
+	if io.Prototype != nil {
+		must(f.DefineDataProperty("prototype", io.Prototype, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	} else {
+		_ = f.Delete("prototype")
+	}
+	return f
+}
+
+func (r *Realm) factoryFunction(io *InterfaceObject, ff FactoryFunction) *goja.Object {
+	f := r.constructorFunction(ff.Name, ff.Length, func(newTarget *goja.Object, args []goja.Value) *goja.Object {
+		if newTarget == nil {
+			r.ThrowTypeError("Failed to construct '%s': Please use the 'new' operator", ff.Name)
+		}
+		impl := ff.Call(r, args, newTarget)
+		return r.wrapNew(io, impl, r.protoFromNewTarget(newTarget, io.Prototype))
+	})
+	must(f.DefineDataProperty("prototype", io.Prototype, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	return f
+}
+
+// wrapNew creates the object a constructor returns, with the prototype
+// taken from new.target, and links it to impl.
+func (r *Realm) wrapNew(io *InterfaceObject, impl any, proto *goja.Object) *goja.Object {
+	if proto == nil {
+		proto = io.Prototype
+	}
+	var refl *Reflector
+	if rf, ok := impl.(Reflected); ok {
+		refl = rf.WebIDLReflector()
+	}
+	obj := r.newPlatformObject(io, proto)
+	r.setSlot(obj, impl, io)
+	// Unforgeable members of the interface and its ancestors.
+	io.def.defineUnforgeables(r, io, obj)
+	if refl != nil && refl.obj == nil {
+		refl.obj, refl.realm = obj, r
+	}
+	return obj
+}
+
+func (r *Realm) defineConstants(d *InterfaceDef, obj *goja.Object) {
+	// Constants: {[[Writable]]: false, [[Enumerable]]: true, [[Configurable]]: false}.
+	for _, c := range d.Constants {
+		if !r.Exposed(c.Exposed, c.SecureContext) {
+			continue
+		}
+		must(obj.DefineDataProperty(c.Name, c.Value, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE))
+	}
+}
+
+// defineMembers defines the operations and attributes of io on target:
+// static ones on the interface object (static=true), regular ones on the
+// prototype or, for [Global], the global object (onGlobal=true).
+func (r *Realm) defineMembers(io *InterfaceObject, target *goja.Object, static, onGlobal bool) {
+	d := io.def
+	for i := range d.Members {
+		m := &d.Members[i]
+		if d.Namespace {
+			// Namespace members are all "static" in placement.
+		} else if m.Static != static || (m.Unforgeable && !static) {
+			continue
+		}
+		if !r.memberExposed(m) {
+			continue
+		}
+		r.defineMember(target, m, false)
+	}
+}
+
+// defineUnforgeables defines [LegacyUnforgeable] members of d and its
+// ancestors on a new instance.
+func (d *InterfaceDef) defineUnforgeables(r *Realm, io *InterfaceObject, obj *goja.Object) {
+	for i := io; i != nil; i = i.parent {
+		for k := range i.def.Members {
+			m := &i.def.Members[k]
+			if m.Unforgeable && !m.Static && r.memberExposed(m) {
+				r.defineMember(obj, m, true)
+			}
+		}
+	}
+}
+
+func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool) {
+	configurable := goja.FLAG_TRUE
+	if unforgeable {
+		configurable = goja.FLAG_FALSE
+	}
+	enumerable := goja.FLAG_TRUE
+	if m.NotEnumerable {
+		enumerable = goja.FLAG_FALSE
+	}
+	switch m.Kind {
+	case Operation:
+		op := m.Op
+		f := r.NewFunction(m.Name, m.Length, func(call goja.FunctionCall) goja.Value { return op(r, call) })
+		if m.Symbol != "" {
+			must(target.DefineDataPropertySymbol(r.Symbol(m.Symbol), f, writableFlag(unforgeable), configurable, enumerable))
+		} else {
+			must(target.DefineDataProperty(m.Name, f, writableFlag(unforgeable), configurable, enumerable))
+		}
+	case Attribute:
+		get, set := m.Get, m.Set
+		var getter, setter goja.Value
+		if get != nil {
+			getter = r.NewFunction("get "+m.Name, 0, func(call goja.FunctionCall) goja.Value { return get(r, call.This) })
+		}
+		if set != nil {
+			setter = r.NewFunction("set "+m.Name, 1, func(call goja.FunctionCall) goja.Value {
+				var v goja.Value = goja.Undefined()
+				if len(call.Arguments) > 0 {
+					v = call.Arguments[0]
+				} else {
+					r.ThrowTypeError("Failed to set the '%s' property: 1 argument required, but only 0 present.", m.Name)
+				}
+				set(r, call.This, v)
+				return goja.Undefined()
+			})
+		}
+		must(target.DefineAccessorProperty(m.Name, getter, setter, configurable, enumerable))
+	}
+}
+
+// writableFlag: operations are writable unless unforgeable.
+func writableFlag(unforgeable bool) goja.Flag {
+	if unforgeable {
+		return goja.FLAG_FALSE
+	}
+	return goja.FLAG_TRUE
+}

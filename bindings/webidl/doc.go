@@ -1,0 +1,58 @@
+// Package webidl is the runtime of the WebIDL ECMAScript binding on goja:
+// the conversions between JavaScript values and IDL values, platform
+// objects and their brand checks, interface objects and prototypes,
+// exceptions, callbacks and promises. The code generated from IDL
+// (bindings/*_gen.go) calls it; hand-written realm code uses it directly.
+//
+// # Usage (for the realms layer)
+//
+// One Realm per goja.Runtime (one per global object), used only on that
+// runtime's goroutine:
+//
+//	vm := goja.New()
+//	r := webidl.NewRealm(vm, "Window", []string{"Window"}, secureContext)
+//	r.ErrorToJS = mapDOMExceptions // *dom.DOMException -> JS DOMException
+//	r.SetGlobalImpl(windowImpl)     // Go implementation of WindowMethods
+//	err := r.Install(bindings.Interfaces) // the generated registry
+//
+// Install defines every interface, callback interface and namespace of
+// the registry that [Exposed] and [SecureContext] expose in this realm
+// (GlobalNames is the global's exposure set: "Window", or
+// "DedicatedWorkerGlobalScope" plus "Worker" and "DedicatedWorker"), sets
+// the global object's [[Prototype]] to the global interface's prototype
+// and puts the [Global] interface's own members on the global object.
+//
+// Platform objects: r.Wrap(impl, "LockManager") returns the JavaScript
+// object for a Go implementation. Implementations should embed
+// webidl.Reflector so that the same object is returned every time (this
+// is what makes [SameObject] attributes like navigator.locks hold).
+// r.Implements(v, "Lock") / r.ImplOf(v) go the other way (brand checks).
+//
+// Errors: an implementation method returns a Go error; the binding throws
+// r.ErrorValue(err): *webidl.SimpleError gives a native TypeError/
+// RangeError..., *webidl.JSError rethrows a JavaScript value, and the
+// realm's ErrorToJS hook maps everything else (DOMException); without a
+// hook an unknown error becomes a TypeError with its text. Operations
+// returning a promise never throw: the error rejects the returned promise.
+//
+// Strings: DOMString is WTF-8 (lossless for lone surrogates; use
+// DOMStringFromUTF16 / (DOMString).UTF16), USVString is a plain UTF-8 Go
+// string, ByteString one byte per code unit.
+//
+// Promises: r.NewPromise(), p.Resolve(v)/p.Reject(v)/p.RejectError(err),
+// r.PromiseResolvedWith, r.PromiseRejectedWith, p.React(onFulfilled,
+// onRejected), p.MarkHandled(). goja runs promise jobs when the outermost
+// JavaScript call returns: resolving from Go with no JavaScript on the
+// stack runs reactions at once, so do it at the end of a task.
+//
+// Callbacks: a callback function value is a *CallbackFunction;
+// cb.Invoke(this, args...) implements "invoke a callback function"
+// (a JavaScript exception comes back as *JSError) and
+// cb.InvokePromise(...) the variant for promise-returning callback types
+// (an exception becomes a rejected promise), as LockGrantedCallback needs.
+//
+// Nullable and optional values: Optional[T]{Value, Present} for optional
+// arguments and dictionary members without defaults; Nullable[T]{Value,
+// Null} for T? when T has no nil in Go (interfaces, objects, callbacks and
+// promises use nil for null).
+package webidl

@@ -1,0 +1,221 @@
+package webidl
+
+import (
+	"github.com/dop251/goja"
+)
+
+// IteratorKind is the kind of a default iterator: "key", "value" or
+// "key+value".
+type IteratorKind uint8
+
+// Iterator kinds.
+const (
+	IterateKeyValue IteratorKind = iota
+	IterateKeys
+	IterateValues
+)
+
+// Pair is one value pair to iterate over, already converted to JavaScript.
+type Pair struct {
+	Key, Value goja.Value
+}
+
+type pairIterState struct {
+	iface string
+	kind  IteratorKind
+	index int
+	pairs func() []Pair
+	done  bool
+}
+
+// iteratorPrototype returns the "iface Iterator" prototype object: next,
+// @@toStringTag, [[Prototype]] %IteratorPrototype%.
+func (r *Realm) iteratorPrototype(iface string) *goja.Object {
+	if r.iterProtos == nil {
+		r.iterProtos = map[string]*goja.Object{}
+	}
+	if p, ok := r.iterProtos[iface]; ok {
+		return p
+	}
+	proto := r.VM.CreateObject(r.iterProto)
+	next := r.NewFunction("next", 0, func(call goja.FunctionCall) goja.Value {
+		s := r.getSlot(call.This)
+		st, ok := (*pairIterState)(nil), false
+		if s != nil {
+			st, ok = s.impl.(*pairIterState)
+		}
+		if !ok || st.iface != iface {
+			r.ThrowTypeError("%s", IllegalInvocation)
+		}
+		if st.done {
+			return r.IterResult(goja.Undefined(), true)
+		}
+		pairs := st.pairs()
+		if st.index >= len(pairs) {
+			st.done = true
+			return r.IterResult(goja.Undefined(), true)
+		}
+		p := pairs[st.index]
+		st.index++
+		switch st.kind {
+		case IterateKeys:
+			return r.IterResult(p.Key, false)
+		case IterateValues:
+			return r.IterResult(p.Value, false)
+		}
+		return r.IterResult(r.VM.NewArray(p.Key, p.Value), false)
+	})
+	must(proto.DefineDataProperty("next", next, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+	must(proto.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(iface+" Iterator"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	r.iterProtos[iface] = proto
+	return proto
+}
+
+// IterResult creates an iterator result object {value, done}.
+func (r *Realm) IterResult(value goja.Value, done bool) *goja.Object {
+	o := r.VM.NewObject()
+	must(o.Set("value", AnyValue(value)))
+	must(o.Set("done", done))
+	return o
+}
+
+// NewPairIterator creates a default iterator object for a pair iterable
+// interface; pairs is asked for the current value pairs at each step.
+func (r *Realm) NewPairIterator(iface string, kind IteratorKind, pairs func() []Pair) *goja.Object {
+	obj := r.VM.CreateObject(r.iteratorPrototype(iface))
+	r.setSlot(obj, &pairIterState{iface: iface, kind: kind, pairs: pairs}, nil)
+	return obj
+}
+
+// PairForEach implements forEach of pair iterable declarations.
+func (r *Realm) PairForEach(this goja.Value, call goja.FunctionCall, pairs func() []Pair) goja.Value {
+	cb, ok := goja.AssertFunction(Arg(call, 0))
+	if !ok {
+		r.ThrowTypeError("Failed to execute 'forEach': parameter 1 is not of type 'Function'.")
+	}
+	thisArg := AnyValue(Arg(call, 1))
+	for i := 0; ; i++ {
+		ps := pairs()
+		if i >= len(ps) {
+			break
+		}
+		if _, err := cb(thisArg, ps[i].Value, ps[i].Key, this); err != nil {
+			r.Throw(err)
+		}
+	}
+	return goja.Undefined()
+}
+
+// AsyncIterator is the Go side of an async iterable declaration's
+// iterator: Next returns a promise for the next value, fulfilled with
+// AsyncIterationEnd's result when the iteration is over.
+type AsyncIterator interface {
+	// Next implements "get the next iteration result": a promise fulfilled
+	// with an iterator result object (see Realm.IterResult).
+	Next(r *Realm) *Promise
+	// Return implements "asynchronous iterator return" (may be nil).
+	Return(r *Realm, value goja.Value) *Promise
+}
+
+type asyncIterState struct {
+	iface   string
+	it      AsyncIterator
+	ongoing *Promise
+	done    bool
+}
+
+// asyncIteratorPrototype builds the "iface AsyncIterator" prototype.
+func (r *Realm) asyncIteratorPrototype(iface string) *goja.Object {
+	key := iface + " AsyncIterator"
+	if r.iterProtos == nil {
+		r.iterProtos = map[string]*goja.Object{}
+	}
+	if p, ok := r.iterProtos[key]; ok {
+		return p
+	}
+	if r.asyncIterProto == nil {
+		// %AsyncIteratorPrototype%: an object whose @@asyncIterator
+		// returns this.
+		r.asyncIterProto = r.VM.NewObject()
+		self := r.NewFunction("[Symbol.asyncIterator]", 0, func(call goja.FunctionCall) goja.Value { return call.This })
+		must(r.asyncIterProto.DefineDataPropertySymbol(r.Symbol("asyncIterator"), self, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	}
+	proto := r.VM.CreateObject(r.asyncIterProto)
+	state := func(this goja.Value) *asyncIterState {
+		s := r.getSlot(this)
+		if s != nil {
+			if st, ok := s.impl.(*asyncIterState); ok && st.iface == iface {
+				return st
+			}
+		}
+		return nil
+	}
+	next := r.NewFunction("next", 0, func(call goja.FunctionCall) goja.Value {
+		st := state(call.This)
+		if st == nil {
+			return r.PromiseRejectedWith(r.NewError(TypeError, IllegalInvocation)).Object
+		}
+		step := func() *Promise {
+			if st.done {
+				return r.PromiseResolvedWith(r.IterResult(goja.Undefined(), true))
+			}
+			p := st.it.Next(r)
+			return p.React(func(v goja.Value) (goja.Value, error) {
+				if o, ok := v.(*goja.Object); ok && o.Get("done").ToBoolean() {
+					st.done = true
+				}
+				return v, nil
+			}, func(reason goja.Value) (goja.Value, error) {
+				st.done = true
+				return nil, &JSError{Value: reason}
+			})
+		}
+		var p *Promise
+		if st.ongoing != nil {
+			p = st.ongoing.React(func(goja.Value) (goja.Value, error) { return step().Object, nil },
+				func(goja.Value) (goja.Value, error) { return step().Object, nil })
+		} else {
+			p = step()
+		}
+		st.ongoing = p
+		return p.Object
+	})
+	ret := r.NewFunction("return", 1, func(call goja.FunctionCall) goja.Value {
+		st := state(call.This)
+		if st == nil {
+			return r.PromiseRejectedWith(r.NewError(TypeError, IllegalInvocation)).Object
+		}
+		v := AnyValue(Arg(call, 0))
+		if st.done {
+			return r.PromiseResolvedWith(r.IterResult(v, true)).Object
+		}
+		st.done = true
+		p := st.it.Return(r, v)
+		if p == nil {
+			return r.PromiseResolvedWith(r.IterResult(v, true)).Object
+		}
+		return p.React(func(goja.Value) (goja.Value, error) { return r.IterResult(v, true), nil }, nil).Object
+	})
+	must(proto.DefineDataProperty("next", next, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+	must(proto.DefineDataProperty("return", ret, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+	must(proto.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(key), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	r.iterProtos[key] = proto
+	return proto
+}
+
+// NewAsyncIterator creates a default asynchronous iterator object.
+func (r *Realm) NewAsyncIterator(iface string, it AsyncIterator) *goja.Object {
+	obj := r.VM.CreateObject(r.asyncIteratorPrototype(iface))
+	r.setSlot(obj, &asyncIterState{iface: iface, it: it}, nil)
+	return obj
+}
+
+// ArrayIteratorMember returns %Array.prototype%[name] (the functions value
+// iterable declarations share with arrays).
+func (r *Realm) ArrayIteratorMember(name string) goja.Value {
+	ap := r.VM.GlobalObject().Get("Array").(*goja.Object).Get("prototype").(*goja.Object)
+	if name == "@@iterator" {
+		return ap.GetSymbol(goja.SymIterator)
+	}
+	return ap.Get(name)
+}

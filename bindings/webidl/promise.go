@@ -1,0 +1,149 @@
+package webidl
+
+import (
+	"github.com/dop251/goja"
+)
+
+// Promise is a WebIDL promise type value: a JavaScript promise plus (when
+// this realm created it) its resolving functions.
+type Promise struct {
+	Object  *goja.Object
+	p       *goja.Promise
+	resolve func(any) error
+	reject  func(any) error
+	realm   *Realm
+}
+
+// NewPromise implements "a new promise".
+func (r *Realm) NewPromise() *Promise {
+	p, res, rej := r.VM.NewPromise()
+	return &Promise{Object: r.VM.ToValue(p).(*goja.Object), p: p, resolve: res, reject: rej, realm: r}
+}
+
+// PromiseResolvedWith implements "a promise resolved with" v.
+func (r *Realm) PromiseResolvedWith(v goja.Value) *Promise {
+	p := r.NewPromise()
+	p.Resolve(v)
+	return p
+}
+
+// PromiseRejectedWith implements "a promise rejected with" reason.
+func (r *Realm) PromiseRejectedWith(reason goja.Value) *Promise {
+	p := r.NewPromise()
+	p.Reject(reason)
+	return p
+}
+
+// PromiseRejectedWithError is PromiseRejectedWith the JavaScript value of
+// a Go error (see ErrorValue).
+func (r *Realm) PromiseRejectedWithError(err error) *Promise {
+	return r.PromiseRejectedWith(r.ErrorValue(err))
+}
+
+// ToPromise converts a JavaScript value to an IDL Promise<T>: a new promise
+// of this realm resolved with v (WebIDL §3.2.23).
+func (r *Realm) ToPromise(v goja.Value) *Promise {
+	return r.PromiseResolvedWith(AnyValue(v))
+}
+
+// Value returns the promise object.
+func (p *Promise) Value() goja.Value {
+	if p == nil {
+		return goja.Null()
+	}
+	return p.Object
+}
+
+// Resolve implements "resolve p with v". It does nothing when p is not
+// pending.
+func (p *Promise) Resolve(v goja.Value) {
+	if p.resolve == nil {
+		panic("webidl: Resolve on a promise this realm did not create")
+	}
+	if err := p.resolve(AnyValue(v)); err != nil {
+		panic(err)
+	}
+}
+
+// Reject implements "reject p with reason".
+func (p *Promise) Reject(reason goja.Value) {
+	if p.reject == nil {
+		panic("webidl: Reject on a promise this realm did not create")
+	}
+	if err := p.reject(AnyValue(reason)); err != nil {
+		panic(err)
+	}
+}
+
+// RejectError rejects p with the JavaScript value of err.
+func (p *Promise) RejectError(err error) { p.Reject(p.realm.ErrorValue(err)) }
+
+// State returns the promise's state when it is a goja promise.
+func (p *Promise) State() goja.PromiseState {
+	if p.p != nil {
+		return p.p.State()
+	}
+	if gp, ok := p.Object.Export().(*goja.Promise); ok {
+		return gp.State()
+	}
+	return goja.PromiseStatePending
+}
+
+// Result returns the promise's fulfillment value or rejection reason.
+func (p *Promise) Result() goja.Value {
+	gp := p.p
+	if gp == nil {
+		gp, _ = p.Object.Export().(*goja.Promise)
+	}
+	if gp == nil {
+		return goja.Undefined()
+	}
+	return gp.Result()
+}
+
+// React implements "react to" p: it calls onFulfilled or onRejected (either
+// may be nil) with the value when p settles and returns the derived
+// promise, resolved with what the reaction returned (or with the value /
+// rejected with the reason when the corresponding step is nil). A Go
+// error returned by a reaction rejects the derived promise.
+func (p *Promise) React(onFulfilled, onRejected func(goja.Value) (goja.Value, error)) *Promise {
+	r := p.realm
+	wrap := func(f func(goja.Value) (goja.Value, error)) goja.Value {
+		if f == nil {
+			return goja.Undefined()
+		}
+		return r.VM.ToValue(func(call goja.FunctionCall) goja.Value {
+			v, err := f(call.Argument(0))
+			if err != nil {
+				r.Throw(err)
+			}
+			return AnyValue(v)
+		})
+	}
+	res, err := r.promiseThen(p.Object, wrap(onFulfilled), wrap(onRejected))
+	if err != nil {
+		panic(err)
+	}
+	return &Promise{Object: res.(*goja.Object), realm: r}
+}
+
+// MarkHandled implements "mark as handled": a rejection of p is not
+// reported as unhandled.
+func (p *Promise) MarkHandled() {
+	r := p.realm
+	noop := r.VM.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	if _, err := r.promiseThen(p.Object, goja.Undefined(), noop); err != nil {
+		panic(err)
+	}
+}
+
+// PromiseOperation runs the body of an operation whose return type is a
+// promise type: anything it throws becomes a promise rejected with the
+// exception (WebIDL §3.7.7 / §3.6.8 "return a promise rejected with").
+func (r *Realm) PromiseOperation(body func() goja.Value) goja.Value {
+	var out goja.Value
+	if ex := r.VM.Try(func() { out = body() }); ex != nil {
+		return r.PromiseRejectedWith(ex.Value()).Object
+	}
+	return out
+}

@@ -1,0 +1,274 @@
+package webidl
+
+import (
+	"fmt"
+
+	"github.com/dop251/goja"
+)
+
+// Realm is the binding state of one JavaScript realm: the goja runtime, its
+// global object, the interface objects and prototypes installed in it, and
+// the internal slots linking platform objects to their Go implementations.
+//
+// A Realm, like its goja.Runtime, belongs to one goroutine (its event loop).
+type Realm struct {
+	VM *goja.Runtime
+
+	// GlobalName is the identifier of the global interface (for example
+	// "Window" or "DedicatedWorkerGlobalScope"); it decides [Exposed].
+	GlobalName string
+	// GlobalNames is the global interface's exposure set: its own
+	// identifier plus the names its [Global] extended attribute lists (for
+	// example "Window"; "Worker" and "DedicatedWorker").
+	GlobalNames []string
+	// SecureContext says whether the realm's settings object is a secure
+	// context; it decides [SecureContext].
+	SecureContext bool
+
+	// ErrorToJS, when set, is asked first to turn a Go error returned by an
+	// implementation into the JavaScript value to throw; it returns false to
+	// let the default mapping run. The realms layer uses it to map
+	// *dom.DOMException to JavaScript DOMException objects.
+	ErrorToJS func(r *Realm, err error) (goja.Value, bool)
+
+	// Data is free for the embedder (for example its settings object).
+	Data any
+
+	global          *goja.Object
+	interfaces      map[string]*InterfaceObject
+	slots           *goja.Object // WeakMap: platform object -> *slot
+	slotGet         goja.Callable
+	slotSet         goja.Callable
+	iterProto       *goja.Object // %IteratorPrototype%
+	promiseCtor     *goja.Object
+	errorCtor       *goja.Object
+	typeErrorCtor   *goja.Object
+	arrayBufferCtor *goja.Object
+	dataViewCtor    *goja.Object
+	typedArrayProto *goja.Object
+	promiseThen     goja.Callable
+	promiseResolve  goja.Callable
+	syms            map[string]*goja.Symbol
+	globalImpl      any
+	toStringFn      goja.Callable
+	ctorFactory     goja.Callable
+	iterProtos      map[string]*goja.Object
+	asyncIterProto  *goja.Object
+	typedArrayTag   goja.Callable
+	dataViewLen     goja.Callable
+}
+
+// slot is the value kept in a platform object's internal slot.
+type slot struct {
+	impl  any
+	iface *InterfaceObject
+}
+
+// NewRealm prepares the binding state for vm. The global object is
+// vm.GlobalObject() until SetGlobal installs a [Global] interface on it.
+func NewRealm(vm *goja.Runtime, globalName string, globalNames []string, secure bool) *Realm {
+	r := &Realm{
+		VM:            vm,
+		GlobalName:    globalName,
+		GlobalNames:   globalNames,
+		SecureContext: secure,
+		global:        vm.GlobalObject(),
+		interfaces:    map[string]*InterfaceObject{},
+	}
+	if len(r.GlobalNames) == 0 && globalName != "" {
+		r.GlobalNames = []string{globalName}
+	}
+	g := vm.GlobalObject()
+	get := func(name string) *goja.Object { return g.Get(name).(*goja.Object) }
+	wmCtor := get("WeakMap")
+	wm, err := vm.New(wmCtor)
+	if err != nil {
+		panic(err)
+	}
+	r.slots = wm
+	wmProto := wmCtor.Get("prototype").(*goja.Object)
+	r.slotGet, _ = goja.AssertFunction(wmProto.Get("get"))
+	r.slotSet, _ = goja.AssertFunction(wmProto.Get("set"))
+	r.promiseCtor = get("Promise")
+	r.errorCtor = get("Error")
+	r.typeErrorCtor = get("TypeError")
+	r.arrayBufferCtor = get("ArrayBuffer")
+	r.dataViewCtor = get("DataView")
+	r.typedArrayProto = get("Uint8Array").Prototype().Get("prototype").(*goja.Object)
+	// %IteratorPrototype% is the [[Prototype]] of %ArrayIteratorPrototype%.
+	arrIter, _ := vm.RunString("Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))")
+	r.iterProto = arrIter.(*goja.Object)
+	promiseProto := r.promiseCtor.Get("prototype").(*goja.Object)
+	r.promiseThen, _ = goja.AssertFunction(promiseProto.Get("then"))
+	r.promiseResolve, _ = goja.AssertFunction(r.promiseCtor.Get("resolve"))
+	return r
+}
+
+// Global returns the realm's global object.
+func (r *Realm) Global() *goja.Object { return r.global }
+
+// Interface returns an interface installed in the realm, or nil.
+func (r *Realm) Interface(name string) *InterfaceObject { return r.interfaces[name] }
+
+// Exposed reports whether a construct with the given [Exposed] set (global
+// names, or "*") and [SecureContext] flag is exposed in this realm.
+func (r *Realm) Exposed(exposed []string, secureOnly bool) bool {
+	if secureOnly && !r.SecureContext {
+		return false
+	}
+	if len(exposed) == 0 {
+		return true
+	}
+	for _, e := range exposed {
+		if e == "*" {
+			return true
+		}
+		for _, g := range r.GlobalNames {
+			if e == g {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setSlot associates a platform object with its implementation.
+func (r *Realm) setSlot(obj *goja.Object, impl any, iface *InterfaceObject) {
+	if _, err := r.slotSet(r.slots, obj, r.VM.ToValue(&slot{impl: impl, iface: iface})); err != nil {
+		panic(err)
+	}
+}
+
+func (r *Realm) getSlot(v goja.Value) *slot {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	res, err := r.slotGet(r.slots, obj)
+	if err != nil || res == nil || goja.IsUndefined(res) {
+		return nil
+	}
+	s, _ := res.Export().(*slot)
+	return s
+}
+
+// Implements reports whether v is a platform object implementing the named
+// interface (directly or through inheritance), and returns its Go
+// implementation.
+func (r *Realm) Implements(v goja.Value, iface string) (any, bool) {
+	s := r.getSlot(v)
+	if s == nil {
+		return nil, false
+	}
+	for i := s.iface; i != nil; i = i.parent {
+		if i.Name == iface {
+			return s.impl, true
+		}
+	}
+	return nil, false
+}
+
+// ImplOf returns the Go implementation behind a platform object, or nil.
+func (r *Realm) ImplOf(v goja.Value) any {
+	if s := r.getSlot(v); s != nil {
+		return s.impl
+	}
+	return nil
+}
+
+// Reflector caches a Go implementation's JavaScript wrapper. Implementations
+// embed it (by value) so that the same JavaScript object is returned every
+// time the implementation is converted to JavaScript.
+type Reflector struct {
+	obj   *goja.Object
+	realm *Realm
+}
+
+// WebIDLReflector returns r; it makes any type embedding Reflector a
+// Reflected.
+func (r *Reflector) WebIDLReflector() *Reflector { return r }
+
+// Object returns the cached wrapper, or nil before the first wrap.
+func (r *Reflector) Object() *goja.Object { return r.obj }
+
+// Realm returns the realm of the cached wrapper, or nil.
+func (r *Reflector) Realm() *Realm { return r.realm }
+
+// Reflected is implemented by Go implementations embedding Reflector.
+type Reflected interface{ WebIDLReflector() *Reflector }
+
+// Wrap returns the JavaScript platform object for impl, an implementation of
+// the interface iface: the cached one when impl embeds a Reflector, else a
+// new object. A nil impl gives null.
+func (r *Realm) Wrap(impl any, iface string) goja.Value {
+	if impl == nil {
+		return goja.Null()
+	}
+	if v, ok := impl.(goja.Value); ok {
+		return v
+	}
+	var refl *Reflector
+	if rf, ok := impl.(Reflected); ok {
+		refl = rf.WebIDLReflector()
+		if refl != nil && refl.obj != nil {
+			if refl.realm == r {
+				return refl.obj
+			}
+		}
+	}
+	io := r.interfaces[iface]
+	if io == nil {
+		panic(r.VM.NewTypeError(fmt.Sprintf("interface %s is not installed in this realm", iface)))
+	}
+	obj := r.newPlatformObject(io, io.Prototype)
+	r.setSlot(obj, impl, io)
+	io.def.defineUnforgeables(r, io, obj)
+	if refl != nil {
+		refl.obj, refl.realm = obj, r
+	}
+	return obj
+}
+
+// newPlatformObject creates an object with the given prototype; for
+// interfaces whose prototype chain reaches %Error.prototype% (DOMException)
+// it is an Error instance so that it has [[ErrorData]] and a stack.
+func (r *Realm) newPlatformObject(io *InterfaceObject, proto *goja.Object) *goja.Object {
+	if io.errorLike {
+		obj, err := r.VM.New(r.errorCtor)
+		if err != nil {
+			panic(err)
+		}
+		_ = obj.SetPrototype(proto)
+		return obj
+	}
+	return r.VM.CreateObject(proto)
+}
+
+// Symbol returns a well-known symbol by name ("iterator", "asyncIterator",
+// "toStringTag", "unscopables").
+func (r *Realm) Symbol(name string) *goja.Symbol {
+	switch name {
+	case "iterator":
+		return goja.SymIterator
+	case "toStringTag":
+		return goja.SymToStringTag
+	case "unscopables":
+		return goja.SymUnscopables
+	case "asyncIterator":
+		if r.syms == nil {
+			r.syms = map[string]*goja.Symbol{}
+		}
+		if s, ok := r.syms[name]; ok {
+			return s
+		}
+		v := r.VM.GlobalObject().Get("Symbol").(*goja.Object).Get("asyncIterator")
+		if s, ok := v.(*goja.Symbol); ok {
+			r.syms[name] = s
+			return s
+		}
+		s := goja.NewSymbol("Symbol.asyncIterator")
+		r.syms[name] = s
+		return s
+	}
+	panic("webidl: unknown well-known symbol " + name)
+}
