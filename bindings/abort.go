@@ -1,0 +1,106 @@
+package bindings
+
+import (
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+)
+
+// abortSignalImpl is the Go implementation behind an AbortSignal object.
+type abortSignalImpl struct {
+	*eventTargetImpl
+	sig *dom.AbortSignal
+	// reason caches the JavaScript value of an abort reason dom created
+	// (the default AbortError or TimeoutError DOMException), so that
+	// signal.reason returns the same object every time.
+	reason goja.Value
+}
+
+// abortControllerImpl is the Go implementation behind an AbortController.
+type abortControllerImpl struct {
+	webidl.Reflector
+	c      *dom.AbortController
+	signal *abortSignalImpl
+}
+
+// signalImpl returns the implementation wrapping a dom signal, creating it
+// the first time (signals made by dom, e.g. AbortSignal.any's result).
+func (r *Realm) signalImpl(s *dom.AbortSignal) *abortSignalImpl {
+	if impl, ok := s.Owner.(*abortSignalImpl); ok {
+		return impl
+	}
+	et := &eventTargetImpl{realm: r, target: &s.EventTarget}
+	impl := &abortSignalImpl{eventTargetImpl: et, sig: s}
+	s.Owner = impl
+	return impl
+}
+
+// signalValue returns the AbortSignal object of s.
+func (r *Realm) signalValue(s *dom.AbortSignal) goja.Value {
+	return r.idl.Wrap(r.signalImpl(s), "AbortSignal")
+}
+
+// newAbortController is the new AbortController() constructor steps.
+func (r *Realm) newAbortController() *abortControllerImpl {
+	// 1. Let signal be a new AbortSignal object. 2. Set this's signal.
+	c := dom.NewAbortController()
+	return &abortControllerImpl{c: c, signal: r.signalImpl(c.Signal())}
+}
+
+// abortReason is the signal's abort reason as a JavaScript value
+// (undefined when not aborted).
+func (s *abortSignalImpl) abortReason() goja.Value {
+	if !s.sig.Aborted() {
+		return goja.Undefined()
+	}
+	reason := s.sig.Reason()
+	if jr, ok := reason.(*jsReason); ok {
+		return webidl.AnyValue(jr.v)
+	}
+	if s.reason == nil {
+		s.reason = s.realm.reasonValue(reason)
+	}
+	return s.reason
+}
+
+// throwIfAborted is the throwIfAborted() method steps: throw this's abort
+// reason, if this is aborted.
+func (s *abortSignalImpl) throwIfAborted() error {
+	if !s.sig.Aborted() {
+		return nil
+	}
+	return &jsReason{v: s.abortReason()}
+}
+
+// abortSignalTimeout is the static AbortSignal.timeout(milliseconds).
+func (r *Realm) abortSignalTimeout(ms uint64) *abortSignalImpl {
+	return r.signalImpl(dom.AbortSignalTimeout(timersOf(r), ms))
+}
+
+// abortSignalAny is the static AbortSignal.any(signals).
+func (r *Realm) abortSignalAny(signals []*abortSignalImpl) *abortSignalImpl {
+	list := make([]*dom.AbortSignal, len(signals))
+	for i, s := range signals {
+		list[i] = s.sig
+	}
+	return r.signalImpl(dom.AbortSignalAny(list))
+}
+
+// abortSignalAbort is the static AbortSignal.abort(reason).
+func (r *Realm) abortSignalAbort(reason goja.Value) *abortSignalImpl {
+	return r.signalImpl(dom.AbortSignalAbort(toReason(reason)))
+}
+
+// realmTimers runs AbortSignal.timeout's steps as timer tasks of the
+// realm's global.
+type realmTimers struct{ r *Realm }
+
+func (t realmTimers) RunStepsAfterTimeout(ms uint64, steps func()) {
+	t.r.host.startTimer(ms, func() {
+		if !t.r.closedOnLoop {
+			steps()
+		}
+	})
+}
+
+func timersOf(r *Realm) dom.Timers { return realmTimers{r} }

@@ -1,0 +1,282 @@
+package bindings
+
+import (
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+)
+
+// eventImpl is the Go implementation behind a JavaScript Event object: the
+// dom.Event plus, for events the realm fires itself (error,
+// unhandledrejection), the extra attributes of ErrorEvent or
+// PromiseRejectionEvent, defined as own properties of the wrapper.
+type eventImpl struct {
+	webidl.Reflector
+	ev    *dom.Event
+	extra []eventProp
+}
+
+type eventProp struct {
+	name  string
+	value goja.Value
+}
+
+// eventTargetImpl is the Go implementation behind EventTarget objects
+// created by script (new EventTarget()) and the base of every other
+// target: it adapts the dom.EventTarget to JavaScript listeners.
+type eventTargetImpl struct {
+	webidl.Reflector
+	realm  *Realm
+	target *dom.EventTarget
+	// handlers holds the event handlers of the target's event handler
+	// IDL attributes (onabort, onerror, ...), by event type.
+	handlers map[string]*eventHandler
+}
+
+// eventHandler is an "event handler": its value and the listener it
+// registered when first activated.
+type eventHandler struct {
+	value    goja.Value // null when not set
+	listener dom.ListenerID
+	special  bool // OnErrorEventHandler on a global: 5-argument call
+}
+
+func (r *Realm) newEventTargetImpl(t *dom.EventTarget) *eventTargetImpl {
+	impl := &eventTargetImpl{realm: r, target: t}
+	if t.Owner == nil {
+		t.Owner = impl
+	}
+	return impl
+}
+
+// eventValue returns the JavaScript object for a dom.Event, creating (and
+// caching in ev.Detail) its wrapper the first time.
+func (r *Realm) eventValue(ev *dom.Event) goja.Value {
+	impl, ok := ev.Detail.(*eventImpl)
+	if !ok {
+		impl = &eventImpl{ev: ev}
+		ev.Detail = impl
+	}
+	if obj := impl.Object(); obj != nil {
+		return obj
+	}
+	v := r.idl.Wrap(impl, "Event")
+	if obj, ok := v.(*goja.Object); ok {
+		for _, p := range impl.extra {
+			_ = obj.DefineDataProperty(p.name, p.value, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		}
+	}
+	return v
+}
+
+// targetValue returns the JavaScript object of a dom.EventTarget, or null
+// when it has none in this realm.
+func (r *Realm) targetValue(t *dom.EventTarget) goja.Value {
+	if t == nil {
+		return goja.Null()
+	}
+	if r.globalTarget != nil && t == r.globalTarget.target {
+		return r.global
+	}
+	if rf, ok := t.Owner.(webidl.Reflected); ok {
+		if obj := rf.WebIDLReflector().Object(); obj != nil {
+			return obj
+		}
+	}
+	return goja.Null()
+}
+
+// addEventListener is the EventTarget addEventListener(type, callback,
+// options) method steps over dom, with callback a JavaScript
+// EventListener (a function or an object with handleEvent) or null.
+func (r *Realm) addEventListener(t *dom.EventTarget, this goja.Value, typ string, callback goja.Value, opts dom.ListenerOptions) {
+	// 2. If listener's callback is null, then return (dom does the rest).
+	cbObj, ok := callback.(*goja.Object)
+	if !ok {
+		return
+	}
+	opts.Key = cbObj
+	t.AddEventListener(typ, func(ev *dom.Event) {
+		r.callEventListener(cbObj, this, ev)
+	}, opts)
+}
+
+// callEventListener invokes a JavaScript EventListener callback interface
+// value with the event ("call a user object's operation" handleEvent),
+// reporting any exception.
+func (r *Realm) callEventListener(cb *goja.Object, this goja.Value, ev *dom.Event) {
+	evv := r.eventValue(ev)
+	var err error
+	if f, ok := goja.AssertFunction(cb); ok {
+		// If value is callable: the callback this value is the event's
+		// currentTarget.
+		_, err = f(this, evv)
+	} else {
+		err = r.idl.Catch(func() {
+			// Let X be ? Get(value, "handleEvent"); if not callable,
+			// throw a TypeError.
+			h := cb.Get("handleEvent")
+			f, ok := goja.AssertFunction(h)
+			if !ok {
+				r.idl.ThrowTypeError("The 'handleEvent' property of the event listener is not callable")
+			}
+			if _, e := f(cb, evv); e != nil {
+				panic(r.idl.ErrorValue(e))
+			}
+		})
+	}
+	if err != nil {
+		r.reportError(err)
+	}
+}
+
+// eventHandlerGet is the getter of an event handler IDL attribute: the
+// handler's value or null.
+func (r *Realm) eventHandlerGet(impl *eventTargetImpl, typ string) goja.Value {
+	if h := impl.handlers[typ]; h != nil && h.value != nil {
+		return h.value
+	}
+	return goja.Null()
+}
+
+// eventHandlerSet is the setter of an event handler IDL attribute. With
+// [LegacyTreatNonObjectAsNull], a non-object value is null. A non-null
+// value activates the handler (adds its listener once, keeping its place
+// in the listener list); null deactivates it.
+func (r *Realm) eventHandlerSet(impl *eventTargetImpl, this goja.Value, typ string, v goja.Value, special bool) {
+	if impl.handlers == nil {
+		impl.handlers = map[string]*eventHandler{}
+	}
+	h := impl.handlers[typ]
+	if h == nil {
+		h = &eventHandler{special: special}
+		impl.handlers[typ] = h
+	}
+	obj, isObj := v.(*goja.Object)
+	if !isObj {
+		// Deactivate: remove the listener, forget the value.
+		h.value = nil
+		if h.listener != 0 {
+			impl.target.RemoveListener(h.listener)
+			h.listener = 0
+		}
+		return
+	}
+	h.value = obj
+	if h.listener == 0 {
+		h.listener = impl.target.AddEventListener(typ, func(ev *dom.Event) {
+			r.processEventHandler(h, this, ev)
+		}, dom.ListenerOptions{})
+	}
+}
+
+// processEventHandler is the "event handler processing algorithm".
+func (r *Realm) processEventHandler(h *eventHandler, this goja.Value, ev *dom.Event) {
+	// 1-2. Let callback be the event handler's value; if null, return.
+	f, ok := goja.AssertFunction(h.value)
+	if h.value == nil {
+		return
+	}
+	if !ok {
+		// [LegacyTreatNonObjectAsNull]: a non-callable object is not
+		// invoked.
+		return
+	}
+	evv := r.eventValue(ev)
+	var ret goja.Value
+	var err error
+	impl, _ := ev.Detail.(*eventImpl)
+	// 3. Special error event handling: an ErrorEvent named error whose
+	// currentTarget implements WindowOrWorkerGlobalScope.
+	if h.special && ev.Type == "error" && impl != nil && impl.extra != nil {
+		args := make([]goja.Value, 0, 5)
+		for _, name := range []string{"message", "filename", "lineno", "colno", "error"} {
+			args = append(args, extraProp(impl, name))
+		}
+		ret, err = f(this, args...)
+		if err == nil && ret != nil && ret.StrictEquals(r.vm.ToValue(true)) {
+			// If return value is true, set event's canceled flag.
+			ev.PreventDefault()
+		}
+	} else {
+		ret, err = f(this, evv)
+		// Otherwise, if return value is false, set the canceled flag.
+		if err == nil && ret != nil && ret.StrictEquals(r.vm.ToValue(false)) {
+			ev.PreventDefault()
+		}
+	}
+	if err != nil {
+		r.reportError(err)
+	}
+}
+
+func extraProp(impl *eventImpl, name string) goja.Value {
+	for _, p := range impl.extra {
+		if p.name == name {
+			return p.value
+		}
+	}
+	return goja.Undefined()
+}
+
+// fireErrorEvent fires an ErrorEvent-shaped event named error at the
+// global ("report an exception" step 6) and returns notHandled.
+func (r *Realm) fireErrorEvent(se *ScriptError) bool {
+	if r.globalTarget == nil || r.idl.Interface("Event") == nil {
+		return true
+	}
+	ev := dom.NewEvent("error")
+	ev.Cancelable = true
+	ev.IsTrusted = true
+	errVal := se.Value
+	if errVal == nil {
+		errVal = goja.Null()
+	}
+	ev.Detail = &eventImpl{ev: ev, extra: []eventProp{
+		{"message", r.vm.ToValue(se.Message)},
+		{"filename", r.vm.ToValue(se.Filename)},
+		{"lineno", r.vm.ToValue(se.Line)},
+		{"colno", r.vm.ToValue(se.Column)},
+		{"error", errVal},
+	}}
+	return r.globalTarget.target.DispatchEvent(ev)
+}
+
+// firePromiseRejectionEvent fires a PromiseRejectionEvent-shaped event at
+// the global and returns the dispatch result (false when canceled).
+func (r *Realm) firePromiseRejectionEvent(typ string, p *goja.Promise, cancelable bool) bool {
+	if r.globalTarget == nil || r.idl.Interface("Event") == nil {
+		return true
+	}
+	ev := dom.NewEvent(typ)
+	ev.Cancelable = cancelable
+	ev.IsTrusted = true
+	ev.Detail = &eventImpl{ev: ev, extra: []eventProp{
+		{"promise", r.vm.ToValue(p)},
+		{"reason", p.Result()},
+	}}
+	return r.globalTarget.target.DispatchEvent(ev)
+}
+
+// FireEvent fires a trusted event of type typ at the realm's global object
+// (for example load or message), with extra own properties on the event
+// object (name, value pairs such as "data", value). It returns false when a
+// listener canceled it. Loop goroutine only.
+func (r *Realm) FireEvent(typ string, cancelable bool, props map[string]goja.Value) bool {
+	if r.globalTarget == nil {
+		return true
+	}
+	return r.fireEventAt(r.globalTarget.target, typ, cancelable, props)
+}
+
+func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, props map[string]goja.Value) bool {
+	ev := dom.NewEvent(typ)
+	ev.Cancelable = cancelable
+	ev.IsTrusted = true
+	impl := &eventImpl{ev: ev}
+	for k, v := range props {
+		impl.extra = append(impl.extra, eventProp{k, v})
+	}
+	ev.Detail = impl
+	return t.DispatchEvent(ev)
+}

@@ -1,0 +1,213 @@
+package bindings
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// realmTaskSource is the task source of tasks queued through the realm API
+// (QueueTask, QueueScript) that have no more specific source.
+var realmTaskSource = html.NewTaskSource("JavaScript realm")
+
+// htmlHost runs a realm on its environment's responsible event loop.
+type htmlHost struct {
+	env   *html.EnvironmentSettingsObject
+	loop  *html.EventLoop
+	start time.Time
+}
+
+func taskSourceOf(name string) html.TaskSource {
+	switch name {
+	case "timer":
+		return html.TimerTaskSource
+	case "dom-manipulation":
+		return html.DOMManipulationTaskSource
+	case "web locks":
+		return html.WebLocksTaskSource
+	}
+	return realmTaskSource
+}
+
+func (h *htmlHost) queueTask(source string, steps func()) bool {
+	if h.loop.IsTerminated() {
+		return false
+	}
+	// Queue a global task: for a Window, the task belongs to the global's
+	// associated Document and waits while it is not fully active.
+	h.loop.QueueGlobalTask(taskSourceOf(source), h.env, steps)
+	return true
+}
+
+func (h *htmlHost) startTimer(ms uint64, steps func()) func() {
+	const maxMs = uint64(1<<63-1) / uint64(time.Millisecond)
+	if ms > maxMs {
+		ms = maxMs
+	}
+	t := h.loop.StartTimer(time.Duration(ms)*time.Millisecond, html.TimerTaskSource, h.env.AssociatedDocument(), steps)
+	return func() { t.Cancel() }
+}
+
+// now is the loop's clock: the fake clock of a manual scheduler, else the
+// monotonic time since the realm was created.
+func (h *htmlHost) now() time.Duration {
+	if ms, ok := h.env.UserAgent().Scheduler().(*html.ManualScheduler); ok {
+		return ms.Now()
+	}
+	return time.Since(h.start)
+}
+
+// loopRealms is the set of realms of one event loop: the loop's microtask
+// checkpoint hook visits them all.
+type loopRealms struct {
+	mu     sync.Mutex
+	realms []*Realm
+}
+
+var loops sync.Map // *html.EventLoop -> *loopRealms
+
+func registerRealm(loop *html.EventLoop, r *Realm) {
+	v, loaded := loops.LoadOrStore(loop, &loopRealms{})
+	lr := v.(*loopRealms)
+	lr.mu.Lock()
+	lr.realms = append(lr.realms, r)
+	lr.mu.Unlock()
+	if !loaded {
+		loop.SetMicrotaskCheckpoint(func() {
+			lr.mu.Lock()
+			list := append([]*Realm(nil), lr.realms...)
+			lr.mu.Unlock()
+			for _, r := range list {
+				r.microtaskCheckpoint()
+			}
+		})
+	}
+}
+
+func unregisterRealm(loop *html.EventLoop, r *Realm) {
+	v, ok := loops.Load(loop)
+	if !ok {
+		return
+	}
+	lr := v.(*loopRealms)
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	for i, x := range lr.realms {
+		if x == r {
+			lr.realms = append(lr.realms[:i], lr.realms[i+1:]...)
+			break
+		}
+	}
+	if len(lr.realms) == 0 {
+		loops.Delete(loop)
+		loop.SetMicrotaskCheckpoint(nil)
+	}
+}
+
+// ErrWrongEnvironment is returned when a realm constructor is given an
+// environment of the other kind.
+var ErrWrongEnvironment = errors.New("bindings: environment kind does not match the global")
+
+// NewWindowRealm creates the realm of a Window global for env, a window
+// environment settings object, on env's responsible event loop. The realm
+// is returned ready to run scripts (QueueScript); globals can be added with
+// DefineGlobal before the first task runs. It becomes env's global
+// (env.SetGlobal).
+func NewWindowRealm(env *html.EnvironmentSettingsObject, opts Options) (*Realm, error) {
+	if env.AssociatedDocument() == nil {
+		return nil, ErrWrongEnvironment
+	}
+	return newEnvRealm(env, WindowGlobal, opts)
+}
+
+// NewDedicatedWorkerRealm creates the realm of a DedicatedWorkerGlobalScope
+// for env, a dedicated worker environment, on the worker's event loop.
+func NewDedicatedWorkerRealm(env *html.EnvironmentSettingsObject, opts Options) (*Realm, error) {
+	if env.AssociatedDocument() != nil {
+		return nil, ErrWrongEnvironment
+	}
+	return newEnvRealm(env, DedicatedWorkerGlobal, opts)
+}
+
+// RealmOf returns the realm created for env, or nil.
+func RealmOf(env *html.EnvironmentSettingsObject) *Realm {
+	r, _ := env.Global().(*Realm)
+	return r
+}
+
+func newEnvRealm(env *html.EnvironmentSettingsObject, kind GlobalKind, opts Options) (*Realm, error) {
+	agent := env.Agent()
+	if agent.IsTerminated() {
+		return nil, html.ErrTerminated
+	}
+	loop := env.ResponsibleEventLoop()
+	host := &htmlHost{env: env, loop: loop, start: time.Now()}
+	r := newRealm(host, kind, opts)
+	r.env = env
+	info := envInfo{url: env.CreationURL(), origin: env.Origin().Serialize(), secure: env.IsSecureContext()}
+	if err := r.setUp(info); err != nil {
+		return nil, err
+	}
+	env.SetGlobal(r)
+	registerRealm(loop, r)
+	// When the agent terminates, the realm runs nothing more.
+	agent.AddTerminationSteps(func() {
+		r.Close()
+		unregisterRealm(loop, r)
+	})
+	return r, nil
+}
+
+// setUp installs the bindings and the hand-written globals.
+func (r *Realm) setUp(info envInfo) error {
+	r.idl = webidl.NewRealm(r.vm, r.kind.String(), r.kind.ExposureSet(), info.secure)
+	r.idl.ErrorToJS = r.errorToJS
+	r.idl.Data = r
+	r.secure = info.secure
+	global := r.newGlobalImpl()
+	r.idl.SetGlobalImpl(global)
+	if err := installGenerated(r.idl); err != nil {
+		return err
+	}
+	r.installTimers()
+	r.installEnvironmentGlobals(info)
+	r.installGlobalEventHandlers()
+	return nil
+}
+
+// installGlobalEventHandlers defines onerror, onunhandledrejection and
+// onrejectionhandled on the global (OnErrorEventHandler for error).
+func (r *Realm) installGlobalEventHandlers() {
+	g := r.globalTarget
+	for _, typ := range []string{"error", "unhandledrejection", "rejectionhandled"} {
+		typ := typ
+		name := "on" + typ
+		if r.hasGlobal(name) {
+			continue
+		}
+		get := r.newFunction("get "+name, 0, func(goja.FunctionCall) goja.Value { return r.eventHandlerGet(g, typ) })
+		set := r.newFunction("set "+name, 1, func(call goja.FunctionCall) goja.Value {
+			r.eventHandlerSet(g, r.global, typ, call.Argument(0), typ == "error")
+			return goja.Undefined()
+		})
+		_ = r.global.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+}
+
+// globalImpl is the Go implementation of the Window or
+// DedicatedWorkerGlobalScope global object: an EventTarget.
+type globalImpl struct {
+	*eventTargetImpl
+}
+
+func (r *Realm) newGlobalImpl() *globalImpl {
+	t := &dom.EventTarget{}
+	et := r.newEventTargetImpl(t)
+	r.globalTarget = et
+	return &globalImpl{eventTargetImpl: et}
+}

@@ -1,0 +1,357 @@
+package bindings
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// GlobalKind says which global object a realm was created for.
+type GlobalKind int
+
+// The kinds of global object a realm can have.
+const (
+	WindowGlobal GlobalKind = iota + 1
+	DedicatedWorkerGlobal
+)
+
+// String returns the global interface's name.
+func (k GlobalKind) String() string {
+	switch k {
+	case WindowGlobal:
+		return "Window"
+	case DedicatedWorkerGlobal:
+		return "DedicatedWorkerGlobalScope"
+	}
+	return fmt.Sprintf("GlobalKind(%d)", int(k))
+}
+
+// ExposureSet returns the [Exposed] names this global belongs to (the
+// global's own name and the names in its [Global] extended attribute).
+func (k GlobalKind) ExposureSet() []string {
+	switch k {
+	case WindowGlobal:
+		return []string{"Window"}
+	case DedicatedWorkerGlobal:
+		return []string{"Worker", "DedicatedWorker"}
+	}
+	return nil
+}
+
+// Options configures a realm. The zero value is usable: console output is
+// discarded and errors are only counted.
+type Options struct {
+	// Console receives every console message (console.log and friends).
+	// When nil, ConsoleWriter is used.
+	Console func(level ConsoleLevel, message string)
+	// ConsoleWriter receives console messages as "level: message\n" lines
+	// when Console is nil. Nil discards them.
+	ConsoleWriter io.Writer
+	// OnError is called for every exception that "report an exception"
+	// did not see cancelled by an error event listener or onerror handler
+	// (an uncaught exception of a script, timer, callback or event
+	// listener).
+	OnError func(*ScriptError)
+	// OnUnhandledRejection is called for every rejected promise that was
+	// still unhandled at a microtask checkpoint and whose
+	// unhandledrejection event was not cancelled.
+	OnUnhandledRejection func(reason goja.Value, err *ScriptError)
+}
+
+// ScriptError describes an exception reported by a realm: the thrown value
+// and where it was thrown.
+type ScriptError struct {
+	// Value is the thrown JavaScript value.
+	Value goja.Value
+	// Message is the value's string form (for an Error object, "Name:
+	// message").
+	Message string
+	// Filename, Line and Column locate the throw (0 when unknown).
+	Filename     string
+	Line, Column int
+	// Stack is the JavaScript stack trace, when known.
+	Stack string
+}
+
+// Error implements error.
+func (e *ScriptError) Error() string {
+	if e.Filename != "" {
+		return fmt.Sprintf("%s (%s:%d:%d)", e.Message, e.Filename, e.Line, e.Column)
+	}
+	return e.Message
+}
+
+// ErrRealmClosed is returned for scripts queued on a realm whose event loop
+// no longer runs tasks.
+var ErrRealmClosed = errors.New("bindings: realm is closed")
+
+// loopHost is what a realm needs from the event loop that owns it. It is
+// implemented over html.EventLoop by newHTMLHost; tests may fake it.
+type loopHost interface {
+	// queueTask queues steps as a task on the loop. It may be called from
+	// any goroutine. It reports false when the loop no longer runs tasks.
+	queueTask(source string, steps func()) bool
+	// startTimer is "run steps after a timeout": after ms milliseconds
+	// steps run as a task of the loop (timer task source). Timers started
+	// earlier with an equal or shorter timeout run first. cancel stops a
+	// timer whose task has not run yet.
+	startTimer(ms uint64, steps func()) (cancel func())
+	// now is the loop's monotonic clock (a fake clock under a manual
+	// scheduler).
+	now() time.Duration
+}
+
+// Realm is a JavaScript realm (one goja.Runtime) with its global object.
+//
+// A realm is owned by its agent's event loop: every access to the runtime,
+// the global or any JavaScript value of the realm must happen inside a task
+// of that loop (QueueTask), or in Go code called from such a task. The
+// methods documented as safe for any goroutine are the exceptions.
+type Realm struct {
+	vm     *goja.Runtime
+	global *goja.Object
+	kind   GlobalKind
+	opts   Options
+	host   loopHost
+
+	// Loop-goroutine state.
+	jsonStringifyFn  goja.Callable
+	timeOrigin       time.Duration
+	timers           timerState
+	errorReporting   bool // the global's "error reporting mode"
+	rejections       rejectionState
+	domExceptionCtor *goja.Object
+	closedOnLoop     bool
+	// resolvedPromise and its then are used to queue microtasks.
+	resolvedPromise     *goja.Object
+	resolvedPromiseThen goja.Callable
+	drain               goja.Callable
+	// idl is the binding state the generated code uses.
+	idl *webidl.Realm
+	// env is the realm's environment settings object (nil for realms made
+	// over a fake loop in tests).
+	env *html.EnvironmentSettingsObject
+	// secure is whether the environment is a secure context.
+	secure bool
+	// globalTarget is the global object's EventTarget implementation.
+	globalTarget *eventTargetImpl
+	extra        map[any]any
+
+	mu     sync.Mutex
+	closed bool // no more tasks are accepted
+}
+
+// newRealm creates the runtime and installs the globals every realm has.
+// It runs on the caller's goroutine before any task of the realm can run.
+func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
+	vm := goja.New()
+	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}}
+	r.timeOrigin = host.now()
+	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
+	r.jsonStringifyFn = stringify
+	vm.SetPromiseRejectionTracker(r.trackRejection)
+	r.timers.init()
+	r.installConsole()
+	return r
+}
+
+// Kind returns the kind of global object of the realm.
+func (r *Realm) Kind() GlobalKind { return r.kind }
+
+// Runtime returns the realm's goja runtime. Use it only inside tasks of the
+// realm's event loop.
+func (r *Realm) Runtime() *goja.Runtime { return r.vm }
+
+// Global returns the realm's global object. Use it only inside tasks of the
+// realm's event loop.
+func (r *Realm) Global() *goja.Object { return r.global }
+
+// QueueTask queues a task on the realm's event loop that runs f with the
+// realm's runtime. Safe for any goroutine. It reports false (and f never
+// runs) when the realm is closed or its event loop no longer runs tasks.
+//
+// Promise reactions and queueMicrotask callbacks caused by f run when the
+// outermost JavaScript call f makes returns (goja's job queue is drained
+// then, as HTML's "clean up after running script" performs a microtask
+// checkpoint when the JavaScript stack becomes empty), and at the latest in
+// the microtask checkpoint after the task. Resolving a promise from Go with
+// no JavaScript on the stack therefore runs its reactions at once: do it as
+// the last step of a task.
+func (r *Realm) QueueTask(f func(vm *goja.Runtime)) bool {
+	return r.queueTask("realm", func() { f(r.vm) })
+}
+
+func (r *Realm) queueTask(source string, steps func()) bool {
+	r.mu.Lock()
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return false
+	}
+	return r.host.queueTask(source, func() {
+		if r.closedOnLoop {
+			return
+		}
+		steps()
+	})
+}
+
+// Close stops the realm from running further tasks: queued tasks, timers
+// and callbacks are dropped. Safe for any goroutine; the event loop itself
+// is not stopped (its agent owns it).
+func (r *Realm) Close() {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.host.queueTask("realm", func() { r.closedOnLoop = true })
+}
+
+// EvaluateScript runs src as a classic script in the realm, on the calling
+// goroutine, which must be the realm's event loop (inside a task). An
+// uncaught exception is reported ("report an exception": error event at the
+// global, onerror, then Options.OnError) and returned as a *ScriptError; a
+// syntax error is reported the same way.
+func (r *Realm) EvaluateScript(name, src string) (goja.Value, error) {
+	prg, err := goja.Compile(name, src, false)
+	if err != nil {
+		se := r.syntaxError(name, err)
+		r.reportScriptError(se)
+		return nil, se
+	}
+	v, err := r.vm.RunProgram(prg)
+	if err != nil {
+		return nil, r.reportError(err)
+	}
+	return v, nil
+}
+
+// QueueScript queues a task that evaluates src as a classic script (see
+// EvaluateScript) and then calls done, on the loop goroutine, with the
+// script's error (nil on success). done may be nil. Safe for any goroutine.
+func (r *Realm) QueueScript(name, src string, done func(error)) {
+	ok := r.queueTask("script", func() {
+		_, err := r.EvaluateScript(name, src)
+		if done != nil {
+			done(err)
+		}
+	})
+	if !ok && done != nil {
+		done(ErrRealmClosed)
+	}
+}
+
+// RunScript queues src as a script task and waits until it has run,
+// returning its error. It must not be called on the realm's event loop
+// goroutine, nor with a manual scheduler that nobody steps (use QueueScript
+// there).
+func (r *Realm) RunScript(name, src string) error {
+	ch := make(chan error, 1)
+	r.QueueScript(name, src, func(err error) { ch <- err })
+	return <-ch
+}
+
+// Call invokes a JavaScript function with "report an exception" semantics
+// (the way HTML invokes timer handlers and queueMicrotask callbacks): an
+// exception is reported, not propagated. It returns the reported error, if
+// any. Loop goroutine only.
+func (r *Realm) Call(fn goja.Value, this goja.Value, args ...goja.Value) (goja.Value, error) {
+	f, ok := goja.AssertFunction(fn)
+	if !ok {
+		return nil, r.reportError(r.throwValue(r.vm.NewTypeError("not a function")))
+	}
+	v, err := f(this, args...)
+	if err != nil {
+		return nil, r.reportError(err)
+	}
+	return v, nil
+}
+
+// DefineGlobal defines (or replaces) a property of the global object as
+// writable, configurable and not enumerable (like an interface object or
+// namespace). Loop goroutine only, or before the first task runs.
+func (r *Realm) DefineGlobal(name string, value any) {
+	_ = r.global.DefineDataProperty(name, r.vm.ToValue(value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// DefineGlobalFunction defines a function property of the global object
+// with the given length, like a WebIDL operation of the global interface
+// (writable, enumerable, configurable). Loop goroutine only, or before the
+// first task runs.
+func (r *Realm) DefineGlobalFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	r.defineMethod(r.global, name, length, fn)
+}
+
+// DefineGlobalGetter defines an accessor property of the global object
+// (enumerable, configurable) whose getter runs get.
+func (r *Realm) DefineGlobalGetter(name string, get func() goja.Value) {
+	g := r.newFunction("get "+name, 0, func(goja.FunctionCall) goja.Value { return get() })
+	_ = r.global.DefineAccessorProperty(name, g, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
+// Value returns the value stored under key by SetValue (per-realm storage
+// for integrators, for example the go product's document). Loop goroutine
+// only.
+func (r *Realm) Value(key any) any { return r.extra[key] }
+
+// SetValue stores a per-realm value under key. Loop goroutine only.
+func (r *Realm) SetValue(key, value any) { r.extra[key] = value }
+
+// newFunction creates a native function object with the given name and
+// length (configurable, non-writable, non-enumerable as for built-ins).
+func (r *Realm) newFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) *goja.Object {
+	f := r.vm.ToValue(fn).ToObject(r.vm)
+	_ = f.DefineDataProperty("name", r.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = f.DefineDataProperty("length", r.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return f
+}
+
+// defineMethod defines an operation-like property: writable, enumerable,
+// configurable.
+func (r *Realm) defineMethod(obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	_ = obj.DefineDataProperty(name, r.newFunction(name, length, fn), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
+// throwValue converts a JavaScript value into the error goja uses to throw
+// it.
+func (r *Realm) throwValue(v goja.Value) error {
+	var err error
+	ex := r.vm.Try(func() { panic(v) })
+	if ex != nil {
+		err = ex
+	}
+	return err
+}
+
+// printer hands a formatted console message to the hooks.
+func (r *Realm) printer(level ConsoleLevel, msg string) {
+	if r.opts.Console != nil {
+		r.opts.Console(level, msg)
+		return
+	}
+	if w := r.opts.ConsoleWriter; w != nil {
+		fmt.Fprintf(w, "%s: %s\n", level, msg)
+	}
+}
+
+// microtaskCheckpoint is the realm's part of HTML's "perform a microtask
+// checkpoint", run by the event loop after every task: it drains goja's job
+// queue (normally already empty: goja drains it whenever the outermost
+// JavaScript call returns) and notifies about rejected promises.
+func (r *Realm) microtaskCheckpoint() {
+	if r.closedOnLoop {
+		return
+	}
+	if r.drain == nil {
+		r.drain, _ = goja.AssertFunction(r.vm.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	}
+	// Calling any function from Go with no JavaScript on the stack makes
+	// goja run its pending jobs when the call returns.
+	_, _ = r.drain(goja.Undefined())
+	r.notifyAboutRejectedPromises()
+}
