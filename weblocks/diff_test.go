@@ -520,6 +520,9 @@ func (h *harness) check() {
 		for _, bucket := range []string{storage.DefaultBucket, "b1"} {
 			rm := c.ref.agent.ua.managers[refKey{c.ref.origin, c.ref.topSite, bucket}]
 			m := h.realManager(c, bucket)
+			if err := checkInvariants(m); err != nil {
+				h.fatalf("op %d: %v", h.ops, err)
+			}
 			got, want := describeManager(m, h.tags), describeRefManager(rm)
 			if got != want {
 				h.fatalf("op %d: lock manager of client %s bucket %s differs\nimplementation: %s\nmodel:          %s",
@@ -531,6 +534,57 @@ func (h *harness) check() {
 		h.realLog = h.realLog[:0]
 		h.refLog = h.refLog[:0]
 	}
+}
+
+// checkInvariants checks the manager's internal bookkeeping: no empty name
+// state is kept, counts match the lists, every queue head is not grantable.
+func checkInvariants(m *LockManager) error {
+	if m == nil {
+		return nil
+	}
+	n := 0
+	for ns := m.firstName; ns != nil; ns = ns.next {
+		n++
+		if m.names[ns.name] != ns {
+			return fmt.Errorf("name %q: listed but not in the map", ns.name)
+		}
+		if ns.queueLen == 0 && ns.heldCount == 0 {
+			return fmt.Errorf("name %q: empty state kept", ns.name)
+		}
+		q, hc, he := 0, 0, 0
+		for e := ns.queueHead; e != nil; e = e.next {
+			q++
+			if e.state != entryQueued || e.ns != ns {
+				return fmt.Errorf("name %q: queued entry in state %d", ns.name, e.state)
+			}
+		}
+		for e := ns.heldHead; e != nil; e = e.next {
+			hc++
+			if e.lock.mode == Exclusive {
+				he++
+			}
+			if e.state != entryHeld {
+				return fmt.Errorf("name %q: held entry in state %d", ns.name, e.state)
+			}
+		}
+		if q != ns.queueLen || hc != ns.heldCount || he != ns.heldExclusive {
+			return fmt.Errorf("name %q: counts %d/%d/%d, lists %d/%d/%d", ns.name, ns.queueLen, ns.heldCount, ns.heldExclusive, q, hc, he)
+		}
+		if ns.queueHead != nil && m.grantable(ns, ns.queueHead) {
+			return fmt.Errorf("name %q: grantable head left in the queue", ns.name)
+		}
+	}
+	if n != len(m.names) {
+		return fmt.Errorf("%d names listed, %d in the map", n, len(m.names))
+	}
+	for cl, cs := range m.clients {
+		for e := cs.head; e != nil; e = e.cnext {
+			if e.client != cl || e.cs != cs || (e.state != entryQueued && e.state != entryHeld) {
+				return fmt.Errorf("client list holds an entry in state %d", e.state)
+			}
+		}
+	}
+	return nil
 }
 
 func tail(s []string) []string {
