@@ -71,6 +71,46 @@ type Chromium struct {
 	allocCancel   context.CancelFunc
 	browserCtx    context.Context
 	browserCancel context.CancelFunc
+	// ready holds tabs opened ahead of time, each in a fresh browser
+	// context: opening one costs most of a second, so the pool overlaps
+	// that with running tests.
+	ready chan tab
+}
+
+// tab is an open target in its own browser context.
+type tab struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	err    error
+}
+
+// openTab opens a tab in a new browser context. The first Run binds the
+// target's life to tabCtx, which has no deadline.
+func openTab(bctx context.Context) tab {
+	tabCtx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
+	if err := chromedp.Do(tabCtx); err != nil {
+		cancel()
+		return tab{err: err}
+	}
+	return tab{ctx: tabCtx, cancel: cancel}
+}
+
+// fill keeps the pool of ready tabs full until the browser stops.
+func (c *Chromium) fill(bctx context.Context, ready chan tab) {
+	for {
+		t := openTab(bctx)
+		select {
+		case ready <- t:
+		case <-bctx.Done():
+			if t.cancel != nil {
+				t.cancel()
+			}
+			return
+		}
+		if t.err != nil && bctx.Err() != nil {
+			return
+		}
+	}
 }
 
 // New returns an unstarted Chromium product using the binary at path (""
@@ -131,9 +171,15 @@ func (c *Chromium) Start(ctx context.Context, env *product.Env) error {
 	if v, err := chromedp.Call(browserCtx, browser.GetVersion, cdp.Empty{}); err == nil {
 		c.version = v.Product
 	}
+	jobs := env.Jobs
+	if jobs < 1 {
+		jobs = 1
+	}
+	ready := make(chan tab, jobs)
 	c.mu.Lock()
-	c.allocCancel, c.browserCtx, c.browserCancel = allocCancel, browserCtx, browserCancel
+	c.allocCancel, c.browserCtx, c.browserCancel, c.ready = allocCancel, browserCtx, browserCancel, ready
 	c.mu.Unlock()
+	go c.fill(browserCtx, ready)
 	return nil
 }
 
@@ -160,19 +206,25 @@ func (c *Chromium) BrowserContext() context.Context {
 // RunTest loads the test in a new browser context and waits for the
 // runner's testharnessreport.js to hand over the harness result.
 func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
-	bctx := c.BrowserContext()
+	c.mu.Lock()
+	bctx, ready := c.browserCtx, c.ready
+	c.mu.Unlock()
 	if bctx == nil {
 		return product.TestResult{Status: product.ERROR, Message: "chromium product not started"}
 	}
 	start := time.Now()
-	tabCtx, tabCancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-	defer tabCancel()
-	// Open the tab without a deadline (the first Run binds the target's
-	// life to its context), then bound every later action by ctx.
-	if err := chromedp.Do(tabCtx); err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "opening a tab: " + err.Error()}
+	var tb tab
+	select {
+	case tb = <-ready:
+	case <-ctx.Done():
+		return product.TestResult{Status: product.TIMEOUT, Message: "no browser tab became ready in time"}
 	}
-	runCtx, runCancel := context.WithCancel(tabCtx)
+	if tb.err != nil {
+		return product.TestResult{Status: product.ERROR, Message: "opening a tab: " + tb.err.Error()}
+	}
+	// Closing the tab disposes its browser context and everything in it.
+	defer func() { go tb.cancel() }()
+	runCtx, runCancel := context.WithCancel(tb.ctx)
 	defer runCancel()
 	stop := context.AfterFunc(ctx, runCancel)
 	defer stop()

@@ -202,8 +202,8 @@ tr.diff td.subtest::before { content: "≠ "; font-weight: bold; color: #b00; }
 <table>
 <thead><tr><th>test / subtest</th>{{range .Products}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
-{{range .Tests}}<tr class="test{{if .Harness.Differs}} diff{{end}}" data-test="{{.Test}}"><th>{{.Test}}</th>{{range $i, $c := .Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span> {{index $.TestPassed .Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
-{{range .Subtests}}<tr class="subtest{{if .Differs}} diff{{end}}"><td class="subtest">{{.Subtest}}</td>{{range .Cells}}<td>{{if .Present}}<span class="{{lower .Status}}">{{.Status}}</span>{{if .Message}}<span class="msg">{{.Message}}</span>{{end}}{{else}}(missing){{end}}</td>{{end}}</tr>
+{{range $t := .Tests}}<tr class="test{{if $t.Harness.Differs}} diff{{end}}" data-test="{{$t.Test}}"><th>{{$t.Test}}</th>{{range $i, $c := $t.Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span> {{index $.TestPassed $t.Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
+{{range $t.Subtests}}<tr class="subtest{{if .Differs}} diff{{end}}"><td class="subtest">{{.Subtest}}</td>{{range .Cells}}<td>{{if .Present}}<span class="{{lower .Status}}">{{.Status}}</span>{{if .Message}}<span class="msg">{{.Message}}</span>{{end}}{{else}}(missing){{end}}</td>{{end}}</tr>
 {{end}}{{end}}</tbody>
 </table>
 </html>

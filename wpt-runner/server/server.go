@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -95,7 +96,7 @@ func Start(cfg Config) (*Server, error) {
 		if err != nil {
 			return 0, err
 		}
-		hs := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: nil}
+		hs := &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
 		if tlsOn {
 			hs.TLSConfig = &tls.Config{Certificates: []tls.Certificate{s.certs.leaf}, NextProtos: []string{"http/1.1"}}
 			ln = tls.NewListener(ln, hs.TLSConfig)
@@ -262,6 +263,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/resources/WebIDLParser.js":
 		p = "/resources/webidl2/lib/webidl2.js"
 	}
+	if strings.HasSuffix(p, ".py") {
+		http.Error(w, "wpt-runner does not run Python handlers ("+p+")", http.StatusNotImplemented)
+		return
+	}
 	name := strings.TrimPrefix(p, "/")
 	if name == "" {
 		name = "."
@@ -290,10 +295,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if strings.HasSuffix(p, ".py") {
-		http.Error(w, "wpt-runner does not run Python handlers ("+p+")", http.StatusNotImplemented)
-		return
-	}
 	http.NotFound(w, r)
 }
 
@@ -315,7 +316,11 @@ func (s *Server) serveDir(w http.ResponseWriter, r *http.Request, name string) {
 		if e.IsDir() {
 			n += "/"
 		}
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", escapeHTML(url.PathEscape(strings.TrimSuffix(n, "/"))+strings.TrimPrefix(n, strings.TrimSuffix(n, "/"))), escapeHTML(n))
+		href := url.PathEscape(e.Name())
+		if e.IsDir() {
+			href += "/"
+		}
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", escapeHTML(href), escapeHTML(n))
 	}
 	b.WriteString("</ul>\n")
 	w.Write(b.Bytes())

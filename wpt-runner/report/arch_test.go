@@ -1,0 +1,5 @@
+package report
+
+import "runtime"
+
+func runtimeArch() string { return runtime.GOARCH }

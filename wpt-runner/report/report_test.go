@@ -1,0 +1,239 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// sampleRuns are two products' results on three tests.
+func sampleRuns() (*Run, *Run) {
+	t0 := time.UnixMilli(1700000000000)
+	goRun := &Run{Product: "go", Version: "dev", TimeStart: t0, TimeEnd: t0.Add(5 * time.Second), Results: map[string]product.TestResult{
+		"/web-locks/a.https.any.html": {Status: product.OK, Duration: 120 * time.Millisecond, Subtests: []product.SubtestResult{
+			{Name: "grant order", Status: product.PASS},
+			{Name: "steal", Status: product.FAIL, Message: "assert_equals: expected 1 but got 2"},
+		}},
+		"/web-locks/a.https.any.worker.html": {Status: product.CRASH, Message: "panic: boom", Duration: time.Second},
+		"/web-locks/b.https.any.html?x=1": {Status: product.OK, Subtests: []product.SubtestResult{
+			{Name: "same", Status: product.PASS},
+		}},
+	}}
+	chRun := &Run{Product: "chromium", Version: "Chromium 156", TimeStart: t0, TimeEnd: t0.Add(7 * time.Second), Results: map[string]product.TestResult{
+		"/web-locks/a.https.any.html": {Status: product.OK, Duration: 80 * time.Millisecond, Subtests: []product.SubtestResult{
+			{Name: "grant order", Status: product.PASS},
+			{Name: "steal", Status: product.PASS},
+			{Name: "only in chromium", Status: product.TIMEOUT, Message: "Test timed out"},
+		}},
+		"/web-locks/a.https.any.worker.html": {Status: product.OK, Subtests: []product.SubtestResult{
+			{Name: "grant order", Status: product.PASS},
+		}},
+		"/web-locks/b.https.any.html?x=1": {Status: product.OK, Subtests: []product.SubtestResult{
+			{Name: "same", Status: product.PASS},
+		}},
+	}}
+	return goRun, chRun
+}
+
+func TestWPTReport(t *testing.T) {
+	goRun, _ := sampleRuns()
+	var buf bytes.Buffer
+	if err := WriteWPTReport(&buf, goRun, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Replace(buf.String(), `"processor": "`+runtimeArch()+`"`, `"processor": "ARCH"`, 1)
+	golden(t, "wptreport-go.json", out)
+	// The format's required fields are there and typed as wptrunner writes them.
+	var generic map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &generic); err != nil {
+		t.Fatal(err)
+	}
+	if generic["run_info"].(map[string]any)["product"] != "go" || generic["time_start"].(float64) != 1700000000000 {
+		t.Errorf("run_info/time_start: %v", generic)
+	}
+	res := generic["results"].([]any)[0].(map[string]any)
+	if res["test"] != "/web-locks/a.https.any.html" || res["message"] != nil || res["duration"].(float64) != 120 {
+		t.Errorf("result: %v", res)
+	}
+	// Round trip.
+	back, err := ReadWPTReport(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range goRun.Results {
+		got := back.Results[id]
+		want.Duration = want.Duration.Truncate(time.Millisecond)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, want %+v", id, got, want)
+		}
+	}
+	if back.Product != "go" || back.Version != "dev" {
+		t.Errorf("run info lost: %+v", back)
+	}
+}
+
+func TestWPTReportExpected(t *testing.T) {
+	goRun, _ := sampleRuns()
+	exp := NewExpectations(fstest.MapFS{
+		"web-locks/a.https.any.js.ini": {Data: []byte("[a.https.any.html]\n  [steal]\n    expected: [PASS, FAIL]\n  [grant order]\n    expected: FAIL\n")},
+	})
+	var buf bytes.Buffer
+	if err := WriteWPTReport(&buf, goRun, exp); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	// "grant order" PASSed but FAIL was expected; "steal" FAIL is allowed
+	// as intermittent; the CRASH was expected to be OK.
+	if !strings.Contains(s, `"name": "grant order",
+     "status": "PASS",
+     "message": null,
+     "expected": "FAIL"`) || strings.Count(s, `"expected"`) != 2 || !strings.Contains(s, `"expected": "OK"`) {
+		t.Errorf("expected fields wrong:\n%s", s)
+	}
+}
+
+func TestCompareTableAndDifferences(t *testing.T) {
+	goRun, chRun := sampleRuns()
+	cmp := Compare([]*Run{goRun, chRun})
+	var buf bytes.Buffer
+	cmp.WriteTable(&buf)
+	buf.WriteString("--\n")
+	n := cmp.WriteDifferences(&buf)
+	golden(t, "compare.txt", buf.String())
+	if n != 4 || cmp.DiffCount() != 4 {
+		t.Errorf("differences = %d / %d, want 4", n, cmp.DiffCount())
+	}
+	if cmp.Tests[2].Differs {
+		t.Error("identical test marked as differing")
+	}
+}
+
+func TestHTML(t *testing.T) {
+	goRun, chRun := sampleRuns()
+	goRun.Results["/web-locks/<script>.html"] = product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "<b>x</b>", Status: product.PASS}}}
+	var buf bytes.Buffer
+	if err := Compare([]*Run{goRun, chRun}).WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if strings.Contains(s, "<b>x</b>") || strings.Contains(s, "<script>.html") {
+		t.Error("names not escaped")
+	}
+	if got := strings.Count(s, `diff"`); got != 6 { // 4 differences + the missing test's harness row + its subtest
+		t.Errorf("%d highlighted rows, want 6", got)
+	}
+	golden(t, "report.html", s)
+}
+
+func TestExpectations(t *testing.T) {
+	exp := NewExpectations(fstest.MapFS{
+		"web-locks/a.https.any.js.ini": {Data: []byte(`# comment
+[a.https.any.worker.html]
+  expected:
+    if product == "go": CRASH
+    if (product == "chromium") and not debug: TIMEOUT
+    ERROR
+  bug: https://example.invalid/1
+  [subtest \] with bracket]
+    expected: FAIL  # trailing comment
+  [intermittent]
+    expected:
+      if os == "linux" or product == "x": [PASS, TIMEOUT]
+
+[a.https.any.html?x=1]
+  disabled:
+    if product == "go": not ready
+`)},
+		"web-locks/e.html.ini": {Data: []byte("[e.html]\n  expected: TIMEOUT\n")},
+	})
+	if err := exp.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		product, test, subtest string
+		want                   Expected
+	}{
+		{"go", "/web-locks/a.https.any.worker.html", "", Expected{product.CRASH}},
+		{"chromium", "/web-locks/a.https.any.worker.html", "", Expected{product.TIMEOUT}},
+		{"other", "/web-locks/a.https.any.worker.html", "", Expected{product.ERROR}},
+		{"go", "/web-locks/a.https.any.worker.html", "subtest ] with bracket", Expected{product.FAIL}},
+		{"go", "/web-locks/a.https.any.worker.html", "intermittent", Expected{product.PASS, product.TIMEOUT}},
+		{"go", "/web-locks/a.https.any.worker.html", "unlisted", Expected{product.PASS}},
+		{"go", "/web-locks/a.https.any.html", "", Expected{product.OK}},
+		{"go", "/web-locks/e.html", "", Expected{product.TIMEOUT}},
+		{"go", "/web-locks/none.any.html", "", Expected{product.OK}},
+	} {
+		var got Expected
+		if tc.subtest == "" {
+			got = exp.Test(tc.product, tc.test)
+		} else {
+			got = exp.Subtest(tc.product, tc.test, tc.subtest)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s %s %q: got %v, want %v", tc.product, tc.test, tc.subtest, got, tc.want)
+		}
+	}
+	if !exp.Disabled("go", "/web-locks/a.https.any.html?x=1") || exp.Disabled("chromium", "/web-locks/a.https.any.html?x=1") {
+		t.Error("disabled")
+	}
+	var nilExp *Expectations
+	if !reflect.DeepEqual(nilExp.Test("go", "/x.html"), Expected{product.OK}) || !reflect.DeepEqual(nilExp.Subtest("go", "/x.html", "s"), Expected{product.PASS}) || nilExp.Disabled("go", "/x.html") {
+		t.Error("nil expectations")
+	}
+	bad := NewExpectations(fstest.MapFS{"x.ini": {Data: []byte("[a.html]\n  expected:\n    if product = 'go': FAIL\n")}})
+	if err := bad.Check(); err == nil {
+		t.Error("bad condition accepted")
+	}
+	bad = NewExpectations(fstest.MapFS{"x.ini": {Data: []byte("[a.html\n")}})
+	if err := bad.Check(); err == nil {
+		t.Error("bad heading accepted")
+	}
+}
+
+func TestFindUnexpected(t *testing.T) {
+	goRun, _ := sampleRuns()
+	un := FindUnexpected(goRun, nil)
+	if len(un) != 2 || un[0].Subtest != "steal" || un[1].Status != product.CRASH {
+		t.Fatalf("got %+v", un)
+	}
+	exp := NewExpectations(fstest.MapFS{
+		"web-locks/a.https.any.js.ini": {Data: []byte("[a.https.any.html]\n  [steal]\n    expected: FAIL\n[a.https.any.worker.html]\n  expected: CRASH\n")},
+	})
+	if un := FindUnexpected(goRun, exp); len(un) != 0 {
+		t.Errorf("got %+v", un)
+	}
+	// An expected failure that passes is unexpected too.
+	exp = NewExpectations(fstest.MapFS{"web-locks/b.https.any.js.ini": {Data: []byte("[b.https.any.html?x=1]\n  [same]\n    expected: FAIL\n")}})
+	if un := FindUnexpected(goRun, exp); len(un) != 3 {
+		t.Errorf("got %+v", un)
+	}
+}
