@@ -36,6 +36,10 @@ type domDocument struct {
 
 	// domException creates a DOMException in the realm.
 	domException func(name, msg string) goja.Value
+	// newEventTarget, when set, creates the Document object as a platform
+	// EventTarget with the given prototype (so document.addEventListener
+	// works); other nodes are ordinary objects.
+	newEventTarget func(proto *goja.Object) *goja.Object
 }
 
 // newDOMDocument wraps root (a parsed document) for vm. parent is the
@@ -78,7 +82,12 @@ func (d *domDocument) wrapObj(n *xhtml.Node) *goja.Object {
 	default:
 		proto = d.nodeProto
 	}
-	o := d.vm.CreateObject(proto)
+	var o *goja.Object
+	if n.Type == xhtml.DocumentNode && d.newEventTarget != nil {
+		o = d.newEventTarget(proto)
+	} else {
+		o = d.vm.CreateObject(proto)
+	}
 	d.wrappers[n] = o
 	d.nodes[o] = n
 	return o

@@ -1,0 +1,305 @@
+package goproduct
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// engine is the platform under one test: a fresh html.UserAgent, the
+// window it opens and the realms of that window and its workers. It is the
+// only place that knows how html and bindings are put together.
+type engine struct {
+	ua      *html.UserAgent
+	onPanic func(v any, stack []byte)
+}
+
+// envHandle is an environment settings object of the engine.
+type envHandle = *html.EnvironmentSettingsObject
+
+var errWorkerOrigin = html.ErrWorkerOrigin
+
+// newEngine creates the user agent for one test. onPanic receives Go
+// panics of the engine's goroutines.
+func newEngine(onPanic func(any, []byte)) (*engine, error) {
+	return &engine{ua: html.NewUserAgent(), onPanic: onPanic}, nil
+}
+
+// Close tears the user agent down: every agent terminates (running its
+// termination steps, e.g. releasing Web Locks), every loop and queue stops.
+func (e *engine) Close() { e.ua.Close() }
+
+// NewWindow opens a top-level window for u (a new top-level traversable
+// navigated to u: the Document's origin and the environment's creation URL
+// come from u, and it is a secure context when u is potentially
+// trustworthy) and creates its realm.
+func (e *engine) NewWindow(u *url.URL, opts bindings.Options) (*bindings.Realm, envHandle, error) {
+	doc, err := e.ua.OpenWindow(u)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the window: %v", err)
+	}
+	env := doc.EnvironmentSettingsObject()
+	r, err := bindings.NewWindowRealm(env, opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the window realm: %v", err)
+	}
+	return r, env, nil
+}
+
+// NewWorkerEnvironment creates a dedicated worker's agent and environment.
+func (e *engine) NewWorkerEnvironment(owner envHandle, u *url.URL) (envHandle, error) {
+	return html.NewDedicatedWorker(owner, u)
+}
+
+// NewWorkerRealm creates the DedicatedWorkerGlobalScope realm of env.
+func (e *engine) NewWorkerRealm(env envHandle, opts bindings.Options) (*bindings.Realm, error) {
+	return bindings.NewDedicatedWorkerRealm(env, opts)
+}
+
+// TerminateWorker terminates a dedicated worker's agent.
+func (e *engine) TerminateWorker(env envHandle) {
+	if env != nil {
+		env.Agent().Terminate()
+	}
+}
+
+// OriginOf serializes an environment's origin.
+func (e *engine) OriginOf(env envHandle) string { return env.Origin().Serialize() }
+
+// jsHelpers are per-realm functions built from the realm's own EventTarget
+// and Event interfaces (captured before any script ran).
+type jsHelpers struct {
+	etProto  *goja.Object
+	newET    goja.Callable // (proto) -> platform EventTarget object with that prototype
+	fire     goja.Callable // (target, type, cancelable, bubbles, props) -> notCanceled
+	handlers goja.Callable // (obj, types...) defines on<type> event handler attributes
+	domEx    goja.Value    // the DOMException interface object, or undefined
+}
+
+type helpersKey struct{}
+
+// helperSource builds the helpers from the realm's interfaces. Event
+// handler attributes follow HTML: the first non-null value adds one
+// listener (keeping its place in the listener list), null removes it, and
+// a non-callable object is stored but not invoked; a handler returning
+// false cancels the event.
+const helperSource = `(function (ET, Ev, DOMEx) {
+  "use strict";
+  var reflectConstruct = Reflect.construct, defineProperty = Object.defineProperty;
+  var add = ET.prototype.addEventListener, remove = ET.prototype.removeEventListener, dispatch = ET.prototype.dispatchEvent;
+  var call = Function.prototype.call.bind(Function.prototype.call);
+  var keys = Object.keys;
+  var store = new WeakMap();
+  function newET(proto) {
+    function F() {}
+    F.prototype = proto;
+    return reflectConstruct(ET, [], F);
+  }
+  function fire(target, type, cancelable, bubbles, props) {
+    var e = new Ev(type, {cancelable: cancelable, bubbles: bubbles});
+    if (props) {
+      var ks = keys(props);
+      for (var i = 0; i < ks.length; i++) {
+        defineProperty(e, ks[i], {value: props[ks[i]], enumerable: true, configurable: true});
+      }
+    }
+    return call(dispatch, target, e);
+  }
+  function handlers(obj) {
+    for (var i = 1; i < arguments.length; i++) (function (type) {
+      defineProperty(obj, "on" + type, {
+        enumerable: true, configurable: true,
+        get: function () {
+          var m = store.get(this);
+          var h = m && m[type];
+          return h ? h.value : null;
+        },
+        set: function (v) {
+          var m = store.get(this);
+          if (!m) { m = {}; store.set(this, m); }
+          var h = m[type];
+          if (v === null || (typeof v !== "object" && typeof v !== "function")) {
+            if (h) { call(remove, this, type, h.listener); delete m[type]; }
+            return;
+          }
+          if (h) { h.value = v; return; }
+          h = {value: v, listener: null};
+          h.listener = function (event) {
+            if (typeof h.value !== "function") return;
+            var r = call(h.value, this, event);
+            if (r === false) event.preventDefault();
+          };
+          m[type] = h;
+          call(add, this, type, h.listener);
+        }
+      });
+    })(arguments[i]);
+  }
+  return [newET, fire, handlers, DOMEx];
+})`
+
+// helpers returns the realm's helpers, creating them on first use (which
+// must be before any script of the realm ran, see window.install and
+// dedicatedWorker.install). Loop goroutine only.
+func (e *engine) helpers(r *bindings.Realm) *jsHelpers {
+	if h, ok := r.Value(helpersKey{}).(*jsHelpers); ok {
+		return h
+	}
+	vm := r.Runtime()
+	h := &jsHelpers{}
+	g := r.Global()
+	ensureEvents(r)
+	et, _ := g.Get("EventTarget").(*goja.Object)
+	ev, _ := g.Get("Event").(*goja.Object)
+	if et == nil || ev == nil {
+		panic(errors.New("goproduct: the realm has no EventTarget/Event interfaces"))
+	}
+	fv, err := vm.RunString(helperSource)
+	if err != nil {
+		panic(err)
+	}
+	f, _ := goja.AssertFunction(fv)
+	domEx := g.Get("DOMException")
+	if domEx == nil {
+		domEx = goja.Undefined()
+	}
+	res, err := f(goja.Undefined(), et, ev, domEx)
+	if err != nil {
+		panic(err)
+	}
+	arr := res.ToObject(vm)
+	h.newET, _ = goja.AssertFunction(arr.Get("0"))
+	h.fire, _ = goja.AssertFunction(arr.Get("1"))
+	h.handlers, _ = goja.AssertFunction(arr.Get("2"))
+	h.domEx = arr.Get("3")
+	h.etProto, _ = et.Get("prototype").(*goja.Object)
+	r.SetValue(helpersKey{}, h)
+	return h
+}
+
+// EventTargetPrototype is the realm's EventTarget.prototype.
+func (e *engine) EventTargetPrototype(r *bindings.Realm) *goja.Object { return e.helpers(r).etProto }
+
+// NewEventTargetObject creates a platform EventTarget whose prototype is
+// proto.
+func (e *engine) NewEventTargetObject(r *bindings.Realm, proto *goja.Object) *goja.Object {
+	v, err := e.helpers(r).newET(goja.Undefined(), proto)
+	if err != nil {
+		panic(err)
+	}
+	return v.ToObject(r.Runtime())
+}
+
+// DefineEventHandlers defines on<type> event handler attributes on obj
+// (a prototype or an object).
+func (e *engine) DefineEventHandlers(r *bindings.Realm, obj *goja.Object, types ...string) {
+	args := []goja.Value{obj}
+	for _, t := range types {
+		args = append(args, r.Runtime().ToValue(t))
+	}
+	if _, err := e.helpers(r).handlers(goja.Undefined(), args...); err != nil {
+		panic(err)
+	}
+}
+
+// FireEventAt fires an event named typ at target with props as own
+// properties of the event object; it returns false when it was canceled.
+// Events at the global are trusted events of the realm.
+func (e *engine) FireEventAt(r *bindings.Realm, target *goja.Object, typ string, cancelable bool, props map[string]goja.Value) bool {
+	if target == r.Global() && !usesFallbackEvents(r) {
+		return r.FireEvent(typ, cancelable, props)
+	}
+	return e.fire(r, target, typ, cancelable, false, props)
+}
+
+// FireBubblingEventAt fires a bubbling event at a node of the document;
+// unless propagation was stopped... the node tree is not an event path
+// here, so the window gets its own dispatch afterwards (as the last step of
+// the bubble path).
+func (e *engine) FireBubblingEventAt(r *bindings.Realm, target *goja.Object, typ string) {
+	e.fire(r, target, typ, false, true, nil)
+	e.FireEventAt(r, r.Global(), typ, false, nil)
+}
+
+// fallbackReporting guards against an error listener that throws while
+// the fallback event model reports an error (HTML's error reporting mode).
+type fallbackReporting struct{}
+
+// FallbackReportError completes "report an exception" for a realm using
+// the fallback event model (called from Options.OnError): it fires the
+// error event the realm could not dispatch and reports whether it was not
+// canceled.
+func (e *engine) FallbackReportError(r *bindings.Realm, se *bindings.ScriptError) bool {
+	if !usesFallbackEvents(r) || r.Value(fallbackReporting{}) == true {
+		return true
+	}
+	r.SetValue(fallbackReporting{}, true)
+	defer r.SetValue(fallbackReporting{}, false)
+	vm := r.Runtime()
+	val := se.Value
+	if val == nil {
+		val = goja.Null()
+	}
+	return e.FireEventAt(r, r.Global(), "error", true, map[string]goja.Value{
+		"message": vm.ToValue(se.Message), "filename": vm.ToValue(se.Filename),
+		"lineno": vm.ToValue(se.Line), "colno": vm.ToValue(se.Column), "error": val,
+	})
+}
+
+// FallbackReportRejection fires unhandledrejection for a realm using the
+// fallback event model.
+func (e *engine) FallbackReportRejection(r *bindings.Realm, reason goja.Value) bool {
+	if !usesFallbackEvents(r) {
+		return true
+	}
+	return e.FireEventAt(r, r.Global(), "unhandledrejection", true, map[string]goja.Value{
+		"reason": reason, "promise": goja.Undefined(),
+	})
+}
+
+func (e *engine) fire(r *bindings.Realm, target *goja.Object, typ string, cancelable, bubbles bool, props map[string]goja.Value) bool {
+	vm := r.Runtime()
+	var p goja.Value = goja.Undefined()
+	if props != nil {
+		o := vm.NewObject()
+		for k, v := range props {
+			_ = o.Set(k, v)
+		}
+		p = o
+	}
+	res, err := e.helpers(r).fire(goja.Undefined(), target, vm.ToValue(typ), vm.ToValue(cancelable), vm.ToValue(bubbles), p)
+	if err != nil {
+		// dispatchEvent reports listener exceptions itself; an error here
+		// is a broken helper.
+		panic(err)
+	}
+	return res.ToBoolean()
+}
+
+// NewDOMException creates a DOMException of the realm.
+func (e *engine) NewDOMException(r *bindings.Realm, name, msg string) goja.Value {
+	vm := r.Runtime()
+	if ctor, ok := e.helpers(r).domEx.(*goja.Object); ok {
+		if o, err := vm.New(ctor, vm.ToValue(msg), vm.ToValue(name)); err == nil {
+			return o
+		}
+	}
+	o := vm.NewGoError(errors.New(msg))
+	_ = o.Set("name", name)
+	return o
+}
+
+// ReportScriptError reports an error that happened elsewhere (a worker's
+// unhandled error) in r's global, as HTML's "report an exception" does.
+func (e *engine) ReportScriptError(r *bindings.Realm, se *bindings.ScriptError) {
+	vm := r.Runtime()
+	errObj := vm.NewGoError(errors.New(se.Message))
+	ex := vm.Try(func() { panic(errObj) })
+	if ex != nil {
+		r.ReportException(ex)
+	}
+}

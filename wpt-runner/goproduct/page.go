@@ -1,0 +1,389 @@
+package goproduct
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+	xhtml "golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// session is one test URL in one fresh user agent.
+type session struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	loader  *Loader
+	req     product.TestRequest
+	console func(testURL, line string)
+	eng     *engine
+
+	once sync.Once
+	done chan product.TestResult // receives the first outcome
+
+	mu         sync.Mutex
+	firstError string // the first uncaught error, for a page that never reports
+}
+
+// finish records the outcome of the test; only the first call counts.
+func (s *session) finish(r product.TestResult) {
+	s.once.Do(func() {
+		s.done <- r
+		s.cancel()
+	})
+}
+
+// crash turns a Go panic into the test's CRASH outcome.
+func (s *session) crash(v any, stack []byte) { s.finish(crashResult(v, stack)) }
+
+// guard runs f, turning a panic into CRASH.
+func (s *session) guard(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.crash(v, debug.Stack())
+		}
+	}()
+	f()
+}
+
+func (s *session) noteError(msg string) {
+	s.mu.Lock()
+	if s.firstError == "" {
+		s.firstError = msg
+	}
+	s.mu.Unlock()
+}
+
+func (s *session) log(line string) {
+	if s.console != nil {
+		s.console(s.req.URL, line)
+	}
+}
+
+// runPage loads req.URL in a fresh user agent and waits for the harness
+// report, ctx's end, or a crash.
+func runPage(ctx context.Context, loader *Loader, req product.TestRequest, console func(string, string)) (res product.TestResult) {
+	sctx, cancel := context.WithCancel(ctx)
+	s := &session{ctx: sctx, cancel: cancel, loader: loader, req: req, console: console, done: make(chan product.TestResult, 1)}
+	defer cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			res = crashResult(v, debug.Stack())
+		}
+	}()
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		return product.TestResult{Status: product.ERROR, Message: "bad test URL: " + err.Error()}
+	}
+	page, err := loader.Fetch(sctx, u)
+	if err != nil {
+		if ctx.Err() != nil {
+			return timeoutResult(ctx)
+		}
+		return product.TestResult{Status: product.ERROR, Message: "loading the test page: " + err.Error()}
+	}
+	if !page.OK() {
+		return product.TestResult{Status: product.ERROR, Message: fmt.Sprintf("loading the test page: HTTP status %d", page.Status)}
+	}
+	root, err := xhtml.Parse(strings.NewReader(decodeText(page.Body, page.Charset)))
+	if err != nil {
+		return product.TestResult{Status: product.ERROR, Message: "parsing the test page: " + err.Error()}
+	}
+
+	eng, err := newEngine(s.crash)
+	if err != nil {
+		return product.TestResult{Status: product.ERROR, Message: err.Error()}
+	}
+	s.eng = eng
+	// Tearing the user agent down stops every loop, queue and timer it
+	// started; it happens on every return path.
+	defer eng.Close()
+
+	w, err := s.newWindow(page.URL, root)
+	if err != nil {
+		select {
+		case r := <-s.done: // a crash while setting the window up
+			return r
+		default:
+		}
+		return product.TestResult{Status: product.ERROR, Message: err.Error()}
+	}
+	go s.guard(func() { s.runScripts(w) })
+
+	select {
+	case r := <-s.done:
+		return r
+	case <-sctx.Done():
+		// Either finish ran (its result is in s.done) or ctx ended.
+		select {
+		case r := <-s.done:
+			return r
+		default:
+		}
+		return timeoutResult(ctx)
+	}
+}
+
+func timeoutResult(ctx context.Context) product.TestResult {
+	msg := "the harness did not report before the runner's deadline"
+	if errors.Is(ctx.Err(), context.Canceled) {
+		msg = "run cancelled"
+	}
+	return product.TestResult{Status: product.TIMEOUT, Message: msg}
+}
+
+// window is the test page's Window: its realm and document.
+type window struct {
+	s     *session
+	realm *bindings.Realm
+	env   envHandle
+	doc   *domDocument
+	in    *intrinsics
+	url   *url.URL
+}
+
+// newWindow creates the window environment and realm for the page and
+// installs the product's globals (document, Worker, the report hook).
+func (s *session) newWindow(u *url.URL, root *xhtml.Node) (*window, error) {
+	w := &window{s: s, url: u}
+	realm, env, err := s.eng.NewWindow(u, bindings.Options{
+		Console: func(level bindings.ConsoleLevel, msg string) { s.log(fmt.Sprintf("%v: %s", level, msg)) },
+		OnError: func(se *bindings.ScriptError) {
+			if w.realm != nil && !s.eng.FallbackReportError(w.realm, se) {
+				return
+			}
+			s.noteError("Uncaught " + se.Error())
+		},
+		OnUnhandledRejection: func(reason goja.Value, se *bindings.ScriptError) {
+			if w.realm != nil && !s.eng.FallbackReportRejection(w.realm, reason) {
+				return
+			}
+			s.noteError("Unhandled rejection: " + se.Error())
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.realm, w.env = realm, env
+	ready := make(chan error, 1)
+	ok := realm.QueueTask(func(vm *goja.Runtime) {
+		s.guard(func() { ready <- w.install(root) })
+	})
+	if !ok {
+		return nil, errors.New("the window's event loop does not run tasks")
+	}
+	select {
+	case err := <-ready:
+		return w, err
+	case <-s.ctx.Done():
+		return nil, errors.New("cancelled while creating the window")
+	}
+}
+
+// install runs on the window's event loop before any script.
+func (w *window) install(root *xhtml.Node) error {
+	vm := w.realm.Runtime()
+	in, err := captureIntrinsics(vm)
+	if err != nil {
+		return err
+	}
+	w.in = in
+	s := w.s
+	s.eng.helpers(w.realm)
+	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.s.eng.EventTargetPrototype(w.realm), func(name, msg string) goja.Value {
+		return w.s.eng.NewDOMException(w.realm, name, msg)
+	})
+	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.s.eng.NewEventTargetObject(w.realm, proto) }
+	docObj := w.doc.Object()
+	g := w.realm.Global()
+	// [LegacyUnforgeable] readonly attribute Document document;
+	get := vm.ToValue(func(goja.FunctionCall) goja.Value { return docObj })
+	if err := g.DefineAccessorProperty("document", get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	// The runner's testharnessreport.js hands the report here.
+	w.realm.DefineGlobalFunction("__wptrunner_report", 1, func(call goja.FunctionCall) goja.Value {
+		data := call.Argument(0).String()
+		res, err := product.ParseReport([]byte(data))
+		if err != nil {
+			res = product.TestResult{Status: product.ERROR, Message: err.Error()}
+		}
+		w.s.finish(res)
+		return goja.Undefined()
+	})
+	installWorkerConstructor(w.s, w.realm, w.env, in, w.doc.baseURL)
+	return nil
+}
+
+// pageScript is a script element of the parsed page.
+type pageScript struct {
+	el     *xhtml.Node
+	inline string
+	src    *url.URL // nil for inline scripts
+	badSrc bool     // src present but unparsable: the element fires error
+	fetch  chan fetched
+	name   string
+}
+
+type fetched struct {
+	text string
+	err  error
+}
+
+// collectScripts lists the classic scripts of the document in tree order:
+// script elements in the HTML namespace whose type is a JavaScript MIME
+// type (or absent/empty), skipping module and data-block scripts, which an
+// engine without module support treats as not to be run, and "nomodule"
+// scripts are run, as such an engine does.
+func (w *window) collectScripts() []*pageScript {
+	var out []*pageScript
+	for _, el := range descendants(w.doc.root, func(n *xhtml.Node) bool {
+		return n.Type == xhtml.ElementNode && n.DataAtom == atom.Script && n.Namespace == ""
+	}, 0) {
+		if !isClassicScriptType(el) {
+			continue
+		}
+		ps := &pageScript{el: el}
+		if src, ok := getAttr(el, "src"); ok {
+			if u, err := w.doc.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
+				ps.src = u
+				ps.name = u.String()
+			} else {
+				ps.badSrc = true
+			}
+		} else {
+			ps.inline = textContent(el)
+			ps.name = fmt.Sprintf("%s#script%d", w.url.String(), len(out)+1)
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// isClassicScriptType applies HTML's "prepare the script element" type
+// steps: no type and no language, an empty type, or a JavaScript MIME type
+// essence make a classic script.
+func isClassicScriptType(el *xhtml.Node) bool {
+	t, hasType := getAttr(el, "type")
+	lang, hasLang := getAttr(el, "language")
+	switch {
+	case !hasType && !hasLang, hasType && t == "", !hasType && hasLang && lang == "":
+		return true
+	case hasType:
+		return isJavaScriptMIME(strings.ToLower(strings.TrimSpace(t)))
+	default:
+		return isJavaScriptMIME("text/" + strings.ToLower(lang))
+	}
+}
+
+// runScripts runs on the session's driver goroutine: it fetches external
+// scripts (all started at once, as a speculative parser would), then runs
+// every script in document order, each in its own task of the window's
+// event loop, waiting for the previous one (parser-blocking scripts), then
+// fires DOMContentLoaded and load.
+func (s *session) runScripts(w *window) {
+	var scripts []*pageScript
+	got := make(chan struct{})
+	if !w.realm.QueueTask(func(*goja.Runtime) {
+		s.guard(func() { scripts = w.collectScripts() })
+		close(got)
+	}) {
+		return
+	}
+	select {
+	case <-got:
+	case <-s.ctx.Done():
+		return
+	}
+	for _, ps := range scripts {
+		if ps.src == nil {
+			continue
+		}
+		ps.fetch = make(chan fetched, 1)
+		go func(ps *pageScript) {
+			text, err := s.fetchScript(ps.src, false)
+			ps.fetch <- fetched{text, err}
+		}(ps)
+	}
+	for _, ps := range scripts {
+		text := ps.inline
+		failed := ps.badSrc
+		if ps.fetch != nil {
+			select {
+			case f := <-ps.fetch:
+				text = f.text
+				if f.err != nil {
+					failed = true
+					s.log("script " + ps.name + ": " + f.err.Error())
+				}
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		ran := make(chan struct{})
+		el := ps.el
+		name := ps.name
+		ok := w.realm.QueueTask(func(*goja.Runtime) {
+			defer close(ran)
+			s.guard(func() {
+				if failed {
+					// A script whose fetch failed fires error at the element.
+					w.s.eng.FireEventAt(w.realm, w.doc.wrapObj(el), "error", false, nil)
+					return
+				}
+				_, _ = w.realm.EvaluateScript(name, text)
+			})
+		})
+		if !ok {
+			return
+		}
+		select {
+		case <-ran:
+		case <-s.ctx.Done():
+			return
+		}
+	}
+	// The end of parsing: readyState becomes "interactive" and
+	// DOMContentLoaded fires at the document (it bubbles to the window),
+	// then, in a later task, readyState becomes "complete" and load fires
+	// at the window.
+	w.realm.QueueTask(func(*goja.Runtime) {
+		s.guard(func() {
+			w.doc.ready = "interactive"
+			w.s.eng.FireEventAt(w.realm, w.doc.Object(), "readystatechange", false, nil)
+			w.s.eng.FireBubblingEventAt(w.realm, w.doc.Object(), "DOMContentLoaded")
+		})
+	})
+	w.realm.QueueTask(func(*goja.Runtime) {
+		s.guard(func() {
+			w.doc.ready = "complete"
+			w.s.eng.FireEventAt(w.realm, w.doc.Object(), "readystatechange", false, nil)
+			w.s.eng.FireEventAt(w.realm, w.realm.Global(), "load", false, nil)
+		})
+	})
+}
+
+// fetchScript fetches a classic script. For worker-imported scripts (and
+// worker main scripts) HTML requires an ok status and a JavaScript MIME
+// type; for page scripts an error status is a failure and the MIME type is
+// not checked (legacy behaviour, as browsers do).
+func (s *session) fetchScript(u *url.URL, strictMIME bool) (string, error) {
+	r, err := s.loader.Fetch(s.ctx, u)
+	if err != nil {
+		return "", err
+	}
+	if !r.OK() {
+		return "", fmt.Errorf("HTTP status %d for %s", r.Status, u)
+	}
+	if strictMIME && !isJavaScriptMIME(r.ContentType) {
+		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, r.ContentType)
+	}
+	return decodeText(r.Body, r.Charset), nil
+}
