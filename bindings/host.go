@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
@@ -181,21 +180,13 @@ func (r *Realm) setUp(info envInfo) error {
 }
 
 // installGlobalEventHandlers defines onerror, onunhandledrejection and
-// onrejectionhandled on the global (OnErrorEventHandler for error).
+// onrejectionhandled on the global (OnErrorEventHandler for error), unless
+// the generated bindings did.
 func (r *Realm) installGlobalEventHandlers() {
-	g := r.globalTarget
 	for _, typ := range []string{"error", "unhandledrejection", "rejectionhandled"} {
-		typ := typ
-		name := "on" + typ
-		if r.hasGlobal(name) {
-			continue
+		if !r.hasGlobal("on" + typ) {
+			r.DefineEventHandlerAttributes(r.global, typ)
 		}
-		get := r.newFunction("get "+name, 0, func(goja.FunctionCall) goja.Value { return r.eventHandlerGet(g, typ) })
-		set := r.newFunction("set "+name, 1, func(call goja.FunctionCall) goja.Value {
-			r.eventHandlerSet(g, r.global, typ, call.Argument(0), typ == "error")
-			return goja.Undefined()
-		})
-		_ = r.global.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 }
 

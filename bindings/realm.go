@@ -139,6 +139,10 @@ type Realm struct {
 	env *html.EnvironmentSettingsObject
 	// secure is whether the environment is a secure context.
 	secure bool
+	// hooks are the embedder's global members; windowName is window.name.
+	hooks      HostHooks
+	windowName string
+	nav        *navigatorImpl
 	// globalTarget is the global object's EventTarget implementation.
 	globalTarget *eventTargetImpl
 	extra        map[any]any

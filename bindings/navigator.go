@@ -1,0 +1,79 @@
+package bindings
+
+import (
+	"runtime"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+)
+
+// UserAgentString is navigator.userAgent.
+const UserAgentString = "Mozilla/5.0 (X11; Linux x86_64) gowebengine/0.1"
+
+// navigatorImpl is the Go implementation behind Navigator (Window) and
+// WorkerNavigator objects.
+type navigatorImpl struct {
+	webidl.Reflector
+	realm     *Realm
+	locks     *lockManagerImpl
+	buckets   *storageBucketManagerImpl
+	languages goja.Value // FrozenArray, the same object until it changes
+}
+
+// navigator returns the realm's Navigator/WorkerNavigator implementation
+// (one per global: navigator is the same object every time).
+func (r *Realm) navigator() *navigatorImpl {
+	if r.nav == nil {
+		r.nav = &navigatorImpl{realm: r}
+	}
+	return r.nav
+}
+
+// lockManager is the NavigatorLocks locks getter steps: this's relevant
+// settings object's LockManager object (one per environment, so the same
+// object every time).
+func (n *navigatorImpl) lockManager() *lockManagerImpl {
+	if n.locks == nil {
+		n.locks = &lockManagerImpl{realm: n.realm}
+	}
+	return n.locks
+}
+
+// storageBucketManager is navigator.storageBuckets ([SameObject]).
+func (n *navigatorImpl) storageBucketManager() *storageBucketManagerImpl {
+	if n.buckets == nil {
+		n.buckets = &storageBucketManagerImpl{realm: n.realm}
+	}
+	return n.buckets
+}
+
+// NavigatorID, NavigatorLanguage, NavigatorOnLine, NavigatorCookies and
+// NavigatorConcurrentHardware values.
+func (n *navigatorImpl) appCodeName() string { return "Mozilla" }
+func (n *navigatorImpl) appName() string     { return "Netscape" }
+func (n *navigatorImpl) appVersion() string  { return UserAgentString[len("Mozilla/"):] }
+func (n *navigatorImpl) platform() string    { return "Linux x86_64" }
+func (n *navigatorImpl) product() string     { return "Gecko" }
+func (n *navigatorImpl) productSub() string  { return "20030107" }
+func (n *navigatorImpl) userAgent() string   { return UserAgentString }
+func (n *navigatorImpl) vendor() string      { return "" }
+func (n *navigatorImpl) vendorSub() string   { return "" }
+func (n *navigatorImpl) language() string    { return "en-US" }
+func (n *navigatorImpl) onLine() bool        { return true }
+func (n *navigatorImpl) cookieEnabled() bool { return false }
+func (n *navigatorImpl) hardwareConcurrency() uint64 {
+	return uint64(runtime.NumCPU())
+}
+
+// languagesValue is navigator.languages: a frozen array, the same object
+// every time.
+func (n *navigatorImpl) languagesValue() goja.Value {
+	if n.languages == nil {
+		vm := n.realm.vm
+		arr := vm.NewArray("en-US")
+		freeze, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
+		_, _ = freeze(goja.Undefined(), arr)
+		n.languages = arr
+	}
+	return n.languages
+}
