@@ -1,5 +1,7 @@
 package dom
 
+import "weak"
+
 // AlgorithmID identifies an abort algorithm added to an AbortSignal.
 type AlgorithmID uint64
 
@@ -18,17 +20,61 @@ type AbortSignal struct {
 	algorithms []abortAlgorithm
 	nextAlgID  AlgorithmID
 
-	dependent        bool
-	sourceSignals    []*AbortSignal
-	dependentSignals []*AbortSignal
+	dependent     bool
+	sourceSignals []*AbortSignal
+	// dependentSignals hold dependents weakly, as the DOM Standard's garbage
+	// collection rules allow, except while a dependent has abort algorithms
+	// or abort listeners (then entry.strong pins it). Entries of collected
+	// dependents are pruned as the list grows.
+	dependentSignals []*depEntry
+	prunedLen        int
+	// entries are this (dependent) signal's entries in its sources' lists.
+	entries []*depEntry
+	pinned  bool
+}
+
+type depEntry struct {
+	weak   weak.Pointer[AbortSignal]
+	strong *AbortSignal
+}
+
+func (e *depEntry) get() *AbortSignal {
+	if e.strong != nil {
+		return e.strong
+	}
+	return e.weak.Value()
 }
 
 // NewAbortSignal returns a new, not aborted signal.
 func NewAbortSignal() *AbortSignal {
 	s := &AbortSignal{}
 	s.Owner = s
+	s.EventTarget.changed = s.updatePin
 	return s
 }
+
+// updatePin keeps a dependent signal reachable from its sources while it
+// is not aborted and has abort algorithms or abort event listeners.
+func (s *AbortSignal) updatePin() {
+	if !s.dependent {
+		return
+	}
+	need := !s.aborted && len(s.entries) > 0 && (len(s.algorithms) > 0 || s.HasListeners("abort"))
+	if need == s.pinned {
+		return
+	}
+	s.pinned = need
+	for _, e := range s.entries {
+		if need {
+			e.strong = s
+		} else {
+			e.strong = nil
+		}
+	}
+}
+
+// dependentCount is the length of the dependent signals list (tests).
+func (s *AbortSignal) dependentCount() int { return len(s.dependentSignals) }
 
 // Aborted reports whether the signal is aborted (its abort reason is not
 // undefined).
@@ -70,6 +116,7 @@ func (s *AbortSignal) AddAlgorithm(steps func()) AlgorithmID {
 	// 2. Append algorithm to signal's abort algorithms.
 	s.nextAlgID++
 	s.algorithms = append(s.algorithms, abortAlgorithm{id: s.nextAlgID, steps: steps})
+	s.updatePin()
 	return s.nextAlgID
 }
 
@@ -84,6 +131,7 @@ func (s *AbortSignal) RemoveAlgorithm(id AlgorithmID) {
 			copy(s.algorithms[i:], s.algorithms[i+1:])
 			s.algorithms[len(s.algorithms)-1] = abortAlgorithm{}
 			s.algorithms = s.algorithms[:len(s.algorithms)-1]
+			s.updatePin()
 			return
 		}
 	}
@@ -106,9 +154,10 @@ func (s *AbortSignal) SignalAbort(reason any) {
 	// 3. Let dependentSignalsToAbort be a new list.
 	var toAbort []*AbortSignal
 	// 4. For each dependentSignal of signal's dependent signals:
-	for _, d := range s.dependentSignals {
+	for _, e := range s.dependentSignals {
+		d := e.get()
 		// 4.1. If dependentSignal is not aborted, then:
-		if !d.aborted {
+		if d != nil && !d.aborted {
 			// 4.1.1. Set dependentSignal's abort reason to signal's abort reason.
 			d.aborted = true
 			d.reason = s.reason
@@ -146,6 +195,11 @@ func (s *AbortSignal) runAbortSteps() {
 func (s *AbortSignal) dropLinks() {
 	s.sourceSignals = nil
 	s.dependentSignals = nil
+	for _, e := range s.entries {
+		e.strong = nil
+	}
+	s.entries = nil
+	s.pinned = false
 }
 
 // AbortController is the DOM Standard's AbortController.
@@ -258,7 +312,26 @@ func (s *AbortSignal) linkSource(src *AbortSignal) {
 		}
 	}
 	s.sourceSignals = append(s.sourceSignals, src)
-	src.dependentSignals = append(src.dependentSignals, s)
+	e := &depEntry{weak: weak.Make(s)}
+	s.entries = append(s.entries, e)
+	src.dependentSignals = append(src.dependentSignals, e)
+	if len(src.dependentSignals) >= 2*src.prunedLen+16 {
+		src.pruneDependents()
+	}
+}
+
+// pruneDependents drops entries of dependents that were garbage collected
+// or are aborted (amortized O(1) per append).
+func (s *AbortSignal) pruneDependents() {
+	kept := s.dependentSignals[:0]
+	for _, e := range s.dependentSignals {
+		if d := e.get(); d != nil && !d.aborted {
+			kept = append(kept, e)
+		}
+	}
+	clear(s.dependentSignals[len(kept):])
+	s.dependentSignals = kept
+	s.prunedLen = len(kept)
 }
 
 // Dependent reports whether the signal is a dependent signal.

@@ -97,6 +97,8 @@ type EventTarget struct {
 	// Owner is the object embedding this target (e.g. *AbortSignal), for
 	// embedders that need to get from Event.Target() back to it.
 	Owner any
+	// changed is called when listeners are added or removed.
+	changed func()
 }
 
 // AddEventListener is "add an event listener". It returns the listener's id
@@ -129,6 +131,9 @@ func (t *EventTarget) AddEventListener(typ string, callback func(*Event), opts L
 	if opts.Signal != nil {
 		l.abortID = opts.Signal.AddAlgorithm(func() { t.removeListener(l) })
 	}
+	if t.changed != nil {
+		t.changed()
+	}
 	return l.id
 }
 
@@ -151,6 +156,9 @@ func (t *EventTarget) removeListener(l *listener) {
 	}
 	if l.opts.Signal != nil && l.abortID != 0 {
 		l.opts.Signal.RemoveAlgorithm(l.abortID)
+	}
+	if t.changed != nil {
+		t.changed()
 	}
 }
 

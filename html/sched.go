@@ -101,11 +101,15 @@ func (s *ManualScheduler) Runnable() []Runner {
 	return out
 }
 
-// RunOne runs one step of the first runnable runner. It reports whether
-// anything ran.
+// RunOne runs one step of the first runnable runner (in creation order).
+// It reports whether anything ran.
 func (s *ManualScheduler) RunOne() bool {
-	for _, r := range s.Runnable() {
-		if r.RunOne() {
+	var buf [32]*runner
+	s.c.mu.Lock()
+	rs := append(buf[:0], s.c.runners...)
+	s.c.mu.Unlock()
+	for _, r := range rs {
+		if r.Pending() > 0 && r.RunOne() {
 			return true
 		}
 	}

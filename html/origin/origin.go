@@ -44,8 +44,18 @@ func NewTuple(scheme, host string, port int) Origin {
 
 func serializeHost(h string) string {
 	h = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
-	if ip := net.ParseIP(h); ip != nil && ip.To4() == nil {
-		return "[" + ip.String() + "]"
+	if strings.Contains(h, ":") {
+		// An IPv6 address: the URL Standard's compressed serialization in
+		// brackets. (Go prints IPv4-mapped addresses as dotted quads; the
+		// URL Standard keeps them hexadecimal.)
+		if ip := net.ParseIP(h); ip != nil {
+			if v4 := ip.To4(); v4 != nil {
+				return "[::ffff:" + strconv.FormatUint(uint64(v4[0])<<8|uint64(v4[1]), 16) + ":" +
+					strconv.FormatUint(uint64(v4[2])<<8|uint64(v4[3]), 16) + "]"
+			}
+			return "[" + ip.String() + "]"
+		}
+		return "[" + h + "]"
 	}
 	return h
 }

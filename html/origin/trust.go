@@ -20,9 +20,15 @@ func IsOriginPotentiallyTrustworthy(o Origin) bool {
 	}
 	// 4. If origin's host matches one of the CIDR notations 127.0.0.0/8 or
 	//    ::1/128, return "Potentially Trustworthy".
-	h := strings.TrimSuffix(strings.TrimPrefix(o.host, "["), "]")
+	h := o.host
+	if strings.HasPrefix(h, "[") {
+		// An IPv6 host: only ::1 (an IPv4-mapped ::ffff:127.0.0.1 is not in
+		// ::1/128, and it is not an IPv4 address either).
+		ip := net.ParseIP(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
+		return ip != nil && ip.Equal(net.IPv6loopback)
+	}
 	if ip := net.ParseIP(h); ip != nil {
-		return ip.IsLoopback() && (ip.To4() != nil || ip.Equal(net.IPv6loopback))
+		return ip.To4() != nil && ip.To4()[0] == 127
 	}
 	// 5. If the user agent conforms to the name resolution rules in
 	//    [let-localhost-be-localhost] and one of the following is true:

@@ -1,0 +1,98 @@
+package html
+
+import (
+	"sync"
+	"testing"
+)
+
+// benchPingPong measures one hop: steps on the event loop enqueue steps on
+// the parallel queue, which queue a task back on the loop, and so on; each
+// arrow is one hop. It reports ns per hop.
+func benchPingPong(b *testing.B, sched Scheduler) {
+	ua := NewUserAgent(WithScheduler(sched))
+	defer ua.Close()
+	doc, err := ua.OpenWindowURL("https://bench.test/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
+	q := ua.LockTaskQueue()
+	done := make(chan struct{})
+	n := b.N
+	var toLoop, toQueue func()
+	toQueue = func() {
+		n--
+		if n <= 0 {
+			close(done)
+			return
+		}
+		q.Enqueue(toLoop)
+	}
+	toLoop = func() {
+		n--
+		if n <= 0 {
+			close(done)
+			return
+		}
+		loop.QueueTask(WebLocksTaskSource, toQueue)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	loop.QueueTask(WebLocksTaskSource, toQueue)
+	<-done
+}
+
+func BenchmarkHopInline(b *testing.B) { benchPingPong(b, NewGoroutineScheduler()) }
+
+func BenchmarkHopGoroutines(b *testing.B) {
+	benchPingPong(b, NewGoroutineScheduler(InlineParallelQueues(false)))
+}
+
+// BenchmarkHopFromForeignGoroutine: a goroutine outside the scheduler queues
+// a task and waits for it (the cost of waking a parked event loop).
+func BenchmarkHopFromForeignGoroutine(b *testing.B) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	doc, _ := ua.OpenWindowURL("https://bench.test/")
+	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
+	ch := make(chan struct{}, 1)
+	f := func() { ch <- struct{}{} }
+	b.ReportAllocs()
+	for b.Loop() {
+		loop.QueueTask(WebLocksTaskSource, f)
+		<-ch
+	}
+}
+
+// BenchmarkQueueThroughput: producers enqueue on one parallel queue
+// concurrently (batched draining).
+func BenchmarkQueueThroughput(b *testing.B) {
+	ua := NewUserAgent(WithScheduler(NewGoroutineScheduler(InlineParallelQueues(false))))
+	defer ua.Close()
+	q := ua.StartANewParallelQueue()
+	var wg sync.WaitGroup
+	step := func() { wg.Done() }
+	b.ReportAllocs()
+	b.ResetTimer()
+	wg.Add(b.N)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			q.Enqueue(step)
+		}
+	})
+	wg.Wait()
+}
+
+// BenchmarkManualHop: the manual scheduler's cost per step.
+func BenchmarkManualHop(b *testing.B) {
+	ms := NewManualScheduler()
+	ua := NewUserAgent(WithScheduler(ms))
+	defer ua.Close()
+	q := ua.LockTaskQueue()
+	f := func() {}
+	b.ReportAllocs()
+	for b.Loop() {
+		q.Enqueue(f)
+		ms.RunOne()
+	}
+}
