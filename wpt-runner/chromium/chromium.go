@@ -48,7 +48,7 @@ func Find(path string) (string, error) {
 			if p, lerr := exec.LookPath(path); lerr == nil {
 				return p, nil
 			}
-			return "", fmt.Errorf("chromium %q not found: %v", path, err)
+			return "", fmt.Errorf("chromium %q not found (%v); %s", path, err, InstallHint)
 		}
 		return path, nil
 	}

@@ -1,0 +1,355 @@
+package chromium
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gowebengine/weblocks/internal/testenv"
+	"github.com/gowebengine/weblocks/wpt-runner/manifest"
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+	"github.com/gowebengine/weblocks/wpt-runner/report"
+	"github.com/gowebengine/weblocks/wpt-runner/server"
+)
+
+// One browser and one server for the whole test binary; every test file
+// still gets its own browser context.
+var shared struct {
+	once  sync.Once
+	err   error
+	c     *Chromium
+	srv   *server.Server
+	tests map[string]manifest.Test
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.c != nil {
+		shared.c.Close()
+	}
+	if shared.srv != nil {
+		shared.srv.Close()
+	}
+	os.Exit(code)
+}
+
+// compatTree is a small WPT tree whose harness is upstream testharness.js
+// (from the npm package wpt-runner) and whose tests exercise the runner's
+// wrappers, substitutions and reporting.
+func compatTree(t *testing.T) fstest.MapFS {
+	dir := testenv.NPMPackage(t, "wpt-runner")
+	read := func(p string) *fstest.MapFile {
+		data, err := os.ReadFile(filepath.Join(dir, "testharness", p))
+		if err != nil {
+			t.Fatalf("upstream harness: %v", err)
+		}
+		return &fstest.MapFile{Data: data}
+	}
+	return fstest.MapFS{
+		"resources/testharness.js":         read("testharness.js"),
+		"resources/idlharness.js":          read("idlharness.js"),
+		"resources/webidl2/lib/webidl2.js": read("webidl2/lib/webidl2.js"),
+		"compat/resources/helper.js":       {Data: []byte("self.helperLoaded = true;\n")},
+		"compat/basics.any.js": {Data: []byte(`// META: global=window,dedicatedworker,sharedworker
+// META: script=resources/helper.js
+// META: title=basics
+test(() => { assert_true(self.helperLoaded); }, 'META script loaded');
+test(() => { assert_equals(GLOBAL.isWindow(), typeof document !== 'undefined'); }, 'GLOBAL matches the scope');
+test(() => { assert_equals(1, 2, 'one is two'); }, 'fails with a message');
+promise_test(async t => {
+  await promise_rejects_js(t, TypeError, Promise.reject(new TypeError('x')));
+  await promise_rejects_dom(t, 'AbortError', Promise.reject(new DOMException('y', 'AbortError')));
+}, 'promise rejections');
+async_test(t => { step_timeout(t.step_func_done(() => {}), 10); }, 'async test');
+test(() => { throw new OptionalFeatureUnsupportedError('nope'); }, 'precondition');
+`)},
+		"compat/https.https.any.js": {Data: []byte(`// META: global=window,serviceworker
+test(() => { assert_true(self.isSecureContext); assert_equals(location.protocol, 'https:'); }, 'secure context over https');
+`)},
+		"compat/variants.window.js": {Data: []byte(`// META: variant=?a=1
+// META: variant=?a=2
+test(() => { assert_equals(location.search.length, 4); }, 'variant ' + location.search);
+`)},
+		"compat/sub.sub.html": {Data: []byte(`<!doctype html>
+<script src="/resources/testharness.js"></script>
+<script src="/resources/testharnessreport.js"></script>
+<script>
+test(() => { assert_equals(location.hostname, "{{host}}"); assert_equals(location.port, "{{ports[http][0]}}"); }, 'substituted host and port');
+promise_test(async () => {
+  const u = "http://{{domains[www]}}:{{ports[http][0]}}/common/dispatcher/dispatcher.py?uuid={{uuid()}}";
+  assert_equals(await (await fetch(u, {method: 'POST', body: 'hello'})).text(), 'done');
+  assert_equals(await (await fetch(u)).text(), 'hello');
+  assert_equals(await (await fetch(u)).text(), 'not ready');
+}, 'cross-origin dispatcher queue');
+</script>`)},
+		"compat/idl.https.window.js": {Data: []byte(`// META: script=/resources/WebIDLParser.js
+// META: script=/resources/idlharness.js
+test(() => {
+  const idl = new IdlArray();
+  idl.add_idls('[SecureContext, Exposed=(Window,Worker)] interface LockManager { Promise<LockManagerSnapshot> query(); };');
+  idl.add_untested_idls('dictionary LockManagerSnapshot {};');
+  idl.add_objects({LockManager: ['navigator.locks']});
+  idl.test();
+}, 'idlharness ran');
+`)},
+		"compat/timeout.any.js": {Data: []byte(`// META: global=window
+test(() => {}, 'passes');
+async_test(t => {}, 'never finishes');
+`)},
+		"compat/error.window.js": {Data: []byte(`test(() => {}, 'passes');
+throw new Error('top-level boom');
+`)},
+		"compat/hang.html": {Data: []byte(`<!doctype html>
+<script src="/resources/testharness.js"></script>
+<script src="/resources/testharnessreport.js"></script>
+<script>test(() => {}, 'before the loop'); for (;;) {}</script>`)},
+		"compat/noharness.html": {Data: []byte(`<!doctype html><p>not a test
+<script src="/resources/testharness.js"></script>`)},
+		"compat/alert.html": {Data: []byte(`<!doctype html>
+<script src="/resources/testharness.js"></script>
+<script src="/resources/testharnessreport.js"></script>
+<script>alert('hi'); test(() => {}, 'after alert');</script>`)},
+		"compat/locks-a.https.window.js": {Data: []byte(`promise_test(async () => {
+  const q = await navigator.locks.query();
+  assert_equals(q.held.length, 0, 'no lock leaked from another test');
+  navigator.locks.request('leak', () => new Promise(() => {}));
+}, 'holds a lock forever');
+`)},
+		"compat/locks-b.https.window.js": {Data: []byte(`promise_test(async () => {
+  const q = await navigator.locks.query();
+  assert_equals(q.held.length, 0, 'no lock leaked from another test');
+  navigator.locks.request('leak', () => new Promise(() => {}));
+}, 'holds a lock forever');
+`)},
+	}
+}
+
+// setup starts the shared browser and server (once).
+func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
+	t.Helper()
+	path := testenv.Chromium(t)
+	tree := compatTree(t)
+	shared.once.Do(func() {
+		tests, _, err := manifest.Discover(tree, nil)
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.tests = map[string]manifest.Test{}
+		for _, x := range tests {
+			shared.tests[x.ID] = x
+		}
+		// A tenth of the usual timeouts: the harness times out after 1 s.
+		srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: 0.1})
+		if err != nil {
+			shared.err = err
+			return
+		}
+		shared.srv = srv
+		c := New(path)
+		if err := c.Start(context.Background(), srv.Env(2, t.Logf)); err != nil {
+			shared.err = err
+			return
+		}
+		shared.c = c
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.c, shared.srv, shared.tests
+}
+
+func runIDs(t *testing.T, ids ...string) map[string]product.TestResult {
+	c, srv, tests := setup(t)
+	out := map[string]product.TestResult{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2) // as many as the product's --jobs
+	for _, id := range ids {
+		test, ok := tests[id]
+		if !ok {
+			t.Fatalf("no test %s", id)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			req := product.TestRequest{ID: id, URL: srv.URL(test), Global: test.Global, Timeout: time.Second, TimeoutMultiplier: 0.1}
+			res := product.SafeRun(context.Background(), c, req, 4*time.Second)
+			mu.Lock()
+			out[id] = res
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func subtests(r product.TestResult) map[string]product.SubtestResult {
+	m := map[string]product.SubtestResult{}
+	for _, s := range r.Subtests {
+		m[s.Name] = s
+	}
+	return m
+}
+
+func TestUpstreamHarnessInEveryScope(t *testing.T) {
+	ids := []string{"/compat/basics.any.html", "/compat/basics.any.worker.html", "/compat/basics.any.sharedworker.html"}
+	results := runIDs(t, ids...)
+	for _, id := range ids {
+		r := results[id]
+		if r.Status != product.OK {
+			t.Errorf("%s: harness %s %q", id, r.Status, r.Message)
+			continue
+		}
+		st := subtests(r)
+		want := map[string]product.Status{
+			"META script loaded": product.PASS, "GLOBAL matches the scope": product.PASS,
+			"fails with a message": product.FAIL, "promise rejections": product.PASS,
+			"async test": product.PASS, "precondition": product.PRECONDITION_FAILED,
+		}
+		if len(st) != len(want) {
+			t.Errorf("%s: subtests %+v", id, r.Subtests)
+		}
+		for name, status := range want {
+			if st[name].Status != status {
+				t.Errorf("%s | %s: %s %q, want %s", id, name, st[name].Status, st[name].Message, status)
+			}
+		}
+		if m := st["fails with a message"].Message; !strings.Contains(m, "one is two") || !strings.Contains(m, "expected 2 but got 1") {
+			t.Errorf("%s: failure message %q", id, m)
+		}
+	}
+}
+
+func TestHTTPSServiceWorkerVariantsSubAndIDL(t *testing.T) {
+	ids := []string{"/compat/https.https.any.html", "/compat/https.https.any.serviceworker.html",
+		"/compat/variants.window.html?a=1", "/compat/variants.window.html?a=2",
+		"/compat/sub.sub.html", "/compat/idl.https.window.html"}
+	results := runIDs(t, ids...)
+	for _, id := range ids {
+		r := results[id]
+		if r.Status != product.OK || len(r.Subtests) == 0 {
+			t.Errorf("%s: %s %q %+v", id, r.Status, r.Message, r.Subtests)
+			continue
+		}
+		for _, s := range r.Subtests {
+			if s.Status != product.PASS {
+				t.Errorf("%s | %s: %s %s", id, s.Name, s.Status, s.Message)
+			}
+		}
+	}
+	if st := subtests(results["/compat/variants.window.html?a=2"]); st["variant ?a=2"].Status != product.PASS {
+		t.Errorf("variant name: %+v", results["/compat/variants.window.html?a=2"].Subtests)
+	}
+	if n := len(results["/compat/idl.https.window.html"].Subtests); n < 5 {
+		t.Errorf("idlharness produced only %d subtests", n)
+	}
+}
+
+func TestStatuses(t *testing.T) {
+	start := time.Now()
+	results := runIDs(t, "/compat/timeout.any.html", "/compat/error.window.html", "/compat/hang.html", "/compat/noharness.html", "/compat/alert.html")
+	// The harness's own timeout: harness TIMEOUT, the unfinished test TIMEOUT.
+	r := results["/compat/timeout.any.html"]
+	st := subtests(r)
+	if r.Status != product.TIMEOUT || st["passes"].Status != product.PASS || st["never finishes"].Status != product.TIMEOUT {
+		t.Errorf("timeout: %+v", r)
+	}
+	r = results["/compat/error.window.html"]
+	if r.Status != product.ERROR || !strings.Contains(r.Message, "top-level boom") {
+		t.Errorf("error: %+v", r)
+	}
+	// A page stuck in a loop never reports: the runner's TIMEOUT.
+	if r := results["/compat/hang.html"]; r.Status != product.TIMEOUT {
+		t.Errorf("hang: %+v", r)
+	}
+	if r := results["/compat/noharness.html"]; r.Status != product.ERROR || !strings.Contains(r.Message, "testharnessreport.js") {
+		t.Errorf("no harness: %+v", r)
+	}
+	if r := results["/compat/alert.html"]; r.Status != product.OK || len(r.Subtests) != 1 || r.Subtests[0].Status != product.PASS {
+		t.Errorf("alert: %+v", r)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("status tests took %v", d)
+	}
+}
+
+func TestFreshBrowserContextPerTest(t *testing.T) {
+	// Each test holds a lock forever and checks that none is held when it
+	// starts; run one after the other in the same browser.
+	for _, id := range []string{"/compat/locks-a.https.window.html", "/compat/locks-b.https.window.html", "/compat/locks-a.https.window.html"} {
+		r := runIDs(t, id)[id]
+		if r.Status != product.OK || len(r.Subtests) != 1 || r.Subtests[0].Status != product.PASS {
+			t.Errorf("%s: %+v", id, r)
+		}
+	}
+}
+
+func TestReportHTMLInChromium(t *testing.T) {
+	c, _, _ := setup(t)
+	t0 := time.Now()
+	a := &report.Run{Product: "go", TimeStart: t0, TimeEnd: t0, Results: map[string]product.TestResult{
+		"/x.any.html": {Status: product.OK, Subtests: []product.SubtestResult{{Name: "s1", Status: product.PASS}, {Name: "s2", Status: product.FAIL, Message: "boom"}}},
+		"/y.any.html": {Status: product.OK, Subtests: []product.SubtestResult{{Name: "s", Status: product.PASS}}},
+	}}
+	b := &report.Run{Product: "chromium", TimeStart: t0, TimeEnd: t0, Results: map[string]product.TestResult{
+		"/x.any.html": {Status: product.OK, Subtests: []product.SubtestResult{{Name: "s1", Status: product.PASS}, {Name: "s2", Status: product.PASS}}},
+		"/y.any.html": {Status: product.OK, Subtests: []product.SubtestResult{{Name: "s", Status: product.PASS}}},
+	}}
+	file := filepath.Join(t.TempDir(), "report.html")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Compare([]*report.Run{a, b}).WriteHTML(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	tabCtx, cancel := chromedp.NewContext(c.BrowserContext())
+	defer cancel()
+	ctx, cancel2 := context.WithTimeout(tabCtx, 20*time.Second)
+	defer cancel2()
+	if err := chromedp.Do(tabCtx); err != nil {
+		t.Fatal(err)
+	}
+	type page struct {
+		Diffs       int      `json:"diffs"`
+		DiffText    []string `json:"diffText"`
+		Highlighted bool     `json:"highlighted"`
+		PlainBg     string   `json:"plainBg"`
+		Count       string   `json:"count"`
+		Headers     []string `json:"headers"`
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[page](`(() => {
+		const diffs = [...document.querySelectorAll('tr.diff')];
+		const plain = document.querySelector('tr.subtest:not(.diff)');
+		return {
+			diffs: diffs.length,
+			diffText: diffs.map(r => r.innerText.replace(/\s+/g, ' ').trim()),
+			highlighted: diffs.every(r => getComputedStyle(r.cells[0]).backgroundColor !== getComputedStyle(plain.cells[0]).backgroundColor),
+			plainBg: getComputedStyle(plain.cells[0]).backgroundColor,
+			count: document.getElementById('differences').textContent,
+			headers: [...document.querySelectorAll('thead th')].map(th => th.textContent),
+		};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Diffs != 1 || got.Count != "1" || !got.Highlighted || !strings.Contains(got.DiffText[0], "s2") ||
+		!strings.Contains(got.DiffText[0], "FAIL") || !strings.Contains(got.DiffText[0], "boom") || !strings.Contains(got.DiffText[0], "PASS") ||
+		strings.Join(got.Headers, ",") != "test / subtest,go,chromium" {
+		t.Errorf("report page: %+v", got)
+	}
+}

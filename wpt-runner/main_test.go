@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gowebengine/weblocks/wpt-runner/product"
+)
+
+// fakeProduct fetches each test URL through the runner's client (so the
+// server and host mapping are exercised) and decides the outcome from the
+// test's name.
+type fakeProduct struct {
+	name string
+	env  *product.Env
+	hang chan struct{}
+}
+
+func (f *fakeProduct) Name() string    { return f.name }
+func (f *fakeProduct) Version() string { return "1.0" }
+func (f *fakeProduct) Close() error    { return nil }
+func (f *fakeProduct) Start(ctx context.Context, env *product.Env) error {
+	f.env = env
+	return nil
+}
+
+func (f *fakeProduct) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
+	resp, err := f.env.HTTPClient.Get(req.URL)
+	if err != nil {
+		return product.TestResult{Status: product.ERROR, Message: err.Error()}
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("testharness")) {
+		return product.TestResult{Status: product.ERROR, Message: "bad wrapper " + resp.Status}
+	}
+	switch {
+	case strings.Contains(req.ID, "panic"):
+		panic("engine bug")
+	case strings.Contains(req.ID, "hang"):
+		<-f.hang // wedged, ignores ctx
+	case strings.Contains(req.ID, "differ") && f.name == "fake2":
+		return product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "a", Status: product.PASS}, {Name: "b", Status: product.PASS}}}
+	case strings.Contains(req.ID, "differ"):
+		return product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "a", Status: product.PASS}, {Name: "b", Status: product.FAIL, Message: "b broke"}}}
+	}
+	return product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "a " + req.Global, Status: product.PASS}}}
+}
+
+var hang = make(chan struct{})
+
+func init() {
+	for _, n := range []string{"fake", "fake2"} {
+		product.Register(product.Factory{Name: n, New: func(product.Config) (product.Product, error) {
+			return &fakeProduct{name: n, hang: hang}, nil
+		}})
+	}
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	dir := t.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestRunCompareAndReports(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"resources/testharness.js": "",
+		"a/pass.any.js":            "test(()=>{});\n",
+		"a/differ.window.js":       "test(()=>{});\n",
+		"a/resources/x.any.js":     "test(()=>{});\n",
+	})
+	reports := filepath.Join(t.TempDir(), "out")
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake,fake2", "--report-dir", reports, "a")
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (b FAILs in fake)\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"/a/differ.window.html    1/2   2/2",
+		"/a/pass.any.html         1/1   1/1",
+		"/a/pass.any.worker.html  1/1   1/1",
+		"/a/differ.window.html | b\n    fake:      FAIL: b broke\n    fake2:     PASS",
+		"fake: 3 tests, 3/4 subtests passed, 1 unexpected results",
+		"UNEXPECTED FAIL (expected PASS) /a/differ.window.html | b: b broke",
+		"fake2: 3 tests, 4/4 subtests passed, 0 unexpected results",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"wptreport-fake.json", "wptreport-fake2.json", "report.html"} {
+		if _, err := os.Stat(filepath.Join(reports, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	var rep struct {
+		RunInfo map[string]any `json:"run_info"`
+		Results []struct {
+			Test     string `json:"test"`
+			Status   string `json:"status"`
+			Subtests []struct {
+				Name, Status string
+			} `json:"subtests"`
+		} `json:"results"`
+	}
+	data, _ := os.ReadFile(filepath.Join(reports, "wptreport-fake.json"))
+	if err := json.Unmarshal(data, &rep); err != nil || rep.RunInfo["product"] != "fake" || len(rep.Results) != 3 || rep.Results[0].Test != "/a/differ.window.html" {
+		t.Errorf("wptreport: %v %s", err, data)
+	}
+
+	// With expectations the failure is expected: exit 0.
+	exp := writeTree(t, map[string]string{"a/differ.window.js.ini": "[differ.window.html]\n  [b]\n    expected:\n      if product == \"fake\": FAIL\n"})
+	logFile := filepath.Join(t.TempDir(), "one.json")
+	code, out, errOut = runCmd(t, "--wpt-root", root, "--products", "fake", "--expectations", exp, "--log-wptreport", logFile, filepath.Join(root, "a", "differ.window.js"))
+	if code != 0 {
+		t.Errorf("exit code %d with expectations\n%s\n%s", code, out, errOut)
+	}
+	data, _ = os.ReadFile(logFile)
+	if !bytes.Contains(data, []byte(`"test": "/a/differ.window.html"`)) || bytes.Contains(data, []byte(`pass.any`)) {
+		t.Errorf("--log-wptreport: %s", data)
+	}
+}
+
+func TestRunCrashAndTimeoutDoNotStopTheRun(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a/1-panic.window.js": "test(()=>{});\n",
+		"a/2-hang.window.js":  "test(()=>{});\n",
+		"a/3-pass.window.js":  "test(()=>{});\n",
+	})
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake", "--jobs", "1", "--timeout-multiplier", "0.01", "--grace", "100ms")
+	if code != 1 {
+		t.Errorf("exit code %d", code)
+	}
+	for _, want := range []string{
+		"/a/1-panic.window.html  0/0 CRASH",
+		"/a/2-hang.window.html   0/0 TIMEOUT",
+		"/a/3-pass.window.html   1/1",
+		"UNEXPECTED CRASH (expected OK) /a/1-panic.window.html | (harness status): panic: engine bug",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s\n%s", want, out, errOut)
+		}
+	}
+}
+
+func TestArgErrors(t *testing.T) {
+	root := writeTree(t, map[string]string{"a/x.window.js": ""})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--products", "nope"}, "unknown product"},
+		{[]string{"--wpt-root", root, "--products", "fake", "missing"}, "no test or directory"},
+		{[]string{"--wpt-root", "/nonexistent"}, "not a directory"},
+		{[]string{"--wpt-root", root, "--products", "fake,fake2", "--log-wptreport", "x.json"}, "one product"},
+		{[]string{"--timeout-multiplier", "0"}, "positive"},
+		{[]string{"--wpt-root", root, "--products", "fake", "--expectations", "/nonexistent"}, "--expectations"},
+		{[]string{"--wpt-root", root, "--products", "fake", "/etc"}, "outside --wpt-root"},
+	} {
+		code, _, errOut := runCmd(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: code %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+func TestDefaultProductsAndPlaceholder(t *testing.T) {
+	// The bundled suite runs by default; without --products the go product
+	// runs, and chromium only when installed (with a message otherwise).
+	code, out, errOut := runCmd(t, "--chromium", "/nonexistent/chromium", "web-locks/mode.https.any.js")
+	if !strings.Contains(errOut, "not running the chromium product") || !strings.Contains(errOut, "apt-get install -y chromium") {
+		t.Errorf("no chromium message: %s", errOut)
+	}
+	if !strings.Contains(out, "/web-locks/mode.https.any.html") || !strings.Contains(out, "go:") {
+		t.Errorf("output: %s", out)
+	}
+	if f, _ := product.Lookup("go"); f.Placeholder && code != 1 {
+		t.Errorf("placeholder go product: exit %d, want 1", code)
+	}
+}
