@@ -83,7 +83,8 @@ type Agent struct {
 	steps      []idSteps
 	nextID     uint64
 	terminated bool
-	docs       int // live documents (window agents)
+	retiring   bool // terminated, or about to be (last document gone)
+	docs       int  // live documents (window agents)
 	// envs are the live environments of this agent; the dedicated workers
 	// they own terminate with it.
 	envs []*EnvironmentSettingsObject
@@ -151,6 +152,7 @@ func (a *Agent) Terminate() {
 		return
 	}
 	a.terminated = true
+	a.retiring = true
 	steps := a.steps
 	a.steps = nil
 	envs := a.envs
@@ -230,6 +232,7 @@ func (ua *UserAgent) newAgent(kind AgentKind, cluster *AgentCluster) *Agent {
 		ua.mu.Unlock()
 		a.loop.terminate()
 		a.terminated = true
+		a.retiring = true
 		return a
 	}
 	ua.agents[a] = struct{}{}
@@ -268,8 +271,9 @@ func (g *BrowsingContextGroup) ObtainASimilarOriginWindowAgent(o origin.Origin) 
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	c := g.clusters[key]
-	// 5. If group's agent cluster map[key] does not exist, then:
-	if c == nil || c.windowAgentOrNil() == nil {
+	// 5. If group's agent cluster map[key] does not exist (or its agent is
+	//    going away with its last document), then:
+	if c == nil || c.windowAgentOrNil() == nil || c.windowAgentOrNil().isRetiring() {
 		// 5.1. Let agentCluster be a new agent cluster.
 		c = &AgentCluster{ua: g.ua, group: g, key: key}
 		// 5.2. Set agentCluster's cross-origin isolation mode to group's.
@@ -284,6 +288,12 @@ func (g *BrowsingContextGroup) ObtainASimilarOriginWindowAgent(o origin.Origin) 
 	}
 	// 6. Return the single similar-origin window agent in agentCluster.
 	return c.windowAgentOrNil()
+}
+
+func (a *Agent) isRetiring() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.retiring
 }
 
 func (c *AgentCluster) windowAgentOrNil() *Agent {

@@ -247,7 +247,10 @@ func (d *Document) afterDestroy() {
 			break
 		}
 	}
-	last := a.docs == 0
+	last := a.docs == 0 && a.kind == SimilarOriginWindowAgent
+	if last {
+		a.retiring = true
+	}
 	a.mu.Unlock()
 	if last {
 		a.Terminate()
@@ -417,9 +420,24 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 	default:
 		o = origin.FromURL(u)
 	}
-	agent := n.group.ObtainASimilarOriginWindowAgent(o)
-	if agent.IsTerminated() {
-		return nil, ErrTerminated
+	// Obtain the similar-origin window agent and count the document in it
+	// (retrying if that agent is retiring concurrently).
+	var agent *Agent
+	for {
+		agent = n.group.ObtainASimilarOriginWindowAgent(o)
+		agent.mu.Lock()
+		if !agent.retiring {
+			agent.docs++
+			agent.mu.Unlock()
+			break
+		}
+		agent.mu.Unlock()
+		ua.mu.Lock()
+		closed := ua.closed
+		ua.mu.Unlock()
+		if closed {
+			return nil, ErrTerminated
+		}
 	}
 	doc := &Document{ua: ua, url: u, origin: o, navigable: n, sandboxed: n.sandboxed}
 	env := &EnvironmentSettingsObject{
@@ -443,9 +461,9 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 		env.topLevelOrigin = penv.topLevelOrigin
 		env.secure = penv.secure && isURLSecure(u)
 	}
+	env.init()
 	doc.env = env
 	agent.mu.Lock()
-	agent.docs++
 	agent.envs = append(agent.envs, env)
 	agent.mu.Unlock()
 

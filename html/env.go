@@ -35,6 +35,7 @@ type EnvironmentSettingsObject struct {
 	ua                  *UserAgent
 	document            *Document
 	owner               *EnvironmentSettingsObject
+	storageKey          storage.StorageKey // for non-storage purposes, computed once
 
 	gmu    sync.Mutex
 	global any
@@ -109,7 +110,12 @@ func (e *EnvironmentSettingsObject) ObtainAStorageKeyForNonStoragePurposes() sto
 	// 1. Let origin be environment's origin.
 	// 2. Return a tuple consisting of origin (and, with partitioning, the
 	//    site of environment's top-level origin).
-	return storage.StorageKey{Origin: e.origin, TopLevelSite: origin.ObtainSite(e.topLevelOrigin)}
+	return e.storageKey
+}
+
+// init computes the derived fields once the identity fields are set.
+func (e *EnvironmentSettingsObject) init() {
+	e.storageKey = storage.StorageKey{Origin: e.origin, TopLevelSite: origin.ObtainSite(e.topLevelOrigin)}
 }
 
 // StorageKey implements storage.Environment: "obtain a storage key".
@@ -201,6 +207,7 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 		// context": a WorkerGlobalScope checks its owner set[0]).
 		secure: owner.secure,
 	}
+	env.init()
 	agent.mu.Lock()
 	agent.envs = append(agent.envs, env)
 	agent.mu.Unlock()

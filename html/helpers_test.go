@@ -1,0 +1,65 @@
+package html
+
+import (
+	"bytes"
+	"net/url"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func mustURL(t testing.TB, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func mustOpen(t testing.TB, ua *UserAgent, s string) *Document {
+	t.Helper()
+	d, err := ua.OpenWindowURL(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func mustChild(t testing.TB, d *Document, s string, opts ChildNavigableOptions) *Document {
+	t.Helper()
+	c, err := d.CreateChildNavigableURL(s, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func goid() uint64 {
+	var buf [64]byte
+	n := runtime.Stack(buf[:], false)
+	b := bytes.TrimPrefix(buf[:n], []byte("goroutine "))
+	b = b[:bytes.IndexByte(b, ' ')]
+	id, _ := strconv.ParseUint(string(b), 10, 64)
+	return id
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func manualUA() (*ManualScheduler, *UserAgent) {
+	ms := NewManualScheduler()
+	return ms, NewUserAgent(WithScheduler(ms))
+}
+
+func runtimeGoroutines() int { return runtime.NumGoroutine() }
