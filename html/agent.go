@@ -10,7 +10,8 @@ import (
 // ParallelQueue is an HTML parallel queue: steps enqueued on it run one
 // after another, in order, "in parallel" with everything else.
 type ParallelQueue struct {
-	r *runner
+	r  *runner
+	ua *UserAgent
 }
 
 // Enqueue is "enqueue steps" on the parallel queue. Steps enqueued after the
@@ -28,6 +29,23 @@ func (q *ParallelQueue) IsRunning() bool { return q.r.executing.Load() }
 
 // RunOne (manual scheduler) runs the next enqueued steps.
 func (q *ParallelQueue) RunOne() bool { return q.r.RunOne() }
+
+// Close stops the queue (the standards never stop one; this is for queues
+// an embedder no longer needs): pending steps are dropped, later ones
+// ignored, and the user agent forgets it.
+func (q *ParallelQueue) Close() {
+	q.r.close()
+	if ua := q.ua; ua != nil {
+		ua.mu.Lock()
+		for i, x := range ua.queues {
+			if x == q {
+				ua.queues = append(ua.queues[:i], ua.queues[i+1:]...)
+				break
+			}
+		}
+		ua.mu.Unlock()
+	}
+}
 
 // Pending is the number of enqueued steps not yet run.
 func (q *ParallelQueue) Pending() int { return q.r.Pending() }

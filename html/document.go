@@ -480,6 +480,7 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 	if old != nil {
 		if opts.KeepInBFCache {
 			n.history = append(n.history, old)
+			docs = n.evictLocked(docs)
 		} else {
 			docs = old.collectUnloadLocked(nil, true)
 		}
@@ -487,6 +488,20 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 	ua.navMu.Unlock()
 	ua.runUnload(docs)
 	return doc, nil
+}
+
+// BFCacheSize is how many documents a navigable keeps in the back/forward
+// cache; older ones are evicted (unloaded and discarded).
+const BFCacheSize = 6
+
+func (n *Navigable) evictLocked(docs []*Document) []*Document {
+	for len(n.history) > BFCacheSize {
+		docs = n.history[0].collectUnloadLocked(docs, true)
+		copy(n.history, n.history[1:])
+		n.history[len(n.history)-1] = nil
+		n.history = n.history[:len(n.history)-1]
+	}
+	return docs
 }
 
 // BFCachedDocuments returns the documents n keeps in the back/forward cache.
@@ -520,6 +535,7 @@ func (n *Navigable) Restore(doc *Document, keepCurrent bool) error {
 	if old != nil {
 		if keepCurrent {
 			n.history = append(n.history, old)
+			docs = n.evictLocked(docs)
 		} else {
 			docs = old.collectUnloadLocked(nil, true)
 		}

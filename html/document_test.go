@@ -447,3 +447,52 @@ func TestNavigateErrors(t *testing.T) {
 		t.Fatal("nil iframe URL is about:blank")
 	}
 }
+
+func TestBoundedState(t *testing.T) {
+	ms, ua := manualUA()
+	defer ua.Close()
+	top := mustOpen(t, ua, "https://a.test/")
+	nav := top.Navigable()
+	unloaded := 0
+	for i := 0; i < 50; i++ {
+		d := nav.ActiveDocument()
+		d.AddUnloadingDocumentCleanupSteps(func() { unloaded++ })
+		if _, err := nav.Navigate(mustURL(t, fmt.Sprintf("https://s%d.test/", i%4)), NavigateOptions{KeepInBFCache: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(nav.BFCachedDocuments()) != BFCacheSize || unloaded != 50-BFCacheSize {
+		t.Fatalf("bfcache %d entries, %d unloaded", len(nav.BFCachedDocuments()), unloaded)
+	}
+	env := nav.ActiveDocument().EnvironmentSettingsObject()
+	for i := 0; i < 100; i++ {
+		w, _ := NewDedicatedWorker(env, env.CreationURL())
+		w.Agent().Terminate()
+	}
+	env.wmu.Lock()
+	nw := len(env.workers)
+	env.wmu.Unlock()
+	if nw > 1 {
+		t.Fatalf("owner keeps %d terminated workers", nw)
+	}
+	for i := 0; i < 100; i++ {
+		q := ua.StartANewParallelQueue()
+		q.Enqueue(func() { t.Error("closed queue ran steps") })
+		q.Close()
+		q.Enqueue(func() { t.Error("closed queue ran steps") })
+	}
+	ms.RunUntilIdle()
+	ua.mu.Lock()
+	nq := len(ua.queues)
+	ua.mu.Unlock()
+	ms.c.mu.Lock()
+	nr := len(ms.c.runners)
+	ms.c.mu.Unlock()
+	if nq > 0 || nr > 10 {
+		t.Fatalf("%d queues, %d runners kept", nq, nr)
+	}
+	// Live agents: the active document's, plus the cached documents' ones.
+	if n := len(ua.Agents()); n > 5 {
+		t.Fatalf("%d agents alive", n)
+	}
+}

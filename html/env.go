@@ -212,7 +212,15 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 	agent.envs = append(agent.envs, env)
 	agent.mu.Unlock()
 	owner.wmu.Lock()
-	owner.workers = append(owner.workers, env)
+	// Forget terminated workers first so the list stays bounded.
+	live := owner.workers[:0]
+	for _, x := range owner.workers {
+		if !x.agent.IsTerminated() {
+			live = append(live, x)
+		}
+	}
+	clear(owner.workers[len(live):])
+	owner.workers = append(live, env)
 	owner.wmu.Unlock()
 	return env, nil
 }

@@ -91,7 +91,7 @@ func (ua *UserAgent) StartANewParallelQueue() *ParallelQueue {
 
 func (ua *UserAgent) startQueue(name string) *ParallelQueue {
 	// 1. Let parallelQueue be a new parallel queue.
-	q := &ParallelQueue{}
+	q := &ParallelQueue{ua: ua}
 	q.r = newRunner(ua.sched.core(), name, q, nil)
 	// 2. Run the following steps in parallel: while true, dequeue and run
 	//    steps (the runner does this on its goroutine, or the test does).

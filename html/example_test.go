@@ -1,0 +1,95 @@
+package html_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/storage"
+)
+
+// A window, an iframe from another site, and what Web Locks needs of them.
+func ExampleUserAgent_OpenWindowURL() {
+	ua := html.NewUserAgent()
+	defer ua.Close()
+	top, _ := ua.OpenWindowURL("https://a.test/")
+	frame, _ := top.CreateChildNavigableURL("https://b.test/frame", html.ChildNavigableOptions{})
+	env := frame.EnvironmentSettingsObject()
+	key, _ := env.StorageKey()
+	fmt.Println(env.Origin().Serialize(), env.IsSecureContext(), frame.IsFullyActive())
+	fmt.Println(key.Origin.Serialize(), key.TopLevelSite.Serialize())
+
+	frame.AddUnloadingDocumentCleanupSteps(func() { fmt.Println("frame unloaded") })
+	frame.Navigable().Destroy() // remove the iframe
+	fmt.Println(frame.IsFullyActive())
+	// Output:
+	// https://b.test true true
+	// https://b.test https://a.test
+	// frame unloaded
+	// false
+}
+
+// Tasks run in order on the event loop's goroutine; parallel queue steps run
+// in parallel and talk back by queuing tasks.
+func ExampleEventLoop_QueueTask() {
+	ua := html.NewUserAgent()
+	defer ua.Close()
+	doc, _ := ua.OpenWindowURL("https://a.test/")
+	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
+	done := make(chan struct{})
+	loop.SetMicrotaskCheckpoint(func() { fmt.Println("  microtask checkpoint") })
+	loop.QueueTask(html.DOMManipulationTaskSource, func() {
+		fmt.Println("task 1 enqueues steps on the lock task queue")
+		ua.LockTaskQueue().Enqueue(func() {
+			loop.QueueTask(html.WebLocksTaskSource, func() {
+				fmt.Println("task 3, queued from the lock task queue")
+				close(done)
+			})
+		})
+	})
+	loop.QueueTask(html.DOMManipulationTaskSource, func() { fmt.Println("task 2") })
+	<-done
+	// Output:
+	// task 1 enqueues steps on the lock task queue
+	//   microtask checkpoint
+	// task 2
+	//   microtask checkpoint
+	// task 3, queued from the lock task queue
+	//   microtask checkpoint
+}
+
+// The manual scheduler lets a test choose every interleaving and move time.
+func ExampleNewManualScheduler() {
+	ms := html.NewManualScheduler()
+	ua := html.NewUserAgent(html.WithScheduler(ms))
+	defer ua.Close()
+	a, _ := ua.OpenWindowURL("https://a.test/")
+	loop := a.EnvironmentSettingsObject().ResponsibleEventLoop()
+	ua.LockTaskQueue().Enqueue(func() { fmt.Println("lock task queue step") })
+	loop.QueueTask(html.DOMManipulationTaskSource, func() { fmt.Println("window task") })
+	loop.StartTimer(50*time.Millisecond, html.TimerTaskSource, nil, func() { fmt.Println("timer") })
+
+	fmt.Println("runnable:", len(ms.Runnable()))
+	loop.RunOne() // the window task first, by choice
+	ms.RunUntilIdle()
+	ms.Advance(50 * time.Millisecond)
+	ms.RunUntilIdle()
+	// Output:
+	// runnable: 2
+	// window task
+	// lock task queue step
+	// timer
+}
+
+// Workers share their owner's storage key; opaque origins have none.
+func ExampleNewDedicatedWorker() {
+	ua := html.NewUserAgent()
+	defer ua.Close()
+	doc, _ := ua.OpenWindowURL("https://a.test/")
+	w, _ := html.NewDedicatedWorker(doc.EnvironmentSettingsObject(), doc.URL().JoinPath("worker.js"))
+	sandboxed, _ := doc.CreateChildNavigableURL("https://a.test/s", html.ChildNavigableOptions{Sandboxed: true})
+	_, errW := storage.ObtainALocalStorageBottleMap(w, storage.WebLocks)
+	_, errS := storage.ObtainALocalStorageBottleMap(sandboxed.EnvironmentSettingsObject(), storage.WebLocks)
+	fmt.Println(w.Agent().Kind(), errW == nil, errS != nil)
+	// Output: dedicated worker agent true true
+}
