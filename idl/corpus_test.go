@@ -164,3 +164,33 @@ func TestRoundTripCorpus(t *testing.T) {
 	}
 	t.Logf("round trip: %d/%d files byte-identical", ok, len(files))
 }
+
+// TestFormatCorpus checks on every @webref/idl file that Format keeps the
+// AST (same JSON after reparsing), keeps every comment, and is idempotent.
+func TestFormatCorpus(t *testing.T) {
+	for _, f := range loadCorpus(t) {
+		checkFormat(t, f.Name, f.Src)
+	}
+}
+
+// TestValidateCorpus validates the whole @webref/idl corpus at once: like
+// webidl2.js's validate, it must find no errors (warnings are allowed).
+func TestValidateCorpus(t *testing.T) {
+	var parsed []*File
+	for _, f := range loadCorpus(t) {
+		file, err := Parse(f.Name, f.Src)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		parsed = append(parsed, file)
+	}
+	problems := Validate(parsed...)
+	counts := map[string]int{}
+	for _, p := range problems {
+		counts[p.Severity.String()+" "+p.Rule]++
+		if p.Severity == SeverityError {
+			t.Errorf("%s", p.Detail())
+		}
+	}
+	t.Logf("problems on the whole corpus: %v", counts)
+}

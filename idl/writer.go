@@ -8,26 +8,49 @@ package idl
 
 // Write returns the source text of f rebuilt from its AST and tokens.
 func Write(f *File) []byte {
-	w := &tokenWriter{buf: make([]byte, 0, len(f.Source)+16)}
+	buf := make([]byte, 0, len(f.Source)+16)
+	w := &tokenWriter{emit: func(t *Token) {
+		buf = append(buf, t.Trivia...)
+		buf = append(buf, t.Value...)
+	}}
 	for _, d := range f.Definitions {
 		w.definition(d)
 	}
 	if eof := f.EOF(); eof != nil {
 		w.tok(eof)
 	}
-	return w.buf
+	return buf
 }
 
+// tokenSpan returns the indices of the first and last tokens of a
+// definition or member (extended attributes included); first > last when
+// the node has no tokens (nodes built by hand).
+func tokenSpan(n Node) (first, last int) {
+	first, last = int(^uint(0)>>1), -1
+	w := &tokenWriter{emit: func(t *Token) {
+		first = min(first, t.Index)
+		last = max(last, t.Index)
+	}}
+	switch n := n.(type) {
+	case Definition:
+		w.definition(n)
+	case Member:
+		w.member(n)
+	case *Field:
+		w.field(n)
+	}
+	return first, last
+}
+
+// tokenWriter walks nodes and hands their tokens, in source order, to emit.
 type tokenWriter struct {
-	buf []byte
+	emit func(*Token)
 }
 
 func (w *tokenWriter) tok(t *Token) {
-	if t == nil {
-		return
+	if t != nil {
+		w.emit(t)
 	}
-	w.buf = append(w.buf, t.Trivia...)
-	w.buf = append(w.buf, t.Value...)
 }
 
 func (w *tokenWriter) toks(ts ...*Token) {
@@ -58,12 +81,7 @@ func (w *tokenWriter) definition(d Definition) {
 		tk := &d.Tokens
 		w.toks(tk.Partial, tk.Base, tk.Name, tk.Colon, tk.Inheritance, tk.Open)
 		for _, f := range d.Members {
-			w.extAttrs(&f.ExtAttrs)
-			w.tok(f.Tokens.Required)
-			w.typ(f.Type)
-			w.tok(f.Tokens.Name)
-			w.value(f.Default)
-			w.tok(f.Tokens.Termination)
+			w.field(f)
 		}
 		w.toks(tk.Close, tk.Termination)
 	case *Enum:
@@ -88,6 +106,15 @@ func (w *tokenWriter) definition(d Definition) {
 		tk := &d.Tokens
 		w.toks(tk.Target, tk.Includes, tk.Mixin, tk.Termination)
 	}
+}
+
+func (w *tokenWriter) field(f *Field) {
+	w.extAttrs(&f.ExtAttrs)
+	w.tok(f.Tokens.Required)
+	w.typ(f.Type)
+	w.tok(f.Tokens.Name)
+	w.value(f.Default)
+	w.tok(f.Tokens.Termination)
 }
 
 func (w *tokenWriter) members(ms []Member) {

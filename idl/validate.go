@@ -1,0 +1,1269 @@
+package idl
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// preludeSource declares the names the Web IDL standard itself defines, so
+// that IDL referring to them validates without webidl.idl. Definitions in
+// the validated files take precedence.
+const preludeSource = `
+typedef (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or
+         Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or
+         Float16Array or Float32Array or Float64Array or DataView) ArrayBufferView;
+typedef (ArrayBuffer or ArrayBufferView) BufferSource;
+typedef (ArrayBuffer or SharedArrayBuffer or [AllowShared] ArrayBufferView) AllowSharedBufferSource;
+callback Function = any (any... arguments);
+callback VoidFunction = undefined ();
+[Exposed=*] interface DOMException {};
+[Exposed=*] interface QuotaExceededError : DOMException {};
+`
+
+var (
+	preludeOnce sync.Once
+	prelude     *File
+)
+
+func preludeFile() *File {
+	preludeOnce.Do(func() {
+		prelude, _ = Parse("<webidl>", []byte(preludeSource))
+	})
+	return prelude
+}
+
+// Severity says how bad a Problem is.
+type Severity int
+
+const (
+	// SeverityError marks IDL that the Web IDL standard does not allow.
+	SeverityError Severity = iota
+	// SeverityWarning marks IDL that is allowed but discouraged, obsolete,
+	// or unknown to this validator (non-standard extended attributes).
+	SeverityWarning
+)
+
+// String returns "error" or "warning".
+func (s Severity) String() string {
+	if s == SeverityWarning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Problem is one finding of Validate.
+type Problem struct {
+	// Rule names the check, e.g. "no-duplicate" (see Rules).
+	Rule     string
+	Pos      Position
+	Message  string
+	Severity Severity
+	// Line is the source line at Pos, for caret context.
+	Line string
+}
+
+// String formats the problem as "file:line:col: rule: message".
+func (p Problem) String() string {
+	return p.Pos.String() + ": " + p.Rule + ": " + p.Message
+}
+
+// Detail formats the problem with the source line and a caret.
+func (p Problem) Detail() string {
+	return p.String() + "\n" + CaretContext(p.Line, p.Pos.Column)
+}
+
+// Rule describes one check of Validate.
+type Rule struct {
+	Severity    Severity
+	Description string
+}
+
+// Rules lists the rules Validate checks. Rules that find IDL which is
+// invalid but present in published specifications (the @webref/idl corpus)
+// are warnings, so that the platform's IDL as a whole validates without
+// errors; the description says so.
+var Rules = map[string]Rule{
+	"no-duplicate":                 {SeverityError, "two non-partial definitions have the same name"},
+	"no-duplicate-member":          {SeverityError, "two members of an interface, namespace or dictionary (with its partials, mixins and inherited dictionaries) have the same name"},
+	"no-cross-overload":            {SeverityError, "an operation is overloaded across an interface and its partial interfaces or mixins"},
+	"no-duplicate-enum-value":      {SeverityError, "an enumeration lists a value twice"},
+	"no-duplicate-argument":        {SeverityError, "two arguments of one operation have the same name"},
+	"undefined-type":               {SeverityError, "a name used as a type, inherited, included or extended by a partial is not defined by the given files, or is not a definition of the right kind"},
+	"alias-type":                   {SeverityWarning, "a [LegacyWindowAlias] name is used as a type (published specs do this)"},
+	"bad-inheritance":              {SeverityError, "an inheritance chain is cyclic"},
+	"indistinguishable-overloads":  {SeverityError, "overloads of an operation or constructor cannot be told apart by argument count and types"},
+	"overload-prefix-mismatch":     {SeverityWarning, "overloads differ in type or optionality before their distinguishing argument (published specs do this)"},
+	"partial-constructor":          {SeverityWarning, "a constructor is declared in a partial interface, which the grammar does not allow (published specs do this)"},
+	"promise-overload-mix":         {SeverityError, "some overloads of an operation return a Promise and others do not"},
+	"dict-arg-optional":            {SeverityError, "a dictionary argument without required members that is last or followed only by optional arguments is not optional"},
+	"dict-arg-default":             {SeverityError, "an optional dictionary argument without required members has no default value"},
+	"no-nullable-dict-arg":         {SeverityError, "an operation argument has a nullable dictionary type"},
+	"no-nullable-dict-member":      {SeverityWarning, "a dictionary member has a nullable dictionary type (published specs do this)"},
+	"no-nullable-union-dict":       {SeverityError, "a nullable union type has a dictionary member type"},
+	"no-nullable-promise":          {SeverityError, "a Promise type is made nullable (through a typedef)"},
+	"invalid-nullable":             {SeverityError, "a nullable type's inner type is any, an ObservableArray, nullable, or a union that includes a nullable type"},
+	"require-exposed":              {SeverityError, "an interface or namespace has no [Exposed] extended attribute"},
+	"unknown-extended-attribute":   {SeverityWarning, "an extended attribute is not defined by Web IDL or a well-known platform specification"},
+	"malformed-extended-attribute": {SeverityError, "a known extended attribute takes arguments or a value of the wrong form, or annotates a type it does not apply to"},
+	"renamed-legacy":               {SeverityWarning, "a legacy extended attribute is used under its old name"},
+	"no-nointerfaceobject":         {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
+	"variadic-not-last":            {SeverityError, "a variadic argument is not the last argument"},
+	"bad-attribute-type":           {SeverityWarning, "an attribute has a dictionary, sequence or record type (published specs do this)"},
+	"bad-value":                    {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
+	"null-default":                 {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
+	"no-constructible-global":      {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
+	"multiple-iterables":           {SeverityError, "an interface has more than one iterable, async_iterable, maplike or setlike declaration"},
+}
+
+// Validate checks one or more parsed files together, after merging partial
+// definitions, mixins (through includes statements) and inherited
+// dictionaries. Names are resolved within the given files only. Problems are
+// returned in file order, then source order.
+func Validate(files ...*File) []Problem {
+	v := &validator{
+		files:    files,
+		defs:     map[string]Definition{},
+		partials: map[string][]Definition{},
+		includes: map[string][]*Includes{},
+		sources:  map[string]string{},
+		seen:     map[problemKey]bool{},
+		fileIdx:  map[string]int{},
+		aliases:  map[string]string{},
+	}
+	for i, f := range files {
+		if f == nil {
+			continue
+		}
+		v.sources[f.Name] = string(f.Source)
+		if _, ok := v.fileIdx[f.Name]; !ok {
+			v.fileIdx[f.Name] = i
+		}
+	}
+	v.index()
+	for _, d := range preludeFile().Definitions {
+		if _, ok := v.defs[d.DefinitionName()]; !ok {
+			v.defs[d.DefinitionName()] = d
+		}
+	}
+	v.checkDefinitions()
+	sort.SliceStable(v.problems, func(i, j int) bool {
+		a, b := v.problems[i].Pos, v.problems[j].Pos
+		if fa, fb := v.fileIdx[a.Filename], v.fileIdx[b.Filename]; fa != fb {
+			return fa < fb
+		}
+		return a.Offset < b.Offset
+	})
+	return v.problems
+}
+
+type problemKey struct {
+	rule   string
+	file   string
+	offset int
+	msg    string
+}
+
+type validator struct {
+	files    []*File
+	defs     map[string]Definition // non-partial definitions, first wins
+	partials map[string][]Definition
+	includes map[string][]*Includes // by target
+	sources  map[string]string
+	fileIdx  map[string]int
+	// aliases maps [LegacyWindowAlias] names to their interfaces.
+	aliases map[string]string
+	problems []Problem
+	seen     map[problemKey]bool
+}
+
+func (v *validator) report(rule string, pos Position, msg string) {
+	sev := Rules[rule].Severity
+	k := problemKey{rule, pos.Filename, pos.Offset, msg}
+	if v.seen[k] {
+		return
+	}
+	v.seen[k] = true
+	line := ""
+	if src, ok := v.sources[pos.Filename]; ok && pos.Offset <= len(src) {
+		line = sourceLine(src, pos.Offset)
+	}
+	v.problems = append(v.problems, Problem{Rule: rule, Pos: pos, Message: msg, Severity: sev, Line: line})
+}
+
+
+// namePos is the position of a token, or def when there is none.
+func namePos(t *Token, def Position) Position {
+	if t != nil {
+		return t.Pos
+	}
+	return def
+}
+
+func isPartial(d Definition) bool {
+	switch d := d.(type) {
+	case *Interface:
+		return d.Partial
+	case *Namespace:
+		return d.Partial
+	case *Dictionary:
+		return d.Partial
+	}
+	return false
+}
+
+// kindOf describes a definition for messages.
+func kindOf(d Definition) string {
+	switch d := d.(type) {
+	case *Interface:
+		if d.Mixin {
+			return "interface mixin"
+		}
+		return "interface"
+	case *CallbackInterface:
+		return "callback interface"
+	case *Namespace:
+		return "namespace"
+	case *Dictionary:
+		return "dictionary"
+	case *Enum:
+		return "enum"
+	case *Typedef:
+		return "typedef"
+	case *Callback:
+		return "callback"
+	case *Includes:
+		return "includes statement"
+	}
+	return "definition"
+}
+
+func defNameToken(d Definition) *Token {
+	switch d := d.(type) {
+	case *Interface:
+		return d.Tokens.Name
+	case *CallbackInterface:
+		return d.Tokens.Name
+	case *Namespace:
+		return d.Tokens.Name
+	case *Dictionary:
+		return d.Tokens.Name
+	case *Enum:
+		return d.Tokens.Name
+	case *Typedef:
+		return d.Tokens.Name
+	case *Callback:
+		return d.Tokens.Name
+	case *Includes:
+		return d.Tokens.Target
+	}
+	return nil
+}
+
+// index builds the name tables and reports duplicate definitions.
+func (v *validator) index() {
+	for _, f := range v.files {
+		if f == nil {
+			continue
+		}
+		for _, d := range f.Definitions {
+			if inc, ok := d.(*Includes); ok {
+				v.includes[inc.Target] = append(v.includes[inc.Target], inc)
+				continue
+			}
+			name := d.DefinitionName()
+			if isPartial(d) {
+				v.partials[name] = append(v.partials[name], d)
+				continue
+			}
+			if prev, ok := v.defs[name]; ok {
+				v.report("no-duplicate", namePos(defNameToken(d), d.Pos()),
+					"the name \""+name+"\" of "+kindOf(d)+" was already used by the "+kindOf(prev)+" at "+prev.Pos().String())
+				continue
+			}
+			v.defs[name] = d
+			if a := d.Attributes().Get("LegacyWindowAlias"); a != nil && a.RHS != nil {
+				if a.RHS.Kind == "identifier" {
+					v.aliases[a.RHS.Value] = name
+				}
+				for _, x := range a.RHS.List {
+					v.aliases[x.Value] = name
+				}
+			}
+		}
+	}
+}
+
+// source is one definition that contributes members to an interface or
+// namespace: the definition itself, a partial, or an included mixin.
+type source struct {
+	def     Definition
+	members []Member
+}
+
+// interfaceSources returns the definitions whose members make up the
+// interface or namespace named name.
+func (v *validator) interfaceSources(d Definition) []source {
+	var out []source
+	add := func(d Definition) {
+		switch d := d.(type) {
+		case *Interface:
+			out = append(out, source{d, d.Members})
+		case *Namespace:
+			out = append(out, source{d, d.Members})
+		case *CallbackInterface:
+			out = append(out, source{d, d.Members})
+		}
+	}
+	name := d.DefinitionName()
+	add(d)
+	for _, p := range v.partials[name] {
+		if kindOf(p) == kindOf(d) {
+			add(p)
+		}
+	}
+	if it, ok := d.(*Interface); ok && !it.Mixin {
+		for _, inc := range v.includes[name] {
+			m, ok := v.defs[inc.Mixin].(*Interface)
+			if !ok || !m.Mixin {
+				continue
+			}
+			add(m)
+			for _, p := range v.partials[inc.Mixin] {
+				if pm, ok := p.(*Interface); ok && pm.Mixin {
+					add(pm)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (v *validator) checkDefinitions() {
+	for _, f := range v.files {
+		if f == nil {
+			continue
+		}
+		for _, d := range f.Definitions {
+			v.checkExtAttrs(d.Attributes(), d, nil)
+			v.checkDefinition(d)
+		}
+	}
+}
+
+func (v *validator) checkDefinition(d Definition) {
+	name := d.DefinitionName()
+	switch d := d.(type) {
+	case *Interface:
+		if d.Partial {
+			v.checkPartialTarget(d, d.Tokens.Name)
+		} else if !d.Mixin {
+			if !d.ExtAttrs.Has("Exposed") {
+				v.report("require-exposed", namePos(d.Tokens.Name, d.Position),
+					"interface "+name+" has no [Exposed] extended attribute; add one, for example [Exposed=Window]")
+			}
+			v.checkInheritance(d)
+			v.checkMembersTogether(d)
+			v.checkGlobal(d)
+		} else if len(v.includedBy(name)) == 0 {
+			// A mixin nobody includes is still checked on its own.
+			v.checkMembersTogether(d)
+		}
+		for _, m := range d.Members {
+			v.checkMember(d, m)
+		}
+	case *Namespace:
+		if d.Partial {
+			v.checkPartialTarget(d, d.Tokens.Name)
+		} else {
+			if !d.ExtAttrs.Has("Exposed") {
+				v.report("require-exposed", namePos(d.Tokens.Name, d.Position),
+					"namespace "+name+" has no [Exposed] extended attribute; add one, for example [Exposed=Window]")
+			}
+			v.checkMembersTogether(d)
+		}
+		for _, m := range d.Members {
+			v.checkMember(d, m)
+		}
+	case *CallbackInterface:
+		v.checkMembersTogether(d)
+		for _, m := range d.Members {
+			v.checkMember(d, m)
+		}
+	case *Dictionary:
+		if d.Partial {
+			v.checkPartialTarget(d, d.Tokens.Name)
+		} else {
+			v.checkDictionary(d)
+		}
+		for _, f := range d.Members {
+			v.checkExtAttrs(&f.ExtAttrs, f, f.Type)
+			v.checkType(f.Type)
+			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Position), "no-nullable-dict-member", "dictionary member "+f.Name)
+			if f.Default != nil {
+				v.checkValue(f.Type, f.Default, "default value of "+f.Name)
+			}
+		}
+	case *Enum:
+		seen := map[string]bool{}
+		for _, ev := range d.Values {
+			if seen[ev.Value] {
+				v.report("no-duplicate-enum-value", ev.Position, "enum "+name+" lists \""+ev.Value+"\" more than once")
+			}
+			seen[ev.Value] = true
+		}
+	case *Typedef:
+		v.checkType(d.Type)
+	case *Callback:
+		v.checkType(d.ReturnType)
+		v.checkArguments(d.Arguments)
+	case *Includes:
+		t, ok := v.defs[d.Target].(*Interface)
+		if !ok || t.Mixin {
+			v.report("undefined-type", namePos(d.Tokens.Target, d.Position), v.notDefined(d.Target, "an interface"))
+		}
+		m, ok := v.defs[d.Mixin].(*Interface)
+		if !ok || !m.Mixin {
+			v.report("undefined-type", namePos(d.Tokens.Mixin, d.Position), v.notDefined(d.Mixin, "an interface mixin"))
+		}
+	}
+}
+
+func (v *validator) includedBy(mixin string) []string {
+	var out []string
+	for target, incs := range v.includes {
+		for _, inc := range incs {
+			if inc.Mixin == mixin {
+				out = append(out, target)
+			}
+		}
+	}
+	return out
+}
+
+// notDefined phrases an unresolved reference.
+func (v *validator) notDefined(name, want string) string {
+	if d, ok := v.defs[name]; ok {
+		return "\"" + name + "\" is " + article(kindOf(d)) + ", not " + want
+	}
+	return "\"" + name + "\" is not defined (expected " + want + ")"
+}
+
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+func (v *validator) checkPartialTarget(d Definition, nameTok *Token) {
+	name := d.DefinitionName()
+	target, ok := v.defs[name]
+	if !ok || kindOf(target) != kindOf(d) {
+		v.report("undefined-type", namePos(nameTok, d.Pos()),
+			"partial "+kindOf(d)+" "+name+": "+v.notDefined(name, "a non-partial "+kindOf(d)))
+	}
+}
+
+func (v *validator) checkInheritance(d *Interface) {
+	if d.Inheritance == "" {
+		return
+	}
+	parent, ok := v.defs[d.Inheritance].(*Interface)
+	if !ok || parent.Mixin {
+		v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "an interface to inherit from"))
+		return
+	}
+	seen := map[string]bool{d.Name: true}
+	for p := parent; p != nil; {
+		if seen[p.Name] {
+			v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "interface "+d.Name+" inherits from itself through "+p.Name)
+			return
+		}
+		seen[p.Name] = true
+		next, _ := v.defs[p.Inheritance].(*Interface)
+		p = next
+	}
+}
+
+// inherits reports whether interface a is b or inherits from b.
+func (v *validator) inherits(a, b string) bool {
+	seen := map[string]bool{}
+	for a != "" && !seen[a] {
+		if a == b {
+			return true
+		}
+		seen[a] = true
+		it, ok := v.defs[a].(*Interface)
+		if !ok {
+			return false
+		}
+		a = it.Inheritance
+	}
+	return false
+}
+
+func (v *validator) checkGlobal(d *Interface) {
+	if !d.ExtAttrs.Has("Global") {
+		return
+	}
+	for _, s := range v.interfaceSources(d) {
+		if a := s.def.Attributes().Get("LegacyFactoryFunction"); a != nil {
+			v.report("no-constructible-global", a.Position, "[Global] interface "+d.Name+" cannot have a legacy factory function")
+		}
+		for _, m := range s.members {
+			if c, ok := m.(*Constructor); ok {
+				v.report("no-constructible-global", c.Position, "[Global] interface "+d.Name+" cannot have a constructor")
+			}
+		}
+	}
+}
+
+// checkMembersTogether checks what needs all members of an interface,
+// namespace or callback interface at once: duplicates and overloads.
+func (v *validator) checkMembersTogether(d Definition) {
+	sources := v.interfaceSources(d)
+	type named struct {
+		m   Member
+		src Definition
+	}
+	byName := map[string][]named{}
+	var order []string
+	iterables := 0
+	var constructors []*Operation
+	for _, s := range sources {
+		for _, m := range s.members {
+			switch m := m.(type) {
+			case *Iterable, *Maplike, *Setlike:
+				iterables++
+				if iterables == 2 {
+					v.report("multiple-iterables", m.Pos(), kindOf(d)+" "+d.DefinitionName()+" has more than one iterable, async_iterable, maplike or setlike declaration")
+				}
+			case *Constructor:
+				if s.def == d {
+					constructors = append(constructors, &Operation{Position: m.Position, Arguments: m.Arguments})
+				}
+			}
+			name := m.MemberName()
+			if name == "" {
+				continue
+			}
+			if _, ok := byName[name]; !ok {
+				order = append(order, name)
+			}
+			byName[name] = append(byName[name], named{m, s.def})
+		}
+	}
+	where := kindOf(d) + " " + d.DefinitionName()
+	for _, name := range order {
+		ms := byName[name]
+		first := ms[0]
+		var statics, regulars []*Operation
+		var staticSrc, regularSrc Definition
+		for i, n := range ms {
+			op, isOp := n.m.(*Operation)
+			if !isOp {
+				if i > 0 {
+					v.report("no-duplicate-member", memberNamePos(n.m), "\""+name+"\" is already a member of "+where+" (at "+first.m.Pos().String()+")")
+				}
+				continue
+			}
+			if _, firstIsOp := first.m.(*Operation); !firstIsOp {
+				v.report("no-duplicate-member", memberNamePos(n.m), "\""+name+"\" is already a member of "+where+" (at "+first.m.Pos().String()+")")
+				continue
+			}
+			if op.Special == "static" {
+				if staticSrc != nil && staticSrc != n.src {
+					v.report("no-cross-overload", memberNamePos(op), "static operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
+				}
+				staticSrc = n.src
+				statics = append(statics, op)
+			} else {
+				if regularSrc != nil && regularSrc != n.src {
+					v.report("no-cross-overload", memberNamePos(op), "operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
+				}
+				regularSrc = n.src
+				regulars = append(regulars, op)
+			}
+		}
+		v.checkOverloads(where, name, statics)
+		v.checkOverloads(where, name, regulars)
+	}
+	v.checkOverloads(where, "constructor", constructors)
+}
+
+func memberNamePos(m Member) Position {
+	switch m := m.(type) {
+	case *Attribute:
+		return namePos(m.Tokens.Name, m.Position)
+	case *Operation:
+		return namePos(m.Tokens.Name, m.Position)
+	case *Constant:
+		return namePos(m.Tokens.Name, m.Position)
+	}
+	return m.Pos()
+}
+
+func (v *validator) checkMember(d Definition, m Member) {
+	v.checkExtAttrs(m.Attributes(), m, nil)
+	switch m := m.(type) {
+	case *Attribute:
+		v.checkType(m.Type)
+		if t := v.resolve(m.Type); t != nil && !t.Union {
+			switch {
+			case t.Generic == "sequence" || t.Generic == "record":
+				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
+			case t.Generic == "" && v.isDictionary(t):
+				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a dictionary type")
+			}
+		}
+	case *Operation:
+		if m.ReturnType != nil {
+			v.checkType(m.ReturnType)
+		}
+		v.checkArguments(m.Arguments)
+	case *Constructor:
+		if it, ok := d.(*Interface); ok && it.Partial {
+			v.report("partial-constructor", m.Position, "a constructor cannot be declared in partial interface "+it.Name+"; declare it in the interface itself")
+		}
+		v.checkArguments(m.Arguments)
+	case *Constant:
+		v.checkType(m.Type)
+		v.checkValue(m.Type, m.Value, "constant "+m.Name)
+	case *Iterable:
+		v.checkType(m.Key)
+		v.checkType(m.Value)
+		v.checkArguments(m.Arguments)
+	case *Maplike:
+		v.checkType(m.Key)
+		v.checkType(m.Value)
+	case *Setlike:
+		v.checkType(m.Value)
+	}
+}
+
+func (v *validator) checkDictionary(d *Dictionary) {
+	// Inheritance must name a dictionary and not be cyclic.
+	if d.Inheritance != "" {
+		if _, ok := v.defs[d.Inheritance].(*Dictionary); !ok {
+			v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "a dictionary to inherit from"))
+		}
+	}
+	seenDict := map[string]bool{}
+	type owned struct {
+		f     *Field
+		owner *Dictionary
+	}
+	names := map[string]owned{}
+	for cur := d; cur != nil; {
+		if seenDict[cur.Name] {
+			v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "dictionary "+d.Name+" inherits from itself through "+cur.Name)
+			break
+		}
+		seenDict[cur.Name] = true
+		parts := []*Dictionary{cur}
+		for _, p := range v.partials[cur.Name] {
+			if pd, ok := p.(*Dictionary); ok {
+				parts = append(parts, pd)
+			}
+		}
+		for _, part := range parts {
+			for _, f := range part.Members {
+				if prev, ok := names[f.Name]; ok {
+					switch {
+					case cur == d:
+						v.report("no-duplicate-member", namePos(f.Tokens.Name, f.Position),
+							"\""+f.Name+"\" is already a member of dictionary "+d.Name+" (at "+prev.f.Position.String()+")")
+					case prev.owner != cur:
+						// Duplicates within an ancestor are reported there.
+						v.report("no-duplicate-member", namePos(prev.f.Tokens.Name, prev.f.Position),
+							"\""+f.Name+"\" is already a member of dictionary "+cur.Name+", which "+prev.owner.Name+" inherits from")
+					}
+					continue
+				}
+				names[f.Name] = owned{f, cur}
+			}
+		}
+		next, _ := v.defs[cur.Inheritance].(*Dictionary)
+		cur = next
+	}
+}
+
+func (v *validator) checkArguments(args []*Argument) {
+	seen := map[string]bool{}
+	for i, a := range args {
+		pos := namePos(a.Tokens.Name, a.Position)
+		if seen[a.Name] {
+			v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
+		}
+		seen[a.Name] = true
+		if a.Variadic && i != len(args)-1 {
+			v.report("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
+		}
+		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
+		v.checkType(a.Type)
+		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument "+a.Name)
+		if a.Default != nil {
+			v.checkValue(a.Type, a.Default, "default value of "+a.Name)
+		}
+		dict := v.dictionaryIn(a.Type)
+		if dict == nil || a.Type.Nullable || v.hasRequiredMembers(dict, map[string]bool{}) {
+			continue
+		}
+		if a.Optional {
+			if a.Default == nil {
+				v.report("dict-arg-default", pos, "optional dictionary argument "+a.Name+" must have a default value of {}")
+			}
+			continue
+		}
+		if a.Variadic {
+			continue
+		}
+		restOptional := true
+		for _, b := range args[i+1:] {
+			if !b.Optional && !b.Variadic {
+				restOptional = false
+			}
+		}
+		if restOptional {
+			v.report("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
+		}
+	}
+}
+
+// dictionaryIn returns the dictionary that t is, or that is a flattened
+// member type of the union t, typedefs resolved; nil when none.
+func (v *validator) dictionaryIn(t *Type) *Dictionary {
+	for _, m := range v.flatten(t) {
+		if m.Generic == "" && !m.Union {
+			if d, ok := v.defs[m.Name].(*Dictionary); ok {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool {
+	if seen[d.Name] {
+		return false
+	}
+	seen[d.Name] = true
+	parts := []*Dictionary{d}
+	for _, p := range v.partials[d.Name] {
+		if pd, ok := p.(*Dictionary); ok {
+			parts = append(parts, pd)
+		}
+	}
+	for _, p := range parts {
+		for _, f := range p.Members {
+			if f.Required {
+				return true
+			}
+		}
+	}
+	if d.Inheritance != "" {
+		if parent, ok := v.defs[d.Inheritance].(*Dictionary); ok {
+			return v.hasRequiredMembers(parent, seen)
+		}
+	}
+	return false
+}
+
+// checkNullableDictionary reports nullable dictionary types of arguments
+// and dictionary members.
+func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what string) {
+	if t == nil {
+		return
+	}
+	r := v.resolve(t)
+	if r == nil || r.Union || r.Generic != "" {
+		return
+	}
+	nullable := t.Nullable || v.includesNullable(t)
+	if nullable && v.isDictionary(r) {
+		v.report(rule, pos, what+" cannot have a nullable dictionary type")
+	}
+}
+
+// builtinTypes are the names Web IDL itself defines as types.
+var builtinTypes = map[string]bool{
+	"ArrayBuffer": true, "SharedArrayBuffer": true, "DataView": true,
+	"Int8Array": true, "Int16Array": true, "Int32Array": true,
+	"Uint8Array": true, "Uint16Array": true, "Uint32Array": true, "Uint8ClampedArray": true,
+	"BigInt64Array": true, "BigUint64Array": true,
+	"Float16Array": true, "Float32Array": true, "Float64Array": true,
+}
+
+// proseTypes are types that platform specifications define in prose rather
+// than in IDL: CSSOM's CSSOMString (a string type) and HTML's WindowProxy.
+var proseTypes = map[string]category{"CSSOMString": catString, "WindowProxy": catInterfaceLike}
+
+// primitiveNames are type names that are keywords of the grammar.
+var primitiveNames = map[string]bool{
+	"any": true, "undefined": true, "boolean": true, "byte": true, "octet": true,
+	"short": true, "unsigned short": true, "long": true, "unsigned long": true,
+	"long long": true, "unsigned long long": true, "float": true, "unrestricted float": true,
+	"double": true, "unrestricted double": true, "bigint": true, "DOMString": true,
+	"ByteString": true, "USVString": true, "object": true, "symbol": true,
+}
+
+// checkType checks every named type in t and the nullable rules.
+func (v *validator) checkType(t *Type) {
+	if t == nil {
+		return
+	}
+	v.checkExtAttrs(&t.ExtAttrs, t, t)
+	switch {
+	case t.Union:
+		nullables := 0
+		for _, s := range t.Subtypes {
+			v.checkType(s)
+			if v.includesNullable(s) {
+				nullables++
+			}
+		}
+		if nullables > 1 {
+			v.report("invalid-nullable", t.Position, "a union type can include at most one nullable member type")
+		} else if t.Nullable && nullables > 0 {
+			v.report("invalid-nullable", t.Position, "a nullable union type cannot include a nullable member type")
+		}
+		if t.Nullable && v.dictionaryIn(t) != nil {
+			v.report("no-nullable-union-dict", t.Position, "a nullable union type cannot include a dictionary type")
+		}
+	case t.Generic != "":
+		for _, s := range t.Subtypes {
+			v.checkType(s)
+		}
+		if t.Nullable && t.Generic == "ObservableArray" {
+			v.report("invalid-nullable", t.Position, "an ObservableArray type cannot be nullable")
+		}
+	default:
+		if alias, isAlias := v.aliases[t.Name]; isAlias && v.defs[t.Name] == nil {
+			v.report("alias-type", t.Position, "\""+t.Name+"\" is a [LegacyWindowAlias] of "+alias+", not a type; use "+alias)
+		} else if _, prose := proseTypes[t.Name]; !prose && !primitiveNames[t.Name] && !builtinTypes[t.Name] {
+			d, ok := v.defs[t.Name]
+			switch d := d.(type) {
+			case *Interface:
+				ok = !d.Mixin
+			case *Dictionary, *Enum, *Typedef, *Callback, *CallbackInterface:
+			default:
+				ok = false
+			}
+			if !ok {
+				v.report("undefined-type", t.Position, v.notDefined(t.Name, "a type"))
+				return
+			}
+		}
+		if t.Nullable {
+			inner := v.resolve(t)
+			switch {
+			case inner == nil:
+			case inner.Generic == "Promise":
+				v.report("no-nullable-promise", t.Position, "type "+t.Name+" is a Promise type, which cannot be nullable")
+			case inner.Generic == "ObservableArray":
+				v.report("invalid-nullable", t.Position, "type "+t.Name+" is an ObservableArray type, which cannot be nullable")
+			case inner.Name == "any" && inner.Generic == "" && !inner.Union:
+				v.report("invalid-nullable", t.Position, "type "+t.Name+" is any, which cannot be nullable")
+			case v.includesNullable(inner) && inner != t:
+				v.report("invalid-nullable", t.Position, "type "+t.Name+" is already nullable")
+			case inner.Union && v.dictionaryIn(inner) != nil:
+				v.report("no-nullable-union-dict", t.Position, "type "+t.Name+" is a union including a dictionary type, which cannot be nullable")
+			}
+		}
+	}
+}
+
+// resolve follows typedefs to the type they name; it returns t itself when
+// t is not a typedef name, and nil for a cyclic typedef.
+func (v *validator) resolve(t *Type) *Type {
+	seen := 0
+	for t != nil && !t.Union && t.Generic == "" {
+		td, ok := v.defs[t.Name].(*Typedef)
+		if !ok {
+			return t
+		}
+		if seen++; seen > 64 {
+			return nil
+		}
+		t = td.Type
+	}
+	return t
+}
+
+// includesNullable reports whether t is nullable, is a typedef of a
+// nullable type, or is a union with a member that includes a nullable type.
+func (v *validator) includesNullable(t *Type) bool {
+	return v.includesNullableDepth(t, 0)
+}
+
+func (v *validator) includesNullableDepth(t *Type, depth int) bool {
+	if t == nil || depth > 64 {
+		return false
+	}
+	if t.Nullable {
+		return true
+	}
+	if t.Union {
+		for _, s := range t.Subtypes {
+			if v.includesNullableDepth(s, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	if t.Generic == "" {
+		if td, ok := v.defs[t.Name].(*Typedef); ok {
+			return v.includesNullableDepth(td.Type, depth+1)
+		}
+	}
+	return false
+}
+
+// flatten returns the flattened member types of t (t itself when it is not
+// a union), typedefs resolved and nullability ignored.
+func (v *validator) flatten(t *Type) []*Type {
+	var out []*Type
+	var walk func(t *Type, depth int)
+	walk = func(t *Type, depth int) {
+		if depth > 64 {
+			return
+		}
+		r := v.resolve(t)
+		if r == nil {
+			return
+		}
+		if r.Union {
+			for _, s := range r.Subtypes {
+				walk(s, depth+1)
+			}
+			return
+		}
+		out = append(out, r)
+	}
+	walk(t, 0)
+	return out
+}
+
+func (v *validator) isDictionary(t *Type) bool {
+	if t == nil || t.Union || t.Generic != "" {
+		return false
+	}
+	_, ok := v.defs[t.Name].(*Dictionary)
+	return ok
+}
+
+// Distinguishability categories of Web IDL's overload resolution table.
+type category int
+
+const (
+	catUndefined category = iota
+	catBoolean
+	catNumeric
+	catBigInt
+	catString
+	catObject
+	catSymbol
+	catInterfaceLike
+	catCallbackFunction
+	catDictionaryLike
+	catSequenceLike
+	catOther // any, Promise, async_sequence: distinguishable from nothing
+)
+
+// distinguishableCats[a] has bit b set when categories a and b are
+// distinguishable (the Web IDL table, with interface-like pairs decided
+// separately).
+var distinguishableCats = func() [catOther + 1]uint32 {
+	var t [catOther + 1]uint32
+	set := func(a category, bs ...category) {
+		for _, b := range bs {
+			t[a] |= 1 << b
+			t[b] |= 1 << a
+		}
+	}
+	set(catUndefined, catBoolean, catNumeric, catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catSequenceLike)
+	set(catBoolean, catNumeric, catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
+	set(catNumeric, catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
+	set(catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
+	set(catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
+	set(catObject, catSymbol)
+	set(catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
+	set(catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
+	set(catCallbackFunction, catSequenceLike)
+	set(catDictionaryLike, catSequenceLike)
+	return t
+}()
+
+var numericNames = map[string]bool{
+	"byte": true, "octet": true, "short": true, "unsigned short": true, "long": true,
+	"unsigned long": true, "long long": true, "unsigned long long": true, "float": true,
+	"unrestricted float": true, "double": true, "unrestricted double": true,
+}
+
+// categoryOf classifies a resolved, non-union type.
+func (v *validator) categoryOf(t *Type) category {
+	switch t.Generic {
+	case "sequence", "FrozenArray", "ObservableArray":
+		return catSequenceLike
+	case "record":
+		return catDictionaryLike
+	case "":
+	default:
+		return catOther
+	}
+	switch {
+	case t.Name == "undefined":
+		return catUndefined
+	case t.Name == "boolean":
+		return catBoolean
+	case numericNames[t.Name]:
+		return catNumeric
+	case t.Name == "bigint":
+		return catBigInt
+	case stringTypes[t.Name]:
+		return catString
+	case t.Name == "object":
+		return catObject
+	case t.Name == "symbol":
+		return catSymbol
+	case t.Name == "any":
+		return catOther
+	case builtinTypes[t.Name]:
+		return catInterfaceLike
+	}
+	if c, ok := proseTypes[t.Name]; ok {
+		return c
+	}
+	switch v.defs[t.Name].(type) {
+	case *Enum:
+		return catString
+	case *Callback:
+		return catCallbackFunction
+	case *Dictionary, *CallbackInterface:
+		return catDictionaryLike
+	}
+	return catInterfaceLike
+}
+
+// distinguishable implements Web IDL's "distinguishable" for two types.
+func (v *validator) distinguishable(a, b *Type) bool {
+	a, b = v.resolve(a), v.resolve(b)
+	if a == nil || b == nil {
+		return false
+	}
+	// 1. Nullable against nullable or dictionary.
+	if v.includesNullable(a) && (v.includesNullable(b) || v.dictionaryIn(b) != nil && (b.Union || v.isDictionary(b))) {
+		return false
+	}
+	if v.includesNullable(b) && (v.includesNullable(a) || v.dictionaryIn(a) != nil && (a.Union || v.isDictionary(a))) {
+		return false
+	}
+	// 2, 3. Unions: every member against every member.
+	if a.Union || b.Union {
+		for _, x := range v.flatten(a) {
+			for _, y := range v.flatten(b) {
+				if !v.distinguishable(stripNull(x), stripNull(y)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	ca, cb := v.categoryOf(a), v.categoryOf(b)
+	if ca == catInterfaceLike && cb == catInterfaceLike {
+		return a.Name != b.Name && !v.inherits(a.Name, b.Name) && !v.inherits(b.Name, a.Name)
+	}
+	return distinguishableCats[ca]&(1<<cb) != 0
+}
+
+// stripNull returns t without its nullable flag (a shallow copy).
+func stripNull(t *Type) *Type {
+	if !t.Nullable {
+		return t
+	}
+	c := *t
+	c.Nullable = false
+	return &c
+}
+
+// overloadEntry is one entry of an effective overload set.
+type overloadEntry struct {
+	op       *Operation
+	types    []*Type
+	optional []bool
+}
+
+// checkOverloads checks an overload set: consistent Promise returns and a
+// distinguishing argument index for every argument count.
+func (v *validator) checkOverloads(where, name string, ops []*Operation) {
+	if len(ops) < 2 {
+		return
+	}
+	// Promise mixing.
+	promises := 0
+	for _, op := range ops {
+		if op.ReturnType != nil {
+			if r := v.resolve(op.ReturnType); r != nil && r.Generic == "Promise" {
+				promises++
+			}
+		}
+	}
+	if promises > 0 && promises < len(ops) {
+		v.report("promise-overload-mix", memberNamePos(ops[len(ops)-1]),
+			"overloads of "+name+" in "+where+" must all return a Promise type or none may")
+	}
+	// The effective overload set, for argument counts up to the longest.
+	maxArgs := 0
+	for _, op := range ops {
+		maxArgs = max(maxArgs, len(op.Arguments))
+	}
+	byLen := map[int][]overloadEntry{}
+	for _, op := range ops {
+		args := op.Arguments
+		n := len(args)
+		types := make([]*Type, 0, maxArgs)
+		opt := make([]bool, 0, maxArgs)
+		for _, a := range args {
+			types = append(types, a.Type)
+			opt = append(opt, a.Optional || a.Variadic)
+		}
+		byLen[n] = append(byLen[n], overloadEntry{op, types, opt})
+		if n > 0 && args[n-1].Variadic {
+			for i := n; i < maxArgs; i++ {
+				types = append(types[:i:i], args[n-1].Type)
+				opt = append(opt[:i:i], true)
+				byLen[i+1] = append(byLen[i+1], overloadEntry{op, types, opt})
+			}
+		}
+		for i := n - 1; i >= 0; i-- {
+			if !args[i].Optional && !args[i].Variadic {
+				break
+			}
+			byLen[i] = append(byLen[i], overloadEntry{op, types[:i:i], opt[:i:i]})
+		}
+	}
+	for n := 0; n <= maxArgs; n++ {
+		entries := byLen[n]
+		if len(entries) < 2 {
+			continue
+		}
+		index := -1
+		for i := 0; i < n && index < 0; i++ {
+			ok := true
+			for x := 0; x < len(entries) && ok; x++ {
+				for y := x + 1; y < len(entries) && ok; y++ {
+					ok = v.distinguishable(entries[x].types[i], entries[y].types[i])
+				}
+			}
+			if ok {
+				index = i
+			}
+		}
+		last := entries[len(entries)-1].op
+		if index < 0 {
+			v.report("indistinguishable-overloads", memberNamePos(last),
+				"overloads of "+name+" in "+where+" cannot be distinguished when called with "+itoa(n)+" argument"+plural(n))
+			continue
+		}
+		for j := 0; j < index; j++ {
+			for _, e := range entries[1:] {
+				if e.types[j].String() != entries[0].types[j].String() || e.optional[j] != entries[0].optional[j] {
+					v.report("overload-prefix-mismatch", memberNamePos(e.op),
+						"overloads of "+name+" in "+where+" must have the same type and optionality for argument "+itoa(j+1)+
+							", which comes before the distinguishing argument "+itoa(index+1))
+					break
+				}
+			}
+		}
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// checkValue checks a constant or default value against its type.
+func (v *validator) checkValue(t *Type, val *Value, what string) {
+	if t == nil || val == nil {
+		return
+	}
+	members := v.flatten(t)
+	nullable := v.includesNullable(t)
+	fits := func(pred func(m *Type) bool) bool {
+		for _, m := range members {
+			if m.Generic == "" && !m.Union && m.Name == "any" {
+				return true
+			}
+			if pred(m) {
+				return true
+			}
+		}
+		return false
+	}
+	bad := func(msg string) {
+		v.report("bad-value", val.Position, what+": "+msg+" (type "+t.String()+")")
+	}
+	switch val.Kind {
+	case "dictionary":
+		if !fits(func(m *Type) bool { return v.isDictionary(m) || m.Generic == "record" }) {
+			bad("{} is only a default for dictionary and record types")
+		}
+	case "sequence":
+		if !fits(func(m *Type) bool {
+			return m.Generic == "sequence" || m.Generic == "FrozenArray" || m.Generic == "ObservableArray"
+		}) {
+			bad("[] is only a default for sequence types")
+		}
+	case "null":
+		if !nullable && !fits(func(*Type) bool { return false }) {
+			v.report("null-default", val.Position, what+": null is only a default for nullable types (type "+t.String()+")")
+		}
+	case "boolean":
+		if !fits(func(m *Type) bool { return m.Generic == "" && m.Name == "boolean" }) {
+			bad("a boolean needs a boolean type")
+		}
+	case "number":
+		if !fits(func(m *Type) bool { return m.Generic == "" && (numericNames[m.Name] || m.Name == "bigint") }) {
+			bad("a number needs a numeric type")
+		} else if val.Tokens.Value != nil && val.Tokens.Value.Kind == TokenDecimal && !fits(func(m *Type) bool {
+			return m.Generic == "" && strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double")
+		}) {
+			bad("a decimal needs a float or double type")
+		}
+	case "Infinity", "NaN":
+		if !fits(func(m *Type) bool {
+			return m.Generic == "" && strings.HasPrefix(m.Name, "unrestricted ")
+		}) {
+			bad(valueString(val) + " needs an unrestricted float or double type")
+		}
+	case "string":
+		ok := fits(func(m *Type) bool {
+			if m.Generic != "" {
+				return false
+			}
+			if stringTypes[m.Name] || m.Name == "CSSOMString" {
+				return true
+			}
+			if e, isEnum := v.defs[m.Name].(*Enum); isEnum {
+				for _, ev := range e.Values {
+					if ev.Value == val.Text {
+						return true
+					}
+				}
+			}
+			return false
+		})
+		if !ok {
+			r := v.resolve(t)
+			if e, isEnum := v.defs[r.Name].(*Enum); r != nil && isEnum && !r.Union && r.Generic == "" {
+				bad("\"" + val.Text + "\" is not a value of enum " + e.Name)
+			} else {
+				bad("a string needs a string or enum type")
+			}
+		}
+	}
+}
