@@ -172,7 +172,7 @@ type validator struct {
 	sources  map[string]string
 	fileIdx  map[string]int
 	// aliases maps [LegacyWindowAlias] names to their interfaces.
-	aliases map[string]string
+	aliases  map[string]string
 	problems []Problem
 	seen     map[problemKey]bool
 }
@@ -190,7 +190,6 @@ func (v *validator) report(rule string, pos Position, msg string) {
 	}
 	v.problems = append(v.problems, Problem{Rule: rule, Pos: pos, Message: msg, Severity: sev, Line: line})
 }
-
 
 // namePos is the position of a token, or def when there is none.
 func namePos(t *Token, def Position) Position {
@@ -1230,7 +1229,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 		if !fits(func(m *Type) bool { return m.Generic == "" && (numericNames[m.Name] || m.Name == "bigint") }) {
 			bad("a number needs a numeric type")
 		} else if val.Tokens.Value != nil && val.Tokens.Value.Kind == TokenDecimal && !fits(func(m *Type) bool {
-			return m.Generic == "" && strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double")
+			return m.Generic == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
 		}) {
 			bad("a decimal needs a float or double type")
 		}
