@@ -36,9 +36,9 @@ type domDocument struct {
 
 	// domException creates a DOMException in the realm.
 	domException func(name, msg string) goja.Value
-	// newEventTarget, when set, creates the Document object as a platform
-	// EventTarget with the given prototype (so document.addEventListener
-	// works); other nodes are ordinary objects.
+	// newEventTarget, when set, creates node objects as platform
+	// EventTargets with the given prototype (so addEventListener works on
+	// the document and elements); otherwise they are ordinary objects.
 	newEventTarget func(proto *goja.Object) *goja.Object
 }
 
@@ -83,7 +83,7 @@ func (d *domDocument) wrapObj(n *xhtml.Node) *goja.Object {
 		proto = d.nodeProto
 	}
 	var o *goja.Object
-	if n.Type == xhtml.DocumentNode && d.newEventTarget != nil {
+	if d.newEventTarget != nil {
 		o = d.newEventTarget(proto)
 	} else {
 		o = d.vm.CreateObject(proto)

@@ -92,6 +92,38 @@ const fallbackEventsSource = `(function (global) {
   lists.set(global, []);
 })`
 
+// fallbackDOMExceptionSource defines DOMException (WebIDL: name, message,
+// the legacy code table) for a realm without the generated interface.
+const fallbackDOMExceptionSource = `(function () {
+  "use strict";
+  var codes = {IndexSizeError: 1, HierarchyRequestError: 3, WrongDocumentError: 4, InvalidCharacterError: 5,
+    NoModificationAllowedError: 7, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11, SyntaxError: 12,
+    InvalidModificationError: 13, NamespaceError: 14, InvalidAccessError: 15, TypeMismatchError: 17,
+    SecurityError: 18, NetworkError: 19, AbortError: 20, URLMismatchError: 21, QuotaExceededError: 22,
+    TimeoutError: 23, InvalidNodeTypeError: 24, DataCloneError: 25};
+  var data = new WeakMap();
+  function DOMException(message, name) {
+    if (!new.target) throw new TypeError("Failed to construct 'DOMException': Please use the 'new' operator.");
+    data.set(this, {message: message === undefined ? "" : String(message), name: name === undefined ? "Error" : String(name)});
+    var e = new Error();
+    Object.defineProperty(this, "stack", {value: e.stack, writable: true, configurable: true});
+  }
+  DOMException.prototype = Object.create(Error.prototype, {constructor: {value: DOMException, writable: true, configurable: true}});
+  function get(k) { return function () { var d = data.get(this); if (!d) throw new TypeError("Illegal invocation"); return d[k]; }; }
+  Object.defineProperty(DOMException.prototype, "name", {get: get("name"), enumerable: true, configurable: true});
+  Object.defineProperty(DOMException.prototype, "message", {get: get("message"), enumerable: true, configurable: true});
+  Object.defineProperty(DOMException.prototype, "code", {get: function () { var d = data.get(this);
+    if (!d) throw new TypeError("Illegal invocation"); return codes[d.name] || 0; }, enumerable: true, configurable: true});
+  Object.defineProperty(DOMException.prototype, Symbol.toStringTag, {value: "DOMException", configurable: true});
+  Object.keys(codes).forEach(function (n) {
+    var c = n.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase().replace(/_ERROR$/, "_ERR");
+    if (n === "DataCloneError") c = "DATA_CLONE_ERR";
+    Object.defineProperty(DOMException, c, {value: codes[n], enumerable: true});
+    Object.defineProperty(DOMException.prototype, c, {value: codes[n], enumerable: true});
+  });
+  Object.defineProperty(globalThis, "DOMException", {value: DOMException, writable: true, configurable: true});
+})();`
+
 // fallbackEvents is set on a realm that got the fallback event model.
 type fallbackEvents struct{}
 
@@ -110,6 +142,11 @@ func ensureEvents(r *bindings.Realm) bool {
 		return goja.Undefined()
 	})
 	_ = g.DefineDataProperty("__goproduct_report", g.Get("__goproduct_report"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	if _, ok := g.Get("DOMException").(*goja.Object); !ok {
+		if _, err := vm.RunString(fallbackDOMExceptionSource); err != nil {
+			panic(err)
+		}
+	}
 	fv, err := vm.RunString(fallbackEventsSource)
 	if err != nil {
 		panic(err)
@@ -126,4 +163,45 @@ func ensureEvents(r *bindings.Realm) bool {
 func usesFallbackEvents(r *bindings.Realm) bool {
 	v, _ := r.Value(fallbackEvents{}).(bool)
 	return v
+}
+
+// ensureGlobalInterfaces defines the global's interface objects (Window, or
+// WorkerGlobalScope and DedicatedWorkerGlobalScope) with the global's
+// prototype chain through them when the realm has not defined them, so that
+// `self instanceof DedicatedWorkerGlobalScope` holds (testharness.js picks
+// its environment that way). Loop goroutine only, before any script.
+func ensureGlobalInterfaces(r *bindings.Realm, names ...string) {
+	vm := r.Runtime()
+	g := r.Global()
+	parent := g.Prototype()
+	var protos []*goja.Object
+	for i := len(names) - 1; i >= 0; i-- {
+		name := names[i]
+		if c, ok := g.Get(name).(*goja.Object); ok {
+			p, _ := c.Get("prototype").(*goja.Object)
+			if p == nil {
+				return
+			}
+			parent = p
+			continue
+		}
+		proto := vm.NewObject()
+		if parent != nil {
+			_ = proto.SetPrototype(parent)
+		}
+		ctor := vm.ToValue(func(goja.ConstructorCall) *goja.Object {
+			panic(vm.NewTypeError("Illegal constructor"))
+		}).ToObject(vm)
+		_ = ctor.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		_ = ctor.DefineDataProperty("length", vm.ToValue(0), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		_ = ctor.DefineDataProperty("prototype", proto, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+		_ = proto.DefineDataProperty("constructor", ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		_ = proto.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		r.DefineGlobal(name, ctor)
+		protos = append(protos, proto)
+		parent = proto
+	}
+	if len(protos) > 0 {
+		_ = g.SetPrototype(parent)
+	}
 }

@@ -197,6 +197,7 @@ func (w *window) install(root *xhtml.Node) error {
 	w.in = in
 	s := w.s
 	s.eng.helpers(w.realm)
+	ensureGlobalInterfaces(w.realm, "Window")
 	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.s.eng.EventTargetPrototype(w.realm), func(name, msg string) goja.Value {
 		return w.s.eng.NewDOMException(w.realm, name, msg)
 	})
@@ -207,6 +208,21 @@ func (w *window) install(root *xhtml.Node) error {
 	get := vm.ToValue(func(goja.FunctionCall) goja.Value { return docObj })
 	if err := g.DefineAccessorProperty("document", get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return err
+	}
+	// A top-level browsing context: parent, top and frames are the window
+	// itself, opener and frameElement are null.
+	for _, name := range []string{"parent", "top", "frames", "opener", "frameElement"} {
+		if v := g.Get(name); v != nil {
+			continue
+		}
+		var val goja.Value = g
+		if name == "opener" || name == "frameElement" {
+			val = goja.Null()
+		}
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return val })
+		if err := g.DefineAccessorProperty(name, getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
 	}
 	// The runner's testharnessreport.js hands the report here.
 	w.realm.DefineGlobalFunction("__wptrunner_report", 1, func(call goja.FunctionCall) goja.Value {

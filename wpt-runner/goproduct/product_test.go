@@ -124,7 +124,7 @@ async_test(t => {
   }));
 }, "load events");
 test(() => {
-  assert_equals(document.getElementsByTagName("script")[3].src, location.origin + "/a/sub/two.js");
+  assert_equals(document.getElementsByTagName("script")[5].src, location.origin + "/a/sub/two.js");
   assert_equals(document.title, "t");
   assert_equals(location.pathname, "/a/order.html");
   assert_false(isSecureContext);
@@ -179,7 +179,7 @@ promise_test(async t => {
   assert_equals(back.echo.big, 5n);
   assert_equals(back.echo.nested.deep.deeper[1], undefined);
   assert_true(back.isWorker, "DedicatedWorkerGlobalScope");
-  assert_equals(back.location, new URL("echo.js", location.href).href);
+  assert_equals(back.location, location.href.replace(/[^/]*$/, "echo.js"));
   w.terminate();
 }, "postMessage round trip");
 
@@ -216,9 +216,11 @@ promise_test(async t => {
 promise_test(async t => {
   const w = new Worker("closer.js");
   const msgs = [];
-  await new Promise(resolve => { w.onmessage = e => { msgs.push(e.data); if (e.data === "before") resolve(); }; });
+  await new Promise(resolve => { w.onmessage = e => { msgs.push(e.data); if (e.data === "after close") resolve(); }; });
   await new Promise(resolve => step_timeout(resolve, 100));
-  assert_array_equals(msgs, ["before"]);
+  // Messages posted before the worker's agent actually stops are
+  // delivered: the closing flag only discards the worker's own tasks.
+  assert_array_equals(msgs, ["before", "after close"]);
 }, "self.close");
 
 test(() => {
@@ -246,7 +248,7 @@ postMessage(got);`,
 		"w/throws-lib.js": `throw new Error("thrown from lib");`,
 		"w/throws.js":     `throw new Error("worker boom");`,
 		"w/ticker.js":     `setInterval(() => postMessage("tick"), 5);`,
-		"w/closer.js":     `postMessage("before"); close(); postMessage("after close is dropped?");`,
+		"w/closer.js":     `postMessage("before"); close(); postMessage("after close"); setTimeout(() => postMessage("timer after close"), 0);`,
 	}))
 	r := h.run(t, "/w/page.html", 20*time.Second)
 	expectAllPass(t, r, "postMessage round trip", "importScripts", "worker error event",
@@ -283,7 +285,7 @@ func TestUpstreamTestharness(t *testing.T) {
 		"x/basic.any.js": anyTest,
 		"x/fail.any.js": `test(() => { assert_equals(1, 2, "one is two"); }, "fails");
 promise_test(() => Promise.reject(new TypeError("nope")), "rejects");`,
-		"x/err.any.js":    `test(() => {}, "ok"); setTimeout(() => { throw new Error("late boom"); }, 0);`,
+		"x/err.any.js":    `test(() => {}, "ok"); throw new Error("late boom");`,
 		"x/title.html":    pageHead + `<div id=log></div><script>test(() => assert_equals(document.getElementById("log").nodeName, "DIV"), "log div");</script>`,
 		"x/nodiv.html":    pageHead + `<script>test(() => {}, "no log div");</script>`,
 		"x/timeout.html":  pageHead + `<script>async_test(t => {}, "never finishes");</script>`,

@@ -328,6 +328,7 @@ func (w *dedicatedWorker) install() error {
 	}
 	w.in = in
 	eng.helpers(realm)
+	ensureGlobalInterfaces(realm, "DedicatedWorkerGlobalScope", "WorkerGlobalScope")
 	g := realm.Global()
 	eng.DefineEventHandlers(realm, g, "message", "messageerror")
 	// [Replaceable] readonly attribute DOMString name;
