@@ -14,6 +14,8 @@ type eventImpl struct {
 	webidl.Reflector
 	ev    *dom.Event
 	extra []eventProp
+	// stopped mirrors the stop propagation flag for cancelBubble.
+	stopped bool
 }
 
 type eventProp struct {
@@ -279,4 +281,60 @@ func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, pro
 	}
 	ev.Detail = impl
 	return t.DispatchEvent(ev)
+}
+
+// newEvent is the Event constructor steps: a new, untrusted event of type
+// typ with the EventInit members.
+func (r *Realm) newEvent(typ string, bubbles, cancelable, composed bool) *eventImpl {
+	ev := dom.NewEvent(typ)
+	ev.Bubbles, ev.Cancelable, ev.Composed = bubbles, cancelable, composed
+	impl := &eventImpl{ev: ev}
+	ev.Detail = impl
+	return impl
+}
+
+// timeStamp is the event's timeStamp: milliseconds from the realm's time
+// origin to the event's creation.
+func (r *Realm) eventTimeStamp(ev *dom.Event) float64 {
+	d := ev.TimeStamp.Sub(r.wallOrigin)
+	return float64(d.Microseconds()) / 1000
+}
+
+// dispatchEventSteps is the dispatchEvent(event) method steps.
+func (r *Realm) dispatchEventSteps(t *dom.EventTarget, ev *dom.Event) (bool, error) {
+	// 1. If event's dispatch flag is set, or if its initialized flag is
+	// not set, then throw an "InvalidStateError" DOMException.
+	if ev.EventPhase() != dom.None { // dispatching: the phase is set only then
+		return false, dom.NewDOMException("The event is already being dispatched.", dom.InvalidStateError)
+	}
+	// 2. Initialize event's isTrusted attribute to false.
+	ev.IsTrusted = false
+	// 3. Return the result of dispatching event to this.
+	return t.DispatchEvent(ev), nil
+}
+
+// listenerOptions flattens the options argument of add/removeEventListener
+// ((AddEventListenerOptions or boolean)).
+type listenerOptions struct {
+	capture, once bool
+	passive       *bool
+	signal        *dom.AbortSignal
+}
+
+// addEventListenerSteps is the addEventListener(type, callback, options)
+// method steps.
+func (r *Realm) addEventListenerSteps(t *eventTargetImpl, this goja.Value, typ string, callback goja.Value, o listenerOptions) {
+	// "flatten more": passive defaults to false (no default-passive
+	// targets here).
+	passive := o.passive != nil && *o.passive
+	r.addEventListener(t.target, this, typ, callback, dom.ListenerOptions{
+		Capture: o.capture, Once: o.once, Passive: passive, Signal: o.signal,
+	})
+}
+
+// removeEventListenerSteps is removeEventListener(type, callback, options).
+func (r *Realm) removeEventListenerSteps(t *eventTargetImpl, typ string, callback goja.Value, capture bool) {
+	if obj, ok := callback.(*goja.Object); ok {
+		t.target.RemoveEventListener(typ, obj, capture)
+	}
 }

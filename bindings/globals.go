@@ -32,7 +32,10 @@ func (r *Realm) installEnvironmentGlobals(info envInfo) {
 		return false
 	}
 	getter := func(name string, get func() goja.Value) *goja.Object {
-		return r.newFunction("get "+name, 0, func(goja.FunctionCall) goja.Value { return get() })
+		return r.newFunction("get "+name, 0, func(call goja.FunctionCall) goja.Value {
+			r.checkGlobalThis(call.This)
+			return get()
+		})
 	}
 	// [Replaceable] attributes get a setter that redefines the property
 	// as a data property on the global.
@@ -41,6 +44,7 @@ func (r *Realm) installEnvironmentGlobals(info envInfo) {
 			return
 		}
 		set := r.newFunction("set "+name, 1, func(call goja.FunctionCall) goja.Value {
+			r.checkGlobalThis(call.This)
 			_ = g.DefineDataProperty(name, call.Argument(0), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 			return goja.Undefined()
 		})

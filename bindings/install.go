@@ -1,6 +1,18 @@
 package bindings
 
-import "github.com/gowebengine/weblocks/bindings/webidl"
+import (
+	"sync"
 
-// installGenerated installs the generated interfaces exposed in the realm.
-var installGenerated = func(r *webidl.Realm) error { return nil }
+	"github.com/gowebengine/weblocks/bindings/webidl"
+)
+
+var (
+	registryOnce sync.Once
+	registry     *webidl.Registry
+)
+
+// installGenerated installs the interfaces exposed in the realm.
+func installGenerated(r *webidl.Realm) error {
+	registryOnce.Do(func() { registry = fallbackRegistry() })
+	return r.Install(registry)
+}

@@ -123,6 +123,7 @@ type Realm struct {
 	// Loop-goroutine state.
 	jsonStringifyFn  goja.Callable
 	timeOrigin       time.Duration
+	wallOrigin       time.Time
 	timers           timerState
 	errorReporting   bool // the global's "error reporting mode"
 	rejections       rejectionState
@@ -157,6 +158,8 @@ func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
 	vm := goja.New()
 	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}}
 	r.timeOrigin = host.now()
+	r.wallOrigin = time.Now()
+	r.wallOrigin = time.Now()
 	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
 	r.jsonStringifyFn = stringify
 	vm.SetPromiseRejectionTracker(r.trackRejection)
@@ -288,13 +291,31 @@ func (r *Realm) DefineGlobal(name string, value any) {
 // (writable, enumerable, configurable). Loop goroutine only, or before the
 // first task runs.
 func (r *Realm) DefineGlobalFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	r.defineMethod(r.global, name, length, fn)
+	r.defineMethod(r.global, name, length, func(call goja.FunctionCall) goja.Value {
+		r.checkGlobalThis(call.This)
+		return fn(call)
+	})
+}
+
+// checkGlobalThis is the brand check of members of the global interface:
+// undefined and null mean the global; any other object must be it.
+func (r *Realm) checkGlobalThis(this goja.Value) {
+	if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
+		return
+	}
+	if o, ok := this.(*goja.Object); ok && o == r.global {
+		return
+	}
+	panic(r.vm.NewTypeError("Illegal invocation"))
 }
 
 // DefineGlobalGetter defines an accessor property of the global object
 // (enumerable, configurable) whose getter runs get.
 func (r *Realm) DefineGlobalGetter(name string, get func() goja.Value) {
-	g := r.newFunction("get "+name, 0, func(goja.FunctionCall) goja.Value { return get() })
+	g := r.newFunction("get "+name, 0, func(call goja.FunctionCall) goja.Value {
+		r.checkGlobalThis(call.This)
+		return get()
+	})
 	_ = r.global.DefineAccessorProperty(name, g, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 

@@ -116,7 +116,10 @@ func (w *world) settle() {
 
 func (w *world) settleFor(limit time.Duration) {
 	var elapsed time.Duration
-	for {
+	for i := 0; ; i++ {
+		if i > 100000 {
+			w.t.Fatalf("the world does not settle (endless timers?)")
+		}
 		w.sched.RunUntilIdle()
 		d, ok := w.sched.NextTimer()
 		if !ok || elapsed+d > limit {
