@@ -272,19 +272,50 @@ func (r *runner) kickLocked() {
 	}
 }
 
+// runInline runs t on the enqueuing goroutine, then whatever was enqueued
+// meanwhile (typically by t itself), for a few rounds; anything left after
+// that is handed to the queue's goroutine.
 func (r *runner) runInline(t task) {
+	ok := false
 	defer func() {
-		r.mu.Lock()
-		r.running = false
-		if len(r.items) > 0 && !r.closed {
-			r.kickLocked()
+		if !ok { // a step panicked: give up ownership
+			r.executing.Store(false)
+			r.mu.Lock()
+			r.running = false
+			if len(r.items) > 0 && !r.closed {
+				r.kickLocked()
+			}
+			r.mu.Unlock()
 		}
-		r.mu.Unlock()
 	}()
 	r.executing.Store(true)
 	t.steps()
 	r.executing.Store(false)
+	for round := 0; ; round++ {
+		r.mu.Lock()
+		if len(r.items) == 0 || r.closed || round == maxInlineRounds {
+			r.running = false
+			if len(r.items) > 0 && !r.closed {
+				r.kickLocked()
+			}
+			r.mu.Unlock()
+			ok = true
+			return
+		}
+		batch := r.items
+		r.items = r.spare[:0]
+		r.spare = nil
+		r.mu.Unlock()
+		r.runBatch(batch)
+		clear(batch)
+		r.mu.Lock()
+		r.spare = batch[:0]
+		r.mu.Unlock()
+	}
 }
+
+// maxInlineRounds bounds how many batches an enqueuer drains inline.
+const maxInlineRounds = 4
 
 // goLoop drains batches until the runner is closed.
 func (r *runner) goLoop() {

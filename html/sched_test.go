@@ -1,0 +1,130 @@
+package html
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestInlineQueueRunsOnEnqueuerAndDrainsNested(t *testing.T) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	q := ua.StartANewParallelQueue()
+	me := goid()
+	var log []string
+	q.Enqueue(func() {
+		if goid() != me {
+			t.Error("idle queue did not run inline")
+		}
+		log = append(log, "outer")
+		q.Enqueue(func() {
+			log = append(log, "nested")
+			if goid() != me {
+				t.Error("nested steps left the enqueuer")
+			}
+		})
+		log = append(log, "outer end")
+	})
+	// Both ran before Enqueue returned, in order, never overlapping.
+	if got := fmt.Sprint(log); got != "[outer outer end nested]" {
+		t.Fatal(got)
+	}
+	// With inlining off, steps run on the queue's goroutine.
+	ua2 := NewUserAgent(WithScheduler(NewGoroutineScheduler(InlineParallelQueues(false))))
+	defer ua2.Close()
+	ch := make(chan uint64)
+	ua2.LockTaskQueue().Enqueue(func() { ch <- goid() })
+	if <-ch == me {
+		t.Fatal("ran inline with inlining off")
+	}
+}
+
+func TestInlinePanicReleasesQueue(t *testing.T) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	q := ua.StartANewParallelQueue()
+	func() {
+		defer func() { recover() }()
+		q.Enqueue(func() { panic("boom") })
+	}()
+	if q.IsRunning() {
+		t.Fatal("IsRunning after a panic")
+	}
+	done := make(chan struct{})
+	q.Enqueue(func() { close(done) })
+	<-done
+}
+
+func TestInlineHandsOffLongChains(t *testing.T) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	q := ua.StartANewParallelQueue()
+	me := goid()
+	var other atomic.Bool
+	done := make(chan struct{})
+	n := 0
+	var step func()
+	step = func() {
+		if goid() != me {
+			other.Store(true)
+		}
+		n++
+		if n == 100 {
+			close(done)
+			return
+		}
+		q.Enqueue(step)
+	}
+	q.Enqueue(step)
+	<-done
+	if !other.Load() {
+		t.Fatal("an endless chain must not keep the enqueuer forever")
+	}
+}
+
+// TestSchedulerStress mixes producers, loops, queues, termination and Close
+// on the goroutine scheduler (run with -race).
+func TestSchedulerStress(t *testing.T) {
+	for _, inline := range []bool{true, false} {
+		ua := NewUserAgent(WithScheduler(NewGoroutineScheduler(InlineParallelQueues(inline))))
+		top := mustOpen(t, ua, "https://a.test/")
+		var loops []*EventLoop
+		var agents []*Agent
+		for i := 0; i < 4; i++ {
+			c := mustChild(t, top, fmt.Sprintf("https://s%d.test/", i), ChildNavigableOptions{})
+			w, err := NewDedicatedWorker(c.EnvironmentSettingsObject(), c.URL())
+			if err != nil {
+				t.Fatal(err)
+			}
+			loops = append(loops, c.EnvironmentSettingsObject().ResponsibleEventLoop(), w.ResponsibleEventLoop())
+			agents = append(agents, w.Agent())
+		}
+		q := ua.LockTaskQueue()
+		var ran atomic.Int64
+		var wg sync.WaitGroup
+		for p := 0; p < 4; p++ {
+			wg.Add(1)
+			go func(p int) {
+				defer wg.Done()
+				for i := 0; i < 3000; i++ {
+					l := loops[(p+i)%len(loops)]
+					q.Enqueue(func() {
+						l.QueueTask(WebLocksTaskSource, func() {
+							ran.Add(1)
+							q.Enqueue(func() { ran.Add(1) })
+						})
+					})
+					if i == 1500 && p < len(agents) {
+						agents[p].Terminate()
+					}
+				}
+			}(p)
+		}
+		wg.Wait()
+		ua.Close()
+		if ran.Load() == 0 {
+			t.Fatal("nothing ran")
+		}
+	}
+}
