@@ -71,6 +71,8 @@ type Chromium struct {
 	allocCancel   context.CancelFunc
 	browserCtx    context.Context
 	browserCancel context.CancelFunc
+	generation    int        // counts launches
+	restartMu     sync.Mutex // one restart at a time
 	// ready holds tabs opened ahead of time, each in a fresh browser
 	// context: opening one costs most of a second, so the pool overlaps
 	// that with running tests.
@@ -151,13 +153,20 @@ func (c *Chromium) Start(ctx context.Context, env *product.Env) error {
 		return err
 	}
 	c.path, c.env = p, env
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(p))
-	opts = append(opts, Flags(env)...)
+	return c.launch(ctx)
+}
+
+// launch starts a browser and its pool of ready tabs, replacing the
+// previous browser if any.
+func (c *Chromium) launch(ctx context.Context) error {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(c.path))
+	opts = append(opts, Flags(c.env)...)
 	// The browser lives until Close, not until ctx ends.
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	browserCtx, browserCancel := chromedp.NewContext(allocCtx)
 	startErr := make(chan error, 1)
 	go func() { startErr <- chromedp.Do(browserCtx) }()
+	var err error
 	select {
 	case err = <-startErr:
 	case <-ctx.Done():
@@ -166,21 +175,53 @@ func (c *Chromium) Start(ctx context.Context, env *product.Env) error {
 	if err != nil {
 		browserCancel()
 		allocCancel()
-		return fmt.Errorf("starting %s: %v", p, err)
+		return fmt.Errorf("starting %s: %v", c.path, err)
 	}
 	if v, err := chromedp.Call(browserCtx, browser.GetVersion, cdp.Empty{}); err == nil {
 		c.version = v.Product
 	}
-	jobs := env.Jobs
+	jobs := c.env.Jobs
 	if jobs < 1 {
 		jobs = 1
 	}
 	ready := make(chan tab, jobs)
 	c.mu.Lock()
+	oldBrowser, oldAlloc := c.browserCancel, c.allocCancel
 	c.allocCancel, c.browserCtx, c.browserCancel, c.ready = allocCancel, browserCtx, browserCancel, ready
+	c.generation++
 	c.mu.Unlock()
+	if oldBrowser != nil {
+		oldBrowser()
+		oldAlloc()
+	}
 	go c.fill(browserCtx, ready)
 	return nil
+}
+
+// alive reports whether the browser still answers.
+func alive(bctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(bctx, 5*time.Second)
+	defer cancel()
+	_, err := chromedp.Call(ctx, browser.GetVersion, cdp.Empty{})
+	return err == nil
+}
+
+// restart restarts the browser after it died, unless another test did so
+// already since generation gen.
+func (c *Chromium) restart(ctx context.Context, gen int) error {
+	c.restartMu.Lock()
+	defer c.restartMu.Unlock()
+	c.mu.Lock()
+	cur, closed := c.generation, c.browserCancel == nil
+	c.mu.Unlock()
+	if closed {
+		return errors.New("chromium product closed")
+	}
+	if cur != gen {
+		return nil
+	}
+	c.env.Logf("the browser stopped answering; restarting it")
+	return c.launch(ctx)
 }
 
 // Close stops the browser.
@@ -204,23 +245,38 @@ func (c *Chromium) BrowserContext() context.Context {
 }
 
 // RunTest loads the test in a new browser context and waits for the
-// runner's testharnessreport.js to hand over the harness result.
+// runner's testharnessreport.js to hand over the harness result. When the
+// browser itself died, it starts a new one and runs the test again, once.
 func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
-	c.mu.Lock()
-	bctx, ready := c.browserCtx, c.ready
-	c.mu.Unlock()
-	if bctx == nil {
-		return product.TestResult{Status: product.ERROR, Message: "chromium product not started"}
-	}
 	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		c.mu.Lock()
+		bctx, ready, gen := c.browserCtx, c.ready, c.generation
+		c.mu.Unlock()
+		if bctx == nil {
+			return product.TestResult{Status: product.ERROR, Message: "chromium product not started"}
+		}
+		res, infra := c.runOnce(ctx, ready, req, start)
+		if !infra || attempt > 0 || ctx.Err() != nil || alive(bctx) {
+			return res
+		}
+		if err := c.restart(ctx, gen); err != nil {
+			return product.TestResult{Status: product.ERROR, Message: "restarting the browser: " + err.Error(), Duration: time.Since(start)}
+		}
+	}
+}
+
+// runOnce runs the test in a tab from the pool. infra reports a failure of
+// the browser machinery rather than a result of the test.
+func (c *Chromium) runOnce(ctx context.Context, ready chan tab, req product.TestRequest, start time.Time) (res product.TestResult, infra bool) {
 	var tb tab
 	select {
 	case tb = <-ready:
 	case <-ctx.Done():
-		return product.TestResult{Status: product.TIMEOUT, Message: "no browser tab became ready in time"}
+		return product.TestResult{Status: product.TIMEOUT, Message: "no browser tab became ready in time"}, false
 	}
 	if tb.err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "opening a tab: " + tb.err.Error()}
+		return product.TestResult{Status: product.ERROR, Message: "opening a tab: " + tb.err.Error()}, true
 	}
 	// Closing the tab disposes its browser context and everything in it.
 	defer func() { go tb.cancel() }()
@@ -243,7 +299,7 @@ func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product
 			}
 		}
 	}); err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "listening to the tab: " + err.Error()}
+		return product.TestResult{Status: product.ERROR, Message: "listening to the tab: " + err.Error()}, true
 	}
 	// alert()/confirm()/prompt() would block the page: dismiss them.
 	go func() {
@@ -257,16 +313,17 @@ func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product
 		}
 	}()
 
-	result := func(status product.Status, msg string) product.TestResult {
+	result := func(status product.Status, msg string) (product.TestResult, bool) {
 		select {
 		case <-crashCh:
-			return product.TestResult{Status: product.CRASH, Message: "the renderer crashed", Duration: time.Since(start)}
+			return product.TestResult{Status: product.CRASH, Message: "the renderer crashed", Duration: time.Since(start)}, false
 		default:
 		}
 		if ctx.Err() != nil {
-			return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("no harness result after %v", time.Since(start).Round(time.Millisecond)), Duration: time.Since(start)}
+			return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("no harness result after %v", time.Since(start).Round(time.Millisecond)), Duration: time.Since(start)}, false
 		}
-		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}
+		// The tab's context ends only when the browser goes away.
+		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}, runCtx.Err() != nil
 	}
 
 	if err := chromedp.Do(runCtx, chromedp.Navigate(req.URL)); err != nil {
@@ -287,10 +344,10 @@ func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product
 		}
 		return result(product.ERROR, msg)
 	}
-	res, err := product.ParseReport([]byte(report))
+	res, err = product.ParseReport([]byte(report))
 	if err != nil {
 		return result(product.ERROR, err.Error())
 	}
 	res.Duration = time.Since(start)
-	return res
+	return res, false
 }

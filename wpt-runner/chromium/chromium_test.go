@@ -353,3 +353,24 @@ func TestReportHTMLInChromium(t *testing.T) {
 		t.Errorf("report page: %+v", got)
 	}
 }
+
+func TestBrowserRestartAfterCrash(t *testing.T) {
+	c, _, _ := setup(t)
+	before := runIDs(t, "/compat/variants.window.html?a=1")["/compat/variants.window.html?a=1"]
+	if before.Status != product.OK {
+		t.Fatalf("before: %+v", before)
+	}
+	b := chromedp.FromContext(c.BrowserContext()).Browser
+	if err := b.Process().Kill(); err != nil {
+		t.Fatal(err)
+	}
+	b.Process().Wait()
+	// The tabs opened ahead of time are dead; the product notices, starts
+	// a new browser and the run goes on.
+	for _, id := range []string{"/compat/variants.window.html?a=1", "/compat/variants.window.html?a=2", "/compat/sub.sub.html"} {
+		r := runIDs(t, id)[id]
+		if r.Status != product.OK {
+			t.Errorf("%s after the crash: %+v", id, r)
+		}
+	}
+}
