@@ -145,7 +145,7 @@ func runAll(t *testing.T, srv *server, urls []string) map[string]fileResult {
 	t.Cleanup(ts.Close)
 	results := make(map[string]fileResult)
 	var mu sync.Mutex
-	sem := make(chan struct{}, 4)
+	sem := make(chan struct{}, 3)
 	var wg sync.WaitGroup
 	for _, u := range urls {
 		wg.Add(1)
@@ -153,7 +153,11 @@ func runAll(t *testing.T, srv *server, urls []string) map[string]fileResult {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			start := time.Now()
 			res, err := runInChromium(t, ts.URL+u, 30*time.Second)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Logf("%s took %v", u, d.Round(time.Millisecond))
+			}
 			if err != nil {
 				t.Errorf("%s: %v", u, err)
 				return

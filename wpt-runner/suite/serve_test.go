@@ -69,6 +69,8 @@ func parseMeta(src string) meta {
 
 type server struct {
 	root fs.FS
+	// more are further trees searched after root.
+	more []fs.FS
 	// override replaces files of the tree (for example /resources/testharness.js).
 	override map[string][]byte
 }
@@ -77,8 +79,12 @@ func (s *server) read(p string) ([]byte, bool) {
 	if b, ok := s.override[p]; ok {
 		return b, true
 	}
-	b, err := fs.ReadFile(s.root, strings.TrimPrefix(p, "/"))
-	return b, err == nil
+	for _, root := range append([]fs.FS{s.root}, s.more...) {
+		if b, err := fs.ReadFile(root, strings.TrimPrefix(p, "/")); err == nil {
+			return b, true
+		}
+	}
+	return nil, false
 }
 
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

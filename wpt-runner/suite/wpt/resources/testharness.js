@@ -442,7 +442,8 @@
     fail_unless(false, "assert_unreached", description, "Reached unreachable code", {});
   }
   function assert_implements(condition, description) {
-    fail_unless(!!condition, "assert_implements", description, "", {});
+    // Upstream appends its (absent) detail text, which reads "undefined".
+    fail_unless(!!condition, "assert_implements", description, "undefined", {});
   }
   function assert_implements_optional(condition, description) {
     if (!condition) {
@@ -583,7 +584,7 @@
 
   function promise_rejects_js(test, constructor, promise, description) {
     return rejection_check(test, promise, description, function (e) {
-      check_js_error(constructor, e, function () { throw e; }, description, "promise_rejects_js");
+      check_js_error(constructor, e, function() { throw e }, description, "promise_rejects_js");
     });
   }
 
@@ -597,13 +598,13 @@
       fail_unless(maybe_description === undefined, "Too many args pased to no-constructor version of promise_rejects_dom", undefined, "", {});
     }
     return rejection_check(test, promise, description, function (e) {
-      check_dom_error(type, e, function () { throw e; }, description, "promise_rejects_dom", ctor);
+      check_dom_error(type, e, function() { throw e }, description, "promise_rejects_dom", ctor);
     });
   }
 
   function promise_rejects_exactly(test, exception, promise, description) {
     return rejection_check(test, promise, description, function (e) {
-      check_exactly(exception, e, function () { throw e; }, description, "promise_rejects_exactly");
+      check_exactly(exception, e, function() { throw e }, description, "promise_rejects_exactly");
     });
   }
 

@@ -1,4 +1,5 @@
 // META: title=Web Locks API: locks shared between a window and its workers
+// META: timeout=long
 // META: script=resources/helpers.js
 // META: script=resources/lock-worker-client.js
 'use strict';

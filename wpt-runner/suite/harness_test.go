@@ -1,0 +1,118 @@
+package suite
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+// upstreamHarness returns upstream testharness.js from the npm package
+// wpt-runner (skipping without npm, failing under CI).
+func upstreamHarness(t *testing.T) []byte {
+	dir := testenv.NPMPackage(t, "wpt-runner")
+	b, err := os.ReadFile(filepath.Join(dir, "testharness", "testharness.js"))
+	if err != nil {
+		t.Fatalf("reading upstream testharness.js: %v", err)
+	}
+	return b
+}
+
+func harnessURLs(t *testing.T) []string {
+	var urls []string
+	err := fs.WalkDir(os.DirFS("testdata"), "harness", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch {
+		case strings.HasSuffix(p, ".any.js"):
+			base := "/" + strings.TrimSuffix(p, ".js")
+			urls = append(urls, base+".html", base+".worker.html")
+		case strings.HasSuffix(p, ".window.js"):
+			urls = append(urls, "/"+strings.TrimSuffix(p, ".js")+".html")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(urls)
+	return urls
+}
+
+// TestHarnessMatchesUpstream runs the harness self-tests (deliberately
+// failing asserts, rejections, cleanups, uncaught errors, timeouts...) and a
+// few suite files under this package's testharness.js and under upstream's,
+// in Chromium, and requires the same harness status, the same subtests in the
+// same order with the same statuses, and the same messages for failing
+// asserts.
+func TestHarnessMatchesUpstream(t *testing.T) {
+	browser(t)
+	upstream := upstreamHarness(t)
+	urls := harnessURLs(t)
+	urls = append(urls,
+		"/web-locks/request-basics.https.any.html",
+		"/web-locks/request-basics.https.any.worker.html",
+		"/web-locks/signal.https.any.html",
+		"/web-locks/signal.https.any.worker.html",
+		"/web-locks/agents.https.window.html",
+	)
+	ours := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")}}, urls)
+	theirs := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")},
+		override: map[string][]byte{"/resources/testharness.js": upstream}}, urls)
+	for _, u := range urls {
+		o, ok1 := ours[u]
+		u2, ok2 := theirs[u]
+		if !ok1 || !ok2 {
+			continue
+		}
+		if diff := compareResults(o, u2); diff != "" {
+			t.Errorf("%s: ours and upstream differ: %s\nours:\n%s\nupstream:\n%s", u, diff, o, u2)
+		} else {
+			t.Logf("%s: harness %s, %d subtests agree", u, harnessStatus[o.Status], len(o.Tests))
+		}
+	}
+	// The self-tests must exercise every status, or they prove little.
+	seen := map[string]bool{}
+	for _, r := range ours {
+		seen["harness "+harnessStatus[r.Status]] = true
+		for _, st := range r.Tests {
+			seen[subtestStatus[st.Status]] = true
+		}
+	}
+	for _, want := range []string{"harness OK", "harness ERROR", "harness TIMEOUT", "PASS", "FAIL", "TIMEOUT", "NOTRUN", "PRECONDITION_FAILED"} {
+		if !seen[want] {
+			t.Errorf("no self-test produced %s", want)
+		}
+	}
+}
+
+func compareResults(a, b fileResult) string {
+	if a.Status != b.Status {
+		return "harness status " + harnessStatus[a.Status] + " vs " + harnessStatus[b.Status]
+	}
+	if len(a.Tests) != len(b.Tests) {
+		return "different numbers of subtests"
+	}
+	for i := range a.Tests {
+		x, y := a.Tests[i], b.Tests[i]
+		if x.Name != y.Name || x.Status != y.Status {
+			return "subtest " + x.Name + " / " + y.Name
+		}
+		if !sameMessage(x.Message, y.Message) {
+			return "message of " + x.Name
+		}
+	}
+	return ""
+}
+
+func sameMessage(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
