@@ -40,16 +40,26 @@ type domDocument struct {
 	// EventTargets with the given prototype (so addEventListener works on
 	// the document and elements); otherwise they are ordinary objects.
 	newEventTarget func(proto *goja.Object) *goja.Object
+	// wrapNative, when set, wraps every native function (crash handling).
+	wrapNative func(func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value
+}
+
+func (d *domDocument) native(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
+	if d.wrapNative != nil {
+		return d.wrapNative(fn)
+	}
+	return fn
 }
 
 // newDOMDocument wraps root (a parsed document) for vm. parent is the
 // prototype Node.prototype inherits from (EventTarget.prototype when the
 // realm has one, else nil for Object.prototype).
 func newDOMDocument(vm *goja.Runtime, root *xhtml.Node, u *url.URL, window, parent *goja.Object,
-	domException func(name, msg string) goja.Value) *domDocument {
+	domException func(name, msg string) goja.Value,
+	wrapNative func(func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value) *domDocument {
 	d := &domDocument{vm: vm, root: root, url: u, ready: "loading", window: window,
 		wrappers: map[*xhtml.Node]*goja.Object{}, nodes: map[*goja.Object]*xhtml.Node{},
-		domException: domException}
+		domException: domException, wrapNative: wrapNative}
 	d.buildPrototypes(parent)
 	return d
 }
@@ -121,20 +131,20 @@ func (d *domDocument) throwDOM(name, msg string) {
 }
 
 func (d *domDocument) method(o *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	f := d.vm.ToValue(fn).ToObject(d.vm)
+	f := d.vm.ToValue(d.native(fn)).ToObject(d.vm)
 	_ = f.DefineDataProperty("name", d.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = f.DefineDataProperty("length", d.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = o.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
 func (d *domDocument) accessor(o *goja.Object, name string, get func(n *xhtml.Node) goja.Value, set func(n *xhtml.Node, v goja.Value)) {
-	g := d.vm.ToValue(func(call goja.FunctionCall) goja.Value { return get(d.this(call)) })
+	g := d.vm.ToValue(d.native(func(call goja.FunctionCall) goja.Value { return get(d.this(call)) }))
 	var s goja.Value
 	if set != nil {
-		s = d.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		s = d.vm.ToValue(d.native(func(call goja.FunctionCall) goja.Value {
 			set(d.this(call), call.Argument(0))
 			return goja.Undefined()
-		})
+		}))
 	}
 	_ = o.DefineAccessorProperty(name, g, s, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }

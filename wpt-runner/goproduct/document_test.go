@@ -17,7 +17,7 @@ func newTestDocument(t *testing.T, page string) (*goja.Runtime, *domDocument) {
 	}
 	vm := goja.New()
 	u, _ := url.Parse("https://web-platform.test:8443/dir/page.html?q#f")
-	d := newDOMDocument(vm, root, u, vm.GlobalObject(), nil, nil)
+	d := newDOMDocument(vm, root, u, vm.GlobalObject(), nil, nil, nil)
 	vm.Set("document", d.Object())
 	return vm, d
 }

@@ -24,6 +24,8 @@ type session struct {
 	req     product.TestRequest
 	console func(testURL, line string)
 	eng     *engine
+	// testHook lets tests add globals to the window (nil otherwise).
+	testHook func(*session, *bindings.Realm)
 
 	once sync.Once
 	done chan product.TestResult // receives the first outcome
@@ -53,6 +55,33 @@ func (s *session) guard(f func()) {
 	f()
 }
 
+// native wraps a Go function exposed to scripts: a JavaScript exception
+// (a goja value thrown with panic) propagates as usual, but a Go panic is
+// an engine crash: the test becomes CRASH and the script is unwound with
+// an error, so the panic never reaches a goroutine without a recover (the
+// event loop's timer and callback tasks).
+func (s *session) native(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		defer s.recoverNative()
+		return fn(call)
+	}
+}
+
+func (s *session) recoverNative() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	switch v.(type) {
+	case goja.Value, *goja.Exception:
+		panic(v)
+	}
+	s.crash(v, debug.Stack())
+	// Unwind the script with a JavaScript throw (a Go value would escape
+	// goja and kill the event loop's goroutine); the test is over anyway.
+	panic(goja.Undefined())
+}
+
 func (s *session) noteError(msg string) {
 	s.mu.Lock()
 	if s.firstError == "" {
@@ -69,9 +98,10 @@ func (s *session) log(line string) {
 
 // runPage loads req.URL in a fresh user agent and waits for the harness
 // report, ctx's end, or a crash.
-func runPage(ctx context.Context, loader *Loader, req product.TestRequest, console func(string, string)) (res product.TestResult) {
+func runPage(ctx context.Context, loader *Loader, req product.TestRequest, opts Options) (res product.TestResult) {
 	sctx, cancel := context.WithCancel(ctx)
-	s := &session{ctx: sctx, cancel: cancel, loader: loader, req: req, console: console, done: make(chan product.TestResult, 1)}
+	s := &session{ctx: sctx, cancel: cancel, loader: loader, req: req, console: opts.Console, testHook: opts.testHook,
+		done: make(chan product.TestResult, 1)}
 	defer cancel()
 	defer func() {
 		if v := recover(); v != nil {
@@ -200,7 +230,7 @@ func (w *window) install(root *xhtml.Node) error {
 	ensureGlobalInterfaces(w.realm, "Window")
 	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.s.eng.EventTargetPrototype(w.realm), func(name, msg string) goja.Value {
 		return w.s.eng.NewDOMException(w.realm, name, msg)
-	})
+	}, w.s.native)
 	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.s.eng.NewEventTargetObject(w.realm, proto) }
 	docObj := w.doc.Object()
 	g := w.realm.Global()
@@ -225,7 +255,7 @@ func (w *window) install(root *xhtml.Node) error {
 		}
 	}
 	// The runner's testharnessreport.js hands the report here.
-	w.realm.DefineGlobalFunction("__wptrunner_report", 1, func(call goja.FunctionCall) goja.Value {
+	w.realm.DefineGlobalFunction("__wptrunner_report", 1, w.s.native(func(call goja.FunctionCall) goja.Value {
 		data := call.Argument(0).String()
 		res, err := product.ParseReport([]byte(data))
 		if err != nil {
@@ -233,7 +263,10 @@ func (w *window) install(root *xhtml.Node) error {
 		}
 		w.s.finish(res)
 		return goja.Undefined()
-	})
+	}))
+	if w.s.testHook != nil {
+		w.s.testHook(w.s, w.realm)
+	}
 	installWorkerConstructor(w.s, w.realm, w.env, in, w.doc.baseURL)
 	return nil
 }

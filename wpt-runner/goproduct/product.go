@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 )
 
@@ -32,6 +33,8 @@ type Options struct {
 	// Console receives console output of test pages and workers ("" level
 	// prefix included); nil discards it.
 	Console func(testURL, line string)
+
+	testHook func(*session, *bindings.Realm)
 }
 
 // Product is the go product.
@@ -98,7 +101,7 @@ func (p *Product) RunTest(ctx context.Context, req product.TestRequest) product.
 	if scope := unsupportedScope(req); scope != "" {
 		return product.TestResult{Status: product.ERROR, Message: "not yet supported by the go product: " + scope}
 	}
-	res := runPage(ctx, loader, req, p.opts.Console)
+	res := runPage(ctx, loader, req, p.opts)
 	res.Duration = time.Since(start)
 	return res
 }

@@ -5,12 +5,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/internal/testenv"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/server"
@@ -350,5 +353,66 @@ new Worker("spin.js");</script>`,
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("RunTest returned %v after the deadline", d)
+	}
+}
+
+func TestGoPanicIsCrashForThatTestOnly(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{
+		"sync.html":  pageHead + `<script>test(() => {}, "a"); __go_panic();</script>`,
+		"timer.html": pageHead + `<script>async_test(t => { setTimeout(() => __go_panic(), 1); }, "a");</script>`,
+		"fine.html":  pageHead + `<script>test(() => {}, "fine");</script>`,
+	}))
+	h.p.opts.testHook = func(s *session, r *bindings.Realm) {
+		r.DefineGlobalFunction("__go_panic", 0, s.native(func(goja.FunctionCall) goja.Value {
+			var m map[string]int
+			m["x"] = 1 // a Go runtime panic inside the engine
+			return goja.Undefined()
+		}))
+	}
+	for _, path := range []string{"/sync.html", "/timer.html"} {
+		r := h.run(t, path, 10*time.Second)
+		if r.Status != product.CRASH || !strings.Contains(r.Message, "nil map") {
+			t.Errorf("%s: want CRASH, got %s %q", path, r.Status, r.Message)
+		}
+	}
+	expectAllPass(t, h.run(t, "/fine.html", 10*time.Second), "fine")
+}
+
+func TestUserAgentTornDown(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{
+		"w.html": pageHead + `<script>promise_test(async () => {
+  const w = new Worker("tick.js");
+  await new Promise(r => w.onmessage = r);
+}, "worker alive at the end");</script>`,
+		"tick.js": `setInterval(() => postMessage(1), 1);`,
+	}))
+	expectAllPass(t, h.run(t, "/w.html", 10*time.Second), "worker alive at the end") // warm up the HTTP client
+	for i := 0; i < 5; i++ {
+		expectAllPass(t, h.run(t, "/w.html", 10*time.Second), "worker alive at the end")
+	}
+	// No goroutine of the engine (event loops, parallel queues, timers,
+	// the product's fetchers) survives its test.
+	engineGoroutines := func() (int, string) {
+		buf := make([]byte, 4<<20)
+		all := string(buf[:runtime.Stack(buf, true)])
+		n := 0
+		var out []string
+		for _, g := range strings.Split(all, "\n\n") {
+			if strings.Contains(g, "weblocks/html.") || strings.Contains(g, "weblocks/bindings.") ||
+				(strings.Contains(g, "goproduct.") && !strings.Contains(g, "goproduct.TestUserAgentTornDown")) {
+				n++
+				out = append(out, g)
+			}
+		}
+		return n, strings.Join(out, "\n\n")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	n, stacks := engineGoroutines()
+	for n > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		n, stacks = engineGoroutines()
+	}
+	if n > 0 {
+		t.Fatalf("%d engine goroutines left after the tests:\n%s", n, stacks)
 	}
 }

@@ -53,7 +53,7 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 		panic(vm.NewTypeError("Illegal invocation"))
 	}
 	method := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-		f := vm.ToValue(fn).ToObject(vm)
+		f := vm.ToValue(s.native(fn)).ToObject(vm)
 		_ = f.DefineDataProperty("name", vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 		_ = f.DefineDataProperty("length", vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 		_ = proto.DefineDataProperty(name, f, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -78,6 +78,7 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 	_ = proto.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Worker"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 
 	ctor := vm.ToValue(func(call goja.ConstructorCall) *goja.Object {
+		defer s.recoverNative()
 		// constructor(scriptURL, optional WorkerOptions options = {});
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to construct 'Worker': 1 argument required, but only 0 present."))
@@ -334,7 +335,7 @@ func (w *dedicatedWorker) install() error {
 	// [Replaceable] readonly attribute DOMString name;
 	_ = g.DefineDataProperty("name", vm.ToValue(w.name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	// undefined postMessage(any message, ...);
-	realm.DefineGlobalFunction("postMessage", 1, func(call goja.FunctionCall) goja.Value {
+	realm.DefineGlobalFunction("postMessage", 1, w.s.native(func(call goja.FunctionCall) goja.Value {
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument required, but only 0 present."))
 		}
@@ -342,9 +343,9 @@ func (w *dedicatedWorker) install() error {
 		msg := serializeOrThrow(vm, eng, realm, in, call.Argument(0))
 		w.postToOwner(msg)
 		return goja.Undefined()
-	})
+	}))
 	// undefined close();
-	realm.DefineGlobalFunction("close", 0, func(goja.FunctionCall) goja.Value {
+	realm.DefineGlobalFunction("close", 0, w.s.native(func(goja.FunctionCall) goja.Value {
 		// Set the worker's closing flag: queued tasks are discarded and
 		// the worker's agent terminates (releasing what it holds).
 		w.mu.Lock()
@@ -357,12 +358,12 @@ func (w *dedicatedWorker) install() error {
 			go w.s.guard(func() { eng.TerminateWorker(w.env) })
 		}
 		return goja.Undefined()
-	})
+	}))
 	// undefined importScripts(DOMString... urls);
-	realm.DefineGlobalFunction("importScripts", 0, func(call goja.FunctionCall) goja.Value {
+	realm.DefineGlobalFunction("importScripts", 0, w.s.native(func(call goja.FunctionCall) goja.Value {
 		w.importScripts(vm, call.Arguments)
 		return goja.Undefined()
-	})
+	}))
 	installWorkerConstructor(w.s, realm, w.env, in, func() *url.URL { return w.url })
 	return nil
 }
