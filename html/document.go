@@ -451,16 +451,16 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 	}
 	// Top-level creation URL / origin, and "is a secure context": the URL
 	// must be potentially trustworthy and so must every ancestor's.
+	var penv *EnvironmentSettingsObject
 	if n.container == nil {
 		env.topLevelCreationURL = u
 		env.topLevelOrigin = o
-		env.secure = isURLSecure(u)
 	} else {
-		penv := n.container.env
+		penv = n.container.env
 		env.topLevelCreationURL = penv.topLevelCreationURL
 		env.topLevelOrigin = penv.topLevelOrigin
-		env.secure = penv.secure && isURLSecure(u)
 	}
+	env.secure = isASecureContext(env, penv)
 	env.init()
 	doc.env = env
 	agent.mu.Lock()

@@ -144,9 +144,33 @@ func cloneURL(u *url.URL) *url.URL {
 	return &c
 }
 
-// isURLSecure is the per-environment part of "is a secure context": is the
-// creation URL potentially trustworthy?
-func isURLSecure(u *url.URL) bool { return origin.IsURLPotentiallyTrustworthy(u) }
+// isASecureContext is HTML's "is a secure context" for an environment
+// being created; parent is the container document's environment of a
+// child navigable's document (nil for top-level documents and workers).
+// It is computed once, at creation, as none of its inputs change later.
+func isASecureContext(e, parent *EnvironmentSettingsObject) bool {
+	// 1. If environment is an environment settings object, then:
+	//    1.1 Let global be environment's global object.
+	//    1.2 If global is a WorkerGlobalScope, then: if global's owner
+	//        set[0]'s relevant settings object is a secure context, return
+	//        true; otherwise return false.
+	if e.kind == DedicatedWorkerEnvironment {
+		return e.owner != nil && e.owner.secure
+	}
+	//    1.3 If global is a WorkletGlobalScope, then return true. (None here.)
+	// 2. If the result of "Is url potentially trustworthy?" given
+	//    environment's top-level creation URL is "Potentially Trustworthy",
+	//    then return true. 3. Return false.
+	// Secure Contexts adds that a document is only as secure as each of its
+	// ancestors and its own URL (no secure frame under an insecure one, no
+	// insecure frame under a secure one): with the parent's flag already
+	// covering the ancestors up to the top-level creation URL, that is the
+	// parent's flag and this environment's creation URL.
+	if parent != nil && !parent.secure {
+		return false
+	}
+	return origin.IsURLPotentiallyTrustworthy(e.creationURL)
+}
 
 // ErrWorkerOrigin is returned when a dedicated worker's script URL is not
 // same origin with its owner (and not a data: URL).
@@ -172,13 +196,7 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 	if !isData && origin.FromURL(scriptURL) != owner.origin {
 		return nil, ErrWorkerOrigin
 	}
-	// Obtain a dedicated/shared worker agent:
-	// 1. Let agentCluster be outside settings's agent's agent cluster.
-	cluster := owner.agent.cluster
-	// 2. Let agent be the result of creating an agent given false
-	//    (a dedicated worker agent).
-	// 3. Add agent to agentCluster. 4. Return agent.
-	agent := owner.ua.newAgent(DedicatedWorkerAgent, cluster)
+	agent := ObtainADedicatedOrSharedWorkerAgent(owner, false)
 	// Set up a worker environment settings object:
 	// 1. Let inherited origin be outside settings's origin.
 	// 2. Let realm be the Realm of the worker's execution context (JS layer).
@@ -203,10 +221,8 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 		agent:               agent,
 		ua:                  owner.ua,
 		owner:               owner,
-		// A worker is a secure context if its owner is ("is a secure
-		// context": a WorkerGlobalScope checks its owner set[0]).
-		secure: owner.secure,
 	}
+	env.secure = isASecureContext(env, nil)
 	env.init()
 	agent.mu.Lock()
 	agent.envs = append(agent.envs, env)
@@ -223,6 +239,28 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 	owner.workers = append(live, env)
 	owner.wmu.Unlock()
 	return env, nil
+}
+
+// ObtainADedicatedOrSharedWorkerAgent is HTML's "obtain a dedicated/shared
+// worker agent" given outside settings and isShared.
+func ObtainADedicatedOrSharedWorkerAgent(outside *EnvironmentSettingsObject, isShared bool) *Agent {
+	ua := outside.ua
+	// 1. Let agentCluster be null.
+	var cluster *AgentCluster
+	kind := DedicatedWorkerAgent
+	if isShared {
+		// 2. If isShared is true, then set agentCluster to a new agent cluster.
+		cluster = &AgentCluster{ua: ua}
+		kind = SharedWorkerAgent
+	} else {
+		// 3. Otherwise, set agentCluster to outside settings's agent's agent cluster.
+		cluster = outside.agent.cluster
+	}
+	// 4. Let agent be the result of creating an agent given false (it gets
+	//    its own event loop).
+	// 5. Add agent to agentCluster.
+	// 6. Return agent.
+	return ua.newAgent(kind, cluster)
 }
 
 // terminateOwnedWorkers terminates the dedicated workers this environment
