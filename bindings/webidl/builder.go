@@ -35,8 +35,13 @@ type Member struct {
 	// Exposure of the member itself (from the member or the partial
 	// interface or mixin that declared it); empty Exposed means "as the
 	// interface".
-	Exposed       []string
-	SecureContext bool
+	Exposed             []string
+	SecureContext       bool
+	CrossOriginIsolated bool
+	// Alias, for operations, names an operation defined before it on the
+	// same object whose function object this property shares (entries and
+	// @@iterator of pair iterables, for example).
+	Alias string
 
 	// Operation: the function's length and body.
 	Length int
@@ -82,6 +87,13 @@ type InterfaceDef struct {
 	ConstructorLength int
 	Constants         []Constant
 	Members           []Member
+	// CrossOriginIsolated: [CrossOriginIsolated].
+	CrossOriginIsolated bool
+	// LegacyNamespace: the interface object is a property of this
+	// namespace object instead of the global object.
+	LegacyNamespace string
+	// Unscopables: the [Unscopable] member names (@@unscopables).
+	Unscopables []string
 	// ErrorPrototype makes the interface prototype object's [[Prototype]]
 	// %Error.prototype% and instances Error objects (DOMException).
 	ErrorPrototype bool
@@ -188,7 +200,7 @@ func (r *Realm) Install(reg *Registry) error {
 		if d == nil {
 			return nil, fmt.Errorf("webidl: interface %s is not registered", name)
 		}
-		if !r.Exposed(d.Exposed, d.SecureContext) {
+		if !r.Exposed(d.Exposed, d.SecureContext) || (d.CrossOriginIsolated && !r.CrossOriginIsolated) {
 			return nil, nil
 		}
 		if visiting[name] {
@@ -237,7 +249,15 @@ func (r *Realm) Install(reg *Registry) error {
 		if io == nil || io.Object == nil {
 			continue
 		}
-		must(r.global.DefineDataProperty(name, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		holder := r.global
+		if ns := io.def.LegacyNamespace; ns != "" {
+			nio := r.interfaces[ns]
+			if nio == nil || nio.Object == nil {
+				continue
+			}
+			holder = nio.Object
+		}
+		must(holder.DefineDataProperty(name, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 		for _, alias := range io.def.LegacyWindowAlias {
 			if r.Exposed([]string{"Window"}, false) {
 				must(r.global.DefineDataProperty(alias, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
@@ -251,6 +271,9 @@ func (r *Realm) Install(reg *Registry) error {
 }
 
 func (r *Realm) memberExposed(m *Member) bool {
+	if m.CrossOriginIsolated && !r.CrossOriginIsolated {
+		return false
+	}
 	return r.Exposed(m.Exposed, m.SecureContext)
 }
 
@@ -293,6 +316,15 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 		r.defineConstants(d, io.Prototype)
 		if !d.Global {
 			r.defineMembers(io, io.Prototype, false, false)
+		}
+		if len(d.Unscopables) > 0 {
+			// @@unscopables: a null-prototype object naming the
+			// [Unscopable] members, {writable: false, configurable: true}.
+			u := r.VM.CreateObject(nil)
+			for _, n := range d.Unscopables {
+				must(u.Set(n, true))
+			}
+			must(io.Prototype.DefineDataPropertySymbol(goja.SymUnscopables, u, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 		}
 	}
 	return io
@@ -406,6 +438,7 @@ func (r *Realm) defineConstants(d *InterfaceDef, obj *goja.Object) {
 // prototype or, for [Global], the global object (onGlobal=true).
 func (r *Realm) defineMembers(io *InterfaceObject, target *goja.Object, static, onGlobal bool) {
 	d := io.def
+	defined := map[string]*goja.Object{}
 	for i := range d.Members {
 		m := &d.Members[i]
 		if d.Namespace {
@@ -416,7 +449,9 @@ func (r *Realm) defineMembers(io *InterfaceObject, target *goja.Object, static, 
 		if !r.memberExposed(m) {
 			continue
 		}
-		r.defineMember(target, m, false)
+		if f := r.defineMember(target, m, false, defined[m.Alias]); f != nil {
+			defined[m.Name] = f
+		}
 	}
 }
 
@@ -427,13 +462,16 @@ func (d *InterfaceDef) defineUnforgeables(r *Realm, io *InterfaceObject, obj *go
 		for k := range i.def.Members {
 			m := &i.def.Members[k]
 			if m.Unforgeable && !m.Static && r.memberExposed(m) {
-				r.defineMember(obj, m, true)
+				r.defineMember(obj, m, true, nil)
 			}
 		}
 	}
 }
 
-func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool) {
+// defineMember defines one member on target and returns the function
+// object of an operation. alias, when non-nil, is used as the operation's
+// function object.
+func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool, alias *goja.Object) *goja.Object {
 	configurable := goja.FLAG_TRUE
 	if unforgeable {
 		configurable = goja.FLAG_FALSE
@@ -445,12 +483,16 @@ func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool) {
 	switch m.Kind {
 	case Operation:
 		op := m.Op
-		f := r.NewFunction(m.Name, m.Length, func(call goja.FunctionCall) goja.Value { return op(r, call) })
+		f := alias
+		if f == nil {
+			f = r.NewFunction(m.Name, m.Length, func(call goja.FunctionCall) goja.Value { return op(r, call) })
+		}
 		if m.Symbol != "" {
 			must(target.DefineDataPropertySymbol(r.Symbol(m.Symbol), f, writableFlag(unforgeable), configurable, enumerable))
 		} else {
 			must(target.DefineDataProperty(m.Name, f, writableFlag(unforgeable), configurable, enumerable))
 		}
+		return f
 	case Attribute:
 		get, set := m.Get, m.Set
 		var getter, setter goja.Value
@@ -471,6 +513,7 @@ func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool) {
 		}
 		must(target.DefineAccessorProperty(m.Name, getter, setter, configurable, enumerable))
 	}
+	return nil
 }
 
 // writableFlag: operations are writable unless unforgeable.

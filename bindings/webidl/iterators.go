@@ -219,3 +219,10 @@ func (r *Realm) ArrayIteratorMember(name string) goja.Value {
 	}
 	return ap.Get(name)
 }
+
+// KV is one key/value pair of a pair iterable or maplike declaration, as
+// the Go implementation supplies it.
+type KV[K any, V any] struct {
+	Key   K
+	Value V
+}

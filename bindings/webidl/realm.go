@@ -2,6 +2,7 @@ package webidl
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -24,6 +25,9 @@ type Realm struct {
 	// SecureContext says whether the realm's settings object is a secure
 	// context; it decides [SecureContext].
 	SecureContext bool
+	// CrossOriginIsolated is the realm's cross-origin isolated capability;
+	// it decides [CrossOriginIsolated].
+	CrossOriginIsolated bool
 
 	// ErrorToJS, when set, is asked first to turn a Go error returned by an
 	// implementation into the JavaScript value to throw; it returns false to
@@ -62,6 +66,7 @@ type Realm struct {
 type slot struct {
 	impl  any
 	iface *InterfaceObject
+	cache map[string]goja.Value
 }
 
 // NewRealm prepares the binding state for vm. The global object is
@@ -197,6 +202,36 @@ func (r *Reflector) Realm() *Realm { return r.realm }
 // Reflected is implemented by Go implementations embedding Reflector.
 type Reflected interface{ WebIDLReflector() *Reflector }
 
+// Interfaced is implemented by Go implementations that name their most
+// derived interface; Wrap then uses it instead of the declared type.
+type Interfaced interface{ WebIDLInterface() string }
+
+// Self performs the brand check of a regular member (see This) and
+// asserts the implementation's Go type, throwing a TypeError when the
+// implementation does not satisfy T.
+func Self[T any](r *Realm, this goja.Value, iface string) T {
+	impl := r.This(this, iface)
+	t, ok := impl.(T)
+	if !ok {
+		r.ThrowTypeError("the implementation %T of %s does not implement its Methods interface", impl, iface)
+	}
+	return t
+}
+
+// As converts a JavaScript value to an interface type and asserts its Go
+// implementation type (ToInterface plus a type assertion).
+func As[T any](r *Realm, v goja.Value, iface string) T {
+	impl := r.ToInterface(v, iface)
+	t, ok := impl.(T)
+	if !ok {
+		r.ThrowTypeError("the implementation %T of %s does not implement its Methods interface", impl, iface)
+	}
+	return t
+}
+
+// Undefined is the Go type of the IDL undefined type (inside unions).
+type Undefined struct{}
+
 // Wrap returns the JavaScript platform object for impl, an implementation of
 // the interface iface: the cached one when impl embeds a Reflector, else a
 // new object. A nil impl gives null.
@@ -217,6 +252,17 @@ func (r *Realm) Wrap(impl any, iface string) goja.Value {
 		}
 	}
 	io := r.interfaces[iface]
+	if d, ok := impl.(Interfaced); ok {
+		// A more derived interface the implementation declares.
+		if dio := r.interfaces[d.WebIDLInterface()]; dio != nil {
+			for i := dio; i != nil; i = i.parent {
+				if i == io || io == nil {
+					io = dio
+					break
+				}
+			}
+		}
+	}
 	if io == nil {
 		panic(r.VM.NewTypeError(fmt.Sprintf("interface %s is not installed in this realm", iface)))
 	}
@@ -271,4 +317,58 @@ func (r *Realm) Symbol(name string) *goja.Symbol {
 		return s
 	}
 	panic("webidl: unknown well-known symbol " + name)
+}
+
+// CachedAttribute implements [SameObject] for attribute getters: the
+// first value compute returns for (this object, name) is remembered and
+// returned from then on.
+func (r *Realm) CachedAttribute(this goja.Value, name string, compute func() goja.Value) goja.Value {
+	if IsNullish(this) {
+		this = r.global
+	}
+	s := r.getSlot(this)
+	if s == nil {
+		return compute()
+	}
+	if v, ok := s.cache[name]; ok {
+		return v
+	}
+	v := compute()
+	if s.cache == nil {
+		s.cache = map[string]goja.Value{}
+	}
+	s.cache[name] = v
+	return v
+}
+
+var (
+	constOnce sync.Once
+	constVM   *goja.Runtime
+)
+
+// ConstValue converts a Go bool, integer, float64 or string to a
+// JavaScript primitive without a realm (primitives are shared by all
+// runtimes); generated code uses it for constants and default values.
+func ConstValue(v any) goja.Value {
+	switch x := v.(type) {
+	case string:
+		return StringValue(x)
+	case nil:
+		return goja.Null()
+	}
+	constOnce.Do(func() { constVM = goja.New() })
+	return constVM.ToValue(v)
+}
+
+// ThisObject returns the this value of a member as an object (the global
+// object for null or undefined), throwing a TypeError otherwise.
+func (r *Realm) ThisObject(this goja.Value) *goja.Object {
+	if IsNullish(this) {
+		return r.global
+	}
+	o, ok := this.(*goja.Object)
+	if !ok {
+		r.ThrowTypeError("%s", IllegalInvocation)
+	}
+	return o
 }

@@ -1,0 +1,3 @@
+package bindings
+
+//go:generate go run ../tools/bindgen

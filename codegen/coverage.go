@@ -1,0 +1,82 @@
+package codegen
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// CoverageResult is the outcome of a coverage run.
+type CoverageResult struct {
+	Generated, Total int
+	// Report lists the definitions that failed, with their errors.
+	Report string
+}
+
+// Coverage generates Go for every definition of the .idl files in dir
+// against stub implementations, builds the result with `go build` in a
+// temporary package inside this module (work, or a new temporary
+// directory under the module root when empty), and counts the
+// definitions that were generated and compiled.
+func Coverage(dir, work string) (*CoverageResult, error) {
+	files, err := ParseDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	m := Load(files)
+	total := len(m.Order)
+	for name := range m.Errors {
+		if strings.HasPrefix(name, "partial ") {
+			total++
+		}
+	}
+	g, outs, err := Generate(m, Options{Package: "webrefgen", Registry: "Interfaces", Stubs: true})
+	if err != nil {
+		return nil, err
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	if work == "" {
+		work, err = os.MkdirTemp(root, ".bindgen-coverage-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(work)
+	}
+	for _, o := range outs {
+		if err := os.WriteFile(filepath.Join(work, o.Name), o.Src, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	cmd := exec.Command("go", "build", "-o", os.DevNull, ".")
+	cmd.Dir = work
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("go build of the generated code failed: %v\n%s", err, firstLines(string(out), 40))
+	}
+	return &CoverageResult{Generated: len(g.Generated), Total: total, Report: g.ErrorReport()}, nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("not inside a Go module")
+	}
+	return filepath.Dir(gomod), nil
+}

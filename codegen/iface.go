@@ -1,0 +1,881 @@
+package codegen
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gowebengine/weblocks/idl"
+)
+
+// opDecl is one operation (or constructor) of an overload set.
+type opDecl struct {
+	args   []*idl.Argument
+	ret    *idl.Type // nil for constructors
+	method string    // Go method name
+	mi     *MemberInfo
+}
+
+// opSet is an overload set: the operations sharing an identifier (and
+// staticness), or the constructors.
+type opSet struct {
+	name   string
+	static bool
+	ctor   bool
+	ops    []*opDecl
+}
+
+func (g *Generator) overloadSets(it *Interface) []*opSet {
+	var sets []*opSet
+	byKey := map[string]*opSet{}
+	for _, mi := range it.Members {
+		switch mem := mi.Member.(type) {
+		case *idl.Operation:
+			if mem.Name == "" {
+				continue
+			}
+			static := mem.Special == "static" || it.Kind == "namespace"
+			key := fmt.Sprintf("%v:%s", static, mem.Name)
+			s := byKey[key]
+			if s == nil {
+				s = &opSet{name: mem.Name, static: static}
+				byKey[key] = s
+				sets = append(sets, s)
+			}
+			s.ops = append(s.ops, &opDecl{args: mem.Arguments, ret: mem.ReturnType, mi: mi})
+		case *idl.Constructor:
+			s := byKey["ctor"]
+			if s == nil {
+				s = &opSet{name: "constructor", ctor: true}
+				byKey["ctor"] = s
+				sets = append(sets, s)
+			}
+			s.ops = append(s.ops, &opDecl{args: mem.Arguments, mi: mi})
+		}
+	}
+	for _, s := range sets {
+		base := GoName(s.name)
+		if s.ctor {
+			base = "Constructor"
+		}
+		for i, op := range s.ops {
+			op.method = base
+			if i > 0 {
+				op.method = base + strconv.Itoa(i+1)
+			}
+		}
+	}
+	return sets
+}
+
+// entry is an item of an effective overload set.
+type entry struct {
+	op       int
+	types    []*tinfo
+	optional []bool
+}
+
+// effective is the effective overload set by argument count, with the
+// distinguishing argument index of each count that has several entries.
+type effective struct {
+	maxArg  int
+	byCount map[int][]entry
+	dist    map[int]int
+	minArgs int
+}
+
+// effectiveOverloads computes the effective overload sets of an overload
+// set for every argument count (WebIDL §2.5.8) and their distinguishing
+// argument indexes.
+func (g *Generator) effectiveOverloads(s *opSet) (*effective, error) {
+	e := &effective{byCount: map[int][]entry{}, dist: map[int]int{}, minArgs: -1}
+	for _, op := range s.ops {
+		if len(op.args) > e.maxArg {
+			e.maxArg = len(op.args)
+		}
+	}
+	for i, op := range s.ops {
+		n := len(op.args)
+		var types []*tinfo
+		var opt []bool
+		for _, a := range op.args {
+			ti, err := g.typeOf(a.Type)
+			if err != nil {
+				return nil, err
+			}
+			types = append(types, ti)
+			opt = append(opt, a.Optional || a.Variadic)
+		}
+		add := func(k int) {
+			t := make([]*tinfo, k)
+			o := make([]bool, k)
+			for j := 0; j < k; j++ {
+				if j < n {
+					t[j], o[j] = types[j], opt[j]
+				} else {
+					t[j], o[j] = types[n-1], true
+				}
+			}
+			for _, x := range e.byCount[k] {
+				if x.op == i {
+					return
+				}
+			}
+			e.byCount[k] = append(e.byCount[k], entry{op: i, types: t, optional: o})
+		}
+		variadic := n > 0 && op.args[n-1].Variadic
+		add(n)
+		if variadic {
+			for k := n + 1; k <= e.maxArg; k++ {
+				add(k)
+			}
+		}
+		req := n
+		for k := n - 1; k >= 0 && (op.args[k].Optional || op.args[k].Variadic); k-- {
+			add(k)
+			req = k
+		}
+		if e.minArgs < 0 || req < e.minArgs {
+			e.minArgs = req
+		}
+	}
+	if e.minArgs < 0 {
+		e.minArgs = 0
+	}
+	for k, entries := range e.byCount {
+		if len(entries) < 2 {
+			continue
+		}
+		d := -1
+		for i := 0; i < k && d < 0; i++ {
+			ok := true
+			for x := 0; x < len(entries) && ok; x++ {
+				for y := x + 1; y < len(entries) && ok; y++ {
+					if !g.distinguishable(entries[x].types[i], entries[y].types[i]) {
+						ok = false
+					}
+				}
+			}
+			if ok {
+				d = i
+			}
+		}
+		if d < 0 {
+			return nil, fmt.Errorf("%s: overloads of %s with %d arguments are not distinguishable", s.ops[0].mi.Member.Pos(), s.name, k)
+		}
+		e.dist[k] = d
+	}
+	return e, nil
+}
+
+// methodNames assigns the Go method names of an interface's Methods
+// interface, resolving collisions.
+type namer struct{ used map[string]bool }
+
+func (n *namer) name(s string) string {
+	for n.used[s] {
+		s += "_"
+	}
+	n.used[s] = true
+	return s
+}
+
+func retDecl(ti *tinfo) string {
+	if ti == nil || ti.cat == catUndefined {
+		return "error"
+	}
+	return "(" + ti.goType + ", error)"
+}
+
+// argDecls returns the Go parameter declarations of IDL arguments.
+func (g *Generator) argDecls(args []*idl.Argument) []string {
+	var out []string
+	for _, a := range args {
+		ti := g.mustType(a.Type)
+		pn := "arg" + GoName(a.Name)
+		switch {
+		case a.Variadic:
+			out = append(out, pn+" []"+ti.goType)
+		case a.Optional && a.Default == nil:
+			out = append(out, pn+" "+optionalType(ti, false))
+		default:
+			out = append(out, pn+" "+ti.goType)
+		}
+	}
+	return out
+}
+
+// attrInfo is a regular or static attribute with its Go method names.
+type attrInfo struct {
+	a      *idl.Attribute
+	mi     *MemberInfo
+	ti     *tinfo
+	getter string
+	setter string // "" when no Go setter
+	static bool
+}
+
+func memberExposure(mi *MemberInfo) (exp []string, secure bool, coi bool) {
+	attrs := mi.Member.Attributes().List
+	exp = exposedOf(attrs)
+	if exp == nil {
+		exp = mi.Exposed
+	}
+	return exp, mi.Secure || hasAttr(attrs, "SecureContext"), hasAttr(attrs, "CrossOriginIsolated")
+}
+
+func (g *Generator) emitNamespace(b *bytes.Buffer, it *Interface) {
+	g.emitInterfaceLike(b, it)
+}
+
+func (g *Generator) emitInterface(b *bytes.Buffer, it *Interface) {
+	g.emitInterfaceLike(b, it)
+}
+
+func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
+	n := GoName(it.Name)
+	isNS := it.Kind == "namespace"
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	methods := &namer{used: map[string]bool{}}
+	statics := &namer{used: map[string]bool{}}
+	sets := g.overloadSets(it)
+	// Reserve operation names first so that setters yield to them.
+	for _, s := range sets {
+		for _, op := range s.ops {
+			if s.static || s.ctor {
+				op.method = statics.name(op.method)
+			} else {
+				op.method = methods.name(op.method)
+			}
+		}
+	}
+	var attrs []*attrInfo
+	var iter *idl.Iterable
+	var maplike *idl.Maplike
+	var setlike *idl.Setlike
+	var stringifier *MemberInfo // bare stringifier / stringifier op / attribute
+	defaultToJSON := false
+	for _, mi := range it.Members {
+		switch mem := mi.Member.(type) {
+		case *idl.Attribute:
+			ai := &attrInfo{a: mem, mi: mi, ti: g.mustType(mem.Type), static: mem.Special == "static" || isNS}
+			nm := statics
+			if !ai.static {
+				nm = methods
+			}
+			ai.getter = nm.name(GoName(mem.Name))
+			if !mem.Readonly {
+				ai.setter = nm.name("Set" + GoName(mem.Name))
+			}
+			attrs = append(attrs, ai)
+			if mem.Special == "stringifier" {
+				stringifier = mi
+			}
+		case *idl.Operation:
+			if mem.Special == "stringifier" {
+				stringifier = mi
+			}
+			if mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List, "Default") {
+				defaultToJSON = true
+			}
+		case *idl.Iterable:
+			iter = mem
+		case *idl.Maplike:
+			maplike = mem
+		case *idl.Setlike:
+			setlike = mem
+		}
+	}
+	// The Methods interface.
+	if !isNS {
+		w("// %sMethods is implemented by the Go implementation of the IDL interface\n// %s.\ntype %sMethods interface {\n", n, it.Name, n)
+		for _, ai := range attrs {
+			if ai.static {
+				continue
+			}
+			w("\t// %s is the getter of the attribute %q.\n\t%s() (%s, error)\n", ai.getter, ai.a.Name, ai.getter, ai.ti.goType)
+			if ai.setter != "" {
+				w("\t// %s is the setter of the attribute %q.\n\t%s(v %s) error\n", ai.setter, ai.a.Name, ai.setter, ai.ti.goType)
+			}
+		}
+		for _, s := range sets {
+			if s.static || s.ctor {
+				continue
+			}
+			for _, op := range s.ops {
+				ret := g.mustType(op.ret)
+				w("\t// %s implements the operation %q.\n\t%s(%s) %s\n", op.method, s.name, op.method, strings.Join(g.argDecls(op.args), ", "), retDecl(ret))
+			}
+		}
+		if stringifier != nil {
+			if op, ok := stringifier.Member.(*idl.Operation); ok && op.Name == "" {
+				w("\t// Stringifier implements the stringifier.\n\t%s() (webidl.DOMString, error)\n", methods.name("Stringifier"))
+			}
+		}
+		if iter != nil {
+			if iter.Async {
+				w("\t// AsyncIterate starts an asynchronous iteration.\n\t%s(%s) (webidl.AsyncIterator, error)\n", methods.name("AsyncIterate"), strings.Join(g.argDecls(iter.Arguments), ", "))
+			} else {
+				k, v := g.mustType(iter.Key), g.mustType(iter.Value)
+				w("\t// IterablePairs returns the value pairs to iterate over.\n\t%s() ([]webidl.KV[%s, %s], error)\n", methods.name("IterablePairs"), k.goType, v.goType)
+			}
+		}
+		if maplike != nil {
+			k, v := g.mustType(maplike.Key), g.mustType(maplike.Value)
+			w("\t// MaplikeEntries returns the map entries.\n\t%s() ([]webidl.KV[%s, %s], error)\n", methods.name("MaplikeEntries"), k.goType, v.goType)
+			if !maplike.Readonly {
+				w("\t%s(key %s, value %s) error\n\t%s(key %s) (bool, error)\n\t%s() error\n", methods.name("MaplikeSet"), k.goType, v.goType, methods.name("MaplikeDelete"), k.goType, methods.name("MaplikeClear"))
+			}
+		}
+		if setlike != nil {
+			v := g.mustType(setlike.Value)
+			w("\t// SetlikeValues returns the set entries.\n\t%s() ([]%s, error)\n", methods.name("SetlikeValues"), v.goType)
+			if !setlike.Readonly {
+				w("\t%s(value %s) error\n\t%s(value %s) (bool, error)\n\t%s() error\n", methods.name("SetlikeAdd"), v.goType, methods.name("SetlikeDelete"), v.goType, methods.name("SetlikeClear"))
+			}
+		}
+		w("}\n\n")
+	}
+	// The Statics interface.
+	hasStatics := false
+	var sb bytes.Buffer
+	for _, ai := range attrs {
+		if !ai.static {
+			continue
+		}
+		hasStatics = true
+		fmt.Fprintf(&sb, "\t%s(r *webidl.Realm) (%s, error)\n", ai.getter, ai.ti.goType)
+		if ai.setter != "" {
+			fmt.Fprintf(&sb, "\t%s(r *webidl.Realm, v %s) error\n", ai.setter, ai.ti.goType)
+		}
+	}
+	for _, s := range sets {
+		if !s.static && !s.ctor {
+			continue
+		}
+		hasStatics = true
+		for _, op := range s.ops {
+			params := strings.Join(append([]string{"r *webidl.Realm"}, g.argDecls(op.args)...), ", ")
+			if s.ctor {
+				fmt.Fprintf(&sb, "\t// %s implements the constructor steps.\n\t%s(%s) (%sMethods, error)\n", op.method, op.method, params, n)
+			} else {
+				fmt.Fprintf(&sb, "\t%s(%s) %s\n", op.method, params, retDecl(g.mustType(op.ret)))
+			}
+		}
+	}
+	if hasStatics {
+		w("// %sStatics implements the constructors, static members or namespace\n// members of %s.\ntype %sStatics interface {\n%s}\n\n", n, it.Name, n, sb.String())
+		w("// %sStaticsImpl is the implementation of %sStatics (set it in an init func).\nvar %sStaticsImpl %sStatics\n\n", n, n, n, n)
+		w("func idlStatics%s(r *webidl.Realm) %sStatics {\n\tif %sStaticsImpl == nil {\n\t\tr.ThrowTypeError(\"%s: not implemented\")\n\t}\n\treturn %sStaticsImpl\n}\n\n", n, n, n, it.Name, n)
+	}
+	// Registration.
+	w("func init() {\n\t%s.Add(&webidl.InterfaceDef{\n\t\tName: %q,\n", g.opt.Registry, it.Name)
+	if isNS {
+		w("\t\tNamespace: true,\n")
+	}
+	if it.Parent != "" {
+		w("\t\tParent: %q,\n", it.Parent)
+	}
+	w("\t\tExposed: %s,\n", goStrings(it.Exposed))
+	if it.Secure {
+		w("\t\tSecureContext: true,\n")
+	}
+	if hasAttr(it.ExtAttrs, "CrossOriginIsolated") {
+		w("\t\tCrossOriginIsolated: true,\n")
+	}
+	if hasAttr(it.ExtAttrs, "Global") {
+		w("\t\tGlobal: true,\n")
+	}
+	if hasAttr(it.ExtAttrs, "LegacyNoInterfaceObject") {
+		w("\t\tNoInterfaceObject: true,\n")
+	}
+	if a := getAttr(it.ExtAttrs, "LegacyNamespace"); a != nil && a.RHS != nil {
+		w("\t\tLegacyNamespace: %q,\n", a.RHS.Value)
+	}
+	if a := getAttr(it.ExtAttrs, "LegacyWindowAlias"); a != nil && a.RHS != nil {
+		var names []string
+		if a.RHS.IsList() {
+			for _, v := range a.RHS.List {
+				names = append(names, v.Value)
+			}
+		} else {
+			names = []string{a.RHS.Value}
+		}
+		w("\t\tLegacyWindowAlias: %s,\n", goStrings(names))
+	}
+	if it.Name == "DOMException" {
+		// WebIDL: DOMException's prototype inherits from %Error.prototype%.
+		w("\t\tErrorPrototype: true,\n")
+	}
+	var unscopables []string
+	for _, mi := range it.Members {
+		if hasAttr(mi.Member.Attributes().List, "Unscopable") && mi.Member.MemberName() != "" {
+			unscopables = append(unscopables, mi.Member.MemberName())
+		}
+	}
+	if len(unscopables) > 0 {
+		sort.Strings(unscopables)
+		w("\t\tUnscopables: %s,\n", goStrings(unscopables))
+	}
+	g.emitConstants(b, it)
+	// Constructor.
+	for _, s := range sets {
+		if !s.ctor {
+			continue
+		}
+		eff, err := g.effectiveOverloads(s)
+		if err != nil {
+			panic(err)
+		}
+		w("\t\tConstructorLength: %d,\n", eff.minArgs)
+		w("\t\tConstructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n")
+		g.emitDispatch(b, it, s, eff)
+		w("\t\t},\n")
+	}
+	// Legacy factory functions.
+	var ffs []*idl.ExtendedAttribute
+	for _, a := range it.ExtAttrs {
+		if a.Name == "LegacyFactoryFunction" {
+			ffs = append(ffs, a)
+		}
+	}
+	if len(ffs) > 0 {
+		w("\t\tLegacyFactoryFunctions: []webidl.FactoryFunction{\n")
+		for _, a := range ffs {
+			ffName := a.RHS.Value
+			s := &opSet{name: ffName, ctor: true, ops: []*opDecl{{args: a.Arguments, method: "Factory" + GoName(ffName), mi: &MemberInfo{Member: &idl.Constructor{Position: a.Pos()}}}}}
+			eff, err := g.effectiveOverloads(s)
+			if err != nil {
+				panic(err)
+			}
+			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n", ffName, eff.minArgs)
+			g.emitDispatch(b, it, s, eff)
+			w("\t\t\t}},\n")
+		}
+		w("\t\t},\n")
+	}
+	w("\t\tMembers: []webidl.Member{\n")
+	for _, ai := range attrs {
+		g.emitAttribute(b, it, ai)
+	}
+	for _, s := range sets {
+		if s.ctor {
+			continue
+		}
+		eff, err := g.effectiveOverloads(s)
+		if err != nil {
+			panic(err)
+		}
+		exp, sec, coi := memberExposure(s.ops[0].mi)
+		unf := hasAttr(s.ops[0].mi.Member.Attributes().List, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
+		w("\t\t\t{Name: %q, Kind: webidl.Operation%s, Length: %d,\n", s.name, memberFlags(s.static, unf, exp, sec, coi), eff.minArgs)
+		w("\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n")
+		promise := false
+		for _, op := range s.ops {
+			if rt := g.mustType(op.ret); rt.cat == catPromise {
+				promise = true
+			}
+		}
+		if promise {
+			w("\t\t\t\t\treturn r.PromiseOperation(func() goja.Value {\n")
+		}
+		if !s.static {
+			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\t_ = self\n", n, it.Name)
+		}
+		g.emitDispatch(b, it, s, eff)
+		if promise {
+			w("\t\t\t\t\t})\n")
+		}
+		w("\t\t\t\t}},\n")
+	}
+	if stringifier != nil {
+		g.emitStringifier(b, it, stringifier, attrs)
+	}
+	if defaultToJSON {
+		g.emitDefaultToJSON(b, it)
+	}
+	if iter != nil {
+		g.emitIterable(b, it, iter)
+	}
+	if maplike != nil {
+		g.emitMaplike(b, it, maplike)
+	}
+	if setlike != nil {
+		g.emitSetlike(b, it, setlike)
+	}
+	w("\t\t},\n\t})\n}\n\n")
+	if g.opt.Stubs {
+		g.emitStub(b, it, attrs, sets, iter, maplike, setlike, stringifier, hasStatics)
+	}
+}
+
+func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) {
+	n := GoName(it.Name)
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	a := ai.a
+	exp, sec, coi := memberExposure(ai.mi)
+	attrs := a.ExtAttrs.List
+	unf := hasAttr(attrs, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
+	lenient := hasAttr(attrs, "LegacyLenientThis")
+	w("\t\t\t{Name: %q, Kind: webidl.Attribute%s,\n", a.Name, memberFlags(ai.static, unf, exp, sec, coi))
+	// Getter.
+	w("\t\t\t\tGet: func(r *webidl.Realm, this goja.Value) goja.Value {\n")
+	promise := ai.ti.cat == catPromise
+	if promise {
+		w("\t\t\t\t\treturn r.PromiseOperation(func() goja.Value {\n")
+	}
+	if lenient && !ai.static {
+		w("\t\t\t\t\tif _, ok := r.Implements(webidl.AnyValue(this), %q); !ok && !webidl.IsNullish(this) {\n\t\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t\t}\n", it.Name)
+	}
+	body := ""
+	if ai.static {
+		body = fmt.Sprintf("res, err := idlStatics%s(r).%s(r)\n", n, ai.getter)
+	} else {
+		body = fmt.Sprintf("self := webidl.Self[%sMethods](r, this, %q)\nres, err := self.%s()\n", n, it.Name, ai.getter)
+	}
+	body += fmt.Sprintf("if err != nil {\n\tr.Throw(err)\n}\nreturn %s(r, res)\n", g.to(ai.ti))
+	if hasAttr(attrs, "SameObject") && !ai.static {
+		w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\treturn r.CachedAttribute(this, %q, func() goja.Value {\n\t\t\t\t\t\tres, err := self.%s()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn %s(r, res)\n\t\t\t\t\t})\n", n, it.Name, a.Name, ai.getter, g.to(ai.ti))
+	} else {
+		b.WriteString(body)
+	}
+	if promise {
+		w("\t\t\t\t\t})\n")
+	}
+	w("\t\t\t\t},\n")
+	// Setter.
+	switch {
+	case !a.Readonly:
+		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n")
+		if lenient && !ai.static {
+			w("\t\t\t\t\tif _, ok := r.Implements(webidl.AnyValue(this), %q); !ok && !webidl.IsNullish(this) {\n\t\t\t\t\t\treturn\n\t\t\t\t\t}\n", it.Name)
+		}
+		if ai.static {
+			w("\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := idlStatics%s(r).%s(r, x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", g.from(ai.ti), n, ai.setter)
+		} else {
+			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := self.%s(x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", n, it.Name, g.from(ai.ti), ai.setter)
+		}
+		w("\t\t\t\t},\n")
+	case hasAttr(attrs, "Replaceable"):
+		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n\t\t\t\t\tr.This(this, %q)\n\t\t\t\t\tif err := r.ThisObject(this).DefineDataProperty(%q, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t},\n", it.Name, a.Name)
+	case getAttr(attrs, "PutForwards") != nil:
+		fwd := getAttr(attrs, "PutForwards").RHS.Value
+		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n\t\t\t\t\tr.This(this, %q)\n\t\t\t\t\tq, ok := r.ThisObject(this).Get(%q).(*goja.Object)\n\t\t\t\t\tif !ok {\n\t\t\t\t\t\tr.ThrowTypeError(\"%s.%s is not an object\")\n\t\t\t\t\t}\n\t\t\t\t\tif err := q.Set(%q, v); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t},\n", it.Name, a.Name, it.Name, a.Name, fwd)
+	case hasAttr(attrs, "LegacyLenientSetter"):
+		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {},\n")
+	}
+	w("\t\t\t},\n")
+}
+
+// emitDispatch writes the overload resolution and the call of the
+// selected operation; it returns a goja.Value (or the implementation for
+// constructors). In scope: r, call, self (regular operations).
+func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *effective) {
+	n := GoName(it.Name)
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	what := s.name
+	if s.ctor {
+		what = "constructor"
+	}
+	// One closure per operation.
+	for i, op := range s.ops {
+		w("\t\t\t\t\tcall%d := func() %s {\n", i, map[bool]string{true: "any", false: "goja.Value"}[s.ctor])
+		var names []string
+		if s.ctor || s.static {
+			names = append(names, "r")
+		}
+		for j, a := range op.args {
+			ti := g.mustType(a.Type)
+			pn := "arg" + GoName(a.Name)
+			names = append(names, pn)
+			switch {
+			case a.Variadic:
+				w("\t\t\t\t\t\t%s := []%s{}\n\t\t\t\t\t\tfor k := %d; k < len(call.Arguments); k++ {\n\t\t\t\t\t\t\t%s = append(%s, %s(r, call.Arguments[k]))\n\t\t\t\t\t\t}\n", pn, ti.goType, j, pn, pn, g.from(ti))
+			case a.Optional && a.Default != nil:
+				w("\t\t\t\t\t\tvar %s %s\n\t\t\t\t\t\tif v := webidl.Arg(call, %d); !webidl.IsUndefined(v) {\n\t\t\t\t\t\t\t%s = %s(r, v)\n\t\t\t\t\t\t} else {\n\t\t\t\t\t\t\t%s = %s\n\t\t\t\t\t\t}\n", pn, ti.goType, j, pn, g.from(ti), pn, g.defaultExpr(ti, a.Default))
+			case a.Optional:
+				w("\t\t\t\t\t\tvar %s %s\n\t\t\t\t\t\tif v := webidl.Arg(call, %d); !webidl.IsUndefined(v) {\n", pn, optionalType(ti, false), j)
+				if ti.nilable {
+					w("\t\t\t\t\t\t\t%s = %s(r, v)\n", pn, g.from(ti))
+				} else {
+					w("\t\t\t\t\t\t\t%s = webidl.Some(%s(r, v))\n", pn, g.from(ti))
+				}
+				w("\t\t\t\t\t\t}\n")
+			default:
+				w("\t\t\t\t\t\t%s := %s(r, webidl.AnyValue(webidl.Arg(call, %d)))\n", pn, g.from(ti), j)
+			}
+		}
+		recv := "self"
+		if s.ctor || s.static {
+			recv = "idlStatics" + n + "(r)"
+		}
+		if s.ctor {
+			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn res\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
+			continue
+		}
+		ret := g.mustType(op.ret)
+		if ret.cat == catUndefined {
+			w("\t\t\t\t\t\tif err := %s.%s(%s); err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
+		} else {
+			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn %s(r, res)\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "), g.to(ret))
+		}
+	}
+	w("\t\t\t\t\targc := len(call.Arguments)\n\t\t\t\t\tif argc > %d {\n\t\t\t\t\t\targc = %d\n\t\t\t\t\t}\n", eff.maxArg, eff.maxArg)
+	var counts []int
+	for k := range eff.byCount {
+		counts = append(counts, k)
+	}
+	sort.Ints(counts)
+	w("\t\t\t\t\tswitch argc {\n")
+	for _, k := range counts {
+		entries := eff.byCount[k]
+		w("\t\t\t\t\tcase %d:\n", k)
+		if len(entries) == 1 {
+			w("\t\t\t\t\t\treturn call%d()\n", entries[0].op)
+			continue
+		}
+		d := eff.dist[k]
+		var sel strings.Builder
+		var alts []alt
+		for _, e := range entries {
+			alts = append(alts, alt{label: e.op, t: e.types[d], optional: e.optional[d]})
+		}
+		g.emitSelect(&sel, alts, true)
+		w("\t\t\t\t\t\t{\n\t\t\t\t\t\t\tv := webidl.AnyValue(webidl.Arg(call, %d))\n\t\t\t\t\t\t\tsel := -1\n\t\t\t\t\t\t\tvar seqMethod goja.Value\n\t\t\t\t\t\t\t_ = seqMethod\n", d)
+		b.WriteString(sel.String())
+		w("\t\t\t\t\t\t\tswitch sel {\n")
+		for _, e := range entries {
+			w("\t\t\t\t\t\t\tcase %d:\n\t\t\t\t\t\t\t\treturn call%d()\n", e.op, e.op)
+		}
+		w("\t\t\t\t\t\t\t}\n\t\t\t\t\t\t\tr.ThrowTypeError(\"Failed to execute '%s' on '%s': no overload matches the arguments\")\n\t\t\t\t\t\t}\n", what, it.Name)
+	}
+	w("\t\t\t\t\t}\n")
+	w("\t\t\t\t\tr.ThrowTypeError(\"Failed to execute '%s' on '%s': %d argument(s) required, but only %%d present.\", len(call.Arguments))\n\t\t\t\t\treturn nil\n", what, it.Name, eff.minArgs)
+}
+
+func (g *Generator) emitStringifier(b *bytes.Buffer, it *Interface, mi *MemberInfo, attrs []*attrInfo) {
+	n := GoName(it.Name)
+	exp, sec, coi := memberExposure(mi)
+	unf := hasAttr(mi.Member.Attributes().List, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
+	fmt.Fprintf(b, "\t\t\t{Name: \"toString\", Kind: webidl.Operation%s, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n", memberFlags(false, unf, exp, sec, coi), n, it.Name)
+	switch mem := mi.Member.(type) {
+	case *idl.Attribute:
+		var ai *attrInfo
+		for _, a := range attrs {
+			if a.a == mem {
+				ai = a
+			}
+		}
+		fmt.Fprintf(b, "\t\t\t\t\tres, err := self.%s()\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn %s(r, res)\n", ai.getter, g.to(ai.ti))
+	case *idl.Operation:
+		if mem.Name != "" {
+			ret := g.mustType(mem.ReturnType)
+			fmt.Fprintf(b, "\t\t\t\t\tres, err := self.%s()\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn %s(r, res)\n", GoName(mem.Name), g.to(ret))
+		} else {
+			fmt.Fprintf(b, "\t\t\t\t\tres, err := self.Stringifier()\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn res.Value()\n")
+		}
+	}
+	b.WriteString("\t\t\t\t}},\n")
+}
+
+// isJSONType implements WebIDL's "JSON types".
+func (g *Generator) isJSONType(t *tinfo) bool {
+	switch t.cat {
+	case catNumeric, catBoolean, catString, catBigint:
+		return t.cat != catBigint
+	case catObject:
+		return true
+	case catSequence:
+		return g.isJSONType(t.inner)
+	case catUnion:
+		for _, m := range t.members {
+			if !g.isJSONType(m) {
+				return false
+			}
+		}
+		return true
+	case catDictLike:
+		if t.name == "record" {
+			return g.isJSONType(t.inner)
+		}
+		if d := g.m.Dictionaries[t.name]; d != nil {
+			for _, fs := range g.m.DictionaryMembers(t.name) {
+				for _, f := range fs {
+					if !g.isJSONType(g.mustType(f.Type)) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+	case catInterface:
+		if it := g.m.Interfaces[t.name]; it != nil {
+			for _, mi := range it.Members {
+				if op, ok := mi.Member.(*idl.Operation); ok && op.Name == "toJSON" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// emitDefaultToJSON writes the [Default] toJSON operation: an object with
+// the JSON-typed regular attributes of the interface and its ancestors
+// that also have a [Default] toJSON, root first.
+func (g *Generator) emitDefaultToJSON(b *bytes.Buffer, it *Interface) {
+	chain := append([]*Interface{it}, g.m.Ancestors(it.Name)...)
+	var names []string
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		hasDefault := false
+		for _, mi := range c.Members {
+			if op, ok := mi.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List, "Default") {
+				hasDefault = true
+			}
+		}
+		if !hasDefault {
+			continue
+		}
+		for _, mi := range c.Members {
+			if a, ok := mi.Member.(*idl.Attribute); ok && a.Special != "static" {
+				if g.isJSONType(g.mustType(a.Type)) {
+					names = append(names, a.Name)
+				}
+			}
+		}
+	}
+	_ = names
+	// The operation itself is generated from the IDL's toJSON (its
+	// Methods entry); [Default] means the binding supplies the body, so
+	// the Methods method is still declared but the Op below overrides it.
+	fmt.Fprintf(b, "\t\t\t{Name: \"toJSON\", Kind: webidl.Operation, Alias: \"\", Length: 0, Exposed: nil,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tr.This(call.This, %q)\n\t\t\t\t\tthis := r.ThisObject(call.This)\n\t\t\t\t\tout := r.VM.NewObject()\n\t\t\t\t\tfor _, name := range %s {\n\t\t\t\t\t\t_ = out.Set(name, this.Get(name))\n\t\t\t\t\t}\n\t\t\t\t\treturn out\n\t\t\t\t}},\n", it.Name, goStrings(names))
+}
+
+func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Iterable) {
+	n := GoName(it.Name)
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	if iter.Async {
+		// async_iterable: entries/keys/values (pair) or values (value),
+		// @@asyncIterator the same function as entries / values.
+		decls := g.argDecls(iter.Arguments)
+		var conv strings.Builder
+		var names []string
+		for j, a := range iter.Arguments {
+			ti := g.mustType(a.Type)
+			pn := "arg" + GoName(a.Name)
+			names = append(names, pn)
+			switch {
+			case a.Optional && a.Default != nil:
+				fmt.Fprintf(&conv, "\t\t\t\t\tvar %s %s\n\t\t\t\t\tif v := webidl.Arg(call, %d); !webidl.IsUndefined(v) {\n\t\t\t\t\t\t%s = %s(r, v)\n\t\t\t\t\t} else {\n\t\t\t\t\t\t%s = %s\n\t\t\t\t\t}\n", pn, ti.goType, j, pn, g.from(ti), pn, g.defaultExpr(ti, a.Default))
+			case a.Optional:
+				fmt.Fprintf(&conv, "\t\t\t\t\tvar %s %s\n\t\t\t\t\tif v := webidl.Arg(call, %d); !webidl.IsUndefined(v) {\n", pn, optionalType(ti, false), j)
+				if ti.nilable {
+					fmt.Fprintf(&conv, "\t\t\t\t\t\t%s = %s(r, v)\n\t\t\t\t\t}\n", pn, g.from(ti))
+				} else {
+					fmt.Fprintf(&conv, "\t\t\t\t\t\t%s = webidl.Some(%s(r, v))\n\t\t\t\t\t}\n", pn, g.from(ti))
+				}
+			default:
+				fmt.Fprintf(&conv, "\t\t\t\t\t%s := %s(r, webidl.AnyValue(webidl.Arg(call, %d)))\n", pn, g.from(ti), j)
+			}
+		}
+		_ = decls
+		mk := func(name, alias string, length int) {
+			w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: %d, Alias: %q,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n%s\t\t\t\t\tai, err := self.AsyncIterate(%s)\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.NewAsyncIterator(%q, ai)\n\t\t\t\t}},\n",
+				name, length, alias, n, it.Name, conv.String(), strings.Join(names, ", "), it.Name)
+		}
+		length := 0
+		for _, a := range iter.Arguments {
+			if !a.Optional && !a.Variadic {
+				length++
+			}
+		}
+		if iter.Key != nil {
+			mk("entries", "", length)
+			mk("keys", "", length)
+			mk("values", "", length)
+			w("\t\t\t{Name: \"entries\", Symbol: \"asyncIterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"entries\"},\n")
+		} else {
+			mk("values", "", length)
+			w("\t\t\t{Name: \"values\", Symbol: \"asyncIterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"values\"},\n")
+		}
+		return
+	}
+	k, v := g.mustType(iter.Key), g.mustType(iter.Value)
+	pairs := fmt.Sprintf("func() []webidl.Pair {\n\t\t\t\t\t\tkvs, err := self.IterablePairs()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\tout := make([]webidl.Pair, len(kvs))\n\t\t\t\t\t\tfor i, kv := range kvs {\n\t\t\t\t\t\t\tout[i] = webidl.Pair{Key: %s(r, kv.Key), Value: %s(r, kv.Value)}\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn out\n\t\t\t\t\t}", g.to(k), g.to(v))
+	for _, x := range []struct{ name, kind string }{{"entries", "webidl.IterateKeyValue"}, {"keys", "webidl.IterateKeys"}, {"values", "webidl.IterateValues"}} {
+		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\treturn r.NewPairIterator(%q, %s, %s)\n\t\t\t\t}},\n", x.name, n, it.Name, it.Name, x.kind, pairs)
+	}
+	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", n, it.Name, pairs)
+	w("\t\t\t{Name: \"entries\", Symbol: \"iterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"entries\"},\n")
+}
+
+func (g *Generator) emitMaplike(b *bytes.Buffer, it *Interface, ml *idl.Maplike) {
+	n := GoName(it.Name)
+	k, v := g.mustType(ml.Key), g.mustType(ml.Value)
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	entries := fmt.Sprintf("func() []webidl.Pair {\n\t\t\t\t\t\tkvs, err := self.MaplikeEntries()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\tout := make([]webidl.Pair, len(kvs))\n\t\t\t\t\t\tfor i, kv := range kvs {\n\t\t\t\t\t\t\tout[i] = webidl.Pair{Key: %s(r, kv.Key), Value: %s(r, kv.Value)}\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn out\n\t\t\t\t\t}", g.to(k), g.to(v))
+	self := fmt.Sprintf("self := webidl.Self[%sMethods](r, call.This, %q)\n", n, it.Name)
+	w("\t\t\t{Name: \"size\", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this goja.Value) goja.Value {\n\t\t\t\tcall := goja.FunctionCall{This: this}\n\t\t\t\t%s\t\t\t\treturn r.VM.ToValue(len((%s)()))\n\t\t\t}},\n", self, entries)
+	for _, x := range []struct{ name, kind string }{{"entries", "webidl.IterateKeyValue"}, {"keys", "webidl.IterateKeys"}, {"values", "webidl.IterateValues"}} {
+		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, %s, %s)\n\t\t\t\t}},\n", x.name, self, it.Name, x.kind, entries)
+	}
+	w("\t\t\t{Name: \"entries\", Symbol: \"iterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"entries\"},\n")
+	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", self, entries)
+	for _, op := range []string{"get", "has"} {
+		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tkey := %s(r, %s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tfor _, p := range (%s)() {\n\t\t\t\t\t\tif p.Key.SameAs(key) {\n", op, self, g.to(k), g.from(k), entries)
+		if op == "get" {
+			w("\t\t\t\t\t\t\treturn p.Value\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t}},\n")
+		} else {
+			w("\t\t\t\t\t\t\treturn r.VM.ToValue(true)\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(false)\n\t\t\t\t}},\n")
+		}
+	}
+	if !ml.Readonly {
+		w("\t\t\t{Name: \"set\", Kind: webidl.Operation, Length: 2,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.MaplikeSet(%s(r, webidl.AnyValue(webidl.Arg(call, 0))), %s(r, webidl.AnyValue(webidl.Arg(call, 1)))); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn call.This\n\t\t\t\t}},\n", self, g.from(k), g.from(v))
+		w("\t\t\t{Name: \"delete\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tok, err := self.MaplikeDelete(%s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(ok)\n\t\t\t\t}},\n", self, g.from(k))
+		w("\t\t\t{Name: \"clear\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.MaplikeClear(); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t}},\n", self)
+	}
+}
+
+func (g *Generator) emitSetlike(b *bytes.Buffer, it *Interface, sl *idl.Setlike) {
+	n := GoName(it.Name)
+	v := g.mustType(sl.Value)
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	entries := fmt.Sprintf("func() []webidl.Pair {\n\t\t\t\t\t\tvals, err := self.SetlikeValues()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\tout := make([]webidl.Pair, len(vals))\n\t\t\t\t\t\tfor i, x := range vals {\n\t\t\t\t\t\t\tjv := %s(r, x)\n\t\t\t\t\t\t\tout[i] = webidl.Pair{Key: jv, Value: jv}\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn out\n\t\t\t\t\t}", g.to(v))
+	self := fmt.Sprintf("self := webidl.Self[%sMethods](r, call.This, %q)\n", n, it.Name)
+	w("\t\t\t{Name: \"size\", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this goja.Value) goja.Value {\n\t\t\t\tcall := goja.FunctionCall{This: this}\n\t\t\t\t%s\t\t\t\treturn r.VM.ToValue(len((%s)()))\n\t\t\t}},\n", self, entries)
+	w("\t\t\t{Name: \"entries\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, webidl.IterateKeyValue, %s)\n\t\t\t\t}},\n", self, it.Name, entries)
+	w("\t\t\t{Name: \"values\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, webidl.IterateValues, %s)\n\t\t\t\t}},\n", self, it.Name, entries)
+	w("\t\t\t{Name: \"values\", Symbol: \"iterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"values\"},\n")
+	w("\t\t\t{Name: \"keys\", Kind: webidl.Operation, Alias: \"values\"},\n")
+	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", self, entries)
+	w("\t\t\t{Name: \"has\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tkey := %s(r, %s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tfor _, p := range (%s)() {\n\t\t\t\t\t\tif p.Key.SameAs(key) {\n\t\t\t\t\t\t\treturn r.VM.ToValue(true)\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(false)\n\t\t\t\t}},\n", self, g.to(v), g.from(v), entries)
+	if !sl.Readonly {
+		w("\t\t\t{Name: \"add\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.SetlikeAdd(%s(r, webidl.AnyValue(webidl.Arg(call, 0)))); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn call.This\n\t\t\t\t}},\n", self, g.from(v))
+		w("\t\t\t{Name: \"delete\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tok, err := self.SetlikeDelete(%s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(ok)\n\t\t\t\t}},\n", self, g.from(v))
+		w("\t\t\t{Name: \"clear\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.SetlikeClear(); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t}},\n", self)
+	}
+}
+
+// memberFlags formats the non-default flags of a webidl.Member literal.
+func memberFlags(static, unforgeable bool, exposed []string, secure, coi bool) string {
+	var b strings.Builder
+	if static {
+		b.WriteString(", Static: true")
+	}
+	if unforgeable {
+		b.WriteString(", Unforgeable: true")
+	}
+	if exposed != nil {
+		b.WriteString(", Exposed: " + goStrings(exposed))
+	}
+	if secure {
+		b.WriteString(", SecureContext: true")
+	}
+	if coi {
+		b.WriteString(", CrossOriginIsolated: true")
+	}
+	return b.String()
+}

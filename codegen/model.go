@@ -1,0 +1,368 @@
+package codegen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gowebengine/weblocks/idl"
+)
+
+// Model is the merged view of a set of IDL files: partial definitions
+// merged into their definitions, mixin members copied into the interfaces
+// that include them, typedefs resolvable.
+type Model struct {
+	Interfaces  map[string]*Interface // interfaces, callback interfaces and namespaces
+	Dictionaries map[string]*Dictionary
+	Enums       map[string]*idl.Enum
+	Typedefs    map[string]*idl.Typedef
+	Callbacks   map[string]*idl.Callback
+	Mixins      map[string]*Interface
+	// FileOf maps a definition name to the source file it is generated in.
+	FileOf map[string]string
+	// Errors per definition name (construct not supported, unknown
+	// extended attribute, unresolvable type, ...).
+	Errors map[string][]error
+	// Order is every definition name in a deterministic order.
+	Order []string
+}
+
+// Interface is a merged interface, interface mixin, callback interface or
+// namespace.
+type Interface struct {
+	Name      string
+	Kind      string // "interface", "mixin", "callback interface", "namespace"
+	Parent    string
+	ExtAttrs  []*idl.ExtendedAttribute
+	Members   []*MemberInfo
+	Def       idl.Definition
+	File      string
+	Exposed   []string
+	Secure    bool
+}
+
+// MemberInfo is a member with the exposure of the partial definition or
+// mixin that declared it.
+type MemberInfo struct {
+	Member  idl.Member
+	Exposed []string // nil: as the interface
+	Secure  bool
+	From    string // mixin name, or ""
+}
+
+// Dictionary is a merged dictionary.
+type Dictionary struct {
+	Name     string
+	Parent   string
+	Members  []*idl.Field
+	ExtAttrs []*idl.ExtendedAttribute
+	File     string
+}
+
+func (m *Model) errorf(def string, format string, args ...any) {
+	if m.Errors == nil {
+		m.Errors = map[string][]error{}
+	}
+	m.Errors[def] = append(m.Errors[def], fmt.Errorf(format, args...))
+}
+
+// exposedOf reads an [Exposed] extended attribute: nil when absent.
+func exposedOf(attrs []*idl.ExtendedAttribute) []string {
+	for _, a := range attrs {
+		if a.Name != "Exposed" || a.RHS == nil {
+			continue
+		}
+		if a.RHS.Kind == "*" {
+			return []string{"*"}
+		}
+		if a.RHS.IsList() {
+			var out []string
+			for _, v := range a.RHS.List {
+				out = append(out, v.Value)
+			}
+			return out
+		}
+		return []string{a.RHS.Value}
+	}
+	return nil
+}
+
+func hasAttr(attrs []*idl.ExtendedAttribute, name string) bool {
+	for _, a := range attrs {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func getAttr(attrs []*idl.ExtendedAttribute, name string) *idl.ExtendedAttribute {
+	for _, a := range attrs {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Load builds a model from parsed files. Files are processed in the given
+// order; each definition is generated into the file of its non-partial
+// definition.
+func Load(files []*idl.File) *Model {
+	m := &Model{
+		Interfaces:   map[string]*Interface{},
+		Dictionaries: map[string]*Dictionary{},
+		Enums:        map[string]*idl.Enum{},
+		Typedefs:     map[string]*idl.Typedef{},
+		Callbacks:    map[string]*idl.Callback{},
+		Mixins:       map[string]*Interface{},
+		FileOf:       map[string]string{},
+	}
+	type partial struct {
+		def  idl.Definition
+		file string
+	}
+	var partials []partial
+	var includes []*idl.Includes
+	seen := map[string]bool{}
+	define := func(name, file string, d idl.Definition) bool {
+		if seen[name] {
+			m.errorf(name, "%s: duplicate definition of %s", d.Pos(), name)
+			return false
+		}
+		seen[name] = true
+		m.FileOf[name] = file
+		m.Order = append(m.Order, name)
+		return true
+	}
+	for _, f := range files {
+		for _, d := range f.Definitions {
+			switch d := d.(type) {
+			case *idl.Interface:
+				if d.Partial {
+					partials = append(partials, partial{d, f.Name})
+					continue
+				}
+				kind := "interface"
+				if d.Mixin {
+					kind = "mixin"
+				}
+				it := &Interface{Name: d.Name, Kind: kind, Parent: d.Inheritance, ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
+				for _, mem := range d.Members {
+					it.Members = append(it.Members, &MemberInfo{Member: mem})
+				}
+				if d.Mixin {
+					if seen["mixin "+d.Name] {
+						m.errorf(d.Name, "%s: duplicate mixin %s", d.Pos(), d.Name)
+						continue
+					}
+					seen["mixin "+d.Name] = true
+					m.Mixins[d.Name] = it
+					continue
+				}
+				if define(d.Name, f.Name, d) {
+					m.Interfaces[d.Name] = it
+				}
+			case *idl.CallbackInterface:
+				it := &Interface{Name: d.Name, Kind: "callback interface", ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
+				for _, mem := range d.Members {
+					it.Members = append(it.Members, &MemberInfo{Member: mem})
+				}
+				if define(d.Name, f.Name, d) {
+					m.Interfaces[d.Name] = it
+				}
+			case *idl.Namespace:
+				if d.Partial {
+					partials = append(partials, partial{d, f.Name})
+					continue
+				}
+				it := &Interface{Name: d.Name, Kind: "namespace", ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
+				for _, mem := range d.Members {
+					it.Members = append(it.Members, &MemberInfo{Member: mem})
+				}
+				if define(d.Name, f.Name, d) {
+					m.Interfaces[d.Name] = it
+				}
+			case *idl.Dictionary:
+				if d.Partial {
+					partials = append(partials, partial{d, f.Name})
+					continue
+				}
+				if define(d.Name, f.Name, d) {
+					m.Dictionaries[d.Name] = &Dictionary{Name: d.Name, Parent: d.Inheritance, Members: append([]*idl.Field(nil), d.Members...), ExtAttrs: d.ExtAttrs.List, File: f.Name}
+				}
+			case *idl.Enum:
+				if define(d.Name, f.Name, d) {
+					m.Enums[d.Name] = d
+				}
+			case *idl.Typedef:
+				if define(d.Name, f.Name, d) {
+					m.Typedefs[d.Name] = d
+				}
+			case *idl.Callback:
+				if define(d.Name, f.Name, d) {
+					m.Callbacks[d.Name] = d
+				}
+			case *idl.Includes:
+				includes = append(includes, d)
+			}
+		}
+	}
+	// Merge partials: their members carry the partial's exposure.
+	for _, p := range partials {
+		switch d := p.def.(type) {
+		case *idl.Interface:
+			var target *Interface
+			if d.Mixin {
+				target = m.Mixins[d.Name]
+			} else {
+				target = m.Interfaces[d.Name]
+			}
+			if target == nil {
+				// A partial of something not in the input: nothing to
+				// generate, but say so.
+				m.errorf("partial "+d.Name, "%s: partial %s has no definition to merge into", d.Pos(), d.Name)
+				continue
+			}
+			m.checkPartialAttrs(target.Name, d.ExtAttrs.List)
+			exp, sec := exposedOf(d.ExtAttrs.List), hasAttr(d.ExtAttrs.List, "SecureContext")
+			for _, mem := range d.Members {
+				target.Members = append(target.Members, &MemberInfo{Member: mem, Exposed: exp, Secure: sec})
+			}
+		case *idl.Namespace:
+			target := m.Interfaces[d.Name]
+			if target == nil || target.Kind != "namespace" {
+				m.errorf("partial "+d.Name, "%s: partial namespace %s has no definition to merge into", d.Pos(), d.Name)
+				continue
+			}
+			exp, sec := exposedOf(d.ExtAttrs.List), hasAttr(d.ExtAttrs.List, "SecureContext")
+			for _, mem := range d.Members {
+				target.Members = append(target.Members, &MemberInfo{Member: mem, Exposed: exp, Secure: sec})
+			}
+		case *idl.Dictionary:
+			target := m.Dictionaries[d.Name]
+			if target == nil {
+				m.errorf("partial "+d.Name, "%s: partial dictionary %s has no definition to merge into", d.Pos(), d.Name)
+				continue
+			}
+			target.Members = append(target.Members, d.Members...)
+		}
+	}
+	// includes: copy mixin members, with the mixin's (or the partial
+	// mixin's) exposure, into the interface.
+	for _, inc := range includes {
+		target := m.Interfaces[inc.Target]
+		mixin := m.Mixins[inc.Mixin]
+		if target == nil || mixin == nil {
+			m.errorf(inc.Target, "%s: %s includes %s: unknown interface or mixin", inc.Pos(), inc.Target, inc.Mixin)
+			continue
+		}
+		mexp, msec := exposedOf(mixin.ExtAttrs), hasAttr(mixin.ExtAttrs, "SecureContext")
+		for _, mem := range mixin.Members {
+			mi := *mem
+			mi.From = mixin.Name
+			if mi.Exposed == nil {
+				mi.Exposed = mexp
+			}
+			mi.Secure = mi.Secure || msec
+			target.Members = append(target.Members, &mi)
+		}
+	}
+	for _, it := range m.Interfaces {
+		it.Exposed = exposedOf(it.ExtAttrs)
+		it.Secure = hasAttr(it.ExtAttrs, "SecureContext")
+	}
+	sort.Strings(m.Order)
+	return m
+}
+
+func (m *Model) checkPartialAttrs(def string, attrs []*idl.ExtendedAttribute) {
+	for _, a := range attrs {
+		if _, ok := supportedExtAttrs[a.Name]; !ok {
+			m.errorf(def, "%s: unsupported extended attribute [%s]", a.Pos(), a.Name)
+		}
+	}
+}
+
+// ResolveType follows typedefs: it returns the type with typedef names
+// replaced by their definitions (nullability and extended attributes of
+// the use site kept).
+func (m *Model) ResolveType(t *idl.Type) (*idl.Type, error) {
+	return m.resolve(t, 0)
+}
+
+func (m *Model) resolve(t *idl.Type, depth int) (*idl.Type, error) {
+	if depth > 50 {
+		return nil, fmt.Errorf("typedef cycle at %s", t)
+	}
+	if t == nil {
+		return nil, nil
+	}
+	switch {
+	case t.Union || t.Generic != "":
+		c := *t
+		c.Subtypes = make([]*idl.Type, len(t.Subtypes))
+		for i, s := range t.Subtypes {
+			r, err := m.resolve(s, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			c.Subtypes[i] = r
+		}
+		return &c, nil
+	}
+	td, ok := m.Typedefs[t.Name]
+	if !ok {
+		return t, nil
+	}
+	r, err := m.resolve(td.Type, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	c := *r
+	c.Nullable = r.Nullable || t.Nullable
+	c.ExtAttrs.List = append(append([]*idl.ExtendedAttribute(nil), t.ExtAttrs.List...), r.ExtAttrs.List...)
+	return &c, nil
+}
+
+// Ancestors returns the inheritance chain of an interface, nearest first.
+func (m *Model) Ancestors(name string) []*Interface {
+	var out []*Interface
+	seen := map[string]bool{name: true}
+	for it := m.Interfaces[name]; it != nil && it.Parent != ""; {
+		if seen[it.Parent] {
+			break
+		}
+		seen[it.Parent] = true
+		p := m.Interfaces[it.Parent]
+		if p == nil {
+			break
+		}
+		out = append(out, p)
+		it = p
+	}
+	return out
+}
+
+// DictionaryMembers returns the members of a dictionary in conversion
+// order: inherited dictionaries' members first (most distant first), then
+// each dictionary's own members in lexicographic order.
+func (m *Model) DictionaryMembers(name string) [][]*idl.Field {
+	var chain []*Dictionary
+	seen := map[string]bool{}
+	for d := m.Dictionaries[name]; d != nil && !seen[d.Name]; d = m.Dictionaries[d.Parent] {
+		seen[d.Name] = true
+		chain = append([]*Dictionary{d}, chain...)
+	}
+	var out [][]*idl.Field
+	for _, d := range chain {
+		fs := append([]*idl.Field(nil), d.Members...)
+		sort.SliceStable(fs, func(i, j int) bool { return lessCodeUnits(fs[i].Name, fs[j].Name) })
+		out = append(out, fs)
+	}
+	return out
+}
+
+// lessCodeUnits compares identifiers as sequences of code units (IDL
+// identifiers are ASCII, so byte order is code unit order).
+func lessCodeUnits(a, b string) bool { return strings.Compare(a, b) < 0 }

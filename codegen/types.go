@@ -1,0 +1,402 @@
+package codegen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gowebengine/weblocks/idl"
+)
+
+// category is a type's category for distinguishability and for the union
+// and overload resolution algorithms.
+type category int
+
+const (
+	catAny category = iota
+	catUndefined
+	catBoolean
+	catNumeric
+	catBigint
+	catString
+	catObject
+	catSymbol
+	catInterface // interface types and buffer source types
+	catCallback  // callback function types
+	catDictLike  // dictionaries, records, callback interfaces
+	catSequence  // sequence, FrozenArray, ObservableArray
+	catPromise
+	catUnion
+)
+
+// tinfo is what the generator knows about one (typedef-resolved) type.
+type tinfo struct {
+	t       *idl.Type
+	key     string // Go identifier unique to the type and its conversion-relevant attributes
+	goType  string
+	nilable bool // the Go zero value (nil) is IDL null / absent
+	cat     category
+	// name is the interface, dictionary, enum, callback or buffer name.
+	name string
+	// legacyNonObjectAsNull for callback functions.
+	legacyNonObjectAsNull bool
+	nullable              bool
+	inner                 *tinfo   // nullable: the inner type; sequence/promise: element; record: value
+	keyT                  *tinfo   // record key
+	members               []*tinfo // union: flattened member types (non-nullable)
+	numericKind           string   // for numeric types: the IDL type name
+}
+
+var integerGo = map[string]string{
+	"byte": "int8", "octet": "uint8", "short": "int16", "unsigned short": "uint16",
+	"long": "int32", "unsigned long": "uint32", "long long": "int64", "unsigned long long": "uint64",
+}
+var integerConv = map[string]string{
+	"byte": "ToByte", "octet": "ToOctet", "short": "ToShort", "unsigned short": "ToUnsignedShort",
+	"long": "ToLong", "unsigned long": "ToUnsignedLong", "long long": "ToLongLong", "unsigned long long": "ToUnsignedLongLong",
+}
+var floatGo = map[string]string{
+	"float": "float32", "unrestricted float": "float32", "double": "float64", "unrestricted double": "float64",
+}
+var floatConv = map[string]string{
+	"float": "ToFloat", "unrestricted float": "ToUnrestrictedFloat", "double": "ToDouble", "unrestricted double": "ToUnrestrictedDouble",
+}
+
+// bufferTypes are the buffer source types and the BufferKinds they accept.
+var bufferTypes = map[string][]string{
+	"ArrayBuffer":       {"webidl.KindArrayBuffer"},
+	"SharedArrayBuffer": {},
+	"DataView":          {"webidl.KindDataView"},
+	"Int8Array":         {`"Int8Array"`},
+	"Int16Array":        {`"Int16Array"`},
+	"Int32Array":        {`"Int32Array"`},
+	"Uint8Array":        {`"Uint8Array"`},
+	"Uint16Array":       {`"Uint16Array"`},
+	"Uint32Array":       {`"Uint32Array"`},
+	"Uint8ClampedArray": {`"Uint8ClampedArray"`},
+	"BigInt64Array":     {`"BigInt64Array"`},
+	"BigUint64Array":    {`"BigUint64Array"`},
+	"Float16Array":      {`"Float16Array"`},
+	"Float32Array":      {`"Float32Array"`},
+	"Float64Array":      {`"Float64Array"`},
+	// ArrayBufferView when not defined by typedef in the input.
+	"ArrayBufferView": {`"view"`},
+}
+
+// GoName turns an IDL identifier into an exported Go identifier.
+func GoName(s string) string {
+	s = strings.TrimPrefix(s, "_")
+	var b strings.Builder
+	up := true
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			if up && c >= 'a' && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			b.WriteRune(c)
+			up = false
+		default:
+			up = true
+		}
+	}
+	out := b.String()
+	if out == "" || out[0] >= '0' && out[0] <= '9' {
+		out = "X" + out
+	}
+	return out
+}
+
+// attrNames returns the conversion-relevant extended attributes of a type.
+func typeAttrs(t *idl.Type) (mode string, nullToEmpty, allowShared bool) {
+	mode = "webidl.IntWrap"
+	for _, a := range t.ExtAttrs.List {
+		switch a.Name {
+		case "EnforceRange":
+			mode = "webidl.IntEnforceRange"
+		case "Clamp":
+			mode = "webidl.IntClamp"
+		case "LegacyNullToEmptyString":
+			nullToEmpty = true
+		case "AllowShared", "AllowResizable":
+			allowShared = true
+		}
+	}
+	return
+}
+
+// typeOf returns the type information of t (after typedef resolution).
+func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
+	t, err := g.m.ResolveType(t0)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range t.ExtAttrs.List {
+		if _, ok := supportedExtAttrs[a.Name]; !ok {
+			return nil, fmt.Errorf("%s: unsupported extended attribute [%s] on type %s", a.Pos(), a.Name, t)
+		}
+	}
+	ti, err := g.typeOfResolved(t)
+	if err != nil {
+		return nil, err
+	}
+	if prev, ok := g.types[ti.key]; ok {
+		return prev, nil
+	}
+	g.types[ti.key] = ti
+	return ti, nil
+}
+
+func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
+	if t.Nullable {
+		c := *t
+		c.Nullable = false
+		inner, err := g.typeOfResolved(&c)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := g.types[inner.key]; ok {
+			inner = prev
+		} else {
+			g.types[inner.key] = inner
+		}
+		ti := &tinfo{t: t, key: "Nullable" + inner.key, nullable: true, inner: inner, cat: inner.cat, name: inner.name,
+			legacyNonObjectAsNull: inner.legacyNonObjectAsNull, members: inner.members}
+		if inner.nilable {
+			ti.goType, ti.nilable = inner.goType, true
+		} else {
+			ti.goType = "webidl.Nullable[" + inner.goType + "]"
+		}
+		return ti, nil
+	}
+	mode, nullToEmpty, _ := typeAttrs(t)
+	modeKey := strings.TrimPrefix(strings.TrimPrefix(mode, "webidl.Int"), "Wrap")
+	switch {
+	case t.Union:
+		var members []*tinfo
+		seen := map[string]bool{}
+		var add func(s *idl.Type) error
+		nullable := false
+		add = func(s *idl.Type) error {
+			if s.Union {
+				if s.Nullable {
+					nullable = true
+				}
+				for _, x := range s.Subtypes {
+					if err := add(x); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if s.Nullable {
+				nullable = true
+				c := *s
+				c.Nullable = false
+				s = &c
+			}
+			mi, err := g.typeOfResolved(s)
+			if err != nil {
+				return err
+			}
+			if prev, ok := g.types[mi.key]; ok {
+				mi = prev
+			} else {
+				g.types[mi.key] = mi
+			}
+			if mi.cat == catUnion {
+				for _, x := range mi.members {
+					if !seen[x.key] {
+						seen[x.key] = true
+						members = append(members, x)
+					}
+				}
+				return nil
+			}
+			if !seen[mi.key] {
+				seen[mi.key] = true
+				members = append(members, mi)
+			}
+			return nil
+		}
+		for _, s := range t.Subtypes {
+			if err := add(s); err != nil {
+				return nil, err
+			}
+		}
+		var names []string
+		for _, mi := range members {
+			names = append(names, mi.key)
+		}
+		key := strings.Join(names, "Or")
+		ti := &tinfo{t: t, key: key, goType: key, cat: catUnion, members: members}
+		if nullable {
+			g.types[key] = ti
+			return &tinfo{t: t, key: "Nullable" + key, goType: "webidl.Nullable[" + key + "]", nullable: true, inner: ti, cat: catUnion, members: members}, nil
+		}
+		return ti, nil
+	case t.Generic != "":
+		if why, bad := Unsupported[t.Generic]; bad {
+			return nil, fmt.Errorf("%s: unsupported type %s: %s", t.Pos(), t.Generic, why)
+		}
+		subs := make([]*tinfo, len(t.Subtypes))
+		for i, s := range t.Subtypes {
+			si, err := g.typeOf(s)
+			if err != nil {
+				return nil, err
+			}
+			subs[i] = si
+		}
+		switch t.Generic {
+		case "sequence", "FrozenArray", "ObservableArray":
+			if len(subs) != 1 {
+				return nil, fmt.Errorf("%s: %s takes one type", t.Pos(), t.Generic)
+			}
+			prefix := map[string]string{"sequence": "Sequence", "FrozenArray": "FrozenArray", "ObservableArray": "ObservableArray"}[t.Generic]
+			return &tinfo{t: t, key: prefix + "Of" + subs[0].key, goType: "[]" + subs[0].goType, cat: catSequence, inner: subs[0], name: t.Generic}, nil
+		case "Promise":
+			if len(subs) != 1 {
+				return nil, fmt.Errorf("%s: Promise takes one type", t.Pos())
+			}
+			return &tinfo{t: t, key: "PromiseOf" + subs[0].key, goType: "*webidl.Promise", nilable: true, cat: catPromise, inner: subs[0]}, nil
+		case "record":
+			if len(subs) != 2 || subs[0].cat != catString || subs[0].name != "" {
+				return nil, fmt.Errorf("%s: record keys must be DOMString, USVString or ByteString", t.Pos())
+			}
+			return &tinfo{t: t, key: "RecordOf" + subs[0].key + "To" + subs[1].key,
+				goType: "webidl.Record[" + subs[0].goType + ", " + subs[1].goType + "]", cat: catDictLike, keyT: subs[0], inner: subs[1], name: "record"}, nil
+		}
+		return nil, fmt.Errorf("%s: unknown generic type %s", t.Pos(), t.Generic)
+	}
+	name := t.Name
+	switch name {
+	case "any":
+		return &tinfo{t: t, key: "Any", goType: "goja.Value", nilable: true, cat: catAny}, nil
+	case "undefined":
+		return &tinfo{t: t, key: "Undefined", goType: "webidl.Undefined", cat: catUndefined}, nil
+	case "boolean":
+		return &tinfo{t: t, key: "Boolean", goType: "bool", cat: catBoolean}, nil
+	case "bigint":
+		return &tinfo{t: t, key: "BigInt", goType: "*big.Int", nilable: true, cat: catBigint}, nil
+	case "DOMString":
+		k := "DOMString"
+		if nullToEmpty {
+			k = "DOMStringNullToEmpty"
+		}
+		return &tinfo{t: t, key: k, goType: "webidl.DOMString", cat: catString}, nil
+	case "USVString":
+		return &tinfo{t: t, key: "USVString", goType: "string", cat: catString}, nil
+	case "ByteString":
+		return &tinfo{t: t, key: "ByteString", goType: "webidl.ByteString", cat: catString}, nil
+	case "object":
+		return &tinfo{t: t, key: "Object", goType: "*goja.Object", nilable: true, cat: catObject}, nil
+	case "symbol":
+		return &tinfo{t: t, key: "Symbol", goType: "*goja.Symbol", nilable: true, cat: catSymbol}, nil
+	}
+	if gt, ok := integerGo[name]; ok {
+		return &tinfo{t: t, key: GoName(name) + modeKey, goType: gt, cat: catNumeric, numericKind: name}, nil
+	}
+	if gt, ok := floatGo[name]; ok {
+		return &tinfo{t: t, key: GoName(name), goType: gt, cat: catNumeric, numericKind: name}, nil
+	}
+	if _, ok := bufferTypes[name]; ok {
+		return &tinfo{t: t, key: name, goType: "webidl.BufferSource", cat: catInterface, name: name}, nil
+	}
+	if _, ok := g.m.Enums[name]; ok {
+		return &tinfo{t: t, key: GoName(name), goType: GoName(name), cat: catString, name: name}, nil
+	}
+	if _, ok := g.m.Dictionaries[name]; ok {
+		return &tinfo{t: t, key: GoName(name), goType: GoName(name), cat: catDictLike, name: name}, nil
+	}
+	if cb, ok := g.m.Callbacks[name]; ok {
+		return &tinfo{t: t, key: GoName(name), goType: "*" + GoName(name), nilable: true, cat: catCallback, name: name,
+			legacyNonObjectAsNull: cb.ExtAttrs.Has("LegacyTreatNonObjectAsNull")}, nil
+	}
+	if it, ok := g.m.Interfaces[name]; ok {
+		switch it.Kind {
+		case "callback interface":
+			return &tinfo{t: t, key: GoName(name), goType: "*" + GoName(name), nilable: true, cat: catDictLike, name: name}, nil
+		case "interface":
+			return &tinfo{t: t, key: GoName(name), goType: GoName(name) + "Methods", nilable: true, cat: catInterface, name: name}, nil
+		}
+		return nil, fmt.Errorf("%s: %s %s is not a type", t.Pos(), it.Kind, name)
+	}
+	return nil, fmt.Errorf("%s: unknown type %s", t.Pos(), name)
+}
+
+// distinguishable implements the WebIDL "distinguishable" relation.
+func (g *Generator) distinguishable(a, b *tinfo) bool {
+	if a.nullable && (b.nullable || b.cat == catDictLike && b.name != "record" && g.isDictionary(b)) {
+		return false
+	}
+	if b.nullable && a.cat == catDictLike && g.isDictionary(a) {
+		return false
+	}
+	if a.cat == catUnion || b.cat == catUnion {
+		am, bm := a.members, b.members
+		if a.cat != catUnion {
+			am = []*tinfo{a}
+		}
+		if b.cat != catUnion {
+			bm = []*tinfo{b}
+		}
+		for _, x := range am {
+			for _, y := range bm {
+				if !g.distinguishable(x, y) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	ca, cb := a.cat, b.cat
+	if ca > cb {
+		ca, cb = cb, ca
+		a, b = b, a
+	}
+	switch {
+	case ca == catAny || cb == catAny || ca == catPromise || cb == catPromise:
+		return false
+	case ca == cb:
+		switch ca {
+		case catInterface:
+			return a.name != b.name && !g.inherits(a.name, b.name) && !g.inherits(b.name, a.name)
+		}
+		return false
+	case ca == catUndefined && cb == catDictLike:
+		return false
+	case ca == catObject && cb >= catInterface:
+		return false
+	case ca == catCallback && cb == catDictLike:
+		return !a.legacyNonObjectAsNull
+	}
+	return true
+}
+
+func (g *Generator) isDictionary(t *tinfo) bool {
+	_, ok := g.m.Dictionaries[t.name]
+	return ok
+}
+
+func (g *Generator) inherits(child, parent string) bool {
+	for _, a := range g.m.Ancestors(child) {
+		if a.Name == parent {
+			return true
+		}
+	}
+	return false
+}
+
+// includesNullable reports whether a type is nullable or a union with a
+// nullable member type.
+func (t *tinfo) includesNullable() bool { return t.nullable }
+
+// sortedTypeKeys returns the generator's types in key order.
+func (g *Generator) sortedTypeKeys() []string {
+	keys := make([]string, 0, len(g.types))
+	for k := range g.types {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,87 @@
+// Command bindgen generates the Go bindings from Web IDL.
+//
+//	go run ./tools/bindgen                 regenerate bindings/*_gen.go from bindings/webidls/*.idl
+//	go run ./tools/bindgen -in DIR -out DIR
+//	go run ./tools/bindgen coverage        generate and build every @webref/idl definition
+//
+// The coverage mode installs @webref/idl with npm into the test cache
+// (internal/testenv.CacheDir), generates Go for every definition against
+// stub implementations in a temporary module directory, builds it with
+// `go build`, and prints "generated and compiled: N/M definitions".
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gowebengine/weblocks/codegen"
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "coverage" {
+		fs := flag.NewFlagSet("coverage", flag.ExitOnError)
+		dir := fs.String("idl", "", "directory of .idl files (default: @webref/idl from npm)")
+		verbose := fs.Bool("v", false, "list every failing definition")
+		_ = fs.Parse(os.Args[2:])
+		if *dir == "" {
+			d, err := testenv.InstallNPM("@webref/idl")
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bindgen coverage:", err)
+				os.Exit(2)
+			}
+			*dir = d
+		}
+		res, err := codegen.Coverage(*dir, "")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bindgen coverage:", err)
+			os.Exit(1)
+		}
+		if *verbose || res.Generated < res.Total {
+			fmt.Print(res.Report)
+		}
+		fmt.Printf("generated and compiled: %d/%d definitions\n", res.Generated, res.Total)
+		if res.Generated < res.Total {
+			os.Exit(1)
+		}
+		return
+	}
+	root := findModuleRoot()
+	in := flag.String("in", filepath.Join(root, "bindings", "webidls"), "directory of .idl sources")
+	out := flag.String("out", filepath.Join(root, "bindings"), "output directory")
+	flag.Parse()
+	files, err := codegen.ParseDir(*in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bindgen:", err)
+		os.Exit(1)
+	}
+	g, outs, err := codegen.Generate(codegen.Load(files), codegen.Options{Package: "bindings"})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bindgen:", err)
+		os.Exit(1)
+	}
+	if rep := g.ErrorReport(); rep != "" {
+		// The project's own IDL must generate completely.
+		fmt.Fprint(os.Stderr, rep)
+		os.Exit(1)
+	}
+	if err := codegen.WriteOutputs(*out, outs); err != nil {
+		fmt.Fprintln(os.Stderr, "bindgen:", err)
+		os.Exit(1)
+	}
+}
+
+// findModuleRoot walks up from the working directory to go.mod.
+func findModuleRoot() string {
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
