@@ -12,12 +12,12 @@ import (
 // merged into their definitions, mixin members copied into the interfaces
 // that include them, typedefs resolvable.
 type Model struct {
-	Interfaces  map[string]*Interface // interfaces, callback interfaces and namespaces
+	Interfaces   map[string]*Interface // interfaces, callback interfaces and namespaces
 	Dictionaries map[string]*Dictionary
-	Enums       map[string]*idl.Enum
-	Typedefs    map[string]*idl.Typedef
-	Callbacks   map[string]*idl.Callback
-	Mixins      map[string]*Interface
+	Enums        map[string]*idl.Enum
+	Typedefs     map[string]*idl.Typedef
+	Callbacks    map[string]*idl.Callback
+	Mixins       map[string]*Interface
 	// FileOf maps a definition name to the source file it is generated in.
 	FileOf map[string]string
 	// Errors per definition name (construct not supported, unknown
@@ -30,15 +30,15 @@ type Model struct {
 // Interface is a merged interface, interface mixin, callback interface or
 // namespace.
 type Interface struct {
-	Name      string
-	Kind      string // "interface", "mixin", "callback interface", "namespace"
-	Parent    string
-	ExtAttrs  []*idl.ExtendedAttribute
-	Members   []*MemberInfo
-	Def       idl.Definition
-	File      string
-	Exposed   []string
-	Secure    bool
+	Name     string
+	Kind     string // "interface", "mixin", "callback interface", "namespace"
+	Parent   string
+	ExtAttrs []*idl.ExtendedAttribute
+	Members  []*MemberInfo
+	Def      idl.Definition
+	File     string
+	Exposed  []string
+	Secure   bool
 }
 
 // MemberInfo is a member with the exposure of the partial definition or
