@@ -1,5 +1,50 @@
 // Package html models the HTML Standard's processing concepts: user
-// agents, agents and event loops, parallel queues, environment settings
-// objects, documents and navigables. It is plain Go and never imports a
-// JavaScript engine.
+// agents, agents and agent clusters, event loops and task sources, parallel
+// queues, timers, environment settings objects, documents and navigables.
+// It is plain Go and never imports a JavaScript engine.
+//
+// # Threading
+//
+// A UserAgent runs every ParallelQueue and EventLoop on a Scheduler:
+//
+//   - NewGoroutineScheduler (the default): each event loop has its own
+//     goroutine, started on first use, that drains all pending tasks per
+//     wake-up from a mutex-guarded slice (no allocation per task, no
+//     goroutine per task). Every task of a loop runs on that one goroutine,
+//     followed by the loop's microtask checkpoint hook
+//     (SetMicrotaskCheckpoint). A parallel queue that is idle runs newly
+//     enqueued steps at once on the enqueuing goroutine (and then what they
+//     enqueued, for a few rounds) instead of waking its own goroutine; that
+//     is one of the interleavings "in parallel" allows and saves a hand-off
+//     per hop. Steps therefore must not block, and must not be enqueued
+//     while holding a lock they take. InlineParallelQueues(false) turns it
+//     off.
+//   - NewManualScheduler: nothing runs until the test calls RunOne,
+//     RunUntilIdle or a chosen Runner's RunOne (Runnable lists them), so a
+//     randomized test can pick every interleaving; timers use a fake clock
+//     moved by Advance.
+//
+// Everything in this package is goroutine-safe, except that the relevant
+// global object slot and dom objects belong to their event loop.
+//
+// # Documents
+//
+// Navigable.Navigate makes a new Document (with a new environment settings
+// object in the similar-origin window agent of its site in the navigable's
+// browsing context group) the active document, then unloads the old one and
+// its descendants, running their unloading document cleanup steps on the
+// calling goroutine, or keeps it in the back/forward cache
+// (NavigateOptions.KeepInBFCache): not fully active, not unloaded, its
+// tasks waiting until Restore. Navigable.Destroy removes an iframe or
+// closes a window. A window agent terminates (running its termination
+// steps) when its last document is discarded; dedicated workers terminate
+// with their owner.
+//
+// # Extension points
+//
+// Agent kinds for shared and service workers exist
+// (ObtainADedicatedOrSharedWorkerAgent creates a shared worker agent in a
+// new cluster); window.open is Navigable.OpenAuxiliary; everything crossing
+// agents goes through QueueTask and ParallelQueue.Enqueue, the seams where
+// an out-of-process agent would marshal its messages.
 package html

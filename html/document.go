@@ -332,6 +332,15 @@ func (ua *UserAgent) NewTopLevelTraversable() *Navigable {
 	return &Navigable{ua: ua, group: ua.NewBrowsingContextGroup()}
 }
 
+// OpenAuxiliary is the window.open case: a new top-level traversable in
+// the same browsing context group as n (so same-site documents share their
+// similar-origin window agent and event loop), navigated to u. (noopener
+// would use ua.OpenWindow instead: a new group.)
+func (n *Navigable) OpenAuxiliary(u *url.URL) (*Document, error) {
+	aux := &Navigable{ua: n.ua, group: n.group}
+	return aux.Navigate(u, NavigateOptions{})
+}
+
 // OpenWindow creates a top-level traversable and navigates it to u.
 func (ua *UserAgent) OpenWindow(u *url.URL) (*Document, error) {
 	return ua.NewTopLevelTraversable().Navigate(u, NavigateOptions{})

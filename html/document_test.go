@@ -496,3 +496,58 @@ func TestBoundedState(t *testing.T) {
 		t.Fatalf("%d agents alive", n)
 	}
 }
+
+func TestOpenAuxiliary(t *testing.T) {
+	_, ua := manualUA()
+	defer ua.Close()
+	opener := mustOpen(t, ua, "http://a.test/")
+	popup, err := opener.Navigable().OpenAuxiliary(mustURL(t, "https://www.a.test/"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !popup.Navigable().IsTopLevel() || popup.Navigable().Group() != opener.Navigable().Group() {
+		t.Fatal("auxiliary traversable must be top-level in the opener's group")
+	}
+	// http and https are different sites: different agents even in one group.
+	if popup.EnvironmentSettingsObject().Agent() == opener.EnvironmentSettingsObject().Agent() {
+		t.Fatal("cross-site popup shares the agent")
+	}
+	same, _ := opener.Navigable().OpenAuxiliary(mustURL(t, "http://b.a.test/"))
+	if same.EnvironmentSettingsObject().Agent() != opener.EnvironmentSettingsObject().Agent() {
+		t.Fatal("same-site popup must share the similar-origin window agent")
+	}
+	// Security is per top-level: an insecure opener does not make the popup insecure.
+	if !popup.EnvironmentSettingsObject().IsSecureContext() || opener.EnvironmentSettingsObject().IsSecureContext() {
+		t.Fatal("secure context of popup")
+	}
+	if k, _ := popup.EnvironmentSettingsObject().StorageKey(); k.TopLevelSite != origin.ObtainSite(popup.Origin()) {
+		t.Fatal("a popup is its own top level for storage")
+	}
+}
+
+func TestManyNavigationsBoundedGoroutines(t *testing.T) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	top := mustOpen(t, ua, "https://a.test/")
+	base := runtimeGoroutines()
+	nav := top.Navigable()
+	for i := 0; i < 2000; i++ {
+		d, err := nav.Navigate(mustURL(t, fmt.Sprintf("https://s%d.test/", i%50)), NavigateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		d.EnvironmentSettingsObject().ResponsibleEventLoop().QueueTask(DOMManipulationTaskSource, func() { close(done) })
+		<-done
+	}
+	waitFor(t, "retired agents' goroutines to exit", func() bool { return runtimeGoroutines() <= base+2 })
+	if n := len(ua.Agents()); n != 1 {
+		t.Fatalf("%d agents alive after navigating one window 2000 times", n)
+	}
+	top.Navigable().Group().mu.Lock()
+	nc := len(top.Navigable().Group().clusters)
+	top.Navigable().Group().mu.Unlock()
+	if nc != 1 {
+		t.Fatalf("%d agent clusters kept", nc)
+	}
+}
