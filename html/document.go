@@ -30,6 +30,7 @@ type Document struct {
 	destroyed bool // gone for good: its tasks are dropped
 
 	cmu        sync.Mutex
+	cleanupRan bool // the cleanup steps were taken to run
 	cleanup    []idSteps
 	nextID     uint64
 	deferLoops []*EventLoop // loops holding deferred tasks of this document
@@ -138,12 +139,12 @@ func (d *Document) releaseDeferred(drop bool) {
 // its navigable destroyed. Returns 0 (and never runs them) if the document
 // was already unloaded.
 func (d *Document) AddUnloadingDocumentCleanupSteps(steps func()) CleanupStepsID {
-	d.ua.navMu.RLock()
-	unloaded := d.unloaded
-	d.ua.navMu.RUnlock()
 	d.cmu.Lock()
 	defer d.cmu.Unlock()
-	if unloaded || steps == nil {
+	// Steps added after the document started unloading but before its
+	// cleanup steps were taken still run; after that, 0 tells the caller
+	// that the document is gone.
+	if d.cleanupRan || steps == nil {
 		return 0
 	}
 	d.nextID++
@@ -221,12 +222,20 @@ func (ua *UserAgent) runUnload(docs []*Document) {
 // "Run any unloading document cleanup steps for oldDocument that are
 // defined by this specification and other applicable specifications."
 func (d *Document) runUnloadingDocumentCleanupSteps() {
-	d.cmu.Lock()
-	steps := d.cleanup
-	d.cleanup = nil
-	d.cmu.Unlock()
-	for _, s := range steps {
-		s.steps()
+	for {
+		d.cmu.Lock()
+		steps := d.cleanup
+		d.cleanup = nil
+		if len(steps) == 0 {
+			d.cleanupRan = true
+			d.cmu.Unlock()
+			return
+		}
+		d.cmu.Unlock()
+		// Steps may add steps (they run too, in order).
+		for _, s := range steps {
+			s.steps()
+		}
 	}
 }
 
@@ -468,6 +477,7 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 		penv = n.container.env
 		env.topLevelCreationURL = penv.topLevelCreationURL
 		env.topLevelOrigin = penv.topLevelOrigin
+		env.crossSiteAncestor = penv.crossSiteAncestor || !origin.SameSiteOrigins(penv.origin, o)
 	}
 	env.secure = isASecureContext(env, penv)
 	env.init()

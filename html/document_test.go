@@ -3,7 +3,9 @@ package html
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gowebengine/weblocks/html/origin"
@@ -549,5 +551,60 @@ func TestManyNavigationsBoundedGoroutines(t *testing.T) {
 	top.Navigable().Group().mu.Unlock()
 	if nc != 1 {
 		t.Fatalf("%d agent clusters kept", nc)
+	}
+}
+
+func TestAncestorChainBit(t *testing.T) {
+	_, ua := manualUA()
+	defer ua.Close()
+	a := mustOpen(t, ua, "https://a.test/")
+	b := mustChild(t, a, "https://b.test/", ChildNavigableOptions{})
+	aba := mustChild(t, b, "https://a.test/inner", ChildNavigableOptions{})
+	aa := mustChild(t, a, "https://www.a.test/", ChildNavigableOptions{})
+	key := func(d *Document) storage.StorageKey {
+		k, ok := d.EnvironmentSettingsObject().StorageKey()
+		if !ok {
+			t.Fatal("no key")
+		}
+		return k
+	}
+	if key(a).HasCrossSiteAncestor || key(aa).HasCrossSiteAncestor || !key(b).HasCrossSiteAncestor || !key(aba).HasCrossSiteAncestor {
+		t.Fatal("ancestor chain bits")
+	}
+	if key(aba) == key(a) || key(aba).Origin != key(a).Origin || key(aba).TopLevelSite != key(a).TopLevelSite {
+		t.Fatal("a.test inside b.test inside a.test must be partitioned from first-party a.test")
+	}
+	w, _ := NewDedicatedWorker(aba.EnvironmentSettingsObject(), mustURL(t, "https://a.test/w.js"))
+	if k, _ := w.StorageKey(); k != key(aba) {
+		t.Fatal("worker inherits the bit")
+	}
+	if !strings.HasSuffix(key(aba).String(), "cross-site ancestor") {
+		t.Fatal(key(aba).String())
+	}
+}
+
+func TestCleanupStepsRaceWithUnload(t *testing.T) {
+	for i := 0; i < 50; i++ {
+		_, ua := manualUA()
+		d := mustOpen(t, ua, "https://a.test/")
+		var accepted, ran atomic.Int64
+		var wg sync.WaitGroup
+		for g := 0; g < 4; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := 0; j < 200; j++ {
+					if d.AddUnloadingDocumentCleanupSteps(func() { ran.Add(1) }) != 0 {
+						accepted.Add(1)
+					}
+				}
+			}()
+		}
+		d.Navigable().Destroy()
+		wg.Wait()
+		if accepted.Load() != ran.Load() {
+			t.Fatalf("%d steps accepted, %d ran", accepted.Load(), ran.Load())
+		}
+		ua.Close()
 	}
 }

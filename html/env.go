@@ -36,6 +36,7 @@ type EnvironmentSettingsObject struct {
 	document            *Document
 	owner               *EnvironmentSettingsObject
 	storageKey          storage.StorageKey // for non-storage purposes, computed once
+	crossSiteAncestor   bool               // some ancestor document is cross-site with this one
 
 	gmu    sync.Mutex
 	global any
@@ -109,13 +110,14 @@ func (e *EnvironmentSettingsObject) StorageShed() *storage.Shed { return e.ua.sh
 func (e *EnvironmentSettingsObject) ObtainAStorageKeyForNonStoragePurposes() storage.StorageKey {
 	// 1. Let origin be environment's origin.
 	// 2. Return a tuple consisting of origin (and, with partitioning, the
-	//    site of environment's top-level origin).
+	//    site of environment's top-level origin and the ancestor chain bit).
 	return e.storageKey
 }
 
 // init computes the derived fields once the identity fields are set.
 func (e *EnvironmentSettingsObject) init() {
-	e.storageKey = storage.StorageKey{Origin: e.origin, TopLevelSite: origin.ObtainSite(e.topLevelOrigin)}
+	e.storageKey = storage.StorageKey{Origin: e.origin, TopLevelSite: origin.ObtainSite(e.topLevelOrigin),
+		HasCrossSiteAncestor: e.crossSiteAncestor}
 }
 
 // StorageKey implements storage.Environment: "obtain a storage key".
@@ -221,6 +223,7 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 		agent:               agent,
 		ua:                  owner.ua,
 		owner:               owner,
+		crossSiteAncestor:   owner.crossSiteAncestor,
 	}
 	env.secure = isASecureContext(env, nil)
 	env.init()

@@ -170,6 +170,14 @@ func (l *EventLoop) runTask(t *task) bool {
 			l.deferred = append(l.deferred, *t)
 			l.deferMu.Unlock()
 			d.noteDeferred(l)
+			// The document may have become fully active (or been destroyed)
+			// meanwhile, after its deferred tasks were released: look again.
+			switch d.runnability() {
+			case docRunTasks:
+				d.releaseDeferred(false)
+			case docDropTasks:
+				d.releaseDeferred(true)
+			}
 			return true
 		}
 	}

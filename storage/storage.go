@@ -11,15 +11,24 @@ import (
 // StorageKey is the Storage Standard's storage key, partitioned by the
 // top-level site (Client-Side Storage Partitioning): the same origin
 // embedded under two different top-level sites gets two different keys.
-// StorageKey is comparable and used as a map key.
+// HasCrossSiteAncestor is the partitioning's "ancestor chain bit": a frame
+// with a cross-site ancestor (a.test inside b.test inside a.test) is kept
+// apart from the first-party a.test even though its origin and top-level
+// site match. StorageKey is comparable and used as a map key.
 type StorageKey struct {
-	Origin       origin.Origin
-	TopLevelSite origin.Site
+	Origin               origin.Origin
+	TopLevelSite         origin.Site
+	HasCrossSiteAncestor bool
 }
 
-// String is a debugging representation "origin ^ top-level site".
+// String is a debugging representation "origin ^ top-level site" (with
+// " ^ cross-site ancestor" when the bit is set).
 func (k StorageKey) String() string {
-	return k.Origin.String() + " ^ " + k.TopLevelSite.String()
+	s := k.Origin.String() + " ^ " + k.TopLevelSite.String()
+	if k.HasCrossSiteAncestor {
+		s += " ^ cross-site ancestor"
+	}
+	return s
 }
 
 // Environment is what the Storage Standard needs from an environment
