@@ -244,6 +244,9 @@ func (ua *UserAgent) newAgent(kind AgentKind, cluster *AgentCluster) *Agent {
 	a := &Agent{kind: kind, cluster: cluster, ua: ua, id: id}
 	a.loop = newEventLoop(ua.sched.core(), fmt.Sprintf("event loop of agent %d (%s)", id, kind))
 	a.loop.agent = a
+	if !ua.sched.core().manual {
+		a.loop.r.onPanic = ua.onPanic
+	}
 	cluster.add(a)
 	ua.mu.Lock()
 	if ua.closed {

@@ -183,10 +183,18 @@ func (l *EventLoop) runTask(t *task) bool {
 	}
 	l.currentSrc = t.source
 	l.r.executing.Store(true)
-	t.steps()
-	// Perform a microtask checkpoint.
-	if cp := l.checkpoint.Load(); cp != nil {
-		(*cp)()
+	if l.r.onPanic != nil {
+		l.r.protect(t.steps)
+		// Perform a microtask checkpoint.
+		if cp := l.checkpoint.Load(); cp != nil {
+			l.r.protect(*cp)
+		}
+	} else {
+		t.steps()
+		// Perform a microtask checkpoint.
+		if cp := l.checkpoint.Load(); cp != nil {
+			(*cp)()
+		}
 	}
 	l.r.executing.Store(false)
 	return true
@@ -308,8 +316,9 @@ func (t *Timer) run() {
 	t.steps()
 }
 
-// now is the loop's clock: fake time in manual mode, monotonic otherwise.
-func (l *EventLoop) now() time.Duration {
+// Now is the loop's clock: the manual scheduler's fake time, otherwise the
+// monotonic time since the loop was created. Timers are measured on it.
+func (l *EventLoop) Now() time.Duration {
 	c := l.r.core
 	if c.manual {
 		c.mu.Lock()

@@ -3,6 +3,7 @@ package html
 import (
 	"container/heap"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -214,6 +215,17 @@ type runner struct {
 	done    chan struct{}
 
 	executing atomic.Bool // steps of this runner are executing (IsRunning)
+	onPanic   func(value any, stack []byte)
+}
+
+// protect runs f, reporting a panic to onPanic instead of crashing.
+func (r *runner) protect(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.onPanic(v, debug.Stack())
+		}
+	}()
+	f()
 }
 
 func newRunner(c *schedCore, name string, owner Runner, loop *EventLoop) *runner {
@@ -289,7 +301,11 @@ func (r *runner) runInline(t task) {
 		}
 	}()
 	r.executing.Store(true)
-	t.steps()
+	if r.onPanic != nil {
+		r.protect(t.steps)
+	} else {
+		t.steps()
+	}
 	r.executing.Store(false)
 	for round := 0; ; round++ {
 		r.mu.Lock()
@@ -374,7 +390,11 @@ func (r *runner) runBatch(batch []task) {
 	}
 	for i := range batch {
 		r.executing.Store(true)
-		batch[i].steps()
+		if r.onPanic != nil {
+			r.protect(batch[i].steps)
+		} else {
+			batch[i].steps()
+		}
 		r.executing.Store(false)
 	}
 }

@@ -126,3 +126,37 @@ func TestSchedulerStress(t *testing.T) {
 		ua.Close()
 	}
 }
+
+func TestPanicHandler(t *testing.T) {
+	for _, inline := range []bool{true, false} {
+		var mu sync.Mutex
+		var got []string
+		ua := NewUserAgent(WithScheduler(NewGoroutineScheduler(InlineParallelQueues(inline))),
+			WithPanicHandler(func(v any, stack []byte) {
+				mu.Lock()
+				got = append(got, fmt.Sprint(v))
+				mu.Unlock()
+				if len(stack) == 0 {
+					t.Error("no stack")
+				}
+			}))
+		loop := mustOpen(t, ua, "https://a.test/").EnvironmentSettingsObject().ResponsibleEventLoop()
+		loop.SetMicrotaskCheckpoint(func() {})
+		done := make(chan struct{})
+		loop.QueueTask(DOMManipulationTaskSource, func() { panic("task") })
+		ua.LockTaskQueue().Enqueue(func() { panic("steps") })
+		loop.QueueTask(DOMManipulationTaskSource, func() {
+			ua.LockTaskQueue().Enqueue(func() { close(done) })
+		})
+		<-done
+		mu.Lock()
+		if len(got) != 2 {
+			t.Fatalf("inline=%v: reported %v", inline, got)
+		}
+		mu.Unlock()
+		if loop.Now() <= 0 {
+			t.Fatal("Now")
+		}
+		ua.Close()
+	}
+}

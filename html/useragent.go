@@ -14,6 +14,7 @@ type UserAgent struct {
 	sched   Scheduler
 	shed    *storage.Shed
 	private bool
+	onPanic func(any, []byte)
 
 	ltqOnce sync.Once
 	ltq     *ParallelQueue
@@ -35,6 +36,15 @@ type Option func(*UserAgent)
 // WithScheduler makes the user agent run its queues and event loops on s
 // (default: a new GoroutineScheduler).
 func WithScheduler(s Scheduler) Option { return func(ua *UserAgent) { ua.sched = s } }
+
+// WithPanicHandler makes the goroutine scheduler recover panics of tasks,
+// microtask checkpoints and parallel queue steps of this user agent and
+// report them to h (with the stack) instead of crashing the process; the
+// loop or queue goes on with its next task. (With the manual scheduler,
+// panics reach the goroutine that runs the step either way.)
+func WithPanicHandler(h func(value any, stack []byte)) Option {
+	return func(ua *UserAgent) { ua.onPanic = h }
+}
 
 // WithStorageShed makes the user agent use an existing shed.
 func WithStorageShed(s *storage.Shed) Option { return func(ua *UserAgent) { ua.shed = s } }
@@ -61,7 +71,7 @@ func NewUserAgent(opts ...Option) *UserAgent {
 // session of this one: same scheduler, its own (empty) storage shed and lock
 // task queue, so nothing is shared with ua.
 func (ua *UserAgent) NewPrivateBrowsingSession() *UserAgent {
-	return NewUserAgent(WithScheduler(ua.sched), Private())
+	return NewUserAgent(WithScheduler(ua.sched), Private(), WithPanicHandler(ua.onPanic))
 }
 
 // IsPrivate reports whether this is a private browsing session.
@@ -93,6 +103,9 @@ func (ua *UserAgent) startQueue(name string) *ParallelQueue {
 	// 1. Let parallelQueue be a new parallel queue.
 	q := &ParallelQueue{ua: ua}
 	q.r = newRunner(ua.sched.core(), name, q, nil)
+	if !ua.sched.core().manual {
+		q.r.onPanic = ua.onPanic
+	}
 	// 2. Run the following steps in parallel: while true, dequeue and run
 	//    steps (the runner does this on its goroutine, or the test does).
 	ua.mu.Lock()
