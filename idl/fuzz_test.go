@@ -3,9 +3,11 @@ package idl
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // FuzzParse checks that the parser never panics or hangs on any input and
@@ -26,6 +28,15 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("/* unterminated"))
 	f.Add([]byte(`"unterminated`))
 	f.Fuzz(func(t *testing.T, src []byte) {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				panic(fmt.Sprintf("hang on %q", src))
+			}
+		}()
 		file, err := Parse("fuzz.idl", src)
 		if file == nil {
 			t.Fatal("nil file")
