@@ -290,4 +290,3 @@ func writeFile(path string, data []byte) error {
 	}
 	return nil
 }
-
