@@ -1,8 +1,10 @@
 package suite
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -115,4 +117,64 @@ func sameMessage(a, b *string) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// nodeDriver runs a harness and one test file in Node.js as a bare
+// JavaScript shell (no document, no worker scope: the environment a minimal
+// engine gives), and prints the completion data as JSON.
+const nodeDriver = `
+const fs = require('fs');
+const vm = require('vm');
+const [harness, testFile] = process.argv.slice(1);
+globalThis.self = globalThis;
+vm.runInThisContext(fs.readFileSync(harness, 'utf8'), {filename: harness});
+add_completion_callback((tests, status) => {
+  process.stdout.write(JSON.stringify({
+    status: status.status,
+    message: status.message === undefined ? null : status.message,
+    tests: tests.map(t => ({name: t.name, status: t.status, message: t.message === undefined ? null : t.message})),
+  }));
+});
+setup({explicit_done: true});
+vm.runInThisContext(fs.readFileSync(testFile, 'utf8'), {filename: testFile});
+done();
+`
+
+func runInNode(t *testing.T, node, harness, testFile string) fileResult {
+	t.Helper()
+	cmd := exec.Command(node, "-e", nodeDriver, harness, testFile)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node %s %s: %v\n%s%s", harness, testFile, err, out, stderr.String())
+	}
+	var res fileResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("node output for %s: %v\n%s", testFile, err, out)
+	}
+	return res
+}
+
+// TestHarnessInShellMatchesUpstream runs the harness self-tests in Node.js
+// as a plain JavaScript shell, under this package's harness and upstream's,
+// and requires identical results: the harness must work without a DOM.
+func TestHarnessInShellMatchesUpstream(t *testing.T) {
+	node := testenv.Node(t)
+	upstream := filepath.Join(testenv.NPMPackage(t, "wpt-runner"), "testharness", "testharness.js")
+	ours, err := filepath.Abs(filepath.Join("wpt", "resources", "testharness.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"asserts.any.js", "async.any.js", "duplicate.any.js", "returned-value.any.js",
+		"precondition.any.js", "cleanup-value.any.js", "explicit-done.any.js"} {
+		file := filepath.Join("testdata", "harness", f)
+		o := runInNode(t, node, ours, file)
+		u := runInNode(t, node, upstream, file)
+		if diff := compareResults(o, u); diff != "" {
+			t.Errorf("%s: ours and upstream differ: %s\nours:\n%s\nupstream:\n%s", f, diff, o, u)
+		} else {
+			t.Logf("%s: harness %s, %d subtests agree", f, harnessStatus[o.Status], len(o.Tests))
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"io/fs"
 	"os"
 	"testing"
 )
@@ -16,7 +17,7 @@ func TestProbe(t *testing.T) {
 var __start = performance.now();
 add_result_callback(function (t) { t.message = Math.round(performance.now() - __start) + "ms " + (t.message || ""); });
 ` + reportJS
-	res := runAll(t, &server{root: os.DirFS(dir), override: map[string][]byte{"/resources/testharnessreport.js": []byte(timing)}}, []string{os.Getenv("PROBE_URL")})
+	res := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS(dir)}, override: map[string][]byte{"/resources/testharnessreport.js": []byte(timing)}}, []string{os.Getenv("PROBE_URL")})
 	for u, r := range res {
 		t.Logf("%s\n%s", u, r)
 	}
