@@ -99,7 +99,7 @@ func TestRunCompareAndReports(t *testing.T) {
 		"/a/differ.window.html    1/2   2/2",
 		"/a/pass.any.html         1/1   1/1",
 		"/a/pass.any.worker.html  1/1   1/1",
-		"/a/differ.window.html | b\n    fake:      FAIL: b broke\n    fake2:     PASS",
+		"/a/differ.window.html\n  b:\n      fake:      FAIL: b broke\n      fake2:     PASS",
 		"fake: 3 tests, 3/4 subtests passed, 1 unexpected results",
 		"UNEXPECTED FAIL (expected PASS) /a/differ.window.html | b: b broke",
 		"fake2: 3 tests, 4/4 subtests passed, 0 unexpected results",

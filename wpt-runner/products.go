@@ -1,11 +1,11 @@
 package main
 
 // The products the command can run. Each package registers itself with
-// product.Register from an init function; the "go" product is a placeholder
-// (harness ERROR "go product not built yet") until the package
-// wpt-runner/goproduct registers the real engine and is imported here.
+// product.Register from an init function (the "go" registration replaces
+// the placeholder of package product).
 import (
 	"github.com/gowebengine/weblocks/wpt-runner/chromium"
+	_ "github.com/gowebengine/weblocks/wpt-runner/goproduct"
 )
 
 // findChromium reports whether Chromium is installed.

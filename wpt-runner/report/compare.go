@@ -152,8 +152,9 @@ func (c *Comparison) WriteTable(w io.Writer) {
 }
 
 // WriteDifferences prints every harness status and subtest on which the
-// products differ, with each product's status and message. It returns the
-// number of differences.
+// products differ, grouped by test, with each product's status and message
+// (on one line when no product has a message). It returns the number of
+// differences.
 func (c *Comparison) WriteDifferences(w io.Writer) int {
 	n := 0
 	for _, t := range c.Tests {
@@ -161,18 +162,35 @@ func (c *Comparison) WriteDifferences(w io.Writer) int {
 		if t.Harness.Differs {
 			rows = append([]Row{t.Harness}, rows...)
 		}
+		header := false
 		for _, r := range rows {
 			if !r.Differs {
 				continue
+			}
+			if !header {
+				fmt.Fprintln(w, t.Test)
+				header = true
 			}
 			n++
 			name := r.Subtest
 			if name == "" {
 				name = "(harness status)"
 			}
-			fmt.Fprintf(w, "%s | %s\n", t.Test, name)
+			withMsg := false
+			for _, cell := range r.Cells {
+				withMsg = withMsg || cell.Message != ""
+			}
+			if !withMsg {
+				parts := make([]string, len(r.Cells))
+				for i, cell := range r.Cells {
+					parts[i] = c.Products[i] + " " + cell.String()
+				}
+				fmt.Fprintf(w, "  %s: %s\n", name, strings.Join(parts, ", "))
+				continue
+			}
+			fmt.Fprintf(w, "  %s:\n", name)
 			for i, cell := range r.Cells {
-				fmt.Fprintf(w, "    %-10s %s\n", c.Products[i]+":", cell)
+				fmt.Fprintf(w, "      %-10s %s\n", c.Products[i]+":", cell)
 			}
 		}
 	}
