@@ -52,14 +52,7 @@ func (r *Realm) eventTargetOf(v goja.Value) *eventTargetImpl {
 	if !ok {
 		return nil
 	}
-	switch t := impl.(type) {
-	case *eventTargetImpl:
-		return t
-	case *abortSignalImpl:
-		return t.eventTargetImpl
-	case *globalImpl:
-		return t.eventTargetImpl
-	case interface{ eventTarget() *eventTargetImpl }:
+	if t, ok := impl.(interface{ eventTarget() *eventTargetImpl }); ok {
 		return t.eventTarget()
 	}
 	return nil
@@ -129,4 +122,16 @@ func (r *Realm) NewDOMException(name, message string) goja.Value {
 // (an object with a Go implementation behind it).
 func (r *Realm) IsPlatformObject(o *goja.Object) bool {
 	return o == r.global || r.idl.ImplOf(o) != nil
+}
+
+// DocumentObject returns the window's Document platform object (an
+// EventTarget with the Document IDL members); the embedder adds its DOM
+// to it or to Document.prototype. Nil for workers.
+func (r *Realm) DocumentObject() *goja.Object {
+	w, ok := r.globalImpl.(*windowImpl)
+	if !ok {
+		return nil
+	}
+	obj, _ := r.idl.Wrap(w.document, "Document").(*goja.Object)
+	return obj
 }

@@ -20,9 +20,10 @@ type storageBucketManagerImpl struct {
 // storageBucketImpl is the Go implementation behind a StorageBucket.
 type storageBucketImpl struct {
 	webidl.Reflector
-	realm  *Realm
-	bucket *storage.Bucket
-	locks  *lockManagerImpl
+	realm   *Realm
+	bucket  *storage.Bucket
+	locks   *lockManagerImpl
+	expires *float64
 }
 
 // shelf obtains the environment's local storage shelf; failure (an opaque

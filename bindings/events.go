@@ -12,6 +12,7 @@ import (
 // PromiseRejectionEvent, defined as own properties of the wrapper.
 type eventImpl struct {
 	webidl.Reflector
+	realm *Realm
 	ev    *dom.Event
 	extra []eventProp
 	// stopped mirrors the stop propagation flag for cancelBubble.
@@ -59,6 +60,7 @@ func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 		impl = &eventImpl{ev: ev}
 		ev.Detail = impl
 	}
+	impl.realm = r
 	if obj := impl.Object(); obj != nil {
 		return obj
 	}
@@ -288,7 +290,7 @@ func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, pro
 func (r *Realm) newEvent(typ string, bubbles, cancelable, composed bool) *eventImpl {
 	ev := dom.NewEvent(typ)
 	ev.Bubbles, ev.Cancelable, ev.Composed = bubbles, cancelable, composed
-	impl := &eventImpl{ev: ev}
+	impl := &eventImpl{realm: r, ev: ev}
 	ev.Detail = impl
 	return impl
 }

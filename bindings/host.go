@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
-	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 )
 
@@ -16,9 +15,8 @@ var realmTaskSource = html.NewTaskSource("JavaScript realm")
 
 // htmlHost runs a realm on its environment's responsible event loop.
 type htmlHost struct {
-	env   *html.EnvironmentSettingsObject
-	loop  *html.EventLoop
-	start time.Time
+	env  *html.EnvironmentSettingsObject
+	loop *html.EventLoop
 }
 
 func taskSourceOf(name string) html.TaskSource {
@@ -52,14 +50,8 @@ func (h *htmlHost) startTimer(ms uint64, steps func()) func() {
 	return func() { t.Cancel() }
 }
 
-// now is the loop's clock: the fake clock of a manual scheduler, else the
-// monotonic time since the realm was created.
-func (h *htmlHost) now() time.Duration {
-	if ms, ok := h.env.UserAgent().Scheduler().(*html.ManualScheduler); ok {
-		return ms.Now()
-	}
-	return time.Since(h.start)
-}
+// now is the loop's clock (the fake clock under a manual scheduler).
+func (h *htmlHost) now() time.Duration { return h.loop.Now() }
 
 // loopRealms is the set of realms of one event loop: the loop's microtask
 // checkpoint hook visits them all.
@@ -145,7 +137,7 @@ func newEnvRealm(env *html.EnvironmentSettingsObject, kind GlobalKind, opts Opti
 		return nil, html.ErrTerminated
 	}
 	loop := env.ResponsibleEventLoop()
-	host := &htmlHost{env: env, loop: loop, start: time.Now()}
+	host := &htmlHost{env: env, loop: loop}
 	r := newRealm(host, kind, opts)
 	r.env = env
 	info := envInfo{url: env.CreationURL(), origin: env.Origin().Serialize(), secure: env.IsSecureContext()}
@@ -168,13 +160,11 @@ func (r *Realm) setUp(info envInfo) error {
 	r.idl.ErrorToJS = r.errorToJS
 	r.idl.Data = r
 	r.secure = info.secure
-	global := r.newGlobalImpl()
-	r.idl.SetGlobalImpl(global)
-	if err := installGenerated(r.idl); err != nil {
+	r.globalImpl = r.newGlobal(info)
+	r.idl.SetGlobalImpl(r.globalImpl)
+	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
-	r.installTimers()
-	r.installEnvironmentGlobals(info)
 	r.installGlobalEventHandlers()
 	return nil
 }
@@ -188,17 +178,4 @@ func (r *Realm) installGlobalEventHandlers() {
 			r.DefineEventHandlerAttributes(r.global, typ)
 		}
 	}
-}
-
-// globalImpl is the Go implementation of the Window or
-// DedicatedWorkerGlobalScope global object: an EventTarget.
-type globalImpl struct {
-	*eventTargetImpl
-}
-
-func (r *Realm) newGlobalImpl() *globalImpl {
-	t := &dom.EventTarget{}
-	et := r.newEventTargetImpl(t)
-	r.globalTarget = et
-	return &globalImpl{eventTargetImpl: et}
 }

@@ -43,7 +43,7 @@ func (m *lockManagerImpl) request(name webidl.DOMString, opts lockRequestOptions
 	env := r.env
 	name16 := weblocks.Name(name) // both are WTF-8: lossless
 	wopts := weblocks.Options{Mode: opts.mode, IfAvailable: opts.ifAvailable, Steal: opts.steal, Signal: opts.signal}
-	cb := r.lockGrantedCallback(callback)
+	cb := r.lockGrantedCallback(callback, released)
 	p := &jsPromise{realm: r, p: released}
 	if m.manager != nil {
 		m.manager.RequestPromise(env, name16, wopts, cb, p)
@@ -72,32 +72,52 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 // with a new Lock object, or null for an ifAvailable request that was not
 // granted. The callback's completion becomes the waiting promise: a throw
 // gives a rejected promise, a plain value a resolved one.
-func (r *Realm) lockGrantedCallback(callback *webidl.CallbackFunction) weblocks.Callback {
+//
+// The released promise takes the waiting promise's outcome as soon as the
+// waiting promise settles, in the same reaction that starts the release (as
+// Chromium does: it resolves the released promise with the waiting
+// promise's value when its reaction runs, without waiting for the lock
+// manager's round trip). So released settles after waiting, and its
+// reactions run before the next waiter's callback. The lock manager's later
+// "resolve released with waiting" then finds it settled; a steal that
+// reaches the page first rejects it with an AbortError instead.
+func (r *Realm) lockGrantedCallback(callback *webidl.CallbackFunction, released *webidl.Promise) weblocks.Callback {
 	return func(lock *weblocks.Lock) weblocks.Waiting {
 		arg := goja.Null()
 		if lock != nil {
 			arg = r.idl.Wrap(&lockImpl{lock: lock}, "Lock")
 		}
 		waiting := callback.InvokePromise(goja.Undefined(), arg)
-		return &jsWaiting{realm: r, p: waiting}
+		return &jsWaiting{realm: r, p: waiting, released: released}
 	}
 }
 
 // jsWaiting is a waiting promise: the JavaScript promise made from the
-// callback's result.
+// callback's result, and the released promise that takes its outcome.
 type jsWaiting struct {
-	realm *Realm
-	p     *webidl.Promise
+	realm    *Realm
+	p        *webidl.Promise
+	released *webidl.Promise
 }
 
-// OnSettled calls settled in a reaction job once the promise settles.
+// OnSettled arranges, in one reaction to the waiting promise, for settled
+// (which enqueues the release on the lock task queue) to run and then for
+// the released promise to take the waiting promise's outcome. weblocks
+// calls it once, as the last step of the grant task; when the waiting
+// promise is already settled, the reaction runs before OnSettled returns.
 func (w *jsWaiting) OnSettled(settled func()) {
 	r := w.realm
-	onSettled := r.vm.ToValue(func(goja.FunctionCall) goja.Value {
+	onFulfilled := r.vm.ToValue(func(call goja.FunctionCall) goja.Value {
 		settled()
+		w.released.Resolve(call.Argument(0))
 		return goja.Undefined()
 	})
-	r.promiseThen(w.p.Object, onSettled, onSettled)
+	onRejected := r.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		settled()
+		w.released.Reject(call.Argument(0))
+		return goja.Undefined()
+	})
+	r.promiseThen(w.p.Object, onFulfilled, onRejected)
 }
 
 // jsPromise is a promise weblocks settles (a released promise or a query

@@ -144,6 +144,7 @@ type Realm struct {
 	hooks      HostHooks
 	windowName string
 	nav        *navigatorImpl
+	globalImpl any // *windowImpl or *workerGlobalImpl
 	// globalTarget is the global object's EventTarget implementation.
 	globalTarget *eventTargetImpl
 	extra        map[any]any

@@ -53,7 +53,7 @@ func (r *Realm) installTimers() {
 		// remove this's map of active timers[id].
 		id := int32(0)
 		if v := call.Argument(0); !goja.IsUndefined(v) {
-			id = toLong(v)
+			id = timerLong(v)
 		}
 		if h := r.timers.active[id]; h != nil && h.cancel != nil {
 			h.cancel()
@@ -113,7 +113,7 @@ func (r *Realm) promiseThen(p *goja.Object, onFulfilled, onRejected goja.Value) 
 // toLong converts a value to a WebIDL long (ToNumber, then modulo 2^32,
 // no [EnforceRange]). It panics with the JavaScript exception ToNumber
 // throws, which goja turns into a throw.
-func toLong(v goja.Value) int32 {
+func timerLong(v goja.Value) int32 {
 	f := v.ToFloat()
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0
@@ -136,7 +136,7 @@ func (r *Realm) setTimer(call goja.FunctionCall, repeat bool) int32 {
 	}
 	timeout := int32(0)
 	if len(call.Arguments) > 1 && !goja.IsUndefined(call.Arguments[1]) {
-		timeout = toLong(call.Arguments[1])
+		timeout = timerLong(call.Arguments[1])
 	}
 	var args []goja.Value
 	if len(call.Arguments) > 2 {

@@ -253,3 +253,12 @@ func TestTimersNestingClamp(t *testing.T) {
 		t.Errorf("gaps = %v", got)
 	}
 }
+
+func mustURL(t testing.TB, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

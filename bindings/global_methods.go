@@ -1,0 +1,422 @@
+package bindings
+
+import (
+	"net/url"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+)
+
+// globalBase is what the Window and DedicatedWorkerGlobalScope
+// implementations share: the EventTarget of the global object and the
+// WindowOrWorkerGlobalScope members.
+type globalBase struct {
+	*eventTargetImpl
+	info envInfo
+	perf *performanceImpl
+}
+
+// windowImpl implements Window.
+type windowImpl struct {
+	globalBase
+	location *locationImpl
+	document *documentImpl
+	opener   goja.Value
+}
+
+// workerGlobalImpl implements WorkerGlobalScope and
+// DedicatedWorkerGlobalScope.
+type workerGlobalImpl struct {
+	globalBase
+	location *workerLocationImpl
+}
+
+func (r *Realm) newGlobal(info envInfo) any {
+	t := &dom.EventTarget{}
+	et := r.newEventTargetImpl(t)
+	r.globalTarget = et
+	base := globalBase{eventTargetImpl: et, info: info}
+	perfTarget := &dom.EventTarget{}
+	base.perf = &performanceImpl{eventTargetImpl: r.newEventTargetImpl(perfTarget)}
+	perfTarget.Owner = base.perf
+	if r.kind == WindowGlobal {
+		w := &windowImpl{globalBase: base}
+		t.Owner = w
+		w.location = &locationImpl{realm: r, url: info.url}
+		docTarget := &dom.EventTarget{}
+		w.document = &documentImpl{eventTargetImpl: r.newEventTargetImpl(docTarget), window: w}
+		docTarget.Owner = w.document
+		return w
+	}
+	wg := &workerGlobalImpl{globalBase: base, location: &workerLocationImpl{url: info.url}}
+	t.Owner = wg
+	return wg
+}
+
+// WebIDLInterface names the most derived interface of implementations
+// that are also returned as their base interfaces (EventTarget).
+func (w *windowImpl) WebIDLInterface() string       { return "Window" }
+func (w *workerGlobalImpl) WebIDLInterface() string { return "DedicatedWorkerGlobalScope" }
+func (p *performanceImpl) WebIDLInterface() string  { return "Performance" }
+func (d *documentImpl) WebIDLInterface() string     { return "Document" }
+func (s *abortSignalImpl) WebIDLInterface() string  { return "AbortSignal" }
+
+// WindowOrWorkerGlobalScope
+
+func (g *globalBase) Origin() (string, error)                  { return g.info.origin, nil }
+func (g *globalBase) IsSecureContext() (bool, error)           { return g.info.secure, nil }
+func (g *globalBase) CrossOriginIsolated() (bool, error)       { return false, nil }
+func (g *globalBase) Performance() (PerformanceMethods, error) { return g.perf, nil }
+
+// reportError(e): report the exception e.
+func (g *globalBase) ReportError(e goja.Value) error {
+	g.realm.reportError(g.realm.throwValue(webidl.AnyValue(e)))
+	return nil
+}
+
+func (g *globalBase) Btoa(data webidl.DOMString) (webidl.DOMString, error) {
+	s, err := btoa(data.UTF16())
+	return webidl.DOMString(s), err
+}
+
+func (g *globalBase) Atob(data webidl.DOMString) (webidl.ByteString, error) {
+	b, err := atob(data.UTF16())
+	return webidl.ByteString(b), err
+}
+
+func (g *globalBase) handlerValue(h DOMStringOrFunction) goja.Value {
+	if h.Type == DOMStringOrFunctionIsFunction && h.Function != nil {
+		return h.Function.Value()
+	}
+	return h.DOMString.Value()
+}
+
+func (g *globalBase) SetTimeout(handler DOMStringOrFunction, timeout int32, args []goja.Value) (int32, error) {
+	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, false, 0), nil
+}
+
+func (g *globalBase) SetInterval(handler DOMStringOrFunction, timeout int32, args []goja.Value) (int32, error) {
+	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, true, 0), nil
+}
+
+func (g *globalBase) ClearTimeout(id int32) error {
+	g.realm.clearTimer(id)
+	return nil
+}
+
+func (g *globalBase) ClearInterval(id int32) error {
+	g.realm.clearTimer(id)
+	return nil
+}
+
+func (g *globalBase) QueueMicrotask(callback *VoidFunction) error {
+	g.realm.queueMicrotask(callback.Value())
+	return nil
+}
+
+// Window
+
+func (w *windowImpl) Window() (WindowMethods, error)     { return w, nil }
+func (w *windowImpl) Self() (WindowMethods, error)       { return w, nil }
+func (w *windowImpl) Frames() (WindowMethods, error)     { return w, nil }
+func (w *windowImpl) Top() (WindowMethods, error)        { return w, nil }
+func (w *windowImpl) Parent() (WindowMethods, error)     { return w, nil }
+func (w *windowImpl) Document() (DocumentMethods, error) { return w.document, nil }
+func (w *windowImpl) Name() (webidl.DOMString, error) {
+	return webidl.DOMString(w.realm.windowName), nil
+}
+func (w *windowImpl) Location() (LocationMethods, error)     { return w.location, nil }
+func (w *windowImpl) Closed() (bool, error)                  { return false, nil }
+func (w *windowImpl) Length() (uint32, error)                { return 0, nil }
+func (w *windowImpl) Navigator() (NavigatorMethods, error)   { return w.realm.navigator(), nil }
+func (w *windowImpl) OriginAgentCluster() (bool, error)      { return false, nil }
+func (w *windowImpl) Stop() error                            { return nil }
+func (w *windowImpl) Focus() error                           { return nil }
+func (w *windowImpl) Blur() error                            { return nil }
+func (w *windowImpl) Onerror() (*EventHandlerNonNull, error) { return w.handlerGet("error"), nil }
+func (w *windowImpl) Onload() (*EventHandlerNonNull, error)  { return w.handlerGet("load"), nil }
+func (w *windowImpl) ClientInformation() (NavigatorMethods, error) {
+	return w.realm.navigator(), nil
+}
+func (w *windowImpl) Onmessage() (*EventHandlerNonNull, error) { return w.handlerGet("message"), nil }
+func (w *windowImpl) SetName(v webidl.DOMString) error {
+	w.realm.windowName = string(v)
+	return nil
+}
+func (w *windowImpl) Opener() (goja.Value, error) {
+	if w.opener == nil {
+		return goja.Null(), nil
+	}
+	return w.opener, nil
+}
+func (w *windowImpl) SetOpener(v goja.Value) error {
+	w.opener = v
+	return nil
+}
+func (w *windowImpl) SetOnerror(v *EventHandlerNonNull) error {
+	w.handlerSet("error", v)
+	return nil
+}
+func (w *windowImpl) SetOnload(v *EventHandlerNonNull) error {
+	w.handlerSet("load", v)
+	return nil
+}
+func (w *windowImpl) SetOnmessage(v *EventHandlerNonNull) error {
+	w.handlerSet("message", v)
+	return nil
+}
+
+// close() is the embedder's (HostHooks.Close).
+func (w *windowImpl) Close() error {
+	if w.realm.hooks.Close != nil {
+		w.realm.hooks.Close()
+	}
+	return nil
+}
+
+// The user prompts print to the console (there is no user) and answer as
+// a user who dismisses them would.
+func (w *windowImpl) Alert() error { return w.Alert2("") }
+func (w *windowImpl) Alert2(message webidl.DOMString) error {
+	w.realm.printer(ConsoleInfo, "alert: "+string(message))
+	return nil
+}
+func (w *windowImpl) Confirm(message webidl.DOMString) (bool, error) {
+	w.realm.printer(ConsoleInfo, "confirm: "+string(message))
+	return false, nil
+}
+func (w *windowImpl) Prompt(message, def webidl.DOMString) (webidl.Nullable[webidl.DOMString], error) {
+	w.realm.printer(ConsoleInfo, "prompt: "+string(message))
+	return webidl.Null[webidl.DOMString](), nil
+}
+
+func (w *windowImpl) PostMessage(message goja.Value, targetOrigin string, transfer []*goja.Object) error {
+	if w.realm.hooks.PostMessage == nil {
+		return dom.NewDOMException("postMessage is not supported by this embedder.", dom.NotSupportedError)
+	}
+	return w.realm.hooks.PostMessage(message, targetOrigin, transfer)
+}
+
+// WorkerGlobalScope and DedicatedWorkerGlobalScope
+
+func (w *workerGlobalImpl) Self() (WorkerGlobalScopeMethods, error)  { return w, nil }
+func (w *workerGlobalImpl) Location() (WorkerLocationMethods, error) { return w.location, nil }
+func (w *workerGlobalImpl) Navigator() (WorkerNavigatorMethods, error) {
+	return w.realm.navigator(), nil
+}
+func (w *workerGlobalImpl) Onerror() (*OnErrorEventHandlerNonNull, error) {
+	return w.errorHandlerGet(), nil
+}
+func (w *workerGlobalImpl) SetOnerror(v *OnErrorEventHandlerNonNull) error {
+	w.errorHandlerSet(v)
+	return nil
+}
+func (w *workerGlobalImpl) Onlanguagechange() (*EventHandlerNonNull, error) {
+	return w.handlerGet("languagechange"), nil
+}
+func (w *workerGlobalImpl) SetOnlanguagechange(v *EventHandlerNonNull) error {
+	w.handlerSet("languagechange", v)
+	return nil
+}
+func (w *workerGlobalImpl) Onoffline() (*EventHandlerNonNull, error) {
+	return w.handlerGet("offline"), nil
+}
+func (w *workerGlobalImpl) SetOnoffline(v *EventHandlerNonNull) error {
+	w.handlerSet("offline", v)
+	return nil
+}
+func (w *workerGlobalImpl) Ononline() (*EventHandlerNonNull, error) {
+	return w.handlerGet("online"), nil
+}
+func (w *workerGlobalImpl) SetOnonline(v *EventHandlerNonNull) error {
+	w.handlerSet("online", v)
+	return nil
+}
+func (w *workerGlobalImpl) Onrejectionhandled() (*EventHandlerNonNull, error) {
+	return w.handlerGet("rejectionhandled"), nil
+}
+func (w *workerGlobalImpl) SetOnrejectionhandled(v *EventHandlerNonNull) error {
+	w.handlerSet("rejectionhandled", v)
+	return nil
+}
+func (w *workerGlobalImpl) Onunhandledrejection() (*EventHandlerNonNull, error) {
+	return w.handlerGet("unhandledrejection"), nil
+}
+func (w *workerGlobalImpl) SetOnunhandledrejection(v *EventHandlerNonNull) error {
+	w.handlerSet("unhandledrejection", v)
+	return nil
+}
+func (w *workerGlobalImpl) Onmessage() (*EventHandlerNonNull, error) {
+	return w.handlerGet("message"), nil
+}
+func (w *workerGlobalImpl) SetOnmessage(v *EventHandlerNonNull) error {
+	w.handlerSet("message", v)
+	return nil
+}
+func (w *workerGlobalImpl) Onmessageerror() (*EventHandlerNonNull, error) {
+	return w.handlerGet("messageerror"), nil
+}
+func (w *workerGlobalImpl) SetOnmessageerror(v *EventHandlerNonNull) error {
+	w.handlerSet("messageerror", v)
+	return nil
+}
+func (w *workerGlobalImpl) Name() (webidl.DOMString, error) {
+	return webidl.DOMString(w.realm.hooks.Name), nil
+}
+
+func (w *workerGlobalImpl) ImportScripts(urls []webidl.DOMString) error {
+	if w.realm.hooks.ImportScripts == nil {
+		return dom.NewDOMException("importScripts is not supported by this embedder.", dom.NotSupportedError)
+	}
+	list := make([]string, len(urls))
+	for i, u := range urls {
+		list[i] = u.ToUSVString()
+	}
+	return w.realm.hooks.ImportScripts(list)
+}
+
+func (w *workerGlobalImpl) PostMessage(message goja.Value, transfer []*goja.Object) error {
+	if w.realm.hooks.PostMessage == nil {
+		return dom.NewDOMException("postMessage is not supported by this embedder.", dom.NotSupportedError)
+	}
+	return w.realm.hooks.PostMessage(message, "", transfer)
+}
+
+func (w *workerGlobalImpl) Close() error {
+	if w.realm.hooks.Close != nil {
+		w.realm.hooks.Close()
+	}
+	return nil
+}
+
+// Performance
+
+type performanceImpl struct {
+	*eventTargetImpl
+}
+
+func (p *performanceImpl) Now() (float64, error) {
+	r := p.realm
+	d := (r.host.now() - r.timeOrigin).Truncate(5 * time.Microsecond)
+	return float64(d) / float64(time.Millisecond), nil
+}
+
+func (p *performanceImpl) TimeOrigin() (float64, error) {
+	return float64(p.realm.wallOrigin.UnixMicro()) / 1000, nil
+}
+
+// toJSON(): the [Default] toJSON steps (the attributes timeOrigin).
+func (p *performanceImpl) ToJSON() (*goja.Object, error) {
+	o := p.realm.vm.NewObject()
+	t, _ := p.TimeOrigin()
+	_ = o.Set("timeOrigin", t)
+	return o, nil
+}
+
+// Location (Window) and WorkerLocation
+
+type locationImpl struct {
+	webidl.Reflector
+	realm *Realm
+	url   *url.URL
+}
+
+func (l *locationImpl) part(k string) (string, error) {
+	if l.url == nil {
+		return "", nil
+	}
+	return urlParts(l.url)[k], nil
+}
+
+func (l *locationImpl) Href() (string, error)     { return l.part("href") }
+func (l *locationImpl) Origin() (string, error)   { return l.part("origin") }
+func (l *locationImpl) Protocol() (string, error) { return l.part("protocol") }
+func (l *locationImpl) Host() (string, error)     { return l.part("host") }
+func (l *locationImpl) Hostname() (string, error) { return l.part("hostname") }
+func (l *locationImpl) Port() (string, error)     { return l.part("port") }
+func (l *locationImpl) Pathname() (string, error) { return l.part("pathname") }
+func (l *locationImpl) Search() (string, error)   { return l.part("search") }
+func (l *locationImpl) Hash() (string, error)     { return l.part("hash") }
+
+// errNoNavigation is what the navigating members of Location return: this
+// engine's documents do not navigate from script.
+func errNoNavigation() error {
+	return dom.NewDOMException("Navigation is not supported.", dom.NotSupportedError)
+}
+
+func (l *locationImpl) SetHref(string) error     { return errNoNavigation() }
+func (l *locationImpl) SetProtocol(string) error { return errNoNavigation() }
+func (l *locationImpl) SetHost(string) error     { return errNoNavigation() }
+func (l *locationImpl) SetHostname(string) error { return errNoNavigation() }
+func (l *locationImpl) SetPort(string) error     { return errNoNavigation() }
+func (l *locationImpl) SetPathname(string) error { return errNoNavigation() }
+func (l *locationImpl) SetSearch(string) error   { return errNoNavigation() }
+func (l *locationImpl) Assign(string) error      { return errNoNavigation() }
+func (l *locationImpl) Replace(string) error     { return errNoNavigation() }
+func (l *locationImpl) Reload() error            { return errNoNavigation() }
+
+// SetHash is a fragment navigation: it only changes the URL's fragment.
+func (l *locationImpl) SetHash(v string) error {
+	if l.url == nil {
+		return nil
+	}
+	u := *l.url
+	if len(v) > 0 && v[0] == '#' {
+		v = v[1:]
+	}
+	u.Fragment, u.RawFragment = v, ""
+	l.url = &u
+	return nil
+}
+
+type workerLocationImpl struct {
+	webidl.Reflector
+	url *url.URL
+}
+
+func (l *workerLocationImpl) part(k string) (string, error) {
+	if l.url == nil {
+		return "", nil
+	}
+	return urlParts(l.url)[k], nil
+}
+
+func (l *workerLocationImpl) Href() (string, error)     { return l.part("href") }
+func (l *workerLocationImpl) Origin() (string, error)   { return l.part("origin") }
+func (l *workerLocationImpl) Protocol() (string, error) { return l.part("protocol") }
+func (l *workerLocationImpl) Host() (string, error)     { return l.part("host") }
+func (l *workerLocationImpl) Hostname() (string, error) { return l.part("hostname") }
+func (l *workerLocationImpl) Port() (string, error)     { return l.part("port") }
+func (l *workerLocationImpl) Pathname() (string, error) { return l.part("pathname") }
+func (l *workerLocationImpl) Search() (string, error)   { return l.part("search") }
+func (l *workerLocationImpl) Hash() (string, error)     { return l.part("hash") }
+
+// Document: the IDL members; the embedder adds the DOM (see
+// Realm.DocumentObject).
+
+type documentImpl struct {
+	*eventTargetImpl
+	window *windowImpl
+}
+
+func (d *documentImpl) URL() (string, error)         { return d.window.location.Href() }
+func (d *documentImpl) DocumentURI() (string, error) { return d.window.location.Href() }
+func (d *documentImpl) CompatMode() (webidl.DOMString, error) {
+	return "CSS1Compat", nil
+}
+func (d *documentImpl) CharacterSet() (webidl.DOMString, error)    { return "UTF-8", nil }
+func (d *documentImpl) ContentType() (webidl.DOMString, error)     { return "text/html", nil }
+func (d *documentImpl) Location() (LocationMethods, error)         { return d.window.location, nil }
+func (d *documentImpl) VisibilityState() (webidl.DOMString, error) { return "visible", nil }
+func (d *documentImpl) Hidden() (bool, error)                      { return false, nil }
+
+// clearTimer is clearTimeout/clearInterval(id): remove this's map of
+// active timers[id].
+func (r *Realm) clearTimer(id int32) {
+	if h := r.timers.active[id]; h != nil && h.cancel != nil {
+		h.cancel()
+	}
+	delete(r.timers.active, id)
+}
