@@ -17,6 +17,7 @@ type ParallelQueue struct {
 // Enqueue is "enqueue steps" on the parallel queue. Steps enqueued after the
 // user agent closed are dropped. Steps must not block.
 func (q *ParallelQueue) Enqueue(steps func()) {
+	// 1. Append steps to parallelQueue's algorithm queue.
 	if steps == nil {
 		return
 	}

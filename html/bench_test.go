@@ -96,3 +96,75 @@ func BenchmarkManualHop(b *testing.B) {
 		ms.RunOne()
 	}
 }
+
+// benchCycle runs b.N cycles of 4 hops each, as a Web Locks request/release
+// cycle does: event loop → lock task queue → event loop → lock task queue →
+// event loop. It reports ns per cycle.
+func benchCycle(b *testing.B, sched Scheduler) {
+	ua := NewUserAgent(WithScheduler(sched))
+	defer ua.Close()
+	doc, _ := ua.OpenWindowURL("https://bench.test/")
+	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
+	q := ua.LockTaskQueue()
+	done := make(chan struct{})
+	n := 0
+	var start, h1, h2, h3, h4 func()
+	start = func() {
+		if n == b.N {
+			close(done)
+			return
+		}
+		n++
+		q.Enqueue(h1)
+	}
+	h1 = func() { loop.QueueTask(WebLocksTaskSource, h2) }
+	h2 = func() { q.Enqueue(h3) }
+	h3 = func() { loop.QueueTask(WebLocksTaskSource, h4) }
+	h4 = start
+	b.ReportAllocs()
+	b.ResetTimer()
+	loop.QueueTask(WebLocksTaskSource, start)
+	<-done
+}
+
+func BenchmarkFourHopCycleInline(b *testing.B) { benchCycle(b, NewGoroutineScheduler()) }
+func BenchmarkFourHopCycleGoroutines(b *testing.B) {
+	benchCycle(b, NewGoroutineScheduler(InlineParallelQueues(false)))
+}
+
+// BenchmarkQueueTaskSelf: a task queues the next task on its own loop.
+func BenchmarkQueueTaskSelf(b *testing.B) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	doc, _ := ua.OpenWindowURL("https://bench.test/")
+	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
+	done := make(chan struct{})
+	n := 0
+	var f func()
+	f = func() {
+		n++
+		if n >= b.N {
+			close(done)
+			return
+		}
+		loop.QueueTask(WebLocksTaskSource, f)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	loop.QueueTask(WebLocksTaskSource, f)
+	<-done
+}
+
+// BenchmarkIsFullyActive: the check every lock request makes.
+func BenchmarkIsFullyActive(b *testing.B) {
+	ua := NewUserAgent()
+	defer ua.Close()
+	top, _ := ua.OpenWindowURL("https://bench.test/")
+	child, _ := top.CreateChildNavigableURL("https://bench.test/f", ChildNavigableOptions{})
+	b.ReportAllocs()
+	for b.Loop() {
+		if !child.IsFullyActive() {
+			b.Fatal("not fully active")
+		}
+	}
+}

@@ -332,7 +332,14 @@ func (l *EventLoop) Now() time.Duration {
 // is queued on source (with document doc, may be nil). Timers started
 // earlier with an equal or shorter timeout run first. The returned Timer can
 // be canceled (clearTimeout). On a terminated loop it never fires.
+//
+// The standard's completionSteps run in parallel; here the completion step
+// is always "queue a task on source running steps", which is what every
+// caller (setTimeout's timer initialization steps, AbortSignal.timeout) does.
 func (l *EventLoop) StartTimer(d time.Duration, source TaskSource, doc *Document, steps func()) *Timer {
+	// 1. Assert: this is running in parallel. (Any goroutine.)
+	// 2. Let startTime be the current high resolution time given global.
+	// 3. Set global's map of active timers[timerKey] to startTime plus milliseconds.
 	if d < 0 {
 		d = 0
 	}
@@ -341,9 +348,16 @@ func (l *EventLoop) StartTimer(d time.Duration, source TaskSource, doc *Document
 		t.canceled.Store(true)
 		return t
 	}
+	// 4. Wait until milliseconds milliseconds have passed.
+	// 5. (Window: wait while the Document is not fully active: its task
+	//    waits instead, see QueueDocumentTask.)
+	// 6. Wait until any invocations of this algorithm that had the same
+	//    global and orderingIdentifier, that started before this one, and
+	//    whose milliseconds is less than or equal to this one's, have
+	//    completed. (The heap orders timers by deadline, then start order,
+	//    for all timers of the loop.)
 	c := l.r.core
 	if c.manual {
-		// 1-4. Wait in the fake clock's heap until due (Advance queues it).
 		c.mu.Lock()
 		t.when = c.now + d
 		heap.Push(&c.timers, t)
@@ -361,6 +375,8 @@ func (l *EventLoop) StartTimer(d time.Duration, source TaskSource, doc *Document
 		}
 	}
 	l.tmu.Unlock()
+	// 7. Perform completionSteps (Timer.fire queues the task).
+	// 8. Remove global's map of active timers[timerKey] (Timer.Cancel).
 	return t
 }
 

@@ -333,12 +333,13 @@ func (r *runner) runInline(t task) {
 // maxInlineRounds bounds how many batches an enqueuer drains inline.
 const maxInlineRounds = 4
 
-// goLoop drains batches until the runner is closed.
+// goLoop drains batches until the runner is closed (two lock operations
+// per batch).
 func (r *runner) goLoop() {
 	defer close(r.done)
 	spins := 0
+	r.mu.Lock()
 	for {
-		r.mu.Lock()
 		for r.running || len(r.items) == 0 {
 			if r.closed {
 				r.mu.Unlock()
@@ -375,7 +376,6 @@ func (r *runner) goLoop() {
 		r.mu.Lock()
 		r.spare = batch[:0]
 		r.running = false
-		r.mu.Unlock()
 	}
 }
 
