@@ -265,11 +265,11 @@ func headerEnd(d Definition) int {
 	case *Enum:
 		// Comments between enum values move before the enum.
 		if d.Tokens.Termination != nil {
-			return d.Tokens.Termination.Index
+			return int(d.Tokens.Termination.Index)
 		}
 	}
 	if open != nil {
-		return open.Index
+		return int(open.Index)
 	}
 	_, last := tokenSpan(d)
 	return last
@@ -375,7 +375,7 @@ func enumLine(d *Enum) string {
 func (p *printer) body(open, close, term *Token, n int, member func(int) Node) {
 	p.write(" {")
 	var openTrail, closeLead, termComments []string
-	if open != nil && open.Index+1 < len(p.toks) {
+	if open != nil && int(open.Index)+1 < len(p.toks) {
 		openTrail, _ = splitTrivia(p.toks[open.Index+1].Trivia)
 	}
 	if close != nil {

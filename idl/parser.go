@@ -9,7 +9,7 @@ import "strings"
 func Parse(filename string, src []byte) (*File, error) {
 	p := &parser{file: &File{Name: filename, Source: src}}
 	p.src = string(src)
-	p.toks = tokenize(filename, src)
+	p.toks = tokenize(p.file, p.src)
 	p.file.Tokens = p.toks
 	p.parseDefinitions()
 	if len(p.errs) > 0 {
@@ -93,12 +93,12 @@ func (p *parser) fail(msg string) {
 }
 
 func (p *parser) failAt(t *Token, msg string) {
-	pos := t.Pos
+	pos := t.Pos()
 	if t.Kind == TokenEOF && t.Index > 0 {
 		// Point just after the last real token, like webidl2.js, which
 		// reports the line of the token before the end of input.
 		prev := &p.toks[t.Index-1]
-		pos = prev.Pos
+		pos = prev.Pos()
 		pos.Offset += len(prev.Value)
 		if nl := strings.LastIndexByte(prev.Value, '\n'); nl >= 0 {
 			pos.Line += strings.Count(prev.Value, "\n")
@@ -290,7 +290,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 		return nil
 	}
 	p.pos++
-	a := &ExtendedAttribute{Position: name.Pos, Name: name.Value}
+	a := &ExtendedAttribute{Position: name.Pos(), Name: name.Value}
 	a.Tokens.Name = name
 	if assign := p.consume("="); assign != nil {
 		a.Tokens.Assign = assign
@@ -331,7 +331,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					break
 				}
 				p.pos++
-				ev := &ExtAttrValue{Position: t.Pos, Value: t.Value}
+				ev := &ExtAttrValue{Position: t.Pos(), Value: t.Value}
 				if kind == TokenIdentifier {
 					ev.Value = unescape(t.Value)
 				}
@@ -455,9 +455,9 @@ func (p *parser) skipMember(start int) {
 }
 
 func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
-	it := &Interface{Position: base.Pos, Partial: partial != nil, Mixin: mixin != nil}
+	it := &Interface{Position: base.Pos(), Partial: partial != nil, Mixin: mixin != nil}
 	if partial != nil {
-		it.Position = partial.Pos
+		it.Position = partial.Pos()
 	}
 	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = partial, base, mixin
 	kind := "interface"
@@ -551,7 +551,7 @@ func (p *parser) parseMixinMember() Member {
 func (p *parser) parseStringifier() Member {
 	special := p.consume("stringifier")
 	if term := p.consume(";"); term != nil {
-		op := &Operation{Position: special.Pos, Special: "stringifier"}
+		op := &Operation{Position: special.Pos(), Special: "stringifier"}
 		op.Tokens.Special = special
 		op.Tokens.Termination = term
 		return op
@@ -577,13 +577,13 @@ func (p *parser) parseAttribute(special *Token, requireReadonly, noReadonly bool
 		p.failAt(base, "Attributes must be readonly in this context")
 	}
 	a := &Attribute{Readonly: ro != nil}
-	a.Position = base.Pos
+	a.Position = base.Pos()
 	if ro != nil {
-		a.Position = ro.Pos
+		a.Position = ro.Pos()
 	}
 	if special != nil {
 		a.Special = special.Value
-		a.Position = special.Pos
+		a.Position = special.Pos()
 	}
 	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = special, ro, base
 	a.Type = p.parseTypeWithExtAttrs("attribute-type")
@@ -625,7 +625,7 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 	op := &Operation{Position: rt.Position, ReturnType: rt}
 	if special != nil {
 		op.Special = special.Value
-		op.Position = special.Pos
+		op.Position = special.Pos()
 		op.Tokens.Special = special
 	}
 	if name := p.consumeIdentifierOr(operationNameKeywords); name != nil {
@@ -644,7 +644,7 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 
 func (p *parser) parseConstructor() *Constructor {
 	base := p.consume("constructor")
-	c := &Constructor{Position: base.Pos}
+	c := &Constructor{Position: base.Pos()}
 	c.Tokens.Base = base
 	c.Tokens.Open = p.expect("No argument list in constructor", "(")
 	c.Arguments = p.parseArgumentList()
@@ -657,7 +657,7 @@ func (p *parser) parseConstructor() *Constructor {
 // (used for const types).
 func (p *parser) parseConst() *Constant {
 	base := p.consume("const")
-	c := &Constant{Position: base.Pos}
+	c := &Constant{Position: base.Pos()}
 	c.Tokens.Base = base
 	t := p.parsePrimitiveType("const-type")
 	if t == nil {
@@ -665,7 +665,7 @@ func (p *parser) parseConst() *Constant {
 		if id == nil {
 			p.fail("Const lacks a type")
 		}
-		t = &Type{Position: id.Pos, Name: unescape(id.Value), Context: "const-type"}
+		t = &Type{Position: id.Pos(), Name: unescape(id.Value), Context: "const-type"}
 		t.Tokens.Base = id
 	}
 	if p.is("?") {
@@ -691,7 +691,7 @@ func (p *parser) parseConst() *Constant {
 // parseConstValue parses a boolean, float or integer literal.
 func (p *parser) parseConstValue() *Value {
 	t := p.tok()
-	v := &Value{Position: t.Pos}
+	v := &Value{Position: t.Pos()}
 	switch {
 	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
 		v.Kind, v.Text = "number", t.Value
@@ -725,7 +725,7 @@ func (p *parser) parseDefault() *Value {
 	v := p.parseConstValue()
 	if v == nil {
 		t := p.tok()
-		v = &Value{Position: t.Pos}
+		v = &Value{Position: t.Pos()}
 		switch {
 		case t.Kind == TokenString:
 			v.Kind, v.Text = "string", t.Value[1:len(t.Value)-1]
@@ -778,11 +778,11 @@ func (p *parser) parseIterableLike() Member {
 	if async != nil {
 		kind = "async_iterable"
 	}
-	pos := base.Pos
+	pos := base.Pos()
 	if ro != nil {
-		pos = ro.Pos
+		pos = ro.Pos()
 	} else if async != nil {
-		pos = async.Pos
+		pos = async.Pos()
 	}
 	open := p.expect("Missing less-than sign `<` in "+base.Value+" declaration", "<")
 	first := p.parseTypeWithExtAttrs("")
@@ -837,7 +837,7 @@ func (p *parser) parseIterableLike() Member {
 
 func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	base := p.consume("interface")
-	ci := &CallbackInterface{Position: callback.Pos}
+	ci := &CallbackInterface{Position: callback.Pos()}
 	ci.Tokens.Callback, ci.Tokens.Base = callback, base
 	name := p.parseName("callback interface")
 	ci.Tokens.Name = name
@@ -858,7 +858,7 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 }
 
 func (p *parser) parseCallback(callback *Token) Definition {
-	c := &Callback{Position: callback.Pos}
+	c := &Callback{Position: callback.Pos()}
 	c.Tokens.Callback = callback
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
@@ -881,9 +881,9 @@ func (p *parser) parseCallback(callback *Token) Definition {
 
 func (p *parser) parseNamespace(partial *Token) Definition {
 	base := p.consume("namespace")
-	ns := &Namespace{Position: base.Pos, Partial: partial != nil}
+	ns := &Namespace{Position: base.Pos(), Partial: partial != nil}
 	if partial != nil {
-		ns.Position = partial.Pos
+		ns.Position = partial.Pos()
 	}
 	ns.Tokens.Partial, ns.Tokens.Base = partial, base
 	name := p.parseName("namespace")
@@ -908,9 +908,9 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 
 func (p *parser) parseDictionary(partial *Token) Definition {
 	base := p.consume("dictionary")
-	d := &Dictionary{Position: base.Pos, Partial: partial != nil}
+	d := &Dictionary{Position: base.Pos(), Partial: partial != nil}
 	if partial != nil {
-		d.Position = partial.Pos
+		d.Position = partial.Pos()
 	}
 	d.Tokens.Partial, d.Tokens.Base = partial, base
 	name := p.parseName("dictionary")
@@ -938,7 +938,7 @@ func (p *parser) parseField() *Field {
 	}
 	f.Position = f.Type.Position
 	if req != nil {
-		f.Position = req.Pos
+		f.Position = req.Pos()
 	}
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
@@ -956,7 +956,7 @@ func (p *parser) parseField() *Field {
 
 func (p *parser) parseEnum() Definition {
 	base := p.consume("enum")
-	e := &Enum{Position: base.Pos}
+	e := &Enum{Position: base.Pos()}
 	e.Tokens.Base = base
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
@@ -978,7 +978,7 @@ func (p *parser) parseEnum() Definition {
 			break
 		}
 		p.pos++
-		v := &EnumValue{Position: t.Pos, Value: t.Value[1 : len(t.Value)-1]}
+		v := &EnumValue{Position: t.Pos(), Value: t.Value[1 : len(t.Value)-1]}
 		v.Tokens.Value = t
 		e.Values = append(e.Values, v)
 		sep := p.consume(",")
@@ -997,7 +997,7 @@ func (p *parser) parseEnum() Definition {
 
 func (p *parser) parseTypedef() Definition {
 	base := p.consume("typedef")
-	td := &Typedef{Position: base.Pos}
+	td := &Typedef{Position: base.Pos()}
 	td.Tokens.Base = base
 	td.Type = p.parseTypeWithExtAttrs("typedef-type")
 	if td.Type == nil {
@@ -1016,7 +1016,7 @@ func (p *parser) parseTypedef() Definition {
 
 func (p *parser) parseIncludes() Definition {
 	target := p.consumeKind(TokenIdentifier)
-	inc := &Includes{Position: target.Pos, Target: unescape(target.Value)}
+	inc := &Includes{Position: target.Pos(), Target: unescape(target.Value)}
 	inc.Tokens.Target = target
 	inc.Tokens.Includes = p.consume("includes")
 	mixin := p.consumeKind(TokenIdentifier)
@@ -1059,7 +1059,7 @@ func (p *parser) parseArgumentList() []*Argument {
 func (p *parser) parseArgument() *Argument {
 	start := p.pos
 	ea := p.parseExtAttrs()
-	a := &Argument{ExtAttrs: ea, Position: p.tok().Pos}
+	a := &Argument{ExtAttrs: ea, Position: p.tok().Pos()}
 	opt := p.consume("optional")
 	a.Tokens.Optional = opt
 	a.Optional = opt != nil
@@ -1142,7 +1142,7 @@ func (p *parser) parseSingleType(context string) *Type {
 			switch t.Value {
 			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined":
 				p.pos++
-				ty = &Type{Position: t.Pos, Name: t.Value, Context: context}
+				ty = &Type{Position: t.Pos(), Name: t.Value, Context: context}
 				ty.Tokens.Base = t
 			default:
 				return nil
@@ -1150,7 +1150,7 @@ func (p *parser) parseSingleType(context string) *Type {
 		}
 	default:
 		p.pos++
-		ty = &Type{Position: t.Pos, Name: unescape(t.Value), Context: context}
+		ty = &Type{Position: t.Pos(), Name: unescape(t.Value), Context: context}
 		ty.Tokens.Base = t
 		if p.is("<") {
 			p.fail("Unsupported generic type " + t.Value)
@@ -1183,7 +1183,7 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	if t.Kind != TokenIdentifier || !t.Keyword {
 		return nil
 	}
-	ty := &Type{Position: t.Pos, Context: context}
+	ty := &Type{Position: t.Pos(), Context: context}
 	switch t.Value {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
@@ -1241,7 +1241,7 @@ func (p *parser) longLong(base *Token) *Token {
 func (p *parser) parseGeneric(context string) *Type {
 	base := p.tok()
 	p.pos++
-	ty := &Type{Position: base.Pos, Generic: base.Value, Context: context}
+	ty := &Type{Position: base.Pos(), Generic: base.Value, Context: context}
 	ty.Tokens.Base = base
 	ty.Tokens.Open = p.consume("<")
 	if ty.Tokens.Open == nil {
@@ -1266,7 +1266,7 @@ func (p *parser) parseGeneric(context string) *Type {
 			p.fail("Record key must be one of: ByteString, DOMString, USVString")
 		}
 		p.pos++
-		key := &Type{Position: kt.Pos, Name: kt.Value, Context: context}
+		key := &Type{Position: kt.Pos(), Name: kt.Value, Context: context}
 		key.Tokens.Base = kt
 		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
 		val := p.parseTypeWithExtAttrs(context)
@@ -1287,7 +1287,7 @@ func (p *parser) parseGeneric(context string) *Type {
 
 func (p *parser) parseUnion(context string) *Type {
 	open := p.consume("(")
-	ty := &Type{Position: open.Pos, Union: true, Context: context}
+	ty := &Type{Position: open.Pos(), Union: true, Context: context}
 	ty.Tokens.Open = open
 	for {
 		sub := p.parseTypeWithExtAttrs(context)

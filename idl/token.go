@@ -30,37 +30,53 @@ func (k TokenKind) String() string {
 
 // Token is one token with the whitespace and comments before it.
 type Token struct {
-	Kind TokenKind
-	// Keyword is set for identifiers that are Web IDL keywords.
-	Keyword bool
 	// Value is the token text as written.
 	Value string
 	// Trivia is the whitespace and comments that precede the token.
 	Trivia string
-	// Pos is the position of the token's first byte (not of its trivia).
-	Pos Position
+	// file is the file the token belongs to (for its name).
+	file *File
+	// Offset, Line and Column locate the token's first byte (not its
+	// trivia); see Pos.
+	Offset, Line, Column int32
 	// Index is the token's index in File.Tokens.
-	Index int
+	Index int32
+	Kind  TokenKind
+	// Keyword is set for identifiers that are Web IDL keywords.
+	Keyword bool
+}
+
+// Pos returns the position of the token's first byte.
+func (t *Token) Pos() Position {
+	p := Position{Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
+	if t.file != nil {
+		p.Filename = t.file.Name
+	}
+	return p
 }
 
 // keywords are the words that are terminals of the Web IDL grammar; they can
 // not be used as identifiers except where the grammar allows it explicitly
 // (ArgumentNameKeyword, AttributeNameKeyword, OperationNameKeyword).
-var keywords = map[string]bool{
-	"-Infinity": true, "ByteString": true, "DOMString": true, "FrozenArray": true,
-	"Infinity": true, "NaN": true, "ObservableArray": true, "Promise": true,
-	"USVString": true, "any": true, "async": true, "async_iterable": true,
-	"async_sequence": true, "attribute": true, "bigint": true, "boolean": true,
-	"byte": true, "callback": true, "const": true, "constructor": true,
-	"deleter": true, "dictionary": true, "double": true, "enum": true,
-	"false": true, "float": true, "getter": true, "includes": true,
-	"inherit": true, "interface": true, "iterable": true, "long": true,
-	"maplike": true, "mixin": true, "namespace": true, "null": true,
-	"object": true, "octet": true, "optional": true, "or": true,
-	"partial": true, "readonly": true, "record": true, "required": true,
-	"sequence": true, "setlike": true, "setter": true, "short": true,
-	"static": true, "stringifier": true, "symbol": true, "true": true,
-	"typedef": true, "undefined": true, "unrestricted": true, "unsigned": true,
+func isKeyword(s string) bool {
+	switch s {
+	case "-Infinity", "ByteString", "DOMString", "FrozenArray",
+		"Infinity", "NaN", "ObservableArray", "Promise",
+		"USVString", "any", "async", "async_iterable",
+		"async_sequence", "attribute", "bigint", "boolean",
+		"byte", "callback", "const", "constructor",
+		"deleter", "dictionary", "double", "enum",
+		"false", "float", "getter", "includes",
+		"inherit", "interface", "iterable", "long",
+		"maplike", "mixin", "namespace", "null",
+		"object", "octet", "optional", "or",
+		"partial", "readonly", "record", "required",
+		"sequence", "setlike", "setter", "short",
+		"static", "stringifier", "symbol", "true",
+		"typedef", "undefined", "unrestricted", "unsigned":
+		return true
+	}
+	return false
 }
 
 // argumentNameKeywords may be used as argument names.
@@ -76,9 +92,8 @@ var argumentNameKeywords = map[string]bool{
 
 // tokenize splits src into tokens. It never fails: characters that start no
 // token become one-character TokenOther tokens, which the parser rejects.
-func tokenize(filename string, src []byte) []Token {
-	s := string(src)
-	toks := make([]Token, 0, len(s)/5+1)
+func tokenize(file *File, s string) []Token {
+	toks := make([]Token, 0, len(s)/7+16) // about 8 bytes per token in real IDL
 	line, lineStart := 1, 0
 	i := 0
 	n := len(s)
@@ -120,8 +135,8 @@ func tokenize(filename string, src []byte) []Token {
 			}
 			break
 		}
-		tok := Token{Trivia: s[ts:i], Index: len(toks)}
-		tok.Pos = Position{Filename: filename, Offset: i, Line: line, Column: i - lineStart + 1}
+		tok := Token{Trivia: s[ts:i], Index: int32(len(toks)), file: file,
+			Offset: int32(i), Line: int32(line), Column: int32(i - lineStart + 1)}
 		if i >= n {
 			tok.Kind = TokenEOF
 			toks = append(toks, tok)
@@ -155,7 +170,7 @@ func tokenize(filename string, src []byte) []Token {
 			} else if e := lexIdentifier(s, i); e > i {
 				tok.Kind = TokenIdentifier
 				end = e
-				tok.Keyword = keywords[s[i:e]]
+				tok.Keyword = isKeyword(s[i:e])
 			} else if c == '.' && i+2 < n && s[i+1] == '.' && s[i+2] == '.' {
 				tok.Kind = TokenOther
 				end = i + 3

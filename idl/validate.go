@@ -130,6 +130,8 @@ func Validate(files ...*File) []Problem {
 		seen:     map[problemKey]bool{},
 		fileIdx:  map[string]int{},
 		aliases:  map[string]string{},
+		required: map[*Dictionary]bool{},
+		groupIdx: map[string]int{},
 	}
 	for i, f := range files {
 		if f == nil {
@@ -172,7 +174,12 @@ type validator struct {
 	sources  map[string]string
 	fileIdx  map[string]int
 	// aliases maps [LegacyWindowAlias] names to their interfaces.
-	aliases  map[string]string
+	aliases map[string]string
+	// required caches requiredMembers.
+	required map[*Dictionary]bool
+	// groups and groupIdx are scratch space for checkMembersTogether.
+	groups   [][]namedMember
+	groupIdx map[string]int
 	problems []Problem
 	seen     map[problemKey]bool
 }
@@ -194,7 +201,7 @@ func (v *validator) report(rule string, pos Position, msg string) {
 // namePos is the position of a token, or def when there is none.
 func namePos(t *Token, def Position) Position {
 	if t != nil {
-		return t.Pos
+		return t.Pos()
 	}
 	return def
 }
@@ -518,16 +525,21 @@ func (v *validator) checkGlobal(d *Interface) {
 	}
 }
 
+// namedMember is a member with the definition that declares it.
+type namedMember struct {
+	m   Member
+	src Definition
+}
+
 // checkMembersTogether checks what needs all members of an interface,
 // namespace or callback interface at once: duplicates and overloads.
 func (v *validator) checkMembersTogether(d Definition) {
 	sources := v.interfaceSources(d)
-	type named struct {
-		m   Member
-		src Definition
+	clear(v.groupIdx)
+	for i := range v.groups {
+		v.groups[i] = v.groups[i][:0]
 	}
-	byName := map[string][]named{}
-	var order []string
+	ngroups := 0
 	iterables := 0
 	var constructors []*Operation
 	for _, s := range sources {
@@ -547,16 +559,25 @@ func (v *validator) checkMembersTogether(d Definition) {
 			if name == "" {
 				continue
 			}
-			if _, ok := byName[name]; !ok {
-				order = append(order, name)
+			gi, ok := v.groupIdx[name]
+			if !ok {
+				gi = ngroups
+				ngroups++
+				v.groupIdx[name] = gi
+				if gi == len(v.groups) {
+					v.groups = append(v.groups, nil)
+				}
 			}
-			byName[name] = append(byName[name], named{m, s.def})
+			v.groups[gi] = append(v.groups[gi], namedMember{m, s.def})
 		}
 	}
 	where := kindOf(d) + " " + d.DefinitionName()
-	for _, name := range order {
-		ms := byName[name]
+	for _, ms := range v.groups[:ngroups] {
 		first := ms[0]
+		name := first.m.MemberName()
+		if len(ms) == 1 {
+			continue
+		}
 		var statics, regulars []*Operation
 		var staticSrc, regularSrc Definition
 		for i, n := range ms {
@@ -689,13 +710,14 @@ func (v *validator) checkDictionary(d *Dictionary) {
 }
 
 func (v *validator) checkArguments(args []*Argument) {
-	seen := map[string]bool{}
 	for i, a := range args {
 		pos := namePos(a.Tokens.Name, a.Position)
-		if seen[a.Name] {
-			v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
+		for _, b := range args[:i] {
+			if b.Name == a.Name {
+				v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
+				break
+			}
 		}
-		seen[a.Name] = true
 		if a.Variadic && i != len(args)-1 {
 			v.report("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
 		}
@@ -706,7 +728,7 @@ func (v *validator) checkArguments(args []*Argument) {
 			v.checkValue(a.Type, a.Default, "default value of "+a.Name)
 		}
 		dict := v.dictionaryIn(a.Type)
-		if dict == nil || a.Type.Nullable || v.hasRequiredMembers(dict, map[string]bool{}) {
+		if dict == nil || a.Type.Nullable || v.requiredMembers(dict) {
 			continue
 		}
 		if a.Optional {
@@ -741,6 +763,17 @@ func (v *validator) dictionaryIn(t *Type) *Dictionary {
 		}
 	}
 	return nil
+}
+
+// requiredMembers reports (with a cache) whether d or one of its ancestors
+// has a required member.
+func (v *validator) requiredMembers(d *Dictionary) bool {
+	if r, ok := v.required[d]; ok {
+		return r
+	}
+	r := v.hasRequiredMembers(d, map[string]bool{})
+	v.required[d] = r
+	return r
 }
 
 func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool {

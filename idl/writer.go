@@ -28,8 +28,8 @@ func Write(f *File) []byte {
 func tokenSpan(n Node) (first, last int) {
 	first, last = int(^uint(0)>>1), -1
 	w := &tokenWriter{emit: func(t *Token) {
-		first = min(first, t.Index)
-		last = max(last, t.Index)
+		first = min(first, int(t.Index))
+		last = max(last, int(t.Index))
 	}}
 	switch n := n.(type) {
 	case Definition:
