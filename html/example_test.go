@@ -37,13 +37,18 @@ func ExampleEventLoop_QueueTask() {
 	doc, _ := ua.OpenWindowURL("https://a.test/")
 	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
 	done := make(chan struct{})
-	loop.SetMicrotaskCheckpoint(func() { fmt.Println("  microtask checkpoint") })
+	tasks := 0
+	loop.SetMicrotaskCheckpoint(func() {
+		fmt.Println("  microtask checkpoint")
+		if tasks++; tasks == 3 {
+			close(done)
+		}
+	})
 	loop.QueueTask(html.DOMManipulationTaskSource, func() {
 		fmt.Println("task 1 enqueues steps on the lock task queue")
 		ua.LockTaskQueue().Enqueue(func() {
 			loop.QueueTask(html.WebLocksTaskSource, func() {
 				fmt.Println("task 3, queued from the lock task queue")
-				close(done)
 			})
 		})
 	})
