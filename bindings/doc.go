@@ -63,14 +63,39 @@
 // that global per [Exposed] and [SecureContext] (in a non-secure context there
 // is no navigator.locks, LockManager or Lock). Window also has window.
 //
-// # Who provides what
+// # Integration API (the go product)
 //
-// bindings (this package): realms and the globals above, EventTarget/Event,
-// AbortController/AbortSignal, DOMException, Navigator/WorkerNavigator,
-// LockManager/Lock, error reporting.
-// The go product (wpt-runner/goproduct) adds what page loading needs on top
-// of this API: document, Worker, postMessage/onmessage, importScripts,
-// structured clone; it may replace location with DefineGlobal.
+//	r.SetHostHooks(HostHooks{Document, PostMessage, ImportScripts, Close, Name})
+//	    the global members the embedder implements (window.postMessage,
+//	    self.postMessage, importScripts, close, the worker's name); without
+//	    a hook they throw NotSupportedError (close does nothing).
+//	r.DocumentObject()            window.document (a Document platform object, an
+//	                              EventTarget): add the DOM to it or to Document.prototype
+//	r.NewEventTargetObject(proto) a platform EventTarget (Worker, MessagePort...)
+//	r.DefineEventHandlerAttributes(obj, "message", ...)  onmessage... accessors
+//	r.FireEventAt(obj, type, cancelable, props) / r.FireEvent(type, ...)  trusted events
+//	r.ReportException(err) / r.ReportScriptError(se)  "report an exception"
+//	r.NewDOMException(name, message), r.IsPlatformObject(o), r.InterfacePrototype(name)
+//	r.Env(), r.IDL() (the webidl.Realm), RealmOf(env)
+//
+// # Implementation notes
+//
+// The interfaces themselves are generated from bindings/webidls/*.idl
+// (bindings/*_gen.go, registry Interfaces); this package implements their
+// Methods interfaces (methods.go, global_methods.go) over dom, html, storage
+// and weblocks, and assigns the XStaticsImpl variables (constructors,
+// static operations).
+//
+// Web Locks: request() runs weblocks.RequestPromise with a JavaScript
+// released promise; LockGrantedCallback is invoked with WebIDL's "invoke a
+// callback function" (a throw rejects the waiting promise, a value resolves
+// it). In the reaction to the waiting promise, the release is enqueued on
+// the lock task queue and then the released promise takes the waiting
+// promise's outcome: released settles after waiting, before the next
+// waiter's callback, as in Chromium. A steal that reaches the page first
+// rejects the released promise with an AbortError. Abort reasons given from
+// JavaScript are wrapped (jsReason) so that null and undefined survive the
+// trip through dom, where nil means "not given".
 //
 // The realm sets itself as the environment's global (env.SetGlobal(realm)),
 // so RealmOf(env) finds it.

@@ -26,7 +26,7 @@ func scopes(t *testing.T, f func(t *testing.T, w *world, j *jsRealm)) {
 const prelude = `
 	function do_something() { return new Promise(r => setTimeout(r, 10)); }
 	function do_something_else() { return new Promise(r => setTimeout(r, 10)); }
-	function log(...a) { console.log(a.join(" ")); }
+	function log(...a) { console.log(a.map(String).join(" ")); }
 	function fail(e) { console.log("FAIL " + (e && e.stack || e)); done(); }
 	function assert(c, m) { if (!c) throw new Error("assertion failed: " + m); }
 `
