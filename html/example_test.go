@@ -45,17 +45,17 @@ func ExampleEventLoop_QueueTask() {
 		}
 	})
 	loop.QueueTask(html.DOMManipulationTaskSource, func() {
-		fmt.Println("task 1 enqueues steps on the lock task queue")
+		fmt.Println("task 1 queues task 2, then enqueues steps on the lock task queue")
+		loop.QueueTask(html.DOMManipulationTaskSource, func() { fmt.Println("task 2") })
 		ua.LockTaskQueue().Enqueue(func() {
 			loop.QueueTask(html.WebLocksTaskSource, func() {
 				fmt.Println("task 3, queued from the lock task queue")
 			})
 		})
 	})
-	loop.QueueTask(html.DOMManipulationTaskSource, func() { fmt.Println("task 2") })
 	<-done
 	// Output:
-	// task 1 enqueues steps on the lock task queue
+	// task 1 queues task 2, then enqueues steps on the lock task queue
 	//   microtask checkpoint
 	// task 2
 	//   microtask checkpoint
