@@ -48,6 +48,9 @@ func (s *Shelf) OpenBucket(name string) (*Bucket, error) {
 	if b == nil {
 		b = createAStorageBucket(s, name, s.typ)
 		s.bmap[name] = b
+		if name != DefaultBucket {
+			s.pin() // a named bucket persists until deleted
+		}
 	}
 	return b, nil
 }
@@ -65,6 +68,9 @@ func (s *Shelf) DeleteBucket(name string) (bool, error) {
 	defer s.mu.Unlock()
 	_, ok := s.bmap[name]
 	delete(s.bmap, name)
+	if ok {
+		s.unpin()
+	}
 	return ok, nil
 }
 

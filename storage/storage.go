@@ -3,7 +3,9 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
+	"weak"
 
 	"github.com/gowebengine/weblocks/html/origin"
 )
@@ -78,16 +80,43 @@ var ErrUnknownEndpoint = errors.New("storage: unknown storage endpoint")
 
 // Shed is a storage shed: a map of storage keys to storage shelves. A user
 // agent has one (its "storage shed"). Safe for concurrent use.
+//
+// Unused, empty shelves are not kept: the shed holds a shelf strongly only
+// while it is pinned (some bottle has entries, a named bucket exists, an
+// endpoint value created with Associated exists, or an endpoint called
+// Bottle.Pin); otherwise it holds it weakly, so a shelf lives exactly as
+// long as something uses it, and its entry disappears after that.
 type Shed struct {
 	mu      sync.Mutex
-	shelves map[StorageKey]*Shelf
+	shelves map[StorageKey]*shelfRef
+}
+
+// shelfRef is the shed's entry for a key: weak always, strong while pinned.
+type shelfRef struct {
+	weak   weak.Pointer[Shelf]
+	strong *Shelf
+	pins   int
 }
 
 // NewShed returns an empty storage shed.
-func NewShed() *Shed { return &Shed{shelves: make(map[StorageKey]*Shelf)} }
+func NewShed() *Shed { return &Shed{shelves: make(map[StorageKey]*shelfRef)} }
 
-// Len returns the number of shelves.
+// Len returns the number of shelves the shed holds (pinned ones, and
+// unpinned ones that are still in use).
 func (s *Shed) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.shelves {
+		if r.weak.Value() != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// entries is the size of the shed's map (tests).
+func (s *Shed) entries() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.shelves)
@@ -95,12 +124,30 @@ func (s *Shed) Len() int {
 
 // Shelf is a storage shelf: a bucket map.
 type Shelf struct {
-	key   StorageKey
-	typ   StorageType
-	mu    sync.Mutex
-	bmap  map[string]*Bucket
-	shed  *Shed
-	count int
+	key  StorageKey
+	typ  StorageType
+	mu   sync.Mutex
+	bmap map[string]*Bucket
+	shed *Shed
+	ref  *shelfRef
+}
+
+// pin and unpin count reasons to keep the shelf even when unreferenced.
+func (s *Shelf) pin() {
+	s.shed.mu.Lock()
+	s.ref.pins++
+	s.ref.strong = s
+	s.shed.mu.Unlock()
+}
+
+func (s *Shelf) unpin() {
+	s.shed.mu.Lock()
+	s.ref.pins--
+	if s.ref.pins <= 0 {
+		s.ref.pins = 0
+		s.ref.strong = nil
+	}
+	s.shed.mu.Unlock()
 }
 
 // Key returns the shelf's storage key.
@@ -141,6 +188,16 @@ type Bottle struct {
 	once  sync.Once
 }
 
+// shelf returns the shelf holding the bottle.
+func (b *Bottle) shelf() *Shelf { return b.bucket.shelf }
+
+// Pin keeps the bottle's shelf in the shed even when nothing references
+// it (e.g. while a lock manager holds locks); Unpin undoes one Pin.
+func (b *Bottle) Pin() { b.shelf().pin() }
+
+// Unpin undoes one Pin.
+func (b *Bottle) Unpin() { b.shelf().unpin() }
+
 // Identifier returns the bottle's storage endpoint identifier.
 func (b *Bottle) Identifier() string { return b.identifier }
 
@@ -152,9 +209,24 @@ func (b *Bottle) Quota() int64 { return b.quota }
 
 // Associated returns the bottle's endpoint-defined value, creating it with
 // create exactly once (later calls, also concurrent ones, return the same
-// value and ignore their create).
+// value and ignore their create). As the value may be used without a
+// reference to the bottle, creating it pins the shelf for good: use
+// AssociatedWithBottle to let an idle shelf go.
 func (b *Bottle) Associated(create func() any) any {
-	b.once.Do(func() { b.assoc = create() })
+	b.once.Do(func() {
+		b.assoc = create()
+		b.shelf().pin()
+	})
+	return b.assoc
+}
+
+// AssociatedWithBottle is Associated for values that keep a reference to
+// the bottle they are given (and so keep the shelf alive while they are
+// reachable): it does not pin the shelf. The value should Pin the bottle
+// while it has state that must outlive every reference to it, and Unpin
+// when that state is gone.
+func (b *Bottle) AssociatedWithBottle(create func(*Bottle) any) any {
+	b.once.Do(func() { b.assoc = create(b) })
 	return b.assoc
 }
 
@@ -184,6 +256,9 @@ func (m *BottleMap) Set(k string, v any) {
 	if b.items == nil {
 		b.items = make(map[string]any)
 	}
+	if _, ok := b.items[k]; !ok && len(b.items) == 0 {
+		b.shelf().pin()
+	}
 	b.items[k] = v
 }
 
@@ -192,9 +267,13 @@ func (m *BottleMap) Delete(k string) {
 	b := m.bottle
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if _, ok := b.items[k]; !ok {
+		return
+	}
 	delete(b.items, k)
 	if len(b.items) == 0 {
 		b.items = nil
+		b.shelf().unpin()
 	}
 }
 
@@ -270,13 +349,33 @@ func (s *Shed) shelfFor(key StorageKey, typ StorageType) *Shelf {
 	defer s.mu.Unlock()
 	// 3. If shed[key] does not exist, then set shed[key] to the result of
 	//    running create a storage shelf with type.
-	sh := s.shelves[key]
-	if sh == nil {
-		sh = createAStorageShelf(s, key, typ)
-		s.shelves[key] = sh
+	if r := s.shelves[key]; r != nil {
+		if sh := r.weak.Value(); sh != nil {
+			// 4. Return shed[key].
+			return sh
+		}
 	}
+	sh := createAStorageShelf(s, key, typ)
+	r := &shelfRef{weak: weak.Make(sh)}
+	sh.ref = r
+	s.shelves[key] = r
+	// When the shelf is collected, drop its entry (unless replaced).
+	runtime.AddCleanup(sh, s.forget, shedEntry{key, r})
 	// 4. Return shed[key].
 	return sh
+}
+
+type shedEntry struct {
+	key StorageKey
+	ref *shelfRef
+}
+
+func (s *Shed) forget(e shedEntry) {
+	s.mu.Lock()
+	if s.shelves[e.key] == e.ref {
+		delete(s.shelves, e.key)
+	}
+	s.mu.Unlock()
 }
 
 // ObtainALocalStorageShelf is "obtain a local storage shelf".

@@ -3,9 +3,11 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gowebengine/weblocks/html/origin"
 )
@@ -286,4 +288,104 @@ func ExampleObtainALocalStorageBottleMap() {
 	lm := m1.Bottle().Associated(func() any { return new(lockManager) })
 	fmt.Println(m1.Bottle() == m2.Bottle(), lm == m1.Bottle().Associated(nil), err != nil)
 	// Output: false true true
+}
+
+// collect runs the garbage collector until cond holds (cleanups run on
+// their own goroutine after a cycle).
+func collect(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 200; i++ {
+		runtime.GC()
+		if cond() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("after GC: %s", what)
+}
+
+func TestUnusedShelvesAreNotKept(t *testing.T) {
+	shed := NewShed()
+	for i := 0; i < 5000; i++ {
+		e := newEnv(shed, fmt.Sprintf("https://o%d.test", i), "https://top.test")
+		m, err := ObtainALocalStorageBottleMap(e, "indexedDB")
+		if err != nil || m.Bottle() == nil {
+			t.Fatal(err)
+		}
+	}
+	collect(t, "unused empty shelves must go", func() bool { return shed.entries() == 0 && shed.Len() == 0 })
+}
+
+func TestPinnedShelvesStay(t *testing.T) {
+	shed := NewShed()
+	e := func(o string) env { return newEnv(shed, o, o) }
+	// A value created with Associated pins the shelf for good.
+	m, _ := ObtainALocalStorageBottleMap(e("https://legacy.test"), WebLocks)
+	v := m.Bottle().Associated(func() any { return new(int) })
+	// Items pin; deleting the last one unpins.
+	ls, _ := ObtainALocalStorageBottleMap(e("https://items.test"), "localStorage")
+	ls.Set("k", 1)
+	// Pin / Unpin.
+	pinned, _ := ObtainALocalStorageBottleMap(e("https://pinned.test"), WebLocks)
+	pinned.Bottle().Pin()
+	// Named buckets pin.
+	shelf, _ := ObtainALocalStorageShelf(e("https://buckets.test"))
+	shelf.OpenBucket("inbox")
+	m, ls, pinned, shelf = nil, nil, nil, nil
+	for i := 0; i < 5; i++ {
+		runtime.GC()
+	}
+	if shed.Len() != 4 {
+		t.Fatalf("%d shelves kept, want 4", shed.Len())
+	}
+	m2, _ := ObtainALocalStorageBottleMap(e("https://legacy.test"), WebLocks)
+	if m2.Bottle().Associated(func() any { return "new" }) != v {
+		t.Fatal("pinned shelf was recreated")
+	}
+	ls2, _ := ObtainALocalStorageBottleMap(e("https://items.test"), "localStorage")
+	if x, ok := ls2.Get("k"); !ok || x != 1 {
+		t.Fatal("items lost")
+	}
+	ls2.Delete("k")
+	ls2 = nil
+	p2, _ := ObtainALocalStorageBottleMap(e("https://pinned.test"), WebLocks)
+	p2.Bottle().Unpin()
+	p2 = nil
+	sh2, _ := ObtainALocalStorageShelf(e("https://buckets.test"))
+	if sh2.Bucket("inbox") == nil {
+		t.Fatal("named bucket lost")
+	}
+	sh2.DeleteBucket("inbox")
+	sh2 = nil
+	m2 = nil
+	collect(t, "unpinned shelves must go", func() bool { return shed.Len() == 1 })
+}
+
+func TestAssociatedWithBottleLivesWithItsValue(t *testing.T) {
+	shed := NewShed()
+	en := newEnv(shed, "https://a.test", "https://a.test")
+	type manager struct {
+		bottle *Bottle
+		n      int
+	}
+	obtain := func() *manager {
+		m, err := ObtainALocalStorageBottleMap(en, WebLocks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Bottle().AssociatedWithBottle(func(b *Bottle) any { return &manager{bottle: b} }).(*manager)
+	}
+	kept := obtain()
+	kept.n = 42
+	for i := 0; i < 5; i++ {
+		runtime.GC()
+	}
+	if again := obtain(); again != kept {
+		t.Fatal("a reachable value's shelf was dropped: two values for one key")
+	}
+	kept = nil
+	collect(t, "shelf of an unreachable value must go", func() bool { return shed.Len() == 0 })
+	if fresh := obtain(); fresh.n != 0 {
+		t.Fatal("stale value")
+	}
 }
