@@ -60,7 +60,7 @@ func Request(env *html.EnvironmentSettingsObject, name Name, opts Options, callb
 // steps' early rejections, goes to p, which is settled on env's event loop
 // (early rejections before RequestPromise returns).
 func RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback, p Promise) {
-	requestMethodSteps(env, nil, name, opts, callback, p)
+	requestMethodSteps(env, nil, name, opts, callback, p, nil)
 }
 
 // Request is like the package-level Request, in lock manager m instead of
@@ -71,20 +71,24 @@ func (m *LockManager) Request(env *html.EnvironmentSettingsObject, name Name, op
 
 // RequestPromise is RequestPromise in lock manager m.
 func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback, p Promise) {
-	requestMethodSteps(env, m, name, opts, callback, p)
+	requestMethodSteps(env, m, name, opts, callback, p, nil)
 }
 
 func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback) (*Future, error) {
-	f := NewFuture()
-	if err := requestMethodSteps(env, m, name, opts, callback, f); err != nil {
+	// The entry and its released future in one allocation.
+	r := &struct {
+		e entry
+		f Future
+	}{}
+	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e); err != nil {
 		return nil, err
 	}
-	return f, nil
+	return &r.f, nil
 }
 
 // requestMethodSteps are the request() method steps. A returned error is
 // the reason p was rejected with (early rejection).
-func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise) error {
+func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry) error {
 	reject := func(reason any) error {
 		p.Reject(reason)
 		return dom.ReasonError(reason)
@@ -157,14 +161,20 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	// 11. Request a lock with promise, the current agent, environment's id,
 	//     manager, callback, name, options["mode"], options["ifAvailable"],
 	//     options["steal"], and options["signal"].
-	requestALock(&entry{
-		lock:     Lock{name: name, mode: opts.Mode},
-		manager:  manager,
-		client:   c,
-		callback: callback,
-		promise:  p,
-		signal:   opts.Signal,
-	}, opts.IfAvailable, opts.Steal)
+	if e == nil {
+		e = new(entry)
+	}
+	*e = entry{
+		lock:        Lock{name: name, mode: opts.Mode},
+		manager:     manager,
+		client:      c,
+		callback:    callback,
+		promise:     p,
+		signal:      opts.Signal,
+		ifAvailable: opts.IfAvailable,
+		steal:       opts.Steal,
+	}
+	requestALock(e)
 	// 12. Return promise.
 	return nil
 }

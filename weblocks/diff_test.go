@@ -548,8 +548,8 @@ func checkInvariants(m *LockManager) error {
 		if m.names[ns.name] != ns {
 			return fmt.Errorf("name %q: listed but not in the map", ns.name)
 		}
-		if ns.queueLen == 0 && ns.heldCount == 0 {
-			return fmt.Errorf("name %q: empty state kept", ns.name)
+		if (ns.queueLen == 0 && ns.heldCount == 0) != ns.idle {
+			return fmt.Errorf("name %q: empty state not on the idle list (or vice versa)", ns.name)
 		}
 		q, hc, he := 0, 0, 0
 		for e := ns.queueHead; e != nil; e = e.next {
@@ -576,6 +576,16 @@ func checkInvariants(m *LockManager) error {
 	}
 	if n != len(m.names) {
 		return fmt.Errorf("%d names listed, %d in the map", n, len(m.names))
+	}
+	idle := 0
+	for ns := m.firstIdle; ns != nil; ns = ns.inext {
+		idle++
+		if !ns.idle || m.names[ns.name] != ns {
+			return fmt.Errorf("idle list holds %q wrongly", ns.name)
+		}
+	}
+	if idle != m.idleCount || idle > maxIdleNames {
+		return fmt.Errorf("%d idle names, counted %d, max %d", idle, m.idleCount, maxIdleNames)
 	}
 	for cl, cs := range m.clients {
 		for e := cs.head; e != nil; e = e.cnext {

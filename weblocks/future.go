@@ -47,6 +47,7 @@ type Future struct {
 	state     uint8 // futurePending, futureFulfilled or futureRejected
 	adopting  bool
 	value     any
+	first     func() // the first reaction (most futures have at most one)
 	reactions []func()
 	done      chan struct{}
 }
@@ -119,12 +120,15 @@ func (f *Future) settle(state uint8, v any) {
 		return
 	}
 	f.state, f.value = state, v
-	rs := f.reactions
-	f.reactions = nil
+	first, rs := f.first, f.reactions
+	f.first, f.reactions = nil, nil
 	if f.done != nil {
 		close(f.done)
 	}
 	f.mu.Unlock()
+	if first != nil {
+		first()
+	}
 	for _, r := range rs {
 		r()
 	}
@@ -141,7 +145,11 @@ func (f *Future) outcome() (uint8, any) {
 func (f *Future) OnSettled(settled func()) {
 	f.mu.Lock()
 	if f.state == futurePending {
-		f.reactions = append(f.reactions, settled)
+		if f.first == nil {
+			f.first = settled
+		} else {
+			f.reactions = append(f.reactions, settled)
+		}
 		f.mu.Unlock()
 		return
 	}

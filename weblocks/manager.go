@@ -18,8 +18,9 @@ import (
 //   - names: resource name -> *nameState, which holds the name's lock request
 //     queue (a doubly linked list of entries) and the name's part of the held
 //     lock set (another list, plus counts for grantable). A name's state is
-//     dropped as soon as it has neither requests nor held locks, which the
-//     spec cannot observe ("get the lock request queue" recreates it empty).
+//     dropped once it has neither requests nor held locks (after a short
+//     stay on an idle list, see dropIfEmpty), which the spec cannot observe
+//     ("get the lock request queue" recreates it empty).
 //   - held: the whole held lock set as a list in the order locks were
 //     granted, for query().
 //   - every entry is also linked into its client's list (clientState), so
@@ -34,6 +35,9 @@ type LockManager struct {
 	firstName, lastName *nameState
 	// the held lock set, in grant order
 	firstHeld, lastHeld *entry
+	// empty name states kept for reuse, oldest first (see dropIfEmpty)
+	firstIdle, lastIdle *nameState
+	idleCount           int
 	// per-client bookkeeping of this manager
 	clients map[*client]*clientState
 }
@@ -55,7 +59,9 @@ type nameState struct {
 	queueLen                 int
 	heldHead, heldTail       *entry
 	heldCount, heldExclusive int
-	prev, next               *nameState
+	prev, next               *nameState // in the manager's name list
+	idle, dropped            bool
+	iprev, inext             *nameState // in the manager's idle list
 }
 
 // entry states
@@ -77,6 +83,17 @@ type entry struct {
 	signal   *dom.AbortSignal
 	algID    dom.AlgorithmID // event-loop side: the "signal to abort the request" algorithm
 
+	ifAvailable, steal bool
+	waiting            Waiting // the callback's result (event-loop side, then read by the release steps)
+
+	// The entry's hot-path steps, bound once: run does what phase says.
+	// They form one chain that alternates between the lock task queue and
+	// the requester's event loop (request steps, then the callback task,
+	// then the release steps, then the released promise's task), each
+	// enqueued by the one before, so at most one is pending at any time.
+	run   func()
+	phase uint8
+
 	// lock task queue side
 	seq          uint64 // order of the request among its client's requests
 	state        uint8
@@ -85,6 +102,30 @@ type entry struct {
 	hprev, hnext *entry // in the manager's held list
 	cs           *clientState
 	cprev, cnext *entry // in cs's list
+}
+
+// entry phases
+const (
+	queueRequest        uint8 = iota // lock task queue: "request a lock" step 3
+	loopGranted                      // event loop: "process the lock request queue" step 14
+	loopNotAvailable                 // event loop: "request a lock" step 5.1 (ifAvailable)
+	queueWaitingSettled              // lock task queue: the waiting promise settled
+	loopResolveReleased              // event loop: resolve the released promise with waiting
+)
+
+func (e *entry) step() {
+	switch e.phase {
+	case queueRequest:
+		e.manager.requestALockSteps(e)
+	case loopGranted:
+		lockGranted(e)
+	case loopNotAvailable:
+		invokeWithNull(e)
+	case queueWaitingSettled:
+		e.manager.waitingSettled(e)
+	case loopResolveReleased:
+		e.promise.Resolve(e.waiting)
+	}
 }
 
 // getTheLockRequestQueue implements "get the lock request queue" from the
@@ -103,16 +144,60 @@ func (m *LockManager) getTheLockRequestQueue(name Name) *nameState {
 		}
 		m.lastName = ns
 		m.names[name] = ns
+	} else if ns.idle {
+		m.unlinkIdle(ns)
 	}
 	// 2. Return queueMap[name].
 	return ns
 }
 
-// dropIfEmpty forgets a name that has neither requests nor held locks.
+// maxIdleNames bounds how many empty name states a manager keeps so that a
+// name used again soon (the common uncontended request/release cycle) does
+// not go through the map's insert and delete every time.
+const maxIdleNames = 64
+
+// dropIfEmpty forgets a name that has neither requests nor held locks: it
+// joins the idle list, and the oldest idle name beyond maxIdleNames is
+// deleted. The spec cannot observe either ("get the lock request queue"
+// recreates an empty queue on demand).
 func (m *LockManager) dropIfEmpty(ns *nameState) {
-	if ns.queueLen != 0 || ns.heldCount != 0 || m.names[ns.name] != ns {
+	if ns.queueLen != 0 || ns.heldCount != 0 || ns.idle || ns.dropped {
 		return
 	}
+	ns.idle = true
+	ns.iprev, ns.inext = m.lastIdle, nil
+	if m.lastIdle != nil {
+		m.lastIdle.inext = ns
+	} else {
+		m.firstIdle = ns
+	}
+	m.lastIdle = ns
+	m.idleCount++
+	if m.idleCount > maxIdleNames {
+		m.deleteName(m.firstIdle)
+	}
+}
+
+func (m *LockManager) unlinkIdle(ns *nameState) {
+	if ns.iprev != nil {
+		ns.iprev.inext = ns.inext
+	} else {
+		m.firstIdle = ns.inext
+	}
+	if ns.inext != nil {
+		ns.inext.iprev = ns.iprev
+	} else {
+		m.lastIdle = ns.iprev
+	}
+	ns.iprev, ns.inext = nil, nil
+	ns.idle = false
+	m.idleCount--
+}
+
+// deleteName removes an idle name state for good.
+func (m *LockManager) deleteName(ns *nameState) {
+	m.unlinkIdle(ns)
+	ns.dropped = true
 	delete(m.names, ns.name)
 	if ns.prev != nil {
 		ns.prev.next = ns.next
@@ -149,7 +234,7 @@ func (m *LockManager) grantable(ns *nameState, request *entry) bool {
 // requestALock implements "request a lock". The request's promise, agent
 // (client), clientId, manager, callback, name and mode are already in e.
 // Runs on the requesting environment's event loop.
-func requestALock(e *entry, ifAvailable, steal bool) {
+func requestALock(e *entry) {
 	// 1. Let request be a new lock request (e).
 	m := e.manager
 	// 2. If signal is present, then add the algorithm signal to abort the
@@ -159,20 +244,22 @@ func requestALock(e *entry, ifAvailable, steal bool) {
 		e.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
 	}
 	// 3. Enqueue the following steps to the lock task queue:
-	m.ltq.Enqueue(func() { m.requestALockSteps(e, ifAvailable, steal) })
+	e.run = e.step
+	e.phase = queueRequest
+	m.ltq.Enqueue(e.run)
 	// 4. Return request.
 }
 
 // requestALockSteps are the steps "request a lock" enqueues on the lock
 // task queue (its step 3).
-func (m *LockManager) requestALockSteps(e *entry, ifAvailable, steal bool) {
+func (m *LockManager) requestALockSteps(e *entry) {
 	// 1. Let queueMap be manager's lock request queue map.
 	// 2. Let queue be the result of getting the lock request queue from
 	//    queueMap for name.
 	ns := m.getTheLockRequestQueue(e.lock.name)
 	// 3. Let held be manager's held lock set.
 	// 4. If steal is true, then run these steps:
-	if steal {
+	if e.steal {
 		// 1. For each lock of held:
 		//    1. If lock's name is name, then run these steps:
 		for lock := ns.heldHead; lock != nil; {
@@ -196,8 +283,9 @@ func (m *LockManager) requestALockSteps(e *entry, ifAvailable, steal bool) {
 		// 1. If ifAvailable is true and request is not grantable, then
 		//    enqueue the following steps on callback's relevant settings
 		//    object's responsible event loop:
-		if ifAvailable && !m.grantable(ns, e) {
-			e.client.queueTask(func() { invokeWithNull(e) })
+		if e.ifAvailable && !m.grantable(ns, e) {
+			e.phase = loopNotAvailable
+			e.client.queueTask(e.run)
 			// ... and abort these steps.
 			m.dropIfEmpty(ns)
 			return
@@ -309,7 +397,8 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		m.appendHeld(ns, lock)
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
-		lock.client.queueTask(func() { lockGranted(lock) })
+		lock.phase = loopGranted
+		lock.client.queueTask(lock.run)
 	}
 }
 
@@ -340,22 +429,28 @@ func lockGranted(lock *entry) {
 	// 4. Resolve waiting with r.
 	// When lock's waiting promise settles (fulfills or rejects), enqueue the
 	// following steps on the lock task queue:
-	if r == nil {
-		m.ltq.Enqueue(func() { m.waitingSettled(lock, nil) })
+	lock.waiting = r
+	if r == nil { // already fulfilled
+		lock.phase = queueWaitingSettled
+		m.ltq.Enqueue(lock.run)
 		return
 	}
-	r.OnSettled(func() { m.ltq.Enqueue(func() { m.waitingSettled(lock, r) }) })
+	r.OnSettled(func() {
+		lock.phase = queueWaitingSettled
+		m.ltq.Enqueue(lock.run)
+	})
 }
 
 // waitingSettled are the steps enqueued on the lock task queue when a lock's
 // waiting promise settles.
-func (m *LockManager) waitingSettled(lock *entry, waiting Waiting) {
+func (m *LockManager) waitingSettled(lock *entry) {
 	// 1. Release the lock lock.
 	m.releaseTheLock(lock)
 	// 2. Resolve lock's released promise with lock's waiting promise.
 	//    (Queued as a task on the requester's event loop: the promise
 	//    belongs to that event loop, not to the lock task queue.)
-	lock.client.queueTask(func() { lock.promise.Resolve(waiting) })
+	lock.phase = loopResolveReleased
+	lock.client.queueTask(lock.run)
 }
 
 // snapshotTheLockState implements "snapshot the lock state" for manager;

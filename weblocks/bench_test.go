@@ -1,0 +1,255 @@
+package weblocks
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/gowebengine/weblocks/html"
+)
+
+// benchEnv returns a window environment of a fresh user agent on the
+// default (goroutine) scheduler.
+func benchEnv(b *testing.B, opts ...html.Option) (*html.UserAgent, *html.EnvironmentSettingsObject) {
+	b.Helper()
+	ua := html.NewUserAgent(opts...)
+	b.Cleanup(ua.Close)
+	d, err := ua.OpenWindowURL("https://a.test/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ua, d.EnvironmentSettingsObject()
+}
+
+// runCycles runs n sequential request/release cycles on env's event loop
+// through the Go API: each request is made when the previous released
+// promise settles, so every cycle goes through all its hops (request steps
+// on the lock task queue, the callback task, the release steps, the
+// released promise's task).
+func runCycles(b *testing.B, env *html.EnvironmentSettingsObject, n int, wait func(done chan struct{})) {
+	done := make(chan struct{})
+	cb := func(*Lock) Waiting { return nil }
+	i := 0
+	var next func()
+	next = func() {
+		if i == n {
+			close(done)
+			return
+		}
+		i++
+		f, err := Request(env, "r", Options{}, cb)
+		if err != nil {
+			b.Error(err)
+			close(done)
+			return
+		}
+		f.OnSettled(next)
+	}
+	env.ResponsibleEventLoop().QueueTask(html.DOMManipulationTaskSource, next)
+	wait(done)
+}
+
+// BenchmarkRequestRelease is one uncontended request/release cycle through
+// the Go API on the default scheduler, including the event-loop hops.
+func BenchmarkRequestRelease(b *testing.B) {
+	_, env := benchEnv(b)
+	runCycles(b, env, 1000, func(done chan struct{}) { <-done }) // warm up
+	b.ReportAllocs()
+	b.ResetTimer()
+	runCycles(b, env, b.N, func(done chan struct{}) { <-done })
+}
+
+// BenchmarkRequestReleaseManual is the same cycle on html's manual
+// scheduler (every hop a queue push and pop on one goroutine).
+func BenchmarkRequestReleaseManual(b *testing.B) {
+	sched := html.NewManualScheduler()
+	_, env := benchEnv(b, html.WithScheduler(sched))
+	wait := func(done chan struct{}) {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				if !sched.RunOne() {
+					b.Fatal("stalled")
+				}
+			}
+		}
+	}
+	runCycles(b, env, 1000, wait)
+	b.ReportAllocs()
+	b.ResetTimer()
+	runCycles(b, env, b.N, wait)
+}
+
+// manualWorld is a user agent on the manual scheduler with one window.
+type manualWorld struct {
+	sched *html.ManualScheduler
+	ua    *html.UserAgent
+	env   *html.EnvironmentSettingsObject
+}
+
+func newManualWorld(b testing.TB) *manualWorld {
+	sched := html.NewManualScheduler()
+	ua := html.NewUserAgent(html.WithScheduler(sched))
+	b.Cleanup(ua.Close)
+	d, err := ua.OpenWindowURL("https://a.test/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &manualWorld{sched: sched, ua: ua, env: d.EnvironmentSettingsObject()}
+}
+
+// hold requests name and returns a future that releases the lock when
+// settled (its waiting promise).
+func (w *manualWorld) hold(b testing.TB, name Name, mode Mode) *Future {
+	waiting := NewFuture()
+	if _, err := Request(w.env, name, Options{Mode: mode}, func(*Lock) Waiting { return waiting }); err != nil {
+		b.Fatal(err)
+	}
+	return waiting
+}
+
+// BenchmarkQueuedGrant is the cost per granted request while `pending`
+// requests wait on one name: each op releases the holder (which grants the
+// next waiter) and queues one more request, keeping the queue length fixed.
+func BenchmarkQueuedGrant(b *testing.B) {
+	for _, pending := range []int{1000, 100000} {
+		b.Run("pending="+strconv.Itoa(pending), func(b *testing.B) {
+			w := newManualWorld(b)
+			var waitings []*Future
+			for i := 0; i <= pending; i++ {
+				waitings = append(waitings, w.hold(b, "r", Exclusive))
+			}
+			w.sched.RunUntilIdle()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				waitings[i].Resolve(nil) // release the holder: the next is granted
+				waitings = append(waitings, w.hold(b, "r", Exclusive))
+				w.sched.RunUntilIdle()
+			}
+		})
+	}
+}
+
+// BenchmarkDistinctNames is a request/release cycle on a fresh name while
+// `held` locks on other names are held.
+func BenchmarkDistinctNames(b *testing.B) {
+	for _, heldN := range []int{1000, 100000} {
+		b.Run("held="+strconv.Itoa(heldN), func(b *testing.B) {
+			w := newManualWorld(b)
+			for i := 0; i < heldN; i++ {
+				w.hold(b, Name("held"+strconv.Itoa(i)), Exclusive)
+			}
+			w.sched.RunUntilIdle()
+			names := make([]Name, 4096)
+			for i := range names {
+				names[i] = Name("n" + strconv.Itoa(i))
+			}
+			cb := func(*Lock) Waiting { return nil }
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Request(w.env, names[i%len(names)], Options{}, cb); err != nil {
+					b.Fatal(err)
+				}
+				w.sched.RunUntilIdle()
+			}
+		})
+	}
+}
+
+// BenchmarkQuery is one query() with `entries` held locks and pending
+// requests (half each) in the manager.
+func BenchmarkQuery(b *testing.B) {
+	for _, entries := range []int{1000, 100000} {
+		b.Run("entries="+strconv.Itoa(entries), func(b *testing.B) {
+			w := newManualWorld(b)
+			for i := 0; i < entries/2; i++ {
+				n := Name("n" + strconv.Itoa(i))
+				w.hold(b, n, Exclusive) // held
+				w.hold(b, n, Shared)    // pending behind it
+			}
+			w.sched.RunUntilIdle()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				f, err := Query(w.env)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.sched.RunUntilIdle()
+				if !f.Settled() {
+					b.Fatal("query did not settle")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTerminate is terminating a dedicated worker that holds `locks`
+// locks, while other clients of the same manager hold 100000 more (the cost
+// must follow the worker's own locks only).
+func BenchmarkTerminate(b *testing.B) {
+	for _, locks := range []int{1000, 10000} {
+		b.Run("locks="+strconv.Itoa(locks), func(b *testing.B) {
+			w := newManualWorld(b)
+			for i := 0; i < 100000; i++ {
+				w.hold(b, Name("other"+strconv.Itoa(i)), Exclusive)
+			}
+			w.sched.RunUntilIdle()
+			names := make([]Name, locks)
+			for i := range names {
+				names[i] = Name("w" + strconv.Itoa(i))
+			}
+			cb := func(*Lock) Waiting { return NewFuture() }
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				worker := startWorker(b, w.env, "https://a.test/w.js")
+				for _, n := range names {
+					if _, err := Request(worker, n, Options{}, cb); err != nil {
+						b.Fatal(err)
+					}
+				}
+				w.sched.RunUntilIdle()
+				b.StartTimer()
+				worker.Agent().Terminate()
+				w.sched.RunUntilIdle()
+			}
+		})
+	}
+}
+
+// BenchmarkSchedulerHops is the floor set by html's scheduler for one
+// cycle: the same four hops as a request/release cycle (event loop -> lock
+// task queue -> event loop -> lock task queue -> event loop) with no lock
+// manager work, for comparison with BenchmarkRequestRelease.
+func BenchmarkSchedulerHops(b *testing.B) {
+	ua, env := benchEnv(b)
+	loop, ltq := env.ResponsibleEventLoop(), ua.LockTaskQueue()
+	run := func(n int) {
+		done := make(chan struct{})
+		i := 0
+		var hop1, hop2, hop3, hop4, next func()
+		hop1 = func() { loop.QueueTask(html.WebLocksTaskSource, hop2) }
+		hop2 = func() { ltq.Enqueue(hop3) }
+		hop3 = func() { loop.QueueTask(html.WebLocksTaskSource, hop4) }
+		next = func() {
+			if i == n {
+				close(done)
+				return
+			}
+			i++
+			ltq.Enqueue(hop1)
+		}
+		hop4 = next
+		loop.QueueTask(html.DOMManipulationTaskSource, next)
+		<-done
+	}
+	run(1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	run(b.N)
+}
