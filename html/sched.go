@@ -325,7 +325,7 @@ func (r *runner) runInline(t task) {
 		r.runBatch(batch)
 		clear(batch)
 		r.mu.Lock()
-		r.spare = batch[:0]
+		r.spare = reuse(batch)
 		r.mu.Unlock()
 	}
 }
@@ -374,7 +374,7 @@ func (r *runner) goLoop() {
 		clear(batch)
 
 		r.mu.Lock()
-		r.spare = batch[:0]
+		r.spare = reuse(batch)
 		r.running = false
 	}
 }
@@ -399,6 +399,17 @@ func (r *runner) runBatch(batch []task) {
 	}
 }
 
+// reuse returns an emptied batch slice for reuse, or nil when it grew so
+// large in a burst that keeping it would pin memory.
+func reuse(b []task) []task {
+	if cap(b) > maxReusedBatch {
+		return nil
+	}
+	return b[:0]
+}
+
+const maxReusedBatch = 1024
+
 // RunOne (manual mode) runs the next item on the calling goroutine.
 func (r *runner) RunOne() bool {
 	r.mu.Lock()
@@ -410,7 +421,7 @@ func (r *runner) RunOne() bool {
 	r.items[r.head] = task{}
 	r.head++
 	if r.head == len(r.items) {
-		r.items = r.items[:0]
+		r.items = reuse(r.items)
 		r.head = 0
 	}
 	r.running = true

@@ -160,3 +160,39 @@ func TestPanicHandler(t *testing.T) {
 		ua.Close()
 	}
 }
+
+func TestBurstDoesNotPinMemory(t *testing.T) {
+	for name, mk := range map[string]func() Scheduler{
+		"goroutines": func() Scheduler { return NewGoroutineScheduler(InlineParallelQueues(false)) },
+		"manual":     func() Scheduler { return NewManualScheduler() },
+	} {
+		ua := NewUserAgent(WithScheduler(mk()))
+		q := ua.StartANewParallelQueue()
+		var ran atomic.Int64
+		gate := make(chan struct{})
+		if name != "manual" {
+			q.Enqueue(func() { <-gate }) // hold the queue while the burst piles up
+		}
+		for i := 0; i < 100000; i++ {
+			q.Enqueue(func() { ran.Add(1) })
+		}
+		if name == "manual" {
+			ua.Scheduler().(*ManualScheduler).RunUntilIdle()
+		} else {
+			close(gate)
+		}
+		waitFor(t, "burst", func() bool { return ran.Load() == 100000 })
+		q.Enqueue(func() { ran.Add(1) })
+		if name == "manual" {
+			ua.Scheduler().(*ManualScheduler).RunUntilIdle()
+		}
+		waitFor(t, "one more", func() bool { return ran.Load() == 100001 })
+		q.r.mu.Lock()
+		c := cap(q.r.items) + cap(q.r.spare)
+		q.r.mu.Unlock()
+		if c > 2*maxReusedBatch {
+			t.Errorf("%s: queue keeps %d slots after a burst", name, c)
+		}
+		ua.Close()
+	}
+}
