@@ -187,7 +187,7 @@ func TestArgErrors(t *testing.T) {
 func TestDefaultProductsAndPlaceholder(t *testing.T) {
 	// The bundled suite runs by default; without --products the go product
 	// runs, and chromium only when installed (with a message otherwise).
-	code, out, errOut := runCmd(t, "--chromium", "/nonexistent/chromium", "web-locks/mode.https.any.js")
+	code, out, errOut := runCmd(t, "--chromium", "/nonexistent/chromium", "--timeout-multiplier", "0.3", "--grace", "1s", "web-locks/mode.https.any.js")
 	if !strings.Contains(errOut, "not running the chromium product") || !strings.Contains(errOut, "apt-get install -y chromium") {
 		t.Errorf("no chromium message: %s", errOut)
 	}
