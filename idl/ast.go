@@ -47,6 +47,13 @@ type File struct {
 	Tokens []Token
 }
 
+// Pos returns the position of a token of f, with f's name.
+func (f *File) Pos(t *Token) Position {
+	p := t.Pos()
+	p.Filename = f.Name
+	return p
+}
+
 // EOF returns the end-of-file token, which carries the trailing trivia.
 func (f *File) EOF() *Token {
 	if len(f.Tokens) == 0 {
@@ -332,12 +339,16 @@ type Type struct {
 	// "dictionary-type", "typedef-type", or "" (null) inside iterable,
 	// maplike and setlike declarations.
 	Context string
-	Tokens  struct {
-		// Prefix is "unsigned" or "unrestricted"; Base the type keyword,
-		// identifier, generic name, or the "(" of a union; Postfix the
-		// second "long" of "long long".
-		Prefix, Base, Postfix, Open, Close, Nullable, Separator *Token
-	}
+	Tokens  TypeTokens
+}
+
+// TypeTokens are the tokens of a Type. Prefix is "unsigned" or
+// "unrestricted"; Base the type keyword or identifier, or the generic
+// type's name; Postfix the second "long" of "long long"; Open and Close the
+// union's parentheses or the generic's angle brackets; Separator the "," or
+// "or" after the type when it is a type argument or union member.
+type TypeTokens struct {
+	Prefix, Base, Postfix, Open, Close, Nullable, Separator *Token
 }
 
 // ExtAttrList is a bracketed extended attribute list; the zero value is an

@@ -31,14 +31,14 @@ func Format(f *File) []byte {
 	}
 	// Comments after the last definition.
 	if eof := f.EOF(); eof != nil {
-		trail, lead := splitTrivia(eof.Trivia)
+		trail, lead := splitTrivia(eof.Trivia())
 		if len(f.Definitions) == 0 {
 			lead = append(trail, lead...)
 		}
 		if len(lead) > 0 {
 			if len(f.Definitions) > 0 {
 				p.nl()
-				if blankLine(eof.Trivia) {
+				if blankLine(eof.Trivia()) {
 					p.nl()
 				}
 			}
@@ -185,7 +185,7 @@ func (p *printer) blankBefore(first int) bool {
 	if first < 0 || first >= len(p.toks) {
 		return false
 	}
-	return blankLine(p.toks[first].Trivia)
+	return blankLine(p.toks[first].Trivia())
 }
 
 // leadingComments prints the comments before token first, each on its own
@@ -196,7 +196,7 @@ func (p *printer) leadingComments(first int, atStart bool) {
 		p.startLine()
 		return
 	}
-	trail, lead := splitTrivia(p.toks[first].Trivia)
+	trail, lead := splitTrivia(p.toks[first].Trivia())
 	if atStart && first == 0 {
 		lead = append(trail, lead...)
 	}
@@ -216,7 +216,7 @@ func (p *printer) innerComments(first, last, upto int) {
 	}
 	var cs []string
 	for i := first + 1; i >= 0 && i <= upto && i < len(p.toks); i++ {
-		trail, lead := splitTrivia(p.toks[i].Trivia)
+		trail, lead := splitTrivia(p.toks[i].Trivia())
 		cs = append(cs, trail...)
 		cs = append(cs, lead...)
 	}
@@ -232,7 +232,7 @@ func (p *printer) trailingComment(last int) {
 	if last < 0 || last+1 >= len(p.toks) {
 		return
 	}
-	trail, _ := splitTrivia(p.toks[last+1].Trivia)
+	trail, _ := splitTrivia(p.toks[last+1].Trivia())
 	p.appendComments(trail)
 }
 
@@ -279,7 +279,7 @@ func headerEnd(d Definition) int {
 // tokens.
 func tokText(t *Token, def string) string {
 	if t != nil {
-		return t.Value
+		return t.Value()
 	}
 	return def
 }
@@ -353,7 +353,7 @@ func (p *printer) definition(d Definition) {
 
 func enumValueText(v *EnumValue) string {
 	if v.Tokens.Value != nil {
-		return v.Tokens.Value.Value
+		return v.Tokens.Value.Value()
 	}
 	return `"` + v.Value + `"`
 }
@@ -376,13 +376,13 @@ func (p *printer) body(open, close, term *Token, n int, member func(int) Node) {
 	p.write(" {")
 	var openTrail, closeLead, termComments []string
 	if open != nil && int(open.Index)+1 < len(p.toks) {
-		openTrail, _ = splitTrivia(p.toks[open.Index+1].Trivia)
+		openTrail, _ = splitTrivia(p.toks[open.Index+1].Trivia())
 	}
 	if close != nil {
-		_, closeLead = splitTrivia(close.Trivia)
+		_, closeLead = splitTrivia(close.Trivia())
 	}
 	if term != nil {
-		t, l := splitTrivia(term.Trivia)
+		t, l := splitTrivia(term.Trivia())
 		termComments = append(t, l...)
 	}
 	defer p.appendComments(termComments)
@@ -592,7 +592,7 @@ func writeType(b *strings.Builder, t *Type) {
 		b.WriteByte('>')
 	default:
 		if t.Tokens.Base != nil && t.Tokens.Prefix == nil && t.Tokens.Postfix == nil {
-			b.WriteString(t.Tokens.Base.Value)
+			b.WriteString(t.Tokens.Base.Value())
 		} else {
 			b.WriteString(t.Name)
 		}

@@ -9,7 +9,7 @@ import "strings"
 func Parse(filename string, src []byte) (*File, error) {
 	p := &parser{file: &File{Name: filename, Source: src}}
 	p.src = string(src)
-	p.toks = tokenize(p.file, p.src)
+	p.toks = tokenize(p.src)
 	p.file.Tokens = p.toks
 	p.parseDefinitions()
 	if len(p.errs) > 0 {
@@ -31,12 +31,39 @@ type parser struct {
 	depth int
 	// context names the definition being parsed, for error messages.
 	context string
+	types   slab[Type]
+	args    slab[Argument]
+	eattrs  slab[ExtendedAttribute]
 }
 
 // bailout unwinds the parser to the nearest recovery point.
 type bailout struct{}
 
 func (p *parser) tok() *Token { return &p.toks[p.pos] }
+
+// at returns the position of token t in the file being parsed.
+func (p *parser) at(t *Token) Position {
+	return Position{Filename: p.file.Name, Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
+}
+
+// slab hands out pointers into chunks of preallocated values, so that the
+// many small AST nodes cost one allocation per chunk rather than each.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) alloc() *T {
+	if len(s.buf) == cap(s.buf) {
+		// Chunks grow from 8 to 256 values, so that small files waste little.
+		s.buf = make([]T, 0, min(max(2*cap(s.buf), 8), 256))
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
+func (p *parser) newType(t Type) *Type {
+	n := p.types.alloc()
+	*n = t
+	return n
+}
 
 func (p *parser) peek(n int) *Token {
 	if p.pos+n < len(p.toks) {
@@ -48,7 +75,7 @@ func (p *parser) peek(n int) *Token {
 // is reports whether the current token is the keyword or punctuation v.
 func (p *parser) is(v string) bool {
 	t := &p.toks[p.pos]
-	return t.Value == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
+	return t.Value() == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
 }
 
 // consume returns the current token and advances if it is one of vs.
@@ -58,7 +85,7 @@ func (p *parser) consume(vs ...string) *Token {
 		return nil
 	}
 	for _, v := range vs {
-		if t.Value == v {
+		if t.Value() == v {
 			p.pos++
 			return t
 		}
@@ -80,7 +107,7 @@ func (p *parser) consumeKind(k TokenKind) *Token {
 // consumeIdentifierOr accepts an identifier or one of the given keywords.
 func (p *parser) consumeIdentifierOr(allowed map[string]bool) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[t.Value]) {
+	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[t.Value()]) {
 		p.pos++
 		return t
 	}
@@ -93,18 +120,18 @@ func (p *parser) fail(msg string) {
 }
 
 func (p *parser) failAt(t *Token, msg string) {
-	pos := t.Pos()
+	pos := p.at(t)
 	if t.Kind == TokenEOF && t.Index > 0 {
 		// Point just after the last real token, like webidl2.js, which
 		// reports the line of the token before the end of input.
 		prev := &p.toks[t.Index-1]
-		pos = prev.Pos()
-		pos.Offset += len(prev.Value)
-		if nl := strings.LastIndexByte(prev.Value, '\n'); nl >= 0 {
-			pos.Line += strings.Count(prev.Value, "\n")
-			pos.Column = len(prev.Value) - nl
+		pos = p.at(prev)
+		pos.Offset += len(prev.Value())
+		if nl := strings.LastIndexByte(prev.Value(), '\n'); nl >= 0 {
+			pos.Line += strings.Count(prev.Value(), "\n")
+			pos.Column = len(prev.Value()) - nl
 		} else {
-			pos.Column += len(prev.Value)
+			pos.Column += len(prev.Value())
 		}
 	}
 	p.errs = append(p.errs, &Error{
@@ -177,7 +204,7 @@ func (p *parser) skipDefinition(start int) {
 		if t.Kind != TokenOther {
 			continue
 		}
-		switch t.Value {
+		switch t.Value() {
 		case "{":
 			depth++
 		case "}":
@@ -234,7 +261,7 @@ func (p *parser) parseDefinition() Definition {
 		d = p.parseTypedef()
 	case p.is("namespace"):
 		d = p.parseNamespace(nil)
-	case t.Kind == TokenIdentifier && !t.Keyword && p.peek(1).Value == "includes":
+	case t.Kind == TokenIdentifier && !t.Keyword && p.peek(1).Value() == "includes":
 		d = p.parseIncludes()
 	default:
 		if len(ea.List) > 0 {
@@ -290,7 +317,8 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 		return nil
 	}
 	p.pos++
-	a := &ExtendedAttribute{Position: name.Pos(), Name: name.Value}
+	a := p.eattrs.alloc()
+	a.Position, a.Name = p.at(name), name.Value()
 	a.Tokens.Name = name
 	if assign := p.consume("="); assign != nil {
 		a.Tokens.Assign = assign
@@ -306,9 +334,9 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 		case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
 			p.pos++
 			rhs.Kind = v.Kind.String()
-			rhs.Value = v.Value
+			rhs.Value = v.Value()
 			if v.Kind == TokenIdentifier {
-				rhs.Value = unescape(v.Value)
+				rhs.Value = unescape(v.Value())
 			}
 			rhs.Tokens.Value = v
 		default:
@@ -331,9 +359,9 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					break
 				}
 				p.pos++
-				ev := &ExtAttrValue{Position: t.Pos(), Value: t.Value}
+				ev := &ExtAttrValue{Position: p.at(t), Value: t.Value()}
 				if kind == TokenIdentifier {
-					ev.Value = unescape(t.Value)
+					ev.Value = unescape(t.Value())
 				}
 				ev.Tokens.Value = t
 				rhs.List = append(rhs.List, ev)
@@ -378,7 +406,7 @@ func (p *parser) parseInheritance(colon, inh **Token) string {
 	if *inh == nil {
 		p.fail("Inheritance lacks a type")
 	}
-	return unescape((*inh).Value)
+	return unescape((*inh).Value())
 }
 
 // parseBody parses "{ members } ;" using member to parse each member.
@@ -434,7 +462,7 @@ func (p *parser) skipMember(start int) {
 		if t.Kind != TokenOther {
 			continue
 		}
-		switch t.Value {
+		switch t.Value() {
 		case "{":
 			depth++
 		case "}":
@@ -455,9 +483,9 @@ func (p *parser) skipMember(start int) {
 }
 
 func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
-	it := &Interface{Position: base.Pos(), Partial: partial != nil, Mixin: mixin != nil}
+	it := &Interface{Position: p.at(base), Partial: partial != nil, Mixin: mixin != nil}
 	if partial != nil {
-		it.Position = partial.Pos()
+		it.Position = p.at(partial)
 	}
 	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = partial, base, mixin
 	kind := "interface"
@@ -469,7 +497,7 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 		p.fail("Missing name in " + kind)
 	}
 	it.Tokens.Name = name
-	it.Name = unescape(name.Value)
+	it.Name = unescape(name.Value())
 	p.context = contextName(partial, kind, it.Name)
 	if partial == nil && mixin == nil {
 		it.Inheritance = p.parseInheritance(&it.Tokens.Colon, &it.Tokens.Inheritance)
@@ -514,7 +542,7 @@ func (p *parser) parseInterfaceMember() Member {
 			return m
 		}
 	case p.is("readonly"):
-		if p.peek(1).Value == "maplike" || p.peek(1).Value == "setlike" {
+		if p.peek(1).Value() == "maplike" || p.peek(1).Value() == "setlike" {
 			return p.parseIterableLike()
 		}
 	case p.is("inherit"):
@@ -551,7 +579,7 @@ func (p *parser) parseMixinMember() Member {
 func (p *parser) parseStringifier() Member {
 	special := p.consume("stringifier")
 	if term := p.consume(";"); term != nil {
-		op := &Operation{Position: special.Pos(), Special: "stringifier"}
+		op := &Operation{Position: p.at(special), Special: "stringifier"}
 		op.Tokens.Special = special
 		op.Tokens.Termination = term
 		return op
@@ -577,13 +605,13 @@ func (p *parser) parseAttribute(special *Token, requireReadonly, noReadonly bool
 		p.failAt(base, "Attributes must be readonly in this context")
 	}
 	a := &Attribute{Readonly: ro != nil}
-	a.Position = base.Pos()
+	a.Position = p.at(base)
 	if ro != nil {
-		a.Position = ro.Pos()
+		a.Position = p.at(ro)
 	}
 	if special != nil {
-		a.Special = special.Value
-		a.Position = special.Pos()
+		a.Special = special.Value()
+		a.Position = p.at(special)
 	}
 	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = special, ro, base
 	a.Type = p.parseTypeWithExtAttrs("attribute-type")
@@ -595,7 +623,7 @@ func (p *parser) parseAttribute(special *Token, requireReadonly, noReadonly bool
 		p.fail("Attribute lacks a name")
 	}
 	a.Tokens.Name = name
-	a.Name = unescape(name.Value)
+	a.Name = unescape(name.Value())
 	a.Tokens.Termination = p.expect("Unterminated attribute, expected `;`", ";")
 	return a
 }
@@ -624,13 +652,13 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 	}
 	op := &Operation{Position: rt.Position, ReturnType: rt}
 	if special != nil {
-		op.Special = special.Value
-		op.Position = special.Pos()
+		op.Special = special.Value()
+		op.Position = p.at(special)
 		op.Tokens.Special = special
 	}
 	if name := p.consumeIdentifierOr(operationNameKeywords); name != nil {
 		op.Tokens.Name = name
-		op.Name = unescape(name.Value)
+		op.Name = unescape(name.Value())
 	}
 	op.Tokens.Open = p.consume("(")
 	if op.Tokens.Open == nil {
@@ -644,7 +672,7 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 
 func (p *parser) parseConstructor() *Constructor {
 	base := p.consume("constructor")
-	c := &Constructor{Position: base.Pos()}
+	c := &Constructor{Position: p.at(base)}
 	c.Tokens.Base = base
 	c.Tokens.Open = p.expect("No argument list in constructor", "(")
 	c.Arguments = p.parseArgumentList()
@@ -657,7 +685,7 @@ func (p *parser) parseConstructor() *Constructor {
 // (used for const types).
 func (p *parser) parseConst() *Constant {
 	base := p.consume("const")
-	c := &Constant{Position: base.Pos()}
+	c := &Constant{Position: p.at(base)}
 	c.Tokens.Base = base
 	t := p.parsePrimitiveType("const-type")
 	if t == nil {
@@ -665,7 +693,7 @@ func (p *parser) parseConst() *Constant {
 		if id == nil {
 			p.fail("Const lacks a type")
 		}
-		t = &Type{Position: id.Pos(), Name: unescape(id.Value), Context: "const-type"}
+		t = p.newType(Type{Position: p.at(id), Name: unescape(id.Value()), Context: "const-type"})
 		t.Tokens.Base = id
 	}
 	if p.is("?") {
@@ -677,7 +705,7 @@ func (p *parser) parseConst() *Constant {
 		p.fail("Const lacks a name")
 	}
 	c.Tokens.Name = name
-	c.Name = unescape(name.Value)
+	c.Name = unescape(name.Value())
 	c.Tokens.Assign = p.expect("Const lacks value assignment", "=")
 	v := p.parseConstValue()
 	if v == nil {
@@ -691,14 +719,14 @@ func (p *parser) parseConst() *Constant {
 // parseConstValue parses a boolean, float or integer literal.
 func (p *parser) parseConstValue() *Value {
 	t := p.tok()
-	v := &Value{Position: t.Pos()}
+	v := &Value{Position: p.at(t)}
 	switch {
 	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
-		v.Kind, v.Text = "number", t.Value
+		v.Kind, v.Text = "number", t.Value()
 	case t.Kind == TokenIdentifier && t.Keyword:
-		switch t.Value {
+		switch t.Value() {
 		case "true", "false":
-			v.Kind, v.Text = "boolean", t.Value
+			v.Kind, v.Text = "boolean", t.Value()
 		case "Infinity":
 			v.Kind = "Infinity"
 		case "-Infinity":
@@ -725,10 +753,10 @@ func (p *parser) parseDefault() *Value {
 	v := p.parseConstValue()
 	if v == nil {
 		t := p.tok()
-		v = &Value{Position: t.Pos()}
+		v = &Value{Position: p.at(t)}
 		switch {
 		case t.Kind == TokenString:
-			v.Kind, v.Text = "string", t.Value[1:len(t.Value)-1]
+			v.Kind, v.Text = "string", t.Value()[1:len(t.Value())-1]
 			p.pos++
 		case p.is("null"):
 			v.Kind = "null"
@@ -774,34 +802,34 @@ func (p *parser) parseIterableLike() Member {
 		p.pos = start
 		return nil
 	}
-	kind := base.Value
+	kind := base.Value()
 	if async != nil {
 		kind = "async_iterable"
 	}
-	pos := base.Pos()
+	pos := p.at(base)
 	if ro != nil {
-		pos = ro.Pos()
+		pos = p.at(ro)
 	} else if async != nil {
-		pos = async.Pos()
+		pos = p.at(async)
 	}
-	open := p.expect("Missing less-than sign `<` in "+base.Value+" declaration", "<")
+	open := p.expect("Missing less-than sign `<` in "+base.Value()+" declaration", "<")
 	first := p.parseTypeWithExtAttrs("")
 	if first == nil {
-		p.fail("Missing a type argument in " + base.Value + " declaration")
+		p.fail("Missing a type argument in " + base.Value() + " declaration")
 	}
 	var second *Type
-	if base.Value != "setlike" {
+	if base.Value() != "setlike" {
 		if sep := p.consume(","); sep != nil {
 			first.Tokens.Separator = sep
 			second = p.parseTypeWithExtAttrs("")
 			if second == nil {
-				p.fail("Missing a type argument in " + base.Value + " declaration")
+				p.fail("Missing a type argument in " + base.Value() + " declaration")
 			}
-		} else if base.Value == "maplike" {
-			p.fail("Missing second type argument in " + base.Value + " declaration")
+		} else if base.Value() == "maplike" {
+			p.fail("Missing second type argument in " + base.Value() + " declaration")
 		}
 	}
-	close := p.expect("Missing greater-than sign `>` in "+base.Value+" declaration", ">")
+	close := p.expect("Missing greater-than sign `>` in "+base.Value()+" declaration", ">")
 	var argsOpen, argsClose *Token
 	var args []*Argument
 	if p.is("(") {
@@ -812,8 +840,8 @@ func (p *parser) parseIterableLike() Member {
 		args = p.parseArgumentList()
 		argsClose = p.expect("Unterminated async iterable argument list", ")")
 	}
-	term := p.expect("Missing semicolon after "+base.Value+" declaration", ";")
-	switch base.Value {
+	term := p.expect("Missing semicolon after "+base.Value()+" declaration", ";")
+	switch base.Value() {
 	case "maplike":
 		m := &Maplike{Position: pos, Readonly: ro != nil, Key: first, Value: second}
 		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
@@ -837,11 +865,11 @@ func (p *parser) parseIterableLike() Member {
 
 func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	base := p.consume("interface")
-	ci := &CallbackInterface{Position: callback.Pos()}
+	ci := &CallbackInterface{Position: p.at(callback)}
 	ci.Tokens.Callback, ci.Tokens.Base = callback, base
 	name := p.parseName("callback interface")
 	ci.Tokens.Name = name
-	ci.Name = unescape(name.Value)
+	ci.Name = unescape(name.Value())
 	p.context = "callback interface " + ci.Name
 	p.parseBody("callback interface", &ci.Tokens.Open, &ci.Tokens.Close, &ci.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
@@ -858,14 +886,14 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 }
 
 func (p *parser) parseCallback(callback *Token) Definition {
-	c := &Callback{Position: callback.Pos()}
+	c := &Callback{Position: p.at(callback)}
 	c.Tokens.Callback = callback
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("Callback lacks a name")
 	}
 	c.Tokens.Name = name
-	c.Name = unescape(name.Value)
+	c.Name = unescape(name.Value())
 	p.context = "callback " + c.Name
 	c.Tokens.Assign = p.expect("Callback lacks an assignment", "=")
 	c.ReturnType = p.parseType("return-type")
@@ -881,14 +909,14 @@ func (p *parser) parseCallback(callback *Token) Definition {
 
 func (p *parser) parseNamespace(partial *Token) Definition {
 	base := p.consume("namespace")
-	ns := &Namespace{Position: base.Pos(), Partial: partial != nil}
+	ns := &Namespace{Position: p.at(base), Partial: partial != nil}
 	if partial != nil {
-		ns.Position = partial.Pos()
+		ns.Position = p.at(partial)
 	}
 	ns.Tokens.Partial, ns.Tokens.Base = partial, base
 	name := p.parseName("namespace")
 	ns.Tokens.Name = name
-	ns.Name = unescape(name.Value)
+	ns.Name = unescape(name.Value())
 	p.context = contextName(partial, "namespace", ns.Name)
 	p.parseBody("namespace", &ns.Tokens.Open, &ns.Tokens.Close, &ns.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
@@ -908,14 +936,14 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 
 func (p *parser) parseDictionary(partial *Token) Definition {
 	base := p.consume("dictionary")
-	d := &Dictionary{Position: base.Pos(), Partial: partial != nil}
+	d := &Dictionary{Position: p.at(base), Partial: partial != nil}
 	if partial != nil {
-		d.Position = partial.Pos()
+		d.Position = p.at(partial)
 	}
 	d.Tokens.Partial, d.Tokens.Base = partial, base
 	name := p.parseName("dictionary")
 	d.Tokens.Name = name
-	d.Name = unescape(name.Value)
+	d.Name = unescape(name.Value())
 	p.context = contextName(partial, "dictionary", d.Name)
 	if partial == nil {
 		d.Inheritance = p.parseInheritance(&d.Tokens.Colon, &d.Tokens.Inheritance)
@@ -938,14 +966,14 @@ func (p *parser) parseField() *Field {
 	}
 	f.Position = f.Type.Position
 	if req != nil {
-		f.Position = req.Pos()
+		f.Position = p.at(req)
 	}
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("Dictionary member lacks a name")
 	}
 	f.Tokens.Name = name
-	f.Name = unescape(name.Value)
+	f.Name = unescape(name.Value())
 	f.Default = p.parseDefault()
 	if req != nil && f.Default != nil {
 		p.failAt(f.Default.Tokens.Assign, "Required member must not have a default")
@@ -956,14 +984,14 @@ func (p *parser) parseField() *Field {
 
 func (p *parser) parseEnum() Definition {
 	base := p.consume("enum")
-	e := &Enum{Position: base.Pos()}
+	e := &Enum{Position: p.at(base)}
 	e.Tokens.Base = base
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("No name for enum")
 	}
 	e.Tokens.Name = name
-	e.Name = unescape(name.Value)
+	e.Name = unescape(name.Value())
 	p.context = "enum " + e.Name
 	e.Tokens.Open = p.expect("Bodyless enum", "{")
 	for {
@@ -978,7 +1006,7 @@ func (p *parser) parseEnum() Definition {
 			break
 		}
 		p.pos++
-		v := &EnumValue{Position: t.Pos(), Value: t.Value[1 : len(t.Value)-1]}
+		v := &EnumValue{Position: p.at(t), Value: t.Value()[1 : len(t.Value())-1]}
 		v.Tokens.Value = t
 		e.Values = append(e.Values, v)
 		sep := p.consume(",")
@@ -997,7 +1025,7 @@ func (p *parser) parseEnum() Definition {
 
 func (p *parser) parseTypedef() Definition {
 	base := p.consume("typedef")
-	td := &Typedef{Position: base.Pos()}
+	td := &Typedef{Position: p.at(base)}
 	td.Tokens.Base = base
 	td.Type = p.parseTypeWithExtAttrs("typedef-type")
 	if td.Type == nil {
@@ -1008,7 +1036,7 @@ func (p *parser) parseTypedef() Definition {
 		p.fail("Typedef lacks a name")
 	}
 	td.Tokens.Name = name
-	td.Name = unescape(name.Value)
+	td.Name = unescape(name.Value())
 	p.context = "typedef " + td.Name
 	td.Tokens.Termination = p.expect("Unterminated typedef, expected `;`", ";")
 	return td
@@ -1016,7 +1044,7 @@ func (p *parser) parseTypedef() Definition {
 
 func (p *parser) parseIncludes() Definition {
 	target := p.consumeKind(TokenIdentifier)
-	inc := &Includes{Position: target.Pos(), Target: unescape(target.Value)}
+	inc := &Includes{Position: p.at(target), Target: unescape(target.Value())}
 	inc.Tokens.Target = target
 	inc.Tokens.Includes = p.consume("includes")
 	mixin := p.consumeKind(TokenIdentifier)
@@ -1024,7 +1052,7 @@ func (p *parser) parseIncludes() Definition {
 		p.fail("Incomplete includes statement")
 	}
 	inc.Tokens.Mixin = mixin
-	inc.Mixin = unescape(mixin.Value)
+	inc.Mixin = unescape(mixin.Value())
 	inc.Tokens.Termination = p.expect("No terminating ; for includes statement", ";")
 	return inc
 }
@@ -1059,7 +1087,8 @@ func (p *parser) parseArgumentList() []*Argument {
 func (p *parser) parseArgument() *Argument {
 	start := p.pos
 	ea := p.parseExtAttrs()
-	a := &Argument{ExtAttrs: ea, Position: p.tok().Pos()}
+	a := p.args.alloc()
+	a.ExtAttrs, a.Position = ea, p.at(p.tok())
 	opt := p.consume("optional")
 	a.Tokens.Optional = opt
 	a.Optional = opt != nil
@@ -1084,7 +1113,7 @@ func (p *parser) parseArgument() *Argument {
 		return nil
 	}
 	a.Tokens.Name = name
-	a.Name = unescape(name.Value)
+	a.Name = unescape(name.Value())
 	if opt != nil {
 		a.Default = p.parseDefault()
 	}
@@ -1135,14 +1164,14 @@ func (p *parser) parseSingleType(context string) *Type {
 	}
 	var ty *Type
 	switch {
-	case t.Keyword && genericNames[t.Value]:
+	case t.Keyword && genericNames[t.Value()]:
 		ty = p.parseGeneric(context)
 	case t.Keyword:
 		if ty = p.parsePrimitiveType(context); ty == nil {
-			switch t.Value {
+			switch t.Value() {
 			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined":
 				p.pos++
-				ty = &Type{Position: t.Pos(), Name: t.Value, Context: context}
+				ty = p.newType(Type{Position: p.at(t), Name: t.Value(), Context: context})
 				ty.Tokens.Base = t
 			default:
 				return nil
@@ -1150,10 +1179,10 @@ func (p *parser) parseSingleType(context string) *Type {
 		}
 	default:
 		p.pos++
-		ty = &Type{Position: t.Pos(), Name: unescape(t.Value), Context: context}
+		ty = p.newType(Type{Position: p.at(t), Name: unescape(t.Value()), Context: context})
 		ty.Tokens.Base = t
 		if p.is("<") {
-			p.fail("Unsupported generic type " + t.Value)
+			p.fail("Unsupported generic type " + t.Value())
 		}
 	}
 	if ty.Generic == "Promise" && p.is("?") {
@@ -1183,56 +1212,51 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	if t.Kind != TokenIdentifier || !t.Keyword {
 		return nil
 	}
-	ty := &Type{Position: t.Pos(), Context: context}
-	switch t.Value {
+	var prefix, base, postfix *Token
+	switch t.Value() {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
-		ty.Tokens.Base = t
-		ty.Name = t.Value
-		return ty
+		return p.newType(Type{Position: p.at(t), Context: context, Name: t.Value(), Tokens: TypeTokens{Base: t}})
 	case "unsigned":
 		p.pos++
-		ty.Tokens.Prefix = t
-		b := p.consume("short", "long")
-		if b == nil {
+		prefix = t
+		base = p.consume("short", "long")
+		if base == nil {
 			p.fail("Failed to parse integer type")
 		}
-		ty.Tokens.Base = b
-		ty.Tokens.Postfix = p.longLong(b)
+		postfix = p.longLong(base)
 	case "short", "long":
 		p.pos++
-		ty.Tokens.Base = t
-		ty.Tokens.Postfix = p.longLong(t)
+		base = t
+		postfix = p.longLong(t)
 	case "unrestricted":
 		p.pos++
-		ty.Tokens.Prefix = t
-		b := p.consume("float", "double")
-		if b == nil {
+		prefix = t
+		base = p.consume("float", "double")
+		if base == nil {
 			p.fail("Failed to parse float type")
 		}
-		ty.Tokens.Base = b
 	case "float", "double":
 		p.pos++
-		ty.Tokens.Base = t
+		base = t
 	default:
 		return nil
 	}
-	var name []byte
-	if ty.Tokens.Prefix != nil {
-		name = append(name, ty.Tokens.Prefix.Value...)
-		name = append(name, ' ')
+	name := base.Value()
+	switch {
+	case prefix != nil && postfix != nil:
+		name = "unsigned long long"
+	case prefix != nil:
+		name = prefix.Value() + " " + base.Value()
+	case postfix != nil:
+		name = "long long"
 	}
-	name = append(name, ty.Tokens.Base.Value...)
-	if ty.Tokens.Postfix != nil {
-		name = append(name, ' ')
-		name = append(name, ty.Tokens.Postfix.Value...)
-	}
-	ty.Name = string(name)
-	return ty
+	return p.newType(Type{Position: p.at(t), Context: context, Name: name,
+		Tokens: TypeTokens{Prefix: prefix, Base: base, Postfix: postfix}})
 }
 
 func (p *parser) longLong(base *Token) *Token {
-	if base.Value == "long" {
+	if base.Value() == "long" {
 		return p.consume("long")
 	}
 	return nil
@@ -1241,13 +1265,13 @@ func (p *parser) longLong(base *Token) *Token {
 func (p *parser) parseGeneric(context string) *Type {
 	base := p.tok()
 	p.pos++
-	ty := &Type{Position: base.Pos(), Generic: base.Value, Context: context}
+	ty := p.newType(Type{Position: p.at(base), Generic: base.Value(), Context: context})
 	ty.Tokens.Base = base
 	ty.Tokens.Open = p.consume("<")
 	if ty.Tokens.Open == nil {
-		p.fail("No opening bracket after " + base.Value)
+		p.fail("No opening bracket after " + base.Value())
 	}
-	switch base.Value {
+	switch base.Value() {
 	case "Promise":
 		if p.is("[") {
 			p.fail("Promise type cannot have extended attribute")
@@ -1262,11 +1286,11 @@ func (p *parser) parseGeneric(context string) *Type {
 			p.fail("Record key cannot have extended attribute")
 		}
 		kt := p.tok()
-		if kt.Kind != TokenIdentifier || !stringTypes[kt.Value] {
+		if kt.Kind != TokenIdentifier || !stringTypes[kt.Value()] {
 			p.fail("Record key must be one of: ByteString, DOMString, USVString")
 		}
 		p.pos++
-		key := &Type{Position: kt.Pos(), Name: kt.Value, Context: context}
+		key := p.newType(Type{Position: p.at(kt), Name: kt.Value(), Context: context})
 		key.Tokens.Base = kt
 		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
 		val := p.parseTypeWithExtAttrs(context)
@@ -1277,17 +1301,17 @@ func (p *parser) parseGeneric(context string) *Type {
 	default:
 		sub := p.parseTypeWithExtAttrs(context)
 		if sub == nil {
-			p.fail("Missing " + base.Value + " subtype")
+			p.fail("Missing " + base.Value() + " subtype")
 		}
 		ty.Subtypes = append(ty.Subtypes, sub)
 	}
-	ty.Tokens.Close = p.expect("Missing closing bracket after "+base.Value, ">")
+	ty.Tokens.Close = p.expect("Missing closing bracket after "+base.Value(), ">")
 	return ty
 }
 
 func (p *parser) parseUnion(context string) *Type {
 	open := p.consume("(")
-	ty := &Type{Position: open.Pos(), Union: true, Context: context}
+	ty := p.newType(Type{Position: p.at(open), Union: true, Context: context})
 	ty.Tokens.Open = open
 	for {
 		sub := p.parseTypeWithExtAttrs(context)

@@ -1,5 +1,7 @@
 package idl
 
+import "sync"
+
 // TokenKind classifies a token.
 type TokenKind uint8
 
@@ -30,12 +32,11 @@ func (k TokenKind) String() string {
 
 // Token is one token with the whitespace and comments before it.
 type Token struct {
-	// Value is the token text as written.
-	Value string
-	// Trivia is the whitespace and comments that precede the token.
-	Trivia string
-	// file is the file the token belongs to (for its name).
-	file *File
+	// raw is the trivia followed by the token text; they are adjacent in
+	// the source, so one string holds both.
+	raw string
+	// start is where the token text begins in raw.
+	start int32
 	// Offset, Line and Column locate the token's first byte (not its
 	// trivia); see Pos.
 	Offset, Line, Column int32
@@ -46,13 +47,16 @@ type Token struct {
 	Keyword bool
 }
 
-// Pos returns the position of the token's first byte.
+// Value is the token text as written.
+func (t *Token) Value() string { return t.raw[t.start:] }
+
+// Trivia is the whitespace and comments that precede the token.
+func (t *Token) Trivia() string { return t.raw[:t.start] }
+
+// Pos returns the position of the token's first byte. Tokens do not know
+// their file: Filename is empty (File.Pos fills it in).
 func (t *Token) Pos() Position {
-	p := Position{Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
-	if t.file != nil {
-		p.Filename = t.file.Name
-	}
-	return p
+	return Position{Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
 }
 
 // keywords are the words that are terminals of the Web IDL grammar; they can
@@ -92,8 +96,26 @@ var argumentNameKeywords = map[string]bool{
 
 // tokenize splits src into tokens. It never fails: characters that start no
 // token become one-character TokenOther tokens, which the parser rejects.
-func tokenize(file *File, s string) []Token {
-	toks := make([]Token, 0, len(s)/7+16) // about 8 bytes per token in real IDL
+func tokenize(s string) []Token {
+	// Tokens are collected in a reused buffer and then copied into a slice
+	// of exactly the right size: the token count is not known in advance
+	// and guessing wastes memory either way.
+	bp := tokenBufs.Get().(*[]Token)
+	toks := tokenizeInto((*bp)[:0], s)
+	out := make([]Token, len(toks))
+	copy(out, toks)
+	clear(toks) // do not keep sources alive from the pool
+	*bp = toks[:0]
+	tokenBufs.Put(bp)
+	return out
+}
+
+var tokenBufs = sync.Pool{New: func() any {
+	b := make([]Token, 0, 4096)
+	return &b
+}}
+
+func tokenizeInto(toks []Token, s string) []Token {
 	line, lineStart := 1, 0
 	i := 0
 	n := len(s)
@@ -135,10 +157,11 @@ func tokenize(file *File, s string) []Token {
 			}
 			break
 		}
-		tok := Token{Trivia: s[ts:i], Index: int32(len(toks)), file: file,
+		tok := Token{start: int32(i - ts), Index: int32(len(toks)),
 			Offset: int32(i), Line: int32(line), Column: int32(i - lineStart + 1)}
 		if i >= n {
 			tok.Kind = TokenEOF
+			tok.raw = s[ts:]
 			toks = append(toks, tok)
 			return toks
 		}
@@ -185,7 +208,7 @@ func tokenize(file *File, s string) []Token {
 				}
 			}
 		}
-		tok.Value = s[i:end]
+		tok.raw = s[ts:end]
 		i = end
 		toks = append(toks, tok)
 	}

@@ -201,7 +201,9 @@ func (v *validator) report(rule string, pos Position, msg string) {
 // namePos is the position of a token, or def when there is none.
 func namePos(t *Token, def Position) Position {
 	if t != nil {
-		return t.Pos()
+		p := t.Pos()
+		p.Filename = def.Filename
+		return p
 	}
 	return def
 }

@@ -10,8 +10,7 @@ package idl
 func Write(f *File) []byte {
 	buf := make([]byte, 0, len(f.Source)+16)
 	w := &tokenWriter{emit: func(t *Token) {
-		buf = append(buf, t.Trivia...)
-		buf = append(buf, t.Value...)
+		buf = append(buf, t.raw...)
 	}}
 	for _, d := range f.Definitions {
 		w.definition(d)

@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 
@@ -32,6 +33,11 @@ import (
 )
 
 func main() {
+	// The process is short-lived and its heap is a small multiple of its
+	// input: collect only when the heap nears a generous limit rather than
+	// every time it doubles from a few megabytes.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(1 << 30)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
