@@ -59,12 +59,12 @@ type clientState struct {
 	head, tail *entry
 }
 
-// clients maps environments to their client record.
-var clients sync.Map // *html.EnvironmentSettingsObject -> *client
+// clientRecords maps environments to their client record.
+var clientRecords sync.Map // *html.EnvironmentSettingsObject -> *client
 
 // lookupClient returns env's client record, or nil.
 func lookupClient(env *html.EnvironmentSettingsObject) *client {
-	if c, ok := clients.Load(env); ok {
+	if c, ok := clientRecords.Load(env); ok {
 		return c.(*client)
 	}
 	return nil
@@ -72,7 +72,7 @@ func lookupClient(env *html.EnvironmentSettingsObject) *client {
 
 // clientFor returns env's client record, creating it.
 func clientFor(env *html.EnvironmentSettingsObject) *client {
-	if c, ok := clients.Load(env); ok {
+	if c, ok := clientRecords.Load(env); ok {
 		return c.(*client)
 	}
 	c := &client{
@@ -81,7 +81,7 @@ func clientFor(env *html.EnvironmentSettingsObject) *client {
 		loop: env.ResponsibleEventLoop(),
 		ltq:  env.UserAgent().LockTaskQueue(),
 	}
-	actual, _ := clients.LoadOrStore(env, c)
+	actual, _ := clientRecords.LoadOrStore(env, c)
 	return actual.(*client)
 }
 
@@ -125,6 +125,6 @@ func (c *client) end(unload bool) {
 	if unload {
 		c.env.Agent().RemoveTerminationSteps(c.agentHook)
 	}
-	clients.Delete(c.env)
+	clientRecords.Delete(c.env)
 	c.ltq.Enqueue(func() { terminateRemainingLocksAndRequests(c) })
 }
