@@ -1,6 +1,7 @@
 package idl
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -94,6 +95,21 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// sourceLineBytes is sourceLine for a byte slice.
+func sourceLineBytes(src []byte, offset int) string {
+	if offset > len(src) {
+		offset = len(src)
+	}
+	start := bytes.LastIndexByte(src[:offset], '\n') + 1
+	end := bytes.IndexByte(src[offset:], '\n')
+	if end < 0 {
+		end = len(src)
+	} else {
+		end += offset
+	}
+	return strings.TrimRight(string(src[start:end]), "\r")
 }
 
 // sourceLine returns the line of src that contains offset, without its

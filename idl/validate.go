@@ -1,6 +1,7 @@
 package idl
 
 import (
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -126,7 +127,7 @@ func Validate(files ...*File) []Problem {
 		defs:     map[string]Definition{},
 		partials: map[string][]Definition{},
 		includes: map[string][]*Includes{},
-		sources:  map[string]string{},
+		sources:  map[string][]byte{},
 		seen:     map[problemKey]bool{},
 		fileIdx:  map[string]int{},
 		aliases:  map[string]string{},
@@ -137,7 +138,7 @@ func Validate(files ...*File) []Problem {
 		if f == nil {
 			continue
 		}
-		v.sources[f.Name] = string(f.Source)
+		v.sources[f.Name] = f.Source
 		if _, ok := v.fileIdx[f.Name]; !ok {
 			v.fileIdx[f.Name] = i
 		}
@@ -148,15 +149,66 @@ func Validate(files ...*File) []Problem {
 			v.defs[d.DefinitionName()] = d
 		}
 	}
-	v.checkDefinitions()
-	sort.SliceStable(v.problems, func(i, j int) bool {
-		a, b := v.problems[i].Pos, v.problems[j].Pos
-		if fa, fb := v.fileIdx[a.Filename], v.fileIdx[b.Filename]; fa != fb {
+	// Check the definitions in parallel: the name tables are read-only
+	// from here on, and each worker has its own caches and problem list.
+	var defs []Definition
+	for _, f := range files {
+		if f != nil {
+			defs = append(defs, f.Definitions...)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 1+len(defs)/512)
+	if workers <= 1 {
+		v.checkDefinitions(defs)
+	} else {
+		forks := make([]*validator, workers)
+		var wg sync.WaitGroup
+		for w := range forks {
+			forks[w] = v.fork()
+			lo, hi := w*len(defs)/workers, (w+1)*len(defs)/workers
+			wg.Add(1)
+			go func(f *validator, defs []Definition) {
+				defer wg.Done()
+				f.checkDefinitions(defs)
+			}(forks[w], defs[lo:hi])
+		}
+		wg.Wait()
+		for _, f := range forks {
+			for _, p := range f.problems {
+				k := problemKey{p.Rule, p.Pos.Filename, p.Pos.Offset, p.Message}
+				if !v.seen[k] {
+					v.seen[k] = true
+					v.problems = append(v.problems, p)
+				}
+			}
+		}
+	}
+	sort.Slice(v.problems, func(i, j int) bool {
+		a, b := &v.problems[i], &v.problems[j]
+		if fa, fb := v.fileIdx[a.Pos.Filename], v.fileIdx[b.Pos.Filename]; fa != fb {
 			return fa < fb
 		}
-		return a.Offset < b.Offset
+		if a.Pos.Offset != b.Pos.Offset {
+			return a.Pos.Offset < b.Pos.Offset
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
 	})
 	return v.problems
+}
+
+// fork returns a validator that shares v's read-only name tables and has
+// its own caches, scratch space and problems.
+func (v *validator) fork() *validator {
+	f := *v
+	f.problems = nil
+	f.seen = map[problemKey]bool{}
+	f.required = map[*Dictionary]bool{}
+	f.groups = nil
+	f.groupIdx = map[string]int{}
+	return &f
 }
 
 type problemKey struct {
@@ -171,7 +223,7 @@ type validator struct {
 	defs     map[string]Definition // non-partial definitions, first wins
 	partials map[string][]Definition
 	includes map[string][]*Includes // by target
-	sources  map[string]string
+	sources  map[string][]byte
 	fileIdx  map[string]int
 	// aliases maps [LegacyWindowAlias] names to their interfaces.
 	aliases map[string]string
@@ -193,7 +245,7 @@ func (v *validator) report(rule string, pos Position, msg string) {
 	v.seen[k] = true
 	line := ""
 	if src, ok := v.sources[pos.Filename]; ok && pos.Offset <= len(src) {
-		line = sourceLine(src, pos.Offset)
+		line = sourceLineBytes(src, pos.Offset)
 	}
 	v.problems = append(v.problems, Problem{Rule: rule, Pos: pos, Message: msg, Severity: sev, Line: line})
 }
@@ -347,15 +399,10 @@ func (v *validator) interfaceSources(d Definition) []source {
 	return out
 }
 
-func (v *validator) checkDefinitions() {
-	for _, f := range v.files {
-		if f == nil {
-			continue
-		}
-		for _, d := range f.Definitions {
-			v.checkExtAttrs(d.Attributes(), d, nil)
-			v.checkDefinition(d)
-		}
+func (v *validator) checkDefinitions(defs []Definition) {
+	for _, d := range defs {
+		v.checkExtAttrs(d.Attributes(), d, nil)
+		v.checkDefinition(d)
 	}
 }
 
