@@ -266,7 +266,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		fmt.Fprintf(stdout, "%s: %d tests, %d/%d subtests passed, %d unexpected results\n", r.Product, len(r.Results), passed, total, len(un))
+		fmt.Fprintf(stdout, "%s: %d tests, %d/%d subtests passed, %d unexpected results, %v\n", r.Product, len(r.Results), passed, total, len(un), r.TimeEnd.Sub(r.TimeStart).Round(10*time.Millisecond))
 		const maxShown = 50
 		for i, u := range un {
 			if i == maxShown {
@@ -331,6 +331,7 @@ func runAll(ctx context.Context, o *options, srv *server.Server, prods []product
 		r := report.NewRun(p.Name(), p.Version())
 		runs[i] = r
 		var mu sync.Mutex
+		var pwg sync.WaitGroup // this product's workers
 		queue := make(chan manifest.Test)
 		go func() {
 			defer close(queue)
@@ -343,9 +344,9 @@ func runAll(ctx context.Context, o *options, srv *server.Server, prods []product
 			}
 		}()
 		for j := 0; j < o.jobs; j++ {
-			wg.Add(1)
+			pwg.Add(1)
 			go func() {
-				defer wg.Done()
+				defer pwg.Done()
 				for t := range queue {
 					var res product.TestResult
 					if exp.Disabled(p.Name(), t.ID) {
@@ -363,11 +364,14 @@ func runAll(ctx context.Context, o *options, srv *server.Server, prods []product
 				}
 			}()
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pwg.Wait()
+			r.TimeEnd = time.Now()
+		}()
 	}
 	wg.Wait()
-	for _, r := range runs {
-		r.TimeEnd = time.Now()
-	}
 	return runs, ctx.Err()
 }
 

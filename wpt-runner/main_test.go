@@ -100,9 +100,9 @@ func TestRunCompareAndReports(t *testing.T) {
 		"/a/pass.any.html         1/1   1/1",
 		"/a/pass.any.worker.html  1/1   1/1",
 		"/a/differ.window.html\n  b:\n      fake:      FAIL: b broke\n      fake2:     PASS",
-		"fake: 3 tests, 3/4 subtests passed, 1 unexpected results",
+		"fake: 3 tests, 3/4 subtests passed, 1 unexpected results, ",
 		"UNEXPECTED FAIL (expected PASS) /a/differ.window.html | b: b broke",
-		"fake2: 3 tests, 4/4 subtests passed, 0 unexpected results",
+		"fake2: 3 tests, 4/4 subtests passed, 0 unexpected results, ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -115,20 +115,43 @@ func (e *Expectations) testSection(id string) *iniNode {
 	if src == "" {
 		src = strings.TrimPrefix(urlPath, "/")
 	}
-	file := src + ".ini"
-	e.mu.Lock()
-	root, ok := e.files[file]
-	if !ok {
-		if data, err := fs.ReadFile(e.fsys, file); err == nil {
-			root, _ = parseINI(string(data)) // syntax errors: Check reports them
-		}
-		e.files[file] = root
-	}
-	e.mu.Unlock()
+	root := e.file(src + ".ini")
 	if root == nil {
 		return nil
 	}
 	return root.child(path.Base(urlPath) + variant)
+}
+
+// file returns the parsed .ini file, or nil when there is none.
+func (e *Expectations) file(name string) *iniNode {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	root, ok := e.files[name]
+	if !ok {
+		if data, err := fs.ReadFile(e.fsys, name); err == nil {
+			root, _ = parseINI(string(data)) // syntax errors: Check reports them
+		}
+		e.files[name] = root
+	}
+	return root
+}
+
+// dirDisabled reports whether a __dir__.ini of the test's directory or of
+// one above it disables the directory for the product.
+func (e *Expectations) dirDisabled(productName, id string) bool {
+	if e == nil {
+		return false
+	}
+	dir := path.Dir(strings.TrimPrefix(id, "/"))
+	for {
+		if root := e.file(path.Join(dir, "__dir__.ini")); root != nil && root.value("disabled", runInfo(productName)) != "" {
+			return true
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			return false
+		}
+		dir = path.Dir(dir)
+	}
 }
 
 func runInfo(productName string) map[string]any {
@@ -154,10 +177,11 @@ func (e *Expectations) Test(productName, id string) Expected {
 	return e.lookup(e.testSection(id), productName, product.OK)
 }
 
-// Disabled reports whether the expectations disable the test in the product.
+// Disabled reports whether the expectations disable the test in the
+// product: its section, or a __dir__.ini above it, has a "disabled" value.
 func (e *Expectations) Disabled(productName, id string) bool {
 	sec := e.testSection(id)
-	return sec != nil && sec.value("disabled", runInfo(productName)) != ""
+	return sec != nil && sec.value("disabled", runInfo(productName)) != "" || e.dirDisabled(productName, id)
 }
 
 // Subtest is the expected status of a subtest.

@@ -174,6 +174,7 @@ func TestExpectations(t *testing.T) {
     if product == "go": not ready
 `)},
 		"web-locks/e.html.ini": {Data: []byte("[e.html]\n  expected: TIMEOUT\n")},
+		"other/__dir__.ini":     {Data: []byte("disabled:\n  if product == \"go\": https://bug.invalid/2\n")},
 	})
 	if err := exp.Check(); err != nil {
 		t.Fatal(err)
@@ -204,6 +205,9 @@ func TestExpectations(t *testing.T) {
 	}
 	if !exp.Disabled("go", "/web-locks/a.https.any.html?x=1") || exp.Disabled("chromium", "/web-locks/a.https.any.html?x=1") {
 		t.Error("disabled")
+	}
+	if !exp.Disabled("go", "/other/deep/x.any.html") || exp.Disabled("chromium", "/other/x.any.html") || exp.Disabled("go", "/web-locks/e.html") {
+		t.Error("__dir__.ini disabled")
 	}
 	var nilExp *Expectations
 	if !reflect.DeepEqual(nilExp.Test("go", "/x.html"), Expected{product.OK}) || !reflect.DeepEqual(nilExp.Subtest("go", "/x.html", "s"), Expected{product.PASS}) || nilExp.Disabled("go", "/x.html") {
