@@ -175,8 +175,8 @@ func TestReportException(t *testing.T) {
 			"onerror string test.js",
 			"listener TypeError: top level top level 3 true",
 			"onerror string bad.js 3 top level",
-			"onerror string test.js 6 from timer",
-			"onerror string test.js 7 cancel me",
+			"onerror string test.js 11 from timer",
+			"onerror string test.js 12 cancel me",
 		} {
 			if !strings.Contains(got, want) {
 				t.Errorf("missing %q in:\n%s", want, got)

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
 )
@@ -162,9 +163,13 @@ func (r *Realm) setUp(info envInfo) error {
 	r.secure = info.secure
 	r.globalImpl = r.newGlobal(info)
 	r.idl.SetGlobalImpl(r.globalImpl)
+	patchGlobalIdentity()
 	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
+	// goja gives its global object an own @@toStringTag "global"; a
+	// Window's class string comes from Window.prototype.
+	_ = r.global.DeleteSymbol(goja.SymToStringTag)
 	r.installGlobalEventHandlers()
 	return nil
 }
