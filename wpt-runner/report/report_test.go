@@ -174,7 +174,7 @@ func TestExpectations(t *testing.T) {
     if product == "go": not ready
 `)},
 		"web-locks/e.html.ini": {Data: []byte("[e.html]\n  expected: TIMEOUT\n")},
-		"other/__dir__.ini":     {Data: []byte("disabled:\n  if product == \"go\": https://bug.invalid/2\n")},
+		"other/__dir__.ini":    {Data: []byte("disabled:\n  if product == \"go\": https://bug.invalid/2\n")},
 	})
 	if err := exp.Check(); err != nil {
 		t.Fatal(err)
