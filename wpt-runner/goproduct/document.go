@@ -40,6 +40,9 @@ type domDocument struct {
 	// EventTargets with the given prototype (so addEventListener works on
 	// the document and elements); otherwise they are ordinary objects.
 	newEventTarget func(proto *goja.Object) *goja.Object
+	// platformDocument, when set, is the realm's Document object, used as
+	// the document node's object.
+	platformDocument *goja.Object
 	// wrapNative, when set, wraps every native function (crash handling).
 	wrapNative func(func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value
 }
@@ -93,7 +96,11 @@ func (d *domDocument) wrapObj(n *xhtml.Node) *goja.Object {
 		proto = d.nodeProto
 	}
 	var o *goja.Object
-	if d.newEventTarget != nil {
+	if n.Type == xhtml.DocumentNode && d.platformDocument != nil {
+		// The realm's own Document platform object gets this DOM.
+		o = d.platformDocument
+		_ = o.SetPrototype(proto)
+	} else if d.newEventTarget != nil {
 		o = d.newEventTarget(proto)
 	} else {
 		o = d.vm.CreateObject(proto)

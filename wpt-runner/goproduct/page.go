@@ -232,12 +232,18 @@ func (w *window) install(root *xhtml.Node) error {
 		return w.s.eng.NewDOMException(w.realm, name, msg)
 	}, w.s.native)
 	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.s.eng.NewEventTargetObject(w.realm, proto) }
-	docObj := w.doc.Object()
 	g := w.realm.Global()
-	// [LegacyUnforgeable] readonly attribute Document document;
-	get := vm.ToValue(func(goja.FunctionCall) goja.Value { return docObj })
-	if err := g.DefineAccessorProperty("document", get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-		return err
+	if pd := w.realm.DocumentObject(); pd != nil {
+		// The bindings define window.document; the DOM goes onto it.
+		w.doc.platformDocument = pd
+		w.doc.Object()
+	} else {
+		docObj := w.doc.Object()
+		// [LegacyUnforgeable] readonly attribute Document document;
+		get := vm.ToValue(func(goja.FunctionCall) goja.Value { return docObj })
+		if err := g.DefineAccessorProperty("document", get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
 	}
 	// A top-level browsing context: parent, top and frames are the window
 	// itself, opener and frameElement are null.
