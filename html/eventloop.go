@@ -154,6 +154,7 @@ func QueueAGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps f
 func (l *EventLoop) CurrentTaskSource() TaskSource { return l.currentSrc }
 
 // runTask runs one task and the microtask checkpoint; false if terminated.
+// The caller marks the runner as executing.
 func (l *EventLoop) runTask(t *task) bool {
 	if l.terminated.Load() {
 		return false
@@ -182,7 +183,6 @@ func (l *EventLoop) runTask(t *task) bool {
 		}
 	}
 	l.currentSrc = t.source
-	l.r.executing.Store(true)
 	if l.r.onPanic != nil {
 		l.r.protect(t.steps)
 		// Perform a microtask checkpoint.
@@ -196,7 +196,6 @@ func (l *EventLoop) runTask(t *task) bool {
 			(*cp)()
 		}
 	}
-	l.r.executing.Store(false)
 	return true
 }
 

@@ -380,6 +380,8 @@ func (r *runner) goLoop() {
 }
 
 func (r *runner) runBatch(batch []task) {
+	r.executing.Store(true)
+	defer r.executing.Store(false)
 	if r.loop != nil {
 		for i := range batch {
 			if !r.loop.runTask(&batch[i]) {
@@ -389,13 +391,11 @@ func (r *runner) runBatch(batch []task) {
 		return
 	}
 	for i := range batch {
-		r.executing.Store(true)
 		if r.onPanic != nil {
 			r.protect(batch[i].steps)
 		} else {
 			batch[i].steps()
 		}
-		r.executing.Store(false)
 	}
 }
 
@@ -431,13 +431,13 @@ func (r *runner) RunOne() bool {
 		r.running = false
 		r.mu.Unlock()
 	}()
+	r.executing.Store(true)
+	defer r.executing.Store(false)
 	if r.loop != nil {
 		r.loop.runTask(&t)
 		return true
 	}
-	r.executing.Store(true)
 	t.steps()
-	r.executing.Store(false)
 	return true
 }
 
