@@ -337,6 +337,7 @@ func TestReportHTMLInChromium(t *testing.T) {
 		PlainBg     string   `json:"plainBg"`
 		Count       string   `json:"count"`
 		Headers     []string `json:"headers"`
+		VisibleDiff []int    `json:"visibleDiff"`
 	}
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file)); err != nil {
 		t.Fatal(err)
@@ -351,6 +352,14 @@ func TestReportHTMLInChromium(t *testing.T) {
 			plainBg: getComputedStyle(plain.cells[0]).backgroundColor,
 			count: document.getElementById('differences').textContent,
 			headers: [...document.querySelectorAll('thead th')].map(th => th.textContent),
+			visibleDiff: (() => {
+				const visible = () => [...document.querySelectorAll('tbody tr')].filter(r => r.offsetParent !== null).length;
+				const before = visible();
+				const box = document.getElementById('only-diff');
+				box.click();
+				const after = visible();
+				return [before, after];
+			})(),
 		};
 	})()`))
 	if err != nil {
@@ -358,7 +367,9 @@ func TestReportHTMLInChromium(t *testing.T) {
 	}
 	if got.Diffs != 1 || got.Count != "1" || !got.Highlighted || !strings.Contains(got.DiffText[0], "s2") ||
 		!strings.Contains(got.DiffText[0], "FAIL") || !strings.Contains(got.DiffText[0], "boom") || !strings.Contains(got.DiffText[0], "PASS") ||
-		strings.Join(got.Headers, ",") != "test / subtest,go,chromium" {
+		strings.Join(got.Headers, ",") != "test / subtest,go,chromium" ||
+		// 5 rows; with "show only differences": the test /x.any.html and its s2.
+		got.VisibleDiff[0] != 5 || got.VisibleDiff[1] != 2 {
 		t.Errorf("report page: %+v", got)
 	}
 }

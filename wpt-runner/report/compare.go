@@ -213,14 +213,16 @@ tr.diff td.subtest::before { content: "≠ "; font-weight: bold; color: #b00; }
 .pass, .ok { color: #070; } .fail, .error, .crash { color: #b00; } .timeout, .notrun, .precondition_failed { color: #a50; }
 .msg { display: block; color: #555; font-size: 12px; white-space: pre-wrap; }
 #summary span { margin-right: 1.5em; }
+body.only-diff tr.test:not(.has-diff), body.only-diff tr.subtest:not(.diff) { display: none; }
 </style>
 <h1>wpt-runner results</h1>
 <p id="summary"><span>tests: <b id="tests">{{len .Tests}}</b></span><span>differing subtests and harness statuses: <b id="differences">{{.DiffCount}}</b></span>
 {{range $i, $p := .Products}}<span>{{$p}}: <b class="passed" data-product="{{$p}}">{{index $.PassedTotal $i}}</b>/{{index $.SubtestTotal $i}} subtests passed</span>{{end}}</p>
+<p><label><input type="checkbox" id="only-diff" onchange="document.body.classList.toggle('only-diff', this.checked)"> show only differences</label></p>
 <table>
 <thead><tr><th>test / subtest</th>{{range .Products}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
-{{range $t := .Tests}}<tr class="test{{if $t.Harness.Differs}} diff{{end}}" data-test="{{$t.Test}}"><th>{{$t.Test}}</th>{{range $i, $c := $t.Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span> {{index $.TestPassed $t.Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
+{{range $t := .Tests}}<tr class="test{{if $t.Differs}} has-diff{{end}}{{if $t.Harness.Differs}} diff{{end}}" data-test="{{$t.Test}}"><th>{{$t.Test}}</th>{{range $i, $c := $t.Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span> {{index $.TestPassed $t.Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
 {{range $t.Subtests}}<tr class="subtest{{if .Differs}} diff{{end}}"><td class="subtest">{{.Subtest}}</td>{{range .Cells}}<td>{{if .Present}}<span class="{{lower .Status}}">{{.Status}}</span>{{if .Message}}<span class="msg">{{.Message}}</span>{{end}}{{else}}(missing){{end}}</td>{{end}}</tr>
 {{end}}{{end}}</tbody>
 </table>

@@ -148,7 +148,7 @@ func TestHTML(t *testing.T) {
 	if strings.Contains(s, "<b>x</b>") || strings.Contains(s, "<script>.html") {
 		t.Error("names not escaped")
 	}
-	if got := strings.Count(s, `diff"`); got != 6 { // 4 differences + the missing test's harness row + its subtest
+	if got := strings.Count(s, ` diff"`); got != 6 { // 4 differences + the missing test's harness row + its subtest
 		t.Errorf("%d highlighted rows, want 6", got)
 	}
 	golden(t, "report.html", s)
