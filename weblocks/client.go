@@ -46,9 +46,10 @@ type client struct {
 	defaultManager atomic.Pointer[LockManager]
 
 	// lock task queue side
-	states []*clientState
-	last   *clientState
-	seq    uint64
+	states     []*clientState
+	last       *clientState
+	seq        uint64
+	terminated bool // its termination steps ran
 }
 
 // clientState is a client's part of one lock manager: a list of its
@@ -109,21 +110,30 @@ func (c *client) register() bool {
 		c.gone.Store(true)
 		return false
 	}
-	c.registered.Store(true)
 	if doc := c.env.AssociatedDocument(); doc != nil {
 		c.docHook = doc.AddUnloadingDocumentCleanupSteps(func() { c.end(true) })
+		if c.docHook == 0 { // the document was unloaded meanwhile
+			agent.RemoveTerminationSteps(c.agentHook)
+			c.gone.Store(true)
+			return false
+		}
 	}
+	c.registered.Store(true)
 	return true
 }
 
 // end runs when the client's document unloads (unload is true) or its agent
 // terminates: "terminate remaining locks and requests" for this client.
 func (c *client) end(unload bool) {
+	c.mu.Lock() // wait for a concurrent register to finish
+	defer c.mu.Unlock()
 	if c.gone.Swap(true) {
 		return
 	}
 	if unload {
 		c.env.Agent().RemoveTerminationSteps(c.agentHook)
+	} else if doc := c.env.AssociatedDocument(); doc != nil && c.docHook != 0 {
+		doc.RemoveUnloadingDocumentCleanupSteps(c.docHook)
 	}
 	clientRecords.Delete(c.env)
 	c.ltq.Enqueue(func() { terminateRemainingLocksAndRequests(c) })

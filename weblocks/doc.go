@@ -1,4 +1,62 @@
 // Package weblocks implements the Web Locks API algorithms: lock managers,
 // lock requests, the lock task queue and the request() and query() method
 // steps, as plain Go that any JavaScript engine can be bound to.
+//
+// # Entry points
+//
+// Request and Query run the method steps of an environment's LockManager
+// object (navigator.locks) against the lock manager of its default storage
+// bucket; (*LockManager).Request and (*LockManager).Query do the same for a
+// given lock manager (LockManagerForBucket, for the Storage Buckets API).
+// They must be called on the environment's event loop (as script would),
+// and everything they report back — the callback, the released promise, the
+// query result — is delivered on that event loop.
+//
+//   - Request returns the released promise as a *Future, or the early
+//     rejection of the method steps as an error: a *dom.DOMException
+//     ("InvalidStateError", "SecurityError", "NotSupportedError") or an
+//     already aborted signal's reason (see dom.ReasonError).
+//   - RequestPromise and QueryPromise take a host Promise instead, which
+//     receives every outcome including early rejections: this is what the JS
+//     bindings use, with their own JS promises. The callback returns a
+//     Waiting (the JS binding: the waiting promise made from the callback's
+//     return value); the released Promise is resolved with that Waiting
+//     ("resolve p with waiting"), or rejected with an "AbortError"
+//     DOMException (stolen) or the signal's abort reason (aborted).
+//
+// # Threading
+//
+// All lock manager state lives on the user agent's lock task queue
+// (html.UserAgent.LockTaskQueue) and is only touched by steps enqueued
+// there; callbacks and promise settlement are queued as tasks (on the web
+// locks task source) to the requesting environment's responsible event
+// loop. No goroutine is started per request.
+//
+// # Deliberate deviations from the specification
+//
+//   - Termination scope: the spec runs "terminate remaining locks and
+//     requests" with an agent for a document's unloading cleanup steps,
+//     which would release the locks of every same-origin document sharing
+//     the window agent (such as the parent of an unloaded same-origin
+//     iframe). Here document unload terminates that document's environment
+//     (client) only, and agent termination terminates each of the agent's
+//     clients. Requests are aborted before locks are released, each in the
+//     order they were made (the spec leaves the order open).
+//   - Promise settlement that the spec performs from the lock task queue
+//     (the released promise after the waiting promise settled, the
+//     rejection of a stolen lock's released promise, the query result) is
+//     queued as a task to the requester's event loop, where the promise
+//     lives.
+//   - A gone client (document unloaded, agent terminated) gets no more
+//     callbacks (the locks they were for are released by its termination)
+//     and its requests and queries are rejected with "InvalidStateError".
+//
+// # Cost
+//
+// Per-name queues and per-name held lists make grants, releases and aborts
+// O(1) (a shared run is granted as one group, one step per request); each
+// client has its own list of locks and requests per lock manager, so
+// terminating it costs O(its own locks and requests); query() is linear in
+// the number of entries, listing pending requests per name in request order
+// and held locks in grant order. Empty per-name state is dropped.
 package weblocks

@@ -253,6 +253,12 @@ func requestALock(e *entry) {
 // requestALockSteps are the steps "request a lock" enqueues on the lock
 // task queue (its step 3).
 func (m *LockManager) requestALockSteps(e *entry) {
+	if e.client.terminated {
+		// The client's termination steps already ran (its agent was
+		// terminated from another goroutine while it was requesting): the
+		// request would never be released. Drop it.
+		return
+	}
 	// 1. Let queueMap be manager's lock request queue map.
 	// 2. Let queue be the result of getting the lock request queue from
 	//    queueMap for name.
@@ -529,7 +535,8 @@ func terminateRemainingLocksAndRequests(c *client) {
 	for _, cs := range c.states {
 		delete(cs.manager.clients, c)
 	}
-	c.states = nil
+	c.states, c.last = nil, nil
+	c.terminated = true
 }
 
 // ---- list plumbing (all on the lock task queue) ----

@@ -324,3 +324,27 @@ func ifAvailableName(t *testing.T, env *html.EnvironmentSettingsObject, m *LockM
 	}
 	return v.(string)
 }
+
+// Terminating a worker from another goroutine while its event loop is busy
+// requesting locks must leave none of its locks or requests behind.
+func TestTerminateWhileRequesting(t *testing.T) {
+	ua := newUA(t)
+	win := openWindow(t, ua, "https://a.test/")
+	for round := 0; round < 50; round++ {
+		worker := startWorker(t, win, "https://a.test/w.js")
+		started := make(chan struct{})
+		worker.ResponsibleEventLoop().QueueTask(html.DOMManipulationTaskSource, func() {
+			close(started)
+			for i := 0; i < 200; i++ {
+				Request(worker, "r", Options{Mode: Mode(i % 2)}, func(*Lock) Waiting { return NewFuture() })
+			}
+		})
+		<-started
+		worker.Agent().Terminate()
+		h := request(t, win, "r", Options{}).await()
+		if s := query(t, win); len(s.Held) != 1 || len(s.Pending) != 0 || s.Held[0].ClientID != win.ID() {
+			t.Fatalf("round %d: worker state left behind: held [%s] pending [%s]", round, infos(s.Held), infos(s.Pending))
+		}
+		h.release(t, nil)
+	}
+}
