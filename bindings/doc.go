@@ -65,7 +65,7 @@
 //
 // # Integration API (the go product)
 //
-//	r.SetHostHooks(HostHooks{Document, PostMessage, ImportScripts, Close, Name})
+//	r.SetHostHooks(HostHooks{PostMessage, ImportScripts, Close, Name})
 //	    the global members the embedder implements (window.postMessage,
 //	    self.postMessage, importScripts, close, the worker's name); without
 //	    a hook they throw NotSupportedError (close does nothing).

@@ -9,13 +9,10 @@ import (
 )
 
 // HostHooks are the members of the global objects that the embedder
-// implements (the go product: documents, messaging, importScripts). A nil
-// hook makes the member behave as in a detached browsing context: document
-// is null, postMessage and importScripts throw NotSupportedError, close()
-// does nothing.
+// implements (the go product: messaging, importScripts, close). A nil hook
+// makes postMessage and importScripts throw NotSupportedError and close()
+// do nothing. (window.document is Realm.DocumentObject.)
 type HostHooks struct {
-	// Document returns window.document.
-	Document func() goja.Value
 	// PostMessage implements window.postMessage(message, targetOrigin,
 	// transfer) and, in a worker, self.postMessage(message, transfer)
 	// (targetOrigin is then "").

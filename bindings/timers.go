@@ -1,8 +1,6 @@
 package bindings
 
 import (
-	"math"
-
 	"github.com/dop251/goja"
 )
 
@@ -36,41 +34,6 @@ func (t *timerState) newID() int32 {
 			return t.lastID
 		}
 	}
-}
-
-// installTimers defines setTimeout, setInterval, clearTimeout,
-// clearInterval and queueMicrotask (WindowOrWorkerGlobalScope) on the
-// global.
-func (r *Realm) installTimers() {
-	r.DefineGlobalFunction("setTimeout", 1, func(call goja.FunctionCall) goja.Value {
-		return r.vm.ToValue(r.setTimer(call, false))
-	})
-	r.DefineGlobalFunction("setInterval", 1, func(call goja.FunctionCall) goja.Value {
-		return r.vm.ToValue(r.setTimer(call, true))
-	})
-	clear := func(call goja.FunctionCall) goja.Value {
-		// The clearTimeout(id) / clearInterval(id) method steps are to
-		// remove this's map of active timers[id].
-		id := int32(0)
-		if v := call.Argument(0); !goja.IsUndefined(v) {
-			id = timerLong(v)
-		}
-		if h := r.timers.active[id]; h != nil && h.cancel != nil {
-			h.cancel()
-		}
-		delete(r.timers.active, id)
-		return goja.Undefined()
-	}
-	r.DefineGlobalFunction("clearTimeout", 0, clear)
-	r.DefineGlobalFunction("clearInterval", 0, clear)
-	r.DefineGlobalFunction("queueMicrotask", 1, func(call goja.FunctionCall) goja.Value {
-		cb := call.Argument(0)
-		if _, ok := goja.AssertFunction(cb); !ok {
-			panic(r.vm.NewTypeError("Failed to execute 'queueMicrotask': parameter 1 is not of type 'Function'."))
-		}
-		r.queueMicrotask(cb)
-		return goja.Undefined()
-	})
 }
 
 // queueMicrotask queues a microtask that invokes callback and reports any
@@ -108,41 +71,6 @@ func (r *Realm) promiseThen(p *goja.Object, onFulfilled, onRejected goja.Value) 
 		onRejected = goja.Undefined()
 	}
 	_, _ = r.resolvedPromiseThen(p, onFulfilled, onRejected)
-}
-
-// toLong converts a value to a WebIDL long (ToNumber, then modulo 2^32,
-// no [EnforceRange]). It panics with the JavaScript exception ToNumber
-// throws, which goja turns into a throw.
-func timerLong(v goja.Value) int32 {
-	f := v.ToFloat()
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0
-	}
-	f = math.Trunc(f)
-	m := math.Mod(f, 4294967296)
-	if m < 0 {
-		m += 4294967296
-	}
-	return int32(uint32(m))
-}
-
-// setTimer is the setTimeout/setInterval method steps: it converts the
-// arguments and runs the timer initialization steps.
-func (r *Realm) setTimer(call goja.FunctionCall, repeat bool) int32 {
-	// TimerHandler is (DOMString or Function).
-	handler := call.Argument(0)
-	if _, ok := goja.AssertFunction(handler); !ok {
-		handler = handler.ToString()
-	}
-	timeout := int32(0)
-	if len(call.Arguments) > 1 && !goja.IsUndefined(call.Arguments[1]) {
-		timeout = timerLong(call.Arguments[1])
-	}
-	var args []goja.Value
-	if len(call.Arguments) > 2 {
-		args = append(args, call.Arguments[2:]...)
-	}
-	return r.timerInitializationSteps(handler, timeout, args, repeat, 0)
 }
 
 // timerInitializationSteps are HTML's "timer initialization steps" given
