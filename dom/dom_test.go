@@ -340,3 +340,15 @@ func ExampleAbortController() {
 	// then the abort event
 	// AbortError: signal is aborted without reason
 }
+
+func ExampleDOMException() {
+	err := error(NewDOMException("The request was aborted.", AbortError))
+	var de *DOMException
+	if errors.As(err, &de) {
+		fmt.Println(de.Name, de.Code(), de.Message)
+	}
+	fmt.Println(errors.Is(err, &DOMException{Name: AbortError}), NewDOMException("x", OperationError).Code())
+	// Output:
+	// AbortError 20 The request was aborted.
+	// true 0
+}

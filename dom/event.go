@@ -208,9 +208,9 @@ func (t *EventTarget) DispatchEvent(event *Event) bool {
 	// 5.x Invoke capture listeners at target, then non-capture ones (the
 	//     "AT_TARGET" phase, capture first, per the current DOM Standard).
 	event.phase = AtTarget
-	t.invoke(event, true)
+	t.innerInvoke(event, true)
 	if !event.stopPropagation {
-		t.invoke(event, false)
+		t.innerInvoke(event, false)
 	}
 	// 6-12. Unset flags and reset state.
 	event.phase = None
@@ -221,8 +221,8 @@ func (t *EventTarget) DispatchEvent(event *Event) bool {
 	return !event.canceled
 }
 
-// invoke is "inner invoke" on a clone of the listener list.
-func (t *EventTarget) invoke(event *Event, capture bool) {
+// innerInvoke is "inner invoke" on a clone of the listener list.
+func (t *EventTarget) innerInvoke(event *Event, capture bool) {
 	event.currentTarget = t
 	// 2. Let listeners be a clone of event's currentTarget's event listener list.
 	var stack [8]*listener

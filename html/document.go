@@ -165,15 +165,18 @@ func (d *Document) RemoveUnloadingDocumentCleanupSteps(id CleanupStepsID) {
 // longer fully active afterwards. Later calls do nothing.
 func (d *Document) Unload() {
 	d.ua.navMu.Lock()
-	docs := d.collectUnloadLocked(nil, true)
+	docs := d.unloadADocumentAndItsDescendantsLocked(nil, true)
 	d.ua.navMu.Unlock()
 	d.ua.runUnload(docs)
 }
 
-// collectUnloadLocked marks d and its descendants unloaded (and destroyed
-// when destroy) and returns them descendants-first. Child navigables of
+// unloadADocumentAndItsDescendantsLocked is the state part of HTML's
+// "unload a document and its descendants" (and, when destroy, of "destroy a
+// document and its descendants"): it marks d and its descendants unloaded
+// (and destroyed) and returns them descendants-first; the caller runs their
+// cleanup steps once the navigation lock is released. Child navigables of
 // destroyed documents are destroyed.
-func (d *Document) collectUnloadLocked(out []*Document, destroy bool) []*Document {
+func (d *Document) unloadADocumentAndItsDescendantsLocked(out []*Document, destroy bool) []*Document {
 	// Unload a document and its descendants:
 	// 1-3. For each child navigable of document's descendant navigables,
 	//      unload its active document (and its descendants) first.
@@ -182,11 +185,11 @@ func (d *Document) collectUnloadLocked(out []*Document, destroy bool) []*Documen
 			c.destroyed = true
 		}
 		for _, h := range c.history {
-			out = h.collectUnloadLocked(out, true)
+			out = h.unloadADocumentAndItsDescendantsLocked(out, true)
 		}
 		c.history = nil
 		if c.active != nil {
-			out = c.active.collectUnloadLocked(out, destroy)
+			out = c.active.unloadADocumentAndItsDescendantsLocked(out, destroy)
 		}
 	}
 	if destroy {
@@ -501,7 +504,7 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 			n.history = append(n.history, old)
 			docs = n.evictLocked(docs)
 		} else {
-			docs = old.collectUnloadLocked(nil, true)
+			docs = old.unloadADocumentAndItsDescendantsLocked(nil, true)
 		}
 	}
 	ua.navMu.Unlock()
@@ -515,7 +518,7 @@ const BFCacheSize = 6
 
 func (n *Navigable) evictLocked(docs []*Document) []*Document {
 	for len(n.history) > BFCacheSize {
-		docs = n.history[0].collectUnloadLocked(docs, true)
+		docs = n.history[0].unloadADocumentAndItsDescendantsLocked(docs, true)
 		copy(n.history, n.history[1:])
 		n.history[len(n.history)-1] = nil
 		n.history = n.history[:len(n.history)-1]
@@ -556,7 +559,7 @@ func (n *Navigable) Restore(doc *Document, keepCurrent bool) error {
 			n.history = append(n.history, old)
 			docs = n.evictLocked(docs)
 		} else {
-			docs = old.collectUnloadLocked(nil, true)
+			docs = old.unloadADocumentAndItsDescendantsLocked(nil, true)
 		}
 	}
 	var revived []*Document
@@ -595,11 +598,11 @@ func (n *Navigable) Destroy() {
 	var docs []*Document
 	// 3-6. Destroy a document and its descendants (unloading them first).
 	for _, h := range n.history {
-		docs = h.collectUnloadLocked(docs, true)
+		docs = h.unloadADocumentAndItsDescendantsLocked(docs, true)
 	}
 	n.history = nil
 	if n.active != nil {
-		docs = n.active.collectUnloadLocked(docs, true)
+		docs = n.active.unloadADocumentAndItsDescendantsLocked(docs, true)
 	}
 	// 7. Remove navigable from its container's child navigables.
 	if c := n.container; c != nil {
