@@ -1,4 +1,14 @@
 // Package dom implements the parts of the DOM Standard the engine needs:
-// DOMException, AbortController and AbortSignal, Event and EventTarget.
-// It is plain Go and never imports a JavaScript engine.
+// DOMException (every Web IDL error name with its legacy code),
+// AbortController and AbortSignal (abort algorithms, signal abort,
+// AbortSignal.abort, AbortSignal.timeout, AbortSignal.any with dependent
+// signals), and Event and EventTarget for events dispatched at a single
+// target. It is plain Go and never imports a JavaScript engine.
+//
+// Objects of this package belong to one event loop: call their methods on
+// that loop's goroutine only. Listener callbacks are Go functions; a JS
+// layer registers its JS listeners through them (ListenerOptions.Key gives
+// the callback identity used for duplicates and removeEventListener).
+// A nil abort reason means "not given": JS layers wrap every JS value,
+// including undefined and null, in a non-nil Go value.
 package dom
