@@ -9,6 +9,6 @@
 // that loop's goroutine only. Listener callbacks are Go functions; a JS
 // layer registers its JS listeners through them (ListenerOptions.Key gives
 // the callback identity used for duplicates and removeEventListener).
-// A nil abort reason means "not given": JS layers wrap every JS value,
-// including undefined and null, in a non-nil Go value.
+// A nil abort reason means "not given" (JS undefined); JS layers wrap every
+// other JS value, null included, in a non-nil Go value.
 package dom
