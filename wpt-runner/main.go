@@ -85,8 +85,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 		}
 	}
 	if *productsFlag != "" {
+		seen := map[string]bool{}
 		for _, p := range strings.Split(*productsFlag, ",") {
-			if p = strings.TrimSpace(p); p != "" {
+			if p = strings.TrimSpace(p); p != "" && !seen[p] {
+				seen[p] = true
 				o.products = append(o.products, p)
 			}
 		}
