@@ -1,7 +1,6 @@
 package idl
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -13,8 +12,11 @@ type Error struct {
 	// Context describes the enclosing definition, like webidl2.js's
 	// "since `interface Foo`" ("" at top level).
 	Context string
-	// Line is the source line the error is on, without its line break.
+	// Line is the source line the error is on, without its line break
+	// (shortened around the error, with "...", when very long).
 	Line string
+	// Caret is the 1-based byte column of the error within Line.
+	Caret int
 }
 
 // Error formats the error on one line: "file:line:col: message".
@@ -31,9 +33,12 @@ func (e *Error) Detail() string {
 		b.WriteString(" (in `" + e.Context + "`)")
 	}
 	b.WriteByte('\n')
-	b.WriteString(CaretContext(e.Line, e.Pos.Column))
+	b.WriteString(CaretContext(e.Line, e.Caret))
 	return b.String()
 }
+
+// Excerpt returns the source line and a caret under the error.
+func (e *Error) Excerpt() string { return CaretContext(e.Line, e.Caret) }
 
 // CaretContext renders a source line and, under it, a caret at the 1-based
 // byte column col. Tabs in the prefix are kept so the caret lines up.
@@ -97,33 +102,41 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// sourceLineBytes is sourceLine for a byte slice.
-func sourceLineBytes(src []byte, offset int) string {
-	if offset > len(src) {
-		offset = len(src)
-	}
-	start := bytes.LastIndexByte(src[:offset], '\n') + 1
-	end := bytes.IndexByte(src[offset:], '\n')
-	if end < 0 {
-		end = len(src)
-	} else {
-		end += offset
-	}
-	return strings.TrimRight(string(src[start:end]), "\r")
-}
+// maxContext bounds how much of a long line is shown on each side of an
+// error, so that reporting many errors on a huge one-line file stays cheap.
+const maxContext = 200
 
-// sourceLine returns the line of src that contains offset, without its
-// line terminator.
-func sourceLine(src string, offset int) string {
+// lineWindow returns the line of src around offset, without its line
+// terminator, shortened to about maxContext bytes on each side, and the
+// 1-based column of offset within the returned text.
+func lineWindow[S string | []byte](src S, offset int) (string, int) {
 	if offset > len(src) {
 		offset = len(src)
 	}
-	start := strings.LastIndexByte(src[:offset], '\n') + 1
-	end := strings.IndexByte(src[offset:], '\n')
-	if end < 0 {
-		end = len(src)
-	} else {
-		end += offset
+	start := offset
+	for start > 0 && src[start-1] != '\n' && offset-start < maxContext {
+		start--
 	}
-	return strings.TrimRight(src[start:end], "\r")
+	prefix := ""
+	if start > 0 && src[start-1] != '\n' {
+		for start < offset && src[start]&0xC0 == 0x80 { // whole characters
+			start++
+		}
+		prefix = "..."
+	}
+	end := offset
+	for end < len(src) && src[end] != '\n' && end-offset < maxContext {
+		end++
+	}
+	suffix := ""
+	if end < len(src) && src[end] != '\n' {
+		for end > offset && src[end]&0xC0 == 0x80 {
+			end--
+		}
+		suffix = "..."
+	}
+	if suffix == "" && end > start && src[end-1] == '\r' {
+		end--
+	}
+	return prefix + string(src[start:end]) + suffix, offset - start + 1 + len(prefix)
 }

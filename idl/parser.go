@@ -18,6 +18,9 @@ func Parse(filename string, src []byte) (*File, error) {
 	return p.file, nil
 }
 
+// maxErrors bounds the errors reported for one file.
+const maxErrors = 100
+
 // maxDepth bounds the nesting of types and argument lists so that hostile
 // input cannot exhaust the stack.
 const maxDepth = 512
@@ -134,12 +137,18 @@ func (p *parser) failAt(t *Token, msg string) {
 			pos.Column += len(prev.Value())
 		}
 	}
+	line, caret := lineWindow(p.src, pos.Offset)
 	p.errs = append(p.errs, &Error{
 		Pos:     pos,
 		Message: msg,
 		Context: p.context,
-		Line:    sourceLine(p.src, pos.Offset),
+		Line:    line,
+		Caret:   caret,
 	})
+	if len(p.errs) >= maxErrors {
+		p.errs = append(p.errs, &Error{Pos: pos, Message: "Too many errors; giving up", Line: line, Caret: caret})
+		p.pos = len(p.toks) - 1 // stop parsing
+	}
 	panic(bailout{})
 }
 

@@ -60,8 +60,10 @@ type Problem struct {
 	Pos      Position
 	Message  string
 	Severity Severity
-	// Line is the source line at Pos, for caret context.
-	Line string
+	// Line is the source line at Pos (shortened around it with "..." when
+	// very long), and Caret the 1-based column of Pos within Line.
+	Line  string
+	Caret int
 }
 
 // String formats the problem as "file:line:col: rule: message".
@@ -71,8 +73,11 @@ func (p Problem) String() string {
 
 // Detail formats the problem with the source line and a caret.
 func (p Problem) Detail() string {
-	return p.String() + "\n" + CaretContext(p.Line, p.Pos.Column)
+	return p.String() + "\n" + p.Excerpt()
 }
+
+// Excerpt returns the source line and a caret under the problem.
+func (p Problem) Excerpt() string { return CaretContext(p.Line, p.Caret) }
 
 // Rule describes one check of Validate.
 type Rule struct {
@@ -243,11 +248,11 @@ func (v *validator) report(rule string, pos Position, msg string) {
 		return
 	}
 	v.seen[k] = true
-	line := ""
+	line, caret := "", 0
 	if src, ok := v.sources[pos.Filename]; ok && pos.Offset <= len(src) {
-		line = sourceLineBytes(src, pos.Offset)
+		line, caret = lineWindow(src, pos.Offset)
 	}
-	v.problems = append(v.problems, Problem{Rule: rule, Pos: pos, Message: msg, Severity: sev, Line: line})
+	v.problems = append(v.problems, Problem{Rule: rule, Pos: pos, Message: msg, Severity: sev, Line: line, Caret: caret})
 }
 
 // namePos is the position of a token, or def when there is none.

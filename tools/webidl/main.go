@@ -134,7 +134,7 @@ func parseAll(paths []string) []*parsed {
 // with its caret context.
 func printSyntaxErrors(w io.Writer, errs idl.ErrorList) {
 	for _, e := range errs {
-		fmt.Fprintf(w, "%s: syntax: %s\n%s\n", e.Pos, e.Message, idl.CaretContext(e.Line, e.Pos.Column))
+		fmt.Fprintf(w, "%s: syntax: %s\n%s\n", e.Pos, e.Message, e.Excerpt())
 	}
 }
 
@@ -209,7 +209,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		if pr.Severity == idl.SeverityWarning {
 			msg = "warning: " + msg
 		}
-		fmt.Fprintf(w, "%s: %s: %s\n%s\n", pr.Pos, pr.Rule, msg, idl.CaretContext(pr.Line, pr.Pos.Column))
+		fmt.Fprintf(w, "%s: %s: %s\n%s\n", pr.Pos, pr.Rule, msg, pr.Excerpt())
 	}
 	w.Flush()
 	fmt.Fprintf(stderr, "%d files: %d errors, %d warnings\n", len(paths), nerr, nwarn)
