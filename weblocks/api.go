@@ -1,10 +1,14 @@
 package weblocks
 
 import (
+	"errors"
+
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
 )
+
+var errNilCallback = errors.New("weblocks: nil callback")
 
 // Options are the LockOptions of a request. The zero value is the default:
 // an exclusive lock, waiting as long as needed, no steal, no signal.
@@ -146,7 +150,7 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 		return reject(opts.Signal.Reason())
 	}
 	if callback == nil {
-		return reject(dom.NewDOMException("weblocks: nil callback", dom.NotSupportedError))
+		return reject(errNilCallback)
 	}
 	if c == nil {
 		c = clientFor(env)

@@ -260,3 +260,35 @@ func TestFuture(t *testing.T) {
 		t.Fatal("Done of a settled future")
 	}
 }
+
+// countingPromise records every call weblocks makes on a host promise.
+type countingPromise struct{ calls chan string }
+
+func (p *countingPromise) Resolve(v any)     { p.calls <- "resolve" }
+func (p *countingPromise) Reject(reason any) { p.calls <- "reject " + describeReason(reason) }
+
+// A host promise is settled exactly once, even for a stolen lock whose
+// waiting promise settles later (the spec's resolve is then a no-op).
+func TestHostPromiseSettledOnce(t *testing.T) {
+	ua := newUA(t)
+	env := openWindow(t, ua, "https://a.test/")
+	p := &countingPromise{calls: make(chan string, 10)}
+	waiting := NewFuture()
+	granted := make(chan struct{})
+	onLoop(t, env, func() {
+		RequestPromise(env, "r", Options{}, func(*Lock) Waiting { close(granted); return waiting }, p)
+	})
+	<-granted
+	request(t, env, "r", Options{Steal: true}).await()
+	if got := <-p.calls; got != "reject DOMException:AbortError" {
+		t.Fatalf("first settlement: %s", got)
+	}
+	onLoop(t, env, func() { waiting.Resolve("late") })
+	query(t, env) // the release steps ran
+	query(t, env)
+	select {
+	case got := <-p.calls:
+		t.Fatalf("second settlement: %s", got)
+	default:
+	}
+}

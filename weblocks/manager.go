@@ -85,6 +85,7 @@ type entry struct {
 
 	ifAvailable, steal bool
 	waiting            Waiting // the callback's result (event-loop side, then read by the release steps)
+	rejected           bool    // event-loop side: the promise was rejected (stolen or aborted)
 
 	// The entry's hot-path steps, bound once: run does what phase says.
 	// They form one chain that alternates between the lock task queue and
@@ -124,7 +125,12 @@ func (e *entry) step() {
 	case queueWaitingSettled:
 		e.manager.waitingSettled(e)
 	case loopResolveReleased:
-		e.promise.Resolve(e.waiting)
+		// (A stolen or aborted request's promise was rejected already; the
+		// spec's resolve is then a no-op, and a host promise is only ever
+		// settled once.)
+		if !e.rejected {
+			e.promise.Resolve(e.waiting)
+		}
 	}
 }
 
@@ -278,7 +284,10 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			//    promises belong to their event loop.)
 			stolen := lock
 			stolen.client.queueTask(func() {
-				stolen.promise.Reject(dom.NewDOMException("The lock was stolen by another request.", dom.AbortError))
+				if !stolen.rejected {
+					stolen.rejected = true
+					stolen.promise.Reject(dom.NewDOMException("The lock was stolen by another request.", dom.AbortError))
+				}
 			})
 			lock = next
 		}
@@ -378,7 +387,10 @@ func signalToAbortTheRequest(request *entry, signal *dom.AbortSignal) {
 	//    queue.
 	m.ltq.Enqueue(func() { m.abortTheRequest(request) })
 	// 2. Reject request's promise with signal's abort reason.
-	request.promise.Reject(signal.Reason())
+	if !request.rejected {
+		request.rejected = true
+		request.promise.Reject(signal.Reason())
+	}
 }
 
 // processTheLockRequestQueue implements "process the lock request queue"
