@@ -287,7 +287,7 @@ func TestStatuses(t *testing.T) {
 	if r := results["/compat/alert.html"]; r.Status != product.OK || len(r.Subtests) != 1 || r.Subtests[0].Status != product.PASS {
 		t.Errorf("alert: %+v", r)
 	}
-	if d := time.Since(start); d > 15*time.Second {
+	if d := time.Since(start); d > time.Minute { // only a wedged run takes this long
 		t.Errorf("status tests took %v", d)
 	}
 }
