@@ -95,7 +95,7 @@ func TestSafeRunContextDeadline(t *testing.T) {
 	var sawDeadline atomic.Bool
 	p := fake{run: func(ctx context.Context, req TestRequest) TestResult {
 		dl, ok := ctx.Deadline()
-		sawDeadline.Store(ok && time.Until(dl) > 250*time.Millisecond && time.Until(dl) <= 300*time.Millisecond)
+		sawDeadline.Store(ok && time.Until(dl) > 50*time.Millisecond && time.Until(dl) <= 300*time.Millisecond)
 		<-ctx.Done()
 		return TestResult{Status: TIMEOUT, Message: "product noticed"}
 	}}
