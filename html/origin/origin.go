@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
 )
 
@@ -58,6 +59,32 @@ func serializeHost(h string) string {
 		return "[" + h + "]"
 	}
 	return h
+}
+
+// urlIDNA is UTS #46 as the URL Standard's "domain to ASCII" uses it with
+// beStrict false: non-transitional, CheckHyphens false, UseSTD3ASCIIRules
+// false, CheckBidi and CheckJoiners true.
+var urlIDNA = idna.New(idna.MapForLookup(), idna.Transitional(false),
+	idna.StrictDomainName(false), idna.CheckHyphens(false), idna.CheckJoiners(true), idna.BidiRule())
+
+// domainToASCII is the URL Standard's "domain to ASCII" (ASCII hosts only
+// need lowercasing).
+func domainToASCII(host string) (string, error) {
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			return urlIDNA.ToASCII(host)
+		}
+	}
+	return strings.ToLower(host), nil
+}
+
+// isForbiddenDomainCodePoint is the URL Standard's "forbidden domain code
+// point" (url.Parse is laxer than the host parser).
+func isForbiddenDomainCodePoint(r rune) bool {
+	if r <= 0x1F || r == 0x7F {
+		return true
+	}
+	return strings.ContainsRune(" #/:<>?@[\\]^|%", r)
 }
 
 // defaultPort is the URL Standard's default port table.
@@ -117,7 +144,20 @@ func FromURL(u *url.URL) Origin {
 				port = n
 			}
 		}
-		return Origin{scheme: scheme, host: serializeHost(host), port: port}
+		// The URL Standard's host parser applies domain to ASCII (IDNA):
+		// "BÜCHER.test" and "xn--bcher-kva.test" are the same host.
+		if !strings.Contains(host, ":") && net.ParseIP(host) == nil {
+			ascii, err := domainToASCII(host)
+			if err != nil || ascii == "" || strings.ContainsFunc(ascii, isForbiddenDomainCodePoint) {
+				return NewOpaque() // host parsing failure: no tuple origin
+			}
+			host = ascii
+		}
+		h := serializeHost(host)
+		if h == "" || h == "[]" {
+			return NewOpaque()
+		}
+		return Origin{scheme: scheme, host: h, port: port}
 	}
 	// 3, 4. file and everything else: a new opaque origin.
 	return NewOpaque()

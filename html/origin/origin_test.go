@@ -28,6 +28,12 @@ func TestFromURLSerialize(t *testing.T) {
 		{"about:blank", "null"},
 		{"javascript:1", "null"},
 		{"http://example.com:99999/", "null"},
+		{"https://BÜCHER.test/", "https://xn--bcher-kva.test"},
+		{"https://xn--bcher-kva.test/", "https://xn--bcher-kva.test"},
+		{"https://EXAMPLE.COM/", "https://example.com"},
+		{"https://A_B.test/", "https://a_b.test"},
+		{"https://-x-.test/", "https://-x-.test"},
+		{"https://ÉCOLE.test/", "https://xn--cole-9oa.test"},
 	}
 	for _, c := range cases {
 		if got := Parse(c.in).Serialize(); got != c.want {
