@@ -19,7 +19,11 @@ import (
 
 // reportJS is the testharnessreport.js the tests' pages load: it stores the
 // harness's completion data in window.__wptResults for the driver to read.
+// Like wptrunner's on slow configurations, it scales the harness timeout, so
+// a loaded machine (go test ./... runs packages in parallel on two cores)
+// does not turn slow runs into TIMEOUTs.
 const reportJS = `
+setup({timeout_multiplier: 3});
 add_completion_callback(function (tests, status) {
   self.__wptResults = {
     status: status.status,

@@ -98,18 +98,6 @@ promise_test(async t => {
   assert_true(log.indexOf('first released') > log.indexOf('first callback'));
 }, 'A queued request is called back after the previous holder\'s callback');
 
-promise_test(async t => {
-  const name = uniqueName();
-  const victim = holdLock(t, name);
-  await victim.granted;
-  const log = [];
-  victim.request.catch(() => log.push('victim rejected'));
-  const stealer = navigator.locks.request(name, {steal: true}, () => { log.push('stealer callback'); });
-  await stealer;
-  await nextTask(t);
-  assert_array_equals(log, ['victim rejected', 'stealer callback']);
-}, 'A steal rejects the victim\'s released promise before calling the stealer back');
-
 // The spec's note on the two promises: "if the callback is not async and
 // returns a non-promise, the return value is wrapped in a promise that is
 // immediately resolved; the lock will be released in an upcoming microtask,

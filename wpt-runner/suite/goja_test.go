@@ -1,0 +1,34 @@
+package suite
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// TestScriptsCompileInGoja parses every script of the tree with goja, the
+// engine of the go product: the suite must not use syntax goja lacks.
+func TestScriptsCompileInGoja(t *testing.T) {
+	root := Root()
+	n := 0
+	err := fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") {
+			return err
+		}
+		b, err := fs.ReadFile(root, p)
+		if err != nil {
+			return err
+		}
+		n++
+		if _, err := goja.Compile(p, string(b), false); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d scripts compile", n)
+}
