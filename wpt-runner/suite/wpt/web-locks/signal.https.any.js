@@ -83,14 +83,14 @@ promise_test(async t => {
   const ex = holdLock(t, name);
   await ex.granted;
   const controller = new AbortController();
-  const blockingExclusive = navigator.locks.request(name, {signal: controller.signal}, () => {});
-  blockingExclusive.catch(() => {});
+  let lock;
+  const queued = navigator.locks.request(name, {signal: controller.signal}, l => { lock = l; return 'granted'; });
   await barrier();
+  assert_equals(lock, undefined, 'queued behind the holder');
   ex.release();
-  await ex.request;
-  // The queued exclusive request is now granted; abort does nothing to it.
-  await blockingExclusive;
-  assert_true(true);
+  assert_equals(await queued, 'granted');
+  assert_equals(lock.name, name);
+  assert_false(controller.signal.aborted);
 }, 'A queued request with a signal is granted normally when not aborted');
 
 promise_test(async t => {
