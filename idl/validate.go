@@ -154,6 +154,13 @@ func Validate(files ...*File) []Problem {
 			v.defs[d.DefinitionName()] = d
 		}
 	}
+	v.findCycles()
+	v.included = map[string]bool{}
+	for _, incs := range v.includes {
+		for _, inc := range incs {
+			v.included[inc.Mixin] = true
+		}
+	}
 	// Check the definitions in parallel: the name tables are read-only
 	// from here on, and each worker has its own caches and problem list.
 	var defs []Definition
@@ -232,6 +239,10 @@ type validator struct {
 	fileIdx  map[string]int
 	// aliases maps [LegacyWindowAlias] names to their interfaces.
 	aliases map[string]string
+	// cyclic holds the interfaces and dictionaries in inheritance cycles.
+	cyclic map[string]bool
+	// included holds the mixins that some includes statement names.
+	included map[string]bool
 	// required caches requiredMembers.
 	required map[*Dictionary]bool
 	// groups and groupIdx are scratch space for checkMembersTogether.
@@ -425,7 +436,7 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkInheritance(d)
 			v.checkMembersTogether(d)
 			v.checkGlobal(d)
-		} else if len(v.includedBy(name)) == 0 {
+		} else if !v.included[name] {
 			// A mixin nobody includes is still checked on its own.
 			v.checkMembersTogether(d)
 		}
@@ -489,18 +500,6 @@ func (v *validator) checkDefinition(d Definition) {
 	}
 }
 
-func (v *validator) includedBy(mixin string) []string {
-	var out []string
-	for target, incs := range v.includes {
-		for _, inc := range incs {
-			if inc.Mixin == mixin {
-				out = append(out, target)
-			}
-		}
-	}
-	return out
-}
-
 // notDefined phrases an unresolved reference.
 func (v *validator) notDefined(name, want string) string {
 	if d, ok := v.defs[name]; ok {
@@ -534,15 +533,41 @@ func (v *validator) checkInheritance(d *Interface) {
 		v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "an interface to inherit from"))
 		return
 	}
-	seen := map[string]bool{d.Name: true}
-	for p := parent; p != nil; {
-		if seen[p.Name] {
-			v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "interface "+d.Name+" inherits from itself through "+p.Name)
-			return
+	if v.cyclic[d.Name] {
+		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "interface "+d.Name+" is part of an inheritance cycle")
+	}
+}
+
+// findCycles marks the interfaces and dictionaries that are part of an
+// inheritance cycle, in time linear in the number of definitions.
+func (v *validator) findCycles() {
+	v.cyclic = map[string]bool{}
+	parentOf := func(name string) string {
+		switch d := v.defs[name].(type) {
+		case *Interface:
+			return d.Inheritance
+		case *Dictionary:
+			return d.Inheritance
 		}
-		seen[p.Name] = true
-		next, _ := v.defs[p.Inheritance].(*Interface)
-		p = next
+		return ""
+	}
+	done := map[string]bool{}
+	for name := range v.defs {
+		var path []string
+		onPath := map[string]int{}
+		for cur := name; cur != "" && !done[cur]; cur = parentOf(cur) {
+			if i, ok := onPath[cur]; ok {
+				for _, n := range path[i:] {
+					v.cyclic[n] = true
+				}
+				break
+			}
+			onPath[cur] = len(path)
+			path = append(path, cur)
+		}
+		for _, n := range path {
+			done[n] = true
+		}
 	}
 }
 
@@ -723,6 +748,9 @@ func (v *validator) checkDictionary(d *Dictionary) {
 			v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "a dictionary to inherit from"))
 		}
 	}
+	if v.cyclic[d.Name] {
+		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "dictionary "+d.Name+" is part of an inheritance cycle")
+	}
 	seenDict := map[string]bool{}
 	type owned struct {
 		f     *Field
@@ -730,8 +758,7 @@ func (v *validator) checkDictionary(d *Dictionary) {
 	}
 	names := map[string]owned{}
 	for cur := d; cur != nil; {
-		if seenDict[cur.Name] {
-			v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "dictionary "+d.Name+" inherits from itself through "+cur.Name)
+		if seenDict[cur.Name] || len(seenDict) > maxInheritanceDepth {
 			break
 		}
 		seenDict[cur.Name] = true
@@ -819,6 +846,11 @@ func (v *validator) dictionaryIn(t *Type) *Dictionary {
 	return nil
 }
 
+// maxInheritanceDepth bounds the inheritance chains walked to find
+// inherited duplicate or required dictionary members (real IDL has a
+// handful of levels; absurd chains must not make validation quadratic).
+const maxInheritanceDepth = 64
+
 // requiredMembers reports (with a cache) whether d or one of its ancestors
 // has a required member.
 func (v *validator) requiredMembers(d *Dictionary) bool {
@@ -831,7 +863,7 @@ func (v *validator) requiredMembers(d *Dictionary) bool {
 }
 
 func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool {
-	if seen[d.Name] {
+	if seen[d.Name] || len(seen) > maxInheritanceDepth {
 		return false
 	}
 	seen[d.Name] = true
@@ -1173,12 +1205,48 @@ func stripNull(t *Type) *Type {
 	return &c
 }
 
-// overloadEntry is one entry of an effective overload set.
+// overloadEntry is one entry of an effective overload set: an overload
+// called with n arguments (a variadic argument repeats as needed).
 type overloadEntry struct {
-	op       *Operation
-	types    []*Type
-	optional []bool
+	op *Operation
+	n  int
 }
+
+func (e overloadEntry) typeAt(i int) *Type {
+	args := e.op.Arguments
+	if i < len(args) {
+		return args[i].Type
+	}
+	return args[len(args)-1].Type
+}
+
+func (e overloadEntry) optionalAt(i int) bool {
+	args := e.op.Arguments
+	if i < len(args) {
+		return args[i].Optional || args[i].Variadic
+	}
+	return true
+}
+
+// accepts reports whether op is in the effective overload set for n
+// arguments, given the longest argument list maxArgs of its overload set.
+func accepts(op *Operation, n, maxArgs int) bool {
+	args := op.Arguments
+	required := 0
+	for i, a := range args {
+		if !a.Optional && !a.Variadic {
+			required = i + 1
+		}
+	}
+	if n >= required && n <= len(args) {
+		return true
+	}
+	return len(args) > 0 && args[len(args)-1].Variadic && n > len(args) && n <= maxArgs
+}
+
+// overloadBudget bounds the distinguishability tests spent on one overload
+// set, so that absurd inputs cannot make validation quadratic without end.
+const overloadBudget = 200000
 
 // checkOverloads checks an overload set: consistent Promise returns and a
 // distinguishing argument index for every argument count.
@@ -1199,52 +1267,38 @@ func (v *validator) checkOverloads(where, name string, ops []*Operation) {
 		v.report("promise-overload-mix", memberNamePos(ops[len(ops)-1]),
 			"overloads of "+name+" in "+where+" must all return a Promise type or none may")
 	}
-	// The effective overload set, for argument counts up to the longest.
+	// The effective overload set, for each argument count up to the longest.
 	maxArgs := 0
 	for _, op := range ops {
 		maxArgs = max(maxArgs, len(op.Arguments))
 	}
-	byLen := map[int][]overloadEntry{}
-	for _, op := range ops {
-		args := op.Arguments
-		n := len(args)
-		types := make([]*Type, 0, maxArgs)
-		opt := make([]bool, 0, maxArgs)
-		for _, a := range args {
-			types = append(types, a.Type)
-			opt = append(opt, a.Optional || a.Variadic)
-		}
-		byLen[n] = append(byLen[n], overloadEntry{op, types, opt})
-		if n > 0 && args[n-1].Variadic {
-			for i := n; i < maxArgs; i++ {
-				types = append(types[:i:i], args[n-1].Type)
-				opt = append(opt[:i:i], true)
-				byLen[i+1] = append(byLen[i+1], overloadEntry{op, types, opt})
+	budget := overloadBudget
+	var entries []overloadEntry
+	for n := 0; n <= maxArgs && budget > 0; n++ {
+		entries = entries[:0]
+		for _, op := range ops {
+			if accepts(op, n, maxArgs) {
+				entries = append(entries, overloadEntry{op, n})
 			}
 		}
-		for i := n - 1; i >= 0; i-- {
-			if !args[i].Optional && !args[i].Variadic {
-				break
-			}
-			byLen[i] = append(byLen[i], overloadEntry{op, types[:i:i], opt[:i:i]})
-		}
-	}
-	for n := 0; n <= maxArgs; n++ {
-		entries := byLen[n]
 		if len(entries) < 2 {
 			continue
 		}
 		index := -1
-		for i := 0; i < n && index < 0; i++ {
+		for i := 0; i < n && index < 0 && budget > 0; i++ {
 			ok := true
 			for x := 0; x < len(entries) && ok; x++ {
 				for y := x + 1; y < len(entries) && ok; y++ {
-					ok = v.distinguishable(entries[x].types[i], entries[y].types[i])
+					budget--
+					ok = v.distinguishable(entries[x].typeAt(i), entries[y].typeAt(i))
 				}
 			}
 			if ok {
 				index = i
 			}
+		}
+		if budget <= 0 {
+			break
 		}
 		last := entries[len(entries)-1].op
 		if index < 0 {
@@ -1254,7 +1308,7 @@ func (v *validator) checkOverloads(where, name string, ops []*Operation) {
 		}
 		for j := 0; j < index; j++ {
 			for _, e := range entries[1:] {
-				if e.types[j].String() != entries[0].types[j].String() || e.optional[j] != entries[0].optional[j] {
+				if e.typeAt(j).String() != entries[0].typeAt(j).String() || e.optionalAt(j) != entries[0].optionalAt(j) {
 					v.report("overload-prefix-mismatch", memberNamePos(e.op),
 						"overloads of "+name+" in "+where+" must have the same type and optionality for argument "+itoa(j+1)+
 							", which comes before the distinguishing argument "+itoa(index+1))

@@ -3,6 +3,7 @@ package idl
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestValidateRules runs Validate on testdata/validate: valid.idl must give
@@ -78,5 +79,70 @@ func TestValidateAcrossFiles(t *testing.T) {
 	// Alone, a.idl misses the mixin.
 	if ps := Validate(a); len(ps) != 1 || ps[0].Rule != "undefined-type" {
 		t.Errorf("Validate(a) = %v", ps)
+	}
+}
+
+// TestValidateHostileOverloads checks that huge overload sets and argument
+// lists validate quickly.
+func TestValidateHostileOverloads(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[Exposed=Window] interface A {\n")
+	for i := 0; i < 2000; i++ {
+		b.WriteString("  undefined f(long a" + itoa(i) + ", long... rest);\n")
+	}
+	b.WriteString("  undefined g(")
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("optional long x" + itoa(i))
+	}
+	b.WriteString(");\n  undefined g(DOMString... s);\n};\n")
+	f, err := Parse("hostile.idl", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	ps := Validate(f)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Validate took %v", d)
+	}
+	if len(ps) == 0 {
+		t.Error("expected indistinguishable-overloads problems")
+	}
+}
+
+// TestValidateLongChains checks long inheritance chains and a cycle that
+// other definitions inherit into.
+func TestValidateLongChains(t *testing.T) {
+	var b strings.Builder
+	const n = 20000
+	for i := 0; i < n; i++ {
+		b.WriteString("[Exposed=Window] interface I" + itoa(i))
+		if i > 0 {
+			b.WriteString(" : I" + itoa(i-1))
+		}
+		b.WriteString(" {};\ndictionary D" + itoa(i))
+		if i > 0 {
+			b.WriteString(" : D" + itoa(i-1))
+		}
+		b.WriteString(" { long m" + itoa(i) + "; };\n")
+	}
+	b.WriteString("[Exposed=Window] interface X : Y {};\n[Exposed=Window] interface Y : X {};\n[Exposed=Window] interface Z : X {};\n")
+	f, err := Parse("chains.idl", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var got []string
+	for _, p := range Validate(f) {
+		got = append(got, p.Rule+": "+p.Message)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Validate took %v", d)
+	}
+	want := "bad-inheritance: interface X is part of an inheritance cycle\nbad-inheritance: interface Y is part of an inheritance cycle"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
 }
