@@ -1,5 +1,58 @@
-// Package idl tokenizes, parses, validates and writes Web IDL.
+// Package idl tokenizes, parses, validates, writes and formats Web IDL.
 //
-// The AST has a JSON encoding identical to webidl2.js's, so its output
-// interoperates with the JavaScript tooling of the web platform.
+// It reads the whole current Web IDL grammar: interfaces, interface mixins
+// and their partial forms, callback functions and callback interfaces,
+// namespaces, dictionaries, enumerations, typedefs and includes statements;
+// every member (constants, attributes, operations including special ones,
+// constructors, iterable, async_iterable with arguments, maplike, setlike);
+// every type (with unsigned/unrestricted, bigint, the buffer types including
+// Float16Array, Promise, sequence, async_sequence, FrozenArray,
+// ObservableArray, record, unions, nullables and type-level extended
+// attributes); and extended attributes in all their forms.
+//
+// # Parsing
+//
+// Parse returns a *File whose Definitions are *Interface (Mixin set for
+// "interface mixin"), *CallbackInterface, *Callback, *Namespace,
+// *Dictionary, *Enum, *Typedef and *Includes values. Interface-like
+// definitions hold Members: *Attribute, *Operation, *Constant,
+// *Constructor, *Iterable, *Maplike and *Setlike; dictionaries hold
+// *Field values. Types are *Type values, arguments *Argument values,
+// extended attributes *ExtendedAttribute values (with an *ExtAttrRHS for
+// "=..." forms), and constant and default values *Value values. Every node
+// has a Position (file, line, column, byte offset) and keeps the tokens it
+// was built from, trivia included.
+//
+// On syntax errors Parse still returns every definition it could parse,
+// with an ErrorList of *Error values: position, message (the messages of
+// webidl2.js), the source line and a caret column. It never panics and
+// bounds nesting depth and error count.
+//
+// # JSON
+//
+// File.MarshalJSON (and AppendJSON, DefinitionJSON, MemberJSON, TypeJSON)
+// encode the AST exactly as JSON.stringify(webidl2.parse(text)) does with
+// webidl2.js 24.x: same node types, field names and order, idlType nesting,
+// extAttrs, rhs and default values, so the output feeds the JavaScript
+// tooling of the web platform unchanged. (Names lose the underscore that
+// escapes them, as in webidl2.js; the tokens keep it.)
+//
+// # Writing and formatting
+//
+// Write rebuilds the source text from the AST and its tokens:
+// Write(Parse(x)) == x byte for byte. Format prints the canonical form:
+// consistent spacing and indentation, comments kept.
+//
+// # Validation
+//
+// Validate checks one or more files together after merging partial
+// definitions, mixins (through includes statements) and inherited
+// dictionaries: duplicate definitions and members, undefined type
+// references, overloads that cannot be distinguished or that mix Promise
+// and non-Promise results, dictionary argument optionality and defaults,
+// nullable dictionaries and Promises, missing [Exposed], unknown or
+// malformed extended attributes, and more; Rules lists every rule with its
+// severity. Names the Web IDL standard defines itself (BufferSource,
+// ArrayBufferView, Function, DOMException, ...) are known without
+// webidl.idl.
 package idl
