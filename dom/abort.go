@@ -49,9 +49,11 @@ func (e *depEntry) get() *AbortSignal {
 func NewAbortSignal() *AbortSignal {
 	s := &AbortSignal{}
 	s.Owner = s
-	s.EventTarget.changed = s.updatePin
+	s.EventTarget.hook = s
 	return s
 }
+
+func (s *AbortSignal) listenersChanged() { s.updatePin() }
 
 // updatePin keeps a dependent signal reachable from its sources while it
 // is not aborted and has abort algorithms or abort event listeners.

@@ -64,6 +64,8 @@ func (e *Event) PreventDefault() {
 // DefaultPrevented returns the canceled flag.
 func (e *Event) DefaultPrevented() bool { return e.canceled }
 
+type listenerHook interface{ listenersChanged() }
+
 // ListenerID identifies an added event listener.
 type ListenerID uint64
 
@@ -97,8 +99,8 @@ type EventTarget struct {
 	// Owner is the object embedding this target (e.g. *AbortSignal), for
 	// embedders that need to get from Event.Target() back to it.
 	Owner any
-	// changed is called when listeners are added or removed.
-	changed func()
+	// hook is told when listeners are added or removed.
+	hook listenerHook
 }
 
 // AddEventListener is "add an event listener". It returns the listener's id
@@ -131,8 +133,8 @@ func (t *EventTarget) AddEventListener(typ string, callback func(*Event), opts L
 	if opts.Signal != nil {
 		l.abortID = opts.Signal.AddAlgorithm(func() { t.removeListener(l) })
 	}
-	if t.changed != nil {
-		t.changed()
+	if t.hook != nil {
+		t.hook.listenersChanged()
 	}
 	return l.id
 }
@@ -157,8 +159,8 @@ func (t *EventTarget) removeListener(l *listener) {
 	if l.opts.Signal != nil && l.abortID != 0 {
 		l.opts.Signal.RemoveAlgorithm(l.abortID)
 	}
-	if t.changed != nil {
-		t.changed()
+	if t.hook != nil {
+		t.hook.listenersChanged()
 	}
 }
 
