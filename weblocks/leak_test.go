@@ -147,3 +147,23 @@ func TestNoLeak(t *testing.T) {
 		}
 	}
 }
+
+// Closing a user agent forgets its environments (one user agent per test
+// is what the WPT runner does).
+func TestNoLeakAcrossUserAgents(t *testing.T) {
+	var envs []*html.EnvironmentSettingsObject
+	for i := 0; i < 200; i++ {
+		ua := html.NewUserAgent()
+		env := openWindow(t, ua, "https://a.test/")
+		worker := startWorker(t, env, "https://a.test/w.js")
+		request(t, env, "r", Options{}).await()
+		request(t, worker, "r", Options{}) // pending behind the window's lock
+		ua.Close()
+		envs = append(envs, env, worker)
+	}
+	for _, env := range envs {
+		if _, ok := clientRecords.Load(env); ok {
+			t.Fatalf("client record of %s kept after its user agent closed", env.ID())
+		}
+	}
+}
