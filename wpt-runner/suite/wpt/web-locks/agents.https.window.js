@@ -183,3 +183,55 @@ promise_test(async t => {
   assert_equals((await r.released).event, 'released');
   assert_equals(await next, 'window');
 }, 'A worker releasing its lock grants the window\'s queued request');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const h = holdLock(t, name);
+  await h.granted;
+  const worker = new LockWorker(t);
+  const r = worker.request(name, {steal: true});
+  assert_equals((await r.granted).name, name, 'the worker stole the lock');
+  await promise_rejects_dom(t, 'AbortError', h.request, 'the window\'s released promise');
+  const state = await snapshotFor(name);
+  assert_equals(state.held.length, 1, 'only the worker holds it');
+}, 'A worker can steal the window\'s lock');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const shared = holdLock(t, name, {mode: 'shared'});
+  await shared.granted;
+  const exclusive = holdLock(t, name);
+  await barrier();
+  const worker = new LockWorker(t);
+  const r = worker.request(name, {mode: 'shared'});
+  await r.queued;
+  const state = await snapshotFor(name);
+  assert_array_equals(state.pending.map(i => i.mode), ['exclusive', 'shared'],
+                      'the worker\'s shared request waits behind the window\'s queued exclusive one');
+  shared.release();
+  await exclusive.granted;
+  exclusive.release();
+  assert_equals((await r.granted).mode, 'shared');
+}, 'A worker\'s shared request does not overtake the window\'s queued exclusive request');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const shared = holdLock(t, name, {mode: 'shared'});
+  await shared.granted;
+  const exclusive = holdLock(t, name);
+  await barrier();
+  const worker = new LockWorker(t);
+  const r = worker.request(name, {mode: 'shared', ifAvailable: true});
+  assert_equals(await r.granted, null, 'the window\'s queue makes the lock unavailable to the worker');
+}, 'ifAvailable in a worker sees the window\'s queued requests');
+
+promise_test(async t => {
+  const base = uniqueName();
+  const worker = new LockWorker(t);
+  const r = worker.request(base + '\uD800');
+  assert_equals((await r.granted).name, base + '\uD800', 'the worker got the name unchanged');
+  const same = await navigator.locks.request(base + '\uD800', {ifAvailable: true}, l => l);
+  assert_equals(same, null, 'the window names the same resource');
+  const replaced = await navigator.locks.request(base + '\uFFFD', {ifAvailable: true}, l => l);
+  assert_true(replaced instanceof Lock, 'U+FFFD names another resource');
+}, 'A name with a lone surrogate names the same resource in a worker and the window');

@@ -140,3 +140,20 @@ promise_test(async t => {
   assert_equals(await waiter, 'next');
   assert_equals(h.calls, 1, 'the callback ran once');
 }, 'Releasing a lock grants the next queued request');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const first = holdLock(t, name);
+  await first.granted;
+  const order = [];
+  const all = [];
+  for (let i = 0; i < 200; i++) {
+    all.push(navigator.locks.request(name, {mode: i % 3 ? 'exclusive' : 'shared'}, () => { order.push(i); }));
+  }
+  await barrier();
+  const state = await snapshotFor(name);
+  assert_equals(state.pending.length, 200, 'all queued');
+  first.release();
+  await Promise.all(all);
+  assert_array_equals(order, Array.from({length: 200}, (_, i) => i));
+}, '200 queued requests are granted in request order');
