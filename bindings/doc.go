@@ -19,7 +19,8 @@
 //	r.QueueTask(func(vm *goja.Runtime) { ... })   // run Go code on the loop
 //	r.QueueScript(name, src, done)                // run a classic script as a task
 //	r.RunScript(name, src)                        // the same, waiting for it (not with a manual scheduler)
-//	r.Close()                                     // drop the realm's future tasks
+//	r.Close()                                     // drop the realm's future tasks, interrupt running script
+//	r.Interrupt(reason)                           // stop running script (endless loop), keep the realm
 //
 // and, inside a task, r.Runtime(), r.Global(), r.EvaluateScript(name, src),
 // r.Call(fn, this, args...) (invoke with "report an exception"),
@@ -97,6 +98,9 @@
 // JavaScript are wrapped (jsReason) so that null and undefined survive the
 // trip through dom, where nil means "not given".
 //
-// The realm sets itself as the environment's global (env.SetGlobal(realm)),
-// so RealmOf(env) finds it.
+// Lifetime: a realm is closed (no more tasks; RunScript returns
+// ErrRealmClosed) when its agent terminates — running script is then
+// interrupted, as when a worker is terminated — or when its window's
+// document is unloaded. The realm sets itself as the environment's global
+// (env.SetGlobal(realm)), so RealmOf(env) finds it.
 package bindings

@@ -71,3 +71,61 @@ func TestGoroutineScheduler(t *testing.T) {
 		t.Error("RunScript did not return the uncaught exception")
 	}
 }
+
+// Terminating a worker's agent interrupts a script stuck in an endless
+// loop; Interrupt does so without closing the realm.
+func TestTerminateInterruptsScript(t *testing.T) {
+	ua := html.NewUserAgent()
+	defer ua.Close()
+	doc, err := ua.OpenWindowURL("https://example.com/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	win, err := NewWindowRealm(doc.EnvironmentSettingsObject(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	win.DefineGlobalFunction("started", 0, func(goja.FunctionCall) goja.Value { close(started); return goja.Undefined() })
+	done := make(chan error, 1)
+	win.QueueScript("spin.js", "started(); for (;;) {}", func(err error) { done <- err })
+	<-started
+	win.Interrupt("test timeout")
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("interrupted script reported no error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Interrupt did not stop the script")
+	}
+	if err := win.RunScript("after.js", "1 + 1"); err != nil {
+		t.Fatalf("realm unusable after Interrupt: %v", err)
+	}
+
+	wenv, err := html.NewDedicatedWorker(doc.EnvironmentSettingsObject(), mustURL(t, "https://example.com/w.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wk, err := NewDedicatedWorkerRealm(wenv, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wstarted := make(chan struct{})
+	wk.DefineGlobalFunction("started", 0, func(goja.FunctionCall) goja.Value { close(wstarted); return goja.Undefined() })
+	wdone := make(chan error, 1)
+	go func() { wdone <- wk.RunScript("spin.js", "started(); for (;;) {}") }()
+	<-wstarted
+	wenv.Agent().Terminate()
+	select {
+	case err := <-wdone:
+		if err == nil {
+			t.Fatal("terminated script reported no error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("terminating the agent did not stop the script")
+	}
+	if err := wk.RunScript("after.js", "1"); err != ErrRealmClosed {
+		t.Fatalf("RunScript on a terminated realm: %v", err)
+	}
+}

@@ -147,11 +147,18 @@ func newEnvRealm(env *html.EnvironmentSettingsObject, kind GlobalKind, opts Opti
 	}
 	env.SetGlobal(r)
 	registerRealm(loop, r)
-	// When the agent terminates, the realm runs nothing more.
+	// When the agent terminates, or the window's document is unloaded
+	// (gone for good), the realm runs nothing more.
 	agent.AddTerminationSteps(func() {
 		r.Close()
 		unregisterRealm(loop, r)
 	})
+	if doc := env.AssociatedDocument(); doc != nil {
+		doc.AddUnloadingDocumentCleanupSteps(func() {
+			r.close(false)
+			unregisterRealm(loop, r)
+		})
+	}
 	return r, nil
 }
 

@@ -149,15 +149,16 @@ type Realm struct {
 	globalTarget *eventTargetImpl
 	extra        map[any]any
 
-	mu     sync.Mutex
-	closed bool // no more tasks are accepted
+	mu       sync.Mutex
+	closed   bool          // no more tasks are accepted
+	closedCh chan struct{} // closed by Close
 }
 
 // newRealm creates the runtime and installs the globals every realm has.
 // It runs on the caller's goroutine before any task of the realm can run.
 func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
 	vm := goja.New()
-	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}}
+	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}, closedCh: make(chan struct{})}
 	r.timeOrigin = host.now()
 	r.wallOrigin = time.Now()
 	r.wallOrigin = time.Now()
@@ -213,12 +214,35 @@ func (r *Realm) queueTask(source string, steps func()) bool {
 // Close stops the realm from running further tasks: queued tasks, timers
 // and callbacks are dropped. Safe for any goroutine; the event loop itself
 // is not stopped (its agent owns it).
-func (r *Realm) Close() {
+//
+// A script running at that moment is interrupted (goja's Interrupt: it
+// stops with an uncatchable error), as when a worker is terminated; a
+// RunScript waiting for the realm returns ErrRealmClosed.
+func (r *Realm) Close() { r.close(true) }
+
+// close stops the realm's tasks; interrupt also stops running script (not
+// wanted when a document unloads: other realms of its agent may still
+// call into it, as script can in a browser).
+func (r *Realm) close(interrupt bool) {
 	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return
+	}
 	r.closed = true
+	close(r.closedCh)
 	r.mu.Unlock()
+	if interrupt {
+		r.vm.Interrupt(ErrRealmClosed)
+	}
 	r.host.queueTask("realm", func() { r.closedOnLoop = true })
 }
+
+// Interrupt stops the JavaScript running in the realm now (if any) with
+// an uncatchable error carrying reason, for example when a test times out
+// in an endless loop. Safe for any goroutine. Unlike Close, the realm keeps
+// running tasks; the next script evaluation clears the interrupt.
+func (r *Realm) Interrupt(reason any) { r.vm.Interrupt(reason) }
 
 // EvaluateScript runs src as a classic script in the realm, on the calling
 // goroutine, which must be the realm's event loop (inside a task). An
@@ -234,6 +258,13 @@ func (r *Realm) EvaluateScript(name, src string) (goja.Value, error) {
 	}
 	v, err := r.vm.RunProgram(prg)
 	if err != nil {
+		var ie *goja.InterruptedError
+		if errors.As(err, &ie) {
+			// Interrupted (Close or Interrupt): not a script error to
+			// report; the interrupt is consumed.
+			r.vm.ClearInterrupt()
+			return nil, err
+		}
 		return nil, r.reportError(err)
 	}
 	return v, nil
@@ -261,7 +292,18 @@ func (r *Realm) QueueScript(name, src string, done func(error)) {
 func (r *Realm) RunScript(name, src string) error {
 	ch := make(chan error, 1)
 	r.QueueScript(name, src, func(err error) { ch <- err })
-	return <-ch
+	select {
+	case err := <-ch:
+		return err
+	case <-r.closedCh:
+		// The task may have been dropped with the loop or document.
+		select {
+		case err := <-ch:
+			return err
+		default:
+			return ErrRealmClosed
+		}
+	}
 }
 
 // Call invokes a JavaScript function with "report an exception" semantics
