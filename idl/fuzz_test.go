@@ -74,5 +74,8 @@ func FuzzParse(f *testing.F) {
 		if !sameMultiset(comments(file), comments(g)) {
 			t.Fatalf("formatting changed comments:\n%q\n%q", comments(file), comments(g))
 		}
+		if again := Format(g); !bytes.Equal(again, out) {
+			t.Fatalf("Format is not idempotent:\n%s\n----\n%s", out, again)
+		}
 	})
 }

@@ -1256,7 +1256,16 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	case prefix != nil && postfix != nil:
 		name = "unsigned long long"
 	case prefix != nil:
-		name = prefix.Value() + " " + base.Value()
+		switch name {
+		case "short":
+			name = "unsigned short"
+		case "long":
+			name = "unsigned long"
+		case "float":
+			name = "unrestricted float"
+		case "double":
+			name = "unrestricted double"
+		}
 	case postfix != nil:
 		name = "long long"
 	}
