@@ -1,0 +1,61 @@
+package bindings
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+// BenchmarkRequestCycleSideBySide runs the same JavaScript loop — one
+// `await navigator.locks.request('a', () => {})` per iteration — in a
+// window realm of this engine (manual scheduler) and in headless Chromium
+// (a page on http://127.0.0.1, a secure context), in one run, so their
+// ns/op can be compared as a ratio.
+func BenchmarkRequestCycleSideBySide(b *testing.B) {
+	const loop = `(async n => { for (let i = 0; i < n; i++) await navigator.locks.request('a', () => {}); })`
+	b.Run("go", func(b *testing.B) {
+		w := newWorld(b)
+		j := w.window("https://example.com/")
+		j.exec("globalThis.cycle = " + loop)
+		b.ResetTimer()
+		j.async(fmt.Sprintf("cycle(%d).then(done)", b.N))
+	})
+	b.Run("chromium", func(b *testing.B) {
+		exe := testenv.Chromium(b)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<!doctype html><title>bench</title>")
+		}))
+		defer srv.Close()
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
+			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-gpu", true))
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		defer acancel()
+		ctx, cancel := chromedp.NewContext(actx)
+		defer cancel()
+		ctx, cancelT := context.WithTimeout(ctx, 2*time.Minute)
+		defer cancelT()
+		if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
+			b.Fatal(err)
+		}
+		// Warm up, then time b.N iterations inside the page.
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](loop+"(100)", chromedp.EvalAwaitPromise)); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(
+			"(async () => { const t = performance.now(); await %s(%d); return performance.now() - t; })()", loop, b.N),
+			chromedp.EvalAwaitPromise))
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(ms*1e6/float64(b.N), "page-ns/op")
+	})
+}
