@@ -95,3 +95,14 @@ promise_test(async t => {
   const result = await navigator.locks.request(name, {ifAvailable: false}, l => l.name);
   assert_equals(result, name);
 }, 'ifAvailable: false waits and grants as usual');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const h = holdLock(t, name);
+  await h.granted;
+  const log = [];
+  const p = navigator.locks.request(name, {ifAvailable: true}, lock => { log.push(`callback ${lock}`); });
+  log.push('returned');
+  await p;
+  assert_array_equals(log, ['returned', 'callback null']);
+}, 'An ifAvailable miss calls back asynchronously');

@@ -173,3 +173,19 @@ promise_test(async t => {
   assert_equals(await outcome, 'rejected', 'the rejection is visible before any later task');
   assert_array_equals(log, ['abort event', 'after abort()']);
 }, 'abort() rejects the request promise synchronously, not in a later task');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const controller = new AbortController();
+  let called = false;
+  const p = navigator.locks.request(name, {signal: controller.signal}, () => { called = true; });
+  // The free lock is granted on the lock task queue before the abort steps
+  // run, but the callback's task sees the aborted signal: it releases the
+  // lock instead of calling back.
+  controller.abort();
+  await promise_rejects_dom(t, 'AbortError', p);
+  await waitFor(t, async () => (await snapshotFor(name)).held.length === 0, 'the lock to be released');
+  assert_false(called, 'the callback never runs');
+  const lock = await navigator.locks.request(name, {ifAvailable: true}, l => l);
+  assert_true(lock instanceof Lock, 'the lock is free again');
+}, 'Aborting right after request() on a free name never calls back and leaves the lock free');
