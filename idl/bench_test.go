@@ -1,7 +1,13 @@
 package idl
 
 import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"sort"
 	"testing"
+
+	"github.com/gowebengine/weblocks/internal/testenv"
 )
 
 // BenchmarkParseCorpus parses every @webref/idl file once per iteration;
@@ -108,4 +114,30 @@ func BenchmarkValidateCorpus(b *testing.B) {
 	for b.Loop() {
 		Validate(parsed...)
 	}
+}
+
+// BenchmarkWebidl2NodeParseCorpus measures webidl2.js parsing the same
+// corpus in node, warm (3 untimed passes, then 10 timed ones), so that
+// "go test -bench 'ParseCorpus'" shows both parsers side by side in one
+// run. It reports node's median pass as ns/op and MB/s.
+func BenchmarkWebidl2NodeParseCorpus(b *testing.B) {
+	webidl2 := testenv.NPMPackage(b, "webidl2")
+	corpus := testenv.NPMPackage(b, "@webref/idl")
+	node := testenv.Node(b)
+	script, _ := filepath.Abs("testdata/webidl2-bench.js")
+	out, err := exec.Command(node, script, webidl2, corpus, "10", "3").Output()
+	if err != nil {
+		b.Fatalf("node: %v", err)
+	}
+	var r struct {
+		Bytes int       `json:"bytes"`
+		MS    []float64 `json:"ms"`
+	}
+	if err := json.Unmarshal(out, &r); err != nil || len(r.MS) == 0 {
+		b.Fatalf("bad output %q: %v", out, err)
+	}
+	sort.Float64s(r.MS)
+	median := r.MS[len(r.MS)/2]
+	b.ReportMetric(median*1e6, "ns/op")
+	b.ReportMetric(float64(r.Bytes)/median/1e3, "MB/s")
 }
