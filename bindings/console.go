@@ -158,7 +158,7 @@ func (r *Realm) consoleString(v goja.Value, quoteObjects bool) string {
 	case goja.String:
 		return x.String()
 	case *goja.Symbol:
-		return x.String()
+		return "Symbol(" + x.String() + ")"
 	case *goja.Object:
 		if !quoteObjects {
 			if s, ok := r.safeToString(x); ok {
