@@ -81,7 +81,10 @@ func TestIntegrationAPI(t *testing.T) {
 	wk.r.SetHostHooks(HostHooks{
 		Name:          "w1",
 		ImportScripts: func(urls []string) error { imported = append(imported, urls...); return nil },
-		PostMessage:   func(m goja.Value, origin string, _ []*goja.Object) error { posted = append(posted, m.String()+"@"+origin); return nil },
+		PostMessage: func(m goja.Value, origin string, _ []*goja.Object) error {
+			posted = append(posted, m.String()+"@"+origin)
+			return nil
+		},
 	})
 	wk.exec(prelude + `importScripts("a.js", "b\uD800.js"); postMessage("from worker"); log(self.name, self.location.href);`)
 	expectLog(t, wk, "w1 https://example.com/w.js")
