@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTokenize(t *testing.T) {
@@ -275,5 +276,19 @@ func TestLineWindow(t *testing.T) {
 	line, caret = lineWindow("ab", 2)
 	if line != "ab" || caret != 3 {
 		t.Errorf("at end: %q %d", line, caret)
+	}
+}
+
+// TestManyUnterminatedComments checks that many unterminated "/*" do not
+// make tokenizing quadratic.
+func TestManyUnterminatedComments(t *testing.T) {
+	src := strings.Repeat("/* ", 300000)
+	start := time.Now()
+	toks := tokenize(src)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("tokenize took %v", d)
+	}
+	if len(toks) != 600001 { // "/" and "*" for each, then EOF
+		t.Errorf("%d tokens", len(toks))
 	}
 }

@@ -1,6 +1,9 @@
 package idl
 
-import "sync"
+import (
+	"strings"
+	"sync"
+)
 
 // TokenKind classifies a token.
 type TokenKind uint8
@@ -115,16 +118,43 @@ var tokenBufs = sync.Pool{New: func() any {
 	return &b
 }}
 
+// Character classes for the tokenizer.
+const (
+	classSpace     = 1 << iota // \t \n \r space
+	classLetter                // A-Z a-z
+	classDigit                 // 0-9
+	classIdentRest             // letters, digits, _ and -
+)
+
+var charClass = func() (t [256]uint8) {
+	for _, c := range "\t\n\r " {
+		t[c] |= classSpace
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] |= classLetter | classIdentRest
+		t[c+'a'-'A'] |= classLetter | classIdentRest
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] |= classDigit | classIdentRest
+	}
+	t['_'] |= classIdentRest
+	t['-'] |= classIdentRest
+	return t
+}()
+
 func tokenizeInto(toks []Token, s string) []Token {
 	line, lineStart := 1, 0
 	i := 0
 	n := len(s)
+	// noClose is an offset from which no "*/" follows (-1: unknown), so
+	// that many unterminated "/*" do not each rescan the rest of the input.
+	noClose := -1
 	for {
 		// Trivia: whitespace and comments.
 		ts := i
 		for i < n {
 			c := s[i]
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			if charClass[c]&classSpace != 0 {
 				if c == '\n' {
 					line++
 					lineStart = i + 1
@@ -141,7 +171,14 @@ func tokenizeInto(toks []Token, s string) []Token {
 					continue
 				}
 				if s[i+1] == '*' {
-					end := indexFrom(s, "*/", i+2)
+					end := -1
+					if noClose < 0 || i+2 < noClose {
+						if k := strings.Index(s[i+2:], "*/"); k >= 0 {
+							end = i + 2 + k
+						} else {
+							noClose = i + 2
+						}
+					}
 					if end < 0 {
 						break // unterminated: "/" becomes a token
 					}
@@ -166,16 +203,24 @@ func tokenizeInto(toks []Token, s string) []Token {
 			return toks
 		}
 		c := s[i]
-		var end int
+		end := i + 1
 		switch {
+		case charClass[c]&classLetter != 0 || c == '_' && i+1 < n && charClass[s[i+1]]&classLetter != 0:
+			// An identifier (letters cannot start a number).
+			end = i + 1
+			if c == '_' {
+				end++
+			}
+			for end < n && charClass[s[end]]&classIdentRest != 0 {
+				end++
+			}
+			tok.Kind = TokenIdentifier
+			tok.Keyword = isKeyword(s[i:end])
 		case c == '"':
 			j := i + 1
-			for j < n && s[j] != '"' {
-				j++
-			}
-			if j < n {
+			if k := strings.IndexByte(s[j:], '"'); k >= 0 {
 				tok.Kind = TokenString
-				end = j + 1
+				end = j + k + 1
 				for k := i; k < end; k++ {
 					if s[k] == '\n' {
 						line++
@@ -184,7 +229,6 @@ func tokenizeInto(toks []Token, s string) []Token {
 				}
 			} else {
 				tok.Kind = TokenOther
-				end = i + 1
 			}
 		default:
 			if e, kind := lexNumber(s, i); e > i {
@@ -199,7 +243,6 @@ func tokenizeInto(toks []Token, s string) []Token {
 				end = i + 3
 			} else {
 				tok.Kind = TokenOther
-				end = i + 1
 				if c >= 0x80 {
 					// Keep a whole UTF-8 sequence in one token.
 					for end < n && end-i < 4 && s[end]&0xC0 == 0x80 {
@@ -212,15 +255,6 @@ func tokenizeInto(toks []Token, s string) []Token {
 		i = end
 		toks = append(toks, tok)
 	}
-}
-
-func indexFrom(s, sub string, from int) int {
-	for j := from; j+len(sub) <= len(s); j++ {
-		if s[j] == sub[0] && s[j:j+len(sub)] == sub {
-			return j
-		}
-	}
-	return -1
 }
 
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
