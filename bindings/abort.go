@@ -35,11 +35,6 @@ func (r *Realm) signalImpl(s *dom.AbortSignal) *abortSignalImpl {
 	return impl
 }
 
-// signalValue returns the AbortSignal object of s.
-func (r *Realm) signalValue(s *dom.AbortSignal) goja.Value {
-	return r.idl.Wrap(r.signalImpl(s), "AbortSignal")
-}
-
 // newAbortController is the new AbortController() constructor steps.
 func (r *Realm) newAbortController() *abortControllerImpl {
 	// 1. Let signal be a new AbortSignal object. 2. Set this's signal.

@@ -4,7 +4,6 @@ import (
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
-	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/weblocks"
 )
 
@@ -184,6 +183,3 @@ func (r *Realm) snapshotValue(s weblocks.Snapshot) goja.Value {
 // nameValue converts a weblocks.Name to a JavaScript string, code unit
 // for code unit.
 func nameValue(n weblocks.Name) goja.Value { return goja.StringFromUTF16(n.UTF16()) }
-
-// envOf is the environment settings object of the realm.
-func (r *Realm) envOf() *html.EnvironmentSettingsObject { return r.env }

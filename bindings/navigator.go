@@ -3,7 +3,6 @@ package bindings
 import (
 	"runtime"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
@@ -14,10 +13,9 @@ const UserAgentString = "Mozilla/5.0 (X11; Linux x86_64) gowebengine/0.1"
 // WorkerNavigator objects.
 type navigatorImpl struct {
 	webidl.Reflector
-	realm     *Realm
-	locks     *lockManagerImpl
-	buckets   *storageBucketManagerImpl
-	languages goja.Value // FrozenArray, the same object until it changes
+	realm   *Realm
+	locks   *lockManagerImpl
+	buckets *storageBucketManagerImpl
 }
 
 // navigator returns the realm's Navigator/WorkerNavigator implementation
@@ -63,17 +61,4 @@ func (n *navigatorImpl) onLine() bool        { return true }
 func (n *navigatorImpl) cookieEnabled() bool { return false }
 func (n *navigatorImpl) hardwareConcurrency() uint64 {
 	return uint64(runtime.NumCPU())
-}
-
-// languagesValue is navigator.languages: a frozen array, the same object
-// every time.
-func (n *navigatorImpl) languagesValue() goja.Value {
-	if n.languages == nil {
-		vm := n.realm.vm
-		arr := vm.NewArray("en-US")
-		freeze, _ := goja.AssertFunction(vm.Get("Object").ToObject(vm).Get("freeze"))
-		_, _ = freeze(goja.Undefined(), arr)
-		n.languages = arr
-	}
-	return n.languages
 }
