@@ -74,9 +74,14 @@ func (r *Realm) syntaxError(name string, err error) *ScriptError {
 }
 
 // reportError runs "report an exception" for err and returns the
-// ScriptError it reported.
+// ScriptError it reported. An interrupt (Close, Interrupt) is not a script
+// error: it is returned but not reported.
 func (r *Realm) reportError(err error) *ScriptError {
 	se := r.scriptErrorOf(err)
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		return se
+	}
 	r.reportScriptError(se)
 	return se
 }
