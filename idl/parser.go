@@ -62,10 +62,13 @@ func (s *slab[T]) alloc() *T {
 	return &s.buf[len(s.buf)-1]
 }
 
-func (p *parser) newType(t Type) *Type {
-	n := p.types.alloc()
-	*n = t
-	return n
+// newType allocates a type that starts at token start.
+func (p *parser) newType(start *Token, name, context string) *Type {
+	t := p.types.alloc()
+	t.Position = p.at(start)
+	t.Name = name
+	t.Context = context
+	return t
 }
 
 func (p *parser) peek(n int) *Token {
@@ -702,7 +705,7 @@ func (p *parser) parseConst() *Constant {
 		if id == nil {
 			p.fail("Const lacks a type")
 		}
-		t = p.newType(Type{Position: p.at(id), Name: unescape(id.Value()), Context: "const-type"})
+		t = p.newType(id, unescape(id.Value()), "const-type")
 		t.Tokens.Base = id
 	}
 	if p.is("?") {
@@ -1180,7 +1183,7 @@ func (p *parser) parseSingleType(context string) *Type {
 			switch t.Value() {
 			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined":
 				p.pos++
-				ty = p.newType(Type{Position: p.at(t), Name: t.Value(), Context: context})
+				ty = p.newType(t, t.Value(), context)
 				ty.Tokens.Base = t
 			default:
 				return nil
@@ -1188,7 +1191,7 @@ func (p *parser) parseSingleType(context string) *Type {
 		}
 	default:
 		p.pos++
-		ty = p.newType(Type{Position: p.at(t), Name: unescape(t.Value()), Context: context})
+		ty = p.newType(t, unescape(t.Value()), context)
 		ty.Tokens.Base = t
 		if p.is("<") {
 			p.fail("Unsupported generic type " + t.Value())
@@ -1225,7 +1228,9 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	switch t.Value() {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
-		return p.newType(Type{Position: p.at(t), Context: context, Name: t.Value(), Tokens: TypeTokens{Base: t}})
+		ty := p.newType(t, t.Value(), context)
+		ty.Tokens.Base = t
+		return ty
 	case "unsigned":
 		p.pos++
 		prefix = t
@@ -1269,8 +1274,9 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	case postfix != nil:
 		name = "long long"
 	}
-	return p.newType(Type{Position: p.at(t), Context: context, Name: name,
-		Tokens: TypeTokens{Prefix: prefix, Base: base, Postfix: postfix}})
+	ty := p.newType(t, name, context)
+	ty.Tokens.Prefix, ty.Tokens.Base, ty.Tokens.Postfix = prefix, base, postfix
+	return ty
 }
 
 func (p *parser) longLong(base *Token) *Token {
@@ -1283,7 +1289,8 @@ func (p *parser) longLong(base *Token) *Token {
 func (p *parser) parseGeneric(context string) *Type {
 	base := p.tok()
 	p.pos++
-	ty := p.newType(Type{Position: p.at(base), Generic: base.Value(), Context: context})
+	ty := p.newType(base, "", context)
+	ty.Generic = base.Value()
 	ty.Tokens.Base = base
 	ty.Tokens.Open = p.consume("<")
 	if ty.Tokens.Open == nil {
@@ -1308,7 +1315,7 @@ func (p *parser) parseGeneric(context string) *Type {
 			p.fail("Record key must be one of: ByteString, DOMString, USVString")
 		}
 		p.pos++
-		key := p.newType(Type{Position: p.at(kt), Name: kt.Value(), Context: context})
+		key := p.newType(kt, kt.Value(), context)
 		key.Tokens.Base = kt
 		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
 		val := p.parseTypeWithExtAttrs(context)
@@ -1329,7 +1336,8 @@ func (p *parser) parseGeneric(context string) *Type {
 
 func (p *parser) parseUnion(context string) *Type {
 	open := p.consume("(")
-	ty := p.newType(Type{Position: p.at(open), Union: true, Context: context})
+	ty := p.newType(open, "", context)
+	ty.Union = true
 	ty.Tokens.Open = open
 	for {
 		sub := p.parseTypeWithExtAttrs(context)
