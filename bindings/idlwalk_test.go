@@ -343,3 +343,49 @@ func boolString(b bool) string {
 	}
 	return "false"
 }
+
+// The walk detects broken bindings: a realm whose interfaces were tampered
+// with fails the checks that cover the tampered properties.
+func TestIDLWalkDetectsBreakage(t *testing.T) {
+	defs := loadBindingsIDL(t)
+	check, err := os.ReadFile("testdata/idlcheck.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t)
+	j := w.window("https://example.com/")
+	j.exec(`
+		delete LockManager.prototype.query;
+		Object.defineProperty(Lock.prototype, "name", {get() { return "x"; }, enumerable: false, configurable: true});
+		Object.defineProperty(AbortController, "length", {value: 3});
+		Object.setPrototypeOf(AbortSignal.prototype, Object.prototype);
+	`)
+	data, _ := json.Marshal(defs.table(WindowGlobal, true))
+	var failures []string
+	j.r.QueueTask(func(vm *goja.Runtime) {
+		if _, err := vm.RunScript("idlcheck.js", string(check)); err != nil {
+			t.Fatal(err)
+		}
+		fn, _ := goja.AssertFunction(vm.Get("idlCheck"))
+		res, err := fn(goja.Undefined(), vm.ToValue(string(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.ToObject(vm).Get("failures").Export().([]any) {
+			failures = append(failures, f.(string))
+		}
+	})
+	w.settle()
+	all := strings.Join(failures, "\n")
+	for _, want := range []string{
+		"LockManager.prototype.query: missing",
+		"Lock.prototype.name: enumerable is false, want true",
+		"Lock.prototype.name getter name",
+		"AbortController.length: value is 3, want 0",
+		"AbortSignal.prototype's [[Prototype]]",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the walk did not report %q; it reported:\n%s", want, all)
+		}
+	}
+}
