@@ -52,8 +52,9 @@
 // # Globals
 //
 // Both globals are EventTargets and have: self, globalThis, origin,
-// isSecureContext, location (Location / WorkerLocation, read-only getters of
-// the creation URL), navigator (Navigator / WorkerNavigator; navigator.locks
+// isSecureContext, location (Location / WorkerLocation over the creation URL;
+// Location's navigating setters and methods throw NotSupportedError, setting
+// hash changes the fragment), navigator (Navigator / WorkerNavigator; navigator.locks
 // only in secure contexts), setTimeout/clearTimeout/setInterval/clearInterval
 // (HTML timer initialization steps: ids > 0, nesting-level clamping to 4 ms
 // beyond level 5, extra arguments passed, string handlers evaluated),
@@ -62,7 +63,9 @@
 // performance (now(), timeOrigin, toJSON), onerror, onunhandledrejection,
 // onrejectionhandled, and every interface the generated bindings expose in
 // that global per [Exposed] and [SecureContext] (in a non-secure context there
-// is no navigator.locks, LockManager or Lock). Window also has window.
+// is no navigator.locks, LockManager or Lock). Window also has window, top,
+// parent and frames (the global itself: no WindowProxy), document, name and
+// the user prompts (printed to the console, answered as dismissed).
 //
 // # Integration API (the go product)
 //
