@@ -63,6 +63,10 @@ func TestHarnessMatchesUpstream(t *testing.T) {
 		"/web-locks/signal.https.any.worker.html",
 		"/web-locks/agents.https.window.html",
 	)
+	if os.Getenv("SUITE_ALL_UPSTREAM") != "" {
+		// Every suite file, not only a sample (slower).
+		urls = append(harnessURLs(t), testURLs(t, Root())...)
+	}
 	ours := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")}}, urls)
 	theirs := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")},
 		override: map[string][]byte{"/resources/testharness.js": upstream}}, urls)
