@@ -71,18 +71,19 @@ type harness struct {
 	ops     int
 	tags    map[Promise]int // released promise -> request id
 	trace   []string
+	seed    uint64
 }
 
 func (h *harness) tracef(format string, args ...any) {
 	h.trace = append(h.trace, fmt.Sprintf("%d: ", h.ops)+fmt.Sprintf(format, args...))
-	if len(h.trace) > 400 {
-		h.trace = h.trace[200:]
+	if len(h.trace) > 4000 {
+		h.trace = h.trace[2000:]
 	}
 }
 
 func (h *harness) fatalf(format string, args ...any) {
 	h.t.Helper()
-	h.t.Fatalf(format+"\ntrace:\n  %s", append(args, strings.Join(h.trace[max(0, len(h.trace)-60):], "\n  "))...)
+	h.t.Fatalf("seed %d: "+format+"\ntrace:\n  %s", append([]any{h.seed}, append(args, strings.Join(h.trace[max(0, len(h.trace)-400):], "\n  "))...)...)
 }
 
 var diffNames = []Name{
@@ -94,7 +95,7 @@ var diffNames = []Name{
 }
 
 func newHarness(t testing.TB, seed uint64) *harness {
-	h := &harness{t: t, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sched: html.NewManualScheduler()}
+	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sched: html.NewManualScheduler()}
 	h.ref = &refWorld{log: &h.refLog}
 	h.tags = map[Promise]int{}
 	h.buildWorld()
@@ -132,7 +133,7 @@ func (h *harness) addClient(env *html.EnvironmentSettingsObject, ua int, parent 
 	rc := &refClient{id: env.ID(), agent: h.agents[ai].ref}
 	if k, ok := env.StorageKey(); ok {
 		rc.origin = k.Origin.Serialize()
-		rc.topSite = fmt.Sprint(k.TopLevelSite)
+		rc.topSite = k.String() // the whole key: top-level site and any partition bits
 	} else {
 		rc.opaque = true
 	}
@@ -142,7 +143,7 @@ func (h *harness) addClient(env *html.EnvironmentSettingsObject, ua int, parent 
 		rc.fullyActive = doc.IsFullyActive()
 	}
 	h.ref.clients = append(h.ref.clients, rc)
-	h.clients = append(h.clients, &dClient{env: env, ref: rc, agent: ai, doc: doc, parent: parent})
+	h.clients = append(h.clients, &dClient{env: env, ref: rc, agent: ai, doc: doc, parent: parent, owner: -1})
 	return len(h.clients) - 1
 }
 
@@ -150,6 +151,7 @@ func (h *harness) addClient(env *html.EnvironmentSettingsObject, ua int, parent 
 
 func (h *harness) step() {
 	h.ops++
+	h.replenish()
 	switch x := h.rng.IntN(100); {
 	case x < 30:
 		h.opRequest()
@@ -420,14 +422,20 @@ func (h *harness) opTerminate() {
 }
 
 // refTerminateAgent mirrors html's Agent.Terminate: the dedicated workers
-// owned by the agent's environments terminate first, then the agent.
+// owned by the agent's environments terminate first (environments in
+// creation order, each one's workers in creation order), then the agent.
 func (h *harness) refTerminateAgent(a *dAgent) {
 	if a.ref.terminated {
 		return
 	}
-	for _, c := range h.clients {
-		if c.owner >= 0 && h.agents[h.clients[c.owner].agent] == a {
-			h.refTerminateAgent(h.agents[c.agent])
+	for oi, o := range h.clients {
+		if h.agents[o.agent] != a {
+			continue
+		}
+		for _, w := range h.clients {
+			if w.owner == oi {
+				h.refTerminateAgent(h.agents[w.agent])
+			}
 		}
 	}
 	h.ref.terminateAgent(a.ref)

@@ -265,7 +265,7 @@ func (w *refWorld) requestMethod(c *refClient, bucket string, name Name, mode Mo
 		promise.settle(2, "DOMException:InvalidStateError")
 		return
 	}
-	if c.gone {
+	if c.gone || c.agent.terminated {
 		promise.settle(2, "DOMException:InvalidStateError")
 		return
 	}
@@ -469,7 +469,7 @@ func (w *refWorld) queryMethod(c *refClient, bucket string, promise *refPromise)
 		promise.settle(2, "DOMException:InvalidStateError")
 		return
 	}
-	if c.gone {
+	if c.gone || c.agent.terminated {
 		promise.settle(2, "DOMException:InvalidStateError")
 		return
 	}

@@ -123,3 +123,58 @@ func (h *harness) unload(c *dClient) {
 		}
 	}
 }
+
+// replenish keeps the world populated: when unloads and terminations have
+// left fewer than six live clients, a new one joins (a top-level window, an
+// iframe of a live document, or a dedicated worker of a live document, of a
+// random origin and user agent), so that long runs keep exercising locks
+// rather than only rejections.
+func (h *harness) replenish() {
+	var live, docs []int
+	for i, c := range h.clients {
+		if !c.ref.gone && !h.agents[c.agent].ref.terminated && (c.doc == nil || c.ref.fullyActive) {
+			live = append(live, i)
+			if c.doc != nil && !c.ref.opaque {
+				docs = append(docs, i)
+			}
+		}
+	}
+	if len(live) >= 6 {
+		return
+	}
+	pending := h.sched.Pending()
+	origins := []string{"https://a.test/", "https://b.test/", "https://x.a.test/"}
+	u := origins[h.rng.IntN(len(origins))]
+	switch k := h.rng.IntN(3); {
+	case k == 0 || len(docs) == 0:
+		ui := h.rng.IntN(len(h.uas))
+		d, err := h.uas[ui].OpenWindowURL(u)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		h.tracef("new window %s in user agent %d", u, ui)
+		h.addClient(d.EnvironmentSettingsObject(), ui, -1)
+	case k == 1:
+		p := docs[h.rng.IntN(len(docs))]
+		d, err := h.clients[p].doc.CreateChildNavigableURL(u, html.ChildNavigableOptions{Sandboxed: h.rng.IntN(8) == 0})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		h.tracef("new iframe %s in client %d", u, p)
+		h.addClient(d.EnvironmentSettingsObject(), h.agents[h.clients[p].agent].ua, p)
+	default:
+		p := docs[h.rng.IntN(len(docs))]
+		owner := h.clients[p].env
+		wu, _ := url.Parse(owner.Origin().Serialize() + "/w.js")
+		w, err := html.NewDedicatedWorker(owner, wu)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		h.tracef("new worker of client %d", p)
+		c := h.addClient(w, h.agents[h.clients[p].agent].ua, -1)
+		h.clients[c].owner = p
+	}
+	if h.sched.Pending() != pending {
+		h.fatalf("creating a client queued work")
+	}
+}
