@@ -116,7 +116,8 @@ func (r *Realm) callEventListener(cb *goja.Object, this goja.Value, ev *dom.Even
 		// currentTarget.
 		_, err = f(this, evv)
 	} else {
-		err = r.idl.Catch(func() {
+		var inner error
+		if ex := r.vm.Try(func() {
 			// Let X be ? Get(value, "handleEvent"); if not callable,
 			// throw a TypeError.
 			h := cb.Get("handleEvent")
@@ -124,10 +125,12 @@ func (r *Realm) callEventListener(cb *goja.Object, this goja.Value, ev *dom.Even
 			if !ok {
 				r.idl.ThrowTypeError("The 'handleEvent' property of the event listener is not callable")
 			}
-			if _, e := f(cb, evv); e != nil {
-				panic(r.idl.ErrorValue(e))
-			}
-		})
+			_, inner = f(cb, evv)
+		}); ex != nil {
+			err = ex
+		} else {
+			err = inner // keeps the thrower's position
+		}
 	}
 	if err != nil {
 		r.reportError(err)
