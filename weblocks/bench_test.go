@@ -4,9 +4,30 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gowebengine/weblocks/html"
 )
+
+// cpuMeter reports, next to ns/op (wall time, which a loaded machine
+// inflates), the CPU time the process spent per op: cpu-ns/op.
+type cpuMeter struct {
+	b     *testing.B
+	start time.Duration
+	total time.Duration
+}
+
+func startCPU(b *testing.B) *cpuMeter { return &cpuMeter{b: b, start: processCPU()} }
+
+func (m *cpuMeter) pause()  { m.total += processCPU() - m.start }
+func (m *cpuMeter) resume() { m.start = processCPU() }
+
+func (m *cpuMeter) report() {
+	m.pause()
+	if m.total > 0 {
+		m.b.ReportMetric(float64(m.total.Nanoseconds())/float64(m.b.N), "cpu-ns/op")
+	}
+}
 
 // benchEnv returns a window environment of a fresh user agent on the
 // default (goroutine) scheduler.
@@ -56,7 +77,9 @@ func BenchmarkRequestRelease(b *testing.B) {
 	runCycles(b, env, 1000, func(done chan struct{}) { <-done }) // warm up
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	runCycles(b, env, b.N, func(done chan struct{}) { <-done })
+	cpu.report()
 }
 
 // BenchmarkRequestReleaseManual is the same cycle on html's manual
@@ -79,7 +102,9 @@ func BenchmarkRequestReleaseManual(b *testing.B) {
 	runCycles(b, env, 1000, wait)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	runCycles(b, env, b.N, wait)
+	cpu.report()
 }
 
 // manualWorld is a user agent on the manual scheduler with one window.
@@ -124,11 +149,13 @@ func BenchmarkQueuedGrant(b *testing.B) {
 			w.sched.RunUntilIdle()
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := startCPU(b)
 			for i := 0; i < b.N; i++ {
 				waitings[i].Resolve(nil) // release the holder: the next is granted
 				waitings = append(waitings, w.hold(b, "r", Exclusive))
 				w.sched.RunUntilIdle()
 			}
+			cpu.report()
 		})
 	}
 }
@@ -150,12 +177,14 @@ func BenchmarkDistinctNames(b *testing.B) {
 			cb := func(*Lock) Waiting { return nil }
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := startCPU(b)
 			for i := 0; i < b.N; i++ {
 				if _, err := Request(w.env, names[i%len(names)], Options{}, cb); err != nil {
 					b.Fatal(err)
 				}
 				w.sched.RunUntilIdle()
 			}
+			cpu.report()
 		})
 	}
 }
@@ -174,6 +203,8 @@ func BenchmarkQuery(b *testing.B) {
 			w.sched.RunUntilIdle()
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := startCPU(b)
+			defer cpu.report()
 			for i := 0; i < b.N; i++ {
 				f, err := Query(w.env)
 				if err != nil {
@@ -206,8 +237,11 @@ func BenchmarkTerminate(b *testing.B) {
 			cb := func(*Lock) Waiting { return NewFuture() }
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu := startCPU(b)
+			defer cpu.report()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
+				cpu.pause()
 				worker := startWorker(b, w.env, "https://a.test/w.js")
 				for _, n := range names {
 					if _, err := Request(worker, n, Options{}, cb); err != nil {
@@ -216,6 +250,7 @@ func BenchmarkTerminate(b *testing.B) {
 				}
 				w.sched.RunUntilIdle()
 				runtime.GC() // the setup's garbage is not the termination's cost
+				cpu.resume()
 				b.StartTimer()
 				worker.Agent().Terminate()
 				w.sched.RunUntilIdle()
@@ -253,5 +288,7 @@ func BenchmarkSchedulerHops(b *testing.B) {
 	run(1000)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := startCPU(b)
 	run(b.N)
+	cpu.report()
 }
