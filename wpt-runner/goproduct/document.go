@@ -45,6 +45,22 @@ type domDocument struct {
 	platformDocument *goja.Object
 	// wrapNative, when set, wraps every native function (crash handling).
 	wrapNative func(func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value
+
+	// frames, when set, is told about iframe elements becoming connected
+	// or disconnected and about their src/srcdoc changes, and gives their
+	// contentWindow (see frame.go).
+	frames frameHost
+	// styles are the elements' style objects (inline style is kept as a
+	// plain object: nothing renders).
+	styles map[*xhtml.Node]*goja.Object
+}
+
+// frameHost is the window side of iframe elements.
+type frameHost interface {
+	frameConnected(el *xhtml.Node)
+	frameDisconnected(el *xhtml.Node)
+	frameAttributeChanged(el *xhtml.Node)
+	contentWindow(el *xhtml.Node) goja.Value
 }
 
 func (d *domDocument) native(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
@@ -280,8 +296,15 @@ func (d *domDocument) buildPrototypes(parent *goja.Object) {
 		if child.Parent != n {
 			d.throwDOM("NotFoundError", "The node to be removed is not a child of this node.")
 		}
-		n.RemoveChild(child)
+		d.removeNode(child)
 		return c.Argument(0)
+	})
+	// ChildNode's remove(): removes the node from its parent, if any.
+	d.method(np, "remove", 0, func(c goja.FunctionCall) goja.Value {
+		if n := d.this(c); n.Parent != nil {
+			d.removeNode(n)
+		}
+		return goja.Undefined()
 	})
 
 	// Element.
@@ -289,7 +312,7 @@ func (d *domDocument) buildPrototypes(parent *goja.Object) {
 	d.accessor(ep, "localName", func(n *xhtml.Node) goja.Value { return d.str(n.Data) }, nil)
 	d.accessor(ep, "tagName", func(n *xhtml.Node) goja.Value { return d.str(nodeName(n)) }, nil)
 	d.accessor(ep, "namespaceURI", func(n *xhtml.Node) goja.Value { return d.str(namespaceOf(n)) }, nil)
-	for _, a := range []string{"id", "className:class", "name", "content", "type", "rel", "lang", "title"} {
+	for _, a := range []string{"id", "className:class", "name", "content", "type", "rel", "lang", "title", "srcdoc", "sandbox"} {
 		prop, attr, ok := strings.Cut(a, ":")
 		if !ok {
 			attr = prop
@@ -297,7 +320,7 @@ func (d *domDocument) buildPrototypes(parent *goja.Object) {
 		d.accessor(ep, prop, func(n *xhtml.Node) goja.Value {
 			v, _ := getAttr(n, attr)
 			return d.str(v)
-		}, func(n *xhtml.Node, v goja.Value) { setAttr(n, attr, v.String()) })
+		}, func(n *xhtml.Node, v goja.Value) { d.setAttribute(n, attr, v.String()) })
 	}
 	for _, attr := range []string{"src", "href"} {
 		d.accessor(ep, attr, func(n *xhtml.Node) goja.Value {
@@ -309,8 +332,29 @@ func (d *domDocument) buildPrototypes(parent *goja.Object) {
 				return d.str(u.String())
 			}
 			return d.str(v)
-		}, func(n *xhtml.Node, v goja.Value) { setAttr(n, attr, v.String()) })
+		}, func(n *xhtml.Node, v goja.Value) { d.setAttribute(n, attr, v.String()) })
 	}
+	// HTMLIFrameElement's contentWindow (the frame's WindowProxy stand-in)
+	// and contentDocument (null: documents of other realms are not
+	// reachable from this one).
+	d.accessor(ep, "contentWindow", func(n *xhtml.Node) goja.Value {
+		if d.frames == nil || n.DataAtom != atom.Iframe || n.Namespace != "" {
+			return goja.Null()
+		}
+		return d.frames.contentWindow(n)
+	}, nil)
+	d.accessor(ep, "contentDocument", func(n *xhtml.Node) goja.Value { return goja.Null() }, nil)
+	d.accessor(ep, "style", func(n *xhtml.Node) goja.Value {
+		if d.styles == nil {
+			d.styles = map[*xhtml.Node]*goja.Object{}
+		}
+		o, ok := d.styles[n]
+		if !ok {
+			o = vm.NewObject()
+			d.styles[n] = o
+		}
+		return o
+	}, nil)
 	d.accessor(ep, "children", func(n *xhtml.Node) goja.Value {
 		var cs []*xhtml.Node
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -355,7 +399,7 @@ func (d *domDocument) buildPrototypes(parent *goja.Object) {
 		if !validAttrName(name) {
 			d.throwDOM("InvalidCharacterError", "'"+name+"' is not a valid attribute name.")
 		}
-		setAttr(n, strings.ToLower(name), c.Argument(1).String())
+		d.setAttribute(n, strings.ToLower(name), c.Argument(1).String())
 		return goja.Undefined()
 	})
 	d.method(ep, "removeAttribute", 1, func(c goja.FunctionCall) goja.Value {
@@ -370,6 +414,20 @@ func (d *domDocument) buildPrototypes(parent *goja.Object) {
 		return goja.Undefined()
 	})
 	for _, p := range []*goja.Object{ep, d.docProto} {
+		// ParentNode's append(...nodes): strings become Text nodes.
+		d.method(p, "append", 0, func(c goja.FunctionCall) goja.Value {
+			n := d.this(c)
+			for _, a := range c.Arguments {
+				var child *xhtml.Node
+				if o, ok := a.(*goja.Object); ok && d.nodes[o] != nil {
+					child = d.nodes[o]
+				} else {
+					child = &xhtml.Node{Type: xhtml.TextNode, Data: a.String()}
+				}
+				d.insert(n, child, nil)
+			}
+			return goja.Undefined()
+		})
 		d.method(p, "getElementsByTagName", 1, func(c goja.FunctionCall) goja.Value {
 			return d.list(descendants(d.this(c), matchTag(c.Argument(0).String()), 0))
 		})
@@ -528,9 +586,58 @@ func (d *domDocument) insert(parent, node, ref *xhtml.Node) {
 		ref = node.NextSibling
 	}
 	if node.Parent != nil {
-		node.Parent.RemoveChild(node)
+		d.removeNode(node)
 	}
 	parent.InsertBefore(node, ref)
+	if d.frames != nil && d.connected(node) {
+		for _, f := range iframesIn(node) {
+			d.frames.frameConnected(f)
+		}
+	}
+}
+
+// removeNode detaches n from its parent; iframes that were connected are
+// disconnected (their navigables are destroyed).
+func (d *domDocument) removeNode(n *xhtml.Node) {
+	wasConnected := d.frames != nil && d.connected(n)
+	n.Parent.RemoveChild(n)
+	if wasConnected {
+		for _, f := range iframesIn(n) {
+			d.frames.frameDisconnected(f)
+		}
+	}
+}
+
+// setAttribute sets an attribute; src and srcdoc changes of a connected
+// iframe navigate it.
+func (d *domDocument) setAttribute(n *xhtml.Node, key, val string) {
+	setAttr(n, key, val)
+	if d.frames != nil && (key == "src" || key == "srcdoc") && isIframe(n) && d.connected(n) {
+		d.frames.frameAttributeChanged(n)
+	}
+}
+
+// connected reports whether n is in the document's tree.
+func (d *domDocument) connected(n *xhtml.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		if p == d.root {
+			return true
+		}
+	}
+	return false
+}
+
+func isIframe(n *xhtml.Node) bool {
+	return n.Type == xhtml.ElementNode && n.DataAtom == atom.Iframe && n.Namespace == ""
+}
+
+// iframesIn lists the iframe elements of n's subtree (n included), in tree order.
+func iframesIn(n *xhtml.Node) []*xhtml.Node {
+	var out []*xhtml.Node
+	if isIframe(n) {
+		out = append(out, n)
+	}
+	return append(out, descendants(n, isIframe, 0)...)
 }
 
 // baseURL is the document base URL: the first base element with an href,

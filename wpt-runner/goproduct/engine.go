@@ -26,7 +26,13 @@ var errWorkerOrigin = html.ErrWorkerOrigin
 // newEngine creates the user agent for one test. onPanic receives Go
 // panics of the engine's goroutines.
 func newEngine(onPanic func(any, []byte)) (*engine, error) {
-	return &engine{ua: html.NewUserAgent(), onPanic: onPanic}, nil
+	var opts []html.Option
+	if onPanic != nil {
+		// A Go panic in a task, timer or parallel queue step of this user
+		// agent is a CRASH of the test, not of the runner.
+		opts = append(opts, html.WithPanicHandler(onPanic))
+	}
+	return &engine{ua: html.NewUserAgent(opts...), onPanic: onPanic}, nil
 }
 
 // Close tears the user agent down: every agent terminates (running its
@@ -37,11 +43,18 @@ func (e *engine) Close() { e.ua.Close() }
 // navigated to u: the Document's origin and the environment's creation URL
 // come from u, and it is a secure context when u is potentially
 // trustworthy) and creates its realm.
-func (e *engine) NewWindow(u *url.URL, opts bindings.Options) (*bindings.Realm, envHandle, error) {
+func (e *engine) NewWindow(u *url.URL, opts bindings.Options) (*bindings.Realm, *html.Document, error) {
 	doc, err := e.ua.OpenWindow(u)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the window: %v", err)
 	}
+	r, _, err := e.NewWindowFor(doc, opts)
+	return r, doc, err
+}
+
+// NewWindowFor creates the realm of an existing window Document (the
+// active document a child navigable was navigated to).
+func (e *engine) NewWindowFor(doc *html.Document, opts bindings.Options) (*bindings.Realm, envHandle, error) {
 	env := doc.EnvironmentSettingsObject()
 	r, err := bindings.NewWindowRealm(env, opts)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -169,21 +170,39 @@ func timeoutResult(ctx context.Context) product.TestResult {
 	return product.TestResult{Status: product.TIMEOUT, Message: msg}
 }
 
-// window is the test page's Window: its realm and document.
+// window is a Window of the test: the test page's, or one in an iframe.
 type window struct {
-	s     *session
-	realm *bindings.Realm
-	env   envHandle
-	doc   *domDocument
-	in    *intrinsics
-	url   *url.URL
+	s       *session
+	realm   *bindings.Realm
+	env     envHandle
+	htmlDoc *html.Document
+	doc     *domDocument
+	in      *intrinsics
+	url     *url.URL
+
+	// parentWin is the window whose iframe holds this one, in frame (both
+	// nil for the top-level window); parentProxy is this realm's
+	// stand-in for parentWin (window.parent).
+	parentWin   *window
+	frame       *frame
+	parentProxy *goja.Object
+	// frames are the iframes connected to this window's document.
+	fmu    sync.Mutex
+	frames map[*xhtml.Node]*frame
 }
 
 // newWindow creates the window environment and realm for the page and
 // installs the product's globals (document, Worker, the report hook).
 func (s *session) newWindow(u *url.URL, root *xhtml.Node) (*window, error) {
-	w := &window{s: s, url: u}
-	realm, env, err := s.eng.NewWindow(u, bindings.Options{
+	return s.newWindowIn(nil, u, root, nil, nil)
+}
+
+// newWindowIn creates the realm of htmlDoc (nil: a new top-level window
+// for u) and installs the product's globals; parent and f are the
+// containing window and iframe of a child window.
+func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.Node, parent *window, f *frame) (*window, error) {
+	w := &window{s: s, url: u, htmlDoc: htmlDoc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}}
+	opts := bindings.Options{
 		Console: func(level bindings.ConsoleLevel, msg string) { s.log(fmt.Sprintf("%v: %s", level, msg)) },
 		OnError: func(se *bindings.ScriptError) {
 			if w.realm != nil && !s.eng.FallbackReportError(w.realm, se) {
@@ -197,7 +216,18 @@ func (s *session) newWindow(u *url.URL, root *xhtml.Node) (*window, error) {
 			}
 			s.noteError("Unhandled rejection: " + se.Error())
 		},
-	})
+	}
+	var realm *bindings.Realm
+	var env envHandle
+	var err error
+	if htmlDoc == nil {
+		realm, w.htmlDoc, err = s.eng.NewWindow(u, opts)
+		if err == nil {
+			env = w.htmlDoc.EnvironmentSettingsObject()
+		}
+	} else {
+		realm, env, err = s.eng.NewWindowFor(htmlDoc, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +289,23 @@ func (w *window) install(root *xhtml.Node) error {
 		if err := g.DefineAccessorProperty(name, getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 			return err
 		}
+	}
+	// iframes: the document tells the window about them; elements get
+	// onload/onerror handler attributes (load fires at iframes).
+	w.doc.frames = w
+	s.eng.DefineEventHandlers(w.realm, w.doc.elementProto, "load", "error")
+	// window.postMessage (to this window itself; messages to other windows
+	// go through their WindowProxy stand-ins).
+	w.realm.SetHostHooks(bindings.HostHooks{PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
+		w.postMessage(w, message, targetOrigin)
+		return nil
+	}})
+	if w.parentWin != nil {
+		// A child window: parent is the containing window's stand-in.
+		w.parentProxy = w.newWindowProxy(func() *window { return w.parentWin })
+		proxy := w.parentProxy
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
+		_ = g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	// The runner's testharnessreport.js hands the report here.
 	w.realm.DefineGlobalFunction("__wptrunner_report", 1, w.s.native(func(call goja.FunctionCall) goja.Value {

@@ -83,7 +83,7 @@ func subtests(r product.TestResult) map[string]product.SubtestResult {
 func expectAllPass(t *testing.T, r product.TestResult, names ...string) {
 	t.Helper()
 	if r.Status != product.OK {
-		t.Fatalf("harness status %s (%s)\n%s", r.Status, r.Message, r.Stack)
+		t.Fatalf("harness status %s (%s)\n%s\nsubtests: %+v", r.Status, r.Message, r.Stack, r.Subtests)
 	}
 	got := subtests(r)
 	for _, n := range names {

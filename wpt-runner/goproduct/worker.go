@@ -354,8 +354,16 @@ func (w *dedicatedWorker) install() error {
 		w.pending = nil
 		w.mu.Unlock()
 		if !already {
-			realm.Close()
-			go w.s.guard(func() { eng.TerminateWorker(w.env) })
+			// The running script goes on to its end (closing only
+			// discards later tasks): close the realm, which would
+			// interrupt it, in a task of its own, then terminate.
+			queued := realm.QueueTask(func(*goja.Runtime) {
+				realm.Close()
+				go w.s.guard(func() { eng.TerminateWorker(w.env) })
+			})
+			if !queued {
+				go w.s.guard(func() { eng.TerminateWorker(w.env) })
+			}
 		}
 		return goja.Undefined()
 	}))

@@ -1,0 +1,347 @@
+package goproduct
+
+import (
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/html"
+	xhtml "golang.org/x/net/html"
+)
+
+// This file gives windows iframes: an iframe element connected to a
+// document gets a child navigable (html.Document.CreateChildNavigable);
+// setting src or srcdoc navigates it (the old document is unloaded, which
+// releases what it held, e.g. its Web Locks), and removing the element
+// destroys it. Each document of a frame gets its own window realm.
+//
+// goja objects never cross runtimes, so contentWindow and window.parent are
+// not the other realm's global but a small WindowProxy stand-in living in
+// the caller's realm: it supports postMessage (structured clone, delivered
+// as a task on the target's event loop), and it is the event's source when
+// the other window posts a message, so `event.source === frame.contentWindow`
+// holds. Reaching into the other window's objects (contentWindow.navigator,
+// contentDocument) is not supported.
+
+// frame is an iframe element connected to a window's document.
+type frame struct {
+	parent *window
+	el     *xhtml.Node
+	nav    *html.Navigable
+	proxy  *goja.Object // contentWindow, in the parent's realm
+
+	mu    sync.Mutex
+	child *window // the window of the active document, once it has a realm
+	gen   int     // navigation generation: a newer navigation supersedes a loading one
+	gone  bool    // the element was removed: the navigable is destroyed
+}
+
+// frameConnected runs the iframe insertion steps: create a child navigable
+// (its initial about:blank document) and process the iframe attributes.
+func (w *window) frameConnected(el *xhtml.Node) {
+	if w.frameOf(el) != nil || w.htmlDoc == nil {
+		return
+	}
+	sandbox, sandboxed := getAttr(el, "sandbox")
+	if sandboxed {
+		for _, tok := range strings.Fields(strings.ToLower(sandbox)) {
+			if tok == "allow-same-origin" {
+				sandboxed = false
+			}
+		}
+	}
+	initial, err := w.htmlDoc.CreateChildNavigable(nil, html.ChildNavigableOptions{Sandboxed: sandboxed})
+	if err != nil {
+		w.s.log("iframe: " + err.Error())
+		return
+	}
+	f := &frame{parent: w, el: el, nav: initial.Navigable()}
+	f.proxy = w.newWindowProxy(f.activeWindow)
+	w.fmu.Lock()
+	w.frames[el] = f
+	w.fmu.Unlock()
+	f.processAttributes()
+}
+
+// frameDisconnected destroys the iframe's child navigable: its documents
+// are unloaded and discarded, and their realms closed.
+func (w *window) frameDisconnected(el *xhtml.Node) {
+	w.fmu.Lock()
+	f, ok := w.frames[el]
+	delete(w.frames, el)
+	w.fmu.Unlock()
+	if ok {
+		f.destroy()
+	}
+}
+
+// destroy destroys the frame's navigable (its documents are unloaded and
+// discarded) and closes the realms of its window.
+func (f *frame) destroy() {
+	f.mu.Lock()
+	f.gone = true
+	child := f.child
+	f.child = nil
+	f.mu.Unlock()
+	f.nav.Destroy()
+	if child != nil {
+		child.closeRealms()
+	}
+}
+
+// frameOf is the frame of a connected iframe element (nil if none).
+func (w *window) frameOf(el *xhtml.Node) *frame {
+	w.fmu.Lock()
+	defer w.fmu.Unlock()
+	return w.frames[el]
+}
+
+// frameAttributeChanged: setting src or srcdoc of a connected iframe
+// navigates it.
+func (w *window) frameAttributeChanged(el *xhtml.Node) {
+	if f := w.frameOf(el); f != nil {
+		f.processAttributes()
+	}
+}
+
+// contentWindow is the iframe's WindowProxy stand-in (null when the element
+// is not connected).
+func (w *window) contentWindow(el *xhtml.Node) goja.Value {
+	if f := w.frameOf(el); f != nil {
+		return f.proxy
+	}
+	return goja.Null()
+}
+
+// closeRealms closes the window's realm and those of its frames.
+func (w *window) closeRealms() {
+	w.fmu.Lock()
+	frames := w.frames
+	w.frames = map[*xhtml.Node]*frame{}
+	w.fmu.Unlock()
+	for _, f := range frames {
+		f.destroy()
+	}
+	w.realm.Close()
+}
+
+// activeWindow is the window of the frame's active document (nil while
+// the first navigation is loading, or after removal).
+func (f *frame) activeWindow() *window {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.child
+}
+
+// processAttributes is HTML's "process the iframe attributes": srcdoc
+// wins; else src (empty or unparsable means about:blank). A frame without
+// either keeps its initial about:blank document and fires load.
+func (f *frame) processAttributes() {
+	w := f.parent
+	if doc, ok := getAttr(f.el, "srcdoc"); ok {
+		f.navigate(&url.URL{Scheme: "about", Opaque: "srcdoc"}, &doc)
+		return
+	}
+	src, ok := getAttr(f.el, "src")
+	var u *url.URL
+	if ok && strings.TrimSpace(src) != "" {
+		if parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(src)); err == nil {
+			u = parsed
+		}
+	}
+	if u == nil {
+		if !ok {
+			// The initial about:blank document stays: queue the iframe
+			// load event steps.
+			f.fireLoad(f.generation())
+			return
+		}
+		u = &url.URL{Scheme: "about", Opaque: "blank"}
+	}
+	f.navigate(u, nil)
+}
+
+func (f *frame) generation() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.gen
+}
+
+// navigate starts a navigation of the frame to u (srcdoc: the document's
+// source). Loading happens off the event loop; the new document replaces
+// the old one when it is ready, then its scripts run and load fires at the
+// iframe element.
+func (f *frame) navigate(u *url.URL, srcdoc *string) {
+	f.mu.Lock()
+	f.gen++
+	gen := f.gen
+	f.mu.Unlock()
+	s := f.parent.s
+	go s.guard(func() { f.load(gen, u, srcdoc) })
+}
+
+// current reports whether navigation gen is still the frame's latest and
+// the frame still exists.
+func (f *frame) current(gen int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.gen == gen && !f.gone
+}
+
+func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
+	s := f.parent.s
+	source := ""
+	switch {
+	case srcdoc != nil:
+		source = *srcdoc
+	case strings.EqualFold(u.Scheme, "about"):
+		// about:blank: an empty document.
+	default:
+		page, err := s.loader.Fetch(s.ctx, u)
+		if err != nil {
+			s.log("iframe " + u.String() + ": " + err.Error())
+			return
+		}
+		source = decodeText(page.Body, page.Charset)
+		u = page.URL
+	}
+	root, err := xhtml.Parse(strings.NewReader(source))
+	if err != nil || !f.current(gen) {
+		return
+	}
+	doc, err := f.nav.Navigate(u, html.NavigateOptions{})
+	if err != nil {
+		return
+	}
+	// The old document is unloaded: its realm (and its frames') ends.
+	f.mu.Lock()
+	old := f.child
+	f.child = nil
+	f.mu.Unlock()
+	if old != nil {
+		old.closeRealms()
+	}
+	cw, err := s.newWindowIn(doc, u, root, f.parent, f)
+	if err != nil {
+		s.log("iframe " + u.String() + ": " + err.Error())
+		return
+	}
+	f.mu.Lock()
+	if f.gen != gen || f.gone {
+		f.mu.Unlock()
+		cw.closeRealms()
+		return
+	}
+	f.child = cw
+	f.mu.Unlock()
+	s.runScripts(cw)
+	f.fireLoad(gen)
+}
+
+// fireLoad queues, on the parent's event loop, the iframe load event steps:
+// fire load at the element (unless a newer navigation or removal came).
+func (f *frame) fireLoad(gen int) {
+	w := f.parent
+	w.realm.QueueTask(func(*goja.Runtime) {
+		w.s.guard(func() {
+			if f.current(gen) {
+				w.s.eng.FireEventAt(w.realm, w.doc.wrapObj(f.el), "load", false, nil)
+			}
+		})
+	})
+}
+
+// newWindowProxy creates, in w's realm, the stand-in of the window target()
+// returns at the time of use (nil: a window without a realm, e.g. a frame
+// whose first document is still loading; messages to it are dropped).
+func (w *window) newWindowProxy(target func() *window) *goja.Object {
+	vm := w.realm.Runtime()
+	o := vm.NewObject()
+	postMessage := vm.ToValue(w.s.native(func(call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) == 0 {
+			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': 1 argument required, but only 0 present."))
+		}
+		targetOrigin := "/"
+		switch opt := call.Argument(1).(type) {
+		case *goja.Object:
+			if v := opt.Get("targetOrigin"); v != nil && !goja.IsUndefined(v) {
+				targetOrigin = v.String()
+			}
+		default:
+			if !goja.IsUndefined(opt) {
+				targetOrigin = opt.String()
+			}
+		}
+		if tw := target(); tw != nil {
+			w.postMessage(tw, call.Argument(0), targetOrigin)
+		} else {
+			// Still validate the message, as the window would.
+			serializeOrThrow(vm, w.s.eng, w.realm, w.in, call.Argument(0))
+		}
+		return goja.Undefined()
+	}))
+	_ = o.Set("postMessage", postMessage)
+	self := vm.ToValue(func(goja.FunctionCall) goja.Value { return o })
+	for _, name := range []string{"window", "self", "frames"} {
+		_ = o.DefineAccessorProperty(name, self, nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	_ = o.DefineAccessorProperty("closed", vm.ToValue(func(goja.FunctionCall) goja.Value {
+		return vm.ToValue(target() == nil)
+	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Window"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return o
+}
+
+// postMessage is the window post message steps from w (the incumbent
+// window) to target: serialize in w's realm, then queue a task on target's
+// event loop firing message at target's global, unless targetOrigin ("*",
+// "/" for w's own origin, or a URL) does not match target's origin then.
+func (w *window) postMessage(target *window, message goja.Value, targetOrigin string) {
+	vm := w.realm.Runtime()
+	wantOrigin := ""
+	switch targetOrigin {
+	case "*":
+	case "/":
+		wantOrigin = w.s.eng.OriginOf(w.env)
+	default:
+		u, err := url.Parse(targetOrigin)
+		if err != nil || u.Scheme == "" {
+			panic(w.s.eng.NewDOMException(w.realm, "SyntaxError", "Failed to execute 'postMessage' on 'Window': Invalid target origin '"+targetOrigin+"'."))
+		}
+		wantOrigin = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
+	}
+	msg := serializeOrThrow(vm, w.s.eng, w.realm, w.in, message)
+	origin := w.s.eng.OriginOf(w.env)
+	target.realm.QueueTask(func(tvm *goja.Runtime) {
+		w.s.guard(func() {
+			if wantOrigin != "" && wantOrigin != w.s.eng.OriginOf(target.env) {
+				return
+			}
+			data, err := target.in.StructuredDeserialize(msg)
+			typ := "message"
+			if err != nil {
+				typ, data = "messageerror", goja.Null()
+			}
+			w.s.eng.FireEventAt(target.realm, target.realm.Global(), typ, false, map[string]goja.Value{
+				"data": data, "origin": tvm.ToValue(origin), "lastEventId": tvm.ToValue(""),
+				"source": target.sourceFor(w), "ports": tvm.NewArray(),
+			})
+		})
+	})
+}
+
+// sourceFor is the MessageEvent source for a message from sender, as seen
+// in w's realm: w's own global, the stand-in of w's parent, or the
+// contentWindow of w's iframe holding sender; null for other windows.
+func (w *window) sourceFor(sender *window) goja.Value {
+	switch {
+	case sender == w:
+		return w.realm.Global()
+	case w.parentWin != nil && sender == w.parentWin:
+		return w.parentProxy
+	case sender.frame != nil && sender.parentWin == w:
+		return sender.frame.proxy
+	}
+	return goja.Null()
+}

@@ -1,0 +1,128 @@
+package goproduct
+
+import (
+	"testing"
+	"time"
+)
+
+// The frame page holds Web Locks on request of its parent and answers with
+// postMessage: the protocol the upstream web-locks frame tests use, written
+// here from scratch.
+const lockFrame = `<!doctype html><script>
+const held = new Map(); let next = 1;
+addEventListener("message", e => {
+  const reply = d => parent.postMessage(Object.assign(d, {id: e.data.id}), "*");
+  if (e.data.op === "hold") {
+    navigator.locks.request(e.data.name, {ifAvailable: !!e.data.ifAvailable}, lock => {
+      if (!lock) { reply({failed: true}); return; }
+      const n = next++;
+      reply({held: n});
+      return new Promise(r => held.set(n, r));
+    });
+  } else if (e.data.op === "release") {
+    held.get(e.data.n)(); reply({released: e.data.n});
+  } else if (e.data.op === "whoami") {
+    reply({origin: location.origin, sameSource: e.source === parent});
+  }
+});
+</script>`
+
+const framePage = pageHead + `<script>
+let nextID = 0;
+function load(src, attrs = {}) {
+  return new Promise(resolve => {
+    const f = document.createElement("iframe");
+    for (const [k, v] of Object.entries(attrs)) f[k] = v;
+    f.addEventListener("load", () => resolve(f), {once: true});
+    f.src = src;
+    document.body.appendChild(f);
+  });
+}
+function ask(f, data) {
+  data.id = nextID++;
+  return new Promise(resolve => {
+    addEventListener("message", function l(e) {
+      if (e.source !== f.contentWindow || e.data.id !== data.id) return;
+      removeEventListener("message", l);
+      resolve(e.data);
+    });
+    f.contentWindow.postMessage(data, "*");
+  });
+}
+async function available(name) {
+  let got;
+  await navigator.locks.request(name, {ifAvailable: true}, l => { got = l !== null; });
+  return got;
+}
+
+promise_test(async () => {
+  const f = await load("frame.html");
+  assert_equals(typeof f.contentWindow.postMessage, "function");
+  assert_equals(f.contentWindow, f.contentWindow, "contentWindow is stable");
+  const r = await ask(f, {op: "whoami"});
+  assert_equals(r.origin, location.origin);
+  assert_true(r.sameSource, "event.source in the frame is window.parent");
+  f.remove();
+  assert_equals(f.contentWindow, null, "no contentWindow once removed");
+}, "messages both ways, source identity");
+
+promise_test(async () => {
+  const f1 = await load("frame.html"), f2 = await load("frame.html");
+  const {held} = await ask(f1, {op: "hold", name: "L1"});
+  assert_false(await available("L1"), "held by frame 1");
+  assert_true((await ask(f2, {op: "hold", name: "L1", ifAvailable: true})).failed, "frame 2 cannot get it");
+  await ask(f1, {op: "release", n: held});
+  assert_true(await available("L1"), "released");
+  f1.remove(); f2.remove();
+}, "frames share the origin's lock manager");
+
+promise_test(async () => {
+  const f = await load("frame.html");
+  await ask(f, {op: "hold", name: "L2"});
+  const granted = navigator.locks.request("L2", () => "granted");
+  f.remove();
+  assert_equals(await granted, "granted");
+}, "removing the iframe releases its locks");
+
+promise_test(async () => {
+  const f = await load("frame.html");
+  await ask(f, {op: "hold", name: "L3"});
+  const granted = navigator.locks.request("L3", () => "granted");
+  const loaded = new Promise(r => f.addEventListener("load", r, {once: true}));
+  f.src = "about:blank";
+  assert_equals(await granted, "granted");
+  await loaded;
+  f.remove();
+}, "navigating the iframe releases its locks and fires load");
+
+promise_test(async () => {
+  const script = "<script>onmessage = async e => { try { await navigator.locks.request('S', () => {}); parent.postMessage('ok', '*'); } catch (x) { parent.postMessage(x.name, '*'); } };<\/script>";
+  for (const [sandbox, want] of [[null, "ok"], ["allow-scripts", "SecurityError"]]) {
+    const f = await new Promise(resolve => {
+      const f = document.createElement("iframe");
+      f.onload = () => resolve(f);
+      if (sandbox) f.sandbox = sandbox;
+      f.srcdoc = script;
+      document.body.appendChild(f);
+    });
+    const got = new Promise(resolve => addEventListener("message", function l(e) {
+      if (e.source === f.contentWindow) { removeEventListener("message", l); resolve(e.data); }
+    }));
+    f.contentWindow.postMessage("go", "*");
+    assert_equals(await got, want, "sandbox " + sandbox);
+    f.remove();
+  }
+}, "srcdoc frames, sandboxed ones have an opaque origin");
+</script>`
+
+func TestIframes(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{
+		"f/page.https.html":  framePage,
+		"f/frame.html":       lockFrame,
+		"f/frame.https.html": lockFrame,
+	}))
+	r := h.run(t, "/f/page.https.html", 20*time.Second)
+	expectAllPass(t, r, "messages both ways, source identity", "frames share the origin's lock manager",
+		"removing the iframe releases its locks", "navigating the iframe releases its locks and fires load",
+		"srcdoc frames, sandboxed ones have an opaque origin")
+}
