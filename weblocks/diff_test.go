@@ -72,6 +72,7 @@ type harness struct {
 	tags    map[Promise]int // released promise -> request id
 	trace   []string
 	seed    uint64
+	stats   map[string]int
 }
 
 func (h *harness) tracef(format string, args ...any) {
@@ -98,6 +99,7 @@ func newHarness(t testing.TB, seed uint64) *harness {
 	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sched: html.NewManualScheduler()}
 	h.ref = &refWorld{log: &h.refLog}
 	h.tags = map[Promise]int{}
+	h.stats = map[string]int{}
 	h.buildWorld()
 	return h
 }
@@ -162,9 +164,11 @@ func (h *harness) step() {
 	case x < 50:
 		h.opQuery()
 	case x < 51:
+		h.stats["op unload"]++
 		h.opUnload()
 	case x < 52:
 		if h.rng.IntN(4) == 0 {
+			h.stats["op terminate agent"]++
 			h.opTerminate()
 		} else {
 			h.opRun()
@@ -175,7 +179,39 @@ func (h *harness) step() {
 	h.check()
 }
 
-func (h *harness) pickClient() *dClient { return h.clients[h.rng.IntN(len(h.clients))] }
+// pickClient picks a client, mostly a live one (gone ones only test the
+// rejections).
+func (h *harness) pickClient() *dClient {
+	if h.rng.IntN(12) != 0 {
+		var live []*dClient
+		for _, c := range h.clients {
+			if !c.ref.gone && !h.agents[c.agent].ref.terminated && (c.doc == nil || c.ref.fullyActive) {
+				live = append(live, c)
+			}
+		}
+		if len(live) > 0 {
+			return live[h.rng.IntN(len(live))]
+		}
+	}
+	return h.clients[h.rng.IntN(len(h.clients))]
+}
+
+// reasonClass groups rejection reasons for the statistics.
+func reasonClass(r string) string {
+	switch {
+	case strings.HasPrefix(r, "DOMException:"), r == "undefined":
+		return r
+	case strings.HasPrefix(r, "panic:"):
+		return "callback panicked"
+	case strings.HasPrefix(r, "reason"):
+		return "signal's abort reason"
+	case strings.HasPrefix(r, "e"):
+		return "callback returned a rejected promise"
+	case strings.HasPrefix(r, "s"):
+		return "waiting promise rejected later"
+	}
+	return "other"
+}
 
 func describeReason(v any) string {
 	switch r := v.(type) {
@@ -193,6 +229,12 @@ func describeReason(v any) string {
 func (h *harness) logFuture(f *Future, what string) {
 	f.OnSettled(func() {
 		st, v := f.outcome()
+		kind := what[:strings.IndexByte(what, '#')]
+		if st == futureFulfilled {
+			h.stats[kind+" fulfilled"]++
+		} else {
+			h.stats[kind+" rejected: "+reasonClass(describeReason(v))]++
+		}
 		if st == futureFulfilled {
 			if s, ok := v.(Snapshot); ok {
 				h.realLog = append(h.realLog, what+" fulfilled "+describeSnapshot(s))
@@ -259,8 +301,10 @@ func (h *harness) opRequest() {
 	agent := c.agent
 	cb := func(lock *Lock) Waiting {
 		if lock == nil {
+			h.stats["callback null"]++
 			h.realLog = append(h.realLog, cbName+" null")
 		} else {
+			h.stats["callback "+lock.Mode().String()]++
 			h.realLog = append(h.realLog, cbName+" "+strconv.Quote(string(lock.Name()))+" "+lock.Mode().String())
 		}
 		switch plan {
@@ -720,6 +764,7 @@ func TestDifferential(t *testing.T) {
 		base = n
 	}
 	total := 0
+	stats := map[string]int{}
 	for s := 0; s < seeds; s++ {
 		seed := base + uint64(s)
 		h := newHarness(t, seed)
@@ -728,12 +773,23 @@ func TestDifferential(t *testing.T) {
 		}
 		h.drain()
 		total += h.ops
+		for k, v := range h.stats {
+			stats[k] += v
+		}
 		h.close()
 		if t.Failed() {
 			t.Fatalf("seed %d failed", seed)
 		}
 	}
 	t.Logf("%d operations over %d seeds, implementation and model identical after each", total, seeds)
+	var keys []string
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("  %-40s %d", k, stats[k])
+	}
 }
 
 // FuzzDifferential drives both worlds with an operation sequence taken from
