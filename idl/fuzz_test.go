@@ -33,13 +33,16 @@ func FuzzParse(f *testing.F) {
 		go func() {
 			select {
 			case <-done:
-			case <-time.After(5 * time.Second):
+			case <-time.After(30 * time.Second):
 				panic(fmt.Sprintf("hang on %q", src))
 			}
 		}()
 		file, err := Parse("fuzz.idl", src)
 		if file == nil {
 			t.Fatal("nil file")
+		}
+		if c := countTokens(string(src)); c != len(file.Tokens) {
+			t.Fatalf("countTokens = %d, tokenize made %d tokens", c, len(file.Tokens))
 		}
 		Validate(file)
 		if err != nil {

@@ -1,9 +1,6 @@
 package idl
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // TokenKind classifies a token.
 type TokenKind uint8
@@ -100,23 +97,54 @@ var argumentNameKeywords = map[string]bool{
 // tokenize splits src into tokens. It never fails: characters that start no
 // token become one-character TokenOther tokens, which the parser rejects.
 func tokenize(s string) []Token {
-	// Tokens are collected in a reused buffer and then copied into a slice
-	// of exactly the right size: the token count is not known in advance
-	// and guessing wastes memory either way.
-	bp := tokenBufs.Get().(*[]Token)
-	toks := tokenizeInto((*bp)[:0], s)
-	out := make([]Token, len(toks))
-	copy(out, toks)
-	clear(toks) // do not keep sources alive from the pool
-	*bp = toks[:0]
-	tokenBufs.Put(bp)
-	return out
+	// Counting first lets the token slice be allocated at its exact size:
+	// guessing wastes memory, and growing or copying costs more than the
+	// counting pass.
+	toks := make([]Token, 0, countTokens(s))
+	line, lineStart := 1, 0
+	noClose := -1
+	for i := 0; ; {
+		ts := i
+		i = skipTrivia(s, i, &noClose)
+		if nl := strings.Count(s[ts:i], "\n"); nl > 0 {
+			line += nl
+			lineStart = ts + strings.LastIndexByte(s[ts:i], '\n') + 1
+		}
+		tok := Token{start: int32(i - ts), Index: int32(len(toks)),
+			Offset: int32(i), Line: int32(line), Column: int32(i - lineStart + 1)}
+		if i >= len(s) {
+			tok.Kind = TokenEOF
+			tok.raw = s[ts:]
+			return append(toks, tok)
+		}
+		end, kind := tokenEnd(s, i)
+		tok.Kind = kind
+		tok.raw = s[ts:end]
+		if kind == TokenIdentifier {
+			tok.Keyword = isKeyword(s[i:end])
+		} else if kind == TokenString {
+			if nl := strings.Count(s[i:end], "\n"); nl > 0 {
+				line += nl
+				lineStart = i + strings.LastIndexByte(s[i:end], '\n') + 1
+			}
+		}
+		toks = append(toks, tok)
+		i = end
+	}
 }
 
-var tokenBufs = sync.Pool{New: func() any {
-	b := make([]Token, 0, 4096)
-	return &b
-}}
+// countTokens returns how many tokens tokenize makes of s (EOF included).
+func countTokens(s string) int {
+	n := 0
+	noClose := -1
+	for i := 0; ; n++ {
+		i = skipTrivia(s, i, &noClose)
+		if i >= len(s) {
+			return n + 1
+		}
+		i, _ = tokenEnd(s, i)
+	}
+}
 
 // Character classes for the tokenizer.
 const (
@@ -142,119 +170,83 @@ var charClass = func() (t [256]uint8) {
 	return t
 }()
 
-func tokenizeInto(toks []Token, s string) []Token {
-	line, lineStart := 1, 0
-	i := 0
+// skipTrivia returns the offset of the first byte at or after i that is
+// not whitespace or part of a comment. *noClose is an offset from which no
+// "*/" follows (-1: not known yet), so that many unterminated "/*" do not
+// each rescan the rest of the input; an unterminated "/*" is not trivia
+// (its "/" becomes a token).
+func skipTrivia(s string, i int, noClose *int) int {
 	n := len(s)
-	// noClose is an offset from which no "*/" follows (-1: unknown), so
-	// that many unterminated "/*" do not each rescan the rest of the input.
-	noClose := -1
-	for {
-		// Trivia: whitespace and comments.
-		ts := i
-		for i < n {
-			c := s[i]
-			if charClass[c]&classSpace != 0 {
-				if c == '\n' {
-					line++
-					lineStart = i + 1
-				}
-				i++
-				continue
-			}
-			if c == '/' && i+1 < n {
-				if s[i+1] == '/' {
-					i += 2
-					for i < n && s[i] != '\n' && s[i] != '\r' {
-						i++
-					}
-					continue
-				}
-				if s[i+1] == '*' {
-					end := -1
-					if noClose < 0 || i+2 < noClose {
-						if k := strings.Index(s[i+2:], "*/"); k >= 0 {
-							end = i + 2 + k
-						} else {
-							noClose = i + 2
-						}
-					}
-					if end < 0 {
-						break // unterminated: "/" becomes a token
-					}
-					for j := i + 2; j < end; j++ {
-						if s[j] == '\n' {
-							line++
-							lineStart = j + 1
-						}
-					}
-					i = end + 2
-					continue
-				}
-			}
-			break
-		}
-		tok := Token{start: int32(i - ts), Index: int32(len(toks)),
-			Offset: int32(i), Line: int32(line), Column: int32(i - lineStart + 1)}
-		if i >= n {
-			tok.Kind = TokenEOF
-			tok.raw = s[ts:]
-			toks = append(toks, tok)
-			return toks
-		}
+	for i < n {
 		c := s[i]
-		end := i + 1
-		switch {
-		case charClass[c]&classLetter != 0 || c == '_' && i+1 < n && charClass[s[i+1]]&classLetter != 0:
-			// An identifier (letters cannot start a number).
-			end = i + 1
-			if c == '_' {
-				end++
-			}
-			for end < n && charClass[s[end]]&classIdentRest != 0 {
-				end++
-			}
-			tok.Kind = TokenIdentifier
-			tok.Keyword = isKeyword(s[i:end])
-		case c == '"':
-			j := i + 1
-			if k := strings.IndexByte(s[j:], '"'); k >= 0 {
-				tok.Kind = TokenString
-				end = j + k + 1
-				for k := i; k < end; k++ {
-					if s[k] == '\n' {
-						line++
-						lineStart = k + 1
-					}
-				}
-			} else {
-				tok.Kind = TokenOther
-			}
-		default:
-			if e, kind := lexNumber(s, i); e > i {
-				tok.Kind = kind
-				end = e
-			} else if e := lexIdentifier(s, i); e > i {
-				tok.Kind = TokenIdentifier
-				end = e
-				tok.Keyword = isKeyword(s[i:e])
-			} else if c == '.' && i+2 < n && s[i+1] == '.' && s[i+2] == '.' {
-				tok.Kind = TokenOther
-				end = i + 3
-			} else {
-				tok.Kind = TokenOther
-				if c >= 0x80 {
-					// Keep a whole UTF-8 sequence in one token.
-					for end < n && end-i < 4 && s[end]&0xC0 == 0x80 {
-						end++
-					}
-				}
-			}
+		if charClass[c]&classSpace != 0 {
+			i++
+			continue
 		}
-		tok.raw = s[ts:end]
-		i = end
-		toks = append(toks, tok)
+		if c != '/' || i+1 >= n {
+			return i
+		}
+		switch s[i+1] {
+		case '/':
+			i += 2
+			for i < n && s[i] != '\n' && s[i] != '\r' {
+				i++
+			}
+		case '*':
+			if *noClose >= 0 && i+2 >= *noClose {
+				return i
+			}
+			k := strings.Index(s[i+2:], "*/")
+			if k < 0 {
+				*noClose = i + 2
+				return i
+			}
+			i += 2 + k + 2
+		default:
+			return i
+		}
 	}
+	return i
+}
+
+// tokenEnd returns the end and kind of the token that starts at i < len(s).
+func tokenEnd(s string, i int) (int, TokenKind) {
+	n := len(s)
+	c := s[i]
+	switch {
+	case charClass[c]&classLetter != 0 || c == '_' && i+1 < n && charClass[s[i+1]]&classLetter != 0:
+		// An identifier (letters cannot start a number).
+		end := i + 1
+		if c == '_' {
+			end++
+		}
+		for end < n && charClass[s[end]]&classIdentRest != 0 {
+			end++
+		}
+		return end, TokenIdentifier
+	case c == '"':
+		if k := strings.IndexByte(s[i+1:], '"'); k >= 0 {
+			return i + 1 + k + 1, TokenString
+		}
+		return i + 1, TokenOther
+	}
+	if e, kind := lexNumber(s, i); e > i {
+		return e, kind
+	}
+	if e := lexIdentifier(s, i); e > i {
+		return e, TokenIdentifier
+	}
+	if c == '.' && i+2 < n && s[i+1] == '.' && s[i+2] == '.' {
+		return i + 3, TokenOther
+	}
+	end := i + 1
+	if c >= 0x80 {
+		// Keep a whole UTF-8 sequence in one token.
+		for end < n && end-i < 4 && s[end]&0xC0 == 0x80 {
+			end++
+		}
+	}
+	return end, TokenOther
 }
 
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
