@@ -32,8 +32,11 @@ type parser struct {
 	pos   int
 	errs  ErrorList
 	depth int
-	// context names the definition being parsed, for error messages.
-	context string
+	// The definition being parsed, for error messages: its kind ("interface
+	// mixin"), name, and whether it is partial. The message text is only
+	// built when an error occurs.
+	ctxKind, ctxName string
+	ctxPartial       bool
 	types   slab[Type]
 	args    slab[Argument]
 	eattrs  slab[ExtendedAttribute]
@@ -144,7 +147,7 @@ func (p *parser) failAt(t *Token, msg string) {
 	p.errs = append(p.errs, &Error{
 		Pos:     pos,
 		Message: msg,
-		Context: p.context,
+		Context: p.contextString(),
 		Line:    line,
 		Caret:   caret,
 	})
@@ -199,7 +202,7 @@ func (p *parser) recoverDefinition() (d Definition) {
 			p.depth = 0
 			p.skipDefinition(start)
 		}
-		p.context = ""
+		p.ctxKind, p.ctxName, p.ctxPartial = "", "", false
 	}()
 	return p.parseDefinition()
 }
@@ -510,7 +513,7 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 	}
 	it.Tokens.Name = name
 	it.Name = unescape(name.Value())
-	p.context = contextName(partial, kind, it.Name)
+	p.setContext(partial, kind, it.Name)
 	if partial == nil && mixin == nil {
 		it.Inheritance = p.parseInheritance(&it.Tokens.Colon, &it.Tokens.Inheritance)
 	}
@@ -528,11 +531,22 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 	return it
 }
 
-func contextName(partial *Token, kind, name string) string {
-	if partial != nil {
-		return "partial " + kind + " " + name
+// setContext records the definition being parsed, for error messages.
+func (p *parser) setContext(partial *Token, kind, name string) {
+	p.ctxPartial, p.ctxKind, p.ctxName = partial != nil, kind, name
+}
+
+// contextString describes the definition being parsed ("partial
+// interface Foo"), or "" at top level.
+func (p *parser) contextString() string {
+	if p.ctxKind == "" {
+		return ""
 	}
-	return kind + " " + name
+	s := p.ctxKind + " " + p.ctxName
+	if p.ctxPartial {
+		s = "partial " + s
+	}
+	return s
 }
 
 func (p *parser) parseInterfaceMember() Member {
@@ -543,7 +557,7 @@ func (p *parser) parseInterfaceMember() Member {
 		return p.parseConstructor()
 	case p.is("static"):
 		special := p.consume("static")
-		if m := p.parseAttribute(special, false, false); m != nil {
+		if m := p.parseAttribute(special, false); m != nil {
 			return m
 		}
 		return p.parseOperation(special)
@@ -562,12 +576,12 @@ func (p *parser) parseInterfaceMember() Member {
 		if p.is("readonly") {
 			p.fail("Inherited attributes cannot be read-only")
 		}
-		if m := p.parseAttribute(inherit, false, false); m != nil {
+		if m := p.parseAttribute(inherit, false); m != nil {
 			return m
 		}
 		p.pos-- // like webidl2.js: not an attribute, so try an operation
 	}
-	if m := p.parseAttribute(nil, false, false); m != nil {
+	if m := p.parseAttribute(nil, false); m != nil {
 		return m
 	}
 	return p.parseOperation(nil)
@@ -580,7 +594,7 @@ func (p *parser) parseMixinMember() Member {
 	case p.is("stringifier"):
 		return p.parseStringifier()
 	}
-	if m := p.parseAttribute(nil, false, false); m != nil {
+	if m := p.parseAttribute(nil, false); m != nil {
 		return m
 	}
 	return p.parseRegularOperation(nil)
@@ -596,7 +610,7 @@ func (p *parser) parseStringifier() Member {
 		op.Tokens.Termination = term
 		return op
 	}
-	if m := p.parseAttribute(special, false, false); m != nil {
+	if m := p.parseAttribute(special, false); m != nil {
 		return m
 	}
 	return p.parseRegularOperation(special)
@@ -605,7 +619,7 @@ func (p *parser) parseStringifier() Member {
 // parseAttribute parses "[readonly] attribute Type name;" after an
 // optional special keyword. It returns nil (consuming nothing) when the
 // tokens are not an attribute.
-func (p *parser) parseAttribute(special *Token, requireReadonly, noReadonly bool) *Attribute {
+func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute {
 	start := p.pos
 	ro := p.consume("readonly")
 	base := p.consume("attribute")
@@ -882,7 +896,7 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	name := p.parseName("callback interface")
 	ci.Tokens.Name = name
 	ci.Name = unescape(name.Value())
-	p.context = "callback interface " + ci.Name
+	p.setContext(nil, "callback interface", ci.Name)
 	p.parseBody("callback interface", &ci.Tokens.Open, &ci.Tokens.Close, &ci.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
 		var m Member
@@ -906,7 +920,7 @@ func (p *parser) parseCallback(callback *Token) Definition {
 	}
 	c.Tokens.Name = name
 	c.Name = unescape(name.Value())
-	p.context = "callback " + c.Name
+	p.setContext(nil, "callback", c.Name)
 	c.Tokens.Assign = p.expect("Callback lacks an assignment", "=")
 	c.ReturnType = p.parseType("return-type")
 	if c.ReturnType == nil {
@@ -929,13 +943,13 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 	name := p.parseName("namespace")
 	ns.Tokens.Name = name
 	ns.Name = unescape(name.Value())
-	p.context = contextName(partial, "namespace", ns.Name)
+	p.setContext(partial, "namespace", ns.Name)
 	p.parseBody("namespace", &ns.Tokens.Open, &ns.Tokens.Close, &ns.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
 		var m Member
 		if p.is("const") {
 			m = p.parseConst()
-		} else if a := p.parseAttribute(nil, true, false); a != nil {
+		} else if a := p.parseAttribute(nil, true); a != nil {
 			m = a
 		} else {
 			m = p.parseRegularOperation(nil)
@@ -956,7 +970,7 @@ func (p *parser) parseDictionary(partial *Token) Definition {
 	name := p.parseName("dictionary")
 	d.Tokens.Name = name
 	d.Name = unescape(name.Value())
-	p.context = contextName(partial, "dictionary", d.Name)
+	p.setContext(partial, "dictionary", d.Name)
 	if partial == nil {
 		d.Inheritance = p.parseInheritance(&d.Tokens.Colon, &d.Tokens.Inheritance)
 	}
@@ -1004,7 +1018,7 @@ func (p *parser) parseEnum() Definition {
 	}
 	e.Tokens.Name = name
 	e.Name = unescape(name.Value())
-	p.context = "enum " + e.Name
+	p.setContext(nil, "enum", e.Name)
 	e.Tokens.Open = p.expect("Bodyless enum", "{")
 	for {
 		t := p.tok()
@@ -1049,7 +1063,7 @@ func (p *parser) parseTypedef() Definition {
 	}
 	td.Tokens.Name = name
 	td.Name = unescape(name.Value())
-	p.context = "typedef " + td.Name
+	p.setContext(nil, "typedef", td.Name)
 	td.Tokens.Termination = p.expect("Unterminated typedef, expected `;`", ";")
 	return td
 }

@@ -551,34 +551,42 @@ func (v *validator) findCycles() {
 		}
 		return ""
 	}
-	done := map[string]bool{}
+	// state: 0 unvisited, 1 on the current path, 2 finished.
+	state := map[string]uint8{}
+	var path []string
 	for name := range v.defs {
-		var path []string
-		onPath := map[string]int{}
-		for cur := name; cur != "" && !done[cur]; cur = parentOf(cur) {
-			if i, ok := onPath[cur]; ok {
-				for _, n := range path[i:] {
-					v.cyclic[n] = true
+		path = path[:0]
+		for cur := name; cur != ""; cur = parentOf(cur) {
+			st := state[cur]
+			if st == 2 {
+				break
+			}
+			if st == 1 {
+				// A cycle: cur and everything after it on the path.
+				for i := len(path) - 1; i >= 0; i-- {
+					v.cyclic[path[i]] = true
+					if path[i] == cur {
+						break
+					}
 				}
 				break
 			}
-			onPath[cur] = len(path)
+			state[cur] = 1
 			path = append(path, cur)
 		}
 		for _, n := range path {
-			done[n] = true
+			state[n] = 2
 		}
 	}
 }
 
-// inherits reports whether interface a is b or inherits from b.
+// inherits reports whether interface a is b or inherits from b (looking
+// up to maxInheritanceDepth levels, which also ends cycles).
 func (v *validator) inherits(a, b string) bool {
-	seen := map[string]bool{}
-	for a != "" && !seen[a] {
+	for depth := 0; a != "" && depth <= maxInheritanceDepth; depth++ {
 		if a == b {
 			return true
 		}
-		seen[a] = true
 		it, ok := v.defs[a].(*Interface)
 		if !ok {
 			return false
@@ -836,6 +844,21 @@ func (v *validator) checkArguments(args []*Argument) {
 // dictionaryIn returns the dictionary that t is, or that is a flattened
 // member type of the union t, typedefs resolved; nil when none.
 func (v *validator) dictionaryIn(t *Type) *Dictionary {
+	if t == nil {
+		return nil
+	}
+	if !t.Union && t.Generic == "" {
+		// Fast path for named types (no typedef: nothing to flatten).
+		switch d := v.defs[t.Name].(type) {
+		case *Dictionary:
+			return d
+		case *Typedef:
+		default:
+			return nil
+		}
+	} else if t.Generic != "" {
+		return nil
+	}
 	for _, m := range v.flatten(t) {
 		if m.Generic == "" && !m.Union {
 			if d, ok := v.defs[m.Name].(*Dictionary); ok {
@@ -893,6 +916,11 @@ func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool
 func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what string) {
 	if t == nil {
 		return
+	}
+	if !t.Nullable && t.Generic == "" && !t.Union {
+		if _, isTypedef := v.defs[t.Name].(*Typedef); !isTypedef {
+			return // not nullable
+		}
 	}
 	r := v.resolve(t)
 	if r == nil || r.Union || r.Generic != "" {
@@ -957,14 +985,20 @@ func (v *validator) checkType(t *Type) {
 			v.report("invalid-nullable", t.Position, "an ObservableArray type cannot be nullable")
 		}
 	default:
-		if alias, isAlias := v.aliases[t.Name]; isAlias && v.defs[t.Name] == nil {
-			v.report("alias-type", t.Position, "\""+t.Name+"\" is a [LegacyWindowAlias] of "+alias+", not a type; use "+alias)
-		} else if _, prose := proseTypes[t.Name]; !prose && !primitiveNames[t.Name] && !builtinTypes[t.Name] {
+		keyword := t.Tokens.Base != nil && t.Tokens.Base.Keyword
+		if !keyword && !primitiveNames[t.Name] {
 			d, ok := v.defs[t.Name]
 			switch d := d.(type) {
 			case *Interface:
 				ok = !d.Mixin
 			case *Dictionary, *Enum, *Typedef, *Callback, *CallbackInterface:
+			case nil:
+				_, prose := proseTypes[t.Name]
+				ok = prose || builtinTypes[t.Name]
+				if alias, isAlias := v.aliases[t.Name]; isAlias {
+					v.report("alias-type", t.Position, "\""+t.Name+"\" is a [LegacyWindowAlias] of "+alias+", not a type; use "+alias)
+					ok = true
+				}
 			default:
 				ok = false
 			}
