@@ -37,9 +37,9 @@ type parser struct {
 	// built when an error occurs.
 	ctxKind, ctxName string
 	ctxPartial       bool
-	types   slab[Type]
-	args    slab[Argument]
-	eattrs  slab[ExtendedAttribute]
+	types            slab[Type]
+	args             slab[Argument]
+	eattrs           slab[ExtendedAttribute]
 }
 
 // bailout unwinds the parser to the nearest recovery point.
