@@ -31,8 +31,16 @@ func patchGlobalIdentity() {
 			for i := range def.Members {
 				m := &def.Members[i]
 				for _, n := range names {
-					if m.Name == n && m.Kind == webidl.Attribute && !m.Static {
-						m.Get = get(n)
+					if m.Name == n && m.Kind == webidl.Attribute && !m.Static && m.Get != nil {
+						generated, patched := m.Get, get(n)
+						// Realms not made by this package keep the
+						// generated getter.
+						m.Get = func(r *webidl.Realm, this goja.Value) goja.Value {
+							if _, ours := r.Data.(*Realm); !ours {
+								return generated(r, this)
+							}
+							return patched(r, this)
+						}
 					}
 				}
 			}
