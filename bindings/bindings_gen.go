@@ -1641,6 +1641,16 @@ func idlToUnsignedLong(r *webidl.Realm, x uint32) goja.Value {
 	return r.VM.ToValue(x)
 }
 
+// idlFromUnsignedLongLongEnforceRange converts a JavaScript value to the IDL type unsigned long long.
+func idlFromUnsignedLongLongEnforceRange(r *webidl.Realm, v goja.Value) uint64 {
+	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntEnforceRange)
+}
+
+// idlToUnsignedLongLongEnforceRange converts an IDL unsigned long long value to JavaScript.
+func idlToUnsignedLongLongEnforceRange(r *webidl.Realm, x uint64) goja.Value {
+	return r.VM.ToValue(x)
+}
+
 // idlFromUnsignedShort converts a JavaScript value to the IDL type unsigned short.
 func idlFromUnsignedShort(r *webidl.Realm, v goja.Value) uint16 {
 	return r.ToUnsignedShort(webidl.AnyValue(v), webidl.IntWrap)

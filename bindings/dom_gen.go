@@ -211,7 +211,7 @@ func init() {
 			{Name: "timeout", Kind: webidl.Operation, Static: true, Exposed: []string{"Window", "Worker"}, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					call0 := func() goja.Value {
-						argMilliseconds := idlFromUnsignedLongLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argMilliseconds := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := idlStaticsAbortSignal(r).Timeout(r, argMilliseconds)
 						if err != nil {
 							r.Throw(err)

@@ -11,10 +11,10 @@ import (
 var _ goja.Value
 var _ webidl.DOMString
 
-// DOMHighResTimeStamp is the IDL typedef DOMHighResTimeStamp = double.
+// DOMHighResTimeStampType is the IDL typedef DOMHighResTimeStamp = double.
 type DOMHighResTimeStampType = float64
 
-// EpochTimeStamp is the IDL typedef EpochTimeStamp = unsigned long long.
+// EpochTimeStampType is the IDL typedef EpochTimeStamp = unsigned long long.
 type EpochTimeStampType = uint64
 
 // PerformanceMethods is implemented by the Go implementation of the IDL interface
@@ -24,8 +24,6 @@ type PerformanceMethods interface {
 	TimeOrigin() (float64, error)
 	// Now implements the operation "now".
 	Now() (float64, error)
-	// ToJSON implements the operation "toJSON".
-	ToJSON() (*goja.Object, error)
 }
 
 func init() {
@@ -64,28 +62,6 @@ func init() {
 						return call0()
 					}
 					r.ThrowTypeError("Failed to execute 'now' on 'Performance': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
-				}},
-			{Name: "toJSON", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					self := webidl.Self[PerformanceMethods](r, call.This, "Performance")
-					_ = self
-					call0 := func() goja.Value {
-						res, err := self.ToJSON()
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToObject(r, res)
-					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'toJSON' on 'Performance': 0 argument(s) required, but only %d present.", len(call.Arguments))
 					return nil
 				}},
 			{Name: "toJSON", Kind: webidl.Operation, Alias: "", Length: 0, Exposed: nil,

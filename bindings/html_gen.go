@@ -253,7 +253,7 @@ func init() {
 	})
 }
 
-// EventHandler is the IDL typedef EventHandler = EventHandlerNonNull?.
+// EventHandlerType is the IDL typedef EventHandler = EventHandlerNonNull?.
 type EventHandlerType = *EventHandlerNonNull
 
 // EventHandlerNonNull is the IDL callback function type EventHandlerNonNull.
@@ -760,7 +760,7 @@ func init() {
 	})
 }
 
-// OnErrorEventHandler is the IDL typedef OnErrorEventHandler = OnErrorEventHandlerNonNull?.
+// OnErrorEventHandlerType is the IDL typedef OnErrorEventHandler = OnErrorEventHandlerNonNull?.
 type OnErrorEventHandlerType = *OnErrorEventHandlerNonNull
 
 // OnErrorEventHandlerNonNull is the IDL callback function type OnErrorEventHandlerNonNull.
@@ -801,7 +801,7 @@ func (c *OnErrorEventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventOr
 	return res, err
 }
 
-// TimerHandler is the IDL typedef TimerHandler = (DOMString or Function).
+// TimerHandlerType is the IDL typedef TimerHandler = (DOMString or Function).
 type TimerHandlerType = DOMStringOrFunction
 
 // WindowMethods is implemented by the Go implementation of the IDL interface
@@ -1638,7 +1638,7 @@ func init() {
 	})
 }
 
-// WindowProxy is the IDL typedef WindowProxy = Window.
+// WindowProxyType is the IDL typedef WindowProxy = Window.
 type WindowProxyType = WindowMethods
 
 // WorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface

@@ -11,13 +11,13 @@ import (
 var _ goja.Value
 var _ webidl.DOMString
 
-// AllowSharedBufferSource is the IDL typedef AllowSharedBufferSource = (ArrayBuffer or SharedArrayBuffer or ArrayBufferView).
+// AllowSharedBufferSourceType is the IDL typedef AllowSharedBufferSource = (ArrayBuffer or SharedArrayBuffer or ArrayBufferView).
 type AllowSharedBufferSourceType = ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView
 
-// ArrayBufferView is the IDL typedef ArrayBufferView = (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
+// ArrayBufferViewType is the IDL typedef ArrayBufferView = (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
 type ArrayBufferViewType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView
 
-// BufferSource is the IDL typedef BufferSource = (ArrayBufferView or ArrayBuffer).
+// BufferSourceType is the IDL typedef BufferSource = (ArrayBufferView or ArrayBuffer).
 type BufferSourceType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer
 
 // DOMExceptionMethods is implemented by the Go implementation of the IDL interface

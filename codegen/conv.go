@@ -12,6 +12,7 @@ func (g *Generator) from(ti *tinfo) string {
 	if _, ok := g.types[ti.key]; !ok {
 		g.types[ti.key] = ti
 	}
+	g.use(ti)
 	return "idlFrom" + ti.key
 }
 
@@ -21,7 +22,25 @@ func (g *Generator) to(ti *tinfo) string {
 	if _, ok := g.types[ti.key]; !ok {
 		g.types[ti.key] = ti
 	}
+	g.use(ti)
 	return "idlTo" + ti.key
+}
+
+// use marks a type (and the types it is made of) as needed by generated
+// code, so that its conversions are emitted.
+func (g *Generator) use(ti *tinfo) {
+	if g.used[ti.key] {
+		return
+	}
+	g.used[ti.key] = true
+	for _, sub := range []*tinfo{ti.inner, ti.keyT} {
+		if sub != nil {
+			g.use(sub)
+		}
+	}
+	for _, m := range ti.members {
+		g.use(m)
+	}
 }
 
 // emitConversions writes the from/to functions of a type (and of the
@@ -46,7 +65,7 @@ func (g *Generator) emitConversions(ti *tinfo) {
 	fmt.Fprintf(b, "// idlTo%s converts an IDL %s value to JavaScript.\nfunc idlTo%s(r *webidl.Realm, x %s) goja.Value {\n", ti.key, ti.t, ti.key, ti.goType)
 	b.WriteString(g.toBody(ti))
 	b.WriteString("}\n\n")
-	if ti.cat == catSequence && !ti.nullable {
+	if ti.cat == catSequence && !ti.nullable && ti.name != "async_sequence" {
 		fmt.Fprintf(b, "// idlFrom%sWith converts an iterable whose @@iterator method was already\n// obtained (union and overload resolution).\nfunc idlFrom%sWith(r *webidl.Realm, obj *goja.Object, method goja.Value) %s {\n\tout := %s{}\n\tr.IterateWith(obj, method, func(x goja.Value) { out = append(out, %s(r, x)) })\n\treturn out\n}\n\n",
 			ti.key, ti.key, ti.goType, ti.goType, g.from(ti.inner))
 	}
@@ -118,6 +137,9 @@ func (g *Generator) fromBody(ti *tinfo) string {
 			return fmt.Sprintf("\tvar d %s\n\td.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), %q))\n\treturn d\n", ti.goType, ti.name)
 		}
 	case catSequence:
+		if ti.name == "async_sequence" {
+			return "\treturn r.ToAsyncSequence(webidl.AnyValue(v))\n"
+		}
 		return fmt.Sprintf("\tout := %s{}\n\tr.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, %s(r, x)) })\n\treturn out\n", ti.goType, g.from(ti.inner))
 	case catPromise:
 		return "\treturn r.ToPromise(v)\n"
@@ -192,6 +214,9 @@ func (g *Generator) toBody(ti *tinfo) string {
 			return "\tobj := r.VM.NewObject()\n\tx.toObject(r, obj)\n\treturn obj\n"
 		}
 	case catSequence:
+		if ti.name == "async_sequence" {
+			return "\treturn x.Value()\n"
+		}
 		fn := "SequenceValue"
 		if ti.name == "FrozenArray" || ti.name == "ObservableArray" {
 			fn = "FrozenArrayValue"
@@ -402,7 +427,7 @@ func (g *Generator) unionFromBody(ti *tinfo) string {
 	b.WriteString("\tswitch sel {\n")
 	for i, m := range ti.members {
 		fmt.Fprintf(&b, "\tcase %d:\n", i)
-		if m.cat == catSequence {
+		if m.cat == catSequence && m.name != "async_sequence" {
 			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: idlFrom%sWith(r, v.(*goja.Object), seqMethod)}\n", ti.key, i+1, m.key, m.key)
 		} else {
 			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: %s(r, v)}\n", ti.key, i+1, m.key, g.from(m))

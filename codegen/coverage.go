@@ -26,7 +26,7 @@ func Coverage(dir, work string) (*CoverageResult, error) {
 		return nil, err
 	}
 	m := Load(files)
-	total := len(m.Order)
+	total := len(m.Order) + len(m.Mixins)
 	for name := range m.Errors {
 		if strings.HasPrefix(name, "partial ") {
 			total++
@@ -58,7 +58,11 @@ func Coverage(dir, work string) (*CoverageResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go build of the generated code failed: %v\n%s", err, firstLines(string(out), 40))
 	}
-	return &CoverageResult{Generated: len(g.Generated), Total: total, Report: g.ErrorReport()}, nil
+	report := g.ErrorReport()
+	for n, err := range g.MixinErrors {
+		report += fmt.Sprintf("mixin %s: %v\n", n, err)
+	}
+	return &CoverageResult{Generated: len(g.Generated) + len(g.Mixins), Total: total, Report: report}, nil
 }
 
 func firstLines(s string, n int) string {

@@ -38,18 +38,21 @@ var supportedExtAttrs = map[string]string{
 	"LegacyNullToEmptyString":    "binding: null converts to the empty string",
 	"LegacyTreatNonObjectAsNull": "binding: callback conversion",
 	// Hints for implementations.
-	"CEReactions":             "hint: custom element reactions (no custom elements in this engine)",
-	"HTMLConstructor":         "hint: HTML element constructor steps (implementation)",
-	"Serializable":            "hint: structured serialization (implementation)",
-	"Transferable":            "hint: transfer (implementation)",
-	"Reflect":                 "hint: reflected content attribute (implementation)",
-	"ReflectSetter":           "hint: reflected content attribute (implementation)",
-	"ReflectDefault":          "hint: reflected content attribute (implementation)",
-	"ReflectRange":            "hint: reflected content attribute (implementation)",
-	"ReflectURL":              "hint: reflected content attribute (implementation)",
-	"StringContext":           "hint: Trusted Types (implementation)",
-	"WebGLHandlesContextLoss": "hint: WebGL context loss handling (implementation)",
-	"IsHTMLDDA":               "hint: document.all emulation not modelled (typeof stays object)",
+	"CEReactions":                 "hint: custom element reactions (no custom elements in this engine)",
+	"HTMLConstructor":             "hint: HTML element constructor steps (implementation)",
+	"Serializable":                "hint: structured serialization (implementation)",
+	"Transferable":                "hint: transfer (implementation)",
+	"Reflect":                     "hint: reflected content attribute (implementation)",
+	"ReflectSetter":               "hint: reflected content attribute (implementation)",
+	"ReflectDefault":              "hint: reflected content attribute (implementation)",
+	"ReflectRange":                "hint: reflected content attribute (implementation)",
+	"ReflectURL":                  "hint: reflected content attribute (implementation)",
+	"ReflectNonNegative":          "hint: reflected content attribute (implementation)",
+	"ReflectPositive":             "hint: reflected content attribute (implementation)",
+	"ReflectPositiveWithFallback": "hint: reflected content attribute (implementation)",
+	"StringContext":               "hint: Trusted Types (implementation)",
+	"WebGLHandlesContextLoss":     "hint: WebGL context loss handling (implementation)",
+	"IsHTMLDDA":                   "hint: document.all emulation not modelled (typeof stays object)",
 }
 
 // SupportedExtendedAttributes returns the names the generator accepts.
@@ -63,7 +66,4 @@ func SupportedExtendedAttributes() []string {
 
 // Unsupported lists the constructs the generator rejects, by name, with
 // why. A definition using one fails with an error naming it.
-var Unsupported = map[string]string{
-	"ObservableArray": "ObservableArray<T> attributes need exotic array objects",
-	"async_sequence":  "async_sequence<T> needs async iteration of arbitrary iterables",
-}
+var Unsupported = map[string]string{}

@@ -33,7 +33,7 @@ func (g *Generator) overloadSets(it *Interface) []*opSet {
 	for _, mi := range it.Members {
 		switch mem := mi.Member.(type) {
 		case *idl.Operation:
-			if mem.Name == "" {
+			if mem.Name == "" || (mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List, "Default")) {
 				continue
 			}
 			static := mem.Special == "static" || it.Kind == "namespace"
@@ -44,7 +44,9 @@ func (g *Generator) overloadSets(it *Interface) []*opSet {
 				byKey[key] = s
 				sets = append(sets, s)
 			}
-			s.ops = append(s.ops, &opDecl{args: mem.Arguments, ret: mem.ReturnType, mi: mi})
+			if !hasSameSignature(s.ops, mem.Arguments) {
+				s.ops = append(s.ops, &opDecl{args: mem.Arguments, ret: mem.ReturnType, mi: mi})
+			}
 		case *idl.Constructor:
 			s := byKey["ctor"]
 			if s == nil {
@@ -52,7 +54,9 @@ func (g *Generator) overloadSets(it *Interface) []*opSet {
 				byKey["ctor"] = s
 				sets = append(sets, s)
 			}
-			s.ops = append(s.ops, &opDecl{args: mem.Arguments, mi: mi})
+			if !hasSameSignature(s.ops, mem.Arguments) {
+				s.ops = append(s.ops, &opDecl{args: mem.Arguments, mi: mi})
+			}
 		}
 	}
 	for _, s := range sets {
@@ -265,9 +269,16 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			if !ai.static {
 				nm = methods
 			}
-			ai.getter = nm.name(GoName(mem.Name))
-			if !mem.Readonly {
-				ai.setter = nm.name("Set" + GoName(mem.Name))
+			if ai.ti.name == "ObservableArray" {
+				// Observable arrays: the binding keeps the backing list;
+				// the implementation gets the set/delete hooks.
+				ai.getter = nm.name("SetIndexedValue" + GoName(mem.Name))
+				ai.setter = nm.name("DeleteIndexedValue" + GoName(mem.Name))
+			} else {
+				ai.getter = nm.name(GoName(mem.Name))
+				if !mem.Readonly {
+					ai.setter = nm.name("Set" + GoName(mem.Name))
+				}
 			}
 			attrs = append(attrs, ai)
 			if mem.Special == "stringifier" {
@@ -288,11 +299,23 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			setlike = mem
 		}
 	}
+	getters, setters, deleters := g.specials(it, sets, methods)
+	var factories []*opSet
+	for _, a := range it.ExtAttrs {
+		if a.Name == "LegacyFactoryFunction" && a.RHS != nil {
+			ffName := a.RHS.Value
+			factories = append(factories, &opSet{name: ffName, ctor: true, ops: []*opDecl{{args: a.Arguments, method: statics.name("Factory" + GoName(ffName)), mi: &MemberInfo{Member: &idl.Constructor{Position: a.Pos()}}}}})
+		}
+	}
 	// The Methods interface.
 	if !isNS {
 		w("// %sMethods is implemented by the Go implementation of the IDL interface\n// %s.\ntype %sMethods interface {\n", n, it.Name, n)
 		for _, ai := range attrs {
 			if ai.static {
+				continue
+			}
+			if ai.ti.name == "ObservableArray" {
+				w("\t// %s and %s are the \"set an indexed value\" and \"delete an indexed\n\t// value\" algorithms of the observable array attribute %q.\n\t%s(index uint32, v %s) error\n\t%s(index uint32, v %s) error\n", ai.getter, ai.setter, ai.a.Name, ai.getter, ai.ti.inner.goType, ai.setter, ai.ti.inner.goType)
 				continue
 			}
 			w("\t// %s is the getter of the attribute %q.\n\t%s() (%s, error)\n", ai.getter, ai.a.Name, ai.getter, ai.ti.goType)
@@ -314,7 +337,8 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 				w("\t// Stringifier implements the stringifier.\n\t%s() (webidl.DOMString, error)\n", methods.name("Stringifier"))
 			}
 		}
-		if iter != nil {
+		g.emitSpecialMethods(b, getters, setters, deleters, "")
+		if iter != nil && (iter.Async || iter.Key != nil) {
 			if iter.Async {
 				w("\t// AsyncIterate starts an asynchronous iteration.\n\t%s(%s) (webidl.AsyncIterator, error)\n", methods.name("AsyncIterate"), strings.Join(g.argDecls(iter.Arguments), ", "))
 			} else {
@@ -351,7 +375,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			fmt.Fprintf(&sb, "\t%s(r *webidl.Realm, v %s) error\n", ai.setter, ai.ti.goType)
 		}
 	}
-	for _, s := range sets {
+	for _, s := range append(append([]*opSet(nil), sets...), factories...) {
 		if !s.static && !s.ctor {
 			continue
 		}
@@ -420,6 +444,10 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 		w("\t\tUnscopables: %s,\n", goStrings(unscopables))
 	}
 	g.emitConstants(b, it)
+	g.emitLegacy(b, it, getters, setters, deleters)
+	if iter != nil && !iter.Async && iter.Key == nil {
+		w("\t\tValueIterator: true,\n")
+	}
 	// Constructor.
 	for _, s := range sets {
 		if !s.ctor {
@@ -435,22 +463,14 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 		w("\t\t},\n")
 	}
 	// Legacy factory functions.
-	var ffs []*idl.ExtendedAttribute
-	for _, a := range it.ExtAttrs {
-		if a.Name == "LegacyFactoryFunction" {
-			ffs = append(ffs, a)
-		}
-	}
-	if len(ffs) > 0 {
+	if len(factories) > 0 {
 		w("\t\tLegacyFactoryFunctions: []webidl.FactoryFunction{\n")
-		for _, a := range ffs {
-			ffName := a.RHS.Value
-			s := &opSet{name: ffName, ctor: true, ops: []*opDecl{{args: a.Arguments, method: "Factory" + GoName(ffName), mi: &MemberInfo{Member: &idl.Constructor{Position: a.Pos()}}}}}
+		for _, s := range factories {
 			eff, err := g.effectiveOverloads(s)
 			if err != nil {
 				panic(err)
 			}
-			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n", ffName, eff.minArgs)
+			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n", s.name, eff.minArgs)
 			g.emitDispatch(b, it, s, eff)
 			w("\t\t\t}},\n")
 		}
@@ -496,7 +516,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	if defaultToJSON {
 		g.emitDefaultToJSON(b, it)
 	}
-	if iter != nil {
+	if iter != nil && (iter.Async || iter.Key != nil) {
 		g.emitIterable(b, it, iter)
 	}
 	if maplike != nil {
@@ -507,7 +527,10 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	}
 	w("\t\t},\n\t})\n}\n\n")
 	if g.opt.Stubs {
-		g.emitStub(b, it, attrs, sets, iter, maplike, setlike, stringifier, hasStatics)
+		g.emitStub(b, it, attrs, append(append([]*opSet(nil), sets...), factories...), iter, maplike, setlike, stringifier, hasStatics)
+		if it.Kind != "namespace" {
+			g.emitSpecialMethods(b, getters, setters, deleters, "stub"+n)
+		}
 	}
 }
 
@@ -516,6 +539,30 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	a := ai.a
 	exp, sec, coi := memberExposure(ai.mi)
+	if ai.ti.name == "ObservableArray" && !ai.static {
+		el := ai.ti.inner
+		w("\t\t\t{Name: %q, Kind: webidl.Attribute%s,\n", a.Name, memberFlags(false, false, exp, sec, coi))
+		create := fmt.Sprintf(`func() *webidl.ObservableArray {
+					self := webidl.Self[%sMethods](r, this, %q)
+					return r.NewObservableArray(func(v goja.Value) goja.Value { return %s(r, %s(r, v)) },
+						func(i uint32, v goja.Value) {
+							if err := self.%s(i, %s(r, v)); err != nil {
+								r.Throw(err)
+							}
+						},
+						func(i uint32, v goja.Value) {
+							if err := self.%s(i, %s(r, v)); err != nil {
+								r.Throw(err)
+							}
+						})
+				}`, n, it.Name, g.to(el), g.from(el), ai.getter, g.from(el), ai.setter, g.from(el))
+		w("\t\t\t\tGet: func(r *webidl.Realm, this goja.Value) goja.Value {\n\t\t\t\t\treturn r.ObservableArrayAttribute(this, %q, %s).Object\n\t\t\t\t},\n", a.Name, create)
+		if !a.Readonly {
+			w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n\t\t\t\t\tarr := r.ObservableArrayAttribute(this, %q, %s)\n\t\t\t\t\tvar vals []goja.Value\n\t\t\t\t\tr.ToSequence(v, func(x goja.Value) { vals = append(vals, x) })\n\t\t\t\t\tarr.Replace(vals)\n\t\t\t\t},\n", a.Name, create)
+		}
+		w("\t\t\t},\n")
+		return
+	}
 	attrs := a.ExtAttrs.List
 	unf := hasAttr(attrs, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
 	lenient := hasAttr(attrs, "LegacyLenientThis")
@@ -600,7 +647,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 				if ti.nilable {
 					w("\t\t\t\t\t\t\t%s = %s(r, v)\n", pn, g.from(ti))
 				} else {
-					w("\t\t\t\t\t\t\t%s = webidl.Some(%s(r, v))\n", pn, g.from(ti))
+					w("\t\t\t\t\t\t\t%s = %s\n", pn, someExpr(ti, g.from(ti)+"(r, v)"))
 				}
 				w("\t\t\t\t\t\t}\n")
 			default:
@@ -688,7 +735,7 @@ func (g *Generator) isJSONType(t *tinfo) bool {
 	case catObject:
 		return true
 	case catSequence:
-		return g.isJSONType(t.inner)
+		return (t.name == "sequence" || t.name == "FrozenArray") && g.isJSONType(t.inner)
 	case catUnion:
 		for _, m := range t.members {
 			if !g.isJSONType(m) {
@@ -751,7 +798,7 @@ func (g *Generator) emitDefaultToJSON(b *bytes.Buffer, it *Interface) {
 	// The operation itself is generated from the IDL's toJSON (its
 	// Methods entry); [Default] means the binding supplies the body, so
 	// the Methods method is still declared but the Op below overrides it.
-	fmt.Fprintf(b, "\t\t\t{Name: \"toJSON\", Kind: webidl.Operation, Alias: \"\", Length: 0, Exposed: nil,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tr.This(call.This, %q)\n\t\t\t\t\tthis := r.ThisObject(call.This)\n\t\t\t\t\tout := r.VM.NewObject()\n\t\t\t\t\tfor _, name := range %s {\n\t\t\t\t\t\t_ = out.Set(name, this.Get(name))\n\t\t\t\t\t}\n\t\t\t\t\treturn out\n\t\t\t\t}},\n", it.Name, goStrings(names))
+	fmt.Fprintf(b, "\t\t\t{Name: \"toJSON\", Kind: webidl.Operation, Alias: \"\", Length: 0, Exposed: nil,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tr.This(call.This, %q)\n\t\t\t\t\tthis := r.ThisObject(call.This)\n\t\t\t\t\tout := r.VM.NewObject()\n\t\t\t\t\tfor _, name := range %s {\n\t\t\t\t\t\t_ = out.Set(name, this.Get(name))\n\t\t\t\t\t}\n\t\t\t\t\treturn out\n\t\t\t\t}},\n", it.Name, strings.Replace(goStrings(names), "nil", "[]string{}", 1))
 }
 
 func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Iterable) {
@@ -775,7 +822,7 @@ func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Itera
 				if ti.nilable {
 					fmt.Fprintf(&conv, "\t\t\t\t\t\t%s = %s(r, v)\n\t\t\t\t\t}\n", pn, g.from(ti))
 				} else {
-					fmt.Fprintf(&conv, "\t\t\t\t\t\t%s = webidl.Some(%s(r, v))\n\t\t\t\t\t}\n", pn, g.from(ti))
+					fmt.Fprintf(&conv, "\t\t\t\t\t\t%s = %s\n\t\t\t\t\t}\n", pn, someExpr(ti, g.from(ti)+"(r, v)"))
 				}
 			default:
 				fmt.Fprintf(&conv, "\t\t\t\t\t%s := %s(r, webidl.AnyValue(webidl.Arg(call, %d)))\n", pn, g.from(ti), j)
@@ -878,4 +925,24 @@ func memberFlags(static, unforgeable bool, exposed []string, secure, coi bool) s
 		b.WriteString(", CrossOriginIsolated: true")
 	}
 	return b.String()
+}
+
+// hasSameSignature reports whether an overload with exactly these argument
+// types is already in ops: the same operation declared twice (by two
+// specifications' partial definitions) is one operation.
+func hasSameSignature(ops []*opDecl, args []*idl.Argument) bool {
+	sig := func(as []*idl.Argument) string {
+		var b strings.Builder
+		for _, a := range as {
+			fmt.Fprintf(&b, "%v %v %s,", a.Optional, a.Variadic, a.Type)
+		}
+		return b.String()
+	}
+	s := sig(args)
+	for _, op := range ops {
+		if sig(op.args) == s {
+			return true
+		}
+	}
+	return false
 }

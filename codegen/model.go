@@ -18,6 +18,10 @@ type Model struct {
 	Typedefs     map[string]*idl.Typedef
 	Callbacks    map[string]*idl.Callback
 	Mixins       map[string]*Interface
+	// IncludedBy maps a mixin to the interfaces that include it.
+	IncludedBy map[string][]string
+	// WindowAliases maps [LegacyWindowAlias] names to their interface.
+	WindowAliases map[string]string
 	// FileOf maps a definition name to the source file it is generated in.
 	FileOf map[string]string
 	// Errors per definition name (construct not supported, unknown
@@ -116,6 +120,7 @@ func Load(files []*idl.File) *Model {
 		Typedefs:     map[string]*idl.Typedef{},
 		Callbacks:    map[string]*idl.Callback{},
 		Mixins:       map[string]*Interface{},
+		IncludedBy:   map[string][]string{},
 		FileOf:       map[string]string{},
 	}
 	type partial struct {
@@ -257,6 +262,7 @@ func Load(files []*idl.File) *Model {
 			m.errorf(inc.Target, "%s: %s includes %s: unknown interface or mixin", inc.Pos(), inc.Target, inc.Mixin)
 			continue
 		}
+		m.IncludedBy[mixin.Name] = append(m.IncludedBy[mixin.Name], target.Name)
 		mexp, msec := exposedOf(mixin.ExtAttrs), hasAttr(mixin.ExtAttrs, "SecureContext")
 		for _, mem := range mixin.Members {
 			mi := *mem
@@ -268,9 +274,26 @@ func Load(files []*idl.File) *Model {
 			target.Members = append(target.Members, &mi)
 		}
 	}
+	// Extended attributes that apply to a type but are written on the
+	// attribute, argument or dictionary member move to the type.
+	for _, f := range files {
+		for _, d := range f.Definitions {
+			liftTypeAttrs(d)
+		}
+	}
+	m.WindowAliases = map[string]string{}
 	for _, it := range m.Interfaces {
 		it.Exposed = exposedOf(it.ExtAttrs)
 		it.Secure = hasAttr(it.ExtAttrs, "SecureContext")
+		if a := getAttr(it.ExtAttrs, "LegacyWindowAlias"); a != nil && a.RHS != nil {
+			if a.RHS.IsList() {
+				for _, v := range a.RHS.List {
+					m.WindowAliases[v.Value] = it.Name
+				}
+			} else {
+				m.WindowAliases[a.RHS.Value] = it.Name
+			}
+		}
 	}
 	sort.Strings(m.Order)
 	return m
@@ -366,3 +389,66 @@ func (m *Model) DictionaryMembers(name string) [][]*idl.Field {
 // lessCodeUnits compares identifiers as sequences of code units (IDL
 // identifiers are ASCII, so byte order is code unit order).
 func lessCodeUnits(a, b string) bool { return strings.Compare(a, b) < 0 }
+
+// typeAttrNames are the extended attributes associated with types.
+var typeAttrNames = map[string]bool{"EnforceRange": true, "Clamp": true, "LegacyNullToEmptyString": true, "AllowShared": true, "AllowResizable": true}
+
+func lift(attrs *idl.ExtAttrList, t *idl.Type) {
+	if t == nil {
+		return
+	}
+	var keep []*idl.ExtendedAttribute
+	for _, a := range attrs.List {
+		if typeAttrNames[a.Name] {
+			if !t.ExtAttrs.Has(a.Name) {
+				t.ExtAttrs.List = append(t.ExtAttrs.List, a)
+			}
+		} else {
+			keep = append(keep, a)
+		}
+	}
+	attrs.List = keep
+}
+
+func liftArgs(args []*idl.Argument) {
+	for _, a := range args {
+		lift(&a.ExtAttrs, a.Type)
+	}
+}
+
+func liftMembers(ms []idl.Member) {
+	for _, m := range ms {
+		switch m := m.(type) {
+		case *idl.Attribute:
+			lift(&m.ExtAttrs, m.Type)
+		case *idl.Operation:
+			liftArgs(m.Arguments)
+		case *idl.Constructor:
+			liftArgs(m.Arguments)
+		case *idl.Iterable:
+			liftArgs(m.Arguments)
+		}
+	}
+}
+
+func liftTypeAttrs(d idl.Definition) {
+	switch d := d.(type) {
+	case *idl.Interface:
+		liftMembers(d.Members)
+		for _, a := range d.ExtAttrs.List {
+			liftArgs(a.Arguments)
+		}
+	case *idl.CallbackInterface:
+		liftMembers(d.Members)
+	case *idl.Namespace:
+		liftMembers(d.Members)
+	case *idl.Dictionary:
+		for _, f := range d.Members {
+			lift(&f.ExtAttrs, f.Type)
+		}
+	case *idl.Callback:
+		liftArgs(d.Arguments)
+	case *idl.Typedef:
+		lift(&d.ExtAttrs, d.Type)
+	}
+}

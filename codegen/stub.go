@@ -26,6 +26,10 @@ func (g *Generator) emitStub(b *bytes.Buffer, it *Interface, attrs []*attrInfo, 
 			if ai.static {
 				continue
 			}
+			if ai.ti.name == "ObservableArray" {
+				w("func (*stub%s) %s(uint32, %s) error { return nil }\n\nfunc (*stub%s) %s(uint32, %s) error { return nil }\n\n", n, ai.getter, ai.ti.inner.goType, n, ai.setter, ai.ti.inner.goType)
+				continue
+			}
 			w("func (*stub%s) %s() (%s, error) {\n\t%s\n}\n\n", n, ai.getter, ai.ti.goType, zret(ai.ti))
 			if ai.setter != "" {
 				w("func (*stub%s) %s(%s) error { return nil }\n\n", n, ai.setter, ai.ti.goType)
@@ -45,7 +49,7 @@ func (g *Generator) emitStub(b *bytes.Buffer, it *Interface, attrs []*attrInfo, 
 				w("func (*stub%s) Stringifier() (webidl.DOMString, error) { return \"\", nil }\n\n", n)
 			}
 		}
-		if iter != nil {
+		if iter != nil && (iter.Async || iter.Key != nil) {
 			if iter.Async {
 				w("func (*stub%s) AsyncIterate(%s) (webidl.AsyncIterator, error) { return nil, nil }\n\n", n, strings.Join(g.argDecls(iter.Arguments), ", "))
 			} else {

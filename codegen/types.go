@@ -79,8 +79,10 @@ var bufferTypes = map[string][]string{
 	"Float16Array":      {`"Float16Array"`},
 	"Float32Array":      {`"Float32Array"`},
 	"Float64Array":      {`"Float64Array"`},
-	// ArrayBufferView when not defined by typedef in the input.
-	"ArrayBufferView": {`"view"`},
+	// The WebIDL typedefs, when the input does not define them.
+	"ArrayBufferView":         {`"view"`},
+	"BufferSource":            {"webidl.KindArrayBuffer", `"view"`},
+	"AllowSharedBufferSource": {"webidl.KindArrayBuffer", `"view"`},
 }
 
 // GoName turns an IDL identifier into an exported Go identifier.
@@ -248,6 +250,8 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			subs[i] = si
 		}
 		switch t.Generic {
+		case "async_sequence":
+			return &tinfo{t: t, key: "AsyncSequenceOf" + subs[0].key, goType: "*webidl.AsyncSequence", nilable: true, cat: catSequence, inner: subs[0], name: "async_sequence"}, nil
 		case "sequence", "FrozenArray", "ObservableArray":
 			if len(subs) != 1 {
 				return nil, fmt.Errorf("%s: %s takes one type", t.Pos(), t.Generic)
@@ -320,6 +324,27 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			return &tinfo{t: t, key: GoName(name), goType: GoName(name) + "Methods", nilable: true, cat: catInterface, name: name}, nil
 		}
 		return nil, fmt.Errorf("%s: %s %s is not a type", t.Pos(), it.Kind, name)
+	}
+	// Names the IDL uses without an IDL definition: CSSOM's CSSOMString
+	// (an implementation-chosen string type: DOMString here), HTML's
+	// WindowProxy (the Window itself in this engine), and interface
+	// names made global by [LegacyWindowAlias] (SVGPoint for DOMPoint, ...).
+	switch name {
+	case "CSSOMString":
+		c := *t
+		c.Name = "DOMString"
+		return g.typeOfResolved(&c)
+	case "WindowProxy":
+		if _, ok := g.m.Interfaces["Window"]; ok {
+			c := *t
+			c.Name = "Window"
+			return g.typeOfResolved(&c)
+		}
+	}
+	if target, ok := g.m.WindowAliases[name]; ok {
+		c := *t
+		c.Name = target
+		return g.typeOfResolved(&c)
 	}
 	return nil, fmt.Errorf("%s: unknown type %s", t.Pos(), name)
 }

@@ -94,6 +94,11 @@ type InterfaceDef struct {
 	LegacyNamespace string
 	// Unscopables: the [Unscopable] member names (@@unscopables).
 	Unscopables []string
+	// Legacy: indexed/named properties (legacy platform objects).
+	Legacy *LegacyProperties
+	// ValueIterator: an iterable<V> declaration (with an indexed getter):
+	// @@iterator, entries, keys, values and forEach are %Array.prototype%'s.
+	ValueIterator bool
 	// ErrorPrototype makes the interface prototype object's [[Prototype]]
 	// %Error.prototype% and instances Error objects (DOMException).
 	ErrorPrototype bool
@@ -114,6 +119,17 @@ type InterfaceObject struct {
 	def       *InterfaceDef
 	parent    *InterfaceObject
 	errorLike bool
+}
+
+// legacy returns the nearest LegacyProperties of the interface or its
+// ancestors (special operations are inherited).
+func (io *InterfaceObject) legacy() *LegacyProperties {
+	for i := io; i != nil; i = i.parent {
+		if i.def.Legacy != nil {
+			return i.def.Legacy
+		}
+	}
+	return nil
 }
 
 // Def returns the definition the interface was installed from.
@@ -234,6 +250,10 @@ func (r *Realm) Install(reg *Registry) error {
 		must(r.global.SetPrototype(gio.Prototype))
 		if r.globalImpl != nil {
 			r.setSlot(r.global, r.globalImpl, gio)
+			if rf, ok := r.globalImpl.(Reflected); ok && rf.WebIDLReflector() != nil {
+				refl := rf.WebIDLReflector()
+				refl.obj, refl.realm = r.global, r
+			}
 		}
 		for io := gio; io != nil; io = io.parent {
 			if io.def.Global {
@@ -316,6 +336,13 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 		r.defineConstants(d, io.Prototype)
 		if !d.Global {
 			r.defineMembers(io, io.Prototype, false, false)
+		}
+		if d.ValueIterator {
+			ap := r.VM.GlobalObject().Get("Array").(*goja.Object).Get("prototype").(*goja.Object)
+			for _, n := range []string{"entries", "keys", "values", "forEach"} {
+				must(io.Prototype.DefineDataProperty(n, ap.Get(n), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+			}
+			must(io.Prototype.DefineDataPropertySymbol(goja.SymIterator, ap.Get("values"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
 		}
 		if len(d.Unscopables) > 0 {
 			// @@unscopables: a null-prototype object naming the
@@ -417,6 +444,10 @@ func (r *Realm) wrapNew(io *InterfaceObject, impl any, proto *goja.Object) *goja
 	r.setSlot(obj, impl, io)
 	// Unforgeable members of the interface and its ancestors.
 	io.def.defineUnforgeables(r, io, obj)
+	if lp := io.legacy(); lp != nil {
+		obj = r.legacyObject(obj, impl, lp)
+		r.setSlot(obj, impl, io)
+	}
 	if refl != nil && refl.obj == nil {
 		refl.obj, refl.realm = obj, r
 	}

@@ -368,3 +368,6 @@ func (rec Record[K, V]) Get(key K) (V, bool) {
 	var zero V
 	return zero, false
 }
+
+// Ptr returns a pointer to a copy of v (optional dictionaries).
+func Ptr[T any](v T) *T { return &v }

@@ -38,28 +38,29 @@ type Realm struct {
 	// Data is free for the embedder (for example its settings object).
 	Data any
 
-	global          *goja.Object
-	interfaces      map[string]*InterfaceObject
-	slots           *goja.Object // WeakMap: platform object -> *slot
-	slotGet         goja.Callable
-	slotSet         goja.Callable
-	iterProto       *goja.Object // %IteratorPrototype%
-	promiseCtor     *goja.Object
-	errorCtor       *goja.Object
-	typeErrorCtor   *goja.Object
-	arrayBufferCtor *goja.Object
-	dataViewCtor    *goja.Object
-	typedArrayProto *goja.Object
-	promiseThen     goja.Callable
-	promiseResolve  goja.Callable
-	syms            map[string]*goja.Symbol
-	globalImpl      any
-	toStringFn      goja.Callable
-	ctorFactory     goja.Callable
-	iterProtos      map[string]*goja.Object
-	asyncIterProto  *goja.Object
-	typedArrayTag   goja.Callable
-	dataViewLen     goja.Callable
+	global                                          *goja.Object
+	interfaces                                      map[string]*InterfaceObject
+	slots                                           *goja.Object // WeakMap: platform object -> *slot
+	slotGet                                         goja.Callable
+	slotSet                                         goja.Callable
+	iterProto                                       *goja.Object // %IteratorPrototype%
+	promiseCtor                                     *goja.Object
+	errorCtor                                       *goja.Object
+	typeErrorCtor                                   *goja.Object
+	arrayBufferCtor                                 *goja.Object
+	dataViewCtor                                    *goja.Object
+	typedArrayProto                                 *goja.Object
+	promiseThen                                     goja.Callable
+	promiseResolve                                  goja.Callable
+	syms                                            map[string]*goja.Symbol
+	globalImpl                                      any
+	toStringFn                                      goja.Callable
+	reflectGet, reflectSet, reflectGOPD, reflectHas goja.Callable
+	ctorFactory                                     goja.Callable
+	iterProtos                                      map[string]*goja.Object
+	asyncIterProto                                  *goja.Object
+	typedArrayTag                                   goja.Callable
+	dataViewLen                                     goja.Callable
 }
 
 // slot is the value kept in a platform object's internal slot.
@@ -269,6 +270,10 @@ func (r *Realm) Wrap(impl any, iface string) goja.Value {
 	obj := r.newPlatformObject(io, io.Prototype)
 	r.setSlot(obj, impl, io)
 	io.def.defineUnforgeables(r, io, obj)
+	if lp := io.legacy(); lp != nil {
+		obj = r.legacyObject(obj, impl, lp)
+		r.setSlot(obj, impl, io)
+	}
 	if refl != nil {
 		refl.obj, refl.realm = obj, r
 	}

@@ -51,13 +51,14 @@ func main() {
 	root := findModuleRoot()
 	in := flag.String("in", filepath.Join(root, "bindings", "webidls"), "directory of .idl sources")
 	out := flag.String("out", filepath.Join(root, "bindings"), "output directory")
+	pkg := flag.String("pkg", "bindings", "Go package name of the generated files")
 	flag.Parse()
 	files, err := codegen.ParseDir(*in)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bindgen:", err)
 		os.Exit(1)
 	}
-	g, outs, err := codegen.Generate(codegen.Load(files), codegen.Options{Package: "bindings"})
+	g, outs, err := codegen.Generate(codegen.Load(files), codegen.Options{Package: *pkg})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bindgen:", err)
 		os.Exit(1)
