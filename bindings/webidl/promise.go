@@ -60,9 +60,9 @@ func (p *Promise) Resolve(v goja.Value) {
 	if p.resolve == nil {
 		panic("webidl: Resolve on a promise this realm did not create")
 	}
-	if err := p.resolve(AnyValue(v)); err != nil {
-		panic(err)
-	}
+	// goja reports only uncatchable errors here (the runtime was
+	// interrupted: the realm is closed); settling then does nothing.
+	_ = p.resolve(AnyValue(v))
 }
 
 // Reject implements "reject p with reason".
@@ -70,9 +70,7 @@ func (p *Promise) Reject(reason goja.Value) {
 	if p.reject == nil {
 		panic("webidl: Reject on a promise this realm did not create")
 	}
-	if err := p.reject(AnyValue(reason)); err != nil {
-		panic(err)
-	}
+	_ = p.reject(AnyValue(reason))
 }
 
 // RejectError rejects p with the JavaScript value of err.
@@ -122,7 +120,8 @@ func (p *Promise) React(onFulfilled, onRejected func(goja.Value) (goja.Value, er
 	}
 	res, err := r.promiseThen(p.Object, wrap(onFulfilled), wrap(onRejected))
 	if err != nil {
-		panic(err)
+		// Uncatchable (the realm is closed): a promise that never settles.
+		return &Promise{Object: p.Object, realm: r}
 	}
 	return &Promise{Object: res.(*goja.Object), realm: r}
 }
@@ -132,9 +131,7 @@ func (p *Promise) React(onFulfilled, onRejected func(goja.Value) (goja.Value, er
 func (p *Promise) MarkHandled() {
 	r := p.realm
 	noop := r.VM.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	if _, err := r.promiseThen(p.Object, goja.Undefined(), noop); err != nil {
-		panic(err)
-	}
+	_, _ = r.promiseThen(p.Object, goja.Undefined(), noop) // errors: the realm is closed
 }
 
 // PromiseOperation runs the body of an operation whose return type is a

@@ -1,6 +1,7 @@
 package webidl
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -141,6 +142,9 @@ func (r *Realm) Exposed(exposed []string, secureOnly bool) bool {
 // setSlot associates a platform object with its implementation.
 func (r *Realm) setSlot(obj *goja.Object, impl any, iface *InterfaceObject) {
 	if _, err := r.slotSet(r.slots, obj, r.VM.ToValue(&slot{impl: impl, iface: iface})); err != nil {
+		if isUncatchable(err) {
+			return // the realm is closed
+		}
 		panic(err)
 	}
 }
@@ -287,6 +291,9 @@ func (r *Realm) newPlatformObject(io *InterfaceObject, proto *goja.Object) *goja
 	if io.errorLike {
 		obj, err := r.VM.New(r.errorCtor)
 		if err != nil {
+			if isUncatchable(err) {
+				return r.VM.CreateObject(proto)
+			}
 			panic(err)
 		}
 		_ = obj.SetPrototype(proto)
@@ -376,4 +383,11 @@ func (r *Realm) ThisObject(this goja.Value) *goja.Object {
 		r.ThrowTypeError("%s", IllegalInvocation)
 	}
 	return o
+}
+
+// isUncatchable reports whether err is one of goja's uncatchable errors
+// (the runtime was interrupted, for example because its realm closed).
+func isUncatchable(err error) bool {
+	var ie *goja.InterruptedError
+	return errors.As(err, &ie)
 }

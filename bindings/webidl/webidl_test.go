@@ -525,3 +525,15 @@ func TestIterators(t *testing.T) {
 		`try { mk(0).next.call({}); "no" } catch (e) { e.message }`:                                                                                "Illegal invocation",
 	})
 }
+
+func TestPromiseAfterInterrupt(t *testing.T) {
+	r := newTestRealm(t, true)
+	p := r.NewPromise()
+	q := r.NewPromise()
+	r.VM.Interrupt("closed")
+	// Settling a promise of an interrupted runtime must not panic.
+	p.Resolve(StringValue("late"))
+	q.Reject(StringValue("late"))
+	q.MarkHandled()
+	_ = p.React(func(v goja.Value) (goja.Value, error) { return v, nil }, nil)
+}
