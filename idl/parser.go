@@ -7,9 +7,39 @@ import "strings"
 // syntax errors. After an error the parser resynchronizes at the next
 // member or definition, so one call reports several independent errors.
 func Parse(filename string, src []byte) (*File, error) {
-	p := &parser{file: &File{Name: filename, Source: src}}
+	var ps Parser
+	return ps.Parse(filename, src)
+}
+
+// A Parser parses any number of files, allocating their AST nodes in
+// shared chunks. A program that keeps the ASTs of many files (as "webidl
+// check" does) parses faster with one Parser per goroutine than with the
+// Parse function. The zero value is ready to use; a Parser is not safe for
+// concurrent use.
+type Parser struct {
+	arena arena
+}
+
+// arena holds the chunks that tokens and AST nodes are allocated from.
+type arena struct {
+	// toks is a chunk of token storage; files take consecutive pieces.
+	toks       []Token
+	types      slab[Type]
+	args       slab[Argument]
+	eattrs     slab[ExtendedAttribute]
+	attrs      slab[Attribute]
+	ops        slab[Operation]
+	fields     slab[Field]
+	values     slab[Value]
+	enumValues slab[EnumValue]
+	consts     slab[Constant]
+}
+
+// Parse parses one Web IDL source, like the Parse function.
+func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
+	p := &parser{file: &File{Name: filename, Source: src}, a: &ps.arena}
 	p.src = string(src)
-	p.toks = tokenize(p.src)
+	p.toks = ps.arena.tokenize(p.src)
 	p.file.Tokens = p.toks
 	p.parseDefinitions()
 	if len(p.errs) > 0 {
@@ -37,9 +67,7 @@ type parser struct {
 	// built when an error occurs.
 	ctxKind, ctxName string
 	ctxPartial       bool
-	types            slab[Type]
-	args             slab[Argument]
-	eattrs           slab[ExtendedAttribute]
+	a                *arena
 }
 
 // bailout unwinds the parser to the nearest recovery point.
@@ -52,14 +80,38 @@ func (p *parser) at(t *Token) Position {
 	return Position{Filename: p.file.Name, Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
 }
 
+// tokenize tokenizes s into the arena's token chunk when the generous
+// estimate of its token count fits there, or into a new chunk.
+func (a *arena) tokenize(s string) []Token {
+	if a.toks == nil {
+		// The first file of an arena (the only one, for Parse): count the
+		// tokens to allocate exactly what they need.
+		toks := tokenizeInto(make([]Token, 0, countTokens(s)), s)
+		a.toks = toks
+		return toks[:len(toks):len(toks)]
+	}
+	est := estimateTokens(s)
+	if cap(a.toks)-len(a.toks) < est {
+		// A new chunk, shared by the next files.
+		a.toks = make([]Token, 0, max(est, 32768))
+	}
+	base := len(a.toks)
+	toks := tokenizeInto(a.toks[base:base], s)
+	if len(toks) <= cap(a.toks)-base {
+		a.toks = a.toks[:base+len(toks)] // used in place
+	}
+	return toks[:len(toks):len(toks)]
+}
+
 // slab hands out pointers into chunks of preallocated values, so that the
 // many small AST nodes cost one allocation per chunk rather than each.
 type slab[T any] struct{ buf []T }
 
 func (s *slab[T]) alloc() *T {
 	if len(s.buf) == cap(s.buf) {
-		// Chunks grow from 8 to 256 values, so that small files waste little.
-		s.buf = make([]T, 0, min(max(2*cap(s.buf), 8), 256))
+		// Chunks grow from 8 to 512 values, so that small files waste
+		// little and a long-lived Parser allocates large chunks.
+		s.buf = make([]T, 0, min(max(2*cap(s.buf), 8), 512))
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
@@ -67,7 +119,7 @@ func (s *slab[T]) alloc() *T {
 
 // newType allocates a type that starts at token start.
 func (p *parser) newType(start *Token, name, context string) *Type {
-	t := p.types.alloc()
+	t := p.a.types.alloc()
 	t.Position = p.at(start)
 	t.Name = name
 	t.Context = context
@@ -332,7 +384,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 		return nil
 	}
 	p.pos++
-	a := p.eattrs.alloc()
+	a := p.a.eattrs.alloc()
 	a.Position, a.Name = p.at(name), name.Value()
 	a.Tokens.Name = name
 	if assign := p.consume("="); assign != nil {
@@ -605,7 +657,8 @@ func (p *parser) parseMixinMember() Member {
 func (p *parser) parseStringifier() Member {
 	special := p.consume("stringifier")
 	if term := p.consume(";"); term != nil {
-		op := &Operation{Position: p.at(special), Special: "stringifier"}
+		op := p.a.ops.alloc()
+		op.Position, op.Special = p.at(special), "stringifier"
 		op.Tokens.Special = special
 		op.Tokens.Termination = term
 		return op
@@ -630,7 +683,8 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 	if requireReadonly && ro == nil {
 		p.failAt(base, "Attributes must be readonly in this context")
 	}
-	a := &Attribute{Readonly: ro != nil}
+	a := p.a.attrs.alloc()
+	a.Readonly = ro != nil
 	a.Position = p.at(base)
 	if ro != nil {
 		a.Position = p.at(ro)
@@ -676,7 +730,8 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 	if rt == nil {
 		p.fail("Missing return type")
 	}
-	op := &Operation{Position: rt.Position, ReturnType: rt}
+	op := p.a.ops.alloc()
+	op.Position, op.ReturnType = rt.Position, rt
 	if special != nil {
 		op.Special = special.Value()
 		op.Position = p.at(special)
@@ -711,7 +766,8 @@ func (p *parser) parseConstructor() *Constructor {
 // (used for const types).
 func (p *parser) parseConst() *Constant {
 	base := p.consume("const")
-	c := &Constant{Position: p.at(base)}
+	c := p.a.consts.alloc()
+	c.Position = p.at(base)
 	c.Tokens.Base = base
 	t := p.parsePrimitiveType("const-type")
 	if t == nil {
@@ -745,7 +801,8 @@ func (p *parser) parseConst() *Constant {
 // parseConstValue parses a boolean, float or integer literal.
 func (p *parser) parseConstValue() *Value {
 	t := p.tok()
-	v := &Value{Position: p.at(t)}
+	v := p.a.values.alloc()
+	v.Position = p.at(t)
 	switch {
 	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
 		v.Kind, v.Text = "number", t.Value()
@@ -779,7 +836,8 @@ func (p *parser) parseDefault() *Value {
 	v := p.parseConstValue()
 	if v == nil {
 		t := p.tok()
-		v = &Value{Position: p.at(t)}
+		v = p.a.values.alloc()
+		v.Position = p.at(t)
 		switch {
 		case t.Kind == TokenString:
 			v.Kind, v.Text = "string", t.Value()[1:len(t.Value())-1]
@@ -982,7 +1040,8 @@ func (p *parser) parseDictionary(partial *Token) Definition {
 
 func (p *parser) parseField() *Field {
 	ea := p.parseExtAttrs()
-	f := &Field{ExtAttrs: ea}
+	f := p.a.fields.alloc()
+	f.ExtAttrs = ea
 	req := p.consume("required")
 	f.Tokens.Required = req
 	f.Required = req != nil
@@ -1032,7 +1091,8 @@ func (p *parser) parseEnum() Definition {
 			break
 		}
 		p.pos++
-		v := &EnumValue{Position: p.at(t), Value: t.Value()[1 : len(t.Value())-1]}
+		v := p.a.enumValues.alloc()
+		v.Position, v.Value = p.at(t), t.Value()[1:len(t.Value())-1]
 		v.Tokens.Value = t
 		e.Values = append(e.Values, v)
 		sep := p.consume(",")
@@ -1113,7 +1173,7 @@ func (p *parser) parseArgumentList() []*Argument {
 func (p *parser) parseArgument() *Argument {
 	start := p.pos
 	ea := p.parseExtAttrs()
-	a := p.args.alloc()
+	a := p.a.args.alloc()
 	a.ExtAttrs, a.Position = ea, p.at(p.tok())
 	opt := p.consume("optional")
 	a.Tokens.Optional = opt

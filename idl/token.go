@@ -97,12 +97,20 @@ var argumentNameKeywords = map[string]bool{
 // tokenize splits src into tokens. It never fails: characters that start no
 // token become one-character TokenOther tokens, which the parser rejects.
 func tokenize(s string) []Token {
-	// Counting first lets the token slice be allocated at its exact size:
-	// guessing wastes memory, and growing or copying costs more than the
-	// counting pass.
-	toks := make([]Token, 0, countTokens(s))
+	return tokenizeInto(make([]Token, 0, estimateTokens(s)), s)
+}
+
+// estimateTokens is a generous guess of the number of tokens of s: real
+// IDL averages about 8 bytes per token. tokenizeInto grows the slice when
+// the guess is short.
+func estimateTokens(s string) int { return len(s)/4 + 16 }
+
+// tokenizeInto appends the tokens of s to toks (which should be empty,
+// with spare capacity) and returns the result.
+func tokenizeInto(toks []Token, s string) []Token {
 	line, lineStart := 1, 0
 	noClose := -1
+	n := len(s)
 	for i := 0; ; {
 		ts := i
 		i = skipTrivia(s, i, &noClose)
@@ -110,25 +118,43 @@ func tokenize(s string) []Token {
 			line += nl
 			lineStart = ts + strings.LastIndexByte(s[ts:i], '\n') + 1
 		}
-		tok := Token{start: int32(i - ts), Index: int32(len(toks)),
-			Offset: int32(i), Line: int32(line), Column: int32(i - lineStart + 1)}
-		if i >= len(s) {
+		if len(toks) == cap(toks) {
+			toks = append(toks, Token{})[:len(toks)]
+		}
+		k := len(toks)
+		toks = toks[:k+1]
+		tok := &toks[k]
+		tok.start = int32(i - ts)
+		tok.Index = int32(k)
+		tok.Offset = int32(i)
+		tok.Line = int32(line)
+		tok.Column = int32(i - lineStart + 1)
+		if i >= n {
 			tok.Kind = TokenEOF
 			tok.raw = s[ts:]
-			return append(toks, tok)
+			return toks
 		}
-		end, kind := tokenEnd(s, i)
-		tok.Kind = kind
-		tok.raw = s[ts:end]
-		if kind == TokenIdentifier {
+		var end int
+		if c := s[i]; charClass[c]&classLetter != 0 {
+			// An identifier (the common case, inline).
+			end = i + 1
+			for end < n && charClass[s[end]]&classIdentRest != 0 {
+				end++
+			}
+			tok.Kind = TokenIdentifier
+		} else {
+			end, tok.Kind = tokenEnd(s, i)
+		}
+		switch tok.Kind {
+		case TokenIdentifier:
 			tok.Keyword = isKeyword(s[i:end])
-		} else if kind == TokenString {
+		case TokenString:
 			if nl := strings.Count(s[i:end], "\n"); nl > 0 {
 				line += nl
 				lineStart = i + strings.LastIndexByte(s[i:end], '\n') + 1
 			}
 		}
-		toks = append(toks, tok)
+		tok.raw = s[ts:end]
 		i = end
 	}
 }

@@ -108,12 +108,13 @@ func parseAll(paths []string) []*parsed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var parser idl.Parser // one per goroutine: shared allocations
 			for i := range next {
 				p := &parsed{path: paths[i]}
 				p.src, p.err = os.ReadFile(paths[i])
 				if p.err == nil {
 					var err error
-					p.file, err = idl.Parse(paths[i], p.src)
+					p.file, err = parser.Parse(paths[i], p.src)
 					if list, ok := err.(idl.ErrorList); ok {
 						p.errs = list
 					}
