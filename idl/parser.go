@@ -68,6 +68,14 @@ type parser struct {
 	ctxKind, ctxName string
 	ctxPartial       bool
 	a                *arena
+	// Stacks for lists being parsed.
+	members  stack[Member]
+	args     stack[*Argument]
+	eattrs   stack[*ExtendedAttribute]
+	evalues  stack[*ExtAttrValue]
+	subtypes stack[*Type]
+	fields   stack[*Field]
+	enumvals stack[*EnumValue]
 }
 
 // bailout unwinds the parser to the nearest recovery point.
@@ -101,6 +109,46 @@ func (a *arena) tokenize(s string) []Token {
 		a.toks = a.toks[:base+len(toks)] // used in place
 	}
 	return toks[:len(toks):len(toks)]
+}
+
+// stack collects the elements of lists being parsed (nested lists push
+// above the outer ones); pop copies a finished list into a slice of exactly
+// its length, so lists cost one allocation instead of repeated growth.
+type stack[T any] struct{ s []T }
+
+func (st *stack[T]) mark() int { return len(st.s) }
+
+func (st *stack[T]) push(x T) { st.s = append(st.s, x) }
+
+func (st *stack[T]) pop(mark int) []T {
+	if len(st.s) <= mark {
+		st.s = st.s[:min(mark, len(st.s))]
+		return nil
+	}
+	out := make([]T, len(st.s)-mark)
+	copy(out, st.s[mark:])
+	clear(st.s[mark:])
+	st.s = st.s[:mark]
+	return out
+}
+
+// stackMarks records the heights of the list stacks.
+type stackMarks [7]int
+
+func (p *parser) marks() stackMarks {
+	return stackMarks{p.members.mark(), p.args.mark(), p.eattrs.mark(), p.evalues.mark(),
+		p.subtypes.mark(), p.fields.mark(), p.enumvals.mark()}
+}
+
+// restore drops what lists abandoned by a syntax error left on the stacks.
+func (p *parser) restore(m stackMarks) {
+	p.members.pop(m[0])
+	p.args.pop(m[1])
+	p.eattrs.pop(m[2])
+	p.evalues.pop(m[3])
+	p.subtypes.pop(m[4])
+	p.fields.pop(m[5])
+	p.enumvals.pop(m[6])
 }
 
 // slab hands out pointers into chunks of preallocated values, so that the
@@ -245,6 +293,7 @@ func (p *parser) parseDefinitions() {
 // the end of the broken definition and returns nil.
 func (p *parser) recoverDefinition() (d Definition) {
 	start := p.pos
+	marks := p.marks()
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -252,6 +301,7 @@ func (p *parser) recoverDefinition() (d Definition) {
 			}
 			d = nil
 			p.depth = 0
+			p.restore(marks)
 			p.skipDefinition(start)
 		}
 		p.ctxKind, p.ctxName, p.ctxPartial = "", "", false
@@ -348,12 +398,13 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 		return l
 	}
 	l.Tokens.Open = open
+	mark := p.eattrs.mark()
 	for {
 		a := p.parseExtAttr()
 		if a == nil {
 			break
 		}
-		l.List = append(l.List, a)
+		p.eattrs.push(a)
 		sep := p.consume(",")
 		if sep == nil {
 			break
@@ -363,6 +414,7 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 			p.fail("Trailing comma in extended attribute")
 		}
 	}
+	l.List = p.eattrs.pop(mark)
 	close := p.consume("]")
 	if close == nil {
 		p.fail("Expected a closing token for the extended attribute list")
@@ -420,6 +472,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 				p.fail("Expected identifiers, strings, decimals, or integers but none found")
 			}
 			rhs.Kind = kind.String() + "-list"
+			mark := p.evalues.mark()
 			for {
 				t := p.tok()
 				if t.Kind != kind {
@@ -431,7 +484,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					ev.Value = unescape(t.Value())
 				}
 				ev.Tokens.Value = t
-				rhs.List = append(rhs.List, ev)
+				p.evalues.push(ev)
 				sep := p.consume(",")
 				if sep == nil {
 					break
@@ -441,6 +494,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					p.fail("Trailing comma in " + kind.String() + " list")
 				}
 			}
+			rhs.List = p.evalues.pop(mark)
 			rhs.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
 			return a
 		}
@@ -510,12 +564,14 @@ func (p *parser) parseBody(kind string, open, close, term **Token, member func()
 // member's ";" (or stops before the body's "}").
 func (p *parser) recoverMember(member func()) {
 	start := p.pos
+	marks := p.marks()
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
 				panic(r)
 			}
 			p.depth = 0
+			p.restore(marks)
 			p.skipMember(start)
 		}
 	}()
@@ -569,6 +625,7 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 	if partial == nil && mixin == nil {
 		it.Inheritance = p.parseInheritance(&it.Tokens.Colon, &it.Tokens.Inheritance)
 	}
+	mark := p.members.mark()
 	p.parseBody(kind, &it.Tokens.Open, &it.Tokens.Close, &it.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
 		var m Member
@@ -578,8 +635,9 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 			m = p.parseInterfaceMember()
 		}
 		*m.Attributes() = ea
-		it.Members = append(it.Members, m)
+		p.members.push(m)
 	})
+	it.Members = p.members.pop(mark)
 	return it
 }
 
@@ -955,6 +1013,7 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	ci.Tokens.Name = name
 	ci.Name = unescape(name.Value())
 	p.setContext(nil, "callback interface", ci.Name)
+	mark := p.members.mark()
 	p.parseBody("callback interface", &ci.Tokens.Open, &ci.Tokens.Close, &ci.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
 		var m Member
@@ -964,8 +1023,9 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 			m = p.parseRegularOperation(nil)
 		}
 		*m.Attributes() = ea
-		ci.Members = append(ci.Members, m)
+		p.members.push(m)
 	})
+	ci.Members = p.members.pop(mark)
 	return ci
 }
 
@@ -1002,6 +1062,7 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 	ns.Tokens.Name = name
 	ns.Name = unescape(name.Value())
 	p.setContext(partial, "namespace", ns.Name)
+	mark := p.members.mark()
 	p.parseBody("namespace", &ns.Tokens.Open, &ns.Tokens.Close, &ns.Tokens.Termination, func() {
 		ea := p.parseExtAttrs()
 		var m Member
@@ -1013,8 +1074,9 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 			m = p.parseRegularOperation(nil)
 		}
 		*m.Attributes() = ea
-		ns.Members = append(ns.Members, m)
+		p.members.push(m)
 	})
+	ns.Members = p.members.pop(mark)
 	return ns
 }
 
@@ -1032,9 +1094,11 @@ func (p *parser) parseDictionary(partial *Token) Definition {
 	if partial == nil {
 		d.Inheritance = p.parseInheritance(&d.Tokens.Colon, &d.Tokens.Inheritance)
 	}
+	mark := p.fields.mark()
 	p.parseBody("dictionary", &d.Tokens.Open, &d.Tokens.Close, &d.Tokens.Termination, func() {
-		d.Members = append(d.Members, p.parseField())
+		p.fields.push(p.parseField())
 	})
+	d.Members = p.fields.pop(mark)
 	return d
 }
 
@@ -1079,10 +1143,11 @@ func (p *parser) parseEnum() Definition {
 	e.Name = unescape(name.Value())
 	p.setContext(nil, "enum", e.Name)
 	e.Tokens.Open = p.expect("Bodyless enum", "{")
+	mark := p.enumvals.mark()
 	for {
 		t := p.tok()
 		if t.Kind != TokenString {
-			if len(e.Values) == 0 {
+			if p.enumvals.mark() == mark {
 				if p.is("}") {
 					p.fail("No value in enum")
 				}
@@ -1094,7 +1159,7 @@ func (p *parser) parseEnum() Definition {
 		v := p.a.enumValues.alloc()
 		v.Position, v.Value = p.at(t), t.Value()[1:len(t.Value())-1]
 		v.Tokens.Value = t
-		e.Values = append(e.Values, v)
+		p.enumvals.push(v)
 		sep := p.consume(",")
 		if sep == nil {
 			if p.tok().Kind == TokenString {
@@ -1104,6 +1169,7 @@ func (p *parser) parseEnum() Definition {
 		}
 		v.Tokens.Separator = sep
 	}
+	e.Values = p.enumvals.pop(mark)
 	e.Tokens.Close = p.expect("Unexpected value in enum", "}")
 	e.Tokens.Termination = p.expect("No semicolon after enum", ";")
 	return e
@@ -1151,19 +1217,19 @@ func (p *parser) parseArgumentList() []*Argument {
 		p.fail("Nesting too deep")
 	}
 	defer func() { p.depth-- }()
-	var args []*Argument
+	mark := p.args.mark()
 	for {
 		a := p.parseArgument()
 		if a == nil {
-			if len(args) > 0 {
+			if p.args.mark() > mark {
 				p.fail("Trailing comma in arguments list")
 			}
-			return args
+			return nil
 		}
-		args = append(args, a)
+		p.args.push(a)
 		sep := p.consume(",")
 		if sep == nil {
-			return args
+			return p.args.pop(mark)
 		}
 		a.Tokens.Separator = sep
 	}
@@ -1379,7 +1445,7 @@ func (p *parser) parseGeneric(context string) *Type {
 		if sub == nil {
 			p.fail("Missing Promise subtype")
 		}
-		ty.Subtypes = append(ty.Subtypes, sub)
+		ty.Subtypes = []*Type{sub}
 	case "record":
 		if p.is("[") {
 			p.fail("Record key cannot have extended attribute")
@@ -1396,13 +1462,13 @@ func (p *parser) parseGeneric(context string) *Type {
 		if val == nil {
 			p.fail("Error parsing generic type record")
 		}
-		ty.Subtypes = append(ty.Subtypes, key, val)
+		ty.Subtypes = []*Type{key, val}
 	default:
 		sub := p.parseTypeWithExtAttrs(context)
 		if sub == nil {
 			p.fail("Missing " + base.Value() + " subtype")
 		}
-		ty.Subtypes = append(ty.Subtypes, sub)
+		ty.Subtypes = []*Type{sub}
 	}
 	ty.Tokens.Close = p.expect("Missing closing bracket after "+base.Value(), ">")
 	return ty
@@ -1413,6 +1479,7 @@ func (p *parser) parseUnion(context string) *Type {
 	ty := p.newType(open, "", context)
 	ty.Union = true
 	ty.Tokens.Open = open
+	mark := p.subtypes.mark()
 	for {
 		sub := p.parseTypeWithExtAttrs(context)
 		if sub == nil {
@@ -1424,13 +1491,14 @@ func (p *parser) parseUnion(context string) *Type {
 		if sub.Generic == "Promise" {
 			p.failAt(sub.Tokens.Base, "Type `Promise` cannot be included in a union type")
 		}
-		ty.Subtypes = append(ty.Subtypes, sub)
+		p.subtypes.push(sub)
 		or := p.consume("or")
 		if or == nil {
 			break
 		}
 		sub.Tokens.Separator = or
 	}
+	ty.Subtypes = p.subtypes.pop(mark)
 	if len(ty.Subtypes) < 2 {
 		p.fail("At least two types are expected in a union type but found less")
 	}
