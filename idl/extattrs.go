@@ -55,7 +55,8 @@ type extAttrSpec struct {
 }
 
 func integerType(v *validator, t *Type) bool {
-	ms := v.flatten(t)
+	var buf [8]*Type
+	ms := v.flattenInto(buf[:0], t, 0)
 	for _, m := range ms {
 		if m.Generic != "" || !numericNames[m.Name] || m.Name == "float" || m.Name == "double" ||
 			m.Name == "unrestricted float" || m.Name == "unrestricted double" {
@@ -66,7 +67,8 @@ func integerType(v *validator, t *Type) bool {
 }
 
 func bufferType(v *validator, t *Type) bool {
-	ms := v.flatten(t)
+	var buf [8]*Type
+	ms := v.flattenInto(buf[:0], t, 0)
 	for _, m := range ms {
 		if m.Generic != "" || !builtinTypes[m.Name] {
 			return false
@@ -217,7 +219,8 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 // types is known, so that type-based checks do not pile onto an
 // undefined-type problem.
 func (v *validator) resolvable(t *Type) bool {
-	for _, m := range v.flatten(t) {
+	var buf [8]*Type
+	for _, m := range v.flattenInto(buf[:0], t, 0) {
 		if m.Generic == "" && !primitiveNames[m.Name] && !builtinTypes[m.Name] {
 			if _, ok := v.defs[m.Name]; !ok && proseTypes[m.Name] == 0 {
 				return false

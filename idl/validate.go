@@ -220,6 +220,7 @@ func (v *validator) fork() *validator {
 	f.required = map[*Dictionary]bool{}
 	f.groups = nil
 	f.groupIdx = map[string]int{}
+	f.srcBuf = nil
 	return &f
 }
 
@@ -245,6 +246,9 @@ type validator struct {
 	included map[string]bool
 	// required caches requiredMembers.
 	required map[*Dictionary]bool
+	// srcBuf is scratch space for interfaceSources (whose result is used
+	// before the next call).
+	srcBuf []source
 	// groups and groupIdx are scratch space for checkMembersTogether.
 	groups   [][]namedMember
 	groupIdx map[string]int
@@ -380,7 +384,7 @@ type source struct {
 // interfaceSources returns the definitions whose members make up the
 // interface or namespace named name.
 func (v *validator) interfaceSources(d Definition) []source {
-	var out []source
+	out := v.srcBuf[:0]
 	add := func(d Definition) {
 		switch d := d.(type) {
 		case *Interface:
@@ -391,6 +395,7 @@ func (v *validator) interfaceSources(d Definition) []source {
 			out = append(out, source{d, d.Members})
 		}
 	}
+	defer func() { v.srcBuf = out[:0] }()
 	name := d.DefinitionName()
 	add(d)
 	for _, p := range v.partials[name] {
@@ -859,7 +864,8 @@ func (v *validator) dictionaryIn(t *Type) *Dictionary {
 	} else if t.Generic != "" {
 		return nil
 	}
-	for _, m := range v.flatten(t) {
+	var buf [8]*Type
+	for _, m := range v.flattenInto(buf[:0], t, 0) {
 		if m.Generic == "" && !m.Union {
 			if d, ok := v.defs[m.Name].(*Dictionary); ok {
 				return d
@@ -1075,25 +1081,24 @@ func (v *validator) includesNullableDepth(t *Type, depth int) bool {
 // flatten returns the flattened member types of t (t itself when it is not
 // a union), typedefs resolved and nullability ignored.
 func (v *validator) flatten(t *Type) []*Type {
-	var out []*Type
-	var walk func(t *Type, depth int)
-	walk = func(t *Type, depth int) {
-		if depth > 64 {
-			return
-		}
-		r := v.resolve(t)
-		if r == nil {
-			return
-		}
-		if r.Union {
-			for _, s := range r.Subtypes {
-				walk(s, depth+1)
-			}
-			return
-		}
-		out = append(out, r)
+	return v.flattenInto(nil, t, 0)
+}
+
+// flattenInto appends the flattened member types of t to out.
+func (v *validator) flattenInto(out []*Type, t *Type, depth int) []*Type {
+	if depth > 64 {
+		return out
 	}
-	walk(t, 0)
+	r := v.resolve(t)
+	if r == nil {
+		return out
+	}
+	if !r.Union {
+		return append(out, r)
+	}
+	for _, s := range r.Subtypes {
+		out = v.flattenInto(out, s, depth+1)
+	}
 	return out
 }
 
@@ -1213,8 +1218,9 @@ func (v *validator) distinguishable(a, b *Type) bool {
 	}
 	// 2, 3. Unions: every member against every member.
 	if a.Union || b.Union {
-		for _, x := range v.flatten(a) {
-			for _, y := range v.flatten(b) {
+		var bufA, bufB [8]*Type
+		for _, x := range v.flattenInto(bufA[:0], a, 0) {
+			for _, y := range v.flattenInto(bufB[:0], b, 0) {
 				if !v.distinguishable(stripNull(x), stripNull(y)) {
 					return false
 				}
@@ -1365,7 +1371,8 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	if t == nil || val == nil {
 		return
 	}
-	members := v.flatten(t)
+	var buf [8]*Type
+	members := v.flattenInto(buf[:0], t, 0)
 	nullable := v.includesNullable(t)
 	fits := func(pred func(m *Type) bool) bool {
 		for _, m := range members {
