@@ -170,7 +170,6 @@ func (r *Realm) setUp(info envInfo) error {
 	r.secure = info.secure
 	r.globalImpl = r.newGlobal(info)
 	r.idl.SetGlobalImpl(r.globalImpl)
-	patchGlobalIdentity()
 	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
