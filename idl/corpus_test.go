@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,4 +194,52 @@ func TestValidateCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("problems on the whole corpus: %v", counts)
+}
+
+// TestValidateCorpusVsWebidl2 validates the whole corpus with webidl2.js
+// too: neither may report an error, and every problem webidl2.js reports
+// must be among ours (same file, line and rule).
+func TestValidateCorpusVsWebidl2(t *testing.T) {
+	files := loadCorpus(t)
+	webidl2 := testenv.NPMPackage(t, "webidl2")
+	node := testenv.Node(t)
+	script, _ := filepath.Abs("testdata/webidl2-validate.js")
+	out, err := exec.Command(node, script, webidl2, testenv.NPMPackage(t, "@webref/idl")).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var parsed []*File
+	for _, f := range files {
+		file, err := Parse(f.Name, f.Src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, file)
+	}
+	ours := map[string]bool{}
+	for _, p := range Validate(parsed...) {
+		ours[fmt.Sprintf("%s:%d:%s", p.Pos.Filename, p.Pos.Line, p.Rule)] = true
+	}
+	theirs := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var p struct {
+			File, Rule, Level string
+			Line              int
+		}
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		theirs++
+		if p.Level == "error" {
+			t.Errorf("webidl2.js reports an error: %+v", p)
+		}
+		if key := fmt.Sprintf("%s:%d:%s", p.File, p.Line, p.Rule); !ours[key] {
+			t.Errorf("webidl2.js reports %s, we do not", key)
+		}
+	}
+	if theirs == 0 {
+		t.Error("webidl2.js reported nothing; the comparison would be vacuous")
+	}
+	t.Logf("all %d webidl2.js findings are among ours", theirs)
 }

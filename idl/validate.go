@@ -115,7 +115,8 @@ var Rules = map[string]Rule{
 	"renamed-legacy":               {SeverityWarning, "a legacy extended attribute is used under its old name"},
 	"no-nointerfaceobject":         {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
 	"variadic-not-last":            {SeverityError, "a variadic argument is not the last argument"},
-	"bad-attribute-type":           {SeverityWarning, "an attribute has a dictionary, sequence or record type (published specs do this)"},
+	"bad-attribute-type":           {SeverityError, "an attribute has a dictionary, sequence or record type (or a union including one)"},
+	"nullable-dict-attribute":      {SeverityWarning, "an attribute has a nullable dictionary type, not in a union (published specs do this)"},
 	"bad-value":                    {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
 	"null-default":                 {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
 	"no-constructible-global":      {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
@@ -721,12 +722,17 @@ func (v *validator) checkMember(d Definition, m Member) {
 	switch m := m.(type) {
 	case *Attribute:
 		v.checkType(m.Type)
-		if t := v.resolve(m.Type); t != nil && !t.Union {
+		var buf [8]*Type
+		for _, t := range v.flattenInto(buf[:0], m.Type, 0) {
 			switch {
 			case t.Generic == "sequence" || t.Generic == "record":
 				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
 			case t.Generic == "" && v.isDictionary(t):
-				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a dictionary type")
+				if r := v.resolve(m.Type); r != nil && !r.Union && v.includesNullable(m.Type) {
+					v.report("nullable-dict-attribute", m.Type.Position, "attribute "+m.Name+" cannot have a (nullable) dictionary type")
+				} else {
+					v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a dictionary type")
+				}
 			}
 		}
 	case *Operation:

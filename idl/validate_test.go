@@ -1,9 +1,17 @@
 package idl
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gowebengine/weblocks/internal/testenv"
 )
 
 // TestValidateRules runs Validate on testdata/validate: valid.idl must give
@@ -145,4 +153,66 @@ func TestValidateLongChains(t *testing.T) {
 	if strings.Join(got, "\n") != want {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
+}
+
+// TestValidateRulesVsWebidl2 runs webidl2.js's validate on each file of
+// testdata/validate: every problem it reports under a rule we also have
+// must be reported by us at the same line, except for the listed, deliberate
+// differences.
+func TestValidateRulesVsWebidl2(t *testing.T) {
+	webidl2 := testenv.NPMPackage(t, "webidl2")
+	node := testenv.Node(t)
+	script, _ := filepath.Abs("testdata/webidl2-validate.js")
+	dir, _ := filepath.Abs("testdata/validate")
+	out, err := exec.Command(node, script, webidl2, dir, "each").Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	// Their rule names that differ from ours.
+	renamed := map[string]string{"attr-invalid-type": "bad-attribute-type"}
+	// Deliberate differences, with the reason.
+	differences := map[string]string{
+		"dict-arg-default.idl:3:dict-arg-default": "webidl2.js wants a default for every optional dictionary argument; " +
+			"Web IDL only for dictionaries without required members",
+	}
+	ours := map[string]bool{}
+	for _, f := range readTestdata(t, "validate") {
+		file, err := Parse(f.Name, f.Src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range Validate(file) {
+			ours[fmt.Sprintf("%s:%d:%s", f.Name, p.Pos.Line, p.Rule)] = true
+		}
+	}
+	compared := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var p struct {
+			File, Rule string
+			Line       int
+		}
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		rule := p.Rule
+		if r, ok := renamed[rule]; ok {
+			rule = r
+		}
+		if _, ok := Rules[rule]; !ok {
+			continue
+		}
+		key := fmt.Sprintf("%s:%d:%s", p.File, p.Line, rule)
+		if _, ok := differences[key]; ok {
+			continue
+		}
+		compared++
+		if !ours[key] {
+			t.Errorf("webidl2.js reports %s, we do not", key)
+		}
+	}
+	if compared == 0 {
+		t.Error("nothing compared")
+	}
+	t.Logf("%d webidl2.js findings on our rule tests, all reported by us too", compared)
 }
