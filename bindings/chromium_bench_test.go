@@ -9,12 +9,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/internal/testenv"
 )
 
 // BenchmarkRequestCycleSideBySide runs the same JavaScript loop — one
 // `await navigator.locks.request('a', () => {})` per iteration — in a
-// window realm of this engine (manual scheduler) and in headless Chromium
+// window realm of this engine (manual scheduler, then goroutine
+// scheduler) and in headless Chromium
 // (a page on http://127.0.0.1, a secure context), in one run, so their
 // ns/op can be compared as a ratio.
 func BenchmarkRequestCycleSideBySide(b *testing.B) {
@@ -25,6 +28,30 @@ func BenchmarkRequestCycleSideBySide(b *testing.B) {
 		j.exec("globalThis.cycle = " + loop)
 		b.ResetTimer()
 		j.async(fmt.Sprintf("cycle(%d).then(done)", b.N))
+	})
+	b.Run("go-goroutines", func(b *testing.B) {
+		// The default scheduler: the event loop and the lock task queue
+		// on their own goroutines.
+		ua := html.NewUserAgent()
+		defer ua.Close()
+		doc, err := ua.OpenWindowURL("https://example.com/")
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := NewWindowRealm(doc.EnvironmentSettingsObject(), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		finished := make(chan struct{})
+		r.DefineGlobalFunction("finished", 0, func(goja.FunctionCall) goja.Value { close(finished); return goja.Undefined() })
+		if err := r.RunScript("setup.js", "globalThis.cycle = "+loop); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		if err := r.RunScript("run.js", fmt.Sprintf("cycle(%d).then(finished)", b.N)); err != nil {
+			b.Fatal(err)
+		}
+		<-finished
 	})
 	b.Run("chromium", func(b *testing.B) {
 		exe := testenv.Chromium(b)
