@@ -26,10 +26,13 @@ import (
 
 // frame is an iframe element connected to a window's document.
 type frame struct {
-	parent *window
-	el     *xhtml.Node
-	nav    *html.Navigable
-	proxy  *goja.Object // contentWindow, in the parent's realm
+	parent *window     // the containing window (for a popup: its opener)
+	el     *xhtml.Node // the iframe element (nil for a popup)
+	// popup: a top-level traversable opened by window.open; noopener: its
+	// window has no opener.
+	popup, noopener bool
+	nav             *html.Navigable
+	proxy           *goja.Object // contentWindow, in the parent's realm
 
 	mu    sync.Mutex
 	child *window // the window of the active document, once it has a realm
@@ -242,6 +245,9 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 // fireLoad queues, on the parent's event loop, the iframe load event steps:
 // fire load at the element (unless a newer navigation or removal came).
 func (f *frame) fireLoad(gen int) {
+	if f.el == nil {
+		return
+	}
 	w := f.parent
 	w.realm.QueueTask(func(*goja.Runtime) {
 		w.s.guard(func() {
@@ -340,8 +346,59 @@ func (w *window) sourceFor(sender *window) goja.Value {
 		return w.realm.Global()
 	case w.parentWin != nil && sender == w.parentWin:
 		return w.parentProxy
-	case sender.frame != nil && sender.parentWin == w:
+	case w.openerWin != nil && sender == w.openerWin:
+		return w.openerProxy
+	case sender.frame != nil && sender.frame.parent == w && !(sender.frame.popup && sender.frame.noopener):
 		return sender.frame.proxy
 	}
 	return goja.Null()
+}
+
+// open is window.open(url, target, features): a new top-level traversable
+// (in w's browsing context group, or a new one with noopener) navigated to
+// url, whose window gets w as its opener; it returns the new window's
+// stand-in (null with noopener). The target name is ignored: every call
+// opens a new window.
+func (w *window) open(call goja.FunctionCall) goja.Value {
+	vm := w.realm.Runtime()
+	u := &url.URL{Scheme: "about", Opaque: "blank"}
+	if a := call.Argument(0); !goja.IsUndefined(a) && a.String() != "" {
+		parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(a.String()))
+		if err != nil {
+			panic(w.s.eng.NewDOMException(w.realm, "SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
+		}
+		u = parsed
+	}
+	noopener := false
+	if f := call.Argument(2); !goja.IsUndefined(f) {
+		for _, tok := range strings.FieldsFunc(strings.ToLower(f.String()), func(r rune) bool { return r == ',' || r == ' ' }) {
+			name, val, _ := strings.Cut(tok, "=")
+			if (name == "noopener" || name == "noreferrer") && val != "0" && val != "no" && val != "false" {
+				noopener = true
+			}
+		}
+	}
+	blank := &url.URL{Scheme: "about", Opaque: "blank"}
+	var doc *html.Document
+	var err error
+	if noopener {
+		doc, err = w.s.eng.ua.OpenWindow(blank)
+	} else {
+		doc, err = w.htmlDoc.Navigable().OpenAuxiliary(blank)
+	}
+	if err != nil {
+		w.s.log("window.open: " + err.Error())
+		return goja.Null()
+	}
+	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener}
+	f.proxy = w.newWindowProxy(f.activeWindow)
+	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
+		go w.s.guard(f.destroy)
+		return goja.Undefined()
+	})))
+	f.navigate(u, nil)
+	if noopener {
+		return goja.Null()
+	}
+	return f.proxy
 }

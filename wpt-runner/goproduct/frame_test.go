@@ -126,3 +126,67 @@ func TestIframes(t *testing.T) {
 		"removing the iframe releases its locks", "navigating the iframe releases its locks and fires load",
 		"srcdoc frames, sandboxed ones have an opaque origin")
 }
+
+const popupPage = pageHead + `<script>
+promise_test(async () => {
+  const w = window.open("popup.html?name=P1");
+  assert_equals(typeof w.postMessage, "function");
+  const e = await new Promise(resolve => addEventListener("message", resolve, {once: true}));
+  assert_equals(e.source, w, "the message comes from the opened window");
+  assert_equals(e.data.opener, true, "the popup has an opener");
+  assert_equals(e.data.name, "P1", "URLSearchParams over location.search");
+  let free;
+  await navigator.locks.request("P1", {ifAvailable: true}, l => { free = l !== null; });
+  assert_false(free, "the popup holds the lock");
+  const granted = navigator.locks.request("P1", () => "granted");
+  w.close();
+  assert_equals(await granted, "granted", "closing the popup releases its lock");
+  assert_true(w.closed);
+}, "window.open, opener messaging and close");
+
+test(() => {
+  assert_equals(window.open("popup.html?name=P2", "_blank", "noopener"), null);
+}, "noopener gives null");
+</script>`
+
+const popupChild = `<!doctype html><script>
+const name = new URLSearchParams(location.search).get("name");
+navigator.locks.request(name, () => {
+  if (opener) opener.postMessage({opener: true, name}, "*");
+  return new Promise(() => {});
+});
+</script>`
+
+func TestWindowOpen(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{
+		"p/page.https.html":  popupPage,
+		"p/popup.html":       popupChild,
+		"p/popup.https.html": popupChild,
+	}))
+	// popup.html is resolved against the https page.
+	expectAllPass(t, h.run(t, "/p/page.https.html", 20*time.Second), "window.open, opener messaging and close", "noopener gives null")
+}
+
+const urlTest = `test(() => {
+  const u = new URL("/a/b?x=1&y=two+words#h", "https://WWW.Example.test:443/c/d");
+  assert_equals(u.href, "https://www.example.test/a/b?x=1&y=two+words#h");
+  assert_equals(u.origin, "https://www.example.test");
+  assert_equals(u.searchParams.get("y"), "two words");
+  u.searchParams.set("z", "a b");
+  assert_equals(u.search, "?x=1&y=two+words&z=a+b");
+  u.host = "other.test:8443";
+  assert_equals(u.href, "https://other.test:8443/a/b?x=1&y=two+words&z=a+b#h");
+  u.protocol = "http";
+  assert_equals(u.origin, "http://other.test:8443");
+  assert_throws_js(TypeError, () => new URL("nope"));
+  assert_equals(new URL("x.html", location.href).pathname, "/u/x.html");
+  assert_equals(new URLSearchParams("?a=1&a=2&b=%20").getAll("a").join(), "1,2");
+  assert_equals(new URLSearchParams({k: "v w"}).toString(), "k=v+w");
+  assert_equals(String(new URL("about:blank")), "about:blank");
+}, "URL and URLSearchParams");`
+
+func TestURL(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{"u/url.any.js": urlTest}))
+	expectAllPass(t, h.run(t, "/u/url.any.html", 10*time.Second), "URL and URLSearchParams")
+	expectAllPass(t, h.run(t, "/u/url.any.worker.html", 10*time.Second), "URL and URLSearchParams")
+}

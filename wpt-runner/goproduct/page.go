@@ -186,6 +186,10 @@ type window struct {
 	parentWin   *window
 	frame       *frame
 	parentProxy *goja.Object
+	// openerWin is the window that opened this one with window.open
+	// (without noopener); openerProxy is this realm's stand-in for it.
+	openerWin   *window
+	openerProxy *goja.Object
 	// frames are the iframes connected to this window's document.
 	fmu    sync.Mutex
 	frames map[*xhtml.Node]*frame
@@ -202,6 +206,12 @@ func (s *session) newWindow(u *url.URL, root *xhtml.Node) (*window, error) {
 // containing window and iframe of a child window.
 func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.Node, parent *window, f *frame) (*window, error) {
 	w := &window{s: s, url: u, htmlDoc: htmlDoc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}}
+	if f != nil && f.popup {
+		w.parentWin = nil
+		if !f.noopener {
+			w.openerWin = f.parent
+		}
+	}
 	opts := bindings.Options{
 		Console: func(level bindings.ConsoleLevel, msg string) { s.log(fmt.Sprintf("%v: %s", level, msg)) },
 		OnError: func(se *bindings.ScriptError) {
@@ -307,6 +317,14 @@ func (w *window) install(root *xhtml.Node) error {
 		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
 		_ = g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
+	if w.openerWin != nil {
+		w.openerProxy = w.newWindowProxy(func() *window { return w.openerWin })
+		proxy := w.openerProxy
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
+		_ = g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+	// window.open(url, target, features).
+	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
 	// The runner's testharnessreport.js hands the report here.
 	w.realm.DefineGlobalFunction("__wptrunner_report", 1, w.s.native(func(call goja.FunctionCall) goja.Value {
 		data := call.Argument(0).String()
@@ -321,7 +339,7 @@ func (w *window) install(root *xhtml.Node) error {
 		w.s.testHook(w.s, w.realm)
 	}
 	installWorkerConstructor(w.s, w.realm, w.env, in, w.doc.baseURL)
-	return nil
+	return installURL(w.s, w.realm)
 }
 
 // pageScript is a script element of the parsed page.
@@ -433,7 +451,16 @@ func (s *session) runScripts(w *window) {
 		el := ps.el
 		name := ps.name
 		ok := w.realm.QueueTask(func(*goja.Runtime) {
-			defer close(ran)
+			// The next script (and, after the last, the end of parsing)
+			// waits for a task queued after this one: the microtask
+			// checkpoint that ends this task queues HTML's rejected
+			// promise notifications first, so an unhandled rejection of
+			// the page's last script is reported before load.
+			defer func() {
+				if !w.realm.QueueTask(func(*goja.Runtime) { close(ran) }) {
+					close(ran)
+				}
+			}()
 			s.guard(func() {
 				if failed {
 					// A script whose fetch failed fires error at the element.

@@ -373,7 +373,7 @@ func (w *dedicatedWorker) install() error {
 		return goja.Undefined()
 	}))
 	installWorkerConstructor(w.s, realm, w.env, in, func() *url.URL { return w.url })
-	return nil
+	return installURL(w.s, realm)
 }
 
 // postToOwner queues a task on the owner's loop that fires message at the
