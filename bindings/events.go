@@ -1,6 +1,8 @@
 package bindings
 
 import (
+	"time"
+
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
@@ -17,6 +19,11 @@ type eventImpl struct {
 	extra []eventProp
 	// stopped mirrors the stop propagation flag for cancelBubble.
 	stopped bool
+	// stamp is the event's timeStamp on the realm's clock (the clock of
+	// performance.now()), taken when the event object was created or
+	// first reached script.
+	stamp    float64
+	hasStamp bool
 }
 
 type eventProp struct {
@@ -61,6 +68,9 @@ func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 		ev.Detail = impl
 	}
 	impl.realm = r
+	if !impl.hasStamp {
+		impl.stamp, impl.hasStamp = r.nowMillis(), true
+	}
 	if obj := impl.Object(); obj != nil {
 		return obj
 	}
@@ -293,16 +303,16 @@ func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, pro
 func (r *Realm) newEvent(typ string, bubbles, cancelable, composed bool) *eventImpl {
 	ev := dom.NewEvent(typ)
 	ev.Bubbles, ev.Cancelable, ev.Composed = bubbles, cancelable, composed
-	impl := &eventImpl{realm: r, ev: ev}
+	impl := &eventImpl{realm: r, ev: ev, stamp: r.nowMillis(), hasStamp: true}
 	ev.Detail = impl
 	return impl
 }
 
-// timeStamp is the event's timeStamp: milliseconds from the realm's time
-// origin to the event's creation.
-func (r *Realm) eventTimeStamp(ev *dom.Event) float64 {
-	d := ev.TimeStamp.Sub(r.wallOrigin)
-	return float64(d.Microseconds()) / 1000
+// nowMillis is performance.now(): milliseconds since the realm's time
+// origin on the loop's clock, coarsened to 5 microseconds.
+func (r *Realm) nowMillis() float64 {
+	d := (r.host.now() - r.timeOrigin).Truncate(5 * time.Microsecond)
+	return float64(d) / float64(time.Millisecond)
 }
 
 // dispatchEventSteps is the dispatchEvent(event) method steps.

@@ -270,3 +270,23 @@ func filterUncaught(log []string) []string {
 	}
 	return out
 }
+
+// Event.timeStamp is on the clock of performance.now(), for events made by
+// script and for events the engine fires.
+func TestEventTimeStamp(t *testing.T) {
+	scopes(t, func(t *testing.T, w *world, j *jsRealm) {
+		j.async(prelude + `
+			setTimeout(() => {
+				const before = performance.now();
+				const e = new Event("x");
+				const c = new AbortController();
+				c.signal.onabort = ev => {
+					log(before >= 25, e.timeStamp === before, ev.timeStamp >= before, ev.timeStamp <= performance.now());
+					done();
+				};
+				c.abort();
+			}, 25);
+		`)
+		expectLog(t, j, "true true true true")
+	})
+}

@@ -2,7 +2,6 @@ package bindings
 
 import (
 	"net/url"
-	"time"
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
@@ -297,11 +296,7 @@ type performanceImpl struct {
 	*eventTargetImpl
 }
 
-func (p *performanceImpl) Now() (float64, error) {
-	r := p.realm
-	d := (r.host.now() - r.timeOrigin).Truncate(5 * time.Microsecond)
-	return float64(d) / float64(time.Millisecond), nil
-}
+func (p *performanceImpl) Now() (float64, error) { return p.realm.nowMillis(), nil }
 
 func (p *performanceImpl) TimeOrigin() (float64, error) {
 	return float64(p.realm.wallOrigin.UnixMicro()) / 1000, nil

@@ -224,12 +224,7 @@ func (e *eventImpl) SetReturnValue(v bool) error {
 func (e *eventImpl) DefaultPrevented() (bool, error) { return e.ev.DefaultPrevented(), nil }
 func (e *eventImpl) Composed() (bool, error)         { return e.ev.Composed, nil }
 func (e *eventImpl) IsTrusted() (bool, error)        { return e.ev.IsTrusted, nil }
-func (e *eventImpl) TimeStamp() (float64, error) {
-	if e.realm == nil {
-		return 0, nil
-	}
-	return e.realm.eventTimeStamp(e.ev), nil
-}
+func (e *eventImpl) TimeStamp() (float64, error)     { return e.stamp, nil }
 func (e *eventImpl) ComposedPath() ([]EventTargetMethods, error) {
 	if t := e.targetImpl(e.ev.CurrentTarget()); t != nil {
 		return []EventTargetMethods{t}, nil
