@@ -163,3 +163,20 @@ func BenchmarkWebidl2NodeParseCorpus(b *testing.B) {
 	b.ReportMetric(median*1e6, "ns/op")
 	b.ReportMetric(float64(r.Bytes)/median/1e3, "MB/s")
 }
+
+// BenchmarkTokenizeCorpus tokenizes every @webref/idl file.
+func BenchmarkTokenizeCorpus(b *testing.B) {
+	files := loadCorpus(b)
+	srcs := make([]string, len(files))
+	total := 0
+	for i, f := range files {
+		srcs[i] = string(f.Src)
+		total += len(f.Src)
+	}
+	b.SetBytes(int64(total))
+	for b.Loop() {
+		for _, s := range srcs {
+			tokenize(s)
+		}
+	}
+}

@@ -113,11 +113,7 @@ func tokenizeInto(toks []Token, s string) []Token {
 	n := len(s)
 	for i := 0; ; {
 		ts := i
-		i = skipTrivia(s, i, &noClose)
-		if nl := strings.Count(s[ts:i], "\n"); nl > 0 {
-			line += nl
-			lineStart = ts + strings.LastIndexByte(s[ts:i], '\n') + 1
-		}
+		i = skipTrivia(s, i, &noClose, &line, &lineStart)
 		if len(toks) == cap(toks) {
 			toks = append(toks, Token{})[:len(toks)]
 		}
@@ -163,8 +159,9 @@ func tokenizeInto(toks []Token, s string) []Token {
 func countTokens(s string) int {
 	n := 0
 	noClose := -1
+	var line, lineStart int
 	for i := 0; ; n++ {
-		i = skipTrivia(s, i, &noClose)
+		i = skipTrivia(s, i, &noClose, &line, &lineStart)
 		if i >= len(s) {
 			return n + 1
 		}
@@ -200,12 +197,17 @@ var charClass = func() (t [256]uint8) {
 // not whitespace or part of a comment. *noClose is an offset from which no
 // "*/" follows (-1: not known yet), so that many unterminated "/*" do not
 // each rescan the rest of the input; an unterminated "/*" is not trivia
-// (its "/" becomes a token).
-func skipTrivia(s string, i int, noClose *int) int {
+// (its "/" becomes a token). It counts the line breaks it skips in *line
+// and sets *lineStart to the offset after the last one.
+func skipTrivia(s string, i int, noClose *int, line, lineStart *int) int {
 	n := len(s)
 	for i < n {
 		c := s[i]
 		if charClass[c]&classSpace != 0 {
+			if c == '\n' {
+				*line++
+				*lineStart = i + 1
+			}
 			i++
 			continue
 		}
@@ -226,6 +228,10 @@ func skipTrivia(s string, i int, noClose *int) int {
 			if k < 0 {
 				*noClose = i + 2
 				return i
+			}
+			if body := s[i+2 : i+2+k]; strings.IndexByte(body, '\n') >= 0 {
+				*line += strings.Count(body, "\n")
+				*lineStart = i + 2 + strings.LastIndexByte(body, '\n') + 1
 			}
 			i += 2 + k + 2
 		default:
