@@ -508,8 +508,8 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 	return a
 }
 
-// parseContainerHeader parses "Name [: Inheritance] {" for interfaces,
-// dictionaries and friends.
+// parseName parses the identifier that names a definition of the given
+// kind.
 func (p *parser) parseName(kind string) *Token {
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
@@ -518,6 +518,7 @@ func (p *parser) parseName(kind string) *Token {
 	return name
 }
 
+// parseInheritance parses an optional ": Name" and returns the name.
 func (p *parser) parseInheritance(colon, inh **Token) string {
 	*colon = p.consume(":")
 	if *colon == nil {
@@ -590,8 +591,9 @@ func (p *parser) skipMember(start int) {
 			depth++
 		case "}":
 			if depth == 0 {
-				// The end of the enclosing body: leave it to the caller.
-				p.pos = max(i, start+1)
+				// The end of the enclosing body: leave it to the caller
+				// (a member never starts with "}", so this is progress).
+				p.pos = i
 				return
 			}
 			depth--
@@ -820,8 +822,8 @@ func (p *parser) parseConstructor() *Constructor {
 	return c
 }
 
-// primitiveStart reports whether the current token starts a primitive type
-// (used for const types).
+// parseConst parses "const ConstType name = ConstValue;" (ConstType is a
+// primitive type or an identifier).
 func (p *parser) parseConst() *Constant {
 	base := p.consume("const")
 	c := p.a.consts.alloc()
