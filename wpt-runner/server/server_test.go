@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/tls"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -26,7 +27,8 @@ var tree = fstest.MapFS{
 	"web-locks/win.window.js":          {Data: []byte("// META: script=helper.js\ntest(() => {});\n")},
 	"web-locks/wrk.worker.js":          {Data: []byte("importScripts('/resources/testharness.js');\ntest(() => {});\ndone();\n")},
 	"web-locks/page.sub.html":          {Data: []byte("host={{host}} www={{domains[www]}} alt={{hosts[alt][www1]}} main={{hosts[][]}} http={{ports[http][0]}},{{ports[http][1]}} https={{ports[https][0]}} get={{GET[q]}} hdr={{headers[X-Test]}} scheme={{location[scheme]}} hostport={{location[host]}} hostname={{location[hostname]}} port={{location[port]}} path={{location[path]}} query={{location[query]}} server={{location[server]}} href={{location[href]}} base={{url_base}} v1={{$id:uuid()}} v2={{$id}} u={{uuid()}}\n")},
-	"web-locks/bad.sub.html":           {Data: []byte("{{ports[ws][0]}}")},
+	"web-locks/bad.sub.html":           {Data: []byte("{{ports[ftp][0]}}")},
+	"web-locks/ws.sub.js":              {Data: []byte("{{ports[ws][0]}} {{ports[wss][0]}} {{ports[h2][0]}}")},
 	"web-locks/plain.html":             {Data: []byte("{{host}}")},
 	"web-locks/plain.html.headers":     {Data: []byte("X-File: file\nX-Both: from-file\n")},
 	"web-locks/__dir__.headers":        {Data: []byte("# comment\nX-Dir: dir\nX-Both: from-dir\n")},
@@ -183,8 +185,14 @@ func TestSubstitutions(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", body, want)
 	}
 	// An unknown expression is a server error, not a silent blank.
-	if resp, body := get(t, s, s.testURL(false, MainHost, "/web-locks/bad.sub.html")); resp.StatusCode != 500 || !strings.Contains(body, "ws") {
+	if resp, body := get(t, s, s.testURL(false, MainHost, "/web-locks/bad.sub.html")); resp.StatusCode != 500 || !strings.Contains(body, "ftp") {
 		t.Errorf("bad substitution: %d %s", resp.StatusCode, body)
+	}
+	// ws/wss/h2 ports exist in wptserve's config: helpers that mention them
+	// load (the HTTP(S) ports stand in).
+	wantWS := fmt.Sprintf("%d %d %d", s.HTTPPorts()[0], s.HTTPSPorts()[0], s.HTTPSPorts()[0])
+	if resp, body := get(t, s, s.testURL(false, MainHost, "/web-locks/ws.sub.js")); resp.StatusCode != 200 || body != wantWS {
+		t.Errorf("ws/wss/h2 ports: %d %q, want %q", resp.StatusCode, body, wantWS)
 	}
 	// Files without .sub. are served as they are, unless ?pipe=sub.
 	if _, body := get(t, s, s.testURL(false, MainHost, "/web-locks/plain.html")); body != "{{host}}" {

@@ -134,6 +134,18 @@ func (s *Server) evalSub(expr string, r *http.Request, vars map[string]string) (
 			ports = s.httpPorts
 		case "https":
 			ports = s.httpsPorts
+		case "ws", "wss", "h2":
+			// wptserve always has these servers; this runner has none.
+			// Helpers that merely mention them (service-workers'
+			// test-helpers.sub.js builds a wss:// URL) must still load, so
+			// they get the HTTP(S) server's ports: a WebSocket or HTTP/2
+			// connection there fails its handshake (an error event), as
+			// with a server that does not speak the protocol.
+			if keys[0] == "ws" {
+				ports = s.httpPorts
+			} else {
+				ports = s.httpsPorts
+			}
 		default:
 			return "", fmt.Errorf("no %s server in this runner", keys[0])
 		}
