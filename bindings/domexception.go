@@ -46,7 +46,10 @@ func (r *Realm) errorToJS(_ *webidl.Realm, err error) (goja.Value, bool) {
 	return nil, false
 }
 
-// domExceptionValue returns a new DOMException object of the realm for ex.
+// domExceptionValue returns the DOMException object of the realm for ex:
+// the same object every time ex surfaces in this realm (a default abort
+// reason read from signal.reason and the lock request it rejected must be
+// ===), kept in ex.Owner; a new one for another realm.
 func (r *Realm) domExceptionValue(ex *dom.DOMException) goja.Value {
 	if r.idl.Interface("DOMException") == nil {
 		// Not installed (cannot happen with the generated bindings):
@@ -55,7 +58,15 @@ func (r *Realm) domExceptionValue(ex *dom.DOMException) goja.Value {
 		_ = e.Set("name", ex.Name)
 		return e
 	}
-	return r.idl.Wrap(&domExceptionImpl{ex: ex}, "DOMException")
+	if impl, ok := ex.Owner.(*domExceptionImpl); ok && impl.Realm() == r.idl && impl.Object() != nil {
+		return impl.Object()
+	}
+	impl := &domExceptionImpl{ex: ex}
+	v := r.idl.Wrap(impl, "DOMException")
+	if ex.Owner == nil {
+		ex.Owner = impl
+	}
+	return v
 }
 
 // reasonValue converts a reason held by dom or weblocks (an abort reason, a

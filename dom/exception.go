@@ -134,6 +134,12 @@ func IsErrorName(name string) bool {
 type DOMException struct {
 	Name    string
 	Message string
+	// Owner is free for the JavaScript bindings: they keep the object that
+	// represents this exception there, so one Go exception is one JS object
+	// (a signal's abort reason and the rejection it causes are the same
+	// object). Like AbortSignal.Owner, it is set and read on the event loop
+	// the exception belongs to.
+	Owner any
 }
 
 // NewDOMException follows the constructor's argument order
