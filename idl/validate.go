@@ -98,6 +98,7 @@ var Rules = map[string]Rule{
 	"undefined-type":               {SeverityError, "a name used as a type, inherited, included or extended by a partial is not defined by the given files, or is not a definition of the right kind"},
 	"alias-type":                   {SeverityWarning, "a [LegacyWindowAlias] name is used as a type (published specs do this)"},
 	"bad-inheritance":              {SeverityError, "an inheritance chain is cyclic"},
+	"typedef-cycle":                {SeverityError, "a typedef refers to itself (through typedefs and unions)"},
 	"indistinguishable-overloads":  {SeverityError, "overloads of an operation or constructor cannot be told apart by argument count and types"},
 	"overload-prefix-mismatch":     {SeverityWarning, "overloads differ in type or optionality before their distinguishing argument (published specs do this)"},
 	"partial-constructor":          {SeverityWarning, "a constructor is declared in a partial interface, which the grammar does not allow (published specs do this)"},
@@ -156,6 +157,8 @@ func Validate(files ...*File) []Problem {
 		}
 	}
 	v.findCycles()
+	v.findTypedefCycles()
+	v.nullableTypedef = map[string]bool{}
 	v.included = map[string]bool{}
 	for _, incs := range v.includes {
 		for _, inc := range incs {
@@ -222,6 +225,7 @@ func (v *validator) fork() *validator {
 	f.groups = nil
 	f.groupIdx = map[string]int{}
 	f.srcBuf = nil
+	f.nullableTypedef = map[string]bool{}
 	return &f
 }
 
@@ -241,8 +245,12 @@ type validator struct {
 	fileIdx  map[string]int
 	// aliases maps [LegacyWindowAlias] names to their interfaces.
 	aliases map[string]string
-	// cyclic holds the interfaces and dictionaries in inheritance cycles.
-	cyclic map[string]bool
+	// cyclic holds the interfaces and dictionaries in inheritance cycles,
+	// cyclicTypedef the typedefs that refer to themselves.
+	cyclic        map[string]bool
+	cyclicTypedef map[string]bool
+	// nullableTypedef memoizes includesNullable for typedefs.
+	nullableTypedef map[string]bool
 	// included holds the mixins that some includes statement names.
 	included map[string]bool
 	// required caches requiredMembers.
@@ -541,6 +549,82 @@ func (v *validator) checkInheritance(d *Interface) {
 	}
 	if v.cyclic[d.Name] {
 		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "interface "+d.Name+" is part of an inheritance cycle")
+	}
+}
+
+// findTypedefCycles finds the typedefs whose type refers back to them
+// through typedefs and union members, and reports each once. Typedefs that
+// only lead into such a cycle cannot be resolved either: cyclicTypedef
+// holds both kinds.
+func (v *validator) findTypedefCycles() {
+	v.cyclicTypedef = map[string]bool{}
+	inCycle := map[string]bool{}
+	state := map[string]uint8{} // 1 on the stack, 2 done
+	var stack []string
+	var visit func(name string) bool
+	var refs func(t *Type, depth int) bool
+	refs = func(t *Type, depth int) bool {
+		if t == nil || depth > 10000 || t.Generic != "" {
+			return false
+		}
+		if t.Union {
+			bad := false
+			for _, s := range t.Subtypes {
+				bad = refs(s, depth+1) || bad
+			}
+			return bad
+		}
+		if _, ok := v.defs[t.Name].(*Typedef); ok {
+			return visit(t.Name)
+		}
+		return false
+	}
+	visit = func(name string) bool {
+		switch state[name] {
+		case 1:
+			// A cycle: name and everything above it on the stack.
+			for i := len(stack) - 1; i >= 0; i-- {
+				inCycle[stack[i]] = true
+				if stack[i] == name {
+					break
+				}
+			}
+			return true
+		case 2:
+			return v.cyclicTypedef[name]
+		}
+		if len(stack) > 10000 {
+			return false
+		}
+		state[name] = 1
+		stack = append(stack, name)
+		bad := refs(v.defs[name].(*Typedef).Type, 0)
+		stack = stack[:len(stack)-1]
+		state[name] = 2
+		if bad {
+			v.cyclicTypedef[name] = true
+		}
+		return bad
+	}
+	for _, f := range v.files {
+		if f == nil {
+			continue
+		}
+		for _, d := range f.Definitions {
+			if td, ok := d.(*Typedef); ok && v.defs[td.Name] == d {
+				visit(td.Name)
+			}
+		}
+	}
+	for _, f := range v.files {
+		if f == nil {
+			continue
+		}
+		for _, d := range f.Definitions {
+			if td, ok := d.(*Typedef); ok && v.defs[td.Name] == d && inCycle[td.Name] {
+				v.report("typedef-cycle", namePos(td.Tokens.Name, td.Position), "typedef "+td.Name+" refers to itself")
+			}
+		}
 	}
 }
 
@@ -1047,7 +1131,7 @@ func (v *validator) resolve(t *Type) *Type {
 		if !ok {
 			return t
 		}
-		if seen++; seen > 64 {
+		if seen++; seen > 64 || v.cyclicTypedef[td.Name] {
 			return nil
 		}
 		t = td.Type
@@ -1078,11 +1162,26 @@ func (v *validator) includesNullableDepth(t *Type, depth int) bool {
 	}
 	if t.Generic == "" {
 		if td, ok := v.defs[t.Name].(*Typedef); ok {
-			return v.includesNullableDepth(td.Type, depth+1)
+			if v.cyclicTypedef[td.Name] {
+				return false
+			}
+			// Memoized, so that typedefs of unions of typedefs cannot make
+			// this exponential.
+			if r, ok := v.nullableTypedef[td.Name]; ok {
+				return r
+			}
+			r := v.includesNullableDepth(td.Type, depth+1)
+			v.nullableTypedef[td.Name] = r
+			return r
 		}
 	}
 	return false
 }
+
+// maxFlattened bounds the flattened member types considered for one type:
+// real unions have a few dozen at most, and typedefs of unions of typedefs
+// could otherwise multiply without end.
+const maxFlattened = 256
 
 // flatten returns the flattened member types of t (t itself when it is not
 // a union), typedefs resolved and nullability ignored.
@@ -1092,7 +1191,7 @@ func (v *validator) flatten(t *Type) []*Type {
 
 // flattenInto appends the flattened member types of t to out.
 func (v *validator) flattenInto(out []*Type, t *Type, depth int) []*Type {
-	if depth > 64 {
+	if depth > 64 || len(out) >= maxFlattened {
 		return out
 	}
 	r := v.resolve(t)
@@ -1225,8 +1324,12 @@ func (v *validator) distinguishable(a, b *Type) bool {
 	// 2, 3. Unions: every member against every member.
 	if a.Union || b.Union {
 		var bufA, bufB [8]*Type
-		for _, x := range v.flattenInto(bufA[:0], a, 0) {
-			for _, y := range v.flattenInto(bufB[:0], b, 0) {
+		fa, fb := v.flattenInto(bufA[:0], a, 0), v.flattenInto(bufB[:0], b, 0)
+		if len(fa)*len(fb) > 4096 {
+			return true // absurdly large unions: not checked
+		}
+		for _, x := range fa {
+			for _, y := range fb {
 				if !v.distinguishable(stripNull(x), stripNull(y)) {
 					return false
 				}

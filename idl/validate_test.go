@@ -216,3 +216,32 @@ func TestValidateRulesVsWebidl2(t *testing.T) {
 	}
 	t.Logf("%d webidl2.js findings on our rule tests, all reported by us too", compared)
 }
+
+// TestValidateTypedefExplosion checks typedefs of unions of typedefs, whose
+// flattened member types double at each level, and typedef cycles
+// (a fuzzing find: they used to make validation exponential).
+func TestValidateTypedefExplosion(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("typedef long T0;\n")
+	for i := 1; i <= 60; i++ {
+		b.WriteString("typedef (T" + itoa(i-1) + " or T" + itoa(i-1) + ")? T" + itoa(i) + ";\n")
+	}
+	b.WriteString("[Exposed=Window] interface A { undefined f(T60 x); undefined f(DOMString s); attribute T60 a; };\n")
+	b.WriteString("typedef (C or C) C;\n[Exposed=Window] interface B { undefined g(C c); undefined g(long l); };\n")
+	f, err := Parse("explode.idl", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	ps := Validate(f)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Validate took %v", d)
+	}
+	found := false
+	for _, p := range ps {
+		found = found || p.Rule == "typedef-cycle"
+	}
+	if !found {
+		t.Errorf("no typedef-cycle problem in %v", ps)
+	}
+}
