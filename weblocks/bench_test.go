@@ -192,7 +192,7 @@ func BenchmarkDistinctNames(b *testing.B) {
 // BenchmarkQuery is one query() with `entries` held locks and pending
 // requests (half each) in the manager.
 func BenchmarkQuery(b *testing.B) {
-	for _, entries := range []int{1000, 100000} {
+	for _, entries := range []int{1000, 10000, 100000} {
 		b.Run("entries="+strconv.Itoa(entries), func(b *testing.B) {
 			w := newManualWorld(b)
 			for i := 0; i < entries/2; i++ {

@@ -638,6 +638,14 @@ func checkInvariants(m *LockManager) error {
 	if n != len(m.names) {
 		return fmt.Errorf("%d names listed, %d in the map", n, len(m.names))
 	}
+	tq, th := 0, 0
+	for ns := m.firstName; ns != nil; ns = ns.next {
+		tq += ns.queueLen
+		th += ns.heldCount
+	}
+	if tq != m.queuedTotal || th != m.heldTotal {
+		return fmt.Errorf("totals %d queued %d held, counted %d %d", m.queuedTotal, m.heldTotal, tq, th)
+	}
 	idle := 0
 	for ns := m.firstIdle; ns != nil; ns = ns.inext {
 		idle++

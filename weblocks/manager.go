@@ -9,7 +9,7 @@ import (
 
 // LockManager is a lock manager: the state of the locks and lock requests of
 // one storage bucket (the "web-locks" bottle of the bucket), in one user
-// agent. Obtain one with ObtainALockManager or ForBottle.
+// agent. Obtain one with ObtainALockManager or LockManagerForBucket.
 //
 // All of its state lives on the user agent's lock task queue: it is only
 // read and changed by steps enqueued there, so it needs no lock of its own.
@@ -35,6 +35,8 @@ type LockManager struct {
 	firstName, lastName *nameState
 	// the held lock set, in grant order
 	firstHeld, lastHeld *entry
+	// the number of held locks and of queued requests, for query()
+	heldTotal, queuedTotal int
 	// empty name states kept for reuse, oldest first (see dropIfEmpty)
 	firstIdle, lastIdle *nameState
 	idleCount           int
@@ -483,14 +485,13 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 	// 5. For each lock of manager's held lock set: append «[ "name",
 	//    "mode", "clientId" ]» to held.
 	var s Snapshot
-	nq, nh := 0, 0
-	for ns := m.firstName; ns != nil; ns = ns.next {
-		nq += ns.queueLen
-		nh += ns.heldCount
-	}
+	nq, nh := m.queuedTotal, m.heldTotal
 	if nq > 0 {
 		s.Pending = make([]LockInfo, 0, nq)
 		for ns := m.firstName; ns != nil; ns = ns.next {
+			if ns.queueLen == 0 {
+				continue
+			}
 			for r := ns.queueHead; r != nil; r = r.next {
 				s.Pending = append(s.Pending, LockInfo{Name: r.lock.name, Mode: r.lock.mode, ClientID: r.client.id})
 			}
@@ -606,6 +607,7 @@ func (m *LockManager) enqueue(ns *nameState, e *entry) {
 	}
 	ns.queueTail = e
 	ns.queueLen++
+	m.queuedTotal++
 	m.linkClient(e)
 }
 
@@ -621,6 +623,7 @@ func (m *LockManager) prepend(ns *nameState, e *entry) {
 	}
 	ns.queueHead = e
 	ns.queueLen++
+	m.queuedTotal++
 	m.linkClient(e)
 }
 
@@ -640,6 +643,7 @@ func (m *LockManager) unlinkQueued(e *entry) {
 	}
 	e.prev, e.next = nil, nil
 	ns.queueLen--
+	m.queuedTotal--
 }
 
 func (m *LockManager) appendHeld(ns *nameState, e *entry) {
@@ -652,6 +656,7 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 	}
 	ns.heldTail = e
 	ns.heldCount++
+	m.heldTotal++
 	if e.lock.mode == Exclusive {
 		ns.heldExclusive++
 	}
@@ -679,6 +684,7 @@ func (m *LockManager) removeHeld(e *entry) {
 	}
 	e.prev, e.next = nil, nil
 	ns.heldCount--
+	m.heldTotal--
 	if e.lock.mode == Exclusive {
 		ns.heldExclusive--
 	}
