@@ -34,6 +34,11 @@ type frame struct {
 	nav             *html.Navigable
 	proxy           *goja.Object // contentWindow, in the parent's realm
 
+	// loaded is closed when the first navigation has loaded (or failed),
+	// so the containing document's load event can wait for it.
+	loaded     chan struct{}
+	loadedOnce sync.Once
+
 	mu    sync.Mutex
 	child *window // the window of the active document, once it has a realm
 	gen   int     // navigation generation: a newer navigation supersedes a loading one
@@ -43,8 +48,16 @@ type frame struct {
 // frameConnected runs the iframe insertion steps: create a child navigable
 // (its initial about:blank document) and process the iframe attributes.
 func (w *window) frameConnected(el *xhtml.Node) {
+	if f := w.connectFrame(el); f != nil {
+		f.processAttributes()
+	}
+}
+
+// connectFrame creates the child navigable of a newly connected iframe
+// (nil when it has one already or cannot get one).
+func (w *window) connectFrame(el *xhtml.Node) *frame {
 	if w.frameOf(el) != nil || w.htmlDoc == nil {
-		return
+		return nil
 	}
 	sandbox, sandboxed := getAttr(el, "sandbox")
 	if sandboxed {
@@ -57,14 +70,14 @@ func (w *window) frameConnected(el *xhtml.Node) {
 	initial, err := w.htmlDoc.CreateChildNavigable(nil, html.ChildNavigableOptions{Sandboxed: sandboxed})
 	if err != nil {
 		w.s.log("iframe: " + err.Error())
-		return
+		return nil
 	}
-	f := &frame{parent: w, el: el, nav: initial.Navigable()}
+	f := &frame{parent: w, el: el, nav: initial.Navigable(), loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	w.fmu.Lock()
 	w.frames[el] = f
 	w.fmu.Unlock()
-	f.processAttributes()
+	return f
 }
 
 // frameDisconnected destroys the iframe's child navigable: its documents
@@ -194,6 +207,7 @@ func (f *frame) current(gen int) bool {
 
 func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	s := f.parent.s
+	defer f.markLoaded()
 	source := ""
 	switch {
 	case srcdoc != nil:
@@ -246,16 +260,50 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 // fire load at the element (unless a newer navigation or removal came).
 func (f *frame) fireLoad(gen int) {
 	if f.el == nil {
+		f.markLoaded()
 		return
 	}
 	w := f.parent
-	w.realm.QueueTask(func(*goja.Runtime) {
+	queued := w.realm.QueueTask(func(*goja.Runtime) {
+		defer f.markLoaded()
 		w.s.guard(func() {
 			if f.current(gen) {
 				w.s.eng.FireEventAt(w.realm, w.doc.wrapObj(f.el), "load", false, nil)
 			}
 		})
 	})
+	if !queued {
+		f.markLoaded()
+	}
+}
+
+// markLoaded records that the frame's first load is over.
+func (f *frame) markLoaded() { f.loadedOnce.Do(func() { close(f.loaded) }) }
+
+// connectParsedFrames connects the iframes of the parsed markup (on the
+// window's event loop) and returns their frames; their navigations start
+// with startParsedFrames, once the page's scripts have run (this product
+// runs scripts over the complete tree, before any subresource loads).
+func (w *window) connectParsedFrames() []*frame {
+	var out []*frame
+	for _, el := range iframesIn(w.doc.root) {
+		if f := w.connectFrame(el); f != nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// startParsedFrames processes the attributes of the markup's iframes that
+// are still connected (on the window's event loop).
+func (w *window) startParsedFrames(frames []*frame) {
+	for _, f := range frames {
+		if w.frameOf(f.el) == f {
+			f.processAttributes()
+		} else {
+			f.markLoaded()
+		}
+	}
 }
 
 // newWindowProxy creates, in w's realm, the stand-in of the window target()
@@ -390,7 +438,7 @@ func (w *window) open(call goja.FunctionCall) goja.Value {
 		w.s.log("window.open: " + err.Error())
 		return goja.Null()
 	}
-	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener}
+	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
 		go w.s.guard(f.destroy)

@@ -190,3 +190,28 @@ func TestURL(t *testing.T) {
 	expectAllPass(t, h.run(t, "/u/url.any.html", 10*time.Second), "URL and URLSearchParams")
 	expectAllPass(t, h.run(t, "/u/url.any.worker.html", 10*time.Second), "URL and URLSearchParams")
 }
+
+const markupFramePage = pageHead + `<iframe id=f src="frame.html"></iframe>
+<script>
+const f = document.getElementById("f");
+let frameLoaded = false;
+f.addEventListener("load", () => { frameLoaded = true; });
+async_test(t => {
+  window.addEventListener("load", t.step_func(() => {
+    assert_true(frameLoaded, "the iframe's load came before the window's");
+    addEventListener("message", t.step_func_done(e => {
+      assert_equals(e.source, f.contentWindow);
+      assert_equals(e.data.origin, location.origin);
+    }));
+    f.contentWindow.postMessage({op: "whoami", id: 1}, "*");
+  }));
+}, "iframe in the markup");
+</script>`
+
+func TestMarkupIframe(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{
+		"g/page.html":  markupFramePage,
+		"g/frame.html": lockFrame,
+	}))
+	expectAllPass(t, h.run(t, "/g/page.html", 10*time.Second), "iframe in the markup")
+}

@@ -411,8 +411,15 @@ func isClassicScriptType(el *xhtml.Node) bool {
 func (s *session) runScripts(w *window) {
 	var scripts []*pageScript
 	got := make(chan struct{})
+	var parsedFrames []*frame
 	if !w.realm.QueueTask(func(*goja.Runtime) {
-		s.guard(func() { scripts = w.collectScripts() })
+		s.guard(func() {
+			scripts = w.collectScripts()
+			// iframes of the markup get their navigables as the parser
+			// inserts them; scripts here run over the whole parsed tree,
+			// so they are all connected before the first script.
+			parsedFrames = w.connectParsedFrames()
+		})
 		close(got)
 	}) {
 		return
@@ -475,6 +482,19 @@ func (s *session) runScripts(w *window) {
 		}
 		select {
 		case <-ran:
+		case <-s.ctx.Done():
+			return
+		}
+	}
+	// The markup's iframes load, and the window's load event waits for them.
+	if len(parsedFrames) > 0 && !w.realm.QueueTask(func(*goja.Runtime) {
+		s.guard(func() { w.startParsedFrames(parsedFrames) })
+	}) {
+		return
+	}
+	for _, f := range parsedFrames {
+		select {
+		case <-f.loaded:
 		case <-s.ctx.Done():
 			return
 		}
