@@ -5,7 +5,14 @@
 // order as tasks of the window's event loop in a bindings realm. Dedicated
 // workers, importScripts, postMessage with structured clone and the
 // testharness.js worker protocol are supported; shared and service workers
-// are reported as not yet supported. Results come back through the runner's
+// are reported as not yet supported. iframes (src, srcdoc, sandbox; removal
+// and navigation unload their documents) and window.open get windows of
+// their own, each with its own realm; since goja values never cross
+// runtimes, contentWindow, parent and opener are WindowProxy stand-ins that
+// support postMessage (and are the MessageEvent source) but not access to
+// the other window's objects (frame.go). Module scripts are skipped, as by
+// an engine without modules. Realms that lack URL and URLSearchParams get
+// them (url.go). Results come back through the runner's
 // testharnessreport.js (the __wptrunner_report hook).
 package goproduct
 
