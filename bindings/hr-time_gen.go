@@ -4,12 +4,17 @@
 package bindings
 
 import (
+	"math/big"
+
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-var _ goja.Value
-var _ webidl.DOMString
+var (
+	_ goja.Value
+	_ webidl.DOMString
+	_ *big.Int
+)
 
 // DOMHighResTimeStampType is the IDL typedef DOMHighResTimeStamp = double.
 type DOMHighResTimeStampType = float64

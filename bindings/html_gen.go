@@ -4,12 +4,17 @@
 package bindings
 
 import (
+	"math/big"
+
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-var _ goja.Value
-var _ webidl.DOMString
+var (
+	_ goja.Value
+	_ webidl.DOMString
+	_ *big.Int
+)
 
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // DedicatedWorkerGlobalScope.

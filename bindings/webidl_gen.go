@@ -4,12 +4,17 @@
 package bindings
 
 import (
+	"math/big"
+
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-var _ goja.Value
-var _ webidl.DOMString
+var (
+	_ goja.Value
+	_ webidl.DOMString
+	_ *big.Int
+)
 
 // AllowSharedBufferSourceType is the IDL typedef AllowSharedBufferSource = (ArrayBuffer or SharedArrayBuffer or ArrayBufferView).
 type AllowSharedBufferSourceType = ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView

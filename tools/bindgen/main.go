@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gowebengine/weblocks/codegen"
 	"github.com/gowebengine/weblocks/internal/testenv"
@@ -42,6 +43,7 @@ func main() {
 		if *verbose || res.Generated < res.Total {
 			fmt.Print(res.Report)
 		}
+		fmt.Fprintf(os.Stderr, "generation %v (%d lines), go build %v\n", res.GenerateTime.Round(time.Millisecond), res.Lines, res.BuildTime.Round(time.Millisecond))
 		fmt.Printf("generated and compiled: %d/%d definitions\n", res.Generated, res.Total)
 		if res.Generated < res.Total {
 			os.Exit(1)

@@ -10,8 +10,11 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-var _ goja.Value
-var _ webidl.DOMString
+var (
+	_ goja.Value
+	_ webidl.DOMString
+	_ *big.Int
+)
 
 // AsyncVisitor is the IDL callback function type AsyncVisitor.
 type AsyncVisitor struct{ *webidl.CallbackFunction }
