@@ -537,3 +537,57 @@ func TestPromiseAfterInterrupt(t *testing.T) {
 	q.MarkHandled()
 	_ = p.React(func(v goja.Value) (goja.Value, error) { return v, nil }, nil)
 }
+
+func TestUnscopablesNamespaceAliasCrossOriginIsolated(t *testing.T) {
+	reg := NewRegistry()
+	op := func(r *Realm, call goja.FunctionCall) goja.Value { return valueInt(1) }
+	reg.Add(&InterfaceDef{Name: "NS", Namespace: true, Exposed: []string{"*"}})
+	reg.Add(&InterfaceDef{Name: "Inner", LegacyNamespace: "NS", Exposed: []string{"*"}})
+	reg.Add(&InterfaceDef{Name: "U", Exposed: []string{"*"}, Unscopables: []string{"b"}, Members: []Member{
+		{Name: "entries", Kind: Operation, Op: op},
+		{Name: "entries", Symbol: "iterator", NotEnumerable: true, Kind: Operation, Alias: "entries"},
+		{Name: "b", Kind: Operation, Op: op},
+		{Name: "isolated", Kind: Operation, Op: op, CrossOriginIsolated: true},
+	}})
+	reg.Add(&InterfaceDef{Name: "Iso", Exposed: []string{"*"}, CrossOriginIsolated: true})
+	r := NewRealm(goja.New(), "Window", nil, true)
+	if err := r.Install(reg); err != nil {
+		t.Fatal(err)
+	}
+	expectJS(t, r, map[string]string{
+		`typeof Inner + ":" + typeof NS.Inner`: "undefined:function",
+		`var u = U.prototype[Symbol.unscopables]; [Object.getPrototypeOf(u), u.b, Object.getOwnPropertyDescriptor(U.prototype, Symbol.unscopables).writable].join()`: ",true,false",
+		`U.prototype[Symbol.iterator] === U.prototype.entries`:                     "true",
+		`Object.getOwnPropertyDescriptor(U.prototype, Symbol.iterator).enumerable`: "false",
+		`"isolated" in U.prototype || typeof Iso !== "undefined"`:                  "false",
+	})
+}
+
+func BenchmarkBrandCheckedCall(b *testing.B) {
+	r := NewRealm(goja.New(), "Window", nil, true)
+	reg := NewRegistry()
+	reg.Add(&InterfaceDef{Name: "T", Exposed: []string{"*"}, Members: []Member{
+		{Name: "f", Kind: Operation, Op: func(r *Realm, call goja.FunctionCall) goja.Value {
+			r.This(call.This, "T")
+			return goja.Undefined()
+		}},
+	}})
+	if err := r.Install(reg); err != nil {
+		b.Fatal(err)
+	}
+	_ = r.VM.Set("t", r.Wrap(&thing{}, "T"))
+	_ = r.VM.Set("plain", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	for _, c := range []struct{ name, src string }{
+		{"webidl-op", "for (let i = 0; i < 1000; i++) t.f();"},
+		{"plain-native", "for (let i = 0; i < 1000; i++) plain();"},
+	} {
+		prg := goja.MustCompile("b.js", c.src, false)
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := r.VM.RunProgram(prg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
