@@ -51,6 +51,24 @@
 // cb.InvokePromise(...) the variant for promise-returning callback types
 // (an exception becomes a rejected promise), as LockGrantedCallback needs.
 //
+// # Generated code (bindings/*_gen.go, from bindings/webidls/*.idl)
+//
+// Per interface X: `XMethods` (getters `Name() (T, error)`, setters
+// `SetName(v T) error`, operations `Op(args) (T, error)` or `error`,
+// overloads Op, Op2, ... in declaration order), and when X has
+// constructors, static members, legacy factory functions or is a
+// namespace, `XStatics` (methods take the realm first) with a package
+// variable `XStaticsImpl` for the implementation to set. Unnamed special
+// operations add IndexedGetter/IndexedSetter/NamedGetter/NamedSetter/
+// NamedDeleter plus IndexedLength and SupportedPropertyNames; pair
+// iterables IterablePairs, async iterables AsyncIterate, maplike/setlike
+// MaplikeEntries/MaplikeSet/... and SetlikeValues/SetlikeAdd/...; an
+// ObservableArray<T> attribute x gives SetIndexedValueX/DeleteIndexedValueX.
+// Dictionaries are structs (inherited dictionary embedded), enums string
+// types with constants, callbacks `*C` with Invoke, unions structs with a
+// 1-based Type index. The registry is the package variable Interfaces.
+// Regenerate with `go generate ./bindings` (go run ./tools/bindgen).
+//
 // Nullable and optional values: Optional[T]{Value, Present} for optional
 // arguments and dictionary members without defaults; Nullable[T]{Value,
 // Null} for T? when T has no nil in Go (interfaces, objects, callbacks and
