@@ -37,10 +37,11 @@ type DedicatedWorkerGlobalScopeMethods interface {
 
 func init() {
 	Interfaces.Add(&webidl.InterfaceDef{
-		Name:    "DedicatedWorkerGlobalScope",
-		Parent:  "WorkerGlobalScope",
-		Exposed: []string{"DedicatedWorker"},
-		Global:  true,
+		Name:        "DedicatedWorkerGlobalScope",
+		Parent:      "WorkerGlobalScope",
+		Exposed:     []string{"DedicatedWorker"},
+		Global:      true,
+		GlobalNames: []string{"Worker", "DedicatedWorker"},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
@@ -902,10 +903,11 @@ type WindowMethods interface {
 
 func init() {
 	Interfaces.Add(&webidl.InterfaceDef{
-		Name:    "Window",
-		Parent:  "EventTarget",
-		Exposed: []string{"Window"},
-		Global:  true,
+		Name:        "Window",
+		Parent:      "EventTarget",
+		Exposed:     []string{"Window"},
+		Global:      true,
+		GlobalNames: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "window", Kind: webidl.Attribute, Unforgeable: true,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
@@ -1709,10 +1711,11 @@ type WorkerGlobalScopeMethods interface {
 
 func init() {
 	Interfaces.Add(&webidl.InterfaceDef{
-		Name:    "WorkerGlobalScope",
-		Parent:  "EventTarget",
-		Exposed: []string{"Worker"},
-		Global:  true,
+		Name:        "WorkerGlobalScope",
+		Parent:      "EventTarget",
+		Exposed:     []string{"Worker"},
+		Global:      true,
+		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {

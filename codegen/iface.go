@@ -409,8 +409,20 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	if hasAttr(it.ExtAttrs, "CrossOriginIsolated") {
 		w("\t\tCrossOriginIsolated: true,\n")
 	}
-	if hasAttr(it.ExtAttrs, "Global") {
+	if a := getAttr(it.ExtAttrs, "Global"); a != nil {
 		w("\t\tGlobal: true,\n")
+		names := []string{it.Name}
+		if a.RHS != nil {
+			names = nil
+			if a.RHS.IsList() {
+				for _, v := range a.RHS.List {
+					names = append(names, v.Value)
+				}
+			} else {
+				names = []string{a.RHS.Value}
+			}
+		}
+		w("\t\tGlobalNames: %s,\n", goStrings(names))
 	}
 	if hasAttr(it.ExtAttrs, "LegacyNoInterfaceObject") {
 		w("\t\tNoInterfaceObject: true,\n")

@@ -74,6 +74,9 @@ type InterfaceDef struct {
 	// Global: the interface has [Global]; its regular members are
 	// defined on the global object itself.
 	Global bool
+	// GlobalNames: the identifiers of [Global=...] (the exposure set of a
+	// realm whose global object implements this interface).
+	GlobalNames []string
 	// NoInterfaceObject: [LegacyNoInterfaceObject].
 	NoInterfaceObject bool
 	// LegacyWindowAlias: extra global names of the interface object.
@@ -206,6 +209,9 @@ func (r *Realm) SetGlobalImpl(impl any) { r.globalImpl = impl }
 // parents before children, the global interface's members on the global
 // object, and the interface objects as properties of the global object.
 func (r *Realm) Install(reg *Registry) error {
+	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 {
+		r.GlobalNames = d.GlobalNames
+	}
 	var install func(name string) (*InterfaceObject, error)
 	visiting := map[string]bool{}
 	install = func(name string) (*InterfaceObject, error) {

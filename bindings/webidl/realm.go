@@ -55,6 +55,7 @@ type Realm struct {
 	promiseResolve                                  goja.Callable
 	syms                                            map[string]*goja.Symbol
 	globalImpl                                      any
+	autoGlobalNames                                 bool
 	toStringFn                                      goja.Callable
 	reflectGet, reflectSet, reflectGOPD, reflectHas goja.Callable
 	ctorFactory                                     goja.Callable
@@ -83,7 +84,9 @@ func NewRealm(vm *goja.Runtime, globalName string, globalNames []string, secure 
 		interfaces:    map[string]*InterfaceObject{},
 	}
 	if len(r.GlobalNames) == 0 && globalName != "" {
+		// Until Install reads the global interface's [Global] names.
 		r.GlobalNames = []string{globalName}
+		r.autoGlobalNames = true
 	}
 	g := vm.GlobalObject()
 	get := func(name string) *goja.Object { return g.Get(name).(*goja.Object) }

@@ -208,7 +208,8 @@ func TestGlobalMembersOnGlobal(t *testing.T) {
 	reg.Add(&InterfaceDef{Name: "ETarget", Exposed: []string{"*"}, Members: []Member{
 		{Name: "on", Kind: Operation, Op: func(r *Realm, call goja.FunctionCall) goja.Value { r.This(call.This, "ETarget"); return valueInt(1) }},
 	}})
-	reg.Add(&InterfaceDef{Name: "Win", Parent: "ETarget", Global: true, Exposed: []string{"Win"}, Members: []Member{
+	reg.Add(&InterfaceDef{Name: "WorkerThing", Exposed: []string{"Worker"}})
+	reg.Add(&InterfaceDef{Name: "Win", Parent: "ETarget", Global: true, GlobalNames: []string{"Win", "Worker"}, Exposed: []string{"Win"}, Members: []Member{
 		{Name: "answer", Kind: Attribute, Get: func(r *Realm, this goja.Value) goja.Value {
 			return r.VM.ToValue(r.This(this, "Win").(int))
 		}},
@@ -224,7 +225,8 @@ func TestGlobalMembersOnGlobal(t *testing.T) {
 		`"answer" in Win.prototype`:                                  "false",
 		`Object.getPrototypeOf(globalThis) === Win.prototype`:        "true",
 		`Object.getPrototypeOf(Win.prototype) === ETarget.prototype`: "true",
-		`on()`: "1",
+		`on()`:               "1",
+		`typeof WorkerThing`: "function",
 		`var f = Object.getOwnPropertyDescriptor(globalThis, "answer").get; f.call(undefined)`: "42",
 	})
 }

@@ -1751,9 +1751,10 @@ type WindowMethods interface {
 
 func init() {
 	Interfaces.Add(&webidl.InterfaceDef{
-		Name:    "Window",
-		Exposed: []string{"Window"},
-		Global:  true,
+		Name:        "Window",
+		Exposed:     []string{"Window"},
+		Global:      true,
+		GlobalNames: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
@@ -1816,9 +1817,10 @@ type WorkerScopeMethods interface {
 
 func init() {
 	Interfaces.Add(&webidl.InterfaceDef{
-		Name:    "WorkerScope",
-		Exposed: []string{"Worker"},
-		Global:  true,
+		Name:        "WorkerScope",
+		Exposed:     []string{"Worker"},
+		Global:      true,
+		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
