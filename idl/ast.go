@@ -45,7 +45,15 @@ type File struct {
 	// of file token whose trivia is the text after the last definition.
 	// AST nodes point into this slice.
 	Tokens []Token
+	// text is Source as a string; token texts are substrings of it.
+	text string
 }
+
+// Text returns the text of token t of f.
+func (f *File) Text(t *Token) string { return f.text[t.Offset : t.Offset+t.Len] }
+
+// Trivia returns the whitespace and comments before token t of f.
+func (f *File) Trivia(t *Token) string { return f.text[t.Offset-t.TriviaLen : t.Offset] }
 
 // Pos returns the position of a token of f, with f's name.
 func (f *File) Pos(t *Token) Position {

@@ -14,13 +14,13 @@ import "strings"
 // Formatting does not change the AST: Parse(Format(f)) has the same JSON
 // as f.
 func Format(f *File) []byte {
-	p := &printer{toks: f.Tokens}
+	p := &printer{f: f, toks: f.Tokens}
 	for i, d := range f.Definitions {
 		first, last := tokenSpan(d)
 		if i > 0 {
 			p.nl()
 			prev := f.Definitions[i-1]
-			if multiline(prev) || multiline(d) || p.blankBefore(first) || defKind(prev) != defKind(d) {
+			if p.multiline(prev) || p.multiline(d) || p.blankBefore(first) || defKind(prev) != defKind(d) {
 				p.nl()
 			}
 		}
@@ -31,14 +31,14 @@ func Format(f *File) []byte {
 	}
 	// Comments after the last definition.
 	if eof := f.EOF(); eof != nil {
-		trail, lead := splitTrivia(eof.Trivia())
+		trail, lead := splitTrivia(p.f.Trivia(eof))
 		if len(f.Definitions) == 0 {
 			lead = append(trail, lead...)
 		}
 		if len(lead) > 0 {
 			if len(f.Definitions) > 0 {
 				p.nl()
-				if blankLine(eof.Trivia()) {
+				if blankLine(p.f.Trivia(eof)) {
 					p.nl()
 				}
 			}
@@ -57,7 +57,7 @@ func Format(f *File) []byte {
 }
 
 // multiline reports whether a definition prints on several lines.
-func multiline(d Definition) bool {
+func (p *printer) multiline(d Definition) bool {
 	switch d := d.(type) {
 	case *Interface:
 		return len(d.Members) > 0
@@ -68,7 +68,7 @@ func multiline(d Definition) bool {
 	case *Dictionary:
 		return len(d.Members) > 0
 	case *Enum:
-		return len(enumLine(d)) > maxLine
+		return len(p.enumLine(d)) > maxLine
 	}
 	return false
 }
@@ -92,6 +92,7 @@ func defKind(d Definition) string {
 const maxLine = 80
 
 type printer struct {
+	f      *File
 	buf    []byte
 	toks   []Token
 	indent int
@@ -185,7 +186,7 @@ func (p *printer) blankBefore(first int) bool {
 	if first < 0 || first >= len(p.toks) {
 		return false
 	}
-	return blankLine(p.toks[first].Trivia())
+	return blankLine(p.f.Trivia(&p.toks[first]))
 }
 
 // leadingComments prints the comments before token first, each on its own
@@ -196,7 +197,7 @@ func (p *printer) leadingComments(first int, atStart bool) {
 		p.startLine()
 		return
 	}
-	trail, lead := splitTrivia(p.toks[first].Trivia())
+	trail, lead := splitTrivia(p.f.Trivia(&p.toks[first]))
 	if atStart && first == 0 {
 		lead = append(trail, lead...)
 	}
@@ -216,7 +217,7 @@ func (p *printer) innerComments(first, last, upto int) {
 	}
 	var cs []string
 	for i := first + 1; i >= 0 && i <= upto && i < len(p.toks); i++ {
-		trail, lead := splitTrivia(p.toks[i].Trivia())
+		trail, lead := splitTrivia(p.f.Trivia(&p.toks[i]))
 		cs = append(cs, trail...)
 		cs = append(cs, lead...)
 	}
@@ -232,7 +233,7 @@ func (p *printer) trailingComment(last int) {
 	if last < 0 || last+1 >= len(p.toks) {
 		return
 	}
-	trail, _ := splitTrivia(p.toks[last+1].Trivia())
+	trail, _ := splitTrivia(p.f.Trivia(&p.toks[last+1]))
 	p.appendComments(trail)
 }
 
@@ -277,16 +278,16 @@ func headerEnd(d Definition) int {
 
 // tokText is the token's text, or def when the node was built without
 // tokens.
-func tokText(t *Token, def string) string {
+func (p *printer) tokText(t *Token, def string) string {
 	if t != nil {
-		return t.Value()
+		return p.f.Text(t)
 	}
 	return def
 }
 
 func (p *printer) definition(d Definition) {
 	if ea := d.Attributes(); len(ea.List) > 0 {
-		p.write(extAttrsString(ea))
+		p.write(p.extAttrsString(ea))
 		p.nl()
 		p.startLine()
 	}
@@ -299,40 +300,40 @@ func (p *printer) definition(d Definition) {
 		if d.Mixin {
 			p.write("mixin ")
 		}
-		p.write(tokText(d.Tokens.Name, d.Name))
+		p.write(p.tokText(d.Tokens.Name, d.Name))
 		if d.Inheritance != "" {
-			p.write(" : " + tokText(d.Tokens.Inheritance, d.Inheritance))
+			p.write(" : " + p.tokText(d.Tokens.Inheritance, d.Inheritance))
 		}
 		p.body(d.Tokens.Open, d.Tokens.Close, d.Tokens.Termination, len(d.Members), func(i int) Node { return d.Members[i] })
 	case *CallbackInterface:
-		p.write("callback interface " + tokText(d.Tokens.Name, d.Name))
+		p.write("callback interface " + p.tokText(d.Tokens.Name, d.Name))
 		p.body(d.Tokens.Open, d.Tokens.Close, d.Tokens.Termination, len(d.Members), func(i int) Node { return d.Members[i] })
 	case *Namespace:
 		if d.Partial {
 			p.write("partial ")
 		}
-		p.write("namespace " + tokText(d.Tokens.Name, d.Name))
+		p.write("namespace " + p.tokText(d.Tokens.Name, d.Name))
 		p.body(d.Tokens.Open, d.Tokens.Close, d.Tokens.Termination, len(d.Members), func(i int) Node { return d.Members[i] })
 	case *Dictionary:
 		if d.Partial {
 			p.write("partial ")
 		}
-		p.write("dictionary " + tokText(d.Tokens.Name, d.Name))
+		p.write("dictionary " + p.tokText(d.Tokens.Name, d.Name))
 		if d.Inheritance != "" {
-			p.write(" : " + tokText(d.Tokens.Inheritance, d.Inheritance))
+			p.write(" : " + p.tokText(d.Tokens.Inheritance, d.Inheritance))
 		}
 		p.body(d.Tokens.Open, d.Tokens.Close, d.Tokens.Termination, len(d.Members), func(i int) Node { return d.Members[i] })
 	case *Enum:
-		if line := enumLine(d); len(line)+2*p.indent <= maxLine {
+		if line := p.enumLine(d); len(line)+2*p.indent <= maxLine {
 			p.write(line)
 			return
 		}
-		p.write("enum " + tokText(d.Tokens.Name, d.Name) + " {")
+		p.write("enum " + p.tokText(d.Tokens.Name, d.Name) + " {")
 		p.indent++
 		for i, v := range d.Values {
 			p.nl()
 			p.startLine()
-			p.write(enumValueText(v))
+			p.write(p.enumValueText(v))
 			if i < len(d.Values)-1 {
 				p.write(",")
 			}
@@ -342,30 +343,30 @@ func (p *printer) definition(d Definition) {
 		p.startLine()
 		p.write("};")
 	case *Typedef:
-		p.write("typedef " + typeString(d.Type) + " " + tokText(d.Tokens.Name, d.Name) + ";")
+		p.write("typedef " + p.typeString(d.Type) + " " + p.tokText(d.Tokens.Name, d.Name) + ";")
 	case *Callback:
-		p.write("callback " + tokText(d.Tokens.Name, d.Name) + " = " + typeString(d.ReturnType) +
-			" (" + argumentsString(d.Arguments) + ");")
+		p.write("callback " + p.tokText(d.Tokens.Name, d.Name) + " = " + p.typeString(d.ReturnType) +
+			" (" + p.argumentsString(d.Arguments) + ");")
 	case *Includes:
-		p.write(tokText(d.Tokens.Target, d.Target) + " includes " + tokText(d.Tokens.Mixin, d.Mixin) + ";")
+		p.write(p.tokText(d.Tokens.Target, d.Target) + " includes " + p.tokText(d.Tokens.Mixin, d.Mixin) + ";")
 	}
 }
 
-func enumValueText(v *EnumValue) string {
+func (p *printer) enumValueText(v *EnumValue) string {
 	if v.Tokens.Value != nil {
-		return v.Tokens.Value.Value()
+		return p.f.Text(v.Tokens.Value)
 	}
 	return `"` + v.Value + `"`
 }
 
-func enumLine(d *Enum) string {
+func (p *printer) enumLine(d *Enum) string {
 	var b strings.Builder
-	b.WriteString("enum " + tokText(d.Tokens.Name, d.Name) + " { ")
+	b.WriteString("enum " + p.tokText(d.Tokens.Name, d.Name) + " { ")
 	for i, v := range d.Values {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(enumValueText(v))
+		b.WriteString(p.enumValueText(v))
 	}
 	b.WriteString(" };")
 	return b.String()
@@ -376,13 +377,13 @@ func (p *printer) body(open, close, term *Token, n int, member func(int) Node) {
 	p.write(" {")
 	var openTrail, closeLead, termComments []string
 	if open != nil && int(open.Index)+1 < len(p.toks) {
-		openTrail, _ = splitTrivia(p.toks[open.Index+1].Trivia())
+		openTrail, _ = splitTrivia(p.f.Trivia(&p.toks[open.Index+1]))
 	}
 	if close != nil {
-		_, closeLead = splitTrivia(close.Trivia())
+		_, closeLead = splitTrivia(p.f.Trivia(close))
 	}
 	if term != nil {
-		t, l := splitTrivia(term.Trivia())
+		t, l := splitTrivia(p.f.Trivia(term))
 		termComments = append(t, l...)
 	}
 	defer p.appendComments(termComments)
@@ -401,7 +402,7 @@ func (p *printer) body(open, close, term *Token, n int, member func(int) Node) {
 		}
 		p.leadingComments(first, false)
 		p.innerComments(first, last, last)
-		p.write(memberString(m))
+		p.write(p.memberString(m))
 		p.trailingComment(last)
 	}
 	for _, c := range closeLead {
@@ -416,10 +417,10 @@ func (p *printer) body(open, close, term *Token, n int, member func(int) Node) {
 }
 
 // memberString is the canonical one-line text of a member or field.
-func memberString(n Node) string {
+func (p *printer) memberString(n Node) string {
 	var b strings.Builder
 	if ea := nodeExtAttrs(n); ea != nil && len(ea.List) > 0 {
-		b.WriteString(extAttrsString(ea))
+		b.WriteString(p.extAttrsString(ea))
 		b.WriteByte(' ')
 	}
 	switch m := n.(type) {
@@ -430,7 +431,7 @@ func memberString(n Node) string {
 		if m.Readonly {
 			b.WriteString("readonly ")
 		}
-		b.WriteString("attribute " + typeString(m.Type) + " " + tokText(m.Tokens.Name, m.Name) + ";")
+		b.WriteString("attribute " + p.typeString(m.Type) + " " + p.tokText(m.Tokens.Name, m.Name) + ";")
 	case *Operation:
 		if m.Special != "" {
 			b.WriteString(m.Special)
@@ -440,15 +441,15 @@ func memberString(n Node) string {
 			}
 			b.WriteByte(' ')
 		}
-		b.WriteString(typeString(m.ReturnType) + " ")
+		b.WriteString(p.typeString(m.ReturnType) + " ")
 		if m.Name != "" || m.Tokens.Name != nil {
-			b.WriteString(tokText(m.Tokens.Name, m.Name))
+			b.WriteString(p.tokText(m.Tokens.Name, m.Name))
 		}
-		b.WriteString("(" + argumentsString(m.Arguments) + ");")
+		b.WriteString("(" + p.argumentsString(m.Arguments) + ");")
 	case *Constant:
-		b.WriteString("const " + typeString(m.Type) + " " + tokText(m.Tokens.Name, m.Name) + " = " + valueString(m.Value) + ";")
+		b.WriteString("const " + p.typeString(m.Type) + " " + p.tokText(m.Tokens.Name, m.Name) + " = " + valueString(m.Value) + ";")
 	case *Constructor:
-		b.WriteString("constructor(" + argumentsString(m.Arguments) + ");")
+		b.WriteString("constructor(" + p.argumentsString(m.Arguments) + ");")
 	case *Iterable:
 		switch {
 		case m.LegacyAsyncSyntax:
@@ -459,28 +460,28 @@ func memberString(n Node) string {
 			b.WriteString("iterable<")
 		}
 		if m.Key != nil {
-			b.WriteString(typeString(m.Key) + ", ")
+			b.WriteString(p.typeString(m.Key) + ", ")
 		}
-		b.WriteString(typeString(m.Value) + ">")
+		b.WriteString(p.typeString(m.Value) + ">")
 		if m.HasArguments || len(m.Arguments) > 0 {
-			b.WriteString("(" + argumentsString(m.Arguments) + ")")
+			b.WriteString("(" + p.argumentsString(m.Arguments) + ")")
 		}
 		b.WriteString(";")
 	case *Maplike:
 		if m.Readonly {
 			b.WriteString("readonly ")
 		}
-		b.WriteString("maplike<" + typeString(m.Key) + ", " + typeString(m.Value) + ">;")
+		b.WriteString("maplike<" + p.typeString(m.Key) + ", " + p.typeString(m.Value) + ">;")
 	case *Setlike:
 		if m.Readonly {
 			b.WriteString("readonly ")
 		}
-		b.WriteString("setlike<" + typeString(m.Value) + ">;")
+		b.WriteString("setlike<" + p.typeString(m.Value) + ">;")
 	case *Field:
 		if m.Required {
 			b.WriteString("required ")
 		}
-		b.WriteString(typeString(m.Type) + " " + tokText(m.Tokens.Name, m.Name))
+		b.WriteString(p.typeString(m.Type) + " " + p.tokText(m.Tokens.Name, m.Name))
 		if m.Default != nil {
 			b.WriteString(" = " + valueString(m.Default))
 		}
@@ -499,14 +500,14 @@ func nodeExtAttrs(n Node) *ExtAttrList {
 	return nil
 }
 
-func extAttrsString(l *ExtAttrList) string {
+func (p *printer) extAttrsString(l *ExtAttrList) string {
 	var b strings.Builder
 	b.WriteByte('[')
 	for i, a := range l.List {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(tokText(a.Tokens.Name, a.Name))
+		b.WriteString(p.tokText(a.Tokens.Name, a.Name))
 		if r := a.RHS; r != nil {
 			b.WriteByte('=')
 			switch {
@@ -518,38 +519,38 @@ func extAttrsString(l *ExtAttrList) string {
 					if j > 0 {
 						b.WriteString(", ")
 					}
-					b.WriteString(tokText(v.Tokens.Value, v.Value))
+					b.WriteString(p.tokText(v.Tokens.Value, v.Value))
 				}
 				b.WriteByte(')')
 			default:
-				b.WriteString(tokText(r.Tokens.Value, r.Value))
+				b.WriteString(p.tokText(r.Tokens.Value, r.Value))
 			}
 		}
 		if a.HasArguments || len(a.Arguments) > 0 {
-			b.WriteString("(" + argumentsString(a.Arguments) + ")")
+			b.WriteString("(" + p.argumentsString(a.Arguments) + ")")
 		}
 	}
 	b.WriteByte(']')
 	return b.String()
 }
 
-func argumentsString(args []*Argument) string {
+func (p *printer) argumentsString(args []*Argument) string {
 	var b strings.Builder
 	for i, a := range args {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		if len(a.ExtAttrs.List) > 0 {
-			b.WriteString(extAttrsString(&a.ExtAttrs) + " ")
+			b.WriteString(p.extAttrsString(&a.ExtAttrs) + " ")
 		}
 		if a.Optional {
 			b.WriteString("optional ")
 		}
-		b.WriteString(typeString(a.Type))
+		b.WriteString(p.typeString(a.Type))
 		if a.Variadic {
 			b.WriteString("...")
 		}
-		b.WriteString(" " + tokText(a.Tokens.Name, a.Name))
+		b.WriteString(" " + p.tokText(a.Tokens.Name, a.Name))
 		if a.Default != nil {
 			b.WriteString(" = " + valueString(a.Default))
 		}
@@ -558,18 +559,18 @@ func argumentsString(args []*Argument) string {
 }
 
 // typeString is the canonical text of a type with its extended attributes.
-func typeString(t *Type) string {
+func (p *printer) typeString(t *Type) string {
 	var b strings.Builder
-	writeType(&b, t)
+	p.writeType(&b, t)
 	return b.String()
 }
 
-func writeType(b *strings.Builder, t *Type) {
+func (p *printer) writeType(b *strings.Builder, t *Type) {
 	if t == nil {
 		return
 	}
 	if len(t.ExtAttrs.List) > 0 {
-		b.WriteString(extAttrsString(&t.ExtAttrs) + " ")
+		b.WriteString(p.extAttrsString(&t.ExtAttrs) + " ")
 	}
 	switch {
 	case t.Union:
@@ -578,7 +579,7 @@ func writeType(b *strings.Builder, t *Type) {
 			if i > 0 {
 				b.WriteString(" or ")
 			}
-			writeType(b, s)
+			p.writeType(b, s)
 		}
 		b.WriteByte(')')
 	case t.Generic != "":
@@ -587,12 +588,12 @@ func writeType(b *strings.Builder, t *Type) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writeType(b, s)
+			p.writeType(b, s)
 		}
 		b.WriteByte('>')
 	default:
 		if t.Tokens.Base != nil && t.Tokens.Prefix == nil && t.Tokens.Postfix == nil {
-			b.WriteString(t.Tokens.Base.Value())
+			b.WriteString(p.f.Text(t.Tokens.Base))
 		} else {
 			b.WriteString(t.Name)
 		}

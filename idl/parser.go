@@ -39,6 +39,7 @@ type arena struct {
 func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
 	p := &parser{file: &File{Name: filename, Source: src}, a: &ps.arena}
 	p.src = string(src)
+	p.file.text = p.src
 	p.toks = ps.arena.tokenize(p.src)
 	p.file.Tokens = p.toks
 	p.parseDefinitions()
@@ -82,6 +83,9 @@ type parser struct {
 type bailout struct{}
 
 func (p *parser) tok() *Token { return &p.toks[p.pos] }
+
+// val returns the text of token t.
+func (p *parser) val(t *Token) string { return p.src[t.Offset : t.Offset+t.Len] }
 
 // at returns the position of token t in the file being parsed.
 func (p *parser) at(t *Token) Position {
@@ -184,7 +188,7 @@ func (p *parser) peek(n int) *Token {
 // is reports whether the current token is the keyword or punctuation v.
 func (p *parser) is(v string) bool {
 	t := &p.toks[p.pos]
-	return t.Value() == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
+	return p.val(t) == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
 }
 
 // consume returns the current token and advances if it is one of vs.
@@ -194,7 +198,7 @@ func (p *parser) consume(vs ...string) *Token {
 		return nil
 	}
 	for _, v := range vs {
-		if t.Value() == v {
+		if p.val(t) == v {
 			p.pos++
 			return t
 		}
@@ -216,7 +220,7 @@ func (p *parser) consumeKind(k TokenKind) *Token {
 // consumeIdentifierOr accepts an identifier or one of the given keywords.
 func (p *parser) consumeIdentifierOr(allowed map[string]bool) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[t.Value()]) {
+	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[p.val(t)]) {
 		p.pos++
 		return t
 	}
@@ -235,12 +239,12 @@ func (p *parser) failAt(t *Token, msg string) {
 		// reports the line of the token before the end of input.
 		prev := &p.toks[t.Index-1]
 		pos = p.at(prev)
-		pos.Offset += len(prev.Value())
-		if nl := strings.LastIndexByte(prev.Value(), '\n'); nl >= 0 {
-			pos.Line += strings.Count(prev.Value(), "\n")
-			pos.Column = len(prev.Value()) - nl
+		pos.Offset += len(p.val(prev))
+		if nl := strings.LastIndexByte(p.val(prev), '\n'); nl >= 0 {
+			pos.Line += strings.Count(p.val(prev), "\n")
+			pos.Column = len(p.val(prev)) - nl
 		} else {
-			pos.Column += len(prev.Value())
+			pos.Column += len(p.val(prev))
 		}
 	}
 	line, caret := lineWindow(p.src, pos.Offset)
@@ -321,7 +325,7 @@ func (p *parser) skipDefinition(start int) {
 		if t.Kind != TokenOther {
 			continue
 		}
-		switch t.Value() {
+		switch p.val(t) {
 		case "{":
 			depth++
 		case "}":
@@ -378,7 +382,7 @@ func (p *parser) parseDefinition() Definition {
 		d = p.parseTypedef()
 	case p.is("namespace"):
 		d = p.parseNamespace(nil)
-	case t.Kind == TokenIdentifier && !t.Keyword && p.peek(1).Value() == "includes":
+	case t.Kind == TokenIdentifier && !t.Keyword && p.val(p.peek(1)) == "includes":
 		d = p.parseIncludes()
 	default:
 		if len(ea.List) > 0 {
@@ -437,7 +441,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 	}
 	p.pos++
 	a := p.a.eattrs.alloc()
-	a.Position, a.Name = p.at(name), name.Value()
+	a.Position, a.Name = p.at(name), p.val(name)
 	a.Tokens.Name = name
 	if assign := p.consume("="); assign != nil {
 		a.Tokens.Assign = assign
@@ -453,9 +457,9 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 		case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
 			p.pos++
 			rhs.Kind = v.Kind.String()
-			rhs.Value = v.Value()
+			rhs.Value = p.val(v)
 			if v.Kind == TokenIdentifier {
-				rhs.Value = unescape(v.Value())
+				rhs.Value = unescape(p.val(v))
 			}
 			rhs.Tokens.Value = v
 		default:
@@ -479,9 +483,9 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					break
 				}
 				p.pos++
-				ev := &ExtAttrValue{Position: p.at(t), Value: t.Value()}
+				ev := &ExtAttrValue{Position: p.at(t), Value: p.val(t)}
 				if kind == TokenIdentifier {
-					ev.Value = unescape(t.Value())
+					ev.Value = unescape(p.val(t))
 				}
 				ev.Tokens.Value = t
 				p.evalues.push(ev)
@@ -528,7 +532,7 @@ func (p *parser) parseInheritance(colon, inh **Token) string {
 	if *inh == nil {
 		p.fail("Inheritance lacks a type")
 	}
-	return unescape((*inh).Value())
+	return unescape(p.val(*inh))
 }
 
 // parseBody parses "{ members } ;" using member to parse each member.
@@ -586,7 +590,7 @@ func (p *parser) skipMember(start int) {
 		if t.Kind != TokenOther {
 			continue
 		}
-		switch t.Value() {
+		switch p.val(t) {
 		case "{":
 			depth++
 		case "}":
@@ -622,7 +626,7 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 		p.fail("Missing name in " + kind)
 	}
 	it.Tokens.Name = name
-	it.Name = unescape(name.Value())
+	it.Name = unescape(p.val(name))
 	p.setContext(partial, kind, it.Name)
 	if partial == nil && mixin == nil {
 		it.Inheritance = p.parseInheritance(&it.Tokens.Colon, &it.Tokens.Inheritance)
@@ -680,7 +684,7 @@ func (p *parser) parseInterfaceMember() Member {
 			return m
 		}
 	case p.is("readonly"):
-		if p.peek(1).Value() == "maplike" || p.peek(1).Value() == "setlike" {
+		if p.val(p.peek(1)) == "maplike" || p.val(p.peek(1)) == "setlike" {
 			return p.parseIterableLike()
 		}
 	case p.is("inherit"):
@@ -750,7 +754,7 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 		a.Position = p.at(ro)
 	}
 	if special != nil {
-		a.Special = special.Value()
+		a.Special = p.val(special)
 		a.Position = p.at(special)
 	}
 	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = special, ro, base
@@ -763,7 +767,7 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 		p.fail("Attribute lacks a name")
 	}
 	a.Tokens.Name = name
-	a.Name = unescape(name.Value())
+	a.Name = unescape(p.val(name))
 	a.Tokens.Termination = p.expect("Unterminated attribute, expected `;`", ";")
 	return a
 }
@@ -793,13 +797,13 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 	op := p.a.ops.alloc()
 	op.Position, op.ReturnType = rt.Position, rt
 	if special != nil {
-		op.Special = special.Value()
+		op.Special = p.val(special)
 		op.Position = p.at(special)
 		op.Tokens.Special = special
 	}
 	if name := p.consumeIdentifierOr(operationNameKeywords); name != nil {
 		op.Tokens.Name = name
-		op.Name = unescape(name.Value())
+		op.Name = unescape(p.val(name))
 	}
 	op.Tokens.Open = p.consume("(")
 	if op.Tokens.Open == nil {
@@ -835,7 +839,7 @@ func (p *parser) parseConst() *Constant {
 		if id == nil {
 			p.fail("Const lacks a type")
 		}
-		t = p.newType(id, unescape(id.Value()), "const-type")
+		t = p.newType(id, unescape(p.val(id)), "const-type")
 		t.Tokens.Base = id
 	}
 	if p.is("?") {
@@ -847,7 +851,7 @@ func (p *parser) parseConst() *Constant {
 		p.fail("Const lacks a name")
 	}
 	c.Tokens.Name = name
-	c.Name = unescape(name.Value())
+	c.Name = unescape(p.val(name))
 	c.Tokens.Assign = p.expect("Const lacks value assignment", "=")
 	v := p.parseConstValue()
 	if v == nil {
@@ -865,11 +869,11 @@ func (p *parser) parseConstValue() *Value {
 	v.Position = p.at(t)
 	switch {
 	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
-		v.Kind, v.Text = "number", t.Value()
+		v.Kind, v.Text = "number", p.val(t)
 	case t.Kind == TokenIdentifier && t.Keyword:
-		switch t.Value() {
+		switch p.val(t) {
 		case "true", "false":
-			v.Kind, v.Text = "boolean", t.Value()
+			v.Kind, v.Text = "boolean", p.val(t)
 		case "Infinity":
 			v.Kind = "Infinity"
 		case "-Infinity":
@@ -900,7 +904,7 @@ func (p *parser) parseDefault() *Value {
 		v.Position = p.at(t)
 		switch {
 		case t.Kind == TokenString:
-			v.Kind, v.Text = "string", t.Value()[1:len(t.Value())-1]
+			v.Kind, v.Text = "string", p.val(t)[1:len(p.val(t))-1]
 			p.pos++
 		case p.is("null"):
 			v.Kind = "null"
@@ -946,7 +950,7 @@ func (p *parser) parseIterableLike() Member {
 		p.pos = start
 		return nil
 	}
-	kind := base.Value()
+	kind := p.val(base)
 	if async != nil {
 		kind = "async_iterable"
 	}
@@ -956,24 +960,24 @@ func (p *parser) parseIterableLike() Member {
 	} else if async != nil {
 		pos = p.at(async)
 	}
-	open := p.expect("Missing less-than sign `<` in "+base.Value()+" declaration", "<")
+	open := p.expect("Missing less-than sign `<` in "+p.val(base)+" declaration", "<")
 	first := p.parseTypeWithExtAttrs("")
 	if first == nil {
-		p.fail("Missing a type argument in " + base.Value() + " declaration")
+		p.fail("Missing a type argument in " + p.val(base) + " declaration")
 	}
 	var second *Type
-	if base.Value() != "setlike" {
+	if p.val(base) != "setlike" {
 		if sep := p.consume(","); sep != nil {
 			first.Tokens.Separator = sep
 			second = p.parseTypeWithExtAttrs("")
 			if second == nil {
-				p.fail("Missing a type argument in " + base.Value() + " declaration")
+				p.fail("Missing a type argument in " + p.val(base) + " declaration")
 			}
-		} else if base.Value() == "maplike" {
-			p.fail("Missing second type argument in " + base.Value() + " declaration")
+		} else if p.val(base) == "maplike" {
+			p.fail("Missing second type argument in " + p.val(base) + " declaration")
 		}
 	}
-	close := p.expect("Missing greater-than sign `>` in "+base.Value()+" declaration", ">")
+	close := p.expect("Missing greater-than sign `>` in "+p.val(base)+" declaration", ">")
 	var argsOpen, argsClose *Token
 	var args []*Argument
 	if p.is("(") {
@@ -984,8 +988,8 @@ func (p *parser) parseIterableLike() Member {
 		args = p.parseArgumentList()
 		argsClose = p.expect("Unterminated async iterable argument list", ")")
 	}
-	term := p.expect("Missing semicolon after "+base.Value()+" declaration", ";")
-	switch base.Value() {
+	term := p.expect("Missing semicolon after "+p.val(base)+" declaration", ";")
+	switch p.val(base) {
 	case "maplike":
 		m := &Maplike{Position: pos, Readonly: ro != nil, Key: first, Value: second}
 		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
@@ -1013,7 +1017,7 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	ci.Tokens.Callback, ci.Tokens.Base = callback, base
 	name := p.parseName("callback interface")
 	ci.Tokens.Name = name
-	ci.Name = unescape(name.Value())
+	ci.Name = unescape(p.val(name))
 	p.setContext(nil, "callback interface", ci.Name)
 	mark := p.members.mark()
 	p.parseBody("callback interface", &ci.Tokens.Open, &ci.Tokens.Close, &ci.Tokens.Termination, func() {
@@ -1039,7 +1043,7 @@ func (p *parser) parseCallback(callback *Token) Definition {
 		p.fail("Callback lacks a name")
 	}
 	c.Tokens.Name = name
-	c.Name = unescape(name.Value())
+	c.Name = unescape(p.val(name))
 	p.setContext(nil, "callback", c.Name)
 	c.Tokens.Assign = p.expect("Callback lacks an assignment", "=")
 	c.ReturnType = p.parseType("return-type")
@@ -1062,7 +1066,7 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 	ns.Tokens.Partial, ns.Tokens.Base = partial, base
 	name := p.parseName("namespace")
 	ns.Tokens.Name = name
-	ns.Name = unescape(name.Value())
+	ns.Name = unescape(p.val(name))
 	p.setContext(partial, "namespace", ns.Name)
 	mark := p.members.mark()
 	p.parseBody("namespace", &ns.Tokens.Open, &ns.Tokens.Close, &ns.Tokens.Termination, func() {
@@ -1091,7 +1095,7 @@ func (p *parser) parseDictionary(partial *Token) Definition {
 	d.Tokens.Partial, d.Tokens.Base = partial, base
 	name := p.parseName("dictionary")
 	d.Tokens.Name = name
-	d.Name = unescape(name.Value())
+	d.Name = unescape(p.val(name))
 	p.setContext(partial, "dictionary", d.Name)
 	if partial == nil {
 		d.Inheritance = p.parseInheritance(&d.Tokens.Colon, &d.Tokens.Inheritance)
@@ -1124,7 +1128,7 @@ func (p *parser) parseField() *Field {
 		p.fail("Dictionary member lacks a name")
 	}
 	f.Tokens.Name = name
-	f.Name = unescape(name.Value())
+	f.Name = unescape(p.val(name))
 	f.Default = p.parseDefault()
 	if req != nil && f.Default != nil {
 		p.failAt(f.Default.Tokens.Assign, "Required member must not have a default")
@@ -1142,7 +1146,7 @@ func (p *parser) parseEnum() Definition {
 		p.fail("No name for enum")
 	}
 	e.Tokens.Name = name
-	e.Name = unescape(name.Value())
+	e.Name = unescape(p.val(name))
 	p.setContext(nil, "enum", e.Name)
 	e.Tokens.Open = p.expect("Bodyless enum", "{")
 	mark := p.enumvals.mark()
@@ -1159,7 +1163,7 @@ func (p *parser) parseEnum() Definition {
 		}
 		p.pos++
 		v := p.a.enumValues.alloc()
-		v.Position, v.Value = p.at(t), t.Value()[1:len(t.Value())-1]
+		v.Position, v.Value = p.at(t), p.val(t)[1:len(p.val(t))-1]
 		v.Tokens.Value = t
 		p.enumvals.push(v)
 		sep := p.consume(",")
@@ -1190,7 +1194,7 @@ func (p *parser) parseTypedef() Definition {
 		p.fail("Typedef lacks a name")
 	}
 	td.Tokens.Name = name
-	td.Name = unescape(name.Value())
+	td.Name = unescape(p.val(name))
 	p.setContext(nil, "typedef", td.Name)
 	td.Tokens.Termination = p.expect("Unterminated typedef, expected `;`", ";")
 	return td
@@ -1198,7 +1202,7 @@ func (p *parser) parseTypedef() Definition {
 
 func (p *parser) parseIncludes() Definition {
 	target := p.consumeKind(TokenIdentifier)
-	inc := &Includes{Position: p.at(target), Target: unescape(target.Value())}
+	inc := &Includes{Position: p.at(target), Target: unescape(p.val(target))}
 	inc.Tokens.Target = target
 	inc.Tokens.Includes = p.consume("includes")
 	mixin := p.consumeKind(TokenIdentifier)
@@ -1206,7 +1210,7 @@ func (p *parser) parseIncludes() Definition {
 		p.fail("Incomplete includes statement")
 	}
 	inc.Tokens.Mixin = mixin
-	inc.Mixin = unescape(mixin.Value())
+	inc.Mixin = unescape(p.val(mixin))
 	inc.Tokens.Termination = p.expect("No terminating ; for includes statement", ";")
 	return inc
 }
@@ -1267,7 +1271,7 @@ func (p *parser) parseArgument() *Argument {
 		return nil
 	}
 	a.Tokens.Name = name
-	a.Name = unescape(name.Value())
+	a.Name = unescape(p.val(name))
 	if opt != nil {
 		a.Default = p.parseDefault()
 	}
@@ -1318,14 +1322,14 @@ func (p *parser) parseSingleType(context string) *Type {
 	}
 	var ty *Type
 	switch {
-	case t.Keyword && genericNames[t.Value()]:
+	case t.Keyword && genericNames[p.val(t)]:
 		ty = p.parseGeneric(context)
 	case t.Keyword:
 		if ty = p.parsePrimitiveType(context); ty == nil {
-			switch t.Value() {
+			switch p.val(t) {
 			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined":
 				p.pos++
-				ty = p.newType(t, t.Value(), context)
+				ty = p.newType(t, p.val(t), context)
 				ty.Tokens.Base = t
 			default:
 				return nil
@@ -1333,10 +1337,10 @@ func (p *parser) parseSingleType(context string) *Type {
 		}
 	default:
 		p.pos++
-		ty = p.newType(t, unescape(t.Value()), context)
+		ty = p.newType(t, unescape(p.val(t)), context)
 		ty.Tokens.Base = t
 		if p.is("<") {
-			p.fail("Unsupported generic type " + t.Value())
+			p.fail("Unsupported generic type " + p.val(t))
 		}
 	}
 	if ty.Generic == "Promise" && p.is("?") {
@@ -1367,10 +1371,10 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 		return nil
 	}
 	var prefix, base, postfix *Token
-	switch t.Value() {
+	switch p.val(t) {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
-		ty := p.newType(t, t.Value(), context)
+		ty := p.newType(t, p.val(t), context)
 		ty.Tokens.Base = t
 		return ty
 	case "unsigned":
@@ -1398,7 +1402,7 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	default:
 		return nil
 	}
-	name := base.Value()
+	name := p.val(base)
 	switch {
 	case prefix != nil && postfix != nil:
 		name = "unsigned long long"
@@ -1422,7 +1426,7 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 }
 
 func (p *parser) longLong(base *Token) *Token {
-	if base.Value() == "long" {
+	if p.val(base) == "long" {
 		return p.consume("long")
 	}
 	return nil
@@ -1432,13 +1436,13 @@ func (p *parser) parseGeneric(context string) *Type {
 	base := p.tok()
 	p.pos++
 	ty := p.newType(base, "", context)
-	ty.Generic = base.Value()
+	ty.Generic = p.val(base)
 	ty.Tokens.Base = base
 	ty.Tokens.Open = p.consume("<")
 	if ty.Tokens.Open == nil {
-		p.fail("No opening bracket after " + base.Value())
+		p.fail("No opening bracket after " + p.val(base))
 	}
-	switch base.Value() {
+	switch p.val(base) {
 	case "Promise":
 		if p.is("[") {
 			p.fail("Promise type cannot have extended attribute")
@@ -1453,11 +1457,11 @@ func (p *parser) parseGeneric(context string) *Type {
 			p.fail("Record key cannot have extended attribute")
 		}
 		kt := p.tok()
-		if kt.Kind != TokenIdentifier || !stringTypes[kt.Value()] {
+		if kt.Kind != TokenIdentifier || !stringTypes[p.val(kt)] {
 			p.fail("Record key must be one of: ByteString, DOMString, USVString")
 		}
 		p.pos++
-		key := p.newType(kt, kt.Value(), context)
+		key := p.newType(kt, p.val(kt), context)
 		key.Tokens.Base = kt
 		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
 		val := p.parseTypeWithExtAttrs(context)
@@ -1468,11 +1472,11 @@ func (p *parser) parseGeneric(context string) *Type {
 	default:
 		sub := p.parseTypeWithExtAttrs(context)
 		if sub == nil {
-			p.fail("Missing " + base.Value() + " subtype")
+			p.fail("Missing " + p.val(base) + " subtype")
 		}
 		ty.Subtypes = []*Type{sub}
 	}
-	ty.Tokens.Close = p.expect("Missing closing bracket after "+base.Value(), ">")
+	ty.Tokens.Close = p.expect("Missing closing bracket after "+p.val(base), ">")
 	return ty
 }
 

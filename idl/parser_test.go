@@ -36,26 +36,27 @@ func TestTokenize(t *testing.T) {
 		{TokenEOF, "", false, 3, 8},
 	}
 	toks := tokenize(src)
+	f := &File{text: src, Tokens: toks}
 	if len(toks) != len(want) {
 		for _, tok := range toks {
-			t.Logf("%v %q", tok.Kind, tok.Value())
+			t.Logf("%v %q", tok.Kind, f.Text(&tok))
 		}
 		t.Fatalf("got %d tokens, want %d", len(toks), len(want))
 	}
 	for i, w := range want {
 		g := toks[i]
-		if g.Kind != w.kind || g.Value() != w.value || g.Keyword != w.keyword || g.Line != w.line || g.Column != w.col || g.Index != int32(i) {
-			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind, g.Value(), g.Keyword, g.Line, g.Column,
+		if g.Kind != w.kind || f.Text(&g) != w.value || g.Keyword != w.keyword || g.Line != w.line || g.Column != w.col || g.Index != int32(i) {
+			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind, f.Text(&g), g.Keyword, g.Line, g.Column,
 				w.kind, w.value, w.keyword, w.line, w.col)
 		}
 	}
-	if toks[0].Trivia() != "/* c */ " {
-		t.Errorf("trivia %q", toks[0].Trivia())
+	if f.Trivia(&toks[0]) != "/* c */ " {
+		t.Errorf("trivia %q", f.Trivia(&toks[0]))
 	}
 	// Offsets point at the token text.
 	for _, tok := range toks {
-		if src[tok.Offset:int(tok.Offset)+len(tok.Value())] != tok.Value() {
-			t.Errorf("offset %d of %q is wrong", tok.Offset, tok.Value())
+		if int(tok.Offset)+int(tok.Len) > len(src) || int(tok.Offset) < int(tok.TriviaLen) {
+			t.Errorf("token %+v is out of bounds", tok)
 		}
 	}
 }
@@ -78,11 +79,12 @@ func TestTokenizeEdgeCases(t *testing.T) {
 		{"", []TokenKind{TokenEOF}},
 	} {
 		toks := tokenize(tc.src)
+		f := &File{text: tc.src, Tokens: toks}
 		var got []TokenKind
 		var text string
 		for _, tok := range toks {
 			got = append(got, tok.Kind)
-			text += tok.Trivia() + tok.Value()
+			text += f.Trivia(&tok) + f.Text(&tok)
 		}
 		if text != tc.src {
 			t.Errorf("%q: tokens do not cover the source: %q", tc.src, text)

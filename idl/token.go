@@ -30,28 +30,22 @@ func (k TokenKind) String() string {
 	return "invalid"
 }
 
-// Token is one token with the whitespace and comments before it.
+// Token is one token. It holds positions only, so that token slices cost
+// the garbage collector nothing; File.Text and File.Trivia return the token
+// text and the whitespace and comments before it.
 type Token struct {
-	// raw is the trivia followed by the token text; they are adjacent in
-	// the source, so one string holds both.
-	raw string
-	// start is where the token text begins in raw.
-	start int32
 	// Offset, Line and Column locate the token's first byte (not its
 	// trivia); see Pos.
 	Offset, Line, Column int32
+	// Len is the length of the token text, TriviaLen that of the trivia
+	// that precedes it.
+	Len, TriviaLen int32
 	// Index is the token's index in File.Tokens.
 	Index int32
 	Kind  TokenKind
 	// Keyword is set for identifiers that are Web IDL keywords.
 	Keyword bool
 }
-
-// Value is the token text as written.
-func (t *Token) Value() string { return t.raw[t.start:] }
-
-// Trivia is the whitespace and comments that precede the token.
-func (t *Token) Trivia() string { return t.raw[:t.start] }
 
 // Pos returns the position of the token's first byte. Tokens do not know
 // their file: Filename is empty (File.Pos fills it in).
@@ -120,14 +114,13 @@ func tokenizeInto(toks []Token, s string) []Token {
 		k := len(toks)
 		toks = toks[:k+1]
 		tok := &toks[k]
-		tok.start = int32(i - ts)
+		tok.TriviaLen = int32(i - ts)
 		tok.Index = int32(k)
 		tok.Offset = int32(i)
 		tok.Line = int32(line)
 		tok.Column = int32(i - lineStart + 1)
 		if i >= n {
 			tok.Kind = TokenEOF
-			tok.raw = s[ts:]
 			return toks
 		}
 		var end int
@@ -150,7 +143,7 @@ func tokenizeInto(toks []Token, s string) []Token {
 				lineStart = i + strings.LastIndexByte(s[i:end], '\n') + 1
 			}
 		}
-		tok.raw = s[ts:end]
+		tok.Len = int32(end - i)
 		i = end
 	}
 }

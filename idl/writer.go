@@ -10,7 +10,7 @@ package idl
 func Write(f *File) []byte {
 	buf := make([]byte, 0, len(f.Source)+16)
 	w := &tokenWriter{emit: func(t *Token) {
-		buf = append(buf, t.raw...)
+		buf = append(buf, f.text[t.Offset-t.TriviaLen:t.Offset+t.Len]...)
 	}}
 	for _, d := range f.Definitions {
 		w.definition(d)
