@@ -129,6 +129,9 @@ func (g *Generator) emitLegacy(b *bytes.Buffer, it *Interface, getters, setters,
 	}
 	n := GoName(it.Name)
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	if getters["named"] != nil && hasAttr(it.ExtAttrs, "Global") {
+		w("\t\tNamedPropertiesObject: true,\n")
+	}
 	w("\t\tLegacy: &webidl.LegacyProperties{\n")
 	if sp := getters["indexed"]; sp != nil {
 		idx := g.mustType(sp.op.Arguments[0].Type)

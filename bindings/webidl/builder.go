@@ -77,6 +77,11 @@ type InterfaceDef struct {
 	// GlobalNames: the identifiers of [Global=...] (the exposure set of a
 	// realm whose global object implements this interface).
 	GlobalNames []string
+	// NamedPropertiesObject: a [Global] interface that supports named
+	// properties gets a named properties object ("WindowProperties")
+	// between its prototype and its parent's. Simplified: an ordinary
+	// object with the class string (named lookups on it are not exotic).
+	NamedPropertiesObject bool
 	// NoInterfaceObject: [LegacyNoInterfaceObject].
 	NoInterfaceObject bool
 	// LegacyWindowAlias: extra global names of the interface object.
@@ -325,6 +330,11 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 		protoProto = r.errorCtor.Get("prototype").(*goja.Object)
 	default:
 		protoProto = r.VM.GlobalObject().Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
+	}
+	if d.NamedPropertiesObject && d.Global {
+		npo := r.VM.CreateObject(protoProto)
+		must(npo.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(d.Name+"Properties"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		protoProto = npo
 	}
 	if !d.Callback {
 		io.Prototype = r.VM.CreateObject(protoProto)

@@ -209,7 +209,7 @@ func TestGlobalMembersOnGlobal(t *testing.T) {
 		{Name: "on", Kind: Operation, Op: func(r *Realm, call goja.FunctionCall) goja.Value { r.This(call.This, "ETarget"); return valueInt(1) }},
 	}})
 	reg.Add(&InterfaceDef{Name: "WorkerThing", Exposed: []string{"Worker"}})
-	reg.Add(&InterfaceDef{Name: "Win", Parent: "ETarget", Global: true, GlobalNames: []string{"Win", "Worker"}, Exposed: []string{"Win"}, Members: []Member{
+	reg.Add(&InterfaceDef{Name: "Win", Parent: "ETarget", Global: true, NamedPropertiesObject: true, GlobalNames: []string{"Win", "Worker"}, Exposed: []string{"Win"}, Members: []Member{
 		{Name: "answer", Kind: Attribute, Get: func(r *Realm, this goja.Value) goja.Value {
 			return r.VM.ToValue(r.This(this, "Win").(int))
 		}},
@@ -222,9 +222,9 @@ func TestGlobalMembersOnGlobal(t *testing.T) {
 	expectJS(t, r, map[string]string{
 		`answer`: "42",
 		`Object.getOwnPropertyDescriptor(globalThis, "answer") !== undefined`: "true",
-		`"answer" in Win.prototype`:                                  "false",
-		`Object.getPrototypeOf(globalThis) === Win.prototype`:        "true",
-		`Object.getPrototypeOf(Win.prototype) === ETarget.prototype`: "true",
+		`"answer" in Win.prototype`:                           "false",
+		`Object.getPrototypeOf(globalThis) === Win.prototype`: "true",
+		`var npo = Object.getPrototypeOf(Win.prototype); Object.prototype.toString.call(npo) + (Object.getPrototypeOf(npo) === ETarget.prototype)`: "[object WinProperties]true",
 		`on()`:               "1",
 		`typeof WorkerThing`: "function",
 		`var f = Object.getOwnPropertyDescriptor(globalThis, "answer").get; f.call(undefined)`: "42",
