@@ -56,6 +56,8 @@ type Realm struct {
 	syms                                            map[string]*goja.Symbol
 	globalImpl                                      any
 	autoGlobalNames                                 bool
+	lastObj                                         *goja.Object
+	lastSlot                                        *slot
 	toStringFn                                      goja.Callable
 	reflectGet, reflectSet, reflectGOPD, reflectHas goja.Callable
 	ctorFactory                                     goja.Callable
@@ -144,6 +146,9 @@ func (r *Realm) Exposed(exposed []string, secureOnly bool) bool {
 
 // setSlot associates a platform object with its implementation.
 func (r *Realm) setSlot(obj *goja.Object, impl any, iface *InterfaceObject) {
+	if obj == r.lastObj {
+		r.lastObj, r.lastSlot = nil, nil
+	}
 	if _, err := r.slotSet(r.slots, obj, r.VM.ToValue(&slot{impl: impl, iface: iface})); err != nil {
 		if isUncatchable(err) {
 			return // the realm is closed
@@ -157,11 +162,20 @@ func (r *Realm) getSlot(v goja.Value) *slot {
 	if !ok {
 		return nil
 	}
+	// A one-entry cache: consecutive calls on the same object (a loop of
+	// lock requests on navigator.locks) skip the WeakMap lookup. Slots are
+	// never removed or replaced, so the entry cannot go stale.
+	if obj == r.lastObj {
+		return r.lastSlot
+	}
 	res, err := r.slotGet(r.slots, obj)
 	if err != nil || res == nil || goja.IsUndefined(res) {
 		return nil
 	}
 	s, _ := res.Export().(*slot)
+	if s != nil {
+		r.lastObj, r.lastSlot = obj, s
+	}
 	return s
 }
 
