@@ -645,6 +645,9 @@ func (v *validator) findCycles() {
 	state := map[string]uint8{}
 	var path []string
 	for name := range v.defs {
+		if parentOf(name) == "" {
+			continue // no inheritance: in no cycle
+		}
 		path = path[:0]
 		for cur := name; cur != ""; cur = parentOf(cur) {
 			st := state[cur]
@@ -786,7 +789,9 @@ func (v *validator) checkMembersTogether(d Definition) {
 		v.checkOverloads(where, name, statics)
 		v.checkOverloads(where, name, regulars)
 	}
-	v.checkOverloads(where, "constructor", constructors)
+	if len(constructors) > 1 {
+		v.checkOverloads(where, "constructor", constructors)
+	}
 }
 
 func memberNamePos(m Member) Position {
