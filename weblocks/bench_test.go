@@ -2,6 +2,7 @@ package weblocks
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"testing"
 	"time"
@@ -220,21 +221,29 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // BenchmarkTerminate is terminating a dedicated worker that holds `locks`
-// locks, while other clients of the same manager hold 100000 more (the cost
-// must follow the worker's own locks only).
+// locks, while other clients of the same manager hold `others` more (the
+// cost must follow the worker's own locks only). The collector is off while
+// the termination is timed and runs between iterations instead, so that
+// the setup's garbage is not counted.
 func BenchmarkTerminate(b *testing.B) {
-	for _, locks := range []int{1000, 10000} {
-		b.Run("locks="+strconv.Itoa(locks), func(b *testing.B) {
+	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}} {
+		name := "locks=" + strconv.Itoa(c.locks)
+		if c.others != 100000 {
+			name += ",others=" + strconv.Itoa(c.others)
+		}
+		b.Run(name, func(b *testing.B) {
 			w := newManualWorld(b)
-			for i := 0; i < 100000; i++ {
+			for i := 0; i < c.others; i++ {
 				w.hold(b, Name("other"+strconv.Itoa(i)), Exclusive)
 			}
 			w.sched.RunUntilIdle()
-			names := make([]Name, locks)
+			names := make([]Name, c.locks)
 			for i := range names {
 				names[i] = Name("w" + strconv.Itoa(i))
 			}
 			cb := func(*Lock) Waiting { return NewFuture() }
+			gc := debug.SetGCPercent(-1)
+			defer debug.SetGCPercent(gc)
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := startCPU(b)
@@ -242,6 +251,9 @@ func BenchmarkTerminate(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				cpu.pause()
+				if i%8 == 0 {
+					runtime.GC()
+				}
 				worker := startWorker(b, w.env, "https://a.test/w.js")
 				for _, n := range names {
 					if _, err := Request(worker, n, Options{}, cb); err != nil {
@@ -249,7 +261,6 @@ func BenchmarkTerminate(b *testing.B) {
 					}
 				}
 				w.sched.RunUntilIdle()
-				runtime.GC() // the setup's garbage is not the termination's cost
 				cpu.resume()
 				b.StartTimer()
 				worker.Agent().Terminate()
@@ -257,38 +268,4 @@ func BenchmarkTerminate(b *testing.B) {
 			}
 		})
 	}
-}
-
-// BenchmarkSchedulerHops is the floor set by html's scheduler for one
-// cycle: the same four hops as a request/release cycle (event loop -> lock
-// task queue -> event loop -> lock task queue -> event loop) with no lock
-// manager work, for comparison with BenchmarkRequestRelease.
-func BenchmarkSchedulerHops(b *testing.B) {
-	ua, env := benchEnv(b)
-	loop, ltq := env.ResponsibleEventLoop(), ua.LockTaskQueue()
-	run := func(n int) {
-		done := make(chan struct{})
-		i := 0
-		var hop1, hop2, hop3, hop4, next func()
-		hop1 = func() { loop.QueueTask(html.WebLocksTaskSource, hop2) }
-		hop2 = func() { ltq.Enqueue(hop3) }
-		hop3 = func() { loop.QueueTask(html.WebLocksTaskSource, hop4) }
-		next = func() {
-			if i == n {
-				close(done)
-				return
-			}
-			i++
-			ltq.Enqueue(hop1)
-		}
-		hop4 = next
-		loop.QueueTask(html.DOMManipulationTaskSource, next)
-		<-done
-	}
-	run(1000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := startCPU(b)
-	run(b.N)
-	cpu.report()
 }
