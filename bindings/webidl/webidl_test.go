@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 )
@@ -112,6 +113,9 @@ func newTestRealm(t *testing.T, secure bool) *Realm {
 // run evaluates JavaScript and returns its string result.
 func run(t *testing.T, r *Realm, src string) string {
 	t.Helper()
+	// No script may hang a test: interrupt it after a deadline.
+	timer := time.AfterFunc(10*time.Second, func() { r.VM.Interrupt("script timed out") })
+	defer timer.Stop()
 	v, err := r.VM.RunString(src)
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
@@ -329,6 +330,9 @@ func newEnv(t *testing.T, secure bool) *env {
 
 func (e *env) run(t *testing.T, src string) string {
 	t.Helper()
+	// No script may hang a test: interrupt it after a deadline.
+	timer := time.AfterFunc(10*time.Second, func() { e.r.VM.Interrupt("script timed out") })
+	defer timer.Stop()
 	v, err := e.r.VM.RunString(src)
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
