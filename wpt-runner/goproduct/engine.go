@@ -90,7 +90,6 @@ type jsHelpers struct {
 	newET    goja.Callable // (proto) -> platform EventTarget object with that prototype
 	fire     goja.Callable // (target, type, cancelable, bubbles, props) -> notCanceled
 	handlers goja.Callable // (obj, types...) defines on<type> event handler attributes
-	domEx    goja.Value    // the DOMException interface object, or undefined
 }
 
 type helpersKey struct{}
@@ -100,7 +99,7 @@ type helpersKey struct{}
 // listener (keeping its place in the listener list), null removes it, and
 // a non-callable object is stored but not invoked; a handler returning
 // false cancels the event.
-const helperSource = `(function (ET, Ev, DOMEx) {
+const helperSource = `(function (ET, Ev) {
   "use strict";
   var reflectConstruct = Reflect.construct, defineProperty = Object.defineProperty;
   var add = ET.prototype.addEventListener, remove = ET.prototype.removeEventListener, dispatch = ET.prototype.dispatchEvent;
@@ -152,7 +151,7 @@ const helperSource = `(function (ET, Ev, DOMEx) {
       });
     })(arguments[i]);
   }
-  return [newET, fire, handlers, DOMEx];
+  return [newET, fire, handlers];
 })`
 
 // helpers returns the realm's helpers, creating them on first use (which
@@ -165,7 +164,6 @@ func (e *engine) helpers(r *bindings.Realm) *jsHelpers {
 	vm := r.Runtime()
 	h := &jsHelpers{}
 	g := r.Global()
-	ensureEvents(r)
 	et, _ := g.Get("EventTarget").(*goja.Object)
 	ev, _ := g.Get("Event").(*goja.Object)
 	if et == nil || ev == nil {
@@ -176,11 +174,7 @@ func (e *engine) helpers(r *bindings.Realm) *jsHelpers {
 		panic(err)
 	}
 	f, _ := goja.AssertFunction(fv)
-	domEx := g.Get("DOMException")
-	if domEx == nil {
-		domEx = goja.Undefined()
-	}
-	res, err := f(goja.Undefined(), et, ev, domEx)
+	res, err := f(goja.Undefined(), et, ev)
 	if err != nil {
 		panic(err)
 	}
@@ -188,7 +182,6 @@ func (e *engine) helpers(r *bindings.Realm) *jsHelpers {
 	h.newET, _ = goja.AssertFunction(arr.Get("0"))
 	h.fire, _ = goja.AssertFunction(arr.Get("1"))
 	h.handlers, _ = goja.AssertFunction(arr.Get("2"))
-	h.domEx = arr.Get("3")
 	h.etProto, _ = et.Get("prototype").(*goja.Object)
 	r.SetValue(helpersKey{}, h)
 	return h
@@ -223,7 +216,7 @@ func (e *engine) DefineEventHandlers(r *bindings.Realm, obj *goja.Object, types 
 // properties of the event object; it returns false when it was canceled.
 // Events at the global are trusted events of the realm.
 func (e *engine) FireEventAt(r *bindings.Realm, target *goja.Object, typ string, cancelable bool, props map[string]goja.Value) bool {
-	if target == r.Global() && !usesFallbackEvents(r) {
+	if target == r.Global() {
 		return r.FireEvent(typ, cancelable, props)
 	}
 	return e.fire(r, target, typ, cancelable, false, props)
@@ -236,42 +229,6 @@ func (e *engine) FireEventAt(r *bindings.Realm, target *goja.Object, typ string,
 func (e *engine) FireBubblingEventAt(r *bindings.Realm, target *goja.Object, typ string) {
 	e.fire(r, target, typ, false, true, nil)
 	e.FireEventAt(r, r.Global(), typ, false, nil)
-}
-
-// fallbackReporting guards against an error listener that throws while
-// the fallback event model reports an error (HTML's error reporting mode).
-type fallbackReporting struct{}
-
-// FallbackReportError completes "report an exception" for a realm using
-// the fallback event model (called from Options.OnError): it fires the
-// error event the realm could not dispatch and reports whether it was not
-// canceled.
-func (e *engine) FallbackReportError(r *bindings.Realm, se *bindings.ScriptError) bool {
-	if !usesFallbackEvents(r) || r.Value(fallbackReporting{}) == true {
-		return true
-	}
-	r.SetValue(fallbackReporting{}, true)
-	defer r.SetValue(fallbackReporting{}, false)
-	vm := r.Runtime()
-	val := se.Value
-	if val == nil {
-		val = goja.Null()
-	}
-	return e.FireEventAt(r, r.Global(), "error", true, map[string]goja.Value{
-		"message": vm.ToValue(se.Message), "filename": vm.ToValue(se.Filename),
-		"lineno": vm.ToValue(se.Line), "colno": vm.ToValue(se.Column), "error": val,
-	})
-}
-
-// FallbackReportRejection fires unhandledrejection for a realm using the
-// fallback event model.
-func (e *engine) FallbackReportRejection(r *bindings.Realm, reason goja.Value) bool {
-	if !usesFallbackEvents(r) {
-		return true
-	}
-	return e.FireEventAt(r, r.Global(), "unhandledrejection", true, map[string]goja.Value{
-		"reason": reason, "promise": goja.Undefined(),
-	})
 }
 
 func (e *engine) fire(r *bindings.Realm, target *goja.Object, typ string, cancelable, bubbles bool, props map[string]goja.Value) bool {
@@ -295,15 +252,7 @@ func (e *engine) fire(r *bindings.Realm, target *goja.Object, typ string, cancel
 
 // NewDOMException creates a DOMException of the realm.
 func (e *engine) NewDOMException(r *bindings.Realm, name, msg string) goja.Value {
-	vm := r.Runtime()
-	if ctor, ok := e.helpers(r).domEx.(*goja.Object); ok {
-		if o, err := vm.New(ctor, vm.ToValue(msg), vm.ToValue(name)); err == nil {
-			return o
-		}
-	}
-	o := vm.NewGoError(errors.New(msg))
-	_ = o.Set("name", name)
-	return o
+	return r.NewDOMException(name, msg)
 }
 
 // ReportScriptError reports an error that happened elsewhere (a worker's

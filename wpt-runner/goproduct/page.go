@@ -215,15 +215,9 @@ func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.No
 	opts := bindings.Options{
 		Console: func(level bindings.ConsoleLevel, msg string) { s.log(fmt.Sprintf("%v: %s", level, msg)) },
 		OnError: func(se *bindings.ScriptError) {
-			if w.realm != nil && !s.eng.FallbackReportError(w.realm, se) {
-				return
-			}
 			s.noteError("Uncaught " + se.Error())
 		},
-		OnUnhandledRejection: func(reason goja.Value, se *bindings.ScriptError) {
-			if w.realm != nil && !s.eng.FallbackReportRejection(w.realm, reason) {
-				return
-			}
+		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
 			s.noteError("Unhandled rejection: " + se.Error())
 		},
 	}
@@ -267,7 +261,6 @@ func (w *window) install(root *xhtml.Node) error {
 	w.in = in
 	s := w.s
 	s.eng.helpers(w.realm)
-	ensureGlobalInterfaces(w.realm, "Window")
 	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.s.eng.EventTargetPrototype(w.realm), func(name, msg string) goja.Value {
 		return w.s.eng.NewDOMException(w.realm, name, msg)
 	}, w.s.native)

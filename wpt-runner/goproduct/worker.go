@@ -267,15 +267,9 @@ func (w *dedicatedWorker) run() {
 			s.log(fmt.Sprintf("worker %s %v: %s", w.url, level, msg))
 		},
 		OnError: func(se *bindings.ScriptError) {
-			if w.realm != nil && !s.eng.FallbackReportError(w.realm, se) {
-				return
-			}
 			w.reportToOwner(se)
 		},
-		OnUnhandledRejection: func(reason goja.Value, se *bindings.ScriptError) {
-			if w.realm != nil && !s.eng.FallbackReportRejection(w.realm, reason) {
-				return
-			}
+		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
 			s.log("worker " + w.url.String() + ": unhandled rejection: " + se.Error())
 		},
 	})
@@ -329,7 +323,6 @@ func (w *dedicatedWorker) install() error {
 	}
 	w.in = in
 	eng.helpers(realm)
-	ensureGlobalInterfaces(realm, "DedicatedWorkerGlobalScope", "WorkerGlobalScope")
 	g := realm.Global()
 	eng.DefineEventHandlers(realm, g, "message", "messageerror")
 	// [Replaceable] readonly attribute DOMString name;
