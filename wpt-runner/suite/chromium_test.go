@@ -2,11 +2,12 @@ package suite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/http/httptest"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gowebengine/weblocks/internal/testenv"
+	"github.com/gowebengine/weblocks/wpt-runner/chromium"
+	"github.com/gowebengine/weblocks/wpt-runner/server"
 )
 
 // Statuses as testharness.js numbers them.
@@ -50,70 +53,47 @@ func (r fileResult) String() string {
 	return sb.String()
 }
 
-var (
-	browserOnce   sync.Once
-	browserCtx    context.Context
-	browserCancel context.CancelFunc
-	browserErr    error
-)
+// layers is a file tree made of others: a file is taken from the first
+// layer that has it (fstest.MapFS layers replace single files).
+type layers []fs.FS
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if browserCancel != nil {
-		browserCancel()
-	}
-	os.Exit(code)
-}
-
-// browser starts one headless Chromium for the whole package (or skips).
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	exe := testenv.Chromium(t)
-	browserOnce.Do(func() {
-		opts := append(chromedp.DefaultExecAllocatorOptions[:],
-			chromedp.ExecPath(exe),
-			chromedp.IgnoreCertErrors,
-			chromedp.Flag("disable-gpu", true),
-		)
-		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancel := chromedp.NewContext(actx)
-		if err := chromedp.Do(ctx); err != nil {
-			cancel()
-			acancel()
-			browserErr = err
-			return
+func (l layers) Open(name string) (fs.File, error) {
+	for _, f := range l {
+		if file, err := f.Open(name); err == nil {
+			return file, nil
 		}
-		browserCtx = ctx
-		browserCancel = func() { cancel(); acancel() }
-	})
-	if browserErr != nil {
-		t.Fatalf("starting chromium: %v", browserErr)
 	}
-	return browserCtx
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
 
-// runInChromium loads url in a fresh browser context and returns the
-// harness's completion data.
-func runInChromium(t *testing.T, url string, timeout time.Duration) (fileResult, error) {
-	ctx, cancel := chromedp.NewContext(browser(t), chromedp.WithNewBrowserContext())
+// runInChromium loads url in a fresh browser context of the browser bctx
+// and returns the harness's completion data, as the runner's
+// testharnessreport.js stores it in self.__wptrunner_result.
+func runInChromium(bctx context.Context, url string, timeout time.Duration) (fileResult, error) {
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
 	defer cancel()
 	tctx, tcancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer tcancel()
 	if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
 		return fileResult{}, fmt.Errorf("navigate %s: %w", url, err)
 	}
-	res, err := chromedp.Run(tctx, chromedp.Poll[fileResult]("self.__wptResults",
+	report, err := chromedp.Run(tctx, chromedp.Poll[string]("self.__wptrunner_result",
 		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(timeout)))
 	if err != nil {
 		return fileResult{}, fmt.Errorf("waiting for results of %s: %w", url, err)
 	}
+	var res fileResult
+	if err := json.Unmarshal([]byte(report), &res); err != nil {
+		return fileResult{}, fmt.Errorf("results of %s: %w", url, err)
+	}
 	return res, nil
 }
 
-// testURLs lists the wrapper URLs of every test file of the suite.
-func testURLs(t *testing.T, root fs.FS) []string {
+// wrapperURLs lists the wrapper URLs of every test file under dir of root
+// (skipping resources directories).
+func wrapperURLs(t *testing.T, root fs.FS, dir string) []string {
 	var urls []string
-	err := fs.WalkDir(root, "web-locks", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(root, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -139,10 +119,28 @@ func testURLs(t *testing.T, root fs.FS) []string {
 	return urls
 }
 
-// runAll runs urls on a server for root, a few at a time.
-func runAll(t *testing.T, srv *server, urls []string) map[string]fileResult {
-	ts := httptest.NewTLSServer(srv)
-	t.Cleanup(ts.Close)
+// testURLs lists the wrapper URLs of every test file of the suite.
+func testURLs(t *testing.T, root fs.FS) []string { return wrapperURLs(t, root, "web-locks") }
+
+// runAll serves tree with the runner's WPT server (its wrappers and
+// testharnessreport.js, with a timeout multiplier of 3 so that a loaded
+// machine does not turn slow runs into TIMEOUTs) and loads urls, a few at a
+// time, in the runner's Chromium product (its launch flags map the WPT host
+// names to the server and trust its certificate). It skips without
+// Chromium outside CI.
+func runAll(t *testing.T, tree fs.FS, urls []string) map[string]fileResult {
+	exe := testenv.Chromium(t)
+	srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	browser := chromium.New(exe)
+	if err := browser.Start(context.Background(), srv.Env(1, nil)); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	t.Cleanup(func() { browser.Close() })
+	base := "https://" + server.MainHost + ":" + strconv.Itoa(srv.HTTPSPorts()[0])
 	results := make(map[string]fileResult)
 	var mu sync.Mutex
 	sem := make(chan struct{}, 3)
@@ -154,7 +152,7 @@ func runAll(t *testing.T, srv *server, urls []string) map[string]fileResult {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			start := time.Now()
-			res, err := runInChromium(t, ts.URL+u, 30*time.Second)
+			res, err := runInChromium(browser.BrowserContext(), base+u, 30*time.Second)
 			if d := time.Since(start); d > 5*time.Second {
 				t.Logf("%s took %v", u, d.Round(time.Millisecond))
 			}
@@ -175,7 +173,7 @@ func runAll(t *testing.T, srv *server, urls []string) map[string]fileResult {
 // and dedicated-worker scopes, under the suite's own harness, and requires
 // harness OK and PASS for every subtest.
 func TestSuiteInChromium(t *testing.T) {
-	browser(t)
+	testenv.Chromium(t)
 	root := Root()
 	urls := testURLs(t, root)
 	if f := os.Getenv("SUITE_FILTER"); f != "" {
@@ -187,7 +185,7 @@ func TestSuiteInChromium(t *testing.T) {
 		}
 		urls = keep
 	}
-	results := runAll(t, &server{root: root}, urls)
+	results := runAll(t, root, urls)
 	total, unique := 0, map[string]bool{}
 	for _, u := range urls {
 		res, ok := results[u]
@@ -220,13 +218,13 @@ func TestSuiteInChromium(t *testing.T) {
 // instead. Each subtest must still FAIL in Chromium; when one starts to pass,
 // move it into the suite.
 func TestChromiumDeviations(t *testing.T) {
-	browser(t)
+	testenv.Chromium(t)
 	urls := []string{
 		"/chromium-deviations/not-fully-active.https.window.html",
 		"/chromium-deviations/query-names.https.any.html",
 		"/chromium-deviations/query-names.https.any.worker.html",
 	}
-	results := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")}}, urls)
+	results := runAll(t, layers{Root(), os.DirFS("testdata")}, urls)
 	for _, u := range urls {
 		res, ok := results[u]
 		if !ok {
@@ -248,9 +246,9 @@ func TestChromiumDeviations(t *testing.T) {
 // TestIframeTestsInChromium runs testdata/iframes: tests ready for the suite
 // once the go product loads iframes. Chromium must pass all of them.
 func TestIframeTestsInChromium(t *testing.T) {
-	browser(t)
+	testenv.Chromium(t)
 	u := "/iframes/frames.https.window.html"
-	results := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")}}, []string{u})
+	results := runAll(t, layers{Root(), os.DirFS("testdata")}, []string{u})
 	res, ok := results[u]
 	if !ok {
 		return

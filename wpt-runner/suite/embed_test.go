@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gowebengine/weblocks/wpt-runner/manifest"
 )
 
 // TestTree checks the embedded tree's layout: the harness is there, the
@@ -38,11 +40,11 @@ func TestTree(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		m := parseMeta(string(b))
-		if m.title == "" {
+		m, _ := manifest.ParseMeta(b)
+		if m.Title == "" {
 			t.Errorf("%s: no META title", p)
 		}
-		for _, s := range m.scripts {
+		for _, s := range m.Scripts {
 			target := s
 			if !strings.HasPrefix(s, "/") {
 				target = path.Join(path.Dir(p), s)

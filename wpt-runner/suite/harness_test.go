@@ -2,13 +2,12 @@ package suite
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gowebengine/weblocks/internal/testenv"
 )
@@ -24,27 +23,7 @@ func upstreamHarness(t *testing.T) []byte {
 	return b
 }
 
-func harnessURLs(t *testing.T) []string {
-	var urls []string
-	err := fs.WalkDir(os.DirFS("testdata"), "harness", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		switch {
-		case strings.HasSuffix(p, ".any.js"):
-			base := "/" + strings.TrimSuffix(p, ".js")
-			urls = append(urls, base+".html", base+".worker.html")
-		case strings.HasSuffix(p, ".window.js"):
-			urls = append(urls, "/"+strings.TrimSuffix(p, ".js")+".html")
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(urls)
-	return urls
-}
+func harnessURLs(t *testing.T) []string { return wrapperURLs(t, os.DirFS("testdata"), "harness") }
 
 // TestHarnessMatchesUpstream runs the harness self-tests (deliberately
 // failing asserts, rejections, cleanups, uncaught errors, timeouts...) and a
@@ -53,7 +32,7 @@ func harnessURLs(t *testing.T) []string {
 // same order with the same statuses, and the same messages for failing
 // asserts.
 func TestHarnessMatchesUpstream(t *testing.T) {
-	browser(t)
+	testenv.Chromium(t)
 	upstream := upstreamHarness(t)
 	urls := harnessURLs(t)
 	urls = append(urls,
@@ -67,9 +46,8 @@ func TestHarnessMatchesUpstream(t *testing.T) {
 		// Every suite file, not only a sample (slower).
 		urls = append(harnessURLs(t), testURLs(t, Root())...)
 	}
-	ours := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")}}, urls)
-	theirs := runAll(t, &server{root: Root(), more: []fs.FS{os.DirFS("testdata")},
-		override: map[string][]byte{"/resources/testharness.js": upstream}}, urls)
+	ours := runAll(t, layers{Root(), os.DirFS("testdata")}, urls)
+	theirs := runAll(t, layers{fstest.MapFS{"resources/testharness.js": {Data: upstream}}, Root(), os.DirFS("testdata")}, urls)
 	for _, u := range urls {
 		o, ok1 := ours[u]
 		u2, ok2 := theirs[u]
