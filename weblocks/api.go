@@ -8,7 +8,12 @@ import (
 	"github.com/gowebengine/weblocks/storage"
 )
 
-var errNilCallback = errors.New("weblocks: nil callback")
+// Errors for Go callers that bypass WebIDL's conversions (which would throw
+// a TypeError).
+var (
+	errNilCallback = errors.New("weblocks: nil callback")
+	errInvalidMode = errors.New("weblocks: invalid lock mode")
+)
 
 // Options are the LockOptions of a request. The zero value is the default:
 // an exclusive lock, waiting as long as needed, no steal, no signal.
@@ -151,6 +156,9 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	}
 	if callback == nil {
 		return reject(errNilCallback)
+	}
+	if opts.Mode != Exclusive && opts.Mode != Shared {
+		return reject(errInvalidMode)
 	}
 	if c == nil {
 		c = clientFor(env)

@@ -70,6 +70,25 @@ func TestRequestRejections(t *testing.T) {
 	}
 }
 
+func TestGoCallerErrors(t *testing.T) {
+	ua := newUA(t)
+	env := openWindow(t, ua, "https://a.test/")
+	onLoop(t, env, func() {
+		if _, err := Request(env, "x", Options{}, nil); err == nil {
+			t.Error("nil callback accepted")
+		}
+		if _, err := Request(env, "x", Options{Mode: 7}, func(*Lock) Waiting { return nil }); err == nil {
+			t.Error("invalid mode accepted")
+		}
+	})
+	if m, ok := ParseMode("shared"); !ok || m != Shared {
+		t.Error("ParseMode shared")
+	}
+	if _, ok := ParseMode("Exclusive"); ok {
+		t.Error("ParseMode is case-sensitive")
+	}
+}
+
 func TestQueryRejections(t *testing.T) {
 	ua := newUA(t)
 	top := openWindow(t, ua, "https://b.test/")
