@@ -26,6 +26,7 @@ func main() {
 		fs := flag.NewFlagSet("coverage", flag.ExitOnError)
 		dir := fs.String("idl", "", "directory of .idl files (default: @webref/idl from npm)")
 		verbose := fs.Bool("v", false, "list every failing definition")
+		work := fs.String("work", "", "keep the generated package in this directory (inside the module)")
 		_ = fs.Parse(os.Args[2:])
 		if *dir == "" {
 			d, err := testenv.InstallNPM("@webref/idl")
@@ -35,7 +36,13 @@ func main() {
 			}
 			*dir = d
 		}
-		res, err := codegen.Coverage(*dir, "")
+		if *work != "" {
+			if err := os.MkdirAll(*work, 0o755); err != nil {
+				fmt.Fprintln(os.Stderr, "bindgen coverage:", err)
+				os.Exit(2)
+			}
+		}
+		res, err := codegen.Coverage(*dir, *work)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "bindgen coverage:", err)
 			os.Exit(1)
