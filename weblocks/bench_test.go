@@ -269,3 +269,37 @@ func BenchmarkTerminate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSchedulerHops is the floor set by html's scheduler for one
+// cycle: the same four hops as a request/release cycle (event loop -> lock
+// task queue -> event loop -> lock task queue -> event loop) with no lock
+// manager work, for comparison with BenchmarkRequestRelease.
+func BenchmarkSchedulerHops(b *testing.B) {
+	ua, env := benchEnv(b)
+	loop, ltq := env.ResponsibleEventLoop(), ua.LockTaskQueue()
+	run := func(n int) {
+		done := make(chan struct{})
+		i := 0
+		var hop1, hop2, hop3, hop4, next func()
+		hop1 = func() { loop.QueueTask(html.WebLocksTaskSource, hop2) }
+		hop2 = func() { ltq.Enqueue(hop3) }
+		hop3 = func() { loop.QueueTask(html.WebLocksTaskSource, hop4) }
+		next = func() {
+			if i == n {
+				close(done)
+				return
+			}
+			i++
+			ltq.Enqueue(hop1)
+		}
+		hop4 = next
+		loop.QueueTask(html.DOMManipulationTaskSource, next)
+		<-done
+	}
+	run(1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := startCPU(b)
+	run(b.N)
+	cpu.report()
+}

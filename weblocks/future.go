@@ -80,13 +80,16 @@ func (f *Future) Resolve(v any) {
 	switch w := v.(type) {
 	case *Future:
 		if w == f {
-			f.mu.Unlock()
-			f.settle(futureRejected, errSelfResolution)
+			f.settleLocked(futureRejected, errSelfResolution)
 			return
 		}
 		if w != nil {
 			f.adopting = true
 			f.mu.Unlock()
+			if st, val := w.outcome(); st != futurePending {
+				f.settle(st, val)
+				return
+			}
 			w.OnSettled(func() {
 				st, val := w.outcome()
 				f.settle(st, val)
@@ -99,8 +102,7 @@ func (f *Future) Resolve(v any) {
 		w.OnSettled(func() { f.settle(futureFulfilled, w) })
 		return
 	}
-	f.mu.Unlock()
-	f.settle(futureFulfilled, v)
+	f.settleLocked(futureFulfilled, v)
 }
 
 // Reject rejects f with reason, unless f is already resolved.
@@ -119,6 +121,12 @@ func (f *Future) settle(state uint8, v any) {
 		f.mu.Unlock()
 		return
 	}
+	f.settleLocked(state, v)
+}
+
+// settleLocked settles the pending f, whose lock the caller holds; it
+// unlocks it and runs the reactions.
+func (f *Future) settleLocked(state uint8, v any) {
 	f.state, f.value = state, v
 	first, rs := f.first, f.reactions
 	f.first, f.reactions = nil, nil
