@@ -256,6 +256,14 @@ func (r *Realm) EvaluateScript(name, src string) (goja.Value, error) {
 		r.reportScriptError(se)
 		return nil, se
 	}
+	return r.EvaluateProgram(prg)
+}
+
+// EvaluateProgram is EvaluateScript for a script already compiled with
+// goja.Compile (name, src, non-strict). A *goja.Program is not tied to a
+// runtime, so an embedder that runs the same script in many realms (a test
+// harness in every test page) can compile it once.
+func (r *Realm) EvaluateProgram(prg *goja.Program) (goja.Value, error) {
 	v, err := r.vm.RunProgram(prg)
 	if err != nil {
 		var ie *goja.InterruptedError

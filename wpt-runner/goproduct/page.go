@@ -22,6 +22,7 @@ type session struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	loader  *Loader
+	scripts *programs // shared by the product's tests
 	req     product.TestRequest
 	console func(testURL, line string)
 	eng     *engine
@@ -99,9 +100,9 @@ func (s *session) log(line string) {
 
 // runPage loads req.URL in a fresh user agent and waits for the harness
 // report, ctx's end, or a crash.
-func runPage(ctx context.Context, loader *Loader, req product.TestRequest, opts Options) (res product.TestResult) {
+func runPage(ctx context.Context, loader *Loader, scripts *programs, req product.TestRequest, opts Options) (res product.TestResult) {
 	sctx, cancel := context.WithCancel(ctx)
-	s := &session{ctx: sctx, cancel: cancel, loader: loader, req: req, console: opts.Console, testHook: opts.testHook,
+	s := &session{ctx: sctx, cancel: cancel, loader: loader, scripts: scripts, req: req, console: opts.Console, testHook: opts.testHook,
 		done: make(chan product.TestResult, 1)}
 	defer cancel()
 	defer func() {
@@ -467,7 +468,7 @@ func (s *session) runScripts(w *window) {
 					w.s.eng.FireEventAt(w.realm, w.doc.wrapObj(el), "error", false, nil)
 					return
 				}
-				_, _ = w.realm.EvaluateScript(name, text)
+				s.scripts.evaluate(w.realm, name, text)
 			})
 		})
 		if !ok {

@@ -50,6 +50,8 @@ type Product struct {
 	mu     sync.Mutex
 	loader *Loader
 	logf   func(string, ...any)
+	// scripts are compiled once for all tests.
+	scripts programs
 }
 
 // New returns an unstarted product.
@@ -108,7 +110,7 @@ func (p *Product) RunTest(ctx context.Context, req product.TestRequest) product.
 	if scope := unsupportedScope(req); scope != "" {
 		return product.TestResult{Status: product.ERROR, Message: "not yet supported by the go product: " + scope}
 	}
-	res := runPage(ctx, loader, req, p.opts)
+	res := runPage(ctx, loader, &p.scripts, req, p.opts)
 	res.Duration = time.Since(start)
 	return res
 }

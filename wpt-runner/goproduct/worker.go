@@ -294,7 +294,7 @@ func (w *dedicatedWorker) run() {
 				return
 			}
 			// Run the classic script (errors are reported by the realm).
-			_, _ = realm.EvaluateScript(w.url.String(), text)
+			s.scripts.evaluate(realm, w.url.String(), text)
 			// Enable the worker's port message queue: deliver what the
 			// owner posted meanwhile, in order.
 			w.mu.Lock()
@@ -429,7 +429,7 @@ func (w *dedicatedWorker) importScripts(vm *goja.Runtime, args []goja.Value) {
 		if err != nil {
 			panic(eng.NewDOMException(w.realm, "NetworkError", fmt.Sprintf("Failed to execute 'importScripts': The script at '%s' failed to load.", u)))
 		}
-		prg, err := goja.Compile(u.String(), text, false)
+		prg, err := w.s.scripts.compile(u.String(), text)
 		if err != nil {
 			msg := err.Error()
 			var ce *goja.CompilerSyntaxError
