@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
@@ -154,6 +155,10 @@ const helperSource = `(function (ET, Ev) {
   return [newET, fire, handlers];
 })`
 
+// helperProgram is helperSource compiled once (as RunString would: no
+// script name, non-strict) for every realm.
+var helperProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("", helperSource, false) })
+
 // helpers returns the realm's helpers, creating them on first use (which
 // must be before any script of the realm ran, see window.install and
 // dedicatedWorker.install). Loop goroutine only.
@@ -169,7 +174,7 @@ func (e *engine) helpers(r *bindings.Realm) *jsHelpers {
 	if et == nil || ev == nil {
 		panic(errors.New("goproduct: the realm has no EventTarget/Event interfaces"))
 	}
-	fv, err := vm.RunString(helperSource)
+	fv, err := vm.RunProgram(helperProgram())
 	if err != nil {
 		panic(err)
 	}

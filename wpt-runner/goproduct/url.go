@@ -3,6 +3,7 @@ package goproduct
 import (
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
@@ -232,11 +233,15 @@ const urlClasses = `(function (parse, global) {
   }
 })`
 
+// urlProgram is urlClasses compiled once (as RunString would: no script
+// name, non-strict) for every realm.
+var urlProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("", urlClasses, false) })
+
 // installURL defines URL and URLSearchParams on the realm's global object
 // when the realm does not have them. It runs on the realm's event loop.
 func installURL(s *session, realm *bindings.Realm) error {
 	vm := realm.Runtime()
-	fn, err := vm.RunString(urlClasses)
+	fn, err := vm.RunProgram(urlProgram())
 	if err != nil {
 		return err
 	}
