@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gowebengine/weblocks/internal/testenv"
 	"github.com/gowebengine/weblocks/wpt-runner/manifest"
 )
 
@@ -85,20 +85,7 @@ func (s *Server) testURL(https bool, host, path string) string {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	file := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testenv.Golden(t, filepath.Join("testdata", "golden", name), got, *update)
 }
 
 func TestWrappers(t *testing.T) {
