@@ -49,23 +49,12 @@ func init() {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				res, err := idlStaticsAbortController(r).Constructor(r)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			res, err := idlStaticsAbortController(r).Constructor(r)
+			if err != nil {
+				r.Throw(err)
 			}
-			argc := len(call.Arguments)
-			if argc > 0 {
-				argc = 0
-			}
-			switch argc {
-			case 0:
-				return call0()
-			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'AbortController': 0 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "signal", Kind: webidl.Attribute,
@@ -84,28 +73,14 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[AbortControllerMethods](r, call.This, "AbortController")
 					_ = self
-					call0 := func() goja.Value {
-						var argReason goja.Value
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argReason = idlFromAny(r, v)
-						}
-						if err := self.Abort(argReason); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					var argReason goja.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argReason = idlFromAny(r, v)
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.Abort(argReason); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'abort' on 'AbortController': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})
@@ -189,92 +164,48 @@ func init() {
 			},
 			{Name: "abort", Kind: webidl.Operation, Static: true, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					call0 := func() goja.Value {
-						var argReason goja.Value
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argReason = idlFromAny(r, v)
-						}
-						res, err := idlStaticsAbortSignal(r).Abort(r, argReason)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToAbortSignal(r, res)
+					var argReason goja.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argReason = idlFromAny(r, v)
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					res, err := idlStaticsAbortSignal(r).Abort(r, argReason)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'abort' on 'AbortSignal': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToAbortSignal(r, res)
 				}},
 			{Name: "timeout", Kind: webidl.Operation, Static: true, Exposed: []string{"Window", "Worker"}, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					call0 := func() goja.Value {
-						argMilliseconds := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := idlStaticsAbortSignal(r).Timeout(r, argMilliseconds)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToAbortSignal(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'timeout' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argMilliseconds := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := idlStaticsAbortSignal(r).Timeout(r, argMilliseconds)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'timeout' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToAbortSignal(r, res)
 				}},
 			{Name: "any", Kind: webidl.Operation, Static: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					call0 := func() goja.Value {
-						argSignals := idlFromSequenceOfAbortSignal(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := idlStaticsAbortSignal(r).Any(r, argSignals)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToAbortSignal(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'any' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argSignals := idlFromSequenceOfAbortSignal(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := idlStaticsAbortSignal(r).Any(r, argSignals)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'any' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToAbortSignal(r, res)
 				}},
 			{Name: "throwIfAborted", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[AbortSignalMethods](r, call.This, "AbortSignal")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.ThrowIfAborted(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.ThrowIfAborted(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'throwIfAborted' on 'AbortSignal': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})
@@ -392,32 +323,22 @@ func init() {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-				var argEventInitDict EventInit
-				if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-					argEventInitDict = idlFromEventInit(r, v)
-				} else {
-					argEventInitDict = idlFromEventInit(r, goja.Undefined())
-				}
-				res, err := idlStaticsEvent(r).Constructor(r, argType, argEventInitDict)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
-			argc := len(call.Arguments)
-			if argc > 2 {
-				argc = 2
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict EventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromEventInit(r, goja.Undefined())
 			}
-			switch argc {
-			case 1:
-				return call0()
-			case 2:
-				return call0()
+			res, err := idlStaticsEvent(r).Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
 			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "type", Kind: webidl.Attribute,
@@ -568,124 +489,63 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					_ = self
-					call0 := func() goja.Value {
-						res, err := self.ComposedPath()
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToSequenceOfEventTarget(r, res)
+					res, err := self.ComposedPath()
+					if err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'composedPath' on 'Event': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToSequenceOfEventTarget(r, res)
 				}},
 			{Name: "stopPropagation", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.StopPropagation(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.StopPropagation(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'stopPropagation' on 'Event': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "stopImmediatePropagation", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.StopImmediatePropagation(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.StopImmediatePropagation(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'stopImmediatePropagation' on 'Event': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "preventDefault", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.PreventDefault(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.PreventDefault(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'preventDefault' on 'Event': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "initEvent", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					_ = self
-					call0 := func() goja.Value {
-						argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						var argBubbles bool
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argBubbles = idlFromBoolean(r, v)
-						} else {
-							argBubbles = idlFromBoolean(r, webidl.ConstValue(false))
-						}
-						var argCancelable bool
-						if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
-							argCancelable = idlFromBoolean(r, v)
-						} else {
-							argCancelable = idlFromBoolean(r, webidl.ConstValue(false))
-						}
-						if err := self.InitEvent(argType, argBubbles, argCancelable); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'initEvent' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argBubbles bool
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argBubbles = idlFromBoolean(r, v)
+					} else {
+						argBubbles = idlFromBoolean(r, webidl.ConstValue(false))
 					}
-					switch argc {
-					case 1:
-						return call0()
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					var argCancelable bool
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argCancelable = idlFromBoolean(r, v)
+					} else {
+						argCancelable = idlFromBoolean(r, webidl.ConstValue(false))
 					}
-					r.ThrowTypeError("Failed to execute 'initEvent' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					if err := self.InitEvent(argType, argBubbles, argCancelable); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
 				}},
 		},
 	})
@@ -794,109 +654,67 @@ func init() {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				res, err := idlStaticsEventTarget(r).Constructor(r)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			res, err := idlStaticsEventTarget(r).Constructor(r)
+			if err != nil {
+				r.Throw(err)
 			}
-			argc := len(call.Arguments)
-			if argc > 0 {
-				argc = 0
-			}
-			switch argc {
-			case 0:
-				return call0()
-			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'EventTarget': 0 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "addEventListener", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
 					_ = self
-					call0 := func() goja.Value {
-						argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						argCallback := idlFromNullableEventListener(r, webidl.AnyValue(webidl.Arg(call, 1)))
-						var argOptions AddEventListenerOptionsOrBoolean
-						if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
-							argOptions = idlFromAddEventListenerOptionsOrBoolean(r, v)
-						} else {
-							argOptions = idlFromAddEventListenerOptionsOrBoolean(r, goja.Undefined())
-						}
-						if err := self.AddEventListener(argType, argCallback, argOptions); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'addEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argCallback := idlFromNullableEventListener(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					var argOptions AddEventListenerOptionsOrBoolean
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argOptions = idlFromAddEventListenerOptionsOrBoolean(r, v)
+					} else {
+						argOptions = idlFromAddEventListenerOptionsOrBoolean(r, goja.Undefined())
 					}
-					switch argc {
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					if err := self.AddEventListener(argType, argCallback, argOptions); err != nil {
+						r.Throw(err)
 					}
-					r.ThrowTypeError("Failed to execute 'addEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "removeEventListener", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
 					_ = self
-					call0 := func() goja.Value {
-						argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						argCallback := idlFromNullableEventListener(r, webidl.AnyValue(webidl.Arg(call, 1)))
-						var argOptions EventListenerOptionsOrBoolean
-						if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
-							argOptions = idlFromEventListenerOptionsOrBoolean(r, v)
-						} else {
-							argOptions = idlFromEventListenerOptionsOrBoolean(r, goja.Undefined())
-						}
-						if err := self.RemoveEventListener(argType, argCallback, argOptions); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'removeEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argCallback := idlFromNullableEventListener(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					var argOptions EventListenerOptionsOrBoolean
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argOptions = idlFromEventListenerOptionsOrBoolean(r, v)
+					} else {
+						argOptions = idlFromEventListenerOptionsOrBoolean(r, goja.Undefined())
 					}
-					switch argc {
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					if err := self.RemoveEventListener(argType, argCallback, argOptions); err != nil {
+						r.Throw(err)
 					}
-					r.ThrowTypeError("Failed to execute 'removeEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "dispatchEvent", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
 					_ = self
-					call0 := func() goja.Value {
-						argEvent := idlFromEvent(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.DispatchEvent(argEvent)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToBoolean(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'dispatchEvent' on 'EventTarget': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argEvent := idlFromEvent(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.DispatchEvent(argEvent)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'dispatchEvent' on 'EventTarget': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToBoolean(r, res)
 				}},
 		},
 	})

@@ -51,23 +51,11 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[PerformanceMethods](r, call.This, "Performance")
 					_ = self
-					call0 := func() goja.Value {
-						res, err := self.Now()
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToDouble(r, res)
+					res, err := self.Now()
+					if err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'now' on 'Performance': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToDouble(r, res)
 				}},
 			{Name: "toJSON", Kind: webidl.Operation, Alias: "", Length: 0, Exposed: nil,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {

@@ -97,52 +97,29 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						var argTransfer []*goja.Object
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argTransfer = idlFromSequenceOfObject(r, v)
-						} else {
-							argTransfer = []*goja.Object{}
-						}
-						if err := self.PostMessage(argMessage, argTransfer); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 2 {
-						argc = 2
+					argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argTransfer []*goja.Object
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argTransfer = idlFromSequenceOfObject(r, v)
+					} else {
+						argTransfer = []*goja.Object{}
 					}
-					switch argc {
-					case 1:
-						return call0()
-					case 2:
-						return call0()
+					if err := self.PostMessage(argMessage, argTransfer); err != nil {
+						r.Throw(err)
 					}
-					r.ThrowTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Close(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Close(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'close' on 'DedicatedWorkerGlobalScope': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})
@@ -484,66 +461,36 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					_ = self
-					call0 := func() goja.Value {
-						argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Assign(argUrl); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'assign' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Assign(argUrl); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'assign' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "replace", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					_ = self
-					call0 := func() goja.Value {
-						argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Replace(argUrl); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'replace' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Replace(argUrl); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'replace' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "reload", Kind: webidl.Operation, Unforgeable: true, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Reload(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Reload(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'reload' on 'Location': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "toString", Kind: webidl.Operation, Unforgeable: true, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
@@ -1210,85 +1157,37 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Close(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Close(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'close' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "stop", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Stop(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Stop(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'stop' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "focus", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Focus(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Focus(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'focus' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "blur", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Blur(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Blur(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'blur' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "alert", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
@@ -1324,322 +1223,191 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						var argMessage webidl.DOMString
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argMessage = idlFromDOMString(r, v)
-						} else {
-							argMessage = idlFromDOMString(r, webidl.StringValue(""))
-						}
-						res, err := self.Confirm(argMessage)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToBoolean(r, res)
+					var argMessage webidl.DOMString
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argMessage = idlFromDOMString(r, v)
+					} else {
+						argMessage = idlFromDOMString(r, webidl.StringValue(""))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					res, err := self.Confirm(argMessage)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'confirm' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToBoolean(r, res)
 				}},
 			{Name: "prompt", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						var argMessage webidl.DOMString
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argMessage = idlFromDOMString(r, v)
-						} else {
-							argMessage = idlFromDOMString(r, webidl.StringValue(""))
-						}
-						var argDefault webidl.DOMString
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argDefault = idlFromDOMString(r, v)
-						} else {
-							argDefault = idlFromDOMString(r, webidl.StringValue(""))
-						}
-						res, err := self.Prompt(argMessage, argDefault)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToNullableDOMString(r, res)
+					var argMessage webidl.DOMString
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argMessage = idlFromDOMString(r, v)
+					} else {
+						argMessage = idlFromDOMString(r, webidl.StringValue(""))
 					}
-					argc := len(call.Arguments)
-					if argc > 2 {
-						argc = 2
+					var argDefault webidl.DOMString
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argDefault = idlFromDOMString(r, v)
+					} else {
+						argDefault = idlFromDOMString(r, webidl.StringValue(""))
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					case 2:
-						return call0()
+					res, err := self.Prompt(argMessage, argDefault)
+					if err != nil {
+						r.Throw(err)
 					}
-					r.ThrowTypeError("Failed to execute 'prompt' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToNullableDOMString(r, res)
 				}},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						argTargetOrigin := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
-						var argTransfer []*goja.Object
-						if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
-							argTransfer = idlFromSequenceOfObject(r, v)
-						} else {
-							argTransfer = []*goja.Object{}
-						}
-						if err := self.PostMessage(argMessage, argTargetOrigin, argTransfer); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argTargetOrigin := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					var argTransfer []*goja.Object
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argTransfer = idlFromSequenceOfObject(r, v)
+					} else {
+						argTransfer = []*goja.Object{}
 					}
-					switch argc {
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					if err := self.PostMessage(argMessage, argTargetOrigin, argTransfer); err != nil {
+						r.Throw(err)
 					}
-					r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argE := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.ReportError(argE); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'reportError' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argE := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.ReportError(argE); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'reportError' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Btoa(argData)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToDOMString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'btoa' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Btoa(argData)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'btoa' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToDOMString(r, res)
 				}},
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Atob(argData)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToByteString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'atob' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Atob(argData)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'atob' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToByteString(r, res)
 				}},
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						var argTimeout int32
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argTimeout = idlFromLong(r, v)
-						} else {
-							argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						argArguments := []goja.Value{}
-						for k := 2; k < len(call.Arguments); k++ {
-							argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
-						}
-						res, err := self.SetTimeout(argHandler, argTimeout, argArguments)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToLong(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'setTimeout' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argTimeout int32
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argTimeout = idlFromLong(r, v)
+					} else {
+						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					switch argc {
-					case 1:
-						return call0()
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					argArguments := []goja.Value{}
+					for k := 2; k < len(call.Arguments); k++ {
+						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
-					r.ThrowTypeError("Failed to execute 'setTimeout' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					res, err := self.SetTimeout(argHandler, argTimeout, argArguments)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToLong(r, res)
 				}},
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						var argId int32
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argId = idlFromLong(r, v)
-						} else {
-							argId = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						if err := self.ClearTimeout(argId); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					var argId int32
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argId = idlFromLong(r, v)
+					} else {
+						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.ClearTimeout(argId); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'clearTimeout' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						var argTimeout int32
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argTimeout = idlFromLong(r, v)
-						} else {
-							argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						argArguments := []goja.Value{}
-						for k := 2; k < len(call.Arguments); k++ {
-							argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
-						}
-						res, err := self.SetInterval(argHandler, argTimeout, argArguments)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToLong(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'setInterval' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argTimeout int32
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argTimeout = idlFromLong(r, v)
+					} else {
+						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					switch argc {
-					case 1:
-						return call0()
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					argArguments := []goja.Value{}
+					for k := 2; k < len(call.Arguments); k++ {
+						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
-					r.ThrowTypeError("Failed to execute 'setInterval' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					res, err := self.SetInterval(argHandler, argTimeout, argArguments)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToLong(r, res)
 				}},
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						var argId int32
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argId = idlFromLong(r, v)
-						} else {
-							argId = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						if err := self.ClearInterval(argId); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					var argId int32
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argId = idlFromLong(r, v)
+					} else {
+						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.ClearInterval(argId); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'clearInterval' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						argCallback := idlFromVoidFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.QueueMicrotask(argCallback); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argCallback := idlFromVoidFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.QueueMicrotask(argCallback); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})
@@ -1905,250 +1673,146 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argUrls := []webidl.DOMString{}
-						for k := 0; k < len(call.Arguments); k++ {
-							argUrls = append(argUrls, idlFromDOMString(r, call.Arguments[k]))
-						}
-						if err := self.ImportScripts(argUrls); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					argUrls := []webidl.DOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argUrls = append(argUrls, idlFromDOMString(r, call.Arguments[k]))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.ImportScripts(argUrls); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'importScripts' on 'WorkerGlobalScope': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argE := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.ReportError(argE); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'reportError' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argE := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.ReportError(argE); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'reportError' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Btoa(argData)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToDOMString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Btoa(argData)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToDOMString(r, res)
 				}},
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Atob(argData)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToByteString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Atob(argData)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToByteString(r, res)
 				}},
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						var argTimeout int32
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argTimeout = idlFromLong(r, v)
-						} else {
-							argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						argArguments := []goja.Value{}
-						for k := 2; k < len(call.Arguments); k++ {
-							argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
-						}
-						res, err := self.SetTimeout(argHandler, argTimeout, argArguments)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToLong(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'setTimeout' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argTimeout int32
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argTimeout = idlFromLong(r, v)
+					} else {
+						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					switch argc {
-					case 1:
-						return call0()
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					argArguments := []goja.Value{}
+					for k := 2; k < len(call.Arguments); k++ {
+						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
-					r.ThrowTypeError("Failed to execute 'setTimeout' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					res, err := self.SetTimeout(argHandler, argTimeout, argArguments)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToLong(r, res)
 				}},
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						var argId int32
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argId = idlFromLong(r, v)
-						} else {
-							argId = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						if err := self.ClearTimeout(argId); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					var argId int32
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argId = idlFromLong(r, v)
+					} else {
+						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.ClearTimeout(argId); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'clearTimeout' on 'WorkerGlobalScope': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						var argTimeout int32
-						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-							argTimeout = idlFromLong(r, v)
-						} else {
-							argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						argArguments := []goja.Value{}
-						for k := 2; k < len(call.Arguments); k++ {
-							argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
-						}
-						res, err := self.SetInterval(argHandler, argTimeout, argArguments)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToLong(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'setInterval' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 3 {
-						argc = 3
+					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argTimeout int32
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argTimeout = idlFromLong(r, v)
+					} else {
+						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					switch argc {
-					case 1:
-						return call0()
-					case 2:
-						return call0()
-					case 3:
-						return call0()
+					argArguments := []goja.Value{}
+					for k := 2; k < len(call.Arguments); k++ {
+						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
-					r.ThrowTypeError("Failed to execute 'setInterval' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					res, err := self.SetInterval(argHandler, argTimeout, argArguments)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToLong(r, res)
 				}},
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						var argId int32
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argId = idlFromLong(r, v)
-						} else {
-							argId = idlFromLong(r, webidl.ConstValue(int64(0)))
-						}
-						if err := self.ClearInterval(argId); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					var argId int32
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argId = idlFromLong(r, v)
+					} else {
+						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.ClearInterval(argId); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'clearInterval' on 'WorkerGlobalScope': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					_ = self
-					call0 := func() goja.Value {
-						argCallback := idlFromVoidFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.QueueMicrotask(argCallback); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argCallback := idlFromVoidFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.QueueMicrotask(argCallback); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})

@@ -66,23 +66,11 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						_ = self
-						call0 := func() goja.Value {
-							res, err := self.Persist()
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfBoolean(r, res)
+						res, err := self.Persist()
+						if err != nil {
+							r.Throw(err)
 						}
-						argc := len(call.Arguments)
-						if argc > 0 {
-							argc = 0
-						}
-						switch argc {
-						case 0:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'persist' on 'StorageBucket': 0 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfBoolean(r, res)
 					})
 				}},
 			{Name: "persisted", Kind: webidl.Operation, Length: 0,
@@ -90,23 +78,11 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						_ = self
-						call0 := func() goja.Value {
-							res, err := self.Persisted()
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfBoolean(r, res)
+						res, err := self.Persisted()
+						if err != nil {
+							r.Throw(err)
 						}
-						argc := len(call.Arguments)
-						if argc > 0 {
-							argc = 0
-						}
-						switch argc {
-						case 0:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'persisted' on 'StorageBucket': 0 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfBoolean(r, res)
 					})
 				}},
 			{Name: "setExpires", Kind: webidl.Operation, Length: 1,
@@ -114,24 +90,15 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						_ = self
-						call0 := func() goja.Value {
-							argExpires := idlFromDouble(r, webidl.AnyValue(webidl.Arg(call, 0)))
-							res, err := self.SetExpires(argExpires)
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfUndefined(r, res)
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'setExpires' on 'StorageBucket': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
-						argc := len(call.Arguments)
-						if argc > 1 {
-							argc = 1
+						argExpires := idlFromDouble(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.SetExpires(argExpires)
+						if err != nil {
+							r.Throw(err)
 						}
-						switch argc {
-						case 1:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'setExpires' on 'StorageBucket': 1 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfUndefined(r, res)
 					})
 				}},
 			{Name: "expires", Kind: webidl.Operation, Length: 0,
@@ -139,23 +106,11 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						_ = self
-						call0 := func() goja.Value {
-							res, err := self.Expires()
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfNullableDouble(r, res)
+						res, err := self.Expires()
+						if err != nil {
+							r.Throw(err)
 						}
-						argc := len(call.Arguments)
-						if argc > 0 {
-							argc = 0
-						}
-						switch argc {
-						case 0:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'expires' on 'StorageBucket': 0 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfNullableDouble(r, res)
 					})
 				}},
 		},
@@ -184,32 +139,21 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
 						_ = self
-						call0 := func() goja.Value {
-							argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-							var argOptions StorageBucketOptions
-							if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-								argOptions = idlFromStorageBucketOptions(r, v)
-							} else {
-								argOptions = idlFromStorageBucketOptions(r, goja.Undefined())
-							}
-							res, err := self.Open(argName, argOptions)
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfStorageBucket(r, res)
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'open' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
-						argc := len(call.Arguments)
-						if argc > 2 {
-							argc = 2
+						argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions StorageBucketOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromStorageBucketOptions(r, v)
+						} else {
+							argOptions = idlFromStorageBucketOptions(r, goja.Undefined())
 						}
-						switch argc {
-						case 1:
-							return call0()
-						case 2:
-							return call0()
+						res, err := self.Open(argName, argOptions)
+						if err != nil {
+							r.Throw(err)
 						}
-						r.ThrowTypeError("Failed to execute 'open' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfStorageBucket(r, res)
 					})
 				}},
 			{Name: "keys", Kind: webidl.Operation, Length: 0,
@@ -217,23 +161,11 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
 						_ = self
-						call0 := func() goja.Value {
-							res, err := self.Keys()
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfSequenceOfDOMString(r, res)
+						res, err := self.Keys()
+						if err != nil {
+							r.Throw(err)
 						}
-						argc := len(call.Arguments)
-						if argc > 0 {
-							argc = 0
-						}
-						switch argc {
-						case 0:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'keys' on 'StorageBucketManager': 0 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfSequenceOfDOMString(r, res)
 					})
 				}},
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
@@ -241,24 +173,15 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
 						_ = self
-						call0 := func() goja.Value {
-							argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-							res, err := self.Delete(argName)
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfUndefined(r, res)
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'delete' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
-						argc := len(call.Arguments)
-						if argc > 1 {
-							argc = 1
+						argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.Delete(argName)
+						if err != nil {
+							r.Throw(err)
 						}
-						switch argc {
-						case 1:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'delete' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfUndefined(r, res)
 					})
 				}},
 		},

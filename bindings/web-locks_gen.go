@@ -166,23 +166,11 @@ func init() {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[LockManagerMethods](r, call.This, "LockManager")
 						_ = self
-						call0 := func() goja.Value {
-							res, err := self.Query()
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfLockManagerSnapshot(r, res)
+						res, err := self.Query()
+						if err != nil {
+							r.Throw(err)
 						}
-						argc := len(call.Arguments)
-						if argc > 0 {
-							argc = 0
-						}
-						switch argc {
-						case 0:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'query' on 'LockManager': 0 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfLockManagerSnapshot(r, res)
 					})
 				}},
 		},

@@ -88,39 +88,24 @@ func init() {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				var argMessage webidl.DOMString
-				if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-					argMessage = idlFromDOMString(r, v)
-				} else {
-					argMessage = idlFromDOMString(r, webidl.StringValue(""))
-				}
-				var argName webidl.DOMString
-				if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-					argName = idlFromDOMString(r, v)
-				} else {
-					argName = idlFromDOMString(r, webidl.StringValue("Error"))
-				}
-				res, err := idlStaticsDOMException(r).Constructor(r, argMessage, argName)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			var argMessage webidl.DOMString
+			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+				argMessage = idlFromDOMString(r, v)
+			} else {
+				argMessage = idlFromDOMString(r, webidl.StringValue(""))
 			}
-			argc := len(call.Arguments)
-			if argc > 2 {
-				argc = 2
+			var argName webidl.DOMString
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argName = idlFromDOMString(r, v)
+			} else {
+				argName = idlFromDOMString(r, webidl.StringValue("Error"))
 			}
-			switch argc {
-			case 0:
-				return call0()
-			case 1:
-				return call0()
-			case 2:
-				return call0()
+			res, err := idlStaticsDOMException(r).Constructor(r, argMessage, argName)
+			if err != nil {
+				r.Throw(err)
 			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'DOMException': 0 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
@@ -215,39 +200,24 @@ func init() {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				var argMessage webidl.DOMString
-				if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-					argMessage = idlFromDOMString(r, v)
-				} else {
-					argMessage = idlFromDOMString(r, webidl.StringValue(""))
-				}
-				var argOptions QuotaExceededErrorOptions
-				if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-					argOptions = idlFromQuotaExceededErrorOptions(r, v)
-				} else {
-					argOptions = idlFromQuotaExceededErrorOptions(r, goja.Undefined())
-				}
-				res, err := idlStaticsQuotaExceededError(r).Constructor(r, argMessage, argOptions)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			var argMessage webidl.DOMString
+			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+				argMessage = idlFromDOMString(r, v)
+			} else {
+				argMessage = idlFromDOMString(r, webidl.StringValue(""))
 			}
-			argc := len(call.Arguments)
-			if argc > 2 {
-				argc = 2
+			var argOptions QuotaExceededErrorOptions
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argOptions = idlFromQuotaExceededErrorOptions(r, v)
+			} else {
+				argOptions = idlFromQuotaExceededErrorOptions(r, goja.Undefined())
 			}
-			switch argc {
-			case 0:
-				return call0()
-			case 1:
-				return call0()
-			case 2:
-				return call0()
+			res, err := idlStaticsQuotaExceededError(r).Constructor(r, argMessage, argOptions)
+			if err != nil {
+				r.Throw(err)
 			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'QuotaExceededError': 0 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "quota", Kind: webidl.Attribute,

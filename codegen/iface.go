@@ -470,7 +470,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			panic(err)
 		}
 		w("\t\tConstructorLength: %d,\n", eff.minArgs)
-		w("\t\tConstructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n")
+		w("\t\tConstructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n\t\t\t_ = call\n")
 		g.emitDispatch(b, it, s, eff)
 		w("\t\t},\n")
 	}
@@ -482,7 +482,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			if err != nil {
 				panic(err)
 			}
-			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n", s.name, eff.minArgs)
+			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n\t\t\t_ = call\n", s.name, eff.minArgs)
 			g.emitDispatch(b, it, s, eff)
 			w("\t\t\t}},\n")
 		}
@@ -638,8 +638,17 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 	if s.ctor {
 		what = "constructor"
 	}
+	// A single operation: check the argument count, then the body.
+	single := len(s.ops) == 1
+	if single && eff.minArgs > 0 {
+		w("\t\t\t\t\tif len(call.Arguments) < %d {\n\t\t\t\t\t\tr.ThrowTypeError(\"Failed to execute '%s' on '%s': %d argument(s) required, but only %%d present.\", len(call.Arguments))\n\t\t\t\t\t}\n", eff.minArgs, what, it.Name, eff.minArgs)
+	}
+	outer := b
 	// One closure per operation.
 	for i, op := range s.ops {
+		var ob bytes.Buffer
+		b = &ob
+		w = func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 		w("\t\t\t\t\tcall%d := func() %s {\n", i, map[bool]string{true: "any", false: "goja.Value"}[s.ctor])
 		var names []string
 		if s.ctor || s.static {
@@ -670,16 +679,29 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		if s.ctor || s.static {
 			recv = "idlStatics" + n + "(r)"
 		}
-		if s.ctor {
-			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn res\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
-			continue
+		var ret *tinfo
+		if !s.ctor {
+			ret = g.mustType(op.ret)
 		}
-		ret := g.mustType(op.ret)
-		if ret.cat == catUndefined {
+		switch {
+		case s.ctor:
+			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn res\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
+		case ret.cat == catUndefined:
 			w("\t\t\t\t\t\tif err := %s.%s(%s); err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
-		} else {
+		default:
 			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn %s(r, res)\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "), g.to(ret))
 		}
+		code := ob.String()
+		if single {
+			// Inline the closure's body.
+			code = code[strings.Index(code, "\n")+1 : strings.LastIndex(code, "\t\t\t\t\t}\n")]
+		}
+		outer.WriteString(code)
+	}
+	b = outer
+	w = func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	if single {
+		return
 	}
 	w("\t\t\t\t\targc := len(call.Arguments)\n\t\t\t\t\tif argc > %d {\n\t\t\t\t\t\targc = %d\n\t\t\t\t\t}\n", eff.maxArg, eff.maxArg)
 	var counts []int

@@ -97,24 +97,15 @@ func init() {
 			},
 			{Name: "twice", Kind: webidl.Operation, Static: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					call0 := func() goja.Value {
-						argX := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := idlStaticsGeometry(r).Twice(r, argX)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToLong(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'twice' on 'Geometry': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argX := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := idlStaticsGeometry(r).Twice(r, argX)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'twice' on 'Geometry': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToLong(r, res)
 				}},
 		},
 	})
@@ -458,22 +449,10 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[SecureThingMethods](r, call.This, "SecureThing")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Ping(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Ping(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'ping' on 'SecureThing': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})
@@ -594,32 +573,22 @@ func init() {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-				var argOptions ShapeDict
-				if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
-					argOptions = idlFromShapeDict(r, v)
-				} else {
-					argOptions = idlFromShapeDict(r, goja.Undefined())
-				}
-				res, err := idlStaticsShape(r).Constructor(r, argName, argOptions)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
-			argc := len(call.Arguments)
-			if argc > 2 {
-				argc = 2
+			argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argOptions ShapeDict
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argOptions = idlFromShapeDict(r, v)
+			} else {
+				argOptions = idlFromShapeDict(r, goja.Undefined())
 			}
-			switch argc {
-			case 1:
-				return call0()
-			case 2:
-				return call0()
+			res, err := idlStaticsShape(r).Constructor(r, argName, argOptions)
+			if err != nil {
+				r.Throw(err)
 			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
@@ -819,46 +788,25 @@ func init() {
 			},
 			{Name: "create", Kind: webidl.Operation, Static: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					call0 := func() goja.Value {
-						argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := idlStaticsShape(r).Create(r, argName)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToShape(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'create' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := idlStaticsShape(r).Create(r, argName)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'create' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToShape(r, res)
 				}},
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						res, err := self.Clone()
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToShape(r, res)
+					res, err := self.Clone()
+					if err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'clone' on 'Shape': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToShape(r, res)
 				}},
 			{Name: "area", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
@@ -996,388 +944,226 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argX := idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Pick(argX)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToDOMString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'pick' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argX := idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Pick(argX)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'pick' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToDOMString(r, res)
 				}},
 			{Name: "sum", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argValues := []int32{}
-						for k := 0; k < len(call.Arguments); k++ {
-							argValues = append(argValues, idlFromLong(r, call.Arguments[k]))
-						}
-						res, err := self.Sum(argValues)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToLong(r, res)
+					argValues := []int32{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argValues = append(argValues, idlFromLong(r, call.Arguments[k]))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					res, err := self.Sum(argValues)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'sum' on 'Shape': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToLong(r, res)
 				}},
 			{Name: "later", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 						_ = self
-						call0 := func() goja.Value {
-							var argFail bool
-							if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-								argFail = idlFromBoolean(r, v)
-							} else {
-								argFail = idlFromBoolean(r, webidl.ConstValue(false))
-							}
-							res, err := self.Later(argFail)
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfLong(r, res)
+						var argFail bool
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argFail = idlFromBoolean(r, v)
+						} else {
+							argFail = idlFromBoolean(r, webidl.ConstValue(false))
 						}
-						argc := len(call.Arguments)
-						if argc > 1 {
-							argc = 1
+						res, err := self.Later(argFail)
+						if err != nil {
+							r.Throw(err)
 						}
-						switch argc {
-						case 0:
-							return call0()
-						case 1:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'later' on 'Shape': 0 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfLong(r, res)
 					})
 				}},
 			{Name: "visit", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argV := idlFromVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Visit(argV); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'visit' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argV := idlFromVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Visit(argV); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'visit' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "visitAsync", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 						_ = self
-						call0 := func() goja.Value {
-							argV := idlFromAsyncVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
-							res, err := self.VisitAsync(argV)
-							if err != nil {
-								r.Throw(err)
-							}
-							return idlToPromiseOfAny(r, res)
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'visitAsync' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
-						argc := len(call.Arguments)
-						if argc > 1 {
-							argc = 1
+						argV := idlFromAsyncVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.VisitAsync(argV)
+						if err != nil {
+							r.Throw(err)
 						}
-						switch argc {
-						case 1:
-							return call0()
-						}
-						r.ThrowTypeError("Failed to execute 'visitAsync' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-						return nil
+						return idlToPromiseOfAny(r, res)
 					})
 				}},
 			{Name: "listen", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argL := idlFromListener(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Listen(argL); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'listen' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argL := idlFromListener(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Listen(argL); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'listen' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "toDict", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						res, err := self.ToDict()
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToShapeDict(r, res)
+					res, err := self.ToDict()
+					if err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'toDict' on 'Shape': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToShapeDict(r, res)
 				}},
 			{Name: "takeDict", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						var argD ShapeDict
-						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-							argD = idlFromShapeDict(r, v)
-						} else {
-							argD = idlFromShapeDict(r, goja.Undefined())
-						}
-						if err := self.TakeDict(argD); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					var argD ShapeDict
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argD = idlFromShapeDict(r, v)
+					} else {
+						argD = idlFromShapeDict(r, goja.Undefined())
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					if err := self.TakeDict(argD); err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 0:
-						return call0()
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'takeDict' on 'Shape': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 			{Name: "roundTrip", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argS := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.RoundTrip(argS)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToDOMString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'roundTrip' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argS := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.RoundTrip(argS)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'roundTrip' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToDOMString(r, res)
 				}},
 			{Name: "usv", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argS := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Usv(argS)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToUSVString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'usv' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argS := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Usv(argS)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'usv' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToUSVString(r, res)
 				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argS := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Bytes(argS)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToByteString(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'bytes' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argS := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Bytes(argS)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'bytes' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToByteString(r, res)
 				}},
 			{Name: "echo", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argX := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Echo(argX)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToAny(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'echo' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argX := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Echo(argX)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'echo' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToAny(r, res)
 				}},
 			{Name: "maybeObject", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argO := idlFromNullableObject(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.MaybeObject(argO)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToNullableObject(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'maybeObject' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argO := idlFromNullableObject(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.MaybeObject(argO)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'maybeObject' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToNullableObject(r, res)
 				}},
 			{Name: "big", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argB := idlFromBigInt(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Big(argB)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToBigInt(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'big' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argB := idlFromBigInt(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Big(argB)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'big' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToBigInt(r, res)
 				}},
 			{Name: "ull", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argX := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Ull(argX)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToUnsignedLongLong(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'ull' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argX := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Ull(argX)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'ull' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToUnsignedLongLong(r, res)
 				}},
 			{Name: "buffer", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					_ = self
-					call0 := func() goja.Value {
-						argSrc := idlFromBufferSource(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Buffer(argSrc)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToArrayBuffer(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'buffer' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argSrc := idlFromBufferSource(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Buffer(argSrc)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'buffer' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToArrayBuffer(r, res)
 				}},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
@@ -1517,24 +1303,15 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeListMethods](r, call.This, "ShapeList")
 					_ = self
-					call0 := func() goja.Value {
-						argIndex := idlFromUnsignedLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Item(argIndex)
-						if err != nil {
-							r.Throw(err)
-						}
-						return idlToNullableShape(r, res)
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'item' on 'ShapeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argc := len(call.Arguments)
-					if argc > 1 {
-						argc = 1
+					argIndex := idlFromUnsignedLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Item(argIndex)
+					if err != nil {
+						r.Throw(err)
 					}
-					switch argc {
-					case 1:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'item' on 'ShapeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return idlToNullableShape(r, res)
 				}},
 		},
 	})
@@ -1572,23 +1349,12 @@ func init() {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			call0 := func() any {
-				res, err := idlStaticsSquare(r).Constructor(r)
-				if err != nil {
-					r.Throw(err)
-				}
-				return res
+			_ = call
+			res, err := idlStaticsSquare(r).Constructor(r)
+			if err != nil {
+				r.Throw(err)
 			}
-			argc := len(call.Arguments)
-			if argc > 0 {
-				argc = 0
-			}
-			switch argc {
-			case 0:
-				return call0()
-			}
-			r.ThrowTypeError("Failed to execute 'constructor' on 'Square': 0 argument(s) required, but only %d present.", len(call.Arguments))
-			return nil
+			return res
 		},
 		Members: []webidl.Member{
 			{Name: "side", Kind: webidl.Attribute,
@@ -1787,22 +1553,10 @@ func init() {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					_ = self
-					call0 := func() goja.Value {
-						if err := self.Greet(); err != nil {
-							r.Throw(err)
-						}
-						return goja.Undefined()
+					if err := self.Greet(); err != nil {
+						r.Throw(err)
 					}
-					argc := len(call.Arguments)
-					if argc > 0 {
-						argc = 0
-					}
-					switch argc {
-					case 0:
-						return call0()
-					}
-					r.ThrowTypeError("Failed to execute 'greet' on 'Window': 0 argument(s) required, but only %d present.", len(call.Arguments))
-					return nil
+					return goja.Undefined()
 				}},
 		},
 	})
