@@ -108,6 +108,15 @@ func (r *Realm) FireEventAt(target *goja.Object, typ string, cancelable bool, pr
 	return r.fireEventAt(t.target, typ, cancelable, props)
 }
 
+// FireBubblingEventAt is FireEventAt for a non-cancelable event whose
+// bubbles attribute is true (DOMContentLoaded at a document). The event
+// path is target alone: an embedder's node tree is not one.
+func (r *Realm) FireBubblingEventAt(target *goja.Object, typ string) {
+	if t := r.eventTargetOf(target); t != nil {
+		r.fireEvent(t.target, typ, true, false, nil)
+	}
+}
+
 // ReportScriptError runs "report an exception" for an error described
 // elsewhere (for example a worker's uncaught error re-reported at the
 // Worker object's owner).

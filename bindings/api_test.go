@@ -115,3 +115,24 @@ func TestConsoleFormatting(t *testing.T) {
 		`Symbol(s)`,
 		`Assertion failed: printed too`)
 }
+
+// FireBubblingEventAt fires a trusted, bubbling, non-cancelable event at a
+// Go-made event target, and nothing at an object that is not one.
+func TestFireBubblingEventAt(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://example.com/")
+	var target *goja.Object
+	win.r.QueueTask(func(vm *goja.Runtime) {
+		target = win.r.NewEventTargetObject(nil)
+		_ = vm.Set("target", target)
+	})
+	win.exec(prelude + `
+		target.addEventListener("DOMContentLoaded", e => log(e.type, e.bubbles, e.cancelable, e.isTrusted, e.target === target));
+	`)
+	win.r.QueueTask(func(vm *goja.Runtime) {
+		win.r.FireBubblingEventAt(target, "DOMContentLoaded")
+		win.r.FireBubblingEventAt(vm.NewObject(), "DOMContentLoaded")
+	})
+	w.settle()
+	expectLog(t, win, "DOMContentLoaded true false true true")
+}

@@ -287,8 +287,12 @@ func (r *Realm) FireEvent(typ string, cancelable bool, props map[string]goja.Val
 }
 
 func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, props map[string]goja.Value) bool {
+	return r.fireEvent(t, typ, false, cancelable, props)
+}
+
+func (r *Realm) fireEvent(t *dom.EventTarget, typ string, bubbles, cancelable bool, props map[string]goja.Value) bool {
 	ev := dom.NewEvent(typ)
-	ev.Cancelable = cancelable
+	ev.Bubbles, ev.Cancelable = bubbles, cancelable
 	ev.IsTrusted = true
 	impl := &eventImpl{ev: ev}
 	for k, v := range props {

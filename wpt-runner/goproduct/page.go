@@ -261,7 +261,6 @@ func (w *window) install(root *xhtml.Node) error {
 	}
 	w.in = in
 	s := w.s
-	s.eng.helpers(w.realm)
 	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.s.eng.EventTargetPrototype(w.realm), func(name, msg string) goja.Value {
 		return w.s.eng.NewDOMException(w.realm, name, msg)
 	}, w.s.native)

@@ -322,7 +322,6 @@ func (w *dedicatedWorker) install() error {
 		return err
 	}
 	w.in = in
-	eng.helpers(realm)
 	g := realm.Global()
 	eng.DefineEventHandlers(realm, g, "message", "messageerror")
 	// [Replaceable] readonly attribute DOMString name;
