@@ -1,7 +1,6 @@
 package goproduct
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 
@@ -117,15 +116,4 @@ func (e *engine) FireBubblingEventAt(r *bindings.Realm, target *goja.Object, typ
 // NewDOMException creates a DOMException of the realm.
 func (e *engine) NewDOMException(r *bindings.Realm, name, msg string) goja.Value {
 	return r.NewDOMException(name, msg)
-}
-
-// ReportScriptError reports an error that happened elsewhere (a worker's
-// unhandled error) in r's global, as HTML's "report an exception" does.
-func (e *engine) ReportScriptError(r *bindings.Realm, se *bindings.ScriptError) {
-	vm := r.Runtime()
-	errObj := vm.NewGoError(errors.New(se.Message))
-	ex := vm.Try(func() { panic(errObj) })
-	if ex != nil {
-		r.ReportException(ex)
-	}
 }

@@ -236,6 +236,28 @@ test(() => {
 func TestDedicatedWorkers(t *testing.T) {
 	h := startProduct(t, testTree(t, nil, map[string]string{
 		"w/page.html": workerPage,
+		// A worker error its Worker object does not cancel is reported in
+		// the owner's global (HTML "runtime script errors" in workers).
+		"w/report.html": pageHead + `<script>
+setup({allow_uncaught_exception: true});
+promise_test(async t => {
+  const w = new Worker("throws.js");
+  const seen = [];
+  w.addEventListener("error", e => seen.push("worker"));
+  const ev = await new Promise(resolve => self.addEventListener("error", function f(e) {
+    self.removeEventListener("error", f);
+    e.preventDefault();
+    resolve(e);
+  }));
+  assert_array_equals(seen, ["worker"], "the Worker object sees it first");
+  assert_true(ev.message.includes("worker boom"), ev.message);
+  assert_false(ev.message.includes("GoError"), ev.message);
+  assert_true(ev.filename.endsWith("/w/throws.js"), ev.filename);
+  assert_equals(ev.lineno, 1);
+  assert_equals(ev.error, null);
+  w.terminate();
+}, "uncanceled worker error reported at the window");
+</script>`,
 		"w/echo.js": `onmessage = e => postMessage({echo: e.data,
   isWorker: self instanceof DedicatedWorkerGlobalScope && typeof document === "undefined",
   location: location.href});`,
@@ -256,6 +278,7 @@ postMessage(got);`,
 	r := h.run(t, "/w/page.html", 20*time.Second)
 	expectAllPass(t, r, "postMessage round trip", "importScripts", "worker error event",
 		"worker fetch failure fires error", "terminate stops the worker", "self.close", "errors")
+	expectAllPass(t, h.run(t, "/w/report.html", 10*time.Second), "uncanceled worker error reported at the window")
 }
 
 const anyTest = `// META: title=any test

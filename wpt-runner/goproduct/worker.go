@@ -401,7 +401,7 @@ func (w *dedicatedWorker) reportToOwner(se *bindings.ScriptError) {
 				"lineno": vm.ToValue(line), "colno": vm.ToValue(col), "error": goja.Null(),
 			})
 			if notCanceled {
-				w.s.eng.ReportScriptError(w.owner, &bindings.ScriptError{
+				w.owner.ReportScriptError(&bindings.ScriptError{
 					Value: goja.Null(), Message: msg, Filename: file, Line: line, Column: col,
 				})
 			}
