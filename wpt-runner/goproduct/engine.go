@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
 )
 
 // engine is the platform under one test: a fresh html.UserAgent, the
-// window it opens and the realms of that window and its workers. It is the
-// only place that knows how html and bindings are put together.
+// window it opens and the realms of that window and its workers. It creates
+// environments and realms; events, event handlers and DOMExceptions go
+// through the realms' own integration API (bindings.Realm).
 type engine struct {
 	ua      *html.UserAgent
 	onPanic func(v any, stack []byte)
@@ -81,39 +81,3 @@ func (e *engine) TerminateWorker(env envHandle) {
 
 // OriginOf serializes an environment's origin.
 func (e *engine) OriginOf(env envHandle) string { return env.Origin().Serialize() }
-
-// EventTargetPrototype is the realm's EventTarget.prototype.
-func (e *engine) EventTargetPrototype(r *bindings.Realm) *goja.Object {
-	return r.InterfacePrototype("EventTarget")
-}
-
-// NewEventTargetObject creates a platform EventTarget whose prototype is
-// proto.
-func (e *engine) NewEventTargetObject(r *bindings.Realm, proto *goja.Object) *goja.Object {
-	return r.NewEventTargetObject(proto)
-}
-
-// DefineEventHandlers defines on<type> event handler attributes on obj
-// (a prototype or an object).
-func (e *engine) DefineEventHandlers(r *bindings.Realm, obj *goja.Object, types ...string) {
-	r.DefineEventHandlerAttributes(obj, types...)
-}
-
-// FireEventAt fires a trusted event named typ at target with props as own
-// properties of the event object; it returns false when it was canceled.
-func (e *engine) FireEventAt(r *bindings.Realm, target *goja.Object, typ string, cancelable bool, props map[string]goja.Value) bool {
-	return r.FireEventAt(target, typ, cancelable, props)
-}
-
-// FireBubblingEventAt fires a bubbling event at a node of the document;
-// the node tree is not an event path here, so the window gets its own
-// dispatch afterwards (as the last step of the bubble path).
-func (e *engine) FireBubblingEventAt(r *bindings.Realm, target *goja.Object, typ string) {
-	r.FireBubblingEventAt(target, typ)
-	e.FireEventAt(r, r.Global(), typ, false, nil)
-}
-
-// NewDOMException creates a DOMException of the realm.
-func (e *engine) NewDOMException(r *bindings.Realm, name, msg string) goja.Value {
-	return r.NewDOMException(name, msg)
-}

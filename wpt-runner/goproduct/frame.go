@@ -268,7 +268,7 @@ func (f *frame) fireLoad(gen int) {
 		defer f.markLoaded()
 		w.s.guard(func() {
 			if f.current(gen) {
-				w.s.eng.FireEventAt(w.realm, w.doc.wrapObj(f.el), "load", false, nil)
+				w.realm.FireEventAt(w.doc.wrapObj(f.el), "load", false, nil)
 			}
 		})
 	})
@@ -331,7 +331,7 @@ func (w *window) newWindowProxy(target func() *window) *goja.Object {
 			w.postMessage(tw, call.Argument(0), targetOrigin)
 		} else {
 			// Still validate the message, as the window would.
-			serializeOrThrow(vm, w.s.eng, w.realm, w.in, call.Argument(0))
+			serializeOrThrow(vm, w.realm, w.in, call.Argument(0))
 		}
 		return goja.Undefined()
 	}))
@@ -361,11 +361,11 @@ func (w *window) postMessage(target *window, message goja.Value, targetOrigin st
 	default:
 		u, err := url.Parse(targetOrigin)
 		if err != nil || u.Scheme == "" {
-			panic(w.s.eng.NewDOMException(w.realm, "SyntaxError", "Failed to execute 'postMessage' on 'Window': Invalid target origin '"+targetOrigin+"'."))
+			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'postMessage' on 'Window': Invalid target origin '"+targetOrigin+"'."))
 		}
 		wantOrigin = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 	}
-	msg := serializeOrThrow(vm, w.s.eng, w.realm, w.in, message)
+	msg := serializeOrThrow(vm, w.realm, w.in, message)
 	origin := w.s.eng.OriginOf(w.env)
 	target.realm.QueueTask(func(tvm *goja.Runtime) {
 		w.s.guard(func() {
@@ -377,7 +377,7 @@ func (w *window) postMessage(target *window, message goja.Value, targetOrigin st
 			if err != nil {
 				typ, data = "messageerror", goja.Null()
 			}
-			w.s.eng.FireEventAt(target.realm, target.realm.Global(), typ, false, map[string]goja.Value{
+			target.realm.FireEventAt(target.realm.Global(), typ, false, map[string]goja.Value{
 				"data": data, "origin": tvm.ToValue(origin), "lastEventId": tvm.ToValue(""),
 				"source": target.sourceFor(w), "ports": tvm.NewArray(),
 			})
@@ -413,7 +413,7 @@ func (w *window) open(call goja.FunctionCall) goja.Value {
 	if a := call.Argument(0); !goja.IsUndefined(a) && a.String() != "" {
 		parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(a.String()))
 		if err != nil {
-			panic(w.s.eng.NewDOMException(w.realm, "SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
+			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
 		}
 		u = parsed
 	}

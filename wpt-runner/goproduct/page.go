@@ -260,11 +260,10 @@ func (w *window) install(root *xhtml.Node) error {
 		return err
 	}
 	w.in = in
-	s := w.s
-	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.s.eng.EventTargetPrototype(w.realm), func(name, msg string) goja.Value {
-		return w.s.eng.NewDOMException(w.realm, name, msg)
+	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.realm.InterfacePrototype("EventTarget"), func(name, msg string) goja.Value {
+		return w.realm.NewDOMException(name, msg)
 	}, w.s.native)
-	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.s.eng.NewEventTargetObject(w.realm, proto) }
+	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.realm.NewEventTargetObject(proto) }
 	g := w.realm.Global()
 	if pd := w.realm.DocumentObject(); pd != nil {
 		// The bindings define window.document; the DOM goes onto it.
@@ -296,7 +295,7 @@ func (w *window) install(root *xhtml.Node) error {
 	// iframes: the document tells the window about them; elements get
 	// onload/onerror handler attributes (load fires at iframes).
 	w.doc.frames = w
-	s.eng.DefineEventHandlers(w.realm, w.doc.elementProto, "load", "error")
+	w.realm.DefineEventHandlerAttributes(w.doc.elementProto, "load", "error")
 	// window.postMessage (to this window itself; messages to other windows
 	// go through their WindowProxy stand-ins).
 	w.realm.SetHostHooks(bindings.HostHooks{PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
@@ -464,7 +463,7 @@ func (s *session) runScripts(w *window) {
 			s.guard(func() {
 				if failed {
 					// A script whose fetch failed fires error at the element.
-					w.s.eng.FireEventAt(w.realm, w.doc.wrapObj(el), "error", false, nil)
+					w.realm.FireEventAt(w.doc.wrapObj(el), "error", false, nil)
 					return
 				}
 				s.scripts.evaluate(w.realm, name, text)
@@ -499,15 +498,18 @@ func (s *session) runScripts(w *window) {
 	w.realm.QueueTask(func(*goja.Runtime) {
 		s.guard(func() {
 			w.doc.ready = "interactive"
-			w.s.eng.FireEventAt(w.realm, w.doc.Object(), "readystatechange", false, nil)
-			w.s.eng.FireBubblingEventAt(w.realm, w.doc.Object(), "DOMContentLoaded")
+			w.realm.FireEventAt(w.doc.Object(), "readystatechange", false, nil)
+			// The node tree is not an event path here: the window gets its
+			// own dispatch, as the last step of the bubble path.
+			w.realm.FireBubblingEventAt(w.doc.Object(), "DOMContentLoaded")
+			w.realm.FireEventAt(w.realm.Global(), "DOMContentLoaded", false, nil)
 		})
 	})
 	w.realm.QueueTask(func(*goja.Runtime) {
 		s.guard(func() {
 			w.doc.ready = "complete"
-			w.s.eng.FireEventAt(w.realm, w.doc.Object(), "readystatechange", false, nil)
-			w.s.eng.FireEventAt(w.realm, w.realm.Global(), "load", false, nil)
+			w.realm.FireEventAt(w.doc.Object(), "readystatechange", false, nil)
+			w.realm.FireEventAt(w.realm.Global(), "load", false, nil)
 		})
 	})
 }

@@ -41,8 +41,8 @@ type dedicatedWorker struct {
 func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, in *intrinsics, base func() *url.URL) {
 	vm := realm.Runtime()
 	eng := s.eng
-	proto := vm.CreateObject(eng.EventTargetPrototype(realm))
-	eng.DefineEventHandlers(realm, proto, "message", "messageerror", "error")
+	proto := vm.CreateObject(realm.InterfacePrototype("EventTarget"))
+	realm.DefineEventHandlerAttributes(proto, "message", "messageerror", "error")
 	workers := map[*goja.Object]*dedicatedWorker{}
 	this := func(call goja.FunctionCall) *dedicatedWorker {
 		if o, ok := call.This.(*goja.Object); ok {
@@ -65,8 +65,8 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Worker': 1 argument required, but only 0 present."))
 		}
-		checkNoTransfer(vm, eng, realm, call.Argument(1))
-		msg := serializeOrThrow(vm, eng, realm, in, call.Argument(0))
+		checkNoTransfer(vm, realm, call.Argument(1))
+		msg := serializeOrThrow(vm, realm, in, call.Argument(0))
 		w.postToWorker(msg)
 		return goja.Undefined()
 	})
@@ -105,13 +105,13 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 		// "SyntaxError" DOMException.
 		u, err := base().Parse(spec)
 		if err != nil || u.Scheme == "" {
-			panic(eng.NewDOMException(realm, "SyntaxError", fmt.Sprintf("Failed to construct 'Worker': The URL '%s' is invalid.", spec)))
+			panic(realm.NewDOMException("SyntaxError", fmt.Sprintf("Failed to construct 'Worker': The URL '%s' is invalid.", spec)))
 		}
 		if typ == "module" {
-			panic(eng.NewDOMException(realm, "NotSupportedError", "Failed to construct 'Worker': module workers are not yet supported by this engine."))
+			panic(realm.NewDOMException("NotSupportedError", "Failed to construct 'Worker': module workers are not yet supported by this engine."))
 		}
 		// 5. Let worker be a new Worker object.
-		obj := eng.NewEventTargetObject(realm, proto)
+		obj := realm.NewEventTargetObject(proto)
 		if call.NewTarget != nil {
 			if p, ok := call.NewTarget.Get("prototype").(*goja.Object); ok && p != proto {
 				_ = obj.SetPrototype(p)
@@ -124,9 +124,9 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 		wenv, err := eng.NewWorkerEnvironment(env, u)
 		if err != nil {
 			if errors.Is(err, errWorkerOrigin) {
-				panic(eng.NewDOMException(realm, "SecurityError", fmt.Sprintf("Failed to construct 'Worker': Script at '%s' cannot be accessed from origin '%s'.", u, eng.OriginOf(env))))
+				panic(realm.NewDOMException("SecurityError", fmt.Sprintf("Failed to construct 'Worker': Script at '%s' cannot be accessed from origin '%s'.", u, eng.OriginOf(env))))
 			}
-			panic(eng.NewDOMException(realm, "InvalidStateError", "Failed to construct 'Worker': "+err.Error()))
+			panic(realm.NewDOMException("InvalidStateError", "Failed to construct 'Worker': "+err.Error()))
 		}
 		w.env = wenv
 		workers[obj] = w
@@ -146,7 +146,7 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 // checkNoTransfer throws DataCloneError for a non-empty transfer list:
 // transferring is not supported here (an empty list or options without
 // transfer are fine).
-func checkNoTransfer(vm *goja.Runtime, eng *engine, realm *bindings.Realm, v goja.Value) {
+func checkNoTransfer(vm *goja.Runtime, realm *bindings.Realm, v goja.Value) {
 	o, ok := v.(*goja.Object)
 	if !ok {
 		return
@@ -157,7 +157,7 @@ func checkNoTransfer(vm *goja.Runtime, eng *engine, realm *bindings.Realm, v goj
 	}
 	if lo, ok := list.(*goja.Object); ok {
 		if n := lo.Get("length"); n != nil && n.ToInteger() > 0 {
-			panic(eng.NewDOMException(realm, "DataCloneError", "Transferring objects is not supported by this engine."))
+			panic(realm.NewDOMException("DataCloneError", "Transferring objects is not supported by this engine."))
 		}
 	}
 }
@@ -165,12 +165,12 @@ func checkNoTransfer(vm *goja.Runtime, eng *engine, realm *bindings.Realm, v goj
 // serializeOrThrow is StructuredSerializeWithTransfer with an empty
 // transfer list: DataCloneError on an unserializable value; exceptions of
 // getters propagate.
-func serializeOrThrow(vm *goja.Runtime, eng *engine, realm *bindings.Realm, in *intrinsics, v goja.Value) *Serialized {
+func serializeOrThrow(vm *goja.Runtime, realm *bindings.Realm, in *intrinsics, v goja.Value) *Serialized {
 	msg, err := in.StructuredSerialize(v)
 	if err != nil {
 		var ce *cloneError
 		if errors.As(err, &ce) {
-			panic(eng.NewDOMException(realm, "DataCloneError", "Failed to execute 'postMessage': "+ce.msg))
+			panic(realm.NewDOMException("DataCloneError", "Failed to execute 'postMessage': "+ce.msg))
 		}
 		panic(err)
 	}
@@ -205,13 +205,13 @@ func (w *dedicatedWorker) dispatchMessage(realm *bindings.Realm, in *intrinsics,
 	vm := realm.Runtime()
 	data, err := in.StructuredDeserialize(msg)
 	if err != nil {
-		w.s.eng.FireEventAt(realm, target, "messageerror", false, map[string]goja.Value{
+		realm.FireEventAt(target, "messageerror", false, map[string]goja.Value{
 			"data": goja.Null(), "origin": vm.ToValue(""), "lastEventId": vm.ToValue(""),
 			"source": goja.Null(), "ports": vm.NewArray(),
 		})
 		return
 	}
-	w.s.eng.FireEventAt(realm, target, "message", false, map[string]goja.Value{
+	realm.FireEventAt(target, "message", false, map[string]goja.Value{
 		"data": data, "origin": vm.ToValue(""), "lastEventId": vm.ToValue(""),
 		"source": goja.Null(), "ports": vm.NewArray(),
 	})
@@ -256,7 +256,7 @@ func (w *dedicatedWorker) run() {
 		// event named error at worker, and terminate the worker's agent.
 		if err != nil && !w.isTerminated() {
 			w.owner.QueueTask(func(*goja.Runtime) {
-				s.guard(func() { s.eng.FireEventAt(w.owner, w.obj, "error", false, nil) })
+				s.guard(func() { w.owner.FireEventAt(w.obj, "error", false, nil) })
 			})
 		}
 		s.eng.TerminateWorker(w.env)
@@ -275,7 +275,7 @@ func (w *dedicatedWorker) run() {
 	})
 	if err != nil {
 		w.owner.QueueTask(func(*goja.Runtime) {
-			s.guard(func() { s.eng.FireEventAt(w.owner, w.obj, "error", false, nil) })
+			s.guard(func() { w.owner.FireEventAt(w.obj, "error", false, nil) })
 		})
 		return
 	}
@@ -323,7 +323,7 @@ func (w *dedicatedWorker) install() error {
 	}
 	w.in = in
 	g := realm.Global()
-	eng.DefineEventHandlers(realm, g, "message", "messageerror")
+	realm.DefineEventHandlerAttributes(g, "message", "messageerror")
 	// [Replaceable] readonly attribute DOMString name;
 	_ = g.DefineDataProperty("name", vm.ToValue(w.name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	// undefined postMessage(any message, ...);
@@ -331,8 +331,8 @@ func (w *dedicatedWorker) install() error {
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument required, but only 0 present."))
 		}
-		checkNoTransfer(vm, eng, realm, call.Argument(1))
-		msg := serializeOrThrow(vm, eng, realm, in, call.Argument(0))
+		checkNoTransfer(vm, realm, call.Argument(1))
+		msg := serializeOrThrow(vm, realm, in, call.Argument(0))
 		w.postToOwner(msg)
 		return goja.Undefined()
 	}))
@@ -396,7 +396,7 @@ func (w *dedicatedWorker) reportToOwner(se *bindings.ScriptError) {
 			if w.isTerminated() {
 				return
 			}
-			notCanceled := w.s.eng.FireEventAt(w.owner, w.obj, "error", true, map[string]goja.Value{
+			notCanceled := w.owner.FireEventAt(w.obj, "error", true, map[string]goja.Value{
 				"message": vm.ToValue(msg), "filename": vm.ToValue(file),
 				"lineno": vm.ToValue(line), "colno": vm.ToValue(col), "error": goja.Null(),
 			})
@@ -413,20 +413,19 @@ func (w *dedicatedWorker) reportToOwner(se *bindings.ScriptError) {
 // URL first (SyntaxError), then fetch each synchronously (a network error
 // or bad response is a NetworkError) and run it with errors rethrown.
 func (w *dedicatedWorker) importScripts(vm *goja.Runtime, args []goja.Value) {
-	eng := w.s.eng
 	urls := make([]*url.URL, 0, len(args))
 	for _, a := range args {
 		spec := a.String()
 		u, err := w.url.Parse(spec)
 		if err != nil || u.Scheme == "" {
-			panic(eng.NewDOMException(w.realm, "SyntaxError", fmt.Sprintf("Failed to execute 'importScripts': The URL '%s' is invalid.", spec)))
+			panic(w.realm.NewDOMException("SyntaxError", fmt.Sprintf("Failed to execute 'importScripts': The URL '%s' is invalid.", spec)))
 		}
 		urls = append(urls, u)
 	}
 	for _, u := range urls {
 		text, err := w.s.fetchScript(u, true)
 		if err != nil {
-			panic(eng.NewDOMException(w.realm, "NetworkError", fmt.Sprintf("Failed to execute 'importScripts': The script at '%s' failed to load.", u)))
+			panic(w.realm.NewDOMException("NetworkError", fmt.Sprintf("Failed to execute 'importScripts': The script at '%s' failed to load.", u)))
 		}
 		prg, err := w.s.scripts.compile(u.String(), text)
 		if err != nil {
