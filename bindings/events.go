@@ -83,23 +83,6 @@ func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 	return v
 }
 
-// targetValue returns the JavaScript object of a dom.EventTarget, or null
-// when it has none in this realm.
-func (r *Realm) targetValue(t *dom.EventTarget) goja.Value {
-	if t == nil {
-		return goja.Null()
-	}
-	if r.globalTarget != nil && t == r.globalTarget.target {
-		return r.global
-	}
-	if rf, ok := t.Owner.(webidl.Reflected); ok {
-		if obj := rf.WebIDLReflector().Object(); obj != nil {
-			return obj
-		}
-	}
-	return goja.Null()
-}
-
 // addEventListener is the EventTarget addEventListener(type, callback,
 // options) method steps over dom, with callback a JavaScript
 // EventListener (a function or an object with handleEvent) or null.

@@ -179,7 +179,3 @@ func (r *Realm) snapshotValue(s weblocks.Snapshot) goja.Value {
 	_ = o.Set("pending", list(s.Pending))
 	return o
 }
-
-// nameValue converts a weblocks.Name to a JavaScript string, code unit
-// for code unit.
-func nameValue(n weblocks.Name) goja.Value { return goja.StringFromUTF16(n.UTF16()) }

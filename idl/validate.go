@@ -1188,12 +1188,6 @@ func (v *validator) includesNullableDepth(t *Type, depth int) bool {
 // could otherwise multiply without end.
 const maxFlattened = 256
 
-// flatten returns the flattened member types of t (t itself when it is not
-// a union), typedefs resolved and nullability ignored.
-func (v *validator) flatten(t *Type) []*Type {
-	return v.flattenInto(nil, t, 0)
-}
-
 // flattenInto appends the flattened member types of t to out.
 func (v *validator) flattenInto(out []*Type, t *Type, depth int) []*Type {
 	if depth > 64 || len(out) >= maxFlattened {
