@@ -127,3 +127,11 @@ func Chromium(t testing.TB) string {
 	}
 	return p
 }
+
+// UpstreamHarness returns the path of a file of upstream testharness.js's
+// directory (for example "testharness.js" or "idlharness.js"), which the npm
+// package wpt-runner ships.
+func UpstreamHarness(t testing.TB, name string) string {
+	t.Helper()
+	return filepath.Join(NPMPackage(t, "wpt-runner"), "testharness", filepath.FromSlash(name))
+}

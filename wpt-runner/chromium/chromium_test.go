@@ -44,9 +44,8 @@ func TestMain(m *testing.M) {
 // (from the npm package wpt-runner) and whose tests exercise the runner's
 // wrappers, substitutions and reporting.
 func compatTree(t *testing.T) fstest.MapFS {
-	dir := testenv.NPMPackage(t, "wpt-runner")
 	read := func(p string) *fstest.MapFile {
-		data, err := os.ReadFile(filepath.Join(dir, "testharness", p))
+		data, err := os.ReadFile(testenv.UpstreamHarness(t, p))
 		if err != nil {
 			t.Fatalf("upstream harness: %v", err)
 		}

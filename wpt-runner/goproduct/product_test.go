@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -298,8 +297,7 @@ func TestFetchTestsFromWorkerBundledHarness(t *testing.T) {
 // upstreamHarness returns upstream testharness.js from the npm package
 // wpt-runner (skipping outside CI when npm is unavailable).
 func upstreamHarness(t *testing.T) []byte {
-	dir := testenv.NPMPackage(t, "wpt-runner")
-	b, err := os.ReadFile(filepath.Join(dir, "testharness", "testharness.js"))
+	b, err := os.ReadFile(testenv.UpstreamHarness(t, "testharness.js"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,7 @@ import (
 // upstreamHarness returns upstream testharness.js from the npm package
 // wpt-runner (skipping without npm, failing under CI).
 func upstreamHarness(t *testing.T) []byte {
-	dir := testenv.NPMPackage(t, "wpt-runner")
-	b, err := os.ReadFile(filepath.Join(dir, "testharness", "testharness.js"))
+	b, err := os.ReadFile(testenv.UpstreamHarness(t, "testharness.js"))
 	if err != nil {
 		t.Fatalf("reading upstream testharness.js: %v", err)
 	}
@@ -143,7 +142,7 @@ func runInNode(t *testing.T, node, harness, testFile string) fileResult {
 // and requires identical results: the harness must work without a DOM.
 func TestHarnessInShellMatchesUpstream(t *testing.T) {
 	node := testenv.Node(t)
-	upstream := filepath.Join(testenv.NPMPackage(t, "wpt-runner"), "testharness", "testharness.js")
+	upstream := testenv.UpstreamHarness(t, "testharness.js")
 	ours, err := filepath.Abs(filepath.Join("wpt", "resources", "testharness.js"))
 	if err != nil {
 		t.Fatal(err)
