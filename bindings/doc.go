@@ -78,6 +78,8 @@
 //	r.NewEventTargetObject(proto) a platform EventTarget (Worker, MessagePort...)
 //	r.DefineEventHandlerAttributes(obj, "message", ...)  onmessage... accessors
 //	r.FireEventAt(obj, type, cancelable, props) / r.FireEvent(type, ...)  trusted events
+//	r.FireBubblingEventAt(obj, type)  a trusted bubbling event (DOMContentLoaded)
+//	r.EvaluateProgram(prg)        EvaluateScript for a goja.Program compiled once
 //	r.ReportException(err) / r.ReportScriptError(se)  "report an exception"
 //	r.NewDOMException(name, message), r.IsPlatformObject(o), r.InterfacePrototype(name)
 //	r.Env(), r.IDL() (the webidl.Realm), RealmOf(env)
