@@ -514,35 +514,12 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 func terminateRemainingLocksAndRequests(c *client) {
 	// 1. For each lock request request with agent equal to agent:
 	//    1. Abort the request request.
-	var requests, locks []*entry
-	for _, cs := range c.states {
-		for e := cs.head; e != nil; e = e.cnext {
-			if e.state == entryQueued {
-				requests = append(requests, e)
-			}
-		}
-	}
-	// (The spec leaves the order open; requests go in the order they were
-	// made, which a client's list keeps within one manager.)
-	if len(c.states) > 1 {
-		sort.Slice(requests, func(i, j int) bool { return requests[i].seq < requests[j].seq })
-	}
-	for _, r := range requests {
+	for _, r := range c.entriesIn(entryQueued) {
 		r.manager.abortTheRequest(r)
 	}
 	// 2. For each lock lock with agent equal to agent:
 	//    1. Release the lock lock.
-	for _, cs := range c.states {
-		for e := cs.head; e != nil; e = e.cnext {
-			if e.state == entryHeld {
-				locks = append(locks, e)
-			}
-		}
-	}
-	if len(c.states) > 1 {
-		sort.Slice(locks, func(i, j int) bool { return locks[i].seq < locks[j].seq })
-	}
-	for _, l := range locks {
+	for _, l := range c.entriesIn(entryHeld) {
 		l.manager.releaseTheLock(l)
 	}
 	for _, cs := range c.states {
@@ -550,6 +527,25 @@ func terminateRemainingLocksAndRequests(c *client) {
 	}
 	c.states, c.last = nil, nil
 	c.terminated = true
+}
+
+// entriesIn lists the client's requests (entryQueued) or locks (entryHeld)
+// in every lock manager it used, in the order they were made. (The spec
+// leaves the order open; a client's list keeps it within one manager, and
+// the sequence numbers across managers.)
+func (c *client) entriesIn(state uint8) []*entry {
+	var out []*entry
+	for _, cs := range c.states {
+		for e := cs.head; e != nil; e = e.cnext {
+			if e.state == state {
+				out = append(out, e)
+			}
+		}
+	}
+	if len(c.states) > 1 {
+		sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	}
+	return out
 }
 
 // ---- list plumbing (all on the lock task queue) ----
