@@ -623,21 +623,27 @@ func (m *LockManager) prepend(ns *nameState, e *entry) {
 	m.linkClient(e)
 }
 
-// unlinkQueued removes e from its queue. The client link stays: the caller
-// either grants e (a lock stays in its client's list) or unlinks it.
-func (m *LockManager) unlinkQueued(e *entry) {
-	ns := e.ns
+// unlinkNameList removes e from one of its name's lists (the queue or the
+// held list, which share the prev/next links) given that list's ends.
+func unlinkNameList(e *entry, head, tail **entry) {
 	if e.prev != nil {
 		e.prev.next = e.next
 	} else {
-		ns.queueHead = e.next
+		*head = e.next
 	}
 	if e.next != nil {
 		e.next.prev = e.prev
 	} else {
-		ns.queueTail = e.prev
+		*tail = e.prev
 	}
 	e.prev, e.next = nil, nil
+}
+
+// unlinkQueued removes e from its queue. The client link stays: the caller
+// either grants e (a lock stays in its client's list) or unlinks it.
+func (m *LockManager) unlinkQueued(e *entry) {
+	ns := e.ns
+	unlinkNameList(e, &ns.queueHead, &ns.queueTail)
 	ns.queueLen--
 	m.queuedTotal--
 }
@@ -668,17 +674,7 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 // removeHeld removes e from the held lock set and from its client's list.
 func (m *LockManager) removeHeld(e *entry) {
 	ns := e.ns
-	if e.prev != nil {
-		e.prev.next = e.next
-	} else {
-		ns.heldHead = e.next
-	}
-	if e.next != nil {
-		e.next.prev = e.prev
-	} else {
-		ns.heldTail = e.prev
-	}
-	e.prev, e.next = nil, nil
+	unlinkNameList(e, &ns.heldHead, &ns.heldTail)
 	ns.heldCount--
 	m.heldTotal--
 	if e.lock.mode == Exclusive {
