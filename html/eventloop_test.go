@@ -50,7 +50,7 @@ func TestEventLoopOrderOneGoroutineCheckpoint(t *testing.T) {
 								t.Error("IsRunning/CurrentTaskSource")
 							}
 							mu.Lock()
-							gids[goid()] = true
+							gids[stackGoid()] = true
 							log = append(log, fmt.Sprintf("%d:%d", p, i))
 							mu.Unlock()
 							inTask.Add(-1)

@@ -36,7 +36,9 @@ func mustChild(t testing.TB, d *Document, s string, opts ChildNavigableOptions) 
 	return c
 }
 
-func goid() uint64 {
+// stackGoid is the goroutine id parsed from runtime.Stack (slow, but from the
+// runtime itself).
+func stackGoid() uint64 {
 	var buf [64]byte
 	n := runtime.Stack(buf[:], false)
 	b := bytes.TrimPrefix(buf[:n], []byte("goroutine "))

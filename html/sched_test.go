@@ -11,16 +11,16 @@ func TestInlineQueueRunsOnEnqueuerAndDrainsNested(t *testing.T) {
 	ua := NewUserAgent()
 	defer ua.Close()
 	q := ua.StartANewParallelQueue()
-	me := goid()
+	me := stackGoid()
 	var log []string
 	q.Enqueue(func() {
-		if goid() != me {
+		if stackGoid() != me {
 			t.Error("idle queue did not run inline")
 		}
 		log = append(log, "outer")
 		q.Enqueue(func() {
 			log = append(log, "nested")
-			if goid() != me {
+			if stackGoid() != me {
 				t.Error("nested steps left the enqueuer")
 			}
 		})
@@ -34,7 +34,7 @@ func TestInlineQueueRunsOnEnqueuerAndDrainsNested(t *testing.T) {
 	ua2 := NewUserAgent(WithScheduler(NewGoroutineScheduler(InlineParallelQueues(false))))
 	defer ua2.Close()
 	ch := make(chan uint64)
-	ua2.LockTaskQueue().Enqueue(func() { ch <- goid() })
+	ua2.LockTaskQueue().Enqueue(func() { ch <- stackGoid() })
 	if <-ch == me {
 		t.Fatal("ran inline with inlining off")
 	}
@@ -60,13 +60,13 @@ func TestInlineHandsOffLongChains(t *testing.T) {
 	ua := NewUserAgent()
 	defer ua.Close()
 	q := ua.StartANewParallelQueue()
-	me := goid()
+	me := stackGoid()
 	var other atomic.Bool
 	done := make(chan struct{})
 	n := 0
 	var step func()
 	step = func() {
-		if goid() != me {
+		if stackGoid() != me {
 			other.Store(true)
 		}
 		n++
