@@ -141,7 +141,9 @@ func TestRunOnLoopDropped(t *testing.T) {
 	env := mustOpen(t, ua, "https://a.test/").EnvironmentSettingsObject()
 	ms.RunUntilIdle()
 	errc := make(chan error, 1)
-	go func() { errc <- env.ResponsibleEventLoop().RunOnLoop(context.Background(), func() error { return nil }) }()
+	go func() {
+		errc <- env.ResponsibleEventLoop().RunOnLoop(context.Background(), func() error { return nil })
+	}()
 	waitFor(t, "the task to be queued", func() bool { return env.ResponsibleEventLoop().Pending() == 1 })
 	env.Agent().Terminate()
 	if err := <-errc; !errors.Is(err, ErrLoopTerminated) {
