@@ -541,3 +541,30 @@ func (r *runner) doneChan() chan struct{} {
 	defer r.mu.Unlock()
 	return r.done
 }
+
+// RunAsTask runs f at once on the calling goroutine as if it were a task of
+// the event loop l (for l's ownership checks: EventLoop.IsCurrent), without
+// going through l's queue and without a microtask checkpoint. It lets a
+// deterministic test act as script between two scheduler steps. It panics
+// if l does not belong to s, or if a task of l is running.
+func (s *ManualScheduler) RunAsTask(l *EventLoop, f func()) {
+	r := l.r
+	if r.core != &s.c {
+		panic("html: ManualScheduler.RunAsTask: the event loop belongs to another scheduler")
+	}
+	r.mu.Lock()
+	if r.running {
+		r.mu.Unlock()
+		panic("html: ManualScheduler.RunAsTask: a task of " + r.name + " is running")
+	}
+	r.running = true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.running = false
+		r.mu.Unlock()
+	}()
+	r.enter()
+	defer r.leave()
+	f()
+}

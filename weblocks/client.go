@@ -86,10 +86,19 @@ func clientFor(env *html.EnvironmentSettingsObject) *client {
 	return actual.(*client)
 }
 
-// queueTask queues steps as a task on the client's responsible event loop,
-// on the web locks task source.
-func (c *client) queueTask(steps func()) {
-	c.loop.QueueTask(html.WebLocksTaskSource, steps)
+// queueEntry queues e's next phase (e.phase) as a task on the client's
+// responsible event loop, on the web locks task source. If the loop is
+// terminated, or terminates before the task runs, e.DropTask runs instead.
+func (c *client) queueEntry(e *entry) {
+	c.queueTaskValue(e)
+}
+
+// queueTaskValue queues t on the client's event loop; t.DropTask runs if it
+// never will.
+func (c *client) queueTaskValue(t html.Task) {
+	if !c.loop.QueueTaskValue(html.WebLocksTaskSource, t) {
+		t.DropTask()
+	}
 }
 
 // register makes sure the client's locks and requests are terminated when
