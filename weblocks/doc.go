@@ -24,6 +24,8 @@
 //     ("resolve p with waiting"), or rejected with an "AbortError"
 //     DOMException (stolen) or the signal's abort reason (aborted).
 //
+// # Go API guarantees
+//
 //   - Every *Future the Go API returns settles. When the environment that
 //     made a request or query goes away (its document unloads, its agent
 //     terminates), its released futures and query futures that have not
@@ -52,6 +54,7 @@
 //   - Nil arguments: a nil environment, manager or callback is an error; a
 //     nil Promise and Future.OnSettled(nil) panic with a "weblocks: "
 //     message.
+//
 //
 // # Threading
 //
