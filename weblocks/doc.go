@@ -55,7 +55,6 @@
 //     nil Promise and Future.OnSettled(nil) panic with a "weblocks: "
 //     message.
 //
-//
 // # Threading
 //
 // All lock manager state lives on the user agent's lock task queue
