@@ -224,6 +224,11 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	if opts.Mode != Exclusive && opts.Mode != Shared {
 		return reject(errInvalidMode)
 	}
+	if opts.Signal != nil {
+		// The signal belongs to env's event loop from now on: aborting it
+		// from another goroutine panics instead of racing with the grant.
+		opts.Signal.BindToLoop(env.ResponsibleEventLoop())
+	}
 	if c == nil {
 		c = clientFor(env)
 	}

@@ -191,3 +191,25 @@ func TestNilArguments(t *testing.T) {
 		}()
 	}
 }
+
+// AbortController.Abort from another goroutine while a request with its
+// signal is being granted used to race (the race detector flagged it); the
+// signal is now bound to the requester's loop and the call panics with a
+// message naming that loop.
+func TestAbortFromWrongGoroutine(t *testing.T) {
+	ua := newUA(t)
+	env := openWindow(t, ua, "https://a.test/")
+	ctrl := dom.NewAbortController()
+	r := request(t, env, "a", Options{Signal: ctrl.Signal()})
+	defer func() {
+		v := recover()
+		s, _ := v.(string)
+		if !strings.Contains(s, "wrong goroutine") || !strings.Contains(s, env.ResponsibleEventLoop().Name()) {
+			t.Fatalf("Abort from the test goroutine: panic %#v; want a wrong-goroutine message naming %q", v, env.ResponsibleEventLoop().Name())
+		}
+		r.await()
+		// On the loop it works.
+		onLoop(t, env, func() { ctrl.Abort(nil) })
+	}()
+	ctrl.Abort("from the wrong goroutine")
+}
