@@ -359,20 +359,31 @@ func (s *Shed) shelfFor(key StorageKey, typ StorageType) *Shelf {
 	r := &shelfRef{weak: weak.Make(sh)}
 	sh.ref = r
 	s.shelves[key] = r
-	// When the shelf is collected, drop its entry (unless replaced).
-	runtime.AddCleanup(sh, s.forget, shedEntry{key, r})
+	// When the shelf is collected, drop its entry (unless replaced). The
+	// cleanup is a root until it runs: it must reach neither the shelf
+	// (which would never be collected then) nor the shed (whose pinned
+	// shelves hold endpoint values such as lock managers, which hold their
+	// user agent: a closed user agent would never be collected).
+	runtime.AddCleanup(sh, forgetShelf, shedEntry{weak.Make(s), key, weak.Make(r)})
 	// 4. Return shed[key].
 	return sh
 }
 
 type shedEntry struct {
-	key StorageKey
-	ref *shelfRef
+	shed weak.Pointer[Shed]
+	key  StorageKey
+	ref  weak.Pointer[shelfRef]
 }
 
-func (s *Shed) forget(e shedEntry) {
+// forgetShelf drops a collected shelf's entry from its shed, if the shed
+// still exists and the entry was not replaced.
+func forgetShelf(e shedEntry) {
+	s := e.shed.Value()
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
-	if s.shelves[e.key] == e.ref {
+	if r := s.shelves[e.key]; r != nil && r == e.ref.Value() {
 		delete(s.shelves, e.key)
 	}
 	s.mu.Unlock()
