@@ -383,7 +383,7 @@ func TestStorageKeysAndPartitioning(t *testing.T) {
 	pa := mustOpen(t, p, "https://a.test/")
 	pm, _ := storage.ObtainALocalStorageBottleMap(pa.EnvironmentSettingsObject(), storage.WebLocks)
 	if !p.IsPrivate() || ua.IsPrivate() || p.StorageShed() == ua.StorageShed() || pm.Bottle() == m1.Bottle() ||
-		p.LockTaskQueue() == ua.LockTaskQueue() || p.Scheduler() != ua.Scheduler() {
+		testQueue(p) == testQueue(ua) || p.Scheduler() != ua.Scheduler() {
 		t.Fatal("private browsing session shares state")
 	}
 }

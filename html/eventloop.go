@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// TaskSource is an HTML task source. Predefined ones are below; others can
-// be made with NewTaskSource.
+// TaskSource is an HTML task source: a value, compared with ==. The generic
+// ones of the HTML Standard are below; other specifications make theirs
+// with NewTaskSource (Web Locks: weblocks.TaskSource).
 type TaskSource uint16
 
 // Generic and specific task sources.
@@ -22,14 +23,12 @@ const (
 	RenderingTaskSource
 	TimerTaskSource
 	PostedMessageTaskSource
-	// WebLocksTaskSource is the Web Locks "web locks tasks source".
-	WebLocksTaskSource
 )
 
 var (
 	taskSourceMu    sync.Mutex
 	taskSourceNames = []string{"DOM manipulation", "user interaction", "networking",
-		"navigation and traversal", "rendering", "timer", "posted message", "web locks tasks source"}
+		"navigation and traversal", "rendering", "timer", "posted message"}
 )
 
 // NewTaskSource registers a new task source with a descriptive name.
@@ -61,6 +60,7 @@ type EventLoop struct {
 	checkpoint atomic.Pointer[func()]
 	terminated atomic.Bool
 	currentSrc TaskSource // source of the running task (loop goroutine only)
+	slots      slotTable
 
 	tmu     sync.Mutex
 	timers  timerHeap // default mode only

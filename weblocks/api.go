@@ -94,7 +94,7 @@ func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManag
 
 // lockManagerOf returns the bottle's associated lock manager.
 func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
-	return bottle.Associated(func() any { return newLockManager(ua.LockTaskQueue()) }).(*LockManager)
+	return bottle.Associated(func() any { return newLockManager(LockTaskQueue(ua)) }).(*LockManager)
 }
 
 // Request runs the request(name, options, callback) method steps of env's
@@ -354,7 +354,7 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 		t := &queryTask{p: p, s: manager.snapshotTheLockState()}
 		// (Resolve promise: queued as a task on the environment's event
 		// loop, where the promise lives.)
-		if !loop.QueueTaskValue(html.WebLocksTaskSource, t) {
+		if !loop.QueueTaskValue(TaskSource, t) {
 			t.DropTask()
 		}
 	})

@@ -394,7 +394,7 @@ func (h *harness) opAbort() {
 		reason, refReason = r, r
 	}
 	h.tracef("abort signal of agent %d reason %v", s.agent, reason)
-	s.ctrl.Abort(reason)
+	h.sched.RunAsTask(h.agents[s.agent].real.EventLoop(), func() { s.ctrl.Abort(reason) })
 	s.ref.signalAbort(refReason)
 }
 
@@ -501,7 +501,7 @@ func (h *harness) opRun() {
 	var rs []runnable
 	for i, ua := range h.uas {
 		if len(h.refUAs[i].lockTaskQueue) > 0 {
-			rs = append(rs, runnable{ua.LockTaskQueue(), &h.refUAs[i].lockTaskQueue, nil})
+			rs = append(rs, runnable{LockTaskQueue(ua), &h.refUAs[i].lockTaskQueue, nil})
 		}
 	}
 	for _, a := range h.agents {
@@ -561,7 +561,7 @@ func (h *harness) check() {
 			strings.Join(tail(h.realLog), "\n  "), strings.Join(tail(h.refLog), "\n  "))
 	}
 	for i, ua := range h.uas {
-		if got, want := ua.LockTaskQueue().Pending(), len(h.refUAs[i].lockTaskQueue); got != want {
+		if got, want := LockTaskQueue(ua).Pending(), len(h.refUAs[i].lockTaskQueue); got != want {
 			h.fatalf("op %d: lock task queue %d: %d pending steps, model %d", h.ops, i, got, want)
 		}
 	}

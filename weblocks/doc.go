@@ -58,7 +58,7 @@
 // # Threading
 //
 // All lock manager state lives on the user agent's lock task queue
-// (html.UserAgent.LockTaskQueue) and is only touched by steps enqueued
+// (LockTaskQueue, kept in a data slot of the user agent) and is only touched by steps enqueued
 // there; callbacks and promise settlement are queued as tasks (on the web
 // locks task source) to the requesting environment's responsible event
 // loop. No goroutine is started per request.
