@@ -18,7 +18,7 @@ type UserAgent struct {
 	private bool
 	onPanic func(any, []byte)
 
-	slots   slotTable
+	slots slotTable
 
 	// navMu guards navigables and documents (tree shape and activity).
 	navMu sync.RWMutex
