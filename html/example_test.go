@@ -94,8 +94,8 @@ func ExampleNewDedicatedWorker() {
 	doc, _ := ua.OpenWindowURL("https://a.test/")
 	w, _ := html.NewDedicatedWorker(doc.EnvironmentSettingsObject(), doc.URL().JoinPath("worker.js"))
 	sandboxed, _ := doc.CreateChildNavigableURL("https://a.test/s", html.ChildNavigableOptions{Sandboxed: true})
-	_, errW := storage.ObtainALocalStorageBottleMap(w, storage.WebLocks)
-	_, errS := storage.ObtainALocalStorageBottleMap(sandboxed.EnvironmentSettingsObject(), storage.WebLocks)
+	_, errW := storage.ObtainALocalStorageBottleMap(w, "caches")
+	_, errS := storage.ObtainALocalStorageBottleMap(sandboxed.EnvironmentSettingsObject(), "caches")
 	fmt.Println(w.Agent().Kind(), errW == nil, errS != nil)
 	// Output: dedicated worker agent true true
 }

@@ -58,18 +58,46 @@ type Endpoint struct {
 	Quota      int64 // 0 = no quota (null)
 }
 
-// WebLocks is the "web-locks" storage endpoint identifier.
-const WebLocks = "web-locks"
-
-// RegisteredEndpoints are the storage endpoints (Storage Standard's table
-// plus Web Locks).
-var RegisteredEndpoints = []Endpoint{
+// registry is the list of registered storage endpoints: the Storage
+// Standard's own table, then those other specifications register with
+// RegisterEndpoint (Web Locks: package weblocks registers "web-locks").
+var registry = struct {
+	mu   sync.RWMutex
+	list []Endpoint
+}{list: []Endpoint{
 	{Identifier: "caches", Types: []StorageType{Local}},
 	{Identifier: "indexedDB", Types: []StorageType{Local}},
 	{Identifier: "localStorage", Types: []StorageType{Local}, Quota: 5 << 20},
 	{Identifier: "serviceWorkerRegistrations", Types: []StorageType{Local}},
 	{Identifier: "sessionStorage", Types: []StorageType{Session}, Quota: 5 << 20},
-	{Identifier: WebLocks, Types: []StorageType{Local}},
+}}
+
+// RegisterEndpoint adds a storage endpoint to the registered storage
+// endpoints. The package of the specification that defines the endpoint
+// calls it once, from an init function: buckets created before it only
+// have the endpoints registered then. It fails for an empty or already
+// registered identifier, or an endpoint without types.
+func RegisterEndpoint(ep Endpoint) error {
+	if ep.Identifier == "" || len(ep.Types) == 0 {
+		return fmt.Errorf("storage: RegisterEndpoint: endpoint %q needs an identifier and types", ep.Identifier)
+	}
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	for _, x := range registry.list {
+		if x.Identifier == ep.Identifier {
+			return fmt.Errorf("storage: endpoint %q is already registered", ep.Identifier)
+		}
+	}
+	ep.Types = append([]StorageType(nil), ep.Types...)
+	registry.list = append(registry.list, ep)
+	return nil
+}
+
+// RegisteredEndpoints returns (a copy of) the registered storage endpoints.
+func RegisteredEndpoints() []Endpoint {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	return append([]Endpoint(nil), registry.list...)
 }
 
 // ErrOpaqueOrigin is returned when obtaining a storage key fails.
@@ -294,7 +322,9 @@ func createAStorageBucket(shelf *Shelf, name string, typ StorageType) *Bucket {
 	// 4. For each endpoint of registered storage endpoints whose types contain type,
 	//    set bucket's bottle map[endpoint's identifier] to a new storage bottle
 	//    whose quota is endpoint's quota.
-	for _, ep := range RegisteredEndpoints {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	for _, ep := range registry.list {
 		for _, t := range ep.Types {
 			if t == typ {
 				bt := &Bottle{bucket: b, identifier: ep.Identifier, quota: ep.Quota}

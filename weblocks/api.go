@@ -70,13 +70,25 @@ type Options struct {
 	Signal      *dom.AbortSignal // nil: not present
 }
 
+// StorageEndpoint is the "web-locks" storage endpoint identifier: a lock
+// manager is the associated value of a bucket's "web-locks" bottle.
+const StorageEndpoint = "web-locks"
+
+func init() {
+	// The Web Locks API registers its storage endpoint: identifier
+	// "web-locks", types « "local" », quota null.
+	if err := storage.RegisterEndpoint(storage.Endpoint{Identifier: StorageEndpoint, Types: []storage.StorageType{storage.Local}}); err != nil {
+		panic(err)
+	}
+}
+
 // ObtainALockManager implements "obtain a lock manager": the lock manager of
 // env's default storage bucket. It fails with a "SecurityError"
 // *dom.DOMException when env has no storage key (an opaque origin).
 func ObtainALockManager(env *html.EnvironmentSettingsObject) (*LockManager, error) {
 	// 1. Let map be the result of obtaining a local storage bottle map given
 	//    environment and "web-locks".
-	bottleMap, err := storage.ObtainALocalStorageBottleMap(env, storage.WebLocks)
+	bottleMap, err := storage.ObtainALocalStorageBottleMap(env, StorageEndpoint)
 	// 2. If map is failure, then return failure.
 	if err != nil {
 		return nil, dom.NewDOMException("Web Locks are not available in this context: "+err.Error(), dom.SecurityError)
@@ -89,7 +101,7 @@ func ObtainALockManager(env *html.EnvironmentSettingsObject) (*LockManager, erro
 // LockManagerForBucket returns the lock manager of a storage bucket of the
 // user agent ua (for the Storage Buckets API's bucket.locks).
 func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManager {
-	return lockManagerOf(bucket.Bottle(storage.WebLocks), ua)
+	return lockManagerOf(bucket.Bottle(StorageEndpoint), ua)
 }
 
 // lockManagerOf returns the bottle's associated lock manager.
