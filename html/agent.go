@@ -15,13 +15,14 @@ type ParallelQueue struct {
 }
 
 // Enqueue is "enqueue steps" on the parallel queue. Steps enqueued after the
-// user agent closed are dropped. Steps must not block.
-func (q *ParallelQueue) Enqueue(steps func()) {
+// user agent closed are dropped: Enqueue reports whether steps were
+// enqueued. Steps must not block.
+func (q *ParallelQueue) Enqueue(steps func()) bool {
 	// 1. Append steps to parallelQueue's algorithm queue.
 	if steps == nil {
-		return
+		return false
 	}
-	q.r.push(task{steps: steps})
+	return q.r.push(task{steps: steps})
 }
 
 // IsRunning reports whether steps of this queue are executing now (for

@@ -106,7 +106,15 @@ func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManag
 
 // lockManagerOf returns the bottle's associated lock manager.
 func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
-	return bottle.Associated(func() any { return newLockManager(LockTaskQueue(ua)) }).(*LockManager)
+	return bottle.Associated(func() any {
+		u := locksOf(ua)
+		m := newLockManager(u.ltq)
+		m.ua, m.bottle = u, bottle
+		u.mu.Lock()
+		u.managers = append(u.managers, m)
+		u.mu.Unlock()
+		return m
+	}).(*LockManager)
 }
 
 // Request runs the request(name, options, callback) method steps of env's

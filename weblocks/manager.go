@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/storage"
 )
 
 // LockManager is a lock manager: the state of the locks and lock requests of
@@ -29,7 +30,9 @@ import (
 // A request and the lock it becomes are one entry: the handle that releases
 // the lock or aborts the request is the entry pointer itself.
 type LockManager struct {
-	ltq   lockTaskQueue
+	ltq    lockTaskQueue
+	ua     *uaLocks        // nil in tests that make a bare manager
+	bottle *storage.Bottle // the "web-locks" bottle it is the value of
 	names map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
@@ -46,7 +49,7 @@ type LockManager struct {
 
 // lockTaskQueue is the user agent's lock task queue.
 type lockTaskQueue interface {
-	Enqueue(steps func())
+	Enqueue(steps func()) bool
 }
 
 func newLockManager(ltq lockTaskQueue) *LockManager {
@@ -173,23 +176,27 @@ func environmentGone() *dom.DOMException {
 	return dom.NewDOMException("The lock request or lock was aborted: its environment went away (document unloaded or agent terminated).", dom.AbortError)
 }
 
-// stolenTask rejects a stolen lock's released promise on its event loop.
-type stolenTask struct{ e *entry }
+// rejectTask rejects the released promise of a stolen (or force-released)
+// lock or of a force-released request on its event loop.
+type rejectTask struct {
+	e      *entry
+	reason func() *dom.DOMException
+}
 
 func stolenError() *dom.DOMException {
 	return dom.NewDOMException("The lock was stolen by another request.", dom.AbortError)
 }
 
-func (t stolenTask) RunTask() {
+func (t *rejectTask) RunTask() {
 	if e := t.e; !e.rejected {
 		e.rejected = true
-		e.promise.Reject(stolenError())
+		e.promise.Reject(t.reason())
 	}
 }
 
-func (t stolenTask) DropTask() {
+func (t *rejectTask) DropTask() {
 	if f, ok := t.e.promise.(*Future); ok {
-		f.Reject(stolenError())
+		f.Reject(t.reason())
 	}
 }
 
@@ -339,10 +346,13 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			// 1. Remove lock from held.
 			m.removeHeld(lock)
 			lock.state = entryReleased
+			if m.ua != nil {
+				m.notify(EventStolen, lock)
+			}
 			// 2. Reject lock's released promise with an "AbortError"
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
-			lock.client.queueTaskValue(&stolenTask{lock})
+			lock.client.queueTaskValue(&rejectTask{lock, stolenError})
 			lock = next
 		}
 		// 2. Prepend request in queue.
@@ -405,6 +415,9 @@ func (m *LockManager) releaseTheLock(lock *entry) {
 		ns := lock.ns
 		m.removeHeld(lock)
 		lock.state = entryReleased
+		if m.ua != nil {
+			m.notify(EventReleased, lock)
+		}
 		// 7. Process the lock request queue queue.
 		m.processTheLockRequestQueue(ns)
 		m.dropIfEmpty(ns)
@@ -425,6 +438,9 @@ func (m *LockManager) abortTheRequest(request *entry) {
 		m.unlinkQueued(request)
 		unlinkClient(request)
 		request.state = entryAborted
+		if m.ua != nil {
+			m.notify(EventAborted, request)
+		}
 		// 7. Process the lock request queue queue.
 		m.processTheLockRequestQueue(ns)
 		m.dropIfEmpty(ns)
@@ -468,6 +484,9 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		lock := request
 		// 13. Append lock to manager's held lock set.
 		m.appendHeld(ns, lock)
+		if m.ua != nil {
+			m.notify(EventGranted, lock)
+		}
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
 		lock.phase = loopGranted
@@ -566,6 +585,13 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 // and requests of one client (environment) in every lock manager it used.
 // See client for why the scope is a client rather than an agent.
 func terminateRemainingLocksAndRequests(c *client) {
+	for _, cs := range c.states {
+		if m := cs.manager; m.ua != nil {
+			if f := m.ua.observer.Load(); f != nil {
+				(*f)(Event{Kind: EventTerminated, Manager: m, ClientID: c.id})
+			}
+		}
+	}
 	// 1. For each lock request request with agent equal to agent:
 	//    1. Abort the request request.
 	for _, r := range c.entriesIn(entryQueued) {
