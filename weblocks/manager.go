@@ -33,7 +33,7 @@ type LockManager struct {
 	ltq    lockTaskQueue
 	ua     *uaLocks        // nil in tests that make a bare manager
 	bottle *storage.Bottle // the "web-locks" bottle it is the value of
-	names map[Name]*nameState
+	names  map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
 	// the held lock set, in grant order
