@@ -211,6 +211,8 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 			}
 		}
 	}
+	// (Every spelling of one DOMString is one lock: see Name.)
+	name = name.Canonical()
 	// 5. If name starts with U+002D HYPHEN-MINUS (-), then return a promise
 	//    rejected with a "NotSupportedError" DOMException.
 	if name.reserved() {
