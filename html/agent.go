@@ -25,6 +25,17 @@ func (q *ParallelQueue) Enqueue(steps func()) bool {
 	return q.r.push(task{steps: steps})
 }
 
+// EnqueueValue is Enqueue for a Task value (no closure needed): t.RunTask
+// runs as the steps, or t.DropTask if the queue stops first (its user agent
+// closed). It reports whether t was enqueued; when it was not, neither
+// method is called.
+func (q *ParallelQueue) EnqueueValue(t Task) bool {
+	if t == nil {
+		return false
+	}
+	return q.r.push(task{obj: t})
+}
+
 // IsRunning reports whether steps of this queue are executing now (for
 // "Assert: these steps are running on the lock task queue").
 func (q *ParallelQueue) IsRunning() bool { return q.r.executing.Load() }

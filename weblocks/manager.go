@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
 )
 
@@ -50,6 +51,15 @@ type LockManager struct {
 // lockTaskQueue is the user agent's lock task queue.
 type lockTaskQueue interface {
 	Enqueue(steps func()) bool
+	EnqueueValue(t html.Task) bool
+}
+
+// enqueueEntry enqueues e's next phase on the lock task queue; if the queue
+// no longer runs (its user agent closed), e.DropTask settles a Go future.
+func (m *LockManager) enqueueEntry(e *entry) {
+	if !m.ltq.EnqueueValue(e) {
+		e.DropTask()
+	}
 }
 
 func newLockManager(ltq lockTaskQueue) *LockManager {
@@ -88,21 +98,23 @@ type entry struct {
 	signal   *dom.AbortSignal
 	algID    dom.AlgorithmID // event-loop side: the "signal to abort the request" algorithm
 
-	ifAvailable, steal bool
-	waiting            Waiting // the callback's result (event-loop side, then read by the release steps)
-	rejected           bool    // event-loop side: the promise was rejected (stolen or aborted)
+	waiting Waiting // the callback's result (event-loop side, then read by the release steps)
 
-	// The entry's hot-path steps, bound once: run does what phase says.
-	// They form one chain that alternates between the lock task queue and
-	// the requester's event loop (request steps, then the callback task,
-	// then the release steps, then the released promise's task), each
-	// enqueued by the one before, so at most one is pending at any time.
-	run   func()
+	// The small fields share one word.
+	ifAvailable, steal bool
+	rejected           bool // event-loop side: the promise was rejected (stolen or aborted)
+	// The entry is its own hot-path task (RunTask runs step, which does
+	// what phase says), on the event loop and on the lock task queue alike,
+	// so no closure is bound per request. The phases form one chain that
+	// alternates between the lock task queue and the requester's event
+	// loop (request steps, then the callback task, then the release steps,
+	// then the released promise's task), each queued by the one before, so
+	// at most one is pending at any time.
 	phase uint8
+	state uint8 // lock task queue side
 
 	// lock task queue side
 	seq          uint64 // order of the request among its client's requests
-	state        uint8
 	ns           *nameState
 	prev, next   *entry // in ns's queue or ns's held list
 	hprev, hnext *entry // in the manager's held list
@@ -143,8 +155,9 @@ func (e *entry) step() {
 // are queued as the entry itself, without a closure.
 func (e *entry) RunTask() { e.step() }
 
-// DropTask runs when the entry's event loop terminated before its phase
-// ran: a Go released future then settles at once (see abandon).
+// DropTask runs when the entry's event loop terminated (or the lock task
+// queue stopped) before its phase ran: a Go released future then settles
+// at once (see abandon).
 func (e *entry) DropTask() {
 	switch e.phase {
 	case loopResolveReleased:
@@ -316,9 +329,8 @@ func requestALock(e *entry) {
 		e.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
 	}
 	// 3. Enqueue the following steps to the lock task queue:
-	e.run = e.step
 	e.phase = queueRequest
-	m.ltq.Enqueue(e.run)
+	m.enqueueEntry(e)
 	// 4. Return request.
 }
 
@@ -525,12 +537,12 @@ func lockGranted(lock *entry) {
 	lock.waiting = r
 	if r == nil { // already fulfilled
 		lock.phase = queueWaitingSettled
-		m.ltq.Enqueue(lock.run)
+		m.enqueueEntry(lock)
 		return
 	}
 	r.OnSettled(func() {
 		lock.phase = queueWaitingSettled
-		m.ltq.Enqueue(lock.run)
+		m.enqueueEntry(lock)
 	})
 }
 
