@@ -144,6 +144,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	var tree fs.FS
+	var treeDir string
 	treeName := "the bundled Web Locks suite"
 	if o.wptRoot != "" {
 		info, err := os.Stat(o.wptRoot)
@@ -151,6 +152,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail("--wpt-root %s is not a directory", o.wptRoot)
 		}
 		tree = os.DirFS(o.wptRoot)
+		treeDir = o.wptRoot
 		treeName = o.wptRoot
 	} else {
 		tree = suite.Root()
@@ -215,7 +217,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("no testharness tests found in %s under %v", treeName, paths)
 	}
 
-	srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: o.timeoutMultiplier,
+	srv, err := server.Start(server.Config{Root: tree, Dir: treeDir, TimeoutMultiplier: o.timeoutMultiplier,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "wpt-runner: "+f+"\n", a...) }})
 	if err != nil {
 		return fail("starting the server: %v", err)
