@@ -208,4 +208,3 @@ func TestSubNestingBounded(t *testing.T) {
 		t.Errorf("shallow nesting: %q %v", v, err)
 	}
 }
-
