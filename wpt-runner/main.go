@@ -144,15 +144,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	var tree fs.FS
-	var treeDir string
 	treeName := "the bundled Web Locks suite"
 	if o.wptRoot != "" {
 		info, err := os.Stat(o.wptRoot)
 		if err != nil || !info.IsDir() {
 			return fail("--wpt-root %s is not a directory", o.wptRoot)
 		}
-		tree = os.DirFS(o.wptRoot)
-		treeDir = o.wptRoot
+		// os.Root keeps discovery and serving inside the tree, symlinks
+		// included.
+		root, err := os.OpenRoot(o.wptRoot)
+		if err != nil {
+			return fail("--wpt-root: %v", err)
+		}
+		defer root.Close()
+		tree = root.FS()
 		treeName = o.wptRoot
 	} else {
 		tree = suite.Root()
@@ -217,7 +222,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("no testharness tests found in %s under %v", treeName, paths)
 	}
 
-	srv, err := server.Start(server.Config{Root: tree, Dir: treeDir, TimeoutMultiplier: o.timeoutMultiplier,
+	srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: o.timeoutMultiplier,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "wpt-runner: "+f+"\n", a...) }})
 	if err != nil {
 		return fail("starting the server: %v", err)
