@@ -263,6 +263,7 @@ func (s *Server) Env(jobs int, logf func(string, ...any)) *product.Env {
 		HTTPSPorts:        s.HTTPSPorts(),
 		HostResolverRules: s.HostResolverRules(),
 		CertPool:          s.certs.pool,
+		CACert:            append([]byte(nil), s.certs.caDER...),
 		SPKIHash:          s.certs.spkiHash,
 		HTTPClient:        s.client,
 		Jobs:              jobs,
