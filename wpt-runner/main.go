@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gowebengine/weblocks/wpt-runner/isolate"
 	"github.com/gowebengine/weblocks/wpt-runner/manifest"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/report"
@@ -36,6 +37,9 @@ import (
 )
 
 func main() {
+	// A product child (package isolate) is this executable started with a
+	// hidden argument: it runs tests and exits here.
+	isolate.MaybeChild()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -54,6 +58,8 @@ type options struct {
 	expectations      string
 	paths             []string
 	grace             time.Duration
+	isolate           map[string]bool
+	childMemory       int64 // bytes
 }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
@@ -69,6 +75,8 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fset.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "tests run at the same time in each product")
 	fset.StringVar(&o.expectations, "expectations", "", "directory of wptrunner .ini expectation files")
 	fset.DurationVar(&o.grace, "grace", product.DefaultGrace, "extra time after the harness timeout before the runner declares a TIMEOUT")
+	isolateFlag := fset.String("isolate", "go", "comma-separated products whose tests run in child processes (a crash or out-of-memory costs one test); \"none\" for none")
+	childMemMiB := fset.Int64("child-memory-limit", isolate.DefaultMemoryLimit>>20, "memory limit of each child process of --isolate products, in MiB")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./wpt-runner [--wpt-root DIR] [--products go,chromium] [--chromium PATH] [--report-dir DIR] [--log-wptreport FILE] [--timeout-multiplier N] [--jobs N] [--expectations DIR] [TEST_PATH...]")
 		fset.PrintDefaults()
@@ -93,6 +101,16 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			}
 		}
 	}
+	o.isolate = map[string]bool{}
+	for _, p := range strings.Split(*isolateFlag, ",") {
+		if p = strings.TrimSpace(p); p != "" && p != "none" {
+			o.isolate[p] = true
+		}
+	}
+	if *childMemMiB < 64 || *childMemMiB > 1<<30 {
+		return nil, errors.New("--child-memory-limit must be between 64 and 1073741824 MiB")
+	}
+	o.childMemory = *childMemMiB << 20
 	if o.timeoutMultiplier <= 0 {
 		return nil, errors.New("--timeout-multiplier must be positive")
 	}
@@ -187,8 +205,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if f.Placeholder {
 			fmt.Fprintf(stderr, "wpt-runner: note: the %s product is a placeholder for now\n", n)
 		}
-		p, err := f.New(cfg)
-		if err != nil {
+		var p product.Product
+		if o.isolate[n] && !f.Placeholder {
+			p = isolate.New(isolate.Options{Product: n, Config: cfg, MemoryLimit: o.childMemory, Grace: o.grace})
+		} else if p, err = f.New(cfg); err != nil {
 			return fail("product %s: %v", n, err)
 		}
 		prods = append(prods, p)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,8 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gowebengine/weblocks/wpt-runner/isolate"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 )
+
+func TestMain(m *testing.M) {
+	isolate.MaybeChild() // children of --isolate are this test binary
+	os.Exit(m.Run())
+}
 
 // fakeProduct fetches each test URL through the runner's client (so the
 // server and host mapping are exercised) and decides the outcome from the
@@ -44,6 +51,10 @@ func (f *fakeProduct) RunTest(ctx context.Context, req product.TestRequest) prod
 	switch {
 	case strings.Contains(req.ID, "panic"):
 		panic("engine bug")
+	case strings.Contains(req.ID, "exit"):
+		// A fatal error in the engine: only ever run isolated.
+		fmt.Fprintln(os.Stderr, "fatal error: the engine fell over")
+		os.Exit(7)
 	case strings.Contains(req.ID, "hang"):
 		<-f.hang // wedged, ignores ctx
 	case strings.Contains(req.ID, "differ") && f.name == "fake2":
@@ -156,6 +167,35 @@ func TestRunCrashAndTimeoutDoNotStopTheRun(t *testing.T) {
 		"/a/2-hang.window.html   0/0 TIMEOUT",
 		"/a/3-pass.window.html   1/1",
 		"UNEXPECTED CRASH (expected OK) /a/1-panic.window.html | (harness status): panic: engine bug",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s\n%s", want, out, errOut)
+		}
+	}
+}
+
+// An isolated product's fatal error costs only the test in progress.
+func TestIsolatedCrashDoesNotStopTheRun(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a/1-exit.window.js":  "test(()=>{});\n",
+		"a/2-pass.window.js":  "test(()=>{});\n",
+		"a/3-exit.window.js":  "test(()=>{});\n",
+		"a/4-pass.window.js":  "test(()=>{});\n",
+		"a/5-panic.window.js": "test(()=>{});\n",
+		"a/6-pass.window.js":  "test(()=>{});\n",
+	})
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake", "--isolate", "fake", "--jobs", "1")
+	if code != 1 {
+		t.Errorf("exit code %d", code)
+	}
+	for _, want := range []string{
+		"/a/1-exit.window.html   0/0 CRASH",
+		"/a/2-pass.window.html   1/1",
+		"/a/3-exit.window.html   0/0 CRASH",
+		"/a/4-pass.window.html   1/1",
+		"/a/5-panic.window.html  0/0 CRASH",
+		"/a/6-pass.window.html   1/1",
+		"fatal error: the engine fell over",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s\n%s", want, out, errOut)
