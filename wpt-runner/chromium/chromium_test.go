@@ -29,6 +29,21 @@ var shared struct {
 	tests map[string]manifest.Test
 }
 
+// testLog routes the shared browser's diagnostics to the test running now
+// (a testing.T must not be used after its test has completed).
+var testLog struct {
+	mu sync.Mutex
+	t  *testing.T
+}
+
+func logf(format string, args ...any) {
+	testLog.mu.Lock()
+	defer testLog.mu.Unlock()
+	if testLog.t != nil {
+		testLog.t.Logf(format, args...)
+	}
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if shared.c != nil {
@@ -135,6 +150,16 @@ throw new Error('top-level boom');
 func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
 	t.Helper()
 	path := testenv.Chromium(t)
+	testLog.mu.Lock()
+	testLog.t = t
+	testLog.mu.Unlock()
+	t.Cleanup(func() {
+		testLog.mu.Lock()
+		if testLog.t == t {
+			testLog.t = nil
+		}
+		testLog.mu.Unlock()
+	})
 	tree := compatTree(t)
 	shared.once.Do(func() {
 		tests, _, err := manifest.Discover(tree, nil)
@@ -153,7 +178,7 @@ func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
 		}
 		shared.srv = srv
 		c := New(path)
-		if err := c.Start(context.Background(), srv.Env(2, t.Logf)); err != nil {
+		if err := c.Start(context.Background(), srv.Env(2, logf)); err != nil {
 			shared.err = err
 			return
 		}

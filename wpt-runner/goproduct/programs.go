@@ -1,6 +1,7 @@
 package goproduct
 
 import (
+	"container/list"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -11,14 +12,31 @@ import (
 // runs testharness.js and the wrappers' scripts, and compiling the harness
 // costs about 9 ms, more than many tests take to run. A *goja.Program is not
 // tied to a runtime, so realms of concurrent tests share it. Goroutine-safe.
+//
+// The cache is keyed by script name (its URL) and bounded: past maxBytes
+// (an estimate of the memory the entries hold) the least recently used
+// entries are dropped, so a run of thousands of test files, each with
+// scripts of its own, keeps a flat heap.
 type programs struct {
-	mu sync.Mutex
-	m  map[string]compiled // by script name (its URL)
+	mu       sync.Mutex
+	maxBytes int64 // 0 means defaultProgramCacheBytes
+	bytes    int64
+	lru      list.List // of *compiled, most recently used first
+	m        map[string]*list.Element
 }
 
+// defaultProgramCacheBytes bounds the program cache.
+const defaultProgramCacheBytes = 32 << 20
+
+// programCost estimates the memory of a compiled script: its source plus
+// the program, a few times the source's size.
+func programCost(src string) int64 { return 4*int64(len(src)) + 512 }
+
 type compiled struct {
-	src string
-	prg *goja.Program
+	name string
+	src  string
+	prg  *goja.Program
+	cost int64
 }
 
 // compile returns src compiled as a classic script named name, or
@@ -26,22 +44,58 @@ type compiled struct {
 // served differently) is compiled again.
 func (p *programs) compile(name, src string) (*goja.Program, error) {
 	p.mu.Lock()
-	c, ok := p.m[name]
-	p.mu.Unlock()
-	if ok && c.src == src {
-		return c.prg, nil
+	if e, ok := p.m[name]; ok {
+		if c := e.Value.(*compiled); c.src == src {
+			p.lru.MoveToFront(e)
+			p.mu.Unlock()
+			return c.prg, nil
+		}
 	}
+	p.mu.Unlock()
 	prg, err := goja.Compile(name, src, false)
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	if p.m == nil {
-		p.m = map[string]compiled{}
-	}
-	p.m[name] = compiled{src, prg}
-	p.mu.Unlock()
+	p.add(&compiled{name: name, src: src, prg: prg, cost: programCost(src)})
 	return prg, nil
+}
+
+// add caches c, dropping the least recently used entries past the bound.
+func (p *programs) add(c *compiled) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]*list.Element{}
+		p.lru.Init()
+	}
+	limit := p.maxBytes
+	if limit <= 0 {
+		limit = defaultProgramCacheBytes
+	}
+	if c.cost > limit {
+		return // larger than the whole cache: not kept
+	}
+	if old, ok := p.m[c.name]; ok {
+		p.remove(old)
+	}
+	p.m[c.name] = p.lru.PushFront(c)
+	p.bytes += c.cost
+	for p.bytes > limit {
+		p.remove(p.lru.Back())
+	}
+}
+
+func (p *programs) remove(e *list.Element) {
+	c := p.lru.Remove(e).(*compiled)
+	delete(p.m, c.name)
+	p.bytes -= c.cost
+}
+
+// len is the number of cached programs.
+func (p *programs) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.m)
 }
 
 // evaluate is realm.EvaluateScript(name, src) with the compiled program
