@@ -269,7 +269,7 @@ func TestExpectedMarks(t *testing.T) {
 func TestCheckRejectsInvalidStatuses(t *testing.T) {
 	for _, tc := range []struct{ ini, want string }{
 		{"[a.html]\n  expected: FAILED\n", `invalid status "FAILED"`},
-		{"[a.html]\n  expected: PASS\n", `invalid status "PASS"`},         // a subtest status for a test
+		{"[a.html]\n  expected: PASS\n", `invalid status "PASS"`},      // a subtest status for a test
 		{"[a.html]\n  [s]\n    expected: OK\n", `invalid status "OK"`}, // a harness status for a subtest
 		{"[a.html]\n  [s]\n    expected:\n      if product == \"go\": [PASS, FAILED]\n", `invalid status "FAILED"`},
 	} {
