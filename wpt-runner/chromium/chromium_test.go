@@ -425,3 +425,41 @@ func TestBrowserRestartAfterCrash(t *testing.T) {
 		}
 	}
 }
+
+// A closed product leaves nothing in the temporary directory: neither its
+// profile nor the org.chromium.Chromium.* directories Chromium creates.
+func TestNoTemporaryDirectoriesLeft(t *testing.T) {
+	path := testenv.Chromium(t)
+	_, srv, tests := setup(t) // the shared browser lives elsewhere
+	// Short: Chromium's singleton socket path must fit in 108 bytes.
+	tmp, err := os.MkdirTemp("", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("TMPDIR", tmp)
+	c := New(path)
+	if err := c.Start(context.Background(), srv.Env(1, logf)); err != nil {
+		t.Fatal(err)
+	}
+	id := "/compat/variants.window.html?a=1"
+	test, ok := tests[id]
+	if !ok {
+		t.Fatalf("no test %s", id)
+	}
+	res := product.SafeRun(context.Background(), c, product.TestRequest{ID: id, URL: srv.URL(test), Global: test.Global, Timeout: 10 * time.Second, TimeoutMultiplier: 1}, 4*time.Second)
+	if res.Status != product.OK {
+		t.Errorf("%s: %s %s", id, res.Status, res.Message)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) == 0 {
+		t.Error("the browser's temporary directory is not under TMPDIR")
+	}
+	c.Close()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind: %s", filepath.Join(tmp, e.Name()))
+	}
+}
