@@ -66,7 +66,7 @@ func TestHostileTestsCostOnlyTheirOwnResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	const grace = time.Second
+	const grace = 500 * time.Millisecond
 	p := isolate.New(isolate.Options{Product: "go", MemoryLimit: 384 << 20, MaxStack: 64 << 20, Grace: grace}).(*isolate.Isolated)
 	if err := p.Start(context.Background(), srv.Env(1, t.Logf)); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestHostileTestsCostOnlyTheirOwnResult(t *testing.T) {
 		if !ok {
 			t.Fatalf("no test %s in %v", name, tests)
 		}
-		return p.RunTest(context.Background(), product.TestRequest{ID: tc.ID, URL: srv.URL(tc), Global: tc.Global, Timeout: 3 * time.Second})
+		return p.RunTest(context.Background(), product.TestRequest{ID: tc.ID, URL: srv.URL(tc), Global: tc.Global, Timeout: 2 * time.Second})
 	}
 	checkOK := func(after string) {
 		t.Helper()
@@ -96,7 +96,7 @@ func TestHostileTestsCostOnlyTheirOwnResult(t *testing.T) {
 		}
 	}
 	checkOK("start-up")
-	for _, name := range []string{"json-parse-deep", "eval-deep", "regex-backtracking", "string-doubling", "recursion", "postmessage-deep"} {
+	for _, name := range []string{"json-parse-deep", "eval-deep", "regex-backtracking", "string-doubling", "recursion", "postmessage-deep", "many-workers"} {
 		before := p.Processes()
 		start := time.Now()
 		r := run(name)
