@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 var hostileFS embed.FS
 
 // tree is the bundled suite's harness plus the hostile tests.
-func tree(t *testing.T) fs.FS {
+func tree(t testing.TB) fs.FS {
 	t.Helper()
 	harness, err := fs.ReadFile(suite.Root(), "resources/testharness.js")
 	if err != nil {
