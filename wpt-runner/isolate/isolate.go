@@ -209,6 +209,7 @@ func (p *Isolated) Close() error {
 	for c := range p.all {
 		all = append(all, c)
 	}
+	p.all = map[*child]bool{}
 	p.idle = nil
 	p.mu.Unlock()
 	for _, c := range all {
