@@ -45,6 +45,8 @@ type tinfo struct {
 	keyT                  *tinfo   // record key
 	members               []*tinfo // union: flattened member types (non-nullable)
 	numericKind           string   // for numeric types: the IDL type name
+	// external: a union type declared by an imported package.
+	external bool
 }
 
 var integerGo = map[string]string{
@@ -232,9 +234,15 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		}
 		key := strings.Join(names, "Or")
 		ti := &tinfo{t: t, key: key, goType: key, cat: catUnion, members: members}
+		if g.ext != nil {
+			// A union written in imported IDL: the imported package's
+			// Go type (its conversions are generated here).
+			ti.key, ti.goType, ti.external = g.ext.Name+"_"+key, g.ext.Name+"."+key, true
+			key = ti.key
+		}
 		if nullable {
 			g.types[key] = ti
-			return &tinfo{t: t, key: "Nullable" + key, goType: "webidl.Nullable[" + key + "]", nullable: true, inner: ti, cat: catUnion, members: members}, nil
+			return &tinfo{t: t, key: "Nullable" + key, goType: "webidl.Nullable[" + ti.goType + "]", nullable: true, inner: ti, cat: catUnion, members: members}, nil
 		}
 		return ti, nil
 	case t.Generic != "":
@@ -306,22 +314,23 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 	if _, ok := bufferTypes[name]; ok {
 		return &tinfo{t: t, key: name, goType: "webidl.BufferSource", cat: catInterface, name: name}, nil
 	}
+	q := g.m.qualify(name)
 	if _, ok := g.m.Enums[name]; ok {
-		return &tinfo{t: t, key: GoName(name), goType: GoName(name), cat: catString, name: name}, nil
+		return &tinfo{t: t, key: GoName(name), goType: q, cat: catString, name: name}, nil
 	}
 	if _, ok := g.m.Dictionaries[name]; ok {
-		return &tinfo{t: t, key: GoName(name), goType: GoName(name), cat: catDictLike, name: name}, nil
+		return &tinfo{t: t, key: GoName(name), goType: q, cat: catDictLike, name: name}, nil
 	}
 	if cb, ok := g.m.Callbacks[name]; ok {
-		return &tinfo{t: t, key: GoName(name), goType: "*" + GoName(name), nilable: true, cat: catCallback, name: name,
+		return &tinfo{t: t, key: GoName(name), goType: "*" + q, nilable: true, cat: catCallback, name: name,
 			legacyNonObjectAsNull: cb.ExtAttrs.Has("LegacyTreatNonObjectAsNull")}, nil
 	}
 	if it, ok := g.m.Interfaces[name]; ok {
 		switch it.Kind {
 		case "callback interface":
-			return &tinfo{t: t, key: GoName(name), goType: "*" + GoName(name), nilable: true, cat: catDictLike, name: name}, nil
+			return &tinfo{t: t, key: GoName(name), goType: "*" + q, nilable: true, cat: catDictLike, name: name}, nil
 		case "interface":
-			return &tinfo{t: t, key: GoName(name), goType: GoName(name) + "Methods", nilable: true, cat: catInterface, name: name}, nil
+			return &tinfo{t: t, key: GoName(name), goType: q + "Methods", nilable: true, cat: catInterface, name: name}, nil
 		}
 		return nil, fmt.Errorf("%s: %s %s is not a type", t.Pos(), it.Kind, name)
 	}
