@@ -344,7 +344,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 	checkAttrs := func(attrs []*idl.ExtendedAttribute) error {
 		for _, a := range attrs {
 			if _, ok := supportedExtAttrs[a.Name]; !ok {
-				return fmt.Errorf("%s: unsupported extended attribute [%s]", a.Pos(), a.Name)
+				return posErrorf(a.Pos(), "unsupported extended attribute [%s]", a.Name)
 			}
 		}
 		return nil
@@ -361,7 +361,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 		collectRefs(ti, &refs)
 		for _, r := range refs {
 			if bad[r] {
-				return fmt.Errorf("%s: uses %s, which cannot be generated", t.Pos(), r)
+				return posErrorf(t.Pos(), "uses %s, which cannot be generated", r)
 			}
 		}
 		return nil
@@ -383,11 +383,11 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 		}
 		if it.Parent != "" {
 			if _, ok := m.Interfaces[it.Parent]; !ok || bad[it.Parent] {
-				return fmt.Errorf("%s: parent interface %s is not available", it.Def.Pos(), it.Parent)
+				return posErrorf(it.Def.Pos(), "parent interface %s is not available", it.Parent)
 			}
 		}
 		if it.Kind == "interface" && len(it.Exposed) == 0 && !hasAttr(it.ExtAttrs, "LegacyNoInterfaceObject") {
-			return fmt.Errorf("%s: interface %s has no [Exposed]", it.Def.Pos(), it.Name)
+			return posErrorf(it.Def.Pos(), "interface %s has no [Exposed]", it.Name)
 		}
 		for _, mi := range it.Members {
 			if err := checkAttrs(mi.Member.Attributes().List); err != nil {
@@ -401,7 +401,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 			case *idl.Operation:
 				if mem.Special == "getter" || mem.Special == "setter" || mem.Special == "deleter" {
 					if len(mem.Arguments) == 0 {
-						return fmt.Errorf("%s: %s without arguments", mem.Pos(), mem.Special)
+						return posErrorf(mem.Pos(), "%s without arguments", mem.Special)
 					}
 					if _, err := specialKind(g, mem); err != nil {
 						return err
@@ -498,7 +498,7 @@ func (g *Generator) checkMembersStandalone(it *Interface) error {
 	for _, mi := range it.Members {
 		for _, a := range mi.Member.Attributes().List {
 			if _, ok := supportedExtAttrs[a.Name]; !ok {
-				return fmt.Errorf("%s: unsupported extended attribute [%s]", a.Pos(), a.Name)
+				return posErrorf(a.Pos(), "unsupported extended attribute [%s]", a.Name)
 			}
 		}
 		var types []*idl.Type
@@ -810,7 +810,7 @@ func (g *Generator) defaultExpr(ti *tinfo, v *idl.Value) string {
 		}
 		js = "r.VM.NewArray()"
 	default:
-		panic(fmt.Errorf("%s: unknown default value kind %s", v.Pos(), v.Kind))
+		panic(posErrorf(v.Pos(), "unknown default value kind %s", v.Kind))
 	}
 	return g.from(ti) + "(r, " + js + ")"
 }
@@ -964,7 +964,7 @@ func (g *Generator) emitConstants(b *bytes.Buffer, it *Interface) {
 		case "NaN":
 			val = "goja.NaN()"
 		default:
-			panic(fmt.Errorf("%s: constant value kind %s", c.Pos(), c.Value.Kind))
+			panic(posErrorf(c.Pos(), "constant value kind %s", c.Value.Kind))
 		}
 		fmt.Fprintf(b, "\t\t\t{Name: %q, Value: %s, Exposed: %s, SecureContext: %v},\n", c.Name, val, goStrings(mi.Exposed), mi.Secure || hasAttr(c.ExtAttrs.List, "SecureContext"))
 	}

@@ -167,7 +167,7 @@ func (g *Generator) effectiveOverloads(s *opSet) (*effective, error) {
 			}
 		}
 		if d < 0 {
-			return nil, fmt.Errorf("%s: overloads of %s with %d arguments are not distinguishable", s.ops[0].mi.Member.Pos(), s.name, k)
+			return nil, posErrorf(s.ops[0].mi.Member.Pos(), "overloads of %s with %d arguments are not distinguishable", s.name, k)
 		}
 		e.dist[k] = d
 	}

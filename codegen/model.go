@@ -96,13 +96,6 @@ type Dictionary struct {
 	File     string
 }
 
-func (m *Model) errorf(def string, format string, args ...any) {
-	if m.Errors == nil {
-		m.Errors = map[string][]error{}
-	}
-	m.Errors[def] = append(m.Errors[def], fmt.Errorf(format, args...))
-}
-
 // exposedOf reads an [Exposed] extended attribute: nil when absent.
 func exposedOf(attrs []*idl.ExtendedAttribute) []string {
 	for _, a := range attrs {
@@ -170,7 +163,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 	var imp *Import // the import of the file being read
 	define := func(name, file string, d idl.Definition) bool {
 		if seen[name] {
-			m.errorf(name, "%s: duplicate definition of %s", d.Pos(), name)
+			m.errorAt(name, d.Pos(), "duplicate definition of %s", name)
 			return false
 		}
 		seen[name] = true
@@ -199,6 +192,9 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 		f := src.f
 		imp = src.imp
 		for _, d := range f.Definitions {
+			walkExtAttrs(d, normalizeExtAttrs)
+		}
+		for _, d := range f.Definitions {
 			switch d := d.(type) {
 			case *idl.Interface:
 				if d.Partial {
@@ -215,7 +211,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 				}
 				if d.Mixin {
 					if seen["mixin "+d.Name] {
-						m.errorf(d.Name, "%s: duplicate mixin %s", d.Pos(), d.Name)
+						m.errorAt(d.Name, d.Pos(), "duplicate mixin %s", d.Name)
 						continue
 					}
 					seen["mixin "+d.Name] = true
@@ -270,7 +266,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 				}
 			case *idl.Includes:
 				if imp == nil && m.External[d.Target] != nil {
-					m.errorf(d.Target, "%s: %s includes %s: %s is imported from %s, whose members cannot be extended here", d.Pos(), d.Target, d.Mixin, d.Target, m.External[d.Target].Path)
+					m.errorAt(d.Target, d.Pos(), "%s includes %s: %s is imported from %s, whose members cannot be extended here", d.Target, d.Mixin, d.Target, m.External[d.Target].Path)
 					continue
 				}
 				includes = append(includes, d)
@@ -280,7 +276,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 	// Merge partials: their members carry the partial's exposure.
 	for _, p := range partials {
 		if name := p.def.DefinitionName(); p.imp == nil && m.External[name] != nil {
-			m.errorf("partial "+name, "%s: partial %s: %s is imported from %s, whose members cannot be extended here", p.def.Pos(), name, name, m.External[name].Path)
+			m.errorAt("partial "+name, p.def.Pos(), "partial %s: %s is imported from %s, whose members cannot be extended here", name, name, m.External[name].Path)
 			continue
 		}
 		switch d := p.def.(type) {
@@ -294,7 +290,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 			if target == nil {
 				// A partial of something not in the input: nothing to
 				// generate, but say so.
-				m.errorf("partial "+d.Name, "%s: partial %s has no definition to merge into", d.Pos(), d.Name)
+				m.errorAt("partial "+d.Name, d.Pos(), "partial %s has no definition to merge into", d.Name)
 				continue
 			}
 			m.checkPartialAttrs(target.Name, d.ExtAttrs.List)
@@ -305,7 +301,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 		case *idl.Namespace:
 			target := m.Interfaces[d.Name]
 			if target == nil || target.Kind != "namespace" {
-				m.errorf("partial "+d.Name, "%s: partial namespace %s has no definition to merge into", d.Pos(), d.Name)
+				m.errorAt("partial "+d.Name, d.Pos(), "partial namespace %s has no definition to merge into", d.Name)
 				continue
 			}
 			exp, sec := exposedOf(d.ExtAttrs.List), hasAttr(d.ExtAttrs.List, "SecureContext")
@@ -315,7 +311,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 		case *idl.Dictionary:
 			target := m.Dictionaries[d.Name]
 			if target == nil {
-				m.errorf("partial "+d.Name, "%s: partial dictionary %s has no definition to merge into", d.Pos(), d.Name)
+				m.errorAt("partial "+d.Name, d.Pos(), "partial dictionary %s has no definition to merge into", d.Name)
 				continue
 			}
 			target.Members = append(target.Members, d.Members...)
@@ -327,7 +323,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 		target := m.Interfaces[inc.Target]
 		mixin := m.Mixins[inc.Mixin]
 		if target == nil || mixin == nil {
-			m.errorf(inc.Target, "%s: %s includes %s: unknown interface or mixin", inc.Pos(), inc.Target, inc.Mixin)
+			m.errorAt(inc.Target, inc.Pos(), "%s includes %s: unknown interface or mixin", inc.Target, inc.Mixin)
 			continue
 		}
 		m.IncludedBy[mixin.Name] = append(m.IncludedBy[mixin.Name], target.Name)
@@ -370,7 +366,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 func (m *Model) checkPartialAttrs(def string, attrs []*idl.ExtendedAttribute) {
 	for _, a := range attrs {
 		if _, ok := supportedExtAttrs[a.Name]; !ok {
-			m.errorf(def, "%s: unsupported extended attribute [%s]", a.Pos(), a.Name)
+			m.errorAt(def, a.Pos(), "unsupported extended attribute [%s]", a.Name)
 		}
 	}
 }

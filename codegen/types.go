@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -137,7 +136,7 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 	}
 	for _, a := range t.ExtAttrs.List {
 		if _, ok := supportedExtAttrs[a.Name]; !ok {
-			return nil, fmt.Errorf("%s: unsupported extended attribute [%s] on type %s", a.Pos(), a.Name, t)
+			return nil, posErrorf(a.Pos(), "unsupported extended attribute [%s] on type %s", a.Name, t)
 		}
 	}
 	ti, err := g.typeOfResolved(t)
@@ -247,7 +246,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		return ti, nil
 	case t.Generic != "":
 		if why, bad := Unsupported[t.Generic]; bad {
-			return nil, fmt.Errorf("%s: unsupported type %s: %s", t.Pos(), t.Generic, why)
+			return nil, posErrorf(t.Pos(), "unsupported type %s: %s", t.Generic, why)
 		}
 		subs := make([]*tinfo, len(t.Subtypes))
 		for i, s := range t.Subtypes {
@@ -262,23 +261,23 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			return &tinfo{t: t, key: "AsyncSequenceOf" + subs[0].key, goType: "*webidl.AsyncSequence", nilable: true, cat: catSequence, inner: subs[0], name: "async_sequence"}, nil
 		case "sequence", "FrozenArray", "ObservableArray":
 			if len(subs) != 1 {
-				return nil, fmt.Errorf("%s: %s takes one type", t.Pos(), t.Generic)
+				return nil, posErrorf(t.Pos(), "%s takes one type", t.Generic)
 			}
 			prefix := map[string]string{"sequence": "Sequence", "FrozenArray": "FrozenArray", "ObservableArray": "ObservableArray"}[t.Generic]
 			return &tinfo{t: t, key: prefix + "Of" + subs[0].key, goType: "[]" + subs[0].goType, cat: catSequence, inner: subs[0], name: t.Generic}, nil
 		case "Promise":
 			if len(subs) != 1 {
-				return nil, fmt.Errorf("%s: Promise takes one type", t.Pos())
+				return nil, posErrorf(t.Pos(), "Promise takes one type")
 			}
 			return &tinfo{t: t, key: "PromiseOf" + subs[0].key, goType: "*webidl.Promise", nilable: true, cat: catPromise, inner: subs[0]}, nil
 		case "record":
 			if len(subs) != 2 || subs[0].cat != catString || subs[0].name != "" {
-				return nil, fmt.Errorf("%s: record keys must be DOMString, USVString or ByteString", t.Pos())
+				return nil, posErrorf(t.Pos(), "record keys must be DOMString, USVString or ByteString")
 			}
 			return &tinfo{t: t, key: "RecordOf" + subs[0].key + "To" + subs[1].key,
 				goType: "webidl.Record[" + subs[0].goType + ", " + subs[1].goType + "]", cat: catDictLike, keyT: subs[0], inner: subs[1], name: "record"}, nil
 		}
-		return nil, fmt.Errorf("%s: unknown generic type %s", t.Pos(), t.Generic)
+		return nil, posErrorf(t.Pos(), "unknown generic type %s", t.Generic)
 	}
 	name := t.Name
 	switch name {
@@ -332,7 +331,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		case "interface":
 			return &tinfo{t: t, key: GoName(name), goType: q + "Methods", nilable: true, cat: catInterface, name: name}, nil
 		}
-		return nil, fmt.Errorf("%s: %s %s is not a type", t.Pos(), it.Kind, name)
+		return nil, posErrorf(t.Pos(), "%s %s is not a type", it.Kind, name)
 	}
 	// Names the IDL uses without an IDL definition: CSSOM's CSSOMString
 	// (an implementation-chosen string type: DOMString here), HTML's
@@ -355,7 +354,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		c.Name = target
 		return g.typeOfResolved(&c)
 	}
-	return nil, fmt.Errorf("%s: unknown type %s", t.Pos(), name)
+	return nil, posErrorf(t.Pos(), "unknown type %s", name)
 }
 
 // distinguishable implements the WebIDL "distinguishable" relation.
