@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // AbortControllerMethods is implemented by the Go implementation of the IDL interface
@@ -32,25 +24,16 @@ type AbortControllerStatics interface {
 	Constructor(r *webidl.Realm) (AbortControllerMethods, error)
 }
 
-// AbortControllerStaticsImpl is the implementation of AbortControllerStatics (set it in an init func).
-var AbortControllerStaticsImpl AbortControllerStatics
-
-func idlStaticsAbortController(r *webidl.Realm) AbortControllerStatics {
-	if AbortControllerStaticsImpl == nil {
-		r.ThrowTypeError("AbortController: not implemented")
-	}
-	return AbortControllerStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefAbortController returns the definition of AbortController, calling statics.
+func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "AbortController",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsAbortController(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -83,7 +66,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // AbortSignalMethods is implemented by the Go implementation of the IDL interface
@@ -109,18 +92,9 @@ type AbortSignalStatics interface {
 	Any(r *webidl.Realm, argSignals []AbortSignalMethods) (AbortSignalMethods, error)
 }
 
-// AbortSignalStaticsImpl is the implementation of AbortSignalStatics (set it in an init func).
-var AbortSignalStaticsImpl AbortSignalStatics
-
-func idlStaticsAbortSignal(r *webidl.Realm) AbortSignalStatics {
-	if AbortSignalStaticsImpl == nil {
-		r.ThrowTypeError("AbortSignal: not implemented")
-	}
-	return AbortSignalStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefAbortSignal returns the definition of AbortSignal, calling statics.
+func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "AbortSignal",
 		Parent:  "EventTarget",
 		Exposed: []string{"*"},
@@ -168,7 +142,7 @@ func init() {
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argReason = idlFromAny(r, v)
 					}
-					res, err := idlStaticsAbortSignal(r).Abort(r, argReason)
+					res, err := statics.Abort(r, argReason)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -180,7 +154,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'timeout' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argMilliseconds := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsAbortSignal(r).Timeout(r, argMilliseconds)
+					res, err := statics.Timeout(r, argMilliseconds)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -192,7 +166,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'any' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argSignals := idlFromSequenceOfAbortSignal(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsAbortSignal(r).Any(r, argSignals)
+					res, err := statics.Any(r, argSignals)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -208,7 +182,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // AddEventListenerOptions is the IDL dictionary AddEventListenerOptions.
@@ -222,8 +196,10 @@ type AddEventListenerOptions struct {
 	Signal AbortSignalMethods
 }
 
-func (d *AddEventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventListenerOptions.fromObject(r, obj)
+// idlReadDictAddEventListenerOptions reads the members of AddEventListenerOptions from obj (nil for undefined
+// or null).
+func idlReadDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+	idlReadDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	if v := r.DictionaryMember(obj, "once"); v != nil {
 		d.Once = idlFromBoolean(r, v)
 	} else {
@@ -237,8 +213,9 @@ func (d *AddEventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) 
 	}
 }
 
-func (d *AddEventListenerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventListenerOptions.toObject(r, obj)
+// idlWriteDictAddEventListenerOptions writes the members of AddEventListenerOptions to obj.
+func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+	idlWriteDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	_ = obj.DefineDataProperty("once", idlToBoolean(r, d.Once), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Passive.Present {
 		_ = obj.DefineDataProperty("passive", idlToBoolean(r, d.Passive.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -300,18 +277,9 @@ type EventStatics interface {
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict EventInit) (EventMethods, error)
 }
 
-// EventStaticsImpl is the implementation of EventStatics (set it in an init func).
-var EventStaticsImpl EventStatics
-
-func idlStaticsEvent(r *webidl.Realm) EventStatics {
-	if EventStaticsImpl == nil {
-		r.ThrowTypeError("Event: not implemented")
-	}
-	return EventStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefEvent returns the definition of Event, calling statics.
+func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Event",
 		Exposed: []string{"*"},
 		Constants: []webidl.Constant{
@@ -334,7 +302,7 @@ func init() {
 			} else {
 				argEventInitDict = idlFromEventInit(r, goja.Undefined())
 			}
-			res, err := idlStaticsEvent(r).Constructor(r, argType, argEventInitDict)
+			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -548,7 +516,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // EventInit is the IDL dictionary EventInit.
@@ -561,7 +529,9 @@ type EventInit struct {
 	Composed bool
 }
 
-func (d *EventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictEventInit reads the members of EventInit from obj (nil for undefined
+// or null).
+func idlReadDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 	if v := r.DictionaryMember(obj, "bubbles"); v != nil {
 		d.Bubbles = idlFromBoolean(r, v)
 	} else {
@@ -579,7 +549,8 @@ func (d *EventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *EventInit) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictEventInit writes the members of EventInit to obj.
+func idlWriteDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 	_ = obj.DefineDataProperty("bubbles", idlToBoolean(r, d.Bubbles), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("cancelable", idlToBoolean(r, d.Cancelable), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("composed", idlToBoolean(r, d.Composed), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -607,7 +578,9 @@ type EventListenerOptions struct {
 	Capture bool
 }
 
-func (d *EventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictEventListenerOptions reads the members of EventListenerOptions from obj (nil for undefined
+// or null).
+func idlReadDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
 	if v := r.DictionaryMember(obj, "capture"); v != nil {
 		d.Capture = idlFromBoolean(r, v)
 	} else {
@@ -615,7 +588,8 @@ func (d *EventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *EventListenerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictEventListenerOptions writes the members of EventListenerOptions to obj.
+func idlWriteDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
 	_ = obj.DefineDataProperty("capture", idlToBoolean(r, d.Capture), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -637,25 +611,16 @@ type EventTargetStatics interface {
 	Constructor(r *webidl.Realm) (EventTargetMethods, error)
 }
 
-// EventTargetStaticsImpl is the implementation of EventTargetStatics (set it in an init func).
-var EventTargetStaticsImpl EventTargetStatics
-
-func idlStaticsEventTarget(r *webidl.Realm) EventTargetStatics {
-	if EventTargetStaticsImpl == nil {
-		r.ThrowTypeError("EventTarget: not implemented")
-	}
-	return EventTargetStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefEventTarget returns the definition of EventTarget, calling statics.
+func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "EventTarget",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsEventTarget(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -717,5 +682,5 @@ func init() {
 					return idlToBoolean(r, res)
 				}},
 		},
-	})
+	}
 }

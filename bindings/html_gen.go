@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
@@ -35,8 +27,9 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	Close() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDedicatedWorkerGlobalScope returns the definition of DedicatedWorkerGlobalScope.
+func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "DedicatedWorkerGlobalScope",
 		Parent:      "WorkerGlobalScope",
 		Exposed:     []string{"DedicatedWorker"},
@@ -122,7 +115,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // DocumentMethods is implemented by the Go implementation of the IDL interface
@@ -146,8 +139,9 @@ type DocumentMethods interface {
 	Hidden() (bool, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDocument returns the definition of Document.
+func idlDefDocument() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Document",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window"},
@@ -233,7 +227,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // EventHandlerType is the IDL typedef EventHandler = EventHandlerNonNull?.
@@ -306,8 +300,9 @@ type LocationMethods interface {
 	Reload() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefLocation returns the definition of Location.
+func idlDefLocation() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Location",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -502,7 +497,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // NavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -542,8 +537,9 @@ type NavigatorMethods interface {
 	Locks() (LockManagerMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefNavigator returns the definition of Navigator.
+func idlDefNavigator() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Navigator",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -710,7 +706,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // OnErrorEventHandlerType is the IDL typedef OnErrorEventHandler = OnErrorEventHandlerNonNull?.
@@ -848,8 +844,9 @@ type WindowMethods interface {
 	QueueMicrotask(argCallback *VoidFunction) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWindow returns the definition of Window.
+func idlDefWindow() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "Window",
 		Parent:      "EventTarget",
 		Exposed:     []string{"Window"},
@@ -1410,7 +1407,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WindowProxyType is the IDL typedef WindowProxy = Window.
@@ -1477,8 +1474,9 @@ type WorkerGlobalScopeMethods interface {
 	QueueMicrotask(argCallback *VoidFunction) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
+func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "WorkerGlobalScope",
 		Parent:      "EventTarget",
 		Exposed:     []string{"Worker"},
@@ -1815,7 +1813,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WorkerLocationMethods is implemented by the Go implementation of the IDL interface
@@ -1841,8 +1839,9 @@ type WorkerLocationMethods interface {
 	Hash() (string, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerLocation returns the definition of WorkerLocation.
+func idlDefWorkerLocation() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "WorkerLocation",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
@@ -1946,7 +1945,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // WorkerNavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -1984,8 +1983,9 @@ type WorkerNavigatorMethods interface {
 	Locks() (LockManagerMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerNavigator returns the definition of WorkerNavigator.
+func idlDefWorkerNavigator() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "WorkerNavigator",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
@@ -2142,5 +2142,5 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }

@@ -17,11 +17,16 @@ func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }
 type statics struct{}
 
 func init() {
-	AbortControllerStaticsImpl = statics{}
-	AbortSignalStaticsImpl = abortSignalStatics{}
-	EventStaticsImpl = eventStatics{}
-	EventTargetStaticsImpl = eventTargetStatics{}
-	DOMExceptionStaticsImpl = domExceptionStatics{}
+	if err := Register(Interfaces, Statics{
+		AbortController:    statics{},
+		AbortSignal:        abortSignalStatics{},
+		Event:              eventStatics{},
+		EventTarget:        eventTargetStatics{},
+		DOMException:       domExceptionStatics{},
+		QuotaExceededError: quotaExceededErrorStatics{},
+	}); err != nil {
+		panic(err)
+	}
 }
 
 // new AbortController()
