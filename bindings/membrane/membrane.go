@@ -24,7 +24,18 @@ type Membrane struct {
 	mu sync.Mutex
 	// wrappers maps every proxy the membrane made to its origin.
 	wrappers map[weak.Pointer[goja.Object]]wrapperRef
+
+	// MaxDepth bounds nested crossings (DefaultMaxDepth unless set): a
+	// crossing beyond it throws a RangeError in the runtime that crossed,
+	// as endless recursion between windows does in browsers. Each
+	// crossing uses Go stack, which goja's SetMaxCallStackSize, counting
+	// per runtime, does not bound.
+	MaxDepth int
+	depth    int
 }
+
+// DefaultMaxDepth is the default Membrane.MaxDepth.
+const DefaultMaxDepth = 1000
 
 type dirKey struct{ from, to *realm }
 
@@ -42,6 +53,7 @@ func New() *Membrane {
 		realms:   map[*goja.Runtime]*realm{},
 		dirs:     map[dirKey]*direction{},
 		wrappers: map[weak.Pointer[goja.Object]]wrapperRef{},
+		MaxDepth: DefaultMaxDepth,
 	}
 }
 
@@ -152,6 +164,7 @@ type realm struct {
 	vm *goja.Runtime
 
 	// Intrinsics captured by Add.
+	rangeError *goja.Object
 	get, set, has, deleteProperty, defineProperty, gopd, ownKeys,
 	getPrototypeOf, setPrototypeOf, isExtensible, preventExtensions,
 	symbolFor, symbolKeyFor, then, noop goja.Callable
@@ -209,6 +222,7 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		r.setPrototypeOf = callable(refl, "setPrototypeOf")
 		r.isExtensible = callable(refl, "isExtensible")
 		r.preventExtensions = callable(refl, "preventExtensions")
+		r.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
 		sym := vm.GlobalObject().Get("Symbol")
 		r.symbolFor = callable(sym, "for")
 		r.symbolKeyFor = callable(sym, "keyFor")
@@ -474,4 +488,15 @@ func (r *realm) hasInstanceBridge(call goja.FunctionCall) goja.Value {
 		panic(err)
 	}
 	return v
+}
+
+// tooDeep makes the RangeError thrown when crossings nest too deeply.
+func (r *realm) tooDeep() goja.Value {
+	const msg = "Maximum call stack size exceeded (membrane crossings)"
+	if r.rangeError != nil {
+		if e, err := r.vm.New(r.rangeError, r.vm.ToValue(msg)); err == nil {
+			return e
+		}
+	}
+	return r.vm.NewGoError(errors.New(msg))
 }

@@ -381,3 +381,17 @@ func TestWrappersAreCollected(t *testing.T) {
 		t.Errorf("wrappers after GC: %d (before %d): unreachable wrappers are kept", after, before)
 	}
 }
+
+func TestEndlessRecursionAcrossRuntimes(t *testing.T) {
+	p := newPair(t)
+	p.m.MaxDepth = 200
+	run(t, p.a, `function rec(n) { return parentWin.rec(n + 1); }`)
+	run(t, p.b, `function rec(n) { return frame.rec(n + 1); }`)
+	expectTrue(t, p.b,
+		`(() => { try { rec(0); return false; } catch (e) { return e instanceof RangeError || e instanceof frame.RangeError; } })()`,
+		`frame.rec.length === 1`, // the membrane still works afterwards
+	)
+	if p.m.depth != 0 {
+		t.Errorf("depth %d after unwinding", p.m.depth)
+	}
+}

@@ -76,7 +76,13 @@ func shadowConstructor(call goja.ConstructorCall) *goja.Object { return nil }
 
 // cross runs f in d.from and rethrows, in d.to, what it threw.
 func (d *direction) cross(f func()) {
+	m := d.m
+	if m.depth >= m.MaxDepth && m.MaxDepth > 0 {
+		panic(d.to.tooDeep())
+	}
+	m.depth++
 	ex, fatal := d.from.enter(f)
+	m.depth--
 	d.scheduleDrain()
 	d.rethrow(ex, fatal)
 }
