@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"net/url"
@@ -26,7 +26,7 @@ import (
 
 // frame is an iframe element connected to a window's document.
 type frame struct {
-	parent *window     // the containing window (for a popup: its opener)
+	parent *Window     // the containing window (for a popup: its opener)
 	el     *xhtml.Node // the iframe element (nil for a popup)
 	// popup: a top-level traversable opened by window.open; noopener: its
 	// window has no opener.
@@ -40,14 +40,14 @@ type frame struct {
 	loadedOnce sync.Once
 
 	mu    sync.Mutex
-	child *window // the window of the active document, once it has a realm
+	child *Window // the window of the active document, once it has a realm
 	gen   int     // navigation generation: a newer navigation supersedes a loading one
 	gone  bool    // the element was removed: the navigable is destroyed
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
 // (its initial about:blank document) and process the iframe attributes.
-func (w *window) frameConnected(el *xhtml.Node) {
+func (w *Window) frameConnected(el *xhtml.Node) {
 	if f := w.connectFrame(el); f != nil {
 		f.processAttributes()
 	}
@@ -55,7 +55,7 @@ func (w *window) frameConnected(el *xhtml.Node) {
 
 // connectFrame creates the child navigable of a newly connected iframe
 // (nil when it has one already or cannot get one).
-func (w *window) connectFrame(el *xhtml.Node) *frame {
+func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	if w.frameOf(el) != nil || w.htmlDoc == nil {
 		return nil
 	}
@@ -82,7 +82,7 @@ func (w *window) connectFrame(el *xhtml.Node) *frame {
 
 // frameDisconnected destroys the iframe's child navigable: its documents
 // are unloaded and discarded, and their realms closed.
-func (w *window) frameDisconnected(el *xhtml.Node) {
+func (w *Window) frameDisconnected(el *xhtml.Node) {
 	w.fmu.Lock()
 	f, ok := w.frames[el]
 	delete(w.frames, el)
@@ -107,7 +107,7 @@ func (f *frame) destroy() {
 }
 
 // frameOf is the frame of a connected iframe element (nil if none).
-func (w *window) frameOf(el *xhtml.Node) *frame {
+func (w *Window) frameOf(el *xhtml.Node) *frame {
 	w.fmu.Lock()
 	defer w.fmu.Unlock()
 	return w.frames[el]
@@ -115,7 +115,7 @@ func (w *window) frameOf(el *xhtml.Node) *frame {
 
 // frameAttributeChanged: setting src or srcdoc of a connected iframe
 // navigates it.
-func (w *window) frameAttributeChanged(el *xhtml.Node) {
+func (w *Window) frameAttributeChanged(el *xhtml.Node) {
 	if f := w.frameOf(el); f != nil {
 		f.processAttributes()
 	}
@@ -123,7 +123,7 @@ func (w *window) frameAttributeChanged(el *xhtml.Node) {
 
 // contentWindow is the iframe's WindowProxy stand-in (null when the element
 // is not connected).
-func (w *window) contentWindow(el *xhtml.Node) goja.Value {
+func (w *Window) contentWindow(el *xhtml.Node) goja.Value {
 	if f := w.frameOf(el); f != nil {
 		return f.proxy
 	}
@@ -131,7 +131,7 @@ func (w *window) contentWindow(el *xhtml.Node) goja.Value {
 }
 
 // closeRealms closes the window's realm and those of its frames.
-func (w *window) closeRealms() {
+func (w *Window) closeRealms() {
 	w.fmu.Lock()
 	frames := w.frames
 	w.frames = map[*xhtml.Node]*frame{}
@@ -140,11 +140,12 @@ func (w *window) closeRealms() {
 		f.destroy()
 	}
 	w.realm.Close()
+	w.s.removeRealm(w.realm)
 }
 
 // activeWindow is the window of the frame's active document (nil while
 // the first navigation is loading, or after removal).
-func (f *frame) activeWindow() *window {
+func (f *frame) activeWindow() *Window {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.child
@@ -194,7 +195,11 @@ func (f *frame) navigate(u *url.URL, srcdoc *string) {
 	gen := f.gen
 	f.mu.Unlock()
 	s := f.parent.s
-	go s.guard(func() { f.load(gen, u, srcdoc) })
+	s.busy.Add(1)
+	go func() {
+		defer s.busy.Add(-1)
+		s.guard(func() { f.load(gen, u, srcdoc) })
+	}()
 }
 
 // current reports whether navigation gen is still the frame's latest and
@@ -215,7 +220,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	case strings.EqualFold(u.Scheme, "about"):
 		// about:blank: an empty document.
 	default:
-		page, err := s.loader.Fetch(s.ctx, u)
+		page, err := s.fetcher.Fetch(s.ctx, u)
 		if err != nil {
 			s.log("iframe " + u.String() + ": " + err.Error())
 			return
@@ -284,7 +289,7 @@ func (f *frame) markLoaded() { f.loadedOnce.Do(func() { close(f.loaded) }) }
 // window's event loop) and returns their frames; their navigations start
 // with startParsedFrames, once the page's scripts have run (this product
 // runs scripts over the complete tree, before any subresource loads).
-func (w *window) connectParsedFrames() []*frame {
+func (w *Window) connectParsedFrames() []*frame {
 	var out []*frame
 	for _, el := range iframesIn(w.doc.root) {
 		if f := w.connectFrame(el); f != nil {
@@ -296,7 +301,7 @@ func (w *window) connectParsedFrames() []*frame {
 
 // startParsedFrames processes the attributes of the markup's iframes that
 // are still connected (on the window's event loop).
-func (w *window) startParsedFrames(frames []*frame) {
+func (w *Window) startParsedFrames(frames []*frame) {
 	for _, f := range frames {
 		if w.frameOf(f.el) == f {
 			f.processAttributes()
@@ -309,7 +314,7 @@ func (w *window) startParsedFrames(frames []*frame) {
 // newWindowProxy creates, in w's realm, the stand-in of the window target()
 // returns at the time of use (nil: a window without a realm, e.g. a frame
 // whose first document is still loading; messages to it are dropped).
-func (w *window) newWindowProxy(target func() *window) *goja.Object {
+func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 	vm := w.realm.Runtime()
 	o := vm.NewObject()
 	postMessage := vm.ToValue(w.s.native(func(call goja.FunctionCall) goja.Value {
@@ -351,7 +356,7 @@ func (w *window) newWindowProxy(target func() *window) *goja.Object {
 // window) to target: serialize in w's realm, then queue a task on target's
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
-func (w *window) postMessage(target *window, message goja.Value, targetOrigin string) {
+func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string) {
 	vm := w.realm.Runtime()
 	wantOrigin := ""
 	switch targetOrigin {
@@ -388,7 +393,7 @@ func (w *window) postMessage(target *window, message goja.Value, targetOrigin st
 // sourceFor is the MessageEvent source for a message from sender, as seen
 // in w's realm: w's own global, the stand-in of w's parent, or the
 // contentWindow of w's iframe holding sender; null for other windows.
-func (w *window) sourceFor(sender *window) goja.Value {
+func (w *Window) sourceFor(sender *Window) goja.Value {
 	switch {
 	case sender == w:
 		return w.realm.Global()
@@ -407,7 +412,7 @@ func (w *window) sourceFor(sender *window) goja.Value {
 // url, whose window gets w as its opener; it returns the new window's
 // stand-in (null with noopener). The target name is ignored: every call
 // opens a new window.
-func (w *window) open(call goja.FunctionCall) goja.Value {
+func (w *Window) open(call goja.FunctionCall) goja.Value {
 	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
 	if a := call.Argument(0); !goja.IsUndefined(a) && a.String() != "" {

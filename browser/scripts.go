@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"sync"
@@ -7,11 +7,11 @@ import (
 	"github.com/gowebengine/weblocks/bindings"
 )
 
-// programs compiles scripts once per product: every test page and worker
-// runs testharness.js and the wrappers' scripts, and compiling the harness
-// costs about 9 ms, more than many tests take to run. A *goja.Program is not
+// ScriptCache compiles classic scripts once: pages that load the same
+// scripts (a test harness in every test page) share the compiled program,
+// and compiling a large script costs more than running many pages. A *goja.Program is not
 // tied to a runtime, so realms of concurrent tests share it. Goroutine-safe.
-type programs struct {
+type ScriptCache struct {
 	mu sync.Mutex
 	m  map[string]compiled // by script name (its URL)
 }
@@ -24,7 +24,7 @@ type compiled struct {
 // compile returns src compiled as a classic script named name, or
 // goja.Compile's error. A name whose source changed (a substituted file
 // served differently) is compiled again.
-func (p *programs) compile(name, src string) (*goja.Program, error) {
+func (p *ScriptCache) compile(name, src string) (*goja.Program, error) {
 	p.mu.Lock()
 	c, ok := p.m[name]
 	p.mu.Unlock()
@@ -47,7 +47,7 @@ func (p *programs) compile(name, src string) (*goja.Program, error) {
 // evaluate is realm.EvaluateScript(name, src) with the compiled program
 // shared; a script that does not compile goes through EvaluateScript,
 // which reports its syntax error.
-func (p *programs) evaluate(realm *bindings.Realm, name, src string) {
+func (p *ScriptCache) evaluate(realm *bindings.Realm, name, src string) {
 	prg, err := p.compile(name, src)
 	if err != nil {
 		_, _ = realm.EvaluateScript(name, src)
