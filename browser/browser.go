@@ -152,11 +152,32 @@ func (b *Browser) Close() {
 }
 
 // Open opens a new top-level window (a new top-level traversable in a new
-// browsing context group) navigated to rawURL: the document is fetched and
-// parsed, and its scripts start running. It returns once the window's realm
-// exists; Window.Loaded tells when the load event has fired. ctx bounds the
-// fetch of the document.
+// browsing context group) navigated to rawURL and waits until the load event
+// has fired at it (its scripts have run and its iframes have loaded). When
+// ctx ends first, the window stays open and is returned with ctx's error.
 func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
+	w, err := b.Start(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-w.Loaded():
+		return w, nil
+	case <-ctx.Done():
+		return w, ctx.Err()
+	case <-b.ctx.Done():
+		if err := b.Err(); err != nil {
+			return w, err
+		}
+		return w, ErrClosed
+	}
+}
+
+// Start is Open without the wait: it returns once the document is fetched
+// and parsed and the window's realm exists; the scripts then run. ctx
+// bounds the fetch of the document. Window.Loaded tells when the load
+// event has fired.
+func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("browser: bad URL: %v", err)
@@ -170,12 +191,12 @@ func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
 	if !resp.OK() {
 		return nil, fmt.Errorf("loading %s: HTTP status %d", u, resp.Status)
 	}
-	return b.OpenHTML(resp.URL, decodeText(resp.Body, resp.Charset))
+	return b.StartHTML(resp.URL, decodeText(resp.Body, resp.Charset))
 }
 
-// OpenHTML opens a new top-level window at u whose document is the HTML
-// source (it is not fetched; its scripts, iframes and workers are).
-func (b *Browser) OpenHTML(u *url.URL, source string) (*Window, error) {
+// StartHTML is Start for a document given as HTML source at u (the
+// document is not fetched; its scripts, iframes and workers are).
+func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
 	if b.ctx.Err() != nil {
 		return nil, ErrClosed
 	}
@@ -216,10 +237,10 @@ func (b *Browser) crash(v any, stack []byte) {
 		b.err = &PanicError{Value: v, Stack: stack}
 	}
 	b.mu.Unlock()
-	b.cancel()
 	if first && b.cfg.OnPanic != nil {
 		b.cfg.OnPanic(v, stack)
 	}
+	b.cancel()
 }
 
 // guard runs f, turning a panic into a crash.

@@ -152,7 +152,7 @@ func runPage(ctx context.Context, fetcher browser.Fetcher, scripts *browser.Scri
 	// Closing the browser tears its user agent down: every loop, queue
 	// and timer it started stops, on every return path.
 	defer b.Close()
-	if _, err := b.Open(ctx, req.URL); err != nil {
+	if _, err := b.Start(ctx, req.URL); err != nil {
 		select {
 		case r := <-done: // a crash while setting the window up
 			return r
