@@ -45,10 +45,10 @@ func (w *Window) Close() {
 }
 
 func (w *Window) close() {
+	w.closeRealms(nil)
 	if w.htmlDoc != nil {
 		w.htmlDoc.Navigable().Destroy()
 	}
-	w.closeRealms()
 }
 
 // EvalError is a JavaScript exception thrown by Window.Evaluate's

@@ -160,3 +160,38 @@ func TestPanicIsBrowserError(t *testing.T) {
 		t.Fatalf("Err() = %v, OnPanic got %v", b.Err(), got)
 	}
 }
+
+// TestUnloadEventOrder: removing an iframe fires pagehide then unload at
+// its window, then at its own iframe's window (parent first, as browsers
+// do); then its documents' locks are released.
+func TestUnloadEventOrder(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<iframe id=f src="outer.html"></iframe>`)},
+		"outer.html": {Data: []byte(`<iframe src="inner.html"></iframe><script>
+for (const t of ["pagehide", "unload"]) addEventListener(t, e => console.log("outer " + e.type));
+</script>`)},
+		"inner.html": {Data: []byte(`<script>
+navigator.locks.request("held", () => new Promise(() => {}));
+for (const t of ["pagehide", "unload"]) addEventListener(t, e => console.log("inner " + e.type));
+</script>`)},
+	}, browser.Config{Console: func(line string) {
+		mu.Lock()
+		log = append(log, line)
+		mu.Unlock()
+	}})
+	if got := eval(t, ctx, w, `navigator.locks.query().then(s => s.held.length)`); got != int64(1) {
+		t.Fatalf("held before removal: %v", got)
+	}
+	eval(t, ctx, w, `document.getElementById("f").remove()`)
+	mu.Lock()
+	got := strings.Join(log, ", ")
+	mu.Unlock()
+	if want := "log: outer pagehide, log: outer unload, log: inner pagehide, log: inner unload"; got != want {
+		t.Errorf("events: %s\nwant    %s", got, want)
+	}
+	if got := eval(t, ctx, w, `navigator.locks.request("held", {ifAvailable: true}, l => l !== null)`); got != true {
+		t.Fatalf("lock not released: %v", got)
+	}
+}

@@ -88,22 +88,26 @@ func (w *Window) frameDisconnected(el *xhtml.Node) {
 	delete(w.frames, el)
 	w.fmu.Unlock()
 	if ok {
-		f.destroy()
+		// Removal runs in a task of w's event loop.
+		f.destroy(w.env.Agent())
 	}
 }
 
-// destroy destroys the frame's navigable (its documents are unloaded and
-// discarded) and closes the realms of its window.
-func (f *frame) destroy() {
+// destroy destroys the frame's navigable and closes its window: the
+// window and its descendants get pagehide and unload (see closeRealms),
+// then the documents are unloaded and discarded (their unloading document
+// cleanup steps run, releasing e.g. their Web Locks). current is the agent
+// whose event loop runs the caller, nil when the caller runs on no loop.
+func (f *frame) destroy(current *html.Agent) {
 	f.mu.Lock()
 	f.gone = true
 	child := f.child
 	f.child = nil
 	f.mu.Unlock()
-	f.nav.Destroy()
 	if child != nil {
-		child.closeRealms()
+		child.closeRealms(current)
 	}
+	f.nav.Destroy()
 }
 
 // frameOf is the frame of a connected iframe element (nil if none).
@@ -130,15 +134,66 @@ func (w *Window) contentWindow(el *xhtml.Node) goja.Value {
 	return goja.Null()
 }
 
-// closeRealms closes the window's realm and those of its frames.
-func (w *Window) closeRealms() {
+// closeRealms fires pagehide and unload at the window, then closes the
+// realms of its frames (which fire theirs: parent first, then children in
+// document order, as browsers do) and its own realm. A window of agent
+// current (whose event loop runs the caller) gets its events synchronously,
+// any other in a task of its event loop, which also closes its realm.
+func (w *Window) closeRealms(current *html.Agent) {
+	sync := current != nil && w.env.Agent() == current
+	if sync {
+		w.fireUnloadEvents()
+	} else {
+		queued := w.realm.QueueTask(func(*goja.Runtime) {
+			w.fireUnloadEvents()
+			w.closeOwnRealm()
+		})
+		if !queued {
+			w.closeOwnRealm()
+		}
+	}
 	w.fmu.Lock()
-	frames := w.frames
+	var frames []*frame
+	var els []*xhtml.Node
+	if w.doc != nil {
+		els = iframesIn(w.doc.root)
+	}
+	for _, el := range els {
+		if f, ok := w.frames[el]; ok {
+			frames = append(frames, f)
+			delete(w.frames, el)
+		}
+	}
+	for _, f := range w.frames {
+		frames = append(frames, f)
+	}
 	w.frames = map[*xhtml.Node]*frame{}
 	w.fmu.Unlock()
 	for _, f := range frames {
-		f.destroy()
+		f.destroy(current)
 	}
+	if sync {
+		w.closeOwnRealm()
+	}
+}
+
+// fireUnloadEvents is the event part of HTML's "unload a document": fire
+// pagehide (persisted false) and then unload at the window, once. It runs
+// on the window's event loop.
+func (w *Window) fireUnloadEvents() {
+	if w.unloadFired {
+		return
+	}
+	w.unloadFired = true
+	w.s.guard(func() {
+		g := w.realm.Global()
+		vm := w.realm.Runtime()
+		w.realm.FireEventAt(g, "pagehide", false, map[string]goja.Value{"persisted": vm.ToValue(false)})
+		w.realm.FireEventAt(g, "unload", false, nil)
+	})
+}
+
+func (w *Window) closeOwnRealm() {
 	w.realm.Close()
 	w.s.removeRealm(w.realm)
 }
@@ -242,7 +297,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	f.child = nil
 	f.mu.Unlock()
 	if old != nil {
-		old.closeRealms()
+		old.closeRealms(nil)
 	}
 	cw, err := s.newWindowIn(doc, u, root, f.parent, f)
 	if err != nil {
@@ -252,7 +307,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	f.mu.Lock()
 	if f.gen != gen || f.gone {
 		f.mu.Unlock()
-		cw.closeRealms()
+		cw.closeRealms(nil)
 		return
 	}
 	f.child = cw
@@ -446,7 +501,7 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
-		go w.s.guard(f.destroy)
+		go w.s.guard(func() { f.destroy(nil) })
 		return goja.Undefined()
 	})))
 	f.navigate(u, nil)

@@ -40,6 +40,8 @@ type Window struct {
 	frames map[*xhtml.Node]*frame
 	// loaded is closed once load has fired at the window.
 	loaded chan struct{}
+	// unloadFired: pagehide and unload have fired (on the loop only).
+	unloadFired bool
 }
 
 // newWindow creates the window environment and realm for the page and
