@@ -105,7 +105,6 @@ func newDocument(root *html.Node, docURL string) *Document {
 	d.h = root
 	d.doc = d
 	d.nodes[root] = &d.Node
-	d.Owner = d
 	return d
 }
 
@@ -119,7 +118,6 @@ func (d *Document) NodeOf(h *html.Node) *Node {
 		return n
 	}
 	n := &Node{h: h, doc: d}
-	n.Owner = n
 	d.nodes[h] = n
 	return n
 }
