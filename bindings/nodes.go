@@ -1155,6 +1155,12 @@ type hostDocument struct {
 	DocumentMethods
 }
 
+// HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
+func (h hostWindow) HostValue() goja.Value { return h.Value }
+
+// HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
+func (h hostDocument) HostValue() goja.Value { return h.Value }
+
 func (e *htmlElementImpl) ContentWindow() (WindowMethods, error) {
 	h := e.realm.domHooks().ContentWindow
 	if h == nil {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
-	xhtml "golang.org/x/net/html"
 )
 
 // Config configures a Browser. The zero value is a working browser that
@@ -202,11 +202,11 @@ func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
 	}
 	b.busy.Add(1)
 	defer b.busy.Add(-1)
-	root, err := xhtml.Parse(strings.NewReader(source))
+	doc, err := dom.ParseDocument(strings.NewReader(source), u.String())
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %v", u, err)
 	}
-	w, err := b.newWindow(u, root)
+	w, err := b.newWindow(u, doc)
 	if err != nil {
 		if perr := b.Err(); perr != nil {
 			return nil, perr

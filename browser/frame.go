@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	xhtml "golang.org/x/net/html"
 )
@@ -156,7 +157,7 @@ func (w *Window) closeRealms(current *html.Agent) {
 	var frames []*frame
 	var els []*xhtml.Node
 	if w.doc != nil {
-		els = iframesIn(w.doc.root)
+		els = iframesIn(w.doc.HTML())
 	}
 	for _, el := range els {
 		if f, ok := w.frames[el]; ok {
@@ -218,7 +219,7 @@ func (f *frame) processAttributes() {
 	src, ok := getAttr(f.el, "src")
 	var u *url.URL
 	if ok && strings.TrimSpace(src) != "" {
-		if parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(src)); err == nil {
+		if parsed, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil {
 			u = parsed
 		}
 	}
@@ -283,7 +284,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 		source = decodeText(page.Body, page.Charset)
 		u = page.URL
 	}
-	root, err := xhtml.Parse(strings.NewReader(source))
+	tree, err := dom.ParseDocument(strings.NewReader(source), u.String())
 	if err != nil || !f.current(gen) {
 		return
 	}
@@ -299,7 +300,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	if old != nil {
 		old.closeRealms(nil)
 	}
-	cw, err := s.newWindowIn(doc, u, root, f.parent, f)
+	cw, err := s.newWindowIn(doc, u, tree, f.parent, f)
 	if err != nil {
 		s.log("iframe " + u.String() + ": " + err.Error())
 		return
@@ -328,7 +329,7 @@ func (f *frame) fireLoad(gen int) {
 		defer f.markLoaded()
 		w.s.guard(func() {
 			if f.current(gen) {
-				w.realm.FireEventAt(w.doc.wrapObj(f.el), "load", false, nil)
+				w.realm.FireEventAt(w.nodeObject(f.el), "load", false, nil)
 			}
 		})
 	})
@@ -346,7 +347,7 @@ func (f *frame) markLoaded() { f.loadedOnce.Do(func() { close(f.loaded) }) }
 // runs scripts over the complete tree, before any subresource loads).
 func (w *Window) connectParsedFrames() []*frame {
 	var out []*frame
-	for _, el := range iframesIn(w.doc.root) {
+	for _, el := range iframesIn(w.doc.HTML()) {
 		if f := w.connectFrame(el); f != nil {
 			out = append(out, f)
 		}
@@ -471,7 +472,7 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
 	if a := call.Argument(0); !goja.IsUndefined(a) && a.String() != "" {
-		parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(a.String()))
+		parsed, err := w.baseURL().Parse(strings.TrimSpace(a.String()))
 		if err != nil {
 			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
 		}

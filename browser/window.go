@@ -9,6 +9,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -21,7 +22,7 @@ type Window struct {
 	realm   *bindings.Realm
 	env     envHandle
 	htmlDoc *html.Document
-	doc     *domDocument
+	doc     *dom.Document // the window's document node tree
 	in      *intrinsics
 	url     *url.URL
 
@@ -46,15 +47,15 @@ type Window struct {
 
 // newWindow creates the window environment and realm for the page and
 // installs the product's globals (document, Worker, the report hook).
-func (s *Browser) newWindow(u *url.URL, root *xhtml.Node) (*Window, error) {
-	return s.newWindowIn(nil, u, root, nil, nil)
+func (s *Browser) newWindow(u *url.URL, doc *dom.Document) (*Window, error) {
+	return s.newWindowIn(nil, u, doc, nil, nil)
 }
 
 // newWindowIn creates the realm of htmlDoc (nil: a new top-level window
 // for u) and installs the product's globals; parent and f are the
 // containing window and iframe of a child window.
-func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.Node, parent *Window, f *frame) (*Window, error) {
-	w := &Window{s: s, url: u, htmlDoc: htmlDoc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}, loaded: make(chan struct{})}
+func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Document, parent *Window, f *frame) (*Window, error) {
+	w := &Window{s: s, url: u, htmlDoc: htmlDoc, doc: doc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}, loaded: make(chan struct{})}
 	if f != nil && f.popup {
 		w.parentWin = nil
 		if !f.noopener {
@@ -88,7 +89,7 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.No
 	s.addRealm(realm)
 	ready := make(chan error, 1)
 	ok := realm.QueueTask(func(vm *goja.Runtime) {
-		s.guard(func() { ready <- w.install(root) })
+		s.guard(func() { ready <- w.install() })
 	})
 	if !ok {
 		return nil, errors.New("the window's event loop does not run tasks")
@@ -102,30 +103,37 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.No
 }
 
 // install runs on the window's event loop before any script.
-func (w *Window) install(root *xhtml.Node) error {
+func (w *Window) install() error {
 	vm := w.realm.Runtime()
 	in, err := captureIntrinsics(vm)
 	if err != nil {
 		return err
 	}
 	w.in = in
-	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.realm.InterfacePrototype("EventTarget"), func(name, msg string) goja.Value {
-		return w.realm.NewDOMException(name, msg)
-	}, w.s.native)
-	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.realm.NewEventTargetObject(proto) }
 	g := w.realm.Global()
-	if pd := w.realm.DocumentObject(); pd != nil {
-		// The bindings define window.document; the DOM goes onto it.
-		w.doc.platformDocument = pd
-		w.doc.Object()
-	} else {
-		docObj := w.doc.Object()
-		// [LegacyUnforgeable] readonly attribute Document document;
-		get := vm.ToValue(func(goja.FunctionCall) goja.Value { return docObj })
-		if err := g.DefineAccessorProperty("document", get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-			return err
-		}
+	// The parsed document becomes window.document; its tree changes tell
+	// the window about iframes (insertion, removal, src/srcdoc changes).
+	w.doc.Hooks = dom.DocumentHooks{
+		Inserted: func(n *dom.Node) {
+			if isIframe(n.HTML()) {
+				w.frameConnected(n.HTML())
+			}
+		},
+		Removed: func(n *dom.Node, _ *dom.Node) {
+			if isIframe(n.HTML()) {
+				w.frameDisconnected(n.HTML())
+			}
+		},
+		AttributeChanged: func(el *dom.Node, name string, _, _ *string) {
+			if (name == "src" || name == "srcdoc") && isIframe(el.HTML()) && el.IsConnected() {
+				w.frameAttributeChanged(el.HTML())
+			}
+		},
 	}
+	w.realm.SetDocument(w.doc)
+	w.realm.SetDOMHooks(bindings.DOMHooks{
+		ContentWindow: func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
+	})
 	// A top-level browsing context: parent, top and frames are the window
 	// itself, opener and frameElement are null.
 	for _, name := range []string{"parent", "top", "frames", "opener", "frameElement"} {
@@ -141,10 +149,6 @@ func (w *Window) install(root *xhtml.Node) error {
 			return err
 		}
 	}
-	// iframes: the document tells the window about them; elements get
-	// onload/onerror handler attributes (load fires at iframes).
-	w.doc.frames = w
-	w.realm.DefineEventHandlerAttributes(w.doc.elementProto, "load", "error")
 	// window.postMessage (to this window itself; messages to other windows
 	// go through their WindowProxy stand-ins).
 	w.realm.SetHostHooks(bindings.HostHooks{PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
@@ -166,7 +170,7 @@ func (w *Window) install(root *xhtml.Node) error {
 	}
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
-	installWorkerConstructor(w.s, w.realm, w.env, in, w.doc.baseURL)
+	installWorkerConstructor(w.s, w.realm, w.env, in, w.baseURL)
 	if err := installURL(w.s, w.realm); err != nil {
 		return err
 	}
@@ -198,7 +202,7 @@ type fetched struct {
 // scripts are run, as such an engine does.
 func (w *Window) collectScripts() []*pageScript {
 	var out []*pageScript
-	for _, el := range descendants(w.doc.root, func(n *xhtml.Node) bool {
+	for _, el := range descendants(w.doc.HTML(), func(n *xhtml.Node) bool {
 		return n.Type == xhtml.ElementNode && n.DataAtom == atom.Script && n.Namespace == ""
 	}, 0) {
 		if !isClassicScriptType(el) {
@@ -206,7 +210,7 @@ func (w *Window) collectScripts() []*pageScript {
 		}
 		ps := &pageScript{el: el}
 		if src, ok := getAttr(el, "src"); ok {
-			if u, err := w.doc.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
+			if u, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
 				ps.src = u
 				ps.name = u.String()
 			} else {
@@ -305,7 +309,7 @@ func (s *Browser) runScripts(w *Window) {
 			s.guard(func() {
 				if failed {
 					// A script whose fetch failed fires error at the element.
-					w.realm.FireEventAt(w.doc.wrapObj(el), "error", false, nil)
+					w.realm.FireEventAt(w.nodeObject(el), "error", false, nil)
 					return
 				}
 				s.scripts.evaluate(w.realm, name, text)
@@ -339,18 +343,18 @@ func (s *Browser) runScripts(w *Window) {
 	// at the window.
 	w.realm.QueueTask(func(*goja.Runtime) {
 		s.guard(func() {
-			w.doc.ready = "interactive"
-			w.realm.FireEventAt(w.doc.Object(), "readystatechange", false, nil)
+			w.doc.ReadyState = "interactive"
+			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
 			// The node tree is not an event path here: the window gets its
 			// own dispatch, as the last step of the bubble path.
-			w.realm.FireBubblingEventAt(w.doc.Object(), "DOMContentLoaded")
+			w.realm.FireBubblingEventAt(w.documentObject(), "DOMContentLoaded")
 			w.realm.FireEventAt(w.realm.Global(), "DOMContentLoaded", false, nil)
 		})
 	})
 	w.realm.QueueTask(func(*goja.Runtime) {
 		s.guard(func() {
-			w.doc.ready = "complete"
-			w.realm.FireEventAt(w.doc.Object(), "readystatechange", false, nil)
+			w.doc.ReadyState = "complete"
+			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
 			w.realm.FireEventAt(w.realm.Global(), "load", false, nil)
 		})
 		close(w.loaded)
@@ -374,3 +378,22 @@ func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
 	}
 	return decodeText(r.Body, r.Charset), nil
 }
+
+// baseURL is the document base URL: the first base element's href, parsed
+// against the document's URL, else the document's URL.
+func (w *Window) baseURL() *url.URL {
+	if href := w.doc.BaseHref(); href != "" {
+		if u, err := w.url.Parse(strings.TrimSpace(href)); err == nil {
+			return u
+		}
+	}
+	return w.url
+}
+
+// nodeObject is the JavaScript object of a node of the window's document.
+func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
+	return w.realm.NodeValue(w.doc.NodeOf(n)).(*goja.Object)
+}
+
+// documentObject is the window's Document object.
+func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }
