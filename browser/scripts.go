@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"container/list"
@@ -8,25 +8,26 @@ import (
 	"github.com/gowebengine/weblocks/bindings"
 )
 
-// programs compiles scripts once per product: every test page and worker
-// runs testharness.js and the wrappers' scripts, and compiling the harness
-// costs about 9 ms, more than many tests take to run. A *goja.Program is not
-// tied to a runtime, so realms of concurrent tests share it. Goroutine-safe.
+// ScriptCache compiles classic scripts once: pages that load the same
+// scripts (a test harness in every test page) share the compiled program,
+// and compiling a large script costs more than running many pages. A
+// *goja.Program is not tied to a runtime, so realms of concurrent pages
+// share it. Goroutine-safe; the zero value is ready to use.
 //
-// The cache is keyed by script name (its URL) and bounded: past maxBytes
-// (an estimate of the memory the entries hold) the least recently used
-// entries are dropped, so a run of thousands of test files, each with
-// scripts of its own, keeps a flat heap.
-type programs struct {
+// The cache is keyed by script name (its URL) and bounded: past
+// DefaultScriptCacheBytes (an estimate of the memory the entries hold) the
+// least recently used entries are dropped, so thousands of pages, each
+// with scripts of its own, keep a flat heap.
+type ScriptCache struct {
 	mu       sync.Mutex
-	maxBytes int64 // 0 means defaultProgramCacheBytes
+	maxBytes int64 // 0 means DefaultScriptCacheBytes
 	bytes    int64
 	lru      list.List // of *compiled, most recently used first
 	m        map[string]*list.Element
 }
 
-// defaultProgramCacheBytes bounds the program cache.
-const defaultProgramCacheBytes = 32 << 20
+// DefaultScriptCacheBytes bounds a ScriptCache's memory (an estimate).
+const DefaultScriptCacheBytes = 32 << 20
 
 // programCost estimates the memory of a compiled script: its source plus
 // the program, a few times the source's size.
@@ -42,7 +43,7 @@ type compiled struct {
 // compile returns src compiled as a classic script named name, or
 // goja.Compile's error. A name whose source changed (a substituted file
 // served differently) is compiled again.
-func (p *programs) compile(name, src string) (*goja.Program, error) {
+func (p *ScriptCache) compile(name, src string) (*goja.Program, error) {
 	p.mu.Lock()
 	if e, ok := p.m[name]; ok {
 		if c := e.Value.(*compiled); c.src == src {
@@ -61,7 +62,7 @@ func (p *programs) compile(name, src string) (*goja.Program, error) {
 }
 
 // add caches c, dropping the least recently used entries past the bound.
-func (p *programs) add(c *compiled) {
+func (p *ScriptCache) add(c *compiled) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.m == nil {
@@ -70,7 +71,7 @@ func (p *programs) add(c *compiled) {
 	}
 	limit := p.maxBytes
 	if limit <= 0 {
-		limit = defaultProgramCacheBytes
+		limit = DefaultScriptCacheBytes
 	}
 	if c.cost > limit {
 		return // larger than the whole cache: not kept
@@ -85,14 +86,14 @@ func (p *programs) add(c *compiled) {
 	}
 }
 
-func (p *programs) remove(e *list.Element) {
+func (p *ScriptCache) remove(e *list.Element) {
 	c := p.lru.Remove(e).(*compiled)
 	delete(p.m, c.name)
 	p.bytes -= c.cost
 }
 
 // len is the number of cached programs.
-func (p *programs) len() int {
+func (p *ScriptCache) len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.m)
@@ -101,7 +102,7 @@ func (p *programs) len() int {
 // evaluate is realm.EvaluateScript(name, src) with the compiled program
 // shared; a script that does not compile goes through EvaluateScript,
 // which reports its syntax error.
-func (p *programs) evaluate(realm *bindings.Realm, name, src string) {
+func (p *ScriptCache) evaluate(realm *bindings.Realm, name, src string) {
 	prg, err := p.compile(name, src)
 	if err != nil {
 		_, _ = realm.EvaluateScript(name, src)

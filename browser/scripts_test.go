@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 
 // The program cache is bounded: compiling the scripts of 10,000 test files
 // keeps the live heap flat.
-func TestProgramCacheBounded(t *testing.T) {
+func TestScriptCacheBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles 10,000 scripts")
 	}
-	p := &programs{maxBytes: 512 << 10}
+	p := &ScriptCache{maxBytes: 512 << 10}
 	body := strings.Repeat("x = x + 1; // padding padding padding padding\n", 12) // about 600 bytes
 	live := func() uint64 {
 		runtime.GC()
