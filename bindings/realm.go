@@ -154,10 +154,16 @@ type Realm struct {
 	closedCh chan struct{} // closed by Close
 }
 
+// maxCallStackSize bounds JavaScript recursion (browsers allow about 10,000
+// frames); goja's default is unbounded, so a runaway recursion would grow
+// until the process runs out of memory.
+const maxCallStackSize = 10000
+
 // newRealm creates the runtime and installs the globals every realm has.
 // It runs on the caller's goroutine before any task of the realm can run.
 func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
 	vm := goja.New()
+	vm.SetMaxCallStackSize(maxCallStackSize)
 	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}, closedCh: make(chan struct{})}
 	r.timeOrigin = host.now()
 	r.wallOrigin = time.Now()
