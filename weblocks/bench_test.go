@@ -232,12 +232,13 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // BenchmarkTerminate is terminating a dedicated worker that holds `locks`
+// (1k and 100k with 1k others: the per-lock cost must stay flat)
 // locks, while other clients of the same manager hold `others` more (the
 // cost must follow the worker's own locks only). The collector is off while
 // the termination is timed and runs between iterations instead, so that
 // the setup's garbage is not counted.
 func BenchmarkTerminate(b *testing.B) {
-	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}} {
+	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}, {100000, 1000}} {
 		name := "locks=" + strconv.Itoa(c.locks)
 		if c.others != 100000 {
 			name += ",others=" + strconv.Itoa(c.others)
