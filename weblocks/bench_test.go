@@ -232,9 +232,9 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // BenchmarkTerminate is terminating a dedicated worker that holds `locks`
-// (1k and 100k with 1k others: the per-lock cost must stay flat)
 // locks, while other clients of the same manager hold `others` more (the
-// cost must follow the worker's own locks only). The collector is off while
+// cost must follow the worker's own locks only, and the cost per lock must
+// be the same for 1k and 100k locks). The collector is off while
 // the termination is timed and runs between iterations instead, so that
 // the setup's garbage is not counted.
 func BenchmarkTerminate(b *testing.B) {
