@@ -1045,6 +1045,8 @@ type OverloadSet struct {
 	Constructor bool
 	// Overloads are in the order of Members.
 	Overloads []Overload
+	// required caches requiredCount of each overload's arguments.
+	required []int
 }
 
 // OverloadSets returns the overload sets of the merged interface, mixin,
@@ -1177,7 +1179,17 @@ func requiredCount(args []*Argument) int {
 // with n arguments when n ≤ s.MaxLength() — in the order of the set's
 // overloads. An overload whose last argument is variadic has entries for
 // every length from its argument count up to max(n, s.MaxLength()).
+//
+// The set caches what it computes from its overloads on the first call:
+// do not change Overloads afterwards, nor make the first call from several
+// goroutines at once.
 func (s *OverloadSet) Effective(n int) []EffectiveEntry {
+	if len(s.required) != len(s.Overloads) {
+		s.required = make([]int, len(s.Overloads))
+		for i, o := range s.Overloads {
+			s.required[i] = requiredCount(o.Arguments)
+		}
+	}
 	var out []EffectiveEntry
 	for i, o := range s.Overloads {
 		k := len(o.Arguments)
@@ -1185,7 +1197,7 @@ func (s *OverloadSet) Effective(n int) []EffectiveEntry {
 		// An overload declared with k arguments has the entry of length k,
 		// entries of every longer length if variadic, and entries of
 		// length i for each trailing optional (or variadic) argument i.
-		if n == k || variadic && n > k || n < k && n >= requiredCount(o.Arguments) {
+		if n == k || variadic && n > k || n < k && n >= s.required[i] {
 			out = append(out, EffectiveEntry{Overload: i, Length: n, args: o.Arguments})
 		}
 	}

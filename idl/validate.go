@@ -624,13 +624,30 @@ func (v *validator) checkDictionary(d *Dictionary) {
 }
 
 func (v *validator) checkArguments(args []*Argument) {
+	// Duplicate names: a set for long argument lists, so that the check
+	// stays linear in their length.
+	var names map[string]bool
+	if len(args) > 16 {
+		names = make(map[string]bool, len(args))
+	}
+	// requiredAfter[i] is set when a required argument follows argument i
+	// (computed lazily, from the end, at most once).
+	var requiredAfter []bool
 	for i, a := range args {
 		pos := namePos(a.Tokens.Name, a.Position)
-		for _, b := range args[:i] {
-			if b.Name == a.Name {
-				v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
-				break
+		dup := false
+		if names != nil {
+			dup = names[a.Name]
+			names[a.Name] = true
+		} else {
+			for _, b := range args[:i] {
+				if dup = b.Name == a.Name; dup {
+					break
+				}
 			}
+		}
+		if dup {
+			v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
 		}
 		if a.Variadic && i != len(args)-1 {
 			v.report("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
@@ -654,13 +671,14 @@ func (v *validator) checkArguments(args []*Argument) {
 		if a.Variadic {
 			continue
 		}
-		restOptional := true
-		for _, b := range args[i+1:] {
-			if !b.Optional && !b.Variadic {
-				restOptional = false
+		if requiredAfter == nil {
+			requiredAfter = make([]bool, len(args))
+			for j := len(args) - 2; j >= 0; j-- {
+				b := args[j+1]
+				requiredAfter[j] = requiredAfter[j+1] || !b.Optional && !b.Variadic
 			}
 		}
-		if restOptional {
+		if !requiredAfter[i] {
 			v.report("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
 		}
 	}
@@ -829,7 +847,7 @@ func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
 	// One budget for the whole set, so that absurd inputs (thousands of
 	// overloads of thousands of arguments) stay cheap.
 	budget := DistinguishingIndexBudget
-	for n := 0; n <= set.MaxLength(); n++ {
+	for n, maxLength := 0, set.MaxLength(); n <= maxLength; n++ {
 		entries := set.Effective(n)
 		if len(entries) < 2 {
 			continue
