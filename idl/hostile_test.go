@@ -87,3 +87,37 @@ func benchmarkLive(b *testing.B, srcs [][]byte) {
 	}
 	b.ReportMetric(live/float64(total), "live/B")
 }
+
+// TestValidateRejectsHostileInvalid checks the invalid IDL that validation
+// once accepted: a typedef cycle longer than any depth limit, a union
+// listing one type twice, and a dictionary that contains itself.
+func TestValidateRejectsHostileInvalid(t *testing.T) {
+	var cycle strings.Builder
+	for i := 0; i < 11000; i++ {
+		fmt.Fprintf(&cycle, "typedef T%d T%d;\n", (i+1)%11000, i)
+	}
+	cases := []struct{ src, rule string }{
+		{cycle.String(), "typedef-cycle"},
+		{"typedef (long or long) T;", "indistinguishable-union-members"},
+		{"dictionary A { A m; };", "dictionary-includes-itself"},
+		{"dictionary A { required A m; };", "dictionary-includes-itself"},
+	}
+	for _, c := range cases {
+		f, err := Parse("hostile.idl", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Check(f)
+		found := false
+		for _, p := range Validate(f) {
+			found = found || p.Rule == c.rule && p.Severity == SeverityError
+		}
+		if !found || err == nil {
+			name := c.src
+			if len(name) > 40 {
+				name = name[:40] + "..."
+			}
+			t.Errorf("%q: no %s error (Check error %v)", name, c.rule, err)
+		}
+	}
+}

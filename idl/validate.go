@@ -88,40 +88,45 @@ type Rule struct {
 // Rules lists the rules Validate checks. Rules that find IDL which is
 // invalid but present in published specifications (the @webref/idl corpus)
 // are warnings, so that the platform's IDL as a whole validates without
-// errors; the description says so.
+// errors; the description says so. Two rules are exceptions, errors even
+// though a few published specifications break them, because bindings could
+// not convert such types: dictionary-includes-itself and
+// indistinguishable-union-members.
 var Rules = map[string]Rule{
-	"no-duplicate":                 {SeverityError, "two non-partial definitions have the same name"},
-	"no-duplicate-member":          {SeverityError, "two members of an interface, namespace or dictionary (with its partials, mixins and inherited dictionaries) have the same name"},
-	"no-cross-overload":            {SeverityError, "an operation is overloaded across an interface and its partial interfaces or mixins"},
-	"no-duplicate-enum-value":      {SeverityError, "an enumeration lists a value twice"},
-	"no-duplicate-argument":        {SeverityError, "two arguments of one operation have the same name"},
-	"undefined-type":               {SeverityError, "a name used as a type, inherited, included or extended by a partial is not defined by the given files, or is not a definition of the right kind"},
-	"alias-type":                   {SeverityWarning, "a [LegacyWindowAlias] name is used as a type (published specs do this)"},
-	"bad-inheritance":              {SeverityError, "an inheritance chain is cyclic"},
-	"typedef-cycle":                {SeverityError, "a typedef refers to itself (through typedefs and unions)"},
-	"indistinguishable-overloads":  {SeverityError, "overloads of an operation or constructor cannot be told apart by argument count and types"},
-	"overload-prefix-mismatch":     {SeverityWarning, "overloads differ in type or optionality before their distinguishing argument (published specs do this)"},
-	"partial-constructor":          {SeverityWarning, "a constructor is declared in a partial interface, which the grammar does not allow (published specs do this)"},
-	"promise-overload-mix":         {SeverityError, "some overloads of an operation return a Promise and others do not"},
-	"dict-arg-optional":            {SeverityError, "a dictionary argument without required members that is last or followed only by optional arguments is not optional"},
-	"dict-arg-default":             {SeverityError, "an optional dictionary argument without required members has no default value"},
-	"no-nullable-dict-arg":         {SeverityError, "an operation argument has a nullable dictionary type"},
-	"no-nullable-dict-member":      {SeverityWarning, "a dictionary member has a nullable dictionary type (published specs do this)"},
-	"no-nullable-union-dict":       {SeverityError, "a nullable union type has a dictionary member type"},
-	"no-nullable-promise":          {SeverityError, "a Promise type is made nullable (through a typedef)"},
-	"invalid-nullable":             {SeverityError, "a nullable type's inner type is any, an ObservableArray, nullable, or a union that includes a nullable type"},
-	"require-exposed":              {SeverityError, "an interface or namespace has no [Exposed] extended attribute"},
-	"unknown-extended-attribute":   {SeverityWarning, "an extended attribute is not defined by Web IDL or a well-known platform specification"},
-	"malformed-extended-attribute": {SeverityError, "a known extended attribute takes arguments or a value of the wrong form, or annotates a type it does not apply to"},
-	"renamed-legacy":               {SeverityWarning, "a legacy extended attribute is used under its old name"},
-	"no-nointerfaceobject":         {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
-	"variadic-not-last":            {SeverityError, "a variadic argument is not the last argument"},
-	"bad-attribute-type":           {SeverityError, "an attribute has a dictionary, sequence or record type (or a union including one)"},
-	"nullable-dict-attribute":      {SeverityWarning, "an attribute has a nullable dictionary type, not in a union (published specs do this)"},
-	"bad-value":                    {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
-	"null-default":                 {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
-	"no-constructible-global":      {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
-	"multiple-iterables":           {SeverityError, "an interface has more than one iterable, async_iterable, maplike or setlike declaration"},
+	"no-duplicate":                    {SeverityError, "two non-partial definitions have the same name"},
+	"no-duplicate-member":             {SeverityError, "two members of an interface, namespace or dictionary (with its partials, mixins and inherited dictionaries) have the same name"},
+	"no-cross-overload":               {SeverityError, "an operation is overloaded across an interface and its partial interfaces or mixins"},
+	"no-duplicate-enum-value":         {SeverityError, "an enumeration lists a value twice"},
+	"no-duplicate-argument":           {SeverityError, "two arguments of one operation have the same name"},
+	"undefined-type":                  {SeverityError, "a name used as a type, inherited, included or extended by a partial is not defined by the given files, or is not a definition of the right kind"},
+	"alias-type":                      {SeverityWarning, "a [LegacyWindowAlias] name is used as a type (published specs do this)"},
+	"bad-inheritance":                 {SeverityError, "an inheritance chain is cyclic"},
+	"typedef-cycle":                   {SeverityError, "a typedef refers to itself (through typedefs and unions)"},
+	"dictionary-includes-itself":      {SeverityError, "the type of a dictionary member includes the dictionary itself (through members, inheritance, typedefs, nullable, sequence, FrozenArray, record value or union types)"},
+	"indistinguishable-union-members": {SeverityError, "two flattened member types of a union type are not distinguishable (a type listed twice, long and double, an interface and its parent, ...)"},
+	"indistinguishable-overloads":     {SeverityError, "overloads of an operation or constructor cannot be told apart by argument count and types"},
+	"overload-prefix-mismatch":        {SeverityWarning, "overloads differ in type or optionality before their distinguishing argument (published specs do this)"},
+	"partial-constructor":             {SeverityWarning, "a constructor is declared in a partial interface, which the grammar does not allow (published specs do this)"},
+	"promise-overload-mix":            {SeverityError, "some overloads of an operation return a Promise and others do not"},
+	"dict-arg-optional":               {SeverityError, "a dictionary argument without required members that is last or followed only by optional arguments is not optional"},
+	"dict-arg-default":                {SeverityError, "an optional dictionary argument without required members has no default value"},
+	"no-nullable-dict-arg":            {SeverityError, "an operation argument has a nullable dictionary type"},
+	"no-nullable-dict-member":         {SeverityWarning, "a dictionary member has a nullable dictionary type (published specs do this)"},
+	"no-nullable-union-dict":          {SeverityError, "a nullable union type has a dictionary member type"},
+	"no-nullable-promise":             {SeverityError, "a Promise type is made nullable (through a typedef)"},
+	"invalid-nullable":                {SeverityError, "a nullable type's inner type is any, an ObservableArray, nullable, or a union that includes a nullable type"},
+	"require-exposed":                 {SeverityError, "an interface or namespace has no [Exposed] extended attribute"},
+	"unknown-extended-attribute":      {SeverityWarning, "an extended attribute is not defined by Web IDL or a well-known platform specification"},
+	"malformed-extended-attribute":    {SeverityError, "a known extended attribute takes arguments or a value of the wrong form, or annotates a type it does not apply to"},
+	"renamed-legacy":                  {SeverityWarning, "a legacy extended attribute is used under its old name"},
+	"no-nointerfaceobject":            {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
+	"variadic-not-last":               {SeverityError, "a variadic argument is not the last argument"},
+	"bad-attribute-type":              {SeverityError, "an attribute has a dictionary, sequence or record type (or a union including one)"},
+	"nullable-dict-attribute":         {SeverityWarning, "an attribute has a nullable dictionary type, not in a union (published specs do this)"},
+	"bad-value":                       {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
+	"null-default":                    {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
+	"no-constructible-global":         {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
+	"multiple-iterables":              {SeverityError, "an interface has more than one iterable, async_iterable, maplike or setlike declaration"},
 }
 
 // Validate checks one or more parsed files together, after merging partial
@@ -236,6 +241,8 @@ type validator struct {
 	fileIdx map[string]int
 	// required caches requiredMembers.
 	required map[*Dictionary]bool
+	// unionDepth counts the union types checkType is inside.
+	unionDepth int
 	// groups and groupIdx are scratch space for checkMembersTogether.
 	groups   [][]namedMember
 	groupIdx map[string]int
@@ -340,6 +347,10 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkPartialTarget(d, d.Tokens.Name)
 		} else {
 			v.checkDictionary(d)
+			if v.a.IncludesItself(d.Name) {
+				v.report("dictionary-includes-itself", namePos(d.Tokens.Name, d.Position),
+					"dictionary "+d.Name+" has a member whose type includes "+d.Name+" itself (directly, or through other dictionaries, typedefs, sequences, records or unions)")
+			}
 		}
 		for _, f := range d.Members {
 			v.checkExtAttrs(&f.ExtAttrs, f, f.Type)
@@ -760,11 +771,16 @@ func (v *validator) checkType(t *Type) {
 	switch {
 	case t.Union:
 		nullables := 0
+		v.unionDepth++
 		for _, s := range t.Subtypes {
 			v.checkType(s)
 			if v.a.includesNullable(s) {
 				nullables++
 			}
+		}
+		v.unionDepth--
+		if v.unionDepth == 0 {
+			v.checkUnionMembers(t)
 		}
 		if nullables > 1 {
 			v.report("invalid-nullable", t.Position, "a union type can include at most one nullable member type")
@@ -1003,4 +1019,26 @@ func Check(files ...*File) (Problems, error) {
 		return ps, errs
 	}
 	return ps, nil
+}
+
+// checkUnionMembers checks that the flattened member types of the
+// outermost union type t are pairwise distinguishable, as
+// https://webidl.spec.whatwg.org/#idl-union requires. It reports the first
+// pair that is not (and names that are not defined are left to
+// undefined-type).
+func (v *validator) checkUnionMembers(t *Type) {
+	if !v.resolvable(t) {
+		return
+	}
+	var buf [8]*Type
+	ms := v.a.FlattenedMemberTypes(buf[:0], t)
+	for i, x := range ms {
+		for _, y := range ms[i+1:] {
+			if !v.a.Distinguishable(x, y) {
+				v.report("indistinguishable-union-members", t.Position,
+					"the member types "+x.String()+" and "+y.String()+" of union type "+t.String()+" are not distinguishable")
+				return
+			}
+		}
+	}
 }
