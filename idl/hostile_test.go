@@ -121,3 +121,28 @@ func TestValidateRejectsHostileInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestExcerptEscapesControlCharacters checks that an error excerpt shows
+// the control characters of the input escaped, caret still aligned.
+func TestExcerptEscapesControlCharacters(t *testing.T) {
+	src := "enum E { \"\x1b[31mred\x1b]0;title\x07\", \xc2\x9b2J \xff };\n"
+	_, err := Parse("esc.idl", []byte(src))
+	list, ok := err.(ErrorList)
+	if !ok || len(list) == 0 {
+		t.Fatalf("no syntax error: %v", err)
+	}
+	ex := list[0].Excerpt()
+	for _, c := range ex {
+		if c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c < 0xa0 {
+			t.Fatalf("excerpt has control character %U:\n%q", c, ex)
+		}
+	}
+	want := "enum E { \"\\x1b[31mred\\x1b]0;title\\x07\", \\u009b2J \\xff };\n" +
+		"                                        ^"
+	if ex != want {
+		t.Errorf("excerpt:\n%s\nwant:\n%s", ex, want)
+	}
+	if got := Sanitize("a\x1bb\tc"); got != `a\x1bb\x09c` {
+		t.Errorf("Sanitize = %q", got)
+	}
+}
