@@ -121,11 +121,17 @@ var Rules = map[string]Rule{
 	"renamed-legacy":                  {SeverityWarning, "a legacy extended attribute is used under its old name"},
 	"no-nointerfaceobject":            {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
 	"variadic-not-last":               {SeverityError, "a variadic argument is not the last argument"},
-	"bad-attribute-type":              {SeverityError, "an attribute has a dictionary, sequence or record type (or a union including one)"},
+	"bad-attribute-type":              {SeverityError, "an attribute has a dictionary, sequence, async_sequence or record type (or a union including one)"},
 	"nullable-dict-attribute":         {SeverityWarning, "an attribute has a nullable dictionary type, not in a union (published specs do this)"},
 	"bad-value":                       {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
 	"null-default":                    {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
 	"no-constructible-global":         {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
+	"async-sequence-idl-to-js":        {SeverityError, "an operation returns, or a callback takes as argument, an async_sequence type, which is only converted from JavaScript to IDL"},
+	"obsolete-async-iterable-syntax":  {SeverityError, "the obsolete \"async iterable<...>\" form is used instead of async_iterable"},
+	"migrate-allowshared":             {SeverityError, "[AllowShared] annotates BufferSource, which AllowSharedBufferSource replaces"},
+	"constructor-member":              {SeverityError, "the obsolete [Constructor] extended attribute is used instead of a constructor() operation"},
+	"incomplete-op":                   {SeverityError, "a regular or static operation has no identifier"},
+	"replace-void":                    {SeverityError, "the obsolete void type is used instead of undefined"},
 	"multiple-iterables":              {SeverityError, "an interface has more than one iterable, async_iterable, maplike or setlike declaration"},
 }
 
@@ -354,6 +360,7 @@ func (v *validator) checkDefinition(d Definition) {
 		}
 		for _, f := range d.Members {
 			v.checkExtAttrs(&f.ExtAttrs, f, f.Type)
+			v.checkAllowShared(f.Type, &f.ExtAttrs)
 			v.checkType(f.Type)
 			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Position), "no-nullable-dict-member", "dictionary member "+f.Name)
 			if f.Default != nil {
@@ -373,6 +380,12 @@ func (v *validator) checkDefinition(d Definition) {
 	case *Callback:
 		v.checkType(d.ReturnType)
 		v.checkArguments(d.Arguments)
+		for _, a := range d.Arguments {
+			if r := v.a.Underlying(a.Type); r != nil && r.Generic == "async_sequence" {
+				v.report("async-sequence-idl-to-js", namePos(a.Tokens.Name, a.Position),
+					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
+			}
+		}
 	case *Includes:
 		t, ok := v.defs[d.Target].(*Interface)
 		if !ok || t.Mixin {
@@ -550,7 +563,7 @@ func (v *validator) checkMember(d Definition, m Member) {
 		var buf [8]*Type
 		for _, t := range v.a.FlattenedMemberTypes(buf[:0], m.Type) {
 			switch {
-			case t.Generic == "sequence" || t.Generic == "record":
+			case t.Generic == "sequence" || t.Generic == "record" || t.Generic == "async_sequence":
 				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
 			case t.Generic == "" && v.a.IsDictionary(t):
 				if r := v.a.Underlying(m.Type); r != nil && !r.Union && v.a.includesNullable(m.Type) {
@@ -561,8 +574,15 @@ func (v *validator) checkMember(d Definition, m Member) {
 			}
 		}
 	case *Operation:
+		if m.Name == "" && (m.Special == "" || m.Special == "static") {
+			v.report("incomplete-op", m.Position, "a regular or static operation needs an identifier")
+		}
 		if m.ReturnType != nil {
 			v.checkType(m.ReturnType)
+			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic == "async_sequence" {
+				v.report("async-sequence-idl-to-js", m.ReturnType.Position,
+					"operation "+m.Name+" cannot return an async_sequence type (it would be converted from IDL to JavaScript)")
+			}
 		}
 		v.checkArguments(m.Arguments)
 	case *Constructor:
@@ -574,6 +594,9 @@ func (v *validator) checkMember(d Definition, m Member) {
 		v.checkType(m.Type)
 		v.checkValue(m.Type, m.Value, "constant "+m.Name)
 	case *Iterable:
+		if m.LegacyAsyncSyntax {
+			v.report("obsolete-async-iterable-syntax", m.Position, "\"async iterable\" is obsolete; write async_iterable")
+		}
 		v.checkType(m.Key)
 		v.checkType(m.Value)
 		v.checkArguments(m.Arguments)
@@ -664,6 +687,7 @@ func (v *validator) checkArguments(args []*Argument) {
 			v.report("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
 		}
 		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
+		v.checkAllowShared(a.Type, &a.ExtAttrs)
 		v.checkType(a.Type)
 		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument "+a.Name)
 		if a.Default != nil {
@@ -768,6 +792,7 @@ func (v *validator) checkType(t *Type) {
 		return
 	}
 	v.checkExtAttrs(&t.ExtAttrs, t, t)
+	v.checkAllowShared(t, &t.ExtAttrs)
 	switch {
 	case t.Union:
 		nullables := 0
@@ -798,6 +823,10 @@ func (v *validator) checkType(t *Type) {
 			v.report("invalid-nullable", t.Position, "an ObservableArray type cannot be nullable")
 		}
 	default:
+		if t.Name == "void" && t.Tokens.Base != nil && t.Tokens.Base.Len == 4 {
+			v.report("replace-void", t.Position, "void is obsolete; write undefined")
+			return
+		}
 		keyword := t.Tokens.Base != nil && t.Tokens.Base.Keyword
 		if !keyword && !primitiveNames[t.Name] {
 			d, ok := v.defs[t.Name]
@@ -1040,5 +1069,18 @@ func (v *validator) checkUnionMembers(t *Type) {
 				return
 			}
 		}
+	}
+}
+
+// checkAllowShared reports [AllowShared] on the BufferSource typedef (in
+// the type's or its argument's or member's extended attributes):
+// AllowSharedBufferSource replaces it
+// (https://webidl.spec.whatwg.org/#AllowSharedBufferSource).
+func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
+	if t == nil || t.Union || t.Generic != "" || t.Name != "BufferSource" {
+		return
+	}
+	if a := attrs.Get("AllowShared"); a != nil {
+		v.report("migrate-allowshared", t.Position, "[AllowShared] BufferSource is replaced by AllowSharedBufferSource")
 	}
 }
