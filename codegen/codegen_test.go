@@ -223,45 +223,6 @@ func TestEffectiveOverloadSets(t *testing.T) {
 	}
 }
 
-func TestDistinguishable(t *testing.T) {
-	m := load(t, `
-[Exposed=Window] interface A {}; [Exposed=Window] interface B : A {}; [Exposed=Window] interface C {};
-dictionary D {}; callback F = undefined (); [LegacyTreatNonObjectAsNull] callback G = undefined ();
-enum E { "x" };
-`)
-	g := &Generator{m: m, types: map[string]*tinfo{}, used: map[string]bool{}}
-	ty := func(s string) *tinfo {
-		f, err := idl.Parse("t.idl", []byte("typedef "+s+" T;"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ti, err := g.typeOf(f.Definitions[0].(*idl.Typedef).Type)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ti
-	}
-	cases := []struct {
-		a, b string
-		want bool
-	}{
-		{"long", "DOMString", true}, {"long", "double", false}, {"DOMString", "E", false},
-		{"A", "C", true}, {"A", "B", false}, {"A", "object", false}, {"D", "F", true}, {"D", "G", false},
-		{"D", "long?", false}, {"long?", "DOMString", true}, {"boolean", "sequence<long>", true},
-		{"sequence<long>", "FrozenArray<long>", false}, {"any", "long", false}, {"(long or DOMString)", "boolean", true},
-		{"(long or DOMString)", "double", false}, {"undefined", "D", false}, {"symbol", "DOMString", true},
-		{"record<DOMString, long>", "D", false}, {"ArrayBuffer", "Uint8Array", true}, {"bigint", "long", true},
-	}
-	for _, c := range cases {
-		if got := g.distinguishable(ty(c.a), ty(c.b)); got != c.want {
-			t.Errorf("distinguishable(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
-		}
-		if got := g.distinguishable(ty(c.b), ty(c.a)); got != c.want {
-			t.Errorf("distinguishable(%s, %s) = %v, want %v", c.b, c.a, got, c.want)
-		}
-	}
-}
-
 func TestDictionaryMemberOrder(t *testing.T) {
 	m := load(t, `
 dictionary Base { long zeta; long alpha; };

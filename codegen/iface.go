@@ -19,44 +19,37 @@ type opDecl struct {
 }
 
 // opSet is an overload set: the operations sharing an identifier (and
-// staticness), or the constructors.
+// staticness), or the constructors, as idl.Analysis.OverloadSets gives
+// them (set), less repeated declarations.
 type opSet struct {
 	name   string
 	static bool
 	ctor   bool
 	ops    []*opDecl
+	set    *idl.OverloadSet
 }
 
 func (g *Generator) overloadSets(it *Interface) []*opSet {
-	var sets []*opSet
-	byKey := map[string]*opSet{}
+	infos := map[idl.Member]*MemberInfo{}
 	for _, mi := range it.Members {
-		switch mem := mi.Member.(type) {
-		case *idl.Operation:
-			if mem.Name == "" || (mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List, "Default")) {
+		infos[mi.Member] = mi
+	}
+	var sets []*opSet
+	for _, is := range g.m.A.OverloadSets(it.Name) {
+		s := &opSet{name: is.Name, static: is.Static || it.Kind == "namespace", ctor: is.Constructor,
+			set: &idl.OverloadSet{Name: is.Name, Static: is.Static, Constructor: is.Constructor}}
+		for _, o := range is.Overloads {
+			if op, ok := o.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List, "Default") {
+				continue // the binding's [Default] toJSON
+			}
+			if hasSameSignature(s.ops, o.Arguments) {
 				continue
 			}
-			static := mem.Special == "static" || it.Kind == "namespace"
-			key := fmt.Sprintf("%v:%s", static, mem.Name)
-			s := byKey[key]
-			if s == nil {
-				s = &opSet{name: mem.Name, static: static}
-				byKey[key] = s
-				sets = append(sets, s)
-			}
-			if !hasSameSignature(s.ops, mem.Arguments) {
-				s.ops = append(s.ops, &opDecl{args: mem.Arguments, ret: mem.ReturnType, mi: mi})
-			}
-		case *idl.Constructor:
-			s := byKey["ctor"]
-			if s == nil {
-				s = &opSet{name: "constructor", ctor: true}
-				byKey["ctor"] = s
-				sets = append(sets, s)
-			}
-			if !hasSameSignature(s.ops, mem.Arguments) {
-				s.ops = append(s.ops, &opDecl{args: mem.Arguments, mi: mi})
-			}
+			s.ops = append(s.ops, &opDecl{args: o.Arguments, ret: o.ReturnType, mi: infos[o.Member]})
+			s.set.Overloads = append(s.set.Overloads, o)
+		}
+		if len(s.ops) > 0 {
+			sets = append(sets, s)
 		}
 	}
 	for _, s := range sets {
@@ -90,83 +83,31 @@ type effective struct {
 	minArgs int
 }
 
-// effectiveOverloads computes the effective overload sets of an overload
-// set for every argument count (WebIDL §2.5.8) and their distinguishing
-// argument indexes.
+// effectiveOverloads computes the effective overload set of an overload
+// set for every argument count and their distinguishing argument indexes
+// (idl.OverloadSet.Effective, idl.Analysis.DistinguishingIndex), with the
+// generator's types.
 func (g *Generator) effectiveOverloads(s *opSet) (*effective, error) {
-	e := &effective{byCount: map[int][]entry{}, dist: map[int]int{}, minArgs: -1}
-	for _, op := range s.ops {
-		if len(op.args) > e.maxArg {
-			e.maxArg = len(op.args)
-		}
-	}
-	for i, op := range s.ops {
-		n := len(op.args)
-		var types []*tinfo
-		var opt []bool
-		for _, a := range op.args {
-			ti, err := g.typeOf(a.Type)
-			if err != nil {
-				return nil, err
-			}
-			types = append(types, ti)
-			opt = append(opt, a.Optional || a.Variadic)
-		}
-		add := func(k int) {
-			t := make([]*tinfo, k)
-			o := make([]bool, k)
-			for j := 0; j < k; j++ {
-				if j < n {
-					t[j], o[j] = types[j], opt[j]
-				} else {
-					t[j], o[j] = types[n-1], true
+	e := &effective{byCount: map[int][]entry{}, dist: map[int]int{}, maxArg: s.set.MaxLength(), minArgs: s.set.MinLength()}
+	for k := 0; k <= e.maxArg; k++ {
+		es := s.set.Effective(k)
+		for _, x := range es {
+			en := entry{op: x.Overload}
+			for i := 0; i < k; i++ {
+				ti, err := g.typeOf(x.Type(i))
+				if err != nil {
+					return nil, err
 				}
+				en.types = append(en.types, ti)
+				en.optional = append(en.optional, x.Optionality(i) != idl.Required)
 			}
-			for _, x := range e.byCount[k] {
-				if x.op == i {
-					return
-				}
-			}
-			e.byCount[k] = append(e.byCount[k], entry{op: i, types: t, optional: o})
+			e.byCount[k] = append(e.byCount[k], en)
 		}
-		variadic := n > 0 && op.args[n-1].Variadic
-		add(n)
-		if variadic {
-			for k := n + 1; k <= e.maxArg; k++ {
-				add(k)
-			}
-		}
-		req := n
-		for k := n - 1; k >= 0 && (op.args[k].Optional || op.args[k].Variadic); k-- {
-			add(k)
-			req = k
-		}
-		if e.minArgs < 0 || req < e.minArgs {
-			e.minArgs = req
-		}
-	}
-	if e.minArgs < 0 {
-		e.minArgs = 0
-	}
-	for k, entries := range e.byCount {
-		if len(entries) < 2 {
+		if len(es) < 2 {
 			continue
 		}
-		d := -1
-		for i := 0; i < k && d < 0; i++ {
-			ok := true
-			for x := 0; x < len(entries) && ok; x++ {
-				for y := x + 1; y < len(entries) && ok; y++ {
-					if !g.distinguishable(entries[x].types[i], entries[y].types[i]) {
-						ok = false
-					}
-				}
-			}
-			if ok {
-				d = i
-			}
-		}
-		if d < 0 {
+		d, ok, _ := g.m.A.DistinguishingIndex(es)
+		if !ok {
 			return nil, posErrorf(s.ops[0].mi.Member.Pos(), "overloads of %s with %d arguments are not distinguishable", s.name, k)
 		}
 		e.dist[k] = d
@@ -304,7 +245,10 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	for _, a := range it.ExtAttrs {
 		if a.Name == "LegacyFactoryFunction" && a.RHS != nil {
 			ffName := a.RHS.Value
-			factories = append(factories, &opSet{name: ffName, ctor: true, ops: []*opDecl{{args: a.Arguments, method: statics.name("Factory" + GoName(ffName)), mi: &MemberInfo{Member: &idl.Constructor{Position: a.Pos()}}}}})
+			ctor := &idl.Constructor{Position: a.Pos(), Arguments: a.Arguments}
+			factories = append(factories, &opSet{name: ffName, ctor: true,
+				ops: []*opDecl{{args: a.Arguments, method: statics.name("Factory" + GoName(ffName)), mi: &MemberInfo{Member: ctor}}},
+				set: &idl.OverloadSet{Name: ffName, Constructor: true, Overloads: []idl.Overload{{Member: ctor, Arguments: a.Arguments}}}})
 		}
 	}
 	// The Methods interface.
