@@ -24,6 +24,10 @@ func init() {
 		EventTarget:        eventTargetStatics{},
 		DOMException:       domExceptionStatics{},
 		QuotaExceededError: quotaExceededErrorStatics{},
+		Document:           nodeStatics{},
+		DocumentFragment:   fragmentStatics{},
+		Text:               textStatics{},
+		Comment:            commentStatics{},
 	}); err != nil {
 		panic(err)
 	}
