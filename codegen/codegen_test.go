@@ -276,7 +276,10 @@ typedef LOS? MaybeLOS;
 }
 
 func TestGoName(t *testing.T) {
-	for in, want := range map[string]string{"request": "Request", "_any": "Any", "URL": "URL", "webkit-foo": "WebkitFoo", "2d": "X2d"} {
+	for in, want := range map[string]string{"request": "Request", "_any": "Any", "URL": "URL", "webkit-foo": "WebkitFoo", "2d": "X2d",
+		"clientId": "ClientID", "getElementById": "GetElementByID", "innerHTML": "InnerHTML", "HTMLElement": "HTMLElement",
+		"baseURI": "BaseURI", "uuid": "UUID", "XMLHttpRequest": "XMLHTTPRequest", "textUtf8": "TextUTF8", "idle": "Idle",
+		"DOMRectReadOnly": "DOMRectReadOnly", "ID": "ID", "onclick": "Onclick", "createSVGPoint": "CreateSVGPoint"} {
 		if got := GoName(in); got != want {
 			t.Errorf("GoName(%q) = %q, want %q", in, got, want)
 		}

@@ -34,10 +34,27 @@ func TestGreeterExampleModule(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	cmd := exec.Command("go", "test", "-count=1", "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("go test in %s: %v\n%s", dir, err, b)
+	// A copy of the module, its requirements brought up to date with
+	// this module's (from the module cache) so that a new dependency here
+	// does not break the example.
+	work := t.TempDir()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(work, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	for _, args := range [][]string{
+		{"mod", "edit", "-replace", "github.com/gowebengine/weblocks=" + root},
+		{"mod", "tidy"},
+		{"test", "-count=1", "./..."},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = work, env
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %v in a copy of %s: %v\n%s", args, dir, err, b)
+		}
 	}
 }

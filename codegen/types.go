@@ -86,26 +86,64 @@ var bufferTypes = map[string][]string{
 	"AllowSharedBufferSource": {"webidl.KindArrayBuffer", `"view"`},
 }
 
-// GoName turns an IDL identifier into an exported Go identifier.
+// GoName turns an IDL identifier into an exported Go identifier: its
+// words (runs of letters and digits, split where a lower-case letter or
+// digit meets an upper-case one) capitalized, Go's initialisms upper-case
+// (clientId is ClientID, innerHtml InnerHTML, baseURI BaseURI).
 func GoName(s string) string {
 	s = strings.TrimPrefix(s, "_")
 	var b strings.Builder
-	up := true
-	for _, c := range s {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
-			if up && c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			b.WriteRune(c)
-			up = false
-		default:
-			up = true
+	for _, w := range words(s) {
+		if up := strings.ToUpper(w); initialisms[up] {
+			b.WriteString(up)
+			continue
 		}
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
 	}
 	out := b.String()
 	if out == "" || out[0] >= '0' && out[0] <= '9' {
 		out = "X" + out
+	}
+	return out
+}
+
+// initialisms are the words Go spells upper-case (the list of Go's
+// linters, with the ones Web IDL names use).
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true, "DOM": true, "EOF": true,
+	"GPU": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true, "JSON": true,
+	"RPC": true, "SQL": true, "SSH": true, "SVG": true, "TCP": true, "TLS": true, "TTL": true, "UDP": true,
+	"UI": true, "UID": true, "UUID": true, "URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true,
+	"XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// words splits an identifier into its words: "getElementById" is get,
+// Element, By, Id; "HTMLElement" HTML, Element; "webkit-foo" webkit, foo;
+// digits stay with the word before them ("utf8", "2d").
+func words(s string) []string {
+	isUpper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || !(isUpper(s[i]) || isLower(s[i]) || isDigit(s[i])) {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		c, p := s[i], s[i-1]
+		// aB, 1B: a new word; ABc: the B starts one.
+		if isUpper(c) && (isLower(p) || isDigit(p) || isUpper(p) && i+1 < len(s) && isLower(s[i+1])) {
+			out = append(out, s[start:i])
+			start = i
+		}
 	}
 	return out
 }
@@ -158,15 +196,11 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 	return ti, nil
 }
 
-// nameUnionsAfterTypedefs is off until the hand-written bindings follow
-// the renamed union types.
-const nameUnionsAfterTypedefs = false
-
 // unionTypedef returns the name of the typedef t refers to when that
 // typedef stands for a union type (the union's Go type is named after
 // it), else "".
 func (g *Generator) unionTypedef(t *idl.Type) string {
-	if !nameUnionsAfterTypedefs || t == nil || t.Union || t.Generic != "" {
+	if t == nil || t.Union || t.Generic != "" {
 		return ""
 	}
 	if _, ok := g.m.A.Lookup(t.Name).(*idl.Typedef); !ok {

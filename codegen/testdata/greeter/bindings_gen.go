@@ -72,6 +72,16 @@ func idlToDOMString(r *webidl.Realm, x webidl.DOMString) goja.Value {
 	return x.Value()
 }
 
+// idlFromDouble converts a JavaScript value to the IDL type double.
+func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
+	return r.ToDouble(webidl.AnyValue(v))
+}
+
+// idlToDouble converts an IDL double value to JavaScript.
+func idlToDouble(r *webidl.Realm, x float64) goja.Value {
+	return r.VM.ToValue(float64(x))
+}
+
 // idlFromFunction converts a JavaScript value to the IDL type Function.
 func idlFromFunction(r *webidl.Realm, v goja.Value) *bindings.Function {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
@@ -89,67 +99,6 @@ func idlToFunction(r *webidl.Realm, x *bindings.Function) goja.Value {
 	return x.CallbackFunction.Value()
 }
 
-// idlFromDOMStringOrFunction converts a JavaScript value to the IDL type (DOMString or Function).
-func idlFromDOMStringOrFunction(r *webidl.Realm, v goja.Value) DOMStringOrFunction {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if sel < 0 && webidl.IsCallable(v) {
-			sel = 1
-		}
-	}
-	if sel < 0 {
-		sel = 0
-	}
-	switch sel {
-	case 0:
-		return DOMStringOrFunction{Type: 1, DOMString: idlFromDOMString(r, v)}
-	case 1:
-		return DOMStringOrFunction{Type: 2, Function: idlFromFunction(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(DOMString or Function)'")
-	return DOMStringOrFunction{}
-}
-
-// idlToDOMStringOrFunction converts an IDL (DOMString or Function) value to JavaScript.
-func idlToDOMStringOrFunction(r *webidl.Realm, x DOMStringOrFunction) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToDOMString(r, x.DOMString)
-	case 2:
-		return idlToFunction(r, x.Function)
-	}
-	return goja.Undefined()
-}
-
-// DOMStringOrFunction is the IDL union type (DOMString or Function). Type is the 1-based index of the
-// member type the value has (0: none).
-type DOMStringOrFunction struct {
-	Type      int
-	DOMString webidl.DOMString
-	Function  *bindings.Function
-}
-
-// Member type indexes of DOMStringOrFunction.
-const (
-	DOMStringOrFunctionIsDOMString = 1
-	DOMStringOrFunctionIsFunction  = 2
-)
-
-// idlFromDouble converts a JavaScript value to the IDL type double.
-func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
-	return r.ToDouble(webidl.AnyValue(v))
-}
-
-// idlToDouble converts an IDL double value to JavaScript.
-func idlToDouble(r *webidl.Realm, x float64) goja.Value {
-	return r.VM.ToValue(float64(x))
-}
-
 // idlFromGreetOptions converts a JavaScript value to the IDL type GreetOptions.
 func idlFromGreetOptions(r *webidl.Realm, v goja.Value) GreetOptions {
 	var d GreetOptions
@@ -162,4 +111,38 @@ func idlToGreetOptions(r *webidl.Realm, x GreetOptions) goja.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictGreetOptions(r, obj, &x)
 	return obj
+}
+
+// idlFrombindings_TimerHandler converts a JavaScript value to the IDL type (DOMString or Function).
+func idlFrombindings_TimerHandler(r *webidl.Realm, v goja.Value) bindings.TimerHandler {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 && webidl.IsCallable(v) {
+			sel = 1
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return bindings.TimerHandler{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return bindings.TimerHandler{Type: 2, Function: idlFromFunction(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(DOMString or Function)'")
+	return bindings.TimerHandler{}
+}
+
+// idlTobindings_TimerHandler converts an IDL (DOMString or Function) value to JavaScript.
+func idlTobindings_TimerHandler(r *webidl.Realm, x bindings.TimerHandler) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToFunction(r, x.Function)
+	}
+	return goja.Undefined()
 }

@@ -47,8 +47,8 @@ func (g *greeter) Greet(options GreetOptions) (webidl.DOMString, error) {
 	return webidl.DOMString(s), nil
 }
 
-func (g *greeter) KindOf(h DOMStringOrFunction) (webidl.DOMString, error) {
-	if h.Type == DOMStringOrFunctionIsFunction {
+func (g *greeter) KindOf(h bindings.TimerHandler) (webidl.DOMString, error) {
+	if h.Type == bindings.TimerHandlerIsFunction {
 		return "function", nil
 	}
 	return "string " + h.DOMString, nil

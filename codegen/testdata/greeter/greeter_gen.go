@@ -52,7 +52,7 @@ type GreeterMethods interface {
 	// Greet implements the operation "greet".
 	Greet(argOptions GreetOptions) (webidl.DOMString, error)
 	// KindOf implements the operation "kindOf".
-	KindOf(argHandler DOMStringOrFunction) (webidl.DOMString, error)
+	KindOf(argHandler bindings.TimerHandler) (webidl.DOMString, error)
 }
 
 // GreeterStatics implements the constructors, static members or namespace
@@ -72,7 +72,6 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Greeter': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -124,7 +123,6 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 			{Name: "greet", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[GreeterMethods](r, call.This, "Greeter")
-					_ = self
 					var argOptions GreetOptions
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argOptions = idlFromGreetOptions(r, v)
@@ -140,11 +138,10 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 			{Name: "kindOf", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[GreeterMethods](r, call.This, "Greeter")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'kindOf' on 'Greeter': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFrombindings_TimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					res, err := self.KindOf(argHandler)
 					if err != nil {
 						r.Throw(err)
