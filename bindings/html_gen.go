@@ -89,7 +89,6 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -108,7 +107,6 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -328,7 +326,6 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 			{Name: "click", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HTMLElementMethods](r, call.This, "HTMLElement")
-					_ = self
 					if err := self.Click(); err != nil {
 						r.Throw(err)
 					}
@@ -353,13 +350,13 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 	}
 }
 
-// HTMLHtmlElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLHTMLElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHtmlElement.
-type HTMLHtmlElementMethods interface {
+type HTMLHTMLElementMethods interface {
 }
 
-// idlDefHTMLHtmlElement returns the definition of HTMLHtmlElement.
-func idlDefHTMLHtmlElement() *webidl.InterfaceDef {
+// idlDefHTMLHTMLElement returns the definition of HTMLHtmlElement.
+func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "HTMLHtmlElement",
 		Parent:  "HTMLElement",
@@ -799,9 +796,9 @@ type LocationMethods interface {
 	// SetHash is the setter of the attribute "hash".
 	SetHash(v string) error
 	// Assign implements the operation "assign".
-	Assign(argUrl string) error
+	Assign(argURL string) error
 	// Replace implements the operation "replace".
-	Replace(argUrl string) error
+	Replace(argURL string) error
 	// Reload implements the operation "reload".
 	Reload() error
 }
@@ -961,12 +958,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "assign", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'assign' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					if err := self.Assign(argUrl); err != nil {
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Assign(argURL); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -974,12 +970,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "replace", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'replace' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					if err := self.Replace(argUrl); err != nil {
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Replace(argURL); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -987,7 +982,6 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "reload", Kind: webidl.Operation, Unforgeable: true, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if err := self.Reload(); err != nil {
 						r.Throw(err)
 					}
@@ -1256,9 +1250,6 @@ func (c *OnErrorEventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventOr
 	return res, err
 }
 
-// TimerHandlerType is the IDL typedef TimerHandler = (DOMString or Function).
-type TimerHandlerType = DOMStringOrFunction
-
 // WindowMethods is implemented by the Go implementation of the IDL interface
 // Window.
 type WindowMethods interface {
@@ -1323,9 +1314,7 @@ type WindowMethods interface {
 	// Blur implements the operation "blur".
 	Blur() error
 	// Alert implements the operation "alert".
-	Alert() error
-	// Alert2 implements the operation "alert".
-	Alert2(argMessage webidl.DOMString) error
+	Alert(argMessage webidl.Optional[webidl.DOMString]) error
 	// Confirm implements the operation "confirm".
 	Confirm(argMessage webidl.DOMString) (bool, error)
 	// Prompt implements the operation "prompt".
@@ -1339,13 +1328,13 @@ type WindowMethods interface {
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
-	ClearTimeout(argId int32) error
+	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
-	ClearInterval(argId int32) error
+	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
 }
@@ -1659,7 +1648,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -1668,7 +1656,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "stop", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Stop(); err != nil {
 						r.Throw(err)
 					}
@@ -1677,7 +1664,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "focus", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Focus(); err != nil {
 						r.Throw(err)
 					}
@@ -1686,7 +1672,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "blur", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Blur(); err != nil {
 						r.Throw(err)
 					}
@@ -1695,16 +1680,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "alert", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					call0 := func() goja.Value {
-						if err := self.Alert(); err != nil {
+						if err := self.Alert(webidl.Optional[webidl.DOMString]{}); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
 					}
 					call1 := func() goja.Value {
 						argMessage := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Alert2(argMessage); err != nil {
+						if err := self.Alert(webidl.Some(argMessage)); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -1725,7 +1709,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "confirm", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argMessage = idlFromDOMString(r, v)
@@ -1741,7 +1724,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "prompt", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argMessage = idlFromDOMString(r, v)
@@ -1763,7 +1745,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1783,7 +1764,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1796,7 +1776,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1810,7 +1789,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1824,11 +1802,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -1848,14 +1825,13 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearTimeout(argId); err != nil {
+					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -1863,11 +1839,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -1887,14 +1862,13 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearInterval(argId); err != nil {
+					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -1902,7 +1876,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1969,13 +1942,13 @@ type WorkerGlobalScopeMethods interface {
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
-	ClearTimeout(argId int32) error
+	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
-	ClearInterval(argId int32) error
+	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
 }
@@ -2176,7 +2149,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "importScripts", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					argUrls := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argUrls = append(argUrls, idlFromDOMString(r, call.Arguments[k]))
@@ -2189,7 +2161,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2202,7 +2173,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2216,7 +2186,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2230,11 +2199,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2254,14 +2222,13 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearTimeout(argId); err != nil {
+					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2269,11 +2236,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2293,14 +2259,13 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearInterval(argId); err != nil {
+					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2308,7 +2273,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}

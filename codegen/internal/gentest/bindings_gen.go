@@ -219,10 +219,7 @@ func idlToLong(r *webidl.Realm, x int32) goja.Value {
 func idlFromLongOrDOMString(r *webidl.Realm, v goja.Value) LongOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 	}
 	if sel < 0 && goja.IsNumber(v) {
@@ -458,9 +455,7 @@ func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v goja.
 	v = webidl.AnyValue(v)
 	sel := -1
 	var seqMethod goja.Value
-	_ = seqMethod
 	obj, isObj := v.(*goja.Object)
-	_ = obj
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Shape"); sel < 0 && ok {
 			sel = 0

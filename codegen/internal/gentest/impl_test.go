@@ -55,20 +55,29 @@ func (s *shape) DeleteIndexedValueNumbers(i uint32, v int32) error {
 	*s.log = append(*s.log, fmt.Sprintf("delete %d=%d", i, v))
 	return nil
 }
-func (s *shape) Clone() (ShapeMethods, error)     { return &shape{r: s.r, name: s.name, log: s.log}, nil }
-func (s *shape) Area() (int32, error)             { return 10, nil }
-func (s *shape) Area2(scale int32) (int32, error) { return 10 * scale, nil }
-func (s *shape) Describe(n int32) (webidl.DOMString, error) {
+func (s *shape) Clone() (ShapeMethods, error) { return &shape{r: s.r, name: s.name, log: s.log}, nil }
+
+// Area implements both area() and area(scale) (merged overloads: scale is
+// present when called with an argument, even undefined).
+func (s *shape) Area(scale webidl.Optional[int32]) (int32, error) {
+	if !scale.Present {
+		return 10, nil
+	}
+	return 10 * scale.Value, nil
+}
+func (s *shape) DescribeWithCount(n int32) (webidl.DOMString, error) {
 	return webidl.DOMString(fmt.Sprintf("long %d", n)), nil
 }
-func (s *shape) Describe2(x webidl.DOMString) (webidl.DOMString, error) { return "string " + x, nil }
-func (s *shape) Describe3(l []int32) (webidl.DOMString, error) {
+func (s *shape) DescribeWithText(x webidl.DOMString) (webidl.DOMString, error) {
+	return "string " + x, nil
+}
+func (s *shape) DescribeWithList(l []int32) (webidl.DOMString, error) {
 	return webidl.DOMString(fmt.Sprintf("sequence %v", l)), nil
 }
-func (s *shape) Describe4(d RequiredDict) (webidl.DOMString, error) {
+func (s *shape) DescribeWithDict(d RequiredDict) (webidl.DOMString, error) {
 	return webidl.DOMString("dict " + string(d.Name)), nil
 }
-func (s *shape) Describe5(v *Visitor) (webidl.DOMString, error) { return "callback", nil }
+func (s *shape) DescribeWithVisitor(v *Visitor) (webidl.DOMString, error) { return "callback", nil }
 func (s *shape) Pick(x ShapeOrSequenceOfDOMStringOrBooleanOrDouble) (webidl.DOMString, error) {
 	switch x.Type {
 	case ShapeOrSequenceOfDOMStringOrBooleanOrDoubleIsShape:
@@ -378,7 +387,7 @@ func TestGeneratedInterface(t *testing.T) {
 		{`Shape.count + ":" + Shape.create("z").name`, "3:z"},
 		{`String(s) + ":" + s.toString.length`, "shape a:0"},
 		{`s.clone() !== s && s.clone() instanceof Shape`, "true"},
-		{`s.area() + ":" + s.area(3) + ":" + Shape.prototype.area.length`, "10:30:0"},
+		{`s.area() + ":" + s.area(3) + ":" + s.area(undefined) + ":" + Shape.prototype.area.length`, "10:30:0:0"},
 		{`s.describe(5)`, "long 5"},
 		{`s.describe("x")`, "string x"},
 		{`s.describe([1, 2])`, "sequence [1 2]"},
