@@ -24,7 +24,7 @@ type wrapper struct {
 	frozen bool // the shadow was made non-extensible
 }
 
-func (d *direction) newWrapper(o *goja.Object, wo weak.Pointer[goja.Object]) *goja.Object {
+func (d *direction) newWrapper(o *goja.Object) *goja.Object {
 	to := d.to.vm
 	w := &wrapper{d: d, t: o}
 	w.fn, _ = goja.AssertFunction(o)
@@ -66,7 +66,7 @@ func (d *direction) newWrapper(o *goja.Object, wo weak.Pointer[goja.Object]) *go
 	}
 	p := to.NewProxy(w.shadow, cfg)
 	w.proxy = to.ToValue(p).(*goja.Object)
-	d.register(o, wo, w.proxy, d.cache, true)
+	d.register(w)
 	return w.proxy
 }
 
