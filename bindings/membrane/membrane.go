@@ -122,6 +122,22 @@ func (m *Membrane) Wrap(from, to *goja.Runtime, v goja.Value) goja.Value {
 	return m.dir(m.mustRealm(from), m.mustRealm(to)).wrap(v)
 }
 
+// Unwrap returns the object behind v and the runtime it belongs to, if v
+// is a wrapper made by the membrane; otherwise v and nil. Hosts use it
+// where an operation needs the real object rather than a stand-in, e.g. a
+// WebIDL conversion expecting a platform object of another window of the
+// agent (a node adopted from a same-origin frame), or structured cloning.
+func (m *Membrane) Unwrap(v goja.Value) (goja.Value, *goja.Runtime) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() != proxyType {
+		return v, nil
+	}
+	if w := m.wrapperOf(o); w != nil {
+		return w.t, w.d.from.vm
+	}
+	return v, nil
+}
+
 // SetPolicy installs (nil: removes) the policy consulted when runtime to
 // uses wrappers of objects of runtime from. It applies to wrappers created
 // before and after the call.

@@ -116,6 +116,11 @@ func TestAccessorsAndProperties(t *testing.T) {
 		`[...frame.arr].length === 3`,
 		`frame.arr.map(x => typeof x).join() === "number,string,object"`,
 		`Object.prototype.toString.call(frame.arr) === "[object Array]"`,
+		`(() => { const ks = []; for (const k in frame.obj) ks.push(k); return ks.join() === "_v,v,s"; })()`,
+		`JSON.stringify({...frame.obj}) === '{"_v":10,"v":10}'`,
+		`Object.assign({}, frame.obj).v === 10`,
+		`Object.entries(frame.obj).length === 3`,
+		`(() => { const o = Object.create(frame.obj); o._v = 3; return o.v === 3 && frame.obj._v === 10; })()`,
 	)
 	expectTrue(t, p.a, `obj._v === 10 && obj.added === undefined && obj.d === 7`)
 }
@@ -393,5 +398,51 @@ func TestEndlessRecursionAcrossRuntimes(t *testing.T) {
 	)
 	if p.m.depth != 0 {
 		t.Errorf("depth %d after unwinding", p.m.depth)
+	}
+}
+
+// Three windows: an object of A reached by C through B is wrapped from
+// the original (no proxy of a proxy), with one identity in C.
+func TestThreeRuntimes(t *testing.T) {
+	p := newPair(t)
+	c := goja.New()
+	if err := p.m.Add(c); err != nil {
+		t.Fatal(err)
+	}
+	c.Set("frameA", p.m.Wrap(p.a, c, p.a.GlobalObject()))
+	c.Set("frameB", p.m.Wrap(p.b, c, p.b.GlobalObject()))
+	run(t, p.a, `var shared = { n: 1 };`)
+	run(t, p.b, `var viaB = frame.shared;`)
+	expectTrue(t, c,
+		`frameB.viaB === frameA.shared`,
+		`frameB.frame === frameA`,
+		`frameB.viaB.n === 1`,
+	)
+	viaB := p.b.Get("viaB")
+	orig, vm := p.m.Unwrap(viaB)
+	if vm != p.a || orig != p.a.Get("shared") {
+		t.Errorf("Unwrap gave %v in %p, want A's shared in %p", orig, vm, p.a)
+	}
+	if v, vm := p.m.Unwrap(p.a.Get("shared")); vm != nil || v != p.a.Get("shared") {
+		t.Error("Unwrap of a plain object must give it back with no runtime")
+	}
+}
+
+func TestAsyncBothWays(t *testing.T) {
+	p := newPair(t)
+	run(t, p.b, `async function fromB(x) { await null; return x + "!"; }`)
+	run(t, p.a, `
+		var out = [];
+		(async () => {
+			const q = parentWin.fromB("hi");
+			out.push(q instanceof parentWin.Promise);
+			out.push(await q);
+			const o = Object.create(parentWin.Object.prototype);
+			out.push(o instanceof parentWin.Object);
+		})();
+	`)
+	p.m.Checkpoint()
+	if got := run(t, p.a, `out.join()`).String(); got != "true,hi!,true" {
+		t.Errorf("got %s", got)
 	}
 }
