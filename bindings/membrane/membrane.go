@@ -321,6 +321,7 @@ func (r *realm) enter(f func()) (ex *goja.Exception, fatal error) {
 		return r.vm.Try(f), nil
 	}
 	r.next = f
+	defer func() { r.next = nil }() // if the getter never ran (interrupt)
 	return r.vm.Try(r.getV), nil
 }
 

@@ -367,8 +367,10 @@ func TestInterruptedRealm(t *testing.T) {
 
 func TestWrappersAreCollected(t *testing.T) {
 	p := newPair(t)
-	run(t, p.a, `function make() { return {}; }`)
-	run(t, p.b, `for (let i = 0; i < 200; i++) frame.make();`)
+	// Cycles across runtimes: b (of B) holds a wrapper of an A object
+	// that holds a wrapper of b.
+	run(t, p.a, `function make(back) { return { back }; }`)
+	run(t, p.b, `for (let i = 0; i < 100; i++) { const b = {}; b.a = frame.make(b); }`)
 	count := func() int {
 		p.m.mu.Lock()
 		defer p.m.mu.Unlock()
@@ -376,7 +378,7 @@ func TestWrappersAreCollected(t *testing.T) {
 	}
 	before := count()
 	if before < 200 {
-		t.Fatalf("%d wrappers recorded, want at least 200", before)
+		t.Fatalf("%d wrappers recorded, want at least 200 (100 each way)", before)
 	}
 	for i := 0; i < 100 && count() > before-150; i++ {
 		runtime.GC()
