@@ -205,6 +205,12 @@ type realm struct {
 	hasInstanceFn  goja.Callable
 	bridge         *goja.Object
 
+	// Shadow constructors are bound functions of ctorTemplate: they are
+	// constructors without an own non-configurable "prototype", which a
+	// wrapped constructor may lack (bound functions, some built-ins).
+	bind         goja.Callable
+	ctorTemplate goja.Value
+
 	// enter's trampoline: getting holder.v calls a JavaScript getter that
 	// calls the native next.
 	holder *goja.Object
@@ -265,6 +271,7 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 			if proto, ok := fp.Get("prototype").(*goja.Object); ok {
 				r.hasInstanceObj, _ = proto.GetSymbol(goja.SymHasInstance).(*goja.Object)
 				r.hasInstanceFn, _ = goja.AssertFunction(r.hasInstanceObj)
+				r.bind = callable(proto, "bind")
 			}
 		}
 		if r.hasInstanceFn == nil && err == nil {
@@ -292,6 +299,7 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		return nil, err
 	}
 	r.holder = h.(*goja.Object)
+	r.ctorTemplate = vm.ToValue(shadowConstructor)
 	r.bridge = vm.ToValue(r.hasInstanceBridge).(*goja.Object)
 	_ = r.bridge.DefineDataProperty("name", vm.ToValue("[Symbol.hasInstance]"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = r.bridge.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)

@@ -166,6 +166,7 @@ func TestInstanceofAndClasses(t *testing.T) {
 	run(t, p.a, `
 		class Foo { constructor(x) { this.x = x; } get twice() { return this.x * 2; } static make(x) { return new Foo(x); } }
 		globalThis.Foo = Foo;
+		var BoundFoo = Foo.bind(null, 5);
 		var arr = [];
 	`)
 	expectTrue(t, p.b,
@@ -177,6 +178,10 @@ func TestInstanceofAndClasses(t *testing.T) {
 		`frame.Foo.prototype === Object.getPrototypeOf(new frame.Foo(1))`,
 		`Object.getOwnPropertyDescriptor(frame.Foo, "prototype").writable === false`,
 		`frame.Foo.prototype === frame.Foo.prototype`,
+		`new frame.BoundFoo().x === 5 && new frame.BoundFoo() instanceof frame.Foo`,
+		`!Reflect.ownKeys(frame.BoundFoo).includes("prototype") && frame.BoundFoo.prototype === undefined`,
+		`Reflect.ownKeys(frame.Foo).includes("prototype")`,
+		`Reflect.ownKeys(frame.Proxy).join() === frame.Reflect.ownKeys(frame.Proxy).join()`,
 		`(() => { class Bar extends frame.Foo { constructor() { super(4); } } const b = new Bar(); return b instanceof Bar && b instanceof frame.Foo && b.twice === 8; })()`,
 		`(() => { try { frame.Foo(); return false } catch (e) { return e instanceof frame.TypeError && !(e instanceof TypeError); } })()`,
 		`(() => { try { new frame.Math.max(); return false } catch (e) { return e instanceof TypeError; } })()`,

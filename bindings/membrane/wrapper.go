@@ -31,7 +31,11 @@ func (d *direction) newWrapper(o *goja.Object) *goja.Object {
 	w.ctor, _ = goja.AssertConstructor(o)
 	switch {
 	case w.ctor != nil:
-		w.shadow = to.ToValue(shadowConstructor).(*goja.Object)
+		sh, ex, fatal := d.to.call(d.to.bind, d.to.ctorTemplate)
+		if ex != nil || fatal != nil {
+			panic(to.NewTypeError("membrane: cannot make a shadow constructor"))
+		}
+		w.shadow = sh.(*goja.Object)
 	case w.fn != nil:
 		w.shadow = to.ToValue(shadowFunction).(*goja.Object)
 	case o.ClassName() == "Array":
