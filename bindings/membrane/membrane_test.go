@@ -96,6 +96,7 @@ func TestAccessorsAndProperties(t *testing.T) {
 		var obj = { _v: 1, get v() { return this._v; }, set v(x) { this._v = x * 2; }, s: Symbol("s") };
 		obj[obj.s] = "by symbol";
 		var arr = [1, "two", { three: 3 }];
+		var big = []; big.length = 4294967295;
 	`)
 	expectTrue(t, p.b,
 		`frame.obj.v === 1`,
@@ -110,6 +111,8 @@ func TestAccessorsAndProperties(t *testing.T) {
 		`JSON.stringify(Object.keys(frame.obj)) === '["_v","v","s"]'`,
 		`Reflect.ownKeys(frame.obj).length === 5`,
 		`Array.isArray(frame.arr)`,
+		`Object.getOwnPropertyDescriptor(frame.big, "length").value === 4294967295 && frame.big.length === 4294967295`,
+		`Object.getOwnPropertyDescriptor(frame.arr, "length").value === 3`,
 		`frame.arr.length === 3 && frame.arr[2].three === 3`,
 		`JSON.stringify(frame.arr) === '[1,"two",{"three":3}]'`,
 		`JSON.stringify(frame.obj) === '{"_v":10,"v":10}'`,

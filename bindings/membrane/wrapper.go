@@ -471,6 +471,13 @@ func (w *wrapper) putShadow(key goja.Value, desc goja.PropertyDescriptor) {
 	if v == nil {
 		v = goja.Undefined()
 	}
+	if ks, ok := key.(goja.String); ok && desc.Writable != goja.FLAG_FALSE && !w.frozen &&
+		ks.String() == "length" && w.shadow.ClassName() == "Array" {
+		// The shadow array's own length is already non-configurable and
+		// writable, compatible with any writable length; copying a large
+		// value would only grow the shadow.
+		return
+	}
 	if sym, ok := key.(*goja.Symbol); ok {
 		_ = s.DefineDataPropertySymbol(sym, v, desc.Writable, desc.Configurable, desc.Enumerable)
 	} else {
