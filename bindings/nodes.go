@@ -811,14 +811,9 @@ func (d *documentImpl) SetOnmessage(v *EventHandlerNonNull) error {
 
 // Statics: new Document(), new DocumentFragment(), new Text(), new Comment().
 
-type nodeStatics struct{}
+// They are registered with the other statics in methods.go.
 
-func init() {
-	DocumentStaticsImpl = nodeStatics{}
-	DocumentFragmentStaticsImpl = fragmentStatics{}
-	TextStaticsImpl = textStatics{}
-	CommentStaticsImpl = commentStatics{}
-}
+type nodeStatics struct{}
 
 // currentDocument is the document of the realm's window (a new empty one
 // for workers, which have no node constructors exposed).
@@ -1154,6 +1149,12 @@ type hostDocument struct {
 	goja.Value
 	DocumentMethods
 }
+
+// HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
+func (h hostWindow) HostValue() goja.Value { return h.Value }
+
+// HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
+func (h hostDocument) HostValue() goja.Value { return h.Value }
 
 func (e *htmlElementImpl) ContentWindow() (WindowMethods, error) {
 	h := e.realm.domHooks().ContentWindow
