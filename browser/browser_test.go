@@ -133,8 +133,8 @@ func TestHooks(t *testing.T) {
 	_ = w.Browser().RunUntilIdle(ctx)
 	mu.Lock()
 	defer mu.Unlock()
-	if inits != 2 {
-		t.Errorf("InitWindow ran %d times, want 2 (page and iframe)", inits)
+	if inits != 3 {
+		t.Errorf("InitWindow ran %d times, want 3 (the page, the iframe's initial about:blank and its srcdoc document)", inits)
 	}
 	if len(console) == 0 || console[0] != "log: hello page" {
 		t.Errorf("console: %q", console)

@@ -43,18 +43,31 @@ type Window struct {
 	loaded chan struct{}
 	// unloadFired: pagehide and unload have fired (on the loop only).
 	unloadFired bool
+
+	// agent is the state of the window's agent (its membrane), set on its
+	// loop before scripts run; realmGone: the window was closed (other
+	// windows see a stand-in from then on).
+	agent     *agentState
+	realmGone bool
+	// postMessageFn is the window's own postMessage function; incumbent
+	// is the window whose call of it through the membrane is in progress
+	// (the message's source), nil for a call from the window itself.
+	postMessageFn *goja.Object
+	incumbent     *Window
 }
 
 // newWindow creates the window environment and realm for the page and
 // installs the product's globals (document, Worker, the report hook).
 func (s *Browser) newWindow(u *url.URL, doc *dom.Document) (*Window, error) {
-	return s.newWindowIn(nil, u, doc, nil, nil)
+	return s.newWindowIn(nil, u, doc, nil, nil, nil)
 }
 
 // newWindowIn creates the realm of htmlDoc (nil: a new top-level window
 // for u) and installs the product's globals; parent and f are the
-// containing window and iframe of a child window.
-func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Document, parent *Window, f *frame) (*Window, error) {
+// containing window and iframe of a child window. current is the agent
+// whose event loop runs the caller (nil: none); a window of that agent is
+// set up synchronously, others in a task of their loop.
+func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Document, parent *Window, f *frame, current *html.Agent) (*Window, error) {
 	w := &Window{s: s, url: u, htmlDoc: htmlDoc, doc: doc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}, loaded: make(chan struct{})}
 	if f != nil && f.popup {
 		w.parentWin = nil
@@ -87,6 +100,14 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 	}
 	w.realm, w.env = realm, env
 	s.addRealm(realm)
+	if current != nil && env.Agent() == current {
+		var err error
+		s.guard(func() { err = w.install() })
+		if err == nil && s.Err() != nil {
+			err = s.Err()
+		}
+		return w, err
+	}
 	ready := make(chan error, 1)
 	ok := realm.QueueTask(func(vm *goja.Runtime) {
 		s.guard(func() { ready <- w.install() })
@@ -132,7 +153,8 @@ func (w *Window) install() error {
 	}
 	w.realm.SetDocument(w.doc)
 	w.realm.SetDOMHooks(bindings.DOMHooks{
-		ContentWindow: func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
+		ContentWindow:   func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
+		ContentDocument: func(iframe *dom.Node) goja.Value { return w.contentDocument(iframe.HTML()) },
 	})
 	// A top-level browsing context: parent, top and frames are the window
 	// itself, opener and frameElement are null.
@@ -149,24 +171,51 @@ func (w *Window) install() error {
 			return err
 		}
 	}
-	// window.postMessage (to this window itself; messages to other windows
-	// go through their WindowProxy stand-ins).
-	w.realm.SetHostHooks(bindings.HostHooks{PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
-		w.postMessage(w, message, targetOrigin)
-		return nil
-	}})
+	if err := w.joinMembrane(); err != nil {
+		return err
+	}
+	w.postMessageFn, _ = g.Get("postMessage").(*goja.Object)
+	// window.postMessage: called by the window itself, or by another
+	// window of its agent through the membrane (the incumbent, recorded by
+	// the membrane policy): the message is then that window's value.
+	w.realm.SetHostHooks(bindings.HostHooks{
+		PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
+			from := w
+			if inc := w.incumbent; inc != nil && !inc.realmGone {
+				w.incumbent = nil
+				from = inc
+				message = w.agent.m.Wrap(w.realm.Runtime(), inc.realm.Runtime(), message)
+			}
+			from.postMessage(w, message, targetOrigin)
+			return nil
+		},
+		Close: func() { w.closeByScript() },
+	})
+	// closed: the window's navigable is gone (a closed popup, a removed
+	// iframe's window).
+	closed := vm.ToValue(func(goja.FunctionCall) goja.Value {
+		return vm.ToValue(w.realmGone || w.htmlDoc.Navigable().IsDestroyed())
+	})
+	if err := g.DefineAccessorProperty("closed", closed, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	// parent, top and opener: the other window itself when it is a window
+	// of this agent, else a WindowProxy stand-in.
 	if w.parentWin != nil {
-		// A child window: parent is the containing window's stand-in.
 		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
-		proxy := w.parentProxy
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
-		_ = g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return w.view(w.parentWin, w.parentProxy) })
+		if err := g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+		// (window.top is [LegacyUnforgeable] in the bindings, which give
+		// the window itself: not yet the top-level window.)
 	}
 	if w.openerWin != nil {
 		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
-		proxy := w.openerProxy
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
-		_ = g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return w.view(w.openerWin, w.openerProxy) })
+		if err := g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
 	}
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))

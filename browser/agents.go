@@ -1,0 +1,129 @@
+package browser
+
+import (
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/membrane"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// One JavaScript heap per agent, semantically: every window has its own
+// goja runtime, and the windows of one similar-origin window agent (a page,
+// its same-origin iframes, its popups and their openers) run on the agent's
+// one event loop goroutine. A membrane (bindings/membrane) per agent joins
+// their runtimes, so a window reaches another window of its agent
+// synchronously: iframe.contentWindow, contentDocument, window.parent, top,
+// opener, the value window.open returns and MessageEvent.source are the
+// other window's own objects seen through the membrane. Windows of other
+// agents (cross-site, sandboxed) are reached through a WindowProxy
+// stand-in that supports postMessage, closed and close only (frame.go).
+// Same-agent windows of different origins (same site) get HTML's
+// cross-origin rules as the membrane's policy.
+
+// agentState is the browser's state for one agent: its membrane and its
+// live windows (used on the agent's event loop only, apart from creation).
+type agentState struct {
+	m       *membrane.Membrane
+	windows []*Window
+}
+
+// agentOf returns the state of agent a, created on first use.
+func (b *Browser) agentOf(a *html.Agent) *agentState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st := b.agents[a]
+	if st == nil {
+		st = &agentState{m: membrane.New()}
+		b.agents[a] = st
+	}
+	return st
+}
+
+// joinMembrane adds w's runtime to its agent's membrane and sets the
+// policies between w and the agent's other windows. It runs on the agent's
+// event loop, before w's scripts.
+func (w *Window) joinMembrane() error {
+	st := w.s.agentOf(w.env.Agent())
+	if err := st.m.Add(w.realm.Runtime()); err != nil {
+		return err
+	}
+	w.agent = st
+	w.s.mu.Lock()
+	others := append([]*Window(nil), st.windows...)
+	st.windows = append(st.windows, w)
+	w.s.mu.Unlock()
+	for _, o := range others {
+		st.m.SetPolicy(o.realm.Runtime(), w.realm.Runtime(), w.policyFor(o))
+		st.m.SetPolicy(w.realm.Runtime(), o.realm.Runtime(), o.policyFor(w))
+	}
+	return nil
+}
+
+// leaveMembrane forgets w as a window of its agent; wrappers already
+// handed out keep working (a removed iframe's objects stay usable, as in
+// browsers).
+func (w *Window) leaveMembrane() {
+	st := w.agent
+	if st == nil {
+		return
+	}
+	w.s.mu.Lock()
+	for i, o := range st.windows {
+		if o == w {
+			st.windows = append(st.windows[:i], st.windows[i+1:]...)
+			break
+		}
+	}
+	w.s.mu.Unlock()
+}
+
+// policyFor is the policy for w's use of target's objects: same origin,
+// everything is allowed; otherwise HTML's cross-origin rules apply. Either
+// way a call of target's postMessage records w as the incumbent window
+// (the message's source and the realm it is serialized in).
+func (w *Window) policyFor(target *Window) *membrane.Policy {
+	var base *membrane.Policy
+	if w.env.Origin() != target.env.Origin() {
+		rules := &membrane.CrossOriginRules{
+			Kind: func(obj *goja.Object) membrane.ObjectKind {
+				if obj == target.realm.Global() {
+					return membrane.WindowObject
+				}
+				if loc, ok := target.realm.Global().Get("location").(*goja.Object); ok && obj == loc {
+					return membrane.LocationObject
+				}
+				return membrane.OtherObject
+			},
+			SameOrigin: func(*goja.Object) bool { return false },
+			Error: func(vm *goja.Runtime, obj *goja.Object, op membrane.Op, key goja.Value) goja.Value {
+				return w.realm.NewDOMException("SecurityError", "Blocked a frame with origin \""+w.env.Origin().Serialize()+"\" from accessing a cross-origin frame.")
+			},
+		}
+		base = rules.Policy()
+	}
+	p := &membrane.Policy{Check: func(obj *goja.Object, op membrane.Op, key goja.Value) membrane.Decision {
+		if op == membrane.OpCall && obj == target.postMessageFn {
+			target.incumbent = w
+		}
+		if base == nil {
+			return membrane.Allow
+		}
+		return base.Check(obj, op, key)
+	}}
+	if base != nil {
+		p.Error, p.OwnKeys = base.Error, base.OwnKeys
+	}
+	return p
+}
+
+// view is target's window as a value of w's realm: target's global through
+// the membrane when both are windows of one agent with live realms, else
+// standIn (nil: null). Call on w's event loop.
+func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
+	if target != nil && target.agent != nil && target.agent == w.agent && !target.realmGone {
+		return w.agent.m.Wrap(target.realm.Runtime(), w.realm.Runtime(), target.realm.Global())
+	}
+	if standIn == nil {
+		return goja.Null()
+	}
+	return standIn
+}
