@@ -78,6 +78,9 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	w.fmu.Lock()
 	w.frames[el] = f
+	if w.doc.ReadyState == "loading" {
+		w.loadDelayers = append(w.loadDelayers, f)
+	}
 	w.fmu.Unlock()
 	// The initial about:blank document of a frame of this agent gets its
 	// window at once, so contentWindow is usable right after insertion.
@@ -124,6 +127,7 @@ func (f *frame) destroy(current *html.Agent) {
 		child.closeRealms(current)
 	}
 	f.nav.Destroy()
+	f.markLoaded()
 }
 
 // frameOf is the frame of a connected iframe element (nil if none).

@@ -41,6 +41,9 @@ type Window struct {
 	frames map[*xhtml.Node]*frame
 	// loaded is closed once load has fired at the window.
 	loaded chan struct{}
+	// loadDelayers are the frames connected while the document was
+	// loading: its load event waits for their first load.
+	loadDelayers []*frame
 	// unloadFired: pagehide and unload have fired (on the loop only).
 	unloadFired bool
 
@@ -379,7 +382,15 @@ func (s *Browser) runScripts(w *Window) {
 	}) {
 		return
 	}
-	for _, f := range parsedFrames {
+	// So does every iframe inserted before (by the page's scripts).
+	for i := 0; ; i++ {
+		w.fmu.Lock()
+		if i >= len(w.loadDelayers) {
+			w.fmu.Unlock()
+			break
+		}
+		f := w.loadDelayers[i]
+		w.fmu.Unlock()
 		select {
 		case <-f.loaded:
 		case <-s.ctx.Done():
@@ -431,6 +442,16 @@ func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
 // baseURL is the document base URL: the first base element's href, parsed
 // against the document's URL, else the document's URL.
 func (w *Window) baseURL() *url.URL {
+	// about:blank and about:srcdoc documents fall back to their creator's
+	// base URL (the container's document, or the opener's).
+	if strings.EqualFold(w.url.Scheme, "about") && w.doc.BaseHref() == "" {
+		if c := w.parentWin; c != nil {
+			return c.baseURL()
+		}
+		if c := w.openerWin; c != nil {
+			return c.baseURL()
+		}
+	}
 	if href := w.doc.BaseHref(); href != "" {
 		if u, err := w.url.Parse(strings.TrimSpace(href)); err == nil {
 			return u
