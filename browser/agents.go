@@ -2,6 +2,7 @@ package browser
 
 import (
 	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/membrane"
 	"github.com/gowebengine/weblocks/html"
 )
@@ -126,4 +127,50 @@ func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
 		return goja.Null()
 	}
 	return standIn
+}
+
+// serialize is StructuredSerialize of a message posted in realm (see
+// serializeOrThrow). A message that is another window's object reached
+// through the agent's membrane (a page calling worker.postMessage on a
+// Worker of its iframe's realm with its own object) is serialized in that
+// window's realm: it is that window's value.
+func (b *Browser) serialize(realm *bindings.Realm, in *intrinsics, v goja.Value) *Serialized {
+	if o, ok := v.(*goja.Object); ok && o.ExportType() == proxyType {
+		if ow, orig := b.unwrapForeign(realm, o); ow != nil {
+			return serializeOrThrow(realm.Runtime(), realm, ow.in, orig)
+		}
+	}
+	return serializeOrThrow(realm.Runtime(), realm, in, v)
+}
+
+// unwrapForeign finds the window of realm's agent whose object the
+// membrane wrapper o stands for, and that object (nil when o is not one).
+func (b *Browser) unwrapForeign(realm *bindings.Realm, o *goja.Object) (*Window, goja.Value) {
+	b.mu.Lock()
+	st := b.agents[realm.Env().Agent()]
+	var windows []*Window
+	if st != nil {
+		windows = append(windows, st.windows...)
+	}
+	b.mu.Unlock()
+	vm := realm.Runtime()
+	inMembrane := false
+	for _, w := range windows {
+		if w.realm == realm {
+			inMembrane = true
+		}
+	}
+	if !inMembrane {
+		return nil, nil
+	}
+	for _, w := range windows {
+		if w.realm == realm || w.in == nil {
+			continue
+		}
+		u := st.m.Wrap(vm, w.realm.Runtime(), o)
+		if uo, ok := u.(*goja.Object); ok && uo.ExportType() != proxyType {
+			return w, uo
+		}
+	}
+	return nil, nil
 }

@@ -432,7 +432,7 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 			w.postMessage(tw, call.Argument(0), targetOrigin)
 		} else {
 			// Still validate the message, as the window would.
-			serializeOrThrow(vm, w.realm, w.in, call.Argument(0))
+			w.s.serialize(w.realm, w.in, call.Argument(0))
 		}
 		return goja.Undefined()
 	}))
@@ -453,7 +453,6 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
 func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string) {
-	vm := w.realm.Runtime()
 	wantOrigin := ""
 	switch targetOrigin {
 	case "*":
@@ -466,7 +465,7 @@ func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin st
 		}
 		wantOrigin = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 	}
-	msg := serializeOrThrow(vm, w.realm, w.in, message)
+	msg := w.s.serialize(w.realm, w.in, message)
 	origin := w.s.eng.OriginOf(w.env)
 	target.realm.QueueTask(func(tvm *goja.Runtime) {
 		w.s.guard(func() {

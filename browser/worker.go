@@ -66,7 +66,7 @@ func installWorkerConstructor(s *Browser, realm *bindings.Realm, env envHandle, 
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Worker': 1 argument required, but only 0 present."))
 		}
 		checkNoTransfer(vm, realm, call.Argument(1))
-		msg := serializeOrThrow(vm, realm, in, call.Argument(0))
+		msg := s.serialize(realm, in, call.Argument(0))
 		w.postToWorker(msg)
 		return goja.Undefined()
 	})
@@ -338,7 +338,7 @@ func (w *dedicatedWorker) install() error {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument required, but only 0 present."))
 		}
 		checkNoTransfer(vm, realm, call.Argument(1))
-		msg := serializeOrThrow(vm, realm, in, call.Argument(0))
+		msg := w.s.serialize(realm, in, call.Argument(0))
 		w.postToOwner(msg)
 		return goja.Undefined()
 	}))
