@@ -195,3 +195,38 @@ for (const t of ["pagehide", "unload"]) addEventListener(t, e => console.log("in
 		t.Fatalf("lock not released: %v", got)
 	}
 }
+
+// TestCrossWindowAccess: a same-origin iframe's objects are reached
+// synchronously: its locks are requested in its realm (the promise is the
+// frame's), functions, exceptions and promises cross, identity holds; a
+// same-site iframe of another origin is cross-origin (SecurityError except
+// for postMessage and the other allowed members).
+func TestCrossWindowAccess(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<iframe id=f src="frame.html"></iframe>
+<iframe id=x src="https://other.example.test/frame.html"></iframe>`)},
+		"frame.html": {Data: []byte(`<script>
+function add(a, b) { return a + b; }
+function fail() { throw new RangeError("in frame"); }
+var shared = {n: 1};
+</script>`)},
+	}, browser.Config{})
+	// Each check is a function body returning true.
+	checks := []string{
+		`const f = document.getElementById("f").contentWindow; return f !== window && f === document.getElementById("f").contentWindow`,
+		`const f = document.getElementById("f").contentWindow; return f.add(2, 3) === 5 && f.shared === f.shared && f.shared.n === 1`,
+		`const f = document.getElementById("f").contentWindow; const p = f.navigator.locks.request("x", l => l.name); return p instanceof f.Promise && !(p instanceof Promise)`,
+		`const f = document.getElementById("f").contentWindow; try { f.fail(); return false } catch (e) { return e instanceof f.RangeError && e.message === "in frame" }`,
+		`const f = document.getElementById("f").contentWindow; return f.parent === window && document.getElementById("f").contentDocument.defaultView === f`,
+		`const x = document.getElementById("x").contentWindow; try { x.navigator; return false } catch (e) { return e.name === "SecurityError" }`,
+		`const x = document.getElementById("x").contentWindow; return typeof x.postMessage === "function" && document.getElementById("x").contentDocument === null`,
+	}
+	for _, c := range checks {
+		if got := eval(t, ctx, w, "(() => { "+c+" })()"); got != true {
+			t.Errorf("%s: %v", c, got)
+		}
+	}
+	if got := eval(t, ctx, w, `document.getElementById("f").contentWindow.navigator.locks.request("y", l => l.name)`); got != "y" {
+		t.Errorf("lock through the frame's navigator: %v", got)
+	}
+}
