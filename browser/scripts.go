@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"container/list"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -9,16 +10,36 @@ import (
 
 // ScriptCache compiles classic scripts once: pages that load the same
 // scripts (a test harness in every test page) share the compiled program,
-// and compiling a large script costs more than running many pages. A *goja.Program is not
-// tied to a runtime, so realms of concurrent tests share it. Goroutine-safe.
+// and compiling a large script costs more than running many pages. A
+// *goja.Program is not tied to a runtime, so realms of concurrent browsers
+// share it. Goroutine-safe; the zero value is ready to use.
+//
+// The cache is keyed by script name (its URL) and bounded: past MaxBytes
+// (an estimate of the memory the entries hold) the least recently used
+// entries are dropped, so a run of thousands of pages, each with scripts of
+// its own, keeps a flat heap.
 type ScriptCache struct {
-	mu sync.Mutex
-	m  map[string]compiled // by script name (its URL)
+	// MaxBytes bounds the cache; 0 means DefaultScriptCacheBytes.
+	MaxBytes int64
+
+	mu    sync.Mutex
+	bytes int64
+	lru   list.List // of *compiled, most recently used first
+	m     map[string]*list.Element
 }
 
+// DefaultScriptCacheBytes is the default bound of a ScriptCache.
+const DefaultScriptCacheBytes = 32 << 20
+
+// programCost estimates the memory of a compiled script: its source plus
+// the program, a few times the source's size.
+func programCost(src string) int64 { return 4*int64(len(src)) + 512 }
+
 type compiled struct {
-	src string
-	prg *goja.Program
+	name string
+	src  string
+	prg  *goja.Program
+	cost int64
 }
 
 // compile returns src compiled as a classic script named name, or
@@ -26,22 +47,58 @@ type compiled struct {
 // served differently) is compiled again.
 func (p *ScriptCache) compile(name, src string) (*goja.Program, error) {
 	p.mu.Lock()
-	c, ok := p.m[name]
-	p.mu.Unlock()
-	if ok && c.src == src {
-		return c.prg, nil
+	if e, ok := p.m[name]; ok {
+		if c := e.Value.(*compiled); c.src == src {
+			p.lru.MoveToFront(e)
+			p.mu.Unlock()
+			return c.prg, nil
+		}
 	}
+	p.mu.Unlock()
 	prg, err := goja.Compile(name, src, false)
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	if p.m == nil {
-		p.m = map[string]compiled{}
-	}
-	p.m[name] = compiled{src, prg}
-	p.mu.Unlock()
+	p.add(&compiled{name: name, src: src, prg: prg, cost: programCost(src)})
 	return prg, nil
+}
+
+// add caches c, dropping the least recently used entries past the bound.
+func (p *ScriptCache) add(c *compiled) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]*list.Element{}
+		p.lru.Init()
+	}
+	limit := p.MaxBytes
+	if limit <= 0 {
+		limit = DefaultScriptCacheBytes
+	}
+	if c.cost > limit {
+		return // larger than the whole cache: not kept
+	}
+	if old, ok := p.m[c.name]; ok {
+		p.remove(old)
+	}
+	p.m[c.name] = p.lru.PushFront(c)
+	p.bytes += c.cost
+	for p.bytes > limit {
+		p.remove(p.lru.Back())
+	}
+}
+
+func (p *ScriptCache) remove(e *list.Element) {
+	c := p.lru.Remove(e).(*compiled)
+	delete(p.m, c.name)
+	p.bytes -= c.cost
+}
+
+// Len is the number of cached programs.
+func (p *ScriptCache) Len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.m)
 }
 
 // evaluate is realm.EvaluateScript(name, src) with the compiled program
