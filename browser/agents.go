@@ -74,6 +74,11 @@ func (w *Window) leaveMembrane() {
 			break
 		}
 	}
+	if len(st.windows) == 0 && w.s.agents[w.env.Agent()] == st {
+		// The agent's last window: the agent terminates with its last
+		// document, and a later window gets a new agent.
+		delete(w.s.agents, w.env.Agent())
+	}
 	w.s.mu.Unlock()
 }
 
