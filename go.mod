@@ -9,6 +9,7 @@ require (
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/google/uuid v1.6.0
 	github.com/nlnwa/whatwg-url v0.6.2
+	github.com/petermattis/goid v0.0.0-20260820044319-269ab09b5261
 	golang.org/x/net v0.62.0
 	golang.org/x/tools v0.52.0
 )

@@ -3,18 +3,115 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-// Interfaces holds every interface, callback interface and namespace generated
-// from the IDL; a realm installs the exposed ones with (*webidl.Realm).Install.
+// Interfaces holds the definitions Register added (every interface, callback
+// interface and namespace generated from the IDL); a realm installs the
+// exposed ones with (*webidl.Realm).Install.
 var Interfaces = webidl.NewRegistry()
 
-var _ = big.NewInt
-var _ goja.Value
+// Statics holds the implementations of the Statics interfaces of the
+// IDL (constructors, static members, namespace members), one field per
+// interface or namespace that has any. Register requires every field.
+type Statics struct {
+	AbortController    AbortControllerStatics
+	AbortSignal        AbortSignalStatics
+	Comment            CommentStatics
+	DOMException       DOMExceptionStatics
+	Document           DocumentStatics
+	DocumentFragment   DocumentFragmentStatics
+	Event              EventStatics
+	EventTarget        EventTargetStatics
+	QuotaExceededError QuotaExceededErrorStatics
+	Text               TextStatics
+}
+
+// Register adds every interface, callback interface and namespace
+// generated from the IDL to reg, their static members implemented by
+// impl. It fails, adding nothing, when a field of impl is nil or reg
+// already has one of the definitions.
+func Register(reg *webidl.Registry, impl Statics) error {
+	var missing []string
+	if impl.AbortController == nil {
+		missing = append(missing, "AbortControllerStatics")
+	}
+	if impl.AbortSignal == nil {
+		missing = append(missing, "AbortSignalStatics")
+	}
+	if impl.Comment == nil {
+		missing = append(missing, "CommentStatics")
+	}
+	if impl.DOMException == nil {
+		missing = append(missing, "DOMExceptionStatics")
+	}
+	if impl.Document == nil {
+		missing = append(missing, "DocumentStatics")
+	}
+	if impl.DocumentFragment == nil {
+		missing = append(missing, "DocumentFragmentStatics")
+	}
+	if impl.Event == nil {
+		missing = append(missing, "EventStatics")
+	}
+	if impl.EventTarget == nil {
+		missing = append(missing, "EventTargetStatics")
+	}
+	if impl.QuotaExceededError == nil {
+		missing = append(missing, "QuotaExceededErrorStatics")
+	}
+	if impl.Text == nil {
+		missing = append(missing, "TextStatics")
+	}
+	if len(missing) > 0 {
+		return webidl.MissingImplementations(missing)
+	}
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+		return err
+	}
+	reg.Add(idlDefAbortController(impl.AbortController))
+	reg.Add(idlDefAbortSignal(impl.AbortSignal))
+	reg.Add(idlDefCharacterData())
+	reg.Add(idlDefComment(impl.Comment))
+	reg.Add(idlDefDOMException(impl.DOMException))
+	reg.Add(idlDefDOMTokenList())
+	reg.Add(idlDefDedicatedWorkerGlobalScope())
+	reg.Add(idlDefDocument(impl.Document))
+	reg.Add(idlDefDocumentFragment(impl.DocumentFragment))
+	reg.Add(idlDefDocumentType())
+	reg.Add(idlDefElement())
+	reg.Add(idlDefEvent(impl.Event))
+	reg.Add(idlDefEventTarget(impl.EventTarget))
+	reg.Add(idlDefHTMLBodyElement())
+	reg.Add(idlDefHTMLCollection())
+	reg.Add(idlDefHTMLDivElement())
+	reg.Add(idlDefHTMLElement())
+	reg.Add(idlDefHTMLHeadElement())
+	reg.Add(idlDefHTMLHtmlElement())
+	reg.Add(idlDefHTMLIFrameElement())
+	reg.Add(idlDefHTMLParagraphElement())
+	reg.Add(idlDefHTMLScriptElement())
+	reg.Add(idlDefHTMLSpanElement())
+	reg.Add(idlDefHTMLTitleElement())
+	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefLocation())
+	reg.Add(idlDefLock())
+	reg.Add(idlDefLockManager())
+	reg.Add(idlDefNavigator())
+	reg.Add(idlDefNode())
+	reg.Add(idlDefNodeList())
+	reg.Add(idlDefPerformance())
+	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefStorageBucket())
+	reg.Add(idlDefStorageBucketManager())
+	reg.Add(idlDefText(impl.Text))
+	reg.Add(idlDefWindow())
+	reg.Add(idlDefWorkerGlobalScope())
+	reg.Add(idlDefWorkerLocation())
+	reg.Add(idlDefWorkerNavigator())
+	return nil
+}
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethods {
@@ -32,14 +129,14 @@ func idlToAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value {
 // idlFromAddEventListenerOptions converts a JavaScript value to the IDL type AddEventListenerOptions.
 func idlFromAddEventListenerOptions(r *webidl.Realm, v goja.Value) AddEventListenerOptions {
 	var d AddEventListenerOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "AddEventListenerOptions"))
+	idlReadDictAddEventListenerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "AddEventListenerOptions"), &d)
 	return d
 }
 
 // idlToAddEventListenerOptions converts an IDL AddEventListenerOptions value to JavaScript.
 func idlToAddEventListenerOptions(r *webidl.Realm, x AddEventListenerOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictAddEventListenerOptions(r, obj, &x)
 	return obj
 }
 
@@ -648,14 +745,14 @@ func idlToEventHandlerNonNull(r *webidl.Realm, x *EventHandlerNonNull) goja.Valu
 // idlFromEventInit converts a JavaScript value to the IDL type EventInit.
 func idlFromEventInit(r *webidl.Realm, v goja.Value) EventInit {
 	var d EventInit
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "EventInit"))
+	idlReadDictEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "EventInit"), &d)
 	return d
 }
 
 // idlToEventInit converts an IDL EventInit value to JavaScript.
 func idlToEventInit(r *webidl.Realm, x EventInit) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictEventInit(r, obj, &x)
 	return obj
 }
 
@@ -675,14 +772,14 @@ func idlToEventListener(r *webidl.Realm, x *EventListener) goja.Value {
 // idlFromEventListenerOptions converts a JavaScript value to the IDL type EventListenerOptions.
 func idlFromEventListenerOptions(r *webidl.Realm, v goja.Value) EventListenerOptions {
 	var d EventListenerOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "EventListenerOptions"))
+	idlReadDictEventListenerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "EventListenerOptions"), &d)
 	return d
 }
 
 // idlToEventListenerOptions converts an IDL EventListenerOptions value to JavaScript.
 func idlToEventListenerOptions(r *webidl.Realm, x EventListenerOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictEventListenerOptions(r, obj, &x)
 	return obj
 }
 
@@ -1209,14 +1306,14 @@ func idlToLockGrantedCallback(r *webidl.Realm, x *LockGrantedCallback) goja.Valu
 // idlFromLockInfo converts a JavaScript value to the IDL type LockInfo.
 func idlFromLockInfo(r *webidl.Realm, v goja.Value) LockInfo {
 	var d LockInfo
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "LockInfo"))
+	idlReadDictLockInfo(r, r.DictionaryObject(webidl.AnyValue(v), "LockInfo"), &d)
 	return d
 }
 
 // idlToLockInfo converts an IDL LockInfo value to JavaScript.
 func idlToLockInfo(r *webidl.Realm, x LockInfo) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictLockInfo(r, obj, &x)
 	return obj
 }
 
@@ -1236,14 +1333,14 @@ func idlToLockManager(r *webidl.Realm, x LockManagerMethods) goja.Value {
 // idlFromLockManagerSnapshot converts a JavaScript value to the IDL type LockManagerSnapshot.
 func idlFromLockManagerSnapshot(r *webidl.Realm, v goja.Value) LockManagerSnapshot {
 	var d LockManagerSnapshot
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "LockManagerSnapshot"))
+	idlReadDictLockManagerSnapshot(r, r.DictionaryObject(webidl.AnyValue(v), "LockManagerSnapshot"), &d)
 	return d
 }
 
 // idlToLockManagerSnapshot converts an IDL LockManagerSnapshot value to JavaScript.
 func idlToLockManagerSnapshot(r *webidl.Realm, x LockManagerSnapshot) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictLockManagerSnapshot(r, obj, &x)
 	return obj
 }
 
@@ -1260,14 +1357,14 @@ func idlToLockMode(r *webidl.Realm, x LockMode) goja.Value {
 // idlFromLockOptions converts a JavaScript value to the IDL type LockOptions.
 func idlFromLockOptions(r *webidl.Realm, v goja.Value) LockOptions {
 	var d LockOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "LockOptions"))
+	idlReadDictLockOptions(r, r.DictionaryObject(webidl.AnyValue(v), "LockOptions"), &d)
 	return d
 }
 
 // idlToLockOptions converts an IDL LockOptions value to JavaScript.
 func idlToLockOptions(r *webidl.Realm, x LockOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictLockOptions(r, obj, &x)
 	return obj
 }
 
@@ -1800,14 +1897,14 @@ func idlToPromiseOfUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
 // idlFromQuotaExceededErrorOptions converts a JavaScript value to the IDL type QuotaExceededErrorOptions.
 func idlFromQuotaExceededErrorOptions(r *webidl.Realm, v goja.Value) QuotaExceededErrorOptions {
 	var d QuotaExceededErrorOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "QuotaExceededErrorOptions"))
+	idlReadDictQuotaExceededErrorOptions(r, r.DictionaryObject(webidl.AnyValue(v), "QuotaExceededErrorOptions"), &d)
 	return d
 }
 
 // idlToQuotaExceededErrorOptions converts an IDL QuotaExceededErrorOptions value to JavaScript.
 func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictQuotaExceededErrorOptions(r, obj, &x)
 	return obj
 }
 
@@ -1907,14 +2004,14 @@ func idlToStorageBucketManager(r *webidl.Realm, x StorageBucketManagerMethods) g
 // idlFromStorageBucketOptions converts a JavaScript value to the IDL type StorageBucketOptions.
 func idlFromStorageBucketOptions(r *webidl.Realm, v goja.Value) StorageBucketOptions {
 	var d StorageBucketOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "StorageBucketOptions"))
+	idlReadDictStorageBucketOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StorageBucketOptions"), &d)
 	return d
 }
 
 // idlToStorageBucketOptions converts an IDL StorageBucketOptions value to JavaScript.
 func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictStorageBucketOptions(r, obj, &x)
 	return obj
 }
 

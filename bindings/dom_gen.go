@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // AbortControllerMethods is implemented by the Go implementation of the IDL interface
@@ -32,25 +24,16 @@ type AbortControllerStatics interface {
 	Constructor(r *webidl.Realm) (AbortControllerMethods, error)
 }
 
-// AbortControllerStaticsImpl is the implementation of AbortControllerStatics (set it in an init func).
-var AbortControllerStaticsImpl AbortControllerStatics
-
-func idlStaticsAbortController(r *webidl.Realm) AbortControllerStatics {
-	if AbortControllerStaticsImpl == nil {
-		r.ThrowTypeError("AbortController: not implemented")
-	}
-	return AbortControllerStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefAbortController returns the definition of AbortController, calling statics.
+func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "AbortController",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsAbortController(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -83,7 +66,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // AbortSignalMethods is implemented by the Go implementation of the IDL interface
@@ -109,18 +92,9 @@ type AbortSignalStatics interface {
 	Any(r *webidl.Realm, argSignals []AbortSignalMethods) (AbortSignalMethods, error)
 }
 
-// AbortSignalStaticsImpl is the implementation of AbortSignalStatics (set it in an init func).
-var AbortSignalStaticsImpl AbortSignalStatics
-
-func idlStaticsAbortSignal(r *webidl.Realm) AbortSignalStatics {
-	if AbortSignalStaticsImpl == nil {
-		r.ThrowTypeError("AbortSignal: not implemented")
-	}
-	return AbortSignalStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefAbortSignal returns the definition of AbortSignal, calling statics.
+func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "AbortSignal",
 		Parent:  "EventTarget",
 		Exposed: []string{"*"},
@@ -168,7 +142,7 @@ func init() {
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argReason = idlFromAny(r, v)
 					}
-					res, err := idlStaticsAbortSignal(r).Abort(r, argReason)
+					res, err := statics.Abort(r, argReason)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -180,7 +154,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'timeout' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argMilliseconds := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsAbortSignal(r).Timeout(r, argMilliseconds)
+					res, err := statics.Timeout(r, argMilliseconds)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -192,7 +166,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'any' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argSignals := idlFromSequenceOfAbortSignal(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsAbortSignal(r).Any(r, argSignals)
+					res, err := statics.Any(r, argSignals)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -208,7 +182,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // AddEventListenerOptions is the IDL dictionary AddEventListenerOptions.
@@ -222,8 +196,10 @@ type AddEventListenerOptions struct {
 	Signal AbortSignalMethods
 }
 
-func (d *AddEventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventListenerOptions.fromObject(r, obj)
+// idlReadDictAddEventListenerOptions reads the members of AddEventListenerOptions from obj (nil for undefined
+// or null).
+func idlReadDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+	idlReadDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	if v := r.DictionaryMember(obj, "once"); v != nil {
 		d.Once = idlFromBoolean(r, v)
 	} else {
@@ -237,8 +213,9 @@ func (d *AddEventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) 
 	}
 }
 
-func (d *AddEventListenerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventListenerOptions.toObject(r, obj)
+// idlWriteDictAddEventListenerOptions writes the members of AddEventListenerOptions to obj.
+func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+	idlWriteDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	_ = obj.DefineDataProperty("once", idlToBoolean(r, d.Once), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Passive.Present {
 		_ = obj.DefineDataProperty("passive", idlToBoolean(r, d.Passive.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -273,8 +250,9 @@ type CharacterDataMethods interface {
 	Remove() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefCharacterData returns the definition of CharacterData.
+func idlDefCharacterData() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "CharacterData",
 		Parent:      "Node",
 		Exposed:     []string{"Window"},
@@ -389,7 +367,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // CommentMethods is implemented by the Go implementation of the IDL interface
@@ -404,18 +382,9 @@ type CommentStatics interface {
 	Constructor(r *webidl.Realm, argData webidl.DOMString) (CommentMethods, error)
 }
 
-// CommentStaticsImpl is the implementation of CommentStatics (set it in an init func).
-var CommentStaticsImpl CommentStatics
-
-func idlStaticsComment(r *webidl.Realm) CommentStatics {
-	if CommentStaticsImpl == nil {
-		r.ThrowTypeError("Comment: not implemented")
-	}
-	return CommentStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefComment returns the definition of Comment, calling statics.
+func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "Comment",
 		Parent:            "CharacterData",
 		Exposed:           []string{"Window"},
@@ -429,14 +398,14 @@ func init() {
 			} else {
 				argData = idlFromDOMString(r, webidl.StringValue(""))
 			}
-			res, err := idlStaticsComment(r).Constructor(r, argData)
+			res, err := statics.Constructor(r, argData)
 			if err != nil {
 				r.Throw(err)
 			}
 			return res
 		},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // DOMTokenListMethods is implemented by the Go implementation of the IDL interface
@@ -461,8 +430,9 @@ type DOMTokenListMethods interface {
 	IndexedLength() (uint32, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDOMTokenList returns the definition of DOMTokenList.
+func idlDefDOMTokenList() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "DOMTokenList",
 		Exposed: []string{"Window"},
 		Legacy: &webidl.LegacyProperties{
@@ -592,7 +562,7 @@ func init() {
 					return idlToDOMString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // DocumentMethods is implemented by the Go implementation of the IDL interface
@@ -693,18 +663,9 @@ type DocumentStatics interface {
 	Constructor(r *webidl.Realm) (DocumentMethods, error)
 }
 
-// DocumentStaticsImpl is the implementation of DocumentStatics (set it in an init func).
-var DocumentStaticsImpl DocumentStatics
-
-func idlStaticsDocument(r *webidl.Realm) DocumentStatics {
-	if DocumentStaticsImpl == nil {
-		r.ThrowTypeError("Document: not implemented")
-	}
-	return DocumentStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDocument returns the definition of Document, calling statics.
+func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "Document",
 		Parent:            "Node",
 		Exposed:           []string{"Window"},
@@ -713,7 +674,7 @@ func init() {
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsDocument(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -1185,7 +1146,7 @@ func init() {
 					return idlToNodeList(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // DocumentFragmentMethods is implemented by the Go implementation of the IDL interface
@@ -1218,18 +1179,9 @@ type DocumentFragmentStatics interface {
 	Constructor(r *webidl.Realm) (DocumentFragmentMethods, error)
 }
 
-// DocumentFragmentStaticsImpl is the implementation of DocumentFragmentStatics (set it in an init func).
-var DocumentFragmentStaticsImpl DocumentFragmentStatics
-
-func idlStaticsDocumentFragment(r *webidl.Realm) DocumentFragmentStatics {
-	if DocumentFragmentStaticsImpl == nil {
-		r.ThrowTypeError("DocumentFragment: not implemented")
-	}
-	return DocumentFragmentStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDocumentFragment returns the definition of DocumentFragment, calling statics.
+func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "DocumentFragment",
 		Parent:            "Node",
 		Exposed:           []string{"Window"},
@@ -1238,7 +1190,7 @@ func init() {
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsDocumentFragment(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -1356,7 +1308,7 @@ func init() {
 					return idlToNodeList(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // DocumentTypeMethods is implemented by the Go implementation of the IDL interface
@@ -1378,8 +1330,9 @@ type DocumentTypeMethods interface {
 	Remove() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDocumentType returns the definition of DocumentType.
+func idlDefDocumentType() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "DocumentType",
 		Parent:      "Node",
 		Exposed:     []string{"Window"},
@@ -1464,7 +1417,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // ElementMethods is implemented by the Go implementation of the IDL interface
@@ -1546,8 +1499,9 @@ type ElementMethods interface {
 	Remove() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefElement returns the definition of Element.
+func idlDefElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "Element",
 		Parent:      "Node",
 		Exposed:     []string{"Window"},
@@ -1975,7 +1929,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // EventMethods is implemented by the Go implementation of the IDL interface
@@ -2030,18 +1984,9 @@ type EventStatics interface {
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict EventInit) (EventMethods, error)
 }
 
-// EventStaticsImpl is the implementation of EventStatics (set it in an init func).
-var EventStaticsImpl EventStatics
-
-func idlStaticsEvent(r *webidl.Realm) EventStatics {
-	if EventStaticsImpl == nil {
-		r.ThrowTypeError("Event: not implemented")
-	}
-	return EventStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefEvent returns the definition of Event, calling statics.
+func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Event",
 		Exposed: []string{"*"},
 		Constants: []webidl.Constant{
@@ -2064,7 +2009,7 @@ func init() {
 			} else {
 				argEventInitDict = idlFromEventInit(r, goja.Undefined())
 			}
-			res, err := idlStaticsEvent(r).Constructor(r, argType, argEventInitDict)
+			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -2278,7 +2223,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // EventInit is the IDL dictionary EventInit.
@@ -2291,7 +2236,9 @@ type EventInit struct {
 	Composed bool
 }
 
-func (d *EventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictEventInit reads the members of EventInit from obj (nil for undefined
+// or null).
+func idlReadDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 	if v := r.DictionaryMember(obj, "bubbles"); v != nil {
 		d.Bubbles = idlFromBoolean(r, v)
 	} else {
@@ -2309,7 +2256,8 @@ func (d *EventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *EventInit) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictEventInit writes the members of EventInit to obj.
+func idlWriteDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 	_ = obj.DefineDataProperty("bubbles", idlToBoolean(r, d.Bubbles), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("cancelable", idlToBoolean(r, d.Cancelable), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("composed", idlToBoolean(r, d.Composed), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -2337,7 +2285,9 @@ type EventListenerOptions struct {
 	Capture bool
 }
 
-func (d *EventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictEventListenerOptions reads the members of EventListenerOptions from obj (nil for undefined
+// or null).
+func idlReadDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
 	if v := r.DictionaryMember(obj, "capture"); v != nil {
 		d.Capture = idlFromBoolean(r, v)
 	} else {
@@ -2345,7 +2295,8 @@ func (d *EventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *EventListenerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictEventListenerOptions writes the members of EventListenerOptions to obj.
+func idlWriteDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
 	_ = obj.DefineDataProperty("capture", idlToBoolean(r, d.Capture), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -2367,25 +2318,16 @@ type EventTargetStatics interface {
 	Constructor(r *webidl.Realm) (EventTargetMethods, error)
 }
 
-// EventTargetStaticsImpl is the implementation of EventTargetStatics (set it in an init func).
-var EventTargetStaticsImpl EventTargetStatics
-
-func idlStaticsEventTarget(r *webidl.Realm) EventTargetStatics {
-	if EventTargetStaticsImpl == nil {
-		r.ThrowTypeError("EventTarget: not implemented")
-	}
-	return EventTargetStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefEventTarget returns the definition of EventTarget, calling statics.
+func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "EventTarget",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsEventTarget(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -2447,7 +2389,7 @@ func init() {
 					return idlToBoolean(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // HTMLCollectionMethods is implemented by the Go implementation of the IDL interface
@@ -2460,8 +2402,9 @@ type HTMLCollectionMethods interface {
 	IndexedLength() (uint32, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLCollection returns the definition of HTMLCollection.
+func idlDefHTMLCollection() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLCollection",
 		Exposed: []string{"Window"},
 		Legacy: &webidl.LegacyProperties{
@@ -2506,7 +2449,7 @@ func init() {
 					return idlToNullableElement(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // NodeMethods is implemented by the Go implementation of the IDL interface
@@ -2564,8 +2507,9 @@ type NodeMethods interface {
 	RemoveChild(argChild NodeMethods) (NodeMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefNode returns the definition of Node.
+func idlDefNode() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Node",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window"},
@@ -2863,7 +2807,7 @@ func init() {
 					return idlToNode(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // NodeListMethods is implemented by the Go implementation of the IDL interface
@@ -2876,8 +2820,9 @@ type NodeListMethods interface {
 	IndexedLength() (uint32, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefNodeList returns the definition of NodeList.
+func idlDefNodeList() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "NodeList",
 		Exposed: []string{"Window"},
 		Legacy: &webidl.LegacyProperties{
@@ -2923,7 +2868,7 @@ func init() {
 					return idlToNullableNode(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // TextMethods is implemented by the Go implementation of the IDL interface
@@ -2938,18 +2883,9 @@ type TextStatics interface {
 	Constructor(r *webidl.Realm, argData webidl.DOMString) (TextMethods, error)
 }
 
-// TextStaticsImpl is the implementation of TextStatics (set it in an init func).
-var TextStaticsImpl TextStatics
-
-func idlStaticsText(r *webidl.Realm) TextStatics {
-	if TextStaticsImpl == nil {
-		r.ThrowTypeError("Text: not implemented")
-	}
-	return TextStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefText returns the definition of Text, calling statics.
+func idlDefText(statics TextStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "Text",
 		Parent:            "CharacterData",
 		Exposed:           []string{"Window"},
@@ -2963,12 +2899,12 @@ func init() {
 			} else {
 				argData = idlFromDOMString(r, webidl.StringValue(""))
 			}
-			res, err := idlStaticsText(r).Constructor(r, argData)
+			res, err := statics.Constructor(r, argData)
 			if err != nil {
 				r.Throw(err)
 			}
 			return res
 		},
 		Members: []webidl.Member{},
-	})
+	}
 }

@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
@@ -35,8 +27,9 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	Close() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDedicatedWorkerGlobalScope returns the definition of DedicatedWorkerGlobalScope.
+func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "DedicatedWorkerGlobalScope",
 		Parent:      "WorkerGlobalScope",
 		Exposed:     []string{"DedicatedWorker"},
@@ -122,7 +115,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // DocumentReadyState is the IDL enumeration DocumentReadyState.
@@ -167,13 +160,14 @@ func (c *EventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventMethods) 
 type HTMLBodyElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLBodyElement returns the definition of HTMLBodyElement.
+func idlDefHTMLBodyElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLBodyElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // HTMLDivElementMethods is implemented by the Go implementation of the IDL interface
@@ -181,13 +175,14 @@ func init() {
 type HTMLDivElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLDivElement returns the definition of HTMLDivElement.
+func idlDefHTMLDivElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLDivElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // HTMLElementMethods is implemented by the Go implementation of the IDL interface
@@ -221,8 +216,9 @@ type HTMLElementMethods interface {
 	Click() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLElement returns the definition of HTMLElement.
+func idlDefHTMLElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLElement",
 		Parent:  "Element",
 		Exposed: []string{"Window"},
@@ -339,7 +335,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // HTMLHeadElementMethods is implemented by the Go implementation of the IDL interface
@@ -347,13 +343,14 @@ func init() {
 type HTMLHeadElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLHeadElement returns the definition of HTMLHeadElement.
+func idlDefHTMLHeadElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLHeadElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // HTMLHtmlElementMethods is implemented by the Go implementation of the IDL interface
@@ -361,13 +358,14 @@ func init() {
 type HTMLHtmlElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLHtmlElement returns the definition of HTMLHtmlElement.
+func idlDefHTMLHtmlElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLHtmlElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // HTMLIFrameElementMethods is implemented by the Go implementation of the IDL interface
@@ -405,8 +403,9 @@ type HTMLIFrameElementMethods interface {
 	ContentWindow() (WindowMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLIFrameElement returns the definition of HTMLIFrameElement.
+func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLIFrameElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
@@ -556,7 +555,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // HTMLParagraphElementMethods is implemented by the Go implementation of the IDL interface
@@ -564,13 +563,14 @@ func init() {
 type HTMLParagraphElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLParagraphElement returns the definition of HTMLParagraphElement.
+func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLParagraphElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // HTMLScriptElementMethods is implemented by the Go implementation of the IDL interface
@@ -598,8 +598,9 @@ type HTMLScriptElementMethods interface {
 	SetText(v webidl.DOMString) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLScriptElement returns the definition of HTMLScriptElement.
+func idlDefHTMLScriptElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLScriptElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
@@ -690,7 +691,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // HTMLSpanElementMethods is implemented by the Go implementation of the IDL interface
@@ -698,13 +699,14 @@ func init() {
 type HTMLSpanElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLSpanElement returns the definition of HTMLSpanElement.
+func idlDefHTMLSpanElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLSpanElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // HTMLTitleElementMethods is implemented by the Go implementation of the IDL interface
@@ -716,8 +718,9 @@ type HTMLTitleElementMethods interface {
 	SetText(v webidl.DOMString) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLTitleElement returns the definition of HTMLTitleElement.
+func idlDefHTMLTitleElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLTitleElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
@@ -740,7 +743,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // HTMLUnknownElementMethods is implemented by the Go implementation of the IDL interface
@@ -748,13 +751,14 @@ func init() {
 type HTMLUnknownElementMethods interface {
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefHTMLUnknownElement returns the definition of HTMLUnknownElement.
+func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "HTMLUnknownElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // LocationMethods is implemented by the Go implementation of the IDL interface
@@ -802,8 +806,9 @@ type LocationMethods interface {
 	Reload() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefLocation returns the definition of Location.
+func idlDefLocation() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Location",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -998,7 +1003,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // NavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -1038,8 +1043,9 @@ type NavigatorMethods interface {
 	Locks() (LockManagerMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefNavigator returns the definition of Navigator.
+func idlDefNavigator() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Navigator",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -1206,7 +1212,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // OnErrorEventHandlerType is the IDL typedef OnErrorEventHandler = OnErrorEventHandlerNonNull?.
@@ -1344,8 +1350,9 @@ type WindowMethods interface {
 	QueueMicrotask(argCallback *VoidFunction) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWindow returns the definition of Window.
+func idlDefWindow() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "Window",
 		Parent:      "EventTarget",
 		Exposed:     []string{"Window"},
@@ -1906,7 +1913,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WindowProxyType is the IDL typedef WindowProxy = Window.
@@ -1973,8 +1980,9 @@ type WorkerGlobalScopeMethods interface {
 	QueueMicrotask(argCallback *VoidFunction) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
+func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "WorkerGlobalScope",
 		Parent:      "EventTarget",
 		Exposed:     []string{"Worker"},
@@ -2311,7 +2319,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WorkerLocationMethods is implemented by the Go implementation of the IDL interface
@@ -2337,8 +2345,9 @@ type WorkerLocationMethods interface {
 	Hash() (string, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerLocation returns the definition of WorkerLocation.
+func idlDefWorkerLocation() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "WorkerLocation",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
@@ -2442,7 +2451,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // WorkerNavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -2480,8 +2489,9 @@ type WorkerNavigatorMethods interface {
 	Locks() (LockManagerMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerNavigator returns the definition of WorkerNavigator.
+func idlDefWorkerNavigator() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "WorkerNavigator",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
@@ -2638,5 +2648,5 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }

@@ -811,14 +811,9 @@ func (d *documentImpl) SetOnmessage(v *EventHandlerNonNull) error {
 
 // Statics: new Document(), new DocumentFragment(), new Text(), new Comment().
 
-type nodeStatics struct{}
+// They are registered with the other statics in methods.go.
 
-func init() {
-	DocumentStaticsImpl = nodeStatics{}
-	DocumentFragmentStaticsImpl = fragmentStatics{}
-	TextStaticsImpl = textStatics{}
-	CommentStaticsImpl = commentStatics{}
-}
+type nodeStatics struct{}
 
 // currentDocument is the document of the realm's window (a new empty one
 // for workers, which have no node constructors exposed).
