@@ -59,9 +59,10 @@ func (w *Window) joinMembrane() error {
 	return nil
 }
 
-// leaveMembrane forgets w as a window of its agent; wrappers already
-// handed out keep working (a removed iframe's objects stay usable, as in
-// browsers).
+// leaveMembrane forgets w as a window of its agent and removes its runtime
+// from the membrane; wrappers already handed out keep working (a removed
+// iframe's objects stay usable, as in browsers). It runs on the agent's
+// event loop.
 func (w *Window) leaveMembrane() {
 	st := w.agent
 	if st == nil {
@@ -74,6 +75,7 @@ func (w *Window) leaveMembrane() {
 			break
 		}
 	}
+	st.m.Remove(w.realm.Runtime())
 	if len(st.windows) == 0 && w.s.agents[w.env.Agent()] == st {
 		// The agent's last window: the agent terminates with its last
 		// document, and a later window gets a new agent.
