@@ -230,3 +230,29 @@ var shared = {n: 1};
 		t.Errorf("lock through the frame's navigator: %v", got)
 	}
 }
+
+// TestLocationNavigatesFrame: assigning location.href in an iframe's
+// window replaces it with the new document's window (the old one unloads
+// and releases its lock); the iframe fires load.
+func TestLocationNavigatesFrame(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<iframe id=f src="a.html"></iframe>`)},
+		"a.html":     {Data: []byte(`<script>navigator.locks.request("a", () => new Promise(() => {}));</script>`)},
+		"b.html":     {Data: []byte(`<script>var page = "b";</script>`)},
+	}, browser.Config{})
+	eval(t, ctx, w, `new Promise(r => navigator.locks.query().then(s => s.held.length === 1 && r()))`)
+	got := eval(t, ctx, w, `(async () => {
+  const f = document.getElementById("f");
+  const loaded = new Promise(r => f.addEventListener("load", r, {once: true}));
+  f.contentWindow.location.href = "b.html";
+  await loaded;
+  const lock = await navigator.locks.request("a", {ifAvailable: true}, l => l !== null);
+  return [f.contentWindow.page, f.contentWindow.location.pathname, lock].join();
+})()`)
+	if got != "b,/b.html,true" {
+		t.Fatalf("after navigation: %v", got)
+	}
+	if _, err := w.Evaluate(ctx, `location.href = "b.html"`); err == nil || !strings.Contains(err.Error(), "NotSupportedError") {
+		t.Fatalf("top-level navigation: %v", err)
+	}
+}

@@ -192,7 +192,8 @@ func (w *Window) install() error {
 			from.postMessage(w, message, targetOrigin)
 			return nil
 		},
-		Close: func() { w.closeByScript() },
+		Close:    func() { w.closeByScript() },
+		Navigate: w.navigateByScript,
 	})
 	// closed: the window's navigable is gone (a closed popup, a removed
 	// iframe's window).
@@ -467,3 +468,23 @@ func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
 
 // documentObject is the window's Document object.
 func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }
+
+// navigateByScript navigates the window's navigable from script
+// (location.href, assign, replace, reload): the window of an iframe or a
+// popup is replaced by a new one (the old document unloads). Top-level
+// windows of Browser.Open do not navigate from script.
+func (w *Window) navigateByScript(raw string, _ bool) error {
+	f := w.frame
+	if f == nil {
+		return dom.NewDOMException("Navigating a top-level window from script is not supported.", dom.NotSupportedError)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return dom.NewDOMException("'"+raw+"' is not a valid URL.", dom.SyntaxError)
+	}
+	if f.activeWindow() != w {
+		return nil // w is no longer the frame's window
+	}
+	f.navigate(u, nil)
+	return nil
+}
