@@ -190,7 +190,7 @@ func (t *eventTargetImpl) RemoveEventListener(typ webidl.DOMString, callback *Ev
 }
 
 func (t *eventTargetImpl) DispatchEvent(event EventMethods) (bool, error) {
-	return t.realm.dispatchEventSteps(t.target, event.(*eventImpl).ev)
+	return t.realm.dispatchEventSteps(t.target, baseEventOf(event).ev)
 }
 
 // Event
