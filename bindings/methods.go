@@ -28,6 +28,13 @@ func init() {
 		DocumentFragment:   fragmentStatics{},
 		Text:               textStatics{},
 		Comment:            commentStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
+		MessageChannel:     messageChannelStatics{},
+		MessageEvent:       messageEventStatics{},
+		Worker:             workerStatics{},
+		URL:                urlStatics{},
+		URLSearchParams:    urlSearchParamsStatics{},
 	}); err != nil {
 		panic(err)
 	}
