@@ -1,9 +1,13 @@
 package browser
 
 import (
+	"errors"
+	"reflect"
+
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/membrane"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 )
 
@@ -136,23 +140,69 @@ func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
 	return standIn
 }
 
-// serialize is StructuredSerialize of a message posted in realm (see
-// serializeOrThrow). A message that is another window's object reached
-// through the agent's membrane (a page calling worker.postMessage on a
-// Worker of its iframe's realm with its own object) is serialized in that
-// window's realm: it is that window's value.
-func (b *Browser) serialize(realm *bindings.Realm, in *intrinsics, v goja.Value) *Serialized {
+// serialize is StructuredSerializeWithTransfer of a message posted in
+// realm, throwing (a panic with a value of realm, inside a native call)
+// what it fails with: a DataCloneError, or a getter's exception. A message
+// that is another same-agent window's object reached through the
+// membrane (a page calling worker.postMessage on a Worker of its iframe's
+// realm with its own object) is serialized in that window's realm: it is
+// that window's value.
+func (b *Browser) serialize(realm *bindings.Realm, v goja.Value, transfer []*goja.Object) html.SerializedWithTransfer {
+	from := realm
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == proxyType {
-		if ow, orig := b.unwrapForeign(realm, o); ow != nil {
-			return serializeOrThrow(realm.Runtime(), realm, ow.in, orig)
+		if ow, st := b.foreignOwner(realm, o); ow != nil {
+			if self := st.windowOf(realm); self != nil {
+				v, transfer = st.unwrapInto(self, ow, v, transfer)
+				from = ow.realm
+			}
 		}
 	}
-	return serializeOrThrow(realm.Runtime(), realm, in, v)
+	msg, err := from.StructuredSerializeWithTransfer(v, transfer)
+	if err != nil {
+		var de *dom.DOMException
+		var ex *goja.Exception
+		switch {
+		case errors.As(err, &de):
+			panic(realm.NewDOMException(de.Name, de.Message))
+		case errors.As(err, &ex):
+			panic(ex)
+		default:
+			panic(realm.Runtime().NewGoError(err))
+		}
+	}
+	return msg
 }
 
-// unwrapForeign finds the window of realm's agent whose object the
-// membrane wrapper o stands for, and that object (nil when o is not one).
-func (b *Browser) unwrapForeign(realm *bindings.Realm, o *goja.Object) (*Window, goja.Value) {
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// windowOf is the window of the agent whose realm is r, or nil.
+func (st *agentState) windowOf(r *bindings.Realm) *Window {
+	for _, w := range st.windows {
+		if w.realm == r {
+			return w
+		}
+	}
+	return nil
+}
+
+// unwrapInto gives a message and transfer list of window from's realm (in
+// practice membrane wrappers of to's objects) as values of window to's
+// realm.
+func (st *agentState) unwrapInto(from, to *Window, message goja.Value, transfer []*goja.Object) (goja.Value, []*goja.Object) {
+	fvm, tvm := from.realm.Runtime(), to.realm.Runtime()
+	message = st.m.Wrap(fvm, tvm, message)
+	out := make([]*goja.Object, 0, len(transfer))
+	for _, t := range transfer {
+		if o, ok := st.m.Wrap(fvm, tvm, t).(*goja.Object); ok {
+			out = append(out, o)
+		}
+	}
+	return message, out
+}
+
+// foreignOwner finds the window of realm's agent whose object the membrane
+// wrapper o stands for (nil when o is not one).
+func (b *Browser) foreignOwner(realm *bindings.Realm, o *goja.Object) (*Window, *agentState) {
 	b.mu.Lock()
 	st := b.agents[realm.Env().Agent()]
 	var windows []*Window
@@ -160,23 +210,17 @@ func (b *Browser) unwrapForeign(realm *bindings.Realm, o *goja.Object) (*Window,
 		windows = append(windows, st.windows...)
 	}
 	b.mu.Unlock()
-	vm := realm.Runtime()
-	inMembrane := false
-	for _, w := range windows {
-		if w.realm == realm {
-			inMembrane = true
-		}
-	}
-	if !inMembrane {
+	if st == nil || st.windowOf(realm) == nil {
 		return nil, nil
 	}
+	vm := realm.Runtime()
 	for _, w := range windows {
-		if w.realm == realm || w.in == nil {
+		if w.realm == realm {
 			continue
 		}
 		u := st.m.Wrap(vm, w.realm.Runtime(), o)
 		if uo, ok := u.(*goja.Object); ok && uo.ExportType() != proxyType {
-			return w, uo
+			return w, st
 		}
 	}
 	return nil, nil

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -417,22 +418,27 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': 1 argument required, but only 0 present."))
 		}
+		// postMessage(message, targetOrigin, transfer) or
+		// postMessage(message, {targetOrigin, transfer}).
 		targetOrigin := "/"
+		var transfer []*goja.Object
 		switch opt := call.Argument(1).(type) {
 		case *goja.Object:
 			if v := opt.Get("targetOrigin"); v != nil && !goja.IsUndefined(v) {
 				targetOrigin = v.String()
 			}
+			transfer = objectList(vm, opt.Get("transfer"))
 		default:
 			if !goja.IsUndefined(opt) {
 				targetOrigin = opt.String()
 			}
+			transfer = objectList(vm, call.Argument(2))
 		}
 		if tw := target(); tw != nil {
-			w.postMessage(tw, call.Argument(0), targetOrigin)
+			w.postMessage(tw, call.Argument(0), targetOrigin, transfer)
 		} else {
 			// Still validate the message, as the window would.
-			w.s.serialize(w.realm, w.in, call.Argument(0))
+			w.s.serialize(w.realm, call.Argument(0), transfer)
 		}
 		return goja.Undefined()
 	}))
@@ -452,7 +458,7 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 // window) to target: serialize in w's realm, then queue a task on target's
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
-func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string) {
+func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string, transfer []*goja.Object) {
 	wantOrigin := ""
 	switch targetOrigin {
 	case "*":
@@ -465,24 +471,37 @@ func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin st
 		}
 		wantOrigin = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 	}
-	msg := w.s.serialize(w.realm, w.in, message)
+	msg := w.s.serialize(w.realm, message, transfer)
 	origin := w.s.eng.OriginOf(w.env)
-	target.realm.QueueTask(func(tvm *goja.Runtime) {
+	target.realm.QueueTask(func(*goja.Runtime) {
 		w.s.guard(func() {
 			if wantOrigin != "" && wantOrigin != w.s.eng.OriginOf(target.env) {
 				return
 			}
-			data, err := target.in.StructuredDeserialize(msg)
-			typ := "message"
-			if err != nil {
-				typ, data = "messageerror", goja.Null()
-			}
-			target.realm.FireEventAt(target.realm.Global(), typ, false, map[string]goja.Value{
-				"data": data, "origin": tvm.ToValue(origin), "lastEventId": tvm.ToValue(""),
-				"source": target.sourceFor(w), "ports": tvm.NewArray(),
-			})
+			target.realm.DeliverMessage(nil, msg, origin, target.sourceFor(w))
 		})
 	})
+}
+
+// objectList converts a sequence<object> argument (undefined: empty).
+func objectList(vm *goja.Runtime, v goja.Value) []*goja.Object {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list is not a sequence."))
+	}
+	var out []*goja.Object
+	n := o.Get("length").ToInteger()
+	for i := int64(0); i < n; i++ {
+		e, ok := o.Get(fmt.Sprint(i)).(*goja.Object)
+		if !ok {
+			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list contains a value that is not an object."))
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // sourceFor is the MessageEvent source for a message from sender, as seen

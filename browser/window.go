@@ -23,7 +23,6 @@ type Window struct {
 	env     envHandle
 	htmlDoc *html.Document
 	doc     *dom.Document // the window's document node tree
-	in      *intrinsics
 	url     *url.URL
 
 	// parentWin is the window whose iframe holds this one, in frame (both
@@ -129,11 +128,6 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 // install runs on the window's event loop before any script.
 func (w *Window) install() error {
 	vm := w.realm.Runtime()
-	in, err := captureIntrinsics(vm)
-	if err != nil {
-		return err
-	}
-	w.in = in
 	g := w.realm.Global()
 	// The parsed document becomes window.document; its tree changes tell
 	// the window about iframes (insertion, removal, src/srcdoc changes).
@@ -182,14 +176,14 @@ func (w *Window) install() error {
 	// window of its agent through the membrane (the incumbent, recorded by
 	// the membrane policy): the message is then that window's value.
 	w.realm.SetHostHooks(bindings.HostHooks{
-		PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
+		PostMessage: func(message goja.Value, targetOrigin string, transfer []*goja.Object) error {
 			from := w
 			if inc := w.incumbent; inc != nil && !inc.realmGone {
 				w.incumbent = nil
 				from = inc
-				message = w.agent.m.Wrap(w.realm.Runtime(), inc.realm.Runtime(), message)
+				message, transfer = w.agent.unwrapInto(w, inc, message, transfer)
 			}
-			from.postMessage(w, message, targetOrigin)
+			from.postMessage(w, message, targetOrigin, transfer)
 			return nil
 		},
 		Close:    func() { w.closeByScript() },
@@ -223,10 +217,7 @@ func (w *Window) install() error {
 	}
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
-	installWorkerConstructor(w.s, w.realm, w.env, in, w.baseURL)
-	if err := installURL(w.s, w.realm); err != nil {
-		return err
-	}
+	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
 	if w.s.cfg.InitWindow != nil {
 		w.s.cfg.InitWindow(w)
 	}
