@@ -149,14 +149,6 @@ func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
 // that window's value.
 func (b *Browser) serialize(realm *bindings.Realm, v goja.Value, transfer []*goja.Object) html.SerializedWithTransfer {
 	from := realm
-	if o, ok := v.(*goja.Object); ok && o.ExportType() == proxyType {
-		if ow, st := b.foreignOwner(realm, o); ow != nil {
-			if self := st.windowOf(realm); self != nil {
-				v, transfer = st.unwrapInto(self, ow, v, transfer)
-				from = ow.realm
-			}
-		}
-	}
 	msg, err := from.StructuredSerializeWithTransfer(v, transfer)
 	if err != nil {
 		var de *dom.DOMException
@@ -174,6 +166,23 @@ func (b *Browser) serialize(realm *bindings.Realm, v goja.Value, transfer []*goj
 }
 
 var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// foreignValue is the window realm's bindings.ForeignValueHook: a message
+// that is another same-agent window's object reached through the membrane
+// (a page calling worker.postMessage on a Worker of its iframe's realm with
+// its own object) is serialized by that window's realm.
+func (w *Window) foreignValue(v goja.Value, transfer []*goja.Object) (*bindings.Realm, goja.Value, []*goja.Object, bool) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() != proxyType {
+		return nil, nil, nil, false
+	}
+	ow, st := w.s.foreignOwner(w.realm, o)
+	if ow == nil {
+		return nil, nil, nil, false
+	}
+	v, transfer = st.unwrapInto(w, ow, v, transfer)
+	return ow.realm, v, transfer, true
+}
 
 // windowOf is the window of the agent whose realm is r, or nil.
 func (st *agentState) windowOf(r *bindings.Realm) *Window {

@@ -148,6 +148,14 @@ func (w *Window) install() error {
 			}
 		},
 	}
+	if strings.EqualFold(w.url.Scheme, "about") {
+		// about:blank and about:srcdoc: the creator's base URL.
+		if c := w.parentWin; c != nil {
+			w.doc.FallbackBaseURL = c.baseURL().String()
+		} else if c := w.openerWin; c != nil {
+			w.doc.FallbackBaseURL = c.baseURL().String()
+		}
+	}
 	w.realm.SetDocument(w.doc)
 	w.realm.SetDOMHooks(bindings.DOMHooks{
 		ContentWindow:   func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
@@ -218,6 +226,7 @@ func (w *Window) install() error {
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
 	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
+	w.realm.SetForeignValueHook(w.foreignValue)
 	if w.s.cfg.InitWindow != nil {
 		w.s.cfg.InitWindow(w)
 	}
