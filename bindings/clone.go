@@ -181,11 +181,29 @@ func (r *Realm) StructuredSerialize(v goja.Value) (*html.SerializedRecord, error
 	return s.Serialized, err
 }
 
+// ForeignValueHook tells StructuredSerializeWithTransfer that v (with its
+// transfer list) is another realm's value reached through a membrane, and
+// gives that realm and the original values.
+type ForeignValueHook func(v goja.Value, transfer []*goja.Object) (*Realm, goja.Value, []*goja.Object, bool)
+
+type foreignValueKey struct{}
+
+// SetForeignValueHook sets the realm's ForeignValueHook (the embedder of a
+// membrane between realms of one agent).
+func (r *Realm) SetForeignValueHook(h ForeignValueHook) { r.SetValue(foreignValueKey{}, h) }
+
 // StructuredSerializeWithTransfer is
 // https://html.spec.whatwg.org/#structuredserializewithtransfer: the
 // transferList may hold MessagePort objects and ArrayBuffers, which are
 // detached from this realm when serialization succeeds.
 func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*goja.Object) (res html.SerializedWithTransfer, err error) {
+	if h, ok := r.Value(foreignValueKey{}).(ForeignValueHook); ok && h != nil {
+		// A value of another realm of the agent seen through a membrane
+		// is serialized by its own realm.
+		if other, ov, ot, ok := h(v, transferList); ok && other != r {
+			return other.StructuredSerializeWithTransfer(ov, ot)
+		}
+	}
 	in, err := r.cloneIntrinsics()
 	if err != nil {
 		return res, err

@@ -188,4 +188,3 @@ func bufferSourceOfUnion(u AllowSharedBufferSource) webidl.BufferSource {
 	}
 	return webidl.BufferSource{}
 }
-

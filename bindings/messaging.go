@@ -447,4 +447,3 @@ func (r *Realm) ConnectWorkerPort(p *html.MessagePort) {
 		r.DeliverMessage(nil, msg, "", nil)
 	})
 }
-

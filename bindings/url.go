@@ -351,4 +351,3 @@ func (p *urlSearchParamsImpl) IterablePairs() ([]webidl.KV[string, string], erro
 	}
 	return out, nil
 }
-
