@@ -43,15 +43,13 @@ type Realm struct {
 	global                                          *goja.Object
 	interfaces                                      map[string]*InterfaceObject
 	slots                                           slotTable
-	iterProto                                       *goja.Object // %IteratorPrototype%
+	iterProto                                       *goja.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
 	promiseCtor                                     *goja.Object
 	errorCtor                                       *goja.Object
 	typeErrorCtor                                   *goja.Object
-	arrayBufferCtor                                 *goja.Object
-	dataViewCtor                                    *goja.Object
-	typedArrayProto                                 *goja.Object
 	promiseThen                                     goja.Callable
 	promiseResolve                                  goja.Callable
+	hasOwnProperty                                  goja.Callable
 	syms                                            map[string]*goja.Symbol
 	globalImpl                                      any
 	autoGlobalNames                                 bool
@@ -94,16 +92,38 @@ func NewRealm(vm *goja.Runtime, globalName string, globalNames []string, secure 
 	r.promiseCtor = get("Promise")
 	r.errorCtor = get("Error")
 	r.typeErrorCtor = get("TypeError")
-	r.arrayBufferCtor = get("ArrayBuffer")
-	r.dataViewCtor = get("DataView")
-	r.typedArrayProto = get("Uint8Array").Prototype().Get("prototype").(*goja.Object)
-	// %IteratorPrototype% is the [[Prototype]] of %ArrayIteratorPrototype%.
-	arrIter, _ := vm.RunString("Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))")
-	r.iterProto = arrIter.(*goja.Object)
 	promiseProto := r.promiseCtor.Get("prototype").(*goja.Object)
 	r.promiseThen, _ = goja.AssertFunction(promiseProto.Get("then"))
 	r.promiseResolve, _ = goja.AssertFunction(r.promiseCtor.Get("resolve"))
+	r.hasOwnProperty, _ = goja.AssertFunction(get("Object").Get("prototype").(*goja.Object).Get("hasOwnProperty"))
 	return r
+}
+
+// HasOwnProperty reports whether obj has an own property name (the
+// intrinsic %Object.prototype.hasOwnProperty%; a proxy's trap may run).
+// Unlike listing obj's own property names it does not make goja create
+// every lazily built property of the object (the global object's
+// built-ins).
+func (r *Realm) HasOwnProperty(obj *goja.Object, name string) bool {
+	v, err := r.hasOwnProperty(obj, StringValue(name))
+	return err == nil && v.ToBoolean()
+}
+
+// intrinsicIteratorPrototype returns %IteratorPrototype%, the [[Prototype]] of
+// %ArrayIteratorPrototype%. It is looked up on first use: goja builds its
+// built-ins lazily, and a realm whose interfaces have no iterable
+// declaration never needs it.
+func (r *Realm) intrinsicIteratorPrototype() *goja.Object {
+	if r.iterProto == nil {
+		arr := r.VM.NewArray()
+		values, _ := goja.AssertFunction(arr.GetSymbol(goja.SymIterator))
+		it, err := values(arr)
+		if err != nil {
+			panic(err)
+		}
+		r.iterProto = it.(*goja.Object).Prototype().Prototype()
+	}
+	return r.iterProto
 }
 
 // Global returns the realm's global object.
