@@ -80,3 +80,21 @@ func BenchmarkNewWindowRealm(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(b.N), "live-B/realm")
 	runtime.KeepAlive(keep)
 }
+
+// BenchmarkRequestHeldDistinct measures b.N locks on distinct names
+// acquired together (each callback returns one shared pending promise)
+// and then released.
+func BenchmarkRequestHeldDistinct(b *testing.B) {
+	w := newWorld(b)
+	j := w.window("https://example.com/")
+	b.ResetTimer()
+	defer reportCPU(b, processCPU())
+	j.async(fmt.Sprintf(`
+		let release;
+		const hold = new Promise(r => { release = r; });
+		let count = 0;
+		const ps = [];
+		for (let i = 0; i < %d; i++) ps.push(navigator.locks.request('h' + i, () => { if (++count === %d) release(); return hold; }));
+		Promise.all(ps).then(done);
+	`, b.N, b.N))
+}
