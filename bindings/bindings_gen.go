@@ -3,18 +3,115 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-// Interfaces holds every interface, callback interface and namespace generated
-// from the IDL; a realm installs the exposed ones with (*webidl.Realm).Install.
+// Interfaces holds the definitions Register added (every interface, callback
+// interface and namespace generated from the IDL); a realm installs the
+// exposed ones with (*webidl.Realm).Install.
 var Interfaces = webidl.NewRegistry()
 
-var _ = big.NewInt
-var _ goja.Value
+// Statics holds the implementations of the Statics interfaces of the
+// IDL (constructors, static members, namespace members), one field per
+// interface or namespace that has any. Register requires every field.
+type Statics struct {
+	AbortController    AbortControllerStatics
+	AbortSignal        AbortSignalStatics
+	Comment            CommentStatics
+	DOMException       DOMExceptionStatics
+	Document           DocumentStatics
+	DocumentFragment   DocumentFragmentStatics
+	Event              EventStatics
+	EventTarget        EventTargetStatics
+	QuotaExceededError QuotaExceededErrorStatics
+	Text               TextStatics
+}
+
+// Register adds every interface, callback interface and namespace
+// generated from the IDL to reg, their static members implemented by
+// impl. It fails, adding nothing, when a field of impl is nil or reg
+// already has one of the definitions.
+func Register(reg *webidl.Registry, impl Statics) error {
+	var missing []string
+	if impl.AbortController == nil {
+		missing = append(missing, "AbortControllerStatics")
+	}
+	if impl.AbortSignal == nil {
+		missing = append(missing, "AbortSignalStatics")
+	}
+	if impl.Comment == nil {
+		missing = append(missing, "CommentStatics")
+	}
+	if impl.DOMException == nil {
+		missing = append(missing, "DOMExceptionStatics")
+	}
+	if impl.Document == nil {
+		missing = append(missing, "DocumentStatics")
+	}
+	if impl.DocumentFragment == nil {
+		missing = append(missing, "DocumentFragmentStatics")
+	}
+	if impl.Event == nil {
+		missing = append(missing, "EventStatics")
+	}
+	if impl.EventTarget == nil {
+		missing = append(missing, "EventTargetStatics")
+	}
+	if impl.QuotaExceededError == nil {
+		missing = append(missing, "QuotaExceededErrorStatics")
+	}
+	if impl.Text == nil {
+		missing = append(missing, "TextStatics")
+	}
+	if len(missing) > 0 {
+		return webidl.MissingImplementations(missing)
+	}
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+		return err
+	}
+	reg.Add(idlDefAbortController(impl.AbortController))
+	reg.Add(idlDefAbortSignal(impl.AbortSignal))
+	reg.Add(idlDefCharacterData())
+	reg.Add(idlDefComment(impl.Comment))
+	reg.Add(idlDefDOMException(impl.DOMException))
+	reg.Add(idlDefDOMTokenList())
+	reg.Add(idlDefDedicatedWorkerGlobalScope())
+	reg.Add(idlDefDocument(impl.Document))
+	reg.Add(idlDefDocumentFragment(impl.DocumentFragment))
+	reg.Add(idlDefDocumentType())
+	reg.Add(idlDefElement())
+	reg.Add(idlDefEvent(impl.Event))
+	reg.Add(idlDefEventTarget(impl.EventTarget))
+	reg.Add(idlDefHTMLBodyElement())
+	reg.Add(idlDefHTMLCollection())
+	reg.Add(idlDefHTMLDivElement())
+	reg.Add(idlDefHTMLElement())
+	reg.Add(idlDefHTMLHeadElement())
+	reg.Add(idlDefHTMLHtmlElement())
+	reg.Add(idlDefHTMLIFrameElement())
+	reg.Add(idlDefHTMLParagraphElement())
+	reg.Add(idlDefHTMLScriptElement())
+	reg.Add(idlDefHTMLSpanElement())
+	reg.Add(idlDefHTMLTitleElement())
+	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefLocation())
+	reg.Add(idlDefLock())
+	reg.Add(idlDefLockManager())
+	reg.Add(idlDefNavigator())
+	reg.Add(idlDefNode())
+	reg.Add(idlDefNodeList())
+	reg.Add(idlDefPerformance())
+	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefStorageBucket())
+	reg.Add(idlDefStorageBucketManager())
+	reg.Add(idlDefText(impl.Text))
+	reg.Add(idlDefWindow())
+	reg.Add(idlDefWorkerGlobalScope())
+	reg.Add(idlDefWorkerLocation())
+	reg.Add(idlDefWorkerNavigator())
+	return nil
+}
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethods {
@@ -32,14 +129,14 @@ func idlToAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value {
 // idlFromAddEventListenerOptions converts a JavaScript value to the IDL type AddEventListenerOptions.
 func idlFromAddEventListenerOptions(r *webidl.Realm, v goja.Value) AddEventListenerOptions {
 	var d AddEventListenerOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "AddEventListenerOptions"))
+	idlReadDictAddEventListenerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "AddEventListenerOptions"), &d)
 	return d
 }
 
 // idlToAddEventListenerOptions converts an IDL AddEventListenerOptions value to JavaScript.
 func idlToAddEventListenerOptions(r *webidl.Realm, x AddEventListenerOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictAddEventListenerOptions(r, obj, &x)
 	return obj
 }
 
@@ -429,6 +526,19 @@ func idlToByteString(r *webidl.Realm, x webidl.ByteString) goja.Value {
 	return x.Value()
 }
 
+// idlFromComment converts a JavaScript value to the IDL type Comment.
+func idlFromComment(r *webidl.Realm, v goja.Value) CommentMethods {
+	return webidl.As[CommentMethods](r, webidl.AnyValue(v), "Comment")
+}
+
+// idlToComment converts an IDL Comment value to JavaScript.
+func idlToComment(r *webidl.Realm, x CommentMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Comment")
+}
+
 // idlFromDOMString converts a JavaScript value to the IDL type DOMString.
 func idlFromDOMString(r *webidl.Realm, v goja.Value) webidl.DOMString {
 	return r.ToDOMString(webidl.AnyValue(v))
@@ -436,6 +546,16 @@ func idlFromDOMString(r *webidl.Realm, v goja.Value) webidl.DOMString {
 
 // idlToDOMString converts an IDL DOMString value to JavaScript.
 func idlToDOMString(r *webidl.Realm, x webidl.DOMString) goja.Value {
+	return x.Value()
+}
+
+// idlFromDOMStringNullToEmpty converts a JavaScript value to the IDL type DOMString.
+func idlFromDOMStringNullToEmpty(r *webidl.Realm, v goja.Value) webidl.DOMString {
+	return r.ToDOMStringLegacyNullToEmpty(webidl.AnyValue(v))
+}
+
+// idlToDOMStringNullToEmpty converts an IDL DOMString value to JavaScript.
+func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) goja.Value {
 	return x.Value()
 }
 
@@ -507,6 +627,19 @@ const (
 	DOMStringOrFunctionIsFunction  = 2
 )
 
+// idlFromDOMTokenList converts a JavaScript value to the IDL type DOMTokenList.
+func idlFromDOMTokenList(r *webidl.Realm, v goja.Value) DOMTokenListMethods {
+	return webidl.As[DOMTokenListMethods](r, webidl.AnyValue(v), "DOMTokenList")
+}
+
+// idlToDOMTokenList converts an IDL DOMTokenList value to JavaScript.
+func idlToDOMTokenList(r *webidl.Realm, x DOMTokenListMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "DOMTokenList")
+}
+
 // idlFromDocument converts a JavaScript value to the IDL type Document.
 func idlFromDocument(r *webidl.Realm, v goja.Value) DocumentMethods {
 	return webidl.As[DocumentMethods](r, webidl.AnyValue(v), "Document")
@@ -520,6 +653,42 @@ func idlToDocument(r *webidl.Realm, x DocumentMethods) goja.Value {
 	return r.Wrap(x, "Document")
 }
 
+// idlFromDocumentFragment converts a JavaScript value to the IDL type DocumentFragment.
+func idlFromDocumentFragment(r *webidl.Realm, v goja.Value) DocumentFragmentMethods {
+	return webidl.As[DocumentFragmentMethods](r, webidl.AnyValue(v), "DocumentFragment")
+}
+
+// idlToDocumentFragment converts an IDL DocumentFragment value to JavaScript.
+func idlToDocumentFragment(r *webidl.Realm, x DocumentFragmentMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "DocumentFragment")
+}
+
+// idlFromDocumentReadyState converts a JavaScript value to the IDL type DocumentReadyState.
+func idlFromDocumentReadyState(r *webidl.Realm, v goja.Value) DocumentReadyState {
+	return DocumentReadyState(r.ToEnum(webidl.AnyValue(v), "DocumentReadyState", idlValuesDocumentReadyState))
+}
+
+// idlToDocumentReadyState converts an IDL DocumentReadyState value to JavaScript.
+func idlToDocumentReadyState(r *webidl.Realm, x DocumentReadyState) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromDocumentType converts a JavaScript value to the IDL type DocumentType.
+func idlFromDocumentType(r *webidl.Realm, v goja.Value) DocumentTypeMethods {
+	return webidl.As[DocumentTypeMethods](r, webidl.AnyValue(v), "DocumentType")
+}
+
+// idlToDocumentType converts an IDL DocumentType value to JavaScript.
+func idlToDocumentType(r *webidl.Realm, x DocumentTypeMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "DocumentType")
+}
+
 // idlFromDouble converts a JavaScript value to the IDL type double.
 func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
 	return r.ToDouble(webidl.AnyValue(v))
@@ -528,6 +697,19 @@ func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
 // idlToDouble converts an IDL double value to JavaScript.
 func idlToDouble(r *webidl.Realm, x float64) goja.Value {
 	return r.VM.ToValue(float64(x))
+}
+
+// idlFromElement converts a JavaScript value to the IDL type Element.
+func idlFromElement(r *webidl.Realm, v goja.Value) ElementMethods {
+	return webidl.As[ElementMethods](r, webidl.AnyValue(v), "Element")
+}
+
+// idlToElement converts an IDL Element value to JavaScript.
+func idlToElement(r *webidl.Realm, x ElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Element")
 }
 
 // idlFromEvent converts a JavaScript value to the IDL type Event.
@@ -563,14 +745,14 @@ func idlToEventHandlerNonNull(r *webidl.Realm, x *EventHandlerNonNull) goja.Valu
 // idlFromEventInit converts a JavaScript value to the IDL type EventInit.
 func idlFromEventInit(r *webidl.Realm, v goja.Value) EventInit {
 	var d EventInit
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "EventInit"))
+	idlReadDictEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "EventInit"), &d)
 	return d
 }
 
 // idlToEventInit converts an IDL EventInit value to JavaScript.
 func idlToEventInit(r *webidl.Realm, x EventInit) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictEventInit(r, obj, &x)
 	return obj
 }
 
@@ -590,14 +772,14 @@ func idlToEventListener(r *webidl.Realm, x *EventListener) goja.Value {
 // idlFromEventListenerOptions converts a JavaScript value to the IDL type EventListenerOptions.
 func idlFromEventListenerOptions(r *webidl.Realm, v goja.Value) EventListenerOptions {
 	var d EventListenerOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "EventListenerOptions"))
+	idlReadDictEventListenerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "EventListenerOptions"), &d)
 	return d
 }
 
 // idlToEventListenerOptions converts an IDL EventListenerOptions value to JavaScript.
 func idlToEventListenerOptions(r *webidl.Realm, x EventListenerOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictEventListenerOptions(r, obj, &x)
 	return obj
 }
 
@@ -740,6 +922,45 @@ func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method
 	out := []webidl.DOMString{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
+}
+
+// idlFromHTMLCollection converts a JavaScript value to the IDL type HTMLCollection.
+func idlFromHTMLCollection(r *webidl.Realm, v goja.Value) HTMLCollectionMethods {
+	return webidl.As[HTMLCollectionMethods](r, webidl.AnyValue(v), "HTMLCollection")
+}
+
+// idlToHTMLCollection converts an IDL HTMLCollection value to JavaScript.
+func idlToHTMLCollection(r *webidl.Realm, x HTMLCollectionMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "HTMLCollection")
+}
+
+// idlFromHTMLElement converts a JavaScript value to the IDL type HTMLElement.
+func idlFromHTMLElement(r *webidl.Realm, v goja.Value) HTMLElementMethods {
+	return webidl.As[HTMLElementMethods](r, webidl.AnyValue(v), "HTMLElement")
+}
+
+// idlToHTMLElement converts an IDL HTMLElement value to JavaScript.
+func idlToHTMLElement(r *webidl.Realm, x HTMLElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "HTMLElement")
+}
+
+// idlFromHTMLHeadElement converts a JavaScript value to the IDL type HTMLHeadElement.
+func idlFromHTMLHeadElement(r *webidl.Realm, v goja.Value) HTMLHeadElementMethods {
+	return webidl.As[HTMLHeadElementMethods](r, webidl.AnyValue(v), "HTMLHeadElement")
+}
+
+// idlToHTMLHeadElement converts an IDL HTMLHeadElement value to JavaScript.
+func idlToHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "HTMLHeadElement")
 }
 
 // idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
@@ -1085,14 +1306,14 @@ func idlToLockGrantedCallback(r *webidl.Realm, x *LockGrantedCallback) goja.Valu
 // idlFromLockInfo converts a JavaScript value to the IDL type LockInfo.
 func idlFromLockInfo(r *webidl.Realm, v goja.Value) LockInfo {
 	var d LockInfo
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "LockInfo"))
+	idlReadDictLockInfo(r, r.DictionaryObject(webidl.AnyValue(v), "LockInfo"), &d)
 	return d
 }
 
 // idlToLockInfo converts an IDL LockInfo value to JavaScript.
 func idlToLockInfo(r *webidl.Realm, x LockInfo) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictLockInfo(r, obj, &x)
 	return obj
 }
 
@@ -1112,14 +1333,14 @@ func idlToLockManager(r *webidl.Realm, x LockManagerMethods) goja.Value {
 // idlFromLockManagerSnapshot converts a JavaScript value to the IDL type LockManagerSnapshot.
 func idlFromLockManagerSnapshot(r *webidl.Realm, v goja.Value) LockManagerSnapshot {
 	var d LockManagerSnapshot
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "LockManagerSnapshot"))
+	idlReadDictLockManagerSnapshot(r, r.DictionaryObject(webidl.AnyValue(v), "LockManagerSnapshot"), &d)
 	return d
 }
 
 // idlToLockManagerSnapshot converts an IDL LockManagerSnapshot value to JavaScript.
 func idlToLockManagerSnapshot(r *webidl.Realm, x LockManagerSnapshot) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictLockManagerSnapshot(r, obj, &x)
 	return obj
 }
 
@@ -1136,14 +1357,14 @@ func idlToLockMode(r *webidl.Realm, x LockMode) goja.Value {
 // idlFromLockOptions converts a JavaScript value to the IDL type LockOptions.
 func idlFromLockOptions(r *webidl.Realm, v goja.Value) LockOptions {
 	var d LockOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "LockOptions"))
+	idlReadDictLockOptions(r, r.DictionaryObject(webidl.AnyValue(v), "LockOptions"), &d)
 	return d
 }
 
 // idlToLockOptions converts an IDL LockOptions value to JavaScript.
 func idlToLockOptions(r *webidl.Realm, x LockOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictLockOptions(r, obj, &x)
 	return obj
 }
 
@@ -1170,6 +1391,83 @@ func idlToNavigator(r *webidl.Realm, x NavigatorMethods) goja.Value {
 	return r.Wrap(x, "Navigator")
 }
 
+// idlFromNode converts a JavaScript value to the IDL type Node.
+func idlFromNode(r *webidl.Realm, v goja.Value) NodeMethods {
+	return webidl.As[NodeMethods](r, webidl.AnyValue(v), "Node")
+}
+
+// idlToNode converts an IDL Node value to JavaScript.
+func idlToNode(r *webidl.Realm, x NodeMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Node")
+}
+
+// idlFromNodeList converts a JavaScript value to the IDL type NodeList.
+func idlFromNodeList(r *webidl.Realm, v goja.Value) NodeListMethods {
+	return webidl.As[NodeListMethods](r, webidl.AnyValue(v), "NodeList")
+}
+
+// idlToNodeList converts an IDL NodeList value to JavaScript.
+func idlToNodeList(r *webidl.Realm, x NodeListMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "NodeList")
+}
+
+// idlFromNodeOrDOMString converts a JavaScript value to the IDL type (Node or DOMString).
+func idlFromNodeOrDOMString(r *webidl.Realm, v goja.Value) NodeOrDOMString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	_ = seqMethod
+	obj, isObj := v.(*goja.Object)
+	_ = obj
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Node"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	if sel < 0 {
+		sel = 1
+	}
+	switch sel {
+	case 0:
+		return NodeOrDOMString{Type: 1, Node: idlFromNode(r, v)}
+	case 1:
+		return NodeOrDOMString{Type: 2, DOMString: idlFromDOMString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Node or DOMString)'")
+	return NodeOrDOMString{}
+}
+
+// idlToNodeOrDOMString converts an IDL (Node or DOMString) value to JavaScript.
+func idlToNodeOrDOMString(r *webidl.Realm, x NodeOrDOMString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToNode(r, x.Node)
+	case 2:
+		return idlToDOMString(r, x.DOMString)
+	}
+	return goja.Undefined()
+}
+
+// NodeOrDOMString is the IDL union type (Node or DOMString). Type is the 1-based index of the
+// member type the value has (0: none).
+type NodeOrDOMString struct {
+	Type      int
+	Node      NodeMethods
+	DOMString webidl.DOMString
+}
+
+// Member type indexes of NodeOrDOMString.
+const (
+	NodeOrDOMStringIsNode      = 1
+	NodeOrDOMStringIsDOMString = 2
+)
+
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
@@ -1186,6 +1484,38 @@ func idlToNullableDOMString(r *webidl.Realm, x webidl.Nullable[webidl.DOMString]
 	return idlToDOMString(r, x.Value)
 }
 
+// idlFromNullableDocument converts a JavaScript value to the IDL type Document?.
+func idlFromNullableDocument(r *webidl.Realm, v goja.Value) DocumentMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromDocument(r, v)
+}
+
+// idlToNullableDocument converts an IDL Document? value to JavaScript.
+func idlToNullableDocument(r *webidl.Realm, x DocumentMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToDocument(r, x)
+}
+
+// idlFromNullableDocumentType converts a JavaScript value to the IDL type DocumentType?.
+func idlFromNullableDocumentType(r *webidl.Realm, v goja.Value) DocumentTypeMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromDocumentType(r, v)
+}
+
+// idlToNullableDocumentType converts an IDL DocumentType? value to JavaScript.
+func idlToNullableDocumentType(r *webidl.Realm, x DocumentTypeMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToDocumentType(r, x)
+}
+
 // idlFromNullableDouble converts a JavaScript value to the IDL type double?.
 func idlFromNullableDouble(r *webidl.Realm, v goja.Value) webidl.Nullable[float64] {
 	if webidl.IsNullish(v) {
@@ -1200,6 +1530,22 @@ func idlToNullableDouble(r *webidl.Realm, x webidl.Nullable[float64]) goja.Value
 		return goja.Null()
 	}
 	return idlToDouble(r, x.Value)
+}
+
+// idlFromNullableElement converts a JavaScript value to the IDL type Element?.
+func idlFromNullableElement(r *webidl.Realm, v goja.Value) ElementMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromElement(r, v)
+}
+
+// idlToNullableElement converts an IDL Element? value to JavaScript.
+func idlToNullableElement(r *webidl.Realm, x ElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToElement(r, x)
 }
 
 // idlFromNullableEventHandlerNonNull converts a JavaScript value to the IDL type EventHandlerNonNull?.
@@ -1247,6 +1593,38 @@ func idlToNullableEventTarget(r *webidl.Realm, x EventTargetMethods) goja.Value 
 	return idlToEventTarget(r, x)
 }
 
+// idlFromNullableHTMLElement converts a JavaScript value to the IDL type HTMLElement?.
+func idlFromNullableHTMLElement(r *webidl.Realm, v goja.Value) HTMLElementMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromHTMLElement(r, v)
+}
+
+// idlToNullableHTMLElement converts an IDL HTMLElement? value to JavaScript.
+func idlToNullableHTMLElement(r *webidl.Realm, x HTMLElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToHTMLElement(r, x)
+}
+
+// idlFromNullableHTMLHeadElement converts a JavaScript value to the IDL type HTMLHeadElement?.
+func idlFromNullableHTMLHeadElement(r *webidl.Realm, v goja.Value) HTMLHeadElementMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromHTMLHeadElement(r, v)
+}
+
+// idlToNullableHTMLHeadElement converts an IDL HTMLHeadElement? value to JavaScript.
+func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToHTMLHeadElement(r, x)
+}
+
 // idlFromNullableLocation converts a JavaScript value to the IDL type Location?.
 func idlFromNullableLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 	if webidl.IsNullish(v) {
@@ -1277,6 +1655,22 @@ func idlToNullableLock(r *webidl.Realm, x LockMethods) goja.Value {
 		return goja.Null()
 	}
 	return idlToLock(r, x)
+}
+
+// idlFromNullableNode converts a JavaScript value to the IDL type Node?.
+func idlFromNullableNode(r *webidl.Realm, v goja.Value) NodeMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromNode(r, v)
+}
+
+// idlToNullableNode converts an IDL Node? value to JavaScript.
+func idlToNullableNode(r *webidl.Realm, x NodeMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToNode(r, x)
 }
 
 // idlFromOnErrorEventHandlerNonNull converts a JavaScript value to the IDL type OnErrorEventHandlerNonNull.
@@ -1503,14 +1897,14 @@ func idlToPromiseOfUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
 // idlFromQuotaExceededErrorOptions converts a JavaScript value to the IDL type QuotaExceededErrorOptions.
 func idlFromQuotaExceededErrorOptions(r *webidl.Realm, v goja.Value) QuotaExceededErrorOptions {
 	var d QuotaExceededErrorOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "QuotaExceededErrorOptions"))
+	idlReadDictQuotaExceededErrorOptions(r, r.DictionaryObject(webidl.AnyValue(v), "QuotaExceededErrorOptions"), &d)
 	return d
 }
 
 // idlToQuotaExceededErrorOptions converts an IDL QuotaExceededErrorOptions value to JavaScript.
 func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictQuotaExceededErrorOptions(r, obj, &x)
 	return obj
 }
 
@@ -1610,15 +2004,28 @@ func idlToStorageBucketManager(r *webidl.Realm, x StorageBucketManagerMethods) g
 // idlFromStorageBucketOptions converts a JavaScript value to the IDL type StorageBucketOptions.
 func idlFromStorageBucketOptions(r *webidl.Realm, v goja.Value) StorageBucketOptions {
 	var d StorageBucketOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "StorageBucketOptions"))
+	idlReadDictStorageBucketOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StorageBucketOptions"), &d)
 	return d
 }
 
 // idlToStorageBucketOptions converts an IDL StorageBucketOptions value to JavaScript.
 func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictStorageBucketOptions(r, obj, &x)
 	return obj
+}
+
+// idlFromText converts a JavaScript value to the IDL type Text.
+func idlFromText(r *webidl.Realm, v goja.Value) TextMethods {
+	return webidl.As[TextMethods](r, webidl.AnyValue(v), "Text")
+}
+
+// idlToText converts an IDL Text value to JavaScript.
+func idlToText(r *webidl.Realm, x TextMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Text")
 }
 
 // idlFromUSVString converts a JavaScript value to the IDL type USVString.

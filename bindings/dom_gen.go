@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // AbortControllerMethods is implemented by the Go implementation of the IDL interface
@@ -32,25 +24,16 @@ type AbortControllerStatics interface {
 	Constructor(r *webidl.Realm) (AbortControllerMethods, error)
 }
 
-// AbortControllerStaticsImpl is the implementation of AbortControllerStatics (set it in an init func).
-var AbortControllerStaticsImpl AbortControllerStatics
-
-func idlStaticsAbortController(r *webidl.Realm) AbortControllerStatics {
-	if AbortControllerStaticsImpl == nil {
-		r.ThrowTypeError("AbortController: not implemented")
-	}
-	return AbortControllerStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefAbortController returns the definition of AbortController, calling statics.
+func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "AbortController",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsAbortController(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -83,7 +66,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // AbortSignalMethods is implemented by the Go implementation of the IDL interface
@@ -109,18 +92,9 @@ type AbortSignalStatics interface {
 	Any(r *webidl.Realm, argSignals []AbortSignalMethods) (AbortSignalMethods, error)
 }
 
-// AbortSignalStaticsImpl is the implementation of AbortSignalStatics (set it in an init func).
-var AbortSignalStaticsImpl AbortSignalStatics
-
-func idlStaticsAbortSignal(r *webidl.Realm) AbortSignalStatics {
-	if AbortSignalStaticsImpl == nil {
-		r.ThrowTypeError("AbortSignal: not implemented")
-	}
-	return AbortSignalStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefAbortSignal returns the definition of AbortSignal, calling statics.
+func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "AbortSignal",
 		Parent:  "EventTarget",
 		Exposed: []string{"*"},
@@ -168,7 +142,7 @@ func init() {
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argReason = idlFromAny(r, v)
 					}
-					res, err := idlStaticsAbortSignal(r).Abort(r, argReason)
+					res, err := statics.Abort(r, argReason)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -180,7 +154,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'timeout' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argMilliseconds := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsAbortSignal(r).Timeout(r, argMilliseconds)
+					res, err := statics.Timeout(r, argMilliseconds)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -192,7 +166,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'any' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argSignals := idlFromSequenceOfAbortSignal(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsAbortSignal(r).Any(r, argSignals)
+					res, err := statics.Any(r, argSignals)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -208,7 +182,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // AddEventListenerOptions is the IDL dictionary AddEventListenerOptions.
@@ -222,8 +196,10 @@ type AddEventListenerOptions struct {
 	Signal AbortSignalMethods
 }
 
-func (d *AddEventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventListenerOptions.fromObject(r, obj)
+// idlReadDictAddEventListenerOptions reads the members of AddEventListenerOptions from obj (nil for undefined
+// or null).
+func idlReadDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+	idlReadDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	if v := r.DictionaryMember(obj, "once"); v != nil {
 		d.Once = idlFromBoolean(r, v)
 	} else {
@@ -237,14 +213,1722 @@ func (d *AddEventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) 
 	}
 }
 
-func (d *AddEventListenerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventListenerOptions.toObject(r, obj)
+// idlWriteDictAddEventListenerOptions writes the members of AddEventListenerOptions to obj.
+func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+	idlWriteDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	_ = obj.DefineDataProperty("once", idlToBoolean(r, d.Once), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Passive.Present {
 		_ = obj.DefineDataProperty("passive", idlToBoolean(r, d.Passive.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Signal != nil {
 		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+}
+
+// CharacterDataMethods is implemented by the Go implementation of the IDL interface
+// CharacterData.
+type CharacterDataMethods interface {
+	// Data is the getter of the attribute "data".
+	Data() (webidl.DOMString, error)
+	// SetData is the setter of the attribute "data".
+	SetData(v webidl.DOMString) error
+	// Length is the getter of the attribute "length".
+	Length() (uint32, error)
+	// PreviousElementSibling is the getter of the attribute "previousElementSibling".
+	PreviousElementSibling() (ElementMethods, error)
+	// NextElementSibling is the getter of the attribute "nextElementSibling".
+	NextElementSibling() (ElementMethods, error)
+	// AppendData implements the operation "appendData".
+	AppendData(argData webidl.DOMString) error
+	// Before implements the operation "before".
+	Before(argNodes []NodeOrDOMString) error
+	// After implements the operation "after".
+	After(argNodes []NodeOrDOMString) error
+	// ReplaceWith implements the operation "replaceWith".
+	ReplaceWith(argNodes []NodeOrDOMString) error
+	// Remove implements the operation "remove".
+	Remove() error
+}
+
+// idlDefCharacterData returns the definition of CharacterData.
+func idlDefCharacterData() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:        "CharacterData",
+		Parent:      "Node",
+		Exposed:     []string{"Window"},
+		Unscopables: []string{"after", "before", "remove", "replaceWith"},
+		Members: []webidl.Member{
+			{Name: "data", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
+					res, err := self.Data()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMStringNullToEmpty(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
+					x := idlFromDOMStringNullToEmpty(r, v)
+					if err := self.SetData(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "length", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
+					res, err := self.Length()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "previousElementSibling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
+					res, err := self.PreviousElementSibling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "nextElementSibling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
+					res, err := self.NextElementSibling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "appendData", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'appendData' on 'CharacterData': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.AppendData(argData); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "before", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Before(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "after", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.After(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.ReplaceWith(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "remove", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
+					_ = self
+					if err := self.Remove(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+		},
+	}
+}
+
+// CommentMethods is implemented by the Go implementation of the IDL interface
+// Comment.
+type CommentMethods interface {
+}
+
+// CommentStatics implements the constructors, static members or namespace
+// members of Comment.
+type CommentStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argData webidl.DOMString) (CommentMethods, error)
+}
+
+// idlDefComment returns the definition of Comment, calling statics.
+func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "Comment",
+		Parent:            "CharacterData",
+		Exposed:           []string{"Window"},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			_ = call
+			var argData webidl.DOMString
+			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+				argData = idlFromDOMString(r, v)
+			} else {
+				argData = idlFromDOMString(r, webidl.StringValue(""))
+			}
+			res, err := statics.Constructor(r, argData)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{},
+	}
+}
+
+// DOMTokenListMethods is implemented by the Go implementation of the IDL interface
+// DOMTokenList.
+type DOMTokenListMethods interface {
+	// Length is the getter of the attribute "length".
+	Length() (uint32, error)
+	// Value is the getter of the attribute "value".
+	Value() (webidl.DOMString, error)
+	// SetValue is the setter of the attribute "value".
+	SetValue(v webidl.DOMString) error
+	// Item implements the operation "item".
+	Item(argIndex uint32) (webidl.Nullable[webidl.DOMString], error)
+	// Contains implements the operation "contains".
+	Contains(argToken webidl.DOMString) (bool, error)
+	// Add implements the operation "add".
+	Add(argTokens []webidl.DOMString) error
+	// Remove implements the operation "remove".
+	Remove(argTokens []webidl.DOMString) error
+	// Toggle implements the operation "toggle".
+	Toggle(argToken webidl.DOMString, argForce webidl.Optional[bool]) (bool, error)
+	IndexedLength() (uint32, error)
+}
+
+// idlDefDOMTokenList returns the definition of DOMTokenList.
+func idlDefDOMTokenList() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "DOMTokenList",
+		Exposed: []string{"Window"},
+		Legacy: &webidl.LegacyProperties{
+			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
+				n, err := impl.(DOMTokenListMethods).IndexedLength()
+				if err != nil {
+					r.Throw(err)
+				}
+				return n
+			},
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+				v, err := impl.(DOMTokenListMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
+				if err != nil {
+					r.Throw(err)
+				}
+				return idlToNullableDOMString(r, v)
+			},
+		},
+		ValueIterator: true,
+		Members: []webidl.Member{
+			{Name: "length", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, this, "DOMTokenList")
+					res, err := self.Length()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "value", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, this, "DOMTokenList")
+					res, err := self.Value()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DOMTokenListMethods](r, this, "DOMTokenList")
+					x := idlFromDOMString(r, v)
+					if err := self.SetValue(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "item", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'item' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argIndex := idlFromUnsignedLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Item(argIndex)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				}},
+			{Name: "contains", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'contains' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argToken := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Contains(argToken)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "add", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
+					_ = self
+					argTokens := []webidl.DOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argTokens = append(argTokens, idlFromDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Add(argTokens); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "remove", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
+					_ = self
+					argTokens := []webidl.DOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argTokens = append(argTokens, idlFromDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Remove(argTokens); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "toggle", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'toggle' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argToken := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argForce webidl.Optional[bool]
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argForce = webidl.Some(idlFromBoolean(r, v))
+					}
+					res, err := self.Toggle(argToken, argForce)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "toString", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
+					res, err := self.Value()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				}},
+		},
+	}
+}
+
+// DocumentMethods is implemented by the Go implementation of the IDL interface
+// Document.
+type DocumentMethods interface {
+	// URL is the getter of the attribute "URL".
+	URL() (string, error)
+	// DocumentURI is the getter of the attribute "documentURI".
+	DocumentURI() (string, error)
+	// CompatMode is the getter of the attribute "compatMode".
+	CompatMode() (webidl.DOMString, error)
+	// CharacterSet is the getter of the attribute "characterSet".
+	CharacterSet() (webidl.DOMString, error)
+	// Charset is the getter of the attribute "charset".
+	Charset() (webidl.DOMString, error)
+	// InputEncoding is the getter of the attribute "inputEncoding".
+	InputEncoding() (webidl.DOMString, error)
+	// ContentType is the getter of the attribute "contentType".
+	ContentType() (webidl.DOMString, error)
+	// Doctype is the getter of the attribute "doctype".
+	Doctype() (DocumentTypeMethods, error)
+	// DocumentElement is the getter of the attribute "documentElement".
+	DocumentElement() (ElementMethods, error)
+	// Location is the getter of the attribute "location".
+	Location() (LocationMethods, error)
+	// ReadyState is the getter of the attribute "readyState".
+	ReadyState() (DocumentReadyState, error)
+	// Title is the getter of the attribute "title".
+	Title() (webidl.DOMString, error)
+	// SetTitle is the setter of the attribute "title".
+	SetTitle(v webidl.DOMString) error
+	// Body is the getter of the attribute "body".
+	Body() (HTMLElementMethods, error)
+	// SetBody is the setter of the attribute "body".
+	SetBody(v HTMLElementMethods) error
+	// Head is the getter of the attribute "head".
+	Head() (HTMLHeadElementMethods, error)
+	// DefaultView is the getter of the attribute "defaultView".
+	DefaultView() (WindowMethods, error)
+	// VisibilityState is the getter of the attribute "visibilityState".
+	VisibilityState() (webidl.DOMString, error)
+	// Hidden is the getter of the attribute "hidden".
+	Hidden() (bool, error)
+	// Children is the getter of the attribute "children".
+	Children() (HTMLCollectionMethods, error)
+	// FirstElementChild is the getter of the attribute "firstElementChild".
+	FirstElementChild() (ElementMethods, error)
+	// LastElementChild is the getter of the attribute "lastElementChild".
+	LastElementChild() (ElementMethods, error)
+	// ChildElementCount is the getter of the attribute "childElementCount".
+	ChildElementCount() (uint32, error)
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+	// Onload is the getter of the attribute "onload".
+	Onload() (*EventHandlerNonNull, error)
+	// SetOnload is the setter of the attribute "onload".
+	SetOnload(v *EventHandlerNonNull) error
+	// Onmessage is the getter of the attribute "onmessage".
+	Onmessage() (*EventHandlerNonNull, error)
+	// SetOnmessage is the setter of the attribute "onmessage".
+	SetOnmessage(v *EventHandlerNonNull) error
+	// GetElementsByTagName implements the operation "getElementsByTagName".
+	GetElementsByTagName(argQualifiedName webidl.DOMString) (HTMLCollectionMethods, error)
+	// GetElementsByClassName implements the operation "getElementsByClassName".
+	GetElementsByClassName(argClassNames webidl.DOMString) (HTMLCollectionMethods, error)
+	// CreateElement implements the operation "createElement".
+	CreateElement(argLocalName webidl.DOMString) (ElementMethods, error)
+	// CreateElementNS implements the operation "createElementNS".
+	CreateElementNS(argNamespace webidl.Nullable[webidl.DOMString], argQualifiedName webidl.DOMString) (ElementMethods, error)
+	// CreateDocumentFragment implements the operation "createDocumentFragment".
+	CreateDocumentFragment() (DocumentFragmentMethods, error)
+	// CreateTextNode implements the operation "createTextNode".
+	CreateTextNode(argData webidl.DOMString) (TextMethods, error)
+	// CreateComment implements the operation "createComment".
+	CreateComment(argData webidl.DOMString) (CommentMethods, error)
+	// AdoptNode implements the operation "adoptNode".
+	AdoptNode(argNode NodeMethods) (NodeMethods, error)
+	// HasFocus implements the operation "hasFocus".
+	HasFocus() (bool, error)
+	// GetElementById implements the operation "getElementById".
+	GetElementById(argElementId webidl.DOMString) (ElementMethods, error)
+	// Prepend implements the operation "prepend".
+	Prepend(argNodes []NodeOrDOMString) error
+	// Append implements the operation "append".
+	Append(argNodes []NodeOrDOMString) error
+	// QuerySelector implements the operation "querySelector".
+	QuerySelector(argSelectors webidl.DOMString) (ElementMethods, error)
+	// QuerySelectorAll implements the operation "querySelectorAll".
+	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
+}
+
+// DocumentStatics implements the constructors, static members or namespace
+// members of Document.
+type DocumentStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm) (DocumentMethods, error)
+}
+
+// idlDefDocument returns the definition of Document, calling statics.
+func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "Document",
+		Parent:            "Node",
+		Exposed:           []string{"Window"},
+		Unscopables:       []string{"append", "prepend"},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			_ = call
+			res, err := statics.Constructor(r)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "URL", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.URL()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "documentURI", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.DocumentURI()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "compatMode", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.CompatMode()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "characterSet", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.CharacterSet()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "charset", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Charset()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "inputEncoding", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.InputEncoding()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "contentType", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.ContentType()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "doctype", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Doctype()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDocumentType(r, res)
+				},
+			},
+			{Name: "documentElement", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.DocumentElement()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "location", Kind: webidl.Attribute, Unforgeable: true,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Location()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableLocation(r, res)
+				},
+			},
+			{Name: "readyState", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.ReadyState()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDocumentReadyState(r, res)
+				},
+			},
+			{Name: "title", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Title()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromDOMString(r, v)
+					if err := self.SetTitle(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "body", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Body()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableHTMLElement(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableHTMLElement(r, v)
+					if err := self.SetBody(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "head", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Head()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableHTMLHeadElement(r, res)
+				},
+			},
+			{Name: "defaultView", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.DefaultView()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableWindow(r, res)
+				},
+			},
+			{Name: "visibilityState", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.VisibilityState()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "hidden", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Hidden()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "children", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					return r.CachedAttribute(this, "children", func() goja.Value {
+						res, err := self.Children()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToHTMLCollection(r, res)
+					})
+				},
+			},
+			{Name: "firstElementChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.FirstElementChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "lastElementChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.LastElementChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "childElementCount", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.ChildElementCount()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onload", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onload()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onmessage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessage(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "getElementsByTagName", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getElementsByTagName' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementsByTagName(argQualifiedName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToHTMLCollection(r, res)
+				}},
+			{Name: "getElementsByClassName", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getElementsByClassName' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argClassNames := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementsByClassName(argClassNames)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToHTMLCollection(r, res)
+				}},
+			{Name: "createElement", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'createElement' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argLocalName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.CreateElement(argLocalName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToElement(r, res)
+				}},
+			{Name: "createElementNS", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'createElementNS' on 'Document': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNamespace := idlFromNullableDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					res, err := self.CreateElementNS(argNamespace, argQualifiedName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToElement(r, res)
+				}},
+			{Name: "createDocumentFragment", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					res, err := self.CreateDocumentFragment()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDocumentFragment(r, res)
+				}},
+			{Name: "createTextNode", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'createTextNode' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.CreateTextNode(argData)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToText(r, res)
+				}},
+			{Name: "createComment", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'createComment' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argData := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.CreateComment(argData)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToComment(r, res)
+				}},
+			{Name: "adoptNode", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'adoptNode' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNode := idlFromNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.AdoptNode(argNode)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+			{Name: "hasFocus", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					res, err := self.HasFocus()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "getElementById", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getElementById' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argElementId := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementById(argElementId)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+			{Name: "prepend", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Prepend(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "append", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Append(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'querySelector' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.QuerySelector(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentMethods](r, call.This, "Document")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.QuerySelectorAll(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNodeList(r, res)
+				}},
+		},
+	}
+}
+
+// DocumentFragmentMethods is implemented by the Go implementation of the IDL interface
+// DocumentFragment.
+type DocumentFragmentMethods interface {
+	// Children is the getter of the attribute "children".
+	Children() (HTMLCollectionMethods, error)
+	// FirstElementChild is the getter of the attribute "firstElementChild".
+	FirstElementChild() (ElementMethods, error)
+	// LastElementChild is the getter of the attribute "lastElementChild".
+	LastElementChild() (ElementMethods, error)
+	// ChildElementCount is the getter of the attribute "childElementCount".
+	ChildElementCount() (uint32, error)
+	// GetElementById implements the operation "getElementById".
+	GetElementById(argElementId webidl.DOMString) (ElementMethods, error)
+	// Prepend implements the operation "prepend".
+	Prepend(argNodes []NodeOrDOMString) error
+	// Append implements the operation "append".
+	Append(argNodes []NodeOrDOMString) error
+	// QuerySelector implements the operation "querySelector".
+	QuerySelector(argSelectors webidl.DOMString) (ElementMethods, error)
+	// QuerySelectorAll implements the operation "querySelectorAll".
+	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
+}
+
+// DocumentFragmentStatics implements the constructors, static members or namespace
+// members of DocumentFragment.
+type DocumentFragmentStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm) (DocumentFragmentMethods, error)
+}
+
+// idlDefDocumentFragment returns the definition of DocumentFragment, calling statics.
+func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "DocumentFragment",
+		Parent:            "Node",
+		Exposed:           []string{"Window"},
+		Unscopables:       []string{"append", "prepend"},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			_ = call
+			res, err := statics.Constructor(r)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "children", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
+					return r.CachedAttribute(this, "children", func() goja.Value {
+						res, err := self.Children()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToHTMLCollection(r, res)
+					})
+				},
+			},
+			{Name: "firstElementChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
+					res, err := self.FirstElementChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "lastElementChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
+					res, err := self.LastElementChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "childElementCount", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
+					res, err := self.ChildElementCount()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "getElementById", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getElementById' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argElementId := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementById(argElementId)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+			{Name: "prepend", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Prepend(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "append", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Append(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'querySelector' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.QuerySelector(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.QuerySelectorAll(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNodeList(r, res)
+				}},
+		},
+	}
+}
+
+// DocumentTypeMethods is implemented by the Go implementation of the IDL interface
+// DocumentType.
+type DocumentTypeMethods interface {
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// PublicId is the getter of the attribute "publicId".
+	PublicId() (webidl.DOMString, error)
+	// SystemId is the getter of the attribute "systemId".
+	SystemId() (webidl.DOMString, error)
+	// Before implements the operation "before".
+	Before(argNodes []NodeOrDOMString) error
+	// After implements the operation "after".
+	After(argNodes []NodeOrDOMString) error
+	// ReplaceWith implements the operation "replaceWith".
+	ReplaceWith(argNodes []NodeOrDOMString) error
+	// Remove implements the operation "remove".
+	Remove() error
+}
+
+// idlDefDocumentType returns the definition of DocumentType.
+func idlDefDocumentType() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:        "DocumentType",
+		Parent:      "Node",
+		Exposed:     []string{"Window"},
+		Unscopables: []string{"after", "before", "remove", "replaceWith"},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "publicId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
+					res, err := self.PublicId()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "systemId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
+					res, err := self.SystemId()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "before", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Before(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "after", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.After(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.ReplaceWith(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "remove", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
+					_ = self
+					if err := self.Remove(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+		},
+	}
+}
+
+// ElementMethods is implemented by the Go implementation of the IDL interface
+// Element.
+type ElementMethods interface {
+	// NamespaceURI is the getter of the attribute "namespaceURI".
+	NamespaceURI() (webidl.Nullable[webidl.DOMString], error)
+	// Prefix is the getter of the attribute "prefix".
+	Prefix() (webidl.Nullable[webidl.DOMString], error)
+	// LocalName is the getter of the attribute "localName".
+	LocalName() (webidl.DOMString, error)
+	// TagName is the getter of the attribute "tagName".
+	TagName() (webidl.DOMString, error)
+	// Id is the getter of the attribute "id".
+	Id() (webidl.DOMString, error)
+	// SetId is the setter of the attribute "id".
+	SetId(v webidl.DOMString) error
+	// ClassName is the getter of the attribute "className".
+	ClassName() (webidl.DOMString, error)
+	// SetClassName is the setter of the attribute "className".
+	SetClassName(v webidl.DOMString) error
+	// InnerHTML is the getter of the attribute "innerHTML".
+	InnerHTML() (webidl.DOMString, error)
+	// SetInnerHTML is the setter of the attribute "innerHTML".
+	SetInnerHTML(v webidl.DOMString) error
+	// OuterHTML is the getter of the attribute "outerHTML".
+	OuterHTML() (webidl.DOMString, error)
+	// SetOuterHTML is the setter of the attribute "outerHTML".
+	SetOuterHTML(v webidl.DOMString) error
+	// Children is the getter of the attribute "children".
+	Children() (HTMLCollectionMethods, error)
+	// FirstElementChild is the getter of the attribute "firstElementChild".
+	FirstElementChild() (ElementMethods, error)
+	// LastElementChild is the getter of the attribute "lastElementChild".
+	LastElementChild() (ElementMethods, error)
+	// ChildElementCount is the getter of the attribute "childElementCount".
+	ChildElementCount() (uint32, error)
+	// PreviousElementSibling is the getter of the attribute "previousElementSibling".
+	PreviousElementSibling() (ElementMethods, error)
+	// NextElementSibling is the getter of the attribute "nextElementSibling".
+	NextElementSibling() (ElementMethods, error)
+	// HasAttributes implements the operation "hasAttributes".
+	HasAttributes() (bool, error)
+	// GetAttributeNames implements the operation "getAttributeNames".
+	GetAttributeNames() ([]webidl.DOMString, error)
+	// GetAttribute implements the operation "getAttribute".
+	GetAttribute(argQualifiedName webidl.DOMString) (webidl.Nullable[webidl.DOMString], error)
+	// SetAttribute implements the operation "setAttribute".
+	SetAttribute(argQualifiedName webidl.DOMString, argValue webidl.DOMString) error
+	// RemoveAttribute implements the operation "removeAttribute".
+	RemoveAttribute(argQualifiedName webidl.DOMString) error
+	// ToggleAttribute implements the operation "toggleAttribute".
+	ToggleAttribute(argQualifiedName webidl.DOMString, argForce webidl.Optional[bool]) (bool, error)
+	// HasAttribute implements the operation "hasAttribute".
+	HasAttribute(argQualifiedName webidl.DOMString) (bool, error)
+	// Closest implements the operation "closest".
+	Closest(argSelectors webidl.DOMString) (ElementMethods, error)
+	// Matches implements the operation "matches".
+	Matches(argSelectors webidl.DOMString) (bool, error)
+	// GetElementsByTagName implements the operation "getElementsByTagName".
+	GetElementsByTagName(argQualifiedName webidl.DOMString) (HTMLCollectionMethods, error)
+	// GetElementsByClassName implements the operation "getElementsByClassName".
+	GetElementsByClassName(argClassNames webidl.DOMString) (HTMLCollectionMethods, error)
+	// Prepend implements the operation "prepend".
+	Prepend(argNodes []NodeOrDOMString) error
+	// Append implements the operation "append".
+	Append(argNodes []NodeOrDOMString) error
+	// QuerySelector implements the operation "querySelector".
+	QuerySelector(argSelectors webidl.DOMString) (ElementMethods, error)
+	// QuerySelectorAll implements the operation "querySelectorAll".
+	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
+	// Before implements the operation "before".
+	Before(argNodes []NodeOrDOMString) error
+	// After implements the operation "after".
+	After(argNodes []NodeOrDOMString) error
+	// ReplaceWith implements the operation "replaceWith".
+	ReplaceWith(argNodes []NodeOrDOMString) error
+	// Remove implements the operation "remove".
+	Remove() error
+}
+
+// idlDefElement returns the definition of Element.
+func idlDefElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:        "Element",
+		Parent:      "Node",
+		Exposed:     []string{"Window"},
+		Unscopables: []string{"after", "append", "before", "prepend", "remove", "replaceWith"},
+		Members: []webidl.Member{
+			{Name: "namespaceURI", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.NamespaceURI()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+			},
+			{Name: "prefix", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.Prefix()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+			},
+			{Name: "localName", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.LocalName()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "tagName", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.TagName()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "id", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.Id()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					x := idlFromDOMString(r, v)
+					if err := self.SetId(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "className", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.ClassName()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					x := idlFromDOMString(r, v)
+					if err := self.SetClassName(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "innerHTML", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.InnerHTML()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMStringNullToEmpty(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					x := idlFromDOMStringNullToEmpty(r, v)
+					if err := self.SetInnerHTML(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "outerHTML", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.OuterHTML()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMStringNullToEmpty(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					x := idlFromDOMStringNullToEmpty(r, v)
+					if err := self.SetOuterHTML(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "children", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					return r.CachedAttribute(this, "children", func() goja.Value {
+						res, err := self.Children()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToHTMLCollection(r, res)
+					})
+				},
+			},
+			{Name: "firstElementChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.FirstElementChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "lastElementChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.LastElementChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "childElementCount", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.ChildElementCount()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "previousElementSibling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.PreviousElementSibling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "nextElementSibling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					res, err := self.NextElementSibling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "hasAttributes", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					res, err := self.HasAttributes()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "getAttributeNames", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					res, err := self.GetAttributeNames()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToSequenceOfDOMString(r, res)
+				}},
+			{Name: "getAttribute", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetAttribute(argQualifiedName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				}},
+			{Name: "setAttribute", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'setAttribute' on 'Element': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argValue := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					if err := self.SetAttribute(argQualifiedName, argValue); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "removeAttribute", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'removeAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.RemoveAttribute(argQualifiedName); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "toggleAttribute", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'toggleAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argForce webidl.Optional[bool]
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argForce = webidl.Some(idlFromBoolean(r, v))
+					}
+					res, err := self.ToggleAttribute(argQualifiedName, argForce)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "hasAttribute", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'hasAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.HasAttribute(argQualifiedName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "closest", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'closest' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Closest(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+			{Name: "matches", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'matches' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Matches(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "getElementsByTagName", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getElementsByTagName' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementsByTagName(argQualifiedName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToHTMLCollection(r, res)
+				}},
+			{Name: "getElementsByClassName", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getElementsByClassName' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argClassNames := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementsByClassName(argClassNames)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToHTMLCollection(r, res)
+				}},
+			{Name: "prepend", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Prepend(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "append", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Append(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'querySelector' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.QuerySelector(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argSelectors := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.QuerySelectorAll(argSelectors)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNodeList(r, res)
+				}},
+			{Name: "before", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.Before(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "after", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.After(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					argNodes := []NodeOrDOMString{}
+					for k := 0; k < len(call.Arguments); k++ {
+						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
+					}
+					if err := self.ReplaceWith(argNodes); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "remove", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					_ = self
+					if err := self.Remove(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+		},
 	}
 }
 
@@ -300,18 +1984,9 @@ type EventStatics interface {
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict EventInit) (EventMethods, error)
 }
 
-// EventStaticsImpl is the implementation of EventStatics (set it in an init func).
-var EventStaticsImpl EventStatics
-
-func idlStaticsEvent(r *webidl.Realm) EventStatics {
-	if EventStaticsImpl == nil {
-		r.ThrowTypeError("Event: not implemented")
-	}
-	return EventStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefEvent returns the definition of Event, calling statics.
+func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Event",
 		Exposed: []string{"*"},
 		Constants: []webidl.Constant{
@@ -334,7 +2009,7 @@ func init() {
 			} else {
 				argEventInitDict = idlFromEventInit(r, goja.Undefined())
 			}
-			res, err := idlStaticsEvent(r).Constructor(r, argType, argEventInitDict)
+			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -548,7 +2223,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // EventInit is the IDL dictionary EventInit.
@@ -561,7 +2236,9 @@ type EventInit struct {
 	Composed bool
 }
 
-func (d *EventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictEventInit reads the members of EventInit from obj (nil for undefined
+// or null).
+func idlReadDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 	if v := r.DictionaryMember(obj, "bubbles"); v != nil {
 		d.Bubbles = idlFromBoolean(r, v)
 	} else {
@@ -579,7 +2256,8 @@ func (d *EventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *EventInit) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictEventInit writes the members of EventInit to obj.
+func idlWriteDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 	_ = obj.DefineDataProperty("bubbles", idlToBoolean(r, d.Bubbles), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("cancelable", idlToBoolean(r, d.Cancelable), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("composed", idlToBoolean(r, d.Composed), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -607,7 +2285,9 @@ type EventListenerOptions struct {
 	Capture bool
 }
 
-func (d *EventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictEventListenerOptions reads the members of EventListenerOptions from obj (nil for undefined
+// or null).
+func idlReadDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
 	if v := r.DictionaryMember(obj, "capture"); v != nil {
 		d.Capture = idlFromBoolean(r, v)
 	} else {
@@ -615,7 +2295,8 @@ func (d *EventListenerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *EventListenerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictEventListenerOptions writes the members of EventListenerOptions to obj.
+func idlWriteDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
 	_ = obj.DefineDataProperty("capture", idlToBoolean(r, d.Capture), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -637,25 +2318,16 @@ type EventTargetStatics interface {
 	Constructor(r *webidl.Realm) (EventTargetMethods, error)
 }
 
-// EventTargetStaticsImpl is the implementation of EventTargetStatics (set it in an init func).
-var EventTargetStaticsImpl EventTargetStatics
-
-func idlStaticsEventTarget(r *webidl.Realm) EventTargetStatics {
-	if EventTargetStaticsImpl == nil {
-		r.ThrowTypeError("EventTarget: not implemented")
-	}
-	return EventTargetStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefEventTarget returns the definition of EventTarget, calling statics.
+func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "EventTarget",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsEventTarget(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -717,5 +2389,522 @@ func init() {
 					return idlToBoolean(r, res)
 				}},
 		},
-	})
+	}
+}
+
+// HTMLCollectionMethods is implemented by the Go implementation of the IDL interface
+// HTMLCollection.
+type HTMLCollectionMethods interface {
+	// Length is the getter of the attribute "length".
+	Length() (uint32, error)
+	// Item implements the operation "item".
+	Item(argIndex uint32) (ElementMethods, error)
+	IndexedLength() (uint32, error)
+}
+
+// idlDefHTMLCollection returns the definition of HTMLCollection.
+func idlDefHTMLCollection() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLCollection",
+		Exposed: []string{"Window"},
+		Legacy: &webidl.LegacyProperties{
+			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
+				n, err := impl.(HTMLCollectionMethods).IndexedLength()
+				if err != nil {
+					r.Throw(err)
+				}
+				return n
+			},
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+				v, err := impl.(HTMLCollectionMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
+				if err != nil {
+					r.Throw(err)
+				}
+				return idlToNullableElement(r, v)
+			},
+		},
+		Members: []webidl.Member{
+			{Name: "length", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLCollectionMethods](r, this, "HTMLCollection")
+					res, err := self.Length()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "item", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[HTMLCollectionMethods](r, call.This, "HTMLCollection")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'item' on 'HTMLCollection': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argIndex := idlFromUnsignedLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Item(argIndex)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				}},
+		},
+	}
+}
+
+// NodeMethods is implemented by the Go implementation of the IDL interface
+// Node.
+type NodeMethods interface {
+	// NodeType is the getter of the attribute "nodeType".
+	NodeType() (uint16, error)
+	// NodeName is the getter of the attribute "nodeName".
+	NodeName() (webidl.DOMString, error)
+	// BaseURI is the getter of the attribute "baseURI".
+	BaseURI() (string, error)
+	// IsConnected is the getter of the attribute "isConnected".
+	IsConnected() (bool, error)
+	// OwnerDocument is the getter of the attribute "ownerDocument".
+	OwnerDocument() (DocumentMethods, error)
+	// ParentNode is the getter of the attribute "parentNode".
+	ParentNode() (NodeMethods, error)
+	// ParentElement is the getter of the attribute "parentElement".
+	ParentElement() (ElementMethods, error)
+	// ChildNodes is the getter of the attribute "childNodes".
+	ChildNodes() (NodeListMethods, error)
+	// FirstChild is the getter of the attribute "firstChild".
+	FirstChild() (NodeMethods, error)
+	// LastChild is the getter of the attribute "lastChild".
+	LastChild() (NodeMethods, error)
+	// PreviousSibling is the getter of the attribute "previousSibling".
+	PreviousSibling() (NodeMethods, error)
+	// NextSibling is the getter of the attribute "nextSibling".
+	NextSibling() (NodeMethods, error)
+	// NodeValue is the getter of the attribute "nodeValue".
+	NodeValue() (webidl.Nullable[webidl.DOMString], error)
+	// SetNodeValue is the setter of the attribute "nodeValue".
+	SetNodeValue(v webidl.Nullable[webidl.DOMString]) error
+	// TextContent is the getter of the attribute "textContent".
+	TextContent() (webidl.Nullable[webidl.DOMString], error)
+	// SetTextContent is the setter of the attribute "textContent".
+	SetTextContent(v webidl.Nullable[webidl.DOMString]) error
+	// GetRootNode implements the operation "getRootNode".
+	GetRootNode() (NodeMethods, error)
+	// HasChildNodes implements the operation "hasChildNodes".
+	HasChildNodes() (bool, error)
+	// CloneNode implements the operation "cloneNode".
+	CloneNode(argSubtree bool) (NodeMethods, error)
+	// IsSameNode implements the operation "isSameNode".
+	IsSameNode(argOtherNode NodeMethods) (bool, error)
+	// Contains implements the operation "contains".
+	Contains(argOther NodeMethods) (bool, error)
+	// InsertBefore implements the operation "insertBefore".
+	InsertBefore(argNode NodeMethods, argChild NodeMethods) (NodeMethods, error)
+	// AppendChild implements the operation "appendChild".
+	AppendChild(argNode NodeMethods) (NodeMethods, error)
+	// ReplaceChild implements the operation "replaceChild".
+	ReplaceChild(argNode NodeMethods, argChild NodeMethods) (NodeMethods, error)
+	// RemoveChild implements the operation "removeChild".
+	RemoveChild(argChild NodeMethods) (NodeMethods, error)
+}
+
+// idlDefNode returns the definition of Node.
+func idlDefNode() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "Node",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window"},
+		Constants: []webidl.Constant{
+			{Name: "ELEMENT_NODE", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
+			{Name: "ATTRIBUTE_NODE", Value: webidl.ConstValue(int64(2)), Exposed: nil, SecureContext: false},
+			{Name: "TEXT_NODE", Value: webidl.ConstValue(int64(3)), Exposed: nil, SecureContext: false},
+			{Name: "CDATA_SECTION_NODE", Value: webidl.ConstValue(int64(4)), Exposed: nil, SecureContext: false},
+			{Name: "ENTITY_REFERENCE_NODE", Value: webidl.ConstValue(int64(5)), Exposed: nil, SecureContext: false},
+			{Name: "ENTITY_NODE", Value: webidl.ConstValue(int64(6)), Exposed: nil, SecureContext: false},
+			{Name: "PROCESSING_INSTRUCTION_NODE", Value: webidl.ConstValue(int64(7)), Exposed: nil, SecureContext: false},
+			{Name: "COMMENT_NODE", Value: webidl.ConstValue(int64(8)), Exposed: nil, SecureContext: false},
+			{Name: "DOCUMENT_NODE", Value: webidl.ConstValue(int64(9)), Exposed: nil, SecureContext: false},
+			{Name: "DOCUMENT_TYPE_NODE", Value: webidl.ConstValue(int64(10)), Exposed: nil, SecureContext: false},
+			{Name: "DOCUMENT_FRAGMENT_NODE", Value: webidl.ConstValue(int64(11)), Exposed: nil, SecureContext: false},
+			{Name: "NOTATION_NODE", Value: webidl.ConstValue(int64(12)), Exposed: nil, SecureContext: false},
+		},
+		Members: []webidl.Member{
+			{Name: "nodeType", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.NodeType()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedShort(r, res)
+				},
+			},
+			{Name: "nodeName", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.NodeName()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "baseURI", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.BaseURI()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "isConnected", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.IsConnected()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "ownerDocument", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.OwnerDocument()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDocument(r, res)
+				},
+			},
+			{Name: "parentNode", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.ParentNode()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableNode(r, res)
+				},
+			},
+			{Name: "parentElement", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.ParentElement()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
+				},
+			},
+			{Name: "childNodes", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					return r.CachedAttribute(this, "childNodes", func() goja.Value {
+						res, err := self.ChildNodes()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToNodeList(r, res)
+					})
+				},
+			},
+			{Name: "firstChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.FirstChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableNode(r, res)
+				},
+			},
+			{Name: "lastChild", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.LastChild()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableNode(r, res)
+				},
+			},
+			{Name: "previousSibling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.PreviousSibling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableNode(r, res)
+				},
+			},
+			{Name: "nextSibling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.NextSibling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableNode(r, res)
+				},
+			},
+			{Name: "nodeValue", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.NodeValue()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					x := idlFromNullableDOMString(r, v)
+					if err := self.SetNodeValue(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "textContent", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					res, err := self.TextContent()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[NodeMethods](r, this, "Node")
+					x := idlFromNullableDOMString(r, v)
+					if err := self.SetTextContent(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "getRootNode", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					res, err := self.GetRootNode()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+			{Name: "hasChildNodes", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					res, err := self.HasChildNodes()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "cloneNode", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					var argSubtree bool
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argSubtree = idlFromBoolean(r, v)
+					} else {
+						argSubtree = idlFromBoolean(r, webidl.ConstValue(false))
+					}
+					res, err := self.CloneNode(argSubtree)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+			{Name: "isSameNode", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'isSameNode' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argOtherNode := idlFromNullableNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.IsSameNode(argOtherNode)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "contains", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'contains' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argOther := idlFromNullableNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Contains(argOther)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
+			{Name: "insertBefore", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'insertBefore' on 'Node': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNode := idlFromNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argChild := idlFromNullableNode(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					res, err := self.InsertBefore(argNode, argChild)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+			{Name: "appendChild", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'appendChild' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNode := idlFromNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.AppendChild(argNode)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+			{Name: "replaceChild", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'replaceChild' on 'Node': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNode := idlFromNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argChild := idlFromNode(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					res, err := self.ReplaceChild(argNode, argChild)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+			{Name: "removeChild", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeMethods](r, call.This, "Node")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'removeChild' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argChild := idlFromNode(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.RemoveChild(argChild)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNode(r, res)
+				}},
+		},
+	}
+}
+
+// NodeListMethods is implemented by the Go implementation of the IDL interface
+// NodeList.
+type NodeListMethods interface {
+	// Length is the getter of the attribute "length".
+	Length() (uint32, error)
+	// Item implements the operation "item".
+	Item(argIndex uint32) (NodeMethods, error)
+	IndexedLength() (uint32, error)
+}
+
+// idlDefNodeList returns the definition of NodeList.
+func idlDefNodeList() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "NodeList",
+		Exposed: []string{"Window"},
+		Legacy: &webidl.LegacyProperties{
+			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
+				n, err := impl.(NodeListMethods).IndexedLength()
+				if err != nil {
+					r.Throw(err)
+				}
+				return n
+			},
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+				v, err := impl.(NodeListMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
+				if err != nil {
+					r.Throw(err)
+				}
+				return idlToNullableNode(r, v)
+			},
+		},
+		ValueIterator: true,
+		Members: []webidl.Member{
+			{Name: "length", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NodeListMethods](r, this, "NodeList")
+					res, err := self.Length()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "item", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[NodeListMethods](r, call.This, "NodeList")
+					_ = self
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'item' on 'NodeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argIndex := idlFromUnsignedLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Item(argIndex)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableNode(r, res)
+				}},
+		},
+	}
+}
+
+// TextMethods is implemented by the Go implementation of the IDL interface
+// Text.
+type TextMethods interface {
+}
+
+// TextStatics implements the constructors, static members or namespace
+// members of Text.
+type TextStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argData webidl.DOMString) (TextMethods, error)
+}
+
+// idlDefText returns the definition of Text, calling statics.
+func idlDefText(statics TextStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "Text",
+		Parent:            "CharacterData",
+		Exposed:           []string{"Window"},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			_ = call
+			var argData webidl.DOMString
+			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+				argData = idlFromDOMString(r, v)
+			} else {
+				argData = idlFromDOMString(r, webidl.StringValue(""))
+			}
+			res, err := statics.Constructor(r, argData)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{},
+	}
 }

@@ -44,9 +44,7 @@ func (r *Realm) newGlobal(info envInfo) any {
 		w := &windowImpl{globalBase: base}
 		t.Owner = w
 		w.location = &locationImpl{realm: r, url: info.url}
-		docTarget := &dom.EventTarget{}
-		w.document = &documentImpl{eventTargetImpl: r.newEventTargetImpl(docTarget), window: w}
-		docTarget.Owner = w.document
+		w.document = r.newWindowDocument(w, info.url)
 		return w
 	}
 	wg := &workerGlobalImpl{globalBase: base, location: &workerLocationImpl{url: info.url}}
@@ -59,7 +57,6 @@ func (r *Realm) newGlobal(info envInfo) any {
 func (w *windowImpl) WebIDLInterface() string       { return "Window" }
 func (w *workerGlobalImpl) WebIDLInterface() string { return "DedicatedWorkerGlobalScope" }
 func (p *performanceImpl) WebIDLInterface() string  { return "Performance" }
-func (d *documentImpl) WebIDLInterface() string     { return "Document" }
 func (s *abortSignalImpl) WebIDLInterface() string  { return "AbortSignal" }
 
 // WindowOrWorkerGlobalScope
@@ -388,24 +385,7 @@ func (l *workerLocationImpl) Pathname() (string, error) { return l.part("pathnam
 func (l *workerLocationImpl) Search() (string, error)   { return l.part("search") }
 func (l *workerLocationImpl) Hash() (string, error)     { return l.part("hash") }
 
-// Document: the IDL members; the embedder adds the DOM (see
-// Realm.DocumentObject).
-
-type documentImpl struct {
-	*eventTargetImpl
-	window *windowImpl
-}
-
-func (d *documentImpl) URL() (string, error)         { return d.window.location.Href() }
-func (d *documentImpl) DocumentURI() (string, error) { return d.window.location.Href() }
-func (d *documentImpl) CompatMode() (webidl.DOMString, error) {
-	return "CSS1Compat", nil
-}
-func (d *documentImpl) CharacterSet() (webidl.DOMString, error)    { return "UTF-8", nil }
-func (d *documentImpl) ContentType() (webidl.DOMString, error)     { return "text/html", nil }
-func (d *documentImpl) Location() (LocationMethods, error)         { return d.window.location, nil }
-func (d *documentImpl) VisibilityState() (webidl.DOMString, error) { return "visible", nil }
-func (d *documentImpl) Hidden() (bool, error)                      { return false, nil }
+// Document: see nodes.go.
 
 // clearTimer is clearTimeout/clearInterval(id): remove this's map of
 // active timers[id].

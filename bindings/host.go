@@ -20,26 +20,13 @@ type htmlHost struct {
 	loop *html.EventLoop
 }
 
-func taskSourceOf(name string) html.TaskSource {
-	switch name {
-	case "timer":
-		return html.TimerTaskSource
-	case "dom-manipulation":
-		return html.DOMManipulationTaskSource
-	case "web locks":
-		return html.WebLocksTaskSource
-	}
-	return realmTaskSource
-}
-
-func (h *htmlHost) queueTask(source string, steps func()) bool {
+func (h *htmlHost) queueTask(source html.TaskSource, steps func()) bool {
 	if h.loop.IsTerminated() {
 		return false
 	}
 	// Queue a global task: for a Window, the task belongs to the global's
 	// associated Document and waits while it is not fully active.
-	h.loop.QueueGlobalTask(taskSourceOf(source), h.env, steps)
-	return true
+	return h.loop.QueueGlobalTask(source, h.env, steps)
 }
 
 func (h *htmlHost) startTimer(ms uint64, steps func()) func() {
@@ -63,11 +50,12 @@ type loopRealms struct {
 	realms []*Realm
 }
 
-var loops sync.Map // *html.EventLoop -> *loopRealms
+// loopRealmsSlot holds an event loop's realms.
+var loopRealmsSlot = html.NewSlot[*loopRealms]()
 
 func registerRealm(loop *html.EventLoop, r *Realm) {
-	v, loaded := loops.LoadOrStore(loop, &loopRealms{})
-	lr := v.(*loopRealms)
+	loaded := true
+	lr := loopRealmsSlot.GetOrInit(loop, func() *loopRealms { loaded = false; return &loopRealms{} })
 	lr.mu.Lock()
 	lr.realms = append(lr.realms[:len(lr.realms):len(lr.realms)], r)
 	lr.mu.Unlock()
@@ -84,11 +72,10 @@ func registerRealm(loop *html.EventLoop, r *Realm) {
 }
 
 func unregisterRealm(loop *html.EventLoop, r *Realm) {
-	v, ok := loops.Load(loop)
+	lr, ok := loopRealmsSlot.Lookup(loop)
 	if !ok {
 		return
 	}
-	lr := v.(*loopRealms)
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
 	for i, x := range lr.realms {
@@ -98,7 +85,7 @@ func unregisterRealm(loop *html.EventLoop, r *Realm) {
 		}
 	}
 	if len(lr.realms) == 0 {
-		loops.Delete(loop)
+		loopRealmsSlot.Delete(loop)
 		loop.SetMicrotaskCheckpoint(nil)
 	}
 }

@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // DOMHighResTimeStampType is the IDL typedef DOMHighResTimeStamp = double.
@@ -31,8 +23,9 @@ type PerformanceMethods interface {
 	Now() (float64, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefPerformance returns the definition of Performance.
+func idlDefPerformance() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Performance",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window", "Worker"},
@@ -68,5 +61,5 @@ func init() {
 					return out
 				}},
 		},
-	})
+	}
 }

@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
@@ -35,8 +27,9 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	Close() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDedicatedWorkerGlobalScope returns the definition of DedicatedWorkerGlobalScope.
+func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "DedicatedWorkerGlobalScope",
 		Parent:      "WorkerGlobalScope",
 		Exposed:     []string{"DedicatedWorker"},
@@ -122,119 +115,20 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
-// DocumentMethods is implemented by the Go implementation of the IDL interface
-// Document.
-type DocumentMethods interface {
-	// URL is the getter of the attribute "URL".
-	URL() (string, error)
-	// DocumentURI is the getter of the attribute "documentURI".
-	DocumentURI() (string, error)
-	// CompatMode is the getter of the attribute "compatMode".
-	CompatMode() (webidl.DOMString, error)
-	// CharacterSet is the getter of the attribute "characterSet".
-	CharacterSet() (webidl.DOMString, error)
-	// ContentType is the getter of the attribute "contentType".
-	ContentType() (webidl.DOMString, error)
-	// Location is the getter of the attribute "location".
-	Location() (LocationMethods, error)
-	// VisibilityState is the getter of the attribute "visibilityState".
-	VisibilityState() (webidl.DOMString, error)
-	// Hidden is the getter of the attribute "hidden".
-	Hidden() (bool, error)
-}
+// DocumentReadyState is the IDL enumeration DocumentReadyState.
+type DocumentReadyState string
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
-		Name:    "Document",
-		Parent:  "EventTarget",
-		Exposed: []string{"Window"},
-		Members: []webidl.Member{
-			{Name: "URL", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.URL()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToUSVString(r, res)
-				},
-			},
-			{Name: "documentURI", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.DocumentURI()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToUSVString(r, res)
-				},
-			},
-			{Name: "compatMode", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.CompatMode()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToDOMString(r, res)
-				},
-			},
-			{Name: "characterSet", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.CharacterSet()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToDOMString(r, res)
-				},
-			},
-			{Name: "contentType", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.ContentType()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToDOMString(r, res)
-				},
-			},
-			{Name: "location", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.Location()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToNullableLocation(r, res)
-				},
-			},
-			{Name: "visibilityState", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.VisibilityState()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToDOMString(r, res)
-				},
-			},
-			{Name: "hidden", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					self := webidl.Self[DocumentMethods](r, this, "Document")
-					res, err := self.Hidden()
-					if err != nil {
-						r.Throw(err)
-					}
-					return idlToBoolean(r, res)
-				},
-			},
-		},
-	})
-}
+// Values of DocumentReadyState.
+const (
+	DocumentReadyStateLoading     DocumentReadyState = "loading"
+	DocumentReadyStateInteractive DocumentReadyState = "interactive"
+	DocumentReadyStateComplete    DocumentReadyState = "complete"
+)
+
+var idlValuesDocumentReadyState = []string{"loading", "interactive", "complete"}
 
 // EventHandlerType is the IDL typedef EventHandler = EventHandlerNonNull?.
 type EventHandlerType = *EventHandlerNonNull
@@ -259,6 +153,612 @@ func (c *EventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventMethods) 
 	}
 	err = r.Catch(func() { res = idlFromAny(r, webidl.AnyValue(v)) })
 	return res, err
+}
+
+// HTMLBodyElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLBodyElement.
+type HTMLBodyElementMethods interface {
+}
+
+// idlDefHTMLBodyElement returns the definition of HTMLBodyElement.
+func idlDefHTMLBodyElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLBodyElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLDivElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLDivElement.
+type HTMLDivElementMethods interface {
+}
+
+// idlDefHTMLDivElement returns the definition of HTMLDivElement.
+func idlDefHTMLDivElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLDivElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLElement.
+type HTMLElementMethods interface {
+	// Title is the getter of the attribute "title".
+	Title() (webidl.DOMString, error)
+	// SetTitle is the setter of the attribute "title".
+	SetTitle(v webidl.DOMString) error
+	// Lang is the getter of the attribute "lang".
+	Lang() (webidl.DOMString, error)
+	// SetLang is the setter of the attribute "lang".
+	SetLang(v webidl.DOMString) error
+	// Hidden is the getter of the attribute "hidden".
+	Hidden() (bool, error)
+	// SetHidden is the setter of the attribute "hidden".
+	SetHidden(v bool) error
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+	// Onload is the getter of the attribute "onload".
+	Onload() (*EventHandlerNonNull, error)
+	// SetOnload is the setter of the attribute "onload".
+	SetOnload(v *EventHandlerNonNull) error
+	// Onmessage is the getter of the attribute "onmessage".
+	Onmessage() (*EventHandlerNonNull, error)
+	// SetOnmessage is the setter of the attribute "onmessage".
+	SetOnmessage(v *EventHandlerNonNull) error
+	// Click implements the operation "click".
+	Click() error
+}
+
+// idlDefHTMLElement returns the definition of HTMLElement.
+func idlDefHTMLElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLElement",
+		Parent:  "Element",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "title", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Title()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetTitle(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "lang", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Lang()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetLang(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "hidden", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Hidden()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromBoolean(r, v)
+					if err := self.SetHidden(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onload", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Onload()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Onmessage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessage(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "click", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[HTMLElementMethods](r, call.This, "HTMLElement")
+					_ = self
+					if err := self.Click(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+		},
+	}
+}
+
+// HTMLHeadElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLHeadElement.
+type HTMLHeadElementMethods interface {
+}
+
+// idlDefHTMLHeadElement returns the definition of HTMLHeadElement.
+func idlDefHTMLHeadElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLHeadElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLHtmlElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLHtmlElement.
+type HTMLHtmlElementMethods interface {
+}
+
+// idlDefHTMLHtmlElement returns the definition of HTMLHtmlElement.
+func idlDefHTMLHtmlElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLHtmlElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLIFrameElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLIFrameElement.
+type HTMLIFrameElementMethods interface {
+	// Src is the getter of the attribute "src".
+	Src() (string, error)
+	// SetSrc is the setter of the attribute "src".
+	SetSrc(v string) error
+	// Srcdoc is the getter of the attribute "srcdoc".
+	Srcdoc() (webidl.DOMString, error)
+	// SetSrcdoc is the setter of the attribute "srcdoc".
+	SetSrcdoc(v webidl.DOMString) error
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// SetName is the setter of the attribute "name".
+	SetName(v webidl.DOMString) error
+	// Sandbox is the getter of the attribute "sandbox".
+	Sandbox() (DOMTokenListMethods, error)
+	// Allow is the getter of the attribute "allow".
+	Allow() (webidl.DOMString, error)
+	// SetAllow is the setter of the attribute "allow".
+	SetAllow(v webidl.DOMString) error
+	// Width is the getter of the attribute "width".
+	Width() (webidl.DOMString, error)
+	// SetWidth is the setter of the attribute "width".
+	SetWidth(v webidl.DOMString) error
+	// Height is the getter of the attribute "height".
+	Height() (webidl.DOMString, error)
+	// SetHeight is the setter of the attribute "height".
+	SetHeight(v webidl.DOMString) error
+	// ContentDocument is the getter of the attribute "contentDocument".
+	ContentDocument() (DocumentMethods, error)
+	// ContentWindow is the getter of the attribute "contentWindow".
+	ContentWindow() (WindowMethods, error)
+}
+
+// idlDefHTMLIFrameElement returns the definition of HTMLIFrameElement.
+func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLIFrameElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "src", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.Src()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "srcdoc", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.Srcdoc()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetSrcdoc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetName(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "sandbox", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					return r.CachedAttribute(this, "sandbox", func() goja.Value {
+						res, err := self.Sandbox()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToDOMTokenList(r, res)
+					})
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					r.This(this, "HTMLIFrameElement")
+					q, ok := r.ThisObject(this).Get("sandbox").(*goja.Object)
+					if !ok {
+						r.ThrowTypeError("HTMLIFrameElement.sandbox is not an object")
+					}
+					if err := q.Set("value", v); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "allow", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.Allow()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetAllow(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "width", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.Width()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetWidth(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "height", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.Height()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetHeight(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "contentDocument", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.ContentDocument()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDocument(r, res)
+				},
+			},
+			{Name: "contentWindow", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
+					res, err := self.ContentWindow()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableWindow(r, res)
+				},
+			},
+		},
+	}
+}
+
+// HTMLParagraphElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLParagraphElement.
+type HTMLParagraphElementMethods interface {
+}
+
+// idlDefHTMLParagraphElement returns the definition of HTMLParagraphElement.
+func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLParagraphElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLScriptElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLScriptElement.
+type HTMLScriptElementMethods interface {
+	// Src is the getter of the attribute "src".
+	Src() (string, error)
+	// SetSrc is the setter of the attribute "src".
+	SetSrc(v string) error
+	// Type is the getter of the attribute "type".
+	Type() (webidl.DOMString, error)
+	// SetType is the setter of the attribute "type".
+	SetType(v webidl.DOMString) error
+	// Async is the getter of the attribute "async".
+	Async() (bool, error)
+	// SetAsync is the setter of the attribute "async".
+	SetAsync(v bool) error
+	// Defer is the getter of the attribute "defer".
+	Defer() (bool, error)
+	// SetDefer is the setter of the attribute "defer".
+	SetDefer(v bool) error
+	// Text is the getter of the attribute "text".
+	Text() (webidl.DOMString, error)
+	// SetText is the setter of the attribute "text".
+	SetText(v webidl.DOMString) error
+}
+
+// idlDefHTMLScriptElement returns the definition of HTMLScriptElement.
+func idlDefHTMLScriptElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLScriptElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "src", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					res, err := self.Src()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "type", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					res, err := self.Type()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetType(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "async", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					res, err := self.Async()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					x := idlFromBoolean(r, v)
+					if err := self.SetAsync(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "defer", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					res, err := self.Defer()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					x := idlFromBoolean(r, v)
+					if err := self.SetDefer(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "text", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					res, err := self.Text()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetText(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
+// HTMLSpanElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLSpanElement.
+type HTMLSpanElementMethods interface {
+}
+
+// idlDefHTMLSpanElement returns the definition of HTMLSpanElement.
+func idlDefHTMLSpanElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLSpanElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLTitleElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLTitleElement.
+type HTMLTitleElementMethods interface {
+	// Text is the getter of the attribute "text".
+	Text() (webidl.DOMString, error)
+	// SetText is the setter of the attribute "text".
+	SetText(v webidl.DOMString) error
+}
+
+// idlDefHTMLTitleElement returns the definition of HTMLTitleElement.
+func idlDefHTMLTitleElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLTitleElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "text", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HTMLTitleElementMethods](r, this, "HTMLTitleElement")
+					res, err := self.Text()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[HTMLTitleElementMethods](r, this, "HTMLTitleElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetText(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
+// HTMLUnknownElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLUnknownElement.
+type HTMLUnknownElementMethods interface {
+}
+
+// idlDefHTMLUnknownElement returns the definition of HTMLUnknownElement.
+func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLUnknownElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{},
+	}
 }
 
 // LocationMethods is implemented by the Go implementation of the IDL interface
@@ -306,8 +806,9 @@ type LocationMethods interface {
 	Reload() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefLocation returns the definition of Location.
+func idlDefLocation() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Location",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -502,7 +1003,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // NavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -542,8 +1043,9 @@ type NavigatorMethods interface {
 	Locks() (LockManagerMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefNavigator returns the definition of Navigator.
+func idlDefNavigator() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Navigator",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -710,7 +1212,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // OnErrorEventHandlerType is the IDL typedef OnErrorEventHandler = OnErrorEventHandlerNonNull?.
@@ -848,8 +1350,9 @@ type WindowMethods interface {
 	QueueMicrotask(argCallback *VoidFunction) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWindow returns the definition of Window.
+func idlDefWindow() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "Window",
 		Parent:      "EventTarget",
 		Exposed:     []string{"Window"},
@@ -1410,7 +1913,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WindowProxyType is the IDL typedef WindowProxy = Window.
@@ -1477,8 +1980,9 @@ type WorkerGlobalScopeMethods interface {
 	QueueMicrotask(argCallback *VoidFunction) error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
+func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "WorkerGlobalScope",
 		Parent:      "EventTarget",
 		Exposed:     []string{"Worker"},
@@ -1815,7 +2319,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WorkerLocationMethods is implemented by the Go implementation of the IDL interface
@@ -1841,8 +2345,9 @@ type WorkerLocationMethods interface {
 	Hash() (string, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerLocation returns the definition of WorkerLocation.
+func idlDefWorkerLocation() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "WorkerLocation",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
@@ -1946,7 +2451,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // WorkerNavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -1984,8 +2489,9 @@ type WorkerNavigatorMethods interface {
 	Locks() (LockManagerMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerNavigator returns the definition of WorkerNavigator.
+func idlDefWorkerNavigator() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "WorkerNavigator",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
@@ -2142,5 +2648,5 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }

@@ -256,7 +256,7 @@ func (p *jsPromise) Resolve(value any) {
 	case weblocks.Waiting:
 		// A Go Waiting (not from this realm): fulfilled with undefined
 		// once it settles.
-		v.OnSettled(func() { r.queueTask("web locks", func() { p.p.Resolve(goja.Undefined()) }) })
+		v.OnSettled(func() { r.queueTask(weblocks.TaskSource, func() { p.p.Resolve(goja.Undefined()) }) })
 	default:
 		p.p.Resolve(r.vm.ToValue(v))
 	}

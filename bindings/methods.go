@@ -17,11 +17,20 @@ func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }
 type statics struct{}
 
 func init() {
-	AbortControllerStaticsImpl = statics{}
-	AbortSignalStaticsImpl = abortSignalStatics{}
-	EventStaticsImpl = eventStatics{}
-	EventTargetStaticsImpl = eventTargetStatics{}
-	DOMExceptionStaticsImpl = domExceptionStatics{}
+	if err := Register(Interfaces, Statics{
+		AbortController:    statics{},
+		AbortSignal:        abortSignalStatics{},
+		Event:              eventStatics{},
+		EventTarget:        eventTargetStatics{},
+		DOMException:       domExceptionStatics{},
+		QuotaExceededError: quotaExceededErrorStatics{},
+		Document:           nodeStatics{},
+		DocumentFragment:   fragmentStatics{},
+		Text:               textStatics{},
+		Comment:            commentStatics{},
+	}); err != nil {
+		panic(err)
+	}
 }
 
 // new AbortController()

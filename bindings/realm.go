@@ -96,7 +96,7 @@ var ErrRealmClosed = errors.New("bindings: realm is closed")
 type loopHost interface {
 	// queueTask queues steps as a task on the loop. It may be called from
 	// any goroutine. It reports false when the loop no longer runs tasks.
-	queueTask(source string, steps func()) bool
+	queueTask(source html.TaskSource, steps func()) bool
 	// startTimer is "run steps after a timeout": after ms milliseconds
 	// steps run as a task of the loop (timer task source). Timers started
 	// earlier with an equal or shorter timeout run first. cancel stops a
@@ -156,10 +156,16 @@ type Realm struct {
 	closedCh chan struct{} // closed by Close
 }
 
+// maxCallStackSize bounds JavaScript recursion (browsers allow about 10,000
+// frames); goja's default is unbounded, so a runaway recursion would grow
+// until the process runs out of memory.
+const maxCallStackSize = 10000
+
 // newRealm creates the runtime and installs the globals every realm has.
 // It runs on the caller's goroutine before any task of the realm can run.
 func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
 	vm := goja.New()
+	vm.SetMaxCallStackSize(maxCallStackSize)
 	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}, closedCh: make(chan struct{})}
 	r.timeOrigin = host.now()
 	r.wallOrigin = time.Now()
@@ -195,10 +201,10 @@ func (r *Realm) Global() *goja.Object { return r.global }
 // no JavaScript on the stack therefore runs its reactions at once: do it as
 // the last step of a task.
 func (r *Realm) QueueTask(f func(vm *goja.Runtime)) bool {
-	return r.queueTask("realm", func() { f(r.vm) })
+	return r.queueTask(realmTaskSource, func() { f(r.vm) })
 }
 
-func (r *Realm) queueTask(source string, steps func()) bool {
+func (r *Realm) queueTask(source html.TaskSource, steps func()) bool {
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
@@ -237,7 +243,7 @@ func (r *Realm) close(interrupt bool) {
 	if interrupt {
 		r.vm.Interrupt(ErrRealmClosed)
 	}
-	r.host.queueTask("realm", func() { r.closedOnLoop = true })
+	r.host.queueTask(realmTaskSource, func() { r.closedOnLoop = true })
 }
 
 // Interrupt stops the JavaScript running in the realm now (if any) with
@@ -284,7 +290,7 @@ func (r *Realm) EvaluateProgram(prg *goja.Program) (goja.Value, error) {
 // EvaluateScript) and then calls done, on the loop goroutine, with the
 // script's error (nil on success). done may be nil. Safe for any goroutine.
 func (r *Realm) QueueScript(name, src string, done func(error)) {
-	ok := r.queueTask("script", func() {
+	ok := r.queueTask(realmTaskSource, func() {
 		_, err := r.EvaluateScript(name, src)
 		if done != nil {
 			done(err)

@@ -2,6 +2,7 @@ package bindings
 
 import (
 	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/html"
 )
 
 // rejectionState is an environment settings object's "about-to-be-notified
@@ -49,7 +50,7 @@ func (r *Realm) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperatio
 		// 2.4-5 Queue a global task on the DOM manipulation task source
 		// to fire an event named rejectionhandled at global, using
 		// PromiseRejectionEvent, with promise and reason initialized.
-		r.queueTask("dom-manipulation", func() {
+		r.queueTask(html.DOMManipulationTaskSource, func() {
 			r.firePromiseRejectionEvent("rejectionhandled", p, false)
 		})
 	}
@@ -70,7 +71,7 @@ func (r *Realm) notifyAboutRejectedPromises() {
 	s.aboutToBeNotified = nil
 	// 4. Queue a global task on the DOM manipulation task source to run
 	// the following substeps:
-	r.queueTask("dom-manipulation", func() {
+	r.queueTask(html.DOMManipulationTaskSource, func() {
 		// 4.1 For each promise p of list:
 		for _, p := range list {
 			// 4.1.1 If p.[[PromiseIsHandled]] is true, then continue.

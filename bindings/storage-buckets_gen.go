@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // StorageBucketMethods is implemented by the Go implementation of the IDL interface
@@ -33,8 +25,9 @@ type StorageBucketMethods interface {
 	Expires() (*webidl.Promise, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefStorageBucket returns the definition of StorageBucket.
+func idlDefStorageBucket() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:          "StorageBucket",
 		Exposed:       []string{"Window", "Worker"},
 		SecureContext: true,
@@ -114,7 +107,7 @@ func init() {
 					})
 				}},
 		},
-	})
+	}
 }
 
 // StorageBucketManagerMethods is implemented by the Go implementation of the IDL interface
@@ -128,8 +121,9 @@ type StorageBucketManagerMethods interface {
 	Delete(argName webidl.DOMString) (*webidl.Promise, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefStorageBucketManager returns the definition of StorageBucketManager.
+func idlDefStorageBucketManager() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:          "StorageBucketManager",
 		Exposed:       []string{"Window", "Worker"},
 		SecureContext: true,
@@ -185,7 +179,7 @@ func init() {
 					})
 				}},
 		},
-	})
+	}
 }
 
 // StorageBucketOptions is the IDL dictionary StorageBucketOptions.
@@ -198,7 +192,9 @@ type StorageBucketOptions struct {
 	Quota webidl.Optional[webidl.Nullable[uint64]]
 }
 
-func (d *StorageBucketOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictStorageBucketOptions reads the members of StorageBucketOptions from obj (nil for undefined
+// or null).
+func idlReadDictStorageBucketOptions(r *webidl.Realm, obj *goja.Object, d *StorageBucketOptions) {
 	if v := r.DictionaryMember(obj, "expires"); v != nil {
 		d.Expires = webidl.Some(idlFromNullableDouble(r, v))
 	}
@@ -212,7 +208,8 @@ func (d *StorageBucketOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *StorageBucketOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictStorageBucketOptions writes the members of StorageBucketOptions to obj.
+func idlWriteDictStorageBucketOptions(r *webidl.Realm, obj *goja.Object, d *StorageBucketOptions) {
 	if d.Expires.Present {
 		_ = obj.DefineDataProperty("expires", idlToNullableDouble(r, d.Expires.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}

@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // LockMethods is implemented by the Go implementation of the IDL interface
@@ -25,8 +17,9 @@ type LockMethods interface {
 	Mode() (LockMode, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefLock returns the definition of Lock.
+func idlDefLock() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:          "Lock",
 		Exposed:       []string{"Window", "Worker"},
 		SecureContext: true,
@@ -52,7 +45,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // LockGrantedCallback is the IDL callback function type LockGrantedCallback.
@@ -82,7 +75,9 @@ type LockInfo struct {
 	Name webidl.Optional[webidl.DOMString]
 }
 
-func (d *LockInfo) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictLockInfo reads the members of LockInfo from obj (nil for undefined
+// or null).
+func idlReadDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
 	if v := r.DictionaryMember(obj, "clientId"); v != nil {
 		d.ClientId = webidl.Some(idlFromDOMString(r, v))
 	}
@@ -94,7 +89,8 @@ func (d *LockInfo) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *LockInfo) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictLockInfo writes the members of LockInfo to obj.
+func idlWriteDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
 	if d.ClientId.Present {
 		_ = obj.DefineDataProperty("clientId", idlToDOMString(r, d.ClientId.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
@@ -117,8 +113,9 @@ type LockManagerMethods interface {
 	Query() (*webidl.Promise, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefLockManager returns the definition of LockManager.
+func idlDefLockManager() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:          "LockManager",
 		Exposed:       []string{"Window", "Worker"},
 		SecureContext: true,
@@ -174,7 +171,7 @@ func init() {
 					})
 				}},
 		},
-	})
+	}
 }
 
 // LockManagerSnapshot is the IDL dictionary LockManagerSnapshot.
@@ -185,7 +182,9 @@ type LockManagerSnapshot struct {
 	Pending webidl.Optional[[]LockInfo]
 }
 
-func (d *LockManagerSnapshot) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictLockManagerSnapshot reads the members of LockManagerSnapshot from obj (nil for undefined
+// or null).
+func idlReadDictLockManagerSnapshot(r *webidl.Realm, obj *goja.Object, d *LockManagerSnapshot) {
 	if v := r.DictionaryMember(obj, "held"); v != nil {
 		d.Held = webidl.Some(idlFromSequenceOfLockInfo(r, v))
 	}
@@ -194,7 +193,8 @@ func (d *LockManagerSnapshot) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *LockManagerSnapshot) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictLockManagerSnapshot writes the members of LockManagerSnapshot to obj.
+func idlWriteDictLockManagerSnapshot(r *webidl.Realm, obj *goja.Object, d *LockManagerSnapshot) {
 	if d.Held.Present {
 		_ = obj.DefineDataProperty("held", idlToSequenceOfLockInfo(r, d.Held.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
@@ -226,7 +226,9 @@ type LockOptions struct {
 	Steal bool
 }
 
-func (d *LockOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictLockOptions reads the members of LockOptions from obj (nil for undefined
+// or null).
+func idlReadDictLockOptions(r *webidl.Realm, obj *goja.Object, d *LockOptions) {
 	if v := r.DictionaryMember(obj, "ifAvailable"); v != nil {
 		d.IfAvailable = idlFromBoolean(r, v)
 	} else {
@@ -247,7 +249,8 @@ func (d *LockOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *LockOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictLockOptions writes the members of LockOptions to obj.
+func idlWriteDictLockOptions(r *webidl.Realm, obj *goja.Object, d *LockOptions) {
 	_ = obj.DefineDataProperty("ifAvailable", idlToBoolean(r, d.IfAvailable), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("mode", idlToLockMode(r, d.Mode), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Signal != nil {

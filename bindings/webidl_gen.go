@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // AllowSharedBufferSourceType is the IDL typedef AllowSharedBufferSource = (ArrayBuffer or SharedArrayBuffer or ArrayBufferView).
@@ -43,18 +35,9 @@ type DOMExceptionStatics interface {
 	Constructor(r *webidl.Realm, argMessage webidl.DOMString, argName webidl.DOMString) (DOMExceptionMethods, error)
 }
 
-// DOMExceptionStaticsImpl is the implementation of DOMExceptionStatics (set it in an init func).
-var DOMExceptionStaticsImpl DOMExceptionStatics
-
-func idlStaticsDOMException(r *webidl.Realm) DOMExceptionStatics {
-	if DOMExceptionStaticsImpl == nil {
-		r.ThrowTypeError("DOMException: not implemented")
-	}
-	return DOMExceptionStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefDOMException returns the definition of DOMException, calling statics.
+func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:           "DOMException",
 		Exposed:        []string{"*"},
 		ErrorPrototype: true,
@@ -101,7 +84,7 @@ func init() {
 			} else {
 				argName = idlFromDOMString(r, webidl.StringValue("Error"))
 			}
-			res, err := idlStaticsDOMException(r).Constructor(r, argMessage, argName)
+			res, err := statics.Constructor(r, argMessage, argName)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -139,7 +122,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // Function is the IDL callback function type Function.
@@ -182,18 +165,9 @@ type QuotaExceededErrorStatics interface {
 	Constructor(r *webidl.Realm, argMessage webidl.DOMString, argOptions QuotaExceededErrorOptions) (QuotaExceededErrorMethods, error)
 }
 
-// QuotaExceededErrorStaticsImpl is the implementation of QuotaExceededErrorStatics (set it in an init func).
-var QuotaExceededErrorStaticsImpl QuotaExceededErrorStatics
-
-func idlStaticsQuotaExceededError(r *webidl.Realm) QuotaExceededErrorStatics {
-	if QuotaExceededErrorStaticsImpl == nil {
-		r.ThrowTypeError("QuotaExceededError: not implemented")
-	}
-	return QuotaExceededErrorStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefQuotaExceededError returns the definition of QuotaExceededError, calling statics.
+func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "QuotaExceededError",
 		Parent:            "DOMException",
 		Exposed:           []string{"*"},
@@ -213,7 +187,7 @@ func init() {
 			} else {
 				argOptions = idlFromQuotaExceededErrorOptions(r, goja.Undefined())
 			}
-			res, err := idlStaticsQuotaExceededError(r).Constructor(r, argMessage, argOptions)
+			res, err := statics.Constructor(r, argMessage, argOptions)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -241,7 +215,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // QuotaExceededErrorOptions is the IDL dictionary QuotaExceededErrorOptions.
@@ -252,7 +226,9 @@ type QuotaExceededErrorOptions struct {
 	Requested webidl.Optional[float64]
 }
 
-func (d *QuotaExceededErrorOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictQuotaExceededErrorOptions reads the members of QuotaExceededErrorOptions from obj (nil for undefined
+// or null).
+func idlReadDictQuotaExceededErrorOptions(r *webidl.Realm, obj *goja.Object, d *QuotaExceededErrorOptions) {
 	if v := r.DictionaryMember(obj, "quota"); v != nil {
 		d.Quota = webidl.Some(idlFromDouble(r, v))
 	}
@@ -261,7 +237,8 @@ func (d *QuotaExceededErrorOptions) fromObject(r *webidl.Realm, obj *goja.Object
 	}
 }
 
-func (d *QuotaExceededErrorOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictQuotaExceededErrorOptions writes the members of QuotaExceededErrorOptions to obj.
+func idlWriteDictQuotaExceededErrorOptions(r *webidl.Realm, obj *goja.Object, d *QuotaExceededErrorOptions) {
 	if d.Quota.Present {
 		_ = obj.DefineDataProperty("quota", idlToDouble(r, d.Quota.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}

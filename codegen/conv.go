@@ -69,8 +69,19 @@ func (g *Generator) emitConversions(ti *tinfo) {
 		fmt.Fprintf(b, "// idlFrom%sWith converts an iterable whose @@iterator method was already\n// obtained (union and overload resolution).\nfunc idlFrom%sWith(r *webidl.Realm, obj *goja.Object, method goja.Value) %s {\n\tout := %s{}\n\tr.IterateWith(obj, method, func(x goja.Value) { out = append(out, %s(r, x)) })\n\treturn out\n}\n\n",
 			ti.key, ti.key, ti.goType, ti.goType, g.from(ti.inner))
 	}
-	if ti.cat == catUnion && !ti.nullable {
+	if ti.cat == catUnion && !ti.nullable && !ti.external {
 		g.emitUnionType(ti)
+	}
+	if ti.name != "" && !ti.nullable && g.m.External[ti.name] != nil {
+		// An imported enumeration or dictionary: its value list or
+		// member conversions are the imported package's unexported
+		// helpers, so this package has its own.
+		if e := g.m.Enums[ti.name]; e != nil {
+			g.emitEnumValues(b, e)
+		}
+		if d := g.m.Dictionaries[ti.name]; d != nil {
+			g.emitDictionaryConversions(b, d)
+		}
 	}
 }
 
@@ -106,7 +117,7 @@ func (g *Generator) fromBody(ti *tinfo) string {
 	case catString:
 		switch {
 		case ti.name != "":
-			return fmt.Sprintf("\treturn %s(r.ToEnum(webidl.AnyValue(v), %q, idlValues%s))\n", ti.goType, ti.name, ti.goType)
+			return fmt.Sprintf("\treturn %s(r.ToEnum(webidl.AnyValue(v), %q, idlValues%s))\n", ti.goType, ti.name, GoName(ti.name))
 		case ti.goType == "webidl.DOMString" && nullToEmpty:
 			return "\treturn r.ToDOMStringLegacyNullToEmpty(webidl.AnyValue(v))\n"
 		case ti.goType == "webidl.DOMString":
@@ -134,7 +145,7 @@ func (g *Generator) fromBody(ti *tinfo) string {
 		case strings.HasPrefix(ti.goType, "*"):
 			return fmt.Sprintf("\treturn &%s{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}\n", strings.TrimPrefix(ti.goType, "*"))
 		default:
-			return fmt.Sprintf("\tvar d %s\n\td.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), %q))\n\treturn d\n", ti.goType, ti.name)
+			return fmt.Sprintf("\tvar d %s\n\tidlReadDict%s(r, r.DictionaryObject(webidl.AnyValue(v), %q), &d)\n\treturn d\n", ti.goType, GoName(ti.name), ti.name)
 		}
 	case catSequence:
 		if ti.name == "async_sequence" {
@@ -211,7 +222,7 @@ func (g *Generator) toBody(ti *tinfo) string {
 		case strings.HasPrefix(ti.goType, "*"):
 			return "\tif x == nil {\n\t\treturn goja.Null()\n\t}\n\treturn x.CallbackInterface.Value()\n"
 		default:
-			return "\tobj := r.VM.NewObject()\n\tx.toObject(r, obj)\n\treturn obj\n"
+			return fmt.Sprintf("\tobj := r.VM.NewObject()\n\tidlWriteDict%s(r, obj, &x)\n\treturn obj\n", GoName(ti.name))
 		}
 	case catSequence:
 		if ti.name == "async_sequence" {
@@ -428,13 +439,13 @@ func (g *Generator) unionFromBody(ti *tinfo) string {
 	for i, m := range ti.members {
 		fmt.Fprintf(&b, "\tcase %d:\n", i)
 		if m.cat == catSequence && m.name != "async_sequence" {
-			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: idlFrom%sWith(r, v.(*goja.Object), seqMethod)}\n", ti.key, i+1, m.key, m.key)
+			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: idlFrom%sWith(r, v.(*goja.Object), seqMethod)}\n", ti.goType, i+1, m.key, m.key)
 		} else {
-			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: %s(r, v)}\n", ti.key, i+1, m.key, g.from(m))
+			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: %s(r, v)}\n", ti.goType, i+1, m.key, g.from(m))
 		}
 	}
 	b.WriteString("\t}\n")
-	fmt.Fprintf(&b, "\tr.ThrowTypeError(\"The provided value is not of type '%s'\")\n\treturn %s{}\n", strings.ReplaceAll(ti.t.String(), `"`, `'`), ti.key)
+	fmt.Fprintf(&b, "\tr.ThrowTypeError(\"The provided value is not of type '%s'\")\n\treturn %s{}\n", strings.ReplaceAll(ti.t.String(), `"`, `'`), ti.goType)
 	return b.String()
 }
 

@@ -1,8 +1,11 @@
 package codegen
 
+import "github.com/gowebengine/weblocks/idl"
+
 // The extended attributes the generator understands, in one place. Any
-// other extended attribute in the input is an error for the definition
-// that carries it.
+// other extended attribute is unknown to it: the validator warns about it
+// (idl's "unknown-extended-attribute", the same warning as webidl check
+// gives), and the generator ignores it.
 //
 // "binding" attributes change the generated ES binding; "hint"
 // attributes have no effect on the ES binding itself in this engine
@@ -67,3 +70,127 @@ func SupportedExtendedAttributes() []string {
 // Unsupported lists the constructs the generator rejects, by name, with
 // why. A definition using one fails with an error naming it.
 var Unsupported = map[string]string{}
+
+// renamedExtAttrs are the legacy extended attributes' former names: the
+// validator warns about them ("renamed-legacy"), and the generator reads
+// them as their current names. (A copy of idl's list; idl does not export
+// it.)
+var renamedExtAttrs = map[string]string{
+	"NoInterfaceObject":    "LegacyNoInterfaceObject",
+	"LenientSetter":        "LegacyLenientSetter",
+	"LenientThis":          "LegacyLenientThis",
+	"TreatNonObjectAsNull": "LegacyTreatNonObjectAsNull",
+	"Unforgeable":          "LegacyUnforgeable",
+	"NamedConstructor":     "LegacyFactoryFunction",
+	"OverrideBuiltins":     "LegacyOverrideBuiltIns",
+	"TreatNullAs":          "LegacyNullToEmptyString",
+}
+
+// normalizeExtAttrs renames the legacy names of extended attributes and
+// drops the ones the generator does not know: the validator reports
+// those with a warning ("unknown-extended-attribute"), and no binding
+// behaviour can be given to them.
+func normalizeExtAttrs(l *idl.ExtAttrList) {
+	keep := l.List[:0]
+	for _, a := range l.List {
+		if to, ok := renamedExtAttrs[a.Name]; ok {
+			c := *a
+			c.Name = to
+			if to == "LegacyNullToEmptyString" {
+				c.RHS = nil
+			}
+			a = &c
+		}
+		if _, ok := supportedExtAttrs[a.Name]; !ok {
+			continue
+		}
+		keep = append(keep, a)
+	}
+	l.List = keep
+}
+
+// walkExtAttrs calls fn with every extended attribute list of a
+// definition: its own, its members', arguments', fields' and types'.
+func walkExtAttrs(d idl.Definition, fn func(*idl.ExtAttrList)) {
+	var typ func(t *idl.Type)
+	typ = func(t *idl.Type) {
+		if t == nil {
+			return
+		}
+		fn(&t.ExtAttrs)
+		for _, s := range t.Subtypes {
+			typ(s)
+		}
+	}
+	args := func(as []*idl.Argument) {
+		for _, a := range as {
+			fn(&a.ExtAttrs)
+			typ(a.Type)
+		}
+	}
+	own := func(l *idl.ExtAttrList) {
+		fn(l)
+		for _, a := range l.List {
+			args(a.Arguments)
+		}
+	}
+	members := func(ms []idl.Member) {
+		for _, m := range ms {
+			switch m := m.(type) {
+			case *idl.Attribute:
+				own(&m.ExtAttrs)
+				typ(m.Type)
+			case *idl.Operation:
+				own(&m.ExtAttrs)
+				typ(m.ReturnType)
+				args(m.Arguments)
+			case *idl.Constant:
+				own(&m.ExtAttrs)
+				typ(m.Type)
+			case *idl.Constructor:
+				own(&m.ExtAttrs)
+				args(m.Arguments)
+			case *idl.Iterable:
+				own(&m.ExtAttrs)
+				typ(m.Key)
+				typ(m.Value)
+				args(m.Arguments)
+			case *idl.Maplike:
+				own(&m.ExtAttrs)
+				typ(m.Key)
+				typ(m.Value)
+			case *idl.Setlike:
+				own(&m.ExtAttrs)
+				typ(m.Value)
+			}
+		}
+	}
+	switch d := d.(type) {
+	case *idl.Interface:
+		own(&d.ExtAttrs)
+		members(d.Members)
+	case *idl.CallbackInterface:
+		own(&d.ExtAttrs)
+		members(d.Members)
+	case *idl.Namespace:
+		own(&d.ExtAttrs)
+		members(d.Members)
+	case *idl.Dictionary:
+		own(&d.ExtAttrs)
+		for _, f := range d.Members {
+			fn(&f.ExtAttrs)
+			typ(f.Type)
+		}
+	case *idl.Enum:
+		fn(&d.ExtAttrs)
+	case *idl.Typedef:
+		fn(&d.ExtAttrs)
+		typ(d.Type)
+	case *idl.Callback:
+		fn(&d.ExtAttrs)
+		typ(d.ReturnType)
+		args(d.Arguments)
+	case *idl.Includes:
+		fn(&d.ExtAttrs)
+	}
+}

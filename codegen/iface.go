@@ -167,7 +167,7 @@ func (g *Generator) effectiveOverloads(s *opSet) (*effective, error) {
 			}
 		}
 		if d < 0 {
-			return nil, fmt.Errorf("%s: overloads of %s with %d arguments are not distinguishable", s.ops[0].mi.Member.Pos(), s.name, k)
+			return nil, posErrorf(s.ops[0].mi.Member.Pos(), "overloads of %s with %d arguments are not distinguishable", s.name, k)
 		}
 		e.dist[k] = d
 	}
@@ -391,11 +391,15 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	}
 	if hasStatics {
 		w("// %sStatics implements the constructors, static members or namespace\n// members of %s.\ntype %sStatics interface {\n%s}\n\n", n, it.Name, n, sb.String())
-		w("// %sStaticsImpl is the implementation of %sStatics (set it in an init func).\nvar %sStaticsImpl %sStatics\n\n", n, n, n, n)
-		w("func idlStatics%s(r *webidl.Realm) %sStatics {\n\tif %sStaticsImpl == nil {\n\t\tr.ThrowTypeError(\"%s: not implemented\")\n\t}\n\treturn %sStaticsImpl\n}\n\n", n, n, n, it.Name, n)
 	}
-	// Registration.
-	w("func init() {\n\t%s.Add(&webidl.InterfaceDef{\n\t\tName: %q,\n", g.opt.Registry, it.Name)
+	// Registration: the definition, built with the statics implementation.
+	g.regs = append(g.regs, regEntry{name: it.Name, statics: hasStatics})
+	if hasStatics {
+		w("// idlDef%s returns the definition of %s, calling statics.\nfunc idlDef%s(statics %sStatics) *webidl.InterfaceDef {\n", n, it.Name, n, n)
+	} else {
+		w("// idlDef%s returns the definition of %s.\nfunc idlDef%s() *webidl.InterfaceDef {\n", n, it.Name, n)
+	}
+	w("\treturn &webidl.InterfaceDef{\n\t\tName: %q,\n", it.Name)
 	if isNS {
 		w("\t\tNamespace: true,\n")
 	}
@@ -537,7 +541,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	if setlike != nil {
 		g.emitSetlike(b, it, setlike)
 	}
-	w("\t\t},\n\t})\n}\n\n")
+	w("\t\t},\n\t}\n}\n\n")
 	if g.opt.Stubs {
 		g.emitStub(b, it, attrs, append(append([]*opSet(nil), sets...), factories...), iter, maplike, setlike, stringifier, hasStatics)
 		if it.Kind != "namespace" {
@@ -590,7 +594,7 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 	}
 	body := ""
 	if ai.static {
-		body = fmt.Sprintf("res, err := idlStatics%s(r).%s(r)\n", n, ai.getter)
+		body = fmt.Sprintf("res, err := statics.%s(r)\n", ai.getter)
 	} else {
 		body = fmt.Sprintf("self := webidl.Self[%sMethods](r, this, %q)\nres, err := self.%s()\n", n, it.Name, ai.getter)
 	}
@@ -612,7 +616,7 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 			w("\t\t\t\t\tif _, ok := r.Implements(webidl.AnyValue(this), %q); !ok && !webidl.IsNullish(this) {\n\t\t\t\t\t\treturn\n\t\t\t\t\t}\n", it.Name)
 		}
 		if ai.static {
-			w("\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := idlStatics%s(r).%s(r, x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", g.from(ai.ti), n, ai.setter)
+			w("\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := statics.%s(r, x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", g.from(ai.ti), ai.setter)
 		} else {
 			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := self.%s(x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", n, it.Name, g.from(ai.ti), ai.setter)
 		}
@@ -632,7 +636,6 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 // selected operation; it returns a goja.Value (or the implementation for
 // constructors). In scope: r, call, self (regular operations).
 func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *effective) {
-	n := GoName(it.Name)
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	what := s.name
 	if s.ctor {
@@ -677,7 +680,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		}
 		recv := "self"
 		if s.ctor || s.static {
-			recv = "idlStatics" + n + "(r)"
+			recv = "statics"
 		}
 		var ret *tinfo
 		if !s.ctor {

@@ -27,8 +27,41 @@ type Model struct {
 	// Errors per definition name (construct not supported, unknown
 	// extended attribute, unresolvable type, ...).
 	Errors map[string][]error
-	// Order is every definition name in a deterministic order.
+	// Order is every definition name to generate, in a deterministic
+	// order (imported definitions are not in it).
 	Order []string
+	// External maps the names of imported definitions to their import.
+	External map[string]*Import
+	imports  []*Import
+}
+
+// Import is IDL whose Go bindings live in another package: generated code
+// refers to its definitions (inherits its interfaces, converts its
+// dictionaries, enumerations and callbacks) without generating them. An
+// integrator's IDL imports the engine's (package bindings) this way.
+type Import struct {
+	// Path is the Go import path of the package, Name its package name.
+	Path, Name string
+	Files      []*idl.File
+}
+
+// BindingsImport returns the Import of this module's bindings package,
+// with the IDL files of dir (bindings/webidls).
+func BindingsImport(dir string) (*Import, error) {
+	files, err := ParseDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Import{Path: "github.com/gowebengine/weblocks/bindings", Name: "bindings", Files: files}, nil
+}
+
+// qualify returns the Go name of a definition as generated code refers to
+// it: GoName, qualified with the package of an imported definition.
+func (m *Model) qualify(name string) string {
+	if imp := m.External[name]; imp != nil {
+		return imp.Name + "." + GoName(name)
+	}
+	return GoName(name)
 }
 
 // Interface is a merged interface, interface mixin, callback interface or
@@ -61,13 +94,6 @@ type Dictionary struct {
 	Members  []*idl.Field
 	ExtAttrs []*idl.ExtendedAttribute
 	File     string
-}
-
-func (m *Model) errorf(def string, format string, args ...any) {
-	if m.Errors == nil {
-		m.Errors = map[string][]error{}
-	}
-	m.Errors[def] = append(m.Errors[def], fmt.Errorf(format, args...))
 }
 
 // exposedOf reads an [Exposed] extended attribute: nil when absent.
@@ -111,9 +137,12 @@ func getAttr(attrs []*idl.ExtendedAttribute, name string) *idl.ExtendedAttribute
 
 // Load builds a model from parsed files. Files are processed in the given
 // order; each definition is generated into the file of its non-partial
-// definition.
-func Load(files []*idl.File) *Model {
+// definition. The definitions of imports can be referred to and are not
+// generated.
+func Load(files []*idl.File, imports ...*Import) *Model {
 	m := &Model{
+		External:     map[string]*Import{},
+		imports:      imports,
 		Interfaces:   map[string]*Interface{},
 		Dictionaries: map[string]*Dictionary{},
 		Enums:        map[string]*idl.Enum{},
@@ -126,26 +155,50 @@ func Load(files []*idl.File) *Model {
 	type partial struct {
 		def  idl.Definition
 		file string
+		imp  *Import
 	}
 	var partials []partial
 	var includes []*idl.Includes
 	seen := map[string]bool{}
+	var imp *Import // the import of the file being read
 	define := func(name, file string, d idl.Definition) bool {
 		if seen[name] {
-			m.errorf(name, "%s: duplicate definition of %s", d.Pos(), name)
+			m.errorAt(name, d.Pos(), "duplicate definition of %s", name)
 			return false
 		}
 		seen[name] = true
+		if imp != nil {
+			m.External[name] = imp
+			return true
+		}
 		m.FileOf[name] = file
 		m.Order = append(m.Order, name)
 		return true
 	}
+	type source struct {
+		f   *idl.File
+		imp *Import
+	}
+	var sources []source
+	for _, im := range imports {
+		for _, f := range im.Files {
+			sources = append(sources, source{f, im})
+		}
+	}
 	for _, f := range files {
+		sources = append(sources, source{f, nil})
+	}
+	for _, src := range sources {
+		f := src.f
+		imp = src.imp
+		for _, d := range f.Definitions {
+			walkExtAttrs(d, normalizeExtAttrs)
+		}
 		for _, d := range f.Definitions {
 			switch d := d.(type) {
 			case *idl.Interface:
 				if d.Partial {
-					partials = append(partials, partial{d, f.Name})
+					partials = append(partials, partial{d, f.Name, imp})
 					continue
 				}
 				kind := "interface"
@@ -158,11 +211,14 @@ func Load(files []*idl.File) *Model {
 				}
 				if d.Mixin {
 					if seen["mixin "+d.Name] {
-						m.errorf(d.Name, "%s: duplicate mixin %s", d.Pos(), d.Name)
+						m.errorAt(d.Name, d.Pos(), "duplicate mixin %s", d.Name)
 						continue
 					}
 					seen["mixin "+d.Name] = true
 					m.Mixins[d.Name] = it
+					if imp != nil {
+						m.External[d.Name] = imp
+					}
 					continue
 				}
 				if define(d.Name, f.Name, d) {
@@ -178,7 +234,7 @@ func Load(files []*idl.File) *Model {
 				}
 			case *idl.Namespace:
 				if d.Partial {
-					partials = append(partials, partial{d, f.Name})
+					partials = append(partials, partial{d, f.Name, imp})
 					continue
 				}
 				it := &Interface{Name: d.Name, Kind: "namespace", ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
@@ -190,7 +246,7 @@ func Load(files []*idl.File) *Model {
 				}
 			case *idl.Dictionary:
 				if d.Partial {
-					partials = append(partials, partial{d, f.Name})
+					partials = append(partials, partial{d, f.Name, imp})
 					continue
 				}
 				if define(d.Name, f.Name, d) {
@@ -209,12 +265,20 @@ func Load(files []*idl.File) *Model {
 					m.Callbacks[d.Name] = d
 				}
 			case *idl.Includes:
+				if imp == nil && m.External[d.Target] != nil {
+					m.errorAt(d.Target, d.Pos(), "%s includes %s: %s is imported from %s, whose members cannot be extended here", d.Target, d.Mixin, d.Target, m.External[d.Target].Path)
+					continue
+				}
 				includes = append(includes, d)
 			}
 		}
 	}
 	// Merge partials: their members carry the partial's exposure.
 	for _, p := range partials {
+		if name := p.def.DefinitionName(); p.imp == nil && m.External[name] != nil {
+			m.errorAt("partial "+name, p.def.Pos(), "partial %s: %s is imported from %s, whose members cannot be extended here", name, name, m.External[name].Path)
+			continue
+		}
 		switch d := p.def.(type) {
 		case *idl.Interface:
 			var target *Interface
@@ -226,7 +290,7 @@ func Load(files []*idl.File) *Model {
 			if target == nil {
 				// A partial of something not in the input: nothing to
 				// generate, but say so.
-				m.errorf("partial "+d.Name, "%s: partial %s has no definition to merge into", d.Pos(), d.Name)
+				m.errorAt("partial "+d.Name, d.Pos(), "partial %s has no definition to merge into", d.Name)
 				continue
 			}
 			m.checkPartialAttrs(target.Name, d.ExtAttrs.List)
@@ -237,7 +301,7 @@ func Load(files []*idl.File) *Model {
 		case *idl.Namespace:
 			target := m.Interfaces[d.Name]
 			if target == nil || target.Kind != "namespace" {
-				m.errorf("partial "+d.Name, "%s: partial namespace %s has no definition to merge into", d.Pos(), d.Name)
+				m.errorAt("partial "+d.Name, d.Pos(), "partial namespace %s has no definition to merge into", d.Name)
 				continue
 			}
 			exp, sec := exposedOf(d.ExtAttrs.List), hasAttr(d.ExtAttrs.List, "SecureContext")
@@ -247,7 +311,7 @@ func Load(files []*idl.File) *Model {
 		case *idl.Dictionary:
 			target := m.Dictionaries[d.Name]
 			if target == nil {
-				m.errorf("partial "+d.Name, "%s: partial dictionary %s has no definition to merge into", d.Pos(), d.Name)
+				m.errorAt("partial "+d.Name, d.Pos(), "partial dictionary %s has no definition to merge into", d.Name)
 				continue
 			}
 			target.Members = append(target.Members, d.Members...)
@@ -259,7 +323,7 @@ func Load(files []*idl.File) *Model {
 		target := m.Interfaces[inc.Target]
 		mixin := m.Mixins[inc.Mixin]
 		if target == nil || mixin == nil {
-			m.errorf(inc.Target, "%s: %s includes %s: unknown interface or mixin", inc.Pos(), inc.Target, inc.Mixin)
+			m.errorAt(inc.Target, inc.Pos(), "%s includes %s: unknown interface or mixin", inc.Target, inc.Mixin)
 			continue
 		}
 		m.IncludedBy[mixin.Name] = append(m.IncludedBy[mixin.Name], target.Name)
@@ -302,7 +366,7 @@ func Load(files []*idl.File) *Model {
 func (m *Model) checkPartialAttrs(def string, attrs []*idl.ExtendedAttribute) {
 	for _, a := range attrs {
 		if _, ok := supportedExtAttrs[a.Name]; !ok {
-			m.errorf(def, "%s: unsupported extended attribute [%s]", a.Pos(), a.Name)
+			m.errorAt(def, a.Pos(), "unsupported extended attribute [%s]", a.Name)
 		}
 	}
 }

@@ -1,8 +1,11 @@
 package codegen
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,24 +15,38 @@ import (
 
 // ParseDir parses every .idl file of a directory, in name order.
 func ParseDir(dir string) ([]*idl.File, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.idl"))
+	return ParseFS(os.DirFS(dir), ".", dir)
+}
+
+// ParseFS parses every .idl file of dir in fsys, in name order; the files
+// are named prefix/name in positions (prefix "" leaves them bare). All
+// syntax errors are returned together, as an errors.Join of
+// idl.ErrorLists.
+func ParseFS(fsys fs.FS, dir, prefix string) ([]*idl.File, error) {
+	paths, err := fs.Glob(fsys, path.Join(dir, "*.idl"))
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(paths)
 	var files []*idl.File
+	var errs []error
 	for _, p := range paths {
-		src, err := os.ReadFile(p)
+		src, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return nil, err
 		}
-		f, err := idl.Parse(filepath.Base(p), src)
+		name := path.Base(p)
+		if prefix != "" {
+			name = filepath.Join(prefix, name)
+		}
+		f, err := idl.Parse(name, src)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", p, err)
+			errs = append(errs, err)
+			continue
 		}
 		files = append(files, f)
 	}
-	return files, nil
+	return files, errors.Join(errs...)
 }
 
 // ErrorReport formats the errors of a generation, one definition a line,

@@ -20,7 +20,7 @@ func specialKind(g *Generator, op *idl.Operation) (string, error) {
 	case ti.cat == catString && ti.name == "":
 		return "named", nil
 	}
-	return "", fmt.Errorf("%s: %s special operation's first argument must be unsigned long or a string type, not %s", op.Pos(), op.Special, op.Arguments[0].Type)
+	return "", posErrorf(op.Pos(), "%s special operation's first argument must be unsigned long or a string type, not %s", op.Special, op.Arguments[0].Type)
 }
 
 // special is one special operation and its Go method.

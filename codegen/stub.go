@@ -74,7 +74,7 @@ func (g *Generator) emitStub(b *bytes.Buffer, it *Interface, attrs []*attrInfo, 
 	if !hasStatics {
 		return
 	}
-	w("type stubStatics%s struct{}\n\nvar _ %sStatics = stubStatics%s{}\n\nfunc init() { %sStaticsImpl = stubStatics%s{} }\n\n", n, n, n, n, n)
+	w("type stubStatics%s struct{}\n\nvar _ %sStatics = stubStatics%s{}\n\n", n, n, n)
 	for _, ai := range attrs {
 		if !ai.static {
 			continue

@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -45,6 +44,8 @@ type tinfo struct {
 	keyT                  *tinfo   // record key
 	members               []*tinfo // union: flattened member types (non-nullable)
 	numericKind           string   // for numeric types: the IDL type name
+	// external: a union type declared by an imported package.
+	external bool
 }
 
 var integerGo = map[string]string{
@@ -135,7 +136,7 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 	}
 	for _, a := range t.ExtAttrs.List {
 		if _, ok := supportedExtAttrs[a.Name]; !ok {
-			return nil, fmt.Errorf("%s: unsupported extended attribute [%s] on type %s", a.Pos(), a.Name, t)
+			return nil, posErrorf(a.Pos(), "unsupported extended attribute [%s] on type %s", a.Name, t)
 		}
 	}
 	ti, err := g.typeOfResolved(t)
@@ -232,14 +233,20 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		}
 		key := strings.Join(names, "Or")
 		ti := &tinfo{t: t, key: key, goType: key, cat: catUnion, members: members}
+		if g.ext != nil {
+			// A union written in imported IDL: the imported package's
+			// Go type (its conversions are generated here).
+			ti.key, ti.goType, ti.external = g.ext.Name+"_"+key, g.ext.Name+"."+key, true
+			key = ti.key
+		}
 		if nullable {
 			g.types[key] = ti
-			return &tinfo{t: t, key: "Nullable" + key, goType: "webidl.Nullable[" + key + "]", nullable: true, inner: ti, cat: catUnion, members: members}, nil
+			return &tinfo{t: t, key: "Nullable" + key, goType: "webidl.Nullable[" + ti.goType + "]", nullable: true, inner: ti, cat: catUnion, members: members}, nil
 		}
 		return ti, nil
 	case t.Generic != "":
 		if why, bad := Unsupported[t.Generic]; bad {
-			return nil, fmt.Errorf("%s: unsupported type %s: %s", t.Pos(), t.Generic, why)
+			return nil, posErrorf(t.Pos(), "unsupported type %s: %s", t.Generic, why)
 		}
 		subs := make([]*tinfo, len(t.Subtypes))
 		for i, s := range t.Subtypes {
@@ -254,23 +261,23 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			return &tinfo{t: t, key: "AsyncSequenceOf" + subs[0].key, goType: "*webidl.AsyncSequence", nilable: true, cat: catSequence, inner: subs[0], name: "async_sequence"}, nil
 		case "sequence", "FrozenArray", "ObservableArray":
 			if len(subs) != 1 {
-				return nil, fmt.Errorf("%s: %s takes one type", t.Pos(), t.Generic)
+				return nil, posErrorf(t.Pos(), "%s takes one type", t.Generic)
 			}
 			prefix := map[string]string{"sequence": "Sequence", "FrozenArray": "FrozenArray", "ObservableArray": "ObservableArray"}[t.Generic]
 			return &tinfo{t: t, key: prefix + "Of" + subs[0].key, goType: "[]" + subs[0].goType, cat: catSequence, inner: subs[0], name: t.Generic}, nil
 		case "Promise":
 			if len(subs) != 1 {
-				return nil, fmt.Errorf("%s: Promise takes one type", t.Pos())
+				return nil, posErrorf(t.Pos(), "Promise takes one type")
 			}
 			return &tinfo{t: t, key: "PromiseOf" + subs[0].key, goType: "*webidl.Promise", nilable: true, cat: catPromise, inner: subs[0]}, nil
 		case "record":
 			if len(subs) != 2 || subs[0].cat != catString || subs[0].name != "" {
-				return nil, fmt.Errorf("%s: record keys must be DOMString, USVString or ByteString", t.Pos())
+				return nil, posErrorf(t.Pos(), "record keys must be DOMString, USVString or ByteString")
 			}
 			return &tinfo{t: t, key: "RecordOf" + subs[0].key + "To" + subs[1].key,
 				goType: "webidl.Record[" + subs[0].goType + ", " + subs[1].goType + "]", cat: catDictLike, keyT: subs[0], inner: subs[1], name: "record"}, nil
 		}
-		return nil, fmt.Errorf("%s: unknown generic type %s", t.Pos(), t.Generic)
+		return nil, posErrorf(t.Pos(), "unknown generic type %s", t.Generic)
 	}
 	name := t.Name
 	switch name {
@@ -306,24 +313,25 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 	if _, ok := bufferTypes[name]; ok {
 		return &tinfo{t: t, key: name, goType: "webidl.BufferSource", cat: catInterface, name: name}, nil
 	}
+	q := g.m.qualify(name)
 	if _, ok := g.m.Enums[name]; ok {
-		return &tinfo{t: t, key: GoName(name), goType: GoName(name), cat: catString, name: name}, nil
+		return &tinfo{t: t, key: GoName(name), goType: q, cat: catString, name: name}, nil
 	}
 	if _, ok := g.m.Dictionaries[name]; ok {
-		return &tinfo{t: t, key: GoName(name), goType: GoName(name), cat: catDictLike, name: name}, nil
+		return &tinfo{t: t, key: GoName(name), goType: q, cat: catDictLike, name: name}, nil
 	}
 	if cb, ok := g.m.Callbacks[name]; ok {
-		return &tinfo{t: t, key: GoName(name), goType: "*" + GoName(name), nilable: true, cat: catCallback, name: name,
+		return &tinfo{t: t, key: GoName(name), goType: "*" + q, nilable: true, cat: catCallback, name: name,
 			legacyNonObjectAsNull: cb.ExtAttrs.Has("LegacyTreatNonObjectAsNull")}, nil
 	}
 	if it, ok := g.m.Interfaces[name]; ok {
 		switch it.Kind {
 		case "callback interface":
-			return &tinfo{t: t, key: GoName(name), goType: "*" + GoName(name), nilable: true, cat: catDictLike, name: name}, nil
+			return &tinfo{t: t, key: GoName(name), goType: "*" + q, nilable: true, cat: catDictLike, name: name}, nil
 		case "interface":
-			return &tinfo{t: t, key: GoName(name), goType: GoName(name) + "Methods", nilable: true, cat: catInterface, name: name}, nil
+			return &tinfo{t: t, key: GoName(name), goType: q + "Methods", nilable: true, cat: catInterface, name: name}, nil
 		}
-		return nil, fmt.Errorf("%s: %s %s is not a type", t.Pos(), it.Kind, name)
+		return nil, posErrorf(t.Pos(), "%s %s is not a type", it.Kind, name)
 	}
 	// Names the IDL uses without an IDL definition: CSSOM's CSSOMString
 	// (an implementation-chosen string type: DOMString here), HTML's
@@ -346,7 +354,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		c.Name = target
 		return g.typeOfResolved(&c)
 	}
-	return nil, fmt.Errorf("%s: unknown type %s", t.Pos(), name)
+	return nil, posErrorf(t.Pos(), "unknown type %s", name)
 }
 
 // distinguishable implements the WebIDL "distinguishable" relation.

@@ -11,7 +11,11 @@ type abortAlgorithm struct {
 }
 
 // AbortSignal is the DOM Standard's AbortSignal. It belongs to one event
-// loop: call its methods on that loop's goroutine only.
+// loop: call its methods on that loop's goroutine only. A signal bound to
+// its loop (EventTarget.BindToLoop; the Web Locks API binds a request's
+// signal to the requester's loop) panics with a message naming the loop
+// when SignalAbort (AbortController.Abort), AddAlgorithm or RemoveAlgorithm
+// is called from another goroutine. Aborted and Reason only read.
 type AbortSignal struct {
 	EventTarget
 
@@ -111,6 +115,7 @@ func ReasonError(reason any) error {
 // AddAlgorithm is the DOM "add" for abort algorithms: it does nothing (and
 // returns 0) if the signal is already aborted.
 func (s *AbortSignal) AddAlgorithm(steps func()) AlgorithmID {
+	s.checkLoop()
 	// 1. If signal is aborted, then return.
 	if s.aborted {
 		return 0
@@ -125,6 +130,7 @@ func (s *AbortSignal) AddAlgorithm(steps func()) AlgorithmID {
 // RemoveAlgorithm is the DOM "remove": remove algorithm from signal's abort
 // algorithms.
 func (s *AbortSignal) RemoveAlgorithm(id AlgorithmID) {
+	s.checkLoop()
 	if id == 0 {
 		return
 	}
@@ -142,6 +148,7 @@ func (s *AbortSignal) RemoveAlgorithm(id AlgorithmID) {
 // SignalAbort is "signal abort". A nil reason means "not given": the reason
 // becomes a new "AbortError" DOMException.
 func (s *AbortSignal) SignalAbort(reason any) {
+	s.checkLoop()
 	// 1. If signal is aborted, then return.
 	if s.aborted {
 		return
@@ -249,6 +256,9 @@ type Timers interface {
 func AbortSignalTimeout(t Timers, ms uint64) *AbortSignal {
 	// 1. Let signal be a new AbortSignal object.
 	s := NewAbortSignal()
+	if l, ok := t.(Loop); ok {
+		s.BindToLoop(l) // the timer's event loop is the signal's
+	}
 	// 2. Let global be signal's relevant global object.
 	// 3. Run steps after a timeout given global, "AbortSignal-timeout",
 	//    milliseconds, and the following step:
@@ -272,6 +282,9 @@ func AbortSignalAny(signals []*AbortSignal) *AbortSignal {
 func CreateADependentAbortSignal(signals []*AbortSignal) *AbortSignal {
 	// 1. Let resultSignal be a new object implementing signalInterface.
 	result := NewAbortSignal()
+	for _, s := range signals {
+		result.BindToLoop(s.loop) // the sources' loop is the result's
+	}
 	// 2. For each signal of signals: if signal is aborted, then set
 	//    resultSignal's abort reason to signal's abort reason and return
 	//    resultSignal.

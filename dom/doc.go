@@ -6,7 +6,12 @@
 // target. It is plain Go and never imports a JavaScript engine.
 //
 // Objects of this package belong to one event loop: call their methods on
-// that loop's goroutine only. Listener callbacks are Go functions; a JS
+// that loop's goroutine only. An EventTarget or AbortSignal bound to its
+// loop (BindToLoop, with anything that has CheckCurrent, such as
+// html.EventLoop) panics with a "dom: called from the wrong goroutine"
+// message naming the loop when a method that reads or changes its lists is
+// called from another goroutine; unbound objects are not checked (a nil
+// comparison). Listener callbacks are Go functions; a JS
 // layer registers its JS listeners through them (ListenerOptions.Key gives
 // the callback identity used for duplicates and removeEventListener).
 // A nil abort reason means "not given" (JS undefined); JS layers wrap every

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -351,4 +352,54 @@ func ExampleDOMException() {
 	// Output:
 	// AbortError 20 The request was aborted.
 	// true 0
+}
+
+type fakeLoop struct{ ok bool }
+
+func (l *fakeLoop) CheckCurrent() error {
+	if l.ok {
+		return nil
+	}
+	return errors.New("called from the wrong goroutine: loop L")
+}
+
+func TestBoundSignalChecksLoop(t *testing.T) {
+	l := &fakeLoop{ok: true}
+	c := NewAbortController()
+	c.Signal().BindToLoop(l)
+	c.Signal().BindToLoop(&fakeLoop{}) // the first binding wins
+	if c.Signal().BoundLoop() != Loop(l) {
+		t.Fatal("BindToLoop: the first binding must win")
+	}
+	dep := AbortSignalAny([]*AbortSignal{c.Signal()})
+	if dep.BoundLoop() != Loop(l) {
+		t.Fatal("a dependent signal belongs to its sources' loop")
+	}
+	id := c.Signal().AddAlgorithm(func() {})
+	l.ok = false
+	for what, f := range map[string]func(){
+		"Abort":                  func() { c.Abort(nil) },
+		"AddAlgorithm":           func() { c.Signal().AddAlgorithm(func() {}) },
+		"RemoveAlgorithm":        func() { c.Signal().RemoveAlgorithm(id) },
+		"AddEventListener":       func() { c.Signal().AddEventListener("abort", func(*Event) {}, ListenerOptions{}) },
+		"DispatchEvent":          func() { c.Signal().DispatchEvent(NewEvent("x")) },
+		"dependent AddAlgorithm": func() { dep.AddAlgorithm(func() {}) },
+	} {
+		func() {
+			defer func() {
+				s, _ := recover().(string)
+				if !strings.Contains(s, "loop L") {
+					t.Errorf("%s off the loop: panic %q; want one naming the loop", what, s)
+				}
+			}()
+			f()
+		}()
+	}
+	l.ok = true
+	c.Abort(nil)
+	if !c.Signal().Aborted() || !dep.Aborted() {
+		t.Fatal("abort on the loop")
+	}
+	// Unbound signals are not checked.
+	NewAbortController().Abort(nil)
 }

@@ -93,6 +93,8 @@ type listener struct {
 
 // EventTarget is the DOM Standard's EventTarget with Go listener callbacks.
 // It belongs to one event loop: use it from that loop's goroutine only.
+// Once bound to that loop (BindToLoop), calls from other goroutines panic
+// with a message naming the loop.
 type EventTarget struct {
 	listeners []*listener
 	nextID    ListenerID
@@ -101,11 +103,44 @@ type EventTarget struct {
 	Owner any
 	// hook is told when listeners are added or removed.
 	hook listenerHook
+	// loop is the event loop the target is bound to (nil: unchecked).
+	loop Loop
+}
+
+// Loop is the event loop that a DOM object belongs to, as dom sees it:
+// CheckCurrent returns an error (naming the loop) unless the calling
+// goroutine is running one of its tasks. html.EventLoop implements it.
+type Loop interface {
+	CheckCurrent() error
+}
+
+// BindToLoop binds the target to the event loop l: from then on, its
+// methods (and those of the AbortSignal embedding it) panic with a message
+// naming l when called from a goroutine that is not running one of l's
+// tasks, instead of racing with it. The first binding wins; a nil l does
+// nothing. An unbound target is not checked.
+func (t *EventTarget) BindToLoop(l Loop) {
+	if t.loop == nil && l != nil {
+		t.loop = l
+	}
+}
+
+// BoundLoop returns the event loop the target is bound to, or nil.
+func (t *EventTarget) BoundLoop() Loop { return t.loop }
+
+// checkLoop panics if the target is bound to a loop the caller is not on.
+func (t *EventTarget) checkLoop() {
+	if t.loop != nil {
+		if err := t.loop.CheckCurrent(); err != nil {
+			panic("dom: " + err.Error())
+		}
+	}
 }
 
 // AddEventListener is "add an event listener". It returns the listener's id
 // (0 if nothing was added: already-aborted signal or duplicate).
 func (t *EventTarget) AddEventListener(typ string, callback func(*Event), opts ListenerOptions) ListenerID {
+	t.checkLoop()
 	// 1. (service worker warning: not applicable)
 	// 2. If listener's signal is not null and is aborted, then return.
 	if opts.Signal != nil && opts.Signal.Aborted() {
@@ -167,6 +202,7 @@ func (t *EventTarget) removeListener(l *listener) {
 // RemoveEventListener is removeEventListener(type, callback, {capture}):
 // it removes the listener with that type, key and capture, if any.
 func (t *EventTarget) RemoveEventListener(typ string, key any, capture bool) {
+	t.checkLoop()
 	if key == nil {
 		return
 	}
@@ -180,6 +216,7 @@ func (t *EventTarget) RemoveEventListener(typ string, key any, capture bool) {
 
 // RemoveListener removes a listener by the id AddEventListener returned.
 func (t *EventTarget) RemoveListener(id ListenerID) {
+	t.checkLoop()
 	for _, l := range t.listeners {
 		if l.id == id {
 			t.removeListener(l)
@@ -203,6 +240,7 @@ func (t *EventTarget) HasListeners(typ string) bool {
 // order, capture listeners first. It returns false if the event was
 // canceled.
 func (t *EventTarget) DispatchEvent(event *Event) bool {
+	t.checkLoop()
 	// 1. Set event's dispatch flag.
 	event.dispatching = true
 	// 2-4. target = this; the event path is just the target.

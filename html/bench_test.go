@@ -16,7 +16,7 @@ func benchPingPong(b *testing.B, sched Scheduler) {
 		b.Fatal(err)
 	}
 	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
-	q := ua.LockTaskQueue()
+	q := testQueue(ua)
 	done := make(chan struct{})
 	n := b.N
 	var toLoop, toQueue func()
@@ -34,11 +34,11 @@ func benchPingPong(b *testing.B, sched Scheduler) {
 			close(done)
 			return
 		}
-		loop.QueueTask(WebLocksTaskSource, toQueue)
+		loop.QueueTask(testTaskSource, toQueue)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop.QueueTask(WebLocksTaskSource, toQueue)
+	loop.QueueTask(testTaskSource, toQueue)
 	<-done
 }
 
@@ -59,7 +59,7 @@ func BenchmarkHopFromForeignGoroutine(b *testing.B) {
 	f := func() { ch <- struct{}{} }
 	b.ReportAllocs()
 	for b.Loop() {
-		loop.QueueTask(WebLocksTaskSource, f)
+		loop.QueueTask(testTaskSource, f)
 		<-ch
 	}
 }
@@ -88,7 +88,7 @@ func BenchmarkManualHop(b *testing.B) {
 	ms := NewManualScheduler()
 	ua := NewUserAgent(WithScheduler(ms))
 	defer ua.Close()
-	q := ua.LockTaskQueue()
+	q := testQueue(ua)
 	f := func() {}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -105,7 +105,7 @@ func benchCycle(b *testing.B, sched Scheduler) {
 	defer ua.Close()
 	doc, _ := ua.OpenWindowURL("https://bench.test/")
 	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
-	q := ua.LockTaskQueue()
+	q := testQueue(ua)
 	done := make(chan struct{})
 	n := 0
 	var start, h1, h2, h3, h4 func()
@@ -117,13 +117,13 @@ func benchCycle(b *testing.B, sched Scheduler) {
 		n++
 		q.Enqueue(h1)
 	}
-	h1 = func() { loop.QueueTask(WebLocksTaskSource, h2) }
+	h1 = func() { loop.QueueTask(testTaskSource, h2) }
 	h2 = func() { q.Enqueue(h3) }
-	h3 = func() { loop.QueueTask(WebLocksTaskSource, h4) }
+	h3 = func() { loop.QueueTask(testTaskSource, h4) }
 	h4 = start
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop.QueueTask(WebLocksTaskSource, start)
+	loop.QueueTask(testTaskSource, start)
 	<-done
 }
 
@@ -147,11 +147,11 @@ func BenchmarkQueueTaskSelf(b *testing.B) {
 			close(done)
 			return
 		}
-		loop.QueueTask(WebLocksTaskSource, f)
+		loop.QueueTask(testTaskSource, f)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	loop.QueueTask(WebLocksTaskSource, f)
+	loop.QueueTask(testTaskSource, f)
 	<-done
 }
 

@@ -352,12 +352,12 @@ func TestStorageKeysAndPartitioning(t *testing.T) {
 	if key(aInB).TopLevelSite != origin.ObtainSite(origin.Parse("https://b.test")) {
 		t.Fatal("top-level site")
 	}
-	m1, err := storage.ObtainALocalStorageBottleMap(a.EnvironmentSettingsObject(), storage.WebLocks)
+	m1, err := storage.ObtainALocalStorageBottleMap(a.EnvironmentSettingsObject(), "caches")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, _ := storage.ObtainALocalStorageBottleMap(aInA.EnvironmentSettingsObject(), storage.WebLocks)
-	m3, _ := storage.ObtainALocalStorageBottleMap(aInB.EnvironmentSettingsObject(), storage.WebLocks)
+	m2, _ := storage.ObtainALocalStorageBottleMap(aInA.EnvironmentSettingsObject(), "caches")
+	m3, _ := storage.ObtainALocalStorageBottleMap(aInB.EnvironmentSettingsObject(), "caches")
 	if m1.Bottle() != m2.Bottle() || m1.Bottle() == m3.Bottle() {
 		t.Fatal("bottles")
 	}
@@ -368,7 +368,7 @@ func TestStorageKeysAndPartitioning(t *testing.T) {
 		if _, ok := d.EnvironmentSettingsObject().StorageKey(); ok {
 			t.Fatal("storage key for an opaque origin")
 		}
-		if _, err := storage.ObtainALocalStorageBottleMap(d.EnvironmentSettingsObject(), storage.WebLocks); err == nil {
+		if _, err := storage.ObtainALocalStorageBottleMap(d.EnvironmentSettingsObject(), "caches"); err == nil {
 			t.Fatal("bottle map for an opaque origin")
 		}
 	}
@@ -381,9 +381,9 @@ func TestStorageKeysAndPartitioning(t *testing.T) {
 	p := ua.NewPrivateBrowsingSession()
 	defer p.Close()
 	pa := mustOpen(t, p, "https://a.test/")
-	pm, _ := storage.ObtainALocalStorageBottleMap(pa.EnvironmentSettingsObject(), storage.WebLocks)
+	pm, _ := storage.ObtainALocalStorageBottleMap(pa.EnvironmentSettingsObject(), "caches")
 	if !p.IsPrivate() || ua.IsPrivate() || p.StorageShed() == ua.StorageShed() || pm.Bottle() == m1.Bottle() ||
-		p.LockTaskQueue() == ua.LockTaskQueue() || p.Scheduler() != ua.Scheduler() {
+		testQueue(p) == testQueue(ua) || p.Scheduler() != ua.Scheduler() {
 		t.Fatal("private browsing session shares state")
 	}
 }

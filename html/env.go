@@ -38,6 +38,8 @@ type EnvironmentSettingsObject struct {
 	storageKey          storage.StorageKey // for non-storage purposes, computed once
 	crossSiteAncestor   bool               // some ancestor document is cross-site with this one
 
+	slots slotTable
+
 	gmu    sync.Mutex
 	global any
 

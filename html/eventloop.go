@@ -2,13 +2,16 @@ package html
 
 import (
 	"container/heap"
+	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// TaskSource is an HTML task source. Predefined ones are below; others can
-// be made with NewTaskSource.
+// TaskSource is an HTML task source: a value, compared with ==. The generic
+// ones of the HTML Standard are below; other specifications make theirs
+// with NewTaskSource (Web Locks: weblocks.TaskSource).
 type TaskSource uint16
 
 // Generic and specific task sources.
@@ -20,14 +23,12 @@ const (
 	RenderingTaskSource
 	TimerTaskSource
 	PostedMessageTaskSource
-	// WebLocksTaskSource is the Web Locks "web locks tasks source".
-	WebLocksTaskSource
 )
 
 var (
 	taskSourceMu    sync.Mutex
 	taskSourceNames = []string{"DOM manipulation", "user interaction", "networking",
-		"navigation and traversal", "rendering", "timer", "posted message", "web locks tasks source"}
+		"navigation and traversal", "rendering", "timer", "posted message"}
 )
 
 // NewTaskSource registers a new task source with a descriptive name.
@@ -59,6 +60,7 @@ type EventLoop struct {
 	checkpoint atomic.Pointer[func()]
 	terminated atomic.Bool
 	currentSrc TaskSource // source of the running task (loop goroutine only)
+	slots      slotTable
 
 	tmu     sync.Mutex
 	timers  timerHeap // default mode only
@@ -107,15 +109,40 @@ func (l *EventLoop) IsRunning() bool { return l.r.executing.Load() }
 func (l *EventLoop) IsTerminated() bool { return l.terminated.Load() }
 
 // QueueTask is "queue a task" on source with steps and a null document.
-// Tasks on a terminated loop are dropped.
-func (l *EventLoop) QueueTask(source TaskSource, steps func()) {
-	l.QueueDocumentTask(source, nil, steps)
+// It reports whether the task was queued: false when the loop is
+// terminated (or steps is nil), in which case the task will never run.
+// A queued task may still be dropped if the loop terminates before it runs;
+// use QueueTaskValue to be told.
+func (l *EventLoop) QueueTask(source TaskSource, steps func()) bool {
+	return l.QueueDocumentTask(source, nil, steps)
+}
+
+// Task is a task whose owner wants to know if it will never run. A task
+// queued with QueueTaskValue gets exactly one call: RunTask on the event
+// loop when it runs, or DropTask when it is dropped after being queued (its
+// loop terminated, or its document was destroyed). DropTask is called on
+// the goroutine that terminated the loop or destroyed the document, not on
+// the loop: it must only touch goroutine-safe state.
+type Task interface {
+	RunTask()
+	DropTask()
+}
+
+// QueueTaskValue is QueueTask for a Task value (no closure needed). It
+// reports whether t was queued; when it was not, neither of t's methods is
+// called.
+func (l *EventLoop) QueueTaskValue(source TaskSource, t Task) bool {
+	if l.terminated.Load() || t == nil {
+		return false
+	}
+	return l.r.push(task{obj: t, source: source})
 }
 
 // QueueDocumentTask is "queue a task" on source with steps and document
 // doc: the task runs only while doc is fully active (tasks of a document
 // that is not fully active wait; those of a destroyed document are dropped).
-func (l *EventLoop) QueueDocumentTask(source TaskSource, doc *Document, steps func()) {
+// It reports whether the task was queued (see QueueTask).
+func (l *EventLoop) QueueDocumentTask(source TaskSource, doc *Document, steps func()) bool {
 	// 1. If event loop was not given, set it to the implied event loop.
 	// 2. If document was not given, set it to the implied document.
 	// 3. Let task be a new task. 4. Set task's steps to steps.
@@ -124,15 +151,16 @@ func (l *EventLoop) QueueDocumentTask(source TaskSource, doc *Document, steps fu
 	// 8. Let queue be the task queue to which source is associated on event
 	//    loop. 9. Append task to queue.
 	if l.terminated.Load() || steps == nil {
-		return
+		return false
 	}
-	l.r.push(task{steps: steps, source: source, doc: doc})
+	return l.r.push(task{steps: steps, source: source, doc: doc})
 }
 
 // QueueGlobalTask is "queue a global task" on source given the global of
 // env: the task's document is env's associated Document (nil for workers).
 // The task is queued on l, which should be env's responsible event loop.
-func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) {
+// It reports whether the task was queued (see QueueTask).
+func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) bool {
 	// 1. Let event loop be global's relevant agent's event loop.
 	// 2. Let document be global's associated Document, if global is a
 	//    Window object; otherwise null.
@@ -141,12 +169,86 @@ func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsO
 	if env != nil {
 		doc = env.AssociatedDocument()
 	}
-	l.QueueDocumentTask(source, doc, steps)
+	return l.QueueDocumentTask(source, doc, steps)
 }
 
 // QueueAGlobalTask is "queue a global task" on env's responsible event loop.
-func QueueAGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) {
-	env.ResponsibleEventLoop().QueueGlobalTask(source, env, steps)
+// It reports whether the task was queued (see QueueTask).
+func QueueAGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) bool {
+	return env.ResponsibleEventLoop().QueueGlobalTask(source, env, steps)
+}
+
+// ErrLoopTerminated is returned by RunOnLoop when the event loop is (or
+// becomes) terminated before f ran.
+var ErrLoopTerminated = errors.New("html: event loop terminated")
+
+// RunOnLoop runs f as a task on the event loop l (on an "embedder" task
+// source) and waits until it returned. It
+// returns f's error; ErrLoopTerminated when the loop terminated before f
+// ran; or ctx's error when ctx is done first (f may then still run later).
+// Called from a task of l itself, it runs f at once instead of deadlocking.
+// With a ManualScheduler, some other goroutine must run the loop's tasks.
+func (l *EventLoop) RunOnLoop(ctx context.Context, f func() error) error {
+	if f == nil {
+		return errors.New("html: RunOnLoop: nil function")
+	}
+	if l.r.isCurrent() {
+		return f()
+	}
+	t := &runOnLoopTask{f: f, done: make(chan struct{})}
+	if !l.QueueTaskValue(embedderTaskSource, t) {
+		return ErrLoopTerminated
+	}
+	select {
+	case <-t.done:
+		return t.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// embedderTaskSource is the task source of RunOnLoop's tasks.
+var embedderTaskSource = NewTaskSource("embedder")
+
+type runOnLoopTask struct {
+	f    func() error
+	err  error
+	done chan struct{}
+}
+
+func (t *runOnLoopTask) RunTask() {
+	defer close(t.done)
+	t.err = t.f()
+}
+
+func (t *runOnLoopTask) DropTask() {
+	t.err = ErrLoopTerminated
+	close(t.done)
+}
+
+// IsCurrent reports whether the calling goroutine is running a task of this
+// event loop (or its microtask checkpoint) right now.
+func (l *EventLoop) IsCurrent() bool { return l.r.isCurrent() }
+
+// CheckCurrent returns a *WrongGoroutineError unless the calling goroutine
+// is running a task of this event loop right now. Objects that belong to an
+// event loop use it to detect calls from other goroutines; it costs a few
+// nanoseconds.
+func (l *EventLoop) CheckCurrent() error {
+	if l.r.isCurrent() {
+		return nil
+	}
+	return &WrongGoroutineError{Loop: l.r.name}
+}
+
+// WrongGoroutineError reports a call, from a goroutine that is not running
+// the loop's task, into something that belongs to an event loop.
+type WrongGoroutineError struct {
+	Loop string // the name of the event loop the object belongs to
+}
+
+func (e *WrongGoroutineError) Error() string {
+	return "called from the wrong goroutine: this belongs to " + e.Loop + " and must be used from its tasks (see EventLoop.RunOnLoop)"
 }
 
 // CurrentTaskSource returns the task source of the task running now (only
@@ -165,6 +267,7 @@ func (l *EventLoop) runTask(t *task) bool {
 	if d := t.doc; d != nil {
 		switch d.runnability() {
 		case docDropTasks:
+			dropTasks([]task{*t})
 			return true
 		case docDeferTasks:
 			l.deferMu.Lock()
@@ -184,13 +287,13 @@ func (l *EventLoop) runTask(t *task) bool {
 	}
 	l.currentSrc = t.source
 	if l.r.onPanic != nil {
-		l.r.protect(t.steps)
+		l.r.protect(t.run)
 		// Perform a microtask checkpoint.
 		if cp := l.checkpoint.Load(); cp != nil {
 			l.r.protect(*cp)
 		}
 	} else {
-		t.steps()
+		t.run()
 		// Perform a microtask checkpoint.
 		if cp := l.checkpoint.Load(); cp != nil {
 			(*cp)()
@@ -204,11 +307,13 @@ func (l *EventLoop) runTask(t *task) bool {
 // them (the document was destroyed).
 func (l *EventLoop) requeueDeferred(doc *Document, drop bool) {
 	l.deferMu.Lock()
-	var keep, back []task
+	var keep, back, dropped []task
 	for _, t := range l.deferred {
 		if t.doc == doc {
 			if !drop {
 				back = append(back, t)
+			} else {
+				dropped = append(dropped, t)
 			}
 		} else {
 			keep = append(keep, t)
@@ -216,6 +321,7 @@ func (l *EventLoop) requeueDeferred(doc *Document, drop bool) {
 	}
 	l.deferred = keep
 	l.deferMu.Unlock()
+	dropTasks(dropped)
 	for _, t := range back {
 		l.r.push(t)
 	}
@@ -258,9 +364,12 @@ func (l *EventLoop) terminate() chan struct{} {
 		l.tmu.Unlock()
 	}
 	l.deferMu.Lock()
+	deferred := l.deferred
 	l.deferred = nil
 	l.deferMu.Unlock()
-	return l.r.close()
+	done := l.r.close()
+	dropTasks(deferred)
+	return done
 }
 
 // Timer is a pending "run steps after a timeout".

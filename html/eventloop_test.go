@@ -50,7 +50,7 @@ func TestEventLoopOrderOneGoroutineCheckpoint(t *testing.T) {
 								t.Error("IsRunning/CurrentTaskSource")
 							}
 							mu.Lock()
-							gids[goid()] = true
+							gids[stackGoid()] = true
 							log = append(log, fmt.Sprintf("%d:%d", p, i))
 							mu.Unlock()
 							inTask.Add(-1)
@@ -97,7 +97,7 @@ func TestParallelQueueOrderAndExclusion(t *testing.T) {
 			ua := NewUserAgent(WithScheduler(mk()))
 			defer ua.Close()
 			q := ua.StartANewParallelQueue()
-			if q == ua.LockTaskQueue() || ua.LockTaskQueue() != ua.LockTaskQueue() {
+			if q == testQueue(ua) || testQueue(ua) != testQueue(ua) {
 				t.Fatal("lock task queue identity")
 			}
 			var running atomic.Int32
@@ -146,7 +146,7 @@ func TestManualSchedulerInterleavings(t *testing.T) {
 	b := mustOpen(t, ua, "https://b.test/")
 	la := a.EnvironmentSettingsObject().ResponsibleEventLoop()
 	lb := b.EnvironmentSettingsObject().ResponsibleEventLoop()
-	ltq := ua.LockTaskQueue()
+	ltq := testQueue(ua)
 	var log []string
 	la.SetMicrotaskCheckpoint(func() { log = append(log, "cpA") })
 	ltq.Enqueue(func() { log = append(log, "q1") })
@@ -390,7 +390,7 @@ func TestCloseStopsGoroutines(t *testing.T) {
 		}
 		wg.Wait()
 		done := make(chan struct{})
-		ua.LockTaskQueue().Enqueue(func() { close(done) })
+		testQueue(ua).Enqueue(func() { close(done) })
 		<-done
 		ua.StartANewParallelQueue().Enqueue(func() {})
 		d.EnvironmentSettingsObject().ResponsibleEventLoop().StartTimer(time.Hour, TimerTaskSource, nil, func() {})
@@ -410,7 +410,7 @@ func TestManyHopsNoAllocs(t *testing.T) {
 	ua := NewUserAgent()
 	defer ua.Close()
 	loop := mustOpen(t, ua, "https://a.test/").EnvironmentSettingsObject().ResponsibleEventLoop()
-	q := ua.LockTaskQueue()
+	q := testQueue(ua)
 	done := make(chan struct{}, 1)
 	n := 0
 	var toQ, toL func()
@@ -421,12 +421,12 @@ func TestManyHopsNoAllocs(t *testing.T) {
 			done <- struct{}{}
 			return
 		}
-		loop.QueueTask(WebLocksTaskSource, toQ)
+		loop.QueueTask(testTaskSource, toQ)
 	}
-	loop.QueueTask(WebLocksTaskSource, toQ)
+	loop.QueueTask(testTaskSource, toQ)
 	<-done
 	allocs := testing.AllocsPerRun(20, func() {
-		loop.QueueTask(WebLocksTaskSource, toQ)
+		loop.QueueTask(testTaskSource, toQ)
 		<-done
 	})
 	if allocs > 5 { // 2000 hops per run

@@ -36,6 +36,7 @@ func ExampleEventLoop_QueueTask() {
 	defer ua.Close()
 	doc, _ := ua.OpenWindowURL("https://a.test/")
 	loop := doc.EnvironmentSettingsObject().ResponsibleEventLoop()
+	q := ua.StartANewParallelQueue()
 	done := make(chan struct{})
 	tasks := 0
 	loop.SetMicrotaskCheckpoint(func() {
@@ -45,21 +46,21 @@ func ExampleEventLoop_QueueTask() {
 		}
 	})
 	loop.QueueTask(html.DOMManipulationTaskSource, func() {
-		fmt.Println("task 1 queues task 2, then enqueues steps on the lock task queue")
+		fmt.Println("task 1 queues task 2, then enqueues steps on a parallel queue")
 		loop.QueueTask(html.DOMManipulationTaskSource, func() { fmt.Println("task 2") })
-		ua.LockTaskQueue().Enqueue(func() {
-			loop.QueueTask(html.WebLocksTaskSource, func() {
-				fmt.Println("task 3, queued from the lock task queue")
+		q.Enqueue(func() {
+			loop.QueueTask(html.DOMManipulationTaskSource, func() {
+				fmt.Println("task 3, queued from the parallel queue")
 			})
 		})
 	})
 	<-done
 	// Output:
-	// task 1 queues task 2, then enqueues steps on the lock task queue
+	// task 1 queues task 2, then enqueues steps on a parallel queue
 	//   microtask checkpoint
 	// task 2
 	//   microtask checkpoint
-	// task 3, queued from the lock task queue
+	// task 3, queued from the parallel queue
 	//   microtask checkpoint
 }
 
@@ -70,7 +71,7 @@ func ExampleNewManualScheduler() {
 	defer ua.Close()
 	a, _ := ua.OpenWindowURL("https://a.test/")
 	loop := a.EnvironmentSettingsObject().ResponsibleEventLoop()
-	ua.LockTaskQueue().Enqueue(func() { fmt.Println("lock task queue step") })
+	ua.StartANewParallelQueue().Enqueue(func() { fmt.Println("parallel queue step") })
 	loop.QueueTask(html.DOMManipulationTaskSource, func() { fmt.Println("window task") })
 	loop.StartTimer(50*time.Millisecond, html.TimerTaskSource, nil, func() { fmt.Println("timer") })
 
@@ -82,7 +83,7 @@ func ExampleNewManualScheduler() {
 	// Output:
 	// runnable: 2
 	// window task
-	// lock task queue step
+	// parallel queue step
 	// timer
 }
 
@@ -93,8 +94,8 @@ func ExampleNewDedicatedWorker() {
 	doc, _ := ua.OpenWindowURL("https://a.test/")
 	w, _ := html.NewDedicatedWorker(doc.EnvironmentSettingsObject(), doc.URL().JoinPath("worker.js"))
 	sandboxed, _ := doc.CreateChildNavigableURL("https://a.test/s", html.ChildNavigableOptions{Sandboxed: true})
-	_, errW := storage.ObtainALocalStorageBottleMap(w, storage.WebLocks)
-	_, errS := storage.ObtainALocalStorageBottleMap(sandboxed.EnvironmentSettingsObject(), storage.WebLocks)
+	_, errW := storage.ObtainALocalStorageBottleMap(w, "caches")
+	_, errS := storage.ObtainALocalStorageBottleMap(sandboxed.EnvironmentSettingsObject(), "caches")
 	fmt.Println(w.Agent().Kind(), errW == nil, errS != nil)
 	// Output: dedicated worker agent true true
 }

@@ -36,7 +36,9 @@ func mustChild(t testing.TB, d *Document, s string, opts ChildNavigableOptions) 
 	return c
 }
 
-func goid() uint64 {
+// stackGoid is the goroutine id parsed from runtime.Stack (slow, but from the
+// runtime itself).
+func stackGoid() uint64 {
 	var buf [64]byte
 	n := runtime.Stack(buf[:], false)
 	b := bytes.TrimPrefix(buf[:n], []byte("goroutine "))
@@ -63,3 +65,16 @@ func manualUA() (*ManualScheduler, *UserAgent) {
 }
 
 func runtimeGoroutines() int { return runtime.NumGoroutine() }
+
+// testTaskSource is the task source of the tests' tasks.
+var testTaskSource = NewTaskSource("test")
+
+// testQueueSlot holds each user agent's test parallel queue (what the tests
+// used the Web Locks lock task queue for before it moved to weblocks).
+var testQueueSlot = NewSlot[*ParallelQueue]()
+
+// testQueue is a user agent's one parallel queue for tests, started on
+// first use.
+func testQueue(ua *UserAgent) *ParallelQueue {
+	return testQueueSlot.GetOrInit(ua, func() *ParallelQueue { return ua.StartANewNamedParallelQueue("test queue") })
+}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/petermattis/goid"
 )
 
 // Scheduler decides how parallel queues and event loops run. There are two:
@@ -189,6 +191,7 @@ func (s *ManualScheduler) NextTimer() (time.Duration, bool) {
 // task is one entry of a runner's queue.
 type task struct {
 	steps  func()
+	obj    Task // set instead of steps by QueueTaskValue
 	source TaskSource
 	doc    *Document // tasks of a non-fully-active document wait
 	timer  *Timer    // a timer's task: skipped when the timer was canceled
@@ -215,7 +218,47 @@ type runner struct {
 	done    chan struct{}
 
 	executing atomic.Bool // steps of this runner are executing (IsRunning)
-	onPanic   func(value any, stack []byte)
+	// execG is the id of the goroutine executing the runner's steps now
+	// (0 when none), for the "called from the wrong goroutine" checks.
+	execG   atomic.Int64
+	onPanic func(value any, stack []byte)
+}
+
+// enter and leave bracket the execution of the runner's steps on the
+// calling goroutine.
+func (r *runner) enter() {
+	r.execG.Store(goid.Get())
+	r.executing.Store(true)
+}
+
+func (r *runner) leave() {
+	r.executing.Store(false)
+	r.execG.Store(0)
+}
+
+// isCurrent reports whether the calling goroutine is executing the runner's
+// steps right now.
+func (r *runner) isCurrent() bool {
+	g := r.execG.Load()
+	return g != 0 && g == goid.Get()
+}
+
+// dropTasks tells the owners of tasks that will never run (see Task).
+func dropTasks(ts []task) {
+	for i := range ts {
+		if o := ts[i].obj; o != nil {
+			o.DropTask()
+		}
+	}
+}
+
+// run runs the task's steps.
+func (t *task) run() {
+	if t.obj != nil {
+		t.obj.RunTask()
+		return
+	}
+	t.steps()
 }
 
 // protect runs f, reporting a panic to onPanic instead of crashing.
@@ -291,7 +334,7 @@ func (r *runner) runInline(t task) {
 	ok := false
 	defer func() {
 		if !ok { // a step panicked: give up ownership
-			r.executing.Store(false)
+			r.leave()
 			r.mu.Lock()
 			r.running = false
 			if len(r.items) > 0 && !r.closed {
@@ -300,13 +343,13 @@ func (r *runner) runInline(t task) {
 			r.mu.Unlock()
 		}
 	}()
-	r.executing.Store(true)
+	r.enter()
 	if r.onPanic != nil {
-		r.protect(t.steps)
+		r.protect(t.run)
 	} else {
-		t.steps()
+		t.run()
 	}
-	r.executing.Store(false)
+	r.leave()
 	for round := 0; ; round++ {
 		r.mu.Lock()
 		if len(r.items) == 0 || r.closed || round == maxInlineRounds {
@@ -380,21 +423,22 @@ func (r *runner) goLoop() {
 }
 
 func (r *runner) runBatch(batch []task) {
-	r.executing.Store(true)
-	defer r.executing.Store(false)
+	r.enter()
+	defer r.leave()
 	if r.loop != nil {
 		for i := range batch {
 			if !r.loop.runTask(&batch[i]) {
-				return // terminated
+				dropTasks(batch[i:]) // terminated
+				return
 			}
 		}
 		return
 	}
 	for i := range batch {
 		if r.onPanic != nil {
-			r.protect(batch[i].steps)
+			r.protect(batch[i].run)
 		} else {
-			batch[i].steps()
+			batch[i].run()
 		}
 	}
 }
@@ -431,13 +475,15 @@ func (r *runner) RunOne() bool {
 		r.running = false
 		r.mu.Unlock()
 	}()
-	r.executing.Store(true)
-	defer r.executing.Store(false)
+	r.enter()
+	defer r.leave()
 	if r.loop != nil {
-		r.loop.runTask(&t)
+		if !r.loop.runTask(&t) {
+			dropTasks([]task{t})
+		}
 		return true
 	}
-	t.steps()
+	t.run()
 	return true
 }
 
@@ -459,7 +505,7 @@ func (r *runner) close() chan struct{} {
 		return r.done
 	}
 	r.closed = true
-	clear(r.items)
+	dropped := r.items[r.head:]
 	r.items = nil
 	r.spare = nil
 	r.head = 0
@@ -472,6 +518,8 @@ func (r *runner) close() chan struct{} {
 	}
 	done := r.done
 	r.mu.Unlock()
+	dropTasks(dropped)
+	clear(dropped)
 	if r.core.manual {
 		c := r.core
 		c.mu.Lock()
@@ -492,4 +540,31 @@ func (r *runner) doneChan() chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.done
+}
+
+// RunAsTask runs f at once on the calling goroutine as if it were a task of
+// the event loop l (for l's ownership checks: EventLoop.IsCurrent), without
+// going through l's queue and without a microtask checkpoint. It lets a
+// deterministic test act as script between two scheduler steps. It panics
+// if l does not belong to s, or if a task of l is running.
+func (s *ManualScheduler) RunAsTask(l *EventLoop, f func()) {
+	r := l.r
+	if r.core != &s.c {
+		panic("html: ManualScheduler.RunAsTask: the event loop belongs to another scheduler")
+	}
+	r.mu.Lock()
+	if r.running {
+		r.mu.Unlock()
+		panic("html: ManualScheduler.RunAsTask: a task of " + r.name + " is running")
+	}
+	r.running = true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.running = false
+		r.mu.Unlock()
+	}()
+	r.enter()
+	defer r.leave()
+	f()
 }

@@ -11,16 +11,16 @@ func TestInlineQueueRunsOnEnqueuerAndDrainsNested(t *testing.T) {
 	ua := NewUserAgent()
 	defer ua.Close()
 	q := ua.StartANewParallelQueue()
-	me := goid()
+	me := stackGoid()
 	var log []string
 	q.Enqueue(func() {
-		if goid() != me {
+		if stackGoid() != me {
 			t.Error("idle queue did not run inline")
 		}
 		log = append(log, "outer")
 		q.Enqueue(func() {
 			log = append(log, "nested")
-			if goid() != me {
+			if stackGoid() != me {
 				t.Error("nested steps left the enqueuer")
 			}
 		})
@@ -34,7 +34,7 @@ func TestInlineQueueRunsOnEnqueuerAndDrainsNested(t *testing.T) {
 	ua2 := NewUserAgent(WithScheduler(NewGoroutineScheduler(InlineParallelQueues(false))))
 	defer ua2.Close()
 	ch := make(chan uint64)
-	ua2.LockTaskQueue().Enqueue(func() { ch <- goid() })
+	testQueue(ua2).Enqueue(func() { ch <- stackGoid() })
 	if <-ch == me {
 		t.Fatal("ran inline with inlining off")
 	}
@@ -60,13 +60,13 @@ func TestInlineHandsOffLongChains(t *testing.T) {
 	ua := NewUserAgent()
 	defer ua.Close()
 	q := ua.StartANewParallelQueue()
-	me := goid()
+	me := stackGoid()
 	var other atomic.Bool
 	done := make(chan struct{})
 	n := 0
 	var step func()
 	step = func() {
-		if goid() != me {
+		if stackGoid() != me {
 			other.Store(true)
 		}
 		n++
@@ -100,7 +100,7 @@ func TestSchedulerStress(t *testing.T) {
 			loops = append(loops, c.EnvironmentSettingsObject().ResponsibleEventLoop(), w.ResponsibleEventLoop())
 			agents = append(agents, w.Agent())
 		}
-		q := ua.LockTaskQueue()
+		q := testQueue(ua)
 		var ran atomic.Int64
 		var wg sync.WaitGroup
 		for p := 0; p < 4; p++ {
@@ -110,7 +110,7 @@ func TestSchedulerStress(t *testing.T) {
 				for i := 0; i < 3000; i++ {
 					l := loops[(p+i)%len(loops)]
 					q.Enqueue(func() {
-						l.QueueTask(WebLocksTaskSource, func() {
+						l.QueueTask(testTaskSource, func() {
 							ran.Add(1)
 							q.Enqueue(func() { ran.Add(1) })
 						})
@@ -144,9 +144,9 @@ func TestPanicHandler(t *testing.T) {
 		loop.SetMicrotaskCheckpoint(func() {})
 		done := make(chan struct{})
 		loop.QueueTask(DOMManipulationTaskSource, func() { panic("task") })
-		ua.LockTaskQueue().Enqueue(func() { panic("steps") })
+		testQueue(ua).Enqueue(func() { panic("steps") })
 		loop.QueueTask(DOMManipulationTaskSource, func() {
-			ua.LockTaskQueue().Enqueue(func() { close(done) })
+			testQueue(ua).Enqueue(func() { close(done) })
 		})
 		<-done
 		mu.Lock()

@@ -8,16 +8,17 @@ import (
 )
 
 // UserAgent is an HTML user agent: one per browser profile, and every
-// private browsing session is a separate one. It owns the storage shed, the
-// lock task queue, and every agent and queue it started.
+// private browsing session is a separate one. It owns the storage shed and
+// every agent and queue it started; other specifications keep their
+// per-user-agent state (such as Web Locks' lock task queue) in its data
+// slots (Slot).
 type UserAgent struct {
 	sched   Scheduler
 	shed    *storage.Shed
 	private bool
 	onPanic func(any, []byte)
 
-	ltqOnce sync.Once
-	ltq     *ParallelQueue
+	slots slotTable
 
 	// navMu guards navigables and documents (tree shape and activity).
 	navMu sync.RWMutex
@@ -83,13 +84,6 @@ func (ua *UserAgent) Scheduler() Scheduler { return ua.sched }
 // StorageShed returns the user agent's storage shed.
 func (ua *UserAgent) StorageShed() *storage.Shed { return ua.shed }
 
-// LockTaskQueue is the Web Locks "lock task queue": the result of starting
-// a new parallel queue, created once on first use.
-func (ua *UserAgent) LockTaskQueue() *ParallelQueue {
-	ua.ltqOnce.Do(func() { ua.ltq = ua.startQueue("lock task queue") })
-	return ua.ltq
-}
-
 // StartANewParallelQueue is "start a new parallel queue".
 func (ua *UserAgent) StartANewParallelQueue() *ParallelQueue {
 	ua.mu.Lock()
@@ -97,6 +91,13 @@ func (ua *UserAgent) StartANewParallelQueue() *ParallelQueue {
 	n := ua.nextQueue
 	ua.mu.Unlock()
 	return ua.startQueue("parallel queue " + itoa(n))
+}
+
+// StartANewNamedParallelQueue is "start a new parallel queue" for a queue
+// a specification names (such as Web Locks' "lock task queue"); the name
+// shows in Runner.Name and traces.
+func (ua *UserAgent) StartANewNamedParallelQueue(name string) *ParallelQueue {
+	return ua.startQueue(name)
 }
 
 func (ua *UserAgent) startQueue(name string) *ParallelQueue {

@@ -56,9 +56,9 @@ type extAttrSpec struct {
 
 func integerType(v *validator, t *Type) bool {
 	var buf [8]*Type
-	ms := v.flattenInto(buf[:0], t, 0)
+	ms := v.a.FlattenedMemberTypes(buf[:0], t)
 	for _, m := range ms {
-		if m.Generic != "" || !numericNames[m.Name] || m.Name == "float" || m.Name == "double" ||
+		if m.Generic != "" || !NumericTypes[m.Name] || m.Name == "float" || m.Name == "double" ||
 			m.Name == "unrestricted float" || m.Name == "unrestricted double" {
 			return false
 		}
@@ -68,9 +68,9 @@ func integerType(v *validator, t *Type) bool {
 
 func bufferType(v *validator, t *Type) bool {
 	var buf [8]*Type
-	ms := v.flattenInto(buf[:0], t, 0)
+	ms := v.a.FlattenedMemberTypes(buf[:0], t)
 	for _, m := range ms {
-		if m.Generic != "" || !builtinTypes[m.Name] {
+		if m.Generic != "" || !BufferSourceTypes[m.Name] {
 			return false
 		}
 	}
@@ -78,7 +78,7 @@ func bufferType(v *validator, t *Type) bool {
 }
 
 func domStringType(v *validator, t *Type) bool {
-	r := v.resolve(t)
+	r := v.a.Underlying(t)
 	return r != nil && !r.Union && r.Generic == "" && (r.Name == "DOMString" || r.Name == "CSSOMString")
 }
 
@@ -220,9 +220,11 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 // undefined-type problem.
 func (v *validator) resolvable(t *Type) bool {
 	var buf [8]*Type
-	for _, m := range v.flattenInto(buf[:0], t, 0) {
-		if m.Generic == "" && !primitiveNames[m.Name] && !builtinTypes[m.Name] {
-			if _, ok := v.defs[m.Name]; !ok && proseTypes[m.Name] == 0 {
+	for _, m := range v.a.FlattenedMemberTypes(buf[:0], t) {
+		if m.Generic == "" && !primitiveNames[m.Name] && !BufferSourceTypes[m.Name] {
+			_, defined := v.defs[m.Name]
+			_, prose := proseTypes[m.Name]
+			if !defined && !prose {
 				return false
 			}
 		}

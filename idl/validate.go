@@ -129,15 +129,14 @@ var Rules = map[string]Rule{
 // dictionaries. Names are resolved within the given files only. Problems are
 // returned in file order, then source order.
 func Validate(files ...*File) []Problem {
+	a := Analyze(files...)
 	v := &validator{
+		a:        a,
 		files:    files,
-		defs:     map[string]Definition{},
-		partials: map[string][]Definition{},
-		includes: map[string][]*Includes{},
+		defs:     a.defs,
 		sources:  map[string][]byte{},
 		seen:     map[problemKey]bool{},
 		fileIdx:  map[string]int{},
-		aliases:  map[string]string{},
 		required: map[*Dictionary]bool{},
 		groupIdx: map[string]int{},
 	}
@@ -150,20 +149,13 @@ func Validate(files ...*File) []Problem {
 			v.fileIdx[f.Name] = i
 		}
 	}
-	v.index()
-	for _, d := range preludeFile().Definitions {
-		if _, ok := v.defs[d.DefinitionName()]; !ok {
-			v.defs[d.DefinitionName()] = d
-		}
+	for _, d := range a.Duplicates() {
+		prev := a.Lookup(d.DefinitionName())
+		v.report("no-duplicate", namePos(defNameToken(d), d.Pos()),
+			"the name \""+d.DefinitionName()+"\" of "+KindOf(d)+" was already used by the "+KindOf(prev)+" at "+prev.Pos().String())
 	}
-	v.findCycles()
-	v.findTypedefCycles()
-	v.nullableTypedef = map[string]bool{}
-	v.included = map[string]bool{}
-	for _, incs := range v.includes {
-		for _, inc := range incs {
-			v.included[inc.Mixin] = true
-		}
+	for _, td := range a.TypedefCycles() {
+		v.report("typedef-cycle", namePos(td.Tokens.Name, td.Position), "typedef "+td.Name+" refers to itself")
 	}
 	// Check the definitions in parallel: the name tables are read-only
 	// from here on, and each worker has its own caches and problem list.
@@ -224,8 +216,6 @@ func (v *validator) fork() *validator {
 	f.required = map[*Dictionary]bool{}
 	f.groups = nil
 	f.groupIdx = map[string]int{}
-	f.srcBuf = nil
-	f.nullableTypedef = map[string]bool{}
 	return &f
 }
 
@@ -236,28 +226,16 @@ type problemKey struct {
 	msg    string
 }
 
+// validator checks definitions against the rules, asking its Analysis
+// every semantic question (it keeps no Web IDL semantics of its own).
 type validator struct {
-	files    []*File
-	defs     map[string]Definition // non-partial definitions, first wins
-	partials map[string][]Definition
-	includes map[string][]*Includes // by target
-	sources  map[string][]byte
-	fileIdx  map[string]int
-	// aliases maps [LegacyWindowAlias] names to their interfaces.
-	aliases map[string]string
-	// cyclic holds the interfaces and dictionaries in inheritance cycles,
-	// cyclicTypedef the typedefs that refer to themselves.
-	cyclic        map[string]bool
-	cyclicTypedef map[string]bool
-	// nullableTypedef memoizes includesNullable for typedefs.
-	nullableTypedef map[string]bool
-	// included holds the mixins that some includes statement names.
-	included map[string]bool
+	a       *Analysis
+	files   []*File
+	defs    map[string]Definition // a.defs: non-partial definitions, first wins
+	sources map[string][]byte
+	fileIdx map[string]int
 	// required caches requiredMembers.
 	required map[*Dictionary]bool
-	// srcBuf is scratch space for interfaceSources (whose result is used
-	// before the next call).
-	srcBuf []source
 	// groups and groupIdx are scratch space for checkMembersTogether.
 	groups   [][]namedMember
 	groupIdx map[string]int
@@ -289,44 +267,6 @@ func namePos(t *Token, def Position) Position {
 	return def
 }
 
-func isPartial(d Definition) bool {
-	switch d := d.(type) {
-	case *Interface:
-		return d.Partial
-	case *Namespace:
-		return d.Partial
-	case *Dictionary:
-		return d.Partial
-	}
-	return false
-}
-
-// kindOf describes a definition for messages.
-func kindOf(d Definition) string {
-	switch d := d.(type) {
-	case *Interface:
-		if d.Mixin {
-			return "interface mixin"
-		}
-		return "interface"
-	case *CallbackInterface:
-		return "callback interface"
-	case *Namespace:
-		return "namespace"
-	case *Dictionary:
-		return "dictionary"
-	case *Enum:
-		return "enum"
-	case *Typedef:
-		return "typedef"
-	case *Callback:
-		return "callback"
-	case *Includes:
-		return "includes statement"
-	}
-	return "definition"
-}
-
 func defNameToken(d Definition) *Token {
 	switch d := d.(type) {
 	case *Interface:
@@ -347,86 +287,6 @@ func defNameToken(d Definition) *Token {
 		return d.Tokens.Target
 	}
 	return nil
-}
-
-// index builds the name tables and reports duplicate definitions.
-func (v *validator) index() {
-	for _, f := range v.files {
-		if f == nil {
-			continue
-		}
-		for _, d := range f.Definitions {
-			if inc, ok := d.(*Includes); ok {
-				v.includes[inc.Target] = append(v.includes[inc.Target], inc)
-				continue
-			}
-			name := d.DefinitionName()
-			if isPartial(d) {
-				v.partials[name] = append(v.partials[name], d)
-				continue
-			}
-			if prev, ok := v.defs[name]; ok {
-				v.report("no-duplicate", namePos(defNameToken(d), d.Pos()),
-					"the name \""+name+"\" of "+kindOf(d)+" was already used by the "+kindOf(prev)+" at "+prev.Pos().String())
-				continue
-			}
-			v.defs[name] = d
-			if a := d.Attributes().Get("LegacyWindowAlias"); a != nil && a.RHS != nil {
-				if a.RHS.Kind == "identifier" {
-					v.aliases[a.RHS.Value] = name
-				}
-				for _, x := range a.RHS.List {
-					v.aliases[x.Value] = name
-				}
-			}
-		}
-	}
-}
-
-// source is one definition that contributes members to an interface or
-// namespace: the definition itself, a partial, or an included mixin.
-type source struct {
-	def     Definition
-	members []Member
-}
-
-// interfaceSources returns the definitions whose members make up the
-// interface or namespace named name.
-func (v *validator) interfaceSources(d Definition) []source {
-	out := v.srcBuf[:0]
-	add := func(d Definition) {
-		switch d := d.(type) {
-		case *Interface:
-			out = append(out, source{d, d.Members})
-		case *Namespace:
-			out = append(out, source{d, d.Members})
-		case *CallbackInterface:
-			out = append(out, source{d, d.Members})
-		}
-	}
-	defer func() { v.srcBuf = out[:0] }()
-	name := d.DefinitionName()
-	add(d)
-	for _, p := range v.partials[name] {
-		if kindOf(p) == kindOf(d) {
-			add(p)
-		}
-	}
-	if it, ok := d.(*Interface); ok && !it.Mixin {
-		for _, inc := range v.includes[name] {
-			m, ok := v.defs[inc.Mixin].(*Interface)
-			if !ok || !m.Mixin {
-				continue
-			}
-			add(m)
-			for _, p := range v.partials[inc.Mixin] {
-				if pm, ok := p.(*Interface); ok && pm.Mixin {
-					add(pm)
-				}
-			}
-		}
-	}
-	return out
 }
 
 func (v *validator) checkDefinitions(defs []Definition) {
@@ -450,7 +310,7 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkInheritance(d)
 			v.checkMembersTogether(d)
 			v.checkGlobal(d)
-		} else if !v.included[name] {
+		} else if len(v.a.IncludedBy(name)) == 0 {
 			// A mixin nobody includes is still checked on its own.
 			v.checkMembersTogether(d)
 		}
@@ -517,7 +377,7 @@ func (v *validator) checkDefinition(d Definition) {
 // notDefined phrases an unresolved reference.
 func (v *validator) notDefined(name, want string) string {
 	if d, ok := v.defs[name]; ok {
-		return "\"" + name + "\" is " + article(kindOf(d)) + ", not " + want
+		return "\"" + name + "\" is " + article(KindOf(d)) + ", not " + want
 	}
 	return "\"" + name + "\" is not defined (expected " + want + ")"
 }
@@ -532,9 +392,9 @@ func article(s string) string {
 func (v *validator) checkPartialTarget(d Definition, nameTok *Token) {
 	name := d.DefinitionName()
 	target, ok := v.defs[name]
-	if !ok || kindOf(target) != kindOf(d) {
+	if !ok || KindOf(target) != KindOf(d) {
 		v.report("undefined-type", namePos(nameTok, d.Pos()),
-			"partial "+kindOf(d)+" "+name+": "+v.notDefined(name, "a non-partial "+kindOf(d)))
+			"partial "+KindOf(d)+" "+name+": "+v.notDefined(name, "a non-partial "+KindOf(d)))
 	}
 }
 
@@ -547,157 +407,20 @@ func (v *validator) checkInheritance(d *Interface) {
 		v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "an interface to inherit from"))
 		return
 	}
-	if v.cyclic[d.Name] {
+	if v.a.InInheritanceCycle(d.Name) {
 		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "interface "+d.Name+" is part of an inheritance cycle")
 	}
-}
-
-// findTypedefCycles finds the typedefs whose type refers back to them
-// through typedefs and union members, and reports each once. Typedefs that
-// only lead into such a cycle cannot be resolved either: cyclicTypedef
-// holds both kinds.
-func (v *validator) findTypedefCycles() {
-	v.cyclicTypedef = map[string]bool{}
-	inCycle := map[string]bool{}
-	state := map[string]uint8{} // 1 on the stack, 2 done
-	var stack []string
-	var visit func(name string) bool
-	var refs func(t *Type, depth int) bool
-	refs = func(t *Type, depth int) bool {
-		if t == nil || depth > 10000 || t.Generic != "" {
-			return false
-		}
-		if t.Union {
-			bad := false
-			for _, s := range t.Subtypes {
-				bad = refs(s, depth+1) || bad
-			}
-			return bad
-		}
-		if _, ok := v.defs[t.Name].(*Typedef); ok {
-			return visit(t.Name)
-		}
-		return false
-	}
-	visit = func(name string) bool {
-		switch state[name] {
-		case 1:
-			// A cycle: name and everything above it on the stack.
-			for i := len(stack) - 1; i >= 0; i-- {
-				inCycle[stack[i]] = true
-				if stack[i] == name {
-					break
-				}
-			}
-			return true
-		case 2:
-			return v.cyclicTypedef[name]
-		}
-		if len(stack) > 10000 {
-			return false
-		}
-		state[name] = 1
-		stack = append(stack, name)
-		bad := refs(v.defs[name].(*Typedef).Type, 0)
-		stack = stack[:len(stack)-1]
-		state[name] = 2
-		if bad {
-			v.cyclicTypedef[name] = true
-		}
-		return bad
-	}
-	for _, f := range v.files {
-		if f == nil {
-			continue
-		}
-		for _, d := range f.Definitions {
-			if td, ok := d.(*Typedef); ok && v.defs[td.Name] == d {
-				visit(td.Name)
-			}
-		}
-	}
-	for _, f := range v.files {
-		if f == nil {
-			continue
-		}
-		for _, d := range f.Definitions {
-			if td, ok := d.(*Typedef); ok && v.defs[td.Name] == d && inCycle[td.Name] {
-				v.report("typedef-cycle", namePos(td.Tokens.Name, td.Position), "typedef "+td.Name+" refers to itself")
-			}
-		}
-	}
-}
-
-// findCycles marks the interfaces and dictionaries that are part of an
-// inheritance cycle, in time linear in the number of definitions.
-func (v *validator) findCycles() {
-	v.cyclic = map[string]bool{}
-	parentOf := func(name string) string {
-		switch d := v.defs[name].(type) {
-		case *Interface:
-			return d.Inheritance
-		case *Dictionary:
-			return d.Inheritance
-		}
-		return ""
-	}
-	// state: 0 unvisited, 1 on the current path, 2 finished.
-	state := map[string]uint8{}
-	var path []string
-	for name := range v.defs {
-		if parentOf(name) == "" {
-			continue // no inheritance: in no cycle
-		}
-		path = path[:0]
-		for cur := name; cur != ""; cur = parentOf(cur) {
-			st := state[cur]
-			if st == 2 {
-				break
-			}
-			if st == 1 {
-				// A cycle: cur and everything after it on the path.
-				for i := len(path) - 1; i >= 0; i-- {
-					v.cyclic[path[i]] = true
-					if path[i] == cur {
-						break
-					}
-				}
-				break
-			}
-			state[cur] = 1
-			path = append(path, cur)
-		}
-		for _, n := range path {
-			state[n] = 2
-		}
-	}
-}
-
-// inherits reports whether interface a is b or inherits from b (looking
-// up to maxInheritanceDepth levels, which also ends cycles).
-func (v *validator) inherits(a, b string) bool {
-	for depth := 0; a != "" && depth <= maxInheritanceDepth; depth++ {
-		if a == b {
-			return true
-		}
-		it, ok := v.defs[a].(*Interface)
-		if !ok {
-			return false
-		}
-		a = it.Inheritance
-	}
-	return false
 }
 
 func (v *validator) checkGlobal(d *Interface) {
 	if !d.ExtAttrs.Has("Global") {
 		return
 	}
-	for _, s := range v.interfaceSources(d) {
-		if a := s.def.Attributes().Get("LegacyFactoryFunction"); a != nil {
+	for _, s := range v.a.Parts(d.Name) {
+		if a := s.Def.Attributes().Get("LegacyFactoryFunction"); a != nil {
 			v.report("no-constructible-global", a.Position, "[Global] interface "+d.Name+" cannot have a legacy factory function")
 		}
-		for _, m := range s.members {
+		for _, m := range s.Members() {
 			if c, ok := m.(*Constructor); ok {
 				v.report("no-constructible-global", c.Position, "[Global] interface "+d.Name+" cannot have a constructor")
 			}
@@ -714,25 +437,28 @@ type namedMember struct {
 // checkMembersTogether checks what needs all members of an interface,
 // namespace or callback interface at once: duplicates and overloads.
 func (v *validator) checkMembersTogether(d Definition) {
-	sources := v.interfaceSources(d)
+	sources := v.a.Parts(d.DefinitionName())
+	if len(sources) == 0 || sources[0].Def != d {
+		return // a duplicate definition: reported as such
+	}
 	clear(v.groupIdx)
 	for i := range v.groups {
 		v.groups[i] = v.groups[i][:0]
 	}
 	ngroups := 0
 	iterables := 0
-	var constructors []*Operation
+	constructors := &OverloadSet{Name: "constructor", Constructor: true}
 	for _, s := range sources {
-		for _, m := range s.members {
+		for _, m := range s.Members() {
 			switch m := m.(type) {
 			case *Iterable, *Maplike, *Setlike:
 				iterables++
 				if iterables == 2 {
-					v.report("multiple-iterables", m.Pos(), kindOf(d)+" "+d.DefinitionName()+" has more than one iterable, async_iterable, maplike or setlike declaration")
+					v.report("multiple-iterables", m.Pos(), KindOf(d)+" "+d.DefinitionName()+" has more than one iterable, async_iterable, maplike or setlike declaration")
 				}
 			case *Constructor:
-				if s.def == d {
-					constructors = append(constructors, &Operation{Position: m.Position, Arguments: m.Arguments})
+				if s.Def == d {
+					constructors.Overloads = append(constructors.Overloads, Overload{Member: m, Part: s, Arguments: m.Arguments})
 				}
 			}
 			name := m.MemberName()
@@ -748,17 +474,18 @@ func (v *validator) checkMembersTogether(d Definition) {
 					v.groups = append(v.groups, nil)
 				}
 			}
-			v.groups[gi] = append(v.groups[gi], namedMember{m, s.def})
+			v.groups[gi] = append(v.groups[gi], namedMember{m, s.Def})
 		}
 	}
-	where := kindOf(d) + " " + d.DefinitionName()
+	where := KindOf(d) + " " + d.DefinitionName()
 	for _, ms := range v.groups[:ngroups] {
 		first := ms[0]
 		name := first.m.MemberName()
 		if len(ms) == 1 {
 			continue
 		}
-		var statics, regulars []*Operation
+		statics := &OverloadSet{Name: name, Static: true}
+		regulars := &OverloadSet{Name: name}
 		var staticSrc, regularSrc Definition
 		for i, n := range ms {
 			op, isOp := n.m.(*Operation)
@@ -777,21 +504,19 @@ func (v *validator) checkMembersTogether(d Definition) {
 					v.report("no-cross-overload", memberNamePos(op), "static operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
 				}
 				staticSrc = n.src
-				statics = append(statics, op)
+				statics.Overloads = append(statics.Overloads, Overload{Member: op, Arguments: op.Arguments, ReturnType: op.ReturnType})
 			} else {
 				if regularSrc != nil && regularSrc != n.src {
 					v.report("no-cross-overload", memberNamePos(op), "operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
 				}
 				regularSrc = n.src
-				regulars = append(regulars, op)
+				regulars.Overloads = append(regulars.Overloads, Overload{Member: op, Arguments: op.Arguments, ReturnType: op.ReturnType})
 			}
 		}
 		v.checkOverloads(where, name, statics)
 		v.checkOverloads(where, name, regulars)
 	}
-	if len(constructors) > 1 {
-		v.checkOverloads(where, "constructor", constructors)
-	}
+	v.checkOverloads(where, "constructor", constructors)
 }
 
 func memberNamePos(m Member) Position {
@@ -812,12 +537,12 @@ func (v *validator) checkMember(d Definition, m Member) {
 	case *Attribute:
 		v.checkType(m.Type)
 		var buf [8]*Type
-		for _, t := range v.flattenInto(buf[:0], m.Type, 0) {
+		for _, t := range v.a.FlattenedMemberTypes(buf[:0], m.Type) {
 			switch {
 			case t.Generic == "sequence" || t.Generic == "record":
 				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
-			case t.Generic == "" && v.isDictionary(t):
-				if r := v.resolve(m.Type); r != nil && !r.Union && v.includesNullable(m.Type) {
+			case t.Generic == "" && v.a.IsDictionary(t):
+				if r := v.a.Underlying(m.Type); r != nil && !r.Union && v.a.includesNullable(m.Type) {
 					v.report("nullable-dict-attribute", m.Type.Position, "attribute "+m.Name+" cannot have a (nullable) dictionary type")
 				} else {
 					v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a dictionary type")
@@ -856,7 +581,7 @@ func (v *validator) checkDictionary(d *Dictionary) {
 			v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "a dictionary to inherit from"))
 		}
 	}
-	if v.cyclic[d.Name] {
+	if v.a.InInheritanceCycle(d.Name) {
 		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "dictionary "+d.Name+" is part of an inheritance cycle")
 	}
 	seenDict := map[string]bool{}
@@ -871,7 +596,7 @@ func (v *validator) checkDictionary(d *Dictionary) {
 		}
 		seenDict[cur.Name] = true
 		parts := []*Dictionary{cur}
-		for _, p := range v.partials[cur.Name] {
+		for _, p := range v.a.Partials(cur.Name) {
 			if pd, ok := p.(*Dictionary); ok {
 				parts = append(parts, pd)
 			}
@@ -916,7 +641,7 @@ func (v *validator) checkArguments(args []*Argument) {
 		if a.Default != nil {
 			v.checkValue(a.Type, a.Default, "default value of "+a.Name)
 		}
-		dict := v.dictionaryIn(a.Type)
+		dict := v.a.dictionaryIn(a.Type)
 		if dict == nil || a.Type.Nullable || v.requiredMembers(dict) {
 			continue
 		}
@@ -941,40 +666,6 @@ func (v *validator) checkArguments(args []*Argument) {
 	}
 }
 
-// dictionaryIn returns the dictionary that t is, or that is a flattened
-// member type of the union t, typedefs resolved; nil when none.
-func (v *validator) dictionaryIn(t *Type) *Dictionary {
-	if t == nil {
-		return nil
-	}
-	if !t.Union && t.Generic == "" {
-		// Fast path for named types (no typedef: nothing to flatten).
-		switch d := v.defs[t.Name].(type) {
-		case *Dictionary:
-			return d
-		case *Typedef:
-		default:
-			return nil
-		}
-	} else if t.Generic != "" {
-		return nil
-	}
-	var buf [8]*Type
-	for _, m := range v.flattenInto(buf[:0], t, 0) {
-		if m.Generic == "" && !m.Union {
-			if d, ok := v.defs[m.Name].(*Dictionary); ok {
-				return d
-			}
-		}
-	}
-	return nil
-}
-
-// maxInheritanceDepth bounds the inheritance chains walked to find
-// inherited duplicate or required dictionary members (real IDL has a
-// handful of levels; absurd chains must not make validation quadratic).
-const maxInheritanceDepth = 64
-
 // requiredMembers reports (with a cache) whether d or one of its ancestors
 // has a required member.
 func (v *validator) requiredMembers(d *Dictionary) bool {
@@ -992,7 +683,7 @@ func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool
 	}
 	seen[d.Name] = true
 	parts := []*Dictionary{d}
-	for _, p := range v.partials[d.Name] {
+	for _, p := range v.a.Partials(d.Name) {
 		if pd, ok := p.(*Dictionary); ok {
 			parts = append(parts, pd)
 		}
@@ -1023,28 +714,15 @@ func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what st
 			return // not nullable
 		}
 	}
-	r := v.resolve(t)
+	r := v.a.Underlying(t)
 	if r == nil || r.Union || r.Generic != "" {
 		return
 	}
-	nullable := t.Nullable || v.includesNullable(t)
-	if nullable && v.isDictionary(r) {
+	nullable := t.Nullable || v.a.includesNullable(t)
+	if nullable && v.a.IsDictionary(r) {
 		v.report(rule, pos, what+" cannot have a nullable dictionary type")
 	}
 }
-
-// builtinTypes are the names Web IDL itself defines as types.
-var builtinTypes = map[string]bool{
-	"ArrayBuffer": true, "SharedArrayBuffer": true, "DataView": true,
-	"Int8Array": true, "Int16Array": true, "Int32Array": true,
-	"Uint8Array": true, "Uint16Array": true, "Uint32Array": true, "Uint8ClampedArray": true,
-	"BigInt64Array": true, "BigUint64Array": true,
-	"Float16Array": true, "Float32Array": true, "Float64Array": true,
-}
-
-// proseTypes are types that platform specifications define in prose rather
-// than in IDL: CSSOM's CSSOMString (a string type) and HTML's WindowProxy.
-var proseTypes = map[string]category{"CSSOMString": catString, "WindowProxy": catInterfaceLike}
 
 // primitiveNames are type names that are keywords of the grammar.
 var primitiveNames = map[string]bool{
@@ -1066,7 +744,7 @@ func (v *validator) checkType(t *Type) {
 		nullables := 0
 		for _, s := range t.Subtypes {
 			v.checkType(s)
-			if v.includesNullable(s) {
+			if v.a.includesNullable(s) {
 				nullables++
 			}
 		}
@@ -1075,7 +753,7 @@ func (v *validator) checkType(t *Type) {
 		} else if t.Nullable && nullables > 0 {
 			v.report("invalid-nullable", t.Position, "a nullable union type cannot include a nullable member type")
 		}
-		if t.Nullable && v.dictionaryIn(t) != nil {
+		if t.Nullable && v.a.dictionaryIn(t) != nil {
 			v.report("no-nullable-union-dict", t.Position, "a nullable union type cannot include a dictionary type")
 		}
 	case t.Generic != "":
@@ -1095,8 +773,8 @@ func (v *validator) checkType(t *Type) {
 			case *Dictionary, *Enum, *Typedef, *Callback, *CallbackInterface:
 			case nil:
 				_, prose := proseTypes[t.Name]
-				ok = prose || builtinTypes[t.Name]
-				if alias, isAlias := v.aliases[t.Name]; isAlias {
+				ok = prose || BufferSourceTypes[t.Name]
+				if alias, isAlias := v.a.AliasOf(t.Name); isAlias {
 					v.report("alias-type", t.Position, "\""+t.Name+"\" is a [LegacyWindowAlias] of "+alias+", not a type; use "+alias)
 					ok = true
 				}
@@ -1109,7 +787,7 @@ func (v *validator) checkType(t *Type) {
 			}
 		}
 		if t.Nullable {
-			inner := v.resolve(t)
+			inner := v.a.Underlying(t)
 			switch {
 			case inner == nil:
 			case inner.Generic == "Promise":
@@ -1118,287 +796,20 @@ func (v *validator) checkType(t *Type) {
 				v.report("invalid-nullable", t.Position, "type "+t.Name+" is an ObservableArray type, which cannot be nullable")
 			case inner.Name == "any" && inner.Generic == "" && !inner.Union:
 				v.report("invalid-nullable", t.Position, "type "+t.Name+" is any, which cannot be nullable")
-			case v.includesNullable(inner) && inner != t:
+			case v.a.includesNullable(inner) && inner != t:
 				v.report("invalid-nullable", t.Position, "type "+t.Name+" is already nullable")
-			case inner.Union && v.dictionaryIn(inner) != nil:
+			case inner.Union && v.a.dictionaryIn(inner) != nil:
 				v.report("no-nullable-union-dict", t.Position, "type "+t.Name+" is a union including a dictionary type, which cannot be nullable")
 			}
 		}
 	}
 }
 
-// resolve follows typedefs to the type they name; it returns t itself when
-// t is not a typedef name, and nil for a cyclic typedef.
-func (v *validator) resolve(t *Type) *Type {
-	seen := 0
-	for t != nil && !t.Union && t.Generic == "" {
-		td, ok := v.defs[t.Name].(*Typedef)
-		if !ok {
-			return t
-		}
-		if seen++; seen > 64 || v.cyclicTypedef[td.Name] {
-			return nil
-		}
-		t = td.Type
-	}
-	return t
-}
-
-// includesNullable reports whether t is nullable, is a typedef of a
-// nullable type, or is a union with a member that includes a nullable type.
-func (v *validator) includesNullable(t *Type) bool {
-	return v.includesNullableDepth(t, 0)
-}
-
-func (v *validator) includesNullableDepth(t *Type, depth int) bool {
-	if t == nil || depth > 64 {
-		return false
-	}
-	if t.Nullable {
-		return true
-	}
-	if t.Union {
-		for _, s := range t.Subtypes {
-			if v.includesNullableDepth(s, depth+1) {
-				return true
-			}
-		}
-		return false
-	}
-	if t.Generic == "" {
-		if td, ok := v.defs[t.Name].(*Typedef); ok {
-			if v.cyclicTypedef[td.Name] {
-				return false
-			}
-			// Memoized, so that typedefs of unions of typedefs cannot make
-			// this exponential.
-			if r, ok := v.nullableTypedef[td.Name]; ok {
-				return r
-			}
-			r := v.includesNullableDepth(td.Type, depth+1)
-			v.nullableTypedef[td.Name] = r
-			return r
-		}
-	}
-	return false
-}
-
-// maxFlattened bounds the flattened member types considered for one type:
-// real unions have a few dozen at most, and typedefs of unions of typedefs
-// could otherwise multiply without end.
-const maxFlattened = 256
-
-// flattenInto appends the flattened member types of t to out.
-func (v *validator) flattenInto(out []*Type, t *Type, depth int) []*Type {
-	if depth > 64 || len(out) >= maxFlattened {
-		return out
-	}
-	r := v.resolve(t)
-	if r == nil {
-		return out
-	}
-	if !r.Union {
-		return append(out, r)
-	}
-	for _, s := range r.Subtypes {
-		out = v.flattenInto(out, s, depth+1)
-	}
-	return out
-}
-
-func (v *validator) isDictionary(t *Type) bool {
-	if t == nil || t.Union || t.Generic != "" {
-		return false
-	}
-	_, ok := v.defs[t.Name].(*Dictionary)
-	return ok
-}
-
-// Distinguishability categories of Web IDL's overload resolution table.
-type category int
-
-const (
-	catUndefined category = iota
-	catBoolean
-	catNumeric
-	catBigInt
-	catString
-	catObject
-	catSymbol
-	catInterfaceLike
-	catCallbackFunction
-	catDictionaryLike
-	catSequenceLike
-	catOther // any, Promise, async_sequence: distinguishable from nothing
-)
-
-// distinguishableCats[a] has bit b set when categories a and b are
-// distinguishable (the Web IDL table, with interface-like pairs decided
-// separately).
-var distinguishableCats = func() [catOther + 1]uint32 {
-	var t [catOther + 1]uint32
-	set := func(a category, bs ...category) {
-		for _, b := range bs {
-			t[a] |= 1 << b
-			t[b] |= 1 << a
-		}
-	}
-	set(catUndefined, catBoolean, catNumeric, catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catSequenceLike)
-	set(catBoolean, catNumeric, catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
-	set(catNumeric, catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
-	set(catBigInt, catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
-	set(catString, catObject, catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
-	set(catObject, catSymbol)
-	set(catSymbol, catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
-	set(catInterfaceLike, catCallbackFunction, catDictionaryLike, catSequenceLike)
-	set(catCallbackFunction, catSequenceLike)
-	set(catDictionaryLike, catSequenceLike)
-	return t
-}()
-
-var numericNames = map[string]bool{
-	"byte": true, "octet": true, "short": true, "unsigned short": true, "long": true,
-	"unsigned long": true, "long long": true, "unsigned long long": true, "float": true,
-	"unrestricted float": true, "double": true, "unrestricted double": true,
-}
-
-// categoryOf classifies a resolved, non-union type.
-func (v *validator) categoryOf(t *Type) category {
-	switch t.Generic {
-	case "sequence", "FrozenArray", "ObservableArray":
-		return catSequenceLike
-	case "record":
-		return catDictionaryLike
-	case "":
-	default:
-		return catOther
-	}
-	switch {
-	case t.Name == "undefined":
-		return catUndefined
-	case t.Name == "boolean":
-		return catBoolean
-	case numericNames[t.Name]:
-		return catNumeric
-	case t.Name == "bigint":
-		return catBigInt
-	case stringTypes[t.Name]:
-		return catString
-	case t.Name == "object":
-		return catObject
-	case t.Name == "symbol":
-		return catSymbol
-	case t.Name == "any":
-		return catOther
-	case builtinTypes[t.Name]:
-		return catInterfaceLike
-	}
-	if c, ok := proseTypes[t.Name]; ok {
-		return c
-	}
-	switch v.defs[t.Name].(type) {
-	case *Enum:
-		return catString
-	case *Callback:
-		return catCallbackFunction
-	case *Dictionary, *CallbackInterface:
-		return catDictionaryLike
-	}
-	return catInterfaceLike
-}
-
-// distinguishable implements Web IDL's "distinguishable" for two types.
-func (v *validator) distinguishable(a, b *Type) bool {
-	a, b = v.resolve(a), v.resolve(b)
-	if a == nil || b == nil {
-		return false
-	}
-	// 1. Nullable against nullable or dictionary.
-	if v.includesNullable(a) && (v.includesNullable(b) || v.dictionaryIn(b) != nil && (b.Union || v.isDictionary(b))) {
-		return false
-	}
-	if v.includesNullable(b) && (v.includesNullable(a) || v.dictionaryIn(a) != nil && (a.Union || v.isDictionary(a))) {
-		return false
-	}
-	// 2, 3. Unions: every member against every member.
-	if a.Union || b.Union {
-		var bufA, bufB [8]*Type
-		fa, fb := v.flattenInto(bufA[:0], a, 0), v.flattenInto(bufB[:0], b, 0)
-		if len(fa)*len(fb) > 4096 {
-			return true // absurdly large unions: not checked
-		}
-		for _, x := range fa {
-			for _, y := range fb {
-				if !v.distinguishable(stripNull(x), stripNull(y)) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	ca, cb := v.categoryOf(a), v.categoryOf(b)
-	if ca == catInterfaceLike && cb == catInterfaceLike {
-		return a.Name != b.Name && !v.inherits(a.Name, b.Name) && !v.inherits(b.Name, a.Name)
-	}
-	return distinguishableCats[ca]&(1<<cb) != 0
-}
-
-// stripNull returns t without its nullable flag (a shallow copy).
-func stripNull(t *Type) *Type {
-	if !t.Nullable {
-		return t
-	}
-	c := *t
-	c.Nullable = false
-	return &c
-}
-
-// overloadEntry is one entry of an effective overload set: an overload
-// called with n arguments (a variadic argument repeats as needed).
-type overloadEntry struct {
-	op *Operation
-	n  int
-}
-
-func (e overloadEntry) typeAt(i int) *Type {
-	args := e.op.Arguments
-	if i < len(args) {
-		return args[i].Type
-	}
-	return args[len(args)-1].Type
-}
-
-func (e overloadEntry) optionalAt(i int) bool {
-	args := e.op.Arguments
-	if i < len(args) {
-		return args[i].Optional || args[i].Variadic
-	}
-	return true
-}
-
-// accepts reports whether op is in the effective overload set for n
-// arguments, given the longest argument list maxArgs of its overload set.
-func accepts(op *Operation, n, maxArgs int) bool {
-	args := op.Arguments
-	required := 0
-	for i, a := range args {
-		if !a.Optional && !a.Variadic {
-			required = i + 1
-		}
-	}
-	if n >= required && n <= len(args) {
-		return true
-	}
-	return len(args) > 0 && args[len(args)-1].Variadic && n > len(args) && n <= maxArgs
-}
-
-// overloadBudget bounds the distinguishability tests spent on one overload
-// set, so that absurd inputs cannot make validation quadratic without end.
-const overloadBudget = 200000
-
 // checkOverloads checks an overload set: consistent Promise returns and a
-// distinguishing argument index for every argument count.
-func (v *validator) checkOverloads(where, name string, ops []*Operation) {
+// distinguishing argument index for the entries of every type list length
+// of its effective overload set.
+func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
+	ops := set.Overloads
 	if len(ops) < 2 {
 		return
 	}
@@ -1406,58 +817,37 @@ func (v *validator) checkOverloads(where, name string, ops []*Operation) {
 	promises := 0
 	for _, op := range ops {
 		if op.ReturnType != nil {
-			if r := v.resolve(op.ReturnType); r != nil && r.Generic == "Promise" {
+			if r := v.a.Underlying(op.ReturnType); r != nil && r.Generic == "Promise" {
 				promises++
 			}
 		}
 	}
 	if promises > 0 && promises < len(ops) {
-		v.report("promise-overload-mix", memberNamePos(ops[len(ops)-1]),
+		v.report("promise-overload-mix", memberNamePos(ops[len(ops)-1].Member),
 			"overloads of "+name+" in "+where+" must all return a Promise type or none may")
 	}
-	// The effective overload set, for each argument count up to the longest.
-	maxArgs := 0
-	for _, op := range ops {
-		maxArgs = max(maxArgs, len(op.Arguments))
-	}
-	budget := overloadBudget
-	var entries []overloadEntry
-	for n := 0; n <= maxArgs && budget > 0; n++ {
-		entries = entries[:0]
-		for _, op := range ops {
-			if accepts(op, n, maxArgs) {
-				entries = append(entries, overloadEntry{op, n})
-			}
-		}
+	// One budget for the whole set, so that absurd inputs (thousands of
+	// overloads of thousands of arguments) stay cheap.
+	budget := DistinguishingIndexBudget
+	for n := 0; n <= set.MaxLength(); n++ {
+		entries := set.Effective(n)
 		if len(entries) < 2 {
 			continue
 		}
-		index := -1
-		for i := 0; i < n && index < 0 && budget > 0; i++ {
-			ok := true
-			for x := 0; x < len(entries) && ok; x++ {
-				for y := x + 1; y < len(entries) && ok; y++ {
-					budget--
-					ok = v.distinguishable(entries[x].typeAt(i), entries[y].typeAt(i))
-				}
-			}
-			if ok {
-				index = i
-			}
-		}
-		if budget <= 0 {
+		index, ok, exhausted := v.a.distinguishingIndex(entries, &budget)
+		if exhausted {
 			break
 		}
-		last := entries[len(entries)-1].op
-		if index < 0 {
+		last := ops[entries[len(entries)-1].Overload].Member
+		if !ok {
 			v.report("indistinguishable-overloads", memberNamePos(last),
 				"overloads of "+name+" in "+where+" cannot be distinguished when called with "+itoa(n)+" argument"+plural(n))
 			continue
 		}
 		for j := 0; j < index; j++ {
 			for _, e := range entries[1:] {
-				if e.typeAt(j).String() != entries[0].typeAt(j).String() || e.optionalAt(j) != entries[0].optionalAt(j) {
-					v.report("overload-prefix-mismatch", memberNamePos(e.op),
+				if e.Type(j).String() != entries[0].Type(j).String() || (e.Optionality(j) == Required) != (entries[0].Optionality(j) == Required) {
+					v.report("overload-prefix-mismatch", memberNamePos(ops[e.Overload].Member),
 						"overloads of "+name+" in "+where+" must have the same type and optionality for argument "+itoa(j+1)+
 							", which comes before the distinguishing argument "+itoa(index+1))
 					break
@@ -1480,8 +870,8 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 		return
 	}
 	var buf [8]*Type
-	members := v.flattenInto(buf[:0], t, 0)
-	nullable := v.includesNullable(t)
+	members := v.a.FlattenedMemberTypes(buf[:0], t)
+	nullable := v.a.includesNullable(t)
 	fits := func(pred func(m *Type) bool) bool {
 		for _, m := range members {
 			if m.Generic == "" && !m.Union && m.Name == "any" {
@@ -1498,7 +888,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	}
 	switch val.Kind {
 	case "dictionary":
-		if !fits(func(m *Type) bool { return v.isDictionary(m) || m.Generic == "record" }) {
+		if !fits(func(m *Type) bool { return v.a.IsDictionary(m) || m.Generic == "record" }) {
 			bad("{} is only a default for dictionary and record types")
 		}
 	case "sequence":
@@ -1516,7 +906,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 			bad("a boolean needs a boolean type")
 		}
 	case "number":
-		if !fits(func(m *Type) bool { return m.Generic == "" && (numericNames[m.Name] || m.Name == "bigint") }) {
+		if !fits(func(m *Type) bool { return m.Generic == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
 			bad("a number needs a numeric type")
 		} else if val.Tokens.Value != nil && val.Tokens.Value.Kind == TokenDecimal && !fits(func(m *Type) bool {
 			return m.Generic == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
@@ -1547,7 +937,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 			return false
 		})
 		if !ok {
-			r := v.resolve(t)
+			r := v.a.Underlying(t)
 			if e, isEnum := v.defs[r.Name].(*Enum); r != nil && isEnum && !r.Union && r.Generic == "" {
 				bad("\"" + val.Text + "\" is not a value of enum " + e.Name)
 			} else {
@@ -1555,4 +945,44 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 			}
 		}
 	}
+}
+
+// Problems is a list of problems. As an error it is what Check returns:
+// the problems of severity error.
+type Problems []Problem
+
+// Error returns the first problem and how many more there are.
+func (ps Problems) Error() string {
+	switch len(ps) {
+	case 0:
+		return "no problems"
+	case 1:
+		return ps[0].String()
+	}
+	return ps[0].String() + " (and " + itoa(len(ps)-1) + " more)"
+}
+
+// Errors returns the problems of severity error.
+func (ps Problems) Errors() Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Severity == SeverityError {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Check validates files together as Validate does and returns every
+// problem (errors and warnings, each with its Rules severity) and, when at
+// least one is an error, a non-nil error: the Problems of severity error.
+// Tools that consume IDL (webidl check, bindgen) call it so that the same
+// input gets the same verdict, with the same severity per problem,
+// everywhere.
+func Check(files ...*File) (Problems, error) {
+	ps := Problems(Validate(files...))
+	if errs := ps.Errors(); len(errs) > 0 {
+		return ps, errs
+	}
+	return ps, nil
 }

@@ -58,18 +58,46 @@ type Endpoint struct {
 	Quota      int64 // 0 = no quota (null)
 }
 
-// WebLocks is the "web-locks" storage endpoint identifier.
-const WebLocks = "web-locks"
-
-// RegisteredEndpoints are the storage endpoints (Storage Standard's table
-// plus Web Locks).
-var RegisteredEndpoints = []Endpoint{
+// registry is the list of registered storage endpoints: the Storage
+// Standard's own table, then those other specifications register with
+// RegisterEndpoint (Web Locks: package weblocks registers "web-locks").
+var registry = struct {
+	mu   sync.RWMutex
+	list []Endpoint
+}{list: []Endpoint{
 	{Identifier: "caches", Types: []StorageType{Local}},
 	{Identifier: "indexedDB", Types: []StorageType{Local}},
 	{Identifier: "localStorage", Types: []StorageType{Local}, Quota: 5 << 20},
 	{Identifier: "serviceWorkerRegistrations", Types: []StorageType{Local}},
 	{Identifier: "sessionStorage", Types: []StorageType{Session}, Quota: 5 << 20},
-	{Identifier: WebLocks, Types: []StorageType{Local}},
+}}
+
+// RegisterEndpoint adds a storage endpoint to the registered storage
+// endpoints. The package of the specification that defines the endpoint
+// calls it once, from an init function: buckets created before it only
+// have the endpoints registered then. It fails for an empty or already
+// registered identifier, or an endpoint without types.
+func RegisterEndpoint(ep Endpoint) error {
+	if ep.Identifier == "" || len(ep.Types) == 0 {
+		return fmt.Errorf("storage: RegisterEndpoint: endpoint %q needs an identifier and types", ep.Identifier)
+	}
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	for _, x := range registry.list {
+		if x.Identifier == ep.Identifier {
+			return fmt.Errorf("storage: endpoint %q is already registered", ep.Identifier)
+		}
+	}
+	ep.Types = append([]StorageType(nil), ep.Types...)
+	registry.list = append(registry.list, ep)
+	return nil
+}
+
+// RegisteredEndpoints returns (a copy of) the registered storage endpoints.
+func RegisteredEndpoints() []Endpoint {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	return append([]Endpoint(nil), registry.list...)
 }
 
 // ErrOpaqueOrigin is returned when obtaining a storage key fails.
@@ -294,7 +322,9 @@ func createAStorageBucket(shelf *Shelf, name string, typ StorageType) *Bucket {
 	// 4. For each endpoint of registered storage endpoints whose types contain type,
 	//    set bucket's bottle map[endpoint's identifier] to a new storage bottle
 	//    whose quota is endpoint's quota.
-	for _, ep := range RegisteredEndpoints {
+	registry.mu.RLock()
+	defer registry.mu.RUnlock()
+	for _, ep := range registry.list {
 		for _, t := range ep.Types {
 			if t == typ {
 				bt := &Bottle{bucket: b, identifier: ep.Identifier, quota: ep.Quota}
@@ -359,20 +389,31 @@ func (s *Shed) shelfFor(key StorageKey, typ StorageType) *Shelf {
 	r := &shelfRef{weak: weak.Make(sh)}
 	sh.ref = r
 	s.shelves[key] = r
-	// When the shelf is collected, drop its entry (unless replaced).
-	runtime.AddCleanup(sh, s.forget, shedEntry{key, r})
+	// When the shelf is collected, drop its entry (unless replaced). The
+	// cleanup is a root until it runs: it must reach neither the shelf
+	// (which would never be collected then) nor the shed (whose pinned
+	// shelves hold endpoint values such as lock managers, which hold their
+	// user agent: a closed user agent would never be collected).
+	runtime.AddCleanup(sh, forgetShelf, shedEntry{weak.Make(s), key, weak.Make(r)})
 	// 4. Return shed[key].
 	return sh
 }
 
 type shedEntry struct {
-	key StorageKey
-	ref *shelfRef
+	shed weak.Pointer[Shed]
+	key  StorageKey
+	ref  weak.Pointer[shelfRef]
 }
 
-func (s *Shed) forget(e shedEntry) {
+// forgetShelf drops a collected shelf's entry from its shed, if the shed
+// still exists and the entry was not replaced.
+func forgetShelf(e shedEntry) {
+	s := e.shed.Value()
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
-	if s.shelves[e.key] == e.ref {
+	if r := s.shelves[e.key]; r != nil && r == e.ref.Value() {
 		delete(s.shelves, e.key)
 	}
 	s.mu.Unlock()

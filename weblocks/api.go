@@ -2,6 +2,7 @@ package weblocks
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
@@ -13,7 +14,52 @@ import (
 var (
 	errNilCallback = errors.New("weblocks: nil callback")
 	errInvalidMode = errors.New("weblocks: invalid lock mode")
+	errNilEnv      = errors.New("weblocks: nil environment settings object")
+	errNilManager  = errors.New("weblocks: nil *LockManager")
 )
+
+// ErrInsecureContext matches (with errors.Is) the error of a Request or
+// Query from an environment that is not a secure context: LockManager is
+// [SecureContext], so script in such an environment has no navigator.locks
+// at all, and the Go API refuses the same environments. Each failure
+// returns its own copy (a *dom.DOMException named "SecurityError").
+var ErrInsecureContext = &dom.DOMException{Name: dom.SecurityError,
+	Message: "Web Locks are only available in secure contexts ([SecureContext]); this environment is not one"}
+
+// checkCaller checks what WebIDL and the event loop would guarantee script:
+// env exists, the caller runs on env's event loop, and env is a secure
+// context (LockManager is [SecureContext]).
+func checkCaller(env *html.EnvironmentSettingsObject) error {
+	if env == nil {
+		return errNilEnv
+	}
+	// (A terminated loop runs nothing any more, so nobody can be on it:
+	// the method steps then reject with "InvalidStateError".)
+	if loop := env.ResponsibleEventLoop(); !loop.IsCurrent() && !loop.IsTerminated() {
+		return fmt.Errorf("weblocks: %w", loop.CheckCurrent())
+	}
+	if !env.IsSecureContext() {
+		e := *ErrInsecureContext
+		return &e
+	}
+	return nil
+}
+
+// checkPromiseCaller is checkCaller for the host-promise entry points,
+// which cannot report a wrong-goroutine call through p (settling a host
+// promise from another goroutine is the very race to avoid): they panic
+// with the message instead. The other failures reject p.
+func checkPromiseCaller(env *html.EnvironmentSettingsObject, p Promise) error {
+	if p == nil {
+		panic("weblocks: nil Promise")
+	}
+	err := checkCaller(env)
+	var wg *html.WrongGoroutineError
+	if errors.As(err, &wg) {
+		panic(err.Error())
+	}
+	return err
+}
 
 // Options are the LockOptions of a request. The zero value is the default:
 // an exclusive lock, waiting as long as needed, no steal, no signal.
@@ -24,13 +70,25 @@ type Options struct {
 	Signal      *dom.AbortSignal // nil: not present
 }
 
+// StorageEndpoint is the "web-locks" storage endpoint identifier: a lock
+// manager is the associated value of a bucket's "web-locks" bottle.
+const StorageEndpoint = "web-locks"
+
+func init() {
+	// The Web Locks API registers its storage endpoint: identifier
+	// "web-locks", types « "local" », quota null.
+	if err := storage.RegisterEndpoint(storage.Endpoint{Identifier: StorageEndpoint, Types: []storage.StorageType{storage.Local}}); err != nil {
+		panic(err)
+	}
+}
+
 // ObtainALockManager implements "obtain a lock manager": the lock manager of
 // env's default storage bucket. It fails with a "SecurityError"
 // *dom.DOMException when env has no storage key (an opaque origin).
 func ObtainALockManager(env *html.EnvironmentSettingsObject) (*LockManager, error) {
 	// 1. Let map be the result of obtaining a local storage bottle map given
 	//    environment and "web-locks".
-	bottleMap, err := storage.ObtainALocalStorageBottleMap(env, storage.WebLocks)
+	bottleMap, err := storage.ObtainALocalStorageBottleMap(env, StorageEndpoint)
 	// 2. If map is failure, then return failure.
 	if err != nil {
 		return nil, dom.NewDOMException("Web Locks are not available in this context: "+err.Error(), dom.SecurityError)
@@ -43,12 +101,12 @@ func ObtainALockManager(env *html.EnvironmentSettingsObject) (*LockManager, erro
 // LockManagerForBucket returns the lock manager of a storage bucket of the
 // user agent ua (for the Storage Buckets API's bucket.locks).
 func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManager {
-	return lockManagerOf(bucket.Bottle(storage.WebLocks), ua)
+	return lockManagerOf(bucket.Bottle(StorageEndpoint), ua)
 }
 
 // lockManagerOf returns the bottle's associated lock manager.
 func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
-	return bottle.Associated(func() any { return newLockManager(ua.LockTaskQueue()) }).(*LockManager)
+	return bottle.Associated(func() any { return newLockManager(LockTaskQueue(ua)) }).(*LockManager)
 }
 
 // Request runs the request(name, options, callback) method steps of env's
@@ -61,7 +119,7 @@ func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
 // "NotSupportedError"), or the options' signal's abort reason (via
 // dom.ReasonError) when it is already aborted.
 func Request(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback) (*Future, error) {
-	return requestFuture(env, nil, name, opts, callback)
+	return requestFuture(env, nil, name, opts, callback, false)
 }
 
 // RequestPromise is Request for a host-provided released promise p (the JS
@@ -69,21 +127,39 @@ func Request(env *html.EnvironmentSettingsObject, name Name, opts Options, callb
 // steps' early rejections, goes to p, which is settled on env's event loop
 // (early rejections before RequestPromise returns).
 func RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback, p Promise) {
+	if err := checkPromiseCaller(env, p); err != nil {
+		p.Reject(err)
+		return
+	}
 	requestMethodSteps(env, nil, name, opts, callback, p, nil)
 }
 
 // Request is like the package-level Request, in lock manager m instead of
 // env's default one (for a storage bucket's lock manager).
 func (m *LockManager) Request(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback) (*Future, error) {
-	return requestFuture(env, m, name, opts, callback)
+	return requestFuture(env, m, name, opts, callback, true)
 }
 
 // RequestPromise is RequestPromise in lock manager m.
 func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options, callback Callback, p Promise) {
+	if err := checkPromiseCaller(env, p); err != nil {
+		p.Reject(err)
+		return
+	}
+	if m == nil {
+		p.Reject(errNilManager)
+		return
+	}
 	requestMethodSteps(env, m, name, opts, callback, p, nil)
 }
 
-func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback) (*Future, error) {
+func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback, explicit bool) (*Future, error) {
+	if err := checkCaller(env); err != nil {
+		return nil, err
+	}
+	if explicit && m == nil {
+		return nil, errNilManager
+	}
 	// The entry and its released future in one allocation.
 	r := &struct {
 		e entry
@@ -160,6 +236,11 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	if opts.Mode != Exclusive && opts.Mode != Shared {
 		return reject(errInvalidMode)
 	}
+	if opts.Signal != nil {
+		// The signal belongs to env's event loop from now on: aborting it
+		// from another goroutine panics instead of racing with the grant.
+		opts.Signal.BindToLoop(env.ResponsibleEventLoop())
+	}
 	if c == nil {
 		c = clientFor(env)
 	}
@@ -209,6 +290,9 @@ func checkActive(env *html.EnvironmentSettingsObject) error {
 // must be called on env's event loop. Early rejections are returned as err
 // (a *dom.DOMException: "InvalidStateError" or "SecurityError").
 func Query(env *html.EnvironmentSettingsObject) (*Future, error) {
+	if err := checkCaller(env); err != nil {
+		return nil, err
+	}
 	f := NewFuture()
 	if err := queryMethodSteps(env, nil, f); err != nil {
 		return nil, err
@@ -218,11 +302,21 @@ func Query(env *html.EnvironmentSettingsObject) (*Future, error) {
 
 // QueryPromise is Query for a host promise p, resolved with a Snapshot.
 func QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
+	if err := checkPromiseCaller(env, p); err != nil {
+		p.Reject(err)
+		return
+	}
 	queryMethodSteps(env, nil, p)
 }
 
 // Query is Query in lock manager m.
 func (m *LockManager) Query(env *html.EnvironmentSettingsObject) (*Future, error) {
+	if err := checkCaller(env); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errNilManager
+	}
 	f := NewFuture()
 	if err := queryMethodSteps(env, m, f); err != nil {
 		return nil, err
@@ -232,6 +326,14 @@ func (m *LockManager) Query(env *html.EnvironmentSettingsObject) (*Future, error
 
 // QueryPromise is QueryPromise in lock manager m.
 func (m *LockManager) QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
+	if err := checkPromiseCaller(env, p); err != nil {
+		p.Reject(err)
+		return
+	}
+	if m == nil {
+		p.Reject(errNilManager)
+		return
+	}
 	queryMethodSteps(env, m, p)
 }
 
@@ -261,11 +363,30 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 	//    promise to the lock task queue.
 	loop := env.ResponsibleEventLoop()
 	manager.ltq.Enqueue(func() {
-		s := manager.snapshotTheLockState()
+		t := &queryTask{p: p, s: manager.snapshotTheLockState()}
 		// (Resolve promise: queued as a task on the environment's event
 		// loop, where the promise lives.)
-		loop.QueueTask(html.WebLocksTaskSource, func() { p.Resolve(s) })
+		if !loop.QueueTaskValue(TaskSource, t) {
+			t.DropTask()
+		}
 	})
 	// 6. Return promise.
 	return nil
+}
+
+// queryTask resolves a query's promise with its snapshot on the
+// requester's event loop. If that loop terminated first, a Go future is
+// rejected at once like a gone environment's released futures (see
+// abandon); a host promise is left alone.
+type queryTask struct {
+	p Promise
+	s Snapshot
+}
+
+func (t *queryTask) RunTask() { t.p.Resolve(t.s) }
+
+func (t *queryTask) DropTask() {
+	if f, ok := t.p.(*Future); ok {
+		f.Reject(environmentGone())
+	}
 }

@@ -47,7 +47,7 @@ func TestRequestRejections(t *testing.T) {
 		var err error
 		var f *Future
 		var viaPromise *Future
-		onLoop(t, env, func() {
+		onLoop(t, c.env, func() {
 			f, err = Request(c.env, c.name, c.opts, cb)
 			viaPromise = NewFuture()
 			RequestPromise(c.env, c.name, c.opts, cb, viaPromise)
@@ -101,7 +101,7 @@ func TestQueryRejections(t *testing.T) {
 	}{{gone, dom.InvalidStateError}, {opaque, dom.SecurityError}} {
 		var err error
 		p := NewFuture()
-		onLoop(t, top, func() {
+		onLoop(t, c.env, func() {
 			_, err = Query(c.env)
 			QueryPromise(c.env, p)
 		})

@@ -276,14 +276,14 @@ func BenchmarkTerminate(b *testing.B) {
 // manager work, for comparison with BenchmarkRequestRelease.
 func BenchmarkSchedulerHops(b *testing.B) {
 	ua, env := benchEnv(b)
-	loop, ltq := env.ResponsibleEventLoop(), ua.LockTaskQueue()
+	loop, ltq := env.ResponsibleEventLoop(), LockTaskQueue(ua)
 	run := func(n int) {
 		done := make(chan struct{})
 		i := 0
 		var hop1, hop2, hop3, hop4, next func()
-		hop1 = func() { loop.QueueTask(html.WebLocksTaskSource, hop2) }
+		hop1 = func() { loop.QueueTask(TaskSource, hop2) }
 		hop2 = func() { ltq.Enqueue(hop3) }
-		hop3 = func() { loop.QueueTask(html.WebLocksTaskSource, hop4) }
+		hop3 = func() { loop.QueueTask(TaskSource, hop4) }
 		next = func() {
 			if i == n {
 				close(done)

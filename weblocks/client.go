@@ -60,36 +60,52 @@ type clientState struct {
 	head, tail *entry
 }
 
-// clientRecords maps environments to their client record.
-var clientRecords sync.Map // *html.EnvironmentSettingsObject -> *client
+// TaskSource is the Web Locks "web locks tasks source": every task the
+// lock manager queues on an event loop is on it.
+var TaskSource = html.NewTaskSource("web locks tasks source")
+
+// clientSlot holds an environment's client record.
+var clientSlot = html.NewSlot[*client]()
+
+// ltqSlot holds a user agent's lock task queue.
+var ltqSlot = html.NewSlot[*html.ParallelQueue]()
+
+// LockTaskQueue returns the user agent's "lock task queue": the result of
+// starting a new parallel queue, the first time it is needed.
+func LockTaskQueue(ua *html.UserAgent) *html.ParallelQueue {
+	return ltqSlot.GetOrInit(ua, func() *html.ParallelQueue { return ua.StartANewNamedParallelQueue("lock task queue") })
+}
 
 // lookupClient returns env's client record, or nil.
 func lookupClient(env *html.EnvironmentSettingsObject) *client {
-	if c, ok := clientRecords.Load(env); ok {
-		return c.(*client)
-	}
-	return nil
+	return clientSlot.Get(env)
 }
 
 // clientFor returns env's client record, creating it.
 func clientFor(env *html.EnvironmentSettingsObject) *client {
-	if c, ok := clientRecords.Load(env); ok {
-		return c.(*client)
-	}
-	c := &client{
-		env:  env,
-		id:   env.ID(),
-		loop: env.ResponsibleEventLoop(),
-		ltq:  env.UserAgent().LockTaskQueue(),
-	}
-	actual, _ := clientRecords.LoadOrStore(env, c)
-	return actual.(*client)
+	return clientSlot.GetOrInit(env, func() *client {
+		return &client{
+			env:  env,
+			id:   env.ID(),
+			loop: env.ResponsibleEventLoop(),
+			ltq:  LockTaskQueue(env.UserAgent()),
+		}
+	})
 }
 
-// queueTask queues steps as a task on the client's responsible event loop,
-// on the web locks task source.
-func (c *client) queueTask(steps func()) {
-	c.loop.QueueTask(html.WebLocksTaskSource, steps)
+// queueEntry queues e's next phase (e.phase) as a task on the client's
+// responsible event loop, on the web locks task source. If the loop is
+// terminated, or terminates before the task runs, e.DropTask runs instead.
+func (c *client) queueEntry(e *entry) {
+	c.queueTaskValue(e)
+}
+
+// queueTaskValue queues t on the client's event loop; t.DropTask runs if it
+// never will.
+func (c *client) queueTaskValue(t html.Task) {
+	if !c.loop.QueueTaskValue(TaskSource, t) {
+		t.DropTask()
+	}
 }
 
 // register makes sure the client's locks and requests are terminated when
@@ -135,6 +151,6 @@ func (c *client) end(unload bool) {
 	} else if doc := c.env.AssociatedDocument(); doc != nil && c.docHook != 0 {
 		doc.RemoveUnloadingDocumentCleanupSteps(c.docHook)
 	}
-	clientRecords.Delete(c.env)
+	clientSlot.Delete(c.env)
 	c.ltq.Enqueue(func() { terminateRemainingLocksAndRequests(c) })
 }

@@ -351,11 +351,13 @@ func (h *harness) opRequest() {
 	}
 	h.tracef("request #%d client %d name %q %+v bucket %s plan %d", id, slices.Index(h.clients, c), string(name), opts, bucket, plan)
 	// Both run "in a task" of the client's event loop.
-	if bucketManager != nil {
-		bucketManager.RequestPromise(c.env, name, opts, cb, released)
-	} else {
-		RequestPromise(c.env, name, opts, cb, released)
-	}
+	h.sched.RunAsTask(c.env.ResponsibleEventLoop(), func() {
+		if bucketManager != nil {
+			bucketManager.RequestPromise(c.env, name, opts, cb, released)
+		} else {
+			RequestPromise(c.env, name, opts, cb, released)
+		}
+	})
 	h.ref.requestMethod(c.ref, bucket, name, opts.Mode, opts.IfAvailable, opts.Steal, refSig, refCB, refReleased, id)
 }
 
@@ -392,7 +394,7 @@ func (h *harness) opAbort() {
 		reason, refReason = r, r
 	}
 	h.tracef("abort signal of agent %d reason %v", s.agent, reason)
-	s.ctrl.Abort(reason)
+	h.sched.RunAsTask(h.agents[s.agent].real.EventLoop(), func() { s.ctrl.Abort(reason) })
 	s.ref.signalAbort(refReason)
 }
 
@@ -430,7 +432,7 @@ func (h *harness) opQuery() {
 	p := &refPromise{}
 	h.logRef(p, what)
 	h.tracef("%s client %d", what, slices.Index(h.clients, c))
-	QueryPromise(c.env, f)
+	h.sched.RunAsTask(c.env.ResponsibleEventLoop(), func() { QueryPromise(c.env, f) })
 	h.ref.queryMethod(c.ref, storage.DefaultBucket, p)
 }
 
@@ -493,17 +495,18 @@ func (h *harness) opRun() {
 			RunOne() bool
 			Pending() int
 		}
-		ref *[]func()
+		ref   *[]func()
+		drops *[]func() // an agent's: popped with ref
 	}
 	var rs []runnable
 	for i, ua := range h.uas {
 		if len(h.refUAs[i].lockTaskQueue) > 0 {
-			rs = append(rs, runnable{ua.LockTaskQueue(), &h.refUAs[i].lockTaskQueue})
+			rs = append(rs, runnable{LockTaskQueue(ua), &h.refUAs[i].lockTaskQueue, nil})
 		}
 	}
 	for _, a := range h.agents {
 		if len(a.ref.eventLoop) > 0 {
-			rs = append(rs, runnable{a.real.EventLoop(), &a.ref.eventLoop})
+			rs = append(rs, runnable{a.real.EventLoop(), &a.ref.eventLoop, &a.ref.drops})
 		}
 	}
 	if len(rs) == 0 {
@@ -516,6 +519,9 @@ func (h *harness) opRun() {
 	}
 	steps := (*r.ref)[0]
 	*r.ref = (*r.ref)[1:]
+	if r.drops != nil {
+		*r.drops = (*r.drops)[1:]
+	}
 	steps()
 }
 
@@ -555,7 +561,7 @@ func (h *harness) check() {
 			strings.Join(tail(h.realLog), "\n  "), strings.Join(tail(h.refLog), "\n  "))
 	}
 	for i, ua := range h.uas {
-		if got, want := ua.LockTaskQueue().Pending(), len(h.refUAs[i].lockTaskQueue); got != want {
+		if got, want := LockTaskQueue(ua).Pending(), len(h.refUAs[i].lockTaskQueue); got != want {
 			h.fatalf("op %d: lock task queue %d: %d pending steps, model %d", h.ops, i, got, want)
 		}
 	}

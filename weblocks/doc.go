@@ -24,10 +24,41 @@
 //     ("resolve p with waiting"), or rejected with an "AbortError"
 //     DOMException (stolen) or the signal's abort reason (aborted).
 //
+// # Go API guarantees
+//
+//   - Every *Future the Go API returns settles. When the environment that
+//     made a request or query goes away (its document unloads, its agent
+//     terminates), its released futures and query futures that have not
+//     settled reject with an "AbortError" *dom.DOMException. AbortError
+//     rather than InvalidStateError because the operation was under way and
+//     was cut short from outside, exactly like a stolen lock (AbortError)
+//     or an aborted signal: code that already handles those handles this
+//     too; InvalidStateError stays the answer to starting a request or
+//     query in an environment that is already gone. These rejections are
+//     made by whichever goroutine notices (the lock task queue, or the one
+//     that terminated the agent), since the environment's event loop no
+//     longer runs. Host promises (RequestPromise, QueryPromise: the JS
+//     bindings') are left alone: their realm is gone with the environment.
+//   - Future.Wait(ctx) blocks until a future settles or ctx ends; it is the
+//     only blocking call of the package.
+//   - LockManager is [SecureContext]: Request and Query fail with an error
+//     matching ErrInsecureContext ("SecurityError") in an environment that
+//     is not a secure context, as script there has no navigator.locks.
+//   - Request and Query return an error wrapping *html.WrongGoroutineError
+//     (which names the event loop) when called from a goroutine that is not
+//     running a task of env's event loop; html.EventLoop.RunOnLoop runs a
+//     function there and waits. RequestPromise and QueryPromise panic with
+//     that message instead, as settling their host promise from the wrong
+//     goroutine is the race being prevented. The check costs a few
+//     nanoseconds (a goroutine id read and compare).
+//   - Nil arguments: a nil environment, manager or callback is an error; a
+//     nil Promise and Future.OnSettled(nil) panic with a "weblocks: "
+//     message.
+//
 // # Threading
 //
 // All lock manager state lives on the user agent's lock task queue
-// (html.UserAgent.LockTaskQueue) and is only touched by steps enqueued
+// (LockTaskQueue, kept in a data slot of the user agent) and is only touched by steps enqueued
 // there; callbacks and promise settlement are queued as tasks (on the web
 // locks task source) to the requesting environment's responsible event
 // loop. No goroutine is started per request.

@@ -1,6 +1,7 @@
 package weblocks
 
 import (
+	"context"
 	"errors"
 	"sync"
 
@@ -40,8 +41,10 @@ type Promise interface {
 
 // Future is a plain-Go promise: the released promise and query result of
 // the Go API, and a ready-made Waiting for Go callbacks. Its settle methods
-// are meant to be called on one event loop, like a JS promise; Done, Wait
-// and Result may be used from any goroutine.
+// are meant to be called on one event loop, like a JS promise; Done, Wait,
+// Settled and Result may be used from any goroutine. Every future the Go API
+// returns settles, even when its environment goes away (see the package
+// documentation).
 type Future struct {
 	mu        sync.Mutex
 	state     uint8 // futurePending, futureFulfilled or futureRejected
@@ -150,7 +153,11 @@ func (f *Future) outcome() (uint8, any) {
 
 // OnSettled calls settled once f is fulfilled or rejected: at once if it
 // already is, else on the goroutine that settles it. It implements Waiting.
+// It panics (with a message) if settled is nil.
 func (f *Future) OnSettled(settled func()) {
+	if settled == nil {
+		panic("weblocks: Future.OnSettled(nil)")
+	}
 	f.mu.Lock()
 	if f.state == futurePending {
 		if f.first == nil {
@@ -175,7 +182,10 @@ func (f *Future) Settled() bool {
 // error such as *dom.DOMException stays as is; other reasons are wrapped by
 // dom.ReasonError). Both are nil while f is pending.
 func (f *Future) Result() (value any, err error) {
-	st, v := f.outcome()
+	return resultOf(f.outcome())
+}
+
+func resultOf(st uint8, v any) (any, error) {
 	switch st {
 	case futureFulfilled:
 		return v, nil
@@ -196,6 +206,21 @@ func (f *Future) Done() <-chan struct{} {
 		}
 	}
 	return f.done
+}
+
+// Wait blocks until f settles or ctx is done, and returns f's Result (ctx's
+// error if ctx ends first). Use it from a goroutine that is not f's event
+// loop: waiting there would stop the loop that settles f.
+func (f *Future) Wait(ctx context.Context) (value any, err error) {
+	if st, v := f.outcome(); st != futurePending {
+		return resultOf(st, v)
+	}
+	select {
+	case <-f.Done():
+		return f.Result()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 var errSelfResolution = errors.New("weblocks: a future cannot be resolved with itself")

@@ -49,9 +49,15 @@ func startWorker(t testing.TB, owner *html.EnvironmentSettingsObject, u string) 
 	return w
 }
 
-// onLoop runs f as a task on env's event loop and waits for it.
+// onLoop runs f as a task on env's event loop and waits for it. If that
+// loop is terminated (it will never run a task), f runs on the test's
+// goroutine: nobody can be on a terminated loop.
 func onLoop(t testing.TB, env *html.EnvironmentSettingsObject, f func()) {
 	t.Helper()
+	if env.ResponsibleEventLoop().IsTerminated() {
+		f()
+		return
+	}
 	done := make(chan struct{})
 	env.ResponsibleEventLoop().QueueTask(html.DOMManipulationTaskSource, func() {
 		defer close(done)

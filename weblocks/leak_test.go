@@ -105,7 +105,7 @@ func TestNoLeak(t *testing.T) {
 	var names, clients int
 	var heldEmpty bool
 	done := make(chan struct{})
-	ua.LockTaskQueue().Enqueue(func() {
+	LockTaskQueue(ua).Enqueue(func() {
 		names, clients, heldEmpty = len(m.names), len(m.clients), m.firstHeld == nil
 		for _, cs := range m.clients {
 			if cs.head != nil {
@@ -142,7 +142,7 @@ func TestNoLeak(t *testing.T) {
 	}
 	// The environments' client records are gone too.
 	for _, env := range []*html.EnvironmentSettingsObject{win, worker} {
-		if _, ok := clientRecords.Load(env); ok {
+		if lookupClient(env) != nil {
 			t.Errorf("client record of %s left after termination", env.ID())
 		}
 	}
@@ -162,7 +162,7 @@ func TestNoLeakAcrossUserAgents(t *testing.T) {
 		envs = append(envs, env, worker)
 	}
 	for _, env := range envs {
-		if _, ok := clientRecords.Load(env); ok {
+		if lookupClient(env) != nil {
 			t.Fatalf("client record of %s kept after its user agent closed", env.ID())
 		}
 	}

@@ -136,6 +136,63 @@ func (e *entry) step() {
 	}
 }
 
+// RunTask and DropTask make an entry an html.Task: its event-loop phases
+// are queued as the entry itself, without a closure.
+func (e *entry) RunTask() { e.step() }
+
+// DropTask runs when the entry's event loop terminated before its phase
+// ran: a Go released future then settles at once (see abandon).
+func (e *entry) DropTask() {
+	switch e.phase {
+	case loopResolveReleased:
+		// The outcome is known: the lock was released after its waiting
+		// promise settled.
+		if f, ok := e.promise.(*Future); ok {
+			f.Resolve(e.waiting)
+		}
+	default:
+		abandon(e)
+	}
+}
+
+// abandon rejects the released future of a request or lock whose
+// environment went away (document unloaded, agent terminated) with an
+// "AbortError" DOMException, so that a Go caller waiting on it does not
+// hang. Only a *Future (the Go API) is settled this way, from whatever
+// goroutine notices; a host promise (a JS promise) belongs to a realm that
+// is gone or going, and is left alone. Future ignores a second settlement.
+func abandon(e *entry) {
+	if f, ok := e.promise.(*Future); ok {
+		f.Reject(environmentGone())
+	}
+}
+
+// environmentGone is the rejection reason of the released futures of a
+// gone environment (see the package documentation).
+func environmentGone() *dom.DOMException {
+	return dom.NewDOMException("The lock request or lock was aborted: its environment went away (document unloaded or agent terminated).", dom.AbortError)
+}
+
+// stolenTask rejects a stolen lock's released promise on its event loop.
+type stolenTask struct{ e *entry }
+
+func stolenError() *dom.DOMException {
+	return dom.NewDOMException("The lock was stolen by another request.", dom.AbortError)
+}
+
+func (t stolenTask) RunTask() {
+	if e := t.e; !e.rejected {
+		e.rejected = true
+		e.promise.Reject(stolenError())
+	}
+}
+
+func (t stolenTask) DropTask() {
+	if f, ok := t.e.promise.(*Future); ok {
+		f.Reject(stolenError())
+	}
+}
+
 // getTheLockRequestQueue implements "get the lock request queue" from the
 // manager's lock request queue map for name. A nameState stands for both
 // queueMap[name] and the part of the held lock set with that name.
@@ -265,6 +322,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		// The client's termination steps already ran (its agent was
 		// terminated from another goroutine while it was requesting): the
 		// request would never be released. Drop it.
+		abandon(e)
 		return
 	}
 	// 1. Let queueMap be manager's lock request queue map.
@@ -284,13 +342,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			// 2. Reject lock's released promise with an "AbortError"
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
-			stolen := lock
-			stolen.client.queueTask(func() {
-				if !stolen.rejected {
-					stolen.rejected = true
-					stolen.promise.Reject(dom.NewDOMException("The lock was stolen by another request.", dom.AbortError))
-				}
-			})
+			lock.client.queueTaskValue(&stolenTask{lock})
 			lock = next
 		}
 		// 2. Prepend request in queue.
@@ -302,7 +354,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		//    object's responsible event loop:
 		if e.ifAvailable && !m.grantable(ns, e) {
 			e.phase = loopNotAvailable
-			e.client.queueTask(e.run)
+			e.client.queueEntry(e)
 			// ... and abort these steps.
 			m.dropIfEmpty(ns)
 			return
@@ -319,7 +371,8 @@ func (m *LockManager) requestALockSteps(e *entry) {
 // not granted.
 func invokeWithNull(e *entry) {
 	if e.client.gone.Load() {
-		return // see client.gone
+		abandon(e) // see client.gone
+		return
 	}
 	// 1. Let r be the result of invoking callback with null as the only
 	//    argument.
@@ -418,7 +471,7 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
 		lock.phase = loopGranted
-		lock.client.queueTask(lock.run)
+		lock.client.queueEntry(lock)
 	}
 }
 
@@ -426,7 +479,8 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 // granted (step 14 of "process the lock request queue").
 func lockGranted(lock *entry) {
 	if lock.client.gone.Load() {
-		return // see client.gone
+		abandon(lock) // see client.gone; its termination releases it
+		return
 	}
 	m := lock.manager
 	// 1. If signal is present, then run these steps:
@@ -470,7 +524,7 @@ func (m *LockManager) waitingSettled(lock *entry) {
 	//    (Queued as a task on the requester's event loop: the promise
 	//    belongs to that event loop, not to the lock task queue.)
 	lock.phase = loopResolveReleased
-	lock.client.queueTask(lock.run)
+	lock.client.queueEntry(lock)
 }
 
 // snapshotTheLockState implements "snapshot the lock state" for manager;
@@ -516,11 +570,13 @@ func terminateRemainingLocksAndRequests(c *client) {
 	//    1. Abort the request request.
 	for _, r := range c.entriesIn(entryQueued) {
 		r.manager.abortTheRequest(r)
+		abandon(r)
 	}
 	// 2. For each lock lock with agent equal to agent:
 	//    1. Release the lock lock.
 	for _, l := range c.entriesIn(entryHeld) {
 		l.manager.releaseTheLock(l)
+		abandon(l)
 	}
 	for _, cs := range c.states {
 		delete(cs.manager.clients, c)

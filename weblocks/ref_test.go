@@ -19,6 +19,12 @@ package weblocks
 //   - tasks that would invoke the callback of a gone client (its document
 //     was unloaded, its agent terminated) do nothing.
 //   - a terminated (gone) client cannot request or query: InvalidStateError.
+//   - every released promise and query promise (Go futures) settles: the
+//     termination steps reject those of the aborted requests and released
+//     locks with "AbortError"; a task that would settle one, dropped
+//     because its agent terminated, settles it instead (AbortError, or the
+//     known outcome for a released promise whose waiting promise settled);
+//     a gone client's grant and ifAvailable tasks reject it.
 
 import (
 	"fmt"
@@ -47,6 +53,7 @@ type refKey struct {
 type refAgent struct {
 	ua         *refUA
 	eventLoop  []func()
+	drops      []func() // drops[i] runs instead of eventLoop[i] if the agent terminates first
 	terminated bool
 	clients    []*refClient // registration order
 }
@@ -194,11 +201,17 @@ func (ua *refUA) enqueueLockTask(steps func()) { ua.lockTaskQueue = append(ua.lo
 
 // queueTask queues a task on the agent's event loop (dropped once the agent
 // terminated).
-func (a *refAgent) queueTask(steps func()) {
+func (a *refAgent) queueTask(steps func()) { a.queueTaskOr(steps, func() {}) }
+
+// queueTaskOr is queueTask where dropped runs instead of steps if the task
+// is dropped (at once when the agent already terminated).
+func (a *refAgent) queueTaskOr(steps, dropped func()) {
 	if a.terminated {
+		dropped()
 		return
 	}
 	a.eventLoop = append(a.eventLoop, steps)
+	a.drops = append(a.drops, dropped)
 }
 
 // obtainALockManager: one lock manager per (storage key, bucket) per user
@@ -333,7 +346,8 @@ func (w *refWorld) requestALock(promise *refPromise, agent *refAgent, client *re
 				if lock.name == name {
 					manager.heldLockSet = removeLock(manager.heldLockSet, lock)
 					l := lock
-					l.agent.queueTask(func() { l.released.reject("DOMException:AbortError") })
+					reject := func() { l.released.reject("DOMException:AbortError") }
+					l.agent.queueTaskOr(reject, reject)
 				}
 			}
 			w.seq++
@@ -342,13 +356,14 @@ func (w *refWorld) requestALock(promise *refPromise, agent *refAgent, client *re
 		} else {
 			// 5.1
 			if ifAvailable && !w.grantable(request) {
-				agent.queueTask(func() {
+				agent.queueTaskOr(func() {
 					if client.gone {
+						promise.reject(refGone)
 						return
 					}
 					r := callback(nil)
 					promise.resolveWith(r)
-				})
+				}, func() { promise.reject(refGone) })
 				return
 			}
 			// 5.2
@@ -424,8 +439,9 @@ func (w *refWorld) processTheLockRequestQueue(manager *refManager, name Name) {
 		lock := &refLock{agent: agent, client: client, clientID: clientID, manager: manager, mode: mode, name: name,
 			released: p, waiting: waiting, request: request}
 		manager.heldLockSet = append(manager.heldLockSet, lock)
-		agent.queueTask(func() {
+		agent.queueTaskOr(func() {
 			if client.gone {
+				p.reject(refGone)
 				return
 			}
 			if signal != nil {
@@ -437,13 +453,14 @@ func (w *refWorld) processTheLockRequestQueue(manager *refManager, name Name) {
 			}
 			r := callback(lock)
 			waiting.resolveWith(r)
-		})
+		}, func() { p.reject(refGone) })
 		// When lock's waiting promise settles, enqueue the following steps on
 		// the lock task queue:
 		waiting.whenSettled(func() {
 			agent.ua.enqueueLockTask(func() {
 				w.releaseTheLock(lock)
-				agent.queueTask(func() { lock.released.resolveWith(lock.waiting) })
+				resolve := func() { lock.released.resolveWith(lock.waiting) }
+				agent.queueTaskOr(resolve, resolve)
 			})
 		})
 	}
@@ -480,7 +497,7 @@ func (w *refWorld) queryMethod(c *refClient, bucket string, promise *refPromise)
 	}
 	c.agent.ua.enqueueLockTask(func() {
 		s := w.snapshotTheLockState(manager)
-		c.agent.queueTask(func() { promise.settle(1, describeSnapshot(s)) })
+		c.agent.queueTaskOr(func() { promise.settle(1, describeSnapshot(s)) }, func() { promise.reject(refGone) })
 	})
 }
 
@@ -501,6 +518,7 @@ func (w *refWorld) terminateRemainingLocksAndRequests(c *refClient) {
 		sort.Slice(requests, func(i, j int) bool { return requests[i].seq < requests[j].seq })
 		for _, r := range requests {
 			w.abortTheRequest(r)
+			r.promise.reject(refGone)
 		}
 		var locks []*refLock
 		for _, m := range ua.managerOrder {
@@ -513,6 +531,7 @@ func (w *refWorld) terminateRemainingLocksAndRequests(c *refClient) {
 		sort.Slice(locks, func(i, j int) bool { return locks[i].request.seq < locks[j].request.seq })
 		for _, l := range locks {
 			w.releaseTheLock(l)
+			l.released.reject(refGone)
 		}
 	})
 }
@@ -534,12 +553,17 @@ func (w *refWorld) terminateAgent(a *refAgent) {
 		return
 	}
 	a.terminated = true
-	a.eventLoop = nil
 	for _, c := range a.clients {
 		if !c.gone {
 			c.gone = true
 			w.terminateRemainingLocksAndRequests(c)
 		}
+	}
+	// The event loop stops: its tasks are dropped, in order.
+	drops := a.drops
+	a.eventLoop, a.drops = nil, nil
+	for _, d := range drops {
+		d()
 	}
 	for _, c := range w.clients {
 		if c.agent == a {
@@ -547,6 +571,9 @@ func (w *refWorld) terminateAgent(a *refAgent) {
 		}
 	}
 }
+
+// refGone is the rejection of a gone client's promises.
+const refGone = "DOMException:AbortError"
 
 // describeSnapshot renders a snapshot for comparison: held in order, pending
 // grouped by name (the spec leaves the order across names open) keeping the

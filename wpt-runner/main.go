@@ -15,19 +15,24 @@ package main
 
 import (
 	"context"
+	"crypto/md5"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"math/big"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/gowebengine/weblocks/wpt-runner/isolate"
 	"github.com/gowebengine/weblocks/wpt-runner/manifest"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/report"
@@ -36,11 +41,36 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	// A product child (package isolate) is this executable started with a
+	// hidden argument: it runs tests and exits here.
+	isolate.MaybeChild()
+	if len(os.Args) > 1 && os.Args[1] == "merge" {
+		os.Exit(runMerge(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	// The first SIGINT or SIGTERM stops the run: the results so far are
+	// written and the exit status is exitInterrupted. A second one quits
+	// at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		fmt.Fprintf(os.Stderr, "\nwpt-runner: %v: stopping; writing the results so far (again to quit at once)\n", sig)
+		cancel()
+		<-sigs
+		os.Exit(exitInterrupted)
+	}()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// Exit statuses (`go run` reports any non-zero status of the program as
+// its own exit status 1; build the binary to see them).
+const (
+	exitOK          = 0 // every result as expected
+	exitUnexpected  = 1 // some result was not expected
+	exitFailed      = 2 // the run could not be done (bad flags, unwritable output, no tests, ...)
+	exitInterrupted = 3 // SIGINT/SIGTERM: the results so far were written, the rest marked not run
+)
 
 // options are the parsed command line.
 type options struct {
@@ -54,6 +84,10 @@ type options struct {
 	expectations      string
 	paths             []string
 	grace             time.Duration
+	isolate           map[string]bool
+	childMemory       int64 // bytes
+	thisChunk         int
+	totalChunks       int
 }
 
 func parseArgs(args []string, stderr io.Writer) (*options, error) {
@@ -69,6 +103,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fset.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "tests run at the same time in each product")
 	fset.StringVar(&o.expectations, "expectations", "", "directory of wptrunner .ini expectation files")
 	fset.DurationVar(&o.grace, "grace", product.DefaultGrace, "extra time after the harness timeout before the runner declares a TIMEOUT")
+	isolateFlag := fset.String("isolate", "go", "comma-separated products whose tests run in child processes (a crash or out-of-memory costs one test); \"none\" for none")
+	childMemMiB := fset.Int64("child-memory-limit", isolate.DefaultMemoryLimit>>20, "memory limit of each child process of --isolate products, in MiB")
+	fset.IntVar(&o.thisChunk, "this-chunk", 1, "run only this chunk (1-based) of --total-chunks")
+	fset.IntVar(&o.totalChunks, "total-chunks", 1, "split the tests into this many chunks, as wptrunner's --chunk-type hash does (by the MD5 of the test's source path)")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: go run ./wpt-runner [--wpt-root DIR] [--products go,chromium] [--chromium PATH] [--report-dir DIR] [--log-wptreport FILE] [--timeout-multiplier N] [--jobs N] [--expectations DIR] [TEST_PATH...]")
 		fset.PrintDefaults()
@@ -93,13 +131,80 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			}
 		}
 	}
-	if o.timeoutMultiplier <= 0 {
-		return nil, errors.New("--timeout-multiplier must be positive")
+	o.isolate = map[string]bool{}
+	for _, p := range strings.Split(*isolateFlag, ",") {
+		if p = strings.TrimSpace(p); p != "" && p != "none" {
+			o.isolate[p] = true
+		}
 	}
-	if o.jobs < 1 {
-		return nil, errors.New("--jobs must be at least 1")
+	if *childMemMiB < 64 || *childMemMiB > 1<<30 {
+		return nil, errors.New("--child-memory-limit must be between 64 and 1073741824 MiB")
+	}
+	o.childMemory = *childMemMiB << 20
+	if math.IsNaN(o.timeoutMultiplier) || math.IsInf(o.timeoutMultiplier, 0) || o.timeoutMultiplier <= 0 || o.timeoutMultiplier > maxTimeoutMultiplier {
+		return nil, fmt.Errorf("--timeout-multiplier must be a positive number no larger than %d, not %v", maxTimeoutMultiplier, o.timeoutMultiplier)
+	}
+	if o.grace < 0 || o.grace > maxGrace {
+		return nil, fmt.Errorf("--grace must be between 0 and %v, not %v", maxGrace, o.grace)
+	}
+	if o.jobs < 1 || o.jobs > maxJobs {
+		return nil, fmt.Errorf("--jobs must be between 1 and %d, not %d", maxJobs, o.jobs)
+	}
+	if o.totalChunks < 1 || o.totalChunks > maxJobs*1000 {
+		return nil, fmt.Errorf("--total-chunks must be between 1 and %d, not %d", maxJobs*1000, o.totalChunks)
+	}
+	if o.thisChunk < 1 || o.thisChunk > o.totalChunks {
+		return nil, fmt.Errorf("--this-chunk must be between 1 and --total-chunks (%d), not %d", o.totalChunks, o.thisChunk)
 	}
 	return o, nil
+}
+
+// Flag limits.
+const (
+	maxTimeoutMultiplier = 100 // 1000 s per test, 100 min for timeout=long
+	maxGrace             = 10 * time.Minute
+	maxJobs              = 256
+)
+
+// checkWritable makes sure the output paths can be written before the run
+// starts, so that no run is lost to a typo.
+func checkWritable(o *options) error {
+	if o.reportDir != "" {
+		if err := os.MkdirAll(o.reportDir, 0o755); err != nil {
+			return fmt.Errorf("--report-dir: %v", err)
+		}
+		f, err := os.CreateTemp(o.reportDir, ".wpt-runner-check-*")
+		if err != nil {
+			return fmt.Errorf("--report-dir %s is not writable: %v", o.reportDir, err)
+		}
+		f.Close()
+		os.Remove(f.Name())
+	}
+	if o.logWPTReport != "" {
+		_, statErr := os.Stat(o.logWPTReport)
+		f, err := os.OpenFile(o.logWPTReport, os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			return fmt.Errorf("--log-wptreport %s is not writable: %v", o.logWPTReport, err)
+		}
+		f.Close()
+		if os.IsNotExist(statErr) {
+			os.Remove(o.logWPTReport)
+		}
+	}
+	return nil
+}
+
+// inChunk reports whether a test source belongs to chunk this (1-based) of
+// total: wptrunner's "hash" chunker, which takes the MD5 of the test's
+// path in the tree as a 128-bit number modulo total, so that all tests of
+// one source file share a chunk.
+func inChunk(source string, this, total int) bool {
+	if total <= 1 {
+		return true
+	}
+	sum := md5.Sum([]byte(source))
+	n := new(big.Int).SetBytes(sum[:])
+	return n.Mod(n, big.NewInt(int64(total))).Int64() == int64(this-1)
 }
 
 // treePaths turns command-line test paths into tree paths: a path that
@@ -136,11 +241,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintln(stderr, "wpt-runner:", err)
-		return 2
+		return exitFailed
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "wpt-runner: "+format+"\n", a...)
-		return 2
+		return exitFailed
+	}
+	if err := checkWritable(o); err != nil {
+		return fail("%v", err)
 	}
 
 	var tree fs.FS
@@ -150,7 +258,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err != nil || !info.IsDir() {
 			return fail("--wpt-root %s is not a directory", o.wptRoot)
 		}
-		tree = os.DirFS(o.wptRoot)
+		// os.Root keeps discovery and serving inside the tree, symlinks
+		// included.
+		root, err := os.OpenRoot(o.wptRoot)
+		if err != nil {
+			return fail("--wpt-root: %v", err)
+		}
+		defer root.Close()
+		tree = root.FS()
 		treeName = o.wptRoot
 	} else {
 		tree = suite.Root()
@@ -180,8 +295,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if f.Placeholder {
 			fmt.Fprintf(stderr, "wpt-runner: note: the %s product is a placeholder for now\n", n)
 		}
-		p, err := f.New(cfg)
-		if err != nil {
+		var p product.Product
+		if o.isolate[n] && !f.Placeholder {
+			p = isolate.New(isolate.Options{Product: n, Config: cfg, MemoryLimit: o.childMemory, Grace: o.grace})
+		} else if p, err = f.New(cfg); err != nil {
 			return fail("product %s: %v", n, err)
 		}
 		prods = append(prods, p)
@@ -214,6 +331,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(tests) == 0 {
 		return fail("no testharness tests found in %s under %v", treeName, paths)
 	}
+	if o.totalChunks > 1 {
+		all := len(tests)
+		var mine []manifest.Test
+		for _, t := range tests {
+			if inChunk(t.Source, o.thisChunk, o.totalChunks) {
+				mine = append(mine, t)
+			}
+		}
+		tests = mine
+		fmt.Fprintf(stderr, "wpt-runner: chunk %d of %d: %d of %d tests\n", o.thisChunk, o.totalChunks, len(tests), all)
+	}
 
 	srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: o.timeoutMultiplier,
 		Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "wpt-runner: "+f+"\n", a...) }})
@@ -230,8 +358,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	elapsed := time.Since(start)
+	interrupted := ctx.Err() != nil
+	notRun := 0
+	if interrupted {
+		// Every test without a result is marked as not run.
+		for _, r := range runs {
+			for _, t := range tests {
+				if _, ok := r.Results[t.ID]; !ok {
+					r.Results[t.ID] = product.TestResult{Status: product.SKIP, Message: notRunMessage}
+					notRun++
+				}
+			}
+		}
+	}
+	for _, w := range exp.Lint(tree, runs) {
+		fmt.Fprintln(stderr, "wpt-runner: warning: expectations:", w)
+	}
 
-	cmp := report.Compare(runs)
+	cmp := report.CompareWith(runs, exp)
 	fmt.Fprintln(stdout)
 	cmp.WriteTable(stdout)
 	if len(runs) > 1 {
@@ -290,14 +434,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "ran %d tests in %d product(s) in %v\n", len(tests), len(runs), elapsed.Round(10*time.Millisecond))
-	if ctx.Err() != nil {
-		return 2
+	if interrupted {
+		fmt.Fprintf(stdout, "interrupted: %d test runs not run (marked SKIP: %q)\n", notRun, notRunMessage)
+		return exitInterrupted
 	}
 	if unexpected > 0 {
-		return 1
+		return exitUnexpected
 	}
-	return 0
+	return exitOK
 }
+
+// notRunMessage marks the tests an interrupted run did not run.
+const notRunMessage = "not run: the run was interrupted"
 
 // testTimeout is the harness timeout of a test.
 func testTimeout(t manifest.Test, multiplier float64) time.Duration {
@@ -358,6 +506,11 @@ func runAll(ctx context.Context, o *options, srv *server.Server, prods []product
 						req := product.TestRequest{ID: t.ID, URL: srv.URL(t), Global: t.Global,
 							Timeout: testTimeout(t, o.timeoutMultiplier), TimeoutMultiplier: o.timeoutMultiplier}
 						res = product.SafeRun(ctx, p, req, o.grace)
+						if ctx.Err() != nil && res.Status != product.OK {
+							// Cut short by the interruption: not run.
+							prog.done(p.Name(), t.ID, res)
+							continue
+						}
 					}
 					mu.Lock()
 					r.Results[t.ID] = res
@@ -374,7 +527,7 @@ func runAll(ctx context.Context, o *options, srv *server.Server, prods []product
 		}()
 	}
 	wg.Wait()
-	return runs, ctx.Err()
+	return runs, nil
 }
 
 func writeFile(name string, write func(io.Writer) error) error {

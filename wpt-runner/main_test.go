@@ -4,15 +4,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gowebengine/weblocks/wpt-runner/isolate"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 )
+
+func TestMain(m *testing.M) {
+	isolate.MaybeChild() // children of --isolate are this test binary
+	os.Exit(m.Run())
+}
 
 // fakeProduct fetches each test URL through the runner's client (so the
 // server and host mapping are exercised) and decides the outcome from the
@@ -44,7 +53,15 @@ func (f *fakeProduct) RunTest(ctx context.Context, req product.TestRequest) prod
 	switch {
 	case strings.Contains(req.ID, "panic"):
 		panic("engine bug")
+	case strings.Contains(req.ID, "exit"):
+		// A fatal error in the engine: only ever run isolated.
+		fmt.Fprintln(os.Stderr, "fatal error: the engine fell over")
+		os.Exit(7)
 	case strings.Contains(req.ID, "hang"):
+		select {
+		case hangStarted <- struct{}{}:
+		default:
+		}
 		<-f.hang // wedged, ignores ctx
 	case strings.Contains(req.ID, "differ") && f.name == "fake2":
 		return product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "a", Status: product.PASS}, {Name: "b", Status: product.PASS}}}
@@ -54,7 +71,10 @@ func (f *fakeProduct) RunTest(ctx context.Context, req product.TestRequest) prod
 	return product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "a " + req.Global, Status: product.PASS}}}
 }
 
-var hang = make(chan struct{})
+var (
+	hang        = make(chan struct{})
+	hangStarted = make(chan struct{}, 1)
+)
 
 func init() {
 	for _, n := range []string{"fake", "fake2"} {
@@ -163,6 +183,35 @@ func TestRunCrashAndTimeoutDoNotStopTheRun(t *testing.T) {
 	}
 }
 
+// An isolated product's fatal error costs only the test in progress.
+func TestIsolatedCrashDoesNotStopTheRun(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a/1-exit.window.js":  "test(()=>{});\n",
+		"a/2-pass.window.js":  "test(()=>{});\n",
+		"a/3-exit.window.js":  "test(()=>{});\n",
+		"a/4-pass.window.js":  "test(()=>{});\n",
+		"a/5-panic.window.js": "test(()=>{});\n",
+		"a/6-pass.window.js":  "test(()=>{});\n",
+	})
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake", "--isolate", "fake", "--jobs", "1")
+	if code != 1 {
+		t.Errorf("exit code %d", code)
+	}
+	for _, want := range []string{
+		"/a/1-exit.window.html   0/0 CRASH",
+		"/a/2-pass.window.html   1/1",
+		"/a/3-exit.window.html   0/0 CRASH",
+		"/a/4-pass.window.html   1/1",
+		"/a/5-panic.window.html  0/0 CRASH",
+		"/a/6-pass.window.html   1/1",
+		"fatal error: the engine fell over",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s\n%s", want, out, errOut)
+		}
+	}
+}
+
 func TestArgErrors(t *testing.T) {
 	root := writeTree(t, map[string]string{"a/x.window.js": ""})
 	for _, tc := range []struct {
@@ -196,5 +245,183 @@ func TestDefaultProductsAndPlaceholder(t *testing.T) {
 	}
 	if f, _ := product.Lookup("go"); f.Placeholder && code != 1 {
 		t.Errorf("placeholder go product: exit %d, want 1", code)
+	}
+}
+
+func TestFlagsValidatedUpFront(t *testing.T) {
+	root := writeTree(t, map[string]string{"a/x.window.js": "test(()=>{});\n"})
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--timeout-multiplier", "NaN"}, "--timeout-multiplier must be a positive number"},
+		{[]string{"--timeout-multiplier", "Inf"}, "--timeout-multiplier must be a positive number"},
+		{[]string{"--timeout-multiplier", "1e9"}, "no larger than 100"},
+		{[]string{"--timeout-multiplier", "-1"}, "--timeout-multiplier must be a positive number"},
+		{[]string{"--grace", "-1s"}, "--grace must be between 0"},
+		{[]string{"--jobs", "0"}, "--jobs must be between 1"},
+		{[]string{"--total-chunks", "0"}, "--total-chunks must be between 1"},
+		{[]string{"--total-chunks", "2", "--this-chunk", "3"}, "--this-chunk must be between 1 and --total-chunks (2)"},
+		{[]string{"--this-chunk", "0"}, "--this-chunk must be between 1"},
+		{[]string{"--child-memory-limit", "1"}, "--child-memory-limit"},
+		{[]string{"--wpt-root", root, "--products", "fake", "--report-dir", filepath.Join(file, "sub")}, "--report-dir"},
+		{[]string{"--wpt-root", root, "--products", "fake", "--log-wptreport", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--log-wptreport"},
+	} {
+		code, out, errOut := runCmd(t, tc.args...)
+		if code != exitFailed || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: code %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
+		// Nothing ran.
+		if strings.Contains(errOut, "serving") || out != "" {
+			t.Errorf("%v: the run started:\n%s%s", tc.args, out, errOut)
+		}
+	}
+}
+
+func TestChunksAsWptrunnerHash(t *testing.T) {
+	// int(hashlib.md5(path).hexdigest(), 16) % total, as wptrunner's
+	// PathHashChunker computes it, for a few paths.
+	for _, tc := range []struct {
+		source string
+		mod    []int // for 2, 3 and 7 chunks
+	}{
+		{"web-locks/query.https.any.js", []int{1, 1, 0}},
+		{"a/1.window.js", []int{0, 0, 0}},
+		{"a/2.window.js", []int{1, 1, 2}},
+		{"a/3.any.js", []int{1, 2, 2}},
+	} {
+		for i, total := range []int{2, 3, 7} {
+			for chunk := 1; chunk <= total; chunk++ {
+				if got, want := inChunk(tc.source, chunk, total), chunk-1 == tc.mod[i]; got != want {
+					t.Errorf("%s in chunk %d of %d: %v", tc.source, chunk, total, got)
+				}
+			}
+		}
+	}
+
+	// Two chunks on two "machines", merged into one report.
+	root := writeTree(t, map[string]string{
+		"a/1.window.js":   "test(()=>{});\n",
+		"a/2.window.js":   "test(()=>{});\n",
+		"a/3.any.js":      "test(()=>{});\n",
+		"a/differ.any.js": "test(()=>{});\n",
+	})
+	var files []string
+	seen := map[string]int{}
+	for chunk := 1; chunk <= 2; chunk++ {
+		dir := filepath.Join(t.TempDir(), "out")
+		code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake,fake2", "--report-dir", dir,
+			"--total-chunks", "2", "--this-chunk", strconv.Itoa(chunk))
+		if code != exitOK && code != exitUnexpected {
+			t.Fatalf("chunk %d: exit %d\n%s%s", chunk, code, out, errOut)
+		}
+		for _, id := range []string{"/a/1.window.html", "/a/2.window.html", "/a/3.any.html", "/a/3.any.worker.html", "/a/differ.any.html"} {
+			if strings.Contains(out, id+" ") {
+				seen[id]++
+			}
+		}
+		files = append(files, filepath.Join(dir, "wptreport-fake.json"), filepath.Join(dir, "wptreport-fake2.json"))
+	}
+	for _, id := range []string{"/a/1.window.html", "/a/2.window.html", "/a/3.any.html", "/a/3.any.worker.html", "/a/differ.any.html"} {
+		if seen[id] != 1 {
+			t.Errorf("%s ran in %d chunks", id, seen[id])
+		}
+	}
+	merged := filepath.Join(t.TempDir(), "merged")
+	var out, errOut bytes.Buffer
+	code := runMerge(append([]string{"--report-dir", merged}, files...), &out, &errOut)
+	if code != exitUnexpected { // differ FAILs in fake
+		t.Errorf("merge: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	html, err := os.ReadFile(filepath.Join(merged, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"/a/1.window.html", "/a/2.window.html", "/a/3.any.html", "/a/3.any.worker.html", "/a/differ.any.html"} {
+		if !strings.Contains(string(html), `data-test="`+id+`"`) {
+			t.Errorf("merged report.html lacks %s", id)
+		}
+	}
+	if !strings.Contains(out.String(), "fake: 6 tests") || !strings.Contains(out.String(), "fake2: 6 tests") {
+		t.Errorf("merge output:\n%s", out.String())
+	}
+	if code := runMerge(append([]string{"--report-dir", merged}, files[0], files[0]), io.Discard, &errOut); code != exitFailed || !strings.Contains(errOut.String(), "already") {
+		t.Errorf("merging a file twice: exit %d %s", code, errOut.String())
+	}
+}
+
+func TestInterruptWritesResultsSoFar(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"a/1-pass.window.js": "test(()=>{});\n",
+		"a/2-hang.window.js": "test(()=>{});\n",
+		"a/3-pass.window.js": "test(()=>{});\n",
+	})
+	dir := filepath.Join(t.TempDir(), "out")
+	select {
+	case <-hangStarted: // left by an earlier test
+	default:
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-hangStarted // the signal arrives while the second test runs
+		cancel()
+	}()
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"--wpt-root", root, "--products", "fake", "--jobs", "1", "--report-dir", dir}, &out, &errOut)
+	if code != exitInterrupted {
+		t.Errorf("exit %d, want %d\n%s%s", code, exitInterrupted, out.String(), errOut.String())
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "wptreport-fake.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Results []struct{ Test, Status string } `json:"results"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rep.Results {
+		got[r.Test] = r.Status
+	}
+	want := map[string]string{"/a/1-pass.window.html": "OK", "/a/2-hang.window.html": "SKIP", "/a/3-pass.window.html": "SKIP"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+	if !strings.Contains(out.String(), "interrupted: 2 test runs not run") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+func TestExpectationWarningsAndMarks(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"resources/testharness.js": "",
+		"a/differ.window.js":       "test(()=>{});\n",
+	})
+	exp := writeTree(t, map[string]string{
+		"a/differ.window.js.ini": "[differ.window.html]\n  [b]\n    expected:\n      if product == \"fake\": FAIL\n  [gone]\n    expected: FAIL\n[old.window.html]\n  expected: ERROR\n",
+	})
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake,fake2", "--expectations", exp)
+	if code != exitOK {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"warning: expectations: a/differ.window.js.ini: [differ.window.html] has no subtest [gone]",
+		"warning: expectations: a/differ.window.js.ini: [old.window.html] is not a test of a/differ.window.js",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, "fake:      FAIL (expected): b broke") {
+		t.Errorf("the expected failure is not marked:\n%s", out)
+	}
+	bad := writeTree(t, map[string]string{"a/differ.window.js.ini": "[differ.window.html]\n  [b]\n    expected: FAILED\n"})
+	if code, _, errOut := runCmd(t, "--wpt-root", root, "--products", "fake", "--expectations", bad); code != exitFailed || !strings.Contains(errOut, `invalid status "FAILED"`) {
+		t.Errorf("invalid status: exit %d %s", code, errOut)
 	}
 }

@@ -3,6 +3,7 @@ package webidl
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -162,6 +163,27 @@ func (g *Registry) Add(d *InterfaceDef) {
 	g.order = append(g.order, d.Name)
 }
 
+// CheckNew returns an error when one of names is already registered
+// (generated Register functions call it before adding anything).
+func (g *Registry) CheckNew(names ...string) error {
+	var dup []string
+	for _, n := range names {
+		if _, ok := g.defs[n]; ok {
+			dup = append(dup, n)
+		}
+	}
+	if len(dup) > 0 {
+		return fmt.Errorf("webidl: already registered: %s", strings.Join(dup, ", "))
+	}
+	return nil
+}
+
+// MissingImplementations is the error of a generated Register function
+// called without some of the Statics implementations it requires.
+func MissingImplementations(statics []string) error {
+	return fmt.Errorf("webidl: no implementation given for %s", strings.Join(statics, ", "))
+}
+
 // Lookup returns a registered definition.
 func (g *Registry) Lookup(name string) *InterfaceDef { return g.defs[name] }
 
@@ -213,10 +235,18 @@ func (r *Realm) SetGlobalImpl(impl any) { r.globalImpl = impl }
 // Install installs every definition of reg that is exposed in this realm,
 // parents before children, the global interface's members on the global
 // object, and the interface objects as properties of the global object.
+//
+// A realm can install several registries, one after the other: the
+// definitions of a later one may inherit from interfaces an earlier one
+// installed (an integrator's interface inheriting EventTarget), and the
+// global object is set up only by the registry holding the global
+// interface.
 func (r *Realm) Install(reg *Registry) error {
-	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 {
+	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 && r.interfaces[r.GlobalName] == nil {
 		r.GlobalNames = d.GlobalNames
 	}
+	globalIsNew := r.interfaces[r.GlobalName] == nil
+	created := map[string]bool{}
 	var install func(name string) (*InterfaceObject, error)
 	visiting := map[string]bool{}
 	install = func(name string) (*InterfaceObject, error) {
@@ -247,6 +277,7 @@ func (r *Realm) Install(reg *Registry) error {
 		}
 		io := r.createInterface(d, parent)
 		r.interfaces[name] = io
+		created[name] = true
 		return io, nil
 	}
 	for _, name := range reg.Names() {
@@ -257,7 +288,7 @@ func (r *Realm) Install(reg *Registry) error {
 	// The global object: its [[Prototype]] is the global interface's
 	// prototype object; the [Global] interface's own regular members and
 	// every unforgeable member live on it.
-	if gio := r.interfaces[r.GlobalName]; gio != nil {
+	if gio := r.interfaces[r.GlobalName]; gio != nil && globalIsNew {
 		must(r.global.SetPrototype(gio.Prototype))
 		if r.globalImpl != nil {
 			r.setSlot(r.global, r.globalImpl, gio)
@@ -277,7 +308,7 @@ func (r *Realm) Install(reg *Registry) error {
 	// [[Enumerable]]: false, [[Configurable]]: true}.
 	for _, name := range reg.Names() {
 		io := r.interfaces[name]
-		if io == nil || io.Object == nil {
+		if io == nil || io.Object == nil || !created[name] {
 			continue
 		}
 		holder := r.global

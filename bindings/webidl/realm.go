@@ -303,6 +303,11 @@ func (r *Realm) Wrap(impl any, iface string) goja.Value {
 		return goja.Null()
 	}
 	if v, ok := impl.(goja.Value); ok {
+		if h, ok := v.(interface{ HostValue() goja.Value }); ok {
+			// A Go type carrying an embedder's value (it embeds
+			// goja.Value): the runtime only knows the value itself.
+			return h.HostValue()
+		}
 		return v
 	}
 	var refl *Reflector

@@ -1,7 +1,7 @@
 // Command bindgen generates the Go bindings from Web IDL.
 //
 //	go run ./tools/bindgen                 regenerate bindings/*_gen.go from bindings/webidls/*.idl
-//	go run ./tools/bindgen -in DIR -out DIR
+//	go run ./tools/bindgen -in DIR -out DIR -pkg NAME   an integrator's IDL, referring to package bindings's definitions
 //	go run ./tools/bindgen coverage        generate and build every @webref/idl definition
 //
 // The coverage mode installs @webref/idl with npm into the test cache
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/codegen"
+	"github.com/gowebengine/weblocks/idl"
 	"github.com/gowebengine/weblocks/internal/testenv"
 )
 
@@ -58,29 +59,41 @@ func main() {
 		return
 	}
 	root := findModuleRoot()
-	in := flag.String("in", filepath.Join(root, "bindings", "webidls"), "directory of .idl sources")
+	defaultIn := filepath.Join(root, "bindings", "webidls")
+	in := flag.String("in", defaultIn, "directory of .idl sources")
 	out := flag.String("out", filepath.Join(root, "bindings"), "output directory")
 	pkg := flag.String("pkg", "bindings", "Go package name of the generated files")
+	withBindings := flag.Bool("bindings", true, "the IDL may refer to the definitions of package bindings (EventTarget, AbortSignal, DOMString typedefs...); ignored when generating package bindings itself")
 	flag.Parse()
-	files, err := codegen.ParseDir(*in)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bindgen:", err)
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, *in); err == nil && filepath.IsAbs(*in) {
+			*in = rel // positions in messages relative to the working directory
+		}
+	}
+	cfg := codegen.Config{In: *in, Out: *out, Package: *pkg, Warnings: os.Stderr,
+		WithBindings: *withBindings && !sameDir(*in, defaultIn)}
+	if err := codegen.Run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, codegen.Detail(err, parsed(cfg)...))
 		os.Exit(1)
 	}
-	g, outs, err := codegen.Generate(codegen.Load(files), codegen.Options{Package: *pkg})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "bindgen:", err)
-		os.Exit(1)
+}
+
+// parsed re-reads the input (and the imported IDL) for the source lines
+// of error messages.
+func parsed(cfg codegen.Config) []*idl.File {
+	files, _ := codegen.ParseDir(cfg.In)
+	if cfg.WithBindings {
+		if imp, err := codegen.EmbeddedBindingsImport(); err == nil {
+			files = append(files, imp.Files...)
+		}
 	}
-	if rep := g.ErrorReport(); rep != "" {
-		// The project's own IDL must generate completely.
-		fmt.Fprint(os.Stderr, rep)
-		os.Exit(1)
-	}
-	if err := codegen.WriteOutputs(*out, outs); err != nil {
-		fmt.Fprintln(os.Stderr, "bindgen:", err)
-		os.Exit(1)
-	}
+	return files
+}
+
+func sameDir(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
 
 // findModuleRoot walks up from the working directory to go.mod.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -71,8 +72,13 @@ type Chromium struct {
 	allocCancel   context.CancelFunc
 	browserCtx    context.Context
 	browserCancel context.CancelFunc
-	generation    int        // counts launches
-	restartMu     sync.Mutex // one restart at a time
+	generation    int // counts launches
+	// tmpDir is the browser's TMPDIR and holds its profile: Chromium
+	// leaves org.chromium.Chromium.* directories in its temporary
+	// directory, so each launch gets one of its own, removed when the
+	// browser has exited.
+	tmpDir    string
+	restartMu sync.Mutex // one restart at a time
 	// ready holds tabs opened ahead of time, each in a fresh browser
 	// context: opening one costs most of a second, so the pool overlaps
 	// that with running tests.
@@ -159,14 +165,18 @@ func (c *Chromium) Start(ctx context.Context, env *product.Env) error {
 // launch starts a browser and its pool of ready tabs, replacing the
 // previous browser if any.
 func (c *Chromium) launch(ctx context.Context) error {
+	tmpDir, err := os.MkdirTemp("", "wpt-chromium-")
+	if err != nil {
+		return err
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(c.path))
 	opts = append(opts, Flags(c.env)...)
+	opts = append(opts, chromedp.Env("TMPDIR="+tmpDir), chromedp.UserDataDir(filepath.Join(tmpDir, "profile")))
 	// The browser lives until Close, not until ctx ends.
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	browserCtx, browserCancel := chromedp.NewContext(allocCtx)
 	startErr := make(chan error, 1)
 	go func() { startErr <- chromedp.Do(browserCtx) }()
-	var err error
 	select {
 	case err = <-startErr:
 	case <-ctx.Done():
@@ -175,6 +185,7 @@ func (c *Chromium) launch(ctx context.Context) error {
 	if err != nil {
 		browserCancel()
 		allocCancel()
+		removeAll(tmpDir)
 		return fmt.Errorf("starting %s: %v", c.path, err)
 	}
 	if v, err := chromedp.Call(browserCtx, browser.GetVersion, cdp.Empty{}); err == nil {
@@ -186,13 +197,14 @@ func (c *Chromium) launch(ctx context.Context) error {
 	}
 	ready := make(chan tab, jobs)
 	c.mu.Lock()
-	oldBrowser, oldAlloc := c.browserCancel, c.allocCancel
-	c.allocCancel, c.browserCtx, c.browserCancel, c.ready = allocCancel, browserCtx, browserCancel, ready
+	oldBrowser, oldAlloc, oldTmp := c.browserCancel, c.allocCancel, c.tmpDir
+	c.allocCancel, c.browserCtx, c.browserCancel, c.ready, c.tmpDir = allocCancel, browserCtx, browserCancel, ready, tmpDir
 	c.generation++
 	c.mu.Unlock()
 	if oldBrowser != nil {
 		oldBrowser()
-		oldAlloc()
+		oldAlloc() // waits for the browser to exit
+		removeAll(oldTmp)
 	}
 	go c.fill(browserCtx, ready)
 	return nil
@@ -230,10 +242,28 @@ func (c *Chromium) Close() error {
 	defer c.mu.Unlock()
 	if c.browserCancel != nil {
 		c.browserCancel()
-		c.allocCancel()
+		c.allocCancel() // waits for the browser to exit
 		c.browserCancel, c.allocCancel = nil, nil
+		removeAll(c.tmpDir)
+		c.tmpDir = ""
 	}
 	return nil
+}
+
+// removeAll removes a browser's temporary directory, retrying briefly:
+// processes of the browser may still be exiting.
+func removeAll(dir string) {
+	if dir == "" {
+		return
+	}
+	for i := 0; i < 20; i++ {
+		if err := os.RemoveAll(dir); err == nil {
+			if _, err := os.Stat(dir); os.IsNotExist(err) {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // BrowserContext is the chromedp context of the running browser (for tests

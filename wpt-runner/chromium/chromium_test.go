@@ -29,6 +29,21 @@ var shared struct {
 	tests map[string]manifest.Test
 }
 
+// testLog routes the shared browser's diagnostics to the test running now
+// (a testing.T must not be used after its test has completed).
+var testLog struct {
+	mu sync.Mutex
+	t  *testing.T
+}
+
+func logf(format string, args ...any) {
+	testLog.mu.Lock()
+	defer testLog.mu.Unlock()
+	if testLog.t != nil {
+		testLog.t.Logf(format, args...)
+	}
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if shared.c != nil {
@@ -135,6 +150,16 @@ throw new Error('top-level boom');
 func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
 	t.Helper()
 	path := testenv.Chromium(t)
+	testLog.mu.Lock()
+	testLog.t = t
+	testLog.mu.Unlock()
+	t.Cleanup(func() {
+		testLog.mu.Lock()
+		if testLog.t == t {
+			testLog.t = nil
+		}
+		testLog.mu.Unlock()
+	})
 	tree := compatTree(t)
 	shared.once.Do(func() {
 		tests, _, err := manifest.Discover(tree, nil)
@@ -153,7 +178,7 @@ func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
 		}
 		shared.srv = srv
 		c := New(path)
-		if err := c.Start(context.Background(), srv.Env(2, t.Logf)); err != nil {
+		if err := c.Start(context.Background(), srv.Env(2, logf)); err != nil {
 			shared.err = err
 			return
 		}
@@ -398,5 +423,43 @@ func TestBrowserRestartAfterCrash(t *testing.T) {
 		if r.Status != product.OK {
 			t.Errorf("%s after the crash: %+v", id, r)
 		}
+	}
+}
+
+// A closed product leaves nothing in the temporary directory: neither its
+// profile nor the org.chromium.Chromium.* directories Chromium creates.
+func TestNoTemporaryDirectoriesLeft(t *testing.T) {
+	path := testenv.Chromium(t)
+	_, srv, tests := setup(t) // the shared browser lives elsewhere
+	// Short: Chromium's singleton socket path must fit in 108 bytes.
+	tmp, err := os.MkdirTemp("", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("TMPDIR", tmp)
+	c := New(path)
+	if err := c.Start(context.Background(), srv.Env(1, logf)); err != nil {
+		t.Fatal(err)
+	}
+	id := "/compat/variants.window.html?a=1"
+	test, ok := tests[id]
+	if !ok {
+		t.Fatalf("no test %s", id)
+	}
+	res := product.SafeRun(context.Background(), c, product.TestRequest{ID: id, URL: srv.URL(test), Global: test.Global, Timeout: 10 * time.Second, TimeoutMultiplier: 1}, 4*time.Second)
+	if res.Status != product.OK {
+		t.Errorf("%s: %s %s", id, res.Status, res.Message)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) == 0 {
+		t.Error("the browser's temporary directory is not under TMPDIR")
+	}
+	c.Close()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind: %s", filepath.Join(tmp, e.Name()))
 	}
 }

@@ -1,30 +1,23 @@
-// Package goproduct is the wpt-runner's "go" product: this engine running
-// WPT test pages. Each test URL gets a fresh html.UserAgent; the page is
-// fetched from the runner's server through a loopback-only HTTP client,
-// parsed with golang.org/x/net/html, and its classic scripts run in document
-// order as tasks of the window's event loop in a bindings realm. Dedicated
-// workers, importScripts, postMessage with structured clone and the
-// testharness.js worker protocol are supported; shared and service workers
-// are reported as not yet supported. iframes (src, srcdoc, sandbox; removal
-// and navigation unload their documents) and window.open get windows of
-// their own, each with its own realm; since goja values never cross
-// runtimes, contentWindow, parent and opener are WindowProxy stand-ins that
-// support postMessage (and are the MessageEvent source) but not access to
-// the other window's objects (frame.go). Module scripts are skipped, as by
-// an engine without modules. Realms that lack URL and URLSearchParams get
-// them (url.go). Results come back through the runner's
-// testharnessreport.js (the __wptrunner_report hook).
+// Package goproduct is the wpt-runner's "go" product: this engine (package
+// browser) running WPT test pages. Each test URL gets a fresh browser with
+// its own html.UserAgent; pages, scripts and workers are fetched from the
+// runner's server through a loopback-only HTTP client (fetcher.go), and
+// results come back through the runner's testharnessreport.js (the
+// __wptrunner_report hook this product defines in every window). Shared
+// and service workers are reported as not yet supported.
 package goproduct
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gowebengine/weblocks/bindings"
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 )
 
@@ -41,17 +34,19 @@ type Options struct {
 	// prefix included); nil discards it.
 	Console func(testURL, line string)
 
-	testHook func(*session, *bindings.Realm)
+	// testHook lets tests add globals to every window.
+	testHook func(*browser.Window)
 }
 
 // Product is the go product.
 type Product struct {
-	opts   Options
-	mu     sync.Mutex
-	loader *Loader
-	logf   func(string, ...any)
+	opts    Options
+	mu      sync.Mutex
+	fetcher browser.Fetcher
+	release func()
+	logf    func(string, ...any)
 	// scripts are compiled once for all tests.
-	scripts programs
+	scripts browser.ScriptCache
 }
 
 // New returns an unstarted product.
@@ -77,7 +72,7 @@ func (p *Product) Version() string {
 func (p *Product) Start(ctx context.Context, env *product.Env) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.loader = NewLoader(LoaderOptions{Hosts: env.Hosts, RootCAs: env.CertPool})
+	p.fetcher, p.release = NewFetcher(FetcherOptions{Hosts: env.Hosts, RootCAs: env.CertPool})
 	if env.Logf != nil {
 		p.logf = env.Logf
 	}
@@ -88,8 +83,8 @@ func (p *Product) Start(ctx context.Context, env *product.Env) error {
 func (p *Product) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.loader != nil {
-		p.loader.Close()
+	if p.release != nil {
+		p.release()
 	}
 	return nil
 }
@@ -97,22 +92,96 @@ func (p *Product) Close() error {
 // RunTest implements product.Product. It returns the harness report, a
 // TIMEOUT when ctx ends first, an ERROR for pages it cannot load or scopes
 // it does not support, and a CRASH when the engine panicked (on any
-// goroutine of the test's user agent). Every goroutine of the test's user
-// agent has stopped when it returns.
+// goroutine of the test's browser). Every goroutine of the test's browser
+// has stopped when it returns.
 func (p *Product) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
 	start := time.Now()
 	p.mu.Lock()
-	loader := p.loader
+	fetcher := p.fetcher
 	p.mu.Unlock()
-	if loader == nil {
+	if fetcher == nil {
 		return product.TestResult{Status: product.ERROR, Message: "go product used before Start"}
 	}
 	if scope := unsupportedScope(req); scope != "" {
 		return product.TestResult{Status: product.ERROR, Message: "not yet supported by the go product: " + scope}
 	}
-	res := runPage(ctx, loader, &p.scripts, req, p.opts)
+	res := runPage(ctx, fetcher, &p.scripts, req, p.opts)
 	res.Duration = time.Since(start)
 	return res
+}
+
+// runPage loads req.URL in a fresh browser and waits for the harness
+// report, ctx's end, or a crash.
+func runPage(ctx context.Context, fetcher browser.Fetcher, scripts *browser.ScriptCache, req product.TestRequest, opts Options) (res product.TestResult) {
+	done := make(chan product.TestResult, 1)
+	finish := func(r product.TestResult) {
+		select {
+		case done <- r:
+		default:
+		}
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			res = crashResult(v, debug.Stack())
+		}
+	}()
+	b := browser.New(browser.Config{
+		Fetcher: fetcher,
+		Scripts: scripts,
+		Console: func(line string) {
+			if opts.Console != nil {
+				opts.Console(req.URL, line)
+			}
+		},
+		OnPanic: func(v any, stack []byte) { finish(crashResult(v, stack)) },
+		InitWindow: func(w *browser.Window) {
+			// The runner's testharnessreport.js hands the report here.
+			w.DefineFunction("__wptrunner_report", 1, func(call goja.FunctionCall) goja.Value {
+				r, err := product.ParseReport([]byte(call.Argument(0).String()))
+				if err != nil {
+					r = product.TestResult{Status: product.ERROR, Message: err.Error()}
+				}
+				finish(r)
+				return goja.Undefined()
+			})
+			if opts.testHook != nil {
+				opts.testHook(w)
+			}
+		},
+	})
+	// Closing the browser tears its user agent down: every loop, queue
+	// and timer it started stops, on every return path.
+	defer b.Close()
+	if _, err := b.Start(ctx, req.URL); err != nil {
+		select {
+		case r := <-done: // a crash while setting the window up
+			return r
+		default:
+		}
+		if ctx.Err() != nil {
+			return timeoutResult(ctx)
+		}
+		return product.TestResult{Status: product.ERROR, Message: err.Error()}
+	}
+	select {
+	case r := <-done:
+		return r
+	case <-ctx.Done():
+		select {
+		case r := <-done:
+			return r
+		default:
+		}
+		return timeoutResult(ctx)
+	}
+}
+
+func timeoutResult(ctx context.Context) product.TestResult {
+	msg := "the harness did not report before the runner's deadline"
+	if errors.Is(ctx.Err(), context.Canceled) {
+		msg = "run cancelled"
+	}
+	return product.TestResult{Status: product.TIMEOUT, Message: msg}
 }
 
 // unsupportedScope names the global a request needs that this product does

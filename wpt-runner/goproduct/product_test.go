@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
-	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/internal/testenv"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/server"
@@ -383,12 +383,12 @@ func TestGoPanicIsCrashForThatTestOnly(t *testing.T) {
 		"timer.html": pageHead + `<script>async_test(t => { setTimeout(() => __go_panic(), 1); }, "a");</script>`,
 		"fine.html":  pageHead + `<script>test(() => {}, "fine");</script>`,
 	}))
-	h.p.opts.testHook = func(s *session, r *bindings.Realm) {
-		r.DefineGlobalFunction("__go_panic", 0, s.native(func(goja.FunctionCall) goja.Value {
+	h.p.opts.testHook = func(w *browser.Window) {
+		w.DefineFunction("__go_panic", 0, func(goja.FunctionCall) goja.Value {
 			var m map[string]int
 			m["x"] = 1 // a Go runtime panic inside the engine
 			return goja.Undefined()
-		}))
+		})
 	}
 	for _, path := range []string{"/sync.html", "/timer.html"} {
 		r := h.run(t, path, 10*time.Second)
@@ -419,7 +419,7 @@ func TestUserAgentTornDown(t *testing.T) {
 		n := 0
 		var out []string
 		for _, g := range strings.Split(all, "\n\n") {
-			if strings.Contains(g, "weblocks/html.") || strings.Contains(g, "weblocks/bindings.") ||
+			if strings.Contains(g, "weblocks/html.") || strings.Contains(g, "weblocks/bindings.") || strings.Contains(g, "weblocks/browser.") ||
 				(strings.Contains(g, "goproduct.") && !strings.Contains(g, "goproduct.TestUserAgentTornDown")) {
 				n++
 				out = append(out, g)

@@ -112,6 +112,9 @@ type Env struct {
 	// --ignore-certificate-errors-spki-list).
 	CertPool *x509.CertPool
 	SPKIHash string
+	// CACert is the DER of the certificate authority CertPool trusts (what
+	// a product in another process needs to rebuild CertPool).
+	CACert []byte
 	// HTTPClient reaches every WPT host on loopback and trusts the
 	// certificate; a Go product loads wrappers and scripts with it.
 	HTTPClient *http.Client

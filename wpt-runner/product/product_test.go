@@ -149,6 +149,14 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("placeholder: %+v", res)
 	}
 	newFake := func(Config) (Product, error) { return fake{}, nil }
+	// The registry is process-wide: leave it as found, so that the test
+	// can run again (go test -count=2).
+	t.Cleanup(func() {
+		regMu.Lock()
+		delete(registry, "test-real")
+		delete(registry, "test-ph")
+		regMu.Unlock()
+	})
 	Register(Factory{Name: "test-real", New: newFake})
 	Register(Factory{Name: "test-real", New: newFake, Placeholder: true}) // ignored
 	func() {

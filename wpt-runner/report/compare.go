@@ -17,6 +17,32 @@ type Cell struct {
 	Present bool
 	Status  product.Status
 	Message string
+	// With expectations (CompareWith): Expected is what they expect, and
+	// Mark is MarkExpected for a result other than OK/PASS that they allow
+	// (a known failure), MarkUnexpected for a result they do not allow, and
+	// "" otherwise.
+	Expected Expected
+	Mark     string
+}
+
+// Cell marks.
+const (
+	MarkExpected   = "expected"
+	MarkUnexpected = "unexpected"
+)
+
+// mark sets the cell's expectation mark.
+func (c *Cell) mark(exp *Expectations, want Expected, def product.Status) {
+	if exp == nil || !c.Present || c.Status == product.SKIP {
+		return
+	}
+	c.Expected = want
+	switch {
+	case !want.Allows(c.Status):
+		c.Mark = MarkUnexpected
+	case c.Status != def:
+		c.Mark = MarkExpected
+	}
 }
 
 // Row is a subtest (or, with Subtest "", the harness status) across products.
@@ -52,7 +78,11 @@ func cellsDiffer(cells []Cell) bool {
 }
 
 // Compare builds the comparison of runs (in the given product order).
-func Compare(runs []*Run) *Comparison {
+func Compare(runs []*Run) *Comparison { return CompareWith(runs, nil) }
+
+// CompareWith is Compare with every result marked as expected or
+// unexpected by exp (see Cell).
+func CompareWith(runs []*Run, exp *Expectations) *Comparison {
 	c := &Comparison{}
 	ids := map[string]bool{}
 	for _, r := range runs {
@@ -79,6 +109,7 @@ func Compare(runs []*Run) *Comparison {
 				continue
 			}
 			tr.Harness.Cells[i] = Cell{Present: true, Status: res.Status, Message: res.Message}
+			tr.Harness.Cells[i].mark(exp, exp.Test(r.Product, id), product.OK)
 			for _, st := range res.Subtests {
 				if _, dup := sub[i][st.Name]; !dup {
 					sub[i][st.Name] = st
@@ -97,9 +128,10 @@ func Compare(runs []*Run) *Comparison {
 		tr.Differs = tr.Harness.Differs
 		for _, n := range names {
 			row := Row{Subtest: n, Cells: make([]Cell, len(runs))}
-			for i := range runs {
+			for i, r := range runs {
 				if st, ok := sub[i][n]; ok {
 					row.Cells[i] = Cell{Present: true, Status: st.Status, Message: st.Message}
+					row.Cells[i].mark(exp, exp.Subtest(r.Product, id, n), product.PASS)
 				}
 			}
 			row.Differs = len(runs) > 1 && cellsDiffer(row.Cells)
@@ -115,10 +147,23 @@ func (c Cell) String() string {
 	if !c.Present {
 		return "(missing)"
 	}
+	s := string(c.Status) + c.MarkText()
 	if c.Message == "" {
-		return string(c.Status)
+		return s
 	}
-	return string(c.Status) + ": " + oneLine(c.Message)
+	return s + ": " + oneLine(c.Message)
+}
+
+// MarkText is the cell's mark as the terminal shows it: " (expected)" or
+// " (unexpected; expected X)".
+func (c Cell) MarkText() string {
+	switch c.Mark {
+	case MarkExpected:
+		return " (expected)"
+	case MarkUnexpected:
+		return " (unexpected; expected " + c.Expected.String() + ")"
+	}
+	return ""
 }
 
 func oneLine(s string) string {
@@ -210,6 +255,9 @@ th, td { border: 1px solid #ccc; padding: 2px 6px; vertical-align: top; text-ali
 tr.test th { background: #eef; }
 tr.diff td, tr.diff th { background: #ffe08a; }
 tr.diff td.subtest::before { content: "≠ "; font-weight: bold; color: #b00; }
+.mark { font-size: 11px; border-radius: 3px; padding: 0 4px; margin-left: 4px; }
+.mark.expected { background: #ddd; color: #333; } .mark.expected::before { content: "✓ "; }
+.mark.unexpected { background: #b00; color: #fff; } .mark.unexpected::before { content: "! "; }
 .pass, .ok { color: #070; } .fail, .error, .crash { color: #b00; } .timeout, .notrun, .precondition_failed { color: #a50; }
 .msg { display: block; color: #555; font-size: 12px; white-space: pre-wrap; }
 #summary span { margin-right: 1.5em; }
@@ -222,12 +270,12 @@ body.only-diff tr.test:not(.has-diff), body.only-diff tr.subtest:not(.diff) { di
 <table>
 <thead><tr><th>test / subtest</th>{{range .Products}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>
-{{range $t := .Tests}}<tr class="test{{if $t.Differs}} has-diff{{end}}{{if $t.Harness.Differs}} diff{{end}}" data-test="{{$t.Test}}"><th>{{$t.Test}}</th>{{range $i, $c := $t.Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span> {{index $.TestPassed $t.Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
-{{range $t.Subtests}}<tr class="subtest{{if .Differs}} diff{{end}}"><td class="subtest">{{.Subtest}}</td>{{range .Cells}}<td>{{if .Present}}<span class="{{lower .Status}}">{{.Status}}</span>{{if .Message}}<span class="msg">{{.Message}}</span>{{end}}{{else}}(missing){{end}}</td>{{end}}</tr>
+{{range $t := .Tests}}<tr class="test{{if $t.Differs}} has-diff{{end}}{{if $t.Harness.Differs}} diff{{end}}" data-test="{{$t.Test}}"><th>{{$t.Test}}</th>{{range $i, $c := $t.Harness.Cells}}<th>{{if $c.Present}}<span class="{{lower $c.Status}}">{{$c.Status}}</span>{{template "mark" $c}} {{index $.TestPassed $t.Test $i}}{{if $c.Message}}<span class="msg">{{$c.Message}}</span>{{end}}{{else}}(missing){{end}}</th>{{end}}</tr>
+{{range $t.Subtests}}<tr class="subtest{{if .Differs}} diff{{end}}"><td class="subtest">{{.Subtest}}</td>{{range .Cells}}<td>{{if .Present}}<span class="{{lower .Status}}">{{.Status}}</span>{{template "mark" .}}{{if .Message}}<span class="msg">{{.Message}}</span>{{end}}{{else}}(missing){{end}}</td>{{end}}</tr>
 {{end}}{{end}}</tbody>
 </table>
 </html>
-`))
+{{define "mark"}}{{if eq .Mark "expected"}}<span class="mark expected" title="allowed by the expectations">expected</span>{{else if eq .Mark "unexpected"}}<span class="mark unexpected" title="not allowed by the expectations">unexpected; expected {{.Expected.String}}</span>{{end}}{{end}}`))
 
 // DiffCount counts differing rows (harness statuses and subtests).
 func (c *Comparison) DiffCount() int {

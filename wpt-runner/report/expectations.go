@@ -85,7 +85,10 @@ func NewExpectations(fsys fs.FS) *Expectations {
 	return &Expectations{fsys: fsys, files: map[string]*iniNode{}}
 }
 
-// Check parses every .ini file under the root and reports syntax errors.
+// Check parses every .ini file under the root and reports syntax errors
+// and invalid statuses (a test's expected status must be a harness status,
+// OK, ERROR, TIMEOUT, CRASH or PRECONDITION_FAILED; a subtest's a subtest
+// status, PASS, FAIL, TIMEOUT, NOTRUN or PRECONDITION_FAILED).
 func (e *Expectations) Check() error {
 	return fs.WalkDir(e.fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ini") {
@@ -95,11 +98,95 @@ func (e *Expectations) Check() error {
 		if err != nil {
 			return err
 		}
-		if _, err := parseINI(string(data)); err != nil {
+		root, err := parseINI(string(data))
+		if err != nil {
 			return fmt.Errorf("%s: %v", p, err)
+		}
+		for _, test := range root.children {
+			if err := checkStatuses(test, product.Status.ValidHarness); err != nil {
+				return fmt.Errorf("%s: [%s]: %v", p, test.name, err)
+			}
+			for _, sub := range test.children {
+				if err := checkStatuses(sub, product.Status.ValidSubtest); err != nil {
+					return fmt.Errorf("%s: [%s] [%s]: %v", p, test.name, sub.name, err)
+				}
+			}
 		}
 		return nil
 	})
+}
+
+// checkStatuses checks every value, conditional or not, of a section's
+// "expected" key.
+func checkStatuses(n *iniNode, valid func(product.Status) bool) error {
+	for _, cv := range n.keys["expected"] {
+		for _, st := range parseStatuses(cv.value) {
+			if !valid(st) || st == product.SKIP {
+				return fmt.Errorf("invalid status %q in expected: %s", st, cv.value)
+			}
+		}
+	}
+	return nil
+}
+
+// Lint lists expectation entries that match nothing: .ini files whose test
+// source is not in tree, sections naming no test of that source, and
+// subtest sections naming no subtest any of runs reported for that test
+// (checked only for tests that ran). They are warnings: a renamed test
+// leaves its expectations behind silently otherwise.
+func (e *Expectations) Lint(tree fs.FS, runs []*Run) []string {
+	if e == nil {
+		return nil
+	}
+	var warnings []string
+	fs.WalkDir(e.fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ini") || path.Base(p) == "__dir__.ini" {
+			return nil
+		}
+		root := e.file(p)
+		if root == nil {
+			return nil
+		}
+		src := strings.TrimSuffix(p, ".ini")
+		tests, err := manifest.TestsForFile(tree, src)
+		if err != nil || len(tests) == 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: no test source %s in the tree", p, src))
+			return nil
+		}
+		for _, sec := range root.children {
+			var id string
+			for _, t := range tests {
+				if path.Base(t.Path)+t.Variant == sec.name {
+					id = t.ID
+				}
+			}
+			if id == "" {
+				warnings = append(warnings, fmt.Sprintf("%s: [%s] is not a test of %s", p, sec.name, src))
+				continue
+			}
+			names, ran := map[string]bool{}, false
+			for _, r := range runs {
+				res, ok := r.Results[id]
+				if !ok || res.Status == product.SKIP {
+					continue
+				}
+				ran = true
+				for _, st := range res.Subtests {
+					names[st.Name] = true
+				}
+			}
+			if !ran {
+				continue
+			}
+			for _, sub := range sec.children {
+				if !names[sub.name] {
+					warnings = append(warnings, fmt.Sprintf("%s: [%s] has no subtest [%s]", p, sec.name, sub.name))
+				}
+			}
+		}
+		return nil
+	})
+	return warnings
 }
 
 // testSection finds the section of a test ID.

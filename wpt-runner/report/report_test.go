@@ -228,3 +228,80 @@ func TestFindUnexpected(t *testing.T) {
 		t.Errorf("got %+v", un)
 	}
 }
+
+func TestExpectedMarks(t *testing.T) {
+	goRun, chRun := sampleRuns()
+	exp := NewExpectations(fstest.MapFS{
+		"web-locks/a.https.any.js.ini": {Data: []byte("[a.https.any.html]\n  [steal]\n    expected:\n      if product == \"go\": FAIL\n  [grant order]\n    expected:\n      if product == \"chromium\": FAIL\n[a.https.any.worker.html]\n  expected:\n    if product == \"go\": CRASH\n")},
+	})
+	cmp := CompareWith([]*Run{goRun, chRun}, exp)
+	var buf bytes.Buffer
+	cmp.WriteDifferences(&buf)
+	out := buf.String()
+	for _, want := range []string{
+		"go:        FAIL (expected): assert_equals",
+		"go:        CRASH (expected): panic: boom",
+		"chromium:  TIMEOUT (unexpected; expected PASS): Test timed out",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("differences lack %q:\n%s", want, out)
+		}
+	}
+	// Without expectations nothing is marked.
+	buf.Reset()
+	Compare([]*Run{goRun, chRun}).WriteDifferences(&buf)
+	if strings.Contains(buf.String(), "expected)") || strings.Contains(buf.String(), "unexpected") {
+		t.Errorf("marks without expectations:\n%s", buf.String())
+	}
+	buf.Reset()
+	if err := cmp.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	if n := strings.Count(html, `<span class="mark expected"`); n != 2 {
+		t.Errorf("%d expected marks in the HTML, want 2 (go's steal FAIL and CRASH)", n)
+	}
+	if n := strings.Count(html, `<span class="mark unexpected"`); n != 2 {
+		t.Errorf("%d unexpected marks in the HTML, want 2 (chromium's grant order PASS and its TIMEOUT)", n)
+	}
+}
+
+func TestCheckRejectsInvalidStatuses(t *testing.T) {
+	for _, tc := range []struct{ ini, want string }{
+		{"[a.html]\n  expected: FAILED\n", `invalid status "FAILED"`},
+		{"[a.html]\n  expected: PASS\n", `invalid status "PASS"`},      // a subtest status for a test
+		{"[a.html]\n  [s]\n    expected: OK\n", `invalid status "OK"`}, // a harness status for a subtest
+		{"[a.html]\n  [s]\n    expected:\n      if product == \"go\": [PASS, FAILED]\n", `invalid status "FAILED"`},
+	} {
+		err := NewExpectations(fstest.MapFS{"a.html.ini": {Data: []byte(tc.ini)}}).Check()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %s", tc.ini, err, tc.want)
+		}
+	}
+	ok := "[a.html]\n  expected: [TIMEOUT, CRASH]\n  [s]\n    expected: [FAIL, NOTRUN, PRECONDITION_FAILED]\n"
+	if err := NewExpectations(fstest.MapFS{"a.html.ini": {Data: []byte(ok)}}).Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestLintUnknownEntries(t *testing.T) {
+	tree := fstest.MapFS{
+		"web-locks/a.https.any.js": {Data: []byte("test(() => {});\n")},
+	}
+	exp := NewExpectations(fstest.MapFS{
+		"web-locks/a.https.any.js.ini": {Data: []byte("[a.https.any.html]\n  [steal]\n    expected: FAIL\n  [renamed subtest]\n    expected: FAIL\n[a.https.any.sharedworker.html]\n  expected: ERROR\n[a.https.any.worker.html]\n  [not run so not checked]\n    expected: FAIL\n")},
+		"web-locks/gone.any.js.ini":    {Data: []byte("[gone.any.html]\n  expected: ERROR\n")},
+		"web-locks/__dir__.ini":        {Data: []byte("disabled: no\n")},
+	})
+	goRun, _ := sampleRuns()
+	delete(goRun.Results, "/web-locks/a.https.any.worker.html")
+	got := exp.Lint(tree, []*Run{goRun})
+	want := []string{
+		"web-locks/a.https.any.js.ini: [a.https.any.html] has no subtest [renamed subtest]",
+		"web-locks/a.https.any.js.ini: [a.https.any.sharedworker.html] is not a test of web-locks/a.https.any.js",
+		"web-locks/gone.any.js.ini: no test source web-locks/gone.any.js in the tree",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Lint:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

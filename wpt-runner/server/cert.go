@@ -20,6 +20,7 @@ type certs struct {
 	pool     *x509.CertPool // trusts the CA
 	leaf     tls.Certificate
 	spkiHash string // base64(SHA-256(leaf SubjectPublicKeyInfo))
+	caDER    []byte // the CA certificate
 }
 
 func newCerts(hosts []string) (*certs, error) {
@@ -79,5 +80,6 @@ func newCerts(hosts []string) (*certs, error) {
 		pool:     pool,
 		leaf:     tls.Certificate{Certificate: [][]byte{der, caDER}, PrivateKey: key, Leaf: leaf},
 		spkiHash: base64.StdEncoding.EncodeToString(sum[:]),
+		caDER:    caDER,
 	}, nil
 }

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -48,8 +49,16 @@ var subdomains = []struct{ key, label string }{
 
 // Config configures a Server.
 type Config struct {
-	// Root is the WPT tree to serve.
+	// Root is the WPT tree to serve (for example the embedded suite).
+	// Dir, when set, is a directory on disk to serve instead: it is opened
+	// with os.OpenRoot, so every path, symlinks included, must resolve to a
+	// file inside Dir (a link to /etc/passwd, or a relative "../x" link
+	// leading out of the tree, is not found).
 	Root fs.FS
+	Dir  string
+	// StashLimits bound the dispatcher.py stash; zero fields take the
+	// defaults (DefaultStashLimits).
+	StashLimits StashLimits
 	// TimeoutMultiplier is passed to testharness.js (setup's
 	// timeout_multiplier) by the served testharnessreport.js; 0 means 1.
 	TimeoutMultiplier float64
@@ -67,10 +76,20 @@ type Server struct {
 	servers    []*http.Server
 	stash      *stash
 	client     *http.Client
+	root       *os.Root // nil unless Config.Dir
 }
 
 // Start starts the server on free loopback ports.
 func Start(cfg Config) (*Server, error) {
+	var root *os.Root
+	if cfg.Dir != "" {
+		r, err := os.OpenRoot(cfg.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("server: %v", err)
+		}
+		root = r
+		cfg.Root = r.FS()
+	}
 	if cfg.Root == nil {
 		return nil, errors.New("server: no tree to serve")
 	}
@@ -80,7 +99,7 @@ func Start(cfg Config) (*Server, error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	s := &Server{cfg: cfg, stash: newStash()}
+	s := &Server{cfg: cfg, stash: newStash(cfg.StashLimits), root: root}
 	for _, base := range []string{MainHost, AltHost} {
 		s.hosts = append(s.hosts, base)
 		for _, sd := range subdomains {
@@ -166,6 +185,9 @@ func (s *Server) Close() {
 	if s.client != nil {
 		s.client.CloseIdleConnections()
 	}
+	if s.root != nil {
+		s.root.Close()
+	}
 }
 
 // HTTPPorts and HTTPSPorts are the listening ports ({{ports[http][i]}}).
@@ -241,6 +263,7 @@ func (s *Server) Env(jobs int, logf func(string, ...any)) *product.Env {
 		HTTPSPorts:        s.HTTPSPorts(),
 		HostResolverRules: s.HostResolverRules(),
 		CertPool:          s.certs.pool,
+		CACert:            append([]byte(nil), s.certs.caDER...),
 		SPKIHash:          s.certs.spkiHash,
 		HTTPClient:        s.client,
 		Jobs:              jobs,
@@ -248,8 +271,23 @@ func (s *Server) Env(jobs int, logf func(string, ...any)) *product.Env {
 	}
 }
 
+// allowedHost reports whether the request's Host header names the server
+// (a WPT host, localhost or 127.0.0.1, on any port): a page of another
+// site that a DNS-rebinding attack points at 127.0.0.1 gets nothing.
+func (s *Server) allowedHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	return host != "" && s.isWPTHost(host)
+}
+
 // ServeHTTP serves the tree.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.allowedHost(r.Host) {
+		http.Error(w, "wpt-runner: unknown host "+strconv.Quote(r.Host)+" (only the WPT hosts are served)", http.StatusMisdirectedRequest)
+		return
+	}
 	p := path.Clean("/" + r.URL.Path)
 	switch p {
 	case "/resources/testharnessreport.js":
@@ -281,7 +319,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if kind, src, ok := wrapperFor(p); ok {
 		srcName := strings.TrimPrefix(src, "/")
-		if data, err := fs.ReadFile(s.cfg.Root, srcName); err == nil {
+		if data, err := s.readSmall(srcName); err == nil {
 			meta, _ := manifest.ParseMeta(data)
 			query := ""
 			if r.URL.RawQuery != "" {
@@ -312,12 +350,18 @@ func (s *Server) serveDir(w http.ResponseWriter, r *http.Request, name string) {
 	var b bytes.Buffer
 	b.WriteString("<!doctype html><meta charset=utf-8><title>Index of /" + escapeHTML(strings.TrimPrefix(name, ".")) + "</title><ul>\n")
 	for _, e := range entries {
+		// Stat follows symlinks, inside the tree only: an entry that leads
+		// out of it is not listed.
+		info, err := fs.Stat(s.cfg.Root, path.Join(name, e.Name()))
+		if err != nil {
+			continue
+		}
 		n := e.Name()
-		if e.IsDir() {
+		if info.IsDir() {
 			n += "/"
 		}
 		href := url.PathEscape(e.Name())
-		if e.IsDir() {
+		if info.IsDir() {
 			href += "/"
 		}
 		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", escapeHTML(href), escapeHTML(n))
@@ -339,11 +383,12 @@ var contentTypes = map[string]string{
 }
 
 func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) {
-	data, err := fs.ReadFile(s.cfg.Root, name)
+	f, size, err := s.openRegular(name)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
+	defer f.Close()
 	h := w.Header()
 	ctype, ok := contentTypes[strings.ToLower(path.Ext(name))]
 	if !ok {
@@ -394,19 +439,76 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 			s.cfg.Logf("server: pipe %s() not supported for %s", p.name, r.URL)
 		}
 	}
-	if sub {
-		data, err = s.substitute(data, r)
-		if err != nil {
-			s.cfg.Logf("server: %s: %v", name, err)
-			http.Error(w, "substitution failed in "+name+": "+err.Error(), http.StatusInternalServerError)
-			return
+	if !sub {
+		// Streamed: a huge file costs no memory.
+		h.Set("Content-Length", strconv.FormatInt(size, 10))
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead {
+			io.Copy(w, io.LimitReader(f, size))
 		}
+		return
+	}
+	if size > maxSmallFile {
+		http.Error(w, fmt.Sprintf("%s: %d bytes is too large for substitution (limit %d)", name, size, maxSmallFile), http.StatusForbidden)
+		return
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSmallFile))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	data, err = s.substitute(data, r)
+	if err != nil {
+		s.cfg.Logf("server: %s: %v", name, err)
+		http.Error(w, "substitution failed in "+name+": "+err.Error(), http.StatusInternalServerError)
+		return
 	}
 	h.Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		w.Write(data)
 	}
+}
+
+// maxSmallFile bounds the files the server reads whole: .sub. files, test
+// sources it wraps and .headers files.
+const maxSmallFile = 16 << 20
+
+// openRegular opens name for streaming. Only regular files are served: a
+// FIFO (whose open would block), a device such as /dev/zero, or a socket is
+// refused. With Config.Dir, symlinks were resolved inside the tree by
+// os.Root.
+func (s *Server) openRegular(name string) (fs.File, int64, error) {
+	info, err := fs.Stat(s.cfg.Root, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file (%v)", name, info.Mode().Type())
+	}
+	f, err := s.cfg.Root.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	// The file may have been replaced between Stat and Open.
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s is not a regular file", name)
+	}
+	return f, info.Size(), nil
+}
+
+// readSmall reads a regular file of at most maxSmallFile bytes.
+func (s *Server) readSmall(name string) ([]byte, error) {
+	f, size, err := s.openRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if size > maxSmallFile {
+		return nil, fmt.Errorf("%s: %d bytes is too large (limit %d)", name, size, maxSmallFile)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSmallFile))
 }
 
 type pipe struct {
@@ -447,7 +549,7 @@ func parsePipes(v string) ([]pipe, error) {
 // <name>.headers (the later file wins for a header both set).
 func (s *Server) applyHeaderFiles(h http.Header, name string) {
 	for _, f := range []string{path.Join(path.Dir(name), "__dir__.headers"), name + ".headers"} {
-		data, err := fs.ReadFile(s.cfg.Root, f)
+		data, err := s.readSmall(f)
 		if err != nil {
 			continue
 		}
@@ -472,17 +574,106 @@ func (s *Server) applyHeaderFiles(h http.Header, name string) {
 	}
 }
 
-// stash is the per-uuid message queue of /common/dispatcher/dispatcher.py.
-type stash struct {
-	mu     sync.Mutex
-	queues map[string][][]byte
+// StashLimits bound the dispatcher.py stash.
+type StashLimits struct {
+	// MaxMessage is the largest message body; a larger POST fails with 413.
+	MaxMessage int64
+	// MaxTotal bounds the bytes of all queued messages; a POST that would
+	// exceed it fails with 507.
+	MaxTotal int64
+	// TTL is how long a queue lives after its last POST; older queues are
+	// dropped (tests read their messages within seconds).
+	TTL time.Duration
 }
 
-func newStash() *stash { return &stash{queues: map[string][][]byte{}} }
+// DefaultStashLimits: 64 MiB per message, 256 MiB in all, 10 minutes.
+var DefaultStashLimits = StashLimits{MaxMessage: 64 << 20, MaxTotal: 256 << 20, TTL: 10 * time.Minute}
+
+// stash is the per-uuid message queue of /common/dispatcher/dispatcher.py.
+type stash struct {
+	lim    StashLimits
+	now    func() time.Time
+	mu     sync.Mutex
+	queues map[string]*stashQueue
+	total  int64
+}
+
+type stashQueue struct {
+	msgs    [][]byte
+	touched time.Time
+}
+
+func newStash(lim StashLimits) *stash {
+	d := DefaultStashLimits
+	if lim.MaxMessage <= 0 {
+		lim.MaxMessage = d.MaxMessage
+	}
+	if lim.MaxTotal <= 0 {
+		lim.MaxTotal = d.MaxTotal
+	}
+	if lim.TTL <= 0 {
+		lim.TTL = d.TTL
+	}
+	return &stash{lim: lim, now: time.Now, queues: map[string]*stashQueue{}}
+}
+
+// expire drops the queues not posted to within the TTL. st.mu is held.
+func (st *stash) expire() {
+	cut := st.now().Add(-st.lim.TTL)
+	for id, q := range st.queues {
+		if q.touched.Before(cut) {
+			for _, m := range q.msgs {
+				st.total -= int64(len(m))
+			}
+			delete(st.queues, id)
+		}
+	}
+}
+
+// put queues body under id, or says why it cannot.
+func (st *stash) put(id string, body []byte) (int, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.expire()
+	if st.total+int64(len(body)) > st.lim.MaxTotal {
+		return http.StatusInsufficientStorage, fmt.Errorf("dispatcher stash full: %d bytes queued, limit %d", st.total, st.lim.MaxTotal)
+	}
+	q := st.queues[id]
+	if q == nil {
+		q = &stashQueue{}
+		st.queues[id] = q
+	}
+	q.msgs = append(q.msgs, body)
+	q.touched = st.now()
+	st.total += int64(len(body))
+	return 0, nil
+}
+
+// take pops the oldest message of id (nil when there is none).
+func (st *stash) take(id string) []byte {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.expire()
+	q := st.queues[id]
+	if q == nil || len(q.msgs) == 0 {
+		return nil
+	}
+	msg := q.msgs[0]
+	q.msgs[0] = nil
+	q.msgs = q.msgs[1:]
+	if len(q.msgs) == 0 {
+		delete(st.queues, id)
+	}
+	st.total -= int64(len(msg))
+	return msg
+}
 
 // serveDispatcher: POST appends the body to the queue of ?uuid= and answers
-// "done"; GET pops the oldest entry or answers "not ready". CORS is open,
-// with credentials, as in WPT.
+// "done"; GET pops the oldest entry or answers "not ready". Like WPT's
+// dispatcher.py, it reflects the request's Origin (or "*") with
+// credentials allowed: executors on other WPT origins must reach it. The
+// reflection is confined to this endpoint, and the server answers only
+// requests whose Host is a WPT host.
 func (st *stash) serveDispatcher(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Credentials", "true")
@@ -505,28 +696,26 @@ func (st *stash) serveDispatcher(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodPost:
-		body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+		if r.ContentLength > st.lim.MaxMessage {
+			http.Error(w, fmt.Sprintf("dispatcher message of %d bytes is over the limit of %d", r.ContentLength, st.lim.MaxMessage), http.StatusRequestEntityTooLarge)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, st.lim.MaxMessage+1))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
-		st.mu.Lock()
-		st.queues[id] = append(st.queues[id], body)
-		st.mu.Unlock()
+		if int64(len(body)) > st.lim.MaxMessage {
+			http.Error(w, fmt.Sprintf("dispatcher message over the limit of %d bytes", st.lim.MaxMessage), http.StatusRequestEntityTooLarge)
+			return
+		}
+		if code, err := st.put(id, body); err != nil {
+			http.Error(w, err.Error(), code)
+			return
+		}
 		io.WriteString(w, "done")
 	case http.MethodGet, http.MethodHead:
-		st.mu.Lock()
-		q := st.queues[id]
-		var msg []byte
-		if len(q) > 0 {
-			msg = q[0]
-			if len(q) == 1 {
-				delete(st.queues, id)
-			} else {
-				st.queues[id] = q[1:]
-			}
-		}
-		st.mu.Unlock()
+		msg := st.take(id)
 		if msg == nil {
 			io.WriteString(w, "not ready")
 			return

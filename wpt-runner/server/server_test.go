@@ -194,11 +194,11 @@ func TestEvalSubErrors(t *testing.T) {
 	s := testServer(t)
 	r, _ := http.NewRequest("GET", "http://web-platform.test/x", nil)
 	for _, expr := range []string{"nope", "domains[zzz]", "hosts[other][]", "ports[http][9]", "ports[http]", "$undefined", "uuid(", "location[nope]", "GET[a"} {
-		if v, err := s.evalSub(expr, r, map[string]string{}); err == nil {
+		if v, err := s.evalSub(expr, r, map[string]string{}, 0); err == nil {
 			t.Errorf("%s: got %q, want error", expr, v)
 		}
 	}
-	if v, err := s.evalSub("domains[élève]", r, nil); err != nil || v != "xn--lve-6lad.web-platform.test" {
+	if v, err := s.evalSub("domains[élève]", r, nil, 0); err != nil || v != "xn--lve-6lad.web-platform.test" {
 		t.Errorf("IDN subdomain: %q %v", v, err)
 	}
 }

@@ -26,7 +26,7 @@ func (s *Server) substitute(body []byte, r *http.Request) ([]byte, error) {
 	var firstErr error
 	out := subRe.ReplaceAllFunc(body, func(m []byte) []byte {
 		expr := strings.TrimSpace(string(m[2 : len(m)-2]))
-		v, err := s.evalSub(expr, r, vars)
+		v, err := s.evalSub(expr, r, vars, 0)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = fmt.Errorf("{{%s}}: %v", expr, err)
@@ -38,7 +38,13 @@ func (s *Server) substitute(body []byte, r *http.Request) ([]byte, error) {
 	return out, firstErr
 }
 
-func (s *Server) evalSub(expr string, r *http.Request, vars map[string]string) (string, error) {
+// maxSubDepth bounds nested variable definitions ({{$a:$b:$c:uuid()}}).
+const maxSubDepth = 16
+
+func (s *Server) evalSub(expr string, r *http.Request, vars map[string]string, depth int) (string, error) {
+	if depth > maxSubDepth {
+		return "", fmt.Errorf("variable definitions nested more than %d deep", maxSubDepth)
+	}
 	if name, ok := strings.CutPrefix(expr, "$"); ok {
 		name, def, hasDef := strings.Cut(name, ":")
 		name = strings.TrimSpace(name)
@@ -49,7 +55,7 @@ func (s *Server) evalSub(expr string, r *http.Request, vars map[string]string) (
 			}
 			return v, nil
 		}
-		v, err := s.evalSub(strings.TrimSpace(def), r, vars)
+		v, err := s.evalSub(strings.TrimSpace(def), r, vars, depth+1)
 		if err != nil {
 			return "", err
 		}

@@ -9,12 +9,54 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-// Interfaces holds every interface, callback interface and namespace generated
-// from the IDL; a realm installs the exposed ones with (*webidl.Realm).Install.
+// Interfaces holds the definitions Register added (every interface, callback
+// interface and namespace generated from the IDL); a realm installs the
+// exposed ones with (*webidl.Realm).Install.
 var Interfaces = webidl.NewRegistry()
 
-var _ = big.NewInt
-var _ goja.Value
+// Statics holds the implementations of the Statics interfaces of the
+// IDL (constructors, static members, namespace members), one field per
+// interface or namespace that has any. Register requires every field.
+type Statics struct {
+	Geometry GeometryStatics
+	Shape    ShapeStatics
+	Square   SquareStatics
+}
+
+// Register adds every interface, callback interface and namespace
+// generated from the IDL to reg, their static members implemented by
+// impl. It fails, adding nothing, when a field of impl is nil or reg
+// already has one of the definitions.
+func Register(reg *webidl.Registry, impl Statics) error {
+	var missing []string
+	if impl.Geometry == nil {
+		missing = append(missing, "GeometryStatics")
+	}
+	if impl.Shape == nil {
+		missing = append(missing, "ShapeStatics")
+	}
+	if impl.Square == nil {
+		missing = append(missing, "SquareStatics")
+	}
+	if len(missing) > 0 {
+		return webidl.MissingImplementations(missing)
+	}
+	if err := reg.CheckNew("Geometry", "NamedMap", "Pairs", "Registry", "SecureThing", "Shape", "ShapeList", "Square", "Tags", "Window", "WorkerScope"); err != nil {
+		return err
+	}
+	reg.Add(idlDefGeometry(impl.Geometry))
+	reg.Add(idlDefNamedMap())
+	reg.Add(idlDefPairs())
+	reg.Add(idlDefRegistry())
+	reg.Add(idlDefSecureThing())
+	reg.Add(idlDefShape(impl.Shape))
+	reg.Add(idlDefShapeList())
+	reg.Add(idlDefSquare(impl.Square))
+	reg.Add(idlDefTags())
+	reg.Add(idlDefWindow())
+	reg.Add(idlDefWorkerScope())
+	return nil
+}
 
 // idlFromAny converts a JavaScript value to the IDL type any.
 func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
@@ -51,6 +93,20 @@ func idlToAsyncVisitor(r *webidl.Realm, x *AsyncVisitor) goja.Value {
 		return goja.Null()
 	}
 	return x.CallbackFunction.Value()
+}
+
+// idlFromBaseDict converts a JavaScript value to the IDL type BaseDict.
+func idlFromBaseDict(r *webidl.Realm, v goja.Value) BaseDict {
+	var d BaseDict
+	idlReadDictBaseDict(r, r.DictionaryObject(webidl.AnyValue(v), "BaseDict"), &d)
+	return d
+}
+
+// idlToBaseDict converts an IDL BaseDict value to JavaScript.
+func idlToBaseDict(r *webidl.Realm, x BaseDict) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictBaseDict(r, obj, &x)
+	return obj
 }
 
 // idlFromBigInt converts a JavaScript value to the IDL type bigint.
@@ -332,14 +388,14 @@ func idlToRecordOfDOMStringToBoolean(r *webidl.Realm, x webidl.Record[webidl.DOM
 // idlFromRequiredDict converts a JavaScript value to the IDL type RequiredDict.
 func idlFromRequiredDict(r *webidl.Realm, v goja.Value) RequiredDict {
 	var d RequiredDict
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "RequiredDict"))
+	idlReadDictRequiredDict(r, r.DictionaryObject(webidl.AnyValue(v), "RequiredDict"), &d)
 	return d
 }
 
 // idlToRequiredDict converts an IDL RequiredDict value to JavaScript.
 func idlToRequiredDict(r *webidl.Realm, x RequiredDict) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictRequiredDict(r, obj, &x)
 	return obj
 }
 
@@ -386,14 +442,14 @@ func idlFromSequenceOfLongWith(r *webidl.Realm, obj *goja.Object, method goja.Va
 // idlFromShapeDict converts a JavaScript value to the IDL type ShapeDict.
 func idlFromShapeDict(r *webidl.Realm, v goja.Value) ShapeDict {
 	var d ShapeDict
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "ShapeDict"))
+	idlReadDictShapeDict(r, r.DictionaryObject(webidl.AnyValue(v), "ShapeDict"), &d)
 	return d
 }
 
 // idlToShapeDict converts an IDL ShapeDict value to JavaScript.
 func idlToShapeDict(r *webidl.Realm, x ShapeDict) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictShapeDict(r, obj, &x)
 	return obj
 }
 

@@ -2,4 +2,4 @@
 // that run them in goja realms.
 package gentest
 
-//go:generate go run ../../../tools/bindgen -in . -out . -pkg gentest
+//go:generate go run ../../../tools/bindgen -in . -out . -pkg gentest -bindings=false

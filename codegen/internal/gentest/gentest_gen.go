@@ -10,12 +10,6 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
-)
-
 // AsyncVisitor is the IDL callback function type AsyncVisitor.
 type AsyncVisitor struct{ *webidl.CallbackFunction }
 
@@ -39,7 +33,9 @@ type BaseDict struct {
 	Base int32
 }
 
-func (d *BaseDict) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictBaseDict reads the members of BaseDict from obj (nil for undefined
+// or null).
+func idlReadDictBaseDict(r *webidl.Realm, obj *goja.Object, d *BaseDict) {
 	if v := r.DictionaryMember(obj, "base"); v != nil {
 		d.Base = idlFromLong(r, v)
 	} else {
@@ -47,7 +43,8 @@ func (d *BaseDict) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *BaseDict) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictBaseDict writes the members of BaseDict to obj.
+func idlWriteDictBaseDict(r *webidl.Realm, obj *goja.Object, d *BaseDict) {
 	_ = obj.DefineDataProperty("base", idlToLong(r, d.Base), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -70,25 +67,16 @@ type GeometryStatics interface {
 	Twice(r *webidl.Realm, argX int32) (int32, error)
 }
 
-// GeometryStaticsImpl is the implementation of GeometryStatics (set it in an init func).
-var GeometryStaticsImpl GeometryStatics
-
-func idlStaticsGeometry(r *webidl.Realm) GeometryStatics {
-	if GeometryStaticsImpl == nil {
-		r.ThrowTypeError("Geometry: not implemented")
-	}
-	return GeometryStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefGeometry returns the definition of Geometry, calling statics.
+func idlDefGeometry(statics GeometryStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:      "Geometry",
 		Namespace: true,
 		Exposed:   []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "version", Kind: webidl.Attribute, Static: true,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					res, err := idlStaticsGeometry(r).Version(r)
+					res, err := statics.Version(r)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -101,14 +89,14 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'twice' on 'Geometry': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argX := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsGeometry(r).Twice(r, argX)
+					res, err := statics.Twice(r, argX)
 					if err != nil {
 						r.Throw(err)
 					}
 					return idlToLong(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // Listener is the IDL callback interface Listener.
@@ -136,8 +124,9 @@ type NamedMapMethods interface {
 	SupportedPropertyNames() ([]webidl.DOMString, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefNamedMap returns the definition of NamedMap.
+func idlDefNamedMap() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "NamedMap",
 		Exposed: []string{"Window"},
 		Legacy: &webidl.LegacyProperties{
@@ -172,7 +161,7 @@ func init() {
 			UnenumerableNamed: true,
 		},
 		Members: []webidl.Member{},
-	})
+	}
 }
 
 // PairsMethods is implemented by the Go implementation of the IDL interface
@@ -182,8 +171,9 @@ type PairsMethods interface {
 	IterablePairs() ([]webidl.KV[webidl.DOMString, int32], error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefPairs returns the definition of Pairs.
+func idlDefPairs() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Pairs",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -249,7 +239,7 @@ func init() {
 				}},
 			{Name: "entries", Symbol: "iterator", NotEnumerable: true, Kind: webidl.Operation, Alias: "entries"},
 		},
-	})
+	}
 }
 
 // RegistryMethods is implemented by the Go implementation of the IDL interface
@@ -262,8 +252,9 @@ type RegistryMethods interface {
 	MaplikeClear() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefRegistry returns the definition of Registry.
+func idlDefRegistry() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Registry",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -411,7 +402,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // RequiredDict is the IDL dictionary RequiredDict.
@@ -420,7 +411,9 @@ type RequiredDict struct {
 	Name webidl.DOMString
 }
 
-func (d *RequiredDict) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictRequiredDict reads the members of RequiredDict from obj (nil for undefined
+// or null).
+func idlReadDictRequiredDict(r *webidl.Realm, obj *goja.Object, d *RequiredDict) {
 	if v := r.DictionaryMember(obj, "name"); v != nil {
 		d.Name = idlFromDOMString(r, v)
 	} else {
@@ -428,7 +421,8 @@ func (d *RequiredDict) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *RequiredDict) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictRequiredDict writes the members of RequiredDict to obj.
+func idlWriteDictRequiredDict(r *webidl.Realm, obj *goja.Object, d *RequiredDict) {
 	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -439,8 +433,9 @@ type SecureThingMethods interface {
 	Ping() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefSecureThing returns the definition of SecureThing.
+func idlDefSecureThing() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:          "SecureThing",
 		Exposed:       []string{"Window"},
 		SecureContext: true,
@@ -455,7 +450,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // ShapeMethods is implemented by the Go implementation of the IDL interface
@@ -552,18 +547,9 @@ type ShapeStatics interface {
 	Create(r *webidl.Realm, argName webidl.DOMString) (ShapeMethods, error)
 }
 
-// ShapeStaticsImpl is the implementation of ShapeStatics (set it in an init func).
-var ShapeStaticsImpl ShapeStatics
-
-func idlStaticsShape(r *webidl.Realm) ShapeStatics {
-	if ShapeStaticsImpl == nil {
-		r.ThrowTypeError("Shape: not implemented")
-	}
-	return ShapeStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefShape returns the definition of Shape, calling statics.
+func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Shape",
 		Exposed: []string{"Window", "Worker"},
 		Constants: []webidl.Constant{
@@ -584,7 +570,7 @@ func init() {
 			} else {
 				argOptions = idlFromShapeDict(r, goja.Undefined())
 			}
-			res, err := idlStaticsShape(r).Constructor(r, argName, argOptions)
+			res, err := statics.Constructor(r, argName, argOptions)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -732,7 +718,7 @@ func init() {
 			},
 			{Name: "count", Kind: webidl.Attribute, Static: true,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					res, err := idlStaticsShape(r).Count(r)
+					res, err := statics.Count(r)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -792,7 +778,7 @@ func init() {
 						r.ThrowTypeError("Failed to execute 'create' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := idlStaticsShape(r).Create(r, argName)
+					res, err := statics.Create(r, argName)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1185,7 +1171,7 @@ func init() {
 					return out
 				}},
 		},
-	})
+	}
 }
 
 // ShapeDict is the IDL dictionary ShapeDict.
@@ -1207,8 +1193,10 @@ type ShapeDict struct {
 	Weight webidl.Nullable[float64]
 }
 
-func (d *ShapeDict) fromObject(r *webidl.Realm, obj *goja.Object) {
-	d.BaseDict.fromObject(r, obj)
+// idlReadDictShapeDict reads the members of ShapeDict from obj (nil for undefined
+// or null).
+func idlReadDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
+	idlReadDictBaseDict(r, obj, &d.BaseDict)
 	if v := r.DictionaryMember(obj, "color"); v != nil {
 		d.Color = idlFromColor(r, v)
 	} else {
@@ -1240,8 +1228,9 @@ func (d *ShapeDict) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *ShapeDict) toObject(r *webidl.Realm, obj *goja.Object) {
-	d.BaseDict.toObject(r, obj)
+// idlWriteDictShapeDict writes the members of ShapeDict to obj.
+func idlWriteDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
+	idlWriteDictBaseDict(r, obj, &d.BaseDict)
 	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Flags.Present {
 		_ = obj.DefineDataProperty("flags", idlToRecordOfDOMStringToBoolean(r, d.Flags.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -1267,8 +1256,9 @@ type ShapeListMethods interface {
 	IndexedLength() (uint32, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefShapeList returns the definition of ShapeList.
+func idlDefShapeList() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "ShapeList",
 		Exposed: []string{"Window"},
 		Legacy: &webidl.LegacyProperties{
@@ -1314,7 +1304,7 @@ func init() {
 					return idlToNullableShape(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // SquareMethods is implemented by the Go implementation of the IDL interface
@@ -1331,18 +1321,9 @@ type SquareStatics interface {
 	Constructor(r *webidl.Realm) (SquareMethods, error)
 }
 
-// SquareStaticsImpl is the implementation of SquareStatics (set it in an init func).
-var SquareStaticsImpl SquareStatics
-
-func idlStaticsSquare(r *webidl.Realm) SquareStatics {
-	if SquareStaticsImpl == nil {
-		r.ThrowTypeError("Square: not implemented")
-	}
-	return SquareStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefSquare returns the definition of Square, calling statics.
+func idlDefSquare(statics SquareStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "Square",
 		Parent:            "Shape",
 		Exposed:           []string{"Window"},
@@ -1350,7 +1331,7 @@ func init() {
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsSquare(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -1368,7 +1349,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // TagsMethods is implemented by the Go implementation of the IDL interface
@@ -1378,8 +1359,9 @@ type TagsMethods interface {
 	SetlikeValues() ([]webidl.DOMString, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefTags returns the definition of Tags.
+func idlDefTags() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "Tags",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
@@ -1472,7 +1454,7 @@ func init() {
 					return r.VM.ToValue(false)
 				}},
 		},
-	})
+	}
 }
 
 // Visitor is the IDL callback function type Visitor.
@@ -1515,8 +1497,9 @@ type WindowMethods interface {
 	Greet() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWindow returns the definition of Window.
+func idlDefWindow() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "Window",
 		Exposed:     []string{"Window"},
 		Global:      true,
@@ -1559,7 +1542,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // WorkerScopeMethods is implemented by the Go implementation of the IDL interface
@@ -1569,8 +1552,9 @@ type WorkerScopeMethods interface {
 	Self() (WorkerScopeMethods, error)
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorkerScope returns the definition of WorkerScope.
+func idlDefWorkerScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:        "WorkerScope",
 		Exposed:     []string{"Worker"},
 		Global:      true,
@@ -1587,5 +1571,5 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }

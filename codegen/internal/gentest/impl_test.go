@@ -299,13 +299,14 @@ type env struct {
 func newEnv(t *testing.T, secure bool) *env {
 	t.Helper()
 	e := &env{}
-	ShapeStaticsImpl = statics{log: &e.log}
-	SquareStaticsImpl = squareStatics{log: &e.log}
-	GeometryStaticsImpl = geometry{}
+	reg := webidl.NewRegistry()
+	if err := Register(reg, Statics{Shape: statics{log: &e.log}, Square: squareStatics{log: &e.log}, Geometry: geometry{}}); err != nil {
+		t.Fatal(err)
+	}
 	e.r = webidl.NewRealm(goja.New(), "Window", nil, secure)
 	e.win = &window{log: &e.log}
 	e.r.SetGlobalImpl(e.win)
-	if err := e.r.Install(Interfaces); err != nil {
+	if err := e.r.Install(reg); err != nil {
 		t.Fatal(err)
 	}
 	g := e.r.Global()
@@ -506,4 +507,21 @@ func TestGeneratedObservableArray(t *testing.T) {
 		{`s.numbers = [7, 8]; s.numbers.join()`, "7,8"},
 		{`log()`, "set 0=1|set 1=2|delete 0=1|set 0=5|delete 1=2|delete 0=5|set 0=7|set 1=8"},
 	})
+}
+
+// A missing Statics implementation is an error when registering, never a
+// TypeError when script first calls the constructor.
+func TestRegisterRequiresEveryStatics(t *testing.T) {
+	err := Register(webidl.NewRegistry(), Statics{Shape: statics{}, Geometry: geometry{}})
+	if err == nil || !strings.Contains(err.Error(), "SquareStatics") || strings.Contains(err.Error(), "ShapeStatics") {
+		t.Errorf("Register without Square: %v", err)
+	}
+	reg := webidl.NewRegistry()
+	all := Statics{Shape: statics{}, Square: squareStatics{}, Geometry: geometry{}}
+	if err := Register(reg, all); err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(reg, all); err == nil || !strings.Contains(err.Error(), "already registered") {
+		t.Errorf("second Register: %v", err)
+	}
 }

@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"net/url"
@@ -239,7 +239,7 @@ var urlProgram = sync.OnceValue(func() *goja.Program { return goja.MustCompile("
 
 // installURL defines URL and URLSearchParams on the realm's global object
 // when the realm does not have them. It runs on the realm's event loop.
-func installURL(s *session, realm *bindings.Realm) error {
+func installURL(s *Browser, realm *bindings.Realm) error {
 	vm := realm.Runtime()
 	fn, err := vm.RunProgram(urlProgram())
 	if err != nil {

@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"fmt"
@@ -13,26 +13,13 @@ import (
 // environments and realms; events, event handlers and DOMExceptions go
 // through the realms' own integration API (bindings.Realm).
 type engine struct {
-	ua      *html.UserAgent
-	onPanic func(v any, stack []byte)
+	ua *html.UserAgent
 }
 
 // envHandle is an environment settings object of the engine.
 type envHandle = *html.EnvironmentSettingsObject
 
 var errWorkerOrigin = html.ErrWorkerOrigin
-
-// newEngine creates the user agent for one test. onPanic receives Go
-// panics of the engine's goroutines.
-func newEngine(onPanic func(any, []byte)) (*engine, error) {
-	var opts []html.Option
-	if onPanic != nil {
-		// A Go panic in a task, timer or parallel queue step of this user
-		// agent is a CRASH of the test, not of the runner.
-		opts = append(opts, html.WithPanicHandler(onPanic))
-	}
-	return &engine{ua: html.NewUserAgent(opts...), onPanic: onPanic}, nil
-}
 
 // Close tears the user agent down: every agent terminates (running its
 // termination steps, e.g. releasing Web Locks), every loop and queue stops.

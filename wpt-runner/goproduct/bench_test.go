@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/server"
 	"github.com/gowebengine/weblocks/wpt-runner/suite"
@@ -26,14 +27,14 @@ func BenchmarkRunTestScripts(b *testing.B) {
 	}
 	defer srv.Close()
 	env := srv.Env(1, nil)
-	loader := NewLoader(LoaderOptions{Hosts: env.Hosts, RootCAs: env.CertPool})
-	defer loader.Close()
+	fetcher, release := NewFetcher(FetcherOptions{Hosts: env.Hosts, RootCAs: env.CertPool})
+	defer release()
 	base := "https://" + server.MainHost + ":" + strconv.Itoa(srv.HTTPSPorts()[0])
 	ids := []string{"/web-locks/release.https.any.html", "/web-locks/release.https.any.worker.html"}
-	run := func(b *testing.B, scripts *programs) {
+	run := func(b *testing.B, scripts *browser.ScriptCache) {
 		for _, id := range ids {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			res := runPage(ctx, loader, scripts, product.TestRequest{ID: id, URL: base + id, Timeout: 10 * time.Second}, Options{})
+			res := runPage(ctx, fetcher, scripts, product.TestRequest{ID: id, URL: base + id, Timeout: 10 * time.Second}, Options{})
 			cancel()
 			if res.Status != product.OK {
 				b.Fatalf("%s: %s %s", id, res.Status, res.Message)
@@ -46,7 +47,7 @@ func BenchmarkRunTestScripts(b *testing.B) {
 		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	b.Run("shared", func(b *testing.B) {
-		var scripts programs
+		var scripts browser.ScriptCache
 		start := cpu()
 		for b.Loop() {
 			run(b, &scripts)
@@ -56,7 +57,7 @@ func BenchmarkRunTestScripts(b *testing.B) {
 	b.Run("per-test", func(b *testing.B) {
 		start := cpu()
 		for b.Loop() {
-			run(b, &programs{})
+			run(b, &browser.ScriptCache{})
 		}
 		b.ReportMetric(float64(cpu()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	})

@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"net/url"
@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	xhtml "golang.org/x/net/html"
 )
@@ -26,7 +27,7 @@ import (
 
 // frame is an iframe element connected to a window's document.
 type frame struct {
-	parent *window     // the containing window (for a popup: its opener)
+	parent *Window     // the containing window (for a popup: its opener)
 	el     *xhtml.Node // the iframe element (nil for a popup)
 	// popup: a top-level traversable opened by window.open; noopener: its
 	// window has no opener.
@@ -40,14 +41,14 @@ type frame struct {
 	loadedOnce sync.Once
 
 	mu    sync.Mutex
-	child *window // the window of the active document, once it has a realm
+	child *Window // the window of the active document, once it has a realm
 	gen   int     // navigation generation: a newer navigation supersedes a loading one
 	gone  bool    // the element was removed: the navigable is destroyed
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
 // (its initial about:blank document) and process the iframe attributes.
-func (w *window) frameConnected(el *xhtml.Node) {
+func (w *Window) frameConnected(el *xhtml.Node) {
 	if f := w.connectFrame(el); f != nil {
 		f.processAttributes()
 	}
@@ -55,7 +56,7 @@ func (w *window) frameConnected(el *xhtml.Node) {
 
 // connectFrame creates the child navigable of a newly connected iframe
 // (nil when it has one already or cannot get one).
-func (w *window) connectFrame(el *xhtml.Node) *frame {
+func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	if w.frameOf(el) != nil || w.htmlDoc == nil {
 		return nil
 	}
@@ -82,32 +83,36 @@ func (w *window) connectFrame(el *xhtml.Node) *frame {
 
 // frameDisconnected destroys the iframe's child navigable: its documents
 // are unloaded and discarded, and their realms closed.
-func (w *window) frameDisconnected(el *xhtml.Node) {
+func (w *Window) frameDisconnected(el *xhtml.Node) {
 	w.fmu.Lock()
 	f, ok := w.frames[el]
 	delete(w.frames, el)
 	w.fmu.Unlock()
 	if ok {
-		f.destroy()
+		// Removal runs in a task of w's event loop.
+		f.destroy(w.env.Agent())
 	}
 }
 
-// destroy destroys the frame's navigable (its documents are unloaded and
-// discarded) and closes the realms of its window.
-func (f *frame) destroy() {
+// destroy destroys the frame's navigable and closes its window: the
+// window and its descendants get pagehide and unload (see closeRealms),
+// then the documents are unloaded and discarded (their unloading document
+// cleanup steps run, releasing e.g. their Web Locks). current is the agent
+// whose event loop runs the caller, nil when the caller runs on no loop.
+func (f *frame) destroy(current *html.Agent) {
 	f.mu.Lock()
 	f.gone = true
 	child := f.child
 	f.child = nil
 	f.mu.Unlock()
-	f.nav.Destroy()
 	if child != nil {
-		child.closeRealms()
+		child.closeRealms(current)
 	}
+	f.nav.Destroy()
 }
 
 // frameOf is the frame of a connected iframe element (nil if none).
-func (w *window) frameOf(el *xhtml.Node) *frame {
+func (w *Window) frameOf(el *xhtml.Node) *frame {
 	w.fmu.Lock()
 	defer w.fmu.Unlock()
 	return w.frames[el]
@@ -115,7 +120,7 @@ func (w *window) frameOf(el *xhtml.Node) *frame {
 
 // frameAttributeChanged: setting src or srcdoc of a connected iframe
 // navigates it.
-func (w *window) frameAttributeChanged(el *xhtml.Node) {
+func (w *Window) frameAttributeChanged(el *xhtml.Node) {
 	if f := w.frameOf(el); f != nil {
 		f.processAttributes()
 	}
@@ -123,28 +128,80 @@ func (w *window) frameAttributeChanged(el *xhtml.Node) {
 
 // contentWindow is the iframe's WindowProxy stand-in (null when the element
 // is not connected).
-func (w *window) contentWindow(el *xhtml.Node) goja.Value {
+func (w *Window) contentWindow(el *xhtml.Node) goja.Value {
 	if f := w.frameOf(el); f != nil {
 		return f.proxy
 	}
 	return goja.Null()
 }
 
-// closeRealms closes the window's realm and those of its frames.
-func (w *window) closeRealms() {
+// closeRealms fires pagehide and unload at the window, then closes the
+// realms of its frames (which fire theirs: parent first, then children in
+// document order, as browsers do) and its own realm. A window of agent
+// current (whose event loop runs the caller) gets its events synchronously,
+// any other in a task of its event loop, which also closes its realm.
+func (w *Window) closeRealms(current *html.Agent) {
+	sync := current != nil && w.env.Agent() == current
+	if sync {
+		w.fireUnloadEvents()
+	} else {
+		queued := w.realm.QueueTask(func(*goja.Runtime) {
+			w.fireUnloadEvents()
+			w.closeOwnRealm()
+		})
+		if !queued {
+			w.closeOwnRealm()
+		}
+	}
 	w.fmu.Lock()
-	frames := w.frames
+	var frames []*frame
+	var els []*xhtml.Node
+	if w.doc != nil {
+		els = iframesIn(w.doc.HTML())
+	}
+	for _, el := range els {
+		if f, ok := w.frames[el]; ok {
+			frames = append(frames, f)
+			delete(w.frames, el)
+		}
+	}
+	for _, f := range w.frames {
+		frames = append(frames, f)
+	}
 	w.frames = map[*xhtml.Node]*frame{}
 	w.fmu.Unlock()
 	for _, f := range frames {
-		f.destroy()
+		f.destroy(current)
 	}
+	if sync {
+		w.closeOwnRealm()
+	}
+}
+
+// fireUnloadEvents is the event part of HTML's "unload a document": fire
+// pagehide (persisted false) and then unload at the window, once. It runs
+// on the window's event loop.
+func (w *Window) fireUnloadEvents() {
+	if w.unloadFired {
+		return
+	}
+	w.unloadFired = true
+	w.s.guard(func() {
+		g := w.realm.Global()
+		vm := w.realm.Runtime()
+		w.realm.FireEventAt(g, "pagehide", false, map[string]goja.Value{"persisted": vm.ToValue(false)})
+		w.realm.FireEventAt(g, "unload", false, nil)
+	})
+}
+
+func (w *Window) closeOwnRealm() {
 	w.realm.Close()
+	w.s.removeRealm(w.realm)
 }
 
 // activeWindow is the window of the frame's active document (nil while
 // the first navigation is loading, or after removal).
-func (f *frame) activeWindow() *window {
+func (f *frame) activeWindow() *Window {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.child
@@ -162,7 +219,7 @@ func (f *frame) processAttributes() {
 	src, ok := getAttr(f.el, "src")
 	var u *url.URL
 	if ok && strings.TrimSpace(src) != "" {
-		if parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(src)); err == nil {
+		if parsed, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil {
 			u = parsed
 		}
 	}
@@ -194,7 +251,11 @@ func (f *frame) navigate(u *url.URL, srcdoc *string) {
 	gen := f.gen
 	f.mu.Unlock()
 	s := f.parent.s
-	go s.guard(func() { f.load(gen, u, srcdoc) })
+	s.busy.Add(1)
+	go func() {
+		defer s.busy.Add(-1)
+		s.guard(func() { f.load(gen, u, srcdoc) })
+	}()
 }
 
 // current reports whether navigation gen is still the frame's latest and
@@ -215,7 +276,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	case strings.EqualFold(u.Scheme, "about"):
 		// about:blank: an empty document.
 	default:
-		page, err := s.loader.Fetch(s.ctx, u)
+		page, err := s.fetcher.Fetch(s.ctx, u)
 		if err != nil {
 			s.log("iframe " + u.String() + ": " + err.Error())
 			return
@@ -223,7 +284,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 		source = decodeText(page.Body, page.Charset)
 		u = page.URL
 	}
-	root, err := xhtml.Parse(strings.NewReader(source))
+	tree, err := dom.ParseDocument(strings.NewReader(source), u.String())
 	if err != nil || !f.current(gen) {
 		return
 	}
@@ -237,9 +298,9 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	f.child = nil
 	f.mu.Unlock()
 	if old != nil {
-		old.closeRealms()
+		old.closeRealms(nil)
 	}
-	cw, err := s.newWindowIn(doc, u, root, f.parent, f)
+	cw, err := s.newWindowIn(doc, u, tree, f.parent, f)
 	if err != nil {
 		s.log("iframe " + u.String() + ": " + err.Error())
 		return
@@ -247,7 +308,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	f.mu.Lock()
 	if f.gen != gen || f.gone {
 		f.mu.Unlock()
-		cw.closeRealms()
+		cw.closeRealms(nil)
 		return
 	}
 	f.child = cw
@@ -268,7 +329,7 @@ func (f *frame) fireLoad(gen int) {
 		defer f.markLoaded()
 		w.s.guard(func() {
 			if f.current(gen) {
-				w.realm.FireEventAt(w.doc.wrapObj(f.el), "load", false, nil)
+				w.realm.FireEventAt(w.nodeObject(f.el), "load", false, nil)
 			}
 		})
 	})
@@ -284,9 +345,9 @@ func (f *frame) markLoaded() { f.loadedOnce.Do(func() { close(f.loaded) }) }
 // window's event loop) and returns their frames; their navigations start
 // with startParsedFrames, once the page's scripts have run (this product
 // runs scripts over the complete tree, before any subresource loads).
-func (w *window) connectParsedFrames() []*frame {
+func (w *Window) connectParsedFrames() []*frame {
 	var out []*frame
-	for _, el := range iframesIn(w.doc.root) {
+	for _, el := range iframesIn(w.doc.HTML()) {
 		if f := w.connectFrame(el); f != nil {
 			out = append(out, f)
 		}
@@ -296,7 +357,7 @@ func (w *window) connectParsedFrames() []*frame {
 
 // startParsedFrames processes the attributes of the markup's iframes that
 // are still connected (on the window's event loop).
-func (w *window) startParsedFrames(frames []*frame) {
+func (w *Window) startParsedFrames(frames []*frame) {
 	for _, f := range frames {
 		if w.frameOf(f.el) == f {
 			f.processAttributes()
@@ -309,7 +370,7 @@ func (w *window) startParsedFrames(frames []*frame) {
 // newWindowProxy creates, in w's realm, the stand-in of the window target()
 // returns at the time of use (nil: a window without a realm, e.g. a frame
 // whose first document is still loading; messages to it are dropped).
-func (w *window) newWindowProxy(target func() *window) *goja.Object {
+func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 	vm := w.realm.Runtime()
 	o := vm.NewObject()
 	postMessage := vm.ToValue(w.s.native(func(call goja.FunctionCall) goja.Value {
@@ -351,7 +412,7 @@ func (w *window) newWindowProxy(target func() *window) *goja.Object {
 // window) to target: serialize in w's realm, then queue a task on target's
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
-func (w *window) postMessage(target *window, message goja.Value, targetOrigin string) {
+func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string) {
 	vm := w.realm.Runtime()
 	wantOrigin := ""
 	switch targetOrigin {
@@ -388,7 +449,7 @@ func (w *window) postMessage(target *window, message goja.Value, targetOrigin st
 // sourceFor is the MessageEvent source for a message from sender, as seen
 // in w's realm: w's own global, the stand-in of w's parent, or the
 // contentWindow of w's iframe holding sender; null for other windows.
-func (w *window) sourceFor(sender *window) goja.Value {
+func (w *Window) sourceFor(sender *Window) goja.Value {
 	switch {
 	case sender == w:
 		return w.realm.Global()
@@ -407,11 +468,11 @@ func (w *window) sourceFor(sender *window) goja.Value {
 // url, whose window gets w as its opener; it returns the new window's
 // stand-in (null with noopener). The target name is ignored: every call
 // opens a new window.
-func (w *window) open(call goja.FunctionCall) goja.Value {
+func (w *Window) open(call goja.FunctionCall) goja.Value {
 	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
 	if a := call.Argument(0); !goja.IsUndefined(a) && a.String() != "" {
-		parsed, err := w.doc.baseURL().Parse(strings.TrimSpace(a.String()))
+		parsed, err := w.baseURL().Parse(strings.TrimSpace(a.String()))
 		if err != nil {
 			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
 		}
@@ -441,7 +502,7 @@ func (w *window) open(call goja.FunctionCall) goja.Value {
 	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
-		go w.s.guard(f.destroy)
+		go w.s.guard(func() { f.destroy(nil) })
 		return goja.Undefined()
 	})))
 	f.navigate(u, nil)

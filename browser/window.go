@@ -1,212 +1,61 @@
-package goproduct
+package browser
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
-	"runtime/debug"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
-	"github.com/gowebengine/weblocks/wpt-runner/product"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
-// session is one test URL in one fresh user agent.
-type session struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	loader  *Loader
-	scripts *programs // shared by the product's tests
-	req     product.TestRequest
-	console func(testURL, line string)
-	eng     *engine
-	// testHook lets tests add globals to the window (nil otherwise).
-	testHook func(*session, *bindings.Realm)
-
-	once sync.Once
-	done chan product.TestResult // receives the first outcome
-
-	mu         sync.Mutex
-	firstError string // the first uncaught error, for a page that never reports
-}
-
-// finish records the outcome of the test; only the first call counts.
-func (s *session) finish(r product.TestResult) {
-	s.once.Do(func() {
-		s.done <- r
-		s.cancel()
-	})
-}
-
-// crash turns a Go panic into the test's CRASH outcome.
-func (s *session) crash(v any, stack []byte) { s.finish(crashResult(v, stack)) }
-
-// guard runs f, turning a panic into CRASH.
-func (s *session) guard(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			s.crash(v, debug.Stack())
-		}
-	}()
-	f()
-}
-
-// native wraps a Go function exposed to scripts: a JavaScript exception
-// (a goja value thrown with panic) propagates as usual, but a Go panic is
-// an engine crash: the test becomes CRASH and the script is unwound with
-// an error, so the panic never reaches a goroutine without a recover (the
-// event loop's timer and callback tasks).
-func (s *session) native(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
-	return func(call goja.FunctionCall) goja.Value {
-		defer s.recoverNative()
-		return fn(call)
-	}
-}
-
-func (s *session) recoverNative() {
-	v := recover()
-	if v == nil {
-		return
-	}
-	switch v.(type) {
-	case goja.Value, *goja.Exception:
-		panic(v)
-	}
-	s.crash(v, debug.Stack())
-	// Unwind the script with a JavaScript throw (a Go value would escape
-	// goja and kill the event loop's goroutine); the test is over anyway.
-	panic(goja.Undefined())
-}
-
-func (s *session) noteError(msg string) {
-	s.mu.Lock()
-	if s.firstError == "" {
-		s.firstError = msg
-	}
-	s.mu.Unlock()
-}
-
-func (s *session) log(line string) {
-	if s.console != nil {
-		s.console(s.req.URL, line)
-	}
-}
-
-// runPage loads req.URL in a fresh user agent and waits for the harness
-// report, ctx's end, or a crash.
-func runPage(ctx context.Context, loader *Loader, scripts *programs, req product.TestRequest, opts Options) (res product.TestResult) {
-	sctx, cancel := context.WithCancel(ctx)
-	s := &session{ctx: sctx, cancel: cancel, loader: loader, scripts: scripts, req: req, console: opts.Console, testHook: opts.testHook,
-		done: make(chan product.TestResult, 1)}
-	defer cancel()
-	defer func() {
-		if v := recover(); v != nil {
-			res = crashResult(v, debug.Stack())
-		}
-	}()
-	u, err := url.Parse(req.URL)
-	if err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "bad test URL: " + err.Error()}
-	}
-	page, err := loader.Fetch(sctx, u)
-	if err != nil {
-		if ctx.Err() != nil {
-			return timeoutResult(ctx)
-		}
-		return product.TestResult{Status: product.ERROR, Message: "loading the test page: " + err.Error()}
-	}
-	if !page.OK() {
-		return product.TestResult{Status: product.ERROR, Message: fmt.Sprintf("loading the test page: HTTP status %d", page.Status)}
-	}
-	root, err := xhtml.Parse(strings.NewReader(decodeText(page.Body, page.Charset)))
-	if err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "parsing the test page: " + err.Error()}
-	}
-
-	eng, err := newEngine(s.crash)
-	if err != nil {
-		return product.TestResult{Status: product.ERROR, Message: err.Error()}
-	}
-	s.eng = eng
-	// Tearing the user agent down stops every loop, queue and timer it
-	// started; it happens on every return path.
-	defer eng.Close()
-
-	w, err := s.newWindow(page.URL, root)
-	if err != nil {
-		select {
-		case r := <-s.done: // a crash while setting the window up
-			return r
-		default:
-		}
-		return product.TestResult{Status: product.ERROR, Message: err.Error()}
-	}
-	go s.guard(func() { s.runScripts(w) })
-
-	select {
-	case r := <-s.done:
-		return r
-	case <-sctx.Done():
-		// Either finish ran (its result is in s.done) or ctx ended.
-		select {
-		case r := <-s.done:
-			return r
-		default:
-		}
-		return timeoutResult(ctx)
-	}
-}
-
-func timeoutResult(ctx context.Context) product.TestResult {
-	msg := "the harness did not report before the runner's deadline"
-	if errors.Is(ctx.Err(), context.Canceled) {
-		msg = "run cancelled"
-	}
-	return product.TestResult{Status: product.TIMEOUT, Message: msg}
-}
-
-// window is a Window of the test: the test page's, or one in an iframe.
-type window struct {
-	s       *session
+// Window is a window of the browser: a top-level one (Open, window.open) or
+// one in an iframe. Its realm runs on its agent's event loop.
+type Window struct {
+	s       *Browser
 	realm   *bindings.Realm
 	env     envHandle
 	htmlDoc *html.Document
-	doc     *domDocument
+	doc     *dom.Document // the window's document node tree
 	in      *intrinsics
 	url     *url.URL
 
 	// parentWin is the window whose iframe holds this one, in frame (both
 	// nil for the top-level window); parentProxy is this realm's
 	// stand-in for parentWin (window.parent).
-	parentWin   *window
+	parentWin   *Window
 	frame       *frame
 	parentProxy *goja.Object
 	// openerWin is the window that opened this one with window.open
 	// (without noopener); openerProxy is this realm's stand-in for it.
-	openerWin   *window
+	openerWin   *Window
 	openerProxy *goja.Object
 	// frames are the iframes connected to this window's document.
 	fmu    sync.Mutex
 	frames map[*xhtml.Node]*frame
+	// loaded is closed once load has fired at the window.
+	loaded chan struct{}
+	// unloadFired: pagehide and unload have fired (on the loop only).
+	unloadFired bool
 }
 
 // newWindow creates the window environment and realm for the page and
 // installs the product's globals (document, Worker, the report hook).
-func (s *session) newWindow(u *url.URL, root *xhtml.Node) (*window, error) {
-	return s.newWindowIn(nil, u, root, nil, nil)
+func (s *Browser) newWindow(u *url.URL, doc *dom.Document) (*Window, error) {
+	return s.newWindowIn(nil, u, doc, nil, nil)
 }
 
 // newWindowIn creates the realm of htmlDoc (nil: a new top-level window
 // for u) and installs the product's globals; parent and f are the
 // containing window and iframe of a child window.
-func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.Node, parent *window, f *frame) (*window, error) {
-	w := &window{s: s, url: u, htmlDoc: htmlDoc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}}
+func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Document, parent *Window, f *frame) (*Window, error) {
+	w := &Window{s: s, url: u, htmlDoc: htmlDoc, doc: doc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}, loaded: make(chan struct{})}
 	if f != nil && f.popup {
 		w.parentWin = nil
 		if !f.noopener {
@@ -216,10 +65,10 @@ func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.No
 	opts := bindings.Options{
 		Console: func(level bindings.ConsoleLevel, msg string) { s.log(fmt.Sprintf("%v: %s", level, msg)) },
 		OnError: func(se *bindings.ScriptError) {
-			s.noteError("Uncaught " + se.Error())
+			s.reportError(&ScriptError{Window: w, ScriptError: se})
 		},
 		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
-			s.noteError("Unhandled rejection: " + se.Error())
+			s.reportError(&ScriptError{Window: w, Rejection: true, ScriptError: se})
 		},
 	}
 	var realm *bindings.Realm
@@ -237,9 +86,10 @@ func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.No
 		return nil, err
 	}
 	w.realm, w.env = realm, env
+	s.addRealm(realm)
 	ready := make(chan error, 1)
 	ok := realm.QueueTask(func(vm *goja.Runtime) {
-		s.guard(func() { ready <- w.install(root) })
+		s.guard(func() { ready <- w.install() })
 	})
 	if !ok {
 		return nil, errors.New("the window's event loop does not run tasks")
@@ -253,30 +103,37 @@ func (s *session) newWindowIn(htmlDoc *html.Document, u *url.URL, root *xhtml.No
 }
 
 // install runs on the window's event loop before any script.
-func (w *window) install(root *xhtml.Node) error {
+func (w *Window) install() error {
 	vm := w.realm.Runtime()
 	in, err := captureIntrinsics(vm)
 	if err != nil {
 		return err
 	}
 	w.in = in
-	w.doc = newDOMDocument(vm, root, w.url, w.realm.Global(), w.realm.InterfacePrototype("EventTarget"), func(name, msg string) goja.Value {
-		return w.realm.NewDOMException(name, msg)
-	}, w.s.native)
-	w.doc.newEventTarget = func(proto *goja.Object) *goja.Object { return w.realm.NewEventTargetObject(proto) }
 	g := w.realm.Global()
-	if pd := w.realm.DocumentObject(); pd != nil {
-		// The bindings define window.document; the DOM goes onto it.
-		w.doc.platformDocument = pd
-		w.doc.Object()
-	} else {
-		docObj := w.doc.Object()
-		// [LegacyUnforgeable] readonly attribute Document document;
-		get := vm.ToValue(func(goja.FunctionCall) goja.Value { return docObj })
-		if err := g.DefineAccessorProperty("document", get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
-			return err
-		}
+	// The parsed document becomes window.document; its tree changes tell
+	// the window about iframes (insertion, removal, src/srcdoc changes).
+	w.doc.Hooks = dom.DocumentHooks{
+		Inserted: func(n *dom.Node) {
+			if isIframe(n.HTML()) {
+				w.frameConnected(n.HTML())
+			}
+		},
+		Removed: func(n *dom.Node, _ *dom.Node) {
+			if isIframe(n.HTML()) {
+				w.frameDisconnected(n.HTML())
+			}
+		},
+		AttributeChanged: func(el *dom.Node, name string, _, _ *string) {
+			if (name == "src" || name == "srcdoc") && isIframe(el.HTML()) && el.IsConnected() {
+				w.frameAttributeChanged(el.HTML())
+			}
+		},
 	}
+	w.realm.SetDocument(w.doc)
+	w.realm.SetDOMHooks(bindings.DOMHooks{
+		ContentWindow: func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
+	})
 	// A top-level browsing context: parent, top and frames are the window
 	// itself, opener and frameElement are null.
 	for _, name := range []string{"parent", "top", "frames", "opener", "frameElement"} {
@@ -292,10 +149,6 @@ func (w *window) install(root *xhtml.Node) error {
 			return err
 		}
 	}
-	// iframes: the document tells the window about them; elements get
-	// onload/onerror handler attributes (load fires at iframes).
-	w.doc.frames = w
-	w.realm.DefineEventHandlerAttributes(w.doc.elementProto, "load", "error")
 	// window.postMessage (to this window itself; messages to other windows
 	// go through their WindowProxy stand-ins).
 	w.realm.SetHostHooks(bindings.HostHooks{PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
@@ -304,34 +157,27 @@ func (w *window) install(root *xhtml.Node) error {
 	}})
 	if w.parentWin != nil {
 		// A child window: parent is the containing window's stand-in.
-		w.parentProxy = w.newWindowProxy(func() *window { return w.parentWin })
+		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
 		proxy := w.parentProxy
 		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
 		_ = g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if w.openerWin != nil {
-		w.openerProxy = w.newWindowProxy(func() *window { return w.openerWin })
+		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
 		proxy := w.openerProxy
 		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
 		_ = g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
-	// The runner's testharnessreport.js hands the report here.
-	w.realm.DefineGlobalFunction("__wptrunner_report", 1, w.s.native(func(call goja.FunctionCall) goja.Value {
-		data := call.Argument(0).String()
-		res, err := product.ParseReport([]byte(data))
-		if err != nil {
-			res = product.TestResult{Status: product.ERROR, Message: err.Error()}
-		}
-		w.s.finish(res)
-		return goja.Undefined()
-	}))
-	if w.s.testHook != nil {
-		w.s.testHook(w.s, w.realm)
+	installWorkerConstructor(w.s, w.realm, w.env, in, w.baseURL)
+	if err := installURL(w.s, w.realm); err != nil {
+		return err
 	}
-	installWorkerConstructor(w.s, w.realm, w.env, in, w.doc.baseURL)
-	return installURL(w.s, w.realm)
+	if w.s.cfg.InitWindow != nil {
+		w.s.cfg.InitWindow(w)
+	}
+	return nil
 }
 
 // pageScript is a script element of the parsed page.
@@ -354,9 +200,9 @@ type fetched struct {
 // type (or absent/empty), skipping module and data-block scripts, which an
 // engine without module support treats as not to be run, and "nomodule"
 // scripts are run, as such an engine does.
-func (w *window) collectScripts() []*pageScript {
+func (w *Window) collectScripts() []*pageScript {
 	var out []*pageScript
-	for _, el := range descendants(w.doc.root, func(n *xhtml.Node) bool {
+	for _, el := range descendants(w.doc.HTML(), func(n *xhtml.Node) bool {
 		return n.Type == xhtml.ElementNode && n.DataAtom == atom.Script && n.Namespace == ""
 	}, 0) {
 		if !isClassicScriptType(el) {
@@ -364,7 +210,7 @@ func (w *window) collectScripts() []*pageScript {
 		}
 		ps := &pageScript{el: el}
 		if src, ok := getAttr(el, "src"); ok {
-			if u, err := w.doc.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
+			if u, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
 				ps.src = u
 				ps.name = u.String()
 			} else {
@@ -400,7 +246,7 @@ func isClassicScriptType(el *xhtml.Node) bool {
 // every script in document order, each in its own task of the window's
 // event loop, waiting for the previous one (parser-blocking scripts), then
 // fires DOMContentLoaded and load.
-func (s *session) runScripts(w *window) {
+func (s *Browser) runScripts(w *Window) {
 	var scripts []*pageScript
 	got := make(chan struct{})
 	var parsedFrames []*frame
@@ -463,7 +309,7 @@ func (s *session) runScripts(w *window) {
 			s.guard(func() {
 				if failed {
 					// A script whose fetch failed fires error at the element.
-					w.realm.FireEventAt(w.doc.wrapObj(el), "error", false, nil)
+					w.realm.FireEventAt(w.nodeObject(el), "error", false, nil)
 					return
 				}
 				s.scripts.evaluate(w.realm, name, text)
@@ -497,20 +343,21 @@ func (s *session) runScripts(w *window) {
 	// at the window.
 	w.realm.QueueTask(func(*goja.Runtime) {
 		s.guard(func() {
-			w.doc.ready = "interactive"
-			w.realm.FireEventAt(w.doc.Object(), "readystatechange", false, nil)
+			w.doc.ReadyState = "interactive"
+			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
 			// The node tree is not an event path here: the window gets its
 			// own dispatch, as the last step of the bubble path.
-			w.realm.FireBubblingEventAt(w.doc.Object(), "DOMContentLoaded")
+			w.realm.FireBubblingEventAt(w.documentObject(), "DOMContentLoaded")
 			w.realm.FireEventAt(w.realm.Global(), "DOMContentLoaded", false, nil)
 		})
 	})
 	w.realm.QueueTask(func(*goja.Runtime) {
 		s.guard(func() {
-			w.doc.ready = "complete"
-			w.realm.FireEventAt(w.doc.Object(), "readystatechange", false, nil)
+			w.doc.ReadyState = "complete"
+			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
 			w.realm.FireEventAt(w.realm.Global(), "load", false, nil)
 		})
+		close(w.loaded)
 	})
 }
 
@@ -518,8 +365,8 @@ func (s *session) runScripts(w *window) {
 // worker main scripts) HTML requires an ok status and a JavaScript MIME
 // type; for page scripts an error status is a failure and the MIME type is
 // not checked (legacy behaviour, as browsers do).
-func (s *session) fetchScript(u *url.URL, strictMIME bool) (string, error) {
-	r, err := s.loader.Fetch(s.ctx, u)
+func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
+	r, err := s.fetcher.Fetch(s.ctx, u)
 	if err != nil {
 		return "", err
 	}
@@ -531,3 +378,22 @@ func (s *session) fetchScript(u *url.URL, strictMIME bool) (string, error) {
 	}
 	return decodeText(r.Body, r.Charset), nil
 }
+
+// baseURL is the document base URL: the first base element's href, parsed
+// against the document's URL, else the document's URL.
+func (w *Window) baseURL() *url.URL {
+	if href := w.doc.BaseHref(); href != "" {
+		if u, err := w.url.Parse(strings.TrimSpace(href)); err == nil {
+			return u
+		}
+	}
+	return w.url
+}
+
+// nodeObject is the JavaScript object of a node of the window's document.
+func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
+	return w.realm.NodeValue(w.doc.NodeOf(n)).(*goja.Object)
+}
+
+// documentObject is the window's Document object.
+func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }

@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"errors"

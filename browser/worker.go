@@ -1,4 +1,4 @@
-package goproduct
+package browser
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // worker (queued until the worker's script has run, then delivered as tasks
 // on the worker's loop) and worker → owner (tasks on the owner's loop).
 type dedicatedWorker struct {
-	s          *session
+	s          *Browser
 	owner      *bindings.Realm
 	ownerIn    *intrinsics
 	ownerEnv   envHandle
@@ -38,7 +38,7 @@ type dedicatedWorker struct {
 
 // installWorkerConstructor defines Worker on realm's global. base gives the
 // API base URL of the realm's environment.
-func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, in *intrinsics, base func() *url.URL) {
+func installWorkerConstructor(s *Browser, realm *bindings.Realm, env envHandle, in *intrinsics, base func() *url.URL) {
 	vm := realm.Runtime()
 	eng := s.eng
 	proto := vm.CreateObject(realm.InterfacePrototype("EventTarget"))
@@ -132,7 +132,11 @@ func installWorkerConstructor(s *session, realm *bindings.Realm, env envHandle, 
 		workers[obj] = w
 		// 8. Run a worker given worker, worker URL, outside settings,
 		// outside port, and options, in parallel.
-		go s.guard(w.run)
+		s.busy.Add(1)
+		go func() {
+			defer s.busy.Add(-1)
+			s.guard(w.run)
+		}()
 		return obj
 	})
 	ctorObj := ctor.ToObject(vm)
@@ -232,6 +236,7 @@ func (w *dedicatedWorker) terminate() {
 	w.mu.Unlock()
 	if realm != nil {
 		realm.Close()
+		w.s.removeRealm(realm)
 	}
 	w.s.eng.TerminateWorker(w.env)
 }
@@ -287,6 +292,7 @@ func (w *dedicatedWorker) run() {
 	}
 	w.realm = realm
 	w.mu.Unlock()
+	s.addRealm(realm)
 	realm.QueueTask(func(vm *goja.Runtime) {
 		s.guard(func() {
 			if err := w.install(); err != nil {
@@ -351,6 +357,7 @@ func (w *dedicatedWorker) install() error {
 			// interrupt it, in a task of its own, then terminate.
 			queued := realm.QueueTask(func(*goja.Runtime) {
 				realm.Close()
+				w.s.removeRealm(realm)
 				go w.s.guard(func() { eng.TerminateWorker(w.env) })
 			})
 			if !queued {

@@ -1,3 +1,0 @@
-package bindings
-
-//go:generate go run ../tools/bindgen

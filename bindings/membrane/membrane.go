@@ -1,0 +1,502 @@
+package membrane
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/dop251/goja"
+)
+
+// Membrane joins the goja runtimes of one agent: a value of one runtime can
+// be wrapped for use in another, and every value crossing through a wrapper
+// is wrapped in turn. All runtimes of a Membrane, and the Membrane itself,
+// must be used on one goroutine (the agent's event loop); only the garbage
+// collector's cleanups touch its caches from elsewhere, under a mutex.
+type Membrane struct {
+	realms map[*goja.Runtime]*realm
+	dirs   map[dirKey]*direction
+
+	// mu guards the weak caches below and in every direction: runtime
+	// cleanups remove dead entries from another goroutine.
+	mu sync.Mutex
+	// wrappers maps every proxy the membrane made to its origin.
+	wrappers map[weak.Pointer[goja.Object]]wrapperRef
+
+	// MaxDepth bounds nested crossings (DefaultMaxDepth unless set): a
+	// crossing beyond it throws a RangeError in the runtime that crossed,
+	// as endless recursion between windows does in browsers. Each
+	// crossing uses Go stack, which goja's SetMaxCallStackSize, counting
+	// per runtime, does not bound.
+	MaxDepth int
+	depth    int
+}
+
+// DefaultMaxDepth is the default Membrane.MaxDepth.
+const DefaultMaxDepth = 1000
+
+type dirKey struct{ from, to *realm }
+
+// wrapperRef records the object behind a wrapper. The target is held
+// weakly: the wrapper's traps hold it strongly, so it lives exactly as long
+// as the wrapper, and the map itself never keeps anything alive.
+type wrapperRef struct {
+	origin *realm
+	target weak.Pointer[goja.Object]
+}
+
+// New returns an empty membrane.
+func New() *Membrane {
+	return &Membrane{
+		realms:   map[*goja.Runtime]*realm{},
+		dirs:     map[dirKey]*direction{},
+		wrappers: map[weak.Pointer[goja.Object]]wrapperRef{},
+		MaxDepth: DefaultMaxDepth,
+	}
+}
+
+// ErrNotAdded is returned (or panicked with, by Wrap) when a runtime was
+// not added to the membrane.
+var ErrNotAdded = errors.New("membrane: runtime not added to the membrane")
+
+// Add joins vm to the membrane. It captures vm's intrinsics (Reflect's
+// functions, Promise.prototype.then, Symbol.for/keyFor) from its global
+// object, so call it before any untrusted script runs in vm — right after
+// the realm is created. If vm is idle, its pending jobs run.
+func (m *Membrane) Add(vm *goja.Runtime) error {
+	if _, ok := m.realms[vm]; ok {
+		return nil
+	}
+	r, err := newRealm(m, vm)
+	if err != nil {
+		return err
+	}
+	m.realms[vm] = r
+	return nil
+}
+
+// Remove takes vm out of the membrane. Wrappers already handed out keep
+// working (they hold what they need); new crossings from or to vm fail
+// with ErrNotAdded.
+func (m *Membrane) Remove(vm *goja.Runtime) {
+	r := m.realms[vm]
+	if r == nil {
+		return
+	}
+	delete(m.realms, vm)
+	for k := range m.dirs {
+		if k.from == r || k.to == r {
+			delete(m.dirs, k)
+		}
+	}
+}
+
+// Wrap returns v, a value of runtime from, for use in runtime to.
+// Primitives are returned as they are (goja's primitive values, symbols
+// included, are not bound to a runtime); a registered symbol
+// (Symbol.for) becomes the symbol registered under the same key in to.
+// Objects become proxies in to whose traps forward to the object,
+// wrapping every value that crosses in either direction; the same object
+// always yields the same proxy while that proxy is alive, and wrapping a
+// wrapper back into its origin runtime returns the original object.
+// Wrap panics with ErrNotAdded if a runtime was not added.
+func (m *Membrane) Wrap(from, to *goja.Runtime, v goja.Value) goja.Value {
+	if from == to {
+		return v
+	}
+	return m.dir(m.mustRealm(from), m.mustRealm(to)).wrap(v)
+}
+
+// SetPolicy installs (nil: removes) the policy consulted when runtime to
+// uses wrappers of objects of runtime from. It applies to wrappers created
+// before and after the call.
+func (m *Membrane) SetPolicy(from, to *goja.Runtime, p *Policy) {
+	m.dir(m.mustRealm(from), m.mustRealm(to)).policy = p
+}
+
+// Checkpoint runs the jobs (promise reactions) that crossings queued in
+// runtimes that were idle at the time. Crossings made by JavaScript need
+// no help (see the package documentation): call Checkpoint after Go code
+// used wrappers with no JavaScript running, or let the event loop's
+// microtask checkpoint drain every runtime.
+func (m *Membrane) Checkpoint() {
+	for {
+		var next *realm
+		for _, r := range m.realms {
+			if r.jobsQueued {
+				next = r
+				break
+			}
+		}
+		if next == nil {
+			return
+		}
+		next.jobsQueued = false
+		next.drain()
+	}
+}
+
+func (m *Membrane) mustRealm(vm *goja.Runtime) *realm {
+	r := m.realms[vm]
+	if r == nil {
+		panic(ErrNotAdded)
+	}
+	return r
+}
+
+func (m *Membrane) dir(from, to *realm) *direction {
+	k := dirKey{from, to}
+	d := m.dirs[k]
+	if d == nil {
+		d = &direction{m: m, from: from, to: to,
+			cache:  map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object]{},
+			opaque: map[opaqueKey]weak.Pointer[goja.Object]{}}
+		m.dirs[k] = d
+	}
+	return d
+}
+
+// realm is the membrane's view of one runtime.
+type realm struct {
+	m  *Membrane
+	vm *goja.Runtime
+
+	// Intrinsics captured by Add.
+	rangeError *goja.Object
+	get, set, has, deleteProperty, defineProperty, gopd, ownKeys,
+	getPrototypeOf, setPrototypeOf, isExtensible, preventExtensions,
+	symbolFor, symbolKeyFor, then, noop goja.Callable
+	resolved goja.Value // a fulfilled promise, to queue jobs with then
+
+	// Function.prototype[@@hasInstance], and the function standing for
+	// it across the membrane (see hasInstanceBridge).
+	hasInstanceObj *goja.Object
+	hasInstanceFn  goja.Callable
+	bridge         *goja.Object
+
+	// enter's trampoline: getting holder.v calls a JavaScript getter that
+	// calls the native next.
+	holder *goja.Object
+	next   func()
+	getV   func()
+	depth  int
+
+	// drainQueued is set while a job that drains this runtime is queued in
+	// another runtime; jobsQueued while such jobs sit in this runtime.
+	drainQueued bool
+	jobsQueued  bool
+}
+
+var trampolineSrc = goja.MustCompile("membrane-trampoline", `(function (g) { return { get v() { return g(); } }; })`, true)
+
+func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
+	r := &realm{m: m, vm: vm}
+	var err error
+	callable := func(o goja.Value, name string) goja.Callable {
+		if err != nil {
+			return nil
+		}
+		obj, ok := o.(*goja.Object)
+		if !ok {
+			err = fmt.Errorf("membrane: intrinsic %s missing", name)
+			return nil
+		}
+		f, ok := goja.AssertFunction(obj.Get(name))
+		if !ok {
+			err = fmt.Errorf("membrane: intrinsic %s is not a function", name)
+		}
+		return f
+	}
+	if ex := vm.Try(func() {
+		refl := vm.GlobalObject().Get("Reflect")
+		r.get = callable(refl, "get")
+		r.set = callable(refl, "set")
+		r.has = callable(refl, "has")
+		r.deleteProperty = callable(refl, "deleteProperty")
+		r.defineProperty = callable(refl, "defineProperty")
+		r.gopd = callable(refl, "getOwnPropertyDescriptor")
+		r.ownKeys = callable(refl, "ownKeys")
+		r.getPrototypeOf = callable(refl, "getPrototypeOf")
+		r.setPrototypeOf = callable(refl, "setPrototypeOf")
+		r.isExtensible = callable(refl, "isExtensible")
+		r.preventExtensions = callable(refl, "preventExtensions")
+		r.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
+		sym := vm.GlobalObject().Get("Symbol")
+		r.symbolFor = callable(sym, "for")
+		r.symbolKeyFor = callable(sym, "keyFor")
+		p, resolve, _ := vm.NewPromise()
+		if err == nil {
+			err = resolve(goja.Undefined())
+		}
+		r.resolved = vm.ToValue(p)
+		r.then = callable(r.resolved, "then")
+		if fp, ok := vm.GlobalObject().Get("Function").(*goja.Object); ok {
+			if proto, ok := fp.Get("prototype").(*goja.Object); ok {
+				r.hasInstanceObj, _ = proto.GetSymbol(goja.SymHasInstance).(*goja.Object)
+				r.hasInstanceFn, _ = goja.AssertFunction(r.hasInstanceObj)
+			}
+		}
+		if r.hasInstanceFn == nil && err == nil {
+			err = errors.New("membrane: intrinsic Function.prototype[Symbol.hasInstance] missing")
+		}
+	}); ex != nil {
+		return nil, ex
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.noop, _ = goja.AssertFunction(vm.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	mk, err := vm.RunProgram(trampolineSrc)
+	if err != nil {
+		return nil, err
+	}
+	mkf, _ := goja.AssertFunction(mk)
+	h, err := mkf(goja.Undefined(), vm.ToValue(func(goja.FunctionCall) goja.Value {
+		f := r.next
+		r.next = nil
+		f()
+		return goja.Undefined()
+	}))
+	if err != nil {
+		return nil, err
+	}
+	r.holder = h.(*goja.Object)
+	r.bridge = vm.ToValue(r.hasInstanceBridge).(*goja.Object)
+	_ = r.bridge.DefineDataProperty("name", vm.ToValue("[Symbol.hasInstance]"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = r.bridge.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	r.getV = func() { r.holder.Get("v") }
+	return r, nil
+}
+
+// enter runs f inside r's runtime with JavaScript on r's call stack, so
+// that goja does not run r's job queue when f's calls return (it would run
+// it, mid-script, when a call from Go finds the stack empty). Exceptions
+// thrown in r come back as ex; uncatchable ones (interrupts, stack
+// overflow) as fatal.
+func (r *realm) enter(f func()) (ex *goja.Exception, fatal error) {
+	defer func() {
+		if x := recover(); x != nil {
+			if err, ok := x.(error); ok && isUncatchable(err) {
+				fatal = err
+				return
+			}
+			panic(x)
+		}
+	}()
+	r.depth++
+	defer func() { r.depth-- }()
+	if r.depth > 1 {
+		// Already inside enter: JavaScript is on r's stack.
+		return r.vm.Try(f), nil
+	}
+	r.next = f
+	return r.vm.Try(r.getV), nil
+}
+
+func isUncatchable(err error) bool {
+	var ie *goja.InterruptedError
+	var so *goja.StackOverflowError
+	return errors.As(err, &ie) || errors.As(err, &so)
+}
+
+// drain runs r's job queue now if no JavaScript is on r's stack.
+func (r *realm) drain() {
+	r.jobsQueued = false
+	_, _ = r.noop(goja.Undefined())
+}
+
+// call calls an intrinsic (or any function) of r inside enter; errors are
+// returned as thrown, never panicked.
+func (r *realm) call(f goja.Callable, this goja.Value, args ...goja.Value) (ret goja.Value, ex *goja.Exception, fatal error) {
+	ex, fatal = r.enter(func() {
+		var err error
+		ret, err = f(this, args...)
+		if err != nil {
+			panic(err)
+		}
+	})
+	return
+}
+
+// direction is one ordered pair of realms: objects of from wrapped for
+// use in to.
+type direction struct {
+	m        *Membrane
+	from, to *realm
+	policy   *Policy
+	rev      *direction
+
+	// cache maps an object of from to its proxy in to (both weak; see
+	// the package documentation on memory). Guarded by m.mu.
+	cache map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object]
+	// opaque caches the realm-local functions standing in for functions
+	// of from reached through a cross-origin policy (HTML's
+	// cross-origin property descriptor map). Guarded by m.mu.
+	opaque map[opaqueKey]weak.Pointer[goja.Object]
+
+	drainFn goja.Value // a function of to that drains from
+}
+
+func (d *direction) reverse() *direction {
+	if d.rev == nil {
+		d.rev = d.m.dir(d.to, d.from)
+		d.rev.rev = d
+	}
+	return d.rev
+}
+
+// wrap turns a value of from into a value for to.
+func (d *direction) wrap(v goja.Value) goja.Value {
+	switch x := v.(type) {
+	case nil:
+		return goja.Undefined()
+	case *goja.Object:
+		return d.wrapObject(x)
+	case *goja.Symbol:
+		return d.wrapSymbol(x)
+	}
+	return v
+}
+
+func (d *direction) wrapSymbol(s *goja.Symbol) goja.Value {
+	// Well-known symbols are process-wide in goja, and other symbols are
+	// not bound to a runtime: they pass as they are, as symbols do between
+	// the realms of a browser agent. A registered symbol is re-registered.
+	key, ex, _ := d.from.call(d.from.symbolKeyFor, goja.Undefined(), s)
+	if ex != nil || key == nil || goja.IsUndefined(key) {
+		return s
+	}
+	ns, ex, _ := d.to.call(d.to.symbolFor, goja.Undefined(), key)
+	if ex != nil {
+		return s
+	}
+	return ns
+}
+
+func (d *direction) wrapObject(o *goja.Object) goja.Value {
+	m := d.m
+	wp := weak.Make(o)
+	m.mu.Lock()
+	ref, isWrapper := m.wrappers[wp]
+	var cached *goja.Object
+	if !isWrapper {
+		if p, ok := d.cache[wp]; ok {
+			cached = p.Value()
+		}
+	}
+	m.mu.Unlock()
+	if o == d.from.hasInstanceObj || o == d.from.bridge {
+		return d.to.bridge
+	}
+	if isWrapper {
+		t := ref.target.Value()
+		if t == nil {
+			// Cannot happen while o (the wrapper) is alive.
+			return goja.Undefined()
+		}
+		if ref.origin == d.to {
+			return t
+		}
+		if m.realms[ref.origin.vm] != ref.origin {
+			panic(d.to.vm.NewTypeError("membrane: the realm of this object was removed"))
+		}
+		return m.dir(ref.origin, d.to).wrapObject(t)
+	}
+	if cached != nil {
+		return cached
+	}
+	return d.newWrapper(o, wp)
+}
+
+// register records proxy p (in to) for object o (in from).
+func (d *direction) register(o *goja.Object, wo weak.Pointer[goja.Object], p *goja.Object, cache map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object], isProxy bool) {
+	wpP := weak.Make(p)
+	m := d.m
+	m.mu.Lock()
+	cache[wo] = wpP
+	if isProxy {
+		m.wrappers[wpP] = wrapperRef{origin: d.from, target: wo}
+	}
+	m.mu.Unlock()
+	runtime.AddCleanup(p, func(c cleanupArg) {
+		c.m.mu.Lock()
+		if c.cache[c.key] == c.proxy {
+			delete(c.cache, c.key)
+		}
+		delete(c.m.wrappers, c.proxy)
+		c.m.mu.Unlock()
+	}, cleanupArg{m: m, cache: cache, key: wo, proxy: wpP})
+	_ = o
+}
+
+type cleanupArg struct {
+	m     *Membrane
+	cache map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object]
+	key   weak.Pointer[goja.Object]
+	proxy weak.Pointer[goja.Object]
+}
+
+// scheduleDrain makes sure the jobs that a crossing into d.from may have
+// queued there run at the next microtask checkpoint of d.to, the runtime
+// whose code crossed: a job is queued in d.to that drains d.from.
+func (d *direction) scheduleDrain() {
+	f := d.from
+	if f.drainQueued {
+		return
+	}
+	if d.drainFn == nil {
+		d.drainFn = d.to.vm.ToValue(func(goja.FunctionCall) goja.Value {
+			f.drainQueued = false
+			f.drain()
+			return goja.Undefined()
+		})
+	}
+	f.drainQueued = true
+	d.to.jobsQueued = true
+	_, ex, fatal := d.to.call(d.to.then, d.to.resolved, d.drainFn)
+	if ex != nil || fatal != nil {
+		// then on a fulfilled promise of our own cannot throw unless the
+		// runtime is being interrupted: drain now instead.
+		f.drainQueued = false
+		f.drain()
+	}
+}
+
+// hasInstanceBridge stands, in every runtime, for the
+// Function.prototype[@@hasInstance] of all runtimes: goja's version throws
+// when this is a Proxy, which a function of another runtime is. For a
+// wrapper it runs the original runtime's version on the original
+// function; otherwise its own runtime's (OrdinaryHasInstance is the same
+// algorithm in every realm).
+func (r *realm) hasInstanceBridge(call goja.FunctionCall) goja.Value {
+	if o, ok := call.This.(*goja.Object); ok {
+		m := r.m
+		m.mu.Lock()
+		ref, isWrapper := m.wrappers[weak.Make(o)]
+		m.mu.Unlock()
+		if isWrapper && m.realms[ref.origin.vm] == ref.origin {
+			if t := ref.target.Value(); t != nil {
+				d := m.dir(ref.origin, r)
+				return d.callIn(ref.origin.hasInstanceFn, t, d.reverse().wrap(call.Argument(0)))
+			}
+		}
+	}
+	v, err := r.hasInstanceFn(call.This, call.Argument(0))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// tooDeep makes the RangeError thrown when crossings nest too deeply.
+func (r *realm) tooDeep() goja.Value {
+	const msg = "Maximum call stack size exceeded (membrane crossings)"
+	if r.rangeError != nil {
+		if e, err := r.vm.New(r.rangeError, r.vm.ToValue(msg)); err == nil {
+			return e
+		}
+	}
+	return r.vm.NewGoError(errors.New(msg))
+}

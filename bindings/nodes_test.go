@@ -1,0 +1,116 @@
+package bindings
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/dom"
+)
+
+func TestNodeInterfaces(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/dir/page.html")
+	doc, err := dom.ParseDocument(strings.NewReader(`<!doctype html><title>T</title><base href="/b/"><div id=a class="x y"><span>one</span><p>two</p></div><iframe id=f src="sub.html" sandbox="allow-scripts"></iframe>`), "https://example.com/dir/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frameWin goja.Value
+	j.r.QueueTask(func(vm *goja.Runtime) {
+		j.r.SetDocument(doc)
+		frameWin = vm.NewObject()
+		j.r.SetDOMHooks(DOMHooks{ContentWindow: func(el *dom.Node) goja.Value {
+			if el.LocalName() == "iframe" {
+				return frameWin
+			}
+			return nil
+		}})
+		_ = vm.Set("frameWin", frameWin)
+	})
+	w.settle()
+	j.exec(prelude + `
+		log(typeof Node, document instanceof Document, document instanceof Node, document instanceof EventTarget);
+		log(document.title, document.compatMode, document.readyState, document.URL, document.defaultView === window);
+		const a = document.getElementById("a");
+		log(a instanceof HTMLDivElement, a instanceof HTMLElement, a.tagName, a.id, a.className, a === document.getElementById("a"));
+		log(a.textContent, a.childNodes.length, a.children.length, a.firstElementChild.localName, a.lastElementChild.tagName);
+		log(document.querySelector("div.y > p").textContent, document.querySelectorAll("span, p").length, [...document.querySelectorAll("*")].length > 5);
+		try { document.querySelector("[[") } catch (e) { log("qs", e instanceof DOMException, e.name) }
+		const el = document.createElement("SPAN");
+		log(el instanceof HTMLSpanElement, el.localName, el.isConnected, el.ownerDocument === document);
+		el.textContent = "three";
+		el.setAttribute("data-k", "v");
+		log(el.getAttribute("data-k"), el.getAttribute("nope"), el.hasAttribute("DATA-K"), el.getAttributeNames().join());
+		document.body.appendChild(el);
+		log(el.isConnected, el.parentNode === document.body, document.body.lastChild === el);
+		try { el.appendChild(document.body) } catch (e) { log("cycle", e.name) }
+		try { document.body.removeChild(document.head) } catch (e) { log("removeChild", e.name) }
+		try { document.createElement("a b") } catch (e) { log("createElement", e.name) }
+		el.remove();
+		log(el.isConnected, el.parentNode);
+		const f = document.getElementById("f");
+		log(f instanceof HTMLIFrameElement, f.src, f.sandbox.contains("allow-scripts"), f.sandbox === f.sandbox, f.contentWindow === frameWin);
+		f.sandbox = "allow-same-origin";
+		log(f.getAttribute("sandbox"), f.sandbox.length, String(f.sandbox));
+		const s = document.createElement("script");
+		s.src = "x.js"; s.async = true;
+		log(s instanceof HTMLScriptElement, s.src, s.async, s.outerHTML);
+		const t = new Text("t"); const c = document.createComment("c");
+		log(t.nodeType, t.nodeName, t.data, t.length, c.nodeType, c.nodeValue, document.nodeType, document.doctype.name);
+		a.append("x", t, c);
+		log(a.innerHTML);
+		a.innerHTML = "<b>bold</b>";
+		log(a.firstChild instanceof HTMLElement, a.firstChild.tagName, a.textContent);
+		const frag = new DocumentFragment(); frag.append(document.createElement("i"), "z");
+		a.prepend(frag);
+		log(a.innerHTML, frag.childNodes.length, a.matches("#a"), a.firstChild.closest("div") === a);
+		log(Object.prototype.toString.call(document.childNodes), Object.prototype.toString.call(document.body.children));
+		log([...a.childNodes].map(n => n.nodeName).join());
+		let clicked = 0; a.addEventListener("click", e => clicked++); a.onclick = null; a.click(); log("clicked", clicked);
+		log(document.getElementsByTagName("B").length, document.getElementsByClassName("x").item(0) === a);
+		log(document.head.baseURI, document.body.firstChild.nodeName);
+	`)
+	want := []string{
+		"function true true true",
+		"T CSS1Compat loading https://example.com/dir/page.html true",
+		"true true DIV a x y true",
+		"onetwo 2 2 span P",
+		"two 2 true",
+		"qs true SyntaxError",
+		"true span false true",
+		"v null true data-k",
+		"true true true",
+		"cycle HierarchyRequestError",
+		"removeChild NotFoundError",
+		"createElement InvalidCharacterError",
+		"false null",
+		"true https://example.com/b/sub.html true true true",
+		"allow-same-origin 1 allow-same-origin",
+		`true https://example.com/b/x.js true <script src="x.js" async=""></script>`,
+		"3 #text t 1 8 c 9 html",
+		"<span>one</span><p>two</p>xt<!--c-->",
+		"true B bold",
+		"<i></i>z<b>bold</b> 0 true true",
+		"[object NodeList] [object HTMLCollection]",
+		"I,#text,B",
+		"clicked 1",
+		"1 true",
+		"https://example.com/b/ DIV",
+	}
+	got := j.takeLog()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A window realm without an embedder document still has a usable DOM.
+func TestDefaultDocument(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/")
+	if got := j.eval(`document.body.appendChild(document.createElement("div")); document.documentElement.outerHTML`); got != "<html><head></head><body><div></div></body></html>" {
+		t.Errorf("got %q", got)
+	}
+	if got := j.eval(`typeof Node + " " + (document instanceof Document) + " " + document.readyState`); got != "function true complete" {
+		t.Errorf("got %q", got)
+	}
+}

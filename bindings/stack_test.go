@@ -1,0 +1,27 @@
+package bindings
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// Unbounded JavaScript recursion stops at the realm's call-stack limit
+// instead of growing until the process runs out of memory.
+func TestJSRecursionIsBounded(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://example.com/")
+	var err error
+	win.r.QueueTask(func(vm *goja.Runtime) {
+		_, err = vm.RunString("function f() { return f() + 1; } f();")
+	})
+	w.settle()
+	var so *goja.StackOverflowError
+	if !errors.As(err, &so) {
+		t.Fatalf("unbounded recursion: %v, want a stack overflow", err)
+	}
+	if got := win.eval("(function g(n) { return n === 0 ? 0 : 1 + g(n - 1); })(5000)"); got != "5000" {
+		t.Errorf("a recursion 5000 deep: %s", got)
+	}
+}

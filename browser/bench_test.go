@@ -1,0 +1,94 @@
+package browser_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"runtime"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gowebengine/weblocks/browser"
+)
+
+// BenchmarkWindowRealm opens top-level windows on a tiny document: the
+// window's agent, environment, realm (every generated interface), document
+// and host globals. live-B/realm is the heap still in use per open window.
+func BenchmarkWindowRealm(b *testing.B) {
+	br := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: fstest.MapFS{}}})
+	defer br.Close()
+	u, _ := url.Parse("https://example.test/")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var windows []*browser.Window
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		w, err := br.StartHTML(u, "<!doctype html><title>t</title>")
+		if err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-w.Loaded():
+		case <-ctx.Done():
+			b.Fatal("load did not fire")
+		}
+		windows = append(windows, w)
+	}
+	b.StopTimer()
+	var after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(windows)), "live-B/realm")
+	runtime.KeepAlive(windows)
+	for _, w := range windows {
+		w.Close()
+	}
+}
+
+// pingPong is a page with a same-origin iframe and a worker that echo
+// every message; roundTrips(target, n) resolves after n round trips.
+var pingPong = fstest.MapFS{
+	"index.html": {Data: []byte(`<iframe id=f src="echo.html"></iframe><script>
+const worker = new Worker("echo.js");
+function roundTrips(kind, n) {
+  return new Promise(resolve => {
+    let left = n;
+    const port = kind === "worker" ? worker : window;
+    const target = kind === "worker" ? worker : document.getElementById("f").contentWindow;
+    port.onmessage = e => { if (--left <= 0) resolve(n); else target.postMessage(e.data, "*"); };
+    if (kind === "worker") target.postMessage({n: 1}); else target.postMessage({n: 1}, "*");
+  });
+}
+</script>`)},
+	"echo.html": {Data: []byte(`<script>onmessage = e => parent.postMessage(e.data, "*");</script>`)},
+	"echo.js":   {Data: []byte(`onmessage = e => postMessage(e.data);`)},
+}
+
+// BenchmarkPostMessageRoundTrip: a small object sent to a same-origin
+// iframe's window or a dedicated worker and echoed back (structured clone
+// both ways, a task on each side).
+func BenchmarkPostMessageRoundTrip(b *testing.B) {
+	for _, kind := range []string{"iframe", "worker"} {
+		b.Run(kind, func(b *testing.B) {
+			br := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: pingPong}})
+			defer br.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			w, err := br.Open(ctx, "https://example.test/")
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Warm up (the worker's script has run once it answers).
+			if _, err := w.Evaluate(ctx, fmt.Sprintf("roundTrips(%q, 10)", kind)); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			if _, err := w.Evaluate(ctx, fmt.Sprintf("roundTrips(%q, %d)", kind, b.N)); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}

@@ -1,0 +1,306 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// Config configures a Browser. The zero value is a working browser that
+// fetches over net/http.
+type Config struct {
+	// UserAgent is the engine's user agent (agents, event loops, storage,
+	// lock managers). Nil: New creates one, and Close tears it down. A
+	// caller-provided user agent is left running by Close.
+	UserAgent *html.UserAgent
+	// Fetcher loads documents and scripts; nil means HTTPFetcher with
+	// http.DefaultClient.
+	Fetcher Fetcher
+	// Scripts caches compiled scripts; share one between browsers that load
+	// the same scripts. Nil: the browser has a cache of its own.
+	Scripts *ScriptCache
+	// Console receives console output of windows and workers ("level:
+	// message", "worker URL level: message") and the browser's own
+	// diagnostics (failed loads). Nil discards them.
+	Console func(line string)
+	// OnError receives the exceptions no script handled (uncaught
+	// exceptions and unhandled promise rejections) of every window.
+	OnError func(*ScriptError)
+	// OnPanic receives a Go panic of the engine (in any goroutine of the
+	// browser). The browser stops loading when one happens; Err reports it.
+	// Only used when the browser creates its user agent.
+	OnPanic func(value any, stack []byte)
+	// InitWindow runs in every new window's realm (top-level windows,
+	// iframes, popups), on its event loop, before any of its scripts: the
+	// place to define an embedder's globals.
+	InitWindow func(*Window)
+}
+
+// ScriptError is an exception no script handled.
+type ScriptError struct {
+	// Window is the window of the realm that reported it.
+	Window *Window
+	// Rejection is true for an unhandled promise rejection.
+	Rejection bool
+	*bindings.ScriptError
+}
+
+func (e *ScriptError) Error() string {
+	if e.Rejection {
+		return "Unhandled rejection: " + e.ScriptError.Error()
+	}
+	return "Uncaught " + e.ScriptError.Error()
+}
+
+// PanicError is a Go panic of the engine, as Browser.Err reports it.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic in the engine: %v", e.Value) }
+
+// ErrClosed is returned by operations on a closed browser or window.
+var ErrClosed = errors.New("browser: closed")
+
+// Browser is an engine host: it opens top-level windows at URLs, loads
+// their documents, scripts, iframes and workers through its Fetcher, and
+// runs them on the event loops of its user agent's agents.
+type Browser struct {
+	cfg     Config
+	fetcher Fetcher
+	scripts *ScriptCache
+	eng     *engine
+	ownUA   bool
+
+	// ctx ends when the browser closes or crashes; every load uses it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// busy counts work in progress outside the event loops (fetches,
+	// parsing, realm creation); see RunUntilIdle.
+	busy atomic.Int64
+
+	mu      sync.Mutex
+	realms  map[*bindings.Realm]struct{} // live realms of windows and workers
+	windows []*Window                    // windows from Open
+	err     error                        // the first panic
+	closed  bool
+}
+
+// New returns a browser configured by cfg.
+func New(cfg Config) *Browser {
+	b := &Browser{cfg: cfg, fetcher: cfg.Fetcher, scripts: cfg.Scripts, realms: map[*bindings.Realm]struct{}{}}
+	if b.fetcher == nil {
+		b.fetcher = HTTPFetcher{}
+	}
+	if b.scripts == nil {
+		b.scripts = &ScriptCache{}
+	}
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	ua := cfg.UserAgent
+	if ua == nil {
+		// A Go panic in a task, timer or parallel queue step of this user
+		// agent is a crash of this browser only.
+		ua = html.NewUserAgent(html.WithPanicHandler(b.crash))
+		b.ownUA = true
+	}
+	b.eng = &engine{ua: ua}
+	return b
+}
+
+// UserAgent is the browser's user agent.
+func (b *Browser) UserAgent() *html.UserAgent { return b.eng.ua }
+
+// Err is the first Go panic of the engine (a *PanicError), or nil.
+func (b *Browser) Err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// Close closes every window (their documents unload, releasing what they
+// hold, e.g. Web Locks) and stops every load. A user agent New created is
+// torn down: every agent terminates and every loop and queue stops.
+func (b *Browser) Close() {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return
+	}
+	b.closed = true
+	windows := b.windows
+	b.windows = nil
+	b.mu.Unlock()
+	b.cancel()
+	for _, w := range windows {
+		w.close()
+	}
+	if b.ownUA {
+		b.eng.Close()
+	}
+}
+
+// Open opens a new top-level window (a new top-level traversable in a new
+// browsing context group) navigated to rawURL and waits until the load event
+// has fired at it (its scripts have run and its iframes have loaded). When
+// ctx ends first, the window stays open and is returned with ctx's error.
+func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
+	w, err := b.Start(ctx, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-w.Loaded():
+		return w, nil
+	case <-ctx.Done():
+		return w, ctx.Err()
+	case <-b.ctx.Done():
+		if err := b.Err(); err != nil {
+			return w, err
+		}
+		return w, ErrClosed
+	}
+}
+
+// Start is Open without the wait: it returns once the document is fetched
+// and parsed and the window's realm exists; the scripts then run. ctx
+// bounds the fetch of the document. Window.Loaded tells when the load
+// event has fired.
+func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("browser: bad URL: %v", err)
+	}
+	b.busy.Add(1)
+	defer b.busy.Add(-1)
+	resp, err := b.fetcher.Fetch(ctx, u)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", u, err)
+	}
+	if !resp.OK() {
+		return nil, fmt.Errorf("loading %s: HTTP status %d", u, resp.Status)
+	}
+	return b.StartHTML(resp.URL, decodeText(resp.Body, resp.Charset))
+}
+
+// StartHTML is Start for a document given as HTML source at u (the
+// document is not fetched; its scripts, iframes and workers are).
+func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
+	if b.ctx.Err() != nil {
+		return nil, ErrClosed
+	}
+	b.busy.Add(1)
+	defer b.busy.Add(-1)
+	doc, err := dom.ParseDocument(strings.NewReader(source), u.String())
+	if err != nil {
+		return nil, fmt.Errorf("parsing %s: %v", u, err)
+	}
+	w, err := b.newWindow(u, doc)
+	if err != nil {
+		if perr := b.Err(); perr != nil {
+			return nil, perr
+		}
+		return nil, err
+	}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		w.close()
+		return nil, ErrClosed
+	}
+	b.windows = append(b.windows, w)
+	b.mu.Unlock()
+	b.busy.Add(1)
+	go func() {
+		defer b.busy.Add(-1)
+		b.guard(func() { b.runScripts(w) })
+	}()
+	return w, nil
+}
+
+// crash records a Go panic: the browser stops loading.
+func (b *Browser) crash(v any, stack []byte) {
+	b.mu.Lock()
+	first := b.err == nil
+	if first {
+		b.err = &PanicError{Value: v, Stack: stack}
+	}
+	b.mu.Unlock()
+	if first && b.cfg.OnPanic != nil {
+		b.cfg.OnPanic(v, stack)
+	}
+	b.cancel()
+}
+
+// guard runs f, turning a panic into a crash.
+func (b *Browser) guard(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			b.crash(v, debug.Stack())
+		}
+	}()
+	f()
+}
+
+// native wraps a Go function exposed to scripts: a JavaScript exception
+// (a goja value thrown with panic) propagates as usual, but a Go panic is
+// an engine crash: the browser records it and the script is unwound with
+// an error, so the panic never reaches a goroutine without a recover (the
+// event loop's timer and callback tasks).
+func (b *Browser) native(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		defer b.recoverNative()
+		return fn(call)
+	}
+}
+
+func (b *Browser) recoverNative() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	switch v.(type) {
+	case goja.Value, *goja.Exception:
+		panic(v)
+	}
+	b.crash(v, debug.Stack())
+	// Unwind the script with a JavaScript throw (a Go value would escape
+	// goja and kill the event loop's goroutine).
+	panic(goja.Undefined())
+}
+
+func (b *Browser) log(line string) {
+	if b.cfg.Console != nil {
+		b.cfg.Console(line)
+	}
+}
+
+func (b *Browser) reportError(e *ScriptError) {
+	if b.cfg.OnError != nil {
+		b.cfg.OnError(e)
+	}
+}
+
+// addRealm and removeRealm keep the set of live realms RunUntilIdle probes.
+func (b *Browser) addRealm(r *bindings.Realm) {
+	b.mu.Lock()
+	b.realms[r] = struct{}{}
+	b.mu.Unlock()
+}
+
+func (b *Browser) removeRealm(r *bindings.Realm) {
+	b.mu.Lock()
+	delete(b.realms, r)
+	b.mu.Unlock()
+}

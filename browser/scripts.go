@@ -1,0 +1,112 @@
+package browser
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+)
+
+// ScriptCache compiles classic scripts once: pages that load the same
+// scripts (a test harness in every test page) share the compiled program,
+// and compiling a large script costs more than running many pages. A
+// *goja.Program is not tied to a runtime, so realms of concurrent pages
+// share it. Goroutine-safe; the zero value is ready to use.
+//
+// The cache is keyed by script name (its URL) and bounded: past
+// DefaultScriptCacheBytes (an estimate of the memory the entries hold) the
+// least recently used entries are dropped, so thousands of pages, each
+// with scripts of its own, keep a flat heap.
+type ScriptCache struct {
+	mu       sync.Mutex
+	maxBytes int64 // 0 means DefaultScriptCacheBytes
+	bytes    int64
+	lru      list.List // of *compiled, most recently used first
+	m        map[string]*list.Element
+}
+
+// DefaultScriptCacheBytes bounds a ScriptCache's memory (an estimate).
+const DefaultScriptCacheBytes = 32 << 20
+
+// programCost estimates the memory of a compiled script: its source plus
+// the program, a few times the source's size.
+func programCost(src string) int64 { return 4*int64(len(src)) + 512 }
+
+type compiled struct {
+	name string
+	src  string
+	prg  *goja.Program
+	cost int64
+}
+
+// compile returns src compiled as a classic script named name, or
+// goja.Compile's error. A name whose source changed (a substituted file
+// served differently) is compiled again.
+func (p *ScriptCache) compile(name, src string) (*goja.Program, error) {
+	p.mu.Lock()
+	if e, ok := p.m[name]; ok {
+		if c := e.Value.(*compiled); c.src == src {
+			p.lru.MoveToFront(e)
+			p.mu.Unlock()
+			return c.prg, nil
+		}
+	}
+	p.mu.Unlock()
+	prg, err := goja.Compile(name, src, false)
+	if err != nil {
+		return nil, err
+	}
+	p.add(&compiled{name: name, src: src, prg: prg, cost: programCost(src)})
+	return prg, nil
+}
+
+// add caches c, dropping the least recently used entries past the bound.
+func (p *ScriptCache) add(c *compiled) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]*list.Element{}
+		p.lru.Init()
+	}
+	limit := p.maxBytes
+	if limit <= 0 {
+		limit = DefaultScriptCacheBytes
+	}
+	if c.cost > limit {
+		return // larger than the whole cache: not kept
+	}
+	if old, ok := p.m[c.name]; ok {
+		p.remove(old)
+	}
+	p.m[c.name] = p.lru.PushFront(c)
+	p.bytes += c.cost
+	for p.bytes > limit {
+		p.remove(p.lru.Back())
+	}
+}
+
+func (p *ScriptCache) remove(e *list.Element) {
+	c := p.lru.Remove(e).(*compiled)
+	delete(p.m, c.name)
+	p.bytes -= c.cost
+}
+
+// len is the number of cached programs.
+func (p *ScriptCache) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.m)
+}
+
+// evaluate is realm.EvaluateScript(name, src) with the compiled program
+// shared; a script that does not compile goes through EvaluateScript,
+// which reports its syntax error.
+func (p *ScriptCache) evaluate(realm *bindings.Realm, name, src string) {
+	prg, err := p.compile(name, src)
+	if err != nil {
+		_, _ = realm.EvaluateScript(name, src)
+		return
+	}
+	_, _ = realm.EvaluateProgram(prg)
+}

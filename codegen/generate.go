@@ -1,0 +1,120 @@
+package codegen
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gowebengine/weblocks/bindings/webidls"
+	"github.com/gowebengine/weblocks/idl"
+)
+
+// Config is one generation of a Go package from a directory of IDL.
+type Config struct {
+	// In is the directory of .idl files, Out the directory of the
+	// generated package, Package its name.
+	In, Out, Package string
+	// Imports are the packages whose definitions the IDL refers to;
+	// WithBindings adds this module's bindings package (inheriting
+	// EventTarget, taking an AbortSignal, ...).
+	Imports      []*Import
+	WithBindings bool
+	// Warnings receives the validator's warnings (nil: discarded).
+	Warnings io.Writer
+}
+
+// EmbeddedBindingsImport returns the Import of this module's bindings
+// package, with its IDL as compiled into the program (so that it works
+// from any module).
+func EmbeddedBindingsImport() (*Import, error) {
+	files, err := ParseFS(webidls.FS, ".", "bindings/webidls")
+	if err != nil {
+		return nil, err
+	}
+	return &Import{Path: "github.com/gowebengine/weblocks/bindings", Name: "bindings", Files: files}, nil
+}
+
+// Run parses, validates and generates: the Go files of cfg.In are written
+// to cfg.Out. It validates the IDL (with the imported IDL) as webidl check
+// does, with the same severities: any error stops it; warnings go to
+// cfg.Warnings. Every problem found is returned, not only the first, as
+// an errors.Join whose Detail (with the parsed files) shows each with its
+// source line and a caret.
+func Run(cfg Config) error {
+	files, err := ParseDir(cfg.In)
+	if err != nil {
+		return err
+	}
+	imports := cfg.Imports
+	if cfg.WithBindings {
+		b, err := EmbeddedBindingsImport()
+		if err != nil {
+			return err
+		}
+		imports = append([]*Import{b}, imports...)
+	}
+	if err := Check(files, imports, cfg.Warnings); err != nil {
+		return err
+	}
+	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package})
+	if err != nil {
+		return err
+	}
+	if errs := g.AllErrors(); len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return err
+	}
+	return WriteOutputs(cfg.Out, outs)
+}
+
+// Check validates files together with the imported IDL (whose own
+// problems are not reported): the problems of severity error are
+// returned, the warnings written to warnings, formatted as webidl check
+// formats them.
+func Check(files []*idl.File, imports []*Import, warnings io.Writer) error {
+	var all []*idl.File
+	for _, imp := range imports {
+		all = append(all, imp.Files...)
+	}
+	all = append(all, files...)
+	local := map[string]bool{}
+	for _, f := range files {
+		local[f.Name] = true
+	}
+	var errs []error
+	for _, p := range idl.Validate(all...) {
+		if !local[p.Pos.Filename] {
+			continue
+		}
+		if p.Severity == idl.SeverityWarning {
+			if warnings != nil {
+				fmt.Fprintf(warnings, "%s: %s: warning: %s\n%s\n", p.Pos, p.Rule, p.Message, p.Excerpt())
+			}
+			continue
+		}
+		errs = append(errs, &ValidationError{p})
+	}
+	return errors.Join(errs...)
+}
+
+// ValidationError is a problem of severity error found by idl.Validate.
+type ValidationError struct{ Problem idl.Problem }
+
+// Error formats the problem as webidl check does, on one line.
+func (e *ValidationError) Error() string { return e.Problem.String() }
+
+// AllErrors returns the generator's errors in a deterministic order:
+// definitions by name, then mixins.
+func (g *Generator) AllErrors() []error {
+	var out []error
+	for _, n := range sortedKeys(g.Errors) {
+		out = append(out, g.Errors[n]...)
+	}
+	for _, n := range sortedKeys(g.MixinErrors) {
+		out = append(out, fmt.Errorf("mixin %s: %w", n, g.MixinErrors[n]))
+	}
+	return out
+}

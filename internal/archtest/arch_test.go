@@ -1,0 +1,102 @@
+// Package archtest enforces the layering of the module:
+//
+//	core (dom, html, storage, weblocks) <- bindings <- browser <- wpt-runner
+//
+// The core never imports a JavaScript engine; bindings never imports the
+// browser or the runner; the browser never imports the runner.
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gowebengine/weblocks"
+
+// rule forbids packages under From (the package or its subpackages) to
+// depend, directly or not, on any package under one of Not.
+type rule struct {
+	From string
+	Not  []string
+}
+
+var jsEngines = []string{"github.com/dop251/goja", "github.com/grafana/sobek"}
+
+var rules = []rule{
+	{module + "/dom", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
+	{module + "/html", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
+	{module + "/storage", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
+	{module + "/weblocks", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
+	{module + "/bindings", []string{module + "/browser", module + "/wpt-runner"}},
+	{module + "/browser", []string{module + "/wpt-runner"}},
+}
+
+// under reports whether pkg is prefix or one of its subpackages.
+func under(pkg, prefix string) bool {
+	return pkg == prefix || strings.HasPrefix(pkg, prefix+"/")
+}
+
+// violations lists "pkg -> dep" for every dependency breaking a rule;
+// deps maps each package to its transitive dependencies.
+func violations(deps map[string][]string) []string {
+	var out []string
+	for pkg, ds := range deps {
+		for _, r := range rules {
+			if !under(pkg, r.From) {
+				continue
+			}
+			for _, d := range ds {
+				for _, not := range r.Not {
+					if under(d, not) {
+						out = append(out, pkg+" -> "+d)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func TestLayering(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go command not found")
+	}
+	// Deps lists transitive non-test dependencies.
+	out, err := exec.Command(goTool, "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 {
+			deps[f[0]] = f[1:]
+		}
+	}
+	for _, want := range []string{module + "/html", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct"} {
+		if _, ok := deps[want]; !ok {
+			t.Fatalf("go list did not list %s", want)
+		}
+	}
+	for _, v := range violations(deps) {
+		t.Errorf("layering violation: %s", v)
+	}
+}
+
+// TestRulesCatchViolations checks that the rules fail on bad graphs.
+func TestRulesCatchViolations(t *testing.T) {
+	bad := map[string][]string{
+		module + "/html":                 {"github.com/dop251/goja"},
+		module + "/weblocks/internal/x":  {"github.com/grafana/sobek/ast"},
+		module + "/bindings/membrane":    {module + "/browser"},
+		module + "/browser":              {module + "/wpt-runner/product"},
+		module + "/wpt-runner/goproduct": {module + "/browser", "github.com/dop251/goja"},
+		module + "/browserx":             {module + "/wpt-runner"},
+	}
+	got := violations(bad)
+	if len(got) != 4 {
+		t.Fatalf("want 4 violations, got %d: %v", len(got), got)
+	}
+}

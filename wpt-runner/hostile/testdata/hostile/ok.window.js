@@ -1,0 +1,3 @@
+test(() => {
+  assert_equals(1 + 1, 2);
+}, "an ordinary test after a hostile one");
