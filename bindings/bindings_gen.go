@@ -24,8 +24,15 @@ type Statics struct {
 	DocumentFragment   DocumentFragmentStatics
 	Event              EventStatics
 	EventTarget        EventTargetStatics
+	MessageChannel     MessageChannelStatics
+	MessageEvent       MessageEventStatics
 	QuotaExceededError QuotaExceededErrorStatics
 	Text               TextStatics
+	TextDecoder        TextDecoderStatics
+	TextEncoder        TextEncoderStatics
+	URL                URLStatics
+	URLSearchParams    URLSearchParamsStatics
+	Worker             WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -58,16 +65,37 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.EventTarget == nil {
 		missing = append(missing, "EventTargetStatics")
 	}
+	if impl.MessageChannel == nil {
+		missing = append(missing, "MessageChannelStatics")
+	}
+	if impl.MessageEvent == nil {
+		missing = append(missing, "MessageEventStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
 	if impl.Text == nil {
 		missing = append(missing, "TextStatics")
 	}
+	if impl.TextDecoder == nil {
+		missing = append(missing, "TextDecoderStatics")
+	}
+	if impl.TextEncoder == nil {
+		missing = append(missing, "TextEncoderStatics")
+	}
+	if impl.URL == nil {
+		missing = append(missing, "URLStatics")
+	}
+	if impl.URLSearchParams == nil {
+		missing = append(missing, "URLSearchParamsStatics")
+	}
+	if impl.Worker == nil {
+		missing = append(missing, "WorkerStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -98,6 +126,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
+	reg.Add(idlDefMessageChannel(impl.MessageChannel))
+	reg.Add(idlDefMessageEvent(impl.MessageEvent))
+	reg.Add(idlDefMessagePort())
 	reg.Add(idlDefNavigator())
 	reg.Add(idlDefNode())
 	reg.Add(idlDefNodeList())
@@ -106,7 +137,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
 	reg.Add(idlDefText(impl.Text))
+	reg.Add(idlDefTextDecoder(impl.TextDecoder))
+	reg.Add(idlDefTextEncoder(impl.TextEncoder))
+	reg.Add(idlDefURL(impl.URL))
+	reg.Add(idlDefURLSearchParams(impl.URLSearchParams))
 	reg.Add(idlDefWindow())
+	reg.Add(idlDefWorker(impl.Worker))
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
@@ -1414,14 +1450,14 @@ func idlToLong(r *webidl.Realm, x int32) goja.Value {
 // idlFromMessageEventInit converts a JavaScript value to the IDL type MessageEventInit.
 func idlFromMessageEventInit(r *webidl.Realm, v goja.Value) MessageEventInit {
 	var d MessageEventInit
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "MessageEventInit"))
+	idlReadDictMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "MessageEventInit"), &d)
 	return d
 }
 
 // idlToMessageEventInit converts an IDL MessageEventInit value to JavaScript.
 func idlToMessageEventInit(r *webidl.Realm, x MessageEventInit) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictMessageEventInit(r, obj, &x)
 	return obj
 }
 
@@ -2334,14 +2370,14 @@ func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) goja.Val
 // idlFromStructuredSerializeOptions converts a JavaScript value to the IDL type StructuredSerializeOptions.
 func idlFromStructuredSerializeOptions(r *webidl.Realm, v goja.Value) StructuredSerializeOptions {
 	var d StructuredSerializeOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "StructuredSerializeOptions"))
+	idlReadDictStructuredSerializeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StructuredSerializeOptions"), &d)
 	return d
 }
 
 // idlToStructuredSerializeOptions converts an IDL StructuredSerializeOptions value to JavaScript.
 func idlToStructuredSerializeOptions(r *webidl.Realm, x StructuredSerializeOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictStructuredSerializeOptions(r, obj, &x)
 	return obj
 }
 
@@ -2361,42 +2397,42 @@ func idlToText(r *webidl.Realm, x TextMethods) goja.Value {
 // idlFromTextDecodeOptions converts a JavaScript value to the IDL type TextDecodeOptions.
 func idlFromTextDecodeOptions(r *webidl.Realm, v goja.Value) TextDecodeOptions {
 	var d TextDecodeOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecodeOptions"))
+	idlReadDictTextDecodeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecodeOptions"), &d)
 	return d
 }
 
 // idlToTextDecodeOptions converts an IDL TextDecodeOptions value to JavaScript.
 func idlToTextDecodeOptions(r *webidl.Realm, x TextDecodeOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictTextDecodeOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromTextDecoderOptions converts a JavaScript value to the IDL type TextDecoderOptions.
 func idlFromTextDecoderOptions(r *webidl.Realm, v goja.Value) TextDecoderOptions {
 	var d TextDecoderOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecoderOptions"))
+	idlReadDictTextDecoderOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecoderOptions"), &d)
 	return d
 }
 
 // idlToTextDecoderOptions converts an IDL TextDecoderOptions value to JavaScript.
 func idlToTextDecoderOptions(r *webidl.Realm, x TextDecoderOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictTextDecoderOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromTextEncoderEncodeIntoResult converts a JavaScript value to the IDL type TextEncoderEncodeIntoResult.
 func idlFromTextEncoderEncodeIntoResult(r *webidl.Realm, v goja.Value) TextEncoderEncodeIntoResult {
 	var d TextEncoderEncodeIntoResult
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "TextEncoderEncodeIntoResult"))
+	idlReadDictTextEncoderEncodeIntoResult(r, r.DictionaryObject(webidl.AnyValue(v), "TextEncoderEncodeIntoResult"), &d)
 	return d
 }
 
 // idlToTextEncoderEncodeIntoResult converts an IDL TextEncoderEncodeIntoResult value to JavaScript.
 func idlToTextEncoderEncodeIntoResult(r *webidl.Realm, x TextEncoderEncodeIntoResult) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictTextEncoderEncodeIntoResult(r, obj, &x)
 	return obj
 }
 
@@ -2502,14 +2538,14 @@ func idlToWorkerNavigator(r *webidl.Realm, x WorkerNavigatorMethods) goja.Value 
 // idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
 func idlFromWorkerOptions(r *webidl.Realm, v goja.Value) WorkerOptions {
 	var d WorkerOptions
-	d.fromObject(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"))
+	idlReadDictWorkerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"), &d)
 	return d
 }
 
 // idlToWorkerOptions converts an IDL WorkerOptions value to JavaScript.
 func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) goja.Value {
 	obj := r.VM.NewObject()
-	x.toObject(r, obj)
+	idlWriteDictWorkerOptions(r, obj, &x)
 	return obj
 }
 

@@ -188,8 +188,3 @@ func bufferSourceOfUnion(u ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16Array
 	}
 	return webidl.BufferSource{}
 }
-
-func init() {
-	TextEncoderStaticsImpl = textEncoderStatics{}
-	TextDecoderStaticsImpl = textDecoderStatics{}
-}

@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // TextDecodeOptions is the IDL dictionary TextDecodeOptions.
@@ -22,7 +14,9 @@ type TextDecodeOptions struct {
 	Stream bool
 }
 
-func (d *TextDecodeOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictTextDecodeOptions reads the members of TextDecodeOptions from obj (nil for undefined
+// or null).
+func idlReadDictTextDecodeOptions(r *webidl.Realm, obj *goja.Object, d *TextDecodeOptions) {
 	if v := r.DictionaryMember(obj, "stream"); v != nil {
 		d.Stream = idlFromBoolean(r, v)
 	} else {
@@ -30,7 +24,8 @@ func (d *TextDecodeOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *TextDecodeOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictTextDecodeOptions writes the members of TextDecodeOptions to obj.
+func idlWriteDictTextDecodeOptions(r *webidl.Realm, obj *goja.Object, d *TextDecodeOptions) {
 	_ = obj.DefineDataProperty("stream", idlToBoolean(r, d.Stream), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -54,18 +49,9 @@ type TextDecoderStatics interface {
 	Constructor(r *webidl.Realm, argLabel webidl.DOMString, argOptions TextDecoderOptions) (TextDecoderMethods, error)
 }
 
-// TextDecoderStaticsImpl is the implementation of TextDecoderStatics (set it in an init func).
-var TextDecoderStaticsImpl TextDecoderStatics
-
-func idlStaticsTextDecoder(r *webidl.Realm) TextDecoderStatics {
-	if TextDecoderStaticsImpl == nil {
-		r.ThrowTypeError("TextDecoder: not implemented")
-	}
-	return TextDecoderStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefTextDecoder returns the definition of TextDecoder, calling statics.
+func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "TextDecoder",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
@@ -84,7 +70,7 @@ func init() {
 			} else {
 				argOptions = idlFromTextDecoderOptions(r, goja.Undefined())
 			}
-			res, err := idlStaticsTextDecoder(r).Constructor(r, argLabel, argOptions)
+			res, err := statics.Constructor(r, argLabel, argOptions)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -142,7 +128,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // TextDecoderOptions is the IDL dictionary TextDecoderOptions.
@@ -153,7 +139,9 @@ type TextDecoderOptions struct {
 	IgnoreBOM bool
 }
 
-func (d *TextDecoderOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictTextDecoderOptions reads the members of TextDecoderOptions from obj (nil for undefined
+// or null).
+func idlReadDictTextDecoderOptions(r *webidl.Realm, obj *goja.Object, d *TextDecoderOptions) {
 	if v := r.DictionaryMember(obj, "fatal"); v != nil {
 		d.Fatal = idlFromBoolean(r, v)
 	} else {
@@ -166,7 +154,8 @@ func (d *TextDecoderOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *TextDecoderOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictTextDecoderOptions writes the members of TextDecoderOptions to obj.
+func idlWriteDictTextDecoderOptions(r *webidl.Realm, obj *goja.Object, d *TextDecoderOptions) {
 	_ = obj.DefineDataProperty("fatal", idlToBoolean(r, d.Fatal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("ignoreBOM", idlToBoolean(r, d.IgnoreBOM), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
@@ -189,25 +178,16 @@ type TextEncoderStatics interface {
 	Constructor(r *webidl.Realm) (TextEncoderMethods, error)
 }
 
-// TextEncoderStaticsImpl is the implementation of TextEncoderStatics (set it in an init func).
-var TextEncoderStaticsImpl TextEncoderStatics
-
-func idlStaticsTextEncoder(r *webidl.Realm) TextEncoderStatics {
-	if TextEncoderStaticsImpl == nil {
-		r.ThrowTypeError("TextEncoder: not implemented")
-	}
-	return TextEncoderStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefTextEncoder returns the definition of TextEncoder, calling statics.
+func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "TextEncoder",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsTextEncoder(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -256,7 +236,7 @@ func init() {
 					return idlToTextEncoderEncodeIntoResult(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // TextEncoderEncodeIntoResult is the IDL dictionary TextEncoderEncodeIntoResult.
@@ -267,7 +247,9 @@ type TextEncoderEncodeIntoResult struct {
 	Written webidl.Optional[uint64]
 }
 
-func (d *TextEncoderEncodeIntoResult) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictTextEncoderEncodeIntoResult reads the members of TextEncoderEncodeIntoResult from obj (nil for undefined
+// or null).
+func idlReadDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *goja.Object, d *TextEncoderEncodeIntoResult) {
 	if v := r.DictionaryMember(obj, "read"); v != nil {
 		d.Read = webidl.Some(idlFromUnsignedLongLong(r, v))
 	}
@@ -276,7 +258,8 @@ func (d *TextEncoderEncodeIntoResult) fromObject(r *webidl.Realm, obj *goja.Obje
 	}
 }
 
-func (d *TextEncoderEncodeIntoResult) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictTextEncoderEncodeIntoResult writes the members of TextEncoderEncodeIntoResult to obj.
+func idlWriteDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *goja.Object, d *TextEncoderEncodeIntoResult) {
 	if d.Read.Present {
 		_ = obj.DefineDataProperty("read", idlToUnsignedLongLong(r, d.Read.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}

@@ -1022,25 +1022,16 @@ type MessageChannelStatics interface {
 	Constructor(r *webidl.Realm) (MessageChannelMethods, error)
 }
 
-// MessageChannelStaticsImpl is the implementation of MessageChannelStatics (set it in an init func).
-var MessageChannelStaticsImpl MessageChannelStatics
-
-func idlStaticsMessageChannel(r *webidl.Realm) MessageChannelStatics {
-	if MessageChannelStaticsImpl == nil {
-		r.ThrowTypeError("MessageChannel: not implemented")
-	}
-	return MessageChannelStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefMessageChannel returns the definition of MessageChannel, calling statics.
+func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "MessageChannel",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			res, err := idlStaticsMessageChannel(r).Constructor(r)
+			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -1068,7 +1059,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // MessageEventMethods is implemented by the Go implementation of the IDL interface
@@ -1093,18 +1084,9 @@ type MessageEventStatics interface {
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict MessageEventInit) (MessageEventMethods, error)
 }
 
-// MessageEventStaticsImpl is the implementation of MessageEventStatics (set it in an init func).
-var MessageEventStaticsImpl MessageEventStatics
-
-func idlStaticsMessageEvent(r *webidl.Realm) MessageEventStatics {
-	if MessageEventStaticsImpl == nil {
-		r.ThrowTypeError("MessageEvent: not implemented")
-	}
-	return MessageEventStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefMessageEvent returns the definition of MessageEvent, calling statics.
+func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "MessageEvent",
 		Parent:            "Event",
 		Exposed:           []string{"Window", "Worker"},
@@ -1122,7 +1104,7 @@ func init() {
 			} else {
 				argEventInitDict = idlFromMessageEventInit(r, goja.Undefined())
 			}
-			res, err := idlStaticsMessageEvent(r).Constructor(r, argType, argEventInitDict)
+			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -1180,7 +1162,7 @@ func init() {
 				},
 			},
 		},
-	})
+	}
 }
 
 // MessageEventInit is the IDL dictionary MessageEventInit.
@@ -1198,8 +1180,10 @@ type MessageEventInit struct {
 	Source webidl.Nullable[WindowOrMessagePort]
 }
 
-func (d *MessageEventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventInit.fromObject(r, obj)
+// idlReadDictMessageEventInit reads the members of MessageEventInit from obj (nil for undefined
+// or null).
+func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
+	idlReadDictEventInit(r, obj, &d.EventInit)
 	if v := r.DictionaryMember(obj, "data"); v != nil {
 		d.Data = idlFromAny(r, v)
 	} else {
@@ -1227,8 +1211,9 @@ func (d *MessageEventInit) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *MessageEventInit) toObject(r *webidl.Realm, obj *goja.Object) {
-	d.EventInit.toObject(r, obj)
+// idlWriteDictMessageEventInit writes the members of MessageEventInit to obj.
+func idlWriteDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
+	idlWriteDictEventInit(r, obj, &d.EventInit)
 	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventId), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -1264,8 +1249,9 @@ type MessagePortMethods interface {
 	Close() error
 }
 
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefMessagePort returns the definition of MessagePort.
+func idlDefMessagePort() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:    "MessagePort",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window", "Worker"},
@@ -1408,7 +1394,7 @@ func init() {
 					return goja.Undefined()
 				}},
 		},
-	})
+	}
 }
 
 // NavigatorMethods is implemented by the Go implementation of the IDL interface
@@ -1679,7 +1665,9 @@ type StructuredSerializeOptions struct {
 	Transfer []*goja.Object
 }
 
-func (d *StructuredSerializeOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictStructuredSerializeOptions reads the members of StructuredSerializeOptions from obj (nil for undefined
+// or null).
+func idlReadDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d *StructuredSerializeOptions) {
 	if v := r.DictionaryMember(obj, "transfer"); v != nil {
 		d.Transfer = idlFromSequenceOfObject(r, v)
 	} else {
@@ -1687,7 +1675,8 @@ func (d *StructuredSerializeOptions) fromObject(r *webidl.Realm, obj *goja.Objec
 	}
 }
 
-func (d *StructuredSerializeOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictStructuredSerializeOptions writes the members of StructuredSerializeOptions to obj.
+func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d *StructuredSerializeOptions) {
 	_ = obj.DefineDataProperty("transfer", idlToSequenceOfObject(r, d.Transfer), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
@@ -2406,18 +2395,9 @@ type WorkerStatics interface {
 	Constructor(r *webidl.Realm, argScriptURL string, argOptions WorkerOptions) (WorkerMethods, error)
 }
 
-// WorkerStaticsImpl is the implementation of WorkerStatics (set it in an init func).
-var WorkerStaticsImpl WorkerStatics
-
-func idlStaticsWorker(r *webidl.Realm) WorkerStatics {
-	if WorkerStaticsImpl == nil {
-		r.ThrowTypeError("Worker: not implemented")
-	}
-	return WorkerStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefWorker returns the definition of Worker, calling statics.
+func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "Worker",
 		Parent:            "EventTarget",
 		Exposed:           []string{"Window", "DedicatedWorker"},
@@ -2435,7 +2415,7 @@ func init() {
 			} else {
 				argOptions = idlFromWorkerOptions(r, goja.Undefined())
 			}
-			res, err := idlStaticsWorker(r).Constructor(r, argScriptURL, argOptions)
+			res, err := statics.Constructor(r, argScriptURL, argOptions)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -2571,7 +2551,7 @@ func init() {
 					return nil
 				}},
 		},
-	})
+	}
 }
 
 // WorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
@@ -3338,7 +3318,9 @@ type WorkerOptions struct {
 	Type WorkerType
 }
 
-func (d *WorkerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
+// idlReadDictWorkerOptions reads the members of WorkerOptions from obj (nil for undefined
+// or null).
+func idlReadDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOptions) {
 	if v := r.DictionaryMember(obj, "credentials"); v != nil {
 		d.Credentials = idlFromRequestCredentials(r, v)
 	} else {
@@ -3356,7 +3338,8 @@ func (d *WorkerOptions) fromObject(r *webidl.Realm, obj *goja.Object) {
 	}
 }
 
-func (d *WorkerOptions) toObject(r *webidl.Realm, obj *goja.Object) {
+// idlWriteDictWorkerOptions writes the members of WorkerOptions to obj.
+func idlWriteDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOptions) {
 	_ = obj.DefineDataProperty("credentials", idlToRequestCredentials(r, d.Credentials), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("type", idlToWorkerType(r, d.Type), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)

@@ -162,7 +162,7 @@ func (r *Realm) newMessagePort(p *html.MessagePort) *messagePortImpl {
 	t := &dom.EventTarget{}
 	impl := &messagePortImpl{eventTargetImpl: r.newEventTargetImpl(t), port: p}
 	t.Owner = impl
-	p.Attach(func(steps func()) bool { return r.queueTask("posted message", steps) }, func(msg html.SerializedWithTransfer) {
+	p.Attach(func(steps func()) bool { return r.queueTask(html.PostedMessageTaskSource, steps) }, func(msg html.SerializedWithTransfer) {
 		obj, _ := r.idl.Wrap(impl, "MessagePort").(*goja.Object)
 		r.DeliverMessage(obj, msg, "", nil)
 	})
@@ -311,7 +311,7 @@ type DedicatedWorker struct {
 // with nil (a failed script fetch) it is a simple event.
 func (w *DedicatedWorker) QueueErrorEvent(se *ScriptError) {
 	r := w.Owner
-	r.queueTask("dom-manipulation", func() {
+	r.queueTask(html.DOMManipulationTaskSource, func() {
 		if se == nil {
 			r.fireEvent(w.obj.target, "error", false, false, nil)
 			return
@@ -370,7 +370,7 @@ func (workerStatics) Constructor(r *webidl.Realm, scriptURL string, opts WorkerO
 	// Messages on the outside port fire at the Worker object; its queue
 	// is enabled at once (the Worker's implicit port).
 	outsideImpl := &messagePortImpl{eventTargetImpl: w.eventTargetImpl, port: outside}
-	outside.Attach(func(steps func()) bool { return rr.queueTask("posted message", steps) }, func(msg html.SerializedWithTransfer) {
+	outside.Attach(func(steps func()) bool { return rr.queueTask(html.PostedMessageTaskSource, steps) }, func(msg html.SerializedWithTransfer) {
 		rr.DeliverMessage(w.handle.Object(), msg, "", nil)
 	})
 	outside.Start()
@@ -443,13 +443,7 @@ func (r *Realm) ConnectWorkerPort(p *html.MessagePort) {
 	r.hooks.PostMessage = func(message goja.Value, _ string, transfer []*goja.Object) error {
 		return impl.postMessageSteps(message, transfer)
 	}
-	p.Attach(func(steps func()) bool { return r.queueTask("posted message", steps) }, func(msg html.SerializedWithTransfer) {
+	p.Attach(func(steps func()) bool { return r.queueTask(html.PostedMessageTaskSource, steps) }, func(msg html.SerializedWithTransfer) {
 		r.DeliverMessage(nil, msg, "", nil)
 	})
-}
-
-func init() {
-	MessageChannelStaticsImpl = messageChannelStatics{}
-	MessageEventStaticsImpl = messageEventStatics{}
-	WorkerStaticsImpl = workerStatics{}
 }

@@ -28,6 +28,13 @@ func init() {
 		DocumentFragment:   fragmentStatics{},
 		Text:               textStatics{},
 		Comment:            commentStatics{},
+		MessageChannel:     messageChannelStatics{},
+		MessageEvent:       messageEventStatics{},
+		Worker:             workerStatics{},
+		URL:                urlStatics{},
+		URLSearchParams:    urlSearchParamsStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
 	}); err != nil {
 		panic(err)
 	}

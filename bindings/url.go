@@ -351,8 +351,3 @@ func (p *urlSearchParamsImpl) IterablePairs() ([]webidl.KV[string, string], erro
 	}
 	return out, nil
 }
-
-func init() {
-	URLStaticsImpl = urlStatics{}
-	URLSearchParamsStaticsImpl = urlSearchParamsStatics{}
-}

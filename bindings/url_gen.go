@@ -4,16 +4,8 @@
 package bindings
 
 import (
-	"math/big"
-
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
-)
-
-var (
-	_ goja.Value
-	_ webidl.DOMString
-	_ *big.Int
 )
 
 // URLMethods is implemented by the Go implementation of the IDL interface
@@ -76,18 +68,9 @@ type URLStatics interface {
 	CanParse(r *webidl.Realm, argUrl string, argBase webidl.Optional[string]) (bool, error)
 }
 
-// URLStaticsImpl is the implementation of URLStatics (set it in an init func).
-var URLStaticsImpl URLStatics
-
-func idlStaticsURL(r *webidl.Realm) URLStatics {
-	if URLStaticsImpl == nil {
-		r.ThrowTypeError("URL: not implemented")
-	}
-	return URLStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefURL returns the definition of URL, calling statics.
+func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "URL",
 		Exposed:           []string{"*"},
 		LegacyWindowAlias: []string{"webkitURL"},
@@ -103,7 +86,7 @@ func init() {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argBase = webidl.Some(idlFromUSVString(r, v))
 			}
-			res, err := idlStaticsURL(r).Constructor(r, argUrl, argBase)
+			res, err := statics.Constructor(r, argUrl, argBase)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -312,7 +295,7 @@ func init() {
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argBase = webidl.Some(idlFromUSVString(r, v))
 					}
-					res, err := idlStaticsURL(r).Parse(r, argUrl, argBase)
+					res, err := statics.Parse(r, argUrl, argBase)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -328,7 +311,7 @@ func init() {
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argBase = webidl.Some(idlFromUSVString(r, v))
 					}
-					res, err := idlStaticsURL(r).CanParse(r, argUrl, argBase)
+					res, err := statics.CanParse(r, argUrl, argBase)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -354,7 +337,7 @@ func init() {
 					return idlToUSVString(r, res)
 				}},
 		},
-	})
+	}
 }
 
 // URLSearchParamsMethods is implemented by the Go implementation of the IDL interface
@@ -389,18 +372,9 @@ type URLSearchParamsStatics interface {
 	Constructor(r *webidl.Realm, argInit SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) (URLSearchParamsMethods, error)
 }
 
-// URLSearchParamsStaticsImpl is the implementation of URLSearchParamsStatics (set it in an init func).
-var URLSearchParamsStaticsImpl URLSearchParamsStatics
-
-func idlStaticsURLSearchParams(r *webidl.Realm) URLSearchParamsStatics {
-	if URLSearchParamsStaticsImpl == nil {
-		r.ThrowTypeError("URLSearchParams: not implemented")
-	}
-	return URLSearchParamsStaticsImpl
-}
-
-func init() {
-	Interfaces.Add(&webidl.InterfaceDef{
+// idlDefURLSearchParams returns the definition of URLSearchParams, calling statics.
+func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
 		Name:              "URLSearchParams",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
@@ -413,7 +387,7 @@ func init() {
 			} else {
 				argInit = idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r, webidl.StringValue(""))
 			}
-			res, err := idlStaticsURLSearchParams(r).Constructor(r, argInit)
+			res, err := statics.Constructor(r, argInit)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -601,5 +575,5 @@ func init() {
 				}},
 			{Name: "entries", Symbol: "iterator", NotEnumerable: true, Kind: webidl.Operation, Alias: "entries"},
 		},
-	})
+	}
 }
