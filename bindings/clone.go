@@ -44,6 +44,7 @@ type cloneIntrinsics struct {
 	errorParts             goja.Callable // error -> [name, hasMessage, message]
 	wrapPrimitive          goja.Callable // Object(v)
 	unwrapPrimitive        goja.Callable // (kind, obj) -> primitive
+	objectPrototype        *goja.Object
 }
 
 type cloneIntrinsicsKey struct{}
@@ -104,6 +105,7 @@ const cloneIntrinsicsSrc = `(function () {
 		},
 		wrapPrimitive(v) { return O(v); },
 		unwrapPrimitive(kind, o) { return apply(valueOf[kind], o); },
+		objectPrototype: O.prototype,
 	};
 })()`
 
@@ -131,6 +133,7 @@ func (r *Realm) cloneIntrinsics() (*cloneIntrinsics, error) {
 		newError: f("newError"), errorParts: f("errorParts"), wrapPrimitive: f("wrapPrimitive"),
 		unwrapPrimitive: f("unwrapPrimitive"),
 	}
+	in.objectPrototype, _ = o.Get("objectPrototype").(*goja.Object)
 	r.SetValue(cloneIntrinsicsKey{}, in)
 	return in, nil
 }
@@ -436,7 +439,12 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 	// element type; DataView needs a brand check). Export() itself is
 	// avoided: it converts the whole object graph.
 	isView := class == "Object" && et != nil && et.Kind() == reflect.Slice && et != typeSetExport && et != typeMapExport
-	if !isView && class == "Object" {
+	// Objects whose prototype is %Object.prototype% or null are taken as
+	// ordinary (the brand checks below throw and catch an exception per
+	// object, too slow for every plain object of a message).
+	proto := obj.Prototype()
+	plain := class == "Object" && (proto == nil || proto == s.in.objectPrototype)
+	if !isView && class == "Object" && !plain {
 		b, err := s.call(s.in.isDataView, obj)
 		if err != nil {
 			return err
@@ -473,10 +481,12 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 		return dataCloneError("#<" + class + ">")
 	}
 	// Exotic objects without a serialization (WeakMap, WeakSet, WeakRef).
-	if b, err := s.call(s.in.weakBrand, obj); err != nil {
-		return err
-	} else if b.ToBoolean() {
-		return dataCloneError("#<Object>")
+	if !plain {
+		if b, err := s.call(s.in.weakBrand, obj); err != nil {
+			return err
+		} else if b.ToBoolean() {
+			return dataCloneError("#<Object>")
+		}
 	}
 	// 20. Otherwise an ordinary object.
 	rec.Kind = html.SerializedObject
