@@ -19,6 +19,7 @@ func TestNodeInterfaces(t *testing.T) {
 	j.r.QueueTask(func(vm *goja.Runtime) {
 		j.r.SetDocument(doc)
 		frameWin = vm.NewObject()
+		_ = frameWin.(*goja.Object).Set("marker", "frame window")
 		j.r.SetDOMHooks(DOMHooks{ContentWindow: func(el *dom.Node) goja.Value {
 			if el.LocalName() == "iframe" {
 				return frameWin
@@ -49,7 +50,7 @@ func TestNodeInterfaces(t *testing.T) {
 		el.remove();
 		log(el.isConnected, el.parentNode);
 		const f = document.getElementById("f");
-		log(f instanceof HTMLIFrameElement, f.src, f.sandbox.contains("allow-scripts"), f.sandbox === f.sandbox, f.contentWindow === frameWin);
+		log(f instanceof HTMLIFrameElement, f.src, f.sandbox.contains("allow-scripts"), f.sandbox === f.sandbox, f.contentWindow === frameWin, f.contentWindow.marker, f.contentDocument);
 		f.sandbox = "allow-same-origin";
 		log(f.getAttribute("sandbox"), f.sandbox.length, String(f.sandbox));
 		const s = document.createElement("script");
@@ -84,7 +85,7 @@ func TestNodeInterfaces(t *testing.T) {
 		"removeChild NotFoundError",
 		"createElement InvalidCharacterError",
 		"false null",
-		"true https://example.com/b/sub.html true true true",
+		"true https://example.com/b/sub.html true true true frame window null",
 		"allow-same-origin 1 allow-same-origin",
 		`true https://example.com/b/x.js true <script src="x.js" async=""></script>`,
 		"3 #text t 1 8 c 9 html",
