@@ -70,6 +70,9 @@ func TestNodeInterfaces(t *testing.T) {
 		let clicked = 0; a.addEventListener("click", e => clicked++); a.onclick = null; a.click(); log("clicked", clicked);
 		log(document.getElementsByTagName("B").length, document.getElementsByClassName("x").item(0) === a);
 		log(document.head.baseURI, document.body.firstChild.nodeName);
+		log(document.domain, document.currentScript);
+		document.domain = "example.com";
+		try { document.domain = "other.test"; } catch (e) { log("domain", e.name); }
 	`)
 	want := []string{
 		"function true true true",
@@ -97,6 +100,8 @@ func TestNodeInterfaces(t *testing.T) {
 		"clicked 1",
 		"1 true",
 		"https://example.com/b/ DIV",
+		"example.com null",
+		"domain SecurityError",
 	}
 	got := j.takeLog()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -113,5 +118,14 @@ func TestDefaultDocument(t *testing.T) {
 	}
 	if got := j.eval(`typeof Node + " " + (document instanceof Document) + " " + document.readyState`); got != "function true complete" {
 		t.Errorf("got %q", got)
+	}
+	j.r.QueueTask(func(vm *goja.Runtime) {
+		d := j.r.Document()
+		s, _ := d.CreateElement("script")
+		_, _ = d.Body().AppendChild(s)
+		d.CurrentScript = s
+	})
+	if got := j.eval(`document.currentScript instanceof HTMLScriptElement && document.currentScript === document.body.lastChild`); got != "true" {
+		t.Errorf("currentScript: %s", got)
 	}
 }
