@@ -233,8 +233,11 @@ func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*go
 		transfers = append(transfers, tr)
 	}
 	// 3. Let serialized be ? StructuredSerializeInternal(value, false,
-	//    memory).
-	ser, err := s.serialize(v)
+	//    memory). (One Try catches what getters and proxies throw.)
+	var ser *html.SerializedRecord
+	if ex := r.vm.Try(func() { ser, err = s.serialize(v) }); ex != nil {
+		return res, ex
+	}
 	if err != nil {
 		return res, err
 	}
@@ -495,17 +498,11 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 
 // properties serializes the own enumerable string-keyed properties (the
 // deep serialization of Arrays and Objects, step 26.4).
-func (s *serializer) properties(obj *goja.Object, rec *html.SerializedRecord) (err error) {
-	var keys []string
-	if ex := s.r.vm.Try(func() { keys = obj.Keys() }); ex != nil {
-		return ex
-	}
-	for _, k := range keys {
-		var v goja.Value
-		if ex := s.r.vm.Try(func() { v = obj.Get(k) }); ex != nil {
-			return ex
-		}
-		out, err := s.serialize(v)
+func (s *serializer) properties(obj *goja.Object, rec *html.SerializedRecord) error {
+	// Exceptions from getters propagate as panics to the Try of
+	// StructuredSerializeWithTransfer.
+	for _, k := range obj.Keys() {
+		out, err := s.serialize(obj.Get(k))
 		if err != nil {
 			return err
 		}
