@@ -1050,9 +1050,9 @@ func Check(files ...*File) (Problems, error) {
 	return ps, nil
 }
 
-// checkUnionMembers checks that the flattened member types of the
-// outermost union type t are pairwise distinguishable, as
-// https://webidl.spec.whatwg.org/#idl-union requires. It reports the first
+// checkUnionMembers is https://webidl.spec.whatwg.org/#idl-union (each
+// pair of flattened member types must be distinguishable): it checks the
+// outermost union type t. It reports the first
 // pair that is not (and names that are not defined are left to
 // undefined-type).
 func (v *validator) checkUnionMembers(t *Type) {
@@ -1072,10 +1072,10 @@ func (v *validator) checkUnionMembers(t *Type) {
 	}
 }
 
-// checkAllowShared reports [AllowShared] on the BufferSource typedef (in
-// the type's or its argument's or member's extended attributes):
-// AllowSharedBufferSource replaces it
-// (https://webidl.spec.whatwg.org/#AllowSharedBufferSource).
+// checkAllowShared is https://webidl.spec.whatwg.org/#AllowSharedBufferSource:
+// it reports [AllowShared] on the BufferSource typedef (in the type's or
+// its argument's or member's extended attributes), which
+// AllowSharedBufferSource replaces.
 func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
 	if t == nil || t.Union || t.Generic != "" || t.Name != "BufferSource" {
 		return
