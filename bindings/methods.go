@@ -403,4 +403,6 @@ var (
 	_ DocumentMethods                   = (*documentImpl)(nil)
 	_ ElementMethods                    = (*nodeImpl)(nil)
 	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
+	_ TextMethods                       = (*nodeImpl)(nil)
+	_ CommentMethods                    = (*nodeImpl)(nil)
 )
