@@ -69,6 +69,7 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 // AbortSignalMethods is implemented by the Go implementation of the IDL interface
 // AbortSignal.
 type AbortSignalMethods interface {
+	EventTargetMethods
 	// Aborted is the getter of the attribute "aborted".
 	Aborted() (bool, error)
 	// Reason is the getter of the attribute "reason".
@@ -364,6 +365,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 // CommentMethods is implemented by the Go implementation of the IDL interface
 // Comment.
 type CommentMethods interface {
+	CharacterDataMethods
 }
 
 // CommentStatics implements the constructors, static members or namespace
@@ -2415,6 +2417,7 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 // NodeMethods is implemented by the Go implementation of the IDL interface
 // Node.
 type NodeMethods interface {
+	EventTargetMethods
 	// NodeType is the getter of the attribute "nodeType".
 	NodeType() (uint16, error)
 	// NodeName is the getter of the attribute "nodeName".
@@ -2824,6 +2827,7 @@ func idlDefNodeList() *webidl.InterfaceDef {
 // TextMethods is implemented by the Go implementation of the IDL interface
 // Text.
 type TextMethods interface {
+	CharacterDataMethods
 }
 
 // TextStatics implements the constructors, static members or namespace

@@ -772,11 +772,11 @@ func (d *documentImpl) CreateDocumentFragment() (DocumentFragmentMethods, error)
 }
 
 func (d *documentImpl) CreateTextNode(data webidl.DOMString) (TextMethods, error) {
-	return d.wrap(d.doc().CreateTextNode(string(data))), nil
+	return d.wrap(d.doc().CreateTextNode(string(data))).(TextMethods), nil
 }
 
 func (d *documentImpl) CreateComment(data webidl.DOMString) (CommentMethods, error) {
-	return d.wrap(d.doc().CreateComment(string(data))), nil
+	return d.wrap(d.doc().CreateComment(string(data))).(CommentMethods), nil
 }
 
 // AdoptNode is https://dom.spec.whatwg.org/#dom-document-adoptnode
@@ -845,14 +845,14 @@ type textStatics struct{}
 
 func (textStatics) Constructor(r *webidl.Realm, data webidl.DOMString) (TextMethods, error) {
 	rr := realmOf(r)
-	return rr.nodeImpl(rr.currentDocument().CreateTextNode(string(data))), nil
+	return rr.nodeImpl(rr.currentDocument().CreateTextNode(string(data))).(TextMethods), nil
 }
 
 type commentStatics struct{}
 
 func (commentStatics) Constructor(r *webidl.Realm, data webidl.DOMString) (CommentMethods, error) {
 	rr := realmOf(r)
-	return rr.nodeImpl(rr.currentDocument().CreateComment(string(data))), nil
+	return rr.nodeImpl(rr.currentDocument().CreateComment(string(data))).(CommentMethods), nil
 }
 
 // NodeList and HTMLCollection: lists computed when read (childNodes and
