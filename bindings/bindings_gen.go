@@ -1032,6 +1032,19 @@ func idlToHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value 
 	return r.Wrap(x, "HTMLHeadElement")
 }
 
+// idlFromHTMLScriptElement converts a JavaScript value to the IDL type HTMLScriptElement.
+func idlFromHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptElementMethods {
+	return webidl.As[HTMLScriptElementMethods](r, webidl.AnyValue(v), "HTMLScriptElement")
+}
+
+// idlToHTMLScriptElement converts an IDL HTMLScriptElement value to JavaScript.
+func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "HTMLScriptElement")
+}
+
 // idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
 func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView {
 	v = webidl.AnyValue(v)
@@ -1706,6 +1719,22 @@ func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goj
 		return goja.Null()
 	}
 	return idlToHTMLHeadElement(r, x)
+}
+
+// idlFromNullableHTMLScriptElement converts a JavaScript value to the IDL type HTMLScriptElement?.
+func idlFromNullableHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptElementMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromHTMLScriptElement(r, v)
+}
+
+// idlToNullableHTMLScriptElement converts an IDL HTMLScriptElement? value to JavaScript.
+func idlToNullableHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToHTMLScriptElement(r, x)
 }
 
 // idlFromNullableLocation converts a JavaScript value to the IDL type Location?.

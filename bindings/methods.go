@@ -28,13 +28,13 @@ func init() {
 		DocumentFragment:   fragmentStatics{},
 		Text:               textStatics{},
 		Comment:            commentStatics{},
-		TextEncoder:        textEncoderStatics{},
-		TextDecoder:        textDecoderStatics{},
 		MessageChannel:     messageChannelStatics{},
 		MessageEvent:       messageEventStatics{},
 		Worker:             workerStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
 	}); err != nil {
 		panic(err)
 	}
