@@ -256,3 +256,13 @@ func TestLocationNavigatesFrame(t *testing.T) {
 		t.Fatalf("top-level navigation: %v", err)
 	}
 }
+
+func TestCurrentScript(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<script id=a>var first = document.currentScript.id;</script><script src="b.js" id=b></script>`)},
+		"b.js":       {Data: []byte(`var second = document.currentScript.id;`)},
+	}, browser.Config{})
+	if got := eval(t, ctx, w, `[first, second, document.currentScript].join()`); got != "a,b," {
+		t.Fatalf("currentScript: %v", got)
+	}
+}

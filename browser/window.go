@@ -365,6 +365,9 @@ func (s *Browser) runScripts(w *Window) {
 					w.realm.FireEventAt(w.nodeObject(el), "error", false, nil)
 					return
 				}
+				// document.currentScript is the element while it runs.
+				w.doc.CurrentScript = w.doc.NodeOf(el)
+				defer func() { w.doc.CurrentScript = nil }()
 				s.scripts.evaluate(w.realm, name, text)
 			})
 		})
