@@ -116,7 +116,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLDivElement())
 	reg.Add(idlDefHTMLElement())
 	reg.Add(idlDefHTMLHeadElement())
-	reg.Add(idlDefHTMLHtmlElement())
+	reg.Add(idlDefHTMLHTMLElement())
 	reg.Add(idlDefHTMLIFrameElement())
 	reg.Add(idlDefHTMLParagraphElement())
 	reg.Add(idlDefHTMLScriptElement())
@@ -190,13 +190,10 @@ func idlToBoolean(r *webidl.Realm, x bool) goja.Value {
 func idlFromAddEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) AddEventListenerOptionsOrBoolean {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 0
 	}
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 0
@@ -242,16 +239,6 @@ const (
 	AddEventListenerOptionsOrBooleanIsAddEventListenerOptions = 1
 	AddEventListenerOptionsOrBooleanIsBoolean                 = 2
 )
-
-// idlFromAny converts a JavaScript value to the IDL type any.
-func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
-	return webidl.AnyValue(v)
-}
-
-// idlToAny converts an IDL any value to JavaScript.
-func idlToAny(r *webidl.Realm, x goja.Value) goja.Value {
-	return webidl.AnyValue(x)
-}
 
 // idlFromArrayBuffer converts a JavaScript value to the IDL type ArrayBuffer.
 func idlFromArrayBuffer(r *webidl.Realm, v goja.Value) webidl.BufferSource {
@@ -393,14 +380,11 @@ func idlToDataView(r *webidl.Realm, x webidl.BufferSource) goja.Value {
 	return x.Value()
 }
 
-// idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)).
-func idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, v goja.Value) ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView {
+// idlFromAllowSharedBufferSource converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)).
+func idlFromAllowSharedBufferSource(r *webidl.Realm, v goja.Value) AllowSharedBufferSource {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -447,40 +431,40 @@ func idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrU
 	}
 	switch sel {
 	case 0:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 1, ArrayBuffer: idlFromArrayBuffer(r, v)}
+		return AllowSharedBufferSource{Type: 1, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 1:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 2, SharedArrayBuffer: idlFromSharedArrayBuffer(r, v)}
+		return AllowSharedBufferSource{Type: 2, SharedArrayBuffer: idlFromSharedArrayBuffer(r, v)}
 	case 2:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 3, Int8Array: idlFromInt8Array(r, v)}
+		return AllowSharedBufferSource{Type: 3, Int8Array: idlFromInt8Array(r, v)}
 	case 3:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 4, Int16Array: idlFromInt16Array(r, v)}
+		return AllowSharedBufferSource{Type: 4, Int16Array: idlFromInt16Array(r, v)}
 	case 4:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 5, Int32Array: idlFromInt32Array(r, v)}
+		return AllowSharedBufferSource{Type: 5, Int32Array: idlFromInt32Array(r, v)}
 	case 5:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 6, Uint8Array: idlFromUint8Array(r, v)}
+		return AllowSharedBufferSource{Type: 6, Uint8Array: idlFromUint8Array(r, v)}
 	case 6:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 7, Uint16Array: idlFromUint16Array(r, v)}
+		return AllowSharedBufferSource{Type: 7, Uint16Array: idlFromUint16Array(r, v)}
 	case 7:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 8, Uint32Array: idlFromUint32Array(r, v)}
+		return AllowSharedBufferSource{Type: 8, Uint32Array: idlFromUint32Array(r, v)}
 	case 8:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 9, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+		return AllowSharedBufferSource{Type: 9, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
 	case 9:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 10, BigInt64Array: idlFromBigInt64Array(r, v)}
+		return AllowSharedBufferSource{Type: 10, BigInt64Array: idlFromBigInt64Array(r, v)}
 	case 10:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 11, BigUint64Array: idlFromBigUint64Array(r, v)}
+		return AllowSharedBufferSource{Type: 11, BigUint64Array: idlFromBigUint64Array(r, v)}
 	case 11:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 12, Float32Array: idlFromFloat32Array(r, v)}
+		return AllowSharedBufferSource{Type: 12, Float32Array: idlFromFloat32Array(r, v)}
 	case 12:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 13, Float64Array: idlFromFloat64Array(r, v)}
+		return AllowSharedBufferSource{Type: 13, Float64Array: idlFromFloat64Array(r, v)}
 	case 13:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 14, DataView: idlFromDataView(r, v)}
+		return AllowSharedBufferSource{Type: 14, DataView: idlFromDataView(r, v)}
 	}
 	r.ThrowTypeError("The provided value is not of type '(ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView))'")
-	return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{}
+	return AllowSharedBufferSource{}
 }
 
-// idlToArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts an IDL (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)) value to JavaScript.
-func idlToArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, x ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView) goja.Value {
+// idlToAllowSharedBufferSource converts an IDL (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)) value to JavaScript.
+func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) goja.Value {
 	switch x.Type {
 	case 1:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
@@ -514,9 +498,9 @@ func idlToArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUin
 	return goja.Undefined()
 }
 
-// ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView is the IDL union type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)). Type is the 1-based index of the
+// AllowSharedBufferSource is the IDL union type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)). Type is the 1-based index of the
 // member type the value has (0: none).
-type ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView struct {
+type AllowSharedBufferSource struct {
 	Type              int
 	ArrayBuffer       webidl.BufferSource
 	SharedArrayBuffer webidl.BufferSource
@@ -534,22 +518,323 @@ type ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8Arr
 	DataView          webidl.BufferSource
 }
 
-// Member type indexes of ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView.
+// Member type indexes of AllowSharedBufferSource.
 const (
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsArrayBuffer       = 1
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsSharedArrayBuffer = 2
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt8Array         = 3
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt16Array        = 4
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt32Array        = 5
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8Array        = 6
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint16Array       = 7
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint32Array       = 8
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8ClampedArray = 9
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigInt64Array     = 10
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigUint64Array    = 11
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat32Array      = 12
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat64Array      = 13
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsDataView          = 14
+	AllowSharedBufferSourceIsArrayBuffer       = 1
+	AllowSharedBufferSourceIsSharedArrayBuffer = 2
+	AllowSharedBufferSourceIsInt8Array         = 3
+	AllowSharedBufferSourceIsInt16Array        = 4
+	AllowSharedBufferSourceIsInt32Array        = 5
+	AllowSharedBufferSourceIsUint8Array        = 6
+	AllowSharedBufferSourceIsUint16Array       = 7
+	AllowSharedBufferSourceIsUint32Array       = 8
+	AllowSharedBufferSourceIsUint8ClampedArray = 9
+	AllowSharedBufferSourceIsBigInt64Array     = 10
+	AllowSharedBufferSourceIsBigUint64Array    = 11
+	AllowSharedBufferSourceIsFloat32Array      = 12
+	AllowSharedBufferSourceIsFloat64Array      = 13
+	AllowSharedBufferSourceIsDataView          = 14
+)
+
+// idlFromAny converts a JavaScript value to the IDL type any.
+func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
+	return webidl.AnyValue(v)
+}
+
+// idlToAny converts an IDL any value to JavaScript.
+func idlToAny(r *webidl.Realm, x goja.Value) goja.Value {
+	return webidl.AnyValue(x)
+}
+
+// idlFromArrayBufferView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
+func idlFromArrayBufferView(r *webidl.Realm, v goja.Value) ArrayBufferView {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+		}
+	}
+	switch sel {
+	case 0:
+		return ArrayBufferView{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return ArrayBufferView{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return ArrayBufferView{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return ArrayBufferView{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return ArrayBufferView{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return ArrayBufferView{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return ArrayBufferView{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return ArrayBufferView{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return ArrayBufferView{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return ArrayBufferView{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return ArrayBufferView{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return ArrayBufferView{Type: 12, DataView: idlFromDataView(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)'")
+	return ArrayBufferView{}
+}
+
+// idlToArrayBufferView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) value to JavaScript.
+func idlToArrayBufferView(r *webidl.Realm, x ArrayBufferView) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	}
+	return goja.Undefined()
+}
+
+// ArrayBufferView is the IDL union type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView). Type is the 1-based index of the
+// member type the value has (0: none).
+type ArrayBufferView struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+}
+
+// Member type indexes of ArrayBufferView.
+const (
+	ArrayBufferViewIsInt8Array         = 1
+	ArrayBufferViewIsInt16Array        = 2
+	ArrayBufferViewIsInt32Array        = 3
+	ArrayBufferViewIsUint8Array        = 4
+	ArrayBufferViewIsUint16Array       = 5
+	ArrayBufferViewIsUint32Array       = 6
+	ArrayBufferViewIsUint8ClampedArray = 7
+	ArrayBufferViewIsBigInt64Array     = 8
+	ArrayBufferViewIsBigUint64Array    = 9
+	ArrayBufferViewIsFloat32Array      = 10
+	ArrayBufferViewIsFloat64Array      = 11
+	ArrayBufferViewIsDataView          = 12
+)
+
+// idlFromBufferSource converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
+func idlFromBufferSource(r *webidl.Realm, v goja.Value) BufferSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 12
+			}
+		}
+	}
+	switch sel {
+	case 0:
+		return BufferSource{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return BufferSource{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return BufferSource{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return BufferSource{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return BufferSource{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return BufferSource{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return BufferSource{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return BufferSource{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return BufferSource{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return BufferSource{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return BufferSource{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return BufferSource{Type: 12, DataView: idlFromDataView(r, v)}
+	case 12:
+		return BufferSource{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer)'")
+	return BufferSource{}
+}
+
+// idlToBufferSource converts an IDL ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) value to JavaScript.
+func idlToBufferSource(r *webidl.Realm, x BufferSource) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	case 13:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	}
+	return goja.Undefined()
+}
+
+// BufferSource is the IDL union type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer). Type is the 1-based index of the
+// member type the value has (0: none).
+type BufferSource struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+}
+
+// Member type indexes of BufferSource.
+const (
+	BufferSourceIsInt8Array         = 1
+	BufferSourceIsInt16Array        = 2
+	BufferSourceIsInt32Array        = 3
+	BufferSourceIsUint8Array        = 4
+	BufferSourceIsUint16Array       = 5
+	BufferSourceIsUint32Array       = 6
+	BufferSourceIsUint8ClampedArray = 7
+	BufferSourceIsBigInt64Array     = 8
+	BufferSourceIsBigUint64Array    = 9
+	BufferSourceIsFloat32Array      = 10
+	BufferSourceIsFloat64Array      = 11
+	BufferSourceIsDataView          = 12
+	BufferSourceIsArrayBuffer       = 13
 )
 
 // idlFromByteString converts a JavaScript value to the IDL type ByteString.
@@ -594,74 +879,6 @@ func idlFromDOMStringNullToEmpty(r *webidl.Realm, v goja.Value) webidl.DOMString
 func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) goja.Value {
 	return x.Value()
 }
-
-// idlFromFunction converts a JavaScript value to the IDL type Function.
-func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
-	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
-	if cb == nil {
-		return nil
-	}
-	return &Function{CallbackFunction: cb}
-}
-
-// idlToFunction converts an IDL Function value to JavaScript.
-func idlToFunction(r *webidl.Realm, x *Function) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return x.CallbackFunction.Value()
-}
-
-// idlFromDOMStringOrFunction converts a JavaScript value to the IDL type (DOMString or Function).
-func idlFromDOMStringOrFunction(r *webidl.Realm, v goja.Value) DOMStringOrFunction {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if sel < 0 && webidl.IsCallable(v) {
-			sel = 1
-		}
-	}
-	if sel < 0 {
-		sel = 0
-	}
-	switch sel {
-	case 0:
-		return DOMStringOrFunction{Type: 1, DOMString: idlFromDOMString(r, v)}
-	case 1:
-		return DOMStringOrFunction{Type: 2, Function: idlFromFunction(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(DOMString or Function)'")
-	return DOMStringOrFunction{}
-}
-
-// idlToDOMStringOrFunction converts an IDL (DOMString or Function) value to JavaScript.
-func idlToDOMStringOrFunction(r *webidl.Realm, x DOMStringOrFunction) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToDOMString(r, x.DOMString)
-	case 2:
-		return idlToFunction(r, x.Function)
-	}
-	return goja.Undefined()
-}
-
-// DOMStringOrFunction is the IDL union type (DOMString or Function). Type is the 1-based index of the
-// member type the value has (0: none).
-type DOMStringOrFunction struct {
-	Type      int
-	DOMString webidl.DOMString
-	Function  *Function
-}
-
-// Member type indexes of DOMStringOrFunction.
-const (
-	DOMStringOrFunctionIsDOMString = 1
-	DOMStringOrFunctionIsFunction  = 2
-)
 
 // idlFromDOMTokenList converts a JavaScript value to the IDL type DOMTokenList.
 func idlFromDOMTokenList(r *webidl.Realm, v goja.Value) DOMTokenListMethods {
@@ -823,13 +1040,10 @@ func idlToEventListenerOptions(r *webidl.Realm, x EventListenerOptions) goja.Val
 func idlFromEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) EventListenerOptionsOrBoolean {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 0
 	}
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 0
@@ -880,10 +1094,7 @@ const (
 func idlFromEventOrDOMString(r *webidl.Realm, v goja.Value) EventOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Event"); sel < 0 && ok {
 			sel = 0
@@ -993,6 +1204,23 @@ func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *goja.Object, meth
 	return out
 }
 
+// idlFromFunction converts a JavaScript value to the IDL type Function.
+func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &Function{CallbackFunction: cb}
+}
+
+// idlToFunction converts an IDL Function value to JavaScript.
+func idlToFunction(r *webidl.Realm, x *Function) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
 // idlFromHTMLCollection converts a JavaScript value to the IDL type HTMLCollection.
 func idlFromHTMLCollection(r *webidl.Realm, v goja.Value) HTMLCollectionMethods {
 	return webidl.As[HTMLCollectionMethods](r, webidl.AnyValue(v), "HTMLCollection")
@@ -1044,303 +1272,6 @@ func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Va
 	}
 	return r.Wrap(x, "HTMLScriptElement")
 }
-
-// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 0
-			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 6
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 11
-			}
-		}
-	}
-	switch sel {
-	case 0:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 1, Int8Array: idlFromInt8Array(r, v)}
-	case 1:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 2, Int16Array: idlFromInt16Array(r, v)}
-	case 2:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 3, Int32Array: idlFromInt32Array(r, v)}
-	case 3:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
-	case 4:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
-	case 5:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
-	case 6:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 7:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 8:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 9:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
-	case 10:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
-	case 11:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 12, DataView: idlFromDataView(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)'")
-	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{}
-}
-
-// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToInt8Array(r, x.Int8Array)
-	case 2:
-		return idlToInt16Array(r, x.Int16Array)
-	case 3:
-		return idlToInt32Array(r, x.Int32Array)
-	case 4:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 5:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 6:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 7:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 8:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 9:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 10:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 11:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 12:
-		return idlToDataView(r, x.DataView)
-	}
-	return goja.Undefined()
-}
-
-// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView is the IDL union type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView). Type is the 1-based index of the
-// member type the value has (0: none).
-type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView struct {
-	Type              int
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
-}
-
-// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView.
-const (
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt8Array         = 1
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt16Array        = 2
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt32Array        = 3
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8Array        = 4
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint16Array       = 5
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint32Array       = 6
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8ClampedArray = 7
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigInt64Array     = 8
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigUint64Array    = 9
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat32Array      = 10
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat64Array      = 11
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsDataView          = 12
-)
-
-// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 0
-			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 6
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 11
-			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
-				sel = 12
-			}
-		}
-	}
-	switch sel {
-	case 0:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 1, Int8Array: idlFromInt8Array(r, v)}
-	case 1:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 2, Int16Array: idlFromInt16Array(r, v)}
-	case 2:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 3, Int32Array: idlFromInt32Array(r, v)}
-	case 3:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
-	case 4:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
-	case 5:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
-	case 6:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 7:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 8:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 9:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
-	case 10:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
-	case 11:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 12, DataView: idlFromDataView(r, v)}
-	case 12:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer)'")
-	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{}
-}
-
-// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts an IDL ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToInt8Array(r, x.Int8Array)
-	case 2:
-		return idlToInt16Array(r, x.Int16Array)
-	case 3:
-		return idlToInt32Array(r, x.Int32Array)
-	case 4:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 5:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 6:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 7:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 8:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 9:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 10:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 11:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 12:
-		return idlToDataView(r, x.DataView)
-	case 13:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
-	}
-	return goja.Undefined()
-}
-
-// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer is the IDL union type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer). Type is the 1-based index of the
-// member type the value has (0: none).
-type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer struct {
-	Type              int
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
-	ArrayBuffer       webidl.BufferSource
-}
-
-// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer.
-const (
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt8Array         = 1
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt16Array        = 2
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt32Array        = 3
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8Array        = 4
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint16Array       = 5
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint32Array       = 6
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8ClampedArray = 7
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigInt64Array     = 8
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigUint64Array    = 9
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat32Array      = 10
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat64Array      = 11
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsDataView          = 12
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsArrayBuffer       = 13
-)
 
 // idlFromLocation converts a JavaScript value to the IDL type Location.
 func idlFromLocation(r *webidl.Realm, v goja.Value) LocationMethods {
@@ -1474,6 +1405,67 @@ func idlToMessageEventInit(r *webidl.Realm, x MessageEventInit) goja.Value {
 	return obj
 }
 
+// idlFromWindow converts a JavaScript value to the IDL type Window.
+func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
+	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
+}
+
+// idlToWindow converts an IDL Window value to JavaScript.
+func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Window")
+}
+
+// idlFromMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort).
+func idlFromMessageEventSource(r *webidl.Realm, v goja.Value) MessageEventSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return MessageEventSource{Type: 1, Window: idlFromWindow(r, v)}
+	case 1:
+		return MessageEventSource{Type: 2, MessagePort: idlFromMessagePort(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Window or MessagePort)'")
+	return MessageEventSource{}
+}
+
+// idlToMessageEventSource converts an IDL (Window or MessagePort) value to JavaScript.
+func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToWindow(r, x.Window)
+	case 2:
+		return idlToMessagePort(r, x.MessagePort)
+	}
+	return goja.Undefined()
+}
+
+// MessageEventSource is the IDL union type (Window or MessagePort). Type is the 1-based index of the
+// member type the value has (0: none).
+type MessageEventSource struct {
+	Type        int
+	Window      WindowMethods
+	MessagePort MessagePortMethods
+}
+
+// Member type indexes of MessageEventSource.
+const (
+	MessageEventSourceIsWindow      = 1
+	MessageEventSourceIsMessagePort = 2
+)
+
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
 func idlFromNavigator(r *webidl.Realm, v goja.Value) NavigatorMethods {
 	return webidl.As[NavigatorMethods](r, webidl.AnyValue(v), "Navigator")
@@ -1517,10 +1509,7 @@ func idlToNodeList(r *webidl.Realm, x NodeListMethods) goja.Value {
 func idlFromNodeOrDOMString(r *webidl.Realm, v goja.Value) NodeOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Node"); sel < 0 && ok {
 			sel = 0
@@ -1769,6 +1758,22 @@ func idlToNullableLock(r *webidl.Realm, x LockMethods) goja.Value {
 	return idlToLock(r, x)
 }
 
+// idlFromNullableMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort)?.
+func idlFromNullableMessageEventSource(r *webidl.Realm, v goja.Value) webidl.Nullable[MessageEventSource] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[MessageEventSource]()
+	}
+	return webidl.NonNull(idlFromMessageEventSource(r, v))
+}
+
+// idlToNullableMessageEventSource converts an IDL (Window or MessagePort)? value to JavaScript.
+func idlToNullableMessageEventSource(r *webidl.Realm, x webidl.Nullable[MessageEventSource]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToMessageEventSource(r, x.Value)
+}
+
 // idlFromNullableNode converts a JavaScript value to the IDL type Node?.
 func idlFromNullableNode(r *webidl.Realm, v goja.Value) NodeMethods {
 	if webidl.IsNullish(v) {
@@ -1896,19 +1901,6 @@ func idlToNullableUnsignedLongLong(r *webidl.Realm, x webidl.Nullable[uint64]) g
 	return idlToUnsignedLongLong(r, x.Value)
 }
 
-// idlFromWindow converts a JavaScript value to the IDL type Window.
-func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
-	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
-}
-
-// idlToWindow converts an IDL Window value to JavaScript.
-func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "Window")
-}
-
 // idlFromNullableWindow converts a JavaScript value to the IDL type Window?.
 func idlFromNullableWindow(r *webidl.Realm, v goja.Value) WindowMethods {
 	if webidl.IsNullish(v) {
@@ -1923,73 +1915,6 @@ func idlToNullableWindow(r *webidl.Realm, x WindowMethods) goja.Value {
 		return goja.Null()
 	}
 	return idlToWindow(r, x)
-}
-
-// idlFromWindowOrMessagePort converts a JavaScript value to the IDL type (Window or MessagePort).
-func idlFromWindowOrMessagePort(r *webidl.Realm, v goja.Value) WindowOrMessagePort {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
-			sel = 0
-		}
-		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
-			sel = 1
-		}
-	}
-	switch sel {
-	case 0:
-		return WindowOrMessagePort{Type: 1, Window: idlFromWindow(r, v)}
-	case 1:
-		return WindowOrMessagePort{Type: 2, MessagePort: idlFromMessagePort(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(Window or MessagePort)'")
-	return WindowOrMessagePort{}
-}
-
-// idlToWindowOrMessagePort converts an IDL (Window or MessagePort) value to JavaScript.
-func idlToWindowOrMessagePort(r *webidl.Realm, x WindowOrMessagePort) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToWindow(r, x.Window)
-	case 2:
-		return idlToMessagePort(r, x.MessagePort)
-	}
-	return goja.Undefined()
-}
-
-// WindowOrMessagePort is the IDL union type (Window or MessagePort). Type is the 1-based index of the
-// member type the value has (0: none).
-type WindowOrMessagePort struct {
-	Type        int
-	Window      WindowMethods
-	MessagePort MessagePortMethods
-}
-
-// Member type indexes of WindowOrMessagePort.
-const (
-	WindowOrMessagePortIsWindow      = 1
-	WindowOrMessagePortIsMessagePort = 2
-)
-
-// idlFromNullableWindowOrMessagePort converts a JavaScript value to the IDL type (Window or MessagePort)?.
-func idlFromNullableWindowOrMessagePort(r *webidl.Realm, v goja.Value) webidl.Nullable[WindowOrMessagePort] {
-	if webidl.IsNullish(v) {
-		return webidl.Null[WindowOrMessagePort]()
-	}
-	return webidl.NonNull(idlFromWindowOrMessagePort(r, v))
-}
-
-// idlToNullableWindowOrMessagePort converts an IDL (Window or MessagePort)? value to JavaScript.
-func idlToNullableWindowOrMessagePort(r *webidl.Realm, x webidl.Nullable[WindowOrMessagePort]) goja.Value {
-	if x.Null {
-		return goja.Null()
-	}
-	return idlToWindowOrMessagePort(r, x.Value)
 }
 
 // idlFromObject converts a JavaScript value to the IDL type object.
@@ -2312,9 +2237,7 @@ func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStri
 	v = webidl.AnyValue(v)
 	sel := -1
 	var seqMethod goja.Value
-	_ = seqMethod
 	obj, isObj := v.(*goja.Object)
-	_ = obj
 	if sel < 0 && isObj {
 		if sel < 0 {
 			if m := r.GetMethod(obj, "iterator"); m != nil {
@@ -2464,6 +2387,54 @@ func idlToTextEncoderEncodeIntoResult(r *webidl.Realm, x TextEncoderEncodeIntoRe
 	idlWriteDictTextEncoderEncodeIntoResult(r, obj, &x)
 	return obj
 }
+
+// idlFromTimerHandler converts a JavaScript value to the IDL type (DOMString or Function).
+func idlFromTimerHandler(r *webidl.Realm, v goja.Value) TimerHandler {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 && webidl.IsCallable(v) {
+			sel = 1
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return TimerHandler{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return TimerHandler{Type: 2, Function: idlFromFunction(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(DOMString or Function)'")
+	return TimerHandler{}
+}
+
+// idlToTimerHandler converts an IDL (DOMString or Function) value to JavaScript.
+func idlToTimerHandler(r *webidl.Realm, x TimerHandler) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToFunction(r, x.Function)
+	}
+	return goja.Undefined()
+}
+
+// TimerHandler is the IDL union type (DOMString or Function). Type is the 1-based index of the
+// member type the value has (0: none).
+type TimerHandler struct {
+	Type      int
+	DOMString webidl.DOMString
+	Function  *Function
+}
+
+// Member type indexes of TimerHandler.
+const (
+	TimerHandlerIsDOMString = 1
+	TimerHandlerIsFunction  = 2
+)
 
 // idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
 func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {

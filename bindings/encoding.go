@@ -86,7 +86,7 @@ func (d *textDecoderImpl) IgnoreBOM() (bool, error)            { return d.ignore
 
 // Decode is https://encoding.spec.whatwg.org/#dom-textdecoder-decode with
 // the UTF-8 decoder (U+FFFD per maximal invalid subpart; fatal: TypeError).
-func (d *textDecoderImpl) Decode(input webidl.Optional[ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView], opts TextDecodeOptions) (string, error) {
+func (d *textDecoderImpl) Decode(input webidl.Optional[AllowSharedBufferSource], opts TextDecodeOptions) (string, error) {
 	var data []byte
 	if input.Present {
 		data = bufferSourceOfUnion(input.Value).Bytes()
@@ -178,7 +178,7 @@ func maximalSubpart(b []byte) int {
 
 // bufferSourceOfUnion returns the buffer source member of the generated
 // AllowSharedBufferSource union.
-func bufferSourceOfUnion(u ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView) webidl.BufferSource {
+func bufferSourceOfUnion(u AllowSharedBufferSource) webidl.BufferSource {
 	for _, b := range []webidl.BufferSource{u.ArrayBuffer, u.SharedArrayBuffer, u.Int8Array, u.Int16Array, u.Int32Array,
 		u.Uint8Array, u.Uint16Array, u.Uint32Array, u.Uint8ClampedArray, u.BigInt64Array, u.BigUint64Array,
 		u.Float32Array, u.Float64Array, u.DataView} {

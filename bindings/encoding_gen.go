@@ -39,7 +39,7 @@ type TextDecoderMethods interface {
 	// IgnoreBOM is the getter of the attribute "ignoreBOM".
 	IgnoreBOM() (bool, error)
 	// Decode implements the operation "decode".
-	Decode(argInput webidl.Optional[ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView], argOptions TextDecodeOptions) (string, error)
+	Decode(argInput webidl.Optional[AllowSharedBufferSource], argOptions TextDecodeOptions) (string, error)
 }
 
 // TextDecoderStatics implements the constructors, static members or namespace
@@ -57,7 +57,6 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argLabel webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argLabel = idlFromDOMString(r, v)
@@ -110,10 +109,9 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 			{Name: "decode", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[TextDecoderMethods](r, call.This, "TextDecoder")
-					_ = self
-					var argInput webidl.Optional[ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView]
+					var argInput webidl.Optional[AllowSharedBufferSource]
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argInput = webidl.Some(idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r, v))
+						argInput = webidl.Some(idlFromAllowSharedBufferSource(r, v))
 					}
 					var argOptions TextDecodeOptions
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
@@ -185,8 +183,6 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -207,7 +203,6 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 			{Name: "encode", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[TextEncoderMethods](r, call.This, "TextEncoder")
-					_ = self
 					var argInput string
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argInput = idlFromUSVString(r, v)
@@ -223,7 +218,6 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 			{Name: "encodeInto", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[TextEncoderMethods](r, call.This, "TextEncoder")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'encodeInto' on 'TextEncoder': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}

@@ -82,18 +82,18 @@ func (g *globalBase) Atob(data webidl.DOMString) (webidl.ByteString, error) {
 	return webidl.ByteString(b), err
 }
 
-func (g *globalBase) handlerValue(h DOMStringOrFunction) goja.Value {
-	if h.Type == DOMStringOrFunctionIsFunction && h.Function != nil {
+func (g *globalBase) handlerValue(h TimerHandler) goja.Value {
+	if h.Type == TimerHandlerIsFunction && h.Function != nil {
 		return h.Function.Value()
 	}
 	return h.DOMString.Value()
 }
 
-func (g *globalBase) SetTimeout(handler DOMStringOrFunction, timeout int32, args []goja.Value) (int32, error) {
+func (g *globalBase) SetTimeout(handler TimerHandler, timeout int32, args []goja.Value) (int32, error) {
 	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, false, 0), nil
 }
 
-func (g *globalBase) SetInterval(handler DOMStringOrFunction, timeout int32, args []goja.Value) (int32, error) {
+func (g *globalBase) SetInterval(handler TimerHandler, timeout int32, args []goja.Value) (int32, error) {
 	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, true, 0), nil
 }
 
@@ -174,9 +174,8 @@ func (w *windowImpl) Close() error {
 
 // The user prompts print to the console (there is no user) and answer as
 // a user who dismisses them would.
-func (w *windowImpl) Alert() error { return w.Alert2("") }
-func (w *windowImpl) Alert2(message webidl.DOMString) error {
-	w.realm.printer(ConsoleInfo, "alert: "+string(message))
+func (w *windowImpl) Alert(message webidl.Optional[webidl.DOMString]) error {
+	w.realm.printer(ConsoleInfo, "alert: "+string(message.Value))
 	return nil
 }
 func (w *windowImpl) Confirm(message webidl.DOMString) (bool, error) {

@@ -89,7 +89,6 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -108,7 +107,6 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -328,7 +326,6 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 			{Name: "click", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HTMLElementMethods](r, call.This, "HTMLElement")
-					_ = self
 					if err := self.Click(); err != nil {
 						r.Throw(err)
 					}
@@ -353,13 +350,13 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 	}
 }
 
-// HTMLHtmlElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLHTMLElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHtmlElement.
-type HTMLHtmlElementMethods interface {
+type HTMLHTMLElementMethods interface {
 }
 
-// idlDefHTMLHtmlElement returns the definition of HTMLHtmlElement.
-func idlDefHTMLHtmlElement() *webidl.InterfaceDef {
+// idlDefHTMLHTMLElement returns the definition of HTMLHtmlElement.
+func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "HTMLHtmlElement",
 		Parent:  "HTMLElement",
@@ -799,9 +796,9 @@ type LocationMethods interface {
 	// SetHash is the setter of the attribute "hash".
 	SetHash(v string) error
 	// Assign implements the operation "assign".
-	Assign(argUrl string) error
+	Assign(argURL string) error
 	// Replace implements the operation "replace".
-	Replace(argUrl string) error
+	Replace(argURL string) error
 	// Reload implements the operation "reload".
 	Reload() error
 }
@@ -961,12 +958,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "assign", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'assign' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					if err := self.Assign(argUrl); err != nil {
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Assign(argURL); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -974,12 +970,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "replace", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'replace' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					if err := self.Replace(argUrl); err != nil {
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Replace(argURL); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -987,7 +982,6 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "reload", Kind: webidl.Operation, Unforgeable: true, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if err := self.Reload(); err != nil {
 						r.Throw(err)
 					}
@@ -1029,8 +1023,6 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -1069,10 +1061,10 @@ type MessageEventMethods interface {
 	Data() (goja.Value, error)
 	// Origin is the getter of the attribute "origin".
 	Origin() (string, error)
-	// LastEventId is the getter of the attribute "lastEventId".
-	LastEventId() (webidl.DOMString, error)
+	// LastEventID is the getter of the attribute "lastEventId".
+	LastEventID() (webidl.DOMString, error)
 	// Source is the getter of the attribute "source".
-	Source() (webidl.Nullable[WindowOrMessagePort], error)
+	Source() (webidl.Nullable[MessageEventSource], error)
 	// Ports is the getter of the attribute "ports".
 	Ports() ([]MessagePortMethods, error)
 }
@@ -1093,7 +1085,6 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'MessageEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -1134,7 +1125,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 			{Name: "lastEventId", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
-					res, err := self.LastEventId()
+					res, err := self.LastEventID()
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1148,7 +1139,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 					if err != nil {
 						r.Throw(err)
 					}
-					return idlToNullableWindowOrMessagePort(r, res)
+					return idlToNullableMessageEventSource(r, res)
 				},
 			},
 			{Name: "ports", Kind: webidl.Attribute,
@@ -1170,14 +1161,14 @@ type MessageEventInit struct {
 	EventInit
 	// Data is the member "data".
 	Data goja.Value
-	// LastEventId is the member "lastEventId".
-	LastEventId webidl.DOMString
+	// LastEventID is the member "lastEventId".
+	LastEventID webidl.DOMString
 	// Origin is the member "origin".
 	Origin string
 	// Ports is the member "ports".
 	Ports []MessagePortMethods
 	// Source is the member "source".
-	Source webidl.Nullable[WindowOrMessagePort]
+	Source webidl.Nullable[MessageEventSource]
 }
 
 // idlReadDictMessageEventInit reads the members of MessageEventInit from obj (nil for undefined
@@ -1190,9 +1181,9 @@ func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEv
 		d.Data = idlFromAny(r, goja.Null())
 	}
 	if v := r.DictionaryMember(obj, "lastEventId"); v != nil {
-		d.LastEventId = idlFromDOMString(r, v)
+		d.LastEventID = idlFromDOMString(r, v)
 	} else {
-		d.LastEventId = idlFromDOMString(r, webidl.StringValue(""))
+		d.LastEventID = idlFromDOMString(r, webidl.StringValue(""))
 	}
 	if v := r.DictionaryMember(obj, "origin"); v != nil {
 		d.Origin = idlFromUSVString(r, v)
@@ -1205,9 +1196,9 @@ func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEv
 		d.Ports = []MessagePortMethods{}
 	}
 	if v := r.DictionaryMember(obj, "source"); v != nil {
-		d.Source = idlFromNullableWindowOrMessagePort(r, v)
+		d.Source = idlFromNullableMessageEventSource(r, v)
 	} else {
-		d.Source = idlFromNullableWindowOrMessagePort(r, goja.Null())
+		d.Source = idlFromNullableMessageEventSource(r, goja.Null())
 	}
 }
 
@@ -1215,14 +1206,11 @@ func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEv
 func idlWriteDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
 	idlWriteDictEventInit(r, obj, &d.EventInit)
 	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventId), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("source", idlToNullableWindowOrMessagePort(r, d.Source), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("source", idlToNullableMessageEventSource(r, d.Source), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
-
-// MessageEventSourceType is the IDL typedef MessageEventSource = (WindowProxy or MessagePort).
-type MessageEventSourceType = WindowOrMessagePort
 
 // MessagePortMethods is implemented by the Go implementation of the IDL interface
 // MessagePort.
@@ -1239,10 +1227,10 @@ type MessagePortMethods interface {
 	Onmessageerror() (*EventHandlerNonNull, error)
 	// SetOnmessageerror is the setter of the attribute "onmessageerror".
 	SetOnmessageerror(v *EventHandlerNonNull) error
-	// PostMessage implements the operation "postMessage".
-	PostMessage(argMessage goja.Value, argTransfer []*goja.Object) error
-	// PostMessage2 implements the operation "postMessage".
-	PostMessage2(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	// PostMessageWithTransfer implements the operation "postMessage".
+	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	// PostMessageWithOptions implements the operation "postMessage".
+	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
 	// Start implements the operation "start".
 	Start() error
 	// Close implements the operation "close".
@@ -1310,11 +1298,10 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
-					_ = self
 					call0 := func() goja.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
-						if err := self.PostMessage(argMessage, argTransfer); err != nil {
+						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -1327,7 +1314,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 						} else {
 							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
 						}
-						if err := self.PostMessage2(argMessage, argOptions); err != nil {
+						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -1343,8 +1330,6 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 						{
 							v := webidl.AnyValue(webidl.Arg(call, 1))
 							sel := -1
-							var seqMethod goja.Value
-							_ = seqMethod
 							if sel < 0 && webidl.IsUndefined(v) {
 								sel = 1
 							}
@@ -1352,12 +1337,9 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 								sel = 1
 							}
 							obj, isObj := v.(*goja.Object)
-							_ = obj
 							if sel < 0 && isObj {
-								if sel < 0 {
-									if m := r.GetMethod(obj, "iterator"); m != nil {
-										sel, seqMethod = 0, m
-									}
+								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
+									sel = 0
 								}
 								if sel < 0 {
 									sel = 1
@@ -1378,7 +1360,6 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 			{Name: "start", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
-					_ = self
 					if err := self.Start(); err != nil {
 						r.Throw(err)
 					}
@@ -1387,7 +1368,6 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -1680,9 +1660,6 @@ func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d
 	_ = obj.DefineDataProperty("transfer", idlToSequenceOfObject(r, d.Transfer), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
-// TimerHandlerType is the IDL typedef TimerHandler = (DOMString or Function).
-type TimerHandlerType = DOMStringOrFunction
-
 // WindowMethods is implemented by the Go implementation of the IDL interface
 // Window.
 type WindowMethods interface {
@@ -1747,9 +1724,7 @@ type WindowMethods interface {
 	// Blur implements the operation "blur".
 	Blur() error
 	// Alert implements the operation "alert".
-	Alert() error
-	// Alert2 implements the operation "alert".
-	Alert2(argMessage webidl.DOMString) error
+	Alert(argMessage webidl.Optional[webidl.DOMString]) error
 	// Confirm implements the operation "confirm".
 	Confirm(argMessage webidl.DOMString) (bool, error)
 	// Prompt implements the operation "prompt".
@@ -1763,13 +1738,13 @@ type WindowMethods interface {
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
-	ClearTimeout(argId int32) error
+	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
-	ClearInterval(argId int32) error
+	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
 	// StructuredClone implements the operation "structuredClone".
@@ -2085,7 +2060,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -2094,7 +2068,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "stop", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Stop(); err != nil {
 						r.Throw(err)
 					}
@@ -2103,7 +2076,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "focus", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Focus(); err != nil {
 						r.Throw(err)
 					}
@@ -2112,7 +2084,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "blur", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Blur(); err != nil {
 						r.Throw(err)
 					}
@@ -2121,16 +2092,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "alert", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					call0 := func() goja.Value {
-						if err := self.Alert(); err != nil {
+						if err := self.Alert(webidl.Optional[webidl.DOMString]{}); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
 					}
 					call1 := func() goja.Value {
 						argMessage := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Alert2(argMessage); err != nil {
+						if err := self.Alert(webidl.Some(argMessage)); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -2151,7 +2121,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "confirm", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argMessage = idlFromDOMString(r, v)
@@ -2167,7 +2136,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "prompt", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argMessage = idlFromDOMString(r, v)
@@ -2189,7 +2157,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2209,7 +2176,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2222,7 +2188,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2236,7 +2201,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2250,11 +2214,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2274,14 +2237,13 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearTimeout(argId); err != nil {
+					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2289,11 +2251,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2313,14 +2274,13 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearInterval(argId); err != nil {
+					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2328,7 +2288,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2341,7 +2300,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'structuredClone' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2382,10 +2340,10 @@ type WorkerMethods interface {
 	SetOnerror(v *EventHandlerNonNull) error
 	// Terminate implements the operation "terminate".
 	Terminate() error
-	// PostMessage implements the operation "postMessage".
-	PostMessage(argMessage goja.Value, argTransfer []*goja.Object) error
-	// PostMessage2 implements the operation "postMessage".
-	PostMessage2(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	// PostMessageWithTransfer implements the operation "postMessage".
+	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	// PostMessageWithOptions implements the operation "postMessage".
+	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
 }
 
 // WorkerStatics implements the constructors, static members or namespace
@@ -2404,7 +2362,6 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Worker': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -2476,7 +2433,6 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 			{Name: "terminate", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerMethods](r, call.This, "Worker")
-					_ = self
 					if err := self.Terminate(); err != nil {
 						r.Throw(err)
 					}
@@ -2485,11 +2441,10 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerMethods](r, call.This, "Worker")
-					_ = self
 					call0 := func() goja.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
-						if err := self.PostMessage(argMessage, argTransfer); err != nil {
+						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -2502,7 +2457,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 						} else {
 							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
 						}
-						if err := self.PostMessage2(argMessage, argOptions); err != nil {
+						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -2518,8 +2473,6 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 						{
 							v := webidl.AnyValue(webidl.Arg(call, 1))
 							sel := -1
-							var seqMethod goja.Value
-							_ = seqMethod
 							if sel < 0 && webidl.IsUndefined(v) {
 								sel = 1
 							}
@@ -2527,12 +2480,9 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 								sel = 1
 							}
 							obj, isObj := v.(*goja.Object)
-							_ = obj
 							if sel < 0 && isObj {
-								if sel < 0 {
-									if m := r.GetMethod(obj, "iterator"); m != nil {
-										sel, seqMethod = 0, m
-									}
+								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
+									sel = 0
 								}
 								if sel < 0 {
 									sel = 1
@@ -2604,13 +2554,13 @@ type WorkerGlobalScopeMethods interface {
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
-	ClearTimeout(argId int32) error
+	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
-	ClearInterval(argId int32) error
+	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
 	// StructuredClone implements the operation "structuredClone".
@@ -2813,7 +2763,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "importScripts", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					argUrls := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argUrls = append(argUrls, idlFromDOMString(r, call.Arguments[k]))
@@ -2826,7 +2775,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2839,7 +2787,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2853,7 +2800,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2867,11 +2813,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2891,14 +2836,13 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearTimeout(argId); err != nil {
+					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2906,11 +2850,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2930,14 +2873,13 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearInterval(argId); err != nil {
+					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2945,7 +2887,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2958,7 +2899,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'structuredClone' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}

@@ -41,7 +41,7 @@ func (e *messageEventImpl) baseEvent() *eventImpl     { return e.eventImpl }
 func (e *messageEventImpl) WebIDLInterface() string   { return "MessageEvent" }
 func (e *messageEventImpl) Data() (goja.Value, error) { return e.data, nil }
 func (e *messageEventImpl) Origin() (string, error)   { return e.origin, nil }
-func (e *messageEventImpl) LastEventId() (webidl.DOMString, error) {
+func (e *messageEventImpl) LastEventID() (webidl.DOMString, error) {
 	return e.lastEventID, nil
 }
 func (e *messageEventImpl) Ports() ([]MessagePortMethods, error) {
@@ -51,18 +51,18 @@ func (e *messageEventImpl) Ports() ([]MessagePortMethods, error) {
 	return e.ports, nil
 }
 
-func (e *messageEventImpl) Source() (webidl.Nullable[WindowOrMessagePort], error) {
+func (e *messageEventImpl) Source() (webidl.Nullable[MessageEventSource], error) {
 	if webidl.IsNullish(e.source) {
-		return webidl.Null[WindowOrMessagePort](), nil
+		return webidl.Null[MessageEventSource](), nil
 	}
 	if p, ok := e.realm.idl.ImplOf(e.source).(*messagePortImpl); ok {
-		return webidl.NonNull(WindowOrMessagePort{Type: WindowOrMessagePortIsMessagePort, MessagePort: p}), nil
+		return webidl.NonNull(MessageEventSource{Type: MessageEventSourceIsMessagePort, MessagePort: p}), nil
 	}
 	if w, ok := e.realm.idl.ImplOf(e.source).(*windowImpl); ok && e.source == e.realm.global {
-		return webidl.NonNull(WindowOrMessagePort{Type: WindowOrMessagePortIsWindow, Window: w}), nil
+		return webidl.NonNull(MessageEventSource{Type: MessageEventSourceIsWindow, Window: w}), nil
 	}
 	// A WindowProxy the embedder made (another realm's window).
-	return webidl.NonNull(WindowOrMessagePort{Type: WindowOrMessagePortIsWindow, Window: hostWindow{Value: e.source}}), nil
+	return webidl.NonNull(MessageEventSource{Type: MessageEventSourceIsWindow, Window: hostWindow{Value: e.source}}), nil
 }
 
 type messageEventStatics struct{}
@@ -71,15 +71,15 @@ type messageEventStatics struct{}
 func (messageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, init MessageEventInit) (MessageEventMethods, error) {
 	rr := realmOf(r)
 	base := rr.newEvent(string(typ), init.Bubbles, init.Cancelable, init.Composed)
-	e := &messageEventImpl{eventImpl: base, data: init.Data, origin: init.Origin, lastEventID: init.LastEventId, source: goja.Null(), ports: init.Ports}
+	e := &messageEventImpl{eventImpl: base, data: init.Data, origin: init.Origin, lastEventID: init.LastEventID, source: goja.Null(), ports: init.Ports}
 	if e.data == nil {
 		e.data = goja.Null()
 	}
 	if !init.Source.Null {
 		switch init.Source.Value.Type {
-		case WindowOrMessagePortIsMessagePort:
+		case MessageEventSourceIsMessagePort:
 			e.source = r.Wrap(init.Source.Value.MessagePort, "MessagePort")
-		case WindowOrMessagePortIsWindow:
+		case MessageEventSourceIsWindow:
 			e.source = r.Wrap(init.Source.Value.Window, "Window")
 		}
 	}
@@ -178,12 +178,12 @@ func (p *messagePortImpl) ship() *html.MessagePort {
 }
 
 // PostMessage is postMessage(message, transfer).
-func (p *messagePortImpl) PostMessage(message goja.Value, transfer []*goja.Object) error {
+func (p *messagePortImpl) PostMessageWithTransfer(message goja.Value, transfer []*goja.Object) error {
 	return p.postMessageSteps(message, transfer)
 }
 
-// PostMessage2 is postMessage(message, options).
-func (p *messagePortImpl) PostMessage2(message goja.Value, opts StructuredSerializeOptions) error {
+// PostMessageWithOptions is postMessage(message, options).
+func (p *messagePortImpl) PostMessageWithOptions(message goja.Value, opts StructuredSerializeOptions) error {
 	return p.postMessageSteps(message, opts.Transfer)
 }
 
@@ -399,11 +399,11 @@ func (r *Realm) baseURL() string {
 	return "about:blank"
 }
 
-func (w *workerImpl) PostMessage(message goja.Value, transfer []*goja.Object) error {
+func (w *workerImpl) PostMessageWithTransfer(message goja.Value, transfer []*goja.Object) error {
 	return w.outside.postMessageSteps(message, transfer)
 }
 
-func (w *workerImpl) PostMessage2(message goja.Value, opts StructuredSerializeOptions) error {
+func (w *workerImpl) PostMessageWithOptions(message goja.Value, opts StructuredSerializeOptions) error {
 	return w.outside.postMessageSteps(message, opts.Transfer)
 }
 

@@ -31,6 +31,8 @@ func init() {
 		MessageChannel:     messageChannelStatics{},
 		MessageEvent:       messageEventStatics{},
 		Worker:             workerStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
 		TextEncoder:        textEncoderStatics{},
@@ -282,13 +284,13 @@ func (d *domExceptionImpl) Code() (uint16, error) { return uint16(d.ex.Code()), 
 
 // LockManager
 
-func (m *lockManagerImpl) Request(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
+func (m *lockManagerImpl) RequestWithCallback(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
 	// 1. If options was not passed, then let options be a new LockOptions
 	// dictionary with default members.
 	return m.request(name, lockRequestOptions{}, callback.CallbackFunction), nil
 }
 
-func (m *lockManagerImpl) Request2(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
+func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
 	o := lockRequestOptions{ifAvailable: options.IfAvailable, steal: options.Steal}
 	if options.Mode != "" {
 		o.mode, _ = weblocks.ParseMode(string(options.Mode))
@@ -408,4 +410,6 @@ var (
 	_ LocationMethods                   = (*locationImpl)(nil)
 	_ WorkerLocationMethods             = (*workerLocationImpl)(nil)
 	_ DocumentMethods                   = (*documentImpl)(nil)
+	_ ElementMethods                    = (*nodeImpl)(nil)
+	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
 )

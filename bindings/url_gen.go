@@ -63,9 +63,9 @@ type URLMethods interface {
 // members of URL.
 type URLStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argUrl string, argBase webidl.Optional[string]) (URLMethods, error)
-	Parse(r *webidl.Realm, argUrl string, argBase webidl.Optional[string]) (URLMethods, error)
-	CanParse(r *webidl.Realm, argUrl string, argBase webidl.Optional[string]) (bool, error)
+	Constructor(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
+	Parse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
+	CanParse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (bool, error)
 }
 
 // idlDefURL returns the definition of URL, calling statics.
@@ -77,16 +77,15 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
-			argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 			var argBase webidl.Optional[string]
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argBase = webidl.Some(idlFromUSVString(r, v))
 			}
-			res, err := statics.Constructor(r, argUrl, argBase)
+			res, err := statics.Constructor(r, argURL, argBase)
 			if err != nil {
 				r.Throw(err)
 			}
@@ -290,12 +289,12 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'parse' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argBase webidl.Optional[string]
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argBase = webidl.Some(idlFromUSVString(r, v))
 					}
-					res, err := statics.Parse(r, argUrl, argBase)
+					res, err := statics.Parse(r, argURL, argBase)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -306,12 +305,12 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'canParse' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argBase webidl.Optional[string]
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argBase = webidl.Some(idlFromUSVString(r, v))
 					}
-					res, err := statics.CanParse(r, argUrl, argBase)
+					res, err := statics.CanParse(r, argURL, argBase)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -320,7 +319,6 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 			{Name: "toJSON", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLMethods](r, call.This, "URL")
-					_ = self
 					res, err := self.ToJSON()
 					if err != nil {
 						r.Throw(err)
@@ -380,7 +378,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argInit SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argInit = idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r, v)
@@ -407,7 +404,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "append", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'append' on 'URLSearchParams': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -421,7 +417,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'delete' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -438,7 +433,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "get", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'get' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -452,7 +446,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "getAll", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getAll' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -466,7 +459,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "has", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'has' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -484,7 +476,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "set", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'set' on 'URLSearchParams': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -498,7 +489,6 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 			{Name: "sort", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
-					_ = self
 					if err := self.Sort(); err != nil {
 						r.Throw(err)
 					}
