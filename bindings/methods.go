@@ -35,8 +35,6 @@ func init() {
 		TextDecoder:        textDecoderStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
-		TextEncoder:        textEncoderStatics{},
-		TextDecoder:        textDecoderStatics{},
 	}); err != nil {
 		panic(err)
 	}
