@@ -217,7 +217,7 @@ var shared = {n: 1};
 		`const f = document.getElementById("f").contentWindow; return f.add(2, 3) === 5 && f.shared === f.shared && f.shared.n === 1`,
 		`const f = document.getElementById("f").contentWindow; const p = f.navigator.locks.request("x", l => l.name); return p instanceof f.Promise && !(p instanceof Promise)`,
 		`const f = document.getElementById("f").contentWindow; try { f.fail(); return false } catch (e) { return e instanceof f.RangeError && e.message === "in frame" }`,
-		`const f = document.getElementById("f").contentWindow; return f.parent === window && document.getElementById("f").contentDocument.defaultView === f`,
+		`const f = document.getElementById("f").contentWindow; return f.parent === window && f.top === window && top === window && document.getElementById("f").contentDocument.defaultView === f`,
 		`const x = document.getElementById("x").contentWindow; try { x.navigator; return false } catch (e) { return e.name === "SecurityError" }`,
 		`const x = document.getElementById("x").contentWindow; return typeof x.postMessage === "function" && document.getElementById("x").contentDocument === null`,
 	}
