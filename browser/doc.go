@@ -62,9 +62,8 @@
 //     browsers the initial about:blank Window is reused for the navigated
 //     document, which has the same observable effect for same-origin
 //     popups: listeners added right after open() see its load event).
-//   - window.top is the window itself (the bindings make it
-//     [LegacyUnforgeable]; no host hook yet); a top-level window of Open
-//     does not navigate from script (NotSupportedError).
+//   - A top-level window of Open does not navigate from script
+//     (NotSupportedError).
 //   - A frame navigation does not fire pagehide/unload at the old window.
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
