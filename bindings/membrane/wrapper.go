@@ -79,7 +79,11 @@ func shadowFunction(goja.FunctionCall) goja.Value { return goja.Undefined() }
 func shadowConstructor(call goja.ConstructorCall) *goja.Object { return nil }
 
 // cross runs f in d.from and rethrows, in d.to, what it threw.
-func (d *direction) cross(f func()) {
+func (d *direction) cross(f func()) { d.crossing(false, f) }
+
+// crossing is cross; call tells a function call (apply, construct) from
+// property access, for scheduleDrain.
+func (d *direction) crossing(call bool, f func()) {
 	m := d.m
 	if m.depth >= m.MaxDepth && m.MaxDepth > 0 {
 		panic(d.to.tooDeep())
@@ -87,7 +91,7 @@ func (d *direction) cross(f func()) {
 	m.depth++
 	ex, fatal := d.from.enter(f)
 	m.depth--
-	d.scheduleDrain()
+	d.scheduleDrain(call)
 	d.rethrow(ex, fatal)
 }
 
@@ -104,6 +108,19 @@ func (d *direction) rethrow(ex *goja.Exception, fatal error) {
 func (d *direction) callIn(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	var ret goja.Value
 	d.cross(func() {
+		var err error
+		ret, err = f(this, args...)
+		if err != nil {
+			panic(err)
+		}
+	})
+	return ret
+}
+
+// callFn is callIn for a function call (see scheduleDrain).
+func (d *direction) callFn(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+	var ret goja.Value
+	d.crossing(true, func() {
 		var err error
 		ret, err = f(this, args...)
 		if err != nil {
@@ -697,7 +714,7 @@ func (w *wrapper) apply(_ *goja.Object, this goja.Value, args []goja.Value) goja
 	for i, a := range args {
 		fargs[i] = rv.wrap(a)
 	}
-	return d.wrap(d.callIn(w.fn, rv.wrap(this), fargs...))
+	return d.wrap(d.callFn(w.fn, rv.wrap(this), fargs...))
 }
 
 func (w *wrapper) construct(_ *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
@@ -713,7 +730,7 @@ func (w *wrapper) construct(_ *goja.Object, args []goja.Value, newTarget *goja.O
 		nt, _ = rv.wrap(newTarget).(*goja.Object)
 	}
 	var ret *goja.Object
-	d.cross(func() {
+	d.crossing(true, func() {
 		var err error
 		ret, err = w.ctor(nt, fargs...)
 		if err != nil {
@@ -753,7 +770,7 @@ func (w *wrapper) opaque(v goja.Value) goja.Value {
 		for i, a := range call.Arguments {
 			args[i] = rv.wrap(a)
 		}
-		return d.wrap(d.callIn(fn, t, args...))
+		return d.wrap(d.callFn(fn, t, args...))
 	}).(*goja.Object)
 	// f's closure holds t and o, so the weak key stays valid while f lives.
 	wf := weak.Make(f)
