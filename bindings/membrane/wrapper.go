@@ -134,7 +134,9 @@ func (d *direction) callFn(f goja.Callable, this goja.Value, args ...goja.Value)
 func (w *wrapper) deny(op Op, key goja.Value) {
 	d := w.d
 	if p := d.policy; p != nil && p.Error != nil {
-		panic(p.Error(d.to.vm, w.t, op, key))
+		if e := p.Error(d.to.vm, w.t, op, key); e != nil {
+			panic(e)
+		}
 	}
 	name := ""
 	if key != nil {
