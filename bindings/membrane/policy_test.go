@@ -52,7 +52,17 @@ func crossOriginPair(t *testing.T, sameOrigin *bool) *pair {
 			return o
 		},
 	}
-	p.m.SetPolicy(p.a, p.b, rules.Policy())
+	pol := rules.Policy()
+	check := pol.Check
+	pol.Check = func(obj *goja.Object, op Op, key goja.Value) Decision {
+		// Record calls of postMessage (a browser notes the incumbent).
+		if op == OpCall && obj == p.a.Get("postMessage") {
+			p.a.Set("postMessageCalls", p.a.Get("postMessageCalls").ToInteger()+1)
+		}
+		return check(obj, op, key)
+	}
+	p.a.Set("postMessageCalls", 0)
+	p.m.SetPolicy(p.a, p.b, pol)
 	return p
 }
 
@@ -114,6 +124,7 @@ func TestCrossOriginDenied(t *testing.T) {
 	)
 	expectTrue(t, p.a,
 		`received.join() === "hi"`,
+		`postMessageCalls === 1`,
 		`hrefValue === "https://c.example/"`,
 	)
 	// document.domain-style change: the same wrapper becomes same-origin.

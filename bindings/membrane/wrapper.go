@@ -131,10 +131,12 @@ func (d *direction) callFn(f goja.Callable, this goja.Value, args ...goja.Value)
 }
 
 // deny throws the policy's error for op in d.to.
-func (w *wrapper) deny(op Op, key goja.Value) {
-	d := w.d
+func (w *wrapper) deny(op Op, key goja.Value) { w.d.deny(w.t, op, key) }
+
+// deny throws the policy's error for op on obj (of d.from) in d.to.
+func (d *direction) deny(obj *goja.Object, op Op, key goja.Value) {
 	if p := d.policy; p != nil && p.Error != nil {
-		if e := p.Error(d.to.vm, w.t, op, key); e != nil {
+		if e := p.Error(d.to.vm, obj, op, key); e != nil {
 			panic(e)
 		}
 	}
@@ -768,6 +770,11 @@ func (w *wrapper) opaque(v goja.Value) goja.Value {
 	t := w.t
 	rv := d.reverse()
 	f := d.to.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		// The policy sees the call of the original function, as it sees
+		// calls through wrappers.
+		if d.policy.check(o, OpCall, nil) == Deny {
+			d.deny(o, OpCall, nil)
+		}
 		args := make([]goja.Value, len(call.Arguments))
 		for i, a := range call.Arguments {
 			args[i] = rv.wrap(a)
