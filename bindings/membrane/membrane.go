@@ -278,6 +278,12 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		}
 		r.resolved = vm.ToValue(p)
 		r.then = callable(r.resolved, "then")
+		// then reads the promise's constructor (SpeciesConstructor): an
+		// own undefined one keeps page code (a replaced
+		// Promise.prototype.constructor) out of the membrane's jobs.
+		if err == nil {
+			err = r.resolved.(*goja.Object).DefineDataProperty("constructor", goja.Undefined(), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+		}
 		if fp, ok := vm.GlobalObject().Get("Function").(*goja.Object); ok {
 			if proto, ok := fp.Get("prototype").(*goja.Object); ok {
 				r.hasInstanceObj, _ = proto.GetSymbol(goja.SymHasInstance).(*goja.Object)

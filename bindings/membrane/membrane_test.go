@@ -477,3 +477,19 @@ func TestAsyncBothWays(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// Page code replacing Promise.prototype.constructor or then after Add
+// does not see or break the membrane's own jobs.
+func TestIntrinsicsCapturedAtAdd(t *testing.T) {
+	p := newPair(t)
+	run(t, p.b, `
+		var touched = 0;
+		Object.defineProperty(Promise.prototype, "constructor", { get() { touched++; return Promise; } });
+		Promise.prototype.then = function () { touched += 100; };
+		Reflect.get = () => "hijacked";
+	`)
+	run(t, p.a, `var resolved = Promise.resolve(1); var obj = { x: 1 };`)
+	run(t, p.b, `var got; frame.obj.x; touched = 0;`)
+	p.m.Checkpoint()
+	expectTrue(t, p.b, `frame.obj.x === 1`, `touched === 0`)
+}
