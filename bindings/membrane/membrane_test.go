@@ -488,8 +488,11 @@ func TestIntrinsicsCapturedAtAdd(t *testing.T) {
 		Promise.prototype.then = function () { touched += 100; };
 		Reflect.get = () => "hijacked";
 	`)
-	run(t, p.a, `var resolved = Promise.resolve(1); var obj = { x: 1 };`)
+	run(t, p.a, `var resolved = Promise.resolve(1); var obj = { x: 1 };
+		Object.defineProperty(Object.prototype, "value", { set(v) { throw new Error("polluted"); }, configurable: true });
+		Object.prototype.get = function () {};`)
 	run(t, p.b, `var got; frame.obj.x; touched = 0;`)
 	p.m.Checkpoint()
-	expectTrue(t, p.b, `frame.obj.x === 1`, `touched === 0`)
+	expectTrue(t, p.b, `frame.obj.x === 1`, `touched === 0`,
+		`(Object.defineProperty(frame.obj, "y", { value: 2, writable: true, enumerable: true, configurable: true }), frame.obj.y === 2)`)
 }

@@ -275,8 +275,10 @@ func (w *wrapper) defineKey(key, fromKey goja.Value, desc goja.PropertyDescripto
 	rv := d.reverse()
 	var ok goja.Value
 	d.cross(func() {
-		fd := d.from.vm.NewObject()
-		setDescFields(fd, desc, rv.wrap)
+		// A null-prototype descriptor with own data fields: nothing
+		// inherited (a polluted Object.prototype) is read or run.
+		fd := d.from.vm.CreateObject(nil)
+		setDescFields(d.from.vm, fd, desc, rv.wrap)
 		var err error
 		ok, err = d.from.defineProperty(goja.Undefined(), w.t, fromKey, fd)
 		if err != nil {
@@ -294,24 +296,27 @@ func (w *wrapper) defineKey(key, fromKey goja.Value, desc goja.PropertyDescripto
 
 // setDescFields copies a goja descriptor into a descriptor object,
 // converting values with conv.
-func setDescFields(o *goja.Object, desc goja.PropertyDescriptor, conv func(goja.Value) goja.Value) {
+func setDescFields(vm *goja.Runtime, o *goja.Object, desc goja.PropertyDescriptor, conv func(goja.Value) goja.Value) {
+	put := func(k string, v goja.Value) {
+		_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
 	if desc.Value != nil {
-		_ = o.Set("value", conv(desc.Value))
+		put("value", conv(desc.Value))
 	}
 	if desc.Writable != goja.FLAG_NOT_SET {
-		_ = o.Set("writable", desc.Writable.Bool())
+		put("writable", vm.ToValue(desc.Writable.Bool()))
 	}
 	if desc.Getter != nil {
-		_ = o.Set("get", conv(desc.Getter))
+		put("get", conv(desc.Getter))
 	}
 	if desc.Setter != nil {
-		_ = o.Set("set", conv(desc.Setter))
+		put("set", conv(desc.Setter))
 	}
 	if desc.Enumerable != goja.FLAG_NOT_SET {
-		_ = o.Set("enumerable", desc.Enumerable.Bool())
+		put("enumerable", vm.ToValue(desc.Enumerable.Bool()))
 	}
 	if desc.Configurable != goja.FLAG_NOT_SET {
-		_ = o.Set("configurable", desc.Configurable.Bool())
+		put("configurable", vm.ToValue(desc.Configurable.Bool()))
 	}
 }
 
