@@ -91,8 +91,10 @@ func (m *Membrane) Add(vm *goja.Runtime) error {
 }
 
 // Remove takes vm out of the membrane. Wrappers already handed out keep
-// working (they hold what they need); new crossings from or to vm fail
-// with ErrNotAdded.
+// working (they hold what they need, as a removed iframe's objects stay
+// usable in browsers); Wrap with vm panics with ErrNotAdded, and an
+// object of vm reached through a third runtime's wrapper throws a
+// TypeError instead of being wrapped anew.
 func (m *Membrane) Remove(vm *goja.Runtime) {
 	r := m.realms[vm]
 	if r == nil {
