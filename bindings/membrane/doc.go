@@ -24,6 +24,11 @@
 //	m.Add(frameVM)                  // before page scripts run
 //	contentWindow := m.Wrap(frameVM, parentVM, frameVM.GlobalObject())
 //	m.SetPolicy(frameVM, parentVM, rules.Policy())   // cross-origin rules, optional
+//	orig, vm := m.Unwrap(v)         // the object behind a wrapper, e.g. to clone it
+//
+// A value given to Wrap must belong to the runtime it is said to come from
+// (goja does not tell an object's runtime); values reached through
+// wrappers always do.
 //
 // # Wrappers
 //
