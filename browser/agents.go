@@ -48,18 +48,20 @@ func (b *Browser) agentOf(a *html.Agent) *agentState {
 // event loop, before w's scripts.
 func (w *Window) joinMembrane() error {
 	st := w.s.agentOf(w.env.Agent())
+	// The browser's lock orders this with leaveMembrane's Remove: tasks of
+	// one agent may run on different goroutines of the scheduler, and the
+	// membrane's tables are not goroutine-safe.
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
 	if err := st.m.Add(w.realm.Runtime()); err != nil {
 		return err
 	}
 	w.agent = st
-	w.s.mu.Lock()
-	others := append([]*Window(nil), st.windows...)
-	st.windows = append(st.windows, w)
-	w.s.mu.Unlock()
-	for _, o := range others {
+	for _, o := range st.windows {
 		st.m.SetPolicy(o.realm.Runtime(), w.realm.Runtime(), w.policyFor(o))
 		st.m.SetPolicy(w.realm.Runtime(), o.realm.Runtime(), o.policyFor(w))
 	}
+	st.windows = append(st.windows, w)
 	return nil
 }
 
