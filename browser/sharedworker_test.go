@@ -9,9 +9,9 @@ import (
 	"github.com/gowebengine/weblocks/browser"
 )
 
-// sharedSite: the page and its two iframes each connect to the shared
-// worker sw.js (named "one"); the worker answers every port with its
-// lock query's clientId and holds lock "L" while asked to.
+// sharedSite: the page and its two iframes connect to the shared worker
+// sw.js; the worker answers every port with its Web Locks clientId and
+// holds lock "L-" + its name from its first connection on.
 var sharedSite = fstest.MapFS{
 	"index.html": {Data: []byte(`<!doctype html><script>
 function connect(win, name) {
@@ -25,17 +25,22 @@ function connect(win, name) {
 </script><iframe id=a src="frame.html"></iframe><iframe id=b src="frame.html"></iframe>`)},
 	"frame.html": {Data: []byte(`<!doctype html><p>frame`)},
 	"sw.js": {Data: []byte(`
-let held = null;
+// A lock of this global's own (whatever the client) and the lock
+// "L-" + name, both held for ever from the first connection on.
+const me = "me-" + Math.random();
+let started = false;
 onconnect = e => {
   const port = e.ports[0];
   if (e.source !== port) throw new Error("source is not the port");
+  if (!started) {
+    started = true;
+    navigator.locks.request(me, () => new Promise(() => {}));
+    navigator.locks.request("L-" + self.name, () => new Promise(() => {}));
+  }
   port.onmessage = async m => {
     if (m.data === "id") {
-      let release;
-      if (!held) held = navigator.locks.request("L-" + self.name, () => new Promise(r => release = r));
-      await new Promise(r => setTimeout(r, 0));
       const s = await navigator.locks.query();
-      port.postMessage(s.held.filter(l => l.name === "L-" + self.name).map(l => l.clientId).join());
+      port.postMessage(s.held.filter(l => l.name === me).map(l => l.clientId).join());
     }
   };
 };
@@ -67,8 +72,22 @@ func TestSharedWorkerOneClient(t *testing.T) {
 	if ids[2] == "" || ids[2] == ids[0] {
 		t.Errorf("the worker named two has clientId %q, want one of its own (one: %q)", ids[2], ids[0])
 	}
-	if n := len(b.UserAgent().SharedWorkers()); n != 2 {
-		t.Errorf("%d shared workers, want 2", n)
+	workers := b.UserAgent().SharedWorkers()
+	if len(workers) != 2 {
+		t.Fatalf("%d shared workers, want 2", len(workers))
+	}
+	// The clientId is the shared worker's environment's id.
+	for _, sw := range workers {
+		want := ids[0]
+		if sw.Name() == "two" {
+			want = ids[2]
+		}
+		if sw.Env().ID() != want {
+			t.Errorf("worker %q: environment id %s, clientId %v", sw.Name(), sw.Env().ID(), want)
+		}
+		if sw.Owners() != map[string]int{"one": 2, "two": 1}[sw.Name()] {
+			t.Errorf("worker %q has %d owners", sw.Name(), sw.Owners())
+		}
 	}
 }
 
@@ -79,9 +98,9 @@ func TestSharedWorkerLifetime(t *testing.T) {
 	b, w, ctx := open(t, sharedSite, browser.Config{})
 	eval(t, ctx, w, `Promise.all([connect(document.getElementById("a").contentWindow, "one"), connect(document.getElementById("b").contentWindow, "one")])`)
 	eval(t, ctx, w, `window.got = navigator.locks.request("L-one", () => "granted"); 0`)
-	held := `navigator.locks.query().then(s => s.held.map(l => l.name).join())`
+	held := `navigator.locks.query().then(s => s.held.map(l => l.name.replace(/^me-.*/, "me")).join())`
 	eval(t, ctx, w, `document.getElementById("a").remove()`)
-	if got := eval(t, ctx, w, held); got != "L-one" {
+	if got := eval(t, ctx, w, held); got != "me,L-one" {
 		t.Fatalf("after removing one owner, held = %v", got)
 	}
 	if n := len(b.UserAgent().SharedWorkers()); n != 1 {
