@@ -36,6 +36,12 @@
 // postMessage between windows and workers uses HTML's StructuredSerialize
 // and StructuredDeserialize (clone.go).
 //
+// Shared workers (sharedworker.go): new SharedWorker(url, name) connects
+// to the user agent's one worker for (url, name, storage key) or runs a new
+// one, and fires connect at its global with a port entangled with the
+// SharedWorker object's port. The worker is terminated (its Web Locks
+// released) when its last owner document is unloaded.
+//
 // # One JavaScript heap per agent
 //
 // goja has one realm per runtime, so every window has its own runtime, and
@@ -67,7 +73,7 @@
 //     another window's objects nested inside it).
 //   - MessageChannel, MessagePort and transferring are not yet provided
 //     (postMessage with a non-empty transfer list throws DataCloneError);
-//     shared and service workers and module workers are not supported.
+//     service workers and module workers are not supported.
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
 //     row; a repeating timer keeps a browser busy forever.
 package browser
