@@ -32,10 +32,10 @@ func init() {
 		MessageEvent:       messageEventStatics{},
 		Worker:             workerStatics{},
 		SharedWorker:       sharedWorkerStatics{},
-		TextEncoder:        textEncoderStatics{},
-		TextDecoder:        textDecoderStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -411,4 +411,6 @@ var (
 	_ DocumentMethods                   = (*documentImpl)(nil)
 	_ ElementMethods                    = (*nodeImpl)(nil)
 	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
+	_ TextMethods                       = (*nodeImpl)(nil)
+	_ CommentMethods                    = (*nodeImpl)(nil)
 )
