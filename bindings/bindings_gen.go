@@ -27,6 +27,7 @@ type Statics struct {
 	MessageChannel     MessageChannelStatics
 	MessageEvent       MessageEventStatics
 	QuotaExceededError QuotaExceededErrorStatics
+	SharedWorker       SharedWorkerStatics
 	Text               TextStatics
 	TextDecoder        TextDecoderStatics
 	TextEncoder        TextEncoderStatics
@@ -74,6 +75,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
+	if impl.SharedWorker == nil {
+		missing = append(missing, "SharedWorkerStatics")
+	}
 	if impl.Text == nil {
 		missing = append(missing, "TextStatics")
 	}
@@ -95,7 +99,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -134,6 +138,8 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefNodeList())
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefSharedWorker(impl.SharedWorker))
+	reg.Add(idlDefSharedWorkerGlobalScope())
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
 	reg.Add(idlDefText(impl.Text))
@@ -879,6 +885,71 @@ func idlFromDOMStringNullToEmpty(r *webidl.Realm, v goja.Value) webidl.DOMString
 func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) goja.Value {
 	return x.Value()
 }
+
+// idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
+func idlFromWorkerOptions(r *webidl.Realm, v goja.Value) WorkerOptions {
+	var d WorkerOptions
+	idlReadDictWorkerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"), &d)
+	return d
+}
+
+// idlToWorkerOptions converts an IDL WorkerOptions value to JavaScript.
+func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictWorkerOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromDOMStringOrWorkerOptions converts a JavaScript value to the IDL type (DOMString or WorkerOptions).
+func idlFromDOMStringOrWorkerOptions(r *webidl.Realm, v goja.Value) DOMStringOrWorkerOptions {
+	v = webidl.AnyValue(v)
+	sel := -1
+	if sel < 0 && webidl.IsNullish(v) {
+		sel = 1
+	}
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			sel = 1
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return DOMStringOrWorkerOptions{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return DOMStringOrWorkerOptions{Type: 2, WorkerOptions: idlFromWorkerOptions(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(DOMString or WorkerOptions)'")
+	return DOMStringOrWorkerOptions{}
+}
+
+// idlToDOMStringOrWorkerOptions converts an IDL (DOMString or WorkerOptions) value to JavaScript.
+func idlToDOMStringOrWorkerOptions(r *webidl.Realm, x DOMStringOrWorkerOptions) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToWorkerOptions(r, x.WorkerOptions)
+	}
+	return goja.Undefined()
+}
+
+// DOMStringOrWorkerOptions is the IDL union type (DOMString or WorkerOptions). Type is the 1-based index of the
+// member type the value has (0: none).
+type DOMStringOrWorkerOptions struct {
+	Type          int
+	DOMString     webidl.DOMString
+	WorkerOptions WorkerOptions
+}
+
+// Member type indexes of DOMStringOrWorkerOptions.
+const (
+	DOMStringOrWorkerOptionsIsDOMString     = 1
+	DOMStringOrWorkerOptionsIsWorkerOptions = 2
+)
 
 // idlFromDOMTokenList converts a JavaScript value to the IDL type DOMTokenList.
 func idlFromDOMTokenList(r *webidl.Realm, v goja.Value) DOMTokenListMethods {
@@ -2533,20 +2604,6 @@ func idlToWorkerNavigator(r *webidl.Realm, x WorkerNavigatorMethods) goja.Value 
 		return goja.Null()
 	}
 	return r.Wrap(x, "WorkerNavigator")
-}
-
-// idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
-func idlFromWorkerOptions(r *webidl.Realm, v goja.Value) WorkerOptions {
-	var d WorkerOptions
-	idlReadDictWorkerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"), &d)
-	return d
-}
-
-// idlToWorkerOptions converts an IDL WorkerOptions value to JavaScript.
-func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) goja.Value {
-	obj := r.VM.NewObject()
-	idlWriteDictWorkerOptions(r, obj, &x)
-	return obj
 }
 
 // idlFromWorkerType converts a JavaScript value to the IDL type WorkerType.

@@ -55,7 +55,7 @@ func (r *Realm) newGlobal(info envInfo) any {
 // WebIDLInterface names the most derived interface of implementations
 // that are also returned as their base interfaces (EventTarget).
 func (w *windowImpl) WebIDLInterface() string       { return "Window" }
-func (w *workerGlobalImpl) WebIDLInterface() string { return "DedicatedWorkerGlobalScope" }
+func (w *workerGlobalImpl) WebIDLInterface() string { return w.realm.kind.String() }
 func (p *performanceImpl) WebIDLInterface() string  { return "Performance" }
 func (s *abortSignalImpl) WebIDLInterface() string  { return "AbortSignal" }
 

@@ -1650,6 +1650,150 @@ const (
 
 var idlValuesRequestCredentials = []string{"omit", "same-origin", "include"}
 
+// SharedWorkerMethods is implemented by the Go implementation of the IDL interface
+// SharedWorker.
+type SharedWorkerMethods interface {
+	EventTargetMethods
+	// Port is the getter of the attribute "port".
+	Port() (MessagePortMethods, error)
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+}
+
+// SharedWorkerStatics implements the constructors, static members or namespace
+// members of SharedWorker.
+type SharedWorkerStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argScriptURL string, argOptions DOMStringOrWorkerOptions) (SharedWorkerMethods, error)
+}
+
+// idlDefSharedWorker returns the definition of SharedWorker, calling statics.
+func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "SharedWorker",
+		Parent:            "EventTarget",
+		Exposed:           []string{"Window"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'SharedWorker': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argScriptURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argOptions DOMStringOrWorkerOptions
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argOptions = idlFromDOMStringOrWorkerOptions(r, v)
+			} else {
+				argOptions = idlFromDOMStringOrWorkerOptions(r, goja.Undefined())
+			}
+			res, err := statics.Constructor(r, argScriptURL, argOptions)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "port", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[SharedWorkerMethods](r, this, "SharedWorker")
+					res, err := self.Port()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToMessagePort(r, res)
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[SharedWorkerMethods](r, this, "SharedWorker")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[SharedWorkerMethods](r, this, "SharedWorker")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
+// SharedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
+// SharedWorkerGlobalScope.
+type SharedWorkerGlobalScopeMethods interface {
+	WorkerGlobalScopeMethods
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// Onconnect is the getter of the attribute "onconnect".
+	Onconnect() (*EventHandlerNonNull, error)
+	// SetOnconnect is the setter of the attribute "onconnect".
+	SetOnconnect(v *EventHandlerNonNull) error
+	// Close implements the operation "close".
+	Close() error
+}
+
+// idlDefSharedWorkerGlobalScope returns the definition of SharedWorkerGlobalScope.
+func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:        "SharedWorkerGlobalScope",
+		Parent:      "WorkerGlobalScope",
+		Exposed:     []string{"SharedWorker"},
+		Global:      true,
+		GlobalNames: []string{"Worker", "SharedWorker"},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, this, "SharedWorkerGlobalScope")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					r.This(this, "SharedWorkerGlobalScope")
+					if err := r.ThisObject(this).DefineDataProperty("name", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onconnect", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, this, "SharedWorkerGlobalScope")
+					res, err := self.Onconnect()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, this, "SharedWorkerGlobalScope")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnconnect(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, call.This, "SharedWorkerGlobalScope")
+					if err := self.Close(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+		},
+	}
+}
+
 // StructuredSerializeOptions is the IDL dictionary StructuredSerializeOptions.
 type StructuredSerializeOptions struct {
 	// Transfer is the member "transfer".

@@ -31,6 +31,7 @@ func init() {
 		MessageChannel:     messageChannelStatics{},
 		MessageEvent:       messageEventStatics{},
 		Worker:             workerStatics{},
+		SharedWorker:       sharedWorkerStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
 		TextEncoder:        textEncoderStatics{},

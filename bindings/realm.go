@@ -19,6 +19,7 @@ type GlobalKind int
 const (
 	WindowGlobal GlobalKind = iota + 1
 	DedicatedWorkerGlobal
+	SharedWorkerGlobal
 )
 
 // String returns the global interface's name.
@@ -28,6 +29,8 @@ func (k GlobalKind) String() string {
 		return "Window"
 	case DedicatedWorkerGlobal:
 		return "DedicatedWorkerGlobalScope"
+	case SharedWorkerGlobal:
+		return "SharedWorkerGlobalScope"
 	}
 	return fmt.Sprintf("GlobalKind(%d)", int(k))
 }
@@ -40,6 +43,8 @@ func (k GlobalKind) ExposureSet() []string {
 		return []string{"Window"}
 	case DedicatedWorkerGlobal:
 		return []string{"Worker", "DedicatedWorker"}
+	case SharedWorkerGlobal:
+		return []string{"Worker", "SharedWorker"}
 	}
 	return nil
 }

@@ -40,6 +40,12 @@
 // records and ports in html), ports transfer. location.href, assign,
 // replace and reload navigate an iframe's or a popup's window.
 //
+// Shared workers (sharedworker.go): new SharedWorker(url, name) connects
+// to the user agent's one worker for (url, name, storage key) or runs a new
+// one, and fires connect at its global with a port entangled with the
+// SharedWorker object's port. The worker is terminated (its Web Locks
+// released) when its last owner document is unloaded.
+//
 // # One JavaScript heap per agent
 //
 // goja has one realm per runtime, so every window has its own runtime, and
@@ -68,7 +74,7 @@
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
 //     another window's objects nested inside one of the caller's).
-//   - Shared and service workers and module workers are not supported.
+//   - Service workers and module workers are not supported.
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
 //     row; a repeating timer keeps a browser busy forever.
 package browser

@@ -226,6 +226,7 @@ func (w *Window) install() error {
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
 	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
+	w.realm.SetSharedWorkerHooks(w.s.sharedWorkerHooks(w.env))
 	w.realm.SetForeignValueHook(w.foreignValue)
 	if w.s.cfg.InitWindow != nil {
 		w.s.cfg.InitWindow(w)

@@ -60,11 +60,25 @@
 // steps) when its last document is discarded; dedicated workers terminate
 // with their owner.
 //
+// # Shared workers
+//
+// ObtainSharedWorker is the user agent's part of new SharedWorker(): the
+// user agent's list of shared workers (in a slot of the UserAgent) is
+// searched by constructor URL, name and constructor storage key; a match
+// gets the caller's Document added to its owner set, otherwise a shared
+// worker agent (in a new agent cluster) and a SharedWorkerEnvironment are
+// made. A shared worker is one environment, so one Web Locks client,
+// however many documents connect. Deviations: a worker whose owner set
+// becomes empty (its last owner document unloaded) is terminated at once,
+// without the implementation-defined grace period the spec allows while
+// another document is still loading; owners are Documents only (the
+// constructor is exposed in windows only); the type and credentials of a
+// matched worker are not compared with the options (module workers do not
+// exist yet).
+//
 // # Extension points
 //
-// Agent kinds for shared and service workers exist
-// (ObtainADedicatedOrSharedWorkerAgent creates a shared worker agent in a
-// new cluster); window.open is Navigable.OpenAuxiliary; everything crossing
+// The agent kind for service workers exists; window.open is Navigable.OpenAuxiliary; everything crossing
 // agents goes through QueueTask and ParallelQueue.Enqueue, the seams where
 // an out-of-process agent would marshal its messages.
 package html

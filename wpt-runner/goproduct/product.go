@@ -3,8 +3,8 @@
 // its own html.UserAgent; pages, scripts and workers are fetched from the
 // runner's server through a loopback-only HTTP client (fetcher.go), and
 // results come back through the runner's testharnessreport.js (the
-// __wptrunner_report hook this product defines in every window). Shared
-// and service workers are reported as not yet supported.
+// __wptrunner_report hook this product defines in every window). Service
+// workers and module workers are reported as not yet supported.
 package goproduct
 
 import (
@@ -194,14 +194,14 @@ func unsupportedScope(req product.TestRequest) string {
 			path = path[:i]
 		}
 		switch {
-		case strings.HasSuffix(path, ".sharedworker.html"), strings.HasSuffix(path, ".sharedworker-module.html"):
-			g = "sharedworker"
+		case strings.HasSuffix(path, ".sharedworker-module.html"):
+			g = "sharedworker-module"
 		case strings.HasSuffix(path, ".serviceworker.html"), strings.HasSuffix(path, ".serviceworker-module.html"):
 			g = "serviceworker"
 		}
 	}
 	switch g {
-	case "sharedworker", "sharedworker-module", "serviceworker", "serviceworker-module", "shadowrealm",
+	case "sharedworker-module", "serviceworker", "serviceworker-module", "shadowrealm",
 		"dedicatedworker-module":
 		return g
 	}

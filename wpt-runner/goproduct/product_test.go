@@ -351,7 +351,7 @@ promise_test(() => Promise.reject(new TypeError("nope")), "rejects");`,
 
 func TestUnsupportedScopes(t *testing.T) {
 	h := startProduct(t, testTree(t, nil, map[string]string{"x/basic.any.js": "// META: global=sharedworker,serviceworker\n" + anyTest}))
-	for _, scope := range []string{"sharedworker", "serviceworker"} {
+	for _, scope := range []string{"serviceworker"} {
 		r := h.run(t, "/x/basic.any."+scope+".html", 10*time.Second)
 		if r.Status != product.ERROR || r.Message != "not yet supported by the go product: "+scope {
 			t.Errorf("%s: got %s %q", scope, r.Status, r.Message)
@@ -436,4 +436,10 @@ func TestUserAgentTornDown(t *testing.T) {
 	if n > 0 {
 		t.Fatalf("%d engine goroutines left after the tests:\n%s", n, stacks)
 	}
+}
+
+func TestSharedWorkerScope(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{"x/basic.any.js": "// META: global=sharedworker\n" + anyTest +
+		`test(() => { assert_true(self instanceof SharedWorkerGlobalScope); assert_equals(self.name, ""); }, "shared global");` + "\n"}))
+	expectAllPass(t, h.run(t, "/x/basic.any.sharedworker.html", 10*time.Second), "sync in worker", "async", "shared global")
 }

@@ -145,6 +145,12 @@
     if (typeof global.postMessage === "function") {
       this.add_port(global);
     }
+    // A shared worker: every connection's port (the connect event's
+    // source) gets the messages sent so far and the later ones.
+    if (typeof global.SharedWorkerGlobalScope === "function" && global instanceof global.SharedWorkerGlobalScope) {
+      var env = this;
+      global.addEventListener("connect", function (e) { env.add_port(e.source); });
+    }
   }
   WorkerEnvironment.prototype = Object.create(BaseEnvironment.prototype);
   WorkerEnvironment.prototype.add_port = function (port) {

@@ -1,0 +1,192 @@
+package browser
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// Shared workers: new SharedWorker(url, name) in a window finds the user
+// agent's shared worker for (url, name, the window's storage key) or runs
+// a new one (html.ObtainSharedWorker, which also puts the window's
+// document in the worker's owner set); then connect fires at the worker's
+// global with a port entangled with the SharedWorker object's port. The
+// worker is one agent and one environment however many documents connect
+// (one Web Locks client). When its last owner document is unloaded (the
+// window closes, the iframe is removed) html terminates its agent, which
+// closes its realm and releases its locks.
+
+// sharedWorkerHost is the browser's side of one shared worker: its realm,
+// and the connections that wait for its script to have run.
+type sharedWorkerHost struct {
+	s   *Browser
+	sw  *html.SharedWorker
+	url *url.URL
+
+	mu      sync.Mutex
+	realm   *bindings.Realm
+	ready   bool // the script ran: connections fire connect at once
+	failed  bool // the script could not be fetched or run
+	pending []*bindings.SharedWorkerConnection
+}
+
+// sharedWorkerHostSlot holds the host of a shared worker, on its
+// environment.
+var sharedWorkerHostSlot = html.NewSlot[*sharedWorkerHost]()
+
+// sharedWorkerHooks lets a window's realm (of environment env) construct
+// SharedWorker objects.
+func (s *Browser) sharedWorkerHooks(env envHandle) bindings.SharedWorkerHooks {
+	return bindings.SharedWorkerHooks{Connect: func(c *bindings.SharedWorkerConnection) error {
+		return s.connectSharedWorker(env, c)
+	}}
+}
+
+// connectSharedWorker is the part of new SharedWorker() the embedder does,
+// on the owner's event loop: find or create the shared worker (a
+// cross-origin script URL is a SecurityError, as browsers throw it here),
+// connect c to it, and run it when it is new.
+func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerConnection) error {
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': The URL '%s' is invalid.", c.URL), dom.SyntaxError)
+	}
+	sw, created, err := html.ObtainSharedWorker(owner, u, c.Name)
+	switch {
+	case errors.Is(err, html.ErrWorkerOrigin):
+		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': Script at '%s' cannot be accessed from origin '%s'.", u, s.eng.OriginOf(owner)), dom.SecurityError)
+	case errors.Is(err, html.ErrSharedWorkerMismatch):
+		// Queue a global task to fire an event named error at worker and
+		// abort these steps.
+		c.QueueErrorEvent()
+		return nil
+	case err != nil:
+		return dom.NewDOMException("Failed to construct 'SharedWorker': "+err.Error(), dom.InvalidStateError)
+	}
+	h := sharedWorkerHostSlot.GetOrInit(sw.Env(), func() *sharedWorkerHost {
+		return &sharedWorkerHost{s: s, sw: sw, url: u}
+	})
+	h.connect(c)
+	if created {
+		s.busy.Add(1)
+		go func() {
+			defer s.busy.Add(-1)
+			s.guard(h.run)
+		}()
+	}
+	return nil
+}
+
+// connect fires connect at the worker's global for c once its script has
+// run (at once when it has).
+func (h *sharedWorkerHost) connect(c *bindings.SharedWorkerConnection) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.failed:
+		c.QueueErrorEvent()
+	case !h.ready:
+		h.pending = append(h.pending, c)
+	default:
+		h.realm.FireConnect(c.Port)
+	}
+}
+
+// fail reports a failed script to every waiting connection and terminates
+// the worker.
+func (h *sharedWorkerHost) fail() {
+	h.mu.Lock()
+	h.failed = true
+	pending := h.pending
+	h.pending = nil
+	h.mu.Unlock()
+	for _, c := range pending {
+		c.QueueErrorEvent()
+	}
+	h.sw.Terminate()
+}
+
+// run is HTML's "run a worker" for a new shared worker, on its own
+// goroutine: fetch the script, create the SharedWorkerGlobalScope realm,
+// run the script, then fire connect for the connections made meanwhile.
+func (h *sharedWorkerHost) run() {
+	s := h.s
+	text, err := s.fetchScript(h.url, true)
+	if err != nil {
+		s.log("sharedworker " + h.url.String() + ": " + err.Error())
+		h.fail()
+		return
+	}
+	if h.sw.IsClosing() {
+		return
+	}
+	realm, err := bindings.NewSharedWorkerRealm(h.sw.Env(), bindings.Options{
+		Console: func(level bindings.ConsoleLevel, msg string) {
+			s.log(fmt.Sprintf("sharedworker %s %v: %s", h.url, level, msg))
+		},
+		// A shared worker's uncaught exceptions are reported in the
+		// worker only (no owner to propagate them to).
+		OnError: func(se *bindings.ScriptError) {
+			s.log("sharedworker " + h.url.String() + ": uncaught " + se.Error())
+		},
+		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
+			s.log("sharedworker " + h.url.String() + ": unhandled rejection: " + se.Error())
+		},
+	})
+	if err != nil {
+		h.fail()
+		return
+	}
+	s.addRealm(realm)
+	if h.sw.Env().Agent().AddTerminationSteps(func() { s.removeRealm(realm) }) == 0 {
+		// Terminated meanwhile.
+		s.removeRealm(realm)
+		return
+	}
+	h.mu.Lock()
+	h.realm = realm
+	h.mu.Unlock()
+	realm.QueueTask(func(vm *goja.Runtime) {
+		s.guard(func() {
+			imports := &dedicatedWorker{s: s, url: h.url, realm: realm}
+			realm.SetHostHooks(bindings.HostHooks{
+				Name:          h.sw.Name(),
+				ImportScripts: func(urls []string) error { imports.importScripts(vm, urls); return nil },
+				Close:         h.closeByScript,
+			})
+			// Run the classic script (errors are reported by the realm).
+			s.scripts.evaluate(realm, h.url.String(), text)
+			// If is shared is true, then queue a global task on the DOM
+			// manipulation task source given worker global scope to fire
+			// connect (one per connection made so far, in order).
+			h.mu.Lock()
+			h.ready = true
+			pending := h.pending
+			h.pending = nil
+			h.mu.Unlock()
+			for _, c := range pending {
+				realm.FireConnect(c.Port)
+			}
+		})
+	})
+}
+
+// closeByScript is the shared worker's self.close(): the worker is
+// terminated after the running task (its closing flag set, its agent
+// terminated, releasing what it holds; a later new SharedWorker() runs a
+// new worker).
+func (h *sharedWorkerHost) closeByScript() {
+	h.mu.Lock()
+	realm := h.realm
+	h.mu.Unlock()
+	terminate := func() { go h.s.guard(h.sw.Terminate) }
+	if realm == nil || !realm.QueueTask(func(*goja.Runtime) { terminate() }) {
+		terminate()
+	}
+}
