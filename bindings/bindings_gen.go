@@ -24,8 +24,15 @@ type Statics struct {
 	DocumentFragment   DocumentFragmentStatics
 	Event              EventStatics
 	EventTarget        EventTargetStatics
+	MessageChannel     MessageChannelStatics
+	MessageEvent       MessageEventStatics
 	QuotaExceededError QuotaExceededErrorStatics
 	Text               TextStatics
+	TextDecoder        TextDecoderStatics
+	TextEncoder        TextEncoderStatics
+	URL                URLStatics
+	URLSearchParams    URLSearchParamsStatics
+	Worker             WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -58,16 +65,37 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.EventTarget == nil {
 		missing = append(missing, "EventTargetStatics")
 	}
+	if impl.MessageChannel == nil {
+		missing = append(missing, "MessageChannelStatics")
+	}
+	if impl.MessageEvent == nil {
+		missing = append(missing, "MessageEventStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
 	if impl.Text == nil {
 		missing = append(missing, "TextStatics")
 	}
+	if impl.TextDecoder == nil {
+		missing = append(missing, "TextDecoderStatics")
+	}
+	if impl.TextEncoder == nil {
+		missing = append(missing, "TextEncoderStatics")
+	}
+	if impl.URL == nil {
+		missing = append(missing, "URLStatics")
+	}
+	if impl.URLSearchParams == nil {
+		missing = append(missing, "URLSearchParamsStatics")
+	}
+	if impl.Worker == nil {
+		missing = append(missing, "WorkerStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -98,6 +126,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
+	reg.Add(idlDefMessageChannel(impl.MessageChannel))
+	reg.Add(idlDefMessageEvent(impl.MessageEvent))
+	reg.Add(idlDefMessagePort())
 	reg.Add(idlDefNavigator())
 	reg.Add(idlDefNode())
 	reg.Add(idlDefNodeList())
@@ -106,7 +137,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
 	reg.Add(idlDefText(impl.Text))
+	reg.Add(idlDefTextDecoder(impl.TextDecoder))
+	reg.Add(idlDefTextEncoder(impl.TextEncoder))
+	reg.Add(idlDefURL(impl.URL))
+	reg.Add(idlDefURLSearchParams(impl.URLSearchParams))
 	reg.Add(idlDefWindow())
+	reg.Add(idlDefWorker(impl.Worker))
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
@@ -1135,6 +1171,39 @@ func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method
 	return out
 }
 
+// idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
+func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
+	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
+}
+
+// idlToMessagePort converts an IDL MessagePort value to JavaScript.
+func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "MessagePort")
+}
+
+// idlFromFrozenArrayOfMessagePort converts a JavaScript value to the IDL type FrozenArray<MessagePort>.
+func idlFromFrozenArrayOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfMessagePort converts an IDL FrozenArray<MessagePort> value to JavaScript.
+func idlToFrozenArrayOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja.Value {
+	return webidl.FrozenArrayValue(r, x, func(e MessagePortMethods) goja.Value { return idlToMessagePort(r, e) })
+}
+
+// idlFromFrozenArrayOfMessagePortWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
 // idlFromFunction converts a JavaScript value to the IDL type Function.
 func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
@@ -1308,6 +1377,81 @@ func idlFromLong(r *webidl.Realm, v goja.Value) int32 {
 func idlToLong(r *webidl.Realm, x int32) goja.Value {
 	return r.VM.ToValue(x)
 }
+
+// idlFromMessageEventInit converts a JavaScript value to the IDL type MessageEventInit.
+func idlFromMessageEventInit(r *webidl.Realm, v goja.Value) MessageEventInit {
+	var d MessageEventInit
+	idlReadDictMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "MessageEventInit"), &d)
+	return d
+}
+
+// idlToMessageEventInit converts an IDL MessageEventInit value to JavaScript.
+func idlToMessageEventInit(r *webidl.Realm, x MessageEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictMessageEventInit(r, obj, &x)
+	return obj
+}
+
+// idlFromWindow converts a JavaScript value to the IDL type Window.
+func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
+	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
+}
+
+// idlToWindow converts an IDL Window value to JavaScript.
+func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Window")
+}
+
+// idlFromMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort).
+func idlFromMessageEventSource(r *webidl.Realm, v goja.Value) MessageEventSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return MessageEventSource{Type: 1, Window: idlFromWindow(r, v)}
+	case 1:
+		return MessageEventSource{Type: 2, MessagePort: idlFromMessagePort(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Window or MessagePort)'")
+	return MessageEventSource{}
+}
+
+// idlToMessageEventSource converts an IDL (Window or MessagePort) value to JavaScript.
+func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToWindow(r, x.Window)
+	case 2:
+		return idlToMessagePort(r, x.MessagePort)
+	}
+	return goja.Undefined()
+}
+
+// MessageEventSource is the IDL union type (Window or MessagePort). Type is the 1-based index of the
+// member type the value has (0: none).
+type MessageEventSource struct {
+	Type        int
+	Window      WindowMethods
+	MessagePort MessagePortMethods
+}
+
+// Member type indexes of MessageEventSource.
+const (
+	MessageEventSourceIsWindow      = 1
+	MessageEventSourceIsMessagePort = 2
+)
 
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
 func idlFromNavigator(r *webidl.Realm, v goja.Value) NavigatorMethods {
@@ -1585,6 +1729,22 @@ func idlToNullableLock(r *webidl.Realm, x LockMethods) goja.Value {
 	return idlToLock(r, x)
 }
 
+// idlFromNullableMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort)?.
+func idlFromNullableMessageEventSource(r *webidl.Realm, v goja.Value) webidl.Nullable[MessageEventSource] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[MessageEventSource]()
+	}
+	return webidl.NonNull(idlFromMessageEventSource(r, v))
+}
+
+// idlToNullableMessageEventSource converts an IDL (Window or MessagePort)? value to JavaScript.
+func idlToNullableMessageEventSource(r *webidl.Realm, x webidl.Nullable[MessageEventSource]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToMessageEventSource(r, x.Value)
+}
+
 // idlFromNullableNode converts a JavaScript value to the IDL type Node?.
 func idlFromNullableNode(r *webidl.Realm, v goja.Value) NodeMethods {
 	if webidl.IsNullish(v) {
@@ -1631,6 +1791,61 @@ func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHan
 	return idlToOnErrorEventHandlerNonNull(r, x)
 }
 
+// idlFromURL converts a JavaScript value to the IDL type URL.
+func idlFromURL(r *webidl.Realm, v goja.Value) URLMethods {
+	return webidl.As[URLMethods](r, webidl.AnyValue(v), "URL")
+}
+
+// idlToURL converts an IDL URL value to JavaScript.
+func idlToURL(r *webidl.Realm, x URLMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "URL")
+}
+
+// idlFromNullableURL converts a JavaScript value to the IDL type URL?.
+func idlFromNullableURL(r *webidl.Realm, v goja.Value) URLMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromURL(r, v)
+}
+
+// idlToNullableURL converts an IDL URL? value to JavaScript.
+func idlToNullableURL(r *webidl.Realm, x URLMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToURL(r, x)
+}
+
+// idlFromUSVString converts a JavaScript value to the IDL type USVString.
+func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
+	return r.ToUSVString(webidl.AnyValue(v))
+}
+
+// idlToUSVString converts an IDL USVString value to JavaScript.
+func idlToUSVString(r *webidl.Realm, x string) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromNullableUSVString converts a JavaScript value to the IDL type USVString?.
+func idlFromNullableUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[string] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[string]()
+	}
+	return webidl.NonNull(idlFromUSVString(r, v))
+}
+
+// idlToNullableUSVString converts an IDL USVString? value to JavaScript.
+func idlToNullableUSVString(r *webidl.Realm, x webidl.Nullable[string]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToUSVString(r, x.Value)
+}
+
 // idlFromUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long.
 func idlFromUnsignedLongLong(r *webidl.Realm, v goja.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntWrap)
@@ -1655,19 +1870,6 @@ func idlToNullableUnsignedLongLong(r *webidl.Realm, x webidl.Nullable[uint64]) g
 		return goja.Null()
 	}
 	return idlToUnsignedLongLong(r, x.Value)
-}
-
-// idlFromWindow converts a JavaScript value to the IDL type Window.
-func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
-	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
-}
-
-// idlToWindow converts an IDL Window value to JavaScript.
-func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "Window")
 }
 
 // idlFromNullableWindow converts a JavaScript value to the IDL type Window?.
@@ -1836,6 +2038,31 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	return obj
 }
 
+// idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
+func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v goja.Value) webidl.Record[string, string] {
+	var out webidl.Record[string, string]
+	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromUSVString(r, k), idlFromUSVString(r, x)) })
+	if out == nil {
+		out = webidl.Record[string, string]{}
+	}
+	return out
+}
+
+// idlToRecordOfUSVStringToUSVString converts an IDL record<USVString, USVString> value to JavaScript.
+func idlToRecordOfUSVStringToUSVString(r *webidl.Realm, x webidl.Record[string, string]) goja.Value {
+	return webidl.RecordValue(r, x, func(k string) goja.Value { return idlToUSVString(r, k) }, func(e string) goja.Value { return idlToUSVString(r, e) })
+}
+
+// idlFromRequestCredentials converts a JavaScript value to the IDL type RequestCredentials.
+func idlFromRequestCredentials(r *webidl.Realm, v goja.Value) RequestCredentials {
+	return RequestCredentials(r.ToEnum(webidl.AnyValue(v), "RequestCredentials", idlValuesRequestCredentials))
+}
+
+// idlToRequestCredentials converts an IDL RequestCredentials value to JavaScript.
+func idlToRequestCredentials(r *webidl.Realm, x RequestCredentials) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromSequenceOfAbortSignal converts a JavaScript value to the IDL type sequence<AbortSignal>.
 func idlFromSequenceOfAbortSignal(r *webidl.Realm, v goja.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}
@@ -1896,6 +2123,26 @@ func idlFromSequenceOfLockInfoWith(r *webidl.Realm, obj *goja.Object, method goj
 	return out
 }
 
+// idlFromSequenceOfMessagePort converts a JavaScript value to the IDL type sequence<MessagePort>.
+func idlFromSequenceOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlToSequenceOfMessagePort converts an IDL sequence<MessagePort> value to JavaScript.
+func idlToSequenceOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja.Value {
+	return webidl.SequenceValue(r, x, func(e MessagePortMethods) goja.Value { return idlToMessagePort(r, e) })
+}
+
+// idlFromSequenceOfMessagePortWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
 // idlFromSequenceOfObject converts a JavaScript value to the IDL type sequence<object>.
 func idlFromSequenceOfObject(r *webidl.Realm, v goja.Value) []*goja.Object {
 	out := []*goja.Object{}
@@ -1915,6 +2162,106 @@ func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *goja.Object, method goja.
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromObject(r, x)) })
 	return out
 }
+
+// idlFromSequenceOfUSVString converts a JavaScript value to the IDL type sequence<USVString>.
+func idlFromSequenceOfUSVString(r *webidl.Realm, v goja.Value) []string {
+	out := []string{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromUSVString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfUSVString converts an IDL sequence<USVString> value to JavaScript.
+func idlToSequenceOfUSVString(r *webidl.Realm, x []string) goja.Value {
+	return webidl.SequenceValue(r, x, func(e string) goja.Value { return idlToUSVString(r, e) })
+}
+
+// idlFromSequenceOfUSVStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []string {
+	out := []string{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromUSVString(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfSequenceOfUSVString converts a JavaScript value to the IDL type sequence<sequence<USVString>>.
+func idlFromSequenceOfSequenceOfUSVString(r *webidl.Realm, v goja.Value) [][]string {
+	out := [][]string{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfSequenceOfUSVString converts an IDL sequence<sequence<USVString>> value to JavaScript.
+func idlToSequenceOfSequenceOfUSVString(r *webidl.Realm, x [][]string) goja.Value {
+	return webidl.SequenceValue(r, x, func(e []string) goja.Value { return idlToSequenceOfUSVString(r, e) })
+}
+
+// idlFromSequenceOfSequenceOfUSVStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfSequenceOfUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]string {
+	out := [][]string{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString converts a JavaScript value to the IDL type (sequence<sequence<USVString>> or record<USVString, USVString> or USVString).
+func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, v goja.Value) SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	obj, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			if m := r.GetMethod(obj, "iterator"); m != nil {
+				sel, seqMethod = 0, m
+			}
+		}
+		if sel < 0 {
+			sel = 1
+		}
+	}
+	if sel < 0 {
+		sel = 2
+	}
+	switch sel {
+	case 0:
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 1, SequenceOfSequenceOfUSVString: idlFromSequenceOfSequenceOfUSVStringWith(r, v.(*goja.Object), seqMethod)}
+	case 1:
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 2, RecordOfUSVStringToUSVString: idlFromRecordOfUSVStringToUSVString(r, v)}
+	case 2:
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 3, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(sequence<sequence<USVString>> or record<USVString, USVString> or USVString)'")
+	return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{}
+}
+
+// idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString converts an IDL (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) value to JavaScript.
+func idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, x SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToSequenceOfSequenceOfUSVString(r, x.SequenceOfSequenceOfUSVString)
+	case 2:
+		return idlToRecordOfUSVStringToUSVString(r, x.RecordOfUSVStringToUSVString)
+	case 3:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString is the IDL union type (sequence<sequence<USVString>> or record<USVString, USVString> or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString struct {
+	Type                          int
+	SequenceOfSequenceOfUSVString [][]string
+	RecordOfUSVStringToUSVString  webidl.Record[string, string]
+	USVString                     string
+}
+
+// Member type indexes of SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString.
+const (
+	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsSequenceOfSequenceOfUSVString = 1
+	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsRecordOfUSVStringToUSVString  = 2
+	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsUSVString                     = 3
+)
 
 // idlFromStorageBucketManager converts a JavaScript value to the IDL type StorageBucketManager.
 func idlFromStorageBucketManager(r *webidl.Realm, v goja.Value) StorageBucketManagerMethods {
@@ -1943,6 +2290,20 @@ func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) goja.Val
 	return obj
 }
 
+// idlFromStructuredSerializeOptions converts a JavaScript value to the IDL type StructuredSerializeOptions.
+func idlFromStructuredSerializeOptions(r *webidl.Realm, v goja.Value) StructuredSerializeOptions {
+	var d StructuredSerializeOptions
+	idlReadDictStructuredSerializeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StructuredSerializeOptions"), &d)
+	return d
+}
+
+// idlToStructuredSerializeOptions converts an IDL StructuredSerializeOptions value to JavaScript.
+func idlToStructuredSerializeOptions(r *webidl.Realm, x StructuredSerializeOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictStructuredSerializeOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromText converts a JavaScript value to the IDL type Text.
 func idlFromText(r *webidl.Realm, v goja.Value) TextMethods {
 	return webidl.As[TextMethods](r, webidl.AnyValue(v), "Text")
@@ -1954,6 +2315,48 @@ func idlToText(r *webidl.Realm, x TextMethods) goja.Value {
 		return goja.Null()
 	}
 	return r.Wrap(x, "Text")
+}
+
+// idlFromTextDecodeOptions converts a JavaScript value to the IDL type TextDecodeOptions.
+func idlFromTextDecodeOptions(r *webidl.Realm, v goja.Value) TextDecodeOptions {
+	var d TextDecodeOptions
+	idlReadDictTextDecodeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecodeOptions"), &d)
+	return d
+}
+
+// idlToTextDecodeOptions converts an IDL TextDecodeOptions value to JavaScript.
+func idlToTextDecodeOptions(r *webidl.Realm, x TextDecodeOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictTextDecodeOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromTextDecoderOptions converts a JavaScript value to the IDL type TextDecoderOptions.
+func idlFromTextDecoderOptions(r *webidl.Realm, v goja.Value) TextDecoderOptions {
+	var d TextDecoderOptions
+	idlReadDictTextDecoderOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecoderOptions"), &d)
+	return d
+}
+
+// idlToTextDecoderOptions converts an IDL TextDecoderOptions value to JavaScript.
+func idlToTextDecoderOptions(r *webidl.Realm, x TextDecoderOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictTextDecoderOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromTextEncoderEncodeIntoResult converts a JavaScript value to the IDL type TextEncoderEncodeIntoResult.
+func idlFromTextEncoderEncodeIntoResult(r *webidl.Realm, v goja.Value) TextEncoderEncodeIntoResult {
+	var d TextEncoderEncodeIntoResult
+	idlReadDictTextEncoderEncodeIntoResult(r, r.DictionaryObject(webidl.AnyValue(v), "TextEncoderEncodeIntoResult"), &d)
+	return d
+}
+
+// idlToTextEncoderEncodeIntoResult converts an IDL TextEncoderEncodeIntoResult value to JavaScript.
+func idlToTextEncoderEncodeIntoResult(r *webidl.Realm, x TextEncoderEncodeIntoResult) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictTextEncoderEncodeIntoResult(r, obj, &x)
+	return obj
 }
 
 // idlFromTimerHandler converts a JavaScript value to the IDL type (DOMString or Function).
@@ -2004,14 +2407,17 @@ const (
 	TimerHandlerIsFunction  = 2
 )
 
-// idlFromUSVString converts a JavaScript value to the IDL type USVString.
-func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
-	return r.ToUSVString(webidl.AnyValue(v))
+// idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
+func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
+	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
 }
 
-// idlToUSVString converts an IDL USVString value to JavaScript.
-func idlToUSVString(r *webidl.Realm, x string) goja.Value {
-	return webidl.StringValue(string(x))
+// idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
+func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "URLSearchParams")
 }
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
@@ -2098,4 +2504,28 @@ func idlToWorkerNavigator(r *webidl.Realm, x WorkerNavigatorMethods) goja.Value 
 		return goja.Null()
 	}
 	return r.Wrap(x, "WorkerNavigator")
+}
+
+// idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
+func idlFromWorkerOptions(r *webidl.Realm, v goja.Value) WorkerOptions {
+	var d WorkerOptions
+	idlReadDictWorkerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"), &d)
+	return d
+}
+
+// idlToWorkerOptions converts an IDL WorkerOptions value to JavaScript.
+func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictWorkerOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromWorkerType converts a JavaScript value to the IDL type WorkerType.
+func idlFromWorkerType(r *webidl.Realm, v goja.Value) WorkerType {
+	return WorkerType(r.ToEnum(webidl.AnyValue(v), "WorkerType", idlValuesWorkerType))
+}
+
+// idlToWorkerType converts an IDL WorkerType value to JavaScript.
+func idlToWorkerType(r *webidl.Realm, x WorkerType) goja.Value {
+	return webidl.StringValue(string(x))
 }

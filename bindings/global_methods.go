@@ -337,16 +337,36 @@ func errNoNavigation() error {
 	return dom.NewDOMException("Navigation is not supported.", dom.NotSupportedError)
 }
 
-func (l *locationImpl) SetHref(string) error     { return errNoNavigation() }
+// navigate is the Location-object navigate of the URL parsed from s
+// (against the document's URL; failure is a SyntaxError), through the
+// embedder's Navigate hook.
+func (l *locationImpl) navigate(s string, replace bool) error {
+	h := l.realm.hooks.Navigate
+	if h == nil || l.url == nil {
+		return errNoNavigation()
+	}
+	u, err := l.url.Parse(s)
+	if err != nil {
+		return dom.NewDOMException("'"+s+"' is not a valid URL.", dom.SyntaxError)
+	}
+	return h(u.String(), replace)
+}
+
+func (l *locationImpl) SetHref(s string) error   { return l.navigate(s, false) }
 func (l *locationImpl) SetProtocol(string) error { return errNoNavigation() }
 func (l *locationImpl) SetHost(string) error     { return errNoNavigation() }
 func (l *locationImpl) SetHostname(string) error { return errNoNavigation() }
 func (l *locationImpl) SetPort(string) error     { return errNoNavigation() }
 func (l *locationImpl) SetPathname(string) error { return errNoNavigation() }
 func (l *locationImpl) SetSearch(string) error   { return errNoNavigation() }
-func (l *locationImpl) Assign(string) error      { return errNoNavigation() }
-func (l *locationImpl) Replace(string) error     { return errNoNavigation() }
-func (l *locationImpl) Reload() error            { return errNoNavigation() }
+func (l *locationImpl) Assign(s string) error    { return l.navigate(s, false) }
+func (l *locationImpl) Replace(s string) error   { return l.navigate(s, true) }
+func (l *locationImpl) Reload() error {
+	if l.url == nil {
+		return errNoNavigation()
+	}
+	return l.navigate(l.url.String(), true)
+}
 
 // SetHash is a fragment navigation: it only changes the URL's fragment.
 func (l *locationImpl) SetHash(v string) error {

@@ -28,6 +28,13 @@ func init() {
 		DocumentFragment:   fragmentStatics{},
 		Text:               textStatics{},
 		Comment:            commentStatics{},
+		MessageChannel:     messageChannelStatics{},
+		MessageEvent:       messageEventStatics{},
+		Worker:             workerStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
+		URL:                urlStatics{},
+		URLSearchParams:    urlSearchParamsStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -190,7 +197,7 @@ func (t *eventTargetImpl) RemoveEventListener(typ webidl.DOMString, callback *Ev
 }
 
 func (t *eventTargetImpl) DispatchEvent(event EventMethods) (bool, error) {
-	return t.realm.dispatchEventSteps(t.target, event.(*eventImpl).ev)
+	return t.realm.dispatchEventSteps(t.target, baseEventOf(event).ev)
 }
 
 // Event

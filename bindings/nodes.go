@@ -268,6 +268,9 @@ func (n *nodeImpl) BaseURI() (string, error) {
 			return u.Href(false), nil
 		}
 	}
+	if d.FallbackBaseURL != "" && strings.HasPrefix(d.URL, "about:") {
+		return d.FallbackBaseURL, nil
+	}
 	return d.URL, nil
 }
 

@@ -192,6 +192,20 @@ func idlToDouble(r *webidl.Realm, x float64) goja.Value {
 	return r.VM.ToValue(float64(x))
 }
 
+// idlFromInnerDict converts a JavaScript value to the IDL type InnerDict.
+func idlFromInnerDict(r *webidl.Realm, v goja.Value) InnerDict {
+	var d InnerDict
+	idlReadDictInnerDict(r, r.DictionaryObject(webidl.AnyValue(v), "InnerDict"), &d)
+	return d
+}
+
+// idlToInnerDict converts an IDL InnerDict value to JavaScript.
+func idlToInnerDict(r *webidl.Realm, x InnerDict) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictInnerDict(r, obj, &x)
+	return obj
+}
+
 // idlFromListener converts a JavaScript value to the IDL type Listener.
 func idlFromListener(r *webidl.Realm, v goja.Value) *Listener {
 	return &Listener{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}

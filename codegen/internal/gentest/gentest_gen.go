@@ -99,6 +99,54 @@ func idlDefGeometry(statics GeometryStatics) *webidl.InterfaceDef {
 	}
 }
 
+// InnerDict is the IDL dictionary InnerDict.
+type InnerDict struct {
+	BaseDict
+	// Color is the member "color".
+	Color Color
+	// Name is the member "name".
+	Name webidl.DOMString
+	// Tag is the member "tag".
+	Tag LongOrDOMString
+	// Weight is the member "weight".
+	Weight webidl.Nullable[float64]
+}
+
+// idlReadDictInnerDict reads the members of InnerDict from obj (nil for undefined
+// or null).
+func idlReadDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
+	idlReadDictBaseDict(r, obj, &d.BaseDict)
+	if v := r.DictionaryMember(obj, "color"); v != nil {
+		d.Color = idlFromColor(r, v)
+	} else {
+		d.Color = idlFromColor(r, webidl.StringValue("red"))
+	}
+	if v := r.DictionaryMember(obj, "name"); v != nil {
+		d.Name = idlFromDOMString(r, v)
+	} else {
+		d.Name = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "tag"); v != nil {
+		d.Tag = idlFromLongOrDOMString(r, v)
+	} else {
+		d.Tag = idlFromLongOrDOMString(r, webidl.ConstValue(int64(0)))
+	}
+	if v := r.DictionaryMember(obj, "weight"); v != nil {
+		d.Weight = idlFromNullableDouble(r, v)
+	} else {
+		d.Weight = idlFromNullableDouble(r, goja.Null())
+	}
+}
+
+// idlWriteDictInnerDict writes the members of InnerDict to obj.
+func idlWriteDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
+	idlWriteDictBaseDict(r, obj, &d.BaseDict)
+	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("tag", idlToLongOrDOMString(r, d.Tag), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("weight", idlToNullableDouble(r, d.Weight), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
 // Listener is the IDL callback interface Listener.
 type Listener struct{ *webidl.CallbackInterface }
 
@@ -1154,7 +1202,7 @@ type ShapeDict struct {
 	// Flags is the member "flags".
 	Flags webidl.Optional[webidl.Record[webidl.DOMString, bool]]
 	// Inner is the member "inner".
-	Inner *ShapeDict
+	Inner *InnerDict
 	// Name is the member "name".
 	Name webidl.DOMString
 	// Sides is the member "sides".
@@ -1178,7 +1226,7 @@ func idlReadDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
 		d.Flags = webidl.Some(idlFromRecordOfDOMStringToBoolean(r, v))
 	}
 	if v := r.DictionaryMember(obj, "inner"); v != nil {
-		d.Inner = webidl.Ptr(idlFromShapeDict(r, v))
+		d.Inner = webidl.Ptr(idlFromInnerDict(r, v))
 	}
 	if v := r.DictionaryMember(obj, "name"); v != nil {
 		d.Name = idlFromDOMString(r, v)
@@ -1208,7 +1256,7 @@ func idlWriteDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
 		_ = obj.DefineDataProperty("flags", idlToRecordOfDOMStringToBoolean(r, d.Flags.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Inner != nil {
-		_ = obj.DefineDataProperty("inner", idlToShapeDict(r, *d.Inner), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("inner", idlToInnerDict(r, *d.Inner), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Sides.Present {

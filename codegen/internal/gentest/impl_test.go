@@ -150,7 +150,8 @@ func describeDict(d ShapeDict) string {
 		fmt.Fprintf(&b, " weight=%v", d.Weight.Value)
 	}
 	if d.Inner != nil {
-		fmt.Fprintf(&b, " inner=(%s)", describeDict(*d.Inner))
+		i := d.Inner
+		fmt.Fprintf(&b, " inner=(%s)", describeDict(ShapeDict{BaseDict: i.BaseDict, Name: i.Name, Color: i.Color, Weight: i.Weight, Tag: i.Tag}))
 	}
 	switch d.Tag.Type {
 	case LongOrDOMStringIsLong:
@@ -454,7 +455,7 @@ func TestGeneratedDictionaries(t *testing.T) {
 		{`c(() => s.takeDict({color: "x", name: "q"}))`, "TypeError: The provided value 'x' is not a valid enum value of type Color"},
 		{`c(() => s.takeDict(5))`, "TypeError: The provided value is not of type 'ShapeDict'"},
 		{`s.takeDict({name: "z", sides: [1], weight: null}); JSON.stringify(s.toDict())`, `{"base":1,"color":"red","name":"b","sides":[1],"tag":0,"weight":null}`},
-		{`var sd = new Shape("c"); sd.takeDict({inner: {inner: {name: "deep"}}}); log().split("|").pop()`, `base=1 name= color="red" weight=null inner=(base=1 name= color="red" weight=null inner=(base=1 name=deep color="red" weight=null tag=long:0) tag=long:0) tag=long:0`},
+		{`var sd = new Shape("c"); sd.takeDict({inner: {name: "deep", inner: {name: "ignored"}}}); log().split("|").pop()`, `base=1 name= color="red" weight=null inner=(base=1 name=deep color="red" weight=null tag=long:0) tag=long:0`},
 	})
 }
 
