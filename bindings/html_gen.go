@@ -1066,6 +1066,7 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 // MessageEventMethods is implemented by the Go implementation of the IDL interface
 // MessageEvent.
 type MessageEventMethods interface {
+	EventMethods
 	// Data is the getter of the attribute "data".
 	Data() (goja.Value, error)
 	// Origin is the getter of the attribute "origin".
@@ -1224,6 +1225,7 @@ func idlWriteDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageE
 // MessagePortMethods is implemented by the Go implementation of the IDL interface
 // MessagePort.
 type MessagePortMethods interface {
+	EventTargetMethods
 	// Onclose is the getter of the attribute "onclose".
 	Onclose() (*EventHandlerNonNull, error)
 	// SetOnclose is the setter of the attribute "onclose".
@@ -2336,6 +2338,7 @@ type WindowProxyType = WindowMethods
 // WorkerMethods is implemented by the Go implementation of the IDL interface
 // Worker.
 type WorkerMethods interface {
+	EventTargetMethods
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
