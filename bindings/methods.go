@@ -31,10 +31,10 @@ func init() {
 		MessageChannel:     messageChannelStatics{},
 		MessageEvent:       messageEventStatics{},
 		Worker:             workerStatics{},
-		TextEncoder:        textEncoderStatics{},
-		TextDecoder:        textDecoderStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
 	}); err != nil {
 		panic(err)
 	}

@@ -1182,3 +1182,44 @@ func (e *htmlElementImpl) ContentDocument() (DocumentMethods, error) {
 	}
 	return hostDocument{Value: v}, nil
 }
+
+// CurrentScript is document.currentScript (set by the embedder on the
+// dom.Document while a classic script of the document runs).
+func (d *documentImpl) CurrentScript() (HTMLScriptElementMethods, error) {
+	n := d.doc().CurrentScript
+	if n == nil || !n.IsHTML() || n.LocalName() != "script" {
+		return nil, nil
+	}
+	s, _ := d.wrap(n).(HTMLScriptElementMethods)
+	return s, nil
+}
+
+// Domain is https://html.spec.whatwg.org/#dom-document-domain (getter):
+// the host of the document's origin, "" for an opaque origin.
+func (d *documentImpl) Domain() (string, error) {
+	if d.window != nil && d.window.info.origin == "null" {
+		return "", nil
+	}
+	u, err := urlParser.Parse(d.doc().URL)
+	if err != nil || urlOrigin(u) == "null" {
+		return "", nil
+	}
+	return u.Hostname(), nil
+}
+
+// SetDomain is the document.domain setter, without relaxing the
+// same-origin check (agent clusters here are origin-keyed): setting the
+// current value or a registrable suffix of it is accepted and changes
+// nothing; anything else is a SecurityError.
+func (d *documentImpl) SetDomain(v string) error {
+	cur, _ := d.Domain()
+	// 2-4. A document without a browsing context, a sandboxed one, or an
+	//      opaque origin: SecurityError.
+	if d.window == nil || cur == "" {
+		return dom.NewDOMException("Assignment is forbidden for sandboxed iframes.", dom.SecurityError)
+	}
+	if v == cur || (strings.HasSuffix(cur, "."+v) && strings.Contains(v, ".")) {
+		return nil
+	}
+	return dom.NewDOMException("'"+v+"' is not a suffix of '"+cur+"'.", dom.SecurityError)
+}
