@@ -413,4 +413,7 @@ var (
 	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
 	_ TextMethods                       = (*nodeImpl)(nil)
 	_ CommentMethods                    = (*nodeImpl)(nil)
+	_ HTMLElementMethods                = (*htmlElementImpl)(nil)
+	_ HTMLHeadElementMethods            = (*htmlElementImpl)(nil)
+	_ DocumentFragmentMethods           = (*nodeImpl)(nil)
 )

@@ -21,7 +21,12 @@ func (g *Generator) emitStub(b *bytes.Buffer, it *Interface, attrs []*attrInfo, 
 		return "var zero " + ti.goType + "\n\treturn zero, nil"
 	}
 	if it.Kind != "namespace" {
-		w("type stub%s struct{ webidl.Reflector }\n\nvar _ %sMethods = (*stub%s)(nil)\n\n", n, n, n)
+		if it.Parent != "" && g.canEmbedParent(it) {
+			// The parent's stub implements the embedded parent Methods.
+			w("type stub%s struct{ stub%s }\n\nvar _ %sMethods = (*stub%s)(nil)\n\n", n, GoName(it.Parent), n, n)
+		} else {
+			w("type stub%s struct{ webidl.Reflector }\n\nvar _ %sMethods = (*stub%s)(nil)\n\n", n, n, n)
+		}
 		for _, ai := range attrs {
 			if ai.static {
 				continue
