@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -138,19 +139,11 @@ func (r *Realm) cloneIntrinsics() (*cloneIntrinsics, error) {
 	return in, nil
 }
 
-var cloneProgram struct {
-	prg *goja.Program
-	err error
-	set bool
-}
-
-func cloneIntrinsicsProgram() (*goja.Program, error) {
-	if !cloneProgram.set {
-		cloneProgram.prg, cloneProgram.err = goja.Compile("structured-clone", cloneIntrinsicsSrc, true)
-		cloneProgram.set = true
-	}
-	return cloneProgram.prg, cloneProgram.err
-}
+// cloneIntrinsicsProgram compiles the helper source once for every realm;
+// realms of different agents ask for it from their own goroutines.
+var cloneIntrinsicsProgram = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("structured-clone", cloneIntrinsicsSrc, true)
+})
 
 func dataCloneError(what string) error {
 	return dom.NewDOMException(what+" could not be cloned.", dom.DataCloneError)

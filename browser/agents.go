@@ -216,21 +216,18 @@ func (st *agentState) unwrapInto(from, to *Window, message goja.Value, transfer 
 func (b *Browser) foreignOwner(realm *bindings.Realm, o *goja.Object) (*Window, *agentState) {
 	b.mu.Lock()
 	st := b.agents[realm.Env().Agent()]
-	var windows []*Window
-	if st != nil {
-		windows = append(windows, st.windows...)
-	}
 	b.mu.Unlock()
 	if st == nil || st.windowOf(realm) == nil {
 		return nil, nil
 	}
-	vm := realm.Runtime()
-	for _, w := range windows {
-		if w.realm == realm {
-			continue
-		}
-		u := st.m.Wrap(vm, w.realm.Runtime(), o)
-		if uo, ok := u.(*goja.Object); ok && uo.ExportType() != proxyType {
+	_, rt := st.m.Unwrap(o)
+	if rt == nil || rt == realm.Runtime() {
+		return nil, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, w := range st.windows {
+		if w.realm.Runtime() == rt {
 			return w, st
 		}
 	}
