@@ -35,7 +35,6 @@ type cloneIntrinsics struct {
 	dateValue              goja.Callable // Date.prototype.getTime
 	regexpParts            goja.Callable // -> [source, flags]
 	weakBrand              goja.Callable // true for WeakMap/WeakSet/WeakRef/Promise/Proxy-less exotic objects
-	isProxy                goja.Callable
 	newDate                goja.Callable
 	newRegExp              goja.Callable
 	newView                goja.Callable // (name, buffer, offset, length)

@@ -126,14 +126,13 @@ type Realm struct {
 	host   loopHost
 
 	// Loop-goroutine state.
-	jsonStringifyFn  goja.Callable
-	timeOrigin       time.Duration
-	wallOrigin       time.Time
-	timers           timerState
-	errorReporting   bool // the global's "error reporting mode"
-	rejections       rejectionState
-	domExceptionCtor *goja.Object
-	closedOnLoop     bool
+	jsonStringifyFn goja.Callable
+	timeOrigin      time.Duration
+	wallOrigin      time.Time
+	timers          timerState
+	errorReporting  bool // the global's "error reporting mode"
+	rejections      rejectionState
+	closedOnLoop    bool
 	// resolvedPromise and its then are used to queue microtasks.
 	resolvedPromise     *goja.Object
 	resolvedPromiseThen goja.Callable

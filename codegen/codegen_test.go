@@ -162,15 +162,6 @@ func TestRunValidatesLikeWebIDLCheck(t *testing.T) {
 	}
 }
 
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
 func TestUnknownTypesFail(t *testing.T) {
 	g, _ := generate(t, `[Exposed=Window] interface A { attribute Missing m; };`)
 	if errs := g.Errors["A"]; len(errs) == 0 || !strings.Contains(errs[0].Error(), "unknown type Missing") {

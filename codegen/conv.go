@@ -330,12 +330,15 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 	}
 	objectAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catObject })
 	seqAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catSequence })
-	if len(seqAlt) > 0 {
-		w("\tobj, isObj := v.(*goja.Object)\n")
-	} else {
-		w("\t_, isObj := v.(*goja.Object)\n")
-	}
-	w("\tif sel < 0 && isObj {\n")
+	boolAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catBoolean })
+	// The object block is built apart: a union with no object alternative
+	// gets neither the block nor, unless a boolean alternative needs it,
+	// the isObj test.
+	outer := b
+	var objBlock strings.Builder
+	b = &objBlock
+	const objHeader = "\tif sel < 0 && isObj {\n"
+	w(objHeader)
 	// Platform objects.
 	for _, a := range alts {
 		for _, t := range flat(a.t) {
@@ -395,7 +398,17 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 		w("\t\tif sel < 0 {\n\t\t\tsel = %d\n\t\t}\n", objectAlt[0].label)
 	}
 	w("\t}\n")
-	boolAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catBoolean })
+	b = outer
+	emptyObj := objBlock.String() == objHeader+"\t}\n"
+	switch {
+	case len(seqAlt) > 0 && !emptyObj:
+		w("\tobj, isObj := v.(*goja.Object)\n")
+	case !emptyObj || len(boolAlt) > 0:
+		w("\t_, isObj := v.(*goja.Object)\n")
+	}
+	if !emptyObj {
+		b.WriteString(objBlock.String())
+	}
 	numAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catNumeric })
 	bigAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catBigint })
 	strAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catString })

@@ -58,15 +58,6 @@ var supportedExtAttrs = map[string]string{
 	"IsHTMLDDA":                   "hint: document.all emulation not modelled (typeof stays object)",
 }
 
-// SupportedExtendedAttributes returns the names the generator accepts.
-func SupportedExtendedAttributes() []string {
-	out := make([]string, 0, len(supportedExtAttrs))
-	for k := range supportedExtAttrs {
-		out = append(out, k)
-	}
-	return out
-}
-
 // Unsupported lists the constructs the generator rejects, by name, with
 // why. A definition using one fails with an error naming it.
 var Unsupported = map[string]string{}

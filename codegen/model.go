@@ -44,16 +44,6 @@ type Import struct {
 	Files      []*idl.File
 }
 
-// BindingsImport returns the Import of this module's bindings package,
-// with the IDL files of dir (bindings/webidls).
-func BindingsImport(dir string) (*Import, error) {
-	files, err := ParseDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	return &Import{Path: "github.com/gowebengine/weblocks/bindings", Name: "bindings", Files: files}, nil
-}
-
 // qualify returns the Go name of a definition as generated code refers to
 // it: GoName, qualified with the package of an imported definition.
 func (m *Model) qualify(name string) string {

@@ -434,10 +434,6 @@ func (g *Generator) isDictionary(t *tinfo) bool {
 	return ok
 }
 
-// includesNullable reports whether a type is nullable or a union with a
-// nullable member type.
-func (t *tinfo) includesNullable() bool { return t.nullable }
-
 // sortedTypeKeys returns the generator's types in key order.
 func (g *Generator) sortedTypeKeys() []string {
 	keys := make([]string, 0, len(g.types))

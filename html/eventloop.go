@@ -72,8 +72,6 @@ type EventLoop struct {
 	deferred []task
 }
 
-var loopCounter atomic.Uint64
-
 func newEventLoop(c *schedCore, name string) *EventLoop {
 	l := &EventLoop{base: time.Now()}
 	l.r = newRunner(c, name, l, l)

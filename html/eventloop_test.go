@@ -97,7 +97,7 @@ func TestParallelQueueOrderAndExclusion(t *testing.T) {
 			ua := NewUserAgent(WithScheduler(mk()))
 			defer ua.Close()
 			q := ua.StartANewParallelQueue()
-			if q == testQueue(ua) || testQueue(ua) != testQueue(ua) {
+			if lq := testQueue(ua); q == lq || lq != testQueue(ua) {
 				t.Fatal("lock task queue identity")
 			}
 			var running atomic.Int32

@@ -25,7 +25,6 @@ type schedCore struct {
 
 	mu      sync.Mutex
 	runners []*runner // manual mode: live runners in creation order
-	nextID  uint64
 
 	// Manual mode's fake clock and its timers (default mode keeps timers per
 	// event loop on the real clock).

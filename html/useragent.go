@@ -48,9 +48,6 @@ func WithPanicHandler(h func(value any, stack []byte)) Option {
 	return func(ua *UserAgent) { ua.onPanic = h }
 }
 
-// WithStorageShed makes the user agent use an existing shed.
-func WithStorageShed(s *storage.Shed) Option { return func(ua *UserAgent) { ua.shed = s } }
-
 // Private marks the user agent as a private browsing session.
 func Private() Option { return func(ua *UserAgent) { ua.private = true } }
 

@@ -109,8 +109,7 @@ type refLock struct {
 // with: reactions run synchronously at settlement; resolving with another
 // promise adopts its outcome when it settles.
 type refPromise struct {
-	desc      string // how it is reported in the event log
-	state     int    // 0 pending, 1 fulfilled, 2 rejected
+	state     int // 0 pending, 1 fulfilled, 2 rejected
 	value     string
 	adopting  bool
 	reactions []func()
@@ -191,10 +190,6 @@ func (s *refSignal) remove(a *func()) {
 			return
 		}
 	}
-}
-
-func (w *refWorld) logf(format string, args ...any) {
-	*w.log = append(*w.log, fmt.Sprintf(format, args...))
 }
 
 // enqueueLockTask is "enqueue steps on the lock task queue".

@@ -562,5 +562,5 @@ func (r *realm) tooDeep() goja.Value {
 			return e
 		}
 	}
-	return r.vm.NewGoError(errors.New(msg))
+	return r.vm.NewGoError(errors.New(msg)) //lint:ignore ST1005 the text browsers give this RangeError
 }

@@ -15,7 +15,7 @@ type thing struct {
 	n int32
 }
 
-type errImpl struct{ name, msg string }
+type errImpl struct{ msg string }
 
 // testRegistry is a small hand-written registry exercising the builders.
 func testRegistry() *Registry {

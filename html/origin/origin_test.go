@@ -60,7 +60,7 @@ func TestSameOrigin(t *testing.T) {
 	if !SameOrigin(o1, o1) {
 		t.Error("opaque origin not same origin with itself")
 	}
-	if Parse("data:,x") == Parse("data:,x") {
+	if d1, d2 := Parse("data:,x"), Parse("data:,x"); d1 == d2 {
 		t.Error("each data: URL must get a new opaque origin")
 	}
 	m := map[Origin]int{a: 1, o1: 2}

@@ -386,7 +386,7 @@ func TestGoPanicIsCrashForThatTestOnly(t *testing.T) {
 	h.p.opts.testHook = func(w *browser.Window) {
 		w.DefineFunction("__go_panic", 0, func(goja.FunctionCall) goja.Value {
 			var m map[string]int
-			m["x"] = 1 // a Go runtime panic inside the engine
+			m["x"] = 1 //lint:ignore SA5000 a Go runtime panic inside the engine, on purpose
 			return goja.Undefined()
 		})
 	}

@@ -233,9 +233,6 @@ func idlToLong(r *webidl.Realm, x int32) goja.Value {
 func idlFromLongOrDOMString(r *webidl.Realm, v goja.Value) LongOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
-	if sel < 0 && isObj {
-	}
 	if sel < 0 && goja.IsNumber(v) {
 		sel = 0
 	}

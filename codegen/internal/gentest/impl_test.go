@@ -23,7 +23,6 @@ type shape struct {
 	child   *shape
 	dict    ShapeDict
 	log     *[]string
-	numbers []int32
 }
 
 var errNegative = webidl.NewRangeError("negative")
@@ -269,10 +268,6 @@ func (w *window) Self() (WindowMethods, error)      { return w, nil }
 func (w *window) Title() (webidl.DOMString, error)  { return w.title, nil }
 func (w *window) SetTitle(v webidl.DOMString) error { w.title = v; return nil }
 func (w *window) Greet() error                      { *w.log = append(*w.log, "hello"); return nil }
-
-type secureThing struct{ webidl.Reflector }
-
-func (secureThing) Ping() error { return nil }
 
 type statics struct{ log *[]string }
 
