@@ -27,9 +27,13 @@ type engine interface {
 // script is the expression the engines evaluate: a promise of the
 // workload's result, given now, an expression for the clock. A warm-up
 // run with at most 100 operations comes first (Chromium compiles hot
-// functions on their first runs).
+// functions on their first runs). The workload then runs until the runs
+// add up to at least 20 ms (at most 1000 runs), and the mean of those runs
+// is the result: Chromium's performance.now() is coarsened (100 µs steps
+// in a page that is not cross-origin isolated), so one short run could
+// read 0.
 func script(src string, n int, now string) string {
-	return fmt.Sprintf("(async (w, N, now) => { await w(Math.min(N, 100), now); return w(N, now); })(%s, %d, %s)", src, n, now)
+	return fmt.Sprintf("(async (w, N, now) => { await w(Math.min(N, 100), now); let total = 0, runs = 0; do { total += await w(N, now); runs++; } while (total < 20 && runs < 1000); return total / runs; })(%s, %d, %s)", src, n, now)
 }
 
 // goEngine is this project's engine: a window realm on the default
