@@ -24,7 +24,10 @@ type Statics struct {
 	DocumentFragment   DocumentFragmentStatics
 	Event              EventStatics
 	EventTarget        EventTargetStatics
+	Headers            HeadersStatics
 	QuotaExceededError QuotaExceededErrorStatics
+	Request            RequestStatics
+	Response           ResponseStatics
 	Text               TextStatics
 }
 
@@ -58,8 +61,17 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.EventTarget == nil {
 		missing = append(missing, "EventTargetStatics")
 	}
+	if impl.Headers == nil {
+		missing = append(missing, "HeadersStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
+	}
+	if impl.Request == nil {
+		missing = append(missing, "RequestStatics")
+	}
+	if impl.Response == nil {
+		missing = append(missing, "ResponseStatics")
 	}
 	if impl.Text == nil {
 		missing = append(missing, "TextStatics")
@@ -67,7 +79,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -95,6 +107,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLSpanElement())
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefHeaders(impl.Headers))
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
@@ -103,6 +116,8 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefNodeList())
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefRequest(impl.Request))
+	reg.Add(idlDefResponse(impl.Response))
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
 	reg.Add(idlDefText(impl.Text))
@@ -963,6 +978,19 @@ func idlToHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value 
 	return r.Wrap(x, "HTMLHeadElement")
 }
 
+// idlFromHeaders converts a JavaScript value to the IDL type Headers.
+func idlFromHeaders(r *webidl.Realm, v goja.Value) HeadersMethods {
+	return webidl.As[HeadersMethods](r, webidl.AnyValue(v), "Headers")
+}
+
+// idlToHeaders converts an IDL Headers value to JavaScript.
+func idlToHeaders(r *webidl.Realm, x HeadersMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Headers")
+}
+
 // idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
 func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView {
 	v = webidl.AnyValue(v)
@@ -1260,6 +1288,178 @@ const (
 	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsArrayBuffer       = 13
 )
 
+// idlFromUSVString converts a JavaScript value to the IDL type USVString.
+func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
+	return r.ToUSVString(webidl.AnyValue(v))
+}
+
+// idlToUSVString converts an IDL USVString value to JavaScript.
+func idlToUSVString(r *webidl.Realm, x string) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
+func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	_ = seqMethod
+	obj, isObj := v.(*goja.Object)
+	_ = obj
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 12
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 13
+	}
+	switch sel {
+	case 0:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 12, DataView: idlFromDataView(r, v)}
+	case 12:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 13:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 14, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
+	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{}
+}
+
+// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
+func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	case 13:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 14:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	USVString         string
+}
+
+// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString.
+const (
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt8Array         = 1
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt16Array        = 2
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt32Array        = 3
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8Array        = 4
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint16Array       = 5
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint32Array       = 6
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8ClampedArray = 7
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigInt64Array     = 8
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigUint64Array    = 9
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat32Array      = 10
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat64Array      = 11
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsDataView          = 12
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsArrayBuffer       = 13
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString         = 14
+)
+
 // idlFromLocation converts a JavaScript value to the IDL type Location.
 func idlFromLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 	return webidl.As[LocationMethods](r, webidl.AnyValue(v), "Location")
@@ -1468,6 +1668,38 @@ const (
 	NodeOrDOMStringIsDOMString = 2
 )
 
+// idlFromNullableAbortSignal converts a JavaScript value to the IDL type AbortSignal?.
+func idlFromNullableAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromAbortSignal(r, v)
+}
+
+// idlToNullableAbortSignal converts an IDL AbortSignal? value to JavaScript.
+func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToAbortSignal(r, x)
+}
+
+// idlFromNullableByteString converts a JavaScript value to the IDL type ByteString?.
+func idlFromNullableByteString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.ByteString] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[webidl.ByteString]()
+	}
+	return webidl.NonNull(idlFromByteString(r, v))
+}
+
+// idlToNullableByteString converts an IDL ByteString? value to JavaScript.
+func idlToNullableByteString(r *webidl.Realm, x webidl.Nullable[webidl.ByteString]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToByteString(r, x.Value)
+}
+
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
@@ -1623,6 +1855,22 @@ func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goj
 		return goja.Null()
 	}
 	return idlToHTMLHeadElement(r, x)
+}
+
+// idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)?.
+func idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]()
+	}
+	return webidl.NonNull(idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
+}
+
+// idlToNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)? value to JavaScript.
+func idlToNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, x.Value)
 }
 
 // idlFromNullableLocation converts a JavaScript value to the IDL type Location?.
@@ -1791,6 +2039,16 @@ func idlToPromiseOfAny(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
 }
 
+// idlFromPromiseOfArrayBuffer converts a JavaScript value to the IDL type Promise<ArrayBuffer>.
+func idlFromPromiseOfArrayBuffer(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfArrayBuffer converts an IDL Promise<ArrayBuffer> value to JavaScript.
+func idlToPromiseOfArrayBuffer(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
 // idlFromPromiseOfBoolean converts a JavaScript value to the IDL type Promise<boolean>.
 func idlFromPromiseOfBoolean(r *webidl.Realm, v goja.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -1818,6 +2076,29 @@ func idlFromPromiseOfNullableDouble(r *webidl.Realm, v goja.Value) *webidl.Promi
 
 // idlToPromiseOfNullableDouble converts an IDL Promise<double?> value to JavaScript.
 func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromResponse converts a JavaScript value to the IDL type Response.
+func idlFromResponse(r *webidl.Realm, v goja.Value) ResponseMethods {
+	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
+}
+
+// idlToResponse converts an IDL Response value to JavaScript.
+func idlToResponse(r *webidl.Realm, x ResponseMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Response")
+}
+
+// idlFromPromiseOfResponse converts a JavaScript value to the IDL type Promise<Response>.
+func idlFromPromiseOfResponse(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfResponse converts an IDL Promise<Response> value to JavaScript.
+func idlToPromiseOfResponse(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
 }
 
@@ -1874,6 +2155,26 @@ func idlToPromiseOfStorageBucket(r *webidl.Realm, x *webidl.Promise) goja.Value 
 	return x.Value()
 }
 
+// idlFromPromiseOfUSVString converts a JavaScript value to the IDL type Promise<USVString>.
+func idlFromPromiseOfUSVString(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfUSVString converts an IDL Promise<USVString> value to JavaScript.
+func idlToPromiseOfUSVString(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfUint8Array converts a JavaScript value to the IDL type Promise<Uint8Array>.
+func idlFromPromiseOfUint8Array(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfUint8Array converts an IDL Promise<Uint8Array> value to JavaScript.
+func idlToPromiseOfUint8Array(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
 // idlFromUndefined converts a JavaScript value to the IDL type undefined.
 func idlFromUndefined(r *webidl.Realm, v goja.Value) webidl.Undefined {
 	return webidl.Undefined{}
@@ -1908,6 +2209,203 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	return obj
 }
 
+// idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
+func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
+	var out webidl.Record[webidl.ByteString, webidl.ByteString]
+	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+	if out == nil {
+		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
+	}
+	return out
+}
+
+// idlToRecordOfByteStringToByteString converts an IDL record<ByteString, ByteString> value to JavaScript.
+func idlToRecordOfByteStringToByteString(r *webidl.Realm, x webidl.Record[webidl.ByteString, webidl.ByteString]) goja.Value {
+	return webidl.RecordValue(r, x, func(k webidl.ByteString) goja.Value { return idlToByteString(r, k) }, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+}
+
+// idlFromReferrerPolicy converts a JavaScript value to the IDL type ReferrerPolicy.
+func idlFromReferrerPolicy(r *webidl.Realm, v goja.Value) ReferrerPolicy {
+	return ReferrerPolicy(r.ToEnum(webidl.AnyValue(v), "ReferrerPolicy", idlValuesReferrerPolicy))
+}
+
+// idlToReferrerPolicy converts an IDL ReferrerPolicy value to JavaScript.
+func idlToReferrerPolicy(r *webidl.Realm, x ReferrerPolicy) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequest converts a JavaScript value to the IDL type Request.
+func idlFromRequest(r *webidl.Realm, v goja.Value) RequestMethods {
+	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
+}
+
+// idlToRequest converts an IDL Request value to JavaScript.
+func idlToRequest(r *webidl.Realm, x RequestMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Request")
+}
+
+// idlFromRequestCache converts a JavaScript value to the IDL type RequestCache.
+func idlFromRequestCache(r *webidl.Realm, v goja.Value) RequestCache {
+	return RequestCache(r.ToEnum(webidl.AnyValue(v), "RequestCache", idlValuesRequestCache))
+}
+
+// idlToRequestCache converts an IDL RequestCache value to JavaScript.
+func idlToRequestCache(r *webidl.Realm, x RequestCache) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestCredentials converts a JavaScript value to the IDL type RequestCredentials.
+func idlFromRequestCredentials(r *webidl.Realm, v goja.Value) RequestCredentials {
+	return RequestCredentials(r.ToEnum(webidl.AnyValue(v), "RequestCredentials", idlValuesRequestCredentials))
+}
+
+// idlToRequestCredentials converts an IDL RequestCredentials value to JavaScript.
+func idlToRequestCredentials(r *webidl.Realm, x RequestCredentials) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestDestination converts a JavaScript value to the IDL type RequestDestination.
+func idlFromRequestDestination(r *webidl.Realm, v goja.Value) RequestDestination {
+	return RequestDestination(r.ToEnum(webidl.AnyValue(v), "RequestDestination", idlValuesRequestDestination))
+}
+
+// idlToRequestDestination converts an IDL RequestDestination value to JavaScript.
+func idlToRequestDestination(r *webidl.Realm, x RequestDestination) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestDuplex converts a JavaScript value to the IDL type RequestDuplex.
+func idlFromRequestDuplex(r *webidl.Realm, v goja.Value) RequestDuplex {
+	return RequestDuplex(r.ToEnum(webidl.AnyValue(v), "RequestDuplex", idlValuesRequestDuplex))
+}
+
+// idlToRequestDuplex converts an IDL RequestDuplex value to JavaScript.
+func idlToRequestDuplex(r *webidl.Realm, x RequestDuplex) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestInit converts a JavaScript value to the IDL type RequestInit.
+func idlFromRequestInit(r *webidl.Realm, v goja.Value) RequestInit {
+	var d RequestInit
+	idlReadDictRequestInit(r, r.DictionaryObject(webidl.AnyValue(v), "RequestInit"), &d)
+	return d
+}
+
+// idlToRequestInit converts an IDL RequestInit value to JavaScript.
+func idlToRequestInit(r *webidl.Realm, x RequestInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictRequestInit(r, obj, &x)
+	return obj
+}
+
+// idlFromRequestMode converts a JavaScript value to the IDL type RequestMode.
+func idlFromRequestMode(r *webidl.Realm, v goja.Value) RequestMode {
+	return RequestMode(r.ToEnum(webidl.AnyValue(v), "RequestMode", idlValuesRequestMode))
+}
+
+// idlToRequestMode converts an IDL RequestMode value to JavaScript.
+func idlToRequestMode(r *webidl.Realm, x RequestMode) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestOrUSVString converts a JavaScript value to the IDL type (Request or USVString).
+func idlFromRequestOrUSVString(r *webidl.Realm, v goja.Value) RequestOrUSVString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	_ = seqMethod
+	obj, isObj := v.(*goja.Object)
+	_ = obj
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	if sel < 0 {
+		sel = 1
+	}
+	switch sel {
+	case 0:
+		return RequestOrUSVString{Type: 1, Request: idlFromRequest(r, v)}
+	case 1:
+		return RequestOrUSVString{Type: 2, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Request or USVString)'")
+	return RequestOrUSVString{}
+}
+
+// idlToRequestOrUSVString converts an IDL (Request or USVString) value to JavaScript.
+func idlToRequestOrUSVString(r *webidl.Realm, x RequestOrUSVString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToRequest(r, x.Request)
+	case 2:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// RequestOrUSVString is the IDL union type (Request or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type RequestOrUSVString struct {
+	Type      int
+	Request   RequestMethods
+	USVString string
+}
+
+// Member type indexes of RequestOrUSVString.
+const (
+	RequestOrUSVStringIsRequest   = 1
+	RequestOrUSVStringIsUSVString = 2
+)
+
+// idlFromRequestPriority converts a JavaScript value to the IDL type RequestPriority.
+func idlFromRequestPriority(r *webidl.Realm, v goja.Value) RequestPriority {
+	return RequestPriority(r.ToEnum(webidl.AnyValue(v), "RequestPriority", idlValuesRequestPriority))
+}
+
+// idlToRequestPriority converts an IDL RequestPriority value to JavaScript.
+func idlToRequestPriority(r *webidl.Realm, x RequestPriority) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestRedirect converts a JavaScript value to the IDL type RequestRedirect.
+func idlFromRequestRedirect(r *webidl.Realm, v goja.Value) RequestRedirect {
+	return RequestRedirect(r.ToEnum(webidl.AnyValue(v), "RequestRedirect", idlValuesRequestRedirect))
+}
+
+// idlToRequestRedirect converts an IDL RequestRedirect value to JavaScript.
+func idlToRequestRedirect(r *webidl.Realm, x RequestRedirect) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromResponseInit converts a JavaScript value to the IDL type ResponseInit.
+func idlFromResponseInit(r *webidl.Realm, v goja.Value) ResponseInit {
+	var d ResponseInit
+	idlReadDictResponseInit(r, r.DictionaryObject(webidl.AnyValue(v), "ResponseInit"), &d)
+	return d
+}
+
+// idlToResponseInit converts an IDL ResponseInit value to JavaScript.
+func idlToResponseInit(r *webidl.Realm, x ResponseInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictResponseInit(r, obj, &x)
+	return obj
+}
+
+// idlFromResponseType converts a JavaScript value to the IDL type ResponseType.
+func idlFromResponseType(r *webidl.Realm, v goja.Value) ResponseType {
+	return ResponseType(r.ToEnum(webidl.AnyValue(v), "ResponseType", idlValuesResponseType))
+}
+
+// idlToResponseType converts an IDL ResponseType value to JavaScript.
+func idlToResponseType(r *webidl.Realm, x ResponseType) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromSequenceOfAbortSignal converts a JavaScript value to the IDL type sequence<AbortSignal>.
 func idlFromSequenceOfAbortSignal(r *webidl.Realm, v goja.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}
@@ -1925,6 +2423,26 @@ func idlToSequenceOfAbortSignal(r *webidl.Realm, x []AbortSignalMethods) goja.Va
 func idlFromSequenceOfAbortSignalWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromAbortSignal(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfByteString converts a JavaScript value to the IDL type sequence<ByteString>.
+func idlFromSequenceOfByteString(r *webidl.Realm, v goja.Value) []webidl.ByteString {
+	out := []webidl.ByteString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfByteString converts an IDL sequence<ByteString> value to JavaScript.
+func idlToSequenceOfByteString(r *webidl.Realm, x []webidl.ByteString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+}
+
+// idlFromSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.ByteString {
+	out := []webidl.ByteString{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
 	return out
 }
 
@@ -1988,6 +2506,79 @@ func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *goja.Object, method goja.
 	return out
 }
 
+// idlFromSequenceOfSequenceOfByteString converts a JavaScript value to the IDL type sequence<sequence<ByteString>>.
+func idlFromSequenceOfSequenceOfByteString(r *webidl.Realm, v goja.Value) [][]webidl.ByteString {
+	out := [][]webidl.ByteString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfSequenceOfByteString converts an IDL sequence<sequence<ByteString>> value to JavaScript.
+func idlToSequenceOfSequenceOfByteString(r *webidl.Realm, x [][]webidl.ByteString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e []webidl.ByteString) goja.Value { return idlToSequenceOfByteString(r, e) })
+}
+
+// idlFromSequenceOfSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]webidl.ByteString {
+	out := [][]webidl.ByteString{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString converts a JavaScript value to the IDL type (sequence<sequence<ByteString>> or record<ByteString, ByteString>).
+func idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	_ = seqMethod
+	obj, isObj := v.(*goja.Object)
+	_ = obj
+	if sel < 0 && isObj {
+		if sel < 0 {
+			if m := r.GetMethod(obj, "iterator"); m != nil {
+				sel, seqMethod = 0, m
+			}
+		}
+		if sel < 0 {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString{Type: 1, SequenceOfSequenceOfByteString: idlFromSequenceOfSequenceOfByteStringWith(r, v.(*goja.Object), seqMethod)}
+	case 1:
+		return SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString{Type: 2, RecordOfByteStringToByteString: idlFromRecordOfByteStringToByteString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(sequence<sequence<ByteString>> or record<ByteString, ByteString>)'")
+	return SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString{}
+}
+
+// idlToSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString converts an IDL (sequence<sequence<ByteString>> or record<ByteString, ByteString>) value to JavaScript.
+func idlToSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r *webidl.Realm, x SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToSequenceOfSequenceOfByteString(r, x.SequenceOfSequenceOfByteString)
+	case 2:
+		return idlToRecordOfByteStringToByteString(r, x.RecordOfByteStringToByteString)
+	}
+	return goja.Undefined()
+}
+
+// SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString is the IDL union type (sequence<sequence<ByteString>> or record<ByteString, ByteString>). Type is the 1-based index of the
+// member type the value has (0: none).
+type SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString struct {
+	Type                           int
+	SequenceOfSequenceOfByteString [][]webidl.ByteString
+	RecordOfByteStringToByteString webidl.Record[webidl.ByteString, webidl.ByteString]
+}
+
+// Member type indexes of SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString.
+const (
+	SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsSequenceOfSequenceOfByteString = 1
+	SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsRecordOfByteStringToByteString = 2
+)
+
 // idlFromStorageBucketManager converts a JavaScript value to the IDL type StorageBucketManager.
 func idlFromStorageBucketManager(r *webidl.Realm, v goja.Value) StorageBucketManagerMethods {
 	return webidl.As[StorageBucketManagerMethods](r, webidl.AnyValue(v), "StorageBucketManager")
@@ -2026,16 +2617,6 @@ func idlToText(r *webidl.Realm, x TextMethods) goja.Value {
 		return goja.Null()
 	}
 	return r.Wrap(x, "Text")
-}
-
-// idlFromUSVString converts a JavaScript value to the IDL type USVString.
-func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
-	return r.ToUSVString(webidl.AnyValue(v))
-}
-
-// idlToUSVString converts an IDL USVString value to JavaScript.
-func idlToUSVString(r *webidl.Realm, x string) goja.Value {
-	return webidl.StringValue(string(x))
 }
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.

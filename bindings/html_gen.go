@@ -1348,6 +1348,8 @@ type WindowMethods interface {
 	ClearInterval(argId int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
+	// Fetch implements the operation "fetch".
+	Fetch(argInput RequestOrUSVString, argInit RequestInit) (*webidl.Promise, error)
 }
 
 // idlDefWindow returns the definition of Window.
@@ -1912,6 +1914,28 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return goja.Undefined()
 				}},
+			{Name: "fetch", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					return r.PromiseOperation(func() goja.Value {
+						self := webidl.Self[WindowMethods](r, call.This, "Window")
+						_ = self
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'fetch' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argInput := idlFromRequestOrUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argInit RequestInit
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argInit = idlFromRequestInit(r, v)
+						} else {
+							argInit = idlFromRequestInit(r, goja.Undefined())
+						}
+						res, err := self.Fetch(argInput, argInit)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfResponse(r, res)
+					})
+				}},
 		},
 	}
 }
@@ -1978,6 +2002,8 @@ type WorkerGlobalScopeMethods interface {
 	ClearInterval(argId int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
+	// Fetch implements the operation "fetch".
+	Fetch(argInput RequestOrUSVString, argInit RequestInit) (*webidl.Promise, error)
 }
 
 // idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
@@ -2317,6 +2343,28 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return goja.Undefined()
+				}},
+			{Name: "fetch", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					return r.PromiseOperation(func() goja.Value {
+						self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
+						_ = self
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'fetch' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argInput := idlFromRequestOrUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argInit RequestInit
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argInit = idlFromRequestInit(r, v)
+						} else {
+							argInit = idlFromRequestInit(r, goja.Undefined())
+						}
+						res, err := self.Fetch(argInput, argInit)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfResponse(r, res)
+					})
 				}},
 		},
 	}

@@ -28,6 +28,9 @@ func init() {
 		DocumentFragment:   fragmentStatics{},
 		Text:               textStatics{},
 		Comment:            commentStatics{},
+		Headers:            headersStatics{},
+		Request:            requestStatics{},
+		Response:           responseStatics{},
 	}); err != nil {
 		panic(err)
 	}
