@@ -1,0 +1,198 @@
+package bindings
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// handlerHost is a FetchHost that answers every request with an
+// http.Handler, synchronously (the manual scheduler then runs the task
+// that settles the promise). Requests whose handler says "hang" wait for
+// their context to end.
+type handlerHost struct {
+	h    http.Handler
+	reqs []*NetworkRequest
+	hung []func()
+}
+
+func (f *handlerHost) StartFetch(ctx context.Context, req *NetworkRequest, done func(*NetworkResponse, error)) {
+	f.reqs = append(f.reqs, req)
+	if req.URL.Path == "/hang" {
+		// Finished by the abort (context.AfterFunc runs in a goroutine:
+		// record it so the test can wait).
+		ch := make(chan struct{})
+		context.AfterFunc(ctx, func() { done(nil, ctx.Err()); close(ch) })
+		f.hung = append(f.hung, func() { <-ch })
+		return
+	}
+	if req.URL.Host == "unreachable.test" {
+		done(nil, errors.New("connection refused"))
+		return
+	}
+	hr := httptest.NewRequest(req.Method, req.URL.String(), bytes.NewReader(req.Body))
+	hr.Header = req.Header.Clone()
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, hr)
+	res := rec.Result()
+	b, _ := io.ReadAll(res.Body)
+	done(&NetworkResponse{URL: req.URL, Status: res.StatusCode, StatusText: http.StatusText(res.StatusCode), Header: res.Header, Body: b}, nil)
+}
+
+func fetchTestHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/text", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain;charset=utf-8")
+		w.Header().Set("X-Custom", "a")
+		w.Header().Add("X-Custom", "b")
+		w.Header().Add("Set-Cookie", "k=v")
+		io.WriteString(w, "h\u00e9llo")
+	})
+	mux.HandleFunc("/json", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"a": [1, 2], "b": "x"}`)
+	})
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("X-Method", r.Method)
+		w.Header().Set("X-Content-Type", r.Header.Get("Content-Type"))
+		w.Header().Set("X-Origin", r.Header.Get("Origin"))
+		w.Header().Set("X-Seen", r.Header.Get("X-Test"))
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Access-Control-Expose-Headers", "X-Method, X-Content-Type, X-Origin")
+		w.Write(b)
+	})
+	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "nope", http.StatusNotFound)
+	})
+	mux.HandleFunc("/nocors", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "secret")
+	})
+	mux.HandleFunc("/cors-creds", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+		if r.URL.Query().Get("creds") == "1" {
+			w.Header().Set("Access-Control-Allow-Credentials", "true")
+		}
+		io.WriteString(w, "ok")
+	})
+	mux.HandleFunc("/preflight", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			if r.URL.Query().Get("allow") == "1" {
+				w.Header().Set("Access-Control-Allow-Methods", "PUT")
+				w.Header().Set("Access-Control-Allow-Headers", "x-test")
+			}
+			return
+		}
+		io.WriteString(w, r.Method+" "+r.Header.Get("X-Test"))
+	})
+	return mux
+}
+
+func TestFetchWindow(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/dir/page.html")
+	host := &handlerHost{h: fetchTestHandler()}
+	win.r.SetFetchHost(host)
+	win.async(prelude + `
+	(async () => {
+		let r = await fetch("../text");
+		log(r instanceof Response, r.type, r.url, r.status, r.ok, r.statusText, r.redirected);
+		log(r.headers.get("x-custom"), r.headers.get("set-cookie"), [...r.headers.keys()].join());
+		log(r.bodyUsed, await r.text(), r.bodyUsed);
+		await r.text().then(() => log("read twice"), e => log("second read", e.name));
+		r = await fetch("/json");
+		const j = await r.json();
+		log(j.a.join("+"), j.b);
+		r = await fetch("/text");
+		const ab = await r.arrayBuffer();
+		log(ab instanceof ArrayBuffer, ab.byteLength);
+		r = await fetch("/text");
+		const u8 = await r.bytes();
+		log(u8 instanceof Uint8Array, u8[0], u8.length);
+		r = await fetch("/missing");
+		log(r.status, r.ok, r.statusText, (await r.text()).trim());
+
+		// Request bodies: string, typed array, ArrayBuffer, DataView.
+		r = await fetch("/echo", {method: "post", body: "a=1"});
+		log(r.headers.get("x-method"), r.headers.get("x-content-type"), r.headers.get("x-origin"), await r.text());
+		r = await fetch("/echo", {method: "PUT", body: new Uint8Array([104, 105])});
+		log(r.headers.get("x-method"), JSON.stringify(r.headers.get("x-content-type")), await r.text());
+		r = await fetch("/echo", {method: "POST", body: new Uint16Array([0x6968]).buffer, headers: {"Content-Type": "text/x-mine"}});
+		log(r.headers.get("x-content-type"), await r.text());
+		r = await fetch(new Request("/echo", {method: "POST", body: new DataView(new Uint8Array([111, 107]).buffer)}));
+		log(await r.text());
+
+		// Network errors and bad arguments are TypeErrors.
+		for (const [u, init] of [["https://unreachable.test/"], ["ftp://a.test/x"],
+				["https://user:pw@a.test/"], ["/x", {method: "GET", body: "x"}], ["/x", {method: "TRACE"}],
+				["/x", {method: "bad method"}], ["/x", {mode: "navigate"}], ["/x", {mode: "no-cors", method: "PUT"}],
+				["/x", {headers: {"bad name": "v"}}], ["/x", {headers: [["a"]]}], ["/x", {window: {}}],
+				["http://[::1"]]) {
+			await fetch(u, init).then(() => log("fulfilled", u), e => log(e.constructor.name, e instanceof TypeError));
+		}
+		done();
+	})().catch(fail);
+	`)
+	expectLog(t, win,
+		"true basic https://a.test/text 200 true OK false",
+		"a, b null content-type,x-custom",
+		"false héllo true",
+		"second read TypeError",
+		"1+2 x",
+		"true 6",
+		"true 104 6",
+		"404 false Not Found nope",
+		"POST text/plain;charset=UTF-8 https://a.test a=1",
+		`PUT "" hi`,
+		"text/x-mine hi",
+		"ok",
+		"TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true",
+		"TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true")
+}
+
+func TestFetchCORS(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/page.html")
+	host := &handlerHost{h: fetchTestHandler()}
+	win.r.SetFetchHost(host)
+	win.async(prelude + `
+	(async () => {
+		const other = "https://b.test";
+		const show = p => p.then(async r => log(r.type, r.status, r.url, [...r.headers].map(x => x.join(":")).join(" "), JSON.stringify(await r.text())),
+			e => log("rejected", e.name));
+		await show(fetch(other + "/echo", {method: "POST", body: "x"}));
+		await show(fetch(other + "/nocors"));
+		await show(fetch(other + "/nocors", {mode: "no-cors"}));
+		await show(fetch(other + "/echo", {mode: "same-origin"}));
+		await show(fetch(other + "/echo", {credentials: "include"}));
+		await show(fetch(other + "/cors-creds", {credentials: "include"}));
+		await show(fetch(other + "/cors-creds?creds=1", {credentials: "include"}));
+		await show(fetch(other + "/preflight", {method: "PUT", headers: {"X-Test": "t"}}));
+		await show(fetch(other + "/preflight?allow=1", {method: "PUT", headers: {"X-Test": "t"}}));
+		done();
+	})().catch(fail);
+	`)
+	expectLog(t, win,
+		`cors 200 https://b.test/echo content-type:text/plain; charset=utf-8 x-content-type:text/plain;charset=UTF-8 x-method:POST x-origin:https://a.test "x"`,
+		"rejected TypeError",
+		`opaque 0   ""`,
+		"rejected TypeError",
+		"rejected TypeError",
+		"rejected TypeError",
+		`cors 200 https://b.test/cors-creds?creds=1 content-type:text/plain; charset=utf-8 "ok"`,
+		"rejected TypeError",
+		`cors 200 https://b.test/preflight?allow=1 content-type:text/plain; charset=utf-8 "PUT t"`)
+	var methods []string
+	for _, r := range host.reqs {
+		methods = append(methods, r.Method+" "+r.URL.Path+" "+r.Header.Get("Access-Control-Request-Headers"))
+	}
+	if got := strings.Join(methods, ","); !strings.Contains(got, "OPTIONS /preflight x-test,OPTIONS /preflight x-test,PUT /preflight ") {
+		t.Errorf("requests: %s", got)
+	}
+}
