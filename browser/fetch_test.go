@@ -131,10 +131,10 @@ func TestFetchHTTP(t *testing.T) {
 		r = await fetch("/redirect", {redirect: "manual"});
 		out.push(r.type + " " + r.status);
 		await fetch("/redirect", {redirect: "error"}).catch(e => out.push(e.name));
-		r = await fetch("` + other.URL + `/echo");
+		r = await fetch("`+other.URL+`/echo");
 		out.push(r.type + " " + await r.text());
 		const wk = new Worker("/w.js");
-		out.push(await new Promise(res => { wk.onmessage = e => res(e.data); wk.postMessage("` + other.URL + `/echo"); }));
+		out.push(await new Promise(res => { wk.onmessage = e => res(e.data); wk.postMessage("`+other.URL+`/echo"); }));
 		return out;
 	})()`)
 	want := []any{"basic 200 POST hi", "true /echo GET ", "opaqueredirect 0", "TypeError", "cors GET ", "200 POST from worker"}
