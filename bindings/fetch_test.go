@@ -196,3 +196,130 @@ func TestFetchCORS(t *testing.T) {
 		t.Errorf("requests: %s", got)
 	}
 }
+
+// TestFetchAbort: an abort before the request, while it is in flight (the
+// host sees its context end) and after the response; the signal's reason
+// is the rejection value.
+func TestFetchAbort(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/")
+	host := &handlerHost{h: fetchTestHandler()}
+	win.r.SetFetchHost(host)
+	win.exec(prelude + `
+		const show = p => p.then(r => log("fulfilled", r.status), e => log("rejected", e && e.name || e));
+		show(fetch("/text", {signal: AbortSignal.abort()}));
+		const c = new AbortController();
+		show(fetch("/hang", {signal: c.signal}));
+		c.abort("stop");
+		const c2 = new AbortController();
+		show(fetch("/hang", {signal: c2.signal}));
+		setTimeout(() => c2.abort(), 5);
+		const c3 = new AbortController();
+		fetch("/text", {signal: c3.signal}).then(async r => { c3.abort(); log("after response", await r.text()); });
+	`)
+	for _, wait := range host.hung {
+		wait()
+	}
+	w.settle()
+	expectLog(t, win, "rejected AbortError", "rejected stop", "after response héllo", "rejected AbortError")
+	if len(host.hung) != 2 {
+		t.Errorf("%d requests reached the host hanging, want 2", len(host.hung))
+	}
+}
+
+// TestFetchWorkerAndNoHost: fetch() in a dedicated worker realm resolves
+// URLs against the worker's URL; without a FetchHost every request is a
+// network error.
+func TestFetchWorkerAndNoHost(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/page.html")
+	wk := w.worker(win, "https://a.test/sub/worker.js")
+	host := &handlerHost{h: fetchTestHandler()}
+	wk.r.SetFetchHost(host)
+	wk.async(prelude + `
+	(async () => {
+		const r = await fetch("../json");
+		log(r.url, (await r.json()).b, typeof Headers, typeof Request, typeof Response);
+		log(new Request("x").url);
+		done();
+	})().catch(fail);`)
+	expectLog(t, wk, "https://a.test/json x function function function", "https://a.test/sub/x")
+	win.async(prelude + `fetch("/text").then(() => log("fulfilled"), e => log(e.name, e.message)).then(done);`)
+	expectLog(t, win, "TypeError Failed to fetch")
+}
+
+// TestFetchObjects: Headers, Request and Response without the network.
+func TestFetchObjects(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/dir/")
+	win.async(prelude + `
+	(async () => {
+		const h = new Headers({"Set-Cookie": "a=1", "X-B": "1"});
+		h.append("set-cookie", "b=2");
+		h.append("X-b", " 2 ");
+		log([...h].map(p => p.join("=")).join("|"), h.getSetCookie().join("|"));
+		log([...h.keys()].join(), [...h.values()].length, h.get("x-b"));
+		const seen = [];
+		h.forEach((v, k, o) => seen.push(k + (o === h)));
+		log(seen.join());
+		for (const f of [() => h.append("", "x"), () => h.append("a", "\0"), () => new Headers(5), () => new Headers([["a", "b", "c"]])]) {
+			try { f(); log("no throw"); } catch (e) { log(e.name); }
+		}
+		// Guards: request headers drop forbidden names; no-cors keeps only
+		// safelisted ones.
+		let q = new Request("x", {headers: {"Cookie": "c", "Host": "h", "Sec-X": "s", "Accept": "a", "X-Y": "y"}});
+		log([...q.headers.keys()].join());
+		q = new Request("x", {mode: "no-cors", headers: {"Accept": "a", "X-Y": "y", "Content-Type": "application/json"}});
+		log(q.mode, [...q.headers.keys()].join());
+		q.headers.set("X-Z", "z");
+		q.headers.set("Content-Type", "text/plain");
+		log([...q.headers].map(p => p.join("=")).join());
+		// Response headers drop Set-Cookie.
+		const resp = new Response(null, {headers: {"Set-Cookie": "x", "X-A": "a"}});
+		log([...resp.headers.keys()].join());
+		// Request from a Request: the body moves; the signal follows.
+		const c = new AbortController();
+		const q1 = new Request("https://b.test/p#frag", {method: "PUT", body: "payload", signal: c.signal, referrer: ""});
+		const q2 = new Request(q1, {headers: [["X-N", "n"]]});
+		log(q1.bodyUsed, q2.method, q2.url, q2.referrer, q1.referrer, [...q2.headers.keys()].join());
+		c.abort();
+		log(q2.signal.aborted, q1.signal.aborted);
+		log(await q2.text());
+		log(new Request("/a").referrer, new Request("/a", {referrer: "/b"}).referrer);
+		for (const f of [() => new Request("/a", {cache: "only-if-cached"}), () => new Request("/a", {referrer: "http://[x"}),
+				() => new Request("/a", {method: "track"}), () => Response.redirect("http://[x"), () => Response.json(undefined)]) {
+			try { f(); log("no throw"); } catch (e) { log(e.name); }
+		}
+		// Body types.
+		const r = new Response(new Uint8Array([0xEF, 0xBB, 0xBF, 0x61, 0xFF]));
+		const r2 = r.clone();
+		log(JSON.stringify(await r.text()), (await r2.bytes()).length);
+		await new Response("{bad").json().catch(e => log(e.name));
+		const rr = Response.redirect("../to", 308);
+		log(rr.headers.get("location"), rr.status, rr.headers.has("x"));
+		try { rr.headers.set("x", "y"); } catch (e) { log("redirect headers", e.name); }
+		log(new Response(new DataView(new Uint8Array([65, 66, 67]).buffer, 1)).headers.get("content-type"));
+		log(await new Response(new DataView(new Uint8Array([65, 66, 67]).buffer, 1)).text());
+		done();
+	})().catch(fail);`)
+	expectLog(t, win,
+		"set-cookie=a=1|set-cookie=b=2|x-b=1, 2 a=1|b=2",
+		"set-cookie,set-cookie,x-b 3 1, 2",
+		"set-cookietrue,set-cookietrue,x-btrue",
+		"TypeError", "TypeError", "TypeError", "TypeError",
+		"accept,x-y",
+		"no-cors accept",
+		"accept=a,content-type=text/plain",
+		"x-a",
+		"true PUT https://b.test/p#frag about:client  x-n",
+		"true true",
+		"payload",
+		"about:client https://a.test/b",
+		"TypeError", "TypeError", "TypeError", "TypeError", "TypeError",
+		"\"a\ufffd\" 5",
+		"SyntaxError",
+		"https://a.test/to 308 false",
+		"redirect headers TypeError",
+		"null",
+		"BC")
+}
