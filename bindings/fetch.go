@@ -101,6 +101,15 @@ func (r *Realm) fetchMethod(input RequestOrUSVString, init RequestInit) *webidl.
 	locallyAborted := false
 	// 12. Let controller be null.
 	ctx, cancel := context.WithCancel(context.Background())
+	// The fetch group of a realm that closes (its document unloaded, its
+	// worker terminated) is terminated: the request ends with it.
+	go func() {
+		select {
+		case <-r.closedCh:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	// 13. Add the following abort steps to requestObject's signal:
 	id := sig.sig.AddAlgorithm(func() {
 		// 13.1. Set locallyAborted to true.
