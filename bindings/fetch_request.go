@@ -51,7 +51,7 @@ type requestImpl struct {
 
 // parseURL parses input against base with the URL Standard's parser and
 // returns it as a net/url URL.
-func parseURL(input string, base *url.URL) (*url.URL, error) {
+func fetchParseURL(input string, base *url.URL) (*url.URL, error) {
 	var u *whatwg.Url
 	var err error
 	if base != nil {
@@ -67,7 +67,7 @@ func parseURL(input string, base *url.URL) (*url.URL, error) {
 
 // baseURL is the API base URL of the realm's relevant settings object:
 // the document's URL for a window, the creation URL for a worker.
-func (r *Realm) baseURL() *url.URL {
+func (r *Realm) fetchBaseURL() *url.URL {
 	if r.kind == WindowGlobal {
 		if d := r.Document(); d != nil {
 			if u, err := url.Parse(d.URL); err == nil && u.Scheme != "" && u.Scheme != "about" {
@@ -134,14 +134,14 @@ func (r *Realm) newRequest(input RequestOrUSVString, init RequestInit) (*request
 	// 2. Let fallbackMode be null.
 	var fallbackMode RequestMode
 	// 3. Let baseURL be this's relevant settings object's API base URL.
-	base := r.baseURL()
+	base := r.fetchBaseURL()
 	// 4. Let signal be null.
 	var signal *dom.AbortSignal
 	var inputReq *requestImpl
 	if input.Type == RequestOrUSVStringIsUSVString {
 		// 5. If input is a string:
 		// 5.1. Let parsedURL be the result of parsing input with baseURL.
-		u, err := parseURL(input.USVString, base)
+		u, err := fetchParseURL(input.USVString, base)
 		// 5.2. If parsedURL is failure, then throw a TypeError.
 		if err != nil {
 			return nil, webidl.NewTypeError("Failed to construct 'Request': Invalid URL %q", input.USVString)
@@ -195,7 +195,7 @@ func (r *Realm) newRequest(input RequestOrUSVString, init RequestInit) (*request
 			req.referrer = "no-referrer"
 		} else {
 			// 14.3.1-14.3.2. Parse it; failure is a TypeError.
-			u, err := parseURL(init.Referrer.Value, base)
+			u, err := fetchParseURL(init.Referrer.Value, base)
 			if err != nil {
 				return nil, webidl.NewTypeError("Failed to construct 'Request': Invalid referrer URL %q", init.Referrer.Value)
 			}
