@@ -18,6 +18,7 @@ var Interfaces = webidl.NewRegistry()
 type Statics struct {
 	AbortController    AbortControllerStatics
 	AbortSignal        AbortSignalStatics
+	Blob               BlobStatics
 	Comment            CommentStatics
 	DOMException       DOMExceptionStatics
 	Document           DocumentStatics
@@ -42,6 +43,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	}
 	if impl.AbortSignal == nil {
 		missing = append(missing, "AbortSignalStatics")
+	}
+	if impl.Blob == nil {
+		missing = append(missing, "BlobStatics")
 	}
 	if impl.Comment == nil {
 		missing = append(missing, "CommentStatics")
@@ -79,11 +83,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
+	reg.Add(idlDefBlob(impl.Blob))
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefComment(impl.Comment))
 	reg.Add(idlDefDOMException(impl.DOMException))
@@ -531,6 +536,214 @@ const (
 	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsDataView          = 14
 )
 
+// idlFromBlob converts a JavaScript value to the IDL type Blob.
+func idlFromBlob(r *webidl.Realm, v goja.Value) BlobMethods {
+	return webidl.As[BlobMethods](r, webidl.AnyValue(v), "Blob")
+}
+
+// idlToBlob converts an IDL Blob value to JavaScript.
+func idlToBlob(r *webidl.Realm, x BlobMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Blob")
+}
+
+// idlFromUSVString converts a JavaScript value to the IDL type USVString.
+func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
+	return r.ToUSVString(webidl.AnyValue(v))
+}
+
+// idlToUSVString converts an IDL USVString value to JavaScript.
+func idlToUSVString(r *webidl.Realm, x string) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
+func idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	_ = seqMethod
+	obj, isObj := v.(*goja.Object)
+	_ = obj
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 14
+	}
+	switch sel {
+	case 0:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 14:
+		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 15, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
+	return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{}
+}
+
+// idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
+func idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 15:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString struct {
+	Type              int
+	Blob              BlobMethods
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	USVString         string
+}
+
+// Member type indexes of BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString.
+const (
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBlob              = 1
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt8Array         = 2
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt16Array        = 3
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt32Array        = 4
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8Array        = 5
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint16Array       = 6
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint32Array       = 7
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8ClampedArray = 8
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigInt64Array     = 9
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigUint64Array    = 10
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat32Array      = 11
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat64Array      = 12
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsDataView          = 13
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsArrayBuffer       = 14
+	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString         = 15
+)
+
+// idlFromBlobPropertyBag converts a JavaScript value to the IDL type BlobPropertyBag.
+func idlFromBlobPropertyBag(r *webidl.Realm, v goja.Value) BlobPropertyBag {
+	var d BlobPropertyBag
+	idlReadDictBlobPropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "BlobPropertyBag"), &d)
+	return d
+}
+
+// idlToBlobPropertyBag converts an IDL BlobPropertyBag value to JavaScript.
+func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictBlobPropertyBag(r, obj, &x)
+	return obj
+}
+
 // idlFromByteString converts a JavaScript value to the IDL type ByteString.
 func idlFromByteString(r *webidl.Realm, v goja.Value) webidl.ByteString {
 	return r.ToByteString(webidl.AnyValue(v))
@@ -725,6 +938,16 @@ func idlToElement(r *webidl.Realm, x ElementMethods) goja.Value {
 		return goja.Null()
 	}
 	return r.Wrap(x, "Element")
+}
+
+// idlFromEndingType converts a JavaScript value to the IDL type EndingType.
+func idlFromEndingType(r *webidl.Realm, v goja.Value) EndingType {
+	return EndingType(r.ToEnum(webidl.AnyValue(v), "EndingType", idlValuesEndingType))
+}
+
+// idlToEndingType converts an IDL EndingType value to JavaScript.
+func idlToEndingType(r *webidl.Realm, x EndingType) goja.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromEvent converts a JavaScript value to the IDL type Event.
@@ -1288,18 +1511,8 @@ const (
 	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsArrayBuffer       = 13
 )
 
-// idlFromUSVString converts a JavaScript value to the IDL type USVString.
-func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
-	return r.ToUSVString(webidl.AnyValue(v))
-}
-
-// idlToUSVString converts an IDL USVString value to JavaScript.
-func idlToUSVString(r *webidl.Realm, x string) goja.Value {
-	return webidl.StringValue(string(x))
-}
-
-// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString {
+// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
+func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
 	v = webidl.AnyValue(v)
 	sel := -1
 	var seqMethod goja.Value
@@ -1307,6 +1520,9 @@ func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32Ar
 	obj, isObj := v.(*goja.Object)
 	_ = obj
 	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 13
+		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
 			if sel < 0 && kind == "Int8Array" {
@@ -1351,44 +1567,46 @@ func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32Ar
 		}
 	}
 	if sel < 0 {
-		sel = 13
+		sel = 14
 	}
 	switch sel {
 	case 0:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 1, Int8Array: idlFromInt8Array(r, v)}
 	case 1:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 2, Int16Array: idlFromInt16Array(r, v)}
 	case 2:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 3, Int32Array: idlFromInt32Array(r, v)}
 	case 3:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
 	case 4:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
 	case 5:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
 	case 6:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
 	case 7:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
 	case 8:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
 	case 9:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
 	case 10:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
 	case 11:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 12, DataView: idlFromDataView(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 12, DataView: idlFromDataView(r, v)}
 	case 12:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 13:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 14, USVString: idlFromUSVString(r, v)}
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 14, Blob: idlFromBlob(r, v)}
+	case 14:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 15, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
-	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{}
+	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)'")
+	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
 }
 
-// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString) goja.Value {
+// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
+func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
 	switch x.Type {
 	case 1:
 		return idlToInt8Array(r, x.Int8Array)
@@ -1417,14 +1635,16 @@ func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32Arra
 	case 13:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 14:
+		return idlToBlob(r, x.Blob)
+	case 15:
 		return idlToUSVString(r, x.USVString)
 	}
 	return goja.Undefined()
 }
 
-// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
-type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString struct {
+type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString struct {
 	Type              int
 	Int8Array         webidl.BufferSource
 	Int16Array        webidl.BufferSource
@@ -1439,25 +1659,27 @@ type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUi
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	Blob              BlobMethods
 	USVString         string
 }
 
-// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString.
+// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString.
 const (
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt8Array         = 1
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt16Array        = 2
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt32Array        = 3
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8Array        = 4
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint16Array       = 5
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint32Array       = 6
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8ClampedArray = 7
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigInt64Array     = 8
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigUint64Array    = 9
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat32Array      = 10
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat64Array      = 11
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsDataView          = 12
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsArrayBuffer       = 13
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString         = 14
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt8Array         = 1
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt16Array        = 2
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt32Array        = 3
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint8Array        = 4
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint16Array       = 5
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint32Array       = 6
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint8ClampedArray = 7
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBigInt64Array     = 8
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBigUint64Array    = 9
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsFloat32Array      = 10
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsFloat64Array      = 11
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsDataView          = 12
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsArrayBuffer       = 13
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBlob              = 14
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUSVString         = 15
 )
 
 // idlFromLocation converts a JavaScript value to the IDL type Location.
@@ -1578,6 +1800,16 @@ func idlToLong(r *webidl.Realm, x int32) goja.Value {
 	return r.VM.ToValue(x)
 }
 
+// idlFromLongLongClamp converts a JavaScript value to the IDL type long long.
+func idlFromLongLongClamp(r *webidl.Realm, v goja.Value) int64 {
+	return r.ToLongLong(webidl.AnyValue(v), webidl.IntClamp)
+}
+
+// idlToLongLongClamp converts an IDL long long value to JavaScript.
+func idlToLongLongClamp(r *webidl.Realm, x int64) goja.Value {
+	return r.VM.ToValue(x)
+}
+
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
 func idlFromNavigator(r *webidl.Realm, v goja.Value) NavigatorMethods {
 	return webidl.As[NavigatorMethods](r, webidl.AnyValue(v), "Navigator")
@@ -1682,6 +1914,22 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value 
 		return goja.Null()
 	}
 	return idlToAbortSignal(r, x)
+}
+
+// idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)?.
+func idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]()
+	}
+	return webidl.NonNull(idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
+}
+
+// idlToNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)? value to JavaScript.
+func idlToNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, x.Value)
 }
 
 // idlFromNullableByteString converts a JavaScript value to the IDL type ByteString?.
@@ -1857,22 +2105,6 @@ func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goj
 	return idlToHTMLHeadElement(r, x)
 }
 
-// idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)?.
-func idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString] {
-	if webidl.IsNullish(v) {
-		return webidl.Null[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]()
-	}
-	return webidl.NonNull(idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
-}
-
-// idlToNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)? value to JavaScript.
-func idlToNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]) goja.Value {
-	if x.Null {
-		return goja.Null()
-	}
-	return idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, x.Value)
-}
-
 // idlFromNullableLocation converts a JavaScript value to the IDL type Location?.
 func idlFromNullableLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 	if webidl.IsNullish(v) {
@@ -2046,6 +2278,16 @@ func idlFromPromiseOfArrayBuffer(r *webidl.Realm, v goja.Value) *webidl.Promise 
 
 // idlToPromiseOfArrayBuffer converts an IDL Promise<ArrayBuffer> value to JavaScript.
 func idlToPromiseOfArrayBuffer(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfBlob converts a JavaScript value to the IDL type Promise<Blob>.
+func idlFromPromiseOfBlob(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfBlob converts an IDL Promise<Blob> value to JavaScript.
+func idlToPromiseOfBlob(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
 }
 
@@ -2463,6 +2705,32 @@ func idlToSequenceOfEventTarget(r *webidl.Realm, x []EventTargetMethods) goja.Va
 func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromEventTarget(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)>.
+func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) {
+		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
+	})
+	return out
+}
+
+// idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)> value to JavaScript.
+func idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+		return idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, e)
+	})
+}
+
+// idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
+	r.IterateWith(obj, method, func(x goja.Value) {
+		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
+	})
 	return out
 }
 

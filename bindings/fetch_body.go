@@ -22,9 +22,12 @@ type body struct {
 }
 
 // bodyInit is the BodyInit union of this engine.
-type bodyInit = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
+type bodyInit = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
 
-const bodyInitIsUSVString = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString
+const (
+	bodyInitIsUSVString = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString
+	bodyInitIsBlob      = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBlob
+)
 
 // extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract
 // for the BodyInit members this engine has: it returns the body and its
@@ -32,6 +35,12 @@ const bodyInitIsUSVString = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint1
 func extractBody(object bodyInit) (*body, string) {
 	// 1-4. (Streams are not supported.)
 	// 5-6. Switch on object:
+	if object.Type == bodyInitIsBlob {
+		// Blob: source is object; type is object's type attribute value
+		// when it is not the empty byte sequence.
+		b := object.Blob.(*blobImpl)
+		return &body{source: b.data}, b.typ
+	}
 	if object.Type == bodyInitIsUSVString {
 		// USVString: source is the UTF-8 encoding of object; type is
 		// `text/plain;charset=UTF-8`.
@@ -66,6 +75,9 @@ func (b *body) clone() *body {
 type bodyOwner struct {
 	realm *Realm
 	body  *body // nil for a null body
+	// headers is the header list "get the MIME type" reads (the
+	// Content-Type of the request or response).
+	headers *headerList
 }
 
 // bodyUsed is https://fetch.spec.whatwg.org/#dom-body-bodyused.
@@ -130,6 +142,21 @@ func (o *bodyOwner) bytes() *webidl.Promise {
 			return nil, webidl.NewTypeError("Uint8Array is not available")
 		}
 		return vm.New(ctor, ab)
+	})
+}
+
+// blob is https://fetch.spec.whatwg.org/#dom-body-blob: a Blob of the
+// bytes whose type is the object's MIME type (its Content-Type, lower
+// case, "" when it has none).
+func (o *bodyOwner) blob() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (goja.Value, error) {
+		typ := ""
+		if o.headers != nil {
+			if ct, ok := o.headers.get("Content-Type"); ok {
+				typ = normalizeBlobType(ct)
+			}
+		}
+		return o.realm.idl.Wrap(&blobImpl{realm: o.realm, data: b, typ: typ}, "Blob"), nil
 	})
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // BodyInitType is the IDL typedef BodyInit = XMLHttpRequestBodyInit.
-type BodyInitType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
+type BodyInitType = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
 
 // HeadersMethods is implemented by the Go implementation of the IDL interface
 // Headers.
@@ -263,6 +263,8 @@ type RequestMethods interface {
 	Clone() (RequestMethods, error)
 	// ArrayBuffer implements the operation "arrayBuffer".
 	ArrayBuffer() (*webidl.Promise, error)
+	// Blob implements the operation "blob".
+	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
 	// Json implements the operation "json".
@@ -498,6 +500,18 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 						return idlToPromiseOfArrayBuffer(r, res)
 					})
 				}},
+			{Name: "blob", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					return r.PromiseOperation(func() goja.Value {
+						self := webidl.Self[RequestMethods](r, call.This, "Request")
+						_ = self
+						res, err := self.Blob()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfBlob(r, res)
+					})
+				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
@@ -612,7 +626,7 @@ type RequestInfoType = RequestOrUSVString
 // RequestInit is the IDL dictionary RequestInit.
 type RequestInit struct {
 	// Body is the member "body".
-	Body webidl.Optional[webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]]
+	Body webidl.Optional[webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]]
 	// Cache is the member "cache".
 	Cache webidl.Optional[RequestCache]
 	// Credentials is the member "credentials".
@@ -647,7 +661,7 @@ type RequestInit struct {
 // or null).
 func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 	if v := r.DictionaryMember(obj, "body"); v != nil {
-		d.Body = webidl.Some(idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
+		d.Body = webidl.Some(idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
 	}
 	if v := r.DictionaryMember(obj, "cache"); v != nil {
 		d.Cache = webidl.Some(idlFromRequestCache(r, v))
@@ -696,7 +710,7 @@ func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 // idlWriteDictRequestInit writes the members of RequestInit to obj.
 func idlWriteDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 	if d.Body.Present {
-		_ = obj.DefineDataProperty("body", idlToNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, d.Body.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("body", idlToNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, d.Body.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Cache.Present {
 		_ = obj.DefineDataProperty("cache", idlToRequestCache(r, d.Cache.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -802,6 +816,8 @@ type ResponseMethods interface {
 	Clone() (ResponseMethods, error)
 	// ArrayBuffer implements the operation "arrayBuffer".
 	ArrayBuffer() (*webidl.Promise, error)
+	// Blob implements the operation "blob".
+	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
 	// Json implements the operation "json".
@@ -814,7 +830,7 @@ type ResponseMethods interface {
 // members of Response.
 type ResponseStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argBody webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString], argInit ResponseInit) (ResponseMethods, error)
+	Constructor(r *webidl.Realm, argBody webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString], argInit ResponseInit) (ResponseMethods, error)
 	Error(r *webidl.Realm) (ResponseMethods, error)
 	Redirect(r *webidl.Realm, argUrl string, argStatus uint16) (ResponseMethods, error)
 	Json(r *webidl.Realm, argData goja.Value, argInit ResponseInit) (ResponseMethods, error)
@@ -829,11 +845,11 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
 			_ = call
-			var argBody webidl.Nullable[Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]
+			var argBody webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-				argBody = idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v)
+				argBody = idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v)
 			} else {
-				argBody = idlFromNullableInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, goja.Null())
+				argBody = idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, goja.Null())
 			}
 			var argInit ResponseInit
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
@@ -996,6 +1012,18 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 						return idlToPromiseOfArrayBuffer(r, res)
 					})
 				}},
+			{Name: "blob", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					return r.PromiseOperation(func() goja.Value {
+						self := webidl.Self[ResponseMethods](r, call.This, "Response")
+						_ = self
+						res, err := self.Blob()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfBlob(r, res)
+					})
+				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
@@ -1088,5 +1116,5 @@ const (
 
 var idlValuesResponseType = []string{"basic", "cors", "default", "error", "opaque", "opaqueredirect"}
 
-// XMLHttpRequestBodyInitType is the IDL typedef XMLHttpRequestBodyInit = (BufferSource or USVString).
-type XMLHttpRequestBodyInitType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
+// XMLHttpRequestBodyInitType is the IDL typedef XMLHttpRequestBodyInit = (Blob or BufferSource or USVString).
+type XMLHttpRequestBodyInitType = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString

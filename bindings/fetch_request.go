@@ -274,6 +274,7 @@ func (r *Realm) newRequest(input RequestOrUSVString, init RequestInit) (*request
 	// 28. Set this's request to request.
 	this := &requestImpl{req: req}
 	this.bodyOwner.realm = r
+	this.bodyOwner.headers = &req.headers
 	// 29-30. Let signals be « signal » if signal is non-null; set this's
 	// signal to the result of creating a dependent abort signal from
 	// signals.
@@ -436,6 +437,7 @@ func (q *requestImpl) Signal() (AbortSignalMethods, error)   { return q.signal, 
 func (q *requestImpl) Duplex() (RequestDuplex, error)        { return "half", nil }
 func (q *requestImpl) BodyUsed() (bool, error)               { return q.bodyUsed(), nil }
 func (q *requestImpl) ArrayBuffer() (*webidl.Promise, error) { return q.arrayBuffer(), nil }
+func (q *requestImpl) Blob() (*webidl.Promise, error)        { return q.blob(), nil }
 func (q *requestImpl) Bytes() (*webidl.Promise, error)       { return q.bytes(), nil }
 func (q *requestImpl) Json() (*webidl.Promise, error)        { return q.json(), nil }
 func (q *requestImpl) Text() (*webidl.Promise, error)        { return q.text(), nil }
@@ -451,7 +453,7 @@ func (q *requestImpl) Clone() (RequestMethods, error) {
 	// 3-4. The clone's Headers have this's guard; its signal follows
 	// this's signal.
 	out := &requestImpl{req: c}
-	out.bodyOwner = bodyOwner{realm: q.realm, body: c.body}
+	out.bodyOwner = bodyOwner{realm: q.realm, body: c.body, headers: &c.headers}
 	out.headers = newHeaders(&c.headers, q.headers.guard)
 	out.signal = q.realm.signalImpl(dom.CreateADependentAbortSignal([]*dom.AbortSignal{q.signal.sig}))
 	return out, nil

@@ -44,7 +44,7 @@ func (r *Realm) newResponseObject(resp *response, guard headersGuard) *responseI
 	// 1-2. Set responseObject's response and its headers (header list
 	// response's header list, guard guard).
 	o := &responseImpl{resp: resp}
-	o.bodyOwner = bodyOwner{realm: r, body: resp.body}
+	o.bodyOwner = bodyOwner{realm: r, body: resp.body, headers: &resp.headers}
 	o.headers = newHeaders(&resp.headers, guard)
 	return o
 }
@@ -194,6 +194,7 @@ func (o *responseImpl) StatusText() (webidl.ByteString, error) {
 func (o *responseImpl) Headers() (HeadersMethods, error)      { return o.headers, nil }
 func (o *responseImpl) BodyUsed() (bool, error)               { return o.bodyUsed(), nil }
 func (o *responseImpl) ArrayBuffer() (*webidl.Promise, error) { return o.arrayBuffer(), nil }
+func (o *responseImpl) Blob() (*webidl.Promise, error)        { return o.blob(), nil }
 func (o *responseImpl) Bytes() (*webidl.Promise, error)       { return o.bytes(), nil }
 func (o *responseImpl) Json() (*webidl.Promise, error)        { return o.json(), nil }
 func (o *responseImpl) Text() (*webidl.Promise, error)        { return o.text(), nil }

@@ -323,3 +323,36 @@ func TestFetchObjects(t *testing.T) {
 		"null",
 		"BC")
 }
+
+// TestFetchBlob: Blob construction, slice, reading, and Blob bodies both
+// ways.
+func TestFetchBlob(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/")
+	win.r.SetFetchHost(&handlerHost{h: fetchTestHandler()})
+	win.async(prelude + `
+	(async () => {
+		const b = new Blob(["a\r\nb", new Uint8Array([99]), new Blob(["dd"])], {type: "Text/Plain", endings: "native"});
+		log(b.size, b.type, JSON.stringify(await b.text()), new Blob().size, new Blob([], {type: "a\u00e9"}).type === "");
+		const s = b.slice(-3, -1, "X/Y");
+		log(s.size, s.type, await s.text(), await b.slice(2).text(), b.slice(5, 1).size, (await b.bytes())[0], (await b.arrayBuffer()).byteLength);
+		let r = await fetch("/echo", {method: "POST", body: new Blob(["blob body"], {type: "application/x-blob"})});
+		log(r.headers.get("x-content-type"), await r.text());
+		r = await fetch("/echo", {method: "POST", body: new Blob(["untyped"])});
+		log(JSON.stringify(r.headers.get("x-content-type")));
+		const got = await (await fetch("/json")).blob();
+		log(got instanceof Blob, got.type, got.size, (await got.text()).length);
+		const rb = await new Response(new Blob(["x"], {type: "a/b"})).blob();
+		log(rb.type, await rb.text());
+		log((await new Request("/", {method: "POST", body: "t"}).blob()).type);
+		done();
+	})().catch(fail);`)
+	expectLog(t, win,
+		`6 text/plain "a\nbcdd" 0 true`,
+		"2 x/y cd bcdd 0 97 6",
+		"application/x-blob blob body",
+		`""`,
+		"true application/json 23 23",
+		"a/b x",
+		"text/plain;charset=utf-8")
+}

@@ -28,6 +28,7 @@ func init() {
 		DocumentFragment:   fragmentStatics{},
 		Text:               textStatics{},
 		Comment:            commentStatics{},
+		Blob:               blobStatics{},
 		Headers:            headersStatics{},
 		Request:            requestStatics{},
 		Response:           responseStatics{},

@@ -161,3 +161,20 @@ promise_test(async () => {
   const bytes = await new Response(new Uint8Array([1, 2, 3])).arrayBuffer();
   assert_array_equals(Array.from(new Uint8Array(bytes)), [1, 2, 3]);
 }, 'Response: constructor, json(), error() and redirect()');
+
+promise_test(async () => {
+  const b = new Blob(['ab', new Uint8Array([99]), new Blob(['d'])], {type: 'Text/Plain'});
+  assert_equals(b.size, 4);
+  assert_equals(b.type, 'text/plain');
+  assert_equals(await b.slice(1, 3).text(), 'bc');
+  const id = uniqueId();
+  const url = `${DISPATCHER}?uuid=${id}`;
+  assert_equals(await (await fetch(url, {method: 'POST', body: b})).text(), 'done');
+  assert_equals(await (await fetch(url)).text(), 'abcd');
+  const got = await (await fetch(DATA)).blob();
+  assert_true(got instanceof Blob);
+  assert_equals(got.type, 'application/json');
+  assert_equals(JSON.parse(await got.text()).name, 'fetch');
+  const r = await new Response(new Blob(['x'], {type: 'a/b'})).blob();
+  assert_equals(r.type, 'a/b');
+}, 'Blob bodies: a Blob request body, blob() of a response');
