@@ -68,12 +68,12 @@ func (r *Realm) fetchHost() FetchHost {
 }
 
 // Fetch is the fetch(input, init) method steps of WindowOrWorkerGlobalScope.
-func (g *globalBase) Fetch(input RequestOrUSVString, init RequestInit) (*webidl.Promise, error) {
+func (g *globalBase) Fetch(input requestInfo, init RequestInit) (*webidl.Promise, error) {
 	return g.realm.fetchMethod(input, init), nil
 }
 
 // fetchMethod is https://fetch.spec.whatwg.org/#dom-global-fetch.
-func (r *Realm) fetchMethod(input RequestOrUSVString, init RequestInit) *webidl.Promise {
+func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise {
 	// 1. Let p be a new promise.
 	p := r.idl.NewPromise()
 	// 2. Let requestObject be the result of invoking the initial value of

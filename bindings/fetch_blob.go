@@ -19,14 +19,6 @@ type blobImpl struct {
 	typ   string
 }
 
-// blobPart is the BlobPart union.
-type blobPart = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString
-
-const (
-	blobPartIsBlob      = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBlob
-	blobPartIsUSVString = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUSVString
-)
-
 // normalizeBlobType is step 3 of the Blob constructor for a type: the
 // empty string when it has a code point outside U+0020 to U+007E, else its
 // ASCII lowercase.

@@ -21,14 +21,6 @@ type body struct {
 	used   bool // the stream is disturbed (read)
 }
 
-// bodyInit is the BodyInit union of this engine.
-type bodyInit = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
-
-const (
-	bodyInitIsUSVString = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString
-	bodyInitIsBlob      = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBlob
-)
-
 // extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract
 // for the BodyInit members this engine has: it returns the body and its
 // type ("" for null).

@@ -122,13 +122,13 @@ func isCORSSafelistedMethod(m string) bool { return m == "GET" || m == "HEAD" ||
 type requestStatics struct{}
 
 // Constructor is https://fetch.spec.whatwg.org/#dom-request.
-func (requestStatics) Constructor(ir *webidl.Realm, input RequestOrUSVString, init RequestInit) (RequestMethods, error) {
+func (requestStatics) Constructor(ir *webidl.Realm, input requestInfo, init RequestInit) (RequestMethods, error) {
 	r := realmOf(ir)
 	return r.newRequest(input, init)
 }
 
 // newRequest is the new Request(input, init) constructor steps.
-func (r *Realm) newRequest(input RequestOrUSVString, init RequestInit) (*requestImpl, error) {
+func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, error) {
 	// 1. Let request be null.
 	var req *request
 	// 2. Let fallbackMode be null.
@@ -138,7 +138,7 @@ func (r *Realm) newRequest(input RequestOrUSVString, init RequestInit) (*request
 	// 4. Let signal be null.
 	var signal *dom.AbortSignal
 	var inputReq *requestImpl
-	if input.Type == RequestOrUSVStringIsUSVString {
+	if input.Type == requestInfoIsUSVString {
 		// 5. If input is a string:
 		// 5.1. Let parsedURL be the result of parsing input with baseURL.
 		u, err := fetchParseURL(input.USVString, base)
@@ -406,7 +406,6 @@ func urlString(u *url.URL) string { return u.String() }
 func (q *requestImpl) Method() (webidl.ByteString, error) {
 	return webidl.ByteString(q.req.method), nil
 }
-func (q *requestImpl) Url() (string, error)             { return urlString(q.req.url), nil }
 func (q *requestImpl) Headers() (HeadersMethods, error) { return q.headers, nil }
 func (q *requestImpl) Destination() (RequestDestination, error) {
 	return "", nil
@@ -439,7 +438,6 @@ func (q *requestImpl) BodyUsed() (bool, error)               { return q.bodyUsed
 func (q *requestImpl) ArrayBuffer() (*webidl.Promise, error) { return q.arrayBuffer(), nil }
 func (q *requestImpl) Blob() (*webidl.Promise, error)        { return q.blob(), nil }
 func (q *requestImpl) Bytes() (*webidl.Promise, error)       { return q.bytes(), nil }
-func (q *requestImpl) Json() (*webidl.Promise, error)        { return q.json(), nil }
 func (q *requestImpl) Text() (*webidl.Promise, error)        { return q.text(), nil }
 
 // Clone is https://fetch.spec.whatwg.org/#dom-request-clone.

@@ -150,8 +150,8 @@ func (responseStatics) Redirect(ir *webidl.Realm, rawURL string, status uint16) 
 	return r.newResponseObject(resp, guardImmutable), nil
 }
 
-// Json is https://fetch.spec.whatwg.org/#dom-response-json.
-func (responseStatics) Json(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
+// json is https://fetch.spec.whatwg.org/#dom-response-json.
+func (responseStatics) json(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
 	r := realmOf(ir)
 	// 1. Let bytes be the result of running serialize a JavaScript value
 	// to JSON bytes on data.
@@ -175,9 +175,9 @@ func (responseStatics) Json(ir *webidl.Realm, data goja.Value, init ResponseInit
 
 func (o *responseImpl) Type() (ResponseType, error) { return o.resp.typ, nil }
 
-// Url is https://fetch.spec.whatwg.org/#dom-response-url: the empty string
+// url is https://fetch.spec.whatwg.org/#dom-response-url: the empty string
 // when the URL list is empty, else its last URL without fragment.
-func (o *responseImpl) Url() (string, error) {
+func (o *responseImpl) url() (string, error) {
 	if o.resp.url == nil {
 		return "", nil
 	}
@@ -196,7 +196,6 @@ func (o *responseImpl) BodyUsed() (bool, error)               { return o.bodyUse
 func (o *responseImpl) ArrayBuffer() (*webidl.Promise, error) { return o.arrayBuffer(), nil }
 func (o *responseImpl) Blob() (*webidl.Promise, error)        { return o.blob(), nil }
 func (o *responseImpl) Bytes() (*webidl.Promise, error)       { return o.bytes(), nil }
-func (o *responseImpl) Json() (*webidl.Promise, error)        { return o.json(), nil }
 func (o *responseImpl) Text() (*webidl.Promise, error)        { return o.text(), nil }
 
 // Clone is https://fetch.spec.whatwg.org/#dom-response-clone.

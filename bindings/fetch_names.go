@@ -1,0 +1,57 @@
+package bindings
+
+import (
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+)
+
+// This file holds every name of the fetch and Blob implementations that
+// depends on how the generator names things (union types and their member
+// constants, method names of attributes and operations), so that a change
+// of the generator's naming is one file's edit.
+
+// headersInit is the HeadersInit union.
+type headersInit = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString
+
+const (
+	headersInitIsSequence = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsSequenceOfSequenceOfByteString
+	headersInitIsRecord   = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsRecordOfByteStringToByteString
+)
+
+// requestInfo is the RequestInfo union.
+type requestInfo = RequestOrUSVString
+
+const requestInfoIsUSVString = RequestOrUSVStringIsUSVString
+
+// bodyInit is the BodyInit union of this engine.
+type bodyInit = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
+
+const (
+	bodyInitIsUSVString = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString
+	bodyInitIsBlob      = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBlob
+)
+
+// blobPart is the BlobPart union.
+type blobPart = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString
+
+const (
+	blobPartIsBlob      = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBlob
+	blobPartIsUSVString = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUSVString
+)
+
+// Url is Request's url attribute (https://fetch.spec.whatwg.org/#dom-request-url).
+func (q *requestImpl) Url() (string, error) { return urlString(q.req.url), nil }
+
+// Json is Body's json() for a Request.
+func (q *requestImpl) Json() (*webidl.Promise, error) { return q.json(), nil }
+
+// Url is Response's url attribute.
+func (o *responseImpl) Url() (string, error) { return o.url() }
+
+// Json is Body's json() for a Response.
+func (o *responseImpl) Json() (*webidl.Promise, error) { return o.json(), nil }
+
+// Json is the static Response.json(data, init).
+func (s responseStatics) Json(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
+	return s.json(ir, data, init)
+}
