@@ -40,7 +40,6 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argBlobParts webidl.Optional[[]Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argBlobParts = webidl.Some(idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, v))
@@ -81,7 +80,6 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 			{Name: "slice", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[BlobMethods](r, call.This, "Blob")
-					_ = self
 					var argStart webidl.Optional[int64]
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argStart = webidl.Some(idlFromLongLongClamp(r, v))
@@ -104,7 +102,6 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[BlobMethods](r, call.This, "Blob")
-						_ = self
 						res, err := self.Text()
 						if err != nil {
 							r.Throw(err)
@@ -116,7 +113,6 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[BlobMethods](r, call.This, "Blob")
-						_ = self
 						res, err := self.ArrayBuffer()
 						if err != nil {
 							r.Throw(err)
@@ -128,7 +124,6 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[BlobMethods](r, call.This, "Blob")
-						_ = self
 						res, err := self.Bytes()
 						if err != nil {
 							r.Throw(err)
@@ -139,9 +134,6 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 		},
 	}
 }
-
-// BlobPartType is the IDL typedef BlobPart = (BufferSource or Blob or USVString).
-type BlobPartType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString
 
 // BlobPropertyBag is the IDL dictionary BlobPropertyBag.
 type BlobPropertyBag struct {

@@ -144,3 +144,24 @@ func (r *Realm) DocumentObject() *goja.Object {
 	obj, _ := r.idl.Wrap(w.document, "Document").(*goja.Object)
 	return obj
 }
+
+// EventTargetBase implements EventTarget's members for platform objects
+// whose interface inherits EventTarget but is generated and implemented
+// outside this package (an integrator's IDL; see the example module in
+// codegen/testdata/greeter). Embed the value NewEventTargetBase returns
+// in the implementation: it provides the EventTarget methods and the
+// webidl.Reflector, so the implementation's JavaScript object is the
+// event target listeners see.
+type EventTargetBase struct{ *eventTargetImpl }
+
+// NewEventTargetBase returns a new EventTarget implementation in the realm
+// r (the webidl.Realm of a Realm of this package), for embedding.
+func NewEventTargetBase(r *webidl.Realm) EventTargetBase {
+	return EventTargetBase{realmOf(r).newEventTargetImpl(&dom.EventTarget{})}
+}
+
+// FireEvent fires a trusted event named typ at the target (see
+// Realm.FireEventAt) and reports whether it was not canceled.
+func (b EventTargetBase) FireEvent(typ string, cancelable bool, props map[string]goja.Value) bool {
+	return b.realm.fireEventAt(b.target, typ, cancelable, props)
+}

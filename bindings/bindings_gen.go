@@ -26,10 +26,17 @@ type Statics struct {
 	Event              EventStatics
 	EventTarget        EventTargetStatics
 	Headers            HeadersStatics
+	MessageChannel     MessageChannelStatics
+	MessageEvent       MessageEventStatics
 	QuotaExceededError QuotaExceededErrorStatics
 	Request            RequestStatics
 	Response           ResponseStatics
 	Text               TextStatics
+	TextDecoder        TextDecoderStatics
+	TextEncoder        TextEncoderStatics
+	URL                URLStatics
+	URLSearchParams    URLSearchParamsStatics
+	Worker             WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -68,6 +75,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.Headers == nil {
 		missing = append(missing, "HeadersStatics")
 	}
+	if impl.MessageChannel == nil {
+		missing = append(missing, "MessageChannelStatics")
+	}
+	if impl.MessageEvent == nil {
+		missing = append(missing, "MessageEventStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
@@ -80,10 +93,25 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.Text == nil {
 		missing = append(missing, "TextStatics")
 	}
+	if impl.TextDecoder == nil {
+		missing = append(missing, "TextDecoderStatics")
+	}
+	if impl.TextEncoder == nil {
+		missing = append(missing, "TextEncoderStatics")
+	}
+	if impl.URL == nil {
+		missing = append(missing, "URLStatics")
+	}
+	if impl.URLSearchParams == nil {
+		missing = append(missing, "URLSearchParamsStatics")
+	}
+	if impl.Worker == nil {
+		missing = append(missing, "WorkerStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "StorageBucket", "StorageBucketManager", "Text", "Window", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -105,7 +133,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLDivElement())
 	reg.Add(idlDefHTMLElement())
 	reg.Add(idlDefHTMLHeadElement())
-	reg.Add(idlDefHTMLHtmlElement())
+	reg.Add(idlDefHTMLHTMLElement())
 	reg.Add(idlDefHTMLIFrameElement())
 	reg.Add(idlDefHTMLParagraphElement())
 	reg.Add(idlDefHTMLScriptElement())
@@ -116,6 +144,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
+	reg.Add(idlDefMessageChannel(impl.MessageChannel))
+	reg.Add(idlDefMessageEvent(impl.MessageEvent))
+	reg.Add(idlDefMessagePort())
 	reg.Add(idlDefNavigator())
 	reg.Add(idlDefNode())
 	reg.Add(idlDefNodeList())
@@ -126,7 +157,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
 	reg.Add(idlDefText(impl.Text))
+	reg.Add(idlDefTextDecoder(impl.TextDecoder))
+	reg.Add(idlDefTextEncoder(impl.TextEncoder))
+	reg.Add(idlDefURL(impl.URL))
+	reg.Add(idlDefURLSearchParams(impl.URLSearchParams))
 	reg.Add(idlDefWindow())
+	reg.Add(idlDefWorker(impl.Worker))
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
@@ -174,13 +210,10 @@ func idlToBoolean(r *webidl.Realm, x bool) goja.Value {
 func idlFromAddEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) AddEventListenerOptionsOrBoolean {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 0
 	}
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 0
@@ -226,16 +259,6 @@ const (
 	AddEventListenerOptionsOrBooleanIsAddEventListenerOptions = 1
 	AddEventListenerOptionsOrBooleanIsBoolean                 = 2
 )
-
-// idlFromAny converts a JavaScript value to the IDL type any.
-func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
-	return webidl.AnyValue(v)
-}
-
-// idlToAny converts an IDL any value to JavaScript.
-func idlToAny(r *webidl.Realm, x goja.Value) goja.Value {
-	return webidl.AnyValue(x)
-}
 
 // idlFromArrayBuffer converts a JavaScript value to the IDL type ArrayBuffer.
 func idlFromArrayBuffer(r *webidl.Realm, v goja.Value) webidl.BufferSource {
@@ -377,14 +400,11 @@ func idlToDataView(r *webidl.Realm, x webidl.BufferSource) goja.Value {
 	return x.Value()
 }
 
-// idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)).
-func idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, v goja.Value) ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView {
+// idlFromAllowSharedBufferSource converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)).
+func idlFromAllowSharedBufferSource(r *webidl.Realm, v goja.Value) AllowSharedBufferSource {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -431,40 +451,40 @@ func idlFromArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrU
 	}
 	switch sel {
 	case 0:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 1, ArrayBuffer: idlFromArrayBuffer(r, v)}
+		return AllowSharedBufferSource{Type: 1, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 1:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 2, SharedArrayBuffer: idlFromSharedArrayBuffer(r, v)}
+		return AllowSharedBufferSource{Type: 2, SharedArrayBuffer: idlFromSharedArrayBuffer(r, v)}
 	case 2:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 3, Int8Array: idlFromInt8Array(r, v)}
+		return AllowSharedBufferSource{Type: 3, Int8Array: idlFromInt8Array(r, v)}
 	case 3:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 4, Int16Array: idlFromInt16Array(r, v)}
+		return AllowSharedBufferSource{Type: 4, Int16Array: idlFromInt16Array(r, v)}
 	case 4:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 5, Int32Array: idlFromInt32Array(r, v)}
+		return AllowSharedBufferSource{Type: 5, Int32Array: idlFromInt32Array(r, v)}
 	case 5:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 6, Uint8Array: idlFromUint8Array(r, v)}
+		return AllowSharedBufferSource{Type: 6, Uint8Array: idlFromUint8Array(r, v)}
 	case 6:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 7, Uint16Array: idlFromUint16Array(r, v)}
+		return AllowSharedBufferSource{Type: 7, Uint16Array: idlFromUint16Array(r, v)}
 	case 7:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 8, Uint32Array: idlFromUint32Array(r, v)}
+		return AllowSharedBufferSource{Type: 8, Uint32Array: idlFromUint32Array(r, v)}
 	case 8:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 9, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+		return AllowSharedBufferSource{Type: 9, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
 	case 9:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 10, BigInt64Array: idlFromBigInt64Array(r, v)}
+		return AllowSharedBufferSource{Type: 10, BigInt64Array: idlFromBigInt64Array(r, v)}
 	case 10:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 11, BigUint64Array: idlFromBigUint64Array(r, v)}
+		return AllowSharedBufferSource{Type: 11, BigUint64Array: idlFromBigUint64Array(r, v)}
 	case 11:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 12, Float32Array: idlFromFloat32Array(r, v)}
+		return AllowSharedBufferSource{Type: 12, Float32Array: idlFromFloat32Array(r, v)}
 	case 12:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 13, Float64Array: idlFromFloat64Array(r, v)}
+		return AllowSharedBufferSource{Type: 13, Float64Array: idlFromFloat64Array(r, v)}
 	case 13:
-		return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 14, DataView: idlFromDataView(r, v)}
+		return AllowSharedBufferSource{Type: 14, DataView: idlFromDataView(r, v)}
 	}
 	r.ThrowTypeError("The provided value is not of type '(ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView))'")
-	return ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{}
+	return AllowSharedBufferSource{}
 }
 
-// idlToArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts an IDL (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)) value to JavaScript.
-func idlToArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, x ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView) goja.Value {
+// idlToAllowSharedBufferSource converts an IDL (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)) value to JavaScript.
+func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) goja.Value {
 	switch x.Type {
 	case 1:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
@@ -498,9 +518,9 @@ func idlToArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUin
 	return goja.Undefined()
 }
 
-// ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView is the IDL union type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)). Type is the 1-based index of the
+// AllowSharedBufferSource is the IDL union type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)). Type is the 1-based index of the
 // member type the value has (0: none).
-type ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView struct {
+type AllowSharedBufferSource struct {
 	Type              int
 	ArrayBuffer       webidl.BufferSource
 	SharedArrayBuffer webidl.BufferSource
@@ -518,22 +538,173 @@ type ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8Arr
 	DataView          webidl.BufferSource
 }
 
-// Member type indexes of ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView.
+// Member type indexes of AllowSharedBufferSource.
 const (
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsArrayBuffer       = 1
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsSharedArrayBuffer = 2
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt8Array         = 3
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt16Array        = 4
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt32Array        = 5
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8Array        = 6
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint16Array       = 7
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint32Array       = 8
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8ClampedArray = 9
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigInt64Array     = 10
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigUint64Array    = 11
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat32Array      = 12
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat64Array      = 13
-	ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsDataView          = 14
+	AllowSharedBufferSourceIsArrayBuffer       = 1
+	AllowSharedBufferSourceIsSharedArrayBuffer = 2
+	AllowSharedBufferSourceIsInt8Array         = 3
+	AllowSharedBufferSourceIsInt16Array        = 4
+	AllowSharedBufferSourceIsInt32Array        = 5
+	AllowSharedBufferSourceIsUint8Array        = 6
+	AllowSharedBufferSourceIsUint16Array       = 7
+	AllowSharedBufferSourceIsUint32Array       = 8
+	AllowSharedBufferSourceIsUint8ClampedArray = 9
+	AllowSharedBufferSourceIsBigInt64Array     = 10
+	AllowSharedBufferSourceIsBigUint64Array    = 11
+	AllowSharedBufferSourceIsFloat32Array      = 12
+	AllowSharedBufferSourceIsFloat64Array      = 13
+	AllowSharedBufferSourceIsDataView          = 14
+)
+
+// idlFromAny converts a JavaScript value to the IDL type any.
+func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
+	return webidl.AnyValue(v)
+}
+
+// idlToAny converts an IDL any value to JavaScript.
+func idlToAny(r *webidl.Realm, x goja.Value) goja.Value {
+	return webidl.AnyValue(x)
+}
+
+// idlFromArrayBufferView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
+func idlFromArrayBufferView(r *webidl.Realm, v goja.Value) ArrayBufferView {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+		}
+	}
+	switch sel {
+	case 0:
+		return ArrayBufferView{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return ArrayBufferView{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return ArrayBufferView{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return ArrayBufferView{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return ArrayBufferView{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return ArrayBufferView{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return ArrayBufferView{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return ArrayBufferView{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return ArrayBufferView{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return ArrayBufferView{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return ArrayBufferView{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return ArrayBufferView{Type: 12, DataView: idlFromDataView(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)'")
+	return ArrayBufferView{}
+}
+
+// idlToArrayBufferView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) value to JavaScript.
+func idlToArrayBufferView(r *webidl.Realm, x ArrayBufferView) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	}
+	return goja.Undefined()
+}
+
+// ArrayBufferView is the IDL union type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView). Type is the 1-based index of the
+// member type the value has (0: none).
+type ArrayBufferView struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+}
+
+// Member type indexes of ArrayBufferView.
+const (
+	ArrayBufferViewIsInt8Array         = 1
+	ArrayBufferViewIsInt16Array        = 2
+	ArrayBufferViewIsInt32Array        = 3
+	ArrayBufferViewIsUint8Array        = 4
+	ArrayBufferViewIsUint16Array       = 5
+	ArrayBufferViewIsUint32Array       = 6
+	ArrayBufferViewIsUint8ClampedArray = 7
+	ArrayBufferViewIsBigInt64Array     = 8
+	ArrayBufferViewIsBigUint64Array    = 9
+	ArrayBufferViewIsFloat32Array      = 10
+	ArrayBufferViewIsFloat64Array      = 11
+	ArrayBufferViewIsDataView          = 12
 )
 
 // idlFromBlob converts a JavaScript value to the IDL type Blob.
@@ -559,14 +730,193 @@ func idlToUSVString(r *webidl.Realm, x string) goja.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
-func idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString {
+// idlFromBlobPart converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
+func idlFromBlobPart(r *webidl.Realm, v goja.Value) BlobPart {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 13
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 12
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 14
+	}
+	switch sel {
+	case 0:
+		return BlobPart{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return BlobPart{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return BlobPart{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return BlobPart{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return BlobPart{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return BlobPart{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return BlobPart{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return BlobPart{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return BlobPart{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return BlobPart{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return BlobPart{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return BlobPart{Type: 12, DataView: idlFromDataView(r, v)}
+	case 12:
+		return BlobPart{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 13:
+		return BlobPart{Type: 14, Blob: idlFromBlob(r, v)}
+	case 14:
+		return BlobPart{Type: 15, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)'")
+	return BlobPart{}
+}
+
+// idlToBlobPart converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
+func idlToBlobPart(r *webidl.Realm, x BlobPart) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	case 13:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 14:
+		return idlToBlob(r, x.Blob)
+	case 15:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// BlobPart is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type BlobPart struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	Blob              BlobMethods
+	USVString         string
+}
+
+// Member type indexes of BlobPart.
+const (
+	BlobPartIsInt8Array         = 1
+	BlobPartIsInt16Array        = 2
+	BlobPartIsInt32Array        = 3
+	BlobPartIsUint8Array        = 4
+	BlobPartIsUint16Array       = 5
+	BlobPartIsUint32Array       = 6
+	BlobPartIsUint8ClampedArray = 7
+	BlobPartIsBigInt64Array     = 8
+	BlobPartIsBigUint64Array    = 9
+	BlobPartIsFloat32Array      = 10
+	BlobPartIsFloat64Array      = 11
+	BlobPartIsDataView          = 12
+	BlobPartIsArrayBuffer       = 13
+	BlobPartIsBlob              = 14
+	BlobPartIsUSVString         = 15
+)
+
+// idlFromBlobPropertyBag converts a JavaScript value to the IDL type BlobPropertyBag.
+func idlFromBlobPropertyBag(r *webidl.Realm, v goja.Value) BlobPropertyBag {
+	var d BlobPropertyBag
+	idlReadDictBlobPropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "BlobPropertyBag"), &d)
+	return d
+}
+
+// idlToBlobPropertyBag converts an IDL BlobPropertyBag value to JavaScript.
+func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictBlobPropertyBag(r, obj, &x)
+	return obj
+}
+
+// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
+func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
@@ -619,42 +969,42 @@ func idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUi
 	}
 	switch sel {
 	case 0:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 1, Blob: idlFromBlob(r, v)}
+		return BodyInit{Type: 1, Blob: idlFromBlob(r, v)}
 	case 1:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+		return BodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
 	case 2:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+		return BodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
 	case 3:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+		return BodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
 	case 4:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+		return BodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
 	case 5:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+		return BodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
 	case 6:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+		return BodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
 	case 7:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+		return BodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
 	case 8:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+		return BodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
 	case 9:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+		return BodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
 	case 10:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+		return BodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
 	case 11:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+		return BodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
 	case 12:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 13, DataView: idlFromDataView(r, v)}
+		return BodyInit{Type: 13, DataView: idlFromDataView(r, v)}
 	case 13:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{Type: 15, USVString: idlFromUSVString(r, v)}
+		return BodyInit{Type: 15, USVString: idlFromUSVString(r, v)}
 	}
 	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
-	return BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString{}
+	return BodyInit{}
 }
 
-// idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
-func idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString) goja.Value {
+// idlToBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
+func idlToBodyInit(r *webidl.Realm, x BodyInit) goja.Value {
 	switch x.Type {
 	case 1:
 		return idlToBlob(r, x.Blob)
@@ -690,9 +1040,9 @@ func idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint
 	return goja.Undefined()
 }
 
-// BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
-type BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString struct {
+type BodyInit struct {
 	Type              int
 	Blob              BlobMethods
 	Int8Array         webidl.BufferSource
@@ -711,38 +1061,174 @@ type BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32Arr
 	USVString         string
 }
 
-// Member type indexes of BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString.
+// Member type indexes of BodyInit.
 const (
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBlob              = 1
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt8Array         = 2
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt16Array        = 3
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsInt32Array        = 4
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8Array        = 5
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint16Array       = 6
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint32Array       = 7
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUint8ClampedArray = 8
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigInt64Array     = 9
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBigUint64Array    = 10
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat32Array      = 11
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsFloat64Array      = 12
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsDataView          = 13
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsArrayBuffer       = 14
-	BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString         = 15
+	BodyInitIsBlob              = 1
+	BodyInitIsInt8Array         = 2
+	BodyInitIsInt16Array        = 3
+	BodyInitIsInt32Array        = 4
+	BodyInitIsUint8Array        = 5
+	BodyInitIsUint16Array       = 6
+	BodyInitIsUint32Array       = 7
+	BodyInitIsUint8ClampedArray = 8
+	BodyInitIsBigInt64Array     = 9
+	BodyInitIsBigUint64Array    = 10
+	BodyInitIsFloat32Array      = 11
+	BodyInitIsFloat64Array      = 12
+	BodyInitIsDataView          = 13
+	BodyInitIsArrayBuffer       = 14
+	BodyInitIsUSVString         = 15
 )
 
-// idlFromBlobPropertyBag converts a JavaScript value to the IDL type BlobPropertyBag.
-func idlFromBlobPropertyBag(r *webidl.Realm, v goja.Value) BlobPropertyBag {
-	var d BlobPropertyBag
-	idlReadDictBlobPropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "BlobPropertyBag"), &d)
-	return d
+// idlFromBufferSource converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
+func idlFromBufferSource(r *webidl.Realm, v goja.Value) BufferSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 12
+			}
+		}
+	}
+	switch sel {
+	case 0:
+		return BufferSource{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return BufferSource{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return BufferSource{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return BufferSource{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return BufferSource{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return BufferSource{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return BufferSource{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return BufferSource{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return BufferSource{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return BufferSource{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return BufferSource{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return BufferSource{Type: 12, DataView: idlFromDataView(r, v)}
+	case 12:
+		return BufferSource{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer)'")
+	return BufferSource{}
 }
 
-// idlToBlobPropertyBag converts an IDL BlobPropertyBag value to JavaScript.
-func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) goja.Value {
-	obj := r.VM.NewObject()
-	idlWriteDictBlobPropertyBag(r, obj, &x)
-	return obj
+// idlToBufferSource converts an IDL ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) value to JavaScript.
+func idlToBufferSource(r *webidl.Realm, x BufferSource) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	case 13:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	}
+	return goja.Undefined()
 }
+
+// BufferSource is the IDL union type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer). Type is the 1-based index of the
+// member type the value has (0: none).
+type BufferSource struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+}
+
+// Member type indexes of BufferSource.
+const (
+	BufferSourceIsInt8Array         = 1
+	BufferSourceIsInt16Array        = 2
+	BufferSourceIsInt32Array        = 3
+	BufferSourceIsUint8Array        = 4
+	BufferSourceIsUint16Array       = 5
+	BufferSourceIsUint32Array       = 6
+	BufferSourceIsUint8ClampedArray = 7
+	BufferSourceIsBigInt64Array     = 8
+	BufferSourceIsBigUint64Array    = 9
+	BufferSourceIsFloat32Array      = 10
+	BufferSourceIsFloat64Array      = 11
+	BufferSourceIsDataView          = 12
+	BufferSourceIsArrayBuffer       = 13
+)
 
 // idlFromByteString converts a JavaScript value to the IDL type ByteString.
 func idlFromByteString(r *webidl.Realm, v goja.Value) webidl.ByteString {
@@ -786,74 +1272,6 @@ func idlFromDOMStringNullToEmpty(r *webidl.Realm, v goja.Value) webidl.DOMString
 func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) goja.Value {
 	return x.Value()
 }
-
-// idlFromFunction converts a JavaScript value to the IDL type Function.
-func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
-	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
-	if cb == nil {
-		return nil
-	}
-	return &Function{CallbackFunction: cb}
-}
-
-// idlToFunction converts an IDL Function value to JavaScript.
-func idlToFunction(r *webidl.Realm, x *Function) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return x.CallbackFunction.Value()
-}
-
-// idlFromDOMStringOrFunction converts a JavaScript value to the IDL type (DOMString or Function).
-func idlFromDOMStringOrFunction(r *webidl.Realm, v goja.Value) DOMStringOrFunction {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if sel < 0 && webidl.IsCallable(v) {
-			sel = 1
-		}
-	}
-	if sel < 0 {
-		sel = 0
-	}
-	switch sel {
-	case 0:
-		return DOMStringOrFunction{Type: 1, DOMString: idlFromDOMString(r, v)}
-	case 1:
-		return DOMStringOrFunction{Type: 2, Function: idlFromFunction(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(DOMString or Function)'")
-	return DOMStringOrFunction{}
-}
-
-// idlToDOMStringOrFunction converts an IDL (DOMString or Function) value to JavaScript.
-func idlToDOMStringOrFunction(r *webidl.Realm, x DOMStringOrFunction) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToDOMString(r, x.DOMString)
-	case 2:
-		return idlToFunction(r, x.Function)
-	}
-	return goja.Undefined()
-}
-
-// DOMStringOrFunction is the IDL union type (DOMString or Function). Type is the 1-based index of the
-// member type the value has (0: none).
-type DOMStringOrFunction struct {
-	Type      int
-	DOMString webidl.DOMString
-	Function  *Function
-}
-
-// Member type indexes of DOMStringOrFunction.
-const (
-	DOMStringOrFunctionIsDOMString = 1
-	DOMStringOrFunctionIsFunction  = 2
-)
 
 // idlFromDOMTokenList converts a JavaScript value to the IDL type DOMTokenList.
 func idlFromDOMTokenList(r *webidl.Realm, v goja.Value) DOMTokenListMethods {
@@ -1025,13 +1443,10 @@ func idlToEventListenerOptions(r *webidl.Realm, x EventListenerOptions) goja.Val
 func idlFromEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) EventListenerOptionsOrBoolean {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 0
 	}
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 0
@@ -1082,10 +1497,7 @@ const (
 func idlFromEventOrDOMString(r *webidl.Realm, v goja.Value) EventOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Event"); sel < 0 && ok {
 			sel = 0
@@ -1162,6 +1574,56 @@ func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method
 	return out
 }
 
+// idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
+func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
+	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
+}
+
+// idlToMessagePort converts an IDL MessagePort value to JavaScript.
+func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "MessagePort")
+}
+
+// idlFromFrozenArrayOfMessagePort converts a JavaScript value to the IDL type FrozenArray<MessagePort>.
+func idlFromFrozenArrayOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfMessagePort converts an IDL FrozenArray<MessagePort> value to JavaScript.
+func idlToFrozenArrayOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja.Value {
+	return webidl.FrozenArrayValue(r, x, func(e MessagePortMethods) goja.Value { return idlToMessagePort(r, e) })
+}
+
+// idlFromFrozenArrayOfMessagePortWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlFromFunction converts a JavaScript value to the IDL type Function.
+func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &Function{CallbackFunction: cb}
+}
+
+// idlToFunction converts an IDL Function value to JavaScript.
+func idlToFunction(r *webidl.Realm, x *Function) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
 // idlFromHTMLCollection converts a JavaScript value to the IDL type HTMLCollection.
 func idlFromHTMLCollection(r *webidl.Realm, v goja.Value) HTMLCollectionMethods {
 	return webidl.As[HTMLCollectionMethods](r, webidl.AnyValue(v), "HTMLCollection")
@@ -1214,311 +1676,117 @@ func idlToHeaders(r *webidl.Realm, x HeadersMethods) goja.Value {
 	return r.Wrap(x, "Headers")
 }
 
-// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView {
+// idlFromSequenceOfByteString converts a JavaScript value to the IDL type sequence<ByteString>.
+func idlFromSequenceOfByteString(r *webidl.Realm, v goja.Value) []webidl.ByteString {
+	out := []webidl.ByteString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfByteString converts an IDL sequence<ByteString> value to JavaScript.
+func idlToSequenceOfByteString(r *webidl.Realm, x []webidl.ByteString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+}
+
+// idlFromSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.ByteString {
+	out := []webidl.ByteString{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfSequenceOfByteString converts a JavaScript value to the IDL type sequence<sequence<ByteString>>.
+func idlFromSequenceOfSequenceOfByteString(r *webidl.Realm, v goja.Value) [][]webidl.ByteString {
+	out := [][]webidl.ByteString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfSequenceOfByteString converts an IDL sequence<sequence<ByteString>> value to JavaScript.
+func idlToSequenceOfSequenceOfByteString(r *webidl.Realm, x [][]webidl.ByteString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e []webidl.ByteString) goja.Value { return idlToSequenceOfByteString(r, e) })
+}
+
+// idlFromSequenceOfSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]webidl.ByteString {
+	out := [][]webidl.ByteString{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	return out
+}
+
+// idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
+func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
+	var out webidl.Record[webidl.ByteString, webidl.ByteString]
+	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+	if out == nil {
+		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
+	}
+	return out
+}
+
+// idlToRecordOfByteStringToByteString converts an IDL record<ByteString, ByteString> value to JavaScript.
+func idlToRecordOfByteStringToByteString(r *webidl.Realm, x webidl.Record[webidl.ByteString, webidl.ByteString]) goja.Value {
+	return webidl.RecordValue(r, x, func(k webidl.ByteString) goja.Value { return idlToByteString(r, k) }, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+}
+
+// idlFromHeadersInit converts a JavaScript value to the IDL type (sequence<sequence<ByteString>> or record<ByteString, ByteString>).
+func idlFromHeadersInit(r *webidl.Realm, v goja.Value) HeadersInit {
 	v = webidl.AnyValue(v)
 	sel := -1
 	var seqMethod goja.Value
-	_ = seqMethod
 	obj, isObj := v.(*goja.Object)
-	_ = obj
 	if sel < 0 && isObj {
 		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 0
+			if m := r.GetMethod(obj, "iterator"); m != nil {
+				sel, seqMethod = 0, m
 			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 6
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 11
-			}
+		}
+		if sel < 0 {
+			sel = 1
 		}
 	}
 	switch sel {
 	case 0:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+		return HeadersInit{Type: 1, SequenceOfSequenceOfByteString: idlFromSequenceOfSequenceOfByteStringWith(r, v.(*goja.Object), seqMethod)}
 	case 1:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 2, Int16Array: idlFromInt16Array(r, v)}
-	case 2:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 3, Int32Array: idlFromInt32Array(r, v)}
-	case 3:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
-	case 4:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
-	case 5:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
-	case 6:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 7:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 8:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 9:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
-	case 10:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
-	case 11:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{Type: 12, DataView: idlFromDataView(r, v)}
+		return HeadersInit{Type: 2, RecordOfByteStringToByteString: idlFromRecordOfByteStringToByteString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)'")
-	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView{}
+	r.ThrowTypeError("The provided value is not of type '(sequence<sequence<ByteString>> or record<ByteString, ByteString>)'")
+	return HeadersInit{}
 }
 
-// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView) goja.Value {
+// idlToHeadersInit converts an IDL (sequence<sequence<ByteString>> or record<ByteString, ByteString>) value to JavaScript.
+func idlToHeadersInit(r *webidl.Realm, x HeadersInit) goja.Value {
 	switch x.Type {
 	case 1:
-		return idlToInt8Array(r, x.Int8Array)
+		return idlToSequenceOfSequenceOfByteString(r, x.SequenceOfSequenceOfByteString)
 	case 2:
-		return idlToInt16Array(r, x.Int16Array)
-	case 3:
-		return idlToInt32Array(r, x.Int32Array)
-	case 4:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 5:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 6:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 7:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 8:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 9:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 10:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 11:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 12:
-		return idlToDataView(r, x.DataView)
+		return idlToRecordOfByteStringToByteString(r, x.RecordOfByteStringToByteString)
 	}
 	return goja.Undefined()
 }
 
-// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView is the IDL union type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView). Type is the 1-based index of the
+// HeadersInit is the IDL union type (sequence<sequence<ByteString>> or record<ByteString, ByteString>). Type is the 1-based index of the
 // member type the value has (0: none).
-type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView struct {
-	Type              int
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
+type HeadersInit struct {
+	Type                           int
+	SequenceOfSequenceOfByteString [][]webidl.ByteString
+	RecordOfByteStringToByteString webidl.Record[webidl.ByteString, webidl.ByteString]
 }
 
-// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView.
+// Member type indexes of HeadersInit.
 const (
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt8Array         = 1
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt16Array        = 2
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsInt32Array        = 3
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8Array        = 4
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint16Array       = 5
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint32Array       = 6
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsUint8ClampedArray = 7
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigInt64Array     = 8
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsBigUint64Array    = 9
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat32Array      = 10
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsFloat64Array      = 11
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewIsDataView          = 12
-)
-
-// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 0
-			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 6
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 11
-			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
-				sel = 12
-			}
-		}
-	}
-	switch sel {
-	case 0:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 1, Int8Array: idlFromInt8Array(r, v)}
-	case 1:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 2, Int16Array: idlFromInt16Array(r, v)}
-	case 2:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 3, Int32Array: idlFromInt32Array(r, v)}
-	case 3:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
-	case 4:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
-	case 5:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
-	case 6:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 7:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 8:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 9:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
-	case 10:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
-	case 11:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 12, DataView: idlFromDataView(r, v)}
-	case 12:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer)'")
-	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{}
-}
-
-// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts an IDL ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToInt8Array(r, x.Int8Array)
-	case 2:
-		return idlToInt16Array(r, x.Int16Array)
-	case 3:
-		return idlToInt32Array(r, x.Int32Array)
-	case 4:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 5:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 6:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 7:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 8:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 9:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 10:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 11:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 12:
-		return idlToDataView(r, x.DataView)
-	case 13:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
-	}
-	return goja.Undefined()
-}
-
-// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer is the IDL union type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer). Type is the 1-based index of the
-// member type the value has (0: none).
-type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer struct {
-	Type              int
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
-	ArrayBuffer       webidl.BufferSource
-}
-
-// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer.
-const (
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt8Array         = 1
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt16Array        = 2
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt32Array        = 3
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8Array        = 4
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint16Array       = 5
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint32Array       = 6
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8ClampedArray = 7
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigInt64Array     = 8
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigUint64Array    = 9
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat32Array      = 10
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat64Array      = 11
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsDataView          = 12
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsArrayBuffer       = 13
+	HeadersInitIsSequenceOfSequenceOfByteString = 1
+	HeadersInitIsRecordOfByteStringToByteString = 2
 )
 
 // idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
 func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 13
@@ -1810,6 +2078,81 @@ func idlToLongLongClamp(r *webidl.Realm, x int64) goja.Value {
 	return r.VM.ToValue(x)
 }
 
+// idlFromMessageEventInit converts a JavaScript value to the IDL type MessageEventInit.
+func idlFromMessageEventInit(r *webidl.Realm, v goja.Value) MessageEventInit {
+	var d MessageEventInit
+	idlReadDictMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "MessageEventInit"), &d)
+	return d
+}
+
+// idlToMessageEventInit converts an IDL MessageEventInit value to JavaScript.
+func idlToMessageEventInit(r *webidl.Realm, x MessageEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictMessageEventInit(r, obj, &x)
+	return obj
+}
+
+// idlFromWindow converts a JavaScript value to the IDL type Window.
+func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
+	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
+}
+
+// idlToWindow converts an IDL Window value to JavaScript.
+func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Window")
+}
+
+// idlFromMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort).
+func idlFromMessageEventSource(r *webidl.Realm, v goja.Value) MessageEventSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return MessageEventSource{Type: 1, Window: idlFromWindow(r, v)}
+	case 1:
+		return MessageEventSource{Type: 2, MessagePort: idlFromMessagePort(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Window or MessagePort)'")
+	return MessageEventSource{}
+}
+
+// idlToMessageEventSource converts an IDL (Window or MessagePort) value to JavaScript.
+func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToWindow(r, x.Window)
+	case 2:
+		return idlToMessagePort(r, x.MessagePort)
+	}
+	return goja.Undefined()
+}
+
+// MessageEventSource is the IDL union type (Window or MessagePort). Type is the 1-based index of the
+// member type the value has (0: none).
+type MessageEventSource struct {
+	Type        int
+	Window      WindowMethods
+	MessagePort MessagePortMethods
+}
+
+// Member type indexes of MessageEventSource.
+const (
+	MessageEventSourceIsWindow      = 1
+	MessageEventSourceIsMessagePort = 2
+)
+
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
 func idlFromNavigator(r *webidl.Realm, v goja.Value) NavigatorMethods {
 	return webidl.As[NavigatorMethods](r, webidl.AnyValue(v), "Navigator")
@@ -1853,10 +2196,7 @@ func idlToNodeList(r *webidl.Realm, x NodeListMethods) goja.Value {
 func idlFromNodeOrDOMString(r *webidl.Realm, v goja.Value) NodeOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Node"); sel < 0 && ok {
 			sel = 0
@@ -1916,20 +2256,20 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value 
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)?.
-func idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString] {
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)?.
+func idlFromNullableBodyInit(r *webidl.Realm, v goja.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
-		return webidl.Null[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]()
+		return webidl.Null[BodyInit]()
 	}
-	return webidl.NonNull(idlFromBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
+	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)? value to JavaScript.
-func idlToNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r *webidl.Realm, x webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]) goja.Value {
+// idlToNullableBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)? value to JavaScript.
+func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) goja.Value {
 	if x.Null {
 		return goja.Null()
 	}
-	return idlToBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, x.Value)
+	return idlToBodyInit(r, x.Value)
 }
 
 // idlFromNullableByteString converts a JavaScript value to the IDL type ByteString?.
@@ -2137,6 +2477,22 @@ func idlToNullableLock(r *webidl.Realm, x LockMethods) goja.Value {
 	return idlToLock(r, x)
 }
 
+// idlFromNullableMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort)?.
+func idlFromNullableMessageEventSource(r *webidl.Realm, v goja.Value) webidl.Nullable[MessageEventSource] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[MessageEventSource]()
+	}
+	return webidl.NonNull(idlFromMessageEventSource(r, v))
+}
+
+// idlToNullableMessageEventSource converts an IDL (Window or MessagePort)? value to JavaScript.
+func idlToNullableMessageEventSource(r *webidl.Realm, x webidl.Nullable[MessageEventSource]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToMessageEventSource(r, x.Value)
+}
+
 // idlFromNullableNode converts a JavaScript value to the IDL type Node?.
 func idlFromNullableNode(r *webidl.Realm, v goja.Value) NodeMethods {
 	if webidl.IsNullish(v) {
@@ -2183,6 +2539,51 @@ func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHan
 	return idlToOnErrorEventHandlerNonNull(r, x)
 }
 
+// idlFromURL converts a JavaScript value to the IDL type URL.
+func idlFromURL(r *webidl.Realm, v goja.Value) URLMethods {
+	return webidl.As[URLMethods](r, webidl.AnyValue(v), "URL")
+}
+
+// idlToURL converts an IDL URL value to JavaScript.
+func idlToURL(r *webidl.Realm, x URLMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "URL")
+}
+
+// idlFromNullableURL converts a JavaScript value to the IDL type URL?.
+func idlFromNullableURL(r *webidl.Realm, v goja.Value) URLMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromURL(r, v)
+}
+
+// idlToNullableURL converts an IDL URL? value to JavaScript.
+func idlToNullableURL(r *webidl.Realm, x URLMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToURL(r, x)
+}
+
+// idlFromNullableUSVString converts a JavaScript value to the IDL type USVString?.
+func idlFromNullableUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[string] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[string]()
+	}
+	return webidl.NonNull(idlFromUSVString(r, v))
+}
+
+// idlToNullableUSVString converts an IDL USVString? value to JavaScript.
+func idlToNullableUSVString(r *webidl.Realm, x webidl.Nullable[string]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToUSVString(r, x.Value)
+}
+
 // idlFromUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long.
 func idlFromUnsignedLongLong(r *webidl.Realm, v goja.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntWrap)
@@ -2207,19 +2608,6 @@ func idlToNullableUnsignedLongLong(r *webidl.Realm, x webidl.Nullable[uint64]) g
 		return goja.Null()
 	}
 	return idlToUnsignedLongLong(r, x.Value)
-}
-
-// idlFromWindow converts a JavaScript value to the IDL type Window.
-func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
-	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
-}
-
-// idlToWindow converts an IDL Window value to JavaScript.
-func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "Window")
 }
 
 // idlFromNullableWindow converts a JavaScript value to the IDL type Window?.
@@ -2451,19 +2839,19 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	return obj
 }
 
-// idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
-func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
-	var out webidl.Record[webidl.ByteString, webidl.ByteString]
-	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+// idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
+func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v goja.Value) webidl.Record[string, string] {
+	var out webidl.Record[string, string]
+	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromUSVString(r, k), idlFromUSVString(r, x)) })
 	if out == nil {
-		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
+		out = webidl.Record[string, string]{}
 	}
 	return out
 }
 
-// idlToRecordOfByteStringToByteString converts an IDL record<ByteString, ByteString> value to JavaScript.
-func idlToRecordOfByteStringToByteString(r *webidl.Realm, x webidl.Record[webidl.ByteString, webidl.ByteString]) goja.Value {
-	return webidl.RecordValue(r, x, func(k webidl.ByteString) goja.Value { return idlToByteString(r, k) }, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+// idlToRecordOfUSVStringToUSVString converts an IDL record<USVString, USVString> value to JavaScript.
+func idlToRecordOfUSVStringToUSVString(r *webidl.Realm, x webidl.Record[string, string]) goja.Value {
+	return webidl.RecordValue(r, x, func(k string) goja.Value { return idlToUSVString(r, k) }, func(e string) goja.Value { return idlToUSVString(r, e) })
 }
 
 // idlFromReferrerPolicy converts a JavaScript value to the IDL type ReferrerPolicy.
@@ -2529,6 +2917,54 @@ func idlToRequestDuplex(r *webidl.Realm, x RequestDuplex) goja.Value {
 	return webidl.StringValue(string(x))
 }
 
+// idlFromRequestInfo converts a JavaScript value to the IDL type (Request or USVString).
+func idlFromRequestInfo(r *webidl.Realm, v goja.Value) RequestInfo {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	if sel < 0 {
+		sel = 1
+	}
+	switch sel {
+	case 0:
+		return RequestInfo{Type: 1, Request: idlFromRequest(r, v)}
+	case 1:
+		return RequestInfo{Type: 2, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Request or USVString)'")
+	return RequestInfo{}
+}
+
+// idlToRequestInfo converts an IDL (Request or USVString) value to JavaScript.
+func idlToRequestInfo(r *webidl.Realm, x RequestInfo) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToRequest(r, x.Request)
+	case 2:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// RequestInfo is the IDL union type (Request or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type RequestInfo struct {
+	Type      int
+	Request   RequestMethods
+	USVString string
+}
+
+// Member type indexes of RequestInfo.
+const (
+	RequestInfoIsRequest   = 1
+	RequestInfoIsUSVString = 2
+)
+
 // idlFromRequestInit converts a JavaScript value to the IDL type RequestInit.
 func idlFromRequestInit(r *webidl.Realm, v goja.Value) RequestInit {
 	var d RequestInit
@@ -2552,57 +2988,6 @@ func idlFromRequestMode(r *webidl.Realm, v goja.Value) RequestMode {
 func idlToRequestMode(r *webidl.Realm, x RequestMode) goja.Value {
 	return webidl.StringValue(string(x))
 }
-
-// idlFromRequestOrUSVString converts a JavaScript value to the IDL type (Request or USVString).
-func idlFromRequestOrUSVString(r *webidl.Realm, v goja.Value) RequestOrUSVString {
-	v = webidl.AnyValue(v)
-	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
-	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
-			sel = 0
-		}
-	}
-	if sel < 0 {
-		sel = 1
-	}
-	switch sel {
-	case 0:
-		return RequestOrUSVString{Type: 1, Request: idlFromRequest(r, v)}
-	case 1:
-		return RequestOrUSVString{Type: 2, USVString: idlFromUSVString(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(Request or USVString)'")
-	return RequestOrUSVString{}
-}
-
-// idlToRequestOrUSVString converts an IDL (Request or USVString) value to JavaScript.
-func idlToRequestOrUSVString(r *webidl.Realm, x RequestOrUSVString) goja.Value {
-	switch x.Type {
-	case 1:
-		return idlToRequest(r, x.Request)
-	case 2:
-		return idlToUSVString(r, x.USVString)
-	}
-	return goja.Undefined()
-}
-
-// RequestOrUSVString is the IDL union type (Request or USVString). Type is the 1-based index of the
-// member type the value has (0: none).
-type RequestOrUSVString struct {
-	Type      int
-	Request   RequestMethods
-	USVString string
-}
-
-// Member type indexes of RequestOrUSVString.
-const (
-	RequestOrUSVStringIsRequest   = 1
-	RequestOrUSVStringIsUSVString = 2
-)
 
 // idlFromRequestPriority converts a JavaScript value to the IDL type RequestPriority.
 func idlFromRequestPriority(r *webidl.Realm, v goja.Value) RequestPriority {
@@ -2665,26 +3050,6 @@ func idlToSequenceOfAbortSignal(r *webidl.Realm, x []AbortSignalMethods) goja.Va
 func idlFromSequenceOfAbortSignalWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromAbortSignal(r, x)) })
-	return out
-}
-
-// idlFromSequenceOfByteString converts a JavaScript value to the IDL type sequence<ByteString>.
-func idlFromSequenceOfByteString(r *webidl.Realm, v goja.Value) []webidl.ByteString {
-	out := []webidl.ByteString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
-	return out
-}
-
-// idlToSequenceOfByteString converts an IDL sequence<ByteString> value to JavaScript.
-func idlToSequenceOfByteString(r *webidl.Realm, x []webidl.ByteString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
-}
-
-// idlFromSequenceOfByteStringWith converts an iterable whose @@iterator method was already
-// obtained (union and overload resolution).
-func idlFromSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.ByteString {
-	out := []webidl.ByteString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
 	return out
 }
 
@@ -2754,6 +3119,26 @@ func idlFromSequenceOfLockInfoWith(r *webidl.Realm, obj *goja.Object, method goj
 	return out
 }
 
+// idlFromSequenceOfMessagePort converts a JavaScript value to the IDL type sequence<MessagePort>.
+func idlFromSequenceOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlToSequenceOfMessagePort converts an IDL sequence<MessagePort> value to JavaScript.
+func idlToSequenceOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja.Value {
+	return webidl.SequenceValue(r, x, func(e MessagePortMethods) goja.Value { return idlToMessagePort(r, e) })
+}
+
+// idlFromSequenceOfMessagePortWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
+	out := []MessagePortMethods{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
 // idlFromSequenceOfObject converts a JavaScript value to the IDL type sequence<object>.
 func idlFromSequenceOfObject(r *webidl.Realm, v goja.Value) []*goja.Object {
 	out := []*goja.Object{}
@@ -2774,34 +3159,52 @@ func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *goja.Object, method goja.
 	return out
 }
 
-// idlFromSequenceOfSequenceOfByteString converts a JavaScript value to the IDL type sequence<sequence<ByteString>>.
-func idlFromSequenceOfSequenceOfByteString(r *webidl.Realm, v goja.Value) [][]webidl.ByteString {
-	out := [][]webidl.ByteString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+// idlFromSequenceOfUSVString converts a JavaScript value to the IDL type sequence<USVString>.
+func idlFromSequenceOfUSVString(r *webidl.Realm, v goja.Value) []string {
+	out := []string{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromUSVString(r, x)) })
 	return out
 }
 
-// idlToSequenceOfSequenceOfByteString converts an IDL sequence<sequence<ByteString>> value to JavaScript.
-func idlToSequenceOfSequenceOfByteString(r *webidl.Realm, x [][]webidl.ByteString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e []webidl.ByteString) goja.Value { return idlToSequenceOfByteString(r, e) })
+// idlToSequenceOfUSVString converts an IDL sequence<USVString> value to JavaScript.
+func idlToSequenceOfUSVString(r *webidl.Realm, x []string) goja.Value {
+	return webidl.SequenceValue(r, x, func(e string) goja.Value { return idlToUSVString(r, e) })
 }
 
-// idlFromSequenceOfSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// idlFromSequenceOfUSVStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]webidl.ByteString {
-	out := [][]webidl.ByteString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+func idlFromSequenceOfUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []string {
+	out := []string{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromUSVString(r, x)) })
 	return out
 }
 
-// idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString converts a JavaScript value to the IDL type (sequence<sequence<ByteString>> or record<ByteString, ByteString>).
-func idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString {
+// idlFromSequenceOfSequenceOfUSVString converts a JavaScript value to the IDL type sequence<sequence<USVString>>.
+func idlFromSequenceOfSequenceOfUSVString(r *webidl.Realm, v goja.Value) [][]string {
+	out := [][]string{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfSequenceOfUSVString converts an IDL sequence<sequence<USVString>> value to JavaScript.
+func idlToSequenceOfSequenceOfUSVString(r *webidl.Realm, x [][]string) goja.Value {
+	return webidl.SequenceValue(r, x, func(e []string) goja.Value { return idlToSequenceOfUSVString(r, e) })
+}
+
+// idlFromSequenceOfSequenceOfUSVStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfSequenceOfUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]string {
+	out := [][]string{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString converts a JavaScript value to the IDL type (sequence<sequence<USVString>> or record<USVString, USVString> or USVString).
+func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, v goja.Value) SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString {
 	v = webidl.AnyValue(v)
 	sel := -1
 	var seqMethod goja.Value
-	_ = seqMethod
 	obj, isObj := v.(*goja.Object)
-	_ = obj
 	if sel < 0 && isObj {
 		if sel < 0 {
 			if m := r.GetMethod(obj, "iterator"); m != nil {
@@ -2812,39 +3215,48 @@ func idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r *we
 			sel = 1
 		}
 	}
+	if sel < 0 {
+		sel = 2
+	}
 	switch sel {
 	case 0:
-		return SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString{Type: 1, SequenceOfSequenceOfByteString: idlFromSequenceOfSequenceOfByteStringWith(r, v.(*goja.Object), seqMethod)}
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 1, SequenceOfSequenceOfUSVString: idlFromSequenceOfSequenceOfUSVStringWith(r, v.(*goja.Object), seqMethod)}
 	case 1:
-		return SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString{Type: 2, RecordOfByteStringToByteString: idlFromRecordOfByteStringToByteString(r, v)}
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 2, RecordOfUSVStringToUSVString: idlFromRecordOfUSVStringToUSVString(r, v)}
+	case 2:
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 3, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(sequence<sequence<ByteString>> or record<ByteString, ByteString>)'")
-	return SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString{}
+	r.ThrowTypeError("The provided value is not of type '(sequence<sequence<USVString>> or record<USVString, USVString> or USVString)'")
+	return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{}
 }
 
-// idlToSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString converts an IDL (sequence<sequence<ByteString>> or record<ByteString, ByteString>) value to JavaScript.
-func idlToSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r *webidl.Realm, x SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString) goja.Value {
+// idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString converts an IDL (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) value to JavaScript.
+func idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, x SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) goja.Value {
 	switch x.Type {
 	case 1:
-		return idlToSequenceOfSequenceOfByteString(r, x.SequenceOfSequenceOfByteString)
+		return idlToSequenceOfSequenceOfUSVString(r, x.SequenceOfSequenceOfUSVString)
 	case 2:
-		return idlToRecordOfByteStringToByteString(r, x.RecordOfByteStringToByteString)
+		return idlToRecordOfUSVStringToUSVString(r, x.RecordOfUSVStringToUSVString)
+	case 3:
+		return idlToUSVString(r, x.USVString)
 	}
 	return goja.Undefined()
 }
 
-// SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString is the IDL union type (sequence<sequence<ByteString>> or record<ByteString, ByteString>). Type is the 1-based index of the
+// SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString is the IDL union type (sequence<sequence<USVString>> or record<USVString, USVString> or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
-type SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString struct {
-	Type                           int
-	SequenceOfSequenceOfByteString [][]webidl.ByteString
-	RecordOfByteStringToByteString webidl.Record[webidl.ByteString, webidl.ByteString]
+type SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString struct {
+	Type                          int
+	SequenceOfSequenceOfUSVString [][]string
+	RecordOfUSVStringToUSVString  webidl.Record[string, string]
+	USVString                     string
 }
 
-// Member type indexes of SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString.
+// Member type indexes of SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString.
 const (
-	SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsSequenceOfSequenceOfByteString = 1
-	SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsRecordOfByteStringToByteString = 2
+	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsSequenceOfSequenceOfUSVString = 1
+	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsRecordOfUSVStringToUSVString  = 2
+	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsUSVString                     = 3
 )
 
 // idlFromStorageBucketManager converts a JavaScript value to the IDL type StorageBucketManager.
@@ -2874,6 +3286,20 @@ func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) goja.Val
 	return obj
 }
 
+// idlFromStructuredSerializeOptions converts a JavaScript value to the IDL type StructuredSerializeOptions.
+func idlFromStructuredSerializeOptions(r *webidl.Realm, v goja.Value) StructuredSerializeOptions {
+	var d StructuredSerializeOptions
+	idlReadDictStructuredSerializeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StructuredSerializeOptions"), &d)
+	return d
+}
+
+// idlToStructuredSerializeOptions converts an IDL StructuredSerializeOptions value to JavaScript.
+func idlToStructuredSerializeOptions(r *webidl.Realm, x StructuredSerializeOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictStructuredSerializeOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromText converts a JavaScript value to the IDL type Text.
 func idlFromText(r *webidl.Realm, v goja.Value) TextMethods {
 	return webidl.As[TextMethods](r, webidl.AnyValue(v), "Text")
@@ -2885,6 +3311,109 @@ func idlToText(r *webidl.Realm, x TextMethods) goja.Value {
 		return goja.Null()
 	}
 	return r.Wrap(x, "Text")
+}
+
+// idlFromTextDecodeOptions converts a JavaScript value to the IDL type TextDecodeOptions.
+func idlFromTextDecodeOptions(r *webidl.Realm, v goja.Value) TextDecodeOptions {
+	var d TextDecodeOptions
+	idlReadDictTextDecodeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecodeOptions"), &d)
+	return d
+}
+
+// idlToTextDecodeOptions converts an IDL TextDecodeOptions value to JavaScript.
+func idlToTextDecodeOptions(r *webidl.Realm, x TextDecodeOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictTextDecodeOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromTextDecoderOptions converts a JavaScript value to the IDL type TextDecoderOptions.
+func idlFromTextDecoderOptions(r *webidl.Realm, v goja.Value) TextDecoderOptions {
+	var d TextDecoderOptions
+	idlReadDictTextDecoderOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecoderOptions"), &d)
+	return d
+}
+
+// idlToTextDecoderOptions converts an IDL TextDecoderOptions value to JavaScript.
+func idlToTextDecoderOptions(r *webidl.Realm, x TextDecoderOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictTextDecoderOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromTextEncoderEncodeIntoResult converts a JavaScript value to the IDL type TextEncoderEncodeIntoResult.
+func idlFromTextEncoderEncodeIntoResult(r *webidl.Realm, v goja.Value) TextEncoderEncodeIntoResult {
+	var d TextEncoderEncodeIntoResult
+	idlReadDictTextEncoderEncodeIntoResult(r, r.DictionaryObject(webidl.AnyValue(v), "TextEncoderEncodeIntoResult"), &d)
+	return d
+}
+
+// idlToTextEncoderEncodeIntoResult converts an IDL TextEncoderEncodeIntoResult value to JavaScript.
+func idlToTextEncoderEncodeIntoResult(r *webidl.Realm, x TextEncoderEncodeIntoResult) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictTextEncoderEncodeIntoResult(r, obj, &x)
+	return obj
+}
+
+// idlFromTimerHandler converts a JavaScript value to the IDL type (DOMString or Function).
+func idlFromTimerHandler(r *webidl.Realm, v goja.Value) TimerHandler {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 && webidl.IsCallable(v) {
+			sel = 1
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return TimerHandler{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return TimerHandler{Type: 2, Function: idlFromFunction(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(DOMString or Function)'")
+	return TimerHandler{}
+}
+
+// idlToTimerHandler converts an IDL (DOMString or Function) value to JavaScript.
+func idlToTimerHandler(r *webidl.Realm, x TimerHandler) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToFunction(r, x.Function)
+	}
+	return goja.Undefined()
+}
+
+// TimerHandler is the IDL union type (DOMString or Function). Type is the 1-based index of the
+// member type the value has (0: none).
+type TimerHandler struct {
+	Type      int
+	DOMString webidl.DOMString
+	Function  *Function
+}
+
+// Member type indexes of TimerHandler.
+const (
+	TimerHandlerIsDOMString = 1
+	TimerHandlerIsFunction  = 2
+)
+
+// idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
+func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
+	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
+}
+
+// idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
+func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "URLSearchParams")
 }
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
@@ -2972,3 +3501,195 @@ func idlToWorkerNavigator(r *webidl.Realm, x WorkerNavigatorMethods) goja.Value 
 	}
 	return r.Wrap(x, "WorkerNavigator")
 }
+
+// idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
+func idlFromWorkerOptions(r *webidl.Realm, v goja.Value) WorkerOptions {
+	var d WorkerOptions
+	idlReadDictWorkerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"), &d)
+	return d
+}
+
+// idlToWorkerOptions converts an IDL WorkerOptions value to JavaScript.
+func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictWorkerOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromWorkerType converts a JavaScript value to the IDL type WorkerType.
+func idlFromWorkerType(r *webidl.Realm, v goja.Value) WorkerType {
+	return WorkerType(r.ToEnum(webidl.AnyValue(v), "WorkerType", idlValuesWorkerType))
+}
+
+// idlToWorkerType converts an IDL WorkerType value to JavaScript.
+func idlToWorkerType(r *webidl.Realm, x WorkerType) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
+func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequestBodyInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 14
+	}
+	switch sel {
+	case 0:
+		return XMLHTTPRequestBodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return XMLHTTPRequestBodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return XMLHTTPRequestBodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return XMLHTTPRequestBodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return XMLHTTPRequestBodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return XMLHTTPRequestBodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return XMLHTTPRequestBodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return XMLHTTPRequestBodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return XMLHTTPRequestBodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return XMLHTTPRequestBodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return XMLHTTPRequestBodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return XMLHTTPRequestBodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return XMLHTTPRequestBodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 14:
+		return XMLHTTPRequestBodyInit{Type: 15, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
+	return XMLHTTPRequestBodyInit{}
+}
+
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
+func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 15:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type XMLHTTPRequestBodyInit struct {
+	Type              int
+	Blob              BlobMethods
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	USVString         string
+}
+
+// Member type indexes of XMLHTTPRequestBodyInit.
+const (
+	XMLHTTPRequestBodyInitIsBlob              = 1
+	XMLHTTPRequestBodyInitIsInt8Array         = 2
+	XMLHTTPRequestBodyInitIsInt16Array        = 3
+	XMLHTTPRequestBodyInitIsInt32Array        = 4
+	XMLHTTPRequestBodyInitIsUint8Array        = 5
+	XMLHTTPRequestBodyInitIsUint16Array       = 6
+	XMLHTTPRequestBodyInitIsUint32Array       = 7
+	XMLHTTPRequestBodyInitIsUint8ClampedArray = 8
+	XMLHTTPRequestBodyInitIsBigInt64Array     = 9
+	XMLHTTPRequestBodyInitIsBigUint64Array    = 10
+	XMLHTTPRequestBodyInitIsFloat32Array      = 11
+	XMLHTTPRequestBodyInitIsFloat64Array      = 12
+	XMLHTTPRequestBodyInitIsDataView          = 13
+	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
+	XMLHTTPRequestBodyInitIsUSVString         = 15
+)

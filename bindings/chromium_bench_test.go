@@ -27,6 +27,7 @@ func BenchmarkRequestCycleSideBySide(b *testing.B) {
 		j := w.window("https://example.com/")
 		j.exec("globalThis.cycle = " + loop)
 		b.ResetTimer()
+		defer reportCPU(b, processCPU())
 		j.async(fmt.Sprintf("cycle(%d).then(done)", b.N))
 	})
 	b.Run("go-goroutines", func(b *testing.B) {

@@ -89,8 +89,8 @@
 // The interfaces themselves are generated from bindings/webidls/*.idl
 // (bindings/*_gen.go, registry Interfaces); this package implements their
 // Methods interfaces (methods.go, global_methods.go) over dom, html, storage
-// and weblocks, and assigns the XStaticsImpl variables (constructors,
-// static operations).
+// and weblocks, and registers them with the implementations of the Statics
+// interfaces (constructors, static operations) in methods.go's init.
 //
 // Web Locks: request() runs weblocks.RequestPromise with a JavaScript
 // released promise; LockGrantedCallback is invoked with WebIDL's "invoke a

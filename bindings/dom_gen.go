@@ -31,8 +31,6 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -55,7 +53,6 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 			{Name: "abort", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[AbortControllerMethods](r, call.This, "AbortController")
-					_ = self
 					var argReason goja.Value
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argReason = idlFromAny(r, v)
@@ -175,7 +172,6 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 			{Name: "throwIfAborted", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[AbortSignalMethods](r, call.This, "AbortSignal")
-					_ = self
 					if err := self.ThrowIfAborted(); err != nil {
 						r.Throw(err)
 					}
@@ -308,7 +304,6 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 			{Name: "appendData", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'appendData' on 'CharacterData': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -321,7 +316,6 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 			{Name: "before", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -334,7 +328,6 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 			{Name: "after", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -347,7 +340,6 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -360,7 +352,6 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
-					_ = self
 					if err := self.Remove(); err != nil {
 						r.Throw(err)
 					}
@@ -391,7 +382,6 @@ func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argData webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argData = idlFromDOMString(r, v)
@@ -483,7 +473,6 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 			{Name: "item", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -497,7 +486,6 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 			{Name: "contains", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'contains' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -511,7 +499,6 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 			{Name: "add", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
-					_ = self
 					argTokens := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argTokens = append(argTokens, idlFromDOMString(r, call.Arguments[k]))
@@ -524,7 +511,6 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
-					_ = self
 					argTokens := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argTokens = append(argTokens, idlFromDOMString(r, call.Arguments[k]))
@@ -537,7 +523,6 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 			{Name: "toggle", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'toggle' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -644,8 +629,8 @@ type DocumentMethods interface {
 	AdoptNode(argNode NodeMethods) (NodeMethods, error)
 	// HasFocus implements the operation "hasFocus".
 	HasFocus() (bool, error)
-	// GetElementById implements the operation "getElementById".
-	GetElementById(argElementId webidl.DOMString) (ElementMethods, error)
+	// GetElementByID implements the operation "getElementById".
+	GetElementByID(argElementID webidl.DOMString) (ElementMethods, error)
 	// Prepend implements the operation "prepend".
 	Prepend(argNodes []NodeOrDOMString) error
 	// Append implements the operation "append".
@@ -672,8 +657,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -961,7 +944,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "getElementsByTagName", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByTagName' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -975,7 +957,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "getElementsByClassName", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByClassName' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -989,7 +970,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "createElement", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createElement' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1003,7 +983,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "createElementNS", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'createElementNS' on 'Document': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1018,7 +997,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "createDocumentFragment", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					res, err := self.CreateDocumentFragment()
 					if err != nil {
 						r.Throw(err)
@@ -1028,7 +1006,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "createTextNode", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createTextNode' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1042,7 +1019,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "createComment", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createComment' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1056,7 +1032,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "adoptNode", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'adoptNode' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1070,7 +1045,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "hasFocus", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					res, err := self.HasFocus()
 					if err != nil {
 						r.Throw(err)
@@ -1080,12 +1054,11 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "getElementById", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementById' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argElementId := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := self.GetElementById(argElementId)
+					argElementID := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementByID(argElementID)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1094,7 +1067,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "prepend", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1107,7 +1079,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "append", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1120,7 +1091,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelector' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1134,7 +1104,6 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1160,8 +1129,8 @@ type DocumentFragmentMethods interface {
 	LastElementChild() (ElementMethods, error)
 	// ChildElementCount is the getter of the attribute "childElementCount".
 	ChildElementCount() (uint32, error)
-	// GetElementById implements the operation "getElementById".
-	GetElementById(argElementId webidl.DOMString) (ElementMethods, error)
+	// GetElementByID implements the operation "getElementById".
+	GetElementByID(argElementID webidl.DOMString) (ElementMethods, error)
 	// Prepend implements the operation "prepend".
 	Prepend(argNodes []NodeOrDOMString) error
 	// Append implements the operation "append".
@@ -1188,8 +1157,6 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -1242,12 +1209,11 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 			{Name: "getElementById", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementById' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argElementId := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					res, err := self.GetElementById(argElementId)
+					argElementID := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetElementByID(argElementID)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1256,7 +1222,6 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 			{Name: "prepend", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1269,7 +1234,6 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 			{Name: "append", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1282,7 +1246,6 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelector' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1296,7 +1259,6 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1316,10 +1278,10 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 type DocumentTypeMethods interface {
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
-	// PublicId is the getter of the attribute "publicId".
-	PublicId() (webidl.DOMString, error)
-	// SystemId is the getter of the attribute "systemId".
-	SystemId() (webidl.DOMString, error)
+	// PublicID is the getter of the attribute "publicId".
+	PublicID() (webidl.DOMString, error)
+	// SystemID is the getter of the attribute "systemId".
+	SystemID() (webidl.DOMString, error)
 	// Before implements the operation "before".
 	Before(argNodes []NodeOrDOMString) error
 	// After implements the operation "after".
@@ -1351,7 +1313,7 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 			{Name: "publicId", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
-					res, err := self.PublicId()
+					res, err := self.PublicID()
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1361,7 +1323,7 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 			{Name: "systemId", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
-					res, err := self.SystemId()
+					res, err := self.SystemID()
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1371,7 +1333,6 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 			{Name: "before", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1384,7 +1345,6 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 			{Name: "after", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1397,7 +1357,6 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1410,7 +1369,6 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
-					_ = self
 					if err := self.Remove(); err != nil {
 						r.Throw(err)
 					}
@@ -1431,10 +1389,10 @@ type ElementMethods interface {
 	LocalName() (webidl.DOMString, error)
 	// TagName is the getter of the attribute "tagName".
 	TagName() (webidl.DOMString, error)
-	// Id is the getter of the attribute "id".
-	Id() (webidl.DOMString, error)
-	// SetId is the setter of the attribute "id".
-	SetId(v webidl.DOMString) error
+	// ID is the getter of the attribute "id".
+	ID() (webidl.DOMString, error)
+	// SetID is the setter of the attribute "id".
+	SetID(v webidl.DOMString) error
 	// ClassName is the getter of the attribute "className".
 	ClassName() (webidl.DOMString, error)
 	// SetClassName is the setter of the attribute "className".
@@ -1550,7 +1508,7 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "id", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
-					res, err := self.Id()
+					res, err := self.ID()
 					if err != nil {
 						r.Throw(err)
 					}
@@ -1559,7 +1517,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					x := idlFromDOMString(r, v)
-					if err := self.SetId(x); err != nil {
+					if err := self.SetID(x); err != nil {
 						r.Throw(err)
 					}
 				},
@@ -1680,7 +1638,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "hasAttributes", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					res, err := self.HasAttributes()
 					if err != nil {
 						r.Throw(err)
@@ -1690,7 +1647,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "getAttributeNames", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					res, err := self.GetAttributeNames()
 					if err != nil {
 						r.Throw(err)
@@ -1700,7 +1656,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "getAttribute", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1714,7 +1669,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "setAttribute", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'setAttribute' on 'Element': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1728,7 +1682,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "removeAttribute", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'removeAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1741,7 +1694,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "toggleAttribute", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'toggleAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1759,7 +1711,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "hasAttribute", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'hasAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1773,7 +1724,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "closest", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'closest' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1787,7 +1737,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "matches", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'matches' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1801,7 +1750,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "getElementsByTagName", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByTagName' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1815,7 +1763,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "getElementsByClassName", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByClassName' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1829,7 +1776,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "prepend", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1842,7 +1788,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "append", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1855,7 +1800,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelector' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1869,7 +1813,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1883,7 +1826,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "before", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1896,7 +1838,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "after", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1909,7 +1850,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argNodes = append(argNodes, idlFromNodeOrDOMString(r, call.Arguments[k]))
@@ -1922,7 +1862,6 @@ func idlDefElement() *webidl.InterfaceDef {
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
-					_ = self
 					if err := self.Remove(); err != nil {
 						r.Throw(err)
 					}
@@ -1998,7 +1937,6 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -2163,7 +2101,6 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			{Name: "composedPath", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
-					_ = self
 					res, err := self.ComposedPath()
 					if err != nil {
 						r.Throw(err)
@@ -2173,7 +2110,6 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			{Name: "stopPropagation", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
-					_ = self
 					if err := self.StopPropagation(); err != nil {
 						r.Throw(err)
 					}
@@ -2182,7 +2118,6 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			{Name: "stopImmediatePropagation", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
-					_ = self
 					if err := self.StopImmediatePropagation(); err != nil {
 						r.Throw(err)
 					}
@@ -2191,7 +2126,6 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			{Name: "preventDefault", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
-					_ = self
 					if err := self.PreventDefault(); err != nil {
 						r.Throw(err)
 					}
@@ -2200,7 +2134,6 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			{Name: "initEvent", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'initEvent' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2325,8 +2258,6 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -2337,7 +2268,6 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 			{Name: "addEventListener", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'addEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2357,7 +2287,6 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 			{Name: "removeEventListener", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'removeEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2377,7 +2306,6 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 			{Name: "dispatchEvent", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'dispatchEvent' on 'EventTarget': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2437,7 +2365,6 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 			{Name: "item", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HTMLCollectionMethods](r, call.This, "HTMLCollection")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'HTMLCollection': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2687,7 +2614,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "getRootNode", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					res, err := self.GetRootNode()
 					if err != nil {
 						r.Throw(err)
@@ -2697,7 +2623,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "hasChildNodes", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					res, err := self.HasChildNodes()
 					if err != nil {
 						r.Throw(err)
@@ -2707,7 +2632,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "cloneNode", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					var argSubtree bool
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argSubtree = idlFromBoolean(r, v)
@@ -2723,7 +2647,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "isSameNode", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'isSameNode' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2737,7 +2660,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "contains", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'contains' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2751,7 +2673,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "insertBefore", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'insertBefore' on 'Node': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2766,7 +2687,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "appendChild", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'appendChild' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2780,7 +2700,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "replaceChild", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'replaceChild' on 'Node': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2795,7 +2714,6 @@ func idlDefNode() *webidl.InterfaceDef {
 			{Name: "removeChild", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'removeChild' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2856,7 +2774,6 @@ func idlDefNodeList() *webidl.InterfaceDef {
 			{Name: "item", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[NodeListMethods](r, call.This, "NodeList")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'NodeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2892,7 +2809,6 @@ func idlDefText(statics TextStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argData webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argData = idlFromDOMString(r, v)

@@ -63,9 +63,14 @@ func (r *Realm) newEventTargetImpl(t *dom.EventTarget) *eventTargetImpl {
 // caching in ev.Detail) its wrapper the first time.
 func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 	impl, ok := ev.Detail.(*eventImpl)
+	var wrapped any = impl
+	if sub, isSub := ev.Detail.(eventSubclass); isSub {
+		impl, ok, wrapped = sub.baseEvent(), true, sub
+	}
 	if !ok {
 		impl = &eventImpl{ev: ev}
 		ev.Detail = impl
+		wrapped = impl
 	}
 	impl.realm = r
 	if !impl.hasStamp {
@@ -74,7 +79,7 @@ func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 	if obj := impl.Object(); obj != nil {
 		return obj
 	}
-	v := r.idl.Wrap(impl, "Event")
+	v := r.idl.Wrap(wrapped, "Event")
 	if obj, ok := v.(*goja.Object); ok {
 		for _, p := range impl.extra {
 			_ = obj.DefineDataProperty(p.name, p.value, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_TRUE)

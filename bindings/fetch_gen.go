@@ -8,9 +8,6 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-// BodyInitType is the IDL typedef BodyInit = XMLHttpRequestBodyInit.
-type BodyInitType = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
-
 // HeadersMethods is implemented by the Go implementation of the IDL interface
 // Headers.
 type HeadersMethods interface {
@@ -34,7 +31,7 @@ type HeadersMethods interface {
 // members of Headers.
 type HeadersStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argInit webidl.Optional[SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString]) (HeadersMethods, error)
+	Constructor(r *webidl.Realm, argInit webidl.Optional[HeadersInit]) (HeadersMethods, error)
 }
 
 // idlDefHeaders returns the definition of Headers, calling statics.
@@ -45,10 +42,9 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
-			var argInit webidl.Optional[SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString]
+			var argInit webidl.Optional[HeadersInit]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-				argInit = webidl.Some(idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r, v))
+				argInit = webidl.Some(idlFromHeadersInit(r, v))
 			}
 			res, err := statics.Constructor(r, argInit)
 			if err != nil {
@@ -60,7 +56,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 			{Name: "append", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'append' on 'Headers': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -74,7 +69,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'delete' on 'Headers': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -87,7 +81,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 			{Name: "get", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'get' on 'Headers': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -101,7 +94,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 			{Name: "getSetCookie", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
-					_ = self
 					res, err := self.GetSetCookie()
 					if err != nil {
 						r.Throw(err)
@@ -111,7 +103,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 			{Name: "has", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'has' on 'Headers': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -125,7 +116,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 			{Name: "set", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'set' on 'Headers': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -201,9 +191,6 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 	}
 }
 
-// HeadersInitType is the IDL typedef HeadersInit = (sequence<sequence<ByteString>> or record<ByteString, ByteString>).
-type HeadersInitType = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString
-
 // ReferrerPolicy is the IDL enumeration ReferrerPolicy.
 type ReferrerPolicy string
 
@@ -227,8 +214,8 @@ var idlValuesReferrerPolicy = []string{"", "no-referrer", "no-referrer-when-down
 type RequestMethods interface {
 	// Method is the getter of the attribute "method".
 	Method() (webidl.ByteString, error)
-	// Url is the getter of the attribute "url".
-	Url() (string, error)
+	// URL is the getter of the attribute "url".
+	URL() (string, error)
 	// Headers is the getter of the attribute "headers".
 	Headers() (HeadersMethods, error)
 	// Destination is the getter of the attribute "destination".
@@ -267,8 +254,8 @@ type RequestMethods interface {
 	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
-	// Json implements the operation "json".
-	Json() (*webidl.Promise, error)
+	// JSON implements the operation "json".
+	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
 }
@@ -277,7 +264,7 @@ type RequestMethods interface {
 // members of Request.
 type RequestStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argInput RequestOrUSVString, argInit RequestInit) (RequestMethods, error)
+	Constructor(r *webidl.Realm, argInput RequestInfo, argInit RequestInit) (RequestMethods, error)
 }
 
 // idlDefRequest returns the definition of Request, calling statics.
@@ -288,11 +275,10 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Request': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
-			argInput := idlFromRequestOrUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			argInput := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
 			var argInit RequestInit
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argInit = idlFromRequestInit(r, v)
@@ -319,7 +305,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 			{Name: "url", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
-					res, err := self.Url()
+					res, err := self.URL()
 					if err != nil {
 						r.Throw(err)
 					}
@@ -481,7 +467,6 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[RequestMethods](r, call.This, "Request")
-					_ = self
 					res, err := self.Clone()
 					if err != nil {
 						r.Throw(err)
@@ -492,7 +477,6 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
-						_ = self
 						res, err := self.ArrayBuffer()
 						if err != nil {
 							r.Throw(err)
@@ -504,7 +488,6 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
-						_ = self
 						res, err := self.Blob()
 						if err != nil {
 							r.Throw(err)
@@ -516,7 +499,6 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
-						_ = self
 						res, err := self.Bytes()
 						if err != nil {
 							r.Throw(err)
@@ -528,8 +510,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
-						_ = self
-						res, err := self.Json()
+						res, err := self.JSON()
 						if err != nil {
 							r.Throw(err)
 						}
@@ -540,7 +521,6 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
-						_ = self
 						res, err := self.Text()
 						if err != nil {
 							r.Throw(err)
@@ -620,13 +600,10 @@ const (
 
 var idlValuesRequestDuplex = []string{"half"}
 
-// RequestInfoType is the IDL typedef RequestInfo = (Request or USVString).
-type RequestInfoType = RequestOrUSVString
-
 // RequestInit is the IDL dictionary RequestInit.
 type RequestInit struct {
 	// Body is the member "body".
-	Body webidl.Optional[webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]]
+	Body webidl.Optional[webidl.Nullable[BodyInit]]
 	// Cache is the member "cache".
 	Cache webidl.Optional[RequestCache]
 	// Credentials is the member "credentials".
@@ -634,7 +611,7 @@ type RequestInit struct {
 	// Duplex is the member "duplex".
 	Duplex webidl.Optional[RequestDuplex]
 	// Headers is the member "headers".
-	Headers webidl.Optional[SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString]
+	Headers webidl.Optional[HeadersInit]
 	// Integrity is the member "integrity".
 	Integrity webidl.Optional[webidl.DOMString]
 	// Keepalive is the member "keepalive".
@@ -661,7 +638,7 @@ type RequestInit struct {
 // or null).
 func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 	if v := r.DictionaryMember(obj, "body"); v != nil {
-		d.Body = webidl.Some(idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v))
+		d.Body = webidl.Some(idlFromNullableBodyInit(r, v))
 	}
 	if v := r.DictionaryMember(obj, "cache"); v != nil {
 		d.Cache = webidl.Some(idlFromRequestCache(r, v))
@@ -673,7 +650,7 @@ func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 		d.Duplex = webidl.Some(idlFromRequestDuplex(r, v))
 	}
 	if v := r.DictionaryMember(obj, "headers"); v != nil {
-		d.Headers = webidl.Some(idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r, v))
+		d.Headers = webidl.Some(idlFromHeadersInit(r, v))
 	}
 	if v := r.DictionaryMember(obj, "integrity"); v != nil {
 		d.Integrity = webidl.Some(idlFromDOMString(r, v))
@@ -710,7 +687,7 @@ func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 // idlWriteDictRequestInit writes the members of RequestInit to obj.
 func idlWriteDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 	if d.Body.Present {
-		_ = obj.DefineDataProperty("body", idlToNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, d.Body.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("body", idlToNullableBodyInit(r, d.Body.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Cache.Present {
 		_ = obj.DefineDataProperty("cache", idlToRequestCache(r, d.Cache.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -722,7 +699,7 @@ func idlWriteDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) 
 		_ = obj.DefineDataProperty("duplex", idlToRequestDuplex(r, d.Duplex.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Headers.Present {
-		_ = obj.DefineDataProperty("headers", idlToSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r, d.Headers.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("headers", idlToHeadersInit(r, d.Headers.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Integrity.Present {
 		_ = obj.DefineDataProperty("integrity", idlToDOMString(r, d.Integrity.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -798,8 +775,8 @@ var idlValuesRequestRedirect = []string{"follow", "error", "manual"}
 type ResponseMethods interface {
 	// Type is the getter of the attribute "type".
 	Type() (ResponseType, error)
-	// Url is the getter of the attribute "url".
-	Url() (string, error)
+	// URL is the getter of the attribute "url".
+	URL() (string, error)
 	// Redirected is the getter of the attribute "redirected".
 	Redirected() (bool, error)
 	// Status is the getter of the attribute "status".
@@ -820,8 +797,8 @@ type ResponseMethods interface {
 	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
-	// Json implements the operation "json".
-	Json() (*webidl.Promise, error)
+	// JSON implements the operation "json".
+	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
 }
@@ -830,10 +807,10 @@ type ResponseMethods interface {
 // members of Response.
 type ResponseStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argBody webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString], argInit ResponseInit) (ResponseMethods, error)
+	Constructor(r *webidl.Realm, argBody webidl.Nullable[BodyInit], argInit ResponseInit) (ResponseMethods, error)
 	Error(r *webidl.Realm) (ResponseMethods, error)
-	Redirect(r *webidl.Realm, argUrl string, argStatus uint16) (ResponseMethods, error)
-	Json(r *webidl.Realm, argData goja.Value, argInit ResponseInit) (ResponseMethods, error)
+	Redirect(r *webidl.Realm, argURL string, argStatus uint16) (ResponseMethods, error)
+	JSON(r *webidl.Realm, argData goja.Value, argInit ResponseInit) (ResponseMethods, error)
 }
 
 // idlDefResponse returns the definition of Response, calling statics.
@@ -844,12 +821,11 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
-			var argBody webidl.Nullable[BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString]
+			var argBody webidl.Nullable[BodyInit]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-				argBody = idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, v)
+				argBody = idlFromNullableBodyInit(r, v)
 			} else {
-				argBody = idlFromNullableBlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString(r, goja.Null())
+				argBody = idlFromNullableBodyInit(r, goja.Null())
 			}
 			var argInit ResponseInit
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
@@ -877,7 +853,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 			{Name: "url", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
-					res, err := self.Url()
+					res, err := self.URL()
 					if err != nil {
 						r.Throw(err)
 					}
@@ -959,14 +935,14 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'redirect' on 'Response': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argStatus uint16
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argStatus = idlFromUnsignedShort(r, v)
 					} else {
 						argStatus = idlFromUnsignedShort(r, webidl.ConstValue(int64(302)))
 					}
-					res, err := statics.Redirect(r, argUrl, argStatus)
+					res, err := statics.Redirect(r, argURL, argStatus)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -984,7 +960,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					} else {
 						argInit = idlFromResponseInit(r, goja.Undefined())
 					}
-					res, err := statics.Json(r, argData, argInit)
+					res, err := statics.JSON(r, argData, argInit)
 					if err != nil {
 						r.Throw(err)
 					}
@@ -993,7 +969,6 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ResponseMethods](r, call.This, "Response")
-					_ = self
 					res, err := self.Clone()
 					if err != nil {
 						r.Throw(err)
@@ -1004,7 +979,6 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
-						_ = self
 						res, err := self.ArrayBuffer()
 						if err != nil {
 							r.Throw(err)
@@ -1016,7 +990,6 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
-						_ = self
 						res, err := self.Blob()
 						if err != nil {
 							r.Throw(err)
@@ -1028,7 +1001,6 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
-						_ = self
 						res, err := self.Bytes()
 						if err != nil {
 							r.Throw(err)
@@ -1040,8 +1012,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
-						_ = self
-						res, err := self.Json()
+						res, err := self.JSON()
 						if err != nil {
 							r.Throw(err)
 						}
@@ -1052,7 +1023,6 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
-						_ = self
 						res, err := self.Text()
 						if err != nil {
 							r.Throw(err)
@@ -1067,7 +1037,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 // ResponseInit is the IDL dictionary ResponseInit.
 type ResponseInit struct {
 	// Headers is the member "headers".
-	Headers webidl.Optional[SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString]
+	Headers webidl.Optional[HeadersInit]
 	// Status is the member "status".
 	Status uint16
 	// StatusText is the member "statusText".
@@ -1078,7 +1048,7 @@ type ResponseInit struct {
 // or null).
 func idlReadDictResponseInit(r *webidl.Realm, obj *goja.Object, d *ResponseInit) {
 	if v := r.DictionaryMember(obj, "headers"); v != nil {
-		d.Headers = webidl.Some(idlFromSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r, v))
+		d.Headers = webidl.Some(idlFromHeadersInit(r, v))
 	}
 	if v := r.DictionaryMember(obj, "status"); v != nil {
 		d.Status = idlFromUnsignedShort(r, v)
@@ -1095,7 +1065,7 @@ func idlReadDictResponseInit(r *webidl.Realm, obj *goja.Object, d *ResponseInit)
 // idlWriteDictResponseInit writes the members of ResponseInit to obj.
 func idlWriteDictResponseInit(r *webidl.Realm, obj *goja.Object, d *ResponseInit) {
 	if d.Headers.Present {
-		_ = obj.DefineDataProperty("headers", idlToSequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString(r, d.Headers.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("headers", idlToHeadersInit(r, d.Headers.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	_ = obj.DefineDataProperty("status", idlToUnsignedShort(r, d.Status), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	_ = obj.DefineDataProperty("statusText", idlToByteString(r, d.StatusText), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -1115,6 +1085,3 @@ const (
 )
 
 var idlValuesResponseType = []string{"basic", "cors", "default", "error", "opaque", "opaqueredirect"}
-
-// XMLHttpRequestBodyInitType is the IDL typedef XMLHttpRequestBodyInit = (Blob or BufferSource or USVString).
-type XMLHttpRequestBodyInitType = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString

@@ -11,24 +11,24 @@ import (
 // of the generator's naming is one file's edit.
 
 // headersInit is the HeadersInit union.
-type headersInit = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteString
+type headersInit = HeadersInit
 
 const (
-	headersInitIsSequence = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsSequenceOfSequenceOfByteString
-	headersInitIsRecord   = SequenceOfSequenceOfByteStringOrRecordOfByteStringToByteStringIsRecordOfByteStringToByteString
+	headersInitIsSequence = HeadersInitIsSequenceOfSequenceOfByteString
+	headersInitIsRecord   = HeadersInitIsRecordOfByteStringToByteString
 )
 
 // requestInfo is the RequestInfo union.
-type requestInfo = RequestOrUSVString
+type requestInfo = RequestInfo
 
-const requestInfoIsUSVString = RequestOrUSVStringIsUSVString
+const requestInfoIsUSVString = RequestInfoIsUSVString
 
 // bodyInit is the BodyInit union of this engine.
-type bodyInit = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVString
+type bodyInit = BodyInit
 
 const (
-	bodyInitIsUSVString = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsUSVString
-	bodyInitIsBlob      = BlobOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrUSVStringIsBlob
+	bodyInitIsUSVString = BodyInitIsUSVString
+	bodyInitIsBlob      = BodyInitIsBlob
 )
 
 // blobPart is the BlobPart union.
@@ -39,19 +39,19 @@ const (
 	blobPartIsUSVString = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUSVString
 )
 
-// Url is Request's url attribute (https://fetch.spec.whatwg.org/#dom-request-url).
-func (q *requestImpl) Url() (string, error) { return urlString(q.req.url), nil }
+// URL is Request's url attribute (https://fetch.spec.whatwg.org/#dom-request-url).
+func (q *requestImpl) URL() (string, error) { return urlString(q.req.url), nil }
 
-// Json is Body's json() for a Request.
-func (q *requestImpl) Json() (*webidl.Promise, error) { return q.json(), nil }
+// JSON is Body's json() for a Request.
+func (q *requestImpl) JSON() (*webidl.Promise, error) { return q.json(), nil }
 
-// Url is Response's url attribute.
-func (o *responseImpl) Url() (string, error) { return o.url() }
+// URL is Response's url attribute.
+func (o *responseImpl) URL() (string, error) { return o.url() }
 
-// Json is Body's json() for a Response.
-func (o *responseImpl) Json() (*webidl.Promise, error) { return o.json(), nil }
+// JSON is Body's json() for a Response.
+func (o *responseImpl) JSON() (*webidl.Promise, error) { return o.json(), nil }
 
-// Json is the static Response.json(data, init).
-func (s responseStatics) Json(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
+// JSON is the static Response.json(data, init).
+func (s responseStatics) JSON(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
 	return s.json(ir, data, init)
 }

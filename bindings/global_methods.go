@@ -82,18 +82,18 @@ func (g *globalBase) Atob(data webidl.DOMString) (webidl.ByteString, error) {
 	return webidl.ByteString(b), err
 }
 
-func (g *globalBase) handlerValue(h DOMStringOrFunction) goja.Value {
-	if h.Type == DOMStringOrFunctionIsFunction && h.Function != nil {
+func (g *globalBase) handlerValue(h TimerHandler) goja.Value {
+	if h.Type == TimerHandlerIsFunction && h.Function != nil {
 		return h.Function.Value()
 	}
 	return h.DOMString.Value()
 }
 
-func (g *globalBase) SetTimeout(handler DOMStringOrFunction, timeout int32, args []goja.Value) (int32, error) {
+func (g *globalBase) SetTimeout(handler TimerHandler, timeout int32, args []goja.Value) (int32, error) {
 	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, false, 0), nil
 }
 
-func (g *globalBase) SetInterval(handler DOMStringOrFunction, timeout int32, args []goja.Value) (int32, error) {
+func (g *globalBase) SetInterval(handler TimerHandler, timeout int32, args []goja.Value) (int32, error) {
 	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, true, 0), nil
 }
 
@@ -174,9 +174,8 @@ func (w *windowImpl) Close() error {
 
 // The user prompts print to the console (there is no user) and answer as
 // a user who dismisses them would.
-func (w *windowImpl) Alert() error { return w.Alert2("") }
-func (w *windowImpl) Alert2(message webidl.DOMString) error {
-	w.realm.printer(ConsoleInfo, "alert: "+string(message))
+func (w *windowImpl) Alert(message webidl.Optional[webidl.DOMString]) error {
+	w.realm.printer(ConsoleInfo, "alert: "+string(message.Value))
 	return nil
 }
 func (w *windowImpl) Confirm(message webidl.DOMString) (bool, error) {
@@ -338,16 +337,36 @@ func errNoNavigation() error {
 	return dom.NewDOMException("Navigation is not supported.", dom.NotSupportedError)
 }
 
-func (l *locationImpl) SetHref(string) error     { return errNoNavigation() }
+// navigate is the Location-object navigate of the URL parsed from s
+// (against the document's URL; failure is a SyntaxError), through the
+// embedder's Navigate hook.
+func (l *locationImpl) navigate(s string, replace bool) error {
+	h := l.realm.hooks.Navigate
+	if h == nil || l.url == nil {
+		return errNoNavigation()
+	}
+	u, err := l.url.Parse(s)
+	if err != nil {
+		return dom.NewDOMException("'"+s+"' is not a valid URL.", dom.SyntaxError)
+	}
+	return h(u.String(), replace)
+}
+
+func (l *locationImpl) SetHref(s string) error   { return l.navigate(s, false) }
 func (l *locationImpl) SetProtocol(string) error { return errNoNavigation() }
 func (l *locationImpl) SetHost(string) error     { return errNoNavigation() }
 func (l *locationImpl) SetHostname(string) error { return errNoNavigation() }
 func (l *locationImpl) SetPort(string) error     { return errNoNavigation() }
 func (l *locationImpl) SetPathname(string) error { return errNoNavigation() }
 func (l *locationImpl) SetSearch(string) error   { return errNoNavigation() }
-func (l *locationImpl) Assign(string) error      { return errNoNavigation() }
-func (l *locationImpl) Replace(string) error     { return errNoNavigation() }
-func (l *locationImpl) Reload() error            { return errNoNavigation() }
+func (l *locationImpl) Assign(s string) error    { return l.navigate(s, false) }
+func (l *locationImpl) Replace(s string) error   { return l.navigate(s, true) }
+func (l *locationImpl) Reload() error {
+	if l.url == nil {
+		return errNoNavigation()
+	}
+	return l.navigate(l.url.String(), true)
+}
 
 // SetHash is a fragment navigation: it only changes the URL's fragment.
 func (l *locationImpl) SetHash(v string) error {

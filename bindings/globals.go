@@ -48,10 +48,5 @@ func urlParts(u *url.URL) map[string]string {
 
 // hasGlobal reports whether the global object has an own property name.
 func (r *Realm) hasGlobal(name string) bool {
-	for _, k := range r.global.GetOwnPropertyNames() {
-		if k == name {
-			return true
-		}
-	}
-	return false
+	return r.idl.HasOwnProperty(r.global, name)
 }

@@ -42,7 +42,9 @@ func (h *htmlHost) startTimer(ms uint64, steps func()) func() {
 func (h *htmlHost) now() time.Duration { return h.loop.Now() }
 
 // loopRealms is the set of realms of one event loop: the loop's microtask
-// checkpoint hook visits them all.
+// checkpoint hook visits them all. The slice is never modified in place
+// (register and unregister make a new one), so the hook can visit it
+// without copying it after every task.
 type loopRealms struct {
 	mu     sync.Mutex
 	realms []*Realm
@@ -55,12 +57,12 @@ func registerRealm(loop *html.EventLoop, r *Realm) {
 	loaded := true
 	lr := loopRealmsSlot.GetOrInit(loop, func() *loopRealms { loaded = false; return &loopRealms{} })
 	lr.mu.Lock()
-	lr.realms = append(lr.realms, r)
+	lr.realms = append(lr.realms[:len(lr.realms):len(lr.realms)], r)
 	lr.mu.Unlock()
 	if !loaded {
 		loop.SetMicrotaskCheckpoint(func() {
 			lr.mu.Lock()
-			list := append([]*Realm(nil), lr.realms...)
+			list := lr.realms
 			lr.mu.Unlock()
 			for _, r := range list {
 				r.microtaskCheckpoint()
@@ -78,7 +80,7 @@ func unregisterRealm(loop *html.EventLoop, r *Realm) {
 	defer lr.mu.Unlock()
 	for i, x := range lr.realms {
 		if x == r {
-			lr.realms = append(lr.realms[:i], lr.realms[i+1:]...)
+			lr.realms = append(lr.realms[:i:i], lr.realms[i+1:]...)
 			break
 		}
 	}

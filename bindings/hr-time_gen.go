@@ -43,7 +43,6 @@ func idlDefPerformance() *webidl.InterfaceDef {
 			{Name: "now", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[PerformanceMethods](r, call.This, "Performance")
-					_ = self
 					res, err := self.Now()
 					if err != nil {
 						r.Throw(err)

@@ -89,7 +89,6 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -108,7 +107,6 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -328,7 +326,6 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 			{Name: "click", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[HTMLElementMethods](r, call.This, "HTMLElement")
-					_ = self
 					if err := self.Click(); err != nil {
 						r.Throw(err)
 					}
@@ -353,13 +350,13 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 	}
 }
 
-// HTMLHtmlElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLHTMLElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHtmlElement.
-type HTMLHtmlElementMethods interface {
+type HTMLHTMLElementMethods interface {
 }
 
-// idlDefHTMLHtmlElement returns the definition of HTMLHtmlElement.
-func idlDefHTMLHtmlElement() *webidl.InterfaceDef {
+// idlDefHTMLHTMLElement returns the definition of HTMLHtmlElement.
+func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "HTMLHtmlElement",
 		Parent:  "HTMLElement",
@@ -799,9 +796,9 @@ type LocationMethods interface {
 	// SetHash is the setter of the attribute "hash".
 	SetHash(v string) error
 	// Assign implements the operation "assign".
-	Assign(argUrl string) error
+	Assign(argURL string) error
 	// Replace implements the operation "replace".
-	Replace(argUrl string) error
+	Replace(argURL string) error
 	// Reload implements the operation "reload".
 	Reload() error
 }
@@ -961,12 +958,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "assign", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'assign' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					if err := self.Assign(argUrl); err != nil {
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Assign(argURL); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -974,12 +970,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "replace", Kind: webidl.Operation, Unforgeable: true, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'replace' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argUrl := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					if err := self.Replace(argUrl); err != nil {
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Replace(argURL); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -987,7 +982,6 @@ func idlDefLocation() *webidl.InterfaceDef {
 			{Name: "reload", Kind: webidl.Operation, Unforgeable: true, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
-					_ = self
 					if err := self.Reload(); err != nil {
 						r.Throw(err)
 					}
@@ -1001,6 +995,383 @@ func idlDefLocation() *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return idlToUSVString(r, res)
+				}},
+		},
+	}
+}
+
+// MessageChannelMethods is implemented by the Go implementation of the IDL interface
+// MessageChannel.
+type MessageChannelMethods interface {
+	// Port1 is the getter of the attribute "port1".
+	Port1() (MessagePortMethods, error)
+	// Port2 is the getter of the attribute "port2".
+	Port2() (MessagePortMethods, error)
+}
+
+// MessageChannelStatics implements the constructors, static members or namespace
+// members of MessageChannel.
+type MessageChannelStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm) (MessageChannelMethods, error)
+}
+
+// idlDefMessageChannel returns the definition of MessageChannel, calling statics.
+func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "MessageChannel",
+		Exposed:           []string{"Window", "Worker"},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			res, err := statics.Constructor(r)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "port1", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageChannelMethods](r, this, "MessageChannel")
+					res, err := self.Port1()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToMessagePort(r, res)
+				},
+			},
+			{Name: "port2", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageChannelMethods](r, this, "MessageChannel")
+					res, err := self.Port2()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToMessagePort(r, res)
+				},
+			},
+		},
+	}
+}
+
+// MessageEventMethods is implemented by the Go implementation of the IDL interface
+// MessageEvent.
+type MessageEventMethods interface {
+	// Data is the getter of the attribute "data".
+	Data() (goja.Value, error)
+	// Origin is the getter of the attribute "origin".
+	Origin() (string, error)
+	// LastEventID is the getter of the attribute "lastEventId".
+	LastEventID() (webidl.DOMString, error)
+	// Source is the getter of the attribute "source".
+	Source() (webidl.Nullable[MessageEventSource], error)
+	// Ports is the getter of the attribute "ports".
+	Ports() ([]MessagePortMethods, error)
+}
+
+// MessageEventStatics implements the constructors, static members or namespace
+// members of MessageEvent.
+type MessageEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict MessageEventInit) (MessageEventMethods, error)
+}
+
+// idlDefMessageEvent returns the definition of MessageEvent, calling statics.
+func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "MessageEvent",
+		Parent:            "Event",
+		Exposed:           []string{"Window", "Worker"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'MessageEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict MessageEventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromMessageEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromMessageEventInit(r, goja.Undefined())
+			}
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "data", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
+					res, err := self.Data()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
+				},
+			},
+			{Name: "origin", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
+					res, err := self.Origin()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "lastEventId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
+					res, err := self.LastEventID()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "source", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
+					res, err := self.Source()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableMessageEventSource(r, res)
+				},
+			},
+			{Name: "ports", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
+					res, err := self.Ports()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToFrozenArrayOfMessagePort(r, res)
+				},
+			},
+		},
+	}
+}
+
+// MessageEventInit is the IDL dictionary MessageEventInit.
+type MessageEventInit struct {
+	EventInit
+	// Data is the member "data".
+	Data goja.Value
+	// LastEventID is the member "lastEventId".
+	LastEventID webidl.DOMString
+	// Origin is the member "origin".
+	Origin string
+	// Ports is the member "ports".
+	Ports []MessagePortMethods
+	// Source is the member "source".
+	Source webidl.Nullable[MessageEventSource]
+}
+
+// idlReadDictMessageEventInit reads the members of MessageEventInit from obj (nil for undefined
+// or null).
+func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
+	idlReadDictEventInit(r, obj, &d.EventInit)
+	if v := r.DictionaryMember(obj, "data"); v != nil {
+		d.Data = idlFromAny(r, v)
+	} else {
+		d.Data = idlFromAny(r, goja.Null())
+	}
+	if v := r.DictionaryMember(obj, "lastEventId"); v != nil {
+		d.LastEventID = idlFromDOMString(r, v)
+	} else {
+		d.LastEventID = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "origin"); v != nil {
+		d.Origin = idlFromUSVString(r, v)
+	} else {
+		d.Origin = idlFromUSVString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "ports"); v != nil {
+		d.Ports = idlFromSequenceOfMessagePort(r, v)
+	} else {
+		d.Ports = []MessagePortMethods{}
+	}
+	if v := r.DictionaryMember(obj, "source"); v != nil {
+		d.Source = idlFromNullableMessageEventSource(r, v)
+	} else {
+		d.Source = idlFromNullableMessageEventSource(r, goja.Null())
+	}
+}
+
+// idlWriteDictMessageEventInit writes the members of MessageEventInit to obj.
+func idlWriteDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
+	idlWriteDictEventInit(r, obj, &d.EventInit)
+	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("source", idlToNullableMessageEventSource(r, d.Source), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
+// MessagePortMethods is implemented by the Go implementation of the IDL interface
+// MessagePort.
+type MessagePortMethods interface {
+	// Onclose is the getter of the attribute "onclose".
+	Onclose() (*EventHandlerNonNull, error)
+	// SetOnclose is the setter of the attribute "onclose".
+	SetOnclose(v *EventHandlerNonNull) error
+	// Onmessage is the getter of the attribute "onmessage".
+	Onmessage() (*EventHandlerNonNull, error)
+	// SetOnmessage is the setter of the attribute "onmessage".
+	SetOnmessage(v *EventHandlerNonNull) error
+	// Onmessageerror is the getter of the attribute "onmessageerror".
+	Onmessageerror() (*EventHandlerNonNull, error)
+	// SetOnmessageerror is the setter of the attribute "onmessageerror".
+	SetOnmessageerror(v *EventHandlerNonNull) error
+	// PostMessageWithTransfer implements the operation "postMessage".
+	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	// PostMessageWithOptions implements the operation "postMessage".
+	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	// Start implements the operation "start".
+	Start() error
+	// Close implements the operation "close".
+	Close() error
+}
+
+// idlDefMessagePort returns the definition of MessagePort.
+func idlDefMessagePort() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "MessagePort",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Members: []webidl.Member{
+			{Name: "onclose", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
+					res, err := self.Onclose()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnclose(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
+					res, err := self.Onmessage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessage(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessageerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
+					res, err := self.Onmessageerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessageerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
+					call0 := func() goja.Value {
+						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
+						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
+							r.Throw(err)
+						}
+						return goja.Undefined()
+					}
+					call1 := func() goja.Value {
+						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions StructuredSerializeOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromStructuredSerializeOptions(r, v)
+						} else {
+							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+						}
+						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
+							r.Throw(err)
+						}
+						return goja.Undefined()
+					}
+					argc := len(call.Arguments)
+					if argc > 2 {
+						argc = 2
+					}
+					switch argc {
+					case 1:
+						return call1()
+					case 2:
+						{
+							v := webidl.AnyValue(webidl.Arg(call, 1))
+							sel := -1
+							if sel < 0 && webidl.IsUndefined(v) {
+								sel = 1
+							}
+							if sel < 0 && webidl.IsNullish(v) {
+								sel = 1
+							}
+							obj, isObj := v.(*goja.Object)
+							if sel < 0 && isObj {
+								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
+									sel = 0
+								}
+								if sel < 0 {
+									sel = 1
+								}
+							}
+							switch sel {
+							case 0:
+								return call0()
+							case 1:
+								return call1()
+							}
+							r.ThrowTypeError("Failed to execute 'postMessage' on 'MessagePort': no overload matches the arguments")
+						}
+					}
+					r.ThrowTypeError("Failed to execute 'postMessage' on 'MessagePort': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					return nil
+				}},
+			{Name: "start", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
+					if err := self.Start(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
+					if err := self.Close(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
 				}},
 		},
 	}
@@ -1256,8 +1627,26 @@ func (c *OnErrorEventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventOr
 	return res, err
 }
 
-// TimerHandlerType is the IDL typedef TimerHandler = (DOMString or Function).
-type TimerHandlerType = DOMStringOrFunction
+// StructuredSerializeOptions is the IDL dictionary StructuredSerializeOptions.
+type StructuredSerializeOptions struct {
+	// Transfer is the member "transfer".
+	Transfer []*goja.Object
+}
+
+// idlReadDictStructuredSerializeOptions reads the members of StructuredSerializeOptions from obj (nil for undefined
+// or null).
+func idlReadDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d *StructuredSerializeOptions) {
+	if v := r.DictionaryMember(obj, "transfer"); v != nil {
+		d.Transfer = idlFromSequenceOfObject(r, v)
+	} else {
+		d.Transfer = []*goja.Object{}
+	}
+}
+
+// idlWriteDictStructuredSerializeOptions writes the members of StructuredSerializeOptions to obj.
+func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d *StructuredSerializeOptions) {
+	_ = obj.DefineDataProperty("transfer", idlToSequenceOfObject(r, d.Transfer), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
 
 // WindowMethods is implemented by the Go implementation of the IDL interface
 // Window.
@@ -1323,9 +1712,7 @@ type WindowMethods interface {
 	// Blur implements the operation "blur".
 	Blur() error
 	// Alert implements the operation "alert".
-	Alert() error
-	// Alert2 implements the operation "alert".
-	Alert2(argMessage webidl.DOMString) error
+	Alert(argMessage webidl.Optional[webidl.DOMString]) error
 	// Confirm implements the operation "confirm".
 	Confirm(argMessage webidl.DOMString) (bool, error)
 	// Prompt implements the operation "prompt".
@@ -1339,17 +1726,19 @@ type WindowMethods interface {
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
-	ClearTimeout(argId int32) error
+	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
-	ClearInterval(argId int32) error
+	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
 	// Fetch implements the operation "fetch".
-	Fetch(argInput RequestOrUSVString, argInit RequestInit) (*webidl.Promise, error)
+	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
+	// StructuredClone implements the operation "structuredClone".
+	StructuredClone(argValue goja.Value, argOptions StructuredSerializeOptions) (goja.Value, error)
 }
 
 // idlDefWindow returns the definition of Window.
@@ -1661,7 +2050,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "close", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
@@ -1670,7 +2058,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "stop", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Stop(); err != nil {
 						r.Throw(err)
 					}
@@ -1679,7 +2066,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "focus", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Focus(); err != nil {
 						r.Throw(err)
 					}
@@ -1688,7 +2074,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "blur", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Blur(); err != nil {
 						r.Throw(err)
 					}
@@ -1697,16 +2082,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "alert", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					call0 := func() goja.Value {
-						if err := self.Alert(); err != nil {
+						if err := self.Alert(webidl.Optional[webidl.DOMString]{}); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
 					}
 					call1 := func() goja.Value {
 						argMessage := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						if err := self.Alert2(argMessage); err != nil {
+						if err := self.Alert(webidl.Some(argMessage)); err != nil {
 							r.Throw(err)
 						}
 						return goja.Undefined()
@@ -1727,7 +2111,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "confirm", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argMessage = idlFromDOMString(r, v)
@@ -1743,7 +2126,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "prompt", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argMessage = idlFromDOMString(r, v)
@@ -1765,7 +2147,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "postMessage", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1785,7 +2166,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1798,7 +2178,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1812,7 +2191,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1826,11 +2204,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -1850,14 +2227,13 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearTimeout(argId); err != nil {
+					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -1865,11 +2241,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -1889,14 +2264,13 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearInterval(argId); err != nil {
+					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -1904,7 +2278,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1918,11 +2291,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[WindowMethods](r, call.This, "Window")
-						_ = self
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'fetch' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
-						argInput := idlFromRequestOrUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argInput := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						var argInit RequestInit
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argInit = idlFromRequestInit(r, v)
@@ -1936,12 +2308,212 @@ func idlDefWindow() *webidl.InterfaceDef {
 						return idlToPromiseOfResponse(r, res)
 					})
 				}},
+			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[WindowMethods](r, call.This, "Window")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'structuredClone' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argValue := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argOptions StructuredSerializeOptions
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argOptions = idlFromStructuredSerializeOptions(r, v)
+					} else {
+						argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+					}
+					res, err := self.StructuredClone(argValue, argOptions)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
+				}},
 		},
 	}
 }
 
 // WindowProxyType is the IDL typedef WindowProxy = Window.
 type WindowProxyType = WindowMethods
+
+// WorkerMethods is implemented by the Go implementation of the IDL interface
+// Worker.
+type WorkerMethods interface {
+	// Onmessage is the getter of the attribute "onmessage".
+	Onmessage() (*EventHandlerNonNull, error)
+	// SetOnmessage is the setter of the attribute "onmessage".
+	SetOnmessage(v *EventHandlerNonNull) error
+	// Onmessageerror is the getter of the attribute "onmessageerror".
+	Onmessageerror() (*EventHandlerNonNull, error)
+	// SetOnmessageerror is the setter of the attribute "onmessageerror".
+	SetOnmessageerror(v *EventHandlerNonNull) error
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+	// Terminate implements the operation "terminate".
+	Terminate() error
+	// PostMessageWithTransfer implements the operation "postMessage".
+	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	// PostMessageWithOptions implements the operation "postMessage".
+	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+}
+
+// WorkerStatics implements the constructors, static members or namespace
+// members of Worker.
+type WorkerStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argScriptURL string, argOptions WorkerOptions) (WorkerMethods, error)
+}
+
+// idlDefWorker returns the definition of Worker, calling statics.
+func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "Worker",
+		Parent:            "EventTarget",
+		Exposed:           []string{"Window", "DedicatedWorker"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'Worker': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argScriptURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argOptions WorkerOptions
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argOptions = idlFromWorkerOptions(r, v)
+			} else {
+				argOptions = idlFromWorkerOptions(r, goja.Undefined())
+			}
+			res, err := statics.Constructor(r, argScriptURL, argOptions)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "onmessage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[WorkerMethods](r, this, "Worker")
+					res, err := self.Onmessage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[WorkerMethods](r, this, "Worker")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessage(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessageerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[WorkerMethods](r, this, "Worker")
+					res, err := self.Onmessageerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[WorkerMethods](r, this, "Worker")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessageerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[WorkerMethods](r, this, "Worker")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[WorkerMethods](r, this, "Worker")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "terminate", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[WorkerMethods](r, call.This, "Worker")
+					if err := self.Terminate(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[WorkerMethods](r, call.This, "Worker")
+					call0 := func() goja.Value {
+						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
+						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
+							r.Throw(err)
+						}
+						return goja.Undefined()
+					}
+					call1 := func() goja.Value {
+						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions StructuredSerializeOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromStructuredSerializeOptions(r, v)
+						} else {
+							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+						}
+						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
+							r.Throw(err)
+						}
+						return goja.Undefined()
+					}
+					argc := len(call.Arguments)
+					if argc > 2 {
+						argc = 2
+					}
+					switch argc {
+					case 1:
+						return call1()
+					case 2:
+						{
+							v := webidl.AnyValue(webidl.Arg(call, 1))
+							sel := -1
+							if sel < 0 && webidl.IsUndefined(v) {
+								sel = 1
+							}
+							if sel < 0 && webidl.IsNullish(v) {
+								sel = 1
+							}
+							obj, isObj := v.(*goja.Object)
+							if sel < 0 && isObj {
+								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
+									sel = 0
+								}
+								if sel < 0 {
+									sel = 1
+								}
+							}
+							switch sel {
+							case 0:
+								return call0()
+							case 1:
+								return call1()
+							}
+							r.ThrowTypeError("Failed to execute 'postMessage' on 'Worker': no overload matches the arguments")
+						}
+					}
+					r.ThrowTypeError("Failed to execute 'postMessage' on 'Worker': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					return nil
+				}},
+		},
+	}
+}
 
 // WorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // WorkerGlobalScope.
@@ -1993,17 +2565,19 @@ type WorkerGlobalScopeMethods interface {
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
-	ClearTimeout(argId int32) error
+	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler DOMStringOrFunction, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
-	ClearInterval(argId int32) error
+	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
 	// Fetch implements the operation "fetch".
-	Fetch(argInput RequestOrUSVString, argInit RequestInit) (*webidl.Promise, error)
+	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
+	// StructuredClone implements the operation "structuredClone".
+	StructuredClone(argValue goja.Value, argOptions StructuredSerializeOptions) (goja.Value, error)
 }
 
 // idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
@@ -2202,7 +2776,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "importScripts", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					argUrls := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argUrls = append(argUrls, idlFromDOMString(r, call.Arguments[k]))
@@ -2215,7 +2788,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2228,7 +2800,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2242,7 +2813,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2256,11 +2826,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2280,14 +2849,13 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearTimeout(argId); err != nil {
+					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2295,11 +2863,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argHandler := idlFromDOMStringOrFunction(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argHandler := idlFromTimerHandler(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					var argTimeout int32
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTimeout = idlFromLong(r, v)
@@ -2319,14 +2886,13 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
-					var argId int32
+					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-						argId = idlFromLong(r, v)
+						argID = idlFromLong(r, v)
 					} else {
-						argId = idlFromLong(r, webidl.ConstValue(int64(0)))
+						argID = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					if err := self.ClearInterval(argId); err != nil {
+					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
 					return goja.Undefined()
@@ -2334,7 +2900,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -2348,11 +2913,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
-						_ = self
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'fetch' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
-						argInput := idlFromRequestOrUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argInput := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						var argInit RequestInit
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argInit = idlFromRequestInit(r, v)
@@ -2365,6 +2929,25 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 						}
 						return idlToPromiseOfResponse(r, res)
 					})
+				}},
+			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'structuredClone' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argValue := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argOptions StructuredSerializeOptions
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argOptions = idlFromStructuredSerializeOptions(r, v)
+					} else {
+						argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+					}
+					res, err := self.StructuredClone(argValue, argOptions)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
 				}},
 		},
 	}
@@ -2698,3 +3281,51 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 		},
 	}
 }
+
+// WorkerOptions is the IDL dictionary WorkerOptions.
+type WorkerOptions struct {
+	// Credentials is the member "credentials".
+	Credentials RequestCredentials
+	// Name is the member "name".
+	Name webidl.DOMString
+	// Type is the member "type".
+	Type WorkerType
+}
+
+// idlReadDictWorkerOptions reads the members of WorkerOptions from obj (nil for undefined
+// or null).
+func idlReadDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOptions) {
+	if v := r.DictionaryMember(obj, "credentials"); v != nil {
+		d.Credentials = idlFromRequestCredentials(r, v)
+	} else {
+		d.Credentials = idlFromRequestCredentials(r, webidl.StringValue("same-origin"))
+	}
+	if v := r.DictionaryMember(obj, "name"); v != nil {
+		d.Name = idlFromDOMString(r, v)
+	} else {
+		d.Name = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "type"); v != nil {
+		d.Type = idlFromWorkerType(r, v)
+	} else {
+		d.Type = idlFromWorkerType(r, webidl.StringValue("classic"))
+	}
+}
+
+// idlWriteDictWorkerOptions writes the members of WorkerOptions to obj.
+func idlWriteDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOptions) {
+	_ = obj.DefineDataProperty("credentials", idlToRequestCredentials(r, d.Credentials), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("type", idlToWorkerType(r, d.Type), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
+// WorkerType is the IDL enumeration WorkerType.
+type WorkerType string
+
+// Values of WorkerType.
+const (
+	WorkerTypeClassic WorkerType = "classic"
+	WorkerTypeModule  WorkerType = "module"
+)
+
+var idlValuesWorkerType = []string{"classic", "module"}

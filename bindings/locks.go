@@ -1,6 +1,8 @@
 package bindings
 
 import (
+	"errors"
+
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
@@ -17,9 +19,11 @@ type lockManagerImpl struct {
 }
 
 // lockImpl is the Go implementation behind a Lock object: a new one for
-// every grant.
+// every grant. It has no Reflector: a Lock object is made once, for the
+// callback, and nothing converts the lock to JavaScript again; without a
+// reference back to it the object (and its slot) can be collected when
+// the page drops it.
 type lockImpl struct {
-	webidl.Reflector
 	lock *weblocks.Lock
 }
 
@@ -36,20 +40,18 @@ type lockRequestOptions struct {
 // themselves run in weblocks. It returns the released promise.
 func (m *lockManagerImpl) request(name webidl.DOMString, opts lockRequestOptions, callback *webidl.CallbackFunction) *webidl.Promise {
 	r := m.realm
+	q := &lockRequest{realm: r, callback: callback}
 	// 10. Let promise be a new promise. (Created first so every early
 	// rejection of steps 3-9 goes to it as well.)
-	released := r.idl.NewPromise()
-	env := r.env
+	r.idl.InitPromise(&q.released)
 	name16 := weblocks.Name(name) // both are WTF-8: lossless
 	wopts := weblocks.Options{Mode: opts.mode, IfAvailable: opts.ifAvailable, Steal: opts.steal, Signal: opts.signal}
-	cb := r.lockGrantedCallback(callback, released)
-	p := &jsPromise{realm: r, p: released}
 	if m.manager != nil {
-		m.manager.RequestPromise(env, name16, wopts, cb, p)
+		m.manager.RequestPromise(r.env, name16, wopts, q.granted, q)
 	} else {
-		weblocks.RequestPromise(env, name16, wopts, cb, p)
+		weblocks.RequestPromise(r.env, name16, wopts, q.granted, q)
 	}
-	return released
+	return &q.released
 }
 
 // query is the query() method steps (in weblocks); it returns the promise
@@ -66,11 +68,11 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 	return promise
 }
 
-// lockGrantedCallback adapts a JavaScript LockGrantedCallback to weblocks:
-// it is invoked ("invoke a callback function", return type Promise<any>)
-// with a new Lock object, or null for an ifAvailable request that was not
-// granted. The callback's completion becomes the waiting promise: a throw
-// gives a rejected promise, a plain value a resolved one.
+// lockRequest is the bindings' state of one request() call, in one
+// allocation: it is the released promise weblocks settles (a
+// weblocks.Promise), the LockGrantedCallback adapter (its granted
+// method), the Lock object's implementation and the lock's waiting
+// promise (a weblocks.Waiting).
 //
 // The released promise takes the waiting promise's outcome as soon as the
 // waiting promise settles, in the same reaction that starts the release (as
@@ -80,23 +82,65 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 // reactions run before the next waiter's callback. The lock manager's later
 // "resolve released with waiting" then finds it settled; a steal that
 // reaches the page first rejects it with an AbortError instead.
-func (r *Realm) lockGrantedCallback(callback *webidl.CallbackFunction, released *webidl.Promise) weblocks.Callback {
-	return func(lock *weblocks.Lock) weblocks.Waiting {
-		arg := goja.Null()
-		if lock != nil {
-			arg = r.idl.Wrap(&lockImpl{lock: lock}, "Lock")
-		}
-		waiting := callback.InvokePromise(goja.Undefined(), arg)
-		return &jsWaiting{realm: r, p: waiting, released: released}
-	}
+type lockRequest struct {
+	realm    *Realm
+	callback *webidl.CallbackFunction
+	released webidl.Promise
+	lock     lockImpl
+	// The waiting promise: when the callback returned a value that is not
+	// an object (and did not throw), waiting is nil and value is that
+	// value (waiting would be a promise already fulfilled with it);
+	// otherwise waiting is the promise made from the callback's completion.
+	value   goja.Value
+	waiting *webidl.Promise
+	// settled records that released was resolved or rejected.
+	settled bool
+	// onWaiting is the reaction to waiting (slow path only).
+	onWaiting func()
 }
 
-// jsWaiting is a waiting promise: the JavaScript promise made from the
-// callback's result, and the released promise that takes its outcome.
-type jsWaiting struct {
-	realm    *Realm
-	p        *webidl.Promise
-	released *webidl.Promise
+// granted adapts the JavaScript LockGrantedCallback to weblocks: it is
+// invoked ("invoke a callback function", return type Promise<any>) with a
+// new Lock object, or null for an ifAvailable request that was not
+// granted. The callback's completion becomes the waiting promise: a throw
+// gives a rejected promise, a plain value a resolved one.
+func (q *lockRequest) granted(lock *weblocks.Lock) weblocks.Waiting {
+	r := q.realm
+	arg := goja.Null()
+	if lock != nil {
+		q.lock.lock = lock
+		arg = r.idl.Wrap(&q.lock, "Lock")
+	}
+	v, err := q.callback.Invoke(goja.Undefined(), arg)
+	switch {
+	case err != nil:
+		var js *webidl.JSError
+		if errors.As(err, &js) {
+			q.waiting = r.idl.PromiseRejectedWith(webidl.AnyValue(js.Value))
+		} else {
+			q.waiting = r.idl.PromiseRejectedWithError(err)
+		}
+	case isObject(v):
+		// Maybe a thenable: resolving waiting with it may take
+		// reactions (and call a then getter), so it gets a real promise.
+		q.waiting = r.idl.ToPromise(v)
+	default:
+		// A promise resolved with a primitive is fulfilled at once with
+		// it: no promise is needed to know its outcome.
+		q.value = webidl.AnyValue(v)
+	}
+	return q
+}
+
+func isObject(v goja.Value) bool {
+	_, ok := v.(*goja.Object)
+	return ok
+}
+
+// jsOnStack reports whether JavaScript is running in the realm (a Go
+// function called from script is running).
+func (r *Realm) jsOnStack() bool {
+	return len(r.vm.CaptureCallStack(1, r.stackBuf[:0])) > 0
 }
 
 // OnSettled arranges, in one reaction to the waiting promise, for settled
@@ -104,19 +148,87 @@ type jsWaiting struct {
 // the released promise to take the waiting promise's outcome. weblocks
 // calls it once, as the last step of the grant task; when the waiting
 // promise is already settled, the reaction runs before OnSettled returns.
-func (w *jsWaiting) OnSettled(settled func()) {
-	r := w.realm
-	onFulfilled := r.vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		settled()
-		w.released.Resolve(call.Argument(0))
-		return goja.Undefined()
-	})
-	onRejected := r.vm.ToValue(func(call goja.FunctionCall) goja.Value {
-		settled()
-		w.released.Reject(call.Argument(0))
-		return goja.Undefined()
-	})
-	r.promiseThen(w.p.Object, onFulfilled, onRejected)
+//
+// A waiting promise fulfilled with a primitive (the callback returned
+// undefined, say) has no promise: its reaction would be the only job in
+// goja's queue (the callback's own jobs ran when it returned) and would
+// run as soon as OnSettled's call into JavaScript returned, so running
+// the reaction's steps directly is not observable, provided no
+// JavaScript is on the stack (else the job would wait for it).
+func (q *lockRequest) OnSettled(settled func()) {
+	r := q.realm
+	if q.waiting == nil {
+		if r.jsOnStack() {
+			// Not expected (grant tasks run from the event loop), but
+			// then the reaction must be a job like any other.
+			q.waiting = r.idl.PromiseResolvedWith(q.value)
+		} else {
+			settled()
+			q.resolveReleased(q.value)
+			return
+		}
+	}
+	q.onWaiting = settled
+	// One function for both outcomes: waiting's state tells which.
+	react := r.vm.ToValue(q.waitingSettled)
+	r.promiseThen(q.waiting.Object, react, react)
+}
+
+// waitingSettled is the reaction to the waiting promise.
+func (q *lockRequest) waitingSettled(call goja.FunctionCall) goja.Value {
+	q.onWaiting()
+	q.onWaiting = nil
+	if q.waiting.State() == goja.PromiseStateRejected {
+		q.rejectReleased(call.Argument(0))
+	} else {
+		q.resolveReleased(call.Argument(0))
+	}
+	return goja.Undefined()
+}
+
+func (q *lockRequest) resolveReleased(v goja.Value) {
+	if !q.settled {
+		q.settled = true
+		q.released.Resolve(v)
+	}
+}
+
+func (q *lockRequest) rejectReleased(reason goja.Value) {
+	if !q.settled {
+		q.settled = true
+		q.released.Reject(reason)
+	}
+}
+
+// Resolve is weblocks' "resolve p with waiting" (the waiting promise is q
+// itself, or nil). The released promise has normally taken waiting's
+// outcome already, in the reaction OnSettled installed; for an ifAvailable
+// request that was not granted it adopts the waiting promise here.
+func (q *lockRequest) Resolve(value any) {
+	if q.settled {
+		return
+	}
+	switch v := value.(type) {
+	case *lockRequest:
+		if v.waiting == nil {
+			// The promise the spec resolves released with (adopting it
+			// takes the same reactions as before).
+			v.waiting = q.realm.idl.PromiseResolvedWith(v.value)
+		}
+		q.resolveReleased(v.waiting.Object)
+	case nil:
+		q.resolveReleased(goja.Undefined())
+	default:
+		(&jsPromise{realm: q.realm, p: &q.released}).Resolve(value)
+		q.settled = true
+	}
+}
+
+// Reject rejects the released promise with reason converted to
+// JavaScript: a DOMException for *dom.DOMException, the original value for
+// a JavaScript abort reason.
+func (q *lockRequest) Reject(reason any) {
+	q.rejectReleased(q.realm.reasonValue(reason))
 }
 
 // jsPromise is a promise weblocks settles (a released promise or a query
@@ -135,8 +247,6 @@ type jsPromise struct {
 func (p *jsPromise) Resolve(value any) {
 	r := p.realm
 	switch v := value.(type) {
-	case *jsWaiting:
-		p.p.Resolve(v.p.Object)
 	case weblocks.Snapshot:
 		p.p.Resolve(r.snapshotValue(v))
 	case *weblocks.Snapshot:

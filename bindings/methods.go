@@ -32,6 +32,13 @@ func init() {
 		Headers:            headersStatics{},
 		Request:            requestStatics{},
 		Response:           responseStatics{},
+		MessageChannel:     messageChannelStatics{},
+		MessageEvent:       messageEventStatics{},
+		Worker:             workerStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
+		URL:                urlStatics{},
+		URLSearchParams:    urlSearchParamsStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -194,7 +201,7 @@ func (t *eventTargetImpl) RemoveEventListener(typ webidl.DOMString, callback *Ev
 }
 
 func (t *eventTargetImpl) DispatchEvent(event EventMethods) (bool, error) {
-	return t.realm.dispatchEventSteps(t.target, event.(*eventImpl).ev)
+	return t.realm.dispatchEventSteps(t.target, baseEventOf(event).ev)
 }
 
 // Event
@@ -279,13 +286,13 @@ func (d *domExceptionImpl) Code() (uint16, error) { return uint16(d.ex.Code()), 
 
 // LockManager
 
-func (m *lockManagerImpl) Request(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
+func (m *lockManagerImpl) RequestWithCallback(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
 	// 1. If options was not passed, then let options be a new LockOptions
 	// dictionary with default members.
 	return m.request(name, lockRequestOptions{}, callback.CallbackFunction), nil
 }
 
-func (m *lockManagerImpl) Request2(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
+func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
 	o := lockRequestOptions{ifAvailable: options.IfAvailable, steal: options.Steal}
 	if options.Mode != "" {
 		o.mode, _ = weblocks.ParseMode(string(options.Mode))
@@ -405,4 +412,6 @@ var (
 	_ LocationMethods                   = (*locationImpl)(nil)
 	_ WorkerLocationMethods             = (*workerLocationImpl)(nil)
 	_ DocumentMethods                   = (*documentImpl)(nil)
+	_ ElementMethods                    = (*nodeImpl)(nil)
+	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
 )

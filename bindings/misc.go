@@ -22,6 +22,11 @@ type HostHooks struct {
 	ImportScripts func(urls []string) error
 	// Close implements self.close() in a worker and window.close().
 	Close func()
+	// Navigate implements the navigating members of window.location
+	// (href, assign, replace, reload): navigate the window's navigable to
+	// url (absolute, parsed against the document's URL). A nil hook makes
+	// them throw NotSupportedError.
+	Navigate func(url string, replace bool) error
 	// Name is the DedicatedWorkerGlobalScope's name (and window.name's
 	// initial value).
 	Name string

@@ -268,6 +268,9 @@ func (n *nodeImpl) BaseURI() (string, error) {
 			return u.Href(false), nil
 		}
 	}
+	if d.FallbackBaseURL != "" && strings.HasPrefix(d.URL, "about:") {
+		return d.FallbackBaseURL, nil
+	}
 	return d.URL, nil
 }
 
@@ -370,7 +373,7 @@ func (n *nodeImpl) NextElementSibling() (ElementMethods, error) {
 	return n.element(n.n.NextElementSibling()), nil
 }
 
-func (n *nodeImpl) GetElementById(id webidl.DOMString) (ElementMethods, error) {
+func (n *nodeImpl) GetElementByID(id webidl.DOMString) (ElementMethods, error) {
 	return n.element(n.n.ElementByID(string(id))), nil
 }
 
@@ -522,8 +525,8 @@ func (n *nodeImpl) attr(name string) webidl.DOMString {
 	return webidl.DOMString(v)
 }
 
-func (n *nodeImpl) Id() (webidl.DOMString, error)        { return n.attr("id"), nil }
-func (n *nodeImpl) SetId(v webidl.DOMString) error       { return n.n.SetAttribute("id", string(v)) }
+func (n *nodeImpl) ID() (webidl.DOMString, error)        { return n.attr("id"), nil }
+func (n *nodeImpl) SetID(v webidl.DOMString) error       { return n.n.SetAttribute("id", string(v)) }
 func (n *nodeImpl) ClassName() (webidl.DOMString, error) { return n.attr("class"), nil }
 func (n *nodeImpl) SetClassName(v webidl.DOMString) error {
 	return n.n.SetAttribute("class", string(v))
@@ -640,8 +643,8 @@ func (n *nodeImpl) AppendData(v webidl.DOMString) error {
 // DocumentType
 
 func (d *doctypeImpl) Name() (webidl.DOMString, error)     { return webidl.DOMString(d.n.HTML().Data), nil }
-func (d *doctypeImpl) PublicId() (webidl.DOMString, error) { return d.doctypeAttr("public"), nil }
-func (d *doctypeImpl) SystemId() (webidl.DOMString, error) { return d.doctypeAttr("system"), nil }
+func (d *doctypeImpl) PublicID() (webidl.DOMString, error) { return d.doctypeAttr("public"), nil }
+func (d *doctypeImpl) SystemID() (webidl.DOMString, error) { return d.doctypeAttr("system"), nil }
 func (d *doctypeImpl) doctypeAttr(key string) webidl.DOMString {
 	for _, a := range d.n.HTML().Attr {
 		if a.Key == key {

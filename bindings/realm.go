@@ -148,6 +148,8 @@ type Realm struct {
 	// globalTarget is the global object's EventTarget implementation.
 	globalTarget *eventTargetImpl
 	extra        map[any]any
+	// stackBuf is jsOnStack's buffer.
+	stackBuf [1]goja.StackFrame
 
 	mu       sync.Mutex
 	closed   bool          // no more tasks are accepted

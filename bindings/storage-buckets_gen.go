@@ -58,7 +58,6 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
-						_ = self
 						res, err := self.Persist()
 						if err != nil {
 							r.Throw(err)
@@ -70,7 +69,6 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
-						_ = self
 						res, err := self.Persisted()
 						if err != nil {
 							r.Throw(err)
@@ -82,7 +80,6 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
-						_ = self
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'setExpires' on 'StorageBucket': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
@@ -98,7 +95,6 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
-						_ = self
 						res, err := self.Expires()
 						if err != nil {
 							r.Throw(err)
@@ -132,7 +128,6 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
-						_ = self
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'open' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
@@ -154,7 +149,6 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
-						_ = self
 						res, err := self.Keys()
 						if err != nil {
 							r.Throw(err)
@@ -166,7 +160,6 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
-						_ = self
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'delete' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}

@@ -67,8 +67,8 @@ func (c *LockGrantedCallback) Invoke(thisArg goja.Value, argLock LockMethods) *w
 
 // LockInfo is the IDL dictionary LockInfo.
 type LockInfo struct {
-	// ClientId is the member "clientId".
-	ClientId webidl.Optional[webidl.DOMString]
+	// ClientID is the member "clientId".
+	ClientID webidl.Optional[webidl.DOMString]
 	// Mode is the member "mode".
 	Mode webidl.Optional[LockMode]
 	// Name is the member "name".
@@ -79,7 +79,7 @@ type LockInfo struct {
 // or null).
 func idlReadDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
 	if v := r.DictionaryMember(obj, "clientId"); v != nil {
-		d.ClientId = webidl.Some(idlFromDOMString(r, v))
+		d.ClientID = webidl.Some(idlFromDOMString(r, v))
 	}
 	if v := r.DictionaryMember(obj, "mode"); v != nil {
 		d.Mode = webidl.Some(idlFromLockMode(r, v))
@@ -91,8 +91,8 @@ func idlReadDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
 
 // idlWriteDictLockInfo writes the members of LockInfo to obj.
 func idlWriteDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
-	if d.ClientId.Present {
-		_ = obj.DefineDataProperty("clientId", idlToDOMString(r, d.ClientId.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	if d.ClientID.Present {
+		_ = obj.DefineDataProperty("clientId", idlToDOMString(r, d.ClientID.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Mode.Present {
 		_ = obj.DefineDataProperty("mode", idlToLockMode(r, d.Mode.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
@@ -105,10 +105,10 @@ func idlWriteDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
 // LockManagerMethods is implemented by the Go implementation of the IDL interface
 // LockManager.
 type LockManagerMethods interface {
-	// Request implements the operation "request".
-	Request(argName webidl.DOMString, argCallback *LockGrantedCallback) (*webidl.Promise, error)
-	// Request2 implements the operation "request".
-	Request2(argName webidl.DOMString, argOptions LockOptions, argCallback *LockGrantedCallback) (*webidl.Promise, error)
+	// RequestWithCallback implements the operation "request".
+	RequestWithCallback(argName webidl.DOMString, argCallback *LockGrantedCallback) (*webidl.Promise, error)
+	// RequestWithOptions implements the operation "request".
+	RequestWithOptions(argName webidl.DOMString, argOptions LockOptions, argCallback *LockGrantedCallback) (*webidl.Promise, error)
 	// Query implements the operation "query".
 	Query() (*webidl.Promise, error)
 }
@@ -124,11 +124,10 @@ func idlDefLockManager() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[LockManagerMethods](r, call.This, "LockManager")
-						_ = self
 						call0 := func() goja.Value {
 							argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 							argCallback := idlFromLockGrantedCallback(r, webidl.AnyValue(webidl.Arg(call, 1)))
-							res, err := self.Request(argName, argCallback)
+							res, err := self.RequestWithCallback(argName, argCallback)
 							if err != nil {
 								r.Throw(err)
 							}
@@ -138,7 +137,7 @@ func idlDefLockManager() *webidl.InterfaceDef {
 							argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 							argOptions := idlFromLockOptions(r, webidl.AnyValue(webidl.Arg(call, 1)))
 							argCallback := idlFromLockGrantedCallback(r, webidl.AnyValue(webidl.Arg(call, 2)))
-							res, err := self.Request2(argName, argOptions, argCallback)
+							res, err := self.RequestWithOptions(argName, argOptions, argCallback)
 							if err != nil {
 								r.Throw(err)
 							}
@@ -162,7 +161,6 @@ func idlDefLockManager() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[LockManagerMethods](r, call.This, "LockManager")
-						_ = self
 						res, err := self.Query()
 						if err != nil {
 							r.Throw(err)

@@ -8,15 +8,6 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 )
 
-// AllowSharedBufferSourceType is the IDL typedef AllowSharedBufferSource = (ArrayBuffer or SharedArrayBuffer or ArrayBufferView).
-type AllowSharedBufferSourceType = ArrayBufferOrSharedArrayBufferOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView
-
-// ArrayBufferViewType is the IDL typedef ArrayBufferView = (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
-type ArrayBufferViewType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataView
-
-// BufferSourceType is the IDL typedef BufferSource = (ArrayBufferView or ArrayBuffer).
-type BufferSourceType = Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer
-
 // DOMExceptionMethods is implemented by the Go implementation of the IDL interface
 // DOMException.
 type DOMExceptionMethods interface {
@@ -71,7 +62,6 @@ func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argMessage webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argMessage = idlFromDOMString(r, v)
@@ -174,7 +164,6 @@ func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.Interfa
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			var argMessage webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argMessage = idlFromDOMString(r, v)

@@ -92,3 +92,36 @@ func BenchmarkPostMessageRoundTrip(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCrossWindowCall: a call from a page to a function of its
+// same-origin iframe (through the agent's membrane), against a call to a
+// function of the page itself.
+func BenchmarkCrossWindowCall(b *testing.B) {
+	site := fstest.MapFS{
+		"index.html": {Data: []byte(`<iframe id=f src="frame.html"></iframe><script>
+function add(a, b) { return a + b; }
+function loop(fn, n) { let s = 0; for (let i = 0; i < n; i++) s = fn(s, 1); return s; }
+</script>`)},
+		"frame.html": {Data: []byte(`<script>function add(a, b) { return a + b; }</script>`)},
+	}
+	for _, c := range []struct{ name, fn string }{
+		{"same-window", "add"},
+		{"iframe", `document.getElementById("f").contentWindow.add`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			br := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: site}})
+			defer br.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			w, err := br.Open(ctx, "https://example.test/")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			got, err := w.Evaluate(ctx, fmt.Sprintf("loop(%s, %d)", c.fn, b.N))
+			if err != nil || got != int64(b.N) {
+				b.Fatalf("loop: %v %v", got, err)
+			}
+		})
+	}
+}

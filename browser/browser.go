@@ -93,6 +93,7 @@ type Browser struct {
 
 	mu      sync.Mutex
 	realms  map[*bindings.Realm]struct{} // live realms of windows and workers
+	agents  map[*html.Agent]*agentState  // window agents' membranes
 	windows []*Window                    // windows from Open
 	err     error                        // the first panic
 	closed  bool
@@ -100,7 +101,7 @@ type Browser struct {
 
 // New returns a browser configured by cfg.
 func New(cfg Config) *Browser {
-	b := &Browser{cfg: cfg, fetcher: cfg.Fetcher, scripts: cfg.Scripts, realms: map[*bindings.Realm]struct{}{}}
+	b := &Browser{cfg: cfg, fetcher: cfg.Fetcher, scripts: cfg.Scripts, realms: map[*bindings.Realm]struct{}{}, agents: map[*html.Agent]*agentState{}}
 	if b.fetcher == nil {
 		b.fetcher = HTTPFetcher{}
 	}

@@ -133,8 +133,8 @@ func TestHooks(t *testing.T) {
 	_ = w.Browser().RunUntilIdle(ctx)
 	mu.Lock()
 	defer mu.Unlock()
-	if inits != 2 {
-		t.Errorf("InitWindow ran %d times, want 2 (page and iframe)", inits)
+	if inits != 3 {
+		t.Errorf("InitWindow ran %d times, want 3 (the page, the iframe's initial about:blank and its srcdoc document)", inits)
 	}
 	if len(console) == 0 || console[0] != "log: hello page" {
 		t.Errorf("console: %q", console)
@@ -193,5 +193,66 @@ for (const t of ["pagehide", "unload"]) addEventListener(t, e => console.log("in
 	}
 	if got := eval(t, ctx, w, `navigator.locks.request("held", {ifAvailable: true}, l => l !== null)`); got != true {
 		t.Fatalf("lock not released: %v", got)
+	}
+}
+
+// TestCrossWindowAccess: a same-origin iframe's objects are reached
+// synchronously: its locks are requested in its realm (the promise is the
+// frame's), functions, exceptions and promises cross, identity holds; a
+// same-site iframe of another origin is cross-origin (SecurityError except
+// for postMessage and the other allowed members).
+func TestCrossWindowAccess(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<iframe id=f src="frame.html"></iframe>
+<iframe id=x src="https://other.example.test/frame.html"></iframe>`)},
+		"frame.html": {Data: []byte(`<script>
+function add(a, b) { return a + b; }
+function fail() { throw new RangeError("in frame"); }
+var shared = {n: 1};
+</script>`)},
+	}, browser.Config{})
+	// Each check is a function body returning true.
+	checks := []string{
+		`const f = document.getElementById("f").contentWindow; return f !== window && f === document.getElementById("f").contentWindow`,
+		`const f = document.getElementById("f").contentWindow; return f.add(2, 3) === 5 && f.shared === f.shared && f.shared.n === 1`,
+		`const f = document.getElementById("f").contentWindow; const p = f.navigator.locks.request("x", l => l.name); return p instanceof f.Promise && !(p instanceof Promise)`,
+		`const f = document.getElementById("f").contentWindow; try { f.fail(); return false } catch (e) { return e instanceof f.RangeError && e.message === "in frame" }`,
+		`const f = document.getElementById("f").contentWindow; return f.parent === window && document.getElementById("f").contentDocument.defaultView === f`,
+		`const x = document.getElementById("x").contentWindow; try { x.navigator; return false } catch (e) { return e.name === "SecurityError" }`,
+		`const x = document.getElementById("x").contentWindow; return typeof x.postMessage === "function" && document.getElementById("x").contentDocument === null`,
+	}
+	for _, c := range checks {
+		if got := eval(t, ctx, w, "(() => { "+c+" })()"); got != true {
+			t.Errorf("%s: %v", c, got)
+		}
+	}
+	if got := eval(t, ctx, w, `document.getElementById("f").contentWindow.navigator.locks.request("y", l => l.name)`); got != "y" {
+		t.Errorf("lock through the frame's navigator: %v", got)
+	}
+}
+
+// TestLocationNavigatesFrame: assigning location.href in an iframe's
+// window replaces it with the new document's window (the old one unloads
+// and releases its lock); the iframe fires load.
+func TestLocationNavigatesFrame(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<iframe id=f src="a.html"></iframe>`)},
+		"a.html":     {Data: []byte(`<script>navigator.locks.request("a", () => new Promise(() => {}));</script>`)},
+		"b.html":     {Data: []byte(`<script>var page = "b";</script>`)},
+	}, browser.Config{})
+	eval(t, ctx, w, `new Promise(r => navigator.locks.query().then(s => s.held.length === 1 && r()))`)
+	got := eval(t, ctx, w, `(async () => {
+  const f = document.getElementById("f");
+  const loaded = new Promise(r => f.addEventListener("load", r, {once: true}));
+  f.contentWindow.location.href = "b.html";
+  await loaded;
+  const lock = await navigator.locks.request("a", {ifAvailable: true}, l => l !== null);
+  return [f.contentWindow.page, f.contentWindow.location.pathname, lock].join();
+})()`)
+	if got != "b,/b.html,true" {
+		t.Fatalf("after navigation: %v", got)
+	}
+	if _, err := w.Evaluate(ctx, `location.href = "b.html"`); err == nil || !strings.Contains(err.Error(), "NotSupportedError") {
+		t.Fatalf("top-level navigation: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -8,6 +9,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/html/origin"
 	xhtml "golang.org/x/net/html"
 )
 
@@ -77,7 +79,24 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	w.fmu.Lock()
 	w.frames[el] = f
+	if w.doc.ReadyState == "loading" {
+		w.loadDelayers = append(w.loadDelayers, f)
+	}
 	w.fmu.Unlock()
+	// The initial about:blank document of a frame of this agent gets its
+	// window at once, so contentWindow is usable right after insertion.
+	if initial.EnvironmentSettingsObject().Agent() == w.env.Agent() {
+		blank := &url.URL{Scheme: "about", Opaque: "blank"}
+		cw, err := w.s.newWindowIn(initial, blank, dom.NewHTMLDocument(blank.String()), w, f, w.env.Agent())
+		if err != nil {
+			w.s.log("iframe: " + err.Error())
+		} else {
+			close(cw.loaded)
+			f.mu.Lock()
+			f.child = cw
+			f.mu.Unlock()
+		}
+	}
 	return f
 }
 
@@ -109,6 +128,7 @@ func (f *frame) destroy(current *html.Agent) {
 		child.closeRealms(current)
 	}
 	f.nav.Destroy()
+	f.markLoaded()
 }
 
 // frameOf is the frame of a connected iframe element (nil if none).
@@ -126,13 +146,28 @@ func (w *Window) frameAttributeChanged(el *xhtml.Node) {
 	}
 }
 
-// contentWindow is the iframe's WindowProxy stand-in (null when the element
-// is not connected).
+// contentWindow is the iframe's window: the window itself (through the
+// membrane) when it is of w's agent, else its WindowProxy stand-in; null
+// when the element is not connected.
 func (w *Window) contentWindow(el *xhtml.Node) goja.Value {
 	if f := w.frameOf(el); f != nil {
-		return f.proxy
+		return w.view(f.activeWindow(), f.proxy)
 	}
 	return goja.Null()
+}
+
+// contentDocument is the iframe's document when w may access it (a
+// same-origin window of w's agent), else null.
+func (w *Window) contentDocument(el *xhtml.Node) goja.Value {
+	f := w.frameOf(el)
+	if f == nil {
+		return goja.Null()
+	}
+	cw := f.activeWindow()
+	if cw == nil || cw.agent != w.agent || cw.realmGone || !origin.SameOrigin(cw.env.Origin(), w.env.Origin()) {
+		return goja.Null()
+	}
+	return w.agent.m.Wrap(cw.realm.Runtime(), w.realm.Runtime(), cw.documentObject())
 }
 
 // closeRealms fires pagehide and unload at the window, then closes the
@@ -194,8 +229,14 @@ func (w *Window) fireUnloadEvents() {
 	})
 }
 
+// closeOwnRealm forgets the window: other windows see a stand-in from now
+// on, and RunUntilIdle no longer probes it. Its realm stops running tasks
+// when its document unloads (bindings), without interrupting a script
+// another window of its agent runs in it: wrappers of its objects keep
+// working, as a removed iframe's objects do in browsers.
 func (w *Window) closeOwnRealm() {
-	w.realm.Close()
+	w.realmGone = true
+	w.leaveMembrane()
 	w.s.removeRealm(w.realm)
 }
 
@@ -300,7 +341,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	if old != nil {
 		old.closeRealms(nil)
 	}
-	cw, err := s.newWindowIn(doc, u, tree, f.parent, f)
+	cw, err := s.newWindowIn(doc, u, tree, f.parent, f, nil)
 	if err != nil {
 		s.log("iframe " + u.String() + ": " + err.Error())
 		return
@@ -377,22 +418,27 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': 1 argument required, but only 0 present."))
 		}
+		// postMessage(message, targetOrigin, transfer) or
+		// postMessage(message, {targetOrigin, transfer}).
 		targetOrigin := "/"
+		var transfer []*goja.Object
 		switch opt := call.Argument(1).(type) {
 		case *goja.Object:
 			if v := opt.Get("targetOrigin"); v != nil && !goja.IsUndefined(v) {
 				targetOrigin = v.String()
 			}
+			transfer = objectList(vm, opt.Get("transfer"))
 		default:
 			if !goja.IsUndefined(opt) {
 				targetOrigin = opt.String()
 			}
+			transfer = objectList(vm, call.Argument(2))
 		}
 		if tw := target(); tw != nil {
-			w.postMessage(tw, call.Argument(0), targetOrigin)
+			w.postMessage(tw, call.Argument(0), targetOrigin, transfer)
 		} else {
 			// Still validate the message, as the window would.
-			serializeOrThrow(vm, w.realm, w.in, call.Argument(0))
+			w.s.serialize(w.realm, call.Argument(0), transfer)
 		}
 		return goja.Undefined()
 	}))
@@ -412,8 +458,7 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 // window) to target: serialize in w's realm, then queue a task on target's
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
-func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string) {
-	vm := w.realm.Runtime()
+func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string, transfer []*goja.Object) {
 	wantOrigin := ""
 	switch targetOrigin {
 	case "*":
@@ -426,41 +471,55 @@ func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin st
 		}
 		wantOrigin = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 	}
-	msg := serializeOrThrow(vm, w.realm, w.in, message)
+	msg := w.s.serialize(w.realm, message, transfer)
 	origin := w.s.eng.OriginOf(w.env)
-	target.realm.QueueTask(func(tvm *goja.Runtime) {
+	target.realm.QueueTask(func(*goja.Runtime) {
 		w.s.guard(func() {
 			if wantOrigin != "" && wantOrigin != w.s.eng.OriginOf(target.env) {
 				return
 			}
-			data, err := target.in.StructuredDeserialize(msg)
-			typ := "message"
-			if err != nil {
-				typ, data = "messageerror", goja.Null()
-			}
-			target.realm.FireEventAt(target.realm.Global(), typ, false, map[string]goja.Value{
-				"data": data, "origin": tvm.ToValue(origin), "lastEventId": tvm.ToValue(""),
-				"source": target.sourceFor(w), "ports": tvm.NewArray(),
-			})
+			target.realm.DeliverMessage(nil, msg, origin, target.sourceFor(w))
 		})
 	})
+}
+
+// objectList converts a sequence<object> argument (undefined: empty).
+func objectList(vm *goja.Runtime, v goja.Value) []*goja.Object {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list is not a sequence."))
+	}
+	var out []*goja.Object
+	n := o.Get("length").ToInteger()
+	for i := int64(0); i < n; i++ {
+		e, ok := o.Get(fmt.Sprint(i)).(*goja.Object)
+		if !ok {
+			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list contains a value that is not an object."))
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // sourceFor is the MessageEvent source for a message from sender, as seen
 // in w's realm: w's own global, the stand-in of w's parent, or the
 // contentWindow of w's iframe holding sender; null for other windows.
 func (w *Window) sourceFor(sender *Window) goja.Value {
+	var standIn *goja.Object
 	switch {
 	case sender == w:
 		return w.realm.Global()
 	case w.parentWin != nil && sender == w.parentWin:
-		return w.parentProxy
+		standIn = w.parentProxy
 	case w.openerWin != nil && sender == w.openerWin:
-		return w.openerProxy
+		standIn = w.openerProxy
 	case sender.frame != nil && sender.frame.parent == w && !(sender.frame.popup && sender.frame.noopener):
-		return sender.frame.proxy
+		standIn = sender.frame.proxy
 	}
-	return goja.Null()
+	return w.view(sender, standIn)
 }
 
 // open is window.open(url, target, features): a new top-level traversable
@@ -505,9 +564,67 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 		go w.s.guard(func() { f.destroy(nil) })
 		return goja.Undefined()
 	})))
-	f.navigate(u, nil)
 	if noopener {
+		f.navigate(u, nil)
 		return goja.Null()
 	}
+	if cw := f.loadNow(u); cw != nil {
+		return w.view(cw, f.proxy)
+	}
+	f.navigate(u, nil)
 	return f.proxy
+}
+
+// loadNow navigates a popup to an http(s) URL at once, from its opener's
+// event loop: the document is fetched synchronously and its window is
+// created before window.open returns (its scripts then run as tasks), so
+// the opener can use the new window (add a load listener, post to it)
+// right away, as browsers allow by reusing the initial about:blank window.
+// It returns nil when the document cannot be loaded this way.
+func (f *frame) loadNow(u *url.URL) *Window {
+	w := f.parent
+	s := w.s
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil
+	}
+	s.busy.Add(1)
+	defer s.busy.Add(-1)
+	page, err := s.fetcher.Fetch(s.ctx, u)
+	if err != nil || !page.OK() {
+		return nil
+	}
+	tree, err := dom.ParseDocument(strings.NewReader(decodeText(page.Body, page.Charset)), page.URL.String())
+	if err != nil {
+		return nil
+	}
+	f.mu.Lock()
+	f.gen++
+	f.mu.Unlock()
+	doc, err := f.nav.Navigate(page.URL, html.NavigateOptions{})
+	if err != nil {
+		return nil
+	}
+	cw, err := s.newWindowIn(doc, page.URL, tree, w, f, w.env.Agent())
+	if err != nil {
+		s.log("window.open " + u.String() + ": " + err.Error())
+		return nil
+	}
+	f.mu.Lock()
+	f.child = cw
+	f.mu.Unlock()
+	s.busy.Add(1)
+	go func() {
+		defer s.busy.Add(-1)
+		defer f.markLoaded()
+		s.guard(func() { s.runScripts(cw) })
+	}()
+	return cw
+}
+
+// closeByScript is window.close(): a window opened by window.open closes
+// (asynchronously); other windows ignore it.
+func (w *Window) closeByScript() {
+	if f := w.frame; f != nil && f.popup {
+		go w.s.guard(func() { f.destroy(nil) })
+	}
 }

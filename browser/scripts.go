@@ -11,22 +11,24 @@ import (
 // ScriptCache compiles classic scripts once: pages that load the same
 // scripts (a test harness in every test page) share the compiled program,
 // and compiling a large script costs more than running many pages. A
-// *goja.Program is not tied to a runtime, so realms of concurrent pages
+// *goja.Program is not tied to a runtime, so realms of concurrent browsers
 // share it. Goroutine-safe; the zero value is ready to use.
 //
-// The cache is keyed by script name (its URL) and bounded: past
-// DefaultScriptCacheBytes (an estimate of the memory the entries hold) the
-// least recently used entries are dropped, so thousands of pages, each
-// with scripts of its own, keep a flat heap.
+// The cache is keyed by script name (its URL) and bounded: past MaxBytes
+// (an estimate of the memory the entries hold) the least recently used
+// entries are dropped, so a run of thousands of pages, each with scripts of
+// its own, keeps a flat heap.
 type ScriptCache struct {
-	mu       sync.Mutex
-	maxBytes int64 // 0 means DefaultScriptCacheBytes
-	bytes    int64
-	lru      list.List // of *compiled, most recently used first
-	m        map[string]*list.Element
+	// MaxBytes bounds the cache; 0 means DefaultScriptCacheBytes.
+	MaxBytes int64
+
+	mu    sync.Mutex
+	bytes int64
+	lru   list.List // of *compiled, most recently used first
+	m     map[string]*list.Element
 }
 
-// DefaultScriptCacheBytes bounds a ScriptCache's memory (an estimate).
+// DefaultScriptCacheBytes is the default bound of a ScriptCache.
 const DefaultScriptCacheBytes = 32 << 20
 
 // programCost estimates the memory of a compiled script: its source plus
@@ -69,7 +71,7 @@ func (p *ScriptCache) add(c *compiled) {
 		p.m = map[string]*list.Element{}
 		p.lru.Init()
 	}
-	limit := p.maxBytes
+	limit := p.MaxBytes
 	if limit <= 0 {
 		limit = DefaultScriptCacheBytes
 	}
@@ -92,8 +94,8 @@ func (p *ScriptCache) remove(e *list.Element) {
 	p.bytes -= c.cost
 }
 
-// len is the number of cached programs.
-func (p *ScriptCache) len() int {
+// Len is the number of cached programs.
+func (p *ScriptCache) Len() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.m)

@@ -7,13 +7,13 @@ import (
 	"testing"
 )
 
-// The program cache is bounded: compiling the scripts of 10,000 test files
+// The script cache is bounded: compiling the scripts of 10,000 test files
 // keeps the live heap flat.
 func TestScriptCacheBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles 10,000 scripts")
 	}
-	p := &ScriptCache{maxBytes: 512 << 10}
+	p := &ScriptCache{MaxBytes: 512 << 10}
 	body := strings.Repeat("x = x + 1; // padding padding padding padding\n", 12) // about 600 bytes
 	live := func() uint64 {
 		runtime.GC()
@@ -32,14 +32,14 @@ func TestScriptCacheBounded(t *testing.T) {
 		}
 	}
 	end := live()
-	if p.bytes > p.maxBytes {
-		t.Errorf("cache holds %d bytes, over its bound %d", p.bytes, p.maxBytes)
+	if p.bytes > p.MaxBytes {
+		t.Errorf("cache holds %d bytes, over its bound %d", p.bytes, p.MaxBytes)
 	}
 	// Without the bound the 9,000 further programs hold tens of MB.
 	if end > after1k+4<<20 {
 		t.Errorf("live heap grew from %d to %d KB over 9,000 more scripts", after1k>>10, end>>10)
 	}
-	t.Logf("%d programs cached; live heap %d KB after 1,000 scripts, %d KB after 10,000", p.len(), after1k>>10, end>>10)
+	t.Logf("%d programs cached; live heap %d KB after 1,000 scripts, %d KB after 10,000", p.Len(), after1k>>10, end>>10)
 
 	// Recently used entries stay; the oldest went first.
 	first := "https://web-platform.test/t/0.any.js"

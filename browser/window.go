@@ -23,7 +23,6 @@ type Window struct {
 	env     envHandle
 	htmlDoc *html.Document
 	doc     *dom.Document // the window's document node tree
-	in      *intrinsics
 	url     *url.URL
 
 	// parentWin is the window whose iframe holds this one, in frame (both
@@ -41,20 +40,36 @@ type Window struct {
 	frames map[*xhtml.Node]*frame
 	// loaded is closed once load has fired at the window.
 	loaded chan struct{}
+	// loadDelayers are the frames connected while the document was
+	// loading: its load event waits for their first load.
+	loadDelayers []*frame
 	// unloadFired: pagehide and unload have fired (on the loop only).
 	unloadFired bool
+
+	// agent is the state of the window's agent (its membrane), set on its
+	// loop before scripts run; realmGone: the window was closed (other
+	// windows see a stand-in from then on).
+	agent     *agentState
+	realmGone bool
+	// postMessageFn is the window's own postMessage function; incumbent
+	// is the window whose call of it through the membrane is in progress
+	// (the message's source), nil for a call from the window itself.
+	postMessageFn *goja.Object
+	incumbent     *Window
 }
 
 // newWindow creates the window environment and realm for the page and
 // installs the product's globals (document, Worker, the report hook).
 func (s *Browser) newWindow(u *url.URL, doc *dom.Document) (*Window, error) {
-	return s.newWindowIn(nil, u, doc, nil, nil)
+	return s.newWindowIn(nil, u, doc, nil, nil, nil)
 }
 
 // newWindowIn creates the realm of htmlDoc (nil: a new top-level window
 // for u) and installs the product's globals; parent and f are the
-// containing window and iframe of a child window.
-func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Document, parent *Window, f *frame) (*Window, error) {
+// containing window and iframe of a child window. current is the agent
+// whose event loop runs the caller (nil: none); a window of that agent is
+// set up synchronously, others in a task of their loop.
+func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Document, parent *Window, f *frame, current *html.Agent) (*Window, error) {
 	w := &Window{s: s, url: u, htmlDoc: htmlDoc, doc: doc, parentWin: parent, frame: f, frames: map[*xhtml.Node]*frame{}, loaded: make(chan struct{})}
 	if f != nil && f.popup {
 		w.parentWin = nil
@@ -87,6 +102,14 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 	}
 	w.realm, w.env = realm, env
 	s.addRealm(realm)
+	if current != nil && env.Agent() == current {
+		var err error
+		s.guard(func() { err = w.install() })
+		if err == nil && s.Err() != nil {
+			err = s.Err()
+		}
+		return w, err
+	}
 	ready := make(chan error, 1)
 	ok := realm.QueueTask(func(vm *goja.Runtime) {
 		s.guard(func() { ready <- w.install() })
@@ -105,11 +128,6 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 // install runs on the window's event loop before any script.
 func (w *Window) install() error {
 	vm := w.realm.Runtime()
-	in, err := captureIntrinsics(vm)
-	if err != nil {
-		return err
-	}
-	w.in = in
 	g := w.realm.Global()
 	// The parsed document becomes window.document; its tree changes tell
 	// the window about iframes (insertion, removal, src/srcdoc changes).
@@ -130,9 +148,18 @@ func (w *Window) install() error {
 			}
 		},
 	}
+	if strings.EqualFold(w.url.Scheme, "about") {
+		// about:blank and about:srcdoc: the creator's base URL.
+		if c := w.parentWin; c != nil {
+			w.doc.FallbackBaseURL = c.baseURL().String()
+		} else if c := w.openerWin; c != nil {
+			w.doc.FallbackBaseURL = c.baseURL().String()
+		}
+	}
 	w.realm.SetDocument(w.doc)
 	w.realm.SetDOMHooks(bindings.DOMHooks{
-		ContentWindow: func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
+		ContentWindow:   func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
+		ContentDocument: func(iframe *dom.Node) goja.Value { return w.contentDocument(iframe.HTML()) },
 	})
 	// A top-level browsing context: parent, top and frames are the window
 	// itself, opener and frameElement are null.
@@ -149,31 +176,57 @@ func (w *Window) install() error {
 			return err
 		}
 	}
-	// window.postMessage (to this window itself; messages to other windows
-	// go through their WindowProxy stand-ins).
-	w.realm.SetHostHooks(bindings.HostHooks{PostMessage: func(message goja.Value, targetOrigin string, _ []*goja.Object) error {
-		w.postMessage(w, message, targetOrigin)
-		return nil
-	}})
+	if err := w.joinMembrane(); err != nil {
+		return err
+	}
+	w.postMessageFn, _ = g.Get("postMessage").(*goja.Object)
+	// window.postMessage: called by the window itself, or by another
+	// window of its agent through the membrane (the incumbent, recorded by
+	// the membrane policy): the message is then that window's value.
+	w.realm.SetHostHooks(bindings.HostHooks{
+		PostMessage: func(message goja.Value, targetOrigin string, transfer []*goja.Object) error {
+			from := w
+			if inc := w.incumbent; inc != nil && !inc.realmGone {
+				w.incumbent = nil
+				from = inc
+				message, transfer = w.agent.unwrapInto(w, inc, message, transfer)
+			}
+			from.postMessage(w, message, targetOrigin, transfer)
+			return nil
+		},
+		Close:    func() { w.closeByScript() },
+		Navigate: w.navigateByScript,
+	})
+	// closed: the window's navigable is gone (a closed popup, a removed
+	// iframe's window).
+	closed := vm.ToValue(func(goja.FunctionCall) goja.Value {
+		return vm.ToValue(w.realmGone || w.htmlDoc.Navigable().IsDestroyed())
+	})
+	if err := g.DefineAccessorProperty("closed", closed, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	// parent, top and opener: the other window itself when it is a window
+	// of this agent, else a WindowProxy stand-in.
 	if w.parentWin != nil {
-		// A child window: parent is the containing window's stand-in.
 		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
-		proxy := w.parentProxy
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
-		_ = g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return w.view(w.parentWin, w.parentProxy) })
+		if err := g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
+		// (window.top is [LegacyUnforgeable] in the bindings, which give
+		// the window itself: not yet the top-level window.)
 	}
 	if w.openerWin != nil {
 		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
-		proxy := w.openerProxy
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return proxy })
-		_ = g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return w.view(w.openerWin, w.openerProxy) })
+		if err := g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
+		}
 	}
 	// window.open(url, target, features).
 	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
-	installWorkerConstructor(w.s, w.realm, w.env, in, w.baseURL)
-	if err := installURL(w.s, w.realm); err != nil {
-		return err
-	}
+	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
+	w.realm.SetForeignValueHook(w.foreignValue)
 	if w.s.cfg.InitWindow != nil {
 		w.s.cfg.InitWindow(w)
 	}
@@ -330,7 +383,15 @@ func (s *Browser) runScripts(w *Window) {
 	}) {
 		return
 	}
-	for _, f := range parsedFrames {
+	// So does every iframe inserted before (by the page's scripts).
+	for i := 0; ; i++ {
+		w.fmu.Lock()
+		if i >= len(w.loadDelayers) {
+			w.fmu.Unlock()
+			break
+		}
+		f := w.loadDelayers[i]
+		w.fmu.Unlock()
 		select {
 		case <-f.loaded:
 		case <-s.ctx.Done():
@@ -382,6 +443,16 @@ func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
 // baseURL is the document base URL: the first base element's href, parsed
 // against the document's URL, else the document's URL.
 func (w *Window) baseURL() *url.URL {
+	// about:blank and about:srcdoc documents fall back to their creator's
+	// base URL (the container's document, or the opener's).
+	if strings.EqualFold(w.url.Scheme, "about") && w.doc.BaseHref() == "" {
+		if c := w.parentWin; c != nil {
+			return c.baseURL()
+		}
+		if c := w.openerWin; c != nil {
+			return c.baseURL()
+		}
+	}
 	if href := w.doc.BaseHref(); href != "" {
 		if u, err := w.url.Parse(strings.TrimSpace(href)); err == nil {
 			return u
@@ -397,3 +468,23 @@ func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
 
 // documentObject is the window's Document object.
 func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }
+
+// navigateByScript navigates the window's navigable from script
+// (location.href, assign, replace, reload): the window of an iframe or a
+// popup is replaced by a new one (the old document unloads). Top-level
+// windows of Browser.Open do not navigate from script.
+func (w *Window) navigateByScript(raw string, _ bool) error {
+	f := w.frame
+	if f == nil {
+		return dom.NewDOMException("Navigating a top-level window from script is not supported.", dom.NotSupportedError)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return dom.NewDOMException("'"+raw+"' is not a valid URL.", dom.SyntaxError)
+	}
+	if f.activeWindow() != w {
+		return nil // w is no longer the frame's window
+	}
+	f.navigate(u, nil)
+	return nil
+}

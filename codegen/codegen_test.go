@@ -96,26 +96,69 @@ func TestWebrefCoverage(t *testing.T) {
 	}
 }
 
-func TestUnsupportedExtendedAttributesFail(t *testing.T) {
-	g, _ := generate(t, `
-[Exposed=Window, Frobnicate] interface A {};
-[Exposed=Window] interface B { [Wibble] attribute long x; };
+// bindgen validates its input as webidl check does: the same problems,
+// with the same severities (an unknown extended attribute is a warning in
+// both, and the generator ignores it), every error reported with its
+// position, source line and caret, not only the first.
+func TestRunValidatesLikeWebIDLCheck(t *testing.T) {
+	dir := t.TempDir()
+	src := `[Exposed=Window, Frobnicate] interface A {
+  attribute [Clamp] DOMString s;
+};
+[Exposed] interface B { attribute long x; };
 [Exposed=Window] interface C { undefined f([Wobble] long x); };
-dictionary D { [Zap] long y; };
-[Exposed=Window] interface E { undefined g(D d); };
-[Exposed=Window] interface Ok { [EnforceRange] attribute octet o; };
-`)
-	for name, attr := range map[string]string{"A": "Frobnicate", "B": "Wibble", "C": "Wobble", "D": "Zap"} {
-		errs := g.Errors[name]
-		if len(errs) == 0 || !strings.Contains(errs[0].Error(), "unsupported extended attribute ["+attr+"]") {
-			t.Errorf("%s: errors %v, want unsupported [%s]", name, errs, attr)
+`
+	if err := os.WriteFile(filepath.Join(dir, "t.idl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warnings strings.Builder
+	err := Run(Config{In: dir, Out: filepath.Join(dir, "out"), Package: "p", Warnings: &warnings})
+	if err == nil {
+		t.Fatal("Run accepted [Clamp] DOMString and a bare [Exposed]")
+	}
+	files, _ := ParseDir(dir)
+	detail := Detail(err, files...)
+	// The verdicts of webidl check (idl.Check) on the same file.
+	problems, _ := idl.Check(files...)
+	var nerr int
+	for _, p := range problems {
+		if p.Severity == idl.SeverityError {
+			nerr++
+			if !strings.Contains(detail, p.Detail()) {
+				t.Errorf("missing error %s in\n%s", p, detail)
+			}
+		} else if !strings.Contains(warnings.String(), p.Message) {
+			t.Errorf("missing warning %s in\n%s", p, warnings.String())
 		}
 	}
-	if errs := g.Errors["E"]; len(errs) == 0 || !strings.Contains(errs[0].Error(), "uses D") {
-		t.Errorf("E should fail because it uses D: %v", errs)
+	if nerr < 2 {
+		t.Errorf("webidl check finds %d errors, want the [Clamp] and [Exposed] ones", nerr)
 	}
-	if len(g.Errors["Ok"]) != 0 || !contains(g.Generated, "Ok") {
-		t.Errorf("Ok should be generated: %v", g.Errors["Ok"])
+	for _, want := range []string{"t.idl:2:14: malformed-extended-attribute", "  attribute [Clamp] DOMString s;\n             ^", "t.idl:4:2: malformed-extended-attribute"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, detail)
+		}
+	}
+	for _, line := range strings.Split(detail, "\n") {
+		if strings.Count(line, ".idl") > 1 {
+			t.Errorf("file named twice: %q", line)
+		}
+	}
+	for _, w := range []string{"[Frobnicate]", "[Wobble]"} {
+		if !strings.Contains(warnings.String(), w) || !strings.Contains(warnings.String(), "unknown-extended-attribute: warning:") {
+			t.Errorf("no warning for %s:\n%s", w, warnings.String())
+		}
+	}
+	// Only warnings: generated, the unknown attributes ignored.
+	ok := "[Exposed=Window, Frobnicate] interface A { undefined f([Wobble] long x); };\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.idl"), []byte(ok), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(Config{In: dir, Out: filepath.Join(dir, "out"), Package: "p"}); err != nil {
+		t.Fatalf("warnings only: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "t_gen.go")); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -180,45 +223,6 @@ func TestEffectiveOverloadSets(t *testing.T) {
 	}
 }
 
-func TestDistinguishable(t *testing.T) {
-	m := load(t, `
-[Exposed=Window] interface A {}; [Exposed=Window] interface B : A {}; [Exposed=Window] interface C {};
-dictionary D {}; callback F = undefined (); [LegacyTreatNonObjectAsNull] callback G = undefined ();
-enum E { "x" };
-`)
-	g := &Generator{m: m, types: map[string]*tinfo{}, used: map[string]bool{}}
-	ty := func(s string) *tinfo {
-		f, err := idl.Parse("t.idl", []byte("typedef "+s+" T;"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ti, err := g.typeOf(f.Definitions[0].(*idl.Typedef).Type)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ti
-	}
-	cases := []struct {
-		a, b string
-		want bool
-	}{
-		{"long", "DOMString", true}, {"long", "double", false}, {"DOMString", "E", false},
-		{"A", "C", true}, {"A", "B", false}, {"A", "object", false}, {"D", "F", true}, {"D", "G", false},
-		{"D", "long?", false}, {"long?", "DOMString", true}, {"boolean", "sequence<long>", true},
-		{"sequence<long>", "FrozenArray<long>", false}, {"any", "long", false}, {"(long or DOMString)", "boolean", true},
-		{"(long or DOMString)", "double", false}, {"undefined", "D", false}, {"symbol", "DOMString", true},
-		{"record<DOMString, long>", "D", false}, {"ArrayBuffer", "Uint8Array", true}, {"bigint", "long", true},
-	}
-	for _, c := range cases {
-		if got := g.distinguishable(ty(c.a), ty(c.b)); got != c.want {
-			t.Errorf("distinguishable(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
-		}
-		if got := g.distinguishable(ty(c.b), ty(c.a)); got != c.want {
-			t.Errorf("distinguishable(%s, %s) = %v, want %v", c.b, c.a, got, c.want)
-		}
-	}
-}
-
 func TestDictionaryMemberOrder(t *testing.T) {
 	m := load(t, `
 dictionary Base { long zeta; long alpha; };
@@ -272,7 +276,10 @@ typedef LOS? MaybeLOS;
 }
 
 func TestGoName(t *testing.T) {
-	for in, want := range map[string]string{"request": "Request", "_any": "Any", "URL": "URL", "webkit-foo": "WebkitFoo", "2d": "X2d"} {
+	for in, want := range map[string]string{"request": "Request", "_any": "Any", "URL": "URL", "webkit-foo": "WebkitFoo", "2d": "X2d",
+		"clientId": "ClientID", "getElementById": "GetElementByID", "innerHTML": "InnerHTML", "HTMLElement": "HTMLElement",
+		"baseURI": "BaseURI", "uuid": "UUID", "XMLHttpRequest": "XMLHTTPRequest", "textUtf8": "TextUTF8", "idle": "Idle",
+		"DOMRectReadOnly": "DOMRectReadOnly", "ID": "ID", "onclick": "Onclick", "createSVGPoint": "CreateSVGPoint"} {
 		if got := GoName(in); got != want {
 			t.Errorf("GoName(%q) = %q, want %q", in, got, want)
 		}

@@ -329,7 +329,12 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 		w("\tif sel < 0 && webidl.IsNullish(v) {\n\t\tsel = %d\n\t}\n", as[0].label)
 	}
 	objectAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catObject })
-	w("\tobj, isObj := v.(*goja.Object)\n\t_ = obj\n")
+	seqAlt := first(func(t *tinfo, _ alt) bool { return t.cat == catSequence })
+	if len(seqAlt) > 0 {
+		w("\tobj, isObj := v.(*goja.Object)\n")
+	} else {
+		w("\t_, isObj := v.(*goja.Object)\n")
+	}
 	w("\tif sel < 0 && isObj {\n")
 	// Platform objects.
 	for _, a := range alts {
@@ -376,8 +381,11 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 		w("\t\tif sel < 0 && webidl.IsCallable(v) {\n\t\t\tsel = %d\n\t\t}\n", objectAlt[0].label)
 	}
 	// Iterables.
-	if as := first(func(t *tinfo, _ alt) bool { return t.cat == catSequence }); len(as) > 0 {
-		w("\t\tif sel < 0 {\n\t\t\tif m := r.GetMethod(obj, \"iterator\"); m != nil {\n\t\t\t\tsel, seqMethod = %d, m\n\t\t\t}\n\t\t}\n", as[0].label)
+	if len(seqAlt) > 0 && (overload || seqAlt[0].t.name == "async_sequence") {
+		// Overload resolution only selects; the overload converts.
+		w("\t\tif sel < 0 && r.GetMethod(obj, \"iterator\") != nil {\n\t\t\tsel = %d\n\t\t}\n", seqAlt[0].label)
+	} else if len(seqAlt) > 0 {
+		w("\t\tif sel < 0 {\n\t\t\tif m := r.GetMethod(obj, \"iterator\"); m != nil {\n\t\t\t\tsel, seqMethod = %d, m\n\t\t\t}\n\t\t}\n", seqAlt[0].label)
 	}
 	// Dictionary-like, then object.
 	if as := first(func(t *tinfo, _ alt) bool { return t.cat == catDictLike }); len(as) > 0 {
@@ -429,10 +437,13 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 
 func (g *Generator) unionFromBody(ti *tinfo) string {
 	var b strings.Builder
-	b.WriteString("\tv = webidl.AnyValue(v)\n\tsel := -1\n\tvar seqMethod goja.Value\n\t_ = seqMethod\n")
+	b.WriteString("\tv = webidl.AnyValue(v)\n\tsel := -1\n")
 	var alts []alt
 	for i, m := range ti.members {
 		alts = append(alts, alt{label: i, t: m})
+		if m.cat == catSequence && m.name != "async_sequence" && !strings.Contains(b.String(), "seqMethod") {
+			b.WriteString("\tvar seqMethod goja.Value\n")
+		}
 	}
 	g.emitSelect(&b, alts, false)
 	b.WriteString("\tswitch sel {\n")

@@ -36,6 +36,8 @@ type Generator struct {
 	shared *bytes.Buffer
 	// Errors per definition; a definition with errors is not generated.
 	Errors map[string][]error
+	// unionName is the typedef naming the union type being resolved.
+	unionName string
 	// ext is the import whose IDL types are being resolved (mustTypeIn).
 	ext *Import
 	// regs are the definitions Register adds.
@@ -585,6 +587,11 @@ func (g *Generator) emitDefinition(b *bytes.Buffer, name string) (err error) {
 		g.emitEnum(b, m.Enums[name])
 	case m.Typedefs[name] != nil:
 		td := m.Typedefs[name]
+		if g.unionTypedef(&idl.Type{Name: name}) != "" {
+			// The union type is named after the typedef.
+			g.use(g.mustType(&idl.Type{Name: name, Position: td.Pos()}))
+			return nil
+		}
 		ti := g.mustType(td.Type)
 		g.use(ti)
 		fmt.Fprintf(b, "// %sType is the IDL typedef %s = %s.\ntype %s = %s\n\n", GoName(name), name, td.Type, GoName(name)+"Type", ti.goType)

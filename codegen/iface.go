@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/gowebengine/weblocks/idl"
@@ -16,62 +15,191 @@ type opDecl struct {
 	ret    *idl.Type // nil for constructors
 	method string    // Go method name
 	mi     *MemberInfo
+	// params are the Go method's parameters: args, or for overloads
+	// merged into one method (see mergeOverloads) the longest argument
+	// list, its arguments past the shortest one optional.
+	params []*idl.Argument
+	// declares is false for an overload whose Go method another overload
+	// of its merge group declares.
+	declares bool
+	group    []*opDecl // the merge group, declaring overload first
 }
 
 // opSet is an overload set: the operations sharing an identifier (and
-// staticness), or the constructors.
+// staticness), or the constructors, as idl.Analysis.OverloadSets gives
+// them (set), less repeated declarations.
 type opSet struct {
 	name   string
 	static bool
 	ctor   bool
 	ops    []*opDecl
+	set    *idl.OverloadSet
 }
 
 func (g *Generator) overloadSets(it *Interface) []*opSet {
-	var sets []*opSet
-	byKey := map[string]*opSet{}
+	infos := map[idl.Member]*MemberInfo{}
 	for _, mi := range it.Members {
-		switch mem := mi.Member.(type) {
-		case *idl.Operation:
-			if mem.Name == "" || (mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List, "Default")) {
+		infos[mi.Member] = mi
+	}
+	var sets []*opSet
+	for _, is := range g.m.A.OverloadSets(it.Name) {
+		s := &opSet{name: is.Name, static: is.Static || it.Kind == "namespace", ctor: is.Constructor,
+			set: &idl.OverloadSet{Name: is.Name, Static: is.Static, Constructor: is.Constructor}}
+		for _, o := range is.Overloads {
+			if op, ok := o.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List, "Default") {
+				continue // the binding's [Default] toJSON
+			}
+			if hasSameSignature(s.ops, o.Arguments) {
 				continue
 			}
-			static := mem.Special == "static" || it.Kind == "namespace"
-			key := fmt.Sprintf("%v:%s", static, mem.Name)
-			s := byKey[key]
-			if s == nil {
-				s = &opSet{name: mem.Name, static: static}
-				byKey[key] = s
-				sets = append(sets, s)
-			}
-			if !hasSameSignature(s.ops, mem.Arguments) {
-				s.ops = append(s.ops, &opDecl{args: mem.Arguments, ret: mem.ReturnType, mi: mi})
-			}
-		case *idl.Constructor:
-			s := byKey["ctor"]
-			if s == nil {
-				s = &opSet{name: "constructor", ctor: true}
-				byKey["ctor"] = s
-				sets = append(sets, s)
-			}
-			if !hasSameSignature(s.ops, mem.Arguments) {
-				s.ops = append(s.ops, &opDecl{args: mem.Arguments, mi: mi})
-			}
+			s.ops = append(s.ops, &opDecl{args: o.Arguments, ret: o.ReturnType, mi: infos[o.Member]})
+			s.set.Overloads = append(s.set.Overloads, o)
+		}
+		if len(s.ops) > 0 {
+			sets = append(sets, s)
 		}
 	}
 	for _, s := range sets {
-		base := GoName(s.name)
-		if s.ctor {
-			base = "Constructor"
-		}
-		for i, op := range s.ops {
-			op.method = base
-			if i > 0 {
-				op.method = base + strconv.Itoa(i+1)
-			}
-		}
+		mergeOverloads(s)
+		nameOverloads(s)
 	}
 	return sets
+}
+
+// mergeOverloads gives one Go method to the overloads whose argument
+// lists are prefixes of one another (alert() and alert(message)): same
+// types and optionality where both have arguments, the shorter without
+// optional or variadic arguments, the same return type. The method takes
+// the longest list, its arguments past the shortest optional; each
+// overload calls it with what it was called with.
+func mergeOverloads(s *opSet) {
+	sig := func(a *idl.Argument) string { return fmt.Sprintf("%v %v %s", a.Optional, a.Variadic, a.Type) }
+	prefix := func(short, long *opDecl) bool {
+		if len(short.args) > len(long.args) || fmt.Sprint(short.ret) != fmt.Sprint(long.ret) {
+			return false
+		}
+		for j, a := range short.args {
+			if a.Optional || a.Variadic || sig(a) != sig(long.args[j]) {
+				return false
+			}
+		}
+		return true
+	}
+	var groups [][]*opDecl
+	for _, op := range s.ops {
+		placed := false
+		for gi, grp := range groups {
+			lead := grp[0]
+			switch {
+			case prefix(op, lead):
+				groups[gi] = append(grp, op)
+				placed = true
+			case prefix(lead, op) && allPrefix(grp, op, prefix):
+				groups[gi] = append([]*opDecl{op}, grp...)
+				placed = true
+			}
+			if placed {
+				break
+			}
+		}
+		if !placed {
+			groups = append(groups, []*opDecl{op})
+		}
+	}
+	for _, grp := range groups {
+		lead := grp[0]
+		shortest := len(lead.args)
+		for _, op := range grp {
+			shortest = min(shortest, len(op.args))
+		}
+		lead.params = lead.args
+		if len(grp) > 1 {
+			lead.params = make([]*idl.Argument, len(lead.args))
+			for j, a := range lead.args {
+				if j >= shortest && !a.Optional && !a.Variadic {
+					c := *a
+					c.Optional = true
+					a = &c
+				}
+				lead.params[j] = a
+			}
+		}
+		for i, op := range grp {
+			op.declares = i == 0
+			op.group = grp
+			op.params = lead.params
+		}
+	}
+}
+
+func allPrefix(grp []*opDecl, long *opDecl, prefix func(a, b *opDecl) bool) bool {
+	for _, op := range grp {
+		if !prefix(op, long) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameOverloads names the Go methods of an overload set: the IDL name for
+// one method; for several, the IDL name "With" the first argument that
+// tells the method's overloads from every other method's (requestWithOptions
+// for request(name, options, callback) beside request(name, callback)).
+func nameOverloads(s *opSet) {
+	base := GoName(s.name)
+	if s.ctor {
+		base = "Constructor"
+	}
+	var leads []*opDecl
+	for _, op := range s.ops {
+		if op.declares {
+			leads = append(leads, op)
+		}
+	}
+	argAt := func(op *opDecl, j int) string {
+		if j < len(op.params) {
+			return fmt.Sprintf("%v %s", op.params[j].Variadic, op.params[j].Type)
+		}
+		return ""
+	}
+	used := map[string]bool{}
+	for _, op := range leads {
+		name := base
+		if len(leads) > 1 {
+			name = ""
+			for j := range op.params {
+				distinct := true
+				for _, other := range leads {
+					if other != op && argAt(other, j) == argAt(op, j) {
+						distinct = false
+					}
+				}
+				if distinct {
+					name = base + "With" + GoName(op.params[j].Name)
+					break
+				}
+			}
+			if name == "" || used[name] {
+				name = base + "With"
+				for j, a := range op.params {
+					if j > 0 {
+						name += "And"
+					}
+					name += GoName(a.Name)
+				}
+				if len(op.params) == 0 {
+					name = base + "WithNoArguments"
+				}
+			}
+			for used[name] {
+				name += "_"
+			}
+		}
+		used[name] = true
+		for _, m := range op.group {
+			m.method = name
+		}
+	}
 }
 
 // entry is an item of an effective overload set.
@@ -90,88 +218,58 @@ type effective struct {
 	minArgs int
 }
 
-// effectiveOverloads computes the effective overload sets of an overload
-// set for every argument count (WebIDL §2.5.8) and their distinguishing
-// argument indexes.
+// effectiveOverloads computes the effective overload set of an overload
+// set for every argument count and their distinguishing argument indexes
+// (idl.OverloadSet.Effective, idl.Analysis.DistinguishingIndex), with the
+// generator's types.
 func (g *Generator) effectiveOverloads(s *opSet) (*effective, error) {
-	e := &effective{byCount: map[int][]entry{}, dist: map[int]int{}, minArgs: -1}
-	for _, op := range s.ops {
-		if len(op.args) > e.maxArg {
-			e.maxArg = len(op.args)
-		}
-	}
-	for i, op := range s.ops {
-		n := len(op.args)
-		var types []*tinfo
-		var opt []bool
-		for _, a := range op.args {
-			ti, err := g.typeOf(a.Type)
-			if err != nil {
-				return nil, err
-			}
-			types = append(types, ti)
-			opt = append(opt, a.Optional || a.Variadic)
-		}
-		add := func(k int) {
-			t := make([]*tinfo, k)
-			o := make([]bool, k)
-			for j := 0; j < k; j++ {
-				if j < n {
-					t[j], o[j] = types[j], opt[j]
-				} else {
-					t[j], o[j] = types[n-1], true
+	e := &effective{byCount: map[int][]entry{}, dist: map[int]int{}, maxArg: s.set.MaxLength(), minArgs: s.set.MinLength()}
+	for k := 0; k <= e.maxArg; k++ {
+		es := s.set.Effective(k)
+		for _, x := range es {
+			en := entry{op: x.Overload}
+			for i := 0; i < k; i++ {
+				ti, err := g.typeOf(x.Type(i))
+				if err != nil {
+					return nil, err
 				}
+				en.types = append(en.types, ti)
+				en.optional = append(en.optional, x.Optionality(i) != idl.Required)
 			}
-			for _, x := range e.byCount[k] {
-				if x.op == i {
-					return
-				}
-			}
-			e.byCount[k] = append(e.byCount[k], entry{op: i, types: t, optional: o})
+			e.byCount[k] = append(e.byCount[k], en)
 		}
-		variadic := n > 0 && op.args[n-1].Variadic
-		add(n)
-		if variadic {
-			for k := n + 1; k <= e.maxArg; k++ {
-				add(k)
-			}
-		}
-		req := n
-		for k := n - 1; k >= 0 && (op.args[k].Optional || op.args[k].Variadic); k-- {
-			add(k)
-			req = k
-		}
-		if e.minArgs < 0 || req < e.minArgs {
-			e.minArgs = req
-		}
-	}
-	if e.minArgs < 0 {
-		e.minArgs = 0
-	}
-	for k, entries := range e.byCount {
-		if len(entries) < 2 {
+		if len(es) < 2 {
 			continue
 		}
-		d := -1
-		for i := 0; i < k && d < 0; i++ {
-			ok := true
-			for x := 0; x < len(entries) && ok; x++ {
-				for y := x + 1; y < len(entries) && ok; y++ {
-					if !g.distinguishable(entries[x].types[i], entries[y].types[i]) {
-						ok = false
-					}
-				}
-			}
-			if ok {
-				d = i
-			}
-		}
-		if d < 0 {
+		d, ok, _ := g.m.A.DistinguishingIndex(es)
+		if !ok {
 			return nil, posErrorf(s.ops[0].mi.Member.Pos(), "overloads of %s with %d arguments are not distinguishable", s.name, k)
 		}
 		e.dist[k] = d
 	}
 	return e, nil
+}
+
+// optionalValue is the value for an optional parameter (without default)
+// of the Go variable pn holding a value of type ti.
+func optionalValue(ti *tinfo, pn string) string {
+	if ti.nilable {
+		return pn
+	}
+	return someExpr(ti, pn)
+}
+
+// absentValue is the value for a parameter of a merged method that the
+// overload called does not have: its default, or absent.
+func (g *Generator) absentValue(p *idl.Argument) string {
+	ti := g.mustType(p.Type)
+	switch {
+	case p.Variadic || ti.nilable || ti.byPointer():
+		return "nil"
+	case p.Default != nil:
+		return g.defaultExpr(ti, p.Default)
+	}
+	return optionalType(ti, false) + "{}"
 }
 
 // methodNames assigns the Go method names of an interface's Methods
@@ -238,33 +336,71 @@ func (g *Generator) emitInterface(b *bytes.Buffer, it *Interface) {
 	g.emitInterfaceLike(b, it)
 }
 
+// ifaceGen is the generation of one interface or namespace: what
+// collect found, shared by the steps emitting the Methods and Statics
+// interfaces and the definition.
+type ifaceGen struct {
+	g                          *Generator
+	b                          *bytes.Buffer
+	it                         *Interface
+	n                          string // Go name
+	isNS                       bool
+	methods, statics           *namer
+	sets                       []*opSet
+	attrs                      []*attrInfo
+	iter                       *idl.Iterable
+	maplike                    *idl.Maplike
+	setlike                    *idl.Setlike
+	stringifier                *MemberInfo // bare stringifier / stringifier op / attribute
+	defaultToJSON              bool
+	getters, setters, deleters map[string]*special
+	factories                  []*opSet // [LegacyFactoryFunction]s
+	hasStatics                 bool
+}
+
+func (x *ifaceGen) w(format string, args ...any) { fmt.Fprintf(x.b, format, args...) }
+
+// emitInterfaceLike writes an interface or namespace: its Methods
+// interface (implemented per object), its Statics interface
+// (constructors, static and namespace members) and the function building
+// its webidl.InterfaceDef.
 func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
-	n := GoName(it.Name)
-	isNS := it.Kind == "namespace"
-	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	methods := &namer{used: map[string]bool{}}
-	statics := &namer{used: map[string]bool{}}
-	sets := g.overloadSets(it)
+	x := &ifaceGen{g: g, b: b, it: it, n: GoName(it.Name), isNS: it.Kind == "namespace"}
+	x.collect()
+	if !x.isNS {
+		x.emitMethodsInterface()
+	}
+	x.emitStaticsInterface()
+	x.emitDefinition()
+}
+
+// collect names the Go methods of the members and sorts them by kind.
+func (x *ifaceGen) collect() {
+	g, it := x.g, x.it
+	x.methods = &namer{used: map[string]bool{}}
+	x.statics = &namer{used: map[string]bool{}}
+	x.sets = g.overloadSets(it)
+	methods, statics, sets := x.methods, x.statics, x.sets
 	// Reserve operation names first so that setters yield to them.
 	for _, s := range sets {
 		for _, op := range s.ops {
+			if !op.declares {
+				continue
+			}
+			nm := methods
 			if s.static || s.ctor {
-				op.method = statics.name(op.method)
-			} else {
-				op.method = methods.name(op.method)
+				nm = statics
+			}
+			name := nm.name(op.method)
+			for _, m := range op.group {
+				m.method = name
 			}
 		}
 	}
-	var attrs []*attrInfo
-	var iter *idl.Iterable
-	var maplike *idl.Maplike
-	var setlike *idl.Setlike
-	var stringifier *MemberInfo // bare stringifier / stringifier op / attribute
-	defaultToJSON := false
 	for _, mi := range it.Members {
 		switch mem := mi.Member.(type) {
 		case *idl.Attribute:
-			ai := &attrInfo{a: mem, mi: mi, ti: g.mustType(mem.Type), static: mem.Special == "static" || isNS}
+			ai := &attrInfo{a: mem, mi: mi, ti: g.mustType(mem.Type), static: mem.Special == "static" || x.isNS}
 			nm := statics
 			if !ai.static {
 				nm = methods
@@ -280,96 +416,113 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 					ai.setter = nm.name("Set" + GoName(mem.Name))
 				}
 			}
-			attrs = append(attrs, ai)
+			x.attrs = append(x.attrs, ai)
 			if mem.Special == "stringifier" {
-				stringifier = mi
+				x.stringifier = mi
 			}
 		case *idl.Operation:
 			if mem.Special == "stringifier" {
-				stringifier = mi
+				x.stringifier = mi
 			}
 			if mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List, "Default") {
-				defaultToJSON = true
+				x.defaultToJSON = true
 			}
 		case *idl.Iterable:
-			iter = mem
+			x.iter = mem
 		case *idl.Maplike:
-			maplike = mem
+			x.maplike = mem
 		case *idl.Setlike:
-			setlike = mem
+			x.setlike = mem
 		}
 	}
-	getters, setters, deleters := g.specials(it, sets, methods)
-	var factories []*opSet
+	x.getters, x.setters, x.deleters = g.specials(it, sets, methods)
 	for _, a := range it.ExtAttrs {
 		if a.Name == "LegacyFactoryFunction" && a.RHS != nil {
 			ffName := a.RHS.Value
-			factories = append(factories, &opSet{name: ffName, ctor: true, ops: []*opDecl{{args: a.Arguments, method: statics.name("Factory" + GoName(ffName)), mi: &MemberInfo{Member: &idl.Constructor{Position: a.Pos()}}}}})
+			ctor := &idl.Constructor{Position: a.Pos(), Arguments: a.Arguments}
+			op := &opDecl{args: a.Arguments, params: a.Arguments, declares: true, method: statics.name("Factory" + GoName(ffName)), mi: &MemberInfo{Member: ctor}}
+			op.group = []*opDecl{op}
+			x.factories = append(x.factories, &opSet{name: ffName, ctor: true,
+				ops: []*opDecl{op},
+				set: &idl.OverloadSet{Name: ffName, Constructor: true, Overloads: []idl.Overload{{Member: ctor, Arguments: a.Arguments}}}})
 		}
 	}
-	// The Methods interface.
-	if !isNS {
-		w("// %sMethods is implemented by the Go implementation of the IDL interface\n// %s.\ntype %sMethods interface {\n", n, it.Name, n)
-		for _, ai := range attrs {
-			if ai.static {
-				continue
-			}
-			if ai.ti.name == "ObservableArray" {
-				w("\t// %s and %s are the \"set an indexed value\" and \"delete an indexed\n\t// value\" algorithms of the observable array attribute %q.\n\t%s(index uint32, v %s) error\n\t%s(index uint32, v %s) error\n", ai.getter, ai.setter, ai.a.Name, ai.getter, ai.ti.inner.goType, ai.setter, ai.ti.inner.goType)
-				continue
-			}
-			w("\t// %s is the getter of the attribute %q.\n\t%s() (%s, error)\n", ai.getter, ai.a.Name, ai.getter, ai.ti.goType)
-			if ai.setter != "" {
-				w("\t// %s is the setter of the attribute %q.\n\t%s(v %s) error\n", ai.setter, ai.a.Name, ai.setter, ai.ti.goType)
-			}
+}
+
+// emitMethodsInterface writes the XMethods interface.
+func (x *ifaceGen) emitMethodsInterface() {
+	g, b, it, n, w := x.g, x.b, x.it, x.n, x.w
+	attrs, sets, methods, stringifier := x.attrs, x.sets, x.methods, x.stringifier
+	iter, maplike, setlike := x.iter, x.maplike, x.setlike
+	getters, setters, deleters := x.getters, x.setters, x.deleters
+	w("// %sMethods is implemented by the Go implementation of the IDL interface\n// %s.\ntype %sMethods interface {\n", n, it.Name, n)
+	for _, ai := range attrs {
+		if ai.static {
+			continue
 		}
-		for _, s := range sets {
-			if s.static || s.ctor {
-				continue
-			}
-			for _, op := range s.ops {
-				ret := g.mustType(op.ret)
-				w("\t// %s implements the operation %q.\n\t%s(%s) %s\n", op.method, s.name, op.method, strings.Join(g.argDecls(op.args), ", "), retDecl(ret))
-			}
+		if ai.ti.name == "ObservableArray" {
+			w("\t// %s and %s are the \"set an indexed value\" and \"delete an indexed\n\t// value\" algorithms of the observable array attribute %q.\n\t%s(index uint32, v %s) error\n\t%s(index uint32, v %s) error\n", ai.getter, ai.setter, ai.a.Name, ai.getter, ai.ti.inner.goType, ai.setter, ai.ti.inner.goType)
+			continue
 		}
-		if stringifier != nil {
-			if op, ok := stringifier.Member.(*idl.Operation); ok && op.Name == "" {
-				w("\t// Stringifier implements the stringifier.\n\t%s() (webidl.DOMString, error)\n", methods.name("Stringifier"))
-			}
+		w("\t// %s is the getter of the attribute %q.\n\t%s() (%s, error)\n", ai.getter, ai.a.Name, ai.getter, ai.ti.goType)
+		if ai.setter != "" {
+			w("\t// %s is the setter of the attribute %q.\n\t%s(v %s) error\n", ai.setter, ai.a.Name, ai.setter, ai.ti.goType)
 		}
-		g.emitSpecialMethods(b, getters, setters, deleters, "")
-		if iter != nil && (iter.Async || iter.Key != nil) {
-			if iter.Async {
-				w("\t// AsyncIterate starts an asynchronous iteration.\n\t%s(%s) (webidl.AsyncIterator, error)\n", methods.name("AsyncIterate"), strings.Join(g.argDecls(iter.Arguments), ", "))
-			} else {
-				k, v := g.mustType(iter.Key), g.mustType(iter.Value)
-				w("\t// IterablePairs returns the value pairs to iterate over.\n\t%s() ([]webidl.KV[%s, %s], error)\n", methods.name("IterablePairs"), k.goType, v.goType)
-			}
-		}
-		if maplike != nil {
-			k, v := g.mustType(maplike.Key), g.mustType(maplike.Value)
-			w("\t// MaplikeEntries returns the map entries.\n\t%s() ([]webidl.KV[%s, %s], error)\n", methods.name("MaplikeEntries"), k.goType, v.goType)
-			if !maplike.Readonly {
-				w("\t%s(key %s, value %s) error\n\t%s(key %s) (bool, error)\n\t%s() error\n", methods.name("MaplikeSet"), k.goType, v.goType, methods.name("MaplikeDelete"), k.goType, methods.name("MaplikeClear"))
-			}
-		}
-		if setlike != nil {
-			v := g.mustType(setlike.Value)
-			w("\t// SetlikeValues returns the set entries.\n\t%s() ([]%s, error)\n", methods.name("SetlikeValues"), v.goType)
-			if !setlike.Readonly {
-				w("\t%s(value %s) error\n\t%s(value %s) (bool, error)\n\t%s() error\n", methods.name("SetlikeAdd"), v.goType, methods.name("SetlikeDelete"), v.goType, methods.name("SetlikeClear"))
-			}
-		}
-		w("}\n\n")
 	}
-	// The Statics interface.
-	hasStatics := false
+	for _, s := range sets {
+		if s.static || s.ctor {
+			continue
+		}
+		for _, op := range s.ops {
+			if !op.declares {
+				continue
+			}
+			ret := g.mustType(op.ret)
+			w("\t// %s implements the operation %q.\n\t%s(%s) %s\n", op.method, s.name, op.method, strings.Join(g.argDecls(op.params), ", "), retDecl(ret))
+		}
+	}
+	if stringifier != nil {
+		if op, ok := stringifier.Member.(*idl.Operation); ok && op.Name == "" {
+			w("\t// Stringifier implements the stringifier.\n\t%s() (webidl.DOMString, error)\n", methods.name("Stringifier"))
+		}
+	}
+	g.emitSpecialMethods(b, getters, setters, deleters, "")
+	if iter != nil && (iter.Async || iter.Key != nil) {
+		if iter.Async {
+			w("\t// AsyncIterate starts an asynchronous iteration.\n\t%s(%s) (webidl.AsyncIterator, error)\n", methods.name("AsyncIterate"), strings.Join(g.argDecls(iter.Arguments), ", "))
+		} else {
+			k, v := g.mustType(iter.Key), g.mustType(iter.Value)
+			w("\t// IterablePairs returns the value pairs to iterate over.\n\t%s() ([]webidl.KV[%s, %s], error)\n", methods.name("IterablePairs"), k.goType, v.goType)
+		}
+	}
+	if maplike != nil {
+		k, v := g.mustType(maplike.Key), g.mustType(maplike.Value)
+		w("\t// MaplikeEntries returns the map entries.\n\t%s() ([]webidl.KV[%s, %s], error)\n", methods.name("MaplikeEntries"), k.goType, v.goType)
+		if !maplike.Readonly {
+			w("\t%s(key %s, value %s) error\n\t%s(key %s) (bool, error)\n\t%s() error\n", methods.name("MaplikeSet"), k.goType, v.goType, methods.name("MaplikeDelete"), k.goType, methods.name("MaplikeClear"))
+		}
+	}
+	if setlike != nil {
+		v := g.mustType(setlike.Value)
+		w("\t// SetlikeValues returns the set entries.\n\t%s() ([]%s, error)\n", methods.name("SetlikeValues"), v.goType)
+		if !setlike.Readonly {
+			w("\t%s(value %s) error\n\t%s(value %s) (bool, error)\n\t%s() error\n", methods.name("SetlikeAdd"), v.goType, methods.name("SetlikeDelete"), v.goType, methods.name("SetlikeClear"))
+		}
+	}
+	w("}\n\n")
+}
+
+// emitStaticsInterface writes the XStatics interface, when there are
+// constructors, static members or namespace members.
+func (x *ifaceGen) emitStaticsInterface() {
+	g, it, n, w := x.g, x.it, x.n, x.w
+	attrs, sets, factories := x.attrs, x.sets, x.factories
 	var sb bytes.Buffer
 	for _, ai := range attrs {
 		if !ai.static {
 			continue
 		}
-		hasStatics = true
+		x.hasStatics = true
 		fmt.Fprintf(&sb, "\t%s(r *webidl.Realm) (%s, error)\n", ai.getter, ai.ti.goType)
 		if ai.setter != "" {
 			fmt.Fprintf(&sb, "\t%s(r *webidl.Realm, v %s) error\n", ai.setter, ai.ti.goType)
@@ -379,9 +532,12 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 		if !s.static && !s.ctor {
 			continue
 		}
-		hasStatics = true
+		x.hasStatics = true
 		for _, op := range s.ops {
-			params := strings.Join(append([]string{"r *webidl.Realm"}, g.argDecls(op.args)...), ", ")
+			if !op.declares {
+				continue
+			}
+			params := strings.Join(append([]string{"r *webidl.Realm"}, g.argDecls(op.params)...), ", ")
 			if s.ctor {
 				fmt.Fprintf(&sb, "\t// %s implements the constructor steps.\n\t%s(%s) (%sMethods, error)\n", op.method, op.method, params, n)
 			} else {
@@ -389,12 +545,19 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			}
 		}
 	}
-	if hasStatics {
+	if x.hasStatics {
 		w("// %sStatics implements the constructors, static members or namespace\n// members of %s.\ntype %sStatics interface {\n%s}\n\n", n, it.Name, n, sb.String())
 	}
-	// Registration: the definition, built with the statics implementation.
-	g.regs = append(g.regs, regEntry{name: it.Name, statics: hasStatics})
-	if hasStatics {
+}
+
+// emitDefinition writes idlDefX, which builds the webidl.InterfaceDef:
+// the interface's flags, constants, legacy properties, constructors and
+// members.
+func (x *ifaceGen) emitDefinition() {
+	g, b, it, n, w, isNS := x.g, x.b, x.it, x.n, x.w, x.isNS
+	getters, setters, deleters, iter := x.getters, x.setters, x.deleters, x.iter
+	g.regs = append(g.regs, regEntry{name: it.Name, statics: x.hasStatics})
+	if x.hasStatics {
 		w("// idlDef%s returns the definition of %s, calling statics.\nfunc idlDef%s(statics %sStatics) *webidl.InterfaceDef {\n", n, it.Name, n, n)
 	} else {
 		w("// idlDef%s returns the definition of %s.\nfunc idlDef%s() *webidl.InterfaceDef {\n", n, it.Name, n)
@@ -464,6 +627,14 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	if iter != nil && !iter.Async && iter.Key == nil {
 		w("\t\tValueIterator: true,\n")
 	}
+	x.emitConstructors()
+	x.emitMembers()
+}
+
+// emitConstructors writes the Constructor and LegacyFactoryFunctions of
+// the definition.
+func (x *ifaceGen) emitConstructors() {
+	g, b, it, w, sets, factories := x.g, x.b, x.it, x.w, x.sets, x.factories
 	// Constructor.
 	for _, s := range sets {
 		if !s.ctor {
@@ -474,8 +645,8 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			panic(err)
 		}
 		w("\t\tConstructorLength: %d,\n", eff.minArgs)
-		w("\t\tConstructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n\t\t\t_ = call\n")
-		g.emitDispatch(b, it, s, eff)
+		w("\t\tConstructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n")
+		g.emitConstructorDispatch(b, it, s, eff)
 		w("\t\t},\n")
 	}
 	// Legacy factory functions.
@@ -486,12 +657,21 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			if err != nil {
 				panic(err)
 			}
-			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n\t\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n\t\t\t_ = call\n", s.name, eff.minArgs)
-			g.emitDispatch(b, it, s, eff)
+			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n", s.name, eff.minArgs)
+			g.emitConstructorDispatch(b, it, s, eff)
 			w("\t\t\t}},\n")
 		}
 		w("\t\t},\n")
 	}
+}
+
+// emitMembers writes the Members of the definition (and, for the coverage
+// check, the stubs).
+func (x *ifaceGen) emitMembers() {
+	g, b, it, n, w := x.g, x.b, x.it, x.n, x.w
+	attrs, sets, factories, stringifier := x.attrs, x.sets, x.factories, x.stringifier
+	iter, maplike, setlike := x.iter, x.maplike, x.setlike
+	getters, setters, deleters := x.getters, x.setters, x.deleters
 	w("\t\tMembers: []webidl.Member{\n")
 	for _, ai := range attrs {
 		g.emitAttribute(b, it, ai)
@@ -518,7 +698,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 			w("\t\t\t\t\treturn r.PromiseOperation(func() goja.Value {\n")
 		}
 		if !s.static {
-			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\t_ = self\n", n, it.Name)
+			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n", n, it.Name)
 		}
 		g.emitDispatch(b, it, s, eff)
 		if promise {
@@ -529,7 +709,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	if stringifier != nil {
 		g.emitStringifier(b, it, stringifier, attrs)
 	}
-	if defaultToJSON {
+	if x.defaultToJSON {
 		g.emitDefaultToJSON(b, it)
 	}
 	if iter != nil && (iter.Async || iter.Key != nil) {
@@ -543,7 +723,7 @@ func (g *Generator) emitInterfaceLike(b *bytes.Buffer, it *Interface) {
 	}
 	w("\t\t},\n\t}\n}\n\n")
 	if g.opt.Stubs {
-		g.emitStub(b, it, attrs, append(append([]*opSet(nil), sets...), factories...), iter, maplike, setlike, stringifier, hasStatics)
+		g.emitStub(b, it, attrs, append(append([]*opSet(nil), sets...), factories...), iter, maplike, setlike, stringifier, x.hasStatics)
 		if it.Kind != "namespace" {
 			g.emitSpecialMethods(b, getters, setters, deleters, "stub"+n)
 		}
@@ -632,6 +812,34 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 	w("\t\t\t},\n")
 }
 
+// emitConstructorDispatch is emitDispatch for constructors and legacy
+// factory functions (args and newTarget in scope), which make the call
+// value when their arguments are read.
+func (g *Generator) emitConstructorDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *effective) {
+	var body bytes.Buffer
+	g.emitDispatch(&body, it, s, eff)
+	if usesIdent(body.Bytes(), "call") {
+		b.WriteString("\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n")
+	}
+	b.Write(body.Bytes())
+}
+
+// usesIdent reports whether Go source mentions the identifier id.
+func usesIdent(src []byte, id string) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(id))
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(id)
+		if (j == 0 || !isIdentByte(src[j-1]) && src[j-1] != '.') && (end == len(src) || !isIdentByte(src[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
 // emitDispatch writes the overload resolution and the call of the
 // selected operation; it returns a goja.Value (or the implementation for
 // constructors). In scope: r, call, self (regular operations).
@@ -660,7 +868,12 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		for j, a := range op.args {
 			ti := g.mustType(a.Type)
 			pn := "arg" + GoName(a.Name)
-			names = append(names, pn)
+			if p := op.params[j]; p.Optional && p.Default == nil && !p.Variadic && !a.Optional {
+				// A merged overload's argument, optional in the method.
+				names = append(names, optionalValue(ti, pn))
+			} else {
+				names = append(names, pn)
+			}
 			switch {
 			case a.Variadic:
 				w("\t\t\t\t\t\t%s := []%s{}\n\t\t\t\t\t\tfor k := %d; k < len(call.Arguments); k++ {\n\t\t\t\t\t\t\t%s = append(%s, %s(r, call.Arguments[k]))\n\t\t\t\t\t\t}\n", pn, ti.goType, j, pn, pn, g.from(ti))
@@ -677,6 +890,10 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 			default:
 				w("\t\t\t\t\t\t%s := %s(r, webidl.AnyValue(webidl.Arg(call, %d)))\n", pn, g.from(ti), j)
 			}
+		}
+		for _, p := range op.params[len(op.args):] {
+			// Arguments of a merged method this overload does not have.
+			names = append(names, g.absentValue(p))
 		}
 		recv := "self"
 		if s.ctor || s.static {
@@ -727,7 +944,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 			alts = append(alts, alt{label: e.op, t: e.types[d], optional: e.optional[d]})
 		}
 		g.emitSelect(&sel, alts, true)
-		w("\t\t\t\t\t\t{\n\t\t\t\t\t\t\tv := webidl.AnyValue(webidl.Arg(call, %d))\n\t\t\t\t\t\t\tsel := -1\n\t\t\t\t\t\t\tvar seqMethod goja.Value\n\t\t\t\t\t\t\t_ = seqMethod\n", d)
+		w("\t\t\t\t\t\t{\n\t\t\t\t\t\t\tv := webidl.AnyValue(webidl.Arg(call, %d))\n\t\t\t\t\t\t\tsel := -1\n", d)
 		b.WriteString(sel.String())
 		w("\t\t\t\t\t\t\tswitch sel {\n")
 		for _, e := range entries {

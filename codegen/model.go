@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -20,8 +19,6 @@ type Model struct {
 	Mixins       map[string]*Interface
 	// IncludedBy maps a mixin to the interfaces that include it.
 	IncludedBy map[string][]string
-	// WindowAliases maps [LegacyWindowAlias] names to their interface.
-	WindowAliases map[string]string
 	// FileOf maps a definition name to the source file it is generated in.
 	FileOf map[string]string
 	// Errors per definition name (construct not supported, unknown
@@ -33,6 +30,8 @@ type Model struct {
 	// External maps the names of imported definitions to their import.
 	External map[string]*Import
 	imports  []*Import
+	// A is the semantic analysis of the input and imported IDL.
+	A *idl.Analysis
 }
 
 // Import is IDL whose Go bindings live in another package: generated code
@@ -135,8 +134,9 @@ func getAttr(attrs []*idl.ExtendedAttribute, name string) *idl.ExtendedAttribute
 	return nil
 }
 
-// Load builds a model from parsed files. Files are processed in the given
-// order; each definition is generated into the file of its non-partial
+// Load builds a model from parsed files, with the idl package's semantic
+// layer (idl.Analyze) merging partial definitions, mixins and typedefs.
+// Each definition is generated into the file of its non-partial
 // definition. The definitions of imports can be referred to and are not
 // generated.
 func Load(files []*idl.File, imports ...*Import) *Model {
@@ -152,210 +152,103 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 		IncludedBy:   map[string][]string{},
 		FileOf:       map[string]string{},
 	}
-	type partial struct {
-		def  idl.Definition
-		file string
-		imp  *Import
-	}
-	var partials []partial
-	var includes []*idl.Includes
-	seen := map[string]bool{}
-	var imp *Import // the import of the file being read
-	define := func(name, file string, d idl.Definition) bool {
-		if seen[name] {
-			m.errorAt(name, d.Pos(), "duplicate definition of %s", name)
-			return false
-		}
-		seen[name] = true
-		if imp != nil {
-			m.External[name] = imp
-			return true
-		}
-		m.FileOf[name] = file
-		m.Order = append(m.Order, name)
-		return true
-	}
 	type source struct {
 		f   *idl.File
 		imp *Import
 	}
 	var sources []source
+	var all []*idl.File
 	for _, im := range imports {
 		for _, f := range im.Files {
 			sources = append(sources, source{f, im})
+			all = append(all, f)
 		}
 	}
 	for _, f := range files {
 		sources = append(sources, source{f, nil})
+		all = append(all, f)
 	}
-	for _, src := range sources {
-		f := src.f
-		imp = src.imp
+	for _, f := range all {
 		for _, d := range f.Definitions {
 			walkExtAttrs(d, normalizeExtAttrs)
-		}
-		for _, d := range f.Definitions {
-			switch d := d.(type) {
-			case *idl.Interface:
-				if d.Partial {
-					partials = append(partials, partial{d, f.Name, imp})
-					continue
-				}
-				kind := "interface"
-				if d.Mixin {
-					kind = "mixin"
-				}
-				it := &Interface{Name: d.Name, Kind: kind, Parent: d.Inheritance, ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
-				for _, mem := range d.Members {
-					it.Members = append(it.Members, &MemberInfo{Member: mem})
-				}
-				if d.Mixin {
-					if seen["mixin "+d.Name] {
-						m.errorAt(d.Name, d.Pos(), "duplicate mixin %s", d.Name)
-						continue
-					}
-					seen["mixin "+d.Name] = true
-					m.Mixins[d.Name] = it
-					if imp != nil {
-						m.External[d.Name] = imp
-					}
-					continue
-				}
-				if define(d.Name, f.Name, d) {
-					m.Interfaces[d.Name] = it
-				}
-			case *idl.CallbackInterface:
-				it := &Interface{Name: d.Name, Kind: "callback interface", ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
-				for _, mem := range d.Members {
-					it.Members = append(it.Members, &MemberInfo{Member: mem})
-				}
-				if define(d.Name, f.Name, d) {
-					m.Interfaces[d.Name] = it
-				}
-			case *idl.Namespace:
-				if d.Partial {
-					partials = append(partials, partial{d, f.Name, imp})
-					continue
-				}
-				it := &Interface{Name: d.Name, Kind: "namespace", ExtAttrs: d.ExtAttrs.List, Def: d, File: f.Name}
-				for _, mem := range d.Members {
-					it.Members = append(it.Members, &MemberInfo{Member: mem})
-				}
-				if define(d.Name, f.Name, d) {
-					m.Interfaces[d.Name] = it
-				}
-			case *idl.Dictionary:
-				if d.Partial {
-					partials = append(partials, partial{d, f.Name, imp})
-					continue
-				}
-				if define(d.Name, f.Name, d) {
-					m.Dictionaries[d.Name] = &Dictionary{Name: d.Name, Parent: d.Inheritance, Members: append([]*idl.Field(nil), d.Members...), ExtAttrs: d.ExtAttrs.List, File: f.Name}
-				}
-			case *idl.Enum:
-				if define(d.Name, f.Name, d) {
-					m.Enums[d.Name] = d
-				}
-			case *idl.Typedef:
-				if define(d.Name, f.Name, d) {
-					m.Typedefs[d.Name] = d
-				}
-			case *idl.Callback:
-				if define(d.Name, f.Name, d) {
-					m.Callbacks[d.Name] = d
-				}
-			case *idl.Includes:
-				if imp == nil && m.External[d.Target] != nil {
-					m.errorAt(d.Target, d.Pos(), "%s includes %s: %s is imported from %s, whose members cannot be extended here", d.Target, d.Mixin, d.Target, m.External[d.Target].Path)
-					continue
-				}
-				includes = append(includes, d)
-			}
-		}
-	}
-	// Merge partials: their members carry the partial's exposure.
-	for _, p := range partials {
-		if name := p.def.DefinitionName(); p.imp == nil && m.External[name] != nil {
-			m.errorAt("partial "+name, p.def.Pos(), "partial %s: %s is imported from %s, whose members cannot be extended here", name, name, m.External[name].Path)
-			continue
-		}
-		switch d := p.def.(type) {
-		case *idl.Interface:
-			var target *Interface
-			if d.Mixin {
-				target = m.Mixins[d.Name]
-			} else {
-				target = m.Interfaces[d.Name]
-			}
-			if target == nil {
-				// A partial of something not in the input: nothing to
-				// generate, but say so.
-				m.errorAt("partial "+d.Name, d.Pos(), "partial %s has no definition to merge into", d.Name)
-				continue
-			}
-			m.checkPartialAttrs(target.Name, d.ExtAttrs.List)
-			exp, sec := exposedOf(d.ExtAttrs.List), hasAttr(d.ExtAttrs.List, "SecureContext")
-			for _, mem := range d.Members {
-				target.Members = append(target.Members, &MemberInfo{Member: mem, Exposed: exp, Secure: sec})
-			}
-		case *idl.Namespace:
-			target := m.Interfaces[d.Name]
-			if target == nil || target.Kind != "namespace" {
-				m.errorAt("partial "+d.Name, d.Pos(), "partial namespace %s has no definition to merge into", d.Name)
-				continue
-			}
-			exp, sec := exposedOf(d.ExtAttrs.List), hasAttr(d.ExtAttrs.List, "SecureContext")
-			for _, mem := range d.Members {
-				target.Members = append(target.Members, &MemberInfo{Member: mem, Exposed: exp, Secure: sec})
-			}
-		case *idl.Dictionary:
-			target := m.Dictionaries[d.Name]
-			if target == nil {
-				m.errorAt("partial "+d.Name, d.Pos(), "partial dictionary %s has no definition to merge into", d.Name)
-				continue
-			}
-			target.Members = append(target.Members, d.Members...)
-		}
-	}
-	// includes: copy mixin members, with the mixin's (or the partial
-	// mixin's) exposure, into the interface.
-	for _, inc := range includes {
-		target := m.Interfaces[inc.Target]
-		mixin := m.Mixins[inc.Mixin]
-		if target == nil || mixin == nil {
-			m.errorAt(inc.Target, inc.Pos(), "%s includes %s: unknown interface or mixin", inc.Target, inc.Mixin)
-			continue
-		}
-		m.IncludedBy[mixin.Name] = append(m.IncludedBy[mixin.Name], target.Name)
-		mexp, msec := exposedOf(mixin.ExtAttrs), hasAttr(mixin.ExtAttrs, "SecureContext")
-		for _, mem := range mixin.Members {
-			mi := *mem
-			mi.From = mixin.Name
-			if mi.Exposed == nil {
-				mi.Exposed = mexp
-			}
-			mi.Secure = mi.Secure || msec
-			target.Members = append(target.Members, &mi)
-		}
-	}
-	// Extended attributes that apply to a type but are written on the
-	// attribute, argument or dictionary member move to the type.
-	for _, f := range files {
-		for _, d := range f.Definitions {
+			// Extended attributes that apply to a type but are written on
+			// the attribute, argument or dictionary member move to the
+			// type.
 			liftTypeAttrs(d)
 		}
 	}
-	m.WindowAliases = map[string]string{}
-	for _, it := range m.Interfaces {
-		it.Exposed = exposedOf(it.ExtAttrs)
-		it.Secure = hasAttr(it.ExtAttrs, "SecureContext")
-		if a := getAttr(it.ExtAttrs, "LegacyWindowAlias"); a != nil && a.RHS != nil {
-			if a.RHS.IsList() {
-				for _, v := range a.RHS.List {
-					m.WindowAliases[v.Value] = it.Name
+	a := idl.Analyze(all...)
+	m.A = a
+	for _, src := range sources {
+		for _, d := range src.f.Definitions {
+			name := d.DefinitionName()
+			if _, ok := d.(*idl.Includes); ok {
+				continue
+			}
+			if idl.IsPartial(d) {
+				m.checkPartial(d, src.imp)
+				continue
+			}
+			if a.Lookup(name) != d {
+				if src.imp == nil {
+					m.errorAt(name, d.Pos(), "duplicate definition of %s", name)
 				}
-			} else {
-				m.WindowAliases[a.RHS.Value] = it.Name
+				continue
+			}
+			if src.imp != nil {
+				m.External[name] = src.imp
+			} else if it, ok := d.(*idl.Interface); !ok || !it.Mixin {
+				m.FileOf[name] = src.f.Name
+				m.Order = append(m.Order, name)
+			}
+			switch d := d.(type) {
+			case *idl.Interface:
+				it := m.merged(name, "interface", d, d.Inheritance, d.ExtAttrs.List)
+				if d.Mixin {
+					it.Kind = "mixin"
+					m.Mixins[name] = it
+				} else {
+					m.Interfaces[name] = it
+				}
+			case *idl.CallbackInterface:
+				m.Interfaces[name] = m.merged(name, "callback interface", d, "", d.ExtAttrs.List)
+			case *idl.Namespace:
+				m.Interfaces[name] = m.merged(name, "namespace", d, "", d.ExtAttrs.List)
+			case *idl.Dictionary:
+				dict := &Dictionary{Name: name, Parent: d.Inheritance, ExtAttrs: d.ExtAttrs.List, File: src.f.Name}
+				for _, p := range a.DictionaryParts(name) {
+					dict.Members = append(dict.Members, p.Members...)
+				}
+				m.Dictionaries[name] = dict
+			case *idl.Enum:
+				m.Enums[name] = d
+			case *idl.Typedef:
+				m.Typedefs[name] = d
+			case *idl.Callback:
+				m.Callbacks[name] = d
+			}
+		}
+	}
+	// includes statements: the mixins' members are in the interfaces'
+	// (Analysis.Members); here the statements that cannot be generated.
+	for _, src := range sources {
+		for _, d := range src.f.Definitions {
+			inc, ok := d.(*idl.Includes)
+			if !ok || src.imp != nil {
+				continue
+			}
+			switch {
+			case m.External[inc.Target] != nil:
+				m.errorAt(inc.Target, inc.Pos(), "%s includes %s: %s is imported from %s, whose members cannot be extended here", inc.Target, inc.Mixin, inc.Target, m.External[inc.Target].Path)
+			case m.Interfaces[inc.Target] == nil || m.Mixins[inc.Mixin] == nil:
+				m.errorAt(inc.Target, inc.Pos(), "%s includes %s: unknown interface or mixin", inc.Target, inc.Mixin)
+			}
+		}
+	}
+	for name := range m.Mixins {
+		for _, target := range a.IncludedBy(name) {
+			if m.Interfaces[target] != nil {
+				m.IncludedBy[name] = append(m.IncludedBy[name], target)
 			}
 		}
 	}
@@ -363,70 +256,67 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 	return m
 }
 
-func (m *Model) checkPartialAttrs(def string, attrs []*idl.ExtendedAttribute) {
-	for _, a := range attrs {
-		if _, ok := supportedExtAttrs[a.Name]; !ok {
-			m.errorAt(def, a.Pos(), "unsupported extended attribute [%s]", a.Name)
+// merged builds the merged view of an interface-like definition: its
+// members from every part (Analysis.Members), each with the exposure of
+// the partial definition or mixin declaring it.
+func (m *Model) merged(name, kind string, d idl.Definition, parent string, attrs []*idl.ExtendedAttribute) *Interface {
+	it := &Interface{Name: name, Kind: kind, Parent: parent, ExtAttrs: attrs, Def: d,
+		Exposed: exposedOf(attrs), Secure: hasAttr(attrs, "SecureContext")}
+	for _, ref := range m.A.Members(name) {
+		mi := &MemberInfo{Member: ref.Member}
+		if ref.Part.Def != d {
+			pa := ref.Part.Def.Attributes().List
+			mi.Exposed, mi.Secure = exposedOf(pa), hasAttr(pa, "SecureContext")
 		}
+		if mx := ref.Part.Mixin; mx != nil {
+			mi.From = mx.Name
+			if mi.Exposed == nil {
+				mi.Exposed = exposedOf(mx.ExtAttrs.List)
+			}
+			mi.Secure = mi.Secure || hasAttr(mx.ExtAttrs.List, "SecureContext")
+		}
+		it.Members = append(it.Members, mi)
+	}
+	return it
+}
+
+// checkPartial reports a partial definition of the input that has no
+// definition to merge into, or whose definition is imported.
+func (m *Model) checkPartial(d idl.Definition, imp *Import) {
+	if imp != nil {
+		return
+	}
+	name := d.DefinitionName()
+	target := m.A.Lookup(name)
+	switch {
+	case target == nil || idl.KindOf(target) != idl.KindOf(d):
+		m.errorAt("partial "+name, d.Pos(), "partial %s has no definition to merge into", name)
+	case m.External[name] != nil:
+		m.errorAt("partial "+name, d.Pos(), "partial %s: %s is imported from %s, whose members cannot be extended here", name, name, m.External[name].Path)
 	}
 }
 
-// ResolveType follows typedefs: it returns the type with typedef names
-// replaced by their definitions (nullability and extended attributes of
-// the use site kept).
+// ResolveType follows typedefs (idl.Analysis.Resolve): it returns the type
+// with typedef names replaced by their definitions (nullability and
+// extended attributes of the use site kept).
 func (m *Model) ResolveType(t *idl.Type) (*idl.Type, error) {
-	return m.resolve(t, 0)
-}
-
-func (m *Model) resolve(t *idl.Type, depth int) (*idl.Type, error) {
-	if depth > 50 {
-		return nil, fmt.Errorf("typedef cycle at %s", t)
-	}
 	if t == nil {
 		return nil, nil
 	}
-	switch {
-	case t.Union || t.Generic != "":
-		c := *t
-		c.Subtypes = make([]*idl.Type, len(t.Subtypes))
-		for i, s := range t.Subtypes {
-			r, err := m.resolve(s, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			c.Subtypes[i] = r
-		}
-		return &c, nil
+	r := m.A.Resolve(t)
+	if r == nil {
+		return nil, posErrorf(t.Pos(), "typedef cycle at %s", t)
 	}
-	td, ok := m.Typedefs[t.Name]
-	if !ok {
-		return t, nil
-	}
-	r, err := m.resolve(td.Type, depth+1)
-	if err != nil {
-		return nil, err
-	}
-	c := *r
-	c.Nullable = r.Nullable || t.Nullable
-	c.ExtAttrs.List = append(append([]*idl.ExtendedAttribute(nil), t.ExtAttrs.List...), r.ExtAttrs.List...)
-	return &c, nil
+	return r, nil
 }
 
 // Ancestors returns the inheritance chain of an interface, nearest first.
 func (m *Model) Ancestors(name string) []*Interface {
 	var out []*Interface
-	seen := map[string]bool{name: true}
-	for it := m.Interfaces[name]; it != nil && it.Parent != ""; {
-		if seen[it.Parent] {
-			break
+	for _, d := range m.A.Ancestors(name) {
+		if it := m.Interfaces[d.DefinitionName()]; it != nil {
+			out = append(out, it)
 		}
-		seen[it.Parent] = true
-		p := m.Interfaces[it.Parent]
-		if p == nil {
-			break
-		}
-		out = append(out, p)
-		it = p
 	}
 	return out
 }
@@ -435,11 +325,15 @@ func (m *Model) Ancestors(name string) []*Interface {
 // order: inherited dictionaries' members first (most distant first), then
 // each dictionary's own members in lexicographic order.
 func (m *Model) DictionaryMembers(name string) [][]*idl.Field {
-	var chain []*Dictionary
-	seen := map[string]bool{}
-	for d := m.Dictionaries[name]; d != nil && !seen[d.Name]; d = m.Dictionaries[d.Parent] {
-		seen[d.Name] = true
-		chain = append([]*Dictionary{d}, chain...)
+	d := m.Dictionaries[name]
+	if d == nil {
+		return nil
+	}
+	chain := []*Dictionary{d}
+	for _, a := range m.A.Ancestors(name) {
+		if p := m.Dictionaries[a.DefinitionName()]; p != nil {
+			chain = append([]*Dictionary{p}, chain...)
+		}
 	}
 	var out [][]*idl.Field
 	for _, d := range chain {

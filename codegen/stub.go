@@ -40,8 +40,11 @@ func (g *Generator) emitStub(b *bytes.Buffer, it *Interface, attrs []*attrInfo, 
 				continue
 			}
 			for _, op := range s.ops {
+				if !op.declares {
+					continue
+				}
 				ret := g.mustType(op.ret)
-				w("func (*stub%s) %s(%s) %s {\n\t%s\n}\n\n", n, op.method, strings.Join(g.argDecls(op.args), ", "), retDecl(ret), zret(ret))
+				w("func (*stub%s) %s(%s) %s {\n\t%s\n}\n\n", n, op.method, strings.Join(g.argDecls(op.params), ", "), retDecl(ret), zret(ret))
 			}
 		}
 		if str != nil {
@@ -89,7 +92,10 @@ func (g *Generator) emitStub(b *bytes.Buffer, it *Interface, attrs []*attrInfo, 
 			continue
 		}
 		for _, op := range s.ops {
-			params := strings.Join(append([]string{"r *webidl.Realm"}, g.argDecls(op.args)...), ", ")
+			if !op.declares {
+				continue
+			}
+			params := strings.Join(append([]string{"r *webidl.Realm"}, g.argDecls(op.params)...), ", ")
 			if s.ctor {
 				w("func (stubStatics%s) %s(%s) (%sMethods, error) { return &stub%s{}, nil }\n\n", n, op.method, params, n, n)
 			} else {

@@ -86,26 +86,64 @@ var bufferTypes = map[string][]string{
 	"AllowSharedBufferSource": {"webidl.KindArrayBuffer", `"view"`},
 }
 
-// GoName turns an IDL identifier into an exported Go identifier.
+// GoName turns an IDL identifier into an exported Go identifier: its
+// words (runs of letters and digits, split where a lower-case letter or
+// digit meets an upper-case one) capitalized, Go's initialisms upper-case
+// (clientId is ClientID, innerHtml InnerHTML, baseURI BaseURI).
 func GoName(s string) string {
 	s = strings.TrimPrefix(s, "_")
 	var b strings.Builder
-	up := true
-	for _, c := range s {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
-			if up && c >= 'a' && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			b.WriteRune(c)
-			up = false
-		default:
-			up = true
+	for _, w := range words(s) {
+		if up := strings.ToUpper(w); initialisms[up] {
+			b.WriteString(up)
+			continue
 		}
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
 	}
 	out := b.String()
 	if out == "" || out[0] >= '0' && out[0] <= '9' {
 		out = "X" + out
+	}
+	return out
+}
+
+// initialisms are the words Go spells upper-case (the list of Go's
+// linters, with the ones Web IDL names use).
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true, "DOM": true, "EOF": true,
+	"GPU": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true, "IP": true, "JSON": true,
+	"RPC": true, "SQL": true, "SSH": true, "SVG": true, "TCP": true, "TLS": true, "TTL": true, "UDP": true,
+	"UI": true, "UID": true, "UUID": true, "URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true,
+	"XMPP": true, "XSRF": true, "XSS": true,
+}
+
+// words splits an identifier into its words: "getElementById" is get,
+// Element, By, Id; "HTMLElement" HTML, Element; "webkit-foo" webkit, foo;
+// digits stay with the word before them ("utf8", "2d").
+func words(s string) []string {
+	isUpper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || !(isUpper(s[i]) || isLower(s[i]) || isDigit(s[i])) {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		c, p := s[i], s[i-1]
+		// aB, 1B: a new word; ABc: the B starts one.
+		if isUpper(c) && (isLower(p) || isDigit(p) || isUpper(p) && i+1 < len(s) && isLower(s[i+1])) {
+			out = append(out, s[start:i])
+			start = i
+		}
 	}
 	return out
 }
@@ -130,6 +168,11 @@ func typeAttrs(t *idl.Type) (mode string, nullToEmpty, allowShared bool) {
 
 // typeOf returns the type information of t (after typedef resolution).
 func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
+	if _, buf := bufferTypes[t0.Name]; buf && g.m.A.IsBuiltin(t0.Name) {
+		// Web IDL's own buffer typedefs, when the input does not define
+		// them: the binding's buffer source type.
+		return g.typeOfResolved(t0)
+	}
 	t, err := g.m.ResolveType(t0)
 	if err != nil {
 		return nil, err
@@ -139,7 +182,10 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 			return nil, posErrorf(a.Pos(), "unsupported extended attribute [%s] on type %s", a.Name, t)
 		}
 	}
+	prevName := g.unionName
+	g.unionName = g.unionTypedef(t0)
 	ti, err := g.typeOfResolved(t)
+	g.unionName = prevName
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +194,22 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 	}
 	g.types[ti.key] = ti
 	return ti, nil
+}
+
+// unionTypedef returns the name of the typedef t refers to when that
+// typedef stands for a union type (the union's Go type is named after
+// it), else "".
+func (g *Generator) unionTypedef(t *idl.Type) string {
+	if t == nil || t.Union || t.Generic != "" {
+		return ""
+	}
+	if _, ok := g.m.A.Lookup(t.Name).(*idl.Typedef); !ok {
+		return ""
+	}
+	if u := g.m.A.Underlying(t); u != nil && u.Union {
+		return t.Name
+	}
+	return ""
 }
 
 func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
@@ -176,6 +238,8 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 	modeKey := strings.TrimPrefix(strings.TrimPrefix(mode, "webidl.Int"), "Wrap")
 	switch {
 	case t.Union:
+		typedefName := g.unionName
+		g.unionName = ""
 		var members []*tinfo
 		seen := map[string]bool{}
 		var add func(s *idl.Type) error
@@ -233,7 +297,15 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		}
 		key := strings.Join(names, "Or")
 		ti := &tinfo{t: t, key: key, goType: key, cat: catUnion, members: members}
-		if g.ext != nil {
+		if typedefName != "" {
+			// Named after its typedef (an imported typedef's union is the
+			// imported package's type).
+			ti.key, ti.goType = GoName(typedefName), g.m.qualify(typedefName)
+			if imp := g.m.External[typedefName]; imp != nil {
+				ti.key, ti.external = imp.Name+"_"+ti.key, true
+			}
+			key = ti.key
+		} else if g.ext != nil {
 			// A union written in imported IDL: the imported package's
 			// Go type (its conversions are generated here).
 			ti.key, ti.goType, ti.external = g.ext.Name+"_"+key, g.ext.Name+"."+key, true
@@ -349,7 +421,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			return g.typeOfResolved(&c)
 		}
 	}
-	if target, ok := g.m.WindowAliases[name]; ok {
+	if target, ok := g.m.A.AliasOf(name); ok {
 		c := *t
 		c.Name = target
 		return g.typeOfResolved(&c)
@@ -357,67 +429,9 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 	return nil, posErrorf(t.Pos(), "unknown type %s", name)
 }
 
-// distinguishable implements the WebIDL "distinguishable" relation.
-func (g *Generator) distinguishable(a, b *tinfo) bool {
-	if a.nullable && (b.nullable || b.cat == catDictLike && b.name != "record" && g.isDictionary(b)) {
-		return false
-	}
-	if b.nullable && a.cat == catDictLike && g.isDictionary(a) {
-		return false
-	}
-	if a.cat == catUnion || b.cat == catUnion {
-		am, bm := a.members, b.members
-		if a.cat != catUnion {
-			am = []*tinfo{a}
-		}
-		if b.cat != catUnion {
-			bm = []*tinfo{b}
-		}
-		for _, x := range am {
-			for _, y := range bm {
-				if !g.distinguishable(x, y) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	ca, cb := a.cat, b.cat
-	if ca > cb {
-		ca, cb = cb, ca
-		a, b = b, a
-	}
-	switch {
-	case ca == catAny || cb == catAny || ca == catPromise || cb == catPromise:
-		return false
-	case ca == cb:
-		switch ca {
-		case catInterface:
-			return a.name != b.name && !g.inherits(a.name, b.name) && !g.inherits(b.name, a.name)
-		}
-		return false
-	case ca == catUndefined && cb == catDictLike:
-		return false
-	case ca == catObject && cb >= catInterface:
-		return false
-	case ca == catCallback && cb == catDictLike:
-		return !a.legacyNonObjectAsNull
-	}
-	return true
-}
-
 func (g *Generator) isDictionary(t *tinfo) bool {
 	_, ok := g.m.Dictionaries[t.name]
 	return ok
-}
-
-func (g *Generator) inherits(child, parent string) bool {
-	for _, a := range g.m.Ancestors(child) {
-		if a.Name == parent {
-			return true
-		}
-	}
-	return false
 }
 
 // includesNullable reports whether a type is nullable or a union with a

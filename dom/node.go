@@ -54,6 +54,10 @@ type Document struct {
 	ContentType string
 	// ReadyState is "loading", "interactive" or "complete".
 	ReadyState string
+	// FallbackBaseURL, when set, is the base URL of an about:blank or
+	// about:srcdoc document without a base element: its creator's base
+	// URL (HTML's "fallback base URL"). The host sets it.
+	FallbackBaseURL string
 	// Hooks are the embedder's steps run on tree changes; nil fields are
 	// skipped.
 	Hooks DocumentHooks

@@ -15,13 +15,25 @@ type ParallelQueue struct {
 }
 
 // Enqueue is "enqueue steps" on the parallel queue. Steps enqueued after the
-// user agent closed are dropped. Steps must not block.
-func (q *ParallelQueue) Enqueue(steps func()) {
+// user agent closed are dropped: Enqueue reports whether steps were
+// enqueued. Steps must not block.
+func (q *ParallelQueue) Enqueue(steps func()) bool {
 	// 1. Append steps to parallelQueue's algorithm queue.
 	if steps == nil {
-		return
+		return false
 	}
-	q.r.push(task{steps: steps})
+	return q.r.push(task{steps: steps})
+}
+
+// EnqueueValue is Enqueue for a Task value (no closure needed): t.RunTask
+// runs as the steps, or t.DropTask if the queue stops first (its user agent
+// closed). It reports whether t was enqueued; when it was not, neither
+// method is called.
+func (q *ParallelQueue) EnqueueValue(t Task) bool {
+	if t == nil {
+		return false
+	}
+	return q.r.push(task{obj: t})
 }
 
 // IsRunning reports whether steps of this queue are executing now (for

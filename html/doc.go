@@ -27,6 +27,24 @@
 // Everything in this package is goroutine-safe, except that the relevant
 // global object slot and dom objects belong to their event loop.
 //
+// # Embedding
+//
+// QueueTask, QueueGlobalTask and QueueAGlobalTask report whether the task
+// was queued (false: the loop is terminated and the task will never run);
+// QueueTaskValue also tells a queued task that is dropped later (its loop
+// terminated first). EventLoop.RunOnLoop(ctx, f) runs f on a loop and
+// waits, the helper every embedder needs; EventLoop.CheckCurrent tells
+// whether the calling goroutine runs the loop's task (a goroutine id
+// compare, a few nanoseconds), which the packages above use to reject calls
+// from the wrong goroutine with a *WrongGoroutineError naming the loop.
+// ManualScheduler.RunAsTask lets a deterministic test act as one of a
+// loop's tasks. UserAgent.CloseContext bounds the wait of Close.
+//
+// Other specifications keep their per-object state in typed data slots
+// (Slot) of user agents, environment settings objects and event loops, and
+// make their task sources with NewTaskSource, so this package holds nothing
+// specific to them.
+//
 // # Documents
 //
 // Navigable.Navigate makes a new Document (with a new environment settings

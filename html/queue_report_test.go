@@ -150,3 +150,28 @@ func TestRunOnLoopDropped(t *testing.T) {
 		t.Fatalf("RunOnLoop = %v; want ErrLoopTerminated", err)
 	}
 }
+
+func TestCloseContext(t *testing.T) {
+	ua := NewUserAgent()
+	env := mustOpen(t, ua, "https://a.test/").EnvironmentSettingsObject()
+	block, started := make(chan struct{}), make(chan struct{})
+	// A task that blocks on another goroutine's behalf keeps its loop
+	// goroutine busy; CloseContext returns when ctx ends.
+	env.ResponsibleEventLoop().QueueTask(DOMManipulationTaskSource, func() { close(started); <-block })
+	<-started
+	q := ua.StartANewParallelQueue()
+	qblock := make(chan struct{})
+	qstarted := make(chan struct{})
+	go q.Enqueue(func() { close(qstarted); <-qblock })
+	<-qstarted
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := ua.CloseContext(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("CloseContext = %v", err)
+	}
+	close(block)
+	close(qblock)
+	if err := ua.CloseContext(context.Background()); err != nil {
+		t.Fatalf("second CloseContext = %v", err)
+	}
+}

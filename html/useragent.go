@@ -1,6 +1,7 @@
 package html
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -141,12 +142,21 @@ func (ua *UserAgent) Agents() []*Agent {
 // Close terminates every agent (running their termination steps) and stops
 // every parallel queue. It waits up to a few seconds for the goroutines to
 // exit, except those executing a step right now (e.g. the caller's own, when
-// Close is called from a task), which exit once that step returns.
+// Close is called from a task), which exit once that step returns. Use
+// CloseContext to choose how long to wait.
 func (ua *UserAgent) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = ua.CloseContext(ctx)
+}
+
+// CloseContext is Close, waiting for the goroutines until ctx is done (it
+// then returns ctx's error; the goroutines still exit on their own).
+func (ua *UserAgent) CloseContext(ctx context.Context) error {
 	ua.mu.Lock()
 	if ua.closed {
 		ua.mu.Unlock()
-		return
+		return nil
 	}
 	ua.closed = true
 	agents := make([]*Agent, 0, len(ua.agents))
@@ -167,17 +177,17 @@ func (ua *UserAgent) Close() {
 		runners = append(runners, q.r)
 		waits = append(waits, q.r.close())
 	}
-	deadline := time.After(5 * time.Second)
 	for i, w := range waits {
 		if w == nil || runners[i].executing.Load() {
 			continue
 		}
 		select {
 		case <-w:
-		case <-deadline:
-			return
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
+	return nil
 }
 
 func itoa(n uint64) string {

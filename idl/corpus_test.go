@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -174,8 +175,23 @@ func TestFormatCorpus(t *testing.T) {
 	}
 }
 
+// knownSpecErrors are the errors that published specifications make
+// (file, rule, source line): Web IDL forbids both (a dictionary member whose
+// type includes the dictionary, union member types that are not
+// distinguishable), webidl2.js does not check them, and the bindings could
+// not convert such types (the conversion would recurse without end, or be
+// ambiguous), so they stay errors.
+var knownSpecErrors = []string{
+	"css-typed-om.idl indistinguishable-union-members [Exposed=Window] static (CSSColorValue or CSSStyleValue) parse(USVString cssText);",
+	"digital-credentials.idl indistinguishable-union-members typedef (DigitalCredentialPresentationProtocol or DigitalCredentialIssuanceProtocol) DigitalCredentialProtocol;",
+	"hid.idl dictionary-includes-itself dictionary HIDCollectionInfo {",
+	"secure-payment-confirmation.idl indistinguishable-union-members required (CollectedClientAdditionalPaymentData or CollectedClientAdditionalPaymentRegistrationData) payment;",
+	"service-workers.idl dictionary-includes-itself dictionary RouterCondition {",
+}
+
 // TestValidateCorpus validates the whole @webref/idl corpus at once: like
-// webidl2.js's validate, it must find no errors (warnings are allowed).
+// webidl2.js's validate, it must find no errors (warnings are allowed)
+// but the known ones of published specifications (knownSpecErrors).
 func TestValidateCorpus(t *testing.T) {
 	var parsed []*File
 	for _, f := range loadCorpus(t) {
@@ -187,10 +203,22 @@ func TestValidateCorpus(t *testing.T) {
 	}
 	problems := Validate(parsed...)
 	counts := map[string]int{}
+	known := map[string]bool{}
+	for _, k := range knownSpecErrors {
+		known[k] = true
+	}
+	seen := map[string]bool{}
 	for _, p := range problems {
 		counts[p.Severity.String()+" "+p.Rule]++
-		if p.Severity == SeverityError {
+		key := p.Pos.Filename + " " + p.Rule + " " + strings.TrimSpace(p.Line)
+		if p.Severity == SeverityError && !known[key] {
 			t.Errorf("%s", p.Detail())
+		}
+		seen[key] = true
+	}
+	for _, k := range knownSpecErrors {
+		if !seen[k] {
+			t.Errorf("known error not reported (fixed upstream? remove it from knownSpecErrors): %s", k)
 		}
 	}
 	t.Logf("problems on the whole corpus: %v", counts)

@@ -2,6 +2,7 @@ package idl
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a positioned syntax error.
@@ -42,19 +43,78 @@ func (e *Error) Excerpt() string { return CaretContext(e.Line, e.Caret) }
 
 // CaretContext renders a source line and, under it, a caret at the 1-based
 // byte column col. Tabs in the prefix are kept so the caret lines up.
+// Control characters (other than tab) and invalid UTF-8 are shown escaped,
+// as \x1b or \u009b, so that an excerpt can never send terminal escape
+// sequences from the input to the terminal; the caret still lines up.
 func CaretContext(line string, col int) string {
-	var b strings.Builder
-	b.WriteString(line)
-	b.WriteByte('\n')
-	for i := 0; i < col-1 && i < len(line); i++ {
-		if line[i] == '\t' {
-			b.WriteByte('\t')
-		} else if line[i]&0xC0 != 0x80 { // one space per character
-			b.WriteByte(' ')
+	var b, caret strings.Builder
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		var text string
+		switch {
+		case r == '\t':
+			text = "\t"
+		case r == utf8.RuneError && size == 1:
+			text = `\x` + hex2(line[i])
+		case r < 0x20 || r == 0x7f:
+			text = `\x` + hex2(byte(r))
+		case r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029:
+			text = `\u` + hex2(byte(r>>8)) + hex2(byte(r))
+		default:
+			text = line[i : i+size]
 		}
+		b.WriteString(text)
+		if i < col-1 {
+			if text == "\t" {
+				caret.WriteByte('\t')
+			} else {
+				// One space per character shown.
+				caret.WriteString(strings.Repeat(" ", utf8.RuneCountInString(text)))
+			}
+		}
+		i += size
 	}
+	b.WriteByte('\n')
+	b.WriteString(caret.String())
 	b.WriteByte('^')
 	return b.String()
+}
+
+// Sanitize returns s with control characters (tab included) and invalid
+// UTF-8 escaped as CaretContext shows them, for printing text taken from
+// the input (names, string values) to a terminal.
+func Sanitize(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 || r == utf8.RuneError || r == 0x2028 || r == 0x2029 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\x` + hex2(s[i]))
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\x` + hex2(byte(r)))
+		case r >= 0x80 && r < 0xa0, r == 0x2028, r == 0x2029:
+			b.WriteString(`\u` + hex2(byte(r>>8)) + hex2(byte(r)))
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func hex2(c byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[c>>4], digits[c&15]})
 }
 
 // ErrorList is the list of syntax errors of one parse; it implements error.

@@ -185,6 +185,10 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 			v.report("no-nointerfaceobject", a.Position,
 				"[LegacyNoInterfaceObject] is an undesirable legacy feature that may be removed from Web IDL")
 		}
+		if a.Name == "Constructor" {
+			v.report("constructor-member", a.Position, "[Constructor] is obsolete; declare a constructor() operation in the interface instead")
+			continue
+		}
 		if to, ok := renamedExtAttrs[a.Name]; ok {
 			v.report("renamed-legacy", a.Position, "["+a.Name+"] is now called ["+to+"]")
 			continue

@@ -42,11 +42,35 @@ func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
 	p.file.text = p.src
 	p.toks = ps.arena.tokenize(p.src)
 	p.file.Tokens = p.toks
+	p.checkReserved()
 	p.parseDefinitions()
 	if len(p.errs) > 0 {
 		return p.file, p.errs
 	}
 	return p.file, nil
+}
+
+// checkReserved reports the identifiers that Web IDL reserves
+// (https://webidl.spec.whatwg.org/#idl-names): "toString", and
+// "constructor" and "toString" escaped with an underscore ("constructor"
+// itself is a keyword). Parsing goes on, so the file still gets its AST.
+func (p *parser) checkReserved() {
+	for i := range p.toks {
+		t := &p.toks[i]
+		if t.Kind != TokenIdentifier || t.Len < 8 || t.Len > 12 {
+			continue
+		}
+		switch v := p.val(t); v {
+		case "toString", "_toString", "_constructor":
+			pos := p.at(t)
+			line, caret := lineWindow(p.src, pos.Offset)
+			p.errs = append(p.errs, &Error{Pos: pos, Line: line, Caret: caret,
+				Message: strings.TrimPrefix(v, "_") + " is a reserved identifier and must not be used."})
+			if len(p.errs) >= maxErrors/2 {
+				return // the parse may add the other half
+			}
+		}
+	}
 }
 
 // maxErrors bounds the errors reported for one file.
@@ -1327,7 +1351,10 @@ func (p *parser) parseSingleType(context string) *Type {
 	case t.Keyword:
 		if ty = p.parsePrimitiveType(context); ty == nil {
 			switch p.val(t) {
-			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined":
+			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined",
+				"ArrayBuffer", "SharedArrayBuffer", "DataView", "Int8Array", "Int16Array", "Int32Array",
+				"Uint8Array", "Uint16Array", "Uint32Array", "Uint8ClampedArray", "BigInt64Array",
+				"BigUint64Array", "Float16Array", "Float32Array", "Float64Array":
 				p.pos++
 				ty = p.newType(t, p.val(t), context)
 				ty.Tokens.Base = t
@@ -1450,6 +1477,11 @@ func (p *parser) parseGeneric(context string) *Type {
 		sub := p.parseType(context)
 		if sub == nil {
 			p.fail("Missing Promise subtype")
+		}
+		if sub.Name == "void" && sub.Tokens.Base != nil && p.val(sub.Tokens.Base) == "void" && !sub.Nullable {
+			// The obsolete Promise<void> is read as a return type, as
+			// webidl2.js does (which then asks for undefined).
+			sub.Context = "return-type"
 		}
 		ty.Subtypes = []*Type{sub}
 	case "record":

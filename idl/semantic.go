@@ -39,6 +39,8 @@ type Analysis struct {
 	// typedefCycles lists the typedefs that are part of a cycle, in file
 	// order.
 	typedefCycles []*Typedef
+	// selfIncluding holds the dictionaries that include themselves.
+	selfIncluding map[string]bool
 }
 
 // typedefInfo is what Analyze precomputes for one typedef.
@@ -109,6 +111,7 @@ func Analyze(files ...*File) *Analysis {
 	}
 	a.findInheritanceCycles()
 	a.analyzeTypedefs()
+	a.findSelfIncludingDictionaries()
 	return a
 }
 
@@ -1045,6 +1048,8 @@ type OverloadSet struct {
 	Constructor bool
 	// Overloads are in the order of Members.
 	Overloads []Overload
+	// required caches requiredCount of each overload's arguments.
+	required []int
 }
 
 // OverloadSets returns the overload sets of the merged interface, mixin,
@@ -1177,7 +1182,17 @@ func requiredCount(args []*Argument) int {
 // with n arguments when n ≤ s.MaxLength() — in the order of the set's
 // overloads. An overload whose last argument is variadic has entries for
 // every length from its argument count up to max(n, s.MaxLength()).
+//
+// The set caches what it computes from its overloads on the first call:
+// do not change Overloads afterwards, nor make the first call from several
+// goroutines at once.
 func (s *OverloadSet) Effective(n int) []EffectiveEntry {
+	if len(s.required) != len(s.Overloads) {
+		s.required = make([]int, len(s.Overloads))
+		for i, o := range s.Overloads {
+			s.required[i] = requiredCount(o.Arguments)
+		}
+	}
 	var out []EffectiveEntry
 	for i, o := range s.Overloads {
 		k := len(o.Arguments)
@@ -1185,7 +1200,7 @@ func (s *OverloadSet) Effective(n int) []EffectiveEntry {
 		// An overload declared with k arguments has the entry of length k,
 		// entries of every longer length if variadic, and entries of
 		// length i for each trailing optional (or variadic) argument i.
-		if n == k || variadic && n > k || n < k && n >= requiredCount(o.Arguments) {
+		if n == k || variadic && n > k || n < k && n >= s.required[i] {
 			out = append(out, EffectiveEntry{Overload: i, Length: n, args: o.Arguments})
 		}
 	}
@@ -1231,4 +1246,172 @@ func (a *Analysis) distinguishingIndex(entries []EffectiveEntry, budget *int) (i
 		}
 	}
 	return 0, false, false
+}
+
+// ---------------------------------------------------------------------------
+// Dictionaries that include themselves
+
+// IncludesItself reports whether a member of the dictionary named name (or
+// of one it inherits from) has a type that includes the dictionary, which
+// https://webidl.spec.whatwg.org/#idl-dictionaries forbids: a type
+// includes dictionary D when it is D or a dictionary inheriting from D, a
+// nullable type, sequence or frozen array type whose inner or element type
+// includes D, a union type with a member type that includes D, a record
+// type whose value type includes D, or a dictionary with a member or
+// inherited member whose type includes D. Typedefs are followed. A
+// dictionary that is only part of an inheritance cycle is not reported here
+// (see InInheritanceCycle).
+func (a *Analysis) IncludesItself(name string) bool { return a.selfIncluding[name] }
+
+// findSelfIncludingDictionaries computes IncludesItself for every
+// dictionary: the dictionaries in a cycle of the graph whose nodes are the
+// dictionaries and typedefs, with an edge from a dictionary to its parent
+// and to the dictionaries and typedefs its members' types name, and from a
+// typedef to those its type names. (A dictionary inheriting from D
+// includes what D includes, and includes D; so every dictionary on such a
+// cycle includes itself.) Linear in the size of the definitions.
+func (a *Analysis) findSelfIncludingDictionaries() {
+	a.selfIncluding = map[string]bool{}
+	ids := map[string]int{}
+	var names []string
+	var defs []Definition
+	for _, f := range a.files {
+		for _, d := range f.Definitions {
+			switch d.(type) {
+			case *Dictionary, *Typedef:
+				name := d.DefinitionName()
+				if a.defs[name] == d {
+					ids[name] = len(names)
+					names = append(names, name)
+					defs = append(defs, d)
+				}
+			}
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	var refs func(out []int, t *Type) []int
+	refs = func(out []int, t *Type) []int {
+		if t == nil {
+			return out
+		}
+		switch {
+		case t.Union:
+			for _, s := range t.Subtypes {
+				out = refs(out, s)
+			}
+		case t.Generic == "sequence" || t.Generic == "FrozenArray":
+			out = refs(out, t.Subtypes[0])
+		case t.Generic == "record":
+			if len(t.Subtypes) == 2 {
+				out = refs(out, t.Subtypes[1])
+			}
+		case t.Generic == "":
+			if id, ok := ids[t.Name]; ok {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	succ := func(v int, out []int) []int {
+		switch d := defs[v].(type) {
+		case *Typedef:
+			return refs(out, d.Type)
+		case *Dictionary:
+			if id, ok := ids[d.Inheritance]; ok {
+				if _, isDict := defs[id].(*Dictionary); isDict {
+					out = append(out, id)
+				}
+			}
+			for _, part := range a.DictionaryParts(d.Name) {
+				for _, f := range part.Members {
+					out = refs(out, f.Type)
+				}
+			}
+		}
+		return out
+	}
+	for _, comp := range cyclicComponents(len(names), succ) {
+		for _, v := range comp {
+			if d, ok := defs[v].(*Dictionary); ok && !a.cyclic[d.Name] {
+				a.selfIncluding[d.Name] = true
+			}
+		}
+	}
+}
+
+// cyclicComponents returns the strongly connected components of a graph of
+// n nodes that contain a cycle (more than one node, or a node with an edge
+// to itself), by Tarjan's algorithm run iteratively, so that paths of any
+// length work. succ appends the successors of a node to out.
+func cyclicComponents(n int, succ func(v int, out []int) []int) [][]int {
+	const unvisited = -1
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = unvisited
+	}
+	type frame struct {
+		v    int
+		next int
+		succ []int
+	}
+	var out [][]int
+	var stack []int
+	var call []frame
+	counter := 0
+	for root := 0; root < n; root++ {
+		if index[root] != unvisited {
+			continue
+		}
+		push := func(v int) {
+			index[v], low[v] = counter, counter
+			counter++
+			stack = append(stack, v)
+			onStack[v] = true
+			call = append(call, frame{v: v, succ: succ(v, nil)})
+		}
+		push(root)
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.next < len(f.succ) {
+				w := f.succ[f.next]
+				f.next++
+				if index[w] == unvisited {
+					push(w)
+				} else if onStack[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v, vs := f.v, f.succ
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := &call[len(call)-1]
+				low[p.v] = min(low[p.v], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			i := len(stack) - 1
+			for stack[i] != v {
+				i--
+			}
+			comp := append([]int(nil), stack[i:]...)
+			stack = stack[:i]
+			for _, w := range comp {
+				onStack[w] = false
+			}
+			self := false
+			for _, w := range vs {
+				self = self || w == v
+			}
+			if len(comp) > 1 || self {
+				out = append(out, comp)
+			}
+		}
+	}
+	return out
 }

@@ -71,7 +71,12 @@ func isKeyword(s string) bool {
 		"partial", "readonly", "record", "required",
 		"sequence", "setlike", "setter", "short",
 		"static", "stringifier", "symbol", "true",
-		"typedef", "undefined", "unrestricted", "unsigned":
+		"typedef", "undefined", "unrestricted", "unsigned",
+		// The buffer source types are keywords too (BufferRelatedType).
+		"ArrayBuffer", "SharedArrayBuffer", "DataView", "Int8Array",
+		"Int16Array", "Int32Array", "Uint8Array", "Uint16Array",
+		"Uint32Array", "Uint8ClampedArray", "BigInt64Array",
+		"BigUint64Array", "Float16Array", "Float32Array", "Float64Array":
 		return true
 	}
 	return false

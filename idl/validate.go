@@ -88,40 +88,51 @@ type Rule struct {
 // Rules lists the rules Validate checks. Rules that find IDL which is
 // invalid but present in published specifications (the @webref/idl corpus)
 // are warnings, so that the platform's IDL as a whole validates without
-// errors; the description says so.
+// errors; the description says so. Two rules are exceptions, errors even
+// though a few published specifications break them, because bindings could
+// not convert such types: dictionary-includes-itself and
+// indistinguishable-union-members.
 var Rules = map[string]Rule{
-	"no-duplicate":                 {SeverityError, "two non-partial definitions have the same name"},
-	"no-duplicate-member":          {SeverityError, "two members of an interface, namespace or dictionary (with its partials, mixins and inherited dictionaries) have the same name"},
-	"no-cross-overload":            {SeverityError, "an operation is overloaded across an interface and its partial interfaces or mixins"},
-	"no-duplicate-enum-value":      {SeverityError, "an enumeration lists a value twice"},
-	"no-duplicate-argument":        {SeverityError, "two arguments of one operation have the same name"},
-	"undefined-type":               {SeverityError, "a name used as a type, inherited, included or extended by a partial is not defined by the given files, or is not a definition of the right kind"},
-	"alias-type":                   {SeverityWarning, "a [LegacyWindowAlias] name is used as a type (published specs do this)"},
-	"bad-inheritance":              {SeverityError, "an inheritance chain is cyclic"},
-	"typedef-cycle":                {SeverityError, "a typedef refers to itself (through typedefs and unions)"},
-	"indistinguishable-overloads":  {SeverityError, "overloads of an operation or constructor cannot be told apart by argument count and types"},
-	"overload-prefix-mismatch":     {SeverityWarning, "overloads differ in type or optionality before their distinguishing argument (published specs do this)"},
-	"partial-constructor":          {SeverityWarning, "a constructor is declared in a partial interface, which the grammar does not allow (published specs do this)"},
-	"promise-overload-mix":         {SeverityError, "some overloads of an operation return a Promise and others do not"},
-	"dict-arg-optional":            {SeverityError, "a dictionary argument without required members that is last or followed only by optional arguments is not optional"},
-	"dict-arg-default":             {SeverityError, "an optional dictionary argument without required members has no default value"},
-	"no-nullable-dict-arg":         {SeverityError, "an operation argument has a nullable dictionary type"},
-	"no-nullable-dict-member":      {SeverityWarning, "a dictionary member has a nullable dictionary type (published specs do this)"},
-	"no-nullable-union-dict":       {SeverityError, "a nullable union type has a dictionary member type"},
-	"no-nullable-promise":          {SeverityError, "a Promise type is made nullable (through a typedef)"},
-	"invalid-nullable":             {SeverityError, "a nullable type's inner type is any, an ObservableArray, nullable, or a union that includes a nullable type"},
-	"require-exposed":              {SeverityError, "an interface or namespace has no [Exposed] extended attribute"},
-	"unknown-extended-attribute":   {SeverityWarning, "an extended attribute is not defined by Web IDL or a well-known platform specification"},
-	"malformed-extended-attribute": {SeverityError, "a known extended attribute takes arguments or a value of the wrong form, or annotates a type it does not apply to"},
-	"renamed-legacy":               {SeverityWarning, "a legacy extended attribute is used under its old name"},
-	"no-nointerfaceobject":         {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
-	"variadic-not-last":            {SeverityError, "a variadic argument is not the last argument"},
-	"bad-attribute-type":           {SeverityError, "an attribute has a dictionary, sequence or record type (or a union including one)"},
-	"nullable-dict-attribute":      {SeverityWarning, "an attribute has a nullable dictionary type, not in a union (published specs do this)"},
-	"bad-value":                    {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
-	"null-default":                 {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
-	"no-constructible-global":      {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
-	"multiple-iterables":           {SeverityError, "an interface has more than one iterable, async_iterable, maplike or setlike declaration"},
+	"no-duplicate":                    {SeverityError, "two non-partial definitions have the same name"},
+	"no-duplicate-member":             {SeverityError, "two members of an interface, namespace or dictionary (with its partials, mixins and inherited dictionaries) have the same name"},
+	"no-cross-overload":               {SeverityError, "an operation is overloaded across an interface and its partial interfaces or mixins"},
+	"no-duplicate-enum-value":         {SeverityError, "an enumeration lists a value twice"},
+	"no-duplicate-argument":           {SeverityError, "two arguments of one operation have the same name"},
+	"undefined-type":                  {SeverityError, "a name used as a type, inherited, included or extended by a partial is not defined by the given files, or is not a definition of the right kind"},
+	"alias-type":                      {SeverityWarning, "a [LegacyWindowAlias] name is used as a type (published specs do this)"},
+	"bad-inheritance":                 {SeverityError, "an inheritance chain is cyclic"},
+	"typedef-cycle":                   {SeverityError, "a typedef refers to itself (through typedefs and unions)"},
+	"dictionary-includes-itself":      {SeverityError, "the type of a dictionary member includes the dictionary itself (through members, inheritance, typedefs, nullable, sequence, FrozenArray, record value or union types)"},
+	"indistinguishable-union-members": {SeverityError, "two flattened member types of a union type are not distinguishable (a type listed twice, long and double, an interface and its parent, ...)"},
+	"indistinguishable-overloads":     {SeverityError, "overloads of an operation or constructor cannot be told apart by argument count and types"},
+	"overload-prefix-mismatch":        {SeverityWarning, "overloads differ in type or optionality before their distinguishing argument (published specs do this)"},
+	"partial-constructor":             {SeverityWarning, "a constructor is declared in a partial interface, which the grammar does not allow (published specs do this)"},
+	"promise-overload-mix":            {SeverityError, "some overloads of an operation return a Promise and others do not"},
+	"dict-arg-optional":               {SeverityError, "a dictionary argument without required members that is last or followed only by optional arguments is not optional"},
+	"dict-arg-default":                {SeverityError, "an optional dictionary argument without required members has no default value"},
+	"no-nullable-dict-arg":            {SeverityError, "an operation argument has a nullable dictionary type"},
+	"no-nullable-dict-member":         {SeverityWarning, "a dictionary member has a nullable dictionary type (published specs do this)"},
+	"no-nullable-union-dict":          {SeverityError, "a nullable union type has a dictionary member type"},
+	"no-nullable-promise":             {SeverityError, "a Promise type is made nullable (through a typedef)"},
+	"invalid-nullable":                {SeverityError, "a nullable type's inner type is any, an ObservableArray, nullable, or a union that includes a nullable type"},
+	"require-exposed":                 {SeverityError, "an interface or namespace has no [Exposed] extended attribute"},
+	"unknown-extended-attribute":      {SeverityWarning, "an extended attribute is not defined by Web IDL or a well-known platform specification"},
+	"malformed-extended-attribute":    {SeverityError, "a known extended attribute takes arguments or a value of the wrong form, or annotates a type it does not apply to"},
+	"renamed-legacy":                  {SeverityWarning, "a legacy extended attribute is used under its old name"},
+	"no-nointerfaceobject":            {SeverityWarning, "[LegacyNoInterfaceObject] is used (an undesirable legacy feature)"},
+	"variadic-not-last":               {SeverityError, "a variadic argument is not the last argument"},
+	"bad-attribute-type":              {SeverityError, "an attribute has a dictionary, sequence, async_sequence or record type (or a union including one)"},
+	"nullable-dict-attribute":         {SeverityWarning, "an attribute has a nullable dictionary type, not in a union (published specs do this)"},
+	"bad-value":                       {SeverityError, "a constant or default value is of the wrong kind for its type (a string for a number, a value outside an enum, ...)"},
+	"null-default":                    {SeverityWarning, "null is the default value of a type that is not nullable (published specs do this)"},
+	"no-constructible-global":         {SeverityError, "a [Global] interface has a constructor or a legacy factory function"},
+	"async-sequence-idl-to-js":        {SeverityError, "an operation returns, or a callback takes as argument, an async_sequence type, which is only converted from JavaScript to IDL"},
+	"obsolete-async-iterable-syntax":  {SeverityError, "the obsolete \"async iterable<...>\" form is used instead of async_iterable"},
+	"migrate-allowshared":             {SeverityError, "[AllowShared] annotates BufferSource, which AllowSharedBufferSource replaces"},
+	"constructor-member":              {SeverityError, "the obsolete [Constructor] extended attribute is used instead of a constructor() operation"},
+	"incomplete-op":                   {SeverityError, "a regular or static operation has no identifier"},
+	"replace-void":                    {SeverityError, "the obsolete void type is used instead of undefined"},
+	"multiple-iterables":              {SeverityError, "an interface has more than one iterable, async_iterable, maplike or setlike declaration"},
 }
 
 // Validate checks one or more parsed files together, after merging partial
@@ -236,6 +247,8 @@ type validator struct {
 	fileIdx map[string]int
 	// required caches requiredMembers.
 	required map[*Dictionary]bool
+	// unionDepth counts the union types checkType is inside.
+	unionDepth int
 	// groups and groupIdx are scratch space for checkMembersTogether.
 	groups   [][]namedMember
 	groupIdx map[string]int
@@ -340,9 +353,14 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkPartialTarget(d, d.Tokens.Name)
 		} else {
 			v.checkDictionary(d)
+			if v.a.IncludesItself(d.Name) {
+				v.report("dictionary-includes-itself", namePos(d.Tokens.Name, d.Position),
+					"dictionary "+d.Name+" has a member whose type includes "+d.Name+" itself (directly, or through other dictionaries, typedefs, sequences, records or unions)")
+			}
 		}
 		for _, f := range d.Members {
 			v.checkExtAttrs(&f.ExtAttrs, f, f.Type)
+			v.checkAllowShared(f.Type, &f.ExtAttrs)
 			v.checkType(f.Type)
 			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Position), "no-nullable-dict-member", "dictionary member "+f.Name)
 			if f.Default != nil {
@@ -362,6 +380,12 @@ func (v *validator) checkDefinition(d Definition) {
 	case *Callback:
 		v.checkType(d.ReturnType)
 		v.checkArguments(d.Arguments)
+		for _, a := range d.Arguments {
+			if r := v.a.Underlying(a.Type); r != nil && r.Generic == "async_sequence" {
+				v.report("async-sequence-idl-to-js", namePos(a.Tokens.Name, a.Position),
+					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
+			}
+		}
 	case *Includes:
 		t, ok := v.defs[d.Target].(*Interface)
 		if !ok || t.Mixin {
@@ -539,7 +563,7 @@ func (v *validator) checkMember(d Definition, m Member) {
 		var buf [8]*Type
 		for _, t := range v.a.FlattenedMemberTypes(buf[:0], m.Type) {
 			switch {
-			case t.Generic == "sequence" || t.Generic == "record":
+			case t.Generic == "sequence" || t.Generic == "record" || t.Generic == "async_sequence":
 				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
 			case t.Generic == "" && v.a.IsDictionary(t):
 				if r := v.a.Underlying(m.Type); r != nil && !r.Union && v.a.includesNullable(m.Type) {
@@ -550,8 +574,15 @@ func (v *validator) checkMember(d Definition, m Member) {
 			}
 		}
 	case *Operation:
+		if m.Name == "" && (m.Special == "" || m.Special == "static") {
+			v.report("incomplete-op", m.Position, "a regular or static operation needs an identifier")
+		}
 		if m.ReturnType != nil {
 			v.checkType(m.ReturnType)
+			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic == "async_sequence" {
+				v.report("async-sequence-idl-to-js", m.ReturnType.Position,
+					"operation "+m.Name+" cannot return an async_sequence type (it would be converted from IDL to JavaScript)")
+			}
 		}
 		v.checkArguments(m.Arguments)
 	case *Constructor:
@@ -563,6 +594,9 @@ func (v *validator) checkMember(d Definition, m Member) {
 		v.checkType(m.Type)
 		v.checkValue(m.Type, m.Value, "constant "+m.Name)
 	case *Iterable:
+		if m.LegacyAsyncSyntax {
+			v.report("obsolete-async-iterable-syntax", m.Position, "\"async iterable\" is obsolete; write async_iterable")
+		}
 		v.checkType(m.Key)
 		v.checkType(m.Value)
 		v.checkArguments(m.Arguments)
@@ -624,18 +658,36 @@ func (v *validator) checkDictionary(d *Dictionary) {
 }
 
 func (v *validator) checkArguments(args []*Argument) {
+	// Duplicate names: a set for long argument lists, so that the check
+	// stays linear in their length.
+	var names map[string]bool
+	if len(args) > 16 {
+		names = make(map[string]bool, len(args))
+	}
+	// requiredAfter[i] is set when a required argument follows argument i
+	// (computed lazily, from the end, at most once).
+	var requiredAfter []bool
 	for i, a := range args {
 		pos := namePos(a.Tokens.Name, a.Position)
-		for _, b := range args[:i] {
-			if b.Name == a.Name {
-				v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
-				break
+		dup := false
+		if names != nil {
+			dup = names[a.Name]
+			names[a.Name] = true
+		} else {
+			for _, b := range args[:i] {
+				if dup = b.Name == a.Name; dup {
+					break
+				}
 			}
+		}
+		if dup {
+			v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
 		}
 		if a.Variadic && i != len(args)-1 {
 			v.report("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
 		}
 		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
+		v.checkAllowShared(a.Type, &a.ExtAttrs)
 		v.checkType(a.Type)
 		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument "+a.Name)
 		if a.Default != nil {
@@ -654,13 +706,14 @@ func (v *validator) checkArguments(args []*Argument) {
 		if a.Variadic {
 			continue
 		}
-		restOptional := true
-		for _, b := range args[i+1:] {
-			if !b.Optional && !b.Variadic {
-				restOptional = false
+		if requiredAfter == nil {
+			requiredAfter = make([]bool, len(args))
+			for j := len(args) - 2; j >= 0; j-- {
+				b := args[j+1]
+				requiredAfter[j] = requiredAfter[j+1] || !b.Optional && !b.Variadic
 			}
 		}
-		if restOptional {
+		if !requiredAfter[i] {
 			v.report("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
 		}
 	}
@@ -739,14 +792,20 @@ func (v *validator) checkType(t *Type) {
 		return
 	}
 	v.checkExtAttrs(&t.ExtAttrs, t, t)
+	v.checkAllowShared(t, &t.ExtAttrs)
 	switch {
 	case t.Union:
 		nullables := 0
+		v.unionDepth++
 		for _, s := range t.Subtypes {
 			v.checkType(s)
 			if v.a.includesNullable(s) {
 				nullables++
 			}
+		}
+		v.unionDepth--
+		if v.unionDepth == 0 {
+			v.checkUnionMembers(t)
 		}
 		if nullables > 1 {
 			v.report("invalid-nullable", t.Position, "a union type can include at most one nullable member type")
@@ -764,6 +823,10 @@ func (v *validator) checkType(t *Type) {
 			v.report("invalid-nullable", t.Position, "an ObservableArray type cannot be nullable")
 		}
 	default:
+		if t.Name == "void" && t.Tokens.Base != nil && t.Tokens.Base.Len == 4 {
+			v.report("replace-void", t.Position, "void is obsolete; write undefined")
+			return
+		}
 		keyword := t.Tokens.Base != nil && t.Tokens.Base.Keyword
 		if !keyword && !primitiveNames[t.Name] {
 			d, ok := v.defs[t.Name]
@@ -829,7 +892,7 @@ func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
 	// One budget for the whole set, so that absurd inputs (thousands of
 	// overloads of thousands of arguments) stay cheap.
 	budget := DistinguishingIndexBudget
-	for n := 0; n <= set.MaxLength(); n++ {
+	for n, maxLength := 0, set.MaxLength(); n <= maxLength; n++ {
 		entries := set.Effective(n)
 		if len(entries) < 2 {
 			continue
@@ -985,4 +1048,39 @@ func Check(files ...*File) (Problems, error) {
 		return ps, errs
 	}
 	return ps, nil
+}
+
+// checkUnionMembers checks that the flattened member types of the
+// outermost union type t are pairwise distinguishable, as
+// https://webidl.spec.whatwg.org/#idl-union requires. It reports the first
+// pair that is not (and names that are not defined are left to
+// undefined-type).
+func (v *validator) checkUnionMembers(t *Type) {
+	if !v.resolvable(t) {
+		return
+	}
+	var buf [8]*Type
+	ms := v.a.FlattenedMemberTypes(buf[:0], t)
+	for i, x := range ms {
+		for _, y := range ms[i+1:] {
+			if !v.a.Distinguishable(x, y) {
+				v.report("indistinguishable-union-members", t.Position,
+					"the member types "+x.String()+" and "+y.String()+" of union type "+t.String()+" are not distinguishable")
+				return
+			}
+		}
+	}
+}
+
+// checkAllowShared reports [AllowShared] on the BufferSource typedef (in
+// the type's or its argument's or member's extended attributes):
+// AllowSharedBufferSource replaces it
+// (https://webidl.spec.whatwg.org/#AllowSharedBufferSource).
+func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
+	if t == nil || t.Union || t.Generic != "" || t.Name != "BufferSource" {
+		return
+	}
+	if a := attrs.Get("AllowShared"); a != nil {
+		v.report("migrate-allowshared", t.Position, "[AllowShared] BufferSource is replaced by AllowSharedBufferSource")
+	}
 }

@@ -106,7 +106,15 @@ func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManag
 
 // lockManagerOf returns the bottle's associated lock manager.
 func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
-	return bottle.Associated(func() any { return newLockManager(LockTaskQueue(ua)) }).(*LockManager)
+	return bottle.Associated(func() any {
+		u := locksOf(ua)
+		m := newLockManager(u.ltq)
+		m.ua, m.bottle = u, bottle
+		u.mu.Lock()
+		u.managers = append(u.managers, m)
+		u.mu.Unlock()
+		return m
+	}).(*LockManager)
 }
 
 // Request runs the request(name, options, callback) method steps of env's
@@ -203,6 +211,8 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 			}
 		}
 	}
+	// (Every spelling of one DOMString is one lock: see Name.)
+	name = name.Canonical()
 	// 5. If name starts with U+002D HYPHEN-MINUS (-), then return a promise
 	//    rejected with a "NotSupportedError" DOMException.
 	if name.reserved() {

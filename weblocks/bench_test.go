@@ -130,10 +130,17 @@ func newManualWorld(b testing.TB) *manualWorld {
 // settled (its waiting promise).
 func (w *manualWorld) hold(b testing.TB, name Name, mode Mode) *Future {
 	waiting := NewFuture()
-	if _, err := Request(w.env, name, Options{Mode: mode}, func(*Lock) Waiting { return waiting }); err != nil {
-		b.Fatal(err)
-	}
+	w.asTask(w.env, func() {
+		if _, err := Request(w.env, name, Options{Mode: mode}, func(*Lock) Waiting { return waiting }); err != nil {
+			b.Fatal(err)
+		}
+	})
 	return waiting
+}
+
+// asTask runs f as script of env would: as one of its loop's tasks.
+func (w *manualWorld) asTask(env *html.EnvironmentSettingsObject, f func()) {
+	w.sched.RunAsTask(env.ResponsibleEventLoop(), f)
 }
 
 // BenchmarkQueuedGrant is the cost per granted request while `pending`
@@ -180,9 +187,11 @@ func BenchmarkDistinctNames(b *testing.B) {
 			b.ResetTimer()
 			cpu := startCPU(b)
 			for i := 0; i < b.N; i++ {
-				if _, err := Request(w.env, names[i%len(names)], Options{}, cb); err != nil {
-					b.Fatal(err)
-				}
+				w.asTask(w.env, func() {
+					if _, err := Request(w.env, names[i%len(names)], Options{}, cb); err != nil {
+						b.Fatal(err)
+					}
+				})
 				w.sched.RunUntilIdle()
 			}
 			cpu.report()
@@ -207,7 +216,9 @@ func BenchmarkQuery(b *testing.B) {
 			cpu := startCPU(b)
 			defer cpu.report()
 			for i := 0; i < b.N; i++ {
-				f, err := Query(w.env)
+				var f *Future
+				var err error
+				w.asTask(w.env, func() { f, err = Query(w.env) })
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -255,11 +266,13 @@ func BenchmarkTerminate(b *testing.B) {
 					runtime.GC()
 				}
 				worker := startWorker(b, w.env, "https://a.test/w.js")
-				for _, n := range names {
-					if _, err := Request(worker, n, Options{}, cb); err != nil {
-						b.Fatal(err)
+				w.asTask(worker, func() {
+					for _, n := range names {
+						if _, err := Request(worker, n, Options{}, cb); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
+				})
 				w.sched.RunUntilIdle()
 				cpu.resume()
 				b.StartTimer()
@@ -302,4 +315,51 @@ func BenchmarkSchedulerHops(b *testing.B) {
 	cpu := startCPU(b)
 	run(b.N)
 	cpu.report()
+}
+
+// BenchmarkMemoryPerEntry reports the live heap per held lock and per
+// pending request in the Go API, with the request's released future and a
+// shared callback: held (shared locks, all on one name), held-distinct
+// (exclusive locks on distinct names, so each also has its per-name state)
+// and pending (all queued on one name). Run it with -benchtime 1x.
+func BenchmarkMemoryPerEntry(b *testing.B) {
+	const n = 20000
+	for _, kind := range []string{"held", "held-distinct", "pending"} {
+		b.Run(kind, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				w := newManualWorld(b)
+				names := make([]Name, n)
+				for j := range names {
+					names[j] = Name("name" + strconv.Itoa(j))
+				}
+				waiting := NewFuture()
+				cb := func(*Lock) Waiting { return waiting }
+				w.asTask(w.env, func() { Request(w.env, "q", Options{}, cb) })
+				w.sched.RunUntilIdle()
+				futures := make([]*Future, 0, n)
+				before := heapInUse()
+				w.asTask(w.env, func() {
+					for j := 0; j < n; j++ {
+						name, opts := Name("q"), Options{}
+						switch kind {
+						case "held":
+							name, opts.Mode = "s", Shared
+						case "held-distinct":
+							name = names[j]
+						}
+						f, err := Request(w.env, name, opts, cb)
+						if err != nil {
+							b.Fatal(err)
+						}
+						futures = append(futures, f)
+					}
+				})
+				w.sched.RunUntilIdle()
+				after := heapInUse()
+				b.ReportMetric(float64(after-before)/n, "B/"+map[string]string{"held": "held-lock", "held-distinct": "held-lock", "pending": "pending-request"}[kind])
+				runtime.KeepAlive(futures)
+				runtime.KeepAlive(names)
+			}
+		})
+	}
 }

@@ -67,13 +67,29 @@ var TaskSource = html.NewTaskSource("web locks tasks source")
 // clientSlot holds an environment's client record.
 var clientSlot = html.NewSlot[*client]()
 
-// ltqSlot holds a user agent's lock task queue.
-var ltqSlot = html.NewSlot[*html.ParallelQueue]()
+// uaSlot holds a user agent's Web Locks state.
+var uaSlot = html.NewSlot[*uaLocks]()
+
+// uaLocks is the Web Locks state of one user agent: its lock task queue,
+// its lock managers (for the embedder hooks) and its observer.
+type uaLocks struct {
+	ltq      *html.ParallelQueue
+	observer atomic.Pointer[Observer]
+
+	mu       sync.Mutex
+	managers []*LockManager // creation order
+}
+
+func locksOf(ua *html.UserAgent) *uaLocks {
+	return uaSlot.GetOrInit(ua, func() *uaLocks {
+		return &uaLocks{ltq: ua.StartANewNamedParallelQueue("lock task queue")}
+	})
+}
 
 // LockTaskQueue returns the user agent's "lock task queue": the result of
 // starting a new parallel queue, the first time it is needed.
 func LockTaskQueue(ua *html.UserAgent) *html.ParallelQueue {
-	return ltqSlot.GetOrInit(ua, func() *html.ParallelQueue { return ua.StartANewNamedParallelQueue("lock task queue") })
+	return locksOf(ua).ltq
 }
 
 // lookupClient returns env's client record, or nil.

@@ -92,6 +92,8 @@ var diffNames = []Name{
 	NameFromUTF16([]uint16{0xD800}),         // lone high surrogate
 	NameFromUTF16([]uint16{0xDC00, 0}),      // lone low surrogate, NUL
 	NameFromUTF16([]uint16{0xD83D, 0xDE00}), // a surrogate pair (U+1F600)
+	"\xed\xa0\xbd\xed\xb8\x80",              // the same pair spelled as two 3-byte surrogates
+	"\xff", "\xed\xb3\xbf",                  // a stray byte and U+DCFF: one DOMString
 	"-reserved",
 }
 

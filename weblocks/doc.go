@@ -90,4 +90,12 @@
 // terminating it costs O(its own locks and requests); query() is linear in
 // the number of entries, listing pending requests per name in request order
 // and held locks in grant order. Empty per-name state is dropped.
+//
+// Memory (BenchmarkMemoryPerEntry, Go API, amd64): a pending request costs
+// 256 B (its entry and released future, one allocation; the entry is its
+// own task on the event loop and the lock task queue, so no closure is
+// bound per request); a held lock about 290 B (plus the reaction the lock
+// manager adds to its waiting promise); a name with state of its own (a
+// held lock or a queue) about 190 B more for the per-name state and its map
+// entry.
 package weblocks

@@ -5,6 +5,8 @@ import (
 	"sort"
 
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/storage"
 )
 
 // LockManager is a lock manager: the state of the locks and lock requests of
@@ -29,8 +31,10 @@ import (
 // A request and the lock it becomes are one entry: the handle that releases
 // the lock or aborts the request is the entry pointer itself.
 type LockManager struct {
-	ltq   lockTaskQueue
-	names map[Name]*nameState
+	ltq    lockTaskQueue
+	ua     *uaLocks        // nil in tests that make a bare manager
+	bottle *storage.Bottle // the "web-locks" bottle it is the value of
+	names  map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
 	// the held lock set, in grant order
@@ -46,7 +50,16 @@ type LockManager struct {
 
 // lockTaskQueue is the user agent's lock task queue.
 type lockTaskQueue interface {
-	Enqueue(steps func())
+	Enqueue(steps func()) bool
+	EnqueueValue(t html.Task) bool
+}
+
+// enqueueEntry enqueues e's next phase on the lock task queue; if the queue
+// no longer runs (its user agent closed), e.DropTask settles a Go future.
+func (m *LockManager) enqueueEntry(e *entry) {
+	if !m.ltq.EnqueueValue(e) {
+		e.DropTask()
+	}
 }
 
 func newLockManager(ltq lockTaskQueue) *LockManager {
@@ -85,21 +98,23 @@ type entry struct {
 	signal   *dom.AbortSignal
 	algID    dom.AlgorithmID // event-loop side: the "signal to abort the request" algorithm
 
-	ifAvailable, steal bool
-	waiting            Waiting // the callback's result (event-loop side, then read by the release steps)
-	rejected           bool    // event-loop side: the promise was rejected (stolen or aborted)
+	waiting Waiting // the callback's result (event-loop side, then read by the release steps)
 
-	// The entry's hot-path steps, bound once: run does what phase says.
-	// They form one chain that alternates between the lock task queue and
-	// the requester's event loop (request steps, then the callback task,
-	// then the release steps, then the released promise's task), each
-	// enqueued by the one before, so at most one is pending at any time.
-	run   func()
+	// The small fields share one word.
+	ifAvailable, steal bool
+	rejected           bool // event-loop side: the promise was rejected (stolen or aborted)
+	// The entry is its own hot-path task (RunTask runs step, which does
+	// what phase says), on the event loop and on the lock task queue alike,
+	// so no closure is bound per request. The phases form one chain that
+	// alternates between the lock task queue and the requester's event
+	// loop (request steps, then the callback task, then the release steps,
+	// then the released promise's task), each queued by the one before, so
+	// at most one is pending at any time.
 	phase uint8
+	state uint8 // lock task queue side
 
 	// lock task queue side
 	seq          uint64 // order of the request among its client's requests
-	state        uint8
 	ns           *nameState
 	prev, next   *entry // in ns's queue or ns's held list
 	hprev, hnext *entry // in the manager's held list
@@ -140,8 +155,9 @@ func (e *entry) step() {
 // are queued as the entry itself, without a closure.
 func (e *entry) RunTask() { e.step() }
 
-// DropTask runs when the entry's event loop terminated before its phase
-// ran: a Go released future then settles at once (see abandon).
+// DropTask runs when the entry's event loop terminated (or the lock task
+// queue stopped) before its phase ran: a Go released future then settles
+// at once (see abandon).
 func (e *entry) DropTask() {
 	switch e.phase {
 	case loopResolveReleased:
@@ -173,23 +189,27 @@ func environmentGone() *dom.DOMException {
 	return dom.NewDOMException("The lock request or lock was aborted: its environment went away (document unloaded or agent terminated).", dom.AbortError)
 }
 
-// stolenTask rejects a stolen lock's released promise on its event loop.
-type stolenTask struct{ e *entry }
+// rejectTask rejects the released promise of a stolen (or force-released)
+// lock or of a force-released request on its event loop.
+type rejectTask struct {
+	e      *entry
+	reason func() *dom.DOMException
+}
 
 func stolenError() *dom.DOMException {
 	return dom.NewDOMException("The lock was stolen by another request.", dom.AbortError)
 }
 
-func (t stolenTask) RunTask() {
+func (t *rejectTask) RunTask() {
 	if e := t.e; !e.rejected {
 		e.rejected = true
-		e.promise.Reject(stolenError())
+		e.promise.Reject(t.reason())
 	}
 }
 
-func (t stolenTask) DropTask() {
+func (t *rejectTask) DropTask() {
 	if f, ok := t.e.promise.(*Future); ok {
-		f.Reject(stolenError())
+		f.Reject(t.reason())
 	}
 }
 
@@ -309,9 +329,8 @@ func requestALock(e *entry) {
 		e.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
 	}
 	// 3. Enqueue the following steps to the lock task queue:
-	e.run = e.step
 	e.phase = queueRequest
-	m.ltq.Enqueue(e.run)
+	m.enqueueEntry(e)
 	// 4. Return request.
 }
 
@@ -339,10 +358,13 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			// 1. Remove lock from held.
 			m.removeHeld(lock)
 			lock.state = entryReleased
+			if m.ua != nil {
+				m.notify(EventStolen, lock)
+			}
 			// 2. Reject lock's released promise with an "AbortError"
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
-			lock.client.queueTaskValue(&stolenTask{lock})
+			lock.client.queueTaskValue(&rejectTask{lock, stolenError})
 			lock = next
 		}
 		// 2. Prepend request in queue.
@@ -405,6 +427,9 @@ func (m *LockManager) releaseTheLock(lock *entry) {
 		ns := lock.ns
 		m.removeHeld(lock)
 		lock.state = entryReleased
+		if m.ua != nil {
+			m.notify(EventReleased, lock)
+		}
 		// 7. Process the lock request queue queue.
 		m.processTheLockRequestQueue(ns)
 		m.dropIfEmpty(ns)
@@ -425,6 +450,9 @@ func (m *LockManager) abortTheRequest(request *entry) {
 		m.unlinkQueued(request)
 		unlinkClient(request)
 		request.state = entryAborted
+		if m.ua != nil {
+			m.notify(EventAborted, request)
+		}
 		// 7. Process the lock request queue queue.
 		m.processTheLockRequestQueue(ns)
 		m.dropIfEmpty(ns)
@@ -468,6 +496,9 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		lock := request
 		// 13. Append lock to manager's held lock set.
 		m.appendHeld(ns, lock)
+		if m.ua != nil {
+			m.notify(EventGranted, lock)
+		}
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
 		lock.phase = loopGranted
@@ -506,12 +537,12 @@ func lockGranted(lock *entry) {
 	lock.waiting = r
 	if r == nil { // already fulfilled
 		lock.phase = queueWaitingSettled
-		m.ltq.Enqueue(lock.run)
+		m.enqueueEntry(lock)
 		return
 	}
 	r.OnSettled(func() {
 		lock.phase = queueWaitingSettled
-		m.ltq.Enqueue(lock.run)
+		m.enqueueEntry(lock)
 	})
 }
 
@@ -566,6 +597,13 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 // and requests of one client (environment) in every lock manager it used.
 // See client for why the scope is a client rather than an agent.
 func terminateRemainingLocksAndRequests(c *client) {
+	for _, cs := range c.states {
+		if m := cs.manager; m.ua != nil {
+			if f := m.ua.observer.Load(); f != nil {
+				(*f)(Event{Kind: EventTerminated, Manager: m, ClientID: c.id})
+			}
+		}
+	}
 	// 1. For each lock request request with agent equal to agent:
 	//    1. Abort the request request.
 	for _, r := range c.entriesIn(entryQueued) {

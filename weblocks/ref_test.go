@@ -19,6 +19,7 @@ package weblocks
 //   - tasks that would invoke the callback of a gone client (its document
 //     was unloaded, its agent terminated) do nothing.
 //   - a terminated (gone) client cannot request or query: InvalidStateError.
+//   - a name is first brought to its canonical spelling (refDOMString).
 //   - every released promise and query promise (Go futures) settles: the
 //     termination steps reject those of the aborted requests and released
 //     locks with "AbortError"; a task that would settle one, dropped
@@ -273,6 +274,7 @@ func (w *refWorld) grantable(request *refRequest) bool {
 // selects the manager like the Storage Buckets API's bucket.locks would).
 func (w *refWorld) requestMethod(c *refClient, bucket string, name Name, mode Mode, ifAvailable, steal bool,
 	signal *refSignal, callback func(*refLock) *refPromise, promise *refPromise, id int) {
+	name = refDOMString(name)
 	// 3. fully active
 	if c.hasDocument && !c.fullyActive {
 		promise.settle(2, "DOMException:InvalidStateError")
@@ -570,6 +572,75 @@ func (w *refWorld) terminateAgent(a *refAgent) {
 			c.gone = true
 		}
 	}
+}
+
+// refDOMString is Name's rule, transcribed separately: decode the bytes to
+// UTF-16 code units (valid UTF-8: the scalar; ED A0..BF xx: that surrogate;
+// any other byte b: U+DC00+b), then spell the code units canonically (pairs
+// as 4-byte UTF-8, lone surrogates as 3 bytes).
+func refDOMString(n Name) Name {
+	s := []byte(n)
+	var units []uint16
+	for i := 0; i < len(s); {
+		b := s[i]
+		switch {
+		case b < 0x80:
+			units = append(units, uint16(b))
+			i++
+		case b == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF:
+			units = append(units, 0xD000|uint16(s[i+1]&0x3F)<<6|uint16(s[i+2]&0x3F))
+			i += 3
+		default:
+			r, size := rune(0), 0
+			switch {
+			case b >= 0xC2 && b <= 0xDF:
+				r, size = rune(b&0x1F), 2
+			case b >= 0xE0 && b <= 0xEF:
+				r, size = rune(b&0x0F), 3
+			case b >= 0xF0 && b <= 0xF4:
+				r, size = rune(b&0x07), 4
+			}
+			ok := size > 0 && i+size <= len(s)
+			for k := 1; ok && k < size; k++ {
+				if s[i+k]&0xC0 != 0x80 {
+					ok = false
+				}
+				r = r<<6 | rune(s[i+k]&0x3F)
+			}
+			min := map[int]rune{2: 0x80, 3: 0x800, 4: 0x10000}[size]
+			if !ok || r < min || r > 0x10FFFF || (r >= 0xD800 && r < 0xE000) {
+				units = append(units, 0xDC00+uint16(b))
+				i++
+				continue
+			}
+			if r >= 0x10000 {
+				r -= 0x10000
+				units = append(units, 0xD800+uint16(r>>10), 0xDC00+uint16(r&0x3FF))
+			} else {
+				units = append(units, uint16(r))
+			}
+			i += size
+		}
+	}
+	var out []byte
+	for i := 0; i < len(units); i++ {
+		c := rune(units[i])
+		if c >= 0xD800 && c < 0xDC00 && i+1 < len(units) && units[i+1] >= 0xDC00 && units[i+1] < 0xE000 {
+			c = 0x10000 + (c-0xD800)<<10 + rune(units[i+1]-0xDC00)
+			i++
+		}
+		switch {
+		case c < 0x80:
+			out = append(out, byte(c))
+		case c < 0x800:
+			out = append(out, 0xC0|byte(c>>6), 0x80|byte(c&0x3F))
+		case c < 0x10000:
+			out = append(out, 0xE0|byte(c>>12), 0x80|byte(c>>6&0x3F), 0x80|byte(c&0x3F))
+		default:
+			out = append(out, 0xF0|byte(c>>18), 0x80|byte(c>>12&0x3F), 0x80|byte(c>>6&0x3F), 0x80|byte(c&0x3F))
+		}
+	}
+	return Name(out)
 }
 
 // refGone is the rejection of a gone client's promises.

@@ -131,4 +131,11 @@
 // === the original. goja (the version in go.mod) inverts the Proxy
 // invariant comparison of a non-configurable accessor's get/set; the
 // membrane probes for it once and gives the shadow stand-in accessors.
+//
+// Known limitation (goja): for-in checks the enumerability of an inherited
+// key on the object iterated rather than on the prototype that has it, so
+// for-in over a wrapper lists its own enumerable properties but not those
+// inherited from wrapped prototypes (for (k in frame.navigator) lists
+// nothing; Object.keys and friends are unaffected). TestForInInherited
+// pins it.
 package membrane

@@ -3,8 +3,10 @@ package membrane
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"sync"
+	"unsafe"
 	"weak"
 
 	"github.com/dop251/goja"
@@ -22,8 +24,9 @@ type Membrane struct {
 	// mu guards the weak caches below and in every direction: runtime
 	// cleanups remove dead entries from another goroutine.
 	mu sync.Mutex
-	// wrappers maps every proxy the membrane made to its origin.
-	wrappers map[weak.Pointer[goja.Object]]wrapperRef
+	// wrappers maps every proxy the membrane made (by address) to the
+	// wrapper behind it.
+	wrappers map[uintptr]weak.Pointer[wrapper]
 
 	// MaxDepth bounds nested crossings (DefaultMaxDepth unless set): a
 	// crossing beyond it throws a RangeError in the runtime that crossed,
@@ -39,12 +42,22 @@ const DefaultMaxDepth = 1000
 
 type dirKey struct{ from, to *realm }
 
-// wrapperRef records the object behind a wrapper. The target is held
-// weakly: the wrapper's traps hold it strongly, so it lives exactly as long
-// as the wrapper, and the map itself never keeps anything alive.
-type wrapperRef struct {
-	origin *realm
-	target weak.Pointer[goja.Object]
+// addr is the identity of an object as a map key. goja objects live on
+// the heap and Go's collector does not move objects, so an address is
+// stable while the object lives; the maps keyed by addresses hold weak
+// pointers to the wrapper, which holds the object, and every hit is
+// checked against the object itself, so a reused address cannot alias.
+func addr(o *goja.Object) uintptr { return uintptr(unsafe.Pointer(o)) }
+
+// wrapperOf returns the wrapper whose proxy is o, if o is one.
+func (m *Membrane) wrapperOf(o *goja.Object) *wrapper {
+	m.mu.Lock()
+	w := m.wrappers[addr(o)].Value()
+	m.mu.Unlock()
+	if w == nil || w.proxy != o {
+		return nil
+	}
+	return w
 }
 
 // New returns an empty membrane.
@@ -52,7 +65,7 @@ func New() *Membrane {
 	return &Membrane{
 		realms:   map[*goja.Runtime]*realm{},
 		dirs:     map[dirKey]*direction{},
-		wrappers: map[weak.Pointer[goja.Object]]wrapperRef{},
+		wrappers: map[uintptr]weak.Pointer[wrapper]{},
 		MaxDepth: DefaultMaxDepth,
 	}
 }
@@ -109,6 +122,22 @@ func (m *Membrane) Wrap(from, to *goja.Runtime, v goja.Value) goja.Value {
 	return m.dir(m.mustRealm(from), m.mustRealm(to)).wrap(v)
 }
 
+// Unwrap returns the object behind v and the runtime it belongs to, if v
+// is a wrapper made by the membrane; otherwise v and nil. Hosts use it
+// where an operation needs the real object rather than a stand-in, e.g. a
+// WebIDL conversion expecting a platform object of another window of the
+// agent (a node adopted from a same-origin frame), or structured cloning.
+func (m *Membrane) Unwrap(v goja.Value) (goja.Value, *goja.Runtime) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() != proxyType {
+		return v, nil
+	}
+	if w := m.wrapperOf(o); w != nil {
+		return w.t, w.d.from.vm
+	}
+	return v, nil
+}
+
 // SetPolicy installs (nil: removes) the policy consulted when runtime to
 // uses wrappers of objects of runtime from. It applies to wrappers created
 // before and after the call.
@@ -151,7 +180,7 @@ func (m *Membrane) dir(from, to *realm) *direction {
 	d := m.dirs[k]
 	if d == nil {
 		d = &direction{m: m, from: from, to: to,
-			cache:  map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object]{},
+			cache:  map[uintptr]weak.Pointer[wrapper]{},
 			opaque: map[opaqueKey]weak.Pointer[goja.Object]{}}
 		m.dirs[k] = d
 	}
@@ -175,6 +204,12 @@ type realm struct {
 	hasInstanceObj *goja.Object
 	hasInstanceFn  goja.Callable
 	bridge         *goja.Object
+
+	// Shadow constructors are bound functions of ctorTemplate: they are
+	// constructors without an own non-configurable "prototype", which a
+	// wrapped constructor may lack (bound functions, some built-ins).
+	bind         goja.Callable
+	ctorTemplate goja.Value
 
 	// enter's trampoline: getting holder.v calls a JavaScript getter that
 	// calls the native next.
@@ -236,6 +271,7 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 			if proto, ok := fp.Get("prototype").(*goja.Object); ok {
 				r.hasInstanceObj, _ = proto.GetSymbol(goja.SymHasInstance).(*goja.Object)
 				r.hasInstanceFn, _ = goja.AssertFunction(r.hasInstanceObj)
+				r.bind = callable(proto, "bind")
 			}
 		}
 		if r.hasInstanceFn == nil && err == nil {
@@ -263,6 +299,7 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		return nil, err
 	}
 	r.holder = h.(*goja.Object)
+	r.ctorTemplate = vm.ToValue(shadowConstructor)
 	r.bridge = vm.ToValue(r.hasInstanceBridge).(*goja.Object)
 	_ = r.bridge.DefineDataProperty("name", vm.ToValue("[Symbol.hasInstance]"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = r.bridge.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
@@ -292,6 +329,7 @@ func (r *realm) enter(f func()) (ex *goja.Exception, fatal error) {
 		return r.vm.Try(f), nil
 	}
 	r.next = f
+	defer func() { r.next = nil }() // if the getter never ran (interrupt)
 	return r.vm.Try(r.getV), nil
 }
 
@@ -328,9 +366,9 @@ type direction struct {
 	policy   *Policy
 	rev      *direction
 
-	// cache maps an object of from to its proxy in to (both weak; see
-	// the package documentation on memory). Guarded by m.mu.
-	cache map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object]
+	// cache maps an object of from (by address) to its wrapper in to
+	// (weak; see the package documentation on memory). Guarded by m.mu.
+	cache map[uintptr]weak.Pointer[wrapper]
 	// opaque caches the realm-local functions standing in for functions
 	// of from reached through a cross-origin policy (HTML's
 	// cross-origin property descriptor map). Guarded by m.mu.
@@ -377,65 +415,58 @@ func (d *direction) wrapSymbol(s *goja.Symbol) goja.Value {
 
 func (d *direction) wrapObject(o *goja.Object) goja.Value {
 	m := d.m
-	wp := weak.Make(o)
-	m.mu.Lock()
-	ref, isWrapper := m.wrappers[wp]
-	var cached *goja.Object
-	if !isWrapper {
-		if p, ok := d.cache[wp]; ok {
-			cached = p.Value()
-		}
-	}
-	m.mu.Unlock()
 	if o == d.from.hasInstanceObj || o == d.from.bridge {
 		return d.to.bridge
 	}
-	if isWrapper {
-		t := ref.target.Value()
-		if t == nil {
-			// Cannot happen while o (the wrapper) is alive.
-			return goja.Undefined()
+	if o.ExportType() == proxyType {
+		if w := m.wrapperOf(o); w != nil {
+			if w.d.from == d.to {
+				return w.t
+			}
+			if m.realms[w.d.from.vm] != w.d.from {
+				panic(d.to.vm.NewTypeError("membrane: the realm of this object was removed"))
+			}
+			return m.dir(w.d.from, d.to).wrapObject(w.t)
 		}
-		if ref.origin == d.to {
-			return t
-		}
-		if m.realms[ref.origin.vm] != ref.origin {
-			panic(d.to.vm.NewTypeError("membrane: the realm of this object was removed"))
-		}
-		return m.dir(ref.origin, d.to).wrapObject(t)
 	}
-	if cached != nil {
-		return cached
+	m.mu.Lock()
+	w := d.cache[addr(o)].Value()
+	m.mu.Unlock()
+	if w != nil && w.t == o {
+		return w.proxy
 	}
-	return d.newWrapper(o, wp)
+	return d.newWrapper(o)
 }
 
-// register records proxy p (in to) for object o (in from).
-func (d *direction) register(o *goja.Object, wo weak.Pointer[goja.Object], p *goja.Object, cache map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object], isProxy bool) {
-	wpP := weak.Make(p)
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// register records w, whose proxy is new, in the caches; a cleanup drops
+// the entries once w (with its proxy) is unreachable.
+func (d *direction) register(w *wrapper) {
+	ww := weak.Make(w)
+	ko, kp := addr(w.t), addr(w.proxy)
 	m := d.m
 	m.mu.Lock()
-	cache[wo] = wpP
-	if isProxy {
-		m.wrappers[wpP] = wrapperRef{origin: d.from, target: wo}
-	}
+	d.cache[ko] = ww
+	m.wrappers[kp] = ww
 	m.mu.Unlock()
-	runtime.AddCleanup(p, func(c cleanupArg) {
+	runtime.AddCleanup(w, func(c cleanupArg) {
 		c.m.mu.Lock()
-		if c.cache[c.key] == c.proxy {
-			delete(c.cache, c.key)
+		if c.cache[c.obj] == c.w {
+			delete(c.cache, c.obj)
 		}
-		delete(c.m.wrappers, c.proxy)
+		if c.m.wrappers[c.proxy] == c.w {
+			delete(c.m.wrappers, c.proxy)
+		}
 		c.m.mu.Unlock()
-	}, cleanupArg{m: m, cache: cache, key: wo, proxy: wpP})
-	_ = o
+	}, cleanupArg{m: m, cache: d.cache, obj: ko, proxy: kp, w: ww})
 }
 
 type cleanupArg struct {
-	m     *Membrane
-	cache map[weak.Pointer[goja.Object]]weak.Pointer[goja.Object]
-	key   weak.Pointer[goja.Object]
-	proxy weak.Pointer[goja.Object]
+	m          *Membrane
+	cache      map[uintptr]weak.Pointer[wrapper]
+	obj, proxy uintptr
+	w          weak.Pointer[wrapper]
 }
 
 // scheduleDrain makes sure the jobs that a crossing into d.from may have
@@ -473,14 +504,9 @@ func (d *direction) scheduleDrain() {
 func (r *realm) hasInstanceBridge(call goja.FunctionCall) goja.Value {
 	if o, ok := call.This.(*goja.Object); ok {
 		m := r.m
-		m.mu.Lock()
-		ref, isWrapper := m.wrappers[weak.Make(o)]
-		m.mu.Unlock()
-		if isWrapper && m.realms[ref.origin.vm] == ref.origin {
-			if t := ref.target.Value(); t != nil {
-				d := m.dir(ref.origin, r)
-				return d.callIn(ref.origin.hasInstanceFn, t, d.reverse().wrap(call.Argument(0)))
-			}
+		if w := m.wrapperOf(o); w != nil && m.realms[w.d.from.vm] == w.d.from {
+			d := m.dir(w.d.from, r)
+			return d.callIn(w.d.from.hasInstanceFn, w.t, d.reverse().wrap(call.Argument(0)))
 		}
 	}
 	v, err := r.hasInstanceFn(call.This, call.Argument(0))

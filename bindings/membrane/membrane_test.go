@@ -96,6 +96,7 @@ func TestAccessorsAndProperties(t *testing.T) {
 		var obj = { _v: 1, get v() { return this._v; }, set v(x) { this._v = x * 2; }, s: Symbol("s") };
 		obj[obj.s] = "by symbol";
 		var arr = [1, "two", { three: 3 }];
+		var big = []; big.length = 4294967295;
 	`)
 	expectTrue(t, p.b,
 		`frame.obj.v === 1`,
@@ -110,12 +111,19 @@ func TestAccessorsAndProperties(t *testing.T) {
 		`JSON.stringify(Object.keys(frame.obj)) === '["_v","v","s"]'`,
 		`Reflect.ownKeys(frame.obj).length === 5`,
 		`Array.isArray(frame.arr)`,
+		`Object.getOwnPropertyDescriptor(frame.big, "length").value === 4294967295 && frame.big.length === 4294967295`,
+		`Object.getOwnPropertyDescriptor(frame.arr, "length").value === 3`,
 		`frame.arr.length === 3 && frame.arr[2].three === 3`,
 		`JSON.stringify(frame.arr) === '[1,"two",{"three":3}]'`,
 		`JSON.stringify(frame.obj) === '{"_v":10,"v":10}'`,
 		`[...frame.arr].length === 3`,
 		`frame.arr.map(x => typeof x).join() === "number,string,object"`,
 		`Object.prototype.toString.call(frame.arr) === "[object Array]"`,
+		`(() => { const ks = []; for (const k in frame.obj) ks.push(k); return ks.join() === "_v,v,s"; })()`,
+		`JSON.stringify({...frame.obj}) === '{"_v":10,"v":10}'`,
+		`Object.assign({}, frame.obj).v === 10`,
+		`Object.entries(frame.obj).length === 3`,
+		`(() => { const o = Object.create(frame.obj); o._v = 3; return o.v === 3 && frame.obj._v === 10; })()`,
 	)
 	expectTrue(t, p.a, `obj._v === 10 && obj.added === undefined && obj.d === 7`)
 }
@@ -161,6 +169,7 @@ func TestInstanceofAndClasses(t *testing.T) {
 	run(t, p.a, `
 		class Foo { constructor(x) { this.x = x; } get twice() { return this.x * 2; } static make(x) { return new Foo(x); } }
 		globalThis.Foo = Foo;
+		var BoundFoo = Foo.bind(null, 5);
 		var arr = [];
 	`)
 	expectTrue(t, p.b,
@@ -172,6 +181,10 @@ func TestInstanceofAndClasses(t *testing.T) {
 		`frame.Foo.prototype === Object.getPrototypeOf(new frame.Foo(1))`,
 		`Object.getOwnPropertyDescriptor(frame.Foo, "prototype").writable === false`,
 		`frame.Foo.prototype === frame.Foo.prototype`,
+		`new frame.BoundFoo().x === 5 && new frame.BoundFoo() instanceof frame.Foo`,
+		`!Reflect.ownKeys(frame.BoundFoo).includes("prototype") && frame.BoundFoo.prototype === undefined`,
+		`Reflect.ownKeys(frame.Foo).includes("prototype")`,
+		`Reflect.ownKeys(frame.Proxy).join() === frame.Reflect.ownKeys(frame.Proxy).join()`,
 		`(() => { class Bar extends frame.Foo { constructor() { super(4); } } const b = new Bar(); return b instanceof Bar && b instanceof frame.Foo && b.twice === 8; })()`,
 		`(() => { try { frame.Foo(); return false } catch (e) { return e instanceof frame.TypeError && !(e instanceof TypeError); } })()`,
 		`(() => { try { new frame.Math.max(); return false } catch (e) { return e instanceof TypeError; } })()`,
@@ -362,8 +375,10 @@ func TestInterruptedRealm(t *testing.T) {
 
 func TestWrappersAreCollected(t *testing.T) {
 	p := newPair(t)
-	run(t, p.a, `function make() { return {}; }`)
-	run(t, p.b, `for (let i = 0; i < 200; i++) frame.make();`)
+	// Cycles across runtimes: b (of B) holds a wrapper of an A object
+	// that holds a wrapper of b.
+	run(t, p.a, `function make(back) { return { back }; }`)
+	run(t, p.b, `for (let i = 0; i < 100; i++) { const b = {}; b.a = frame.make(b); }`)
 	count := func() int {
 		p.m.mu.Lock()
 		defer p.m.mu.Unlock()
@@ -371,7 +386,7 @@ func TestWrappersAreCollected(t *testing.T) {
 	}
 	before := count()
 	if before < 200 {
-		t.Fatalf("%d wrappers recorded, want at least 200", before)
+		t.Fatalf("%d wrappers recorded, want at least 200 (100 each way)", before)
 	}
 	for i := 0; i < 100 && count() > before-150; i++ {
 		runtime.GC()
@@ -393,5 +408,51 @@ func TestEndlessRecursionAcrossRuntimes(t *testing.T) {
 	)
 	if p.m.depth != 0 {
 		t.Errorf("depth %d after unwinding", p.m.depth)
+	}
+}
+
+// Three windows: an object of A reached by C through B is wrapped from
+// the original (no proxy of a proxy), with one identity in C.
+func TestThreeRuntimes(t *testing.T) {
+	p := newPair(t)
+	c := goja.New()
+	if err := p.m.Add(c); err != nil {
+		t.Fatal(err)
+	}
+	c.Set("frameA", p.m.Wrap(p.a, c, p.a.GlobalObject()))
+	c.Set("frameB", p.m.Wrap(p.b, c, p.b.GlobalObject()))
+	run(t, p.a, `var shared = { n: 1 };`)
+	run(t, p.b, `var viaB = frame.shared;`)
+	expectTrue(t, c,
+		`frameB.viaB === frameA.shared`,
+		`frameB.frame === frameA`,
+		`frameB.viaB.n === 1`,
+	)
+	viaB := p.b.Get("viaB")
+	orig, vm := p.m.Unwrap(viaB)
+	if vm != p.a || orig != p.a.Get("shared") {
+		t.Errorf("Unwrap gave %v in %p, want A's shared in %p", orig, vm, p.a)
+	}
+	if v, vm := p.m.Unwrap(p.a.Get("shared")); vm != nil || v != p.a.Get("shared") {
+		t.Error("Unwrap of a plain object must give it back with no runtime")
+	}
+}
+
+func TestAsyncBothWays(t *testing.T) {
+	p := newPair(t)
+	run(t, p.b, `async function fromB(x) { await null; return x + "!"; }`)
+	run(t, p.a, `
+		var out = [];
+		(async () => {
+			const q = parentWin.fromB("hi");
+			out.push(q instanceof parentWin.Promise);
+			out.push(await q);
+			const o = Object.create(parentWin.Object.prototype);
+			out.push(o instanceof parentWin.Object);
+		})();
+	`)
+	p.m.Checkpoint()
+	if got := run(t, p.a, `out.join()`).String(); got != "true,hi!,true" {
+		t.Errorf("got %s", got)
 	}
 }

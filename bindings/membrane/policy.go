@@ -128,7 +128,8 @@ type crossOriginProperty struct {
 	method            bool
 }
 
-// https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginproperties-(-o-)
+// windowCrossOrigin and locationCrossOrigin are the lists
+// crossOriginProperties returns.
 var windowCrossOrigin = []crossOriginProperty{
 	{name: "window", needsGet: true}, {name: "self", needsGet: true},
 	{name: "location", needsGet: true, needSet: true}, {name: "close", method: true},
@@ -147,24 +148,65 @@ var locationCrossOrigin = []crossOriginProperty{
 // CrossOriginPropertyFallback besides "then".
 var crossOriginFallbackSymbols = []*goja.Symbol{goja.SymToStringTag, goja.SymHasInstance, goja.SymIsConcatSpreadable}
 
+// crossOriginProperties is
+// https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginproperties-(-o-)
+// for an object of the given kind.
+func crossOriginProperties(kind ObjectKind) []crossOriginProperty {
+	// 1. O is a Location or a Window.
+	// 2. A Location: href (set only) and replace.
+	if kind == LocationObject {
+		return locationCrossOrigin
+	}
+	// 3. A Window: the thirteen members of windowCrossOrigin.
+	return windowCrossOrigin
+}
+
+// isCrossOriginPropertyFallback tells whether
+// https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginpropertyfallback-(-p-)
+// gives a value for key: step 1, "then" and the three symbols get an
+// undefined-valued, configurable descriptor (the Fallback decision);
+// step 2, anything else throws a SecurityError (Deny).
+func isCrossOriginPropertyFallback(key goja.Value) bool {
+	if s, ok := key.(goja.String); ok {
+		return s.String() == "then"
+	}
+	if sym, ok := key.(*goja.Symbol); ok {
+		for _, f := range crossOriginFallbackSymbols {
+			if f == sym {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Policy returns the Policy implementing the rules.
 func (c *CrossOriginRules) Policy() *Policy {
 	return &Policy{Check: c.check, Error: c.Error, OwnKeys: c.ownKeys}
 }
 
-func (c *CrossOriginRules) restricted(obj *goja.Object) ObjectKind {
+// isPlatformObjectSameOrigin is
+// https://html.spec.whatwg.org/multipage/nav-history-apis.html#isplatformobjectsameorigin-(-o-)
+// through the SameOrigin callback (same origin-domain as the current
+// settings object), for Window and Location objects; other objects are
+// never restricted.
+func (c *CrossOriginRules) isPlatformObjectSameOrigin(obj *goja.Object) (ObjectKind, bool) {
 	k := c.Kind(obj)
-	if k == OtherObject || c.SameOrigin(obj) {
-		return OtherObject
+	if k == OtherObject {
+		return k, true
 	}
-	return k
+	return k, c.SameOrigin(obj)
 }
 
-// check is the policy's Check: IsPlatformObjectSameOrigin first, then
-// CrossOriginGetOwnPropertyHelper, CrossOriginGet and CrossOriginSet.
+// check is the policy's Check: the IsPlatformObjectSameOrigin test that
+// starts every internal method of Window, WindowProxy and Location, then
+// for property operations
+// https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossorigingetownpropertyhelper-(-o,-p-)
+// (with CrossOriginGet's and CrossOriginSet's NeedsGet/NeedsSet tests) and
+// CrossOriginPropertyFallback; [[DefineOwnProperty]] and [[Delete]] throw.
 func (c *CrossOriginRules) check(obj *goja.Object, op Op, key goja.Value) Decision {
-	kind := c.restricted(obj)
-	if kind == OtherObject {
+	kind, same := c.isPlatformObjectSameOrigin(obj)
+	if same {
 		return Allow
 	}
 	if !op.perProperty() {
@@ -173,26 +215,23 @@ func (c *CrossOriginRules) check(obj *goja.Object, op Op, key goja.Value) Decisi
 		}
 		return CrossOrigin
 	}
-	var props []crossOriginProperty
-	if kind == WindowObject {
-		props = windowCrossOrigin
-	} else {
-		props = locationCrossOrigin
-	}
-	name, isString := key.(goja.String)
-	if isString {
+	// CrossOriginGetOwnPropertyHelper step 2: for each e of
+	// CrossOriginProperties(O), if SameValue(e.[[Property]], P).
+	if name, ok := key.(goja.String); ok {
 		s := name.String()
-		for _, p := range props {
+		for _, p := range crossOriginProperties(kind) {
 			if p.name != s {
 				continue
 			}
 			switch op {
 			case OpGet:
+				// CrossOriginGet: a getter is needed for attributes.
 				if p.method || p.needsGet {
 					return CrossOrigin
 				}
 				return Deny
 			case OpSet:
+				// CrossOriginSet: a setter is needed.
 				if p.needSet {
 					return CrossOrigin
 				}
@@ -203,6 +242,8 @@ func (c *CrossOriginRules) check(obj *goja.Object, op Op, key goja.Value) Decisi
 				return Deny
 			}
 		}
+		// WindowProxy [[GetOwnProperty]]: indexed child navigables, and
+		// Window's named ones, are reachable too.
 		if kind == WindowObject && c.isChild(obj, s) {
 			switch op {
 			case OpGet, OpHas, OpGetOwnProperty:
@@ -210,17 +251,11 @@ func (c *CrossOriginRules) check(obj *goja.Object, op Op, key goja.Value) Decisi
 			}
 			return Deny
 		}
-		if s == "then" {
-			return fallbackFor(op)
-		}
-		return Deny
 	}
-	if sym, ok := key.(*goja.Symbol); ok {
-		for _, f := range crossOriginFallbackSymbols {
-			if f == sym {
-				return fallbackFor(op)
-			}
-		}
+	// CrossOriginGetOwnPropertyHelper step 3: not found; the caller
+	// (e.g. [[GetOwnProperty]]) goes on with CrossOriginPropertyFallback.
+	if isCrossOriginPropertyFallback(key) {
+		return fallbackFor(op)
 	}
 	return Deny
 }
@@ -265,13 +300,13 @@ func arrayIndex(s string) (int, bool) {
 	return n, true
 }
 
-// ownKeys is CrossOriginOwnPropertyKeys(O), preceded for a window by its
-// child navigables' indices (WindowProxy's [[OwnPropertyKeys]]).
+// ownKeys is WindowProxy's and Location's [[OwnPropertyKeys]] for a
+// cross-origin object: for a window its child navigables' indices and
+// names, then crossOriginOwnPropertyKeys.
 func (c *CrossOriginRules) ownKeys(vm *goja.Runtime, obj *goja.Object) []goja.Value {
 	var keys []goja.Value
-	props := locationCrossOrigin
-	if c.Kind(obj) == WindowObject {
-		props = windowCrossOrigin
+	kind := c.Kind(obj)
+	if kind == WindowObject {
 		if c.FrameCount != nil {
 			for i, n := 0, c.FrameCount(obj); i < n; i++ {
 				keys = append(keys, vm.ToValue(itoa(i)))
@@ -283,9 +318,20 @@ func (c *CrossOriginRules) ownKeys(vm *goja.Runtime, obj *goja.Object) []goja.Va
 			}
 		}
 	}
-	for _, p := range props {
+	return append(keys, crossOriginOwnPropertyKeys(vm, kind)...)
+}
+
+// crossOriginOwnPropertyKeys is
+// https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)
+func crossOriginOwnPropertyKeys(vm *goja.Runtime, kind ObjectKind) []goja.Value {
+	// 1. Let keys be a new empty List.
+	var keys []goja.Value
+	// 2. For each e of CrossOriginProperties(O), append e.[[Property]].
+	for _, p := range crossOriginProperties(kind) {
 		keys = append(keys, vm.ToValue(p.name))
 	}
+	// 3. Return keys followed by "then", @@toStringTag, @@hasInstance and
+	// @@isConcatSpreadable.
 	keys = append(keys, vm.ToValue("then"))
 	for _, s := range crossOriginFallbackSymbols {
 		keys = append(keys, s)

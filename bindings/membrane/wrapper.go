@@ -24,14 +24,18 @@ type wrapper struct {
 	frozen bool // the shadow was made non-extensible
 }
 
-func (d *direction) newWrapper(o *goja.Object, wo weak.Pointer[goja.Object]) *goja.Object {
+func (d *direction) newWrapper(o *goja.Object) *goja.Object {
 	to := d.to.vm
 	w := &wrapper{d: d, t: o}
 	w.fn, _ = goja.AssertFunction(o)
 	w.ctor, _ = goja.AssertConstructor(o)
 	switch {
 	case w.ctor != nil:
-		w.shadow = to.ToValue(shadowConstructor).(*goja.Object)
+		sh, ex, fatal := d.to.call(d.to.bind, d.to.ctorTemplate)
+		if ex != nil || fatal != nil {
+			panic(to.NewTypeError("membrane: cannot make a shadow constructor"))
+		}
+		w.shadow = sh.(*goja.Object)
 	case w.fn != nil:
 		w.shadow = to.ToValue(shadowFunction).(*goja.Object)
 	case o.ClassName() == "Array":
@@ -66,7 +70,7 @@ func (d *direction) newWrapper(o *goja.Object, wo weak.Pointer[goja.Object]) *go
 	}
 	p := to.NewProxy(w.shadow, cfg)
 	w.proxy = to.ToValue(p).(*goja.Object)
-	d.register(o, wo, w.proxy, d.cache, true)
+	d.register(w)
 	return w.proxy
 }
 
@@ -133,8 +137,9 @@ func (w *wrapper) check(op Op, key goja.Value) Decision {
 	return dec
 }
 
-// key turns a property key of d.to into one for d.from.
-func (w *wrapper) strKey(s string) goja.Value { return w.d.from.vm.ToValue(s) }
+// strKey makes a string property key; goja's strings are not bound to a
+// runtime, so the same value serves on both sides.
+func (w *wrapper) strKey(s string) goja.Value { return w.d.to.vm.ToValue(s) }
 
 // receiverIn maps a receiver of d.to to d.from.
 func (w *wrapper) receiverIn(receiver goja.Value) goja.Value {
@@ -145,7 +150,8 @@ func (w *wrapper) receiverIn(receiver goja.Value) goja.Value {
 }
 
 func (w *wrapper) getStr(_ *goja.Object, prop string, receiver goja.Value) goja.Value {
-	return w.get(w.d.to.vm.ToValue(prop), w.strKey(prop), receiver)
+	k := w.strKey(prop)
+	return w.get(k, k, receiver)
 }
 
 func (w *wrapper) getSym(_ *goja.Object, prop *goja.Symbol, receiver goja.Value) goja.Value {
@@ -173,7 +179,8 @@ func (w *wrapper) get(key, fromKey goja.Value, receiver goja.Value) goja.Value {
 }
 
 func (w *wrapper) setStr(_ *goja.Object, prop string, value, receiver goja.Value) bool {
-	return w.setKey(w.d.to.vm.ToValue(prop), w.strKey(prop), value, receiver)
+	k := w.strKey(prop)
+	return w.setKey(k, k, value, receiver)
 }
 
 func (w *wrapper) setSym(_ *goja.Object, prop *goja.Symbol, value, receiver goja.Value) bool {
@@ -192,7 +199,8 @@ func (w *wrapper) setKey(key, fromKey, value, receiver goja.Value) bool {
 }
 
 func (w *wrapper) hasStr(_ *goja.Object, prop string) bool {
-	return w.hasKey(w.d.to.vm.ToValue(prop), w.strKey(prop))
+	k := w.strKey(prop)
+	return w.hasKey(k, k)
 }
 
 func (w *wrapper) hasSym(_ *goja.Object, prop *goja.Symbol) bool {
@@ -209,7 +217,8 @@ func (w *wrapper) hasKey(key, fromKey goja.Value) bool {
 }
 
 func (w *wrapper) deleteStr(_ *goja.Object, prop string) bool {
-	return w.deleteKey(w.d.to.vm.ToValue(prop), w.strKey(prop))
+	k := w.strKey(prop)
+	return w.deleteKey(k, k)
 }
 
 func (w *wrapper) deleteSym(_ *goja.Object, prop *goja.Symbol) bool {
@@ -229,7 +238,8 @@ func (w *wrapper) deleteKey(key, fromKey goja.Value) bool {
 }
 
 func (w *wrapper) defineStr(_ *goja.Object, prop string, desc goja.PropertyDescriptor) bool {
-	return w.defineKey(w.d.to.vm.ToValue(prop), w.strKey(prop), desc)
+	k := w.strKey(prop)
+	return w.defineKey(k, k, desc)
 }
 
 func (w *wrapper) defineSym(_ *goja.Object, prop *goja.Symbol, desc goja.PropertyDescriptor) bool {
@@ -329,7 +339,8 @@ func (w *wrapper) rawDesc(fromKey goja.Value) (desc goja.PropertyDescriptor, fou
 }
 
 func (w *wrapper) gopdStr(_ *goja.Object, prop string) goja.PropertyDescriptor {
-	return w.gopd(w.d.to.vm.ToValue(prop), w.strKey(prop))
+	k := w.strKey(prop)
+	return w.gopd(k, k)
 }
 
 func (w *wrapper) gopdSym(_ *goja.Object, prop *goja.Symbol) goja.PropertyDescriptor {
@@ -459,6 +470,13 @@ func (w *wrapper) putShadow(key goja.Value, desc goja.PropertyDescriptor) {
 	v := desc.Value
 	if v == nil {
 		v = goja.Undefined()
+	}
+	if ks, ok := key.(goja.String); ok && desc.Writable != goja.FLAG_FALSE && !w.frozen &&
+		ks.String() == "length" && w.shadow.ClassName() == "Array" {
+		// The shadow array's own length is already non-configurable and
+		// writable, compatible with any writable length; copying a large
+		// value would only grow the shadow.
+		return
 	}
 	if sym, ok := key.(*goja.Symbol); ok {
 		_ = s.DefineDataPropertySymbol(sym, v, desc.Writable, desc.Configurable, desc.Enumerable)

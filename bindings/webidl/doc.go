@@ -54,11 +54,15 @@
 // # Generated code (bindings/*_gen.go, from bindings/webidls/*.idl)
 //
 // Per interface X: `XMethods` (getters `Name() (T, error)`, setters
-// `SetName(v T) error`, operations `Op(args) (T, error)` or `error`,
-// overloads Op, Op2, ... in declaration order), and when X has
-// constructors, static members, legacy factory functions or is a
-// namespace, `XStatics` (methods take the realm first) with a package
-// variable `XStaticsImpl` for the implementation to set. Unnamed special
+// `SetName(v T) error`, operations `Op(args) (T, error)` or `error`;
+// Go initialisms in names (ID, URL, HTML...); overloads whose argument
+// lists prefix one another are one method (the extra arguments optional),
+// other overloads are named OpWithArg after their first distinguishing
+// argument), and when X has constructors, static members, legacy factory
+// functions or is a namespace, `XStatics` (methods take the realm first).
+// The generated `Register(reg, Statics{X: ...})` adds the definitions to a
+// registry and fails when a Statics implementation is missing, so none is
+// found missing when script calls it. Unnamed special
 // operations add IndexedGetter/IndexedSetter/NamedGetter/NamedSetter/
 // NamedDeleter plus IndexedLength and SupportedPropertyNames; pair
 // iterables IterablePairs, async iterables AsyncIterate, maplike/setlike
@@ -66,8 +70,12 @@
 // ObservableArray<T> attribute x gives SetIndexedValueX/DeleteIndexedValueX.
 // Dictionaries are structs (inherited dictionary embedded), enums string
 // types with constants, callbacks `*C` with Invoke, unions structs with a
-// 1-based Type index. The registry is the package variable Interfaces.
-// Regenerate with `go generate ./bindings` (go run ./tools/bindgen).
+// 1-based Type index, named after their typedef when they have one. The
+// registry is the package variable Interfaces. Regenerate with
+// `go generate ./bindings/...` (go run ./tools/bindgen). A realm can
+// Install several registries: an integrator's package generated with
+// bindgen -in DIR -out DIR -pkg NAME (see codegen/testdata/greeter) is
+// installed after the engine's and may inherit its interfaces.
 //
 // Nullable and optional values: Optional[T]{Value, Present} for optional
 // arguments and dictionary members without defaults; Nullable[T]{Value,

@@ -37,7 +37,7 @@ func (r *Realm) iteratorPrototype(iface string) *goja.Object {
 	if p, ok := r.iterProtos[iface]; ok {
 		return p
 	}
-	proto := r.VM.CreateObject(r.iterProto)
+	proto := r.VM.CreateObject(r.intrinsicIteratorPrototype())
 	next := r.NewFunction("next", 0, func(call goja.FunctionCall) goja.Value {
 		s := r.getSlot(call.This)
 		st, ok := (*pairIterState)(nil), false

@@ -16,8 +16,16 @@ type Promise struct {
 
 // NewPromise implements "a new promise".
 func (r *Realm) NewPromise() *Promise {
-	p, res, rej := r.VM.NewPromise()
-	return &Promise{Object: r.VM.ToValue(p).(*goja.Object), p: p, resolve: res, reject: rej, realm: r}
+	p := new(Promise)
+	r.InitPromise(p)
+	return p
+}
+
+// InitPromise is NewPromise into a Promise the caller allocated (for
+// example as a field of a larger structure, to save an allocation).
+func (r *Realm) InitPromise(p *Promise) {
+	gp, res, rej := r.VM.NewPromise()
+	*p = Promise{Object: r.VM.ToValue(gp).(*goja.Object), p: gp, resolve: res, reject: rej, realm: r}
 }
 
 // PromiseResolvedWith implements "a promise resolved with" v.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"weak"
 
 	"github.com/dop251/goja"
 )
@@ -41,18 +42,14 @@ type Realm struct {
 
 	global                                          *goja.Object
 	interfaces                                      map[string]*InterfaceObject
-	slots                                           *goja.Object // WeakMap: platform object -> *slot
-	slotGet                                         goja.Callable
-	slotSet                                         goja.Callable
-	iterProto                                       *goja.Object // %IteratorPrototype%
+	slots                                           slotTable
+	iterProto                                       *goja.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
 	promiseCtor                                     *goja.Object
 	errorCtor                                       *goja.Object
 	typeErrorCtor                                   *goja.Object
-	arrayBufferCtor                                 *goja.Object
-	dataViewCtor                                    *goja.Object
-	typedArrayProto                                 *goja.Object
 	promiseThen                                     goja.Callable
 	promiseResolve                                  goja.Callable
+	hasOwnProperty                                  goja.Callable
 	syms                                            map[string]*goja.Symbol
 	globalImpl                                      any
 	autoGlobalNames                                 bool
@@ -92,28 +89,41 @@ func NewRealm(vm *goja.Runtime, globalName string, globalNames []string, secure 
 	}
 	g := vm.GlobalObject()
 	get := func(name string) *goja.Object { return g.Get(name).(*goja.Object) }
-	wmCtor := get("WeakMap")
-	wm, err := vm.New(wmCtor)
-	if err != nil {
-		panic(err)
-	}
-	r.slots = wm
-	wmProto := wmCtor.Get("prototype").(*goja.Object)
-	r.slotGet, _ = goja.AssertFunction(wmProto.Get("get"))
-	r.slotSet, _ = goja.AssertFunction(wmProto.Get("set"))
 	r.promiseCtor = get("Promise")
 	r.errorCtor = get("Error")
 	r.typeErrorCtor = get("TypeError")
-	r.arrayBufferCtor = get("ArrayBuffer")
-	r.dataViewCtor = get("DataView")
-	r.typedArrayProto = get("Uint8Array").Prototype().Get("prototype").(*goja.Object)
-	// %IteratorPrototype% is the [[Prototype]] of %ArrayIteratorPrototype%.
-	arrIter, _ := vm.RunString("Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))")
-	r.iterProto = arrIter.(*goja.Object)
 	promiseProto := r.promiseCtor.Get("prototype").(*goja.Object)
 	r.promiseThen, _ = goja.AssertFunction(promiseProto.Get("then"))
 	r.promiseResolve, _ = goja.AssertFunction(r.promiseCtor.Get("resolve"))
+	r.hasOwnProperty, _ = goja.AssertFunction(get("Object").Get("prototype").(*goja.Object).Get("hasOwnProperty"))
 	return r
+}
+
+// HasOwnProperty reports whether obj has an own property name (the
+// intrinsic %Object.prototype.hasOwnProperty%; a proxy's trap may run).
+// Unlike listing obj's own property names it does not make goja create
+// every lazily built property of the object (the global object's
+// built-ins).
+func (r *Realm) HasOwnProperty(obj *goja.Object, name string) bool {
+	v, err := r.hasOwnProperty(obj, StringValue(name))
+	return err == nil && v.ToBoolean()
+}
+
+// intrinsicIteratorPrototype returns %IteratorPrototype%, the [[Prototype]] of
+// %ArrayIteratorPrototype%. It is looked up on first use: goja builds its
+// built-ins lazily, and a realm whose interfaces have no iterable
+// declaration never needs it.
+func (r *Realm) intrinsicIteratorPrototype() *goja.Object {
+	if r.iterProto == nil {
+		arr := r.VM.NewArray()
+		values, _ := goja.AssertFunction(arr.GetSymbol(goja.SymIterator))
+		it, err := values(arr)
+		if err != nil {
+			panic(err)
+		}
+		r.iterProto = it.(*goja.Object).Prototype().Prototype()
+	}
+	return r.iterProto
 }
 
 // Global returns the realm's global object.
@@ -144,17 +154,52 @@ func (r *Realm) Exposed(exposed []string, secureOnly bool) bool {
 	return false
 }
 
+// slotTable maps platform objects to their internal slots. Keys are weak:
+// an entry goes when its object is collected (its value is then dropped
+// by the next sweep). A Go map of weak pointers costs one small allocation
+// per object, where a JavaScript WeakMap holding a Go value cost about ten
+// (the value's reflection wrapper, a cleanup per key, the call's
+// arguments).
+type slotTable struct {
+	m map[weak.Pointer[goja.Object]]*slot
+	// live is the number of entries after the last sweep; the next sweep
+	// runs when the table has doubled since, so sweeping costs O(1) per
+	// insertion.
+	live int
+}
+
+// set stores s for obj, sweeping out the entries of collected objects
+// from time to time.
+func (t *slotTable) set(obj *goja.Object, s *slot) {
+	if t.m == nil {
+		t.m = make(map[weak.Pointer[goja.Object]]*slot)
+	}
+	if len(t.m) >= 2*t.live+256 {
+		for k := range t.m {
+			if k.Value() == nil {
+				delete(t.m, k)
+			}
+		}
+		t.live = len(t.m)
+	}
+	t.m[weak.Make(obj)] = s
+}
+
+// get returns obj's slot, or nil.
+func (t *slotTable) get(obj *goja.Object) *slot {
+	if len(t.m) == 0 {
+		return nil
+	}
+	return t.m[weak.Make(obj)]
+}
+
 // setSlot associates a platform object with its implementation.
 func (r *Realm) setSlot(obj *goja.Object, impl any, iface *InterfaceObject) {
+	s := &slot{impl: impl, iface: iface}
 	if obj == r.lastObj {
-		r.lastObj, r.lastSlot = nil, nil
+		r.lastSlot = s
 	}
-	if _, err := r.slotSet(r.slots, obj, r.VM.ToValue(&slot{impl: impl, iface: iface})); err != nil {
-		if isUncatchable(err) {
-			return // the realm is closed
-		}
-		panic(err)
-	}
+	r.slots.set(obj, s)
 }
 
 func (r *Realm) getSlot(v goja.Value) *slot {
@@ -163,16 +208,12 @@ func (r *Realm) getSlot(v goja.Value) *slot {
 		return nil
 	}
 	// A one-entry cache: consecutive calls on the same object (a loop of
-	// lock requests on navigator.locks) skip the WeakMap lookup. Slots are
-	// never removed or replaced, so the entry cannot go stale.
+	// lock requests on navigator.locks) skip the table lookup. A slot
+	// replaced by setSlot replaces the cached one too.
 	if obj == r.lastObj {
 		return r.lastSlot
 	}
-	res, err := r.slotGet(r.slots, obj)
-	if err != nil || res == nil || goja.IsUndefined(res) {
-		return nil
-	}
-	s, _ := res.Export().(*slot)
+	s := r.slots.get(obj)
 	if s != nil {
 		r.lastObj, r.lastSlot = obj, s
 	}

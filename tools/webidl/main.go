@@ -12,8 +12,19 @@
 //	                            -w rewrite the files, or with -l list the files
 //	                            whose formatting differs
 //
-// A directory argument stands for the .idl files directly inside it. Files
+// A directory argument stands for the .idl files directly inside it; "-"
+// stands for the standard input (not with fmt -w). Only regular files are
+// read: FIFOs, devices and sockets are refused rather than waited on. Files
 // are read and parsed in parallel, so hundreds of files take one call.
+//
+// Text from the input shown in messages (source lines, names, strings) has
+// its control characters escaped, so that no input can send escape
+// sequences to the terminal.
+//
+// fmt -w rewrites each file in place: through a symbolic link it formats
+// the link's target, and the file keeps its mode, owner and hard links. A
+// file without write permission is refused, even for a user who could
+// override it.
 package main
 
 import (
@@ -28,16 +39,15 @@ import (
 	"runtime/debug"
 	"sort"
 	"sync"
+	"syscall"
 
 	"github.com/gowebengine/weblocks/idl"
 )
 
 func main() {
-	// The process is short-lived and its heap is a small multiple of its
-	// input: collect only when the heap nears a generous limit rather than
-	// every time it doubles from a few megabytes.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(1 << 30)
+	// Collect when the heap has grown by half (rather than doubled), so
+	// that the peak stays near what the parsed files keep live.
+	debug.SetGCPercent(50)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -81,11 +91,18 @@ type parsed struct {
 func expand(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
+		if a == "-" {
+			out = append(out, a)
+			continue
+		}
 		st, err := os.Stat(a)
 		if err != nil {
 			return nil, err
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: not a regular file (%v)", a, st.Mode().Type())
+			}
 			out = append(out, a)
 			continue
 		}
@@ -111,7 +128,7 @@ func parseAll(paths []string) []*parsed {
 			var parser idl.Parser // one per goroutine: shared allocations
 			for i := range next {
 				p := &parsed{path: paths[i]}
-				p.src, p.err = os.ReadFile(paths[i])
+				p.src, p.err = readFile(paths[i])
 				if p.err == nil {
 					var err error
 					p.file, err = parser.Parse(paths[i], p.src)
@@ -135,7 +152,7 @@ func parseAll(paths []string) []*parsed {
 // with its caret context.
 func printSyntaxErrors(w io.Writer, errs idl.ErrorList) {
 	for _, e := range errs {
-		fmt.Fprintf(w, "%s: syntax: %s\n%s\n", e.Pos, e.Message, e.Excerpt())
+		fmt.Fprintf(w, "%s: syntax: %s\n%s\n", idl.Sanitize(e.Pos.String()), idl.Sanitize(e.Message), e.Excerpt())
 	}
 }
 
@@ -183,19 +200,23 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	defer w.Flush()
 	status := 0
 	var files []*idl.File
+	// nerr counts every error: unreadable files, syntax errors and
+	// validation errors.
+	nerr, nwarn := 0, 0
 	for _, p := range parseAll(paths) {
 		if p.err != nil {
-			fmt.Fprintf(stderr, "webidl: %v\n", p.err)
+			fmt.Fprintf(stderr, "webidl: %s\n", idl.Sanitize(p.err.Error()))
+			nerr++
 			status = 1
 			continue
 		}
 		if len(p.errs) > 0 {
 			printSyntaxErrors(w, p.errs)
+			nerr += len(p.errs)
 			status = 1
 		}
 		files = append(files, p.file)
 	}
-	nerr, nwarn := 0, 0
 	for _, pr := range idl.Validate(files...) {
 		if pr.Severity == idl.SeverityError {
 			nerr++
@@ -210,7 +231,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		if pr.Severity == idl.SeverityWarning {
 			msg = "warning: " + msg
 		}
-		fmt.Fprintf(w, "%s: %s: %s\n%s\n", pr.Pos, pr.Rule, msg, pr.Excerpt())
+		fmt.Fprintf(w, "%s: %s: %s\n%s\n", idl.Sanitize(pr.Pos.String()), pr.Rule, idl.Sanitize(msg), pr.Excerpt())
 	}
 	w.Flush()
 	fmt.Fprintf(stderr, "%d files: %d errors, %d warnings\n", len(paths), nerr, nwarn)
@@ -252,6 +273,9 @@ func cmdFmt(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, p.path)
 		}
 		switch {
+		case *write && p.path == "-":
+			fmt.Fprintf(stderr, "webidl: cannot rewrite the standard input; use fmt without -w\n")
+			status = 1
 		case *write:
 			if changed {
 				if err := writeFile(p.path, out); err != nil {
@@ -269,31 +293,71 @@ func cmdFmt(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-// writeFile replaces path's content atomically, keeping its permissions.
+// readFile reads a regular file, or the standard input for "-". It opens
+// without blocking and checks the opened file, so that a FIFO, device or
+// socket (or a file swapped for one after expand looked at it) is refused
+// instead of being waited on or read without end.
+func readFile(path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(os.Stdin)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v)", path, st.Mode().Type())
+	}
+	buf := make([]byte, 0, st.Size()+1)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew
+		}
+	}
+}
+
+// writeFile rewrites path's content in place: the file (the target, when
+// path is a symbolic link) keeps its identity, mode, owner and hard links.
+// A file without any write permission bit is refused, even when the user
+// could override it. The new content is written over the old and the file
+// truncated to it.
 func writeFile(path string, data []byte) error {
-	st, err := os.Stat(path)
+	st, err := os.Stat(path) // follows symbolic links
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	if st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s: file is read-only; not rewritten", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
+	_, werr := f.WriteAt(data, 0)
 	if werr == nil {
+		werr = f.Truncate(int64(len(data)))
+	}
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
-	if werr == nil {
-		werr = os.Chmod(name, st.Mode().Perm())
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return werr
-	}
-	return nil
+	return werr
 }

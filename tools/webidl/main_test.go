@@ -142,12 +142,20 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// TestCheckCorpus runs check over all of @webref/idl: no errors, exit 0.
+// TestCheckCorpus runs check over all of @webref/idl: the only errors are
+// the five that published specifications make against rules Web IDL states
+// and webidl2.js does not check (see idl's knownSpecErrors): exit 1.
 func TestCheckCorpus(t *testing.T) {
 	dir := testenv.NPMPackage(t, "@webref/idl")
-	status, _, errs := runCmd("check", "-warnings=false", dir)
-	if status != 0 {
+	status, out, errs := runCmd("check", "-warnings=false", dir)
+	if status != 1 || !strings.Contains(errs, ": 5 errors,") {
 		t.Errorf("check @webref/idl: status %d, %s", status, errs)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, dir) && !strings.Contains(line, ": dictionary-includes-itself: ") &&
+			!strings.Contains(line, ": indistinguishable-union-members: ") {
+			t.Errorf("unexpected problem: %s", line)
+		}
 	}
 	t.Log(strings.TrimSpace(errs))
 }

@@ -192,6 +192,20 @@ func idlToDouble(r *webidl.Realm, x float64) goja.Value {
 	return r.VM.ToValue(float64(x))
 }
 
+// idlFromInnerDict converts a JavaScript value to the IDL type InnerDict.
+func idlFromInnerDict(r *webidl.Realm, v goja.Value) InnerDict {
+	var d InnerDict
+	idlReadDictInnerDict(r, r.DictionaryObject(webidl.AnyValue(v), "InnerDict"), &d)
+	return d
+}
+
+// idlToInnerDict converts an IDL InnerDict value to JavaScript.
+func idlToInnerDict(r *webidl.Realm, x InnerDict) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictInnerDict(r, obj, &x)
+	return obj
+}
+
 // idlFromListener converts a JavaScript value to the IDL type Listener.
 func idlFromListener(r *webidl.Realm, v goja.Value) *Listener {
 	return &Listener{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}
@@ -219,10 +233,7 @@ func idlToLong(r *webidl.Realm, x int32) goja.Value {
 func idlFromLongOrDOMString(r *webidl.Realm, v goja.Value) LongOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	_ = seqMethod
-	obj, isObj := v.(*goja.Object)
-	_ = obj
+	_, isObj := v.(*goja.Object)
 	if sel < 0 && isObj {
 	}
 	if sel < 0 && goja.IsNumber(v) {
@@ -458,9 +469,7 @@ func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v goja.
 	v = webidl.AnyValue(v)
 	sel := -1
 	var seqMethod goja.Value
-	_ = seqMethod
 	obj, isObj := v.(*goja.Object)
-	_ = obj
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Shape"); sel < 0 && ok {
 			sel = 0

@@ -99,6 +99,54 @@ func idlDefGeometry(statics GeometryStatics) *webidl.InterfaceDef {
 	}
 }
 
+// InnerDict is the IDL dictionary InnerDict.
+type InnerDict struct {
+	BaseDict
+	// Color is the member "color".
+	Color Color
+	// Name is the member "name".
+	Name webidl.DOMString
+	// Tag is the member "tag".
+	Tag LongOrDOMString
+	// Weight is the member "weight".
+	Weight webidl.Nullable[float64]
+}
+
+// idlReadDictInnerDict reads the members of InnerDict from obj (nil for undefined
+// or null).
+func idlReadDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
+	idlReadDictBaseDict(r, obj, &d.BaseDict)
+	if v := r.DictionaryMember(obj, "color"); v != nil {
+		d.Color = idlFromColor(r, v)
+	} else {
+		d.Color = idlFromColor(r, webidl.StringValue("red"))
+	}
+	if v := r.DictionaryMember(obj, "name"); v != nil {
+		d.Name = idlFromDOMString(r, v)
+	} else {
+		d.Name = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "tag"); v != nil {
+		d.Tag = idlFromLongOrDOMString(r, v)
+	} else {
+		d.Tag = idlFromLongOrDOMString(r, webidl.ConstValue(int64(0)))
+	}
+	if v := r.DictionaryMember(obj, "weight"); v != nil {
+		d.Weight = idlFromNullableDouble(r, v)
+	} else {
+		d.Weight = idlFromNullableDouble(r, goja.Null())
+	}
+}
+
+// idlWriteDictInnerDict writes the members of InnerDict to obj.
+func idlWriteDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
+	idlWriteDictBaseDict(r, obj, &d.BaseDict)
+	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("tag", idlToLongOrDOMString(r, d.Tag), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("weight", idlToNullableDouble(r, d.Weight), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
 // Listener is the IDL callback interface Listener.
 type Listener struct{ *webidl.CallbackInterface }
 
@@ -443,7 +491,6 @@ func idlDefSecureThing() *webidl.InterfaceDef {
 			{Name: "ping", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[SecureThingMethods](r, call.This, "SecureThing")
-					_ = self
 					if err := self.Ping(); err != nil {
 						r.Throw(err)
 					}
@@ -491,19 +538,17 @@ type ShapeMethods interface {
 	// Clone implements the operation "clone".
 	Clone() (ShapeMethods, error)
 	// Area implements the operation "area".
-	Area() (int32, error)
-	// Area2 implements the operation "area".
-	Area2(argScale int32) (int32, error)
-	// Describe implements the operation "describe".
-	Describe(argN int32) (webidl.DOMString, error)
-	// Describe2 implements the operation "describe".
-	Describe2(argS webidl.DOMString) (webidl.DOMString, error)
-	// Describe3 implements the operation "describe".
-	Describe3(argList []int32) (webidl.DOMString, error)
-	// Describe4 implements the operation "describe".
-	Describe4(argD RequiredDict) (webidl.DOMString, error)
-	// Describe5 implements the operation "describe".
-	Describe5(argV *Visitor) (webidl.DOMString, error)
+	Area(argScale webidl.Optional[int32]) (int32, error)
+	// DescribeWithCount implements the operation "describe".
+	DescribeWithCount(argCount int32) (webidl.DOMString, error)
+	// DescribeWithText implements the operation "describe".
+	DescribeWithText(argText webidl.DOMString) (webidl.DOMString, error)
+	// DescribeWithList implements the operation "describe".
+	DescribeWithList(argList []int32) (webidl.DOMString, error)
+	// DescribeWithDict implements the operation "describe".
+	DescribeWithDict(argDict RequiredDict) (webidl.DOMString, error)
+	// DescribeWithVisitor implements the operation "describe".
+	DescribeWithVisitor(argVisitor *Visitor) (webidl.DOMString, error)
 	// Pick implements the operation "pick".
 	Pick(argX ShapeOrSequenceOfDOMStringOrBooleanOrDouble) (webidl.DOMString, error)
 	// Sum implements the operation "sum".
@@ -559,7 +604,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
 			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -787,7 +831,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					res, err := self.Clone()
 					if err != nil {
 						r.Throw(err)
@@ -797,9 +840,8 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "area", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					call0 := func() goja.Value {
-						res, err := self.Area()
+						res, err := self.Area(webidl.Optional[int32]{})
 						if err != nil {
 							r.Throw(err)
 						}
@@ -807,7 +849,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					call1 := func() goja.Value {
 						argScale := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Area2(argScale)
+						res, err := self.Area(webidl.Some(argScale))
 						if err != nil {
 							r.Throw(err)
 						}
@@ -829,18 +871,17 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "describe", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					call0 := func() goja.Value {
-						argN := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Describe(argN)
+						argCount := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.DescribeWithCount(argCount)
 						if err != nil {
 							r.Throw(err)
 						}
 						return idlToDOMString(r, res)
 					}
 					call1 := func() goja.Value {
-						argS := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Describe2(argS)
+						argText := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.DescribeWithText(argText)
 						if err != nil {
 							r.Throw(err)
 						}
@@ -848,23 +889,23 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					call2 := func() goja.Value {
 						argList := idlFromSequenceOfLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Describe3(argList)
+						res, err := self.DescribeWithList(argList)
 						if err != nil {
 							r.Throw(err)
 						}
 						return idlToDOMString(r, res)
 					}
 					call3 := func() goja.Value {
-						argD := idlFromRequiredDict(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Describe4(argD)
+						argDict := idlFromRequiredDict(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.DescribeWithDict(argDict)
 						if err != nil {
 							r.Throw(err)
 						}
 						return idlToDOMString(r, res)
 					}
 					call4 := func() goja.Value {
-						argV := idlFromVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
-						res, err := self.Describe5(argV)
+						argVisitor := idlFromVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.DescribeWithVisitor(argVisitor)
 						if err != nil {
 							r.Throw(err)
 						}
@@ -879,21 +920,16 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 						{
 							v := webidl.AnyValue(webidl.Arg(call, 0))
 							sel := -1
-							var seqMethod goja.Value
-							_ = seqMethod
 							if sel < 0 && webidl.IsNullish(v) {
 								sel = 3
 							}
 							obj, isObj := v.(*goja.Object)
-							_ = obj
 							if sel < 0 && isObj {
 								if sel < 0 && webidl.IsCallable(v) {
 									sel = 4
 								}
-								if sel < 0 {
-									if m := r.GetMethod(obj, "iterator"); m != nil {
-										sel, seqMethod = 2, m
-									}
+								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
+									sel = 2
 								}
 								if sel < 0 {
 									sel = 3
@@ -929,7 +965,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "pick", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'pick' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -943,7 +978,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "sum", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					argValues := []int32{}
 					for k := 0; k < len(call.Arguments); k++ {
 						argValues = append(argValues, idlFromLong(r, call.Arguments[k]))
@@ -958,7 +992,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-						_ = self
 						var argFail bool
 						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 							argFail = idlFromBoolean(r, v)
@@ -975,7 +1008,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "visit", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'visit' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -989,7 +1021,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					return r.PromiseOperation(func() goja.Value {
 						self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-						_ = self
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'visitAsync' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 						}
@@ -1004,7 +1035,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "listen", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'listen' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1017,7 +1047,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "toDict", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					res, err := self.ToDict()
 					if err != nil {
 						r.Throw(err)
@@ -1027,7 +1056,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "takeDict", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					var argD ShapeDict
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argD = idlFromShapeDict(r, v)
@@ -1042,7 +1070,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "roundTrip", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'roundTrip' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1056,7 +1083,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "usv", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'usv' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1070,7 +1096,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "bytes", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'bytes' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1084,7 +1109,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "echo", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'echo' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1098,7 +1122,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "maybeObject", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'maybeObject' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1112,7 +1135,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "big", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'big' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1126,7 +1148,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "ull", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'ull' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1140,7 +1161,6 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "buffer", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'buffer' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1182,7 +1202,7 @@ type ShapeDict struct {
 	// Flags is the member "flags".
 	Flags webidl.Optional[webidl.Record[webidl.DOMString, bool]]
 	// Inner is the member "inner".
-	Inner *ShapeDict
+	Inner *InnerDict
 	// Name is the member "name".
 	Name webidl.DOMString
 	// Sides is the member "sides".
@@ -1206,7 +1226,7 @@ func idlReadDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
 		d.Flags = webidl.Some(idlFromRecordOfDOMStringToBoolean(r, v))
 	}
 	if v := r.DictionaryMember(obj, "inner"); v != nil {
-		d.Inner = webidl.Ptr(idlFromShapeDict(r, v))
+		d.Inner = webidl.Ptr(idlFromInnerDict(r, v))
 	}
 	if v := r.DictionaryMember(obj, "name"); v != nil {
 		d.Name = idlFromDOMString(r, v)
@@ -1236,7 +1256,7 @@ func idlWriteDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
 		_ = obj.DefineDataProperty("flags", idlToRecordOfDOMStringToBoolean(r, d.Flags.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if d.Inner != nil {
-		_ = obj.DefineDataProperty("inner", idlToShapeDict(r, *d.Inner), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("inner", idlToInnerDict(r, *d.Inner), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	if d.Sides.Present {
@@ -1292,7 +1312,6 @@ func idlDefShapeList() *webidl.InterfaceDef {
 			{Name: "item", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[ShapeListMethods](r, call.This, "ShapeList")
-					_ = self
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'ShapeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -1329,8 +1348,6 @@ func idlDefSquare(statics SquareStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"Window"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
-			_ = call
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -1535,7 +1552,6 @@ func idlDefWindow() *webidl.InterfaceDef {
 			{Name: "greet", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					_ = self
 					if err := self.Greet(); err != nil {
 						r.Throw(err)
 					}

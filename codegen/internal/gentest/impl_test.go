@@ -55,20 +55,29 @@ func (s *shape) DeleteIndexedValueNumbers(i uint32, v int32) error {
 	*s.log = append(*s.log, fmt.Sprintf("delete %d=%d", i, v))
 	return nil
 }
-func (s *shape) Clone() (ShapeMethods, error)     { return &shape{r: s.r, name: s.name, log: s.log}, nil }
-func (s *shape) Area() (int32, error)             { return 10, nil }
-func (s *shape) Area2(scale int32) (int32, error) { return 10 * scale, nil }
-func (s *shape) Describe(n int32) (webidl.DOMString, error) {
+func (s *shape) Clone() (ShapeMethods, error) { return &shape{r: s.r, name: s.name, log: s.log}, nil }
+
+// Area implements both area() and area(scale) (merged overloads: scale is
+// present when called with an argument, even undefined).
+func (s *shape) Area(scale webidl.Optional[int32]) (int32, error) {
+	if !scale.Present {
+		return 10, nil
+	}
+	return 10 * scale.Value, nil
+}
+func (s *shape) DescribeWithCount(n int32) (webidl.DOMString, error) {
 	return webidl.DOMString(fmt.Sprintf("long %d", n)), nil
 }
-func (s *shape) Describe2(x webidl.DOMString) (webidl.DOMString, error) { return "string " + x, nil }
-func (s *shape) Describe3(l []int32) (webidl.DOMString, error) {
+func (s *shape) DescribeWithText(x webidl.DOMString) (webidl.DOMString, error) {
+	return "string " + x, nil
+}
+func (s *shape) DescribeWithList(l []int32) (webidl.DOMString, error) {
 	return webidl.DOMString(fmt.Sprintf("sequence %v", l)), nil
 }
-func (s *shape) Describe4(d RequiredDict) (webidl.DOMString, error) {
+func (s *shape) DescribeWithDict(d RequiredDict) (webidl.DOMString, error) {
 	return webidl.DOMString("dict " + string(d.Name)), nil
 }
-func (s *shape) Describe5(v *Visitor) (webidl.DOMString, error) { return "callback", nil }
+func (s *shape) DescribeWithVisitor(v *Visitor) (webidl.DOMString, error) { return "callback", nil }
 func (s *shape) Pick(x ShapeOrSequenceOfDOMStringOrBooleanOrDouble) (webidl.DOMString, error) {
 	switch x.Type {
 	case ShapeOrSequenceOfDOMStringOrBooleanOrDoubleIsShape:
@@ -141,7 +150,8 @@ func describeDict(d ShapeDict) string {
 		fmt.Fprintf(&b, " weight=%v", d.Weight.Value)
 	}
 	if d.Inner != nil {
-		fmt.Fprintf(&b, " inner=(%s)", describeDict(*d.Inner))
+		i := d.Inner
+		fmt.Fprintf(&b, " inner=(%s)", describeDict(ShapeDict{BaseDict: i.BaseDict, Name: i.Name, Color: i.Color, Weight: i.Weight, Tag: i.Tag}))
 	}
 	switch d.Tag.Type {
 	case LongOrDOMStringIsLong:
@@ -378,7 +388,7 @@ func TestGeneratedInterface(t *testing.T) {
 		{`Shape.count + ":" + Shape.create("z").name`, "3:z"},
 		{`String(s) + ":" + s.toString.length`, "shape a:0"},
 		{`s.clone() !== s && s.clone() instanceof Shape`, "true"},
-		{`s.area() + ":" + s.area(3) + ":" + Shape.prototype.area.length`, "10:30:0"},
+		{`s.area() + ":" + s.area(3) + ":" + s.area(undefined) + ":" + Shape.prototype.area.length`, "10:30:0:0"},
 		{`s.describe(5)`, "long 5"},
 		{`s.describe("x")`, "string x"},
 		{`s.describe([1, 2])`, "sequence [1 2]"},
@@ -445,7 +455,7 @@ func TestGeneratedDictionaries(t *testing.T) {
 		{`c(() => s.takeDict({color: "x", name: "q"}))`, "TypeError: The provided value 'x' is not a valid enum value of type Color"},
 		{`c(() => s.takeDict(5))`, "TypeError: The provided value is not of type 'ShapeDict'"},
 		{`s.takeDict({name: "z", sides: [1], weight: null}); JSON.stringify(s.toDict())`, `{"base":1,"color":"red","name":"b","sides":[1],"tag":0,"weight":null}`},
-		{`var sd = new Shape("c"); sd.takeDict({inner: {inner: {name: "deep"}}}); log().split("|").pop()`, `base=1 name= color="red" weight=null inner=(base=1 name= color="red" weight=null inner=(base=1 name=deep color="red" weight=null tag=long:0) tag=long:0) tag=long:0`},
+		{`var sd = new Shape("c"); sd.takeDict({inner: {name: "deep", inner: {name: "ignored"}}}); log().split("|").pop()`, `base=1 name= color="red" weight=null inner=(base=1 name=deep color="red" weight=null tag=long:0) tag=long:0`},
 	})
 }
 

@@ -1,0 +1,236 @@
+package browser
+
+import (
+	"errors"
+	"reflect"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/bindings/membrane"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// One JavaScript heap per agent, semantically: every window has its own
+// goja runtime, and the windows of one similar-origin window agent (a page,
+// its same-origin iframes, its popups and their openers) run on the agent's
+// one event loop goroutine. A membrane (bindings/membrane) per agent joins
+// their runtimes, so a window reaches another window of its agent
+// synchronously: iframe.contentWindow, contentDocument, window.parent, top,
+// opener, the value window.open returns and MessageEvent.source are the
+// other window's own objects seen through the membrane. Windows of other
+// agents (cross-site, sandboxed) are reached through a WindowProxy
+// stand-in that supports postMessage, closed and close only (frame.go).
+// Same-agent windows of different origins (same site) get HTML's
+// cross-origin rules as the membrane's policy.
+
+// agentState is the browser's state for one agent: its membrane and its
+// live windows (used on the agent's event loop only, apart from creation).
+type agentState struct {
+	m       *membrane.Membrane
+	windows []*Window
+}
+
+// agentOf returns the state of agent a, created on first use.
+func (b *Browser) agentOf(a *html.Agent) *agentState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st := b.agents[a]
+	if st == nil {
+		st = &agentState{m: membrane.New()}
+		b.agents[a] = st
+	}
+	return st
+}
+
+// joinMembrane adds w's runtime to its agent's membrane and sets the
+// policies between w and the agent's other windows. It runs on the agent's
+// event loop, before w's scripts.
+func (w *Window) joinMembrane() error {
+	st := w.s.agentOf(w.env.Agent())
+	if err := st.m.Add(w.realm.Runtime()); err != nil {
+		return err
+	}
+	w.agent = st
+	w.s.mu.Lock()
+	others := append([]*Window(nil), st.windows...)
+	st.windows = append(st.windows, w)
+	w.s.mu.Unlock()
+	for _, o := range others {
+		st.m.SetPolicy(o.realm.Runtime(), w.realm.Runtime(), w.policyFor(o))
+		st.m.SetPolicy(w.realm.Runtime(), o.realm.Runtime(), o.policyFor(w))
+	}
+	return nil
+}
+
+// leaveMembrane forgets w as a window of its agent and removes its runtime
+// from the membrane; wrappers already handed out keep working (a removed
+// iframe's objects stay usable, as in browsers). It runs on the agent's
+// event loop.
+func (w *Window) leaveMembrane() {
+	st := w.agent
+	if st == nil {
+		return
+	}
+	w.s.mu.Lock()
+	for i, o := range st.windows {
+		if o == w {
+			st.windows = append(st.windows[:i], st.windows[i+1:]...)
+			break
+		}
+	}
+	st.m.Remove(w.realm.Runtime())
+	if len(st.windows) == 0 && w.s.agents[w.env.Agent()] == st {
+		// The agent's last window: the agent terminates with its last
+		// document, and a later window gets a new agent.
+		delete(w.s.agents, w.env.Agent())
+	}
+	w.s.mu.Unlock()
+}
+
+// policyFor is the policy for w's use of target's objects: same origin,
+// everything is allowed; otherwise HTML's cross-origin rules apply. Either
+// way a call of target's postMessage records w as the incumbent window
+// (the message's source and the realm it is serialized in).
+func (w *Window) policyFor(target *Window) *membrane.Policy {
+	var base *membrane.Policy
+	if w.env.Origin() != target.env.Origin() {
+		rules := &membrane.CrossOriginRules{
+			Kind: func(obj *goja.Object) membrane.ObjectKind {
+				if obj == target.realm.Global() {
+					return membrane.WindowObject
+				}
+				if loc, ok := target.realm.Global().Get("location").(*goja.Object); ok && obj == loc {
+					return membrane.LocationObject
+				}
+				return membrane.OtherObject
+			},
+			SameOrigin: func(*goja.Object) bool { return false },
+			Error: func(vm *goja.Runtime, obj *goja.Object, op membrane.Op, key goja.Value) goja.Value {
+				return w.realm.NewDOMException("SecurityError", "Blocked a frame with origin \""+w.env.Origin().Serialize()+"\" from accessing a cross-origin frame.")
+			},
+		}
+		base = rules.Policy()
+	}
+	p := &membrane.Policy{Check: func(obj *goja.Object, op membrane.Op, key goja.Value) membrane.Decision {
+		if op == membrane.OpCall && obj == target.postMessageFn {
+			target.incumbent = w
+		}
+		if base == nil {
+			return membrane.Allow
+		}
+		return base.Check(obj, op, key)
+	}}
+	if base != nil {
+		p.Error, p.OwnKeys = base.Error, base.OwnKeys
+	}
+	return p
+}
+
+// view is target's window as a value of w's realm: target's global through
+// the membrane when both are windows of one agent with live realms, else
+// standIn (nil: null). Call on w's event loop.
+func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
+	if target != nil && target.agent != nil && target.agent == w.agent && !target.realmGone {
+		return w.agent.m.Wrap(target.realm.Runtime(), w.realm.Runtime(), target.realm.Global())
+	}
+	if standIn == nil {
+		return goja.Null()
+	}
+	return standIn
+}
+
+// serialize is StructuredSerializeWithTransfer of a message posted in
+// realm, throwing (a panic with a value of realm, inside a native call)
+// what it fails with: a DataCloneError, or a getter's exception. A message
+// that is another same-agent window's object reached through the
+// membrane (a page calling worker.postMessage on a Worker of its iframe's
+// realm with its own object) is serialized in that window's realm: it is
+// that window's value.
+func (b *Browser) serialize(realm *bindings.Realm, v goja.Value, transfer []*goja.Object) html.SerializedWithTransfer {
+	from := realm
+	msg, err := from.StructuredSerializeWithTransfer(v, transfer)
+	if err != nil {
+		var de *dom.DOMException
+		var ex *goja.Exception
+		switch {
+		case errors.As(err, &de):
+			panic(realm.NewDOMException(de.Name, de.Message))
+		case errors.As(err, &ex):
+			panic(ex)
+		default:
+			panic(realm.Runtime().NewGoError(err))
+		}
+	}
+	return msg
+}
+
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// foreignValue is the window realm's bindings.ForeignValueHook: a message
+// that is another same-agent window's object reached through the membrane
+// (a page calling worker.postMessage on a Worker of its iframe's realm with
+// its own object) is serialized by that window's realm.
+func (w *Window) foreignValue(v goja.Value, transfer []*goja.Object) (*bindings.Realm, goja.Value, []*goja.Object, bool) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() != proxyType {
+		return nil, nil, nil, false
+	}
+	ow, st := w.s.foreignOwner(w.realm, o)
+	if ow == nil {
+		return nil, nil, nil, false
+	}
+	v, transfer = st.unwrapInto(w, ow, v, transfer)
+	return ow.realm, v, transfer, true
+}
+
+// windowOf is the window of the agent whose realm is r, or nil.
+func (st *agentState) windowOf(r *bindings.Realm) *Window {
+	for _, w := range st.windows {
+		if w.realm == r {
+			return w
+		}
+	}
+	return nil
+}
+
+// unwrapInto gives a message and transfer list of window from's realm (in
+// practice membrane wrappers of to's objects) as values of window to's
+// realm.
+func (st *agentState) unwrapInto(from, to *Window, message goja.Value, transfer []*goja.Object) (goja.Value, []*goja.Object) {
+	fvm, tvm := from.realm.Runtime(), to.realm.Runtime()
+	message = st.m.Wrap(fvm, tvm, message)
+	out := make([]*goja.Object, 0, len(transfer))
+	for _, t := range transfer {
+		if o, ok := st.m.Wrap(fvm, tvm, t).(*goja.Object); ok {
+			out = append(out, o)
+		}
+	}
+	return message, out
+}
+
+// foreignOwner finds the window of realm's agent whose object the membrane
+// wrapper o stands for (nil when o is not one).
+func (b *Browser) foreignOwner(realm *bindings.Realm, o *goja.Object) (*Window, *agentState) {
+	b.mu.Lock()
+	st := b.agents[realm.Env().Agent()]
+	var windows []*Window
+	if st != nil {
+		windows = append(windows, st.windows...)
+	}
+	b.mu.Unlock()
+	if st == nil || st.windowOf(realm) == nil {
+		return nil, nil
+	}
+	vm := realm.Runtime()
+	for _, w := range windows {
+		if w.realm == realm {
+			continue
+		}
+		u := st.m.Wrap(vm, w.realm.Runtime(), o)
+		if uo, ok := u.(*goja.Object); ok && uo.ExportType() != proxyType {
+			return w, st
+		}
+	}
+	return nil, nil
+}

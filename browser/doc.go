@@ -1,0 +1,73 @@
+// Package browser is the engine host: it turns the engine's core (html,
+// dom, storage, weblocks) and its JavaScript bindings into a browser an
+// embedder drives from Go. It knows nothing of web-platform-tests (the
+// wpt-runner's go product is an adapter over it).
+//
+// A Browser is made from a Config: a user agent (html.UserAgent; one is
+// created when nil) and a Fetcher (HTTPFetcher over net/http by default;
+// FSFetcher serves an fs.FS; the runner plugs in its own). Open opens a
+// top-level window at a URL and waits for its load event; Window.Evaluate
+// runs an expression in the window's realm and awaits its promise;
+// Browser.RunUntilIdle waits until nothing is loading, queued or timed;
+// Close unloads every window and tears the user agent down.
+//
+// # What a window does
+//
+// Documents are parsed with golang.org/x/net/html into dom.Document trees
+// that scripts see through the generated DOM bindings (document
+// instanceof Document). Classic scripts run in document order, each in a
+// task of the window's event loop (inline and src; external scripts are
+// fetched in parallel, run in order); then readystatechange,
+// DOMContentLoaded and load fire, load waiting for the iframes inserted
+// while the document loaded. Module scripts are skipped, as by an engine
+// without modules; async and defer scripts run in document order with the
+// others. A script whose fetch fails fires error at its element.
+//
+// Iframes (src, srcdoc, sandbox) get child navigables: an inserted iframe
+// gets its initial about:blank window at once, setting src or srcdoc
+// navigates it, removal destroys it. window.open opens auxiliary
+// top-level windows (noopener gives null); window.close closes them.
+// Before a window goes away pagehide and unload fire at it and then at its
+// frames' windows (parent first, as browsers do), then its documents
+// unload, running their cleanup steps (which release their Web Locks).
+//
+// Dedicated workers, nested ones included: new Worker (classic), the
+// worker's global with importScripts, postMessage, close; Worker.terminate.
+// postMessage between windows and workers uses HTML's StructuredSerialize
+// and StructuredDeserialize (clone.go).
+//
+// # One JavaScript heap per agent
+//
+// goja has one realm per runtime, so every window has its own runtime, and
+// the windows of one similar-origin window agent run on the agent's one
+// event loop goroutine. A membrane per agent (bindings/membrane, see
+// agents.go) joins them: contentWindow, contentDocument, parent, opener,
+// the value of window.open and MessageEvent.source are the other window's
+// own objects reached synchronously through it (functions, exceptions and
+// promises cross; the same object is the same wrapper; a promise of a
+// frame's navigator.locks is instanceof the frame's Promise). Windows of
+// one agent but different origins get HTML's cross-origin rules
+// (SecurityError except for the cross-origin properties). Windows of other
+// agents are reached through a WindowProxy stand-in with postMessage,
+// closed and close.
+//
+// # Deviations
+//
+//   - window.open of an http(s) URL from a window of the same agent fetches
+//     the document synchronously, and returns the new window itself (in
+//     browsers the initial about:blank Window is reused for the navigated
+//     document, which has the same observable effect for same-origin
+//     popups: listeners added right after open() see its load event).
+//   - window.top is the window itself (the bindings make it
+//     [LegacyUnforgeable]; no host hook yet); location.href assignment does
+//     not navigate.
+//   - A frame navigation does not fire pagehide/unload at the old window.
+//   - postMessage through the membrane serializes in the calling window's
+//     realm only when the message itself is that window's object (not for
+//     another window's objects nested inside it).
+//   - MessageChannel, MessagePort and transferring are not yet provided
+//     (postMessage with a non-empty transfer list throws DataCloneError);
+//     shared and service workers and module workers are not supported.
+//   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
+//     row; a repeating timer keeps a browser busy forever.
+package browser
