@@ -912,7 +912,20 @@ func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) goja.Value {
 	return obj
 }
 
-// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
+// idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
+func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
+	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
+}
+
+// idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
+func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "URLSearchParams")
+}
+
+// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
 func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -920,6 +933,9 @@ func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 14
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -965,7 +981,7 @@ func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
 		}
 	}
 	if sel < 0 {
-		sel = 14
+		sel = 15
 	}
 	switch sel {
 	case 0:
@@ -997,13 +1013,15 @@ func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
 	case 13:
 		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return BodyInit{Type: 15, USVString: idlFromUSVString(r, v)}
+		return BodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 15:
+		return BodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)'")
 	return BodyInit{}
 }
 
-// idlToBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
+// idlToBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
 func idlToBodyInit(r *webidl.Realm, x BodyInit) goja.Value {
 	switch x.Type {
 	case 1:
@@ -1035,12 +1053,14 @@ func idlToBodyInit(r *webidl.Realm, x BodyInit) goja.Value {
 	case 14:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 15:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 16:
 		return idlToUSVString(r, x.USVString)
 	}
 	return goja.Undefined()
 }
 
-// BodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type BodyInit struct {
 	Type              int
@@ -1058,6 +1078,7 @@ type BodyInit struct {
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	URLSearchParams   URLSearchParamsMethods
 	USVString         string
 }
 
@@ -1077,7 +1098,8 @@ const (
 	BodyInitIsFloat64Array      = 12
 	BodyInitIsDataView          = 13
 	BodyInitIsArrayBuffer       = 14
-	BodyInitIsUSVString         = 15
+	BodyInitIsURLSearchParams   = 15
+	BodyInitIsUSVString         = 16
 )
 
 // idlFromBufferSource converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
@@ -2256,7 +2278,7 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value 
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)?.
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v goja.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
@@ -2264,7 +2286,7 @@ func idlFromNullableBodyInit(r *webidl.Realm, v goja.Value) webidl.Nullable[Body
 	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)? value to JavaScript.
+// idlToNullableBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)? value to JavaScript.
 func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) goja.Value {
 	if x.Null {
 		return goja.Null()
@@ -3403,19 +3425,6 @@ const (
 	TimerHandlerIsFunction  = 2
 )
 
-// idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
-func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
-	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
-}
-
-// idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
-func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "URLSearchParams")
-}
-
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
 func idlFromUnsignedLong(r *webidl.Realm, v goja.Value) uint32 {
 	return r.ToUnsignedLong(webidl.AnyValue(v), webidl.IntWrap)
@@ -3526,7 +3535,7 @@ func idlToWorkerType(r *webidl.Realm, x WorkerType) goja.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString).
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
 func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequestBodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -3534,6 +3543,9 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequest
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 14
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -3579,7 +3591,7 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequest
 		}
 	}
 	if sel < 0 {
-		sel = 14
+		sel = 15
 	}
 	switch sel {
 	case 0:
@@ -3611,13 +3623,15 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequest
 	case 13:
 		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return XMLHTTPRequestBodyInit{Type: 15, USVString: idlFromUSVString(r, v)}
+		return XMLHTTPRequestBodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 15:
+		return XMLHTTPRequestBodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)'")
 	return XMLHTTPRequestBodyInit{}
 }
 
-// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString) value to JavaScript.
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
 func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) goja.Value {
 	switch x.Type {
 	case 1:
@@ -3649,12 +3663,14 @@ func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) goja
 	case 14:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 15:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 16:
 		return idlToUSVString(r, x.USVString)
 	}
 	return goja.Undefined()
 }
 
-// XMLHTTPRequestBodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or USVString). Type is the 1-based index of the
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type XMLHTTPRequestBodyInit struct {
 	Type              int
@@ -3672,6 +3688,7 @@ type XMLHTTPRequestBodyInit struct {
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	URLSearchParams   URLSearchParamsMethods
 	USVString         string
 }
 
@@ -3691,5 +3708,6 @@ const (
 	XMLHTTPRequestBodyInitIsFloat64Array      = 12
 	XMLHTTPRequestBodyInitIsDataView          = 13
 	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
-	XMLHTTPRequestBodyInitIsUSVString         = 15
+	XMLHTTPRequestBodyInitIsURLSearchParams   = 15
+	XMLHTTPRequestBodyInitIsUSVString         = 16
 )

@@ -33,6 +33,13 @@ func extractBody(object bodyInit) (*body, string) {
 		b := object.Blob.(*blobImpl)
 		return &body{source: b.data}, b.typ
 	}
+	if object.Type == bodyInitIsParams {
+		// URLSearchParams: source is the result of running the
+		// application/x-www-form-urlencoded serializer with object's list;
+		// type is `application/x-www-form-urlencoded;charset=UTF-8`.
+		s, _ := object.URLSearchParams.Stringifier()
+		return &body{source: []byte(s)}, "application/x-www-form-urlencoded;charset=UTF-8"
+	}
 	if object.Type == bodyInitIsUSVString {
 		// USVString: source is the UTF-8 encoding of object; type is
 		// `text/plain;charset=UTF-8`.

@@ -29,6 +29,7 @@ type bodyInit = BodyInit
 const (
 	bodyInitIsUSVString = BodyInitIsUSVString
 	bodyInitIsBlob      = BodyInitIsBlob
+	bodyInitIsParams    = BodyInitIsURLSearchParams
 )
 
 // blobPart is the BlobPart union.

@@ -127,6 +127,8 @@ func TestFetchWindow(t *testing.T) {
 		log(r.headers.get("x-content-type"), await r.text());
 		r = await fetch(new Request("/echo", {method: "POST", body: new DataView(new Uint8Array([111, 107]).buffer)}));
 		log(await r.text());
+		r = await fetch("/echo", {method: "POST", body: new URLSearchParams([["a", "1 2"], ["b", "é&"]])});
+		log(r.headers.get("x-content-type"), await r.text());
 
 		// Network errors and bad arguments are TypeErrors.
 		for (const [u, init] of [["https://unreachable.test/"], ["ftp://a.test/x"],
@@ -152,6 +154,7 @@ func TestFetchWindow(t *testing.T) {
 		`PUT "" hi`,
 		"text/x-mine hi",
 		"ok",
+		"application/x-www-form-urlencoded;charset=UTF-8 a=1+2&b=%C3%A9%26",
 		"TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true",
 		"TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true", "TypeError true")
 }

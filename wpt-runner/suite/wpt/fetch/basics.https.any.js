@@ -178,3 +178,13 @@ promise_test(async () => {
   const r = await new Response(new Blob(['x'], {type: 'a/b'})).blob();
   assert_equals(r.type, 'a/b');
 }, 'Blob bodies: a Blob request body, blob() of a response');
+
+promise_test(async () => {
+  const req = new Request(DATA, {method: 'POST', body: new URLSearchParams([['a', '1 2'], ['b', '\u00e9&']])});
+  assert_equals(req.headers.get('content-type'), 'application/x-www-form-urlencoded;charset=UTF-8');
+  assert_equals(await req.text(), 'a=1+2&b=%C3%A9%26');
+  const id = uniqueId();
+  const url = `${DISPATCHER}?uuid=${id}`;
+  assert_equals(await (await fetch(url, {method: 'POST', body: new URLSearchParams('x=y')})).text(), 'done');
+  assert_equals(await (await fetch(url)).text(), 'x=y');
+}, 'URLSearchParams bodies are form-urlencoded');
