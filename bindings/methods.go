@@ -35,10 +35,10 @@ func init() {
 		MessageChannel:     messageChannelStatics{},
 		MessageEvent:       messageEventStatics{},
 		Worker:             workerStatics{},
-		TextEncoder:        textEncoderStatics{},
-		TextDecoder:        textDecoderStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
+		TextEncoder:        textEncoderStatics{},
+		TextDecoder:        textDecoderStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -414,4 +414,6 @@ var (
 	_ DocumentMethods                   = (*documentImpl)(nil)
 	_ ElementMethods                    = (*nodeImpl)(nil)
 	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
+	_ TextMethods                       = (*nodeImpl)(nil)
+	_ CommentMethods                    = (*nodeImpl)(nil)
 )
