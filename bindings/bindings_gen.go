@@ -18,15 +18,19 @@ var Interfaces = webidl.NewRegistry()
 type Statics struct {
 	AbortController    AbortControllerStatics
 	AbortSignal        AbortSignalStatics
+	Blob               BlobStatics
 	Comment            CommentStatics
 	DOMException       DOMExceptionStatics
 	Document           DocumentStatics
 	DocumentFragment   DocumentFragmentStatics
 	Event              EventStatics
 	EventTarget        EventTargetStatics
+	Headers            HeadersStatics
 	MessageChannel     MessageChannelStatics
 	MessageEvent       MessageEventStatics
 	QuotaExceededError QuotaExceededErrorStatics
+	Request            RequestStatics
+	Response           ResponseStatics
 	SharedWorker       SharedWorkerStatics
 	Text               TextStatics
 	TextDecoder        TextDecoderStatics
@@ -48,6 +52,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.AbortSignal == nil {
 		missing = append(missing, "AbortSignalStatics")
 	}
+	if impl.Blob == nil {
+		missing = append(missing, "BlobStatics")
+	}
 	if impl.Comment == nil {
 		missing = append(missing, "CommentStatics")
 	}
@@ -66,6 +73,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.EventTarget == nil {
 		missing = append(missing, "EventTargetStatics")
 	}
+	if impl.Headers == nil {
+		missing = append(missing, "HeadersStatics")
+	}
 	if impl.MessageChannel == nil {
 		missing = append(missing, "MessageChannelStatics")
 	}
@@ -74,6 +84,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
+	}
+	if impl.Request == nil {
+		missing = append(missing, "RequestStatics")
+	}
+	if impl.Response == nil {
+		missing = append(missing, "ResponseStatics")
 	}
 	if impl.SharedWorker == nil {
 		missing = append(missing, "SharedWorkerStatics")
@@ -99,11 +115,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
+	reg.Add(idlDefBlob(impl.Blob))
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefComment(impl.Comment))
 	reg.Add(idlDefDOMException(impl.DOMException))
@@ -127,6 +144,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLSpanElement())
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefHeaders(impl.Headers))
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
@@ -138,6 +156,8 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefNodeList())
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefRequest(impl.Request))
+	reg.Add(idlDefResponse(impl.Response))
 	reg.Add(idlDefSharedWorker(impl.SharedWorker))
 	reg.Add(idlDefSharedWorkerGlobalScope())
 	reg.Add(idlDefStorageBucket())
@@ -693,6 +713,401 @@ const (
 	ArrayBufferViewIsDataView          = 12
 )
 
+// idlFromBlob converts a JavaScript value to the IDL type Blob.
+func idlFromBlob(r *webidl.Realm, v goja.Value) BlobMethods {
+	return webidl.As[BlobMethods](r, webidl.AnyValue(v), "Blob")
+}
+
+// idlToBlob converts an IDL Blob value to JavaScript.
+func idlToBlob(r *webidl.Realm, x BlobMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Blob")
+}
+
+// idlFromUSVString converts a JavaScript value to the IDL type USVString.
+func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
+	return r.ToUSVString(webidl.AnyValue(v))
+}
+
+// idlToUSVString converts an IDL USVString value to JavaScript.
+func idlToUSVString(r *webidl.Realm, x string) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromBlobPart converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
+func idlFromBlobPart(r *webidl.Realm, v goja.Value) BlobPart {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 13
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 12
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 14
+	}
+	switch sel {
+	case 0:
+		return BlobPart{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return BlobPart{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return BlobPart{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return BlobPart{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return BlobPart{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return BlobPart{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return BlobPart{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return BlobPart{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return BlobPart{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return BlobPart{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return BlobPart{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return BlobPart{Type: 12, DataView: idlFromDataView(r, v)}
+	case 12:
+		return BlobPart{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 13:
+		return BlobPart{Type: 14, Blob: idlFromBlob(r, v)}
+	case 14:
+		return BlobPart{Type: 15, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)'")
+	return BlobPart{}
+}
+
+// idlToBlobPart converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
+func idlToBlobPart(r *webidl.Realm, x BlobPart) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	case 13:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 14:
+		return idlToBlob(r, x.Blob)
+	case 15:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// BlobPart is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type BlobPart struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	Blob              BlobMethods
+	USVString         string
+}
+
+// Member type indexes of BlobPart.
+const (
+	BlobPartIsInt8Array         = 1
+	BlobPartIsInt16Array        = 2
+	BlobPartIsInt32Array        = 3
+	BlobPartIsUint8Array        = 4
+	BlobPartIsUint16Array       = 5
+	BlobPartIsUint32Array       = 6
+	BlobPartIsUint8ClampedArray = 7
+	BlobPartIsBigInt64Array     = 8
+	BlobPartIsBigUint64Array    = 9
+	BlobPartIsFloat32Array      = 10
+	BlobPartIsFloat64Array      = 11
+	BlobPartIsDataView          = 12
+	BlobPartIsArrayBuffer       = 13
+	BlobPartIsBlob              = 14
+	BlobPartIsUSVString         = 15
+)
+
+// idlFromBlobPropertyBag converts a JavaScript value to the IDL type BlobPropertyBag.
+func idlFromBlobPropertyBag(r *webidl.Realm, v goja.Value) BlobPropertyBag {
+	var d BlobPropertyBag
+	idlReadDictBlobPropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "BlobPropertyBag"), &d)
+	return d
+}
+
+// idlToBlobPropertyBag converts an IDL BlobPropertyBag value to JavaScript.
+func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictBlobPropertyBag(r, obj, &x)
+	return obj
+}
+
+// idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
+func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
+	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
+}
+
+// idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
+func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "URLSearchParams")
+}
+
+// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
+func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 14
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 15
+	}
+	switch sel {
+	case 0:
+		return BodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return BodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return BodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return BodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return BodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return BodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return BodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return BodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return BodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return BodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return BodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return BodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return BodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 14:
+		return BodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 15:
+		return BodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)'")
+	return BodyInit{}
+}
+
+// idlToBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
+func idlToBodyInit(r *webidl.Realm, x BodyInit) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 15:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 16:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// BodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type BodyInit struct {
+	Type              int
+	Blob              BlobMethods
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	URLSearchParams   URLSearchParamsMethods
+	USVString         string
+}
+
+// Member type indexes of BodyInit.
+const (
+	BodyInitIsBlob              = 1
+	BodyInitIsInt8Array         = 2
+	BodyInitIsInt16Array        = 3
+	BodyInitIsInt32Array        = 4
+	BodyInitIsUint8Array        = 5
+	BodyInitIsUint16Array       = 6
+	BodyInitIsUint32Array       = 7
+	BodyInitIsUint8ClampedArray = 8
+	BodyInitIsBigInt64Array     = 9
+	BodyInitIsBigUint64Array    = 10
+	BodyInitIsFloat32Array      = 11
+	BodyInitIsFloat64Array      = 12
+	BodyInitIsDataView          = 13
+	BodyInitIsArrayBuffer       = 14
+	BodyInitIsURLSearchParams   = 15
+	BodyInitIsUSVString         = 16
+)
+
 // idlFromBufferSource converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
 func idlFromBufferSource(r *webidl.Realm, v goja.Value) BufferSource {
 	v = webidl.AnyValue(v)
@@ -1036,6 +1451,16 @@ func idlToElement(r *webidl.Realm, x ElementMethods) goja.Value {
 	return r.Wrap(x, "Element")
 }
 
+// idlFromEndingType converts a JavaScript value to the IDL type EndingType.
+func idlFromEndingType(r *webidl.Realm, v goja.Value) EndingType {
+	return EndingType(r.ToEnum(webidl.AnyValue(v), "EndingType", idlValuesEndingType))
+}
+
+// idlToEndingType converts an IDL EndingType value to JavaScript.
+func idlToEndingType(r *webidl.Realm, x EndingType) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromEvent converts a JavaScript value to the IDL type Event.
 func idlFromEvent(r *webidl.Realm, v goja.Value) EventMethods {
 	return webidl.As[EventMethods](r, webidl.AnyValue(v), "Event")
@@ -1344,6 +1769,293 @@ func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Va
 	return r.Wrap(x, "HTMLScriptElement")
 }
 
+// idlFromHeaders converts a JavaScript value to the IDL type Headers.
+func idlFromHeaders(r *webidl.Realm, v goja.Value) HeadersMethods {
+	return webidl.As[HeadersMethods](r, webidl.AnyValue(v), "Headers")
+}
+
+// idlToHeaders converts an IDL Headers value to JavaScript.
+func idlToHeaders(r *webidl.Realm, x HeadersMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Headers")
+}
+
+// idlFromSequenceOfByteString converts a JavaScript value to the IDL type sequence<ByteString>.
+func idlFromSequenceOfByteString(r *webidl.Realm, v goja.Value) []webidl.ByteString {
+	out := []webidl.ByteString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfByteString converts an IDL sequence<ByteString> value to JavaScript.
+func idlToSequenceOfByteString(r *webidl.Realm, x []webidl.ByteString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+}
+
+// idlFromSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.ByteString {
+	out := []webidl.ByteString{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfSequenceOfByteString converts a JavaScript value to the IDL type sequence<sequence<ByteString>>.
+func idlFromSequenceOfSequenceOfByteString(r *webidl.Realm, v goja.Value) [][]webidl.ByteString {
+	out := [][]webidl.ByteString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	return out
+}
+
+// idlToSequenceOfSequenceOfByteString converts an IDL sequence<sequence<ByteString>> value to JavaScript.
+func idlToSequenceOfSequenceOfByteString(r *webidl.Realm, x [][]webidl.ByteString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e []webidl.ByteString) goja.Value { return idlToSequenceOfByteString(r, e) })
+}
+
+// idlFromSequenceOfSequenceOfByteStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]webidl.ByteString {
+	out := [][]webidl.ByteString{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	return out
+}
+
+// idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
+func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
+	var out webidl.Record[webidl.ByteString, webidl.ByteString]
+	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+	if out == nil {
+		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
+	}
+	return out
+}
+
+// idlToRecordOfByteStringToByteString converts an IDL record<ByteString, ByteString> value to JavaScript.
+func idlToRecordOfByteStringToByteString(r *webidl.Realm, x webidl.Record[webidl.ByteString, webidl.ByteString]) goja.Value {
+	return webidl.RecordValue(r, x, func(k webidl.ByteString) goja.Value { return idlToByteString(r, k) }, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+}
+
+// idlFromHeadersInit converts a JavaScript value to the IDL type (sequence<sequence<ByteString>> or record<ByteString, ByteString>).
+func idlFromHeadersInit(r *webidl.Realm, v goja.Value) HeadersInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	var seqMethod goja.Value
+	obj, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			if m := r.GetMethod(obj, "iterator"); m != nil {
+				sel, seqMethod = 0, m
+			}
+		}
+		if sel < 0 {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return HeadersInit{Type: 1, SequenceOfSequenceOfByteString: idlFromSequenceOfSequenceOfByteStringWith(r, v.(*goja.Object), seqMethod)}
+	case 1:
+		return HeadersInit{Type: 2, RecordOfByteStringToByteString: idlFromRecordOfByteStringToByteString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(sequence<sequence<ByteString>> or record<ByteString, ByteString>)'")
+	return HeadersInit{}
+}
+
+// idlToHeadersInit converts an IDL (sequence<sequence<ByteString>> or record<ByteString, ByteString>) value to JavaScript.
+func idlToHeadersInit(r *webidl.Realm, x HeadersInit) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToSequenceOfSequenceOfByteString(r, x.SequenceOfSequenceOfByteString)
+	case 2:
+		return idlToRecordOfByteStringToByteString(r, x.RecordOfByteStringToByteString)
+	}
+	return goja.Undefined()
+}
+
+// HeadersInit is the IDL union type (sequence<sequence<ByteString>> or record<ByteString, ByteString>). Type is the 1-based index of the
+// member type the value has (0: none).
+type HeadersInit struct {
+	Type                           int
+	SequenceOfSequenceOfByteString [][]webidl.ByteString
+	RecordOfByteStringToByteString webidl.Record[webidl.ByteString, webidl.ByteString]
+}
+
+// Member type indexes of HeadersInit.
+const (
+	HeadersInitIsSequenceOfSequenceOfByteString = 1
+	HeadersInitIsRecordOfByteStringToByteString = 2
+)
+
+// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
+func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 13
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 0
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 6
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 12
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 14
+	}
+	switch sel {
+	case 0:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 1, Int8Array: idlFromInt8Array(r, v)}
+	case 1:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 2, Int16Array: idlFromInt16Array(r, v)}
+	case 2:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 3, Int32Array: idlFromInt32Array(r, v)}
+	case 3:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
+	case 4:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
+	case 5:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
+	case 6:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 7:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 8:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 9:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
+	case 10:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
+	case 11:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 12, DataView: idlFromDataView(r, v)}
+	case 12:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 13:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 14, Blob: idlFromBlob(r, v)}
+	case 14:
+		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 15, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)'")
+	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
+}
+
+// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
+func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToInt8Array(r, x.Int8Array)
+	case 2:
+		return idlToInt16Array(r, x.Int16Array)
+	case 3:
+		return idlToInt32Array(r, x.Int32Array)
+	case 4:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 5:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 6:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 7:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 8:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 9:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 10:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 11:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 12:
+		return idlToDataView(r, x.DataView)
+	case 13:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 14:
+		return idlToBlob(r, x.Blob)
+	case 15:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString struct {
+	Type              int
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	Blob              BlobMethods
+	USVString         string
+}
+
+// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString.
+const (
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt8Array         = 1
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt16Array        = 2
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt32Array        = 3
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint8Array        = 4
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint16Array       = 5
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint32Array       = 6
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint8ClampedArray = 7
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBigInt64Array     = 8
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBigUint64Array    = 9
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsFloat32Array      = 10
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsFloat64Array      = 11
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsDataView          = 12
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsArrayBuffer       = 13
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBlob              = 14
+	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUSVString         = 15
+)
+
 // idlFromLocation converts a JavaScript value to the IDL type Location.
 func idlFromLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 	return webidl.As[LocationMethods](r, webidl.AnyValue(v), "Location")
@@ -1459,6 +2171,16 @@ func idlFromLong(r *webidl.Realm, v goja.Value) int32 {
 
 // idlToLong converts an IDL long value to JavaScript.
 func idlToLong(r *webidl.Realm, x int32) goja.Value {
+	return r.VM.ToValue(x)
+}
+
+// idlFromLongLongClamp converts a JavaScript value to the IDL type long long.
+func idlFromLongLongClamp(r *webidl.Realm, v goja.Value) int64 {
+	return r.ToLongLong(webidl.AnyValue(v), webidl.IntClamp)
+}
+
+// idlToLongLongClamp converts an IDL long long value to JavaScript.
+func idlToLongLongClamp(r *webidl.Realm, x int64) goja.Value {
 	return r.VM.ToValue(x)
 }
 
@@ -1623,6 +2345,54 @@ const (
 	NodeOrDOMStringIsNode      = 1
 	NodeOrDOMStringIsDOMString = 2
 )
+
+// idlFromNullableAbortSignal converts a JavaScript value to the IDL type AbortSignal?.
+func idlFromNullableAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromAbortSignal(r, v)
+}
+
+// idlToNullableAbortSignal converts an IDL AbortSignal? value to JavaScript.
+func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToAbortSignal(r, x)
+}
+
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)?.
+func idlFromNullableBodyInit(r *webidl.Realm, v goja.Value) webidl.Nullable[BodyInit] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[BodyInit]()
+	}
+	return webidl.NonNull(idlFromBodyInit(r, v))
+}
+
+// idlToNullableBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)? value to JavaScript.
+func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToBodyInit(r, x.Value)
+}
+
+// idlFromNullableByteString converts a JavaScript value to the IDL type ByteString?.
+func idlFromNullableByteString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.ByteString] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[webidl.ByteString]()
+	}
+	return webidl.NonNull(idlFromByteString(r, v))
+}
+
+// idlToNullableByteString converts an IDL ByteString? value to JavaScript.
+func idlToNullableByteString(r *webidl.Realm, x webidl.Nullable[webidl.ByteString]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToByteString(r, x.Value)
+}
 
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.DOMString] {
@@ -1920,16 +2690,6 @@ func idlToNullableURL(r *webidl.Realm, x URLMethods) goja.Value {
 	return idlToURL(r, x)
 }
 
-// idlFromUSVString converts a JavaScript value to the IDL type USVString.
-func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
-	return r.ToUSVString(webidl.AnyValue(v))
-}
-
-// idlToUSVString converts an IDL USVString value to JavaScript.
-func idlToUSVString(r *webidl.Realm, x string) goja.Value {
-	return webidl.StringValue(string(x))
-}
-
 // idlFromNullableUSVString converts a JavaScript value to the IDL type USVString?.
 func idlFromNullableUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[string] {
 	if webidl.IsNullish(v) {
@@ -2021,6 +2781,26 @@ func idlToPromiseOfAny(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
 }
 
+// idlFromPromiseOfArrayBuffer converts a JavaScript value to the IDL type Promise<ArrayBuffer>.
+func idlFromPromiseOfArrayBuffer(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfArrayBuffer converts an IDL Promise<ArrayBuffer> value to JavaScript.
+func idlToPromiseOfArrayBuffer(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfBlob converts a JavaScript value to the IDL type Promise<Blob>.
+func idlFromPromiseOfBlob(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfBlob converts an IDL Promise<Blob> value to JavaScript.
+func idlToPromiseOfBlob(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
 // idlFromPromiseOfBoolean converts a JavaScript value to the IDL type Promise<boolean>.
 func idlFromPromiseOfBoolean(r *webidl.Realm, v goja.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -2048,6 +2828,29 @@ func idlFromPromiseOfNullableDouble(r *webidl.Realm, v goja.Value) *webidl.Promi
 
 // idlToPromiseOfNullableDouble converts an IDL Promise<double?> value to JavaScript.
 func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromResponse converts a JavaScript value to the IDL type Response.
+func idlFromResponse(r *webidl.Realm, v goja.Value) ResponseMethods {
+	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
+}
+
+// idlToResponse converts an IDL Response value to JavaScript.
+func idlToResponse(r *webidl.Realm, x ResponseMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Response")
+}
+
+// idlFromPromiseOfResponse converts a JavaScript value to the IDL type Promise<Response>.
+func idlFromPromiseOfResponse(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfResponse converts an IDL Promise<Response> value to JavaScript.
+func idlToPromiseOfResponse(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
 }
 
@@ -2104,6 +2907,26 @@ func idlToPromiseOfStorageBucket(r *webidl.Realm, x *webidl.Promise) goja.Value 
 	return x.Value()
 }
 
+// idlFromPromiseOfUSVString converts a JavaScript value to the IDL type Promise<USVString>.
+func idlFromPromiseOfUSVString(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfUSVString converts an IDL Promise<USVString> value to JavaScript.
+func idlToPromiseOfUSVString(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfUint8Array converts a JavaScript value to the IDL type Promise<Uint8Array>.
+func idlFromPromiseOfUint8Array(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfUint8Array converts an IDL Promise<Uint8Array> value to JavaScript.
+func idlToPromiseOfUint8Array(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
 // idlFromUndefined converts a JavaScript value to the IDL type undefined.
 func idlFromUndefined(r *webidl.Realm, v goja.Value) webidl.Undefined {
 	return webidl.Undefined{}
@@ -2153,6 +2976,39 @@ func idlToRecordOfUSVStringToUSVString(r *webidl.Realm, x webidl.Record[string, 
 	return webidl.RecordValue(r, x, func(k string) goja.Value { return idlToUSVString(r, k) }, func(e string) goja.Value { return idlToUSVString(r, e) })
 }
 
+// idlFromReferrerPolicy converts a JavaScript value to the IDL type ReferrerPolicy.
+func idlFromReferrerPolicy(r *webidl.Realm, v goja.Value) ReferrerPolicy {
+	return ReferrerPolicy(r.ToEnum(webidl.AnyValue(v), "ReferrerPolicy", idlValuesReferrerPolicy))
+}
+
+// idlToReferrerPolicy converts an IDL ReferrerPolicy value to JavaScript.
+func idlToReferrerPolicy(r *webidl.Realm, x ReferrerPolicy) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequest converts a JavaScript value to the IDL type Request.
+func idlFromRequest(r *webidl.Realm, v goja.Value) RequestMethods {
+	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
+}
+
+// idlToRequest converts an IDL Request value to JavaScript.
+func idlToRequest(r *webidl.Realm, x RequestMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Request")
+}
+
+// idlFromRequestCache converts a JavaScript value to the IDL type RequestCache.
+func idlFromRequestCache(r *webidl.Realm, v goja.Value) RequestCache {
+	return RequestCache(r.ToEnum(webidl.AnyValue(v), "RequestCache", idlValuesRequestCache))
+}
+
+// idlToRequestCache converts an IDL RequestCache value to JavaScript.
+func idlToRequestCache(r *webidl.Realm, x RequestCache) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromRequestCredentials converts a JavaScript value to the IDL type RequestCredentials.
 func idlFromRequestCredentials(r *webidl.Realm, v goja.Value) RequestCredentials {
 	return RequestCredentials(r.ToEnum(webidl.AnyValue(v), "RequestCredentials", idlValuesRequestCredentials))
@@ -2160,6 +3016,142 @@ func idlFromRequestCredentials(r *webidl.Realm, v goja.Value) RequestCredentials
 
 // idlToRequestCredentials converts an IDL RequestCredentials value to JavaScript.
 func idlToRequestCredentials(r *webidl.Realm, x RequestCredentials) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestDestination converts a JavaScript value to the IDL type RequestDestination.
+func idlFromRequestDestination(r *webidl.Realm, v goja.Value) RequestDestination {
+	return RequestDestination(r.ToEnum(webidl.AnyValue(v), "RequestDestination", idlValuesRequestDestination))
+}
+
+// idlToRequestDestination converts an IDL RequestDestination value to JavaScript.
+func idlToRequestDestination(r *webidl.Realm, x RequestDestination) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestDuplex converts a JavaScript value to the IDL type RequestDuplex.
+func idlFromRequestDuplex(r *webidl.Realm, v goja.Value) RequestDuplex {
+	return RequestDuplex(r.ToEnum(webidl.AnyValue(v), "RequestDuplex", idlValuesRequestDuplex))
+}
+
+// idlToRequestDuplex converts an IDL RequestDuplex value to JavaScript.
+func idlToRequestDuplex(r *webidl.Realm, x RequestDuplex) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestInfo converts a JavaScript value to the IDL type (Request or USVString).
+func idlFromRequestInfo(r *webidl.Realm, v goja.Value) RequestInfo {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	if sel < 0 {
+		sel = 1
+	}
+	switch sel {
+	case 0:
+		return RequestInfo{Type: 1, Request: idlFromRequest(r, v)}
+	case 1:
+		return RequestInfo{Type: 2, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Request or USVString)'")
+	return RequestInfo{}
+}
+
+// idlToRequestInfo converts an IDL (Request or USVString) value to JavaScript.
+func idlToRequestInfo(r *webidl.Realm, x RequestInfo) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToRequest(r, x.Request)
+	case 2:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// RequestInfo is the IDL union type (Request or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type RequestInfo struct {
+	Type      int
+	Request   RequestMethods
+	USVString string
+}
+
+// Member type indexes of RequestInfo.
+const (
+	RequestInfoIsRequest   = 1
+	RequestInfoIsUSVString = 2
+)
+
+// idlFromRequestInit converts a JavaScript value to the IDL type RequestInit.
+func idlFromRequestInit(r *webidl.Realm, v goja.Value) RequestInit {
+	var d RequestInit
+	idlReadDictRequestInit(r, r.DictionaryObject(webidl.AnyValue(v), "RequestInit"), &d)
+	return d
+}
+
+// idlToRequestInit converts an IDL RequestInit value to JavaScript.
+func idlToRequestInit(r *webidl.Realm, x RequestInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictRequestInit(r, obj, &x)
+	return obj
+}
+
+// idlFromRequestMode converts a JavaScript value to the IDL type RequestMode.
+func idlFromRequestMode(r *webidl.Realm, v goja.Value) RequestMode {
+	return RequestMode(r.ToEnum(webidl.AnyValue(v), "RequestMode", idlValuesRequestMode))
+}
+
+// idlToRequestMode converts an IDL RequestMode value to JavaScript.
+func idlToRequestMode(r *webidl.Realm, x RequestMode) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestPriority converts a JavaScript value to the IDL type RequestPriority.
+func idlFromRequestPriority(r *webidl.Realm, v goja.Value) RequestPriority {
+	return RequestPriority(r.ToEnum(webidl.AnyValue(v), "RequestPriority", idlValuesRequestPriority))
+}
+
+// idlToRequestPriority converts an IDL RequestPriority value to JavaScript.
+func idlToRequestPriority(r *webidl.Realm, x RequestPriority) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromRequestRedirect converts a JavaScript value to the IDL type RequestRedirect.
+func idlFromRequestRedirect(r *webidl.Realm, v goja.Value) RequestRedirect {
+	return RequestRedirect(r.ToEnum(webidl.AnyValue(v), "RequestRedirect", idlValuesRequestRedirect))
+}
+
+// idlToRequestRedirect converts an IDL RequestRedirect value to JavaScript.
+func idlToRequestRedirect(r *webidl.Realm, x RequestRedirect) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromResponseInit converts a JavaScript value to the IDL type ResponseInit.
+func idlFromResponseInit(r *webidl.Realm, v goja.Value) ResponseInit {
+	var d ResponseInit
+	idlReadDictResponseInit(r, r.DictionaryObject(webidl.AnyValue(v), "ResponseInit"), &d)
+	return d
+}
+
+// idlToResponseInit converts an IDL ResponseInit value to JavaScript.
+func idlToResponseInit(r *webidl.Realm, x ResponseInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictResponseInit(r, obj, &x)
+	return obj
+}
+
+// idlFromResponseType converts a JavaScript value to the IDL type ResponseType.
+func idlFromResponseType(r *webidl.Realm, v goja.Value) ResponseType {
+	return ResponseType(r.ToEnum(webidl.AnyValue(v), "ResponseType", idlValuesResponseType))
+}
+
+// idlToResponseType converts an IDL ResponseType value to JavaScript.
+func idlToResponseType(r *webidl.Realm, x ResponseType) goja.Value {
 	return webidl.StringValue(string(x))
 }
 
@@ -2200,6 +3192,32 @@ func idlToSequenceOfEventTarget(r *webidl.Realm, x []EventTargetMethods) goja.Va
 func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromEventTarget(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)>.
+func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) {
+		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
+	})
+	return out
+}
+
+// idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)> value to JavaScript.
+func idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+	return webidl.SequenceValue(r, x, func(e Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+		return idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, e)
+	})
+}
+
+// idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
+	r.IterateWith(obj, method, func(x goja.Value) {
+		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
+	})
 	return out
 }
 
@@ -2507,19 +3525,6 @@ const (
 	TimerHandlerIsFunction  = 2
 )
 
-// idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
-func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
-	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
-}
-
-// idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
-func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "URLSearchParams")
-}
-
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
 func idlFromUnsignedLong(r *webidl.Realm, v goja.Value) uint32 {
 	return r.ToUnsignedLong(webidl.AnyValue(v), webidl.IntWrap)
@@ -2615,3 +3620,180 @@ func idlFromWorkerType(r *webidl.Realm, v goja.Value) WorkerType {
 func idlToWorkerType(r *webidl.Realm, x WorkerType) goja.Value {
 	return webidl.StringValue(string(x))
 }
+
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
+func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequestBodyInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 14
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 15
+	}
+	switch sel {
+	case 0:
+		return XMLHTTPRequestBodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return XMLHTTPRequestBodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return XMLHTTPRequestBodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return XMLHTTPRequestBodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return XMLHTTPRequestBodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return XMLHTTPRequestBodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return XMLHTTPRequestBodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return XMLHTTPRequestBodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return XMLHTTPRequestBodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return XMLHTTPRequestBodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return XMLHTTPRequestBodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return XMLHTTPRequestBodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return XMLHTTPRequestBodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 14:
+		return XMLHTTPRequestBodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 15:
+		return XMLHTTPRequestBodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)'")
+	return XMLHTTPRequestBodyInit{}
+}
+
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
+func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 15:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 16:
+		return idlToUSVString(r, x.USVString)
+	}
+	return goja.Undefined()
+}
+
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type XMLHTTPRequestBodyInit struct {
+	Type              int
+	Blob              BlobMethods
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	URLSearchParams   URLSearchParamsMethods
+	USVString         string
+}
+
+// Member type indexes of XMLHTTPRequestBodyInit.
+const (
+	XMLHTTPRequestBodyInitIsBlob              = 1
+	XMLHTTPRequestBodyInitIsInt8Array         = 2
+	XMLHTTPRequestBodyInitIsInt16Array        = 3
+	XMLHTTPRequestBodyInitIsInt32Array        = 4
+	XMLHTTPRequestBodyInitIsUint8Array        = 5
+	XMLHTTPRequestBodyInitIsUint16Array       = 6
+	XMLHTTPRequestBodyInitIsUint32Array       = 7
+	XMLHTTPRequestBodyInitIsUint8ClampedArray = 8
+	XMLHTTPRequestBodyInitIsBigInt64Array     = 9
+	XMLHTTPRequestBodyInitIsBigUint64Array    = 10
+	XMLHTTPRequestBodyInitIsFloat32Array      = 11
+	XMLHTTPRequestBodyInitIsFloat64Array      = 12
+	XMLHTTPRequestBodyInitIsDataView          = 13
+	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
+	XMLHTTPRequestBodyInitIsURLSearchParams   = 15
+	XMLHTTPRequestBodyInitIsUSVString         = 16
+)

@@ -1638,18 +1638,6 @@ func (c *OnErrorEventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventOr
 	return res, err
 }
 
-// RequestCredentials is the IDL enumeration RequestCredentials.
-type RequestCredentials string
-
-// Values of RequestCredentials.
-const (
-	RequestCredentialsOmit       RequestCredentials = "omit"
-	RequestCredentialsSameOrigin RequestCredentials = "same-origin"
-	RequestCredentialsInclude    RequestCredentials = "include"
-)
-
-var idlValuesRequestCredentials = []string{"omit", "same-origin", "include"}
-
 // SharedWorkerMethods is implemented by the Go implementation of the IDL interface
 // SharedWorker.
 type SharedWorkerMethods interface {
@@ -1903,6 +1891,8 @@ type WindowMethods interface {
 	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
+	// Fetch implements the operation "fetch".
+	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue goja.Value, argOptions StructuredSerializeOptions) (goja.Value, error)
 }
@@ -2453,6 +2443,27 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return goja.Undefined()
 				}},
+			{Name: "fetch", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					return r.PromiseOperation(func() goja.Value {
+						self := webidl.Self[WindowMethods](r, call.This, "Window")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'fetch' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argInput := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argInit RequestInit
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argInit = idlFromRequestInit(r, v)
+						} else {
+							argInit = idlFromRequestInit(r, goja.Undefined())
+						}
+						res, err := self.Fetch(argInput, argInit)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfResponse(r, res)
+					})
+				}},
 			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
@@ -2721,6 +2732,8 @@ type WorkerGlobalScopeMethods interface {
 	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
 	QueueMicrotask(argCallback *VoidFunction) error
+	// Fetch implements the operation "fetch".
+	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue goja.Value, argOptions StructuredSerializeOptions) (goja.Value, error)
 }
@@ -3053,6 +3066,27 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return goja.Undefined()
+				}},
+			{Name: "fetch", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					return r.PromiseOperation(func() goja.Value {
+						self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'fetch' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argInput := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argInit RequestInit
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argInit = idlFromRequestInit(r, v)
+						} else {
+							argInit = idlFromRequestInit(r, goja.Undefined())
+						}
+						res, err := self.Fetch(argInput, argInit)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfResponse(r, res)
+					})
 				}},
 			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {

@@ -295,6 +295,7 @@ func (b *Browser) reportError(e *ScriptError) {
 
 // addRealm and removeRealm keep the set of live realms RunUntilIdle probes.
 func (b *Browser) addRealm(r *bindings.Realm) {
+	r.SetFetchHost(fetchHost{b})
 	b.mu.Lock()
 	b.realms[r] = struct{}{}
 	b.mu.Unlock()

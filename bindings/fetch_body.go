@@ -1,0 +1,181 @@
+package bindings
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+)
+
+// This file is the Fetch Standard's bodies
+// (https://fetch.spec.whatwg.org/#concept-body) and the Body mixin. A body
+// is a byte sequence held in memory: there is no ReadableStream, so its
+// stream is "disturbed" once it has been consumed.
+
+// body is https://fetch.spec.whatwg.org/#concept-body (its source and
+// length; the stream is the bytes themselves).
+type body struct {
+	source []byte
+	used   bool // the stream is disturbed (read)
+}
+
+// extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract
+// for the BodyInit members this engine has: it returns the body and its
+// type ("" for null).
+func extractBody(object bodyInit) (*body, string) {
+	// 1-4. (Streams are not supported.)
+	// 5-6. Switch on object:
+	if object.Type == bodyInitIsBlob {
+		// Blob: source is object; type is object's type attribute value
+		// when it is not the empty byte sequence.
+		b := object.Blob.(*blobImpl)
+		return &body{source: b.data}, b.typ
+	}
+	if object.Type == bodyInitIsParams {
+		// URLSearchParams: source is the result of running the
+		// application/x-www-form-urlencoded serializer with object's list;
+		// type is `application/x-www-form-urlencoded;charset=UTF-8`.
+		s, _ := object.URLSearchParams.Stringifier()
+		return &body{source: []byte(s)}, "application/x-www-form-urlencoded;charset=UTF-8"
+	}
+	if object.Type == bodyInitIsUSVString {
+		// USVString: source is the UTF-8 encoding of object; type is
+		// `text/plain;charset=UTF-8`.
+		return &body{source: []byte(object.USVString)}, "text/plain;charset=UTF-8"
+	}
+	// BufferSource: source is a copy of the bytes held by object.
+	for _, b := range bodyBuffers(object) {
+		if b.Object != nil {
+			return &body{source: bytes.Clone(b.Bytes())}, ""
+		}
+	}
+	return &body{}, ""
+}
+
+// bodyBuffers lists the BufferSource members of a BodyInit value in
+// member order.
+func bodyBuffers(o bodyInit) []webidl.BufferSource {
+	return []webidl.BufferSource{o.Int8Array, o.Int16Array, o.Int32Array, o.Uint8Array, o.Uint16Array,
+		o.Uint32Array, o.Uint8ClampedArray, o.BigInt64Array, o.BigUint64Array, o.Float32Array,
+		o.Float64Array, o.DataView, o.ArrayBuffer}
+}
+
+func (b *body) clone() *body {
+	if b == nil {
+		return nil
+	}
+	return &body{source: b.source}
+}
+
+// bodyOwner is a Request or Response: the holder of a body for the Body
+// mixin (https://fetch.spec.whatwg.org/#body-mixin).
+type bodyOwner struct {
+	realm *Realm
+	body  *body // nil for a null body
+	// headers is the header list "get the MIME type" reads (the
+	// Content-Type of the request or response).
+	headers *headerList
+}
+
+// bodyUsed is https://fetch.spec.whatwg.org/#dom-body-bodyused.
+func (o *bodyOwner) bodyUsed() bool { return o.body != nil && o.body.used }
+
+// isUnusable is https://fetch.spec.whatwg.org/#body-unusable.
+func (o *bodyOwner) isUnusable() bool { return o.bodyUsed() }
+
+// consumeBody is https://fetch.spec.whatwg.org/#concept-body-consume-body:
+// convert turns the bytes into the promise's value (an exception rejects
+// it).
+func (o *bodyOwner) consumeBody(convert func(b []byte) (goja.Value, error)) *webidl.Promise {
+	idl := o.realm.idl
+	// 1. If object is unusable, then return a promise rejected with a
+	// TypeError.
+	if o.isUnusable() {
+		return idl.PromiseRejectedWithError(webidl.NewTypeError("Body is unusable: Body has already been read"))
+	}
+	// 2. Let promise be a new promise.
+	p := idl.NewPromise()
+	// 5. If object's body is null, then run successSteps with an empty
+	// byte sequence. 6. Otherwise, fully read object's body.
+	var data []byte
+	if o.body != nil {
+		data = o.body.source
+		o.body.used = true
+	}
+	// 3-4. Success steps resolve with the converted value; error steps
+	// reject.
+	v, err := convert(data)
+	if err != nil {
+		p.RejectError(err)
+	} else {
+		p.Resolve(v)
+	}
+	// 7. Return promise.
+	return p
+}
+
+// utf8Decode is https://encoding.spec.whatwg.org/#utf-8-decode: a leading
+// BOM is removed and invalid sequences become U+FFFD.
+func utf8Decode(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+func (o *bodyOwner) arrayBuffer() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (goja.Value, error) {
+		return o.realm.vm.ToValue(o.realm.vm.NewArrayBuffer(bytes.Clone(b))), nil
+	})
+}
+
+func (o *bodyOwner) bytes() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (goja.Value, error) {
+		vm := o.realm.vm
+		ab := vm.ToValue(vm.NewArrayBuffer(bytes.Clone(b)))
+		ctor, _ := vm.Get("Uint8Array").(*goja.Object)
+		if ctor == nil {
+			return nil, webidl.NewTypeError("Uint8Array is not available")
+		}
+		return vm.New(ctor, ab)
+	})
+}
+
+// blob is https://fetch.spec.whatwg.org/#dom-body-blob: a Blob of the
+// bytes whose type is the object's MIME type (its Content-Type, lower
+// case, "" when it has none).
+func (o *bodyOwner) blob() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (goja.Value, error) {
+		typ := ""
+		if o.headers != nil {
+			if ct, ok := o.headers.get("Content-Type"); ok {
+				typ = normalizeBlobType(ct)
+			}
+		}
+		return o.realm.idl.Wrap(&blobImpl{realm: o.realm, data: b, typ: typ}, "Blob"), nil
+	})
+}
+
+func (o *bodyOwner) text() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (goja.Value, error) {
+		return o.realm.vm.ToValue(utf8Decode(b)), nil
+	})
+}
+
+// json parses the body: https://infra.spec.whatwg.org/#parse-json-bytes-to-a-javascript-value
+// (a SyntaxError rejects the promise).
+func (o *bodyOwner) json() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (goja.Value, error) {
+		vm := o.realm.vm
+		jsonObj := vm.Get("JSON").ToObject(vm)
+		parse, _ := goja.AssertFunction(jsonObj.Get("parse"))
+		v, err := parse(jsonObj, vm.ToValue(utf8Decode(b)))
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	})
+}

@@ -1,0 +1,152 @@
+package browser_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gowebengine/weblocks/browser"
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+// TestFetchIdlharness: upstream idlharness.js's idl_test fetches the IDL
+// files (/interfaces/*.idl) with fetch() through the browser's Fetcher, in
+// a window and in a dedicated worker, and every subtest passes.
+func TestFetchIdlharness(t *testing.T) {
+	read := func(name string) []byte {
+		b, err := os.ReadFile(testenv.UpstreamHarness(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	webref := testenv.NPMPackage(t, "@webref/idl")
+	locksIDL, err := os.ReadFile(webref + "/web-locks.idl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const test = `
+		setup({explicit_timeout: true});
+		add_completion_callback((tests, status) => {
+			const res = {status: status.status, tests: tests.map(t => t.name + ": " + t.status + " " + (t.message || ""))};
+			if (self.document) window.windowResults = res; else postMessage({idlResults: res});
+		});
+		idl_test(['web-locks'], ['html', 'dom'], async idl_array => {
+			self.lock = await new Promise(resolve => navigator.locks.request('idl-test-' + (self.document ? 'window' : 'worker'), l => { resolve(l); return new Promise(() => {}); }));
+			idl_array.add_objects({LockManager: ['navigator.locks'], Lock: ['lock']});
+		});`
+	fsys := fstest.MapFS{
+		"resources/testharness.js":  {Data: read("testharness.js")},
+		"resources/idlharness.js":   {Data: read("idlharness.js")},
+		"resources/WebIDLParser.js": {Data: read("webidl2/lib/webidl2.js")},
+		"interfaces/web-locks.idl":  {Data: locksIDL},
+		// Small dependency IDLs: the definitions Web Locks refers to.
+		"interfaces/html.idl": {Data: []byte(`[Exposed=Window] interface Navigator {};
+			[Exposed=Worker] interface WorkerNavigator {};`)},
+		"interfaces/dom.idl": {Data: []byte(`[Exposed=*] interface EventTarget {};
+			[Exposed=*] interface AbortSignal : EventTarget {};`)},
+		"index.html": {Data: []byte(`<script src=/resources/testharness.js></script>
+			<script src=/resources/WebIDLParser.js></script>
+			<script src=/resources/idlharness.js></script>
+			<script>` + test + `
+			window.workerResults = new Promise(resolve => {
+				const w = new Worker("worker.js");
+				w.onmessage = e => { if (e.data && e.data.idlResults) resolve(e.data.idlResults); };
+			});
+			</script>`)},
+		"worker.js": {Data: []byte(`importScripts("/resources/testharness.js", "/resources/WebIDLParser.js", "/resources/idlharness.js");` + test + `done();`)},
+	}
+	_, w, ctx := open(t, fsys, browser.Config{})
+	for _, expr := range []string{
+		`new Promise(r => { const poll = () => window.windowResults ? r(window.windowResults) : setTimeout(poll, 10); poll(); })`,
+		`workerResults`,
+	} {
+		got, ok := eval(t, ctx, w, expr).(map[string]any)
+		if !ok {
+			t.Fatalf("%s: no results", expr)
+		}
+		tests, _ := got["tests"].([]any)
+		if got["status"] != int64(0) || len(tests) < 10 {
+			t.Errorf("%s: harness status %v, %d tests", expr, got["status"], len(tests))
+		}
+		for _, s := range tests {
+			if !strings.Contains(s.(string), ": 0 ") {
+				t.Errorf("%s: %s", expr, s)
+			}
+		}
+	}
+}
+
+// TestFetchHTTP: fetch() in a window and a worker over HTTPFetcher, with a
+// cross-origin CORS request and a POST body, and RunUntilIdle waiting for
+// requests in flight.
+func TestFetchHTTP(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<script>window.ready = true;</script>`)
+	})
+	mux.HandleFunc("/w.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		io.WriteString(w, `onmessage = async e => { const r = await fetch(e.data, {method: "POST", body: "from worker"}); postMessage(r.status + " " + await r.text()); };`)
+	})
+	var other *httptest.Server
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if o := r.Header.Get("Origin"); o != "" {
+			w.Header().Set("Access-Control-Allow-Origin", o)
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintf(w, "%s %s", r.Method, b)
+	})
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/echo", http.StatusFound)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	other = httptest.NewServer(mux)
+	defer other.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval(t, ctx, w, `(async () => {
+		const out = [];
+		let r = await fetch("/echo", {method: "POST", body: new Uint8Array([104, 105])});
+		out.push(r.type + " " + r.status + " " + await r.text());
+		r = await fetch("/redirect");
+		out.push(r.redirected + " " + new URL(r.url).pathname + " " + await r.text());
+		r = await fetch("/redirect", {redirect: "manual"});
+		out.push(r.type + " " + r.status);
+		await fetch("/redirect", {redirect: "error"}).catch(e => out.push(e.name));
+		r = await fetch("`+other.URL+`/echo");
+		out.push(r.type + " " + await r.text());
+		const wk = new Worker("/w.js");
+		out.push(await new Promise(res => { wk.onmessage = e => res(e.data); wk.postMessage("`+other.URL+`/echo"); }));
+		return out;
+	})()`)
+	want := []any{"basic 200 POST hi", "true /echo GET ", "opaqueredirect 0", "TypeError", "cors GET ", "200 POST from worker"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	// A fetch in flight keeps the browser busy until its promise settled.
+	eval(t, ctx, w, `window.late = null; fetch("/echo").then(r => r.text()).then(t => { window.late = t; }); 0`)
+	if err := b.RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(t, ctx, w, `window.late`); got != "GET " {
+		t.Errorf("after RunUntilIdle: late = %#v", got)
+	}
+}
