@@ -35,6 +35,7 @@ func init() {
 		TextDecoder:        textDecoderStatics{},
 		URL:                urlStatics{},
 		URLSearchParams:    urlSearchParamsStatics{},
+		ExtendableEvent:    extendableEventStatics{},
 	}); err != nil {
 		panic(err)
 	}

@@ -19,6 +19,8 @@ type GlobalKind int
 const (
 	WindowGlobal GlobalKind = iota + 1
 	DedicatedWorkerGlobal
+	// ServiceWorkerGlobal is a ServiceWorkerGlobalScope (bindings/serviceworker.go).
+	ServiceWorkerGlobal GlobalKind = 16
 )
 
 // String returns the global interface's name.
@@ -28,6 +30,8 @@ func (k GlobalKind) String() string {
 		return "Window"
 	case DedicatedWorkerGlobal:
 		return "DedicatedWorkerGlobalScope"
+	case ServiceWorkerGlobal:
+		return "ServiceWorkerGlobalScope"
 	}
 	return fmt.Sprintf("GlobalKind(%d)", int(k))
 }
@@ -40,6 +44,8 @@ func (k GlobalKind) ExposureSet() []string {
 		return []string{"Window"}
 	case DedicatedWorkerGlobal:
 		return []string{"Worker", "DedicatedWorker"}
+	case ServiceWorkerGlobal:
+		return []string{"Worker", "ServiceWorker"}
 	}
 	return nil
 }
