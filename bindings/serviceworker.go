@@ -72,6 +72,9 @@ func (r *Realm) swState() *swRealmState {
 // statechange event; the container's controller and ready promise follow.
 func (r *Realm) refreshServiceWorkers() {
 	st := r.swState()
+	for reg, o := range st.regs {
+		o.installing, o.waiting, o.active = reg.Workers()
+	}
 	for w, o := range st.workers {
 		if s := w.State(); s != o.state {
 			o.state = s
@@ -105,6 +108,7 @@ func (r *Realm) registrationObject(reg *html.ServiceWorkerRegistration) *service
 	}
 	t := &dom.EventTarget{}
 	o := &serviceWorkerRegistrationImpl{eventTargetImpl: r.newEventTargetImpl(t), reg: reg}
+	o.installing, o.waiting, o.active = reg.Workers()
 	t.Owner = o
 	st.regs[reg] = o
 	return o
@@ -206,6 +210,9 @@ func (o *serviceWorkerImpl) postMessage(message goja.Value, transfer []*goja.Obj
 type serviceWorkerRegistrationImpl struct {
 	*eventTargetImpl
 	reg *html.ServiceWorkerRegistration
+	// installing, waiting and active are the object's view, updated by
+	// tasks (refreshServiceWorkers) as Update Registration State does.
+	installing, waiting, active *html.ServiceWorker
 }
 
 func (o *serviceWorkerRegistrationImpl) WebIDLInterface() string { return "ServiceWorkerRegistration" }
@@ -218,16 +225,13 @@ func (o *serviceWorkerRegistrationImpl) worker(w *html.ServiceWorker) ServiceWor
 }
 
 func (o *serviceWorkerRegistrationImpl) Installing() (ServiceWorkerMethods, error) {
-	i, _, _ := o.reg.Workers()
-	return o.worker(i), nil
+	return o.worker(o.installing), nil
 }
 func (o *serviceWorkerRegistrationImpl) Waiting() (ServiceWorkerMethods, error) {
-	_, w, _ := o.reg.Workers()
-	return o.worker(w), nil
+	return o.worker(o.waiting), nil
 }
 func (o *serviceWorkerRegistrationImpl) Active() (ServiceWorkerMethods, error) {
-	_, _, a := o.reg.Workers()
-	return o.worker(a), nil
+	return o.worker(o.active), nil
 }
 func (o *serviceWorkerRegistrationImpl) Scope() (string, error) { return o.reg.Scope().String(), nil }
 func (o *serviceWorkerRegistrationImpl) UpdateViaCache() (ServiceWorkerUpdateViaCache, error) {
@@ -407,6 +411,12 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 		return p, nil
 	}
 	html.ScheduleRegister(r.env, script, scope, func(reg *html.ServiceWorkerRegistration, err error) {
+		// The registration's workers as the job resolves (the object
+		// shows them until the next update task).
+		var i, w, a *html.ServiceWorker
+		if reg != nil {
+			i, w, a = reg.Workers()
+		}
 		// Resolve/Reject Job Promise: queue a task on the client's
 		// DOM manipulation task source.
 		r.queueTask(html.DOMManipulationTaskSource, func() {
@@ -414,7 +424,9 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 				p.RejectError(webidl.NewTypeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): %v", scope, script, err))
 				return
 			}
-			p.Resolve(r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration"))
+			o := r.registrationObject(reg)
+			o.installing, o.waiting, o.active = i, w, a
+			p.Resolve(r.idl.Wrap(o, "ServiceWorkerRegistration"))
 		})
 	})
 	return p, nil

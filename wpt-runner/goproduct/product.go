@@ -201,7 +201,7 @@ func unsupportedScope(req product.TestRequest) string {
 		}
 	}
 	switch g {
-	case "sharedworker", "sharedworker-module", "serviceworker", "serviceworker-module", "shadowrealm",
+	case "sharedworker", "sharedworker-module", "serviceworker-module", "shadowrealm",
 		"dedicatedworker-module":
 		return g
 	}
