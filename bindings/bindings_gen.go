@@ -16,24 +16,25 @@ var Interfaces = webidl.NewRegistry()
 // IDL (constructors, static members, namespace members), one field per
 // interface or namespace that has any. Register requires every field.
 type Statics struct {
-	AbortController    AbortControllerStatics
-	AbortSignal        AbortSignalStatics
-	Comment            CommentStatics
-	DOMException       DOMExceptionStatics
-	Document           DocumentStatics
-	DocumentFragment   DocumentFragmentStatics
-	Event              EventStatics
-	EventTarget        EventTargetStatics
-	ExtendableEvent    ExtendableEventStatics
-	MessageChannel     MessageChannelStatics
-	MessageEvent       MessageEventStatics
-	QuotaExceededError QuotaExceededErrorStatics
-	Text               TextStatics
-	TextDecoder        TextDecoderStatics
-	TextEncoder        TextEncoderStatics
-	URL                URLStatics
-	URLSearchParams    URLSearchParamsStatics
-	Worker             WorkerStatics
+	AbortController        AbortControllerStatics
+	AbortSignal            AbortSignalStatics
+	Comment                CommentStatics
+	DOMException           DOMExceptionStatics
+	Document               DocumentStatics
+	DocumentFragment       DocumentFragmentStatics
+	Event                  EventStatics
+	EventTarget            EventTargetStatics
+	ExtendableEvent        ExtendableEventStatics
+	ExtendableMessageEvent ExtendableMessageEventStatics
+	MessageChannel         MessageChannelStatics
+	MessageEvent           MessageEventStatics
+	QuotaExceededError     QuotaExceededErrorStatics
+	Text                   TextStatics
+	TextDecoder            TextDecoderStatics
+	TextEncoder            TextEncoderStatics
+	URL                    URLStatics
+	URLSearchParams        URLSearchParamsStatics
+	Worker                 WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -69,6 +70,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.ExtendableEvent == nil {
 		missing = append(missing, "ExtendableEventStatics")
 	}
+	if impl.ExtendableMessageEvent == nil {
+		missing = append(missing, "ExtendableMessageEventStatics")
+	}
 	if impl.MessageChannel == nil {
 		missing = append(missing, "MessageChannelStatics")
 	}
@@ -99,7 +103,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -118,6 +122,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefEvent(impl.Event))
 	reg.Add(idlDefEventTarget(impl.EventTarget))
 	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
+	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -871,6 +876,89 @@ func idlToClient(r *webidl.Realm, x ClientMethods) goja.Value {
 	return r.Wrap(x, "Client")
 }
 
+// idlFromServiceWorker converts a JavaScript value to the IDL type ServiceWorker.
+func idlFromServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMethods {
+	return webidl.As[ServiceWorkerMethods](r, webidl.AnyValue(v), "ServiceWorker")
+}
+
+// idlToServiceWorker converts an IDL ServiceWorker value to JavaScript.
+func idlToServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "ServiceWorker")
+}
+
+// idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
+func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
+	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
+}
+
+// idlToMessagePort converts an IDL MessagePort value to JavaScript.
+func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "MessagePort")
+}
+
+// idlFromClientOrServiceWorkerOrMessagePort converts a JavaScript value to the IDL type (Client or ServiceWorker or MessagePort).
+func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) ClientOrServiceWorkerOrMessagePort {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "ServiceWorker"); sel < 0 && ok {
+			sel = 1
+		}
+		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+			sel = 2
+		}
+	}
+	switch sel {
+	case 0:
+		return ClientOrServiceWorkerOrMessagePort{Type: 1, Client: idlFromClient(r, v)}
+	case 1:
+		return ClientOrServiceWorkerOrMessagePort{Type: 2, ServiceWorker: idlFromServiceWorker(r, v)}
+	case 2:
+		return ClientOrServiceWorkerOrMessagePort{Type: 3, MessagePort: idlFromMessagePort(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Client or ServiceWorker or MessagePort)'")
+	return ClientOrServiceWorkerOrMessagePort{}
+}
+
+// idlToClientOrServiceWorkerOrMessagePort converts an IDL (Client or ServiceWorker or MessagePort) value to JavaScript.
+func idlToClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x ClientOrServiceWorkerOrMessagePort) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToClient(r, x.Client)
+	case 2:
+		return idlToServiceWorker(r, x.ServiceWorker)
+	case 3:
+		return idlToMessagePort(r, x.MessagePort)
+	}
+	return goja.Undefined()
+}
+
+// ClientOrServiceWorkerOrMessagePort is the IDL union type (Client or ServiceWorker or MessagePort). Type is the 1-based index of the
+// member type the value has (0: none).
+type ClientOrServiceWorkerOrMessagePort struct {
+	Type          int
+	Client        ClientMethods
+	ServiceWorker ServiceWorkerMethods
+	MessagePort   MessagePortMethods
+}
+
+// Member type indexes of ClientOrServiceWorkerOrMessagePort.
+const (
+	ClientOrServiceWorkerOrMessagePortIsClient        = 1
+	ClientOrServiceWorkerOrMessagePortIsServiceWorker = 2
+	ClientOrServiceWorkerOrMessagePortIsMessagePort   = 3
+)
+
 // idlFromUndefined converts a JavaScript value to the IDL type undefined.
 func idlFromUndefined(r *webidl.Realm, v goja.Value) webidl.Undefined {
 	return webidl.Undefined{}
@@ -1284,6 +1372,20 @@ func idlToExtendableEventInit(r *webidl.Realm, x ExtendableEventInit) goja.Value
 	return obj
 }
 
+// idlFromExtendableMessageEventInit converts a JavaScript value to the IDL type ExtendableMessageEventInit.
+func idlFromExtendableMessageEventInit(r *webidl.Realm, v goja.Value) ExtendableMessageEventInit {
+	var d ExtendableMessageEventInit
+	idlReadDictExtendableMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ExtendableMessageEventInit"), &d)
+	return d
+}
+
+// idlToExtendableMessageEventInit converts an IDL ExtendableMessageEventInit value to JavaScript.
+func idlToExtendableMessageEventInit(r *webidl.Realm, x ExtendableMessageEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictExtendableMessageEventInit(r, obj, &x)
+	return obj
+}
+
 // idlFromFrameType converts a JavaScript value to the IDL type FrameType.
 func idlFromFrameType(r *webidl.Realm, v goja.Value) FrameType {
 	return FrameType(r.ToEnum(webidl.AnyValue(v), "FrameType", idlValuesFrameType))
@@ -1332,19 +1434,6 @@ func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method
 	out := []webidl.DOMString{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
-}
-
-// idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
-func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
-	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
-}
-
-// idlToMessagePort converts an IDL MessagePort value to JavaScript.
-func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "MessagePort")
 }
 
 // idlFromFrozenArrayOfMessagePort converts a JavaScript value to the IDL type FrozenArray<MessagePort>.
@@ -1736,6 +1825,22 @@ const (
 	NodeOrDOMStringIsDOMString = 2
 )
 
+// idlFromNullableClientOrServiceWorkerOrMessagePort converts a JavaScript value to the IDL type (Client or ServiceWorker or MessagePort)?.
+func idlFromNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) webidl.Nullable[ClientOrServiceWorkerOrMessagePort] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[ClientOrServiceWorkerOrMessagePort]()
+	}
+	return webidl.NonNull(idlFromClientOrServiceWorkerOrMessagePort(r, v))
+}
+
+// idlToNullableClientOrServiceWorkerOrMessagePort converts an IDL (Client or ServiceWorker or MessagePort)? value to JavaScript.
+func idlToNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x webidl.Nullable[ClientOrServiceWorkerOrMessagePort]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToClientOrServiceWorkerOrMessagePort(r, x.Value)
+}
+
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
@@ -1985,19 +2090,6 @@ func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHan
 		return goja.Null()
 	}
 	return idlToOnErrorEventHandlerNonNull(r, x)
-}
-
-// idlFromServiceWorker converts a JavaScript value to the IDL type ServiceWorker.
-func idlFromServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMethods {
-	return webidl.As[ServiceWorkerMethods](r, webidl.AnyValue(v), "ServiceWorker")
-}
-
-// idlToServiceWorker converts an IDL ServiceWorker value to JavaScript.
-func idlToServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "ServiceWorker")
 }
 
 // idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.

@@ -315,6 +315,166 @@ func idlWriteDictExtendableEventInit(r *webidl.Realm, obj *goja.Object, d *Exten
 	idlWriteDictEventInit(r, obj, &d.EventInit)
 }
 
+// ExtendableMessageEventMethods is implemented by the Go implementation of the IDL interface
+// ExtendableMessageEvent.
+type ExtendableMessageEventMethods interface {
+	// Data is the getter of the attribute "data".
+	Data() (goja.Value, error)
+	// Origin is the getter of the attribute "origin".
+	Origin() (string, error)
+	// LastEventID is the getter of the attribute "lastEventId".
+	LastEventID() (webidl.DOMString, error)
+	// Source is the getter of the attribute "source".
+	Source() (webidl.Nullable[ClientOrServiceWorkerOrMessagePort], error)
+	// Ports is the getter of the attribute "ports".
+	Ports() ([]MessagePortMethods, error)
+}
+
+// ExtendableMessageEventStatics implements the constructors, static members or namespace
+// members of ExtendableMessageEvent.
+type ExtendableMessageEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict ExtendableMessageEventInit) (ExtendableMessageEventMethods, error)
+}
+
+// idlDefExtendableMessageEvent returns the definition of ExtendableMessageEvent, calling statics.
+func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "ExtendableMessageEvent",
+		Parent:            "ExtendableEvent",
+		Exposed:           []string{"ServiceWorker"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'ExtendableMessageEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict ExtendableMessageEventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromExtendableMessageEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromExtendableMessageEventInit(r, goja.Undefined())
+			}
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "data", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
+					res, err := self.Data()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
+				},
+			},
+			{Name: "origin", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
+					res, err := self.Origin()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "lastEventId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
+					res, err := self.LastEventID()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "source", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
+					return r.CachedAttribute(this, "source", func() goja.Value {
+						res, err := self.Source()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToNullableClientOrServiceWorkerOrMessagePort(r, res)
+					})
+				},
+			},
+			{Name: "ports", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
+					res, err := self.Ports()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToFrozenArrayOfMessagePort(r, res)
+				},
+			},
+		},
+	}
+}
+
+// ExtendableMessageEventInit is the IDL dictionary ExtendableMessageEventInit.
+type ExtendableMessageEventInit struct {
+	ExtendableEventInit
+	// Data is the member "data".
+	Data goja.Value
+	// LastEventID is the member "lastEventId".
+	LastEventID webidl.DOMString
+	// Origin is the member "origin".
+	Origin string
+	// Ports is the member "ports".
+	Ports []MessagePortMethods
+	// Source is the member "source".
+	Source webidl.Nullable[ClientOrServiceWorkerOrMessagePort]
+}
+
+// idlReadDictExtendableMessageEventInit reads the members of ExtendableMessageEventInit from obj (nil for undefined
+// or null).
+func idlReadDictExtendableMessageEventInit(r *webidl.Realm, obj *goja.Object, d *ExtendableMessageEventInit) {
+	idlReadDictExtendableEventInit(r, obj, &d.ExtendableEventInit)
+	if v := r.DictionaryMember(obj, "data"); v != nil {
+		d.Data = idlFromAny(r, v)
+	} else {
+		d.Data = idlFromAny(r, goja.Null())
+	}
+	if v := r.DictionaryMember(obj, "lastEventId"); v != nil {
+		d.LastEventID = idlFromDOMString(r, v)
+	} else {
+		d.LastEventID = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "origin"); v != nil {
+		d.Origin = idlFromUSVString(r, v)
+	} else {
+		d.Origin = idlFromUSVString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "ports"); v != nil {
+		d.Ports = idlFromSequenceOfMessagePort(r, v)
+	} else {
+		d.Ports = []MessagePortMethods{}
+	}
+	if v := r.DictionaryMember(obj, "source"); v != nil {
+		d.Source = idlFromNullableClientOrServiceWorkerOrMessagePort(r, v)
+	} else {
+		d.Source = idlFromNullableClientOrServiceWorkerOrMessagePort(r, goja.Null())
+	}
+}
+
+// idlWriteDictExtendableMessageEventInit writes the members of ExtendableMessageEventInit to obj.
+func idlWriteDictExtendableMessageEventInit(r *webidl.Realm, obj *goja.Object, d *ExtendableMessageEventInit) {
+	idlWriteDictExtendableEventInit(r, obj, &d.ExtendableEventInit)
+	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("source", idlToNullableClientOrServiceWorkerOrMessagePort(r, d.Source), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
 // FrameType is the IDL enumeration FrameType.
 type FrameType string
 

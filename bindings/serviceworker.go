@@ -197,9 +197,9 @@ func (o *serviceWorkerImpl) postMessage(message goja.Value, transfer []*goja.Obj
 	//    worker's event loop that fires a message event at its global with
 	//    a new Client object for the incumbent settings object as source.
 	if target := RealmOf(env); target != nil {
+		sw := o.sw
 		target.queueTask(html.PostedMessageTaskSource, func() {
-			src := target.idl.Wrap(&clientImpl{realm: target, env: client, sw: o.sw}, "Client")
-			target.DeliverMessage(nil, msg, origin, src)
+			target.deliverToServiceWorker(msg, origin, &clientImpl{realm: target, env: client, sw: sw})
 		})
 	}
 	return nil
@@ -757,4 +757,71 @@ func (e *extendableEventImpl) settleIfDone() {
 	done := e.onSettled
 	e.onSettled = nil
 	done(e.failed)
+}
+
+// ExtendableMessageEvent
+
+type extendableMessageEventImpl struct {
+	*extendableEventImpl
+	data        goja.Value
+	origin      string
+	lastEventID webidl.DOMString
+	source      webidl.Nullable[ClientOrServiceWorkerOrMessagePort]
+	ports       []MessagePortMethods
+}
+
+func (e *extendableMessageEventImpl) WebIDLInterface() string   { return "ExtendableMessageEvent" }
+func (e *extendableMessageEventImpl) Data() (goja.Value, error) { return e.data, nil }
+func (e *extendableMessageEventImpl) Origin() (string, error)   { return e.origin, nil }
+func (e *extendableMessageEventImpl) LastEventID() (webidl.DOMString, error) {
+	return e.lastEventID, nil
+}
+func (e *extendableMessageEventImpl) Source() (webidl.Nullable[ClientOrServiceWorkerOrMessagePort], error) {
+	return e.source, nil
+}
+func (e *extendableMessageEventImpl) Ports() ([]MessagePortMethods, error) {
+	if e.ports == nil {
+		return []MessagePortMethods{}, nil
+	}
+	return e.ports, nil
+}
+
+type extendableMessageEventStatics struct{}
+
+// new ExtendableMessageEvent(type, eventInitDict)
+func (extendableMessageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, init ExtendableMessageEventInit) (ExtendableMessageEventMethods, error) {
+	base := realmOf(r).newEvent(string(typ), init.Bubbles, init.Cancelable, init.Composed)
+	data := init.Data
+	if data == nil {
+		data = goja.Null()
+	}
+	e := &extendableMessageEventImpl{extendableEventImpl: &extendableEventImpl{eventImpl: base}, data: data,
+		origin: init.Origin, lastEventID: init.LastEventID, source: init.Source, ports: init.Ports}
+	base.ev.Detail = e
+	return e, nil
+}
+
+// deliverToServiceWorker is the task ServiceWorker.postMessage queues in
+// the service worker's realm r: deserialize the message and fire an
+// ExtendableMessageEvent (or messageerror) at the global whose source is
+// a new Client object for the sender.
+func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin string, source *clientImpl) {
+	typ := "message"
+	data, ports, err := r.StructuredDeserializeWithTransfer(msg)
+	if err != nil {
+		typ, data, ports = "messageerror", goja.Null(), nil
+	}
+	ev := dom.NewEvent(typ)
+	ev.IsTrusted = true
+	e := &extendableMessageEventImpl{extendableEventImpl: &extendableEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}, dispatching: true},
+		data: data, origin: origin,
+		source: webidl.NonNull(ClientOrServiceWorkerOrMessagePort{Type: ClientOrServiceWorkerOrMessagePortIsClient, Client: source})}
+	for _, p := range ports {
+		if impl, ok := r.idl.ImplOf(p).(*messagePortImpl); ok {
+			e.ports = append(e.ports, impl)
+		}
+	}
+	ev.Detail = e
+	r.globalTarget.target.DispatchEvent(ev)
+	e.dispatching = false
 }
