@@ -45,6 +45,8 @@ type swRealmState struct {
 	workers   map[*html.ServiceWorker]*serviceWorkerImpl
 	regs      map[*html.ServiceWorkerRegistration]*serviceWorkerRegistrationImpl
 	container *serviceWorkerContainerImpl
+	// last is the last snapshot applied: new objects start from it.
+	last *html.ServiceWorkerSnapshot
 }
 
 type swStateKey struct{}
@@ -59,30 +61,36 @@ func (r *Realm) swState() *swRealmState {
 	st := &swRealmState{workers: map[*html.ServiceWorker]*serviceWorkerImpl{}, regs: map[*html.ServiceWorkerRegistration]*serviceWorkerRegistrationImpl{}}
 	r.SetValue(swStateKey{}, st)
 	if r.env != nil {
-		unsub := html.SubscribeServiceWorkerChanges(r.env.UserAgent(), func() {
-			r.queueTask(html.DOMManipulationTaskSource, r.refreshServiceWorkers)
+		st.last = html.Snapshot(r.env.UserAgent())
+		unsub := html.SubscribeServiceWorkerChanges(r.env.UserAgent(), func(snap *html.ServiceWorkerSnapshot) {
+			r.queueTask(html.DOMManipulationTaskSource, func() { r.applyServiceWorkerSnapshot(snap) })
 		})
 		r.env.Agent().AddTerminationSteps(unsub)
 	}
 	return st
 }
 
-// refreshServiceWorkers runs in a task after html's state changed: the
+// applyServiceWorkerSnapshot runs in a task after html's state changed
+// (snapshots arrive in order): registration objects get their workers,
 // ServiceWorker objects whose worker changed state get it and a
-// statechange event; the container's controller and ready promise follow.
-func (r *Realm) refreshServiceWorkers() {
+// statechange event, then the container's controller and ready promise
+// follow.
+func (r *Realm) applyServiceWorkerSnapshot(snap *html.ServiceWorkerSnapshot) {
 	st := r.swState()
+	st.last = snap
 	for reg, o := range st.regs {
-		o.installing, o.waiting, o.active = reg.Workers()
+		if ws, ok := snap.Registrations[reg]; ok {
+			o.installing, o.waiting, o.active = ws[0], ws[1], ws[2]
+		}
 	}
 	for w, o := range st.workers {
-		if s := w.State(); s != o.state {
+		if s, ok := snap.States[w]; ok && s != o.state {
 			o.state = s
 			o.fire("statechange")
 		}
 	}
 	if c := st.container; c != nil {
-		c.refresh()
+		c.refresh(snap)
 	}
 }
 
@@ -94,6 +102,11 @@ func (r *Realm) serviceWorkerObject(w *html.ServiceWorker) *serviceWorkerImpl {
 	}
 	t := &dom.EventTarget{}
 	o := &serviceWorkerImpl{eventTargetImpl: r.newEventTargetImpl(t), sw: w, state: w.State()}
+	if st.last != nil {
+		if s, ok := st.last.States[w]; ok {
+			o.state = s
+		}
+	}
 	t.Owner = o
 	st.workers[w] = o
 	return o
@@ -109,6 +122,11 @@ func (r *Realm) registrationObject(reg *html.ServiceWorkerRegistration) *service
 	t := &dom.EventTarget{}
 	o := &serviceWorkerRegistrationImpl{eventTargetImpl: r.newEventTargetImpl(t), reg: reg}
 	o.installing, o.waiting, o.active = reg.Workers()
+	if st.last != nil {
+		if ws, ok := st.last.Registrations[reg]; ok {
+			o.installing, o.waiting, o.active = ws[0], ws[1], ws[2]
+		}
+	}
 	t.Owner = o
 	st.regs[reg] = o
 	return o
@@ -123,6 +141,9 @@ func (r *Realm) container() *serviceWorkerContainerImpl {
 		t.Owner = c
 		if r.env != nil {
 			c.controller = html.ControllerOf(r.env)
+			if st.last != nil {
+				c.controller = st.last.Controllers[r.env]
+			}
 		}
 		st.container = c
 	}
@@ -265,12 +286,12 @@ func (c *serviceWorkerContainerImpl) WebIDLInterface() string { return "ServiceW
 // refresh applies html's state: a new controller fires controllerchange;
 // the ready promise resolves once a registration matching the client has
 // an active worker.
-func (c *serviceWorkerContainerImpl) refresh() {
+func (c *serviceWorkerContainerImpl) refresh(snap *html.ServiceWorkerSnapshot) {
 	r := c.realm
 	if r.env == nil {
 		return
 	}
-	if ctl := html.ControllerOf(r.env); ctl != c.controller {
+	if ctl := snap.Controllers[r.env]; ctl != c.controller {
 		c.controller = ctl
 		ev := dom.NewEvent("controllerchange")
 		ev.IsTrusted = true
@@ -290,9 +311,11 @@ func (c *serviceWorkerContainerImpl) checkReady() {
 	if reg == nil {
 		return
 	}
-	if _, _, a := reg.Workers(); a != nil {
+	// The registration object's view (updated by tasks), so that ready's
+	// registration has its active worker.
+	if o := r.registrationObject(reg); o.active != nil {
 		c.readyDone = true
-		c.ready.Resolve(r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration"))
+		c.ready.Resolve(r.idl.Wrap(o, "ServiceWorkerRegistration"))
 	}
 }
 
@@ -410,23 +433,17 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 		p.RejectError(dom.NewDOMException("Failed to register a ServiceWorker: The path of the provided scope ('"+scope.Path+"') is not under the max scope allowed ('"+maxScope.Path+"').", dom.SecurityError))
 		return p, nil
 	}
-	html.ScheduleRegister(r.env, script, scope, func(reg *html.ServiceWorkerRegistration, err error) {
-		// The registration's workers as the job resolves (the object
-		// shows them until the next update task).
-		var i, w, a *html.ServiceWorker
-		if reg != nil {
-			i, w, a = reg.Workers()
-		}
+	html.ScheduleRegister(r.env, script, scope, func(reg *html.ServiceWorkerRegistration, snap *html.ServiceWorkerSnapshot, err error) {
 		// Resolve/Reject Job Promise: queue a task on the client's
-		// DOM manipulation task source.
+		// DOM manipulation task source. The objects show the state of
+		// that moment (snap) until the next update task.
 		r.queueTask(html.DOMManipulationTaskSource, func() {
 			if err != nil {
 				p.RejectError(webidl.NewTypeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): %v", scope, script, err))
 				return
 			}
-			o := r.registrationObject(reg)
-			o.installing, o.waiting, o.active = i, w, a
-			p.Resolve(r.idl.Wrap(o, "ServiceWorkerRegistration"))
+			r.applyServiceWorkerSnapshot(snap)
+			p.Resolve(r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration"))
 		})
 	})
 	return p, nil

@@ -152,8 +152,38 @@ type serviceWorkerRegistry struct {
 	mu          sync.Mutex
 	regs        map[string]*ServiceWorkerRegistration // by storage key + scope
 	controllers map[*EnvironmentSettingsObject]*ServiceWorker
-	subscribers map[int]func()
+	subscribers map[int]func(*ServiceWorkerSnapshot)
 	nextSub     int
+	// every registration and worker made (for snapshots; the user agent's
+	// lifetime bounds them)
+	allRegs    []*ServiceWorkerRegistration
+	allWorkers []*ServiceWorker
+}
+
+// ServiceWorkerSnapshot is the state of a user agent's registrations,
+// workers and controllers at one change: the bindings apply snapshots in
+// order in each realm's tasks, as the spec's "update the registration
+// state" and "update the worker state" tasks do.
+type ServiceWorkerSnapshot struct {
+	Registrations map[*ServiceWorkerRegistration][3]*ServiceWorker // installing, waiting, active
+	States        map[*ServiceWorker]ServiceWorkerState
+	Controllers   map[*EnvironmentSettingsObject]*ServiceWorker
+}
+
+// snapshotLocked takes a snapshot (r.mu held).
+func (r *serviceWorkerRegistry) snapshotLocked() *ServiceWorkerSnapshot {
+	s := &ServiceWorkerSnapshot{Registrations: map[*ServiceWorkerRegistration][3]*ServiceWorker{},
+		States: map[*ServiceWorker]ServiceWorkerState{}, Controllers: map[*EnvironmentSettingsObject]*ServiceWorker{}}
+	for _, reg := range r.allRegs {
+		s.Registrations[reg] = [3]*ServiceWorker{reg.installing, reg.waiting, reg.active}
+	}
+	for _, w := range r.allWorkers {
+		s.States[w] = w.State()
+	}
+	for env, w := range r.controllers {
+		s.Controllers[env] = w
+	}
+	return s
 }
 
 var registrySlot = NewSlot[*serviceWorkerRegistry]()
@@ -161,7 +191,7 @@ var registrySlot = NewSlot[*serviceWorkerRegistry]()
 func registryOf(ua *UserAgent) *serviceWorkerRegistry {
 	return registrySlot.GetOrInit(ua, func() *serviceWorkerRegistry {
 		return &serviceWorkerRegistry{ua: ua, regs: map[string]*ServiceWorkerRegistration{},
-			controllers: map[*EnvironmentSettingsObject]*ServiceWorker{}, subscribers: map[int]func(){}}
+			controllers: map[*EnvironmentSettingsObject]*ServiceWorker{}, subscribers: map[int]func(*ServiceWorkerSnapshot){}}
 	})
 }
 
@@ -175,9 +205,9 @@ func SetServiceWorkerHost(ua *UserAgent, h ServiceWorkerHost) {
 }
 
 // SubscribeServiceWorkerChanges calls f (on the job queue's goroutine)
-// after any change of a registration, a worker's state or a client's
-// controller of ua; the returned function unsubscribes.
-func SubscribeServiceWorkerChanges(ua *UserAgent, f func()) (unsubscribe func()) {
+// with a snapshot after any change of a registration, a worker's state or
+// a client's controller of ua; the returned function unsubscribes.
+func SubscribeServiceWorkerChanges(ua *UserAgent, f func(*ServiceWorkerSnapshot)) (unsubscribe func()) {
 	r := registryOf(ua)
 	r.mu.Lock()
 	id := r.nextSub
@@ -193,14 +223,24 @@ func SubscribeServiceWorkerChanges(ua *UserAgent, f func()) (unsubscribe func())
 
 func (r *serviceWorkerRegistry) changed() {
 	r.mu.Lock()
-	subs := make([]func(), 0, len(r.subscribers))
+	snap := r.snapshotLocked()
+	subs := make([]func(*ServiceWorkerSnapshot), 0, len(r.subscribers))
 	for _, f := range r.subscribers {
 		subs = append(subs, f)
 	}
 	r.mu.Unlock()
 	for _, f := range subs {
-		f()
+		f(snap)
 	}
+}
+
+// Snapshot is the current state of ua's registrations, workers and
+// controllers.
+func Snapshot(ua *UserAgent) *ServiceWorkerSnapshot {
+	r := registryOf(ua)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.snapshotLocked()
 }
 
 func regKey(key storage.StorageKey, scope *url.URL) string {
@@ -217,8 +257,9 @@ var ErrServiceWorkerInstall = errors.New("html: the service worker's install fai
 // ScheduleRegister is https://w3c.github.io/ServiceWorker/#start-register-algorithm
 // after its argument checks (done by the caller): it schedules a register
 // job for client. done is called on the job queue with the registration
-// (once its installing worker is set) or an error.
-func ScheduleRegister(client *EnvironmentSettingsObject, scriptURL, scope *url.URL, done func(*ServiceWorkerRegistration, error)) {
+// (once its installing worker is set) and a snapshot of that moment, or
+// an error.
+func ScheduleRegister(client *EnvironmentSettingsObject, scriptURL, scope *url.URL, done func(*ServiceWorkerRegistration, *ServiceWorkerSnapshot, error)) {
 	r := registryOf(client.ua)
 	r.mu.Lock()
 	if r.queue == nil {
@@ -227,8 +268,14 @@ func ScheduleRegister(client *EnvironmentSettingsObject, scriptURL, scope *url.U
 	q := r.queue
 	r.mu.Unlock()
 	key := client.ObtainAStorageKeyForNonStoragePurposes()
-	if !q.Enqueue(func() { r.register(key, scriptURL, scope, done) }) {
-		done(nil, ErrTerminated)
+	finish := func(reg *ServiceWorkerRegistration, err error) {
+		r.mu.Lock()
+		snap := r.snapshotLocked()
+		r.mu.Unlock()
+		done(reg, snap, err)
+	}
+	if !q.Enqueue(func() { r.register(key, scriptURL, scope, finish) }) {
+		finish(nil, ErrTerminated)
 	}
 }
 
@@ -253,6 +300,7 @@ func (r *serviceWorkerRegistry) register(key storage.StorageKey, scriptURL, scop
 		// 6. Else: invoke Set Registration.
 		reg = &ServiceWorkerRegistration{reg: r, storageKey: key, scope: cloneURL(scope)}
 		r.regs[regKey(key, scope)] = reg
+		r.allRegs = append(r.allRegs, reg)
 	}
 	host := r.host
 	r.mu.Unlock()
@@ -281,6 +329,9 @@ func (r *serviceWorkerRegistry) update(host ServiceWorkerHost, reg *ServiceWorke
 	// Let worker be a new service worker (state parsed), then run it
 	// (Run Service Worker); failure rejects the job with a TypeError.
 	w := &ServiceWorker{id: uuid.NewString(), scriptURL: cloneURL(scriptURL), reg: reg}
+	r.mu.Lock()
+	r.allWorkers = append(r.allWorkers, w)
+	r.mu.Unlock()
 	if err := host.Run(w); err != nil {
 		host.Terminate(w)
 		fail(ErrServiceWorkerScript)
