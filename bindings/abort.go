@@ -29,6 +29,7 @@ func (r *Realm) signalImpl(s *dom.AbortSignal) *abortSignalImpl {
 	if impl, ok := s.Owner.(*abortSignalImpl); ok {
 		return impl
 	}
+	r.bindToLoop(&s.EventTarget)
 	et := &eventTargetImpl{realm: r, target: &s.EventTarget}
 	impl := &abortSignalImpl{eventTargetImpl: et, sig: s}
 	s.Owner = impl

@@ -98,3 +98,27 @@ func BenchmarkRequestHeldDistinct(b *testing.B) {
 		Promise.all(ps).then(done);
 	`, b.N, b.N))
 }
+
+// BenchmarkQuery measures query() while 1000 locks are held, per entry of
+// the snapshot (b.N queries of 1000 held entries each).
+func BenchmarkQuery(b *testing.B) {
+	const held = 1000
+	w := newWorld(b)
+	j := w.window("https://example.com/")
+	j.exec(fmt.Sprintf(`
+		globalThis.hold = new Promise(r => { globalThis.release = r; });
+		for (let i = 0; i < %d; i++) navigator.locks.request('h' + i, () => hold);
+	`, held))
+	b.ResetTimer()
+	defer reportCPU(b, processCPU())
+	j.async(fmt.Sprintf(`
+		(async () => {
+			for (let i = 0; i < %d; i++) {
+				const s = await navigator.locks.query();
+				if (s.held.length !== %d) throw new Error('held ' + s.held.length);
+			}
+			release();
+			done();
+		})();
+	`, b.N, held))
+}

@@ -1545,6 +1545,19 @@ func idlToHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value 
 	return r.Wrap(x, "HTMLHeadElement")
 }
 
+// idlFromHTMLScriptElement converts a JavaScript value to the IDL type HTMLScriptElement.
+func idlFromHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptElementMethods {
+	return webidl.As[HTMLScriptElementMethods](r, webidl.AnyValue(v), "HTMLScriptElement")
+}
+
+// idlToHTMLScriptElement converts an IDL HTMLScriptElement value to JavaScript.
+func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "HTMLScriptElement")
+}
+
 // idlFromLocation converts a JavaScript value to the IDL type Location.
 func idlFromLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 	return webidl.As[LocationMethods](r, webidl.AnyValue(v), "Location")
@@ -1996,6 +2009,22 @@ func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goj
 		return goja.Null()
 	}
 	return idlToHTMLHeadElement(r, x)
+}
+
+// idlFromNullableHTMLScriptElement converts a JavaScript value to the IDL type HTMLScriptElement?.
+func idlFromNullableHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptElementMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromHTMLScriptElement(r, v)
+}
+
+// idlToNullableHTMLScriptElement converts an IDL HTMLScriptElement? value to JavaScript.
+func idlToNullableHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToHTMLScriptElement(r, x)
 }
 
 // idlFromNullableLocation converts a JavaScript value to the IDL type Location?.

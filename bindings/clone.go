@@ -44,6 +44,7 @@ type cloneIntrinsics struct {
 	errorParts             goja.Callable // error -> [name, hasMessage, message]
 	wrapPrimitive          goja.Callable // Object(v)
 	unwrapPrimitive        goja.Callable // (kind, obj) -> primitive
+	objectPrototype        *goja.Object
 }
 
 type cloneIntrinsicsKey struct{}
@@ -104,6 +105,7 @@ const cloneIntrinsicsSrc = `(function () {
 		},
 		wrapPrimitive(v) { return O(v); },
 		unwrapPrimitive(kind, o) { return apply(valueOf[kind], o); },
+		objectPrototype: O.prototype,
 	};
 })()`
 
@@ -131,6 +133,7 @@ func (r *Realm) cloneIntrinsics() (*cloneIntrinsics, error) {
 		newError: f("newError"), errorParts: f("errorParts"), wrapPrimitive: f("wrapPrimitive"),
 		unwrapPrimitive: f("unwrapPrimitive"),
 	}
+	in.objectPrototype, _ = o.Get("objectPrototype").(*goja.Object)
 	r.SetValue(cloneIntrinsicsKey{}, in)
 	return in, nil
 }
@@ -248,8 +251,11 @@ func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*go
 		transfers = append(transfers, tr)
 	}
 	// 3. Let serialized be ? StructuredSerializeInternal(value, false,
-	//    memory).
-	ser, err := s.serialize(v)
+	//    memory). (One Try catches what getters and proxies throw.)
+	var ser *html.SerializedRecord
+	if ex := r.vm.Try(func() { ser, err = s.serialize(v) }); ex != nil {
+		return res, ex
+	}
 	if err != nil {
 		return res, err
 	}
@@ -454,7 +460,12 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 	// element type; DataView needs a brand check). Export() itself is
 	// avoided: it converts the whole object graph.
 	isView := class == "Object" && et != nil && et.Kind() == reflect.Slice && et != typeSetExport && et != typeMapExport
-	if !isView && class == "Object" {
+	// Objects whose prototype is %Object.prototype% or null are taken as
+	// ordinary (the brand checks below throw and catch an exception per
+	// object, too slow for every plain object of a message).
+	proto := obj.Prototype()
+	plain := class == "Object" && (proto == nil || proto == s.in.objectPrototype)
+	if !isView && class == "Object" && !plain {
 		b, err := s.call(s.in.isDataView, obj)
 		if err != nil {
 			return err
@@ -491,10 +502,12 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 		return dataCloneError("#<" + class + ">")
 	}
 	// Exotic objects without a serialization (WeakMap, WeakSet, WeakRef).
-	if b, err := s.call(s.in.weakBrand, obj); err != nil {
-		return err
-	} else if b.ToBoolean() {
-		return dataCloneError("#<Object>")
+	if !plain {
+		if b, err := s.call(s.in.weakBrand, obj); err != nil {
+			return err
+		} else if b.ToBoolean() {
+			return dataCloneError("#<Object>")
+		}
 	}
 	// 20. Otherwise an ordinary object.
 	rec.Kind = html.SerializedObject
@@ -503,17 +516,11 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 
 // properties serializes the own enumerable string-keyed properties (the
 // deep serialization of Arrays and Objects, step 26.4).
-func (s *serializer) properties(obj *goja.Object, rec *html.SerializedRecord) (err error) {
-	var keys []string
-	if ex := s.r.vm.Try(func() { keys = obj.Keys() }); ex != nil {
-		return ex
-	}
-	for _, k := range keys {
-		var v goja.Value
-		if ex := s.r.vm.Try(func() { v = obj.Get(k) }); ex != nil {
-			return ex
-		}
-		out, err := s.serialize(v)
+func (s *serializer) properties(obj *goja.Object, rec *html.SerializedRecord) error {
+	// Exceptions from getters propagate as panics to the Try of
+	// StructuredSerializeWithTransfer.
+	for _, k := range obj.Keys() {
+		out, err := s.serialize(obj.Get(k))
 		if err != nil {
 			return err
 		}

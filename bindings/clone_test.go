@@ -1,8 +1,13 @@
 package bindings
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/html"
 )
 
 func TestStructuredClone(t *testing.T) {
@@ -73,4 +78,40 @@ func TestStructuredClone(t *testing.T) {
 			t.Errorf("log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
+}
+
+// A value nested a million levels deep (built from Go: building it in
+// goja takes seconds) throws a RangeError instead of exhausting the Go
+// stack, and so does deserializing a record that deep.
+func TestStructuredCloneMillionDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a million objects")
+	}
+	w := newWorld(t)
+	j := w.window("https://example.com/")
+	j.r.QueueTask(func(vm *goja.Runtime) {
+		v := vm.NewObject()
+		for i := 0; i < 1e6; i++ {
+			o := vm.NewObject()
+			_ = o.Set("d", v)
+			v = o
+		}
+		_, err := j.r.StructuredSerialize(v)
+		var se *webidl.SimpleError
+		if !errors.As(err, &se) || se.Kind != webidl.RangeError {
+			t.Errorf("serialize: %v", err)
+		}
+		rec := &html.SerializedRecord{Kind: html.SerializedObject}
+		for i := 0; i < 1e6; i++ {
+			rec = &html.SerializedRecord{Kind: html.SerializedObject, ID: i + 1, Props: []html.SerializedProperty{{Key: "d", Value: rec}}}
+		}
+		if _, err := j.r.StructuredDeserialize(rec); !errors.As(err, &se) || se.Kind != webidl.RangeError {
+			t.Errorf("deserialize: %v", err)
+		}
+		_ = vm.Set("deep", v)
+	})
+	w.settle()
+	if got := j.eval(`try { structuredClone(deep); "cloned" } catch (e) { e instanceof RangeError }`); got != "true" {
+		t.Errorf("structuredClone: %s", got)
+	}
 }

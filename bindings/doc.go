@@ -84,13 +84,25 @@
 //	r.NewDOMException(name, message), r.IsPlatformObject(o), r.InterfacePrototype(name)
 //	r.Env(), r.IDL() (the webidl.Realm), RealmOf(env)
 //
+// Documents, messaging and workers (the browser host builds on these):
+//
+//	r.SetDocument(doc *dom.Document)  the window's node tree (window.document keeps its identity)
+//	r.Document(), r.NodeValue(n), r.NodeOf(v)  between dom nodes and their objects
+//	r.SetDOMHooks(DOMHooks{ContentWindow, ContentDocument})  iframe.contentWindow/contentDocument
+//	r.StructuredSerializeWithTransfer(v, transfer) / r.StructuredDeserializeWithTransfer(s)
+//	    HTML's algorithms to and from html.SerializedWithTransfer (engine-neutral records)
+//	r.DeliverMessage(target, msg, origin, source)  deserialize and fire a MessageEvent
+//	r.SetWorkerHooks(WorkerHooks{StartWorker})  what new Worker() does; the worker realm
+//	    then calls ConnectWorkerPort(w.Port) and, after its script ran, w.Port.Start()
+//
 // # Implementation notes
 //
 // The interfaces themselves are generated from bindings/webidls/*.idl
 // (bindings/*_gen.go, registry Interfaces); this package implements their
-// Methods interfaces (methods.go, global_methods.go) over dom, html, storage
-// and weblocks, and registers them with the implementations of the Statics
-// interfaces (constructors, static operations) in methods.go's init.
+// Methods interfaces (methods.go, global_methods.go, nodes.go, clone.go,
+// messaging.go, url.go, encoding.go) over dom, html, storage and weblocks,
+// and registers the Statics implementations (constructors, static
+// operations) with Register.
 //
 // Web Locks: request() runs weblocks.RequestPromise with a JavaScript
 // released promise; LockGrantedCallback is invoked with WebIDL's "invoke a
@@ -102,6 +114,48 @@
 // rejects the released promise with an AbortError. Abort reasons given from
 // JavaScript are wrapped (jsReason) so that null and undefined survive the
 // trip through dom, where nil means "not given".
+//
+// Nodes (nodes.go): Node, Document, Element, CharacterData, Text, Comment,
+// DocumentType, DocumentFragment, NodeList, HTMLCollection, DOMTokenList,
+// HTMLElement and the element interfaces of html.idl, over dom's node tree
+// (x/net/html parse output; selectors by cascadia). One implementation
+// object per dom.Node, kept in its Slot. Deviations: NodeList and
+// HTMLCollection are recomputed on every access rather than cached live
+// lists; events at nodes have no propagation path (no capture or bubbling
+// through ancestors, as for every target of package dom); HTML elements
+// without an interface of their own in html.idl are HTMLElement (known
+// names) or HTMLUnknownElement; no custom elements, mutation observers or
+// CEReactions.
+//
+// Structured clone (clone.go): StructuredSerializeInternal and
+// StructuredDeserialize over goja, with transfer of MessagePorts and
+// ArrayBuffers. Deviations: the built-ins it uses (Map.prototype.set,
+// getters of typed arrays...) are taken from the realm the first time it
+// serializes, not at realm creation, so a script that replaced them
+// earlier is seen; objects whose prototype is Object.prototype or null are
+// taken as ordinary objects without the WeakMap/WeakSet/DataView brand
+// checks (each costs a caught exception in goja); values nested deeper than
+// 10000 levels throw a RangeError ("Maximum call stack size exceeded"), as
+// V8's stack check does at some depth; Error stacks and causes are not
+// serialized; property keys are taken as UTF-8 (lone surrogates in keys,
+// unlike values, are not preserved).
+//
+// Messaging (messaging.go): MessageChannel and MessagePort over
+// html.MessagePort (its queue, entanglement and transfer are engine-neutral
+// and safe across agents); MessageEvent; Worker through WorkerHooks. The
+// close event of MessagePort is not fired.
+//
+// URL (url.go) uses github.com/nlnwa/whatwg-url for parsing and the URL
+// setters; URLSearchParams keeps its list itself and serializes it with the
+// application/x-www-form-urlencoded serializer (the library's serializer
+// does not percent-encode "&" and "=" in values). Encoding (encoding.go):
+// UTF-8 only; other labels throw a RangeError.
+//
+// JavaScript recursion is bounded (Runtime.SetMaxCallStackSize). Deviation:
+// goja's stack overflow is uncatchable, so unlike in browsers a try/catch
+// around an overflowing call does not see it; it unwinds to the top of the
+// task, where it is reported ("report an exception") as a RangeError
+// "Maximum call stack size exceeded", the value browsers throw.
 //
 // Lifetime: a realm is closed (no more tasks; RunScript returns
 // ErrRealmClosed) when its agent terminates — running script is then

@@ -69,6 +69,7 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 // AbortSignalMethods is implemented by the Go implementation of the IDL interface
 // AbortSignal.
 type AbortSignalMethods interface {
+	EventTargetMethods
 	// Aborted is the getter of the attribute "aborted".
 	Aborted() (bool, error)
 	// Reason is the getter of the attribute "reason".
@@ -364,6 +365,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 // CommentMethods is implemented by the Go implementation of the IDL interface
 // Comment.
 type CommentMethods interface {
+	CharacterDataMethods
 }
 
 // CommentStatics implements the constructors, static members or namespace
@@ -573,6 +575,10 @@ type DocumentMethods interface {
 	DocumentElement() (ElementMethods, error)
 	// Location is the getter of the attribute "location".
 	Location() (LocationMethods, error)
+	// Domain is the getter of the attribute "domain".
+	Domain() (string, error)
+	// SetDomain is the setter of the attribute "domain".
+	SetDomain(v string) error
 	// ReadyState is the getter of the attribute "readyState".
 	ReadyState() (DocumentReadyState, error)
 	// Title is the getter of the attribute "title".
@@ -585,6 +591,8 @@ type DocumentMethods interface {
 	SetBody(v HTMLElementMethods) error
 	// Head is the getter of the attribute "head".
 	Head() (HTMLHeadElementMethods, error)
+	// CurrentScript is the getter of the attribute "currentScript".
+	CurrentScript() (HTMLScriptElementMethods, error)
 	// DefaultView is the getter of the attribute "defaultView".
 	DefaultView() (WindowMethods, error)
 	// VisibilityState is the getter of the attribute "visibilityState".
@@ -764,6 +772,23 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToNullableLocation(r, res)
 				},
 			},
+			{Name: "domain", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Domain()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromUSVString(r, v)
+					if err := self.SetDomain(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
 			{Name: "readyState", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
@@ -816,6 +841,16 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return idlToNullableHTMLHeadElement(r, res)
+				},
+			},
+			{Name: "currentScript", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.CurrentScript()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableHTMLScriptElement(r, res)
 				},
 			},
 			{Name: "defaultView", Kind: webidl.Attribute,
@@ -2382,6 +2417,7 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 // NodeMethods is implemented by the Go implementation of the IDL interface
 // Node.
 type NodeMethods interface {
+	EventTargetMethods
 	// NodeType is the getter of the attribute "nodeType".
 	NodeType() (uint16, error)
 	// NodeName is the getter of the attribute "nodeName".
@@ -2791,6 +2827,7 @@ func idlDefNodeList() *webidl.InterfaceDef {
 // TextMethods is implemented by the Go implementation of the IDL interface
 // Text.
 type TextMethods interface {
+	CharacterDataMethods
 }
 
 // TextStatics implements the constructors, static members or namespace

@@ -52,6 +52,7 @@ type eventHandler struct {
 }
 
 func (r *Realm) newEventTargetImpl(t *dom.EventTarget) *eventTargetImpl {
+	r.bindToLoop(t)
 	impl := &eventTargetImpl{realm: r, target: t}
 	if t.Owner == nil {
 		t.Owner = impl
@@ -343,5 +344,14 @@ func (r *Realm) addEventListenerSteps(t *eventTargetImpl, this goja.Value, typ s
 func (r *Realm) removeEventListenerSteps(t *eventTargetImpl, typ string, callback goja.Value, capture bool) {
 	if obj, ok := callback.(*goja.Object); ok {
 		t.target.RemoveEventListener(typ, obj, capture)
+	}
+}
+
+// bindToLoop binds a platform object's DOM target to the realm's event loop
+// (realms over an html environment), so that Go code touching it from
+// another goroutine panics with the loop's name instead of racing.
+func (r *Realm) bindToLoop(t *dom.EventTarget) {
+	if r.env != nil {
+		t.BindToLoop(r.env.ResponsibleEventLoop())
 	}
 }

@@ -119,10 +119,17 @@ func (g *globalBase) QueueMicrotask(callback *VoidFunction) error {
 
 // Window
 
-func (w *windowImpl) Window() (WindowMethods, error)     { return w, nil }
-func (w *windowImpl) Self() (WindowMethods, error)       { return w, nil }
-func (w *windowImpl) Frames() (WindowMethods, error)     { return w, nil }
-func (w *windowImpl) Top() (WindowMethods, error)        { return w, nil }
+func (w *windowImpl) Window() (WindowMethods, error) { return w, nil }
+func (w *windowImpl) Self() (WindowMethods, error)   { return w, nil }
+func (w *windowImpl) Frames() (WindowMethods, error) { return w, nil }
+func (w *windowImpl) Top() (WindowMethods, error) {
+	if h := w.realm.hooks.Top; h != nil {
+		if v := h(); v != nil && !webidl.IsNullish(v) {
+			return hostWindow{Value: v}, nil
+		}
+	}
+	return w, nil
+}
 func (w *windowImpl) Parent() (WindowMethods, error)     { return w, nil }
 func (w *windowImpl) Document() (DocumentMethods, error) { return w.document, nil }
 func (w *windowImpl) Name() (webidl.DOMString, error) {

@@ -17,6 +17,7 @@ type EpochTimeStampType = uint64
 // PerformanceMethods is implemented by the Go implementation of the IDL interface
 // Performance.
 type PerformanceMethods interface {
+	EventTargetMethods
 	// TimeOrigin is the getter of the attribute "timeOrigin".
 	TimeOrigin() (float64, error)
 	// Now implements the operation "now".

@@ -11,6 +11,7 @@ import (
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // DedicatedWorkerGlobalScope.
 type DedicatedWorkerGlobalScopeMethods interface {
+	WorkerGlobalScopeMethods
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Onmessage is the getter of the attribute "onmessage".
@@ -156,6 +157,7 @@ func (c *EventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventMethods) 
 // HTMLBodyElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLBodyElement.
 type HTMLBodyElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLBodyElement returns the definition of HTMLBodyElement.
@@ -171,6 +173,7 @@ func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 // HTMLDivElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLDivElement.
 type HTMLDivElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLDivElement returns the definition of HTMLDivElement.
@@ -186,6 +189,7 @@ func idlDefHTMLDivElement() *webidl.InterfaceDef {
 // HTMLElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLElement.
 type HTMLElementMethods interface {
+	ElementMethods
 	// Title is the getter of the attribute "title".
 	Title() (webidl.DOMString, error)
 	// SetTitle is the setter of the attribute "title".
@@ -338,6 +342,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 // HTMLHeadElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHeadElement.
 type HTMLHeadElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLHeadElement returns the definition of HTMLHeadElement.
@@ -353,6 +358,7 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 // HTMLHTMLElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHtmlElement.
 type HTMLHTMLElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLHTMLElement returns the definition of HTMLHtmlElement.
@@ -558,6 +564,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 // HTMLParagraphElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLParagraphElement.
 type HTMLParagraphElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLParagraphElement returns the definition of HTMLParagraphElement.
@@ -694,6 +701,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 // HTMLSpanElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLSpanElement.
 type HTMLSpanElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLSpanElement returns the definition of HTMLSpanElement.
@@ -746,6 +754,7 @@ func idlDefHTMLTitleElement() *webidl.InterfaceDef {
 // HTMLUnknownElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLUnknownElement.
 type HTMLUnknownElementMethods interface {
+	HTMLElementMethods
 }
 
 // idlDefHTMLUnknownElement returns the definition of HTMLUnknownElement.
@@ -1057,6 +1066,7 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 // MessageEventMethods is implemented by the Go implementation of the IDL interface
 // MessageEvent.
 type MessageEventMethods interface {
+	EventMethods
 	// Data is the getter of the attribute "data".
 	Data() (goja.Value, error)
 	// Origin is the getter of the attribute "origin".
@@ -1215,6 +1225,7 @@ func idlWriteDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageE
 // MessagePortMethods is implemented by the Go implementation of the IDL interface
 // MessagePort.
 type MessagePortMethods interface {
+	EventTargetMethods
 	// Onclose is the getter of the attribute "onclose".
 	Onclose() (*EventHandlerNonNull, error)
 	// SetOnclose is the setter of the attribute "onclose".
@@ -1677,6 +1688,7 @@ func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d
 // WindowMethods is implemented by the Go implementation of the IDL interface
 // Window.
 type WindowMethods interface {
+	EventTargetMethods
 	// Window is the getter of the attribute "window".
 	Window() (WindowMethods, error)
 	// Self is the getter of the attribute "self".
@@ -2340,6 +2352,7 @@ type WindowProxyType = WindowMethods
 // WorkerMethods is implemented by the Go implementation of the IDL interface
 // Worker.
 type WorkerMethods interface {
+	EventTargetMethods
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -2521,6 +2534,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 // WorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // WorkerGlobalScope.
 type WorkerGlobalScopeMethods interface {
+	EventTargetMethods
 	// Self is the getter of the attribute "self".
 	Self() (WorkerGlobalScopeMethods, error)
 	// Location is the getter of the attribute "location".

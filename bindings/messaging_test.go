@@ -105,32 +105,42 @@ func TestPortAcrossAgents(t *testing.T) {
 }
 
 func TestWorkerConstructor(t *testing.T) {
-	w := newWorld(t)
-	win := w.window("https://example.com/dir/page.html")
+	t.Run("window", func(t *testing.T) {
+		w := newWorld(t)
+		testWorkerConstructor(t, w, w.window("https://example.com/dir/page.html"))
+	})
+	t.Run("nested", func(t *testing.T) {
+		w := newWorld(t)
+		win := w.window("https://example.com/dir/page.html")
+		testWorkerConstructor(t, w, w.worker(win, "https://example.com/dir/outer.js"))
+	})
+}
+
+func testWorkerConstructor(t *testing.T, w *world, owner *jsRealm) {
 	var started *DedicatedWorker
 	var wk *jsRealm
-	win.r.SetWorkerHooks(WorkerHooks{StartWorker: func(d *DedicatedWorker) error {
+	owner.r.SetWorkerHooks(WorkerHooks{StartWorker: func(d *DedicatedWorker) error {
 		started = d
-		wk = w.worker(win, d.URL)
+		wk = w.worker(owner, d.URL)
 		wk.r.ConnectWorkerPort(d.Port)
 		wk.r.QueueScript("w.js", `onmessage = e => postMessage({echo: e.data, name: "`+d.Name+`"});`, func(error) { d.Port.Start() })
 		return nil
 	}})
-	win.async(prelude + `
+	owner.async(prelude + `
 		try { new Worker("https://[bad"); } catch (e) { log("bad url", e.name); }
 		const wk = new Worker("w.js", {name: "n1"});
 		log(wk instanceof Worker, wk instanceof EventTarget);
 		wk.onmessage = e => { log("echo", e.data.echo.x, e.data.name, e instanceof MessageEvent); wk.terminate(); done(); };
 		wk.postMessage({x: 42});
 	`)
-	expectLog(t, win, "bad url SyntaxError", "true true", "echo 42 n1 true")
+	expectLog(t, owner, "bad url SyntaxError", "true true", "echo 42 n1 true")
 	if started == nil || started.URL != "https://example.com/dir/w.js" || started.Name != "n1" {
 		t.Errorf("started %+v", started)
 	}
 	started.QueueErrorEvent(&ScriptError{Message: "Uncaught Error: boom", Filename: "w.js", Line: 1, Column: 2})
-	win.exec(`onerror = null;`)
+	owner.exec(`onerror = null;`)
 	w.settle()
-	if errs := win.takeErrors(); len(errs) != 1 || !strings.Contains(errs[0], "boom") {
+	if errs := owner.takeErrors(); len(errs) != 1 || !strings.Contains(errs[0], "boom") {
 		t.Errorf("errors %v", errs)
 	}
 }

@@ -412,4 +412,6 @@ var (
 	_ DocumentMethods                   = (*documentImpl)(nil)
 	_ ElementMethods                    = (*nodeImpl)(nil)
 	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
+	_ TextMethods                       = (*nodeImpl)(nil)
+	_ CommentMethods                    = (*nodeImpl)(nil)
 )

@@ -27,6 +27,10 @@ type HostHooks struct {
 	// url (absolute, parsed against the document's URL). A nil hook makes
 	// them throw NotSupportedError.
 	Navigate func(url string, replace bool) error
+	// Top gives window.top when the window is not a top-level one (the
+	// top-level window as a value of this realm, e.g. through a
+	// membrane); nil, or a nil result, means the window itself.
+	Top func() goja.Value
 	// Name is the DedicatedWorkerGlobalScope's name (and window.name's
 	// initial value).
 	Name string

@@ -772,11 +772,11 @@ func (d *documentImpl) CreateDocumentFragment() (DocumentFragmentMethods, error)
 }
 
 func (d *documentImpl) CreateTextNode(data webidl.DOMString) (TextMethods, error) {
-	return d.wrap(d.doc().CreateTextNode(string(data))), nil
+	return d.wrap(d.doc().CreateTextNode(string(data))).(TextMethods), nil
 }
 
 func (d *documentImpl) CreateComment(data webidl.DOMString) (CommentMethods, error) {
-	return d.wrap(d.doc().CreateComment(string(data))), nil
+	return d.wrap(d.doc().CreateComment(string(data))).(CommentMethods), nil
 }
 
 // AdoptNode is https://dom.spec.whatwg.org/#dom-document-adoptnode
@@ -845,14 +845,14 @@ type textStatics struct{}
 
 func (textStatics) Constructor(r *webidl.Realm, data webidl.DOMString) (TextMethods, error) {
 	rr := realmOf(r)
-	return rr.nodeImpl(rr.currentDocument().CreateTextNode(string(data))), nil
+	return rr.nodeImpl(rr.currentDocument().CreateTextNode(string(data))).(TextMethods), nil
 }
 
 type commentStatics struct{}
 
 func (commentStatics) Constructor(r *webidl.Realm, data webidl.DOMString) (CommentMethods, error) {
 	rr := realmOf(r)
-	return rr.nodeImpl(rr.currentDocument().CreateComment(string(data))), nil
+	return rr.nodeImpl(rr.currentDocument().CreateComment(string(data))).(CommentMethods), nil
 }
 
 // NodeList and HTMLCollection: lists computed when read (childNodes and
@@ -1181,4 +1181,45 @@ func (e *htmlElementImpl) ContentDocument() (DocumentMethods, error) {
 		return nil, nil
 	}
 	return hostDocument{Value: v}, nil
+}
+
+// CurrentScript is document.currentScript (set by the embedder on the
+// dom.Document while a classic script of the document runs).
+func (d *documentImpl) CurrentScript() (HTMLScriptElementMethods, error) {
+	n := d.doc().CurrentScript
+	if n == nil || !n.IsHTML() || n.LocalName() != "script" {
+		return nil, nil
+	}
+	s, _ := d.wrap(n).(HTMLScriptElementMethods)
+	return s, nil
+}
+
+// Domain is https://html.spec.whatwg.org/#dom-document-domain (getter):
+// the host of the document's origin, "" for an opaque origin.
+func (d *documentImpl) Domain() (string, error) {
+	if d.window != nil && d.window.info.origin == "null" {
+		return "", nil
+	}
+	u, err := urlParser.Parse(d.doc().URL)
+	if err != nil || urlOrigin(u) == "null" {
+		return "", nil
+	}
+	return u.Hostname(), nil
+}
+
+// SetDomain is the document.domain setter, without relaxing the
+// same-origin check (agent clusters here are origin-keyed): setting the
+// current value or a registrable suffix of it is accepted and changes
+// nothing; anything else is a SecurityError.
+func (d *documentImpl) SetDomain(v string) error {
+	cur, _ := d.Domain()
+	// 2-4. A document without a browsing context, a sandboxed one, or an
+	//      opaque origin: SecurityError.
+	if d.window == nil || cur == "" {
+		return dom.NewDOMException("Assignment is forbidden for sandboxed iframes.", dom.SecurityError)
+	}
+	if v == cur || (strings.HasSuffix(cur, "."+v) && strings.Contains(v, ".")) {
+		return nil
+	}
+	return dom.NewDOMException("'"+v+"' is not a suffix of '"+cur+"'.", dom.SecurityError)
 }

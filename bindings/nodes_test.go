@@ -19,6 +19,7 @@ func TestNodeInterfaces(t *testing.T) {
 	j.r.QueueTask(func(vm *goja.Runtime) {
 		j.r.SetDocument(doc)
 		frameWin = vm.NewObject()
+		_ = frameWin.(*goja.Object).Set("marker", "frame window")
 		j.r.SetDOMHooks(DOMHooks{ContentWindow: func(el *dom.Node) goja.Value {
 			if el.LocalName() == "iframe" {
 				return frameWin
@@ -49,7 +50,7 @@ func TestNodeInterfaces(t *testing.T) {
 		el.remove();
 		log(el.isConnected, el.parentNode);
 		const f = document.getElementById("f");
-		log(f instanceof HTMLIFrameElement, f.src, f.sandbox.contains("allow-scripts"), f.sandbox === f.sandbox, f.contentWindow === frameWin);
+		log(f instanceof HTMLIFrameElement, f.src, f.sandbox.contains("allow-scripts"), f.sandbox === f.sandbox, f.contentWindow === frameWin, f.contentWindow.marker, f.contentDocument);
 		f.sandbox = "allow-same-origin";
 		log(f.getAttribute("sandbox"), f.sandbox.length, String(f.sandbox));
 		const s = document.createElement("script");
@@ -69,6 +70,9 @@ func TestNodeInterfaces(t *testing.T) {
 		let clicked = 0; a.addEventListener("click", e => clicked++); a.onclick = null; a.click(); log("clicked", clicked);
 		log(document.getElementsByTagName("B").length, document.getElementsByClassName("x").item(0) === a);
 		log(document.head.baseURI, document.body.firstChild.nodeName);
+		log(document.domain, document.currentScript);
+		document.domain = "example.com";
+		try { document.domain = "other.test"; } catch (e) { log("domain", e.name); }
 	`)
 	want := []string{
 		"function true true true",
@@ -84,7 +88,7 @@ func TestNodeInterfaces(t *testing.T) {
 		"removeChild NotFoundError",
 		"createElement InvalidCharacterError",
 		"false null",
-		"true https://example.com/b/sub.html true true true",
+		"true https://example.com/b/sub.html true true true frame window null",
 		"allow-same-origin 1 allow-same-origin",
 		`true https://example.com/b/x.js true <script src="x.js" async=""></script>`,
 		"3 #text t 1 8 c 9 html",
@@ -96,6 +100,8 @@ func TestNodeInterfaces(t *testing.T) {
 		"clicked 1",
 		"1 true",
 		"https://example.com/b/ DIV",
+		"example.com null",
+		"domain SecurityError",
 	}
 	got := j.takeLog()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -112,5 +118,14 @@ func TestDefaultDocument(t *testing.T) {
 	}
 	if got := j.eval(`typeof Node + " " + (document instanceof Document) + " " + document.readyState`); got != "function true complete" {
 		t.Errorf("got %q", got)
+	}
+	j.r.QueueTask(func(vm *goja.Runtime) {
+		d := j.r.Document()
+		s, _ := d.CreateElement("script")
+		_, _ = d.Body().AppendChild(s)
+		d.CurrentScript = s
+	})
+	if got := j.eval(`document.currentScript instanceof HTMLScriptElement && document.currentScript === document.body.lastChild`); got != "true" {
+		t.Errorf("currentScript: %s", got)
 	}
 }

@@ -246,6 +246,7 @@ func idlDefClients() *webidl.InterfaceDef {
 // ExtendableEventMethods is implemented by the Go implementation of the IDL interface
 // ExtendableEvent.
 type ExtendableEventMethods interface {
+	EventMethods
 	// WaitUntil implements the operation "waitUntil".
 	WaitUntil(argF *webidl.Promise) error
 }
@@ -318,6 +319,7 @@ func idlWriteDictExtendableEventInit(r *webidl.Realm, obj *goja.Object, d *Exten
 // ExtendableMessageEventMethods is implemented by the Go implementation of the IDL interface
 // ExtendableMessageEvent.
 type ExtendableMessageEventMethods interface {
+	ExtendableEventMethods
 	// Data is the getter of the attribute "data".
 	Data() (goja.Value, error)
 	// Origin is the getter of the attribute "origin".
@@ -528,6 +530,7 @@ func idlWriteDictRegistrationOptions(r *webidl.Realm, obj *goja.Object, d *Regis
 // ServiceWorkerMethods is implemented by the Go implementation of the IDL interface
 // ServiceWorker.
 type ServiceWorkerMethods interface {
+	EventTargetMethods
 	// ScriptURL is the getter of the attribute "scriptURL".
 	ScriptURL() (string, error)
 	// State is the getter of the attribute "state".
@@ -677,6 +680,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 // ServiceWorkerContainerMethods is implemented by the Go implementation of the IDL interface
 // ServiceWorkerContainer.
 type ServiceWorkerContainerMethods interface {
+	EventTargetMethods
 	// Controller is the getter of the attribute "controller".
 	Controller() (ServiceWorkerMethods, error)
 	// Ready is the getter of the attribute "ready".
@@ -848,6 +852,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 // ServiceWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // ServiceWorkerGlobalScope.
 type ServiceWorkerGlobalScopeMethods interface {
+	WorkerGlobalScopeMethods
 	// Clients is the getter of the attribute "clients".
 	Clients() (ClientsMethods, error)
 	// Registration is the getter of the attribute "registration".
@@ -1006,6 +1011,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 // ServiceWorkerRegistrationMethods is implemented by the Go implementation of the IDL interface
 // ServiceWorkerRegistration.
 type ServiceWorkerRegistrationMethods interface {
+	EventTargetMethods
 	// Installing is the getter of the attribute "installing".
 	Installing() (ServiceWorkerMethods, error)
 	// Waiting is the getter of the attribute "waiting".

@@ -142,6 +142,7 @@ func (c *Function) Invoke(thisArg goja.Value, argArguments []goja.Value) (goja.V
 // QuotaExceededErrorMethods is implemented by the Go implementation of the IDL interface
 // QuotaExceededError.
 type QuotaExceededErrorMethods interface {
+	DOMExceptionMethods
 	// Quota is the getter of the attribute "quota".
 	Quota() (webidl.Nullable[float64], error)
 	// Requested is the getter of the attribute "requested".

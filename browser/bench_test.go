@@ -58,8 +58,9 @@ function roundTrips(kind, n) {
     let left = n;
     const port = kind === "worker" ? worker : window;
     const target = kind === "worker" ? worker : document.getElementById("f").contentWindow;
-    port.onmessage = e => { if (--left <= 0) resolve(n); else target.postMessage(e.data, "*"); };
-    if (kind === "worker") target.postMessage({n: 1}); else target.postMessage({n: 1}, "*");
+    const post = kind === "worker" ? d => target.postMessage(d) : d => target.postMessage(d, "*");
+    port.onmessage = e => { if (--left <= 0) resolve(n); else post(e.data); };
+    post({n: 1});
   });
 }
 </script>`)},

@@ -217,7 +217,7 @@ var shared = {n: 1};
 		`const f = document.getElementById("f").contentWindow; return f.add(2, 3) === 5 && f.shared === f.shared && f.shared.n === 1`,
 		`const f = document.getElementById("f").contentWindow; const p = f.navigator.locks.request("x", l => l.name); return p instanceof f.Promise && !(p instanceof Promise)`,
 		`const f = document.getElementById("f").contentWindow; try { f.fail(); return false } catch (e) { return e instanceof f.RangeError && e.message === "in frame" }`,
-		`const f = document.getElementById("f").contentWindow; return f.parent === window && document.getElementById("f").contentDocument.defaultView === f`,
+		`const f = document.getElementById("f").contentWindow; return f.parent === window && f.top === window && top === window && document.getElementById("f").contentDocument.defaultView === f`,
 		`const x = document.getElementById("x").contentWindow; try { x.navigator; return false } catch (e) { return e.name === "SecurityError" }`,
 		`const x = document.getElementById("x").contentWindow; return typeof x.postMessage === "function" && document.getElementById("x").contentDocument === null`,
 	}
@@ -254,5 +254,15 @@ func TestLocationNavigatesFrame(t *testing.T) {
 	}
 	if _, err := w.Evaluate(ctx, `location.href = "b.html"`); err == nil || !strings.Contains(err.Error(), "NotSupportedError") {
 		t.Fatalf("top-level navigation: %v", err)
+	}
+}
+
+func TestCurrentScript(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": {Data: []byte(`<script id=a>var first = document.currentScript.id;</script><script src="b.js" id=b></script>`)},
+		"b.js":       {Data: []byte(`var second = document.currentScript.id;`)},
+	}, browser.Config{})
+	if got := eval(t, ctx, w, `[first, second, document.currentScript].join()`); got != "a,b," {
+		t.Fatalf("currentScript: %v", got)
 	}
 }

@@ -31,10 +31,14 @@
 // frames' windows (parent first, as browsers do), then its documents
 // unload, running their cleanup steps (which release their Web Locks).
 //
-// Dedicated workers, nested ones included: new Worker (classic), the
-// worker's global with importScripts, postMessage, close; Worker.terminate.
-// postMessage between windows and workers uses HTML's StructuredSerialize
-// and StructuredDeserialize (clone.go).
+// Dedicated workers, nested ones included: the bindings' Worker (classic)
+// calls the browser's WorkerHooks, which run the worker: its agent and
+// environment, the script fetch, its realm connected to the worker's port,
+// importScripts, close; Worker.terminate terminates the agent.
+// postMessage between windows, workers and MessagePorts uses the bindings'
+// StructuredSerializeWithTransfer and DeliverMessage (engine-neutral
+// records and ports in html), ports transfer. location.href, assign,
+// replace and reload navigate an iframe's or a popup's window.
 //
 // # One JavaScript heap per agent
 //
@@ -58,16 +62,13 @@
 //     browsers the initial about:blank Window is reused for the navigated
 //     document, which has the same observable effect for same-origin
 //     popups: listeners added right after open() see its load event).
-//   - window.top is the window itself (the bindings make it
-//     [LegacyUnforgeable]; no host hook yet); location.href assignment does
-//     not navigate.
+//   - A top-level window of Open does not navigate from script
+//     (NotSupportedError).
 //   - A frame navigation does not fire pagehide/unload at the old window.
-//   - postMessage through the membrane serializes in the calling window's
+//   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
-//     another window's objects nested inside it).
-//   - MessageChannel, MessagePort and transferring are not yet provided
-//     (postMessage with a non-empty transfer list throws DataCloneError);
-//     shared and service workers and module workers are not supported.
+//     another window's objects nested inside one of the caller's).
+//   - Shared and service workers and module workers are not supported.
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
 //     row; a repeating timer keeps a browser busy forever.
 package browser

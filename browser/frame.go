@@ -19,13 +19,13 @@ import (
 // releases what it held, e.g. its Web Locks), and removing the element
 // destroys it. Each document of a frame gets its own window realm.
 //
-// goja objects never cross runtimes, so contentWindow and window.parent are
-// not the other realm's global but a small WindowProxy stand-in living in
-// the caller's realm: it supports postMessage (structured clone, delivered
-// as a task on the target's event loop), and it is the event's source when
-// the other window posts a message, so `event.source === frame.contentWindow`
-// holds. Reaching into the other window's objects (contentWindow.navigator,
-// contentDocument) is not supported.
+// A window of the same agent is reached through the agent's membrane
+// (agents.go). A window of another agent (cross-site, sandboxed, or not
+// loaded yet) is seen through a small WindowProxy stand-in living in the
+// caller's realm: it supports postMessage (structured clone, delivered as a
+// task on the target's event loop), closed and close, and it is the
+// event's source when that window posts a message, so
+// `event.source === frame.contentWindow` holds either way.
 
 // frame is an iframe element connected to a window's document.
 type frame struct {

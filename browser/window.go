@@ -35,6 +35,7 @@ type Window struct {
 	// (without noopener); openerProxy is this realm's stand-in for it.
 	openerWin   *Window
 	openerProxy *goja.Object
+	topProxy    *goja.Object
 	// frames are the iframes connected to this window's document.
 	fmu    sync.Mutex
 	frames map[*xhtml.Node]*frame
@@ -196,6 +197,7 @@ func (w *Window) install() error {
 		},
 		Close:    func() { w.closeByScript() },
 		Navigate: w.navigateByScript,
+		Top:      w.topValue,
 	})
 	// closed: the window's navigable is gone (a closed popup, a removed
 	// iframe's window).
@@ -213,8 +215,6 @@ func (w *Window) install() error {
 		if err := g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 			return err
 		}
-		// (window.top is [LegacyUnforgeable] in the bindings, which give
-		// the window itself: not yet the top-level window.)
 	}
 	if w.openerWin != nil {
 		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
@@ -365,6 +365,9 @@ func (s *Browser) runScripts(w *Window) {
 					w.realm.FireEventAt(w.nodeObject(el), "error", false, nil)
 					return
 				}
+				// document.currentScript is the element while it runs.
+				w.doc.CurrentScript = w.doc.NodeOf(el)
+				defer func() { w.doc.CurrentScript = nil }()
 				s.scripts.evaluate(w.realm, name, text)
 			})
 		})
@@ -487,4 +490,21 @@ func (w *Window) navigateByScript(raw string, _ bool) error {
 	}
 	f.navigate(u, nil)
 	return nil
+}
+
+// topValue is window.top for a window in a frame: the top-level window of
+// its frame tree, itself through the membrane when it is of w's agent, else
+// a stand-in; nil for a top-level window.
+func (w *Window) topValue() goja.Value {
+	if w.parentWin == nil {
+		return nil
+	}
+	t := w.parentWin
+	for t.parentWin != nil {
+		t = t.parentWin
+	}
+	if w.topProxy == nil {
+		w.topProxy = w.newWindowProxy(func() *Window { return t })
+	}
+	return w.view(t, w.topProxy)
 }

@@ -456,6 +456,11 @@ func (x *ifaceGen) emitMethodsInterface() {
 	iter, maplike, setlike := x.iter, x.maplike, x.setlike
 	getters, setters, deleters := x.getters, x.setters, x.deleters
 	w("// %sMethods is implemented by the Go implementation of the IDL interface\n// %s.\ntype %sMethods interface {\n", n, it.Name, n)
+	if it.Parent != "" && g.canEmbedParent(it) {
+		// An implementation implements its ancestors' members too: the
+		// compiler checks it.
+		w("\t%sMethods\n", g.m.qualify(it.Parent))
+	}
 	for _, ai := range attrs {
 		if ai.static {
 			continue
@@ -510,6 +515,51 @@ func (x *ifaceGen) emitMethodsInterface() {
 		}
 	}
 	w("}\n\n")
+}
+
+// canEmbedParent reports whether the Methods interface of it can embed its
+// parent's: no member identifier of it is one of its ancestors' (a
+// redeclared member could have another Go signature), and not both have
+// special members (their Go methods have fixed names).
+func (g *Generator) canEmbedParent(it *Interface) bool {
+	names := func(x *Interface) (map[string]bool, bool) {
+		out := map[string]bool{}
+		special := false
+		for _, mi := range x.Members {
+			switch m := mi.Member.(type) {
+			case *idl.Attribute:
+				out[GoName(m.Name)] = true
+				out["Set"+GoName(m.Name)] = true
+				special = special || m.Special == "stringifier"
+			case *idl.Operation:
+				if m.Name != "" {
+					out[GoName(m.Name)] = true
+				}
+				special = special || m.Special != "" && m.Special != "static"
+			case *idl.Iterable, *idl.Maplike, *idl.Setlike:
+				special = true
+			}
+		}
+		return out, special
+	}
+	own, ownSpecial := names(it)
+	for _, a := range g.m.Ancestors(it.Name) {
+		theirs, special := names(a)
+		if special && ownSpecial {
+			return false
+		}
+		for n := range theirs {
+			if own[n] || own[strings.TrimPrefix(n, "Set")] {
+				return false
+			}
+			for o := range own {
+				if strings.HasPrefix(o, n) || strings.HasPrefix(n, o) {
+					return false // overloads named nWith...
+				}
+			}
+		}
+	}
+	return len(g.m.Ancestors(it.Name)) > 0
 }
 
 // emitStaticsInterface writes the XStatics interface, when there are

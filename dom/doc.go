@@ -2,8 +2,13 @@
 // DOMException (every Web IDL error name with its legacy code),
 // AbortController and AbortSignal (abort algorithms, signal abort,
 // AbortSignal.abort, AbortSignal.timeout, AbortSignal.any with dependent
-// signals), and Event and EventTarget for events dispatched at a single
-// target. It is plain Go and never imports a JavaScript engine.
+// signals), Event and EventTarget for events dispatched at a single
+// target, and the node tree (node.go): Node and Document over the tree
+// golang.org/x/net/html builds, with the DOM's mutation algorithms
+// (pre-insert validity, insert, remove, adopt), the embedder's insertion,
+// removing and attribute-change steps (DocumentHooks) and selectors from
+// github.com/andybalholm/cascadia. It is plain Go and never imports a
+// JavaScript engine.
 //
 // Objects of this package belong to one event loop: call their methods on
 // that loop's goroutine only. An EventTarget or AbortSignal bound to its

@@ -61,6 +61,9 @@ type Document struct {
 	// Hooks are the embedder's steps run on tree changes; nil fields are
 	// skipped.
 	Hooks DocumentHooks
+	// CurrentScript is document.currentScript: the embedder sets it to
+	// the script element whose classic script runs (nil otherwise).
+	CurrentScript *Node
 }
 
 // DocumentHooks are the "insertion steps", "removing steps" and

@@ -1,7 +1,9 @@
 // Package html models the HTML Standard's processing concepts: user
 // agents, agents and agent clusters, event loops and task sources, parallel
-// queues, timers, environment settings objects, documents and navigables.
-// It is plain Go and never imports a JavaScript engine.
+// queues, timers, environment settings objects, documents and navigables,
+// the engine-neutral serialized records of StructuredSerialize
+// (serialize.go) and MessagePort entanglement and port message queues
+// (messageport.go). It is plain Go and never imports a JavaScript engine.
 //
 // # Threading
 //

@@ -43,6 +43,20 @@
 // Write(Parse(x)) == x byte for byte. Format prints the canonical form:
 // consistent spacing and indentation, comments kept.
 //
+// # Semantics
+//
+// Analyze resolves a set of files once, like go/types does for Go: the
+// returned *Analysis looks definitions up by name (Lookup, with the names
+// Web IDL defines itself built in), merges partial definitions and
+// included mixins (Parts, Members, DictionaryParts), follows typedefs
+// (Underlying, Resolve; TypedefCycles of any length), classifies types
+// (CategoryOf, the categories of the distinguishability table), decides
+// Distinguishable, and computes overload sets, effective overload sets and
+// distinguishing argument indexes (OverloadSets, OverloadSet.Effective,
+// DistinguishingIndex). It is immutable and safe for concurrent use.
+// Validate and the bindings generator both ask it, so the package holds
+// one copy of these semantics.
+//
 // # Validation
 //
 // Validate checks one or more files together after merging partial
@@ -51,8 +65,29 @@
 // references, overloads that cannot be distinguished or that mix Promise
 // and non-Promise results, dictionary argument optionality and defaults,
 // nullable dictionaries and Promises, missing [Exposed], unknown or
-// malformed extended attributes, and more; Rules lists every rule with its
-// severity. Names the Web IDL standard defines itself (BufferSource,
+// malformed extended attributes, dictionaries that include themselves,
+// union member types that are not distinguishable, and more; Rules lists
+// every rule with its severity. Check returns the same problems and an
+// error when one of them is an error, for tools to share one verdict. Names the Web IDL standard defines itself (BufferSource,
 // ArrayBufferView, Function, DOMException, ...) are known without
 // webidl.idl.
+//
+// # Specifications
+//
+// Spec snapshot: the Web IDL Living Standard (https://webidl.spec.whatwg.org/)
+// as of 2026-11-23, the date this package was last checked against it; the
+// JSON and the fixture parity follow webidl2.js 24.5.0.
+//
+// Deliberate deviations:
+//   - Names are resolved within the given files (plus the names Web IDL
+//     defines itself); webidl2.js does not resolve them at all.
+//   - Rules that published specifications break are warnings (Rules says
+//     which), except dictionary-includes-itself and
+//     indistinguishable-union-members, which stay errors: the bindings
+//     could not convert such types.
+//   - Two interface types are told apart by name and inheritance only ("no
+//     single platform object implements both" is not otherwise knowable
+//     from IDL).
+//   - Syntax errors are recovered from: Parse returns every definition it
+//     could parse, where webidl2.js stops at the first error.
 package idl

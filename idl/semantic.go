@@ -221,10 +221,11 @@ func (p Part) Members() []Member {
 	return nil
 }
 
-// Parts returns the definitions whose members make up the interface,
-// mixin, callback interface or namespace named name, as the Web IDL
-// standard merges them (https://webidl.spec.whatwg.org/#dfn-partial-interface,
-// https://webidl.spec.whatwg.org/#include): the definition itself, its
+// Parts is https://webidl.spec.whatwg.org/#dfn-partial-interface and
+// https://webidl.spec.whatwg.org/#include: it returns the definitions
+// whose members make up the interface, mixin, callback interface or
+// namespace named name, as the Web IDL standard merges them: the
+// definition itself, its
 // partial definitions of the same kind in file order, then, for an
 // interface, each mixin its includes statements name (in file order) with
 // that mixin's partial definitions. Includes statements whose mixin is not
@@ -539,10 +540,10 @@ func (a *Analysis) Underlying(t *Type) *Type {
 	return a.typedefs[t.Name].underlying // nil when unresolvable
 }
 
-// Resolve returns t with every typedef name in it (at any depth: union
-// member types and generic type arguments included) replaced by the type
-// it stands for, as the Web IDL standard resolves typedefs
-// (https://webidl.spec.whatwg.org/#idl-typedefs): the result is nullable
+// Resolve is https://webidl.spec.whatwg.org/#idl-typedefs: it returns t
+// with every typedef name in it (at any depth: union member types and
+// generic type arguments included) replaced by the type it stands for. The
+// result is nullable
 // when the name or the typedef's type is, and carries the extended
 // attributes of the use site followed by those of the typedef's type. The
 // nodes of t are not modified: a node that changes is copied. Resolve
@@ -625,9 +626,8 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 // ---------------------------------------------------------------------------
 // Types
 
-// IncludesNullable reports whether t includes a nullable type
-// (https://webidl.spec.whatwg.org/#dfn-includes-a-nullable-type): it is
-// nullable, names a typedef whose type includes a nullable type, or is a
+// IncludesNullable is https://webidl.spec.whatwg.org/#dfn-includes-a-nullable-type:
+// it reports whether t includes a nullable type: it is nullable, names a typedef whose type includes a nullable type, or is a
 // union type with a member type that includes one.
 func (a *Analysis) IncludesNullable(t *Type) bool { return a.includesNullable(t) }
 
@@ -696,9 +696,8 @@ func (a *Analysis) IsDictionary(t *Type) bool {
 // typedefs could otherwise multiply without end.
 const MaxFlattened = 256
 
-// FlattenedMemberTypes appends to out the flattened member types of t
-// (https://webidl.spec.whatwg.org/#dfn-flattened-union-member-types):
-// typedefs followed, nested unions expanded, and nullable types replaced
+// FlattenedMemberTypes is https://webidl.spec.whatwg.org/#dfn-flattened-union-member-types:
+// it appends to out the flattened member types of t: typedefs followed, nested unions expanded, and nullable types replaced
 // by their inner types (without modifying t: a copy is made). A type that
 // is not a union is its own only member. Types in a typedef cycle are
 // skipped, and at most MaxFlattened types are appended.
@@ -823,7 +822,8 @@ var StringTypes = map[string]bool{"DOMString": true, "ByteString": true, "USVStr
 // than in IDL: CSSOM's CSSOMString (a string type) and HTML's WindowProxy.
 var proseTypes = map[string]Category{"CSSOMString": CategoryString, "WindowProxy": CategoryInterfaceLike}
 
-// CategoryOf returns the category of t, typedefs followed; for a nullable
+// CategoryOf is the category of https://webidl.spec.whatwg.org/#dfn-distinguishable
+// step 4: it returns the category of t, typedefs followed; for a nullable
 // type, the category of its inner type. A union type (or a typedef of one)
 // is CategoryUnion. A [LegacyWindowAlias] name is interface-like.
 func (a *Analysis) CategoryOf(t *Type) Category {
@@ -926,7 +926,7 @@ var distinguishableCategories = func() [CategorySequenceLike + 1]uint32 {
 	return t
 }()
 
-// Distinguishable implements https://webidl.spec.whatwg.org/#dfn-distinguishable
+// Distinguishable is https://webidl.spec.whatwg.org/#dfn-distinguishable
 // for the types x and y (typedefs followed). Names that are not defined
 // are compared as interface types named so, so that one undefined name
 // does not also make every overload using it indistinguishable.
@@ -1052,7 +1052,8 @@ type OverloadSet struct {
 	required []int
 }
 
-// OverloadSets returns the overload sets of the merged interface, mixin,
+// OverloadSets is https://webidl.spec.whatwg.org/#dfn-overload-set: it
+// returns the overload sets of the merged interface, mixin,
 // callback interface or namespace named name, in the order of their first
 // member, constructors included. Operations without an identifier
 // (unnamed special operations) are in no set.
@@ -1175,9 +1176,8 @@ func requiredCount(args []*Argument) int {
 	return len(args)
 }
 
-// Effective returns the entries of the effective overload set of s
-// (https://webidl.spec.whatwg.org/#compute-the-effective-overload-set),
-// computed for argument count max(n, s.MaxLength()), whose type lists
+// Effective is https://webidl.spec.whatwg.org/#compute-the-effective-overload-set:
+// it returns the entries of the effective overload set of s, computed for argument count max(n, s.MaxLength()), whose type lists
 // have length n — the entries overload resolution considers for a call
 // with n arguments when n ≤ s.MaxLength() — in the order of the set's
 // overloads. An overload whose last argument is variadic has entries for
@@ -1213,10 +1213,9 @@ func (s *OverloadSet) Effective(n int) []EffectiveEntry {
 // need a few dozen comparisons.
 const DistinguishingIndexBudget = 200000
 
-// DistinguishingIndex returns the distinguishing argument index of
-// entries that all have the same type list length
-// (https://webidl.spec.whatwg.org/#dfn-distinguishing-argument-index):
-// the smallest index at which every pair of entries has distinguishable
+// DistinguishingIndex is https://webidl.spec.whatwg.org/#dfn-distinguishing-argument-index:
+// it returns the distinguishing argument index of entries that all have
+// the same type list length: the smallest index at which every pair of entries has distinguishable
 // types. ok is false when there is none (or when the budget of
 // DistinguishingIndexBudget comparisons ran out, which exhausted also
 // reports). With fewer than two entries the index is 0 and ok true.
@@ -1251,9 +1250,10 @@ func (a *Analysis) distinguishingIndex(entries []EffectiveEntry, budget *int) (i
 // ---------------------------------------------------------------------------
 // Dictionaries that include themselves
 
-// IncludesItself reports whether a member of the dictionary named name (or
-// of one it inherits from) has a type that includes the dictionary, which
-// https://webidl.spec.whatwg.org/#idl-dictionaries forbids: a type
+// IncludesItself is https://webidl.spec.whatwg.org/#idl-dictionaries (a
+// dictionary member's type must not include its dictionary): it reports
+// whether a member of the dictionary named name (or of one it inherits
+// from) has a type that includes the dictionary. A type
 // includes dictionary D when it is D or a dictionary inheriting from D, a
 // nullable type, sequence or frozen array type whose inner or element type
 // includes D, a union type with a member type that includes D, a record

@@ -362,7 +362,7 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkExtAttrs(&f.ExtAttrs, f, f.Type)
 			v.checkAllowShared(f.Type, &f.ExtAttrs)
 			v.checkType(f.Type)
-			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Position), "no-nullable-dict-member", "dictionary member "+f.Name)
+			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Position), "no-nullable-dict-member", "dictionary member ", f.Name)
 			if f.Default != nil {
 				v.checkValue(f.Type, f.Default, "default value of "+f.Name)
 			}
@@ -689,7 +689,7 @@ func (v *validator) checkArguments(args []*Argument) {
 		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
 		v.checkAllowShared(a.Type, &a.ExtAttrs)
 		v.checkType(a.Type)
-		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument "+a.Name)
+		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument ", a.Name)
 		if a.Default != nil {
 			v.checkValue(a.Type, a.Default, "default value of "+a.Name)
 		}
@@ -758,7 +758,7 @@ func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool
 
 // checkNullableDictionary reports nullable dictionary types of arguments
 // and dictionary members.
-func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what string) {
+func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what, name string) {
 	if t == nil {
 		return
 	}
@@ -773,7 +773,7 @@ func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what st
 	}
 	nullable := t.Nullable || v.a.includesNullable(t)
 	if nullable && v.a.IsDictionary(r) {
-		v.report(rule, pos, what+" cannot have a nullable dictionary type")
+		v.report(rule, pos, what+name+" cannot have a nullable dictionary type")
 	}
 }
 
@@ -1050,9 +1050,9 @@ func Check(files ...*File) (Problems, error) {
 	return ps, nil
 }
 
-// checkUnionMembers checks that the flattened member types of the
-// outermost union type t are pairwise distinguishable, as
-// https://webidl.spec.whatwg.org/#idl-union requires. It reports the first
+// checkUnionMembers is https://webidl.spec.whatwg.org/#idl-union (each
+// pair of flattened member types must be distinguishable): it checks the
+// outermost union type t. It reports the first
 // pair that is not (and names that are not defined are left to
 // undefined-type).
 func (v *validator) checkUnionMembers(t *Type) {
@@ -1072,10 +1072,10 @@ func (v *validator) checkUnionMembers(t *Type) {
 	}
 }
 
-// checkAllowShared reports [AllowShared] on the BufferSource typedef (in
-// the type's or its argument's or member's extended attributes):
-// AllowSharedBufferSource replaces it
-// (https://webidl.spec.whatwg.org/#AllowSharedBufferSource).
+// checkAllowShared is https://webidl.spec.whatwg.org/#AllowSharedBufferSource:
+// it reports [AllowShared] on the BufferSource typedef (in the type's or
+// its argument's or member's extended attributes), which
+// AllowSharedBufferSource replaces.
 func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
 	if t == nil || t.Union || t.Generic != "" || t.Name != "BufferSource" {
 		return

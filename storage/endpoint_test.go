@@ -21,7 +21,8 @@ func TestRegisterEndpoint(t *testing.T) {
 	}
 	eps := RegisteredEndpoints()
 	eps[0].Identifier = "changed"
-	if RegisteredEndpoints()[0].Identifier == "changed" {
+	eps[0].Types[0] = Session
+	if again := RegisteredEndpoints()[0]; again.Identifier == "changed" || again.Types[0] == Session {
 		t.Error("RegisteredEndpoints returned the registry itself")
 	}
 }

@@ -97,7 +97,11 @@ func RegisterEndpoint(ep Endpoint) error {
 func RegisteredEndpoints() []Endpoint {
 	registry.mu.RLock()
 	defer registry.mu.RUnlock()
-	return append([]Endpoint(nil), registry.list...)
+	out := append([]Endpoint(nil), registry.list...)
+	for i := range out {
+		out[i].Types = append([]StorageType(nil), out[i].Types...)
+	}
+	return out
 }
 
 // ErrOpaqueOrigin is returned when obtaining a storage key fails.

@@ -233,11 +233,12 @@ func BenchmarkQuery(b *testing.B) {
 
 // BenchmarkTerminate is terminating a dedicated worker that holds `locks`
 // locks, while other clients of the same manager hold `others` more (the
-// cost must follow the worker's own locks only). The collector is off while
+// cost must follow the worker's own locks only, and the cost per lock must
+// be the same for 1k and 100k locks). The collector is off while
 // the termination is timed and runs between iterations instead, so that
 // the setup's garbage is not counted.
 func BenchmarkTerminate(b *testing.B) {
-	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}} {
+	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}, {100000, 1000}} {
 		name := "locks=" + strconv.Itoa(c.locks)
 		if c.others != 100000 {
 			name += ",others=" + strconv.Itoa(c.others)

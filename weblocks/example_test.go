@@ -1,6 +1,7 @@
 package weblocks_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/gowebengine/weblocks/dom"
@@ -204,4 +205,42 @@ func ExampleNameFromUTF16() {
 	fmt.Printf("%x %+q %v\n", n.UTF16(), n.String(), n.IsWellFormed())
 	// Output:
 	// [61 d800 0] "a\ufffd\x00" false
+}
+
+// An embedder drives the Go API from its own goroutine: RunOnLoop runs the
+// request on the environment's event loop, Wait blocks with a context, and
+// the browser side lists and clears a storage key's locks without a page.
+func Example_embedder() {
+	ua := html.NewUserAgent()
+	defer ua.Close()
+	doc, _ := ua.OpenWindowURL("https://example.com/")
+	env := doc.EnvironmentSettingsObject()
+	ctx := context.Background()
+
+	var released *weblocks.Future
+	granted := make(chan struct{})
+	err := env.ResponsibleEventLoop().RunOnLoop(ctx, func() (err error) {
+		released, err = weblocks.Request(env, "doc", weblocks.Options{}, func(*weblocks.Lock) weblocks.Waiting {
+			close(granted)
+			return weblocks.NewFuture() // held until the embedder clears it
+		})
+		return err
+	})
+	if err != nil {
+		panic(err)
+	}
+	<-granted
+	key, _ := env.StorageKey()
+	for _, m := range weblocks.LockManagersOf(ua, key) {
+		s, _ := m.Snapshot(ctx)
+		fmt.Println("held:", len(s.Held), "pending:", len(s.Pending))
+	}
+	r, _ := weblocks.ForceReleaseStorageKey(ctx, ua, key)
+	fmt.Println("force-released locks:", r.Locks)
+	_, err = released.Wait(ctx)
+	fmt.Println("released promise:", err)
+	// Output:
+	// held: 1 pending: 0
+	// force-released locks: 1
+	// released promise: AbortError: The lock was released by the user agent.
 }

@@ -200,12 +200,9 @@ func (w *refWorld) logf(format string, args ...any) {
 // enqueueLockTask is "enqueue steps on the lock task queue".
 func (ua *refUA) enqueueLockTask(steps func()) { ua.lockTaskQueue = append(ua.lockTaskQueue, steps) }
 
-// queueTask queues a task on the agent's event loop (dropped once the agent
+// queueTaskOr queues steps as a task on the agent's event loop; dropped
+// runs instead if the task is dropped (at once when the agent already
 // terminated).
-func (a *refAgent) queueTask(steps func()) { a.queueTaskOr(steps, func() {}) }
-
-// queueTaskOr is queueTask where dropped runs instead of steps if the task
-// is dropped (at once when the agent already terminated).
 func (a *refAgent) queueTaskOr(steps, dropped func()) {
 	if a.terminated {
 		dropped()

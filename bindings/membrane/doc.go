@@ -24,6 +24,11 @@
 //	m.Add(frameVM)                  // before page scripts run
 //	contentWindow := m.Wrap(frameVM, parentVM, frameVM.GlobalObject())
 //	m.SetPolicy(frameVM, parentVM, rules.Policy())   // cross-origin rules, optional
+//	orig, vm := m.Unwrap(v)         // the object behind a wrapper, e.g. to clone it
+//
+// A value given to Wrap must belong to the runtime it is said to come from
+// (goja does not tell an object's runtime); values reached through
+// wrappers always do.
 //
 // # Wrappers
 //
@@ -85,20 +90,23 @@
 // A's promise reactions at once, in the middle of B's script. The
 // membrane therefore enters A with JavaScript on A's stack (a getter of
 // its own calls the crossing code), so A's queue does not run on return,
-// and queues in B's job queue, at the first crossing into A since A was
-// last drained, a job that drains A. A's reactions thus run at B's next
-// microtask checkpoint, at the position of that first crossing in B's
-// queue:
+// and queues in B's job queue a job that drains A: after the first call
+// (apply or construct) into A since A was last drained — calls are what
+// queue jobs — or, if there is none yet, after the first crossing of any
+// kind (superseded by a later call). A's reactions thus run at B's
+// microtask checkpoint, at that position in B's queue:
 //
-//	frame.resolved.then(A1); Promise.resolve().then(B1)   // A1, B1 as in browsers
-//	Promise.resolve().then(B1); frame.resolved.then(A1)   // B1, A1 as in browsers
-//	frame.f() queueing A's reaction, then B's script goes on  // reaction after B's script
+//	frame.p.then(A1); Promise.resolve().then(B1)     // A1, B1 as in browsers
+//	Promise.resolve().then(B1); frame.p.then(A1)     // B1, A1 as in browsers
+//	frame.f() queueing a reaction; B's script goes on // reaction after B's script
+//	frame.f(cb) where cb queues B1, then f queues A1  // B1, A1 as in browsers
+//	await frame.p                                     // three ticks, as in browsers
 //
-// Deviation: A's jobs queued between two of B's run together at the first
-// one's place (frame.p.then(A1); Promise.resolve().then(B1);
-// frame.p.then(A2) gives A1, A2, B1; a browser gives A1, B1, A2), since one
-// runtime's queue cannot be split. The tests pin both the matching and the
-// deviating orders (TestMicrotaskOrder).
+// Deviation: A's jobs queued by two calls with one of B's jobs in between
+// run together at the first call's place (frame.p.then(A1);
+// Promise.resolve().then(B1); frame.p.then(A2) gives A1, A2, B1; a browser
+// gives A1, B1, A2), since one runtime's queue cannot be split. The tests
+// pin both the matching and the deviating orders (TestMicrotaskOrder).
 //
 // A crossing made by Go code with no JavaScript running in the accessing
 // runtime leaves its jobs queued until that runtime next runs them (the

@@ -91,14 +91,22 @@ func (m *Membrane) Add(vm *goja.Runtime) error {
 }
 
 // Remove takes vm out of the membrane. Wrappers already handed out keep
-// working (they hold what they need); new crossings from or to vm fail
-// with ErrNotAdded.
+// working (they hold what they need, as a removed iframe's objects stay
+// usable in browsers); Wrap with vm panics with ErrNotAdded, and an
+// object of vm reached through a third runtime's wrapper throws a
+// TypeError instead of being wrapped anew.
 func (m *Membrane) Remove(vm *goja.Runtime) {
 	r := m.realms[vm]
 	if r == nil {
 		return
 	}
 	delete(m.realms, vm)
+	for _, x := range m.realms {
+		if x.drainIn == r {
+			// Its drain job may never run now.
+			x.drainPending, x.drainIn = false, nil
+		}
+	}
 	for k := range m.dirs {
 		if k.from == r || k.to == r {
 			delete(m.dirs, k)
@@ -218,10 +226,15 @@ type realm struct {
 	getV   func()
 	depth  int
 
-	// drainQueued is set while a job that drains this runtime is queued in
-	// another runtime; jobsQueued while such jobs sit in this runtime.
-	drainQueued bool
-	jobsQueued  bool
+	// drainPending is set while a job that drains this runtime is queued
+	// in another runtime (drainIn), drainStrong if a call queued it;
+	// drainGen tells the live job from superseded ones. jobsQueued is set
+	// while such jobs sit in this runtime.
+	drainPending bool
+	drainStrong  bool
+	drainGen     int64
+	drainIn      *realm
+	jobsQueued   bool
 }
 
 var trampolineSrc = goja.MustCompile("membrane-trampoline", `(function (g) { return { get v() { return g(); } }; })`, true)
@@ -267,6 +280,12 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		}
 		r.resolved = vm.ToValue(p)
 		r.then = callable(r.resolved, "then")
+		// then reads the promise's constructor (SpeciesConstructor): an
+		// own undefined one keeps page code (a replaced
+		// Promise.prototype.constructor) out of the membrane's jobs.
+		if err == nil {
+			err = r.resolved.(*goja.Object).DefineDataProperty("constructor", goja.Undefined(), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+		}
 		if fp, ok := vm.GlobalObject().Get("Function").(*goja.Object); ok {
 			if proto, ok := fp.Get("prototype").(*goja.Object); ok {
 				r.hasInstanceObj, _ = proto.GetSymbol(goja.SymHasInstance).(*goja.Object)
@@ -470,27 +489,46 @@ type cleanupArg struct {
 }
 
 // scheduleDrain makes sure the jobs that a crossing into d.from may have
-// queued there run at the next microtask checkpoint of d.to, the runtime
-// whose code crossed: a job is queued in d.to that drains d.from.
-func (d *direction) scheduleDrain() {
+// queued there run at a microtask checkpoint of d.to, the runtime whose
+// code crossed: a job is queued in d.to that drains d.from. Jobs are
+// usually queued by calls, seldom by property access, so the job is placed
+// after the first call (strong) since d.from was last drained; a crossing
+// of another kind queues one only when none is pending, and a later call
+// supersedes it (its position was too early for what the call queues).
+func (d *direction) scheduleDrain(strong bool) {
 	f := d.from
-	if f.drainQueued {
+	if f.drainPending && (f.drainStrong || !strong) {
 		return
 	}
 	if d.drainFn == nil {
-		d.drainFn = d.to.vm.ToValue(func(goja.FunctionCall) goja.Value {
-			f.drainQueued = false
+		d.drainFn = d.to.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+			if call.Argument(0).ToInteger() != f.drainGen || !f.drainPending {
+				return goja.Undefined() // superseded
+			}
+			f.drainPending = false
 			f.drain()
 			return goja.Undefined()
 		})
 	}
-	f.drainQueued = true
+	f.drainGen++
+	f.drainPending, f.drainStrong, f.drainIn = true, strong, d.to
 	d.to.jobsQueued = true
-	_, ex, fatal := d.to.call(d.to.then, d.to.resolved, d.drainFn)
+	to := d.to
+	var ex *goja.Exception
+	var fatal error
+	ex, fatal = to.enter(func() {
+		job, err := to.bind(d.drainFn, goja.Undefined(), to.vm.ToValue(f.drainGen))
+		if err == nil {
+			_, err = to.then(to.resolved, job)
+		}
+		if err != nil {
+			panic(err)
+		}
+	})
 	if ex != nil || fatal != nil {
 		// then on a fulfilled promise of our own cannot throw unless the
 		// runtime is being interrupted: drain now instead.
-		f.drainQueued = false
+		f.drainPending = false
 		f.drain()
 	}
 }

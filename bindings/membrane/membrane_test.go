@@ -275,6 +275,26 @@ func TestMicrotaskOrder(t *testing.T) {
 			"start,B1,B2,after-await,B3,B4",
 		},
 		{
+			// A calls back into B, which queues a job; then A queues
+			// one: one FIFO in a browser.
+			"nested-callback",
+			`frame.callBack(() => Promise.resolve().then(() => log.push("B-micro"))); log.push("B-sync");`,
+			"B-sync,B-micro,A-micro",
+		},
+		{
+			// Property reads after the call do not move A's jobs later.
+			"access-after-call",
+			`frame.resolved.then(() => log.push("A1")); Promise.resolve().then(() => log.push("B1")); frame.resolved; frame.log;`,
+			"A1,B1",
+		},
+		{
+			// Promise chains alternating between the realms.
+			"ping-pong",
+			`frame.resolved.then(() => { log.push("A1"); return Promise.resolve().then(() => log.push("B-in-A1")); }).then(() => log.push("A2"));
+			 Promise.resolve().then(() => log.push("B1")).then(() => log.push("B2")).then(() => log.push("B3")).then(() => log.push("B4")).then(() => log.push("B5"));`,
+			"A1,B1,B-in-A1,B2,B3,A2,B4,B5",
+		},
+		{
 			// Deviation (documented): A's jobs queued between B's run
 			// together at the first one's place. A browser gives A1,B1,A2.
 			"deviation-batched",
@@ -288,6 +308,7 @@ func TestMicrotaskOrder(t *testing.T) {
 			run(t, p.a, `
 				var resolved = Promise.resolve();
 				function queueInA(s) { log.push("A-sync"); Promise.resolve().then(() => log.push(s)); }
+				function callBack(f) { f(); Promise.resolve().then(() => log.push("A-micro")); }
 			`)
 			// B's log is the one both realms push to.
 			run(t, p.a, `log = parentWin.log;`)
@@ -455,4 +476,23 @@ func TestAsyncBothWays(t *testing.T) {
 	if got := run(t, p.a, `out.join()`).String(); got != "true,hi!,true" {
 		t.Errorf("got %s", got)
 	}
+}
+
+// Page code replacing Promise.prototype.constructor or then after Add
+// does not see or break the membrane's own jobs.
+func TestIntrinsicsCapturedAtAdd(t *testing.T) {
+	p := newPair(t)
+	run(t, p.b, `
+		var touched = 0;
+		Object.defineProperty(Promise.prototype, "constructor", { get() { touched++; return Promise; } });
+		Promise.prototype.then = function () { touched += 100; };
+		Reflect.get = () => "hijacked";
+	`)
+	run(t, p.a, `var resolved = Promise.resolve(1); var obj = { x: 1 };
+		Object.defineProperty(Object.prototype, "value", { set(v) { throw new Error("polluted"); }, configurable: true });
+		Object.prototype.get = function () {};`)
+	run(t, p.b, `var got; frame.obj.x; touched = 0;`)
+	p.m.Checkpoint()
+	expectTrue(t, p.b, `frame.obj.x === 1`, `touched === 0`,
+		`(Object.defineProperty(frame.obj, "y", { value: 2, writable: true, enumerable: true, configurable: true }), frame.obj.y === 2)`)
 }

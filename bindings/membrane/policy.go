@@ -73,7 +73,7 @@ type Policy struct {
 	Check func(obj *goja.Object, op Op, key goja.Value) Decision
 	// Error makes the exception thrown in the accessing runtime vm for a
 	// denied operation (e.g. a DOMException named SecurityError of vm).
-	// Without it a TypeError is thrown.
+	// Without it, or if it returns nil, a TypeError is thrown.
 	Error func(vm *goja.Runtime, obj *goja.Object, op Op, key goja.Value) goja.Value
 	// OwnKeys gives the keys ownKeys reports for a restricted object, as
 	// values of the accessing runtime (strings, symbols). Without it the
@@ -191,11 +191,16 @@ func (c *CrossOriginRules) Policy() *Policy {
 // settings object), for Window and Location objects; other objects are
 // never restricted.
 func (c *CrossOriginRules) isPlatformObjectSameOrigin(obj *goja.Object) (ObjectKind, bool) {
+	if c.Kind == nil {
+		return OtherObject, true
+	}
 	k := c.Kind(obj)
 	if k == OtherObject {
 		return k, true
 	}
-	return k, c.SameOrigin(obj)
+	// Without a SameOrigin callback every window and location is
+	// treated as cross-origin (the safe side).
+	return k, c.SameOrigin != nil && c.SameOrigin(obj)
 }
 
 // check is the policy's Check: the IsPlatformObjectSameOrigin test that
@@ -305,7 +310,7 @@ func arrayIndex(s string) (int, bool) {
 // names, then crossOriginOwnPropertyKeys.
 func (c *CrossOriginRules) ownKeys(vm *goja.Runtime, obj *goja.Object) []goja.Value {
 	var keys []goja.Value
-	kind := c.Kind(obj)
+	kind, _ := c.isPlatformObjectSameOrigin(obj)
 	if kind == WindowObject {
 		if c.FrameCount != nil {
 			for i, n := 0, c.FrameCount(obj); i < n; i++ {

@@ -52,7 +52,17 @@ func crossOriginPair(t *testing.T, sameOrigin *bool) *pair {
 			return o
 		},
 	}
-	p.m.SetPolicy(p.a, p.b, rules.Policy())
+	pol := rules.Policy()
+	check := pol.Check
+	pol.Check = func(obj *goja.Object, op Op, key goja.Value) Decision {
+		// Record calls of postMessage (a browser notes the incumbent).
+		if op == OpCall && obj == p.a.Get("postMessage") {
+			p.a.Set("postMessageCalls", p.a.Get("postMessageCalls").ToInteger()+1)
+		}
+		return check(obj, op, key)
+	}
+	p.a.Set("postMessageCalls", 0)
+	p.m.SetPolicy(p.a, p.b, pol)
 	return p
 }
 
@@ -114,6 +124,7 @@ func TestCrossOriginDenied(t *testing.T) {
 	)
 	expectTrue(t, p.a,
 		`received.join() === "hi"`,
+		`postMessageCalls === 1`,
 		`hrefValue === "https://c.example/"`,
 	)
 	// document.domain-style change: the same wrapper becomes same-origin.
@@ -134,7 +145,7 @@ func TestPolicyWithoutErrorHook(t *testing.T) {
 			return Deny
 		}
 		return Allow
-	}})
+	}, Error: func(*goja.Runtime, *goja.Object, Op, goja.Value) goja.Value { return nil }})
 	expectTrue(t, p.b,
 		`frame.o.open === 1`,
 		`(() => { try { frame.o.shut; return false; } catch (e) { return e instanceof TypeError; } })()`,
@@ -160,4 +171,24 @@ func TestArrayIndex(t *testing.T) {
 			t.Errorf("itoa(%d) = %q", i, got)
 		}
 	}
+}
+
+// Without a SameOrigin callback, windows are treated as cross-origin.
+func TestCrossOriginRulesDefaults(t *testing.T) {
+	p := newPair(t)
+	g := p.a.GlobalObject()
+	rules := &CrossOriginRules{Kind: func(o *goja.Object) ObjectKind {
+		if o == g {
+			return WindowObject
+		}
+		return OtherObject
+	}}
+	p.m.SetPolicy(p.a, p.b, rules.Policy())
+	run(t, p.a, `var inner = { x: 1 }; globalThis.window = globalThis;`)
+	expectTrue(t, p.b,
+		`(() => { try { frame.inner; return false; } catch (e) { return e instanceof TypeError; } })()`,
+		`frame.window === frame`,
+	)
+	p.m.SetPolicy(p.a, p.b, (&CrossOriginRules{}).Policy())
+	expectTrue(t, p.b, `frame.inner.x === 1`)
 }

@@ -79,7 +79,11 @@ func shadowFunction(goja.FunctionCall) goja.Value { return goja.Undefined() }
 func shadowConstructor(call goja.ConstructorCall) *goja.Object { return nil }
 
 // cross runs f in d.from and rethrows, in d.to, what it threw.
-func (d *direction) cross(f func()) {
+func (d *direction) cross(f func()) { d.crossing(false, f) }
+
+// crossing is cross; call tells a function call (apply, construct) from
+// property access, for scheduleDrain.
+func (d *direction) crossing(call bool, f func()) {
 	m := d.m
 	if m.depth >= m.MaxDepth && m.MaxDepth > 0 {
 		panic(d.to.tooDeep())
@@ -87,7 +91,7 @@ func (d *direction) cross(f func()) {
 	m.depth++
 	ex, fatal := d.from.enter(f)
 	m.depth--
-	d.scheduleDrain()
+	d.scheduleDrain(call)
 	d.rethrow(ex, fatal)
 }
 
@@ -113,11 +117,28 @@ func (d *direction) callIn(f goja.Callable, this goja.Value, args ...goja.Value)
 	return ret
 }
 
+// callFn is callIn for a function call (see scheduleDrain).
+func (d *direction) callFn(f goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
+	var ret goja.Value
+	d.crossing(true, func() {
+		var err error
+		ret, err = f(this, args...)
+		if err != nil {
+			panic(err)
+		}
+	})
+	return ret
+}
+
 // deny throws the policy's error for op in d.to.
-func (w *wrapper) deny(op Op, key goja.Value) {
-	d := w.d
+func (w *wrapper) deny(op Op, key goja.Value) { w.d.deny(w.t, op, key) }
+
+// deny throws the policy's error for op on obj (of d.from) in d.to.
+func (d *direction) deny(obj *goja.Object, op Op, key goja.Value) {
 	if p := d.policy; p != nil && p.Error != nil {
-		panic(p.Error(d.to.vm, w.t, op, key))
+		if e := p.Error(d.to.vm, obj, op, key); e != nil {
+			panic(e)
+		}
 	}
 	name := ""
 	if key != nil {
@@ -254,8 +275,10 @@ func (w *wrapper) defineKey(key, fromKey goja.Value, desc goja.PropertyDescripto
 	rv := d.reverse()
 	var ok goja.Value
 	d.cross(func() {
-		fd := d.from.vm.NewObject()
-		setDescFields(fd, desc, rv.wrap)
+		// A null-prototype descriptor with own data fields: nothing
+		// inherited (a polluted Object.prototype) is read or run.
+		fd := d.from.vm.CreateObject(nil)
+		setDescFields(d.from.vm, fd, desc, rv.wrap)
 		var err error
 		ok, err = d.from.defineProperty(goja.Undefined(), w.t, fromKey, fd)
 		if err != nil {
@@ -273,24 +296,27 @@ func (w *wrapper) defineKey(key, fromKey goja.Value, desc goja.PropertyDescripto
 
 // setDescFields copies a goja descriptor into a descriptor object,
 // converting values with conv.
-func setDescFields(o *goja.Object, desc goja.PropertyDescriptor, conv func(goja.Value) goja.Value) {
+func setDescFields(vm *goja.Runtime, o *goja.Object, desc goja.PropertyDescriptor, conv func(goja.Value) goja.Value) {
+	put := func(k string, v goja.Value) {
+		_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
 	if desc.Value != nil {
-		_ = o.Set("value", conv(desc.Value))
+		put("value", conv(desc.Value))
 	}
 	if desc.Writable != goja.FLAG_NOT_SET {
-		_ = o.Set("writable", desc.Writable.Bool())
+		put("writable", vm.ToValue(desc.Writable.Bool()))
 	}
 	if desc.Getter != nil {
-		_ = o.Set("get", conv(desc.Getter))
+		put("get", conv(desc.Getter))
 	}
 	if desc.Setter != nil {
-		_ = o.Set("set", conv(desc.Setter))
+		put("set", conv(desc.Setter))
 	}
 	if desc.Enumerable != goja.FLAG_NOT_SET {
-		_ = o.Set("enumerable", desc.Enumerable.Bool())
+		put("enumerable", vm.ToValue(desc.Enumerable.Bool()))
 	}
 	if desc.Configurable != goja.FLAG_NOT_SET {
-		_ = o.Set("configurable", desc.Configurable.Bool())
+		put("configurable", vm.ToValue(desc.Configurable.Bool()))
 	}
 }
 
@@ -697,7 +723,7 @@ func (w *wrapper) apply(_ *goja.Object, this goja.Value, args []goja.Value) goja
 	for i, a := range args {
 		fargs[i] = rv.wrap(a)
 	}
-	return d.wrap(d.callIn(w.fn, rv.wrap(this), fargs...))
+	return d.wrap(d.callFn(w.fn, rv.wrap(this), fargs...))
 }
 
 func (w *wrapper) construct(_ *goja.Object, args []goja.Value, newTarget *goja.Object) *goja.Object {
@@ -713,7 +739,7 @@ func (w *wrapper) construct(_ *goja.Object, args []goja.Value, newTarget *goja.O
 		nt, _ = rv.wrap(newTarget).(*goja.Object)
 	}
 	var ret *goja.Object
-	d.cross(func() {
+	d.crossing(true, func() {
 		var err error
 		ret, err = w.ctor(nt, fargs...)
 		if err != nil {
@@ -749,11 +775,16 @@ func (w *wrapper) opaque(v goja.Value) goja.Value {
 	t := w.t
 	rv := d.reverse()
 	f := d.to.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		// The policy sees the call of the original function, as it sees
+		// calls through wrappers.
+		if d.policy.check(o, OpCall, nil) == Deny {
+			d.deny(o, OpCall, nil)
+		}
 		args := make([]goja.Value, len(call.Arguments))
 		for i, a := range call.Arguments {
 			args[i] = rv.wrap(a)
 		}
-		return d.wrap(d.callIn(fn, t, args...))
+		return d.wrap(d.callFn(fn, t, args...))
 	}).(*goja.Object)
 	// f's closure holds t and o, so the weak key stays valid while f lives.
 	wf := weak.Make(f)

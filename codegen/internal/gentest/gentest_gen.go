@@ -1329,6 +1329,7 @@ func idlDefShapeList() *webidl.InterfaceDef {
 // SquareMethods is implemented by the Go implementation of the IDL interface
 // Square.
 type SquareMethods interface {
+	ShapeMethods
 	// Side is the getter of the attribute "side".
 	Side() (int32, error)
 }

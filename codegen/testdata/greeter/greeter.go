@@ -17,7 +17,6 @@ type greeter struct {
 }
 
 var _ GreeterMethods = (*greeter)(nil)
-var _ bindings.EventTargetMethods = (*greeter)(nil)
 
 func (g *greeter) Name() (webidl.DOMString, error)     { return g.name, nil }
 func (g *greeter) Greeting() (webidl.DOMString, error) { return g.greeting, nil }

@@ -41,6 +41,7 @@ func idlWriteDictGreetOptions(r *webidl.Realm, obj *goja.Object, d *GreetOptions
 // GreeterMethods is implemented by the Go implementation of the IDL interface
 // Greeter.
 type GreeterMethods interface {
+	bindings.EventTargetMethods
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Greeting is the getter of the attribute "greeting".
