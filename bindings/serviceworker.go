@@ -66,6 +66,9 @@ func (r *Realm) swState() *swRealmState {
 			r.queueTask(html.DOMManipulationTaskSource, func() { r.applyServiceWorkerSnapshot(snap) })
 		})
 		r.env.Agent().AddTerminationSteps(unsub)
+		if doc := r.env.AssociatedDocument(); doc != nil {
+			doc.AddUnloadingDocumentCleanupSteps(unsub)
+		}
 	}
 	return st
 }
@@ -79,8 +82,11 @@ func (r *Realm) applyServiceWorkerSnapshot(snap *html.ServiceWorkerSnapshot) {
 	st := r.swState()
 	st.last = snap
 	for reg, o := range st.regs {
+		o.firePendingUpdateFound()
 		if ws, ok := snap.Registrations[reg]; ok {
+			// Install step 7: a new installing worker fires updatefound.
 			o.installing, o.waiting, o.active = ws[0], ws[1], ws[2]
+			o.updateFound(ws[0])
 		}
 	}
 	for w, o := range st.workers {
@@ -232,8 +238,30 @@ type serviceWorkerRegistrationImpl struct {
 	*eventTargetImpl
 	reg *html.ServiceWorkerRegistration
 	// installing, waiting and active are the object's view, updated by
-	// tasks (refreshServiceWorkers) as Update Registration State does.
+	// tasks (applyServiceWorkerSnapshot) as Update Registration State does.
 	installing, waiting, active *html.ServiceWorker
+	// found is the last installing worker updatefound was fired for;
+	// pendingFound is one a register job's resolution announced.
+	found, pendingFound *html.ServiceWorker
+}
+
+func (o *serviceWorkerRegistrationImpl) firePendingUpdateFound() {
+	if w := o.pendingFound; w != nil {
+		o.pendingFound = nil
+		o.updateFound(w)
+	}
+}
+
+// updateFound fires updatefound (Install step 7) when w is a new
+// installing worker.
+func (o *serviceWorkerRegistrationImpl) updateFound(w *html.ServiceWorker) {
+	if w == nil || w == o.found {
+		return
+	}
+	o.found = w
+	ev := dom.NewEvent("updatefound")
+	ev.IsTrusted = true
+	o.target.DispatchEvent(ev)
 }
 
 func (o *serviceWorkerRegistrationImpl) WebIDLInterface() string { return "ServiceWorkerRegistration" }
@@ -443,7 +471,14 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 				return
 			}
 			r.applyServiceWorkerSnapshot(snap)
-			p.Resolve(r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration"))
+			o := r.registrationObject(reg)
+			p.Resolve(r.idl.Wrap(o, "ServiceWorkerRegistration"))
+			// Install 6-7: then, in a task of its own, updatefound at the
+			// registration object.
+			installing := snap.Registrations[reg][0]
+			// (or before the next snapshot's task, whichever runs first).
+			o.pendingFound = installing
+			r.queueTask(html.DOMManipulationTaskSource, o.firePendingUpdateFound)
 		})
 	})
 	return p, nil

@@ -67,6 +67,7 @@ func TestServiceWorkerLifecycle(t *testing.T) {
   const sw = reg.installing;
   states.push(sw.state);
   sw.onstatechange = () => states.push(sw.state);
+  reg.onupdatefound = () => states.push('updatefound ' + (reg.installing === sw));
   let readyResolved = false;
   navigator.serviceWorker.ready.then(() => { readyResolved = true; });
   await new Promise(r => { if (sw.state === 'activated') r(); else sw.addEventListener('statechange', () => sw.state === 'activated' && r()); });
@@ -76,7 +77,7 @@ func TestServiceWorkerLifecycle(t *testing.T) {
           await navigator.serviceWorker.getRegistration('/elsewhere'), await ask(sw, 'log')];
 })()`)
 	// ready waits for a registration whose scope matches this page: none.
-	want := []any{"installing,installed,activating,activated", false, true, "https://example.test/app/", "https://example.test/app/sw.js",
+	want := []any{"installing,updatefound true,installed,activating,activated", false, true, "https://example.test/app/", "https://example.test/app/sw.js",
 		true, nil, nil, nil, nil, []any{"install", "install settled", "activate activating"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("lifecycle:\n got %#v\nwant %#v", got, want)

@@ -572,6 +572,12 @@ func (reg *ServiceWorkerRegistration) Unregister() bool {
 func SetUpServiceWorkerClient(env *EnvironmentSettingsObject) {
 	r := registryOf(env.ua)
 	r.mu.Lock()
+	// Forget the clients that are gone.
+	for e := range r.controllers {
+		if e.agent.IsTerminated() || (e.document != nil && e.document.IsUnloaded()) {
+			delete(r.controllers, e)
+		}
+	}
 	reg := r.matchLocked(env.ObtainAStorageKeyForNonStoragePurposes(), env.creationURL)
 	if reg != nil && reg.active != nil {
 		r.controllers[env] = reg.active
