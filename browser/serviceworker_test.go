@@ -29,6 +29,10 @@ self.addEventListener('message', e => {
     switch (e.data) {
     case 'log': reply = log; break;
     case 'claim': await clients.claim(); reply = 'claimed'; break;
+    case 'hold':
+      await new Promise(granted => navigator.locks.request('held-by-sw', () => { granted(); return new Promise(() => {}); }));
+      reply = 'holding';
+      break;
     case 'ids': {
       const all = await clients.matchAll({includeUncontrolled: true, type: 'all'});
       const controlled = await clients.matchAll();
@@ -148,9 +152,11 @@ func TestServiceWorkerClaimAndSkipWaiting(t *testing.T) {
   const before = navigator.serviceWorker.controller;
   const changed = new Promise(r => navigator.serviceWorker.oncontrollerchange = () => r(navigator.serviceWorker.controller.scriptURL));
   const claimed = await ask(reg.active, 'claim');
-  return [before, claimed, await changed];
+  const holding = await ask(reg.active, 'hold');
+  const free = await navigator.locks.request('held-by-sw', {ifAvailable: true}, l => l !== null);
+  return [before, claimed, await changed, holding, free];
 })()`)
-	if want := []any{nil, "claimed", "https://example.test/app/sw.js"}; !reflect.DeepEqual(got, want) {
+	if want := []any{nil, "claimed", "https://example.test/app/sw.js", "holding", false}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("claim: got %v, want %v", got, want)
 	}
 	// A new script with skipWaiting replaces the active worker, and the
@@ -161,9 +167,11 @@ func TestServiceWorkerClaimAndSkipWaiting(t *testing.T) {
   const reg = await navigator.serviceWorker.register('v2.js', {scope: './'});
   const url = await changed;
   await new Promise(r => old.state === 'redundant' ? r() : old.addEventListener('statechange', () => old.state === 'redundant' && r()));
-  return [url, old.state, await ask(navigator.serviceWorker.controller, 'hi')];
+  // The redundant worker's agent is terminated: its lock is released.
+  const free = await navigator.locks.request('held-by-sw', l => l !== null);
+  return [url, old.state, await ask(navigator.serviceWorker.controller, 'hi'), free];
 })()`)
-	if want := []any{"https://example.test/app/v2.js", "redundant", "v2"}; !reflect.DeepEqual(got, want) {
+	if want := []any{"https://example.test/app/v2.js", "redundant", "v2", true}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("skipWaiting: got %v, want %v", got, want)
 	}
 }
