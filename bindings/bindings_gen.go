@@ -16,28 +16,30 @@ var Interfaces = webidl.NewRegistry()
 // IDL (constructors, static members, namespace members), one field per
 // interface or namespace that has any. Register requires every field.
 type Statics struct {
-	AbortController    AbortControllerStatics
-	AbortSignal        AbortSignalStatics
-	Blob               BlobStatics
-	Comment            CommentStatics
-	DOMException       DOMExceptionStatics
-	Document           DocumentStatics
-	DocumentFragment   DocumentFragmentStatics
-	Event              EventStatics
-	EventTarget        EventTargetStatics
-	Headers            HeadersStatics
-	MessageChannel     MessageChannelStatics
-	MessageEvent       MessageEventStatics
-	QuotaExceededError QuotaExceededErrorStatics
-	Request            RequestStatics
-	Response           ResponseStatics
-	SharedWorker       SharedWorkerStatics
-	Text               TextStatics
-	TextDecoder        TextDecoderStatics
-	TextEncoder        TextEncoderStatics
-	URL                URLStatics
-	URLSearchParams    URLSearchParamsStatics
-	Worker             WorkerStatics
+	AbortController        AbortControllerStatics
+	AbortSignal            AbortSignalStatics
+	Blob                   BlobStatics
+	Comment                CommentStatics
+	DOMException           DOMExceptionStatics
+	Document               DocumentStatics
+	DocumentFragment       DocumentFragmentStatics
+	Event                  EventStatics
+	EventTarget            EventTargetStatics
+	ExtendableEvent        ExtendableEventStatics
+	ExtendableMessageEvent ExtendableMessageEventStatics
+	Headers                HeadersStatics
+	MessageChannel         MessageChannelStatics
+	MessageEvent           MessageEventStatics
+	QuotaExceededError     QuotaExceededErrorStatics
+	Request                RequestStatics
+	Response               ResponseStatics
+	SharedWorker           SharedWorkerStatics
+	Text                   TextStatics
+	TextDecoder            TextDecoderStatics
+	TextEncoder            TextEncoderStatics
+	URL                    URLStatics
+	URLSearchParams        URLSearchParamsStatics
+	Worker                 WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -72,6 +74,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	}
 	if impl.EventTarget == nil {
 		missing = append(missing, "EventTargetStatics")
+	}
+	if impl.ExtendableEvent == nil {
+		missing = append(missing, "ExtendableEventStatics")
+	}
+	if impl.ExtendableMessageEvent == nil {
+		missing = append(missing, "ExtendableMessageEventStatics")
 	}
 	if impl.Headers == nil {
 		missing = append(missing, "HeadersStatics")
@@ -115,13 +123,15 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
 	reg.Add(idlDefBlob(impl.Blob))
 	reg.Add(idlDefCharacterData())
+	reg.Add(idlDefClient())
+	reg.Add(idlDefClients())
 	reg.Add(idlDefComment(impl.Comment))
 	reg.Add(idlDefDOMException(impl.DOMException))
 	reg.Add(idlDefDOMTokenList())
@@ -132,6 +142,8 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefElement())
 	reg.Add(idlDefEvent(impl.Event))
 	reg.Add(idlDefEventTarget(impl.EventTarget))
+	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
+	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -158,6 +170,10 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
 	reg.Add(idlDefRequest(impl.Request))
 	reg.Add(idlDefResponse(impl.Response))
+	reg.Add(idlDefServiceWorker())
+	reg.Add(idlDefServiceWorkerContainer())
+	reg.Add(idlDefServiceWorkerGlobalScope())
+	reg.Add(idlDefServiceWorkerRegistration())
 	reg.Add(idlDefSharedWorker(impl.SharedWorker))
 	reg.Add(idlDefSharedWorkerGlobalScope())
 	reg.Add(idlDefStorageBucket())
@@ -1268,6 +1284,197 @@ func idlToByteString(r *webidl.Realm, x webidl.ByteString) goja.Value {
 	return x.Value()
 }
 
+// idlFromClient converts a JavaScript value to the IDL type Client.
+func idlFromClient(r *webidl.Realm, v goja.Value) ClientMethods {
+	return webidl.As[ClientMethods](r, webidl.AnyValue(v), "Client")
+}
+
+// idlToClient converts an IDL Client value to JavaScript.
+func idlToClient(r *webidl.Realm, x ClientMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Client")
+}
+
+// idlFromServiceWorker converts a JavaScript value to the IDL type ServiceWorker.
+func idlFromServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMethods {
+	return webidl.As[ServiceWorkerMethods](r, webidl.AnyValue(v), "ServiceWorker")
+}
+
+// idlToServiceWorker converts an IDL ServiceWorker value to JavaScript.
+func idlToServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "ServiceWorker")
+}
+
+// idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
+func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
+	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
+}
+
+// idlToMessagePort converts an IDL MessagePort value to JavaScript.
+func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "MessagePort")
+}
+
+// idlFromClientOrServiceWorkerOrMessagePort converts a JavaScript value to the IDL type (Client or ServiceWorker or MessagePort).
+func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) ClientOrServiceWorkerOrMessagePort {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "ServiceWorker"); sel < 0 && ok {
+			sel = 1
+		}
+		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+			sel = 2
+		}
+	}
+	switch sel {
+	case 0:
+		return ClientOrServiceWorkerOrMessagePort{Type: 1, Client: idlFromClient(r, v)}
+	case 1:
+		return ClientOrServiceWorkerOrMessagePort{Type: 2, ServiceWorker: idlFromServiceWorker(r, v)}
+	case 2:
+		return ClientOrServiceWorkerOrMessagePort{Type: 3, MessagePort: idlFromMessagePort(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Client or ServiceWorker or MessagePort)'")
+	return ClientOrServiceWorkerOrMessagePort{}
+}
+
+// idlToClientOrServiceWorkerOrMessagePort converts an IDL (Client or ServiceWorker or MessagePort) value to JavaScript.
+func idlToClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x ClientOrServiceWorkerOrMessagePort) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToClient(r, x.Client)
+	case 2:
+		return idlToServiceWorker(r, x.ServiceWorker)
+	case 3:
+		return idlToMessagePort(r, x.MessagePort)
+	}
+	return goja.Undefined()
+}
+
+// ClientOrServiceWorkerOrMessagePort is the IDL union type (Client or ServiceWorker or MessagePort). Type is the 1-based index of the
+// member type the value has (0: none).
+type ClientOrServiceWorkerOrMessagePort struct {
+	Type          int
+	Client        ClientMethods
+	ServiceWorker ServiceWorkerMethods
+	MessagePort   MessagePortMethods
+}
+
+// Member type indexes of ClientOrServiceWorkerOrMessagePort.
+const (
+	ClientOrServiceWorkerOrMessagePortIsClient        = 1
+	ClientOrServiceWorkerOrMessagePortIsServiceWorker = 2
+	ClientOrServiceWorkerOrMessagePortIsMessagePort   = 3
+)
+
+// idlFromUndefined converts a JavaScript value to the IDL type undefined.
+func idlFromUndefined(r *webidl.Realm, v goja.Value) webidl.Undefined {
+	return webidl.Undefined{}
+}
+
+// idlToUndefined converts an IDL undefined value to JavaScript.
+func idlToUndefined(r *webidl.Realm, x webidl.Undefined) goja.Value {
+	return goja.Undefined()
+}
+
+// idlFromClientOrUndefined converts a JavaScript value to the IDL type (Client or undefined).
+func idlFromClientOrUndefined(r *webidl.Realm, v goja.Value) ClientOrUndefined {
+	v = webidl.AnyValue(v)
+	sel := -1
+	if sel < 0 && webidl.IsUndefined(v) {
+		sel = 1
+	}
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	switch sel {
+	case 0:
+		return ClientOrUndefined{Type: 1, Client: idlFromClient(r, v)}
+	case 1:
+		return ClientOrUndefined{Type: 2, Undefined: idlFromUndefined(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Client or undefined)'")
+	return ClientOrUndefined{}
+}
+
+// idlToClientOrUndefined converts an IDL (Client or undefined) value to JavaScript.
+func idlToClientOrUndefined(r *webidl.Realm, x ClientOrUndefined) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToClient(r, x.Client)
+	case 2:
+		return idlToUndefined(r, x.Undefined)
+	}
+	return goja.Undefined()
+}
+
+// ClientOrUndefined is the IDL union type (Client or undefined). Type is the 1-based index of the
+// member type the value has (0: none).
+type ClientOrUndefined struct {
+	Type      int
+	Client    ClientMethods
+	Undefined webidl.Undefined
+}
+
+// Member type indexes of ClientOrUndefined.
+const (
+	ClientOrUndefinedIsClient    = 1
+	ClientOrUndefinedIsUndefined = 2
+)
+
+// idlFromClientQueryOptions converts a JavaScript value to the IDL type ClientQueryOptions.
+func idlFromClientQueryOptions(r *webidl.Realm, v goja.Value) ClientQueryOptions {
+	var d ClientQueryOptions
+	idlReadDictClientQueryOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ClientQueryOptions"), &d)
+	return d
+}
+
+// idlToClientQueryOptions converts an IDL ClientQueryOptions value to JavaScript.
+func idlToClientQueryOptions(r *webidl.Realm, x ClientQueryOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictClientQueryOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromClientType converts a JavaScript value to the IDL type ClientType.
+func idlFromClientType(r *webidl.Realm, v goja.Value) ClientType {
+	return ClientType(r.ToEnum(webidl.AnyValue(v), "ClientType", idlValuesClientType))
+}
+
+// idlToClientType converts an IDL ClientType value to JavaScript.
+func idlToClientType(r *webidl.Realm, x ClientType) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromClients converts a JavaScript value to the IDL type Clients.
+func idlFromClients(r *webidl.Realm, v goja.Value) ClientsMethods {
+	return webidl.As[ClientsMethods](r, webidl.AnyValue(v), "Clients")
+}
+
+// idlToClients converts an IDL Clients value to JavaScript.
+func idlToClients(r *webidl.Realm, x ClientsMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "Clients")
+}
+
 // idlFromComment converts a JavaScript value to the IDL type Comment.
 func idlFromComment(r *webidl.Realm, v goja.Value) CommentMethods {
 	return webidl.As[CommentMethods](r, webidl.AnyValue(v), "Comment")
@@ -1647,6 +1854,64 @@ func idlToEventTarget(r *webidl.Realm, x EventTargetMethods) goja.Value {
 	return r.Wrap(x, "EventTarget")
 }
 
+// idlFromExtendableEventInit converts a JavaScript value to the IDL type ExtendableEventInit.
+func idlFromExtendableEventInit(r *webidl.Realm, v goja.Value) ExtendableEventInit {
+	var d ExtendableEventInit
+	idlReadDictExtendableEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ExtendableEventInit"), &d)
+	return d
+}
+
+// idlToExtendableEventInit converts an IDL ExtendableEventInit value to JavaScript.
+func idlToExtendableEventInit(r *webidl.Realm, x ExtendableEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictExtendableEventInit(r, obj, &x)
+	return obj
+}
+
+// idlFromExtendableMessageEventInit converts a JavaScript value to the IDL type ExtendableMessageEventInit.
+func idlFromExtendableMessageEventInit(r *webidl.Realm, v goja.Value) ExtendableMessageEventInit {
+	var d ExtendableMessageEventInit
+	idlReadDictExtendableMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ExtendableMessageEventInit"), &d)
+	return d
+}
+
+// idlToExtendableMessageEventInit converts an IDL ExtendableMessageEventInit value to JavaScript.
+func idlToExtendableMessageEventInit(r *webidl.Realm, x ExtendableMessageEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictExtendableMessageEventInit(r, obj, &x)
+	return obj
+}
+
+// idlFromFrameType converts a JavaScript value to the IDL type FrameType.
+func idlFromFrameType(r *webidl.Realm, v goja.Value) FrameType {
+	return FrameType(r.ToEnum(webidl.AnyValue(v), "FrameType", idlValuesFrameType))
+}
+
+// idlToFrameType converts an IDL FrameType value to JavaScript.
+func idlToFrameType(r *webidl.Realm, x FrameType) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromFrozenArrayOfClient converts a JavaScript value to the IDL type FrozenArray<Client>.
+func idlFromFrozenArrayOfClient(r *webidl.Realm, v goja.Value) []ClientMethods {
+	out := []ClientMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromClient(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfClient converts an IDL FrozenArray<Client> value to JavaScript.
+func idlToFrozenArrayOfClient(r *webidl.Realm, x []ClientMethods) goja.Value {
+	return webidl.FrozenArrayValue(r, x, func(e ClientMethods) goja.Value { return idlToClient(r, e) })
+}
+
+// idlFromFrozenArrayOfClientWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfClientWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []ClientMethods {
+	out := []ClientMethods{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromClient(r, x)) })
+	return out
+}
+
 // idlFromFrozenArrayOfDOMString converts a JavaScript value to the IDL type FrozenArray<DOMString>.
 func idlFromFrozenArrayOfDOMString(r *webidl.Realm, v goja.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
@@ -1667,19 +1932,6 @@ func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method
 	return out
 }
 
-// idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
-func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
-	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
-}
-
-// idlToMessagePort converts an IDL MessagePort value to JavaScript.
-func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
-	if x == nil {
-		return goja.Null()
-	}
-	return r.Wrap(x, "MessagePort")
-}
-
 // idlFromFrozenArrayOfMessagePort converts a JavaScript value to the IDL type FrozenArray<MessagePort>.
 func idlFromFrozenArrayOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
@@ -1697,6 +1949,39 @@ func idlToFrozenArrayOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja
 func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
 	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlFromServiceWorkerRegistration converts a JavaScript value to the IDL type ServiceWorkerRegistration.
+func idlFromServiceWorkerRegistration(r *webidl.Realm, v goja.Value) ServiceWorkerRegistrationMethods {
+	return webidl.As[ServiceWorkerRegistrationMethods](r, webidl.AnyValue(v), "ServiceWorkerRegistration")
+}
+
+// idlToServiceWorkerRegistration converts an IDL ServiceWorkerRegistration value to JavaScript.
+func idlToServiceWorkerRegistration(r *webidl.Realm, x ServiceWorkerRegistrationMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "ServiceWorkerRegistration")
+}
+
+// idlFromFrozenArrayOfServiceWorkerRegistration converts a JavaScript value to the IDL type FrozenArray<ServiceWorkerRegistration>.
+func idlFromFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, v goja.Value) []ServiceWorkerRegistrationMethods {
+	out := []ServiceWorkerRegistrationMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfServiceWorkerRegistration converts an IDL FrozenArray<ServiceWorkerRegistration> value to JavaScript.
+func idlToFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x []ServiceWorkerRegistrationMethods) goja.Value {
+	return webidl.FrozenArrayValue(r, x, func(e ServiceWorkerRegistrationMethods) goja.Value { return idlToServiceWorkerRegistration(r, e) })
+}
+
+// idlFromFrozenArrayOfServiceWorkerRegistrationWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfServiceWorkerRegistrationWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []ServiceWorkerRegistrationMethods {
+	out := []ServiceWorkerRegistrationMethods{}
+	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
 	return out
 }
 
@@ -2394,6 +2679,22 @@ func idlToNullableByteString(r *webidl.Realm, x webidl.Nullable[webidl.ByteStrin
 	return idlToByteString(r, x.Value)
 }
 
+// idlFromNullableClientOrServiceWorkerOrMessagePort converts a JavaScript value to the IDL type (Client or ServiceWorker or MessagePort)?.
+func idlFromNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) webidl.Nullable[ClientOrServiceWorkerOrMessagePort] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[ClientOrServiceWorkerOrMessagePort]()
+	}
+	return webidl.NonNull(idlFromClientOrServiceWorkerOrMessagePort(r, v))
+}
+
+// idlToNullableClientOrServiceWorkerOrMessagePort converts an IDL (Client or ServiceWorker or MessagePort)? value to JavaScript.
+func idlToNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x webidl.Nullable[ClientOrServiceWorkerOrMessagePort]) goja.Value {
+	if x.Null {
+		return goja.Null()
+	}
+	return idlToClientOrServiceWorkerOrMessagePort(r, x.Value)
+}
+
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
@@ -2661,6 +2962,22 @@ func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHan
 	return idlToOnErrorEventHandlerNonNull(r, x)
 }
 
+// idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.
+func idlFromNullableServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromServiceWorker(r, v)
+}
+
+// idlToNullableServiceWorker converts an IDL ServiceWorker? value to JavaScript.
+func idlToNullableServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return idlToServiceWorker(r, x)
+}
+
 // idlFromURL converts a JavaScript value to the IDL type URL.
 func idlFromURL(r *webidl.Realm, v goja.Value) URLMethods {
 	return webidl.As[URLMethods](r, webidl.AnyValue(v), "URL")
@@ -2811,6 +3128,36 @@ func idlToPromiseOfBoolean(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
 }
 
+// idlFromPromiseOfClientOrUndefined converts a JavaScript value to the IDL type Promise<(Client or undefined)>.
+func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfClientOrUndefined converts an IDL Promise<(Client or undefined)> value to JavaScript.
+func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFrozenArrayOfClient converts a JavaScript value to the IDL type Promise<FrozenArray<Client>>.
+func idlFromPromiseOfFrozenArrayOfClient(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFrozenArrayOfClient converts an IDL Promise<FrozenArray<Client>> value to JavaScript.
+func idlToPromiseOfFrozenArrayOfClient(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFrozenArrayOfServiceWorkerRegistration converts a JavaScript value to the IDL type Promise<FrozenArray<ServiceWorkerRegistration>>.
+func idlFromPromiseOfFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFrozenArrayOfServiceWorkerRegistration converts an IDL Promise<FrozenArray<ServiceWorkerRegistration>> value to JavaScript.
+func idlToPromiseOfFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
 // idlFromPromiseOfLockManagerSnapshot converts a JavaScript value to the IDL type Promise<LockManagerSnapshot>.
 func idlFromPromiseOfLockManagerSnapshot(r *webidl.Realm, v goja.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -2884,6 +3231,74 @@ func idlToPromiseOfSequenceOfDOMString(r *webidl.Realm, x *webidl.Promise) goja.
 	return x.Value()
 }
 
+// idlFromPromiseOfServiceWorkerRegistration converts a JavaScript value to the IDL type Promise<ServiceWorkerRegistration>.
+func idlFromPromiseOfServiceWorkerRegistration(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfServiceWorkerRegistration converts an IDL Promise<ServiceWorkerRegistration> value to JavaScript.
+func idlToPromiseOfServiceWorkerRegistration(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
+// idlFromServiceWorkerRegistrationOrUndefined converts a JavaScript value to the IDL type (ServiceWorkerRegistration or undefined).
+func idlFromServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v goja.Value) ServiceWorkerRegistrationOrUndefined {
+	v = webidl.AnyValue(v)
+	sel := -1
+	if sel < 0 && webidl.IsUndefined(v) {
+		sel = 1
+	}
+	_, isObj := v.(*goja.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "ServiceWorkerRegistration"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	switch sel {
+	case 0:
+		return ServiceWorkerRegistrationOrUndefined{Type: 1, ServiceWorkerRegistration: idlFromServiceWorkerRegistration(r, v)}
+	case 1:
+		return ServiceWorkerRegistrationOrUndefined{Type: 2, Undefined: idlFromUndefined(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(ServiceWorkerRegistration or undefined)'")
+	return ServiceWorkerRegistrationOrUndefined{}
+}
+
+// idlToServiceWorkerRegistrationOrUndefined converts an IDL (ServiceWorkerRegistration or undefined) value to JavaScript.
+func idlToServiceWorkerRegistrationOrUndefined(r *webidl.Realm, x ServiceWorkerRegistrationOrUndefined) goja.Value {
+	switch x.Type {
+	case 1:
+		return idlToServiceWorkerRegistration(r, x.ServiceWorkerRegistration)
+	case 2:
+		return idlToUndefined(r, x.Undefined)
+	}
+	return goja.Undefined()
+}
+
+// ServiceWorkerRegistrationOrUndefined is the IDL union type (ServiceWorkerRegistration or undefined). Type is the 1-based index of the
+// member type the value has (0: none).
+type ServiceWorkerRegistrationOrUndefined struct {
+	Type                      int
+	ServiceWorkerRegistration ServiceWorkerRegistrationMethods
+	Undefined                 webidl.Undefined
+}
+
+// Member type indexes of ServiceWorkerRegistrationOrUndefined.
+const (
+	ServiceWorkerRegistrationOrUndefinedIsServiceWorkerRegistration = 1
+	ServiceWorkerRegistrationOrUndefinedIsUndefined                 = 2
+)
+
+// idlFromPromiseOfServiceWorkerRegistrationOrUndefined converts a JavaScript value to the IDL type Promise<(ServiceWorkerRegistration or undefined)>.
+func idlFromPromiseOfServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v goja.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfServiceWorkerRegistrationOrUndefined converts an IDL Promise<(ServiceWorkerRegistration or undefined)> value to JavaScript.
+func idlToPromiseOfServiceWorkerRegistrationOrUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
+	return x.Value()
+}
+
 // idlFromStorageBucket converts a JavaScript value to the IDL type StorageBucket.
 func idlFromStorageBucket(r *webidl.Realm, v goja.Value) StorageBucketMethods {
 	return webidl.As[StorageBucketMethods](r, webidl.AnyValue(v), "StorageBucket")
@@ -2925,16 +3340,6 @@ func idlFromPromiseOfUint8Array(r *webidl.Realm, v goja.Value) *webidl.Promise {
 // idlToPromiseOfUint8Array converts an IDL Promise<Uint8Array> value to JavaScript.
 func idlToPromiseOfUint8Array(r *webidl.Realm, x *webidl.Promise) goja.Value {
 	return x.Value()
-}
-
-// idlFromUndefined converts a JavaScript value to the IDL type undefined.
-func idlFromUndefined(r *webidl.Realm, v goja.Value) webidl.Undefined {
-	return webidl.Undefined{}
-}
-
-// idlToUndefined converts an IDL undefined value to JavaScript.
-func idlToUndefined(r *webidl.Realm, x webidl.Undefined) goja.Value {
-	return goja.Undefined()
 }
 
 // idlFromPromiseOfUndefined converts a JavaScript value to the IDL type Promise<undefined>.
@@ -2984,6 +3389,20 @@ func idlFromReferrerPolicy(r *webidl.Realm, v goja.Value) ReferrerPolicy {
 // idlToReferrerPolicy converts an IDL ReferrerPolicy value to JavaScript.
 func idlToReferrerPolicy(r *webidl.Realm, x ReferrerPolicy) goja.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromRegistrationOptions converts a JavaScript value to the IDL type RegistrationOptions.
+func idlFromRegistrationOptions(r *webidl.Realm, v goja.Value) RegistrationOptions {
+	var d RegistrationOptions
+	idlReadDictRegistrationOptions(r, r.DictionaryObject(webidl.AnyValue(v), "RegistrationOptions"), &d)
+	return d
+}
+
+// idlToRegistrationOptions converts an IDL RegistrationOptions value to JavaScript.
+func idlToRegistrationOptions(r *webidl.Realm, x RegistrationOptions) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictRegistrationOptions(r, obj, &x)
+	return obj
 }
 
 // idlFromRequest converts a JavaScript value to the IDL type Request.
@@ -3380,6 +3799,39 @@ const (
 	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsRecordOfUSVStringToUSVString  = 2
 	SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStringIsUSVString                     = 3
 )
+
+// idlFromServiceWorkerContainer converts a JavaScript value to the IDL type ServiceWorkerContainer.
+func idlFromServiceWorkerContainer(r *webidl.Realm, v goja.Value) ServiceWorkerContainerMethods {
+	return webidl.As[ServiceWorkerContainerMethods](r, webidl.AnyValue(v), "ServiceWorkerContainer")
+}
+
+// idlToServiceWorkerContainer converts an IDL ServiceWorkerContainer value to JavaScript.
+func idlToServiceWorkerContainer(r *webidl.Realm, x ServiceWorkerContainerMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "ServiceWorkerContainer")
+}
+
+// idlFromServiceWorkerState converts a JavaScript value to the IDL type ServiceWorkerState.
+func idlFromServiceWorkerState(r *webidl.Realm, v goja.Value) ServiceWorkerState {
+	return ServiceWorkerState(r.ToEnum(webidl.AnyValue(v), "ServiceWorkerState", idlValuesServiceWorkerState))
+}
+
+// idlToServiceWorkerState converts an IDL ServiceWorkerState value to JavaScript.
+func idlToServiceWorkerState(r *webidl.Realm, x ServiceWorkerState) goja.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromServiceWorkerUpdateViaCache converts a JavaScript value to the IDL type ServiceWorkerUpdateViaCache.
+func idlFromServiceWorkerUpdateViaCache(r *webidl.Realm, v goja.Value) ServiceWorkerUpdateViaCache {
+	return ServiceWorkerUpdateViaCache(r.ToEnum(webidl.AnyValue(v), "ServiceWorkerUpdateViaCache", idlValuesServiceWorkerUpdateViaCache))
+}
+
+// idlToServiceWorkerUpdateViaCache converts an IDL ServiceWorkerUpdateViaCache value to JavaScript.
+func idlToServiceWorkerUpdateViaCache(r *webidl.Realm, x ServiceWorkerUpdateViaCache) goja.Value {
+	return webidl.StringValue(string(x))
+}
 
 // idlFromStorageBucketManager converts a JavaScript value to the IDL type StorageBucketManager.
 func idlFromStorageBucketManager(r *webidl.Realm, v goja.Value) StorageBucketManagerMethods {

@@ -162,4 +162,20 @@
 // interrupted, as when a worker is terminated — or when its window's
 // document is unloaded. The realm sets itself as the environment's global
 // (env.SetGlobal(realm)), so RealmOf(env) finds it.
+//
+// Service workers (serviceworker.go): ServiceWorkerContainer
+// (navigator.serviceWorker in windows), ServiceWorker,
+// ServiceWorkerRegistration, ServiceWorkerGlobalScope, Clients, Client,
+// ExtendableEvent and ExtendableMessageEvent over html's registrations
+// (html/serviceworker.go). Deviations: the IDL is a subset (no
+// WorkerNavigator.serviceWorker, update(), navigationPreload,
+// WindowClient, openWindow, InstallEvent, fetch events); install and
+// activate are plain ExtendableEvents; the client message queue is always
+// enabled (startMessages does nothing); module service workers are a
+// NotSupportedError; the maximum-scope check (no Service-Worker-Allowed
+// header) is done before the script is fetched; unregister() removes the
+// registration at once; clients.matchAll lists window clients before
+// worker clients, not in most-recently-focused order; a message to the
+// service worker extends nothing (the worker lives until its user agent
+// closes or it becomes redundant).
 package bindings

@@ -49,6 +49,11 @@ func (r *Realm) newGlobal(info envInfo) any {
 	}
 	wg := &workerGlobalImpl{globalBase: base, location: &workerLocationImpl{url: info.url}}
 	t.Owner = wg
+	if r.kind == ServiceWorkerGlobal {
+		sg := &serviceWorkerGlobalImpl{workerGlobalImpl: wg}
+		t.Owner = sg
+		return sg
+	}
 	return wg
 }
 

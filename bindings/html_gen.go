@@ -1391,6 +1391,8 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 // NavigatorMethods is implemented by the Go implementation of the IDL interface
 // Navigator.
 type NavigatorMethods interface {
+	// ServiceWorker is the getter of the attribute "serviceWorker".
+	ServiceWorker() (ServiceWorkerContainerMethods, error)
 	// AppCodeName is the getter of the attribute "appCodeName".
 	AppCodeName() (webidl.DOMString, error)
 	// AppName is the getter of the attribute "appName".
@@ -1431,6 +1433,18 @@ func idlDefNavigator() *webidl.InterfaceDef {
 		Name:    "Navigator",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
+			{Name: "serviceWorker", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
+					return r.CachedAttribute(this, "serviceWorker", func() goja.Value {
+						res, err := self.ServiceWorker()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToServiceWorkerContainer(r, res)
+					})
+				},
+			},
 			{Name: "appCodeName", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")

@@ -20,6 +20,8 @@ const (
 	WindowGlobal GlobalKind = iota + 1
 	DedicatedWorkerGlobal
 	SharedWorkerGlobal
+	// ServiceWorkerGlobal is a ServiceWorkerGlobalScope (serviceworker.go).
+	ServiceWorkerGlobal
 )
 
 // String returns the global interface's name.
@@ -31,6 +33,8 @@ func (k GlobalKind) String() string {
 		return "DedicatedWorkerGlobalScope"
 	case SharedWorkerGlobal:
 		return "SharedWorkerGlobalScope"
+	case ServiceWorkerGlobal:
+		return "ServiceWorkerGlobalScope"
 	}
 	return fmt.Sprintf("GlobalKind(%d)", int(k))
 }
@@ -45,6 +49,8 @@ func (k GlobalKind) ExposureSet() []string {
 		return []string{"Worker", "DedicatedWorker"}
 	case SharedWorkerGlobal:
 		return []string{"Worker", "SharedWorker"}
+	case ServiceWorkerGlobal:
+		return []string{"Worker", "ServiceWorker"}
 	}
 	return nil
 }

@@ -117,6 +117,7 @@ func New(cfg Config) *Browser {
 		b.ownUA = true
 	}
 	b.eng = &engine{ua: ua}
+	html.SetServiceWorkerHost(ua, serviceWorkerHost{s: b})
 	return b
 }
 

@@ -42,6 +42,8 @@ func (e *engine) NewWindow(u *url.URL, opts bindings.Options) (*bindings.Realm, 
 // active document a child navigable was navigated to).
 func (e *engine) NewWindowFor(doc *html.Document, opts bindings.Options) (*bindings.Realm, envHandle, error) {
 	env := doc.EnvironmentSettingsObject()
+	// The window's client gets its active service worker, if any.
+	html.SetUpServiceWorkerClient(env)
 	r, err := bindings.NewWindowRealm(env, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating the window realm: %v", err)

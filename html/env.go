@@ -12,12 +12,17 @@ import (
 	"github.com/gowebengine/weblocks/storage"
 )
 
-// EnvironmentKind tells window environments from worker ones.
+// EnvironmentKind tells window environments from the kinds of worker ones.
 type EnvironmentKind uint8
 
+// The kinds of environment.
 const (
 	WindowEnvironment EnvironmentKind = iota
 	DedicatedWorkerEnvironment
+	// SharedWorkerEnvironment is a shared worker's (sharedworker.go).
+	SharedWorkerEnvironment
+	// ServiceWorkerEnvironment is a service worker's (serviceworker.go).
+	ServiceWorkerEnvironment
 )
 
 // EnvironmentSettingsObject is an HTML environment settings object.

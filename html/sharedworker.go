@@ -12,11 +12,6 @@ import (
 	"github.com/gowebengine/weblocks/storage"
 )
 
-// SharedWorkerEnvironment is the kind of a shared worker's environment
-// settings object (its SharedWorkerGlobalScope's). The value is kept apart
-// from the iota-numbered kinds of env.go.
-const SharedWorkerEnvironment EnvironmentKind = 0x10
-
 // ErrSharedWorkerMismatch is returned when a SharedWorker constructor
 // matches an existing shared worker whose secure-context state differs from
 // the caller's (the constructor then fires error at the SharedWorker).

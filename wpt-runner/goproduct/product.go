@@ -196,12 +196,12 @@ func unsupportedScope(req product.TestRequest) string {
 		switch {
 		case strings.HasSuffix(path, ".sharedworker-module.html"):
 			g = "sharedworker-module"
-		case strings.HasSuffix(path, ".serviceworker.html"), strings.HasSuffix(path, ".serviceworker-module.html"):
-			g = "serviceworker"
+		case strings.HasSuffix(path, ".serviceworker-module.html"):
+			g = "serviceworker-module"
 		}
 	}
 	switch g {
-	case "sharedworker-module", "serviceworker", "serviceworker-module", "shadowrealm",
+	case "sharedworker-module", "serviceworker-module", "shadowrealm",
 		"dedicatedworker-module":
 		return g
 	}

@@ -351,7 +351,7 @@ promise_test(() => Promise.reject(new TypeError("nope")), "rejects");`,
 
 func TestUnsupportedScopes(t *testing.T) {
 	h := startProduct(t, testTree(t, nil, map[string]string{"x/basic.any.js": "// META: global=sharedworker,serviceworker\n" + anyTest}))
-	for _, scope := range []string{"serviceworker"} {
+	for _, scope := range []string{"sharedworker-module", "serviceworker-module"} {
 		r := h.run(t, "/x/basic.any."+scope+".html", 10*time.Second)
 		if r.Status != product.ERROR || r.Message != "not yet supported by the go product: "+scope {
 			t.Errorf("%s: got %s %q", scope, r.Status, r.Message)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gowebengine/weblocks/wpt-runner/manifest"
 	"io/fs"
 	"os"
 	"sort"
@@ -105,8 +106,14 @@ func wrapperURLs(t *testing.T, root fs.FS, dir string) []string {
 		}
 		switch {
 		case strings.HasSuffix(p, ".any.js"):
-			base := "/" + strings.TrimSuffix(p, ".js")
-			urls = append(urls, base+".html", base+".worker.html")
+			// The wrappers of the globals its META global line names.
+			tests, err := manifest.TestsForFile(root, p)
+			if err != nil {
+				return err
+			}
+			for _, tc := range tests {
+				urls = append(urls, tc.Path)
+			}
 		case strings.HasSuffix(p, ".window.js"):
 			urls = append(urls, "/"+strings.TrimSuffix(p, ".js")+".html")
 		}
@@ -223,6 +230,7 @@ func TestChromiumDeviations(t *testing.T) {
 		"/chromium-deviations/not-fully-active.https.window.html",
 		"/chromium-deviations/query-names.https.any.html",
 		"/chromium-deviations/query-names.https.any.worker.html",
+		"/chromium-deviations/clientid-is-client-id.https.window.html",
 	}
 	results := runAll(t, layers{Root(), os.DirFS("testdata")}, urls)
 	for _, u := range urls {

@@ -151,6 +151,16 @@
       var env = this;
       global.addEventListener("connect", function (e) { env.add_port(e.source); });
     }
+    // A service worker: a page connects with a {type: "connect"} message
+    // and the harness posts to that client (event.source).
+    if (typeof global.ServiceWorkerGlobalScope === "function" && global instanceof global.ServiceWorkerGlobalScope) {
+      var env = this;
+      global.addEventListener("message", function (event) {
+        if (event.data && event.data.type === "connect" && event.source) {
+          env.add_port(event.source);
+        }
+      });
+    }
   }
   WorkerEnvironment.prototype = Object.create(BaseEnvironment.prototype);
   WorkerEnvironment.prototype.add_port = function (port) {
@@ -1283,6 +1293,10 @@
     if (typeof global.SharedWorker === "function" && worker instanceof global.SharedWorker) {
       port = worker.port;
       port.start();
+    } else if (Object.prototype.toString.call(worker) === "[object ServiceWorker]") {
+      // A service worker answers through navigator.serviceWorker.
+      port = global.navigator.serviceWorker;
+      worker.postMessage({ type: "connect" });
     }
     var ctx = new RemoteContext(worker, port);
     this.pending_remotes.push(ctx);
