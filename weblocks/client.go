@@ -58,6 +58,7 @@ type clientState struct {
 	manager    *LockManager
 	client     *client
 	head, tail *entry
+	idx        int32 // index of the client's id in the manager's clientIDs
 }
 
 // TaskSource is the Web Locks "web locks tasks source": every task the
