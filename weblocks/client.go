@@ -48,7 +48,7 @@ type client struct {
 	// lock task queue side
 	states     []*clientState
 	last       *clientState
-	seq        uint64
+	seq        uint32
 	terminated bool // its termination steps ran
 }
 

@@ -116,6 +116,14 @@ type infoRec struct {
 	cm   int32 // clientState.idx<<1 | mode
 }
 
+// signalRef is a request's signal and, on the event-loop side, the id of
+// its "signal to abort the request" algorithm. It is a separate allocation
+// so that requests without a signal (the common case) do not carry it.
+type signalRef struct {
+	signal *dom.AbortSignal
+	algID  dom.AlgorithmID
+}
+
 // entry states
 const (
 	entryNew      uint8 = iota
@@ -131,9 +139,8 @@ type entry struct {
 	manager  *LockManager
 	client   *client
 	callback Callback
-	promise  Promise // the request's promise: the released promise
-	signal   *dom.AbortSignal
-	algID    dom.AlgorithmID // event-loop side: the "signal to abort the request" algorithm
+	promise  Promise    // the request's promise: the released promise
+	sig      *signalRef // the request's signal, if any
 
 	waiting Waiting // the callback's result (event-loop side, then read by the release steps)
 
@@ -151,10 +158,10 @@ type entry struct {
 	state uint8 // lock task queue side
 
 	// lock task queue side
-	seq          uint64 // order of the request among its client's requests
+	idx          int32  // index in the manager's held (held) or pend (queued)
+	seq          uint32 // order of the request among its client's requests (wrapping)
 	ns           *nameState
 	prev, next   *entry // in ns's queue or ns's held list
-	idx          int32  // index in the manager's held (held) or pend (queued)
 	cs           *clientState
 	cprev, cnext *entry // in cs's list
 }
@@ -364,9 +371,9 @@ func requestALock(e *entry) {
 	m := e.manager
 	// 2. If signal is present, then add the algorithm signal to abort the
 	//    request request with signal to signal.
-	if e.signal != nil {
-		signal := e.signal
-		e.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
+	if e.sig != nil {
+		signal := e.sig.signal
+		e.sig.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
 	}
 	// 3. Enqueue the following steps to the lock task queue:
 	e.phase = queueRequest
@@ -555,7 +562,8 @@ func lockGranted(lock *entry) {
 	}
 	m := lock.manager
 	// 1. If signal is present, then run these steps:
-	if signal := lock.signal; signal != nil {
+	if lock.sig != nil {
+		signal := lock.sig.signal
 		// 1. If signal is aborted, then run these steps:
 		if signal.Aborted() {
 			// 1. Enqueue the following step to the lock task queue:
@@ -566,7 +574,7 @@ func lockGranted(lock *entry) {
 		}
 		// 2. Remove the algorithm signal to abort the request request from
 		//    signal.
-		signal.RemoveAlgorithm(lock.algID)
+		signal.RemoveAlgorithm(lock.sig.algID)
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
@@ -697,7 +705,9 @@ func (c *client) entriesIn(state uint8) []*entry {
 		}
 	}
 	if len(c.states) > 1 {
-		sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+		// (Wrap-around safe: a client's live entries span far fewer than
+		// 2^31 requests.)
+		sort.Slice(out, func(i, j int) bool { return int32(out[i].seq-out[j].seq) < 0 })
 	}
 	return out
 }
