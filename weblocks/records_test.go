@@ -24,7 +24,7 @@ func TestRecordsCompaction(t *testing.T) {
 		mode    Mode
 		waiting *Future
 	}
-	var held []*req             // in grant order
+	var held []*req              // in grant order
 	pending := map[Name][]*req{} // per name, in request order
 	rng := rand.New(rand.NewSource(1))
 	request := func(name Name, mode Mode) {
