@@ -273,9 +273,11 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 		client:      c,
 		callback:    callback,
 		promise:     p,
-		signal:      opts.Signal,
 		ifAvailable: opts.IfAvailable,
 		steal:       opts.Steal,
+	}
+	if opts.Signal != nil {
+		e.sig = &signalRef{signal: opts.Signal}
 	}
 	requestALock(e)
 	// 12. Return promise.

@@ -147,7 +147,7 @@ func (w *manualWorld) asTask(env *html.EnvironmentSettingsObject, f func()) {
 // requests wait on one name: each op releases the holder (which grants the
 // next waiter) and queues one more request, keeping the queue length fixed.
 func BenchmarkQueuedGrant(b *testing.B) {
-	for _, pending := range []int{1000, 100000} {
+	for _, pending := range []int{1000, 10000, 100000} {
 		b.Run("pending="+strconv.Itoa(pending), func(b *testing.B) {
 			w := newManualWorld(b)
 			var waitings []*Future
@@ -171,7 +171,7 @@ func BenchmarkQueuedGrant(b *testing.B) {
 // BenchmarkDistinctNames is a request/release cycle on a fresh name while
 // `held` locks on other names are held.
 func BenchmarkDistinctNames(b *testing.B) {
-	for _, heldN := range []int{1000, 100000} {
+	for _, heldN := range []int{1000, 10000, 100000} {
 		b.Run("held="+strconv.Itoa(heldN), func(b *testing.B) {
 			w := newManualWorld(b)
 			for i := 0; i < heldN; i++ {
@@ -238,7 +238,7 @@ func BenchmarkQuery(b *testing.B) {
 // the termination is timed and runs between iterations instead, so that
 // the setup's garbage is not counted.
 func BenchmarkTerminate(b *testing.B) {
-	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}, {100000, 1000}} {
+	for _, c := range []struct{ locks, others int }{{1000, 100000}, {10000, 100000}, {1000, 1000}, {10000, 1000}, {100000, 1000}} {
 		name := "locks=" + strconv.Itoa(c.locks)
 		if c.others != 100000 {
 			name += ",others=" + strconv.Itoa(c.others)

@@ -48,7 +48,7 @@ type client struct {
 	// lock task queue side
 	states     []*clientState
 	last       *clientState
-	seq        uint64
+	seq        uint32
 	terminated bool // its termination steps ran
 }
 
@@ -58,6 +58,7 @@ type clientState struct {
 	manager    *LockManager
 	client     *client
 	head, tail *entry
+	idx        int32 // index of the client's id in the manager's clientIDs
 }
 
 // TaskSource is the Web Locks "web locks tasks source": every task the

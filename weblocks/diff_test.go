@@ -654,6 +654,9 @@ func checkInvariants(m *LockManager) error {
 	if tq != m.queuedTotal || th != m.heldTotal {
 		return fmt.Errorf("totals %d queued %d held, counted %d %d", m.queuedTotal, m.heldTotal, tq, th)
 	}
+	if err := checkRecords(m); err != nil {
+		return err
+	}
 	idle := 0
 	for ns := m.firstIdle; ns != nil; ns = ns.inext {
 		idle++
@@ -670,6 +673,63 @@ func checkInvariants(m *LockManager) error {
 				return fmt.Errorf("client list holds an entry in state %d", e.state)
 			}
 		}
+	}
+	return nil
+}
+
+// checkRecords checks the dense records query() reads against the lists:
+// every live record points at an entry in the right state that knows its
+// index, the counts and slots match, and each name's records are in its
+// queue's order.
+func checkRecords(m *LockManager) error {
+	for _, c := range []struct {
+		recs  []infoRec
+		dead  int
+		total int
+		state uint8
+	}{{m.held, m.heldDead, m.heldTotal, entryHeld}, {m.pend, m.pendDead, m.queuedTotal, entryQueued}} {
+		live := 0
+		for i, r := range c.recs {
+			if r.e == nil {
+				continue
+			}
+			live++
+			if r.e.state != c.state || int(r.e.idx) != i || r.name != r.e.lock.name || Mode(r.cm&1) != r.e.lock.mode || m.clientIDs[r.cm>>1] != r.e.client.id {
+				return fmt.Errorf("record %d (state %d) does not match its entry", i, c.state)
+			}
+		}
+		if live != c.total || live+c.dead != len(c.recs) {
+			return fmt.Errorf("records: %d live + %d dead of %d, total %d", live, c.dead, len(c.recs), c.total)
+		}
+	}
+	dead := 0
+	for i, sl := range m.slots {
+		if sl.ns == nil {
+			dead++
+			if sl.queued != 0 {
+				return fmt.Errorf("dead slot %d counts %d requests", i, sl.queued)
+			}
+			continue
+		}
+		if int(sl.ns.slot) != i || int(sl.queued) != sl.ns.queueLen {
+			return fmt.Errorf("slot %d does not match name %q", i, sl.ns.name)
+		}
+	}
+	if dead != m.slotsDead || len(m.slots)-dead != len(m.names) {
+		return fmt.Errorf("slots: %d dead (counted %d), %d live, %d names", dead, m.slotsDead, len(m.slots)-dead, len(m.names))
+	}
+	next := map[*nameState]*entry{}
+	for ns := m.firstName; ns != nil; ns = ns.next {
+		next[ns] = ns.queueHead
+	}
+	for i, r := range m.pend {
+		if r.e == nil {
+			continue
+		}
+		if m.slots[r.slot].ns != r.e.ns || next[r.e.ns] != r.e {
+			return fmt.Errorf("pending record %d out of its queue's order", i)
+		}
+		next[r.e.ns] = r.e.next
 	}
 	return nil
 }
@@ -701,7 +761,7 @@ func describeManager(m *LockManager, tags map[Promise]int) string {
 	}
 	var b strings.Builder
 	b.WriteString("held[")
-	for l := m.firstHeld; l != nil; l = l.hnext {
+	for _, l := range m.heldEntries() {
 		fmt.Fprintf(&b, "%d ", tags[l.promise])
 	}
 	b.WriteString("] queues[")

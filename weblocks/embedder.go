@@ -215,13 +215,11 @@ func (m *LockManager) forceRelease() ForceReleased {
 			e = next
 		}
 	}
-	for l := m.firstHeld; l != nil; {
-		next := l.hnext
+	for _, l := range m.heldEntries() {
 		m.removeHeld(l)
 		l.state = entryReleased
 		m.forced(l)
 		r.Locks++
-		l = next
 	}
 	var names []*nameState
 	for ns := m.firstName; ns != nil; ns = ns.next {

@@ -106,7 +106,7 @@ func TestNoLeak(t *testing.T) {
 	var heldEmpty bool
 	done := make(chan struct{})
 	LockTaskQueue(ua).Enqueue(func() {
-		names, clients, heldEmpty = len(m.names), len(m.clients), m.firstHeld == nil
+		names, clients, heldEmpty = len(m.names), len(m.clients), m.heldTotal == 0
 		for _, cs := range m.clients {
 			if cs.head != nil {
 				t.Error("a client list is not empty")

@@ -23,8 +23,19 @@ import (
 //     dropped once it has neither requests nor held locks (after a short
 //     stay on an idle list, see dropIfEmpty), which the spec cannot observe
 //     ("get the lock request queue" recreates it empty).
-//   - held: the whole held lock set as a list in the order locks were
-//     granted, for query().
+//   - held and pend: the held lock set in grant order and every queued
+//     request in request order, as dense arrays of small records (name,
+//     mode, client index, entry) that query() copies from contiguous
+//     memory instead of chasing one pointer per entry. A removed entry
+//     leaves a tombstone; the arrays are compacted (order kept) when more
+//     than half of them is tombstones, so the cost stays O(1) amortized.
+//     Pending requests are listed grouped by name (in the order of the
+//     names' slots, see slots) with a counting sort over the records: a
+//     name's queue only ever grows at its tail, except for a stealing
+//     request, which is granted in the same step that prepends it.
+//   - slots: one small record per name state in name-list order, holding
+//     the length of its queue, so query() sizes each name's group without
+//     touching the name states.
 //   - every entry is also linked into its client's list (clientState), so
 //     terminating a client costs O(its own locks and requests).
 //
@@ -37,8 +48,17 @@ type LockManager struct {
 	names  map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
-	// the held lock set, in grant order
-	firstHeld, lastHeld *entry
+	// the held lock set in grant order and the queued requests in request
+	// order, with tombstones (see the type's doc)
+	held, pend         []infoRec
+	heldDead, pendDead int
+	// name slots in name-list order, with tombstones; scratch is query()'s
+	slots     []nameSlot
+	slotsDead int
+	scratch   []int32
+	// client ids by clientState.idx, and the free indices
+	clientIDs   []string
+	freeClients []int32
 	// the number of held locks and of queued requests, for query()
 	heldTotal, queuedTotal int
 	// empty name states kept for reuse, oldest first (see dropIfEmpty)
@@ -77,6 +97,31 @@ type nameState struct {
 	prev, next               *nameState // in the manager's name list
 	idle, dropped            bool
 	iprev, inext             *nameState // in the manager's idle list
+	slot                     int32      // index in the manager's slots
+}
+
+// nameSlot is a name state's entry in LockManager.slots.
+type nameSlot struct {
+	ns     *nameState // nil: tombstone
+	queued int32      // ns.queueLen
+}
+
+// infoRec is a held lock's or queued request's record in LockManager.held
+// or LockManager.pend: what query() reports about it, without a pointer
+// to chase for it.
+type infoRec struct {
+	e    *entry // nil: tombstone
+	name Name
+	slot int32 // pend only: the name's slot
+	cm   int32 // clientState.idx<<1 | mode
+}
+
+// signalRef is a request's signal and, on the event-loop side, the id of
+// its "signal to abort the request" algorithm. It is a separate allocation
+// so that requests without a signal (the common case) do not carry it.
+type signalRef struct {
+	signal *dom.AbortSignal
+	algID  dom.AlgorithmID
 }
 
 // entry states
@@ -94,9 +139,8 @@ type entry struct {
 	manager  *LockManager
 	client   *client
 	callback Callback
-	promise  Promise // the request's promise: the released promise
-	signal   *dom.AbortSignal
-	algID    dom.AlgorithmID // event-loop side: the "signal to abort the request" algorithm
+	promise  Promise    // the request's promise: the released promise
+	sig      *signalRef // the request's signal, if any
 
 	waiting Waiting // the callback's result (event-loop side, then read by the release steps)
 
@@ -114,10 +158,10 @@ type entry struct {
 	state uint8 // lock task queue side
 
 	// lock task queue side
-	seq          uint64 // order of the request among its client's requests
+	idx          int32  // index in the manager's held (held) or pend (queued)
+	seq          uint32 // order of the request among its client's requests (wrapping)
 	ns           *nameState
 	prev, next   *entry // in ns's queue or ns's held list
-	hprev, hnext *entry // in the manager's held list
 	cs           *clientState
 	cprev, cnext *entry // in cs's list
 }
@@ -222,6 +266,7 @@ func (m *LockManager) getTheLockRequestQueue(name Name) *nameState {
 	ns := m.names[name]
 	if ns == nil {
 		ns = &nameState{name: name, prev: m.lastName}
+		m.addSlot(ns)
 		if m.lastName != nil {
 			m.lastName.next = ns
 		} else {
@@ -283,6 +328,8 @@ func (m *LockManager) unlinkIdle(ns *nameState) {
 func (m *LockManager) deleteName(ns *nameState) {
 	m.unlinkIdle(ns)
 	ns.dropped = true
+	m.slots[ns.slot].ns = nil
+	m.slotsDead++
 	delete(m.names, ns.name)
 	if ns.prev != nil {
 		ns.prev.next = ns.next
@@ -324,9 +371,9 @@ func requestALock(e *entry) {
 	m := e.manager
 	// 2. If signal is present, then add the algorithm signal to abort the
 	//    request request with signal to signal.
-	if e.signal != nil {
-		signal := e.signal
-		e.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
+	if e.sig != nil {
+		signal := e.sig.signal
+		e.sig.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
 	}
 	// 3. Enqueue the following steps to the lock task queue:
 	e.phase = queueRequest
@@ -515,7 +562,8 @@ func lockGranted(lock *entry) {
 	}
 	m := lock.manager
 	// 1. If signal is present, then run these steps:
-	if signal := lock.signal; signal != nil {
+	if lock.sig != nil {
+		signal := lock.sig.signal
 		// 1. If signal is aborted, then run these steps:
 		if signal.Aborted() {
 			// 1. Enqueue the following step to the lock task queue:
@@ -526,7 +574,7 @@ func lockGranted(lock *entry) {
 		}
 		// 2. Remove the algorithm signal to abort the request request from
 		//    signal.
-		signal.RemoveAlgorithm(lock.algID)
+		signal.RemoveAlgorithm(lock.sig.algID)
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
@@ -572,20 +620,37 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 	var s Snapshot
 	nq, nh := m.queuedTotal, m.heldTotal
 	if nq > 0 {
-		s.Pending = make([]LockInfo, 0, nq)
-		for ns := m.firstName; ns != nil; ns = ns.next {
-			if ns.queueLen == 0 {
+		// Group by name with a counting sort: base[slot] is where the
+		// name's next request goes.
+		if cap(m.scratch) < len(m.slots) {
+			m.scratch = make([]int32, len(m.slots))
+		}
+		base := m.scratch[:len(m.slots)]
+		off := int32(0)
+		for i := range m.slots {
+			base[i] = off
+			off += m.slots[i].queued
+		}
+		s.Pending = make([]LockInfo, nq)
+		ids := m.clientIDs
+		for i := range m.pend {
+			r := &m.pend[i]
+			if r.e == nil {
 				continue
 			}
-			for r := ns.queueHead; r != nil; r = r.next {
-				s.Pending = append(s.Pending, LockInfo{Name: r.lock.name, Mode: r.lock.mode, ClientID: r.client.id})
-			}
+			p := base[r.slot]
+			base[r.slot] = p + 1
+			s.Pending[p] = LockInfo{Name: r.name, Mode: Mode(r.cm & 1), ClientID: ids[r.cm>>1]}
 		}
 	}
 	if nh > 0 {
 		s.Held = make([]LockInfo, 0, nh)
-		for l := m.firstHeld; l != nil; l = l.hnext {
-			s.Held = append(s.Held, LockInfo{Name: l.lock.name, Mode: l.lock.mode, ClientID: l.client.id})
+		ids := m.clientIDs
+		for i := range m.held {
+			r := &m.held[i]
+			if r.e != nil {
+				s.Held = append(s.Held, LockInfo{Name: r.name, Mode: Mode(r.cm & 1), ClientID: ids[r.cm>>1]})
+			}
 		}
 	}
 	// 6. Resolve promise with «[ "held" → held, "pending" → pending ]».
@@ -617,7 +682,10 @@ func terminateRemainingLocksAndRequests(c *client) {
 		abandon(l)
 	}
 	for _, cs := range c.states {
-		delete(cs.manager.clients, c)
+		m := cs.manager
+		delete(m.clients, c)
+		m.clientIDs[cs.idx] = ""
+		m.freeClients = append(m.freeClients, cs.idx)
 	}
 	c.states, c.last = nil, nil
 	c.terminated = true
@@ -637,7 +705,9 @@ func (c *client) entriesIn(state uint8) []*entry {
 		}
 	}
 	if len(c.states) > 1 {
-		sort.Slice(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+		// (Wrap-around safe: a client's live entries span far fewer than
+		// 2^31 requests.)
+		sort.Slice(out, func(i, j int) bool { return int32(out[i].seq-out[j].seq) < 0 })
 	}
 	return out
 }
@@ -651,6 +721,14 @@ func (m *LockManager) clientStateFor(c *client) *clientState {
 	cs := m.clients[c]
 	if cs == nil {
 		cs = &clientState{manager: m, client: c}
+		if n := len(m.freeClients); n > 0 {
+			cs.idx = m.freeClients[n-1]
+			m.freeClients = m.freeClients[:n-1]
+			m.clientIDs[cs.idx] = c.id
+		} else {
+			cs.idx = int32(len(m.clientIDs))
+			m.clientIDs = append(m.clientIDs, c.id)
+		}
 		m.clients[c] = cs
 		c.states = append(c.states, cs)
 	}
@@ -699,6 +777,7 @@ func (m *LockManager) enqueue(ns *nameState, e *entry) {
 	ns.queueLen++
 	m.queuedTotal++
 	m.linkClient(e)
+	m.addPending(ns, e)
 }
 
 func (m *LockManager) prepend(ns *nameState, e *entry) {
@@ -715,6 +794,9 @@ func (m *LockManager) prepend(ns *nameState, e *entry) {
 	ns.queueLen++
 	m.queuedTotal++
 	m.linkClient(e)
+	// (Appended to pend out of its queue order: the caller grants it in
+	// the same step, see LockManager.)
+	m.addPending(ns, e)
 }
 
 // unlinkNameList removes e from one of its name's lists (the queue or the
@@ -740,6 +822,13 @@ func (m *LockManager) unlinkQueued(e *entry) {
 	unlinkNameList(e, &ns.queueHead, &ns.queueTail)
 	ns.queueLen--
 	m.queuedTotal--
+	m.slots[ns.slot].queued--
+	m.pend[e.idx] = infoRec{}
+	m.pendDead++
+	if m.queuedTotal == 0 {
+		m.pend = resetRecs(m.pend)
+		m.pendDead = 0
+	}
 }
 
 func (m *LockManager) appendHeld(ns *nameState, e *entry) {
@@ -756,13 +845,12 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 	if e.lock.mode == Exclusive {
 		ns.heldExclusive++
 	}
-	e.hprev, e.hnext = m.lastHeld, nil
-	if m.lastHeld != nil {
-		m.lastHeld.hnext = e
-	} else {
-		m.firstHeld = e
+	if m.heldDead >= minCompact && m.heldDead > len(m.held)/2 {
+		m.held = compactRecs(m.held)
+		m.heldDead = 0
 	}
-	m.lastHeld = e
+	e.idx = int32(len(m.held))
+	m.held = append(m.held, infoRec{e: e, name: e.lock.name, cm: e.cs.idx<<1 | int32(e.lock.mode)})
 }
 
 // removeHeld removes e from the held lock set and from its client's list.
@@ -774,16 +862,90 @@ func (m *LockManager) removeHeld(e *entry) {
 	if e.lock.mode == Exclusive {
 		ns.heldExclusive--
 	}
-	if e.hprev != nil {
-		e.hprev.hnext = e.hnext
-	} else {
-		m.firstHeld = e.hnext
+	m.held[e.idx] = infoRec{}
+	m.heldDead++
+	if m.heldTotal == 0 {
+		m.held = resetRecs(m.held)
+		m.heldDead = 0
 	}
-	if e.hnext != nil {
-		e.hnext.hprev = e.hprev
-	} else {
-		m.lastHeld = e.hprev
-	}
-	e.hprev, e.hnext = nil, nil
 	unlinkClient(e)
+}
+
+// minCompact is the least number of tombstones worth a compaction.
+const minCompact = 32
+
+// addPending appends e's record to pend (compacting it first if more than
+// half of it is tombstones) and counts it in its name's slot.
+func (m *LockManager) addPending(ns *nameState, e *entry) {
+	if m.pendDead >= minCompact && m.pendDead > len(m.pend)/2 {
+		m.pend = compactRecs(m.pend)
+		m.pendDead = 0
+	}
+	e.idx = int32(len(m.pend))
+	m.pend = append(m.pend, infoRec{e: e, name: e.lock.name, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.slots[ns.slot].queued++
+}
+
+// compactRecs drops the tombstones of recs, keeping the order, and updates
+// the moved entries' indices.
+func compactRecs(recs []infoRec) []infoRec {
+	j := 0
+	for i := range recs {
+		if recs[i].e != nil {
+			recs[j] = recs[i]
+			recs[j].e.idx = int32(j)
+			j++
+		}
+	}
+	clear(recs[j:])
+	return recs[:j]
+}
+
+// resetRecs empties a records array whose entries are all tombstones,
+// keeping a small one for reuse.
+func resetRecs(recs []infoRec) []infoRec {
+	if cap(recs) > 4096 {
+		return nil
+	}
+	return recs[:0]
+}
+
+// addSlot gives a new name state its slot at the end of slots (the name
+// list's order), compacting slots first if its tombstones outnumber the
+// live slots and queued requests (the compaction renumbers both, so it
+// stays O(1) amortized).
+func (m *LockManager) addSlot(ns *nameState) {
+	if m.slotsDead >= minCompact && m.slotsDead > len(m.slots)-m.slotsDead+m.queuedTotal {
+		remap := make([]int32, len(m.slots))
+		j := int32(0)
+		for i, sl := range m.slots {
+			if sl.ns != nil {
+				m.slots[j] = sl
+				sl.ns.slot = j
+				remap[i] = j
+				j++
+			}
+		}
+		clear(m.slots[j:])
+		m.slots = m.slots[:j]
+		m.slotsDead = 0
+		for i := range m.pend {
+			if r := &m.pend[i]; r.e != nil {
+				r.slot = remap[r.slot]
+			}
+		}
+	}
+	ns.slot = int32(len(m.slots))
+	m.slots = append(m.slots, nameSlot{ns: ns})
+}
+
+// heldEntries lists the held lock set in grant order.
+func (m *LockManager) heldEntries() []*entry {
+	out := make([]*entry, 0, m.heldTotal)
+	for i := range m.held {
+		if e := m.held[i].e; e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }
