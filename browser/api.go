@@ -45,6 +45,11 @@ func (w *Window) Close() {
 }
 
 func (w *Window) close() {
+	if f := w.frame; f != nil && f.top {
+		// The traversable goes, with whichever window is active in it.
+		f.destroy(nil)
+		return
+	}
 	w.closeRealms(nil)
 	if w.htmlDoc != nil {
 		w.htmlDoc.Navigable().Destroy()

@@ -29,11 +29,15 @@ import (
 
 // frame is an iframe element connected to a window's document.
 type frame struct {
-	parent *Window     // the containing window (for a popup: its opener)
+	s      *Browser
+	parent *Window     // the containing window (for a popup: its opener; nil for top)
 	el     *xhtml.Node // the iframe element (nil for a popup)
 	// popup: a top-level traversable opened by window.open; noopener: its
 	// window has no opener.
 	popup, noopener bool
+	// top: the top-level traversable of a window Browser.Open opened
+	// (popup and noopener are set too; parent is nil).
+	top bool
 	nav             *html.Navigable
 	proxy           *goja.Object // contentWindow, in the parent's realm
 
@@ -75,7 +79,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 		w.s.log("iframe: " + err.Error())
 		return nil
 	}
-	f := &frame{parent: w, el: el, nav: initial.Navigable(), loaded: make(chan struct{})}
+	f := &frame{s: w.s, parent: w, el: el, nav: initial.Navigable(), loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	w.fmu.Lock()
 	w.frames[el] = f
@@ -291,7 +295,7 @@ func (f *frame) navigate(u *url.URL, srcdoc *string) {
 	f.gen++
 	gen := f.gen
 	f.mu.Unlock()
-	s := f.parent.s
+	s := f.s
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
@@ -308,7 +312,7 @@ func (f *frame) current(gen int) bool {
 }
 
 func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
-	s := f.parent.s
+	s := f.s
 	defer f.markLoaded()
 	source := ""
 	switch {
@@ -329,17 +333,13 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	if err != nil || !f.current(gen) {
 		return
 	}
-	doc, err := f.nav.Navigate(u, html.NavigateOptions{})
+	// The old document is unloaded (pagehide and unload fire at it, then
+	// its frames go) or kept in the back/forward cache; then the new
+	// document becomes active, which runs the old one's unloading
+	// document cleanup steps (navigation.go).
+	doc, err := f.replaceDocument(u)
 	if err != nil {
 		return
-	}
-	// The old document is unloaded: its realm (and its frames') ends.
-	f.mu.Lock()
-	old := f.child
-	f.child = nil
-	f.mu.Unlock()
-	if old != nil {
-		old.closeRealms(nil)
 	}
 	cw, err := s.newWindowIn(doc, u, tree, f.parent, f, nil)
 	if err != nil {
@@ -558,7 +558,7 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 		w.s.log("window.open: " + err.Error())
 		return goja.Null()
 	}
-	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
+	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
 		go w.s.guard(func() { f.destroy(nil) })
@@ -624,7 +624,7 @@ func (f *frame) loadNow(u *url.URL) *Window {
 // closeByScript is window.close(): a window opened by window.open closes
 // (asynchronously); other windows ignore it.
 func (w *Window) closeByScript() {
-	if f := w.frame; f != nil && f.popup {
+	if f := w.frame; f != nil && f.popup && !f.top {
 		go w.s.guard(func() { f.destroy(nil) })
 	}
 }

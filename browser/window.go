@@ -473,13 +473,12 @@ func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
 func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }
 
 // navigateByScript navigates the window's navigable from script
-// (location.href, assign, replace, reload): the window of an iframe or a
-// popup is replaced by a new one (the old document unloads). Top-level
-// windows of Browser.Open do not navigate from script.
+// (location.href, assign, replace, reload): the window is replaced by the
+// window of a new document (the old document unloads, see navigation.go).
 func (w *Window) navigateByScript(raw string, _ bool) error {
 	f := w.frame
 	if f == nil {
-		return dom.NewDOMException("Navigating a top-level window from script is not supported.", dom.NotSupportedError)
+		return dom.NewDOMException("This window cannot navigate.", dom.NotSupportedError)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
