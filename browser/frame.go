@@ -37,9 +37,9 @@ type frame struct {
 	popup, noopener bool
 	// top: the top-level traversable of a window Browser.Open opened
 	// (popup and noopener are set too; parent is nil).
-	top bool
-	nav             *html.Navigable
-	proxy           *goja.Object // contentWindow, in the parent's realm
+	top   bool
+	nav   *html.Navigable
+	proxy *goja.Object // contentWindow, in the parent's realm
 
 	// loaded is closed when the first navigation has loaded (or failed),
 	// so the containing document's load event can wait for it.
