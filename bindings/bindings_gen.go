@@ -16,23 +16,24 @@ var Interfaces = webidl.NewRegistry()
 // IDL (constructors, static members, namespace members), one field per
 // interface or namespace that has any. Register requires every field.
 type Statics struct {
-	AbortController    AbortControllerStatics
-	AbortSignal        AbortSignalStatics
-	Comment            CommentStatics
-	DOMException       DOMExceptionStatics
-	Document           DocumentStatics
-	DocumentFragment   DocumentFragmentStatics
-	Event              EventStatics
-	EventTarget        EventTargetStatics
-	MessageChannel     MessageChannelStatics
-	MessageEvent       MessageEventStatics
-	QuotaExceededError QuotaExceededErrorStatics
-	Text               TextStatics
-	TextDecoder        TextDecoderStatics
-	TextEncoder        TextEncoderStatics
-	URL                URLStatics
-	URLSearchParams    URLSearchParamsStatics
-	Worker             WorkerStatics
+	AbortController     AbortControllerStatics
+	AbortSignal         AbortSignalStatics
+	Comment             CommentStatics
+	DOMException        DOMExceptionStatics
+	Document            DocumentStatics
+	DocumentFragment    DocumentFragmentStatics
+	Event               EventStatics
+	EventTarget         EventTargetStatics
+	MessageChannel      MessageChannelStatics
+	MessageEvent        MessageEventStatics
+	PageTransitionEvent PageTransitionEventStatics
+	QuotaExceededError  QuotaExceededErrorStatics
+	Text                TextStatics
+	TextDecoder         TextDecoderStatics
+	TextEncoder         TextEncoderStatics
+	URL                 URLStatics
+	URLSearchParams     URLSearchParamsStatics
+	Worker              WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -71,6 +72,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.MessageEvent == nil {
 		missing = append(missing, "MessageEventStatics")
 	}
+	if impl.PageTransitionEvent == nil {
+		missing = append(missing, "PageTransitionEventStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
@@ -95,7 +99,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "CharacterData", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -123,6 +127,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLSpanElement())
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefHistory())
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
@@ -132,6 +137,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefNavigator())
 	reg.Add(idlDefNode())
 	reg.Add(idlDefNodeList())
+	reg.Add(idlDefPageTransitionEvent(impl.PageTransitionEvent))
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
 	reg.Add(idlDefStorageBucket())
@@ -1273,6 +1279,19 @@ func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Va
 	return r.Wrap(x, "HTMLScriptElement")
 }
 
+// idlFromHistory converts a JavaScript value to the IDL type History.
+func idlFromHistory(r *webidl.Realm, v goja.Value) HistoryMethods {
+	return webidl.As[HistoryMethods](r, webidl.AnyValue(v), "History")
+}
+
+// idlToHistory converts an IDL History value to JavaScript.
+func idlToHistory(r *webidl.Realm, x HistoryMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "History")
+}
+
 // idlFromLocation converts a JavaScript value to the IDL type Location.
 func idlFromLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 	return webidl.As[LocationMethods](r, webidl.AnyValue(v), "Location")
@@ -1925,6 +1944,20 @@ func idlFromObject(r *webidl.Realm, v goja.Value) *goja.Object {
 // idlToObject converts an IDL object value to JavaScript.
 func idlToObject(r *webidl.Realm, x *goja.Object) goja.Value {
 	return webidl.ObjectValue(x)
+}
+
+// idlFromPageTransitionEventInit converts a JavaScript value to the IDL type PageTransitionEventInit.
+func idlFromPageTransitionEventInit(r *webidl.Realm, v goja.Value) PageTransitionEventInit {
+	var d PageTransitionEventInit
+	idlReadDictPageTransitionEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "PageTransitionEventInit"), &d)
+	return d
+}
+
+// idlToPageTransitionEventInit converts an IDL PageTransitionEventInit value to JavaScript.
+func idlToPageTransitionEventInit(r *webidl.Realm, x PageTransitionEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictPageTransitionEventInit(r, obj, &x)
+	return obj
 }
 
 // idlFromPerformance converts a JavaScript value to the IDL type Performance.

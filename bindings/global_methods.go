@@ -21,6 +21,7 @@ type globalBase struct {
 type windowImpl struct {
 	globalBase
 	location *locationImpl
+	history  *historyImpl // created on first use (history.go)
 	document *documentImpl
 	opener   goja.Value
 }

@@ -50,6 +50,10 @@ type frame struct {
 	child *Window // the window of the active document, once it has a realm
 	gen   int     // navigation generation: a newer navigation supersedes a loading one
 	gone  bool    // the element was removed: the navigable is destroyed
+	// entries are the navigable's session history entries, index the
+	// current one's (navigation.go).
+	entries []*sessionEntry
+	index   int
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
@@ -99,6 +103,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 			f.mu.Lock()
 			f.child = cw
 			f.mu.Unlock()
+			f.commitEntry(navHistory{traverse: -1, replace: true}, cw)
 		}
 	}
 	return f
@@ -227,8 +232,7 @@ func (w *Window) fireUnloadEvents() {
 	w.unloadFired = true
 	w.s.guard(func() {
 		g := w.realm.Global()
-		vm := w.realm.Runtime()
-		w.realm.FireEventAt(g, "pagehide", false, map[string]goja.Value{"persisted": vm.ToValue(false)})
+		w.realm.FirePageTransitionEvent("pagehide", false)
 		w.realm.FireEventAt(g, "unload", false, nil)
 	})
 }
@@ -291,6 +295,11 @@ func (f *frame) generation() int {
 // the old one when it is ready, then its scripts run and load fires at the
 // iframe element.
 func (f *frame) navigate(u *url.URL, srcdoc *string) {
+	f.navigateWith(u, srcdoc, navHistory{traverse: -1})
+}
+
+// navigateWith is navigate with a history handling (navigation.go).
+func (f *frame) navigateWith(u *url.URL, srcdoc *string, h navHistory) {
 	f.mu.Lock()
 	f.gen++
 	gen := f.gen
@@ -299,7 +308,7 @@ func (f *frame) navigate(u *url.URL, srcdoc *string) {
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
-		s.guard(func() { f.load(gen, u, srcdoc) })
+		s.guard(func() { f.load(gen, u, srcdoc, h) })
 	}()
 }
 
@@ -311,7 +320,7 @@ func (f *frame) current(gen int) bool {
 	return f.gen == gen && !f.gone
 }
 
-func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
+func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	s := f.s
 	defer f.markLoaded()
 	source := ""
@@ -337,7 +346,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	// its frames go) or kept in the back/forward cache; then the new
 	// document becomes active, which runs the old one's unloading
 	// document cleanup steps (navigation.go).
-	doc, err := f.replaceDocument(u)
+	doc, err := f.replaceDocument(u, h)
 	if err != nil {
 		return
 	}
@@ -354,6 +363,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	}
 	f.child = cw
 	f.mu.Unlock()
+	f.commitEntry(h, cw)
 	s.runScripts(cw)
 	f.fireLoad(gen)
 }
@@ -612,6 +622,7 @@ func (f *frame) loadNow(u *url.URL) *Window {
 	f.mu.Lock()
 	f.child = cw
 	f.mu.Unlock()
+	f.commitEntry(navHistory{traverse: -1, replace: true}, cw)
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)

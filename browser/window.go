@@ -57,6 +57,9 @@ type Window struct {
 	// (the message's source), nil for a call from the window itself.
 	postMessageFn *goja.Object
 	incumbent     *Window
+	// notRestored: why a traversal loaded this document again instead of
+	// restoring it from the back/forward cache (navigation.go).
+	notRestored []string
 }
 
 // newWindow creates the window environment and realm for the page and
@@ -197,6 +200,7 @@ func (w *Window) install() error {
 		},
 		Close:    func() { w.closeByScript() },
 		Navigate: w.navigateByScript,
+		History:  w.historyHooks(),
 		Top:      w.topValue,
 	})
 	// closed: the window's navigable is gone (a closed popup, a removed
@@ -420,6 +424,8 @@ func (s *Browser) runScripts(w *Window) {
 			w.doc.ReadyState = "complete"
 			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
 			w.realm.FireEventAt(w.realm.Global(), "load", false, nil)
+			// Then pageshow (persisted false): the document is shown.
+			w.realm.FirePageTransitionEvent("pageshow", false)
 		})
 		close(w.loaded)
 	})
@@ -475,7 +481,7 @@ func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML(
 // navigateByScript navigates the window's navigable from script
 // (location.href, assign, replace, reload): the window is replaced by the
 // window of a new document (the old document unloads, see navigation.go).
-func (w *Window) navigateByScript(raw string, _ bool) error {
+func (w *Window) navigateByScript(raw string, replace bool) error {
 	f := w.frame
 	if f == nil {
 		return dom.NewDOMException("This window cannot navigate.", dom.NotSupportedError)
@@ -487,7 +493,7 @@ func (w *Window) navigateByScript(raw string, _ bool) error {
 	if f.activeWindow() != w {
 		return nil // w is no longer the frame's window
 	}
-	f.navigate(u, nil)
+	f.navigateWith(u, nil, navHistory{traverse: -1, replace: replace})
 	return nil
 }
 
