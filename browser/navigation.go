@@ -178,8 +178,8 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 		f.entries = append(f.entries[:f.index+1:f.index+1], e)
 		f.index++
 	}
-	f.mu.Unlock()
 	cw.notRestored = h.reasons
+	f.mu.Unlock()
 	for _, d := range dropped {
 		if d.win != nil {
 			d.win.discardCached(NotRestoredHistoryDropped)
@@ -292,8 +292,8 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	f.mu.Lock()
 	f.child = cached
 	f.index = target
-	f.mu.Unlock()
 	cached.notRestored = nil
+	f.mu.Unlock()
 	cached.realm.QueueTask(func(*goja.Runtime) {
 		cached.s.guard(func() { cached.realm.FirePageTransitionEvent("pageshow", true) })
 	})
@@ -323,6 +323,10 @@ func (w *Window) Current() *Window {
 // history traversal instead of being restored from the back/forward cache
 // (nil when it was not made by a traversal, or was restored).
 func (w *Window) NotRestoredReasons() []string {
+	if f := w.frame; f != nil {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+	}
 	return append([]string(nil), w.notRestored...)
 }
 

@@ -58,7 +58,8 @@ type Window struct {
 	postMessageFn *goja.Object
 	incumbent     *Window
 	// notRestored: why a traversal loaded this document again instead of
-	// restoring it from the back/forward cache (navigation.go).
+	// restoring it from the back/forward cache (navigation.go; guarded by
+	// frame.mu).
 	notRestored []string
 }
 
