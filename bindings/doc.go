@@ -151,6 +151,12 @@
 // does not percent-encode "&" and "=" in values). Encoding (encoding.go):
 // UTF-8 only; other labels throw a RangeError.
 //
+// JavaScript recursion is bounded (Runtime.SetMaxCallStackSize). Deviation:
+// goja's stack overflow is uncatchable, so unlike in browsers a try/catch
+// around an overflowing call does not see it; it unwinds to the top of the
+// task, where it is reported ("report an exception") as a RangeError
+// "Maximum call stack size exceeded", the value browsers throw.
+//
 // Lifetime: a realm is closed (no more tasks; RunScript returns
 // ErrRealmClosed) when its agent terminates — running script is then
 // interrupted, as when a worker is terminated — or when its window's

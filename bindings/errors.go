@@ -42,7 +42,22 @@ func (r *Realm) scriptErrorOf(err error) *ScriptError {
 		}
 		return se
 	}
-	// Uncatchable errors (interrupts, stack overflow) have no JS value.
+	// goja's stack overflow is uncatchable: it unwinds every JavaScript
+	// frame, so try/catch cannot see it (see the package doc). When it
+	// reaches the top of a task it is reported as the RangeError browsers
+	// throw, so an error event listener or the console sees that value.
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		const msg = "Maximum call stack size exceeded"
+		se := &ScriptError{Value: goja.Undefined(), Message: "RangeError: " + msg}
+		if ctor, ok := r.vm.Get("RangeError").(*goja.Object); ok {
+			if obj, e := r.vm.New(ctor, r.vm.ToValue(msg)); e == nil {
+				se.Value = obj
+			}
+		}
+		return se
+	}
+	// Other uncatchable errors (interrupts) have no JS value.
 	return &ScriptError{Value: goja.Undefined(), Message: err.Error()}
 }
 

@@ -25,3 +25,19 @@ func TestJSRecursionIsBounded(t *testing.T) {
 		t.Errorf("a recursion 5000 deep: %s", got)
 	}
 }
+
+// A stack overflow that reaches the top of a task is reported as the
+// RangeError browsers throw: the global's error event sees that value.
+func TestStackOverflowReportedAsRangeError(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://example.com/")
+	win.r.QueueTask(func(vm *goja.Runtime) {
+		_, _ = vm.RunString(`var seen = "none"; addEventListener("error", e => { seen = e.error instanceof RangeError ? "RangeError: " + e.error.message : String(e.error); });`)
+	})
+	w.settle()
+	win.r.QueueScript("overflow.js", "function f() { return f() + 1; } f();", nil)
+	w.settle()
+	if got := win.eval("seen"); got != "RangeError: Maximum call stack size exceeded" {
+		t.Errorf("error event saw %s", got)
+	}
+}
