@@ -173,3 +173,24 @@ func TestBFCacheUnloadListenerNotCached(t *testing.T) {
 		t.Fatalf("NotRestoredReasons = %v", got)
 	}
 }
+
+// TestBFCacheCloseDestroysCached: closing the window's traversable destroys
+// its cached documents too, which releases their locks.
+func TestBFCacheCloseDestroysCached(t *testing.T) {
+	b, a, rec, ctx := openBF(t)
+	bw := navigateAway(t, ctx, a, rec)
+	waiter, err := b.Open(ctx, "https://example.test/waiter.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.InBackForwardCache() {
+		t.Fatal("a is not cached")
+	}
+	a.Close()
+	if !a.Document().IsUnloaded() || !bw.Document().IsUnloaded() {
+		t.Fatal("documents of the closed window survive")
+	}
+	if got := eval(t, ctx, waiter, `navigator.locks.request("L", {ifAvailable: true}, l => l !== null)`); got != true {
+		t.Fatal("L still held")
+	}
+}

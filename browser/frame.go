@@ -132,11 +132,23 @@ func (f *frame) destroy(current *html.Agent) {
 	f.gone = true
 	child := f.child
 	f.child = nil
+	var cached []*Window
+	for _, e := range f.entries {
+		if e.win != nil && e.win != child {
+			cached = append(cached, e.win)
+		}
+		e.win = nil
+	}
 	f.mu.Unlock()
 	if child != nil {
 		child.closeRealms(current)
 	}
 	f.nav.Destroy()
+	// Documents in the back/forward cache were destroyed with the
+	// navigable; their windows go too.
+	for _, w := range cached {
+		w.closeRealms(nil)
+	}
 	f.markLoaded()
 }
 
