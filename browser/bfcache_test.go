@@ -19,7 +19,8 @@ var bfSite = fstest.MapFS{
 var mark = "a";
 navigator.locks.request("L", () => { record("held"); return new Promise(() => {}); });
 addEventListener("pagehide", e => record("a pagehide " + e.persisted + " " + (e instanceof PageTransitionEvent)));
-addEventListener("pageshow", e => record("a pageshow " + e.persisted));
+addEventListener("pageshow", e => record("a pageshow " + e.persisted + " " + document.visibilityState));
+document.addEventListener("visibilitychange", () => record("a visibility " + document.visibilityState + " " + document.hidden));
 </script>`)},
 	"b.html":      {Data: []byte(`<script>addEventListener("pageshow", e => record("b pageshow " + e.persisted));</script>`)},
 	"waiter.html": {Data: []byte(`<p>waiter</p>`)},
@@ -102,10 +103,13 @@ func TestBFCacheKeepsLocksAndRestores(t *testing.T) {
 	}
 	eval(t, ctx, bw, `history.back(); 0`)
 	waitFor(t, ctx, "restore", func() bool { return a.Current() == a && len(rec.lines("a pageshow true")) == 1 })
+	if got := eval(t, ctx, a, `document.visibilityState`); got != "visible" {
+		t.Fatalf("visibilityState after restore: %v", got)
+	}
 	if got := eval(t, ctx, a, `mark + history.length`); got != "a2" {
 		t.Fatalf("restored page: %v", got)
 	}
-	if got := rec.lines("a page"); !reflect.DeepEqual(got, []string{"a pageshow false", "a pagehide true true", "a pageshow true"}) {
+	if got := rec.lines("a page", "a visibility"); !reflect.DeepEqual(got, []string{"a pageshow false visible", "a pagehide true true", "a visibility hidden true", "a visibility visible false", "a pageshow true visible"}) {
 		t.Fatalf("a's events: %v", got)
 	}
 	if got := heldNames(t, ctx, a); !reflect.DeepEqual(got, []string{"L"}) {

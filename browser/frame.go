@@ -245,6 +245,7 @@ func (w *Window) fireUnloadEvents() {
 	w.s.guard(func() {
 		g := w.realm.Global()
 		w.realm.FirePageTransitionEvent("pagehide", false)
+		w.updateVisibility(true)
 		w.realm.FireEventAt(g, "unload", false, nil)
 	})
 }

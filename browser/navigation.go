@@ -126,6 +126,7 @@ func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 			keep = cacheable && len(reasons) == 0
 			if keep {
 				w.realm.FirePageTransitionEvent("pagehide", true)
+				w.updateVisibility(true)
 				return
 			}
 			w.fireUnloadEvents()
@@ -295,9 +296,21 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	cached.notRestored = nil
 	f.mu.Unlock()
 	cached.realm.QueueTask(func(*goja.Runtime) {
-		cached.s.guard(func() { cached.realm.FirePageTransitionEvent("pageshow", true) })
+		cached.s.guard(func() {
+			cached.updateVisibility(false)
+			cached.realm.FirePageTransitionEvent("pageshow", true)
+		})
 	})
 	return true
+}
+
+// updateVisibility is HTML's "update the visibility state" of the window's
+// document (hidden or visible): on a change, visibilitychange fires at the
+// document.
+func (w *Window) updateVisibility(hidden bool) {
+	if w.realm.SetVisibilityState(hidden) {
+		w.realm.FireBubblingEventAt(w.documentObject(), "visibilitychange")
+	}
 }
 
 // topFrame gives a top-level window of Browser.Open its traversable, so
