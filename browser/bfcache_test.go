@@ -121,6 +121,9 @@ func TestBFCacheKeepsLocksAndRestores(t *testing.T) {
 	// Forward restores b.
 	eval(t, ctx, a, `history.forward(); 0`)
 	waitFor(t, ctx, "forward", func() bool { return a.Current() == bw && len(rec.lines("b pageshow true")) == 1 })
+	if err := a.Browser().RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestBFCacheContentionEvicts: another window requests the lock a cached
@@ -153,6 +156,10 @@ func TestBFCacheContentionEvicts(t *testing.T) {
 	}
 	if got := eval(t, ctx, again, `history.length`); got != int64(2) {
 		t.Fatalf("history.length = %v", got)
+	}
+	// The evicted window's realm is gone: the browser can become idle.
+	if err := b.RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -191,6 +198,9 @@ func TestBFCacheCloseDestroysCached(t *testing.T) {
 		t.Fatal("a is not cached")
 	}
 	a.Close()
+	if err := b.RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
 	if !a.Document().IsUnloaded() || !bw.Document().IsUnloaded() {
 		t.Fatal("documents of the closed window survive")
 	}

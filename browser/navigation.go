@@ -245,32 +245,32 @@ func (f *frame) traverse(from *Window, delta int) {
 		return
 	}
 	e := f.entries[target]
+	entryURL, win, reasons := e.url, e.win, e.reasons
 	if delta == 0 {
 		f.mu.Unlock()
-		f.navigateWith(e.url, nil, navHistory{traverse: -1, replace: true})
+		f.navigateWith(entryURL, nil, navHistory{traverse: -1, replace: true})
 		return
 	}
 	f.gen++
 	gen := f.gen
 	f.mu.Unlock()
-	if e.win != nil && e.win.htmlDoc.InBackForwardCache() == e.win.htmlDoc {
-		if f.restore(from, e.win, target) {
+	if win != nil && win.InBackForwardCache() {
+		if f.restore(from, win, target) {
 			return
 		}
 	}
-	reasons := e.reasons
-	if e.win != nil {
-		r := e.win.htmlDoc.EvictionReason()
+	if win != nil {
+		r := win.htmlDoc.EvictionReason()
 		if r == "" {
 			r = notRestoredEvictedFallback
 		}
 		reasons = []string{r}
-		e.win.closeRealms(nil)
+		win.closeRealms(nil)
 	}
 	if len(reasons) == 0 {
 		reasons = []string{NotRestoredNeverCached}
 	}
-	f.load(gen, e.url, nil, navHistory{traverse: target, reasons: reasons})
+	f.load(gen, entryURL, nil, navHistory{traverse: target, reasons: reasons})
 }
 
 // restore makes the cached window cached active again (html's
