@@ -57,7 +57,8 @@
 // Auxiliary windows and frames are not cached (Chromium does not cache
 // pages with an opener or frames' own navigations). Holding Web Locks does
 // not make a document unsalvageable. A kept document gets pagehide with
-// persisted true and no unload; it is not "fully active", so its tasks
+// persisted true and no unload (its visibilityState becomes hidden, with
+// visibilitychange, as on every pagehide); it is not "fully active", so its tasks
 // wait and its lock requests and queries reject with InvalidStateError,
 // while its held locks stay held. A traversal back to it restores the same
 // window and fires pageshow with persisted true. It is evicted (HTML:
@@ -100,7 +101,9 @@
 //   - Traversals to an entry whose document was not kept load its URL
 //     again (GET, no form state, no scroll restoration); pushState and
 //     replaceState, popstate and hashchange are not implemented.
-//   - visibilityState does not change when a page is hidden or cached.
+//   - A window evicted from the back/forward cache by contention keeps its
+//     (idle, never again running) realm until its entry is traversed to or
+//     its traversable closes.
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
 //     another window's objects nested inside one of the caller's).
