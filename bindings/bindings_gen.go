@@ -30,6 +30,7 @@ type Statics struct {
 	Headers                HeadersStatics
 	MessageChannel         MessageChannelStatics
 	MessageEvent           MessageEventStatics
+	PageTransitionEvent    PageTransitionEventStatics
 	QuotaExceededError     QuotaExceededErrorStatics
 	Request                RequestStatics
 	Response               ResponseStatics
@@ -90,6 +91,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.MessageEvent == nil {
 		missing = append(missing, "MessageEventStatics")
 	}
+	if impl.PageTransitionEvent == nil {
+		missing = append(missing, "PageTransitionEventStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
@@ -123,7 +127,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -157,6 +161,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
 	reg.Add(idlDefHeaders(impl.Headers))
+	reg.Add(idlDefHistory())
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
@@ -166,6 +171,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefNavigator())
 	reg.Add(idlDefNode())
 	reg.Add(idlDefNodeList())
+	reg.Add(idlDefPageTransitionEvent(impl.PageTransitionEvent))
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
 	reg.Add(idlDefRequest(impl.Request))
@@ -2173,6 +2179,19 @@ const (
 	HeadersInitIsRecordOfByteStringToByteString = 2
 )
 
+// idlFromHistory converts a JavaScript value to the IDL type History.
+func idlFromHistory(r *webidl.Realm, v goja.Value) HistoryMethods {
+	return webidl.As[HistoryMethods](r, webidl.AnyValue(v), "History")
+}
+
+// idlToHistory converts an IDL History value to JavaScript.
+func idlToHistory(r *webidl.Realm, x HistoryMethods) goja.Value {
+	if x == nil {
+		return goja.Null()
+	}
+	return r.Wrap(x, "History")
+}
+
 // idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
 func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
 	v = webidl.AnyValue(v)
@@ -3073,6 +3092,20 @@ func idlFromObject(r *webidl.Realm, v goja.Value) *goja.Object {
 // idlToObject converts an IDL object value to JavaScript.
 func idlToObject(r *webidl.Realm, x *goja.Object) goja.Value {
 	return webidl.ObjectValue(x)
+}
+
+// idlFromPageTransitionEventInit converts a JavaScript value to the IDL type PageTransitionEventInit.
+func idlFromPageTransitionEventInit(r *webidl.Realm, v goja.Value) PageTransitionEventInit {
+	var d PageTransitionEventInit
+	idlReadDictPageTransitionEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "PageTransitionEventInit"), &d)
+	return d
+}
+
+// idlToPageTransitionEventInit converts an IDL PageTransitionEventInit value to JavaScript.
+func idlToPageTransitionEventInit(r *webidl.Realm, x PageTransitionEventInit) goja.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictPageTransitionEventInit(r, obj, &x)
+	return obj
 }
 
 // idlFromPerformance converts a JavaScript value to the IDL type Performance.

@@ -21,6 +21,8 @@ type globalBase struct {
 type windowImpl struct {
 	globalBase
 	location *locationImpl
+	history  *historyImpl // created on first use (history.go)
+	hidden   bool         // the document's visibility state is "hidden" (history.go)
 	document *documentImpl
 	opener   goja.Value
 }

@@ -767,6 +767,69 @@ func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
 	}
 }
 
+// HistoryMethods is implemented by the Go implementation of the IDL interface
+// History.
+type HistoryMethods interface {
+	// Length is the getter of the attribute "length".
+	Length() (uint32, error)
+	// Go implements the operation "go".
+	Go(argDelta int32) error
+	// Back implements the operation "back".
+	Back() error
+	// Forward implements the operation "forward".
+	Forward() error
+}
+
+// idlDefHistory returns the definition of History.
+func idlDefHistory() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "History",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "length", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[HistoryMethods](r, this, "History")
+					res, err := self.Length()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "go", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[HistoryMethods](r, call.This, "History")
+					var argDelta int32
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argDelta = idlFromLong(r, v)
+					} else {
+						argDelta = idlFromLong(r, webidl.ConstValue(int64(0)))
+					}
+					if err := self.Go(argDelta); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "back", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[HistoryMethods](r, call.This, "History")
+					if err := self.Back(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+			{Name: "forward", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+					self := webidl.Self[HistoryMethods](r, call.This, "History")
+					if err := self.Forward(); err != nil {
+						r.Throw(err)
+					}
+					return goja.Undefined()
+				}},
+		},
+	}
+}
+
 // LocationMethods is implemented by the Go implementation of the IDL interface
 // Location.
 type LocationMethods interface {
@@ -1652,6 +1715,85 @@ func (c *OnErrorEventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventOr
 	return res, err
 }
 
+// PageTransitionEventMethods is implemented by the Go implementation of the IDL interface
+// PageTransitionEvent.
+type PageTransitionEventMethods interface {
+	EventMethods
+	// Persisted is the getter of the attribute "persisted".
+	Persisted() (bool, error)
+}
+
+// PageTransitionEventStatics implements the constructors, static members or namespace
+// members of PageTransitionEvent.
+type PageTransitionEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict PageTransitionEventInit) (PageTransitionEventMethods, error)
+}
+
+// idlDefPageTransitionEvent returns the definition of PageTransitionEvent, calling statics.
+func idlDefPageTransitionEvent(statics PageTransitionEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "PageTransitionEvent",
+		Parent:            "Event",
+		Exposed:           []string{"Window"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+			call := goja.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'PageTransitionEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict PageTransitionEventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromPageTransitionEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromPageTransitionEventInit(r, goja.Undefined())
+			}
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "persisted", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[PageTransitionEventMethods](r, this, "PageTransitionEvent")
+					res, err := self.Persisted()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+		},
+	}
+}
+
+// PageTransitionEventInit is the IDL dictionary PageTransitionEventInit.
+type PageTransitionEventInit struct {
+	EventInit
+	// Persisted is the member "persisted".
+	Persisted bool
+}
+
+// idlReadDictPageTransitionEventInit reads the members of PageTransitionEventInit from obj (nil for undefined
+// or null).
+func idlReadDictPageTransitionEventInit(r *webidl.Realm, obj *goja.Object, d *PageTransitionEventInit) {
+	idlReadDictEventInit(r, obj, &d.EventInit)
+	if v := r.DictionaryMember(obj, "persisted"); v != nil {
+		d.Persisted = idlFromBoolean(r, v)
+	} else {
+		d.Persisted = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+}
+
+// idlWriteDictPageTransitionEventInit writes the members of PageTransitionEventInit to obj.
+func idlWriteDictPageTransitionEventInit(r *webidl.Realm, obj *goja.Object, d *PageTransitionEventInit) {
+	idlWriteDictEventInit(r, obj, &d.EventInit)
+	_ = obj.DefineDataProperty("persisted", idlToBoolean(r, d.Persisted), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+}
+
 // SharedWorkerMethods is implemented by the Go implementation of the IDL interface
 // SharedWorker.
 type SharedWorkerMethods interface {
@@ -1833,6 +1975,8 @@ type WindowMethods interface {
 	SetName(v webidl.DOMString) error
 	// Location is the getter of the attribute "location".
 	Location() (LocationMethods, error)
+	// History is the getter of the attribute "history".
+	History() (HistoryMethods, error)
 	// Closed is the getter of the attribute "closed".
 	Closed() (bool, error)
 	// Frames is the getter of the attribute "frames".
@@ -1991,6 +2135,16 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := q.Set("href", v); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "history", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.History()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToHistory(r, res)
 				},
 			},
 			{Name: "closed", Kind: webidl.Attribute,

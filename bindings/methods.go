@@ -42,6 +42,7 @@ func init() {
 		TextDecoder:            textDecoderStatics{},
 		ExtendableEvent:        extendableEventStatics{},
 		ExtendableMessageEvent: extendableMessageEventStatics{},
+		PageTransitionEvent:    pageTransitionEventStatics{},
 	}); err != nil {
 		panic(err)
 	}

@@ -27,6 +27,9 @@ type HostHooks struct {
 	// url (absolute, parsed against the document's URL). A nil hook makes
 	// them throw NotSupportedError.
 	Navigate func(url string, replace bool) error
+	// History implements window.history (history.go); nil members make
+	// history.length 1 and its traversals do nothing.
+	History HistoryHooks
 	// Top gives window.top when the window is not a top-level one (the
 	// top-level window as a value of this realm, e.g. through a
 	// membrane); nil, or a nil result, means the window itself.

@@ -742,8 +742,8 @@ func (d *documentImpl) DefaultView() (WindowMethods, error) {
 	}
 	return d.window, nil
 }
-func (d *documentImpl) VisibilityState() (webidl.DOMString, error) { return "visible", nil }
-func (d *documentImpl) Hidden() (bool, error)                      { return false, nil }
+func (d *documentImpl) VisibilityState() (webidl.DOMString, error) { return d.visibilityState(), nil }
+func (d *documentImpl) Hidden() (bool, error)                      { return d.visibilityState() == "hidden", nil }
 func (d *documentImpl) HasFocus() (bool, error)                    { return false, nil }
 
 func (d *documentImpl) CreateElement(name webidl.DOMString) (ElementMethods, error) {

@@ -45,6 +45,11 @@ func (w *Window) Close() {
 }
 
 func (w *Window) close() {
+	if f := w.frame; f != nil && f.top {
+		// The traversable goes, with whichever window is active in it.
+		f.destroy(nil)
+		return
+	}
 	w.closeRealms(nil)
 	if w.htmlDoc != nil {
 		w.htmlDoc.Navigable().Destroy()
@@ -148,7 +153,9 @@ func thrown(err error, rejected bool) error {
 
 // RunUntilIdle waits until the browser is idle: no document, script or
 // worker is loading, and in every live window and worker realm no task is
-// queued and no timer is active. A page with a repeating timer is never
+// queued and no timer is active (windows whose documents are not fully
+// active, e.g. kept in the back/forward cache, run nothing and are not
+// probed). A page with a repeating timer is never
 // idle: ctx bounds the wait. Idle is checked by probing every realm in a
 // task of its event loop; two consecutive probes of all realms must agree,
 // so a message in flight between two realms is not missed.
@@ -192,6 +199,12 @@ func (b *Browser) probe(ctx context.Context) (bool, error) {
 	b.mu.Unlock()
 	idle := true
 	for _, r := range realms {
+		// A window whose document is not fully active (kept in the
+		// back/forward cache, or evicted from it) runs no tasks: it has
+		// nothing to do until it is restored.
+		if d := r.Env().AssociatedDocument(); d != nil && !d.IsFullyActive() {
+			continue
+		}
 		got := make(chan bool, 1)
 		loop := r.Env().ResponsibleEventLoop()
 		if !r.QueueTask(func(*goja.Runtime) { got <- r.ActiveTimers() == 0 && loop.Pending() == 0 }) {

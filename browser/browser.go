@@ -215,6 +215,7 @@ func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
 		}
 		return nil, err
 	}
+	b.topFrame(w)
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()

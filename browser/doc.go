@@ -37,8 +37,40 @@
 // importScripts, close; Worker.terminate terminates the agent.
 // postMessage between windows, workers and MessagePorts uses the bindings'
 // StructuredSerializeWithTransfer and DeliverMessage (engine-neutral
-// records and ports in html), ports transfer. location.href, assign,
-// replace and reload navigate an iframe's or a popup's window.
+// records and ports in html), ports transfer.
+//
+// # Navigation, session history and the back/forward cache
+//
+// location.href, assign, replace and reload navigate any window (top-level
+// windows of Open, popups, frames); Window.Current is the window then
+// active in the navigable. Before the new document becomes active the old
+// one is unloaded as HTML's "unload a document" does: pagehide (a
+// PageTransitionEvent, persisted false) and unload fire at its window, and
+// then its unloading document cleanup steps run, where Web Locks
+// terminates its remaining locks and requests. Each navigable has session
+// history entries (history.length; back, forward and go traverse them
+// after the calling task; pushState is not implemented).
+//
+// A top-level window of Open navigated away from by a push navigation or
+// a traversal is kept in the back/forward cache when its document is
+// "salvageable" (HTML's term): it has no unload listener (as in Chromium).
+// Auxiliary windows and frames are not cached (Chromium does not cache
+// pages with an opener or frames' own navigations). Holding Web Locks does
+// not make a document unsalvageable. A kept document gets pagehide with
+// persisted true and no unload (its visibilityState becomes hidden, with
+// visibilitychange, as on every pagehide); it is not "fully active", so its tasks
+// wait and its lock requests and queries reject with InvalidStateError,
+// while its held locks stay held. A traversal back to it restores the same
+// window and fires pageshow with persisted true. It is evicted (HTML:
+// destroyed with its descendants, releasing its locks) when another
+// context's request must wait for one of its locks or queries the lock
+// manager (weblocks/bfcache.go, "web-locks-contention"), when more than
+// html.BFCacheSize documents are cached ("cache-limit") or when its entry
+// is dropped by a new navigation. Window.NotRestoredReasons says why a
+// traversal loaded a document again; Window.InBackForwardCache and
+// Window.LockState / EnvironmentLockState inspect a window's cache state
+// and its held locks and pending requests (from the browser side: no
+// eviction). See navigation.go.
 //
 // Shared workers (sharedworker.go): new SharedWorker(url, name) connects
 // to the user agent's one worker for (url, name, storage key) or runs a new
@@ -68,9 +100,16 @@
 //     browsers the initial about:blank Window is reused for the navigated
 //     document, which has the same observable effect for same-origin
 //     popups: listeners added right after open() see its load event).
-//   - A top-level window of Open does not navigate from script
-//     (NotSupportedError).
-//   - A frame navigation does not fire pagehide/unload at the old window.
+//   - Session history is per navigable, not HTML's joint session history
+//     of the top-level traversable: a frame's navigations add entries to
+//     the frame's own history (history.length in the top-level window does
+//     not count them), and history.back in a frame traverses the frame.
+//   - Traversals to an entry whose document was not kept load its URL
+//     again (GET, no form state, no scroll restoration); pushState and
+//     replaceState, popstate and hashchange are not implemented.
+//   - A window evicted from the back/forward cache by contention keeps its
+//     (idle, never again running) realm until its entry is traversed to or
+//     its traversable closes.
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
 //     another window's objects nested inside one of the caller's).

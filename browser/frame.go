@@ -29,13 +29,17 @@ import (
 
 // frame is an iframe element connected to a window's document.
 type frame struct {
-	parent *Window     // the containing window (for a popup: its opener)
+	s      *Browser
+	parent *Window     // the containing window (for a popup: its opener; nil for top)
 	el     *xhtml.Node // the iframe element (nil for a popup)
 	// popup: a top-level traversable opened by window.open; noopener: its
 	// window has no opener.
 	popup, noopener bool
-	nav             *html.Navigable
-	proxy           *goja.Object // contentWindow, in the parent's realm
+	// top: the top-level traversable of a window Browser.Open opened
+	// (popup and noopener are set too; parent is nil).
+	top   bool
+	nav   *html.Navigable
+	proxy *goja.Object // contentWindow, in the parent's realm
 
 	// loaded is closed when the first navigation has loaded (or failed),
 	// so the containing document's load event can wait for it.
@@ -46,6 +50,10 @@ type frame struct {
 	child *Window // the window of the active document, once it has a realm
 	gen   int     // navigation generation: a newer navigation supersedes a loading one
 	gone  bool    // the element was removed: the navigable is destroyed
+	// entries are the navigable's session history entries, index the
+	// current one's (navigation.go).
+	entries []*sessionEntry
+	index   int
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
@@ -75,7 +83,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 		w.s.log("iframe: " + err.Error())
 		return nil
 	}
-	f := &frame{parent: w, el: el, nav: initial.Navigable(), loaded: make(chan struct{})}
+	f := &frame{s: w.s, parent: w, el: el, nav: initial.Navigable(), loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	w.fmu.Lock()
 	w.frames[el] = f
@@ -95,6 +103,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 			f.mu.Lock()
 			f.child = cw
 			f.mu.Unlock()
+			f.commitEntry(navHistory{traverse: -1, replace: true}, cw)
 		}
 	}
 	return f
@@ -123,11 +132,23 @@ func (f *frame) destroy(current *html.Agent) {
 	f.gone = true
 	child := f.child
 	f.child = nil
+	var cached []*Window
+	for _, e := range f.entries {
+		if e.win != nil && e.win != child {
+			cached = append(cached, e.win)
+		}
+		e.win = nil
+	}
 	f.mu.Unlock()
 	if child != nil {
 		child.closeRealms(current)
 	}
 	f.nav.Destroy()
+	// Documents in the back/forward cache were destroyed with the
+	// navigable; their windows go too.
+	for _, w := range cached {
+		w.closeRealms(nil)
+	}
 	f.markLoaded()
 }
 
@@ -223,8 +244,8 @@ func (w *Window) fireUnloadEvents() {
 	w.unloadFired = true
 	w.s.guard(func() {
 		g := w.realm.Global()
-		vm := w.realm.Runtime()
-		w.realm.FireEventAt(g, "pagehide", false, map[string]goja.Value{"persisted": vm.ToValue(false)})
+		w.realm.FirePageTransitionEvent("pagehide", false)
+		w.updateVisibility(true)
 		w.realm.FireEventAt(g, "unload", false, nil)
 	})
 }
@@ -287,15 +308,20 @@ func (f *frame) generation() int {
 // the old one when it is ready, then its scripts run and load fires at the
 // iframe element.
 func (f *frame) navigate(u *url.URL, srcdoc *string) {
+	f.navigateWith(u, srcdoc, navHistory{traverse: -1})
+}
+
+// navigateWith is navigate with a history handling (navigation.go).
+func (f *frame) navigateWith(u *url.URL, srcdoc *string, h navHistory) {
 	f.mu.Lock()
 	f.gen++
 	gen := f.gen
 	f.mu.Unlock()
-	s := f.parent.s
+	s := f.s
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
-		s.guard(func() { f.load(gen, u, srcdoc) })
+		s.guard(func() { f.load(gen, u, srcdoc, h) })
 	}()
 }
 
@@ -307,8 +333,8 @@ func (f *frame) current(gen int) bool {
 	return f.gen == gen && !f.gone
 }
 
-func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
-	s := f.parent.s
+func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
+	s := f.s
 	defer f.markLoaded()
 	source := ""
 	switch {
@@ -329,17 +355,13 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	if err != nil || !f.current(gen) {
 		return
 	}
-	doc, err := f.nav.Navigate(u, html.NavigateOptions{})
+	// The old document is unloaded (pagehide and unload fire at it, then
+	// its frames go) or kept in the back/forward cache; then the new
+	// document becomes active, which runs the old one's unloading
+	// document cleanup steps (navigation.go).
+	doc, err := f.replaceDocument(u, h)
 	if err != nil {
 		return
-	}
-	// The old document is unloaded: its realm (and its frames') ends.
-	f.mu.Lock()
-	old := f.child
-	f.child = nil
-	f.mu.Unlock()
-	if old != nil {
-		old.closeRealms(nil)
 	}
 	cw, err := s.newWindowIn(doc, u, tree, f.parent, f, nil)
 	if err != nil {
@@ -354,6 +376,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string) {
 	}
 	f.child = cw
 	f.mu.Unlock()
+	f.commitEntry(h, cw)
 	s.runScripts(cw)
 	f.fireLoad(gen)
 }
@@ -558,7 +581,7 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 		w.s.log("window.open: " + err.Error())
 		return goja.Null()
 	}
-	f := &frame{parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
+	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
 		go w.s.guard(func() { f.destroy(nil) })
@@ -612,6 +635,7 @@ func (f *frame) loadNow(u *url.URL) *Window {
 	f.mu.Lock()
 	f.child = cw
 	f.mu.Unlock()
+	f.commitEntry(navHistory{traverse: -1, replace: true}, cw)
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
@@ -624,7 +648,7 @@ func (f *frame) loadNow(u *url.URL) *Window {
 // closeByScript is window.close(): a window opened by window.open closes
 // (asynchronously); other windows ignore it.
 func (w *Window) closeByScript() {
-	if f := w.frame; f != nil && f.popup {
+	if f := w.frame; f != nil && f.popup && !f.top {
 		go w.s.guard(func() { f.destroy(nil) })
 	}
 }

@@ -57,6 +57,10 @@ type Window struct {
 	// (the message's source), nil for a call from the window itself.
 	postMessageFn *goja.Object
 	incumbent     *Window
+	// notRestored: why a traversal loaded this document again instead of
+	// restoring it from the back/forward cache (navigation.go; guarded by
+	// frame.mu).
+	notRestored []string
 }
 
 // newWindow creates the window environment and realm for the page and
@@ -197,6 +201,7 @@ func (w *Window) install() error {
 		},
 		Close:    func() { w.closeByScript() },
 		Navigate: w.navigateByScript,
+		History:  w.historyHooks(),
 		Top:      w.topValue,
 	})
 	// closed: the window's navigable is gone (a closed popup, a removed
@@ -421,6 +426,8 @@ func (s *Browser) runScripts(w *Window) {
 			w.doc.ReadyState = "complete"
 			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
 			w.realm.FireEventAt(w.realm.Global(), "load", false, nil)
+			// Then pageshow (persisted false): the document is shown.
+			w.realm.FirePageTransitionEvent("pageshow", false)
 		})
 		close(w.loaded)
 	})
@@ -474,13 +481,12 @@ func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
 func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }
 
 // navigateByScript navigates the window's navigable from script
-// (location.href, assign, replace, reload): the window of an iframe or a
-// popup is replaced by a new one (the old document unloads). Top-level
-// windows of Browser.Open do not navigate from script.
-func (w *Window) navigateByScript(raw string, _ bool) error {
+// (location.href, assign, replace, reload): the window is replaced by the
+// window of a new document (the old document unloads, see navigation.go).
+func (w *Window) navigateByScript(raw string, replace bool) error {
 	f := w.frame
 	if f == nil {
-		return dom.NewDOMException("Navigating a top-level window from script is not supported.", dom.NotSupportedError)
+		return dom.NewDOMException("This window cannot navigate.", dom.NotSupportedError)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -489,7 +495,7 @@ func (w *Window) navigateByScript(raw string, _ bool) error {
 	if f.activeWindow() != w {
 		return nil // w is no longer the frame's window
 	}
-	f.navigate(u, nil)
+	f.navigateWith(u, nil, navHistory{traverse: -1, replace: replace})
 	return nil
 }
 

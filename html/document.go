@@ -26,8 +26,9 @@ type Document struct {
 
 	// Guarded by ua.navMu:
 	children  []*Navigable
-	unloaded  bool // the unloading document cleanup steps ran (or are running)
-	destroyed bool // gone for good: its tasks are dropped
+	unloaded  bool   // the unloading document cleanup steps ran (or are running)
+	destroyed bool   // gone for good: its tasks are dropped
+	evicted   string // why it was evicted from the back/forward cache (navigation.go)
 
 	cmu        sync.Mutex
 	cleanupRan bool // the cleanup steps were taken to run
@@ -518,6 +519,7 @@ const BFCacheSize = 6
 
 func (n *Navigable) evictLocked(docs []*Document) []*Document {
 	for len(n.history) > BFCacheSize {
+		n.history[0].evicted = "cache-limit"
 		docs = n.history[0].unloadADocumentAndItsDescendantsLocked(docs, true)
 		copy(n.history, n.history[1:])
 		n.history[len(n.history)-1] = nil

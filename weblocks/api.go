@@ -375,6 +375,7 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 	//    promise to the lock task queue.
 	loop := env.ResponsibleEventLoop()
 	manager.ltq.Enqueue(func() {
+		manager.evictCachedClients() // bfcache.go
 		t := &queryTask{p: p, s: manager.snapshotTheLockState()}
 		// (Resolve promise: queued as a task on the environment's event
 		// loop, where the promise lives.)

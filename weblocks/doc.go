@@ -81,6 +81,10 @@
 //   - A gone client (document unloaded, agent terminated) gets no more
 //     callbacks (the locks they were for are released by its termination)
 //     and its requests and queries are rejected with "InvalidStateError".
+//   - Back/forward cache (not in the spec, as Chromium does; bfcache.go):
+//     a request that must wait for a lock held by a document kept in the
+//     back/forward cache, and any query, evict the cached documents they
+//     would wait for or observe, which releases their locks.
 //
 // # Cost
 //

@@ -430,6 +430,11 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		}
 		// 2. Enqueue request in queue.
 		m.enqueue(ns, e)
+		// (A lock held by a back/forward-cached document is contended:
+		// the document is evicted, bfcache.go.)
+		if !m.grantable(ns, e) {
+			m.evictCachedHolders(ns, e.client)
+		}
 	}
 	// 6. Process the lock request queue queue.
 	m.processTheLockRequestQueue(ns)

@@ -1,0 +1,350 @@
+package browser
+
+import (
+	"net/url"
+
+	"github.com/dop251/goja"
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/html"
+)
+
+// This file navigates windows (top-level ones and frames) from script and
+// from Go, and keeps their session history and back/forward cache,
+// following HTML:
+//
+//   - https://html.spec.whatwg.org/#navigate: location.href, assign,
+//     replace and reload navigate the window's navigable (frame.navigate);
+//     replace and reload replace the current session history entry, the
+//     others push a new one (dropping the entries after the current one).
+//   - https://html.spec.whatwg.org/#unload-a-document: before the new
+//     document becomes active, the old one is unloaded: pagehide
+//     (persisted false) and unload fire at its window, then (html's
+//     Navigable.Navigate) its unloading document cleanup steps run, which
+//     is where Web Locks terminates its remaining locks and requests.
+//   - https://html.spec.whatwg.org/#traverse-the-history-by-a-delta:
+//     history.back, forward and go(delta) traverse the navigable's session
+//     history in a task (here: a goroutine, the traversal queue), going to
+//     the target entry's document: restored from the back/forward cache
+//     when it is still there (pageshow with persisted true), else loaded
+//     again from its URL (its NotRestoredReasons say why).
+//   - The back/forward cache (bfcache): a document navigated away from by
+//     a push navigation or a traversal is kept when its document's
+//     "salvageable" state is true, which here means: it is the document of
+//     a top-level traversable that Browser.Open opened (no opener, no
+//     container: auxiliary windows and iframes are not cached, reason
+//     NotRestoredNotTopLevel), and its window has no unload event listener
+//     (NotRestoredUnloadListener, as in Chromium; HTML fires unload only at
+//     documents that are not salvageable). Holding Web Locks does not make
+//     a document unsalvageable. A kept document gets pagehide with
+//     persisted true and no unload; it is not fully active until it is
+//     restored, so its tasks wait and its lock requests and queries reject
+//     with InvalidStateError, while its held locks stay held. A cached
+//     document is evicted (destroyed, which releases its locks) when
+//     another context contends for one of its locks (weblocks/bfcache.go,
+//     reason weblocks.EvictionReasonContention), when the cache is full
+//     (html.BFCacheSize, "cache-limit"), or when its entry is dropped from
+//     the session history by a new navigation.
+
+// NotRestoredReasons a window can report (Window.NotRestoredReasons), with
+// html's eviction reasons ("cache-limit") and weblocks'
+// ("web-locks-contention").
+const (
+	NotRestoredNotTopLevel     = "not-top-level-traversable"
+	NotRestoredUnloadListener  = "unload-listener"
+	NotRestoredReplaced        = "replaced"
+	NotRestoredHistoryDropped  = "history-entry-dropped"
+	NotRestoredNeverCached     = "not-cached"
+	notRestoredEvictedFallback = "evicted"
+)
+
+// navHistory is a navigation's history handling: push (the default),
+// replace, or a traversal to entry traverse (-1: none).
+type navHistory struct {
+	replace  bool
+	traverse int
+	reasons  []string // a traversal's NotRestoredReasons
+}
+
+// sessionEntry is a session history entry of a navigable.
+type sessionEntry struct {
+	url *url.URL
+	// win is the window of the entry's document while it is active or
+	// kept in the back/forward cache (nil: load url again).
+	win *Window
+	// reasons: why the entry's document was not kept.
+	reasons []string
+}
+
+// replaceDocument is the part of HTML's navigate and "apply the history
+// step" that swaps documents: the frame's current window is hidden (kept
+// in the back/forward cache) or unloaded (its unload events fire on its
+// event loop, which this waits for; its frames are destroyed; its realm
+// closed), then u's Document becomes the navigable's active document and,
+// for an unloaded one, the old Document's unloading document cleanup steps
+// run. It runs off every event loop.
+func (f *frame) replaceDocument(u *url.URL, h navHistory) (*html.Document, error) {
+	f.mu.Lock()
+	old := f.child
+	f.child = nil
+	f.mu.Unlock()
+	keep, reasons := false, []string(nil)
+	if old != nil {
+		keep, reasons = old.leave(f.mayCache() && !h.replace)
+	}
+	doc, err := f.nav.Navigate(u, html.NavigateOptions{KeepInBFCache: keep})
+	if old != nil {
+		f.recordLeft(old, keep, reasons, h.replace)
+	}
+	return doc, err
+}
+
+// mayCache: only top-level traversables of Browser.Open keep documents.
+func (f *frame) mayCache() bool { return f.top }
+
+// leave fires the page-hiding events at the window being navigated away
+// from, on its event loop (waited for), and decides whether it is kept in
+// the back/forward cache (cacheable: the navigation allows it). A kept
+// window gets pagehide (persisted true); any other gets pagehide
+// (persisted false) and unload, and its realm and frames are closed. It
+// returns the reasons the document was not kept.
+func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
+	if !cacheable {
+		if w.frame != nil && !w.frame.top {
+			reasons = []string{NotRestoredNotTopLevel}
+		} else {
+			reasons = []string{NotRestoredReplaced}
+		}
+	}
+	done := make(chan struct{})
+	if w.realm.QueueTask(func(*goja.Runtime) {
+		defer close(done)
+		w.s.guard(func() {
+			// "salvageable": no unload listener.
+			if cacheable && w.realm.HasEventListeners("unload") {
+				reasons = append(reasons, NotRestoredUnloadListener)
+			}
+			keep = cacheable && len(reasons) == 0
+			if keep {
+				w.realm.FirePageTransitionEvent("pagehide", true)
+				w.updateVisibility(true)
+				return
+			}
+			w.fireUnloadEvents()
+		})
+	}) {
+		select {
+		case <-done:
+		case <-w.s.ctx.Done():
+		}
+	}
+	if !keep {
+		w.closeRealms(nil)
+	}
+	return keep, reasons
+}
+
+// recordLeft notes in the current entry what became of its window.
+func (f *frame) recordLeft(old *Window, keep bool, reasons []string, replaced bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if replaced || f.index >= len(f.entries) {
+		return
+	}
+	e := f.entries[f.index]
+	if keep {
+		e.win, e.reasons = old, nil
+	} else {
+		e.win, e.reasons = nil, reasons
+	}
+}
+
+// commitEntry updates the session history once cw is the frame's window:
+// a push appends an entry after the current one (dropping those after it,
+// whose cached documents are evicted), a replace replaces the current one,
+// a traversal makes its target current.
+func (f *frame) commitEntry(h navHistory, cw *Window) {
+	e := &sessionEntry{url: cw.URL(), win: cw}
+	var dropped []*sessionEntry
+	f.mu.Lock()
+	switch {
+	case len(f.entries) == 0:
+		f.entries, f.index = []*sessionEntry{e}, 0
+	case h.traverse >= 0 && h.traverse < len(f.entries):
+		f.index = h.traverse
+		f.entries[f.index] = e
+	case h.replace:
+		f.entries[f.index] = e
+	default:
+		dropped = append(dropped, f.entries[f.index+1:]...)
+		f.entries = append(f.entries[:f.index+1:f.index+1], e)
+		f.index++
+	}
+	cw.notRestored = h.reasons
+	f.mu.Unlock()
+	for _, d := range dropped {
+		if d.win != nil {
+			d.win.discardCached(NotRestoredHistoryDropped)
+		}
+	}
+}
+
+// discardCached evicts a window's document from the back/forward cache
+// (it unloads, releasing its locks) and closes its realm.
+func (w *Window) discardCached(reason string) {
+	w.htmlDoc.EvictFromBackForwardCache(reason)
+	w.closeRealms(nil)
+}
+
+// historyHooks give window.history the frame's session history.
+func (w *Window) historyHooks() bindings.HistoryHooks {
+	return bindings.HistoryHooks{
+		Length: func() int {
+			f := w.frame
+			if f == nil {
+				return 1
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return max(1, len(f.entries))
+		},
+		Traverse:    func(delta int) { w.traverseByScript(delta) },
+		FullyActive: w.htmlDoc.IsFullyActive,
+	}
+}
+
+// traverseByScript is history.go(delta) from w: the traversal runs in
+// parallel (the traversable's session history traversal queue), after the
+// calling task.
+func (w *Window) traverseByScript(delta int) {
+	f := w.frame
+	if f == nil {
+		return
+	}
+	s := w.s
+	s.busy.Add(1)
+	go func() {
+		defer s.busy.Add(-1)
+		s.guard(func() { f.traverse(w, delta) })
+	}()
+}
+
+// Traverse is history.go(delta) from Go: it starts the traversal of the
+// navigable of w (a window Browser.Open opened, or one of its later
+// windows) and returns; Current tells the window then active.
+func (w *Window) Traverse(delta int) { w.traverseByScript(delta) }
+
+// traverse is "traverse the history by a delta" for the navigable whose
+// window from was active when it was asked (a stale request does
+// nothing): delta 0 reloads; otherwise the target entry's document is
+// restored from the back/forward cache, or loaded again.
+func (f *frame) traverse(from *Window, delta int) {
+	f.mu.Lock()
+	target := f.index + delta
+	if f.child != from || f.gone || target < 0 || target >= len(f.entries) {
+		f.mu.Unlock()
+		return
+	}
+	e := f.entries[target]
+	entryURL, win, reasons := e.url, e.win, e.reasons
+	if delta == 0 {
+		f.mu.Unlock()
+		f.navigateWith(entryURL, nil, navHistory{traverse: -1, replace: true})
+		return
+	}
+	f.gen++
+	gen := f.gen
+	f.mu.Unlock()
+	if win != nil && win.InBackForwardCache() {
+		if f.restore(from, win, target) {
+			return
+		}
+	}
+	if win != nil {
+		r := win.htmlDoc.EvictionReason()
+		if r == "" {
+			r = notRestoredEvictedFallback
+		}
+		reasons = []string{r}
+		win.closeRealms(nil)
+	}
+	if len(reasons) == 0 {
+		reasons = []string{NotRestoredNeverCached}
+	}
+	f.load(gen, entryURL, nil, navHistory{traverse: target, reasons: reasons})
+}
+
+// restore makes the cached window cached active again (html's
+// Navigable.Restore, which lets its waiting tasks run) after from was hidden
+// or unloaded, and fires pageshow with persisted true at it.
+func (f *frame) restore(from, cached *Window, target int) bool {
+	f.mu.Lock()
+	if f.child != from {
+		f.mu.Unlock()
+		return false
+	}
+	f.child = nil
+	f.mu.Unlock()
+	keep, reasons := from.leave(f.mayCache())
+	if err := f.nav.Restore(cached.htmlDoc, keep); err != nil {
+		// Evicted meanwhile: the caller loads the entry again.
+		return false
+	}
+	f.recordLeft(from, keep, reasons, false)
+	f.mu.Lock()
+	f.child = cached
+	f.index = target
+	cached.notRestored = nil
+	f.mu.Unlock()
+	cached.realm.QueueTask(func(*goja.Runtime) {
+		cached.s.guard(func() {
+			cached.updateVisibility(false)
+			cached.realm.FirePageTransitionEvent("pageshow", true)
+		})
+	})
+	return true
+}
+
+// updateVisibility is HTML's "update the visibility state" of the window's
+// document (hidden or visible): on a change, visibilitychange fires at the
+// document.
+func (w *Window) updateVisibility(hidden bool) {
+	if w.realm.SetVisibilityState(hidden) {
+		w.realm.FireBubblingEventAt(w.documentObject(), "visibilitychange")
+	}
+}
+
+// topFrame gives a top-level window of Browser.Open its traversable, so
+// that it navigates like the others.
+func (b *Browser) topFrame(w *Window) {
+	f := &frame{s: b, nav: w.htmlDoc.Navigable(), popup: true, noopener: true, top: true, loaded: make(chan struct{}), child: w}
+	f.markLoaded()
+	f.entries = []*sessionEntry{{url: w.URL(), win: w}}
+	w.frame = f
+}
+
+// Current is the window now active in w's navigable: w itself unless the
+// navigable was navigated since (then the window of its new document, or
+// nil while that one loads or after the navigable was closed).
+func (w *Window) Current() *Window {
+	if w.frame == nil {
+		return w
+	}
+	return w.frame.activeWindow()
+}
+
+// NotRestoredReasons says why the window's document was loaded again by a
+// history traversal instead of being restored from the back/forward cache
+// (nil when it was not made by a traversal, or was restored).
+func (w *Window) NotRestoredReasons() []string {
+	if f := w.frame; f != nil {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+	}
+	return append([]string(nil), w.notRestored...)
+}
+
+// InBackForwardCache reports whether the window's document is kept in the
+// back/forward cache (navigated away from, not fully active, restorable).
+func (w *Window) InBackForwardCache() bool {
+	return w.htmlDoc != nil && w.htmlDoc.InBackForwardCache() == w.htmlDoc
+}

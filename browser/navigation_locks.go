@@ -1,0 +1,47 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/weblocks"
+)
+
+// LockState is what an environment holds and waits for in the Web Locks
+// lock managers of its user agent.
+type LockState struct {
+	Held    []weblocks.LockInfo
+	Pending []weblocks.LockInfo
+}
+
+// EnvironmentLockState inspects, from the browser side, the held locks and
+// pending requests of the environment env in every lock manager of ua. It
+// does not count as a query: a document in the back/forward cache is not
+// evicted by it.
+func EnvironmentLockState(ctx context.Context, ua *html.UserAgent, env *html.EnvironmentSettingsObject) (LockState, error) {
+	var st LockState
+	id := env.ID()
+	for _, m := range weblocks.LockManagers(ua) {
+		s, err := m.Snapshot(ctx)
+		if err != nil {
+			return st, err
+		}
+		for _, l := range s.Held {
+			if l.ClientID == id {
+				st.Held = append(st.Held, l)
+			}
+		}
+		for _, l := range s.Pending {
+			if l.ClientID == id {
+				st.Pending = append(st.Pending, l)
+			}
+		}
+	}
+	return st, nil
+}
+
+// LockState is EnvironmentLockState for the window's environment (its
+// document's, whether active, in the back/forward cache or unloaded).
+func (w *Window) LockState(ctx context.Context) (LockState, error) {
+	return EnvironmentLockState(ctx, w.s.eng.ua, w.env)
+}

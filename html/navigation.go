@@ -1,0 +1,79 @@
+package html
+
+// This file adds the back/forward cache's eviction to the navigables of
+// document.go (which keep documents navigated away from with
+// NavigateOptions.KeepInBFCache, and bring them back with Restore).
+//
+// HTML keeps such a document in its session history entry's document
+// state while its salvageable state is true; it is not fully active
+// there (https://html.spec.whatwg.org/#fully-active), so tasks queued for
+// it wait and APIs that require a fully active document (Web Locks'
+// request and query) reject. When something makes the cached document
+// unrestorable, the user agent evicts it: HTML's "destroy a document and
+// its descendants" on it, which unloads it and runs its unloading document
+// cleanup steps (releasing, for Web Locks, its held locks and pending
+// requests). Eviction is not specified step by step by HTML; the reasons
+// follow Chromium's NotRestoredReasons.
+
+// InBackForwardCache reports whether d, or a document whose descendant d
+// is, is kept in its navigable's back/forward cache (and not evicted). It
+// returns that cached document, or nil.
+func (d *Document) InBackForwardCache() *Document {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	return d.cachedAncestorLocked()
+}
+
+func (d *Document) cachedAncestorLocked() *Document {
+	for d != nil && !d.destroyed {
+		n := d.navigable
+		if n == nil || n.destroyed {
+			return nil
+		}
+		for _, h := range n.history {
+			if h == d {
+				return d
+			}
+		}
+		if n.active != d {
+			return nil
+		}
+		d = n.container
+	}
+	return nil
+}
+
+// EvictFromBackForwardCache evicts d's cached document (see
+// InBackForwardCache) for the given reason: it leaves its navigable's
+// back/forward cache and is destroyed with its descendants, running their
+// unloading document cleanup steps (on the calling goroutine). It reports
+// whether a document was evicted.
+func (d *Document) EvictFromBackForwardCache(reason string) bool {
+	ua := d.ua
+	ua.navMu.Lock()
+	c := d.cachedAncestorLocked()
+	if c == nil {
+		ua.navMu.Unlock()
+		return false
+	}
+	n := c.navigable
+	for i, h := range n.history {
+		if h == c {
+			n.history = append(n.history[:i], n.history[i+1:]...)
+			break
+		}
+	}
+	c.evicted = reason
+	docs := c.unloadADocumentAndItsDescendantsLocked(nil, true)
+	ua.navMu.Unlock()
+	ua.runUnload(docs)
+	return true
+}
+
+// EvictionReason is why d was evicted from the back/forward cache ("" if
+// it was not).
+func (d *Document) EvictionReason() string {
+	d.ua.navMu.RLock()
+	defer d.ua.navMu.RUnlock()
+	return d.evicted
+}

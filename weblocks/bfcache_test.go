@@ -1,0 +1,67 @@
+package weblocks
+
+import (
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/gowebengine/weblocks/html"
+)
+
+// cacheAway navigates env's document away, keeping it in the back/forward
+// cache, and returns it.
+func cacheAway(t *testing.T, env *html.EnvironmentSettingsObject) *html.Document {
+	t.Helper()
+	doc := env.AssociatedDocument()
+	if _, err := doc.Navigable().Navigate(&url.URL{Scheme: "https", Host: "a.test", Path: "/next"}, html.NavigateOptions{KeepInBFCache: true}); err != nil {
+		t.Fatal(err)
+	}
+	if doc.InBackForwardCache() != doc {
+		t.Fatal("not cached")
+	}
+	return doc
+}
+
+// TestBFCacheContentionEvicts: a cached document keeps its lock while no
+// one else wants it (another name does not count); a request for it from
+// another window or a worker, or a query, evicts the document, which
+// releases the lock and grants the waiter.
+func TestBFCacheContentionEvicts(t *testing.T) {
+	for _, how := range []string{"window", "worker", "query"} {
+		t.Run(how, func(t *testing.T) {
+			ua := newUA(t)
+			a := openWindow(t, ua, "https://a.test/")
+			request(t, a, "L", Options{}).await()
+			doc := cacheAway(t, a)
+			other := openWindow(t, ua, "https://a.test/other")
+			request(t, other, "M", Options{}).await()
+			if doc.InBackForwardCache() != doc {
+				t.Fatal("a request for another name evicted the cached document")
+			}
+			var r *tracked
+			switch how {
+			case "window":
+				r = request(t, other, "L", Options{})
+			case "worker":
+				r = request(t, startWorker(t, other, "https://a.test/w.js"), "L", Options{})
+			case "query":
+				s := query(t, other)
+				if len(s.Held) != 2 {
+					t.Fatalf("query saw %v", s.Held)
+				}
+				// The query alone evicts: L becomes available.
+				deadline := time.Now().Add(10 * time.Second)
+				for !doc.IsUnloaded() && time.Now().Before(deadline) {
+					time.Sleep(time.Millisecond)
+				}
+				r = request(t, other, "L", Options{IfAvailable: true})
+			}
+			if h := r.await(); h.lock == nil {
+				t.Fatal("L was not available")
+			}
+			if doc.InBackForwardCache() != nil || doc.EvictionReason() != EvictionReasonContention || !doc.IsUnloaded() {
+				t.Fatalf("after contention: cached %v reason %q", doc.InBackForwardCache(), doc.EvictionReason())
+			}
+		})
+	}
+}
