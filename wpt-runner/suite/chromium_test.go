@@ -250,24 +250,3 @@ func TestChromiumDeviations(t *testing.T) {
 		t.Logf("%s:\n%s", u, res)
 	}
 }
-
-// TestIframeTestsInChromium runs testdata/iframes: tests ready for the suite
-// once the go product loads iframes. Chromium must pass all of them.
-func TestIframeTestsInChromium(t *testing.T) {
-	testenv.Chromium(t)
-	u := "/iframes/frames.https.window.html"
-	results := runAll(t, layers{Root(), os.DirFS("testdata")}, []string{u})
-	res, ok := results[u]
-	if !ok {
-		return
-	}
-	bad := res.Status != 0 || len(res.Tests) == 0
-	for _, st := range res.Tests {
-		if st.Status != 0 {
-			bad = true
-		}
-	}
-	if bad {
-		t.Errorf("%s:\n%s", u, res)
-	}
-}

@@ -1,7 +1,5 @@
 // META: title=Web Locks API: locks of iframes
 // META: script=/web-locks/resources/helpers.js
-// Ready for the bundled suite once the go product loads iframes: Chromium
-// passes every subtest (TestIframeTestsInChromium).
 'use strict';
 
 function addFrame(t) {
@@ -66,3 +64,28 @@ promise_test(async t => {
   const fromFrame = await iframe.contentWindow.navigator.locks.query();
   assert_equals(fromFrame.held.find(i => i.name === mine).clientId, parentId, 'the frame sees the same ids');
 }, 'A same-origin iframe shares the lock manager and has its own clientId');
+
+promise_test(async t => {
+  const iframe = addFrame(t);
+  const w = iframe.contentWindow;
+  assert_equals(w.navigator.locks, w.navigator.locks, 'an object reached twice is the same object');
+  const p = w.navigator.locks.request(uniqueName(), lock => lock.name.length > 0);
+  assert_true(p instanceof w.Promise, 'the promise is the frame\'s');
+  assert_false(p instanceof Promise, 'the promise is not the parent\'s');
+  assert_true(await p, 'the frame\'s lock was granted');
+  let err;
+  try {
+    w.document.createElement('');
+  } catch (e) {
+    err = e;
+  }
+  assert_true(err instanceof w.DOMException, 'the exception is the frame\'s DOMException');
+  assert_false(err instanceof DOMException, 'not the parent\'s');
+  assert_equals(err.name, 'InvalidCharacterError');
+  const inc = w.Function('a', 'return a + 1');
+  assert_equals(inc(1), 2, 'a function of the frame is called synchronously');
+  const seen = [];
+  w.navigator.locks.request(uniqueName(), () => { seen.push('frame callback'); });
+  await w.navigator.locks.query();
+  assert_array_equals(seen, ['frame callback'], 'the frame ran its callback');
+}, 'A same-origin iframe\'s objects, functions, promises and exceptions are reached synchronously');
