@@ -58,25 +58,6 @@ var supportedExtAttrs = map[string]string{
 	"IsHTMLDDA":                   "hint: document.all emulation not modelled (typeof stays object)",
 }
 
-// Unsupported lists the constructs the generator rejects, by name, with
-// why. A definition using one fails with an error naming it.
-var Unsupported = map[string]string{}
-
-// renamedExtAttrs are the legacy extended attributes' former names: the
-// validator warns about them ("renamed-legacy"), and the generator reads
-// them as their current names. (A copy of idl's list; idl does not export
-// it.)
-var renamedExtAttrs = map[string]string{
-	"NoInterfaceObject":    "LegacyNoInterfaceObject",
-	"LenientSetter":        "LegacyLenientSetter",
-	"LenientThis":          "LegacyLenientThis",
-	"TreatNonObjectAsNull": "LegacyTreatNonObjectAsNull",
-	"Unforgeable":          "LegacyUnforgeable",
-	"NamedConstructor":     "LegacyFactoryFunction",
-	"OverrideBuiltins":     "LegacyOverrideBuiltIns",
-	"TreatNullAs":          "LegacyNullToEmptyString",
-}
-
 // normalizeExtAttrs renames the legacy names of extended attributes and
 // drops the ones the generator does not know: the validator reports
 // those with a warning ("unknown-extended-attribute"), and no binding
@@ -84,7 +65,7 @@ var renamedExtAttrs = map[string]string{
 func normalizeExtAttrs(l *idl.ExtAttrList) {
 	keep := l.List[:0]
 	for _, a := range l.List {
-		if to, ok := renamedExtAttrs[a.Name]; ok {
+		if to, ok := idl.RenamedExtendedAttribute(a.Name); ok {
 			c := *a
 			c.Name = to
 			if to == "LegacyNullToEmptyString" {

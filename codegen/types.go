@@ -317,9 +317,6 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		}
 		return ti, nil
 	case t.Generic != "":
-		if why, bad := Unsupported[t.Generic]; bad {
-			return nil, posErrorf(t.Pos(), "unsupported type %s: %s", t.Generic, why)
-		}
 		subs := make([]*tinfo, len(t.Subtypes))
 		for i, s := range t.Subtypes {
 			si, err := g.typeOf(s)

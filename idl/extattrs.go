@@ -139,6 +139,16 @@ var renamedExtAttrs = map[string]string{
 	"TreatNullAs":          "LegacyNullToEmptyString",
 }
 
+// RenamedExtendedAttribute returns the current name of an extended
+// attribute that Web IDL renamed (NoInterfaceObject is now
+// LegacyNoInterfaceObject, TreatNullAs LegacyNullToEmptyString...): the
+// validator warns about the old names ("renamed-legacy"), and the bindings
+// generator reads them as their current names.
+func RenamedExtendedAttribute(name string) (current string, ok bool) {
+	current, ok = renamedExtAttrs[name]
+	return current, ok
+}
+
 // formOf returns the syntactic form of an extended attribute.
 func formOf(a *ExtendedAttribute) extAttrForm {
 	if a.RHS == nil {
