@@ -206,37 +206,8 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 		return nil, ErrWorkerOrigin
 	}
 	agent := ObtainADedicatedOrSharedWorkerAgent(owner, false)
-	// Set up a worker environment settings object:
-	// 1. Let inherited origin be outside settings's origin.
-	// 2. Let realm be the Realm of the worker's execution context (JS layer).
-	// 3. Let worker global scope be realm's global object (JS layer).
-	// 4. Let settings object be a new environment settings object whose
-	//    origin is a unique opaque origin if worker global scope's url's
-	//    scheme is "data", and inherited origin otherwise.
-	o := owner.origin
-	if isData {
-		o = origin.NewOpaque()
-	}
-	env := &EnvironmentSettingsObject{
-		kind: DedicatedWorkerEnvironment,
-		// 5. Set settings object's id to a new unique opaque string,
-		id: uuid.NewString(),
-		// creation URL to worker global scope's url,
-		creationURL: cloneURL(scriptURL),
-		// top-level creation URL and top-level origin to outside settings's.
-		topLevelCreationURL: owner.topLevelCreationURL,
-		topLevelOrigin:      owner.topLevelOrigin,
-		origin:              o,
-		agent:               agent,
-		ua:                  owner.ua,
-		owner:               owner,
-		crossSiteAncestor:   owner.crossSiteAncestor,
-	}
-	env.secure = isASecureContext(env, nil)
-	env.init()
-	agent.mu.Lock()
-	agent.envs = append(agent.envs, env)
-	agent.mu.Unlock()
+	env := setUpAWorkerEnvironmentSettingsObject(DedicatedWorkerEnvironment, owner, scriptURL, agent)
+	env.owner = owner
 	owner.wmu.Lock()
 	// Forget terminated workers first so the list stays bounded.
 	live := owner.workers[:0]
@@ -249,6 +220,45 @@ func NewDedicatedWorker(owner *EnvironmentSettingsObject, scriptURL *url.URL) (*
 	owner.workers = append(live, env)
 	owner.wmu.Unlock()
 	return env, nil
+}
+
+// setUpAWorkerEnvironmentSettingsObject is
+// https://html.spec.whatwg.org/multipage/workers.html#set-up-a-worker-environment-settings-object
+// for a new worker of kind running scriptURL in agent, with outside
+// settings outside (the JavaScript realm and global of steps 2-3 are the
+// embedder's). The environment is added to the agent's environments.
+func setUpAWorkerEnvironmentSettingsObject(kind EnvironmentKind, outside *EnvironmentSettingsObject, scriptURL *url.URL, agent *Agent) *EnvironmentSettingsObject {
+	// 1. Let inherited origin be outside settings's origin.
+	// 4. Let settings object be a new environment settings object whose
+	//    origin is a unique opaque origin if worker global scope's url's
+	//    scheme is "data", and inherited origin otherwise.
+	o := outside.origin
+	if strings.EqualFold(scriptURL.Scheme, "data") {
+		o = origin.NewOpaque()
+	}
+	env := &EnvironmentSettingsObject{
+		kind: kind,
+		// 5. Set settings object's id to a new unique opaque string,
+		id: uuid.NewString(),
+		// creation URL to worker global scope's url,
+		creationURL: cloneURL(scriptURL),
+		// top-level creation URL and top-level origin to outside settings's.
+		topLevelCreationURL: outside.topLevelCreationURL,
+		topLevelOrigin:      outside.topLevelOrigin,
+		origin:              o,
+		agent:               agent,
+		ua:                  outside.ua,
+		crossSiteAncestor:   outside.crossSiteAncestor,
+		// "Is a secure context", step 1.2: a WorkerGlobalScope is one when
+		// its owner set[0]'s relevant settings object is, and a new
+		// worker's first owner is outside settings's.
+		secure: outside.secure,
+	}
+	env.init()
+	agent.mu.Lock()
+	agent.envs = append(agent.envs, env)
+	agent.mu.Unlock()
+	return env
 }
 
 // ObtainADedicatedOrSharedWorkerAgent is HTML's "obtain a dedicated/shared

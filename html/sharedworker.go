@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/uuid"
-
 	"github.com/gowebengine/weblocks/html/origin"
 	"github.com/gowebengine/weblocks/storage"
 )
@@ -157,28 +155,7 @@ func ObtainSharedWorker(outside *EnvironmentSettingsObject, u *url.URL, name str
 	//       outside settings, outside port, and options: what the user
 	//       agent part of it needs is made here.
 	agent := ObtainADedicatedOrSharedWorkerAgent(outside, true)
-	o := outside.origin
-	if isData {
-		o = origin.NewOpaque()
-	}
-	env := &EnvironmentSettingsObject{
-		kind:                SharedWorkerEnvironment,
-		id:                  uuid.NewString(),
-		creationURL:         cloneURL(u),
-		topLevelCreationURL: outside.topLevelCreationURL,
-		topLevelOrigin:      outside.topLevelOrigin,
-		origin:              o,
-		agent:               agent,
-		ua:                  ua,
-		crossSiteAncestor:   outside.crossSiteAncestor,
-		// "is a secure context" for a WorkerGlobalScope: its owner
-		// set[0]'s relevant settings object's.
-		secure: callerIsSecure,
-	}
-	env.init()
-	agent.mu.Lock()
-	agent.envs = append(agent.envs, env)
-	agent.mu.Unlock()
+	env := setUpAWorkerEnvironmentSettingsObject(SharedWorkerEnvironment, outside, u, agent)
 	// Run a worker, step 9 (is shared): set worker global scope's
 	// constructor URL to url, its constructor storage key to outside
 	// storage key, and its name to options["name"].
