@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // BlobMethods is implemented by the Go implementation of the IDL interface
@@ -38,8 +38,8 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 		Name:              "Blob",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argBlobParts webidl.Optional[[]Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argBlobParts = webidl.Some(idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, v))
@@ -48,7 +48,7 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argOptions = idlFromBlobPropertyBag(r, v)
 			} else {
-				argOptions = idlFromBlobPropertyBag(r, goja.Undefined())
+				argOptions = idlFromBlobPropertyBag(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argBlobParts, argOptions)
 			if err != nil {
@@ -58,7 +58,7 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "size", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[BlobMethods](r, this, "Blob")
 					res, err := self.Size()
 					if err != nil {
@@ -68,7 +68,7 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "type", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[BlobMethods](r, this, "Blob")
 					res, err := self.Type()
 					if err != nil {
@@ -78,7 +78,7 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "slice", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[BlobMethods](r, call.This, "Blob")
 					var argStart webidl.Optional[int64]
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -99,8 +99,8 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 					return idlToBlob(r, res)
 				}},
 			{Name: "text", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[BlobMethods](r, call.This, "Blob")
 						res, err := self.Text()
 						if err != nil {
@@ -110,8 +110,8 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "arrayBuffer", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[BlobMethods](r, call.This, "Blob")
 						res, err := self.ArrayBuffer()
 						if err != nil {
@@ -121,8 +121,8 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[BlobMethods](r, call.This, "Blob")
 						res, err := self.Bytes()
 						if err != nil {
@@ -145,7 +145,7 @@ type BlobPropertyBag struct {
 
 // idlReadDictBlobPropertyBag reads the members of BlobPropertyBag from obj (nil for undefined
 // or null).
-func idlReadDictBlobPropertyBag(r *webidl.Realm, obj *goja.Object, d *BlobPropertyBag) {
+func idlReadDictBlobPropertyBag(r *webidl.Realm, obj *sobek.Object, d *BlobPropertyBag) {
 	if v := r.DictionaryMember(obj, "endings"); v != nil {
 		d.Endings = idlFromEndingType(r, v)
 	} else {
@@ -159,9 +159,9 @@ func idlReadDictBlobPropertyBag(r *webidl.Realm, obj *goja.Object, d *BlobProper
 }
 
 // idlWriteDictBlobPropertyBag writes the members of BlobPropertyBag to obj.
-func idlWriteDictBlobPropertyBag(r *webidl.Realm, obj *goja.Object, d *BlobPropertyBag) {
-	_ = obj.DefineDataProperty("endings", idlToEndingType(r, d.Endings), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("type", idlToDOMString(r, d.Type), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictBlobPropertyBag(r *webidl.Realm, obj *sobek.Object, d *BlobPropertyBag) {
+	_ = obj.DefineDataProperty("endings", idlToEndingType(r, d.Endings), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("type", idlToDOMString(r, d.Type), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // EndingType is the IDL enumeration EndingType.

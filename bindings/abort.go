@@ -1,9 +1,9 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 // abortSignalImpl is the Go implementation behind an AbortSignal object.
@@ -13,7 +13,7 @@ type abortSignalImpl struct {
 	// reason caches the JavaScript value of an abort reason dom created
 	// (the default AbortError or TimeoutError DOMException), so that
 	// signal.reason returns the same object every time.
-	reason goja.Value
+	reason sobek.Value
 }
 
 // abortControllerImpl is the Go implementation behind an AbortController.
@@ -45,9 +45,9 @@ func (r *Realm) newAbortController() *abortControllerImpl {
 
 // abortReason is the signal's abort reason as a JavaScript value
 // (undefined when not aborted).
-func (s *abortSignalImpl) abortReason() goja.Value {
+func (s *abortSignalImpl) abortReason() sobek.Value {
 	if !s.sig.Aborted() {
-		return goja.Undefined()
+		return sobek.Undefined()
 	}
 	reason := s.sig.Reason()
 	if jr, ok := reason.(*jsReason); ok {
@@ -83,7 +83,7 @@ func (r *Realm) abortSignalAny(signals []*abortSignalImpl) *abortSignalImpl {
 }
 
 // abortSignalAbort is the static AbortSignal.abort(reason).
-func (r *Realm) abortSignalAbort(reason goja.Value) *abortSignalImpl {
+func (r *Realm) abortSignalAbort(reason sobek.Value) *abortSignalImpl {
 	return r.signalImpl(dom.AbortSignalAbort(toReason(reason)))
 }
 

@@ -1,10 +1,10 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // Integration API for code that builds on realms (the go product): all of
@@ -21,7 +21,7 @@ func (r *Realm) IDL() *webidl.Realm { return r.idl }
 // InterfacePrototype returns the interface prototype object of an
 // interface installed in the realm (for example "EventTarget" or "Event"),
 // or nil.
-func (r *Realm) InterfacePrototype(name string) *goja.Object {
+func (r *Realm) InterfacePrototype(name string) *sobek.Object {
 	if io := r.idl.Interface(name); io != nil {
 		return io.Prototype
 	}
@@ -33,9 +33,9 @@ func (r *Realm) InterfacePrototype(name string) *goja.Object {
 // EventTarget.prototype). Use it for objects such as Worker whose
 // prototype inherits from EventTarget.prototype; addEventListener,
 // dispatchEvent and event handler attributes work on it.
-func (r *Realm) NewEventTargetObject(proto *goja.Object) *goja.Object {
+func (r *Realm) NewEventTargetObject(proto *sobek.Object) *sobek.Object {
 	impl := r.newEventTargetImpl(&dom.EventTarget{})
-	obj := r.idl.Wrap(impl, "EventTarget").(*goja.Object)
+	obj := r.idl.Wrap(impl, "EventTarget").(*sobek.Object)
 	if proto != nil {
 		_ = obj.SetPrototype(proto)
 	}
@@ -44,8 +44,8 @@ func (r *Realm) NewEventTargetObject(proto *goja.Object) *goja.Object {
 
 // eventTargetOf returns the EventTarget implementation behind a platform
 // object (the global object included), or nil.
-func (r *Realm) eventTargetOf(v goja.Value) *eventTargetImpl {
-	if obj, ok := v.(*goja.Object); ok && obj == r.global {
+func (r *Realm) eventTargetOf(v sobek.Value) *eventTargetImpl {
+	if obj, ok := v.(*sobek.Object); ok && obj == r.global {
 		return r.globalTarget
 	}
 	impl, ok := r.idl.Implements(v, "EventTarget")
@@ -63,33 +63,33 @@ func (r *Realm) eventTargetOf(v goja.Value) *eventTargetImpl {
 // interface prototype object or the global object. The accessors work on
 // any EventTarget platform object; on the global object an "error"
 // handler is an OnErrorEventHandler (five-argument call, true cancels).
-func (r *Realm) DefineEventHandlerAttributes(obj *goja.Object, types ...string) {
+func (r *Realm) DefineEventHandlerAttributes(obj *sobek.Object, types ...string) {
 	for _, typ := range types {
 		typ := typ
 		name := "on" + typ
-		get := r.newFunction("get "+name, 0, func(call goja.FunctionCall) goja.Value {
+		get := r.newFunction("get "+name, 0, func(call sobek.FunctionCall) sobek.Value {
 			t := r.eventTargetOf(r.thisOrGlobal(call.This))
 			if t == nil {
 				panic(r.idl.NewError(webidl.TypeError, webidl.IllegalInvocation))
 			}
 			return r.eventHandlerGet(t, typ)
 		})
-		set := r.newFunction("set "+name, 1, func(call goja.FunctionCall) goja.Value {
+		set := r.newFunction("set "+name, 1, func(call sobek.FunctionCall) sobek.Value {
 			this := r.thisOrGlobal(call.This)
 			t := r.eventTargetOf(this)
 			if t == nil {
 				panic(r.idl.NewError(webidl.TypeError, webidl.IllegalInvocation))
 			}
 			r.eventHandlerSet(t, this, typ, call.Argument(0), typ == "error" && t == r.globalTarget)
-			return goja.Undefined()
+			return sobek.Undefined()
 		})
-		_ = obj.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineAccessorProperty(name, get, set, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
 // thisOrGlobal maps an undefined or null this value to the global object.
-func (r *Realm) thisOrGlobal(this goja.Value) goja.Value {
-	if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
+func (r *Realm) thisOrGlobal(this sobek.Value) sobek.Value {
+	if this == nil || sobek.IsUndefined(this) || sobek.IsNull(this) {
 		return r.global
 	}
 	return this
@@ -100,7 +100,7 @@ func (r *Realm) thisOrGlobal(this goja.Value) goja.Value {
 // AbortSignal...). props become own read-only properties of the event
 // object ("data", "message", ...). It returns false when a listener
 // canceled the event, and true when target is not an EventTarget.
-func (r *Realm) FireEventAt(target *goja.Object, typ string, cancelable bool, props map[string]goja.Value) bool {
+func (r *Realm) FireEventAt(target *sobek.Object, typ string, cancelable bool, props map[string]sobek.Value) bool {
 	t := r.eventTargetOf(target)
 	if t == nil {
 		return true
@@ -111,7 +111,7 @@ func (r *Realm) FireEventAt(target *goja.Object, typ string, cancelable bool, pr
 // FireBubblingEventAt is FireEventAt for a non-cancelable event whose
 // bubbles attribute is true (DOMContentLoaded at a document). The event
 // path is target alone: an embedder's node tree is not one.
-func (r *Realm) FireBubblingEventAt(target *goja.Object, typ string) {
+func (r *Realm) FireBubblingEventAt(target *sobek.Object, typ string) {
 	if t := r.eventTargetOf(target); t != nil {
 		r.fireEvent(t.target, typ, true, false, nil)
 	}
@@ -123,25 +123,25 @@ func (r *Realm) FireBubblingEventAt(target *goja.Object, typ string) {
 func (r *Realm) ReportScriptError(se *ScriptError) { r.reportScriptError(se) }
 
 // NewDOMException creates a DOMException object of the realm.
-func (r *Realm) NewDOMException(name, message string) goja.Value {
+func (r *Realm) NewDOMException(name, message string) sobek.Value {
 	return r.domExceptionValue(dom.NewDOMException(message, name))
 }
 
 // IsPlatformObject reports whether o is a platform object of this realm
 // (an object with a Go implementation behind it).
-func (r *Realm) IsPlatformObject(o *goja.Object) bool {
+func (r *Realm) IsPlatformObject(o *sobek.Object) bool {
 	return o == r.global || r.idl.ImplOf(o) != nil
 }
 
 // DocumentObject returns the window's Document platform object (an
 // EventTarget with the Document IDL members); the embedder adds its DOM
 // to it or to Document.prototype. Nil for workers.
-func (r *Realm) DocumentObject() *goja.Object {
+func (r *Realm) DocumentObject() *sobek.Object {
 	w, ok := r.globalImpl.(*windowImpl)
 	if !ok {
 		return nil
 	}
-	obj, _ := r.idl.Wrap(w.document, "Document").(*goja.Object)
+	obj, _ := r.idl.Wrap(w.document, "Document").(*sobek.Object)
 	return obj
 }
 
@@ -162,6 +162,6 @@ func NewEventTargetBase(r *webidl.Realm) EventTargetBase {
 
 // FireEvent fires a trusted event named typ at the target (see
 // Realm.FireEventAt) and reports whether it was not canceled.
-func (b EventTargetBase) FireEvent(typ string, cancelable bool, props map[string]goja.Value) bool {
+func (b EventTargetBase) FireEvent(typ string, cancelable bool, props map[string]sobek.Value) bool {
 	return b.realm.fireEventAt(b.target, typ, cancelable, props)
 }

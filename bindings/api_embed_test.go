@@ -3,7 +3,7 @@ package bindings
 import (
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // RealmOf finds the realm made for an environment, and an EventTargetBase
@@ -16,7 +16,7 @@ func TestRealmOfAndEventTargetBase(t *testing.T) {
 		t.Fatal("RealmOf(env) is not the environment's realm")
 	}
 	var notCanceled, again bool
-	win.r.QueueTask(func(vm *goja.Runtime) {
+	win.r.QueueTask(func(vm *sobek.Runtime) {
 		base := NewEventTargetBase(win.r.IDL())
 		_ = vm.Set("t", win.r.IDL().Wrap(base.eventTargetImpl, "EventTarget"))
 		if _, err := vm.RunString(`var seen = []; t.addEventListener("x", e => { seen.push(e.type + ":" + e.isTrusted); e.preventDefault(); });`); err != nil {

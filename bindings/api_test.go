@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // The integration API the go product uses: host hooks, the document
@@ -16,14 +16,14 @@ func TestIntegrationAPI(t *testing.T) {
 	var posted []string
 	closed := 0
 	win.r.SetHostHooks(HostHooks{
-		PostMessage: func(m goja.Value, origin string, transfer []*goja.Object) error {
+		PostMessage: func(m sobek.Value, origin string, transfer []*sobek.Object) error {
 			posted = append(posted, m.String()+"@"+origin)
 			return nil
 		},
 		Close: func() { closed++ },
 	})
-	var worker *goja.Object
-	win.r.QueueTask(func(vm *goja.Runtime) {
+	var worker *sobek.Object
+	win.r.QueueTask(func(vm *sobek.Runtime) {
 		r := win.r
 		// A Worker-like interface whose prototype inherits from
 		// EventTarget.prototype, with onmessage.
@@ -33,8 +33,8 @@ func TestIntegrationAPI(t *testing.T) {
 		_ = vm.Set("worker", worker)
 		doc := r.DocumentObject()
 		_ = doc.Set("marker", 42)
-		_ = vm.Set("isPlatform", func(o *goja.Object) bool { return r.IsPlatformObject(o) })
-		_ = vm.Set("makeEx", func(name, msg string) goja.Value { return r.NewDOMException(name, msg) })
+		_ = vm.Set("isPlatform", func(o *sobek.Object) bool { return r.IsPlatformObject(o) })
+		_ = vm.Set("makeEx", func(name, msg string) sobek.Value { return r.NewDOMException(name, msg) })
 	})
 	win.exec(prelude + `
 		worker.onmessage = e => log("onmessage", e.data, e.isTrusted, e.target === worker);
@@ -50,8 +50,8 @@ func TestIntegrationAPI(t *testing.T) {
 		location.hash = "frag";
 		log(location.href);
 	`)
-	win.r.QueueTask(func(vm *goja.Runtime) {
-		win.r.FireEventAt(worker, "message", false, map[string]goja.Value{"data": vm.ToValue("payload")})
+	win.r.QueueTask(func(vm *sobek.Runtime) {
+		win.r.FireEventAt(worker, "message", false, map[string]sobek.Value{"data": vm.ToValue("payload")})
 		win.r.FireEvent("load", false, nil)
 	})
 	w.settle()
@@ -81,7 +81,7 @@ func TestIntegrationAPI(t *testing.T) {
 	wk.r.SetHostHooks(HostHooks{
 		Name:          "w1",
 		ImportScripts: func(urls []string) error { imported = append(imported, urls...); return nil },
-		PostMessage: func(m goja.Value, origin string, _ []*goja.Object) error {
+		PostMessage: func(m sobek.Value, origin string, _ []*sobek.Object) error {
 			posted = append(posted, m.String()+"@"+origin)
 			return nil
 		},
@@ -121,15 +121,15 @@ func TestConsoleFormatting(t *testing.T) {
 func TestFireBubblingEventAt(t *testing.T) {
 	w := newWorld(t)
 	win := w.window("https://example.com/")
-	var target *goja.Object
-	win.r.QueueTask(func(vm *goja.Runtime) {
+	var target *sobek.Object
+	win.r.QueueTask(func(vm *sobek.Runtime) {
 		target = win.r.NewEventTargetObject(nil)
 		_ = vm.Set("target", target)
 	})
 	win.exec(prelude + `
 		target.addEventListener("DOMContentLoaded", e => log(e.type, e.bubbles, e.cancelable, e.isTrusted, e.target === target));
 	`)
-	win.r.QueueTask(func(vm *goja.Runtime) {
+	win.r.QueueTask(func(vm *sobek.Runtime) {
 		win.r.FireBubblingEventAt(target, "DOMContentLoaded")
 		win.r.FireBubblingEventAt(vm.NewObject(), "DOMContentLoaded")
 	})

@@ -47,7 +47,7 @@ func BenchmarkRequestQueued(b *testing.B) {
 	`, b.N))
 }
 
-// BenchmarkNewWindowRealm measures creating a window realm (a goja
+// BenchmarkNewWindowRealm measures creating a window realm (a sobek
 // runtime with every interface exposed to Window installed), and reports
 // the live heap each realm keeps (live-B/realm: the heap in use after a
 // GC with b.N realms alive, less the heap before, divided by b.N).

@@ -3,8 +3,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // Interfaces holds the definitions Register added (every interface, callback
@@ -198,50 +198,50 @@ func Register(reg *webidl.Registry, impl Statics) error {
 }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
-func idlFromAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethods {
+func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
 	return webidl.As[AbortSignalMethods](r, webidl.AnyValue(v), "AbortSignal")
 }
 
 // idlToAbortSignal converts an IDL AbortSignal value to JavaScript.
-func idlToAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value {
+func idlToAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "AbortSignal")
 }
 
 // idlFromAddEventListenerOptions converts a JavaScript value to the IDL type AddEventListenerOptions.
-func idlFromAddEventListenerOptions(r *webidl.Realm, v goja.Value) AddEventListenerOptions {
+func idlFromAddEventListenerOptions(r *webidl.Realm, v sobek.Value) AddEventListenerOptions {
 	var d AddEventListenerOptions
 	idlReadDictAddEventListenerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "AddEventListenerOptions"), &d)
 	return d
 }
 
 // idlToAddEventListenerOptions converts an IDL AddEventListenerOptions value to JavaScript.
-func idlToAddEventListenerOptions(r *webidl.Realm, x AddEventListenerOptions) goja.Value {
+func idlToAddEventListenerOptions(r *webidl.Realm, x AddEventListenerOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictAddEventListenerOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromBoolean converts a JavaScript value to the IDL type boolean.
-func idlFromBoolean(r *webidl.Realm, v goja.Value) bool {
+func idlFromBoolean(r *webidl.Realm, v sobek.Value) bool {
 	return r.ToBoolean(v)
 }
 
 // idlToBoolean converts an IDL boolean value to JavaScript.
-func idlToBoolean(r *webidl.Realm, x bool) goja.Value {
+func idlToBoolean(r *webidl.Realm, x bool) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromAddEventListenerOptionsOrBoolean converts a JavaScript value to the IDL type (AddEventListenerOptions or boolean).
-func idlFromAddEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) AddEventListenerOptionsOrBoolean {
+func idlFromAddEventListenerOptionsOrBoolean(r *webidl.Realm, v sobek.Value) AddEventListenerOptionsOrBoolean {
 	v = webidl.AnyValue(v)
 	sel := -1
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 0
 	}
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 0
@@ -264,14 +264,14 @@ func idlFromAddEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) AddE
 }
 
 // idlToAddEventListenerOptionsOrBoolean converts an IDL (AddEventListenerOptions or boolean) value to JavaScript.
-func idlToAddEventListenerOptionsOrBoolean(r *webidl.Realm, x AddEventListenerOptionsOrBoolean) goja.Value {
+func idlToAddEventListenerOptionsOrBoolean(r *webidl.Realm, x AddEventListenerOptionsOrBoolean) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToAddEventListenerOptions(r, x.AddEventListenerOptions)
 	case 2:
 		return idlToBoolean(r, x.Boolean)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // AddEventListenerOptionsOrBoolean is the IDL union type (AddEventListenerOptions or boolean). Type is the 1-based index of the
@@ -289,150 +289,150 @@ const (
 )
 
 // idlFromArrayBuffer converts a JavaScript value to the IDL type ArrayBuffer.
-func idlFromArrayBuffer(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromArrayBuffer(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "ArrayBuffer", webidl.KindArrayBuffer)
 }
 
 // idlToArrayBuffer converts an IDL ArrayBuffer value to JavaScript.
-func idlToArrayBuffer(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToArrayBuffer(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromSharedArrayBuffer converts a JavaScript value to the IDL type SharedArrayBuffer.
-func idlFromSharedArrayBuffer(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromSharedArrayBuffer(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "SharedArrayBuffer")
 }
 
 // idlToSharedArrayBuffer converts an IDL SharedArrayBuffer value to JavaScript.
-func idlToSharedArrayBuffer(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToSharedArrayBuffer(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromInt8Array converts a JavaScript value to the IDL type Int8Array.
-func idlFromInt8Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromInt8Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Int8Array", "Int8Array")
 }
 
 // idlToInt8Array converts an IDL Int8Array value to JavaScript.
-func idlToInt8Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToInt8Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromInt16Array converts a JavaScript value to the IDL type Int16Array.
-func idlFromInt16Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromInt16Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Int16Array", "Int16Array")
 }
 
 // idlToInt16Array converts an IDL Int16Array value to JavaScript.
-func idlToInt16Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToInt16Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromInt32Array converts a JavaScript value to the IDL type Int32Array.
-func idlFromInt32Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromInt32Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Int32Array", "Int32Array")
 }
 
 // idlToInt32Array converts an IDL Int32Array value to JavaScript.
-func idlToInt32Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToInt32Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromUint8Array converts a JavaScript value to the IDL type Uint8Array.
-func idlFromUint8Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromUint8Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Uint8Array", "Uint8Array")
 }
 
 // idlToUint8Array converts an IDL Uint8Array value to JavaScript.
-func idlToUint8Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToUint8Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromUint16Array converts a JavaScript value to the IDL type Uint16Array.
-func idlFromUint16Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromUint16Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Uint16Array", "Uint16Array")
 }
 
 // idlToUint16Array converts an IDL Uint16Array value to JavaScript.
-func idlToUint16Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToUint16Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromUint32Array converts a JavaScript value to the IDL type Uint32Array.
-func idlFromUint32Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromUint32Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Uint32Array", "Uint32Array")
 }
 
 // idlToUint32Array converts an IDL Uint32Array value to JavaScript.
-func idlToUint32Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToUint32Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromUint8ClampedArray converts a JavaScript value to the IDL type Uint8ClampedArray.
-func idlFromUint8ClampedArray(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromUint8ClampedArray(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Uint8ClampedArray", "Uint8ClampedArray")
 }
 
 // idlToUint8ClampedArray converts an IDL Uint8ClampedArray value to JavaScript.
-func idlToUint8ClampedArray(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToUint8ClampedArray(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromBigInt64Array converts a JavaScript value to the IDL type BigInt64Array.
-func idlFromBigInt64Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromBigInt64Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "BigInt64Array", "BigInt64Array")
 }
 
 // idlToBigInt64Array converts an IDL BigInt64Array value to JavaScript.
-func idlToBigInt64Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToBigInt64Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromBigUint64Array converts a JavaScript value to the IDL type BigUint64Array.
-func idlFromBigUint64Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromBigUint64Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "BigUint64Array", "BigUint64Array")
 }
 
 // idlToBigUint64Array converts an IDL BigUint64Array value to JavaScript.
-func idlToBigUint64Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToBigUint64Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromFloat32Array converts a JavaScript value to the IDL type Float32Array.
-func idlFromFloat32Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromFloat32Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Float32Array", "Float32Array")
 }
 
 // idlToFloat32Array converts an IDL Float32Array value to JavaScript.
-func idlToFloat32Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToFloat32Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromFloat64Array converts a JavaScript value to the IDL type Float64Array.
-func idlFromFloat64Array(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromFloat64Array(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "Float64Array", "Float64Array")
 }
 
 // idlToFloat64Array converts an IDL Float64Array value to JavaScript.
-func idlToFloat64Array(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToFloat64Array(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromDataView converts a JavaScript value to the IDL type DataView.
-func idlFromDataView(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromDataView(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "DataView", webidl.KindDataView)
 }
 
 // idlToDataView converts an IDL DataView value to JavaScript.
-func idlToDataView(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToDataView(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromAllowSharedBufferSource converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)).
-func idlFromAllowSharedBufferSource(r *webidl.Realm, v goja.Value) AllowSharedBufferSource {
+func idlFromAllowSharedBufferSource(r *webidl.Realm, v sobek.Value) AllowSharedBufferSource {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -512,7 +512,7 @@ func idlFromAllowSharedBufferSource(r *webidl.Realm, v goja.Value) AllowSharedBu
 }
 
 // idlToAllowSharedBufferSource converts an IDL (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)) value to JavaScript.
-func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) goja.Value {
+func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
@@ -543,7 +543,7 @@ func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) go
 	case 14:
 		return idlToDataView(r, x.DataView)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // AllowSharedBufferSource is the IDL union type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)). Type is the 1-based index of the
@@ -585,20 +585,20 @@ const (
 )
 
 // idlFromAny converts a JavaScript value to the IDL type any.
-func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
+func idlFromAny(r *webidl.Realm, v sobek.Value) sobek.Value {
 	return webidl.AnyValue(v)
 }
 
 // idlToAny converts an IDL any value to JavaScript.
-func idlToAny(r *webidl.Realm, x goja.Value) goja.Value {
+func idlToAny(r *webidl.Realm, x sobek.Value) sobek.Value {
 	return webidl.AnyValue(x)
 }
 
 // idlFromArrayBufferView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView).
-func idlFromArrayBufferView(r *webidl.Realm, v goja.Value) ArrayBufferView {
+func idlFromArrayBufferView(r *webidl.Realm, v sobek.Value) ArrayBufferView {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -671,7 +671,7 @@ func idlFromArrayBufferView(r *webidl.Realm, v goja.Value) ArrayBufferView {
 }
 
 // idlToArrayBufferView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) value to JavaScript.
-func idlToArrayBufferView(r *webidl.Realm, x ArrayBufferView) goja.Value {
+func idlToArrayBufferView(r *webidl.Realm, x ArrayBufferView) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToInt8Array(r, x.Int8Array)
@@ -698,7 +698,7 @@ func idlToArrayBufferView(r *webidl.Realm, x ArrayBufferView) goja.Value {
 	case 12:
 		return idlToDataView(r, x.DataView)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // ArrayBufferView is the IDL union type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView). Type is the 1-based index of the
@@ -736,33 +736,33 @@ const (
 )
 
 // idlFromBlob converts a JavaScript value to the IDL type Blob.
-func idlFromBlob(r *webidl.Realm, v goja.Value) BlobMethods {
+func idlFromBlob(r *webidl.Realm, v sobek.Value) BlobMethods {
 	return webidl.As[BlobMethods](r, webidl.AnyValue(v), "Blob")
 }
 
 // idlToBlob converts an IDL Blob value to JavaScript.
-func idlToBlob(r *webidl.Realm, x BlobMethods) goja.Value {
+func idlToBlob(r *webidl.Realm, x BlobMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Blob")
 }
 
 // idlFromUSVString converts a JavaScript value to the IDL type USVString.
-func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
+func idlFromUSVString(r *webidl.Realm, v sobek.Value) string {
 	return r.ToUSVString(webidl.AnyValue(v))
 }
 
 // idlToUSVString converts an IDL USVString value to JavaScript.
-func idlToUSVString(r *webidl.Realm, x string) goja.Value {
+func idlToUSVString(r *webidl.Realm, x string) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromBlobPart converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
-func idlFromBlobPart(r *webidl.Realm, v goja.Value) BlobPart {
+func idlFromBlobPart(r *webidl.Realm, v sobek.Value) BlobPart {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 13
@@ -850,7 +850,7 @@ func idlFromBlobPart(r *webidl.Realm, v goja.Value) BlobPart {
 }
 
 // idlToBlobPart converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
-func idlToBlobPart(r *webidl.Realm, x BlobPart) goja.Value {
+func idlToBlobPart(r *webidl.Realm, x BlobPart) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToInt8Array(r, x.Int8Array)
@@ -883,7 +883,7 @@ func idlToBlobPart(r *webidl.Realm, x BlobPart) goja.Value {
 	case 15:
 		return idlToUSVString(r, x.USVString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // BlobPart is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
@@ -927,37 +927,37 @@ const (
 )
 
 // idlFromBlobPropertyBag converts a JavaScript value to the IDL type BlobPropertyBag.
-func idlFromBlobPropertyBag(r *webidl.Realm, v goja.Value) BlobPropertyBag {
+func idlFromBlobPropertyBag(r *webidl.Realm, v sobek.Value) BlobPropertyBag {
 	var d BlobPropertyBag
 	idlReadDictBlobPropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "BlobPropertyBag"), &d)
 	return d
 }
 
 // idlToBlobPropertyBag converts an IDL BlobPropertyBag value to JavaScript.
-func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) goja.Value {
+func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictBlobPropertyBag(r, obj, &x)
 	return obj
 }
 
 // idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
-func idlFromURLSearchParams(r *webidl.Realm, v goja.Value) URLSearchParamsMethods {
+func idlFromURLSearchParams(r *webidl.Realm, v sobek.Value) URLSearchParamsMethods {
 	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
 }
 
 // idlToURLSearchParams converts an IDL URLSearchParams value to JavaScript.
-func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) goja.Value {
+func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "URLSearchParams")
 }
 
 // idlFromBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
-func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
+func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
@@ -1050,7 +1050,7 @@ func idlFromBodyInit(r *webidl.Realm, v goja.Value) BodyInit {
 }
 
 // idlToBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
-func idlToBodyInit(r *webidl.Realm, x BodyInit) goja.Value {
+func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToBlob(r, x.Blob)
@@ -1085,7 +1085,7 @@ func idlToBodyInit(r *webidl.Realm, x BodyInit) goja.Value {
 	case 16:
 		return idlToUSVString(r, x.USVString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // BodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
@@ -1131,10 +1131,10 @@ const (
 )
 
 // idlFromBufferSource converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
-func idlFromBufferSource(r *webidl.Realm, v goja.Value) BufferSource {
+func idlFromBufferSource(r *webidl.Realm, v sobek.Value) BufferSource {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -1212,7 +1212,7 @@ func idlFromBufferSource(r *webidl.Realm, v goja.Value) BufferSource {
 }
 
 // idlToBufferSource converts an IDL ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) value to JavaScript.
-func idlToBufferSource(r *webidl.Realm, x BufferSource) goja.Value {
+func idlToBufferSource(r *webidl.Realm, x BufferSource) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToInt8Array(r, x.Int8Array)
@@ -1241,7 +1241,7 @@ func idlToBufferSource(r *webidl.Realm, x BufferSource) goja.Value {
 	case 13:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // BufferSource is the IDL union type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer). Type is the 1-based index of the
@@ -1281,59 +1281,59 @@ const (
 )
 
 // idlFromByteString converts a JavaScript value to the IDL type ByteString.
-func idlFromByteString(r *webidl.Realm, v goja.Value) webidl.ByteString {
+func idlFromByteString(r *webidl.Realm, v sobek.Value) webidl.ByteString {
 	return r.ToByteString(webidl.AnyValue(v))
 }
 
 // idlToByteString converts an IDL ByteString value to JavaScript.
-func idlToByteString(r *webidl.Realm, x webidl.ByteString) goja.Value {
+func idlToByteString(r *webidl.Realm, x webidl.ByteString) sobek.Value {
 	return x.Value()
 }
 
 // idlFromClient converts a JavaScript value to the IDL type Client.
-func idlFromClient(r *webidl.Realm, v goja.Value) ClientMethods {
+func idlFromClient(r *webidl.Realm, v sobek.Value) ClientMethods {
 	return webidl.As[ClientMethods](r, webidl.AnyValue(v), "Client")
 }
 
 // idlToClient converts an IDL Client value to JavaScript.
-func idlToClient(r *webidl.Realm, x ClientMethods) goja.Value {
+func idlToClient(r *webidl.Realm, x ClientMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Client")
 }
 
 // idlFromServiceWorker converts a JavaScript value to the IDL type ServiceWorker.
-func idlFromServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMethods {
+func idlFromServiceWorker(r *webidl.Realm, v sobek.Value) ServiceWorkerMethods {
 	return webidl.As[ServiceWorkerMethods](r, webidl.AnyValue(v), "ServiceWorker")
 }
 
 // idlToServiceWorker converts an IDL ServiceWorker value to JavaScript.
-func idlToServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) goja.Value {
+func idlToServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "ServiceWorker")
 }
 
 // idlFromMessagePort converts a JavaScript value to the IDL type MessagePort.
-func idlFromMessagePort(r *webidl.Realm, v goja.Value) MessagePortMethods {
+func idlFromMessagePort(r *webidl.Realm, v sobek.Value) MessagePortMethods {
 	return webidl.As[MessagePortMethods](r, webidl.AnyValue(v), "MessagePort")
 }
 
 // idlToMessagePort converts an IDL MessagePort value to JavaScript.
-func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) goja.Value {
+func idlToMessagePort(r *webidl.Realm, x MessagePortMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "MessagePort")
 }
 
 // idlFromClientOrServiceWorkerOrMessagePort converts a JavaScript value to the IDL type (Client or ServiceWorker or MessagePort).
-func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) ClientOrServiceWorkerOrMessagePort {
+func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v sobek.Value) ClientOrServiceWorkerOrMessagePort {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
 			sel = 0
@@ -1358,7 +1358,7 @@ func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) Cl
 }
 
 // idlToClientOrServiceWorkerOrMessagePort converts an IDL (Client or ServiceWorker or MessagePort) value to JavaScript.
-func idlToClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x ClientOrServiceWorkerOrMessagePort) goja.Value {
+func idlToClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x ClientOrServiceWorkerOrMessagePort) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToClient(r, x.Client)
@@ -1367,7 +1367,7 @@ func idlToClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x ClientOrServiceW
 	case 3:
 		return idlToMessagePort(r, x.MessagePort)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // ClientOrServiceWorkerOrMessagePort is the IDL union type (Client or ServiceWorker or MessagePort). Type is the 1-based index of the
@@ -1387,23 +1387,23 @@ const (
 )
 
 // idlFromUndefined converts a JavaScript value to the IDL type undefined.
-func idlFromUndefined(r *webidl.Realm, v goja.Value) webidl.Undefined {
+func idlFromUndefined(r *webidl.Realm, v sobek.Value) webidl.Undefined {
 	return webidl.Undefined{}
 }
 
 // idlToUndefined converts an IDL undefined value to JavaScript.
-func idlToUndefined(r *webidl.Realm, x webidl.Undefined) goja.Value {
-	return goja.Undefined()
+func idlToUndefined(r *webidl.Realm, x webidl.Undefined) sobek.Value {
+	return sobek.Undefined()
 }
 
 // idlFromClientOrUndefined converts a JavaScript value to the IDL type (Client or undefined).
-func idlFromClientOrUndefined(r *webidl.Realm, v goja.Value) ClientOrUndefined {
+func idlFromClientOrUndefined(r *webidl.Realm, v sobek.Value) ClientOrUndefined {
 	v = webidl.AnyValue(v)
 	sel := -1
 	if sel < 0 && webidl.IsUndefined(v) {
 		sel = 1
 	}
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
 			sel = 0
@@ -1420,14 +1420,14 @@ func idlFromClientOrUndefined(r *webidl.Realm, v goja.Value) ClientOrUndefined {
 }
 
 // idlToClientOrUndefined converts an IDL (Client or undefined) value to JavaScript.
-func idlToClientOrUndefined(r *webidl.Realm, x ClientOrUndefined) goja.Value {
+func idlToClientOrUndefined(r *webidl.Realm, x ClientOrUndefined) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToClient(r, x.Client)
 	case 2:
 		return idlToUndefined(r, x.Undefined)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // ClientOrUndefined is the IDL union type (Client or undefined). Type is the 1-based index of the
@@ -1445,97 +1445,97 @@ const (
 )
 
 // idlFromClientQueryOptions converts a JavaScript value to the IDL type ClientQueryOptions.
-func idlFromClientQueryOptions(r *webidl.Realm, v goja.Value) ClientQueryOptions {
+func idlFromClientQueryOptions(r *webidl.Realm, v sobek.Value) ClientQueryOptions {
 	var d ClientQueryOptions
 	idlReadDictClientQueryOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ClientQueryOptions"), &d)
 	return d
 }
 
 // idlToClientQueryOptions converts an IDL ClientQueryOptions value to JavaScript.
-func idlToClientQueryOptions(r *webidl.Realm, x ClientQueryOptions) goja.Value {
+func idlToClientQueryOptions(r *webidl.Realm, x ClientQueryOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictClientQueryOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromClientType converts a JavaScript value to the IDL type ClientType.
-func idlFromClientType(r *webidl.Realm, v goja.Value) ClientType {
+func idlFromClientType(r *webidl.Realm, v sobek.Value) ClientType {
 	return ClientType(r.ToEnum(webidl.AnyValue(v), "ClientType", idlValuesClientType))
 }
 
 // idlToClientType converts an IDL ClientType value to JavaScript.
-func idlToClientType(r *webidl.Realm, x ClientType) goja.Value {
+func idlToClientType(r *webidl.Realm, x ClientType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromClients converts a JavaScript value to the IDL type Clients.
-func idlFromClients(r *webidl.Realm, v goja.Value) ClientsMethods {
+func idlFromClients(r *webidl.Realm, v sobek.Value) ClientsMethods {
 	return webidl.As[ClientsMethods](r, webidl.AnyValue(v), "Clients")
 }
 
 // idlToClients converts an IDL Clients value to JavaScript.
-func idlToClients(r *webidl.Realm, x ClientsMethods) goja.Value {
+func idlToClients(r *webidl.Realm, x ClientsMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Clients")
 }
 
 // idlFromComment converts a JavaScript value to the IDL type Comment.
-func idlFromComment(r *webidl.Realm, v goja.Value) CommentMethods {
+func idlFromComment(r *webidl.Realm, v sobek.Value) CommentMethods {
 	return webidl.As[CommentMethods](r, webidl.AnyValue(v), "Comment")
 }
 
 // idlToComment converts an IDL Comment value to JavaScript.
-func idlToComment(r *webidl.Realm, x CommentMethods) goja.Value {
+func idlToComment(r *webidl.Realm, x CommentMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Comment")
 }
 
 // idlFromDOMString converts a JavaScript value to the IDL type DOMString.
-func idlFromDOMString(r *webidl.Realm, v goja.Value) webidl.DOMString {
+func idlFromDOMString(r *webidl.Realm, v sobek.Value) webidl.DOMString {
 	return r.ToDOMString(webidl.AnyValue(v))
 }
 
 // idlToDOMString converts an IDL DOMString value to JavaScript.
-func idlToDOMString(r *webidl.Realm, x webidl.DOMString) goja.Value {
+func idlToDOMString(r *webidl.Realm, x webidl.DOMString) sobek.Value {
 	return x.Value()
 }
 
 // idlFromDOMStringNullToEmpty converts a JavaScript value to the IDL type DOMString.
-func idlFromDOMStringNullToEmpty(r *webidl.Realm, v goja.Value) webidl.DOMString {
+func idlFromDOMStringNullToEmpty(r *webidl.Realm, v sobek.Value) webidl.DOMString {
 	return r.ToDOMStringLegacyNullToEmpty(webidl.AnyValue(v))
 }
 
 // idlToDOMStringNullToEmpty converts an IDL DOMString value to JavaScript.
-func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) goja.Value {
+func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) sobek.Value {
 	return x.Value()
 }
 
 // idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
-func idlFromWorkerOptions(r *webidl.Realm, v goja.Value) WorkerOptions {
+func idlFromWorkerOptions(r *webidl.Realm, v sobek.Value) WorkerOptions {
 	var d WorkerOptions
 	idlReadDictWorkerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WorkerOptions"), &d)
 	return d
 }
 
 // idlToWorkerOptions converts an IDL WorkerOptions value to JavaScript.
-func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) goja.Value {
+func idlToWorkerOptions(r *webidl.Realm, x WorkerOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictWorkerOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromDOMStringOrWorkerOptions converts a JavaScript value to the IDL type (DOMString or WorkerOptions).
-func idlFromDOMStringOrWorkerOptions(r *webidl.Realm, v goja.Value) DOMStringOrWorkerOptions {
+func idlFromDOMStringOrWorkerOptions(r *webidl.Realm, v sobek.Value) DOMStringOrWorkerOptions {
 	v = webidl.AnyValue(v)
 	sel := -1
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 1
 	}
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 1
@@ -1555,14 +1555,14 @@ func idlFromDOMStringOrWorkerOptions(r *webidl.Realm, v goja.Value) DOMStringOrW
 }
 
 // idlToDOMStringOrWorkerOptions converts an IDL (DOMString or WorkerOptions) value to JavaScript.
-func idlToDOMStringOrWorkerOptions(r *webidl.Realm, x DOMStringOrWorkerOptions) goja.Value {
+func idlToDOMStringOrWorkerOptions(r *webidl.Realm, x DOMStringOrWorkerOptions) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToDOMString(r, x.DOMString)
 	case 2:
 		return idlToWorkerOptions(r, x.WorkerOptions)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // DOMStringOrWorkerOptions is the IDL union type (DOMString or WorkerOptions). Type is the 1-based index of the
@@ -1580,115 +1580,115 @@ const (
 )
 
 // idlFromDOMTokenList converts a JavaScript value to the IDL type DOMTokenList.
-func idlFromDOMTokenList(r *webidl.Realm, v goja.Value) DOMTokenListMethods {
+func idlFromDOMTokenList(r *webidl.Realm, v sobek.Value) DOMTokenListMethods {
 	return webidl.As[DOMTokenListMethods](r, webidl.AnyValue(v), "DOMTokenList")
 }
 
 // idlToDOMTokenList converts an IDL DOMTokenList value to JavaScript.
-func idlToDOMTokenList(r *webidl.Realm, x DOMTokenListMethods) goja.Value {
+func idlToDOMTokenList(r *webidl.Realm, x DOMTokenListMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "DOMTokenList")
 }
 
 // idlFromDocument converts a JavaScript value to the IDL type Document.
-func idlFromDocument(r *webidl.Realm, v goja.Value) DocumentMethods {
+func idlFromDocument(r *webidl.Realm, v sobek.Value) DocumentMethods {
 	return webidl.As[DocumentMethods](r, webidl.AnyValue(v), "Document")
 }
 
 // idlToDocument converts an IDL Document value to JavaScript.
-func idlToDocument(r *webidl.Realm, x DocumentMethods) goja.Value {
+func idlToDocument(r *webidl.Realm, x DocumentMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Document")
 }
 
 // idlFromDocumentFragment converts a JavaScript value to the IDL type DocumentFragment.
-func idlFromDocumentFragment(r *webidl.Realm, v goja.Value) DocumentFragmentMethods {
+func idlFromDocumentFragment(r *webidl.Realm, v sobek.Value) DocumentFragmentMethods {
 	return webidl.As[DocumentFragmentMethods](r, webidl.AnyValue(v), "DocumentFragment")
 }
 
 // idlToDocumentFragment converts an IDL DocumentFragment value to JavaScript.
-func idlToDocumentFragment(r *webidl.Realm, x DocumentFragmentMethods) goja.Value {
+func idlToDocumentFragment(r *webidl.Realm, x DocumentFragmentMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "DocumentFragment")
 }
 
 // idlFromDocumentReadyState converts a JavaScript value to the IDL type DocumentReadyState.
-func idlFromDocumentReadyState(r *webidl.Realm, v goja.Value) DocumentReadyState {
+func idlFromDocumentReadyState(r *webidl.Realm, v sobek.Value) DocumentReadyState {
 	return DocumentReadyState(r.ToEnum(webidl.AnyValue(v), "DocumentReadyState", idlValuesDocumentReadyState))
 }
 
 // idlToDocumentReadyState converts an IDL DocumentReadyState value to JavaScript.
-func idlToDocumentReadyState(r *webidl.Realm, x DocumentReadyState) goja.Value {
+func idlToDocumentReadyState(r *webidl.Realm, x DocumentReadyState) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromDocumentType converts a JavaScript value to the IDL type DocumentType.
-func idlFromDocumentType(r *webidl.Realm, v goja.Value) DocumentTypeMethods {
+func idlFromDocumentType(r *webidl.Realm, v sobek.Value) DocumentTypeMethods {
 	return webidl.As[DocumentTypeMethods](r, webidl.AnyValue(v), "DocumentType")
 }
 
 // idlToDocumentType converts an IDL DocumentType value to JavaScript.
-func idlToDocumentType(r *webidl.Realm, x DocumentTypeMethods) goja.Value {
+func idlToDocumentType(r *webidl.Realm, x DocumentTypeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "DocumentType")
 }
 
 // idlFromDouble converts a JavaScript value to the IDL type double.
-func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
+func idlFromDouble(r *webidl.Realm, v sobek.Value) float64 {
 	return r.ToDouble(webidl.AnyValue(v))
 }
 
 // idlToDouble converts an IDL double value to JavaScript.
-func idlToDouble(r *webidl.Realm, x float64) goja.Value {
+func idlToDouble(r *webidl.Realm, x float64) sobek.Value {
 	return r.VM.ToValue(float64(x))
 }
 
 // idlFromElement converts a JavaScript value to the IDL type Element.
-func idlFromElement(r *webidl.Realm, v goja.Value) ElementMethods {
+func idlFromElement(r *webidl.Realm, v sobek.Value) ElementMethods {
 	return webidl.As[ElementMethods](r, webidl.AnyValue(v), "Element")
 }
 
 // idlToElement converts an IDL Element value to JavaScript.
-func idlToElement(r *webidl.Realm, x ElementMethods) goja.Value {
+func idlToElement(r *webidl.Realm, x ElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Element")
 }
 
 // idlFromEndingType converts a JavaScript value to the IDL type EndingType.
-func idlFromEndingType(r *webidl.Realm, v goja.Value) EndingType {
+func idlFromEndingType(r *webidl.Realm, v sobek.Value) EndingType {
 	return EndingType(r.ToEnum(webidl.AnyValue(v), "EndingType", idlValuesEndingType))
 }
 
 // idlToEndingType converts an IDL EndingType value to JavaScript.
-func idlToEndingType(r *webidl.Realm, x EndingType) goja.Value {
+func idlToEndingType(r *webidl.Realm, x EndingType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromEvent converts a JavaScript value to the IDL type Event.
-func idlFromEvent(r *webidl.Realm, v goja.Value) EventMethods {
+func idlFromEvent(r *webidl.Realm, v sobek.Value) EventMethods {
 	return webidl.As[EventMethods](r, webidl.AnyValue(v), "Event")
 }
 
 // idlToEvent converts an IDL Event value to JavaScript.
-func idlToEvent(r *webidl.Realm, x EventMethods) goja.Value {
+func idlToEvent(r *webidl.Realm, x EventMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Event")
 }
 
 // idlFromEventHandlerNonNull converts a JavaScript value to the IDL type EventHandlerNonNull.
-func idlFromEventHandlerNonNull(r *webidl.Realm, v goja.Value) *EventHandlerNonNull {
+func idlFromEventHandlerNonNull(r *webidl.Realm, v sobek.Value) *EventHandlerNonNull {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), true)
 	if cb == nil {
 		return nil
@@ -1697,62 +1697,62 @@ func idlFromEventHandlerNonNull(r *webidl.Realm, v goja.Value) *EventHandlerNonN
 }
 
 // idlToEventHandlerNonNull converts an IDL EventHandlerNonNull value to JavaScript.
-func idlToEventHandlerNonNull(r *webidl.Realm, x *EventHandlerNonNull) goja.Value {
+func idlToEventHandlerNonNull(r *webidl.Realm, x *EventHandlerNonNull) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromEventInit converts a JavaScript value to the IDL type EventInit.
-func idlFromEventInit(r *webidl.Realm, v goja.Value) EventInit {
+func idlFromEventInit(r *webidl.Realm, v sobek.Value) EventInit {
 	var d EventInit
 	idlReadDictEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "EventInit"), &d)
 	return d
 }
 
 // idlToEventInit converts an IDL EventInit value to JavaScript.
-func idlToEventInit(r *webidl.Realm, x EventInit) goja.Value {
+func idlToEventInit(r *webidl.Realm, x EventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictEventInit(r, obj, &x)
 	return obj
 }
 
 // idlFromEventListener converts a JavaScript value to the IDL type EventListener.
-func idlFromEventListener(r *webidl.Realm, v goja.Value) *EventListener {
+func idlFromEventListener(r *webidl.Realm, v sobek.Value) *EventListener {
 	return &EventListener{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}
 }
 
 // idlToEventListener converts an IDL EventListener value to JavaScript.
-func idlToEventListener(r *webidl.Realm, x *EventListener) goja.Value {
+func idlToEventListener(r *webidl.Realm, x *EventListener) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackInterface.Value()
 }
 
 // idlFromEventListenerOptions converts a JavaScript value to the IDL type EventListenerOptions.
-func idlFromEventListenerOptions(r *webidl.Realm, v goja.Value) EventListenerOptions {
+func idlFromEventListenerOptions(r *webidl.Realm, v sobek.Value) EventListenerOptions {
 	var d EventListenerOptions
 	idlReadDictEventListenerOptions(r, r.DictionaryObject(webidl.AnyValue(v), "EventListenerOptions"), &d)
 	return d
 }
 
 // idlToEventListenerOptions converts an IDL EventListenerOptions value to JavaScript.
-func idlToEventListenerOptions(r *webidl.Realm, x EventListenerOptions) goja.Value {
+func idlToEventListenerOptions(r *webidl.Realm, x EventListenerOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictEventListenerOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromEventListenerOptionsOrBoolean converts a JavaScript value to the IDL type (EventListenerOptions or boolean).
-func idlFromEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) EventListenerOptionsOrBoolean {
+func idlFromEventListenerOptionsOrBoolean(r *webidl.Realm, v sobek.Value) EventListenerOptionsOrBoolean {
 	v = webidl.AnyValue(v)
 	sel := -1
 	if sel < 0 && webidl.IsNullish(v) {
 		sel = 0
 	}
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			sel = 0
@@ -1775,14 +1775,14 @@ func idlFromEventListenerOptionsOrBoolean(r *webidl.Realm, v goja.Value) EventLi
 }
 
 // idlToEventListenerOptionsOrBoolean converts an IDL (EventListenerOptions or boolean) value to JavaScript.
-func idlToEventListenerOptionsOrBoolean(r *webidl.Realm, x EventListenerOptionsOrBoolean) goja.Value {
+func idlToEventListenerOptionsOrBoolean(r *webidl.Realm, x EventListenerOptionsOrBoolean) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToEventListenerOptions(r, x.EventListenerOptions)
 	case 2:
 		return idlToBoolean(r, x.Boolean)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // EventListenerOptionsOrBoolean is the IDL union type (EventListenerOptions or boolean). Type is the 1-based index of the
@@ -1800,10 +1800,10 @@ const (
 )
 
 // idlFromEventOrDOMString converts a JavaScript value to the IDL type (Event or DOMString).
-func idlFromEventOrDOMString(r *webidl.Realm, v goja.Value) EventOrDOMString {
+func idlFromEventOrDOMString(r *webidl.Realm, v sobek.Value) EventOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Event"); sel < 0 && ok {
 			sel = 0
@@ -1823,14 +1823,14 @@ func idlFromEventOrDOMString(r *webidl.Realm, v goja.Value) EventOrDOMString {
 }
 
 // idlToEventOrDOMString converts an IDL (Event or DOMString) value to JavaScript.
-func idlToEventOrDOMString(r *webidl.Realm, x EventOrDOMString) goja.Value {
+func idlToEventOrDOMString(r *webidl.Realm, x EventOrDOMString) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToEvent(r, x.Event)
 	case 2:
 		return idlToDOMString(r, x.DOMString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // EventOrDOMString is the IDL union type (Event or DOMString). Type is the 1-based index of the
@@ -1848,151 +1848,151 @@ const (
 )
 
 // idlFromEventTarget converts a JavaScript value to the IDL type EventTarget.
-func idlFromEventTarget(r *webidl.Realm, v goja.Value) EventTargetMethods {
+func idlFromEventTarget(r *webidl.Realm, v sobek.Value) EventTargetMethods {
 	return webidl.As[EventTargetMethods](r, webidl.AnyValue(v), "EventTarget")
 }
 
 // idlToEventTarget converts an IDL EventTarget value to JavaScript.
-func idlToEventTarget(r *webidl.Realm, x EventTargetMethods) goja.Value {
+func idlToEventTarget(r *webidl.Realm, x EventTargetMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "EventTarget")
 }
 
 // idlFromExtendableEventInit converts a JavaScript value to the IDL type ExtendableEventInit.
-func idlFromExtendableEventInit(r *webidl.Realm, v goja.Value) ExtendableEventInit {
+func idlFromExtendableEventInit(r *webidl.Realm, v sobek.Value) ExtendableEventInit {
 	var d ExtendableEventInit
 	idlReadDictExtendableEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ExtendableEventInit"), &d)
 	return d
 }
 
 // idlToExtendableEventInit converts an IDL ExtendableEventInit value to JavaScript.
-func idlToExtendableEventInit(r *webidl.Realm, x ExtendableEventInit) goja.Value {
+func idlToExtendableEventInit(r *webidl.Realm, x ExtendableEventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictExtendableEventInit(r, obj, &x)
 	return obj
 }
 
 // idlFromExtendableMessageEventInit converts a JavaScript value to the IDL type ExtendableMessageEventInit.
-func idlFromExtendableMessageEventInit(r *webidl.Realm, v goja.Value) ExtendableMessageEventInit {
+func idlFromExtendableMessageEventInit(r *webidl.Realm, v sobek.Value) ExtendableMessageEventInit {
 	var d ExtendableMessageEventInit
 	idlReadDictExtendableMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ExtendableMessageEventInit"), &d)
 	return d
 }
 
 // idlToExtendableMessageEventInit converts an IDL ExtendableMessageEventInit value to JavaScript.
-func idlToExtendableMessageEventInit(r *webidl.Realm, x ExtendableMessageEventInit) goja.Value {
+func idlToExtendableMessageEventInit(r *webidl.Realm, x ExtendableMessageEventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictExtendableMessageEventInit(r, obj, &x)
 	return obj
 }
 
 // idlFromFrameType converts a JavaScript value to the IDL type FrameType.
-func idlFromFrameType(r *webidl.Realm, v goja.Value) FrameType {
+func idlFromFrameType(r *webidl.Realm, v sobek.Value) FrameType {
 	return FrameType(r.ToEnum(webidl.AnyValue(v), "FrameType", idlValuesFrameType))
 }
 
 // idlToFrameType converts an IDL FrameType value to JavaScript.
-func idlToFrameType(r *webidl.Realm, x FrameType) goja.Value {
+func idlToFrameType(r *webidl.Realm, x FrameType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromFrozenArrayOfClient converts a JavaScript value to the IDL type FrozenArray<Client>.
-func idlFromFrozenArrayOfClient(r *webidl.Realm, v goja.Value) []ClientMethods {
+func idlFromFrozenArrayOfClient(r *webidl.Realm, v sobek.Value) []ClientMethods {
 	out := []ClientMethods{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromClient(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromClient(r, x)) })
 	return out
 }
 
 // idlToFrozenArrayOfClient converts an IDL FrozenArray<Client> value to JavaScript.
-func idlToFrozenArrayOfClient(r *webidl.Realm, x []ClientMethods) goja.Value {
-	return webidl.FrozenArrayValue(r, x, func(e ClientMethods) goja.Value { return idlToClient(r, e) })
+func idlToFrozenArrayOfClient(r *webidl.Realm, x []ClientMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e ClientMethods) sobek.Value { return idlToClient(r, e) })
 }
 
 // idlFromFrozenArrayOfClientWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromFrozenArrayOfClientWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []ClientMethods {
+func idlFromFrozenArrayOfClientWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ClientMethods {
 	out := []ClientMethods{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromClient(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromClient(r, x)) })
 	return out
 }
 
 // idlFromFrozenArrayOfDOMString converts a JavaScript value to the IDL type FrozenArray<DOMString>.
-func idlFromFrozenArrayOfDOMString(r *webidl.Realm, v goja.Value) []webidl.DOMString {
+func idlFromFrozenArrayOfDOMString(r *webidl.Realm, v sobek.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
 }
 
 // idlToFrozenArrayOfDOMString converts an IDL FrozenArray<DOMString> value to JavaScript.
-func idlToFrozenArrayOfDOMString(r *webidl.Realm, x []webidl.DOMString) goja.Value {
-	return webidl.FrozenArrayValue(r, x, func(e webidl.DOMString) goja.Value { return idlToDOMString(r, e) })
+func idlToFrozenArrayOfDOMString(r *webidl.Realm, x []webidl.DOMString) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e webidl.DOMString) sobek.Value { return idlToDOMString(r, e) })
 }
 
 // idlFromFrozenArrayOfDOMStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.DOMString {
+func idlFromFrozenArrayOfDOMStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
 }
 
 // idlFromFrozenArrayOfMessagePort converts a JavaScript value to the IDL type FrozenArray<MessagePort>.
-func idlFromFrozenArrayOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
+func idlFromFrozenArrayOfMessagePort(r *webidl.Realm, v sobek.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromMessagePort(r, x)) })
 	return out
 }
 
 // idlToFrozenArrayOfMessagePort converts an IDL FrozenArray<MessagePort> value to JavaScript.
-func idlToFrozenArrayOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja.Value {
-	return webidl.FrozenArrayValue(r, x, func(e MessagePortMethods) goja.Value { return idlToMessagePort(r, e) })
+func idlToFrozenArrayOfMessagePort(r *webidl.Realm, x []MessagePortMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e MessagePortMethods) sobek.Value { return idlToMessagePort(r, e) })
 }
 
 // idlFromFrozenArrayOfMessagePortWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
+func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromMessagePort(r, x)) })
 	return out
 }
 
 // idlFromServiceWorkerRegistration converts a JavaScript value to the IDL type ServiceWorkerRegistration.
-func idlFromServiceWorkerRegistration(r *webidl.Realm, v goja.Value) ServiceWorkerRegistrationMethods {
+func idlFromServiceWorkerRegistration(r *webidl.Realm, v sobek.Value) ServiceWorkerRegistrationMethods {
 	return webidl.As[ServiceWorkerRegistrationMethods](r, webidl.AnyValue(v), "ServiceWorkerRegistration")
 }
 
 // idlToServiceWorkerRegistration converts an IDL ServiceWorkerRegistration value to JavaScript.
-func idlToServiceWorkerRegistration(r *webidl.Realm, x ServiceWorkerRegistrationMethods) goja.Value {
+func idlToServiceWorkerRegistration(r *webidl.Realm, x ServiceWorkerRegistrationMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "ServiceWorkerRegistration")
 }
 
 // idlFromFrozenArrayOfServiceWorkerRegistration converts a JavaScript value to the IDL type FrozenArray<ServiceWorkerRegistration>.
-func idlFromFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, v goja.Value) []ServiceWorkerRegistrationMethods {
+func idlFromFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, v sobek.Value) []ServiceWorkerRegistrationMethods {
 	out := []ServiceWorkerRegistrationMethods{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
 	return out
 }
 
 // idlToFrozenArrayOfServiceWorkerRegistration converts an IDL FrozenArray<ServiceWorkerRegistration> value to JavaScript.
-func idlToFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x []ServiceWorkerRegistrationMethods) goja.Value {
-	return webidl.FrozenArrayValue(r, x, func(e ServiceWorkerRegistrationMethods) goja.Value { return idlToServiceWorkerRegistration(r, e) })
+func idlToFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x []ServiceWorkerRegistrationMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e ServiceWorkerRegistrationMethods) sobek.Value { return idlToServiceWorkerRegistration(r, e) })
 }
 
 // idlFromFrozenArrayOfServiceWorkerRegistrationWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromFrozenArrayOfServiceWorkerRegistrationWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []ServiceWorkerRegistrationMethods {
+func idlFromFrozenArrayOfServiceWorkerRegistrationWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ServiceWorkerRegistrationMethods {
 	out := []ServiceWorkerRegistrationMethods{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
 	return out
 }
 
 // idlFromFunction converts a JavaScript value to the IDL type Function.
-func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
+func idlFromFunction(r *webidl.Realm, v sobek.Value) *Function {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
 	if cb == nil {
 		return nil
@@ -2001,122 +2001,122 @@ func idlFromFunction(r *webidl.Realm, v goja.Value) *Function {
 }
 
 // idlToFunction converts an IDL Function value to JavaScript.
-func idlToFunction(r *webidl.Realm, x *Function) goja.Value {
+func idlToFunction(r *webidl.Realm, x *Function) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromHTMLCollection converts a JavaScript value to the IDL type HTMLCollection.
-func idlFromHTMLCollection(r *webidl.Realm, v goja.Value) HTMLCollectionMethods {
+func idlFromHTMLCollection(r *webidl.Realm, v sobek.Value) HTMLCollectionMethods {
 	return webidl.As[HTMLCollectionMethods](r, webidl.AnyValue(v), "HTMLCollection")
 }
 
 // idlToHTMLCollection converts an IDL HTMLCollection value to JavaScript.
-func idlToHTMLCollection(r *webidl.Realm, x HTMLCollectionMethods) goja.Value {
+func idlToHTMLCollection(r *webidl.Realm, x HTMLCollectionMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "HTMLCollection")
 }
 
 // idlFromHTMLElement converts a JavaScript value to the IDL type HTMLElement.
-func idlFromHTMLElement(r *webidl.Realm, v goja.Value) HTMLElementMethods {
+func idlFromHTMLElement(r *webidl.Realm, v sobek.Value) HTMLElementMethods {
 	return webidl.As[HTMLElementMethods](r, webidl.AnyValue(v), "HTMLElement")
 }
 
 // idlToHTMLElement converts an IDL HTMLElement value to JavaScript.
-func idlToHTMLElement(r *webidl.Realm, x HTMLElementMethods) goja.Value {
+func idlToHTMLElement(r *webidl.Realm, x HTMLElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "HTMLElement")
 }
 
 // idlFromHTMLHeadElement converts a JavaScript value to the IDL type HTMLHeadElement.
-func idlFromHTMLHeadElement(r *webidl.Realm, v goja.Value) HTMLHeadElementMethods {
+func idlFromHTMLHeadElement(r *webidl.Realm, v sobek.Value) HTMLHeadElementMethods {
 	return webidl.As[HTMLHeadElementMethods](r, webidl.AnyValue(v), "HTMLHeadElement")
 }
 
 // idlToHTMLHeadElement converts an IDL HTMLHeadElement value to JavaScript.
-func idlToHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value {
+func idlToHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "HTMLHeadElement")
 }
 
 // idlFromHTMLScriptElement converts a JavaScript value to the IDL type HTMLScriptElement.
-func idlFromHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptElementMethods {
+func idlFromHTMLScriptElement(r *webidl.Realm, v sobek.Value) HTMLScriptElementMethods {
 	return webidl.As[HTMLScriptElementMethods](r, webidl.AnyValue(v), "HTMLScriptElement")
 }
 
 // idlToHTMLScriptElement converts an IDL HTMLScriptElement value to JavaScript.
-func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Value {
+func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "HTMLScriptElement")
 }
 
 // idlFromHeaders converts a JavaScript value to the IDL type Headers.
-func idlFromHeaders(r *webidl.Realm, v goja.Value) HeadersMethods {
+func idlFromHeaders(r *webidl.Realm, v sobek.Value) HeadersMethods {
 	return webidl.As[HeadersMethods](r, webidl.AnyValue(v), "Headers")
 }
 
 // idlToHeaders converts an IDL Headers value to JavaScript.
-func idlToHeaders(r *webidl.Realm, x HeadersMethods) goja.Value {
+func idlToHeaders(r *webidl.Realm, x HeadersMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Headers")
 }
 
 // idlFromSequenceOfByteString converts a JavaScript value to the IDL type sequence<ByteString>.
-func idlFromSequenceOfByteString(r *webidl.Realm, v goja.Value) []webidl.ByteString {
+func idlFromSequenceOfByteString(r *webidl.Realm, v sobek.Value) []webidl.ByteString {
 	out := []webidl.ByteString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromByteString(r, x)) })
 	return out
 }
 
 // idlToSequenceOfByteString converts an IDL sequence<ByteString> value to JavaScript.
-func idlToSequenceOfByteString(r *webidl.Realm, x []webidl.ByteString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+func idlToSequenceOfByteString(r *webidl.Realm, x []webidl.ByteString) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e webidl.ByteString) sobek.Value { return idlToByteString(r, e) })
 }
 
 // idlFromSequenceOfByteStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.ByteString {
+func idlFromSequenceOfByteStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []webidl.ByteString {
 	out := []webidl.ByteString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromByteString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromByteString(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfSequenceOfByteString converts a JavaScript value to the IDL type sequence<sequence<ByteString>>.
-func idlFromSequenceOfSequenceOfByteString(r *webidl.Realm, v goja.Value) [][]webidl.ByteString {
+func idlFromSequenceOfSequenceOfByteString(r *webidl.Realm, v sobek.Value) [][]webidl.ByteString {
 	out := [][]webidl.ByteString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
 	return out
 }
 
 // idlToSequenceOfSequenceOfByteString converts an IDL sequence<sequence<ByteString>> value to JavaScript.
-func idlToSequenceOfSequenceOfByteString(r *webidl.Realm, x [][]webidl.ByteString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e []webidl.ByteString) goja.Value { return idlToSequenceOfByteString(r, e) })
+func idlToSequenceOfSequenceOfByteString(r *webidl.Realm, x [][]webidl.ByteString) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e []webidl.ByteString) sobek.Value { return idlToSequenceOfByteString(r, e) })
 }
 
 // idlFromSequenceOfSequenceOfByteStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]webidl.ByteString {
+func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) [][]webidl.ByteString {
 	out := [][]webidl.ByteString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromSequenceOfByteString(r, x)) })
 	return out
 }
 
 // idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
-func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
+func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v sobek.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
 	var out webidl.Record[webidl.ByteString, webidl.ByteString]
-	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
 	if out == nil {
 		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
 	}
@@ -2124,16 +2124,16 @@ func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v goja.Value) webidl
 }
 
 // idlToRecordOfByteStringToByteString converts an IDL record<ByteString, ByteString> value to JavaScript.
-func idlToRecordOfByteStringToByteString(r *webidl.Realm, x webidl.Record[webidl.ByteString, webidl.ByteString]) goja.Value {
-	return webidl.RecordValue(r, x, func(k webidl.ByteString) goja.Value { return idlToByteString(r, k) }, func(e webidl.ByteString) goja.Value { return idlToByteString(r, e) })
+func idlToRecordOfByteStringToByteString(r *webidl.Realm, x webidl.Record[webidl.ByteString, webidl.ByteString]) sobek.Value {
+	return webidl.RecordValue(r, x, func(k webidl.ByteString) sobek.Value { return idlToByteString(r, k) }, func(e webidl.ByteString) sobek.Value { return idlToByteString(r, e) })
 }
 
 // idlFromHeadersInit converts a JavaScript value to the IDL type (sequence<sequence<ByteString>> or record<ByteString, ByteString>).
-func idlFromHeadersInit(r *webidl.Realm, v goja.Value) HeadersInit {
+func idlFromHeadersInit(r *webidl.Realm, v sobek.Value) HeadersInit {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	obj, isObj := v.(*goja.Object)
+	var seqMethod sobek.Value
+	obj, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			if m := r.GetMethod(obj, "iterator"); m != nil {
@@ -2146,7 +2146,7 @@ func idlFromHeadersInit(r *webidl.Realm, v goja.Value) HeadersInit {
 	}
 	switch sel {
 	case 0:
-		return HeadersInit{Type: 1, SequenceOfSequenceOfByteString: idlFromSequenceOfSequenceOfByteStringWith(r, v.(*goja.Object), seqMethod)}
+		return HeadersInit{Type: 1, SequenceOfSequenceOfByteString: idlFromSequenceOfSequenceOfByteStringWith(r, v.(*sobek.Object), seqMethod)}
 	case 1:
 		return HeadersInit{Type: 2, RecordOfByteStringToByteString: idlFromRecordOfByteStringToByteString(r, v)}
 	}
@@ -2155,14 +2155,14 @@ func idlFromHeadersInit(r *webidl.Realm, v goja.Value) HeadersInit {
 }
 
 // idlToHeadersInit converts an IDL (sequence<sequence<ByteString>> or record<ByteString, ByteString>) value to JavaScript.
-func idlToHeadersInit(r *webidl.Realm, x HeadersInit) goja.Value {
+func idlToHeadersInit(r *webidl.Realm, x HeadersInit) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToSequenceOfSequenceOfByteString(r, x.SequenceOfSequenceOfByteString)
 	case 2:
 		return idlToRecordOfByteStringToByteString(r, x.RecordOfByteStringToByteString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // HeadersInit is the IDL union type (sequence<sequence<ByteString>> or record<ByteString, ByteString>). Type is the 1-based index of the
@@ -2180,23 +2180,23 @@ const (
 )
 
 // idlFromHistory converts a JavaScript value to the IDL type History.
-func idlFromHistory(r *webidl.Realm, v goja.Value) HistoryMethods {
+func idlFromHistory(r *webidl.Realm, v sobek.Value) HistoryMethods {
 	return webidl.As[HistoryMethods](r, webidl.AnyValue(v), "History")
 }
 
 // idlToHistory converts an IDL History value to JavaScript.
-func idlToHistory(r *webidl.Realm, x HistoryMethods) goja.Value {
+func idlToHistory(r *webidl.Realm, x HistoryMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "History")
 }
 
 // idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v sobek.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 13
@@ -2284,7 +2284,7 @@ func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32Ar
 }
 
 // idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToInt8Array(r, x.Int8Array)
@@ -2317,7 +2317,7 @@ func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32Arra
 	case 15:
 		return idlToUSVString(r, x.USVString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
@@ -2361,33 +2361,33 @@ const (
 )
 
 // idlFromLocation converts a JavaScript value to the IDL type Location.
-func idlFromLocation(r *webidl.Realm, v goja.Value) LocationMethods {
+func idlFromLocation(r *webidl.Realm, v sobek.Value) LocationMethods {
 	return webidl.As[LocationMethods](r, webidl.AnyValue(v), "Location")
 }
 
 // idlToLocation converts an IDL Location value to JavaScript.
-func idlToLocation(r *webidl.Realm, x LocationMethods) goja.Value {
+func idlToLocation(r *webidl.Realm, x LocationMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Location")
 }
 
 // idlFromLock converts a JavaScript value to the IDL type Lock.
-func idlFromLock(r *webidl.Realm, v goja.Value) LockMethods {
+func idlFromLock(r *webidl.Realm, v sobek.Value) LockMethods {
 	return webidl.As[LockMethods](r, webidl.AnyValue(v), "Lock")
 }
 
 // idlToLock converts an IDL Lock value to JavaScript.
-func idlToLock(r *webidl.Realm, x LockMethods) goja.Value {
+func idlToLock(r *webidl.Realm, x LockMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Lock")
 }
 
 // idlFromLockGrantedCallback converts a JavaScript value to the IDL type LockGrantedCallback.
-func idlFromLockGrantedCallback(r *webidl.Realm, v goja.Value) *LockGrantedCallback {
+func idlFromLockGrantedCallback(r *webidl.Realm, v sobek.Value) *LockGrantedCallback {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
 	if cb == nil {
 		return nil
@@ -2396,130 +2396,130 @@ func idlFromLockGrantedCallback(r *webidl.Realm, v goja.Value) *LockGrantedCallb
 }
 
 // idlToLockGrantedCallback converts an IDL LockGrantedCallback value to JavaScript.
-func idlToLockGrantedCallback(r *webidl.Realm, x *LockGrantedCallback) goja.Value {
+func idlToLockGrantedCallback(r *webidl.Realm, x *LockGrantedCallback) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromLockInfo converts a JavaScript value to the IDL type LockInfo.
-func idlFromLockInfo(r *webidl.Realm, v goja.Value) LockInfo {
+func idlFromLockInfo(r *webidl.Realm, v sobek.Value) LockInfo {
 	var d LockInfo
 	idlReadDictLockInfo(r, r.DictionaryObject(webidl.AnyValue(v), "LockInfo"), &d)
 	return d
 }
 
 // idlToLockInfo converts an IDL LockInfo value to JavaScript.
-func idlToLockInfo(r *webidl.Realm, x LockInfo) goja.Value {
+func idlToLockInfo(r *webidl.Realm, x LockInfo) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictLockInfo(r, obj, &x)
 	return obj
 }
 
 // idlFromLockManager converts a JavaScript value to the IDL type LockManager.
-func idlFromLockManager(r *webidl.Realm, v goja.Value) LockManagerMethods {
+func idlFromLockManager(r *webidl.Realm, v sobek.Value) LockManagerMethods {
 	return webidl.As[LockManagerMethods](r, webidl.AnyValue(v), "LockManager")
 }
 
 // idlToLockManager converts an IDL LockManager value to JavaScript.
-func idlToLockManager(r *webidl.Realm, x LockManagerMethods) goja.Value {
+func idlToLockManager(r *webidl.Realm, x LockManagerMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "LockManager")
 }
 
 // idlFromLockManagerSnapshot converts a JavaScript value to the IDL type LockManagerSnapshot.
-func idlFromLockManagerSnapshot(r *webidl.Realm, v goja.Value) LockManagerSnapshot {
+func idlFromLockManagerSnapshot(r *webidl.Realm, v sobek.Value) LockManagerSnapshot {
 	var d LockManagerSnapshot
 	idlReadDictLockManagerSnapshot(r, r.DictionaryObject(webidl.AnyValue(v), "LockManagerSnapshot"), &d)
 	return d
 }
 
 // idlToLockManagerSnapshot converts an IDL LockManagerSnapshot value to JavaScript.
-func idlToLockManagerSnapshot(r *webidl.Realm, x LockManagerSnapshot) goja.Value {
+func idlToLockManagerSnapshot(r *webidl.Realm, x LockManagerSnapshot) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictLockManagerSnapshot(r, obj, &x)
 	return obj
 }
 
 // idlFromLockMode converts a JavaScript value to the IDL type LockMode.
-func idlFromLockMode(r *webidl.Realm, v goja.Value) LockMode {
+func idlFromLockMode(r *webidl.Realm, v sobek.Value) LockMode {
 	return LockMode(r.ToEnum(webidl.AnyValue(v), "LockMode", idlValuesLockMode))
 }
 
 // idlToLockMode converts an IDL LockMode value to JavaScript.
-func idlToLockMode(r *webidl.Realm, x LockMode) goja.Value {
+func idlToLockMode(r *webidl.Realm, x LockMode) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromLockOptions converts a JavaScript value to the IDL type LockOptions.
-func idlFromLockOptions(r *webidl.Realm, v goja.Value) LockOptions {
+func idlFromLockOptions(r *webidl.Realm, v sobek.Value) LockOptions {
 	var d LockOptions
 	idlReadDictLockOptions(r, r.DictionaryObject(webidl.AnyValue(v), "LockOptions"), &d)
 	return d
 }
 
 // idlToLockOptions converts an IDL LockOptions value to JavaScript.
-func idlToLockOptions(r *webidl.Realm, x LockOptions) goja.Value {
+func idlToLockOptions(r *webidl.Realm, x LockOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictLockOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromLong converts a JavaScript value to the IDL type long.
-func idlFromLong(r *webidl.Realm, v goja.Value) int32 {
+func idlFromLong(r *webidl.Realm, v sobek.Value) int32 {
 	return r.ToLong(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToLong converts an IDL long value to JavaScript.
-func idlToLong(r *webidl.Realm, x int32) goja.Value {
+func idlToLong(r *webidl.Realm, x int32) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromLongLongClamp converts a JavaScript value to the IDL type long long.
-func idlFromLongLongClamp(r *webidl.Realm, v goja.Value) int64 {
+func idlFromLongLongClamp(r *webidl.Realm, v sobek.Value) int64 {
 	return r.ToLongLong(webidl.AnyValue(v), webidl.IntClamp)
 }
 
 // idlToLongLongClamp converts an IDL long long value to JavaScript.
-func idlToLongLongClamp(r *webidl.Realm, x int64) goja.Value {
+func idlToLongLongClamp(r *webidl.Realm, x int64) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromMessageEventInit converts a JavaScript value to the IDL type MessageEventInit.
-func idlFromMessageEventInit(r *webidl.Realm, v goja.Value) MessageEventInit {
+func idlFromMessageEventInit(r *webidl.Realm, v sobek.Value) MessageEventInit {
 	var d MessageEventInit
 	idlReadDictMessageEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "MessageEventInit"), &d)
 	return d
 }
 
 // idlToMessageEventInit converts an IDL MessageEventInit value to JavaScript.
-func idlToMessageEventInit(r *webidl.Realm, x MessageEventInit) goja.Value {
+func idlToMessageEventInit(r *webidl.Realm, x MessageEventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictMessageEventInit(r, obj, &x)
 	return obj
 }
 
 // idlFromWindow converts a JavaScript value to the IDL type Window.
-func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
+func idlFromWindow(r *webidl.Realm, v sobek.Value) WindowMethods {
 	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
 }
 
 // idlToWindow converts an IDL Window value to JavaScript.
-func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
+func idlToWindow(r *webidl.Realm, x WindowMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Window")
 }
 
 // idlFromMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort).
-func idlFromMessageEventSource(r *webidl.Realm, v goja.Value) MessageEventSource {
+func idlFromMessageEventSource(r *webidl.Realm, v sobek.Value) MessageEventSource {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
 			sel = 0
@@ -2539,14 +2539,14 @@ func idlFromMessageEventSource(r *webidl.Realm, v goja.Value) MessageEventSource
 }
 
 // idlToMessageEventSource converts an IDL (Window or MessagePort) value to JavaScript.
-func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) goja.Value {
+func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToWindow(r, x.Window)
 	case 2:
 		return idlToMessagePort(r, x.MessagePort)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // MessageEventSource is the IDL union type (Window or MessagePort). Type is the 1-based index of the
@@ -2564,49 +2564,49 @@ const (
 )
 
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
-func idlFromNavigator(r *webidl.Realm, v goja.Value) NavigatorMethods {
+func idlFromNavigator(r *webidl.Realm, v sobek.Value) NavigatorMethods {
 	return webidl.As[NavigatorMethods](r, webidl.AnyValue(v), "Navigator")
 }
 
 // idlToNavigator converts an IDL Navigator value to JavaScript.
-func idlToNavigator(r *webidl.Realm, x NavigatorMethods) goja.Value {
+func idlToNavigator(r *webidl.Realm, x NavigatorMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Navigator")
 }
 
 // idlFromNode converts a JavaScript value to the IDL type Node.
-func idlFromNode(r *webidl.Realm, v goja.Value) NodeMethods {
+func idlFromNode(r *webidl.Realm, v sobek.Value) NodeMethods {
 	return webidl.As[NodeMethods](r, webidl.AnyValue(v), "Node")
 }
 
 // idlToNode converts an IDL Node value to JavaScript.
-func idlToNode(r *webidl.Realm, x NodeMethods) goja.Value {
+func idlToNode(r *webidl.Realm, x NodeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Node")
 }
 
 // idlFromNodeList converts a JavaScript value to the IDL type NodeList.
-func idlFromNodeList(r *webidl.Realm, v goja.Value) NodeListMethods {
+func idlFromNodeList(r *webidl.Realm, v sobek.Value) NodeListMethods {
 	return webidl.As[NodeListMethods](r, webidl.AnyValue(v), "NodeList")
 }
 
 // idlToNodeList converts an IDL NodeList value to JavaScript.
-func idlToNodeList(r *webidl.Realm, x NodeListMethods) goja.Value {
+func idlToNodeList(r *webidl.Realm, x NodeListMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "NodeList")
 }
 
 // idlFromNodeOrDOMString converts a JavaScript value to the IDL type (Node or DOMString).
-func idlFromNodeOrDOMString(r *webidl.Realm, v goja.Value) NodeOrDOMString {
+func idlFromNodeOrDOMString(r *webidl.Realm, v sobek.Value) NodeOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Node"); sel < 0 && ok {
 			sel = 0
@@ -2626,14 +2626,14 @@ func idlFromNodeOrDOMString(r *webidl.Realm, v goja.Value) NodeOrDOMString {
 }
 
 // idlToNodeOrDOMString converts an IDL (Node or DOMString) value to JavaScript.
-func idlToNodeOrDOMString(r *webidl.Realm, x NodeOrDOMString) goja.Value {
+func idlToNodeOrDOMString(r *webidl.Realm, x NodeOrDOMString) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToNode(r, x.Node)
 	case 2:
 		return idlToDOMString(r, x.DOMString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // NodeOrDOMString is the IDL union type (Node or DOMString). Type is the 1-based index of the
@@ -2651,7 +2651,7 @@ const (
 )
 
 // idlFromNullableAbortSignal converts a JavaScript value to the IDL type AbortSignal?.
-func idlFromNullableAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethods {
+func idlFromNullableAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2659,15 +2659,15 @@ func idlFromNullableAbortSignal(r *webidl.Realm, v goja.Value) AbortSignalMethod
 }
 
 // idlToNullableAbortSignal converts an IDL AbortSignal? value to JavaScript.
-func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) goja.Value {
+func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToAbortSignal(r, x)
 }
 
 // idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)?.
-func idlFromNullableBodyInit(r *webidl.Realm, v goja.Value) webidl.Nullable[BodyInit] {
+func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
 	}
@@ -2675,15 +2675,15 @@ func idlFromNullableBodyInit(r *webidl.Realm, v goja.Value) webidl.Nullable[Body
 }
 
 // idlToNullableBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)? value to JavaScript.
-func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) goja.Value {
+func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToBodyInit(r, x.Value)
 }
 
 // idlFromNullableByteString converts a JavaScript value to the IDL type ByteString?.
-func idlFromNullableByteString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.ByteString] {
+func idlFromNullableByteString(r *webidl.Realm, v sobek.Value) webidl.Nullable[webidl.ByteString] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[webidl.ByteString]()
 	}
@@ -2691,15 +2691,15 @@ func idlFromNullableByteString(r *webidl.Realm, v goja.Value) webidl.Nullable[we
 }
 
 // idlToNullableByteString converts an IDL ByteString? value to JavaScript.
-func idlToNullableByteString(r *webidl.Realm, x webidl.Nullable[webidl.ByteString]) goja.Value {
+func idlToNullableByteString(r *webidl.Realm, x webidl.Nullable[webidl.ByteString]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToByteString(r, x.Value)
 }
 
 // idlFromNullableClientOrServiceWorkerOrMessagePort converts a JavaScript value to the IDL type (Client or ServiceWorker or MessagePort)?.
-func idlFromNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.Value) webidl.Nullable[ClientOrServiceWorkerOrMessagePort] {
+func idlFromNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v sobek.Value) webidl.Nullable[ClientOrServiceWorkerOrMessagePort] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[ClientOrServiceWorkerOrMessagePort]()
 	}
@@ -2707,15 +2707,15 @@ func idlFromNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v goja.V
 }
 
 // idlToNullableClientOrServiceWorkerOrMessagePort converts an IDL (Client or ServiceWorker or MessagePort)? value to JavaScript.
-func idlToNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x webidl.Nullable[ClientOrServiceWorkerOrMessagePort]) goja.Value {
+func idlToNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x webidl.Nullable[ClientOrServiceWorkerOrMessagePort]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToClientOrServiceWorkerOrMessagePort(r, x.Value)
 }
 
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
-func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[webidl.DOMString] {
+func idlFromNullableDOMString(r *webidl.Realm, v sobek.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[webidl.DOMString]()
 	}
@@ -2723,15 +2723,15 @@ func idlFromNullableDOMString(r *webidl.Realm, v goja.Value) webidl.Nullable[web
 }
 
 // idlToNullableDOMString converts an IDL DOMString? value to JavaScript.
-func idlToNullableDOMString(r *webidl.Realm, x webidl.Nullable[webidl.DOMString]) goja.Value {
+func idlToNullableDOMString(r *webidl.Realm, x webidl.Nullable[webidl.DOMString]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToDOMString(r, x.Value)
 }
 
 // idlFromNullableDocument converts a JavaScript value to the IDL type Document?.
-func idlFromNullableDocument(r *webidl.Realm, v goja.Value) DocumentMethods {
+func idlFromNullableDocument(r *webidl.Realm, v sobek.Value) DocumentMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2739,15 +2739,15 @@ func idlFromNullableDocument(r *webidl.Realm, v goja.Value) DocumentMethods {
 }
 
 // idlToNullableDocument converts an IDL Document? value to JavaScript.
-func idlToNullableDocument(r *webidl.Realm, x DocumentMethods) goja.Value {
+func idlToNullableDocument(r *webidl.Realm, x DocumentMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToDocument(r, x)
 }
 
 // idlFromNullableDocumentType converts a JavaScript value to the IDL type DocumentType?.
-func idlFromNullableDocumentType(r *webidl.Realm, v goja.Value) DocumentTypeMethods {
+func idlFromNullableDocumentType(r *webidl.Realm, v sobek.Value) DocumentTypeMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2755,15 +2755,15 @@ func idlFromNullableDocumentType(r *webidl.Realm, v goja.Value) DocumentTypeMeth
 }
 
 // idlToNullableDocumentType converts an IDL DocumentType? value to JavaScript.
-func idlToNullableDocumentType(r *webidl.Realm, x DocumentTypeMethods) goja.Value {
+func idlToNullableDocumentType(r *webidl.Realm, x DocumentTypeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToDocumentType(r, x)
 }
 
 // idlFromNullableDouble converts a JavaScript value to the IDL type double?.
-func idlFromNullableDouble(r *webidl.Realm, v goja.Value) webidl.Nullable[float64] {
+func idlFromNullableDouble(r *webidl.Realm, v sobek.Value) webidl.Nullable[float64] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[float64]()
 	}
@@ -2771,15 +2771,15 @@ func idlFromNullableDouble(r *webidl.Realm, v goja.Value) webidl.Nullable[float6
 }
 
 // idlToNullableDouble converts an IDL double? value to JavaScript.
-func idlToNullableDouble(r *webidl.Realm, x webidl.Nullable[float64]) goja.Value {
+func idlToNullableDouble(r *webidl.Realm, x webidl.Nullable[float64]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToDouble(r, x.Value)
 }
 
 // idlFromNullableElement converts a JavaScript value to the IDL type Element?.
-func idlFromNullableElement(r *webidl.Realm, v goja.Value) ElementMethods {
+func idlFromNullableElement(r *webidl.Realm, v sobek.Value) ElementMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2787,28 +2787,28 @@ func idlFromNullableElement(r *webidl.Realm, v goja.Value) ElementMethods {
 }
 
 // idlToNullableElement converts an IDL Element? value to JavaScript.
-func idlToNullableElement(r *webidl.Realm, x ElementMethods) goja.Value {
+func idlToNullableElement(r *webidl.Realm, x ElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToElement(r, x)
 }
 
 // idlFromNullableEventHandlerNonNull converts a JavaScript value to the IDL type EventHandlerNonNull?.
-func idlFromNullableEventHandlerNonNull(r *webidl.Realm, v goja.Value) *EventHandlerNonNull {
+func idlFromNullableEventHandlerNonNull(r *webidl.Realm, v sobek.Value) *EventHandlerNonNull {
 	return idlFromEventHandlerNonNull(r, v)
 }
 
 // idlToNullableEventHandlerNonNull converts an IDL EventHandlerNonNull? value to JavaScript.
-func idlToNullableEventHandlerNonNull(r *webidl.Realm, x *EventHandlerNonNull) goja.Value {
+func idlToNullableEventHandlerNonNull(r *webidl.Realm, x *EventHandlerNonNull) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToEventHandlerNonNull(r, x)
 }
 
 // idlFromNullableEventListener converts a JavaScript value to the IDL type EventListener?.
-func idlFromNullableEventListener(r *webidl.Realm, v goja.Value) *EventListener {
+func idlFromNullableEventListener(r *webidl.Realm, v sobek.Value) *EventListener {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2816,15 +2816,15 @@ func idlFromNullableEventListener(r *webidl.Realm, v goja.Value) *EventListener 
 }
 
 // idlToNullableEventListener converts an IDL EventListener? value to JavaScript.
-func idlToNullableEventListener(r *webidl.Realm, x *EventListener) goja.Value {
+func idlToNullableEventListener(r *webidl.Realm, x *EventListener) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToEventListener(r, x)
 }
 
 // idlFromNullableEventTarget converts a JavaScript value to the IDL type EventTarget?.
-func idlFromNullableEventTarget(r *webidl.Realm, v goja.Value) EventTargetMethods {
+func idlFromNullableEventTarget(r *webidl.Realm, v sobek.Value) EventTargetMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2832,15 +2832,15 @@ func idlFromNullableEventTarget(r *webidl.Realm, v goja.Value) EventTargetMethod
 }
 
 // idlToNullableEventTarget converts an IDL EventTarget? value to JavaScript.
-func idlToNullableEventTarget(r *webidl.Realm, x EventTargetMethods) goja.Value {
+func idlToNullableEventTarget(r *webidl.Realm, x EventTargetMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToEventTarget(r, x)
 }
 
 // idlFromNullableHTMLElement converts a JavaScript value to the IDL type HTMLElement?.
-func idlFromNullableHTMLElement(r *webidl.Realm, v goja.Value) HTMLElementMethods {
+func idlFromNullableHTMLElement(r *webidl.Realm, v sobek.Value) HTMLElementMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2848,15 +2848,15 @@ func idlFromNullableHTMLElement(r *webidl.Realm, v goja.Value) HTMLElementMethod
 }
 
 // idlToNullableHTMLElement converts an IDL HTMLElement? value to JavaScript.
-func idlToNullableHTMLElement(r *webidl.Realm, x HTMLElementMethods) goja.Value {
+func idlToNullableHTMLElement(r *webidl.Realm, x HTMLElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToHTMLElement(r, x)
 }
 
 // idlFromNullableHTMLHeadElement converts a JavaScript value to the IDL type HTMLHeadElement?.
-func idlFromNullableHTMLHeadElement(r *webidl.Realm, v goja.Value) HTMLHeadElementMethods {
+func idlFromNullableHTMLHeadElement(r *webidl.Realm, v sobek.Value) HTMLHeadElementMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2864,15 +2864,15 @@ func idlFromNullableHTMLHeadElement(r *webidl.Realm, v goja.Value) HTMLHeadEleme
 }
 
 // idlToNullableHTMLHeadElement converts an IDL HTMLHeadElement? value to JavaScript.
-func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) goja.Value {
+func idlToNullableHTMLHeadElement(r *webidl.Realm, x HTMLHeadElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToHTMLHeadElement(r, x)
 }
 
 // idlFromNullableHTMLScriptElement converts a JavaScript value to the IDL type HTMLScriptElement?.
-func idlFromNullableHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptElementMethods {
+func idlFromNullableHTMLScriptElement(r *webidl.Realm, v sobek.Value) HTMLScriptElementMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2880,15 +2880,15 @@ func idlFromNullableHTMLScriptElement(r *webidl.Realm, v goja.Value) HTMLScriptE
 }
 
 // idlToNullableHTMLScriptElement converts an IDL HTMLScriptElement? value to JavaScript.
-func idlToNullableHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) goja.Value {
+func idlToNullableHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToHTMLScriptElement(r, x)
 }
 
 // idlFromNullableLocation converts a JavaScript value to the IDL type Location?.
-func idlFromNullableLocation(r *webidl.Realm, v goja.Value) LocationMethods {
+func idlFromNullableLocation(r *webidl.Realm, v sobek.Value) LocationMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2896,15 +2896,15 @@ func idlFromNullableLocation(r *webidl.Realm, v goja.Value) LocationMethods {
 }
 
 // idlToNullableLocation converts an IDL Location? value to JavaScript.
-func idlToNullableLocation(r *webidl.Realm, x LocationMethods) goja.Value {
+func idlToNullableLocation(r *webidl.Realm, x LocationMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToLocation(r, x)
 }
 
 // idlFromNullableLock converts a JavaScript value to the IDL type Lock?.
-func idlFromNullableLock(r *webidl.Realm, v goja.Value) LockMethods {
+func idlFromNullableLock(r *webidl.Realm, v sobek.Value) LockMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2912,15 +2912,15 @@ func idlFromNullableLock(r *webidl.Realm, v goja.Value) LockMethods {
 }
 
 // idlToNullableLock converts an IDL Lock? value to JavaScript.
-func idlToNullableLock(r *webidl.Realm, x LockMethods) goja.Value {
+func idlToNullableLock(r *webidl.Realm, x LockMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToLock(r, x)
 }
 
 // idlFromNullableMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort)?.
-func idlFromNullableMessageEventSource(r *webidl.Realm, v goja.Value) webidl.Nullable[MessageEventSource] {
+func idlFromNullableMessageEventSource(r *webidl.Realm, v sobek.Value) webidl.Nullable[MessageEventSource] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[MessageEventSource]()
 	}
@@ -2928,15 +2928,15 @@ func idlFromNullableMessageEventSource(r *webidl.Realm, v goja.Value) webidl.Nul
 }
 
 // idlToNullableMessageEventSource converts an IDL (Window or MessagePort)? value to JavaScript.
-func idlToNullableMessageEventSource(r *webidl.Realm, x webidl.Nullable[MessageEventSource]) goja.Value {
+func idlToNullableMessageEventSource(r *webidl.Realm, x webidl.Nullable[MessageEventSource]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToMessageEventSource(r, x.Value)
 }
 
 // idlFromNullableNode converts a JavaScript value to the IDL type Node?.
-func idlFromNullableNode(r *webidl.Realm, v goja.Value) NodeMethods {
+func idlFromNullableNode(r *webidl.Realm, v sobek.Value) NodeMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2944,15 +2944,15 @@ func idlFromNullableNode(r *webidl.Realm, v goja.Value) NodeMethods {
 }
 
 // idlToNullableNode converts an IDL Node? value to JavaScript.
-func idlToNullableNode(r *webidl.Realm, x NodeMethods) goja.Value {
+func idlToNullableNode(r *webidl.Realm, x NodeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToNode(r, x)
 }
 
 // idlFromOnErrorEventHandlerNonNull converts a JavaScript value to the IDL type OnErrorEventHandlerNonNull.
-func idlFromOnErrorEventHandlerNonNull(r *webidl.Realm, v goja.Value) *OnErrorEventHandlerNonNull {
+func idlFromOnErrorEventHandlerNonNull(r *webidl.Realm, v sobek.Value) *OnErrorEventHandlerNonNull {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), true)
 	if cb == nil {
 		return nil
@@ -2961,28 +2961,28 @@ func idlFromOnErrorEventHandlerNonNull(r *webidl.Realm, v goja.Value) *OnErrorEv
 }
 
 // idlToOnErrorEventHandlerNonNull converts an IDL OnErrorEventHandlerNonNull value to JavaScript.
-func idlToOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHandlerNonNull) goja.Value {
+func idlToOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHandlerNonNull) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromNullableOnErrorEventHandlerNonNull converts a JavaScript value to the IDL type OnErrorEventHandlerNonNull?.
-func idlFromNullableOnErrorEventHandlerNonNull(r *webidl.Realm, v goja.Value) *OnErrorEventHandlerNonNull {
+func idlFromNullableOnErrorEventHandlerNonNull(r *webidl.Realm, v sobek.Value) *OnErrorEventHandlerNonNull {
 	return idlFromOnErrorEventHandlerNonNull(r, v)
 }
 
 // idlToNullableOnErrorEventHandlerNonNull converts an IDL OnErrorEventHandlerNonNull? value to JavaScript.
-func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHandlerNonNull) goja.Value {
+func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHandlerNonNull) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToOnErrorEventHandlerNonNull(r, x)
 }
 
 // idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.
-func idlFromNullableServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMethods {
+func idlFromNullableServiceWorker(r *webidl.Realm, v sobek.Value) ServiceWorkerMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -2990,28 +2990,28 @@ func idlFromNullableServiceWorker(r *webidl.Realm, v goja.Value) ServiceWorkerMe
 }
 
 // idlToNullableServiceWorker converts an IDL ServiceWorker? value to JavaScript.
-func idlToNullableServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) goja.Value {
+func idlToNullableServiceWorker(r *webidl.Realm, x ServiceWorkerMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToServiceWorker(r, x)
 }
 
 // idlFromURL converts a JavaScript value to the IDL type URL.
-func idlFromURL(r *webidl.Realm, v goja.Value) URLMethods {
+func idlFromURL(r *webidl.Realm, v sobek.Value) URLMethods {
 	return webidl.As[URLMethods](r, webidl.AnyValue(v), "URL")
 }
 
 // idlToURL converts an IDL URL value to JavaScript.
-func idlToURL(r *webidl.Realm, x URLMethods) goja.Value {
+func idlToURL(r *webidl.Realm, x URLMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "URL")
 }
 
 // idlFromNullableURL converts a JavaScript value to the IDL type URL?.
-func idlFromNullableURL(r *webidl.Realm, v goja.Value) URLMethods {
+func idlFromNullableURL(r *webidl.Realm, v sobek.Value) URLMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -3019,15 +3019,15 @@ func idlFromNullableURL(r *webidl.Realm, v goja.Value) URLMethods {
 }
 
 // idlToNullableURL converts an IDL URL? value to JavaScript.
-func idlToNullableURL(r *webidl.Realm, x URLMethods) goja.Value {
+func idlToNullableURL(r *webidl.Realm, x URLMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToURL(r, x)
 }
 
 // idlFromNullableUSVString converts a JavaScript value to the IDL type USVString?.
-func idlFromNullableUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[string] {
+func idlFromNullableUSVString(r *webidl.Realm, v sobek.Value) webidl.Nullable[string] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[string]()
 	}
@@ -3035,25 +3035,25 @@ func idlFromNullableUSVString(r *webidl.Realm, v goja.Value) webidl.Nullable[str
 }
 
 // idlToNullableUSVString converts an IDL USVString? value to JavaScript.
-func idlToNullableUSVString(r *webidl.Realm, x webidl.Nullable[string]) goja.Value {
+func idlToNullableUSVString(r *webidl.Realm, x webidl.Nullable[string]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToUSVString(r, x.Value)
 }
 
 // idlFromUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long.
-func idlFromUnsignedLongLong(r *webidl.Realm, v goja.Value) uint64 {
+func idlFromUnsignedLongLong(r *webidl.Realm, v sobek.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToUnsignedLongLong converts an IDL unsigned long long value to JavaScript.
-func idlToUnsignedLongLong(r *webidl.Realm, x uint64) goja.Value {
+func idlToUnsignedLongLong(r *webidl.Realm, x uint64) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromNullableUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long?.
-func idlFromNullableUnsignedLongLong(r *webidl.Realm, v goja.Value) webidl.Nullable[uint64] {
+func idlFromNullableUnsignedLongLong(r *webidl.Realm, v sobek.Value) webidl.Nullable[uint64] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[uint64]()
 	}
@@ -3061,15 +3061,15 @@ func idlFromNullableUnsignedLongLong(r *webidl.Realm, v goja.Value) webidl.Nulla
 }
 
 // idlToNullableUnsignedLongLong converts an IDL unsigned long long? value to JavaScript.
-func idlToNullableUnsignedLongLong(r *webidl.Realm, x webidl.Nullable[uint64]) goja.Value {
+func idlToNullableUnsignedLongLong(r *webidl.Realm, x webidl.Nullable[uint64]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToUnsignedLongLong(r, x.Value)
 }
 
 // idlFromNullableWindow converts a JavaScript value to the IDL type Window?.
-func idlFromNullableWindow(r *webidl.Realm, v goja.Value) WindowMethods {
+func idlFromNullableWindow(r *webidl.Realm, v sobek.Value) WindowMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -3077,211 +3077,211 @@ func idlFromNullableWindow(r *webidl.Realm, v goja.Value) WindowMethods {
 }
 
 // idlToNullableWindow converts an IDL Window? value to JavaScript.
-func idlToNullableWindow(r *webidl.Realm, x WindowMethods) goja.Value {
+func idlToNullableWindow(r *webidl.Realm, x WindowMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToWindow(r, x)
 }
 
 // idlFromObject converts a JavaScript value to the IDL type object.
-func idlFromObject(r *webidl.Realm, v goja.Value) *goja.Object {
+func idlFromObject(r *webidl.Realm, v sobek.Value) *sobek.Object {
 	return r.ToObject(webidl.AnyValue(v))
 }
 
 // idlToObject converts an IDL object value to JavaScript.
-func idlToObject(r *webidl.Realm, x *goja.Object) goja.Value {
+func idlToObject(r *webidl.Realm, x *sobek.Object) sobek.Value {
 	return webidl.ObjectValue(x)
 }
 
 // idlFromPageTransitionEventInit converts a JavaScript value to the IDL type PageTransitionEventInit.
-func idlFromPageTransitionEventInit(r *webidl.Realm, v goja.Value) PageTransitionEventInit {
+func idlFromPageTransitionEventInit(r *webidl.Realm, v sobek.Value) PageTransitionEventInit {
 	var d PageTransitionEventInit
 	idlReadDictPageTransitionEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "PageTransitionEventInit"), &d)
 	return d
 }
 
 // idlToPageTransitionEventInit converts an IDL PageTransitionEventInit value to JavaScript.
-func idlToPageTransitionEventInit(r *webidl.Realm, x PageTransitionEventInit) goja.Value {
+func idlToPageTransitionEventInit(r *webidl.Realm, x PageTransitionEventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictPageTransitionEventInit(r, obj, &x)
 	return obj
 }
 
 // idlFromPerformance converts a JavaScript value to the IDL type Performance.
-func idlFromPerformance(r *webidl.Realm, v goja.Value) PerformanceMethods {
+func idlFromPerformance(r *webidl.Realm, v sobek.Value) PerformanceMethods {
 	return webidl.As[PerformanceMethods](r, webidl.AnyValue(v), "Performance")
 }
 
 // idlToPerformance converts an IDL Performance value to JavaScript.
-func idlToPerformance(r *webidl.Realm, x PerformanceMethods) goja.Value {
+func idlToPerformance(r *webidl.Realm, x PerformanceMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Performance")
 }
 
 // idlFromPromiseOfAny converts a JavaScript value to the IDL type Promise<any>.
-func idlFromPromiseOfAny(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfAny(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfAny converts an IDL Promise<any> value to JavaScript.
-func idlToPromiseOfAny(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfAny(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfArrayBuffer converts a JavaScript value to the IDL type Promise<ArrayBuffer>.
-func idlFromPromiseOfArrayBuffer(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfArrayBuffer(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfArrayBuffer converts an IDL Promise<ArrayBuffer> value to JavaScript.
-func idlToPromiseOfArrayBuffer(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfArrayBuffer(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfBlob converts a JavaScript value to the IDL type Promise<Blob>.
-func idlFromPromiseOfBlob(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfBlob(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfBlob converts an IDL Promise<Blob> value to JavaScript.
-func idlToPromiseOfBlob(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfBlob(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfBoolean converts a JavaScript value to the IDL type Promise<boolean>.
-func idlFromPromiseOfBoolean(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfBoolean(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfBoolean converts an IDL Promise<boolean> value to JavaScript.
-func idlToPromiseOfBoolean(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfBoolean(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfClientOrUndefined converts a JavaScript value to the IDL type Promise<(Client or undefined)>.
-func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfClientOrUndefined converts an IDL Promise<(Client or undefined)> value to JavaScript.
-func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfFrozenArrayOfClient converts a JavaScript value to the IDL type Promise<FrozenArray<Client>>.
-func idlFromPromiseOfFrozenArrayOfClient(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfFrozenArrayOfClient(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfFrozenArrayOfClient converts an IDL Promise<FrozenArray<Client>> value to JavaScript.
-func idlToPromiseOfFrozenArrayOfClient(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfFrozenArrayOfClient(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfFrozenArrayOfServiceWorkerRegistration converts a JavaScript value to the IDL type Promise<FrozenArray<ServiceWorkerRegistration>>.
-func idlFromPromiseOfFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfFrozenArrayOfServiceWorkerRegistration converts an IDL Promise<FrozenArray<ServiceWorkerRegistration>> value to JavaScript.
-func idlToPromiseOfFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfLockManagerSnapshot converts a JavaScript value to the IDL type Promise<LockManagerSnapshot>.
-func idlFromPromiseOfLockManagerSnapshot(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfLockManagerSnapshot(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfLockManagerSnapshot converts an IDL Promise<LockManagerSnapshot> value to JavaScript.
-func idlToPromiseOfLockManagerSnapshot(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfLockManagerSnapshot(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfNullableDouble converts a JavaScript value to the IDL type Promise<double?>.
-func idlFromPromiseOfNullableDouble(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfNullableDouble(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfNullableDouble converts an IDL Promise<double?> value to JavaScript.
-func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromResponse converts a JavaScript value to the IDL type Response.
-func idlFromResponse(r *webidl.Realm, v goja.Value) ResponseMethods {
+func idlFromResponse(r *webidl.Realm, v sobek.Value) ResponseMethods {
 	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
 }
 
 // idlToResponse converts an IDL Response value to JavaScript.
-func idlToResponse(r *webidl.Realm, x ResponseMethods) goja.Value {
+func idlToResponse(r *webidl.Realm, x ResponseMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Response")
 }
 
 // idlFromPromiseOfResponse converts a JavaScript value to the IDL type Promise<Response>.
-func idlFromPromiseOfResponse(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfResponse converts an IDL Promise<Response> value to JavaScript.
-func idlToPromiseOfResponse(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfResponse(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromSequenceOfDOMString converts a JavaScript value to the IDL type sequence<DOMString>.
-func idlFromSequenceOfDOMString(r *webidl.Realm, v goja.Value) []webidl.DOMString {
+func idlFromSequenceOfDOMString(r *webidl.Realm, v sobek.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
 }
 
 // idlToSequenceOfDOMString converts an IDL sequence<DOMString> value to JavaScript.
-func idlToSequenceOfDOMString(r *webidl.Realm, x []webidl.DOMString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e webidl.DOMString) goja.Value { return idlToDOMString(r, e) })
+func idlToSequenceOfDOMString(r *webidl.Realm, x []webidl.DOMString) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e webidl.DOMString) sobek.Value { return idlToDOMString(r, e) })
 }
 
 // idlFromSequenceOfDOMStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.DOMString {
+func idlFromSequenceOfDOMStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
 }
 
 // idlFromPromiseOfSequenceOfDOMString converts a JavaScript value to the IDL type Promise<sequence<DOMString>>.
-func idlFromPromiseOfSequenceOfDOMString(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfSequenceOfDOMString(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfSequenceOfDOMString converts an IDL Promise<sequence<DOMString>> value to JavaScript.
-func idlToPromiseOfSequenceOfDOMString(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfSequenceOfDOMString(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfServiceWorkerRegistration converts a JavaScript value to the IDL type Promise<ServiceWorkerRegistration>.
-func idlFromPromiseOfServiceWorkerRegistration(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfServiceWorkerRegistration(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfServiceWorkerRegistration converts an IDL Promise<ServiceWorkerRegistration> value to JavaScript.
-func idlToPromiseOfServiceWorkerRegistration(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfServiceWorkerRegistration(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromServiceWorkerRegistrationOrUndefined converts a JavaScript value to the IDL type (ServiceWorkerRegistration or undefined).
-func idlFromServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v goja.Value) ServiceWorkerRegistrationOrUndefined {
+func idlFromServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v sobek.Value) ServiceWorkerRegistrationOrUndefined {
 	v = webidl.AnyValue(v)
 	sel := -1
 	if sel < 0 && webidl.IsUndefined(v) {
 		sel = 1
 	}
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "ServiceWorkerRegistration"); sel < 0 && ok {
 			sel = 0
@@ -3298,14 +3298,14 @@ func idlFromServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v goja.Value) 
 }
 
 // idlToServiceWorkerRegistrationOrUndefined converts an IDL (ServiceWorkerRegistration or undefined) value to JavaScript.
-func idlToServiceWorkerRegistrationOrUndefined(r *webidl.Realm, x ServiceWorkerRegistrationOrUndefined) goja.Value {
+func idlToServiceWorkerRegistrationOrUndefined(r *webidl.Realm, x ServiceWorkerRegistrationOrUndefined) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToServiceWorkerRegistration(r, x.ServiceWorkerRegistration)
 	case 2:
 		return idlToUndefined(r, x.Undefined)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // ServiceWorkerRegistrationOrUndefined is the IDL union type (ServiceWorkerRegistration or undefined). Type is the 1-based index of the
@@ -3323,86 +3323,86 @@ const (
 )
 
 // idlFromPromiseOfServiceWorkerRegistrationOrUndefined converts a JavaScript value to the IDL type Promise<(ServiceWorkerRegistration or undefined)>.
-func idlFromPromiseOfServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfServiceWorkerRegistrationOrUndefined converts an IDL Promise<(ServiceWorkerRegistration or undefined)> value to JavaScript.
-func idlToPromiseOfServiceWorkerRegistrationOrUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfServiceWorkerRegistrationOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromStorageBucket converts a JavaScript value to the IDL type StorageBucket.
-func idlFromStorageBucket(r *webidl.Realm, v goja.Value) StorageBucketMethods {
+func idlFromStorageBucket(r *webidl.Realm, v sobek.Value) StorageBucketMethods {
 	return webidl.As[StorageBucketMethods](r, webidl.AnyValue(v), "StorageBucket")
 }
 
 // idlToStorageBucket converts an IDL StorageBucket value to JavaScript.
-func idlToStorageBucket(r *webidl.Realm, x StorageBucketMethods) goja.Value {
+func idlToStorageBucket(r *webidl.Realm, x StorageBucketMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "StorageBucket")
 }
 
 // idlFromPromiseOfStorageBucket converts a JavaScript value to the IDL type Promise<StorageBucket>.
-func idlFromPromiseOfStorageBucket(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfStorageBucket(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfStorageBucket converts an IDL Promise<StorageBucket> value to JavaScript.
-func idlToPromiseOfStorageBucket(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfStorageBucket(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfUSVString converts a JavaScript value to the IDL type Promise<USVString>.
-func idlFromPromiseOfUSVString(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfUSVString(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfUSVString converts an IDL Promise<USVString> value to JavaScript.
-func idlToPromiseOfUSVString(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfUSVString(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfUint8Array converts a JavaScript value to the IDL type Promise<Uint8Array>.
-func idlFromPromiseOfUint8Array(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfUint8Array(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfUint8Array converts an IDL Promise<Uint8Array> value to JavaScript.
-func idlToPromiseOfUint8Array(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfUint8Array(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfUndefined converts a JavaScript value to the IDL type Promise<undefined>.
-func idlFromPromiseOfUndefined(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfUndefined converts an IDL Promise<undefined> value to JavaScript.
-func idlToPromiseOfUndefined(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromQuotaExceededErrorOptions converts a JavaScript value to the IDL type QuotaExceededErrorOptions.
-func idlFromQuotaExceededErrorOptions(r *webidl.Realm, v goja.Value) QuotaExceededErrorOptions {
+func idlFromQuotaExceededErrorOptions(r *webidl.Realm, v sobek.Value) QuotaExceededErrorOptions {
 	var d QuotaExceededErrorOptions
 	idlReadDictQuotaExceededErrorOptions(r, r.DictionaryObject(webidl.AnyValue(v), "QuotaExceededErrorOptions"), &d)
 	return d
 }
 
 // idlToQuotaExceededErrorOptions converts an IDL QuotaExceededErrorOptions value to JavaScript.
-func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions) goja.Value {
+func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictQuotaExceededErrorOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
-func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v goja.Value) webidl.Record[string, string] {
+func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v sobek.Value) webidl.Record[string, string] {
 	var out webidl.Record[string, string]
-	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromUSVString(r, k), idlFromUSVString(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromUSVString(r, k), idlFromUSVString(r, x)) })
 	if out == nil {
 		out = webidl.Record[string, string]{}
 	}
@@ -3410,92 +3410,92 @@ func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v goja.Value) webidl.R
 }
 
 // idlToRecordOfUSVStringToUSVString converts an IDL record<USVString, USVString> value to JavaScript.
-func idlToRecordOfUSVStringToUSVString(r *webidl.Realm, x webidl.Record[string, string]) goja.Value {
-	return webidl.RecordValue(r, x, func(k string) goja.Value { return idlToUSVString(r, k) }, func(e string) goja.Value { return idlToUSVString(r, e) })
+func idlToRecordOfUSVStringToUSVString(r *webidl.Realm, x webidl.Record[string, string]) sobek.Value {
+	return webidl.RecordValue(r, x, func(k string) sobek.Value { return idlToUSVString(r, k) }, func(e string) sobek.Value { return idlToUSVString(r, e) })
 }
 
 // idlFromReferrerPolicy converts a JavaScript value to the IDL type ReferrerPolicy.
-func idlFromReferrerPolicy(r *webidl.Realm, v goja.Value) ReferrerPolicy {
+func idlFromReferrerPolicy(r *webidl.Realm, v sobek.Value) ReferrerPolicy {
 	return ReferrerPolicy(r.ToEnum(webidl.AnyValue(v), "ReferrerPolicy", idlValuesReferrerPolicy))
 }
 
 // idlToReferrerPolicy converts an IDL ReferrerPolicy value to JavaScript.
-func idlToReferrerPolicy(r *webidl.Realm, x ReferrerPolicy) goja.Value {
+func idlToReferrerPolicy(r *webidl.Realm, x ReferrerPolicy) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRegistrationOptions converts a JavaScript value to the IDL type RegistrationOptions.
-func idlFromRegistrationOptions(r *webidl.Realm, v goja.Value) RegistrationOptions {
+func idlFromRegistrationOptions(r *webidl.Realm, v sobek.Value) RegistrationOptions {
 	var d RegistrationOptions
 	idlReadDictRegistrationOptions(r, r.DictionaryObject(webidl.AnyValue(v), "RegistrationOptions"), &d)
 	return d
 }
 
 // idlToRegistrationOptions converts an IDL RegistrationOptions value to JavaScript.
-func idlToRegistrationOptions(r *webidl.Realm, x RegistrationOptions) goja.Value {
+func idlToRegistrationOptions(r *webidl.Realm, x RegistrationOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictRegistrationOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromRequest converts a JavaScript value to the IDL type Request.
-func idlFromRequest(r *webidl.Realm, v goja.Value) RequestMethods {
+func idlFromRequest(r *webidl.Realm, v sobek.Value) RequestMethods {
 	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
 }
 
 // idlToRequest converts an IDL Request value to JavaScript.
-func idlToRequest(r *webidl.Realm, x RequestMethods) goja.Value {
+func idlToRequest(r *webidl.Realm, x RequestMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Request")
 }
 
 // idlFromRequestCache converts a JavaScript value to the IDL type RequestCache.
-func idlFromRequestCache(r *webidl.Realm, v goja.Value) RequestCache {
+func idlFromRequestCache(r *webidl.Realm, v sobek.Value) RequestCache {
 	return RequestCache(r.ToEnum(webidl.AnyValue(v), "RequestCache", idlValuesRequestCache))
 }
 
 // idlToRequestCache converts an IDL RequestCache value to JavaScript.
-func idlToRequestCache(r *webidl.Realm, x RequestCache) goja.Value {
+func idlToRequestCache(r *webidl.Realm, x RequestCache) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRequestCredentials converts a JavaScript value to the IDL type RequestCredentials.
-func idlFromRequestCredentials(r *webidl.Realm, v goja.Value) RequestCredentials {
+func idlFromRequestCredentials(r *webidl.Realm, v sobek.Value) RequestCredentials {
 	return RequestCredentials(r.ToEnum(webidl.AnyValue(v), "RequestCredentials", idlValuesRequestCredentials))
 }
 
 // idlToRequestCredentials converts an IDL RequestCredentials value to JavaScript.
-func idlToRequestCredentials(r *webidl.Realm, x RequestCredentials) goja.Value {
+func idlToRequestCredentials(r *webidl.Realm, x RequestCredentials) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRequestDestination converts a JavaScript value to the IDL type RequestDestination.
-func idlFromRequestDestination(r *webidl.Realm, v goja.Value) RequestDestination {
+func idlFromRequestDestination(r *webidl.Realm, v sobek.Value) RequestDestination {
 	return RequestDestination(r.ToEnum(webidl.AnyValue(v), "RequestDestination", idlValuesRequestDestination))
 }
 
 // idlToRequestDestination converts an IDL RequestDestination value to JavaScript.
-func idlToRequestDestination(r *webidl.Realm, x RequestDestination) goja.Value {
+func idlToRequestDestination(r *webidl.Realm, x RequestDestination) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRequestDuplex converts a JavaScript value to the IDL type RequestDuplex.
-func idlFromRequestDuplex(r *webidl.Realm, v goja.Value) RequestDuplex {
+func idlFromRequestDuplex(r *webidl.Realm, v sobek.Value) RequestDuplex {
 	return RequestDuplex(r.ToEnum(webidl.AnyValue(v), "RequestDuplex", idlValuesRequestDuplex))
 }
 
 // idlToRequestDuplex converts an IDL RequestDuplex value to JavaScript.
-func idlToRequestDuplex(r *webidl.Realm, x RequestDuplex) goja.Value {
+func idlToRequestDuplex(r *webidl.Realm, x RequestDuplex) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRequestInfo converts a JavaScript value to the IDL type (Request or USVString).
-func idlFromRequestInfo(r *webidl.Realm, v goja.Value) RequestInfo {
+func idlFromRequestInfo(r *webidl.Realm, v sobek.Value) RequestInfo {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
 			sel = 0
@@ -3515,14 +3515,14 @@ func idlFromRequestInfo(r *webidl.Realm, v goja.Value) RequestInfo {
 }
 
 // idlToRequestInfo converts an IDL (Request or USVString) value to JavaScript.
-func idlToRequestInfo(r *webidl.Realm, x RequestInfo) goja.Value {
+func idlToRequestInfo(r *webidl.Realm, x RequestInfo) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToRequest(r, x.Request)
 	case 2:
 		return idlToUSVString(r, x.USVString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // RequestInfo is the IDL union type (Request or USVString). Type is the 1-based index of the
@@ -3540,245 +3540,245 @@ const (
 )
 
 // idlFromRequestInit converts a JavaScript value to the IDL type RequestInit.
-func idlFromRequestInit(r *webidl.Realm, v goja.Value) RequestInit {
+func idlFromRequestInit(r *webidl.Realm, v sobek.Value) RequestInit {
 	var d RequestInit
 	idlReadDictRequestInit(r, r.DictionaryObject(webidl.AnyValue(v), "RequestInit"), &d)
 	return d
 }
 
 // idlToRequestInit converts an IDL RequestInit value to JavaScript.
-func idlToRequestInit(r *webidl.Realm, x RequestInit) goja.Value {
+func idlToRequestInit(r *webidl.Realm, x RequestInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictRequestInit(r, obj, &x)
 	return obj
 }
 
 // idlFromRequestMode converts a JavaScript value to the IDL type RequestMode.
-func idlFromRequestMode(r *webidl.Realm, v goja.Value) RequestMode {
+func idlFromRequestMode(r *webidl.Realm, v sobek.Value) RequestMode {
 	return RequestMode(r.ToEnum(webidl.AnyValue(v), "RequestMode", idlValuesRequestMode))
 }
 
 // idlToRequestMode converts an IDL RequestMode value to JavaScript.
-func idlToRequestMode(r *webidl.Realm, x RequestMode) goja.Value {
+func idlToRequestMode(r *webidl.Realm, x RequestMode) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRequestPriority converts a JavaScript value to the IDL type RequestPriority.
-func idlFromRequestPriority(r *webidl.Realm, v goja.Value) RequestPriority {
+func idlFromRequestPriority(r *webidl.Realm, v sobek.Value) RequestPriority {
 	return RequestPriority(r.ToEnum(webidl.AnyValue(v), "RequestPriority", idlValuesRequestPriority))
 }
 
 // idlToRequestPriority converts an IDL RequestPriority value to JavaScript.
-func idlToRequestPriority(r *webidl.Realm, x RequestPriority) goja.Value {
+func idlToRequestPriority(r *webidl.Realm, x RequestPriority) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromRequestRedirect converts a JavaScript value to the IDL type RequestRedirect.
-func idlFromRequestRedirect(r *webidl.Realm, v goja.Value) RequestRedirect {
+func idlFromRequestRedirect(r *webidl.Realm, v sobek.Value) RequestRedirect {
 	return RequestRedirect(r.ToEnum(webidl.AnyValue(v), "RequestRedirect", idlValuesRequestRedirect))
 }
 
 // idlToRequestRedirect converts an IDL RequestRedirect value to JavaScript.
-func idlToRequestRedirect(r *webidl.Realm, x RequestRedirect) goja.Value {
+func idlToRequestRedirect(r *webidl.Realm, x RequestRedirect) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromResponseInit converts a JavaScript value to the IDL type ResponseInit.
-func idlFromResponseInit(r *webidl.Realm, v goja.Value) ResponseInit {
+func idlFromResponseInit(r *webidl.Realm, v sobek.Value) ResponseInit {
 	var d ResponseInit
 	idlReadDictResponseInit(r, r.DictionaryObject(webidl.AnyValue(v), "ResponseInit"), &d)
 	return d
 }
 
 // idlToResponseInit converts an IDL ResponseInit value to JavaScript.
-func idlToResponseInit(r *webidl.Realm, x ResponseInit) goja.Value {
+func idlToResponseInit(r *webidl.Realm, x ResponseInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictResponseInit(r, obj, &x)
 	return obj
 }
 
 // idlFromResponseType converts a JavaScript value to the IDL type ResponseType.
-func idlFromResponseType(r *webidl.Realm, v goja.Value) ResponseType {
+func idlFromResponseType(r *webidl.Realm, v sobek.Value) ResponseType {
 	return ResponseType(r.ToEnum(webidl.AnyValue(v), "ResponseType", idlValuesResponseType))
 }
 
 // idlToResponseType converts an IDL ResponseType value to JavaScript.
-func idlToResponseType(r *webidl.Realm, x ResponseType) goja.Value {
+func idlToResponseType(r *webidl.Realm, x ResponseType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromSequenceOfAbortSignal converts a JavaScript value to the IDL type sequence<AbortSignal>.
-func idlFromSequenceOfAbortSignal(r *webidl.Realm, v goja.Value) []AbortSignalMethods {
+func idlFromSequenceOfAbortSignal(r *webidl.Realm, v sobek.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromAbortSignal(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromAbortSignal(r, x)) })
 	return out
 }
 
 // idlToSequenceOfAbortSignal converts an IDL sequence<AbortSignal> value to JavaScript.
-func idlToSequenceOfAbortSignal(r *webidl.Realm, x []AbortSignalMethods) goja.Value {
-	return webidl.SequenceValue(r, x, func(e AbortSignalMethods) goja.Value { return idlToAbortSignal(r, e) })
+func idlToSequenceOfAbortSignal(r *webidl.Realm, x []AbortSignalMethods) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e AbortSignalMethods) sobek.Value { return idlToAbortSignal(r, e) })
 }
 
 // idlFromSequenceOfAbortSignalWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfAbortSignalWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []AbortSignalMethods {
+func idlFromSequenceOfAbortSignalWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromAbortSignal(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromAbortSignal(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfEventTarget converts a JavaScript value to the IDL type sequence<EventTarget>.
-func idlFromSequenceOfEventTarget(r *webidl.Realm, v goja.Value) []EventTargetMethods {
+func idlFromSequenceOfEventTarget(r *webidl.Realm, v sobek.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromEventTarget(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromEventTarget(r, x)) })
 	return out
 }
 
 // idlToSequenceOfEventTarget converts an IDL sequence<EventTarget> value to JavaScript.
-func idlToSequenceOfEventTarget(r *webidl.Realm, x []EventTargetMethods) goja.Value {
-	return webidl.SequenceValue(r, x, func(e EventTargetMethods) goja.Value { return idlToEventTarget(r, e) })
+func idlToSequenceOfEventTarget(r *webidl.Realm, x []EventTargetMethods) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e EventTargetMethods) sobek.Value { return idlToEventTarget(r, e) })
 }
 
 // idlFromSequenceOfEventTargetWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []EventTargetMethods {
+func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromEventTarget(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromEventTarget(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)>.
-func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v goja.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v sobek.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
 	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) {
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) {
 		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
 	})
 	return out
 }
 
 // idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)> value to JavaScript.
-func idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) goja.Value {
+func idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) sobek.Value {
 		return idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, e)
 	})
 }
 
 // idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
+func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
 	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
-	r.IterateWith(obj, method, func(x goja.Value) {
+	r.IterateWith(obj, method, func(x sobek.Value) {
 		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
 	})
 	return out
 }
 
 // idlFromSequenceOfLockInfo converts a JavaScript value to the IDL type sequence<LockInfo>.
-func idlFromSequenceOfLockInfo(r *webidl.Realm, v goja.Value) []LockInfo {
+func idlFromSequenceOfLockInfo(r *webidl.Realm, v sobek.Value) []LockInfo {
 	out := []LockInfo{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromLockInfo(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromLockInfo(r, x)) })
 	return out
 }
 
 // idlToSequenceOfLockInfo converts an IDL sequence<LockInfo> value to JavaScript.
-func idlToSequenceOfLockInfo(r *webidl.Realm, x []LockInfo) goja.Value {
-	return webidl.SequenceValue(r, x, func(e LockInfo) goja.Value { return idlToLockInfo(r, e) })
+func idlToSequenceOfLockInfo(r *webidl.Realm, x []LockInfo) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e LockInfo) sobek.Value { return idlToLockInfo(r, e) })
 }
 
 // idlFromSequenceOfLockInfoWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfLockInfoWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []LockInfo {
+func idlFromSequenceOfLockInfoWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []LockInfo {
 	out := []LockInfo{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromLockInfo(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromLockInfo(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfMessagePort converts a JavaScript value to the IDL type sequence<MessagePort>.
-func idlFromSequenceOfMessagePort(r *webidl.Realm, v goja.Value) []MessagePortMethods {
+func idlFromSequenceOfMessagePort(r *webidl.Realm, v sobek.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromMessagePort(r, x)) })
 	return out
 }
 
 // idlToSequenceOfMessagePort converts an IDL sequence<MessagePort> value to JavaScript.
-func idlToSequenceOfMessagePort(r *webidl.Realm, x []MessagePortMethods) goja.Value {
-	return webidl.SequenceValue(r, x, func(e MessagePortMethods) goja.Value { return idlToMessagePort(r, e) })
+func idlToSequenceOfMessagePort(r *webidl.Realm, x []MessagePortMethods) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e MessagePortMethods) sobek.Value { return idlToMessagePort(r, e) })
 }
 
 // idlFromSequenceOfMessagePortWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfMessagePortWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []MessagePortMethods {
+func idlFromSequenceOfMessagePortWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromMessagePort(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfObject converts a JavaScript value to the IDL type sequence<object>.
-func idlFromSequenceOfObject(r *webidl.Realm, v goja.Value) []*goja.Object {
-	out := []*goja.Object{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromObject(r, x)) })
+func idlFromSequenceOfObject(r *webidl.Realm, v sobek.Value) []*sobek.Object {
+	out := []*sobek.Object{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromObject(r, x)) })
 	return out
 }
 
 // idlToSequenceOfObject converts an IDL sequence<object> value to JavaScript.
-func idlToSequenceOfObject(r *webidl.Realm, x []*goja.Object) goja.Value {
-	return webidl.SequenceValue(r, x, func(e *goja.Object) goja.Value { return idlToObject(r, e) })
+func idlToSequenceOfObject(r *webidl.Realm, x []*sobek.Object) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e *sobek.Object) sobek.Value { return idlToObject(r, e) })
 }
 
 // idlFromSequenceOfObjectWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []*goja.Object {
-	out := []*goja.Object{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromObject(r, x)) })
+func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []*sobek.Object {
+	out := []*sobek.Object{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromObject(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfUSVString converts a JavaScript value to the IDL type sequence<USVString>.
-func idlFromSequenceOfUSVString(r *webidl.Realm, v goja.Value) []string {
+func idlFromSequenceOfUSVString(r *webidl.Realm, v sobek.Value) []string {
 	out := []string{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromUSVString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromUSVString(r, x)) })
 	return out
 }
 
 // idlToSequenceOfUSVString converts an IDL sequence<USVString> value to JavaScript.
-func idlToSequenceOfUSVString(r *webidl.Realm, x []string) goja.Value {
-	return webidl.SequenceValue(r, x, func(e string) goja.Value { return idlToUSVString(r, e) })
+func idlToSequenceOfUSVString(r *webidl.Realm, x []string) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e string) sobek.Value { return idlToUSVString(r, e) })
 }
 
 // idlFromSequenceOfUSVStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []string {
+func idlFromSequenceOfUSVStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []string {
 	out := []string{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromUSVString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromUSVString(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfSequenceOfUSVString converts a JavaScript value to the IDL type sequence<sequence<USVString>>.
-func idlFromSequenceOfSequenceOfUSVString(r *webidl.Realm, v goja.Value) [][]string {
+func idlFromSequenceOfSequenceOfUSVString(r *webidl.Realm, v sobek.Value) [][]string {
 	out := [][]string{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
 	return out
 }
 
 // idlToSequenceOfSequenceOfUSVString converts an IDL sequence<sequence<USVString>> value to JavaScript.
-func idlToSequenceOfSequenceOfUSVString(r *webidl.Realm, x [][]string) goja.Value {
-	return webidl.SequenceValue(r, x, func(e []string) goja.Value { return idlToSequenceOfUSVString(r, e) })
+func idlToSequenceOfSequenceOfUSVString(r *webidl.Realm, x [][]string) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e []string) sobek.Value { return idlToSequenceOfUSVString(r, e) })
 }
 
 // idlFromSequenceOfSequenceOfUSVStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfSequenceOfUSVStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) [][]string {
+func idlFromSequenceOfSequenceOfUSVStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) [][]string {
 	out := [][]string{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromSequenceOfUSVString(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString converts a JavaScript value to the IDL type (sequence<sequence<USVString>> or record<USVString, USVString> or USVString).
-func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, v goja.Value) SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString {
+func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, v sobek.Value) SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	obj, isObj := v.(*goja.Object)
+	var seqMethod sobek.Value
+	obj, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 {
 			if m := r.GetMethod(obj, "iterator"); m != nil {
@@ -3794,7 +3794,7 @@ func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStri
 	}
 	switch sel {
 	case 0:
-		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 1, SequenceOfSequenceOfUSVString: idlFromSequenceOfSequenceOfUSVStringWith(r, v.(*goja.Object), seqMethod)}
+		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 1, SequenceOfSequenceOfUSVString: idlFromSequenceOfSequenceOfUSVStringWith(r, v.(*sobek.Object), seqMethod)}
 	case 1:
 		return SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString{Type: 2, RecordOfUSVStringToUSVString: idlFromRecordOfUSVStringToUSVString(r, v)}
 	case 2:
@@ -3805,7 +3805,7 @@ func idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVStri
 }
 
 // idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString converts an IDL (sequence<sequence<USVString>> or record<USVString, USVString> or USVString) value to JavaScript.
-func idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, x SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) goja.Value {
+func idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r *webidl.Realm, x SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToSequenceOfSequenceOfUSVString(r, x.SequenceOfSequenceOfUSVString)
@@ -3814,7 +3814,7 @@ func idlToSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString
 	case 3:
 		return idlToUSVString(r, x.USVString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString is the IDL union type (sequence<sequence<USVString>> or record<USVString, USVString> or USVString). Type is the 1-based index of the
@@ -3834,139 +3834,139 @@ const (
 )
 
 // idlFromServiceWorkerContainer converts a JavaScript value to the IDL type ServiceWorkerContainer.
-func idlFromServiceWorkerContainer(r *webidl.Realm, v goja.Value) ServiceWorkerContainerMethods {
+func idlFromServiceWorkerContainer(r *webidl.Realm, v sobek.Value) ServiceWorkerContainerMethods {
 	return webidl.As[ServiceWorkerContainerMethods](r, webidl.AnyValue(v), "ServiceWorkerContainer")
 }
 
 // idlToServiceWorkerContainer converts an IDL ServiceWorkerContainer value to JavaScript.
-func idlToServiceWorkerContainer(r *webidl.Realm, x ServiceWorkerContainerMethods) goja.Value {
+func idlToServiceWorkerContainer(r *webidl.Realm, x ServiceWorkerContainerMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "ServiceWorkerContainer")
 }
 
 // idlFromServiceWorkerState converts a JavaScript value to the IDL type ServiceWorkerState.
-func idlFromServiceWorkerState(r *webidl.Realm, v goja.Value) ServiceWorkerState {
+func idlFromServiceWorkerState(r *webidl.Realm, v sobek.Value) ServiceWorkerState {
 	return ServiceWorkerState(r.ToEnum(webidl.AnyValue(v), "ServiceWorkerState", idlValuesServiceWorkerState))
 }
 
 // idlToServiceWorkerState converts an IDL ServiceWorkerState value to JavaScript.
-func idlToServiceWorkerState(r *webidl.Realm, x ServiceWorkerState) goja.Value {
+func idlToServiceWorkerState(r *webidl.Realm, x ServiceWorkerState) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromServiceWorkerUpdateViaCache converts a JavaScript value to the IDL type ServiceWorkerUpdateViaCache.
-func idlFromServiceWorkerUpdateViaCache(r *webidl.Realm, v goja.Value) ServiceWorkerUpdateViaCache {
+func idlFromServiceWorkerUpdateViaCache(r *webidl.Realm, v sobek.Value) ServiceWorkerUpdateViaCache {
 	return ServiceWorkerUpdateViaCache(r.ToEnum(webidl.AnyValue(v), "ServiceWorkerUpdateViaCache", idlValuesServiceWorkerUpdateViaCache))
 }
 
 // idlToServiceWorkerUpdateViaCache converts an IDL ServiceWorkerUpdateViaCache value to JavaScript.
-func idlToServiceWorkerUpdateViaCache(r *webidl.Realm, x ServiceWorkerUpdateViaCache) goja.Value {
+func idlToServiceWorkerUpdateViaCache(r *webidl.Realm, x ServiceWorkerUpdateViaCache) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromStorageBucketManager converts a JavaScript value to the IDL type StorageBucketManager.
-func idlFromStorageBucketManager(r *webidl.Realm, v goja.Value) StorageBucketManagerMethods {
+func idlFromStorageBucketManager(r *webidl.Realm, v sobek.Value) StorageBucketManagerMethods {
 	return webidl.As[StorageBucketManagerMethods](r, webidl.AnyValue(v), "StorageBucketManager")
 }
 
 // idlToStorageBucketManager converts an IDL StorageBucketManager value to JavaScript.
-func idlToStorageBucketManager(r *webidl.Realm, x StorageBucketManagerMethods) goja.Value {
+func idlToStorageBucketManager(r *webidl.Realm, x StorageBucketManagerMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "StorageBucketManager")
 }
 
 // idlFromStorageBucketOptions converts a JavaScript value to the IDL type StorageBucketOptions.
-func idlFromStorageBucketOptions(r *webidl.Realm, v goja.Value) StorageBucketOptions {
+func idlFromStorageBucketOptions(r *webidl.Realm, v sobek.Value) StorageBucketOptions {
 	var d StorageBucketOptions
 	idlReadDictStorageBucketOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StorageBucketOptions"), &d)
 	return d
 }
 
 // idlToStorageBucketOptions converts an IDL StorageBucketOptions value to JavaScript.
-func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) goja.Value {
+func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictStorageBucketOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromStructuredSerializeOptions converts a JavaScript value to the IDL type StructuredSerializeOptions.
-func idlFromStructuredSerializeOptions(r *webidl.Realm, v goja.Value) StructuredSerializeOptions {
+func idlFromStructuredSerializeOptions(r *webidl.Realm, v sobek.Value) StructuredSerializeOptions {
 	var d StructuredSerializeOptions
 	idlReadDictStructuredSerializeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StructuredSerializeOptions"), &d)
 	return d
 }
 
 // idlToStructuredSerializeOptions converts an IDL StructuredSerializeOptions value to JavaScript.
-func idlToStructuredSerializeOptions(r *webidl.Realm, x StructuredSerializeOptions) goja.Value {
+func idlToStructuredSerializeOptions(r *webidl.Realm, x StructuredSerializeOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictStructuredSerializeOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromText converts a JavaScript value to the IDL type Text.
-func idlFromText(r *webidl.Realm, v goja.Value) TextMethods {
+func idlFromText(r *webidl.Realm, v sobek.Value) TextMethods {
 	return webidl.As[TextMethods](r, webidl.AnyValue(v), "Text")
 }
 
 // idlToText converts an IDL Text value to JavaScript.
-func idlToText(r *webidl.Realm, x TextMethods) goja.Value {
+func idlToText(r *webidl.Realm, x TextMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Text")
 }
 
 // idlFromTextDecodeOptions converts a JavaScript value to the IDL type TextDecodeOptions.
-func idlFromTextDecodeOptions(r *webidl.Realm, v goja.Value) TextDecodeOptions {
+func idlFromTextDecodeOptions(r *webidl.Realm, v sobek.Value) TextDecodeOptions {
 	var d TextDecodeOptions
 	idlReadDictTextDecodeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecodeOptions"), &d)
 	return d
 }
 
 // idlToTextDecodeOptions converts an IDL TextDecodeOptions value to JavaScript.
-func idlToTextDecodeOptions(r *webidl.Realm, x TextDecodeOptions) goja.Value {
+func idlToTextDecodeOptions(r *webidl.Realm, x TextDecodeOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictTextDecodeOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromTextDecoderOptions converts a JavaScript value to the IDL type TextDecoderOptions.
-func idlFromTextDecoderOptions(r *webidl.Realm, v goja.Value) TextDecoderOptions {
+func idlFromTextDecoderOptions(r *webidl.Realm, v sobek.Value) TextDecoderOptions {
 	var d TextDecoderOptions
 	idlReadDictTextDecoderOptions(r, r.DictionaryObject(webidl.AnyValue(v), "TextDecoderOptions"), &d)
 	return d
 }
 
 // idlToTextDecoderOptions converts an IDL TextDecoderOptions value to JavaScript.
-func idlToTextDecoderOptions(r *webidl.Realm, x TextDecoderOptions) goja.Value {
+func idlToTextDecoderOptions(r *webidl.Realm, x TextDecoderOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictTextDecoderOptions(r, obj, &x)
 	return obj
 }
 
 // idlFromTextEncoderEncodeIntoResult converts a JavaScript value to the IDL type TextEncoderEncodeIntoResult.
-func idlFromTextEncoderEncodeIntoResult(r *webidl.Realm, v goja.Value) TextEncoderEncodeIntoResult {
+func idlFromTextEncoderEncodeIntoResult(r *webidl.Realm, v sobek.Value) TextEncoderEncodeIntoResult {
 	var d TextEncoderEncodeIntoResult
 	idlReadDictTextEncoderEncodeIntoResult(r, r.DictionaryObject(webidl.AnyValue(v), "TextEncoderEncodeIntoResult"), &d)
 	return d
 }
 
 // idlToTextEncoderEncodeIntoResult converts an IDL TextEncoderEncodeIntoResult value to JavaScript.
-func idlToTextEncoderEncodeIntoResult(r *webidl.Realm, x TextEncoderEncodeIntoResult) goja.Value {
+func idlToTextEncoderEncodeIntoResult(r *webidl.Realm, x TextEncoderEncodeIntoResult) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictTextEncoderEncodeIntoResult(r, obj, &x)
 	return obj
 }
 
 // idlFromTimerHandler converts a JavaScript value to the IDL type (DOMString or Function).
-func idlFromTimerHandler(r *webidl.Realm, v goja.Value) TimerHandler {
+func idlFromTimerHandler(r *webidl.Realm, v sobek.Value) TimerHandler {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 && webidl.IsCallable(v) {
 			sel = 1
@@ -3986,14 +3986,14 @@ func idlFromTimerHandler(r *webidl.Realm, v goja.Value) TimerHandler {
 }
 
 // idlToTimerHandler converts an IDL (DOMString or Function) value to JavaScript.
-func idlToTimerHandler(r *webidl.Realm, x TimerHandler) goja.Value {
+func idlToTimerHandler(r *webidl.Realm, x TimerHandler) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToDOMString(r, x.DOMString)
 	case 2:
 		return idlToFunction(r, x.Function)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // TimerHandler is the IDL union type (DOMString or Function). Type is the 1-based index of the
@@ -4011,37 +4011,37 @@ const (
 )
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
-func idlFromUnsignedLong(r *webidl.Realm, v goja.Value) uint32 {
+func idlFromUnsignedLong(r *webidl.Realm, v sobek.Value) uint32 {
 	return r.ToUnsignedLong(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToUnsignedLong converts an IDL unsigned long value to JavaScript.
-func idlToUnsignedLong(r *webidl.Realm, x uint32) goja.Value {
+func idlToUnsignedLong(r *webidl.Realm, x uint32) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromUnsignedLongLongEnforceRange converts a JavaScript value to the IDL type unsigned long long.
-func idlFromUnsignedLongLongEnforceRange(r *webidl.Realm, v goja.Value) uint64 {
+func idlFromUnsignedLongLongEnforceRange(r *webidl.Realm, v sobek.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntEnforceRange)
 }
 
 // idlToUnsignedLongLongEnforceRange converts an IDL unsigned long long value to JavaScript.
-func idlToUnsignedLongLongEnforceRange(r *webidl.Realm, x uint64) goja.Value {
+func idlToUnsignedLongLongEnforceRange(r *webidl.Realm, x uint64) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromUnsignedShort converts a JavaScript value to the IDL type unsigned short.
-func idlFromUnsignedShort(r *webidl.Realm, v goja.Value) uint16 {
+func idlFromUnsignedShort(r *webidl.Realm, v sobek.Value) uint16 {
 	return r.ToUnsignedShort(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToUnsignedShort converts an IDL unsigned short value to JavaScript.
-func idlToUnsignedShort(r *webidl.Realm, x uint16) goja.Value {
+func idlToUnsignedShort(r *webidl.Realm, x uint16) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromVoidFunction converts a JavaScript value to the IDL type VoidFunction.
-func idlFromVoidFunction(r *webidl.Realm, v goja.Value) *VoidFunction {
+func idlFromVoidFunction(r *webidl.Realm, v sobek.Value) *VoidFunction {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
 	if cb == nil {
 		return nil
@@ -4050,67 +4050,67 @@ func idlFromVoidFunction(r *webidl.Realm, v goja.Value) *VoidFunction {
 }
 
 // idlToVoidFunction converts an IDL VoidFunction value to JavaScript.
-func idlToVoidFunction(r *webidl.Realm, x *VoidFunction) goja.Value {
+func idlToVoidFunction(r *webidl.Realm, x *VoidFunction) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromWorkerGlobalScope converts a JavaScript value to the IDL type WorkerGlobalScope.
-func idlFromWorkerGlobalScope(r *webidl.Realm, v goja.Value) WorkerGlobalScopeMethods {
+func idlFromWorkerGlobalScope(r *webidl.Realm, v sobek.Value) WorkerGlobalScopeMethods {
 	return webidl.As[WorkerGlobalScopeMethods](r, webidl.AnyValue(v), "WorkerGlobalScope")
 }
 
 // idlToWorkerGlobalScope converts an IDL WorkerGlobalScope value to JavaScript.
-func idlToWorkerGlobalScope(r *webidl.Realm, x WorkerGlobalScopeMethods) goja.Value {
+func idlToWorkerGlobalScope(r *webidl.Realm, x WorkerGlobalScopeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "WorkerGlobalScope")
 }
 
 // idlFromWorkerLocation converts a JavaScript value to the IDL type WorkerLocation.
-func idlFromWorkerLocation(r *webidl.Realm, v goja.Value) WorkerLocationMethods {
+func idlFromWorkerLocation(r *webidl.Realm, v sobek.Value) WorkerLocationMethods {
 	return webidl.As[WorkerLocationMethods](r, webidl.AnyValue(v), "WorkerLocation")
 }
 
 // idlToWorkerLocation converts an IDL WorkerLocation value to JavaScript.
-func idlToWorkerLocation(r *webidl.Realm, x WorkerLocationMethods) goja.Value {
+func idlToWorkerLocation(r *webidl.Realm, x WorkerLocationMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "WorkerLocation")
 }
 
 // idlFromWorkerNavigator converts a JavaScript value to the IDL type WorkerNavigator.
-func idlFromWorkerNavigator(r *webidl.Realm, v goja.Value) WorkerNavigatorMethods {
+func idlFromWorkerNavigator(r *webidl.Realm, v sobek.Value) WorkerNavigatorMethods {
 	return webidl.As[WorkerNavigatorMethods](r, webidl.AnyValue(v), "WorkerNavigator")
 }
 
 // idlToWorkerNavigator converts an IDL WorkerNavigator value to JavaScript.
-func idlToWorkerNavigator(r *webidl.Realm, x WorkerNavigatorMethods) goja.Value {
+func idlToWorkerNavigator(r *webidl.Realm, x WorkerNavigatorMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "WorkerNavigator")
 }
 
 // idlFromWorkerType converts a JavaScript value to the IDL type WorkerType.
-func idlFromWorkerType(r *webidl.Realm, v goja.Value) WorkerType {
+func idlFromWorkerType(r *webidl.Realm, v sobek.Value) WorkerType {
 	return WorkerType(r.ToEnum(webidl.AnyValue(v), "WorkerType", idlValuesWorkerType))
 }
 
 // idlToWorkerType converts an IDL WorkerType value to JavaScript.
-func idlToWorkerType(r *webidl.Realm, x WorkerType) goja.Value {
+func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
-func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequestBodyInit {
+func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
@@ -4203,7 +4203,7 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v goja.Value) XMLHTTPRequest
 }
 
 // idlToXMLHTTPRequestBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
-func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) goja.Value {
+func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToBlob(r, x.Blob)
@@ -4238,7 +4238,7 @@ func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) goja
 	case 16:
 		return idlToUSVString(r, x.USVString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // XMLHTTPRequestBodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/internal/testenv"
+	"github.com/grafana/sobek"
 )
 
 // BenchmarkRequestCycleSideBySide runs the same JavaScript loop — one
@@ -44,7 +44,7 @@ func BenchmarkRequestCycleSideBySide(b *testing.B) {
 			b.Fatal(err)
 		}
 		finished := make(chan struct{})
-		r.DefineGlobalFunction("finished", 0, func(goja.FunctionCall) goja.Value { close(finished); return goja.Undefined() })
+		r.DefineGlobalFunction("finished", 0, func(sobek.FunctionCall) sobek.Value { close(finished); return sobek.Undefined() })
 		if err := r.RunScript("setup.js", "globalThis.cycle = "+loop); err != nil {
 			b.Fatal(err)
 		}

@@ -8,14 +8,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // This file implements HTML's StructuredSerialize and StructuredDeserialize
-// (with transfer) between goja values and the engine-neutral records of
+// (with transfer) between sobek values and the engine-neutral records of
 // package html, and structuredClone().
 
 // maxCloneDepth bounds the nesting of serialized and deserialized values:
@@ -29,22 +29,22 @@ var errCloneTooDeep = &webidl.SimpleError{Kind: webidl.RangeError, Message: "Max
 // cloneIntrinsics are the built-ins serialization uses, taken from the
 // realm the first time it serializes.
 type cloneIntrinsics struct {
-	mapForEach, setForEach goja.Callable // collect entries into an array
-	newMap, newSet         goja.Callable // () -> empty Map/Set
-	mapFill, setFill       goja.Callable // (Map/Set, entries array)
-	dateValue              goja.Callable // Date.prototype.getTime
-	regexpParts            goja.Callable // -> [source, flags]
-	weakBrand              goja.Callable // true for WeakMap/WeakSet/WeakRef/Promise/Proxy-less exotic objects
-	newDate                goja.Callable
-	newRegExp              goja.Callable
-	newView                goja.Callable // (name, buffer, offset, length)
-	viewParts              goja.Callable // view -> [buffer, byteOffset, length]
-	isDataView             goja.Callable
-	newError               goja.Callable // (name, message, hasMessage)
-	errorParts             goja.Callable // error -> [name, hasMessage, message]
-	wrapPrimitive          goja.Callable // Object(v)
-	unwrapPrimitive        goja.Callable // (kind, obj) -> primitive
-	objectPrototype        *goja.Object
+	mapForEach, setForEach sobek.Callable // collect entries into an array
+	newMap, newSet         sobek.Callable // () -> empty Map/Set
+	mapFill, setFill       sobek.Callable // (Map/Set, entries array)
+	dateValue              sobek.Callable // Date.prototype.getTime
+	regexpParts            sobek.Callable // -> [source, flags]
+	weakBrand              sobek.Callable // true for WeakMap/WeakSet/WeakRef/Promise/Proxy-less exotic objects
+	newDate                sobek.Callable
+	newRegExp              sobek.Callable
+	newView                sobek.Callable // (name, buffer, offset, length)
+	viewParts              sobek.Callable // view -> [buffer, byteOffset, length]
+	isDataView             sobek.Callable
+	newError               sobek.Callable // (name, message, hasMessage)
+	errorParts             sobek.Callable // error -> [name, hasMessage, message]
+	wrapPrimitive          sobek.Callable // Object(v)
+	unwrapPrimitive        sobek.Callable // (kind, obj) -> primitive
+	objectPrototype        *sobek.Object
 }
 
 type cloneIntrinsicsKey struct{}
@@ -122,8 +122,8 @@ func (r *Realm) cloneIntrinsics() (*cloneIntrinsics, error) {
 		return nil, err
 	}
 	o := v.ToObject(r.vm)
-	f := func(name string) goja.Callable {
-		fn, _ := goja.AssertFunction(o.Get(name))
+	f := func(name string) sobek.Callable {
+		fn, _ := sobek.AssertFunction(o.Get(name))
 		return fn
 	}
 	in := &cloneIntrinsics{
@@ -133,15 +133,15 @@ func (r *Realm) cloneIntrinsics() (*cloneIntrinsics, error) {
 		newError: f("newError"), errorParts: f("errorParts"), wrapPrimitive: f("wrapPrimitive"),
 		unwrapPrimitive: f("unwrapPrimitive"),
 	}
-	in.objectPrototype, _ = o.Get("objectPrototype").(*goja.Object)
+	in.objectPrototype, _ = o.Get("objectPrototype").(*sobek.Object)
 	r.SetValue(cloneIntrinsicsKey{}, in)
 	return in, nil
 }
 
 // cloneIntrinsicsProgram compiles the helper source once for every realm;
 // realms of different agents ask for it from their own goroutines.
-var cloneIntrinsicsProgram = sync.OnceValues(func() (*goja.Program, error) {
-	return goja.Compile("structured-clone", cloneIntrinsicsSrc, true)
+var cloneIntrinsicsProgram = sync.OnceValues(func() (*sobek.Program, error) {
+	return webidl.Compile("structured-clone", cloneIntrinsicsSrc, true)
 })
 
 func dataCloneError(what string) error {
@@ -150,11 +150,11 @@ func dataCloneError(what string) error {
 
 var (
 	typeTime      = reflect.TypeOf(time.Time{})
-	typeProxy     = reflect.TypeOf(goja.Proxy{})
-	typePromise   = reflect.TypeOf((*goja.Promise)(nil))
+	typeProxy     = reflect.TypeOf(sobek.Proxy{})
+	typePromise   = reflect.TypeOf((*sobek.Promise)(nil))
 	typeBigInt    = reflect.TypeOf((*big.Int)(nil))
 	typeString    = reflect.TypeOf("")
-	typeArrayBuf  = reflect.TypeOf(goja.ArrayBuffer{})
+	typeArrayBuf  = reflect.TypeOf(sobek.ArrayBuffer{})
 	typeMapExport = reflect.TypeOf([][2]any{})
 	typeSetExport = reflect.TypeOf([]any{})
 )
@@ -162,7 +162,7 @@ var (
 type serializer struct {
 	r      *Realm
 	in     *cloneIntrinsics
-	memory map[*goja.Object]*html.SerializedRecord
+	memory map[*sobek.Object]*html.SerializedRecord
 	nextID int
 	depth  int
 }
@@ -171,7 +171,7 @@ type serializer struct {
 // an engine-neutral record of v, or a DataCloneError DOMException (a
 // RangeError past maxCloneDepth levels, a JavaScript exception from a
 // getter). Loop goroutine only.
-func (r *Realm) StructuredSerialize(v goja.Value) (*html.SerializedRecord, error) {
+func (r *Realm) StructuredSerialize(v sobek.Value) (*html.SerializedRecord, error) {
 	s, err := r.StructuredSerializeWithTransfer(v, nil)
 	return s.Serialized, err
 }
@@ -179,7 +179,7 @@ func (r *Realm) StructuredSerialize(v goja.Value) (*html.SerializedRecord, error
 // ForeignValueHook tells StructuredSerializeWithTransfer that v (with its
 // transfer list) is another realm's value reached through a membrane, and
 // gives that realm and the original values.
-type ForeignValueHook func(v goja.Value, transfer []*goja.Object) (*Realm, goja.Value, []*goja.Object, bool)
+type ForeignValueHook func(v sobek.Value, transfer []*sobek.Object) (*Realm, sobek.Value, []*sobek.Object, bool)
 
 type foreignValueKey struct{}
 
@@ -191,7 +191,7 @@ func (r *Realm) SetForeignValueHook(h ForeignValueHook) { r.SetValue(foreignValu
 // https://html.spec.whatwg.org/#structuredserializewithtransfer: the
 // transferList may hold MessagePort objects and ArrayBuffers, which are
 // detached from this realm when serialization succeeds.
-func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*goja.Object) (res html.SerializedWithTransfer, err error) {
+func (r *Realm) StructuredSerializeWithTransfer(v sobek.Value, transferList []*sobek.Object) (res html.SerializedWithTransfer, err error) {
 	if h, ok := r.Value(foreignValueKey{}).(ForeignValueHook); ok && h != nil {
 		// A value of another realm of the agent seen through a membrane
 		// is serialized by its own realm.
@@ -204,11 +204,11 @@ func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*go
 		return res, err
 	}
 	// 1. Let memory be an empty map.
-	s := &serializer{r: r, in: in, memory: map[*goja.Object]*html.SerializedRecord{}}
+	s := &serializer{r: r, in: in, memory: map[*sobek.Object]*html.SerializedRecord{}}
 	// 2. For each transferable of transferList:
 	type transfer struct {
 		port *messagePortImpl
-		buf  goja.ArrayBuffer
+		buf  sobek.ArrayBuffer
 	}
 	var transfers []transfer
 	for i, t := range transferList {
@@ -216,7 +216,7 @@ func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*go
 		// 2.1. If transferable has neither an [[ArrayBufferData]] internal
 		//      slot nor a [[Detached]] internal slot, throw DataCloneError.
 		if t.ExportType() == typeArrayBuf {
-			ab, _ := t.Export().(goja.ArrayBuffer)
+			ab, _ := t.Export().(sobek.ArrayBuffer)
 			// 2.3. If transferable has an [[ArrayBufferData]] slot and
 			//      IsDetachedBuffer, throw a "DataCloneError".
 			if ab.Detached() {
@@ -269,15 +269,15 @@ func (r *Realm) StructuredSerializeWithTransfer(v goja.Value, transferList []*go
 
 // serialize is https://html.spec.whatwg.org/#structuredserializeinternal
 // (forStorage false).
-func (s *serializer) serialize(v goja.Value) (rec *html.SerializedRecord, err error) {
+func (s *serializer) serialize(v sobek.Value) (rec *html.SerializedRecord, err error) {
 	// 3. Primitives.
 	switch {
-	case v == nil || goja.IsUndefined(v):
+	case v == nil || sobek.IsUndefined(v):
 		return &html.SerializedRecord{Kind: html.SerializedUndefined}, nil
-	case goja.IsNull(v):
+	case sobek.IsNull(v):
 		return &html.SerializedRecord{Kind: html.SerializedNull}, nil
 	}
-	obj, isObj := v.(*goja.Object)
+	obj, isObj := v.(*sobek.Object)
 	if !isObj {
 		return s.primitive(v)
 	}
@@ -302,7 +302,7 @@ func (s *serializer) serialize(v goja.Value) (rec *html.SerializedRecord, err er
 	return rec, err
 }
 
-func (s *serializer) primitive(v goja.Value) (*html.SerializedRecord, error) {
+func (s *serializer) primitive(v sobek.Value) (*html.SerializedRecord, error) {
 	switch v.ExportType() {
 	case reflect.TypeOf(true):
 		return &html.SerializedRecord{Kind: html.SerializedBoolean, Bool: v.ToBoolean()}, nil
@@ -310,24 +310,24 @@ func (s *serializer) primitive(v goja.Value) (*html.SerializedRecord, error) {
 		b, _ := v.Export().(*big.Int)
 		return &html.SerializedRecord{Kind: html.SerializedBigInt, BigInt: new(big.Int).Set(b)}, nil
 	case typeString:
-		if _, isSym := v.(*goja.Symbol); isSym {
+		if _, isSym := v.(*sobek.Symbol); isSym {
 			// 2. If Type(value) is Symbol, throw a "DataCloneError".
 			return nil, dataCloneError("Symbol()")
 		}
 		return &html.SerializedRecord{Kind: html.SerializedString, String: string(s.r.idl.ToDOMString(v))}, nil
 	}
-	if _, isSym := v.(*goja.Symbol); isSym {
+	if _, isSym := v.(*sobek.Symbol); isSym {
 		return nil, dataCloneError(v.String())
 	}
 	return &html.SerializedRecord{Kind: html.SerializedNumber, Number: v.ToFloat()}, nil
 }
 
 // call invokes an intrinsic, turning a JavaScript exception into an error.
-func (s *serializer) call(f goja.Callable, args ...goja.Value) (goja.Value, error) {
-	return f(goja.Undefined(), args...)
+func (s *serializer) call(f sobek.Callable, args ...sobek.Value) (sobek.Value, error) {
+	return f(sobek.Undefined(), args...)
 }
 
-func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) error {
+func (s *serializer) objectRecord(obj *sobek.Object, rec *html.SerializedRecord) error {
 	r := s.r
 	class := obj.ClassName()
 	et := obj.ExportType()
@@ -416,7 +416,7 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 		return nil
 	// 11. ArrayBuffer.
 	case et == typeArrayBuf:
-		ab, _ := obj.Export().(goja.ArrayBuffer)
+		ab, _ := obj.Export().(sobek.ArrayBuffer)
 		if ab.Detached() {
 			return dom.NewDOMException("An ArrayBuffer is detached and could not be cloned.", dom.DataCloneError)
 		}
@@ -481,7 +481,7 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 		rec.Length = parts.Get("3").ToInteger()
 		return nil
 	}
-	// 16. Set (goja exports Sets as []any, like arrays; the class tells).
+	// 16. Set (sobek exports Sets as []any, like arrays; the class tells).
 	if class == "Object" && et == typeSetExport {
 		v, err := s.call(s.in.setForEach, obj)
 		if err != nil {
@@ -508,7 +508,7 @@ func (s *serializer) objectRecord(obj *goja.Object, rec *html.SerializedRecord) 
 
 // properties serializes the own enumerable string-keyed properties (the
 // deep serialization of Arrays and Objects, step 26.4).
-func (s *serializer) properties(obj *goja.Object, rec *html.SerializedRecord) error {
+func (s *serializer) properties(obj *sobek.Object, rec *html.SerializedRecord) error {
 	// Exceptions from getters propagate as panics to the Try of
 	// StructuredSerializeWithTransfer.
 	for _, k := range obj.Keys() {
@@ -521,7 +521,7 @@ func (s *serializer) properties(obj *goja.Object, rec *html.SerializedRecord) er
 	return nil
 }
 
-func (s *serializer) entries(list *goja.Object, rec *html.SerializedRecord) error {
+func (s *serializer) entries(list *sobek.Object, rec *html.SerializedRecord) error {
 	n := list.Get("length").ToInteger()
 	for i := int64(0); i < n; i++ {
 		out, err := s.serialize(list.Get(fmt.Sprint(i)))
@@ -536,15 +536,15 @@ func (s *serializer) entries(list *goja.Object, rec *html.SerializedRecord) erro
 type deserializer struct {
 	r           *Realm
 	in          *cloneIntrinsics
-	memory      map[int]goja.Value
-	transferred []goja.Value
+	memory      map[int]sobek.Value
+	transferred []sobek.Value
 	depth       int
 }
 
 // StructuredDeserialize is
 // https://html.spec.whatwg.org/#structureddeserialize: new values of this
 // realm from a record.
-func (r *Realm) StructuredDeserialize(rec *html.SerializedRecord) (goja.Value, error) {
+func (r *Realm) StructuredDeserialize(rec *html.SerializedRecord) (sobek.Value, error) {
 	v, _, err := r.StructuredDeserializeWithTransfer(html.SerializedWithTransfer{Serialized: rec})
 	return v, err
 }
@@ -553,20 +553,20 @@ func (r *Realm) StructuredDeserialize(rec *html.SerializedRecord) (goja.Value, e
 // https://html.spec.whatwg.org/#structureddeserializewithtransfer: it
 // returns the value and the transferred MessagePort objects (the ports of
 // a MessageEvent).
-func (r *Realm) StructuredDeserializeWithTransfer(s html.SerializedWithTransfer) (goja.Value, []*goja.Object, error) {
+func (r *Realm) StructuredDeserializeWithTransfer(s html.SerializedWithTransfer) (sobek.Value, []*sobek.Object, error) {
 	in, err := r.cloneIntrinsics()
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &deserializer{r: r, in: in, memory: map[int]goja.Value{}}
+	d := &deserializer{r: r, in: in, memory: map[int]sobek.Value{}}
 	// 1-2. For each transfer data holder, create the transferred object
 	//      in this realm.
-	var ports []*goja.Object
+	var ports []*sobek.Object
 	for _, h := range s.TransferDataHolders {
 		switch h := h.(type) {
 		case *html.MessagePort:
 			p := r.newMessagePort(h)
-			obj := r.idl.Wrap(p, "MessagePort").(*goja.Object)
+			obj := r.idl.Wrap(p, "MessagePort").(*sobek.Object)
 			d.transferred = append(d.transferred, obj)
 			ports = append(ports, obj)
 		case *html.TransferredArrayBuffer:
@@ -576,11 +576,11 @@ func (r *Realm) StructuredDeserializeWithTransfer(s html.SerializedWithTransfer)
 		}
 	}
 	if s.Serialized == nil {
-		return goja.Undefined(), ports, nil
+		return sobek.Undefined(), ports, nil
 	}
 	// 3. Let deserialized be ? StructuredDeserialize(serialized, realm,
 	//    memory).
-	var v goja.Value
+	var v sobek.Value
 	if ex := r.vm.Try(func() { v, err = d.deserialize(s.Serialized) }); ex != nil {
 		return nil, nil, ex
 	}
@@ -590,14 +590,14 @@ func (r *Realm) StructuredDeserializeWithTransfer(s html.SerializedWithTransfer)
 	return v, ports, nil
 }
 
-func (d *deserializer) deserialize(rec *html.SerializedRecord) (goja.Value, error) {
+func (d *deserializer) deserialize(rec *html.SerializedRecord) (sobek.Value, error) {
 	r := d.r
 	vm := r.vm
 	switch rec.Kind {
 	case html.SerializedUndefined:
-		return goja.Undefined(), nil
+		return sobek.Undefined(), nil
 	case html.SerializedNull:
-		return goja.Null(), nil
+		return sobek.Null(), nil
 	case html.SerializedBoolean:
 		return vm.ToValue(rec.Bool), nil
 	case html.SerializedNumber:
@@ -624,33 +624,33 @@ func (d *deserializer) deserialize(rec *html.SerializedRecord) (goja.Value, erro
 		return nil, errCloneTooDeep
 	}
 	var (
-		v   goja.Value
+		v   sobek.Value
 		err error
 	)
 	// Objects: create, remember (for references), then fill.
 	switch rec.Kind {
 	case html.SerializedBooleanObject:
-		v, err = d.in.wrapPrimitive(goja.Undefined(), vm.ToValue(rec.Bool))
+		v, err = d.in.wrapPrimitive(sobek.Undefined(), vm.ToValue(rec.Bool))
 	case html.SerializedNumberObject:
-		v, err = d.in.wrapPrimitive(goja.Undefined(), numberValue(vm, rec.Number))
+		v, err = d.in.wrapPrimitive(sobek.Undefined(), numberValue(vm, rec.Number))
 	case html.SerializedBigIntObject:
-		v, err = d.in.wrapPrimitive(goja.Undefined(), vm.ToValue(new(big.Int).Set(rec.BigInt)))
+		v, err = d.in.wrapPrimitive(sobek.Undefined(), vm.ToValue(new(big.Int).Set(rec.BigInt)))
 	case html.SerializedStringObject:
-		v, err = d.in.wrapPrimitive(goja.Undefined(), webidl.DOMString(rec.String).Value())
+		v, err = d.in.wrapPrimitive(sobek.Undefined(), webidl.DOMString(rec.String).Value())
 	case html.SerializedDate:
-		v, err = d.in.newDate(goja.Undefined(), numberValue(vm, rec.Number))
+		v, err = d.in.newDate(sobek.Undefined(), numberValue(vm, rec.Number))
 	case html.SerializedRegExp:
-		v, err = d.in.newRegExp(goja.Undefined(), webidl.DOMString(rec.String).Value(), vm.ToValue(rec.Flags))
+		v, err = d.in.newRegExp(sobek.Undefined(), webidl.DOMString(rec.String).Value(), vm.ToValue(rec.Flags))
 	case html.SerializedArrayBuffer:
 		v = vm.ToValue(vm.NewArrayBuffer(append([]byte(nil), rec.Bytes...)))
 	case html.SerializedArrayBufferView:
-		var buf goja.Value
+		var buf sobek.Value
 		buf, err = d.deserialize(rec.Buffer)
 		if err == nil {
-			v, err = d.in.newView(goja.Undefined(), vm.ToValue(rec.ViewType), buf, vm.ToValue(rec.ByteOffset), vm.ToValue(rec.Length))
+			v, err = d.in.newView(sobek.Undefined(), vm.ToValue(rec.ViewType), buf, vm.ToValue(rec.ByteOffset), vm.ToValue(rec.Length))
 		}
 	case html.SerializedError:
-		v, err = d.in.newError(goja.Undefined(), vm.ToValue(rec.String), webidl.DOMString(rec.Message).Value(), vm.ToValue(rec.HasMessage))
+		v, err = d.in.newError(sobek.Undefined(), vm.ToValue(rec.String), webidl.DOMString(rec.Message).Value(), vm.ToValue(rec.HasMessage))
 	case html.SerializedPlatformObject:
 		if rec.String != "DOMException" {
 			return nil, dom.NewDOMException("cannot deserialize a "+rec.String, dom.DataCloneError)
@@ -687,7 +687,7 @@ func (d *deserializer) deserialize(rec *html.SerializedRecord) (goja.Value, erro
 		if rec.Kind == html.SerializedMap {
 			ctor, fill = d.in.newMap, d.in.mapFill
 		}
-		v, err = ctor(goja.Undefined())
+		v, err = ctor(sobek.Undefined())
 		if err != nil {
 			return nil, err
 		}
@@ -700,21 +700,21 @@ func (d *deserializer) deserialize(rec *html.SerializedRecord) (goja.Value, erro
 			}
 			list = append(list, x)
 		}
-		if _, err := fill(goja.Undefined(), v, vm.NewArray(list...)); err != nil {
+		if _, err := fill(sobek.Undefined(), v, vm.NewArray(list...)); err != nil {
 			return nil, err
 		}
 		return v, nil
 	}
 	d.memory[rec.ID] = v
 	if rec.Kind == html.SerializedArray || rec.Kind == html.SerializedObject {
-		obj := v.(*goja.Object)
+		obj := v.(*sobek.Object)
 		for _, p := range rec.Props {
 			x, err := d.deserialize(p.Value)
 			if err != nil {
 				return nil, err
 			}
 			// CreateDataProperty(value, key, deserializedValue).
-			if err := obj.DefineDataProperty(p.Key, x, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			if err := obj.DefineDataProperty(p.Key, x, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 				return nil, err
 			}
 		}
@@ -723,7 +723,7 @@ func (d *deserializer) deserialize(rec *html.SerializedRecord) (goja.Value, erro
 }
 
 // numberValue keeps -0 and NaN exact.
-func numberValue(vm *goja.Runtime, f float64) goja.Value {
+func numberValue(vm *sobek.Runtime, f float64) sobek.Value {
 	if f == 0 && math.Signbit(f) {
 		return vm.ToValue(math.Copysign(0, -1))
 	}
@@ -731,7 +731,7 @@ func numberValue(vm *goja.Runtime, f float64) goja.Value {
 }
 
 // structuredClone(value, options): https://html.spec.whatwg.org/#dom-structuredclone
-func (r *Realm) structuredClone(value goja.Value, opts StructuredSerializeOptions) (goja.Value, error) {
+func (r *Realm) structuredClone(value sobek.Value, opts StructuredSerializeOptions) (sobek.Value, error) {
 	// 1. Let serialized be ? StructuredSerializeWithTransfer(value,
 	//    options["transfer"]).
 	ser, err := r.StructuredSerializeWithTransfer(value, opts.Transfer)
@@ -745,6 +745,6 @@ func (r *Realm) structuredClone(value goja.Value, opts StructuredSerializeOption
 	return v, err
 }
 
-func (g *globalBase) StructuredClone(value goja.Value, opts StructuredSerializeOptions) (goja.Value, error) {
+func (g *globalBase) StructuredClone(value sobek.Value, opts StructuredSerializeOptions) (sobek.Value, error) {
 	return g.realm.structuredClone(webidl.AnyValue(value), opts)
 }

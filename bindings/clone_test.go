@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 func TestStructuredClone(t *testing.T) {
@@ -81,7 +81,7 @@ func TestStructuredClone(t *testing.T) {
 }
 
 // A value nested a million levels deep (built from Go: building it in
-// goja takes seconds) throws a RangeError instead of exhausting the Go
+// sobek takes seconds) throws a RangeError instead of exhausting the Go
 // stack, and so does deserializing a record that deep.
 func TestStructuredCloneMillionDeep(t *testing.T) {
 	if testing.Short() {
@@ -89,7 +89,7 @@ func TestStructuredCloneMillionDeep(t *testing.T) {
 	}
 	w := newWorld(t)
 	j := w.window("https://example.com/")
-	j.r.QueueTask(func(vm *goja.Runtime) {
+	j.r.QueueTask(func(vm *sobek.Runtime) {
 		v := vm.NewObject()
 		for i := 0; i < 1e6; i++ {
 			o := vm.NewObject()

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // ConsoleLevel is the log level of a console message (Console Standard
@@ -31,45 +31,45 @@ func (r *Realm) installConsole() {
 	vm := r.vm
 	proto := vm.NewObject()
 	console := vm.CreateObject(proto)
-	_ = console.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("console"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = console.DefineDataPropertySymbol(sobek.SymToStringTag, vm.ToValue("console"), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 	for _, level := range []ConsoleLevel{ConsoleLog, ConsoleInfo, ConsoleWarn, ConsoleError, ConsoleDebug} {
 		level := level
-		r.defineMethod(console, string(level), 0, func(call goja.FunctionCall) goja.Value {
+		r.defineMethod(console, string(level), 0, func(call sobek.FunctionCall) sobek.Value {
 			r.logger(level, call.Arguments)
-			return goja.Undefined()
+			return sobek.Undefined()
 		})
 	}
-	r.defineMethod(console, "trace", 0, func(call goja.FunctionCall) goja.Value {
+	r.defineMethod(console, "trace", 0, func(call sobek.FunctionCall) sobek.Value {
 		r.logger(ConsoleLog, call.Arguments)
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
 	// assert(condition, ...data): 1. If condition is true, return.
-	r.defineMethod(console, "assert", 0, func(call goja.FunctionCall) goja.Value {
+	r.defineMethod(console, "assert", 0, func(call sobek.FunctionCall) sobek.Value {
 		if call.Argument(0).ToBoolean() {
-			return goja.Undefined()
+			return sobek.Undefined()
 		}
 		// 2. Let message be "Assertion failed".
-		data := append([]goja.Value(nil), call.Arguments[min(1, len(call.Arguments)):]...)
+		data := append([]sobek.Value(nil), call.Arguments[min(1, len(call.Arguments)):]...)
 		const message = "Assertion failed"
 		if len(data) == 0 {
 			// 3. If data is empty, append message to data.
 			data = append(data, vm.ToValue(message))
-		} else if s, ok := data[0].(goja.String); ok {
+		} else if s, ok := data[0].(sobek.String); ok {
 			// 4.2 If first is not a String, prepend message; else
 			// concatenate message, ":", " " and first.
 			data[0] = vm.ToValue(message + ": " + s.String())
 		} else {
-			data = append([]goja.Value{vm.ToValue(message)}, data...)
+			data = append([]sobek.Value{vm.ToValue(message)}, data...)
 		}
 		// 5. Perform Logger("assert", data).
 		r.logger(ConsoleError, data)
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
-	_ = r.global.DefineDataProperty("console", console, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = r.global.DefineDataProperty("console", console, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 }
 
 // logger is the Console Standard "Logger(logLevel, args)" abstract operation.
-func (r *Realm) logger(level ConsoleLevel, args []goja.Value) {
+func (r *Realm) logger(level ConsoleLevel, args []sobek.Value) {
 	// 1. If args is empty, return.
 	if len(args) == 0 {
 		return
@@ -88,8 +88,8 @@ func (r *Realm) logger(level ConsoleLevel, args []goja.Value) {
 
 // formatter is the Console Standard "Formatter(args)": it substitutes the
 // format specifiers of args[0] with the following arguments.
-func (r *Realm) formatter(args []goja.Value) []goja.Value {
-	target, ok := args[0].(goja.String)
+func (r *Realm) formatter(args []sobek.Value) []sobek.Value {
+	target, ok := args[0].(sobek.String)
 	if !ok {
 		return args
 	}
@@ -117,7 +117,7 @@ func (r *Realm) formatter(args []goja.Value) []goja.Value {
 		case 's':
 			b.WriteString(r.consoleString(cur, false))
 		case 'd', 'i':
-			if _, isSym := cur.(*goja.Symbol); isSym {
+			if _, isSym := cur.(*sobek.Symbol); isSym {
 				b.WriteString("NaN")
 			} else {
 				f := cur.ToFloat()
@@ -128,10 +128,10 @@ func (r *Realm) formatter(args []goja.Value) []goja.Value {
 				}
 			}
 		case 'f':
-			if _, isSym := cur.(*goja.Symbol); isSym {
+			if _, isSym := cur.(*sobek.Symbol); isSym {
 				b.WriteString("NaN")
 			} else {
-				b.WriteString(r.consoleString(goja.Value(r.vm.ToValue(cur.ToFloat())), false))
+				b.WriteString(r.consoleString(sobek.Value(r.vm.ToValue(cur.ToFloat())), false))
 			}
 		case 'o', 'O':
 			b.WriteString(r.consoleString(cur, true))
@@ -141,32 +141,32 @@ func (r *Realm) formatter(args []goja.Value) []goja.Value {
 		rest = rest[1:]
 		i++
 	}
-	return append([]goja.Value{r.vm.ToValue(b.String())}, rest...)
+	return append([]sobek.Value{r.vm.ToValue(b.String())}, rest...)
 }
 
 // consoleString renders a value for the text console. Strings print raw;
 // other values print the way developer consoles show them (JSON-like for
 // plain objects and arrays, the error's stack head for errors).
-func (r *Realm) consoleString(v goja.Value, quoteObjects bool) string {
+func (r *Realm) consoleString(v sobek.Value, quoteObjects bool) string {
 	switch {
-	case v == nil || goja.IsUndefined(v):
+	case v == nil || sobek.IsUndefined(v):
 		return "undefined"
-	case goja.IsNull(v):
+	case sobek.IsNull(v):
 		return "null"
 	}
 	switch x := v.(type) {
-	case goja.String:
+	case sobek.String:
 		return x.String()
-	case *goja.Symbol:
+	case *sobek.Symbol:
 		return "Symbol(" + x.String() + ")"
-	case *goja.Object:
+	case *sobek.Object:
 		if !quoteObjects {
 			if s, ok := r.safeToString(x); ok {
 				return s
 			}
 			return "[object]"
 		}
-		if _, isFunc := goja.AssertFunction(x); isFunc {
+		if _, isFunc := sobek.AssertFunction(x); isFunc {
 			return "function " + x.Get("name").String() + "()"
 		}
 		if x.ClassName() == "Error" || r.isDOMExceptionObject(x) {
@@ -194,15 +194,15 @@ func (r *Realm) consoleString(v goja.Value, quoteObjects bool) string {
 
 // safeToString runs ToString, catching any exception a user-defined
 // toString throws.
-func (r *Realm) safeToString(v goja.Value) (s string, ok bool) {
+func (r *Realm) safeToString(v sobek.Value) (s string, ok bool) {
 	ex := r.vm.Try(func() { s = v.String() })
 	return s, ex == nil
 }
 
 // jsonStringify calls the realm's original JSON.stringify.
-func (r *Realm) jsonStringify(v goja.Value) string {
-	res, err := r.jsonStringifyFn(goja.Undefined(), v)
-	if err != nil || res == nil || goja.IsUndefined(res) {
+func (r *Realm) jsonStringify(v sobek.Value) string {
+	res, err := r.jsonStringifyFn(sobek.Undefined(), v)
+	if err != nil || res == nil || sobek.IsUndefined(res) {
 		return ""
 	}
 	return res.String()

@@ -1,4 +1,4 @@
-// Package bindings exposes the engine to JavaScript: realms on goja, the
+// Package bindings exposes the engine to JavaScript: realms on sobek, the
 // implementations behind the generated WebIDL bindings (LockManager, Lock,
 // Navigator, DOMException, Event, EventTarget, AbortController,
 // AbortSignal), plus the code generated from the IDL sources kept beside it
@@ -6,7 +6,7 @@
 //
 // # Realms
 //
-// A Realm is one goja.Runtime with its global object, created for an
+// A Realm is one sobek.Runtime with its global object, created for an
 // html.EnvironmentSettingsObject:
 //
 //	r, err := bindings.NewWindowRealm(env, bindings.Options{...})
@@ -16,7 +16,7 @@
 // html.EventLoop): every use of the runtime and of any JavaScript value
 // happens in a task of that loop. From any goroutine, use
 //
-//	r.QueueTask(func(vm *goja.Runtime) { ... })   // run Go code on the loop
+//	r.QueueTask(func(vm *sobek.Runtime) { ... })   // run Go code on the loop
 //	r.QueueScript(name, src, done)                // run a classic script as a task
 //	r.RunScript(name, src)                        // the same, waiting for it (not with a manual scheduler)
 //	r.Close()                                     // drop the realm's future tasks, interrupt running script
@@ -30,7 +30,7 @@
 // (add globals; also fine right after creation, before any task ran) and
 // r.SetValue / r.Value (per-realm storage for integrators).
 //
-// Microtasks: goja runs its job queue (promise reactions, queueMicrotask
+// Microtasks: sobek runs its job queue (promise reactions, queueMicrotask
 // callbacks) when the outermost JavaScript call returns, which is exactly
 // HTML's "clean up after running script" microtask checkpoint; the realm also
 // installs the loop's microtask checkpoint hook (html.EventLoop.
@@ -79,7 +79,7 @@
 //	r.DefineEventHandlerAttributes(obj, "message", ...)  onmessage... accessors
 //	r.FireEventAt(obj, type, cancelable, props) / r.FireEvent(type, ...)  trusted events
 //	r.FireBubblingEventAt(obj, type)  a trusted bubbling event (DOMContentLoaded)
-//	r.EvaluateProgram(prg)        EvaluateScript for a goja.Program compiled once
+//	r.EvaluateProgram(prg)        EvaluateScript for a sobek.Program compiled once
 //	r.ReportException(err) / r.ReportScriptError(se)  "report an exception"
 //	r.NewDOMException(name, message), r.IsPlatformObject(o), r.InterfacePrototype(name)
 //	r.Env(), r.IDL() (the webidl.Realm), RealmOf(env)
@@ -128,13 +128,13 @@
 // CEReactions.
 //
 // Structured clone (clone.go): StructuredSerializeInternal and
-// StructuredDeserialize over goja, with transfer of MessagePorts and
+// StructuredDeserialize over sobek, with transfer of MessagePorts and
 // ArrayBuffers. Deviations: the built-ins it uses (Map.prototype.set,
 // getters of typed arrays...) are taken from the realm the first time it
 // serializes, not at realm creation, so a script that replaced them
 // earlier is seen; objects whose prototype is Object.prototype or null are
 // taken as ordinary objects without the WeakMap/WeakSet/DataView brand
-// checks (each costs a caught exception in goja); values nested deeper than
+// checks (each costs a caught exception in sobek); values nested deeper than
 // 10000 levels throw a RangeError ("Maximum call stack size exceeded"), as
 // V8's stack check does at some depth; Error stacks and causes are not
 // serialized; property keys are taken as UTF-8 (lone surrogates in keys,
@@ -152,7 +152,7 @@
 // UTF-8 only; other labels throw a RangeError.
 //
 // JavaScript recursion is bounded (Runtime.SetMaxCallStackSize). Deviation:
-// goja's stack overflow is uncatchable, so unlike in browsers a try/catch
+// sobek's stack overflow is uncatchable, so unlike in browsers a try/catch
 // around an overflowing call does not see it; it unwinds to the top of the
 // task, where it is reported ("report an exception") as a RangeError
 // "Maximum call stack size exceeded", the value browsers throw.

@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // AbortControllerMethods is implemented by the Go implementation of the IDL interface
@@ -14,7 +14,7 @@ type AbortControllerMethods interface {
 	// Signal is the getter of the attribute "signal".
 	Signal() (AbortSignalMethods, error)
 	// Abort implements the operation "abort".
-	Abort(argReason goja.Value) error
+	Abort(argReason sobek.Value) error
 }
 
 // AbortControllerStatics implements the constructors, static members or namespace
@@ -30,7 +30,7 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 		Name:              "AbortController",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -39,9 +39,9 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 		},
 		Members: []webidl.Member{
 			{Name: "signal", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[AbortControllerMethods](r, this, "AbortController")
-					return r.CachedAttribute(this, "signal", func() goja.Value {
+					return r.CachedAttribute(this, "signal", func() sobek.Value {
 						res, err := self.Signal()
 						if err != nil {
 							r.Throw(err)
@@ -51,16 +51,16 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 				},
 			},
 			{Name: "abort", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[AbortControllerMethods](r, call.This, "AbortController")
-					var argReason goja.Value
+					var argReason sobek.Value
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argReason = idlFromAny(r, v)
 					}
 					if err := self.Abort(argReason); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -73,7 +73,7 @@ type AbortSignalMethods interface {
 	// Aborted is the getter of the attribute "aborted".
 	Aborted() (bool, error)
 	// Reason is the getter of the attribute "reason".
-	Reason() (goja.Value, error)
+	Reason() (sobek.Value, error)
 	// Onabort is the getter of the attribute "onabort".
 	Onabort() (*EventHandlerNonNull, error)
 	// SetOnabort is the setter of the attribute "onabort".
@@ -85,7 +85,7 @@ type AbortSignalMethods interface {
 // AbortSignalStatics implements the constructors, static members or namespace
 // members of AbortSignal.
 type AbortSignalStatics interface {
-	Abort(r *webidl.Realm, argReason goja.Value) (AbortSignalMethods, error)
+	Abort(r *webidl.Realm, argReason sobek.Value) (AbortSignalMethods, error)
 	Timeout(r *webidl.Realm, argMilliseconds uint64) (AbortSignalMethods, error)
 	Any(r *webidl.Realm, argSignals []AbortSignalMethods) (AbortSignalMethods, error)
 }
@@ -98,7 +98,7 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 		Exposed: []string{"*"},
 		Members: []webidl.Member{
 			{Name: "aborted", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[AbortSignalMethods](r, this, "AbortSignal")
 					res, err := self.Aborted()
 					if err != nil {
@@ -108,7 +108,7 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "reason", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[AbortSignalMethods](r, this, "AbortSignal")
 					res, err := self.Reason()
 					if err != nil {
@@ -118,7 +118,7 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onabort", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[AbortSignalMethods](r, this, "AbortSignal")
 					res, err := self.Onabort()
 					if err != nil {
@@ -126,7 +126,7 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[AbortSignalMethods](r, this, "AbortSignal")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnabort(x); err != nil {
@@ -135,8 +135,8 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "abort", Kind: webidl.Operation, Static: true, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					var argReason goja.Value
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					var argReason sobek.Value
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argReason = idlFromAny(r, v)
 					}
@@ -147,7 +147,7 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 					return idlToAbortSignal(r, res)
 				}},
 			{Name: "timeout", Kind: webidl.Operation, Static: true, Exposed: []string{"Window", "Worker"}, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'timeout' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -159,7 +159,7 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 					return idlToAbortSignal(r, res)
 				}},
 			{Name: "any", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'any' on 'AbortSignal': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -171,12 +171,12 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 					return idlToAbortSignal(r, res)
 				}},
 			{Name: "throwIfAborted", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[AbortSignalMethods](r, call.This, "AbortSignal")
 					if err := self.ThrowIfAborted(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -195,7 +195,7 @@ type AddEventListenerOptions struct {
 
 // idlReadDictAddEventListenerOptions reads the members of AddEventListenerOptions from obj (nil for undefined
 // or null).
-func idlReadDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+func idlReadDictAddEventListenerOptions(r *webidl.Realm, obj *sobek.Object, d *AddEventListenerOptions) {
 	idlReadDictEventListenerOptions(r, obj, &d.EventListenerOptions)
 	if v := r.DictionaryMember(obj, "once"); v != nil {
 		d.Once = idlFromBoolean(r, v)
@@ -211,14 +211,14 @@ func idlReadDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *Ad
 }
 
 // idlWriteDictAddEventListenerOptions writes the members of AddEventListenerOptions to obj.
-func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *AddEventListenerOptions) {
+func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *sobek.Object, d *AddEventListenerOptions) {
 	idlWriteDictEventListenerOptions(r, obj, &d.EventListenerOptions)
-	_ = obj.DefineDataProperty("once", idlToBoolean(r, d.Once), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("once", idlToBoolean(r, d.Once), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	if d.Passive.Present {
-		_ = obj.DefineDataProperty("passive", idlToBoolean(r, d.Passive.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("passive", idlToBoolean(r, d.Passive.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Signal != nil {
-		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
@@ -256,7 +256,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 		Unscopables: []string{"after", "before", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "data", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
 					res, err := self.Data()
 					if err != nil {
@@ -264,7 +264,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 					}
 					return idlToDOMStringNullToEmpty(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
 					x := idlFromDOMStringNullToEmpty(r, v)
 					if err := self.SetData(x); err != nil {
@@ -273,7 +273,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
 					res, err := self.Length()
 					if err != nil {
@@ -283,7 +283,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "previousElementSibling", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
 					res, err := self.PreviousElementSibling()
 					if err != nil {
@@ -293,7 +293,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "nextElementSibling", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, this, "CharacterData")
 					res, err := self.NextElementSibling()
 					if err != nil {
@@ -303,7 +303,7 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "appendData", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'appendData' on 'CharacterData': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -312,10 +312,10 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 					if err := self.AppendData(argData); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "before", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -324,10 +324,10 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 					if err := self.Before(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "after", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -336,10 +336,10 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 					if err := self.After(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -348,15 +348,15 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 					if err := self.ReplaceWith(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[CharacterDataMethods](r, call.This, "CharacterData")
 					if err := self.Remove(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -382,8 +382,8 @@ func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
 		Parent:            "CharacterData",
 		Exposed:           []string{"Window"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argData webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argData = idlFromDOMString(r, v)
@@ -435,7 +435,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 				}
 				return n
 			},
-			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) sobek.Value {
 				v, err := impl.(DOMTokenListMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
 				if err != nil {
 					r.Throw(err)
@@ -446,7 +446,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 		ValueIterator: true,
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, this, "DOMTokenList")
 					res, err := self.Length()
 					if err != nil {
@@ -456,7 +456,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "value", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, this, "DOMTokenList")
 					res, err := self.Value()
 					if err != nil {
@@ -464,7 +464,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DOMTokenListMethods](r, this, "DOMTokenList")
 					x := idlFromDOMString(r, v)
 					if err := self.SetValue(x); err != nil {
@@ -473,7 +473,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "item", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -486,7 +486,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 					return idlToNullableDOMString(r, res)
 				}},
 			{Name: "contains", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'contains' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -499,7 +499,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "add", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
 					argTokens := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -508,10 +508,10 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 					if err := self.Add(argTokens); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
 					argTokens := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -520,10 +520,10 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 					if err := self.Remove(argTokens); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "toggle", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'toggle' on 'DOMTokenList': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -540,7 +540,7 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DOMTokenListMethods](r, call.This, "DOMTokenList")
 					res, err := self.Value()
 					if err != nil {
@@ -664,7 +664,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"Window"},
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -673,7 +673,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "URL", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.URL()
 					if err != nil {
@@ -683,7 +683,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "documentURI", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.DocumentURI()
 					if err != nil {
@@ -693,7 +693,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "compatMode", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.CompatMode()
 					if err != nil {
@@ -703,7 +703,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "characterSet", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.CharacterSet()
 					if err != nil {
@@ -713,7 +713,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "charset", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Charset()
 					if err != nil {
@@ -723,7 +723,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "inputEncoding", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.InputEncoding()
 					if err != nil {
@@ -733,7 +733,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "contentType", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.ContentType()
 					if err != nil {
@@ -743,7 +743,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "doctype", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Doctype()
 					if err != nil {
@@ -753,7 +753,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "documentElement", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.DocumentElement()
 					if err != nil {
@@ -763,7 +763,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "location", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Location()
 					if err != nil {
@@ -773,7 +773,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "domain", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Domain()
 					if err != nil {
@@ -781,7 +781,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromUSVString(r, v)
 					if err := self.SetDomain(x); err != nil {
@@ -790,7 +790,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "readyState", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.ReadyState()
 					if err != nil {
@@ -800,7 +800,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "title", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Title()
 					if err != nil {
@@ -808,7 +808,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromDOMString(r, v)
 					if err := self.SetTitle(x); err != nil {
@@ -817,7 +817,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "body", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Body()
 					if err != nil {
@@ -825,7 +825,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableHTMLElement(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromNullableHTMLElement(r, v)
 					if err := self.SetBody(x); err != nil {
@@ -834,7 +834,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "head", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Head()
 					if err != nil {
@@ -844,7 +844,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "currentScript", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.CurrentScript()
 					if err != nil {
@@ -854,7 +854,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "defaultView", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.DefaultView()
 					if err != nil {
@@ -864,7 +864,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "visibilityState", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.VisibilityState()
 					if err != nil {
@@ -874,7 +874,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hidden", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Hidden()
 					if err != nil {
@@ -884,9 +884,9 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "children", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
-					return r.CachedAttribute(this, "children", func() goja.Value {
+					return r.CachedAttribute(this, "children", func() sobek.Value {
 						res, err := self.Children()
 						if err != nil {
 							r.Throw(err)
@@ -896,7 +896,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "firstElementChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.FirstElementChild()
 					if err != nil {
@@ -906,7 +906,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "lastElementChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.LastElementChild()
 					if err != nil {
@@ -916,7 +916,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "childElementCount", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.ChildElementCount()
 					if err != nil {
@@ -926,7 +926,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Onerror()
 					if err != nil {
@@ -934,7 +934,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -943,7 +943,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onload", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Onload()
 					if err != nil {
@@ -951,7 +951,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
@@ -960,7 +960,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -968,7 +968,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -977,7 +977,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "getElementsByTagName", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByTagName' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -990,7 +990,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToHTMLCollection(r, res)
 				}},
 			{Name: "getElementsByClassName", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByClassName' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1003,7 +1003,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToHTMLCollection(r, res)
 				}},
 			{Name: "createElement", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createElement' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1016,7 +1016,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToElement(r, res)
 				}},
 			{Name: "createElementNS", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'createElementNS' on 'Document': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1030,7 +1030,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToElement(r, res)
 				}},
 			{Name: "createDocumentFragment", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					res, err := self.CreateDocumentFragment()
 					if err != nil {
@@ -1039,7 +1039,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToDocumentFragment(r, res)
 				}},
 			{Name: "createTextNode", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createTextNode' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1052,7 +1052,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToText(r, res)
 				}},
 			{Name: "createComment", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createComment' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1065,7 +1065,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToComment(r, res)
 				}},
 			{Name: "adoptNode", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'adoptNode' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1078,7 +1078,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToNode(r, res)
 				}},
 			{Name: "hasFocus", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					res, err := self.HasFocus()
 					if err != nil {
@@ -1087,7 +1087,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "getElementById", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementById' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1100,7 +1100,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToNullableElement(r, res)
 				}},
 			{Name: "prepend", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1109,10 +1109,10 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					if err := self.Prepend(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "append", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1121,10 +1121,10 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					if err := self.Append(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelector' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1137,7 +1137,7 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 					return idlToNullableElement(r, res)
 				}},
 			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentMethods](r, call.This, "Document")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'Document': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1191,7 +1191,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 		Exposed:           []string{"Window"},
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -1200,9 +1200,9 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 		},
 		Members: []webidl.Member{
 			{Name: "children", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
-					return r.CachedAttribute(this, "children", func() goja.Value {
+					return r.CachedAttribute(this, "children", func() sobek.Value {
 						res, err := self.Children()
 						if err != nil {
 							r.Throw(err)
@@ -1212,7 +1212,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 				},
 			},
 			{Name: "firstElementChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
 					res, err := self.FirstElementChild()
 					if err != nil {
@@ -1222,7 +1222,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 				},
 			},
 			{Name: "lastElementChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
 					res, err := self.LastElementChild()
 					if err != nil {
@@ -1232,7 +1232,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 				},
 			},
 			{Name: "childElementCount", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, this, "DocumentFragment")
 					res, err := self.ChildElementCount()
 					if err != nil {
@@ -1242,7 +1242,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 				},
 			},
 			{Name: "getElementById", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementById' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1255,7 +1255,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 					return idlToNullableElement(r, res)
 				}},
 			{Name: "prepend", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1264,10 +1264,10 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 					if err := self.Prepend(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "append", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1276,10 +1276,10 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 					if err := self.Append(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelector' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1292,7 +1292,7 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 					return idlToNullableElement(r, res)
 				}},
 			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentFragmentMethods](r, call.This, "DocumentFragment")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'DocumentFragment': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1336,7 +1336,7 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 		Unscopables: []string{"after", "before", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
 					res, err := self.Name()
 					if err != nil {
@@ -1346,7 +1346,7 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "publicId", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
 					res, err := self.PublicID()
 					if err != nil {
@@ -1356,7 +1356,7 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "systemId", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, this, "DocumentType")
 					res, err := self.SystemID()
 					if err != nil {
@@ -1366,7 +1366,7 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "before", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1375,10 +1375,10 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 					if err := self.Before(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "after", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1387,10 +1387,10 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 					if err := self.After(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1399,15 +1399,15 @@ func idlDefDocumentType() *webidl.InterfaceDef {
 					if err := self.ReplaceWith(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DocumentTypeMethods](r, call.This, "DocumentType")
 					if err := self.Remove(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -1501,7 +1501,7 @@ func idlDefElement() *webidl.InterfaceDef {
 		Unscopables: []string{"after", "append", "before", "prepend", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "namespaceURI", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.NamespaceURI()
 					if err != nil {
@@ -1511,7 +1511,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "prefix", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.Prefix()
 					if err != nil {
@@ -1521,7 +1521,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "localName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.LocalName()
 					if err != nil {
@@ -1531,7 +1531,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "tagName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.TagName()
 					if err != nil {
@@ -1541,7 +1541,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "id", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.ID()
 					if err != nil {
@@ -1549,7 +1549,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					x := idlFromDOMString(r, v)
 					if err := self.SetID(x); err != nil {
@@ -1558,7 +1558,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "className", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.ClassName()
 					if err != nil {
@@ -1566,7 +1566,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					x := idlFromDOMString(r, v)
 					if err := self.SetClassName(x); err != nil {
@@ -1575,7 +1575,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "innerHTML", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.InnerHTML()
 					if err != nil {
@@ -1583,7 +1583,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMStringNullToEmpty(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					x := idlFromDOMStringNullToEmpty(r, v)
 					if err := self.SetInnerHTML(x); err != nil {
@@ -1592,7 +1592,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "outerHTML", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.OuterHTML()
 					if err != nil {
@@ -1600,7 +1600,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMStringNullToEmpty(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					x := idlFromDOMStringNullToEmpty(r, v)
 					if err := self.SetOuterHTML(x); err != nil {
@@ -1609,9 +1609,9 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "children", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
-					return r.CachedAttribute(this, "children", func() goja.Value {
+					return r.CachedAttribute(this, "children", func() sobek.Value {
 						res, err := self.Children()
 						if err != nil {
 							r.Throw(err)
@@ -1621,7 +1621,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "firstElementChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.FirstElementChild()
 					if err != nil {
@@ -1631,7 +1631,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "lastElementChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.LastElementChild()
 					if err != nil {
@@ -1641,7 +1641,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "childElementCount", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.ChildElementCount()
 					if err != nil {
@@ -1651,7 +1651,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "previousElementSibling", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.PreviousElementSibling()
 					if err != nil {
@@ -1661,7 +1661,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "nextElementSibling", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					res, err := self.NextElementSibling()
 					if err != nil {
@@ -1671,7 +1671,7 @@ func idlDefElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hasAttributes", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					res, err := self.HasAttributes()
 					if err != nil {
@@ -1680,7 +1680,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "getAttributeNames", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					res, err := self.GetAttributeNames()
 					if err != nil {
@@ -1689,7 +1689,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToSequenceOfDOMString(r, res)
 				}},
 			{Name: "getAttribute", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1702,7 +1702,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToNullableDOMString(r, res)
 				}},
 			{Name: "setAttribute", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'setAttribute' on 'Element': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1712,10 +1712,10 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.SetAttribute(argQualifiedName, argValue); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "removeAttribute", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'removeAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1724,10 +1724,10 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.RemoveAttribute(argQualifiedName); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "toggleAttribute", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'toggleAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1744,7 +1744,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "hasAttribute", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'hasAttribute' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1757,7 +1757,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "closest", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'closest' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1770,7 +1770,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToNullableElement(r, res)
 				}},
 			{Name: "matches", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'matches' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1783,7 +1783,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "getElementsByTagName", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByTagName' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1796,7 +1796,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToHTMLCollection(r, res)
 				}},
 			{Name: "getElementsByClassName", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getElementsByClassName' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1809,7 +1809,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToHTMLCollection(r, res)
 				}},
 			{Name: "prepend", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1818,10 +1818,10 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.Prepend(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "append", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1830,10 +1830,10 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.Append(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "querySelector", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelector' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1846,7 +1846,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToNullableElement(r, res)
 				}},
 			{Name: "querySelectorAll", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'querySelectorAll' on 'Element': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1859,7 +1859,7 @@ func idlDefElement() *webidl.InterfaceDef {
 					return idlToNodeList(r, res)
 				}},
 			{Name: "before", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1868,10 +1868,10 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.Before(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "after", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1880,10 +1880,10 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.After(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "replaceWith", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					argNodes := []NodeOrDOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -1892,15 +1892,15 @@ func idlDefElement() *webidl.InterfaceDef {
 					if err := self.ReplaceWith(argNodes); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "remove", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
 					if err := self.Remove(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -1970,8 +1970,8 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			{Name: "BUBBLING_PHASE", Value: webidl.ConstValue(int64(3)), Exposed: nil, SecureContext: false},
 		},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -1980,7 +1980,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argEventInitDict = idlFromEventInit(r, v)
 			} else {
-				argEventInitDict = idlFromEventInit(r, goja.Undefined())
+				argEventInitDict = idlFromEventInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
@@ -1990,7 +1990,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "type", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.Type()
 					if err != nil {
@@ -2000,7 +2000,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "target", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.Target()
 					if err != nil {
@@ -2010,7 +2010,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "srcElement", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.SrcElement()
 					if err != nil {
@@ -2020,7 +2020,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "currentTarget", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.CurrentTarget()
 					if err != nil {
@@ -2030,7 +2030,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "eventPhase", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.EventPhase()
 					if err != nil {
@@ -2040,7 +2040,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "cancelBubble", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.CancelBubble()
 					if err != nil {
@@ -2048,7 +2048,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 					}
 					return idlToBoolean(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					x := idlFromBoolean(r, v)
 					if err := self.SetCancelBubble(x); err != nil {
@@ -2057,7 +2057,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "bubbles", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.Bubbles()
 					if err != nil {
@@ -2067,7 +2067,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "cancelable", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.Cancelable()
 					if err != nil {
@@ -2077,7 +2077,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "returnValue", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.ReturnValue()
 					if err != nil {
@@ -2085,7 +2085,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 					}
 					return idlToBoolean(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					x := idlFromBoolean(r, v)
 					if err := self.SetReturnValue(x); err != nil {
@@ -2094,7 +2094,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "defaultPrevented", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.DefaultPrevented()
 					if err != nil {
@@ -2104,7 +2104,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "composed", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.Composed()
 					if err != nil {
@@ -2114,7 +2114,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "isTrusted", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.IsTrusted()
 					if err != nil {
@@ -2124,7 +2124,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "timeStamp", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[EventMethods](r, this, "Event")
 					res, err := self.TimeStamp()
 					if err != nil {
@@ -2134,7 +2134,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "composedPath", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					res, err := self.ComposedPath()
 					if err != nil {
@@ -2143,31 +2143,31 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 					return idlToSequenceOfEventTarget(r, res)
 				}},
 			{Name: "stopPropagation", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					if err := self.StopPropagation(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "stopImmediatePropagation", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					if err := self.StopImmediatePropagation(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "preventDefault", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					if err := self.PreventDefault(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "initEvent", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventMethods](r, call.This, "Event")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'initEvent' on 'Event': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2188,7 +2188,7 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 					if err := self.InitEvent(argType, argBubbles, argCancelable); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -2206,7 +2206,7 @@ type EventInit struct {
 
 // idlReadDictEventInit reads the members of EventInit from obj (nil for undefined
 // or null).
-func idlReadDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
+func idlReadDictEventInit(r *webidl.Realm, obj *sobek.Object, d *EventInit) {
 	if v := r.DictionaryMember(obj, "bubbles"); v != nil {
 		d.Bubbles = idlFromBoolean(r, v)
 	} else {
@@ -2225,19 +2225,19 @@ func idlReadDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
 }
 
 // idlWriteDictEventInit writes the members of EventInit to obj.
-func idlWriteDictEventInit(r *webidl.Realm, obj *goja.Object, d *EventInit) {
-	_ = obj.DefineDataProperty("bubbles", idlToBoolean(r, d.Bubbles), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("cancelable", idlToBoolean(r, d.Cancelable), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("composed", idlToBoolean(r, d.Composed), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictEventInit(r *webidl.Realm, obj *sobek.Object, d *EventInit) {
+	_ = obj.DefineDataProperty("bubbles", idlToBoolean(r, d.Bubbles), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("cancelable", idlToBoolean(r, d.Cancelable), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("composed", idlToBoolean(r, d.Composed), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // EventListener is the IDL callback interface EventListener.
 type EventListener struct{ *webidl.CallbackInterface }
 
 // HandleEvent calls the user object's operation "handleEvent".
-func (c *EventListener) HandleEvent(thisArg goja.Value, argEvent EventMethods) error {
+func (c *EventListener) HandleEvent(thisArg sobek.Value, argEvent EventMethods) error {
 	r := c.Realm
-	var args []goja.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 		args = append(args, idlToEvent(r, argEvent))
 	}); err != nil {
@@ -2255,7 +2255,7 @@ type EventListenerOptions struct {
 
 // idlReadDictEventListenerOptions reads the members of EventListenerOptions from obj (nil for undefined
 // or null).
-func idlReadDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
+func idlReadDictEventListenerOptions(r *webidl.Realm, obj *sobek.Object, d *EventListenerOptions) {
 	if v := r.DictionaryMember(obj, "capture"); v != nil {
 		d.Capture = idlFromBoolean(r, v)
 	} else {
@@ -2264,8 +2264,8 @@ func idlReadDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *Event
 }
 
 // idlWriteDictEventListenerOptions writes the members of EventListenerOptions to obj.
-func idlWriteDictEventListenerOptions(r *webidl.Realm, obj *goja.Object, d *EventListenerOptions) {
-	_ = obj.DefineDataProperty("capture", idlToBoolean(r, d.Capture), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictEventListenerOptions(r *webidl.Realm, obj *sobek.Object, d *EventListenerOptions) {
+	_ = obj.DefineDataProperty("capture", idlToBoolean(r, d.Capture), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // EventTargetMethods is implemented by the Go implementation of the IDL interface
@@ -2292,7 +2292,7 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 		Name:              "EventTarget",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -2301,7 +2301,7 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "addEventListener", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'addEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2312,15 +2312,15 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
 						argOptions = idlFromAddEventListenerOptionsOrBoolean(r, v)
 					} else {
-						argOptions = idlFromAddEventListenerOptionsOrBoolean(r, goja.Undefined())
+						argOptions = idlFromAddEventListenerOptionsOrBoolean(r, sobek.Undefined())
 					}
 					if err := self.AddEventListener(argType, argCallback, argOptions); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "removeEventListener", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'removeEventListener' on 'EventTarget': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2331,15 +2331,15 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
 						argOptions = idlFromEventListenerOptionsOrBoolean(r, v)
 					} else {
-						argOptions = idlFromEventListenerOptionsOrBoolean(r, goja.Undefined())
+						argOptions = idlFromEventListenerOptionsOrBoolean(r, sobek.Undefined())
 					}
 					if err := self.RemoveEventListener(argType, argCallback, argOptions); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "dispatchEvent", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[EventTargetMethods](r, call.This, "EventTarget")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'dispatchEvent' on 'EventTarget': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2378,7 +2378,7 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 				}
 				return n
 			},
-			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) sobek.Value {
 				v, err := impl.(HTMLCollectionMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
 				if err != nil {
 					r.Throw(err)
@@ -2388,7 +2388,7 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLCollectionMethods](r, this, "HTMLCollection")
 					res, err := self.Length()
 					if err != nil {
@@ -2398,7 +2398,7 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "item", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HTMLCollectionMethods](r, call.This, "HTMLCollection")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'HTMLCollection': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2492,7 +2492,7 @@ func idlDefNode() *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "nodeType", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.NodeType()
 					if err != nil {
@@ -2502,7 +2502,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "nodeName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.NodeName()
 					if err != nil {
@@ -2512,7 +2512,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "baseURI", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.BaseURI()
 					if err != nil {
@@ -2522,7 +2522,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "isConnected", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.IsConnected()
 					if err != nil {
@@ -2532,7 +2532,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "ownerDocument", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.OwnerDocument()
 					if err != nil {
@@ -2542,7 +2542,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "parentNode", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.ParentNode()
 					if err != nil {
@@ -2552,7 +2552,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "parentElement", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.ParentElement()
 					if err != nil {
@@ -2562,9 +2562,9 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "childNodes", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
-					return r.CachedAttribute(this, "childNodes", func() goja.Value {
+					return r.CachedAttribute(this, "childNodes", func() sobek.Value {
 						res, err := self.ChildNodes()
 						if err != nil {
 							r.Throw(err)
@@ -2574,7 +2574,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "firstChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.FirstChild()
 					if err != nil {
@@ -2584,7 +2584,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "lastChild", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.LastChild()
 					if err != nil {
@@ -2594,7 +2594,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "previousSibling", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.PreviousSibling()
 					if err != nil {
@@ -2604,7 +2604,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "nextSibling", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.NextSibling()
 					if err != nil {
@@ -2614,7 +2614,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "nodeValue", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.NodeValue()
 					if err != nil {
@@ -2622,7 +2622,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					}
 					return idlToNullableDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					x := idlFromNullableDOMString(r, v)
 					if err := self.SetNodeValue(x); err != nil {
@@ -2631,7 +2631,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "textContent", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					res, err := self.TextContent()
 					if err != nil {
@@ -2639,7 +2639,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					}
 					return idlToNullableDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[NodeMethods](r, this, "Node")
 					x := idlFromNullableDOMString(r, v)
 					if err := self.SetTextContent(x); err != nil {
@@ -2648,7 +2648,7 @@ func idlDefNode() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "getRootNode", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					res, err := self.GetRootNode()
 					if err != nil {
@@ -2657,7 +2657,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToNode(r, res)
 				}},
 			{Name: "hasChildNodes", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					res, err := self.HasChildNodes()
 					if err != nil {
@@ -2666,7 +2666,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "cloneNode", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					var argSubtree bool
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -2681,7 +2681,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToNode(r, res)
 				}},
 			{Name: "isSameNode", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'isSameNode' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2694,7 +2694,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "contains", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'contains' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2707,7 +2707,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "insertBefore", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'insertBefore' on 'Node': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2721,7 +2721,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToNode(r, res)
 				}},
 			{Name: "appendChild", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'appendChild' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2734,7 +2734,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToNode(r, res)
 				}},
 			{Name: "replaceChild", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'replaceChild' on 'Node': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2748,7 +2748,7 @@ func idlDefNode() *webidl.InterfaceDef {
 					return idlToNode(r, res)
 				}},
 			{Name: "removeChild", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeMethods](r, call.This, "Node")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'removeChild' on 'Node': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2787,7 +2787,7 @@ func idlDefNodeList() *webidl.InterfaceDef {
 				}
 				return n
 			},
-			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) sobek.Value {
 				v, err := impl.(NodeListMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
 				if err != nil {
 					r.Throw(err)
@@ -2798,7 +2798,7 @@ func idlDefNodeList() *webidl.InterfaceDef {
 		ValueIterator: true,
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NodeListMethods](r, this, "NodeList")
 					res, err := self.Length()
 					if err != nil {
@@ -2808,7 +2808,7 @@ func idlDefNodeList() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "item", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[NodeListMethods](r, call.This, "NodeList")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'NodeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2844,8 +2844,8 @@ func idlDefText(statics TextStatics) *webidl.InterfaceDef {
 		Parent:            "CharacterData",
 		Exposed:           []string{"Window"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argData webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argData = idlFromDOMString(r, v)

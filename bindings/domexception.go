@@ -3,9 +3,9 @@ package bindings
 import (
 	"errors"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 // domExceptionImpl is the Go implementation behind a DOMException object.
@@ -17,7 +17,7 @@ type domExceptionImpl struct {
 // jsReason is a JavaScript value given as an abort reason (or any other
 // "any" handed to dom). It is never nil, so dom's nil keeps meaning "not
 // given", and null and undefined values survive the trip.
-type jsReason struct{ v goja.Value }
+type jsReason struct{ v sobek.Value }
 
 // Error makes a jsReason usable where dom or weblocks want an error.
 func (j *jsReason) Error() string {
@@ -30,7 +30,7 @@ func (j *jsReason) Error() string {
 // errorToJS is the webidl.Realm hook mapping Go errors returned by
 // implementations to JavaScript values: DOMExceptions become DOMException
 // objects of the realm, JavaScript reasons their value.
-func (r *Realm) errorToJS(_ *webidl.Realm, err error) (goja.Value, bool) {
+func (r *Realm) errorToJS(_ *webidl.Realm, err error) (sobek.Value, bool) {
 	var jr *jsReason
 	if errors.As(err, &jr) {
 		return webidl.AnyValue(jr.v), true
@@ -50,7 +50,7 @@ func (r *Realm) errorToJS(_ *webidl.Realm, err error) (goja.Value, bool) {
 // the same object every time ex surfaces in this realm (a default abort
 // reason read from signal.reason and the lock request it rejected must be
 // ===), kept in ex.Owner; a new one for another realm.
-func (r *Realm) domExceptionValue(ex *dom.DOMException) goja.Value {
+func (r *Realm) domExceptionValue(ex *dom.DOMException) sobek.Value {
 	if r.idl.Interface("DOMException") == nil {
 		// Not installed (cannot happen with the generated bindings):
 		// fall back to an Error with the same name and message.
@@ -71,13 +71,13 @@ func (r *Realm) domExceptionValue(ex *dom.DOMException) goja.Value {
 
 // reasonValue converts a reason held by dom or weblocks (an abort reason, a
 // rejection reason) to JavaScript.
-func (r *Realm) reasonValue(reason any) goja.Value {
+func (r *Realm) reasonValue(reason any) sobek.Value {
 	switch v := reason.(type) {
 	case nil:
-		return goja.Undefined()
+		return sobek.Undefined()
 	case *jsReason:
 		return webidl.AnyValue(v.v)
-	case goja.Value:
+	case sobek.Value:
 		return v
 	case *dom.DOMException:
 		return r.domExceptionValue(v)
@@ -89,15 +89,15 @@ func (r *Realm) reasonValue(reason any) goja.Value {
 
 // toReason converts a JavaScript value to a dom reason: nil for undefined
 // ("not given"), else a *jsReason holding it.
-func toReason(v goja.Value) any {
-	if v == nil || goja.IsUndefined(v) {
+func toReason(v sobek.Value) any {
+	if v == nil || sobek.IsUndefined(v) {
 		return nil
 	}
 	return &jsReason{v: v}
 }
 
 // isDOMExceptionObject reports whether o is a DOMException platform object.
-func (r *Realm) isDOMExceptionObject(o *goja.Object) bool {
+func (r *Realm) isDOMExceptionObject(o *sobek.Object) bool {
 	if r.idl == nil {
 		return false
 	}

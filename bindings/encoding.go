@@ -5,8 +5,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // This file implements TextEncoder and TextDecoder for UTF-8, the only
@@ -31,11 +31,11 @@ func (e *textEncoderImpl) Encode(input string) (webidl.BufferSource, error) {
 		return webidl.BufferSource{}, err
 	}
 	buf := r.vm.NewArrayBuffer([]byte(input))
-	v, err := in.newView(goja.Undefined(), r.vm.ToValue("Uint8Array"), r.vm.ToValue(buf), r.vm.ToValue(0), r.vm.ToValue(len(input)))
+	v, err := in.newView(sobek.Undefined(), r.vm.ToValue("Uint8Array"), r.vm.ToValue(buf), r.vm.ToValue(0), r.vm.ToValue(len(input)))
 	if err != nil {
 		return webidl.BufferSource{}, err
 	}
-	return webidl.BufferSource{Object: v.(*goja.Object), Kind: "Uint8Array"}, nil
+	return webidl.BufferSource{Object: v.(*sobek.Object), Kind: "Uint8Array"}, nil
 }
 
 // EncodeInto is https://encoding.spec.whatwg.org/#dom-textencoder-encodeinto:

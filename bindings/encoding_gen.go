@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // TextDecodeOptions is the IDL dictionary TextDecodeOptions.
@@ -16,7 +16,7 @@ type TextDecodeOptions struct {
 
 // idlReadDictTextDecodeOptions reads the members of TextDecodeOptions from obj (nil for undefined
 // or null).
-func idlReadDictTextDecodeOptions(r *webidl.Realm, obj *goja.Object, d *TextDecodeOptions) {
+func idlReadDictTextDecodeOptions(r *webidl.Realm, obj *sobek.Object, d *TextDecodeOptions) {
 	if v := r.DictionaryMember(obj, "stream"); v != nil {
 		d.Stream = idlFromBoolean(r, v)
 	} else {
@@ -25,8 +25,8 @@ func idlReadDictTextDecodeOptions(r *webidl.Realm, obj *goja.Object, d *TextDeco
 }
 
 // idlWriteDictTextDecodeOptions writes the members of TextDecodeOptions to obj.
-func idlWriteDictTextDecodeOptions(r *webidl.Realm, obj *goja.Object, d *TextDecodeOptions) {
-	_ = obj.DefineDataProperty("stream", idlToBoolean(r, d.Stream), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictTextDecodeOptions(r *webidl.Realm, obj *sobek.Object, d *TextDecodeOptions) {
+	_ = obj.DefineDataProperty("stream", idlToBoolean(r, d.Stream), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // TextDecoderMethods is implemented by the Go implementation of the IDL interface
@@ -55,8 +55,8 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 		Name:              "TextDecoder",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argLabel webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argLabel = idlFromDOMString(r, v)
@@ -67,7 +67,7 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argOptions = idlFromTextDecoderOptions(r, v)
 			} else {
-				argOptions = idlFromTextDecoderOptions(r, goja.Undefined())
+				argOptions = idlFromTextDecoderOptions(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argLabel, argOptions)
 			if err != nil {
@@ -77,7 +77,7 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "encoding", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[TextDecoderMethods](r, this, "TextDecoder")
 					res, err := self.Encoding()
 					if err != nil {
@@ -87,7 +87,7 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "fatal", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[TextDecoderMethods](r, this, "TextDecoder")
 					res, err := self.Fatal()
 					if err != nil {
@@ -97,7 +97,7 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "ignoreBOM", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[TextDecoderMethods](r, this, "TextDecoder")
 					res, err := self.IgnoreBOM()
 					if err != nil {
@@ -107,7 +107,7 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "decode", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TextDecoderMethods](r, call.This, "TextDecoder")
 					var argInput webidl.Optional[AllowSharedBufferSource]
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -117,7 +117,7 @@ func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argOptions = idlFromTextDecodeOptions(r, v)
 					} else {
-						argOptions = idlFromTextDecodeOptions(r, goja.Undefined())
+						argOptions = idlFromTextDecodeOptions(r, sobek.Undefined())
 					}
 					res, err := self.Decode(argInput, argOptions)
 					if err != nil {
@@ -139,7 +139,7 @@ type TextDecoderOptions struct {
 
 // idlReadDictTextDecoderOptions reads the members of TextDecoderOptions from obj (nil for undefined
 // or null).
-func idlReadDictTextDecoderOptions(r *webidl.Realm, obj *goja.Object, d *TextDecoderOptions) {
+func idlReadDictTextDecoderOptions(r *webidl.Realm, obj *sobek.Object, d *TextDecoderOptions) {
 	if v := r.DictionaryMember(obj, "fatal"); v != nil {
 		d.Fatal = idlFromBoolean(r, v)
 	} else {
@@ -153,9 +153,9 @@ func idlReadDictTextDecoderOptions(r *webidl.Realm, obj *goja.Object, d *TextDec
 }
 
 // idlWriteDictTextDecoderOptions writes the members of TextDecoderOptions to obj.
-func idlWriteDictTextDecoderOptions(r *webidl.Realm, obj *goja.Object, d *TextDecoderOptions) {
-	_ = obj.DefineDataProperty("fatal", idlToBoolean(r, d.Fatal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("ignoreBOM", idlToBoolean(r, d.IgnoreBOM), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictTextDecoderOptions(r *webidl.Realm, obj *sobek.Object, d *TextDecoderOptions) {
+	_ = obj.DefineDataProperty("fatal", idlToBoolean(r, d.Fatal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ignoreBOM", idlToBoolean(r, d.IgnoreBOM), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // TextEncoderMethods is implemented by the Go implementation of the IDL interface
@@ -182,7 +182,7 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 		Name:              "TextEncoder",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -191,7 +191,7 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "encoding", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[TextEncoderMethods](r, this, "TextEncoder")
 					res, err := self.Encoding()
 					if err != nil {
@@ -201,7 +201,7 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "encode", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TextEncoderMethods](r, call.This, "TextEncoder")
 					var argInput string
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -216,7 +216,7 @@ func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 					return idlToUint8Array(r, res)
 				}},
 			{Name: "encodeInto", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TextEncoderMethods](r, call.This, "TextEncoder")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'encodeInto' on 'TextEncoder': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -243,7 +243,7 @@ type TextEncoderEncodeIntoResult struct {
 
 // idlReadDictTextEncoderEncodeIntoResult reads the members of TextEncoderEncodeIntoResult from obj (nil for undefined
 // or null).
-func idlReadDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *goja.Object, d *TextEncoderEncodeIntoResult) {
+func idlReadDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *sobek.Object, d *TextEncoderEncodeIntoResult) {
 	if v := r.DictionaryMember(obj, "read"); v != nil {
 		d.Read = webidl.Some(idlFromUnsignedLongLong(r, v))
 	}
@@ -253,11 +253,11 @@ func idlReadDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *goja.Object, d
 }
 
 // idlWriteDictTextEncoderEncodeIntoResult writes the members of TextEncoderEncodeIntoResult to obj.
-func idlWriteDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *goja.Object, d *TextEncoderEncodeIntoResult) {
+func idlWriteDictTextEncoderEncodeIntoResult(r *webidl.Realm, obj *sobek.Object, d *TextEncoderEncodeIntoResult) {
 	if d.Read.Present {
-		_ = obj.DefineDataProperty("read", idlToUnsignedLongLong(r, d.Read.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("read", idlToUnsignedLongLong(r, d.Read.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Written.Present {
-		_ = obj.DefineDataProperty("written", idlToUnsignedLongLong(r, d.Written.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("written", idlToUnsignedLongLong(r, d.Written.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }

@@ -5,26 +5,26 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
-// scriptErrorOf describes err (a *goja.Exception, a compile error or an
-// uncatchable goja error) as a ScriptError.
+// scriptErrorOf describes err (a *sobek.Exception, a compile error or an
+// uncatchable sobek error) as a ScriptError.
 func (r *Realm) scriptErrorOf(err error) *ScriptError {
 	var jsErr *webidl.JSError
 	if errors.As(err, &jsErr) {
 		err = r.throwValue(webidl.AnyValue(jsErr.Value))
 	}
-	var ex *goja.Exception
+	var ex *sobek.Exception
 	if errors.As(err, &ex) {
 		se := &ScriptError{Value: ex.Value()}
 		if v := ex.Value(); v != nil {
 			if s, ok := r.safeToString(v); ok {
 				se.Message = s
 			}
-			if o, ok := v.(*goja.Object); ok {
-				if st := o.Get("stack"); st != nil && !goja.IsUndefined(st) {
+			if o, ok := v.(*sobek.Object); ok {
+				if st := o.Get("stack"); st != nil && !sobek.IsUndefined(st) {
 					se.Stack, _ = r.safeToString(st)
 				}
 			}
@@ -42,15 +42,15 @@ func (r *Realm) scriptErrorOf(err error) *ScriptError {
 		}
 		return se
 	}
-	// goja's stack overflow is uncatchable: it unwinds every JavaScript
+	// sobek's stack overflow is uncatchable: it unwinds every JavaScript
 	// frame, so try/catch cannot see it (see the package doc). When it
 	// reaches the top of a task it is reported as the RangeError browsers
 	// throw, so an error event listener or the console sees that value.
-	var so *goja.StackOverflowError
+	var so *sobek.StackOverflowError
 	if errors.As(err, &so) {
 		const msg = "Maximum call stack size exceeded"
-		se := &ScriptError{Value: goja.Undefined(), Message: "RangeError: " + msg}
-		if ctor, ok := r.vm.Get("RangeError").(*goja.Object); ok {
+		se := &ScriptError{Value: sobek.Undefined(), Message: "RangeError: " + msg}
+		if ctor, ok := r.vm.Get("RangeError").(*sobek.Object); ok {
 			if obj, e := r.vm.New(ctor, r.vm.ToValue(msg)); e == nil {
 				se.Value = obj
 			}
@@ -58,19 +58,19 @@ func (r *Realm) scriptErrorOf(err error) *ScriptError {
 		return se
 	}
 	// Other uncatchable errors (interrupts) have no JS value.
-	return &ScriptError{Value: goja.Undefined(), Message: err.Error()}
+	return &ScriptError{Value: sobek.Undefined(), Message: err.Error()}
 }
 
 // syntaxError turns a compile error into a ScriptError whose value is a
 // SyntaxError object of the realm.
 func (r *Realm) syntaxError(name string, err error) *ScriptError {
 	msg := err.Error()
-	var ce *goja.CompilerSyntaxError
+	var ce *sobek.CompilerSyntaxError
 	if errors.As(err, &ce) {
 		msg = ce.Message
 	}
 	se := &ScriptError{Filename: name, Message: "SyntaxError: " + msg}
-	if ctor, ok := r.vm.Get("SyntaxError").(*goja.Object); ok {
+	if ctor, ok := r.vm.Get("SyntaxError").(*sobek.Object); ok {
 		if obj, e := r.vm.New(ctor, r.vm.ToValue(msg)); e == nil {
 			se.Value = obj
 		}
@@ -78,7 +78,7 @@ func (r *Realm) syntaxError(name string, err error) *ScriptError {
 	if se.Value == nil {
 		se.Value = r.vm.ToValue(se.Message)
 	}
-	// Positions look like "name: Line 3:7 ..." in goja's messages.
+	// Positions look like "name: Line 3:7 ..." in sobek's messages.
 	if i := strings.Index(msg, "Line "); i >= 0 {
 		var line, col int
 		if _, e := fmt.Sscanf(msg[i:], "Line %d:%d", &line, &col); e == nil {
@@ -93,7 +93,7 @@ func (r *Realm) syntaxError(name string, err error) *ScriptError {
 // error: it is returned but not reported.
 func (r *Realm) reportError(err error) *ScriptError {
 	se := r.scriptErrorOf(err)
-	var ie *goja.InterruptedError
+	var ie *sobek.InterruptedError
 	if errors.As(err, &ie) {
 		return se
 	}
@@ -127,6 +127,6 @@ func (r *Realm) reportScriptError(se *ScriptError) {
 }
 
 // ReportException runs HTML's "report an exception" for a thrown value
-// (for example the error of a goja call made by an integrator). Loop
+// (for example the error of a sobek call made by an integrator). Loop
 // goroutine only.
 func (r *Realm) ReportException(err error) *ScriptError { return r.reportError(err) }

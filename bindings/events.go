@@ -3,9 +3,9 @@ package bindings
 import (
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 // eventImpl is the Go implementation behind a JavaScript Event object: the
@@ -28,7 +28,7 @@ type eventImpl struct {
 
 type eventProp struct {
 	name  string
-	value goja.Value
+	value sobek.Value
 }
 
 // eventTargetImpl is the Go implementation behind EventTarget objects
@@ -46,7 +46,7 @@ type eventTargetImpl struct {
 // eventHandler is an "event handler": its value and the listener it
 // registered when first activated.
 type eventHandler struct {
-	value    goja.Value // null when not set
+	value    sobek.Value // null when not set
 	listener dom.ListenerID
 	special  bool // OnErrorEventHandler on a global: 5-argument call
 }
@@ -62,7 +62,7 @@ func (r *Realm) newEventTargetImpl(t *dom.EventTarget) *eventTargetImpl {
 
 // eventValue returns the JavaScript object for a dom.Event, creating (and
 // caching in ev.Detail) its wrapper the first time.
-func (r *Realm) eventValue(ev *dom.Event) goja.Value {
+func (r *Realm) eventValue(ev *dom.Event) sobek.Value {
 	impl, ok := ev.Detail.(*eventImpl)
 	var wrapped any = impl
 	if sub, isSub := ev.Detail.(eventSubclass); isSub {
@@ -81,9 +81,9 @@ func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 		return obj
 	}
 	v := r.idl.Wrap(wrapped, "Event")
-	if obj, ok := v.(*goja.Object); ok {
+	if obj, ok := v.(*sobek.Object); ok {
 		for _, p := range impl.extra {
-			_ = obj.DefineDataProperty(p.name, p.value, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+			_ = obj.DefineDataProperty(p.name, p.value, sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 		}
 	}
 	return v
@@ -92,9 +92,9 @@ func (r *Realm) eventValue(ev *dom.Event) goja.Value {
 // addEventListener is the EventTarget addEventListener(type, callback,
 // options) method steps over dom, with callback a JavaScript
 // EventListener (a function or an object with handleEvent) or null.
-func (r *Realm) addEventListener(t *dom.EventTarget, this goja.Value, typ string, callback goja.Value, opts dom.ListenerOptions) {
+func (r *Realm) addEventListener(t *dom.EventTarget, this sobek.Value, typ string, callback sobek.Value, opts dom.ListenerOptions) {
 	// 2. If listener's callback is null, then return (dom does the rest).
-	cbObj, ok := callback.(*goja.Object)
+	cbObj, ok := callback.(*sobek.Object)
 	if !ok {
 		return
 	}
@@ -107,10 +107,10 @@ func (r *Realm) addEventListener(t *dom.EventTarget, this goja.Value, typ string
 // callEventListener invokes a JavaScript EventListener callback interface
 // value with the event ("call a user object's operation" handleEvent),
 // reporting any exception.
-func (r *Realm) callEventListener(cb *goja.Object, this goja.Value, ev *dom.Event) {
+func (r *Realm) callEventListener(cb *sobek.Object, this sobek.Value, ev *dom.Event) {
 	evv := r.eventValue(ev)
 	var err error
-	if f, ok := goja.AssertFunction(cb); ok {
+	if f, ok := sobek.AssertFunction(cb); ok {
 		// If value is callable: the callback this value is the event's
 		// currentTarget.
 		_, err = f(this, evv)
@@ -120,7 +120,7 @@ func (r *Realm) callEventListener(cb *goja.Object, this goja.Value, ev *dom.Even
 			// Let X be ? Get(value, "handleEvent"); if not callable,
 			// throw a TypeError.
 			h := cb.Get("handleEvent")
-			f, ok := goja.AssertFunction(h)
+			f, ok := sobek.AssertFunction(h)
 			if !ok {
 				r.idl.ThrowTypeError("The 'handleEvent' property of the event listener is not callable")
 			}
@@ -138,18 +138,18 @@ func (r *Realm) callEventListener(cb *goja.Object, this goja.Value, ev *dom.Even
 
 // eventHandlerGet is the getter of an event handler IDL attribute: the
 // handler's value or null.
-func (r *Realm) eventHandlerGet(impl *eventTargetImpl, typ string) goja.Value {
+func (r *Realm) eventHandlerGet(impl *eventTargetImpl, typ string) sobek.Value {
 	if h := impl.handlers[typ]; h != nil && h.value != nil {
 		return h.value
 	}
-	return goja.Null()
+	return sobek.Null()
 }
 
 // eventHandlerSet is the setter of an event handler IDL attribute. With
 // [LegacyTreatNonObjectAsNull], a non-object value is null. A non-null
 // value activates the handler (adds its listener once, keeping its place
 // in the listener list); null deactivates it.
-func (r *Realm) eventHandlerSet(impl *eventTargetImpl, this goja.Value, typ string, v goja.Value, special bool) {
+func (r *Realm) eventHandlerSet(impl *eventTargetImpl, this sobek.Value, typ string, v sobek.Value, special bool) {
 	if impl.handlers == nil {
 		impl.handlers = map[string]*eventHandler{}
 	}
@@ -158,7 +158,7 @@ func (r *Realm) eventHandlerSet(impl *eventTargetImpl, this goja.Value, typ stri
 		h = &eventHandler{special: special}
 		impl.handlers[typ] = h
 	}
-	obj, isObj := v.(*goja.Object)
+	obj, isObj := v.(*sobek.Object)
 	if !isObj {
 		// Deactivate: remove the listener, forget the value.
 		h.value = nil
@@ -177,9 +177,9 @@ func (r *Realm) eventHandlerSet(impl *eventTargetImpl, this goja.Value, typ stri
 }
 
 // processEventHandler is the "event handler processing algorithm".
-func (r *Realm) processEventHandler(h *eventHandler, this goja.Value, ev *dom.Event) {
+func (r *Realm) processEventHandler(h *eventHandler, this sobek.Value, ev *dom.Event) {
 	// 1-2. Let callback be the event handler's value; if null, return.
-	f, ok := goja.AssertFunction(h.value)
+	f, ok := sobek.AssertFunction(h.value)
 	if h.value == nil {
 		return
 	}
@@ -189,13 +189,13 @@ func (r *Realm) processEventHandler(h *eventHandler, this goja.Value, ev *dom.Ev
 		return
 	}
 	evv := r.eventValue(ev)
-	var ret goja.Value
+	var ret sobek.Value
 	var err error
 	impl, _ := ev.Detail.(*eventImpl)
 	// 3. Special error event handling: an ErrorEvent named error whose
 	// currentTarget implements WindowOrWorkerGlobalScope.
 	if h.special && ev.Type == "error" && impl != nil && impl.extra != nil {
-		args := make([]goja.Value, 0, 5)
+		args := make([]sobek.Value, 0, 5)
 		for _, name := range []string{"message", "filename", "lineno", "colno", "error"} {
 			args = append(args, extraProp(impl, name))
 		}
@@ -216,13 +216,13 @@ func (r *Realm) processEventHandler(h *eventHandler, this goja.Value, ev *dom.Ev
 	}
 }
 
-func extraProp(impl *eventImpl, name string) goja.Value {
+func extraProp(impl *eventImpl, name string) sobek.Value {
 	for _, p := range impl.extra {
 		if p.name == name {
 			return p.value
 		}
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // fireErrorEvent fires an ErrorEvent-shaped event named error at the
@@ -236,7 +236,7 @@ func (r *Realm) fireErrorEvent(se *ScriptError) bool {
 	ev.IsTrusted = true
 	errVal := se.Value
 	if errVal == nil {
-		errVal = goja.Null()
+		errVal = sobek.Null()
 	}
 	ev.Detail = &eventImpl{ev: ev, extra: []eventProp{
 		{"message", r.vm.ToValue(se.Message)},
@@ -250,7 +250,7 @@ func (r *Realm) fireErrorEvent(se *ScriptError) bool {
 
 // firePromiseRejectionEvent fires a PromiseRejectionEvent-shaped event at
 // the global and returns the dispatch result (false when canceled).
-func (r *Realm) firePromiseRejectionEvent(typ string, p *goja.Promise, cancelable bool) bool {
+func (r *Realm) firePromiseRejectionEvent(typ string, p *sobek.Promise, cancelable bool) bool {
 	if r.globalTarget == nil || r.idl.Interface("Event") == nil {
 		return true
 	}
@@ -268,18 +268,18 @@ func (r *Realm) firePromiseRejectionEvent(typ string, p *goja.Promise, cancelabl
 // (for example load or message), with extra own properties on the event
 // object (name, value pairs such as "data", value). It returns false when a
 // listener canceled it. Loop goroutine only.
-func (r *Realm) FireEvent(typ string, cancelable bool, props map[string]goja.Value) bool {
+func (r *Realm) FireEvent(typ string, cancelable bool, props map[string]sobek.Value) bool {
 	if r.globalTarget == nil {
 		return true
 	}
 	return r.fireEventAt(r.globalTarget.target, typ, cancelable, props)
 }
 
-func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, props map[string]goja.Value) bool {
+func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, props map[string]sobek.Value) bool {
 	return r.fireEvent(t, typ, false, cancelable, props)
 }
 
-func (r *Realm) fireEvent(t *dom.EventTarget, typ string, bubbles, cancelable bool, props map[string]goja.Value) bool {
+func (r *Realm) fireEvent(t *dom.EventTarget, typ string, bubbles, cancelable bool, props map[string]sobek.Value) bool {
 	ev := dom.NewEvent(typ)
 	ev.Bubbles, ev.Cancelable = bubbles, cancelable
 	ev.IsTrusted = true
@@ -331,7 +331,7 @@ type listenerOptions struct {
 
 // addEventListenerSteps is the addEventListener(type, callback, options)
 // method steps.
-func (r *Realm) addEventListenerSteps(t *eventTargetImpl, this goja.Value, typ string, callback goja.Value, o listenerOptions) {
+func (r *Realm) addEventListenerSteps(t *eventTargetImpl, this sobek.Value, typ string, callback sobek.Value, o listenerOptions) {
 	// "flatten more": passive defaults to false (no default-passive
 	// targets here).
 	passive := o.passive != nil && *o.passive
@@ -341,8 +341,8 @@ func (r *Realm) addEventListenerSteps(t *eventTargetImpl, this goja.Value, typ s
 }
 
 // removeEventListenerSteps is removeEventListener(type, callback, options).
-func (r *Realm) removeEventListenerSteps(t *eventTargetImpl, typ string, callback goja.Value, capture bool) {
-	if obj, ok := callback.(*goja.Object); ok {
+func (r *Realm) removeEventListenerSteps(t *eventTargetImpl, typ string, callback sobek.Value, capture bool) {
+	if obj, ok := callback.(*sobek.Object); ok {
 		t.target.RemoveEventListener(typ, obj, capture)
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // This file is fetch() (https://fetch.spec.whatwg.org/#fetch-method) and
@@ -146,7 +146,7 @@ func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise
 }
 
 // abortFetchCall is https://fetch.spec.whatwg.org/#abort-fetch.
-func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *responseImpl, reason goja.Value) {
+func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *responseImpl, reason sobek.Value) {
 	// 1. Reject promise with error (a no-op when it already settled).
 	p.Reject(reason)
 	// 2-4. (Bodies are in memory: there is no stream to cancel or error;

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // This file is the File API's Blob (https://w3c.github.io/FileAPI/#blob-section),
@@ -141,7 +141,7 @@ func (b *blobImpl) ArrayBuffer() (*webidl.Promise, error) {
 // Bytes is https://w3c.github.io/FileAPI/#dom-blob-bytes.
 func (b *blobImpl) Bytes() (*webidl.Promise, error) {
 	vm := b.realm.vm
-	ctor, _ := vm.Get("Uint8Array").(*goja.Object)
+	ctor, _ := vm.Get("Uint8Array").(*sobek.Object)
 	if ctor == nil {
 		return nil, webidl.NewTypeError("Uint8Array is not available")
 	}

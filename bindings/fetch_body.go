@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // This file is the Fetch Standard's bodies
@@ -88,7 +88,7 @@ func (o *bodyOwner) isUnusable() bool { return o.bodyUsed() }
 // consumeBody is https://fetch.spec.whatwg.org/#concept-body-consume-body:
 // convert turns the bytes into the promise's value (an exception rejects
 // it).
-func (o *bodyOwner) consumeBody(convert func(b []byte) (goja.Value, error)) *webidl.Promise {
+func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *webidl.Promise {
 	idl := o.realm.idl
 	// 1. If object is unusable, then return a promise rejected with a
 	// TypeError.
@@ -127,16 +127,16 @@ func utf8Decode(b []byte) string {
 }
 
 func (o *bodyOwner) arrayBuffer() *webidl.Promise {
-	return o.consumeBody(func(b []byte) (goja.Value, error) {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		return o.realm.vm.ToValue(o.realm.vm.NewArrayBuffer(bytes.Clone(b))), nil
 	})
 }
 
 func (o *bodyOwner) bytes() *webidl.Promise {
-	return o.consumeBody(func(b []byte) (goja.Value, error) {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		vm := o.realm.vm
 		ab := vm.ToValue(vm.NewArrayBuffer(bytes.Clone(b)))
-		ctor, _ := vm.Get("Uint8Array").(*goja.Object)
+		ctor, _ := vm.Get("Uint8Array").(*sobek.Object)
 		if ctor == nil {
 			return nil, webidl.NewTypeError("Uint8Array is not available")
 		}
@@ -148,7 +148,7 @@ func (o *bodyOwner) bytes() *webidl.Promise {
 // bytes whose type is the object's MIME type (its Content-Type, lower
 // case, "" when it has none).
 func (o *bodyOwner) blob() *webidl.Promise {
-	return o.consumeBody(func(b []byte) (goja.Value, error) {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		typ := ""
 		if o.headers != nil {
 			if ct, ok := o.headers.get("Content-Type"); ok {
@@ -160,7 +160,7 @@ func (o *bodyOwner) blob() *webidl.Promise {
 }
 
 func (o *bodyOwner) text() *webidl.Promise {
-	return o.consumeBody(func(b []byte) (goja.Value, error) {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		return o.realm.vm.ToValue(utf8Decode(b)), nil
 	})
 }
@@ -168,10 +168,10 @@ func (o *bodyOwner) text() *webidl.Promise {
 // json parses the body: https://infra.spec.whatwg.org/#parse-json-bytes-to-a-javascript-value
 // (a SyntaxError rejects the promise).
 func (o *bodyOwner) json() *webidl.Promise {
-	return o.consumeBody(func(b []byte) (goja.Value, error) {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		vm := o.realm.vm
 		jsonObj := vm.Get("JSON").ToObject(vm)
-		parse, _ := goja.AssertFunction(jsonObj.Get("parse"))
+		parse, _ := sobek.AssertFunction(jsonObj.Get("parse"))
 		v, err := parse(jsonObj, vm.ToValue(utf8Decode(b)))
 		if err != nil {
 			return nil, err

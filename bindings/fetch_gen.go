@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // HeadersMethods is implemented by the Go implementation of the IDL interface
@@ -40,8 +40,8 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 		Name:              "Headers",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argInit webidl.Optional[HeadersInit]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argInit = webidl.Some(idlFromHeadersInit(r, v))
@@ -54,7 +54,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "append", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'append' on 'Headers': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -64,10 +64,10 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					if err := self.Append(argName, argValue); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'delete' on 'Headers': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -76,10 +76,10 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					if err := self.Delete(argName); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "get", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'get' on 'Headers': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -92,7 +92,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					return idlToNullableByteString(r, res)
 				}},
 			{Name: "getSetCookie", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					res, err := self.GetSetCookie()
 					if err != nil {
@@ -101,7 +101,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					return idlToSequenceOfByteString(r, res)
 				}},
 			{Name: "has", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'has' on 'Headers': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -114,7 +114,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "set", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'set' on 'Headers': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -124,10 +124,10 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					if err := self.Set(argName, argValue); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "entries", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					return r.NewPairIterator("Headers", webidl.IterateKeyValue, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -142,7 +142,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "keys", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					return r.NewPairIterator("Headers", webidl.IterateKeys, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -157,7 +157,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "values", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					return r.NewPairIterator("Headers", webidl.IterateValues, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -172,7 +172,7 @@ func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "forEach", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HeadersMethods](r, call.This, "Headers")
 					return r.PairForEach(call.This, call, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -273,8 +273,8 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 		Name:              "Request",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Request': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -283,7 +283,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argInit = idlFromRequestInit(r, v)
 			} else {
-				argInit = idlFromRequestInit(r, goja.Undefined())
+				argInit = idlFromRequestInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argInput, argInit)
 			if err != nil {
@@ -293,7 +293,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "method", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Method()
 					if err != nil {
@@ -303,7 +303,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "url", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.URL()
 					if err != nil {
@@ -313,9 +313,9 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "headers", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
-					return r.CachedAttribute(this, "headers", func() goja.Value {
+					return r.CachedAttribute(this, "headers", func() sobek.Value {
 						res, err := self.Headers()
 						if err != nil {
 							r.Throw(err)
@@ -325,7 +325,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "destination", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Destination()
 					if err != nil {
@@ -335,7 +335,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "referrer", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Referrer()
 					if err != nil {
@@ -345,7 +345,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "referrerPolicy", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.ReferrerPolicy()
 					if err != nil {
@@ -355,7 +355,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "mode", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Mode()
 					if err != nil {
@@ -365,7 +365,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "credentials", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Credentials()
 					if err != nil {
@@ -375,7 +375,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "cache", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Cache()
 					if err != nil {
@@ -385,7 +385,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "redirect", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Redirect()
 					if err != nil {
@@ -395,7 +395,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "integrity", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Integrity()
 					if err != nil {
@@ -405,7 +405,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "keepalive", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Keepalive()
 					if err != nil {
@@ -415,7 +415,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "isReloadNavigation", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.IsReloadNavigation()
 					if err != nil {
@@ -425,7 +425,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "isHistoryNavigation", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.IsHistoryNavigation()
 					if err != nil {
@@ -435,7 +435,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "signal", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Signal()
 					if err != nil {
@@ -445,7 +445,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "duplex", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.Duplex()
 					if err != nil {
@@ -455,7 +455,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "bodyUsed", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[RequestMethods](r, this, "Request")
 					res, err := self.BodyUsed()
 					if err != nil {
@@ -465,7 +465,7 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RequestMethods](r, call.This, "Request")
 					res, err := self.Clone()
 					if err != nil {
@@ -474,8 +474,8 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 					return idlToRequest(r, res)
 				}},
 			{Name: "arrayBuffer", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
 						res, err := self.ArrayBuffer()
 						if err != nil {
@@ -485,8 +485,8 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "blob", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
 						res, err := self.Blob()
 						if err != nil {
@@ -496,8 +496,8 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
 						res, err := self.Bytes()
 						if err != nil {
@@ -507,8 +507,8 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "json", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
 						res, err := self.JSON()
 						if err != nil {
@@ -518,8 +518,8 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "text", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[RequestMethods](r, call.This, "Request")
 						res, err := self.Text()
 						if err != nil {
@@ -631,12 +631,12 @@ type RequestInit struct {
 	// Signal is the member "signal".
 	Signal AbortSignalMethods
 	// Window is the member "window".
-	Window goja.Value
+	Window sobek.Value
 }
 
 // idlReadDictRequestInit reads the members of RequestInit from obj (nil for undefined
 // or null).
-func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
+func idlReadDictRequestInit(r *webidl.Realm, obj *sobek.Object, d *RequestInit) {
 	if v := r.DictionaryMember(obj, "body"); v != nil {
 		d.Body = webidl.Some(idlFromNullableBodyInit(r, v))
 	}
@@ -685,51 +685,51 @@ func idlReadDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
 }
 
 // idlWriteDictRequestInit writes the members of RequestInit to obj.
-func idlWriteDictRequestInit(r *webidl.Realm, obj *goja.Object, d *RequestInit) {
+func idlWriteDictRequestInit(r *webidl.Realm, obj *sobek.Object, d *RequestInit) {
 	if d.Body.Present {
-		_ = obj.DefineDataProperty("body", idlToNullableBodyInit(r, d.Body.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("body", idlToNullableBodyInit(r, d.Body.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Cache.Present {
-		_ = obj.DefineDataProperty("cache", idlToRequestCache(r, d.Cache.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("cache", idlToRequestCache(r, d.Cache.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Credentials.Present {
-		_ = obj.DefineDataProperty("credentials", idlToRequestCredentials(r, d.Credentials.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("credentials", idlToRequestCredentials(r, d.Credentials.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Duplex.Present {
-		_ = obj.DefineDataProperty("duplex", idlToRequestDuplex(r, d.Duplex.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("duplex", idlToRequestDuplex(r, d.Duplex.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Headers.Present {
-		_ = obj.DefineDataProperty("headers", idlToHeadersInit(r, d.Headers.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("headers", idlToHeadersInit(r, d.Headers.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Integrity.Present {
-		_ = obj.DefineDataProperty("integrity", idlToDOMString(r, d.Integrity.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("integrity", idlToDOMString(r, d.Integrity.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Keepalive.Present {
-		_ = obj.DefineDataProperty("keepalive", idlToBoolean(r, d.Keepalive.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("keepalive", idlToBoolean(r, d.Keepalive.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Method.Present {
-		_ = obj.DefineDataProperty("method", idlToByteString(r, d.Method.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("method", idlToByteString(r, d.Method.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Mode.Present {
-		_ = obj.DefineDataProperty("mode", idlToRequestMode(r, d.Mode.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("mode", idlToRequestMode(r, d.Mode.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Priority.Present {
-		_ = obj.DefineDataProperty("priority", idlToRequestPriority(r, d.Priority.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("priority", idlToRequestPriority(r, d.Priority.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Redirect.Present {
-		_ = obj.DefineDataProperty("redirect", idlToRequestRedirect(r, d.Redirect.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("redirect", idlToRequestRedirect(r, d.Redirect.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Referrer.Present {
-		_ = obj.DefineDataProperty("referrer", idlToUSVString(r, d.Referrer.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("referrer", idlToUSVString(r, d.Referrer.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.ReferrerPolicy.Present {
-		_ = obj.DefineDataProperty("referrerPolicy", idlToReferrerPolicy(r, d.ReferrerPolicy.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("referrerPolicy", idlToReferrerPolicy(r, d.ReferrerPolicy.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Signal != nil {
-		_ = obj.DefineDataProperty("signal", idlToNullableAbortSignal(r, d.Signal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("signal", idlToNullableAbortSignal(r, d.Signal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Window != nil {
-		_ = obj.DefineDataProperty("window", idlToAny(r, d.Window), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("window", idlToAny(r, d.Window), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
@@ -810,7 +810,7 @@ type ResponseStatics interface {
 	Constructor(r *webidl.Realm, argBody webidl.Nullable[BodyInit], argInit ResponseInit) (ResponseMethods, error)
 	Error(r *webidl.Realm) (ResponseMethods, error)
 	Redirect(r *webidl.Realm, argURL string, argStatus uint16) (ResponseMethods, error)
-	JSON(r *webidl.Realm, argData goja.Value, argInit ResponseInit) (ResponseMethods, error)
+	JSON(r *webidl.Realm, argData sobek.Value, argInit ResponseInit) (ResponseMethods, error)
 }
 
 // idlDefResponse returns the definition of Response, calling statics.
@@ -819,19 +819,19 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 		Name:              "Response",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argBody webidl.Nullable[BodyInit]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argBody = idlFromNullableBodyInit(r, v)
 			} else {
-				argBody = idlFromNullableBodyInit(r, goja.Null())
+				argBody = idlFromNullableBodyInit(r, sobek.Null())
 			}
 			var argInit ResponseInit
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argInit = idlFromResponseInit(r, v)
 			} else {
-				argInit = idlFromResponseInit(r, goja.Undefined())
+				argInit = idlFromResponseInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argBody, argInit)
 			if err != nil {
@@ -841,7 +841,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "type", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.Type()
 					if err != nil {
@@ -851,7 +851,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "url", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.URL()
 					if err != nil {
@@ -861,7 +861,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "redirected", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.Redirected()
 					if err != nil {
@@ -871,7 +871,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "status", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.Status()
 					if err != nil {
@@ -881,7 +881,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "ok", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.Ok()
 					if err != nil {
@@ -891,7 +891,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "statusText", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.StatusText()
 					if err != nil {
@@ -901,9 +901,9 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "headers", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
-					return r.CachedAttribute(this, "headers", func() goja.Value {
+					return r.CachedAttribute(this, "headers", func() sobek.Value {
 						res, err := self.Headers()
 						if err != nil {
 							r.Throw(err)
@@ -913,7 +913,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "bodyUsed", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, this, "Response")
 					res, err := self.BodyUsed()
 					if err != nil {
@@ -923,7 +923,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "error", Kind: webidl.Operation, Static: true, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					res, err := statics.Error(r)
 					if err != nil {
 						r.Throw(err)
@@ -931,7 +931,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					return idlToResponse(r, res)
 				}},
 			{Name: "redirect", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'redirect' on 'Response': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -949,7 +949,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					return idlToResponse(r, res)
 				}},
 			{Name: "json", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'json' on 'Response': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -958,7 +958,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argInit = idlFromResponseInit(r, v)
 					} else {
-						argInit = idlFromResponseInit(r, goja.Undefined())
+						argInit = idlFromResponseInit(r, sobek.Undefined())
 					}
 					res, err := statics.JSON(r, argData, argInit)
 					if err != nil {
@@ -967,7 +967,7 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					return idlToResponse(r, res)
 				}},
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ResponseMethods](r, call.This, "Response")
 					res, err := self.Clone()
 					if err != nil {
@@ -976,8 +976,8 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					return idlToResponse(r, res)
 				}},
 			{Name: "arrayBuffer", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
 						res, err := self.ArrayBuffer()
 						if err != nil {
@@ -987,8 +987,8 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "blob", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
 						res, err := self.Blob()
 						if err != nil {
@@ -998,8 +998,8 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
 						res, err := self.Bytes()
 						if err != nil {
@@ -1009,8 +1009,8 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "json", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
 						res, err := self.JSON()
 						if err != nil {
@@ -1020,8 +1020,8 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "text", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ResponseMethods](r, call.This, "Response")
 						res, err := self.Text()
 						if err != nil {
@@ -1046,7 +1046,7 @@ type ResponseInit struct {
 
 // idlReadDictResponseInit reads the members of ResponseInit from obj (nil for undefined
 // or null).
-func idlReadDictResponseInit(r *webidl.Realm, obj *goja.Object, d *ResponseInit) {
+func idlReadDictResponseInit(r *webidl.Realm, obj *sobek.Object, d *ResponseInit) {
 	if v := r.DictionaryMember(obj, "headers"); v != nil {
 		d.Headers = webidl.Some(idlFromHeadersInit(r, v))
 	}
@@ -1063,12 +1063,12 @@ func idlReadDictResponseInit(r *webidl.Realm, obj *goja.Object, d *ResponseInit)
 }
 
 // idlWriteDictResponseInit writes the members of ResponseInit to obj.
-func idlWriteDictResponseInit(r *webidl.Realm, obj *goja.Object, d *ResponseInit) {
+func idlWriteDictResponseInit(r *webidl.Realm, obj *sobek.Object, d *ResponseInit) {
 	if d.Headers.Present {
-		_ = obj.DefineDataProperty("headers", idlToHeadersInit(r, d.Headers.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("headers", idlToHeadersInit(r, d.Headers.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	_ = obj.DefineDataProperty("status", idlToUnsignedShort(r, d.Status), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("statusText", idlToByteString(r, d.StatusText), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("status", idlToUnsignedShort(r, d.Status), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("statusText", idlToByteString(r, d.StatusText), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // ResponseType is the IDL enumeration ResponseType.

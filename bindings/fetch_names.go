@@ -1,8 +1,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // This file holds every name of the fetch and Blob implementations that
@@ -53,6 +53,6 @@ func (o *responseImpl) URL() (string, error) { return o.url() }
 func (o *responseImpl) JSON() (*webidl.Promise, error) { return o.json(), nil }
 
 // JSON is the static Response.json(data, init).
-func (s responseStatics) JSON(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
+func (s responseStatics) JSON(ir *webidl.Realm, data sobek.Value, init ResponseInit) (ResponseMethods, error) {
 	return s.json(ir, data, init)
 }

@@ -3,8 +3,8 @@ package bindings
 import (
 	"net/url"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // response is the Fetch Standard's response
@@ -151,15 +151,15 @@ func (responseStatics) Redirect(ir *webidl.Realm, rawURL string, status uint16) 
 }
 
 // json is https://fetch.spec.whatwg.org/#dom-response-json.
-func (responseStatics) json(ir *webidl.Realm, data goja.Value, init ResponseInit) (ResponseMethods, error) {
+func (responseStatics) json(ir *webidl.Realm, data sobek.Value, init ResponseInit) (ResponseMethods, error) {
 	r := realmOf(ir)
 	// 1. Let bytes be the result of running serialize a JavaScript value
 	// to JSON bytes on data.
-	v, err := r.jsonStringifyFn(goja.Undefined(), webidl.AnyValue(data))
+	v, err := r.jsonStringifyFn(sobek.Undefined(), webidl.AnyValue(data))
 	if err != nil {
 		return nil, err
 	}
-	if goja.IsUndefined(v) {
+	if sobek.IsUndefined(v) {
 		return nil, webidl.NewTypeError("Failed to execute 'json' on 'Response': The data is not JSON serializable")
 	}
 	// 2. Let body be the result of extracting bytes.

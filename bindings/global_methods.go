@@ -3,9 +3,9 @@ package bindings
 import (
 	"net/url"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 // globalBase is what the Window and DedicatedWorkerGlobalScope
@@ -24,7 +24,7 @@ type windowImpl struct {
 	history  *historyImpl // created on first use (history.go)
 	hidden   bool         // the document's visibility state is "hidden" (history.go)
 	document *documentImpl
-	opener   goja.Value
+	opener   sobek.Value
 }
 
 // workerGlobalImpl implements WorkerGlobalScope and
@@ -74,7 +74,7 @@ func (g *globalBase) CrossOriginIsolated() (bool, error)       { return false, n
 func (g *globalBase) Performance() (PerformanceMethods, error) { return g.perf, nil }
 
 // reportError(e): report the exception e.
-func (g *globalBase) ReportError(e goja.Value) error {
+func (g *globalBase) ReportError(e sobek.Value) error {
 	g.realm.reportError(g.realm.throwValue(webidl.AnyValue(e)))
 	return nil
 }
@@ -89,18 +89,18 @@ func (g *globalBase) Atob(data webidl.DOMString) (webidl.ByteString, error) {
 	return webidl.ByteString(b), err
 }
 
-func (g *globalBase) handlerValue(h TimerHandler) goja.Value {
+func (g *globalBase) handlerValue(h TimerHandler) sobek.Value {
 	if h.Type == TimerHandlerIsFunction && h.Function != nil {
 		return h.Function.Value()
 	}
 	return h.DOMString.Value()
 }
 
-func (g *globalBase) SetTimeout(handler TimerHandler, timeout int32, args []goja.Value) (int32, error) {
+func (g *globalBase) SetTimeout(handler TimerHandler, timeout int32, args []sobek.Value) (int32, error) {
 	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, false, 0), nil
 }
 
-func (g *globalBase) SetInterval(handler TimerHandler, timeout int32, args []goja.Value) (int32, error) {
+func (g *globalBase) SetInterval(handler TimerHandler, timeout int32, args []sobek.Value) (int32, error) {
 	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, true, 0), nil
 }
 
@@ -155,13 +155,13 @@ func (w *windowImpl) SetName(v webidl.DOMString) error {
 	w.realm.windowName = string(v)
 	return nil
 }
-func (w *windowImpl) Opener() (goja.Value, error) {
+func (w *windowImpl) Opener() (sobek.Value, error) {
 	if w.opener == nil {
-		return goja.Null(), nil
+		return sobek.Null(), nil
 	}
 	return w.opener, nil
 }
-func (w *windowImpl) SetOpener(v goja.Value) error {
+func (w *windowImpl) SetOpener(v sobek.Value) error {
 	w.opener = v
 	return nil
 }
@@ -201,7 +201,7 @@ func (w *windowImpl) Prompt(message, def webidl.DOMString) (webidl.Nullable[webi
 	return webidl.Null[webidl.DOMString](), nil
 }
 
-func (w *windowImpl) PostMessage(message goja.Value, targetOrigin string, transfer []*goja.Object) error {
+func (w *windowImpl) PostMessage(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
 	if w.realm.hooks.PostMessage == nil {
 		return dom.NewDOMException("postMessage is not supported by this embedder.", dom.NotSupportedError)
 	}
@@ -286,7 +286,7 @@ func (w *workerGlobalImpl) ImportScripts(urls []webidl.DOMString) error {
 	return w.realm.hooks.ImportScripts(list)
 }
 
-func (w *workerGlobalImpl) PostMessage(message goja.Value, transfer []*goja.Object) error {
+func (w *workerGlobalImpl) PostMessage(message sobek.Value, transfer []*sobek.Object) error {
 	if w.realm.hooks.PostMessage == nil {
 		return dom.NewDOMException("postMessage is not supported by this embedder.", dom.NotSupportedError)
 	}
@@ -313,7 +313,7 @@ func (p *performanceImpl) TimeOrigin() (float64, error) {
 }
 
 // toJSON(): the [Default] toJSON steps (the attributes timeOrigin).
-func (p *performanceImpl) ToJSON() (*goja.Object, error) {
+func (p *performanceImpl) ToJSON() (*sobek.Object, error) {
 	o := p.realm.vm.NewObject()
 	t, _ := p.TimeOrigin()
 	_ = o.Set("timeOrigin", t)

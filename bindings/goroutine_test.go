@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // With the default goroutine scheduler: a window and a worker on their own
@@ -20,9 +20,9 @@ func TestGoroutineScheduler(t *testing.T) {
 	}
 	results := make(chan string, 16)
 	report := func(r *Realm) {
-		r.DefineGlobalFunction("report", 1, func(call goja.FunctionCall) goja.Value {
+		r.DefineGlobalFunction("report", 1, func(call sobek.FunctionCall) sobek.Value {
 			results <- call.Argument(0).String()
-			return goja.Undefined()
+			return sobek.Undefined()
 		})
 	}
 	win, err := NewWindowRealm(doc.EnvironmentSettingsObject(), Options{})
@@ -86,7 +86,7 @@ func TestTerminateInterruptsScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := make(chan struct{})
-	win.DefineGlobalFunction("started", 0, func(goja.FunctionCall) goja.Value { close(started); return goja.Undefined() })
+	win.DefineGlobalFunction("started", 0, func(sobek.FunctionCall) sobek.Value { close(started); return sobek.Undefined() })
 	done := make(chan error, 1)
 	win.QueueScript("spin.js", "started(); for (;;) {}", func(err error) { done <- err })
 	<-started
@@ -112,7 +112,7 @@ func TestTerminateInterruptsScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	wstarted := make(chan struct{})
-	wk.DefineGlobalFunction("started", 0, func(goja.FunctionCall) goja.Value { close(wstarted); return goja.Undefined() })
+	wk.DefineGlobalFunction("started", 0, func(sobek.FunctionCall) sobek.Value { close(wstarted); return sobek.Undefined() })
 	wdone := make(chan error, 1)
 	go func() { wdone <- wk.RunScript("spin.js", "started(); for (;;) {}") }()
 	<-wstarted

@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // realmTaskSource is the task source of tasks queued through the realm API
@@ -162,9 +162,9 @@ func (r *Realm) setUp(info envInfo) error {
 	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
-	// goja gives its global object an own @@toStringTag "global"; a
+	// sobek gives its global object an own @@toStringTag "global"; a
 	// Window's class string comes from Window.prototype.
-	_ = r.global.DeleteSymbol(goja.SymToStringTag)
+	_ = r.global.DeleteSymbol(sobek.SymToStringTag)
 	r.installGlobalEventHandlers()
 	return nil
 }

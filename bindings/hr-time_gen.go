@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // DOMHighResTimeStampType is the IDL typedef DOMHighResTimeStamp = double.
@@ -32,7 +32,7 @@ func idlDefPerformance() *webidl.InterfaceDef {
 		Exposed: []string{"Window", "Worker"},
 		Members: []webidl.Member{
 			{Name: "timeOrigin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[PerformanceMethods](r, this, "Performance")
 					res, err := self.TimeOrigin()
 					if err != nil {
@@ -42,7 +42,7 @@ func idlDefPerformance() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "now", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[PerformanceMethods](r, call.This, "Performance")
 					res, err := self.Now()
 					if err != nil {
@@ -51,7 +51,7 @@ func idlDefPerformance() *webidl.InterfaceDef {
 					return idlToDouble(r, res)
 				}},
 			{Name: "toJSON", Kind: webidl.Operation, Alias: "", Length: 0, Exposed: nil,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					r.This(call.This, "Performance")
 					this := r.ThisObject(call.This)
 					out := r.VM.NewObject()

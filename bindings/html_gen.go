@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
@@ -23,7 +23,7 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	// SetOnmessageerror is the setter of the attribute "onmessageerror".
 	SetOnmessageerror(v *EventHandlerNonNull) error
 	// PostMessage implements the operation "postMessage".
-	PostMessage(argMessage goja.Value, argTransfer []*goja.Object) error
+	PostMessage(argMessage sobek.Value, argTransfer []*sobek.Object) error
 	// Close implements the operation "close".
 	Close() error
 }
@@ -38,7 +38,7 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 		GlobalNames: []string{"Worker", "DedicatedWorker"},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, this, "DedicatedWorkerGlobalScope")
 					res, err := self.Name()
 					if err != nil {
@@ -46,15 +46,15 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "DedicatedWorkerGlobalScope")
-					if err := r.ThisObject(this).DefineDataProperty("name", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("name", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, this, "DedicatedWorkerGlobalScope")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -62,7 +62,7 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, this, "DedicatedWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -71,7 +71,7 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessageerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, this, "DedicatedWorkerGlobalScope")
 					res, err := self.Onmessageerror()
 					if err != nil {
@@ -79,7 +79,7 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, this, "DedicatedWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessageerror(x); err != nil {
@@ -88,30 +88,30 @@ func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'DedicatedWorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					var argTransfer []*goja.Object
+					var argTransfer []*sobek.Object
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argTransfer = idlFromSequenceOfObject(r, v)
 					} else {
-						argTransfer = []*goja.Object{}
+						argTransfer = []*sobek.Object{}
 					}
 					if err := self.PostMessage(argMessage, argTransfer); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "close", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[DedicatedWorkerGlobalScopeMethods](r, call.This, "DedicatedWorkerGlobalScope")
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -137,10 +137,10 @@ type EventHandlerNonNull struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback and converts its result; a JavaScript
 // exception is a *webidl.JSError.
-func (c *EventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventMethods) (goja.Value, error) {
+func (c *EventHandlerNonNull) Invoke(thisArg sobek.Value, argEvent EventMethods) (sobek.Value, error) {
 	r := c.Realm
-	var res goja.Value
-	var args []goja.Value
+	var res sobek.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 		args = append(args, idlToEvent(r, argEvent))
 	}); err != nil {
@@ -226,7 +226,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "title", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					res, err := self.Title()
 					if err != nil {
@@ -234,7 +234,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetTitle(x); err != nil {
@@ -243,7 +243,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "lang", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					res, err := self.Lang()
 					if err != nil {
@@ -251,7 +251,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetLang(x); err != nil {
@@ -260,7 +260,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hidden", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					res, err := self.Hidden()
 					if err != nil {
@@ -268,7 +268,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					}
 					return idlToBoolean(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromBoolean(r, v)
 					if err := self.SetHidden(x); err != nil {
@@ -277,7 +277,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					res, err := self.Onerror()
 					if err != nil {
@@ -285,7 +285,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -294,7 +294,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onload", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					res, err := self.Onload()
 					if err != nil {
@@ -302,7 +302,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
@@ -311,7 +311,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -319,7 +319,7 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -328,12 +328,12 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "click", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HTMLElementMethods](r, call.This, "HTMLElement")
 					if err := self.Click(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -414,7 +414,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "src", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.Src()
 					if err != nil {
@@ -422,7 +422,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					x := idlFromUSVString(r, v)
 					if err := self.SetSrc(x); err != nil {
@@ -431,7 +431,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "srcdoc", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.Srcdoc()
 					if err != nil {
@@ -439,7 +439,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetSrcdoc(x); err != nil {
@@ -448,7 +448,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.Name()
 					if err != nil {
@@ -456,7 +456,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetName(x); err != nil {
@@ -465,9 +465,9 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "sandbox", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
-					return r.CachedAttribute(this, "sandbox", func() goja.Value {
+					return r.CachedAttribute(this, "sandbox", func() sobek.Value {
 						res, err := self.Sandbox()
 						if err != nil {
 							r.Throw(err)
@@ -475,9 +475,9 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 						return idlToDOMTokenList(r, res)
 					})
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "HTMLIFrameElement")
-					q, ok := r.ThisObject(this).Get("sandbox").(*goja.Object)
+					q, ok := r.ThisObject(this).Get("sandbox").(*sobek.Object)
 					if !ok {
 						r.ThrowTypeError("HTMLIFrameElement.sandbox is not an object")
 					}
@@ -487,7 +487,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "allow", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.Allow()
 					if err != nil {
@@ -495,7 +495,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetAllow(x); err != nil {
@@ -504,7 +504,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "width", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.Width()
 					if err != nil {
@@ -512,7 +512,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetWidth(x); err != nil {
@@ -521,7 +521,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "height", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.Height()
 					if err != nil {
@@ -529,7 +529,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetHeight(x); err != nil {
@@ -538,7 +538,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "contentDocument", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.ContentDocument()
 					if err != nil {
@@ -548,7 +548,7 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "contentWindow", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLIFrameElementMethods](r, this, "HTMLIFrameElement")
 					res, err := self.ContentWindow()
 					if err != nil {
@@ -610,7 +610,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "src", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					res, err := self.Src()
 					if err != nil {
@@ -618,7 +618,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					x := idlFromUSVString(r, v)
 					if err := self.SetSrc(x); err != nil {
@@ -627,7 +627,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "type", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					res, err := self.Type()
 					if err != nil {
@@ -635,7 +635,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetType(x); err != nil {
@@ -644,7 +644,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "async", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					res, err := self.Async()
 					if err != nil {
@@ -652,7 +652,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 					}
 					return idlToBoolean(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					x := idlFromBoolean(r, v)
 					if err := self.SetAsync(x); err != nil {
@@ -661,7 +661,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "defer", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					res, err := self.Defer()
 					if err != nil {
@@ -669,7 +669,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 					}
 					return idlToBoolean(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					x := idlFromBoolean(r, v)
 					if err := self.SetDefer(x); err != nil {
@@ -678,7 +678,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "text", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					res, err := self.Text()
 					if err != nil {
@@ -686,7 +686,7 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLScriptElementMethods](r, this, "HTMLScriptElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetText(x); err != nil {
@@ -731,7 +731,7 @@ func idlDefHTMLTitleElement() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "text", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HTMLTitleElementMethods](r, this, "HTMLTitleElement")
 					res, err := self.Text()
 					if err != nil {
@@ -739,7 +739,7 @@ func idlDefHTMLTitleElement() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[HTMLTitleElementMethods](r, this, "HTMLTitleElement")
 					x := idlFromDOMString(r, v)
 					if err := self.SetText(x); err != nil {
@@ -787,7 +787,7 @@ func idlDefHistory() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[HistoryMethods](r, this, "History")
 					res, err := self.Length()
 					if err != nil {
@@ -797,7 +797,7 @@ func idlDefHistory() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "go", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HistoryMethods](r, call.This, "History")
 					var argDelta int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -808,23 +808,23 @@ func idlDefHistory() *webidl.InterfaceDef {
 					if err := self.Go(argDelta); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "back", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HistoryMethods](r, call.This, "History")
 					if err := self.Back(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "forward", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HistoryMethods](r, call.This, "History")
 					if err := self.Forward(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -882,7 +882,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "href", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Href()
 					if err != nil {
@@ -890,7 +890,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHref(x); err != nil {
@@ -899,7 +899,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Origin()
 					if err != nil {
@@ -909,7 +909,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "protocol", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Protocol()
 					if err != nil {
@@ -917,7 +917,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetProtocol(x); err != nil {
@@ -926,7 +926,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "host", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Host()
 					if err != nil {
@@ -934,7 +934,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHost(x); err != nil {
@@ -943,7 +943,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hostname", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Hostname()
 					if err != nil {
@@ -951,7 +951,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHostname(x); err != nil {
@@ -960,7 +960,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "port", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Port()
 					if err != nil {
@@ -968,7 +968,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetPort(x); err != nil {
@@ -977,7 +977,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "pathname", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Pathname()
 					if err != nil {
@@ -985,7 +985,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetPathname(x); err != nil {
@@ -994,7 +994,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "search", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Search()
 					if err != nil {
@@ -1002,7 +1002,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetSearch(x); err != nil {
@@ -1011,7 +1011,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hash", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					res, err := self.Hash()
 					if err != nil {
@@ -1019,7 +1019,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[LocationMethods](r, this, "Location")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHash(x); err != nil {
@@ -1028,7 +1028,7 @@ func idlDefLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "assign", Kind: webidl.Operation, Unforgeable: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'assign' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1037,10 +1037,10 @@ func idlDefLocation() *webidl.InterfaceDef {
 					if err := self.Assign(argURL); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "replace", Kind: webidl.Operation, Unforgeable: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'replace' on 'Location': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1049,18 +1049,18 @@ func idlDefLocation() *webidl.InterfaceDef {
 					if err := self.Replace(argURL); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "reload", Kind: webidl.Operation, Unforgeable: true, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					if err := self.Reload(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "toString", Kind: webidl.Operation, Unforgeable: true, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[LocationMethods](r, call.This, "Location")
 					res, err := self.Href()
 					if err != nil {
@@ -1094,7 +1094,7 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 		Name:              "MessageChannel",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -1103,7 +1103,7 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "port1", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageChannelMethods](r, this, "MessageChannel")
 					res, err := self.Port1()
 					if err != nil {
@@ -1113,7 +1113,7 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "port2", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageChannelMethods](r, this, "MessageChannel")
 					res, err := self.Port2()
 					if err != nil {
@@ -1131,7 +1131,7 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 type MessageEventMethods interface {
 	EventMethods
 	// Data is the getter of the attribute "data".
-	Data() (goja.Value, error)
+	Data() (sobek.Value, error)
 	// Origin is the getter of the attribute "origin".
 	Origin() (string, error)
 	// LastEventID is the getter of the attribute "lastEventId".
@@ -1156,8 +1156,8 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 		Parent:            "Event",
 		Exposed:           []string{"Window", "Worker"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'MessageEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -1166,7 +1166,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argEventInitDict = idlFromMessageEventInit(r, v)
 			} else {
-				argEventInitDict = idlFromMessageEventInit(r, goja.Undefined())
+				argEventInitDict = idlFromMessageEventInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
@@ -1176,7 +1176,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "data", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
 					res, err := self.Data()
 					if err != nil {
@@ -1186,7 +1186,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
 					res, err := self.Origin()
 					if err != nil {
@@ -1196,7 +1196,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "lastEventId", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
 					res, err := self.LastEventID()
 					if err != nil {
@@ -1206,7 +1206,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "source", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
 					res, err := self.Source()
 					if err != nil {
@@ -1216,7 +1216,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "ports", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessageEventMethods](r, this, "MessageEvent")
 					res, err := self.Ports()
 					if err != nil {
@@ -1233,7 +1233,7 @@ func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
 type MessageEventInit struct {
 	EventInit
 	// Data is the member "data".
-	Data goja.Value
+	Data sobek.Value
 	// LastEventID is the member "lastEventId".
 	LastEventID webidl.DOMString
 	// Origin is the member "origin".
@@ -1246,12 +1246,12 @@ type MessageEventInit struct {
 
 // idlReadDictMessageEventInit reads the members of MessageEventInit from obj (nil for undefined
 // or null).
-func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
+func idlReadDictMessageEventInit(r *webidl.Realm, obj *sobek.Object, d *MessageEventInit) {
 	idlReadDictEventInit(r, obj, &d.EventInit)
 	if v := r.DictionaryMember(obj, "data"); v != nil {
 		d.Data = idlFromAny(r, v)
 	} else {
-		d.Data = idlFromAny(r, goja.Null())
+		d.Data = idlFromAny(r, sobek.Null())
 	}
 	if v := r.DictionaryMember(obj, "lastEventId"); v != nil {
 		d.LastEventID = idlFromDOMString(r, v)
@@ -1271,18 +1271,18 @@ func idlReadDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEv
 	if v := r.DictionaryMember(obj, "source"); v != nil {
 		d.Source = idlFromNullableMessageEventSource(r, v)
 	} else {
-		d.Source = idlFromNullableMessageEventSource(r, goja.Null())
+		d.Source = idlFromNullableMessageEventSource(r, sobek.Null())
 	}
 }
 
 // idlWriteDictMessageEventInit writes the members of MessageEventInit to obj.
-func idlWriteDictMessageEventInit(r *webidl.Realm, obj *goja.Object, d *MessageEventInit) {
+func idlWriteDictMessageEventInit(r *webidl.Realm, obj *sobek.Object, d *MessageEventInit) {
 	idlWriteDictEventInit(r, obj, &d.EventInit)
-	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("source", idlToNullableMessageEventSource(r, d.Source), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("source", idlToNullableMessageEventSource(r, d.Source), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // MessagePortMethods is implemented by the Go implementation of the IDL interface
@@ -1302,9 +1302,9 @@ type MessagePortMethods interface {
 	// SetOnmessageerror is the setter of the attribute "onmessageerror".
 	SetOnmessageerror(v *EventHandlerNonNull) error
 	// PostMessageWithTransfer implements the operation "postMessage".
-	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	PostMessageWithTransfer(argMessage sobek.Value, argTransfer []*sobek.Object) error
 	// PostMessageWithOptions implements the operation "postMessage".
-	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 	// Start implements the operation "start".
 	Start() error
 	// Close implements the operation "close".
@@ -1319,7 +1319,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 		Exposed: []string{"Window", "Worker"},
 		Members: []webidl.Member{
 			{Name: "onclose", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
 					res, err := self.Onclose()
 					if err != nil {
@@ -1327,7 +1327,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnclose(x); err != nil {
@@ -1336,7 +1336,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -1344,7 +1344,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -1353,7 +1353,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessageerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
 					res, err := self.Onmessageerror()
 					if err != nil {
@@ -1361,7 +1361,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[MessagePortMethods](r, this, "MessagePort")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessageerror(x); err != nil {
@@ -1370,28 +1370,28 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
 						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						var argOptions StructuredSerializeOptions
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argOptions = idlFromStructuredSerializeOptions(r, v)
 						} else {
-							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+							argOptions = idlFromStructuredSerializeOptions(r, sobek.Undefined())
 						}
 						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
 					argc := len(call.Arguments)
 					if argc > 2 {
@@ -1410,7 +1410,7 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 							if sel < 0 && webidl.IsNullish(v) {
 								sel = 1
 							}
-							obj, isObj := v.(*goja.Object)
+							obj, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
 								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
 									sel = 0
@@ -1432,20 +1432,20 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 					return nil
 				}},
 			{Name: "start", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
 					if err := self.Start(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "close", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[MessagePortMethods](r, call.This, "MessagePort")
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -1497,9 +1497,9 @@ func idlDefNavigator() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "serviceWorker", Kind: webidl.Attribute, SecureContext: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
-					return r.CachedAttribute(this, "serviceWorker", func() goja.Value {
+					return r.CachedAttribute(this, "serviceWorker", func() sobek.Value {
 						res, err := self.ServiceWorker()
 						if err != nil {
 							r.Throw(err)
@@ -1509,7 +1509,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "appCodeName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.AppCodeName()
 					if err != nil {
@@ -1519,7 +1519,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "appName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.AppName()
 					if err != nil {
@@ -1529,7 +1529,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "appVersion", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.AppVersion()
 					if err != nil {
@@ -1539,7 +1539,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "platform", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.Platform()
 					if err != nil {
@@ -1549,7 +1549,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "product", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.Product()
 					if err != nil {
@@ -1559,7 +1559,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "productSub", Kind: webidl.Attribute, Exposed: []string{"Window"},
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.ProductSub()
 					if err != nil {
@@ -1569,7 +1569,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "userAgent", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.UserAgent()
 					if err != nil {
@@ -1579,7 +1579,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "vendor", Kind: webidl.Attribute, Exposed: []string{"Window"},
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.Vendor()
 					if err != nil {
@@ -1589,7 +1589,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "vendorSub", Kind: webidl.Attribute, Exposed: []string{"Window"},
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.VendorSub()
 					if err != nil {
@@ -1599,7 +1599,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "language", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.Language()
 					if err != nil {
@@ -1609,7 +1609,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "languages", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.Languages()
 					if err != nil {
@@ -1619,7 +1619,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onLine", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.OnLine()
 					if err != nil {
@@ -1629,7 +1629,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "cookieEnabled", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.CookieEnabled()
 					if err != nil {
@@ -1639,7 +1639,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hardwareConcurrency", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.HardwareConcurrency()
 					if err != nil {
@@ -1649,9 +1649,9 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "storageBuckets", Kind: webidl.Attribute, SecureContext: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
-					return r.CachedAttribute(this, "storageBuckets", func() goja.Value {
+					return r.CachedAttribute(this, "storageBuckets", func() sobek.Value {
 						res, err := self.StorageBuckets()
 						if err != nil {
 							r.Throw(err)
@@ -1661,7 +1661,7 @@ func idlDefNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "locks", Kind: webidl.Attribute, SecureContext: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[NavigatorMethods](r, this, "Navigator")
 					res, err := self.Locks()
 					if err != nil {
@@ -1682,26 +1682,26 @@ type OnErrorEventHandlerNonNull struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback and converts its result; a JavaScript
 // exception is a *webidl.JSError.
-func (c *OnErrorEventHandlerNonNull) Invoke(thisArg goja.Value, argEvent EventOrDOMString, argSource webidl.Optional[webidl.DOMString], argLineno webidl.Optional[uint32], argColno webidl.Optional[uint32], argError goja.Value) (goja.Value, error) {
+func (c *OnErrorEventHandlerNonNull) Invoke(thisArg sobek.Value, argEvent EventOrDOMString, argSource webidl.Optional[webidl.DOMString], argLineno webidl.Optional[uint32], argColno webidl.Optional[uint32], argError sobek.Value) (sobek.Value, error) {
 	r := c.Realm
-	var res goja.Value
-	var args []goja.Value
+	var res sobek.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 		args = append(args, idlToEventOrDOMString(r, argEvent))
 		if argSource.Present {
 			args = append(args, idlToDOMString(r, argSource.Value))
 		} else {
-			args = append(args, goja.Undefined())
+			args = append(args, sobek.Undefined())
 		}
 		if argLineno.Present {
 			args = append(args, idlToUnsignedLong(r, argLineno.Value))
 		} else {
-			args = append(args, goja.Undefined())
+			args = append(args, sobek.Undefined())
 		}
 		if argColno.Present {
 			args = append(args, idlToUnsignedLong(r, argColno.Value))
 		} else {
-			args = append(args, goja.Undefined())
+			args = append(args, sobek.Undefined())
 		}
 		args = append(args, idlToAny(r, argError))
 	}); err != nil {
@@ -1737,8 +1737,8 @@ func idlDefPageTransitionEvent(statics PageTransitionEventStatics) *webidl.Inter
 		Parent:            "Event",
 		Exposed:           []string{"Window"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'PageTransitionEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -1747,7 +1747,7 @@ func idlDefPageTransitionEvent(statics PageTransitionEventStatics) *webidl.Inter
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argEventInitDict = idlFromPageTransitionEventInit(r, v)
 			} else {
-				argEventInitDict = idlFromPageTransitionEventInit(r, goja.Undefined())
+				argEventInitDict = idlFromPageTransitionEventInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
@@ -1757,7 +1757,7 @@ func idlDefPageTransitionEvent(statics PageTransitionEventStatics) *webidl.Inter
 		},
 		Members: []webidl.Member{
 			{Name: "persisted", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[PageTransitionEventMethods](r, this, "PageTransitionEvent")
 					res, err := self.Persisted()
 					if err != nil {
@@ -1779,7 +1779,7 @@ type PageTransitionEventInit struct {
 
 // idlReadDictPageTransitionEventInit reads the members of PageTransitionEventInit from obj (nil for undefined
 // or null).
-func idlReadDictPageTransitionEventInit(r *webidl.Realm, obj *goja.Object, d *PageTransitionEventInit) {
+func idlReadDictPageTransitionEventInit(r *webidl.Realm, obj *sobek.Object, d *PageTransitionEventInit) {
 	idlReadDictEventInit(r, obj, &d.EventInit)
 	if v := r.DictionaryMember(obj, "persisted"); v != nil {
 		d.Persisted = idlFromBoolean(r, v)
@@ -1789,9 +1789,9 @@ func idlReadDictPageTransitionEventInit(r *webidl.Realm, obj *goja.Object, d *Pa
 }
 
 // idlWriteDictPageTransitionEventInit writes the members of PageTransitionEventInit to obj.
-func idlWriteDictPageTransitionEventInit(r *webidl.Realm, obj *goja.Object, d *PageTransitionEventInit) {
+func idlWriteDictPageTransitionEventInit(r *webidl.Realm, obj *sobek.Object, d *PageTransitionEventInit) {
 	idlWriteDictEventInit(r, obj, &d.EventInit)
-	_ = obj.DefineDataProperty("persisted", idlToBoolean(r, d.Persisted), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("persisted", idlToBoolean(r, d.Persisted), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // SharedWorkerMethods is implemented by the Go implementation of the IDL interface
@@ -1820,8 +1820,8 @@ func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
 		Parent:            "EventTarget",
 		Exposed:           []string{"Window"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'SharedWorker': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -1830,7 +1830,7 @@ func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argOptions = idlFromDOMStringOrWorkerOptions(r, v)
 			} else {
-				argOptions = idlFromDOMStringOrWorkerOptions(r, goja.Undefined())
+				argOptions = idlFromDOMStringOrWorkerOptions(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argScriptURL, argOptions)
 			if err != nil {
@@ -1840,7 +1840,7 @@ func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "port", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[SharedWorkerMethods](r, this, "SharedWorker")
 					res, err := self.Port()
 					if err != nil {
@@ -1850,7 +1850,7 @@ func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[SharedWorkerMethods](r, this, "SharedWorker")
 					res, err := self.Onerror()
 					if err != nil {
@@ -1858,7 +1858,7 @@ func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[SharedWorkerMethods](r, this, "SharedWorker")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -1894,7 +1894,7 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 		GlobalNames: []string{"Worker", "SharedWorker"},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, this, "SharedWorkerGlobalScope")
 					res, err := self.Name()
 					if err != nil {
@@ -1902,15 +1902,15 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "SharedWorkerGlobalScope")
-					if err := r.ThisObject(this).DefineDataProperty("name", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("name", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "onconnect", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, this, "SharedWorkerGlobalScope")
 					res, err := self.Onconnect()
 					if err != nil {
@@ -1918,7 +1918,7 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, this, "SharedWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnconnect(x); err != nil {
@@ -1927,12 +1927,12 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "close", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[SharedWorkerGlobalScopeMethods](r, call.This, "SharedWorkerGlobalScope")
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -1941,22 +1941,22 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 // StructuredSerializeOptions is the IDL dictionary StructuredSerializeOptions.
 type StructuredSerializeOptions struct {
 	// Transfer is the member "transfer".
-	Transfer []*goja.Object
+	Transfer []*sobek.Object
 }
 
 // idlReadDictStructuredSerializeOptions reads the members of StructuredSerializeOptions from obj (nil for undefined
 // or null).
-func idlReadDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d *StructuredSerializeOptions) {
+func idlReadDictStructuredSerializeOptions(r *webidl.Realm, obj *sobek.Object, d *StructuredSerializeOptions) {
 	if v := r.DictionaryMember(obj, "transfer"); v != nil {
 		d.Transfer = idlFromSequenceOfObject(r, v)
 	} else {
-		d.Transfer = []*goja.Object{}
+		d.Transfer = []*sobek.Object{}
 	}
 }
 
 // idlWriteDictStructuredSerializeOptions writes the members of StructuredSerializeOptions to obj.
-func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *goja.Object, d *StructuredSerializeOptions) {
-	_ = obj.DefineDataProperty("transfer", idlToSequenceOfObject(r, d.Transfer), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *sobek.Object, d *StructuredSerializeOptions) {
+	_ = obj.DefineDataProperty("transfer", idlToSequenceOfObject(r, d.Transfer), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // WindowMethods is implemented by the Go implementation of the IDL interface
@@ -1986,9 +1986,9 @@ type WindowMethods interface {
 	// Top is the getter of the attribute "top".
 	Top() (WindowMethods, error)
 	// Opener is the getter of the attribute "opener".
-	Opener() (goja.Value, error)
+	Opener() (sobek.Value, error)
 	// SetOpener is the setter of the attribute "opener".
-	SetOpener(v goja.Value) error
+	SetOpener(v sobek.Value) error
 	// Parent is the getter of the attribute "parent".
 	Parent() (WindowMethods, error)
 	// Navigator is the getter of the attribute "navigator".
@@ -2032,19 +2032,19 @@ type WindowMethods interface {
 	// Prompt implements the operation "prompt".
 	Prompt(argMessage webidl.DOMString, argDefault webidl.DOMString) (webidl.Nullable[webidl.DOMString], error)
 	// PostMessage implements the operation "postMessage".
-	PostMessage(argMessage goja.Value, argTargetOrigin string, argTransfer []*goja.Object) error
+	PostMessage(argMessage sobek.Value, argTargetOrigin string, argTransfer []*sobek.Object) error
 	// ReportError implements the operation "reportError".
-	ReportError(argE goja.Value) error
+	ReportError(argE sobek.Value) error
 	// Btoa implements the operation "btoa".
 	Btoa(argData webidl.DOMString) (webidl.DOMString, error)
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []sobek.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
 	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []sobek.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
 	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
@@ -2052,7 +2052,7 @@ type WindowMethods interface {
 	// Fetch implements the operation "fetch".
 	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
 	// StructuredClone implements the operation "structuredClone".
-	StructuredClone(argValue goja.Value, argOptions StructuredSerializeOptions) (goja.Value, error)
+	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
 }
 
 // idlDefWindow returns the definition of Window.
@@ -2065,7 +2065,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 		GlobalNames: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "window", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Window()
 					if err != nil {
@@ -2075,7 +2075,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "self", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Self()
 					if err != nil {
@@ -2083,15 +2083,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToWindow(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("self", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("self", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "document", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Document()
 					if err != nil {
@@ -2101,7 +2101,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Name()
 					if err != nil {
@@ -2109,7 +2109,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromDOMString(r, v)
 					if err := self.SetName(x); err != nil {
@@ -2118,7 +2118,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "location", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Location()
 					if err != nil {
@@ -2126,9 +2126,9 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToLocation(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					q, ok := r.ThisObject(this).Get("location").(*goja.Object)
+					q, ok := r.ThisObject(this).Get("location").(*sobek.Object)
 					if !ok {
 						r.ThrowTypeError("Window.location is not an object")
 					}
@@ -2138,7 +2138,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "history", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.History()
 					if err != nil {
@@ -2148,7 +2148,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "closed", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Closed()
 					if err != nil {
@@ -2158,7 +2158,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "frames", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Frames()
 					if err != nil {
@@ -2166,15 +2166,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToWindow(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("frames", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("frames", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Length()
 					if err != nil {
@@ -2182,15 +2182,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToUnsignedLong(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("length", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("length", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "top", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Top()
 					if err != nil {
@@ -2200,7 +2200,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "opener", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Opener()
 					if err != nil {
@@ -2208,7 +2208,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToAny(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromAny(r, v)
 					if err := self.SetOpener(x); err != nil {
@@ -2217,7 +2217,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "parent", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Parent()
 					if err != nil {
@@ -2225,15 +2225,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToNullableWindow(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("parent", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("parent", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "navigator", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Navigator()
 					if err != nil {
@@ -2243,7 +2243,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "clientInformation", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.ClientInformation()
 					if err != nil {
@@ -2251,15 +2251,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToNavigator(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("clientInformation", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("clientInformation", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "originAgentCluster", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.OriginAgentCluster()
 					if err != nil {
@@ -2269,7 +2269,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Origin()
 					if err != nil {
@@ -2277,15 +2277,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("origin", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("origin", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "isSecureContext", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.IsSecureContext()
 					if err != nil {
@@ -2295,7 +2295,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "crossOriginIsolated", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.CrossOriginIsolated()
 					if err != nil {
@@ -2305,7 +2305,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "performance", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Performance()
 					if err != nil {
@@ -2313,15 +2313,15 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToPerformance(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Window")
-					if err := r.ThisObject(this).DefineDataProperty("performance", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("performance", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Onerror()
 					if err != nil {
@@ -2329,7 +2329,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -2338,7 +2338,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onload", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Onload()
 					if err != nil {
@@ -2346,7 +2346,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
@@ -2355,7 +2355,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -2363,7 +2363,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -2372,52 +2372,52 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "close", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if err := self.Close(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "stop", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if err := self.Stop(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "focus", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if err := self.Focus(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "blur", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if err := self.Blur(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "alert", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						if err := self.Alert(webidl.Optional[webidl.DOMString]{}); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argMessage := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						if err := self.Alert(webidl.Some(argMessage)); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
 					argc := len(call.Arguments)
 					if argc > 1 {
@@ -2433,7 +2433,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return nil
 				}},
 			{Name: "confirm", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -2448,7 +2448,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "prompt", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					var argMessage webidl.DOMString
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -2469,26 +2469,26 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return idlToNullableDOMString(r, res)
 				}},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
 					}
 					argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					argTargetOrigin := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
-					var argTransfer []*goja.Object
+					var argTransfer []*sobek.Object
 					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
 						argTransfer = idlFromSequenceOfObject(r, v)
 					} else {
-						argTransfer = []*goja.Object{}
+						argTransfer = []*sobek.Object{}
 					}
 					if err := self.PostMessage(argMessage, argTargetOrigin, argTransfer); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2497,10 +2497,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := self.ReportError(argE); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2513,7 +2513,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return idlToDOMString(r, res)
 				}},
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2526,7 +2526,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return idlToByteString(r, res)
 				}},
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2538,7 +2538,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					} else {
 						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argArguments := []goja.Value{}
+					argArguments := []sobek.Value{}
 					for k := 2; k < len(call.Arguments); k++ {
 						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
@@ -2549,7 +2549,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return idlToLong(r, res)
 				}},
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -2560,10 +2560,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2575,7 +2575,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					} else {
 						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argArguments := []goja.Value{}
+					argArguments := []sobek.Value{}
 					for k := 2; k < len(call.Arguments); k++ {
 						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
@@ -2586,7 +2586,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					return idlToLong(r, res)
 				}},
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -2597,10 +2597,10 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2609,11 +2609,11 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := self.QueueMicrotask(argCallback); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "fetch", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[WindowMethods](r, call.This, "Window")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'fetch' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2623,7 +2623,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argInit = idlFromRequestInit(r, v)
 						} else {
-							argInit = idlFromRequestInit(r, goja.Undefined())
+							argInit = idlFromRequestInit(r, sobek.Undefined())
 						}
 						res, err := self.Fetch(argInput, argInit)
 						if err != nil {
@@ -2633,7 +2633,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'structuredClone' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -2643,7 +2643,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argOptions = idlFromStructuredSerializeOptions(r, v)
 					} else {
-						argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+						argOptions = idlFromStructuredSerializeOptions(r, sobek.Undefined())
 					}
 					res, err := self.StructuredClone(argValue, argOptions)
 					if err != nil {
@@ -2677,9 +2677,9 @@ type WorkerMethods interface {
 	// Terminate implements the operation "terminate".
 	Terminate() error
 	// PostMessageWithTransfer implements the operation "postMessage".
-	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	PostMessageWithTransfer(argMessage sobek.Value, argTransfer []*sobek.Object) error
 	// PostMessageWithOptions implements the operation "postMessage".
-	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
 // WorkerStatics implements the constructors, static members or namespace
@@ -2696,8 +2696,8 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 		Parent:            "EventTarget",
 		Exposed:           []string{"Window", "DedicatedWorker"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Worker': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -2706,7 +2706,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argOptions = idlFromWorkerOptions(r, v)
 			} else {
-				argOptions = idlFromWorkerOptions(r, goja.Undefined())
+				argOptions = idlFromWorkerOptions(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argScriptURL, argOptions)
 			if err != nil {
@@ -2716,7 +2716,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerMethods](r, this, "Worker")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -2724,7 +2724,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerMethods](r, this, "Worker")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -2733,7 +2733,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessageerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerMethods](r, this, "Worker")
 					res, err := self.Onmessageerror()
 					if err != nil {
@@ -2741,7 +2741,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerMethods](r, this, "Worker")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessageerror(x); err != nil {
@@ -2750,7 +2750,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerMethods](r, this, "Worker")
 					res, err := self.Onerror()
 					if err != nil {
@@ -2758,7 +2758,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerMethods](r, this, "Worker")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -2767,36 +2767,36 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "terminate", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerMethods](r, call.This, "Worker")
 					if err := self.Terminate(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerMethods](r, call.This, "Worker")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
 						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						var argOptions StructuredSerializeOptions
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argOptions = idlFromStructuredSerializeOptions(r, v)
 						} else {
-							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+							argOptions = idlFromStructuredSerializeOptions(r, sobek.Undefined())
 						}
 						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
 					argc := len(call.Arguments)
 					if argc > 2 {
@@ -2815,7 +2815,7 @@ func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
 							if sel < 0 && webidl.IsNullish(v) {
 								sel = 1
 							}
-							obj, isObj := v.(*goja.Object)
+							obj, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
 								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
 									sel = 0
@@ -2885,17 +2885,17 @@ type WorkerGlobalScopeMethods interface {
 	// ImportScripts implements the operation "importScripts".
 	ImportScripts(argUrls []webidl.DOMString) error
 	// ReportError implements the operation "reportError".
-	ReportError(argE goja.Value) error
+	ReportError(argE sobek.Value) error
 	// Btoa implements the operation "btoa".
 	Btoa(argData webidl.DOMString) (webidl.DOMString, error)
 	// Atob implements the operation "atob".
 	Atob(argData webidl.DOMString) (webidl.ByteString, error)
 	// SetTimeout implements the operation "setTimeout".
-	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetTimeout(argHandler TimerHandler, argTimeout int32, argArguments []sobek.Value) (int32, error)
 	// ClearTimeout implements the operation "clearTimeout".
 	ClearTimeout(argID int32) error
 	// SetInterval implements the operation "setInterval".
-	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []goja.Value) (int32, error)
+	SetInterval(argHandler TimerHandler, argTimeout int32, argArguments []sobek.Value) (int32, error)
 	// ClearInterval implements the operation "clearInterval".
 	ClearInterval(argID int32) error
 	// QueueMicrotask implements the operation "queueMicrotask".
@@ -2903,7 +2903,7 @@ type WorkerGlobalScopeMethods interface {
 	// Fetch implements the operation "fetch".
 	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
 	// StructuredClone implements the operation "structuredClone".
-	StructuredClone(argValue goja.Value, argOptions StructuredSerializeOptions) (goja.Value, error)
+	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
 }
 
 // idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
@@ -2916,7 +2916,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Self()
 					if err != nil {
@@ -2926,7 +2926,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "location", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Location()
 					if err != nil {
@@ -2936,7 +2936,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "navigator", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Navigator()
 					if err != nil {
@@ -2946,7 +2946,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Onerror()
 					if err != nil {
@@ -2954,7 +2954,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableOnErrorEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					x := idlFromNullableOnErrorEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -2963,7 +2963,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onlanguagechange", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Onlanguagechange()
 					if err != nil {
@@ -2971,7 +2971,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnlanguagechange(x); err != nil {
@@ -2980,7 +2980,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onoffline", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Onoffline()
 					if err != nil {
@@ -2988,7 +2988,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnoffline(x); err != nil {
@@ -2997,7 +2997,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "ononline", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Ononline()
 					if err != nil {
@@ -3005,7 +3005,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnonline(x); err != nil {
@@ -3014,7 +3014,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onrejectionhandled", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Onrejectionhandled()
 					if err != nil {
@@ -3022,7 +3022,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnrejectionhandled(x); err != nil {
@@ -3031,7 +3031,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onunhandledrejection", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Onunhandledrejection()
 					if err != nil {
@@ -3039,7 +3039,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnunhandledrejection(x); err != nil {
@@ -3048,7 +3048,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Origin()
 					if err != nil {
@@ -3056,15 +3056,15 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "WorkerGlobalScope")
-					if err := r.ThisObject(this).DefineDataProperty("origin", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("origin", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "isSecureContext", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.IsSecureContext()
 					if err != nil {
@@ -3074,7 +3074,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "crossOriginIsolated", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.CrossOriginIsolated()
 					if err != nil {
@@ -3084,7 +3084,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "performance", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
 					res, err := self.Performance()
 					if err != nil {
@@ -3092,15 +3092,15 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToPerformance(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "WorkerGlobalScope")
-					if err := r.ThisObject(this).DefineDataProperty("performance", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("performance", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "importScripts", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					argUrls := []webidl.DOMString{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -3109,10 +3109,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := self.ImportScripts(argUrls); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'reportError' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3121,10 +3121,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := self.ReportError(argE); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "btoa", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3137,7 +3137,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					return idlToDOMString(r, res)
 				}},
 			{Name: "atob", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3150,7 +3150,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					return idlToByteString(r, res)
 				}},
 			{Name: "setTimeout", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setTimeout' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3162,7 +3162,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					} else {
 						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argArguments := []goja.Value{}
+					argArguments := []sobek.Value{}
 					for k := 2; k < len(call.Arguments); k++ {
 						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
@@ -3173,7 +3173,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					return idlToLong(r, res)
 				}},
 			{Name: "clearTimeout", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -3184,10 +3184,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := self.ClearTimeout(argID); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "setInterval", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'setInterval' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3199,7 +3199,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					} else {
 						argTimeout = idlFromLong(r, webidl.ConstValue(int64(0)))
 					}
-					argArguments := []goja.Value{}
+					argArguments := []sobek.Value{}
 					for k := 2; k < len(call.Arguments); k++ {
 						argArguments = append(argArguments, idlFromAny(r, call.Arguments[k]))
 					}
@@ -3210,7 +3210,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					return idlToLong(r, res)
 				}},
 			{Name: "clearInterval", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					var argID int32
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -3221,10 +3221,10 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := self.ClearInterval(argID); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "queueMicrotask", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'queueMicrotask' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3233,11 +3233,11 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := self.QueueMicrotask(argCallback); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "fetch", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'fetch' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3247,7 +3247,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argInit = idlFromRequestInit(r, v)
 						} else {
-							argInit = idlFromRequestInit(r, goja.Undefined())
+							argInit = idlFromRequestInit(r, sobek.Undefined())
 						}
 						res, err := self.Fetch(argInput, argInit)
 						if err != nil {
@@ -3257,7 +3257,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "structuredClone", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerGlobalScopeMethods](r, call.This, "WorkerGlobalScope")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'structuredClone' on 'WorkerGlobalScope': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -3267,7 +3267,7 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 						argOptions = idlFromStructuredSerializeOptions(r, v)
 					} else {
-						argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+						argOptions = idlFromStructuredSerializeOptions(r, sobek.Undefined())
 					}
 					res, err := self.StructuredClone(argValue, argOptions)
 					if err != nil {
@@ -3309,7 +3309,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "href", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Href()
 					if err != nil {
@@ -3319,7 +3319,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Origin()
 					if err != nil {
@@ -3329,7 +3329,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "protocol", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Protocol()
 					if err != nil {
@@ -3339,7 +3339,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "host", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Host()
 					if err != nil {
@@ -3349,7 +3349,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hostname", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Hostname()
 					if err != nil {
@@ -3359,7 +3359,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "port", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Port()
 					if err != nil {
@@ -3369,7 +3369,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "pathname", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Pathname()
 					if err != nil {
@@ -3379,7 +3379,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "search", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Search()
 					if err != nil {
@@ -3389,7 +3389,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hash", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, this, "WorkerLocation")
 					res, err := self.Hash()
 					if err != nil {
@@ -3399,7 +3399,7 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WorkerLocationMethods](r, call.This, "WorkerLocation")
 					res, err := self.Href()
 					if err != nil {
@@ -3453,7 +3453,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "appCodeName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.AppCodeName()
 					if err != nil {
@@ -3463,7 +3463,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "appName", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.AppName()
 					if err != nil {
@@ -3473,7 +3473,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "appVersion", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.AppVersion()
 					if err != nil {
@@ -3483,7 +3483,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "platform", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.Platform()
 					if err != nil {
@@ -3493,7 +3493,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "product", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.Product()
 					if err != nil {
@@ -3503,7 +3503,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "productSub", Kind: webidl.Attribute, Exposed: []string{"Window"},
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.ProductSub()
 					if err != nil {
@@ -3513,7 +3513,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "userAgent", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.UserAgent()
 					if err != nil {
@@ -3523,7 +3523,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "vendor", Kind: webidl.Attribute, Exposed: []string{"Window"},
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.Vendor()
 					if err != nil {
@@ -3533,7 +3533,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "vendorSub", Kind: webidl.Attribute, Exposed: []string{"Window"},
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.VendorSub()
 					if err != nil {
@@ -3543,7 +3543,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "language", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.Language()
 					if err != nil {
@@ -3553,7 +3553,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "languages", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.Languages()
 					if err != nil {
@@ -3563,7 +3563,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onLine", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.OnLine()
 					if err != nil {
@@ -3573,7 +3573,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hardwareConcurrency", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.HardwareConcurrency()
 					if err != nil {
@@ -3583,9 +3583,9 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "storageBuckets", Kind: webidl.Attribute, SecureContext: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
-					return r.CachedAttribute(this, "storageBuckets", func() goja.Value {
+					return r.CachedAttribute(this, "storageBuckets", func() sobek.Value {
 						res, err := self.StorageBuckets()
 						if err != nil {
 							r.Throw(err)
@@ -3595,7 +3595,7 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "locks", Kind: webidl.Attribute, SecureContext: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
 					res, err := self.Locks()
 					if err != nil {
@@ -3620,7 +3620,7 @@ type WorkerOptions struct {
 
 // idlReadDictWorkerOptions reads the members of WorkerOptions from obj (nil for undefined
 // or null).
-func idlReadDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOptions) {
+func idlReadDictWorkerOptions(r *webidl.Realm, obj *sobek.Object, d *WorkerOptions) {
 	if v := r.DictionaryMember(obj, "credentials"); v != nil {
 		d.Credentials = idlFromRequestCredentials(r, v)
 	} else {
@@ -3639,10 +3639,10 @@ func idlReadDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOption
 }
 
 // idlWriteDictWorkerOptions writes the members of WorkerOptions to obj.
-func idlWriteDictWorkerOptions(r *webidl.Realm, obj *goja.Object, d *WorkerOptions) {
-	_ = obj.DefineDataProperty("credentials", idlToRequestCredentials(r, d.Credentials), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("type", idlToWorkerType(r, d.Type), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictWorkerOptions(r *webidl.Realm, obj *sobek.Object, d *WorkerOptions) {
+	_ = obj.DefineDataProperty("credentials", idlToRequestCredentials(r, d.Credentials), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("type", idlToWorkerType(r, d.Type), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // WorkerType is the IDL enumeration WorkerType.

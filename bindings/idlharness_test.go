@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/idl"
 	"github.com/gowebengine/weblocks/internal/testenv"
+	"github.com/grafana/sobek"
 )
 
 // TestUpstreamIdlharness runs the upstream testharness.js and idlharness.js
@@ -38,7 +38,7 @@ func TestUpstreamIdlharness(t *testing.T) {
 	}
 	// The dependency IDLs are cut down (with the idl package) to the
 	// definitions idlharness consults for Web Locks — the whole HTML IDL
-	// takes goja half a minute to tokenize with webidl2.js.
+	// takes sobek half a minute to tokenize with webidl2.js.
 	deps := map[string]bool{"Navigator": true, "WorkerNavigator": true, "EventTarget": true, "Event": true,
 		"EventInit": true, "AbortSignal": true, "EventListener": true, "EventListenerOptions": true,
 		"AddEventListenerOptions": true, "EventHandler": true, "EventHandlerNonNull": true}
@@ -68,14 +68,14 @@ func TestUpstreamIdlharness(t *testing.T) {
 			if worker {
 				j = w.worker(j, "https://web-platform.test/web-locks/idlharness.https.any.worker.js")
 				// The worker environment reports to its owner; nobody listens.
-				j.r.SetHostHooks(HostHooks{PostMessage: func(goja.Value, string, []*goja.Object) error { return nil }})
+				j.r.SetHostHooks(HostHooks{PostMessage: func(sobek.Value, string, []*sobek.Object) error { return nil }})
 			}
 			if !worker {
 				// Only what testharness.js's window environment reads
 				// with output off (the go product supplies a real DOM).
 				j.exec(`document.getElementsByTagName = () => []; document.getElementById = () => null;`)
 			}
-			j.r.QueueTask(func(vm *goja.Runtime) {
+			j.r.QueueTask(func(vm *sobek.Runtime) {
 				o := vm.NewObject()
 				for k, v := range idls {
 					_ = o.Set(k, v)
@@ -91,14 +91,14 @@ func TestUpstreamIdlharness(t *testing.T) {
 			}
 			if !worker {
 				// The window environment waits for the load event.
-				j.r.QueueTask(func(*goja.Runtime) { j.r.FireEvent("load", false, nil) })
+				j.r.QueueTask(func(*sobek.Runtime) { j.r.FireEvent("load", false, nil) })
 			}
 			j.r.QueueScript("idlharness.https.any.js", test, nil)
 			w.settle()
 			var results [][]any
 			var status int64 = -1
-			j.r.QueueTask(func(vm *goja.Runtime) {
-				if v := vm.Get("__results"); v != nil && !goja.IsUndefined(v) {
+			j.r.QueueTask(func(vm *sobek.Runtime) {
+				if v := vm.Get("__results"); v != nil && !sobek.IsUndefined(v) {
 					for _, r := range v.Export().([]any) {
 						results = append(results, r.([]any))
 					}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/idl"
+	"github.com/grafana/sobek"
 )
 
 // The IDL walk: the bindings' own IDL sources are parsed with the idl
@@ -303,13 +303,13 @@ func TestIDLWalk(t *testing.T) {
 			data, _ := json.Marshal(table)
 			var failures []string
 			var checked int
-			j.r.QueueTask(func(vm *goja.Runtime) {
+			j.r.QueueTask(func(vm *sobek.Runtime) {
 				if _, err := vm.RunScript("idlcheck.js", string(check)); err != nil {
 					t.Errorf("idlcheck.js: %v", err)
 					return
 				}
-				fn, _ := goja.AssertFunction(vm.Get("idlCheck"))
-				res, err := fn(goja.Undefined(), vm.ToValue(string(data)))
+				fn, _ := sobek.AssertFunction(vm.Get("idlCheck"))
+				res, err := fn(sobek.Undefined(), vm.ToValue(string(data)))
 				if err != nil {
 					t.Errorf("idlCheck: %v", err)
 					return
@@ -318,7 +318,7 @@ func TestIDLWalk(t *testing.T) {
 			})
 			w.settle()
 			// Promise-returning brand checks report after settling.
-			j.r.QueueTask(func(vm *goja.Runtime) {
+			j.r.QueueTask(func(vm *sobek.Runtime) {
 				obj := vm.Get("__idlResult").ToObject(vm)
 				checked = int(obj.Get("checked").ToInteger())
 				for _, f := range obj.Get("failures").Export().([]any) {
@@ -362,12 +362,12 @@ func TestIDLWalkDetectsBreakage(t *testing.T) {
 	`)
 	data, _ := json.Marshal(defs.table(WindowGlobal, true))
 	var failures []string
-	j.r.QueueTask(func(vm *goja.Runtime) {
+	j.r.QueueTask(func(vm *sobek.Runtime) {
 		if _, err := vm.RunScript("idlcheck.js", string(check)); err != nil {
 			t.Fatal(err)
 		}
-		fn, _ := goja.AssertFunction(vm.Get("idlCheck"))
-		res, err := fn(goja.Undefined(), vm.ToValue(string(data)))
+		fn, _ := sobek.AssertFunction(vm.Get("idlCheck"))
+		res, err := fn(sobek.Undefined(), vm.ToValue(string(data)))
 		if err != nil {
 			t.Fatal(err)
 		}

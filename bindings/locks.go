@@ -3,10 +3,10 @@ package bindings
 import (
 	"errors"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/grafana/sobek"
 )
 
 // lockManagerImpl is the Go implementation behind a LockManager object:
@@ -91,7 +91,7 @@ type lockRequest struct {
 	// an object (and did not throw), waiting is nil and value is that
 	// value (waiting would be a promise already fulfilled with it);
 	// otherwise waiting is the promise made from the callback's completion.
-	value   goja.Value
+	value   sobek.Value
 	waiting *webidl.Promise
 	// settled records that released was resolved or rejected.
 	settled bool
@@ -106,12 +106,12 @@ type lockRequest struct {
 // gives a rejected promise, a plain value a resolved one.
 func (q *lockRequest) granted(lock *weblocks.Lock) weblocks.Waiting {
 	r := q.realm
-	arg := goja.Null()
+	arg := sobek.Null()
 	if lock != nil {
 		q.lock.lock = lock
 		arg = r.idl.Wrap(&q.lock, "Lock")
 	}
-	v, err := q.callback.Invoke(goja.Undefined(), arg)
+	v, err := q.callback.Invoke(sobek.Undefined(), arg)
 	switch {
 	case err != nil:
 		var js *webidl.JSError
@@ -132,8 +132,8 @@ func (q *lockRequest) granted(lock *weblocks.Lock) weblocks.Waiting {
 	return q
 }
 
-func isObject(v goja.Value) bool {
-	_, ok := v.(*goja.Object)
+func isObject(v sobek.Value) bool {
+	_, ok := v.(*sobek.Object)
 	return ok
 }
 
@@ -151,7 +151,7 @@ func (r *Realm) jsOnStack() bool {
 //
 // A waiting promise fulfilled with a primitive (the callback returned
 // undefined, say) has no promise: its reaction would be the only job in
-// goja's queue (the callback's own jobs ran when it returned) and would
+// sobek's queue (the callback's own jobs ran when it returned) and would
 // run as soon as OnSettled's call into JavaScript returned, so running
 // the reaction's steps directly is not observable, provided no
 // JavaScript is on the stack (else the job would wait for it).
@@ -175,25 +175,25 @@ func (q *lockRequest) OnSettled(settled func()) {
 }
 
 // waitingSettled is the reaction to the waiting promise.
-func (q *lockRequest) waitingSettled(call goja.FunctionCall) goja.Value {
+func (q *lockRequest) waitingSettled(call sobek.FunctionCall) sobek.Value {
 	q.onWaiting()
 	q.onWaiting = nil
-	if q.waiting.State() == goja.PromiseStateRejected {
+	if q.waiting.State() == sobek.PromiseStateRejected {
 		q.rejectReleased(call.Argument(0))
 	} else {
 		q.resolveReleased(call.Argument(0))
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
-func (q *lockRequest) resolveReleased(v goja.Value) {
+func (q *lockRequest) resolveReleased(v sobek.Value) {
 	if !q.settled {
 		q.settled = true
 		q.released.Resolve(v)
 	}
 }
 
-func (q *lockRequest) rejectReleased(reason goja.Value) {
+func (q *lockRequest) rejectReleased(reason sobek.Value) {
 	if !q.settled {
 		q.settled = true
 		q.released.Reject(reason)
@@ -217,7 +217,7 @@ func (q *lockRequest) Resolve(value any) {
 		}
 		q.resolveReleased(v.waiting.Object)
 	case nil:
-		q.resolveReleased(goja.Undefined())
+		q.resolveReleased(sobek.Undefined())
 	default:
 		(&jsPromise{realm: q.realm, p: &q.released}).Resolve(value)
 		q.settled = true
@@ -252,11 +252,11 @@ func (p *jsPromise) Resolve(value any) {
 	case *weblocks.Snapshot:
 		p.p.Resolve(r.snapshotValue(*v))
 	case nil:
-		p.p.Resolve(goja.Undefined())
+		p.p.Resolve(sobek.Undefined())
 	case weblocks.Waiting:
 		// A Go Waiting (not from this realm): fulfilled with undefined
 		// once it settles.
-		v.OnSettled(func() { r.queueTask(weblocks.TaskSource, func() { p.p.Resolve(goja.Undefined()) }) })
+		v.OnSettled(func() { r.queueTask(weblocks.TaskSource, func() { p.p.Resolve(sobek.Undefined()) }) })
 	default:
 		p.p.Resolve(r.vm.ToValue(v))
 	}
@@ -270,8 +270,8 @@ func (p *jsPromise) Reject(reason any) {
 }
 
 // snapshotValue converts a Snapshot to a LockManagerSnapshot dictionary.
-func (r *Realm) snapshotValue(s weblocks.Snapshot) goja.Value {
-	list := func(infos []weblocks.LockInfo) goja.Value {
+func (r *Realm) snapshotValue(s weblocks.Snapshot) sobek.Value {
+	list := func(infos []weblocks.LockInfo) sobek.Value {
 		vals := make([]any, len(infos))
 		for i, info := range infos {
 			// Dictionary members in lexicographic order: clientId,
@@ -279,7 +279,7 @@ func (r *Realm) snapshotValue(s weblocks.Snapshot) goja.Value {
 			o := r.vm.NewObject()
 			_ = o.Set("clientId", info.ClientID)
 			_ = o.Set("mode", info.Mode.String())
-			_ = o.Set("name", goja.StringFromUTF16(info.Name.UTF16()))
+			_ = o.Set("name", sobek.StringFromUTF16(info.Name.UTF16()))
 			vals[i] = o
 		}
 		return r.vm.NewArray(vals...)

@@ -3,8 +3,8 @@ package bindings
 import (
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // Method-step rejections and conversion TypeErrors: each line of the table
@@ -134,10 +134,10 @@ func TestRequestInvalidStateError(t *testing.T) {
 				t.Fatal("child document is still fully active")
 			}
 			var results string
-			win.r.QueueTask(func(*goja.Runtime) {
+			win.r.QueueTask(func(*sobek.Runtime) {
 				cvm := j.r.Runtime()
-				probe, _ := goja.AssertFunction(cvm.Get("probe"))
-				if _, err := probe(goja.Undefined()); err != nil {
+				probe, _ := sobek.AssertFunction(cvm.Get("probe"))
+				if _, err := probe(sobek.Undefined()); err != nil {
 					t.Errorf("probe: %v", err)
 				}
 				results = cvm.Get("results").String()

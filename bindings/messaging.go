@@ -1,10 +1,10 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -30,17 +30,17 @@ func baseEventOf(e EventMethods) *eventImpl {
 
 type messageEventImpl struct {
 	*eventImpl
-	data        goja.Value
+	data        sobek.Value
 	origin      string
 	lastEventID webidl.DOMString
-	source      goja.Value // null, a WindowProxy or a MessagePort
+	source      sobek.Value // null, a WindowProxy or a MessagePort
 	ports       []MessagePortMethods
 }
 
-func (e *messageEventImpl) baseEvent() *eventImpl     { return e.eventImpl }
-func (e *messageEventImpl) WebIDLInterface() string   { return "MessageEvent" }
-func (e *messageEventImpl) Data() (goja.Value, error) { return e.data, nil }
-func (e *messageEventImpl) Origin() (string, error)   { return e.origin, nil }
+func (e *messageEventImpl) baseEvent() *eventImpl      { return e.eventImpl }
+func (e *messageEventImpl) WebIDLInterface() string    { return "MessageEvent" }
+func (e *messageEventImpl) Data() (sobek.Value, error) { return e.data, nil }
+func (e *messageEventImpl) Origin() (string, error)    { return e.origin, nil }
 func (e *messageEventImpl) LastEventID() (webidl.DOMString, error) {
 	return e.lastEventID, nil
 }
@@ -71,9 +71,9 @@ type messageEventStatics struct{}
 func (messageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, init MessageEventInit) (MessageEventMethods, error) {
 	rr := realmOf(r)
 	base := rr.newEvent(string(typ), init.Bubbles, init.Cancelable, init.Composed)
-	e := &messageEventImpl{eventImpl: base, data: init.Data, origin: init.Origin, lastEventID: init.LastEventID, source: goja.Null(), ports: init.Ports}
+	e := &messageEventImpl{eventImpl: base, data: init.Data, origin: init.Origin, lastEventID: init.LastEventID, source: sobek.Null(), ports: init.Ports}
 	if e.data == nil {
-		e.data = goja.Null()
+		e.data = sobek.Null()
 	}
 	if !init.Source.Null {
 		switch init.Source.Value.Type {
@@ -88,12 +88,12 @@ func (messageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, in
 }
 
 // fireMessageEvent fires a trusted MessageEvent named typ at t.
-func (r *Realm) fireMessageEvent(t *dom.EventTarget, typ string, data goja.Value, origin string, ports []*goja.Object, source goja.Value) {
+func (r *Realm) fireMessageEvent(t *dom.EventTarget, typ string, data sobek.Value, origin string, ports []*sobek.Object, source sobek.Value) {
 	ev := dom.NewEvent(typ)
 	ev.IsTrusted = true
 	e := &messageEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}, data: data, origin: origin, source: source}
 	if source == nil {
-		e.source = goja.Null()
+		e.source = sobek.Null()
 	}
 	for _, p := range ports {
 		if impl, ok := r.idl.ImplOf(p).(*messagePortImpl); ok {
@@ -109,7 +109,7 @@ func (r *Realm) fireMessageEvent(t *dom.EventTarget, typ string, data goja.Value
 // (nil: null), or a messageerror event when deserialization fails. It is
 // the last step of window.postMessage and worker messaging; call it in a
 // task of this realm (posted message task source).
-func (r *Realm) DeliverMessage(target *goja.Object, msg html.SerializedWithTransfer, origin string, source goja.Value) {
+func (r *Realm) DeliverMessage(target *sobek.Object, msg html.SerializedWithTransfer, origin string, source sobek.Value) {
 	t := r.globalTarget
 	if target != nil {
 		if et := r.eventTargetOf(target); et != nil {
@@ -118,7 +118,7 @@ func (r *Realm) DeliverMessage(target *goja.Object, msg html.SerializedWithTrans
 	}
 	data, ports, err := r.StructuredDeserializeWithTransfer(msg)
 	if err != nil {
-		r.fireMessageEvent(t.target, "messageerror", goja.Null(), origin, nil, source)
+		r.fireMessageEvent(t.target, "messageerror", sobek.Null(), origin, nil, source)
 		return
 	}
 	r.fireMessageEvent(t.target, "message", data, origin, ports, source)
@@ -163,7 +163,7 @@ func (r *Realm) newMessagePort(p *html.MessagePort) *messagePortImpl {
 	impl := &messagePortImpl{eventTargetImpl: r.newEventTargetImpl(t), port: p}
 	t.Owner = impl
 	p.Attach(func(steps func()) bool { return r.queueTask(html.PostedMessageTaskSource, steps) }, func(msg html.SerializedWithTransfer) {
-		obj, _ := r.idl.Wrap(impl, "MessagePort").(*goja.Object)
+		obj, _ := r.idl.Wrap(impl, "MessagePort").(*sobek.Object)
 		r.DeliverMessage(obj, msg, "", nil)
 	})
 	return impl
@@ -178,18 +178,18 @@ func (p *messagePortImpl) ship() *html.MessagePort {
 }
 
 // PostMessage is postMessage(message, transfer).
-func (p *messagePortImpl) PostMessageWithTransfer(message goja.Value, transfer []*goja.Object) error {
+func (p *messagePortImpl) PostMessageWithTransfer(message sobek.Value, transfer []*sobek.Object) error {
 	return p.postMessageSteps(message, transfer)
 }
 
 // PostMessageWithOptions is postMessage(message, options).
-func (p *messagePortImpl) PostMessageWithOptions(message goja.Value, opts StructuredSerializeOptions) error {
+func (p *messagePortImpl) PostMessageWithOptions(message sobek.Value, opts StructuredSerializeOptions) error {
 	return p.postMessageSteps(message, opts.Transfer)
 }
 
 // postMessageSteps is
 // https://html.spec.whatwg.org/#message-port-post-message-steps
-func (p *messagePortImpl) postMessageSteps(message goja.Value, transfer []*goja.Object) error {
+func (p *messagePortImpl) postMessageSteps(message sobek.Value, transfer []*sobek.Object) error {
 	r := p.realm
 	// 1. Let targetPort be the port with which sourcePort is entangled.
 	target := p.port.Entangled()
@@ -316,22 +316,22 @@ func (w *DedicatedWorker) QueueErrorEvent(se *ScriptError) {
 			r.fireEvent(w.obj.target, "error", false, false, nil)
 			return
 		}
-		props := map[string]goja.Value{
+		props := map[string]sobek.Value{
 			"message":  r.vm.ToValue(se.Message),
 			"filename": r.vm.ToValue(se.Filename),
 			"lineno":   r.vm.ToValue(se.Line),
 			"colno":    r.vm.ToValue(se.Column),
-			"error":    goja.Null(),
+			"error":    sobek.Null(),
 		}
 		if r.fireEventAt(w.obj.target, "error", true, props) {
-			r.reportScriptError(&ScriptError{Value: goja.Null(), Message: se.Message, Filename: se.Filename, Line: se.Line, Column: se.Column})
+			r.reportScriptError(&ScriptError{Value: sobek.Null(), Message: se.Message, Filename: se.Filename, Line: se.Line, Column: se.Column})
 		}
 	})
 }
 
 // Object returns the Worker object (owner's event loop only).
-func (w *DedicatedWorker) Object() *goja.Object {
-	obj, _ := w.Owner.idl.Wrap(w.obj, "Worker").(*goja.Object)
+func (w *DedicatedWorker) Object() *sobek.Object {
+	obj, _ := w.Owner.idl.Wrap(w.obj, "Worker").(*sobek.Object)
 	return obj
 }
 
@@ -399,11 +399,11 @@ func (r *Realm) baseURL() string {
 	return "about:blank"
 }
 
-func (w *workerImpl) PostMessageWithTransfer(message goja.Value, transfer []*goja.Object) error {
+func (w *workerImpl) PostMessageWithTransfer(message sobek.Value, transfer []*sobek.Object) error {
 	return w.outside.postMessageSteps(message, transfer)
 }
 
-func (w *workerImpl) PostMessageWithOptions(message goja.Value, opts StructuredSerializeOptions) error {
+func (w *workerImpl) PostMessageWithOptions(message sobek.Value, opts StructuredSerializeOptions) error {
 	return w.outside.postMessageSteps(message, opts.Transfer)
 }
 
@@ -440,7 +440,7 @@ func (w *workerImpl) SetOnerror(v *EventHandlerNonNull) error {
 // once the worker's script has run). It replaces HostHooks.PostMessage.
 func (r *Realm) ConnectWorkerPort(p *html.MessagePort) {
 	impl := &messagePortImpl{eventTargetImpl: r.globalTarget, port: p}
-	r.hooks.PostMessage = func(message goja.Value, _ string, transfer []*goja.Object) error {
+	r.hooks.PostMessage = func(message sobek.Value, _ string, transfer []*sobek.Object) error {
 		return impl.postMessageSteps(message, transfer)
 	}
 	p.Attach(func(steps func()) bool { return r.queueTask(html.PostedMessageTaskSource, steps) }, func(msg html.SerializedWithTransfer) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 func TestMessageChannel(t *testing.T) {
@@ -77,15 +77,15 @@ func TestPortAcrossAgents(t *testing.T) {
 		var ch = new MessageChannel();
 		ch.port1.onmessage = e => log("window got", e.data);
 	`)
-	var carried goja.Value
-	win.r.QueueTask(func(vm *goja.Runtime) {
-		port2 := vm.Get("ch").ToObject(vm).Get("port2").(*goja.Object)
-		ser, err := win.r.StructuredSerializeWithTransfer(port2, []*goja.Object{port2})
+	var carried sobek.Value
+	win.r.QueueTask(func(vm *sobek.Runtime) {
+		port2 := vm.Get("ch").ToObject(vm).Get("port2").(*sobek.Object)
+		ser, err := win.r.StructuredSerializeWithTransfer(port2, []*sobek.Object{port2})
 		if err != nil {
 			t.Error(err)
 			return
 		}
-		wk.r.QueueTask(func(vm *goja.Runtime) {
+		wk.r.QueueTask(func(vm *sobek.Runtime) {
 			v, ports, err := wk.r.StructuredDeserializeWithTransfer(ser)
 			if err != nil || len(ports) != 1 || v != ports[0] {
 				t.Errorf("deserialize: %v %v", err, ports)

@@ -1,10 +1,10 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/grafana/sobek"
 )
 
 // This file adapts the implementation types to the Methods interfaces the
@@ -55,7 +55,7 @@ func (statics) Constructor(r *webidl.Realm) (AbortControllerMethods, error) {
 
 type abortSignalStatics struct{}
 
-func (abortSignalStatics) Abort(r *webidl.Realm, reason goja.Value) (AbortSignalMethods, error) {
+func (abortSignalStatics) Abort(r *webidl.Realm, reason sobek.Value) (AbortSignalMethods, error) {
 	return realmOf(r).abortSignalAbort(reason), nil
 }
 
@@ -96,16 +96,16 @@ func (domExceptionStatics) Constructor(r *webidl.Realm, message, name webidl.DOM
 
 func (c *abortControllerImpl) Signal() (AbortSignalMethods, error) { return c.signal, nil }
 
-func (c *abortControllerImpl) Abort(reason goja.Value) error {
+func (c *abortControllerImpl) Abort(reason sobek.Value) error {
 	c.c.Abort(toReason(reason))
 	return nil
 }
 
 // AbortSignal
 
-func (s *abortSignalImpl) Aborted() (bool, error)      { return s.sig.Aborted(), nil }
-func (s *abortSignalImpl) Reason() (goja.Value, error) { return s.abortReason(), nil }
-func (s *abortSignalImpl) ThrowIfAborted() error       { return s.throwIfAborted() }
+func (s *abortSignalImpl) Aborted() (bool, error)       { return s.sig.Aborted(), nil }
+func (s *abortSignalImpl) Reason() (sobek.Value, error) { return s.abortReason(), nil }
+func (s *abortSignalImpl) ThrowIfAborted() error        { return s.throwIfAborted() }
 func (s *abortSignalImpl) Onabort() (*EventHandlerNonNull, error) {
 	return s.handlerGet("abort"), nil
 }
@@ -125,7 +125,7 @@ func (t *eventTargetImpl) handlerGet(typ string) *EventHandlerNonNull {
 }
 
 func (t *eventTargetImpl) handlerSet(typ string, v *EventHandlerNonNull) {
-	var val goja.Value = goja.Null()
+	var val sobek.Value = sobek.Null()
 	if v != nil && v.CallbackFunction != nil {
 		val = v.Value()
 	}
@@ -141,7 +141,7 @@ func (t *eventTargetImpl) errorHandlerGet() *OnErrorEventHandlerNonNull {
 }
 
 func (t *eventTargetImpl) errorHandlerSet(v *OnErrorEventHandlerNonNull) {
-	var val goja.Value = goja.Null()
+	var val sobek.Value = sobek.Null()
 	if v != nil && v.CallbackFunction != nil {
 		val = v.Value()
 	}
@@ -150,14 +150,14 @@ func (t *eventTargetImpl) errorHandlerSet(v *OnErrorEventHandlerNonNull) {
 
 // thisValue is the JavaScript object of the target (the callback this
 // value of its listeners).
-func (t *eventTargetImpl) thisValue() goja.Value {
+func (t *eventTargetImpl) thisValue() sobek.Value {
 	if t == t.realm.globalTarget {
 		return t.realm.global
 	}
 	if obj := t.Object(); obj != nil {
 		return obj
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // EventTarget
@@ -180,7 +180,7 @@ func (t *eventTargetImpl) AddEventListener(typ webidl.DOMString, callback *Event
 			o.signal = d.Signal.(*abortSignalImpl).sig
 		}
 	}
-	var cb goja.Value = goja.Null()
+	var cb sobek.Value = sobek.Null()
 	if callback != nil && callback.CallbackInterface != nil {
 		cb = callback.Object
 	}
@@ -196,7 +196,7 @@ func (t *eventTargetImpl) RemoveEventListener(typ webidl.DOMString, callback *Ev
 	case EventListenerOptionsOrBooleanIsEventListenerOptions:
 		capture = options.EventListenerOptions.Capture
 	}
-	var cb goja.Value = goja.Null()
+	var cb sobek.Value = sobek.Null()
 	if callback != nil && callback.CallbackInterface != nil {
 		cb = callback.Object
 	}
@@ -365,7 +365,7 @@ func (m *storageBucketManagerImpl) Delete(name webidl.DOMString) (*webidl.Promis
 	if err := m.delete(string(name)); err != nil {
 		return nil, err
 	}
-	return m.realm.idl.PromiseResolvedWith(goja.Undefined()), nil
+	return m.realm.idl.PromiseResolvedWith(sobek.Undefined()), nil
 }
 
 func (b *storageBucketImpl) Name() (webidl.DOMString, error) {
@@ -384,11 +384,11 @@ func (b *storageBucketImpl) Persisted() (*webidl.Promise, error) {
 // setExpires(expires) records the expiration time; expires() returns it.
 func (b *storageBucketImpl) SetExpires(expires float64) (*webidl.Promise, error) {
 	b.expires = &expires
-	return b.realm.idl.PromiseResolvedWith(goja.Undefined()), nil
+	return b.realm.idl.PromiseResolvedWith(sobek.Undefined()), nil
 }
 func (b *storageBucketImpl) Expires() (*webidl.Promise, error) {
 	if b.expires == nil {
-		return b.realm.idl.PromiseResolvedWith(goja.Null()), nil
+		return b.realm.idl.PromiseResolvedWith(sobek.Null()), nil
 	}
 	return b.realm.idl.PromiseResolvedWith(b.realm.vm.ToValue(*b.expires)), nil
 }

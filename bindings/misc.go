@@ -4,8 +4,8 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 // HostHooks are the members of the global objects that the embedder
@@ -16,7 +16,7 @@ type HostHooks struct {
 	// PostMessage implements window.postMessage(message, targetOrigin,
 	// transfer) and, in a worker, self.postMessage(message, transfer)
 	// (targetOrigin is then "").
-	PostMessage func(message goja.Value, targetOrigin string, transfer []*goja.Object) error
+	PostMessage func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error
 	// ImportScripts implements self.importScripts(...urls) in workers:
 	// fetch and run each script in order, on the calling goroutine.
 	ImportScripts func(urls []string) error
@@ -33,7 +33,7 @@ type HostHooks struct {
 	// Top gives window.top when the window is not a top-level one (the
 	// top-level window as a value of this realm, e.g. through a
 	// membrane); nil, or a nil result, means the window itself.
-	Top func() goja.Value
+	Top func() sobek.Value
 	// Name is the DedicatedWorkerGlobalScope's name (and window.name's
 	// initial value).
 	Name string

@@ -4,9 +4,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -21,10 +21,10 @@ type DOMHooks struct {
 	// ContentWindow gives iframe.contentWindow: the WindowProxy of the
 	// element's content navigable as a value of the calling realm, or
 	// nil/null when it has none.
-	ContentWindow func(iframe *dom.Node) goja.Value
+	ContentWindow func(iframe *dom.Node) sobek.Value
 	// ContentDocument gives iframe.contentDocument: the active document's
 	// object when the caller may access it, or nil/null.
-	ContentDocument func(iframe *dom.Node) goja.Value
+	ContentDocument func(iframe *dom.Node) sobek.Value
 }
 
 type domHooksKey struct{}
@@ -68,15 +68,15 @@ func (r *Realm) Document() *dom.Document {
 
 // NodeValue returns the JavaScript object of a node (created on first
 // use, then the same object every time).
-func (r *Realm) NodeValue(n *dom.Node) goja.Value {
+func (r *Realm) NodeValue(n *dom.Node) sobek.Value {
 	if n == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.idl.Wrap(r.nodeImpl(n), "Node")
 }
 
 // NodeOf returns the node behind a Node platform object, or nil.
-func (r *Realm) NodeOf(v goja.Value) *dom.Node {
+func (r *Realm) NodeOf(v sobek.Value) *dom.Node {
 	impl, ok := r.idl.Implements(v, "Node")
 	if !ok {
 		return nil
@@ -1142,22 +1142,22 @@ func (e *htmlElementImpl) Sandbox() (DOMTokenListMethods, error) {
 
 // hostWindow and hostDocument carry a value the embedder made (a
 // WindowProxy or Document of another realm) through the generated
-// conversions, which return a goja.Value implementation as is.
+// conversions, which return a sobek.Value implementation as is.
 type hostWindow struct {
-	goja.Value
+	sobek.Value
 	WindowMethods
 }
 
 type hostDocument struct {
-	goja.Value
+	sobek.Value
 	DocumentMethods
 }
 
 // HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
-func (h hostWindow) HostValue() goja.Value { return h.Value }
+func (h hostWindow) HostValue() sobek.Value { return h.Value }
 
 // HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
-func (h hostDocument) HostValue() goja.Value { return h.Value }
+func (h hostDocument) HostValue() sobek.Value { return h.Value }
 
 func (e *htmlElementImpl) ContentWindow() (WindowMethods, error) {
 	h := e.realm.domHooks().ContentWindow

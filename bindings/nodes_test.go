@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 func TestNodeInterfaces(t *testing.T) {
@@ -15,12 +15,12 @@ func TestNodeInterfaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var frameWin goja.Value
-	j.r.QueueTask(func(vm *goja.Runtime) {
+	var frameWin sobek.Value
+	j.r.QueueTask(func(vm *sobek.Runtime) {
 		j.r.SetDocument(doc)
 		frameWin = vm.NewObject()
-		_ = frameWin.(*goja.Object).Set("marker", "frame window")
-		j.r.SetDOMHooks(DOMHooks{ContentWindow: func(el *dom.Node) goja.Value {
+		_ = frameWin.(*sobek.Object).Set("marker", "frame window")
+		j.r.SetDOMHooks(DOMHooks{ContentWindow: func(el *dom.Node) sobek.Value {
 			if el.LocalName() == "iframe" {
 				return frameWin
 			}
@@ -119,7 +119,7 @@ func TestDefaultDocument(t *testing.T) {
 	if got := j.eval(`typeof Node + " " + (document instanceof Document) + " " + document.readyState`); got != "function true complete" {
 		t.Errorf("got %q", got)
 	}
-	j.r.QueueTask(func(vm *goja.Runtime) {
+	j.r.QueueTask(func(vm *sobek.Runtime) {
 		d := j.r.Document()
 		s, _ := d.CreateElement("script")
 		_, _ = d.Body().AppendChild(s)

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // GlobalKind says which global object a realm was created for.
@@ -72,14 +72,14 @@ type Options struct {
 	// OnUnhandledRejection is called for every rejected promise that was
 	// still unhandled at a microtask checkpoint and whose
 	// unhandledrejection event was not cancelled.
-	OnUnhandledRejection func(reason goja.Value, err *ScriptError)
+	OnUnhandledRejection func(reason sobek.Value, err *ScriptError)
 }
 
 // ScriptError describes an exception reported by a realm: the thrown value
 // and where it was thrown.
 type ScriptError struct {
 	// Value is the thrown JavaScript value.
-	Value goja.Value
+	Value sobek.Value
 	// Message is the value's string form (for an Error object, "Name:
 	// message").
 	Message string
@@ -118,21 +118,21 @@ type loopHost interface {
 	now() time.Duration
 }
 
-// Realm is a JavaScript realm (one goja.Runtime) with its global object.
+// Realm is a JavaScript realm (one sobek.Runtime) with its global object.
 //
 // A realm is owned by its agent's event loop: every access to the runtime,
 // the global or any JavaScript value of the realm must happen inside a task
 // of that loop (QueueTask), or in Go code called from such a task. The
 // methods documented as safe for any goroutine are the exceptions.
 type Realm struct {
-	vm     *goja.Runtime
-	global *goja.Object
+	vm     *sobek.Runtime
+	global *sobek.Object
 	kind   GlobalKind
 	opts   Options
 	host   loopHost
 
 	// Loop-goroutine state.
-	jsonStringifyFn goja.Callable
+	jsonStringifyFn sobek.Callable
 	timeOrigin      time.Duration
 	wallOrigin      time.Time
 	timers          timerState
@@ -140,9 +140,9 @@ type Realm struct {
 	rejections      rejectionState
 	closedOnLoop    bool
 	// resolvedPromise and its then are used to queue microtasks.
-	resolvedPromise     *goja.Object
-	resolvedPromiseThen goja.Callable
-	drain               goja.Callable
+	resolvedPromise     *sobek.Object
+	resolvedPromiseThen sobek.Callable
+	drain               sobek.Callable
 	// idl is the binding state the generated code uses.
 	idl *webidl.Realm
 	// env is the realm's environment settings object (nil for realms made
@@ -159,7 +159,7 @@ type Realm struct {
 	globalTarget *eventTargetImpl
 	extra        map[any]any
 	// stackBuf is jsOnStack's buffer.
-	stackBuf [1]goja.StackFrame
+	stackBuf [1]sobek.StackFrame
 
 	mu       sync.Mutex
 	closed   bool          // no more tasks are accepted
@@ -167,20 +167,20 @@ type Realm struct {
 }
 
 // maxCallStackSize bounds JavaScript recursion (browsers allow about 10,000
-// frames); goja's default is unbounded, so a runaway recursion would grow
+// frames); sobek's default is unbounded, so a runaway recursion would grow
 // until the process runs out of memory.
 const maxCallStackSize = 10000
 
 // newRealm creates the runtime and installs the globals every realm has.
 // It runs on the caller's goroutine before any task of the realm can run.
 func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
-	vm := goja.New()
+	vm := webidl.NewRuntime()
 	vm.SetMaxCallStackSize(maxCallStackSize)
 	r := &Realm{vm: vm, global: vm.GlobalObject(), kind: kind, opts: opts, host: host, extra: map[any]any{}, closedCh: make(chan struct{})}
 	r.timeOrigin = host.now()
 	r.wallOrigin = time.Now()
 	r.wallOrigin = time.Now()
-	stringify, _ := goja.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
+	stringify, _ := sobek.AssertFunction(vm.Get("JSON").ToObject(vm).Get("stringify"))
 	r.jsonStringifyFn = stringify
 	vm.SetPromiseRejectionTracker(r.trackRejection)
 	r.timers.init()
@@ -191,26 +191,26 @@ func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
 // Kind returns the kind of global object of the realm.
 func (r *Realm) Kind() GlobalKind { return r.kind }
 
-// Runtime returns the realm's goja runtime. Use it only inside tasks of the
+// Runtime returns the realm's sobek runtime. Use it only inside tasks of the
 // realm's event loop.
-func (r *Realm) Runtime() *goja.Runtime { return r.vm }
+func (r *Realm) Runtime() *sobek.Runtime { return r.vm }
 
 // Global returns the realm's global object. Use it only inside tasks of the
 // realm's event loop.
-func (r *Realm) Global() *goja.Object { return r.global }
+func (r *Realm) Global() *sobek.Object { return r.global }
 
 // QueueTask queues a task on the realm's event loop that runs f with the
 // realm's runtime. Safe for any goroutine. It reports false (and f never
 // runs) when the realm is closed or its event loop no longer runs tasks.
 //
 // Promise reactions and queueMicrotask callbacks caused by f run when the
-// outermost JavaScript call f makes returns (goja's job queue is drained
+// outermost JavaScript call f makes returns (sobek's job queue is drained
 // then, as HTML's "clean up after running script" performs a microtask
 // checkpoint when the JavaScript stack becomes empty), and at the latest in
 // the microtask checkpoint after the task. Resolving a promise from Go with
 // no JavaScript on the stack therefore runs its reactions at once: do it as
 // the last step of a task.
-func (r *Realm) QueueTask(f func(vm *goja.Runtime)) bool {
+func (r *Realm) QueueTask(f func(vm *sobek.Runtime)) bool {
 	return r.queueTask(realmTaskSource, func() { f(r.vm) })
 }
 
@@ -233,7 +233,7 @@ func (r *Realm) queueTask(source html.TaskSource, steps func()) bool {
 // and callbacks are dropped. Safe for any goroutine; the event loop itself
 // is not stopped (its agent owns it).
 //
-// A script running at that moment is interrupted (goja's Interrupt: it
+// A script running at that moment is interrupted (sobek's Interrupt: it
 // stops with an uncatchable error), as when a worker is terminated; a
 // RunScript waiting for the realm returns ErrRealmClosed.
 func (r *Realm) Close() { r.close(true) }
@@ -267,8 +267,8 @@ func (r *Realm) Interrupt(reason any) { r.vm.Interrupt(reason) }
 // uncaught exception is reported ("report an exception": error event at the
 // global, onerror, then Options.OnError) and returned as a *ScriptError; a
 // syntax error is reported the same way.
-func (r *Realm) EvaluateScript(name, src string) (goja.Value, error) {
-	prg, err := goja.Compile(name, src, false)
+func (r *Realm) EvaluateScript(name, src string) (sobek.Value, error) {
+	prg, err := webidl.Compile(name, src, false)
 	if err != nil {
 		se := r.syntaxError(name, err)
 		r.reportScriptError(se)
@@ -278,13 +278,13 @@ func (r *Realm) EvaluateScript(name, src string) (goja.Value, error) {
 }
 
 // EvaluateProgram is EvaluateScript for a script already compiled with
-// goja.Compile (name, src, non-strict). A *goja.Program is not tied to a
+// sobek.Compile (name, src, non-strict). A *sobek.Program is not tied to a
 // runtime, so an embedder that runs the same script in many realms (a test
 // harness in every test page) can compile it once.
-func (r *Realm) EvaluateProgram(prg *goja.Program) (goja.Value, error) {
+func (r *Realm) EvaluateProgram(prg *sobek.Program) (sobek.Value, error) {
 	v, err := r.vm.RunProgram(prg)
 	if err != nil {
-		var ie *goja.InterruptedError
+		var ie *sobek.InterruptedError
 		if errors.As(err, &ie) {
 			// Interrupted (Close or Interrupt): not a script error to
 			// report; the interrupt is consumed.
@@ -336,8 +336,8 @@ func (r *Realm) RunScript(name, src string) error {
 // (the way HTML invokes timer handlers and queueMicrotask callbacks): an
 // exception is reported, not propagated. It returns the reported error, if
 // any. Loop goroutine only.
-func (r *Realm) Call(fn goja.Value, this goja.Value, args ...goja.Value) (goja.Value, error) {
-	f, ok := goja.AssertFunction(fn)
+func (r *Realm) Call(fn sobek.Value, this sobek.Value, args ...sobek.Value) (sobek.Value, error) {
+	f, ok := sobek.AssertFunction(fn)
 	if !ok {
 		return nil, r.reportError(r.throwValue(r.vm.NewTypeError("not a function")))
 	}
@@ -352,15 +352,15 @@ func (r *Realm) Call(fn goja.Value, this goja.Value, args ...goja.Value) (goja.V
 // writable, configurable and not enumerable (like an interface object or
 // namespace). Loop goroutine only, or before the first task runs.
 func (r *Realm) DefineGlobal(name string, value any) {
-	_ = r.global.DefineDataProperty(name, r.vm.ToValue(value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = r.global.DefineDataProperty(name, r.vm.ToValue(value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 }
 
 // DefineGlobalFunction defines a function property of the global object
 // with the given length, like a WebIDL operation of the global interface
 // (writable, enumerable, configurable). Loop goroutine only, or before the
 // first task runs.
-func (r *Realm) DefineGlobalFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	r.defineMethod(r.global, name, length, func(call goja.FunctionCall) goja.Value {
+func (r *Realm) DefineGlobalFunction(name string, length int, fn func(sobek.FunctionCall) sobek.Value) {
+	r.defineMethod(r.global, name, length, func(call sobek.FunctionCall) sobek.Value {
 		r.checkGlobalThis(call.This)
 		return fn(call)
 	})
@@ -368,11 +368,11 @@ func (r *Realm) DefineGlobalFunction(name string, length int, fn func(goja.Funct
 
 // checkGlobalThis is the brand check of members of the global interface:
 // undefined and null mean the global; any other object must be it.
-func (r *Realm) checkGlobalThis(this goja.Value) {
-	if this == nil || goja.IsUndefined(this) || goja.IsNull(this) {
+func (r *Realm) checkGlobalThis(this sobek.Value) {
+	if this == nil || sobek.IsUndefined(this) || sobek.IsNull(this) {
 		return
 	}
-	if o, ok := this.(*goja.Object); ok && o == r.global {
+	if o, ok := this.(*sobek.Object); ok && o == r.global {
 		return
 	}
 	panic(r.vm.NewTypeError("Illegal invocation"))
@@ -380,12 +380,12 @@ func (r *Realm) checkGlobalThis(this goja.Value) {
 
 // DefineGlobalGetter defines an accessor property of the global object
 // (enumerable, configurable) whose getter runs get.
-func (r *Realm) DefineGlobalGetter(name string, get func() goja.Value) {
-	g := r.newFunction("get "+name, 0, func(call goja.FunctionCall) goja.Value {
+func (r *Realm) DefineGlobalGetter(name string, get func() sobek.Value) {
+	g := r.newFunction("get "+name, 0, func(call sobek.FunctionCall) sobek.Value {
 		r.checkGlobalThis(call.This)
 		return get()
 	})
-	_ = r.global.DefineAccessorProperty(name, g, nil, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = r.global.DefineAccessorProperty(name, g, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // Value returns the value stored under key by SetValue (per-realm storage
@@ -398,22 +398,22 @@ func (r *Realm) SetValue(key, value any) { r.extra[key] = value }
 
 // newFunction creates a native function object with the given name and
 // length (configurable, non-writable, non-enumerable as for built-ins).
-func (r *Realm) newFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) *goja.Object {
+func (r *Realm) newFunction(name string, length int, fn func(sobek.FunctionCall) sobek.Value) *sobek.Object {
 	f := r.vm.ToValue(fn).ToObject(r.vm)
-	_ = f.DefineDataProperty("name", r.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = f.DefineDataProperty("length", r.vm.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = f.DefineDataProperty("name", r.vm.ToValue(name), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
+	_ = f.DefineDataProperty("length", r.vm.ToValue(length), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 	return f
 }
 
 // defineMethod defines an operation-like property: writable, enumerable,
 // configurable.
-func (r *Realm) defineMethod(obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	_ = obj.DefineDataProperty(name, r.newFunction(name, length, fn), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func (r *Realm) defineMethod(obj *sobek.Object, name string, length int, fn func(sobek.FunctionCall) sobek.Value) {
+	_ = obj.DefineDataProperty(name, r.newFunction(name, length, fn), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
-// throwValue converts a JavaScript value into the error goja uses to throw
+// throwValue converts a JavaScript value into the error sobek uses to throw
 // it.
-func (r *Realm) throwValue(v goja.Value) error {
+func (r *Realm) throwValue(v sobek.Value) error {
 	var err error
 	ex := r.vm.Try(func() { panic(v) })
 	if ex != nil {
@@ -434,18 +434,18 @@ func (r *Realm) printer(level ConsoleLevel, msg string) {
 }
 
 // microtaskCheckpoint is the realm's part of HTML's "perform a microtask
-// checkpoint", run by the event loop after every task: it drains goja's job
-// queue (normally already empty: goja drains it whenever the outermost
+// checkpoint", run by the event loop after every task: it drains sobek's job
+// queue (normally already empty: sobek drains it whenever the outermost
 // JavaScript call returns) and notifies about rejected promises.
 func (r *Realm) microtaskCheckpoint() {
 	if r.closedOnLoop {
 		return
 	}
 	if r.drain == nil {
-		r.drain, _ = goja.AssertFunction(r.vm.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+		r.drain, _ = sobek.AssertFunction(r.vm.ToValue(func(sobek.FunctionCall) sobek.Value { return sobek.Undefined() }))
 	}
 	// Calling any function from Go with no JavaScript on the stack makes
-	// goja run its pending jobs when the call returns.
-	_, _ = r.drain(goja.Undefined())
+	// sobek run its pending jobs when the call returns.
+	_, _ = r.drain(sobek.Undefined())
 	r.notifyAboutRejectedPromises()
 }

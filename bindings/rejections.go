@@ -1,36 +1,36 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // rejectionState is an environment settings object's "about-to-be-notified
 // rejected promises list" and "outstanding rejected promises weak set"
-// (strongly held here: goja has no weak references; the set only holds
+// (strongly held here: sobek has no weak references; the set only holds
 // promises that were reported unhandled, which is rare).
 type rejectionState struct {
-	aboutToBeNotified []*goja.Promise
+	aboutToBeNotified []*sobek.Promise
 	// handled marks promises of aboutToBeNotified (or of a notification
 	// task not yet run) that got a handler in the meantime.
-	handled     map[*goja.Promise]bool
-	outstanding map[*goja.Promise]bool
+	handled     map[*sobek.Promise]bool
+	outstanding map[*sobek.Promise]bool
 }
 
 // trackRejection is the HostPromiseRejectionTracker(promise, operation).
-func (r *Realm) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+func (r *Realm) trackRejection(p *sobek.Promise, op sobek.PromiseRejectionOperation) {
 	s := &r.rejections
 	if s.handled == nil {
-		s.handled = map[*goja.Promise]bool{}
-		s.outstanding = map[*goja.Promise]bool{}
+		s.handled = map[*sobek.Promise]bool{}
+		s.outstanding = map[*sobek.Promise]bool{}
 	}
 	switch op {
-	case goja.PromiseRejectionReject:
+	case sobek.PromiseRejectionReject:
 		// 1. If operation is "reject", append promise to the settings
 		// object's about-to-be-notified rejected promises list.
 		s.aboutToBeNotified = append(s.aboutToBeNotified, p)
 		delete(s.handled, p)
-	case goja.PromiseRejectionHandle:
+	case sobek.PromiseRejectionHandle:
 		// 2.1 If the list contains promise, remove it and return.
 		for i, q := range s.aboutToBeNotified {
 			if q == p {

@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // ClientMethods is implemented by the Go implementation of the IDL interface
@@ -20,9 +20,9 @@ type ClientMethods interface {
 	// Type is the getter of the attribute "type".
 	Type() (ClientType, error)
 	// PostMessageWithTransfer implements the operation "postMessage".
-	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	PostMessageWithTransfer(argMessage sobek.Value, argTransfer []*sobek.Object) error
 	// PostMessageWithOptions implements the operation "postMessage".
-	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
 // idlDefClient returns the definition of Client.
@@ -32,7 +32,7 @@ func idlDefClient() *webidl.InterfaceDef {
 		Exposed: []string{"ServiceWorker"},
 		Members: []webidl.Member{
 			{Name: "url", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ClientMethods](r, this, "Client")
 					res, err := self.URL()
 					if err != nil {
@@ -42,7 +42,7 @@ func idlDefClient() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "frameType", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ClientMethods](r, this, "Client")
 					res, err := self.FrameType()
 					if err != nil {
@@ -52,7 +52,7 @@ func idlDefClient() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "id", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ClientMethods](r, this, "Client")
 					res, err := self.ID()
 					if err != nil {
@@ -62,7 +62,7 @@ func idlDefClient() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "type", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ClientMethods](r, this, "Client")
 					res, err := self.Type()
 					if err != nil {
@@ -72,28 +72,28 @@ func idlDefClient() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ClientMethods](r, call.This, "Client")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
 						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						var argOptions StructuredSerializeOptions
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argOptions = idlFromStructuredSerializeOptions(r, v)
 						} else {
-							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+							argOptions = idlFromStructuredSerializeOptions(r, sobek.Undefined())
 						}
 						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
 					argc := len(call.Arguments)
 					if argc > 2 {
@@ -112,7 +112,7 @@ func idlDefClient() *webidl.InterfaceDef {
 							if sel < 0 && webidl.IsNullish(v) {
 								sel = 1
 							}
-							obj, isObj := v.(*goja.Object)
+							obj, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
 								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
 									sel = 0
@@ -147,7 +147,7 @@ type ClientQueryOptions struct {
 
 // idlReadDictClientQueryOptions reads the members of ClientQueryOptions from obj (nil for undefined
 // or null).
-func idlReadDictClientQueryOptions(r *webidl.Realm, obj *goja.Object, d *ClientQueryOptions) {
+func idlReadDictClientQueryOptions(r *webidl.Realm, obj *sobek.Object, d *ClientQueryOptions) {
 	if v := r.DictionaryMember(obj, "includeUncontrolled"); v != nil {
 		d.IncludeUncontrolled = idlFromBoolean(r, v)
 	} else {
@@ -161,9 +161,9 @@ func idlReadDictClientQueryOptions(r *webidl.Realm, obj *goja.Object, d *ClientQ
 }
 
 // idlWriteDictClientQueryOptions writes the members of ClientQueryOptions to obj.
-func idlWriteDictClientQueryOptions(r *webidl.Realm, obj *goja.Object, d *ClientQueryOptions) {
-	_ = obj.DefineDataProperty("includeUncontrolled", idlToBoolean(r, d.IncludeUncontrolled), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("type", idlToClientType(r, d.Type), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictClientQueryOptions(r *webidl.Realm, obj *sobek.Object, d *ClientQueryOptions) {
+	_ = obj.DefineDataProperty("includeUncontrolled", idlToBoolean(r, d.IncludeUncontrolled), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("type", idlToClientType(r, d.Type), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // ClientType is the IDL enumeration ClientType.
@@ -197,8 +197,8 @@ func idlDefClients() *webidl.InterfaceDef {
 		Exposed: []string{"ServiceWorker"},
 		Members: []webidl.Member{
 			{Name: "get", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ClientsMethods](r, call.This, "Clients")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'get' on 'Clients': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -212,14 +212,14 @@ func idlDefClients() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "matchAll", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ClientsMethods](r, call.This, "Clients")
 						var argOptions ClientQueryOptions
 						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 							argOptions = idlFromClientQueryOptions(r, v)
 						} else {
-							argOptions = idlFromClientQueryOptions(r, goja.Undefined())
+							argOptions = idlFromClientQueryOptions(r, sobek.Undefined())
 						}
 						res, err := self.MatchAll(argOptions)
 						if err != nil {
@@ -229,8 +229,8 @@ func idlDefClients() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "claim", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ClientsMethods](r, call.This, "Clients")
 						res, err := self.Claim()
 						if err != nil {
@@ -265,8 +265,8 @@ func idlDefExtendableEvent(statics ExtendableEventStatics) *webidl.InterfaceDef 
 		Parent:            "Event",
 		Exposed:           []string{"ServiceWorker"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'ExtendableEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -275,7 +275,7 @@ func idlDefExtendableEvent(statics ExtendableEventStatics) *webidl.InterfaceDef 
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argEventInitDict = idlFromExtendableEventInit(r, v)
 			} else {
-				argEventInitDict = idlFromExtendableEventInit(r, goja.Undefined())
+				argEventInitDict = idlFromExtendableEventInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
@@ -285,7 +285,7 @@ func idlDefExtendableEvent(statics ExtendableEventStatics) *webidl.InterfaceDef 
 		},
 		Members: []webidl.Member{
 			{Name: "waitUntil", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ExtendableEventMethods](r, call.This, "ExtendableEvent")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'waitUntil' on 'ExtendableEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -294,7 +294,7 @@ func idlDefExtendableEvent(statics ExtendableEventStatics) *webidl.InterfaceDef 
 					if err := self.WaitUntil(argF); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -307,12 +307,12 @@ type ExtendableEventInit struct {
 
 // idlReadDictExtendableEventInit reads the members of ExtendableEventInit from obj (nil for undefined
 // or null).
-func idlReadDictExtendableEventInit(r *webidl.Realm, obj *goja.Object, d *ExtendableEventInit) {
+func idlReadDictExtendableEventInit(r *webidl.Realm, obj *sobek.Object, d *ExtendableEventInit) {
 	idlReadDictEventInit(r, obj, &d.EventInit)
 }
 
 // idlWriteDictExtendableEventInit writes the members of ExtendableEventInit to obj.
-func idlWriteDictExtendableEventInit(r *webidl.Realm, obj *goja.Object, d *ExtendableEventInit) {
+func idlWriteDictExtendableEventInit(r *webidl.Realm, obj *sobek.Object, d *ExtendableEventInit) {
 	idlWriteDictEventInit(r, obj, &d.EventInit)
 }
 
@@ -321,7 +321,7 @@ func idlWriteDictExtendableEventInit(r *webidl.Realm, obj *goja.Object, d *Exten
 type ExtendableMessageEventMethods interface {
 	ExtendableEventMethods
 	// Data is the getter of the attribute "data".
-	Data() (goja.Value, error)
+	Data() (sobek.Value, error)
 	// Origin is the getter of the attribute "origin".
 	Origin() (string, error)
 	// LastEventID is the getter of the attribute "lastEventId".
@@ -346,8 +346,8 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 		Parent:            "ExtendableEvent",
 		Exposed:           []string{"ServiceWorker"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'ExtendableMessageEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -356,7 +356,7 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argEventInitDict = idlFromExtendableMessageEventInit(r, v)
 			} else {
-				argEventInitDict = idlFromExtendableMessageEventInit(r, goja.Undefined())
+				argEventInitDict = idlFromExtendableMessageEventInit(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argType, argEventInitDict)
 			if err != nil {
@@ -366,7 +366,7 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 		},
 		Members: []webidl.Member{
 			{Name: "data", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
 					res, err := self.Data()
 					if err != nil {
@@ -376,7 +376,7 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
 					res, err := self.Origin()
 					if err != nil {
@@ -386,7 +386,7 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 				},
 			},
 			{Name: "lastEventId", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
 					res, err := self.LastEventID()
 					if err != nil {
@@ -396,9 +396,9 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 				},
 			},
 			{Name: "source", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
-					return r.CachedAttribute(this, "source", func() goja.Value {
+					return r.CachedAttribute(this, "source", func() sobek.Value {
 						res, err := self.Source()
 						if err != nil {
 							r.Throw(err)
@@ -408,7 +408,7 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 				},
 			},
 			{Name: "ports", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ExtendableMessageEventMethods](r, this, "ExtendableMessageEvent")
 					res, err := self.Ports()
 					if err != nil {
@@ -425,7 +425,7 @@ func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl
 type ExtendableMessageEventInit struct {
 	ExtendableEventInit
 	// Data is the member "data".
-	Data goja.Value
+	Data sobek.Value
 	// LastEventID is the member "lastEventId".
 	LastEventID webidl.DOMString
 	// Origin is the member "origin".
@@ -438,12 +438,12 @@ type ExtendableMessageEventInit struct {
 
 // idlReadDictExtendableMessageEventInit reads the members of ExtendableMessageEventInit from obj (nil for undefined
 // or null).
-func idlReadDictExtendableMessageEventInit(r *webidl.Realm, obj *goja.Object, d *ExtendableMessageEventInit) {
+func idlReadDictExtendableMessageEventInit(r *webidl.Realm, obj *sobek.Object, d *ExtendableMessageEventInit) {
 	idlReadDictExtendableEventInit(r, obj, &d.ExtendableEventInit)
 	if v := r.DictionaryMember(obj, "data"); v != nil {
 		d.Data = idlFromAny(r, v)
 	} else {
-		d.Data = idlFromAny(r, goja.Null())
+		d.Data = idlFromAny(r, sobek.Null())
 	}
 	if v := r.DictionaryMember(obj, "lastEventId"); v != nil {
 		d.LastEventID = idlFromDOMString(r, v)
@@ -463,18 +463,18 @@ func idlReadDictExtendableMessageEventInit(r *webidl.Realm, obj *goja.Object, d 
 	if v := r.DictionaryMember(obj, "source"); v != nil {
 		d.Source = idlFromNullableClientOrServiceWorkerOrMessagePort(r, v)
 	} else {
-		d.Source = idlFromNullableClientOrServiceWorkerOrMessagePort(r, goja.Null())
+		d.Source = idlFromNullableClientOrServiceWorkerOrMessagePort(r, sobek.Null())
 	}
 }
 
 // idlWriteDictExtendableMessageEventInit writes the members of ExtendableMessageEventInit to obj.
-func idlWriteDictExtendableMessageEventInit(r *webidl.Realm, obj *goja.Object, d *ExtendableMessageEventInit) {
+func idlWriteDictExtendableMessageEventInit(r *webidl.Realm, obj *sobek.Object, d *ExtendableMessageEventInit) {
 	idlWriteDictExtendableEventInit(r, obj, &d.ExtendableEventInit)
-	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("source", idlToNullableClientOrServiceWorkerOrMessagePort(r, d.Source), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("data", idlToAny(r, d.Data), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("lastEventId", idlToDOMString(r, d.LastEventID), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("origin", idlToUSVString(r, d.Origin), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ports", idlToSequenceOfMessagePort(r, d.Ports), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("source", idlToNullableClientOrServiceWorkerOrMessagePort(r, d.Source), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // FrameType is the IDL enumeration FrameType.
@@ -502,7 +502,7 @@ type RegistrationOptions struct {
 
 // idlReadDictRegistrationOptions reads the members of RegistrationOptions from obj (nil for undefined
 // or null).
-func idlReadDictRegistrationOptions(r *webidl.Realm, obj *goja.Object, d *RegistrationOptions) {
+func idlReadDictRegistrationOptions(r *webidl.Realm, obj *sobek.Object, d *RegistrationOptions) {
 	if v := r.DictionaryMember(obj, "scope"); v != nil {
 		d.Scope = webidl.Some(idlFromUSVString(r, v))
 	}
@@ -519,12 +519,12 @@ func idlReadDictRegistrationOptions(r *webidl.Realm, obj *goja.Object, d *Regist
 }
 
 // idlWriteDictRegistrationOptions writes the members of RegistrationOptions to obj.
-func idlWriteDictRegistrationOptions(r *webidl.Realm, obj *goja.Object, d *RegistrationOptions) {
+func idlWriteDictRegistrationOptions(r *webidl.Realm, obj *sobek.Object, d *RegistrationOptions) {
 	if d.Scope.Present {
-		_ = obj.DefineDataProperty("scope", idlToUSVString(r, d.Scope.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("scope", idlToUSVString(r, d.Scope.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	_ = obj.DefineDataProperty("type", idlToWorkerType(r, d.Type), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("updateViaCache", idlToServiceWorkerUpdateViaCache(r, d.UpdateViaCache), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("type", idlToWorkerType(r, d.Type), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("updateViaCache", idlToServiceWorkerUpdateViaCache(r, d.UpdateViaCache), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // ServiceWorkerMethods is implemented by the Go implementation of the IDL interface
@@ -544,9 +544,9 @@ type ServiceWorkerMethods interface {
 	// SetOnerror is the setter of the attribute "onerror".
 	SetOnerror(v *EventHandlerNonNull) error
 	// PostMessageWithTransfer implements the operation "postMessage".
-	PostMessageWithTransfer(argMessage goja.Value, argTransfer []*goja.Object) error
+	PostMessageWithTransfer(argMessage sobek.Value, argTransfer []*sobek.Object) error
 	// PostMessageWithOptions implements the operation "postMessage".
-	PostMessageWithOptions(argMessage goja.Value, argOptions StructuredSerializeOptions) error
+	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
 // idlDefServiceWorker returns the definition of ServiceWorker.
@@ -558,7 +558,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "scriptURL", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerMethods](r, this, "ServiceWorker")
 					res, err := self.ScriptURL()
 					if err != nil {
@@ -568,7 +568,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "state", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerMethods](r, this, "ServiceWorker")
 					res, err := self.State()
 					if err != nil {
@@ -578,7 +578,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onstatechange", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerMethods](r, this, "ServiceWorker")
 					res, err := self.Onstatechange()
 					if err != nil {
@@ -586,7 +586,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerMethods](r, this, "ServiceWorker")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnstatechange(x); err != nil {
@@ -595,7 +595,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerMethods](r, this, "ServiceWorker")
 					res, err := self.Onerror()
 					if err != nil {
@@ -603,7 +603,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerMethods](r, this, "ServiceWorker")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnerror(x); err != nil {
@@ -612,28 +612,28 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ServiceWorkerMethods](r, call.This, "ServiceWorker")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						argTransfer := idlFromSequenceOfObject(r, webidl.AnyValue(webidl.Arg(call, 1)))
 						if err := self.PostMessageWithTransfer(argMessage, argTransfer); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						var argOptions StructuredSerializeOptions
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argOptions = idlFromStructuredSerializeOptions(r, v)
 						} else {
-							argOptions = idlFromStructuredSerializeOptions(r, goja.Undefined())
+							argOptions = idlFromStructuredSerializeOptions(r, sobek.Undefined())
 						}
 						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
 							r.Throw(err)
 						}
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
 					argc := len(call.Arguments)
 					if argc > 2 {
@@ -652,7 +652,7 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 							if sel < 0 && webidl.IsNullish(v) {
 								sel = 1
 							}
-							obj, isObj := v.(*goja.Object)
+							obj, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
 								if sel < 0 && r.GetMethod(obj, "iterator") != nil {
 									sel = 0
@@ -716,7 +716,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "controller", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					res, err := self.Controller()
 					if err != nil {
@@ -726,8 +726,8 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "ready", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 						res, err := self.Ready()
 						if err != nil {
@@ -738,7 +738,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "oncontrollerchange", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					res, err := self.Oncontrollerchange()
 					if err != nil {
@@ -746,7 +746,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOncontrollerchange(x); err != nil {
@@ -755,7 +755,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -763,7 +763,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -772,7 +772,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessageerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					res, err := self.Onmessageerror()
 					if err != nil {
@@ -780,7 +780,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, this, "ServiceWorkerContainer")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessageerror(x); err != nil {
@@ -789,8 +789,8 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "register", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ServiceWorkerContainerMethods](r, call.This, "ServiceWorkerContainer")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'register' on 'ServiceWorkerContainer': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -800,7 +800,7 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argOptions = idlFromRegistrationOptions(r, v)
 						} else {
-							argOptions = idlFromRegistrationOptions(r, goja.Undefined())
+							argOptions = idlFromRegistrationOptions(r, sobek.Undefined())
 						}
 						res, err := self.Register(argScriptURL, argOptions)
 						if err != nil {
@@ -810,8 +810,8 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "getRegistration", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ServiceWorkerContainerMethods](r, call.This, "ServiceWorkerContainer")
 						var argClientURL string
 						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -827,8 +827,8 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "getRegistrations", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ServiceWorkerContainerMethods](r, call.This, "ServiceWorkerContainer")
 						res, err := self.GetRegistrations()
 						if err != nil {
@@ -838,12 +838,12 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "startMessages", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ServiceWorkerContainerMethods](r, call.This, "ServiceWorkerContainer")
 					if err := self.StartMessages(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -890,9 +890,9 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 		GlobalNames:   []string{"Worker", "ServiceWorker"},
 		Members: []webidl.Member{
 			{Name: "clients", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
-					return r.CachedAttribute(this, "clients", func() goja.Value {
+					return r.CachedAttribute(this, "clients", func() sobek.Value {
 						res, err := self.Clients()
 						if err != nil {
 							r.Throw(err)
@@ -902,9 +902,9 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "registration", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
-					return r.CachedAttribute(this, "registration", func() goja.Value {
+					return r.CachedAttribute(this, "registration", func() sobek.Value {
 						res, err := self.Registration()
 						if err != nil {
 							r.Throw(err)
@@ -914,9 +914,9 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "serviceWorker", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
-					return r.CachedAttribute(this, "serviceWorker", func() goja.Value {
+					return r.CachedAttribute(this, "serviceWorker", func() sobek.Value {
 						res, err := self.ServiceWorker()
 						if err != nil {
 							r.Throw(err)
@@ -926,7 +926,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "oninstall", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					res, err := self.Oninstall()
 					if err != nil {
@@ -934,7 +934,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOninstall(x); err != nil {
@@ -943,7 +943,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onactivate", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					res, err := self.Onactivate()
 					if err != nil {
@@ -951,7 +951,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnactivate(x); err != nil {
@@ -960,7 +960,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessage", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					res, err := self.Onmessage()
 					if err != nil {
@@ -968,7 +968,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessage(x); err != nil {
@@ -977,7 +977,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onmessageerror", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					res, err := self.Onmessageerror()
 					if err != nil {
@@ -985,7 +985,7 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnmessageerror(x); err != nil {
@@ -994,8 +994,8 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "skipWaiting", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, call.This, "ServiceWorkerGlobalScope")
 						res, err := self.SkipWaiting()
 						if err != nil {
@@ -1039,7 +1039,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "installing", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					res, err := self.Installing()
 					if err != nil {
@@ -1049,7 +1049,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "waiting", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					res, err := self.Waiting()
 					if err != nil {
@@ -1059,7 +1059,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "active", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					res, err := self.Active()
 					if err != nil {
@@ -1069,7 +1069,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "scope", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					res, err := self.Scope()
 					if err != nil {
@@ -1079,7 +1079,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "updateViaCache", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					res, err := self.UpdateViaCache()
 					if err != nil {
@@ -1089,7 +1089,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "onupdatefound", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					res, err := self.Onupdatefound()
 					if err != nil {
@@ -1097,7 +1097,7 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 					}
 					return idlToNullableEventHandlerNonNull(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ServiceWorkerRegistrationMethods](r, this, "ServiceWorkerRegistration")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnupdatefound(x); err != nil {
@@ -1106,8 +1106,8 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "unregister", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ServiceWorkerRegistrationMethods](r, call.This, "ServiceWorkerRegistration")
 						res, err := self.Unregister()
 						if err != nil {

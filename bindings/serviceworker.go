@@ -4,11 +4,11 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -191,16 +191,16 @@ func (o *serviceWorkerImpl) SetOnerror(v *EventHandlerNonNull) error {
 	return nil
 }
 
-func (o *serviceWorkerImpl) PostMessageWithTransfer(message goja.Value, transfer []*goja.Object) error {
+func (o *serviceWorkerImpl) PostMessageWithTransfer(message sobek.Value, transfer []*sobek.Object) error {
 	return o.postMessage(message, transfer)
 }
 
-func (o *serviceWorkerImpl) PostMessageWithOptions(message goja.Value, opts StructuredSerializeOptions) error {
+func (o *serviceWorkerImpl) PostMessageWithOptions(message sobek.Value, opts StructuredSerializeOptions) error {
 	return o.postMessage(message, opts.Transfer)
 }
 
 // postMessage is https://w3c.github.io/ServiceWorker/#service-worker-postmessage-options.
-func (o *serviceWorkerImpl) postMessage(message goja.Value, transfer []*goja.Object) error {
+func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.Object) error {
 	r := o.realm
 	// 2. If the result of running the Should Skip Event algorithm with
 	//    "message" and serviceWorker is true, then return.
@@ -488,7 +488,7 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 func (c *serviceWorkerContainerImpl) GetRegistration(clientURL string) (*webidl.Promise, error) {
 	r := c.realm
 	if r.env == nil {
-		return r.idl.PromiseResolvedWith(goja.Undefined()), nil
+		return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
 	}
 	// 3-4. Let clientURL be the result of parsing clientURL with client's
 	//    API base URL; failure is a TypeError.
@@ -507,7 +507,7 @@ func (c *serviceWorkerContainerImpl) GetRegistration(clientURL string) (*webidl.
 	// 8.1-8.3 Match Service Worker Registration; undefined when none.
 	reg := html.MatchServiceWorkerRegistration(r.env, u)
 	if reg == nil {
-		return r.idl.PromiseResolvedWith(goja.Undefined()), nil
+		return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
 	}
 	return r.idl.PromiseResolvedWith(r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration")), nil
 }
@@ -522,9 +522,9 @@ func (c *serviceWorkerContainerImpl) GetRegistrations() (*webidl.Promise, error)
 		}
 	}
 	arr := r.vm.NewArray(vals...)
-	freeze, _ := goja.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze"))
+	freeze, _ := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze"))
 	if freeze != nil {
-		_, _ = freeze(goja.Undefined(), arr)
+		_, _ = freeze(sobek.Undefined(), arr)
 	}
 	return r.idl.PromiseResolvedWith(arr), nil
 }
@@ -540,7 +540,7 @@ func (n *navigatorImpl) ServiceWorker() (ServiceWorkerContainerMethods, error) {
 func (r *Realm) deliverToClient(w *html.ServiceWorker, msg html.SerializedWithTransfer, origin string) {
 	c := r.container()
 	src := r.idl.Wrap(r.serviceWorkerObject(w), "ServiceWorker")
-	r.DeliverMessage(r.idl.Wrap(c, "ServiceWorkerContainer").(*goja.Object), msg, origin, src)
+	r.DeliverMessage(r.idl.Wrap(c, "ServiceWorkerContainer").(*sobek.Object), msg, origin, src)
 }
 
 // ServiceWorkerGlobalScope
@@ -581,7 +581,7 @@ func (g *serviceWorkerGlobalImpl) SkipWaiting() (*webidl.Promise, error) {
 	if g.sw != nil {
 		g.sw.SetSkipWaiting()
 	}
-	return g.realm.idl.PromiseResolvedWith(goja.Undefined()), nil
+	return g.realm.idl.PromiseResolvedWith(sobek.Undefined()), nil
 }
 
 func (g *serviceWorkerGlobalImpl) Oninstall() (*EventHandlerNonNull, error) {
@@ -622,7 +622,7 @@ type clientsImpl struct {
 	sw    *html.ServiceWorker
 }
 
-func (c *clientsImpl) clientValue(env *html.EnvironmentSettingsObject) goja.Value {
+func (c *clientsImpl) clientValue(env *html.EnvironmentSettingsObject) sobek.Value {
 	return c.realm.idl.Wrap(&clientImpl{realm: c.realm, env: env, sw: c.sw}, "Client")
 }
 
@@ -636,7 +636,7 @@ func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
 			}
 		}
 	}
-	return r.idl.PromiseResolvedWith(goja.Undefined()), nil
+	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
 }
 
 func clientTypeOf(env *html.EnvironmentSettingsObject) ClientType {
@@ -670,8 +670,8 @@ func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error)
 		}
 	}
 	arr := r.vm.NewArray(vals...)
-	if freeze, ok := goja.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
-		_, _ = freeze(goja.Undefined(), arr)
+	if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
+		_, _ = freeze(sobek.Undefined(), arr)
 	}
 	return r.idl.PromiseResolvedWith(arr), nil
 }
@@ -684,7 +684,7 @@ func (c *clientsImpl) Claim() (*webidl.Promise, error) {
 	if c.sw == nil || !html.Claim(c.sw) {
 		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to claim: Only the active worker can claim clients.", dom.InvalidStateError)), nil
 	}
-	return r.idl.PromiseResolvedWith(goja.Undefined()), nil
+	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
 }
 
 // Client
@@ -718,16 +718,16 @@ func (c *clientImpl) FrameType() (FrameType, error) {
 func (c *clientImpl) ID() (webidl.DOMString, error) { return webidl.DOMString(c.env.ID()), nil }
 func (c *clientImpl) Type() (ClientType, error)     { return clientTypeOf(c.env), nil }
 
-func (c *clientImpl) PostMessageWithTransfer(message goja.Value, transfer []*goja.Object) error {
+func (c *clientImpl) PostMessageWithTransfer(message sobek.Value, transfer []*sobek.Object) error {
 	return c.postMessage(message, transfer)
 }
 
-func (c *clientImpl) PostMessageWithOptions(message goja.Value, opts StructuredSerializeOptions) error {
+func (c *clientImpl) PostMessageWithOptions(message sobek.Value, opts StructuredSerializeOptions) error {
 	return c.postMessage(message, opts.Transfer)
 }
 
 // postMessage is https://w3c.github.io/ServiceWorker/#client-postmessage-options.
-func (c *clientImpl) postMessage(message goja.Value, transfer []*goja.Object) error {
+func (c *clientImpl) postMessage(message sobek.Value, transfer []*sobek.Object) error {
 	r := c.realm
 	// 3. Let serializeWithTransferResult be
 	//    StructuredSerializeWithTransfer(message, options["transfer"]).
@@ -789,15 +789,15 @@ func (e *extendableEventImpl) WaitUntil(f *webidl.Promise) error {
 	//    its pending promises count; 5. upon settlement, decrement it
 	//    in a microtask.
 	e.pending++
-	f.React(func(goja.Value) (goja.Value, error) {
+	f.React(func(sobek.Value) (sobek.Value, error) {
 		e.pending--
 		e.settleIfDone()
-		return goja.Undefined(), nil
-	}, func(goja.Value) (goja.Value, error) {
+		return sobek.Undefined(), nil
+	}, func(sobek.Value) (sobek.Value, error) {
 		e.pending--
 		e.failed = true
 		e.settleIfDone()
-		return goja.Undefined(), nil
+		return sobek.Undefined(), nil
 	})
 	return nil
 }
@@ -815,16 +815,16 @@ func (e *extendableEventImpl) settleIfDone() {
 
 type extendableMessageEventImpl struct {
 	*extendableEventImpl
-	data        goja.Value
+	data        sobek.Value
 	origin      string
 	lastEventID webidl.DOMString
 	source      webidl.Nullable[ClientOrServiceWorkerOrMessagePort]
 	ports       []MessagePortMethods
 }
 
-func (e *extendableMessageEventImpl) WebIDLInterface() string   { return "ExtendableMessageEvent" }
-func (e *extendableMessageEventImpl) Data() (goja.Value, error) { return e.data, nil }
-func (e *extendableMessageEventImpl) Origin() (string, error)   { return e.origin, nil }
+func (e *extendableMessageEventImpl) WebIDLInterface() string    { return "ExtendableMessageEvent" }
+func (e *extendableMessageEventImpl) Data() (sobek.Value, error) { return e.data, nil }
+func (e *extendableMessageEventImpl) Origin() (string, error)    { return e.origin, nil }
 func (e *extendableMessageEventImpl) LastEventID() (webidl.DOMString, error) {
 	return e.lastEventID, nil
 }
@@ -845,7 +845,7 @@ func (extendableMessageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOM
 	base := realmOf(r).newEvent(string(typ), init.Bubbles, init.Cancelable, init.Composed)
 	data := init.Data
 	if data == nil {
-		data = goja.Null()
+		data = sobek.Null()
 	}
 	e := &extendableMessageEventImpl{extendableEventImpl: &extendableEventImpl{eventImpl: base}, data: data,
 		origin: init.Origin, lastEventID: init.LastEventID, source: init.Source, ports: init.Ports}
@@ -861,7 +861,7 @@ func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin s
 	typ := "message"
 	data, ports, err := r.StructuredDeserializeWithTransfer(msg)
 	if err != nil {
-		typ, data, ports = "messageerror", goja.Null(), nil
+		typ, data, ports = "messageerror", sobek.Null(), nil
 	}
 	ev := dom.NewEvent(typ)
 	ev.IsTrusted = true

@@ -1,10 +1,10 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -136,13 +136,13 @@ func (r *Realm) FireConnect(p *html.MessagePort) bool {
 		// Let inside port be a new MessagePort in settings object's realm,
 		// entangled with outside port.
 		port := r.newMessagePort(p)
-		obj, _ := r.idl.Wrap(port, "MessagePort").(*goja.Object)
+		obj, _ := r.idl.Wrap(port, "MessagePort").(*sobek.Object)
 		// Fire an event named connect at worker global scope, using
 		// MessageEvent, with the data attribute initialized to the empty
 		// string, the ports attribute initialized to a new frozen array
 		// containing inside port, and the source attribute initialized to
 		// inside port.
-		r.fireMessageEvent(r.globalTarget.target, "connect", r.vm.ToValue(""), "", []*goja.Object{obj}, obj)
+		r.fireMessageEvent(r.globalTarget.target, "connect", r.vm.ToValue(""), "", []*sobek.Object{obj}, obj)
 	})
 }
 

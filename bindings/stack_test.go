@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // Unbounded JavaScript recursion stops at the realm's call-stack limit
@@ -13,11 +13,11 @@ func TestJSRecursionIsBounded(t *testing.T) {
 	w := newWorld(t)
 	win := w.window("https://example.com/")
 	var err error
-	win.r.QueueTask(func(vm *goja.Runtime) {
+	win.r.QueueTask(func(vm *sobek.Runtime) {
 		_, err = vm.RunString("function f() { return f() + 1; } f();")
 	})
 	w.settle()
-	var so *goja.StackOverflowError
+	var so *sobek.StackOverflowError
 	if !errors.As(err, &so) {
 		t.Fatalf("unbounded recursion: %v, want a stack overflow", err)
 	}
@@ -31,7 +31,7 @@ func TestJSRecursionIsBounded(t *testing.T) {
 func TestStackOverflowReportedAsRangeError(t *testing.T) {
 	w := newWorld(t)
 	win := w.window("https://example.com/")
-	win.r.QueueTask(func(vm *goja.Runtime) {
+	win.r.QueueTask(func(vm *sobek.Runtime) {
 		_, _ = vm.RunString(`var seen = "none"; addEventListener("error", e => { seen = e.error instanceof RangeError ? "RangeError: " + e.error.message : String(e.error); });`)
 	})
 	w.settle()

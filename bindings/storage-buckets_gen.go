@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // StorageBucketMethods is implemented by the Go implementation of the IDL interface
@@ -33,7 +33,7 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[StorageBucketMethods](r, this, "StorageBucket")
 					res, err := self.Name()
 					if err != nil {
@@ -43,9 +43,9 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "locks", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[StorageBucketMethods](r, this, "StorageBucket")
-					return r.CachedAttribute(this, "locks", func() goja.Value {
+					return r.CachedAttribute(this, "locks", func() sobek.Value {
 						res, err := self.Locks()
 						if err != nil {
 							r.Throw(err)
@@ -55,8 +55,8 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "persist", Kind: webidl.Operation, Exposed: []string{"Window"}, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						res, err := self.Persist()
 						if err != nil {
@@ -66,8 +66,8 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "persisted", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						res, err := self.Persisted()
 						if err != nil {
@@ -77,8 +77,8 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "setExpires", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'setExpires' on 'StorageBucket': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -92,8 +92,8 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "expires", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketMethods](r, call.This, "StorageBucket")
 						res, err := self.Expires()
 						if err != nil {
@@ -125,8 +125,8 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "open", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'open' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -136,7 +136,7 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 							argOptions = idlFromStorageBucketOptions(r, v)
 						} else {
-							argOptions = idlFromStorageBucketOptions(r, goja.Undefined())
+							argOptions = idlFromStorageBucketOptions(r, sobek.Undefined())
 						}
 						res, err := self.Open(argName, argOptions)
 						if err != nil {
@@ -146,8 +146,8 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "keys", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
 						res, err := self.Keys()
 						if err != nil {
@@ -157,8 +157,8 @@ func idlDefStorageBucketManager() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[StorageBucketManagerMethods](r, call.This, "StorageBucketManager")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'delete' on 'StorageBucketManager': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -187,7 +187,7 @@ type StorageBucketOptions struct {
 
 // idlReadDictStorageBucketOptions reads the members of StorageBucketOptions from obj (nil for undefined
 // or null).
-func idlReadDictStorageBucketOptions(r *webidl.Realm, obj *goja.Object, d *StorageBucketOptions) {
+func idlReadDictStorageBucketOptions(r *webidl.Realm, obj *sobek.Object, d *StorageBucketOptions) {
 	if v := r.DictionaryMember(obj, "expires"); v != nil {
 		d.Expires = webidl.Some(idlFromNullableDouble(r, v))
 	}
@@ -202,12 +202,12 @@ func idlReadDictStorageBucketOptions(r *webidl.Realm, obj *goja.Object, d *Stora
 }
 
 // idlWriteDictStorageBucketOptions writes the members of StorageBucketOptions to obj.
-func idlWriteDictStorageBucketOptions(r *webidl.Realm, obj *goja.Object, d *StorageBucketOptions) {
+func idlWriteDictStorageBucketOptions(r *webidl.Realm, obj *sobek.Object, d *StorageBucketOptions) {
 	if d.Expires.Present {
-		_ = obj.DefineDataProperty("expires", idlToNullableDouble(r, d.Expires.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("expires", idlToNullableDouble(r, d.Expires.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	_ = obj.DefineDataProperty("persisted", idlToBoolean(r, d.Persisted), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("persisted", idlToBoolean(r, d.Persisted), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	if d.Quota.Present {
-		_ = obj.DefineDataProperty("quota", idlToNullableUnsignedLongLong(r, d.Quota.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("quota", idlToNullableUnsignedLongLong(r, d.Quota.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }

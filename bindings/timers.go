@@ -1,7 +1,7 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // timerState is a global object's "map of active timers" plus the nesting
@@ -39,19 +39,19 @@ func (t *timerState) newID() int32 {
 // queueMicrotask queues a microtask that invokes callback and reports any
 // exception it throws (HTML queueMicrotask method steps). It uses the
 // realm's promise job queue, which is the microtask queue.
-func (r *Realm) queueMicrotask(callback goja.Value) {
-	job := r.newFunction("", 0, func(goja.FunctionCall) goja.Value {
-		_, _ = r.Call(callback, goja.Undefined())
-		return goja.Undefined()
+func (r *Realm) queueMicrotask(callback sobek.Value) {
+	job := r.newFunction("", 0, func(sobek.FunctionCall) sobek.Value {
+		_, _ = r.Call(callback, sobek.Undefined())
+		return sobek.Undefined()
 	})
 	r.enqueueJob(job)
 }
 
 // enqueueJob queues fn as a promise job (a microtask).
-func (r *Realm) enqueueJob(fn *goja.Object) {
+func (r *Realm) enqueueJob(fn *sobek.Object) {
 	if r.resolvedPromise == nil {
 		p, resolve, _ := r.vm.NewPromise()
-		_ = resolve(goja.Undefined())
+		_ = resolve(sobek.Undefined())
 		r.resolvedPromise = r.vm.ToValue(p).ToObject(r.vm)
 	}
 	r.promiseThen(r.resolvedPromise, fn, nil)
@@ -59,16 +59,16 @@ func (r *Realm) enqueueJob(fn *goja.Object) {
 
 // promiseThen calls the realm's original Promise.prototype.then on p
 // (script cannot intercept it by patching the prototype).
-func (r *Realm) promiseThen(p *goja.Object, onFulfilled, onRejected goja.Value) {
+func (r *Realm) promiseThen(p *sobek.Object, onFulfilled, onRejected sobek.Value) {
 	if r.resolvedPromiseThen == nil {
 		proto := r.vm.Get("Promise").ToObject(r.vm).Get("prototype").ToObject(r.vm)
-		r.resolvedPromiseThen, _ = goja.AssertFunction(proto.Get("then"))
+		r.resolvedPromiseThen, _ = sobek.AssertFunction(proto.Get("then"))
 	}
 	if onFulfilled == nil {
-		onFulfilled = goja.Undefined()
+		onFulfilled = sobek.Undefined()
 	}
 	if onRejected == nil {
-		onRejected = goja.Undefined()
+		onRejected = sobek.Undefined()
 	}
 	_, _ = r.resolvedPromiseThen(p, onFulfilled, onRejected)
 }
@@ -76,7 +76,7 @@ func (r *Realm) promiseThen(p *goja.Object, onFulfilled, onRejected goja.Value) 
 // timerInitializationSteps are HTML's "timer initialization steps" given
 // the realm's global, handler, timeout, arguments, repeat and previousId
 // (0 = not given).
-func (r *Realm) timerInitializationSteps(handler goja.Value, timeout int32, args []goja.Value, repeat bool, previousID int32) int32 {
+func (r *Realm) timerInitializationSteps(handler sobek.Value, timeout int32, args []sobek.Value, repeat bool, previousID int32) int32 {
 	t := &r.timers
 	// 1. Let thisArg be global if that is a WorkerGlobalScope object;
 	// otherwise let thisArg be the WindowProxy that corresponds to global.
@@ -122,7 +122,7 @@ func (r *Realm) timerInitializationSteps(handler goja.Value, timeout int32, args
 		}
 		// 9.5 If handler is a Function, then invoke handler given
 		// arguments and "report", with callback this value thisArg.
-		if _, isFn := goja.AssertFunction(handler); isFn {
+		if _, isFn := sobek.AssertFunction(handler); isFn {
 			_, _ = r.Call(handler, thisArg, args...)
 		} else {
 			// 9.6 Otherwise: run a classic script created from

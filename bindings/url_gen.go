@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // URLMethods is implemented by the Go implementation of the IDL interface
@@ -75,8 +75,8 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"*"},
 		LegacyWindowAlias: []string{"webkitURL"},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -93,7 +93,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "href", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Href()
 					if err != nil {
@@ -101,7 +101,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHref(x); err != nil {
@@ -110,7 +110,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Origin()
 					if err != nil {
@@ -120,7 +120,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "protocol", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Protocol()
 					if err != nil {
@@ -128,7 +128,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetProtocol(x); err != nil {
@@ -137,7 +137,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "username", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Username()
 					if err != nil {
@@ -145,7 +145,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetUsername(x); err != nil {
@@ -154,7 +154,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "password", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Password()
 					if err != nil {
@@ -162,7 +162,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetPassword(x); err != nil {
@@ -171,7 +171,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "host", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Host()
 					if err != nil {
@@ -179,7 +179,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHost(x); err != nil {
@@ -188,7 +188,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hostname", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Hostname()
 					if err != nil {
@@ -196,7 +196,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHostname(x); err != nil {
@@ -205,7 +205,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "port", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Port()
 					if err != nil {
@@ -213,7 +213,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetPort(x); err != nil {
@@ -222,7 +222,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "pathname", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Pathname()
 					if err != nil {
@@ -230,7 +230,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetPathname(x); err != nil {
@@ -239,7 +239,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "search", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Search()
 					if err != nil {
@@ -247,7 +247,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetSearch(x); err != nil {
@@ -256,9 +256,9 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "searchParams", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
-					return r.CachedAttribute(this, "searchParams", func() goja.Value {
+					return r.CachedAttribute(this, "searchParams", func() sobek.Value {
 						res, err := self.SearchParams()
 						if err != nil {
 							r.Throw(err)
@@ -268,7 +268,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "hash", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					res, err := self.Hash()
 					if err != nil {
@@ -276,7 +276,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					}
 					return idlToUSVString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[URLMethods](r, this, "URL")
 					x := idlFromUSVString(r, v)
 					if err := self.SetHash(x); err != nil {
@@ -285,7 +285,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "parse", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'parse' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -301,7 +301,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					return idlToNullableURL(r, res)
 				}},
 			{Name: "canParse", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'canParse' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -317,7 +317,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					return idlToBoolean(r, res)
 				}},
 			{Name: "toJSON", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLMethods](r, call.This, "URL")
 					res, err := self.ToJSON()
 					if err != nil {
@@ -326,7 +326,7 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 					return idlToUSVString(r, res)
 				}},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLMethods](r, call.This, "URL")
 					res, err := self.Href()
 					if err != nil {
@@ -376,8 +376,8 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 		Name:              "URLSearchParams",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argInit SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argInit = idlFromSequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString(r, v)
@@ -392,7 +392,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 		},
 		Members: []webidl.Member{
 			{Name: "size", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, this, "URLSearchParams")
 					res, err := self.Size()
 					if err != nil {
@@ -402,7 +402,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 				},
 			},
 			{Name: "append", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'append' on 'URLSearchParams': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -412,10 +412,10 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					if err := self.Append(argName, argValue); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'delete' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -428,10 +428,10 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					if err := self.Delete(argName, argValue); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "get", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'get' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -444,7 +444,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					return idlToNullableUSVString(r, res)
 				}},
 			{Name: "getAll", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'getAll' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -457,7 +457,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					return idlToSequenceOfUSVString(r, res)
 				}},
 			{Name: "has", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'has' on 'URLSearchParams': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -474,7 +474,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					return idlToBoolean(r, res)
 				}},
 			{Name: "set", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if len(call.Arguments) < 2 {
 						r.ThrowTypeError("Failed to execute 'set' on 'URLSearchParams': 2 argument(s) required, but only %d present.", len(call.Arguments))
@@ -484,18 +484,18 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					if err := self.Set(argName, argValue); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "sort", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					if err := self.Sort(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					res, err := self.Stringifier()
 					if err != nil {
@@ -504,7 +504,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					return res.Value()
 				}},
 			{Name: "entries", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					return r.NewPairIterator("URLSearchParams", webidl.IterateKeyValue, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -519,7 +519,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					})
 				}},
 			{Name: "keys", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					return r.NewPairIterator("URLSearchParams", webidl.IterateKeys, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -534,7 +534,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					})
 				}},
 			{Name: "values", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					return r.NewPairIterator("URLSearchParams", webidl.IterateValues, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -549,7 +549,7 @@ func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef 
 					})
 				}},
 			{Name: "forEach", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[URLSearchParamsMethods](r, call.This, "URLSearchParams")
 					return r.PairForEach(call.This, call, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()

@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // LockMethods is implemented by the Go implementation of the IDL interface
@@ -25,7 +25,7 @@ func idlDefLock() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LockMethods](r, this, "Lock")
 					res, err := self.Name()
 					if err != nil {
@@ -35,7 +35,7 @@ func idlDefLock() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "mode", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[LockMethods](r, this, "Lock")
 					res, err := self.Mode()
 					if err != nil {
@@ -52,11 +52,11 @@ func idlDefLock() *webidl.InterfaceDef {
 type LockGrantedCallback struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback; an exception becomes a rejected promise.
-func (c *LockGrantedCallback) Invoke(thisArg goja.Value, argLock LockMethods) *webidl.Promise {
+func (c *LockGrantedCallback) Invoke(thisArg sobek.Value, argLock LockMethods) *webidl.Promise {
 	r := c.Realm
 	var p *webidl.Promise
 	if err := r.Catch(func() {
-		var args []goja.Value
+		var args []sobek.Value
 		args = append(args, idlToNullableLock(r, argLock))
 		p = c.InvokePromise(thisArg, args...)
 	}); err != nil {
@@ -77,7 +77,7 @@ type LockInfo struct {
 
 // idlReadDictLockInfo reads the members of LockInfo from obj (nil for undefined
 // or null).
-func idlReadDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
+func idlReadDictLockInfo(r *webidl.Realm, obj *sobek.Object, d *LockInfo) {
 	if v := r.DictionaryMember(obj, "clientId"); v != nil {
 		d.ClientID = webidl.Some(idlFromDOMString(r, v))
 	}
@@ -90,15 +90,15 @@ func idlReadDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
 }
 
 // idlWriteDictLockInfo writes the members of LockInfo to obj.
-func idlWriteDictLockInfo(r *webidl.Realm, obj *goja.Object, d *LockInfo) {
+func idlWriteDictLockInfo(r *webidl.Realm, obj *sobek.Object, d *LockInfo) {
 	if d.ClientID.Present {
-		_ = obj.DefineDataProperty("clientId", idlToDOMString(r, d.ClientID.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("clientId", idlToDOMString(r, d.ClientID.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Mode.Present {
-		_ = obj.DefineDataProperty("mode", idlToLockMode(r, d.Mode.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("mode", idlToLockMode(r, d.Mode.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Name.Present {
-		_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
@@ -121,10 +121,10 @@ func idlDefLockManager() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "request", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[LockManagerMethods](r, call.This, "LockManager")
-						call0 := func() goja.Value {
+						call0 := func() sobek.Value {
 							argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 							argCallback := idlFromLockGrantedCallback(r, webidl.AnyValue(webidl.Arg(call, 1)))
 							res, err := self.RequestWithCallback(argName, argCallback)
@@ -133,7 +133,7 @@ func idlDefLockManager() *webidl.InterfaceDef {
 							}
 							return idlToPromiseOfAny(r, res)
 						}
-						call1 := func() goja.Value {
+						call1 := func() sobek.Value {
 							argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 							argOptions := idlFromLockOptions(r, webidl.AnyValue(webidl.Arg(call, 1)))
 							argCallback := idlFromLockGrantedCallback(r, webidl.AnyValue(webidl.Arg(call, 2)))
@@ -158,8 +158,8 @@ func idlDefLockManager() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "query", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[LockManagerMethods](r, call.This, "LockManager")
 						res, err := self.Query()
 						if err != nil {
@@ -182,7 +182,7 @@ type LockManagerSnapshot struct {
 
 // idlReadDictLockManagerSnapshot reads the members of LockManagerSnapshot from obj (nil for undefined
 // or null).
-func idlReadDictLockManagerSnapshot(r *webidl.Realm, obj *goja.Object, d *LockManagerSnapshot) {
+func idlReadDictLockManagerSnapshot(r *webidl.Realm, obj *sobek.Object, d *LockManagerSnapshot) {
 	if v := r.DictionaryMember(obj, "held"); v != nil {
 		d.Held = webidl.Some(idlFromSequenceOfLockInfo(r, v))
 	}
@@ -192,12 +192,12 @@ func idlReadDictLockManagerSnapshot(r *webidl.Realm, obj *goja.Object, d *LockMa
 }
 
 // idlWriteDictLockManagerSnapshot writes the members of LockManagerSnapshot to obj.
-func idlWriteDictLockManagerSnapshot(r *webidl.Realm, obj *goja.Object, d *LockManagerSnapshot) {
+func idlWriteDictLockManagerSnapshot(r *webidl.Realm, obj *sobek.Object, d *LockManagerSnapshot) {
 	if d.Held.Present {
-		_ = obj.DefineDataProperty("held", idlToSequenceOfLockInfo(r, d.Held.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("held", idlToSequenceOfLockInfo(r, d.Held.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Pending.Present {
-		_ = obj.DefineDataProperty("pending", idlToSequenceOfLockInfo(r, d.Pending.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("pending", idlToSequenceOfLockInfo(r, d.Pending.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
@@ -226,7 +226,7 @@ type LockOptions struct {
 
 // idlReadDictLockOptions reads the members of LockOptions from obj (nil for undefined
 // or null).
-func idlReadDictLockOptions(r *webidl.Realm, obj *goja.Object, d *LockOptions) {
+func idlReadDictLockOptions(r *webidl.Realm, obj *sobek.Object, d *LockOptions) {
 	if v := r.DictionaryMember(obj, "ifAvailable"); v != nil {
 		d.IfAvailable = idlFromBoolean(r, v)
 	} else {
@@ -248,11 +248,11 @@ func idlReadDictLockOptions(r *webidl.Realm, obj *goja.Object, d *LockOptions) {
 }
 
 // idlWriteDictLockOptions writes the members of LockOptions to obj.
-func idlWriteDictLockOptions(r *webidl.Realm, obj *goja.Object, d *LockOptions) {
-	_ = obj.DefineDataProperty("ifAvailable", idlToBoolean(r, d.IfAvailable), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("mode", idlToLockMode(r, d.Mode), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictLockOptions(r *webidl.Realm, obj *sobek.Object, d *LockOptions) {
+	_ = obj.DefineDataProperty("ifAvailable", idlToBoolean(r, d.IfAvailable), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("mode", idlToLockMode(r, d.Mode), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	if d.Signal != nil {
-		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	_ = obj.DefineDataProperty("steal", idlToBoolean(r, d.Steal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("steal", idlToBoolean(r, d.Steal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }

@@ -4,8 +4,8 @@
 package bindings
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // DOMExceptionMethods is implemented by the Go implementation of the IDL interface
@@ -60,8 +60,8 @@ func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
 			{Name: "DATA_CLONE_ERR", Value: webidl.ConstValue(int64(25)), Exposed: nil, SecureContext: false},
 		},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argMessage webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argMessage = idlFromDOMString(r, v)
@@ -82,7 +82,7 @@ func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DOMExceptionMethods](r, this, "DOMException")
 					res, err := self.Name()
 					if err != nil {
@@ -92,7 +92,7 @@ func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "message", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DOMExceptionMethods](r, this, "DOMException")
 					res, err := self.Message()
 					if err != nil {
@@ -102,7 +102,7 @@ func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "code", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[DOMExceptionMethods](r, this, "DOMException")
 					res, err := self.Code()
 					if err != nil {
@@ -120,10 +120,10 @@ type Function struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback and converts its result; a JavaScript
 // exception is a *webidl.JSError.
-func (c *Function) Invoke(thisArg goja.Value, argArguments []goja.Value) (goja.Value, error) {
+func (c *Function) Invoke(thisArg sobek.Value, argArguments []sobek.Value) (sobek.Value, error) {
 	r := c.Realm
-	var res goja.Value
-	var args []goja.Value
+	var res sobek.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 		for _, x := range argArguments {
 			args = append(args, idlToAny(r, x))
@@ -163,8 +163,8 @@ func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.Interfa
 		Parent:            "DOMException",
 		Exposed:           []string{"*"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			var argMessage webidl.DOMString
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 				argMessage = idlFromDOMString(r, v)
@@ -175,7 +175,7 @@ func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.Interfa
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argOptions = idlFromQuotaExceededErrorOptions(r, v)
 			} else {
-				argOptions = idlFromQuotaExceededErrorOptions(r, goja.Undefined())
+				argOptions = idlFromQuotaExceededErrorOptions(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argMessage, argOptions)
 			if err != nil {
@@ -185,7 +185,7 @@ func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.Interfa
 		},
 		Members: []webidl.Member{
 			{Name: "quota", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[QuotaExceededErrorMethods](r, this, "QuotaExceededError")
 					res, err := self.Quota()
 					if err != nil {
@@ -195,7 +195,7 @@ func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.Interfa
 				},
 			},
 			{Name: "requested", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[QuotaExceededErrorMethods](r, this, "QuotaExceededError")
 					res, err := self.Requested()
 					if err != nil {
@@ -218,7 +218,7 @@ type QuotaExceededErrorOptions struct {
 
 // idlReadDictQuotaExceededErrorOptions reads the members of QuotaExceededErrorOptions from obj (nil for undefined
 // or null).
-func idlReadDictQuotaExceededErrorOptions(r *webidl.Realm, obj *goja.Object, d *QuotaExceededErrorOptions) {
+func idlReadDictQuotaExceededErrorOptions(r *webidl.Realm, obj *sobek.Object, d *QuotaExceededErrorOptions) {
 	if v := r.DictionaryMember(obj, "quota"); v != nil {
 		d.Quota = webidl.Some(idlFromDouble(r, v))
 	}
@@ -228,12 +228,12 @@ func idlReadDictQuotaExceededErrorOptions(r *webidl.Realm, obj *goja.Object, d *
 }
 
 // idlWriteDictQuotaExceededErrorOptions writes the members of QuotaExceededErrorOptions to obj.
-func idlWriteDictQuotaExceededErrorOptions(r *webidl.Realm, obj *goja.Object, d *QuotaExceededErrorOptions) {
+func idlWriteDictQuotaExceededErrorOptions(r *webidl.Realm, obj *sobek.Object, d *QuotaExceededErrorOptions) {
 	if d.Quota.Present {
-		_ = obj.DefineDataProperty("quota", idlToDouble(r, d.Quota.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("quota", idlToDouble(r, d.Quota.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Requested.Present {
-		_ = obj.DefineDataProperty("requested", idlToDouble(r, d.Requested.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("requested", idlToDouble(r, d.Requested.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
@@ -241,9 +241,9 @@ func idlWriteDictQuotaExceededErrorOptions(r *webidl.Realm, obj *goja.Object, d 
 type VoidFunction struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback; a JavaScript exception is a *webidl.JSError.
-func (c *VoidFunction) Invoke(thisArg goja.Value) error {
+func (c *VoidFunction) Invoke(thisArg sobek.Value) error {
 	r := c.Realm
-	var args []goja.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 	}); err != nil {
 		return err

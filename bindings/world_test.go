@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // world is a user agent on a manual scheduler: nothing runs until the test
@@ -52,7 +52,7 @@ func (w *world) hooks(j *jsRealm) Options {
 			defer j.mu.Unlock()
 			j.errors = append(j.errors, se.Error())
 		},
-		OnUnhandledRejection: func(reason goja.Value, se *ScriptError) {
+		OnUnhandledRejection: func(reason sobek.Value, se *ScriptError) {
 			j.mu.Lock()
 			defer j.mu.Unlock()
 			j.errors = append(j.errors, "unhandled rejection: "+se.Error())
@@ -99,11 +99,11 @@ func (w *world) realmFor(env *html.EnvironmentSettingsObject, kind GlobalKind) *
 	}
 	j.r = r
 	// done() marks the end of an asynchronous test script.
-	r.DefineGlobalFunction("done", 0, func(goja.FunctionCall) goja.Value {
+	r.DefineGlobalFunction("done", 0, func(sobek.FunctionCall) sobek.Value {
 		j.mu.Lock()
 		j.done = true
 		j.mu.Unlock()
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
 	return j
 }
@@ -181,8 +181,8 @@ func (j *jsRealm) eval(expr string) string {
 	j.w.t.Helper()
 	var out string
 	var err error
-	j.r.QueueTask(func(vm *goja.Runtime) {
-		var v goja.Value
+	j.r.QueueTask(func(vm *sobek.Runtime) {
+		var v sobek.Value
 		v, err = vm.RunString(expr)
 		if err == nil {
 			out = fmt.Sprint(v)

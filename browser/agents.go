@@ -4,15 +4,15 @@ import (
 	"errors"
 	"reflect"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/membrane"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // One JavaScript heap per agent, semantically: every window has its own
-// goja runtime, and the windows of one similar-origin window agent (a page,
+// sobek runtime, and the windows of one similar-origin window agent (a page,
 // its same-origin iframes, its popups and their openers) run on the agent's
 // one event loop goroutine. A membrane (bindings/membrane) per agent joins
 // their runtimes, so a window reaches another window of its agent
@@ -98,23 +98,23 @@ func (w *Window) policyFor(target *Window) *membrane.Policy {
 	var base *membrane.Policy
 	if w.env.Origin() != target.env.Origin() {
 		rules := &membrane.CrossOriginRules{
-			Kind: func(obj *goja.Object) membrane.ObjectKind {
+			Kind: func(obj *sobek.Object) membrane.ObjectKind {
 				if obj == target.realm.Global() {
 					return membrane.WindowObject
 				}
-				if loc, ok := target.realm.Global().Get("location").(*goja.Object); ok && obj == loc {
+				if loc, ok := target.realm.Global().Get("location").(*sobek.Object); ok && obj == loc {
 					return membrane.LocationObject
 				}
 				return membrane.OtherObject
 			},
-			SameOrigin: func(*goja.Object) bool { return false },
-			Error: func(vm *goja.Runtime, obj *goja.Object, op membrane.Op, key goja.Value) goja.Value {
+			SameOrigin: func(*sobek.Object) bool { return false },
+			Error: func(vm *sobek.Runtime, obj *sobek.Object, op membrane.Op, key sobek.Value) sobek.Value {
 				return w.realm.NewDOMException("SecurityError", "Blocked a frame with origin \""+w.env.Origin().Serialize()+"\" from accessing a cross-origin frame.")
 			},
 		}
 		base = rules.Policy()
 	}
-	p := &membrane.Policy{Check: func(obj *goja.Object, op membrane.Op, key goja.Value) membrane.Decision {
+	p := &membrane.Policy{Check: func(obj *sobek.Object, op membrane.Op, key sobek.Value) membrane.Decision {
 		if op == membrane.OpCall && obj == target.postMessageFn {
 			target.incumbent = w
 		}
@@ -132,12 +132,12 @@ func (w *Window) policyFor(target *Window) *membrane.Policy {
 // view is target's window as a value of w's realm: target's global through
 // the membrane when both are windows of one agent with live realms, else
 // standIn (nil: null). Call on w's event loop.
-func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
+func (w *Window) view(target *Window, standIn *sobek.Object) sobek.Value {
 	if target != nil && target.agent != nil && target.agent == w.agent && !target.realmGone {
 		return w.agent.m.Wrap(target.realm.Runtime(), w.realm.Runtime(), target.realm.Global())
 	}
 	if standIn == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return standIn
 }
@@ -149,12 +149,12 @@ func (w *Window) view(target *Window, standIn *goja.Object) goja.Value {
 // membrane (a page calling worker.postMessage on a Worker of its iframe's
 // realm with its own object) is serialized in that window's realm: it is
 // that window's value.
-func (b *Browser) serialize(realm *bindings.Realm, v goja.Value, transfer []*goja.Object) html.SerializedWithTransfer {
+func (b *Browser) serialize(realm *bindings.Realm, v sobek.Value, transfer []*sobek.Object) html.SerializedWithTransfer {
 	from := realm
 	msg, err := from.StructuredSerializeWithTransfer(v, transfer)
 	if err != nil {
 		var de *dom.DOMException
-		var ex *goja.Exception
+		var ex *sobek.Exception
 		switch {
 		case errors.As(err, &de):
 			panic(realm.NewDOMException(de.Name, de.Message))
@@ -167,14 +167,14 @@ func (b *Browser) serialize(realm *bindings.Realm, v goja.Value, transfer []*goj
 	return msg
 }
 
-var proxyType = reflect.TypeOf(goja.Proxy{})
+var proxyType = reflect.TypeOf(sobek.Proxy{})
 
 // foreignValue is the window realm's bindings.ForeignValueHook: a message
 // that is another same-agent window's object reached through the membrane
 // (a page calling worker.postMessage on a Worker of its iframe's realm with
 // its own object) is serialized by that window's realm.
-func (w *Window) foreignValue(v goja.Value, transfer []*goja.Object) (*bindings.Realm, goja.Value, []*goja.Object, bool) {
-	o, ok := v.(*goja.Object)
+func (w *Window) foreignValue(v sobek.Value, transfer []*sobek.Object) (*bindings.Realm, sobek.Value, []*sobek.Object, bool) {
+	o, ok := v.(*sobek.Object)
 	if !ok || o.ExportType() != proxyType {
 		return nil, nil, nil, false
 	}
@@ -199,12 +199,12 @@ func (st *agentState) windowOf(r *bindings.Realm) *Window {
 // unwrapInto gives a message and transfer list of window from's realm (in
 // practice membrane wrappers of to's objects) as values of window to's
 // realm.
-func (st *agentState) unwrapInto(from, to *Window, message goja.Value, transfer []*goja.Object) (goja.Value, []*goja.Object) {
+func (st *agentState) unwrapInto(from, to *Window, message sobek.Value, transfer []*sobek.Object) (sobek.Value, []*sobek.Object) {
 	fvm, tvm := from.realm.Runtime(), to.realm.Runtime()
 	message = st.m.Wrap(fvm, tvm, message)
-	out := make([]*goja.Object, 0, len(transfer))
+	out := make([]*sobek.Object, 0, len(transfer))
 	for _, t := range transfer {
-		if o, ok := st.m.Wrap(fvm, tvm, t).(*goja.Object); ok {
+		if o, ok := st.m.Wrap(fvm, tvm, t).(*sobek.Object); ok {
 			out = append(out, o)
 		}
 	}
@@ -213,7 +213,7 @@ func (st *agentState) unwrapInto(from, to *Window, message goja.Value, transfer 
 
 // foreignOwner finds the window of realm's agent whose object the membrane
 // wrapper o stands for (nil when o is not one).
-func (b *Browser) foreignOwner(realm *bindings.Realm, o *goja.Object) (*Window, *agentState) {
+func (b *Browser) foreignOwner(realm *bindings.Realm, o *sobek.Object) (*Window, *agentState) {
 	b.mu.Lock()
 	st := b.agents[realm.Env().Agent()]
 	b.mu.Unlock()

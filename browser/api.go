@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // URL is the URL of the window's document.
@@ -77,7 +77,7 @@ func (e *EvalError) Error() string {
 // Evaluate evaluates the JavaScript expression (or script: the value of
 // its last statement) in the window's realm, in a task of its event loop.
 // When the value is a promise (or another thenable), Evaluate awaits it.
-// The result is exported to Go (goja's Export: numbers, strings, maps,
+// The result is exported to Go (sobek's Export: numbers, strings, maps,
 // slices). An exception or rejection is an *EvalError; ctx's end stops the
 // wait (the script itself is not interrupted).
 func (w *Window) Evaluate(ctx context.Context, expr string) (any, error) {
@@ -97,30 +97,30 @@ func evaluate(ctx context.Context, b *Browser, realm *bindings.Realm, expr strin
 		default:
 		}
 	}
-	ok := realm.QueueTask(func(vm *goja.Runtime) {
+	ok := realm.QueueTask(func(vm *sobek.Runtime) {
 		b.guard(func() {
 			v, err := vm.RunString(expr)
 			if err != nil {
 				settle(evalResult{err: thrown(err, false)})
 				return
 			}
-			obj, isObj := v.(*goja.Object)
+			obj, isObj := v.(*sobek.Object)
 			if !isObj {
 				settle(evalResult{v: v.Export()})
 				return
 			}
-			then, isFn := goja.AssertFunction(obj.Get("then"))
+			then, isFn := sobek.AssertFunction(obj.Get("then"))
 			if !isFn {
 				settle(evalResult{v: v.Export()})
 				return
 			}
-			onOK := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			onOK := vm.ToValue(func(c sobek.FunctionCall) sobek.Value {
 				settle(evalResult{v: c.Argument(0).Export()})
-				return goja.Undefined()
+				return sobek.Undefined()
 			})
-			onErr := vm.ToValue(func(c goja.FunctionCall) goja.Value {
+			onErr := vm.ToValue(func(c sobek.FunctionCall) sobek.Value {
 				settle(evalResult{err: &EvalError{Value: c.Argument(0).Export(), Message: c.Argument(0).String(), Rejected: true}})
-				return goja.Undefined()
+				return sobek.Undefined()
 			})
 			if _, err := then(obj, onOK, onErr); err != nil {
 				settle(evalResult{err: thrown(err, false)})
@@ -144,7 +144,7 @@ func evaluate(ctx context.Context, b *Browser, realm *bindings.Realm, expr strin
 }
 
 func thrown(err error, rejected bool) error {
-	var ex *goja.Exception
+	var ex *sobek.Exception
 	if errors.As(err, &ex) {
 		return &EvalError{Value: ex.Value().Export(), Message: ex.Value().String(), Rejected: rejected}
 	}
@@ -207,7 +207,7 @@ func (b *Browser) probe(ctx context.Context) (bool, error) {
 		}
 		got := make(chan bool, 1)
 		loop := r.Env().ResponsibleEventLoop()
-		if !r.QueueTask(func(*goja.Runtime) { got <- r.ActiveTimers() == 0 && loop.Pending() == 0 }) {
+		if !r.QueueTask(func(*sobek.Runtime) { got <- r.ActiveTimers() == 0 && loop.Pending() == 0 }) {
 			continue
 		}
 		tick := time.NewTicker(5 * time.Millisecond)
@@ -245,8 +245,8 @@ func (w *Window) String() string { return fmt.Sprintf("window %s", w.url) }
 
 // DefineFunction defines a global function of the window's realm backed by
 // fn. A Go panic in fn is a crash of the browser (Err, Config.OnPanic)
-// rather than of the process; a goja value fn panics with is thrown in
+// rather than of the process; a sobek value fn panics with is thrown in
 // script. Call it in Config.InitWindow or inside a task of the realm.
-func (w *Window) DefineFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+func (w *Window) DefineFunction(name string, length int, fn func(sobek.FunctionCall) sobek.Value) {
 	w.realm.DefineGlobalFunction(name, length, w.s.native(fn))
 }

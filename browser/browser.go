@@ -10,10 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // Config configures a Browser. The zero value is a working browser that
@@ -257,12 +257,12 @@ func (b *Browser) guard(f func()) {
 }
 
 // native wraps a Go function exposed to scripts: a JavaScript exception
-// (a goja value thrown with panic) propagates as usual, but a Go panic is
+// (a sobek value thrown with panic) propagates as usual, but a Go panic is
 // an engine crash: the browser records it and the script is unwound with
 // an error, so the panic never reaches a goroutine without a recover (the
 // event loop's timer and callback tasks).
-func (b *Browser) native(fn func(goja.FunctionCall) goja.Value) func(goja.FunctionCall) goja.Value {
-	return func(call goja.FunctionCall) goja.Value {
+func (b *Browser) native(fn func(sobek.FunctionCall) sobek.Value) func(sobek.FunctionCall) sobek.Value {
+	return func(call sobek.FunctionCall) sobek.Value {
 		defer b.recoverNative()
 		return fn(call)
 	}
@@ -274,13 +274,13 @@ func (b *Browser) recoverNative() {
 		return
 	}
 	switch v.(type) {
-	case goja.Value, *goja.Exception:
+	case sobek.Value, *sobek.Exception:
 		panic(v)
 	}
 	b.crash(v, debug.Stack())
 	// Unwind the script with a JavaScript throw (a Go value would escape
-	// goja and kill the event loop's goroutine).
-	panic(goja.Undefined())
+	// sobek and kill the event loop's goroutine).
+	panic(sobek.Undefined())
 }
 
 func (b *Browser) log(line string) {

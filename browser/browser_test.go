@@ -10,8 +10,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/browser"
+	"github.com/grafana/sobek"
 )
 
 func open(t *testing.T, fsys fstest.MapFS, cfg browser.Config) (*browser.Browser, *browser.Window, context.Context) {
@@ -125,7 +125,7 @@ func TestHooks(t *testing.T) {
 			mu.Lock()
 			inits++
 			mu.Unlock()
-			w.Realm().DefineGlobalFunction("hello", 1, func(c goja.FunctionCall) goja.Value {
+			w.Realm().DefineGlobalFunction("hello", 1, func(c sobek.FunctionCall) sobek.Value {
 				return w.Realm().Runtime().ToValue("hello " + c.Argument(0).String())
 			})
 		},
@@ -149,7 +149,7 @@ func TestPanicIsBrowserError(t *testing.T) {
 	b, w, ctx := open(t, fstest.MapFS{"index.html": {Data: []byte(`<p>`)}}, browser.Config{
 		OnPanic: func(v any, _ []byte) { got = v },
 		InitWindow: func(w *browser.Window) {
-			w.DefineFunction("boom", 0, func(goja.FunctionCall) goja.Value { panic("boom") })
+			w.DefineFunction("boom", 0, func(sobek.FunctionCall) sobek.Value { panic("boom") })
 		},
 	})
 	if _, err := w.Evaluate(ctx, `boom()`); err == nil {

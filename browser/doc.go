@@ -80,7 +80,7 @@
 //
 // # One JavaScript heap per agent
 //
-// goja has one realm per runtime, so every window has its own runtime, and
+// sobek has one realm per runtime, so every window has its own runtime, and
 // the windows of one similar-origin window agent run on the agent's one
 // event loop goroutine. A membrane per agent (bindings/membrane, see
 // agents.go) joins them: contentWindow, contentDocument, parent, opener,

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/grafana/sobek"
 	xhtml "golang.org/x/net/html"
 )
 
@@ -39,7 +39,7 @@ type frame struct {
 	// (popup and noopener are set too; parent is nil).
 	top   bool
 	nav   *html.Navigable
-	proxy *goja.Object // contentWindow, in the parent's realm
+	proxy *sobek.Object // contentWindow, in the parent's realm
 
 	// loaded is closed when the first navigation has loaded (or failed),
 	// so the containing document's load event can wait for it.
@@ -170,23 +170,23 @@ func (w *Window) frameAttributeChanged(el *xhtml.Node) {
 // contentWindow is the iframe's window: the window itself (through the
 // membrane) when it is of w's agent, else its WindowProxy stand-in; null
 // when the element is not connected.
-func (w *Window) contentWindow(el *xhtml.Node) goja.Value {
+func (w *Window) contentWindow(el *xhtml.Node) sobek.Value {
 	if f := w.frameOf(el); f != nil {
 		return w.view(f.activeWindow(), f.proxy)
 	}
-	return goja.Null()
+	return sobek.Null()
 }
 
 // contentDocument is the iframe's document when w may access it (a
 // same-origin window of w's agent), else null.
-func (w *Window) contentDocument(el *xhtml.Node) goja.Value {
+func (w *Window) contentDocument(el *xhtml.Node) sobek.Value {
 	f := w.frameOf(el)
 	if f == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	cw := f.activeWindow()
 	if cw == nil || cw.agent != w.agent || cw.realmGone || !origin.SameOrigin(cw.env.Origin(), w.env.Origin()) {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return w.agent.m.Wrap(cw.realm.Runtime(), w.realm.Runtime(), cw.documentObject())
 }
@@ -201,7 +201,7 @@ func (w *Window) closeRealms(current *html.Agent) {
 	if sync {
 		w.fireUnloadEvents()
 	} else {
-		queued := w.realm.QueueTask(func(*goja.Runtime) {
+		queued := w.realm.QueueTask(func(*sobek.Runtime) {
 			w.fireUnloadEvents()
 			w.closeOwnRealm()
 		})
@@ -389,7 +389,7 @@ func (f *frame) fireLoad(gen int) {
 		return
 	}
 	w := f.parent
-	queued := w.realm.QueueTask(func(*goja.Runtime) {
+	queued := w.realm.QueueTask(func(*sobek.Runtime) {
 		defer f.markLoaded()
 		w.s.guard(func() {
 			if f.current(gen) {
@@ -434,25 +434,25 @@ func (w *Window) startParsedFrames(frames []*frame) {
 // newWindowProxy creates, in w's realm, the stand-in of the window target()
 // returns at the time of use (nil: a window without a realm, e.g. a frame
 // whose first document is still loading; messages to it are dropped).
-func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
+func (w *Window) newWindowProxy(target func() *Window) *sobek.Object {
 	vm := w.realm.Runtime()
 	o := vm.NewObject()
-	postMessage := vm.ToValue(w.s.native(func(call goja.FunctionCall) goja.Value {
+	postMessage := vm.ToValue(w.s.native(func(call sobek.FunctionCall) sobek.Value {
 		if len(call.Arguments) == 0 {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': 1 argument required, but only 0 present."))
 		}
 		// postMessage(message, targetOrigin, transfer) or
 		// postMessage(message, {targetOrigin, transfer}).
 		targetOrigin := "/"
-		var transfer []*goja.Object
+		var transfer []*sobek.Object
 		switch opt := call.Argument(1).(type) {
-		case *goja.Object:
-			if v := opt.Get("targetOrigin"); v != nil && !goja.IsUndefined(v) {
+		case *sobek.Object:
+			if v := opt.Get("targetOrigin"); v != nil && !sobek.IsUndefined(v) {
 				targetOrigin = v.String()
 			}
 			transfer = objectList(vm, opt.Get("transfer"))
 		default:
-			if !goja.IsUndefined(opt) {
+			if !sobek.IsUndefined(opt) {
 				targetOrigin = opt.String()
 			}
 			transfer = objectList(vm, call.Argument(2))
@@ -463,17 +463,17 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 			// Still validate the message, as the window would.
 			w.s.serialize(w.realm, call.Argument(0), transfer)
 		}
-		return goja.Undefined()
+		return sobek.Undefined()
 	}))
 	_ = o.Set("postMessage", postMessage)
-	self := vm.ToValue(func(goja.FunctionCall) goja.Value { return o })
+	self := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return o })
 	for _, name := range []string{"window", "self", "frames"} {
-		_ = o.DefineAccessorProperty(name, self, nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		_ = o.DefineAccessorProperty(name, self, nil, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
 	}
-	_ = o.DefineAccessorProperty("closed", vm.ToValue(func(goja.FunctionCall) goja.Value {
+	_ = o.DefineAccessorProperty("closed", vm.ToValue(func(sobek.FunctionCall) sobek.Value {
 		return vm.ToValue(target() == nil)
-	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = o.DefineDataPropertySymbol(goja.SymToStringTag, vm.ToValue("Window"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}), nil, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
+	_ = o.DefineDataPropertySymbol(sobek.SymToStringTag, vm.ToValue("Window"), sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
 	return o
 }
 
@@ -481,7 +481,7 @@ func (w *Window) newWindowProxy(target func() *Window) *goja.Object {
 // window) to target: serialize in w's realm, then queue a task on target's
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
-func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin string, transfer []*goja.Object) {
+func (w *Window) postMessage(target *Window, message sobek.Value, targetOrigin string, transfer []*sobek.Object) {
 	wantOrigin := ""
 	switch targetOrigin {
 	case "*":
@@ -496,7 +496,7 @@ func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin st
 	}
 	msg := w.s.serialize(w.realm, message, transfer)
 	origin := w.s.eng.OriginOf(w.env)
-	target.realm.QueueTask(func(*goja.Runtime) {
+	target.realm.QueueTask(func(*sobek.Runtime) {
 		w.s.guard(func() {
 			if wantOrigin != "" && wantOrigin != w.s.eng.OriginOf(target.env) {
 				return
@@ -507,18 +507,18 @@ func (w *Window) postMessage(target *Window, message goja.Value, targetOrigin st
 }
 
 // objectList converts a sequence<object> argument (undefined: empty).
-func objectList(vm *goja.Runtime, v goja.Value) []*goja.Object {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+func objectList(vm *sobek.Runtime, v sobek.Value) []*sobek.Object {
+	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
 		return nil
 	}
-	o, ok := v.(*goja.Object)
+	o, ok := v.(*sobek.Object)
 	if !ok {
 		panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list is not a sequence."))
 	}
-	var out []*goja.Object
+	var out []*sobek.Object
 	n := o.Get("length").ToInteger()
 	for i := int64(0); i < n; i++ {
-		e, ok := o.Get(fmt.Sprint(i)).(*goja.Object)
+		e, ok := o.Get(fmt.Sprint(i)).(*sobek.Object)
 		if !ok {
 			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list contains a value that is not an object."))
 		}
@@ -530,8 +530,8 @@ func objectList(vm *goja.Runtime, v goja.Value) []*goja.Object {
 // sourceFor is the MessageEvent source for a message from sender, as seen
 // in w's realm: w's own global, the stand-in of w's parent, or the
 // contentWindow of w's iframe holding sender; null for other windows.
-func (w *Window) sourceFor(sender *Window) goja.Value {
-	var standIn *goja.Object
+func (w *Window) sourceFor(sender *Window) sobek.Value {
+	var standIn *sobek.Object
 	switch {
 	case sender == w:
 		return w.realm.Global()
@@ -550,10 +550,10 @@ func (w *Window) sourceFor(sender *Window) goja.Value {
 // url, whose window gets w as its opener; it returns the new window's
 // stand-in (null with noopener). The target name is ignored: every call
 // opens a new window.
-func (w *Window) open(call goja.FunctionCall) goja.Value {
+func (w *Window) open(call sobek.FunctionCall) sobek.Value {
 	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
-	if a := call.Argument(0); !goja.IsUndefined(a) && a.String() != "" {
+	if a := call.Argument(0); !sobek.IsUndefined(a) && a.String() != "" {
 		parsed, err := w.baseURL().Parse(strings.TrimSpace(a.String()))
 		if err != nil {
 			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
@@ -561,7 +561,7 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 		u = parsed
 	}
 	noopener := false
-	if f := call.Argument(2); !goja.IsUndefined(f) {
+	if f := call.Argument(2); !sobek.IsUndefined(f) {
 		for _, tok := range strings.FieldsFunc(strings.ToLower(f.String()), func(r rune) bool { return r == ',' || r == ' ' }) {
 			name, val, _ := strings.Cut(tok, "=")
 			if (name == "noopener" || name == "noreferrer") && val != "0" && val != "no" && val != "false" {
@@ -579,17 +579,17 @@ func (w *Window) open(call goja.FunctionCall) goja.Value {
 	}
 	if err != nil {
 		w.s.log("window.open: " + err.Error())
-		return goja.Null()
+		return sobek.Null()
 	}
 	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
-	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(goja.FunctionCall) goja.Value {
+	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(sobek.FunctionCall) sobek.Value {
 		go w.s.guard(func() { f.destroy(nil) })
-		return goja.Undefined()
+		return sobek.Undefined()
 	})))
 	if noopener {
 		f.navigate(u, nil)
-		return goja.Null()
+		return sobek.Null()
 	}
 	if cw := f.loadNow(u); cw != nil {
 		return w.view(cw, f.proxy)

@@ -3,9 +3,9 @@ package browser
 import (
 	"net/url"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // This file navigates windows (top-level ones and frames) from script and
@@ -116,7 +116,7 @@ func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 		}
 	}
 	done := make(chan struct{})
-	if w.realm.QueueTask(func(*goja.Runtime) {
+	if w.realm.QueueTask(func(*sobek.Runtime) {
 		defer close(done)
 		w.s.guard(func() {
 			// "salvageable": no unload listener.
@@ -295,7 +295,7 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	f.index = target
 	cached.notRestored = nil
 	f.mu.Unlock()
-	cached.realm.QueueTask(func(*goja.Runtime) {
+	cached.realm.QueueTask(func(*sobek.Runtime) {
 		cached.s.guard(func() {
 			cached.updateVisibility(false)
 			cached.realm.FirePageTransitionEvent("pageshow", true)

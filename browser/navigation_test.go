@@ -9,8 +9,8 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/browser"
+	"github.com/grafana/sobek"
 )
 
 // recorder gives every window a record(s) function appending to a log.
@@ -20,11 +20,11 @@ type recorder struct {
 }
 
 func (r *recorder) init(w *browser.Window) {
-	w.DefineFunction("record", 1, func(c goja.FunctionCall) goja.Value {
+	w.DefineFunction("record", 1, func(c sobek.FunctionCall) sobek.Value {
 		r.mu.Lock()
 		r.log = append(r.log, c.Argument(0).String())
 		r.mu.Unlock()
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
 }
 

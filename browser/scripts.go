@@ -4,14 +4,15 @@ import (
 	"container/list"
 	"sync"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // ScriptCache compiles classic scripts once: pages that load the same
 // scripts (a test harness in every test page) share the compiled program,
 // and compiling a large script costs more than running many pages. A
-// *goja.Program is not tied to a runtime, so realms of concurrent browsers
+// *sobek.Program is not tied to a runtime, so realms of concurrent browsers
 // share it. Goroutine-safe; the zero value is ready to use.
 //
 // The cache is keyed by script name (its URL) and bounded: past MaxBytes
@@ -38,14 +39,14 @@ func programCost(src string) int64 { return 4*int64(len(src)) + 512 }
 type compiled struct {
 	name string
 	src  string
-	prg  *goja.Program
+	prg  *sobek.Program
 	cost int64
 }
 
 // compile returns src compiled as a classic script named name, or
-// goja.Compile's error. A name whose source changed (a substituted file
+// sobek.Compile's error. A name whose source changed (a substituted file
 // served differently) is compiled again.
-func (p *ScriptCache) compile(name, src string) (*goja.Program, error) {
+func (p *ScriptCache) compile(name, src string) (*sobek.Program, error) {
 	p.mu.Lock()
 	if e, ok := p.m[name]; ok {
 		if c := e.Value.(*compiled); c.src == src {
@@ -55,7 +56,7 @@ func (p *ScriptCache) compile(name, src string) (*goja.Program, error) {
 		}
 	}
 	p.mu.Unlock()
-	prg, err := goja.Compile(name, src, false)
+	prg, err := webidl.Compile(name, src, false)
 	if err != nil {
 		return nil, err
 	}

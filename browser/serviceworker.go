@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // serviceWorkerHost is the browser's html.ServiceWorkerHost: it runs a
@@ -40,7 +40,7 @@ func (h serviceWorkerHost) Run(w *html.ServiceWorker) error {
 		OnError: func(se *bindings.ScriptError) {
 			s.log("service worker " + u.String() + ": uncaught " + se.Error())
 		},
-		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
+		OnUnhandledRejection: func(_ sobek.Value, se *bindings.ScriptError) {
 			s.log("service worker " + u.String() + ": unhandled rejection: " + se.Error())
 		},
 	})
@@ -50,7 +50,7 @@ func (h serviceWorkerHost) Run(w *html.ServiceWorker) error {
 	}
 	s.addRealm(realm)
 	result := make(chan error, 1)
-	queued := realm.QueueTask(func(vm *goja.Runtime) {
+	queued := realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
 			// importScripts as in dedicated workers (the script's URL is
 			// the base URL).
@@ -86,7 +86,7 @@ func (h serviceWorkerHost) FireLifecycleEvent(w *html.ServiceWorker, name string
 	if env != nil {
 		realm = bindings.RealmOf(env)
 	}
-	if realm == nil || !realm.QueueTask(func(*goja.Runtime) {
+	if realm == nil || !realm.QueueTask(func(*sobek.Runtime) {
 		h.s.guard(func() { realm.FireExtendableEvent(name, done) })
 	}) {
 		done(true)

@@ -6,10 +6,10 @@ import (
 	"net/url"
 	"sync"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // Shared workers: new SharedWorker(url, name) in a window finds the user
@@ -135,7 +135,7 @@ func (h *sharedWorkerHost) run() {
 		OnError: func(se *bindings.ScriptError) {
 			s.log("sharedworker " + h.url.String() + ": uncaught " + se.Error())
 		},
-		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
+		OnUnhandledRejection: func(_ sobek.Value, se *bindings.ScriptError) {
 			s.log("sharedworker " + h.url.String() + ": unhandled rejection: " + se.Error())
 		},
 	})
@@ -152,7 +152,7 @@ func (h *sharedWorkerHost) run() {
 	h.mu.Lock()
 	h.realm = realm
 	h.mu.Unlock()
-	realm.QueueTask(func(vm *goja.Runtime) {
+	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
 			imports := &dedicatedWorker{s: s, url: h.url, realm: realm}
 			realm.SetHostHooks(bindings.HostHooks{
@@ -186,7 +186,7 @@ func (h *sharedWorkerHost) closeByScript() {
 	realm := h.realm
 	h.mu.Unlock()
 	terminate := func() { go h.s.guard(h.sw.Terminate) }
-	if realm == nil || !realm.QueueTask(func(*goja.Runtime) { terminate() }) {
+	if realm == nil || !realm.QueueTask(func(*sobek.Runtime) { terminate() }) {
 		terminate()
 	}
 }

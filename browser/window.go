@@ -7,10 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 	xhtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -30,12 +30,12 @@ type Window struct {
 	// stand-in for parentWin (window.parent).
 	parentWin   *Window
 	frame       *frame
-	parentProxy *goja.Object
+	parentProxy *sobek.Object
 	// openerWin is the window that opened this one with window.open
 	// (without noopener); openerProxy is this realm's stand-in for it.
 	openerWin   *Window
-	openerProxy *goja.Object
-	topProxy    *goja.Object
+	openerProxy *sobek.Object
+	topProxy    *sobek.Object
 	// frames are the iframes connected to this window's document.
 	fmu    sync.Mutex
 	frames map[*xhtml.Node]*frame
@@ -55,7 +55,7 @@ type Window struct {
 	// postMessageFn is the window's own postMessage function; incumbent
 	// is the window whose call of it through the membrane is in progress
 	// (the message's source), nil for a call from the window itself.
-	postMessageFn *goja.Object
+	postMessageFn *sobek.Object
 	incumbent     *Window
 	// notRestored: why a traversal loaded this document again instead of
 	// restoring it from the back/forward cache (navigation.go; guarded by
@@ -87,7 +87,7 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 		OnError: func(se *bindings.ScriptError) {
 			s.reportError(&ScriptError{Window: w, ScriptError: se})
 		},
-		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
+		OnUnhandledRejection: func(_ sobek.Value, se *bindings.ScriptError) {
 			s.reportError(&ScriptError{Window: w, Rejection: true, ScriptError: se})
 		},
 	}
@@ -116,7 +116,7 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 		return w, err
 	}
 	ready := make(chan error, 1)
-	ok := realm.QueueTask(func(vm *goja.Runtime) {
+	ok := realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() { ready <- w.install() })
 	})
 	if !ok {
@@ -163,8 +163,8 @@ func (w *Window) install() error {
 	}
 	w.realm.SetDocument(w.doc)
 	w.realm.SetDOMHooks(bindings.DOMHooks{
-		ContentWindow:   func(iframe *dom.Node) goja.Value { return w.contentWindow(iframe.HTML()) },
-		ContentDocument: func(iframe *dom.Node) goja.Value { return w.contentDocument(iframe.HTML()) },
+		ContentWindow:   func(iframe *dom.Node) sobek.Value { return w.contentWindow(iframe.HTML()) },
+		ContentDocument: func(iframe *dom.Node) sobek.Value { return w.contentDocument(iframe.HTML()) },
 	})
 	// A top-level browsing context: parent, top and frames are the window
 	// itself, opener and frameElement are null.
@@ -172,24 +172,24 @@ func (w *Window) install() error {
 		if v := g.Get(name); v != nil {
 			continue
 		}
-		var val goja.Value = g
+		var val sobek.Value = g
 		if name == "opener" || name == "frameElement" {
-			val = goja.Null()
+			val = sobek.Null()
 		}
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return val })
-		if err := g.DefineAccessorProperty(name, getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return val })
+		if err := g.DefineAccessorProperty(name, getter, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 			return err
 		}
 	}
 	if err := w.joinMembrane(); err != nil {
 		return err
 	}
-	w.postMessageFn, _ = g.Get("postMessage").(*goja.Object)
+	w.postMessageFn, _ = g.Get("postMessage").(*sobek.Object)
 	// window.postMessage: called by the window itself, or by another
 	// window of its agent through the membrane (the incumbent, recorded by
 	// the membrane policy): the message is then that window's value.
 	w.realm.SetHostHooks(bindings.HostHooks{
-		PostMessage: func(message goja.Value, targetOrigin string, transfer []*goja.Object) error {
+		PostMessage: func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
 			from := w
 			if inc := w.incumbent; inc != nil && !inc.realmGone {
 				w.incumbent = nil
@@ -206,25 +206,25 @@ func (w *Window) install() error {
 	})
 	// closed: the window's navigable is gone (a closed popup, a removed
 	// iframe's window).
-	closed := vm.ToValue(func(goja.FunctionCall) goja.Value {
+	closed := vm.ToValue(func(sobek.FunctionCall) sobek.Value {
 		return vm.ToValue(w.realmGone || w.htmlDoc.Navigable().IsDestroyed())
 	})
-	if err := g.DefineAccessorProperty("closed", closed, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+	if err := g.DefineAccessorProperty("closed", closed, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 		return err
 	}
 	// parent, top and opener: the other window itself when it is a window
 	// of this agent, else a WindowProxy stand-in.
 	if w.parentWin != nil {
 		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return w.view(w.parentWin, w.parentProxy) })
-		if err := g.DefineAccessorProperty("parent", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return w.view(w.parentWin, w.parentProxy) })
+		if err := g.DefineAccessorProperty("parent", getter, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 			return err
 		}
 	}
 	if w.openerWin != nil {
 		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
-		getter := vm.ToValue(func(goja.FunctionCall) goja.Value { return w.view(w.openerWin, w.openerProxy) })
-		if err := g.DefineAccessorProperty("opener", getter, nil, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return w.view(w.openerWin, w.openerProxy) })
+		if err := g.DefineAccessorProperty("opener", getter, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 			return err
 		}
 	}
@@ -309,7 +309,7 @@ func (s *Browser) runScripts(w *Window) {
 	var scripts []*pageScript
 	got := make(chan struct{})
 	var parsedFrames []*frame
-	if !w.realm.QueueTask(func(*goja.Runtime) {
+	if !w.realm.QueueTask(func(*sobek.Runtime) {
 		s.guard(func() {
 			scripts = w.collectScripts()
 			// iframes of the markup get their navigables as the parser
@@ -354,14 +354,14 @@ func (s *Browser) runScripts(w *Window) {
 		ran := make(chan struct{})
 		el := ps.el
 		name := ps.name
-		ok := w.realm.QueueTask(func(*goja.Runtime) {
+		ok := w.realm.QueueTask(func(*sobek.Runtime) {
 			// The next script (and, after the last, the end of parsing)
 			// waits for a task queued after this one: the microtask
 			// checkpoint that ends this task queues HTML's rejected
 			// promise notifications first, so an unhandled rejection of
 			// the page's last script is reported before load.
 			defer func() {
-				if !w.realm.QueueTask(func(*goja.Runtime) { close(ran) }) {
+				if !w.realm.QueueTask(func(*sobek.Runtime) { close(ran) }) {
 					close(ran)
 				}
 			}()
@@ -387,7 +387,7 @@ func (s *Browser) runScripts(w *Window) {
 		}
 	}
 	// The markup's iframes load, and the window's load event waits for them.
-	if len(parsedFrames) > 0 && !w.realm.QueueTask(func(*goja.Runtime) {
+	if len(parsedFrames) > 0 && !w.realm.QueueTask(func(*sobek.Runtime) {
 		s.guard(func() { w.startParsedFrames(parsedFrames) })
 	}) {
 		return
@@ -411,7 +411,7 @@ func (s *Browser) runScripts(w *Window) {
 	// DOMContentLoaded fires at the document (it bubbles to the window),
 	// then, in a later task, readyState becomes "complete" and load fires
 	// at the window.
-	w.realm.QueueTask(func(*goja.Runtime) {
+	w.realm.QueueTask(func(*sobek.Runtime) {
 		s.guard(func() {
 			w.doc.ReadyState = "interactive"
 			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
@@ -421,7 +421,7 @@ func (s *Browser) runScripts(w *Window) {
 			w.realm.FireEventAt(w.realm.Global(), "DOMContentLoaded", false, nil)
 		})
 	})
-	w.realm.QueueTask(func(*goja.Runtime) {
+	w.realm.QueueTask(func(*sobek.Runtime) {
 		s.guard(func() {
 			w.doc.ReadyState = "complete"
 			w.realm.FireEventAt(w.documentObject(), "readystatechange", false, nil)
@@ -473,12 +473,12 @@ func (w *Window) baseURL() *url.URL {
 }
 
 // nodeObject is the JavaScript object of a node of the window's document.
-func (w *Window) nodeObject(n *xhtml.Node) *goja.Object {
-	return w.realm.NodeValue(w.doc.NodeOf(n)).(*goja.Object)
+func (w *Window) nodeObject(n *xhtml.Node) *sobek.Object {
+	return w.realm.NodeValue(w.doc.NodeOf(n)).(*sobek.Object)
 }
 
 // documentObject is the window's Document object.
-func (w *Window) documentObject() *goja.Object { return w.nodeObject(w.doc.HTML()) }
+func (w *Window) documentObject() *sobek.Object { return w.nodeObject(w.doc.HTML()) }
 
 // navigateByScript navigates the window's navigable from script
 // (location.href, assign, replace, reload): the window is replaced by the
@@ -502,7 +502,7 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 // topValue is window.top for a window in a frame: the top-level window of
 // its frame tree, itself through the membrane when it is of w's agent, else
 // a stand-in; nil for a top-level window.
-func (w *Window) topValue() goja.Value {
+func (w *Window) topValue() sobek.Value {
 	if w.parentWin == nil {
 		return nil
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
 )
 
 // dedicatedWorker runs one `new Worker(url)` of a window or worker realm:
@@ -115,7 +115,7 @@ func (w *dedicatedWorker) run() {
 		// An exception the worker's global did not handle fires error at
 		// the Worker object and, unless canceled, is reported in the owner.
 		OnError: func(se *bindings.ScriptError) { w.dw.QueueErrorEvent(se) },
-		OnUnhandledRejection: func(_ goja.Value, se *bindings.ScriptError) {
+		OnUnhandledRejection: func(_ sobek.Value, se *bindings.ScriptError) {
 			s.log("worker " + w.url.String() + ": unhandled rejection: " + se.Error())
 		},
 	})
@@ -132,7 +132,7 @@ func (w *dedicatedWorker) run() {
 	w.realm = realm
 	w.mu.Unlock()
 	s.addRealm(realm)
-	realm.QueueTask(func(vm *goja.Runtime) {
+	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
 			realm.SetHostHooks(bindings.HostHooks{
 				Name:          w.dw.Name,
@@ -164,7 +164,7 @@ func (w *dedicatedWorker) closeByScript() {
 	}
 	// Close the realm (which would interrupt the running script) in a
 	// task of its own, then terminate.
-	queued := realm.QueueTask(func(*goja.Runtime) {
+	queued := realm.QueueTask(func(*sobek.Runtime) {
 		realm.Close()
 		w.s.removeRealm(realm)
 		go w.s.guard(func() { w.s.eng.TerminateWorker(w.env) })
@@ -179,7 +179,7 @@ func (w *dedicatedWorker) closeByScript() {
 // or bad response is a NetworkError) and run it with errors rethrown. It
 // runs inside the native importScripts call: it throws by panicking with
 // JavaScript values.
-func (w *dedicatedWorker) importScripts(vm *goja.Runtime, args []string) {
+func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 	urls := make([]*url.URL, 0, len(args))
 	for _, spec := range args {
 		u, err := w.url.Parse(spec)
@@ -196,7 +196,7 @@ func (w *dedicatedWorker) importScripts(vm *goja.Runtime, args []string) {
 		prg, err := w.s.scripts.compile(u.String(), text)
 		if err != nil {
 			msg := err.Error()
-			var ce *goja.CompilerSyntaxError
+			var ce *sobek.CompilerSyntaxError
 			if errors.As(err, &ce) {
 				msg = ce.Message
 			}
@@ -210,8 +210,8 @@ func (w *dedicatedWorker) importScripts(vm *goja.Runtime, args []string) {
 }
 
 // syntaxError makes a SyntaxError of vm's realm.
-func syntaxError(vm *goja.Runtime, msg string) goja.Value {
-	if ctor, ok := goja.AssertConstructor(vm.GlobalObject().Get("SyntaxError")); ok {
+func syntaxError(vm *sobek.Runtime, msg string) sobek.Value {
+	if ctor, ok := sobek.AssertConstructor(vm.GlobalObject().Get("SyntaxError")); ok {
 		if e, err := ctor(nil, vm.ToValue(msg)); err == nil {
 			return e
 		}

@@ -7,7 +7,7 @@ import (
 )
 
 // from returns the name of the generated function converting a JavaScript
-// value to the Go value of ti: func(r *webidl.Realm, v goja.Value) T.
+// value to the Go value of ti: func(r *webidl.Realm, v sobek.Value) T.
 func (g *Generator) from(ti *tinfo) string {
 	if _, ok := g.types[ti.key]; !ok {
 		g.types[ti.key] = ti
@@ -17,7 +17,7 @@ func (g *Generator) from(ti *tinfo) string {
 }
 
 // to returns the name of the generated function converting the Go value
-// of ti to JavaScript: func(r *webidl.Realm, x T) goja.Value.
+// of ti to JavaScript: func(r *webidl.Realm, x T) sobek.Value.
 func (g *Generator) to(ti *tinfo) string {
 	if _, ok := g.types[ti.key]; !ok {
 		g.types[ti.key] = ti
@@ -59,14 +59,14 @@ func (g *Generator) emitConversions(ti *tinfo) {
 		g.emitConversions(m)
 	}
 	b := g.shared
-	fmt.Fprintf(b, "// idlFrom%s converts a JavaScript value to the IDL type %s.\nfunc idlFrom%s(r *webidl.Realm, v goja.Value) %s {\n", ti.key, ti.t, ti.key, ti.goType)
+	fmt.Fprintf(b, "// idlFrom%s converts a JavaScript value to the IDL type %s.\nfunc idlFrom%s(r *webidl.Realm, v sobek.Value) %s {\n", ti.key, ti.t, ti.key, ti.goType)
 	b.WriteString(g.fromBody(ti))
 	b.WriteString("}\n\n")
-	fmt.Fprintf(b, "// idlTo%s converts an IDL %s value to JavaScript.\nfunc idlTo%s(r *webidl.Realm, x %s) goja.Value {\n", ti.key, ti.t, ti.key, ti.goType)
+	fmt.Fprintf(b, "// idlTo%s converts an IDL %s value to JavaScript.\nfunc idlTo%s(r *webidl.Realm, x %s) sobek.Value {\n", ti.key, ti.t, ti.key, ti.goType)
 	b.WriteString(g.toBody(ti))
 	b.WriteString("}\n\n")
 	if ti.cat == catSequence && !ti.nullable && ti.name != "async_sequence" {
-		fmt.Fprintf(b, "// idlFrom%sWith converts an iterable whose @@iterator method was already\n// obtained (union and overload resolution).\nfunc idlFrom%sWith(r *webidl.Realm, obj *goja.Object, method goja.Value) %s {\n\tout := %s{}\n\tr.IterateWith(obj, method, func(x goja.Value) { out = append(out, %s(r, x)) })\n\treturn out\n}\n\n",
+		fmt.Fprintf(b, "// idlFrom%sWith converts an iterable whose @@iterator method was already\n// obtained (union and overload resolution).\nfunc idlFrom%sWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) %s {\n\tout := %s{}\n\tr.IterateWith(obj, method, func(x sobek.Value) { out = append(out, %s(r, x)) })\n\treturn out\n}\n\n",
 			ti.key, ti.key, ti.goType, ti.goType, g.from(ti.inner))
 	}
 	if ti.cat == catUnion && !ti.nullable && !ti.external {
@@ -89,7 +89,7 @@ func (g *Generator) fromBody(ti *tinfo) string {
 	if ti.nullable {
 		inner := ti.inner
 		if ti.cat == catUnion && hasCat(ti.members, catUndefined) {
-			return fmt.Sprintf("\tif goja.IsNull(v) {\n\t\treturn webidl.Null[%s]()\n\t}\n\treturn webidl.NonNull(%s(r, v))\n", inner.goType, g.from(inner))
+			return fmt.Sprintf("\tif sobek.IsNull(v) {\n\t\treturn webidl.Null[%s]()\n\t}\n\treturn webidl.NonNull(%s(r, v))\n", inner.goType, g.from(inner))
 		}
 		if inner.legacyNonObjectAsNull {
 			return fmt.Sprintf("\treturn %s(r, v)\n", g.from(inner))
@@ -141,7 +141,7 @@ func (g *Generator) fromBody(ti *tinfo) string {
 	case catDictLike:
 		switch {
 		case ti.name == "record":
-			return fmt.Sprintf("\tvar out %s\n\tr.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(%s(r, k), %s(r, x)) })\n\tif out == nil {\n\t\tout = %s{}\n\t}\n\treturn out\n", ti.goType, g.from(ti.keyT), g.from(ti.inner), ti.goType)
+			return fmt.Sprintf("\tvar out %s\n\tr.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(%s(r, k), %s(r, x)) })\n\tif out == nil {\n\t\tout = %s{}\n\t}\n\treturn out\n", ti.goType, g.from(ti.keyT), g.from(ti.inner), ti.goType)
 		case strings.HasPrefix(ti.goType, "*"):
 			return fmt.Sprintf("\treturn &%s{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}\n", strings.TrimPrefix(ti.goType, "*"))
 		default:
@@ -151,7 +151,7 @@ func (g *Generator) fromBody(ti *tinfo) string {
 		if ti.name == "async_sequence" {
 			return "\treturn r.ToAsyncSequence(webidl.AnyValue(v))\n"
 		}
-		return fmt.Sprintf("\tout := %s{}\n\tr.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, %s(r, x)) })\n\treturn out\n", ti.goType, g.from(ti.inner))
+		return fmt.Sprintf("\tout := %s{}\n\tr.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, %s(r, x)) })\n\treturn out\n", ti.goType, g.from(ti.inner))
 	case catPromise:
 		return "\treturn r.ToPromise(v)\n"
 	case catUnion:
@@ -179,15 +179,15 @@ func hasCat(ts []*tinfo, c category) bool {
 func (g *Generator) toBody(ti *tinfo) string {
 	if ti.nullable {
 		if ti.nilable {
-			return fmt.Sprintf("\tif x == nil {\n\t\treturn goja.Null()\n\t}\n\treturn %s(r, x)\n", g.to(ti.inner))
+			return fmt.Sprintf("\tif x == nil {\n\t\treturn sobek.Null()\n\t}\n\treturn %s(r, x)\n", g.to(ti.inner))
 		}
-		return fmt.Sprintf("\tif x.Null {\n\t\treturn goja.Null()\n\t}\n\treturn %s(r, x.Value)\n", g.to(ti.inner))
+		return fmt.Sprintf("\tif x.Null {\n\t\treturn sobek.Null()\n\t}\n\treturn %s(r, x.Value)\n", g.to(ti.inner))
 	}
 	switch ti.cat {
 	case catAny:
 		return "\treturn webidl.AnyValue(x)\n"
 	case catUndefined:
-		return "\treturn goja.Undefined()\n"
+		return "\treturn sobek.Undefined()\n"
 	case catBoolean:
 		return "\treturn r.VM.ToValue(x)\n"
 	case catNumeric:
@@ -207,20 +207,20 @@ func (g *Generator) toBody(ti *tinfo) string {
 	case catObject:
 		return "\treturn webidl.ObjectValue(x)\n"
 	case catSymbol:
-		return "\tif x == nil {\n\t\treturn goja.Undefined()\n\t}\n\treturn x\n"
+		return "\tif x == nil {\n\t\treturn sobek.Undefined()\n\t}\n\treturn x\n"
 	case catInterface:
 		if _, ok := bufferTypes[ti.name]; ok {
 			return "\treturn x.Value()\n"
 		}
-		return fmt.Sprintf("\tif x == nil {\n\t\treturn goja.Null()\n\t}\n\treturn r.Wrap(x, %q)\n", ti.name)
+		return fmt.Sprintf("\tif x == nil {\n\t\treturn sobek.Null()\n\t}\n\treturn r.Wrap(x, %q)\n", ti.name)
 	case catCallback:
-		return "\tif x == nil {\n\t\treturn goja.Null()\n\t}\n\treturn x.CallbackFunction.Value()\n"
+		return "\tif x == nil {\n\t\treturn sobek.Null()\n\t}\n\treturn x.CallbackFunction.Value()\n"
 	case catDictLike:
 		switch {
 		case ti.name == "record":
-			return fmt.Sprintf("\treturn webidl.RecordValue(r, x, func(k %s) goja.Value { return %s(r, k) }, func(e %s) goja.Value { return %s(r, e) })\n", ti.keyT.goType, g.to(ti.keyT), ti.inner.goType, g.to(ti.inner))
+			return fmt.Sprintf("\treturn webidl.RecordValue(r, x, func(k %s) sobek.Value { return %s(r, k) }, func(e %s) sobek.Value { return %s(r, e) })\n", ti.keyT.goType, g.to(ti.keyT), ti.inner.goType, g.to(ti.inner))
 		case strings.HasPrefix(ti.goType, "*"):
-			return "\tif x == nil {\n\t\treturn goja.Null()\n\t}\n\treturn x.CallbackInterface.Value()\n"
+			return "\tif x == nil {\n\t\treturn sobek.Null()\n\t}\n\treturn x.CallbackInterface.Value()\n"
 		default:
 			return fmt.Sprintf("\tobj := r.VM.NewObject()\n\tidlWriteDict%s(r, obj, &x)\n\treturn obj\n", GoName(ti.name))
 		}
@@ -232,7 +232,7 @@ func (g *Generator) toBody(ti *tinfo) string {
 		if ti.name == "FrozenArray" || ti.name == "ObservableArray" {
 			fn = "FrozenArrayValue"
 		}
-		return fmt.Sprintf("\treturn webidl.%s(r, x, func(e %s) goja.Value { return %s(r, e) })\n", fn, ti.inner.goType, g.to(ti.inner))
+		return fmt.Sprintf("\treturn webidl.%s(r, x, func(e %s) sobek.Value { return %s(r, e) })\n", fn, ti.inner.goType, g.to(ti.inner))
 	case catPromise:
 		return "\treturn x.Value()\n"
 	case catUnion:
@@ -241,7 +241,7 @@ func (g *Generator) toBody(ti *tinfo) string {
 		for i, m := range ti.members {
 			fmt.Fprintf(&b, "\tcase %d:\n\t\treturn %s(r, x.%s)\n", i+1, g.to(m), m.key)
 		}
-		b.WriteString("\t}\n\treturn goja.Undefined()\n")
+		b.WriteString("\t}\n\treturn sobek.Undefined()\n")
 		return b.String()
 	}
 	panic(fmt.Errorf("no conversion for %s", ti.t))
@@ -402,9 +402,9 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 	emptyObj := objBlock.String() == objHeader+"\t}\n"
 	switch {
 	case len(seqAlt) > 0 && !emptyObj:
-		w("\tobj, isObj := v.(*goja.Object)\n")
+		w("\tobj, isObj := v.(*sobek.Object)\n")
 	case !emptyObj || len(boolAlt) > 0:
-		w("\t_, isObj := v.(*goja.Object)\n")
+		w("\t_, isObj := v.(*sobek.Object)\n")
 	}
 	if !emptyObj {
 		b.WriteString(objBlock.String())
@@ -416,10 +416,10 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 		w("\tif _, isBool := v.Export().(bool); sel < 0 && !isObj && isBool {\n\t\tsel = %d\n\t}\n", boolAlt[0].label)
 	}
 	if len(numAlt) > 0 {
-		w("\tif sel < 0 && goja.IsNumber(v) {\n\t\tsel = %d\n\t}\n", numAlt[0].label)
+		w("\tif sel < 0 && sobek.IsNumber(v) {\n\t\tsel = %d\n\t}\n", numAlt[0].label)
 	}
 	if len(bigAlt) > 0 {
-		w("\tif sel < 0 && goja.IsBigInt(v) {\n\t\tsel = %d\n\t}\n", bigAlt[0].label)
+		w("\tif sel < 0 && sobek.IsBigInt(v) {\n\t\tsel = %d\n\t}\n", bigAlt[0].label)
 	}
 	if len(strAlt) > 0 {
 		w("\tif sel < 0 {\n\t\tsel = %d\n\t}\n", strAlt[0].label)
@@ -455,7 +455,7 @@ func (g *Generator) unionFromBody(ti *tinfo) string {
 	for i, m := range ti.members {
 		alts = append(alts, alt{label: i, t: m})
 		if m.cat == catSequence && m.name != "async_sequence" && !strings.Contains(b.String(), "seqMethod") {
-			b.WriteString("\tvar seqMethod goja.Value\n")
+			b.WriteString("\tvar seqMethod sobek.Value\n")
 		}
 	}
 	g.emitSelect(&b, alts, false)
@@ -463,7 +463,7 @@ func (g *Generator) unionFromBody(ti *tinfo) string {
 	for i, m := range ti.members {
 		fmt.Fprintf(&b, "\tcase %d:\n", i)
 		if m.cat == catSequence && m.name != "async_sequence" {
-			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: idlFrom%sWith(r, v.(*goja.Object), seqMethod)}\n", ti.goType, i+1, m.key, m.key)
+			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: idlFrom%sWith(r, v.(*sobek.Object), seqMethod)}\n", ti.goType, i+1, m.key, m.key)
 		} else {
 			fmt.Fprintf(&b, "\t\treturn %s{Type: %d, %s: %s(r, v)}\n", ti.goType, i+1, m.key, g.from(m))
 		}

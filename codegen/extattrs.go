@@ -36,8 +36,8 @@ var supportedExtAttrs = map[string]string{
 	// Types.
 	"EnforceRange":               "binding: integer conversion",
 	"Clamp":                      "binding: integer conversion",
-	"AllowShared":                "binding: accepts shared buffers (goja has none)",
-	"AllowResizable":             "binding: accepts resizable buffers (goja has none)",
+	"AllowShared":                "binding: accepts shared buffers (sobek has none)",
+	"AllowResizable":             "binding: accepts resizable buffers (sobek has none)",
 	"LegacyNullToEmptyString":    "binding: null converts to the empty string",
 	"LegacyTreatNonObjectAsNull": "binding: callback conversion",
 	// Hints for implementations.

@@ -312,7 +312,7 @@ type goImport struct{ name, path string }
 
 // imports lists the packages generated code may use, by package name.
 func (g *Generator) imports() []goImport {
-	out := []goImport{{"big", "math/big"}, {"goja", "github.com/dop251/goja"}, {"webidl", "github.com/gowebengine/weblocks/bindings/webidl"}}
+	out := []goImport{{"big", "math/big"}, {"sobek", "github.com/grafana/sobek"}, {"webidl", "github.com/gowebengine/weblocks/bindings/webidl"}}
 	for _, imp := range g.m.imports {
 		out = append(out, goImport{imp.Name, imp.Path})
 	}
@@ -744,7 +744,7 @@ func (g *Generator) emitDictionaryConversions(b *bytes.Buffer, d *Dictionary) {
 		// generated here).
 		g.from(g.mustType(&idl.Type{Name: d.Parent}))
 	}
-	fmt.Fprintf(b, "// idlReadDict%s reads the members of %s from obj (nil for undefined\n// or null).\nfunc idlReadDict%s(r *webidl.Realm, obj *goja.Object, d *%s) {\n", n, d.Name, n, q)
+	fmt.Fprintf(b, "// idlReadDict%s reads the members of %s from obj (nil for undefined\n// or null).\nfunc idlReadDict%s(r *webidl.Realm, obj *sobek.Object, d *%s) {\n", n, d.Name, n, q)
 	if d.Parent != "" {
 		fmt.Fprintf(b, "\tidlReadDict%s(r, obj, &d.%s)\n", GoName(d.Parent), GoName(d.Parent))
 	}
@@ -766,7 +766,7 @@ func (g *Generator) emitDictionaryConversions(b *bytes.Buffer, d *Dictionary) {
 		b.WriteString("\t}\n")
 	}
 	b.WriteString("}\n\n")
-	fmt.Fprintf(b, "// idlWriteDict%s writes the members of %s to obj.\nfunc idlWriteDict%s(r *webidl.Realm, obj *goja.Object, d *%s) {\n", n, d.Name, n, q)
+	fmt.Fprintf(b, "// idlWriteDict%s writes the members of %s to obj.\nfunc idlWriteDict%s(r *webidl.Realm, obj *sobek.Object, d *%s) {\n", n, d.Name, n, q)
 	if d.Parent != "" {
 		fmt.Fprintf(b, "\tidlWriteDict%s(r, obj, &d.%s)\n", GoName(d.Parent), GoName(d.Parent))
 	}
@@ -776,11 +776,11 @@ func (g *Generator) emitDictionaryConversions(b *bytes.Buffer, d *Dictionary) {
 		key := strconv.Quote(f.Name)
 		switch {
 		case f.Required || f.Default != nil:
-			fmt.Fprintf(b, "\t_ = obj.DefineDataProperty(%s, %s(r, d.%s), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)\n", key, g.to(ti), fn)
+			fmt.Fprintf(b, "\t_ = obj.DefineDataProperty(%s, %s(r, d.%s), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)\n", key, g.to(ti), fn)
 		case ti.nilable:
-			fmt.Fprintf(b, "\tif d.%s != nil {\n\t\t_ = obj.DefineDataProperty(%s, %s(r, d.%s), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)\n\t}\n", fn, key, g.to(ti), fn)
+			fmt.Fprintf(b, "\tif d.%s != nil {\n\t\t_ = obj.DefineDataProperty(%s, %s(r, d.%s), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)\n\t}\n", fn, key, g.to(ti), fn)
 		default:
-			fmt.Fprintf(b, "\tif %s {\n\t\t_ = obj.DefineDataProperty(%s, %s(r, %s), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)\n\t}\n", presentExpr(ti, "d."+fn), key, g.to(ti), valueExpr(ti, "d."+fn))
+			fmt.Fprintf(b, "\tif %s {\n\t\t_ = obj.DefineDataProperty(%s, %s(r, %s), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)\n\t}\n", presentExpr(ti, "d."+fn), key, g.to(ti), valueExpr(ti, "d."+fn))
 		}
 	}
 	b.WriteString("}\n\n")
@@ -800,17 +800,17 @@ func (g *Generator) defaultExpr(ti *tinfo, v *idl.Value) string {
 	case "string":
 		js = "webidl.StringValue(" + strconv.Quote(v.Text) + ")"
 	case "null":
-		js = "goja.Null()"
+		js = "sobek.Null()"
 	case "undefined", "dictionary":
-		js = "goja.Undefined()"
+		js = "sobek.Undefined()"
 	case "Infinity":
 		if v.Negative {
-			js = "goja.NegativeInf()"
+			js = "sobek.NegativeInf()"
 		} else {
-			js = "goja.PositiveInf()"
+			js = "sobek.PositiveInf()"
 		}
 	case "NaN":
-		js = "goja.NaN()"
+		js = "sobek.NaN()"
 	case "sequence":
 		if ti.cat == catSequence && !ti.nullable {
 			return ti.goType + "{}"
@@ -867,18 +867,18 @@ func (g *Generator) emitCallback(b *bytes.Buffer, cb *idl.Callback) {
 	ret := g.mustType(cb.ReturnType)
 	fmt.Fprintf(b, "// %s is the IDL callback function type %s.\ntype %s struct{ *webidl.CallbackFunction }\n\n", n, cb.Name, n)
 	decl, _ := g.paramList(cb.Arguments)
-	params := strings.Join(append([]string{"thisArg goja.Value"}, decl...), ", ")
+	params := strings.Join(append([]string{"thisArg sobek.Value"}, decl...), ", ")
 	var argsCode strings.Builder
-	argsCode.WriteString("\t\tvar args []goja.Value\n")
+	argsCode.WriteString("\t\tvar args []sobek.Value\n")
 	g.emitCallbackArgs(&argsCode, cb.Arguments)
 	switch {
 	case ret.cat == catPromise:
 		fmt.Fprintf(b, "// Invoke invokes the callback; an exception becomes a rejected promise.\nfunc (c *%s) Invoke(%s) *webidl.Promise {\n\tr := c.Realm\n\tvar p *webidl.Promise\n\tif err := r.Catch(func() {\n%s\t\tp = c.InvokePromise(thisArg, args...)\n\t}); err != nil {\n\t\treturn r.PromiseRejectedWithError(err)\n\t}\n\treturn p\n}\n\n", n, params, argsCode.String())
 	case ret.cat == catUndefined:
-		fmt.Fprintf(b, "// Invoke invokes the callback; a JavaScript exception is a *webidl.JSError.\nfunc (c *%s) Invoke(%s) error {\n\tr := c.Realm\n\tvar args []goja.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn err\n\t}\n\t_, err := c.CallbackFunction.Invoke(thisArg, args...)\n\treturn err\n}\n\n", n, params, strings.Replace(argsCode.String(), "\t\tvar args []goja.Value\n", "", 1))
+		fmt.Fprintf(b, "// Invoke invokes the callback; a JavaScript exception is a *webidl.JSError.\nfunc (c *%s) Invoke(%s) error {\n\tr := c.Realm\n\tvar args []sobek.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn err\n\t}\n\t_, err := c.CallbackFunction.Invoke(thisArg, args...)\n\treturn err\n}\n\n", n, params, strings.Replace(argsCode.String(), "\t\tvar args []sobek.Value\n", "", 1))
 	default:
-		fmt.Fprintf(b, "// Invoke invokes the callback and converts its result; a JavaScript\n// exception is a *webidl.JSError.\nfunc (c *%s) Invoke(%s) (%s, error) {\n\tr := c.Realm\n\tvar res %s\n\tvar args []goja.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn res, err\n\t}\n\tv, err := c.CallbackFunction.Invoke(thisArg, args...)\n\tif err != nil {\n\t\treturn res, err\n\t}\n\terr = r.Catch(func() { res = %s(r, webidl.AnyValue(v)) })\n\treturn res, err\n}\n\n",
-			n, params, ret.goType, ret.goType, strings.Replace(argsCode.String(), "\t\tvar args []goja.Value\n", "", 1), g.from(ret))
+		fmt.Fprintf(b, "// Invoke invokes the callback and converts its result; a JavaScript\n// exception is a *webidl.JSError.\nfunc (c *%s) Invoke(%s) (%s, error) {\n\tr := c.Realm\n\tvar res %s\n\tvar args []sobek.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn res, err\n\t}\n\tv, err := c.CallbackFunction.Invoke(thisArg, args...)\n\tif err != nil {\n\t\treturn res, err\n\t}\n\terr = r.Catch(func() { res = %s(r, webidl.AnyValue(v)) })\n\treturn res, err\n}\n\n",
+			n, params, ret.goType, ret.goType, strings.Replace(argsCode.String(), "\t\tvar args []sobek.Value\n", "", 1), g.from(ret))
 	}
 }
 
@@ -892,7 +892,7 @@ func (g *Generator) emitCallbackArgs(b *strings.Builder, args []*idl.Argument) {
 		case a.Variadic:
 			fmt.Fprintf(b, "\t\tfor _, x := range %s {\n\t\t\targs = append(args, %s(r, x))\n\t\t}\n", pn, g.to(ti))
 		case a.Optional && a.Default == nil && !ti.nilable:
-			fmt.Fprintf(b, "\t\tif %s {\n\t\t\targs = append(args, %s(r, %s))\n\t\t} else {\n\t\t\targs = append(args, goja.Undefined())\n\t\t}\n", presentExpr(ti, pn), g.to(ti), valueExpr(ti, pn))
+			fmt.Fprintf(b, "\t\tif %s {\n\t\t\targs = append(args, %s(r, %s))\n\t\t} else {\n\t\t\targs = append(args, sobek.Undefined())\n\t\t}\n", presentExpr(ti, pn), g.to(ti), valueExpr(ti, pn))
 		default:
 			fmt.Fprintf(b, "\t\targs = append(args, %s(r, %s))\n", g.to(ti), pn)
 		}
@@ -908,15 +908,15 @@ func (g *Generator) emitCallbackInterface(b *bytes.Buffer, it *Interface) {
 		case *idl.Operation:
 			ret := g.mustType(mem.ReturnType)
 			decl, _ := g.paramList(mem.Arguments)
-			params := strings.Join(append([]string{"thisArg goja.Value"}, decl...), ", ")
+			params := strings.Join(append([]string{"thisArg sobek.Value"}, decl...), ", ")
 			var argsCode strings.Builder
 			g.emitCallbackArgs(&argsCode, mem.Arguments)
 			mn := GoName(mem.Name)
 			if ret.cat == catUndefined {
-				fmt.Fprintf(b, "// %s calls the user object's operation %q.\nfunc (c *%s) %s(%s) error {\n\tr := c.Realm\n\tvar args []goja.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn err\n\t}\n\t_, err := c.CallOperation(%s, thisArg, args...)\n\treturn err\n}\n\n",
+				fmt.Fprintf(b, "// %s calls the user object's operation %q.\nfunc (c *%s) %s(%s) error {\n\tr := c.Realm\n\tvar args []sobek.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn err\n\t}\n\t_, err := c.CallOperation(%s, thisArg, args...)\n\treturn err\n}\n\n",
 					mn, mem.Name, n, mn, params, argsCode.String(), strconv.Quote(mem.Name))
 			} else {
-				fmt.Fprintf(b, "// %s calls the user object's operation %q.\nfunc (c *%s) %s(%s) (%s, error) {\n\tr := c.Realm\n\tvar res %s\n\tvar args []goja.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn res, err\n\t}\n\tv, err := c.CallOperation(%s, thisArg, args...)\n\tif err != nil {\n\t\treturn res, err\n\t}\n\terr = r.Catch(func() { res = %s(r, webidl.AnyValue(v)) })\n\treturn res, err\n}\n\n",
+				fmt.Fprintf(b, "// %s calls the user object's operation %q.\nfunc (c *%s) %s(%s) (%s, error) {\n\tr := c.Realm\n\tvar res %s\n\tvar args []sobek.Value\n\tif err := r.Catch(func() {\n%s\t}); err != nil {\n\t\treturn res, err\n\t}\n\tv, err := c.CallOperation(%s, thisArg, args...)\n\tif err != nil {\n\t\treturn res, err\n\t}\n\terr = r.Catch(func() { res = %s(r, webidl.AnyValue(v)) })\n\treturn res, err\n}\n\n",
 					mn, mem.Name, n, mn, params, ret.goType, ret.goType, argsCode.String(), strconv.Quote(mem.Name), g.from(ret))
 			}
 		case *idl.Constant:
@@ -964,12 +964,12 @@ func (g *Generator) emitConstants(b *bytes.Buffer, it *Interface) {
 			val = "webidl.ConstValue(" + numberLiteral(c.Value.Text) + ")"
 		case "Infinity":
 			if c.Value.Negative {
-				val = "goja.NegativeInf()"
+				val = "sobek.NegativeInf()"
 			} else {
-				val = "goja.PositiveInf()"
+				val = "sobek.PositiveInf()"
 			}
 		case "NaN":
-			val = "goja.NaN()"
+			val = "sobek.NaN()"
 		default:
 			panic(posErrorf(c.Pos(), "constant value kind %s", c.Value.Kind))
 		}

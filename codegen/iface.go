@@ -695,7 +695,7 @@ func (x *ifaceGen) emitConstructors() {
 			panic(err)
 		}
 		w("\t\tConstructorLength: %d,\n", eff.minArgs)
-		w("\t\tConstructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n")
+		w("\t\tConstructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {\n")
 		g.emitConstructorDispatch(b, it, s, eff)
 		w("\t\t},\n")
 	}
@@ -707,7 +707,7 @@ func (x *ifaceGen) emitConstructors() {
 			if err != nil {
 				panic(err)
 			}
-			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {\n", s.name, eff.minArgs)
+			w("\t\t\t{Name: %q, Length: %d, Call: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {\n", s.name, eff.minArgs)
 			g.emitConstructorDispatch(b, it, s, eff)
 			w("\t\t\t}},\n")
 		}
@@ -737,7 +737,7 @@ func (x *ifaceGen) emitMembers() {
 		exp, sec, coi := memberExposure(s.ops[0].mi)
 		unf := hasAttr(s.ops[0].mi.Member.Attributes().List, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
 		w("\t\t\t{Name: %q, Kind: webidl.Operation%s, Length: %d,\n", s.name, memberFlags(s.static, unf, exp, sec, coi), eff.minArgs)
-		w("\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n")
+		w("\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n")
 		promise := false
 		for _, op := range s.ops {
 			if rt := g.mustType(op.ret); rt.cat == catPromise {
@@ -745,7 +745,7 @@ func (x *ifaceGen) emitMembers() {
 			}
 		}
 		if promise {
-			w("\t\t\t\t\treturn r.PromiseOperation(func() goja.Value {\n")
+			w("\t\t\t\t\treturn r.PromiseOperation(func() sobek.Value {\n")
 		}
 		if !s.static {
 			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n", n, it.Name)
@@ -790,21 +790,21 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 		w("\t\t\t{Name: %q, Kind: webidl.Attribute%s,\n", a.Name, memberFlags(false, false, exp, sec, coi))
 		create := fmt.Sprintf(`func() *webidl.ObservableArray {
 					self := webidl.Self[%sMethods](r, this, %q)
-					return r.NewObservableArray(func(v goja.Value) goja.Value { return %s(r, %s(r, v)) },
-						func(i uint32, v goja.Value) {
+					return r.NewObservableArray(func(v sobek.Value) sobek.Value { return %s(r, %s(r, v)) },
+						func(i uint32, v sobek.Value) {
 							if err := self.%s(i, %s(r, v)); err != nil {
 								r.Throw(err)
 							}
 						},
-						func(i uint32, v goja.Value) {
+						func(i uint32, v sobek.Value) {
 							if err := self.%s(i, %s(r, v)); err != nil {
 								r.Throw(err)
 							}
 						})
 				}`, n, it.Name, g.to(el), g.from(el), ai.getter, g.from(el), ai.setter, g.from(el))
-		w("\t\t\t\tGet: func(r *webidl.Realm, this goja.Value) goja.Value {\n\t\t\t\t\treturn r.ObservableArrayAttribute(this, %q, %s).Object\n\t\t\t\t},\n", a.Name, create)
+		w("\t\t\t\tGet: func(r *webidl.Realm, this sobek.Value) sobek.Value {\n\t\t\t\t\treturn r.ObservableArrayAttribute(this, %q, %s).Object\n\t\t\t\t},\n", a.Name, create)
 		if !a.Readonly {
-			w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n\t\t\t\t\tarr := r.ObservableArrayAttribute(this, %q, %s)\n\t\t\t\t\tvar vals []goja.Value\n\t\t\t\t\tr.ToSequence(v, func(x goja.Value) { vals = append(vals, x) })\n\t\t\t\t\tarr.Replace(vals)\n\t\t\t\t},\n", a.Name, create)
+			w("\t\t\t\tSet: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {\n\t\t\t\t\tarr := r.ObservableArrayAttribute(this, %q, %s)\n\t\t\t\t\tvar vals []sobek.Value\n\t\t\t\t\tr.ToSequence(v, func(x sobek.Value) { vals = append(vals, x) })\n\t\t\t\t\tarr.Replace(vals)\n\t\t\t\t},\n", a.Name, create)
 		}
 		w("\t\t\t},\n")
 		return
@@ -814,13 +814,13 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 	lenient := hasAttr(attrs, "LegacyLenientThis")
 	w("\t\t\t{Name: %q, Kind: webidl.Attribute%s,\n", a.Name, memberFlags(ai.static, unf, exp, sec, coi))
 	// Getter.
-	w("\t\t\t\tGet: func(r *webidl.Realm, this goja.Value) goja.Value {\n")
+	w("\t\t\t\tGet: func(r *webidl.Realm, this sobek.Value) sobek.Value {\n")
 	promise := ai.ti.cat == catPromise
 	if promise {
-		w("\t\t\t\t\treturn r.PromiseOperation(func() goja.Value {\n")
+		w("\t\t\t\t\treturn r.PromiseOperation(func() sobek.Value {\n")
 	}
 	if lenient && !ai.static {
-		w("\t\t\t\t\tif _, ok := r.Implements(webidl.AnyValue(this), %q); !ok && !webidl.IsNullish(this) {\n\t\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t\t}\n", it.Name)
+		w("\t\t\t\t\tif _, ok := r.Implements(webidl.AnyValue(this), %q); !ok && !webidl.IsNullish(this) {\n\t\t\t\t\t\treturn sobek.Undefined()\n\t\t\t\t\t}\n", it.Name)
 	}
 	body := ""
 	if ai.static {
@@ -830,7 +830,7 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 	}
 	body += fmt.Sprintf("if err != nil {\n\tr.Throw(err)\n}\nreturn %s(r, res)\n", g.to(ai.ti))
 	if hasAttr(attrs, "SameObject") && !ai.static {
-		w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\treturn r.CachedAttribute(this, %q, func() goja.Value {\n\t\t\t\t\t\tres, err := self.%s()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn %s(r, res)\n\t\t\t\t\t})\n", n, it.Name, a.Name, ai.getter, g.to(ai.ti))
+		w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\treturn r.CachedAttribute(this, %q, func() sobek.Value {\n\t\t\t\t\t\tres, err := self.%s()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn %s(r, res)\n\t\t\t\t\t})\n", n, it.Name, a.Name, ai.getter, g.to(ai.ti))
 	} else {
 		b.WriteString(body)
 	}
@@ -841,7 +841,7 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 	// Setter.
 	switch {
 	case !a.Readonly:
-		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n")
+		w("\t\t\t\tSet: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {\n")
 		if lenient && !ai.static {
 			w("\t\t\t\t\tif _, ok := r.Implements(webidl.AnyValue(this), %q); !ok && !webidl.IsNullish(this) {\n\t\t\t\t\t\treturn\n\t\t\t\t\t}\n", it.Name)
 		}
@@ -852,12 +852,12 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 		}
 		w("\t\t\t\t},\n")
 	case hasAttr(attrs, "Replaceable"):
-		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n\t\t\t\t\tr.This(this, %q)\n\t\t\t\t\tif err := r.ThisObject(this).DefineDataProperty(%q, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t},\n", it.Name, a.Name)
+		w("\t\t\t\tSet: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {\n\t\t\t\t\tr.This(this, %q)\n\t\t\t\t\tif err := r.ThisObject(this).DefineDataProperty(%q, v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t},\n", it.Name, a.Name)
 	case getAttr(attrs, "PutForwards") != nil:
 		fwd := getAttr(attrs, "PutForwards").RHS.Value
-		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {\n\t\t\t\t\tr.This(this, %q)\n\t\t\t\t\tq, ok := r.ThisObject(this).Get(%q).(*goja.Object)\n\t\t\t\t\tif !ok {\n\t\t\t\t\t\tr.ThrowTypeError(\"%s.%s is not an object\")\n\t\t\t\t\t}\n\t\t\t\t\tif err := q.Set(%q, v); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t},\n", it.Name, a.Name, it.Name, a.Name, fwd)
+		w("\t\t\t\tSet: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {\n\t\t\t\t\tr.This(this, %q)\n\t\t\t\t\tq, ok := r.ThisObject(this).Get(%q).(*sobek.Object)\n\t\t\t\t\tif !ok {\n\t\t\t\t\t\tr.ThrowTypeError(\"%s.%s is not an object\")\n\t\t\t\t\t}\n\t\t\t\t\tif err := q.Set(%q, v); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t},\n", it.Name, a.Name, it.Name, a.Name, fwd)
 	case hasAttr(attrs, "LegacyLenientSetter"):
-		w("\t\t\t\tSet: func(r *webidl.Realm, this goja.Value, v goja.Value) {},\n")
+		w("\t\t\t\tSet: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {},\n")
 	}
 	w("\t\t\t},\n")
 }
@@ -869,7 +869,7 @@ func (g *Generator) emitConstructorDispatch(b *bytes.Buffer, it *Interface, s *o
 	var body bytes.Buffer
 	g.emitDispatch(&body, it, s, eff)
 	if usesIdent(body.Bytes(), "call") {
-		b.WriteString("\t\t\tcall := goja.FunctionCall{This: newTarget, Arguments: args}\n")
+		b.WriteString("\t\t\tcall := sobek.FunctionCall{This: newTarget, Arguments: args}\n")
 	}
 	b.Write(body.Bytes())
 }
@@ -891,7 +891,7 @@ func usesIdent(src []byte, id string) bool {
 }
 
 // emitDispatch writes the overload resolution and the call of the
-// selected operation; it returns a goja.Value (or the implementation for
+// selected operation; it returns a sobek.Value (or the implementation for
 // constructors). In scope: r, call, self (regular operations).
 func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *effective) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
@@ -910,7 +910,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		var ob bytes.Buffer
 		b = &ob
 		w = func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-		w("\t\t\t\t\tcall%d := func() %s {\n", i, map[bool]string{true: "any", false: "goja.Value"}[s.ctor])
+		w("\t\t\t\t\tcall%d := func() %s {\n", i, map[bool]string{true: "any", false: "sobek.Value"}[s.ctor])
 		var names []string
 		if s.ctor || s.static {
 			names = append(names, "r")
@@ -957,7 +957,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		case s.ctor:
 			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn res\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
 		case ret.cat == catUndefined:
-			w("\t\t\t\t\t\tif err := %s.%s(%s); err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
+			w("\t\t\t\t\t\tif err := %s.%s(%s); err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn sobek.Undefined()\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "))
 		default:
 			w("\t\t\t\t\t\tres, err := %s.%s(%s)\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn %s(r, res)\n\t\t\t\t\t}\n", recv, op.method, strings.Join(names, ", "), g.to(ret))
 		}
@@ -1010,7 +1010,7 @@ func (g *Generator) emitStringifier(b *bytes.Buffer, it *Interface, mi *MemberIn
 	n := GoName(it.Name)
 	exp, sec, coi := memberExposure(mi)
 	unf := hasAttr(mi.Member.Attributes().List, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
-	fmt.Fprintf(b, "\t\t\t{Name: \"toString\", Kind: webidl.Operation%s, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n", memberFlags(false, unf, exp, sec, coi), n, it.Name)
+	fmt.Fprintf(b, "\t\t\t{Name: \"toString\", Kind: webidl.Operation%s, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n", memberFlags(false, unf, exp, sec, coi), n, it.Name)
 	switch mem := mi.Member.(type) {
 	case *idl.Attribute:
 		var ai *attrInfo
@@ -1102,7 +1102,7 @@ func (g *Generator) emitDefaultToJSON(b *bytes.Buffer, it *Interface) {
 	// The operation itself is generated from the IDL's toJSON (its
 	// Methods entry); [Default] means the binding supplies the body, so
 	// the Methods method is still declared but the Op below overrides it.
-	fmt.Fprintf(b, "\t\t\t{Name: \"toJSON\", Kind: webidl.Operation, Alias: \"\", Length: 0, Exposed: nil,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tr.This(call.This, %q)\n\t\t\t\t\tthis := r.ThisObject(call.This)\n\t\t\t\t\tout := r.VM.NewObject()\n\t\t\t\t\tfor _, name := range %s {\n\t\t\t\t\t\t_ = out.Set(name, this.Get(name))\n\t\t\t\t\t}\n\t\t\t\t\treturn out\n\t\t\t\t}},\n", it.Name, strings.Replace(goStrings(names), "nil", "[]string{}", 1))
+	fmt.Fprintf(b, "\t\t\t{Name: \"toJSON\", Kind: webidl.Operation, Alias: \"\", Length: 0, Exposed: nil,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\tr.This(call.This, %q)\n\t\t\t\t\tthis := r.ThisObject(call.This)\n\t\t\t\t\tout := r.VM.NewObject()\n\t\t\t\t\tfor _, name := range %s {\n\t\t\t\t\t\t_ = out.Set(name, this.Get(name))\n\t\t\t\t\t}\n\t\t\t\t\treturn out\n\t\t\t\t}},\n", it.Name, strings.Replace(goStrings(names), "nil", "[]string{}", 1))
 }
 
 func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Iterable) {
@@ -1134,7 +1134,7 @@ func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Itera
 		}
 		_ = decls
 		mk := func(name, alias string, length int) {
-			w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: %d, Alias: %q,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n%s\t\t\t\t\tai, err := self.AsyncIterate(%s)\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.NewAsyncIterator(%q, ai)\n\t\t\t\t}},\n",
+			w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: %d, Alias: %q,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n%s\t\t\t\t\tai, err := self.AsyncIterate(%s)\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.NewAsyncIterator(%q, ai)\n\t\t\t\t}},\n",
 				name, length, alias, n, it.Name, conv.String(), strings.Join(names, ", "), it.Name)
 		}
 		length := 0
@@ -1157,9 +1157,9 @@ func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Itera
 	k, v := g.mustType(iter.Key), g.mustType(iter.Value)
 	pairs := fmt.Sprintf("func() []webidl.Pair {\n\t\t\t\t\t\tkvs, err := self.IterablePairs()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\tout := make([]webidl.Pair, len(kvs))\n\t\t\t\t\t\tfor i, kv := range kvs {\n\t\t\t\t\t\t\tout[i] = webidl.Pair{Key: %s(r, kv.Key), Value: %s(r, kv.Value)}\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn out\n\t\t\t\t\t}", g.to(k), g.to(v))
 	for _, x := range []struct{ name, kind string }{{"entries", "webidl.IterateKeyValue"}, {"keys", "webidl.IterateKeys"}, {"values", "webidl.IterateValues"}} {
-		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\treturn r.NewPairIterator(%q, %s, %s)\n\t\t\t\t}},\n", x.name, n, it.Name, it.Name, x.kind, pairs)
+		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\treturn r.NewPairIterator(%q, %s, %s)\n\t\t\t\t}},\n", x.name, n, it.Name, it.Name, x.kind, pairs)
 	}
-	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", n, it.Name, pairs)
+	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", n, it.Name, pairs)
 	w("\t\t\t{Name: \"entries\", Symbol: \"iterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"entries\"},\n")
 }
 
@@ -1169,24 +1169,24 @@ func (g *Generator) emitMaplike(b *bytes.Buffer, it *Interface, ml *idl.Maplike)
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	entries := fmt.Sprintf("func() []webidl.Pair {\n\t\t\t\t\t\tkvs, err := self.MaplikeEntries()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\tout := make([]webidl.Pair, len(kvs))\n\t\t\t\t\t\tfor i, kv := range kvs {\n\t\t\t\t\t\t\tout[i] = webidl.Pair{Key: %s(r, kv.Key), Value: %s(r, kv.Value)}\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn out\n\t\t\t\t\t}", g.to(k), g.to(v))
 	self := fmt.Sprintf("self := webidl.Self[%sMethods](r, call.This, %q)\n", n, it.Name)
-	w("\t\t\t{Name: \"size\", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this goja.Value) goja.Value {\n\t\t\t\tcall := goja.FunctionCall{This: this}\n\t\t\t\t%s\t\t\t\treturn r.VM.ToValue(len((%s)()))\n\t\t\t}},\n", self, entries)
+	w("\t\t\t{Name: \"size\", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {\n\t\t\t\tcall := sobek.FunctionCall{This: this}\n\t\t\t\t%s\t\t\t\treturn r.VM.ToValue(len((%s)()))\n\t\t\t}},\n", self, entries)
 	for _, x := range []struct{ name, kind string }{{"entries", "webidl.IterateKeyValue"}, {"keys", "webidl.IterateKeys"}, {"values", "webidl.IterateValues"}} {
-		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, %s, %s)\n\t\t\t\t}},\n", x.name, self, it.Name, x.kind, entries)
+		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, %s, %s)\n\t\t\t\t}},\n", x.name, self, it.Name, x.kind, entries)
 	}
 	w("\t\t\t{Name: \"entries\", Symbol: \"iterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"entries\"},\n")
-	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", self, entries)
+	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", self, entries)
 	for _, op := range []string{"get", "has"} {
-		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tkey := %s(r, %s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tfor _, p := range (%s)() {\n\t\t\t\t\t\tif p.Key.SameAs(key) {\n", op, self, g.to(k), g.from(k), entries)
+		w("\t\t\t{Name: %q, Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tkey := %s(r, %s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tfor _, p := range (%s)() {\n\t\t\t\t\t\tif p.Key.SameAs(key) {\n", op, self, g.to(k), g.from(k), entries)
 		if op == "get" {
-			w("\t\t\t\t\t\t\treturn p.Value\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t}},\n")
+			w("\t\t\t\t\t\t\treturn p.Value\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn sobek.Undefined()\n\t\t\t\t}},\n")
 		} else {
 			w("\t\t\t\t\t\t\treturn r.VM.ToValue(true)\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(false)\n\t\t\t\t}},\n")
 		}
 	}
 	if !ml.Readonly {
-		w("\t\t\t{Name: \"set\", Kind: webidl.Operation, Length: 2,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.MaplikeSet(%s(r, webidl.AnyValue(webidl.Arg(call, 0))), %s(r, webidl.AnyValue(webidl.Arg(call, 1)))); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn call.This\n\t\t\t\t}},\n", self, g.from(k), g.from(v))
-		w("\t\t\t{Name: \"delete\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tok, err := self.MaplikeDelete(%s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(ok)\n\t\t\t\t}},\n", self, g.from(k))
-		w("\t\t\t{Name: \"clear\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.MaplikeClear(); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t}},\n", self)
+		w("\t\t\t{Name: \"set\", Kind: webidl.Operation, Length: 2,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.MaplikeSet(%s(r, webidl.AnyValue(webidl.Arg(call, 0))), %s(r, webidl.AnyValue(webidl.Arg(call, 1)))); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn call.This\n\t\t\t\t}},\n", self, g.from(k), g.from(v))
+		w("\t\t\t{Name: \"delete\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tok, err := self.MaplikeDelete(%s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(ok)\n\t\t\t\t}},\n", self, g.from(k))
+		w("\t\t\t{Name: \"clear\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.MaplikeClear(); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn sobek.Undefined()\n\t\t\t\t}},\n", self)
 	}
 }
 
@@ -1196,17 +1196,17 @@ func (g *Generator) emitSetlike(b *bytes.Buffer, it *Interface, sl *idl.Setlike)
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	entries := fmt.Sprintf("func() []webidl.Pair {\n\t\t\t\t\t\tvals, err := self.SetlikeValues()\n\t\t\t\t\t\tif err != nil {\n\t\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t\t}\n\t\t\t\t\t\tout := make([]webidl.Pair, len(vals))\n\t\t\t\t\t\tfor i, x := range vals {\n\t\t\t\t\t\t\tjv := %s(r, x)\n\t\t\t\t\t\t\tout[i] = webidl.Pair{Key: jv, Value: jv}\n\t\t\t\t\t\t}\n\t\t\t\t\t\treturn out\n\t\t\t\t\t}", g.to(v))
 	self := fmt.Sprintf("self := webidl.Self[%sMethods](r, call.This, %q)\n", n, it.Name)
-	w("\t\t\t{Name: \"size\", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this goja.Value) goja.Value {\n\t\t\t\tcall := goja.FunctionCall{This: this}\n\t\t\t\t%s\t\t\t\treturn r.VM.ToValue(len((%s)()))\n\t\t\t}},\n", self, entries)
-	w("\t\t\t{Name: \"entries\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, webidl.IterateKeyValue, %s)\n\t\t\t\t}},\n", self, it.Name, entries)
-	w("\t\t\t{Name: \"values\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, webidl.IterateValues, %s)\n\t\t\t\t}},\n", self, it.Name, entries)
+	w("\t\t\t{Name: \"size\", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {\n\t\t\t\tcall := sobek.FunctionCall{This: this}\n\t\t\t\t%s\t\t\t\treturn r.VM.ToValue(len((%s)()))\n\t\t\t}},\n", self, entries)
+	w("\t\t\t{Name: \"entries\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, webidl.IterateKeyValue, %s)\n\t\t\t\t}},\n", self, it.Name, entries)
+	w("\t\t\t{Name: \"values\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.NewPairIterator(%q, webidl.IterateValues, %s)\n\t\t\t\t}},\n", self, it.Name, entries)
 	w("\t\t\t{Name: \"values\", Symbol: \"iterator\", NotEnumerable: true, Kind: webidl.Operation, Alias: \"values\"},\n")
 	w("\t\t\t{Name: \"keys\", Kind: webidl.Operation, Alias: \"values\"},\n")
-	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", self, entries)
-	w("\t\t\t{Name: \"has\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tkey := %s(r, %s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tfor _, p := range (%s)() {\n\t\t\t\t\t\tif p.Key.SameAs(key) {\n\t\t\t\t\t\t\treturn r.VM.ToValue(true)\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(false)\n\t\t\t\t}},\n", self, g.to(v), g.from(v), entries)
+	w("\t\t\t{Name: \"forEach\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\treturn r.PairForEach(call.This, call, %s)\n\t\t\t\t}},\n", self, entries)
+	w("\t\t\t{Name: \"has\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tkey := %s(r, %s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tfor _, p := range (%s)() {\n\t\t\t\t\t\tif p.Key.SameAs(key) {\n\t\t\t\t\t\t\treturn r.VM.ToValue(true)\n\t\t\t\t\t\t}\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(false)\n\t\t\t\t}},\n", self, g.to(v), g.from(v), entries)
 	if !sl.Readonly {
-		w("\t\t\t{Name: \"add\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.SetlikeAdd(%s(r, webidl.AnyValue(webidl.Arg(call, 0)))); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn call.This\n\t\t\t\t}},\n", self, g.from(v))
-		w("\t\t\t{Name: \"delete\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tok, err := self.SetlikeDelete(%s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(ok)\n\t\t\t\t}},\n", self, g.from(v))
-		w("\t\t\t{Name: \"clear\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.SetlikeClear(); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn goja.Undefined()\n\t\t\t\t}},\n", self)
+		w("\t\t\t{Name: \"add\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.SetlikeAdd(%s(r, webidl.AnyValue(webidl.Arg(call, 0)))); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn call.This\n\t\t\t\t}},\n", self, g.from(v))
+		w("\t\t\t{Name: \"delete\", Kind: webidl.Operation, Length: 1,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tok, err := self.SetlikeDelete(%s(r, webidl.AnyValue(webidl.Arg(call, 0))))\n\t\t\t\t\tif err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn r.VM.ToValue(ok)\n\t\t\t\t}},\n", self, g.from(v))
+		w("\t\t\t{Name: \"clear\", Kind: webidl.Operation, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\t%s\t\t\t\t\tif err := self.SetlikeClear(); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n\t\t\t\t\treturn sobek.Undefined()\n\t\t\t\t}},\n", self)
 	}
 }
 

@@ -137,20 +137,20 @@ func (g *Generator) emitLegacy(b *bytes.Buffer, it *Interface, getters, setters,
 		idx := g.mustType(sp.op.Arguments[0].Type)
 		ret := g.mustType(sp.op.ReturnType)
 		w("\t\t\tIndexedLength: func(r *webidl.Realm, impl any) uint32 {\n\t\t\t\tn, err := impl.(%sMethods).IndexedLength()\n\t\t\t\tif err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t\treturn n\n\t\t\t},\n", n)
-		w("\t\t\tIndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {\n\t\t\t\tv, err := impl.(%sMethods).%s(%s(r, r.VM.ToValue(i)))\n\t\t\t\tif err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t\treturn %s(r, v)\n\t\t\t},\n", n, sp.method, g.from(idx), g.to(ret))
+		w("\t\t\tIndexedGet: func(r *webidl.Realm, impl any, i uint32) sobek.Value {\n\t\t\t\tv, err := impl.(%sMethods).%s(%s(r, r.VM.ToValue(i)))\n\t\t\t\tif err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t\treturn %s(r, v)\n\t\t\t},\n", n, sp.method, g.from(idx), g.to(ret))
 		if st := setters["indexed"]; st != nil {
 			val := g.mustType(st.op.Arguments[len(st.op.Arguments)-1].Type)
-			w("\t\t\tIndexedSet: func(r *webidl.Realm, impl any, i uint32, v goja.Value) {\n\t\t\t\tif err := impl.(%sMethods).%s(%s(r, r.VM.ToValue(i)), %s(r, v)); err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t},\n", n, st.method, g.from(idx), g.from(val))
+			w("\t\t\tIndexedSet: func(r *webidl.Realm, impl any, i uint32, v sobek.Value) {\n\t\t\t\tif err := impl.(%sMethods).%s(%s(r, r.VM.ToValue(i)), %s(r, v)); err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t},\n", n, st.method, g.from(idx), g.from(val))
 		}
 	}
 	if sp := getters["named"]; sp != nil {
 		key := g.mustType(sp.op.Arguments[0].Type)
 		ret := g.mustType(sp.op.ReturnType)
 		w("\t\t\tNamedNames: func(r *webidl.Realm, impl any) []string {\n\t\t\t\tnames, err := impl.(%sMethods).SupportedPropertyNames()\n\t\t\t\tif err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t\tout := make([]string, len(names))\n\t\t\t\tfor i, s := range names {\n\t\t\t\t\tout[i] = string(s)\n\t\t\t\t}\n\t\t\t\treturn out\n\t\t\t},\n", n)
-		w("\t\t\tNamedGet: func(r *webidl.Realm, impl any, name string) goja.Value {\n\t\t\t\tv, err := impl.(%sMethods).%s(%s(r, webidl.StringValue(name)))\n\t\t\t\tif err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t\treturn %s(r, v)\n\t\t\t},\n", n, sp.method, g.from(key), g.to(ret))
+		w("\t\t\tNamedGet: func(r *webidl.Realm, impl any, name string) sobek.Value {\n\t\t\t\tv, err := impl.(%sMethods).%s(%s(r, webidl.StringValue(name)))\n\t\t\t\tif err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t\treturn %s(r, v)\n\t\t\t},\n", n, sp.method, g.from(key), g.to(ret))
 		if st := setters["named"]; st != nil {
 			val := g.mustType(st.op.Arguments[len(st.op.Arguments)-1].Type)
-			w("\t\t\tNamedSet: func(r *webidl.Realm, impl any, name string, v goja.Value) {\n\t\t\t\tif err := impl.(%sMethods).%s(%s(r, webidl.StringValue(name)), %s(r, v)); err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t},\n", n, st.method, g.from(key), g.from(val))
+			w("\t\t\tNamedSet: func(r *webidl.Realm, impl any, name string, v sobek.Value) {\n\t\t\t\tif err := impl.(%sMethods).%s(%s(r, webidl.StringValue(name)), %s(r, v)); err != nil {\n\t\t\t\t\tr.Throw(err)\n\t\t\t\t}\n\t\t\t},\n", n, st.method, g.from(key), g.from(val))
 		}
 		if dl := deleters["named"]; dl != nil {
 			ret := g.mustType(dl.op.ReturnType)

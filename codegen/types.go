@@ -351,7 +351,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 	name := t.Name
 	switch name {
 	case "any":
-		return &tinfo{t: t, key: "Any", goType: "goja.Value", nilable: true, cat: catAny}, nil
+		return &tinfo{t: t, key: "Any", goType: "sobek.Value", nilable: true, cat: catAny}, nil
 	case "undefined":
 		return &tinfo{t: t, key: "Undefined", goType: "webidl.Undefined", cat: catUndefined}, nil
 	case "boolean":
@@ -369,9 +369,9 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 	case "ByteString":
 		return &tinfo{t: t, key: "ByteString", goType: "webidl.ByteString", cat: catString}, nil
 	case "object":
-		return &tinfo{t: t, key: "Object", goType: "*goja.Object", nilable: true, cat: catObject}, nil
+		return &tinfo{t: t, key: "Object", goType: "*sobek.Object", nilable: true, cat: catObject}, nil
 	case "symbol":
-		return &tinfo{t: t, key: "Symbol", goType: "*goja.Symbol", nilable: true, cat: catSymbol}, nil
+		return &tinfo{t: t, key: "Symbol", goType: "*sobek.Symbol", nilable: true, cat: catSymbol}, nil
 	}
 	if gt, ok := integerGo[name]; ok {
 		return &tinfo{t: t, key: GoName(name) + modeKey, goType: gt, cat: catNumeric, numericKind: name}, nil

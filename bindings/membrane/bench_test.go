@@ -3,21 +3,21 @@ package membrane
 import (
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // benchLoop runs body (an expression using i) b.N times in a JavaScript
 // loop of runtime vm, after setup.
-func benchLoop(b *testing.B, vm *goja.Runtime, setup, body string) {
+func benchLoop(b *testing.B, vm *sobek.Runtime, setup, body string) {
 	b.Helper()
 	run(b, vm, setup)
-	f, ok := goja.AssertFunction(run(b, vm, `(function (n) { let s = 0; for (let i = 0; i < n; i++) { s += `+body+`; } return s; })`))
+	f, ok := sobek.AssertFunction(run(b, vm, `(function (n) { let s = 0; for (let i = 0; i < n; i++) { s += `+body+`; } return s; })`))
 	if !ok {
 		b.Fatal("no loop function")
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	if _, err := f(goja.Undefined(), vm.ToValue(b.N)); err != nil {
+	if _, err := f(sobek.Undefined(), vm.ToValue(b.N)); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -77,7 +77,7 @@ func BenchmarkWrapper(b *testing.B) {
 	})
 	b.Run("go-wrap-new", func(b *testing.B) {
 		p := newPair(b)
-		objs := make([]goja.Value, b.N)
+		objs := make([]sobek.Value, b.N)
 		for i := range objs {
 			objs[i] = p.a.NewObject()
 		}

@@ -66,17 +66,17 @@ func TestSameAsLocal(t *testing.T) {
 	}
 }
 
-// TestForInInherited pins a goja limitation: for-in checks the
+// TestForInInherited pins a sobek limitation: for-in checks the
 // enumerability of an inherited key on the object iterated instead of on
 // the prototype it came from, so enumerable properties inherited from a
 // wrapped prototype are skipped (a browser lists them). Own properties
-// are listed. If this test fails, goja was fixed: update the package doc.
+// are listed. If this test fails, sobek was fixed: update the package doc.
 func TestForInInherited(t *testing.T) {
 	p := newPair(t)
 	run(t, p.a, `function F() { this.own = 1; } F.prototype.inherited = 2; var made = new F();`)
 	got := run(t, p.b, `(() => { const r = []; for (const k in frame.made) r.push(k); return r.join(); })()`).String()
 	if got != "own" {
-		t.Errorf("for-in over a wrapper gave %q; goja's for-in changed, update the package doc", got)
+		t.Errorf("for-in over a wrapper gave %q; sobek's for-in changed, update the package doc", got)
 	}
 	if inA := run(t, p.a, `(() => { const r = []; for (const k in made) r.push(k); return r.join(); })()`).String(); inA != "own,inherited" {
 		t.Errorf("for-in in A gave %q", inA)

@@ -1,10 +1,10 @@
-// Package membrane lets the goja runtimes of one agent reach each other's
+// Package membrane lets the sobek runtimes of one agent reach each other's
 // objects synchronously, the way the realms of one similar-origin window
 // agent (a page, its same-origin iframes, its popups and their openers) do
 // in a browser.
 //
-// goja has no multiple realms per runtime, so each window keeps its own
-// goja.Runtime; a Membrane joins them. A value of runtime A handed to
+// sobek has no multiple realms per runtime, so each window keeps its own
+// sobek.Runtime; a Membrane joins them. A value of runtime A handed to
 // runtime B (Wrap) is a Proxy of B whose traps forward every operation to
 // the A object and wrap every value that crosses, in either direction:
 // arguments, this, return values, thrown values, property values and
@@ -27,12 +27,12 @@
 //	orig, vm := m.Unwrap(v)         // the object behind a wrapper, e.g. to clone it
 //
 // A value given to Wrap must belong to the runtime it is said to come from
-// (goja does not tell an object's runtime); values reached through
+// (sobek does not tell an object's runtime); values reached through
 // wrappers always do.
 //
 // # Wrappers
 //
-// Primitives pass by value. goja's symbols are not bound to a runtime and
+// Primitives pass by value. sobek's symbols are not bound to a runtime and
 // its well-known symbols are process-wide, so symbols pass as they are
 // (Symbol.iterator in B is Symbol.iterator in A, as in browsers, where
 // symbols are shared by an agent's realms); a symbol registered with
@@ -70,11 +70,11 @@
 //
 // A value thrown in A while B calls through the membrane is rethrown in B,
 // wrapped: a DOMException of A is not instanceof B's DOMException but is
-// instanceof frame.DOMException, as in browsers. Uncatchable goja errors
+// instanceof frame.DOMException, as in browsers. Uncatchable sobek errors
 // in A (A interrupted, A's stack overflow) reach B as a catchable GoError.
 // Nested crossings are bounded by Membrane.MaxDepth (a RangeError in the
 // runtime that crossed), because every crossing uses Go stack, which
-// goja's per-runtime SetMaxCallStackSize does not see.
+// sobek's per-runtime SetMaxCallStackSize does not see.
 //
 // # Promises and microtasks
 //
@@ -84,9 +84,9 @@
 // path (two extra ticks), as await of another realm's promise does in
 // browsers.
 //
-// A browser has one microtask queue per agent; goja has one job queue per
+// A browser has one microtask queue per agent; sobek has one job queue per
 // runtime and runs it when the outermost call into that runtime returns —
-// so a plain call from B into an idle A (goja.AssertFunction) would run
+// so a plain call from B into an idle A (sobek.AssertFunction) would run
 // A's promise reactions at once, in the middle of B's script. The
 // membrane therefore enters A with JavaScript on A's stack (a getter of
 // its own calls the crossing code), so A's queue does not run on return,
@@ -128,19 +128,19 @@
 // HTML says: no prototype, always extensible, preventExtensions fails,
 // ownKeys is CrossOriginOwnPropertyKeys.
 //
-// # goja workarounds
+// # sobek workarounds
 //
-// goja's Function.prototype[@@hasInstance] throws when this is a Proxy
+// sobek's Function.prototype[@@hasInstance] throws when this is a Proxy
 // (proxies lack its internal hasInstance), so each runtime's
 // Function.prototype[@@hasInstance], seen from another runtime, is a
 // membrane function that runs OrdinaryHasInstance in the right runtime:
 // `x instanceof frame.Foo` and `x instanceof (class extends frame.Foo {})`
 // both work; frame.Function.prototype[Symbol.hasInstance] is therefore not
-// === the original. goja (the version in go.mod) inverts the Proxy
+// === the original. sobek (the version in go.mod) inverts the Proxy
 // invariant comparison of a non-configurable accessor's get/set; the
 // membrane probes for it once and gives the shadow stand-in accessors.
 //
-// Known limitation (goja): for-in checks the enumerability of an inherited
+// Known limitation (sobek): for-in checks the enumerability of an inherited
 // key on the object iterated rather than on the prototype that has it, so
 // for-in over a wrapper lists its own enumerable properties but not those
 // inherited from wrapped prototypes (for (k in frame.navigator) lists

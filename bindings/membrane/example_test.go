@@ -3,16 +3,16 @@ package membrane_test
 import (
 	"fmt"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/membrane"
+	"github.com/grafana/sobek"
 )
 
 // Two runtimes of one agent: the parent reaches the frame's objects
 // synchronously; functions, exceptions and promises cross.
 func Example() {
-	parent, frame := goja.New(), goja.New()
+	parent, frame := sobek.New(), sobek.New()
 	m := membrane.New()
-	for _, vm := range []*goja.Runtime{parent, frame} {
+	for _, vm := range []*sobek.Runtime{parent, frame} {
 		if err := m.Add(vm); err != nil {
 			panic(err)
 		}

@@ -9,16 +9,16 @@ import (
 	"unsafe"
 	"weak"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
-// Membrane joins the goja runtimes of one agent: a value of one runtime can
+// Membrane joins the sobek runtimes of one agent: a value of one runtime can
 // be wrapped for use in another, and every value crossing through a wrapper
 // is wrapped in turn. All runtimes of a Membrane, and the Membrane itself,
 // must be used on one goroutine (the agent's event loop); only the garbage
 // collector's cleanups touch its caches from elsewhere, under a mutex.
 type Membrane struct {
-	realms map[*goja.Runtime]*realm
+	realms map[*sobek.Runtime]*realm
 	dirs   map[dirKey]*direction
 
 	// mu guards the weak caches below and in every direction: runtime
@@ -31,7 +31,7 @@ type Membrane struct {
 	// MaxDepth bounds nested crossings (DefaultMaxDepth unless set): a
 	// crossing beyond it throws a RangeError in the runtime that crossed,
 	// as endless recursion between windows does in browsers. Each
-	// crossing uses Go stack, which goja's SetMaxCallStackSize, counting
+	// crossing uses Go stack, which sobek's SetMaxCallStackSize, counting
 	// per runtime, does not bound.
 	MaxDepth int
 	depth    int
@@ -42,15 +42,15 @@ const DefaultMaxDepth = 1000
 
 type dirKey struct{ from, to *realm }
 
-// addr is the identity of an object as a map key. goja objects live on
+// addr is the identity of an object as a map key. sobek objects live on
 // the heap and Go's collector does not move objects, so an address is
 // stable while the object lives; the maps keyed by addresses hold weak
 // pointers to the wrapper, which holds the object, and every hit is
 // checked against the object itself, so a reused address cannot alias.
-func addr(o *goja.Object) uintptr { return uintptr(unsafe.Pointer(o)) }
+func addr(o *sobek.Object) uintptr { return uintptr(unsafe.Pointer(o)) }
 
 // wrapperOf returns the wrapper whose proxy is o, if o is one.
-func (m *Membrane) wrapperOf(o *goja.Object) *wrapper {
+func (m *Membrane) wrapperOf(o *sobek.Object) *wrapper {
 	m.mu.Lock()
 	w := m.wrappers[addr(o)].Value()
 	m.mu.Unlock()
@@ -63,7 +63,7 @@ func (m *Membrane) wrapperOf(o *goja.Object) *wrapper {
 // New returns an empty membrane.
 func New() *Membrane {
 	return &Membrane{
-		realms:   map[*goja.Runtime]*realm{},
+		realms:   map[*sobek.Runtime]*realm{},
 		dirs:     map[dirKey]*direction{},
 		wrappers: map[uintptr]weak.Pointer[wrapper]{},
 		MaxDepth: DefaultMaxDepth,
@@ -78,7 +78,7 @@ var ErrNotAdded = errors.New("membrane: runtime not added to the membrane")
 // functions, Promise.prototype.then, Symbol.for/keyFor) from its global
 // object, so call it before any untrusted script runs in vm — right after
 // the realm is created. If vm is idle, its pending jobs run.
-func (m *Membrane) Add(vm *goja.Runtime) error {
+func (m *Membrane) Add(vm *sobek.Runtime) error {
 	if _, ok := m.realms[vm]; ok {
 		return nil
 	}
@@ -95,7 +95,7 @@ func (m *Membrane) Add(vm *goja.Runtime) error {
 // usable in browsers); Wrap with vm panics with ErrNotAdded, and an
 // object of vm reached through a third runtime's wrapper throws a
 // TypeError instead of being wrapped anew.
-func (m *Membrane) Remove(vm *goja.Runtime) {
+func (m *Membrane) Remove(vm *sobek.Runtime) {
 	r := m.realms[vm]
 	if r == nil {
 		return
@@ -115,7 +115,7 @@ func (m *Membrane) Remove(vm *goja.Runtime) {
 }
 
 // Wrap returns v, a value of runtime from, for use in runtime to.
-// Primitives are returned as they are (goja's primitive values, symbols
+// Primitives are returned as they are (sobek's primitive values, symbols
 // included, are not bound to a runtime); a registered symbol
 // (Symbol.for) becomes the symbol registered under the same key in to.
 // Objects become proxies in to whose traps forward to the object,
@@ -123,7 +123,7 @@ func (m *Membrane) Remove(vm *goja.Runtime) {
 // always yields the same proxy while that proxy is alive, and wrapping a
 // wrapper back into its origin runtime returns the original object.
 // Wrap panics with ErrNotAdded if a runtime was not added.
-func (m *Membrane) Wrap(from, to *goja.Runtime, v goja.Value) goja.Value {
+func (m *Membrane) Wrap(from, to *sobek.Runtime, v sobek.Value) sobek.Value {
 	if from == to {
 		return v
 	}
@@ -135,8 +135,8 @@ func (m *Membrane) Wrap(from, to *goja.Runtime, v goja.Value) goja.Value {
 // where an operation needs the real object rather than a stand-in, e.g. a
 // WebIDL conversion expecting a platform object of another window of the
 // agent (a node adopted from a same-origin frame), or structured cloning.
-func (m *Membrane) Unwrap(v goja.Value) (goja.Value, *goja.Runtime) {
-	o, ok := v.(*goja.Object)
+func (m *Membrane) Unwrap(v sobek.Value) (sobek.Value, *sobek.Runtime) {
+	o, ok := v.(*sobek.Object)
 	if !ok || o.ExportType() != proxyType {
 		return v, nil
 	}
@@ -149,7 +149,7 @@ func (m *Membrane) Unwrap(v goja.Value) (goja.Value, *goja.Runtime) {
 // SetPolicy installs (nil: removes) the policy consulted when runtime to
 // uses wrappers of objects of runtime from. It applies to wrappers created
 // before and after the call.
-func (m *Membrane) SetPolicy(from, to *goja.Runtime, p *Policy) {
+func (m *Membrane) SetPolicy(from, to *sobek.Runtime, p *Policy) {
 	m.dir(m.mustRealm(from), m.mustRealm(to)).policy = p
 }
 
@@ -175,7 +175,7 @@ func (m *Membrane) Checkpoint() {
 	}
 }
 
-func (m *Membrane) mustRealm(vm *goja.Runtime) *realm {
+func (m *Membrane) mustRealm(vm *sobek.Runtime) *realm {
 	r := m.realms[vm]
 	if r == nil {
 		panic(ErrNotAdded)
@@ -189,7 +189,7 @@ func (m *Membrane) dir(from, to *realm) *direction {
 	if d == nil {
 		d = &direction{m: m, from: from, to: to,
 			cache:  map[uintptr]weak.Pointer[wrapper]{},
-			opaque: map[opaqueKey]weak.Pointer[goja.Object]{}}
+			opaque: map[opaqueKey]weak.Pointer[sobek.Object]{}}
 		m.dirs[k] = d
 	}
 	return d
@@ -198,30 +198,30 @@ func (m *Membrane) dir(from, to *realm) *direction {
 // realm is the membrane's view of one runtime.
 type realm struct {
 	m  *Membrane
-	vm *goja.Runtime
+	vm *sobek.Runtime
 
 	// Intrinsics captured by Add.
-	rangeError *goja.Object
+	rangeError *sobek.Object
 	get, set, has, deleteProperty, defineProperty, gopd, ownKeys,
 	getPrototypeOf, setPrototypeOf, isExtensible, preventExtensions,
-	symbolFor, symbolKeyFor, then, noop goja.Callable
-	resolved goja.Value // a fulfilled promise, to queue jobs with then
+	symbolFor, symbolKeyFor, then, noop sobek.Callable
+	resolved sobek.Value // a fulfilled promise, to queue jobs with then
 
 	// Function.prototype[@@hasInstance], and the function standing for
 	// it across the membrane (see hasInstanceBridge).
-	hasInstanceObj *goja.Object
-	hasInstanceFn  goja.Callable
-	bridge         *goja.Object
+	hasInstanceObj *sobek.Object
+	hasInstanceFn  sobek.Callable
+	bridge         *sobek.Object
 
 	// Shadow constructors are bound functions of ctorTemplate: they are
 	// constructors without an own non-configurable "prototype", which a
 	// wrapped constructor may lack (bound functions, some built-ins).
-	bind         goja.Callable
-	ctorTemplate goja.Value
+	bind         sobek.Callable
+	ctorTemplate sobek.Value
 
 	// enter's trampoline: getting holder.v calls a JavaScript getter that
 	// calls the native next.
-	holder *goja.Object
+	holder *sobek.Object
 	next   func()
 	getV   func()
 	depth  int
@@ -237,21 +237,21 @@ type realm struct {
 	jobsQueued   bool
 }
 
-var trampolineSrc = goja.MustCompile("membrane-trampoline", `(function (g) { return { get v() { return g(); } }; })`, true)
+var trampolineSrc = sobek.MustCompile("membrane-trampoline", `(function (g) { return { get v() { return g(); } }; })`, true)
 
-func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
+func newRealm(m *Membrane, vm *sobek.Runtime) (*realm, error) {
 	r := &realm{m: m, vm: vm}
 	var err error
-	callable := func(o goja.Value, name string) goja.Callable {
+	callable := func(o sobek.Value, name string) sobek.Callable {
 		if err != nil {
 			return nil
 		}
-		obj, ok := o.(*goja.Object)
+		obj, ok := o.(*sobek.Object)
 		if !ok {
 			err = fmt.Errorf("membrane: intrinsic %s missing", name)
 			return nil
 		}
-		f, ok := goja.AssertFunction(obj.Get(name))
+		f, ok := sobek.AssertFunction(obj.Get(name))
 		if !ok {
 			err = fmt.Errorf("membrane: intrinsic %s is not a function", name)
 		}
@@ -270,13 +270,13 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		r.setPrototypeOf = callable(refl, "setPrototypeOf")
 		r.isExtensible = callable(refl, "isExtensible")
 		r.preventExtensions = callable(refl, "preventExtensions")
-		r.rangeError, _ = vm.GlobalObject().Get("RangeError").(*goja.Object)
+		r.rangeError, _ = vm.GlobalObject().Get("RangeError").(*sobek.Object)
 		sym := vm.GlobalObject().Get("Symbol")
 		r.symbolFor = callable(sym, "for")
 		r.symbolKeyFor = callable(sym, "keyFor")
 		p, resolve, _ := vm.NewPromise()
 		if err == nil {
-			err = resolve(goja.Undefined())
+			err = resolve(sobek.Undefined())
 		}
 		r.resolved = vm.ToValue(p)
 		r.then = callable(r.resolved, "then")
@@ -284,12 +284,12 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 		// own undefined one keeps page code (a replaced
 		// Promise.prototype.constructor) out of the membrane's jobs.
 		if err == nil {
-			err = r.resolved.(*goja.Object).DefineDataProperty("constructor", goja.Undefined(), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+			err = r.resolved.(*sobek.Object).DefineDataProperty("constructor", sobek.Undefined(), sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_FALSE)
 		}
-		if fp, ok := vm.GlobalObject().Get("Function").(*goja.Object); ok {
-			if proto, ok := fp.Get("prototype").(*goja.Object); ok {
-				r.hasInstanceObj, _ = proto.GetSymbol(goja.SymHasInstance).(*goja.Object)
-				r.hasInstanceFn, _ = goja.AssertFunction(r.hasInstanceObj)
+		if fp, ok := vm.GlobalObject().Get("Function").(*sobek.Object); ok {
+			if proto, ok := fp.Get("prototype").(*sobek.Object); ok {
+				r.hasInstanceObj, _ = proto.GetSymbol(sobek.SymHasInstance).(*sobek.Object)
+				r.hasInstanceFn, _ = sobek.AssertFunction(r.hasInstanceObj)
 				r.bind = callable(proto, "bind")
 			}
 		}
@@ -302,36 +302,36 @@ func newRealm(m *Membrane, vm *goja.Runtime) (*realm, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.noop, _ = goja.AssertFunction(vm.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+	r.noop, _ = sobek.AssertFunction(vm.ToValue(func(sobek.FunctionCall) sobek.Value { return sobek.Undefined() }))
 	mk, err := vm.RunProgram(trampolineSrc)
 	if err != nil {
 		return nil, err
 	}
-	mkf, _ := goja.AssertFunction(mk)
-	h, err := mkf(goja.Undefined(), vm.ToValue(func(goja.FunctionCall) goja.Value {
+	mkf, _ := sobek.AssertFunction(mk)
+	h, err := mkf(sobek.Undefined(), vm.ToValue(func(sobek.FunctionCall) sobek.Value {
 		f := r.next
 		r.next = nil
 		f()
-		return goja.Undefined()
+		return sobek.Undefined()
 	}))
 	if err != nil {
 		return nil, err
 	}
-	r.holder = h.(*goja.Object)
+	r.holder = h.(*sobek.Object)
 	r.ctorTemplate = vm.ToValue(shadowConstructor)
-	r.bridge = vm.ToValue(r.hasInstanceBridge).(*goja.Object)
-	_ = r.bridge.DefineDataProperty("name", vm.ToValue("[Symbol.hasInstance]"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = r.bridge.DefineDataProperty("length", vm.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	r.bridge = vm.ToValue(r.hasInstanceBridge).(*sobek.Object)
+	_ = r.bridge.DefineDataProperty("name", vm.ToValue("[Symbol.hasInstance]"), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
+	_ = r.bridge.DefineDataProperty("length", vm.ToValue(1), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 	r.getV = func() { r.holder.Get("v") }
 	return r, nil
 }
 
 // enter runs f inside r's runtime with JavaScript on r's call stack, so
-// that goja does not run r's job queue when f's calls return (it would run
+// that sobek does not run r's job queue when f's calls return (it would run
 // it, mid-script, when a call from Go finds the stack empty). Exceptions
 // thrown in r come back as ex; uncatchable ones (interrupts, stack
 // overflow) as fatal.
-func (r *realm) enter(f func()) (ex *goja.Exception, fatal error) {
+func (r *realm) enter(f func()) (ex *sobek.Exception, fatal error) {
 	defer func() {
 		if x := recover(); x != nil {
 			if err, ok := x.(error); ok && isUncatchable(err) {
@@ -353,20 +353,20 @@ func (r *realm) enter(f func()) (ex *goja.Exception, fatal error) {
 }
 
 func isUncatchable(err error) bool {
-	var ie *goja.InterruptedError
-	var so *goja.StackOverflowError
+	var ie *sobek.InterruptedError
+	var so *sobek.StackOverflowError
 	return errors.As(err, &ie) || errors.As(err, &so)
 }
 
 // drain runs r's job queue now if no JavaScript is on r's stack.
 func (r *realm) drain() {
 	r.jobsQueued = false
-	_, _ = r.noop(goja.Undefined())
+	_, _ = r.noop(sobek.Undefined())
 }
 
 // call calls an intrinsic (or any function) of r inside enter; errors are
 // returned as thrown, never panicked.
-func (r *realm) call(f goja.Callable, this goja.Value, args ...goja.Value) (ret goja.Value, ex *goja.Exception, fatal error) {
+func (r *realm) call(f sobek.Callable, this sobek.Value, args ...sobek.Value) (ret sobek.Value, ex *sobek.Exception, fatal error) {
 	ex, fatal = r.enter(func() {
 		var err error
 		ret, err = f(this, args...)
@@ -391,9 +391,9 @@ type direction struct {
 	// opaque caches the realm-local functions standing in for functions
 	// of from reached through a cross-origin policy (HTML's
 	// cross-origin property descriptor map). Guarded by m.mu.
-	opaque map[opaqueKey]weak.Pointer[goja.Object]
+	opaque map[opaqueKey]weak.Pointer[sobek.Object]
 
-	drainFn goja.Value // a function of to that drains from
+	drainFn sobek.Value // a function of to that drains from
 }
 
 func (d *direction) reverse() *direction {
@@ -405,34 +405,34 @@ func (d *direction) reverse() *direction {
 }
 
 // wrap turns a value of from into a value for to.
-func (d *direction) wrap(v goja.Value) goja.Value {
+func (d *direction) wrap(v sobek.Value) sobek.Value {
 	switch x := v.(type) {
 	case nil:
-		return goja.Undefined()
-	case *goja.Object:
+		return sobek.Undefined()
+	case *sobek.Object:
 		return d.wrapObject(x)
-	case *goja.Symbol:
+	case *sobek.Symbol:
 		return d.wrapSymbol(x)
 	}
 	return v
 }
 
-func (d *direction) wrapSymbol(s *goja.Symbol) goja.Value {
-	// Well-known symbols are process-wide in goja, and other symbols are
+func (d *direction) wrapSymbol(s *sobek.Symbol) sobek.Value {
+	// Well-known symbols are process-wide in sobek, and other symbols are
 	// not bound to a runtime: they pass as they are, as symbols do between
 	// the realms of a browser agent. A registered symbol is re-registered.
-	key, ex, _ := d.from.call(d.from.symbolKeyFor, goja.Undefined(), s)
-	if ex != nil || key == nil || goja.IsUndefined(key) {
+	key, ex, _ := d.from.call(d.from.symbolKeyFor, sobek.Undefined(), s)
+	if ex != nil || key == nil || sobek.IsUndefined(key) {
 		return s
 	}
-	ns, ex, _ := d.to.call(d.to.symbolFor, goja.Undefined(), key)
+	ns, ex, _ := d.to.call(d.to.symbolFor, sobek.Undefined(), key)
 	if ex != nil {
 		return s
 	}
 	return ns
 }
 
-func (d *direction) wrapObject(o *goja.Object) goja.Value {
+func (d *direction) wrapObject(o *sobek.Object) sobek.Value {
 	m := d.m
 	if o == d.from.hasInstanceObj || o == d.from.bridge {
 		return d.to.bridge
@@ -457,7 +457,7 @@ func (d *direction) wrapObject(o *goja.Object) goja.Value {
 	return d.newWrapper(o)
 }
 
-var proxyType = reflect.TypeOf(goja.Proxy{})
+var proxyType = reflect.TypeOf(sobek.Proxy{})
 
 // register records w, whose proxy is new, in the caches; a cleanup drops
 // the entries once w (with its proxy) is unreachable.
@@ -501,23 +501,23 @@ func (d *direction) scheduleDrain(strong bool) {
 		return
 	}
 	if d.drainFn == nil {
-		d.drainFn = d.to.vm.ToValue(func(call goja.FunctionCall) goja.Value {
+		d.drainFn = d.to.vm.ToValue(func(call sobek.FunctionCall) sobek.Value {
 			if call.Argument(0).ToInteger() != f.drainGen || !f.drainPending {
-				return goja.Undefined() // superseded
+				return sobek.Undefined() // superseded
 			}
 			f.drainPending = false
 			f.drain()
-			return goja.Undefined()
+			return sobek.Undefined()
 		})
 	}
 	f.drainGen++
 	f.drainPending, f.drainStrong, f.drainIn = true, strong, d.to
 	d.to.jobsQueued = true
 	to := d.to
-	var ex *goja.Exception
+	var ex *sobek.Exception
 	var fatal error
 	ex, fatal = to.enter(func() {
-		job, err := to.bind(d.drainFn, goja.Undefined(), to.vm.ToValue(f.drainGen))
+		job, err := to.bind(d.drainFn, sobek.Undefined(), to.vm.ToValue(f.drainGen))
 		if err == nil {
 			_, err = to.then(to.resolved, job)
 		}
@@ -534,13 +534,13 @@ func (d *direction) scheduleDrain(strong bool) {
 }
 
 // hasInstanceBridge stands, in every runtime, for the
-// Function.prototype[@@hasInstance] of all runtimes: goja's version throws
+// Function.prototype[@@hasInstance] of all runtimes: sobek's version throws
 // when this is a Proxy, which a function of another runtime is. For a
 // wrapper it runs the original runtime's version on the original
 // function; otherwise its own runtime's (OrdinaryHasInstance is the same
 // algorithm in every realm).
-func (r *realm) hasInstanceBridge(call goja.FunctionCall) goja.Value {
-	if o, ok := call.This.(*goja.Object); ok {
+func (r *realm) hasInstanceBridge(call sobek.FunctionCall) sobek.Value {
+	if o, ok := call.This.(*sobek.Object); ok {
 		m := r.m
 		if w := m.wrapperOf(o); w != nil && m.realms[w.d.from.vm] == w.d.from {
 			d := m.dir(w.d.from, r)
@@ -555,7 +555,7 @@ func (r *realm) hasInstanceBridge(call goja.FunctionCall) goja.Value {
 }
 
 // tooDeep makes the RangeError thrown when crossings nest too deeply.
-func (r *realm) tooDeep() goja.Value {
+func (r *realm) tooDeep() sobek.Value {
 	const msg = "Maximum call stack size exceeded (membrane crossings)"
 	if r.rangeError != nil {
 		if e, err := r.vm.New(r.rangeError, r.vm.ToValue(msg)); err == nil {

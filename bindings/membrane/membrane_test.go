@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // pair is two runtimes of one membrane: "frame" is A's global wrapped in B
@@ -13,7 +13,7 @@ import (
 // B's global wrapped in A.
 type pair struct {
 	m    *Membrane
-	a, b *goja.Runtime
+	a, b *sobek.Runtime
 }
 
 const prelude = `
@@ -25,8 +25,8 @@ globalThis.log = [];
 
 func newPair(t testing.TB) *pair {
 	t.Helper()
-	p := &pair{m: New(), a: goja.New(), b: goja.New()}
-	for _, vm := range []*goja.Runtime{p.a, p.b} {
+	p := &pair{m: New(), a: sobek.New(), b: sobek.New()}
+	for _, vm := range []*sobek.Runtime{p.a, p.b} {
 		if err := p.m.Add(vm); err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +39,7 @@ func newPair(t testing.TB) *pair {
 	return p
 }
 
-func run(t testing.TB, vm *goja.Runtime, src string) goja.Value {
+func run(t testing.TB, vm *sobek.Runtime, src string) sobek.Value {
 	t.Helper()
 	v, err := vm.RunString(src)
 	if err != nil {
@@ -49,7 +49,7 @@ func run(t testing.TB, vm *goja.Runtime, src string) goja.Value {
 }
 
 // expectTrue runs each expression in vm and fails for those not true.
-func expectTrue(t *testing.T, vm *goja.Runtime, exprs ...string) {
+func expectTrue(t *testing.T, vm *sobek.Runtime, exprs ...string) {
 	t.Helper()
 	for _, e := range exprs {
 		v, err := vm.RunString(e)
@@ -353,7 +353,7 @@ func TestFrozenAndNonConfigurable(t *testing.T) {
 
 func TestGoSideAndErrors(t *testing.T) {
 	p := newPair(t)
-	other := goja.New()
+	other := sobek.New()
 	func() {
 		defer func() {
 			if r := recover(); r != ErrNotAdded {
@@ -363,7 +363,7 @@ func TestGoSideAndErrors(t *testing.T) {
 		p.m.Wrap(other, p.b, other.GlobalObject())
 	}()
 	// Primitives pass as they are.
-	for _, v := range []goja.Value{goja.Undefined(), goja.Null(), p.a.ToValue(1.5), p.a.ToValue("s"), p.a.ToValue(true)} {
+	for _, v := range []sobek.Value{sobek.Undefined(), sobek.Null(), p.a.ToValue(1.5), p.a.ToValue("s"), p.a.ToValue(true)} {
 		if got := p.m.Wrap(p.a, p.b, v); got != v {
 			t.Errorf("Wrap(%v) = %v", v, got)
 		}
@@ -372,8 +372,8 @@ func TestGoSideAndErrors(t *testing.T) {
 	// in A run at Checkpoint.
 	run(t, p.a, `var ran = false; function q() { Promise.resolve().then(() => { ran = true; }); }`)
 	q := p.m.Wrap(p.a, p.b, p.a.Get("q"))
-	fn, _ := goja.AssertFunction(q)
-	if _, err := fn(goja.Undefined()); err != nil {
+	fn, _ := sobek.AssertFunction(q)
+	if _, err := fn(sobek.Undefined()); err != nil {
 		t.Fatal(err)
 	}
 	p.m.Checkpoint()
@@ -436,7 +436,7 @@ func TestEndlessRecursionAcrossRuntimes(t *testing.T) {
 // the original (no proxy of a proxy), with one identity in C.
 func TestThreeRuntimes(t *testing.T) {
 	p := newPair(t)
-	c := goja.New()
+	c := sobek.New()
 	if err := p.m.Add(c); err != nil {
 		t.Fatal(err)
 	}

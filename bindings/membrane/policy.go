@@ -1,6 +1,6 @@
 package membrane
 
-import "github.com/dop251/goja"
+import "github.com/grafana/sobek"
 
 // Op names the operation a wrapper is asked to perform: the proxy traps.
 type Op uint8
@@ -70,18 +70,18 @@ const (
 // is the property key (a string or a symbol) or nil for whole-object
 // operations. A nil Check allows everything.
 type Policy struct {
-	Check func(obj *goja.Object, op Op, key goja.Value) Decision
+	Check func(obj *sobek.Object, op Op, key sobek.Value) Decision
 	// Error makes the exception thrown in the accessing runtime vm for a
 	// denied operation (e.g. a DOMException named SecurityError of vm).
 	// Without it, or if it returns nil, a TypeError is thrown.
-	Error func(vm *goja.Runtime, obj *goja.Object, op Op, key goja.Value) goja.Value
+	Error func(vm *sobek.Runtime, obj *sobek.Object, op Op, key sobek.Value) sobek.Value
 	// OwnKeys gives the keys ownKeys reports for a restricted object, as
 	// values of the accessing runtime (strings, symbols). Without it the
 	// object's own keys are filtered by Check(obj, OpGetOwnProperty, key).
-	OwnKeys func(vm *goja.Runtime, obj *goja.Object) []goja.Value
+	OwnKeys func(vm *sobek.Runtime, obj *sobek.Object) []sobek.Value
 }
 
-func (p *Policy) check(obj *goja.Object, op Op, key goja.Value) Decision {
+func (p *Policy) check(obj *sobek.Object, op Op, key sobek.Value) Decision {
 	if p == nil || p.Check == nil {
 		return Allow
 	}
@@ -108,17 +108,17 @@ const (
 // and everything else throws the Error (a SecurityError DOMException).
 type CrossOriginRules struct {
 	// Kind tells what obj (an object of the accessed runtime) is.
-	Kind func(obj *goja.Object) ObjectKind
+	Kind func(obj *sobek.Object) ObjectKind
 	// SameOrigin is IsPlatformObjectSameOrigin(obj) for the accessing realm.
-	SameOrigin func(obj *goja.Object) bool
+	SameOrigin func(obj *sobek.Object) bool
 	// FrameCount gives the number of document-tree child navigables of a
 	// window: their indices are cross-origin properties too. Optional.
-	FrameCount func(window *goja.Object) int
+	FrameCount func(window *sobek.Object) int
 	// ChildNames gives the target names of a window's document-tree child
 	// navigables that are exposed cross-origin. Optional.
-	ChildNames func(window *goja.Object) []string
+	ChildNames func(window *sobek.Object) []string
 	// Error makes the SecurityError thrown in the accessing runtime.
-	Error func(vm *goja.Runtime, obj *goja.Object, op Op, key goja.Value) goja.Value
+	Error func(vm *sobek.Runtime, obj *sobek.Object, op Op, key sobek.Value) sobek.Value
 }
 
 // crossOriginProperty is an entry of CrossOriginProperties(O).
@@ -146,7 +146,7 @@ var locationCrossOrigin = []crossOriginProperty{
 
 // crossOriginFallbackSymbols are the symbols of
 // CrossOriginPropertyFallback besides "then".
-var crossOriginFallbackSymbols = []*goja.Symbol{goja.SymToStringTag, goja.SymHasInstance, goja.SymIsConcatSpreadable}
+var crossOriginFallbackSymbols = []*sobek.Symbol{sobek.SymToStringTag, sobek.SymHasInstance, sobek.SymIsConcatSpreadable}
 
 // crossOriginProperties is
 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginproperties-(-o-)
@@ -166,11 +166,11 @@ func crossOriginProperties(kind ObjectKind) []crossOriginProperty {
 // gives a value for key: step 1, "then" and the three symbols get an
 // undefined-valued, configurable descriptor (the Fallback decision);
 // step 2, anything else throws a SecurityError (Deny).
-func isCrossOriginPropertyFallback(key goja.Value) bool {
-	if s, ok := key.(goja.String); ok {
+func isCrossOriginPropertyFallback(key sobek.Value) bool {
+	if s, ok := key.(sobek.String); ok {
 		return s.String() == "then"
 	}
-	if sym, ok := key.(*goja.Symbol); ok {
+	if sym, ok := key.(*sobek.Symbol); ok {
 		for _, f := range crossOriginFallbackSymbols {
 			if f == sym {
 				return true
@@ -190,7 +190,7 @@ func (c *CrossOriginRules) Policy() *Policy {
 // through the SameOrigin callback (same origin-domain as the current
 // settings object), for Window and Location objects; other objects are
 // never restricted.
-func (c *CrossOriginRules) isPlatformObjectSameOrigin(obj *goja.Object) (ObjectKind, bool) {
+func (c *CrossOriginRules) isPlatformObjectSameOrigin(obj *sobek.Object) (ObjectKind, bool) {
 	if c.Kind == nil {
 		return OtherObject, true
 	}
@@ -209,7 +209,7 @@ func (c *CrossOriginRules) isPlatformObjectSameOrigin(obj *goja.Object) (ObjectK
 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossorigingetownpropertyhelper-(-o,-p-)
 // (with CrossOriginGet's and CrossOriginSet's NeedsGet/NeedsSet tests) and
 // CrossOriginPropertyFallback; [[DefineOwnProperty]] and [[Delete]] throw.
-func (c *CrossOriginRules) check(obj *goja.Object, op Op, key goja.Value) Decision {
+func (c *CrossOriginRules) check(obj *sobek.Object, op Op, key sobek.Value) Decision {
 	kind, same := c.isPlatformObjectSameOrigin(obj)
 	if same {
 		return Allow
@@ -222,7 +222,7 @@ func (c *CrossOriginRules) check(obj *goja.Object, op Op, key goja.Value) Decisi
 	}
 	// CrossOriginGetOwnPropertyHelper step 2: for each e of
 	// CrossOriginProperties(O), if SameValue(e.[[Property]], P).
-	if name, ok := key.(goja.String); ok {
+	if name, ok := key.(sobek.String); ok {
 		s := name.String()
 		for _, p := range crossOriginProperties(kind) {
 			if p.name != s {
@@ -275,7 +275,7 @@ func fallbackFor(op Op) Decision {
 
 // isChild reports whether s is an index of one of window's child
 // navigables or one of their exposed names.
-func (c *CrossOriginRules) isChild(window *goja.Object, s string) bool {
+func (c *CrossOriginRules) isChild(window *sobek.Object, s string) bool {
 	if c.FrameCount != nil {
 		if i, ok := arrayIndex(s); ok && i < c.FrameCount(window) {
 			return true
@@ -308,8 +308,8 @@ func arrayIndex(s string) (int, bool) {
 // ownKeys is WindowProxy's and Location's [[OwnPropertyKeys]] for a
 // cross-origin object: for a window its child navigables' indices and
 // names, then crossOriginOwnPropertyKeys.
-func (c *CrossOriginRules) ownKeys(vm *goja.Runtime, obj *goja.Object) []goja.Value {
-	var keys []goja.Value
+func (c *CrossOriginRules) ownKeys(vm *sobek.Runtime, obj *sobek.Object) []sobek.Value {
+	var keys []sobek.Value
 	kind, _ := c.isPlatformObjectSameOrigin(obj)
 	if kind == WindowObject {
 		if c.FrameCount != nil {
@@ -328,9 +328,9 @@ func (c *CrossOriginRules) ownKeys(vm *goja.Runtime, obj *goja.Object) []goja.Va
 
 // crossOriginOwnPropertyKeys is
 // https://html.spec.whatwg.org/multipage/nav-history-apis.html#crossoriginownpropertykeys-(-o-)
-func crossOriginOwnPropertyKeys(vm *goja.Runtime, kind ObjectKind) []goja.Value {
+func crossOriginOwnPropertyKeys(vm *sobek.Runtime, kind ObjectKind) []sobek.Value {
 	// 1. Let keys be a new empty List.
-	var keys []goja.Value
+	var keys []sobek.Value
 	// 2. For each e of CrossOriginProperties(O), append e.[[Property]].
 	for _, p := range crossOriginProperties(kind) {
 		keys = append(keys, vm.ToValue(p.name))

@@ -3,7 +3,7 @@ package membrane
 import (
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // crossOriginPair is newPair with A's window and location cross-origin to
@@ -29,9 +29,9 @@ func crossOriginPair(t *testing.T, sameOrigin *bool) *pair {
 		globalThis.child = "named child";
 	`)
 	aGlobal := p.a.GlobalObject()
-	aLoc := p.a.Get("loc").(*goja.Object)
+	aLoc := p.a.Get("loc").(*sobek.Object)
 	rules := &CrossOriginRules{
-		Kind: func(o *goja.Object) ObjectKind {
+		Kind: func(o *sobek.Object) ObjectKind {
 			switch o {
 			case aGlobal:
 				return WindowObject
@@ -40,10 +40,10 @@ func crossOriginPair(t *testing.T, sameOrigin *bool) *pair {
 			}
 			return OtherObject
 		},
-		SameOrigin: func(*goja.Object) bool { return *sameOrigin },
-		FrameCount: func(*goja.Object) int { return 1 },
-		ChildNames: func(*goja.Object) []string { return []string{"child", "postMessage"} },
-		Error: func(vm *goja.Runtime, _ *goja.Object, op Op, key goja.Value) goja.Value {
+		SameOrigin: func(*sobek.Object) bool { return *sameOrigin },
+		FrameCount: func(*sobek.Object) int { return 1 },
+		ChildNames: func(*sobek.Object) []string { return []string{"child", "postMessage"} },
+		Error: func(vm *sobek.Runtime, _ *sobek.Object, op Op, key sobek.Value) sobek.Value {
 			msg := "Blocked a frame from accessing a cross-origin frame (" + op.String() + ")"
 			o, err := vm.New(vm.Get("DOMException"), vm.ToValue(msg), vm.ToValue("SecurityError"))
 			if err != nil {
@@ -54,7 +54,7 @@ func crossOriginPair(t *testing.T, sameOrigin *bool) *pair {
 	}
 	pol := rules.Policy()
 	check := pol.Check
-	pol.Check = func(obj *goja.Object, op Op, key goja.Value) Decision {
+	pol.Check = func(obj *sobek.Object, op Op, key sobek.Value) Decision {
 		// Record calls of postMessage (a browser notes the incumbent).
 		if op == OpCall && obj == p.a.Get("postMessage") {
 			p.a.Set("postMessageCalls", p.a.Get("postMessageCalls").ToInteger()+1)
@@ -139,13 +139,13 @@ func TestCrossOriginDenied(t *testing.T) {
 func TestPolicyWithoutErrorHook(t *testing.T) {
 	p := newPair(t)
 	run(t, p.a, `var o = { open: 1, shut: 2 };`)
-	o := p.a.Get("o").(*goja.Object)
-	p.m.SetPolicy(p.a, p.b, &Policy{Check: func(obj *goja.Object, op Op, key goja.Value) Decision {
+	o := p.a.Get("o").(*sobek.Object)
+	p.m.SetPolicy(p.a, p.b, &Policy{Check: func(obj *sobek.Object, op Op, key sobek.Value) Decision {
 		if obj == o && key != nil && key.String() == "shut" {
 			return Deny
 		}
 		return Allow
-	}, Error: func(*goja.Runtime, *goja.Object, Op, goja.Value) goja.Value { return nil }})
+	}, Error: func(*sobek.Runtime, *sobek.Object, Op, sobek.Value) sobek.Value { return nil }})
 	expectTrue(t, p.b,
 		`frame.o.open === 1`,
 		`(() => { try { frame.o.shut; return false; } catch (e) { return e instanceof TypeError; } })()`,
@@ -167,7 +167,7 @@ func TestArrayIndex(t *testing.T) {
 		}
 	}
 	for _, i := range []int{0, 7, 10, 12345} {
-		if got, want := itoa(i), goja.New().ToValue(i).String(); got != want {
+		if got, want := itoa(i), sobek.New().ToValue(i).String(); got != want {
 			t.Errorf("itoa(%d) = %q", i, got)
 		}
 	}
@@ -177,7 +177,7 @@ func TestArrayIndex(t *testing.T) {
 func TestCrossOriginRulesDefaults(t *testing.T) {
 	p := newPair(t)
 	g := p.a.GlobalObject()
-	rules := &CrossOriginRules{Kind: func(o *goja.Object) ObjectKind {
+	rules := &CrossOriginRules{Kind: func(o *sobek.Object) ObjectKind {
 		if o == g {
 			return WindowObject
 		}

@@ -5,10 +5,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/membrane"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // TestBindingsRealms joins a window and its same-origin iframe (realms of
@@ -46,7 +46,7 @@ func TestBindingsRealms(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := membrane.New()
-	parent.QueueTask(func(vm *goja.Runtime) {
+	parent.QueueTask(func(vm *sobek.Runtime) {
 		for _, r := range []*bindings.Realm{parent, frame} {
 			if err := m.Add(r.Runtime()); err != nil {
 				t.Error(err)
@@ -79,18 +79,18 @@ func TestBindingsRealms(t *testing.T) {
 	}
 	// The same frame made cross-origin: a SecurityError of the parent.
 	rules := &membrane.CrossOriginRules{
-		Kind: func(o *goja.Object) membrane.ObjectKind {
+		Kind: func(o *sobek.Object) membrane.ObjectKind {
 			if o == frame.Global() {
 				return membrane.WindowObject
 			}
 			return membrane.OtherObject
 		},
-		SameOrigin: func(*goja.Object) bool { return false },
-		Error: func(*goja.Runtime, *goja.Object, membrane.Op, goja.Value) goja.Value {
+		SameOrigin: func(*sobek.Object) bool { return false },
+		Error: func(*sobek.Runtime, *sobek.Object, membrane.Op, sobek.Value) sobek.Value {
 			return parent.NewDOMException("SecurityError", "Blocked a frame from accessing a cross-origin frame.")
 		},
 	}
-	parent.QueueTask(func(*goja.Runtime) { m.SetPolicy(frame.Runtime(), parent.Runtime(), rules.Policy()) })
+	parent.QueueTask(func(*sobek.Runtime) { m.SetPolicy(frame.Runtime(), parent.Runtime(), rules.Policy()) })
 	parent.QueueScript("cross.js", `
 		try { frameWindow.navigator; } catch (e) {
 			console.log("cross-origin", e instanceof DOMException, e.name, frameWindow.window === frameWindow);

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // MemberKind tells an operation from an attribute.
@@ -46,17 +46,17 @@ type Member struct {
 
 	// Operation: the function's length and body.
 	Length int
-	Op     func(r *Realm, call goja.FunctionCall) goja.Value
+	Op     func(r *Realm, call sobek.FunctionCall) sobek.Value
 	// Attribute: getter and optional setter (readonly attributes without
 	// [Replaceable]/[PutForwards]/[LegacyLenientSetter] have none).
-	Get func(r *Realm, this goja.Value) goja.Value
-	Set func(r *Realm, this goja.Value, v goja.Value)
+	Get func(r *Realm, this sobek.Value) sobek.Value
+	Set func(r *Realm, this sobek.Value, v sobek.Value)
 }
 
 // Constant is an IDL constant: Value is a JavaScript primitive.
 type Constant struct {
 	Name          string
-	Value         goja.Value
+	Value         sobek.Value
 	Exposed       []string
 	SecureContext bool
 }
@@ -92,7 +92,7 @@ type InterfaceDef struct {
 	// Constructor, when non-nil, implements the constructor steps and
 	// returns the new object's Go implementation. It is called with the
 	// realm, the arguments and new.target.
-	Constructor       func(r *Realm, args []goja.Value, newTarget *goja.Object) any
+	Constructor       func(r *Realm, args []sobek.Value, newTarget *sobek.Object) any
 	ConstructorLength int
 	Constants         []Constant
 	Members           []Member
@@ -117,14 +117,14 @@ type InterfaceDef struct {
 type FactoryFunction struct {
 	Name   string
 	Length int
-	Call   func(r *Realm, args []goja.Value, newTarget *goja.Object) any
+	Call   func(r *Realm, args []sobek.Value, newTarget *sobek.Object) any
 }
 
 // InterfaceObject is an interface installed in one realm.
 type InterfaceObject struct {
 	Name      string
-	Object    *goja.Object // the interface object (nil with [LegacyNoInterfaceObject])
-	Prototype *goja.Object // the interface prototype object
+	Object    *sobek.Object // the interface object (nil with [LegacyNoInterfaceObject])
+	Prototype *sobek.Object // the interface prototype object
 	def       *InterfaceDef
 	parent    *InterfaceObject
 	errorLike bool
@@ -196,15 +196,15 @@ func (g *Registry) Names() []string {
 
 // NewFunction creates a built-in function object (not a constructor) with
 // the given name and length.
-func (r *Realm) NewFunction(name string, length int, fn func(goja.FunctionCall) goja.Value) *goja.Object {
-	f := r.VM.ToValue(fn).(*goja.Object)
+func (r *Realm) NewFunction(name string, length int, fn func(sobek.FunctionCall) sobek.Value) *sobek.Object {
+	f := r.VM.ToValue(fn).(*sobek.Object)
 	r.setNameLength(f, name, length)
 	return f
 }
 
-func (r *Realm) setNameLength(f *goja.Object, name string, length int) {
-	must(f.DefineDataProperty("length", r.VM.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
-	must(f.DefineDataProperty("name", StringValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+func (r *Realm) setNameLength(f *sobek.Object, name string, length int) {
+	must(f.DefineDataProperty("length", r.VM.ToValue(length), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+	must(f.DefineDataProperty("name", StringValue(name), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 }
 
 func must(err error) {
@@ -217,7 +217,7 @@ func must(err error) {
 // null or undefined this value means the global object; the value must
 // be a platform object implementing iface, else a TypeError "Illegal
 // invocation". It returns the Go implementation.
-func (r *Realm) This(this goja.Value, iface string) any {
+func (r *Realm) This(this sobek.Value, iface string) any {
 	if IsNullish(this) {
 		this = r.global
 	}
@@ -319,14 +319,14 @@ func (r *Realm) Install(reg *Registry) error {
 			}
 			holder = nio.Object
 		}
-		must(holder.DefineDataProperty(name, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		must(holder.DefineDataProperty(name, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		for _, alias := range io.def.LegacyWindowAlias {
 			if r.Exposed([]string{"Window"}, false) {
-				must(r.global.DefineDataProperty(alias, io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+				must(r.global.DefineDataProperty(alias, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 			}
 		}
 		for _, ff := range io.def.LegacyFactoryFunctions {
-			must(r.global.DefineDataProperty(ff.Name, r.factoryFunction(io, ff), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+			must(r.global.DefineDataProperty(ff.Name, r.factoryFunction(io, ff), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
 	}
 	return nil
@@ -346,25 +346,25 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 		// A namespace object: an ordinary object whose [[Prototype]] is
 		// %Object.prototype%, with the class string of the namespace.
 		ns := r.VM.NewObject()
-		must(ns.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(d.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		must(ns.DefineDataPropertySymbol(sobek.SymToStringTag, StringValue(d.Name), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		r.defineConstants(d, ns)
 		r.defineMembers(io, ns, true, false)
 		io.Object = ns
 		return io
 	}
 	// The interface prototype object.
-	var protoProto *goja.Object
+	var protoProto *sobek.Object
 	switch {
 	case parent != nil:
 		protoProto = parent.Prototype
 	case d.ErrorPrototype:
-		protoProto = r.errorCtor.Get("prototype").(*goja.Object)
+		protoProto = r.errorCtor.Get("prototype").(*sobek.Object)
 	default:
-		protoProto = r.VM.GlobalObject().Get("Object").(*goja.Object).Get("prototype").(*goja.Object)
+		protoProto = r.VM.GlobalObject().Get("Object").(*sobek.Object).Get("prototype").(*sobek.Object)
 	}
 	if d.NamedPropertiesObject && d.Global {
 		npo := r.VM.CreateObject(protoProto)
-		must(npo.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(d.Name+"Properties"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		must(npo.DefineDataPropertySymbol(sobek.SymToStringTag, StringValue(d.Name+"Properties"), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		protoProto = npo
 	}
 	if !d.Callback {
@@ -377,19 +377,19 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 	}
 	if io.Prototype != nil {
 		if io.Object != nil {
-			must(io.Prototype.DefineDataProperty("constructor", io.Object, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+			must(io.Prototype.DefineDataProperty("constructor", io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
-		must(io.Prototype.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(d.Name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		must(io.Prototype.DefineDataPropertySymbol(sobek.SymToStringTag, StringValue(d.Name), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		r.defineConstants(d, io.Prototype)
 		if !d.Global {
 			r.defineMembers(io, io.Prototype, false, false)
 		}
 		if d.ValueIterator {
-			ap := r.VM.GlobalObject().Get("Array").(*goja.Object).Get("prototype").(*goja.Object)
+			ap := r.VM.GlobalObject().Get("Array").(*sobek.Object).Get("prototype").(*sobek.Object)
 			for _, n := range []string{"entries", "keys", "values", "forEach"} {
-				must(io.Prototype.DefineDataProperty(n, ap.Get(n), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+				must(io.Prototype.DefineDataProperty(n, ap.Get(n), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 			}
-			must(io.Prototype.DefineDataPropertySymbol(goja.SymIterator, ap.Get("values"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, ap.Get("values"), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
 		if len(d.Unscopables) > 0 {
 			// @@unscopables: a null-prototype object naming the
@@ -398,7 +398,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 			for _, n := range d.Unscopables {
 				must(u.Set(n, true))
 			}
-			must(io.Prototype.DefineDataPropertySymbol(goja.SymUnscopables, u, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+			must(io.Prototype.DefineDataPropertySymbol(sobek.SymUnscopables, u, sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
 	}
 	return io
@@ -406,34 +406,34 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 
 // constructorFunction returns a JavaScript constructor function whose
 // [[Call]] and [[Construct]] both run construct(newTarget, args) (newTarget
-// undefined for a call without new). goja's Go constructors cannot tell
+// undefined for a call without new). sobek's Go constructors cannot tell
 // `new F()` from `F.call(obj)`, so the function itself is a strict-mode
 // JavaScript function forwarding new.target.
-func (r *Realm) constructorFunction(name string, length int, construct func(newTarget *goja.Object, args []goja.Value) *goja.Object) *goja.Object {
+func (r *Realm) constructorFunction(name string, length int, construct func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object) *sobek.Object {
 	if r.ctorFactory == nil {
 		f, err := r.VM.RunString(`(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`)
 		if err != nil {
 			panic(err)
 		}
-		r.ctorFactory, _ = goja.AssertFunction(f)
+		r.ctorFactory, _ = sobek.AssertFunction(f)
 	}
-	impl := r.VM.ToValue(func(call goja.FunctionCall) goja.Value {
-		nt, _ := call.Argument(0).(*goja.Object)
+	impl := r.VM.ToValue(func(call sobek.FunctionCall) sobek.Value {
+		nt, _ := call.Argument(0).(*sobek.Object)
 		return construct(nt, call.Arguments[1:])
 	})
-	fv, err := r.ctorFactory(goja.Undefined(), impl)
+	fv, err := r.ctorFactory(sobek.Undefined(), impl)
 	if err != nil {
 		panic(err)
 	}
-	f := fv.(*goja.Object)
+	f := fv.(*sobek.Object)
 	r.setNameLength(f, name, length)
 	return f
 }
 
 // protoFromNewTarget implements GetPrototypeFromConstructor(newTarget,
 // default).
-func (r *Realm) protoFromNewTarget(newTarget *goja.Object, def *goja.Object) *goja.Object {
-	if p, ok := newTarget.Get("prototype").(*goja.Object); ok {
+func (r *Realm) protoFromNewTarget(newTarget *sobek.Object, def *sobek.Object) *sobek.Object {
+	if p, ok := newTarget.Get("prototype").(*sobek.Object); ok {
 		return p
 	}
 	return def
@@ -442,9 +442,9 @@ func (r *Realm) protoFromNewTarget(newTarget *goja.Object, def *goja.Object) *go
 // interfaceObject creates the interface object: a constructor function
 // that throws "Illegal constructor" unless the interface has a
 // constructor, in which case it requires new.
-func (r *Realm) interfaceObject(io *InterfaceObject) *goja.Object {
+func (r *Realm) interfaceObject(io *InterfaceObject) *sobek.Object {
 	d := io.def
-	f := r.constructorFunction(d.Name, d.ConstructorLength, func(newTarget *goja.Object, args []goja.Value) *goja.Object {
+	f := r.constructorFunction(d.Name, d.ConstructorLength, func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object {
 		if d.Constructor == nil || d.Callback {
 			r.ThrowTypeError("Illegal constructor")
 		}
@@ -458,28 +458,28 @@ func (r *Realm) interfaceObject(io *InterfaceObject) *goja.Object {
 		must(f.SetPrototype(io.parent.Object))
 	}
 	if io.Prototype != nil {
-		must(f.DefineDataProperty("prototype", io.Prototype, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+		must(f.DefineDataProperty("prototype", io.Prototype, sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_FALSE))
 	} else {
 		_ = f.Delete("prototype")
 	}
 	return f
 }
 
-func (r *Realm) factoryFunction(io *InterfaceObject, ff FactoryFunction) *goja.Object {
-	f := r.constructorFunction(ff.Name, ff.Length, func(newTarget *goja.Object, args []goja.Value) *goja.Object {
+func (r *Realm) factoryFunction(io *InterfaceObject, ff FactoryFunction) *sobek.Object {
+	f := r.constructorFunction(ff.Name, ff.Length, func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object {
 		if newTarget == nil {
 			r.ThrowTypeError("Failed to construct '%s': Please use the 'new' operator", ff.Name)
 		}
 		impl := ff.Call(r, args, newTarget)
 		return r.wrapNew(io, impl, r.protoFromNewTarget(newTarget, io.Prototype))
 	})
-	must(f.DefineDataProperty("prototype", io.Prototype, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE))
+	must(f.DefineDataProperty("prototype", io.Prototype, sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_FALSE))
 	return f
 }
 
 // wrapNew creates the object a constructor returns, with the prototype
 // taken from new.target, and links it to impl.
-func (r *Realm) wrapNew(io *InterfaceObject, impl any, proto *goja.Object) *goja.Object {
+func (r *Realm) wrapNew(io *InterfaceObject, impl any, proto *sobek.Object) *sobek.Object {
 	if proto == nil {
 		proto = io.Prototype
 	}
@@ -501,22 +501,22 @@ func (r *Realm) wrapNew(io *InterfaceObject, impl any, proto *goja.Object) *goja
 	return obj
 }
 
-func (r *Realm) defineConstants(d *InterfaceDef, obj *goja.Object) {
+func (r *Realm) defineConstants(d *InterfaceDef, obj *sobek.Object) {
 	// Constants: {[[Writable]]: false, [[Enumerable]]: true, [[Configurable]]: false}.
 	for _, c := range d.Constants {
 		if !r.Exposed(c.Exposed, c.SecureContext) {
 			continue
 		}
-		must(obj.DefineDataProperty(c.Name, c.Value, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE))
+		must(obj.DefineDataProperty(c.Name, c.Value, sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_TRUE))
 	}
 }
 
 // defineMembers defines the operations and attributes of io on target:
 // static ones on the interface object (static=true), regular ones on the
 // prototype or, for [Global], the global object (onGlobal=true).
-func (r *Realm) defineMembers(io *InterfaceObject, target *goja.Object, static, onGlobal bool) {
+func (r *Realm) defineMembers(io *InterfaceObject, target *sobek.Object, static, onGlobal bool) {
 	d := io.def
-	defined := map[string]*goja.Object{}
+	defined := map[string]*sobek.Object{}
 	for i := range d.Members {
 		m := &d.Members[i]
 		if d.Namespace {
@@ -535,7 +535,7 @@ func (r *Realm) defineMembers(io *InterfaceObject, target *goja.Object, static, 
 
 // defineUnforgeables defines [LegacyUnforgeable] members of d and its
 // ancestors on a new instance.
-func (d *InterfaceDef) defineUnforgeables(r *Realm, io *InterfaceObject, obj *goja.Object) {
+func (d *InterfaceDef) defineUnforgeables(r *Realm, io *InterfaceObject, obj *sobek.Object) {
 	for i := io; i != nil; i = i.parent {
 		for k := range i.def.Members {
 			m := &i.def.Members[k]
@@ -549,21 +549,21 @@ func (d *InterfaceDef) defineUnforgeables(r *Realm, io *InterfaceObject, obj *go
 // defineMember defines one member on target and returns the function
 // object of an operation. alias, when non-nil, is used as the operation's
 // function object.
-func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool, alias *goja.Object) *goja.Object {
-	configurable := goja.FLAG_TRUE
+func (r *Realm) defineMember(target *sobek.Object, m *Member, unforgeable bool, alias *sobek.Object) *sobek.Object {
+	configurable := sobek.FLAG_TRUE
 	if unforgeable {
-		configurable = goja.FLAG_FALSE
+		configurable = sobek.FLAG_FALSE
 	}
-	enumerable := goja.FLAG_TRUE
+	enumerable := sobek.FLAG_TRUE
 	if m.NotEnumerable {
-		enumerable = goja.FLAG_FALSE
+		enumerable = sobek.FLAG_FALSE
 	}
 	switch m.Kind {
 	case Operation:
 		op := m.Op
 		f := alias
 		if f == nil {
-			f = r.NewFunction(m.Name, m.Length, func(call goja.FunctionCall) goja.Value { return op(r, call) })
+			f = r.NewFunction(m.Name, m.Length, func(call sobek.FunctionCall) sobek.Value { return op(r, call) })
 		}
 		if m.Symbol != "" {
 			must(target.DefineDataPropertySymbol(r.Symbol(m.Symbol), f, writableFlag(unforgeable), configurable, enumerable))
@@ -573,20 +573,20 @@ func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool, a
 		return f
 	case Attribute:
 		get, set := m.Get, m.Set
-		var getter, setter goja.Value
+		var getter, setter sobek.Value
 		if get != nil {
-			getter = r.NewFunction("get "+m.Name, 0, func(call goja.FunctionCall) goja.Value { return get(r, call.This) })
+			getter = r.NewFunction("get "+m.Name, 0, func(call sobek.FunctionCall) sobek.Value { return get(r, call.This) })
 		}
 		if set != nil {
-			setter = r.NewFunction("set "+m.Name, 1, func(call goja.FunctionCall) goja.Value {
-				var v goja.Value = goja.Undefined()
+			setter = r.NewFunction("set "+m.Name, 1, func(call sobek.FunctionCall) sobek.Value {
+				var v sobek.Value = sobek.Undefined()
 				if len(call.Arguments) > 0 {
 					v = call.Arguments[0]
 				} else {
 					r.ThrowTypeError("Failed to set the '%s' property: 1 argument required, but only 0 present.", m.Name)
 				}
 				set(r, call.This, v)
-				return goja.Undefined()
+				return sobek.Undefined()
 			})
 		}
 		must(target.DefineAccessorProperty(m.Name, getter, setter, configurable, enumerable))
@@ -595,9 +595,9 @@ func (r *Realm) defineMember(target *goja.Object, m *Member, unforgeable bool, a
 }
 
 // writableFlag: operations are writable unless unforgeable.
-func writableFlag(unforgeable bool) goja.Flag {
+func writableFlag(unforgeable bool) sobek.Flag {
 	if unforgeable {
-		return goja.FLAG_FALSE
+		return sobek.FLAG_FALSE
 	}
-	return goja.FLAG_TRUE
+	return sobek.FLAG_TRUE
 }

@@ -1,27 +1,27 @@
 package webidl
 
 import (
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // CallbackFunction is an IDL callback function value: a callable object
 // (or, with [LegacyTreatNonObjectAsNull], any object) and the realm it was
 // converted in.
 type CallbackFunction struct {
-	Object   *goja.Object
-	callable goja.Callable
+	Object   *sobek.Object
+	callable sobek.Callable
 	Realm    *Realm
 }
 
 // ToCallbackFunction converts v to a callback function type: a TypeError
 // unless callable. With legacyTreatNonObjectAsNull a non-object gives nil
 // (null) and a non-callable object is accepted (invoking it does nothing).
-func (r *Realm) ToCallbackFunction(v goja.Value, legacyTreatNonObjectAsNull bool) *CallbackFunction {
-	obj, isObj := v.(*goja.Object)
+func (r *Realm) ToCallbackFunction(v sobek.Value, legacyTreatNonObjectAsNull bool) *CallbackFunction {
+	obj, isObj := v.(*sobek.Object)
 	if legacyTreatNonObjectAsNull && !isObj {
 		return nil
 	}
-	fn, ok := goja.AssertFunction(v)
+	fn, ok := sobek.AssertFunction(v)
 	if !ok && !legacyTreatNonObjectAsNull {
 		r.ThrowTypeError("The provided value is not a function")
 	}
@@ -29,9 +29,9 @@ func (r *Realm) ToCallbackFunction(v goja.Value, legacyTreatNonObjectAsNull bool
 }
 
 // Value returns the callback's object, or null.
-func (c *CallbackFunction) Value() goja.Value {
+func (c *CallbackFunction) Value() sobek.Value {
 	if c == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return c.Object
 }
@@ -40,20 +40,20 @@ func (c *CallbackFunction) Value() goja.Value {
 // (nil for undefined). It returns the completion value or a *JSError with
 // what the callback threw. A non-callable [LegacyTreatNonObjectAsNull]
 // object returns undefined.
-func (c *CallbackFunction) Invoke(thisArg goja.Value, args ...goja.Value) (goja.Value, error) {
+func (c *CallbackFunction) Invoke(thisArg sobek.Value, args ...sobek.Value) (sobek.Value, error) {
 	if c.callable == nil {
-		return goja.Undefined(), nil
+		return sobek.Undefined(), nil
 	}
 	if thisArg == nil {
-		thisArg = goja.Undefined()
+		thisArg = sobek.Undefined()
 	}
-	var res goja.Value
+	var res sobek.Value
 	var err error
 	if ex := c.Realm.VM.Try(func() { res, err = c.callable(thisArg, args...) }); ex != nil {
 		return nil, &JSError{Value: ex.Value()}
 	}
 	if err != nil {
-		if ex, ok := err.(*goja.Exception); ok {
+		if ex, ok := err.(*sobek.Exception); ok {
 			return nil, &JSError{Value: ex.Value()}
 		}
 		return nil, err
@@ -65,7 +65,7 @@ func (c *CallbackFunction) Invoke(thisArg goja.Value, args ...goja.Value) (goja.
 // type: the completion value is converted to a promise, and an exception
 // becomes a rejected promise (it never returns an error for a JavaScript
 // exception).
-func (c *CallbackFunction) InvokePromise(thisArg goja.Value, args ...goja.Value) *Promise {
+func (c *CallbackFunction) InvokePromise(thisArg sobek.Value, args ...sobek.Value) *Promise {
 	r := c.Realm
 	v, err := c.Invoke(thisArg, args...)
 	if err != nil {
@@ -79,14 +79,14 @@ func (c *CallbackFunction) InvokePromise(thisArg goja.Value, args ...goja.Value)
 
 // CallbackInterface is an IDL callback interface value: any object.
 type CallbackInterface struct {
-	Object *goja.Object
+	Object *sobek.Object
 	Realm  *Realm
 }
 
 // ToCallbackInterface converts v to a callback interface type: a TypeError
 // unless v is an object.
-func (r *Realm) ToCallbackInterface(v goja.Value) *CallbackInterface {
-	obj, ok := v.(*goja.Object)
+func (r *Realm) ToCallbackInterface(v sobek.Value) *CallbackInterface {
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("The provided value is not an object")
 	}
@@ -94,9 +94,9 @@ func (r *Realm) ToCallbackInterface(v goja.Value) *CallbackInterface {
 }
 
 // Value returns the callback object, or null.
-func (c *CallbackInterface) Value() goja.Value {
+func (c *CallbackInterface) Value() sobek.Value {
 	if c == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return c.Object
 }
@@ -105,23 +105,23 @@ func (c *CallbackInterface) Value() goja.Value {
 // object is callable (single-operation callback interfaces) it is called
 // with thisArg; otherwise its opName property must be callable and is
 // called with the object as this.
-func (c *CallbackInterface) CallOperation(opName string, thisArg goja.Value, args ...goja.Value) (goja.Value, error) {
+func (c *CallbackInterface) CallOperation(opName string, thisArg sobek.Value, args ...sobek.Value) (sobek.Value, error) {
 	r := c.Realm
-	var res goja.Value
+	var res sobek.Value
 	var err error
 	if ex := r.VM.Try(func() {
 		// 1-4. Let X be O.
-		x := goja.Value(c.Object)
-		fn, callable := goja.AssertFunction(x)
+		x := sobek.Value(c.Object)
+		fn, callable := sobek.AssertFunction(x)
 		if thisArg == nil {
-			thisArg = goja.Undefined()
+			thisArg = sobek.Undefined()
 		}
 		// 5. If IsCallable(O) is false:
 		if !callable {
 			// 5.1. Let getResult be Get(O, opName).
 			x = c.Object.Get(opName)
 			// 5.3-5.4. If IsCallable(X) is false, throw a TypeError.
-			fn, callable = goja.AssertFunction(x)
+			fn, callable = sobek.AssertFunction(x)
 			if !callable {
 				r.ThrowTypeError("The '%s' property of the callback interface is not callable", opName)
 			}
@@ -133,7 +133,7 @@ func (c *CallbackInterface) CallOperation(opName string, thisArg goja.Value, arg
 		return nil, &JSError{Value: ex.Value()}
 	}
 	if err != nil {
-		if ex, ok := err.(*goja.Exception); ok {
+		if ex, ok := err.(*sobek.Exception); ok {
 			return nil, &JSError{Value: ex.Value()}
 		}
 		return nil, err

@@ -1,17 +1,17 @@
 package webidl
 
 import (
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // GetMethod implements ECMAScript GetMethod(v, @@name): nil when the
 // property is undefined or null, a TypeError when it is not callable.
-func (r *Realm) GetMethod(v *goja.Object, symbol string) goja.Value {
+func (r *Realm) GetMethod(v *sobek.Object, symbol string) sobek.Value {
 	m := v.GetSymbol(r.Symbol(symbol))
 	if IsNullish(m) {
 		return nil
 	}
-	if _, ok := goja.AssertFunction(m); !ok {
+	if _, ok := sobek.AssertFunction(m); !ok {
 		r.ThrowTypeError("@@%s is not a function", symbol)
 	}
 	return m
@@ -19,8 +19,8 @@ func (r *Realm) GetMethod(v *goja.Object, symbol string) goja.Value {
 
 // ToSequence converts v to a sequence: a TypeError unless v is an object
 // with an @@iterator method; each value is passed to each in order.
-func (r *Realm) ToSequence(v goja.Value, each func(goja.Value)) {
-	obj, ok := v.(*goja.Object)
+func (r *Realm) ToSequence(v sobek.Value, each func(sobek.Value)) {
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("The provided value cannot be converted to a sequence")
 	}
@@ -33,19 +33,19 @@ func (r *Realm) ToSequence(v goja.Value, each func(goja.Value)) {
 
 // IterateWith implements "create a sequence from an iterable" with an
 // already obtained @@iterator method.
-func (r *Realm) IterateWith(obj *goja.Object, method goja.Value, each func(goja.Value)) {
-	fn, _ := goja.AssertFunction(method)
+func (r *Realm) IterateWith(obj *sobek.Object, method sobek.Value, each func(sobek.Value)) {
+	fn, _ := sobek.AssertFunction(method)
 	// 1. Let iteratorRecord be ? GetIteratorFromMethod(iterable, method).
 	itv, err := fn(obj)
 	if err != nil {
 		r.Throw(err)
 	}
-	it, ok := itv.(*goja.Object)
+	it, ok := itv.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("Result of the Symbol.iterator method is not an object")
 	}
 	nextV := it.Get("next")
-	next, ok := goja.AssertFunction(nextV)
+	next, ok := sobek.AssertFunction(nextV)
 	if !ok {
 		r.ThrowTypeError("The iterator's next method is not callable")
 	}
@@ -56,7 +56,7 @@ func (r *Realm) IterateWith(obj *goja.Object, method goja.Value, each func(goja.
 		if err != nil {
 			r.Throw(err)
 		}
-		res, ok := resV.(*goja.Object)
+		res, ok := resV.(*sobek.Object)
 		if !ok {
 			r.ThrowTypeError("Iterator result is not an object")
 		}
@@ -70,7 +70,7 @@ func (r *Realm) IterateWith(obj *goja.Object, method goja.Value, each func(goja.
 }
 
 // SequenceValue converts a Go slice to a JavaScript array.
-func SequenceValue[T any](r *Realm, s []T, conv func(T) goja.Value) goja.Value {
+func SequenceValue[T any](r *Realm, s []T, conv func(T) sobek.Value) sobek.Value {
 	vals := make([]any, len(s))
 	for i, x := range s {
 		vals[i] = conv(x)
@@ -79,10 +79,10 @@ func SequenceValue[T any](r *Realm, s []T, conv func(T) goja.Value) goja.Value {
 }
 
 // FrozenArrayValue converts a Go slice to a frozen JavaScript array.
-func FrozenArrayValue[T any](r *Realm, s []T, conv func(T) goja.Value) goja.Value {
+func FrozenArrayValue[T any](r *Realm, s []T, conv func(T) sobek.Value) sobek.Value {
 	arr := SequenceValue(r, s, conv)
-	freeze, _ := goja.AssertFunction(r.VM.GlobalObject().Get("Object").(*goja.Object).Get("freeze"))
-	res, err := freeze(goja.Undefined(), arr)
+	freeze, _ := sobek.AssertFunction(r.VM.GlobalObject().Get("Object").(*sobek.Object).Get("freeze"))
+	res, err := freeze(sobek.Undefined(), arr)
 	if err != nil {
 		r.Throw(err)
 	}
@@ -92,34 +92,34 @@ func FrozenArrayValue[T any](r *Realm, s []T, conv func(T) goja.Value) goja.Valu
 // ToRecord converts v to a record: a TypeError unless v is an object; each
 // own enumerable string-keyed property is passed to each in
 // [[OwnPropertyKeys]] order with its value.
-func (r *Realm) ToRecord(v goja.Value, each func(key goja.Value, value goja.Value)) {
+func (r *Realm) ToRecord(v sobek.Value, each func(key sobek.Value, value sobek.Value)) {
 	// 1. If Type(O) is not Object, throw a TypeError.
-	obj, ok := v.(*goja.Object)
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("The provided value cannot be converted to a record")
 	}
-	reflectObj := r.VM.GlobalObject().Get("Reflect").(*goja.Object)
-	ownKeys, _ := goja.AssertFunction(reflectObj.Get("ownKeys"))
-	gopd, _ := goja.AssertFunction(reflectObj.Get("getOwnPropertyDescriptor"))
+	reflectObj := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
+	ownKeys, _ := sobek.AssertFunction(reflectObj.Get("ownKeys"))
+	gopd, _ := sobek.AssertFunction(reflectObj.Get("getOwnPropertyDescriptor"))
 	// 3. Let keys be ? O.[[OwnPropertyKeys]]().
-	keysV, err := ownKeys(goja.Undefined(), obj)
+	keysV, err := ownKeys(sobek.Undefined(), obj)
 	if err != nil {
 		r.Throw(err)
 	}
-	var keys []goja.Value
-	r.ToSequence(keysV, func(k goja.Value) { keys = append(keys, k) })
+	var keys []sobek.Value
+	r.ToSequence(keysV, func(k sobek.Value) { keys = append(keys, k) })
 	// 4. For each element key of keys:
 	for _, key := range keys {
-		if _, isSym := key.(*goja.Symbol); isSym {
+		if _, isSym := key.(*sobek.Symbol); isSym {
 			continue
 		}
 		// 4.1. Let desc be ? O.[[GetOwnProperty]](key).
-		desc, err := gopd(goja.Undefined(), obj, key)
+		desc, err := gopd(sobek.Undefined(), obj, key)
 		if err != nil {
 			r.Throw(err)
 		}
 		// 4.2. If desc is not undefined and desc.[[Enumerable]] is true:
-		d, ok := desc.(*goja.Object)
+		d, ok := desc.(*sobek.Object)
 		if !ok || !d.Get("enumerable").ToBoolean() {
 			continue
 		}
@@ -129,11 +129,11 @@ func (r *Realm) ToRecord(v goja.Value, each func(key goja.Value, value goja.Valu
 }
 
 // RecordValue converts a record to a JavaScript object.
-func RecordValue[K ~string, V any](r *Realm, rec Record[K, V], key func(K) goja.Value, conv func(V) goja.Value) goja.Value {
+func RecordValue[K ~string, V any](r *Realm, rec Record[K, V], key func(K) sobek.Value, conv func(V) sobek.Value) sobek.Value {
 	obj := r.VM.NewObject()
 	for _, e := range rec {
 		kv := key(e.Key)
-		must(obj.DefineDataProperty(kv.String(), conv(e.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
+		must(obj.DefineDataProperty(kv.String(), conv(e.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 	}
 	return obj
 }
@@ -152,11 +152,11 @@ func (rec *Record[K, V]) Set(key K, value V) {
 // DictionaryObject starts a dictionary conversion: it returns nil for
 // undefined or null (every member takes its default) and the object
 // otherwise, throwing a TypeError for other values.
-func (r *Realm) DictionaryObject(v goja.Value, dict string) *goja.Object {
+func (r *Realm) DictionaryObject(v sobek.Value, dict string) *sobek.Object {
 	if IsNullish(v) {
 		return nil
 	}
-	obj, ok := v.(*goja.Object)
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("The provided value is not of type '%s'", dict)
 	}
@@ -165,12 +165,12 @@ func (r *Realm) DictionaryObject(v goja.Value, dict string) *goja.Object {
 
 // DictionaryMember reads one member (Get, so a getter runs exactly once):
 // nil when the object is nil or the value is undefined.
-func (r *Realm) DictionaryMember(obj *goja.Object, key string) goja.Value {
+func (r *Realm) DictionaryMember(obj *sobek.Object, key string) sobek.Value {
 	if obj == nil {
 		return nil
 	}
 	v := obj.Get(key)
-	if v == nil || goja.IsUndefined(v) {
+	if v == nil || sobek.IsUndefined(v) {
 		return nil
 	}
 	return v
@@ -189,7 +189,7 @@ func (r *Realm) NotEnoughArguments(op string, required, given int) {
 }
 
 // Arg returns argument i, or nil when it was not passed.
-func Arg(call goja.FunctionCall, i int) goja.Value {
+func Arg(call sobek.FunctionCall, i int) sobek.Value {
 	if i < len(call.Arguments) {
 		return call.Arguments[i]
 	}
@@ -197,8 +197,8 @@ func Arg(call goja.FunctionCall, i int) goja.Value {
 }
 
 // IsCallable reports whether v is a callable object.
-func IsCallable(v goja.Value) bool {
-	_, ok := goja.AssertFunction(v)
+func IsCallable(v sobek.Value) bool {
+	_, ok := sobek.AssertFunction(v)
 	return ok
 }
 
@@ -215,14 +215,14 @@ const (
 // BufferSource is an IDL buffer source value (ArrayBuffer, DataView or a
 // typed array), kept as the JavaScript object.
 type BufferSource struct {
-	Object *goja.Object
+	Object *sobek.Object
 	Kind   BufferKind
 }
 
 // Value returns the object, or null.
-func (b BufferSource) Value() goja.Value {
+func (b BufferSource) Value() sobek.Value {
 	if b.Object == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return b.Object
 }
@@ -235,15 +235,15 @@ func (b BufferSource) Bytes() []byte {
 	}
 	switch b.Kind {
 	case KindArrayBuffer:
-		ab, _ := b.Object.Export().(goja.ArrayBuffer)
+		ab, _ := b.Object.Export().(sobek.ArrayBuffer)
 		return ab.Bytes()
 	}
 	bufV := b.Object.Get("buffer")
-	bo, ok := bufV.(*goja.Object)
+	bo, ok := bufV.(*sobek.Object)
 	if !ok {
 		return nil
 	}
-	ab, ok := bo.Export().(goja.ArrayBuffer)
+	ab, ok := bo.Export().(sobek.ArrayBuffer)
 	if !ok || ab.Detached() {
 		return nil
 	}
@@ -258,12 +258,12 @@ func (b BufferSource) Bytes() []byte {
 
 // BufferKindOf returns the kind of buffer source v is by its internal
 // slots, or "" when it is none.
-func (r *Realm) BufferKindOf(v goja.Value) BufferKind {
-	obj, ok := v.(*goja.Object)
+func (r *Realm) BufferKindOf(v sobek.Value) BufferKind {
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		return ""
 	}
-	if _, ok := obj.Export().(goja.ArrayBuffer); ok {
+	if _, ok := obj.Export().(sobek.ArrayBuffer); ok {
 		return KindArrayBuffer
 	}
 	// %TypedArray%.prototype[@@toStringTag] returns [[TypedArrayName]],
@@ -271,7 +271,7 @@ func (r *Realm) BufferKindOf(v goja.Value) BufferKind {
 	if r.typedArrayTag == nil {
 		r.initBufferProbes()
 	}
-	if name, err := r.typedArrayTag(obj); err == nil && !goja.IsUndefined(name) {
+	if name, err := r.typedArrayTag(obj); err == nil && !sobek.IsUndefined(name) {
 		return BufferKind(name.String())
 	}
 	if ex := r.VM.Try(func() {
@@ -293,21 +293,21 @@ func (r *Realm) initBufferProbes() {
 	if err != nil {
 		panic(err)
 	}
-	arr := v.(*goja.Object)
-	r.typedArrayTag, _ = goja.AssertFunction(arr.Get("0"))
-	r.dataViewLen, _ = goja.AssertFunction(arr.Get("1"))
+	arr := v.(*sobek.Object)
+	r.typedArrayTag, _ = sobek.AssertFunction(arr.Get("0"))
+	r.dataViewLen, _ = sobek.AssertFunction(arr.Get("1"))
 }
 
 // ToBufferSource converts v to a buffer source accepting the given kinds
 // (ArrayBufferView accepts DataView and every typed array: pass "view").
-// [AllowShared] is accepted and has no effect: goja has no
+// [AllowShared] is accepted and has no effect: sobek has no
 // SharedArrayBuffer.
-func (r *Realm) ToBufferSource(v goja.Value, typeName string, kinds ...BufferKind) BufferSource {
+func (r *Realm) ToBufferSource(v sobek.Value, typeName string, kinds ...BufferKind) BufferSource {
 	k := r.BufferKindOf(v)
 	if k != "" {
 		for _, want := range kinds {
 			if want == k || (want == "view" && k != KindArrayBuffer) {
-				return BufferSource{Object: v.(*goja.Object), Kind: k}
+				return BufferSource{Object: v.(*sobek.Object), Kind: k}
 			}
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // IntMode selects the integer conversion of WebIDL §3.2.4 (ConvertToInt):
@@ -20,16 +20,16 @@ const (
 
 // toNumber is ECMAScript ToNumber, throwing a TypeError for symbols and
 // BigInts.
-func (r *Realm) toNumber(v goja.Value) float64 {
+func (r *Realm) toNumber(v sobek.Value) float64 {
 	switch v.(type) {
-	case *goja.Symbol:
+	case *sobek.Symbol:
 		r.ThrowTypeError("Cannot convert a Symbol value to a number")
 	}
-	if goja.IsBigInt(v) {
+	if sobek.IsBigInt(v) {
 		r.ThrowTypeError("Cannot convert a BigInt value to a number")
 	}
 	n := v.ToNumber()
-	if goja.IsBigInt(n) {
+	if sobek.IsBigInt(n) {
 		r.ThrowTypeError("Cannot convert a BigInt value to a number")
 	}
 	return n.ToFloat()
@@ -38,7 +38,7 @@ func (r *Realm) toNumber(v goja.Value) float64 {
 // convertToInt implements ConvertToInt(V, bitLength, signedness) and
 // returns the result as a float64 holding an exact integer for bitLength
 // up to 32, or the wrapped bit pattern through u64 for 64-bit types.
-func (r *Realm) convertToInt(v goja.Value, bits int, signed bool, mode IntMode, typeName string) (f float64, u64 uint64) {
+func (r *Realm) convertToInt(v sobek.Value, bits int, signed bool, mode IntMode, typeName string) (f float64, u64 uint64) {
 	// 1-3. Bounds.
 	var lower, upper float64
 	switch {
@@ -130,55 +130,55 @@ func intBits(x float64) uint64 {
 }
 
 // ToByte converts to the IDL byte type.
-func (r *Realm) ToByte(v goja.Value, mode IntMode) int8 {
+func (r *Realm) ToByte(v sobek.Value, mode IntMode) int8 {
 	f, _ := r.convertToInt(v, 8, true, mode, "byte")
 	return int8(f)
 }
 
 // ToOctet converts to the IDL octet type.
-func (r *Realm) ToOctet(v goja.Value, mode IntMode) uint8 {
+func (r *Realm) ToOctet(v sobek.Value, mode IntMode) uint8 {
 	f, _ := r.convertToInt(v, 8, false, mode, "octet")
 	return uint8(f)
 }
 
 // ToShort converts to the IDL short type.
-func (r *Realm) ToShort(v goja.Value, mode IntMode) int16 {
+func (r *Realm) ToShort(v sobek.Value, mode IntMode) int16 {
 	f, _ := r.convertToInt(v, 16, true, mode, "short")
 	return int16(f)
 }
 
 // ToUnsignedShort converts to the IDL unsigned short type.
-func (r *Realm) ToUnsignedShort(v goja.Value, mode IntMode) uint16 {
+func (r *Realm) ToUnsignedShort(v sobek.Value, mode IntMode) uint16 {
 	f, _ := r.convertToInt(v, 16, false, mode, "unsigned short")
 	return uint16(f)
 }
 
 // ToLong converts to the IDL long type.
-func (r *Realm) ToLong(v goja.Value, mode IntMode) int32 {
+func (r *Realm) ToLong(v sobek.Value, mode IntMode) int32 {
 	f, _ := r.convertToInt(v, 32, true, mode, "long")
 	return int32(f)
 }
 
 // ToUnsignedLong converts to the IDL unsigned long type.
-func (r *Realm) ToUnsignedLong(v goja.Value, mode IntMode) uint32 {
+func (r *Realm) ToUnsignedLong(v sobek.Value, mode IntMode) uint32 {
 	f, _ := r.convertToInt(v, 32, false, mode, "unsigned long")
 	return uint32(f)
 }
 
 // ToLongLong converts to the IDL long long type.
-func (r *Realm) ToLongLong(v goja.Value, mode IntMode) int64 {
+func (r *Realm) ToLongLong(v sobek.Value, mode IntMode) int64 {
 	_, u := r.convertToInt(v, 64, true, mode, "long long")
 	return int64(u)
 }
 
 // ToUnsignedLongLong converts to the IDL unsigned long long type.
-func (r *Realm) ToUnsignedLongLong(v goja.Value, mode IntMode) uint64 {
+func (r *Realm) ToUnsignedLongLong(v sobek.Value, mode IntMode) uint64 {
 	_, u := r.convertToInt(v, 64, false, mode, "unsigned long long")
 	return u
 }
 
 // ToBoolean converts to the IDL boolean type (ToBoolean never throws).
-func (r *Realm) ToBoolean(v goja.Value) bool {
+func (r *Realm) ToBoolean(v sobek.Value) bool {
 	if v == nil {
 		return false
 	}
@@ -187,7 +187,7 @@ func (r *Realm) ToBoolean(v goja.Value) bool {
 
 // ToFloat converts to the IDL float type: TypeError for non-finite values,
 // and for finite values that round to infinity as a float32.
-func (r *Realm) ToFloat(v goja.Value) float32 {
+func (r *Realm) ToFloat(v sobek.Value) float32 {
 	x := r.toNumber(v)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		r.ThrowTypeError("The provided value is non-finite")
@@ -200,7 +200,7 @@ func (r *Realm) ToFloat(v goja.Value) float32 {
 }
 
 // ToUnrestrictedFloat converts to the IDL unrestricted float type.
-func (r *Realm) ToUnrestrictedFloat(v goja.Value) float32 {
+func (r *Realm) ToUnrestrictedFloat(v sobek.Value) float32 {
 	x := r.toNumber(v)
 	if math.IsNaN(x) {
 		return float32(math.NaN())
@@ -209,7 +209,7 @@ func (r *Realm) ToUnrestrictedFloat(v goja.Value) float32 {
 }
 
 // ToDouble converts to the IDL double type (TypeError for NaN/±∞).
-func (r *Realm) ToDouble(v goja.Value) float64 {
+func (r *Realm) ToDouble(v sobek.Value) float64 {
 	x := r.toNumber(v)
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		r.ThrowTypeError("The provided value is non-finite")
@@ -218,25 +218,25 @@ func (r *Realm) ToDouble(v goja.Value) float64 {
 }
 
 // ToUnrestrictedDouble converts to the IDL unrestricted double type.
-func (r *Realm) ToUnrestrictedDouble(v goja.Value) float64 {
+func (r *Realm) ToUnrestrictedDouble(v sobek.Value) float64 {
 	return r.toNumber(v)
 }
 
 // FloatValue converts an IDL float/double to JavaScript.
-func (r *Realm) FloatValue(f float64) goja.Value { return r.VM.ToValue(f) }
+func (r *Realm) FloatValue(f float64) sobek.Value { return r.VM.ToValue(f) }
 
 // ToBigInt converts to the IDL bigint type (ECMAScript ToBigInt).
-func (r *Realm) ToBigInt(v goja.Value) *big.Int {
-	if _, ok := v.(*goja.Symbol); ok {
+func (r *Realm) ToBigInt(v sobek.Value) *big.Int {
+	if _, ok := v.(*sobek.Symbol); ok {
 		r.ThrowTypeError("Cannot convert a Symbol value to a BigInt")
 	}
-	bigCtor := r.VM.GlobalObject().Get("BigInt").(*goja.Object)
-	fn, _ := goja.AssertFunction(bigCtor)
+	bigCtor := r.VM.GlobalObject().Get("BigInt").(*sobek.Object)
+	fn, _ := sobek.AssertFunction(bigCtor)
 	switch {
-	case goja.IsUndefined(v), goja.IsNull(v), goja.IsNumber(v):
+	case sobek.IsUndefined(v), sobek.IsNull(v), sobek.IsNumber(v):
 		r.ThrowTypeError("Cannot convert %s to a BigInt", v.String())
 	}
-	res, err := fn(goja.Undefined(), v)
+	res, err := fn(sobek.Undefined(), v)
 	if err != nil {
 		r.Throw(err)
 	}
@@ -248,11 +248,11 @@ func (r *Realm) ToBigInt(v goja.Value) *big.Int {
 }
 
 // BigIntValue converts an IDL bigint to JavaScript.
-func (r *Realm) BigIntValue(b *big.Int) goja.Value { return r.VM.ToValue(b) }
+func (r *Realm) BigIntValue(b *big.Int) sobek.Value { return r.VM.ToValue(b) }
 
 // ToObject converts to the IDL object type (TypeError unless an object).
-func (r *Realm) ToObject(v goja.Value) *goja.Object {
-	o, ok := v.(*goja.Object)
+func (r *Realm) ToObject(v sobek.Value) *sobek.Object {
+	o, ok := v.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("The provided value is not an object")
 	}
@@ -260,8 +260,8 @@ func (r *Realm) ToObject(v goja.Value) *goja.Object {
 }
 
 // ToSymbol converts to the IDL symbol type.
-func (r *Realm) ToSymbol(v goja.Value) *goja.Symbol {
-	s, ok := v.(*goja.Symbol)
+func (r *Realm) ToSymbol(v sobek.Value) *sobek.Symbol {
+	s, ok := v.(*sobek.Symbol)
 	if !ok {
 		r.ThrowTypeError("The provided value is not a symbol")
 	}
@@ -270,32 +270,32 @@ func (r *Realm) ToSymbol(v goja.Value) *goja.Symbol {
 
 // ToAny converts to the IDL any type (the identity; undefined for a
 // missing value).
-func (r *Realm) ToAny(v goja.Value) goja.Value {
+func (r *Realm) ToAny(v sobek.Value) sobek.Value {
 	if v == nil {
-		return goja.Undefined()
+		return sobek.Undefined()
 	}
 	return v
 }
 
 // AnyValue returns v, or undefined for nil.
-func AnyValue(v goja.Value) goja.Value {
+func AnyValue(v sobek.Value) sobek.Value {
 	if v == nil {
-		return goja.Undefined()
+		return sobek.Undefined()
 	}
 	return v
 }
 
 // ObjectValue returns o, or null for nil.
-func ObjectValue(o *goja.Object) goja.Value {
+func ObjectValue(o *sobek.Object) sobek.Value {
 	if o == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return o
 }
 
 // ToInterface converts to an interface type: the value must be a platform
 // object implementing iface, else a TypeError.
-func (r *Realm) ToInterface(v goja.Value, iface string) any {
+func (r *Realm) ToInterface(v sobek.Value, iface string) any {
 	impl, ok := r.Implements(v, iface)
 	if !ok {
 		r.ThrowTypeError("The provided value is not of type '%s'", iface)
@@ -305,7 +305,7 @@ func (r *Realm) ToInterface(v goja.Value, iface string) any {
 
 // ToEnum converts to an enumeration type: ToString, then a TypeError
 // unless the value is one of values.
-func (r *Realm) ToEnum(v goja.Value, enum string, values []string) string {
+func (r *Realm) ToEnum(v sobek.Value, enum string, values []string) string {
 	s := string(r.ToDOMString(v))
 	for _, e := range values {
 		if e == s {
@@ -317,13 +317,13 @@ func (r *Realm) ToEnum(v goja.Value, enum string, values []string) string {
 }
 
 // IsNullish reports whether v is undefined, null or missing.
-func IsNullish(v goja.Value) bool {
-	return v == nil || goja.IsUndefined(v) || goja.IsNull(v)
+func IsNullish(v sobek.Value) bool {
+	return v == nil || sobek.IsUndefined(v) || sobek.IsNull(v)
 }
 
 // IsUndefined reports whether v is undefined or missing.
-func IsUndefined(v goja.Value) bool {
-	return v == nil || goja.IsUndefined(v)
+func IsUndefined(v sobek.Value) bool {
+	return v == nil || sobek.IsUndefined(v)
 }
 
 // Optional is an optional argument or dictionary member without a default

@@ -1,4 +1,4 @@
-// Package webidl is the runtime of the WebIDL ECMAScript binding on goja:
+// Package webidl is the runtime of the WebIDL ECMAScript binding on sobek:
 // the conversions between JavaScript values and IDL values, platform
 // objects and their brand checks, interface objects and prototypes,
 // exceptions, callbacks and promises. The code generated from IDL
@@ -6,10 +6,10 @@
 //
 // # Usage (for the realms layer)
 //
-// One Realm per goja.Runtime (one per global object), used only on that
+// One Realm per sobek.Runtime (one per global object), used only on that
 // runtime's goroutine:
 //
-//	vm := goja.New()
+//	vm := sobek.New()
 //	r := webidl.NewRealm(vm, "Window", []string{"Window"}, secureContext)
 //	r.ErrorToJS = mapDOMExceptions // *dom.DOMException -> JS DOMException
 //	r.SetGlobalImpl(windowImpl)     // Go implementation of WindowMethods
@@ -41,7 +41,7 @@
 //
 // Promises: r.NewPromise(), p.Resolve(v)/p.Reject(v)/p.RejectError(err),
 // r.PromiseResolvedWith, r.PromiseRejectedWith, p.React(onFulfilled,
-// onRejected), p.MarkHandled(). goja runs promise jobs when the outermost
+// onRejected), p.MarkHandled(). sobek runs promise jobs when the outermost
 // JavaScript call returns: resolving from Go with no JavaScript on the
 // stack runs reactions at once, so do it at the end of a task.
 //

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // ErrorKind names an ECMAScript native error type a binding can throw.
@@ -43,15 +43,15 @@ func NewRangeError(format string, args ...any) *SimpleError {
 // (for example what a callback threw). Converting it back to JavaScript
 // throws the same value.
 type JSError struct {
-	Value goja.Value
+	Value sobek.Value
 }
 
 func (e *JSError) Error() string {
 	if e.Value == nil {
 		return "JavaScript exception: undefined"
 	}
-	if o, ok := e.Value.(*goja.Object); ok {
-		if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
+	if o, ok := e.Value.(*sobek.Object); ok {
+		if s := o.Get("stack"); s != nil && !sobek.IsUndefined(s) {
 			return s.String()
 		}
 	}
@@ -59,18 +59,18 @@ func (e *JSError) Error() string {
 }
 
 // ErrorValue turns a Go error into the JavaScript value to throw:
-// JSError and *goja.Exception give their value, SimpleError a native error,
+// JSError and *sobek.Exception give their value, SimpleError a native error,
 // anything the realm's ErrorToJS hook accepts its result, and any other
 // error a TypeError carrying its text (never silently dropped).
-func (r *Realm) ErrorValue(err error) goja.Value {
+func (r *Realm) ErrorValue(err error) sobek.Value {
 	var jsErr *JSError
 	if errors.As(err, &jsErr) {
 		if jsErr.Value == nil {
-			return goja.Undefined()
+			return sobek.Undefined()
 		}
 		return jsErr.Value
 	}
-	var ex *goja.Exception
+	var ex *sobek.Exception
 	if errors.As(err, &ex) {
 		return ex.Value()
 	}
@@ -87,8 +87,8 @@ func (r *Realm) ErrorValue(err error) goja.Value {
 }
 
 // NewError creates a native error object of the given kind in the realm.
-func (r *Realm) NewError(kind ErrorKind, message string) *goja.Object {
-	ctor, _ := r.VM.GlobalObject().Get(string(kind)).(*goja.Object)
+func (r *Realm) NewError(kind ErrorKind, message string) *sobek.Object {
+	ctor, _ := r.VM.GlobalObject().Get(string(kind)).(*sobek.Object)
 	if ctor == nil {
 		ctor = r.typeErrorCtor
 	}
@@ -100,7 +100,7 @@ func (r *Realm) NewError(kind ErrorKind, message string) *goja.Object {
 }
 
 // Throw throws err into JavaScript: it never returns. Binding code calls it
-// from inside a goja native function.
+// from inside a sobek native function.
 func (r *Realm) Throw(err error) {
 	panic(r.ErrorValue(err))
 }

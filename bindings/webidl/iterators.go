@@ -1,7 +1,7 @@
 package webidl
 
 import (
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // IteratorKind is the kind of a default iterator: "key", "value" or
@@ -17,7 +17,7 @@ const (
 
 // Pair is one value pair to iterate over, already converted to JavaScript.
 type Pair struct {
-	Key, Value goja.Value
+	Key, Value sobek.Value
 }
 
 type pairIterState struct {
@@ -30,15 +30,15 @@ type pairIterState struct {
 
 // iteratorPrototype returns the "iface Iterator" prototype object: next,
 // @@toStringTag, [[Prototype]] %IteratorPrototype%.
-func (r *Realm) iteratorPrototype(iface string) *goja.Object {
+func (r *Realm) iteratorPrototype(iface string) *sobek.Object {
 	if r.iterProtos == nil {
-		r.iterProtos = map[string]*goja.Object{}
+		r.iterProtos = map[string]*sobek.Object{}
 	}
 	if p, ok := r.iterProtos[iface]; ok {
 		return p
 	}
 	proto := r.VM.CreateObject(r.intrinsicIteratorPrototype())
-	next := r.NewFunction("next", 0, func(call goja.FunctionCall) goja.Value {
+	next := r.NewFunction("next", 0, func(call sobek.FunctionCall) sobek.Value {
 		s := r.getSlot(call.This)
 		st, ok := (*pairIterState)(nil), false
 		if s != nil {
@@ -48,12 +48,12 @@ func (r *Realm) iteratorPrototype(iface string) *goja.Object {
 			r.ThrowTypeError("%s", IllegalInvocation)
 		}
 		if st.done {
-			return r.IterResult(goja.Undefined(), true)
+			return r.IterResult(sobek.Undefined(), true)
 		}
 		pairs := st.pairs()
 		if st.index >= len(pairs) {
 			st.done = true
-			return r.IterResult(goja.Undefined(), true)
+			return r.IterResult(sobek.Undefined(), true)
 		}
 		p := pairs[st.index]
 		st.index++
@@ -65,14 +65,14 @@ func (r *Realm) iteratorPrototype(iface string) *goja.Object {
 		}
 		return r.IterResult(r.VM.NewArray(p.Key, p.Value), false)
 	})
-	must(proto.DefineDataProperty("next", next, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
-	must(proto.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(iface+" Iterator"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(proto.DefineDataProperty("next", next, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
+	must(proto.DefineDataPropertySymbol(sobek.SymToStringTag, StringValue(iface+" Iterator"), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 	r.iterProtos[iface] = proto
 	return proto
 }
 
 // IterResult creates an iterator result object {value, done}.
-func (r *Realm) IterResult(value goja.Value, done bool) *goja.Object {
+func (r *Realm) IterResult(value sobek.Value, done bool) *sobek.Object {
 	o := r.VM.NewObject()
 	must(o.Set("value", AnyValue(value)))
 	must(o.Set("done", done))
@@ -81,15 +81,15 @@ func (r *Realm) IterResult(value goja.Value, done bool) *goja.Object {
 
 // NewPairIterator creates a default iterator object for a pair iterable
 // interface; pairs is asked for the current value pairs at each step.
-func (r *Realm) NewPairIterator(iface string, kind IteratorKind, pairs func() []Pair) *goja.Object {
+func (r *Realm) NewPairIterator(iface string, kind IteratorKind, pairs func() []Pair) *sobek.Object {
 	obj := r.VM.CreateObject(r.iteratorPrototype(iface))
 	r.setSlot(obj, &pairIterState{iface: iface, kind: kind, pairs: pairs}, nil)
 	return obj
 }
 
 // PairForEach implements forEach of pair iterable declarations.
-func (r *Realm) PairForEach(this goja.Value, call goja.FunctionCall, pairs func() []Pair) goja.Value {
-	cb, ok := goja.AssertFunction(Arg(call, 0))
+func (r *Realm) PairForEach(this sobek.Value, call sobek.FunctionCall, pairs func() []Pair) sobek.Value {
+	cb, ok := sobek.AssertFunction(Arg(call, 0))
 	if !ok {
 		r.ThrowTypeError("Failed to execute 'forEach': parameter 1 is not of type 'Function'.")
 	}
@@ -103,7 +103,7 @@ func (r *Realm) PairForEach(this goja.Value, call goja.FunctionCall, pairs func(
 			r.Throw(err)
 		}
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // AsyncIterator is the Go side of an async iterable declaration's
@@ -114,7 +114,7 @@ type AsyncIterator interface {
 	// with an iterator result object (see Realm.IterResult).
 	Next(r *Realm) *Promise
 	// Return implements "asynchronous iterator return" (may be nil).
-	Return(r *Realm, value goja.Value) *Promise
+	Return(r *Realm, value sobek.Value) *Promise
 }
 
 type asyncIterState struct {
@@ -125,10 +125,10 @@ type asyncIterState struct {
 }
 
 // asyncIteratorPrototype builds the "iface AsyncIterator" prototype.
-func (r *Realm) asyncIteratorPrototype(iface string) *goja.Object {
+func (r *Realm) asyncIteratorPrototype(iface string) *sobek.Object {
 	key := iface + " AsyncIterator"
 	if r.iterProtos == nil {
-		r.iterProtos = map[string]*goja.Object{}
+		r.iterProtos = map[string]*sobek.Object{}
 	}
 	if p, ok := r.iterProtos[key]; ok {
 		return p
@@ -137,11 +137,11 @@ func (r *Realm) asyncIteratorPrototype(iface string) *goja.Object {
 		// %AsyncIteratorPrototype%: an object whose @@asyncIterator
 		// returns this.
 		r.asyncIterProto = r.VM.NewObject()
-		self := r.NewFunction("[Symbol.asyncIterator]", 0, func(call goja.FunctionCall) goja.Value { return call.This })
-		must(r.asyncIterProto.DefineDataPropertySymbol(r.Symbol("asyncIterator"), self, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+		self := r.NewFunction("[Symbol.asyncIterator]", 0, func(call sobek.FunctionCall) sobek.Value { return call.This })
+		must(r.asyncIterProto.DefineDataPropertySymbol(r.Symbol("asyncIterator"), self, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 	}
 	proto := r.VM.CreateObject(r.asyncIterProto)
-	state := func(this goja.Value) *asyncIterState {
+	state := func(this sobek.Value) *asyncIterState {
 		s := r.getSlot(this)
 		if s != nil {
 			if st, ok := s.impl.(*asyncIterState); ok && st.iface == iface {
@@ -150,37 +150,37 @@ func (r *Realm) asyncIteratorPrototype(iface string) *goja.Object {
 		}
 		return nil
 	}
-	next := r.NewFunction("next", 0, func(call goja.FunctionCall) goja.Value {
+	next := r.NewFunction("next", 0, func(call sobek.FunctionCall) sobek.Value {
 		st := state(call.This)
 		if st == nil {
 			return r.PromiseRejectedWith(r.NewError(TypeError, IllegalInvocation)).Object
 		}
 		step := func() *Promise {
 			if st.done {
-				return r.PromiseResolvedWith(r.IterResult(goja.Undefined(), true))
+				return r.PromiseResolvedWith(r.IterResult(sobek.Undefined(), true))
 			}
 			p := st.it.Next(r)
-			return p.React(func(v goja.Value) (goja.Value, error) {
-				if o, ok := v.(*goja.Object); ok && o.Get("done").ToBoolean() {
+			return p.React(func(v sobek.Value) (sobek.Value, error) {
+				if o, ok := v.(*sobek.Object); ok && o.Get("done").ToBoolean() {
 					st.done = true
 				}
 				return v, nil
-			}, func(reason goja.Value) (goja.Value, error) {
+			}, func(reason sobek.Value) (sobek.Value, error) {
 				st.done = true
 				return nil, &JSError{Value: reason}
 			})
 		}
 		var p *Promise
 		if st.ongoing != nil {
-			p = st.ongoing.React(func(goja.Value) (goja.Value, error) { return step().Object, nil },
-				func(goja.Value) (goja.Value, error) { return step().Object, nil })
+			p = st.ongoing.React(func(sobek.Value) (sobek.Value, error) { return step().Object, nil },
+				func(sobek.Value) (sobek.Value, error) { return step().Object, nil })
 		} else {
 			p = step()
 		}
 		st.ongoing = p
 		return p.Object
 	})
-	ret := r.NewFunction("return", 1, func(call goja.FunctionCall) goja.Value {
+	ret := r.NewFunction("return", 1, func(call sobek.FunctionCall) sobek.Value {
 		st := state(call.This)
 		if st == nil {
 			return r.PromiseRejectedWith(r.NewError(TypeError, IllegalInvocation)).Object
@@ -194,17 +194,17 @@ func (r *Realm) asyncIteratorPrototype(iface string) *goja.Object {
 		if p == nil {
 			return r.PromiseResolvedWith(r.IterResult(v, true)).Object
 		}
-		return p.React(func(goja.Value) (goja.Value, error) { return r.IterResult(v, true), nil }, nil).Object
+		return p.React(func(sobek.Value) (sobek.Value, error) { return r.IterResult(v, true), nil }, nil).Object
 	})
-	must(proto.DefineDataProperty("next", next, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
-	must(proto.DefineDataProperty("return", ret, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE))
-	must(proto.DefineDataPropertySymbol(goja.SymToStringTag, StringValue(key), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE))
+	must(proto.DefineDataProperty("next", next, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
+	must(proto.DefineDataProperty("return", ret, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
+	must(proto.DefineDataPropertySymbol(sobek.SymToStringTag, StringValue(key), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 	r.iterProtos[key] = proto
 	return proto
 }
 
 // NewAsyncIterator creates a default asynchronous iterator object.
-func (r *Realm) NewAsyncIterator(iface string, it AsyncIterator) *goja.Object {
+func (r *Realm) NewAsyncIterator(iface string, it AsyncIterator) *sobek.Object {
 	obj := r.VM.CreateObject(r.asyncIteratorPrototype(iface))
 	r.setSlot(obj, &asyncIterState{iface: iface, it: it}, nil)
 	return obj
@@ -212,10 +212,10 @@ func (r *Realm) NewAsyncIterator(iface string, it AsyncIterator) *goja.Object {
 
 // ArrayIteratorMember returns %Array.prototype%[name] (the functions value
 // iterable declarations share with arrays).
-func (r *Realm) ArrayIteratorMember(name string) goja.Value {
-	ap := r.VM.GlobalObject().Get("Array").(*goja.Object).Get("prototype").(*goja.Object)
+func (r *Realm) ArrayIteratorMember(name string) sobek.Value {
+	ap := r.VM.GlobalObject().Get("Array").(*sobek.Object).Get("prototype").(*sobek.Object)
 	if name == "@@iterator" {
-		return ap.GetSymbol(goja.SymIterator)
+		return ap.GetSymbol(sobek.SymIterator)
 	}
 	return ap.Get(name)
 }

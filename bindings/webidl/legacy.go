@@ -3,7 +3,7 @@ package webidl
 import (
 	"strconv"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // LegacyProperties describes the indexed and named properties of a
@@ -12,13 +12,13 @@ import (
 type LegacyProperties struct {
 	// Indexed properties: supported indices are 0 ≤ i < IndexedLength.
 	IndexedLength func(r *Realm, impl any) uint32
-	IndexedGet    func(r *Realm, impl any, index uint32) goja.Value
-	IndexedSet    func(r *Realm, impl any, index uint32, v goja.Value) // nil: no indexed setter
+	IndexedGet    func(r *Realm, impl any, index uint32) sobek.Value
+	IndexedSet    func(r *Realm, impl any, index uint32, v sobek.Value) // nil: no indexed setter
 	// Named properties: supported names, and the value of one of them.
 	NamedNames  func(r *Realm, impl any) []string
-	NamedGet    func(r *Realm, impl any, name string) goja.Value
-	NamedSet    func(r *Realm, impl any, name string, v goja.Value) // nil: no named setter
-	NamedDelete func(r *Realm, impl any, name string)               // nil: no named deleter
+	NamedGet    func(r *Realm, impl any, name string) sobek.Value
+	NamedSet    func(r *Realm, impl any, name string, v sobek.Value) // nil: no named setter
+	NamedDelete func(r *Realm, impl any, name string)                // nil: no named deleter
 	// [LegacyUnenumerableNamedProperties] and [LegacyOverrideBuiltIns].
 	UnenumerableNamed bool
 	OverrideBuiltIns  bool
@@ -41,16 +41,16 @@ func arrayIndex(p string) (uint32, bool) {
 // implementing the legacy platform object internal methods of WebIDL
 // §3.9 ([[GetOwnProperty]], [[Set]], [[DefineOwnProperty]], [[Delete]],
 // [[PreventExtensions]], [[OwnPropertyKeys]]).
-func (r *Realm) legacyObject(target *goja.Object, impl any, lp *LegacyProperties) *goja.Object {
+func (r *Realm) legacyObject(target *sobek.Object, impl any, lp *LegacyProperties) *sobek.Object {
 	if r.reflectGet == nil {
-		refl := r.VM.GlobalObject().Get("Reflect").(*goja.Object)
-		r.reflectGet, _ = goja.AssertFunction(refl.Get("get"))
-		r.reflectSet, _ = goja.AssertFunction(refl.Get("set"))
-		r.reflectGOPD, _ = goja.AssertFunction(refl.Get("getOwnPropertyDescriptor"))
+		refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
+		r.reflectGet, _ = sobek.AssertFunction(refl.Get("get"))
+		r.reflectSet, _ = sobek.AssertFunction(refl.Get("set"))
+		r.reflectGOPD, _ = sobek.AssertFunction(refl.Get("getOwnPropertyDescriptor"))
 	}
 	hasOwn := func(p string) bool {
-		d, err := r.reflectGOPD(goja.Undefined(), target, StringValue(p))
-		return err == nil && !goja.IsUndefined(d)
+		d, err := r.reflectGOPD(sobek.Undefined(), target, StringValue(p))
+		return err == nil && !sobek.IsUndefined(d)
 	}
 	// The named property visibility algorithm.
 	namedVisible := func(p string) bool {
@@ -71,14 +71,14 @@ func (r *Realm) legacyObject(target *goja.Object, impl any, lp *LegacyProperties
 			return true
 		}
 		for proto := target.Prototype(); proto != nil; proto = proto.Prototype() {
-			if d, err := r.reflectGOPD(goja.Undefined(), proto, StringValue(p)); err == nil && !goja.IsUndefined(d) {
+			if d, err := r.reflectGOPD(sobek.Undefined(), proto, StringValue(p)); err == nil && !sobek.IsUndefined(d) {
 				return false
 			}
 		}
 		return true
 	}
 	// LegacyPlatformObjectGetOwnProperty(O, P, ignoreNamedProps).
-	exotic := func(p string, ignoreNamed bool) (goja.Value, bool, bool) {
+	exotic := func(p string, ignoreNamed bool) (sobek.Value, bool, bool) {
 		if lp.IndexedGet != nil {
 			if i, ok := arrayIndex(p); ok {
 				if i < lp.IndexedLength(r, impl) {
@@ -92,33 +92,33 @@ func (r *Realm) legacyObject(target *goja.Object, impl any, lp *LegacyProperties
 		}
 		return nil, false, false
 	}
-	desc := func(p string) goja.PropertyDescriptor {
+	desc := func(p string) sobek.PropertyDescriptor {
 		if v, writable, ok := exotic(p, false); ok {
-			enumerable := goja.FLAG_TRUE
+			enumerable := sobek.FLAG_TRUE
 			if _, isIdx := arrayIndex(p); !isIdx && lp.UnenumerableNamed {
-				enumerable = goja.FLAG_FALSE
+				enumerable = sobek.FLAG_FALSE
 			}
-			return goja.PropertyDescriptor{Value: v, Writable: goja.ToFlag(writable), Enumerable: enumerable, Configurable: goja.FLAG_TRUE}
+			return sobek.PropertyDescriptor{Value: v, Writable: sobek.ToFlag(writable), Enumerable: enumerable, Configurable: sobek.FLAG_TRUE}
 		}
-		d, err := r.reflectGOPD(goja.Undefined(), target, StringValue(p))
+		d, err := r.reflectGOPD(sobek.Undefined(), target, StringValue(p))
 		if err != nil {
 			r.Throw(err)
 		}
 		return r.toPropertyDescriptor(d)
 	}
-	get := func(p string, receiver goja.Value) goja.Value {
+	get := func(p string, receiver sobek.Value) sobek.Value {
 		if v, _, ok := exotic(p, false); ok {
 			return v
 		}
-		v, err := r.reflectGet(goja.Undefined(), target, StringValue(p), receiver)
+		v, err := r.reflectGet(sobek.Undefined(), target, StringValue(p), receiver)
 		if err != nil {
 			r.Throw(err)
 		}
 		return v
 	}
-	set := func(p string, v, receiver goja.Value) bool {
+	set := func(p string, v, receiver sobek.Value) bool {
 		// [[Set]]: an indexed/named setter runs when O is the receiver.
-		if obj, ok := receiver.(*goja.Object); ok && r.getSlot(obj) != nil && r.getSlot(obj).impl == impl {
+		if obj, ok := receiver.(*sobek.Object); ok && r.getSlot(obj) != nil && r.getSlot(obj).impl == impl {
 			if i, isIdx := arrayIndex(p); isIdx && lp.IndexedSet != nil {
 				lp.IndexedSet(r, impl, i, v)
 				return true
@@ -128,13 +128,13 @@ func (r *Realm) legacyObject(target *goja.Object, impl any, lp *LegacyProperties
 				return true
 			}
 		}
-		res, err := r.reflectSet(goja.Undefined(), target, StringValue(p), v, receiver)
+		res, err := r.reflectSet(sobek.Undefined(), target, StringValue(p), v, receiver)
 		if err != nil {
 			r.Throw(err)
 		}
 		return res.ToBoolean()
 	}
-	define := func(p string, d goja.PropertyDescriptor) bool {
+	define := func(p string, d sobek.PropertyDescriptor) bool {
 		isData := d.Getter == nil && d.Setter == nil
 		if i, isIdx := arrayIndex(p); isIdx && lp.IndexedGet != nil {
 			if !isData || lp.IndexedSet == nil {
@@ -181,31 +181,31 @@ func (r *Realm) legacyObject(target *goja.Object, impl any, lp *LegacyProperties
 		}
 		return target.Delete(p) == nil
 	}
-	cfg := &goja.ProxyTrapConfig{
-		GetOwnPropertyDescriptor:    func(_ *goja.Object, p string) goja.PropertyDescriptor { return desc(p) },
-		GetOwnPropertyDescriptorIdx: func(_ *goja.Object, i int) goja.PropertyDescriptor { return desc(strconv.Itoa(i)) },
-		Get:                         func(_ *goja.Object, p string, rc goja.Value) goja.Value { return get(p, rc) },
-		GetIdx:                      func(_ *goja.Object, i int, rc goja.Value) goja.Value { return get(strconv.Itoa(i), rc) },
-		Has: func(_ *goja.Object, p string) bool {
+	cfg := &sobek.ProxyTrapConfig{
+		GetOwnPropertyDescriptor:    func(_ *sobek.Object, p string) sobek.PropertyDescriptor { return desc(p) },
+		GetOwnPropertyDescriptorIdx: func(_ *sobek.Object, i int) sobek.PropertyDescriptor { return desc(strconv.Itoa(i)) },
+		Get:                         func(_ *sobek.Object, p string, rc sobek.Value) sobek.Value { return get(p, rc) },
+		GetIdx:                      func(_ *sobek.Object, i int, rc sobek.Value) sobek.Value { return get(strconv.Itoa(i), rc) },
+		Has: func(_ *sobek.Object, p string) bool {
 			if _, _, ok := exotic(p, false); ok {
 				return true
 			}
 			return r.hasProperty(target, p)
 		},
-		HasIdx: func(_ *goja.Object, i int) bool {
+		HasIdx: func(_ *sobek.Object, i int) bool {
 			if _, _, ok := exotic(strconv.Itoa(i), false); ok {
 				return true
 			}
 			return r.hasProperty(target, strconv.Itoa(i))
 		},
-		Set:               func(_ *goja.Object, p string, v, rc goja.Value) bool { return set(p, v, rc) },
-		SetIdx:            func(_ *goja.Object, i int, v, rc goja.Value) bool { return set(strconv.Itoa(i), v, rc) },
-		DefineProperty:    func(_ *goja.Object, p string, d goja.PropertyDescriptor) bool { return define(p, d) },
-		DefinePropertyIdx: func(_ *goja.Object, i int, d goja.PropertyDescriptor) bool { return define(strconv.Itoa(i), d) },
-		DeleteProperty:    func(_ *goja.Object, p string) bool { return del(p) },
-		DeletePropertyIdx: func(_ *goja.Object, i int) bool { return del(strconv.Itoa(i)) },
-		PreventExtensions: func(*goja.Object) bool { return false },
-		OwnKeys: func(*goja.Object) *goja.Object {
+		Set:               func(_ *sobek.Object, p string, v, rc sobek.Value) bool { return set(p, v, rc) },
+		SetIdx:            func(_ *sobek.Object, i int, v, rc sobek.Value) bool { return set(strconv.Itoa(i), v, rc) },
+		DefineProperty:    func(_ *sobek.Object, p string, d sobek.PropertyDescriptor) bool { return define(p, d) },
+		DefinePropertyIdx: func(_ *sobek.Object, i int, d sobek.PropertyDescriptor) bool { return define(strconv.Itoa(i), d) },
+		DeleteProperty:    func(_ *sobek.Object, p string) bool { return del(p) },
+		DeletePropertyIdx: func(_ *sobek.Object, i int) bool { return del(strconv.Itoa(i)) },
+		PreventExtensions: func(*sobek.Object) bool { return false },
+		OwnKeys: func(*sobek.Object) *sobek.Object {
 			var keys []any
 			if lp.IndexedGet != nil {
 				n := lp.IndexedLength(r, impl)
@@ -226,15 +226,15 @@ func (r *Realm) legacyObject(target *goja.Object, impl any, lp *LegacyProperties
 		},
 	}
 	p := r.VM.NewProxy(target, cfg)
-	return r.VM.ToValue(p).(*goja.Object)
+	return r.VM.ToValue(p).(*sobek.Object)
 }
 
-func (r *Realm) hasProperty(o *goja.Object, p string) bool {
+func (r *Realm) hasProperty(o *sobek.Object, p string) bool {
 	if r.reflectHas == nil {
-		refl := r.VM.GlobalObject().Get("Reflect").(*goja.Object)
-		r.reflectHas, _ = goja.AssertFunction(refl.Get("has"))
+		refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
+		r.reflectHas, _ = sobek.AssertFunction(refl.Get("has"))
 	}
-	v, err := r.reflectHas(goja.Undefined(), o, StringValue(p))
+	v, err := r.reflectHas(sobek.Undefined(), o, StringValue(p))
 	if err != nil {
 		r.Throw(err)
 	}
@@ -242,38 +242,38 @@ func (r *Realm) hasProperty(o *goja.Object, p string) bool {
 }
 
 // ownKeys returns Reflect.ownKeys(o) (strings, then symbols).
-func (r *Realm) ownKeys(o *goja.Object) []any {
-	refl := r.VM.GlobalObject().Get("Reflect").(*goja.Object)
-	f, _ := goja.AssertFunction(refl.Get("ownKeys"))
-	v, err := f(goja.Undefined(), o)
+func (r *Realm) ownKeys(o *sobek.Object) []any {
+	refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
+	f, _ := sobek.AssertFunction(refl.Get("ownKeys"))
+	v, err := f(sobek.Undefined(), o)
 	if err != nil {
 		r.Throw(err)
 	}
 	var out []any
-	r.ToSequence(v, func(k goja.Value) { out = append(out, k) })
+	r.ToSequence(v, func(k sobek.Value) { out = append(out, k) })
 	return out
 }
 
 // toPropertyDescriptor converts a descriptor object (or undefined) to a
-// goja.PropertyDescriptor.
-func (r *Realm) toPropertyDescriptor(d goja.Value) goja.PropertyDescriptor {
-	o, ok := d.(*goja.Object)
+// sobek.PropertyDescriptor.
+func (r *Realm) toPropertyDescriptor(d sobek.Value) sobek.PropertyDescriptor {
+	o, ok := d.(*sobek.Object)
 	if !ok {
-		return goja.PropertyDescriptor{}
+		return sobek.PropertyDescriptor{}
 	}
-	var pd goja.PropertyDescriptor
-	flag := func(name string) goja.Flag {
+	var pd sobek.PropertyDescriptor
+	flag := func(name string) sobek.Flag {
 		v := o.Get(name)
-		if v == nil || goja.IsUndefined(v) {
-			return goja.FLAG_NOT_SET
+		if v == nil || sobek.IsUndefined(v) {
+			return sobek.FLAG_NOT_SET
 		}
-		return goja.ToFlag(v.ToBoolean())
+		return sobek.ToFlag(v.ToBoolean())
 	}
 	pd.Configurable, pd.Enumerable = flag("configurable"), flag("enumerable")
-	if g := o.Get("get"); g != nil && !(goja.IsUndefined(g) && !r.hasProperty(o, "get")) {
+	if g := o.Get("get"); g != nil && !(sobek.IsUndefined(g) && !r.hasProperty(o, "get")) {
 		pd.Getter = g
 	}
-	if s := o.Get("set"); s != nil && !(goja.IsUndefined(s) && !r.hasProperty(o, "set")) {
+	if s := o.Get("set"); s != nil && !(sobek.IsUndefined(s) && !r.hasProperty(o, "set")) {
 		pd.Setter = s
 	}
 	if pd.Getter == nil && pd.Setter == nil {

@@ -4,22 +4,22 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // AsyncSequence is an IDL async_sequence<T> value: an object with its
 // @@asyncIterator method, or with its @@iterator method (Sync) when it has
 // no @@asyncIterator.
 type AsyncSequence struct {
-	Object *goja.Object
-	Method goja.Value
+	Object *sobek.Object
+	Method sobek.Value
 	Sync   bool
 }
 
 // ToAsyncSequence converts v to an async_sequence type (WebIDL §3.2.22).
-func (r *Realm) ToAsyncSequence(v goja.Value) *AsyncSequence {
+func (r *Realm) ToAsyncSequence(v sobek.Value) *AsyncSequence {
 	// 1. If V is not an Object, throw a TypeError.
-	obj, ok := v.(*goja.Object)
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("The provided value cannot be converted to an async sequence")
 	}
@@ -36,9 +36,9 @@ func (r *Realm) ToAsyncSequence(v goja.Value) *AsyncSequence {
 }
 
 // Value returns the async sequence's object, or null.
-func (s *AsyncSequence) Value() goja.Value {
+func (s *AsyncSequence) Value() sobek.Value {
 	if s == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return s.Object
 }
@@ -47,22 +47,22 @@ func (s *AsyncSequence) Value() goja.Value {
 // holding its backing list of JavaScript values already converted to the
 // element type.
 type ObservableArray struct {
-	Object *goja.Object
-	list   []goja.Value
+	Object *sobek.Object
+	list   []sobek.Value
 	r      *Realm
 	// Convert converts a JavaScript value to the element type and back
 	// (throwing on failure); OnSet and OnDelete are the interface's "set
 	// an indexed value" and "delete an indexed value" algorithms.
-	convert  func(goja.Value) goja.Value
-	onSet    func(index uint32, v goja.Value)
-	onDelete func(index uint32, v goja.Value)
+	convert  func(sobek.Value) sobek.Value
+	onSet    func(index uint32, v sobek.Value)
+	onDelete func(index uint32, v sobek.Value)
 }
 
 // Values returns a copy of the backing list.
-func (a *ObservableArray) Values() []goja.Value { return append([]goja.Value(nil), a.list...) }
+func (a *ObservableArray) Values() []sobek.Value { return append([]sobek.Value(nil), a.list...) }
 
 // NewObservableArray creates an observable array exotic object.
-func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, onDelete func(index uint32, v goja.Value)) *ObservableArray {
+func (r *Realm) NewObservableArray(convert func(sobek.Value) sobek.Value, onSet, onDelete func(index uint32, v sobek.Value)) *ObservableArray {
 	a := &ObservableArray{r: r, convert: convert, onSet: onSet, onDelete: onDelete}
 	target := r.VM.NewArray()
 	// set the length of the backing list
@@ -80,7 +80,7 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 		return true
 	}
 	// set the indexed value
-	setIndexed := func(index uint32, v goja.Value) bool {
+	setIndexed := func(index uint32, v sobek.Value) bool {
 		oldLen := uint32(len(a.list))
 		if index > oldLen {
 			return false
@@ -99,7 +99,7 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 		}
 		return true
 	}
-	toLen := func(v goja.Value) uint32 {
+	toLen := func(v sobek.Value) uint32 {
 		n := r.toNumber(v)
 		u := uint32(int64(n))
 		if math.IsNaN(n) || float64(u) != n {
@@ -107,39 +107,39 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 		}
 		return u
 	}
-	get := func(p string, rc goja.Value) goja.Value {
+	get := func(p string, rc sobek.Value) sobek.Value {
 		if p == "length" {
 			return r.VM.ToValue(len(a.list))
 		}
 		if i, ok := arrayIndex(p); ok {
 			if int(i) >= len(a.list) {
-				return goja.Undefined()
+				return sobek.Undefined()
 			}
 			return a.list[i]
 		}
 		return target.Get(p)
 	}
-	desc := func(p string) goja.PropertyDescriptor {
+	desc := func(p string) sobek.PropertyDescriptor {
 		if p == "length" {
-			return goja.PropertyDescriptor{Value: r.VM.ToValue(len(a.list)), Writable: goja.FLAG_TRUE, Enumerable: goja.FLAG_FALSE, Configurable: goja.FLAG_FALSE}
+			return sobek.PropertyDescriptor{Value: r.VM.ToValue(len(a.list)), Writable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE, Configurable: sobek.FLAG_FALSE}
 		}
 		if i, ok := arrayIndex(p); ok {
 			if int(i) >= len(a.list) {
-				return goja.PropertyDescriptor{}
+				return sobek.PropertyDescriptor{}
 			}
-			return goja.PropertyDescriptor{Value: a.list[i], Writable: goja.FLAG_TRUE, Enumerable: goja.FLAG_TRUE, Configurable: goja.FLAG_TRUE}
+			return sobek.PropertyDescriptor{Value: a.list[i], Writable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_TRUE, Configurable: sobek.FLAG_TRUE}
 		}
 		if r.reflectGOPD == nil {
-			refl := r.VM.GlobalObject().Get("Reflect").(*goja.Object)
-			r.reflectGOPD, _ = goja.AssertFunction(refl.Get("getOwnPropertyDescriptor"))
+			refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
+			r.reflectGOPD, _ = sobek.AssertFunction(refl.Get("getOwnPropertyDescriptor"))
 		}
-		d, err := r.reflectGOPD(goja.Undefined(), target, StringValue(p))
+		d, err := r.reflectGOPD(sobek.Undefined(), target, StringValue(p))
 		if err != nil {
 			r.Throw(err)
 		}
 		return r.toPropertyDescriptor(d)
 	}
-	set := func(p string, v goja.Value, rc goja.Value) bool {
+	set := func(p string, v sobek.Value, rc sobek.Value) bool {
 		if rc == a.Object {
 			if p == "length" {
 				return setLength(toLen(v))
@@ -150,7 +150,7 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 		}
 		return target.Set(p, v) == nil
 	}
-	define := func(p string, d goja.PropertyDescriptor) bool {
+	define := func(p string, d sobek.PropertyDescriptor) bool {
 		isData := d.Getter == nil && d.Setter == nil
 		if p == "length" {
 			if !isData {
@@ -162,7 +162,7 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 			return setLength(toLen(d.Value))
 		}
 		if i, ok := arrayIndex(p); ok {
-			if !isData || d.Writable == goja.FLAG_FALSE {
+			if !isData || d.Writable == sobek.FLAG_FALSE {
 				return false
 			}
 			return setIndexed(i, AnyValue(d.Value))
@@ -198,21 +198,21 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 		}
 		return r.hasProperty(target, p)
 	}
-	cfg := &goja.ProxyTrapConfig{
-		Get:                         func(_ *goja.Object, p string, rc goja.Value) goja.Value { return get(p, rc) },
-		GetIdx:                      func(_ *goja.Object, i int, rc goja.Value) goja.Value { return get(strconv.Itoa(i), rc) },
-		GetOwnPropertyDescriptor:    func(_ *goja.Object, p string) goja.PropertyDescriptor { return desc(p) },
-		GetOwnPropertyDescriptorIdx: func(_ *goja.Object, i int) goja.PropertyDescriptor { return desc(strconv.Itoa(i)) },
-		Set:                         func(_ *goja.Object, p string, v, rc goja.Value) bool { return set(p, v, rc) },
-		SetIdx:                      func(_ *goja.Object, i int, v, rc goja.Value) bool { return set(strconv.Itoa(i), v, rc) },
-		DefineProperty:              func(_ *goja.Object, p string, d goja.PropertyDescriptor) bool { return define(p, d) },
-		DefinePropertyIdx:           func(_ *goja.Object, i int, d goja.PropertyDescriptor) bool { return define(strconv.Itoa(i), d) },
-		DeleteProperty:              func(_ *goja.Object, p string) bool { return del(p) },
-		DeletePropertyIdx:           func(_ *goja.Object, i int) bool { return del(strconv.Itoa(i)) },
-		Has:                         func(_ *goja.Object, p string) bool { return has(p) },
-		HasIdx:                      func(_ *goja.Object, i int) bool { return has(strconv.Itoa(i)) },
-		PreventExtensions:           func(*goja.Object) bool { return false },
-		OwnKeys: func(*goja.Object) *goja.Object {
+	cfg := &sobek.ProxyTrapConfig{
+		Get:                         func(_ *sobek.Object, p string, rc sobek.Value) sobek.Value { return get(p, rc) },
+		GetIdx:                      func(_ *sobek.Object, i int, rc sobek.Value) sobek.Value { return get(strconv.Itoa(i), rc) },
+		GetOwnPropertyDescriptor:    func(_ *sobek.Object, p string) sobek.PropertyDescriptor { return desc(p) },
+		GetOwnPropertyDescriptorIdx: func(_ *sobek.Object, i int) sobek.PropertyDescriptor { return desc(strconv.Itoa(i)) },
+		Set:                         func(_ *sobek.Object, p string, v, rc sobek.Value) bool { return set(p, v, rc) },
+		SetIdx:                      func(_ *sobek.Object, i int, v, rc sobek.Value) bool { return set(strconv.Itoa(i), v, rc) },
+		DefineProperty:              func(_ *sobek.Object, p string, d sobek.PropertyDescriptor) bool { return define(p, d) },
+		DefinePropertyIdx:           func(_ *sobek.Object, i int, d sobek.PropertyDescriptor) bool { return define(strconv.Itoa(i), d) },
+		DeleteProperty:              func(_ *sobek.Object, p string) bool { return del(p) },
+		DeletePropertyIdx:           func(_ *sobek.Object, i int) bool { return del(strconv.Itoa(i)) },
+		Has:                         func(_ *sobek.Object, p string) bool { return has(p) },
+		HasIdx:                      func(_ *sobek.Object, i int) bool { return has(strconv.Itoa(i)) },
+		PreventExtensions:           func(*sobek.Object) bool { return false },
+		OwnKeys: func(*sobek.Object) *sobek.Object {
 			var keys []any
 			for i := range a.list {
 				keys = append(keys, strconv.Itoa(i))
@@ -221,13 +221,13 @@ func (r *Realm) NewObservableArray(convert func(goja.Value) goja.Value, onSet, o
 			return r.VM.NewArray(keys...)
 		},
 	}
-	a.Object = r.VM.ToValue(r.VM.NewProxy(target, cfg)).(*goja.Object)
+	a.Object = r.VM.ToValue(r.VM.NewProxy(target, cfg)).(*sobek.Object)
 	return a
 }
 
 // Replace implements setting an observable array attribute: every value
 // is deleted, then each of values is set in order.
-func (a *ObservableArray) Replace(values []goja.Value) {
+func (a *ObservableArray) Replace(values []sobek.Value) {
 	for len(a.list) > 0 {
 		i := len(a.list) - 1
 		if a.onDelete != nil {
@@ -247,7 +247,7 @@ func (a *ObservableArray) Replace(values []goja.Value) {
 // ObservableArrayAttribute returns the observable array of an attribute
 // of a platform object, creating it on first use (the getter returns the
 // same object every time).
-func (r *Realm) ObservableArrayAttribute(this goja.Value, name string, create func() *ObservableArray) *ObservableArray {
-	v := r.CachedAttribute(this, name+" observable array", func() goja.Value { return r.VM.ToValue(create()) })
+func (r *Realm) ObservableArrayAttribute(this sobek.Value, name string, create func() *ObservableArray) *ObservableArray {
+	v := r.CachedAttribute(this, name+" observable array", func() sobek.Value { return r.VM.ToValue(create()) })
 	return v.Export().(*ObservableArray)
 }

@@ -1,14 +1,14 @@
 package webidl
 
 import (
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // Promise is a WebIDL promise type value: a JavaScript promise plus (when
 // this realm created it) its resolving functions.
 type Promise struct {
-	Object  *goja.Object
-	p       *goja.Promise
+	Object  *sobek.Object
+	p       *sobek.Promise
 	resolve func(any) error
 	reject  func(any) error
 	realm   *Realm
@@ -25,18 +25,18 @@ func (r *Realm) NewPromise() *Promise {
 // example as a field of a larger structure, to save an allocation).
 func (r *Realm) InitPromise(p *Promise) {
 	gp, res, rej := r.VM.NewPromise()
-	*p = Promise{Object: r.VM.ToValue(gp).(*goja.Object), p: gp, resolve: res, reject: rej, realm: r}
+	*p = Promise{Object: r.VM.ToValue(gp).(*sobek.Object), p: gp, resolve: res, reject: rej, realm: r}
 }
 
 // PromiseResolvedWith implements "a promise resolved with" v.
-func (r *Realm) PromiseResolvedWith(v goja.Value) *Promise {
+func (r *Realm) PromiseResolvedWith(v sobek.Value) *Promise {
 	p := r.NewPromise()
 	p.Resolve(v)
 	return p
 }
 
 // PromiseRejectedWith implements "a promise rejected with" reason.
-func (r *Realm) PromiseRejectedWith(reason goja.Value) *Promise {
+func (r *Realm) PromiseRejectedWith(reason sobek.Value) *Promise {
 	p := r.NewPromise()
 	p.Reject(reason)
 	return p
@@ -50,31 +50,31 @@ func (r *Realm) PromiseRejectedWithError(err error) *Promise {
 
 // ToPromise converts a JavaScript value to an IDL Promise<T>: a new promise
 // of this realm resolved with v (WebIDL §3.2.23).
-func (r *Realm) ToPromise(v goja.Value) *Promise {
+func (r *Realm) ToPromise(v sobek.Value) *Promise {
 	return r.PromiseResolvedWith(AnyValue(v))
 }
 
 // Value returns the promise object.
-func (p *Promise) Value() goja.Value {
+func (p *Promise) Value() sobek.Value {
 	if p == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return p.Object
 }
 
 // Resolve implements "resolve p with v". It does nothing when p is not
 // pending.
-func (p *Promise) Resolve(v goja.Value) {
+func (p *Promise) Resolve(v sobek.Value) {
 	if p.resolve == nil {
 		panic("webidl: Resolve on a promise this realm did not create")
 	}
-	// goja reports only uncatchable errors here (the runtime was
+	// sobek reports only uncatchable errors here (the runtime was
 	// interrupted: the realm is closed); settling then does nothing.
 	_ = p.resolve(AnyValue(v))
 }
 
 // Reject implements "reject p with reason".
-func (p *Promise) Reject(reason goja.Value) {
+func (p *Promise) Reject(reason sobek.Value) {
 	if p.reject == nil {
 		panic("webidl: Reject on a promise this realm did not create")
 	}
@@ -84,25 +84,25 @@ func (p *Promise) Reject(reason goja.Value) {
 // RejectError rejects p with the JavaScript value of err.
 func (p *Promise) RejectError(err error) { p.Reject(p.realm.ErrorValue(err)) }
 
-// State returns the promise's state when it is a goja promise.
-func (p *Promise) State() goja.PromiseState {
+// State returns the promise's state when it is a sobek promise.
+func (p *Promise) State() sobek.PromiseState {
 	if p.p != nil {
 		return p.p.State()
 	}
-	if gp, ok := p.Object.Export().(*goja.Promise); ok {
+	if gp, ok := p.Object.Export().(*sobek.Promise); ok {
 		return gp.State()
 	}
-	return goja.PromiseStatePending
+	return sobek.PromiseStatePending
 }
 
 // Result returns the promise's fulfillment value or rejection reason.
-func (p *Promise) Result() goja.Value {
+func (p *Promise) Result() sobek.Value {
 	gp := p.p
 	if gp == nil {
-		gp, _ = p.Object.Export().(*goja.Promise)
+		gp, _ = p.Object.Export().(*sobek.Promise)
 	}
 	if gp == nil {
-		return goja.Undefined()
+		return sobek.Undefined()
 	}
 	return gp.Result()
 }
@@ -112,13 +112,13 @@ func (p *Promise) Result() goja.Value {
 // promise, resolved with what the reaction returned (or with the value /
 // rejected with the reason when the corresponding step is nil). A Go
 // error returned by a reaction rejects the derived promise.
-func (p *Promise) React(onFulfilled, onRejected func(goja.Value) (goja.Value, error)) *Promise {
+func (p *Promise) React(onFulfilled, onRejected func(sobek.Value) (sobek.Value, error)) *Promise {
 	r := p.realm
-	wrap := func(f func(goja.Value) (goja.Value, error)) goja.Value {
+	wrap := func(f func(sobek.Value) (sobek.Value, error)) sobek.Value {
 		if f == nil {
-			return goja.Undefined()
+			return sobek.Undefined()
 		}
-		return r.VM.ToValue(func(call goja.FunctionCall) goja.Value {
+		return r.VM.ToValue(func(call sobek.FunctionCall) sobek.Value {
 			v, err := f(call.Argument(0))
 			if err != nil {
 				r.Throw(err)
@@ -131,22 +131,22 @@ func (p *Promise) React(onFulfilled, onRejected func(goja.Value) (goja.Value, er
 		// Uncatchable (the realm is closed): a promise that never settles.
 		return &Promise{Object: p.Object, realm: r}
 	}
-	return &Promise{Object: res.(*goja.Object), realm: r}
+	return &Promise{Object: res.(*sobek.Object), realm: r}
 }
 
 // MarkHandled implements "mark as handled": a rejection of p is not
 // reported as unhandled.
 func (p *Promise) MarkHandled() {
 	r := p.realm
-	noop := r.VM.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
-	_, _ = r.promiseThen(p.Object, goja.Undefined(), noop) // errors: the realm is closed
+	noop := r.VM.ToValue(func(sobek.FunctionCall) sobek.Value { return sobek.Undefined() })
+	_, _ = r.promiseThen(p.Object, sobek.Undefined(), noop) // errors: the realm is closed
 }
 
 // PromiseOperation runs the body of an operation whose return type is a
 // promise type: anything it throws becomes a promise rejected with the
 // exception (WebIDL §3.7.7 / §3.6.8 "return a promise rejected with").
-func (r *Realm) PromiseOperation(body func() goja.Value) goja.Value {
-	var out goja.Value
+func (r *Realm) PromiseOperation(body func() sobek.Value) sobek.Value {
+	var out sobek.Value
 	if ex := r.VM.Try(func() { out = body() }); ex != nil {
 		return r.PromiseRejectedWith(ex.Value()).Object
 	}

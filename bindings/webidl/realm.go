@@ -6,16 +6,16 @@ import (
 	"sync"
 	"weak"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
-// Realm is the binding state of one JavaScript realm: the goja runtime, its
+// Realm is the binding state of one JavaScript realm: the sobek runtime, its
 // global object, the interface objects and prototypes installed in it, and
 // the internal slots linking platform objects to their Go implementations.
 //
-// A Realm, like its goja.Runtime, belongs to one goroutine (its event loop).
+// A Realm, like its sobek.Runtime, belongs to one goroutine (its event loop).
 type Realm struct {
-	VM *goja.Runtime
+	VM *sobek.Runtime
 
 	// GlobalName is the identifier of the global interface (for example
 	// "Window" or "DedicatedWorkerGlobalScope"); it decides [Exposed].
@@ -35,45 +35,45 @@ type Realm struct {
 	// implementation into the JavaScript value to throw; it returns false to
 	// let the default mapping run. The realms layer uses it to map
 	// *dom.DOMException to JavaScript DOMException objects.
-	ErrorToJS func(r *Realm, err error) (goja.Value, bool)
+	ErrorToJS func(r *Realm, err error) (sobek.Value, bool)
 
 	// Data is free for the embedder (for example its settings object).
 	Data any
 
-	global                                          *goja.Object
+	global                                          *sobek.Object
 	interfaces                                      map[string]*InterfaceObject
 	slots                                           slotTable
-	iterProto                                       *goja.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
-	promiseCtor                                     *goja.Object
-	errorCtor                                       *goja.Object
-	typeErrorCtor                                   *goja.Object
-	promiseThen                                     goja.Callable
-	promiseResolve                                  goja.Callable
-	hasOwnProperty                                  goja.Callable
-	syms                                            map[string]*goja.Symbol
+	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
+	promiseCtor                                     *sobek.Object
+	errorCtor                                       *sobek.Object
+	typeErrorCtor                                   *sobek.Object
+	promiseThen                                     sobek.Callable
+	promiseResolve                                  sobek.Callable
+	hasOwnProperty                                  sobek.Callable
+	syms                                            map[string]*sobek.Symbol
 	globalImpl                                      any
 	autoGlobalNames                                 bool
-	lastObj                                         *goja.Object
+	lastObj                                         *sobek.Object
 	lastSlot                                        *slot
-	toStringFn                                      goja.Callable
-	reflectGet, reflectSet, reflectGOPD, reflectHas goja.Callable
-	ctorFactory                                     goja.Callable
-	iterProtos                                      map[string]*goja.Object
-	asyncIterProto                                  *goja.Object
-	typedArrayTag                                   goja.Callable
-	dataViewLen                                     goja.Callable
+	toStringFn                                      sobek.Callable
+	reflectGet, reflectSet, reflectGOPD, reflectHas sobek.Callable
+	ctorFactory                                     sobek.Callable
+	iterProtos                                      map[string]*sobek.Object
+	asyncIterProto                                  *sobek.Object
+	typedArrayTag                                   sobek.Callable
+	dataViewLen                                     sobek.Callable
 }
 
 // slot is the value kept in a platform object's internal slot.
 type slot struct {
 	impl  any
 	iface *InterfaceObject
-	cache map[string]goja.Value
+	cache map[string]sobek.Value
 }
 
 // NewRealm prepares the binding state for vm. The global object is
 // vm.GlobalObject() until SetGlobal installs a [Global] interface on it.
-func NewRealm(vm *goja.Runtime, globalName string, globalNames []string, secure bool) *Realm {
+func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure bool) *Realm {
 	r := &Realm{
 		VM:            vm,
 		GlobalName:    globalName,
@@ -88,46 +88,46 @@ func NewRealm(vm *goja.Runtime, globalName string, globalNames []string, secure 
 		r.autoGlobalNames = true
 	}
 	g := vm.GlobalObject()
-	get := func(name string) *goja.Object { return g.Get(name).(*goja.Object) }
+	get := func(name string) *sobek.Object { return g.Get(name).(*sobek.Object) }
 	r.promiseCtor = get("Promise")
 	r.errorCtor = get("Error")
 	r.typeErrorCtor = get("TypeError")
-	promiseProto := r.promiseCtor.Get("prototype").(*goja.Object)
-	r.promiseThen, _ = goja.AssertFunction(promiseProto.Get("then"))
-	r.promiseResolve, _ = goja.AssertFunction(r.promiseCtor.Get("resolve"))
-	r.hasOwnProperty, _ = goja.AssertFunction(get("Object").Get("prototype").(*goja.Object).Get("hasOwnProperty"))
+	promiseProto := r.promiseCtor.Get("prototype").(*sobek.Object)
+	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
+	r.promiseResolve, _ = sobek.AssertFunction(r.promiseCtor.Get("resolve"))
+	r.hasOwnProperty, _ = sobek.AssertFunction(get("Object").Get("prototype").(*sobek.Object).Get("hasOwnProperty"))
 	return r
 }
 
 // HasOwnProperty reports whether obj has an own property name (the
 // intrinsic %Object.prototype.hasOwnProperty%; a proxy's trap may run).
-// Unlike listing obj's own property names it does not make goja create
+// Unlike listing obj's own property names it does not make sobek create
 // every lazily built property of the object (the global object's
 // built-ins).
-func (r *Realm) HasOwnProperty(obj *goja.Object, name string) bool {
+func (r *Realm) HasOwnProperty(obj *sobek.Object, name string) bool {
 	v, err := r.hasOwnProperty(obj, StringValue(name))
 	return err == nil && v.ToBoolean()
 }
 
 // intrinsicIteratorPrototype returns %IteratorPrototype%, the [[Prototype]] of
-// %ArrayIteratorPrototype%. It is looked up on first use: goja builds its
+// %ArrayIteratorPrototype%. It is looked up on first use: sobek builds its
 // built-ins lazily, and a realm whose interfaces have no iterable
 // declaration never needs it.
-func (r *Realm) intrinsicIteratorPrototype() *goja.Object {
+func (r *Realm) intrinsicIteratorPrototype() *sobek.Object {
 	if r.iterProto == nil {
 		arr := r.VM.NewArray()
-		values, _ := goja.AssertFunction(arr.GetSymbol(goja.SymIterator))
+		values, _ := sobek.AssertFunction(arr.GetSymbol(sobek.SymIterator))
 		it, err := values(arr)
 		if err != nil {
 			panic(err)
 		}
-		r.iterProto = it.(*goja.Object).Prototype().Prototype()
+		r.iterProto = it.(*sobek.Object).Prototype().Prototype()
 	}
 	return r.iterProto
 }
 
 // Global returns the realm's global object.
-func (r *Realm) Global() *goja.Object { return r.global }
+func (r *Realm) Global() *sobek.Object { return r.global }
 
 // Interface returns an interface installed in the realm, or nil.
 func (r *Realm) Interface(name string) *InterfaceObject { return r.interfaces[name] }
@@ -161,7 +161,7 @@ func (r *Realm) Exposed(exposed []string, secureOnly bool) bool {
 // (the value's reflection wrapper, a cleanup per key, the call's
 // arguments).
 type slotTable struct {
-	m map[weak.Pointer[goja.Object]]*slot
+	m map[weak.Pointer[sobek.Object]]*slot
 	// live is the number of entries after the last sweep; the next sweep
 	// runs when the table has doubled since, so sweeping costs O(1) per
 	// insertion.
@@ -170,9 +170,9 @@ type slotTable struct {
 
 // set stores s for obj, sweeping out the entries of collected objects
 // from time to time.
-func (t *slotTable) set(obj *goja.Object, s *slot) {
+func (t *slotTable) set(obj *sobek.Object, s *slot) {
 	if t.m == nil {
-		t.m = make(map[weak.Pointer[goja.Object]]*slot)
+		t.m = make(map[weak.Pointer[sobek.Object]]*slot)
 	}
 	if len(t.m) >= 2*t.live+256 {
 		for k := range t.m {
@@ -186,7 +186,7 @@ func (t *slotTable) set(obj *goja.Object, s *slot) {
 }
 
 // get returns obj's slot, or nil.
-func (t *slotTable) get(obj *goja.Object) *slot {
+func (t *slotTable) get(obj *sobek.Object) *slot {
 	if len(t.m) == 0 {
 		return nil
 	}
@@ -194,7 +194,7 @@ func (t *slotTable) get(obj *goja.Object) *slot {
 }
 
 // setSlot associates a platform object with its implementation.
-func (r *Realm) setSlot(obj *goja.Object, impl any, iface *InterfaceObject) {
+func (r *Realm) setSlot(obj *sobek.Object, impl any, iface *InterfaceObject) {
 	s := &slot{impl: impl, iface: iface}
 	if obj == r.lastObj {
 		r.lastSlot = s
@@ -202,8 +202,8 @@ func (r *Realm) setSlot(obj *goja.Object, impl any, iface *InterfaceObject) {
 	r.slots.set(obj, s)
 }
 
-func (r *Realm) getSlot(v goja.Value) *slot {
-	obj, ok := v.(*goja.Object)
+func (r *Realm) getSlot(v sobek.Value) *slot {
+	obj, ok := v.(*sobek.Object)
 	if !ok {
 		return nil
 	}
@@ -223,7 +223,7 @@ func (r *Realm) getSlot(v goja.Value) *slot {
 // Implements reports whether v is a platform object implementing the named
 // interface (directly or through inheritance), and returns its Go
 // implementation.
-func (r *Realm) Implements(v goja.Value, iface string) (any, bool) {
+func (r *Realm) Implements(v sobek.Value, iface string) (any, bool) {
 	s := r.getSlot(v)
 	if s == nil {
 		return nil, false
@@ -237,7 +237,7 @@ func (r *Realm) Implements(v goja.Value, iface string) (any, bool) {
 }
 
 // ImplOf returns the Go implementation behind a platform object, or nil.
-func (r *Realm) ImplOf(v goja.Value) any {
+func (r *Realm) ImplOf(v sobek.Value) any {
 	if s := r.getSlot(v); s != nil {
 		return s.impl
 	}
@@ -248,7 +248,7 @@ func (r *Realm) ImplOf(v goja.Value) any {
 // embed it (by value) so that the same JavaScript object is returned every
 // time the implementation is converted to JavaScript.
 type Reflector struct {
-	obj   *goja.Object
+	obj   *sobek.Object
 	realm *Realm
 }
 
@@ -257,7 +257,7 @@ type Reflector struct {
 func (r *Reflector) WebIDLReflector() *Reflector { return r }
 
 // Object returns the cached wrapper, or nil before the first wrap.
-func (r *Reflector) Object() *goja.Object { return r.obj }
+func (r *Reflector) Object() *sobek.Object { return r.obj }
 
 // Realm returns the realm of the cached wrapper, or nil.
 func (r *Reflector) Realm() *Realm { return r.realm }
@@ -272,7 +272,7 @@ type Interfaced interface{ WebIDLInterface() string }
 // Self performs the brand check of a regular member (see This) and
 // asserts the implementation's Go type, throwing a TypeError when the
 // implementation does not satisfy T.
-func Self[T any](r *Realm, this goja.Value, iface string) T {
+func Self[T any](r *Realm, this sobek.Value, iface string) T {
 	impl := r.This(this, iface)
 	t, ok := impl.(T)
 	if !ok {
@@ -283,7 +283,7 @@ func Self[T any](r *Realm, this goja.Value, iface string) T {
 
 // As converts a JavaScript value to an interface type and asserts its Go
 // implementation type (ToInterface plus a type assertion).
-func As[T any](r *Realm, v goja.Value, iface string) T {
+func As[T any](r *Realm, v sobek.Value, iface string) T {
 	impl := r.ToInterface(v, iface)
 	t, ok := impl.(T)
 	if !ok {
@@ -298,14 +298,14 @@ type Undefined struct{}
 // Wrap returns the JavaScript platform object for impl, an implementation of
 // the interface iface: the cached one when impl embeds a Reflector, else a
 // new object. A nil impl gives null.
-func (r *Realm) Wrap(impl any, iface string) goja.Value {
+func (r *Realm) Wrap(impl any, iface string) sobek.Value {
 	if impl == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
-	if v, ok := impl.(goja.Value); ok {
-		if h, ok := v.(interface{ HostValue() goja.Value }); ok {
+	if v, ok := impl.(sobek.Value); ok {
+		if h, ok := v.(interface{ HostValue() sobek.Value }); ok {
 			// A Go type carrying an embedder's value (it embeds
-			// goja.Value): the runtime only knows the value itself.
+			// sobek.Value): the runtime only knows the value itself.
 			return h.HostValue()
 		}
 		return v
@@ -350,7 +350,7 @@ func (r *Realm) Wrap(impl any, iface string) goja.Value {
 // newPlatformObject creates an object with the given prototype; for
 // interfaces whose prototype chain reaches %Error.prototype% (DOMException)
 // it is an Error instance so that it has [[ErrorData]] and a stack.
-func (r *Realm) newPlatformObject(io *InterfaceObject, proto *goja.Object) *goja.Object {
+func (r *Realm) newPlatformObject(io *InterfaceObject, proto *sobek.Object) *sobek.Object {
 	if io.errorLike {
 		obj, err := r.VM.New(r.errorCtor)
 		if err != nil {
@@ -367,27 +367,27 @@ func (r *Realm) newPlatformObject(io *InterfaceObject, proto *goja.Object) *goja
 
 // Symbol returns a well-known symbol by name ("iterator", "asyncIterator",
 // "toStringTag", "unscopables").
-func (r *Realm) Symbol(name string) *goja.Symbol {
+func (r *Realm) Symbol(name string) *sobek.Symbol {
 	switch name {
 	case "iterator":
-		return goja.SymIterator
+		return sobek.SymIterator
 	case "toStringTag":
-		return goja.SymToStringTag
+		return sobek.SymToStringTag
 	case "unscopables":
-		return goja.SymUnscopables
+		return sobek.SymUnscopables
 	case "asyncIterator":
 		if r.syms == nil {
-			r.syms = map[string]*goja.Symbol{}
+			r.syms = map[string]*sobek.Symbol{}
 		}
 		if s, ok := r.syms[name]; ok {
 			return s
 		}
-		v := r.VM.GlobalObject().Get("Symbol").(*goja.Object).Get("asyncIterator")
-		if s, ok := v.(*goja.Symbol); ok {
+		v := r.VM.GlobalObject().Get("Symbol").(*sobek.Object).Get("asyncIterator")
+		if s, ok := v.(*sobek.Symbol); ok {
 			r.syms[name] = s
 			return s
 		}
-		s := goja.NewSymbol("Symbol.asyncIterator")
+		s := sobek.NewSymbol("Symbol.asyncIterator")
 		r.syms[name] = s
 		return s
 	}
@@ -397,7 +397,7 @@ func (r *Realm) Symbol(name string) *goja.Symbol {
 // CachedAttribute implements [SameObject] for attribute getters: the
 // first value compute returns for (this object, name) is remembered and
 // returned from then on.
-func (r *Realm) CachedAttribute(this goja.Value, name string, compute func() goja.Value) goja.Value {
+func (r *Realm) CachedAttribute(this sobek.Value, name string, compute func() sobek.Value) sobek.Value {
 	if IsNullish(this) {
 		this = r.global
 	}
@@ -410,7 +410,7 @@ func (r *Realm) CachedAttribute(this goja.Value, name string, compute func() goj
 	}
 	v := compute()
 	if s.cache == nil {
-		s.cache = map[string]goja.Value{}
+		s.cache = map[string]sobek.Value{}
 	}
 	s.cache[name] = v
 	return v
@@ -418,39 +418,39 @@ func (r *Realm) CachedAttribute(this goja.Value, name string, compute func() goj
 
 var (
 	constOnce sync.Once
-	constVM   *goja.Runtime
+	constVM   *sobek.Runtime
 )
 
 // ConstValue converts a Go bool, integer, float64 or string to a
 // JavaScript primitive without a realm (primitives are shared by all
 // runtimes); generated code uses it for constants and default values.
-func ConstValue(v any) goja.Value {
+func ConstValue(v any) sobek.Value {
 	switch x := v.(type) {
 	case string:
 		return StringValue(x)
 	case nil:
-		return goja.Null()
+		return sobek.Null()
 	}
-	constOnce.Do(func() { constVM = goja.New() })
+	constOnce.Do(func() { constVM = NewRuntime() })
 	return constVM.ToValue(v)
 }
 
 // ThisObject returns the this value of a member as an object (the global
 // object for null or undefined), throwing a TypeError otherwise.
-func (r *Realm) ThisObject(this goja.Value) *goja.Object {
+func (r *Realm) ThisObject(this sobek.Value) *sobek.Object {
 	if IsNullish(this) {
 		return r.global
 	}
-	o, ok := this.(*goja.Object)
+	o, ok := this.(*sobek.Object)
 	if !ok {
 		r.ThrowTypeError("%s", IllegalInvocation)
 	}
 	return o
 }
 
-// isUncatchable reports whether err is one of goja's uncatchable errors
+// isUncatchable reports whether err is one of sobek's uncatchable errors
 // (the runtime was interrupted, for example because its realm closed).
 func isUncatchable(err error) bool {
-	var ie *goja.InterruptedError
+	var ie *sobek.InterruptedError
 	return errors.As(err, &ie)
 }

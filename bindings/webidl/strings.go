@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 // DOMString is a WebIDL DOMString: any sequence of UTF-16 code units. It is
@@ -86,14 +86,14 @@ func (s DOMString) ToUSVString() string {
 }
 
 // Value converts s to a JavaScript string.
-func (s DOMString) Value() goja.Value {
+func (s DOMString) Value() sobek.Value {
 	if isASCII(string(s)) {
 		return asciiValue(string(s))
 	}
-	return goja.StringFromUTF16(s.UTF16())
+	return sobek.StringFromUTF16(s.UTF16())
 }
 
-func asciiValue(s string) goja.Value { return goja.StringFromUTF16(asciiUnits(s)) }
+func asciiValue(s string) sobek.Value { return sobek.StringFromUTF16(asciiUnits(s)) }
 
 func asciiUnits(s string) []uint16 {
 	u := make([]uint16, len(s))
@@ -113,22 +113,22 @@ func isASCII(s string) bool {
 }
 
 // Value converts a ByteString to JavaScript (each byte one code unit).
-func (s ByteString) Value() goja.Value {
+func (s ByteString) Value() sobek.Value {
 	u := make([]uint16, len(s))
 	for i := 0; i < len(s); i++ {
 		u[i] = uint16(s[i])
 	}
-	return goja.StringFromUTF16(u)
+	return sobek.StringFromUTF16(u)
 }
 
 // jsString runs ECMAScript ToString, throwing a TypeError for symbols.
-func (r *Realm) jsString(v goja.Value) goja.String {
+func (r *Realm) jsString(v sobek.Value) sobek.String {
 	switch x := v.(type) {
-	case goja.String:
+	case sobek.String:
 		return x
-	case *goja.Symbol:
+	case *sobek.Symbol:
 		r.ThrowTypeError("Cannot convert a Symbol value to a string")
-	case *goja.Object:
+	case *sobek.Object:
 		// ToPrimitive with hint string, then ToString: a template literal
 		// does exactly that (and throws for a symbol result).
 		if r.toStringFn == nil {
@@ -136,27 +136,27 @@ func (r *Realm) jsString(v goja.Value) goja.String {
 			if err != nil {
 				panic(err)
 			}
-			r.toStringFn, _ = goja.AssertFunction(f)
+			r.toStringFn, _ = sobek.AssertFunction(f)
 		}
-		res, err := r.toStringFn(goja.Undefined(), x)
+		res, err := r.toStringFn(sobek.Undefined(), x)
 		if err != nil {
 			r.Throw(err)
 		}
-		if s, ok := res.(goja.String); ok {
+		if s, ok := res.(sobek.String); ok {
 			return s
 		}
-		return asciiValue(res.String()).(goja.String)
+		return asciiValue(res.String()).(sobek.String)
 	}
 	if v == nil {
-		return asciiValue("undefined").(goja.String)
+		return asciiValue("undefined").(sobek.String)
 	}
 	// Numbers, booleans, BigInts, null and undefined stringify to ASCII.
-	return asciiValue(v.String()).(goja.String)
+	return asciiValue(v.String()).(sobek.String)
 }
 
 // ToDOMString converts a JavaScript value to a DOMString (ToString, code
 // units preserved).
-func (r *Realm) ToDOMString(v goja.Value) DOMString {
+func (r *Realm) ToDOMString(v sobek.Value) DOMString {
 	s := r.jsString(v)
 	n := s.Length()
 	ascii := true
@@ -181,21 +181,21 @@ func (r *Realm) ToDOMString(v goja.Value) DOMString {
 }
 
 // ToDOMStringLegacyNullToEmpty implements [LegacyNullToEmptyString].
-func (r *Realm) ToDOMStringLegacyNullToEmpty(v goja.Value) DOMString {
-	if goja.IsNull(v) {
+func (r *Realm) ToDOMStringLegacyNullToEmpty(v sobek.Value) DOMString {
+	if sobek.IsNull(v) {
 		return ""
 	}
 	return r.ToDOMString(v)
 }
 
 // ToUSVString converts a JavaScript value to a USVString.
-func (r *Realm) ToUSVString(v goja.Value) string {
+func (r *Realm) ToUSVString(v sobek.Value) string {
 	return r.ToDOMString(v).ToUSVString()
 }
 
 // ToByteString converts a JavaScript value to a ByteString, throwing a
 // TypeError for any code unit above 0xFF.
-func (r *Realm) ToByteString(v goja.Value) ByteString {
+func (r *Realm) ToByteString(v sobek.Value) ByteString {
 	s := r.jsString(v)
 	n := s.Length()
 	b := make([]byte, n)
@@ -211,9 +211,9 @@ func (r *Realm) ToByteString(v goja.Value) ByteString {
 
 // StringValue converts a Go string holding UTF-8 (a USVString) to
 // JavaScript.
-func StringValue(s string) goja.Value {
+func StringValue(s string) sobek.Value {
 	if isASCII(s) {
 		return asciiValue(s)
 	}
-	return goja.StringFromUTF16(utf16.Encode([]rune(s)))
+	return sobek.StringFromUTF16(utf16.Encode([]rune(s)))
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
 type thing struct {
@@ -24,22 +24,22 @@ func testRegistry() *Registry {
 		Name:    "Base",
 		Exposed: []string{"Window", "Worker"},
 		Constants: []Constant{
-			{Name: "ONE", Value: goja.Undefined()}, // replaced below
+			{Name: "ONE", Value: sobek.Undefined()}, // replaced below
 		},
 		Members: []Member{
-			{Name: "baseOp", Kind: Operation, Length: 1, Op: func(r *Realm, call goja.FunctionCall) goja.Value {
+			{Name: "baseOp", Kind: Operation, Length: 1, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value {
 				r.This(call.This, "Base")
 				return r.VM.ToValue(r.ToLong(AnyValue(Arg(call, 0)), IntWrap))
 			}},
 		},
 	})
-	reg.defs["Base"].Constants[0].Value = goja.Undefined()
+	reg.defs["Base"].Constants[0].Value = sobek.Undefined()
 	reg.defs["Base"].Constants = []Constant{{Name: "ONE", Value: valueInt(1)}}
 	reg.Add(&InterfaceDef{
 		Name:    "Thing",
 		Parent:  "Base",
 		Exposed: []string{"Window"},
-		Constructor: func(r *Realm, args []goja.Value, nt *goja.Object) any {
+		Constructor: func(r *Realm, args []sobek.Value, nt *sobek.Object) any {
 			t := &thing{}
 			if len(args) > 0 {
 				t.n = r.ToLong(args[0], IntEnforceRange)
@@ -48,17 +48,17 @@ func testRegistry() *Registry {
 		},
 		ConstructorLength: 1,
 		Members: []Member{
-			{Name: "n", Kind: Attribute, Get: func(r *Realm, this goja.Value) goja.Value {
+			{Name: "n", Kind: Attribute, Get: func(r *Realm, this sobek.Value) sobek.Value {
 				return r.VM.ToValue(r.This(this, "Thing").(*thing).n)
-			}, Set: func(r *Realm, this goja.Value, v goja.Value) {
+			}, Set: func(r *Realm, this sobek.Value, v sobek.Value) {
 				r.This(this, "Thing").(*thing).n = r.ToLong(v, IntWrap)
 			}},
-			{Name: "ro", Kind: Attribute, Get: func(r *Realm, this goja.Value) goja.Value {
+			{Name: "ro", Kind: Attribute, Get: func(r *Realm, this sobek.Value) sobek.Value {
 				r.This(this, "Thing")
 				return StringValue("ro")
 			}},
-			{Name: "later", Kind: Operation, Length: 0, Op: func(r *Realm, call goja.FunctionCall) goja.Value {
-				return r.PromiseOperation(func() goja.Value {
+			{Name: "later", Kind: Operation, Length: 0, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value {
+				return r.PromiseOperation(func() sobek.Value {
 					t := r.This(call.This, "Thing").(*thing)
 					if t.n < 0 {
 						r.Throw(NewRangeError("negative"))
@@ -66,13 +66,13 @@ func testRegistry() *Registry {
 					return r.PromiseResolvedWith(r.VM.ToValue(t.n)).Object
 				})
 			}},
-			{Name: "make", Kind: Operation, Static: true, Length: 0, Op: func(r *Realm, call goja.FunctionCall) goja.Value {
+			{Name: "make", Kind: Operation, Static: true, Length: 0, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value {
 				return r.Wrap(&thing{n: 7}, "Thing")
 			}},
-			{Name: "secret", Kind: Attribute, SecureContext: true, Get: func(r *Realm, this goja.Value) goja.Value {
-				return goja.Undefined()
+			{Name: "secret", Kind: Attribute, SecureContext: true, Get: func(r *Realm, this sobek.Value) sobek.Value {
+				return sobek.Undefined()
 			}},
-			{Name: "uf", Kind: Attribute, Unforgeable: true, Get: func(r *Realm, this goja.Value) goja.Value {
+			{Name: "uf", Kind: Attribute, Unforgeable: true, Get: func(r *Realm, this sobek.Value) sobek.Value {
 				return r.VM.ToValue(true)
 			}},
 		},
@@ -80,29 +80,29 @@ func testRegistry() *Registry {
 	reg.Add(&InterfaceDef{Name: "WorkerOnly", Exposed: []string{"Worker"}})
 	reg.Add(&InterfaceDef{Name: "SecureOnly", Exposed: []string{"Window"}, SecureContext: true})
 	reg.Add(&InterfaceDef{Name: "NS", Namespace: true, Exposed: []string{"Window"}, Members: []Member{
-		{Name: "f", Kind: Operation, Length: 2, Op: func(r *Realm, call goja.FunctionCall) goja.Value { return valueInt(42) }},
+		{Name: "f", Kind: Operation, Length: 2, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value { return valueInt(42) }},
 	}})
 	reg.Add(&InterfaceDef{
 		Name: "MyException", Exposed: []string{"*"}, ErrorPrototype: true,
-		Constructor: func(r *Realm, args []goja.Value, nt *goja.Object) any {
+		Constructor: func(r *Realm, args []sobek.Value, nt *sobek.Object) any {
 			e := &errImpl{}
 			if len(args) > 0 {
 				e.msg = string(r.ToDOMString(args[0]))
 			}
 			return e
 		},
-		Members: []Member{{Name: "message", Kind: Attribute, Get: func(r *Realm, this goja.Value) goja.Value {
+		Members: []Member{{Name: "message", Kind: Attribute, Get: func(r *Realm, this sobek.Value) sobek.Value {
 			return StringValue(r.This(this, "MyException").(*errImpl).msg)
 		}}},
 	})
 	return reg
 }
 
-func valueInt(i int64) goja.Value { return goja.New().ToValue(i) }
+func valueInt(i int64) sobek.Value { return sobek.New().ToValue(i) }
 
 func newTestRealm(t *testing.T, secure bool) *Realm {
 	t.Helper()
-	vm := goja.New()
+	vm := sobek.New()
 	r := NewRealm(vm, "Window", nil, secure)
 	if err := r.Install(testRegistry()); err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestExposureInsecureAndWorker(t *testing.T) {
 		`typeof SecureOnly`:           "undefined",
 		`"secret" in Thing.prototype`: "false",
 	})
-	vm := goja.New()
+	vm := sobek.New()
 	w := NewRealm(vm, "DedicatedWorkerGlobalScope", []string{"DedicatedWorkerGlobalScope", "Worker", "DedicatedWorker"}, true)
 	if err := w.Install(testRegistry()); err != nil {
 		t.Fatal(err)
@@ -210,15 +210,15 @@ func TestExposureInsecureAndWorker(t *testing.T) {
 func TestGlobalMembersOnGlobal(t *testing.T) {
 	reg := NewRegistry()
 	reg.Add(&InterfaceDef{Name: "ETarget", Exposed: []string{"*"}, Members: []Member{
-		{Name: "on", Kind: Operation, Op: func(r *Realm, call goja.FunctionCall) goja.Value { r.This(call.This, "ETarget"); return valueInt(1) }},
+		{Name: "on", Kind: Operation, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value { r.This(call.This, "ETarget"); return valueInt(1) }},
 	}})
 	reg.Add(&InterfaceDef{Name: "WorkerThing", Exposed: []string{"Worker"}})
 	reg.Add(&InterfaceDef{Name: "Win", Parent: "ETarget", Global: true, NamedPropertiesObject: true, GlobalNames: []string{"Win", "Worker"}, Exposed: []string{"Win"}, Members: []Member{
-		{Name: "answer", Kind: Attribute, Get: func(r *Realm, this goja.Value) goja.Value {
+		{Name: "answer", Kind: Attribute, Get: func(r *Realm, this sobek.Value) sobek.Value {
 			return r.VM.ToValue(r.This(this, "Win").(int))
 		}},
 	}})
-	r := NewRealm(goja.New(), "Win", nil, true)
+	r := NewRealm(sobek.New(), "Win", nil, true)
 	r.SetGlobalImpl(42)
 	if err := r.Install(reg); err != nil {
 		t.Fatal(err)
@@ -248,7 +248,7 @@ func TestSameWrapper(t *testing.T) {
 	if _, ok := r.Implements(a, "MyException"); ok {
 		t.Fatal("brand check accepted the wrong interface")
 	}
-	if r.Wrap(nil, "Thing") != goja.Null() {
+	if r.Wrap(nil, "Thing") != sobek.Null() {
 		t.Fatal("nil impl should be null")
 	}
 }
@@ -257,58 +257,58 @@ func TestSameWrapper(t *testing.T) {
 // the exception's constructor name.
 func convRealm(t *testing.T) *Realm {
 	r := newTestRealm(t, true)
-	convs := map[string]func(goja.Value) goja.Value{
-		"byte":    func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToByte(v, IntWrap)) },
-		"octet":   func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToOctet(v, IntWrap)) },
-		"octetC":  func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToOctet(v, IntClamp)) },
-		"octetE":  func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToOctet(v, IntEnforceRange)) },
-		"short":   func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToShort(v, IntWrap)) },
-		"ushort":  func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToUnsignedShort(v, IntWrap)) },
-		"long":    func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToLong(v, IntWrap)) },
-		"longC":   func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToLong(v, IntClamp)) },
-		"ulong":   func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToUnsignedLong(v, IntWrap)) },
-		"ulongE":  func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToUnsignedLong(v, IntEnforceRange)) },
-		"llong":   func(v goja.Value) goja.Value { return StringValue(itoa64(r.ToLongLong(v, IntWrap))) },
-		"llongE":  func(v goja.Value) goja.Value { return StringValue(itoa64(r.ToLongLong(v, IntEnforceRange))) },
-		"ullong":  func(v goja.Value) goja.Value { return StringValue(utoa64(r.ToUnsignedLongLong(v, IntWrap))) },
-		"float":   func(v goja.Value) goja.Value { return r.VM.ToValue(float64(r.ToFloat(v))) },
-		"ufloat":  func(v goja.Value) goja.Value { return r.VM.ToValue(float64(r.ToUnrestrictedFloat(v))) },
-		"double":  func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToDouble(v)) },
-		"udouble": func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToUnrestrictedDouble(v)) },
-		"bool":    func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToBoolean(v)) },
-		"bigint":  func(v goja.Value) goja.Value { return r.BigIntValue(r.ToBigInt(v)) },
-		"dom":     func(v goja.Value) goja.Value { return r.ToDOMString(v).Value() },
-		"usv":     func(v goja.Value) goja.Value { return StringValue(r.ToUSVString(v)) },
-		"bytes":   func(v goja.Value) goja.Value { return r.ToByteString(v).Value() },
-		"object":  func(v goja.Value) goja.Value { return r.ToObject(v) },
-		"symbol":  func(v goja.Value) goja.Value { return r.ToSymbol(v) },
-		"enum": func(v goja.Value) goja.Value {
+	convs := map[string]func(sobek.Value) sobek.Value{
+		"byte":    func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToByte(v, IntWrap)) },
+		"octet":   func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToOctet(v, IntWrap)) },
+		"octetC":  func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToOctet(v, IntClamp)) },
+		"octetE":  func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToOctet(v, IntEnforceRange)) },
+		"short":   func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToShort(v, IntWrap)) },
+		"ushort":  func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToUnsignedShort(v, IntWrap)) },
+		"long":    func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToLong(v, IntWrap)) },
+		"longC":   func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToLong(v, IntClamp)) },
+		"ulong":   func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToUnsignedLong(v, IntWrap)) },
+		"ulongE":  func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToUnsignedLong(v, IntEnforceRange)) },
+		"llong":   func(v sobek.Value) sobek.Value { return StringValue(itoa64(r.ToLongLong(v, IntWrap))) },
+		"llongE":  func(v sobek.Value) sobek.Value { return StringValue(itoa64(r.ToLongLong(v, IntEnforceRange))) },
+		"ullong":  func(v sobek.Value) sobek.Value { return StringValue(utoa64(r.ToUnsignedLongLong(v, IntWrap))) },
+		"float":   func(v sobek.Value) sobek.Value { return r.VM.ToValue(float64(r.ToFloat(v))) },
+		"ufloat":  func(v sobek.Value) sobek.Value { return r.VM.ToValue(float64(r.ToUnrestrictedFloat(v))) },
+		"double":  func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToDouble(v)) },
+		"udouble": func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToUnrestrictedDouble(v)) },
+		"bool":    func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToBoolean(v)) },
+		"bigint":  func(v sobek.Value) sobek.Value { return r.BigIntValue(r.ToBigInt(v)) },
+		"dom":     func(v sobek.Value) sobek.Value { return r.ToDOMString(v).Value() },
+		"usv":     func(v sobek.Value) sobek.Value { return StringValue(r.ToUSVString(v)) },
+		"bytes":   func(v sobek.Value) sobek.Value { return r.ToByteString(v).Value() },
+		"object":  func(v sobek.Value) sobek.Value { return r.ToObject(v) },
+		"symbol":  func(v sobek.Value) sobek.Value { return r.ToSymbol(v) },
+		"enum": func(v sobek.Value) sobek.Value {
 			return StringValue(r.ToEnum(v, "LockMode", []string{"shared", "exclusive"}))
 		},
-		"thing":    func(v goja.Value) goja.Value { return r.VM.ToValue(r.ToInterface(v, "Thing").(*thing).n) },
-		"callback": func(v goja.Value) goja.Value { return r.ToCallbackFunction(v, false).Value() },
-		"legacycb": func(v goja.Value) goja.Value { return r.ToCallbackFunction(v, true).Value() },
-		"seq": func(v goja.Value) goja.Value {
+		"thing":    func(v sobek.Value) sobek.Value { return r.VM.ToValue(r.ToInterface(v, "Thing").(*thing).n) },
+		"callback": func(v sobek.Value) sobek.Value { return r.ToCallbackFunction(v, false).Value() },
+		"legacycb": func(v sobek.Value) sobek.Value { return r.ToCallbackFunction(v, true).Value() },
+		"seq": func(v sobek.Value) sobek.Value {
 			var out []int32
-			r.ToSequence(v, func(x goja.Value) { out = append(out, r.ToLong(x, IntWrap)) })
-			return SequenceValue(r, out, func(i int32) goja.Value { return r.VM.ToValue(i) })
+			r.ToSequence(v, func(x sobek.Value) { out = append(out, r.ToLong(x, IntWrap)) })
+			return SequenceValue(r, out, func(i int32) sobek.Value { return r.VM.ToValue(i) })
 		},
-		"record": func(v goja.Value) goja.Value {
+		"record": func(v sobek.Value) sobek.Value {
 			var rec Record[DOMString, int32]
-			r.ToRecord(v, func(k, x goja.Value) { rec.Set(r.ToDOMString(k), r.ToLong(x, IntWrap)) })
-			return RecordValue(r, rec, func(k DOMString) goja.Value { return k.Value() }, func(i int32) goja.Value { return r.VM.ToValue(i) })
+			r.ToRecord(v, func(k, x sobek.Value) { rec.Set(r.ToDOMString(k), r.ToLong(x, IntWrap)) })
+			return RecordValue(r, rec, func(k DOMString) sobek.Value { return k.Value() }, func(i int32) sobek.Value { return r.VM.ToValue(i) })
 		},
-		"buffer": func(v goja.Value) goja.Value {
+		"buffer": func(v sobek.Value) sobek.Value {
 			b := r.ToBufferSource(v, "BufferSource", KindArrayBuffer, "view")
 			return StringValue(string(b.Kind) + ":" + string(b.Bytes()))
 		},
-		"abuf": func(v goja.Value) goja.Value {
+		"abuf": func(v sobek.Value) sobek.Value {
 			b := r.ToBufferSource(v, "ArrayBuffer", KindArrayBuffer)
 			return r.VM.ToValue(len(b.Bytes()))
 		},
-		"promise": func(v goja.Value) goja.Value { return r.ToPromise(v).Object },
+		"promise": func(v sobek.Value) sobek.Value { return r.ToPromise(v).Object },
 	}
-	must(r.VM.Set("conv", func(call goja.FunctionCall) goja.Value {
+	must(r.VM.Set("conv", func(call sobek.FunctionCall) sobek.Value {
 		name := call.Argument(0).String()
 		return convs[name](call.Argument(1))
 	}))
@@ -425,16 +425,16 @@ func TestCallbacks(t *testing.T) {
 		t.Fatalf("Invoke exception: %v", err)
 	}
 	p := cb.InvokePromise(nil, StringValue("throw"))
-	if p.State() != goja.PromiseStateRejected || !strings.Contains(p.Result().String(), "RangeError") {
+	if p.State() != sobek.PromiseStateRejected || !strings.Contains(p.Result().String(), "RangeError") {
 		t.Fatalf("InvokePromise: %v %v", p.State(), p.Result())
 	}
 	p = cb.InvokePromise(nil, StringValue("ok"))
-	if p.State() != goja.PromiseStateFulfilled || p.Result().String() != "true,ok" {
+	if p.State() != sobek.PromiseStateFulfilled || p.Result().String() != "true,ok" {
 		t.Fatalf("InvokePromise value: %v %v", p.State(), p.Result())
 	}
 	// Callback interface: callable object, or object with the operation.
 	obj, _ := r.VM.RunString(`({ handleEvent(x) { return this.tag + x; }, tag: "t" })`)
-	ci := &CallbackInterface{Object: obj.(*goja.Object), Realm: r}
+	ci := &CallbackInterface{Object: obj.(*sobek.Object), Realm: r}
 	v, err = ci.CallOperation("handleEvent", nil, StringValue("1"))
 	if err != nil || v.String() != "t1" {
 		t.Fatalf("CallOperation: %v %v", v, err)
@@ -445,7 +445,7 @@ func TestCallbacks(t *testing.T) {
 	}
 }
 
-func (r *Realm) ToCallbackFunctionForTest(v goja.Value) *CallbackFunction {
+func (r *Realm) ToCallbackFunctionForTest(v sobek.Value) *CallbackFunction {
 	var cb *CallbackFunction
 	if err := r.Catch(func() { cb = r.ToCallbackFunction(v, false) }); err != nil {
 		panic(err)
@@ -456,7 +456,7 @@ func (r *Realm) ToCallbackFunctionForTest(v goja.Value) *CallbackFunction {
 func TestDictionaryHelpers(t *testing.T) {
 	r := newTestRealm(t, true)
 	var log []string
-	must(r.VM.Set("dict", func(call goja.FunctionCall) goja.Value {
+	must(r.VM.Set("dict", func(call sobek.FunctionCall) sobek.Value {
 		obj := r.DictionaryObject(call.Argument(0), "LockOptions")
 		for _, k := range []string{"ifAvailable", "mode", "signal", "steal"} {
 			v := r.DictionaryMember(obj, k)
@@ -466,7 +466,7 @@ func TestDictionaryHelpers(t *testing.T) {
 				log = append(log, k+"="+v.String())
 			}
 		}
-		return goja.Undefined()
+		return sobek.Undefined()
 	}))
 	run(t, r, `var gets = []; dict(new Proxy({mode: "shared"}, {get(t, k) { gets.push(k); return t[k]; }})); dict(undefined); dict(null);`)
 	if got := run(t, r, `gets.join()`); got != "ifAvailable,mode,signal,steal" {
@@ -484,21 +484,21 @@ func TestPromiseHelpers(t *testing.T) {
 	r := newTestRealm(t, true)
 	p := r.NewPromise()
 	var got []string
-	d := p.React(func(v goja.Value) (goja.Value, error) {
+	d := p.React(func(v sobek.Value) (sobek.Value, error) {
 		got = append(got, "f:"+v.String())
 		return StringValue("next"), nil
 	}, nil)
-	d.React(func(v goja.Value) (goja.Value, error) { got = append(got, "d:"+v.String()); return nil, nil }, nil)
+	d.React(func(v sobek.Value) (sobek.Value, error) { got = append(got, "d:"+v.String()); return nil, nil }, nil)
 	p.Resolve(StringValue("v"))
 	if strings.Join(got, ",") != "f:v,d:next" {
 		t.Fatalf("React: %v", got)
 	}
 	rej := r.PromiseRejectedWithError(NewTypeError("bad"))
-	if rej.State() != goja.PromiseStateRejected || !strings.Contains(rej.Result().String(), "TypeError: bad") {
+	if rej.State() != sobek.PromiseStateRejected || !strings.Contains(rej.Result().String(), "TypeError: bad") {
 		t.Fatalf("rejected: %v", rej.Result())
 	}
 	rej.MarkHandled()
-	if r.ErrorValue(errors.New("plain")).(*goja.Object).Get("name").String() != "TypeError" {
+	if r.ErrorValue(errors.New("plain")).(*sobek.Object).Get("name").String() != "TypeError" {
 		t.Fatal("unknown error mapping")
 	}
 }
@@ -519,7 +519,7 @@ func TestIterators(t *testing.T) {
 	pairs := func() []Pair {
 		return []Pair{{StringValue("a"), valueInt(1)}, {StringValue("b"), valueInt(2)}}
 	}
-	must(r.VM.Set("mk", func(call goja.FunctionCall) goja.Value {
+	must(r.VM.Set("mk", func(call sobek.FunctionCall) sobek.Value {
 		return r.NewPairIterator("Thing", IteratorKind(call.Argument(0).ToInteger()), pairs)
 	}))
 	expectJS(t, r, map[string]string{
@@ -541,12 +541,12 @@ func TestPromiseAfterInterrupt(t *testing.T) {
 	p.Resolve(StringValue("late"))
 	q.Reject(StringValue("late"))
 	q.MarkHandled()
-	_ = p.React(func(v goja.Value) (goja.Value, error) { return v, nil }, nil)
+	_ = p.React(func(v sobek.Value) (sobek.Value, error) { return v, nil }, nil)
 }
 
 func TestUnscopablesNamespaceAliasCrossOriginIsolated(t *testing.T) {
 	reg := NewRegistry()
-	op := func(r *Realm, call goja.FunctionCall) goja.Value { return valueInt(1) }
+	op := func(r *Realm, call sobek.FunctionCall) sobek.Value { return valueInt(1) }
 	reg.Add(&InterfaceDef{Name: "NS", Namespace: true, Exposed: []string{"*"}})
 	reg.Add(&InterfaceDef{Name: "Inner", LegacyNamespace: "NS", Exposed: []string{"*"}})
 	reg.Add(&InterfaceDef{Name: "U", Exposed: []string{"*"}, Unscopables: []string{"b"}, Members: []Member{
@@ -556,7 +556,7 @@ func TestUnscopablesNamespaceAliasCrossOriginIsolated(t *testing.T) {
 		{Name: "isolated", Kind: Operation, Op: op, CrossOriginIsolated: true},
 	}})
 	reg.Add(&InterfaceDef{Name: "Iso", Exposed: []string{"*"}, CrossOriginIsolated: true})
-	r := NewRealm(goja.New(), "Window", nil, true)
+	r := NewRealm(sobek.New(), "Window", nil, true)
 	if err := r.Install(reg); err != nil {
 		t.Fatal(err)
 	}
@@ -570,24 +570,24 @@ func TestUnscopablesNamespaceAliasCrossOriginIsolated(t *testing.T) {
 }
 
 func BenchmarkBrandCheckedCall(b *testing.B) {
-	r := NewRealm(goja.New(), "Window", nil, true)
+	r := NewRealm(sobek.New(), "Window", nil, true)
 	reg := NewRegistry()
 	reg.Add(&InterfaceDef{Name: "T", Exposed: []string{"*"}, Members: []Member{
-		{Name: "f", Kind: Operation, Op: func(r *Realm, call goja.FunctionCall) goja.Value {
+		{Name: "f", Kind: Operation, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value {
 			r.This(call.This, "T")
-			return goja.Undefined()
+			return sobek.Undefined()
 		}},
 	}})
 	if err := r.Install(reg); err != nil {
 		b.Fatal(err)
 	}
 	_ = r.VM.Set("t", r.Wrap(&thing{}, "T"))
-	_ = r.VM.Set("plain", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	_ = r.VM.Set("plain", func(sobek.FunctionCall) sobek.Value { return sobek.Undefined() })
 	for _, c := range []struct{ name, src string }{
 		{"webidl-op", "for (let i = 0; i < 1000; i++) t.f();"},
 		{"plain-native", "for (let i = 0; i < 1000; i++) plain();"},
 	} {
-		prg := goja.MustCompile("b.js", c.src, false)
+		prg := sobek.MustCompile("b.js", c.src, false)
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := r.VM.RunProgram(prg); err != nil {

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/wpt-runner/chromium"
+	"github.com/grafana/sobek"
 )
 
 // An engine runs a workload's source with an argument N in a fresh page
@@ -79,16 +79,16 @@ func (e goEngine) run(ctx context.Context, src string, n int) (float64, error) {
 		return 0, err
 	}
 	start := time.Now()
-	r.DefineGlobalFunction("__perfNow", 0, func(goja.FunctionCall) goja.Value {
+	r.DefineGlobalFunction("__perfNow", 0, func(sobek.FunctionCall) sobek.Value {
 		return r.Runtime().ToValue(float64(time.Since(start).Nanoseconds()) / 1e6)
 	})
-	r.DefineGlobalFunction("__perfReport", 1, func(call goja.FunctionCall) goja.Value {
+	r.DefineGlobalFunction("__perfReport", 1, func(call sobek.FunctionCall) sobek.Value {
 		send(result{ms: call.Argument(0).ToFloat()})
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
-	r.DefineGlobalFunction("__perfFail", 1, func(call goja.FunctionCall) goja.Value {
+	r.DefineGlobalFunction("__perfFail", 1, func(call sobek.FunctionCall) sobek.Value {
 		send(result{err: errors.New(call.Argument(0).String())})
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
 	r.QueueScript("perfcompare.js", script(src, n, "__perfNow")+".then(__perfReport, e => __perfFail(String(e && e.stack || e)))", func(err error) {
 		if err != nil {

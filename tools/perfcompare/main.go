@@ -1,5 +1,5 @@
 // Command perfcompare runs the same Web Locks workloads in this project's
-// engine (a goja window realm) and in headless Chromium, in one run, for
+// engine (a sobek window realm) and in headless Chromium, in one run, for
 // several sizes N, and shows how the cost of one operation grows with N in
 // each engine:
 //

@@ -16,9 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
+	"github.com/grafana/sobek"
 )
 
 func init() {
@@ -59,8 +59,8 @@ func (p *Product) Name() string { return "go" }
 func (p *Product) Version() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, d := range bi.Deps {
-			if d.Path == "github.com/dop251/goja" {
-				return "gowebengine (goja " + d.Version + ")"
+			if d.Path == "github.com/grafana/sobek" {
+				return "gowebengine (sobek " + d.Version + ")"
 			}
 		}
 	}
@@ -136,13 +136,13 @@ func runPage(ctx context.Context, fetcher browser.Fetcher, scripts *browser.Scri
 		OnPanic: func(v any, stack []byte) { finish(crashResult(v, stack)) },
 		InitWindow: func(w *browser.Window) {
 			// The runner's testharnessreport.js hands the report here.
-			w.DefineFunction("__wptrunner_report", 1, func(call goja.FunctionCall) goja.Value {
+			w.DefineFunction("__wptrunner_report", 1, func(call sobek.FunctionCall) sobek.Value {
 				r, err := product.ParseReport([]byte(call.Argument(0).String()))
 				if err != nil {
 					r = product.TestResult{Status: product.ERROR, Message: err.Error()}
 				}
 				finish(r)
-				return goja.Undefined()
+				return sobek.Undefined()
 			})
 			if opts.testHook != nil {
 				opts.testHook(w)

@@ -11,12 +11,12 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/internal/testenv"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/server"
 	"github.com/gowebengine/weblocks/wpt-runner/suite"
+	"github.com/grafana/sobek"
 )
 
 // testTree is a WPT tree: the bundled harness plus the given files.
@@ -384,10 +384,10 @@ func TestGoPanicIsCrashForThatTestOnly(t *testing.T) {
 		"fine.html":  pageHead + `<script>test(() => {}, "fine");</script>`,
 	}))
 	h.p.opts.testHook = func(w *browser.Window) {
-		w.DefineFunction("__go_panic", 0, func(goja.FunctionCall) goja.Value {
+		w.DefineFunction("__go_panic", 0, func(sobek.FunctionCall) sobek.Value {
 			var m map[string]int
 			m["x"] = 1 //lint:ignore SA5000 a Go runtime panic inside the engine, on purpose
-			return goja.Undefined()
+			return sobek.Undefined()
 		})
 	}
 	for _, path := range []string{"/sync.html", "/timer.html"} {

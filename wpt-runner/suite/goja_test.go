@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/grafana/sobek"
 )
 
-// TestScriptsCompileInGoja parses every script of the tree with goja, the
-// engine of the go product: the suite must not use syntax goja lacks.
+// TestScriptsCompileInGoja parses every script of the tree with sobek, the
+// engine of the go product: the suite must not use syntax sobek lacks.
 func TestScriptsCompileInGoja(t *testing.T) {
 	root := Root()
 	n := 0
@@ -22,7 +22,7 @@ func TestScriptsCompileInGoja(t *testing.T) {
 			return err
 		}
 		n++
-		if _, err := goja.Compile(p, string(b), false); err != nil {
+		if _, err := sobek.Compile(p, string(b), false); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
 		return nil

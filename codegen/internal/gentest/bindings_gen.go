@@ -5,8 +5,8 @@ package gentest
 import (
 	"math/big"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // Interfaces holds the definitions Register added (every interface, callback
@@ -59,27 +59,27 @@ func Register(reg *webidl.Registry, impl Statics) error {
 }
 
 // idlFromAny converts a JavaScript value to the IDL type any.
-func idlFromAny(r *webidl.Realm, v goja.Value) goja.Value {
+func idlFromAny(r *webidl.Realm, v sobek.Value) sobek.Value {
 	return webidl.AnyValue(v)
 }
 
 // idlToAny converts an IDL any value to JavaScript.
-func idlToAny(r *webidl.Realm, x goja.Value) goja.Value {
+func idlToAny(r *webidl.Realm, x sobek.Value) sobek.Value {
 	return webidl.AnyValue(x)
 }
 
 // idlFromArrayBuffer converts a JavaScript value to the IDL type ArrayBuffer.
-func idlFromArrayBuffer(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromArrayBuffer(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "ArrayBuffer", webidl.KindArrayBuffer)
 }
 
 // idlToArrayBuffer converts an IDL ArrayBuffer value to JavaScript.
-func idlToArrayBuffer(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToArrayBuffer(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromAsyncVisitor converts a JavaScript value to the IDL type AsyncVisitor.
-func idlFromAsyncVisitor(r *webidl.Realm, v goja.Value) *AsyncVisitor {
+func idlFromAsyncVisitor(r *webidl.Realm, v sobek.Value) *AsyncVisitor {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
 	if cb == nil {
 		return nil
@@ -88,34 +88,34 @@ func idlFromAsyncVisitor(r *webidl.Realm, v goja.Value) *AsyncVisitor {
 }
 
 // idlToAsyncVisitor converts an IDL AsyncVisitor value to JavaScript.
-func idlToAsyncVisitor(r *webidl.Realm, x *AsyncVisitor) goja.Value {
+func idlToAsyncVisitor(r *webidl.Realm, x *AsyncVisitor) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromBaseDict converts a JavaScript value to the IDL type BaseDict.
-func idlFromBaseDict(r *webidl.Realm, v goja.Value) BaseDict {
+func idlFromBaseDict(r *webidl.Realm, v sobek.Value) BaseDict {
 	var d BaseDict
 	idlReadDictBaseDict(r, r.DictionaryObject(webidl.AnyValue(v), "BaseDict"), &d)
 	return d
 }
 
 // idlToBaseDict converts an IDL BaseDict value to JavaScript.
-func idlToBaseDict(r *webidl.Realm, x BaseDict) goja.Value {
+func idlToBaseDict(r *webidl.Realm, x BaseDict) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictBaseDict(r, obj, &x)
 	return obj
 }
 
 // idlFromBigInt converts a JavaScript value to the IDL type bigint.
-func idlFromBigInt(r *webidl.Realm, v goja.Value) *big.Int {
+func idlFromBigInt(r *webidl.Realm, v sobek.Value) *big.Int {
 	return r.ToBigInt(webidl.AnyValue(v))
 }
 
 // idlToBigInt converts an IDL bigint value to JavaScript.
-func idlToBigInt(r *webidl.Realm, x *big.Int) goja.Value {
+func idlToBigInt(r *webidl.Realm, x *big.Int) sobek.Value {
 	if x == nil {
 		return r.BigIntValue(new(big.Int))
 	}
@@ -123,117 +123,117 @@ func idlToBigInt(r *webidl.Realm, x *big.Int) goja.Value {
 }
 
 // idlFromBoolean converts a JavaScript value to the IDL type boolean.
-func idlFromBoolean(r *webidl.Realm, v goja.Value) bool {
+func idlFromBoolean(r *webidl.Realm, v sobek.Value) bool {
 	return r.ToBoolean(v)
 }
 
 // idlToBoolean converts an IDL boolean value to JavaScript.
-func idlToBoolean(r *webidl.Realm, x bool) goja.Value {
+func idlToBoolean(r *webidl.Realm, x bool) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromBufferSource converts a JavaScript value to the IDL type BufferSource.
-func idlFromBufferSource(r *webidl.Realm, v goja.Value) webidl.BufferSource {
+func idlFromBufferSource(r *webidl.Realm, v sobek.Value) webidl.BufferSource {
 	return r.ToBufferSource(webidl.AnyValue(v), "BufferSource", webidl.KindArrayBuffer, "view")
 }
 
 // idlToBufferSource converts an IDL BufferSource value to JavaScript.
-func idlToBufferSource(r *webidl.Realm, x webidl.BufferSource) goja.Value {
+func idlToBufferSource(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
 // idlFromByteClamp converts a JavaScript value to the IDL type byte.
-func idlFromByteClamp(r *webidl.Realm, v goja.Value) int8 {
+func idlFromByteClamp(r *webidl.Realm, v sobek.Value) int8 {
 	return r.ToByte(webidl.AnyValue(v), webidl.IntClamp)
 }
 
 // idlToByteClamp converts an IDL byte value to JavaScript.
-func idlToByteClamp(r *webidl.Realm, x int8) goja.Value {
+func idlToByteClamp(r *webidl.Realm, x int8) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromByteString converts a JavaScript value to the IDL type ByteString.
-func idlFromByteString(r *webidl.Realm, v goja.Value) webidl.ByteString {
+func idlFromByteString(r *webidl.Realm, v sobek.Value) webidl.ByteString {
 	return r.ToByteString(webidl.AnyValue(v))
 }
 
 // idlToByteString converts an IDL ByteString value to JavaScript.
-func idlToByteString(r *webidl.Realm, x webidl.ByteString) goja.Value {
+func idlToByteString(r *webidl.Realm, x webidl.ByteString) sobek.Value {
 	return x.Value()
 }
 
 // idlFromColor converts a JavaScript value to the IDL type Color.
-func idlFromColor(r *webidl.Realm, v goja.Value) Color {
+func idlFromColor(r *webidl.Realm, v sobek.Value) Color {
 	return Color(r.ToEnum(webidl.AnyValue(v), "Color", idlValuesColor))
 }
 
 // idlToColor converts an IDL Color value to JavaScript.
-func idlToColor(r *webidl.Realm, x Color) goja.Value {
+func idlToColor(r *webidl.Realm, x Color) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromDOMString converts a JavaScript value to the IDL type DOMString.
-func idlFromDOMString(r *webidl.Realm, v goja.Value) webidl.DOMString {
+func idlFromDOMString(r *webidl.Realm, v sobek.Value) webidl.DOMString {
 	return r.ToDOMString(webidl.AnyValue(v))
 }
 
 // idlToDOMString converts an IDL DOMString value to JavaScript.
-func idlToDOMString(r *webidl.Realm, x webidl.DOMString) goja.Value {
+func idlToDOMString(r *webidl.Realm, x webidl.DOMString) sobek.Value {
 	return x.Value()
 }
 
 // idlFromDouble converts a JavaScript value to the IDL type double.
-func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
+func idlFromDouble(r *webidl.Realm, v sobek.Value) float64 {
 	return r.ToDouble(webidl.AnyValue(v))
 }
 
 // idlToDouble converts an IDL double value to JavaScript.
-func idlToDouble(r *webidl.Realm, x float64) goja.Value {
+func idlToDouble(r *webidl.Realm, x float64) sobek.Value {
 	return r.VM.ToValue(float64(x))
 }
 
 // idlFromInnerDict converts a JavaScript value to the IDL type InnerDict.
-func idlFromInnerDict(r *webidl.Realm, v goja.Value) InnerDict {
+func idlFromInnerDict(r *webidl.Realm, v sobek.Value) InnerDict {
 	var d InnerDict
 	idlReadDictInnerDict(r, r.DictionaryObject(webidl.AnyValue(v), "InnerDict"), &d)
 	return d
 }
 
 // idlToInnerDict converts an IDL InnerDict value to JavaScript.
-func idlToInnerDict(r *webidl.Realm, x InnerDict) goja.Value {
+func idlToInnerDict(r *webidl.Realm, x InnerDict) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictInnerDict(r, obj, &x)
 	return obj
 }
 
 // idlFromListener converts a JavaScript value to the IDL type Listener.
-func idlFromListener(r *webidl.Realm, v goja.Value) *Listener {
+func idlFromListener(r *webidl.Realm, v sobek.Value) *Listener {
 	return &Listener{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}
 }
 
 // idlToListener converts an IDL Listener value to JavaScript.
-func idlToListener(r *webidl.Realm, x *Listener) goja.Value {
+func idlToListener(r *webidl.Realm, x *Listener) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackInterface.Value()
 }
 
 // idlFromLong converts a JavaScript value to the IDL type long.
-func idlFromLong(r *webidl.Realm, v goja.Value) int32 {
+func idlFromLong(r *webidl.Realm, v sobek.Value) int32 {
 	return r.ToLong(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToLong converts an IDL long value to JavaScript.
-func idlToLong(r *webidl.Realm, x int32) goja.Value {
+func idlToLong(r *webidl.Realm, x int32) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromLongOrDOMString converts a JavaScript value to the IDL type (long or DOMString).
-func idlFromLongOrDOMString(r *webidl.Realm, v goja.Value) LongOrDOMString {
+func idlFromLongOrDOMString(r *webidl.Realm, v sobek.Value) LongOrDOMString {
 	v = webidl.AnyValue(v)
 	sel := -1
-	if sel < 0 && goja.IsNumber(v) {
+	if sel < 0 && sobek.IsNumber(v) {
 		sel = 0
 	}
 	if sel < 0 {
@@ -253,14 +253,14 @@ func idlFromLongOrDOMString(r *webidl.Realm, v goja.Value) LongOrDOMString {
 }
 
 // idlToLongOrDOMString converts an IDL (long or DOMString) value to JavaScript.
-func idlToLongOrDOMString(r *webidl.Realm, x LongOrDOMString) goja.Value {
+func idlToLongOrDOMString(r *webidl.Realm, x LongOrDOMString) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToLong(r, x.Long)
 	case 2:
 		return idlToDOMString(r, x.DOMString)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // LongOrDOMString is the IDL union type (long or DOMString). Type is the 1-based index of the
@@ -278,7 +278,7 @@ const (
 )
 
 // idlFromNullableDouble converts a JavaScript value to the IDL type double?.
-func idlFromNullableDouble(r *webidl.Realm, v goja.Value) webidl.Nullable[float64] {
+func idlFromNullableDouble(r *webidl.Realm, v sobek.Value) webidl.Nullable[float64] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[float64]()
 	}
@@ -286,25 +286,25 @@ func idlFromNullableDouble(r *webidl.Realm, v goja.Value) webidl.Nullable[float6
 }
 
 // idlToNullableDouble converts an IDL double? value to JavaScript.
-func idlToNullableDouble(r *webidl.Realm, x webidl.Nullable[float64]) goja.Value {
+func idlToNullableDouble(r *webidl.Realm, x webidl.Nullable[float64]) sobek.Value {
 	if x.Null {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToDouble(r, x.Value)
 }
 
 // idlFromObject converts a JavaScript value to the IDL type object.
-func idlFromObject(r *webidl.Realm, v goja.Value) *goja.Object {
+func idlFromObject(r *webidl.Realm, v sobek.Value) *sobek.Object {
 	return r.ToObject(webidl.AnyValue(v))
 }
 
 // idlToObject converts an IDL object value to JavaScript.
-func idlToObject(r *webidl.Realm, x *goja.Object) goja.Value {
+func idlToObject(r *webidl.Realm, x *sobek.Object) sobek.Value {
 	return webidl.ObjectValue(x)
 }
 
 // idlFromNullableObject converts a JavaScript value to the IDL type object?.
-func idlFromNullableObject(r *webidl.Realm, v goja.Value) *goja.Object {
+func idlFromNullableObject(r *webidl.Realm, v sobek.Value) *sobek.Object {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -312,28 +312,28 @@ func idlFromNullableObject(r *webidl.Realm, v goja.Value) *goja.Object {
 }
 
 // idlToNullableObject converts an IDL object? value to JavaScript.
-func idlToNullableObject(r *webidl.Realm, x *goja.Object) goja.Value {
+func idlToNullableObject(r *webidl.Realm, x *sobek.Object) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToObject(r, x)
 }
 
 // idlFromShape converts a JavaScript value to the IDL type Shape.
-func idlFromShape(r *webidl.Realm, v goja.Value) ShapeMethods {
+func idlFromShape(r *webidl.Realm, v sobek.Value) ShapeMethods {
 	return webidl.As[ShapeMethods](r, webidl.AnyValue(v), "Shape")
 }
 
 // idlToShape converts an IDL Shape value to JavaScript.
-func idlToShape(r *webidl.Realm, x ShapeMethods) goja.Value {
+func idlToShape(r *webidl.Realm, x ShapeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Shape")
 }
 
 // idlFromNullableShape converts a JavaScript value to the IDL type Shape?.
-func idlFromNullableShape(r *webidl.Realm, v goja.Value) ShapeMethods {
+func idlFromNullableShape(r *webidl.Realm, v sobek.Value) ShapeMethods {
 	if webidl.IsNullish(v) {
 		return nil
 	}
@@ -341,47 +341,47 @@ func idlFromNullableShape(r *webidl.Realm, v goja.Value) ShapeMethods {
 }
 
 // idlToNullableShape converts an IDL Shape? value to JavaScript.
-func idlToNullableShape(r *webidl.Realm, x ShapeMethods) goja.Value {
+func idlToNullableShape(r *webidl.Realm, x ShapeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return idlToShape(r, x)
 }
 
 // idlFromOctetEnforceRange converts a JavaScript value to the IDL type octet.
-func idlFromOctetEnforceRange(r *webidl.Realm, v goja.Value) uint8 {
+func idlFromOctetEnforceRange(r *webidl.Realm, v sobek.Value) uint8 {
 	return r.ToOctet(webidl.AnyValue(v), webidl.IntEnforceRange)
 }
 
 // idlToOctetEnforceRange converts an IDL octet value to JavaScript.
-func idlToOctetEnforceRange(r *webidl.Realm, x uint8) goja.Value {
+func idlToOctetEnforceRange(r *webidl.Realm, x uint8) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromPromiseOfAny converts a JavaScript value to the IDL type Promise<any>.
-func idlFromPromiseOfAny(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfAny(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfAny converts an IDL Promise<any> value to JavaScript.
-func idlToPromiseOfAny(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfAny(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromPromiseOfLong converts a JavaScript value to the IDL type Promise<long>.
-func idlFromPromiseOfLong(r *webidl.Realm, v goja.Value) *webidl.Promise {
+func idlFromPromiseOfLong(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
 // idlToPromiseOfLong converts an IDL Promise<long> value to JavaScript.
-func idlToPromiseOfLong(r *webidl.Realm, x *webidl.Promise) goja.Value {
+func idlToPromiseOfLong(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
 // idlFromRecordOfDOMStringToBoolean converts a JavaScript value to the IDL type record<DOMString, boolean>.
-func idlFromRecordOfDOMStringToBoolean(r *webidl.Realm, v goja.Value) webidl.Record[webidl.DOMString, bool] {
+func idlFromRecordOfDOMStringToBoolean(r *webidl.Realm, v sobek.Value) webidl.Record[webidl.DOMString, bool] {
 	var out webidl.Record[webidl.DOMString, bool]
-	r.ToRecord(webidl.AnyValue(v), func(k, x goja.Value) { out.Set(idlFromDOMString(r, k), idlFromBoolean(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromDOMString(r, k), idlFromBoolean(r, x)) })
 	if out == nil {
 		out = webidl.Record[webidl.DOMString, bool]{}
 	}
@@ -389,84 +389,84 @@ func idlFromRecordOfDOMStringToBoolean(r *webidl.Realm, v goja.Value) webidl.Rec
 }
 
 // idlToRecordOfDOMStringToBoolean converts an IDL record<DOMString, boolean> value to JavaScript.
-func idlToRecordOfDOMStringToBoolean(r *webidl.Realm, x webidl.Record[webidl.DOMString, bool]) goja.Value {
-	return webidl.RecordValue(r, x, func(k webidl.DOMString) goja.Value { return idlToDOMString(r, k) }, func(e bool) goja.Value { return idlToBoolean(r, e) })
+func idlToRecordOfDOMStringToBoolean(r *webidl.Realm, x webidl.Record[webidl.DOMString, bool]) sobek.Value {
+	return webidl.RecordValue(r, x, func(k webidl.DOMString) sobek.Value { return idlToDOMString(r, k) }, func(e bool) sobek.Value { return idlToBoolean(r, e) })
 }
 
 // idlFromRequiredDict converts a JavaScript value to the IDL type RequiredDict.
-func idlFromRequiredDict(r *webidl.Realm, v goja.Value) RequiredDict {
+func idlFromRequiredDict(r *webidl.Realm, v sobek.Value) RequiredDict {
 	var d RequiredDict
 	idlReadDictRequiredDict(r, r.DictionaryObject(webidl.AnyValue(v), "RequiredDict"), &d)
 	return d
 }
 
 // idlToRequiredDict converts an IDL RequiredDict value to JavaScript.
-func idlToRequiredDict(r *webidl.Realm, x RequiredDict) goja.Value {
+func idlToRequiredDict(r *webidl.Realm, x RequiredDict) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictRequiredDict(r, obj, &x)
 	return obj
 }
 
 // idlFromSequenceOfDOMString converts a JavaScript value to the IDL type sequence<DOMString>.
-func idlFromSequenceOfDOMString(r *webidl.Realm, v goja.Value) []webidl.DOMString {
+func idlFromSequenceOfDOMString(r *webidl.Realm, v sobek.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
 }
 
 // idlToSequenceOfDOMString converts an IDL sequence<DOMString> value to JavaScript.
-func idlToSequenceOfDOMString(r *webidl.Realm, x []webidl.DOMString) goja.Value {
-	return webidl.SequenceValue(r, x, func(e webidl.DOMString) goja.Value { return idlToDOMString(r, e) })
+func idlToSequenceOfDOMString(r *webidl.Realm, x []webidl.DOMString) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e webidl.DOMString) sobek.Value { return idlToDOMString(r, e) })
 }
 
 // idlFromSequenceOfDOMStringWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfDOMStringWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []webidl.DOMString {
+func idlFromSequenceOfDOMStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []webidl.DOMString {
 	out := []webidl.DOMString{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromDOMString(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromDOMString(r, x)) })
 	return out
 }
 
 // idlFromSequenceOfLong converts a JavaScript value to the IDL type sequence<long>.
-func idlFromSequenceOfLong(r *webidl.Realm, v goja.Value) []int32 {
+func idlFromSequenceOfLong(r *webidl.Realm, v sobek.Value) []int32 {
 	out := []int32{}
-	r.ToSequence(webidl.AnyValue(v), func(x goja.Value) { out = append(out, idlFromLong(r, x)) })
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromLong(r, x)) })
 	return out
 }
 
 // idlToSequenceOfLong converts an IDL sequence<long> value to JavaScript.
-func idlToSequenceOfLong(r *webidl.Realm, x []int32) goja.Value {
-	return webidl.SequenceValue(r, x, func(e int32) goja.Value { return idlToLong(r, e) })
+func idlToSequenceOfLong(r *webidl.Realm, x []int32) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e int32) sobek.Value { return idlToLong(r, e) })
 }
 
 // idlFromSequenceOfLongWith converts an iterable whose @@iterator method was already
 // obtained (union and overload resolution).
-func idlFromSequenceOfLongWith(r *webidl.Realm, obj *goja.Object, method goja.Value) []int32 {
+func idlFromSequenceOfLongWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []int32 {
 	out := []int32{}
-	r.IterateWith(obj, method, func(x goja.Value) { out = append(out, idlFromLong(r, x)) })
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromLong(r, x)) })
 	return out
 }
 
 // idlFromShapeDict converts a JavaScript value to the IDL type ShapeDict.
-func idlFromShapeDict(r *webidl.Realm, v goja.Value) ShapeDict {
+func idlFromShapeDict(r *webidl.Realm, v sobek.Value) ShapeDict {
 	var d ShapeDict
 	idlReadDictShapeDict(r, r.DictionaryObject(webidl.AnyValue(v), "ShapeDict"), &d)
 	return d
 }
 
 // idlToShapeDict converts an IDL ShapeDict value to JavaScript.
-func idlToShapeDict(r *webidl.Realm, x ShapeDict) goja.Value {
+func idlToShapeDict(r *webidl.Realm, x ShapeDict) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictShapeDict(r, obj, &x)
 	return obj
 }
 
 // idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble converts a JavaScript value to the IDL type (Shape or sequence<DOMString> or boolean or double).
-func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v goja.Value) ShapeOrSequenceOfDOMStringOrBooleanOrDouble {
+func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v sobek.Value) ShapeOrSequenceOfDOMStringOrBooleanOrDouble {
 	v = webidl.AnyValue(v)
 	sel := -1
-	var seqMethod goja.Value
-	obj, isObj := v.(*goja.Object)
+	var seqMethod sobek.Value
+	obj, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if _, ok := r.Implements(v, "Shape"); sel < 0 && ok {
 			sel = 0
@@ -480,7 +480,7 @@ func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v goja.
 	if _, isBool := v.Export().(bool); sel < 0 && !isObj && isBool {
 		sel = 2
 	}
-	if sel < 0 && goja.IsNumber(v) {
+	if sel < 0 && sobek.IsNumber(v) {
 		sel = 3
 	}
 	if sel < 0 {
@@ -493,7 +493,7 @@ func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v goja.
 	case 0:
 		return ShapeOrSequenceOfDOMStringOrBooleanOrDouble{Type: 1, Shape: idlFromShape(r, v)}
 	case 1:
-		return ShapeOrSequenceOfDOMStringOrBooleanOrDouble{Type: 2, SequenceOfDOMString: idlFromSequenceOfDOMStringWith(r, v.(*goja.Object), seqMethod)}
+		return ShapeOrSequenceOfDOMStringOrBooleanOrDouble{Type: 2, SequenceOfDOMString: idlFromSequenceOfDOMStringWith(r, v.(*sobek.Object), seqMethod)}
 	case 2:
 		return ShapeOrSequenceOfDOMStringOrBooleanOrDouble{Type: 3, Boolean: idlFromBoolean(r, v)}
 	case 3:
@@ -504,7 +504,7 @@ func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v goja.
 }
 
 // idlToShapeOrSequenceOfDOMStringOrBooleanOrDouble converts an IDL (Shape or sequence<DOMString> or boolean or double) value to JavaScript.
-func idlToShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, x ShapeOrSequenceOfDOMStringOrBooleanOrDouble) goja.Value {
+func idlToShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, x ShapeOrSequenceOfDOMStringOrBooleanOrDouble) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToShape(r, x.Shape)
@@ -515,7 +515,7 @@ func idlToShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, x ShapeOr
 	case 4:
 		return idlToDouble(r, x.Double)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }
 
 // ShapeOrSequenceOfDOMStringOrBooleanOrDouble is the IDL union type (Shape or sequence<DOMString> or boolean or double). Type is the 1-based index of the
@@ -537,47 +537,47 @@ const (
 )
 
 // idlFromUSVString converts a JavaScript value to the IDL type USVString.
-func idlFromUSVString(r *webidl.Realm, v goja.Value) string {
+func idlFromUSVString(r *webidl.Realm, v sobek.Value) string {
 	return r.ToUSVString(webidl.AnyValue(v))
 }
 
 // idlToUSVString converts an IDL USVString value to JavaScript.
-func idlToUSVString(r *webidl.Realm, x string) goja.Value {
+func idlToUSVString(r *webidl.Realm, x string) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
-func idlFromUnsignedLong(r *webidl.Realm, v goja.Value) uint32 {
+func idlFromUnsignedLong(r *webidl.Realm, v sobek.Value) uint32 {
 	return r.ToUnsignedLong(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToUnsignedLong converts an IDL unsigned long value to JavaScript.
-func idlToUnsignedLong(r *webidl.Realm, x uint32) goja.Value {
+func idlToUnsignedLong(r *webidl.Realm, x uint32) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long.
-func idlFromUnsignedLongLong(r *webidl.Realm, v goja.Value) uint64 {
+func idlFromUnsignedLongLong(r *webidl.Realm, v sobek.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntWrap)
 }
 
 // idlToUnsignedLongLong converts an IDL unsigned long long value to JavaScript.
-func idlToUnsignedLongLong(r *webidl.Realm, x uint64) goja.Value {
+func idlToUnsignedLongLong(r *webidl.Realm, x uint64) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromUnsignedLongLongEnforceRange converts a JavaScript value to the IDL type unsigned long long.
-func idlFromUnsignedLongLongEnforceRange(r *webidl.Realm, v goja.Value) uint64 {
+func idlFromUnsignedLongLongEnforceRange(r *webidl.Realm, v sobek.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntEnforceRange)
 }
 
 // idlToUnsignedLongLongEnforceRange converts an IDL unsigned long long value to JavaScript.
-func idlToUnsignedLongLongEnforceRange(r *webidl.Realm, x uint64) goja.Value {
+func idlToUnsignedLongLongEnforceRange(r *webidl.Realm, x uint64) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromVisitor converts a JavaScript value to the IDL type Visitor.
-func idlFromVisitor(r *webidl.Realm, v goja.Value) *Visitor {
+func idlFromVisitor(r *webidl.Realm, v sobek.Value) *Visitor {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
 	if cb == nil {
 		return nil
@@ -586,35 +586,35 @@ func idlFromVisitor(r *webidl.Realm, v goja.Value) *Visitor {
 }
 
 // idlToVisitor converts an IDL Visitor value to JavaScript.
-func idlToVisitor(r *webidl.Realm, x *Visitor) goja.Value {
+func idlToVisitor(r *webidl.Realm, x *Visitor) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromWindow converts a JavaScript value to the IDL type Window.
-func idlFromWindow(r *webidl.Realm, v goja.Value) WindowMethods {
+func idlFromWindow(r *webidl.Realm, v sobek.Value) WindowMethods {
 	return webidl.As[WindowMethods](r, webidl.AnyValue(v), "Window")
 }
 
 // idlToWindow converts an IDL Window value to JavaScript.
-func idlToWindow(r *webidl.Realm, x WindowMethods) goja.Value {
+func idlToWindow(r *webidl.Realm, x WindowMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "Window")
 }
 
 // idlFromWorkerScope converts a JavaScript value to the IDL type WorkerScope.
-func idlFromWorkerScope(r *webidl.Realm, v goja.Value) WorkerScopeMethods {
+func idlFromWorkerScope(r *webidl.Realm, v sobek.Value) WorkerScopeMethods {
 	return webidl.As[WorkerScopeMethods](r, webidl.AnyValue(v), "WorkerScope")
 }
 
 // idlToWorkerScope converts an IDL WorkerScope value to JavaScript.
-func idlToWorkerScope(r *webidl.Realm, x WorkerScopeMethods) goja.Value {
+func idlToWorkerScope(r *webidl.Realm, x WorkerScopeMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "WorkerScope")
 }

@@ -6,19 +6,19 @@ package gentest
 import (
 	"math/big"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // AsyncVisitor is the IDL callback function type AsyncVisitor.
 type AsyncVisitor struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback; an exception becomes a rejected promise.
-func (c *AsyncVisitor) Invoke(thisArg goja.Value, argShape ShapeMethods) *webidl.Promise {
+func (c *AsyncVisitor) Invoke(thisArg sobek.Value, argShape ShapeMethods) *webidl.Promise {
 	r := c.Realm
 	var p *webidl.Promise
 	if err := r.Catch(func() {
-		var args []goja.Value
+		var args []sobek.Value
 		args = append(args, idlToNullableShape(r, argShape))
 		p = c.InvokePromise(thisArg, args...)
 	}); err != nil {
@@ -35,7 +35,7 @@ type BaseDict struct {
 
 // idlReadDictBaseDict reads the members of BaseDict from obj (nil for undefined
 // or null).
-func idlReadDictBaseDict(r *webidl.Realm, obj *goja.Object, d *BaseDict) {
+func idlReadDictBaseDict(r *webidl.Realm, obj *sobek.Object, d *BaseDict) {
 	if v := r.DictionaryMember(obj, "base"); v != nil {
 		d.Base = idlFromLong(r, v)
 	} else {
@@ -44,8 +44,8 @@ func idlReadDictBaseDict(r *webidl.Realm, obj *goja.Object, d *BaseDict) {
 }
 
 // idlWriteDictBaseDict writes the members of BaseDict to obj.
-func idlWriteDictBaseDict(r *webidl.Realm, obj *goja.Object, d *BaseDict) {
-	_ = obj.DefineDataProperty("base", idlToLong(r, d.Base), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictBaseDict(r *webidl.Realm, obj *sobek.Object, d *BaseDict) {
+	_ = obj.DefineDataProperty("base", idlToLong(r, d.Base), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // Color is the IDL enumeration Color.
@@ -75,7 +75,7 @@ func idlDefGeometry(statics GeometryStatics) *webidl.InterfaceDef {
 		Exposed:   []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "version", Kind: webidl.Attribute, Static: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					res, err := statics.Version(r)
 					if err != nil {
 						r.Throw(err)
@@ -84,7 +84,7 @@ func idlDefGeometry(statics GeometryStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "twice", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'twice' on 'Geometry': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -114,7 +114,7 @@ type InnerDict struct {
 
 // idlReadDictInnerDict reads the members of InnerDict from obj (nil for undefined
 // or null).
-func idlReadDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
+func idlReadDictInnerDict(r *webidl.Realm, obj *sobek.Object, d *InnerDict) {
 	idlReadDictBaseDict(r, obj, &d.BaseDict)
 	if v := r.DictionaryMember(obj, "color"); v != nil {
 		d.Color = idlFromColor(r, v)
@@ -134,26 +134,26 @@ func idlReadDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
 	if v := r.DictionaryMember(obj, "weight"); v != nil {
 		d.Weight = idlFromNullableDouble(r, v)
 	} else {
-		d.Weight = idlFromNullableDouble(r, goja.Null())
+		d.Weight = idlFromNullableDouble(r, sobek.Null())
 	}
 }
 
 // idlWriteDictInnerDict writes the members of InnerDict to obj.
-func idlWriteDictInnerDict(r *webidl.Realm, obj *goja.Object, d *InnerDict) {
+func idlWriteDictInnerDict(r *webidl.Realm, obj *sobek.Object, d *InnerDict) {
 	idlWriteDictBaseDict(r, obj, &d.BaseDict)
-	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("tag", idlToLongOrDOMString(r, d.Tag), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("weight", idlToNullableDouble(r, d.Weight), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("tag", idlToLongOrDOMString(r, d.Tag), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("weight", idlToNullableDouble(r, d.Weight), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // Listener is the IDL callback interface Listener.
 type Listener struct{ *webidl.CallbackInterface }
 
 // Handle calls the user object's operation "handle".
-func (c *Listener) Handle(thisArg goja.Value, argWhat webidl.DOMString) error {
+func (c *Listener) Handle(thisArg sobek.Value, argWhat webidl.DOMString) error {
 	r := c.Realm
-	var args []goja.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 		args = append(args, idlToDOMString(r, argWhat))
 	}); err != nil {
@@ -189,14 +189,14 @@ func idlDefNamedMap() *webidl.InterfaceDef {
 				}
 				return out
 			},
-			NamedGet: func(r *webidl.Realm, impl any, name string) goja.Value {
+			NamedGet: func(r *webidl.Realm, impl any, name string) sobek.Value {
 				v, err := impl.(NamedMapMethods).NamedGetter(idlFromDOMString(r, webidl.StringValue(name)))
 				if err != nil {
 					r.Throw(err)
 				}
 				return idlToDOMString(r, v)
 			},
-			NamedSet: func(r *webidl.Realm, impl any, name string, v goja.Value) {
+			NamedSet: func(r *webidl.Realm, impl any, name string, v sobek.Value) {
 				if err := impl.(NamedMapMethods).NamedSetter(idlFromDOMString(r, webidl.StringValue(name)), idlFromDOMString(r, v)); err != nil {
 					r.Throw(err)
 				}
@@ -226,7 +226,7 @@ func idlDefPairs() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "entries", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[PairsMethods](r, call.This, "Pairs")
 					return r.NewPairIterator("Pairs", webidl.IterateKeyValue, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -241,7 +241,7 @@ func idlDefPairs() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "keys", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[PairsMethods](r, call.This, "Pairs")
 					return r.NewPairIterator("Pairs", webidl.IterateKeys, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -256,7 +256,7 @@ func idlDefPairs() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "values", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[PairsMethods](r, call.This, "Pairs")
 					return r.NewPairIterator("Pairs", webidl.IterateValues, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -271,7 +271,7 @@ func idlDefPairs() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "forEach", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[PairsMethods](r, call.This, "Pairs")
 					return r.PairForEach(call.This, call, func() []webidl.Pair {
 						kvs, err := self.IterablePairs()
@@ -306,8 +306,8 @@ func idlDefRegistry() *webidl.InterfaceDef {
 		Name:    "Registry",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
-			{Name: "size", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-				call := goja.FunctionCall{This: this}
+			{Name: "size", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+				call := sobek.FunctionCall{This: this}
 				self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 				return r.VM.ToValue(len((func() []webidl.Pair {
 					kvs, err := self.MaplikeEntries()
@@ -322,7 +322,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 				})()))
 			}},
 			{Name: "entries", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					return r.NewPairIterator("Registry", webidl.IterateKeyValue, func() []webidl.Pair {
 						kvs, err := self.MaplikeEntries()
@@ -337,7 +337,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "keys", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					return r.NewPairIterator("Registry", webidl.IterateKeys, func() []webidl.Pair {
 						kvs, err := self.MaplikeEntries()
@@ -352,7 +352,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "values", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					return r.NewPairIterator("Registry", webidl.IterateValues, func() []webidl.Pair {
 						kvs, err := self.MaplikeEntries()
@@ -368,7 +368,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 				}},
 			{Name: "entries", Symbol: "iterator", NotEnumerable: true, Kind: webidl.Operation, Alias: "entries"},
 			{Name: "forEach", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					return r.PairForEach(call.This, call, func() []webidl.Pair {
 						kvs, err := self.MaplikeEntries()
@@ -383,7 +383,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "get", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					key := idlToDOMString(r, idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0))))
 					for _, p := range (func() []webidl.Pair {
@@ -401,10 +401,10 @@ func idlDefRegistry() *webidl.InterfaceDef {
 							return p.Value
 						}
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "has", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					key := idlToDOMString(r, idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0))))
 					for _, p := range (func() []webidl.Pair {
@@ -425,7 +425,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 					return r.VM.ToValue(false)
 				}},
 			{Name: "set", Kind: webidl.Operation, Length: 2,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					if err := self.MaplikeSet(idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0))), idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 1)))); err != nil {
 						r.Throw(err)
@@ -433,7 +433,7 @@ func idlDefRegistry() *webidl.InterfaceDef {
 					return call.This
 				}},
 			{Name: "delete", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					ok, err := self.MaplikeDelete(idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0))))
 					if err != nil {
@@ -442,12 +442,12 @@ func idlDefRegistry() *webidl.InterfaceDef {
 					return r.VM.ToValue(ok)
 				}},
 			{Name: "clear", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[RegistryMethods](r, call.This, "Registry")
 					if err := self.MaplikeClear(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -461,7 +461,7 @@ type RequiredDict struct {
 
 // idlReadDictRequiredDict reads the members of RequiredDict from obj (nil for undefined
 // or null).
-func idlReadDictRequiredDict(r *webidl.Realm, obj *goja.Object, d *RequiredDict) {
+func idlReadDictRequiredDict(r *webidl.Realm, obj *sobek.Object, d *RequiredDict) {
 	if v := r.DictionaryMember(obj, "name"); v != nil {
 		d.Name = idlFromDOMString(r, v)
 	} else {
@@ -470,8 +470,8 @@ func idlReadDictRequiredDict(r *webidl.Realm, obj *goja.Object, d *RequiredDict)
 }
 
 // idlWriteDictRequiredDict writes the members of RequiredDict to obj.
-func idlWriteDictRequiredDict(r *webidl.Realm, obj *goja.Object, d *RequiredDict) {
-	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictRequiredDict(r *webidl.Realm, obj *sobek.Object, d *RequiredDict) {
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // SecureThingMethods is implemented by the Go implementation of the IDL interface
@@ -489,12 +489,12 @@ func idlDefSecureThing() *webidl.InterfaceDef {
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "ping", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[SecureThingMethods](r, call.This, "SecureThing")
 					if err := self.Ping(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -572,9 +572,9 @@ type ShapeMethods interface {
 	// Bytes implements the operation "bytes".
 	Bytes(argS webidl.ByteString) (webidl.ByteString, error)
 	// Echo implements the operation "echo".
-	Echo(argX goja.Value) (goja.Value, error)
+	Echo(argX sobek.Value) (sobek.Value, error)
 	// MaybeObject implements the operation "maybeObject".
-	MaybeObject(argO *goja.Object) (*goja.Object, error)
+	MaybeObject(argO *sobek.Object) (*sobek.Object, error)
 	// Big implements the operation "big".
 	Big(argB *big.Int) (*big.Int, error)
 	// Ull implements the operation "ull".
@@ -602,8 +602,8 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			{Name: "RATIO", Value: webidl.ConstValue(float64(1.5)), Exposed: nil, SecureContext: false},
 		},
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -612,7 +612,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
 				argOptions = idlFromShapeDict(r, v)
 			} else {
-				argOptions = idlFromShapeDict(r, goja.Undefined())
+				argOptions = idlFromShapeDict(r, sobek.Undefined())
 			}
 			res, err := statics.Constructor(r, argName, argOptions)
 			if err != nil {
@@ -622,7 +622,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Name()
 					if err != nil {
@@ -630,7 +630,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					x := idlFromDOMString(r, v)
 					if err := self.SetName(x); err != nil {
@@ -639,7 +639,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "color", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Color()
 					if err != nil {
@@ -647,7 +647,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					return idlToColor(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					x := idlFromColor(r, v)
 					if err := self.SetColor(x); err != nil {
@@ -656,7 +656,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "level", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Level()
 					if err != nil {
@@ -664,7 +664,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					return idlToOctetEnforceRange(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					x := idlFromOctetEnforceRange(r, v)
 					if err := self.SetLevel(x); err != nil {
@@ -673,7 +673,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "clamped", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Clamped()
 					if err != nil {
@@ -681,7 +681,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					return idlToByteClamp(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					x := idlFromByteClamp(r, v)
 					if err := self.SetClamped(x); err != nil {
@@ -690,9 +690,9 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "self", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
-					return r.CachedAttribute(this, "self", func() goja.Value {
+					return r.CachedAttribute(this, "self", func() sobek.Value {
 						res, err := self.Self()
 						if err != nil {
 							r.Throw(err)
@@ -702,7 +702,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "replaceable", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Replaceable()
 					if err != nil {
@@ -710,15 +710,15 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					return idlToLong(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Shape")
-					if err := r.ThisObject(this).DefineDataProperty("replaceable", v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+					if err := r.ThisObject(this).DefineDataProperty("replaceable", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
 				},
 			},
 			{Name: "child", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Child()
 					if err != nil {
@@ -726,9 +726,9 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					}
 					return idlToShape(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					r.This(this, "Shape")
-					q, ok := r.ThisObject(this).Get("child").(*goja.Object)
+					q, ok := r.ThisObject(this).Get("child").(*sobek.Object)
 					if !ok {
 						r.ThrowTypeError("Shape.child is not an object")
 					}
@@ -738,7 +738,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "forever", Kind: webidl.Attribute, Unforgeable: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Forever()
 					if err != nil {
@@ -748,9 +748,9 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "lenient", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					if _, ok := r.Implements(webidl.AnyValue(this), "Shape"); !ok && !webidl.IsNullish(this) {
-						return goja.Undefined()
+						return sobek.Undefined()
 					}
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Lenient()
@@ -761,7 +761,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "count", Kind: webidl.Attribute, Static: true,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					res, err := statics.Count(r)
 					if err != nil {
 						r.Throw(err)
@@ -770,7 +770,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "label", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
 					res, err := self.Label()
 					if err != nil {
@@ -780,44 +780,44 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "numbers", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					return r.ObservableArrayAttribute(this, "numbers", func() *webidl.ObservableArray {
 						self := webidl.Self[ShapeMethods](r, this, "Shape")
-						return r.NewObservableArray(func(v goja.Value) goja.Value { return idlToLong(r, idlFromLong(r, v)) },
-							func(i uint32, v goja.Value) {
+						return r.NewObservableArray(func(v sobek.Value) sobek.Value { return idlToLong(r, idlFromLong(r, v)) },
+							func(i uint32, v sobek.Value) {
 								if err := self.SetIndexedValueNumbers(i, idlFromLong(r, v)); err != nil {
 									r.Throw(err)
 								}
 							},
-							func(i uint32, v goja.Value) {
+							func(i uint32, v sobek.Value) {
 								if err := self.DeleteIndexedValueNumbers(i, idlFromLong(r, v)); err != nil {
 									r.Throw(err)
 								}
 							})
 					}).Object
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					arr := r.ObservableArrayAttribute(this, "numbers", func() *webidl.ObservableArray {
 						self := webidl.Self[ShapeMethods](r, this, "Shape")
-						return r.NewObservableArray(func(v goja.Value) goja.Value { return idlToLong(r, idlFromLong(r, v)) },
-							func(i uint32, v goja.Value) {
+						return r.NewObservableArray(func(v sobek.Value) sobek.Value { return idlToLong(r, idlFromLong(r, v)) },
+							func(i uint32, v sobek.Value) {
 								if err := self.SetIndexedValueNumbers(i, idlFromLong(r, v)); err != nil {
 									r.Throw(err)
 								}
 							},
-							func(i uint32, v goja.Value) {
+							func(i uint32, v sobek.Value) {
 								if err := self.DeleteIndexedValueNumbers(i, idlFromLong(r, v)); err != nil {
 									r.Throw(err)
 								}
 							})
 					})
-					var vals []goja.Value
-					r.ToSequence(v, func(x goja.Value) { vals = append(vals, x) })
+					var vals []sobek.Value
+					r.ToSequence(v, func(x sobek.Value) { vals = append(vals, x) })
 					arr.Replace(vals)
 				},
 			},
 			{Name: "create", Kind: webidl.Operation, Static: true, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'create' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
@@ -829,7 +829,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToShape(r, res)
 				}},
 			{Name: "clone", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					res, err := self.Clone()
 					if err != nil {
@@ -838,16 +838,16 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToShape(r, res)
 				}},
 			{Name: "area", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						res, err := self.Area(webidl.Optional[int32]{})
 						if err != nil {
 							r.Throw(err)
 						}
 						return idlToLong(r, res)
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argScale := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := self.Area(webidl.Some(argScale))
 						if err != nil {
@@ -869,9 +869,9 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return nil
 				}},
 			{Name: "describe", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
-					call0 := func() goja.Value {
+					call0 := func() sobek.Value {
 						argCount := idlFromLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := self.DescribeWithCount(argCount)
 						if err != nil {
@@ -879,7 +879,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 						}
 						return idlToDOMString(r, res)
 					}
-					call1 := func() goja.Value {
+					call1 := func() sobek.Value {
 						argText := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := self.DescribeWithText(argText)
 						if err != nil {
@@ -887,7 +887,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 						}
 						return idlToDOMString(r, res)
 					}
-					call2 := func() goja.Value {
+					call2 := func() sobek.Value {
 						argList := idlFromSequenceOfLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := self.DescribeWithList(argList)
 						if err != nil {
@@ -895,7 +895,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 						}
 						return idlToDOMString(r, res)
 					}
-					call3 := func() goja.Value {
+					call3 := func() sobek.Value {
 						argDict := idlFromRequiredDict(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := self.DescribeWithDict(argDict)
 						if err != nil {
@@ -903,7 +903,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 						}
 						return idlToDOMString(r, res)
 					}
-					call4 := func() goja.Value {
+					call4 := func() sobek.Value {
 						argVisitor := idlFromVisitor(r, webidl.AnyValue(webidl.Arg(call, 0)))
 						res, err := self.DescribeWithVisitor(argVisitor)
 						if err != nil {
@@ -923,7 +923,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 							if sel < 0 && webidl.IsNullish(v) {
 								sel = 3
 							}
-							obj, isObj := v.(*goja.Object)
+							obj, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
 								if sel < 0 && webidl.IsCallable(v) {
 									sel = 4
@@ -935,7 +935,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 									sel = 3
 								}
 							}
-							if sel < 0 && goja.IsNumber(v) {
+							if sel < 0 && sobek.IsNumber(v) {
 								sel = 0
 							}
 							if sel < 0 {
@@ -963,7 +963,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return nil
 				}},
 			{Name: "pick", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'pick' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -976,7 +976,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToDOMString(r, res)
 				}},
 			{Name: "sum", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					argValues := []int32{}
 					for k := 0; k < len(call.Arguments); k++ {
@@ -989,8 +989,8 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToLong(r, res)
 				}},
 			{Name: "later", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 						var argFail bool
 						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
@@ -1006,7 +1006,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "visit", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'visit' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1015,11 +1015,11 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					if err := self.Visit(argV); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "visitAsync", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
-					return r.PromiseOperation(func() goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
 						self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 						if len(call.Arguments) < 1 {
 							r.ThrowTypeError("Failed to execute 'visitAsync' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1033,7 +1033,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "listen", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'listen' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1042,10 +1042,10 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					if err := self.Listen(argL); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "toDict", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					res, err := self.ToDict()
 					if err != nil {
@@ -1054,21 +1054,21 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToShapeDict(r, res)
 				}},
 			{Name: "takeDict", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					var argD ShapeDict
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argD = idlFromShapeDict(r, v)
 					} else {
-						argD = idlFromShapeDict(r, goja.Undefined())
+						argD = idlFromShapeDict(r, sobek.Undefined())
 					}
 					if err := self.TakeDict(argD); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 			{Name: "roundTrip", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'roundTrip' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1081,7 +1081,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToDOMString(r, res)
 				}},
 			{Name: "usv", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'usv' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1094,7 +1094,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToUSVString(r, res)
 				}},
 			{Name: "bytes", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'bytes' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1107,7 +1107,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToByteString(r, res)
 				}},
 			{Name: "echo", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'echo' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1120,7 +1120,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToAny(r, res)
 				}},
 			{Name: "maybeObject", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'maybeObject' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1133,7 +1133,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToNullableObject(r, res)
 				}},
 			{Name: "big", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'big' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1146,7 +1146,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToBigInt(r, res)
 				}},
 			{Name: "ull", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'ull' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1159,7 +1159,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToUnsignedLongLong(r, res)
 				}},
 			{Name: "buffer", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'buffer' on 'Shape': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1172,7 +1172,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToArrayBuffer(r, res)
 				}},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeMethods](r, call.This, "Shape")
 					res, err := self.Label()
 					if err != nil {
@@ -1181,7 +1181,7 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 					return idlToDOMString(r, res)
 				}},
 			{Name: "toJSON", Kind: webidl.Operation, Alias: "", Length: 0, Exposed: nil,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					r.This(call.This, "Shape")
 					this := r.ThisObject(call.This)
 					out := r.VM.NewObject()
@@ -1215,7 +1215,7 @@ type ShapeDict struct {
 
 // idlReadDictShapeDict reads the members of ShapeDict from obj (nil for undefined
 // or null).
-func idlReadDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
+func idlReadDictShapeDict(r *webidl.Realm, obj *sobek.Object, d *ShapeDict) {
 	idlReadDictBaseDict(r, obj, &d.BaseDict)
 	if v := r.DictionaryMember(obj, "color"); v != nil {
 		d.Color = idlFromColor(r, v)
@@ -1244,26 +1244,26 @@ func idlReadDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
 	if v := r.DictionaryMember(obj, "weight"); v != nil {
 		d.Weight = idlFromNullableDouble(r, v)
 	} else {
-		d.Weight = idlFromNullableDouble(r, goja.Null())
+		d.Weight = idlFromNullableDouble(r, sobek.Null())
 	}
 }
 
 // idlWriteDictShapeDict writes the members of ShapeDict to obj.
-func idlWriteDictShapeDict(r *webidl.Realm, obj *goja.Object, d *ShapeDict) {
+func idlWriteDictShapeDict(r *webidl.Realm, obj *sobek.Object, d *ShapeDict) {
 	idlWriteDictBaseDict(r, obj, &d.BaseDict)
-	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("color", idlToColor(r, d.Color), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	if d.Flags.Present {
-		_ = obj.DefineDataProperty("flags", idlToRecordOfDOMStringToBoolean(r, d.Flags.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("flags", idlToRecordOfDOMStringToBoolean(r, d.Flags.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Inner != nil {
-		_ = obj.DefineDataProperty("inner", idlToInnerDict(r, *d.Inner), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("inner", idlToInnerDict(r, *d.Inner), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("name", idlToDOMString(r, d.Name), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	if d.Sides.Present {
-		_ = obj.DefineDataProperty("sides", idlToSequenceOfLong(r, d.Sides.Value), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("sides", idlToSequenceOfLong(r, d.Sides.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	_ = obj.DefineDataProperty("tag", idlToLongOrDOMString(r, d.Tag), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
-	_ = obj.DefineDataProperty("weight", idlToNullableDouble(r, d.Weight), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	_ = obj.DefineDataProperty("tag", idlToLongOrDOMString(r, d.Tag), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("weight", idlToNullableDouble(r, d.Weight), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // ShapeListMethods is implemented by the Go implementation of the IDL interface
@@ -1289,7 +1289,7 @@ func idlDefShapeList() *webidl.InterfaceDef {
 				}
 				return n
 			},
-			IndexedGet: func(r *webidl.Realm, impl any, i uint32) goja.Value {
+			IndexedGet: func(r *webidl.Realm, impl any, i uint32) sobek.Value {
 				v, err := impl.(ShapeListMethods).Item(idlFromUnsignedLong(r, r.VM.ToValue(i)))
 				if err != nil {
 					r.Throw(err)
@@ -1300,7 +1300,7 @@ func idlDefShapeList() *webidl.InterfaceDef {
 		ValueIterator: true,
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ShapeListMethods](r, this, "ShapeList")
 					res, err := self.Length()
 					if err != nil {
@@ -1310,7 +1310,7 @@ func idlDefShapeList() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "item", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ShapeListMethods](r, call.This, "ShapeList")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'item' on 'ShapeList': 1 argument(s) required, but only %d present.", len(call.Arguments))
@@ -1348,7 +1348,7 @@ func idlDefSquare(statics SquareStatics) *webidl.InterfaceDef {
 		Parent:            "Shape",
 		Exposed:           []string{"Window"},
 		ConstructorLength: 0,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
 			if err != nil {
 				r.Throw(err)
@@ -1357,7 +1357,7 @@ func idlDefSquare(statics SquareStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "side", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[SquareMethods](r, this, "Square")
 					res, err := self.Side()
 					if err != nil {
@@ -1383,8 +1383,8 @@ func idlDefTags() *webidl.InterfaceDef {
 		Name:    "Tags",
 		Exposed: []string{"Window"},
 		Members: []webidl.Member{
-			{Name: "size", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this goja.Value) goja.Value {
-				call := goja.FunctionCall{This: this}
+			{Name: "size", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+				call := sobek.FunctionCall{This: this}
 				self := webidl.Self[TagsMethods](r, call.This, "Tags")
 				return r.VM.ToValue(len((func() []webidl.Pair {
 					vals, err := self.SetlikeValues()
@@ -1400,7 +1400,7 @@ func idlDefTags() *webidl.InterfaceDef {
 				})()))
 			}},
 			{Name: "entries", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TagsMethods](r, call.This, "Tags")
 					return r.NewPairIterator("Tags", webidl.IterateKeyValue, func() []webidl.Pair {
 						vals, err := self.SetlikeValues()
@@ -1416,7 +1416,7 @@ func idlDefTags() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "values", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TagsMethods](r, call.This, "Tags")
 					return r.NewPairIterator("Tags", webidl.IterateValues, func() []webidl.Pair {
 						vals, err := self.SetlikeValues()
@@ -1434,7 +1434,7 @@ func idlDefTags() *webidl.InterfaceDef {
 			{Name: "values", Symbol: "iterator", NotEnumerable: true, Kind: webidl.Operation, Alias: "values"},
 			{Name: "keys", Kind: webidl.Operation, Alias: "values"},
 			{Name: "forEach", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TagsMethods](r, call.This, "Tags")
 					return r.PairForEach(call.This, call, func() []webidl.Pair {
 						vals, err := self.SetlikeValues()
@@ -1450,7 +1450,7 @@ func idlDefTags() *webidl.InterfaceDef {
 					})
 				}},
 			{Name: "has", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[TagsMethods](r, call.This, "Tags")
 					key := idlToDOMString(r, idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0))))
 					for _, p := range (func() []webidl.Pair {
@@ -1480,16 +1480,16 @@ type Visitor struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback and converts its result; a JavaScript
 // exception is a *webidl.JSError.
-func (c *Visitor) Invoke(thisArg goja.Value, argShape ShapeMethods, argDepth webidl.Optional[int32]) (int32, error) {
+func (c *Visitor) Invoke(thisArg sobek.Value, argShape ShapeMethods, argDepth webidl.Optional[int32]) (int32, error) {
 	r := c.Realm
 	var res int32
-	var args []goja.Value
+	var args []sobek.Value
 	if err := r.Catch(func() {
 		args = append(args, idlToShape(r, argShape))
 		if argDepth.Present {
 			args = append(args, idlToLong(r, argDepth.Value))
 		} else {
-			args = append(args, goja.Undefined())
+			args = append(args, sobek.Undefined())
 		}
 	}); err != nil {
 		return res, err
@@ -1524,7 +1524,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 		GlobalNames: []string{"Window"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Self()
 					if err != nil {
@@ -1534,7 +1534,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "title", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					res, err := self.Title()
 					if err != nil {
@@ -1542,7 +1542,7 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromDOMString(r, v)
 					if err := self.SetTitle(x); err != nil {
@@ -1551,12 +1551,12 @@ func idlDefWindow() *webidl.InterfaceDef {
 				},
 			},
 			{Name: "greet", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
 					if err := self.Greet(); err != nil {
 						r.Throw(err)
 					}
-					return goja.Undefined()
+					return sobek.Undefined()
 				}},
 		},
 	}
@@ -1578,7 +1578,7 @@ func idlDefWorkerScope() *webidl.InterfaceDef {
 		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerScopeMethods](r, this, "WorkerScope")
 					res, err := self.Self()
 					if err != nil {

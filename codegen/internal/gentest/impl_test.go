@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // shape is a test implementation of ShapeMethods.
@@ -127,14 +127,14 @@ func (s *shape) TakeDict(d ShapeDict) error {
 func (s *shape) RoundTrip(x webidl.DOMString) (webidl.DOMString, error) { return x, nil }
 func (s *shape) Usv(x string) (string, error)                           { return x, nil }
 func (s *shape) Bytes(x webidl.ByteString) (webidl.ByteString, error)   { return x, nil }
-func (s *shape) Echo(x goja.Value) (goja.Value, error)                  { return x, nil }
-func (s *shape) MaybeObject(o *goja.Object) (*goja.Object, error)       { return o, nil }
+func (s *shape) Echo(x sobek.Value) (sobek.Value, error)                { return x, nil }
+func (s *shape) MaybeObject(o *sobek.Object) (*sobek.Object, error)     { return o, nil }
 func (s *shape) Big(b *big.Int) (*big.Int, error)                       { return new(big.Int).Add(b, big.NewInt(1)), nil }
 func (s *shape) Ull(x uint64) (uint64, error)                           { return x, nil }
 func (s *shape) Buffer(src webidl.BufferSource) (webidl.BufferSource, error) {
 	b := append([]byte(nil), src.Bytes()...)
 	ab := s.r.VM.NewArrayBuffer(b)
-	return webidl.BufferSource{Object: s.r.VM.ToValue(ab).(*goja.Object), Kind: webidl.KindArrayBuffer}, nil
+	return webidl.BufferSource{Object: s.r.VM.ToValue(ab).(*sobek.Object), Kind: webidl.KindArrayBuffer}, nil
 }
 
 func describeDict(d ShapeDict) string {
@@ -308,29 +308,29 @@ func newEnv(t *testing.T, secure bool) *env {
 	if err := Register(reg, Statics{Shape: statics{log: &e.log}, Square: squareStatics{log: &e.log}, Geometry: geometry{}}); err != nil {
 		t.Fatal(err)
 	}
-	e.r = webidl.NewRealm(goja.New(), "Window", nil, secure)
+	e.r = webidl.NewRealm(sobek.New(), "Window", nil, secure)
 	e.win = &window{log: &e.log}
 	e.r.SetGlobalImpl(e.win)
 	if err := e.r.Install(reg); err != nil {
 		t.Fatal(err)
 	}
 	g := e.r.Global()
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = g.Set(name, f) }
-	set("makeList", func(call goja.FunctionCall) goja.Value {
+	set := func(name string, f func(sobek.FunctionCall) sobek.Value) { _ = g.Set(name, f) }
+	set("makeList", func(call sobek.FunctionCall) sobek.Value {
 		l := &shapeList{}
 		for _, a := range call.Arguments {
 			l.items = append(l.items, &shape{r: e.r, name: webidl.DOMString(a.String()), log: &e.log})
 		}
 		return e.r.Wrap(l, "ShapeList")
 	})
-	set("makeMap", func(goja.FunctionCall) goja.Value {
+	set("makeMap", func(sobek.FunctionCall) sobek.Value {
 		return e.r.Wrap(&namedMap{vals: map[string]string{}}, "NamedMap")
 	})
-	set("makePairs", func(goja.FunctionCall) goja.Value { return e.r.Wrap(&pairs{}, "Pairs") })
-	set("makeRegistry", func(goja.FunctionCall) goja.Value { return e.r.Wrap(&registry{}, "Registry") })
-	set("makeTags", func(goja.FunctionCall) goja.Value { return e.r.Wrap(&tags{}, "Tags") })
-	set("clearLog", func(goja.FunctionCall) goja.Value { e.log = nil; return goja.Undefined() })
-	set("log", func(goja.FunctionCall) goja.Value { return e.r.VM.ToValue(strings.Join(e.log, "|")) })
+	set("makePairs", func(sobek.FunctionCall) sobek.Value { return e.r.Wrap(&pairs{}, "Pairs") })
+	set("makeRegistry", func(sobek.FunctionCall) sobek.Value { return e.r.Wrap(&registry{}, "Registry") })
+	set("makeTags", func(sobek.FunctionCall) sobek.Value { return e.r.Wrap(&tags{}, "Tags") })
+	set("clearLog", func(sobek.FunctionCall) sobek.Value { e.log = nil; return sobek.Undefined() })
+	set("log", func(sobek.FunctionCall) sobek.Value { return e.r.VM.ToValue(strings.Join(e.log, "|")) })
 	return e
 }
 

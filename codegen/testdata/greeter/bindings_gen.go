@@ -3,9 +3,9 @@
 package greeter
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // Interfaces holds the definitions Register added (every interface, callback
@@ -40,50 +40,50 @@ func Register(reg *webidl.Registry, impl Statics) error {
 }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
-func idlFromAbortSignal(r *webidl.Realm, v goja.Value) bindings.AbortSignalMethods {
+func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) bindings.AbortSignalMethods {
 	return webidl.As[bindings.AbortSignalMethods](r, webidl.AnyValue(v), "AbortSignal")
 }
 
 // idlToAbortSignal converts an IDL AbortSignal value to JavaScript.
-func idlToAbortSignal(r *webidl.Realm, x bindings.AbortSignalMethods) goja.Value {
+func idlToAbortSignal(r *webidl.Realm, x bindings.AbortSignalMethods) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return r.Wrap(x, "AbortSignal")
 }
 
 // idlFromBoolean converts a JavaScript value to the IDL type boolean.
-func idlFromBoolean(r *webidl.Realm, v goja.Value) bool {
+func idlFromBoolean(r *webidl.Realm, v sobek.Value) bool {
 	return r.ToBoolean(v)
 }
 
 // idlToBoolean converts an IDL boolean value to JavaScript.
-func idlToBoolean(r *webidl.Realm, x bool) goja.Value {
+func idlToBoolean(r *webidl.Realm, x bool) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
 // idlFromDOMString converts a JavaScript value to the IDL type DOMString.
-func idlFromDOMString(r *webidl.Realm, v goja.Value) webidl.DOMString {
+func idlFromDOMString(r *webidl.Realm, v sobek.Value) webidl.DOMString {
 	return r.ToDOMString(webidl.AnyValue(v))
 }
 
 // idlToDOMString converts an IDL DOMString value to JavaScript.
-func idlToDOMString(r *webidl.Realm, x webidl.DOMString) goja.Value {
+func idlToDOMString(r *webidl.Realm, x webidl.DOMString) sobek.Value {
 	return x.Value()
 }
 
 // idlFromDouble converts a JavaScript value to the IDL type double.
-func idlFromDouble(r *webidl.Realm, v goja.Value) float64 {
+func idlFromDouble(r *webidl.Realm, v sobek.Value) float64 {
 	return r.ToDouble(webidl.AnyValue(v))
 }
 
 // idlToDouble converts an IDL double value to JavaScript.
-func idlToDouble(r *webidl.Realm, x float64) goja.Value {
+func idlToDouble(r *webidl.Realm, x float64) sobek.Value {
 	return r.VM.ToValue(float64(x))
 }
 
 // idlFromFunction converts a JavaScript value to the IDL type Function.
-func idlFromFunction(r *webidl.Realm, v goja.Value) *bindings.Function {
+func idlFromFunction(r *webidl.Realm, v sobek.Value) *bindings.Function {
 	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
 	if cb == nil {
 		return nil
@@ -92,32 +92,32 @@ func idlFromFunction(r *webidl.Realm, v goja.Value) *bindings.Function {
 }
 
 // idlToFunction converts an IDL Function value to JavaScript.
-func idlToFunction(r *webidl.Realm, x *bindings.Function) goja.Value {
+func idlToFunction(r *webidl.Realm, x *bindings.Function) sobek.Value {
 	if x == nil {
-		return goja.Null()
+		return sobek.Null()
 	}
 	return x.CallbackFunction.Value()
 }
 
 // idlFromGreetOptions converts a JavaScript value to the IDL type GreetOptions.
-func idlFromGreetOptions(r *webidl.Realm, v goja.Value) GreetOptions {
+func idlFromGreetOptions(r *webidl.Realm, v sobek.Value) GreetOptions {
 	var d GreetOptions
 	idlReadDictGreetOptions(r, r.DictionaryObject(webidl.AnyValue(v), "GreetOptions"), &d)
 	return d
 }
 
 // idlToGreetOptions converts an IDL GreetOptions value to JavaScript.
-func idlToGreetOptions(r *webidl.Realm, x GreetOptions) goja.Value {
+func idlToGreetOptions(r *webidl.Realm, x GreetOptions) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictGreetOptions(r, obj, &x)
 	return obj
 }
 
 // idlFrombindings_TimerHandler converts a JavaScript value to the IDL type (DOMString or Function).
-func idlFrombindings_TimerHandler(r *webidl.Realm, v goja.Value) bindings.TimerHandler {
+func idlFrombindings_TimerHandler(r *webidl.Realm, v sobek.Value) bindings.TimerHandler {
 	v = webidl.AnyValue(v)
 	sel := -1
-	_, isObj := v.(*goja.Object)
+	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
 		if sel < 0 && webidl.IsCallable(v) {
 			sel = 1
@@ -137,12 +137,12 @@ func idlFrombindings_TimerHandler(r *webidl.Realm, v goja.Value) bindings.TimerH
 }
 
 // idlTobindings_TimerHandler converts an IDL (DOMString or Function) value to JavaScript.
-func idlTobindings_TimerHandler(r *webidl.Realm, x bindings.TimerHandler) goja.Value {
+func idlTobindings_TimerHandler(r *webidl.Realm, x bindings.TimerHandler) sobek.Value {
 	switch x.Type {
 	case 1:
 		return idlToDOMString(r, x.DOMString)
 	case 2:
 		return idlToFunction(r, x.Function)
 	}
-	return goja.Undefined()
+	return sobek.Undefined()
 }

@@ -3,9 +3,9 @@ package greeter
 import (
 	"strings"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // greeter implements Greeter; the embedded EventTargetBase implements its
@@ -40,7 +40,7 @@ func (g *greeter) Greet(options GreetOptions) (webidl.DOMString, error) {
 	if options.Loud {
 		s = strings.ToUpper(s)
 	}
-	if !g.FireEvent("greet", true, map[string]goja.Value{"detail": webidl.StringValue(s)}) {
+	if !g.FireEvent("greet", true, map[string]sobek.Value{"detail": webidl.StringValue(s)}) {
 		return "", webidl.NewTypeError("the greeting was canceled")
 	}
 	return webidl.DOMString(s), nil

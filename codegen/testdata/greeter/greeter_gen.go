@@ -4,9 +4,9 @@
 package greeter
 
 import (
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/grafana/sobek"
 )
 
 // GreetOptions is the IDL dictionary GreetOptions.
@@ -19,7 +19,7 @@ type GreetOptions struct {
 
 // idlReadDictGreetOptions reads the members of GreetOptions from obj (nil for undefined
 // or null).
-func idlReadDictGreetOptions(r *webidl.Realm, obj *goja.Object, d *GreetOptions) {
+func idlReadDictGreetOptions(r *webidl.Realm, obj *sobek.Object, d *GreetOptions) {
 	if v := r.DictionaryMember(obj, "loud"); v != nil {
 		d.Loud = idlFromBoolean(r, v)
 	} else {
@@ -31,10 +31,10 @@ func idlReadDictGreetOptions(r *webidl.Realm, obj *goja.Object, d *GreetOptions)
 }
 
 // idlWriteDictGreetOptions writes the members of GreetOptions to obj.
-func idlWriteDictGreetOptions(r *webidl.Realm, obj *goja.Object, d *GreetOptions) {
-	_ = obj.DefineDataProperty("loud", idlToBoolean(r, d.Loud), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+func idlWriteDictGreetOptions(r *webidl.Realm, obj *sobek.Object, d *GreetOptions) {
+	_ = obj.DefineDataProperty("loud", idlToBoolean(r, d.Loud), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	if d.Signal != nil {
-		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
 
@@ -71,8 +71,8 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 		Exposed:           []string{"Window"},
 		SecureContext:     true,
 		ConstructorLength: 1,
-		Constructor: func(r *webidl.Realm, args []goja.Value, newTarget *goja.Object) any {
-			call := goja.FunctionCall{This: newTarget, Arguments: args}
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
 			if len(call.Arguments) < 1 {
 				r.ThrowTypeError("Failed to execute 'constructor' on 'Greeter': 1 argument(s) required, but only %d present.", len(call.Arguments))
 			}
@@ -85,7 +85,7 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 		},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[GreeterMethods](r, this, "Greeter")
 					res, err := self.Name()
 					if err != nil {
@@ -95,7 +95,7 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "greeting", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[GreeterMethods](r, this, "Greeter")
 					res, err := self.Greeting()
 					if err != nil {
@@ -103,7 +103,7 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 					}
 					return idlToDOMString(r, res)
 				},
-				Set: func(r *webidl.Realm, this goja.Value, v goja.Value) {
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[GreeterMethods](r, this, "Greeter")
 					x := idlFromDOMString(r, v)
 					if err := self.SetGreeting(x); err != nil {
@@ -112,7 +112,7 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "since", Kind: webidl.Attribute,
-				Get: func(r *webidl.Realm, this goja.Value) goja.Value {
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[GreeterMethods](r, this, "Greeter")
 					res, err := self.Since()
 					if err != nil {
@@ -122,13 +122,13 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 				},
 			},
 			{Name: "greet", Kind: webidl.Operation, Length: 0,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[GreeterMethods](r, call.This, "Greeter")
 					var argOptions GreetOptions
 					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
 						argOptions = idlFromGreetOptions(r, v)
 					} else {
-						argOptions = idlFromGreetOptions(r, goja.Undefined())
+						argOptions = idlFromGreetOptions(r, sobek.Undefined())
 					}
 					res, err := self.Greet(argOptions)
 					if err != nil {
@@ -137,7 +137,7 @@ func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 					return idlToDOMString(r, res)
 				}},
 			{Name: "kindOf", Kind: webidl.Operation, Length: 1,
-				Op: func(r *webidl.Realm, call goja.FunctionCall) goja.Value {
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[GreeterMethods](r, call.This, "Greeter")
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'kindOf' on 'Greeter': 1 argument(s) required, but only %d present.", len(call.Arguments))

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
 )
 
 // newWindow opens a window at rawURL with a realm that has the Greeter
@@ -24,7 +24,7 @@ func newWindow(t *testing.T, rawURL string) *bindings.Realm {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	r.QueueTask(func(*goja.Runtime) { done <- Install(r) })
+	r.QueueTask(func(*sobek.Runtime) { done <- Install(r) })
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +35,9 @@ func newWindow(t *testing.T, rawURL string) *bindings.Realm {
 func eval(t *testing.T, r *bindings.Realm, src string) string {
 	t.Helper()
 	out := make(chan string, 1)
-	r.DefineGlobalFunction("report", 1, func(call goja.FunctionCall) goja.Value {
+	r.DefineGlobalFunction("report", 1, func(call sobek.FunctionCall) sobek.Value {
 		out <- call.Argument(0).String()
-		return goja.Undefined()
+		return sobek.Undefined()
 	})
 	if err := r.RunScript("test.js", src); err != nil {
 		t.Fatal(err)
