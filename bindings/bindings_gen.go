@@ -197,6 +197,41 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	return nil
 }
 
+// init registers the definitions in Interfaces, the statics of each
+// interface implemented by the zero value of its hand-written xStatics
+// type (a missing one fails to compile).
+func init() {
+	if err := Register(Interfaces, Statics{
+		AbortController:        abortControllerStatics{},
+		AbortSignal:            abortSignalStatics{},
+		Blob:                   blobStatics{},
+		Comment:                commentStatics{},
+		DOMException:           domExceptionStatics{},
+		Document:               documentStatics{},
+		DocumentFragment:       documentFragmentStatics{},
+		Event:                  eventStatics{},
+		EventTarget:            eventTargetStatics{},
+		ExtendableEvent:        extendableEventStatics{},
+		ExtendableMessageEvent: extendableMessageEventStatics{},
+		Headers:                headersStatics{},
+		MessageChannel:         messageChannelStatics{},
+		MessageEvent:           messageEventStatics{},
+		PageTransitionEvent:    pageTransitionEventStatics{},
+		QuotaExceededError:     quotaExceededErrorStatics{},
+		Request:                requestStatics{},
+		Response:               responseStatics{},
+		SharedWorker:           sharedWorkerStatics{},
+		Text:                   textStatics{},
+		TextDecoder:            textDecoderStatics{},
+		TextEncoder:            textEncoderStatics{},
+		URL:                    urlStatics{},
+		URLSearchParams:        urlSearchParamsStatics{},
+		Worker:                 workerStatics{},
+	}); err != nil {
+		panic(err)
+	}
+}
+
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
 	return webidl.As[AbortSignalMethods](r, webidl.AnyValue(v), "AbortSignal")

@@ -14,42 +14,11 @@ func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }
 
 // Statics (constructors and static operations).
 
-type statics struct{}
+type abortControllerStatics struct{}
 
-func init() {
-	if err := Register(Interfaces, Statics{
-		AbortController:        statics{},
-		AbortSignal:            abortSignalStatics{},
-		Event:                  eventStatics{},
-		EventTarget:            eventTargetStatics{},
-		DOMException:           domExceptionStatics{},
-		QuotaExceededError:     quotaExceededErrorStatics{},
-		Document:               nodeStatics{},
-		DocumentFragment:       fragmentStatics{},
-		Text:                   textStatics{},
-		Comment:                commentStatics{},
-		Blob:                   blobStatics{},
-		Headers:                headersStatics{},
-		Request:                requestStatics{},
-		Response:               responseStatics{},
-		MessageChannel:         messageChannelStatics{},
-		MessageEvent:           messageEventStatics{},
-		Worker:                 workerStatics{},
-		SharedWorker:           sharedWorkerStatics{},
-		URL:                    urlStatics{},
-		URLSearchParams:        urlSearchParamsStatics{},
-		TextEncoder:            textEncoderStatics{},
-		TextDecoder:            textDecoderStatics{},
-		ExtendableEvent:        extendableEventStatics{},
-		ExtendableMessageEvent: extendableMessageEventStatics{},
-		PageTransitionEvent:    pageTransitionEventStatics{},
-	}); err != nil {
-		panic(err)
-	}
-}
 
 // new AbortController()
-func (statics) Constructor(r *webidl.Realm) (AbortControllerMethods, error) {
+func (abortControllerStatics) Constructor(r *webidl.Realm) (AbortControllerMethods, error) {
 	return realmOf(r).newAbortController(), nil
 }
 

@@ -816,7 +816,7 @@ func (d *documentImpl) SetOnmessage(v *EventHandlerNonNull) error {
 
 // They are registered with the other statics in methods.go.
 
-type nodeStatics struct{}
+type documentStatics struct{}
 
 // currentDocument is the document of the realm's window (a new empty one
 // for workers, which have no node constructors exposed).
@@ -827,16 +827,16 @@ func (r *Realm) currentDocument() *dom.Document {
 	return dom.NewDocument("about:blank")
 }
 
-func (nodeStatics) Constructor(r *webidl.Realm) (DocumentMethods, error) {
+func (documentStatics) Constructor(r *webidl.Realm) (DocumentMethods, error) {
 	rr := realmOf(r)
 	d := dom.NewDocument(rr.currentDocument().URL)
 	d.ContentType = "application/xml"
 	return rr.nodeImpl(&d.Node).(DocumentMethods), nil
 }
 
-type fragmentStatics struct{}
+type documentFragmentStatics struct{}
 
-func (fragmentStatics) Constructor(r *webidl.Realm) (DocumentFragmentMethods, error) {
+func (documentFragmentStatics) Constructor(r *webidl.Realm) (DocumentFragmentMethods, error) {
 	rr := realmOf(r)
 	return rr.nodeImpl(rr.currentDocument().CreateDocumentFragment()).(DocumentFragmentMethods), nil
 }
