@@ -64,7 +64,6 @@ func (r *Realm) newGlobal(info envInfo) any {
 func (w *windowImpl) WebIDLInterface() string       { return "Window" }
 func (w *workerGlobalImpl) WebIDLInterface() string { return w.realm.kind.String() }
 func (p *performanceImpl) WebIDLInterface() string  { return "Performance" }
-func (s *abortSignalImpl) WebIDLInterface() string  { return "AbortSignal" }
 
 // WindowOrWorkerGlobalScope
 

@@ -529,11 +529,6 @@ func (c *serviceWorkerContainerImpl) GetRegistrations() (*webidl.Promise, error)
 	return r.idl.PromiseResolvedWith(arr), nil
 }
 
-// navigator.serviceWorker
-func (n *navigatorImpl) ServiceWorker() (ServiceWorkerContainerMethods, error) {
-	return n.realm.container(), nil
-}
-
 // deliverToClient is Client.postMessage's delivery in the client's realm
 // r: a message event at its ServiceWorkerContainer whose source is the
 // ServiceWorker object of w.
