@@ -1,8 +1,6 @@
 package bindings
 
 import (
-	"time"
-
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/grafana/sobek"
@@ -68,13 +66,6 @@ func (r *Realm) newEvent(typ string, bubbles, cancelable, composed bool) *eventI
 	impl := &eventImpl{realm: r, ev: ev, stamp: r.nowMillis(), hasStamp: true}
 	ev.Detail = impl
 	return impl
-}
-
-// nowMillis is performance.now(): milliseconds since the realm's time
-// origin on the loop's clock, coarsened to 5 microseconds.
-func (r *Realm) nowMillis() float64 {
-	d := (r.host.now() - r.timeOrigin).Truncate(5 * time.Microsecond)
-	return float64(d) / float64(time.Millisecond)
 }
 
 type eventStatics struct{}

@@ -215,3 +215,11 @@ func (r *Realm) bindToLoop(t *dom.EventTarget) {
 		t.BindToLoop(r.env.ResponsibleEventLoop())
 	}
 }
+
+// HasEventListeners reports whether the window or worker global has event
+// listeners for typ (for example unload, which makes a document
+// unsalvageable for the back/forward cache). Call it in a task of this
+// realm.
+func (r *Realm) HasEventListeners(typ string) bool {
+	return r.globalTarget.target.HasListeners(typ)
+}

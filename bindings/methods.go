@@ -34,13 +34,6 @@ func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }
 // Compile-time checks that the implementations satisfy the generated
 // Methods interfaces.
 var (
-	_ WindowMethods                     = (*windowImpl)(nil)
-	_ WorkerGlobalScopeMethods          = (*workerGlobalImpl)(nil)
-	_ DedicatedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
-	_ PerformanceMethods                = (*performanceImpl)(nil)
-	_ LocationMethods                   = (*locationImpl)(nil)
-	_ WorkerLocationMethods             = (*workerLocationImpl)(nil)
-	_ DocumentMethods                   = (*documentImpl)(nil)
 	_ ElementMethods                    = (*nodeImpl)(nil)
 	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
 	_ TextMethods                       = (*nodeImpl)(nil)

@@ -149,14 +149,6 @@ func (r *Realm) FireConnect(p *html.MessagePort) bool {
 // SharedWorkerGlobalScope's own members (name and close() are
 // WorkerGlobalScope's implementation's, shared with dedicated workers).
 
-func (w *workerGlobalImpl) Onconnect() (*EventHandlerNonNull, error) {
-	return w.handlerGet("connect"), nil
-}
-func (w *workerGlobalImpl) SetOnconnect(v *EventHandlerNonNull) error {
-	w.handlerSet("connect", v)
-	return nil
-}
-
 var (
 	_ SharedWorkerMethods            = (*sharedWorkerImpl)(nil)
 	_ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)

@@ -4,47 +4,82 @@ import (
 	"encoding/base64"
 	"strings"
 
+	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/grafana/sobek"
 )
 
-// HostHooks are the members of the global objects that the embedder
-// implements (the go product: messaging, importScripts, close). A nil hook
-// makes postMessage and importScripts throw NotSupportedError and close()
-// do nothing. (window.document is Realm.DocumentObject.)
-type HostHooks struct {
-	// PostMessage implements window.postMessage(message, targetOrigin,
-	// transfer) and, in a worker, self.postMessage(message, transfer)
-	// (targetOrigin is then "").
-	PostMessage func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error
-	// ImportScripts implements self.importScripts(...urls) in workers:
-	// fetch and run each script in order, on the calling goroutine.
-	ImportScripts func(urls []string) error
-	// Close implements self.close() in a worker and window.close().
-	Close func()
-	// Navigate implements the navigating members of window.location
-	// (href, assign, replace, reload): navigate the window's navigable to
-	// url (absolute, parsed against the document's URL). A nil hook makes
-	// them throw NotSupportedError.
-	Navigate func(url string, replace bool) error
-	// History implements window.history (history.go); nil members make
-	// history.length 1 and its traversals do nothing.
-	History HistoryHooks
-	// Top gives window.top when the window is not a top-level one (the
-	// top-level window as a value of this realm, e.g. through a
-	// membrane); nil, or a nil result, means the window itself.
-	Top func() sobek.Value
-	// Name is the DedicatedWorkerGlobalScope's name (and window.name's
-	// initial value).
-	Name string
+// globalBase is what the Window and DedicatedWorkerGlobalScope
+// implementations share: the EventTarget of the global object and the
+// WindowOrWorkerGlobalScope members.
+type globalBase struct {
+	*eventTargetImpl
+	info envInfo
+	perf *performanceImpl
 }
 
-// SetHostHooks sets the embedder's hooks. Call it right after creating the
-// realm, before scripts run.
-func (r *Realm) SetHostHooks(h HostHooks) {
-	r.hooks = h
-	r.windowName = h.Name
+// WindowOrWorkerGlobalScope
+
+func (g *globalBase) Origin() (string, error)                  { return g.info.origin, nil }
+func (g *globalBase) IsSecureContext() (bool, error)           { return g.info.secure, nil }
+func (g *globalBase) CrossOriginIsolated() (bool, error)       { return false, nil }
+func (g *globalBase) Performance() (PerformanceMethods, error) { return g.perf, nil }
+
+// reportError(e): report the exception e.
+func (g *globalBase) ReportError(e sobek.Value) error {
+	g.realm.reportError(g.realm.throwValue(webidl.AnyValue(e)))
+	return nil
 }
+
+func (g *globalBase) Btoa(data webidl.DOMString) (webidl.DOMString, error) {
+	s, err := btoa(data.UTF16())
+	return webidl.DOMString(s), err
+}
+
+func (g *globalBase) Atob(data webidl.DOMString) (webidl.ByteString, error) {
+	b, err := atob(data.UTF16())
+	return webidl.ByteString(b), err
+}
+
+func (g *globalBase) handlerValue(h TimerHandler) sobek.Value {
+	if h.Type == TimerHandlerIsFunction && h.Function != nil {
+		return h.Function.Value()
+	}
+	return h.DOMString.Value()
+}
+
+func (g *globalBase) SetTimeout(handler TimerHandler, timeout int32, args []sobek.Value) (int32, error) {
+	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, false, 0), nil
+}
+
+func (g *globalBase) SetInterval(handler TimerHandler, timeout int32, args []sobek.Value) (int32, error) {
+	return g.realm.timerInitializationSteps(g.handlerValue(handler), timeout, args, true, 0), nil
+}
+
+func (g *globalBase) ClearTimeout(id int32) error {
+	g.realm.clearTimer(id)
+	return nil
+}
+
+func (g *globalBase) ClearInterval(id int32) error {
+	g.realm.clearTimer(id)
+	return nil
+}
+
+func (g *globalBase) QueueMicrotask(callback *VoidFunction) error {
+	g.realm.queueMicrotask(callback.Value())
+	return nil
+}
+
+// Window
+
+// WorkerGlobalScope and DedicatedWorkerGlobalScope
+
+// Performance
+
+// Location (Window) and WorkerLocation
+
+// Document: see nodes.go.
 
 // btoa is the btoa(data) method steps.
 func btoa(data []uint16) (string, error) {

@@ -1,0 +1,4 @@
+package bindings
+
+// workerGlobalImpl implements DedicatedWorkerGlobalScope.
+var _ DedicatedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
