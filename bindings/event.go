@@ -165,3 +165,17 @@ func (e *eventImpl) InitEvent(typ webidl.DOMString, bubbles, cancelable bool) er
 
 // eventImpl implements Event.
 var _ EventMethods = (*eventImpl)(nil)
+
+// eventSubclass is implemented by the implementations of Event
+// subinterfaces (MessageEvent) that embed *eventImpl.
+type eventSubclass interface{ baseEvent() *eventImpl }
+
+func baseEventOf(e EventMethods) *eventImpl {
+	switch e := e.(type) {
+	case *eventImpl:
+		return e
+	case eventSubclass:
+		return e.baseEvent()
+	}
+	return nil
+}

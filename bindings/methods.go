@@ -34,11 +34,11 @@ func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }
 // Compile-time checks that the implementations satisfy the generated
 // Methods interfaces.
 var (
-	_ ElementMethods                    = (*nodeImpl)(nil)
-	_ DocumentTypeMethods               = (*doctypeImpl)(nil)
-	_ TextMethods                       = (*nodeImpl)(nil)
-	_ CommentMethods                    = (*nodeImpl)(nil)
-	_ HTMLElementMethods                = (*htmlElementImpl)(nil)
-	_ HTMLHeadElementMethods            = (*htmlElementImpl)(nil)
-	_ DocumentFragmentMethods           = (*nodeImpl)(nil)
+	_ ElementMethods          = (*nodeImpl)(nil)
+	_ DocumentTypeMethods     = (*doctypeImpl)(nil)
+	_ TextMethods             = (*nodeImpl)(nil)
+	_ CommentMethods          = (*nodeImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ HTMLHeadElementMethods  = (*htmlElementImpl)(nil)
+	_ DocumentFragmentMethods = (*nodeImpl)(nil)
 )
