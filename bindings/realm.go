@@ -475,3 +475,17 @@ func (r *Realm) newGlobal(info envInfo) any {
 	}
 	return wg
 }
+
+// baseURL is the API base URL of the realm: the document's base URL for
+// windows, the creation URL for workers.
+func (r *Realm) baseURL() string {
+	if d := r.Document(); d != nil {
+		n := r.nodeImpl(&d.Node).(*documentImpl)
+		s, _ := n.BaseURI()
+		return s
+	}
+	if r.env != nil {
+		return r.env.CreationURL().String()
+	}
+	return "about:blank"
+}

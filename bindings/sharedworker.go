@@ -115,10 +115,5 @@ func (sharedWorkerStatics) Constructor(r *webidl.Realm, scriptURL string, option
 	return w, nil
 }
 
-// SharedWorkerGlobalScope's own members (name and close() are
-// WorkerGlobalScope's implementation's, shared with dedicated workers).
-
-var (
-	_ SharedWorkerMethods            = (*sharedWorkerImpl)(nil)
-	_ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
-)
+// sharedWorkerImpl implements SharedWorker.
+var _ SharedWorkerMethods = (*sharedWorkerImpl)(nil)

@@ -34,3 +34,8 @@ func (r *Realm) FireConnect(p *html.MessagePort) bool {
 		r.fireMessageEvent(r.globalTarget.target, "connect", r.vm.ToValue(""), "", []*sobek.Object{obj}, obj)
 	})
 }
+
+// workerGlobalImpl implements SharedWorkerGlobalScope too: its own members
+// are onconnect (above); name and close() are shared with dedicated
+// workers (dedicatedworkerglobalscope.go).
+var _ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)

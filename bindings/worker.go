@@ -134,20 +134,6 @@ func (workerStatics) Constructor(r *webidl.Realm, scriptURL string, opts WorkerO
 	return w, nil
 }
 
-// baseURL is the API base URL of the realm: the document's base URL for
-// windows, the creation URL for workers.
-func (r *Realm) baseURL() string {
-	if d := r.Document(); d != nil {
-		n := r.nodeImpl(&d.Node).(*documentImpl)
-		s, _ := n.BaseURI()
-		return s
-	}
-	if r.env != nil {
-		return r.env.CreationURL().String()
-	}
-	return "about:blank"
-}
-
 func (w *workerImpl) PostMessageWithTransfer(message sobek.Value, transfer []*sobek.Object) error {
 	return w.outside.postMessageSteps(message, transfer)
 }
