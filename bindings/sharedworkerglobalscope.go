@@ -39,3 +39,12 @@ func (r *Realm) FireConnect(p *html.MessagePort) bool {
 // are onconnect (above); name and close() are shared with dedicated
 // workers (dedicatedworkerglobalscope.go).
 var _ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+
+func (w *workerGlobalImpl) Onconnect() (*EventHandlerNonNull, error) {
+	return w.handlerGet("connect"), nil
+}
+
+func (w *workerGlobalImpl) SetOnconnect(v *EventHandlerNonNull) error {
+	w.handlerSet("connect", v)
+	return nil
+}
