@@ -6,7 +6,7 @@ import (
 )
 
 // This file implements the History interface (without the state members)
-// over the embedder's HistoryHooks, and PageTransitionEvent.
+// over the embedder's HistoryHooks.
 
 // HistoryHooks give window.history its session history: the embedder owns
 // the traversable's session history entries.
@@ -82,5 +82,3 @@ func (h *historyImpl) deltaTraverse(delta int) error {
 	}
 	return nil
 }
-
-// PageTransitionEvent

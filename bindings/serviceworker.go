@@ -101,20 +101,6 @@ func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.O
 	return nil
 }
 
-// ServiceWorkerRegistration
-
-// ServiceWorkerContainer
-
-// ServiceWorkerGlobalScope
-
-// Clients
-
-// Client
-
-// ExtendableEvent
-
-// ExtendableMessageEvent
-
 // deliverToServiceWorker is the task ServiceWorker.postMessage queues in
 // the service worker's realm r: deserialize the message and fire an
 // ExtendableMessageEvent (or messageerror) at the global whose source is

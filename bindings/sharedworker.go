@@ -7,9 +7,10 @@ import (
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
-// This file implements SharedWorker (the owner side) and the connect
-// event of SharedWorkerGlobalScope, with the host hooks a browser
-// provides to find or run the shared worker (html.ObtainSharedWorker).
+// This file implements SharedWorker (the owner side), with the host hooks
+// a browser provides to find or run the shared worker
+// (html.ObtainSharedWorker); the connect event of SharedWorkerGlobalScope
+// is in sharedworkerglobalscope.go.
 
 // SharedWorkerHooks are the embedder's part of shared workers.
 type SharedWorkerHooks struct {

@@ -71,12 +71,6 @@ func (g *globalBase) QueueMicrotask(callback *VoidFunction) error {
 	return nil
 }
 
-// Window
-
-// WorkerGlobalScope and DedicatedWorkerGlobalScope
-
-// Performance
-
 // Location (Window) and WorkerLocation
 
 // Document: see nodes.go.
@@ -146,4 +140,9 @@ func atob(data []uint16) ([]byte, error) {
 		return nil, fail
 	}
 	return out, nil
+}
+
+// Fetch is the fetch(input, init) method steps of WindowOrWorkerGlobalScope.
+func (g *globalBase) Fetch(input requestInfo, init RequestInit) (*webidl.Promise, error) {
+	return g.realm.fetchMethod(input, init), nil
 }

@@ -8,17 +8,8 @@ import (
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
-// This file implements MessageChannel, MessagePort, MessageEvent and
-// Worker over html.MessagePort, with the host hooks a browser provides
-// for dedicated workers.
-
-// MessageEvent
-
-// MessageChannel
-
-// MessagePort
-
-// Workers
+// This file implements Worker over html.MessagePort, with the host hooks
+// a browser provides for dedicated workers.
 
 // WorkerHooks are the embedder's part of dedicated workers.
 type WorkerHooks struct {
