@@ -489,3 +489,5 @@ func (r *Realm) baseURL() string {
 	}
 	return "about:blank"
 }
+
+func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }
