@@ -146,3 +146,7 @@ func atob(data []uint16) ([]byte, error) {
 func (g *globalBase) Fetch(input requestInfo, init RequestInit) (*webidl.Promise, error) {
 	return g.realm.fetchMethod(input, init), nil
 }
+
+func (g *globalBase) StructuredClone(value sobek.Value, opts StructuredSerializeOptions) (sobek.Value, error) {
+	return g.realm.structuredClone(webidl.AnyValue(value), opts)
+}
