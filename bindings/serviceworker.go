@@ -25,8 +25,7 @@ func (r *Realm) serviceWorkerObject(w *html.ServiceWorker) *serviceWorkerImpl {
 	return o
 }
 
-// ServiceWorker
-
+// serviceWorkerImpl implements ServiceWorker.
 type serviceWorkerImpl struct {
 	*eventTargetImpl
 	sw    *html.ServiceWorker

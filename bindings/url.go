@@ -147,9 +147,6 @@ func (u *urlImpl) SetHash(v string) error {
 	u.u.SetHash(v)
 	return nil
 }
+
 func (u *urlImpl) SearchParams() (URLSearchParamsMethods, error) { return u.params, nil }
 
-// URLSearchParams: a list of name-value pairs, standalone or the query of
-// a URL object. The list is parsed with whatwg-url (a scratch URL's search
-// params, so that reading never rewrites the URL object's query) and
-// serialized with the application/x-www-form-urlencoded serializer.

@@ -9,6 +9,11 @@ import (
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
+// URLSearchParams: a list of name-value pairs, standalone or the query of
+// a URL object. The list is parsed with whatwg-url (a scratch URL's search
+// params, so that reading never rewrites the URL object's query) and
+// serialized with the application/x-www-form-urlencoded serializer.
+
 type nameValue struct{ name, value string }
 
 type urlSearchParamsImpl struct {

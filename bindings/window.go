@@ -19,7 +19,7 @@ type windowImpl struct {
 	globalBase
 	location *locationImpl
 	history  *historyImpl // created on first use (history.go)
-	hidden   bool         // the document's visibility state is "hidden" (history.go)
+	hidden   bool         // the document's visibility state is "hidden" (document.go)
 	document *documentImpl
 	opener   sobek.Value
 }

@@ -71,10 +71,6 @@ func (g *globalBase) QueueMicrotask(callback *VoidFunction) error {
 	return nil
 }
 
-// Location (Window) and WorkerLocation
-
-// Document: see nodes.go.
-
 // btoa is the btoa(data) method steps.
 func btoa(data []uint16) (string, error) {
 	// 1. Convert data to a byte sequence whose nth byte is the eight-bit
