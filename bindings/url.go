@@ -149,4 +149,3 @@ func (u *urlImpl) SetHash(v string) error {
 }
 
 func (u *urlImpl) SearchParams() (URLSearchParamsMethods, error) { return u.params, nil }
-
