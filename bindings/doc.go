@@ -193,7 +193,7 @@
 //     domExceptionStatics: codegen.UnexportedName of the interface, then
 //     "Statics"), whose zero value implements XStatics (constructors,
 //     static operations);
-//   - its compile-time check (var _ XMethods = (*xImpl)(nil)).
+//   - where useful, its compile-time check (var _ XMethods = (*xImpl)(nil)).
 //
 // Registration is per file too: the generated init (bindings_gen.go,
 // bindgen's -self-register, on for this package) registers every
