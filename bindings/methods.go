@@ -42,6 +42,7 @@ func init() {
 		TextDecoder:            textDecoderStatics{},
 		ExtendableEvent:        extendableEventStatics{},
 		ExtendableMessageEvent: extendableMessageEventStatics{},
+		FetchEvent:             fetchEventStatics{},
 		PageTransitionEvent:    pageTransitionEventStatics{},
 	}); err != nil {
 		panic(err)
