@@ -79,8 +79,9 @@ func (fetchEventStatics) Constructor(ir *webidl.Realm, typ webidl.DOMString, ini
 func (e *fetchEventImpl) RespondWith(p *webidl.Promise) error {
 	// 1. Let event be this.
 	// 2. If event's dispatch flag is unset, throw an "InvalidStateError"
-	//    DOMException.
-	if !e.dispatching {
+	//    DOMException. (A script's dispatchEvent() sets it too: the
+	//    event's phase is not NONE while it is dispatched.)
+	if !e.dispatching && e.ev.EventPhase() == dom.None {
 		return dom.NewDOMException("Failed to execute 'respondWith' on 'FetchEvent': The event handler is already finished.", dom.InvalidStateError)
 	}
 	// 3. If event's respond-with entered flag is set, throw an

@@ -65,7 +65,26 @@ self.addEventListener('fetch', e => {
     break;
   }
 });
-self.addEventListener('message', e => e.source.postMessage(log));
+self.addEventListener('message', e => {
+  if (e.data !== 'construct') {
+    e.source.postMessage(log);
+    return;
+  }
+  const out = [];
+  for (const init of [undefined, {}, {request: 'not a request'}]) {
+    try { new FetchEvent('fetch', init); out.push('constructed'); } catch (err) { out.push(err.name); }
+  }
+  const ev = new FetchEvent('custom', {request: new Request('made'), clientId: 'c', cancelable: true});
+  out.push(ev.type, ev.clientId, ev.resultingClientId, ev.replacesClientId, ev.request.url, ev.isTrusted,
+           ev.cancelable, ev instanceof ExtendableEvent, ev.handled instanceof Promise, ev.preloadResponse instanceof Promise);
+  try { ev.respondWith(new Response('')); out.push('responded'); } catch (err) { out.push(err.name); }
+  self.addEventListener('custom', c => {
+    try { c.respondWith(new Response('')); out.push('responded in dispatch'); } catch (err) { out.push(err.name); }
+    try { c.respondWith(new Response('')); out.push('responded twice'); } catch (err) { out.push(err.name); }
+  }, {once: true});
+  self.dispatchEvent(ev);
+  e.source.postMessage(out);
+});
 self.addEventListener('activate', e => e.waitUntil(clients.claim()));
 `)},
 }
@@ -128,6 +147,15 @@ func TestServiceWorkerFetchEvents(t *testing.T) {
 		"url": "https://example.test/app/ids", "header": "yes", "trusted": true, "cancelable": true, "isFetchEvent": true}
 	if !reflect.DeepEqual(ids, wantIDs) {
 		t.Errorf("fetch event:\n got %#v\nwant %#v", ids, wantIDs)
+	}
+	constructed := eval(t, ctx, p, `new Promise(resolve => {
+  navigator.serviceWorker.addEventListener('message', e => resolve(e.data), {once: true});
+  navigator.serviceWorker.controller.postMessage('construct');
+})`)
+	wantConstructed := []any{"TypeError", "TypeError", "TypeError", "custom", "c", "", "", "https://example.test/app/made",
+		false, true, true, true, true, "InvalidStateError", "responded in dispatch", "InvalidStateError"}
+	if !reflect.DeepEqual(constructed, wantConstructed) {
+		t.Errorf("new FetchEvent:\n got %#v\nwant %#v", constructed, wantConstructed)
 	}
 	log := map[any]bool{}
 	for _, l := range got["log"].([]any) {
