@@ -25,6 +25,7 @@ type lockManagerImpl struct {
 // the page drops it.
 type lockImpl struct {
 	lock *weblocks.Lock
+	slot webidl.Slot // the Lock object's internal slot
 }
 
 // lockRequestOptions is a converted LockOptions dictionary.
@@ -96,6 +97,7 @@ type lockRequest struct {
 	// onWaiting is the reaction to waiting (slow path only).
 	onWaiting func()
 	state     weblocks.RequestState
+	args      [1]sobek.Value
 }
 
 // Granted adapts the JavaScript LockGrantedCallback to weblocks: it is
@@ -108,9 +110,11 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	arg := sobek.Null()
 	if lock != nil {
 		q.lock.lock = lock
-		arg = r.idl.Wrap(&q.lock, "Lock")
+		arg = r.idl.WrapNew(&q.lock, "Lock", &q.lock.slot)
 	}
-	v, err := q.callback.Invoke(sobek.Undefined(), arg)
+	q.args[0] = arg // (q's storage: a variadic slice would be allocated)
+	v, err := q.callback.Invoke(sobek.Undefined(), q.args[:]...)
+	q.args[0] = nil
 	switch {
 	case err != nil:
 		var js *webidl.JSError

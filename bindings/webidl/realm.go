@@ -67,6 +67,11 @@ type Realm struct {
 	// a WeakMap's value in its key object.
 	slotHolder    *sobek.Object
 	slotHolderSet sobek.Callable
+	// promiseExecutor is the executor InitPromise passes to %Promise%;
+	// it leaves the resolving functions in execResolve and execReject.
+	promiseExecutor         []sobek.Value
+	execResolve, execReject sobek.Value
+	settleArgs              [1]sobek.Value // see Promise.settle
 }
 
 // slot is the value kept in a platform object's internal slot.
@@ -241,7 +246,12 @@ type slotHolderValue struct {
 // its Reflector keeps the object (and any expando properties) alive, so
 // the object's identity stays unobservable.
 func (r *Realm) setSlot(obj *sobek.Object, impl any, iface *InterfaceObject) {
-	s := &slot{impl: impl, iface: iface}
+	r.setSlotIn(obj, impl, iface, new(slot))
+}
+
+// setSlotIn is setSlot with the slot's storage given.
+func (r *Realm) setSlotIn(obj *sobek.Object, impl any, iface *InterfaceObject, s *slot) {
+	*s = slot{impl: impl, iface: iface}
 	if obj == r.lastObj {
 		r.lastSlot = s
 	}
@@ -351,6 +361,10 @@ type Undefined struct{}
 // the interface iface: the cached one when impl embeds a Reflector, else a
 // new object. A nil impl gives null.
 func (r *Realm) Wrap(impl any, iface string) sobek.Value {
+	return r.wrap(impl, iface, nil)
+}
+
+func (r *Realm) wrap(impl any, iface string, storage *Slot) sobek.Value {
 	if impl == nil {
 		return sobek.Null()
 	}
@@ -387,7 +401,11 @@ func (r *Realm) Wrap(impl any, iface string) sobek.Value {
 		panic(r.VM.NewTypeError(fmt.Sprintf("interface %s is not installed in this realm", iface)))
 	}
 	obj := r.newPlatformObject(io, io.Prototype)
-	r.setSlot(obj, impl, io)
+	if storage != nil {
+		r.setSlotIn(obj, impl, io, &storage.s)
+	} else {
+		r.setSlot(obj, impl, io)
+	}
 	io.def.defineUnforgeables(r, io, obj)
 	if lp := io.legacy(); lp != nil {
 		obj = r.legacyObject(obj, impl, lp)
@@ -397,6 +415,17 @@ func (r *Realm) Wrap(impl any, iface string) sobek.Value {
 		refl.obj, refl.realm = obj, r
 	}
 	return obj
+}
+
+// Slot is the storage of a platform object's internal slot (see WrapNew).
+type Slot struct{ s slot }
+
+// WrapNew is Wrap for an implementation that is wrapped at most once (it
+// embeds no Reflector): the new object's internal slot is stored in
+// storage, which the implementation usually embeds, saving an
+// allocation. storage must not be used for another object.
+func (r *Realm) WrapNew(impl any, iface string, storage *Slot) sobek.Value {
+	return r.wrap(impl, iface, storage)
 }
 
 // newPlatformObject creates an object with the given prototype; for
