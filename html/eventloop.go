@@ -163,9 +163,11 @@ func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsO
 	// 2. Let document be global's associated Document, if global is a
 	//    Window object; otherwise null.
 	// 3. Queue a task given source, event loop, document, and steps.
+	//    (A dedicated worker's tasks get its owner document, so that they
+	//    wait while it is not fully active: SuspendingDocument.)
 	var doc *Document
 	if env != nil {
-		doc = env.AssociatedDocument()
+		doc = env.SuspendingDocument()
 	}
 	return l.QueueDocumentTask(source, doc, steps)
 }
