@@ -33,6 +33,7 @@ func init() {
 		Request:                requestStatics{},
 		Response:               responseStatics{},
 		MessageChannel:         messageChannelStatics{},
+		BroadcastChannel:       broadcastChannelStatics{},
 		MessageEvent:           messageEventStatics{},
 		Worker:                 workerStatics{},
 		SharedWorker:           sharedWorkerStatics{},

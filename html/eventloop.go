@@ -136,6 +136,16 @@ func (l *EventLoop) QueueTaskValue(source TaskSource, t Task) bool {
 	return l.r.push(task{obj: t, source: source})
 }
 
+// QueueDocumentTaskValue is QueueDocumentTask for a Task value: t runs
+// only while doc is fully active (nil: always), and gets DropTask if doc is
+// destroyed first.
+func (l *EventLoop) QueueDocumentTaskValue(source TaskSource, doc *Document, t Task) bool {
+	if l.terminated.Load() || t == nil {
+		return false
+	}
+	return l.r.push(task{obj: t, source: source, doc: doc})
+}
+
 // QueueDocumentTask is "queue a task" on source with steps and document
 // doc: the task runs only while doc is fully active (tasks of a document
 // that is not fully active wait; those of a destroyed document are dropped).
