@@ -10,8 +10,8 @@ import (
 // pyHandler is a Go equivalent of one of WPT's Python request handlers
 // (wptserve runs a .py file's main(request, response); the runner runs no
 // Python, so the few handlers the pages it serves need are rewritten here).
-// It is consulted only when the tree holds the .py file at that path, so a
-// tree without it still answers 404, as wptserve would.
+// It is consulted only when the tree holds the .py file at that path; any
+// other .py request gets 501 Not Implemented.
 type pyHandler func(s *Server, w http.ResponseWriter, r *http.Request)
 
 // pyHandlers maps a handler's path in the tree to its Go equivalent.
