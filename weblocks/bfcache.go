@@ -51,10 +51,14 @@ func cachedDocumentOf(c *client) *html.Document {
 // worker, when its document entered the back/forward cache): the cached
 // page cannot run the callback until it is restored (the grant's task
 // waits), and the lock must not stay held meanwhile with no one able to
-// release it. As in Chromium, the page is not restored: the eviction
-// destroys it, which drops the grant's task and releases the lock (its
-// unloading document cleanup steps, and its workers' termination), and
-// the next waiter is granted. Lock task queue.
+// release it. The eviction destroys it, which drops the grant's task and
+// releases the lock (its unloading document cleanup steps, and its
+// workers' termination), and the next waiter is granted. Chromium 156
+// does not restore such a page either (upstream
+// back-forward-cache/weblocks-worker), but keeps the lock granted to the
+// frozen worker held until the page is discarded, so a later waiter waits
+// meanwhile; here it is released at once, as for contention on a cached
+// page's own locks. Lock task queue.
 func evictCachedGrantee(lock *entry) {
 	if d := cachedDocumentOf(lock.client); d != nil {
 		evict([]*html.Document{d})
