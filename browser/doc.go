@@ -51,11 +51,14 @@
 // history entries (history.length; back, forward and go traverse them
 // after the calling task; pushState is not implemented).
 //
-// A top-level window of Open navigated away from by a push navigation or
+// A top-level window without an opener (one of Open, or a popup of
+// window.open with noopener) navigated away from by a push navigation or
 // a traversal is kept in the back/forward cache when its document is
 // "salvageable" (HTML's term): it has no unload listener (as in Chromium).
-// Auxiliary windows and frames are not cached (Chromium does not cache
-// pages with an opener or frames' own navigations). Holding Web Locks does
+// Auxiliary windows with an opener and frames are not cached (Chromium
+// does not cache pages with an opener or frames' own navigations). The
+// dedicated workers of a cached document are suspended with it (HTML's
+// "suspendable worker"): their tasks wait until it is restored. Holding Web Locks does
 // not make a document unsalvageable. A kept document gets pagehide with
 // persisted true and no unload (its visibilityState becomes hidden, with
 // visibilitychange, as on every pagehide); it is not "fully active", so its tasks
