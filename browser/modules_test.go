@@ -274,3 +274,24 @@ onconnect = e => { connections++; const port = e.ports[0]; port.onmessage = () =
 		t.Fatalf("mismatched type: %v", got)
 	}
 }
+
+// An exception thrown while a module evaluates (or by its dependency) is
+// reported once at the window (error event), not also as an unhandled
+// rejection; modules after it in the graph do not run, other graphs do.
+func TestModuleEvaluationErrorReportedOnce(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": js(`<script>
+window.events = [];
+addEventListener("error", e => { events.push("error " + e.error.message); e.preventDefault(); });
+addEventListener("unhandledrejection", e => { events.push("unhandledrejection"); e.preventDefault(); });
+</script>
+<script type="module">import "./throws.js"; events.push("importer ran");</script>
+<script type="module">events.push("other graph ran");</script>
+<script type="module">await 0; throw new Error("after await");</script>`),
+		"throws.js": js(`throw new RangeError("boom");`),
+	}, browser.Config{})
+	want := []any{"error boom", "other graph ran", "error after await"}
+	if got := eval(t, ctx, w, `events`); !reflect.DeepEqual(got, want) {
+		t.Fatalf("events = %v, want %v", got, want)
+	}
+}
