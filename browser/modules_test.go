@@ -295,3 +295,18 @@ addEventListener("unhandledrejection", e => { events.push("unhandledrejection");
 		t.Fatalf("events = %v, want %v", got, want)
 	}
 }
+
+// import() in an inline classic script resolves against the document's
+// base URL (a base element), also from a callback run later.
+func TestDynamicImportFromInlineClassicScript(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": js(`<base href="https://example.test/sub/"><script>
+window.now = import("./m.js").then(ns => ns.v);
+window.later = new Promise(r => setTimeout(() => r(import("./m.js").then(ns => ns.v + " later")), 0));
+</script>`),
+		"sub/m.js": js(`export const v = "sub/m.js";`),
+	}, browser.Config{})
+	if got := eval(t, ctx, w, `Promise.all([now, later])`); !reflect.DeepEqual(got, []any{"sub/m.js", "sub/m.js later"}) {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -525,6 +525,9 @@ func (w *Window) executeWhenReady(ps *pageScript) bool {
 		case ms = <-ps.graph:
 			// The result is null: the element fires error.
 			failed = ms == nil
+		case <-w.realm.Done():
+			// The document went away with its graph's fetches.
+			return false
 		case <-s.ctx.Done():
 			return false
 		}
