@@ -2,8 +2,10 @@ package browser_test
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"reflect"
+	"sort"
 	"sync"
 	"testing"
 	"testing/fstest"
@@ -308,5 +310,75 @@ window.later = new Promise(r => setTimeout(() => r(import("./m.js").then(ns => n
 	}, browser.Config{})
 	if got := eval(t, ctx, w, `Promise.all([now, later])`); !reflect.DeepEqual(got, []any{"sub/m.js", "sub/m.js later"}) {
 		t.Fatalf("got %v", got)
+	}
+}
+
+// corsFetcher serves same-origin files through FSFetcher and answers
+// cross-origin requests itself: ok.js with Access-Control-Allow-Origin *,
+// denied.js without it. It records the Origin headers it got.
+type corsFetcher struct {
+	browser.FSFetcher
+	mu      sync.Mutex
+	origins []string
+}
+
+func (f *corsFetcher) FetchRequest(ctx context.Context, req *browser.FetchRequest) (*browser.FetchResponse, error) {
+	f.mu.Lock()
+	f.origins = append(f.origins, req.URL.Path+" "+req.Header.Get("Origin"))
+	f.mu.Unlock()
+	h := http.Header{"Content-Type": {"text/javascript"}}
+	if req.URL.Path == "/ok.js" {
+		h.Set("Access-Control-Allow-Origin", "*")
+	}
+	return &browser.FetchResponse{URL: req.URL, Status: 200, Header: h, Body: []byte(`window.log.push("ran " + import.meta.url);`)}, nil
+}
+
+// A cross-origin module script is fetched in CORS mode: it runs when the
+// response allows the document's origin, else its element fires error.
+func TestCrossOriginModuleScriptsUseCORS(t *testing.T) {
+	f := &corsFetcher{FSFetcher: browser.FSFetcher{FS: fstest.MapFS{
+		"index.html": js(`<script>window.log = [];</script>
+<script type="module" src="https://other.test/ok.js"></script>
+<script type="module" src="https://other.test/denied.js" id="denied"></script>
+<script type="module" src="same.js"></script>
+<script>document.getElementById("denied").onerror = () => log.push("denied error");</script>`),
+		"same.js": js(`log.push("same-origin");`),
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{Fetcher: f})
+	defer b.Close()
+	w, err := b.Open(ctx, "https://example.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{"ran https://other.test/ok.js", "denied error", "same-origin"}
+	if got := eval(t, ctx, w, `log`); !reflect.DeepEqual(got, want) {
+		t.Fatalf("log = %v, want %v", got, want)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	sort.Strings(f.origins)
+	if want := []string{"/denied.js https://example.test", "/ok.js https://example.test"}; !reflect.DeepEqual(f.origins, want) {
+		t.Fatalf("cross-origin requests: %q", f.origins)
+	}
+}
+
+// A module worker whose graph does not parse (a syntax error, a bare
+// specifier) fires error at the Worker, with the error's message.
+func TestModuleWorkerParseErrors(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": js(`<script>
+function errorOf(url) {
+  return new Promise(r => { new Worker(url, {type: "module"}).onerror = e => r(e.message.split(":")[0]); });
+}
+window.errors = Promise.all([errorOf("syntax.js"), errorOf("bare.js")]);
+</script>`),
+		"syntax.js": js(`import "./ok.js"; let let = 1;`),
+		"bare.js":   js(`import "./ok.js"; import "bare";`),
+		"ok.js":     js(``),
+	}, browser.Config{})
+	if got := eval(t, ctx, w, `errors`); !reflect.DeepEqual(got, []any{"SyntaxError", "TypeError"}) {
+		t.Fatalf("errors = %v", got)
 	}
 }
