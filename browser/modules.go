@@ -12,6 +12,7 @@ import (
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/html/origin"
 	"github.com/grafana/sobek"
+	"github.com/grafana/sobek/ast"
 	"github.com/grafana/sobek/parser"
 )
 
@@ -40,6 +41,46 @@ type moduleScript struct {
 	// errorToRethrow is set when the graph's first parse error or its
 	// link error is to be thrown when the script runs.
 	errorToRethrow *bindings.ScriptError
+	// imports are the names the module imports (and re-exports by name)
+	// from other modules, checked when the graph links.
+	imports []importedName
+}
+
+// importedName is a name a module imports from the module its specifier
+// names ("default" for a default import).
+type importedName struct {
+	specifier, name string
+}
+
+// importedNames lists the names body imports or re-exports by name, for
+// the link-time check of ResolveExport (namespace imports and export * need
+// no binding).
+func importedNames(body *ast.Program) []importedName {
+	var out []importedName
+	for _, d := range body.ImportEntries {
+		if d.FromClause == nil || d.ImportClause == nil {
+			continue
+		}
+		spec := d.FromClause.ModuleSpecifier.String()
+		if d.ImportClause.ImportedDefaultBinding != nil {
+			out = append(out, importedName{spec, "default"})
+		}
+		if n := d.ImportClause.NamedImports; n != nil {
+			for _, el := range n.ImportsList {
+				out = append(out, importedName{spec, el.IdentifierName.String()})
+			}
+		}
+	}
+	for _, d := range body.ExportEntries {
+		if d.FromClause == nil || d.ExportFromClause == nil || d.ExportFromClause.NamedExports == nil {
+			continue
+		}
+		spec := d.FromClause.ModuleSpecifier.String()
+		for _, el := range d.ExportFromClause.NamedExports.ExportsList {
+			out = append(out, importedName{spec, el.IdentifierName.String()})
+		}
+	}
+	return out
 }
 
 // moduleMapEntry is one entry of a module map: "fetching" until the fetch
@@ -240,11 +281,16 @@ func (mm *moduleMap) createAJavaScriptModuleScript(source string, baseURL *url.U
 	// 7-8. Let result be ParseModule(source, realm, script). If result is
 	//    a list of errors, set script's parse error to result[0] and
 	//    return script.
-	rec, err := sobek.ParseModule(name, source, mm.hostLoadImportedModule, parser.WithDisableSourceMaps)
+	body, err := sobek.Parse(name, source, parser.WithDisableSourceMaps, parser.IsModule)
+	var rec *sobek.SourceTextModuleRecord
+	if err == nil {
+		rec, err = sobek.ModuleFromAST(body, mm.hostLoadImportedModule)
+	}
 	if err != nil {
 		ms.parseError = mm.syntaxErrorOf(name, err)
 		return ms
 	}
+	ms.imports = importedNames(body)
 	// 9. For each ModuleRequest record requested of
 	//    result.[[RequestedModules]]:
 	for _, spec := range rec.RequestedModules() {
@@ -367,24 +413,69 @@ func (mm *moduleMap) findTheFirstParseError(ms *moduleScript, discovered map[*mo
 // link performs record.Link(), returning its error as the realm's
 // SyntaxError (a missing or ambiguous export) or other exception.
 func (mm *moduleMap) link(rec *sobek.SourceTextModuleRecord) (se *bindings.ScriptError) {
-	defer func() {
-		if x := recover(); x != nil {
-			se = mm.typeError(fmt.Sprint("module linking failed: ", x), rec.RequestedModules()...)
-		}
-	}()
-	err := rec.Link()
-	if err == nil {
-		return nil
-	}
 	name := ""
 	if ms := mm.scripts[rec]; ms != nil {
 		name = ms.name
+	}
+	defer func() {
+		// sobek panics on a few link failures instead of returning them.
+		if x := recover(); x != nil {
+			se = mm.errorOf("SyntaxError", fmt.Sprint("module linking failed: ", x), name)
+		}
+	}()
+	// sobek defers an import of a name the imported module does not
+	// export (or exports ambiguously) to the importer's evaluation; HTML
+	// (through Link, InitializeEnvironment) makes it a SyntaxError of the
+	// whole graph before anything runs, so check it first.
+	if se := mm.checkImportedNames(rec, map[sobek.ModuleRecord]bool{}); se != nil {
+		return se
+	}
+	err := rec.Link()
+	if err == nil {
+		return nil
 	}
 	var re *sobek.CompilerReferenceError
 	if errors.As(err, &re) {
 		return mm.errorOf("ReferenceError", re.Message, name)
 	}
 	return mm.syntaxErrorOf(name, err)
+}
+
+// checkImportedNames is the ResolveExport step of InitializeEnvironment
+// (ECMA-262 16.2.1.6.4 step 7.c.i) for every module of rec's graph: a name
+// that does not resolve, or resolves ambiguously, is a SyntaxError.
+func (mm *moduleMap) checkImportedNames(rec sobek.ModuleRecord, seen map[sobek.ModuleRecord]bool) *bindings.ScriptError {
+	seen[rec] = true
+	ms := mm.scripts[rec]
+	if ms == nil {
+		return nil
+	}
+	for _, in := range ms.imports {
+		target, err := mm.hostLoadImportedModule(rec, in.specifier)
+		if err != nil {
+			continue // a fetch or resolution failure is reported elsewhere
+		}
+		resolution, ambiguous := target.ResolveExport(in.name)
+		if resolution == nil || ambiguous {
+			msg := fmt.Sprintf("The requested module '%s' does not provide an export named '%s'", in.specifier, in.name)
+			if ambiguous {
+				msg = fmt.Sprintf("The requested module '%s' contains conflicting star exports for name '%s'", in.specifier, in.name)
+			}
+			return mm.errorOf("SyntaxError", msg, ms.name)
+		}
+	}
+	if st, ok := rec.(*sobek.SourceTextModuleRecord); ok {
+		for _, spec := range st.RequestedModules() {
+			child, err := mm.hostLoadImportedModule(rec, spec)
+			if err != nil || seen[child] {
+				continue
+			}
+			if se := mm.checkImportedNames(child, seen); se != nil {
+				return se
+			}
+		}
+	}
+	return nil
 }
 
 // hostLoadImportedModule is the resolution hook sobek calls while linking
@@ -558,9 +649,7 @@ func (mm *moduleMap) runAModuleScript(ms *moduleScript, settled func(failed bool
 		if ex, ok := reason.Export().(*sobek.Exception); ok {
 			reason = ex.Value()
 		}
-		ex := vm.Try(func() { panic(reason) })
-		se := mm.realm.ReportException(ex)
-		_ = se
+		mm.realm.ReportException(vm.Try(func() { panic(reason) }))
 		if settled != nil {
 			settled(true)
 		}
@@ -587,13 +676,10 @@ func (mm *moduleMap) syntaxErrorOf(name string, err error) *bindings.ScriptError
 	return se
 }
 
-// typeError makes a TypeError of the realm with message.
-func (mm *moduleMap) typeError(message string, name ...string) *bindings.ScriptError {
-	n := ""
-	if len(name) > 0 {
-		n = name[0]
-	}
-	return mm.errorOf("TypeError", message, n)
+// typeError makes a TypeError of the realm with message, thrown in the
+// script named name ("" when unknown).
+func (mm *moduleMap) typeError(message, name string) *bindings.ScriptError {
+	return mm.errorOf("TypeError", message, name)
 }
 
 // errorOf makes an error object of the realm's constructor ctorName.

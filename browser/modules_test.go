@@ -382,3 +382,24 @@ window.errors = Promise.all([errorOf("syntax.js"), errorOf("bare.js")]);
 		t.Fatalf("errors = %v", got)
 	}
 }
+
+// Importing a name a module does not export is a SyntaxError when the
+// graph links: reported at the window for a script element (nothing in
+// the graph runs), a rejection for import().
+func TestModuleLinkError(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": js(`<script>
+window.events = [];
+addEventListener("error", e => { events.push(e.error.name); e.preventDefault(); });
+</script>
+<script type="module" src="main.js"></script>`),
+		"main.js": js(`import {missing} from "./lib.js"; events.push("main ran");`),
+		"lib.js":  js(`events.push("lib ran"); export const present = 1;`),
+	}, browser.Config{})
+	if got := eval(t, ctx, w, `events`); !reflect.DeepEqual(got, []any{"SyntaxError"}) {
+		t.Fatalf("events = %v", got)
+	}
+	if got := eval(t, ctx, w, `import("./main.js").then(() => "ok", e => e.name)`); got != "SyntaxError" {
+		t.Fatalf("import() = %v", got)
+	}
+}
