@@ -403,3 +403,40 @@ addEventListener("error", e => { events.push(e.error.name); e.preventDefault(); 
 		t.Fatalf("import() = %v", got)
 	}
 }
+
+// Deferred classic scripts and module scripts run after the parser-blocking
+// scripts, together in document order, before DOMContentLoaded; async
+// classic and module scripts run before load; external scripts that ran
+// fire load at their element.
+func TestDeferAsyncOrder(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": js(logPage + `<script>addEventListener("load", () => log.push("load"));</script>
+<script defer src="d1.js" id="d1"></script>
+<script type="module">log.push("m")</script>
+<script defer src="d2.js"></script>
+<script async src="as.js"></script>
+<script type="module" async>log.push("am")</script>
+<script>document.getElementById("d1").onload = () => log.push("d1 load"); log.push("blocking")</script>`),
+		"d1.js": js(`log.push("d1")`),
+		"d2.js": js(`log.push("d2")`),
+		"as.js": js(`log.push("as")`),
+	}, browser.Config{})
+	got, _ := eval(t, ctx, w, `log`).([]any)
+	at := map[any]int{}
+	for i, v := range got {
+		at[v] = i
+	}
+	for _, pair := range [][2]string{
+		{"blocking", "d1"}, {"d1", "d1 load"}, {"d1 load", "m"}, {"m", "d2"}, {"d2", "DOMContentLoaded"},
+		{"DOMContentLoaded", "load"}, {"as", "load"}, {"am", "load"},
+	} {
+		a, okA := at[pair[0]]
+		b, okB := at[pair[1]]
+		if !okA || !okB || a > b {
+			t.Errorf("%q must run before %q: log = %v", pair[0], pair[1], got)
+		}
+	}
+	if len(got) != 9 {
+		t.Errorf("log = %v, want 9 entries", got)
+	}
+}
