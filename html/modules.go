@@ -45,7 +45,7 @@ func ResolveURLLikeModuleSpecifier(specifier string, baseURL *url.URL) *url.URL 
 		if baseURL == nil {
 			return nil
 		}
-		u, err := baseURL.Parse(specifier)
+		u, err := baseURL.Parse(trimC0ControlOrSpace(specifier))
 		// 1.2. If url is failure, then return null.
 		if err != nil {
 			return nil
@@ -55,13 +55,19 @@ func ResolveURLLikeModuleSpecifier(specifier string, baseURL *url.URL) *url.URL 
 	}
 	// 2. Let url be the result of URL parsing specifier (with no base
 	//    URL).
-	u, err := url.Parse(specifier)
+	u, err := url.Parse(trimC0ControlOrSpace(specifier))
 	// 3. If url is failure, then return null.
-	if err != nil || u.Scheme == "" || strings.TrimSpace(specifier) != specifier {
+	if err != nil || u.Scheme == "" {
 		return nil
 	}
 	// 4. Return url.
 	return u
+}
+
+// trimC0ControlOrSpace removes leading and trailing C0 control or space
+// code points, as the URL parser does first.
+func trimC0ControlOrSpace(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= 0x20 })
 }
 
 // ModuleMapKey is a key of a module map: a URL (serialized) and a module
