@@ -144,8 +144,7 @@
 //     modulepreload; module fetches carry no referrer policy, integrity or
 //     credentials options. A Fetcher that is not a RequestFetcher fetches
 //     cross-origin modules without the CORS check. Service workers run
-//     classic scripts only, and import() in one is not the spec's
-//     TypeError (it has no module map).
+//     classic scripts only (import() in one is the spec's TypeError).
 //   - A script element's load event and the scripts after it do not wait
 //     for a module's top-level await (as HTML says and Chromium does);
 //     import() and importers do.

@@ -732,3 +732,11 @@ func (mm *moduleMap) fetchAnInlineModuleScriptGraph(source string, baseURL *url.
 	//    "script", and onComplete.
 	mm.fetchTheDescendantsOfAndLink(script, onComplete)
 }
+
+// disallowImports gives a service worker's realm the host hook that makes
+// import() a TypeError there (HostLoadImportedModule: "If settingsObject's
+// global object implements WorkletGlobalScope or ServiceWorkerGlobalScope
+// and loadState is undefined, then: ... ThrowCompletion(a new TypeError)").
+func (s *Browser) disallowImports(realm *bindings.Realm, u *url.URL) {
+	s.enableModules(realm, func() *url.URL { return u }).noImports = true
+}

@@ -440,3 +440,19 @@ func TestDeferAsyncOrder(t *testing.T) {
 		t.Errorf("log = %v, want 9 entries", got)
 	}
 }
+
+// import() in a service worker rejects with TypeError.
+func TestImportInServiceWorkerIsTypeError(t *testing.T) {
+	_, w, ctx := open(t, fstest.MapFS{
+		"index.html": js(`<!doctype html><title>sw</title>`),
+		"sw.js":      js(`const result = import("./m.js").then(() => "imported", e => e.name); self.onmessage = e => e.waitUntil(result.then(r => e.source.postMessage(r)));`),
+		"m.js":       js(`export default 1;`),
+	}, browser.Config{})
+	got := eval(t, ctx, w, `navigator.serviceWorker.register("sw.js").then(reg => new Promise(r => {
+  navigator.serviceWorker.onmessage = e => r(e.data);
+  (reg.installing || reg.waiting || reg.active).postMessage("result");
+}))`)
+	if got != "TypeError" {
+		t.Fatalf("import() in a service worker: %v", got)
+	}
+}
