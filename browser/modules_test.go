@@ -259,7 +259,9 @@ func TestModuleSharedWorker(t *testing.T) {
 	_, w, ctx := open(t, fstest.MapFS{
 		"index.html": js(`<script>
 function ask(sw) { return new Promise(r => { sw.port.onmessage = e => r(e.data); sw.port.postMessage("hi"); }); }
-window.answers = Promise.all([ask(new SharedWorker("sw.js", {type: "module", name: "m"})), ask(new SharedWorker("sw.js", {type: "module", name: "m"}))]);
+const a = new SharedWorker("sw.js", {type: "module", name: "m"}), b = new SharedWorker("sw.js", {type: "module", name: "m"});
+// Once b's connection answered, both connect events fired: ask a again.
+window.answers = Promise.all([ask(a), ask(b)]).then(() => Promise.all([ask(a), ask(b)]));
 window.mismatch = new Promise(r => { new SharedWorker("sw.js", {name: "m"}).onerror = () => r("error"); });
 </script>`),
 		"sw.js": js(`import {count} from "./counter.js";

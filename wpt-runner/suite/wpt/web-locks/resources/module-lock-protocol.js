@@ -4,7 +4,8 @@
 // Messages in: {id, op: 'request', name, options} | {id, op: 'release', target}
 //              | {id, op: 'query'} | {id, op: 'meta'}
 // Messages out: {id, event: 'queued' | 'granted' | 'released' | 'rejected' |
-// 'done' | 'snapshot' | 'meta', ...}.
+// 'done' | 'snapshot' | 'meta', ...}; extraMeta (an object, or a function
+// returning one when asked) is added to the 'meta' answer.
 import {evaluations, holdUntilReleased} from './module-lock-helper.js';
 
 export const protocolURL = import.meta.url;
@@ -28,7 +29,8 @@ export function serve(endpoint, extraMeta = {}) {
     } else if (op === 'query') {
       endpoint.postMessage({id, event: 'snapshot', snapshot: await navigator.locks.query()});
     } else if (op === 'meta') {
-      endpoint.postMessage(Object.assign({id, event: 'meta', protocolURL, evaluations: evaluations()}, extraMeta));
+      const extra = typeof extraMeta === 'function' ? extraMeta() : extraMeta;
+      endpoint.postMessage(Object.assign({id, event: 'meta', protocolURL, evaluations: evaluations()}, extra));
     }
   };
 }

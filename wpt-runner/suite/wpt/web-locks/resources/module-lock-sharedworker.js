@@ -5,5 +5,5 @@ import {serve} from './module-lock-protocol.js';
 let connections = 0;
 self.onconnect = e => {
   connections++;
-  serve(e.ports[0], {workerURL: import.meta.url, connections});
+  serve(e.ports[0], () => ({workerURL: import.meta.url, connections}));
 };
