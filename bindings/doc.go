@@ -167,9 +167,12 @@
 // (navigator.serviceWorker in windows), ServiceWorker,
 // ServiceWorkerRegistration, ServiceWorkerGlobalScope, Clients, Client,
 // ExtendableEvent and ExtendableMessageEvent over html's registrations
-// (html/serviceworker.go). Deviations: the IDL is a subset (no
-// WorkerNavigator.serviceWorker, update(), navigationPreload,
-// WindowClient, openWindow, InstallEvent, fetch events); install and
+// (html/serviceworker.go), and FetchEvent (fetchevent.go): fetch() of a
+// client whose active service worker is set runs Handle Fetch, which
+// fires a FetchEvent in the worker's realm; respondWith's Response is
+// copied into the client's fetch, no respondWith falls back to the
+// network. Deviations: the IDL is a subset (no navigationPreload,
+// WindowClient, openWindow, InstallEvent); install and
 // activate are plain ExtendableEvents; the client message queue is always
 // enabled (startMessages does nothing); module service workers are a
 // NotSupportedError; the maximum-scope check (no Service-Worker-Allowed
@@ -177,7 +180,19 @@
 // registration at once; clients.matchAll lists window clients before
 // worker clients, not in most-recently-focused order; a message to the
 // service worker extends nothing (the worker lives until its user agent
-// closes or it becomes redundant).
+// closes or it becomes redundant). Fetch events: only subresource
+// requests of fetch() are handled (navigations, iframe loads and worker
+// scripts are not intercepted, so resultingClientId and replacesClientId
+// are always ""; a document or a worker is still controlled by the
+// registration matching its URL); the worker's set of event types to
+// handle is not kept (a worker without fetch listeners gets events that
+// fall back to the network, as if skipped); preloadResponse is a promise
+// resolved with undefined; the request's body and the response's bytes
+// are copied between the realms (no streams); aborting the client's
+// fetch does not signal event.request. registration.update() checks
+// its preconditions and resolves with the registration without fetching
+// the script again (no byte-for-byte check: the script counts as
+// unchanged, so no new worker is installed).
 //
 // # Layout: one file per interface
 //

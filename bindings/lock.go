@@ -12,6 +12,7 @@ import (
 // the page drops it.
 type lockImpl struct {
 	lock *weblocks.Lock
+	slot webidl.Slot // the Lock object's internal slot
 }
 
 func (l *lockImpl) Name() (webidl.DOMString, error) { return webidl.DOMString(l.lock.Name()), nil }

@@ -80,3 +80,12 @@ func (g *serviceWorkerGlobalImpl) SetOnactivate(v *EventHandlerNonNull) error {
 	g.handlerSet("activate", v)
 	return nil
 }
+
+// Onfetch and SetOnfetch are the onfetch event handler IDL attribute.
+func (g *serviceWorkerGlobalImpl) Onfetch() (*EventHandlerNonNull, error) {
+	return g.handlerGet("fetch"), nil
+}
+func (g *serviceWorkerGlobalImpl) SetOnfetch(v *EventHandlerNonNull) error {
+	g.handlerSet("fetch", v)
+	return nil
+}

@@ -87,9 +87,6 @@ func (sharedWorkerStatics) Constructor(r *webidl.Realm, scriptURL string, option
 	} else {
 		opts = options.WorkerOptions
 	}
-	if opts.Type == "module" {
-		return nil, dom.NewDOMException("Failed to construct 'SharedWorker': module workers are not yet supported by this engine.", dom.NotSupportedError)
-	}
 	// 3. Let outside settings be the current settings object.
 	// 4. Let urlRecord be the result of encoding-parsing a URL given
 	//    scriptURL, relative to outside settings.
