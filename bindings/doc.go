@@ -238,5 +238,5 @@
 // "report an exception", promise rejection tracking), clone.go
 // (structured clone), timers.go, console.go, globals.go, fetch.go (the
 // fetch algorithm) and fetch_names.go (generated union names), swstate.go
-// (a realm's service worker objects).
+// (a realm's service worker objects), modules*.go (module scripts).
 package bindings
