@@ -223,10 +223,22 @@ func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.O
 	// 5-6. Queue a task on the DOM manipulation task source of the service
 	//    worker's event loop that fires a message event at its global with
 	//    a new Client object for the incumbent settings object as source.
+	var info *windowClientInfo
+	if client.AssociatedDocument() != nil {
+		i := r.windowClientInfo()
+		info = &i
+	}
 	if target := RealmOf(env); target != nil {
 		sw := o.sw
 		target.queueTask(html.PostedMessageTaskSource, func() {
-			target.deliverToServiceWorker(msg, origin, &clientImpl{realm: target, env: client, sw: sw})
+			src := &clientImpl{realm: target, env: client, sw: sw}
+			var source ClientOrServiceWorkerOrMessagePort
+			if info != nil {
+				source = ClientOrServiceWorkerOrMessagePort{Type: ClientOrServiceWorkerOrMessagePortIsClient, Client: &windowClientImpl{clientImpl: src, info: *info}}
+			} else {
+				source = ClientOrServiceWorkerOrMessagePort{Type: ClientOrServiceWorkerOrMessagePortIsClient, Client: src}
+			}
+			target.deliverToServiceWorker(msg, origin, source)
 		})
 	}
 	return nil
@@ -622,21 +634,22 @@ type clientsImpl struct {
 	sw    *html.ServiceWorker
 }
 
-func (c *clientsImpl) clientValue(env *html.EnvironmentSettingsObject) sobek.Value {
-	return c.realm.idl.Wrap(&clientImpl{realm: c.realm, env: env, sw: c.sw}, "Client")
-}
-
-// Get is https://w3c.github.io/ServiceWorker/#clients-get.
+// Get is https://w3c.github.io/ServiceWorker/#clients-get: the client
+// whose id is id, if the worker may see it; a window client's info is
+// read in its event loop first.
 func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
 	r := c.realm
+	p := r.idl.NewPromise()
 	if c.sw != nil {
 		for _, env := range html.ServiceWorkerClients(c.sw, true) {
 			if env.ID() == string(id) {
-				return r.idl.PromiseResolvedWith(c.clientValue(env)), nil
+				c.resolveClients([]*html.EnvironmentSettingsObject{env}, func(vals []sobek.Value) { p.Resolve(vals[0]) })
+				return p, nil
 			}
 		}
 	}
-	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
+	p.Resolve(sobek.Undefined())
+	return p, nil
 }
 
 func clientTypeOf(env *html.EnvironmentSettingsObject) ClientType {
@@ -652,7 +665,7 @@ func clientTypeOf(env *html.EnvironmentSettingsObject) ClientType {
 // MatchAll is https://w3c.github.io/ServiceWorker/#clients-matchall.
 func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error) {
 	r := c.realm
-	var vals []any
+	var matched []*html.EnvironmentSettingsObject
 	if c.sw != nil {
 		envs := html.ServiceWorkerClients(c.sw, opts.IncludeUncontrolled)
 		// Window clients first, then workers (creation order is not
@@ -664,16 +677,24 @@ func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error)
 					continue
 				}
 				if opts.Type == "all" || opts.Type == t {
-					vals = append(vals, c.clientValue(env))
+					matched = append(matched, env)
 				}
 			}
 		}
 	}
-	arr := r.vm.NewArray(vals...)
-	if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
-		_, _ = freeze(sobek.Undefined(), arr)
-	}
-	return r.idl.PromiseResolvedWith(arr), nil
+	p := r.idl.NewPromise()
+	c.resolveClients(matched, func(vals []sobek.Value) {
+		items := make([]any, len(vals))
+		for i, v := range vals {
+			items[i] = v
+		}
+		arr := r.vm.NewArray(items...)
+		if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
+			_, _ = freeze(sobek.Undefined(), arr)
+		}
+		p.Resolve(arr)
+	})
+	return p, nil
 }
 
 // Claim is https://w3c.github.io/ServiceWorker/#clients-claim.
@@ -857,7 +878,7 @@ func (extendableMessageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOM
 // the service worker's realm r: deserialize the message and fire an
 // ExtendableMessageEvent (or messageerror) at the global whose source is
 // a new Client object for the sender.
-func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin string, source *clientImpl) {
+func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin string, source ClientOrServiceWorkerOrMessagePort) {
 	typ := "message"
 	data, ports, err := r.StructuredDeserializeWithTransfer(msg)
 	if err != nil {
@@ -867,7 +888,7 @@ func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin s
 	ev.IsTrusted = true
 	e := &extendableMessageEventImpl{extendableEventImpl: &extendableEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}, dispatching: true},
 		data: data, origin: origin,
-		source: webidl.NonNull(ClientOrServiceWorkerOrMessagePort{Type: ClientOrServiceWorkerOrMessagePortIsClient, Client: source})}
+		source: webidl.NonNull(source)}
 	for _, p := range ports {
 		if impl, ok := r.idl.ImplOf(p).(*messagePortImpl); ok {
 			e.ports = append(e.ports, impl)
