@@ -19,6 +19,7 @@ type Statics struct {
 	AbortController        AbortControllerStatics
 	AbortSignal            AbortSignalStatics
 	Blob                   BlobStatics
+	BroadcastChannel       BroadcastChannelStatics
 	Comment                CommentStatics
 	DOMException           DOMExceptionStatics
 	Document               DocumentStatics
@@ -58,6 +59,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	}
 	if impl.Blob == nil {
 		missing = append(missing, "BlobStatics")
+	}
+	if impl.BroadcastChannel == nil {
+		missing = append(missing, "BroadcastChannelStatics")
 	}
 	if impl.Comment == nil {
 		missing = append(missing, "CommentStatics")
@@ -131,12 +135,13 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
 	reg.Add(idlDefBlob(impl.Blob))
+	reg.Add(idlDefBroadcastChannel(impl.BroadcastChannel))
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefClient())
 	reg.Add(idlDefClients())
@@ -201,6 +206,43 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
 	return nil
+}
+
+// init registers the definitions in Interfaces, the statics of each
+// interface implemented by the zero value of its hand-written xStatics
+// type (a missing one fails to compile).
+func init() {
+	if err := Register(Interfaces, Statics{
+		AbortController:        abortControllerStatics{},
+		AbortSignal:            abortSignalStatics{},
+		Blob:                   blobStatics{},
+		BroadcastChannel:       broadcastChannelStatics{},
+		Comment:                commentStatics{},
+		DOMException:           domExceptionStatics{},
+		Document:               documentStatics{},
+		DocumentFragment:       documentFragmentStatics{},
+		Event:                  eventStatics{},
+		EventTarget:            eventTargetStatics{},
+		ExtendableEvent:        extendableEventStatics{},
+		ExtendableMessageEvent: extendableMessageEventStatics{},
+		FetchEvent:             fetchEventStatics{},
+		Headers:                headersStatics{},
+		MessageChannel:         messageChannelStatics{},
+		MessageEvent:           messageEventStatics{},
+		PageTransitionEvent:    pageTransitionEventStatics{},
+		QuotaExceededError:     quotaExceededErrorStatics{},
+		Request:                requestStatics{},
+		Response:               responseStatics{},
+		SharedWorker:           sharedWorkerStatics{},
+		Text:                   textStatics{},
+		TextDecoder:            textDecoderStatics{},
+		TextEncoder:            textEncoderStatics{},
+		URL:                    urlStatics{},
+		URLSearchParams:        urlSearchParamsStatics{},
+		Worker:                 workerStatics{},
+	}); err != nil {
+		panic(err)
+	}
 }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.

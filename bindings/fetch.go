@@ -67,11 +67,6 @@ func (r *Realm) fetchHost() FetchHost {
 	return h
 }
 
-// Fetch is the fetch(input, init) method steps of WindowOrWorkerGlobalScope.
-func (g *globalBase) Fetch(input requestInfo, init RequestInit) (*webidl.Promise, error) {
-	return g.realm.fetchMethod(input, init), nil
-}
-
 // fetchMethod is https://fetch.spec.whatwg.org/#dom-global-fetch.
 func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise {
 	// 1. Let p be a new promise.

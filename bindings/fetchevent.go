@@ -172,15 +172,6 @@ func copyResponse(resp *response) *response {
 	return &c
 }
 
-// Onfetch and SetOnfetch are the onfetch event handler IDL attribute.
-func (g *serviceWorkerGlobalImpl) Onfetch() (*EventHandlerNonNull, error) {
-	return g.handlerGet("fetch"), nil
-}
-func (g *serviceWorkerGlobalImpl) SetOnfetch(v *EventHandlerNonNull) error {
-	g.handlerSet("fetch", v)
-	return nil
-}
-
 // handleFetch is https://w3c.github.io/ServiceWorker/#handle-fetch for a
 // subresource request whose client is r's environment. It returns false
 // (the algorithm's null: go to the network) when the client has no active
@@ -421,36 +412,4 @@ func serviceWorkerResponse(req *request, tainting string, resp *response) *respo
 		resp.headers = kept
 	}
 	return resp
-}
-
-// Update is https://w3c.github.io/ServiceWorker/#service-worker-registration-update,
-// without the update job's fetch: the script is taken as unchanged (no
-// byte-for-byte check, see doc.go), so the job resolves with the
-// registration and no new worker is installed.
-func (o *serviceWorkerRegistrationImpl) Update() (*webidl.Promise, error) {
-	r := o.realm
-	// 1. Let registration be the service worker registration; 2. let
-	//    newestWorker be the result of running Get Newest Worker.
-	installing, waiting, active := o.reg.Workers()
-	newestWorker := installing
-	if newestWorker == nil {
-		newestWorker = waiting
-	}
-	if newestWorker == nil {
-		newestWorker = active
-	}
-	// 3. If newestWorker is null, return a promise rejected with an
-	//    "InvalidStateError" DOMException.
-	if newestWorker == nil || o.reg.Unregistered() {
-		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to update a ServiceWorker: The registration has no worker.", dom.InvalidStateError)), nil
-	}
-	// 4. If this's relevant global object is a ServiceWorkerGlobalScope
-	//    whose service worker's state is "installing", return a promise
-	//    rejected with an "InvalidStateError" DOMException.
-	if g, ok := r.globalImpl.(*serviceWorkerGlobalImpl); ok && g.sw != nil && g.sw.State() == html.SWInstalling {
-		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to update a ServiceWorker: The service worker is installing.", dom.InvalidStateError)), nil
-	}
-	// 5-8. Create and schedule an update job; its result is the
-	//    registration (the unchanged script installs nothing).
-	return r.idl.PromiseResolvedWith(r.idl.Wrap(o, "ServiceWorkerRegistration")), nil
 }

@@ -1,0 +1,78 @@
+package bindings
+
+import (
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+	"github.com/grafana/sobek"
+)
+
+type clientsImpl struct {
+	webidl.Reflector
+	realm *Realm
+	sw    *html.ServiceWorker
+}
+
+// Get is https://w3c.github.io/ServiceWorker/#clients-get: the client
+// whose id is id, if the worker may see it; a window client's info is
+// read in its event loop first (windowclient.go).
+func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
+	r := c.realm
+	p := r.idl.NewPromise()
+	if c.sw != nil {
+		for _, env := range html.ServiceWorkerClients(c.sw, true) {
+			if env.ID() == string(id) {
+				c.resolveClients([]*html.EnvironmentSettingsObject{env}, func(vals []sobek.Value) { p.Resolve(vals[0]) })
+				return p, nil
+			}
+		}
+	}
+	p.Resolve(sobek.Undefined())
+	return p, nil
+}
+
+// MatchAll is https://w3c.github.io/ServiceWorker/#clients-matchall.
+func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error) {
+	r := c.realm
+	var matched []*html.EnvironmentSettingsObject
+	if c.sw != nil {
+		envs := html.ServiceWorkerClients(c.sw, opts.IncludeUncontrolled)
+		// Window clients first, then workers (creation order is not
+		// tracked: see doc.go).
+		for _, wantWindow := range []bool{true, false} {
+			for _, env := range envs {
+				t := clientTypeOf(env)
+				if (t == "window") != wantWindow {
+					continue
+				}
+				if opts.Type == "all" || opts.Type == t {
+					matched = append(matched, env)
+				}
+			}
+		}
+	}
+	p := r.idl.NewPromise()
+	c.resolveClients(matched, func(vals []sobek.Value) {
+		items := make([]any, len(vals))
+		for i, v := range vals {
+			items[i] = v
+		}
+		arr := r.vm.NewArray(items...)
+		if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
+			_, _ = freeze(sobek.Undefined(), arr)
+		}
+		p.Resolve(arr)
+	})
+	return p, nil
+}
+
+// Claim is https://w3c.github.io/ServiceWorker/#clients-claim.
+func (c *clientsImpl) Claim() (*webidl.Promise, error) {
+	r := c.realm
+	// 1. If the service worker is not an active worker, return a promise
+	//    rejected with an "InvalidStateError" DOMException.
+	if c.sw == nil || !html.Claim(c.sw) {
+		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to claim: Only the active worker can claim clients.", dom.InvalidStateError)), nil
+	}
+	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
+}
