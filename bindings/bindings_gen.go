@@ -135,7 +135,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -200,6 +200,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefURL(impl.URL))
 	reg.Add(idlDefURLSearchParams(impl.URLSearchParams))
 	reg.Add(idlDefWindow())
+	reg.Add(idlDefWindowClient())
 	reg.Add(idlDefWorker(impl.Worker))
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
@@ -1688,6 +1689,16 @@ func idlToDocumentType(r *webidl.Realm, x DocumentTypeMethods) sobek.Value {
 	return r.Wrap(x, "DocumentType")
 }
 
+// idlFromDocumentVisibilityState converts a JavaScript value to the IDL type DocumentVisibilityState.
+func idlFromDocumentVisibilityState(r *webidl.Realm, v sobek.Value) DocumentVisibilityState {
+	return DocumentVisibilityState(r.ToEnum(webidl.AnyValue(v), "DocumentVisibilityState", idlValuesDocumentVisibilityState))
+}
+
+// idlToDocumentVisibilityState converts an IDL DocumentVisibilityState value to JavaScript.
+func idlToDocumentVisibilityState(r *webidl.Realm, x DocumentVisibilityState) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromDouble converts a JavaScript value to the IDL type double.
 func idlFromDouble(r *webidl.Realm, v sobek.Value) float64 {
 	return r.ToDouble(webidl.AnyValue(v))
@@ -2049,6 +2060,26 @@ func idlToFrozenArrayOfServiceWorkerRegistration(r *webidl.Realm, x []ServiceWor
 func idlFromFrozenArrayOfServiceWorkerRegistrationWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ServiceWorkerRegistrationMethods {
 	out := []ServiceWorkerRegistrationMethods{}
 	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromServiceWorkerRegistration(r, x)) })
+	return out
+}
+
+// idlFromFrozenArrayOfUSVString converts a JavaScript value to the IDL type FrozenArray<USVString>.
+func idlFromFrozenArrayOfUSVString(r *webidl.Realm, v sobek.Value) []string {
+	out := []string{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromUSVString(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfUSVString converts an IDL FrozenArray<USVString> value to JavaScript.
+func idlToFrozenArrayOfUSVString(r *webidl.Realm, x []string) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e string) sobek.Value { return idlToUSVString(r, e) })
+}
+
+// idlFromFrozenArrayOfUSVStringWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfUSVStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []string {
+	out := []string{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromUSVString(r, x)) })
 	return out
 }
 
@@ -3443,6 +3474,29 @@ func idlFromPromiseOfUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 
 // idlToPromiseOfUndefined converts an IDL Promise<undefined> value to JavaScript.
 func idlToPromiseOfUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromWindowClient converts a JavaScript value to the IDL type WindowClient.
+func idlFromWindowClient(r *webidl.Realm, v sobek.Value) WindowClientMethods {
+	return webidl.As[WindowClientMethods](r, webidl.AnyValue(v), "WindowClient")
+}
+
+// idlToWindowClient converts an IDL WindowClient value to JavaScript.
+func idlToWindowClient(r *webidl.Realm, x WindowClientMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WindowClient")
+}
+
+// idlFromPromiseOfWindowClient converts a JavaScript value to the IDL type Promise<WindowClient>.
+func idlFromPromiseOfWindowClient(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfWindowClient converts an IDL Promise<WindowClient> value to JavaScript.
+func idlToPromiseOfWindowClient(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 

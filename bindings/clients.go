@@ -13,27 +13,28 @@ type clientsImpl struct {
 	sw    *html.ServiceWorker
 }
 
-func (c *clientsImpl) clientValue(env *html.EnvironmentSettingsObject) sobek.Value {
-	return c.realm.idl.Wrap(&clientImpl{realm: c.realm, env: env, sw: c.sw}, "Client")
-}
-
-// Get is https://w3c.github.io/ServiceWorker/#clients-get.
+// Get is https://w3c.github.io/ServiceWorker/#clients-get: the client
+// whose id is id, if the worker may see it; a window client's info is
+// read in its event loop first (windowclient.go).
 func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
 	r := c.realm
+	p := r.idl.NewPromise()
 	if c.sw != nil {
 		for _, env := range html.ServiceWorkerClients(c.sw, true) {
 			if env.ID() == string(id) {
-				return r.idl.PromiseResolvedWith(c.clientValue(env)), nil
+				c.resolveClients([]*html.EnvironmentSettingsObject{env}, func(vals []sobek.Value) { p.Resolve(vals[0]) })
+				return p, nil
 			}
 		}
 	}
-	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
+	p.Resolve(sobek.Undefined())
+	return p, nil
 }
 
 // MatchAll is https://w3c.github.io/ServiceWorker/#clients-matchall.
 func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error) {
 	r := c.realm
-	var vals []any
+	var matched []*html.EnvironmentSettingsObject
 	if c.sw != nil {
 		envs := html.ServiceWorkerClients(c.sw, opts.IncludeUncontrolled)
 		// Window clients first, then workers (creation order is not
@@ -45,16 +46,24 @@ func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error)
 					continue
 				}
 				if opts.Type == "all" || opts.Type == t {
-					vals = append(vals, c.clientValue(env))
+					matched = append(matched, env)
 				}
 			}
 		}
 	}
-	arr := r.vm.NewArray(vals...)
-	if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
-		_, _ = freeze(sobek.Undefined(), arr)
-	}
-	return r.idl.PromiseResolvedWith(arr), nil
+	p := r.idl.NewPromise()
+	c.resolveClients(matched, func(vals []sobek.Value) {
+		items := make([]any, len(vals))
+		for i, v := range vals {
+			items[i] = v
+		}
+		arr := r.vm.NewArray(items...)
+		if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
+			_, _ = freeze(sobek.Undefined(), arr)
+		}
+		p.Resolve(arr)
+	})
+	return p, nil
 }
 
 // Claim is https://w3c.github.io/ServiceWorker/#clients-claim.

@@ -171,8 +171,12 @@
 // client whose active service worker is set runs Handle Fetch, which
 // fires a FetchEvent in the worker's realm; respondWith's Response is
 // copied into the client's fetch, no respondWith falls back to the
-// network. Deviations: the IDL is a subset (no navigationPreload,
-// WindowClient, openWindow, InstallEvent); install and
+// network. Window clients are WindowClients (windowclient.go) whose
+// visibility state and ancestor origins are read in the window's event
+// loop. Deviations: the IDL is a subset (no navigationPreload,
+// WindowClient.navigate, openWindow, InstallEvent); WindowClient.focused
+// is always false and focus() always rejects with InvalidAccessError
+// (there is no focus and no user activation in this engine); install and
 // activate are plain ExtendableEvents; the client message queue is always
 // enabled (startMessages does nothing); module service workers are a
 // NotSupportedError; the maximum-scope check (no Service-Worker-Allowed

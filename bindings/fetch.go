@@ -203,7 +203,7 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 	// HTTP fetch 5: a request whose client has an active service worker
 	// goes to it first (Handle Fetch, fetchevent.go); null falls back to
 	// the network.
-	if r.handleFetch(ctx, req, func(resp *response) {
+	if r.handleFetch(req, func(resp *response) {
 		if resp == nil {
 			r.networkFetch(ctx, host, req, nreq, tainting, finish)
 			return

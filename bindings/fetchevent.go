@@ -1,7 +1,6 @@
 package bindings
 
 import (
-	"context"
 	"strings"
 	"sync"
 
@@ -180,7 +179,7 @@ func copyResponse(resp *response) *response {
 // goroutine, exactly once: with nil (null: the service worker did not
 // answer, fall back to the network), a network error, or the response
 // the fetch event gave.
-func (r *Realm) handleFetch(ctx context.Context, req *request, respond func(*response)) bool {
+func (r *Realm) handleFetch(req *request, respond func(*response)) bool {
 	client := r.env
 	if client == nil {
 		return false
@@ -208,7 +207,7 @@ func (r *Realm) handleFetch(ctx context.Context, req *request, respond func(*res
 	// 11. If activeWorker's state is "activating", wait for it to become
 	//    "activated".
 	whenActivated(client.UserAgent(), activeWorker, func() {
-		r.handleFetchInWorker(ctx, client, req, activeWorker, respond)
+		r.handleFetchInWorker(client, req, activeWorker, respond)
 	})
 	return true
 }
@@ -249,7 +248,7 @@ func whenActivated(ua *html.UserAgent, w *html.ServiceWorker, f func()) {
 // handleFetchInWorker is Handle Fetch from its step 12: run the worker
 // (it runs until it is redundant here), queue the task that fires the
 // fetch event in its realm, and wait for the response.
-func (r *Realm) handleFetchInWorker(ctx context.Context, client *html.EnvironmentSettingsObject, req *request, activeWorker *html.ServiceWorker, respond func(*response)) {
+func (r *Realm) handleFetchInWorker(client *html.EnvironmentSettingsObject, req *request, activeWorker *html.ServiceWorker, respond func(*response)) {
 	// 13. If the result of running Run Service Worker with activeWorker
 	//    is failure, set handleFetchFailed to true (a network error).
 	env := activeWorker.Env()
@@ -271,7 +270,6 @@ func (r *Realm) handleFetchInWorker(ctx context.Context, client *html.Environmen
 	}) {
 		respond(networkError())
 	}
-	_ = ctx
 }
 
 // fireFetchEvent is the task of Handle Fetch step 14, in the service

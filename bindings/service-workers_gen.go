@@ -243,6 +243,17 @@ func idlDefClients() *webidl.InterfaceDef {
 	}
 }
 
+// DocumentVisibilityState is the IDL enumeration DocumentVisibilityState.
+type DocumentVisibilityState string
+
+// Values of DocumentVisibilityState.
+const (
+	DocumentVisibilityStateVisible DocumentVisibilityState = "visible"
+	DocumentVisibilityStateHidden  DocumentVisibilityState = "hidden"
+)
+
+var idlValuesDocumentVisibilityState = []string{"visible", "hidden"}
+
 // ExtendableEventMethods is implemented by the Go implementation of the IDL interface
 // ExtendableEvent.
 type ExtendableEventMethods interface {
@@ -1374,3 +1385,71 @@ const (
 )
 
 var idlValuesServiceWorkerUpdateViaCache = []string{"imports", "all", "none"}
+
+// WindowClientMethods is implemented by the Go implementation of the IDL interface
+// WindowClient.
+type WindowClientMethods interface {
+	ClientMethods
+	// VisibilityState is the getter of the attribute "visibilityState".
+	VisibilityState() (DocumentVisibilityState, error)
+	// Focused is the getter of the attribute "focused".
+	Focused() (bool, error)
+	// AncestorOrigins is the getter of the attribute "ancestorOrigins".
+	AncestorOrigins() ([]string, error)
+	// Focus implements the operation "focus".
+	Focus() (*webidl.Promise, error)
+}
+
+// idlDefWindowClient returns the definition of WindowClient.
+func idlDefWindowClient() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "WindowClient",
+		Parent:  "Client",
+		Exposed: []string{"ServiceWorker"},
+		Members: []webidl.Member{
+			{Name: "visibilityState", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowClientMethods](r, this, "WindowClient")
+					res, err := self.VisibilityState()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDocumentVisibilityState(r, res)
+				},
+			},
+			{Name: "focused", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowClientMethods](r, this, "WindowClient")
+					res, err := self.Focused()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "ancestorOrigins", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowClientMethods](r, this, "WindowClient")
+					return r.CachedAttribute(this, "ancestorOrigins", func() sobek.Value {
+						res, err := self.AncestorOrigins()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToFrozenArrayOfUSVString(r, res)
+					})
+				},
+			},
+			{Name: "focus", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WindowClientMethods](r, call.This, "WindowClient")
+						res, err := self.Focus()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfWindowClient(r, res)
+					})
+				}},
+		},
+	}
+}

@@ -91,10 +91,21 @@ func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.O
 	// 5-6. Queue a task on the DOM manipulation task source of the service
 	//    worker's event loop that fires a message event at its global with
 	//    a new Client object for the incumbent settings object as source.
+	var info *windowClientInfo
+	if client.AssociatedDocument() != nil {
+		i := r.windowClientInfo()
+		info = &i
+	}
 	if target := RealmOf(env); target != nil {
 		sw := o.sw
 		target.queueTask(html.PostedMessageTaskSource, func() {
-			target.deliverToServiceWorker(msg, origin, &clientImpl{realm: target, env: client, sw: sw})
+			src := &clientImpl{realm: target, env: client, sw: sw}
+			source := ClientOrServiceWorkerOrMessagePort{Type: ClientOrServiceWorkerOrMessagePortIsClient, Client: src}
+			if info != nil {
+				// A window's Client is a WindowClient (windowclient.go).
+				source.Client = &windowClientImpl{clientImpl: src, info: *info}
+			}
+			target.deliverToServiceWorker(msg, origin, source)
 		})
 	}
 	return nil
@@ -104,7 +115,7 @@ func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.O
 // the service worker's realm r: deserialize the message and fire an
 // ExtendableMessageEvent (or messageerror) at the global whose source is
 // a new Client object for the sender.
-func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin string, source *clientImpl) {
+func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin string, source ClientOrServiceWorkerOrMessagePort) {
 	typ := "message"
 	data, ports, err := r.StructuredDeserializeWithTransfer(msg)
 	if err != nil {
@@ -114,7 +125,7 @@ func (r *Realm) deliverToServiceWorker(msg html.SerializedWithTransfer, origin s
 	ev.IsTrusted = true
 	e := &extendableMessageEventImpl{extendableEventImpl: &extendableEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}, dispatching: true},
 		data: data, origin: origin,
-		source: webidl.NonNull(ClientOrServiceWorkerOrMessagePort{Type: ClientOrServiceWorkerOrMessagePortIsClient, Client: source})}
+		source: webidl.NonNull(source)}
 	for _, p := range ports {
 		if impl, ok := r.idl.ImplOf(p).(*messagePortImpl); ok {
 			e.ports = append(e.ports, impl)

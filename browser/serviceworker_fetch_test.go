@@ -66,6 +66,22 @@ self.addEventListener('fetch', e => {
   }
 });
 self.addEventListener('message', e => {
+  if (e.data === 'windowclient') {
+    e.waitUntil((async () => {
+      const src = e.source;
+      const all = await clients.matchAll({includeUncontrolled: true});
+      const got = await clients.get(src.id);
+      let focus;
+      try { await got.focus(); focus = 'focused'; } catch (err) { focus = err.name; }
+      src.postMessage({
+        src: [src instanceof WindowClient, src.visibilityState, src.focused, src.ancestorOrigins.length],
+        all: all.map(c => [c.url, c instanceof WindowClient, c instanceof Client, c.type, c.visibilityState, c.focused,
+                           c.ancestorOrigins.join(), Object.isFrozen(c.ancestorOrigins), c.ancestorOrigins === c.ancestorOrigins])
+                .sort((a, b) => a[0] < b[0] ? -1 : 1),
+        get: [got instanceof WindowClient, got.id === src.id, got.url], focus});
+    })());
+    return;
+  }
   if (e.data !== 'construct') {
     e.source.postMessage(log);
     return;
@@ -156,6 +172,28 @@ func TestServiceWorkerFetchEvents(t *testing.T) {
 		false, true, true, true, true, "InvalidStateError", "responded in dispatch", "InvalidStateError"}
 	if !reflect.DeepEqual(constructed, wantConstructed) {
 		t.Errorf("new FetchEvent:\n got %#v\nwant %#v", constructed, wantConstructed)
+	}
+	wc := eval(t, ctx, p, `(async () => {
+  const f = document.createElement('iframe');
+  f.src = 'inner.html';
+  await new Promise(r => { f.onload = r; document.body.appendChild(f); });
+  return new Promise(resolve => {
+    navigator.serviceWorker.addEventListener('message', e => resolve(e.data), {once: true});
+    navigator.serviceWorker.controller.postMessage('windowclient');
+  });
+})()`)
+	wantWC := map[string]any{
+		"src": []any{true, "visible", false, int64(0)},
+		"all": []any{
+			[]any{"https://example.test/", true, true, "window", "visible", false, "", true, true},
+			[]any{"https://example.test/app/inner.html", true, true, "window", "visible", false, "https://example.test", true, true},
+			[]any{"https://example.test/app/page.html", true, true, "window", "visible", false, "", true, true},
+		},
+		"get":   []any{true, true, "https://example.test/app/page.html"},
+		"focus": "InvalidAccessError",
+	}
+	if !reflect.DeepEqual(wc, wantWC) {
+		t.Errorf("WindowClient:\n got %#v\nwant %#v", wc, wantWC)
 	}
 	log := map[any]bool{}
 	for _, l := range got["log"].([]any) {

@@ -63,8 +63,10 @@ promise_test(async t => {
   assert_equals(got.url, f.contentWindow.location.href);
   assert_equals(got.type, 'window');
   assert_equals(got.frameType, 'nested');
+  assert_true(got.windowClient, 'a window client is a WindowClient');
+  assert_equals(got.visibilityState, document.visibilityState);
   assert_equals(got.held, 1, 'the worker holds its lock while answering');
   assert_equals(typeof got.lockClientId, 'string');
   assert_not_equals(got.lockClientId, got.clientId,
                     'the worker\'s lock is its own, not the controlled client\'s');
-}, 'A fetch handler sees the controlled client through clients.get() and takes a lock of its own');
+}, 'A fetch handler sees the controlled client through clients.get() (a WindowClient) and takes a lock of its own');

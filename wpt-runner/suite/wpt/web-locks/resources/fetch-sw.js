@@ -24,6 +24,8 @@ self.addEventListener('fetch', e => {
         url: client && client.url,
         type: client && client.type,
         frameType: client && client.frameType,
+        windowClient: client instanceof WindowClient,
+        visibilityState: client && client.visibilityState,
         held: held.length,
         lockClientId: held.length ? held[0].clientId : null,
       }));
