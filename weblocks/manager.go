@@ -560,6 +560,9 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		//     object's responsible event loop:
 		lock.phase = loopGranted
 		lock.client.queueEntry(lock)
+		// (Granted to a context of a back/forward-cached document: the
+		// document is evicted, bfcache.go.)
+		evictCachedGrantee(lock)
 	}
 }
 

@@ -18,16 +18,6 @@ type lockManagerImpl struct {
 	manager *weblocks.LockManager
 }
 
-// lockImpl is the Go implementation behind a Lock object: a new one for
-// every grant. It has no Reflector: a Lock object is made once, for the
-// callback, and nothing converts the lock to JavaScript again; without a
-// reference back to it the object (and its slot) can be collected when
-// the page drops it.
-type lockImpl struct {
-	lock *weblocks.Lock
-	slot webidl.Slot // the Lock object's internal slot
-}
-
 // lockRequestOptions is a converted LockOptions dictionary.
 type lockRequestOptions struct {
 	mode        weblocks.Mode
@@ -301,3 +291,25 @@ func (r *Realm) snapshotValue(s weblocks.Snapshot) sobek.Value {
 	_ = o.Set("pending", list(s.Pending))
 	return o
 }
+
+func (m *lockManagerImpl) RequestWithCallback(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
+	// 1. If options was not passed, then let options be a new LockOptions
+	// dictionary with default members.
+	return m.request(name, lockRequestOptions{}, callback.CallbackFunction), nil
+}
+
+func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
+	o := lockRequestOptions{ifAvailable: options.IfAvailable, steal: options.Steal}
+	if options.Mode != "" {
+		o.mode, _ = weblocks.ParseMode(string(options.Mode))
+	}
+	if options.Signal != nil {
+		o.signal = options.Signal.(*abortSignalImpl).sig
+	}
+	return m.request(name, o, callback.CallbackFunction), nil
+}
+
+func (m *lockManagerImpl) Query() (*webidl.Promise, error) { return m.query(), nil }
+
+// lockManagerImpl implements LockManager.
+var _ LockManagerMethods = (*lockManagerImpl)(nil)
