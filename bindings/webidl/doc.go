@@ -27,6 +27,12 @@
 // webidl.Reflector so that the same object is returned every time (this
 // is what makes [SameObject] attributes like navigator.locks hold).
 // r.Implements(v, "Lock") / r.ImplOf(v) go the other way (brand checks).
+// Lifetimes: the object keeps its implementation alive, and a Reflector
+// keeps its object alive (with any expando properties) as long as Go code
+// keeps the implementation; neither is kept by the realm itself, so a
+// dropped object is collected with its implementation. An implementation
+// wrapped at most once can use r.WrapNew with an embedded webidl.Slot to
+// save the slot's allocation.
 //
 // Errors: an implementation method returns a Go error; the binding throws
 // r.ErrorValue(err): *webidl.SimpleError gives a native TypeError/

@@ -57,7 +57,10 @@ func (p *Promise) settle(f sobek.Value, v sobek.Value) {
 	// sobek reports only uncatchable errors here (the runtime was
 	// interrupted: the realm is closed); settling then does nothing.
 	// The argument goes in the realm's scratch array, not a new variadic
-	// slice (sobek copies arguments to its stack before anything runs).
+	// slice: sobek passes it on as is, and a resolving function reads its
+	// argument before anything else can run (a then getter, the jobs
+	// sobek runs on the way out, which may settle other promises and
+	// reuse the array).
 	args := &p.realm.settleArgs
 	args[0] = AnyValue(v)
 	_, _ = call(sobek.Undefined(), args[:]...)
