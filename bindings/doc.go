@@ -178,4 +178,14 @@
 // worker clients, not in most-recently-focused order; a message to the
 // service worker extends nothing (the worker lives until its user agent
 // closes or it becomes redundant).
+//
+// BroadcastChannel (broadcastchannel.go) over html.BroadcastChannel (the
+// user agent's channel list and the choice of destinations).
+//
+// Inline style (cssom.go): HTMLElement's style is a CSSStyleDeclaration
+// over the element's style attribute. Deviations: CSS values are not
+// parsed or validated (a declaration is a name and the text after its
+// colon, "!important" its priority); the per-property attributes
+// (style.display) are not defined, so setting one sets an ordinary
+// property of the object.
 package bindings

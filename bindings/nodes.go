@@ -101,6 +101,7 @@ type nodeImpl struct {
 type htmlElementImpl struct {
 	*nodeImpl
 	sandbox *domTokenListImpl
+	style   *cssStyleDeclarationImpl // [SameObject] style (cssom.go)
 }
 
 // doctypeImpl implements DocumentType.
