@@ -3543,6 +3543,8 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 // WorkerNavigatorMethods is implemented by the Go implementation of the IDL interface
 // WorkerNavigator.
 type WorkerNavigatorMethods interface {
+	// ServiceWorker is the getter of the attribute "serviceWorker".
+	ServiceWorker() (ServiceWorkerContainerMethods, error)
 	// AppCodeName is the getter of the attribute "appCodeName".
 	AppCodeName() (webidl.DOMString, error)
 	// AppName is the getter of the attribute "appName".
@@ -3581,6 +3583,18 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 		Name:    "WorkerNavigator",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
+			{Name: "serviceWorker", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
+					return r.CachedAttribute(this, "serviceWorker", func() sobek.Value {
+						res, err := self.ServiceWorker()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToServiceWorkerContainer(r, res)
+					})
+				},
+			},
 			{Name: "appCodeName", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")

@@ -1,0 +1,315 @@
+package bindings
+
+import (
+	"errors"
+
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/grafana/sobek"
+)
+
+// lockManagerImpl is the Go implementation behind a LockManager object:
+// navigator.locks of an environment (manager nil: the environment's default
+// lock manager, obtained by the method steps) or a storage bucket's locks.
+type lockManagerImpl struct {
+	webidl.Reflector
+	realm   *Realm
+	manager *weblocks.LockManager
+}
+
+// lockRequestOptions is a converted LockOptions dictionary.
+type lockRequestOptions struct {
+	mode        weblocks.Mode
+	ifAvailable bool
+	steal       bool
+	signal      *dom.AbortSignal // nil: not present
+}
+
+// request is the request(name, callback) and request(name, options,
+// callback) method steps: the arguments are already converted; the steps
+// themselves run in weblocks. It returns the released promise.
+func (m *lockManagerImpl) request(name webidl.DOMString, opts lockRequestOptions, callback *webidl.CallbackFunction) *webidl.Promise {
+	r := m.realm
+	q := &lockRequest{realm: r, callback: callback}
+	// 10. Let promise be a new promise. (Created first so every early
+	// rejection of steps 3-9 goes to it as well.)
+	r.idl.InitPromise(&q.released)
+	name16 := weblocks.Name(name) // both are WTF-8: lossless
+	wopts := weblocks.Options{Mode: opts.mode, IfAvailable: opts.ifAvailable, Steal: opts.steal, Signal: opts.signal}
+	// q is the callback too (its Granted method) and holds weblocks'
+	// storage for the request.
+	weblocks.RequestIn(r.env, m.manager, name16, wopts, q, &q.state)
+	return &q.released
+}
+
+// query is the query() method steps (in weblocks); it returns the promise
+// that is resolved with a LockManagerSnapshot.
+func (m *lockManagerImpl) query() *webidl.Promise {
+	r := m.realm
+	promise := r.idl.NewPromise()
+	p := &jsPromise{realm: r, p: promise}
+	if m.manager != nil {
+		m.manager.QueryPromise(r.env, p)
+	} else {
+		weblocks.QueryPromise(r.env, p)
+	}
+	return promise
+}
+
+// lockRequest is the bindings' state of one request() call, in one
+// allocation: it is the released promise weblocks settles (a
+// weblocks.Granter), the LockGrantedCallback adapter (its Granted
+// method), the Lock object's implementation, the lock's waiting
+// promise (a weblocks.Waiting) and weblocks' own state of the request.
+//
+// The released promise takes the waiting promise's outcome as soon as the
+// waiting promise settles, in the same reaction that starts the release (as
+// Chromium does: it resolves the released promise with the waiting
+// promise's value when its reaction runs, without waiting for the lock
+// manager's round trip). So released settles after waiting, and its
+// reactions run before the next waiter's callback. The lock manager's later
+// "resolve released with waiting" then finds it settled; a steal that
+// reaches the page first rejects it with an AbortError instead.
+type lockRequest struct {
+	realm    *Realm
+	callback *webidl.CallbackFunction
+	released webidl.Promise
+	lock     lockImpl
+	// The waiting promise: when the callback returned a value that is not
+	// an object (and did not throw), waiting is nil and value is that
+	// value (waiting would be a promise already fulfilled with it);
+	// otherwise waiting is the promise made from the callback's completion.
+	value   sobek.Value
+	waiting *webidl.Promise
+	// settled records that released was resolved or rejected.
+	settled bool
+	// onWaiting is the reaction to waiting (slow path only).
+	onWaiting func()
+	state     weblocks.RequestState
+	args      [1]sobek.Value
+}
+
+// Granted adapts the JavaScript LockGrantedCallback to weblocks: it is
+// invoked ("invoke a callback function", return type Promise<any>) with a
+// new Lock object, or null for an ifAvailable request that was not
+// granted. The callback's completion becomes the waiting promise: a throw
+// gives a rejected promise, a plain value a resolved one.
+func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
+	r := q.realm
+	arg := sobek.Null()
+	if lock != nil {
+		q.lock.lock = lock
+		arg = r.idl.WrapNew(&q.lock, "Lock", &q.lock.slot)
+	}
+	q.args[0] = arg // (q's storage: a variadic slice would be allocated)
+	v, err := q.callback.Invoke(sobek.Undefined(), q.args[:]...)
+	q.args[0] = nil
+	switch {
+	case err != nil:
+		var js *webidl.JSError
+		if errors.As(err, &js) {
+			q.waiting = r.idl.PromiseRejectedWith(webidl.AnyValue(js.Value))
+		} else {
+			q.waiting = r.idl.PromiseRejectedWithError(err)
+		}
+	case isObject(v):
+		// Maybe a thenable: resolving waiting with it may take
+		// reactions (and call a then getter), so it gets a real promise.
+		q.waiting = r.idl.ToPromise(v)
+	default:
+		// A promise resolved with a primitive is fulfilled at once with
+		// it: no promise is needed to know its outcome.
+		q.value = webidl.AnyValue(v)
+	}
+	return q
+}
+
+func isObject(v sobek.Value) bool {
+	_, ok := v.(*sobek.Object)
+	return ok
+}
+
+// jsOnStack reports whether JavaScript is running in the realm (a Go
+// function called from script is running).
+func (r *Realm) jsOnStack() bool {
+	return len(r.vm.CaptureCallStack(1, r.stackBuf[:0])) > 0
+}
+
+// IsSettled reports whether the waiting promise's reaction may run at
+// once (weblocks.SettledWaiting): weblocks then runs the settled steps
+// (enqueueing the release) itself and calls AfterSettled, with no
+// OnSettled closure.
+//
+// That is when the callback returned a value that is not an object (and
+// did not throw): the waiting promise would be fulfilled with it, and its
+// reaction would be the only job in sobek's queue (the callback's own
+// jobs ran when it returned), run as soon as the grant task's call into
+// JavaScript returned. Running the reaction's steps directly is not
+// observable, provided no JavaScript is on the stack (else the job would
+// wait for it, and OnSettled makes it a job like any other).
+func (q *lockRequest) IsSettled() bool {
+	return q.waiting == nil && !q.realm.jsOnStack()
+}
+
+// AfterSettled is the rest of the waiting promise's reaction when
+// IsSettled reported true: the released promise takes the value.
+func (q *lockRequest) AfterSettled() { q.resolveReleased(q.value) }
+
+// OnSettled arranges, in one reaction to the waiting promise, for settled
+// (which enqueues the release on the lock task queue) to run and then for
+// the released promise to take the waiting promise's outcome. weblocks
+// calls it once, as the last step of the grant task, unless IsSettled
+// reported true; when the waiting promise is already settled, the
+// reaction runs before OnSettled returns.
+func (q *lockRequest) OnSettled(settled func()) {
+	r := q.realm
+	if q.waiting == nil {
+		// A primitive value while JavaScript is on the stack (not
+		// expected: grant tasks run from the event loop): the reaction
+		// must be a job like any other.
+		q.waiting = r.idl.PromiseResolvedWith(q.value)
+	}
+	q.onWaiting = settled
+	// One function for both outcomes: waiting's state tells which.
+	react := r.vm.ToValue(q.waitingSettled)
+	r.promiseThen(q.waiting.Object, react, react)
+}
+
+// waitingSettled is the reaction to the waiting promise.
+func (q *lockRequest) waitingSettled(call sobek.FunctionCall) sobek.Value {
+	q.onWaiting()
+	q.onWaiting = nil
+	if q.waiting.State() == sobek.PromiseStateRejected {
+		q.rejectReleased(call.Argument(0))
+	} else {
+		q.resolveReleased(call.Argument(0))
+	}
+	return sobek.Undefined()
+}
+
+func (q *lockRequest) resolveReleased(v sobek.Value) {
+	if !q.settled {
+		q.settled = true
+		q.released.Resolve(v)
+	}
+}
+
+func (q *lockRequest) rejectReleased(reason sobek.Value) {
+	if !q.settled {
+		q.settled = true
+		q.released.Reject(reason)
+	}
+}
+
+// Resolve is weblocks' "resolve p with waiting" (the waiting promise is q
+// itself, or nil). The released promise has normally taken waiting's
+// outcome already, in the reaction OnSettled installed; for an ifAvailable
+// request that was not granted it adopts the waiting promise here.
+func (q *lockRequest) Resolve(value any) {
+	if q.settled {
+		return
+	}
+	switch v := value.(type) {
+	case *lockRequest:
+		if v.waiting == nil {
+			// The promise the spec resolves released with (adopting it
+			// takes the same reactions as before).
+			v.waiting = q.realm.idl.PromiseResolvedWith(v.value)
+		}
+		q.resolveReleased(v.waiting.Object)
+	case nil:
+		q.resolveReleased(sobek.Undefined())
+	default:
+		(&jsPromise{realm: q.realm, p: &q.released}).Resolve(value)
+		q.settled = true
+	}
+}
+
+// Reject rejects the released promise with reason converted to
+// JavaScript: a DOMException for *dom.DOMException, the original value for
+// a JavaScript abort reason.
+func (q *lockRequest) Reject(reason any) {
+	q.rejectReleased(q.realm.reasonValue(reason))
+}
+
+// jsPromise is a promise weblocks settles (a released promise or a query
+// promise) backed by a JavaScript promise. weblocks calls it on the
+// realm's event loop, in a task, so resolving here runs the reactions at
+// the end of that task.
+type jsPromise struct {
+	realm *Realm
+	p     *webidl.Promise
+}
+
+// Resolve resolves the JavaScript promise: with the waiting promise itself
+// for a released promise ("resolve p with waiting", so it adopts the
+// waiting promise's outcome), with a LockManagerSnapshot dictionary for a
+// query.
+func (p *jsPromise) Resolve(value any) {
+	r := p.realm
+	switch v := value.(type) {
+	case weblocks.Snapshot:
+		p.p.Resolve(r.snapshotValue(v))
+	case *weblocks.Snapshot:
+		p.p.Resolve(r.snapshotValue(*v))
+	case nil:
+		p.p.Resolve(sobek.Undefined())
+	case weblocks.Waiting:
+		// A Go Waiting (not from this realm): fulfilled with undefined
+		// once it settles.
+		v.OnSettled(func() { r.queueTask(weblocks.TaskSource, func() { p.p.Resolve(sobek.Undefined()) }) })
+	default:
+		p.p.Resolve(r.vm.ToValue(v))
+	}
+}
+
+// Reject rejects the JavaScript promise with reason converted to
+// JavaScript: a DOMException for *dom.DOMException, the original value for
+// a JavaScript abort reason.
+func (p *jsPromise) Reject(reason any) {
+	p.p.Reject(p.realm.reasonValue(reason))
+}
+
+// snapshotValue converts a Snapshot to a LockManagerSnapshot dictionary.
+func (r *Realm) snapshotValue(s weblocks.Snapshot) sobek.Value {
+	list := func(infos []weblocks.LockInfo) sobek.Value {
+		vals := make([]any, len(infos))
+		for i, info := range infos {
+			// Dictionary members in lexicographic order: clientId,
+			// mode, name.
+			o := r.vm.NewObject()
+			_ = o.Set("clientId", info.ClientID)
+			_ = o.Set("mode", info.Mode.String())
+			_ = o.Set("name", sobek.StringFromUTF16(info.Name.UTF16()))
+			vals[i] = o
+		}
+		return r.vm.NewArray(vals...)
+	}
+	o := r.vm.NewObject()
+	_ = o.Set("held", list(s.Held))
+	_ = o.Set("pending", list(s.Pending))
+	return o
+}
+
+func (m *lockManagerImpl) RequestWithCallback(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
+	// 1. If options was not passed, then let options be a new LockOptions
+	// dictionary with default members.
+	return m.request(name, lockRequestOptions{}, callback.CallbackFunction), nil
+}
+
+func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
+	o := lockRequestOptions{ifAvailable: options.IfAvailable, steal: options.Steal}
+	if options.Mode != "" {
+		o.mode, _ = weblocks.ParseMode(string(options.Mode))
+	}
+	if options.Signal != nil {
+		o.signal = options.Signal.(*abortSignalImpl).sig
+	}
+	return m.request(name, o, callback.CallbackFunction), nil
+}
+
+func (m *lockManagerImpl) Query() (*webidl.Promise, error) { return m.query(), nil }
+
+// lockManagerImpl implements LockManager.
+var _ LockManagerMethods = (*lockManagerImpl)(nil)
