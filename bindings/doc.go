@@ -198,6 +198,16 @@
 // the script again (no byte-for-byte check: the script counts as
 // unchanged, so no new worker is installed).
 //
+// BroadcastChannel (broadcastchannel.go) over html.BroadcastChannel (the
+// user agent's channel list and the choice of destinations).
+//
+// Inline style (cssstyledeclaration.go, elementcssinlinestyle.go):
+// HTMLElement's style is a CSSStyleDeclaration over the element's style
+// attribute. Deviations: CSS values are not parsed or validated (a
+// declaration is a name and the text after its colon, "!important" its
+// priority); the per-property attributes (style.display) are not defined,
+// so setting one sets an ordinary property of the object.
+//
 // # Layout: one file per interface
 //
 // As Servo's dom/*.rs, every interface implemented here has one

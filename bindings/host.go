@@ -34,7 +34,10 @@ func (h *htmlHost) startTimer(ms uint64, steps func()) func() {
 	if ms > maxMs {
 		ms = maxMs
 	}
-	t := h.loop.StartTimer(time.Duration(ms)*time.Millisecond, html.TimerTaskSource, h.env.AssociatedDocument(), steps)
+	// The timer's task belongs to the global's suspending document (a
+	// Window's associated Document, a dedicated worker's owner document):
+	// it waits while that document is not fully active.
+	t := h.loop.StartTimer(time.Duration(ms)*time.Millisecond, html.TimerTaskSource, h.env.SuspendingDocument(), steps)
 	return func() { t.Cancel() }
 }
 

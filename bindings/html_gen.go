@@ -317,6 +317,8 @@ type HTMLElementMethods interface {
 	Hidden() (bool, error)
 	// SetHidden is the setter of the attribute "hidden".
 	SetHidden(v bool) error
+	// Style is the getter of the attribute "style".
+	Style() (CSSStyleDeclarationMethods, error)
 	// Onerror is the getter of the attribute "onerror".
 	Onerror() (*EventHandlerNonNull, error)
 	// SetOnerror is the setter of the attribute "onerror".
@@ -389,6 +391,18 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					if err := self.SetHidden(x); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "style", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					return r.CachedAttribute(this, "style", func() sobek.Value {
+						res, err := self.Style()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToCSSStyleDeclaration(r, res)
+					})
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,

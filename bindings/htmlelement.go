@@ -15,6 +15,7 @@ import (
 type htmlElementImpl struct {
 	*nodeImpl
 	sandbox *domTokenListImpl
+	style   *cssStyleDeclarationImpl // [SameObject] style (elementcssinlinestyle.go)
 }
 
 // htmlInterfaceOf is the element interface for an HTML local name (the

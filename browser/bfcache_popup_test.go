@@ -122,3 +122,58 @@ func TestBFCachePopupWithOpenerNotCached(t *testing.T) {
 		t.Fatalf("NotRestoredReasons = %v", got)
 	}
 }
+
+// TestBFCacheSuspendsWorkerTimers: the timers of a cached page's
+// dedicated worker stop firing while the page is cached (the worker is
+// suspended, so the browser becomes idle) and fire again once it is
+// restored.
+func TestBFCacheSuspendsWorkerTimers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	site := fstest.MapFS{
+		"opener.html": {Data: []byte(`<script>
+var ticks = 0;
+new BroadcastChannel("ticks").onmessage = () => { ticks++; };
+</script>`)},
+		"t.html": {Data: []byte(`<script>
+addEventListener("pageshow", e => record("t pageshow " + e.persisted));
+new Worker("ticker.js");
+</script>`)},
+		"ticker.js": {Data: []byte(`const bc = new BroadcastChannel("ticks");
+(function tick() { bc.postMessage("tick"); setTimeout(tick, 1); })();`)},
+		"q.html": {Data: []byte(`<script>addEventListener("pageshow", e => record("q pageshow " + e.persisted));</script>`)},
+	}
+	ws := &windowsByPath{rec: &recorder{}, m: map[string][]*browser.Window{}}
+	b := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: site}, InitWindow: ws.init})
+	defer b.Close()
+	opener, err := b.Open(ctx, "https://example.test/opener.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval(t, ctx, opener, `window.open("t.html", "_blank", "noopener"); 0`)
+	waitFor(t, ctx, "ticking", func() bool { n, _ := opener.Evaluate(ctx, `ticks`); return n != int64(0) })
+	p := ws.get("/t.html")[0]
+	eval(t, ctx, p, `location.href = "q.html"; 0`)
+	waitFor(t, ctx, "q", func() bool { return len(ws.rec.lines("q pageshow false")) == 1 })
+	if !p.InBackForwardCache() {
+		t.Fatal("the page was not cached")
+	}
+	idleCtx, idleCancel := context.WithTimeout(ctx, 5*time.Second)
+	defer idleCancel()
+	if err := b.RunUntilIdle(idleCtx); err != nil {
+		t.Fatalf("the cached page's worker kept running: %v", err)
+	}
+	before := eval(t, ctx, opener, `ticks`)
+	// Let the opener's own timers run for a while: a running ticker
+	// (1 ms period) would post many ticks meanwhile; a suspended one none.
+	eval(t, ctx, opener, `new Promise(r => setTimeout(r, 50))`)
+	if err := b.RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := eval(t, ctx, opener, `ticks`); after != before {
+		t.Fatalf("ticks went on while cached: %v then %v", before, after)
+	}
+	eval(t, ctx, p.Current(), `history.back(); 0`)
+	waitFor(t, ctx, "restored", func() bool { return len(ws.rec.lines("t pageshow true")) == 1 })
+	waitFor(t, ctx, "ticking again", func() bool { n, _ := opener.Evaluate(ctx, `ticks`); return n != before })
+}

@@ -84,7 +84,14 @@
 //   - Back/forward cache (not in the spec, as Chromium does; bfcache.go):
 //     a request that must wait for a lock held by a document kept in the
 //     back/forward cache, and any query, evict the cached documents they
-//     would wait for or observe, which releases their locks.
+//     would wait for or observe, which releases their locks. The tasks the
+//     lock manager queues for a client (grants, rejections) belong to its
+//     document (for a dedicated worker, its owner document): they wait
+//     while that document is cached, where the spec queues them without a
+//     document. A request of a cached document, or of one of its dedicated
+//     workers, that is granted meanwhile evicts the document (Chromium
+//     does not restore such a page either, but keeps the lock held until
+//     it discards it).
 //
 // # Cost
 //
