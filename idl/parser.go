@@ -1,8 +1,13 @@
 package idl
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
-// Parse parses one Web IDL source. It always returns a *File holding every
+// Parse parses one Web IDL source. The returned File keeps src and shares
+// its bytes (names and token texts are substrings of it): src must not be
+// modified afterwards. It always returns a *File holding every
 // definition it could parse; err is nil or an ErrorList of positioned
 // syntax errors. After an error the parser resynchronizes at the next
 // member or definition, so one call reports several independent errors.
@@ -35,10 +40,13 @@ type arena struct {
 	consts     slab[Constant]
 }
 
-// Parse parses one Web IDL source, like the Parse function.
+// Parse parses one Web IDL source, like the Parse function (src must not
+// be modified afterwards).
 func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
-	p := &parser{file: &File{Name: filename, Source: src}, a: &ps.arena}
-	p.src = string(src)
+	p := &parser{file: &File{Name: filename, Source: src, lines: &lineTable{}}, a: &ps.arena}
+	// The file's strings share src's bytes rather than copy them: a copy
+	// would cost as much memory again as the input.
+	p.src = unsafe.String(unsafe.SliceData(src), len(src))
 	p.file.text = p.src
 	p.toks = ps.arena.tokenize(p.src)
 	p.file.Tokens = p.toks
@@ -112,8 +120,31 @@ func (p *parser) tok() *Token { return &p.toks[p.pos] }
 func (p *parser) val(t *Token) string { return p.src[t.Offset : t.Offset+t.Len] }
 
 // at returns the position of token t in the file being parsed.
-func (p *parser) at(t *Token) Position {
-	return Position{Filename: p.file.Name, Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
+func (p *parser) at(t *Token) Position { return p.file.Position(int(t.Offset)) }
+
+// loc returns the Loc of a node that starts at token t.
+func (p *parser) loc(t *Token) Loc { return Loc{File: p.file, Offset: t.Offset} }
+
+// index returns the index of token t, which is an element of p.toks.
+func (p *parser) index(t *Token) int {
+	return int((uintptr(unsafe.Pointer(t)) - uintptr(unsafe.Pointer(unsafe.SliceData(p.toks)))) / unsafe.Sizeof(Token{}))
+}
+
+// ref returns the reference to token t (an element of p.toks, or nil for
+// no token).
+func (p *parser) ref(t *Token) TokenRef {
+	if t == nil {
+		return 0
+	}
+	return TokenRef(p.index(t) + 1)
+}
+
+// token returns the token r refers to, nil for none.
+func (p *parser) token(r TokenRef) *Token {
+	if r == 0 {
+		return nil
+	}
+	return &p.toks[r-1]
 }
 
 // tokenize tokenizes s into the arena's token chunk when the generous
@@ -194,9 +225,9 @@ func (s *slab[T]) alloc() *T {
 }
 
 // newType allocates a type that starts at token start.
-func (p *parser) newType(start *Token, name, context string) *Type {
+func (p *parser) newType(start *Token, name string, context TypeContext) *Type {
 	t := p.a.types.alloc()
-	t.Position = p.at(start)
+	t.Loc = p.loc(start)
 	t.Name = name
 	t.Context = context
 	return t
@@ -258,10 +289,10 @@ func (p *parser) fail(msg string) {
 
 func (p *parser) failAt(t *Token, msg string) {
 	pos := p.at(t)
-	if t.Kind == TokenEOF && t.Index > 0 {
+	if i := p.index(t); t.Kind == TokenEOF && i > 0 {
 		// Point just after the last real token, like webidl2.js, which
 		// reports the line of the token before the end of input.
-		prev := &p.toks[t.Index-1]
+		prev := &p.toks[i-1]
 		pos = p.at(prev)
 		pos.Offset += len(p.val(prev))
 		if nl := strings.LastIndexByte(p.val(prev), '\n'); nl >= 0 {
@@ -425,7 +456,7 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 	if open == nil {
 		return l
 	}
-	l.Tokens.Open = open
+	l.Tokens.Open = p.ref(open)
 	mark := p.eattrs.mark()
 	for {
 		a := p.parseExtAttr()
@@ -437,7 +468,7 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 		if sep == nil {
 			break
 		}
-		a.Tokens.Separator = sep
+		a.Tokens.Separator = p.ref(sep)
 		if p.tok().Kind != TokenIdentifier {
 			p.fail("Trailing comma in extended attribute")
 		}
@@ -447,7 +478,7 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 	if close == nil {
 		p.fail("Expected a closing token for the extended attribute list")
 	}
-	l.Tokens.Close = close
+	l.Tokens.Close = p.ref(close)
 	if len(l.List) == 0 {
 		p.failAt(close, "An extended attribute list must not be empty")
 	}
@@ -465,15 +496,15 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 	}
 	p.pos++
 	a := p.a.eattrs.alloc()
-	a.Position, a.Name = p.at(name), p.val(name)
-	a.Tokens.Name = name
+	a.Loc, a.Name = p.loc(name), p.val(name)
+	a.Tokens.Name = p.ref(name)
 	if assign := p.consume("="); assign != nil {
-		a.Tokens.Assign = assign
+		a.Tokens.Assign = p.ref(assign)
 		rhs := &ExtAttrRHS{}
 		a.RHS = rhs
 		if star := p.consume("*"); star != nil {
 			rhs.Kind = "*"
-			rhs.Tokens.Value = star
+			rhs.Tokens.Value = p.ref(star)
 			return a
 		}
 		v := p.tok()
@@ -485,14 +516,14 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 			if v.Kind == TokenIdentifier {
 				rhs.Value = unescape(p.val(v))
 			}
-			rhs.Tokens.Value = v
+			rhs.Tokens.Value = p.ref(v)
 		default:
 			if !p.is("(") {
 				p.fail("No right hand side to extended attribute assignment")
 			}
 			// A parenthesized list of identifiers, strings, integers or
 			// decimals, all of one kind.
-			rhs.Tokens.Open = p.consume("(")
+			rhs.Tokens.Open = p.ref(p.consume("("))
 			kind := p.tok().Kind
 			switch kind {
 			case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
@@ -507,31 +538,31 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					break
 				}
 				p.pos++
-				ev := &ExtAttrValue{Position: p.at(t), Value: p.val(t)}
+				ev := &ExtAttrValue{Loc: p.loc(t), Value: p.val(t)}
 				if kind == TokenIdentifier {
 					ev.Value = unescape(p.val(t))
 				}
-				ev.Tokens.Value = t
+				ev.Tokens.Value = p.ref(t)
 				p.evalues.push(ev)
 				sep := p.consume(",")
 				if sep == nil {
 					break
 				}
-				ev.Tokens.Separator = sep
+				ev.Tokens.Separator = p.ref(sep)
 				if p.tok().Kind != kind {
 					p.fail("Trailing comma in " + kind.String() + " list")
 				}
 			}
 			rhs.List = p.evalues.pop(mark)
-			rhs.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
+			rhs.Tokens.Close = p.ref(p.expect("Unexpected token in extended attribute argument list", ")"))
 			return a
 		}
 	}
 	if open := p.consume("("); open != nil {
-		a.Tokens.Open = open
+		a.Tokens.Open = p.ref(open)
 		a.HasArguments = true
 		a.Arguments = p.parseArgumentList()
-		a.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
+		a.Tokens.Close = p.ref(p.expect("Unexpected token in extended attribute argument list", ")"))
 	}
 	return a
 }
@@ -547,31 +578,33 @@ func (p *parser) parseName(kind string) *Token {
 }
 
 // parseInheritance parses an optional ": Name" and returns the name.
-func (p *parser) parseInheritance(colon, inh **Token) string {
-	*colon = p.consume(":")
-	if *colon == nil {
+func (p *parser) parseInheritance(colon, inh *TokenRef) string {
+	c := p.consume(":")
+	if c == nil {
 		return ""
 	}
-	*inh = p.consumeKind(TokenIdentifier)
-	if *inh == nil {
+	*colon = p.ref(c)
+	t := p.consumeKind(TokenIdentifier)
+	if t == nil {
 		p.fail("Inheritance lacks a type")
 	}
-	return unescape(p.val(*inh))
+	*inh = p.ref(t)
+	return unescape(p.val(t))
 }
 
 // parseBody parses "{ members } ;" using member to parse each member.
-func (p *parser) parseBody(kind string, open, close, term **Token, member func()) {
+func (p *parser) parseBody(kind string, open, close, term *TokenRef, member func()) {
 	eofMsg := "Missing return type"
 	if kind == "dictionary" {
 		eofMsg = "Dictionary member lacks a type"
 	}
-	*open = p.consume("{")
-	if *open == nil {
+	*open = p.ref(p.consume("{"))
+	if *open == 0 {
 		p.fail("Bodyless " + kind)
 	}
 	for {
 		if c := p.consume("}"); c != nil {
-			*close = c
+			*close = p.ref(c)
 			break
 		}
 		if p.tok().Kind == TokenEOF {
@@ -583,8 +616,8 @@ func (p *parser) parseBody(kind string, open, close, term **Token, member func()
 			p.pos++
 		}
 	}
-	*term = p.consume(";")
-	if *term == nil {
+	*term = p.ref(p.consume(";"))
+	if *term == 0 {
 		p.fail("Missing semicolon after " + kind)
 	}
 }
@@ -636,11 +669,11 @@ func (p *parser) skipMember(start int) {
 }
 
 func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
-	it := &Interface{Position: p.at(base), Partial: partial != nil, Mixin: mixin != nil}
+	it := &Interface{Loc: p.loc(base), Partial: partial != nil, Mixin: mixin != nil}
 	if partial != nil {
-		it.Position = p.at(partial)
+		it.Loc = p.loc(partial)
 	}
-	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = partial, base, mixin
+	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = p.ref(partial), p.ref(base), p.ref(mixin)
 	kind := "interface"
 	if mixin != nil {
 		kind = "interface mixin"
@@ -649,7 +682,7 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 	if name == nil {
 		p.fail("Missing name in " + kind)
 	}
-	it.Tokens.Name = name
+	it.Tokens.Name = p.ref(name)
 	it.Name = unescape(p.val(name))
 	p.setContext(partial, kind, it.Name)
 	if partial == nil && mixin == nil {
@@ -746,9 +779,9 @@ func (p *parser) parseStringifier() Member {
 	special := p.consume("stringifier")
 	if term := p.consume(";"); term != nil {
 		op := p.a.ops.alloc()
-		op.Position, op.Special = p.at(special), "stringifier"
-		op.Tokens.Special = special
-		op.Tokens.Termination = term
+		op.Loc, op.Special = p.loc(special), "stringifier"
+		op.Tokens.Special = p.ref(special)
+		op.Tokens.Termination = p.ref(term)
 		return op
 	}
 	if m := p.parseAttribute(special, false); m != nil {
@@ -773,16 +806,16 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 	}
 	a := p.a.attrs.alloc()
 	a.Readonly = ro != nil
-	a.Position = p.at(base)
+	a.Loc = p.loc(base)
 	if ro != nil {
-		a.Position = p.at(ro)
+		a.Loc = p.loc(ro)
 	}
 	if special != nil {
 		a.Special = p.val(special)
-		a.Position = p.at(special)
+		a.Loc = p.loc(special)
 	}
-	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = special, ro, base
-	a.Type = p.parseTypeWithExtAttrs("attribute-type")
+	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = p.ref(special), p.ref(ro), p.ref(base)
+	a.Type = p.parseTypeWithExtAttrs(AttributeType)
 	if a.Type == nil {
 		p.fail("Attribute lacks a type")
 	}
@@ -790,9 +823,9 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 	if name == nil {
 		p.fail("Attribute lacks a name")
 	}
-	a.Tokens.Name = name
+	a.Tokens.Name = p.ref(name)
 	a.Name = unescape(p.val(name))
-	a.Tokens.Termination = p.expect("Unterminated attribute, expected `;`", ";")
+	a.Tokens.Termination = p.ref(p.expect("Unterminated attribute, expected `;`", ";"))
 	return a
 }
 
@@ -814,39 +847,39 @@ func (p *parser) parseOperation(special *Token) *Operation {
 // parseRegularOperation parses "Type [name](args);". It is the last
 // alternative tried for a member, so a missing return type is an error.
 func (p *parser) parseRegularOperation(special *Token) *Operation {
-	rt := p.parseType("return-type")
+	rt := p.parseType(ReturnType)
 	if rt == nil {
 		p.fail("Missing return type")
 	}
 	op := p.a.ops.alloc()
-	op.Position, op.ReturnType = rt.Position, rt
+	op.Loc, op.ReturnType = rt.Loc, rt
 	if special != nil {
 		op.Special = p.val(special)
-		op.Position = p.at(special)
-		op.Tokens.Special = special
+		op.Loc = p.loc(special)
+		op.Tokens.Special = p.ref(special)
 	}
 	if name := p.consumeIdentifierOr(operationNameKeywords); name != nil {
-		op.Tokens.Name = name
+		op.Tokens.Name = p.ref(name)
 		op.Name = unescape(p.val(name))
 	}
-	op.Tokens.Open = p.consume("(")
-	if op.Tokens.Open == nil {
+	op.Tokens.Open = p.ref(p.consume("("))
+	if op.Tokens.Open == 0 {
 		p.fail("Invalid operation")
 	}
 	op.Arguments = p.parseArgumentList()
-	op.Tokens.Close = p.expect("Unterminated operation", ")")
-	op.Tokens.Termination = p.expect("Unterminated operation, expected `;`", ";")
+	op.Tokens.Close = p.ref(p.expect("Unterminated operation", ")"))
+	op.Tokens.Termination = p.ref(p.expect("Unterminated operation, expected `;`", ";"))
 	return op
 }
 
 func (p *parser) parseConstructor() *Constructor {
 	base := p.consume("constructor")
-	c := &Constructor{Position: p.at(base)}
-	c.Tokens.Base = base
-	c.Tokens.Open = p.expect("No argument list in constructor", "(")
+	c := &Constructor{Loc: p.loc(base)}
+	c.Tokens.Base = p.ref(base)
+	c.Tokens.Open = p.ref(p.expect("No argument list in constructor", "("))
 	c.Arguments = p.parseArgumentList()
-	c.Tokens.Close = p.expect("Unterminated constructor", ")")
-	c.Tokens.Termination = p.expect("No semicolon after constructor", ";")
+	c.Tokens.Close = p.ref(p.expect("Unterminated constructor", ")"))
+	c.Tokens.Termination = p.ref(p.expect("No semicolon after constructor", ";"))
 	return c
 }
 
@@ -855,16 +888,16 @@ func (p *parser) parseConstructor() *Constructor {
 func (p *parser) parseConst() *Constant {
 	base := p.consume("const")
 	c := p.a.consts.alloc()
-	c.Position = p.at(base)
-	c.Tokens.Base = base
-	t := p.parsePrimitiveType("const-type")
+	c.Loc = p.loc(base)
+	c.Tokens.Base = p.ref(base)
+	t := p.parsePrimitiveType(ConstType)
 	if t == nil {
 		id := p.consumeKind(TokenIdentifier)
 		if id == nil {
 			p.fail("Const lacks a type")
 		}
-		t = p.newType(id, unescape(p.val(id)), "const-type")
-		t.Tokens.Base = id
+		t = p.newType(id, unescape(p.val(id)), ConstType)
+		t.Tokens.Base = p.ref(id)
 	}
 	if p.is("?") {
 		p.fail("Unexpected nullable constant type")
@@ -874,15 +907,15 @@ func (p *parser) parseConst() *Constant {
 	if name == nil {
 		p.fail("Const lacks a name")
 	}
-	c.Tokens.Name = name
+	c.Tokens.Name = p.ref(name)
 	c.Name = unescape(p.val(name))
-	c.Tokens.Assign = p.expect("Const lacks value assignment", "=")
+	c.Tokens.Assign = p.ref(p.expect("Const lacks value assignment", "="))
 	v := p.parseConstValue()
 	if v == nil {
 		p.fail("Const lacks a value")
 	}
 	c.Value = v
-	c.Tokens.Termination = p.expect("Unterminated const, expected `;`", ";")
+	c.Tokens.Termination = p.ref(p.expect("Unterminated const, expected `;`", ";"))
 	return c
 }
 
@@ -890,7 +923,7 @@ func (p *parser) parseConst() *Constant {
 func (p *parser) parseConstValue() *Value {
 	t := p.tok()
 	v := p.a.values.alloc()
-	v.Position = p.at(t)
+	v.Loc = p.loc(t)
 	switch {
 	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
 		v.Kind, v.Text = "number", p.val(t)
@@ -911,7 +944,7 @@ func (p *parser) parseConstValue() *Value {
 		return nil
 	}
 	p.pos++
-	v.Tokens.Value = t
+	v.Tokens.Value = p.ref(t)
 	return v
 }
 
@@ -925,7 +958,7 @@ func (p *parser) parseDefault() *Value {
 	if v == nil {
 		t := p.tok()
 		v = p.a.values.alloc()
-		v.Position = p.at(t)
+		v.Loc = p.loc(t)
 		switch {
 		case t.Kind == TokenString:
 			v.Kind, v.Text = "string", p.val(t)[1:len(p.val(t))-1]
@@ -939,17 +972,17 @@ func (p *parser) parseDefault() *Value {
 		case p.is("["):
 			p.pos++
 			v.Kind = "sequence"
-			v.Tokens.Close = p.expect("Default sequence value must be empty", "]")
+			v.Tokens.Close = p.ref(p.expect("Default sequence value must be empty", "]"))
 		case p.is("{"):
 			p.pos++
 			v.Kind = "dictionary"
-			v.Tokens.Close = p.expect("Default dictionary value must be empty", "}")
+			v.Tokens.Close = p.ref(p.expect("Default dictionary value must be empty", "}"))
 		default:
 			p.fail("No value for default")
 		}
-		v.Tokens.Value = t
+		v.Tokens.Value = p.ref(t)
 	}
-	v.Tokens.Assign = assign
+	v.Tokens.Assign = p.ref(assign)
 	return v
 }
 
@@ -978,22 +1011,22 @@ func (p *parser) parseIterableLike() Member {
 	if async != nil {
 		kind = "async_iterable"
 	}
-	pos := p.at(base)
+	pos := p.loc(base)
 	if ro != nil {
-		pos = p.at(ro)
+		pos = p.loc(ro)
 	} else if async != nil {
-		pos = p.at(async)
+		pos = p.loc(async)
 	}
 	open := p.expect("Missing less-than sign `<` in "+p.val(base)+" declaration", "<")
-	first := p.parseTypeWithExtAttrs("")
+	first := p.parseTypeWithExtAttrs(NoContext)
 	if first == nil {
 		p.fail("Missing a type argument in " + p.val(base) + " declaration")
 	}
 	var second *Type
 	if p.val(base) != "setlike" {
 		if sep := p.consume(","); sep != nil {
-			first.Tokens.Separator = sep
-			second = p.parseTypeWithExtAttrs("")
+			first.Tokens.Separator = p.ref(sep)
+			second = p.parseTypeWithExtAttrs(NoContext)
 			if second == nil {
 				p.fail("Missing a type argument in " + p.val(base) + " declaration")
 			}
@@ -1015,32 +1048,32 @@ func (p *parser) parseIterableLike() Member {
 	term := p.expect("Missing semicolon after "+p.val(base)+" declaration", ";")
 	switch p.val(base) {
 	case "maplike":
-		m := &Maplike{Position: pos, Readonly: ro != nil, Key: first, Value: second}
-		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
+		m := &Maplike{Loc: pos, Readonly: ro != nil, Key: first, Value: second}
+		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = p.ref(ro), p.ref(base), p.ref(open), p.ref(close), p.ref(term)
 		return m
 	case "setlike":
-		m := &Setlike{Position: pos, Readonly: ro != nil, Value: first}
-		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
+		m := &Setlike{Loc: pos, Readonly: ro != nil, Value: first}
+		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = p.ref(ro), p.ref(base), p.ref(open), p.ref(close), p.ref(term)
 		return m
 	}
-	m := &Iterable{Position: pos, Async: kind == "async_iterable", LegacyAsyncSyntax: async != nil,
+	m := &Iterable{Loc: pos, Async: kind == "async_iterable", LegacyAsyncSyntax: async != nil,
 		Arguments: args, HasArguments: argsOpen != nil}
 	if second != nil {
 		m.Key, m.Value = first, second
 	} else {
 		m.Value = first
 	}
-	m.Tokens.Async, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close = async, base, open, close
-	m.Tokens.ArgsOpen, m.Tokens.ArgsClose, m.Tokens.Termination = argsOpen, argsClose, term
+	m.Tokens.Async, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close = p.ref(async), p.ref(base), p.ref(open), p.ref(close)
+	m.Tokens.ArgsOpen, m.Tokens.ArgsClose, m.Tokens.Termination = p.ref(argsOpen), p.ref(argsClose), p.ref(term)
 	return m
 }
 
 func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	base := p.consume("interface")
-	ci := &CallbackInterface{Position: p.at(callback)}
-	ci.Tokens.Callback, ci.Tokens.Base = callback, base
+	ci := &CallbackInterface{Loc: p.loc(callback)}
+	ci.Tokens.Callback, ci.Tokens.Base = p.ref(callback), p.ref(base)
 	name := p.parseName("callback interface")
-	ci.Tokens.Name = name
+	ci.Tokens.Name = p.ref(name)
 	ci.Name = unescape(p.val(name))
 	p.setContext(nil, "callback interface", ci.Name)
 	mark := p.members.mark()
@@ -1060,36 +1093,36 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 }
 
 func (p *parser) parseCallback(callback *Token) Definition {
-	c := &Callback{Position: p.at(callback)}
-	c.Tokens.Callback = callback
+	c := &Callback{Loc: p.loc(callback)}
+	c.Tokens.Callback = p.ref(callback)
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("Callback lacks a name")
 	}
-	c.Tokens.Name = name
+	c.Tokens.Name = p.ref(name)
 	c.Name = unescape(p.val(name))
 	p.setContext(nil, "callback", c.Name)
-	c.Tokens.Assign = p.expect("Callback lacks an assignment", "=")
-	c.ReturnType = p.parseType("return-type")
+	c.Tokens.Assign = p.ref(p.expect("Callback lacks an assignment", "="))
+	c.ReturnType = p.parseType(ReturnType)
 	if c.ReturnType == nil {
 		p.fail("Callback lacks a return type")
 	}
-	c.Tokens.Open = p.expect("Callback lacks parentheses for arguments", "(")
+	c.Tokens.Open = p.ref(p.expect("Callback lacks parentheses for arguments", "("))
 	c.Arguments = p.parseArgumentList()
-	c.Tokens.Close = p.expect("Unterminated callback", ")")
-	c.Tokens.Termination = p.expect("Unterminated callback, expected `;`", ";")
+	c.Tokens.Close = p.ref(p.expect("Unterminated callback", ")"))
+	c.Tokens.Termination = p.ref(p.expect("Unterminated callback, expected `;`", ";"))
 	return c
 }
 
 func (p *parser) parseNamespace(partial *Token) Definition {
 	base := p.consume("namespace")
-	ns := &Namespace{Position: p.at(base), Partial: partial != nil}
+	ns := &Namespace{Loc: p.loc(base), Partial: partial != nil}
 	if partial != nil {
-		ns.Position = p.at(partial)
+		ns.Loc = p.loc(partial)
 	}
-	ns.Tokens.Partial, ns.Tokens.Base = partial, base
+	ns.Tokens.Partial, ns.Tokens.Base = p.ref(partial), p.ref(base)
 	name := p.parseName("namespace")
-	ns.Tokens.Name = name
+	ns.Tokens.Name = p.ref(name)
 	ns.Name = unescape(p.val(name))
 	p.setContext(partial, "namespace", ns.Name)
 	mark := p.members.mark()
@@ -1112,13 +1145,13 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 
 func (p *parser) parseDictionary(partial *Token) Definition {
 	base := p.consume("dictionary")
-	d := &Dictionary{Position: p.at(base), Partial: partial != nil}
+	d := &Dictionary{Loc: p.loc(base), Partial: partial != nil}
 	if partial != nil {
-		d.Position = p.at(partial)
+		d.Loc = p.loc(partial)
 	}
-	d.Tokens.Partial, d.Tokens.Base = partial, base
+	d.Tokens.Partial, d.Tokens.Base = p.ref(partial), p.ref(base)
 	name := p.parseName("dictionary")
-	d.Tokens.Name = name
+	d.Tokens.Name = p.ref(name)
 	d.Name = unescape(p.val(name))
 	p.setContext(partial, "dictionary", d.Name)
 	if partial == nil {
@@ -1137,42 +1170,42 @@ func (p *parser) parseField() *Field {
 	f := p.a.fields.alloc()
 	f.ExtAttrs = ea
 	req := p.consume("required")
-	f.Tokens.Required = req
+	f.Tokens.Required = p.ref(req)
 	f.Required = req != nil
-	f.Type = p.parseTypeWithExtAttrs("dictionary-type")
+	f.Type = p.parseTypeWithExtAttrs(DictionaryType)
 	if f.Type == nil {
 		p.fail("Dictionary member lacks a type")
 	}
-	f.Position = f.Type.Position
+	f.Loc = f.Type.Loc
 	if req != nil {
-		f.Position = p.at(req)
+		f.Loc = p.loc(req)
 	}
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("Dictionary member lacks a name")
 	}
-	f.Tokens.Name = name
+	f.Tokens.Name = p.ref(name)
 	f.Name = unescape(p.val(name))
 	f.Default = p.parseDefault()
 	if req != nil && f.Default != nil {
-		p.failAt(f.Default.Tokens.Assign, "Required member must not have a default")
+		p.failAt(p.token(f.Default.Tokens.Assign), "Required member must not have a default")
 	}
-	f.Tokens.Termination = p.expect("Unterminated dictionary member, expected `;`", ";")
+	f.Tokens.Termination = p.ref(p.expect("Unterminated dictionary member, expected `;`", ";"))
 	return f
 }
 
 func (p *parser) parseEnum() Definition {
 	base := p.consume("enum")
-	e := &Enum{Position: p.at(base)}
-	e.Tokens.Base = base
+	e := &Enum{Loc: p.loc(base)}
+	e.Tokens.Base = p.ref(base)
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("No name for enum")
 	}
-	e.Tokens.Name = name
+	e.Tokens.Name = p.ref(name)
 	e.Name = unescape(p.val(name))
 	p.setContext(nil, "enum", e.Name)
-	e.Tokens.Open = p.expect("Bodyless enum", "{")
+	e.Tokens.Open = p.ref(p.expect("Bodyless enum", "{"))
 	mark := p.enumvals.mark()
 	for {
 		t := p.tok()
@@ -1187,8 +1220,8 @@ func (p *parser) parseEnum() Definition {
 		}
 		p.pos++
 		v := p.a.enumValues.alloc()
-		v.Position, v.Value = p.at(t), p.val(t)[1:len(p.val(t))-1]
-		v.Tokens.Value = t
+		v.Loc, v.Value = p.loc(t), p.val(t)[1:len(p.val(t))-1]
+		v.Tokens.Value = p.ref(t)
 		p.enumvals.push(v)
 		sep := p.consume(",")
 		if sep == nil {
@@ -1197,19 +1230,19 @@ func (p *parser) parseEnum() Definition {
 			}
 			break
 		}
-		v.Tokens.Separator = sep
+		v.Tokens.Separator = p.ref(sep)
 	}
 	e.Values = p.enumvals.pop(mark)
-	e.Tokens.Close = p.expect("Unexpected value in enum", "}")
-	e.Tokens.Termination = p.expect("No semicolon after enum", ";")
+	e.Tokens.Close = p.ref(p.expect("Unexpected value in enum", "}"))
+	e.Tokens.Termination = p.ref(p.expect("No semicolon after enum", ";"))
 	return e
 }
 
 func (p *parser) parseTypedef() Definition {
 	base := p.consume("typedef")
-	td := &Typedef{Position: p.at(base)}
-	td.Tokens.Base = base
-	td.Type = p.parseTypeWithExtAttrs("typedef-type")
+	td := &Typedef{Loc: p.loc(base)}
+	td.Tokens.Base = p.ref(base)
+	td.Type = p.parseTypeWithExtAttrs(TypedefType)
 	if td.Type == nil {
 		p.fail("Typedef lacks a type")
 	}
@@ -1217,25 +1250,25 @@ func (p *parser) parseTypedef() Definition {
 	if name == nil {
 		p.fail("Typedef lacks a name")
 	}
-	td.Tokens.Name = name
+	td.Tokens.Name = p.ref(name)
 	td.Name = unescape(p.val(name))
 	p.setContext(nil, "typedef", td.Name)
-	td.Tokens.Termination = p.expect("Unterminated typedef, expected `;`", ";")
+	td.Tokens.Termination = p.ref(p.expect("Unterminated typedef, expected `;`", ";"))
 	return td
 }
 
 func (p *parser) parseIncludes() Definition {
 	target := p.consumeKind(TokenIdentifier)
-	inc := &Includes{Position: p.at(target), Target: unescape(p.val(target))}
-	inc.Tokens.Target = target
-	inc.Tokens.Includes = p.consume("includes")
+	inc := &Includes{Loc: p.loc(target), Target: unescape(p.val(target))}
+	inc.Tokens.Target = p.ref(target)
+	inc.Tokens.Includes = p.ref(p.consume("includes"))
 	mixin := p.consumeKind(TokenIdentifier)
 	if mixin == nil {
 		p.fail("Incomplete includes statement")
 	}
-	inc.Tokens.Mixin = mixin
+	inc.Tokens.Mixin = p.ref(mixin)
 	inc.Mixin = unescape(p.val(mixin))
-	inc.Tokens.Termination = p.expect("No terminating ; for includes statement", ";")
+	inc.Tokens.Termination = p.ref(p.expect("No terminating ; for includes statement", ";"))
 	return inc
 }
 
@@ -1261,7 +1294,7 @@ func (p *parser) parseArgumentList() []*Argument {
 		if sep == nil {
 			return p.args.pop(mark)
 		}
-		a.Tokens.Separator = sep
+		a.Tokens.Separator = p.ref(sep)
 	}
 }
 
@@ -1270,11 +1303,11 @@ func (p *parser) parseArgument() *Argument {
 	start := p.pos
 	ea := p.parseExtAttrs()
 	a := p.a.args.alloc()
-	a.ExtAttrs, a.Position = ea, p.at(p.tok())
+	a.ExtAttrs, a.Loc = ea, p.loc(p.tok())
 	opt := p.consume("optional")
-	a.Tokens.Optional = opt
+	a.Tokens.Optional = p.ref(opt)
 	a.Optional = opt != nil
-	a.Type = p.parseTypeWithExtAttrs("argument-type")
+	a.Type = p.parseTypeWithExtAttrs(ArgumentType)
 	if a.Type == nil {
 		if len(ea.List) > 0 || opt != nil {
 			p.fail("Argument lacks a type")
@@ -1283,8 +1316,8 @@ func (p *parser) parseArgument() *Argument {
 		return nil
 	}
 	if opt == nil {
-		a.Tokens.Variadic = p.consume("...")
-		a.Variadic = a.Tokens.Variadic != nil
+		a.Tokens.Variadic = p.ref(p.consume("..."))
+		a.Variadic = a.Tokens.Variadic != 0
 	}
 	name := p.consumeIdentifierOr(argumentNameKeywords)
 	if name == nil {
@@ -1294,7 +1327,7 @@ func (p *parser) parseArgument() *Argument {
 		}
 		return nil
 	}
-	a.Tokens.Name = name
+	a.Tokens.Name = p.ref(name)
 	a.Name = unescape(p.val(name))
 	if opt != nil {
 		a.Default = p.parseDefault()
@@ -1303,7 +1336,7 @@ func (p *parser) parseArgument() *Argument {
 }
 
 // parseTypeWithExtAttrs parses TypeWithExtendedAttributes.
-func (p *parser) parseTypeWithExtAttrs(context string) *Type {
+func (p *parser) parseTypeWithExtAttrs(context TypeContext) *Type {
 	start := p.pos
 	ea := p.parseExtAttrs()
 	t := p.parseType(context)
@@ -1320,7 +1353,7 @@ func (p *parser) parseTypeWithExtAttrs(context string) *Type {
 
 // parseType parses Type (a single type or a union, with its nullable
 // suffix), or returns nil consuming nothing.
-func (p *parser) parseType(context string) *Type {
+func (p *parser) parseType(context TypeContext) *Type {
 	p.depth++
 	if p.depth > maxDepth {
 		p.fail("Nesting too deep")
@@ -1339,7 +1372,7 @@ var genericNames = map[string]bool{
 
 var stringTypes = map[string]bool{"ByteString": true, "DOMString": true, "USVString": true}
 
-func (p *parser) parseSingleType(context string) *Type {
+func (p *parser) parseSingleType(context TypeContext) *Type {
 	t := p.tok()
 	if t.Kind != TokenIdentifier {
 		return nil
@@ -1357,7 +1390,7 @@ func (p *parser) parseSingleType(context string) *Type {
 				"BigUint64Array", "Float16Array", "Float32Array", "Float64Array":
 				p.pos++
 				ty = p.newType(t, p.val(t), context)
-				ty.Tokens.Base = t
+				ty.Tokens.Base = p.ref(t)
 			default:
 				return nil
 			}
@@ -1365,7 +1398,7 @@ func (p *parser) parseSingleType(context string) *Type {
 	default:
 		p.pos++
 		ty = p.newType(t, unescape(p.val(t)), context)
-		ty.Tokens.Base = t
+		ty.Tokens.Base = p.ref(t)
 		if p.is("<") {
 			p.fail("Unsupported generic type " + p.val(t))
 		}
@@ -1375,14 +1408,14 @@ func (p *parser) parseSingleType(context string) *Type {
 	}
 	p.parseNullable(ty)
 	if ty.Nullable && ty.Name == "any" {
-		p.failAt(ty.Tokens.Nullable, "Type `any` cannot be made nullable")
+		p.failAt(p.token(ty.Tokens.Nullable), "Type `any` cannot be made nullable")
 	}
 	return ty
 }
 
 func (p *parser) parseNullable(ty *Type) {
 	if q := p.consume("?"); q != nil {
-		ty.Tokens.Nullable = q
+		ty.Tokens.Nullable = p.ref(q)
 		ty.Nullable = true
 		if p.is("?") {
 			p.fail("Can't nullable more than once")
@@ -1392,7 +1425,7 @@ func (p *parser) parseNullable(ty *Type) {
 
 // parsePrimitiveType parses the integer, float, boolean, byte, octet and
 // bigint types, or returns nil consuming nothing.
-func (p *parser) parsePrimitiveType(context string) *Type {
+func (p *parser) parsePrimitiveType(context TypeContext) *Type {
 	t := p.tok()
 	if t.Kind != TokenIdentifier || !t.Keyword {
 		return nil
@@ -1402,7 +1435,7 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
 		ty := p.newType(t, p.val(t), context)
-		ty.Tokens.Base = t
+		ty.Tokens.Base = p.ref(t)
 		return ty
 	case "unsigned":
 		p.pos++
@@ -1448,7 +1481,7 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 		name = "long long"
 	}
 	ty := p.newType(t, name, context)
-	ty.Tokens.Prefix, ty.Tokens.Base, ty.Tokens.Postfix = prefix, base, postfix
+	ty.Tokens.Prefix, ty.Tokens.Base, ty.Tokens.Postfix = p.ref(prefix), p.ref(base), p.ref(postfix)
 	return ty
 }
 
@@ -1459,14 +1492,14 @@ func (p *parser) longLong(base *Token) *Token {
 	return nil
 }
 
-func (p *parser) parseGeneric(context string) *Type {
+func (p *parser) parseGeneric(context TypeContext) *Type {
 	base := p.tok()
 	p.pos++
 	ty := p.newType(base, "", context)
 	ty.Generic = p.val(base)
-	ty.Tokens.Base = base
-	ty.Tokens.Open = p.consume("<")
-	if ty.Tokens.Open == nil {
+	ty.Tokens.Base = p.ref(base)
+	ty.Tokens.Open = p.ref(p.consume("<"))
+	if ty.Tokens.Open == 0 {
 		p.fail("No opening bracket after " + p.val(base))
 	}
 	switch p.val(base) {
@@ -1478,10 +1511,10 @@ func (p *parser) parseGeneric(context string) *Type {
 		if sub == nil {
 			p.fail("Missing Promise subtype")
 		}
-		if sub.Name == "void" && sub.Tokens.Base != nil && p.val(sub.Tokens.Base) == "void" && !sub.Nullable {
+		if sub.Name == "void" && sub.Tokens.Base != 0 && p.val(p.token(sub.Tokens.Base)) == "void" && !sub.Nullable {
 			// The obsolete Promise<void> is read as a return type, as
 			// webidl2.js does (which then asks for undefined).
-			sub.Context = "return-type"
+			sub.Context = ReturnType
 		}
 		ty.Subtypes = []*Type{sub}
 	case "record":
@@ -1494,8 +1527,8 @@ func (p *parser) parseGeneric(context string) *Type {
 		}
 		p.pos++
 		key := p.newType(kt, p.val(kt), context)
-		key.Tokens.Base = kt
-		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
+		key.Tokens.Base = p.ref(kt)
+		key.Tokens.Separator = p.ref(p.expect("Missing comma after record key type", ","))
 		val := p.parseTypeWithExtAttrs(context)
 		if val == nil {
 			p.fail("Error parsing generic type record")
@@ -1508,15 +1541,15 @@ func (p *parser) parseGeneric(context string) *Type {
 		}
 		ty.Subtypes = []*Type{sub}
 	}
-	ty.Tokens.Close = p.expect("Missing closing bracket after "+p.val(base), ">")
+	ty.Tokens.Close = p.ref(p.expect("Missing closing bracket after "+p.val(base), ">"))
 	return ty
 }
 
-func (p *parser) parseUnion(context string) *Type {
+func (p *parser) parseUnion(context TypeContext) *Type {
 	open := p.consume("(")
 	ty := p.newType(open, "", context)
 	ty.Union = true
-	ty.Tokens.Open = open
+	ty.Tokens.Open = p.ref(open)
 	mark := p.subtypes.mark()
 	for {
 		sub := p.parseTypeWithExtAttrs(context)
@@ -1524,23 +1557,23 @@ func (p *parser) parseUnion(context string) *Type {
 			p.fail("No type after open parenthesis or 'or' in union type")
 		}
 		if sub.Name == "any" && sub.Generic == "" && !sub.Union {
-			p.failAt(sub.Tokens.Base, "Type `any` cannot be included in a union type")
+			p.failAt(p.token(sub.Tokens.Base), "Type `any` cannot be included in a union type")
 		}
 		if sub.Generic == "Promise" {
-			p.failAt(sub.Tokens.Base, "Type `Promise` cannot be included in a union type")
+			p.failAt(p.token(sub.Tokens.Base), "Type `Promise` cannot be included in a union type")
 		}
 		p.subtypes.push(sub)
 		or := p.consume("or")
 		if or == nil {
 			break
 		}
-		sub.Tokens.Separator = or
+		sub.Tokens.Separator = p.ref(or)
 	}
 	ty.Subtypes = p.subtypes.pop(mark)
 	if len(ty.Subtypes) < 2 {
 		p.fail("At least two types are expected in a union type but found less")
 	}
-	ty.Tokens.Close = p.expect("Unterminated union type", ")")
+	ty.Tokens.Close = p.ref(p.expect("Unterminated union type", ")"))
 	p.parseNullable(ty)
 	return ty
 }

@@ -38,24 +38,25 @@ func TestTokenize(t *testing.T) {
 	toks := tokenize(src)
 	f := &File{text: src, Tokens: toks}
 	if len(toks) != len(want) {
-		for _, tok := range toks {
-			t.Logf("%v %q", tok.Kind, f.Text(&tok))
+		for i, tok := range toks {
+			t.Logf("%v %q", tok.Kind, f.Text(TokenRef(i+1)))
 		}
 		t.Fatalf("got %d tokens, want %d", len(toks), len(want))
 	}
 	for i, w := range want {
-		g := toks[i]
-		if g.Kind != w.kind || f.Text(&g) != w.value || g.Keyword != w.keyword || g.Line != w.line || g.Column != w.col || g.Index != int32(i) {
-			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind, f.Text(&g), g.Keyword, g.Line, g.Column,
+		g, r := toks[i], TokenRef(i+1)
+		pos := f.Pos(r)
+		if g.Kind != w.kind || f.Text(r) != w.value || g.Keyword != w.keyword || pos.Line != int(w.line) || pos.Column != int(w.col) {
+			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind, f.Text(r), g.Keyword, pos.Line, pos.Column,
 				w.kind, w.value, w.keyword, w.line, w.col)
 		}
 	}
-	if f.Trivia(&toks[0]) != "/* c */ " {
-		t.Errorf("trivia %q", f.Trivia(&toks[0]))
+	if f.Trivia(1) != "/* c */ " {
+		t.Errorf("trivia %q", f.Trivia(1))
 	}
 	// Offsets point at the token text.
-	for _, tok := range toks {
-		if int(tok.Offset)+int(tok.Len) > len(src) || int(tok.Offset) < int(tok.TriviaLen) {
+	for i, tok := range toks {
+		if int(tok.Offset)+int(tok.Len) > len(src) || int(f.triviaStart(i)) > int(tok.Offset) {
 			t.Errorf("token %+v is out of bounds", tok)
 		}
 	}
@@ -82,9 +83,9 @@ func TestTokenizeEdgeCases(t *testing.T) {
 		f := &File{text: tc.src, Tokens: toks}
 		var got []TokenKind
 		var text string
-		for _, tok := range toks {
+		for i, tok := range toks {
 			got = append(got, tok.Kind)
-			text += f.Trivia(&tok) + f.Text(&tok)
+			text += f.Trivia(TokenRef(i+1)) + f.Text(TokenRef(i+1))
 		}
 		if text != tc.src {
 			t.Errorf("%q: tokens do not cover the source: %q", tc.src, text)
@@ -125,17 +126,17 @@ func TestPositions(t *testing.T) {
 			t.Errorf("%s: offset %d, want %d", what, p.Offset, off+col-1)
 		}
 	}
-	check("interface", it.Position, 3, 1)
-	check("ext attr", it.ExtAttrs.List[0].Position, 2, 2)
+	check("interface", it.Pos(), 3, 1)
+	check("ext attr", it.ExtAttrs.List[0].Pos(), 2, 2)
 	attr := it.Members[0].(*Attribute)
-	check("attribute", attr.Position, 4, 2)
-	check("attribute type", attr.Type.Position, 4, 12)
+	check("attribute", attr.Pos(), 4, 2)
+	check("attribute type", attr.Type.Pos(), 4, 12)
 	check("attribute name", f.Pos(attr.Tokens.Name), 4, 17)
 	op := it.Members[1].(*Operation)
-	check("operation", op.Position, 5, 3)
-	check("argument", op.Arguments[0].Position, 5, 15)
-	check("default", op.Arguments[0].Default.Position, 5, 33)
-	if got := it.Position.String(); got != "pos.idl:3:1" {
+	check("operation", op.Pos(), 5, 3)
+	check("argument", op.Arguments[0].Pos(), 5, 15)
+	check("default", op.Arguments[0].Default.Pos(), 5, 33)
+	if got := it.Pos().String(); got != "pos.idl:3:1" {
 		t.Errorf("Position.String() = %q", got)
 	}
 }

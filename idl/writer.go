@@ -9,15 +9,15 @@ package idl
 // Write returns the source text of f rebuilt from its AST and tokens.
 func Write(f *File) []byte {
 	buf := make([]byte, 0, len(f.Source)+16)
-	w := &tokenWriter{emit: func(t *Token) {
-		buf = append(buf, f.text[t.Offset-t.TriviaLen:t.Offset+t.Len]...)
+	w := &tokenWriter{emit: func(r TokenRef) {
+		if t := f.Token(r); t != nil {
+			buf = append(buf, f.text[f.triviaStart(int(r)-1):t.Offset+t.Len]...)
+		}
 	}}
 	for _, d := range f.Definitions {
 		w.definition(d)
 	}
-	if eof := f.EOF(); eof != nil {
-		w.tok(eof)
-	}
+	w.tok(TokenRef(len(f.Tokens)))
 	return buf
 }
 
@@ -26,9 +26,9 @@ func Write(f *File) []byte {
 // the node has no tokens (nodes built by hand).
 func tokenSpan(n Node) (first, last int) {
 	first, last = int(^uint(0)>>1), -1
-	w := &tokenWriter{emit: func(t *Token) {
-		first = min(first, int(t.Index))
-		last = max(last, int(t.Index))
+	w := &tokenWriter{emit: func(r TokenRef) {
+		first = min(first, r.Index())
+		last = max(last, r.Index())
 	}}
 	switch n := n.(type) {
 	case Definition:
@@ -43,16 +43,16 @@ func tokenSpan(n Node) (first, last int) {
 
 // tokenWriter walks nodes and hands their tokens, in source order, to emit.
 type tokenWriter struct {
-	emit func(*Token)
+	emit func(TokenRef)
 }
 
-func (w *tokenWriter) tok(t *Token) {
-	if t != nil {
+func (w *tokenWriter) tok(t TokenRef) {
+	if t != 0 {
 		w.emit(t)
 	}
 }
 
-func (w *tokenWriter) toks(ts ...*Token) {
+func (w *tokenWriter) toks(ts ...TokenRef) {
 	for _, t := range ts {
 		w.tok(t)
 	}
@@ -172,7 +172,7 @@ func (w *tokenWriter) member(m Member) {
 }
 
 func (w *tokenWriter) extAttrs(l *ExtAttrList) {
-	if l.Tokens.Open == nil {
+	if l.Tokens.Open == 0 {
 		return
 	}
 	w.tok(l.Tokens.Open)
