@@ -274,12 +274,12 @@ type Dictionary struct {
 type Field struct {
 	Loc      Loc
 	ExtAttrs ExtAttrList
-	Required bool
 	Type     *Type
 	Name     string
 	// Default is the default value, nil when none.
-	Default *Value
-	Tokens  struct {
+	Default  *Value
+	Required bool
+	Tokens   struct {
 		Required, Name, Termination TokenRef
 	}
 }
@@ -345,9 +345,9 @@ type Attribute struct {
 	ExtAttrs ExtAttrList
 	// Special is "", "static", "stringifier" or "inherit".
 	Special  string
-	Readonly bool
 	Type     *Type
 	Name     string
+	Readonly bool
 	Tokens   struct {
 		Special, Readonly, Base, Name, Termination TokenRef
 	}
@@ -440,13 +440,13 @@ type Setlike struct {
 type Argument struct {
 	Loc      Loc
 	ExtAttrs ExtAttrList
-	Optional bool
 	Type     *Type
-	Variadic bool
 	Name     string
 	// Default is the default value of an optional argument, nil when none.
-	Default *Value
-	Tokens  struct {
+	Default  *Value
+	Optional bool
+	Variadic bool
+	Tokens   struct {
 		Optional, Variadic, Name, Separator TokenRef
 	}
 }
