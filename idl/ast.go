@@ -464,12 +464,80 @@ type Type struct {
 	Name     string
 	Generic  string
 	Subtypes []*Type
+	// first is the first token of the type after its extended attributes
+	// (Prefix, Base or Open); Tokens computes the others from it, from
+	// tokFlags and from the subtypes.
+	first    TokenRef
 	Union    bool
 	Nullable bool
 	// Context is where the type appears, as webidl2.js's "type" field names
 	// it.
-	Context TypeContext
-	Tokens  TypeTokens
+	Context  TypeContext
+	tokFlags uint8
+}
+
+// Flags of Type.tokFlags: which optional tokens were written.
+const (
+	typePrefix    = 1 << iota // "unsigned" or "unrestricted"
+	typePostfix               // the second "long"
+	typeSeparator             // "," or "or" after the type
+)
+
+// Tokens returns the tokens of a parsed type (none for types built by
+// hand). A type stores only its first token: the others follow from the
+// grammar, since a type's tokens are consecutive, its subtypes aside, and
+// that keeps the many Type nodes 24 bytes smaller.
+func (t *Type) Tokens() TypeTokens {
+	var tk TypeTokens
+	if t.first == 0 {
+		return tk
+	}
+	var end TokenRef // the last token before Nullable
+	switch {
+	case t.Union:
+		tk.Open = t.first
+		tk.Close = t.first + 1
+		if n := len(t.Subtypes); n > 0 {
+			tk.Close = t.Subtypes[n-1].last() + 1
+		}
+		end = tk.Close
+	case t.Generic != "":
+		tk.Base, tk.Open = t.first, t.first+1
+		tk.Close = t.first + 2
+		if n := len(t.Subtypes); n > 0 {
+			tk.Close = t.Subtypes[n-1].last() + 1
+		}
+		end = tk.Close
+	default:
+		tk.Base = t.first
+		if t.tokFlags&typePrefix != 0 {
+			tk.Prefix, tk.Base = t.first, t.first+1
+		}
+		end = tk.Base
+		if t.tokFlags&typePostfix != 0 {
+			tk.Postfix = tk.Base + 1
+			end = tk.Postfix
+		}
+	}
+	if t.Nullable {
+		tk.Nullable = end + 1
+		end = tk.Nullable
+	}
+	if t.tokFlags&typeSeparator != 0 {
+		tk.Separator = end + 1
+	}
+	return tk
+}
+
+// last returns the last token of a parsed type, its separator excluded.
+func (t *Type) last() TokenRef {
+	tk := t.Tokens()
+	for _, r := range [...]TokenRef{tk.Nullable, tk.Close, tk.Postfix, tk.Base} {
+		if r != 0 {
+			return r
+		}
+	}
+	return t.first
 }
 
 // TypeContext is where a type appears; String returns webidl2.js's name

@@ -592,8 +592,8 @@ func (p *printer) writeType(b *strings.Builder, t *Type) {
 		}
 		b.WriteByte('>')
 	default:
-		if t.Tokens.Base != 0 && t.Tokens.Prefix == 0 && t.Tokens.Postfix == 0 {
-			b.WriteString(p.f.Text(t.Tokens.Base))
+		if tk := t.Tokens(); tk.Base != 0 && tk.Prefix == 0 && tk.Postfix == 0 {
+			b.WriteString(p.f.Text(tk.Base))
 		} else {
 			b.WriteString(t.Name)
 		}

@@ -239,6 +239,7 @@ func (s *slab[T]) alloc(single bool) *T {
 func (p *parser) newType(start *Token, name string, context TypeContext) *Type {
 	t := p.a.types.alloc(p.a.single)
 	t.Loc = p.loc(start)
+	t.first = p.ref(start)
 	t.Name = name
 	t.Context = context
 	return t
@@ -908,7 +909,6 @@ func (p *parser) parseConst() *Constant {
 			p.fail("Const lacks a type")
 		}
 		t = p.newType(id, unescape(p.val(id)), ConstType)
-		t.Tokens.Base = p.ref(id)
 	}
 	if p.is("?") {
 		p.fail("Unexpected nullable constant type")
@@ -1036,7 +1036,7 @@ func (p *parser) parseIterableLike() Member {
 	var second *Type
 	if p.val(base) != "setlike" {
 		if sep := p.consume(","); sep != nil {
-			first.Tokens.Separator = p.ref(sep)
+			first.tokFlags |= typeSeparator
 			second = p.parseTypeWithExtAttrs(NoContext)
 			if second == nil {
 				p.fail("Missing a type argument in " + p.val(base) + " declaration")
@@ -1401,7 +1401,6 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 				"BigUint64Array", "Float16Array", "Float32Array", "Float64Array":
 				p.pos++
 				ty = p.newType(t, p.val(t), context)
-				ty.Tokens.Base = p.ref(t)
 			default:
 				return nil
 			}
@@ -1409,7 +1408,6 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 	default:
 		p.pos++
 		ty = p.newType(t, unescape(p.val(t)), context)
-		ty.Tokens.Base = p.ref(t)
 		if p.is("<") {
 			p.fail("Unsupported generic type " + p.val(t))
 		}
@@ -1419,14 +1417,13 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 	}
 	p.parseNullable(ty)
 	if ty.Nullable && ty.Name == "any" {
-		p.failAt(p.token(ty.Tokens.Nullable), "Type `any` cannot be made nullable")
+		p.failAt(p.token(ty.Tokens().Nullable), "Type `any` cannot be made nullable")
 	}
 	return ty
 }
 
 func (p *parser) parseNullable(ty *Type) {
 	if q := p.consume("?"); q != nil {
-		ty.Tokens.Nullable = p.ref(q)
 		ty.Nullable = true
 		if p.is("?") {
 			p.fail("Can't nullable more than once")
@@ -1445,9 +1442,7 @@ func (p *parser) parsePrimitiveType(context TypeContext) *Type {
 	switch p.val(t) {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
-		ty := p.newType(t, p.val(t), context)
-		ty.Tokens.Base = p.ref(t)
-		return ty
+		return p.newType(t, p.val(t), context)
 	case "unsigned":
 		p.pos++
 		prefix = t
@@ -1492,7 +1487,12 @@ func (p *parser) parsePrimitiveType(context TypeContext) *Type {
 		name = "long long"
 	}
 	ty := p.newType(t, name, context)
-	ty.Tokens.Prefix, ty.Tokens.Base, ty.Tokens.Postfix = p.ref(prefix), p.ref(base), p.ref(postfix)
+	if prefix != nil {
+		ty.tokFlags |= typePrefix
+	}
+	if postfix != nil {
+		ty.tokFlags |= typePostfix
+	}
 	return ty
 }
 
@@ -1508,9 +1508,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 	p.pos++
 	ty := p.newType(base, "", context)
 	ty.Generic = p.val(base)
-	ty.Tokens.Base = p.ref(base)
-	ty.Tokens.Open = p.ref(p.consume("<"))
-	if ty.Tokens.Open == 0 {
+	if p.consume("<") == nil {
 		p.fail("No opening bracket after " + p.val(base))
 	}
 	switch p.val(base) {
@@ -1522,7 +1520,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 		if sub == nil {
 			p.fail("Missing Promise subtype")
 		}
-		if sub.Name == "void" && sub.Tokens.Base != 0 && p.val(p.token(sub.Tokens.Base)) == "void" && !sub.Nullable {
+		if sub.Name == "void" && sub.Tokens().Base != 0 && p.val(p.token(sub.Tokens().Base)) == "void" && !sub.Nullable {
 			// The obsolete Promise<void> is read as a return type, as
 			// webidl2.js does (which then asks for undefined).
 			sub.Context = ReturnType
@@ -1538,8 +1536,8 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 		}
 		p.pos++
 		key := p.newType(kt, p.val(kt), context)
-		key.Tokens.Base = p.ref(kt)
-		key.Tokens.Separator = p.ref(p.expect("Missing comma after record key type", ","))
+		p.expect("Missing comma after record key type", ",")
+		key.tokFlags |= typeSeparator
 		val := p.parseTypeWithExtAttrs(context)
 		if val == nil {
 			p.fail("Error parsing generic type record")
@@ -1552,7 +1550,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 		}
 		ty.Subtypes = []*Type{sub}
 	}
-	ty.Tokens.Close = p.ref(p.expect("Missing closing bracket after "+p.val(base), ">"))
+	p.expect("Missing closing bracket after "+p.val(base), ">")
 	return ty
 }
 
@@ -1560,7 +1558,6 @@ func (p *parser) parseUnion(context TypeContext) *Type {
 	open := p.consume("(")
 	ty := p.newType(open, "", context)
 	ty.Union = true
-	ty.Tokens.Open = p.ref(open)
 	mark := p.subtypes.mark()
 	for {
 		sub := p.parseTypeWithExtAttrs(context)
@@ -1568,23 +1565,23 @@ func (p *parser) parseUnion(context TypeContext) *Type {
 			p.fail("No type after open parenthesis or 'or' in union type")
 		}
 		if sub.Name == "any" && sub.Generic == "" && !sub.Union {
-			p.failAt(p.token(sub.Tokens.Base), "Type `any` cannot be included in a union type")
+			p.failAt(p.token(sub.Tokens().Base), "Type `any` cannot be included in a union type")
 		}
 		if sub.Generic == "Promise" {
-			p.failAt(p.token(sub.Tokens.Base), "Type `Promise` cannot be included in a union type")
+			p.failAt(p.token(sub.Tokens().Base), "Type `Promise` cannot be included in a union type")
 		}
 		p.subtypes.push(sub)
 		or := p.consume("or")
 		if or == nil {
 			break
 		}
-		sub.Tokens.Separator = p.ref(or)
+		sub.tokFlags |= typeSeparator
 	}
 	ty.Subtypes = p.subtypes.pop(mark)
 	if len(ty.Subtypes) < 2 {
 		p.fail("At least two types are expected in a union type but found less")
 	}
-	ty.Tokens.Close = p.ref(p.expect("Unterminated union type", ")"))
+	p.expect("Unterminated union type", ")")
 	p.parseNullable(ty)
 	return ty
 }

@@ -826,11 +826,11 @@ func (v *validator) checkType(t *Type) {
 			v.reportAt("invalid-nullable", t.Loc, "an ObservableArray type cannot be nullable")
 		}
 	default:
-		if t.Name == "void" && t.Loc.Token(t.Tokens.Base) != nil && t.Loc.Token(t.Tokens.Base).Len == 4 {
+		if t.Name == "void" && t.Loc.Token(t.Tokens().Base) != nil && t.Loc.Token(t.Tokens().Base).Len == 4 {
 			v.reportAt("replace-void", t.Loc, "void is obsolete; write undefined")
 			return
 		}
-		base := t.Loc.Token(t.Tokens.Base)
+		base := t.Loc.Token(t.Tokens().Base)
 		keyword := base != nil && base.Keyword
 		if !keyword && !primitiveNames[t.Name] {
 			d, ok := v.defs[t.Name]

@@ -208,7 +208,7 @@ func (w *tokenWriter) typ(t *Type) {
 		return
 	}
 	w.extAttrs(&t.ExtAttrs)
-	tk := &t.Tokens
+	tk := t.Tokens()
 	switch {
 	case t.Union:
 		w.tok(tk.Open)
