@@ -30,9 +30,11 @@ import (
 //   - The back/forward cache (bfcache): a document navigated away from by
 //     a push navigation or a traversal is kept when its document's
 //     "salvageable" state is true, which here means: it is the document of
-//     a top-level traversable that Browser.Open opened (no opener, no
-//     container: auxiliary windows and iframes are not cached, reason
-//     NotRestoredNotTopLevel), and its window has no unload event listener
+//     a top-level traversable with no opener: one Browser.Open opened, or
+//     a popup window.open opened with noopener (a browsing context group
+//     of its own, which Chromium caches too). Popups that keep their
+//     opener and iframes are not cached (reason NotRestoredNotTopLevel),
+//     and its window has no unload event listener
 //     (NotRestoredUnloadListener, as in Chromium; HTML fires unload only at
 //     documents that are not salvageable). Holding Web Locks does not make
 //     a document unsalvageable. A kept document gets pagehide with
@@ -98,8 +100,8 @@ func (f *frame) replaceDocument(u *url.URL, h navHistory) (*html.Document, error
 	return doc, err
 }
 
-// mayCache: only top-level traversables of Browser.Open keep documents.
-func (f *frame) mayCache() bool { return f.top }
+// mayCache: only top-level traversables without an opener keep documents.
+func (f *frame) mayCache() bool { return f.top || (f.popup && f.noopener) }
 
 // leave fires the page-hiding events at the window being navigated away
 // from, on its event loop (waited for), and decides whether it is kept in

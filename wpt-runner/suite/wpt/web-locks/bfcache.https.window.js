@@ -1,0 +1,47 @@
+// META: title=Web Locks API: the back/forward cache
+// META: script=resources/helpers.js
+// META: script=resources/stash.js
+// META: timeout=long
+'use strict';
+
+// The holder page (resources/bfcache-holder.html) is opened with noopener,
+// as a page must have no opener to enter the back/forward cache; it talks
+// to the test through the server's stash.
+async function openHolder(t, label) {
+  const key = stashKey(label);
+  const name = uniqueName(label);
+  window.open('resources/bfcache-holder.html?key=' + encodeURIComponent(key) +
+              '&name=' + encodeURIComponent(name), '_blank', 'noopener');
+  t.add_cleanup(() => stashSend(key + '-in', 'close'));
+  assert_equals(await stashReceive(key + '-out'), 'held', 'the holder got its lock');
+  return {key, name};
+}
+
+// navigateAway makes the holder navigate to resources/bfcache-next.html.
+async function navigateAway(key) {
+  await stashSend(key + '-in', 'navigate');
+  assert_equals(await stashReceive(key + '-out'), 'next loaded');
+}
+
+promise_test(async t => {
+  const {key} = await openHolder(t, 'bfcache-held');
+  await navigateAway(key);
+  await stashSend(key + '-next', 'back');
+  const message = await stashReceive(key + '-out');
+  assert_true(message.startsWith('restored '),
+              'going back restores the page from the cache, got: ' + message);
+  const {events, held} = JSON.parse(message.slice('restored '.length));
+  assert_array_equals(events, ['pageshow false', 'pagehide true', 'pageshow true'],
+                      'the page was hidden into the cache and shown from it');
+  assert_true(held, 'the restored page still holds its lock');
+}, 'A page that holds a lock enters the back/forward cache and still holds it when restored');
+
+promise_test(async t => {
+  const {key, name} = await openHolder(t, 'bfcache-contention');
+  await navigateAway(key);
+  const result = await navigator.locks.request(name, () => 'granted');
+  assert_equals(result, 'granted', 'the cached page was evicted and its lock released');
+  await stashSend(key + '-next', 'back');
+  assert_equals(await stashReceive(key + '-out'), 'held',
+                'going back loads the evicted page anew (it is not restored)');
+}, 'Requesting the lock of a page in the back/forward cache evicts the page and grants the request');
