@@ -468,7 +468,6 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 	if open == nil {
 		return l
 	}
-	l.Tokens.Open = p.ref(open)
 	mark := p.eattrs.mark()
 	for {
 		a := p.parseExtAttr()
@@ -490,7 +489,6 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 	if close == nil {
 		p.fail("Expected a closing token for the extended attribute list")
 	}
-	l.Tokens.Close = p.ref(close)
 	if len(l.List) == 0 {
 		p.failAt(close, "An extended attribute list must not be empty")
 	}

@@ -172,10 +172,11 @@ func (w *tokenWriter) member(m Member) {
 }
 
 func (w *tokenWriter) extAttrs(l *ExtAttrList) {
-	if l.Tokens.Open == 0 {
+	br := l.Tokens()
+	if br.Open == 0 {
 		return
 	}
-	w.tok(l.Tokens.Open)
+	w.tok(br.Open)
 	for _, a := range l.List {
 		w.toks(a.Tokens.Name, a.Tokens.Assign)
 		if r := a.RHS; r != nil {
@@ -189,7 +190,7 @@ func (w *tokenWriter) extAttrs(l *ExtAttrList) {
 		w.arguments(a.Arguments)
 		w.toks(a.Tokens.Close, a.Tokens.Separator)
 	}
-	w.tok(l.Tokens.Close)
+	w.tok(br.Close)
 }
 
 func (w *tokenWriter) arguments(args []*Argument) {
