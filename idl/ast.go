@@ -446,9 +446,58 @@ type Argument struct {
 	Default  *Value
 	Optional bool
 	Variadic bool
-	Tokens   struct {
-		Optional, Variadic, Name, Separator TokenRef
+	// hasSep is set when a "," follows the argument; name is its name
+	// token. Tokens derives the other tokens from them.
+	hasSep bool
+	name   TokenRef
+}
+
+// ArgumentTokens are the tokens of an Argument (its type and default
+// value have their own): "optional", "...", the name and the "," after it.
+type ArgumentTokens struct {
+	Optional, Variadic, Name, Separator TokenRef
+}
+
+// Tokens returns the tokens of a parsed argument (none for one built by
+// hand). An argument stores only its name token; the others are next to
+// it or to its start, which keeps the Argument nodes 16 bytes smaller.
+func (a *Argument) Tokens() ArgumentTokens {
+	tk := ArgumentTokens{Name: a.name}
+	if a.name == 0 {
+		return tk
 	}
+	if a.Optional && a.Loc.File != nil {
+		// "optional" starts the argument (after its extended attributes).
+		tk.Optional = a.Loc.File.tokenAt(a.Loc.Offset)
+	}
+	if a.Variadic {
+		tk.Variadic = a.name - 1
+	}
+	if a.hasSep {
+		last := a.name
+		if a.Default != nil {
+			last = a.Default.last()
+		}
+		tk.Separator = last + 1
+	}
+	return tk
+}
+
+// tokenAt returns the token that starts at offset off (0 when none).
+func (f *File) tokenAt(off int32) TokenRef {
+	i, j := 0, len(f.Tokens)
+	for i < j {
+		m := int(uint(i+j) >> 1)
+		if f.Tokens[m].Offset < off {
+			i = m + 1
+		} else {
+			j = m
+		}
+	}
+	if i < len(f.Tokens) && f.Tokens[i].Offset == off {
+		return TokenRef(i + 1)
+	}
+	return 0
 }
 
 // Type is a Web IDL type. Exactly one form applies:
@@ -690,6 +739,14 @@ type Value struct {
 	Tokens   struct {
 		Assign, Value, Close TokenRef
 	}
+}
+
+// last returns the last token of a parsed value.
+func (v *Value) last() TokenRef {
+	if v.Tokens.Close != 0 {
+		return v.Tokens.Close
+	}
+	return v.Tokens.Value
 }
 
 // Bool returns the value of a boolean literal.

@@ -1303,7 +1303,7 @@ func (p *parser) parseArgumentList() []*Argument {
 		if sep == nil {
 			return p.args.pop(mark)
 		}
-		a.Tokens.Separator = p.ref(sep)
+		a.hasSep = true
 	}
 }
 
@@ -1314,7 +1314,6 @@ func (p *parser) parseArgument() *Argument {
 	a := p.a.args.alloc(p.a.single)
 	a.ExtAttrs, a.Loc = ea, p.loc(p.tok())
 	opt := p.consume("optional")
-	a.Tokens.Optional = p.ref(opt)
 	a.Optional = opt != nil
 	a.Type = p.parseTypeWithExtAttrs(ArgumentType)
 	if a.Type == nil {
@@ -1325,8 +1324,7 @@ func (p *parser) parseArgument() *Argument {
 		return nil
 	}
 	if opt == nil {
-		a.Tokens.Variadic = p.ref(p.consume("..."))
-		a.Variadic = a.Tokens.Variadic != 0
+		a.Variadic = p.consume("...") != nil
 	}
 	name := p.consumeIdentifierOr(argumentNameKeywords)
 	if name == nil {
@@ -1336,7 +1334,7 @@ func (p *parser) parseArgument() *Argument {
 		}
 		return nil
 	}
-	a.Tokens.Name = p.ref(name)
+	a.name = p.ref(name)
 	a.Name = unescape(p.val(name))
 	if opt != nil {
 		a.Default = p.parseDefault()

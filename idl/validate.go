@@ -385,7 +385,7 @@ func (v *validator) checkDefinition(d Definition) {
 		v.checkArguments(d.Arguments)
 		for _, a := range d.Arguments {
 			if r := v.a.Underlying(a.Type); r != nil && r.Generic == "async_sequence" {
-				v.reportAt("async-sequence-idl-to-js", namePos(a.Tokens.Name, a.Loc),
+				v.reportAt("async-sequence-idl-to-js", namePos(a.Tokens().Name, a.Loc),
 					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
 		}
@@ -671,7 +671,7 @@ func (v *validator) checkArguments(args []*Argument) {
 	// (computed lazily, from the end, at most once).
 	var requiredAfter []bool
 	for i, a := range args {
-		pos := namePos(a.Tokens.Name, a.Loc)
+		pos := namePos(a.Tokens().Name, a.Loc)
 		dup := false
 		if names != nil {
 			dup = names[a.Name]

@@ -196,11 +196,12 @@ func (w *tokenWriter) extAttrs(l *ExtAttrList) {
 func (w *tokenWriter) arguments(args []*Argument) {
 	for _, a := range args {
 		w.extAttrs(&a.ExtAttrs)
-		w.tok(a.Tokens.Optional)
+		tk := a.Tokens()
+		w.tok(tk.Optional)
 		w.typ(a.Type)
-		w.toks(a.Tokens.Variadic, a.Tokens.Name)
+		w.toks(tk.Variadic, tk.Name)
 		w.value(a.Default)
-		w.tok(a.Tokens.Separator)
+		w.tok(tk.Separator)
 	}
 }
 
