@@ -88,7 +88,7 @@ func (f *File) Text(r TokenRef) string {
 	if t == nil {
 		return ""
 	}
-	return f.text[t.Offset : t.Offset+t.Len]
+	return f.text[t.Offset : t.Offset+t.Len()]
 }
 
 // Trivia returns the whitespace and comments before token r of f: the
@@ -108,7 +108,7 @@ func (f *File) triviaStart(i int) int32 {
 		return 0
 	}
 	prev := &f.Tokens[i-1]
-	return prev.Offset + prev.Len
+	return prev.Offset + prev.Len()
 }
 
 // Pos returns the position of the first byte of token r of f.

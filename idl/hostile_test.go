@@ -177,3 +177,21 @@ func TestExcerptEscapesControlCharacters(t *testing.T) {
 		t.Errorf("Sanitize = %q", got)
 	}
 }
+
+// TestParseRejectsTooLargeInput checks that input over the size limit is
+// an error rather than wrapped offsets (the limit is lowered for the test).
+func TestParseRejectsTooLargeInput(t *testing.T) {
+	defer func(n int) { maxSourceSize = n }(maxSourceSize)
+	maxSourceSize = 64
+	src := []byte("interface I {};\n" + strings.Repeat(" ", 60))
+	f, err := Parse("big.idl", src)
+	if list, ok := err.(ErrorList); !ok || len(list) != 1 || !strings.Contains(list[0].Message, "too large") {
+		t.Fatalf("error %v, want one \"too large\" error", err)
+	}
+	if f == nil || len(f.Definitions) != 0 || f.EOF() == nil {
+		t.Fatalf("file %+v", f)
+	}
+	if _, err := Parse("small.idl", src[:60]); err != nil {
+		t.Errorf("60 bytes: %v", err)
+	}
+}

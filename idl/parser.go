@@ -1,6 +1,7 @@
 package idl
 
 import (
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -50,6 +51,12 @@ func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
 	// would cost as much memory again as the input.
 	p.src = unsafe.String(unsafe.SliceData(src), len(src))
 	p.file.text = p.src
+	if len(src) > maxSourceSize {
+		// Not tokenized: the file has only an end-of-file token.
+		p.file.Tokens = []Token{{Offset: 0, bits: makeTokenBits(0, TokenEOF, false)}}
+		return p.file, ErrorList{&Error{Pos: Position{Filename: filename, Line: 1, Column: 1},
+			Message: "The input is too large: " + strconv.Itoa(len(src)) + " bytes, more than the limit of " + strconv.Itoa(maxSourceSize)}}
+	}
 	p.toks = ps.arena.tokenize(p.src)
 	p.file.Tokens = p.toks
 	p.checkReserved()
@@ -67,7 +74,7 @@ func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
 func (p *parser) checkReserved() {
 	for i := range p.toks {
 		t := &p.toks[i]
-		if t.Kind != TokenIdentifier || t.Len < 8 || t.Len > 12 {
+		if t.Kind() != TokenIdentifier || t.Len() < 8 || t.Len() > 12 {
 			continue
 		}
 		switch v := p.val(t); v {
@@ -119,7 +126,7 @@ type bailout struct{}
 func (p *parser) tok() *Token { return &p.toks[p.pos] }
 
 // val returns the text of token t.
-func (p *parser) val(t *Token) string { return p.src[t.Offset : t.Offset+t.Len] }
+func (p *parser) val(t *Token) string { return p.src[t.Offset : t.Offset+t.Len()] }
 
 // at returns the position of token t in the file being parsed.
 func (p *parser) at(t *Token) Position { return p.file.Position(int(t.Offset)) }
@@ -255,13 +262,13 @@ func (p *parser) peek(n int) *Token {
 // is reports whether the current token is the keyword or punctuation v.
 func (p *parser) is(v string) bool {
 	t := &p.toks[p.pos]
-	return p.val(t) == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
+	return p.val(t) == v && (t.Kind() == TokenOther || t.Kind() == TokenIdentifier && t.Keyword())
 }
 
 // consume returns the current token and advances if it is one of vs.
 func (p *parser) consume(vs ...string) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind != TokenOther && !(t.Kind == TokenIdentifier && t.Keyword) {
+	if t.Kind() != TokenOther && !(t.Kind() == TokenIdentifier && t.Keyword()) {
 		return nil
 	}
 	for _, v := range vs {
@@ -277,7 +284,7 @@ func (p *parser) consume(vs ...string) *Token {
 // (identifiers: only non-keywords).
 func (p *parser) consumeKind(k TokenKind) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind == k && !t.Keyword {
+	if t.Kind() == k && !t.Keyword() {
 		p.pos++
 		return t
 	}
@@ -287,7 +294,7 @@ func (p *parser) consumeKind(k TokenKind) *Token {
 // consumeIdentifierOr accepts an identifier or one of the given keywords.
 func (p *parser) consumeIdentifierOr(allowed map[string]bool) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[p.val(t)]) {
+	if t.Kind() == TokenIdentifier && (!t.Keyword() || allowed[p.val(t)]) {
 		p.pos++
 		return t
 	}
@@ -301,7 +308,7 @@ func (p *parser) fail(msg string) {
 
 func (p *parser) failAt(t *Token, msg string) {
 	pos := p.at(t)
-	if i := p.index(t); t.Kind == TokenEOF && i > 0 {
+	if i := p.index(t); t.Kind() == TokenEOF && i > 0 {
 		// Point just after the last real token, like webidl2.js, which
 		// reports the line of the token before the end of input.
 		prev := &p.toks[i-1]
@@ -348,7 +355,7 @@ func unescape(s string) string {
 
 // parseDefinitions is the top level: ExtendedAttributeList Definition ...
 func (p *parser) parseDefinitions() {
-	for p.tok().Kind != TokenEOF {
+	for p.tok().Kind() != TokenEOF {
 		start := p.pos
 		d := p.recoverDefinition()
 		if d != nil {
@@ -389,7 +396,7 @@ func (p *parser) skipDefinition(start int) {
 	depth := 0
 	for i := start; i < len(p.toks)-1; i++ {
 		t := &p.toks[i]
-		if t.Kind != TokenOther {
+		if t.Kind() != TokenOther {
 			continue
 		}
 		switch p.val(t) {
@@ -449,7 +456,7 @@ func (p *parser) parseDefinition() Definition {
 		d = p.parseTypedef()
 	case p.is("namespace"):
 		d = p.parseNamespace(nil)
-	case t.Kind == TokenIdentifier && !t.Keyword && p.val(p.peek(1)) == "includes":
+	case t.Kind() == TokenIdentifier && !t.Keyword() && p.val(p.peek(1)) == "includes":
 		d = p.parseIncludes()
 	default:
 		if len(ea.List) > 0 {
@@ -480,7 +487,7 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 			break
 		}
 		a.Tokens.Separator = p.ref(sep)
-		if p.tok().Kind != TokenIdentifier {
+		if p.tok().Kind() != TokenIdentifier {
 			p.fail("Trailing comma in extended attribute")
 		}
 	}
@@ -501,7 +508,7 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 // parseExtAttr parses one extended attribute in any of its forms.
 func (p *parser) parseExtAttr() *ExtendedAttribute {
 	name := p.tok()
-	if name.Kind != TokenIdentifier {
+	if name.Kind() != TokenIdentifier {
 		return nil
 	}
 	p.pos++
@@ -518,12 +525,12 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 			return a
 		}
 		v := p.tok()
-		switch v.Kind {
+		switch v.Kind() {
 		case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
 			p.pos++
-			rhs.Kind = v.Kind.String()
+			rhs.Kind = v.Kind().String()
 			rhs.Value = p.val(v)
-			if v.Kind == TokenIdentifier {
+			if v.Kind() == TokenIdentifier {
 				rhs.Value = unescape(p.val(v))
 			}
 			rhs.Tokens.Value = p.ref(v)
@@ -534,7 +541,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 			// A parenthesized list of identifiers, strings, integers or
 			// decimals, all of one kind.
 			rhs.Tokens.Open = p.ref(p.consume("("))
-			kind := p.tok().Kind
+			kind := p.tok().Kind()
 			switch kind {
 			case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
 			default:
@@ -544,7 +551,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 			mark := p.evalues.mark()
 			for {
 				t := p.tok()
-				if t.Kind != kind {
+				if t.Kind() != kind {
 					break
 				}
 				p.pos++
@@ -559,7 +566,7 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 					break
 				}
 				ev.Tokens.Separator = p.ref(sep)
-				if p.tok().Kind != kind {
+				if p.tok().Kind() != kind {
 					p.fail("Trailing comma in " + kind.String() + " list")
 				}
 			}
@@ -617,7 +624,7 @@ func (p *parser) parseBody(kind string, open, close, term *TokenRef, member func
 			*close = p.ref(c)
 			break
 		}
-		if p.tok().Kind == TokenEOF {
+		if p.tok().Kind() == TokenEOF {
 			p.fail(eofMsg)
 		}
 		before := p.pos
@@ -654,7 +661,7 @@ func (p *parser) skipMember(start int) {
 	depth := 0
 	for i := max(p.pos, start); i < len(p.toks)-1; i++ {
 		t := &p.toks[i]
-		if t.Kind != TokenOther {
+		if t.Kind() != TokenOther {
 			continue
 		}
 		switch p.val(t) {
@@ -934,9 +941,9 @@ func (p *parser) parseConstValue() *Value {
 	v := p.a.values.alloc(p.a.single)
 	v.Loc = p.loc(t)
 	switch {
-	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
+	case t.Kind() == TokenInteger || t.Kind() == TokenDecimal:
 		v.Kind, v.Text = "number", p.val(t)
-	case t.Kind == TokenIdentifier && t.Keyword:
+	case t.Kind() == TokenIdentifier && t.Keyword():
 		switch p.val(t) {
 		case "true", "false":
 			v.Kind, v.Text = "boolean", p.val(t)
@@ -969,7 +976,7 @@ func (p *parser) parseDefault() *Value {
 		v = p.a.values.alloc(p.a.single)
 		v.Loc = p.loc(t)
 		switch {
-		case t.Kind == TokenString:
+		case t.Kind() == TokenString:
 			v.Kind, v.Text = "string", p.val(t)[1:len(p.val(t))-1]
 			p.pos++
 		case p.is("null"):
@@ -1218,7 +1225,7 @@ func (p *parser) parseEnum() Definition {
 	mark := p.enumvals.mark()
 	for {
 		t := p.tok()
-		if t.Kind != TokenString {
+		if t.Kind() != TokenString {
 			if p.enumvals.mark() == mark {
 				if p.is("}") {
 					p.fail("No value in enum")
@@ -1234,7 +1241,7 @@ func (p *parser) parseEnum() Definition {
 		p.enumvals.push(v)
 		sep := p.consume(",")
 		if sep == nil {
-			if p.tok().Kind == TokenString {
+			if p.tok().Kind() == TokenString {
 				p.fail("No comma between enum values")
 			}
 			break
@@ -1381,14 +1388,14 @@ var stringTypes = map[string]bool{"ByteString": true, "DOMString": true, "USVStr
 
 func (p *parser) parseSingleType(context TypeContext) *Type {
 	t := p.tok()
-	if t.Kind != TokenIdentifier {
+	if t.Kind() != TokenIdentifier {
 		return nil
 	}
 	var ty *Type
 	switch {
-	case t.Keyword && genericNames[p.val(t)]:
+	case t.Keyword() && genericNames[p.val(t)]:
 		ty = p.parseGeneric(context)
-	case t.Keyword:
+	case t.Keyword():
 		if ty = p.parsePrimitiveType(context); ty == nil {
 			switch p.val(t) {
 			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined",
@@ -1431,7 +1438,7 @@ func (p *parser) parseNullable(ty *Type) {
 // bigint types, or returns nil consuming nothing.
 func (p *parser) parsePrimitiveType(context TypeContext) *Type {
 	t := p.tok()
-	if t.Kind != TokenIdentifier || !t.Keyword {
+	if t.Kind() != TokenIdentifier || !t.Keyword() {
 		return nil
 	}
 	var prefix, base, postfix *Token
@@ -1527,7 +1534,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 			p.fail("Record key cannot have extended attribute")
 		}
 		kt := p.tok()
-		if kt.Kind != TokenIdentifier || !stringTypes[p.val(kt)] {
+		if kt.Kind() != TokenIdentifier || !stringTypes[p.val(kt)] {
 			p.fail("Record key must be one of: ByteString, DOMString, USVString")
 		}
 		p.pos++

@@ -39,15 +39,15 @@ func TestTokenize(t *testing.T) {
 	f := &File{text: src, Tokens: toks}
 	if len(toks) != len(want) {
 		for i, tok := range toks {
-			t.Logf("%v %q", tok.Kind, f.Text(TokenRef(i+1)))
+			t.Logf("%v %q", tok.Kind(), f.Text(TokenRef(i+1)))
 		}
 		t.Fatalf("got %d tokens, want %d", len(toks), len(want))
 	}
 	for i, w := range want {
 		g, r := toks[i], TokenRef(i+1)
 		pos := f.Pos(r)
-		if g.Kind != w.kind || f.Text(r) != w.value || g.Keyword != w.keyword || pos.Line != int(w.line) || pos.Column != int(w.col) {
-			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind, f.Text(r), g.Keyword, pos.Line, pos.Column,
+		if g.Kind() != w.kind || f.Text(r) != w.value || g.Keyword() != w.keyword || pos.Line != int(w.line) || pos.Column != int(w.col) {
+			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind(), f.Text(r), g.Keyword(), pos.Line, pos.Column,
 				w.kind, w.value, w.keyword, w.line, w.col)
 		}
 	}
@@ -56,7 +56,7 @@ func TestTokenize(t *testing.T) {
 	}
 	// Offsets point at the token text.
 	for i, tok := range toks {
-		if int(tok.Offset)+int(tok.Len) > len(src) || int(f.triviaStart(i)) > int(tok.Offset) {
+		if int(tok.Offset)+int(tok.Len()) > len(src) || int(f.triviaStart(i)) > int(tok.Offset) {
 			t.Errorf("token %+v is out of bounds", tok)
 		}
 	}
@@ -84,7 +84,7 @@ func TestTokenizeEdgeCases(t *testing.T) {
 		var got []TokenKind
 		var text string
 		for i, tok := range toks {
-			got = append(got, tok.Kind)
+			got = append(got, tok.Kind())
 			text += f.Trivia(TokenRef(i+1)) + f.Text(TokenRef(i+1))
 		}
 		if text != tc.src {

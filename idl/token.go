@@ -30,18 +30,44 @@ func (k TokenKind) String() string {
 	return "invalid"
 }
 
-// Token is one token: 12 bytes, with no pointers, so that token slices
+// Token is one token: 8 bytes, with no pointers, so that token slices
 // cost little memory and nothing to the garbage collector. File.Text and
 // File.Trivia return the token text and the whitespace and comments
 // before it (the text since the end of the previous token); File.Pos its
 // line and column.
 type Token struct {
 	// Offset is the byte offset of the token's first byte (after its
-	// trivia); Len the length of the token text.
-	Offset, Len int32
-	Kind        TokenKind
-	// Keyword is set for identifiers that are Web IDL keywords.
-	Keyword bool
+	// trivia).
+	Offset int32
+	// bits packs the length of the token text (bits 4 to 31, hence
+	// MaxSourceSize), the kind (bits 1 to 3) and the keyword flag (bit 0).
+	bits uint32
+}
+
+// MaxSourceSize is the size of the largest source Parse accepts (256 MiB,
+// some 250 times the whole @webref/idl corpus), so that offsets and
+// lengths fit in the 8 bytes of a Token.
+const MaxSourceSize = 1<<28 - 1
+
+// maxSourceSize is MaxSourceSize, lowered by tests.
+var maxSourceSize = MaxSourceSize
+
+// Len returns the length of the token text.
+func (t Token) Len() int32 { return int32(t.bits >> 4) }
+
+// Kind returns the kind of the token.
+func (t Token) Kind() TokenKind { return TokenKind(t.bits >> 1 & 7) }
+
+// Keyword reports whether the token is an identifier that is a Web IDL
+// keyword.
+func (t Token) Keyword() bool { return t.bits&1 != 0 }
+
+func makeTokenBits(length int, kind TokenKind, keyword bool) uint32 {
+	b := uint32(length)<<4 | uint32(kind)<<1
+	if keyword {
+		b |= 1
+	}
+	return b
 }
 
 // keywords are the words that are terminals of the Web IDL grammar; they can
@@ -110,24 +136,22 @@ func tokenizeInto(toks []Token, s string) []Token {
 		tok := &toks[k]
 		tok.Offset = int32(i)
 		if i >= n {
-			tok.Kind = TokenEOF
+			tok.bits = makeTokenBits(0, TokenEOF, false)
 			return toks
 		}
 		var end int
+		var kind TokenKind
 		if c := s[i]; charClass[c]&classLetter != 0 {
 			// An identifier (the common case, inline).
 			end = i + 1
 			for end < n && charClass[s[end]]&classIdentRest != 0 {
 				end++
 			}
-			tok.Kind = TokenIdentifier
+			kind = TokenIdentifier
 		} else {
-			end, tok.Kind = tokenEnd(s, i)
+			end, kind = tokenEnd(s, i)
 		}
-		if tok.Kind == TokenIdentifier {
-			tok.Keyword = isKeyword(s[i:end])
-		}
-		tok.Len = int32(end - i)
+		tok.bits = makeTokenBits(end-i, kind, kind == TokenIdentifier && isKeyword(s[i:end]))
 		i = end
 	}
 }

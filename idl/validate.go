@@ -826,12 +826,12 @@ func (v *validator) checkType(t *Type) {
 			v.reportAt("invalid-nullable", t.Loc, "an ObservableArray type cannot be nullable")
 		}
 	default:
-		if t.Name == "void" && t.Loc.Token(t.Tokens().Base) != nil && t.Loc.Token(t.Tokens().Base).Len == 4 {
+		if t.Name == "void" && t.Loc.Token(t.Tokens().Base) != nil && t.Loc.Token(t.Tokens().Base).Len() == 4 {
 			v.reportAt("replace-void", t.Loc, "void is obsolete; write undefined")
 			return
 		}
 		base := t.Loc.Token(t.Tokens().Base)
-		keyword := base != nil && base.Keyword
+		keyword := base != nil && base.Keyword()
 		if !keyword && !primitiveNames[t.Name] {
 			d, ok := v.defs[t.Name]
 			switch d := d.(type) {
@@ -975,7 +975,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	case "number":
 		if !fits(func(m *Type) bool { return m.Generic == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
 			bad("a number needs a numeric type")
-		} else if val.Loc.Token(val.Tokens.Value) != nil && val.Loc.Token(val.Tokens.Value).Kind == TokenDecimal && !fits(func(m *Type) bool {
+		} else if val.Loc.Token(val.Tokens.Value) != nil && val.Loc.Token(val.Tokens.Value).Kind() == TokenDecimal && !fits(func(m *Type) bool {
 			return m.Generic == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
 		}) {
 			bad("a decimal needs a float or double type")

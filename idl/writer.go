@@ -11,7 +11,7 @@ func Write(f *File) []byte {
 	buf := make([]byte, 0, len(f.Source)+16)
 	w := &tokenWriter{emit: func(r TokenRef) {
 		if t := f.Token(r); t != nil {
-			buf = append(buf, f.text[f.triviaStart(int(r)-1):t.Offset+t.Len]...)
+			buf = append(buf, f.text[f.triviaStart(int(r)-1):t.Offset+t.Len()]...)
 		}
 	}}
 	for _, d := range f.Definitions {
