@@ -53,15 +53,15 @@ func BenchmarkValidateArguments(b *testing.B) {
 // Measured on 2026-11-23 (Go 1.25, amd64, @webref/idl 3.x):
 //
 //	                                 live   allocated
-//	corpus, one Parser ("check")     8.2    10.9
-//	corpus, Parse for each file      7.6    10.5
-//	300,000 arguments in one file   19.7    26.6
+//	corpus, one Parser ("check")     7.3    10.0
+//	corpus, Parse for each file      6.9     9.7
+//	300,000 arguments in one file   16.4    23.4
 //
 // (before the compact AST: 20 and 36 live, 24 and 43 at peak). The
 // corpus must stay within 10 times its size. The file of arguments cannot:
 // each argument ("long a123456, ", 13 bytes on average) is three tokens
-// (36 bytes), an Argument (104), a Type (112) and a slice element (8),
-// about 20 times its text; see the package documentation.
+// (24 bytes), an Argument (80), a Type (104) and a slice element (8),
+// about 16.6 times its text; see the package documentation.
 func TestMemoryPerInputByte(t *testing.T) {
 	check := func(t *testing.T, name string, srcs [][]byte, shared bool, maxLive float64) {
 		live, alloc := memoryPerInputByte(t, srcs, shared)
@@ -79,7 +79,7 @@ func TestMemoryPerInputByte(t *testing.T) {
 		check(t, "Parse", srcs, false, 10)
 	})
 	t.Run("args=300000", func(t *testing.T) {
-		check(t, "Parse", [][]byte{manyArguments(300000)}, false, 21)
+		check(t, "Parse", [][]byte{manyArguments(300000)}, false, 18)
 	})
 }
 
