@@ -295,3 +295,81 @@ func TestManyUnterminatedComments(t *testing.T) {
 		t.Errorf("%d tokens", len(toks))
 	}
 }
+
+// TestPositionLineTable checks that File.Position, which looks lines up
+// in a table, agrees with counting line breaks, for every token and node
+// start of a source with CRLF line ends, comments and a multi-line string.
+func TestPositionLineTable(t *testing.T) {
+	src := "// c\r\n/* a\nb */ [Exposed=Window]\ninterface I {\r\n  attribute long x; // t\n\n" +
+		"  undefined f(optional long a = 1, \"s\n t\" b);\n};\nenum E { \"x\" };"
+	f, _ := Parse("lines.idl", []byte(src))
+	naive := func(off int) Position {
+		line := 1 + strings.Count(src[:off], "\n")
+		return Position{Filename: "lines.idl", Offset: off, Line: line, Column: off - (strings.LastIndexByte(src[:off], '\n') + 1) + 1}
+	}
+	if len(f.Tokens) < 20 {
+		t.Fatalf("%d tokens", len(f.Tokens))
+	}
+	for i, tok := range f.Tokens {
+		if got, want := f.Pos(TokenRef(i+1)), naive(int(tok.Offset)); got != want {
+			t.Errorf("token %d %q: %v, want %v", i, f.Text(TokenRef(i+1)), got, want)
+		}
+	}
+	for _, d := range f.Definitions {
+		if got, want := d.Pos(), naive(int(LocOf(d).Offset)); got != want || !got.IsValid() {
+			t.Errorf("%s: %v, want %v", d.DefinitionName(), got, want)
+		}
+	}
+	if got := (&File{Name: "hand", text: "a\nb"}).Position(2); got.Line != 2 || got.Column != 1 {
+		t.Errorf("hand-built file: %v", got)
+	}
+}
+
+// TestDerivedTokens checks the tokens that Type, Argument and ExtAttrList
+// derive rather than store.
+func TestDerivedTokens(t *testing.T) {
+	src := "[Exposed=Window] interface I {\n" +
+		"  undefined f(optional [Clamp] unsigned long long? a = 1, (sequence<DOMString> or record<DOMString, long>)? b, long... c);\n};"
+	f, err := Parse("d.idl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(r TokenRef) string { return f.Text(r) }
+	it := f.Definitions[0].(*Interface)
+	if br := it.ExtAttrs.Tokens(); text(br.Open) != "[" || text(br.Close) != "]" || br.Close != br.Open+4 {
+		t.Errorf("interface brackets %v", br)
+	}
+	args := it.Members[0].(*Operation).Arguments
+	a := args[0]
+	if tk := a.Tokens(); text(tk.Optional) != "optional" || tk.Variadic != 0 || text(tk.Name) != "a" || text(tk.Separator) != "," {
+		t.Errorf("argument a: %+v", tk)
+	}
+	if tk := a.Type.Tokens(); text(tk.Prefix) != "unsigned" || text(tk.Base) != "long" || text(tk.Postfix) != "long" ||
+		text(tk.Nullable) != "?" || tk.Postfix != tk.Base+1 || tk.Separator != 0 {
+		t.Errorf("type of a: %+v", tk)
+	}
+	if br := a.Type.ExtAttrs.Tokens(); text(br.Open) != "[" || text(br.Close) != "]" {
+		t.Errorf("type brackets %+v", br)
+	}
+	u := args[1].Type
+	if tk := u.Tokens(); text(tk.Open) != "(" || text(tk.Close) != ")" || text(tk.Nullable) != "?" {
+		t.Errorf("union: %+v", tk)
+	}
+	if tk := u.Subtypes[0].Tokens(); text(tk.Base) != "sequence" || text(tk.Open) != "<" || text(tk.Close) != ">" || text(tk.Separator) != "or" {
+		t.Errorf("sequence: %+v", tk)
+	}
+	rec := u.Subtypes[1]
+	if tk := rec.Subtypes[0].Tokens(); text(tk.Base) != "DOMString" || text(tk.Separator) != "," {
+		t.Errorf("record key: %+v", tk)
+	}
+	if tk := rec.Tokens(); text(tk.Close) != ">" || tk.Separator != 0 {
+		t.Errorf("record: %+v", tk)
+	}
+	if tk := args[2].Tokens(); text(tk.Variadic) != "..." || text(tk.Name) != "c" || tk.Separator != 0 || tk.Optional != 0 {
+		t.Errorf("argument c: %+v", tk)
+	}
+	var hand Type
+	if tk := hand.Tokens(); tk != (TypeTokens{}) {
+		t.Errorf("hand-built type: %+v", tk)
+	}
+}
