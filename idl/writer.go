@@ -205,29 +205,59 @@ func (w *tokenWriter) arguments(args []*Argument) {
 	}
 }
 
-func (w *tokenWriter) typ(t *Type) {
+// typ writes a type and returns its last token, separator excluded (0 for
+// types built by hand).
+func (w *tokenWriter) typ(t *Type) TokenRef {
 	if t == nil {
-		return
+		return 0
 	}
 	w.extAttrs(&t.ExtAttrs)
-	tk := t.Tokens()
+	if t.first == 0 {
+		// Built by hand: no tokens of its own.
+		for _, s := range t.Subtypes {
+			w.typ(s)
+		}
+		return 0
+	}
+	// The tokens are those Type.Tokens derives, computed on the way: a
+	// union's or generic's closing token follows its last subtype, and the
+	// "?" and separator follow the type.
+	end := t.first
 	switch {
 	case t.Union:
-		w.tok(tk.Open)
+		w.tok(t.first)
 		for _, s := range t.Subtypes {
-			w.typ(s)
+			end = w.typ(s)
 		}
-		w.tok(tk.Close)
+		end++
+		w.tok(end)
 	case t.Generic != "":
-		w.toks(tk.Base, tk.Open)
+		w.toks(t.first, t.first+1)
+		end = t.first + 1
 		for _, s := range t.Subtypes {
-			w.typ(s)
+			end = w.typ(s)
 		}
-		w.tok(tk.Close)
+		end++
+		w.tok(end)
 	default:
-		w.toks(tk.Prefix, tk.Base, tk.Postfix)
+		w.tok(t.first)
+		if t.tokFlags&typePrefix != 0 {
+			end++
+			w.tok(end)
+		}
+		if t.tokFlags&typePostfix != 0 {
+			end++
+			w.tok(end)
+		}
 	}
-	w.toks(tk.Nullable, tk.Separator)
+	if t.Nullable {
+		end++
+		w.tok(end)
+	}
+	if t.tokFlags&typeSeparator != 0 {
+		w.tok(end + 1)
+	}
+	return end
 }
 
 func (w *tokenWriter) value(v *Value) {
