@@ -623,7 +623,7 @@ func (g *Generator) emitDefinition(b *bytes.Buffer, name string) (err error) {
 		td := m.Typedefs[name]
 		if g.unionTypedef(&idl.Type{Name: name}) != "" {
 			// The union type is named after the typedef.
-			g.use(g.mustType(&idl.Type{Name: name, Position: td.Pos()}))
+			g.use(g.mustType(&idl.Type{Name: name, Loc: td.Loc}))
 			return nil
 		}
 		ti := g.mustType(td.Type)

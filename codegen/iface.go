@@ -439,7 +439,7 @@ func (x *ifaceGen) collect() {
 	for _, a := range it.ExtAttrs {
 		if a.Name == "LegacyFactoryFunction" && a.RHS != nil {
 			ffName := a.RHS.Value
-			ctor := &idl.Constructor{Position: a.Pos(), Arguments: a.Arguments}
+			ctor := &idl.Constructor{Loc: a.Loc, Arguments: a.Arguments}
 			op := &opDecl{args: a.Arguments, params: a.Arguments, declares: true, method: statics.name("Factory" + GoName(ffName)), mi: &MemberInfo{Member: ctor}}
 			op.group = []*opDecl{op}
 			x.factories = append(x.factories, &opSet{name: ffName, ctor: true,

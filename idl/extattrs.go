@@ -192,40 +192,40 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 			v.checkArguments(a.Arguments)
 		}
 		if a.Name == "LegacyNoInterfaceObject" {
-			v.report("no-nointerfaceobject", a.Position,
+			v.reportAt("no-nointerfaceobject", a.Loc,
 				"[LegacyNoInterfaceObject] is an undesirable legacy feature that may be removed from Web IDL")
 		}
 		if a.Name == "Constructor" {
-			v.report("constructor-member", a.Position, "[Constructor] is obsolete; declare a constructor() operation in the interface instead")
+			v.reportAt("constructor-member", a.Loc, "[Constructor] is obsolete; declare a constructor() operation in the interface instead")
 			continue
 		}
 		if to, ok := renamedExtAttrs[a.Name]; ok {
-			v.report("renamed-legacy", a.Position, "["+a.Name+"] is now called ["+to+"]")
+			v.reportAt("renamed-legacy", a.Loc, "["+a.Name+"] is now called ["+to+"]")
 			continue
 		}
 		spec, ok := knownExtAttrs[a.Name]
 		if !ok {
-			v.report("unknown-extended-attribute", a.Position, "["+a.Name+"] is not a standard extended attribute")
+			v.reportAt("unknown-extended-attribute", a.Loc, "["+a.Name+"] is not a standard extended attribute")
 			continue
 		}
 		if f := formOf(a); spec.forms&f == 0 {
-			v.report("malformed-extended-attribute", a.Position, "["+a.Name+"] takes "+spec.forms.String()+", not "+f.String())
+			v.reportAt("malformed-extended-attribute", a.Loc, "["+a.Name+"] takes "+spec.forms.String()+", not "+f.String())
 			continue
 		}
 		if spec.typeCheck != nil {
 			if typ == nil {
 				if _, onAttr := owner.(*Attribute); !onAttr {
-					v.report("malformed-extended-attribute", a.Position, "["+a.Name+"] only applies to types")
+					v.reportAt("malformed-extended-attribute", a.Loc, "["+a.Name+"] only applies to types")
 				}
 			} else if !spec.typeCheck(v, typ) && v.resolvable(typ) {
-				v.report("malformed-extended-attribute", a.Position, "["+a.Name+"] only applies to "+spec.want+", not "+typ.String())
+				v.reportAt("malformed-extended-attribute", a.Loc, "["+a.Name+"] only applies to "+spec.want+", not "+typ.String())
 			}
 		}
 		hasClamp = hasClamp || a.Name == "Clamp"
 		hasEnforce = hasEnforce || a.Name == "EnforceRange"
 	}
 	if hasClamp && hasEnforce {
-		v.report("malformed-extended-attribute", l.List[0].Position, "[Clamp] and [EnforceRange] cannot be used together")
+		v.reportAt("malformed-extended-attribute", l.List[0].Loc, "[Clamp] and [EnforceRange] cannot be used together")
 	}
 }
 

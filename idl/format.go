@@ -31,14 +31,14 @@ func Format(f *File) []byte {
 	}
 	// Comments after the last definition.
 	if eof := f.EOF(); eof != nil {
-		trail, lead := splitTrivia(p.f.Trivia(eof))
+		trail, lead := splitTrivia(p.f.Trivia(TokenRef(len(f.Tokens))))
 		if len(f.Definitions) == 0 {
 			lead = append(trail, lead...)
 		}
 		if len(lead) > 0 {
 			if len(f.Definitions) > 0 {
 				p.nl()
-				if blankLine(p.f.Trivia(eof)) {
+				if blankLine(p.f.Trivia(TokenRef(len(f.Tokens)))) {
 					p.nl()
 				}
 			}
@@ -186,7 +186,7 @@ func (p *printer) blankBefore(first int) bool {
 	if first < 0 || first >= len(p.toks) {
 		return false
 	}
-	return blankLine(p.f.Trivia(&p.toks[first]))
+	return blankLine(p.f.Trivia(TokenRef(first + 1)))
 }
 
 // leadingComments prints the comments before token first, each on its own
@@ -197,7 +197,7 @@ func (p *printer) leadingComments(first int, atStart bool) {
 		p.startLine()
 		return
 	}
-	trail, lead := splitTrivia(p.f.Trivia(&p.toks[first]))
+	trail, lead := splitTrivia(p.f.Trivia(TokenRef(first + 1)))
 	if atStart && first == 0 {
 		lead = append(trail, lead...)
 	}
@@ -217,7 +217,7 @@ func (p *printer) innerComments(first, last, upto int) {
 	}
 	var cs []string
 	for i := first + 1; i >= 0 && i <= upto && i < len(p.toks); i++ {
-		trail, lead := splitTrivia(p.f.Trivia(&p.toks[i]))
+		trail, lead := splitTrivia(p.f.Trivia(TokenRef(i + 1)))
 		cs = append(cs, trail...)
 		cs = append(cs, lead...)
 	}
@@ -233,7 +233,7 @@ func (p *printer) trailingComment(last int) {
 	if last < 0 || last+1 >= len(p.toks) {
 		return
 	}
-	trail, _ := splitTrivia(p.f.Trivia(&p.toks[last+1]))
+	trail, _ := splitTrivia(p.f.Trivia(TokenRef(last + 1 + 1)))
 	p.appendComments(trail)
 }
 
@@ -253,7 +253,7 @@ func (p *printer) appendComments(cs []string) {
 // headerEnd is the index of the last token before a definition's members
 // (its "{"), or of its last token when it has no body.
 func headerEnd(d Definition) int {
-	var open *Token
+	var open TokenRef
 	switch d := d.(type) {
 	case *Interface:
 		open = d.Tokens.Open
@@ -265,12 +265,12 @@ func headerEnd(d Definition) int {
 		open = d.Tokens.Open
 	case *Enum:
 		// Comments between enum values move before the enum.
-		if d.Tokens.Termination != nil {
-			return int(d.Tokens.Termination.Index)
+		if d.Tokens.Termination != 0 {
+			return d.Tokens.Termination.Index()
 		}
 	}
-	if open != nil {
-		return int(open.Index)
+	if open != 0 {
+		return open.Index()
 	}
 	_, last := tokenSpan(d)
 	return last
@@ -278,8 +278,8 @@ func headerEnd(d Definition) int {
 
 // tokText is the token's text, or def when the node was built without
 // tokens.
-func (p *printer) tokText(t *Token, def string) string {
-	if t != nil {
+func (p *printer) tokText(t TokenRef, def string) string {
+	if t != 0 {
 		return p.f.Text(t)
 	}
 	return def
@@ -353,7 +353,7 @@ func (p *printer) definition(d Definition) {
 }
 
 func (p *printer) enumValueText(v *EnumValue) string {
-	if v.Tokens.Value != nil {
+	if v.Tokens.Value != 0 {
 		return p.f.Text(v.Tokens.Value)
 	}
 	return `"` + v.Value + `"`
@@ -373,16 +373,16 @@ func (p *printer) enumLine(d *Enum) string {
 }
 
 // body prints " {", the members, and "};".
-func (p *printer) body(open, close, term *Token, n int, member func(int) Node) {
+func (p *printer) body(open, close, term TokenRef, n int, member func(int) Node) {
 	p.write(" {")
 	var openTrail, closeLead, termComments []string
-	if open != nil && int(open.Index)+1 < len(p.toks) {
-		openTrail, _ = splitTrivia(p.f.Trivia(&p.toks[open.Index+1]))
+	if open != 0 && int(open) < len(p.toks) {
+		openTrail, _ = splitTrivia(p.f.Trivia(open + 1))
 	}
-	if close != nil {
+	if close != 0 {
 		_, closeLead = splitTrivia(p.f.Trivia(close))
 	}
-	if term != nil {
+	if term != 0 {
 		t, l := splitTrivia(p.f.Trivia(term))
 		termComments = append(t, l...)
 	}
@@ -442,7 +442,7 @@ func (p *printer) memberString(n Node) string {
 			b.WriteByte(' ')
 		}
 		b.WriteString(p.typeString(m.ReturnType) + " ")
-		if m.Name != "" || m.Tokens.Name != nil {
+		if m.Name != "" || m.Tokens.Name != 0 {
 			b.WriteString(p.tokText(m.Tokens.Name, m.Name))
 		}
 		b.WriteString("(" + p.argumentsString(m.Arguments) + ");")
@@ -550,7 +550,7 @@ func (p *printer) argumentsString(args []*Argument) string {
 		if a.Variadic {
 			b.WriteString("...")
 		}
-		b.WriteString(" " + p.tokText(a.Tokens.Name, a.Name))
+		b.WriteString(" " + p.tokText(a.Tokens().Name, a.Name))
 		if a.Default != nil {
 			b.WriteString(" = " + valueString(a.Default))
 		}
@@ -592,8 +592,8 @@ func (p *printer) writeType(b *strings.Builder, t *Type) {
 		}
 		b.WriteByte('>')
 	default:
-		if t.Tokens.Base != nil && t.Tokens.Prefix == nil && t.Tokens.Postfix == nil {
-			b.WriteString(p.f.Text(t.Tokens.Base))
+		if tk := t.Tokens(); tk.Base != 0 && tk.Prefix == 0 && tk.Postfix == 0 {
+			b.WriteString(p.f.Text(tk.Base))
 		} else {
 			b.WriteString(t.Name)
 		}

@@ -11,7 +11,7 @@ import (
 func comments(f *File) []string {
 	var out []string
 	for i := range f.Tokens {
-		t, l := splitTrivia(f.Trivia(&f.Tokens[i]))
+		t, l := splitTrivia(f.Trivia(TokenRef(i + 1)))
 		out = append(out, t...)
 		out = append(out, l...)
 	}

@@ -271,10 +271,10 @@ func appendTypeJSON(b []byte, t *Type) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"type":`...)
-	if t.Context == "" {
+	if t.Context == NoContext {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, t.Context)
+		b = appendString(b, t.Context.String())
 	}
 	b = append(b, `,"extAttrs":`...)
 	b = appendExtAttrsJSON(b, &t.ExtAttrs)

@@ -1,8 +1,14 @@
 package idl
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unsafe"
+)
 
-// Parse parses one Web IDL source. It always returns a *File holding every
+// Parse parses one Web IDL source. The returned File keeps src and shares
+// its bytes (names and token texts are substrings of it): src must not be
+// modified afterwards. It always returns a *File holding every
 // definition it could parse; err is nil or an ErrorList of positioned
 // syntax errors. After an error the parser resynchronizes at the next
 // member or definition, so one call reports several independent errors.
@@ -23,7 +29,9 @@ type Parser struct {
 // arena holds the chunks that tokens and AST nodes are allocated from.
 type arena struct {
 	// toks is a chunk of token storage; files take consecutive pieces.
-	toks       []Token
+	toks []Token
+	// single is set while the arena serves its first file only.
+	single     bool
 	types      slab[Type]
 	args       slab[Argument]
 	eattrs     slab[ExtendedAttribute]
@@ -35,11 +43,20 @@ type arena struct {
 	consts     slab[Constant]
 }
 
-// Parse parses one Web IDL source, like the Parse function.
+// Parse parses one Web IDL source, like the Parse function (src must not
+// be modified afterwards).
 func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
-	p := &parser{file: &File{Name: filename, Source: src}, a: &ps.arena}
-	p.src = string(src)
+	p := &parser{file: &File{Name: filename, Source: src, lines: &lineTable{}}, a: &ps.arena}
+	// The file's strings share src's bytes rather than copy them: a copy
+	// would cost as much memory again as the input.
+	p.src = unsafe.String(unsafe.SliceData(src), len(src))
 	p.file.text = p.src
+	if len(src) > maxSourceSize {
+		// Not tokenized: the file has only an end-of-file token.
+		p.file.Tokens = []Token{{Offset: 0, bits: makeTokenBits(0, TokenEOF, false)}}
+		return p.file, ErrorList{&Error{Pos: Position{Filename: filename, Line: 1, Column: 1},
+			Message: "The input is too large: " + strconv.Itoa(len(src)) + " bytes, more than the limit of " + strconv.Itoa(maxSourceSize)}}
+	}
 	p.toks = ps.arena.tokenize(p.src)
 	p.file.Tokens = p.toks
 	p.checkReserved()
@@ -57,7 +74,7 @@ func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
 func (p *parser) checkReserved() {
 	for i := range p.toks {
 		t := &p.toks[i]
-		if t.Kind != TokenIdentifier || t.Len < 8 || t.Len > 12 {
+		if t.Kind() != TokenIdentifier || t.Len() < 8 || t.Len() > 12 {
 			continue
 		}
 		switch v := p.val(t); v {
@@ -109,11 +126,34 @@ type bailout struct{}
 func (p *parser) tok() *Token { return &p.toks[p.pos] }
 
 // val returns the text of token t.
-func (p *parser) val(t *Token) string { return p.src[t.Offset : t.Offset+t.Len] }
+func (p *parser) val(t *Token) string { return p.src[t.Offset : t.Offset+t.Len()] }
 
 // at returns the position of token t in the file being parsed.
-func (p *parser) at(t *Token) Position {
-	return Position{Filename: p.file.Name, Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
+func (p *parser) at(t *Token) Position { return p.file.Position(int(t.Offset)) }
+
+// loc returns the Loc of a node that starts at token t.
+func (p *parser) loc(t *Token) Loc { return Loc{File: p.file, Offset: t.Offset} }
+
+// index returns the index of token t, which is an element of p.toks.
+func (p *parser) index(t *Token) int {
+	return int((uintptr(unsafe.Pointer(t)) - uintptr(unsafe.Pointer(unsafe.SliceData(p.toks)))) / unsafe.Sizeof(Token{}))
+}
+
+// ref returns the reference to token t (an element of p.toks, or nil for
+// no token).
+func (p *parser) ref(t *Token) TokenRef {
+	if t == nil {
+		return 0
+	}
+	return TokenRef(p.index(t) + 1)
+}
+
+// token returns the token r refers to, nil for none.
+func (p *parser) token(r TokenRef) *Token {
+	if r == 0 {
+		return nil
+	}
+	return &p.toks[r-1]
 }
 
 // tokenize tokenizes s into the arena's token chunk when the generous
@@ -124,8 +164,10 @@ func (a *arena) tokenize(s string) []Token {
 		// tokens to allocate exactly what they need.
 		toks := tokenizeInto(make([]Token, 0, countTokens(s)), s)
 		a.toks = toks
+		a.single = true
 		return toks[:len(toks):len(toks)]
 	}
+	a.single = false
 	est := estimateTokens(s)
 	if cap(a.toks)-len(a.toks) < est {
 		// A new chunk, shared by the next files.
@@ -180,13 +222,20 @@ func (p *parser) restore(m stackMarks) {
 }
 
 // slab hands out pointers into chunks of preallocated values, so that the
-// many small AST nodes cost one allocation per chunk rather than each.
+// many small AST nodes of a Parser shared by many files cost one
+// allocation per chunk rather than each.
 type slab[T any] struct{ buf []T }
 
-func (s *slab[T]) alloc() *T {
+// alloc returns a new zero value. Chunks grow from 8 to 512 values. A
+// Parser that has parsed one file only (the Parse function) allocates
+// each value on its own instead: the unused tail of its last chunks would
+// be lost for as long as the file lives (about 40% more memory on the
+// @webref/idl corpus), and there are no later files to fill them.
+func (s *slab[T]) alloc(single bool) *T {
+	if single {
+		return new(T)
+	}
 	if len(s.buf) == cap(s.buf) {
-		// Chunks grow from 8 to 512 values, so that small files waste
-		// little and a long-lived Parser allocates large chunks.
 		s.buf = make([]T, 0, min(max(2*cap(s.buf), 8), 512))
 	}
 	s.buf = s.buf[:len(s.buf)+1]
@@ -194,9 +243,10 @@ func (s *slab[T]) alloc() *T {
 }
 
 // newType allocates a type that starts at token start.
-func (p *parser) newType(start *Token, name, context string) *Type {
-	t := p.a.types.alloc()
-	t.Position = p.at(start)
+func (p *parser) newType(start *Token, name string, context TypeContext) *Type {
+	t := p.a.types.alloc(p.a.single)
+	t.Loc = p.loc(start)
+	t.first = p.ref(start)
 	t.Name = name
 	t.Context = context
 	return t
@@ -212,13 +262,13 @@ func (p *parser) peek(n int) *Token {
 // is reports whether the current token is the keyword or punctuation v.
 func (p *parser) is(v string) bool {
 	t := &p.toks[p.pos]
-	return p.val(t) == v && (t.Kind == TokenOther || t.Kind == TokenIdentifier && t.Keyword)
+	return p.val(t) == v && (t.Kind() == TokenOther || t.Kind() == TokenIdentifier && t.Keyword())
 }
 
 // consume returns the current token and advances if it is one of vs.
 func (p *parser) consume(vs ...string) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind != TokenOther && !(t.Kind == TokenIdentifier && t.Keyword) {
+	if t.Kind() != TokenOther && !(t.Kind() == TokenIdentifier && t.Keyword()) {
 		return nil
 	}
 	for _, v := range vs {
@@ -234,7 +284,7 @@ func (p *parser) consume(vs ...string) *Token {
 // (identifiers: only non-keywords).
 func (p *parser) consumeKind(k TokenKind) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind == k && !t.Keyword {
+	if t.Kind() == k && !t.Keyword() {
 		p.pos++
 		return t
 	}
@@ -244,7 +294,7 @@ func (p *parser) consumeKind(k TokenKind) *Token {
 // consumeIdentifierOr accepts an identifier or one of the given keywords.
 func (p *parser) consumeIdentifierOr(allowed map[string]bool) *Token {
 	t := &p.toks[p.pos]
-	if t.Kind == TokenIdentifier && (!t.Keyword || allowed[p.val(t)]) {
+	if t.Kind() == TokenIdentifier && (!t.Keyword() || allowed[p.val(t)]) {
 		p.pos++
 		return t
 	}
@@ -258,10 +308,10 @@ func (p *parser) fail(msg string) {
 
 func (p *parser) failAt(t *Token, msg string) {
 	pos := p.at(t)
-	if t.Kind == TokenEOF && t.Index > 0 {
+	if i := p.index(t); t.Kind() == TokenEOF && i > 0 {
 		// Point just after the last real token, like webidl2.js, which
 		// reports the line of the token before the end of input.
-		prev := &p.toks[t.Index-1]
+		prev := &p.toks[i-1]
 		pos = p.at(prev)
 		pos.Offset += len(p.val(prev))
 		if nl := strings.LastIndexByte(p.val(prev), '\n'); nl >= 0 {
@@ -305,7 +355,7 @@ func unescape(s string) string {
 
 // parseDefinitions is the top level: ExtendedAttributeList Definition ...
 func (p *parser) parseDefinitions() {
-	for p.tok().Kind != TokenEOF {
+	for p.tok().Kind() != TokenEOF {
 		start := p.pos
 		d := p.recoverDefinition()
 		if d != nil {
@@ -346,7 +396,7 @@ func (p *parser) skipDefinition(start int) {
 	depth := 0
 	for i := start; i < len(p.toks)-1; i++ {
 		t := &p.toks[i]
-		if t.Kind != TokenOther {
+		if t.Kind() != TokenOther {
 			continue
 		}
 		switch p.val(t) {
@@ -406,7 +456,7 @@ func (p *parser) parseDefinition() Definition {
 		d = p.parseTypedef()
 	case p.is("namespace"):
 		d = p.parseNamespace(nil)
-	case t.Kind == TokenIdentifier && !t.Keyword && p.val(p.peek(1)) == "includes":
+	case t.Kind() == TokenIdentifier && !t.Keyword() && p.val(p.peek(1)) == "includes":
 		d = p.parseIncludes()
 	default:
 		if len(ea.List) > 0 {
@@ -425,7 +475,6 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 	if open == nil {
 		return l
 	}
-	l.Tokens.Open = open
 	mark := p.eattrs.mark()
 	for {
 		a := p.parseExtAttr()
@@ -437,8 +486,8 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 		if sep == nil {
 			break
 		}
-		a.Tokens.Separator = sep
-		if p.tok().Kind != TokenIdentifier {
+		a.Tokens.Separator = p.ref(sep)
+		if p.tok().Kind() != TokenIdentifier {
 			p.fail("Trailing comma in extended attribute")
 		}
 	}
@@ -447,7 +496,6 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 	if close == nil {
 		p.fail("Expected a closing token for the extended attribute list")
 	}
-	l.Tokens.Close = close
 	if len(l.List) == 0 {
 		p.failAt(close, "An extended attribute list must not be empty")
 	}
@@ -460,40 +508,40 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 // parseExtAttr parses one extended attribute in any of its forms.
 func (p *parser) parseExtAttr() *ExtendedAttribute {
 	name := p.tok()
-	if name.Kind != TokenIdentifier {
+	if name.Kind() != TokenIdentifier {
 		return nil
 	}
 	p.pos++
-	a := p.a.eattrs.alloc()
-	a.Position, a.Name = p.at(name), p.val(name)
-	a.Tokens.Name = name
+	a := p.a.eattrs.alloc(p.a.single)
+	a.Loc, a.Name = p.loc(name), p.val(name)
+	a.Tokens.Name = p.ref(name)
 	if assign := p.consume("="); assign != nil {
-		a.Tokens.Assign = assign
+		a.Tokens.Assign = p.ref(assign)
 		rhs := &ExtAttrRHS{}
 		a.RHS = rhs
 		if star := p.consume("*"); star != nil {
 			rhs.Kind = "*"
-			rhs.Tokens.Value = star
+			rhs.Tokens.Value = p.ref(star)
 			return a
 		}
 		v := p.tok()
-		switch v.Kind {
+		switch v.Kind() {
 		case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
 			p.pos++
-			rhs.Kind = v.Kind.String()
+			rhs.Kind = v.Kind().String()
 			rhs.Value = p.val(v)
-			if v.Kind == TokenIdentifier {
+			if v.Kind() == TokenIdentifier {
 				rhs.Value = unescape(p.val(v))
 			}
-			rhs.Tokens.Value = v
+			rhs.Tokens.Value = p.ref(v)
 		default:
 			if !p.is("(") {
 				p.fail("No right hand side to extended attribute assignment")
 			}
 			// A parenthesized list of identifiers, strings, integers or
 			// decimals, all of one kind.
-			rhs.Tokens.Open = p.consume("(")
-			kind := p.tok().Kind
+			rhs.Tokens.Open = p.ref(p.consume("("))
+			kind := p.tok().Kind()
 			switch kind {
 			case TokenIdentifier, TokenString, TokenInteger, TokenDecimal:
 			default:
@@ -503,35 +551,35 @@ func (p *parser) parseExtAttr() *ExtendedAttribute {
 			mark := p.evalues.mark()
 			for {
 				t := p.tok()
-				if t.Kind != kind {
+				if t.Kind() != kind {
 					break
 				}
 				p.pos++
-				ev := &ExtAttrValue{Position: p.at(t), Value: p.val(t)}
+				ev := &ExtAttrValue{Loc: p.loc(t), Value: p.val(t)}
 				if kind == TokenIdentifier {
 					ev.Value = unescape(p.val(t))
 				}
-				ev.Tokens.Value = t
+				ev.Tokens.Value = p.ref(t)
 				p.evalues.push(ev)
 				sep := p.consume(",")
 				if sep == nil {
 					break
 				}
-				ev.Tokens.Separator = sep
-				if p.tok().Kind != kind {
+				ev.Tokens.Separator = p.ref(sep)
+				if p.tok().Kind() != kind {
 					p.fail("Trailing comma in " + kind.String() + " list")
 				}
 			}
 			rhs.List = p.evalues.pop(mark)
-			rhs.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
+			rhs.Tokens.Close = p.ref(p.expect("Unexpected token in extended attribute argument list", ")"))
 			return a
 		}
 	}
 	if open := p.consume("("); open != nil {
-		a.Tokens.Open = open
+		a.Tokens.Open = p.ref(open)
 		a.HasArguments = true
 		a.Arguments = p.parseArgumentList()
-		a.Tokens.Close = p.expect("Unexpected token in extended attribute argument list", ")")
+		a.Tokens.Close = p.ref(p.expect("Unexpected token in extended attribute argument list", ")"))
 	}
 	return a
 }
@@ -547,34 +595,36 @@ func (p *parser) parseName(kind string) *Token {
 }
 
 // parseInheritance parses an optional ": Name" and returns the name.
-func (p *parser) parseInheritance(colon, inh **Token) string {
-	*colon = p.consume(":")
-	if *colon == nil {
+func (p *parser) parseInheritance(colon, inh *TokenRef) string {
+	c := p.consume(":")
+	if c == nil {
 		return ""
 	}
-	*inh = p.consumeKind(TokenIdentifier)
-	if *inh == nil {
+	*colon = p.ref(c)
+	t := p.consumeKind(TokenIdentifier)
+	if t == nil {
 		p.fail("Inheritance lacks a type")
 	}
-	return unescape(p.val(*inh))
+	*inh = p.ref(t)
+	return unescape(p.val(t))
 }
 
 // parseBody parses "{ members } ;" using member to parse each member.
-func (p *parser) parseBody(kind string, open, close, term **Token, member func()) {
+func (p *parser) parseBody(kind string, open, close, term *TokenRef, member func()) {
 	eofMsg := "Missing return type"
 	if kind == "dictionary" {
 		eofMsg = "Dictionary member lacks a type"
 	}
-	*open = p.consume("{")
-	if *open == nil {
+	*open = p.ref(p.consume("{"))
+	if *open == 0 {
 		p.fail("Bodyless " + kind)
 	}
 	for {
 		if c := p.consume("}"); c != nil {
-			*close = c
+			*close = p.ref(c)
 			break
 		}
-		if p.tok().Kind == TokenEOF {
+		if p.tok().Kind() == TokenEOF {
 			p.fail(eofMsg)
 		}
 		before := p.pos
@@ -583,8 +633,8 @@ func (p *parser) parseBody(kind string, open, close, term **Token, member func()
 			p.pos++
 		}
 	}
-	*term = p.consume(";")
-	if *term == nil {
+	*term = p.ref(p.consume(";"))
+	if *term == 0 {
 		p.fail("Missing semicolon after " + kind)
 	}
 }
@@ -611,7 +661,7 @@ func (p *parser) skipMember(start int) {
 	depth := 0
 	for i := max(p.pos, start); i < len(p.toks)-1; i++ {
 		t := &p.toks[i]
-		if t.Kind != TokenOther {
+		if t.Kind() != TokenOther {
 			continue
 		}
 		switch p.val(t) {
@@ -636,11 +686,11 @@ func (p *parser) skipMember(start int) {
 }
 
 func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
-	it := &Interface{Position: p.at(base), Partial: partial != nil, Mixin: mixin != nil}
+	it := &Interface{Loc: p.loc(base), Partial: partial != nil, Mixin: mixin != nil}
 	if partial != nil {
-		it.Position = p.at(partial)
+		it.Loc = p.loc(partial)
 	}
-	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = partial, base, mixin
+	it.Tokens.Partial, it.Tokens.Base, it.Tokens.Mixin = p.ref(partial), p.ref(base), p.ref(mixin)
 	kind := "interface"
 	if mixin != nil {
 		kind = "interface mixin"
@@ -649,7 +699,7 @@ func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
 	if name == nil {
 		p.fail("Missing name in " + kind)
 	}
-	it.Tokens.Name = name
+	it.Tokens.Name = p.ref(name)
 	it.Name = unescape(p.val(name))
 	p.setContext(partial, kind, it.Name)
 	if partial == nil && mixin == nil {
@@ -745,10 +795,10 @@ func (p *parser) parseMixinMember() Member {
 func (p *parser) parseStringifier() Member {
 	special := p.consume("stringifier")
 	if term := p.consume(";"); term != nil {
-		op := p.a.ops.alloc()
-		op.Position, op.Special = p.at(special), "stringifier"
-		op.Tokens.Special = special
-		op.Tokens.Termination = term
+		op := p.a.ops.alloc(p.a.single)
+		op.Loc, op.Special = p.loc(special), "stringifier"
+		op.Tokens.Special = p.ref(special)
+		op.Tokens.Termination = p.ref(term)
 		return op
 	}
 	if m := p.parseAttribute(special, false); m != nil {
@@ -771,18 +821,18 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 	if requireReadonly && ro == nil {
 		p.failAt(base, "Attributes must be readonly in this context")
 	}
-	a := p.a.attrs.alloc()
+	a := p.a.attrs.alloc(p.a.single)
 	a.Readonly = ro != nil
-	a.Position = p.at(base)
+	a.Loc = p.loc(base)
 	if ro != nil {
-		a.Position = p.at(ro)
+		a.Loc = p.loc(ro)
 	}
 	if special != nil {
 		a.Special = p.val(special)
-		a.Position = p.at(special)
+		a.Loc = p.loc(special)
 	}
-	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = special, ro, base
-	a.Type = p.parseTypeWithExtAttrs("attribute-type")
+	a.Tokens.Special, a.Tokens.Readonly, a.Tokens.Base = p.ref(special), p.ref(ro), p.ref(base)
+	a.Type = p.parseTypeWithExtAttrs(AttributeType)
 	if a.Type == nil {
 		p.fail("Attribute lacks a type")
 	}
@@ -790,9 +840,9 @@ func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute
 	if name == nil {
 		p.fail("Attribute lacks a name")
 	}
-	a.Tokens.Name = name
+	a.Tokens.Name = p.ref(name)
 	a.Name = unescape(p.val(name))
-	a.Tokens.Termination = p.expect("Unterminated attribute, expected `;`", ";")
+	a.Tokens.Termination = p.ref(p.expect("Unterminated attribute, expected `;`", ";"))
 	return a
 }
 
@@ -814,39 +864,39 @@ func (p *parser) parseOperation(special *Token) *Operation {
 // parseRegularOperation parses "Type [name](args);". It is the last
 // alternative tried for a member, so a missing return type is an error.
 func (p *parser) parseRegularOperation(special *Token) *Operation {
-	rt := p.parseType("return-type")
+	rt := p.parseType(ReturnType)
 	if rt == nil {
 		p.fail("Missing return type")
 	}
-	op := p.a.ops.alloc()
-	op.Position, op.ReturnType = rt.Position, rt
+	op := p.a.ops.alloc(p.a.single)
+	op.Loc, op.ReturnType = rt.Loc, rt
 	if special != nil {
 		op.Special = p.val(special)
-		op.Position = p.at(special)
-		op.Tokens.Special = special
+		op.Loc = p.loc(special)
+		op.Tokens.Special = p.ref(special)
 	}
 	if name := p.consumeIdentifierOr(operationNameKeywords); name != nil {
-		op.Tokens.Name = name
+		op.Tokens.Name = p.ref(name)
 		op.Name = unescape(p.val(name))
 	}
-	op.Tokens.Open = p.consume("(")
-	if op.Tokens.Open == nil {
+	op.Tokens.Open = p.ref(p.consume("("))
+	if op.Tokens.Open == 0 {
 		p.fail("Invalid operation")
 	}
 	op.Arguments = p.parseArgumentList()
-	op.Tokens.Close = p.expect("Unterminated operation", ")")
-	op.Tokens.Termination = p.expect("Unterminated operation, expected `;`", ";")
+	op.Tokens.Close = p.ref(p.expect("Unterminated operation", ")"))
+	op.Tokens.Termination = p.ref(p.expect("Unterminated operation, expected `;`", ";"))
 	return op
 }
 
 func (p *parser) parseConstructor() *Constructor {
 	base := p.consume("constructor")
-	c := &Constructor{Position: p.at(base)}
-	c.Tokens.Base = base
-	c.Tokens.Open = p.expect("No argument list in constructor", "(")
+	c := &Constructor{Loc: p.loc(base)}
+	c.Tokens.Base = p.ref(base)
+	c.Tokens.Open = p.ref(p.expect("No argument list in constructor", "("))
 	c.Arguments = p.parseArgumentList()
-	c.Tokens.Close = p.expect("Unterminated constructor", ")")
-	c.Tokens.Termination = p.expect("No semicolon after constructor", ";")
+	c.Tokens.Close = p.ref(p.expect("Unterminated constructor", ")"))
+	c.Tokens.Termination = p.ref(p.expect("No semicolon after constructor", ";"))
 	return c
 }
 
@@ -854,17 +904,16 @@ func (p *parser) parseConstructor() *Constructor {
 // primitive type or an identifier).
 func (p *parser) parseConst() *Constant {
 	base := p.consume("const")
-	c := p.a.consts.alloc()
-	c.Position = p.at(base)
-	c.Tokens.Base = base
-	t := p.parsePrimitiveType("const-type")
+	c := p.a.consts.alloc(p.a.single)
+	c.Loc = p.loc(base)
+	c.Tokens.Base = p.ref(base)
+	t := p.parsePrimitiveType(ConstType)
 	if t == nil {
 		id := p.consumeKind(TokenIdentifier)
 		if id == nil {
 			p.fail("Const lacks a type")
 		}
-		t = p.newType(id, unescape(p.val(id)), "const-type")
-		t.Tokens.Base = id
+		t = p.newType(id, unescape(p.val(id)), ConstType)
 	}
 	if p.is("?") {
 		p.fail("Unexpected nullable constant type")
@@ -874,27 +923,27 @@ func (p *parser) parseConst() *Constant {
 	if name == nil {
 		p.fail("Const lacks a name")
 	}
-	c.Tokens.Name = name
+	c.Tokens.Name = p.ref(name)
 	c.Name = unescape(p.val(name))
-	c.Tokens.Assign = p.expect("Const lacks value assignment", "=")
+	c.Tokens.Assign = p.ref(p.expect("Const lacks value assignment", "="))
 	v := p.parseConstValue()
 	if v == nil {
 		p.fail("Const lacks a value")
 	}
 	c.Value = v
-	c.Tokens.Termination = p.expect("Unterminated const, expected `;`", ";")
+	c.Tokens.Termination = p.ref(p.expect("Unterminated const, expected `;`", ";"))
 	return c
 }
 
 // parseConstValue parses a boolean, float or integer literal.
 func (p *parser) parseConstValue() *Value {
 	t := p.tok()
-	v := p.a.values.alloc()
-	v.Position = p.at(t)
+	v := p.a.values.alloc(p.a.single)
+	v.Loc = p.loc(t)
 	switch {
-	case t.Kind == TokenInteger || t.Kind == TokenDecimal:
+	case t.Kind() == TokenInteger || t.Kind() == TokenDecimal:
 		v.Kind, v.Text = "number", p.val(t)
-	case t.Kind == TokenIdentifier && t.Keyword:
+	case t.Kind() == TokenIdentifier && t.Keyword():
 		switch p.val(t) {
 		case "true", "false":
 			v.Kind, v.Text = "boolean", p.val(t)
@@ -911,7 +960,7 @@ func (p *parser) parseConstValue() *Value {
 		return nil
 	}
 	p.pos++
-	v.Tokens.Value = t
+	v.Tokens.Value = p.ref(t)
 	return v
 }
 
@@ -924,10 +973,10 @@ func (p *parser) parseDefault() *Value {
 	v := p.parseConstValue()
 	if v == nil {
 		t := p.tok()
-		v = p.a.values.alloc()
-		v.Position = p.at(t)
+		v = p.a.values.alloc(p.a.single)
+		v.Loc = p.loc(t)
 		switch {
-		case t.Kind == TokenString:
+		case t.Kind() == TokenString:
 			v.Kind, v.Text = "string", p.val(t)[1:len(p.val(t))-1]
 			p.pos++
 		case p.is("null"):
@@ -939,17 +988,17 @@ func (p *parser) parseDefault() *Value {
 		case p.is("["):
 			p.pos++
 			v.Kind = "sequence"
-			v.Tokens.Close = p.expect("Default sequence value must be empty", "]")
+			v.Tokens.Close = p.ref(p.expect("Default sequence value must be empty", "]"))
 		case p.is("{"):
 			p.pos++
 			v.Kind = "dictionary"
-			v.Tokens.Close = p.expect("Default dictionary value must be empty", "}")
+			v.Tokens.Close = p.ref(p.expect("Default dictionary value must be empty", "}"))
 		default:
 			p.fail("No value for default")
 		}
-		v.Tokens.Value = t
+		v.Tokens.Value = p.ref(t)
 	}
-	v.Tokens.Assign = assign
+	v.Tokens.Assign = p.ref(assign)
 	return v
 }
 
@@ -978,22 +1027,22 @@ func (p *parser) parseIterableLike() Member {
 	if async != nil {
 		kind = "async_iterable"
 	}
-	pos := p.at(base)
+	pos := p.loc(base)
 	if ro != nil {
-		pos = p.at(ro)
+		pos = p.loc(ro)
 	} else if async != nil {
-		pos = p.at(async)
+		pos = p.loc(async)
 	}
 	open := p.expect("Missing less-than sign `<` in "+p.val(base)+" declaration", "<")
-	first := p.parseTypeWithExtAttrs("")
+	first := p.parseTypeWithExtAttrs(NoContext)
 	if first == nil {
 		p.fail("Missing a type argument in " + p.val(base) + " declaration")
 	}
 	var second *Type
 	if p.val(base) != "setlike" {
 		if sep := p.consume(","); sep != nil {
-			first.Tokens.Separator = sep
-			second = p.parseTypeWithExtAttrs("")
+			first.tokFlags |= typeSeparator
+			second = p.parseTypeWithExtAttrs(NoContext)
 			if second == nil {
 				p.fail("Missing a type argument in " + p.val(base) + " declaration")
 			}
@@ -1015,32 +1064,32 @@ func (p *parser) parseIterableLike() Member {
 	term := p.expect("Missing semicolon after "+p.val(base)+" declaration", ";")
 	switch p.val(base) {
 	case "maplike":
-		m := &Maplike{Position: pos, Readonly: ro != nil, Key: first, Value: second}
-		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
+		m := &Maplike{Loc: pos, Readonly: ro != nil, Key: first, Value: second}
+		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = p.ref(ro), p.ref(base), p.ref(open), p.ref(close), p.ref(term)
 		return m
 	case "setlike":
-		m := &Setlike{Position: pos, Readonly: ro != nil, Value: first}
-		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = ro, base, open, close, term
+		m := &Setlike{Loc: pos, Readonly: ro != nil, Value: first}
+		m.Tokens.Readonly, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close, m.Tokens.Termination = p.ref(ro), p.ref(base), p.ref(open), p.ref(close), p.ref(term)
 		return m
 	}
-	m := &Iterable{Position: pos, Async: kind == "async_iterable", LegacyAsyncSyntax: async != nil,
+	m := &Iterable{Loc: pos, Async: kind == "async_iterable", LegacyAsyncSyntax: async != nil,
 		Arguments: args, HasArguments: argsOpen != nil}
 	if second != nil {
 		m.Key, m.Value = first, second
 	} else {
 		m.Value = first
 	}
-	m.Tokens.Async, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close = async, base, open, close
-	m.Tokens.ArgsOpen, m.Tokens.ArgsClose, m.Tokens.Termination = argsOpen, argsClose, term
+	m.Tokens.Async, m.Tokens.Base, m.Tokens.Open, m.Tokens.Close = p.ref(async), p.ref(base), p.ref(open), p.ref(close)
+	m.Tokens.ArgsOpen, m.Tokens.ArgsClose, m.Tokens.Termination = p.ref(argsOpen), p.ref(argsClose), p.ref(term)
 	return m
 }
 
 func (p *parser) parseCallbackInterface(callback *Token) Definition {
 	base := p.consume("interface")
-	ci := &CallbackInterface{Position: p.at(callback)}
-	ci.Tokens.Callback, ci.Tokens.Base = callback, base
+	ci := &CallbackInterface{Loc: p.loc(callback)}
+	ci.Tokens.Callback, ci.Tokens.Base = p.ref(callback), p.ref(base)
 	name := p.parseName("callback interface")
-	ci.Tokens.Name = name
+	ci.Tokens.Name = p.ref(name)
 	ci.Name = unescape(p.val(name))
 	p.setContext(nil, "callback interface", ci.Name)
 	mark := p.members.mark()
@@ -1060,36 +1109,36 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 }
 
 func (p *parser) parseCallback(callback *Token) Definition {
-	c := &Callback{Position: p.at(callback)}
-	c.Tokens.Callback = callback
+	c := &Callback{Loc: p.loc(callback)}
+	c.Tokens.Callback = p.ref(callback)
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("Callback lacks a name")
 	}
-	c.Tokens.Name = name
+	c.Tokens.Name = p.ref(name)
 	c.Name = unescape(p.val(name))
 	p.setContext(nil, "callback", c.Name)
-	c.Tokens.Assign = p.expect("Callback lacks an assignment", "=")
-	c.ReturnType = p.parseType("return-type")
+	c.Tokens.Assign = p.ref(p.expect("Callback lacks an assignment", "="))
+	c.ReturnType = p.parseType(ReturnType)
 	if c.ReturnType == nil {
 		p.fail("Callback lacks a return type")
 	}
-	c.Tokens.Open = p.expect("Callback lacks parentheses for arguments", "(")
+	c.Tokens.Open = p.ref(p.expect("Callback lacks parentheses for arguments", "("))
 	c.Arguments = p.parseArgumentList()
-	c.Tokens.Close = p.expect("Unterminated callback", ")")
-	c.Tokens.Termination = p.expect("Unterminated callback, expected `;`", ";")
+	c.Tokens.Close = p.ref(p.expect("Unterminated callback", ")"))
+	c.Tokens.Termination = p.ref(p.expect("Unterminated callback, expected `;`", ";"))
 	return c
 }
 
 func (p *parser) parseNamespace(partial *Token) Definition {
 	base := p.consume("namespace")
-	ns := &Namespace{Position: p.at(base), Partial: partial != nil}
+	ns := &Namespace{Loc: p.loc(base), Partial: partial != nil}
 	if partial != nil {
-		ns.Position = p.at(partial)
+		ns.Loc = p.loc(partial)
 	}
-	ns.Tokens.Partial, ns.Tokens.Base = partial, base
+	ns.Tokens.Partial, ns.Tokens.Base = p.ref(partial), p.ref(base)
 	name := p.parseName("namespace")
-	ns.Tokens.Name = name
+	ns.Tokens.Name = p.ref(name)
 	ns.Name = unescape(p.val(name))
 	p.setContext(partial, "namespace", ns.Name)
 	mark := p.members.mark()
@@ -1112,13 +1161,13 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 
 func (p *parser) parseDictionary(partial *Token) Definition {
 	base := p.consume("dictionary")
-	d := &Dictionary{Position: p.at(base), Partial: partial != nil}
+	d := &Dictionary{Loc: p.loc(base), Partial: partial != nil}
 	if partial != nil {
-		d.Position = p.at(partial)
+		d.Loc = p.loc(partial)
 	}
-	d.Tokens.Partial, d.Tokens.Base = partial, base
+	d.Tokens.Partial, d.Tokens.Base = p.ref(partial), p.ref(base)
 	name := p.parseName("dictionary")
-	d.Tokens.Name = name
+	d.Tokens.Name = p.ref(name)
 	d.Name = unescape(p.val(name))
 	p.setContext(partial, "dictionary", d.Name)
 	if partial == nil {
@@ -1134,49 +1183,49 @@ func (p *parser) parseDictionary(partial *Token) Definition {
 
 func (p *parser) parseField() *Field {
 	ea := p.parseExtAttrs()
-	f := p.a.fields.alloc()
+	f := p.a.fields.alloc(p.a.single)
 	f.ExtAttrs = ea
 	req := p.consume("required")
-	f.Tokens.Required = req
+	f.Tokens.Required = p.ref(req)
 	f.Required = req != nil
-	f.Type = p.parseTypeWithExtAttrs("dictionary-type")
+	f.Type = p.parseTypeWithExtAttrs(DictionaryType)
 	if f.Type == nil {
 		p.fail("Dictionary member lacks a type")
 	}
-	f.Position = f.Type.Position
+	f.Loc = f.Type.Loc
 	if req != nil {
-		f.Position = p.at(req)
+		f.Loc = p.loc(req)
 	}
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("Dictionary member lacks a name")
 	}
-	f.Tokens.Name = name
+	f.Tokens.Name = p.ref(name)
 	f.Name = unescape(p.val(name))
 	f.Default = p.parseDefault()
 	if req != nil && f.Default != nil {
-		p.failAt(f.Default.Tokens.Assign, "Required member must not have a default")
+		p.failAt(p.token(f.Default.Tokens.Assign), "Required member must not have a default")
 	}
-	f.Tokens.Termination = p.expect("Unterminated dictionary member, expected `;`", ";")
+	f.Tokens.Termination = p.ref(p.expect("Unterminated dictionary member, expected `;`", ";"))
 	return f
 }
 
 func (p *parser) parseEnum() Definition {
 	base := p.consume("enum")
-	e := &Enum{Position: p.at(base)}
-	e.Tokens.Base = base
+	e := &Enum{Loc: p.loc(base)}
+	e.Tokens.Base = p.ref(base)
 	name := p.consumeKind(TokenIdentifier)
 	if name == nil {
 		p.fail("No name for enum")
 	}
-	e.Tokens.Name = name
+	e.Tokens.Name = p.ref(name)
 	e.Name = unescape(p.val(name))
 	p.setContext(nil, "enum", e.Name)
-	e.Tokens.Open = p.expect("Bodyless enum", "{")
+	e.Tokens.Open = p.ref(p.expect("Bodyless enum", "{"))
 	mark := p.enumvals.mark()
 	for {
 		t := p.tok()
-		if t.Kind != TokenString {
+		if t.Kind() != TokenString {
 			if p.enumvals.mark() == mark {
 				if p.is("}") {
 					p.fail("No value in enum")
@@ -1186,30 +1235,30 @@ func (p *parser) parseEnum() Definition {
 			break
 		}
 		p.pos++
-		v := p.a.enumValues.alloc()
-		v.Position, v.Value = p.at(t), p.val(t)[1:len(p.val(t))-1]
-		v.Tokens.Value = t
+		v := p.a.enumValues.alloc(p.a.single)
+		v.Loc, v.Value = p.loc(t), p.val(t)[1:len(p.val(t))-1]
+		v.Tokens.Value = p.ref(t)
 		p.enumvals.push(v)
 		sep := p.consume(",")
 		if sep == nil {
-			if p.tok().Kind == TokenString {
+			if p.tok().Kind() == TokenString {
 				p.fail("No comma between enum values")
 			}
 			break
 		}
-		v.Tokens.Separator = sep
+		v.Tokens.Separator = p.ref(sep)
 	}
 	e.Values = p.enumvals.pop(mark)
-	e.Tokens.Close = p.expect("Unexpected value in enum", "}")
-	e.Tokens.Termination = p.expect("No semicolon after enum", ";")
+	e.Tokens.Close = p.ref(p.expect("Unexpected value in enum", "}"))
+	e.Tokens.Termination = p.ref(p.expect("No semicolon after enum", ";"))
 	return e
 }
 
 func (p *parser) parseTypedef() Definition {
 	base := p.consume("typedef")
-	td := &Typedef{Position: p.at(base)}
-	td.Tokens.Base = base
-	td.Type = p.parseTypeWithExtAttrs("typedef-type")
+	td := &Typedef{Loc: p.loc(base)}
+	td.Tokens.Base = p.ref(base)
+	td.Type = p.parseTypeWithExtAttrs(TypedefType)
 	if td.Type == nil {
 		p.fail("Typedef lacks a type")
 	}
@@ -1217,25 +1266,25 @@ func (p *parser) parseTypedef() Definition {
 	if name == nil {
 		p.fail("Typedef lacks a name")
 	}
-	td.Tokens.Name = name
+	td.Tokens.Name = p.ref(name)
 	td.Name = unescape(p.val(name))
 	p.setContext(nil, "typedef", td.Name)
-	td.Tokens.Termination = p.expect("Unterminated typedef, expected `;`", ";")
+	td.Tokens.Termination = p.ref(p.expect("Unterminated typedef, expected `;`", ";"))
 	return td
 }
 
 func (p *parser) parseIncludes() Definition {
 	target := p.consumeKind(TokenIdentifier)
-	inc := &Includes{Position: p.at(target), Target: unescape(p.val(target))}
-	inc.Tokens.Target = target
-	inc.Tokens.Includes = p.consume("includes")
+	inc := &Includes{Loc: p.loc(target), Target: unescape(p.val(target))}
+	inc.Tokens.Target = p.ref(target)
+	inc.Tokens.Includes = p.ref(p.consume("includes"))
 	mixin := p.consumeKind(TokenIdentifier)
 	if mixin == nil {
 		p.fail("Incomplete includes statement")
 	}
-	inc.Tokens.Mixin = mixin
+	inc.Tokens.Mixin = p.ref(mixin)
 	inc.Mixin = unescape(p.val(mixin))
-	inc.Tokens.Termination = p.expect("No terminating ; for includes statement", ";")
+	inc.Tokens.Termination = p.ref(p.expect("No terminating ; for includes statement", ";"))
 	return inc
 }
 
@@ -1261,7 +1310,7 @@ func (p *parser) parseArgumentList() []*Argument {
 		if sep == nil {
 			return p.args.pop(mark)
 		}
-		a.Tokens.Separator = sep
+		a.hasSep = true
 	}
 }
 
@@ -1269,12 +1318,11 @@ func (p *parser) parseArgumentList() []*Argument {
 func (p *parser) parseArgument() *Argument {
 	start := p.pos
 	ea := p.parseExtAttrs()
-	a := p.a.args.alloc()
-	a.ExtAttrs, a.Position = ea, p.at(p.tok())
+	a := p.a.args.alloc(p.a.single)
+	a.ExtAttrs, a.Loc = ea, p.loc(p.tok())
 	opt := p.consume("optional")
-	a.Tokens.Optional = opt
 	a.Optional = opt != nil
-	a.Type = p.parseTypeWithExtAttrs("argument-type")
+	a.Type = p.parseTypeWithExtAttrs(ArgumentType)
 	if a.Type == nil {
 		if len(ea.List) > 0 || opt != nil {
 			p.fail("Argument lacks a type")
@@ -1283,8 +1331,7 @@ func (p *parser) parseArgument() *Argument {
 		return nil
 	}
 	if opt == nil {
-		a.Tokens.Variadic = p.consume("...")
-		a.Variadic = a.Tokens.Variadic != nil
+		a.Variadic = p.consume("...") != nil
 	}
 	name := p.consumeIdentifierOr(argumentNameKeywords)
 	if name == nil {
@@ -1294,7 +1341,7 @@ func (p *parser) parseArgument() *Argument {
 		}
 		return nil
 	}
-	a.Tokens.Name = name
+	a.name = p.ref(name)
 	a.Name = unescape(p.val(name))
 	if opt != nil {
 		a.Default = p.parseDefault()
@@ -1303,7 +1350,7 @@ func (p *parser) parseArgument() *Argument {
 }
 
 // parseTypeWithExtAttrs parses TypeWithExtendedAttributes.
-func (p *parser) parseTypeWithExtAttrs(context string) *Type {
+func (p *parser) parseTypeWithExtAttrs(context TypeContext) *Type {
 	start := p.pos
 	ea := p.parseExtAttrs()
 	t := p.parseType(context)
@@ -1320,7 +1367,7 @@ func (p *parser) parseTypeWithExtAttrs(context string) *Type {
 
 // parseType parses Type (a single type or a union, with its nullable
 // suffix), or returns nil consuming nothing.
-func (p *parser) parseType(context string) *Type {
+func (p *parser) parseType(context TypeContext) *Type {
 	p.depth++
 	if p.depth > maxDepth {
 		p.fail("Nesting too deep")
@@ -1339,16 +1386,16 @@ var genericNames = map[string]bool{
 
 var stringTypes = map[string]bool{"ByteString": true, "DOMString": true, "USVString": true}
 
-func (p *parser) parseSingleType(context string) *Type {
+func (p *parser) parseSingleType(context TypeContext) *Type {
 	t := p.tok()
-	if t.Kind != TokenIdentifier {
+	if t.Kind() != TokenIdentifier {
 		return nil
 	}
 	var ty *Type
 	switch {
-	case t.Keyword && genericNames[p.val(t)]:
+	case t.Keyword() && genericNames[p.val(t)]:
 		ty = p.parseGeneric(context)
-	case t.Keyword:
+	case t.Keyword():
 		if ty = p.parsePrimitiveType(context); ty == nil {
 			switch p.val(t) {
 			case "ByteString", "DOMString", "USVString", "any", "object", "symbol", "undefined",
@@ -1357,7 +1404,6 @@ func (p *parser) parseSingleType(context string) *Type {
 				"BigUint64Array", "Float16Array", "Float32Array", "Float64Array":
 				p.pos++
 				ty = p.newType(t, p.val(t), context)
-				ty.Tokens.Base = t
 			default:
 				return nil
 			}
@@ -1365,7 +1411,6 @@ func (p *parser) parseSingleType(context string) *Type {
 	default:
 		p.pos++
 		ty = p.newType(t, unescape(p.val(t)), context)
-		ty.Tokens.Base = t
 		if p.is("<") {
 			p.fail("Unsupported generic type " + p.val(t))
 		}
@@ -1375,14 +1420,13 @@ func (p *parser) parseSingleType(context string) *Type {
 	}
 	p.parseNullable(ty)
 	if ty.Nullable && ty.Name == "any" {
-		p.failAt(ty.Tokens.Nullable, "Type `any` cannot be made nullable")
+		p.failAt(p.token(ty.Tokens().Nullable), "Type `any` cannot be made nullable")
 	}
 	return ty
 }
 
 func (p *parser) parseNullable(ty *Type) {
 	if q := p.consume("?"); q != nil {
-		ty.Tokens.Nullable = q
 		ty.Nullable = true
 		if p.is("?") {
 			p.fail("Can't nullable more than once")
@@ -1392,18 +1436,16 @@ func (p *parser) parseNullable(ty *Type) {
 
 // parsePrimitiveType parses the integer, float, boolean, byte, octet and
 // bigint types, or returns nil consuming nothing.
-func (p *parser) parsePrimitiveType(context string) *Type {
+func (p *parser) parsePrimitiveType(context TypeContext) *Type {
 	t := p.tok()
-	if t.Kind != TokenIdentifier || !t.Keyword {
+	if t.Kind() != TokenIdentifier || !t.Keyword() {
 		return nil
 	}
 	var prefix, base, postfix *Token
 	switch p.val(t) {
 	case "boolean", "byte", "octet", "bigint":
 		p.pos++
-		ty := p.newType(t, p.val(t), context)
-		ty.Tokens.Base = t
-		return ty
+		return p.newType(t, p.val(t), context)
 	case "unsigned":
 		p.pos++
 		prefix = t
@@ -1448,7 +1490,12 @@ func (p *parser) parsePrimitiveType(context string) *Type {
 		name = "long long"
 	}
 	ty := p.newType(t, name, context)
-	ty.Tokens.Prefix, ty.Tokens.Base, ty.Tokens.Postfix = prefix, base, postfix
+	if prefix != nil {
+		ty.tokFlags |= typePrefix
+	}
+	if postfix != nil {
+		ty.tokFlags |= typePostfix
+	}
 	return ty
 }
 
@@ -1459,14 +1506,12 @@ func (p *parser) longLong(base *Token) *Token {
 	return nil
 }
 
-func (p *parser) parseGeneric(context string) *Type {
+func (p *parser) parseGeneric(context TypeContext) *Type {
 	base := p.tok()
 	p.pos++
 	ty := p.newType(base, "", context)
 	ty.Generic = p.val(base)
-	ty.Tokens.Base = base
-	ty.Tokens.Open = p.consume("<")
-	if ty.Tokens.Open == nil {
+	if p.consume("<") == nil {
 		p.fail("No opening bracket after " + p.val(base))
 	}
 	switch p.val(base) {
@@ -1478,10 +1523,10 @@ func (p *parser) parseGeneric(context string) *Type {
 		if sub == nil {
 			p.fail("Missing Promise subtype")
 		}
-		if sub.Name == "void" && sub.Tokens.Base != nil && p.val(sub.Tokens.Base) == "void" && !sub.Nullable {
+		if sub.Name == "void" && sub.Tokens().Base != 0 && p.val(p.token(sub.Tokens().Base)) == "void" && !sub.Nullable {
 			// The obsolete Promise<void> is read as a return type, as
 			// webidl2.js does (which then asks for undefined).
-			sub.Context = "return-type"
+			sub.Context = ReturnType
 		}
 		ty.Subtypes = []*Type{sub}
 	case "record":
@@ -1489,13 +1534,13 @@ func (p *parser) parseGeneric(context string) *Type {
 			p.fail("Record key cannot have extended attribute")
 		}
 		kt := p.tok()
-		if kt.Kind != TokenIdentifier || !stringTypes[p.val(kt)] {
+		if kt.Kind() != TokenIdentifier || !stringTypes[p.val(kt)] {
 			p.fail("Record key must be one of: ByteString, DOMString, USVString")
 		}
 		p.pos++
 		key := p.newType(kt, p.val(kt), context)
-		key.Tokens.Base = kt
-		key.Tokens.Separator = p.expect("Missing comma after record key type", ",")
+		p.expect("Missing comma after record key type", ",")
+		key.tokFlags |= typeSeparator
 		val := p.parseTypeWithExtAttrs(context)
 		if val == nil {
 			p.fail("Error parsing generic type record")
@@ -1508,15 +1553,14 @@ func (p *parser) parseGeneric(context string) *Type {
 		}
 		ty.Subtypes = []*Type{sub}
 	}
-	ty.Tokens.Close = p.expect("Missing closing bracket after "+p.val(base), ">")
+	p.expect("Missing closing bracket after "+p.val(base), ">")
 	return ty
 }
 
-func (p *parser) parseUnion(context string) *Type {
+func (p *parser) parseUnion(context TypeContext) *Type {
 	open := p.consume("(")
 	ty := p.newType(open, "", context)
 	ty.Union = true
-	ty.Tokens.Open = open
 	mark := p.subtypes.mark()
 	for {
 		sub := p.parseTypeWithExtAttrs(context)
@@ -1524,23 +1568,23 @@ func (p *parser) parseUnion(context string) *Type {
 			p.fail("No type after open parenthesis or 'or' in union type")
 		}
 		if sub.Name == "any" && sub.Generic == "" && !sub.Union {
-			p.failAt(sub.Tokens.Base, "Type `any` cannot be included in a union type")
+			p.failAt(p.token(sub.Tokens().Base), "Type `any` cannot be included in a union type")
 		}
 		if sub.Generic == "Promise" {
-			p.failAt(sub.Tokens.Base, "Type `Promise` cannot be included in a union type")
+			p.failAt(p.token(sub.Tokens().Base), "Type `Promise` cannot be included in a union type")
 		}
 		p.subtypes.push(sub)
 		or := p.consume("or")
 		if or == nil {
 			break
 		}
-		sub.Tokens.Separator = or
+		sub.tokFlags |= typeSeparator
 	}
 	ty.Subtypes = p.subtypes.pop(mark)
 	if len(ty.Subtypes) < 2 {
 		p.fail("At least two types are expected in a union type but found less")
 	}
-	ty.Tokens.Close = p.expect("Unterminated union type", ")")
+	p.expect("Unterminated union type", ")")
 	p.parseNullable(ty)
 	return ty
 }

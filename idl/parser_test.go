@@ -38,24 +38,25 @@ func TestTokenize(t *testing.T) {
 	toks := tokenize(src)
 	f := &File{text: src, Tokens: toks}
 	if len(toks) != len(want) {
-		for _, tok := range toks {
-			t.Logf("%v %q", tok.Kind, f.Text(&tok))
+		for i, tok := range toks {
+			t.Logf("%v %q", tok.Kind(), f.Text(TokenRef(i+1)))
 		}
 		t.Fatalf("got %d tokens, want %d", len(toks), len(want))
 	}
 	for i, w := range want {
-		g := toks[i]
-		if g.Kind != w.kind || f.Text(&g) != w.value || g.Keyword != w.keyword || g.Line != w.line || g.Column != w.col || g.Index != int32(i) {
-			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind, f.Text(&g), g.Keyword, g.Line, g.Column,
+		g, r := toks[i], TokenRef(i+1)
+		pos := f.Pos(r)
+		if g.Kind() != w.kind || f.Text(r) != w.value || g.Keyword() != w.keyword || pos.Line != int(w.line) || pos.Column != int(w.col) {
+			t.Errorf("token %d = %v %q kw=%v %d:%d, want %v %q kw=%v %d:%d", i, g.Kind(), f.Text(r), g.Keyword(), pos.Line, pos.Column,
 				w.kind, w.value, w.keyword, w.line, w.col)
 		}
 	}
-	if f.Trivia(&toks[0]) != "/* c */ " {
-		t.Errorf("trivia %q", f.Trivia(&toks[0]))
+	if f.Trivia(1) != "/* c */ " {
+		t.Errorf("trivia %q", f.Trivia(1))
 	}
 	// Offsets point at the token text.
-	for _, tok := range toks {
-		if int(tok.Offset)+int(tok.Len) > len(src) || int(tok.Offset) < int(tok.TriviaLen) {
+	for i, tok := range toks {
+		if int(tok.Offset)+int(tok.Len()) > len(src) || int(f.triviaStart(i)) > int(tok.Offset) {
 			t.Errorf("token %+v is out of bounds", tok)
 		}
 	}
@@ -82,9 +83,9 @@ func TestTokenizeEdgeCases(t *testing.T) {
 		f := &File{text: tc.src, Tokens: toks}
 		var got []TokenKind
 		var text string
-		for _, tok := range toks {
-			got = append(got, tok.Kind)
-			text += f.Trivia(&tok) + f.Text(&tok)
+		for i, tok := range toks {
+			got = append(got, tok.Kind())
+			text += f.Trivia(TokenRef(i+1)) + f.Text(TokenRef(i+1))
 		}
 		if text != tc.src {
 			t.Errorf("%q: tokens do not cover the source: %q", tc.src, text)
@@ -125,17 +126,17 @@ func TestPositions(t *testing.T) {
 			t.Errorf("%s: offset %d, want %d", what, p.Offset, off+col-1)
 		}
 	}
-	check("interface", it.Position, 3, 1)
-	check("ext attr", it.ExtAttrs.List[0].Position, 2, 2)
+	check("interface", it.Pos(), 3, 1)
+	check("ext attr", it.ExtAttrs.List[0].Pos(), 2, 2)
 	attr := it.Members[0].(*Attribute)
-	check("attribute", attr.Position, 4, 2)
-	check("attribute type", attr.Type.Position, 4, 12)
+	check("attribute", attr.Pos(), 4, 2)
+	check("attribute type", attr.Type.Pos(), 4, 12)
 	check("attribute name", f.Pos(attr.Tokens.Name), 4, 17)
 	op := it.Members[1].(*Operation)
-	check("operation", op.Position, 5, 3)
-	check("argument", op.Arguments[0].Position, 5, 15)
-	check("default", op.Arguments[0].Default.Position, 5, 33)
-	if got := it.Position.String(); got != "pos.idl:3:1" {
+	check("operation", op.Pos(), 5, 3)
+	check("argument", op.Arguments[0].Pos(), 5, 15)
+	check("default", op.Arguments[0].Default.Pos(), 5, 33)
+	if got := it.Pos().String(); got != "pos.idl:3:1" {
 		t.Errorf("Position.String() = %q", got)
 	}
 }
@@ -292,5 +293,83 @@ func TestManyUnterminatedComments(t *testing.T) {
 	}
 	if len(toks) != 600001 { // "/" and "*" for each, then EOF
 		t.Errorf("%d tokens", len(toks))
+	}
+}
+
+// TestPositionLineTable checks that File.Position, which looks lines up
+// in a table, agrees with counting line breaks, for every token and node
+// start of a source with CRLF line ends, comments and a multi-line string.
+func TestPositionLineTable(t *testing.T) {
+	src := "// c\r\n/* a\nb */ [Exposed=Window]\ninterface I {\r\n  attribute long x; // t\n\n" +
+		"  undefined f(optional long a = 1, \"s\n t\" b);\n};\nenum E { \"x\" };"
+	f, _ := Parse("lines.idl", []byte(src))
+	naive := func(off int) Position {
+		line := 1 + strings.Count(src[:off], "\n")
+		return Position{Filename: "lines.idl", Offset: off, Line: line, Column: off - (strings.LastIndexByte(src[:off], '\n') + 1) + 1}
+	}
+	if len(f.Tokens) < 20 {
+		t.Fatalf("%d tokens", len(f.Tokens))
+	}
+	for i, tok := range f.Tokens {
+		if got, want := f.Pos(TokenRef(i+1)), naive(int(tok.Offset)); got != want {
+			t.Errorf("token %d %q: %v, want %v", i, f.Text(TokenRef(i+1)), got, want)
+		}
+	}
+	for _, d := range f.Definitions {
+		if got, want := d.Pos(), naive(int(LocOf(d).Offset)); got != want || !got.IsValid() {
+			t.Errorf("%s: %v, want %v", d.DefinitionName(), got, want)
+		}
+	}
+	if got := (&File{Name: "hand", text: "a\nb"}).Position(2); got.Line != 2 || got.Column != 1 {
+		t.Errorf("hand-built file: %v", got)
+	}
+}
+
+// TestDerivedTokens checks the tokens that Type, Argument and ExtAttrList
+// derive rather than store.
+func TestDerivedTokens(t *testing.T) {
+	src := "[Exposed=Window] interface I {\n" +
+		"  undefined f(optional [Clamp] unsigned long long? a = 1, (sequence<DOMString> or record<DOMString, long>)? b, long... c);\n};"
+	f, err := Parse("d.idl", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(r TokenRef) string { return f.Text(r) }
+	it := f.Definitions[0].(*Interface)
+	if br := it.ExtAttrs.Tokens(); text(br.Open) != "[" || text(br.Close) != "]" || br.Close != br.Open+4 {
+		t.Errorf("interface brackets %v", br)
+	}
+	args := it.Members[0].(*Operation).Arguments
+	a := args[0]
+	if tk := a.Tokens(); text(tk.Optional) != "optional" || tk.Variadic != 0 || text(tk.Name) != "a" || text(tk.Separator) != "," {
+		t.Errorf("argument a: %+v", tk)
+	}
+	if tk := a.Type.Tokens(); text(tk.Prefix) != "unsigned" || text(tk.Base) != "long" || text(tk.Postfix) != "long" ||
+		text(tk.Nullable) != "?" || tk.Postfix != tk.Base+1 || tk.Separator != 0 {
+		t.Errorf("type of a: %+v", tk)
+	}
+	if br := a.Type.ExtAttrs.Tokens(); text(br.Open) != "[" || text(br.Close) != "]" {
+		t.Errorf("type brackets %+v", br)
+	}
+	u := args[1].Type
+	if tk := u.Tokens(); text(tk.Open) != "(" || text(tk.Close) != ")" || text(tk.Nullable) != "?" {
+		t.Errorf("union: %+v", tk)
+	}
+	if tk := u.Subtypes[0].Tokens(); text(tk.Base) != "sequence" || text(tk.Open) != "<" || text(tk.Close) != ">" || text(tk.Separator) != "or" {
+		t.Errorf("sequence: %+v", tk)
+	}
+	rec := u.Subtypes[1]
+	if tk := rec.Subtypes[0].Tokens(); text(tk.Base) != "DOMString" || text(tk.Separator) != "," {
+		t.Errorf("record key: %+v", tk)
+	}
+	if tk := rec.Tokens(); text(tk.Close) != ">" || tk.Separator != 0 {
+		t.Errorf("record: %+v", tk)
+	}
+	if tk := args[2].Tokens(); text(tk.Variadic) != "..." || text(tk.Name) != "c" || tk.Separator != 0 || tk.Optional != 0 {
+		t.Errorf("argument c: %+v", tk)
+	}
+	var hand Type
+	if tk := hand.Tokens(); tk != (TypeTokens{}) {
+		t.Errorf("hand-built type: %+v", tk)
 	}
 }

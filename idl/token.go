@@ -30,27 +30,44 @@ func (k TokenKind) String() string {
 	return "invalid"
 }
 
-// Token is one token. It holds positions only, so that token slices cost
-// the garbage collector nothing; File.Text and File.Trivia return the token
-// text and the whitespace and comments before it.
+// Token is one token: 8 bytes, with no pointers, so that token slices
+// cost little memory and nothing to the garbage collector. File.Text and
+// File.Trivia return the token text and the whitespace and comments
+// before it (the text since the end of the previous token); File.Pos its
+// line and column.
 type Token struct {
-	// Offset, Line and Column locate the token's first byte (not its
-	// trivia); see Pos.
-	Offset, Line, Column int32
-	// Len is the length of the token text, TriviaLen that of the trivia
-	// that precedes it.
-	Len, TriviaLen int32
-	// Index is the token's index in File.Tokens.
-	Index int32
-	Kind  TokenKind
-	// Keyword is set for identifiers that are Web IDL keywords.
-	Keyword bool
+	// Offset is the byte offset of the token's first byte (after its
+	// trivia).
+	Offset int32
+	// bits packs the length of the token text (bits 4 to 31, hence
+	// MaxSourceSize), the kind (bits 1 to 3) and the keyword flag (bit 0).
+	bits uint32
 }
 
-// Pos returns the position of the token's first byte. Tokens do not know
-// their file: Filename is empty (File.Pos fills it in).
-func (t *Token) Pos() Position {
-	return Position{Offset: int(t.Offset), Line: int(t.Line), Column: int(t.Column)}
+// MaxSourceSize is the size of the largest source Parse accepts (256 MiB,
+// some 250 times the whole @webref/idl corpus), so that offsets and
+// lengths fit in the 8 bytes of a Token.
+const MaxSourceSize = 1<<28 - 1
+
+// maxSourceSize is MaxSourceSize, lowered by tests.
+var maxSourceSize = MaxSourceSize
+
+// Len returns the length of the token text.
+func (t Token) Len() int32 { return int32(t.bits >> 4) }
+
+// Kind returns the kind of the token.
+func (t Token) Kind() TokenKind { return TokenKind(t.bits >> 1 & 7) }
+
+// Keyword reports whether the token is an identifier that is a Web IDL
+// keyword.
+func (t Token) Keyword() bool { return t.bits&1 != 0 }
+
+func makeTokenBits(length int, kind TokenKind, keyword bool) uint32 {
+	b := uint32(length)<<4 | uint32(kind)<<1
+	if keyword {
+		b |= 1
+	}
+	return b
 }
 
 // keywords are the words that are terminals of the Web IDL grammar; they can
@@ -107,48 +124,34 @@ func estimateTokens(s string) int { return len(s)/4 + 16 }
 // tokenizeInto appends the tokens of s to toks (which should be empty,
 // with spare capacity) and returns the result.
 func tokenizeInto(toks []Token, s string) []Token {
-	line, lineStart := 1, 0
 	noClose := -1
 	n := len(s)
 	for i := 0; ; {
-		ts := i
-		i = skipTrivia(s, i, &noClose, &line, &lineStart)
+		i = skipTrivia(s, i, &noClose)
 		if len(toks) == cap(toks) {
 			toks = append(toks, Token{})[:len(toks)]
 		}
 		k := len(toks)
 		toks = toks[:k+1]
 		tok := &toks[k]
-		tok.TriviaLen = int32(i - ts)
-		tok.Index = int32(k)
 		tok.Offset = int32(i)
-		tok.Line = int32(line)
-		tok.Column = int32(i - lineStart + 1)
 		if i >= n {
-			tok.Kind = TokenEOF
+			tok.bits = makeTokenBits(0, TokenEOF, false)
 			return toks
 		}
 		var end int
+		var kind TokenKind
 		if c := s[i]; charClass[c]&classLetter != 0 {
 			// An identifier (the common case, inline).
 			end = i + 1
 			for end < n && charClass[s[end]]&classIdentRest != 0 {
 				end++
 			}
-			tok.Kind = TokenIdentifier
+			kind = TokenIdentifier
 		} else {
-			end, tok.Kind = tokenEnd(s, i)
+			end, kind = tokenEnd(s, i)
 		}
-		switch tok.Kind {
-		case TokenIdentifier:
-			tok.Keyword = isKeyword(s[i:end])
-		case TokenString:
-			if nl := strings.Count(s[i:end], "\n"); nl > 0 {
-				line += nl
-				lineStart = i + strings.LastIndexByte(s[i:end], '\n') + 1
-			}
-		}
-		tok.Len = int32(end - i)
+		tok.bits = makeTokenBits(end-i, kind, kind == TokenIdentifier && isKeyword(s[i:end]))
 		i = end
 	}
 }
@@ -157,9 +160,8 @@ func tokenizeInto(toks []Token, s string) []Token {
 func countTokens(s string) int {
 	n := 0
 	noClose := -1
-	var line, lineStart int
 	for i := 0; ; n++ {
-		i = skipTrivia(s, i, &noClose, &line, &lineStart)
+		i = skipTrivia(s, i, &noClose)
 		if i >= len(s) {
 			return n + 1
 		}
@@ -195,17 +197,12 @@ var charClass = func() (t [256]uint8) {
 // not whitespace or part of a comment. *noClose is an offset from which no
 // "*/" follows (-1: not known yet), so that many unterminated "/*" do not
 // each rescan the rest of the input; an unterminated "/*" is not trivia
-// (its "/" becomes a token). It counts the line breaks it skips in *line
-// and sets *lineStart to the offset after the last one.
-func skipTrivia(s string, i int, noClose *int, line, lineStart *int) int {
+// (its "/" becomes a token).
+func skipTrivia(s string, i int, noClose *int) int {
 	n := len(s)
 	for i < n {
 		c := s[i]
 		if charClass[c]&classSpace != 0 {
-			if c == '\n' {
-				*line++
-				*lineStart = i + 1
-			}
 			i++
 			continue
 		}
@@ -226,10 +223,6 @@ func skipTrivia(s string, i int, noClose *int, line, lineStart *int) int {
 			if k < 0 {
 				*noClose = i + 2
 				return i
-			}
-			if body := s[i+2 : i+2+k]; strings.IndexByte(body, '\n') >= 0 {
-				*line += strings.Count(body, "\n")
-				*lineStart = i + 2 + strings.LastIndexByte(body, '\n') + 1
 			}
 			i += 2 + k + 2
 		default:

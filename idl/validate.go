@@ -162,11 +162,11 @@ func Validate(files ...*File) []Problem {
 	}
 	for _, d := range a.Duplicates() {
 		prev := a.Lookup(d.DefinitionName())
-		v.report("no-duplicate", namePos(defNameToken(d), d.Pos()),
+		v.reportAt("no-duplicate", namePos(defNameToken(d), LocOf(d)),
 			"the name \""+d.DefinitionName()+"\" of "+KindOf(d)+" was already used by the "+KindOf(prev)+" at "+prev.Pos().String())
 	}
 	for _, td := range a.TypedefCycles() {
-		v.report("typedef-cycle", namePos(td.Tokens.Name, td.Position), "typedef "+td.Name+" refers to itself")
+		v.reportAt("typedef-cycle", namePos(td.Tokens.Name, td.Loc), "typedef "+td.Name+" refers to itself")
 	}
 	// Check the definitions in parallel: the name tables are read-only
 	// from here on, and each worker has its own caches and problem list.
@@ -270,17 +270,20 @@ func (v *validator) report(rule string, pos Position, msg string) {
 	v.problems = append(v.problems, Problem{Rule: rule, Pos: pos, Message: msg, Severity: sev, Line: line, Caret: caret})
 }
 
-// namePos is the position of a token, or def when there is none.
-func namePos(t *Token, def Position) Position {
-	if t != nil {
-		p := t.Pos()
-		p.Filename = def.Filename
-		return p
+// reportAt reports a problem at loc.
+func (v *validator) reportAt(rule string, loc Loc, msg string) {
+	v.report(rule, loc.Position(), msg)
+}
+
+// namePos locates token t of the file of def, or def when there is none.
+func namePos(t TokenRef, def Loc) Loc {
+	if tok := def.Token(t); tok != nil {
+		return Loc{File: def.File, Offset: tok.Offset}
 	}
 	return def
 }
 
-func defNameToken(d Definition) *Token {
+func defNameToken(d Definition) TokenRef {
 	switch d := d.(type) {
 	case *Interface:
 		return d.Tokens.Name
@@ -299,7 +302,7 @@ func defNameToken(d Definition) *Token {
 	case *Includes:
 		return d.Tokens.Target
 	}
-	return nil
+	return 0
 }
 
 func (v *validator) checkDefinitions(defs []Definition) {
@@ -317,7 +320,7 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkPartialTarget(d, d.Tokens.Name)
 		} else if !d.Mixin {
 			if !d.ExtAttrs.Has("Exposed") {
-				v.report("require-exposed", namePos(d.Tokens.Name, d.Position),
+				v.reportAt("require-exposed", namePos(d.Tokens.Name, d.Loc),
 					"interface "+name+" has no [Exposed] extended attribute; add one, for example [Exposed=Window]")
 			}
 			v.checkInheritance(d)
@@ -335,7 +338,7 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkPartialTarget(d, d.Tokens.Name)
 		} else {
 			if !d.ExtAttrs.Has("Exposed") {
-				v.report("require-exposed", namePos(d.Tokens.Name, d.Position),
+				v.reportAt("require-exposed", namePos(d.Tokens.Name, d.Loc),
 					"namespace "+name+" has no [Exposed] extended attribute; add one, for example [Exposed=Window]")
 			}
 			v.checkMembersTogether(d)
@@ -354,7 +357,7 @@ func (v *validator) checkDefinition(d Definition) {
 		} else {
 			v.checkDictionary(d)
 			if v.a.IncludesItself(d.Name) {
-				v.report("dictionary-includes-itself", namePos(d.Tokens.Name, d.Position),
+				v.reportAt("dictionary-includes-itself", namePos(d.Tokens.Name, d.Loc),
 					"dictionary "+d.Name+" has a member whose type includes "+d.Name+" itself (directly, or through other dictionaries, typedefs, sequences, records or unions)")
 			}
 		}
@@ -362,7 +365,7 @@ func (v *validator) checkDefinition(d Definition) {
 			v.checkExtAttrs(&f.ExtAttrs, f, f.Type)
 			v.checkAllowShared(f.Type, &f.ExtAttrs)
 			v.checkType(f.Type)
-			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Position), "no-nullable-dict-member", "dictionary member ", f.Name)
+			v.checkNullableDictionary(f.Type, namePos(f.Tokens.Name, f.Loc), "no-nullable-dict-member", "dictionary member ", f.Name)
 			if f.Default != nil {
 				v.checkValue(f.Type, f.Default, "default value of "+f.Name)
 			}
@@ -371,7 +374,7 @@ func (v *validator) checkDefinition(d Definition) {
 		seen := map[string]bool{}
 		for _, ev := range d.Values {
 			if seen[ev.Value] {
-				v.report("no-duplicate-enum-value", ev.Position, "enum "+name+" lists \""+ev.Value+"\" more than once")
+				v.reportAt("no-duplicate-enum-value", ev.Loc, "enum "+name+" lists \""+ev.Value+"\" more than once")
 			}
 			seen[ev.Value] = true
 		}
@@ -382,18 +385,18 @@ func (v *validator) checkDefinition(d Definition) {
 		v.checkArguments(d.Arguments)
 		for _, a := range d.Arguments {
 			if r := v.a.Underlying(a.Type); r != nil && r.Generic == "async_sequence" {
-				v.report("async-sequence-idl-to-js", namePos(a.Tokens.Name, a.Position),
+				v.reportAt("async-sequence-idl-to-js", namePos(a.Tokens().Name, a.Loc),
 					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
 		}
 	case *Includes:
 		t, ok := v.defs[d.Target].(*Interface)
 		if !ok || t.Mixin {
-			v.report("undefined-type", namePos(d.Tokens.Target, d.Position), v.notDefined(d.Target, "an interface"))
+			v.reportAt("undefined-type", namePos(d.Tokens.Target, d.Loc), v.notDefined(d.Target, "an interface"))
 		}
 		m, ok := v.defs[d.Mixin].(*Interface)
 		if !ok || !m.Mixin {
-			v.report("undefined-type", namePos(d.Tokens.Mixin, d.Position), v.notDefined(d.Mixin, "an interface mixin"))
+			v.reportAt("undefined-type", namePos(d.Tokens.Mixin, d.Loc), v.notDefined(d.Mixin, "an interface mixin"))
 		}
 	}
 }
@@ -413,11 +416,11 @@ func article(s string) string {
 	return "a " + s
 }
 
-func (v *validator) checkPartialTarget(d Definition, nameTok *Token) {
+func (v *validator) checkPartialTarget(d Definition, nameTok TokenRef) {
 	name := d.DefinitionName()
 	target, ok := v.defs[name]
 	if !ok || KindOf(target) != KindOf(d) {
-		v.report("undefined-type", namePos(nameTok, d.Pos()),
+		v.reportAt("undefined-type", namePos(nameTok, LocOf(d)),
 			"partial "+KindOf(d)+" "+name+": "+v.notDefined(name, "a non-partial "+KindOf(d)))
 	}
 }
@@ -428,11 +431,11 @@ func (v *validator) checkInheritance(d *Interface) {
 	}
 	parent, ok := v.defs[d.Inheritance].(*Interface)
 	if !ok || parent.Mixin {
-		v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "an interface to inherit from"))
+		v.reportAt("undefined-type", namePos(d.Tokens.Inheritance, d.Loc), v.notDefined(d.Inheritance, "an interface to inherit from"))
 		return
 	}
 	if v.a.InInheritanceCycle(d.Name) {
-		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "interface "+d.Name+" is part of an inheritance cycle")
+		v.reportAt("bad-inheritance", namePos(d.Tokens.Inheritance, d.Loc), "interface "+d.Name+" is part of an inheritance cycle")
 	}
 }
 
@@ -442,11 +445,11 @@ func (v *validator) checkGlobal(d *Interface) {
 	}
 	for _, s := range v.a.Parts(d.Name) {
 		if a := s.Def.Attributes().Get("LegacyFactoryFunction"); a != nil {
-			v.report("no-constructible-global", a.Position, "[Global] interface "+d.Name+" cannot have a legacy factory function")
+			v.reportAt("no-constructible-global", a.Loc, "[Global] interface "+d.Name+" cannot have a legacy factory function")
 		}
 		for _, m := range s.Members() {
 			if c, ok := m.(*Constructor); ok {
-				v.report("no-constructible-global", c.Position, "[Global] interface "+d.Name+" cannot have a constructor")
+				v.reportAt("no-constructible-global", c.Loc, "[Global] interface "+d.Name+" cannot have a constructor")
 			}
 		}
 	}
@@ -515,23 +518,23 @@ func (v *validator) checkMembersTogether(d Definition) {
 			op, isOp := n.m.(*Operation)
 			if !isOp {
 				if i > 0 {
-					v.report("no-duplicate-member", memberNamePos(n.m), "\""+name+"\" is already a member of "+where+" (at "+first.m.Pos().String()+")")
+					v.reportAt("no-duplicate-member", memberNamePos(n.m), "\""+name+"\" is already a member of "+where+" (at "+first.m.Pos().String()+")")
 				}
 				continue
 			}
 			if _, firstIsOp := first.m.(*Operation); !firstIsOp {
-				v.report("no-duplicate-member", memberNamePos(n.m), "\""+name+"\" is already a member of "+where+" (at "+first.m.Pos().String()+")")
+				v.reportAt("no-duplicate-member", memberNamePos(n.m), "\""+name+"\" is already a member of "+where+" (at "+first.m.Pos().String()+")")
 				continue
 			}
 			if op.Special == "static" {
 				if staticSrc != nil && staticSrc != n.src {
-					v.report("no-cross-overload", memberNamePos(op), "static operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
+					v.reportAt("no-cross-overload", memberNamePos(op), "static operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
 				}
 				staticSrc = n.src
 				statics.Overloads = append(statics.Overloads, Overload{Member: op, Arguments: op.Arguments, ReturnType: op.ReturnType})
 			} else {
 				if regularSrc != nil && regularSrc != n.src {
-					v.report("no-cross-overload", memberNamePos(op), "operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
+					v.reportAt("no-cross-overload", memberNamePos(op), "operation \""+name+"\" is overloaded across definitions of "+where+"; overloads must be declared together")
 				}
 				regularSrc = n.src
 				regulars.Overloads = append(regulars.Overloads, Overload{Member: op, Arguments: op.Arguments, ReturnType: op.ReturnType})
@@ -543,16 +546,16 @@ func (v *validator) checkMembersTogether(d Definition) {
 	v.checkOverloads(where, "constructor", constructors)
 }
 
-func memberNamePos(m Member) Position {
+func memberNamePos(m Member) Loc {
 	switch m := m.(type) {
 	case *Attribute:
-		return namePos(m.Tokens.Name, m.Position)
+		return namePos(m.Tokens.Name, m.Loc)
 	case *Operation:
-		return namePos(m.Tokens.Name, m.Position)
+		return namePos(m.Tokens.Name, m.Loc)
 	case *Constant:
-		return namePos(m.Tokens.Name, m.Position)
+		return namePos(m.Tokens.Name, m.Loc)
 	}
-	return m.Pos()
+	return LocOf(m)
 }
 
 func (v *validator) checkMember(d Definition, m Member) {
@@ -564,30 +567,30 @@ func (v *validator) checkMember(d Definition, m Member) {
 		for _, t := range v.a.FlattenedMemberTypes(buf[:0], m.Type) {
 			switch {
 			case t.Generic == "sequence" || t.Generic == "record" || t.Generic == "async_sequence":
-				v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
+				v.reportAt("bad-attribute-type", m.Type.Loc, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
 			case t.Generic == "" && v.a.IsDictionary(t):
 				if r := v.a.Underlying(m.Type); r != nil && !r.Union && v.a.includesNullable(m.Type) {
-					v.report("nullable-dict-attribute", m.Type.Position, "attribute "+m.Name+" cannot have a (nullable) dictionary type")
+					v.reportAt("nullable-dict-attribute", m.Type.Loc, "attribute "+m.Name+" cannot have a (nullable) dictionary type")
 				} else {
-					v.report("bad-attribute-type", m.Type.Position, "attribute "+m.Name+" cannot have a dictionary type")
+					v.reportAt("bad-attribute-type", m.Type.Loc, "attribute "+m.Name+" cannot have a dictionary type")
 				}
 			}
 		}
 	case *Operation:
 		if m.Name == "" && (m.Special == "" || m.Special == "static") {
-			v.report("incomplete-op", m.Position, "a regular or static operation needs an identifier")
+			v.reportAt("incomplete-op", m.Loc, "a regular or static operation needs an identifier")
 		}
 		if m.ReturnType != nil {
 			v.checkType(m.ReturnType)
 			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic == "async_sequence" {
-				v.report("async-sequence-idl-to-js", m.ReturnType.Position,
+				v.reportAt("async-sequence-idl-to-js", m.ReturnType.Loc,
 					"operation "+m.Name+" cannot return an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
 		}
 		v.checkArguments(m.Arguments)
 	case *Constructor:
 		if it, ok := d.(*Interface); ok && it.Partial {
-			v.report("partial-constructor", m.Position, "a constructor cannot be declared in partial interface "+it.Name+"; declare it in the interface itself")
+			v.reportAt("partial-constructor", m.Loc, "a constructor cannot be declared in partial interface "+it.Name+"; declare it in the interface itself")
 		}
 		v.checkArguments(m.Arguments)
 	case *Constant:
@@ -595,7 +598,7 @@ func (v *validator) checkMember(d Definition, m Member) {
 		v.checkValue(m.Type, m.Value, "constant "+m.Name)
 	case *Iterable:
 		if m.LegacyAsyncSyntax {
-			v.report("obsolete-async-iterable-syntax", m.Position, "\"async iterable\" is obsolete; write async_iterable")
+			v.reportAt("obsolete-async-iterable-syntax", m.Loc, "\"async iterable\" is obsolete; write async_iterable")
 		}
 		v.checkType(m.Key)
 		v.checkType(m.Value)
@@ -612,11 +615,11 @@ func (v *validator) checkDictionary(d *Dictionary) {
 	// Inheritance must name a dictionary and not be cyclic.
 	if d.Inheritance != "" {
 		if _, ok := v.defs[d.Inheritance].(*Dictionary); !ok {
-			v.report("undefined-type", namePos(d.Tokens.Inheritance, d.Position), v.notDefined(d.Inheritance, "a dictionary to inherit from"))
+			v.reportAt("undefined-type", namePos(d.Tokens.Inheritance, d.Loc), v.notDefined(d.Inheritance, "a dictionary to inherit from"))
 		}
 	}
 	if v.a.InInheritanceCycle(d.Name) {
-		v.report("bad-inheritance", namePos(d.Tokens.Inheritance, d.Position), "dictionary "+d.Name+" is part of an inheritance cycle")
+		v.reportAt("bad-inheritance", namePos(d.Tokens.Inheritance, d.Loc), "dictionary "+d.Name+" is part of an inheritance cycle")
 	}
 	seenDict := map[string]bool{}
 	type owned struct {
@@ -640,11 +643,11 @@ func (v *validator) checkDictionary(d *Dictionary) {
 				if prev, ok := names[f.Name]; ok {
 					switch {
 					case cur == d:
-						v.report("no-duplicate-member", namePos(f.Tokens.Name, f.Position),
-							"\""+f.Name+"\" is already a member of dictionary "+d.Name+" (at "+prev.f.Position.String()+")")
+						v.reportAt("no-duplicate-member", namePos(f.Tokens.Name, f.Loc),
+							"\""+f.Name+"\" is already a member of dictionary "+d.Name+" (at "+prev.f.Pos().String()+")")
 					case prev.owner != cur:
 						// Duplicates within an ancestor are reported there.
-						v.report("no-duplicate-member", namePos(prev.f.Tokens.Name, prev.f.Position),
+						v.reportAt("no-duplicate-member", namePos(prev.f.Tokens.Name, prev.f.Loc),
 							"\""+f.Name+"\" is already a member of dictionary "+cur.Name+", which "+prev.owner.Name+" inherits from")
 					}
 					continue
@@ -668,7 +671,7 @@ func (v *validator) checkArguments(args []*Argument) {
 	// (computed lazily, from the end, at most once).
 	var requiredAfter []bool
 	for i, a := range args {
-		pos := namePos(a.Tokens.Name, a.Position)
+		pos := namePos(a.Tokens().Name, a.Loc)
 		dup := false
 		if names != nil {
 			dup = names[a.Name]
@@ -681,10 +684,10 @@ func (v *validator) checkArguments(args []*Argument) {
 			}
 		}
 		if dup {
-			v.report("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
+			v.reportAt("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
 		}
 		if a.Variadic && i != len(args)-1 {
-			v.report("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
+			v.reportAt("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
 		}
 		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
 		v.checkAllowShared(a.Type, &a.ExtAttrs)
@@ -699,7 +702,7 @@ func (v *validator) checkArguments(args []*Argument) {
 		}
 		if a.Optional {
 			if a.Default == nil {
-				v.report("dict-arg-default", pos, "optional dictionary argument "+a.Name+" must have a default value of {}")
+				v.reportAt("dict-arg-default", pos, "optional dictionary argument "+a.Name+" must have a default value of {}")
 			}
 			continue
 		}
@@ -714,7 +717,7 @@ func (v *validator) checkArguments(args []*Argument) {
 			}
 		}
 		if !requiredAfter[i] {
-			v.report("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
+			v.reportAt("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
 		}
 	}
 }
@@ -758,7 +761,7 @@ func (v *validator) hasRequiredMembers(d *Dictionary, seen map[string]bool) bool
 
 // checkNullableDictionary reports nullable dictionary types of arguments
 // and dictionary members.
-func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what, name string) {
+func (v *validator) checkNullableDictionary(t *Type, pos Loc, rule, what, name string) {
 	if t == nil {
 		return
 	}
@@ -773,7 +776,7 @@ func (v *validator) checkNullableDictionary(t *Type, pos Position, rule, what, n
 	}
 	nullable := t.Nullable || v.a.includesNullable(t)
 	if nullable && v.a.IsDictionary(r) {
-		v.report(rule, pos, what+name+" cannot have a nullable dictionary type")
+		v.reportAt(rule, pos, what+name+" cannot have a nullable dictionary type")
 	}
 }
 
@@ -808,26 +811,27 @@ func (v *validator) checkType(t *Type) {
 			v.checkUnionMembers(t)
 		}
 		if nullables > 1 {
-			v.report("invalid-nullable", t.Position, "a union type can include at most one nullable member type")
+			v.reportAt("invalid-nullable", t.Loc, "a union type can include at most one nullable member type")
 		} else if t.Nullable && nullables > 0 {
-			v.report("invalid-nullable", t.Position, "a nullable union type cannot include a nullable member type")
+			v.reportAt("invalid-nullable", t.Loc, "a nullable union type cannot include a nullable member type")
 		}
 		if t.Nullable && v.a.dictionaryIn(t) != nil {
-			v.report("no-nullable-union-dict", t.Position, "a nullable union type cannot include a dictionary type")
+			v.reportAt("no-nullable-union-dict", t.Loc, "a nullable union type cannot include a dictionary type")
 		}
 	case t.Generic != "":
 		for _, s := range t.Subtypes {
 			v.checkType(s)
 		}
 		if t.Nullable && t.Generic == "ObservableArray" {
-			v.report("invalid-nullable", t.Position, "an ObservableArray type cannot be nullable")
+			v.reportAt("invalid-nullable", t.Loc, "an ObservableArray type cannot be nullable")
 		}
 	default:
-		if t.Name == "void" && t.Tokens.Base != nil && t.Tokens.Base.Len == 4 {
-			v.report("replace-void", t.Position, "void is obsolete; write undefined")
+		if t.Name == "void" && t.Loc.Token(t.Tokens().Base) != nil && t.Loc.Token(t.Tokens().Base).Len() == 4 {
+			v.reportAt("replace-void", t.Loc, "void is obsolete; write undefined")
 			return
 		}
-		keyword := t.Tokens.Base != nil && t.Tokens.Base.Keyword
+		base := t.Loc.Token(t.Tokens().Base)
+		keyword := base != nil && base.Keyword()
 		if !keyword && !primitiveNames[t.Name] {
 			d, ok := v.defs[t.Name]
 			switch d := d.(type) {
@@ -838,14 +842,14 @@ func (v *validator) checkType(t *Type) {
 				_, prose := proseTypes[t.Name]
 				ok = prose || BufferSourceTypes[t.Name]
 				if alias, isAlias := v.a.AliasOf(t.Name); isAlias {
-					v.report("alias-type", t.Position, "\""+t.Name+"\" is a [LegacyWindowAlias] of "+alias+", not a type; use "+alias)
+					v.reportAt("alias-type", t.Loc, "\""+t.Name+"\" is a [LegacyWindowAlias] of "+alias+", not a type; use "+alias)
 					ok = true
 				}
 			default:
 				ok = false
 			}
 			if !ok {
-				v.report("undefined-type", t.Position, v.notDefined(t.Name, "a type"))
+				v.reportAt("undefined-type", t.Loc, v.notDefined(t.Name, "a type"))
 				return
 			}
 		}
@@ -854,15 +858,15 @@ func (v *validator) checkType(t *Type) {
 			switch {
 			case inner == nil:
 			case inner.Generic == "Promise":
-				v.report("no-nullable-promise", t.Position, "type "+t.Name+" is a Promise type, which cannot be nullable")
+				v.reportAt("no-nullable-promise", t.Loc, "type "+t.Name+" is a Promise type, which cannot be nullable")
 			case inner.Generic == "ObservableArray":
-				v.report("invalid-nullable", t.Position, "type "+t.Name+" is an ObservableArray type, which cannot be nullable")
+				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is an ObservableArray type, which cannot be nullable")
 			case inner.Name == "any" && inner.Generic == "" && !inner.Union:
-				v.report("invalid-nullable", t.Position, "type "+t.Name+" is any, which cannot be nullable")
+				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is any, which cannot be nullable")
 			case v.a.includesNullable(inner) && inner != t:
-				v.report("invalid-nullable", t.Position, "type "+t.Name+" is already nullable")
+				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is already nullable")
 			case inner.Union && v.a.dictionaryIn(inner) != nil:
-				v.report("no-nullable-union-dict", t.Position, "type "+t.Name+" is a union including a dictionary type, which cannot be nullable")
+				v.reportAt("no-nullable-union-dict", t.Loc, "type "+t.Name+" is a union including a dictionary type, which cannot be nullable")
 			}
 		}
 	}
@@ -886,7 +890,7 @@ func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
 		}
 	}
 	if promises > 0 && promises < len(ops) {
-		v.report("promise-overload-mix", memberNamePos(ops[len(ops)-1].Member),
+		v.reportAt("promise-overload-mix", memberNamePos(ops[len(ops)-1].Member),
 			"overloads of "+name+" in "+where+" must all return a Promise type or none may")
 	}
 	// One budget for the whole set, so that absurd inputs (thousands of
@@ -903,14 +907,14 @@ func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
 		}
 		last := ops[entries[len(entries)-1].Overload].Member
 		if !ok {
-			v.report("indistinguishable-overloads", memberNamePos(last),
+			v.reportAt("indistinguishable-overloads", memberNamePos(last),
 				"overloads of "+name+" in "+where+" cannot be distinguished when called with "+itoa(n)+" argument"+plural(n))
 			continue
 		}
 		for j := 0; j < index; j++ {
 			for _, e := range entries[1:] {
 				if e.Type(j).String() != entries[0].Type(j).String() || (e.Optionality(j) == Required) != (entries[0].Optionality(j) == Required) {
-					v.report("overload-prefix-mismatch", memberNamePos(ops[e.Overload].Member),
+					v.reportAt("overload-prefix-mismatch", memberNamePos(ops[e.Overload].Member),
 						"overloads of "+name+" in "+where+" must have the same type and optionality for argument "+itoa(j+1)+
 							", which comes before the distinguishing argument "+itoa(index+1))
 					break
@@ -947,7 +951,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 		return false
 	}
 	bad := func(msg string) {
-		v.report("bad-value", val.Position, what+": "+msg+" (type "+t.String()+")")
+		v.reportAt("bad-value", val.Loc, what+": "+msg+" (type "+t.String()+")")
 	}
 	switch val.Kind {
 	case "dictionary":
@@ -962,7 +966,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 		}
 	case "null":
 		if !nullable && !fits(func(*Type) bool { return false }) {
-			v.report("null-default", val.Position, what+": null is only a default for nullable types (type "+t.String()+")")
+			v.reportAt("null-default", val.Loc, what+": null is only a default for nullable types (type "+t.String()+")")
 		}
 	case "boolean":
 		if !fits(func(m *Type) bool { return m.Generic == "" && m.Name == "boolean" }) {
@@ -971,7 +975,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	case "number":
 		if !fits(func(m *Type) bool { return m.Generic == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
 			bad("a number needs a numeric type")
-		} else if val.Tokens.Value != nil && val.Tokens.Value.Kind == TokenDecimal && !fits(func(m *Type) bool {
+		} else if val.Loc.Token(val.Tokens.Value) != nil && val.Loc.Token(val.Tokens.Value).Kind() == TokenDecimal && !fits(func(m *Type) bool {
 			return m.Generic == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
 		}) {
 			bad("a decimal needs a float or double type")
@@ -1064,7 +1068,7 @@ func (v *validator) checkUnionMembers(t *Type) {
 	for i, x := range ms {
 		for _, y := range ms[i+1:] {
 			if !v.a.Distinguishable(x, y) {
-				v.report("indistinguishable-union-members", t.Position,
+				v.reportAt("indistinguishable-union-members", t.Loc,
 					"the member types "+x.String()+" and "+y.String()+" of union type "+t.String()+" are not distinguishable")
 				return
 			}
@@ -1081,6 +1085,6 @@ func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
 		return
 	}
 	if a := attrs.Get("AllowShared"); a != nil {
-		v.report("migrate-allowshared", t.Position, "[AllowShared] BufferSource is replaced by AllowSharedBufferSource")
+		v.reportAt("migrate-allowshared", t.Loc, "[AllowShared] BufferSource is replaced by AllowSharedBufferSource")
 	}
 }

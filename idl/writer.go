@@ -9,15 +9,15 @@ package idl
 // Write returns the source text of f rebuilt from its AST and tokens.
 func Write(f *File) []byte {
 	buf := make([]byte, 0, len(f.Source)+16)
-	w := &tokenWriter{emit: func(t *Token) {
-		buf = append(buf, f.text[t.Offset-t.TriviaLen:t.Offset+t.Len]...)
+	w := &tokenWriter{emit: func(r TokenRef) {
+		if t := f.Token(r); t != nil {
+			buf = append(buf, f.text[f.triviaStart(int(r)-1):t.Offset+t.Len()]...)
+		}
 	}}
 	for _, d := range f.Definitions {
 		w.definition(d)
 	}
-	if eof := f.EOF(); eof != nil {
-		w.tok(eof)
-	}
+	w.tok(TokenRef(len(f.Tokens)))
 	return buf
 }
 
@@ -26,9 +26,9 @@ func Write(f *File) []byte {
 // the node has no tokens (nodes built by hand).
 func tokenSpan(n Node) (first, last int) {
 	first, last = int(^uint(0)>>1), -1
-	w := &tokenWriter{emit: func(t *Token) {
-		first = min(first, int(t.Index))
-		last = max(last, int(t.Index))
+	w := &tokenWriter{emit: func(r TokenRef) {
+		first = min(first, r.Index())
+		last = max(last, r.Index())
 	}}
 	switch n := n.(type) {
 	case Definition:
@@ -43,16 +43,16 @@ func tokenSpan(n Node) (first, last int) {
 
 // tokenWriter walks nodes and hands their tokens, in source order, to emit.
 type tokenWriter struct {
-	emit func(*Token)
+	emit func(TokenRef)
 }
 
-func (w *tokenWriter) tok(t *Token) {
-	if t != nil {
+func (w *tokenWriter) tok(t TokenRef) {
+	if t != 0 {
 		w.emit(t)
 	}
 }
 
-func (w *tokenWriter) toks(ts ...*Token) {
+func (w *tokenWriter) toks(ts ...TokenRef) {
 	for _, t := range ts {
 		w.tok(t)
 	}
@@ -172,10 +172,11 @@ func (w *tokenWriter) member(m Member) {
 }
 
 func (w *tokenWriter) extAttrs(l *ExtAttrList) {
-	if l.Tokens.Open == nil {
+	br := l.Tokens()
+	if br.Open == 0 {
 		return
 	}
-	w.tok(l.Tokens.Open)
+	w.tok(br.Open)
 	for _, a := range l.List {
 		w.toks(a.Tokens.Name, a.Tokens.Assign)
 		if r := a.RHS; r != nil {
@@ -189,43 +190,74 @@ func (w *tokenWriter) extAttrs(l *ExtAttrList) {
 		w.arguments(a.Arguments)
 		w.toks(a.Tokens.Close, a.Tokens.Separator)
 	}
-	w.tok(l.Tokens.Close)
+	w.tok(br.Close)
 }
 
 func (w *tokenWriter) arguments(args []*Argument) {
 	for _, a := range args {
 		w.extAttrs(&a.ExtAttrs)
-		w.tok(a.Tokens.Optional)
+		tk := a.Tokens()
+		w.tok(tk.Optional)
 		w.typ(a.Type)
-		w.toks(a.Tokens.Variadic, a.Tokens.Name)
+		w.toks(tk.Variadic, tk.Name)
 		w.value(a.Default)
-		w.tok(a.Tokens.Separator)
+		w.tok(tk.Separator)
 	}
 }
 
-func (w *tokenWriter) typ(t *Type) {
+// typ writes a type and returns its last token, separator excluded (0 for
+// types built by hand).
+func (w *tokenWriter) typ(t *Type) TokenRef {
 	if t == nil {
-		return
+		return 0
 	}
 	w.extAttrs(&t.ExtAttrs)
-	tk := &t.Tokens
+	if t.first == 0 {
+		// Built by hand: no tokens of its own.
+		for _, s := range t.Subtypes {
+			w.typ(s)
+		}
+		return 0
+	}
+	// The tokens are those Type.Tokens derives, computed on the way: a
+	// union's or generic's closing token follows its last subtype, and the
+	// "?" and separator follow the type.
+	end := t.first
 	switch {
 	case t.Union:
-		w.tok(tk.Open)
+		w.tok(t.first)
 		for _, s := range t.Subtypes {
-			w.typ(s)
+			end = w.typ(s)
 		}
-		w.tok(tk.Close)
+		end++
+		w.tok(end)
 	case t.Generic != "":
-		w.toks(tk.Base, tk.Open)
+		w.toks(t.first, t.first+1)
+		end = t.first + 1
 		for _, s := range t.Subtypes {
-			w.typ(s)
+			end = w.typ(s)
 		}
-		w.tok(tk.Close)
+		end++
+		w.tok(end)
 	default:
-		w.toks(tk.Prefix, tk.Base, tk.Postfix)
+		w.tok(t.first)
+		if t.tokFlags&typePrefix != 0 {
+			end++
+			w.tok(end)
+		}
+		if t.tokFlags&typePostfix != 0 {
+			end++
+			w.tok(end)
+		}
 	}
-	w.toks(tk.Nullable, tk.Separator)
+	if t.Nullable {
+		end++
+		w.tok(end)
+	}
+	if t.tokFlags&typeSeparator != 0 {
+		w.tok(end + 1)
+	}
+	return end
 }
 
 func (w *tokenWriter) value(v *Value) {
