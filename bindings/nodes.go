@@ -208,6 +208,8 @@ func htmlInterfaceOf(local string) string {
 		return "HTMLHeadElement"
 	case "title":
 		return "HTMLTitleElement"
+	case "meta":
+		return "HTMLMetaElement"
 	case "body":
 		return "HTMLBodyElement"
 	case "div":
@@ -1119,6 +1121,15 @@ func childText(n *dom.Node) string {
 	}
 	return b.String()
 }
+
+// HTMLMetaElement (name is shared with HTMLIFrameElement's, below)
+
+func (e *htmlElementImpl) HTTPEquiv() (webidl.DOMString, error)  { return e.attr("http-equiv"), nil }
+func (e *htmlElementImpl) SetHTTPEquiv(v webidl.DOMString) error { return e.setAttr("http-equiv", v) }
+func (e *htmlElementImpl) Content() (webidl.DOMString, error)    { return e.attr("content"), nil }
+func (e *htmlElementImpl) SetContent(v webidl.DOMString) error   { return e.setAttr("content", v) }
+func (e *htmlElementImpl) Media() (webidl.DOMString, error)      { return e.attr("media"), nil }
+func (e *htmlElementImpl) SetMedia(v webidl.DOMString) error     { return e.setAttr("media", v) }
 
 // HTMLIFrameElement
 
