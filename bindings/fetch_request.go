@@ -80,6 +80,8 @@ func (r *Realm) fetchBaseURL() *url.URL {
 		return g.info.url
 	case *workerGlobalImpl:
 		return g.info.url
+	case *serviceWorkerGlobalImpl:
+		return g.info.url
 	}
 	return nil
 }
