@@ -1,9 +1,10 @@
 package bindings
 
 import (
-	"github.com/gowebengine/weblocks/html"
 	"strings"
 	"testing"
+
+	"github.com/gowebengine/weblocks/html"
 )
 
 // A window and its worker (same storage bucket) share one lock manager;

@@ -19,6 +19,7 @@ type Statics struct {
 	AbortController        AbortControllerStatics
 	AbortSignal            AbortSignalStatics
 	Blob                   BlobStatics
+	BroadcastChannel       BroadcastChannelStatics
 	Comment                CommentStatics
 	DOMException           DOMExceptionStatics
 	Document               DocumentStatics
@@ -27,6 +28,7 @@ type Statics struct {
 	EventTarget            EventTargetStatics
 	ExtendableEvent        ExtendableEventStatics
 	ExtendableMessageEvent ExtendableMessageEventStatics
+	FetchEvent             FetchEventStatics
 	Headers                HeadersStatics
 	MessageChannel         MessageChannelStatics
 	MessageEvent           MessageEventStatics
@@ -58,6 +60,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.Blob == nil {
 		missing = append(missing, "BlobStatics")
 	}
+	if impl.BroadcastChannel == nil {
+		missing = append(missing, "BroadcastChannelStatics")
+	}
 	if impl.Comment == nil {
 		missing = append(missing, "CommentStatics")
 	}
@@ -81,6 +86,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	}
 	if impl.ExtendableMessageEvent == nil {
 		missing = append(missing, "ExtendableMessageEventStatics")
+	}
+	if impl.FetchEvent == nil {
+		missing = append(missing, "FetchEventStatics")
 	}
 	if impl.Headers == nil {
 		missing = append(missing, "HeadersStatics")
@@ -127,12 +135,13 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
 	reg.Add(idlDefBlob(impl.Blob))
+	reg.Add(idlDefBroadcastChannel(impl.BroadcastChannel))
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefClient())
 	reg.Add(idlDefClients())
@@ -148,6 +157,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefEventTarget(impl.EventTarget))
 	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
+	reg.Add(idlDefFetchEvent(impl.FetchEvent))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -196,6 +206,43 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
 	return nil
+}
+
+// init registers the definitions in Interfaces, the statics of each
+// interface implemented by the zero value of its hand-written xStatics
+// type (a missing one fails to compile).
+func init() {
+	if err := Register(Interfaces, Statics{
+		AbortController:        abortControllerStatics{},
+		AbortSignal:            abortSignalStatics{},
+		Blob:                   blobStatics{},
+		BroadcastChannel:       broadcastChannelStatics{},
+		Comment:                commentStatics{},
+		DOMException:           domExceptionStatics{},
+		Document:               documentStatics{},
+		DocumentFragment:       documentFragmentStatics{},
+		Event:                  eventStatics{},
+		EventTarget:            eventTargetStatics{},
+		ExtendableEvent:        extendableEventStatics{},
+		ExtendableMessageEvent: extendableMessageEventStatics{},
+		FetchEvent:             fetchEventStatics{},
+		Headers:                headersStatics{},
+		MessageChannel:         messageChannelStatics{},
+		MessageEvent:           messageEventStatics{},
+		PageTransitionEvent:    pageTransitionEventStatics{},
+		QuotaExceededError:     quotaExceededErrorStatics{},
+		Request:                requestStatics{},
+		Response:               responseStatics{},
+		SharedWorker:           sharedWorkerStatics{},
+		Text:                   textStatics{},
+		TextDecoder:            textDecoderStatics{},
+		TextEncoder:            textEncoderStatics{},
+		URL:                    urlStatics{},
+		URLSearchParams:        urlSearchParamsStatics{},
+		Worker:                 workerStatics{},
+	}); err != nil {
+		panic(err)
+	}
 }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
@@ -1886,6 +1933,20 @@ func idlFromExtendableMessageEventInit(r *webidl.Realm, v sobek.Value) Extendabl
 func idlToExtendableMessageEventInit(r *webidl.Realm, x ExtendableMessageEventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictExtendableMessageEventInit(r, obj, &x)
+	return obj
+}
+
+// idlFromFetchEventInit converts a JavaScript value to the IDL type FetchEventInit.
+func idlFromFetchEventInit(r *webidl.Realm, v sobek.Value) FetchEventInit {
+	var d FetchEventInit
+	idlReadDictFetchEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "FetchEventInit"), &d)
+	return d
+}
+
+// idlToFetchEventInit converts an IDL FetchEventInit value to JavaScript.
+func idlToFetchEventInit(r *webidl.Realm, x FetchEventInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictFetchEventInit(r, obj, &x)
 	return obj
 }
 

@@ -744,7 +744,3 @@ func (r *Realm) structuredClone(value sobek.Value, opts StructuredSerializeOptio
 	// 3. Return deserializeRecord.[[Deserialized]].
 	return v, err
 }
-
-func (g *globalBase) StructuredClone(value sobek.Value, opts StructuredSerializeOptions) (sobek.Value, error) {
-	return g.realm.structuredClone(webidl.AnyValue(value), opts)
-}

@@ -99,10 +99,7 @@
 //
 // The interfaces themselves are generated from bindings/webidls/*.idl
 // (bindings/*_gen.go, registry Interfaces); this package implements their
-// Methods interfaces (methods.go, global_methods.go, nodes.go, clone.go,
-// messaging.go, url.go, encoding.go) over dom, html, storage and weblocks,
-// and registers the Statics implementations (constructors, static
-// operations) with Register.
+// Methods interfaces over dom, html, storage and weblocks.
 //
 // Web Locks: request() runs weblocks.RequestPromise with a JavaScript
 // released promise; LockGrantedCallback is invoked with WebIDL's "invoke a
@@ -115,8 +112,8 @@
 // JavaScript are wrapped (jsReason) so that null and undefined survive the
 // trip through dom, where nil means "not given".
 //
-// Nodes (nodes.go): Node, Document, Element, CharacterData, Text, Comment,
-// DocumentType, DocumentFragment, NodeList, HTMLCollection, DOMTokenList,
+// Nodes (node.go, document.go, element.go...): Node, Document, Element,
+// CharacterData, Text, Comment, DocumentType, DocumentFragment, NodeList, HTMLCollection, DOMTokenList,
 // HTMLElement and the element interfaces of html.idl, over dom's node tree
 // (x/net/html parse output; selectors by cascadia). One implementation
 // object per dom.Node, kept in its Slot. Deviations: NodeList and
@@ -140,15 +137,16 @@
 // serialized; property keys are taken as UTF-8 (lone surrogates in keys,
 // unlike values, are not preserved).
 //
-// Messaging (messaging.go): MessageChannel and MessagePort over
+// Messaging (messagechannel.go, messageport.go, messageevent.go,
+// worker.go): MessageChannel and MessagePort over
 // html.MessagePort (its queue, entanglement and transfer are engine-neutral
 // and safe across agents); MessageEvent; Worker through WorkerHooks. The
 // close event of MessagePort is not fired.
 //
-// URL (url.go) uses github.com/nlnwa/whatwg-url for parsing and the URL
+// URL (url.go, urlsearchparams.go) uses github.com/nlnwa/whatwg-url for parsing and the URL
 // setters; URLSearchParams keeps its list itself and serializes it with the
 // application/x-www-form-urlencoded serializer (the library's serializer
-// does not percent-encode "&" and "=" in values). Encoding (encoding.go):
+// does not percent-encode "&" and "=" in values). Encoding (textencoder.go, textdecoder.go):
 // UTF-8 only; other labels throw a RangeError.
 //
 // JavaScript recursion is bounded (Runtime.SetMaxCallStackSize). Deviation:
@@ -163,13 +161,18 @@
 // document is unloaded. The realm sets itself as the environment's global
 // (env.SetGlobal(realm)), so RealmOf(env) finds it.
 //
-// Service workers (serviceworker.go): ServiceWorkerContainer
+// Service workers (serviceworker.go, serviceworkerregistration.go,
+// serviceworkercontainer.go, serviceworkerglobalscope.go, clients.go,
+// client.go, extendableevent.go, extendablemessageevent.go; swstate.go): ServiceWorkerContainer
 // (navigator.serviceWorker in windows), ServiceWorker,
 // ServiceWorkerRegistration, ServiceWorkerGlobalScope, Clients, Client,
 // ExtendableEvent and ExtendableMessageEvent over html's registrations
-// (html/serviceworker.go). Deviations: the IDL is a subset (no
-// WorkerNavigator.serviceWorker, update(), navigationPreload,
-// WindowClient, openWindow, InstallEvent, fetch events); install and
+// (html/serviceworker.go), and FetchEvent (fetchevent.go): fetch() of a
+// client whose active service worker is set runs Handle Fetch, which
+// fires a FetchEvent in the worker's realm; respondWith's Response is
+// copied into the client's fetch, no respondWith falls back to the
+// network. Deviations: the IDL is a subset (no navigationPreload,
+// WindowClient, openWindow, InstallEvent); install and
 // activate are plain ExtendableEvents; the client message queue is always
 // enabled (startMessages does nothing); module service workers are a
 // NotSupportedError; the maximum-scope check (no Service-Worker-Allowed
@@ -177,5 +180,63 @@
 // registration at once; clients.matchAll lists window clients before
 // worker clients, not in most-recently-focused order; a message to the
 // service worker extends nothing (the worker lives until its user agent
-// closes or it becomes redundant).
+// closes or it becomes redundant). Fetch events: only subresource
+// requests of fetch() are handled (navigations, iframe loads and worker
+// scripts are not intercepted, so resultingClientId and replacesClientId
+// are always ""; a document or a worker is still controlled by the
+// registration matching its URL); the worker's set of event types to
+// handle is not kept (a worker without fetch listeners gets events that
+// fall back to the network, as if skipped); preloadResponse is a promise
+// resolved with undefined; the request's body and the response's bytes
+// are copied between the realms (no streams); aborting the client's
+// fetch does not signal event.request. registration.update() checks
+// its preconditions and resolves with the registration without fetching
+// the script again (no byte-for-byte check: the script counts as
+// unchanged, so no new worker is installed).
+//
+// # Layout: one file per interface
+//
+// As Servo's dom/*.rs, every interface implemented here has one
+// hand-written file named after it in lower case (abortsignal.go,
+// lockmanager.go, lock.go, messageport.go, headers.go,
+// serviceworkerregistration.go...), holding:
+//
+//   - its implementation type (abortSignalImpl) and the algorithms that
+//     belong to it;
+//   - its XMethods methods (one per IDL member);
+//   - its statics: the type xStatics (abortSignalStatics, urlStatics,
+//     domExceptionStatics: codegen.UnexportedName of the interface, then
+//     "Statics"), whose zero value implements XStatics (constructors,
+//     static operations);
+//   - where useful, its compile-time check (var _ XMethods = (*xImpl)(nil)).
+//
+// Registration is per file too: the generated init (bindings_gen.go,
+// bindgen's -self-register, on for this package) registers every
+// definition in Interfaces with Statics{X: xStatics{}, ...}, so an
+// interface's file registers its statics by declaring xStatics, and a
+// missing or incomplete one fails to compile.
+//
+// Files are shared only where the IDL shares: a mixin's members live in
+// the mixin's file (windoworworkerglobalscope.go, parentnode.go,
+// childnode.go, nonelementparentnode.go, nondocumenttypechildnode.go,
+// body.go) or in an including interface's (navigator.go has NavigatorID's
+// members, also WorkerNavigator's: one Go type implements both); one Go
+// type implementing several interfaces has each one's own members in
+// that interface's file (nodeImpl: node.go, element.go, characterdata.go;
+// htmlElementImpl: htmlelement.go, htmlscriptelement.go,
+// htmliframeelement.go; workerGlobalImpl: workerglobalscope.go,
+// dedicatedworkerglobalscope.go, sharedworkerglobalscope.go), and a member
+// several of them have (src, text) in one of their files. Interfaces
+// without members or statics of their own (HTMLDivElement, WorkerNavigator)
+// have no file. TestOneFilePerInterface enforces this.
+//
+// Shared plumbing is in files not named after an interface, which hold no
+// interface's members: realm.go (Realm, creation, tasks, realmOf), api.go
+// and hosthooks.go (the integration API and the embedder's hooks),
+// host.go (html host, per-loop state), events.go (listeners, event
+// handlers, firing events), errors.go and rejections.go (exceptions,
+// "report an exception", promise rejection tracking), clone.go
+// (structured clone), timers.go, console.go, globals.go, fetch.go (the
+// fetch algorithm) and fetch_names.go (generated union names), swstate.go
+// (a realm's service worker objects).
 package bindings

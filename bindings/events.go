@@ -1,93 +1,9 @@
 package bindings
 
 import (
-	"time"
-
-	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/grafana/sobek"
 )
-
-// eventImpl is the Go implementation behind a JavaScript Event object: the
-// dom.Event plus, for events the realm fires itself (error,
-// unhandledrejection), the extra attributes of ErrorEvent or
-// PromiseRejectionEvent, defined as own properties of the wrapper.
-type eventImpl struct {
-	webidl.Reflector
-	realm *Realm
-	ev    *dom.Event
-	extra []eventProp
-	// stopped mirrors the stop propagation flag for cancelBubble.
-	stopped bool
-	// stamp is the event's timeStamp on the realm's clock (the clock of
-	// performance.now()), taken when the event object was created or
-	// first reached script.
-	stamp    float64
-	hasStamp bool
-}
-
-type eventProp struct {
-	name  string
-	value sobek.Value
-}
-
-// eventTargetImpl is the Go implementation behind EventTarget objects
-// created by script (new EventTarget()) and the base of every other
-// target: it adapts the dom.EventTarget to JavaScript listeners.
-type eventTargetImpl struct {
-	webidl.Reflector
-	realm  *Realm
-	target *dom.EventTarget
-	// handlers holds the event handlers of the target's event handler
-	// IDL attributes (onabort, onerror, ...), by event type.
-	handlers map[string]*eventHandler
-}
-
-// eventHandler is an "event handler": its value and the listener it
-// registered when first activated.
-type eventHandler struct {
-	value    sobek.Value // null when not set
-	listener dom.ListenerID
-	special  bool // OnErrorEventHandler on a global: 5-argument call
-}
-
-func (r *Realm) newEventTargetImpl(t *dom.EventTarget) *eventTargetImpl {
-	r.bindToLoop(t)
-	impl := &eventTargetImpl{realm: r, target: t}
-	if t.Owner == nil {
-		t.Owner = impl
-	}
-	return impl
-}
-
-// eventValue returns the JavaScript object for a dom.Event, creating (and
-// caching in ev.Detail) its wrapper the first time.
-func (r *Realm) eventValue(ev *dom.Event) sobek.Value {
-	impl, ok := ev.Detail.(*eventImpl)
-	var wrapped any = impl
-	if sub, isSub := ev.Detail.(eventSubclass); isSub {
-		impl, ok, wrapped = sub.baseEvent(), true, sub
-	}
-	if !ok {
-		impl = &eventImpl{ev: ev}
-		ev.Detail = impl
-		wrapped = impl
-	}
-	impl.realm = r
-	if !impl.hasStamp {
-		impl.stamp, impl.hasStamp = r.nowMillis(), true
-	}
-	if obj := impl.Object(); obj != nil {
-		return obj
-	}
-	v := r.idl.Wrap(wrapped, "Event")
-	if obj, ok := v.(*sobek.Object); ok {
-		for _, p := range impl.extra {
-			_ = obj.DefineDataProperty(p.name, p.value, sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
-		}
-	}
-	return v
-}
 
 // addEventListener is the EventTarget addEventListener(type, callback,
 // options) method steps over dom, with callback a JavaScript
@@ -291,62 +207,6 @@ func (r *Realm) fireEvent(t *dom.EventTarget, typ string, bubbles, cancelable bo
 	return t.DispatchEvent(ev)
 }
 
-// newEvent is the Event constructor steps: a new, untrusted event of type
-// typ with the EventInit members.
-func (r *Realm) newEvent(typ string, bubbles, cancelable, composed bool) *eventImpl {
-	ev := dom.NewEvent(typ)
-	ev.Bubbles, ev.Cancelable, ev.Composed = bubbles, cancelable, composed
-	impl := &eventImpl{realm: r, ev: ev, stamp: r.nowMillis(), hasStamp: true}
-	ev.Detail = impl
-	return impl
-}
-
-// nowMillis is performance.now(): milliseconds since the realm's time
-// origin on the loop's clock, coarsened to 5 microseconds.
-func (r *Realm) nowMillis() float64 {
-	d := (r.host.now() - r.timeOrigin).Truncate(5 * time.Microsecond)
-	return float64(d) / float64(time.Millisecond)
-}
-
-// dispatchEventSteps is the dispatchEvent(event) method steps.
-func (r *Realm) dispatchEventSteps(t *dom.EventTarget, ev *dom.Event) (bool, error) {
-	// 1. If event's dispatch flag is set, or if its initialized flag is
-	// not set, then throw an "InvalidStateError" DOMException.
-	if ev.EventPhase() != dom.None { // dispatching: the phase is set only then
-		return false, dom.NewDOMException("The event is already being dispatched.", dom.InvalidStateError)
-	}
-	// 2. Initialize event's isTrusted attribute to false.
-	ev.IsTrusted = false
-	// 3. Return the result of dispatching event to this.
-	return t.DispatchEvent(ev), nil
-}
-
-// listenerOptions flattens the options argument of add/removeEventListener
-// ((AddEventListenerOptions or boolean)).
-type listenerOptions struct {
-	capture, once bool
-	passive       *bool
-	signal        *dom.AbortSignal
-}
-
-// addEventListenerSteps is the addEventListener(type, callback, options)
-// method steps.
-func (r *Realm) addEventListenerSteps(t *eventTargetImpl, this sobek.Value, typ string, callback sobek.Value, o listenerOptions) {
-	// "flatten more": passive defaults to false (no default-passive
-	// targets here).
-	passive := o.passive != nil && *o.passive
-	r.addEventListener(t.target, this, typ, callback, dom.ListenerOptions{
-		Capture: o.capture, Once: o.once, Passive: passive, Signal: o.signal,
-	})
-}
-
-// removeEventListenerSteps is removeEventListener(type, callback, options).
-func (r *Realm) removeEventListenerSteps(t *eventTargetImpl, typ string, callback sobek.Value, capture bool) {
-	if obj, ok := callback.(*sobek.Object); ok {
-		t.target.RemoveEventListener(typ, obj, capture)
-	}
-}
-
 // bindToLoop binds a platform object's DOM target to the realm's event loop
 // (realms over an html environment), so that Go code touching it from
 // another goroutine panics with the loop's name instead of racing.
@@ -354,4 +214,12 @@ func (r *Realm) bindToLoop(t *dom.EventTarget) {
 	if r.env != nil {
 		t.BindToLoop(r.env.ResponsibleEventLoop())
 	}
+}
+
+// HasEventListeners reports whether the window or worker global has event
+// listeners for typ (for example unload, which makes a document
+// unsalvageable for the back/forward cache). Call it in a task of this
+// realm.
+func (r *Realm) HasEventListeners(typ string) bool {
+	return r.globalTarget.target.HasListeners(typ)
 }

@@ -67,11 +67,6 @@ func (r *Realm) fetchHost() FetchHost {
 	return h
 }
 
-// Fetch is the fetch(input, init) method steps of WindowOrWorkerGlobalScope.
-func (g *globalBase) Fetch(input requestInfo, init RequestInit) (*webidl.Promise, error) {
-	return g.realm.fetchMethod(input, init), nil
-}
-
 // fetchMethod is https://fetch.spec.whatwg.org/#dom-global-fetch.
 func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise {
 	// 1. Let p be a new promise.
@@ -205,6 +200,24 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 		tainting = "cors"
 	}
 	nreq := r.networkRequest(req, tainting)
+	// HTTP fetch 5: a request whose client has an active service worker
+	// goes to it first (Handle Fetch, fetchevent.go); null falls back to
+	// the network.
+	if r.handleFetch(ctx, req, func(resp *response) {
+		if resp == nil {
+			r.networkFetch(ctx, host, req, nreq, tainting, finish)
+			return
+		}
+		finish(serviceWorkerResponse(req, tainting, resp))
+	}) {
+		return
+	}
+	r.networkFetch(ctx, host, req, nreq, tainting, finish)
+}
+
+// networkFetch sends nreq (after a CORS-preflight fetch when req needs
+// one) and finishes with the filtered response.
+func (r *Realm) networkFetch(ctx context.Context, host FetchHost, req *request, nreq *NetworkRequest, tainting string, finish func(*response)) {
 	send := func() {
 		host.StartFetch(ctx, nreq, func(nresp *NetworkResponse, err error) {
 			if err != nil || nresp == nil {

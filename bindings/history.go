@@ -6,7 +6,7 @@ import (
 )
 
 // This file implements the History interface (without the state members)
-// over the embedder's HistoryHooks, and PageTransitionEvent.
+// over the embedder's HistoryHooks.
 
 // HistoryHooks give window.history its session history: the embedder owns
 // the traversable's session history entries.
@@ -26,14 +26,6 @@ type HistoryHooks struct {
 type historyImpl struct {
 	webidl.Reflector
 	realm *Realm
-}
-
-// History is the getter of window.history.
-func (w *windowImpl) History() (HistoryMethods, error) {
-	if w.history == nil {
-		w.history = &historyImpl{realm: w.realm}
-	}
-	return w.history, nil
 }
 
 func (h *historyImpl) hooks() HistoryHooks { return h.realm.hooks.History }
@@ -89,72 +81,4 @@ func (h *historyImpl) deltaTraverse(delta int) error {
 		f(delta)
 	}
 	return nil
-}
-
-// PageTransitionEvent
-
-type pageTransitionEventImpl struct {
-	*eventImpl
-	persisted bool
-}
-
-func (e *pageTransitionEventImpl) baseEvent() *eventImpl   { return e.eventImpl }
-func (e *pageTransitionEventImpl) WebIDLInterface() string { return "PageTransitionEvent" }
-func (e *pageTransitionEventImpl) Persisted() (bool, error) {
-	return e.persisted, nil
-}
-
-type pageTransitionEventStatics struct{}
-
-// new PageTransitionEvent(type, eventInitDict)
-func (pageTransitionEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, init PageTransitionEventInit) (PageTransitionEventMethods, error) {
-	base := realmOf(r).newEvent(string(typ), init.Bubbles, init.Cancelable, init.Composed)
-	e := &pageTransitionEventImpl{eventImpl: base, persisted: init.Persisted}
-	base.ev.Detail = e
-	return e, nil
-}
-
-// FirePageTransitionEvent fires a trusted PageTransitionEvent named typ
-// (pageshow or pagehide) with the given persisted at the window; call it
-// in a task of this realm.
-func (r *Realm) FirePageTransitionEvent(typ string, persisted bool) {
-	ev := dom.NewEvent(typ)
-	ev.IsTrusted = true
-	ev.Detail = &pageTransitionEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}, persisted: persisted}
-	r.globalTarget.target.DispatchEvent(ev)
-}
-
-// HasEventListeners reports whether the window or worker global has event
-// listeners for typ (for example unload, which makes a document
-// unsalvageable for the back/forward cache). Call it in a task of this
-// realm.
-func (r *Realm) HasEventListeners(typ string) bool {
-	return r.globalTarget.target.HasListeners(typ)
-}
-
-// visibilityState is the document's visibility state: "hidden" once the
-// embedder hid its window (SetVisibilityState), else "visible".
-func (d *documentImpl) visibilityState() webidl.DOMString {
-	if d.window != nil && d.window.hidden {
-		return "hidden"
-	}
-	return "visible"
-}
-
-// SetVisibilityState is steps 1-2 of HTML's "update the visibility state"
-// (https://html.spec.whatwg.org/#update-the-visibility-state) for the
-// window's document: it reports false when the state already is the one
-// asked for; otherwise it sets it and the caller fires visibilitychange
-// (bubbling) at the document (step 6). Call it in a task of this realm;
-// workers ignore it.
-func (r *Realm) SetVisibilityState(hidden bool) bool {
-	w, ok := r.globalImpl.(*windowImpl)
-	// 1. If document's visibility state equals visibilityState, then
-	//    return.
-	if !ok || w.hidden == hidden {
-		return false
-	}
-	// 2. Set document's visibility state to visibilityState.
-	w.hidden = hidden
-	return true
 }

@@ -8,6 +8,121 @@ import (
 	"github.com/grafana/sobek"
 )
 
+// BroadcastChannelMethods is implemented by the Go implementation of the IDL interface
+// BroadcastChannel.
+type BroadcastChannelMethods interface {
+	EventTargetMethods
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// Onmessage is the getter of the attribute "onmessage".
+	Onmessage() (*EventHandlerNonNull, error)
+	// SetOnmessage is the setter of the attribute "onmessage".
+	SetOnmessage(v *EventHandlerNonNull) error
+	// Onmessageerror is the getter of the attribute "onmessageerror".
+	Onmessageerror() (*EventHandlerNonNull, error)
+	// SetOnmessageerror is the setter of the attribute "onmessageerror".
+	SetOnmessageerror(v *EventHandlerNonNull) error
+	// PostMessage implements the operation "postMessage".
+	PostMessage(argMessage sobek.Value) error
+	// Close implements the operation "close".
+	Close() error
+}
+
+// BroadcastChannelStatics implements the constructors, static members or namespace
+// members of BroadcastChannel.
+type BroadcastChannelStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argName webidl.DOMString) (BroadcastChannelMethods, error)
+}
+
+// idlDefBroadcastChannel returns the definition of BroadcastChannel, calling statics.
+func idlDefBroadcastChannel(statics BroadcastChannelStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "BroadcastChannel",
+		Parent:            "EventTarget",
+		Exposed:           []string{"Window", "Worker"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'BroadcastChannel': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			res, err := statics.Constructor(r, argName)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[BroadcastChannelMethods](r, this, "BroadcastChannel")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "onmessage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[BroadcastChannelMethods](r, this, "BroadcastChannel")
+					res, err := self.Onmessage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[BroadcastChannelMethods](r, this, "BroadcastChannel")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessage(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessageerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[BroadcastChannelMethods](r, this, "BroadcastChannel")
+					res, err := self.Onmessageerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[BroadcastChannelMethods](r, this, "BroadcastChannel")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessageerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[BroadcastChannelMethods](r, call.This, "BroadcastChannel")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'postMessage' on 'BroadcastChannel': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.PostMessage(argMessage); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[BroadcastChannelMethods](r, call.This, "BroadcastChannel")
+					if err := self.Close(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // DedicatedWorkerGlobalScope.
 type DedicatedWorkerGlobalScopeMethods interface {
@@ -3514,6 +3629,8 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 // WorkerNavigatorMethods is implemented by the Go implementation of the IDL interface
 // WorkerNavigator.
 type WorkerNavigatorMethods interface {
+	// ServiceWorker is the getter of the attribute "serviceWorker".
+	ServiceWorker() (ServiceWorkerContainerMethods, error)
 	// AppCodeName is the getter of the attribute "appCodeName".
 	AppCodeName() (webidl.DOMString, error)
 	// AppName is the getter of the attribute "appName".
@@ -3552,6 +3669,18 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 		Name:    "WorkerNavigator",
 		Exposed: []string{"Worker"},
 		Members: []webidl.Member{
+			{Name: "serviceWorker", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")
+					return r.CachedAttribute(this, "serviceWorker", func() sobek.Value {
+						res, err := self.ServiceWorker()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToServiceWorkerContainer(r, res)
+					})
+				},
+			},
 			{Name: "appCodeName", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[WorkerNavigatorMethods](r, this, "WorkerNavigator")

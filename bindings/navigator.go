@@ -62,3 +62,52 @@ func (n *navigatorImpl) cookieEnabled() bool { return false }
 func (n *navigatorImpl) hardwareConcurrency() uint64 {
 	return uint64(runtime.NumCPU())
 }
+
+func ds(s string) (webidl.DOMString, error) { return webidl.DOMString(s), nil }
+
+func (n *navigatorImpl) AppCodeName() (webidl.DOMString, error) { return ds(n.appCodeName()) }
+
+func (n *navigatorImpl) AppName() (webidl.DOMString, error) { return ds(n.appName()) }
+
+func (n *navigatorImpl) AppVersion() (webidl.DOMString, error) { return ds(n.appVersion()) }
+
+func (n *navigatorImpl) Platform() (webidl.DOMString, error) { return ds(n.platform()) }
+
+func (n *navigatorImpl) Product() (webidl.DOMString, error) { return ds(n.product()) }
+
+func (n *navigatorImpl) ProductSub() (webidl.DOMString, error) { return ds(n.productSub()) }
+
+func (n *navigatorImpl) UserAgent() (webidl.DOMString, error) { return ds(n.userAgent()) }
+
+func (n *navigatorImpl) Vendor() (webidl.DOMString, error) { return ds(n.vendor()) }
+
+func (n *navigatorImpl) VendorSub() (webidl.DOMString, error) { return ds(n.vendorSub()) }
+
+func (n *navigatorImpl) Language() (webidl.DOMString, error) { return ds(n.language()) }
+
+func (n *navigatorImpl) Languages() ([]webidl.DOMString, error) {
+	return []webidl.DOMString{webidl.DOMString(n.language())}, nil
+}
+
+func (n *navigatorImpl) OnLine() (bool, error) { return n.onLine(), nil }
+
+func (n *navigatorImpl) CookieEnabled() (bool, error) { return n.cookieEnabled(), nil }
+
+func (n *navigatorImpl) HardwareConcurrency() (uint64, error) { return n.hardwareConcurrency(), nil }
+
+func (n *navigatorImpl) Locks() (LockManagerMethods, error) { return n.lockManager(), nil }
+
+func (n *navigatorImpl) StorageBuckets() (StorageBucketManagerMethods, error) {
+	return n.storageBucketManager(), nil
+}
+
+// navigator.serviceWorker
+func (n *navigatorImpl) ServiceWorker() (ServiceWorkerContainerMethods, error) {
+	return n.realm.container(), nil
+}
+
+// Compile-time checks of the implementations.
+var (
+	_ NavigatorMethods       = (*navigatorImpl)(nil)
+	_ WorkerNavigatorMethods = (*navigatorImpl)(nil)
+)

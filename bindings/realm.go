@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/grafana/sobek"
 )
@@ -449,3 +450,44 @@ func (r *Realm) microtaskCheckpoint() {
 	_, _ = r.drain(sobek.Undefined())
 	r.notifyAboutRejectedPromises()
 }
+
+func (r *Realm) newGlobal(info envInfo) any {
+	t := &dom.EventTarget{}
+	et := r.newEventTargetImpl(t)
+	r.globalTarget = et
+	base := globalBase{eventTargetImpl: et, info: info}
+	perfTarget := &dom.EventTarget{}
+	base.perf = &performanceImpl{eventTargetImpl: r.newEventTargetImpl(perfTarget)}
+	perfTarget.Owner = base.perf
+	if r.kind == WindowGlobal {
+		w := &windowImpl{globalBase: base}
+		t.Owner = w
+		w.location = &locationImpl{realm: r, url: info.url}
+		w.document = r.newWindowDocument(w, info.url)
+		return w
+	}
+	wg := &workerGlobalImpl{globalBase: base, location: &workerLocationImpl{url: info.url}}
+	t.Owner = wg
+	if r.kind == ServiceWorkerGlobal {
+		sg := &serviceWorkerGlobalImpl{workerGlobalImpl: wg}
+		t.Owner = sg
+		return sg
+	}
+	return wg
+}
+
+// baseURL is the API base URL of the realm: the document's base URL for
+// windows, the creation URL for workers.
+func (r *Realm) baseURL() string {
+	if d := r.Document(); d != nil {
+		n := r.nodeImpl(&d.Node).(*documentImpl)
+		s, _ := n.BaseURI()
+		return s
+	}
+	if r.env != nil {
+		return r.env.CreationURL().String()
+	}
+	return "about:blank"
+}
+
+func realmOf(r *webidl.Realm) *Realm { return r.Data.(*Realm) }

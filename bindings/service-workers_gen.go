@@ -477,6 +477,200 @@ func idlWriteDictExtendableMessageEventInit(r *webidl.Realm, obj *sobek.Object, 
 	_ = obj.DefineDataProperty("source", idlToNullableClientOrServiceWorkerOrMessagePort(r, d.Source), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
+// FetchEventMethods is implemented by the Go implementation of the IDL interface
+// FetchEvent.
+type FetchEventMethods interface {
+	ExtendableEventMethods
+	// Request is the getter of the attribute "request".
+	Request() (RequestMethods, error)
+	// PreloadResponse is the getter of the attribute "preloadResponse".
+	PreloadResponse() (*webidl.Promise, error)
+	// ClientID is the getter of the attribute "clientId".
+	ClientID() (webidl.DOMString, error)
+	// ResultingClientID is the getter of the attribute "resultingClientId".
+	ResultingClientID() (webidl.DOMString, error)
+	// ReplacesClientID is the getter of the attribute "replacesClientId".
+	ReplacesClientID() (webidl.DOMString, error)
+	// Handled is the getter of the attribute "handled".
+	Handled() (*webidl.Promise, error)
+	// RespondWith implements the operation "respondWith".
+	RespondWith(argR *webidl.Promise) error
+}
+
+// FetchEventStatics implements the constructors, static members or namespace
+// members of FetchEvent.
+type FetchEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict FetchEventInit) (FetchEventMethods, error)
+}
+
+// idlDefFetchEvent returns the definition of FetchEvent, calling statics.
+func idlDefFetchEvent(statics FetchEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "FetchEvent",
+		Parent:            "ExtendableEvent",
+		Exposed:           []string{"ServiceWorker"},
+		ConstructorLength: 2,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 2 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'FetchEvent': 2 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			argEventInitDict := idlFromFetchEventInit(r, webidl.AnyValue(webidl.Arg(call, 1)))
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "request", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FetchEventMethods](r, this, "FetchEvent")
+					return r.CachedAttribute(this, "request", func() sobek.Value {
+						res, err := self.Request()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToRequest(r, res)
+					})
+				},
+			},
+			{Name: "preloadResponse", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[FetchEventMethods](r, this, "FetchEvent")
+						res, err := self.PreloadResponse()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfAny(r, res)
+					})
+				},
+			},
+			{Name: "clientId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FetchEventMethods](r, this, "FetchEvent")
+					res, err := self.ClientID()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "resultingClientId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FetchEventMethods](r, this, "FetchEvent")
+					res, err := self.ResultingClientID()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "replacesClientId", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FetchEventMethods](r, this, "FetchEvent")
+					res, err := self.ReplacesClientID()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "handled", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[FetchEventMethods](r, this, "FetchEvent")
+						res, err := self.Handled()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				},
+			},
+			{Name: "respondWith", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[FetchEventMethods](r, call.This, "FetchEvent")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'respondWith' on 'FetchEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argR := idlFromPromiseOfResponse(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.RespondWith(argR); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
+// FetchEventInit is the IDL dictionary FetchEventInit.
+type FetchEventInit struct {
+	ExtendableEventInit
+	// ClientID is the member "clientId".
+	ClientID webidl.DOMString
+	// Handled is the member "handled".
+	Handled *webidl.Promise
+	// PreloadResponse is the member "preloadResponse".
+	PreloadResponse *webidl.Promise
+	// ReplacesClientID is the member "replacesClientId".
+	ReplacesClientID webidl.DOMString
+	// Request is the member "request" (required).
+	Request RequestMethods
+	// ResultingClientID is the member "resultingClientId".
+	ResultingClientID webidl.DOMString
+}
+
+// idlReadDictFetchEventInit reads the members of FetchEventInit from obj (nil for undefined
+// or null).
+func idlReadDictFetchEventInit(r *webidl.Realm, obj *sobek.Object, d *FetchEventInit) {
+	idlReadDictExtendableEventInit(r, obj, &d.ExtendableEventInit)
+	if v := r.DictionaryMember(obj, "clientId"); v != nil {
+		d.ClientID = idlFromDOMString(r, v)
+	} else {
+		d.ClientID = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "handled"); v != nil {
+		d.Handled = idlFromPromiseOfUndefined(r, v)
+	}
+	if v := r.DictionaryMember(obj, "preloadResponse"); v != nil {
+		d.PreloadResponse = idlFromPromiseOfAny(r, v)
+	}
+	if v := r.DictionaryMember(obj, "replacesClientId"); v != nil {
+		d.ReplacesClientID = idlFromDOMString(r, v)
+	} else {
+		d.ReplacesClientID = idlFromDOMString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "request"); v != nil {
+		d.Request = idlFromRequest(r, v)
+	} else {
+		r.RequiredMemberMissing("FetchEventInit", "request")
+	}
+	if v := r.DictionaryMember(obj, "resultingClientId"); v != nil {
+		d.ResultingClientID = idlFromDOMString(r, v)
+	} else {
+		d.ResultingClientID = idlFromDOMString(r, webidl.StringValue(""))
+	}
+}
+
+// idlWriteDictFetchEventInit writes the members of FetchEventInit to obj.
+func idlWriteDictFetchEventInit(r *webidl.Realm, obj *sobek.Object, d *FetchEventInit) {
+	idlWriteDictExtendableEventInit(r, obj, &d.ExtendableEventInit)
+	_ = obj.DefineDataProperty("clientId", idlToDOMString(r, d.ClientID), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	if d.Handled != nil {
+		_ = obj.DefineDataProperty("handled", idlToPromiseOfUndefined(r, d.Handled), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.PreloadResponse != nil {
+		_ = obj.DefineDataProperty("preloadResponse", idlToPromiseOfAny(r, d.PreloadResponse), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	_ = obj.DefineDataProperty("replacesClientId", idlToDOMString(r, d.ReplacesClientID), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("request", idlToRequest(r, d.Request), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("resultingClientId", idlToDOMString(r, d.ResultingClientID), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
 // FrameType is the IDL enumeration FrameType.
 type FrameType string
 
@@ -867,6 +1061,10 @@ type ServiceWorkerGlobalScopeMethods interface {
 	Onactivate() (*EventHandlerNonNull, error)
 	// SetOnactivate is the setter of the attribute "onactivate".
 	SetOnactivate(v *EventHandlerNonNull) error
+	// Onfetch is the getter of the attribute "onfetch".
+	Onfetch() (*EventHandlerNonNull, error)
+	// SetOnfetch is the setter of the attribute "onfetch".
+	SetOnfetch(v *EventHandlerNonNull) error
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -959,6 +1157,23 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 					}
 				},
 			},
+			{Name: "onfetch", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
+					res, err := self.Onfetch()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnfetch(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
 			{Name: "onmessage", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 					self := webidl.Self[ServiceWorkerGlobalScopeMethods](r, this, "ServiceWorkerGlobalScope")
@@ -1026,6 +1241,8 @@ type ServiceWorkerRegistrationMethods interface {
 	Onupdatefound() (*EventHandlerNonNull, error)
 	// SetOnupdatefound is the setter of the attribute "onupdatefound".
 	SetOnupdatefound(v *EventHandlerNonNull) error
+	// Update implements the operation "update".
+	Update() (*webidl.Promise, error)
 	// Unregister implements the operation "unregister".
 	Unregister() (*webidl.Promise, error)
 }
@@ -1105,6 +1322,17 @@ func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 					}
 				},
 			},
+			{Name: "update", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ServiceWorkerRegistrationMethods](r, call.This, "ServiceWorkerRegistration")
+						res, err := self.Update()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfServiceWorkerRegistration(r, res)
+					})
+				}},
 			{Name: "unregister", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					return r.PromiseOperation(func() sobek.Value {

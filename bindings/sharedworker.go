@@ -4,13 +4,13 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
-	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
-// This file implements SharedWorker (the owner side) and the connect
-// event of SharedWorkerGlobalScope, with the host hooks a browser
-// provides to find or run the shared worker (html.ObtainSharedWorker).
+// This file implements SharedWorker (the owner side), with the host hooks
+// a browser provides to find or run the shared worker
+// (html.ObtainSharedWorker); the connect event of SharedWorkerGlobalScope
+// is in sharedworkerglobalscope.go.
 
 // SharedWorkerHooks are the embedder's part of shared workers.
 type SharedWorkerHooks struct {
@@ -87,9 +87,6 @@ func (sharedWorkerStatics) Constructor(r *webidl.Realm, scriptURL string, option
 	} else {
 		opts = options.WorkerOptions
 	}
-	if opts.Type == "module" {
-		return nil, dom.NewDOMException("Failed to construct 'SharedWorker': module workers are not yet supported by this engine.", dom.NotSupportedError)
-	}
 	// 3. Let outside settings be the current settings object.
 	// 4. Let urlRecord be the result of encoding-parsing a URL given
 	//    scriptURL, relative to outside settings.
@@ -116,48 +113,5 @@ func (sharedWorkerStatics) Constructor(r *webidl.Realm, scriptURL string, option
 	return w, nil
 }
 
-// NewSharedWorkerRealm creates the realm of a SharedWorkerGlobalScope for
-// env, a shared worker environment (html.ObtainSharedWorker), on the
-// worker's event loop.
-func NewSharedWorkerRealm(env *html.EnvironmentSettingsObject, opts Options) (*Realm, error) {
-	if env.Kind() != html.SharedWorkerEnvironment {
-		return nil, ErrWrongEnvironment
-	}
-	return newEnvRealm(env, SharedWorkerGlobal, opts)
-}
-
-// FireConnect fires the connect event at this shared worker realm's global
-// for a new connection whose inside port is p: a MessageEvent with data
-// "", ports [p's MessagePort] and source that port. Call it on the
-// worker's event loop (in a task); it queues its own task on the DOM
-// manipulation task source.
-func (r *Realm) FireConnect(p *html.MessagePort) bool {
-	return r.queueTask(html.DOMManipulationTaskSource, func() {
-		// Let inside port be a new MessagePort in settings object's realm,
-		// entangled with outside port.
-		port := r.newMessagePort(p)
-		obj, _ := r.idl.Wrap(port, "MessagePort").(*sobek.Object)
-		// Fire an event named connect at worker global scope, using
-		// MessageEvent, with the data attribute initialized to the empty
-		// string, the ports attribute initialized to a new frozen array
-		// containing inside port, and the source attribute initialized to
-		// inside port.
-		r.fireMessageEvent(r.globalTarget.target, "connect", r.vm.ToValue(""), "", []*sobek.Object{obj}, obj)
-	})
-}
-
-// SharedWorkerGlobalScope's own members (name and close() are
-// WorkerGlobalScope's implementation's, shared with dedicated workers).
-
-func (w *workerGlobalImpl) Onconnect() (*EventHandlerNonNull, error) {
-	return w.handlerGet("connect"), nil
-}
-func (w *workerGlobalImpl) SetOnconnect(v *EventHandlerNonNull) error {
-	w.handlerSet("connect", v)
-	return nil
-}
-
-var (
-	_ SharedWorkerMethods            = (*sharedWorkerImpl)(nil)
-	_ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
-)
+// sharedWorkerImpl implements SharedWorker.
+var _ SharedWorkerMethods = (*sharedWorkerImpl)(nil)

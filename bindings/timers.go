@@ -164,3 +164,12 @@ func (r *Realm) timerInitializationSteps(handler sobek.Value, timeout int32, arg
 	// 15. Return id.
 	return id
 }
+
+// clearTimer is clearTimeout/clearInterval(id): remove this's map of
+// active timers[id].
+func (r *Realm) clearTimer(id int32) {
+	if h := r.timers.active[id]; h != nil && h.cancel != nil {
+		h.cancel()
+	}
+	delete(r.timers.active, id)
+}

@@ -200,9 +200,10 @@ func (b *Browser) probe(ctx context.Context) (bool, error) {
 	idle := true
 	for _, r := range realms {
 		// A window whose document is not fully active (kept in the
-		// back/forward cache, or evicted from it) runs no tasks: it has
-		// nothing to do until it is restored.
-		if d := r.Env().AssociatedDocument(); d != nil && !d.IsFullyActive() {
+		// back/forward cache, or evicted from it), or a dedicated worker
+		// of such a document (suspended), runs no tasks: it has nothing
+		// to do until it is restored.
+		if d := r.Env().SuspendingDocument(); d != nil && !d.IsFullyActive() {
 			continue
 		}
 		got := make(chan bool, 1)

@@ -15,13 +15,39 @@
 //
 // Documents are parsed with golang.org/x/net/html into dom.Document trees
 // that scripts see through the generated DOM bindings (document
-// instanceof Document). Classic scripts run in document order, each in a
-// task of the window's event loop (inline and src; external scripts are
-// fetched in parallel, run in order); then readystatechange,
-// DOMContentLoaded and load fire, load waiting for the iframes inserted
-// while the document loaded. Module scripts are skipped, as by an engine
-// without modules; async and defer scripts run in document order with the
-// others. A script whose fetch fails fires error at its element.
+// instanceof Document). Scripts run as HTML's parser runs them, each in a
+// task of the window's event loop, every fetch started at once: classic
+// scripts without defer or async in document order (parser-blocking);
+// then the scripts that execute when the document has finished parsing
+// (classic with src and defer, module scripts without async) in document
+// order; async ones (classic with src, module) as soon as they are ready.
+// Then readystatechange and DOMContentLoaded fire, and load once the async
+// scripts ran and the iframes inserted while the document loaded have
+// loaded. nomodule classic scripts are skipped; other types are data
+// blocks. A script whose fetch fails fires error at its element; an
+// external one that ran fires load.
+//
+// # Module scripts
+//
+// modules.go implements HTML's module scripts over sobek's cyclic module
+// records: a module map per environment settings object (a typed slot;
+// each URL fetched and evaluated once), "fetch a module script graph",
+// "fetch an inline module script graph", "fetch the descendants of and
+// link a module script" (each module of a graph fetched once, the first
+// parse error found depth first, then Link), "create a JavaScript module
+// script" (a specifier that does not resolve is a TypeError parse error;
+// html.ResolveModuleSpecifier), "run a module script" (a rejected
+// evaluation promise is reported at the global, after top-level await
+// too), HostLoadImportedModule for import() in windows, dedicated and
+// shared workers (resolved against the calling module's or classic
+// script's base URL, else the API base URL), and
+// HostGetImportMetaProperties (import.meta.url and import.meta.resolve).
+// Module fetches go through the Fetcher and need an ok status and a
+// JavaScript MIME type; a cross-origin one is made in CORS mode (Origin
+// header, Access-Control-Allow-Origin checked) when the Fetcher is a
+// RequestFetcher. new Worker(url, {type: "module"}) and new
+// SharedWorker(url, {type: "module"}) fetch a module worker script graph
+// in the worker's realm; importScripts throws TypeError there.
 //
 // Iframes (src, srcdoc, sandbox) get child navigables: an inserted iframe
 // gets its initial about:blank window at once, setting src or srcdoc
@@ -51,11 +77,14 @@
 // history entries (history.length; back, forward and go traverse them
 // after the calling task; pushState is not implemented).
 //
-// A top-level window of Open navigated away from by a push navigation or
+// A top-level window without an opener (one of Open, or a popup of
+// window.open with noopener) navigated away from by a push navigation or
 // a traversal is kept in the back/forward cache when its document is
 // "salvageable" (HTML's term): it has no unload listener (as in Chromium).
-// Auxiliary windows and frames are not cached (Chromium does not cache
-// pages with an opener or frames' own navigations). Holding Web Locks does
+// Auxiliary windows with an opener and frames are not cached (Chromium
+// does not cache pages with an opener or frames' own navigations). The
+// dedicated workers of a cached document are suspended with it (HTML's
+// "suspendable worker"): their tasks wait until it is restored. Holding Web Locks does
 // not make a document unsalvageable. A kept document gets pagehide with
 // persisted true and no unload (its visibilityState becomes hidden, with
 // visibilitychange, as on every pagehide); it is not "fully active", so its tasks
@@ -113,7 +142,18 @@
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
 //     another window's objects nested inside one of the caller's).
-//   - Service workers and module workers are not supported.
+//   - Module scripts: no import maps (every bare specifier is a
+//     TypeError), no JSON or CSS modules and no import attributes, no
+//     modulepreload; module fetches carry no referrer policy, integrity or
+//     credentials options. A Fetcher that is not a RequestFetcher fetches
+//     cross-origin modules without the CORS check. Service workers run
+//     classic scripts only (import() in one is the spec's TypeError).
+//   - A script element's load event and the scripts after it do not wait
+//     for a module's top-level await (as HTML says and Chromium does);
+//     import() and importers do.
+//   - new SharedWorker() whose options type differs from the running
+//     worker's fires error at the SharedWorker, as HTML says, after the
+//     document was already added to the worker's owner set.
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
 //     row; a repeating timer keeps a browser busy forever.
 package browser

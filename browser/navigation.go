@@ -30,11 +30,12 @@ import (
 //   - The back/forward cache (bfcache): a document navigated away from by
 //     a push navigation or a traversal is kept when its document's
 //     "salvageable" state is true, which here means: it is the document of
-//     a top-level traversable with no opener: one Browser.Open opened, or
-//     a popup window.open opened with noopener (a browsing context group
-//     of its own, which Chromium caches too). Popups that keep their
-//     opener and iframes are not cached (reason NotRestoredNotTopLevel),
-//     and its window has no unload event listener
+//     a top-level traversable without an opener -- one Browser.Open opened,
+//     or a popup window.open made with noopener (a top-level traversable
+//     in a new browsing context group), as Chromium caches those -- (iframes
+//     are not cached, reason NotRestoredNotTopLevel; auxiliary windows with
+//     an opener neither, NotRestoredOpener, since their opener could script
+//     the cached document), and its window has no unload event listener
 //     (NotRestoredUnloadListener, as in Chromium; HTML fires unload only at
 //     documents that are not salvageable). Holding Web Locks does not make
 //     a document unsalvageable. A kept document gets pagehide with
@@ -52,6 +53,7 @@ import (
 // ("web-locks-contention").
 const (
 	NotRestoredNotTopLevel     = "not-top-level-traversable"
+	NotRestoredOpener          = "has-opener"
 	NotRestoredUnloadListener  = "unload-listener"
 	NotRestoredReplaced        = "replaced"
 	NotRestoredHistoryDropped  = "history-entry-dropped"
@@ -100,7 +102,8 @@ func (f *frame) replaceDocument(u *url.URL, h navHistory) (*html.Document, error
 	return doc, err
 }
 
-// mayCache: only top-level traversables without an opener keep documents.
+// mayCache: only top-level traversables without an opener keep documents:
+// those of Browser.Open and noopener popups.
 func (f *frame) mayCache() bool { return f.top || (f.popup && f.noopener) }
 
 // leave fires the page-hiding events at the window being navigated away
@@ -111,9 +114,12 @@ func (f *frame) mayCache() bool { return f.top || (f.popup && f.noopener) }
 // returns the reasons the document was not kept.
 func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 	if !cacheable {
-		if w.frame != nil && !w.frame.top {
+		switch f := w.frame; {
+		case f != nil && !f.popup:
 			reasons = []string{NotRestoredNotTopLevel}
-		} else {
+		case f != nil && !f.noopener:
+			reasons = []string{NotRestoredOpener}
+		default:
 			reasons = []string{NotRestoredReplaced}
 		}
 	}

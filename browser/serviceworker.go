@@ -58,6 +58,7 @@ func (h serviceWorkerHost) Run(w *html.ServiceWorker) error {
 			realm.SetHostHooks(bindings.HostHooks{
 				ImportScripts: func(urls []string) error { imp.importScripts(vm, urls); return nil },
 			})
+			s.disallowImports(realm, u) // import() is a TypeError (modules.go)
 			prg, err := s.scripts.compile(u.String(), text)
 			if err != nil {
 				_, err = realm.EvaluateScript(u.String(), text)

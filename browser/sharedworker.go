@@ -29,6 +29,8 @@ type sharedWorkerHost struct {
 	sw  *html.SharedWorker
 	url *url.URL
 
+	module bool // a module shared worker (options type "module")
+
 	mu      sync.Mutex
 	realm   *bindings.Realm
 	ready   bool // the script ran: connections fire connect at once
@@ -70,8 +72,15 @@ func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerC
 		return dom.NewDOMException("Failed to construct 'SharedWorker': "+err.Error(), dom.InvalidStateError)
 	}
 	h := sharedWorkerHostSlot.GetOrInit(sw.Env(), func() *sharedWorkerHost {
-		return &sharedWorkerHost{s: s, sw: sw, url: u}
+		return &sharedWorkerHost{s: s, sw: sw, url: u, module: c.Type == "module"}
 	})
+	// 11.8.4-6. If worker global scope's type is not options["type"] (or
+	//    its credentials differ), fire error at worker and abort these
+	//    steps. (The owner was already added; see the package doc.)
+	if !created && h.module != (c.Type == "module") {
+		c.QueueErrorEvent()
+		return nil
+	}
 	h.connect(c)
 	if created {
 		s.busy.Add(1)
@@ -117,11 +126,15 @@ func (h *sharedWorkerHost) fail() {
 // run the script, then fire connect for the connections made meanwhile.
 func (h *sharedWorkerHost) run() {
 	s := h.s
-	text, err := s.fetchScript(h.url, true)
-	if err != nil {
-		s.log("sharedworker " + h.url.String() + ": " + err.Error())
-		h.fail()
-		return
+	var text string
+	if !h.module {
+		var err error
+		text, err = s.fetchScript(h.url, true)
+		if err != nil {
+			s.log("sharedworker " + h.url.String() + ": " + err.Error())
+			h.fail()
+			return
+		}
 	}
 	if h.sw.IsClosing() {
 		return
@@ -156,25 +169,51 @@ func (h *sharedWorkerHost) run() {
 		s.guard(func() {
 			imports := &dedicatedWorker{s: s, url: h.url, realm: realm}
 			realm.SetHostHooks(bindings.HostHooks{
-				Name:          h.sw.Name(),
-				ImportScripts: func(urls []string) error { imports.importScripts(vm, urls); return nil },
-				Close:         h.closeByScript,
+				Name: h.sw.Name(),
+				ImportScripts: func(urls []string) error {
+					if h.module {
+						panic(vm.NewTypeError(importScriptsInModuleWorker))
+					}
+					imports.importScripts(vm, urls)
+					return nil
+				},
+				Close: h.closeByScript,
 			})
+			u := h.url
+			mm := s.enableModules(realm, func() *url.URL { return u })
+			if h.module {
+				// Fetch a module worker script graph; null fires error at
+				// every waiting SharedWorker and terminates the worker.
+				mm.fetchAModuleScriptGraph(h.url, func(ms *moduleScript) {
+					if ms == nil {
+						go s.guard(h.fail)
+						return
+					}
+					mm.runAModuleScript(ms, nil)
+					h.connectPending(realm)
+				})
+				return
+			}
 			// Run the classic script (errors are reported by the realm).
 			s.scripts.evaluate(realm, h.url.String(), text)
-			// If is shared is true, then queue a global task on the DOM
-			// manipulation task source given worker global scope to fire
-			// connect (one per connection made so far, in order).
-			h.mu.Lock()
-			h.ready = true
-			pending := h.pending
-			h.pending = nil
-			h.mu.Unlock()
-			for _, c := range pending {
-				realm.FireConnect(c.Port)
-			}
+			h.connectPending(realm)
 		})
 	})
+}
+
+// connectPending is the end of "run a worker" for a shared worker: if is
+// shared is true, then queue a global task on the DOM manipulation task
+// source given worker global scope to fire connect (one per connection
+// made so far, in order).
+func (h *sharedWorkerHost) connectPending(realm *bindings.Realm) {
+	h.mu.Lock()
+	h.ready = true
+	pending := h.pending
+	h.pending = nil
+	h.mu.Unlock()
+	for _, c := range pending {
+		realm.FireConnect(c.Port)
+	}
 }
 
 // closeByScript is the shared worker's self.close(): the worker is

@@ -233,6 +233,8 @@ func (w *Window) install() error {
 	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
 	w.realm.SetSharedWorkerHooks(w.s.sharedWorkerHooks(w.env))
 	w.realm.SetForeignValueHook(w.foreignValue)
+	// Module scripts and import(): the window's module map.
+	w.s.enableModules(w.realm, w.baseURL)
 	if w.s.cfg.InitWindow != nil {
 		w.s.cfg.InitWindow(w)
 	}
@@ -242,11 +244,18 @@ func (w *Window) install() error {
 // pageScript is a script element of the parsed page.
 type pageScript struct {
 	el     *xhtml.Node
-	inline string
-	src    *url.URL // nil for inline scripts
-	badSrc bool     // src present but unparsable: the element fires error
-	fetch  chan fetched
-	name   string
+	module bool // a module script (else classic)
+	// async and deferred: HTML's async and defer handling (parser-inserted
+	// scripts): a classic script with src and defer, or a module script
+	// without async, runs after parsing in document order; one with async
+	// runs as soon as it is ready.
+	async, deferred bool
+	inline          string
+	src             *url.URL // nil for inline scripts
+	badSrc          bool     // src present but unparsable: the element fires error
+	fetch           chan fetched
+	graph           chan *moduleScript // a module script's fetched graph
+	name            string
 }
 
 type fetched struct {
@@ -254,20 +263,30 @@ type fetched struct {
 	err  error
 }
 
-// collectScripts lists the classic scripts of the document in tree order:
-// script elements in the HTML namespace whose type is a JavaScript MIME
-// type (or absent/empty), skipping module and data-block scripts, which an
-// engine without module support treats as not to be run, and "nomodule"
-// scripts are run, as such an engine does.
+// collectScripts lists the scripts of the document to run, in tree order:
+// script elements in the HTML namespace whose type makes a classic script
+// (without nomodule) or a module script; data blocks are not run.
+// https://html.spec.whatwg.org/multipage/scripting.html#prepare-the-script-element
 func (w *Window) collectScripts() []*pageScript {
 	var out []*pageScript
 	for _, el := range descendants(w.doc.HTML(), func(n *xhtml.Node) bool {
 		return n.Type == xhtml.ElementNode && n.DataAtom == atom.Script && n.Namespace == ""
 	}, 0) {
-		if !isClassicScriptType(el) {
+		ps := &pageScript{el: el}
+		switch scriptTypeOf(el) {
+		case "classic":
+			// 15. If el has a nomodule content attribute and its type is
+			//     "classic", then return.
+			if _, ok := getAttr(el, "nomodule"); ok {
+				continue
+			}
+		case "module":
+			ps.module = true
+		default:
 			continue
 		}
-		ps := &pageScript{el: el}
+		_, async := getAttr(el, "async")
+		_, deferAttr := getAttr(el, "defer")
 		if src, ok := getAttr(el, "src"); ok {
 			if u, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
 				ps.src = u
@@ -275,36 +294,72 @@ func (w *Window) collectScripts() []*pageScript {
 			} else {
 				ps.badSrc = true
 			}
+			// 32. If el has a src attribute: a classic script with defer
+			//     and without async, or a module script without async, is
+			//     added to the list of scripts that will execute when the
+			//     document has finished parsing; with async, to the set of
+			//     scripts that will execute as soon as possible.
+			ps.async = async
+			ps.deferred = !async && (deferAttr || ps.module)
 		} else {
 			ps.inline = textContent(el)
 			ps.name = fmt.Sprintf("%s#script%d", w.url.String(), len(out)+1)
+			// 33. Otherwise (inline): a module script is deferred, or
+			//     async with async; a classic script runs at once.
+			if ps.module {
+				ps.async = async
+				ps.deferred = !async
+			}
 		}
 		out = append(out, ps)
 	}
 	return out
 }
 
-// isClassicScriptType applies HTML's "prepare the script element" type
-// steps: no type and no language, an empty type, or a JavaScript MIME type
-// essence make a classic script.
-func isClassicScriptType(el *xhtml.Node) bool {
+// scriptTypeOf applies HTML's "prepare the script element" type steps:
+// "classic" for no type and no language, an empty type, or a JavaScript
+// MIME type essence; "module" for type "module"; "" for anything else (a
+// data block, an import map: not run).
+func scriptTypeOf(el *xhtml.Node) string {
 	t, hasType := getAttr(el, "type")
 	lang, hasLang := getAttr(el, "language")
 	switch {
+	// 8. If any of the following are true: el has a type attribute whose
+	//    value is the empty string; el has no type attribute but it has a
+	//    language attribute and that attribute's value is the empty
+	//    string; or el has neither a type attribute nor a language
+	//    attribute, then let the script block's type string be
+	//    "text/javascript".
 	case !hasType && !hasLang, hasType && t == "", !hasType && hasLang && lang == "":
-		return true
+		return "classic"
+	// 9-10. Otherwise, the type attribute's value (whitespace stripped),
+	//    else "text/" followed by the language attribute's value.
 	case hasType:
-		return isJavaScriptMIME(strings.ToLower(strings.TrimSpace(t)))
+		t = strings.ToLower(strings.Trim(t, " \t\n\f\r"))
 	default:
-		return isJavaScriptMIME("text/" + strings.ToLower(lang))
+		t = "text/" + strings.ToLower(lang)
 	}
+	switch {
+	// 11. If the script block's type string is a JavaScript MIME type
+	//     essence match, then set el's type to "classic".
+	case isJavaScriptMIME(t):
+		return "classic"
+	// 12. Otherwise, if it is an ASCII case-insensitive match for
+	//     "module", then set el's type to "module".
+	case t == "module":
+		return "module"
+	}
+	return ""
 }
 
-// runScripts runs on the session's driver goroutine: it fetches external
-// scripts (all started at once, as a speculative parser would), then runs
-// every script in document order, each in its own task of the window's
-// event loop, waiting for the previous one (parser-blocking scripts), then
-// fires DOMContentLoaded and load.
+// runScripts runs on the session's driver goroutine: it starts the fetches
+// of every script at once (classic script resources as a speculative
+// parser would, module script graphs), then runs the scripts as HTML's
+// parser does: classic scripts without defer/async in document order
+// (each waiting for the previous one, parser-blocking), then the scripts
+// that execute when the document has finished parsing (deferred classic
+// scripts and module scripts) in document order, then DOMContentLoaded;
+// async scripts run as soon as they are ready, and load waits for them.
 func (s *Browser) runScripts(w *Window) {
 	var scripts []*pageScript
 	got := make(chan struct{})
@@ -316,6 +371,26 @@ func (s *Browser) runScripts(w *Window) {
 			// inserts them; scripts here run over the whole parsed tree,
 			// so they are all connected before the first script.
 			parsedFrames = w.connectParsedFrames()
+			// Module script graphs are fetched through the window's module
+			// map, on its event loop.
+			mm := moduleMapOf(w.realm)
+			for _, ps := range scripts {
+				if !ps.module || ps.badSrc || mm == nil {
+					continue
+				}
+				ps := ps
+				ps.graph = make(chan *moduleScript, 1)
+				done := func(ms *moduleScript) { ps.graph <- ms }
+				if ps.src != nil {
+					// Fetch a module script graph given url, settings
+					// object, "script", and options.
+					mm.fetchAModuleScriptGraph(ps.src, done)
+				} else {
+					// Fetch an inline module script graph, given source
+					// text, base URL, settings object, and options.
+					mm.fetchAnInlineModuleScriptGraph(ps.inline, w.baseURL(), ps.name, done)
+				}
+			}
 		})
 		close(got)
 	}) {
@@ -327,7 +402,7 @@ func (s *Browser) runScripts(w *Window) {
 		return
 	}
 	for _, ps := range scripts {
-		if ps.src == nil {
+		if ps.src == nil || ps.module {
 			continue
 		}
 		ps.fetch = make(chan fetched, 1)
@@ -336,53 +411,35 @@ func (s *Browser) runScripts(w *Window) {
 			ps.fetch <- fetched{text, err}
 		}(ps)
 	}
+	// Async scripts run as soon as they are ready, each in a task; the
+	// load event waits for them (they delay the load event).
+	asyncDone := make(chan struct{}, len(scripts))
+	asyncCount := 0
 	for _, ps := range scripts {
-		text := ps.inline
-		failed := ps.badSrc
-		if ps.fetch != nil {
-			select {
-			case f := <-ps.fetch:
-				text = f.text
-				if f.err != nil {
-					failed = true
-					s.log("script " + ps.name + ": " + f.err.Error())
-				}
-			case <-s.ctx.Done():
-				return
-			}
+		if !ps.async {
+			continue
 		}
-		ran := make(chan struct{})
-		el := ps.el
-		name := ps.name
-		ok := w.realm.QueueTask(func(*sobek.Runtime) {
-			// The next script (and, after the last, the end of parsing)
-			// waits for a task queued after this one: the microtask
-			// checkpoint that ends this task queues HTML's rejected
-			// promise notifications first, so an unhandled rejection of
-			// the page's last script is reported before load.
-			defer func() {
-				if !w.realm.QueueTask(func(*sobek.Runtime) { close(ran) }) {
-					close(ran)
-				}
-			}()
-			s.guard(func() {
-				if failed {
-					// A script whose fetch failed fires error at the element.
-					w.realm.FireEventAt(w.nodeObject(el), "error", false, nil)
-					return
-				}
-				// document.currentScript is the element while it runs.
-				w.doc.CurrentScript = w.doc.NodeOf(el)
-				defer func() { w.doc.CurrentScript = nil }()
-				s.scripts.evaluate(w.realm, name, text)
-			})
-		})
-		if !ok {
+		asyncCount++
+		s.busy.Add(1)
+		go func(ps *pageScript) {
+			defer s.busy.Add(-1)
+			w.executeWhenReady(ps)
+			asyncDone <- struct{}{}
+		}(ps)
+	}
+	// Parser-blocking scripts, in document order.
+	for _, ps := range scripts {
+		if ps.async || ps.deferred {
+			continue
+		}
+		if !w.executeWhenReady(ps) {
 			return
 		}
-		select {
-		case <-ran:
-		case <-s.ctx.Done():
+	}
+	// The list of scripts that will execute when the document has finished
+	// parsing, in order.
+	for _, ps := range scripts {
+		if ps.deferred && !w.executeWhenReady(ps) {
 			return
 		}
 	}
@@ -421,6 +478,15 @@ func (s *Browser) runScripts(w *Window) {
 			w.realm.FireEventAt(w.realm.Global(), "DOMContentLoaded", false, nil)
 		})
 	})
+	// Spin the event loop until the set of scripts that will execute as
+	// soon as possible is empty.
+	for ; asyncCount > 0; asyncCount-- {
+		select {
+		case <-asyncDone:
+		case <-s.ctx.Done():
+			return
+		}
+	}
 	w.realm.QueueTask(func(*sobek.Runtime) {
 		s.guard(func() {
 			w.doc.ReadyState = "complete"
@@ -431,6 +497,102 @@ func (s *Browser) runScripts(w *Window) {
 		})
 		close(w.loaded)
 	})
+}
+
+// executeWhenReady waits until ps's script is ready (its classic source
+// fetched, its module graph fetched and linked), then executes the script
+// element in a task of the window's event loop and waits for it; false
+// when the browser stopped meanwhile.
+func (w *Window) executeWhenReady(ps *pageScript) bool {
+	s := w.s
+	text := ps.inline
+	failed := ps.badSrc
+	var ms *moduleScript
+	switch {
+	case ps.fetch != nil:
+		select {
+		case f := <-ps.fetch:
+			text = f.text
+			if f.err != nil {
+				failed = true
+				s.log("script " + ps.name + ": " + f.err.Error())
+			}
+		case <-s.ctx.Done():
+			return false
+		}
+	case ps.graph != nil:
+		select {
+		case ms = <-ps.graph:
+			// The result is null: the element fires error.
+			failed = ms == nil
+		case <-w.realm.Done():
+			// The document went away with its graph's fetches.
+			return false
+		case <-s.ctx.Done():
+			return false
+		}
+	}
+	ran := make(chan struct{})
+	ok := w.realm.QueueTask(func(*sobek.Runtime) {
+		// The next script (and, after the last, the end of parsing)
+		// waits for a task queued after this one: the microtask
+		// checkpoint that ends this task queues HTML's rejected
+		// promise notifications first, so an unhandled rejection of
+		// the page's last script is reported before load.
+		defer func() {
+			if !w.realm.QueueTask(func(*sobek.Runtime) { close(ran) }) {
+				close(ran)
+			}
+		}()
+		s.guard(func() { w.executeTheScriptElement(ps, failed, text, ms) })
+	})
+	if !ok {
+		return false
+	}
+	select {
+	case <-ran:
+		return true
+	case <-s.ctx.Done():
+		return false
+	}
+}
+
+// executeTheScriptElement is "execute the script element" for ps, whose
+// result is failed (null), else the classic script's text or the module
+// script ms.
+// https://html.spec.whatwg.org/multipage/scripting.html#execute-the-script-element
+func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text string, ms *moduleScript) {
+	el := ps.el
+	// 2. If el's result is null, then fire an event named error at el, and
+	//    return.
+	if failed {
+		w.realm.FireEventAt(w.nodeObject(el), "error", false, nil)
+		return
+	}
+	switch {
+	case !ps.module:
+		// 5. "classic": set the document's currentScript attribute to el
+		//    (the element is in a document, not a shadow tree), run the
+		//    classic script, and restore currentScript.
+		w.doc.CurrentScript = w.doc.NodeOf(el)
+		if ps.src == nil {
+			moduleMapOf(w.realm).setClassicBase(ps.name, w.baseURL())
+		}
+		w.s.scripts.evaluate(w.realm, ps.name, text)
+		w.doc.CurrentScript = nil
+	default:
+		// 5. "module": set currentScript to null and run the module
+		//    script.
+		w.doc.CurrentScript = nil
+		if mm := moduleMapOf(w.realm); mm != nil {
+			mm.runAModuleScript(ms, nil)
+		}
+	}
+	// 8. If el's from an external file is true, then fire an event named
+	//    load at el.
+	if ps.src != nil {
+		w.realm.FireEventAt(w.nodeObject(el), "load", false, nil)
+	}
 }
 
 // fetchScript fetches a classic script. For worker-imported scripts (and

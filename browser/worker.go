@@ -45,9 +45,6 @@ func (s *Browser) startWorker(owner envHandle, dw *bindings.DedicatedWorker) err
 	if err != nil {
 		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'Worker': The URL '%s' is invalid.", dw.URL), dom.SyntaxError)
 	}
-	if dw.Type == "module" {
-		return dom.NewDOMException("Failed to construct 'Worker': module workers are not yet supported by this engine.", dom.NotSupportedError)
-	}
 	env, err := s.eng.NewWorkerEnvironment(owner, u)
 	if err != nil {
 		if errors.Is(err, errWorkerOrigin) {
@@ -95,6 +92,10 @@ func (w *dedicatedWorker) isTerminated() bool {
 // script, then enable the port.
 func (w *dedicatedWorker) run() {
 	s := w.s
+	if w.dw.Type == "module" {
+		w.runModule()
+		return
+	}
 	text, err := s.fetchScript(w.url, true)
 	if err != nil || w.isTerminated() {
 		if err != nil {
@@ -108,6 +109,26 @@ func (w *dedicatedWorker) run() {
 		s.eng.TerminateWorker(w.env)
 		return
 	}
+	realm := w.newRealm()
+	if realm == nil {
+		return
+	}
+	realm.QueueTask(func(vm *sobek.Runtime) {
+		s.guard(func() {
+			w.setUpRealm(realm, vm, false)
+			// Run the classic script (errors are reported by the realm).
+			s.scripts.evaluate(realm, w.url.String(), text)
+			// Enable the worker's port message queue: what the owner
+			// posted meanwhile is delivered, in order.
+			w.dw.Port.Start()
+		})
+	})
+}
+
+// newRealm creates the worker's realm, or returns nil (the error event
+// queued) when it cannot be made or the worker was terminated meanwhile.
+func (w *dedicatedWorker) newRealm() *bindings.Realm {
+	s := w.s
 	realm, err := s.eng.NewWorkerRealm(w.env, bindings.Options{
 		Console: func(level bindings.ConsoleLevel, msg string) {
 			s.log(fmt.Sprintf("worker %s %v: %s", w.url, level, msg))
@@ -121,31 +142,79 @@ func (w *dedicatedWorker) run() {
 	})
 	if err != nil {
 		w.dw.QueueErrorEvent(nil)
-		return
+		return nil
 	}
 	w.mu.Lock()
 	if w.terminated {
 		w.mu.Unlock()
 		realm.Close()
-		return
+		return nil
 	}
 	w.realm = realm
 	w.mu.Unlock()
 	s.addRealm(realm)
+	return realm
+}
+
+// setUpRealm installs the worker global's host hooks (on its loop): name,
+// importScripts (a TypeError in a module worker), close, the port, nested
+// workers, and the module map (import(), module scripts).
+func (w *dedicatedWorker) setUpRealm(realm *bindings.Realm, vm *sobek.Runtime, module bool) {
+	realm.SetHostHooks(bindings.HostHooks{
+		Name: w.dw.Name,
+		ImportScripts: func(urls []string) error {
+			if module {
+				panic(vm.NewTypeError(importScriptsInModuleWorker))
+			}
+			w.importScripts(vm, urls)
+			return nil
+		},
+		Close: w.closeByScript,
+	})
+	realm.ConnectWorkerPort(w.dw.Port)
+	realm.SetWorkerHooks(w.s.workerHooks(w.env))
+	u := w.url
+	w.s.enableModules(realm, func() *url.URL { return u })
+}
+
+// importScriptsInModuleWorker is the TypeError message of importScripts()
+// in a module worker ("If worker global scope's type is "module", throw a
+// TypeError exception").
+const importScriptsInModuleWorker = "Failed to execute 'importScripts' on 'WorkerGlobalScope': Module scripts don't support importScripts()."
+
+// runModule is "run a worker" for a module worker: create the realm, fetch
+// a module worker script graph through its module map, then run the module
+// script and enable the port (a failed fetch fires error at the Worker and
+// terminates the worker).
+// https://html.spec.whatwg.org/multipage/workers.html#run-a-worker
+func (w *dedicatedWorker) runModule() {
+	s := w.s
+	realm := w.newRealm()
+	if realm == nil {
+		return
+	}
 	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
-			realm.SetHostHooks(bindings.HostHooks{
-				Name:          w.dw.Name,
-				ImportScripts: func(urls []string) error { w.importScripts(vm, urls); return nil },
-				Close:         w.closeByScript,
+			w.setUpRealm(realm, vm, true)
+			// 12. Obtain script by switching on the value of options's
+			//     type member: "module": fetch a module worker script
+			//     graph given url, outside settings, destination "worker",
+			//     the credentials member of options, and inside settings.
+			moduleMapOf(realm).fetchAModuleScriptGraph(w.url, func(ms *moduleScript) {
+				// If the algorithm asynchronously completes with null,
+				// then queue a global task to fire an event named error at
+				// worker, and terminate the worker's agent.
+				if ms == nil {
+					w.dw.QueueErrorEvent(nil)
+					go s.guard(w.terminate)
+					return
+				}
+				// 24. Otherwise, it is a module script; run the module
+				//     script script (errors are reported by the realm).
+				moduleMapOf(realm).runAModuleScript(ms, nil)
+				// 25. Enable outside port's port message queue.
+				w.dw.Port.Start()
 			})
-			realm.ConnectWorkerPort(w.dw.Port)
-			realm.SetWorkerHooks(s.workerHooks(w.env))
-			// Run the classic script (errors are reported by the realm).
-			s.scripts.evaluate(realm, w.url.String(), text)
-			// Enable the worker's port message queue: what the owner
-			// posted meanwhile is delivered, in order.
-			w.dw.Port.Start()
 		})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/gowebengine/weblocks/idl"
 	"golang.org/x/tools/imports"
@@ -21,6 +22,13 @@ type Options struct {
 	// Stubs also generates stub implementations of every Methods and
 	// Statics interface (for the coverage check).
 	Stubs bool
+	// SelfRegister makes the generated package register its definitions
+	// itself, in an init function: the implementation of XStatics is the
+	// zero value of the hand-written struct type xStatics (UnexportedName
+	// of X, then "Statics"), declared in the package beside X's
+	// implementation. A missing or incomplete one fails to compile.
+	// Ignored with Stubs.
+	SelfRegister bool
 }
 
 // Generator turns a Model into Go source files.
@@ -237,7 +245,33 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 			}
 		}
 		b.WriteString("\t}); err != nil {\n\t\tpanic(err)\n\t}\n}\n\n")
+	} else if g.opt.SelfRegister {
+		b.WriteString("// init registers the definitions in " + g.opt.Registry + ", the statics of each\n// interface implemented by the zero value of its hand-written xStatics\n// type (a missing one fails to compile).\nfunc init() {\n\tif err := Register(" + g.opt.Registry + ", Statics{\n")
+		for _, r := range g.regs {
+			if r.statics {
+				fmt.Fprintf(b, "\t\t%s: %sStatics{},\n", GoName(r.name), UnexportedName(GoName(r.name)))
+			}
+		}
+		b.WriteString("\t}); err != nil {\n\t\tpanic(err)\n\t}\n}\n\n")
 	}
+}
+
+// UnexportedName returns the Go name n with its leading capitals lowered,
+// keeping the capital that starts the next word: AbortSignal abortSignal,
+// DOMException domException, URL url.
+func UnexportedName(n string) string {
+	r := []rune(n)
+	i := 0
+	for i < len(r) && unicode.IsUpper(r[i]) {
+		i++
+	}
+	if i > 1 && i < len(r) && unicode.IsLower(r[i]) {
+		i-- // the last capital starts the next word
+	}
+	for j := 0; j < i; j++ {
+		r[j] = unicode.ToLower(r[j])
+	}
+	return string(r)
 }
 
 func fileName(idlFile string) string {

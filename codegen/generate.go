@@ -22,6 +22,9 @@ type Config struct {
 	WithBindings bool
 	// Warnings receives the validator's warnings (nil: discarded).
 	Warnings io.Writer
+	// SelfRegister: the package registers its definitions itself (see
+	// Options.SelfRegister).
+	SelfRegister bool
 }
 
 // EmbeddedBindingsImport returns the Import of this module's bindings
@@ -57,7 +60,7 @@ func Run(cfg Config) error {
 	if err := Check(files, imports, cfg.Warnings); err != nil {
 		return err
 	}
-	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package})
+	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package, SelfRegister: cfg.SelfRegister})
 	if err != nil {
 		return err
 	}

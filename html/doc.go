@@ -2,8 +2,11 @@
 // agents, agents and agent clusters, event loops and task sources, parallel
 // queues, timers, environment settings objects, documents and navigables,
 // the engine-neutral serialized records of StructuredSerialize
-// (serialize.go) and MessagePort entanglement and port message queues
-// (messageport.go). It is plain Go and never imports a JavaScript engine.
+// (serialize.go), MessagePort entanglement and port message queues
+// (messageport.go), and the engine-neutral parts of module scripts:
+// resolving module specifiers and module map keys (modules.go; the module
+// map of engine records lives in browser). It is plain Go and never
+// imports a JavaScript engine.
 //
 // # Threading
 //

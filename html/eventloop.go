@@ -136,6 +136,16 @@ func (l *EventLoop) QueueTaskValue(source TaskSource, t Task) bool {
 	return l.r.push(task{obj: t, source: source})
 }
 
+// QueueDocumentTaskValue is QueueDocumentTask for a Task value: t runs
+// only while doc is fully active (nil: always), and gets DropTask if doc is
+// destroyed first.
+func (l *EventLoop) QueueDocumentTaskValue(source TaskSource, doc *Document, t Task) bool {
+	if l.terminated.Load() || t == nil {
+		return false
+	}
+	return l.r.push(task{obj: t, source: source, doc: doc})
+}
+
 // QueueDocumentTask is "queue a task" on source with steps and document
 // doc: the task runs only while doc is fully active (tasks of a document
 // that is not fully active wait; those of a destroyed document are dropped).
@@ -163,9 +173,11 @@ func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsO
 	// 2. Let document be global's associated Document, if global is a
 	//    Window object; otherwise null.
 	// 3. Queue a task given source, event loop, document, and steps.
+	//    (A dedicated worker's tasks get its owner document, so that they
+	//    wait while it is not fully active: SuspendingDocument.)
 	var doc *Document
 	if env != nil {
-		doc = env.AssociatedDocument()
+		doc = env.SuspendingDocument()
 	}
 	return l.QueueDocumentTask(source, doc, steps)
 }

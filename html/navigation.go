@@ -77,3 +77,26 @@ func (d *Document) EvictionReason() string {
 	defer d.ua.navMu.RUnlock()
 	return d.evicted
 }
+
+// SuspendingDocument is the document whose full activity the tasks of
+// env's global wait for: for a Window, its associated Document; for a
+// dedicated worker, the document at the root of its owner chain. HTML
+// (https://html.spec.whatwg.org/#suspendable-worker) suspends the script
+// of a worker that is permissible but not an active needed worker: one
+// whose owner documents are not fully active, such as a worker of a
+// document kept in the back/forward cache. Queuing the worker's global
+// tasks for its owner document gives exactly that: they wait while the
+// document is cached, run again when it is restored, and are dropped once
+// it is destroyed (which terminates the worker). Shared and service
+// workers have no single owner document and are never suspended here.
+func (e *EnvironmentSettingsObject) SuspendingDocument() *Document {
+	for ; e != nil; e = e.owner {
+		if e.document != nil {
+			return e.document
+		}
+		if e.kind != DedicatedWorkerEnvironment {
+			return nil
+		}
+	}
+	return nil
+}

@@ -102,6 +102,14 @@ type ServiceWorkerRegistration struct {
 // Scope is the registration's scope URL.
 func (r *ServiceWorkerRegistration) Scope() *url.URL { return cloneURL(r.scope) }
 
+// Unregistered reports whether the registration was unregistered (or
+// never got a worker).
+func (r *ServiceWorkerRegistration) Unregistered() bool {
+	r.reg.mu.Lock()
+	defer r.reg.mu.Unlock()
+	return r.unregistered
+}
+
 // Workers returns the registration's installing, waiting and active
 // workers (nil when absent).
 func (r *ServiceWorkerRegistration) Workers() (installing, waiting, active *ServiceWorker) {

@@ -54,9 +54,13 @@ func checkPromiseCaller(env *html.EnvironmentSettingsObject, p Promise) error {
 		panic("weblocks: nil Promise")
 	}
 	err := checkCaller(env)
-	var wg *html.WrongGoroutineError
-	if errors.As(err, &wg) {
-		panic(err.Error())
+	if err != nil {
+		// (Only here: a target variable for errors.As escapes, an
+		// allocation per request on the common path otherwise.)
+		var wg *html.WrongGoroutineError
+		if errors.As(err, &wg) {
+			panic(err.Error())
+		}
 	}
 	return err
 }
@@ -161,6 +165,32 @@ func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name N
 	requestMethodSteps(env, m, name, opts, callback, p, nil)
 }
 
+// RequestState is the storage weblocks needs for one lock request. A binding
+// may embed it in its own per-request structure and pass it to RequestIn,
+// saving the allocation RequestPromise makes. A RequestState serves one request
+// only, and must not be copied once used.
+type RequestState struct{ e entry }
+
+// Granter is a released promise that is its request's callback as well
+// (see RequestIn): one value, and no function value to allocate per
+// request.
+type Granter interface {
+	Promise
+	// Granted is the request's Callback.
+	Granted(lock *Lock) Waiting
+}
+
+// RequestIn is RequestPromise in lock manager m (env's default lock
+// manager when m is nil) with p's Granted method as the callback, and req
+// as the request's storage.
+func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, p Granter, req *RequestState) {
+	if err := checkPromiseCaller(env, p); err != nil {
+		p.Reject(err)
+		return
+	}
+	requestMethodSteps(env, m, name, opts, nil, p, &req.e)
+}
+
 func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback, explicit bool) (*Future, error) {
 	if err := checkCaller(env); err != nil {
 		return nil, err
@@ -240,7 +270,7 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	if opts.Signal != nil && opts.Signal.Aborted() {
 		return reject(opts.Signal.Reason())
 	}
-	if callback == nil {
+	if _, granter := p.(Granter); callback == nil && !granter {
 		return reject(errNilCallback)
 	}
 	if opts.Mode != Exclusive && opts.Mode != Shared {

@@ -14,23 +14,55 @@ import "github.com/gowebengine/weblocks/html"
 // cache, that document is evicted (html.Document.EvictFromBackForwardCache,
 // reason EvictionReasonContention), which unloads it: its unloading
 // document cleanup steps terminate its remaining locks and requests, and
-// the waiter is granted.
+// the waiter is granted. Likewise, a request of a cached document (or of
+// one of its dedicated workers) that is granted while the document is
+// cached evicts it (evictCachedGrantee). The dedicated workers of a cached
+// document are suspended with it (html's SuspendingDocument): their lock
+// tasks wait like the document's own.
 
 // EvictionReasonContention is the html eviction reason for a cached
 // document whose lock another context requested or queried.
 const EvictionReasonContention = "web-locks-contention"
 
-// cachedDocumentOf is the back/forward-cached document the client's
-// environment belongs to (its associated document, or for a dedicated
-// worker the document that owns it), or nil.
-func cachedDocumentOf(c *client) *html.Document {
+// suspendingDocument is the document the client's environment belongs to
+// for the back/forward cache (html's SuspendingDocument: a window's
+// associated document, or for a dedicated worker, nested ones included,
+// the document that owns it), or nil (shared and service workers). The
+// client's tasks (grants, rejections) belong to it: they wait while it is
+// cached and are dropped when it is destroyed.
+func (c *client) suspendingDocument() *html.Document {
 	if c == nil || c.env == nil {
 		return nil
 	}
-	if doc := c.env.AssociatedDocument(); doc != nil {
+	return c.env.SuspendingDocument()
+}
+
+// cachedDocumentOf is the back/forward-cached document the client's
+// environment belongs to (see suspendingDocument), or nil.
+func cachedDocumentOf(c *client) *html.Document {
+	if doc := c.suspendingDocument(); doc != nil {
 		return doc.InBackForwardCache()
 	}
 	return nil
+}
+
+// evictCachedGrantee evicts the cached document of a client whose request
+// was just granted (a request left pending by a window, or a dedicated
+// worker, when its document entered the back/forward cache): the cached
+// page cannot run the callback until it is restored (the grant's task
+// waits), and the lock must not stay held meanwhile with no one able to
+// release it. The eviction destroys it, which drops the grant's task and
+// releases the lock (its unloading document cleanup steps, and its
+// workers' termination), and the next waiter is granted. Chromium 156
+// does not restore such a page either (upstream
+// back-forward-cache/weblocks-worker), but keeps the lock granted to the
+// frozen worker held until the page is discarded, so a later waiter waits
+// meanwhile; here it is released at once, as for contention on a cached
+// page's own locks. Lock task queue.
+func evictCachedGrantee(lock *entry) {
+	if d := cachedDocumentOf(lock.client); d != nil {
+		evict([]*html.Document{d})
+	}
 }
 
 // evictCachedHolders evicts the cached documents holding a lock of ns (the

@@ -120,7 +120,9 @@ func (c *client) queueEntry(e *entry) {
 // queueTaskValue queues t on the client's event loop; t.DropTask runs if it
 // never will.
 func (c *client) queueTaskValue(t html.Task) {
-	if !c.loop.QueueTaskValue(TaskSource, t) {
+	// (The task belongs to the client's suspending document, if any: it
+	// waits while that document is in the back/forward cache; bfcache.go.)
+	if !c.loop.QueueDocumentTaskValue(TaskSource, c.suspendingDocument(), t) {
 		t.DropTask()
 	}
 }

@@ -24,6 +24,18 @@ type Waiting interface {
 	OnSettled(settled func())
 }
 
+// SettledWaiting is an optional interface of a Waiting that may be settled
+// already when the callback returns (a binding whose callback returned a
+// plain value). When IsSettled reports true, weblocks does not call
+// OnSettled: it runs the steps it would have passed as settled at once,
+// then calls AfterSettled, in the same task. That is what OnSettled would
+// do for a settled promise, without a function value per request.
+type SettledWaiting interface {
+	Waiting
+	IsSettled() bool
+	AfterSettled()
+}
+
 // Promise is a host promise that weblocks settles: the released promise of
 // a request, or the promise of a query. weblocks calls exactly one of its
 // methods, once, on the event loop of the environment that made the call.

@@ -450,7 +450,7 @@ func invokeWithNull(e *entry) {
 	}
 	// 1. Let r be the result of invoking callback with null as the only
 	//    argument.
-	r := invoke(e.callback, nil)
+	r := invoke(e, nil)
 	// 2. Resolve promise with r and abort these steps.
 	e.promise.Resolve(r)
 }
@@ -458,13 +458,18 @@ func invokeWithNull(e *entry) {
 // invoke calls a callback, turning a panic into a rejected waiting promise
 // as WebIDL's "invoke" turns an exception of a promise-returning callback
 // into a rejected promise.
-func invoke(cb Callback, lock *Lock) (w Waiting) {
+// The callback is e's Callback, or else the Granted method of e's promise
+// (see RequestIn).
+func invoke(e *entry, lock *Lock) (w Waiting) {
 	defer func() {
 		if v := recover(); v != nil {
 			w = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()})
 		}
 	}()
-	return cb(lock)
+	if e.callback == nil {
+		return e.promise.(Granter).Granted(lock)
+	}
+	return e.callback(lock)
 }
 
 // releaseTheLock implements "release the lock" lock.
@@ -555,6 +560,9 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		//     object's responsible event loop:
 		lock.phase = loopGranted
 		lock.client.queueEntry(lock)
+		// (Granted to a context of a back/forward-cached document: the
+		// document is evicted, bfcache.go.)
+		evictCachedGrantee(lock)
 	}
 }
 
@@ -583,7 +591,7 @@ func lockGranted(lock *entry) {
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
-	r := invoke(lock.callback, &lock.lock)
+	r := invoke(lock, &lock.lock)
 	// 4. Resolve waiting with r.
 	// When lock's waiting promise settles (fulfills or rejects), enqueue the
 	// following steps on the lock task queue:
@@ -591,6 +599,13 @@ func lockGranted(lock *entry) {
 	if r == nil { // already fulfilled
 		lock.phase = queueWaitingSettled
 		m.enqueueEntry(lock)
+		return
+	}
+	if s, ok := r.(SettledWaiting); ok && s.IsSettled() {
+		// What OnSettled would do at once, without a closure.
+		lock.phase = queueWaitingSettled
+		m.enqueueEntry(lock)
+		s.AfterSettled()
 		return
 	}
 	r.OnSettled(func() {

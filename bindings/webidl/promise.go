@@ -7,11 +7,10 @@ import (
 // Promise is a WebIDL promise type value: a JavaScript promise plus (when
 // this realm created it) its resolving functions.
 type Promise struct {
-	Object  *sobek.Object
-	p       *sobek.Promise
-	resolve func(any) error
-	reject  func(any) error
-	realm   *Realm
+	Object          *sobek.Object
+	p               *sobek.Promise
+	resolve, reject sobek.Value // the resolving functions (objects)
+	realm           *Realm
 }
 
 // NewPromise implements "a new promise".
@@ -23,9 +22,46 @@ func (r *Realm) NewPromise() *Promise {
 
 // InitPromise is NewPromise into a Promise the caller allocated (for
 // example as a field of a larger structure, to save an allocation).
+//
+// The promise is made by the intrinsic %Promise% constructor with an
+// executor of the realm's that hands over the resolving functions, rather
+// than by sobek's Runtime.NewPromise, which wraps both functions in two Go
+// closures each: four allocations per promise that settling one of them
+// does not need.
 func (r *Realm) InitPromise(p *Promise) {
-	gp, res, rej := r.VM.NewPromise()
-	*p = Promise{Object: r.VM.ToValue(gp).(*sobek.Object), p: gp, resolve: res, reject: rej, realm: r}
+	if r.promiseExecutor == nil {
+		r.promiseExecutor = []sobek.Value{r.VM.ToValue(func(call sobek.FunctionCall) sobek.Value {
+			r.execResolve, r.execReject = call.Argument(0), call.Argument(1)
+			return sobek.Undefined()
+		})}
+	}
+	obj, err := r.VM.New(r.promiseCtor, r.promiseExecutor...)
+	if err != nil || r.execResolve == nil {
+		// Uncatchable (the realm is closed): a promise that never settles.
+		gp, _, _ := r.VM.NewPromise()
+		// (undefined resolving functions: settling does nothing.)
+		*p = Promise{Object: r.VM.ToValue(gp).(*sobek.Object), p: gp, resolve: sobek.Undefined(), reject: sobek.Undefined(), realm: r}
+		return
+	}
+	// (p.p is looked up when needed: Export costs an allocation.)
+	*p = Promise{Object: obj, resolve: r.execResolve, reject: r.execReject, realm: r}
+	r.execResolve, r.execReject = nil, nil
+}
+
+// settle calls a resolving function of p.
+func (p *Promise) settle(f sobek.Value, v sobek.Value) {
+	call, ok := sobek.AssertFunction(f)
+	if !ok {
+		return // the realm was closed when p was made
+	}
+	// sobek reports only uncatchable errors here (the runtime was
+	// interrupted: the realm is closed); settling then does nothing.
+	// The argument goes in the realm's scratch array, not a new variadic
+	// slice (sobek copies arguments to its stack before anything runs).
+	args := &p.realm.settleArgs
+	args[0] = AnyValue(v)
+	_, _ = call(sobek.Undefined(), args[:]...)
+	args[0] = nil
 }
 
 // PromiseResolvedWith implements "a promise resolved with" v.
@@ -68,9 +104,7 @@ func (p *Promise) Resolve(v sobek.Value) {
 	if p.resolve == nil {
 		panic("webidl: Resolve on a promise this realm did not create")
 	}
-	// sobek reports only uncatchable errors here (the runtime was
-	// interrupted: the realm is closed); settling then does nothing.
-	_ = p.resolve(AnyValue(v))
+	p.settle(p.resolve, v)
 }
 
 // Reject implements "reject p with reason".
@@ -78,7 +112,7 @@ func (p *Promise) Reject(reason sobek.Value) {
 	if p.reject == nil {
 		panic("webidl: Reject on a promise this realm did not create")
 	}
-	_ = p.reject(AnyValue(reason))
+	p.settle(p.reject, reason)
 }
 
 // RejectError rejects p with the JavaScript value of err.
@@ -86,21 +120,23 @@ func (p *Promise) RejectError(err error) { p.Reject(p.realm.ErrorValue(err)) }
 
 // State returns the promise's state when it is a sobek promise.
 func (p *Promise) State() sobek.PromiseState {
-	if p.p != nil {
-		return p.p.State()
-	}
-	if gp, ok := p.Object.Export().(*sobek.Promise); ok {
+	if gp := p.promise(); gp != nil {
 		return gp.State()
 	}
 	return sobek.PromiseStatePending
 }
 
+// promise returns the sobek promise, or nil when p's object is not one.
+func (p *Promise) promise() *sobek.Promise {
+	if p.p == nil && p.Object != nil {
+		p.p, _ = p.Object.Export().(*sobek.Promise)
+	}
+	return p.p
+}
+
 // Result returns the promise's fulfillment value or rejection reason.
 func (p *Promise) Result() sobek.Value {
-	gp := p.p
-	if gp == nil {
-		gp, _ = p.Object.Export().(*sobek.Promise)
-	}
+	gp := p.promise()
 	if gp == nil {
 		return sobek.Undefined()
 	}

@@ -62,6 +62,16 @@ type Realm struct {
 	asyncIterProto                                  *sobek.Object
 	typedArrayTag                                   sobek.Callable
 	dataViewLen                                     sobek.Callable
+	// slotHolder is a WeakMap (never exposed to script) whose entries
+	// make a platform object hold its own slot (see setSlot); sobek keeps
+	// a WeakMap's value in its key object.
+	slotHolder    *sobek.Object
+	slotHolderSet sobek.Callable
+	// promiseExecutor is the executor InitPromise passes to %Promise%;
+	// it leaves the resolving functions in execResolve and execReject.
+	promiseExecutor         []sobek.Value
+	execResolve, execReject sobek.Value
+	settleArgs              [1]sobek.Value // see Promise.settle
 }
 
 // slot is the value kept in a platform object's internal slot.
@@ -96,6 +106,12 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
 	r.promiseResolve, _ = sobek.AssertFunction(r.promiseCtor.Get("resolve"))
 	r.hasOwnProperty, _ = sobek.AssertFunction(get("Object").Get("prototype").(*sobek.Object).Get("hasOwnProperty"))
+	// Taken before any script runs (script can replace WeakMap.prototype.set).
+	weakMap := get("WeakMap")
+	r.slotHolderSet, _ = sobek.AssertFunction(weakMap.Get("prototype").(*sobek.Object).Get("set"))
+	if h, err := vm.New(weakMap); err == nil {
+		r.slotHolder = h
+	}
 	return r
 }
 
@@ -160,19 +176,28 @@ func (r *Realm) Exposed(exposed []string, secureOnly bool) bool {
 // per object, where a JavaScript WeakMap holding a Go value cost about ten
 // (the value's reflection wrapper, a cleanup per key, the call's
 // arguments).
+//
+// The value is the slot itself (strong), or a weak pointer to a slot that
+// the object holds (see setSlot).
 type slotTable struct {
-	m map[weak.Pointer[sobek.Object]]*slot
+	m map[weak.Pointer[sobek.Object]]slotEntry
 	// live is the number of entries after the last sweep; the next sweep
 	// runs when the table has doubled since, so sweeping costs O(1) per
 	// insertion.
 	live int
 }
 
-// set stores s for obj, sweeping out the entries of collected objects
+// slotEntry is a slotTable value: strong, or else weak.
+type slotEntry struct {
+	strong *slot
+	weak   weak.Pointer[slot]
+}
+
+// set stores e for obj, sweeping out the entries of collected objects
 // from time to time.
-func (t *slotTable) set(obj *sobek.Object, s *slot) {
+func (t *slotTable) set(obj *sobek.Object, e slotEntry) {
 	if t.m == nil {
-		t.m = make(map[weak.Pointer[sobek.Object]]*slot)
+		t.m = make(map[weak.Pointer[sobek.Object]]slotEntry)
 	}
 	if len(t.m) >= 2*t.live+256 {
 		for k := range t.m {
@@ -182,7 +207,7 @@ func (t *slotTable) set(obj *sobek.Object, s *slot) {
 		}
 		t.live = len(t.m)
 	}
-	t.m[weak.Make(obj)] = s
+	t.m[weak.Make(obj)] = e
 }
 
 // get returns obj's slot, or nil.
@@ -190,16 +215,53 @@ func (t *slotTable) get(obj *sobek.Object) *slot {
 	if len(t.m) == 0 {
 		return nil
 	}
-	return t.m[weak.Make(obj)]
+	e, ok := t.m[weak.Make(obj)]
+	if !ok {
+		return nil
+	}
+	if e.strong != nil {
+		return e.strong
+	}
+	return e.weak.Value()
+}
+
+// slotHolderValue is the value stored for an object in the realm's
+// slotHolder WeakMap: a sobek.Value (undefined; script never reads it)
+// carrying the object's slot.
+type slotHolderValue struct {
+	sobek.Value
+	s *slot
 }
 
 // setSlot associates a platform object with its implementation.
+//
+// An implementation embedding a Reflector references its object, so a
+// slot table holding the slot (and with it the implementation) strongly
+// would keep the object alive for the realm's lifetime. For those, the
+// object itself holds its slot (an entry of the realm's private WeakMap,
+// which sobek stores in the key object) and the table only a weak
+// pointer: the object, its slot and the implementation form a cycle that
+// the Go collector frees once neither the page nor Go code references the
+// object or the implementation. While Go code keeps the implementation,
+// its Reflector keeps the object (and any expando properties) alive, so
+// the object's identity stays unobservable.
 func (r *Realm) setSlot(obj *sobek.Object, impl any, iface *InterfaceObject) {
-	s := &slot{impl: impl, iface: iface}
+	r.setSlotIn(obj, impl, iface, new(slot))
+}
+
+// setSlotIn is setSlot with the slot's storage given.
+func (r *Realm) setSlotIn(obj *sobek.Object, impl any, iface *InterfaceObject, s *slot) {
+	*s = slot{impl: impl, iface: iface}
 	if obj == r.lastObj {
 		r.lastSlot = s
 	}
-	r.slots.set(obj, s)
+	e := slotEntry{strong: s}
+	if _, ok := impl.(Reflected); ok && r.slotHolder != nil {
+		if _, err := r.slotHolderSet(r.slotHolder, obj, slotHolderValue{Value: sobek.Undefined(), s: s}); err == nil {
+			e = slotEntry{weak: weak.Make(s)}
+		}
+	}
+	r.slots.set(obj, e)
 }
 
 func (r *Realm) getSlot(v sobek.Value) *slot {
@@ -299,6 +361,10 @@ type Undefined struct{}
 // the interface iface: the cached one when impl embeds a Reflector, else a
 // new object. A nil impl gives null.
 func (r *Realm) Wrap(impl any, iface string) sobek.Value {
+	return r.wrap(impl, iface, nil)
+}
+
+func (r *Realm) wrap(impl any, iface string, storage *Slot) sobek.Value {
 	if impl == nil {
 		return sobek.Null()
 	}
@@ -335,7 +401,11 @@ func (r *Realm) Wrap(impl any, iface string) sobek.Value {
 		panic(r.VM.NewTypeError(fmt.Sprintf("interface %s is not installed in this realm", iface)))
 	}
 	obj := r.newPlatformObject(io, io.Prototype)
-	r.setSlot(obj, impl, io)
+	if storage != nil {
+		r.setSlotIn(obj, impl, io, &storage.s)
+	} else {
+		r.setSlot(obj, impl, io)
+	}
 	io.def.defineUnforgeables(r, io, obj)
 	if lp := io.legacy(); lp != nil {
 		obj = r.legacyObject(obj, impl, lp)
@@ -345,6 +415,17 @@ func (r *Realm) Wrap(impl any, iface string) sobek.Value {
 		refl.obj, refl.realm = obj, r
 	}
 	return obj
+}
+
+// Slot is the storage of a platform object's internal slot (see WrapNew).
+type Slot struct{ s slot }
+
+// WrapNew is Wrap for an implementation that is wrapped at most once (it
+// embeds no Reflector): the new object's internal slot is stored in
+// storage, which the implementation usually embeds, saving an
+// allocation. storage must not be used for another object.
+func (r *Realm) WrapNew(impl any, iface string, storage *Slot) sobek.Value {
+	return r.wrap(impl, iface, storage)
 }
 
 // newPlatformObject creates an object with the given prototype; for

@@ -64,6 +64,7 @@ func main() {
 	out := flag.String("out", filepath.Join(root, "bindings"), "output directory")
 	pkg := flag.String("pkg", "bindings", "Go package name of the generated files")
 	withBindings := flag.Bool("bindings", true, "the IDL may refer to the definitions of package bindings (EventTarget, AbortSignal, DOMString typedefs...); ignored when generating package bindings itself")
+	selfRegister := flag.Bool("self-register", false, "register the definitions in an init function, the statics of interface X implemented by the zero value of the package's hand-written type xStatics (always on when generating package bindings itself)")
 	flag.Parse()
 	if wd, err := os.Getwd(); err == nil {
 		if rel, err := filepath.Rel(wd, *in); err == nil && filepath.IsAbs(*in) {
@@ -71,7 +72,8 @@ func main() {
 		}
 	}
 	cfg := codegen.Config{In: *in, Out: *out, Package: *pkg, Warnings: os.Stderr,
-		WithBindings: *withBindings && !sameDir(*in, defaultIn)}
+		WithBindings: *withBindings && !sameDir(*in, defaultIn),
+		SelfRegister: *selfRegister || sameDir(*in, defaultIn)}
 	if err := codegen.Run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, codegen.Detail(err, parsed(cfg)...))
 		os.Exit(1)

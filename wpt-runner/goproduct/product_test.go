@@ -122,7 +122,8 @@ test(() => {
 }, "order");
 async_test(t => {
   window.addEventListener("load", t.step_func_done(() => {
-    assert_array_equals(log.slice(5), ["DOMContentLoaded:interactive", "load:complete"]);
+    // A module script is deferred: it runs after parsing, before DOMContentLoaded.
+    assert_array_equals(log.slice(5), ["module", "DOMContentLoaded:interactive", "load:complete"]);
   }));
 }, "load events");
 test(() => {

@@ -302,6 +302,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p = "/resources/webidl2/lib/webidl2.js"
 	}
 	if strings.HasSuffix(p, ".py") {
+		if h, ok := pyHandlers[p]; ok {
+			if info, err := fs.Stat(s.cfg.Root, strings.TrimPrefix(p, "/")); err == nil && info.Mode().IsRegular() {
+				h(s, w, r)
+				return
+			}
+		}
 		http.Error(w, "wpt-runner does not run Python handlers ("+p+")", http.StatusNotImplemented)
 		return
 	}
@@ -397,46 +403,14 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 	h.Set("Content-Type", ctype)
 	s.applyHeaderFiles(h, name)
 
-	status := http.StatusOK
-	pipes, err := parsePipes(r.URL.Query().Get("pipe"))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	status, pipeSub, ok := s.applyPipes(w, r)
+	if !ok {
 		return
 	}
-	sub := false
+	sub := pipeSub
 	for _, f := range manifest.Flags(name) {
 		if f == "sub" {
 			sub = true
-		}
-	}
-	for _, p := range pipes {
-		switch p.name {
-		case "sub":
-			sub = true
-		case "header":
-			if len(p.args) < 2 {
-				http.Error(w, "pipe header() needs a name and a value", http.StatusBadRequest)
-				return
-			}
-			if len(p.args) > 2 && p.args[2] == "True" {
-				h.Add(p.args[0], p.args[1])
-			} else {
-				h.Set(p.args[0], p.args[1])
-			}
-		case "status":
-			if len(p.args) != 1 {
-				http.Error(w, "pipe status() needs one code", http.StatusBadRequest)
-				return
-			}
-			n, err := strconv.Atoi(p.args[0])
-			if err != nil || n < 100 || n > 999 {
-				http.Error(w, "bad status "+p.args[0], http.StatusBadRequest)
-				return
-			}
-			status = n
-		default:
-			// trickle, slice, gzip, ...: not supported; serve as is.
-			s.cfg.Logf("server: pipe %s() not supported for %s", p.name, r.URL)
 		}
 	}
 	if !sub {
@@ -468,6 +442,50 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, name string) 
 	if r.Method != http.MethodHead {
 		w.Write(data)
 	}
+}
+
+// applyPipes applies the request's ?pipe= (wptserve's header(), status()
+// and sub) to the response headers. It returns the status to send, whether
+// sub was asked for, and false after answering a malformed pipe with 400.
+func (s *Server) applyPipes(w http.ResponseWriter, r *http.Request) (status int, sub, ok bool) {
+	h := w.Header()
+	status = http.StatusOK
+	pipes, err := parsePipes(r.URL.Query().Get("pipe"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return 0, false, false
+	}
+	for _, p := range pipes {
+		switch p.name {
+		case "sub":
+			sub = true
+		case "header":
+			if len(p.args) < 2 {
+				http.Error(w, "pipe header() needs a name and a value", http.StatusBadRequest)
+				return 0, false, false
+			}
+			if len(p.args) > 2 && p.args[2] == "True" {
+				h.Add(p.args[0], p.args[1])
+			} else {
+				h.Set(p.args[0], p.args[1])
+			}
+		case "status":
+			if len(p.args) != 1 {
+				http.Error(w, "pipe status() needs one code", http.StatusBadRequest)
+				return 0, false, false
+			}
+			n, err := strconv.Atoi(p.args[0])
+			if err != nil || n < 100 || n > 999 {
+				http.Error(w, "bad status "+p.args[0], http.StatusBadRequest)
+				return 0, false, false
+			}
+			status = n
+		default:
+			// trickle, slice, gzip, ...: not supported; serve as is.
+			s.cfg.Logf("server: pipe %s() not supported for %s", p.name, r.URL)
+		}
+	}
+	return status, sub, true
 }
 
 // maxSmallFile bounds the files the server reads whole: .sub. files, test

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"io/fs"
+	"path"
 	"strings"
 	"testing"
 
@@ -22,6 +23,13 @@ func TestScriptsCompileInGoja(t *testing.T) {
 			return err
 		}
 		n++
+		// Module scripts (resources named module-*.js) parse as modules.
+		if strings.HasPrefix(path.Base(p), "module-") {
+			if _, err := sobek.ParseModule(p, string(b), nil); err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+			return nil
+		}
 		if _, err := sobek.Compile(p, string(b), false); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}

@@ -211,3 +211,14 @@ func (o *responseImpl) Clone() (ResponseMethods, error) {
 	// 3. Return a new Response object with this's headers's guard.
 	return o.realm.newResponseObject(&c, o.headers.guard), nil
 }
+
+// URL is Response's url attribute.
+func (o *responseImpl) URL() (string, error) { return o.url() }
+
+// JSON is Body's json() for a Response.
+func (o *responseImpl) JSON() (*webidl.Promise, error) { return o.json(), nil }
+
+// JSON is the static Response.json(data, init).
+func (s responseStatics) JSON(ir *webidl.Realm, data sobek.Value, init ResponseInit) (ResponseMethods, error) {
+	return s.json(ir, data, init)
+}

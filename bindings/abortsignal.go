@@ -16,13 +16,6 @@ type abortSignalImpl struct {
 	reason sobek.Value
 }
 
-// abortControllerImpl is the Go implementation behind an AbortController.
-type abortControllerImpl struct {
-	webidl.Reflector
-	c      *dom.AbortController
-	signal *abortSignalImpl
-}
-
 // signalImpl returns the implementation wrapping a dom signal, creating it
 // the first time (signals made by dom, e.g. AbortSignal.any's result).
 func (r *Realm) signalImpl(s *dom.AbortSignal) *abortSignalImpl {
@@ -34,13 +27,6 @@ func (r *Realm) signalImpl(s *dom.AbortSignal) *abortSignalImpl {
 	impl := &abortSignalImpl{eventTargetImpl: et, sig: s}
 	s.Owner = impl
 	return impl
-}
-
-// newAbortController is the new AbortController() constructor steps.
-func (r *Realm) newAbortController() *abortControllerImpl {
-	// 1. Let signal be a new AbortSignal object. 2. Set this's signal.
-	c := dom.NewAbortController()
-	return &abortControllerImpl{c: c, signal: r.signalImpl(c.Signal())}
 }
 
 // abortReason is the signal's abort reason as a JavaScript value
@@ -100,3 +86,41 @@ func (t realmTimers) RunStepsAfterTimeout(ms uint64, steps func()) {
 }
 
 func timersOf(r *Realm) dom.Timers { return realmTimers{r} }
+
+func (s *abortSignalImpl) WebIDLInterface() string { return "AbortSignal" }
+
+type abortSignalStatics struct{}
+
+func (abortSignalStatics) Abort(r *webidl.Realm, reason sobek.Value) (AbortSignalMethods, error) {
+	return realmOf(r).abortSignalAbort(reason), nil
+}
+
+func (abortSignalStatics) Timeout(r *webidl.Realm, ms uint64) (AbortSignalMethods, error) {
+	return realmOf(r).abortSignalTimeout(ms), nil
+}
+
+func (abortSignalStatics) Any(r *webidl.Realm, signals []AbortSignalMethods) (AbortSignalMethods, error) {
+	list := make([]*abortSignalImpl, len(signals))
+	for i, s := range signals {
+		list[i] = s.(*abortSignalImpl)
+	}
+	return realmOf(r).abortSignalAny(list), nil
+}
+
+func (s *abortSignalImpl) Aborted() (bool, error) { return s.sig.Aborted(), nil }
+
+func (s *abortSignalImpl) Reason() (sobek.Value, error) { return s.abortReason(), nil }
+
+func (s *abortSignalImpl) ThrowIfAborted() error { return s.throwIfAborted() }
+
+func (s *abortSignalImpl) Onabort() (*EventHandlerNonNull, error) {
+	return s.handlerGet("abort"), nil
+}
+
+func (s *abortSignalImpl) SetOnabort(v *EventHandlerNonNull) error {
+	s.handlerSet("abort", v)
+	return nil
+}
+
+// abortSignalImpl implements AbortSignal.
+var _ AbortSignalMethods = (*abortSignalImpl)(nil)

@@ -458,3 +458,9 @@ func (q *requestImpl) Clone() (RequestMethods, error) {
 	out.signal = q.realm.signalImpl(dom.CreateADependentAbortSignal([]*dom.AbortSignal{q.signal.sig}))
 	return out, nil
 }
+
+// URL is Request's url attribute (https://fetch.spec.whatwg.org/#dom-request-url).
+func (q *requestImpl) URL() (string, error) { return urlString(q.req.url), nil }
+
+// JSON is Body's json() for a Request.
+func (q *requestImpl) JSON() (*webidl.Promise, error) { return q.json(), nil }

@@ -18,15 +18,6 @@ type lockManagerImpl struct {
 	manager *weblocks.LockManager
 }
 
-// lockImpl is the Go implementation behind a Lock object: a new one for
-// every grant. It has no Reflector: a Lock object is made once, for the
-// callback, and nothing converts the lock to JavaScript again; without a
-// reference back to it the object (and its slot) can be collected when
-// the page drops it.
-type lockImpl struct {
-	lock *weblocks.Lock
-}
-
 // lockRequestOptions is a converted LockOptions dictionary.
 type lockRequestOptions struct {
 	mode        weblocks.Mode
@@ -46,11 +37,9 @@ func (m *lockManagerImpl) request(name webidl.DOMString, opts lockRequestOptions
 	r.idl.InitPromise(&q.released)
 	name16 := weblocks.Name(name) // both are WTF-8: lossless
 	wopts := weblocks.Options{Mode: opts.mode, IfAvailable: opts.ifAvailable, Steal: opts.steal, Signal: opts.signal}
-	if m.manager != nil {
-		m.manager.RequestPromise(r.env, name16, wopts, q.granted, q)
-	} else {
-		weblocks.RequestPromise(r.env, name16, wopts, q.granted, q)
-	}
+	// q is the callback too (its Granted method) and holds weblocks'
+	// storage for the request.
+	weblocks.RequestIn(r.env, m.manager, name16, wopts, q, &q.state)
 	return &q.released
 }
 
@@ -70,9 +59,9 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 
 // lockRequest is the bindings' state of one request() call, in one
 // allocation: it is the released promise weblocks settles (a
-// weblocks.Promise), the LockGrantedCallback adapter (its granted
-// method), the Lock object's implementation and the lock's waiting
-// promise (a weblocks.Waiting).
+// weblocks.Granter), the LockGrantedCallback adapter (its Granted
+// method), the Lock object's implementation, the lock's waiting
+// promise (a weblocks.Waiting) and weblocks' own state of the request.
 //
 // The released promise takes the waiting promise's outcome as soon as the
 // waiting promise settles, in the same reaction that starts the release (as
@@ -97,21 +86,25 @@ type lockRequest struct {
 	settled bool
 	// onWaiting is the reaction to waiting (slow path only).
 	onWaiting func()
+	state     weblocks.RequestState
+	args      [1]sobek.Value
 }
 
-// granted adapts the JavaScript LockGrantedCallback to weblocks: it is
+// Granted adapts the JavaScript LockGrantedCallback to weblocks: it is
 // invoked ("invoke a callback function", return type Promise<any>) with a
 // new Lock object, or null for an ifAvailable request that was not
 // granted. The callback's completion becomes the waiting promise: a throw
 // gives a rejected promise, a plain value a resolved one.
-func (q *lockRequest) granted(lock *weblocks.Lock) weblocks.Waiting {
+func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	r := q.realm
 	arg := sobek.Null()
 	if lock != nil {
 		q.lock.lock = lock
-		arg = r.idl.Wrap(&q.lock, "Lock")
+		arg = r.idl.WrapNew(&q.lock, "Lock", &q.lock.slot)
 	}
-	v, err := q.callback.Invoke(sobek.Undefined(), arg)
+	q.args[0] = arg // (q's storage: a variadic slice would be allocated)
+	v, err := q.callback.Invoke(sobek.Undefined(), q.args[:]...)
+	q.args[0] = nil
 	switch {
 	case err != nil:
 		var js *webidl.JSError
@@ -143,30 +136,39 @@ func (r *Realm) jsOnStack() bool {
 	return len(r.vm.CaptureCallStack(1, r.stackBuf[:0])) > 0
 }
 
+// IsSettled reports whether the waiting promise's reaction may run at
+// once (weblocks.SettledWaiting): weblocks then runs the settled steps
+// (enqueueing the release) itself and calls AfterSettled, with no
+// OnSettled closure.
+//
+// That is when the callback returned a value that is not an object (and
+// did not throw): the waiting promise would be fulfilled with it, and its
+// reaction would be the only job in sobek's queue (the callback's own
+// jobs ran when it returned), run as soon as the grant task's call into
+// JavaScript returned. Running the reaction's steps directly is not
+// observable, provided no JavaScript is on the stack (else the job would
+// wait for it, and OnSettled makes it a job like any other).
+func (q *lockRequest) IsSettled() bool {
+	return q.waiting == nil && !q.realm.jsOnStack()
+}
+
+// AfterSettled is the rest of the waiting promise's reaction when
+// IsSettled reported true: the released promise takes the value.
+func (q *lockRequest) AfterSettled() { q.resolveReleased(q.value) }
+
 // OnSettled arranges, in one reaction to the waiting promise, for settled
 // (which enqueues the release on the lock task queue) to run and then for
 // the released promise to take the waiting promise's outcome. weblocks
-// calls it once, as the last step of the grant task; when the waiting
-// promise is already settled, the reaction runs before OnSettled returns.
-//
-// A waiting promise fulfilled with a primitive (the callback returned
-// undefined, say) has no promise: its reaction would be the only job in
-// sobek's queue (the callback's own jobs ran when it returned) and would
-// run as soon as OnSettled's call into JavaScript returned, so running
-// the reaction's steps directly is not observable, provided no
-// JavaScript is on the stack (else the job would wait for it).
+// calls it once, as the last step of the grant task, unless IsSettled
+// reported true; when the waiting promise is already settled, the
+// reaction runs before OnSettled returns.
 func (q *lockRequest) OnSettled(settled func()) {
 	r := q.realm
 	if q.waiting == nil {
-		if r.jsOnStack() {
-			// Not expected (grant tasks run from the event loop), but
-			// then the reaction must be a job like any other.
-			q.waiting = r.idl.PromiseResolvedWith(q.value)
-		} else {
-			settled()
-			q.resolveReleased(q.value)
-			return
-		}
+		// A primitive value while JavaScript is on the stack (not
+		// expected: grant tasks run from the event loop): the reaction
+		// must be a job like any other.
+		q.waiting = r.idl.PromiseResolvedWith(q.value)
 	}
 	q.onWaiting = settled
 	// One function for both outcomes: waiting's state tells which.
@@ -289,3 +291,25 @@ func (r *Realm) snapshotValue(s weblocks.Snapshot) sobek.Value {
 	_ = o.Set("pending", list(s.Pending))
 	return o
 }
+
+func (m *lockManagerImpl) RequestWithCallback(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
+	// 1. If options was not passed, then let options be a new LockOptions
+	// dictionary with default members.
+	return m.request(name, lockRequestOptions{}, callback.CallbackFunction), nil
+}
+
+func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
+	o := lockRequestOptions{ifAvailable: options.IfAvailable, steal: options.Steal}
+	if options.Mode != "" {
+		o.mode, _ = weblocks.ParseMode(string(options.Mode))
+	}
+	if options.Signal != nil {
+		o.signal = options.Signal.(*abortSignalImpl).sig
+	}
+	return m.request(name, o, callback.CallbackFunction), nil
+}
+
+func (m *lockManagerImpl) Query() (*webidl.Promise, error) { return m.query(), nil }
+
+// lockManagerImpl implements LockManager.
+var _ LockManagerMethods = (*lockManagerImpl)(nil)

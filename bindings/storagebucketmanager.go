@@ -4,7 +4,7 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/storage"
-	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/grafana/sobek"
 )
 
 // storageBucketManagerImpl is the Go implementation behind
@@ -15,15 +15,6 @@ type storageBucketManagerImpl struct {
 	// buckets keeps one StorageBucket object per bucket, so that
 	// bucket.locks of two open() results of the same bucket is one manager.
 	buckets map[*storage.Bucket]*storageBucketImpl
-}
-
-// storageBucketImpl is the Go implementation behind a StorageBucket.
-type storageBucketImpl struct {
-	webidl.Reflector
-	realm   *Realm
-	bucket  *storage.Bucket
-	locks   *lockManagerImpl
-	expires *float64
 }
 
 // shelf obtains the environment's local storage shelf; failure (an opaque
@@ -95,11 +86,32 @@ func (m *storageBucketManagerImpl) delete(name string) error {
 	return nil
 }
 
-// lockManager is StorageBucket.locks ([SameObject]): the bucket's lock
-// manager.
-func (b *storageBucketImpl) lockManager() *lockManagerImpl {
-	if b.locks == nil {
-		b.locks = &lockManagerImpl{realm: b.realm, manager: weblocks.LockManagerForBucket(b.realm.env.UserAgent(), b.bucket)}
+func (m *storageBucketManagerImpl) Open(name webidl.DOMString, _ StorageBucketOptions) (*webidl.Promise, error) {
+	b, err := m.open(string(name))
+	if err != nil {
+		return nil, err
 	}
-	return b.locks
+	return m.realm.idl.PromiseResolvedWith(m.realm.idl.Wrap(b, "StorageBucket")), nil
 }
+
+func (m *storageBucketManagerImpl) Keys() (*webidl.Promise, error) {
+	keys, err := m.keys()
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]any, len(keys))
+	for i, k := range keys {
+		vals[i] = k
+	}
+	return m.realm.idl.PromiseResolvedWith(m.realm.vm.NewArray(vals...)), nil
+}
+
+func (m *storageBucketManagerImpl) Delete(name webidl.DOMString) (*webidl.Promise, error) {
+	if err := m.delete(string(name)); err != nil {
+		return nil, err
+	}
+	return m.realm.idl.PromiseResolvedWith(sobek.Undefined()), nil
+}
+
+// storageBucketManagerImpl implements StorageBucketManager.
+var _ StorageBucketManagerMethods = (*storageBucketManagerImpl)(nil)

@@ -1,0 +1,43 @@
+package bindings
+
+import (
+	"github.com/grafana/sobek"
+)
+
+// HostHooks are the members of the global objects that the embedder
+// implements (the go product: messaging, importScripts, close). A nil hook
+// makes postMessage and importScripts throw NotSupportedError and close()
+// do nothing. (window.document is Realm.DocumentObject.)
+type HostHooks struct {
+	// PostMessage implements window.postMessage(message, targetOrigin,
+	// transfer) and, in a worker, self.postMessage(message, transfer)
+	// (targetOrigin is then "").
+	PostMessage func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error
+	// ImportScripts implements self.importScripts(...urls) in workers:
+	// fetch and run each script in order, on the calling goroutine.
+	ImportScripts func(urls []string) error
+	// Close implements self.close() in a worker and window.close().
+	Close func()
+	// Navigate implements the navigating members of window.location
+	// (href, assign, replace, reload): navigate the window's navigable to
+	// url (absolute, parsed against the document's URL). A nil hook makes
+	// them throw NotSupportedError.
+	Navigate func(url string, replace bool) error
+	// History implements window.history (history.go); nil members make
+	// history.length 1 and its traversals do nothing.
+	History HistoryHooks
+	// Top gives window.top when the window is not a top-level one (the
+	// top-level window as a value of this realm, e.g. through a
+	// membrane); nil, or a nil result, means the window itself.
+	Top func() sobek.Value
+	// Name is the DedicatedWorkerGlobalScope's name (and window.name's
+	// initial value).
+	Name string
+}
+
+// SetHostHooks sets the embedder's hooks. Call it right after creating the
+// realm, before scripts run.
+func (r *Realm) SetHostHooks(h HostHooks) {
+	r.hooks = h
+	r.windowName = h.Name
+}

@@ -1,0 +1,145 @@
+package bindings
+
+import (
+	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/grafana/sobek"
+)
+
+// History is the getter of window.history.
+func (w *windowImpl) History() (HistoryMethods, error) {
+	if w.history == nil {
+		w.history = &historyImpl{realm: w.realm}
+	}
+	return w.history, nil
+}
+
+// windowImpl implements Window.
+type windowImpl struct {
+	globalBase
+	location *locationImpl
+	history  *historyImpl // created on first use (history.go)
+	hidden   bool         // the document's visibility state is "hidden" (document.go)
+	document *documentImpl
+	opener   sobek.Value
+}
+
+// WebIDLInterface names the most derived interface of implementations
+// that are also returned as their base interfaces (EventTarget).
+func (w *windowImpl) WebIDLInterface() string { return "Window" }
+
+func (w *windowImpl) Window() (WindowMethods, error) { return w, nil }
+
+func (w *windowImpl) Self() (WindowMethods, error) { return w, nil }
+
+func (w *windowImpl) Frames() (WindowMethods, error) { return w, nil }
+
+func (w *windowImpl) Top() (WindowMethods, error) {
+	if h := w.realm.hooks.Top; h != nil {
+		if v := h(); v != nil && !webidl.IsNullish(v) {
+			return hostWindow{Value: v}, nil
+		}
+	}
+	return w, nil
+}
+
+func (w *windowImpl) Parent() (WindowMethods, error) { return w, nil }
+
+func (w *windowImpl) Document() (DocumentMethods, error) { return w.document, nil }
+
+func (w *windowImpl) Name() (webidl.DOMString, error) {
+	return webidl.DOMString(w.realm.windowName), nil
+}
+
+func (w *windowImpl) Location() (LocationMethods, error) { return w.location, nil }
+
+func (w *windowImpl) Closed() (bool, error) { return false, nil }
+
+func (w *windowImpl) Length() (uint32, error) { return 0, nil }
+
+func (w *windowImpl) Navigator() (NavigatorMethods, error) { return w.realm.navigator(), nil }
+
+func (w *windowImpl) OriginAgentCluster() (bool, error) { return false, nil }
+
+func (w *windowImpl) Stop() error { return nil }
+
+func (w *windowImpl) Focus() error { return nil }
+
+func (w *windowImpl) Blur() error { return nil }
+
+func (w *windowImpl) Onerror() (*EventHandlerNonNull, error) { return w.handlerGet("error"), nil }
+
+func (w *windowImpl) Onload() (*EventHandlerNonNull, error) { return w.handlerGet("load"), nil }
+
+func (w *windowImpl) ClientInformation() (NavigatorMethods, error) {
+	return w.realm.navigator(), nil
+}
+
+func (w *windowImpl) Onmessage() (*EventHandlerNonNull, error) { return w.handlerGet("message"), nil }
+
+func (w *windowImpl) SetName(v webidl.DOMString) error {
+	w.realm.windowName = string(v)
+	return nil
+}
+
+func (w *windowImpl) Opener() (sobek.Value, error) {
+	if w.opener == nil {
+		return sobek.Null(), nil
+	}
+	return w.opener, nil
+}
+
+func (w *windowImpl) SetOpener(v sobek.Value) error {
+	w.opener = v
+	return nil
+}
+
+func (w *windowImpl) SetOnerror(v *EventHandlerNonNull) error {
+	w.handlerSet("error", v)
+	return nil
+}
+
+func (w *windowImpl) SetOnload(v *EventHandlerNonNull) error {
+	w.handlerSet("load", v)
+	return nil
+}
+
+func (w *windowImpl) SetOnmessage(v *EventHandlerNonNull) error {
+	w.handlerSet("message", v)
+	return nil
+}
+
+// close() is the embedder's (HostHooks.Close).
+func (w *windowImpl) Close() error {
+	if w.realm.hooks.Close != nil {
+		w.realm.hooks.Close()
+	}
+	return nil
+}
+
+// The user prompts print to the console (there is no user) and answer as
+// a user who dismisses them would.
+func (w *windowImpl) Alert(message webidl.Optional[webidl.DOMString]) error {
+	w.realm.printer(ConsoleInfo, "alert: "+string(message.Value))
+	return nil
+}
+
+func (w *windowImpl) Confirm(message webidl.DOMString) (bool, error) {
+	w.realm.printer(ConsoleInfo, "confirm: "+string(message))
+	return false, nil
+}
+
+func (w *windowImpl) Prompt(message, def webidl.DOMString) (webidl.Nullable[webidl.DOMString], error) {
+	w.realm.printer(ConsoleInfo, "prompt: "+string(message))
+	return webidl.Null[webidl.DOMString](), nil
+}
+
+func (w *windowImpl) PostMessage(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
+	if w.realm.hooks.PostMessage == nil {
+		return dom.NewDOMException("postMessage is not supported by this embedder.", dom.NotSupportedError)
+	}
+	return w.realm.hooks.PostMessage(message, targetOrigin, transfer)
+}
+
+// windowImpl implements Window.
+var _ WindowMethods = (*windowImpl)(nil)
