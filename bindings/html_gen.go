@@ -690,6 +690,106 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 	}
 }
 
+// HTMLMetaElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLMetaElement.
+type HTMLMetaElementMethods interface {
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// SetName is the setter of the attribute "name".
+	SetName(v webidl.DOMString) error
+	// HTTPEquiv is the getter of the attribute "httpEquiv".
+	HTTPEquiv() (webidl.DOMString, error)
+	// SetHTTPEquiv is the setter of the attribute "httpEquiv".
+	SetHTTPEquiv(v webidl.DOMString) error
+	// Content is the getter of the attribute "content".
+	Content() (webidl.DOMString, error)
+	// SetContent is the setter of the attribute "content".
+	SetContent(v webidl.DOMString) error
+	// Media is the getter of the attribute "media".
+	Media() (webidl.DOMString, error)
+	// SetMedia is the setter of the attribute "media".
+	SetMedia(v webidl.DOMString) error
+}
+
+// idlDefHTMLMetaElement returns the definition of HTMLMetaElement.
+func idlDefHTMLMetaElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLMetaElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetName(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "httpEquiv", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					res, err := self.HTTPEquiv()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetHTTPEquiv(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "content", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					res, err := self.Content()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetContent(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "media", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					res, err := self.Media()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMetaElementMethods](r, this, "HTMLMetaElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetMedia(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
 // HTMLParagraphElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLParagraphElement.
 type HTMLParagraphElementMethods interface {

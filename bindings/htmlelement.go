@@ -29,6 +29,8 @@ func htmlInterfaceOf(local string) string {
 		return "HTMLHeadElement"
 	case "title":
 		return "HTMLTitleElement"
+	case "meta":
+		return "HTMLMetaElement"
 	case "body":
 		return "HTMLBodyElement"
 	case "div":

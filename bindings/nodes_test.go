@@ -129,3 +129,29 @@ func TestDefaultDocument(t *testing.T) {
 		t.Errorf("currentScript: %s", got)
 	}
 }
+
+// HTMLMetaElement reflects its content attributes; testharness.js finds a
+// page's <meta name=timeout content=long> through them, and without them
+// every timeout=long test in a window ran with the normal 10 s timeout.
+func TestMetaElement(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/page.html")
+	doc, err := dom.ParseDocument(strings.NewReader(`<!doctype html><meta charset=utf-8><meta name="timeout" content="long"><meta http-equiv="refresh" content="5" media="print">`), "https://example.com/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.r.QueueTask(func(vm *sobek.Runtime) { j.r.SetDocument(doc) })
+	w.settle()
+	got := j.eval(`(() => {
+		const m = document.getElementsByTagName("meta");
+		const out = [m.length, m[0] instanceof HTMLMetaElement, m[0] instanceof HTMLElement, JSON.stringify(m[0].name), m[1].name, m[1].content, m[2].httpEquiv, m[2].content, m[2].media];
+		const e = document.createElement("meta");
+		e.name = "n"; e.httpEquiv = "x-h"; e.content = "c"; e.media = "screen";
+		out.push(e.getAttributeNames().map(n => n + "=" + e.getAttribute(n)).join(), Object.prototype.toString.call(e), "content" in HTMLElement.prototype);
+		return out.join(" ");
+	})()`)
+	want := `3 true true "" timeout long refresh 5 print name=n,http-equiv=x-h,content=c,media=screen [object HTMLMetaElement] false`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -87,4 +87,30 @@
 // arguments and dictionary members without defaults; Nullable[T]{Value,
 // Null} for T? when T has no nil in Go (interfaces, objects, callbacks and
 // promises use nil for null).
+//
+// # Regular expressions: a cost inside sobek
+//
+// Realms configure nothing about regular expressions; sobek runs a pattern
+// with Go's regexp only from index 0 and otherwise with regexp2 (on a
+// []rune copy of the subject). Two things in sobek's regexp.go make a
+// sticky (or global) exec that does not match at lastIndex cost time
+// proportional to the whole subject, whatever its encoding (ASCII or
+// UTF-16 strings behave alike):
+//
+//   - regexp2Wrapper.findUTF16Cached keeps the subject's []rune copy
+//     (utf16Runes) only after a successful match, so every failing exec
+//     copies the whole subject again;
+//   - a sticky pattern is compiled unanchored, so regexp2's
+//     FindRunesMatchStartingAt (findFirstChar) scans on from lastIndex to
+//     the end, and regexpObject.execRegexp discards a match found further
+//     on.
+//
+// A tokenizer that tries several sticky patterns per token (webidl2.js,
+// which idlharness.js runs) is therefore quadratic: upstream's html.idl
+// (99 kB) takes tens of seconds where V8 takes milliseconds. No
+// page-visible workaround exists short of changing sobek (keeping the copy
+// for the same subject after a failed match, and compiling sticky patterns
+// as \G(?:...) for regexp2); BenchmarkWebIDL2Parse measures it. Strings
+// handed to scripts as Go strings (vm.ToValue, as fetch's text() does)
+// already become sobek's ASCII string type when they are ASCII.
 package webidl

@@ -34,3 +34,21 @@ func TestClientIDIsLockClientID(t *testing.T) {
 	expectAllPass(t, h.run(t, "/chromium-deviations/clientid-is-client-id.https.window.html", 20*time.Second),
 		"a lock's clientId is the Client.id of its environment")
 }
+
+// In a service worker, new Request(url) and fetch(url) resolve a relative
+// URL against the worker's script URL (its API base URL), as idlharness.js
+// does when it fetches /interfaces/*.idl.
+func TestServiceWorkerRelativeURLs(t *testing.T) {
+	h := startProduct(t, testTree(t, nil, map[string]string{
+		"x/data.txt": "hello from data.txt",
+		"x/rel.https.any.js": "// META: global=serviceworker\n" + `
+promise_test(async () => {
+  assert_equals(new Request("data.txt").url, new URL("data.txt", location.href).href);
+  assert_equals(new Request("/x/data.txt").url, location.origin + "/x/data.txt");
+  const r = await fetch("data.txt");
+  assert_equals(await r.text(), "hello from data.txt");
+}, "relative URLs");
+`,
+	}))
+	expectAllPass(t, h.run(t, "/x/rel.https.any.serviceworker.html", 20*time.Second), "relative URLs")
+}
