@@ -281,7 +281,7 @@ func (f *frame) processAttributes() {
 	src, ok := getAttr(f.el, "src")
 	var u *url.URL
 	if ok && strings.TrimSpace(src) != "" {
-		if parsed, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil {
+		if parsed, err := parseURL(src, w.baseURL()); err == nil {
 			u = parsed
 		}
 	}
@@ -554,7 +554,7 @@ func (w *Window) open(call sobek.FunctionCall) sobek.Value {
 	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
 	if a := call.Argument(0); !sobek.IsUndefined(a) && a.String() != "" {
-		parsed, err := w.baseURL().Parse(strings.TrimSpace(a.String()))
+		parsed, err := parseURL(a.String(), w.baseURL())
 		if err != nil {
 			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
 		}

@@ -288,7 +288,7 @@ func (w *Window) collectScripts() []*pageScript {
 		_, async := getAttr(el, "async")
 		_, deferAttr := getAttr(el, "defer")
 		if src, ok := getAttr(el, "src"); ok {
-			if u, err := w.baseURL().Parse(strings.TrimSpace(src)); err == nil && strings.TrimSpace(src) != "" {
+			if u, err := parseURL(src, w.baseURL()); err == nil && strings.TrimSpace(src) != "" {
 				ps.src = u
 				ps.name = u.String()
 			} else {
@@ -650,7 +650,7 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 	if f == nil {
 		return dom.NewDOMException("This window cannot navigate.", dom.NotSupportedError)
 	}
-	u, err := url.Parse(raw)
+	u, err := parseURL(raw, nil)
 	if err != nil {
 		return dom.NewDOMException("'"+raw+"' is not a valid URL.", dom.SyntaxError)
 	}
