@@ -135,7 +135,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -194,6 +194,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefServiceWorkerRegistration())
 	reg.Add(idlDefSharedWorker(impl.SharedWorker))
 	reg.Add(idlDefSharedWorkerGlobalScope())
+	reg.Add(idlDefStorage())
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
 	reg.Add(idlDefText(impl.Text))
@@ -3994,6 +3995,19 @@ func idlFromServiceWorkerUpdateViaCache(r *webidl.Realm, v sobek.Value) ServiceW
 // idlToServiceWorkerUpdateViaCache converts an IDL ServiceWorkerUpdateViaCache value to JavaScript.
 func idlToServiceWorkerUpdateViaCache(r *webidl.Realm, x ServiceWorkerUpdateViaCache) sobek.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromStorage converts a JavaScript value to the IDL type Storage.
+func idlFromStorage(r *webidl.Realm, v sobek.Value) StorageMethods {
+	return webidl.As[StorageMethods](r, webidl.AnyValue(v), "Storage")
+}
+
+// idlToStorage converts an IDL Storage value to JavaScript.
+func idlToStorage(r *webidl.Realm, x StorageMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Storage")
 }
 
 // idlFromStorageBucketManager converts a JavaScript value to the IDL type StorageBucketManager.

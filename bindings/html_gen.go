@@ -2167,6 +2167,102 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 	}
 }
 
+// StorageMethods is implemented by the Go implementation of the IDL interface
+// Storage.
+type StorageMethods interface {
+	// Length is the getter of the attribute "length".
+	Length() (uint32, error)
+	// Key implements the operation "key".
+	Key(argIndex uint32) (webidl.Nullable[webidl.DOMString], error)
+	// GetItem implements the operation "getItem".
+	GetItem(argKey webidl.DOMString) (webidl.Nullable[webidl.DOMString], error)
+	// SetItem implements the operation "setItem".
+	SetItem(argKey webidl.DOMString, argValue webidl.DOMString) error
+	// RemoveItem implements the operation "removeItem".
+	RemoveItem(argKey webidl.DOMString) error
+	// Clear implements the operation "clear".
+	Clear() error
+}
+
+// idlDefStorage returns the definition of Storage.
+func idlDefStorage() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "Storage",
+		Exposed: []string{"Window"},
+		Members: []webidl.Member{
+			{Name: "length", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[StorageMethods](r, this, "Storage")
+					res, err := self.Length()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "key", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[StorageMethods](r, call.This, "Storage")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'key' on 'Storage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argIndex := idlFromUnsignedLong(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.Key(argIndex)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				}},
+			{Name: "getItem", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[StorageMethods](r, call.This, "Storage")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getItem' on 'Storage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argKey := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetItem(argKey)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				}},
+			{Name: "setItem", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[StorageMethods](r, call.This, "Storage")
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'setItem' on 'Storage': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argKey := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argValue := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					if err := self.SetItem(argKey, argValue); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "removeItem", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[StorageMethods](r, call.This, "Storage")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'removeItem' on 'Storage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argKey := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.RemoveItem(argKey); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "clear", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[StorageMethods](r, call.This, "Storage")
+					if err := self.Clear(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
 // StructuredSerializeOptions is the IDL dictionary StructuredSerializeOptions.
 type StructuredSerializeOptions struct {
 	// Transfer is the member "transfer".
@@ -2246,6 +2342,8 @@ type WindowMethods interface {
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
 	SetOnmessage(v *EventHandlerNonNull) error
+	// LocalStorage is the getter of the attribute "localStorage".
+	LocalStorage() (StorageMethods, error)
 	// Close implements the operation "close".
 	Close() error
 	// Stop implements the operation "stop".
@@ -2598,6 +2696,16 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := self.SetOnmessage(x); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "localStorage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.LocalStorage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToStorage(r, res)
 				},
 			},
 			{Name: "close", Kind: webidl.Operation, Length: 0,

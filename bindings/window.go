@@ -22,6 +22,9 @@ type windowImpl struct {
 	hidden   bool         // the document's visibility state is "hidden" (document.go)
 	document *documentImpl
 	opener   sobek.Value
+	// localStorage is the document's local storage holder
+	// (windowlocalstorage.go).
+	localStorage *storageImpl
 }
 
 // WebIDLInterface names the most derived interface of implementations
