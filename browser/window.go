@@ -44,6 +44,12 @@ type Window struct {
 	// loadDelayers are the frames connected while the document was
 	// loading: its load event waits for their first load.
 	loadDelayers []*frame
+	// startedScripts are the script elements whose already started flag
+	// is set, insertedScripts counts inline scripts inserted by the DOM
+	// (their names); only the window's event loop uses them
+	// (scriptinsert.go).
+	startedScripts  map[*xhtml.Node]bool
+	insertedScripts int
 	// unloadFired: pagehide and unload have fired (on the loop only).
 	unloadFired bool
 
@@ -141,6 +147,7 @@ func (w *Window) install() error {
 			if isIframe(n.HTML()) {
 				w.frameConnected(n.HTML())
 			}
+			w.scriptInserted(n.HTML())
 		},
 		Removed: func(n *dom.Node, _ *dom.Node) {
 			if isIframe(n.HTML()) {
@@ -367,6 +374,9 @@ func (s *Browser) runScripts(w *Window) {
 	if !w.realm.QueueTask(func(*sobek.Runtime) {
 		s.guard(func() {
 			scripts = w.collectScripts()
+			for _, ps := range scripts {
+				w.markScriptStarted(ps.el)
+			}
 			// iframes of the markup get their navigables as the parser
 			// inserts them; scripts here run over the whole parsed tree,
 			// so they are all connected before the first script.
