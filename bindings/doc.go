@@ -208,6 +208,15 @@
 // priority); the per-property attributes (style.display) are not defined,
 // so setting one sets an ordinary property of the object.
 //
+// Web Storage (storage.go, windowlocalstorage.go): window.localStorage is
+// a Storage object over the environment's "localStorage" storage bottle
+// (storage.ObtainALocalStorageBottleMap); an environment without a
+// storage key gets SecurityError. Deviations: the Storage interface has no
+// named property getter, setter or deleter (the generator supports
+// indexed getters only), so only its methods reach the map; there is no
+// sessionStorage and no storage event; the quota counts the bytes of keys
+// and values in UTF-8, not UTF-16 code units.
+//
 // # Layout: one file per interface
 //
 // As Servo's dom/*.rs, every interface implemented here has one

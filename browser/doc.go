@@ -154,6 +154,12 @@
 //   - new SharedWorker() whose options type differs from the running
 //     worker's fires error at the SharedWorker, as HTML says, after the
 //     document was already added to the worker's owner set.
+//   - Script elements inserted by the DOM (scriptinsert.go) are prepared
+//     once, when they are inserted: one inserted empty is not prepared
+//     again when its children or src change later. Their fetches do not
+//     delay the document's load event, and every external or module one
+//     runs as soon as it is ready (the async attribute and "in order as
+//     soon as possible" for async=false are not distinguished).
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
 //     row; a repeating timer keeps a browser busy forever.
 package browser
