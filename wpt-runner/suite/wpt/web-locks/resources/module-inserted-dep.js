@@ -1,0 +1,2 @@
+// Imported by module-inserted.js.
+export const PROTOCOL_VERSION = 'module';
