@@ -1,6 +1,10 @@
 package weblocks
 
-import "github.com/gowebengine/weblocks/html"
+import (
+	"slices"
+
+	"github.com/gowebengine/weblocks/html"
+)
 
 // This file is Web Locks' part of the back/forward cache. The Web Locks
 // specification only says that a document that is not fully active cannot
@@ -83,22 +87,21 @@ func (m *LockManager) evictCachedHolders(ns *nameState, requester *client) {
 }
 
 // evictCachedClients evicts every cached document with a held lock or a
-// pending request in m (a query from another context). Lock task queue.
+// pending request in the manager (a query's contention). It looks at each
+// client of the manager once, not at each of its locks and requests: a
+// client's list holds exactly its held locks and queued requests, so a
+// non-empty list is "has a lock or request here", and the cost follows the
+// number of clients, which keeps query() flat in the number of entries.
+// Each document is evicted once, in the order its clients first used the
+// manager (by clientState index).
 func (m *LockManager) evictCachedClients() {
 	var docs []*html.Document
-	for _, rec := range m.held {
-		if rec.e == nil { // a removed record
+	for _, cs := range m.clientStates {
+		if cs == nil || cs.head == nil {
 			continue
 		}
-		if d := cachedDocumentOf(rec.e.client); d != nil {
+		if d := cachedDocumentOf(cs.client); d != nil && !slices.Contains(docs, d) {
 			docs = append(docs, d)
-		}
-	}
-	for ns := m.firstName; ns != nil; ns = ns.next {
-		for r := ns.queueHead; r != nil; r = r.next {
-			if d := cachedDocumentOf(r.client); d != nil {
-				docs = append(docs, d)
-			}
 		}
 	}
 	evict(docs)

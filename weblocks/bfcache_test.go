@@ -65,3 +65,39 @@ func TestBFCacheContentionEvicts(t *testing.T) {
 		})
 	}
 }
+
+// TestBFCacheQueryEvictsOnlyClientsWithEntries: a query evicts a cached
+// document whose only entry is a pending request, and leaves alone a
+// cached document that used the lock manager but released its lock before
+// it was cached (query looks at each client of the manager, not at each
+// entry: a client counts only while it has a lock or request there).
+func TestBFCacheQueryEvictsOnlyClientsWithEntries(t *testing.T) {
+	ua := newUA(t)
+	other := openWindow(t, ua, "https://a.test/other")
+	// done first, so it is ahead of waiter in the manager's client order
+	// (evictions run in that order).
+	done := openWindow(t, ua, "https://a.test/done")
+	r := request(t, done, "D", Options{})
+	r.await().release(t, nil)
+	if _, err := result(t, r.released); err != nil {
+		t.Fatal(err)
+	}
+	request(t, other, "P", Options{}).await()
+	waiter := openWindow(t, ua, "https://a.test/waiter")
+	request(t, waiter, "P", Options{}).notGranted()
+	doneDoc, waiterDoc := cacheAway(t, done), cacheAway(t, waiter)
+	s := query(t, other)
+	if len(s.Held) != 1 || len(s.Pending) != 1 {
+		t.Fatalf("query saw held %v pending %v", s.Held, s.Pending)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !waiterDoc.IsUnloaded() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if !waiterDoc.IsUnloaded() || waiterDoc.EvictionReason() != EvictionReasonContention {
+		t.Fatalf("the document with a pending request: unloaded %v reason %q", waiterDoc.IsUnloaded(), waiterDoc.EvictionReason())
+	}
+	if doneDoc.InBackForwardCache() != doneDoc {
+		t.Fatalf("the document without locks or requests was evicted (reason %q)", doneDoc.EvictionReason())
+	}
+}

@@ -56,9 +56,11 @@ type LockManager struct {
 	slots     []nameSlot
 	slotsDead int
 	scratch   []int32
-	// client ids by clientState.idx, and the free indices
-	clientIDs   []string
-	freeClients []int32
+	// client ids and client states by clientState.idx (nil: free), and
+	// the free indices
+	clientIDs    []string
+	clientStates []*clientState
+	freeClients  []int32
 	// the number of held locks and of queued requests, for query()
 	heldTotal, queuedTotal int
 	// empty name states kept for reuse, oldest first (see dropIfEmpty)
@@ -705,6 +707,7 @@ func terminateRemainingLocksAndRequests(c *client) {
 		m := cs.manager
 		delete(m.clients, c)
 		m.clientIDs[cs.idx] = ""
+		m.clientStates[cs.idx] = nil
 		m.freeClients = append(m.freeClients, cs.idx)
 	}
 	c.states, c.last = nil, nil
@@ -745,9 +748,11 @@ func (m *LockManager) clientStateFor(c *client) *clientState {
 			cs.idx = m.freeClients[n-1]
 			m.freeClients = m.freeClients[:n-1]
 			m.clientIDs[cs.idx] = c.id
+			m.clientStates[cs.idx] = cs
 		} else {
 			cs.idx = int32(len(m.clientIDs))
 			m.clientIDs = append(m.clientIDs, c.id)
+			m.clientStates = append(m.clientStates, cs)
 		}
 		m.clients[c] = cs
 		c.states = append(c.states, cs)
