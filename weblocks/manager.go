@@ -66,6 +66,9 @@ type LockManager struct {
 	// empty name states kept for reuse, oldest first (see dropIfEmpty)
 	firstIdle, lastIdle *nameState
 	idleCount           int
+	// batching: a termination is running; dropIfEmpty leaves the idle list
+	// long and trimIdle trims it once at the end
+	batching bool
 	// per-client bookkeeping of this manager
 	clients map[*client]*clientState
 }
@@ -305,9 +308,35 @@ func (m *LockManager) dropIfEmpty(ns *nameState) {
 	}
 	m.lastIdle = ns
 	m.idleCount++
-	if m.idleCount > maxIdleNames {
+	if m.idleCount > maxIdleNames && !m.batching {
 		m.deleteName(m.firstIdle)
 	}
+}
+
+// trimIdle deletes the oldest idle names beyond maxIdleNames, once, after a
+// batch of releases (a termination) left more of them. When they are at
+// least half of the map, the map is rebuilt from the surviving names
+// instead: deleting most of a large map one name at a time costs a cache
+// miss per name, growing with the map, while the rebuild costs O(survivors).
+func (m *LockManager) trimIdle() {
+	excess := m.idleCount - maxIdleNames
+	if excess <= 0 {
+		return
+	}
+	if excess < len(m.names)/2 {
+		for m.idleCount > maxIdleNames {
+			m.deleteName(m.firstIdle)
+		}
+		return
+	}
+	for m.idleCount > maxIdleNames {
+		m.unlinkName(m.firstIdle)
+	}
+	names := make(map[Name]*nameState, len(m.names)-excess)
+	for ns := m.firstName; ns != nil; ns = ns.next {
+		names[ns.name] = ns
+	}
+	m.names = names
 }
 
 func (m *LockManager) unlinkIdle(ns *nameState) {
@@ -328,11 +357,16 @@ func (m *LockManager) unlinkIdle(ns *nameState) {
 
 // deleteName removes an idle name state for good.
 func (m *LockManager) deleteName(ns *nameState) {
+	delete(m.names, ns.name)
+	m.unlinkName(ns)
+}
+
+// unlinkName removes an idle name state from every list but the names map.
+func (m *LockManager) unlinkName(ns *nameState) {
 	m.unlinkIdle(ns)
 	ns.dropped = true
 	m.slots[ns.slot].ns = nil
 	m.slotsDead++
-	delete(m.names, ns.name)
 	if ns.prev != nil {
 		ns.prev.next = ns.next
 	} else {
@@ -691,6 +725,11 @@ func terminateRemainingLocksAndRequests(c *client) {
 			}
 		}
 	}
+	// (The names emptied by this termination are deleted at once at the
+	// end, see trimIdle.)
+	for _, cs := range c.states {
+		cs.manager.batching = true
+	}
 	// 1. For each lock request request with agent equal to agent:
 	//    1. Abort the request request.
 	for _, r := range c.entriesIn(entryQueued) {
@@ -705,6 +744,8 @@ func terminateRemainingLocksAndRequests(c *client) {
 	}
 	for _, cs := range c.states {
 		m := cs.manager
+		m.batching = false
+		m.trimIdle()
 		delete(m.clients, c)
 		m.clientIDs[cs.idx] = ""
 		m.clientStates[cs.idx] = nil
