@@ -273,9 +273,9 @@ func (p *jsPromise) Reject(reason any) {
 
 // snapshotValue converts a Snapshot to a LockManagerSnapshot dictionary.
 func (r *Realm) snapshotValue(s weblocks.Snapshot) sobek.Value {
-	list := func(infos []weblocks.LockInfo) sobek.Value {
-		vals := make([]any, len(infos))
-		for i, info := range infos {
+	list := func(infos weblocks.LockList) sobek.Value {
+		vals := make([]any, infos.Len())
+		for i, info := range infos.All() {
 			// Dictionary members in lexicographic order: clientId,
 			// mode, name.
 			o := r.vm.NewObject()

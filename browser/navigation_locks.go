@@ -26,12 +26,12 @@ func EnvironmentLockState(ctx context.Context, ua *html.UserAgent, env *html.Env
 		if err != nil {
 			return st, err
 		}
-		for _, l := range s.Held {
+		for _, l := range s.Held.All() {
 			if l.ClientID == id {
 				st.Held = append(st.Held, l)
 			}
 		}
-		for _, l := range s.Pending {
+		for _, l := range s.Pending.All() {
 			if l.ClientID == id {
 				st.Pending = append(st.Pending, l)
 			}

@@ -138,7 +138,7 @@ func TestNamesRoundTrip(t *testing.T) {
 			t.Fatalf("Lock.Name of %x: %x", u, got)
 		}
 		s := query(t, env)
-		if len(s.Held) != 1 || !slices.Equal(s.Held[0].Name.UTF16(), u) && len(u) > 0 {
+		if s.Held.Len() != 1 || !slices.Equal(s.Held.At(0).Name.UTF16(), u) && len(u) > 0 {
 			t.Fatalf("query of %x: %+v", u, s.Held)
 		}
 		h.release(t, nil)
@@ -200,7 +200,7 @@ func TestStealRejectsTheHolders(t *testing.T) {
 		}
 	}
 	s := query(t, env)
-	if infos(s.Held) != "r/exclusive" || infos(s.Pending) != "r/exclusive" || s.Held[0].ClientID != env.ID() {
+	if infos(s.Held) != "r/exclusive" || infos(s.Pending) != "r/exclusive" || s.Held.At(0).ClientID != env.ID() {
 		t.Fatalf("after steal: held [%s] pending [%s]", infos(s.Held), infos(s.Pending))
 	}
 	queued.notGranted()
@@ -220,7 +220,7 @@ func TestAbortSignal(t *testing.T) {
 	if !errors.As(err, &re) || re.Reason != "stop" {
 		t.Fatalf("aborted request: %v", err)
 	}
-	if s := query(t, env); len(s.Pending) != 0 {
+	if s := query(t, env); s.Pending.Len() != 0 {
 		t.Fatalf("aborted request still pending: %+v", s)
 	}
 	// Once granted, the signal is ignored.

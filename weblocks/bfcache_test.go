@@ -46,7 +46,7 @@ func TestBFCacheContentionEvicts(t *testing.T) {
 				r = request(t, startWorker(t, other, "https://a.test/w.js"), "L", Options{})
 			case "query":
 				s := query(t, other)
-				if len(s.Held) != 2 {
+				if s.Held.Len() != 2 {
 					t.Fatalf("query saw %v", s.Held)
 				}
 				// The query alone evicts: L becomes available.
@@ -87,7 +87,7 @@ func TestBFCacheQueryEvictsOnlyClientsWithEntries(t *testing.T) {
 	request(t, waiter, "P", Options{}).notGranted()
 	doneDoc, waiterDoc := cacheAway(t, done), cacheAway(t, waiter)
 	s := query(t, other)
-	if len(s.Held) != 1 || len(s.Pending) != 1 {
+	if s.Held.Len() != 1 || s.Pending.Len() != 1 {
 		t.Fatalf("query saw held %v pending %v", s.Held, s.Pending)
 	}
 	deadline := time.Now().Add(10 * time.Second)

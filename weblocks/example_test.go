@@ -141,10 +141,10 @@ func ExampleQuery() {
 		snapshot.OnSettled(func() {
 			v, _ := snapshot.Result()
 			s := v.(weblocks.Snapshot)
-			for _, l := range s.Held {
+			for _, l := range s.Held.All() {
 				fmt.Println("held:", l.Name, l.Mode, l.ClientID == env.ID())
 			}
-			for _, l := range s.Pending {
+			for _, l := range s.Pending.All() {
 				fmt.Println("pending:", l.Name, l.Mode, l.ClientID == env.ID())
 			}
 			hold.Resolve(nil)
@@ -233,7 +233,7 @@ func Example_embedder() {
 	key, _ := env.StorageKey()
 	for _, m := range weblocks.LockManagersOf(ua, key) {
 		s, _ := m.Snapshot(ctx)
-		fmt.Println("held:", len(s.Held), "pending:", len(s.Pending))
+		fmt.Println("held:", s.Held.Len(), "pending:", s.Pending.Len())
 	}
 	r, _ := weblocks.ForceReleaseStorageKey(ctx, ua, key)
 	fmt.Println("force-released locks:", r.Locks)

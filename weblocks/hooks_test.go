@@ -34,7 +34,7 @@ func TestForceReleaseStorageKey(t *testing.T) {
 		t.Fatalf("LockManagers: %d, want 2 (a.test and other.test)", len(LockManagers(ua)))
 	}
 	s, err := ms[0].Snapshot(waitCtx(t))
-	if err != nil || len(s.Held) != 2 || len(s.Pending) != 1 || s.Pending[0].ClientID != b.ID() {
+	if err != nil || s.Held.Len() != 2 || s.Pending.Len() != 1 || s.Pending.At(0).ClientID != b.ID() {
 		t.Fatalf("Snapshot = %+v, %v", s, err)
 	}
 	r, err := ForceReleaseStorageKey(waitCtx(t), ua, key)
@@ -46,7 +46,7 @@ func TestForceReleaseStorageKey(t *testing.T) {
 			t.Errorf("%s: released future %v; want AbortError", what, err)
 		}
 	}
-	if s, _ := ms[0].Snapshot(waitCtx(t)); len(s.Held)+len(s.Pending) != 0 {
+	if s, _ := ms[0].Snapshot(waitCtx(t)); s.Held.Len()+s.Pending.Len() != 0 {
 		t.Fatalf("after ForceRelease: %+v", s)
 	}
 	if holdO.released.Settled() {

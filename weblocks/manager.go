@@ -2,6 +2,7 @@ package weblocks
 
 import (
 	"runtime/debug"
+	"slices"
 	"sort"
 
 	"github.com/gowebengine/weblocks/dom"
@@ -673,22 +674,33 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 	// 4. Let held be a new list.
 	// 5. For each lock of manager's held lock set: append «[ "name",
 	//    "mode", "clientId" ]» to held.
+	// (Both lists are flat, see LockList: the names are copied into one
+	// string per list, each name once per list where it repeats in a row
+	// (held) or within its group (pending), and the client ids are the
+	// manager's, copied once.)
 	var s Snapshot
 	nq, nh := m.queuedTotal, m.heldTotal
+	if nq == 0 && nh == 0 {
+		return s
+	}
+	clients := slices.Clone(m.clientIDs)
 	if nq > 0 {
 		// Group by name with a counting sort: base[slot] is where the
-		// name's next request goes.
-		if cap(m.scratch) < len(m.slots) {
-			m.scratch = make([]int32, len(m.slots))
+		// name's next request goes, and noff[slot] is where its name is in
+		// the names buffer (-1: not yet).
+		if cap(m.scratch) < 2*len(m.slots) {
+			m.scratch = make([]int32, 2*len(m.slots))
 		}
 		base := m.scratch[:len(m.slots)]
+		noff := m.scratch[len(m.slots) : 2*len(m.slots)]
 		off := int32(0)
 		for i := range m.slots {
 			base[i] = off
+			noff[i] = -1
 			off += m.slots[i].queued
 		}
-		s.Pending = make([]LockInfo, nq)
-		ids := m.clientIDs
+		b := lockListBuilder{recs: make([]lockRec, nq), clients: clients}
+		b.names.Grow(namesLen(m.pend)) // (at most: a name is kept once per group)
 		for i := range m.pend {
 			r := &m.pend[i]
 			if r.e == nil {
@@ -696,21 +708,46 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 			}
 			p := base[r.slot]
 			base[r.slot] = p + 1
-			s.Pending[p] = LockInfo{Name: r.name, Mode: Mode(r.cm & 1), ClientID: ids[r.cm>>1]}
+			if noff[r.slot] < 0 {
+				o, _ := b.name(r.name)
+				noff[r.slot] = int32(o)
+			}
+			b.recs[p] = lockRec{off: uint32(noff[r.slot]), n: uint32(len(r.name)), client: int32(r.cm >> 1), mode: Mode(r.cm & 1)}
 		}
+		s.Pending = b.list()
 	}
 	if nh > 0 {
-		s.Held = make([]LockInfo, 0, nh)
-		ids := m.clientIDs
+		b := lockListBuilder{recs: make([]lockRec, 0, nh), clients: clients}
+		b.names.Grow(namesLen(m.held))
+		var last Name
+		var lastOff uint32
 		for i := range m.held {
 			r := &m.held[i]
-			if r.e != nil {
-				s.Held = append(s.Held, LockInfo{Name: r.name, Mode: Mode(r.cm & 1), ClientID: ids[r.cm>>1]})
+			if r.e == nil {
+				continue
 			}
+			if len(b.recs) == 0 || r.name != last {
+				last = r.name
+				lastOff, _ = b.name(r.name)
+			}
+			b.recs = append(b.recs, lockRec{off: lastOff, n: uint32(len(r.name)), client: int32(r.cm >> 1), mode: Mode(r.cm & 1)})
 		}
+		s.Held = b.list()
 	}
 	// 6. Resolve promise with «[ "held" → held, "pending" → pending ]».
 	return s
+}
+
+// namesLen is the total length of the live records' names (only the
+// records' string headers are read).
+func namesLen(recs []infoRec) int {
+	n := 0
+	for i := range recs {
+		if recs[i].e != nil {
+			n += len(recs[i].name)
+		}
+	}
+	return n
 }
 
 // terminateRemainingLocksAndRequests runs, on the lock task queue, the

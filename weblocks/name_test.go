@@ -19,7 +19,7 @@ func TestNameSpellingsAreOneLock(t *testing.T) {
 		t.Fatalf("the pair spelled as two surrogates got %s while 😀 is held; want null", got)
 	}
 	s := query(t, env)
-	if len(s.Held) != 1 || s.Held[0].Name != "😀" {
+	if s.Held.Len() != 1 || s.Held.At(0).Name != "😀" {
 		t.Fatalf("query: %+v", s)
 	}
 	h2 := request(t, env, "\xff", Options{})

@@ -52,27 +52,27 @@ func TestRecordsCompaction(t *testing.T) {
 			t.Fatalf("step %d: %v", step, err)
 		}
 		s := m.snapshotTheLockState()
-		if len(s.Held) != len(held) {
-			t.Fatalf("step %d: %d held, want %d", step, len(s.Held), len(held))
+		if s.Held.Len() != len(held) {
+			t.Fatalf("step %d: %d held, want %d", step, s.Held.Len(), len(held))
 		}
 		for i, r := range held {
-			if s.Held[i].Name != r.name || s.Held[i].Mode != r.mode || s.Held[i].ClientID != w.env.ID() {
-				t.Fatalf("step %d: held[%d] = %+v, want %q %v", step, i, s.Held[i], r.name, r.mode)
+			if s.Held.At(i).Name != r.name || s.Held.At(i).Mode != r.mode || s.Held.At(i).ClientID != w.env.ID() {
+				t.Fatalf("step %d: held[%d] = %+v, want %q %v", step, i, s.Held.At(i), r.name, r.mode)
 			}
 		}
 		// Pending: grouped by name, each group in request order; the
 		// groups' order is the manager's name order, checked by
 		// checkInvariants, so here each group must be contiguous.
 		seen := map[Name]bool{}
-		for i := 0; i < len(s.Pending); {
-			n := s.Pending[i].Name
+		for i := 0; i < s.Pending.Len(); {
+			n := s.Pending.At(i).Name
 			if seen[n] {
 				t.Fatalf("step %d: pending requests of %q not contiguous", step, n)
 			}
 			seen[n] = true
 			want := pending[n]
 			for j, r := range want {
-				if i+j >= len(s.Pending) || s.Pending[i+j].Name != n || s.Pending[i+j].Mode != r.mode {
+				if i+j >= s.Pending.Len() || s.Pending.At(i+j).Name != n || s.Pending.At(i+j).Mode != r.mode {
 					t.Fatalf("step %d: pending group %q differs", step, n)
 				}
 			}
@@ -82,8 +82,8 @@ func TestRecordsCompaction(t *testing.T) {
 		for _, q := range pending {
 			total += len(q)
 		}
-		if total != len(s.Pending) {
-			t.Fatalf("step %d: %d pending, want %d", step, len(s.Pending), total)
+		if total != s.Pending.Len() {
+			t.Fatalf("step %d: %d pending, want %d", step, s.Pending.Len(), total)
 		}
 	}
 	churn := 0

@@ -462,16 +462,16 @@ func (w *refWorld) processTheLockRequestQueue(manager *refManager, name Name) {
 
 // snapshotTheLockState, literally.
 func (w *refWorld) snapshotTheLockState(manager *refManager) Snapshot {
-	var s Snapshot
+	var pending, held []LockInfo
 	for _, name := range manager.queueMapKeys {
 		for _, request := range manager.queueMapItems[name] {
-			s.Pending = append(s.Pending, LockInfo{Name: request.name, Mode: request.mode, ClientID: request.clientID})
+			pending = append(pending, LockInfo{Name: request.name, Mode: request.mode, ClientID: request.clientID})
 		}
 	}
 	for _, lock := range manager.heldLockSet {
-		s.Held = append(s.Held, LockInfo{Name: lock.name, Mode: lock.mode, ClientID: lock.clientID})
+		held = append(held, LockInfo{Name: lock.name, Mode: lock.mode, ClientID: lock.clientID})
 	}
-	return s
+	return Snapshot{Held: NewLockList(held...), Pending: NewLockList(pending...)}
 }
 
 // queryMethod, literally.
@@ -644,11 +644,11 @@ const refGone = "DOMException:AbortError"
 func describeSnapshot(s Snapshot) string {
 	var b strings.Builder
 	b.WriteString("held[")
-	for _, l := range s.Held {
+	for _, l := range s.Held.All() {
 		fmt.Fprintf(&b, "%q/%s/%s ", string(l.Name), l.Mode, l.ClientID)
 	}
 	b.WriteString("] pending[")
-	p := append([]LockInfo{}, s.Pending...)
+	p := s.Pending.Infos()
 	sort.SliceStable(p, func(i, j int) bool { return p[i].Name < p[j].Name })
 	for _, l := range p {
 		fmt.Fprintf(&b, "%q/%s/%s ", string(l.Name), l.Mode, l.ClientID)

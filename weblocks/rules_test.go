@@ -14,9 +14,9 @@ import (
 // Tests for the rules other engines got wrong, and for each rejection of the
 // request() and query() method steps. They run on the goroutine scheduler.
 
-func infos(s []LockInfo) string {
+func infos(s LockList) string {
 	var b []string
-	for _, l := range s {
+	for _, l := range s.All() {
 		b = append(b, string(l.Name)+"/"+l.Mode.String())
 	}
 	return strings.Join(b, " ")
@@ -41,7 +41,7 @@ func TestThrowingCallbackReleasesLock(t *testing.T) {
 	}
 	// The lock was released: another exclusive request is granted.
 	request(t, env, "r", Options{}).await()
-	if s := query(t, env); infos(s.Held) != "r/exclusive" || len(s.Pending) != 0 {
+	if s := query(t, env); infos(s.Held) != "r/exclusive" || s.Pending.Len() != 0 {
 		t.Fatalf("snapshot %+v", s)
 	}
 }
@@ -136,10 +136,10 @@ func TestTerminatingAnAgentGrantsTheNextWaiter(t *testing.T) {
 	worker.Agent().Terminate()
 	w.await()
 	s := query(t, win)
-	if infos(s.Held) != "r/exclusive" || len(s.Pending) != 0 {
+	if infos(s.Held) != "r/exclusive" || s.Pending.Len() != 0 {
 		t.Fatalf("after termination: held [%s] pending [%s]", infos(s.Held), infos(s.Pending))
 	}
-	for _, l := range s.Held {
+	for _, l := range s.Held.All() {
 		if l.ClientID != win.ID() {
 			t.Fatalf("held by %s, want %s", l.ClientID, win.ID())
 		}
@@ -168,7 +168,7 @@ func TestUnloadingAnIframeKeepsItsParentsLocks(t *testing.T) {
 	request(t, frame, "parent", Options{}) // pending
 	frame.AssociatedDocument().Unload()
 	s := query(t, top)
-	if infos(s.Held) != "parent/exclusive" || len(s.Pending) != 0 || s.Held[0].ClientID != top.ID() {
+	if infos(s.Held) != "parent/exclusive" || s.Pending.Len() != 0 || s.Held.At(0).ClientID != top.ID() {
 		t.Fatalf("after unloading the iframe: held [%s] pending [%s]", infos(s.Held), infos(s.Pending))
 	}
 	// The unloaded document cannot request.
@@ -206,10 +206,10 @@ func TestQueryListsEveryClientOfTheBucket(t *testing.T) {
 	name := func(id string) string { return want[id][0] }
 	s := query(t, other)
 	var held, pending []string
-	for _, l := range s.Held {
+	for _, l := range s.Held.All() {
 		held = append(held, string(l.Name)+"/"+l.Mode.String()+"/"+name(l.ClientID))
 	}
-	for _, l := range s.Pending {
+	for _, l := range s.Pending.All() {
 		pending = append(pending, string(l.Name)+"/"+l.Mode.String()+"/"+name(l.ClientID))
 	}
 	wantHeld := []string{"n1/exclusive/top", "n2/shared/frame", "n2/shared/worker"}
@@ -243,7 +243,7 @@ func TestClientIDIsTheEnvironmentID(t *testing.T) {
 	request(t, worker, "y", Options{}).await()
 	s := query(t, worker)
 	ids := map[string]string{}
-	for _, l := range s.Held {
+	for _, l := range s.Held.All() {
 		ids[string(l.Name)] = l.ClientID
 	}
 	if ids["x"] != env.ID() || ids["y"] != worker.ID() || env.ID() == worker.ID() {
@@ -342,7 +342,7 @@ func TestTerminateWhileRequesting(t *testing.T) {
 		<-started
 		worker.Agent().Terminate()
 		h := request(t, win, "r", Options{}).await()
-		if s := query(t, win); len(s.Held) != 1 || len(s.Pending) != 0 || s.Held[0].ClientID != win.ID() {
+		if s := query(t, win); s.Held.Len() != 1 || s.Pending.Len() != 0 || s.Held.At(0).ClientID != win.ID() {
 			t.Fatalf("round %d: worker state left behind: held [%s] pending [%s]", round, infos(s.Held), infos(s.Pending))
 		}
 		h.release(t, nil)

@@ -55,16 +55,16 @@ func TestTerminateManyNamesTrimsOnce(t *testing.T) {
 		}
 	}
 	s := mquery(t, w)
-	if len(s.Held) != others || len(s.Pending) != 0 {
-		t.Fatalf("query after terminations: %d held, %d pending", len(s.Held), len(s.Pending))
+	if s.Held.Len() != others || s.Pending.Len() != 0 {
+		t.Fatalf("query after terminations: %d held, %d pending", s.Held.Len(), s.Pending.Len())
 	}
 	// A freed name (dropped from the map) and an idle one can be taken again.
 	for _, n := range []Name{"w0", "w499", "other0x"} {
 		w.hold(t, n, Exclusive)
 	}
 	w.sched.RunUntilIdle()
-	if s := mquery(t, w); len(s.Held) != others+3 {
-		t.Fatalf("after re-requesting: %d held, want %d", len(s.Held), others+3)
+	if s := mquery(t, w); s.Held.Len() != others+3 {
+		t.Fatalf("after re-requesting: %d held, want %d", s.Held.Len(), others+3)
 	}
 	if err := checkInvariants(m); err != nil {
 		t.Fatal(err)
@@ -86,4 +86,50 @@ func mquery(t testing.TB, w *manualWorld) Snapshot {
 		t.Fatal(err)
 	}
 	return v.(Snapshot)
+}
+
+// TestSnapshotIsFlat checks that a snapshot's allocations do not grow with
+// the number of entries (one names string, one record array per list and
+// the client ids), and that it reads back what was held and queued.
+func TestSnapshotIsFlat(t *testing.T) {
+	allocs := map[int]float64{}
+	for _, n := range []int{10, 1000} {
+		w := newManualWorld(t)
+		m, err := ObtainALockManager(w.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			name := Name("n" + strconv.Itoa(i%(n/2)))
+			w.hold(t, name, Exclusive) // held, then pending behind it
+		}
+		w.sched.RunUntilIdle()
+		var s Snapshot
+		allocs[n] = testing.AllocsPerRun(20, func() { s = m.snapshotTheLockState() })
+		if s.Held.Len() != n/2 || s.Pending.Len() != n/2 {
+			t.Fatalf("n=%d: %d held, %d pending", n, s.Held.Len(), s.Pending.Len())
+		}
+		for i, l := range s.Held.All() {
+			if want := Name("n" + strconv.Itoa(i)); l.Name != want || l.Mode != Exclusive || l.ClientID != w.env.ID() {
+				t.Fatalf("n=%d: held[%d] = %+v, want %q", n, i, l, want)
+			}
+			if p := s.Pending.At(i); p.Name != l.Name || p.ClientID != w.env.ID() {
+				t.Fatalf("n=%d: pending[%d] = %+v, want %q", n, i, p, l.Name)
+			}
+		}
+	}
+	if allocs[1000] > allocs[10]+2 { // (+2: the names strings may grow)
+		t.Fatalf("snapshot allocations grow with entries: %v", allocs)
+	}
+}
+
+func TestNewLockListRoundTrips(t *testing.T) {
+	in := []LockInfo{{Name: "a", Mode: Shared, ClientID: "c1"}, {Name: "", ClientID: "c2"}, {Name: "😀", ClientID: "c1"}}
+	l := NewLockList(in...)
+	if got := l.Infos(); len(got) != len(in) || got[0] != in[0] || got[1] != in[1] || got[2] != in[2] {
+		t.Fatalf("got %v, want %v", got, in)
+	}
+	if (LockList{}).Len() != 0 || len((LockList{}).Infos()) != 0 {
+		t.Fatal("zero LockList is not empty")
+	}
 }

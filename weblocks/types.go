@@ -1,5 +1,11 @@
 package weblocks
 
+import (
+	"fmt"
+	"iter"
+	"strings"
+)
+
 // Mode is a lock mode. The zero value is Exclusive, the API's default.
 type Mode uint8
 
@@ -62,6 +68,86 @@ type LockInfo struct {
 // Pending lists the requests of each name in the order they were made;
 // Held lists the held locks in the order they were granted.
 type Snapshot struct {
-	Held    []LockInfo
-	Pending []LockInfo
+	Held    LockList
+	Pending LockList
+}
+
+// LockList is a read-only list of LockInfo, stored flat so that a
+// snapshot's size does not add to the garbage collector's marking work per
+// entry: every name in one string, one pointer-free record per entry, and
+// the client ids once per client. The zero value is an empty list.
+type LockList struct {
+	names   string
+	recs    []lockRec
+	clients []string
+}
+
+// lockRec is one entry of a LockList: its name is names[off:off+n].
+type lockRec struct {
+	off, n uint32
+	client int32
+	mode   Mode
+}
+
+// NewLockList returns a LockList of infos.
+func NewLockList(infos ...LockInfo) LockList {
+	var b lockListBuilder
+	b.clients = make([]string, 0, len(infos))
+	b.recs = make([]lockRec, 0, len(infos))
+	for _, info := range infos {
+		b.clients = append(b.clients, info.ClientID)
+		off, n := b.name(info.Name)
+		b.recs = append(b.recs, lockRec{off: off, n: n, client: int32(len(b.clients) - 1), mode: info.Mode})
+	}
+	return b.list()
+}
+
+// Len returns the number of entries.
+func (l LockList) Len() int { return len(l.recs) }
+
+// At returns entry i (0 <= i < Len()).
+func (l LockList) At(i int) LockInfo {
+	r := &l.recs[i]
+	return LockInfo{Name: Name(l.names[r.off : r.off+r.n]), Mode: r.mode, ClientID: l.clients[r.client]}
+}
+
+// All iterates over the entries in order, with their index.
+func (l LockList) All() iter.Seq2[int, LockInfo] {
+	return func(yield func(int, LockInfo) bool) {
+		for i := range l.recs {
+			if !yield(i, l.At(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Infos returns the entries as a new slice.
+func (l LockList) Infos() []LockInfo {
+	out := make([]LockInfo, len(l.recs))
+	for i := range l.recs {
+		out[i] = l.At(i)
+	}
+	return out
+}
+
+// String formats the entries like a []LockInfo.
+func (l LockList) String() string { return fmt.Sprint(l.Infos()) }
+
+// lockListBuilder accumulates a LockList's names and records.
+type lockListBuilder struct {
+	names   strings.Builder
+	recs    []lockRec
+	clients []string
+}
+
+// name appends n to the names buffer and returns where it is.
+func (b *lockListBuilder) name(n Name) (off, length uint32) {
+	off = uint32(b.names.Len())
+	b.names.WriteString(string(n))
+	return off, uint32(len(n))
+}
+
+func (b *lockListBuilder) list() LockList {
+	return LockList{names: b.names.String(), recs: b.recs, clients: b.clients}
 }
