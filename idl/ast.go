@@ -503,7 +503,7 @@ func (f *File) tokenAt(off int32) TokenRef {
 // Type is a Web IDL type. Exactly one form applies:
 //   - a named type (Name set: "long", "unsigned long long", "DOMString",
 //     "Foo", ...);
-//   - a generic type (Generic set: "sequence", "async_sequence",
+//   - a generic type (Generic() not empty: "sequence", "async_sequence",
 //     "FrozenArray", "ObservableArray", "Promise", "record"), whose
 //     parameters are in Subtypes (two for record: key and value);
 //   - a union (Union true), whose member types are in Subtypes.
@@ -511,7 +511,6 @@ type Type struct {
 	Loc      Loc
 	ExtAttrs ExtAttrList
 	Name     string
-	Generic  string
 	Subtypes []*Type
 	// first is the first token of the type after its extended attributes
 	// (Prefix, Base or Open); Tokens computes the others from it, from
@@ -521,8 +520,40 @@ type Type struct {
 	Nullable bool
 	// Context is where the type appears, as webidl2.js's "type" field names
 	// it.
-	Context  TypeContext
+	Context TypeContext
+	// tokFlags holds the typePrefix, typePostfix and typeSeparator bits,
+	// and above them (from genericShift) the generic kind, an index into
+	// genericNames, 0 for none.
 	tokFlags uint8
+}
+
+// genericNames are the generic types' names; a Type stores the index of
+// its own in tokFlags rather than a 16-byte string.
+var genericNames = [...]string{"", "sequence", "async_sequence", "FrozenArray", "ObservableArray", "Promise", "record"}
+
+const genericShift = 3
+
+// Generic returns the name of a generic type ("sequence", "async_sequence",
+// "FrozenArray", "ObservableArray", "Promise" or "record"), or "" when t is
+// not generic.
+func (t *Type) Generic() string {
+	if k := int(t.tokFlags >> genericShift); k < len(genericNames) {
+		return genericNames[k]
+	}
+	return ""
+}
+
+// SetGeneric makes t a generic type of the given name, one of those
+// Generic returns ("" makes it not generic). It reports false, leaving t
+// as it was, for any other name.
+func (t *Type) SetGeneric(name string) bool {
+	for k, n := range genericNames {
+		if n == name {
+			t.tokFlags = t.tokFlags&(1<<genericShift-1) | uint8(k)<<genericShift
+			return true
+		}
+	}
+	return false
 }
 
 // Flags of Type.tokFlags: which optional tokens were written.
@@ -550,7 +581,7 @@ func (t *Type) Tokens() TypeTokens {
 			tk.Close = t.Subtypes[n-1].last() + 1
 		}
 		end = tk.Close
-	case t.Generic != "":
+	case t.Generic() != "":
 		tk.Base, tk.Open = t.first, t.first+1
 		tk.Close = t.first + 2
 		if n := len(t.Subtypes); n > 0 {
@@ -844,8 +875,8 @@ func (t *Type) appendString(b []byte) []byte {
 			b = s.appendString(b)
 		}
 		b = append(b, ')')
-	case t.Generic != "":
-		b = append(b, t.Generic...)
+	case t.Generic() != "":
+		b = append(b, t.Generic()...)
 		b = append(b, '<')
 		for i, s := range t.Subtypes {
 			if i > 0 {

@@ -582,8 +582,8 @@ func (p *printer) writeType(b *strings.Builder, t *Type) {
 			p.writeType(b, s)
 		}
 		b.WriteByte(')')
-	case t.Generic != "":
-		b.WriteString(t.Generic + "<")
+	case t.Generic() != "":
+		b.WriteString(t.Generic() + "<")
 		for i, s := range t.Subtypes {
 			if i > 0 {
 				b.WriteString(", ")

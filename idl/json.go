@@ -279,13 +279,13 @@ func appendTypeJSON(b []byte, t *Type) []byte {
 	b = append(b, `,"extAttrs":`...)
 	b = appendExtAttrsJSON(b, &t.ExtAttrs)
 	b = append(b, `,"generic":`...)
-	b = appendString(b, t.Generic)
+	b = appendString(b, t.Generic())
 	b = append(b, `,"nullable":`...)
 	b = appendBool(b, t.Nullable)
 	b = append(b, `,"union":`...)
 	b = appendBool(b, t.Union)
 	b = append(b, `,"idlType":`...)
-	if t.Union || t.Generic != "" {
+	if t.Union || t.Generic() != "" {
 		b = append(b, '[')
 		for i, s := range t.Subtypes {
 			if i > 0 {

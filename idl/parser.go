@@ -1379,7 +1379,7 @@ func (p *parser) parseType(context TypeContext) *Type {
 	return p.parseSingleType(context)
 }
 
-var genericNames = map[string]bool{
+var isGenericName = map[string]bool{
 	"FrozenArray": true, "ObservableArray": true, "Promise": true,
 	"async_sequence": true, "sequence": true, "record": true,
 }
@@ -1393,7 +1393,7 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 	}
 	var ty *Type
 	switch {
-	case t.Keyword() && genericNames[p.val(t)]:
+	case t.Keyword() && isGenericName[p.val(t)]:
 		ty = p.parseGeneric(context)
 	case t.Keyword():
 		if ty = p.parsePrimitiveType(context); ty == nil {
@@ -1415,7 +1415,7 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 			p.fail("Unsupported generic type " + p.val(t))
 		}
 	}
-	if ty.Generic == "Promise" && p.is("?") {
+	if ty.Generic() == "Promise" && p.is("?") {
 		p.fail("Promise type cannot be nullable")
 	}
 	p.parseNullable(ty)
@@ -1510,7 +1510,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 	base := p.tok()
 	p.pos++
 	ty := p.newType(base, "", context)
-	ty.Generic = p.val(base)
+	ty.SetGeneric(p.val(base))
 	if p.consume("<") == nil {
 		p.fail("No opening bracket after " + p.val(base))
 	}
@@ -1567,10 +1567,10 @@ func (p *parser) parseUnion(context TypeContext) *Type {
 		if sub == nil {
 			p.fail("No type after open parenthesis or 'or' in union type")
 		}
-		if sub.Name == "any" && sub.Generic == "" && !sub.Union {
+		if sub.Name == "any" && sub.Generic() == "" && !sub.Union {
 			p.failAt(p.token(sub.Tokens().Base), "Type `any` cannot be included in a union type")
 		}
-		if sub.Generic == "Promise" {
+		if sub.Generic() == "Promise" {
 			p.failAt(p.token(sub.Tokens().Base), "Type `Promise` cannot be included in a union type")
 		}
 		p.subtypes.push(sub)

@@ -384,7 +384,7 @@ func (v *validator) checkDefinition(d Definition) {
 		v.checkType(d.ReturnType)
 		v.checkArguments(d.Arguments)
 		for _, a := range d.Arguments {
-			if r := v.a.Underlying(a.Type); r != nil && r.Generic == "async_sequence" {
+			if r := v.a.Underlying(a.Type); r != nil && r.Generic() == "async_sequence" {
 				v.reportAt("async-sequence-idl-to-js", namePos(a.Tokens().Name, a.Loc),
 					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
@@ -566,9 +566,9 @@ func (v *validator) checkMember(d Definition, m Member) {
 		var buf [8]*Type
 		for _, t := range v.a.FlattenedMemberTypes(buf[:0], m.Type) {
 			switch {
-			case t.Generic == "sequence" || t.Generic == "record" || t.Generic == "async_sequence":
-				v.reportAt("bad-attribute-type", m.Type.Loc, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
-			case t.Generic == "" && v.a.IsDictionary(t):
+			case t.Generic() == "sequence" || t.Generic() == "record" || t.Generic() == "async_sequence":
+				v.reportAt("bad-attribute-type", m.Type.Loc, "attribute "+m.Name+" cannot have a "+t.Generic()+" type")
+			case t.Generic() == "" && v.a.IsDictionary(t):
 				if r := v.a.Underlying(m.Type); r != nil && !r.Union && v.a.includesNullable(m.Type) {
 					v.reportAt("nullable-dict-attribute", m.Type.Loc, "attribute "+m.Name+" cannot have a (nullable) dictionary type")
 				} else {
@@ -582,7 +582,7 @@ func (v *validator) checkMember(d Definition, m Member) {
 		}
 		if m.ReturnType != nil {
 			v.checkType(m.ReturnType)
-			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic == "async_sequence" {
+			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic() == "async_sequence" {
 				v.reportAt("async-sequence-idl-to-js", m.ReturnType.Loc,
 					"operation "+m.Name+" cannot return an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
@@ -765,13 +765,13 @@ func (v *validator) checkNullableDictionary(t *Type, pos Loc, rule, what, name s
 	if t == nil {
 		return
 	}
-	if !t.Nullable && t.Generic == "" && !t.Union {
+	if !t.Nullable && t.Generic() == "" && !t.Union {
 		if _, isTypedef := v.defs[t.Name].(*Typedef); !isTypedef {
 			return // not nullable
 		}
 	}
 	r := v.a.Underlying(t)
-	if r == nil || r.Union || r.Generic != "" {
+	if r == nil || r.Union || r.Generic() != "" {
 		return
 	}
 	nullable := t.Nullable || v.a.includesNullable(t)
@@ -818,11 +818,11 @@ func (v *validator) checkType(t *Type) {
 		if t.Nullable && v.a.dictionaryIn(t) != nil {
 			v.reportAt("no-nullable-union-dict", t.Loc, "a nullable union type cannot include a dictionary type")
 		}
-	case t.Generic != "":
+	case t.Generic() != "":
 		for _, s := range t.Subtypes {
 			v.checkType(s)
 		}
-		if t.Nullable && t.Generic == "ObservableArray" {
+		if t.Nullable && t.Generic() == "ObservableArray" {
 			v.reportAt("invalid-nullable", t.Loc, "an ObservableArray type cannot be nullable")
 		}
 	default:
@@ -857,11 +857,11 @@ func (v *validator) checkType(t *Type) {
 			inner := v.a.Underlying(t)
 			switch {
 			case inner == nil:
-			case inner.Generic == "Promise":
+			case inner.Generic() == "Promise":
 				v.reportAt("no-nullable-promise", t.Loc, "type "+t.Name+" is a Promise type, which cannot be nullable")
-			case inner.Generic == "ObservableArray":
+			case inner.Generic() == "ObservableArray":
 				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is an ObservableArray type, which cannot be nullable")
-			case inner.Name == "any" && inner.Generic == "" && !inner.Union:
+			case inner.Name == "any" && inner.Generic() == "" && !inner.Union:
 				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is any, which cannot be nullable")
 			case v.a.includesNullable(inner) && inner != t:
 				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is already nullable")
@@ -884,7 +884,7 @@ func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
 	promises := 0
 	for _, op := range ops {
 		if op.ReturnType != nil {
-			if r := v.a.Underlying(op.ReturnType); r != nil && r.Generic == "Promise" {
+			if r := v.a.Underlying(op.ReturnType); r != nil && r.Generic() == "Promise" {
 				promises++
 			}
 		}
@@ -941,7 +941,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	nullable := v.a.includesNullable(t)
 	fits := func(pred func(m *Type) bool) bool {
 		for _, m := range members {
-			if m.Generic == "" && !m.Union && m.Name == "any" {
+			if m.Generic() == "" && !m.Union && m.Name == "any" {
 				return true
 			}
 			if pred(m) {
@@ -955,12 +955,12 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	}
 	switch val.Kind {
 	case "dictionary":
-		if !fits(func(m *Type) bool { return v.a.IsDictionary(m) || m.Generic == "record" }) {
+		if !fits(func(m *Type) bool { return v.a.IsDictionary(m) || m.Generic() == "record" }) {
 			bad("{} is only a default for dictionary and record types")
 		}
 	case "sequence":
 		if !fits(func(m *Type) bool {
-			return m.Generic == "sequence" || m.Generic == "FrozenArray" || m.Generic == "ObservableArray"
+			return m.Generic() == "sequence" || m.Generic() == "FrozenArray" || m.Generic() == "ObservableArray"
 		}) {
 			bad("[] is only a default for sequence types")
 		}
@@ -969,26 +969,26 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 			v.reportAt("null-default", val.Loc, what+": null is only a default for nullable types (type "+t.String()+")")
 		}
 	case "boolean":
-		if !fits(func(m *Type) bool { return m.Generic == "" && m.Name == "boolean" }) {
+		if !fits(func(m *Type) bool { return m.Generic() == "" && m.Name == "boolean" }) {
 			bad("a boolean needs a boolean type")
 		}
 	case "number":
-		if !fits(func(m *Type) bool { return m.Generic == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
+		if !fits(func(m *Type) bool { return m.Generic() == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
 			bad("a number needs a numeric type")
 		} else if val.Loc.Token(val.Tokens.Value) != nil && val.Loc.Token(val.Tokens.Value).Kind() == TokenDecimal && !fits(func(m *Type) bool {
-			return m.Generic == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
+			return m.Generic() == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
 		}) {
 			bad("a decimal needs a float or double type")
 		}
 	case "Infinity", "NaN":
 		if !fits(func(m *Type) bool {
-			return m.Generic == "" && strings.HasPrefix(m.Name, "unrestricted ")
+			return m.Generic() == "" && strings.HasPrefix(m.Name, "unrestricted ")
 		}) {
 			bad(valueString(val) + " needs an unrestricted float or double type")
 		}
 	case "string":
 		ok := fits(func(m *Type) bool {
-			if m.Generic != "" {
+			if m.Generic() != "" {
 				return false
 			}
 			if stringTypes[m.Name] || m.Name == "CSSOMString" {
@@ -1005,7 +1005,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 		})
 		if !ok {
 			r := v.a.Underlying(t)
-			if e, isEnum := v.defs[r.Name].(*Enum); r != nil && isEnum && !r.Union && r.Generic == "" {
+			if e, isEnum := v.defs[r.Name].(*Enum); r != nil && isEnum && !r.Union && r.Generic() == "" {
 				bad("\"" + val.Text + "\" is not a value of enum " + e.Name)
 			} else {
 				bad("a string needs a string or enum type")
@@ -1081,7 +1081,7 @@ func (v *validator) checkUnionMembers(t *Type) {
 // its argument's or member's extended attributes), which
 // AllowSharedBufferSource replaces.
 func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
-	if t == nil || t.Union || t.Generic != "" || t.Name != "BufferSource" {
+	if t == nil || t.Union || t.Generic() != "" || t.Name != "BufferSource" {
 		return
 	}
 	if a := attrs.Get("AllowShared"); a != nil {

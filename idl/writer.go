@@ -231,7 +231,7 @@ func (w *tokenWriter) typ(t *Type) TokenRef {
 		}
 		end++
 		w.tok(end)
-	case t.Generic != "":
+	case t.Generic() != "":
 		w.toks(t.first, t.first+1)
 		end = t.first + 1
 		for _, s := range t.Subtypes {
