@@ -90,7 +90,7 @@ func walkExtAttrs(d idl.Definition, fn func(*idl.ExtAttrList)) {
 			return
 		}
 		fn(&t.ExtAttrs)
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			typ(s)
 		}
 	}

@@ -249,7 +249,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 				if s.Nullable {
 					nullable = true
 				}
-				for _, x := range s.Subtypes {
+				for _, x := range s.Subtypes() {
 					if err := add(x); err != nil {
 						return err
 					}
@@ -286,7 +286,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			}
 			return nil
 		}
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			if err := add(s); err != nil {
 				return nil, err
 			}
@@ -317,8 +317,8 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		}
 		return ti, nil
 	case t.Generic() != "":
-		subs := make([]*tinfo, len(t.Subtypes))
-		for i, s := range t.Subtypes {
+		subs := make([]*tinfo, len(t.Subtypes()))
+		for i, s := range t.Subtypes() {
 			si, err := g.typeOf(s)
 			if err != nil {
 				return nil, err

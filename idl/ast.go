@@ -505,13 +505,16 @@ func (f *File) tokenAt(off int32) TokenRef {
 //     "Foo", ...);
 //   - a generic type (Generic() not empty: "sequence", "async_sequence",
 //     "FrozenArray", "ObservableArray", "Promise", "record"), whose
-//     parameters are in Subtypes (two for record: key and value);
-//   - a union (Union true), whose member types are in Subtypes.
+//     parameters are in Subtypes() (two for record: key and value);
+//   - a union (Union true), whose member types are in Subtypes().
 type Type struct {
 	Loc      Loc
 	ExtAttrs ExtAttrList
 	Name     string
-	Subtypes []*Type
+	// subtypes are the parameters of a generic type or the members of a
+	// union, nil for other types (most of them): behind a pointer, they
+	// take 8 bytes of every Type rather than 24.
+	subtypes *[]*Type
 	// first is the first token of the type after its extended attributes
 	// (Prefix, Base or Open); Tokens computes the others from it, from
 	// tokFlags and from the subtypes.
@@ -556,6 +559,25 @@ func (t *Type) SetGeneric(name string) bool {
 	return false
 }
 
+// Subtypes returns the parameters of a generic type or the members of a
+// union; it is nil for other types.
+func (t *Type) Subtypes() []*Type {
+	if t.subtypes == nil {
+		return nil
+	}
+	return *t.subtypes
+}
+
+// SetSubtypes sets the parameters of a generic type or the members of a
+// union.
+func (t *Type) SetSubtypes(s []*Type) {
+	if s == nil {
+		t.subtypes = nil
+		return
+	}
+	t.subtypes = &s
+}
+
 // Flags of Type.tokFlags: which optional tokens were written.
 const (
 	typePrefix    = 1 << iota // "unsigned" or "unrestricted"
@@ -577,15 +599,15 @@ func (t *Type) Tokens() TypeTokens {
 	case t.Union:
 		tk.Open = t.first
 		tk.Close = t.first + 1
-		if n := len(t.Subtypes); n > 0 {
-			tk.Close = t.Subtypes[n-1].last() + 1
+		if n := len(t.Subtypes()); n > 0 {
+			tk.Close = t.Subtypes()[n-1].last() + 1
 		}
 		end = tk.Close
 	case t.Generic() != "":
 		tk.Base, tk.Open = t.first, t.first+1
 		tk.Close = t.first + 2
-		if n := len(t.Subtypes); n > 0 {
-			tk.Close = t.Subtypes[n-1].last() + 1
+		if n := len(t.Subtypes()); n > 0 {
+			tk.Close = t.Subtypes()[n-1].last() + 1
 		}
 		end = tk.Close
 	default:
@@ -868,7 +890,7 @@ func (t *Type) appendString(b []byte) []byte {
 	switch {
 	case t.Union:
 		b = append(b, '(')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b = append(b, " or "...)
 			}
@@ -878,7 +900,7 @@ func (t *Type) appendString(b []byte) []byte {
 	case t.Generic() != "":
 		b = append(b, t.Generic()...)
 		b = append(b, '<')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b = append(b, ", "...)
 			}

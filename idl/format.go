@@ -575,7 +575,7 @@ func (p *printer) writeType(b *strings.Builder, t *Type) {
 	switch {
 	case t.Union:
 		b.WriteByte('(')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b.WriteString(" or ")
 			}
@@ -584,7 +584,7 @@ func (p *printer) writeType(b *strings.Builder, t *Type) {
 		b.WriteByte(')')
 	case t.Generic() != "":
 		b.WriteString(t.Generic() + "<")
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b.WriteString(", ")
 			}

@@ -287,7 +287,7 @@ func appendTypeJSON(b []byte, t *Type) []byte {
 	b = append(b, `,"idlType":`...)
 	if t.Union || t.Generic() != "" {
 		b = append(b, '[')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b = append(b, ',')
 			}

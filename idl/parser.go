@@ -1528,7 +1528,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 			// webidl2.js does (which then asks for undefined).
 			sub.Context = ReturnType
 		}
-		ty.Subtypes = []*Type{sub}
+		ty.SetSubtypes([]*Type{sub})
 	case "record":
 		if p.is("[") {
 			p.fail("Record key cannot have extended attribute")
@@ -1545,13 +1545,13 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 		if val == nil {
 			p.fail("Error parsing generic type record")
 		}
-		ty.Subtypes = []*Type{key, val}
+		ty.SetSubtypes([]*Type{key, val})
 	default:
 		sub := p.parseTypeWithExtAttrs(context)
 		if sub == nil {
 			p.fail("Missing " + p.val(base) + " subtype")
 		}
-		ty.Subtypes = []*Type{sub}
+		ty.SetSubtypes([]*Type{sub})
 	}
 	p.expect("Missing closing bracket after "+p.val(base), ">")
 	return ty
@@ -1580,8 +1580,8 @@ func (p *parser) parseUnion(context TypeContext) *Type {
 		}
 		sub.tokFlags |= typeSeparator
 	}
-	ty.Subtypes = p.subtypes.pop(mark)
-	if len(ty.Subtypes) < 2 {
+	ty.SetSubtypes(p.subtypes.pop(mark))
+	if len(ty.Subtypes()) < 2 {
 		p.fail("At least two types are expected in a union type but found less")
 	}
 	p.expect("Unterminated union type", ")")

@@ -397,7 +397,7 @@ func (a *Analysis) typedefRefs(out []string, t *Type) []string {
 		return out
 	}
 	if t.Union {
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			out = a.typedefRefs(out, s)
 		}
 		return out
@@ -560,13 +560,13 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 	}
 	if t.Union || t.Generic() != "" {
 		var subs []*Type
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			r := a.resolveMemo(s, memo)
 			if r == nil {
 				return nil
 			}
 			if r != s && subs == nil {
-				subs = append(make([]*Type, 0, len(t.Subtypes)), t.Subtypes[:i]...)
+				subs = append(make([]*Type, 0, len(t.Subtypes())), t.Subtypes()[:i]...)
 			}
 			if subs != nil {
 				subs = append(subs, r)
@@ -576,7 +576,7 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 			return t
 		}
 		c := *t
-		c.Subtypes = subs
+		c.SetSubtypes(subs)
 		return &c
 	}
 	td, ok := a.defs[t.Name].(*Typedef)
@@ -639,7 +639,7 @@ func (a *Analysis) includesNullable(t *Type) bool {
 		return true
 	}
 	if t.Union {
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			if a.includesNullable(s) {
 				return true
 			}
@@ -664,7 +664,7 @@ func (a *Analysis) dictionaryIn(t *Type) *Dictionary {
 		return nil
 	}
 	if t.Union {
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			if d := a.dictionaryIn(s); d != nil {
 				return d
 			}
@@ -717,7 +717,7 @@ func (a *Analysis) flatten(out []*Type, t *Type, start int) []*Type {
 	if !r.Union {
 		return append(out, stripNull(r))
 	}
-	for _, s := range r.Subtypes {
+	for _, s := range r.Subtypes() {
 		out = a.flatten(out, s, start)
 	}
 	return out
@@ -1298,14 +1298,14 @@ func (a *Analysis) findSelfIncludingDictionaries() {
 		}
 		switch {
 		case t.Union:
-			for _, s := range t.Subtypes {
+			for _, s := range t.Subtypes() {
 				out = refs(out, s)
 			}
 		case t.Generic() == "sequence" || t.Generic() == "FrozenArray":
-			out = refs(out, t.Subtypes[0])
+			out = refs(out, t.Subtypes()[0])
 		case t.Generic() == "record":
-			if len(t.Subtypes) == 2 {
-				out = refs(out, t.Subtypes[1])
+			if len(t.Subtypes()) == 2 {
+				out = refs(out, t.Subtypes()[1])
 			}
 		case t.Generic() == "":
 			if id, ok := ids[t.Name]; ok {

@@ -800,7 +800,7 @@ func (v *validator) checkType(t *Type) {
 	case t.Union:
 		nullables := 0
 		v.unionDepth++
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			v.checkType(s)
 			if v.a.includesNullable(s) {
 				nullables++
@@ -819,7 +819,7 @@ func (v *validator) checkType(t *Type) {
 			v.reportAt("no-nullable-union-dict", t.Loc, "a nullable union type cannot include a dictionary type")
 		}
 	case t.Generic() != "":
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			v.checkType(s)
 		}
 		if t.Nullable && t.Generic() == "ObservableArray" {

@@ -214,7 +214,7 @@ func (w *tokenWriter) typ(t *Type) TokenRef {
 	w.extAttrs(&t.ExtAttrs)
 	if t.first == 0 {
 		// Built by hand: no tokens of its own.
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			w.typ(s)
 		}
 		return 0
@@ -226,7 +226,7 @@ func (w *tokenWriter) typ(t *Type) TokenRef {
 	switch {
 	case t.Union:
 		w.tok(t.first)
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			end = w.typ(s)
 		}
 		end++
@@ -234,7 +234,7 @@ func (w *tokenWriter) typ(t *Type) TokenRef {
 	case t.Generic() != "":
 		w.toks(t.first, t.first+1)
 		end = t.first + 1
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			end = w.typ(s)
 		}
 		end++
