@@ -151,7 +151,7 @@ func words(s string) []string {
 // attrNames returns the conversion-relevant extended attributes of a type.
 func typeAttrs(t *idl.Type) (mode string, nullToEmpty, allowShared bool) {
 	mode = "webidl.IntWrap"
-	for _, a := range t.ExtAttrs.List {
+	for _, a := range t.ExtAttrs.List() {
 		switch a.Name {
 		case "EnforceRange":
 			mode = "webidl.IntEnforceRange"
@@ -177,7 +177,7 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range t.ExtAttrs.List {
+	for _, a := range t.ExtAttrs.List() {
 		if _, ok := supportedExtAttrs[a.Name]; !ok {
 			return nil, posErrorf(a.Pos(), "unsupported extended attribute [%s] on type %s", a.Name, t)
 		}

@@ -679,9 +679,30 @@ type TypeTokens struct {
 }
 
 // ExtAttrList is a bracketed extended attribute list; the zero value is an
-// absent list.
+// absent list. Most nodes have none, so the list is kept behind a pointer:
+// 8 bytes of every node rather than 24. Read it with List and replace it
+// with SetList; a copy of an ExtAttrList shares the attributes, not the
+// list itself (SetList on one leaves the other as it was).
 type ExtAttrList struct {
-	List []*ExtendedAttribute
+	list *[]*ExtendedAttribute
+}
+
+// List returns the extended attributes, nil when there are none.
+func (l ExtAttrList) List() []*ExtendedAttribute {
+	if l.list == nil {
+		return nil
+	}
+	return *l.list
+}
+
+// SetList replaces the extended attributes; an empty s makes the list
+// absent.
+func (l *ExtAttrList) SetList(s []*ExtendedAttribute) {
+	if len(s) == 0 {
+		l.list = nil
+		return
+	}
+	l.list = &s
 }
 
 // Brackets are the tokens of an extended attribute list's brackets.
@@ -692,16 +713,17 @@ type Brackets struct{ Open, Close TokenRef }
 // last attributes, next to which they always are (the grammar forbids an
 // empty list); this keeps every node 8 bytes smaller.
 func (l *ExtAttrList) Tokens() Brackets {
-	n := len(l.List)
-	if n == 0 || l.List[0].Tokens.Name == 0 {
+	list := l.List()
+	n := len(list)
+	if n == 0 || list[0].Tokens.Name == 0 {
 		return Brackets{}
 	}
-	return Brackets{Open: l.List[0].Tokens.Name - 1, Close: l.List[n-1].last() + 1}
+	return Brackets{Open: list[0].Tokens.Name - 1, Close: list[n-1].last() + 1}
 }
 
 // Get returns the first extended attribute with the given name, or nil.
 func (l *ExtAttrList) Get(name string) *ExtendedAttribute {
-	for _, a := range l.List {
+	for _, a := range l.List() {
 		if a.Name == name {
 			return a
 		}

@@ -187,7 +187,7 @@ func formOf(a *ExtendedAttribute) extAttrForm {
 // attributes annotate (for types, arguments and dictionary members), or nil.
 func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 	hasClamp, hasEnforce := false, false
-	for _, a := range l.List {
+	for _, a := range l.List() {
 		if a.HasArguments {
 			v.checkArguments(a.Arguments)
 		}
@@ -225,7 +225,7 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 		hasEnforce = hasEnforce || a.Name == "EnforceRange"
 	}
 	if hasClamp && hasEnforce {
-		v.reportAt("malformed-extended-attribute", l.List[0].Loc, "[Clamp] and [EnforceRange] cannot be used together")
+		v.reportAt("malformed-extended-attribute", l.List()[0].Loc, "[Clamp] and [EnforceRange] cannot be used together")
 	}
 }
 

@@ -302,7 +302,7 @@ func appendTypeJSON(b []byte, t *Type) []byte {
 
 func appendExtAttrsJSON(b []byte, l *ExtAttrList) []byte {
 	b = append(b, '[')
-	for i, a := range l.List {
+	for i, a := range l.List() {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -459,7 +459,7 @@ func (p *parser) parseDefinition() Definition {
 	case t.Kind() == TokenIdentifier && !t.Keyword() && p.val(p.peek(1)) == "includes":
 		d = p.parseIncludes()
 	default:
-		if len(ea.List) > 0 {
+		if len(ea.List()) > 0 {
 			p.fail("Stray extended attributes")
 		}
 		p.fail("Unrecognised tokens")
@@ -491,12 +491,12 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 			p.fail("Trailing comma in extended attribute")
 		}
 	}
-	l.List = p.eattrs.pop(mark)
+	l.SetList(p.eattrs.pop(mark))
 	close := p.consume("]")
 	if close == nil {
 		p.fail("Expected a closing token for the extended attribute list")
 	}
-	if len(l.List) == 0 {
+	if len(l.List()) == 0 {
 		p.failAt(close, "An extended attribute list must not be empty")
 	}
 	if p.is("[") {
@@ -1324,7 +1324,7 @@ func (p *parser) parseArgument() *Argument {
 	a.Optional = opt != nil
 	a.Type = p.parseTypeWithExtAttrs(ArgumentType)
 	if a.Type == nil {
-		if len(ea.List) > 0 || opt != nil {
+		if len(ea.List()) > 0 || opt != nil {
 			p.fail("Argument lacks a type")
 		}
 		p.pos = start
@@ -1336,7 +1336,7 @@ func (p *parser) parseArgument() *Argument {
 	name := p.consumeIdentifierOr(argumentNameKeywords)
 	if name == nil {
 		p.pos = start
-		if len(ea.List) > 0 || opt != nil {
+		if len(ea.List()) > 0 || opt != nil {
 			p.fail("Argument lacks a name")
 		}
 		return nil
@@ -1356,7 +1356,7 @@ func (p *parser) parseTypeWithExtAttrs(context TypeContext) *Type {
 	t := p.parseType(context)
 	if t == nil {
 		p.pos = start
-		if len(ea.List) > 0 {
+		if len(ea.List()) > 0 {
 			p.fail("Extended attributes must be followed by a type")
 		}
 		return nil

@@ -127,7 +127,7 @@ func TestPositions(t *testing.T) {
 		}
 	}
 	check("interface", it.Pos(), 3, 1)
-	check("ext attr", it.ExtAttrs.List[0].Pos(), 2, 2)
+	check("ext attr", it.ExtAttrs.List()[0].Pos(), 2, 2)
 	attr := it.Members[0].(*Attribute)
 	check("attribute", attr.Pos(), 4, 2)
 	check("attribute type", attr.Type.Pos(), 4, 12)

@@ -599,7 +599,7 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 				break
 			}
 			nullable = nullable || cur.Nullable
-			attrs = append(attrs, cur.ExtAttrs.List...)
+			attrs = append(attrs, cur.ExtAttrs.List()...)
 			cur = next.Type
 		}
 		r = a.resolveMemo(cur, memo)
@@ -609,17 +609,17 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 		if nullable && !r.Nullable || len(attrs) > 0 {
 			c := *r
 			c.Nullable = c.Nullable || nullable
-			c.ExtAttrs.List = append(attrs, r.ExtAttrs.List...)
+			c.ExtAttrs.SetList(append(attrs, r.ExtAttrs.List()...))
 			r = &c
 		}
 		memo[td.Name] = r
 	}
-	if !t.Nullable && len(t.ExtAttrs.List) == 0 {
+	if !t.Nullable && len(t.ExtAttrs.List()) == 0 {
 		return r
 	}
 	c := *r
 	c.Nullable = r.Nullable || t.Nullable
-	c.ExtAttrs.List = append(append([]*ExtendedAttribute(nil), t.ExtAttrs.List...), r.ExtAttrs.List...)
+	c.ExtAttrs.SetList(append(append([]*ExtendedAttribute(nil), t.ExtAttrs.List()...), r.ExtAttrs.List()...))
 	return &c
 }
 

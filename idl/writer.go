@@ -177,7 +177,7 @@ func (w *tokenWriter) extAttrs(l *ExtAttrList) {
 		return
 	}
 	w.tok(br.Open)
-	for _, a := range l.List {
+	for _, a := range l.List() {
 		w.toks(a.Tokens.Name, a.Tokens.Assign)
 		if r := a.RHS; r != nil {
 			w.toks(r.Tokens.Value, r.Tokens.Open)
