@@ -882,7 +882,7 @@ func numberLiteral(text string) string {
 func (g *Generator) paramList(args []*idl.Argument) (decl []string, conv []string) {
 	for _, a := range args {
 		ti := g.mustType(a.Type)
-		pn := "arg" + GoName(a.Name)
+		pn := "arg" + GoName(a.Name())
 		switch {
 		case a.Variadic:
 			decl = append(decl, pn+" []"+ti.goType)
@@ -921,7 +921,7 @@ func (g *Generator) emitCallback(b *bytes.Buffer, cb *idl.Callback) {
 func (g *Generator) emitCallbackArgs(b *strings.Builder, args []*idl.Argument) {
 	for _, a := range args {
 		ti := g.mustType(a.Type)
-		pn := "arg" + GoName(a.Name)
+		pn := "arg" + GoName(a.Name())
 		switch {
 		case a.Variadic:
 			fmt.Fprintf(b, "\t\tfor _, x := range %s {\n\t\t\targs = append(args, %s(r, x))\n\t\t}\n", pn, g.to(ti))

@@ -175,7 +175,7 @@ func nameOverloads(s *opSet) {
 					}
 				}
 				if distinct {
-					name = base + "With" + GoName(op.params[j].Name)
+					name = base + "With" + GoName(op.params[j].Name())
 					break
 				}
 			}
@@ -185,7 +185,7 @@ func nameOverloads(s *opSet) {
 					if j > 0 {
 						name += "And"
 					}
-					name += GoName(a.Name)
+					name += GoName(a.Name())
 				}
 				if len(op.params) == 0 {
 					name = base + "WithNoArguments"
@@ -296,7 +296,7 @@ func (g *Generator) argDecls(args []*idl.Argument) []string {
 	var out []string
 	for _, a := range args {
 		ti := g.mustType(a.Type)
-		pn := "arg" + GoName(a.Name)
+		pn := "arg" + GoName(a.Name())
 		switch {
 		case a.Variadic:
 			out = append(out, pn+" []"+ti.goType)
@@ -917,7 +917,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		}
 		for j, a := range op.args {
 			ti := g.mustType(a.Type)
-			pn := "arg" + GoName(a.Name)
+			pn := "arg" + GoName(a.Name())
 			if p := op.params[j]; p.Optional && p.Default == nil && !p.Variadic && !a.Optional {
 				// A merged overload's argument, optional in the method.
 				names = append(names, optionalValue(ti, pn))
@@ -1116,7 +1116,7 @@ func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Itera
 		var names []string
 		for j, a := range iter.Arguments {
 			ti := g.mustType(a.Type)
-			pn := "arg" + GoName(a.Name)
+			pn := "arg" + GoName(a.Name())
 			names = append(names, pn)
 			switch {
 			case a.Optional && a.Default != nil:

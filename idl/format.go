@@ -550,7 +550,7 @@ func (p *printer) argumentsString(args []*Argument) string {
 		if a.Variadic {
 			b.WriteString("...")
 		}
-		b.WriteString(" " + p.tokText(a.Tokens().Name, a.Name))
+		b.WriteString(" " + p.tokText(a.Tokens().Name, a.Name()))
 		if a.Default != nil {
 			b.WriteString(" = " + valueString(a.Default))
 		}

@@ -247,7 +247,7 @@ func appendArgumentsJSON(b []byte, args []*Argument) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":"argument","name":`...)
-		b = appendString(b, a.Name)
+		b = appendString(b, a.Name())
 		b = append(b, `,"extAttrs":`...)
 		b = appendExtAttrsJSON(b, &a.ExtAttrs)
 		b = append(b, `,"idlType":`...)

@@ -1342,7 +1342,6 @@ func (p *parser) parseArgument() *Argument {
 		return nil
 	}
 	a.name = p.ref(name)
-	a.Name = unescape(p.val(name))
 	if opt != nil {
 		a.Default = p.parseDefault()
 	}

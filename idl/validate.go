@@ -386,7 +386,7 @@ func (v *validator) checkDefinition(d Definition) {
 		for _, a := range d.Arguments {
 			if r := v.a.Underlying(a.Type); r != nil && r.Generic() == "async_sequence" {
 				v.reportAt("async-sequence-idl-to-js", namePos(a.Tokens().Name, a.Loc),
-					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
+					"argument "+a.Name()+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
 		}
 	case *Includes:
@@ -674,27 +674,27 @@ func (v *validator) checkArguments(args []*Argument) {
 		pos := namePos(a.Tokens().Name, a.Loc)
 		dup := false
 		if names != nil {
-			dup = names[a.Name]
-			names[a.Name] = true
+			dup = names[a.Name()]
+			names[a.Name()] = true
 		} else {
 			for _, b := range args[:i] {
-				if dup = b.Name == a.Name; dup {
+				if dup = b.Name() == a.Name(); dup {
 					break
 				}
 			}
 		}
 		if dup {
-			v.reportAt("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
+			v.reportAt("no-duplicate-argument", pos, "argument name \""+a.Name()+"\" is used twice")
 		}
 		if a.Variadic && i != len(args)-1 {
-			v.reportAt("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
+			v.reportAt("variadic-not-last", pos, "variadic argument "+a.Name()+" must be the last argument")
 		}
 		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
 		v.checkAllowShared(a.Type, &a.ExtAttrs)
 		v.checkType(a.Type)
-		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument ", a.Name)
+		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument ", a.Name())
 		if a.Default != nil {
-			v.checkValue(a.Type, a.Default, "default value of "+a.Name)
+			v.checkValue(a.Type, a.Default, "default value of "+a.Name())
 		}
 		dict := v.a.dictionaryIn(a.Type)
 		if dict == nil || a.Type.Nullable || v.requiredMembers(dict) {
@@ -702,7 +702,7 @@ func (v *validator) checkArguments(args []*Argument) {
 		}
 		if a.Optional {
 			if a.Default == nil {
-				v.reportAt("dict-arg-default", pos, "optional dictionary argument "+a.Name+" must have a default value of {}")
+				v.reportAt("dict-arg-default", pos, "optional dictionary argument "+a.Name()+" must have a default value of {}")
 			}
 			continue
 		}
@@ -717,7 +717,7 @@ func (v *validator) checkArguments(args []*Argument) {
 			}
 		}
 		if !requiredAfter[i] {
-			v.reportAt("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
+			v.reportAt("dict-arg-optional", pos, "dictionary argument "+a.Name()+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
 		}
 	}
 }
