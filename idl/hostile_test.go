@@ -195,3 +195,53 @@ func TestParseRejectsTooLargeInput(t *testing.T) {
 		t.Errorf("60 bytes: %v", err)
 	}
 }
+
+// TestDuplicateArgumentsInLongLists checks the set that finds duplicate
+// argument names in lists of more than 16 arguments against the pairwise
+// comparison used for short ones: the same arguments are reported, each
+// duplicate once, escaped names ("_a1") counting as their unescaped form.
+func TestDuplicateArgumentsInLongLists(t *testing.T) {
+	for _, n := range []int{10, 40, 3000} {
+		var b strings.Builder
+		b.WriteString("[Exposed=Window] interface I { undefined f(")
+		var want []string
+		seen := map[int]bool{}
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			k := i
+			if i%7 == 3 {
+				k = i / 3 // a name already used
+			}
+			name := fmt.Sprintf("a%d", k)
+			if i%5 == 0 {
+				name = "_" + name
+			}
+			if seen[k] {
+				want = append(want, fmt.Sprintf("a%d", k))
+			}
+			seen[k] = true
+			b.WriteString("long " + name)
+		}
+		b.WriteString("); };")
+		f, err := Parse("dup.idl", []byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range Validate(f) {
+			if p.Rule == "no-duplicate-argument" {
+				got = append(got, p.Message)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("n=%d: %d duplicates reported, want %d", n, len(got), len(want))
+		}
+		for i, w := range want {
+			if m := `argument name "` + w + `" is used twice`; got[i] != m {
+				t.Errorf("n=%d: problem %d is %q, want %q", n, i, got[i], m)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package idl
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sort"
 	"strings"
@@ -660,12 +661,46 @@ func (v *validator) checkDictionary(d *Dictionary) {
 	}
 }
 
+// nameSet is a set of the names of arguments, held as their indices in an
+// open-addressing table: 4 bytes a slot rather than a map entry's 20 or
+// more, since a list may have hundreds of thousands of arguments.
+type nameSet struct {
+	args []*Argument
+	seed maphash.Seed
+	// slots holds index+1 of an argument, 0 for an empty slot; its length
+	// is a power of two, at least 1.5 times the number of arguments.
+	slots []int32
+}
+
+func newNameSet(args []*Argument) *nameSet {
+	n := 1
+	for n < len(args)+len(args)/2 {
+		n *= 2
+	}
+	return &nameSet{args: args, seed: maphash.MakeSeed(), slots: make([]int32, n)}
+}
+
+// add adds the name of argument i and reports whether it was new.
+func (s *nameSet) add(i int32) bool {
+	name := s.args[i].Name()
+	mask := uint64(len(s.slots) - 1)
+	for h := maphash.String(s.seed, name) & mask; ; h = (h + 1) & mask {
+		switch j := s.slots[h]; {
+		case j == 0:
+			s.slots[h] = i + 1
+			return true
+		case s.args[j-1].Name() == name:
+			return false
+		}
+	}
+}
+
 func (v *validator) checkArguments(args []*Argument) {
 	// Duplicate names: a set for long argument lists, so that the check
 	// stays linear in their length.
-	var names map[string]bool
+	var names *nameSet
 	if len(args) > 16 {
-		names = make(map[string]bool, len(args))
+		names = newNameSet(args)
 	}
 	// requiredAfter[i] is set when a required argument follows argument i
 	// (computed lazily, from the end, at most once).
@@ -674,8 +709,7 @@ func (v *validator) checkArguments(args []*Argument) {
 		pos := namePos(a.Tokens().Name, a.Loc)
 		dup := false
 		if names != nil {
-			dup = names[a.Name()]
-			names[a.Name()] = true
+			dup = !names.add(int32(i))
 		} else {
 			for _, b := range args[:i] {
 				if dup = b.Name() == a.Name(); dup {
