@@ -63,8 +63,8 @@ var supportedExtAttrs = map[string]string{
 // those with a warning ("unknown-extended-attribute"), and no binding
 // behaviour can be given to them.
 func normalizeExtAttrs(l *idl.ExtAttrList) {
-	keep := l.List[:0]
-	for _, a := range l.List {
+	keep := l.List()[:0]
+	for _, a := range l.List() {
 		if to, ok := idl.RenamedExtendedAttribute(a.Name); ok {
 			c := *a
 			c.Name = to
@@ -78,7 +78,7 @@ func normalizeExtAttrs(l *idl.ExtAttrList) {
 		}
 		keep = append(keep, a)
 	}
-	l.List = keep
+	l.SetList(keep)
 }
 
 // walkExtAttrs calls fn with every extended attribute list of a
@@ -90,7 +90,7 @@ func walkExtAttrs(d idl.Definition, fn func(*idl.ExtAttrList)) {
 			return
 		}
 		fn(&t.ExtAttrs)
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			typ(s)
 		}
 	}
@@ -102,7 +102,7 @@ func walkExtAttrs(d idl.Definition, fn func(*idl.ExtAttrList)) {
 	}
 	own := func(l *idl.ExtAttrList) {
 		fn(l)
-		for _, a := range l.List {
+		for _, a := range l.List() {
 			args(a.Arguments)
 		}
 	}

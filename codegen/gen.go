@@ -404,7 +404,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 	}
 	checkArgs := func(args []*idl.Argument) error {
 		for _, a := range args {
-			if err := checkAttrs(a.ExtAttrs.List); err != nil {
+			if err := checkAttrs(a.ExtAttrs.List()); err != nil {
 				return err
 			}
 			if err := checkType(a.Type); err != nil {
@@ -426,7 +426,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 			return posErrorf(it.Def.Pos(), "interface %s has no [Exposed]", it.Name)
 		}
 		for _, mi := range it.Members {
-			if err := checkAttrs(mi.Member.Attributes().List); err != nil {
+			if err := checkAttrs(mi.Member.Attributes().List()); err != nil {
 				return err
 			}
 			switch mem := mi.Member.(type) {
@@ -498,7 +498,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 			}
 		}
 		for _, f := range d.Members {
-			if err := checkAttrs(f.ExtAttrs.List); err != nil {
+			if err := checkAttrs(f.ExtAttrs.List()); err != nil {
 				return err
 			}
 			if err := checkType(f.Type); err != nil {
@@ -508,16 +508,16 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 		return nil
 	}
 	if e, ok := m.Enums[name]; ok {
-		return checkAttrs(e.ExtAttrs.List)
+		return checkAttrs(e.ExtAttrs.List())
 	}
 	if td, ok := m.Typedefs[name]; ok {
-		if err := checkAttrs(td.ExtAttrs.List); err != nil {
+		if err := checkAttrs(td.ExtAttrs.List()); err != nil {
 			return err
 		}
 		return checkType(td.Type)
 	}
 	if cb, ok := m.Callbacks[name]; ok {
-		if err := checkAttrs(cb.ExtAttrs.List); err != nil {
+		if err := checkAttrs(cb.ExtAttrs.List()); err != nil {
 			return err
 		}
 		if err := checkType(cb.ReturnType); err != nil {
@@ -532,7 +532,7 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 // interface includes (nothing is generated for it).
 func (g *Generator) checkMembersStandalone(it *Interface) error {
 	for _, mi := range it.Members {
-		for _, a := range mi.Member.Attributes().List {
+		for _, a := range mi.Member.Attributes().List() {
 			if _, ok := supportedExtAttrs[a.Name]; !ok {
 				return posErrorf(a.Pos(), "unsupported extended attribute [%s]", a.Name)
 			}
@@ -882,7 +882,7 @@ func numberLiteral(text string) string {
 func (g *Generator) paramList(args []*idl.Argument) (decl []string, conv []string) {
 	for _, a := range args {
 		ti := g.mustType(a.Type)
-		pn := "arg" + GoName(a.Name)
+		pn := "arg" + GoName(a.Name())
 		switch {
 		case a.Variadic:
 			decl = append(decl, pn+" []"+ti.goType)
@@ -921,7 +921,7 @@ func (g *Generator) emitCallback(b *bytes.Buffer, cb *idl.Callback) {
 func (g *Generator) emitCallbackArgs(b *strings.Builder, args []*idl.Argument) {
 	for _, a := range args {
 		ti := g.mustType(a.Type)
-		pn := "arg" + GoName(a.Name)
+		pn := "arg" + GoName(a.Name())
 		switch {
 		case a.Variadic:
 			fmt.Fprintf(b, "\t\tfor _, x := range %s {\n\t\t\targs = append(args, %s(r, x))\n\t\t}\n", pn, g.to(ti))
@@ -1007,7 +1007,7 @@ func (g *Generator) emitConstants(b *bytes.Buffer, it *Interface) {
 		default:
 			panic(posErrorf(c.Pos(), "constant value kind %s", c.Value.Kind))
 		}
-		fmt.Fprintf(b, "\t\t\t{Name: %q, Value: %s, Exposed: %s, SecureContext: %v},\n", c.Name, val, goStrings(mi.Exposed), mi.Secure || hasAttr(c.ExtAttrs.List, "SecureContext"))
+		fmt.Fprintf(b, "\t\t\t{Name: %q, Value: %s, Exposed: %s, SecureContext: %v},\n", c.Name, val, goStrings(mi.Exposed), mi.Secure || hasAttr(c.ExtAttrs.List(), "SecureContext"))
 	}
 	b.WriteString("\t\t},\n")
 }

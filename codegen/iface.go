@@ -46,7 +46,7 @@ func (g *Generator) overloadSets(it *Interface) []*opSet {
 		s := &opSet{name: is.Name, static: is.Static || it.Kind == "namespace", ctor: is.Constructor,
 			set: &idl.OverloadSet{Name: is.Name, Static: is.Static, Constructor: is.Constructor}}
 		for _, o := range is.Overloads {
-			if op, ok := o.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List, "Default") {
+			if op, ok := o.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List(), "Default") {
 				continue // the binding's [Default] toJSON
 			}
 			if hasSameSignature(s.ops, o.Arguments) {
@@ -175,7 +175,7 @@ func nameOverloads(s *opSet) {
 					}
 				}
 				if distinct {
-					name = base + "With" + GoName(op.params[j].Name)
+					name = base + "With" + GoName(op.params[j].Name())
 					break
 				}
 			}
@@ -185,7 +185,7 @@ func nameOverloads(s *opSet) {
 					if j > 0 {
 						name += "And"
 					}
-					name += GoName(a.Name)
+					name += GoName(a.Name())
 				}
 				if len(op.params) == 0 {
 					name = base + "WithNoArguments"
@@ -296,7 +296,7 @@ func (g *Generator) argDecls(args []*idl.Argument) []string {
 	var out []string
 	for _, a := range args {
 		ti := g.mustType(a.Type)
-		pn := "arg" + GoName(a.Name)
+		pn := "arg" + GoName(a.Name())
 		switch {
 		case a.Variadic:
 			out = append(out, pn+" []"+ti.goType)
@@ -320,7 +320,7 @@ type attrInfo struct {
 }
 
 func memberExposure(mi *MemberInfo) (exp []string, secure bool, coi bool) {
-	attrs := mi.Member.Attributes().List
+	attrs := mi.Member.Attributes().List()
 	exp = exposedOf(attrs)
 	if exp == nil {
 		exp = mi.Exposed
@@ -424,7 +424,7 @@ func (x *ifaceGen) collect() {
 			if mem.Special == "stringifier" {
 				x.stringifier = mi
 			}
-			if mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List, "Default") {
+			if mem.Name == "toJSON" && hasAttr(mem.ExtAttrs.List(), "Default") {
 				x.defaultToJSON = true
 			}
 		case *idl.Iterable:
@@ -664,7 +664,7 @@ func (x *ifaceGen) emitDefinition() {
 	}
 	var unscopables []string
 	for _, mi := range it.Members {
-		if hasAttr(mi.Member.Attributes().List, "Unscopable") && mi.Member.MemberName() != "" {
+		if hasAttr(mi.Member.Attributes().List(), "Unscopable") && mi.Member.MemberName() != "" {
 			unscopables = append(unscopables, mi.Member.MemberName())
 		}
 	}
@@ -735,7 +735,7 @@ func (x *ifaceGen) emitMembers() {
 			panic(err)
 		}
 		exp, sec, coi := memberExposure(s.ops[0].mi)
-		unf := hasAttr(s.ops[0].mi.Member.Attributes().List, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
+		unf := hasAttr(s.ops[0].mi.Member.Attributes().List(), "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
 		w("\t\t\t{Name: %q, Kind: webidl.Operation%s, Length: %d,\n", s.name, memberFlags(s.static, unf, exp, sec, coi), eff.minArgs)
 		w("\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n")
 		promise := false
@@ -809,7 +809,7 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 		w("\t\t\t},\n")
 		return
 	}
-	attrs := a.ExtAttrs.List
+	attrs := a.ExtAttrs.List()
 	unf := hasAttr(attrs, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
 	lenient := hasAttr(attrs, "LegacyLenientThis")
 	w("\t\t\t{Name: %q, Kind: webidl.Attribute%s,\n", a.Name, memberFlags(ai.static, unf, exp, sec, coi))
@@ -917,7 +917,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 		}
 		for j, a := range op.args {
 			ti := g.mustType(a.Type)
-			pn := "arg" + GoName(a.Name)
+			pn := "arg" + GoName(a.Name())
 			if p := op.params[j]; p.Optional && p.Default == nil && !p.Variadic && !a.Optional {
 				// A merged overload's argument, optional in the method.
 				names = append(names, optionalValue(ti, pn))
@@ -1009,7 +1009,7 @@ func (g *Generator) emitDispatch(b *bytes.Buffer, it *Interface, s *opSet, eff *
 func (g *Generator) emitStringifier(b *bytes.Buffer, it *Interface, mi *MemberInfo, attrs []*attrInfo) {
 	n := GoName(it.Name)
 	exp, sec, coi := memberExposure(mi)
-	unf := hasAttr(mi.Member.Attributes().List, "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
+	unf := hasAttr(mi.Member.Attributes().List(), "LegacyUnforgeable") || hasAttr(it.ExtAttrs, "LegacyUnforgeable")
 	fmt.Fprintf(b, "\t\t\t{Name: \"toString\", Kind: webidl.Operation%s, Length: 0,\n\t\t\t\tOp: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {\n\t\t\t\t\tself := webidl.Self[%sMethods](r, call.This, %q)\n", memberFlags(false, unf, exp, sec, coi), n, it.Name)
 	switch mem := mi.Member.(type) {
 	case *idl.Attribute:
@@ -1083,7 +1083,7 @@ func (g *Generator) emitDefaultToJSON(b *bytes.Buffer, it *Interface) {
 		c := chain[i]
 		hasDefault := false
 		for _, mi := range c.Members {
-			if op, ok := mi.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List, "Default") {
+			if op, ok := mi.Member.(*idl.Operation); ok && op.Name == "toJSON" && hasAttr(op.ExtAttrs.List(), "Default") {
 				hasDefault = true
 			}
 		}
@@ -1116,7 +1116,7 @@ func (g *Generator) emitIterable(b *bytes.Buffer, it *Interface, iter *idl.Itera
 		var names []string
 		for j, a := range iter.Arguments {
 			ti := g.mustType(a.Type)
-			pn := "arg" + GoName(a.Name)
+			pn := "arg" + GoName(a.Name())
 			names = append(names, pn)
 			switch {
 			case a.Optional && a.Default != nil:

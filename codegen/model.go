@@ -193,7 +193,7 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 			}
 			switch d := d.(type) {
 			case *idl.Interface:
-				it := m.merged(name, "interface", d, d.Inheritance, d.ExtAttrs.List)
+				it := m.merged(name, "interface", d, d.Inheritance, d.ExtAttrs.List())
 				if d.Mixin {
 					it.Kind = "mixin"
 					m.Mixins[name] = it
@@ -201,11 +201,11 @@ func Load(files []*idl.File, imports ...*Import) *Model {
 					m.Interfaces[name] = it
 				}
 			case *idl.CallbackInterface:
-				m.Interfaces[name] = m.merged(name, "callback interface", d, "", d.ExtAttrs.List)
+				m.Interfaces[name] = m.merged(name, "callback interface", d, "", d.ExtAttrs.List())
 			case *idl.Namespace:
-				m.Interfaces[name] = m.merged(name, "namespace", d, "", d.ExtAttrs.List)
+				m.Interfaces[name] = m.merged(name, "namespace", d, "", d.ExtAttrs.List())
 			case *idl.Dictionary:
-				dict := &Dictionary{Name: name, Parent: d.Inheritance, ExtAttrs: d.ExtAttrs.List, File: src.f.Name}
+				dict := &Dictionary{Name: name, Parent: d.Inheritance, ExtAttrs: d.ExtAttrs.List(), File: src.f.Name}
 				for _, p := range a.DictionaryParts(name) {
 					dict.Members = append(dict.Members, p.Members...)
 				}
@@ -255,15 +255,15 @@ func (m *Model) merged(name, kind string, d idl.Definition, parent string, attrs
 	for _, ref := range m.A.Members(name) {
 		mi := &MemberInfo{Member: ref.Member}
 		if ref.Part.Def != d {
-			pa := ref.Part.Def.Attributes().List
+			pa := ref.Part.Def.Attributes().List()
 			mi.Exposed, mi.Secure = exposedOf(pa), hasAttr(pa, "SecureContext")
 		}
 		if mx := ref.Part.Mixin; mx != nil {
 			mi.From = mx.Name
 			if mi.Exposed == nil {
-				mi.Exposed = exposedOf(mx.ExtAttrs.List)
+				mi.Exposed = exposedOf(mx.ExtAttrs.List())
 			}
-			mi.Secure = mi.Secure || hasAttr(mx.ExtAttrs.List, "SecureContext")
+			mi.Secure = mi.Secure || hasAttr(mx.ExtAttrs.List(), "SecureContext")
 		}
 		it.Members = append(it.Members, mi)
 	}
@@ -346,16 +346,16 @@ func lift(attrs *idl.ExtAttrList, t *idl.Type) {
 		return
 	}
 	var keep []*idl.ExtendedAttribute
-	for _, a := range attrs.List {
+	for _, a := range attrs.List() {
 		if typeAttrNames[a.Name] {
 			if !t.ExtAttrs.Has(a.Name) {
-				t.ExtAttrs.List = append(t.ExtAttrs.List, a)
+				t.ExtAttrs.SetList(append(t.ExtAttrs.List(), a))
 			}
 		} else {
 			keep = append(keep, a)
 		}
 	}
-	attrs.List = keep
+	attrs.SetList(keep)
 }
 
 func liftArgs(args []*idl.Argument) {
@@ -383,7 +383,7 @@ func liftTypeAttrs(d idl.Definition) {
 	switch d := d.(type) {
 	case *idl.Interface:
 		liftMembers(d.Members)
-		for _, a := range d.ExtAttrs.List {
+		for _, a := range d.ExtAttrs.List() {
 			liftArgs(a.Arguments)
 		}
 	case *idl.CallbackInterface:

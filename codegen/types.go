@@ -151,7 +151,7 @@ func words(s string) []string {
 // attrNames returns the conversion-relevant extended attributes of a type.
 func typeAttrs(t *idl.Type) (mode string, nullToEmpty, allowShared bool) {
 	mode = "webidl.IntWrap"
-	for _, a := range t.ExtAttrs.List {
+	for _, a := range t.ExtAttrs.List() {
 		switch a.Name {
 		case "EnforceRange":
 			mode = "webidl.IntEnforceRange"
@@ -177,7 +177,7 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, a := range t.ExtAttrs.List {
+	for _, a := range t.ExtAttrs.List() {
 		if _, ok := supportedExtAttrs[a.Name]; !ok {
 			return nil, posErrorf(a.Pos(), "unsupported extended attribute [%s] on type %s", a.Name, t)
 		}
@@ -200,7 +200,7 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 // typedef stands for a union type (the union's Go type is named after
 // it), else "".
 func (g *Generator) unionTypedef(t *idl.Type) string {
-	if t == nil || t.Union || t.Generic != "" {
+	if t == nil || t.Union || t.Generic() != "" {
 		return ""
 	}
 	if _, ok := g.m.A.Lookup(t.Name).(*idl.Typedef); !ok {
@@ -249,7 +249,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 				if s.Nullable {
 					nullable = true
 				}
-				for _, x := range s.Subtypes {
+				for _, x := range s.Subtypes() {
 					if err := add(x); err != nil {
 						return err
 					}
@@ -286,7 +286,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			}
 			return nil
 		}
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			if err := add(s); err != nil {
 				return nil, err
 			}
@@ -316,24 +316,24 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			return &tinfo{t: t, key: "Nullable" + key, goType: "webidl.Nullable[" + ti.goType + "]", nullable: true, inner: ti, cat: catUnion, members: members}, nil
 		}
 		return ti, nil
-	case t.Generic != "":
-		subs := make([]*tinfo, len(t.Subtypes))
-		for i, s := range t.Subtypes {
+	case t.Generic() != "":
+		subs := make([]*tinfo, len(t.Subtypes()))
+		for i, s := range t.Subtypes() {
 			si, err := g.typeOf(s)
 			if err != nil {
 				return nil, err
 			}
 			subs[i] = si
 		}
-		switch t.Generic {
+		switch t.Generic() {
 		case "async_sequence":
 			return &tinfo{t: t, key: "AsyncSequenceOf" + subs[0].key, goType: "*webidl.AsyncSequence", nilable: true, cat: catSequence, inner: subs[0], name: "async_sequence"}, nil
 		case "sequence", "FrozenArray", "ObservableArray":
 			if len(subs) != 1 {
-				return nil, posErrorf(t.Pos(), "%s takes one type", t.Generic)
+				return nil, posErrorf(t.Pos(), "%s takes one type", t.Generic())
 			}
-			prefix := map[string]string{"sequence": "Sequence", "FrozenArray": "FrozenArray", "ObservableArray": "ObservableArray"}[t.Generic]
-			return &tinfo{t: t, key: prefix + "Of" + subs[0].key, goType: "[]" + subs[0].goType, cat: catSequence, inner: subs[0], name: t.Generic}, nil
+			prefix := map[string]string{"sequence": "Sequence", "FrozenArray": "FrozenArray", "ObservableArray": "ObservableArray"}[t.Generic()]
+			return &tinfo{t: t, key: prefix + "Of" + subs[0].key, goType: "[]" + subs[0].goType, cat: catSequence, inner: subs[0], name: t.Generic()}, nil
 		case "Promise":
 			if len(subs) != 1 {
 				return nil, posErrorf(t.Pos(), "Promise takes one type")
@@ -346,7 +346,7 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 			return &tinfo{t: t, key: "RecordOf" + subs[0].key + "To" + subs[1].key,
 				goType: "webidl.Record[" + subs[0].goType + ", " + subs[1].goType + "]", cat: catDictLike, keyT: subs[0], inner: subs[1], name: "record"}, nil
 		}
-		return nil, posErrorf(t.Pos(), "unknown generic type %s", t.Generic)
+		return nil, posErrorf(t.Pos(), "unknown generic type %s", t.Generic())
 	}
 	name := t.Name
 	switch name {

@@ -441,7 +441,6 @@ type Argument struct {
 	Loc      Loc
 	ExtAttrs ExtAttrList
 	Type     *Type
-	Name     string
 	// Default is the default value of an optional argument, nil when none.
 	Default  *Value
 	Optional bool
@@ -450,6 +449,17 @@ type Argument struct {
 	// token. Tokens derives the other tokens from them.
 	hasSep bool
 	name   TokenRef
+}
+
+// Name returns the argument's name, without the leading "_" that escapes
+// it. It is read from the name token rather than stored, which keeps the
+// many Argument nodes 16 bytes smaller; it is "" for an argument built by
+// hand.
+func (a *Argument) Name() string {
+	if a.name == 0 || a.Loc.File == nil {
+		return ""
+	}
+	return unescape(a.Loc.File.Text(a.name))
 }
 
 // ArgumentTokens are the tokens of an Argument (its type and default
@@ -503,16 +513,18 @@ func (f *File) tokenAt(off int32) TokenRef {
 // Type is a Web IDL type. Exactly one form applies:
 //   - a named type (Name set: "long", "unsigned long long", "DOMString",
 //     "Foo", ...);
-//   - a generic type (Generic set: "sequence", "async_sequence",
+//   - a generic type (Generic() not empty: "sequence", "async_sequence",
 //     "FrozenArray", "ObservableArray", "Promise", "record"), whose
-//     parameters are in Subtypes (two for record: key and value);
-//   - a union (Union true), whose member types are in Subtypes.
+//     parameters are in Subtypes() (two for record: key and value);
+//   - a union (Union true), whose member types are in Subtypes().
 type Type struct {
 	Loc      Loc
 	ExtAttrs ExtAttrList
 	Name     string
-	Generic  string
-	Subtypes []*Type
+	// subtypes are the parameters of a generic type or the members of a
+	// union, nil for other types (most of them): behind a pointer, they
+	// take 8 bytes of every Type rather than 24.
+	subtypes *[]*Type
 	// first is the first token of the type after its extended attributes
 	// (Prefix, Base or Open); Tokens computes the others from it, from
 	// tokFlags and from the subtypes.
@@ -521,8 +533,59 @@ type Type struct {
 	Nullable bool
 	// Context is where the type appears, as webidl2.js's "type" field names
 	// it.
-	Context  TypeContext
+	Context TypeContext
+	// tokFlags holds the typePrefix, typePostfix and typeSeparator bits,
+	// and above them (from genericShift) the generic kind, an index into
+	// genericNames, 0 for none.
 	tokFlags uint8
+}
+
+// genericNames are the generic types' names; a Type stores the index of
+// its own in tokFlags rather than a 16-byte string.
+var genericNames = [...]string{"", "sequence", "async_sequence", "FrozenArray", "ObservableArray", "Promise", "record"}
+
+const genericShift = 3
+
+// Generic returns the name of a generic type ("sequence", "async_sequence",
+// "FrozenArray", "ObservableArray", "Promise" or "record"), or "" when t is
+// not generic.
+func (t *Type) Generic() string {
+	if k := int(t.tokFlags >> genericShift); k < len(genericNames) {
+		return genericNames[k]
+	}
+	return ""
+}
+
+// SetGeneric makes t a generic type of the given name, one of those
+// Generic returns ("" makes it not generic). It reports false, leaving t
+// as it was, for any other name.
+func (t *Type) SetGeneric(name string) bool {
+	for k, n := range genericNames {
+		if n == name {
+			t.tokFlags = t.tokFlags&(1<<genericShift-1) | uint8(k)<<genericShift
+			return true
+		}
+	}
+	return false
+}
+
+// Subtypes returns the parameters of a generic type or the members of a
+// union; it is nil for other types.
+func (t *Type) Subtypes() []*Type {
+	if t.subtypes == nil {
+		return nil
+	}
+	return *t.subtypes
+}
+
+// SetSubtypes sets the parameters of a generic type or the members of a
+// union.
+func (t *Type) SetSubtypes(s []*Type) {
+	if s == nil {
+		t.subtypes = nil
+		return
+	}
+	t.subtypes = &s
 }
 
 // Flags of Type.tokFlags: which optional tokens were written.
@@ -546,15 +609,15 @@ func (t *Type) Tokens() TypeTokens {
 	case t.Union:
 		tk.Open = t.first
 		tk.Close = t.first + 1
-		if n := len(t.Subtypes); n > 0 {
-			tk.Close = t.Subtypes[n-1].last() + 1
+		if n := len(t.Subtypes()); n > 0 {
+			tk.Close = t.Subtypes()[n-1].last() + 1
 		}
 		end = tk.Close
-	case t.Generic != "":
+	case t.Generic() != "":
 		tk.Base, tk.Open = t.first, t.first+1
 		tk.Close = t.first + 2
-		if n := len(t.Subtypes); n > 0 {
-			tk.Close = t.Subtypes[n-1].last() + 1
+		if n := len(t.Subtypes()); n > 0 {
+			tk.Close = t.Subtypes()[n-1].last() + 1
 		}
 		end = tk.Close
 	default:
@@ -626,9 +689,30 @@ type TypeTokens struct {
 }
 
 // ExtAttrList is a bracketed extended attribute list; the zero value is an
-// absent list.
+// absent list. Most nodes have none, so the list is kept behind a pointer:
+// 8 bytes of every node rather than 24. Read it with List and replace it
+// with SetList; a copy of an ExtAttrList shares the attributes, not the
+// list itself (SetList on one leaves the other as it was).
 type ExtAttrList struct {
-	List []*ExtendedAttribute
+	list *[]*ExtendedAttribute
+}
+
+// List returns the extended attributes, nil when there are none.
+func (l ExtAttrList) List() []*ExtendedAttribute {
+	if l.list == nil {
+		return nil
+	}
+	return *l.list
+}
+
+// SetList replaces the extended attributes; an empty s makes the list
+// absent.
+func (l *ExtAttrList) SetList(s []*ExtendedAttribute) {
+	if len(s) == 0 {
+		l.list = nil
+		return
+	}
+	l.list = &s
 }
 
 // Brackets are the tokens of an extended attribute list's brackets.
@@ -639,16 +723,17 @@ type Brackets struct{ Open, Close TokenRef }
 // last attributes, next to which they always are (the grammar forbids an
 // empty list); this keeps every node 8 bytes smaller.
 func (l *ExtAttrList) Tokens() Brackets {
-	n := len(l.List)
-	if n == 0 || l.List[0].Tokens.Name == 0 {
+	list := l.List()
+	n := len(list)
+	if n == 0 || list[0].Tokens.Name == 0 {
 		return Brackets{}
 	}
-	return Brackets{Open: l.List[0].Tokens.Name - 1, Close: l.List[n-1].last() + 1}
+	return Brackets{Open: list[0].Tokens.Name - 1, Close: list[n-1].last() + 1}
 }
 
 // Get returns the first extended attribute with the given name, or nil.
 func (l *ExtAttrList) Get(name string) *ExtendedAttribute {
-	for _, a := range l.List {
+	for _, a := range l.List() {
 		if a.Name == name {
 			return a
 		}
@@ -837,17 +922,17 @@ func (t *Type) appendString(b []byte) []byte {
 	switch {
 	case t.Union:
 		b = append(b, '(')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b = append(b, " or "...)
 			}
 			b = s.appendString(b)
 		}
 		b = append(b, ')')
-	case t.Generic != "":
-		b = append(b, t.Generic...)
+	case t.Generic() != "":
+		b = append(b, t.Generic()...)
 		b = append(b, '<')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b = append(b, ", "...)
 			}

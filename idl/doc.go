@@ -44,27 +44,33 @@
 //     Argument its name (Argument.Tokens), an extended attribute list
 //     none (its brackets surround its attributes: ExtAttrList.Tokens).
 //     Type.Context is a one-byte TypeContext.
+//   - What most nodes lack is kept behind a pointer or in spare bits, not
+//     inline: an ExtAttrList is one pointer (List and SetList read and
+//     replace the attributes), a Type's subtypes too (Type.Subtypes), and
+//     its generic name is a 3-bit index among the six generic types
+//     (Type.Generic). An Argument does not store its name but reads it
+//     from its name token (Argument.Name).
 //   - A Parser shared by many files allocates nodes in chunks; Parse, for
 //     one file, allocates them one by one, so no half-filled chunk
 //     outlives the parse.
 //
-// Parsing and validating keep live, beyond the input itself, about 7.3
+// Parsing and validating keep live, beyond the input itself, about 6.0
 // bytes per input byte on the @webref/idl corpus with one Parser (as
-// "webidl check" does) and 6.9 with Parse for each file, and allocate
-// about 10.0 and 9.7 bytes per byte in all (garbage included: a bound on
-// the peak); with the previous representation it was 20 live and 24 at
+// "webidl check" does) and 5.6 with Parse for each file, and allocate
+// about 8.7 and 8.4 bytes per byte in all (garbage included: a bound on
+// the peak); with the first representation it was 20 live and 24 at
 // peak. TestMemoryPerInputByte keeps the corpus within 10. Input made of
 // nothing but short declarations costs more per byte, because each node
 // has a fixed size whatever the length of its text: in one operation of
 // 300,000 arguments "long a123456, " (13 bytes on average), each argument
-// is three tokens (24 bytes), an Argument node (80), a Type node (104)
-// and a pointer in the argument slice (8): 216 bytes, and 16.4 times its
-// text live (23.4 allocated; 36 and 43 before). Nodes of 104 and 80 bytes
-// are about as small as the public AST allows: each carries its own Loc
-// (16 bytes), extended attribute list (24), name (16) and, for a Type,
-// generic name (16) and subtypes (24). Reaching 10 times such input would
-// take a different public AST, whose nodes are views decoded on demand
-// from a packed array, say.
+// is three tokens (24 bytes), an Argument node (48), a Type node (56,
+// which takes 64 in the allocator's size classes) and a pointer in the
+// argument slice (8): 144 bytes, and 10.6 times its text live (14.6
+// allocated; 36 and 43 at first, 16.4 and 23.4 before the optional parts
+// of nodes went behind pointers). TestMemoryPerInputByte keeps it within
+// 11. What remains in every node is its Loc (16 bytes: the *File and an
+// offset) and, for a Type, its name (16); going further would take nodes
+// that locate themselves without a *File pointer.
 //
 // On syntax errors Parse still returns every definition it could parse,
 // with an ErrorList of *Error values: position, message (the messages of

@@ -58,7 +58,7 @@ func integerType(v *validator, t *Type) bool {
 	var buf [8]*Type
 	ms := v.a.FlattenedMemberTypes(buf[:0], t)
 	for _, m := range ms {
-		if m.Generic != "" || !NumericTypes[m.Name] || m.Name == "float" || m.Name == "double" ||
+		if m.Generic() != "" || !NumericTypes[m.Name] || m.Name == "float" || m.Name == "double" ||
 			m.Name == "unrestricted float" || m.Name == "unrestricted double" {
 			return false
 		}
@@ -70,7 +70,7 @@ func bufferType(v *validator, t *Type) bool {
 	var buf [8]*Type
 	ms := v.a.FlattenedMemberTypes(buf[:0], t)
 	for _, m := range ms {
-		if m.Generic != "" || !BufferSourceTypes[m.Name] {
+		if m.Generic() != "" || !BufferSourceTypes[m.Name] {
 			return false
 		}
 	}
@@ -79,7 +79,7 @@ func bufferType(v *validator, t *Type) bool {
 
 func domStringType(v *validator, t *Type) bool {
 	r := v.a.Underlying(t)
-	return r != nil && !r.Union && r.Generic == "" && (r.Name == "DOMString" || r.Name == "CSSOMString")
+	return r != nil && !r.Union && r.Generic() == "" && (r.Name == "DOMString" || r.Name == "CSSOMString")
 }
 
 var knownExtAttrs = map[string]extAttrSpec{
@@ -187,7 +187,7 @@ func formOf(a *ExtendedAttribute) extAttrForm {
 // attributes annotate (for types, arguments and dictionary members), or nil.
 func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 	hasClamp, hasEnforce := false, false
-	for _, a := range l.List {
+	for _, a := range l.List() {
 		if a.HasArguments {
 			v.checkArguments(a.Arguments)
 		}
@@ -225,7 +225,7 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 		hasEnforce = hasEnforce || a.Name == "EnforceRange"
 	}
 	if hasClamp && hasEnforce {
-		v.reportAt("malformed-extended-attribute", l.List[0].Loc, "[Clamp] and [EnforceRange] cannot be used together")
+		v.reportAt("malformed-extended-attribute", l.List()[0].Loc, "[Clamp] and [EnforceRange] cannot be used together")
 	}
 }
 
@@ -235,7 +235,7 @@ func (v *validator) checkExtAttrs(l *ExtAttrList, owner Node, typ *Type) {
 func (v *validator) resolvable(t *Type) bool {
 	var buf [8]*Type
 	for _, m := range v.a.FlattenedMemberTypes(buf[:0], t) {
-		if m.Generic == "" && !primitiveNames[m.Name] && !BufferSourceTypes[m.Name] {
+		if m.Generic() == "" && !primitiveNames[m.Name] && !BufferSourceTypes[m.Name] {
 			_, defined := v.defs[m.Name]
 			_, prose := proseTypes[m.Name]
 			if !defined && !prose {

@@ -286,7 +286,7 @@ func (p *printer) tokText(t TokenRef, def string) string {
 }
 
 func (p *printer) definition(d Definition) {
-	if ea := d.Attributes(); len(ea.List) > 0 {
+	if ea := d.Attributes(); len(ea.List()) > 0 {
 		p.write(p.extAttrsString(ea))
 		p.nl()
 		p.startLine()
@@ -419,7 +419,7 @@ func (p *printer) body(open, close, term TokenRef, n int, member func(int) Node)
 // memberString is the canonical one-line text of a member or field.
 func (p *printer) memberString(n Node) string {
 	var b strings.Builder
-	if ea := nodeExtAttrs(n); ea != nil && len(ea.List) > 0 {
+	if ea := nodeExtAttrs(n); ea != nil && len(ea.List()) > 0 {
 		b.WriteString(p.extAttrsString(ea))
 		b.WriteByte(' ')
 	}
@@ -503,7 +503,7 @@ func nodeExtAttrs(n Node) *ExtAttrList {
 func (p *printer) extAttrsString(l *ExtAttrList) string {
 	var b strings.Builder
 	b.WriteByte('[')
-	for i, a := range l.List {
+	for i, a := range l.List() {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -540,7 +540,7 @@ func (p *printer) argumentsString(args []*Argument) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if len(a.ExtAttrs.List) > 0 {
+		if len(a.ExtAttrs.List()) > 0 {
 			b.WriteString(p.extAttrsString(&a.ExtAttrs) + " ")
 		}
 		if a.Optional {
@@ -550,7 +550,7 @@ func (p *printer) argumentsString(args []*Argument) string {
 		if a.Variadic {
 			b.WriteString("...")
 		}
-		b.WriteString(" " + p.tokText(a.Tokens().Name, a.Name))
+		b.WriteString(" " + p.tokText(a.Tokens().Name, a.Name()))
 		if a.Default != nil {
 			b.WriteString(" = " + valueString(a.Default))
 		}
@@ -569,22 +569,22 @@ func (p *printer) writeType(b *strings.Builder, t *Type) {
 	if t == nil {
 		return
 	}
-	if len(t.ExtAttrs.List) > 0 {
+	if len(t.ExtAttrs.List()) > 0 {
 		b.WriteString(p.extAttrsString(&t.ExtAttrs) + " ")
 	}
 	switch {
 	case t.Union:
 		b.WriteByte('(')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b.WriteString(" or ")
 			}
 			p.writeType(b, s)
 		}
 		b.WriteByte(')')
-	case t.Generic != "":
-		b.WriteString(t.Generic + "<")
-		for i, s := range t.Subtypes {
+	case t.Generic() != "":
+		b.WriteString(t.Generic() + "<")
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b.WriteString(", ")
 			}

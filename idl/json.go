@@ -247,7 +247,7 @@ func appendArgumentsJSON(b []byte, args []*Argument) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":"argument","name":`...)
-		b = appendString(b, a.Name)
+		b = appendString(b, a.Name())
 		b = append(b, `,"extAttrs":`...)
 		b = appendExtAttrsJSON(b, &a.ExtAttrs)
 		b = append(b, `,"idlType":`...)
@@ -279,15 +279,15 @@ func appendTypeJSON(b []byte, t *Type) []byte {
 	b = append(b, `,"extAttrs":`...)
 	b = appendExtAttrsJSON(b, &t.ExtAttrs)
 	b = append(b, `,"generic":`...)
-	b = appendString(b, t.Generic)
+	b = appendString(b, t.Generic())
 	b = append(b, `,"nullable":`...)
 	b = appendBool(b, t.Nullable)
 	b = append(b, `,"union":`...)
 	b = appendBool(b, t.Union)
 	b = append(b, `,"idlType":`...)
-	if t.Union || t.Generic != "" {
+	if t.Union || t.Generic() != "" {
 		b = append(b, '[')
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -302,7 +302,7 @@ func appendTypeJSON(b []byte, t *Type) []byte {
 
 func appendExtAttrsJSON(b []byte, l *ExtAttrList) []byte {
 	b = append(b, '[')
-	for i, a := range l.List {
+	for i, a := range l.List() {
 		if i > 0 {
 			b = append(b, ',')
 		}

@@ -459,7 +459,7 @@ func (p *parser) parseDefinition() Definition {
 	case t.Kind() == TokenIdentifier && !t.Keyword() && p.val(p.peek(1)) == "includes":
 		d = p.parseIncludes()
 	default:
-		if len(ea.List) > 0 {
+		if len(ea.List()) > 0 {
 			p.fail("Stray extended attributes")
 		}
 		p.fail("Unrecognised tokens")
@@ -491,12 +491,12 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 			p.fail("Trailing comma in extended attribute")
 		}
 	}
-	l.List = p.eattrs.pop(mark)
+	l.SetList(p.eattrs.pop(mark))
 	close := p.consume("]")
 	if close == nil {
 		p.fail("Expected a closing token for the extended attribute list")
 	}
-	if len(l.List) == 0 {
+	if len(l.List()) == 0 {
 		p.failAt(close, "An extended attribute list must not be empty")
 	}
 	if p.is("[") {
@@ -1324,7 +1324,7 @@ func (p *parser) parseArgument() *Argument {
 	a.Optional = opt != nil
 	a.Type = p.parseTypeWithExtAttrs(ArgumentType)
 	if a.Type == nil {
-		if len(ea.List) > 0 || opt != nil {
+		if len(ea.List()) > 0 || opt != nil {
 			p.fail("Argument lacks a type")
 		}
 		p.pos = start
@@ -1336,13 +1336,12 @@ func (p *parser) parseArgument() *Argument {
 	name := p.consumeIdentifierOr(argumentNameKeywords)
 	if name == nil {
 		p.pos = start
-		if len(ea.List) > 0 || opt != nil {
+		if len(ea.List()) > 0 || opt != nil {
 			p.fail("Argument lacks a name")
 		}
 		return nil
 	}
 	a.name = p.ref(name)
-	a.Name = unescape(p.val(name))
 	if opt != nil {
 		a.Default = p.parseDefault()
 	}
@@ -1356,7 +1355,7 @@ func (p *parser) parseTypeWithExtAttrs(context TypeContext) *Type {
 	t := p.parseType(context)
 	if t == nil {
 		p.pos = start
-		if len(ea.List) > 0 {
+		if len(ea.List()) > 0 {
 			p.fail("Extended attributes must be followed by a type")
 		}
 		return nil
@@ -1379,7 +1378,7 @@ func (p *parser) parseType(context TypeContext) *Type {
 	return p.parseSingleType(context)
 }
 
-var genericNames = map[string]bool{
+var isGenericName = map[string]bool{
 	"FrozenArray": true, "ObservableArray": true, "Promise": true,
 	"async_sequence": true, "sequence": true, "record": true,
 }
@@ -1393,7 +1392,7 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 	}
 	var ty *Type
 	switch {
-	case t.Keyword() && genericNames[p.val(t)]:
+	case t.Keyword() && isGenericName[p.val(t)]:
 		ty = p.parseGeneric(context)
 	case t.Keyword():
 		if ty = p.parsePrimitiveType(context); ty == nil {
@@ -1415,7 +1414,7 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 			p.fail("Unsupported generic type " + p.val(t))
 		}
 	}
-	if ty.Generic == "Promise" && p.is("?") {
+	if ty.Generic() == "Promise" && p.is("?") {
 		p.fail("Promise type cannot be nullable")
 	}
 	p.parseNullable(ty)
@@ -1510,7 +1509,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 	base := p.tok()
 	p.pos++
 	ty := p.newType(base, "", context)
-	ty.Generic = p.val(base)
+	ty.SetGeneric(p.val(base))
 	if p.consume("<") == nil {
 		p.fail("No opening bracket after " + p.val(base))
 	}
@@ -1528,7 +1527,7 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 			// webidl2.js does (which then asks for undefined).
 			sub.Context = ReturnType
 		}
-		ty.Subtypes = []*Type{sub}
+		ty.SetSubtypes([]*Type{sub})
 	case "record":
 		if p.is("[") {
 			p.fail("Record key cannot have extended attribute")
@@ -1545,13 +1544,13 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 		if val == nil {
 			p.fail("Error parsing generic type record")
 		}
-		ty.Subtypes = []*Type{key, val}
+		ty.SetSubtypes([]*Type{key, val})
 	default:
 		sub := p.parseTypeWithExtAttrs(context)
 		if sub == nil {
 			p.fail("Missing " + p.val(base) + " subtype")
 		}
-		ty.Subtypes = []*Type{sub}
+		ty.SetSubtypes([]*Type{sub})
 	}
 	p.expect("Missing closing bracket after "+p.val(base), ">")
 	return ty
@@ -1567,10 +1566,10 @@ func (p *parser) parseUnion(context TypeContext) *Type {
 		if sub == nil {
 			p.fail("No type after open parenthesis or 'or' in union type")
 		}
-		if sub.Name == "any" && sub.Generic == "" && !sub.Union {
+		if sub.Name == "any" && sub.Generic() == "" && !sub.Union {
 			p.failAt(p.token(sub.Tokens().Base), "Type `any` cannot be included in a union type")
 		}
-		if sub.Generic == "Promise" {
+		if sub.Generic() == "Promise" {
 			p.failAt(p.token(sub.Tokens().Base), "Type `Promise` cannot be included in a union type")
 		}
 		p.subtypes.push(sub)
@@ -1580,8 +1579,8 @@ func (p *parser) parseUnion(context TypeContext) *Type {
 		}
 		sub.tokFlags |= typeSeparator
 	}
-	ty.Subtypes = p.subtypes.pop(mark)
-	if len(ty.Subtypes) < 2 {
+	ty.SetSubtypes(p.subtypes.pop(mark))
+	if len(ty.Subtypes()) < 2 {
 		p.fail("At least two types are expected in a union type but found less")
 	}
 	p.expect("Unterminated union type", ")")

@@ -127,7 +127,7 @@ func TestPositions(t *testing.T) {
 		}
 	}
 	check("interface", it.Pos(), 3, 1)
-	check("ext attr", it.ExtAttrs.List[0].Pos(), 2, 2)
+	check("ext attr", it.ExtAttrs.List()[0].Pos(), 2, 2)
 	attr := it.Members[0].(*Attribute)
 	check("attribute", attr.Pos(), 4, 2)
 	check("attribute type", attr.Type.Pos(), 4, 12)
@@ -355,11 +355,11 @@ func TestDerivedTokens(t *testing.T) {
 	if tk := u.Tokens(); text(tk.Open) != "(" || text(tk.Close) != ")" || text(tk.Nullable) != "?" {
 		t.Errorf("union: %+v", tk)
 	}
-	if tk := u.Subtypes[0].Tokens(); text(tk.Base) != "sequence" || text(tk.Open) != "<" || text(tk.Close) != ">" || text(tk.Separator) != "or" {
+	if tk := u.Subtypes()[0].Tokens(); text(tk.Base) != "sequence" || text(tk.Open) != "<" || text(tk.Close) != ">" || text(tk.Separator) != "or" {
 		t.Errorf("sequence: %+v", tk)
 	}
-	rec := u.Subtypes[1]
-	if tk := rec.Subtypes[0].Tokens(); text(tk.Base) != "DOMString" || text(tk.Separator) != "," {
+	rec := u.Subtypes()[1]
+	if tk := rec.Subtypes()[0].Tokens(); text(tk.Base) != "DOMString" || text(tk.Separator) != "," {
 		t.Errorf("record key: %+v", tk)
 	}
 	if tk := rec.Tokens(); text(tk.Close) != ">" || tk.Separator != 0 {

@@ -393,11 +393,11 @@ func (a *Analysis) findInheritanceCycles() {
 // typedefRefs appends the names of the typedefs that t refers to directly
 // or through union member types (not through generic type arguments).
 func (a *Analysis) typedefRefs(out []string, t *Type) []string {
-	if t == nil || t.Generic != "" {
+	if t == nil || t.Generic() != "" {
 		return out
 	}
 	if t.Union {
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			out = a.typedefRefs(out, s)
 		}
 		return out
@@ -471,7 +471,7 @@ func (a *Analysis) analyzeTypedefs() {
 			info.nullable = a.includesNullable(td.Type)
 			info.dict = a.dictionaryIn(td.Type)
 			info.underlying = td.Type
-			if t := td.Type; !t.Union && t.Generic == "" {
+			if t := td.Type; !t.Union && t.Generic() == "" {
 				if _, ok := a.defs[t.Name].(*Typedef); ok {
 					info.underlying = a.typedefs[t.Name].underlying
 				}
@@ -531,7 +531,7 @@ func (a *Analysis) TypedefCycles() []*Typedef { return a.typedefCycles }
 // a cycle. The nullability and extended attributes of the names followed
 // are not carried over; Resolve does that.
 func (a *Analysis) Underlying(t *Type) *Type {
-	if t == nil || t.Union || t.Generic != "" {
+	if t == nil || t.Union || t.Generic() != "" {
 		return t
 	}
 	if _, ok := a.defs[t.Name].(*Typedef); !ok {
@@ -558,15 +558,15 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 	if t == nil {
 		return nil
 	}
-	if t.Union || t.Generic != "" {
+	if t.Union || t.Generic() != "" {
 		var subs []*Type
-		for i, s := range t.Subtypes {
+		for i, s := range t.Subtypes() {
 			r := a.resolveMemo(s, memo)
 			if r == nil {
 				return nil
 			}
 			if r != s && subs == nil {
-				subs = append(make([]*Type, 0, len(t.Subtypes)), t.Subtypes[:i]...)
+				subs = append(make([]*Type, 0, len(t.Subtypes())), t.Subtypes()[:i]...)
 			}
 			if subs != nil {
 				subs = append(subs, r)
@@ -576,7 +576,7 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 			return t
 		}
 		c := *t
-		c.Subtypes = subs
+		c.SetSubtypes(subs)
 		return &c
 	}
 	td, ok := a.defs[t.Name].(*Typedef)
@@ -593,13 +593,13 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 		var attrs []*ExtendedAttribute
 		nullable := false
 		cur := td.Type
-		for !cur.Union && cur.Generic == "" {
+		for !cur.Union && cur.Generic() == "" {
 			next, isTypedef := a.defs[cur.Name].(*Typedef)
 			if !isTypedef {
 				break
 			}
 			nullable = nullable || cur.Nullable
-			attrs = append(attrs, cur.ExtAttrs.List...)
+			attrs = append(attrs, cur.ExtAttrs.List()...)
 			cur = next.Type
 		}
 		r = a.resolveMemo(cur, memo)
@@ -609,17 +609,17 @@ func (a *Analysis) resolveMemo(t *Type, memo map[string]*Type) *Type {
 		if nullable && !r.Nullable || len(attrs) > 0 {
 			c := *r
 			c.Nullable = c.Nullable || nullable
-			c.ExtAttrs.List = append(attrs, r.ExtAttrs.List...)
+			c.ExtAttrs.SetList(append(attrs, r.ExtAttrs.List()...))
 			r = &c
 		}
 		memo[td.Name] = r
 	}
-	if !t.Nullable && len(t.ExtAttrs.List) == 0 {
+	if !t.Nullable && len(t.ExtAttrs.List()) == 0 {
 		return r
 	}
 	c := *r
 	c.Nullable = r.Nullable || t.Nullable
-	c.ExtAttrs.List = append(append([]*ExtendedAttribute(nil), t.ExtAttrs.List...), r.ExtAttrs.List...)
+	c.ExtAttrs.SetList(append(append([]*ExtendedAttribute(nil), t.ExtAttrs.List()...), r.ExtAttrs.List()...))
 	return &c
 }
 
@@ -639,14 +639,14 @@ func (a *Analysis) includesNullable(t *Type) bool {
 		return true
 	}
 	if t.Union {
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			if a.includesNullable(s) {
 				return true
 			}
 		}
 		return false
 	}
-	if t.Generic == "" {
+	if t.Generic() == "" {
 		if _, ok := a.defs[t.Name].(*Typedef); ok {
 			return a.typedefs[t.Name].nullable
 		}
@@ -660,11 +660,11 @@ func (a *Analysis) includesNullable(t *Type) bool {
 func (a *Analysis) DictionaryIn(t *Type) *Dictionary { return a.dictionaryIn(t) }
 
 func (a *Analysis) dictionaryIn(t *Type) *Dictionary {
-	if t == nil || t.Generic != "" {
+	if t == nil || t.Generic() != "" {
 		return nil
 	}
 	if t.Union {
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			if d := a.dictionaryIn(s); d != nil {
 				return d
 			}
@@ -684,7 +684,7 @@ func (a *Analysis) dictionaryIn(t *Type) *Dictionary {
 // typedefs followed.
 func (a *Analysis) IsDictionary(t *Type) bool {
 	r := a.Underlying(t)
-	if r == nil || r.Union || r.Generic != "" {
+	if r == nil || r.Union || r.Generic() != "" {
 		return false
 	}
 	_, ok := a.defs[r.Name].(*Dictionary)
@@ -717,7 +717,7 @@ func (a *Analysis) flatten(out []*Type, t *Type, start int) []*Type {
 	if !r.Union {
 		return append(out, stripNull(r))
 	}
-	for _, s := range r.Subtypes {
+	for _, s := range r.Subtypes() {
 		out = a.flatten(out, s, start)
 	}
 	return out
@@ -839,7 +839,7 @@ func (a *Analysis) CategoryOf(t *Type) Category {
 
 // category classifies a non-union type that names no typedef.
 func (a *Analysis) category(t *Type) Category {
-	switch t.Generic {
+	switch t.Generic() {
 	case "":
 	case "sequence", "FrozenArray", "ObservableArray":
 		return CategorySequenceLike
@@ -974,10 +974,10 @@ func (a *Analysis) Distinguishable(x, y *Type) bool {
 // types that name no typedef (their nullability ignored).
 func (a *Analysis) distinguishableInnermost(x, y *Type) bool {
 	cx, cy := a.category(x), a.category(y)
-	if cx == CategoryUnknown && x.Generic == "" && a.defs[x.Name] == nil {
+	if cx == CategoryUnknown && x.Generic() == "" && a.defs[x.Name] == nil {
 		cx = CategoryInterfaceLike
 	}
-	if cy == CategoryUnknown && y.Generic == "" && a.defs[y.Name] == nil {
+	if cy == CategoryUnknown && y.Generic() == "" && a.defs[y.Name] == nil {
 		cy = CategoryInterfaceLike
 	}
 	if cx > CategorySequenceLike || cy > CategorySequenceLike {
@@ -1298,16 +1298,16 @@ func (a *Analysis) findSelfIncludingDictionaries() {
 		}
 		switch {
 		case t.Union:
-			for _, s := range t.Subtypes {
+			for _, s := range t.Subtypes() {
 				out = refs(out, s)
 			}
-		case t.Generic == "sequence" || t.Generic == "FrozenArray":
-			out = refs(out, t.Subtypes[0])
-		case t.Generic == "record":
-			if len(t.Subtypes) == 2 {
-				out = refs(out, t.Subtypes[1])
+		case t.Generic() == "sequence" || t.Generic() == "FrozenArray":
+			out = refs(out, t.Subtypes()[0])
+		case t.Generic() == "record":
+			if len(t.Subtypes()) == 2 {
+				out = refs(out, t.Subtypes()[1])
 			}
-		case t.Generic == "":
+		case t.Generic() == "":
 			if id, ok := ids[t.Name]; ok {
 				out = append(out, id)
 			}

@@ -248,7 +248,7 @@ typedef (Smalls or DOMString) Both;
 	}
 	r := a.Resolve(typeOf(t, a, "MaybeSmall"))
 	if !r.ExtAttrs.Has("Clamp") {
-		t.Errorf("Resolve(MaybeSmall) lost [Clamp]: %+v", r.ExtAttrs.List)
+		t.Errorf("Resolve(MaybeSmall) lost [Clamp]: %+v", r.ExtAttrs.List())
 	}
 	if u := a.Underlying(typeOf(t, a, "MaybeSmall")); u.String() != "long" {
 		t.Errorf("Underlying(MaybeSmall) = %s, want long (as written in Small)", u)

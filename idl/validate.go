@@ -1,6 +1,7 @@
 package idl
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sort"
 	"strings"
@@ -384,9 +385,9 @@ func (v *validator) checkDefinition(d Definition) {
 		v.checkType(d.ReturnType)
 		v.checkArguments(d.Arguments)
 		for _, a := range d.Arguments {
-			if r := v.a.Underlying(a.Type); r != nil && r.Generic == "async_sequence" {
+			if r := v.a.Underlying(a.Type); r != nil && r.Generic() == "async_sequence" {
 				v.reportAt("async-sequence-idl-to-js", namePos(a.Tokens().Name, a.Loc),
-					"argument "+a.Name+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
+					"argument "+a.Name()+" of callback "+d.Name+" cannot have an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
 		}
 	case *Includes:
@@ -566,9 +567,9 @@ func (v *validator) checkMember(d Definition, m Member) {
 		var buf [8]*Type
 		for _, t := range v.a.FlattenedMemberTypes(buf[:0], m.Type) {
 			switch {
-			case t.Generic == "sequence" || t.Generic == "record" || t.Generic == "async_sequence":
-				v.reportAt("bad-attribute-type", m.Type.Loc, "attribute "+m.Name+" cannot have a "+t.Generic+" type")
-			case t.Generic == "" && v.a.IsDictionary(t):
+			case t.Generic() == "sequence" || t.Generic() == "record" || t.Generic() == "async_sequence":
+				v.reportAt("bad-attribute-type", m.Type.Loc, "attribute "+m.Name+" cannot have a "+t.Generic()+" type")
+			case t.Generic() == "" && v.a.IsDictionary(t):
 				if r := v.a.Underlying(m.Type); r != nil && !r.Union && v.a.includesNullable(m.Type) {
 					v.reportAt("nullable-dict-attribute", m.Type.Loc, "attribute "+m.Name+" cannot have a (nullable) dictionary type")
 				} else {
@@ -582,7 +583,7 @@ func (v *validator) checkMember(d Definition, m Member) {
 		}
 		if m.ReturnType != nil {
 			v.checkType(m.ReturnType)
-			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic == "async_sequence" {
+			if r := v.a.Underlying(m.ReturnType); r != nil && r.Generic() == "async_sequence" {
 				v.reportAt("async-sequence-idl-to-js", m.ReturnType.Loc,
 					"operation "+m.Name+" cannot return an async_sequence type (it would be converted from IDL to JavaScript)")
 			}
@@ -660,12 +661,46 @@ func (v *validator) checkDictionary(d *Dictionary) {
 	}
 }
 
+// nameSet is a set of the names of arguments, held as their indices in an
+// open-addressing table: 4 bytes a slot rather than a map entry's 20 or
+// more, since a list may have hundreds of thousands of arguments.
+type nameSet struct {
+	args []*Argument
+	seed maphash.Seed
+	// slots holds index+1 of an argument, 0 for an empty slot; its length
+	// is a power of two, at least 1.5 times the number of arguments.
+	slots []int32
+}
+
+func newNameSet(args []*Argument) *nameSet {
+	n := 1
+	for n < len(args)+len(args)/2 {
+		n *= 2
+	}
+	return &nameSet{args: args, seed: maphash.MakeSeed(), slots: make([]int32, n)}
+}
+
+// add adds the name of argument i and reports whether it was new.
+func (s *nameSet) add(i int32) bool {
+	name := s.args[i].Name()
+	mask := uint64(len(s.slots) - 1)
+	for h := maphash.String(s.seed, name) & mask; ; h = (h + 1) & mask {
+		switch j := s.slots[h]; {
+		case j == 0:
+			s.slots[h] = i + 1
+			return true
+		case s.args[j-1].Name() == name:
+			return false
+		}
+	}
+}
+
 func (v *validator) checkArguments(args []*Argument) {
 	// Duplicate names: a set for long argument lists, so that the check
 	// stays linear in their length.
-	var names map[string]bool
+	var names *nameSet
 	if len(args) > 16 {
-		names = make(map[string]bool, len(args))
+		names = newNameSet(args)
 	}
 	// requiredAfter[i] is set when a required argument follows argument i
 	// (computed lazily, from the end, at most once).
@@ -674,27 +709,26 @@ func (v *validator) checkArguments(args []*Argument) {
 		pos := namePos(a.Tokens().Name, a.Loc)
 		dup := false
 		if names != nil {
-			dup = names[a.Name]
-			names[a.Name] = true
+			dup = !names.add(int32(i))
 		} else {
 			for _, b := range args[:i] {
-				if dup = b.Name == a.Name; dup {
+				if dup = b.Name() == a.Name(); dup {
 					break
 				}
 			}
 		}
 		if dup {
-			v.reportAt("no-duplicate-argument", pos, "argument name \""+a.Name+"\" is used twice")
+			v.reportAt("no-duplicate-argument", pos, "argument name \""+a.Name()+"\" is used twice")
 		}
 		if a.Variadic && i != len(args)-1 {
-			v.reportAt("variadic-not-last", pos, "variadic argument "+a.Name+" must be the last argument")
+			v.reportAt("variadic-not-last", pos, "variadic argument "+a.Name()+" must be the last argument")
 		}
 		v.checkExtAttrs(&a.ExtAttrs, a, a.Type)
 		v.checkAllowShared(a.Type, &a.ExtAttrs)
 		v.checkType(a.Type)
-		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument ", a.Name)
+		v.checkNullableDictionary(a.Type, pos, "no-nullable-dict-arg", "argument ", a.Name())
 		if a.Default != nil {
-			v.checkValue(a.Type, a.Default, "default value of "+a.Name)
+			v.checkValue(a.Type, a.Default, "default value of "+a.Name())
 		}
 		dict := v.a.dictionaryIn(a.Type)
 		if dict == nil || a.Type.Nullable || v.requiredMembers(dict) {
@@ -702,7 +736,7 @@ func (v *validator) checkArguments(args []*Argument) {
 		}
 		if a.Optional {
 			if a.Default == nil {
-				v.reportAt("dict-arg-default", pos, "optional dictionary argument "+a.Name+" must have a default value of {}")
+				v.reportAt("dict-arg-default", pos, "optional dictionary argument "+a.Name()+" must have a default value of {}")
 			}
 			continue
 		}
@@ -717,7 +751,7 @@ func (v *validator) checkArguments(args []*Argument) {
 			}
 		}
 		if !requiredAfter[i] {
-			v.reportAt("dict-arg-optional", pos, "dictionary argument "+a.Name+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
+			v.reportAt("dict-arg-optional", pos, "dictionary argument "+a.Name()+" must be optional (with default {}): "+dict.Name+" has no required members and no required argument follows")
 		}
 	}
 }
@@ -765,13 +799,13 @@ func (v *validator) checkNullableDictionary(t *Type, pos Loc, rule, what, name s
 	if t == nil {
 		return
 	}
-	if !t.Nullable && t.Generic == "" && !t.Union {
+	if !t.Nullable && t.Generic() == "" && !t.Union {
 		if _, isTypedef := v.defs[t.Name].(*Typedef); !isTypedef {
 			return // not nullable
 		}
 	}
 	r := v.a.Underlying(t)
-	if r == nil || r.Union || r.Generic != "" {
+	if r == nil || r.Union || r.Generic() != "" {
 		return
 	}
 	nullable := t.Nullable || v.a.includesNullable(t)
@@ -800,7 +834,7 @@ func (v *validator) checkType(t *Type) {
 	case t.Union:
 		nullables := 0
 		v.unionDepth++
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			v.checkType(s)
 			if v.a.includesNullable(s) {
 				nullables++
@@ -818,11 +852,11 @@ func (v *validator) checkType(t *Type) {
 		if t.Nullable && v.a.dictionaryIn(t) != nil {
 			v.reportAt("no-nullable-union-dict", t.Loc, "a nullable union type cannot include a dictionary type")
 		}
-	case t.Generic != "":
-		for _, s := range t.Subtypes {
+	case t.Generic() != "":
+		for _, s := range t.Subtypes() {
 			v.checkType(s)
 		}
-		if t.Nullable && t.Generic == "ObservableArray" {
+		if t.Nullable && t.Generic() == "ObservableArray" {
 			v.reportAt("invalid-nullable", t.Loc, "an ObservableArray type cannot be nullable")
 		}
 	default:
@@ -857,11 +891,11 @@ func (v *validator) checkType(t *Type) {
 			inner := v.a.Underlying(t)
 			switch {
 			case inner == nil:
-			case inner.Generic == "Promise":
+			case inner.Generic() == "Promise":
 				v.reportAt("no-nullable-promise", t.Loc, "type "+t.Name+" is a Promise type, which cannot be nullable")
-			case inner.Generic == "ObservableArray":
+			case inner.Generic() == "ObservableArray":
 				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is an ObservableArray type, which cannot be nullable")
-			case inner.Name == "any" && inner.Generic == "" && !inner.Union:
+			case inner.Name == "any" && inner.Generic() == "" && !inner.Union:
 				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is any, which cannot be nullable")
 			case v.a.includesNullable(inner) && inner != t:
 				v.reportAt("invalid-nullable", t.Loc, "type "+t.Name+" is already nullable")
@@ -884,7 +918,7 @@ func (v *validator) checkOverloads(where, name string, set *OverloadSet) {
 	promises := 0
 	for _, op := range ops {
 		if op.ReturnType != nil {
-			if r := v.a.Underlying(op.ReturnType); r != nil && r.Generic == "Promise" {
+			if r := v.a.Underlying(op.ReturnType); r != nil && r.Generic() == "Promise" {
 				promises++
 			}
 		}
@@ -941,7 +975,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	nullable := v.a.includesNullable(t)
 	fits := func(pred func(m *Type) bool) bool {
 		for _, m := range members {
-			if m.Generic == "" && !m.Union && m.Name == "any" {
+			if m.Generic() == "" && !m.Union && m.Name == "any" {
 				return true
 			}
 			if pred(m) {
@@ -955,12 +989,12 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 	}
 	switch val.Kind {
 	case "dictionary":
-		if !fits(func(m *Type) bool { return v.a.IsDictionary(m) || m.Generic == "record" }) {
+		if !fits(func(m *Type) bool { return v.a.IsDictionary(m) || m.Generic() == "record" }) {
 			bad("{} is only a default for dictionary and record types")
 		}
 	case "sequence":
 		if !fits(func(m *Type) bool {
-			return m.Generic == "sequence" || m.Generic == "FrozenArray" || m.Generic == "ObservableArray"
+			return m.Generic() == "sequence" || m.Generic() == "FrozenArray" || m.Generic() == "ObservableArray"
 		}) {
 			bad("[] is only a default for sequence types")
 		}
@@ -969,26 +1003,26 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 			v.reportAt("null-default", val.Loc, what+": null is only a default for nullable types (type "+t.String()+")")
 		}
 	case "boolean":
-		if !fits(func(m *Type) bool { return m.Generic == "" && m.Name == "boolean" }) {
+		if !fits(func(m *Type) bool { return m.Generic() == "" && m.Name == "boolean" }) {
 			bad("a boolean needs a boolean type")
 		}
 	case "number":
-		if !fits(func(m *Type) bool { return m.Generic == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
+		if !fits(func(m *Type) bool { return m.Generic() == "" && (NumericTypes[m.Name] || m.Name == "bigint") }) {
 			bad("a number needs a numeric type")
 		} else if val.Loc.Token(val.Tokens.Value) != nil && val.Loc.Token(val.Tokens.Value).Kind() == TokenDecimal && !fits(func(m *Type) bool {
-			return m.Generic == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
+			return m.Generic() == "" && (strings.HasSuffix(m.Name, "float") || strings.HasSuffix(m.Name, "double"))
 		}) {
 			bad("a decimal needs a float or double type")
 		}
 	case "Infinity", "NaN":
 		if !fits(func(m *Type) bool {
-			return m.Generic == "" && strings.HasPrefix(m.Name, "unrestricted ")
+			return m.Generic() == "" && strings.HasPrefix(m.Name, "unrestricted ")
 		}) {
 			bad(valueString(val) + " needs an unrestricted float or double type")
 		}
 	case "string":
 		ok := fits(func(m *Type) bool {
-			if m.Generic != "" {
+			if m.Generic() != "" {
 				return false
 			}
 			if stringTypes[m.Name] || m.Name == "CSSOMString" {
@@ -1005,7 +1039,7 @@ func (v *validator) checkValue(t *Type, val *Value, what string) {
 		})
 		if !ok {
 			r := v.a.Underlying(t)
-			if e, isEnum := v.defs[r.Name].(*Enum); r != nil && isEnum && !r.Union && r.Generic == "" {
+			if e, isEnum := v.defs[r.Name].(*Enum); r != nil && isEnum && !r.Union && r.Generic() == "" {
 				bad("\"" + val.Text + "\" is not a value of enum " + e.Name)
 			} else {
 				bad("a string needs a string or enum type")
@@ -1081,7 +1115,7 @@ func (v *validator) checkUnionMembers(t *Type) {
 // its argument's or member's extended attributes), which
 // AllowSharedBufferSource replaces.
 func (v *validator) checkAllowShared(t *Type, attrs *ExtAttrList) {
-	if t == nil || t.Union || t.Generic != "" || t.Name != "BufferSource" {
+	if t == nil || t.Union || t.Generic() != "" || t.Name != "BufferSource" {
 		return
 	}
 	if a := attrs.Get("AllowShared"); a != nil {

@@ -177,7 +177,7 @@ func (w *tokenWriter) extAttrs(l *ExtAttrList) {
 		return
 	}
 	w.tok(br.Open)
-	for _, a := range l.List {
+	for _, a := range l.List() {
 		w.toks(a.Tokens.Name, a.Tokens.Assign)
 		if r := a.RHS; r != nil {
 			w.toks(r.Tokens.Value, r.Tokens.Open)
@@ -214,7 +214,7 @@ func (w *tokenWriter) typ(t *Type) TokenRef {
 	w.extAttrs(&t.ExtAttrs)
 	if t.first == 0 {
 		// Built by hand: no tokens of its own.
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			w.typ(s)
 		}
 		return 0
@@ -226,15 +226,15 @@ func (w *tokenWriter) typ(t *Type) TokenRef {
 	switch {
 	case t.Union:
 		w.tok(t.first)
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			end = w.typ(s)
 		}
 		end++
 		w.tok(end)
-	case t.Generic != "":
+	case t.Generic() != "":
 		w.toks(t.first, t.first+1)
 		end = t.first + 1
-		for _, s := range t.Subtypes {
+		for _, s := range t.Subtypes() {
 			end = w.typ(s)
 		}
 		end++

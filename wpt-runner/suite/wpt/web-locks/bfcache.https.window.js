@@ -45,3 +45,48 @@ promise_test(async t => {
   assert_equals(await stashReceive(key + '-out'), 'held',
                 'going back loads the evicted page anew (it is not restored)');
 }, 'Requesting the lock of a page in the back/forward cache evicts the page and grants the request');
+
+// contendFrom requests the lock from another context of the test's own and
+// resolves with the request's result.
+function contendFrom(t, where, name) {
+  switch (where) {
+    case 'a dedicated worker':
+    case 'a nested worker': {
+      const w = new Worker('resources/bfcache-contender.js');
+      t.add_cleanup(() => w.terminate());
+      const reply = new Promise(resolve => w.onmessage = e => resolve(e.data));
+      w.postMessage({name, nested: where === 'a nested worker'});
+      return reply;
+    }
+    case 'a shared worker': {
+      const w = new SharedWorker('resources/bfcache-contender.js', uniqueName('contender'));
+      const reply = new Promise(resolve => w.port.onmessage = e => resolve(e.data));
+      w.port.postMessage({name, nested: false});
+      return reply;
+    }
+  }
+  throw new Error('unknown context ' + where);
+}
+
+for (const where of ['a dedicated worker', 'a nested worker', 'a shared worker']) {
+  promise_test(async t => {
+    const {key, name} = await openHolder(t, 'bfcache-contention-worker');
+    await navigateAway(key);
+    assert_equals(await contendFrom(t, where, name), 'granted',
+                  'the cached page was evicted and its lock released');
+    await stashSend(key + '-next', 'back');
+    assert_equals(await stashReceive(key + '-out'), 'held',
+                  'going back loads the evicted page anew (it is not restored)');
+  }, `A request from ${where} for the lock of a page in the back/forward cache evicts the page`);
+}
+
+promise_test(async t => {
+  const {key, name} = await openHolder(t, 'bfcache-query');
+  await navigateAway(key);
+  const state = await navigator.locks.query();
+  assert_true(state.held.some(l => l.name === name),
+              'the query reports the lock the cached page held');
+  await stashSend(key + '-next', 'back');
+  assert_equals(await stashReceive(key + '-out'), 'held',
+                'going back loads the evicted page anew (it is not restored)');
+}, 'A query that reports the lock of a page in the back/forward cache evicts the page');
