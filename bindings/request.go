@@ -7,7 +7,6 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html/origin"
-	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
 // request is the Fetch Standard's request
@@ -47,22 +46,6 @@ type requestImpl struct {
 	req     *request
 	headers *headersImpl
 	signal  *abortSignalImpl
-}
-
-// parseURL parses input against base with the URL Standard's parser and
-// returns it as a net/url URL.
-func fetchParseURL(input string, base *url.URL) (*url.URL, error) {
-	var u *whatwg.Url
-	var err error
-	if base != nil {
-		u, err = whatwg.ParseRef(base.String(), input)
-	} else {
-		u, err = whatwg.Parse(input)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return url.Parse(u.Href(false))
 }
 
 // baseURL is the API base URL of the realm's relevant settings object:
@@ -143,7 +126,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 	if input.Type == requestInfoIsUSVString {
 		// 5. If input is a string:
 		// 5.1. Let parsedURL be the result of parsing input with baseURL.
-		u, err := fetchParseURL(input.USVString, base)
+		u, err := ParseURL(input.USVString, base)
 		// 5.2. If parsedURL is failure, then throw a TypeError.
 		if err != nil {
 			return nil, webidl.NewTypeError("Failed to construct 'Request': Invalid URL %q", input.USVString)
@@ -197,7 +180,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 			req.referrer = "no-referrer"
 		} else {
 			// 14.3.1-14.3.2. Parse it; failure is a TypeError.
-			u, err := fetchParseURL(init.Referrer.Value, base)
+			u, err := ParseURL(init.Referrer.Value, base)
 			if err != nil {
 				return nil, webidl.NewTypeError("Failed to construct 'Request': Invalid referrer URL %q", init.Referrer.Value)
 			}

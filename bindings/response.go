@@ -134,7 +134,7 @@ func (responseStatics) Redirect(ir *webidl.Realm, rawURL string, status uint16) 
 	r := realmOf(ir)
 	// 1. Let parsedURL be the result of parsing url with current settings
 	// object's API base URL.
-	u, err := fetchParseURL(rawURL, r.fetchBaseURL())
+	u, err := ParseURL(rawURL, r.fetchBaseURL())
 	// 2. If parsedURL is failure, then throw a TypeError.
 	if err != nil {
 		return nil, webidl.NewTypeError("Failed to execute 'redirect' on 'Response': Invalid URL %q", rawURL)

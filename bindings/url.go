@@ -1,6 +1,8 @@
 package bindings
 
 import (
+	"net/url"
+
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
@@ -149,3 +151,24 @@ func (u *urlImpl) SetHash(v string) error {
 }
 
 func (u *urlImpl) SearchParams() (URLSearchParamsMethods, error) { return u.params, nil }
+
+// ParseURL is https://url.spec.whatwg.org/#concept-url-parser with base
+// (nil for none): the URL Standard's parser, so that the result is what a
+// browser requests (spaces in a query are percent-encoded, where net/url
+// keeps them and a request line holding a space is answered 400; leading
+// and trailing C0 controls and spaces are stripped). The result is
+// returned as a net/url URL. fetch() and the browser's navigations and
+// script fetches share it.
+func ParseURL(input string, base *url.URL) (*url.URL, error) {
+	var u *whatwg.Url
+	var err error
+	if base != nil {
+		u, err = whatwg.ParseRef(base.String(), input)
+	} else {
+		u, err = whatwg.Parse(input)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return url.Parse(u.Href(false))
+}

@@ -98,13 +98,7 @@ func (w *Window) scriptInserted(el *xhtml.Node) {
 			ps.badSrc = true
 			break
 		}
-		ps.graph = make(chan *moduleScript, 1)
-		done := func(ms *moduleScript) { ps.graph <- ms }
-		if ps.src != nil {
-			mm.fetchAModuleScriptGraph(ps.src, done)
-		} else {
-			mm.fetchAnInlineModuleScriptGraph(ps.inline, w.baseURL(), ps.name, done)
-		}
+		w.fetchModuleGraph(mm, ps)
 	default:
 		ps.fetch = make(chan fetched, 1)
 		s.busy.Add(1)

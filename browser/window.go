@@ -265,6 +265,23 @@ type pageScript struct {
 	name            string
 }
 
+// fetchModuleGraph starts fetching ps's module script graph (HTML's
+// "prepare the script element", module case); ps.graph receives the
+// result.
+func (w *Window) fetchModuleGraph(mm *moduleMap, ps *pageScript) {
+	ps.graph = make(chan *moduleScript, 1)
+	done := func(ms *moduleScript) { ps.graph <- ms }
+	if ps.src != nil {
+		// Fetch a module script graph given url, settings object,
+		// "script", and options.
+		mm.fetchAModuleScriptGraph(ps.src, done)
+	} else {
+		// Fetch an inline module script graph, given source text, base
+		// URL, settings object, and options.
+		mm.fetchAnInlineModuleScriptGraph(ps.inline, w.baseURL(), ps.name, done)
+	}
+}
+
 type fetched struct {
 	text string
 	err  error
@@ -388,18 +405,7 @@ func (s *Browser) runScripts(w *Window) {
 				if !ps.module || ps.badSrc || mm == nil {
 					continue
 				}
-				ps := ps
-				ps.graph = make(chan *moduleScript, 1)
-				done := func(ms *moduleScript) { ps.graph <- ms }
-				if ps.src != nil {
-					// Fetch a module script graph given url, settings
-					// object, "script", and options.
-					mm.fetchAModuleScriptGraph(ps.src, done)
-				} else {
-					// Fetch an inline module script graph, given source
-					// text, base URL, settings object, and options.
-					mm.fetchAnInlineModuleScriptGraph(ps.inline, w.baseURL(), ps.name, done)
-				}
+				w.fetchModuleGraph(mm, ps)
 			}
 		})
 		close(got)
