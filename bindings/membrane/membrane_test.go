@@ -2,6 +2,7 @@ package membrane
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -398,6 +399,10 @@ func TestWrappersAreCollected(t *testing.T) {
 	p := newPair(t)
 	// Cycles across runtimes: b (of B) holds a wrapper of an A object
 	// that holds a wrapper of b.
+	// No collection until the wrappers are counted: they are weak, so a
+	// GC during the loop would drop some before the count.
+	gcPercent := debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(gcPercent)
 	run(t, p.a, `function make(back) { return { back }; }`)
 	run(t, p.b, `for (let i = 0; i < 100; i++) { const b = {}; b.a = frame.make(b); }`)
 	count := func() int {
@@ -406,6 +411,7 @@ func TestWrappersAreCollected(t *testing.T) {
 		return len(p.m.wrappers)
 	}
 	before := count()
+	debug.SetGCPercent(gcPercent)
 	if before < 200 {
 		t.Fatalf("%d wrappers recorded, want at least 200 (100 each way)", before)
 	}
