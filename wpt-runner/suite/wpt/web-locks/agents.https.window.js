@@ -1,6 +1,7 @@
 // META: title=Web Locks API: locks shared between a window and its workers
 // META: timeout=long
 // META: script=resources/helpers.js
+// META: script=resources/lock-client.js
 // META: script=resources/lock-worker-client.js
 'use strict';
 

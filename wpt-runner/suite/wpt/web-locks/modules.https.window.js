@@ -1,7 +1,7 @@
 // META: title=Web Locks API: module scripts (module workers, module shared workers, import())
 // META: timeout=long
 // META: script=resources/helpers.js
-// META: script=resources/modules-client.js
+// META: script=resources/lock-client.js
 'use strict';
 
 const resourcesURL = new URL('resources/', location.href).href;
@@ -18,7 +18,7 @@ function blankFrame(t) {
 promise_test(async t => {
   const worker = new Worker('resources/module-lock-worker.js', {type: 'module'});
   t.add_cleanup(() => worker.terminate());
-  const client = new ModuleLockClient(worker);
+  const client = new LockClient(worker);
   const meta = await client.meta();
   assert_equals(meta.workerURL, resourcesURL + 'module-lock-worker.js', 'import.meta.url of the worker');
   assert_equals(meta.protocolURL, resourcesURL + 'module-lock-protocol.js', 'imports resolve against the worker URL');
@@ -88,8 +88,8 @@ promise_test(async t => {
   const url = resourcesURL + 'module-lock-sharedworker.js';
   const workerName = uniqueName('module-sharedworker');
   const f1 = blankFrame(t), f2 = blankFrame(t);
-  const a = new ModuleLockClient(new f1.contentWindow.SharedWorker(url, {type: 'module', name: workerName}).port);
-  const b = new ModuleLockClient(new f2.contentWindow.SharedWorker(url, {type: 'module', name: workerName}).port);
+  const a = new LockClient(new f1.contentWindow.SharedWorker(url, {type: 'module', name: workerName}).port);
+  const b = new LockClient(new f2.contentWindow.SharedWorker(url, {type: 'module', name: workerName}).port);
   const name = uniqueName();
   const held = a.request(name);
   assert_object_equals(await held.granted, {name, mode: 'exclusive'});

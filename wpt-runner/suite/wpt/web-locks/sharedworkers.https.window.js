@@ -1,6 +1,7 @@
 // META: title=Web Locks API: shared workers
 // META: timeout=long
 // META: script=resources/helpers.js
+// META: script=resources/lock-client.js
 // META: script=resources/lock-sharedworker-client.js
 'use strict';
 

@@ -1,59 +1,14 @@
-// The page's side of resources/lock-worker.js.
+// The page's side of resources/lock-worker.js (a LockClient over the
+// Worker; needs resources/lock-client.js).
 'use strict';
 
-class LockWorker {
+class LockWorker extends LockClient {
   constructor(t) {
-    this.worker = new Worker('resources/lock-worker.js');
-    this.nextId = 0;
-    this.waiters = new Map(); // `${id}:${event}` -> resolve
-    this.events = new Map();  // `${id}:${event}` -> data, for events seen before anyone waited
-    this.worker.onmessage = ({data}) => {
-      const key = `${data.id}:${data.event}`;
-      const resolve = this.waiters.get(key);
-      if (resolve) {
-        this.waiters.delete(key);
-        resolve(data);
-      } else {
-        this.events.set(key, data);
-      }
-    };
+    super(new Worker('resources/lock-worker.js'));
+    this.worker = this.endpoint;
     if (t) {
       t.add_cleanup(() => this.worker.terminate());
     }
-  }
-
-  on(id, event) {
-    const key = `${id}:${event}`;
-    if (this.events.has(key)) {
-      const data = this.events.get(key);
-      this.events.delete(key);
-      return Promise.resolve(data);
-    }
-    return new Promise(resolve => this.waiters.set(key, resolve));
-  }
-
-  send(message) {
-    const id = ++this.nextId;
-    this.worker.postMessage(Object.assign({id}, message));
-    return id;
-  }
-
-  // request asks the worker for a lock it holds until release(); queued
-  // resolves once the worker's lock manager has the request.
-  request(name, options) {
-    const id = this.send({op: 'request', name, options});
-    return {
-      id,
-      queued: this.on(id, 'queued'),
-      granted: this.on(id, 'granted').then(d => d.lock),
-      released: this.on(id, 'released'),
-      rejected: this.on(id, 'rejected').then(d => d.error),
-      release: () => this.on(this.send({op: 'release', target: id}), 'done'),
-    };
-  }
-
-  query() {
-    return this.on(this.send({op: 'query'}), 'snapshot').then(d => d.snapshot);
   }
 
   terminate() {

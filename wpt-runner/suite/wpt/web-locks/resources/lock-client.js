@@ -1,8 +1,10 @@
-// The page's side of module-lock-protocol.js over a Worker or a
-// MessagePort.
+// The page's side of the lock protocol that resources/lock-worker.js,
+// resources/lock-sharedworker.js and resources/module-lock-protocol.js
+// speak, over any endpoint with postMessage and onmessage (a Worker or a
+// MessagePort): requests and events are matched by id.
 'use strict';
 
-class ModuleLockClient {
+class LockClient {
   constructor(endpoint) {
     this.endpoint = endpoint;
     this.nextId = 0;
@@ -36,6 +38,8 @@ class ModuleLockClient {
     return id;
   }
 
+  // request asks the other side for a lock it holds until release();
+  // queued resolves once that side's lock manager has the request.
   request(name, options) {
     const id = this.send({op: 'request', name, options});
     return {
@@ -43,6 +47,7 @@ class ModuleLockClient {
       queued: this.on(id, 'queued'),
       granted: this.on(id, 'granted').then(d => d.lock),
       released: this.on(id, 'released'),
+      rejected: this.on(id, 'rejected').then(d => d.error),
       release: () => this.on(this.send({op: 'release', target: id}), 'done'),
     };
   }
