@@ -16,6 +16,7 @@ var (
 	errInvalidMode = errors.New("weblocks: invalid lock mode")
 	errNilEnv      = errors.New("weblocks: nil environment settings object")
 	errNilManager  = errors.New("weblocks: nil *LockManager")
+	errNilSnapshot = errors.New("weblocks: nil *Snapshot")
 )
 
 // ErrInsecureContext matches (with errors.Is) the error of a Request or
@@ -336,7 +337,31 @@ func Query(env *html.EnvironmentSettingsObject) (*Future, error) {
 		return nil, err
 	}
 	f := NewFuture()
-	if err := queryMethodSteps(env, nil, f); err != nil {
+	if err := queryMethodSteps(env, nil, f, nil); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// QueryInto is Query that stores the snapshot in dst, reusing dst's
+// storage (its lists' arrays), and fulfills the future with dst (a
+// *Snapshot) instead of a new Snapshot. Once dst's storage has grown to
+// the manager's size, a query allocates nothing per entry, so a caller
+// that queries repeatedly adds no garbage (and so no collector work)
+// proportional to the number of locks. dst must not be used (read,
+// copied or passed to another QueryInto) until the future settles; the
+// lists of an earlier result in dst, and copies of them, are overwritten
+// by it. The LockInfo values read from a list (names and client ids are
+// immutable strings) stay valid.
+func QueryInto(env *html.EnvironmentSettingsObject, dst *Snapshot) (*Future, error) {
+	if err := checkCaller(env); err != nil {
+		return nil, err
+	}
+	if dst == nil {
+		return nil, errNilSnapshot
+	}
+	f := NewFuture()
+	if err := queryMethodSteps(env, nil, f, dst); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -348,7 +373,7 @@ func QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
 		p.Reject(err)
 		return
 	}
-	queryMethodSteps(env, nil, p)
+	queryMethodSteps(env, nil, p, nil)
 }
 
 // Query is Query in lock manager m.
@@ -360,7 +385,25 @@ func (m *LockManager) Query(env *html.EnvironmentSettingsObject) (*Future, error
 		return nil, errNilManager
 	}
 	f := NewFuture()
-	if err := queryMethodSteps(env, m, f); err != nil {
+	if err := queryMethodSteps(env, m, f, nil); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// QueryInto is QueryInto in lock manager m.
+func (m *LockManager) QueryInto(env *html.EnvironmentSettingsObject, dst *Snapshot) (*Future, error) {
+	if err := checkCaller(env); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, errNilManager
+	}
+	if dst == nil {
+		return nil, errNilSnapshot
+	}
+	f := NewFuture()
+	if err := queryMethodSteps(env, m, f, dst); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -376,10 +419,13 @@ func (m *LockManager) QueryPromise(env *html.EnvironmentSettingsObject, p Promis
 		p.Reject(errNilManager)
 		return
 	}
-	queryMethodSteps(env, m, p)
+	queryMethodSteps(env, m, p, nil)
 }
 
-func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise) error {
+// queryMethodSteps runs the query() method steps; the snapshot goes into
+// dst (resolving p with dst) or, for a nil dst, into a new Snapshot
+// (resolving p with it).
+func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise, dst *Snapshot) error {
 	reject := func(err error) error {
 		p.Reject(err)
 		return err
@@ -406,7 +452,12 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 	loop := env.ResponsibleEventLoop()
 	manager.ltq.Enqueue(func() {
 		manager.evictCachedClients() // bfcache.go
-		t := &queryTask{p: p, s: manager.snapshotTheLockState()}
+		t := &queryTask{p: p, dst: dst}
+		if dst == nil {
+			manager.snapshotTheLockState(&t.s)
+		} else {
+			manager.snapshotTheLockState(dst)
+		}
 		// (Resolve promise: queued as a task on the environment's event
 		// loop, where the promise lives.)
 		if !loop.QueueTaskValue(TaskSource, t) {
@@ -422,11 +473,18 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 // rejected at once like a gone environment's released futures (see
 // abandon); a host promise is left alone.
 type queryTask struct {
-	p Promise
-	s Snapshot
+	p   Promise
+	s   Snapshot  // the result (nil dst)
+	dst *Snapshot // the caller's snapshot (QueryInto)
 }
 
-func (t *queryTask) RunTask() { t.p.Resolve(t.s) }
+func (t *queryTask) RunTask() {
+	if t.dst != nil {
+		t.p.Resolve(t.dst)
+		return
+	}
+	t.p.Resolve(t.s)
+}
 
 func (t *queryTask) DropTask() {
 	if f, ok := t.p.(*Future); ok {

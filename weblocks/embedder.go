@@ -157,9 +157,13 @@ func (m *LockManager) onQueue(ctx context.Context, f func()) error {
 // the browser side (no environment needed). It waits for the lock task
 // queue, or until ctx is done.
 func (m *LockManager) Snapshot(ctx context.Context) (Snapshot, error) {
-	var s Snapshot
-	err := m.onQueue(ctx, func() { s = m.snapshotTheLockState() })
-	return s, err
+	// (Into a snapshot of its own: when ctx ends first, the steps may
+	// still run later.)
+	s := new(Snapshot)
+	if err := m.onQueue(ctx, func() { m.snapshotTheLockState(s) }); err != nil {
+		return Snapshot{}, err
+	}
+	return *s, nil
 }
 
 // ForceReleased is what ForceRelease did.

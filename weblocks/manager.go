@@ -67,6 +67,10 @@ type LockManager struct {
 	// empty name states kept for reuse, oldest first (see dropIfEmpty)
 	firstIdle, lastIdle *nameState
 	idleCount           int
+	// deleted name states kept for the next new name (linked by inext),
+	// so that churn over many names does not allocate a state per name
+	freeNames *nameState
+	freeCount int
 	// batching: a termination is running; dropIfEmpty leaves the idle list
 	// long and trimIdle trims it once at the end
 	batching bool
@@ -271,7 +275,8 @@ func (m *LockManager) getTheLockRequestQueue(name Name) *nameState {
 	//    lock request queue.
 	ns := m.names[name]
 	if ns == nil {
-		ns = &nameState{name: name, prev: m.lastName}
+		ns = m.newNameState()
+		ns.name, ns.prev = name, m.lastName
 		m.addSlot(ns)
 		if m.lastName != nil {
 			m.lastName.next = ns
@@ -360,6 +365,37 @@ func (m *LockManager) unlinkIdle(ns *nameState) {
 func (m *LockManager) deleteName(ns *nameState) {
 	delete(m.names, ns.name)
 	m.unlinkName(ns)
+	m.freeName(ns)
+}
+
+// maxFreeNames bounds the deleted name states kept for reuse.
+const maxFreeNames = 64
+
+// freeName keeps a deleted name state for reuse by newNameState. Nothing
+// refers to it any more: it has no requests or locks (entries that were in
+// it are released or aborted and only look at their own state first), and
+// it is in no list or map of the manager. It stays marked dropped until
+// reused, so that a caller still holding it (forceRelease's loop over the
+// names it collected) leaves it alone.
+func (m *LockManager) freeName(ns *nameState) {
+	if m.freeCount >= maxFreeNames {
+		return
+	}
+	*ns = nameState{inext: m.freeNames, dropped: true}
+	m.freeNames = ns
+	m.freeCount++
+}
+
+// newNameState returns a zero name state, a deleted one when there is one.
+func (m *LockManager) newNameState() *nameState {
+	ns := m.freeNames
+	if ns == nil {
+		return &nameState{}
+	}
+	m.freeNames = ns.inext
+	m.freeCount--
+	ns.inext, ns.dropped = nil, false
+	return ns
 }
 
 // unlinkName removes an idle name state from every list but the names map.
@@ -663,9 +699,10 @@ func (m *LockManager) waitingSettled(lock *entry) {
 	lock.client.queueEntry(lock)
 }
 
-// snapshotTheLockState implements "snapshot the lock state" for manager;
-// the result is handed to resolve, which queues the promise's resolution.
-func (m *LockManager) snapshotTheLockState() Snapshot {
+// snapshotTheLockState implements "snapshot the lock state" for manager,
+// into s, whose storage is reused (see QueryInto); the result is handed to
+// resolve, which queues the promise's resolution.
+func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 	// 1. Assert: these steps are running on the lock task queue.
 	// 2. Let pending be a new list.
 	// 3. For each queue of manager's lock request queue map's values:
@@ -674,33 +711,43 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 	// 4. Let held be a new list.
 	// 5. For each lock of manager's held lock set: append «[ "name",
 	//    "mode", "clientId" ]» to held.
-	// (Both lists are flat, see LockList: the names are copied into one
-	// string per list, each name once per list where it repeats in a row
-	// (held) or within its group (pending), and the client ids are the
-	// manager's, copied once.)
-	var s Snapshot
-	nq, nh := m.queuedTotal, m.heldTotal
-	if nq == 0 && nh == 0 {
-		return s
+	// (Both lists are flat, see LockList: one record per entry, each name
+	// once per run of held locks with that name or once per pending
+	// group, as the manager's own string, and the client ids of the
+	// manager, copied once and shared by both lists.)
+	s.Held.reuse()
+	s.Pending.reuse()
+	clients := s.Held.clients
+	if cap(s.Pending.clients) > cap(clients) {
+		clients = s.Pending.clients
 	}
-	clients := slices.Clone(m.clientIDs)
+	clear(clients)
+	clients = clients[:0]
+	nq, nh := m.queuedTotal, m.heldTotal
+	if nq > 0 || nh > 0 {
+		clients = append(clients, m.clientIDs...)
+	}
+	s.Held.clients, s.Pending.clients = clients, clients
 	if nq > 0 {
 		// Group by name with a counting sort: base[slot] is where the
-		// name's next request goes, and noff[slot] is where its name is in
-		// the names buffer (-1: not yet).
+		// name's next request goes, and nidx[slot] is the index of its
+		// name in the list's names (-1: not yet).
 		if cap(m.scratch) < 2*len(m.slots) {
 			m.scratch = make([]int32, 2*len(m.slots))
 		}
 		base := m.scratch[:len(m.slots)]
-		noff := m.scratch[len(m.slots) : 2*len(m.slots)]
-		off := int32(0)
+		nidx := m.scratch[len(m.slots) : 2*len(m.slots)]
+		off, groups := int32(0), 0
 		for i := range m.slots {
 			base[i] = off
-			noff[i] = -1
-			off += m.slots[i].queued
+			nidx[i] = -1
+			if q := m.slots[i].queued; q > 0 {
+				off += q
+				groups++
+			}
 		}
-		b := lockListBuilder{recs: make([]lockRec, nq), clients: clients}
-		b.names.Grow(namesLen(m.pend)) // (at most: a name is kept once per group)
+		recs := slices.Grow(s.Pending.recs[:0], nq)[:nq]
+		names := slices.Grow(s.Pending.names, groups)
 		for i := range m.pend {
 			r := &m.pend[i]
 			if r.e == nil {
@@ -708,43 +755,42 @@ func (m *LockManager) snapshotTheLockState() Snapshot {
 			}
 			p := base[r.slot]
 			base[r.slot] = p + 1
-			if noff[r.slot] < 0 {
-				o, _ := b.name(r.name)
-				noff[r.slot] = int32(o)
+			if nidx[r.slot] < 0 {
+				nidx[r.slot] = int32(len(names))
+				names = append(names, r.name)
 			}
-			b.recs[p] = lockRec{off: uint32(noff[r.slot]), n: uint32(len(r.name)), client: int32(r.cm >> 1), mode: Mode(r.cm & 1)}
+			recs[p] = lockRec{name: uint32(nidx[r.slot]), cm: uint32(r.cm)}
 		}
-		s.Pending = b.list()
+		s.Pending.recs, s.Pending.names = recs, names
 	}
 	if nh > 0 {
-		b := lockListBuilder{recs: make([]lockRec, 0, nh), clients: clients}
-		b.names.Grow(namesLen(m.held))
-		var last Name
-		var lastOff uint32
+		recs := slices.Grow(s.Held.recs[:0], nh)
+		names := slices.Grow(s.Held.names, heldRuns(m.held))
 		for i := range m.held {
 			r := &m.held[i]
 			if r.e == nil {
 				continue
 			}
-			if len(b.recs) == 0 || r.name != last {
-				last = r.name
-				lastOff, _ = b.name(r.name)
+			if len(names) == 0 || r.name != names[len(names)-1] {
+				names = append(names, r.name)
 			}
-			b.recs = append(b.recs, lockRec{off: lastOff, n: uint32(len(r.name)), client: int32(r.cm >> 1), mode: Mode(r.cm & 1)})
+			recs = append(recs, lockRec{name: uint32(len(names) - 1), cm: uint32(r.cm)})
 		}
-		s.Held = b.list()
+		s.Held.recs, s.Held.names = recs, names
 	}
 	// 6. Resolve promise with «[ "held" → held, "pending" → pending ]».
-	return s
 }
 
-// namesLen is the total length of the live records' names (only the
-// records' string headers are read).
-func namesLen(recs []infoRec) int {
+// heldRuns is the number of runs of live held records with the same name
+// (only the records' string headers are read, and the name bytes of
+// neighbours of the same length).
+func heldRuns(recs []infoRec) int {
 	n := 0
+	var last Name
 	for i := range recs {
-		if recs[i].e != nil {
-			n += len(recs[i].name)
+		if r := &recs[i]; r.e != nil && (n == 0 || r.name != last) {
+			last = r.name
+			n++
 		}
 	}
 	return n

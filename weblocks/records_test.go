@@ -51,7 +51,8 @@ func TestRecordsCompaction(t *testing.T) {
 		if err := checkInvariants(m); err != nil {
 			t.Fatalf("step %d: %v", step, err)
 		}
-		s := m.snapshotTheLockState()
+		var s Snapshot
+		m.snapshotTheLockState(&s)
 		if s.Held.Len() != len(held) {
 			t.Fatalf("step %d: %d held, want %d", step, s.Held.Len(), len(held))
 		}

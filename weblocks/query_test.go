@@ -1,0 +1,87 @@
+package weblocks
+
+import (
+	"errors"
+	"strconv"
+	"testing"
+)
+
+// mqueryInto is QueryInto on the manual scheduler.
+func mqueryInto(t testing.TB, w *manualWorld, dst *Snapshot) {
+	t.Helper()
+	var f *Future
+	var err error
+	w.asTask(w.env, func() { f, err = QueryInto(w.env, dst) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.sched.RunUntilIdle()
+	v, err := result(t, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v != dst {
+		t.Fatalf("QueryInto fulfilled with %T %v, want dst", v, v)
+	}
+}
+
+// TestQueryIntoMatchesQuery checks that a snapshot reused by QueryInto
+// reports what Query reports as the locks change (growing, shrinking,
+// emptying), and that the entries read from an earlier result stay valid.
+func TestQueryIntoMatchesQuery(t *testing.T) {
+	w := newManualWorld(t)
+	var dst Snapshot
+	check := func(step string) []LockInfo {
+		t.Helper()
+		want := mquery(t, w)
+		mqueryInto(t, w, &dst)
+		if got, exp := describeSnapshot(dst), describeSnapshot(want); got != exp {
+			t.Fatalf("%s: QueryInto %s, Query %s", step, got, exp)
+		}
+		return append(dst.Held.Infos(), dst.Pending.Infos()...)
+	}
+	var waitings []*Future
+	for i := 0; i < 40; i++ {
+		name := Name("n" + strconv.Itoa(i%7))
+		mode := Exclusive
+		if i%3 == 0 {
+			mode = Shared
+		}
+		waitings = append(waitings, w.hold(t, name, mode))
+	}
+	w.sched.RunUntilIdle()
+	first := check("40 requests")
+	kept := append([]LockInfo(nil), first...)
+	for _, f := range waitings[:25] {
+		f.Resolve(nil)
+	}
+	w.sched.RunUntilIdle()
+	check("after 25 releases")
+	for i := range first {
+		if first[i] != kept[i] {
+			t.Fatalf("entry %d read from the first result changed: %+v, was %+v", i, first[i], kept[i])
+		}
+	}
+	w.hold(t, "late", Shared)
+	w.sched.RunUntilIdle()
+	check("one more")
+	for _, f := range waitings[25:] {
+		f.Resolve(nil)
+	}
+	w.sched.RunUntilIdle()
+	if got := check("all but one released"); len(got) != 1 {
+		t.Fatalf("%d entries left, want 1", len(got))
+	}
+}
+
+func TestQueryIntoErrors(t *testing.T) {
+	w := newManualWorld(t)
+	var err1, err2 error
+	w.asTask(w.env, func() {
+		_, err1 = QueryInto(w.env, nil)
+		_, err2 = (*LockManager)(nil).QueryInto(w.env, &Snapshot{})
+	})
+	if !errors.Is(err1, errNilSnapshot) || !errors.Is(err2, errNilManager) {
+		t.Fatalf("got %v and %v", err1, err2)
+	}
+}
