@@ -214,7 +214,13 @@ func BenchmarkDistinctNames(b *testing.B) {
 
 // BenchmarkQuery is one query() with `entries` held locks and pending
 // requests (half each) in the manager.
-func BenchmarkQuery(b *testing.B) {
+func BenchmarkQuery(b *testing.B) { benchQuery(b, false) }
+
+// BenchmarkQueryInto is BenchmarkQuery with QueryInto and one Snapshot
+// reused by every query.
+func BenchmarkQueryInto(b *testing.B) { benchQuery(b, true) }
+
+func benchQuery(b *testing.B, into bool) {
 	for _, entries := range []int{1000, 10000, 100000} {
 		b.Run("entries="+strconv.Itoa(entries), func(b *testing.B) {
 			w := newManualWorld(b)
@@ -224,14 +230,17 @@ func BenchmarkQuery(b *testing.B) {
 				w.hold(b, n, Shared)    // pending behind it
 			}
 			w.sched.RunUntilIdle()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu := startCPU(b)
-			defer cpu.report()
-			for i := 0; i < b.N; i++ {
+			var dst Snapshot
+			query := func() (*Future, error) {
+				if into {
+					return QueryInto(w.env, &dst)
+				}
+				return Query(w.env)
+			}
+			once := func() {
 				var f *Future
 				var err error
-				w.asTask(w.env, func() { f, err = Query(w.env) })
+				w.asTask(w.env, func() { f, err = query() })
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -239,6 +248,14 @@ func BenchmarkQuery(b *testing.B) {
 				if !f.Settled() {
 					b.Fatal("query did not settle")
 				}
+			}
+			once() // (a reused snapshot grows to size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := startCPU(b)
+			defer cpu.report()
+			for i := 0; i < b.N; i++ {
+				once()
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
@@ -715,8 +716,9 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 	// once per run of held locks with that name or once per pending
 	// group, as the manager's own string, and the client ids of the
 	// manager, copied once and shared by both lists.)
-	s.Held.reuse()
-	s.Pending.reuse()
+	oldHeld, oldPending := s.Held.reuse(), s.Pending.reuse()
+	defer s.Held.trimNames(oldHeld)
+	defer s.Pending.trimNames(oldPending)
 	clients := s.Held.clients
 	if cap(s.Pending.clients) > cap(clients) {
 		clients = s.Pending.clients
@@ -764,14 +766,19 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 		s.Pending.recs, s.Pending.names = recs, names
 	}
 	if nh > 0 {
-		recs := slices.Grow(s.Held.recs[:0], nh)
-		names := slices.Grow(s.Held.names, heldRuns(m.held))
+		recs := slices.Grow(s.Held.recs, nh)
+		names := s.Held.names
+		if cap(names) == 0 {
+			// (A new snapshot: allocated to size. A reused one grows
+			// as needed, without this pass over the records.)
+			names = make([]Name, 0, heldRuns(m.held))
+		}
 		for i := range m.held {
 			r := &m.held[i]
 			if r.e == nil {
 				continue
 			}
-			if len(names) == 0 || r.name != names[len(names)-1] {
+			if len(names) == 0 || !sameString(r.name, names[len(names)-1]) {
 				names = append(names, r.name)
 			}
 			recs = append(recs, lockRec{name: uint32(len(names) - 1), cm: uint32(r.cm)})
@@ -782,18 +789,28 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 }
 
 // heldRuns is the number of runs of live held records with the same name
-// (only the records' string headers are read, and the name bytes of
-// neighbours of the same length).
+// state (see sameString).
 func heldRuns(recs []infoRec) int {
 	n := 0
 	var last Name
 	for i := range recs {
-		if r := &recs[i]; r.e != nil && (n == 0 || r.name != last) {
+		if r := &recs[i]; r.e != nil && (n == 0 || !sameString(r.name, last)) {
 			last = r.name
 			n++
 		}
 	}
 	return n
+}
+
+// sameString reports whether a and b are the same string in memory (the
+// same bytes, not merely equal ones). The records' names are their name
+// states' own strings, so this tells the held locks of one name state
+// apart from the next without reading any name's bytes, which for a large
+// manager would be a cache miss per entry: a run of equal names from two
+// name states (one deleted, then made anew) is listed as two runs, which
+// changes nothing a caller can see.
+func sameString(a, b Name) bool {
+	return len(a) == len(b) && unsafe.StringData(string(a)) == unsafe.StringData(string(b))
 }
 
 // terminateRemainingLocksAndRequests runs, on the lock task queue, the
@@ -999,7 +1016,7 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 		m.heldDead = 0
 	}
 	e.idx = int32(len(m.held))
-	m.held = append(m.held, infoRec{e: e, name: e.lock.name, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.held = append(m.held, infoRec{e: e, name: ns.name, cm: e.cs.idx<<1 | int32(e.lock.mode)})
 }
 
 // removeHeld removes e from the held lock set and from its client's list.
@@ -1031,7 +1048,7 @@ func (m *LockManager) addPending(ns *nameState, e *entry) {
 		m.pendDead = 0
 	}
 	e.idx = int32(len(m.pend))
-	m.pend = append(m.pend, infoRec{e: e, name: e.lock.name, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.pend = append(m.pend, infoRec{e: e, name: ns.name, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
 	m.slots[ns.slot].queued++
 }
 

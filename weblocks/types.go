@@ -135,10 +135,20 @@ func (l LockList) Infos() []LockInfo {
 // String formats the entries like a []LockInfo.
 func (l LockList) String() string { return fmt.Sprint(l.Infos()) }
 
-// reuse empties the list for refilling, keeping its storage (names are
-// cleared so that the old ones are not kept alive by it).
-func (l *LockList) reuse() {
-	clear(l.names)
+// reuse empties the list for refilling, keeping its storage, and returns
+// the number of names it had (see trimNames).
+func (l *LockList) reuse() int {
+	n := len(l.names)
 	l.names = l.names[:0]
 	l.recs = l.recs[:0]
+	return n
+}
+
+// trimNames clears the names left over from the list's earlier content
+// beyond its current ones (old of them), so that its storage does not keep
+// them alive.
+func (l *LockList) trimNames(old int) {
+	if old > len(l.names) {
+		clear(l.names[len(l.names):old])
+	}
 }
