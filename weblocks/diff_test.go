@@ -694,7 +694,7 @@ func checkRecords(m *LockManager) error {
 				continue
 			}
 			live++
-			if r.e.state != c.state || int(r.e.idx) != i || r.name != r.e.lock.name || Mode(r.cm&1) != r.e.lock.mode || m.clientIDs[r.cm>>1] != r.e.client.id {
+			if r.e.state != c.state || int(r.e.idx) != i || r.name != r.e.lock.name || m.slots[r.slot].ns != r.e.ns || Mode(r.cm&1) != r.e.lock.mode || m.clientIDs[r.cm>>1] != r.e.client.id {
 				return fmt.Errorf("record %d (state %d) does not match its entry", i, c.state)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
-	"unsafe"
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
@@ -123,7 +122,7 @@ type nameSlot struct {
 type infoRec struct {
 	e    *entry // nil: tombstone
 	name Name
-	slot int32 // pend only: the name's slot
+	slot int32 // the name's slot
 	cm   int32 // clientState.idx<<1 | mode
 }
 
@@ -712,105 +711,77 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 	// 4. Let held be a new list.
 	// 5. For each lock of manager's held lock set: append «[ "name",
 	//    "mode", "clientId" ]» to held.
-	// (Both lists are flat, see LockList: one record per entry, each name
-	// once per run of held locks with that name or once per pending
-	// group, as the manager's own string, and the client ids of the
-	// manager, copied once and shared by both lists.)
-	oldHeld, oldPending := s.Held.reuse(), s.Pending.reuse()
-	defer s.Held.trimNames(oldHeld)
-	defer s.Pending.trimNames(oldPending)
-	clients := s.Held.clients
+	// (Both lists are flat, see LockList: one record per entry, and a
+	// names table and the manager's client ids that both lists share, with
+	// each name once, as its name state's own string. A reused snapshot's
+	// storage is kept: the larger of its lists' tables.)
+	names, clients := s.Held.names, s.Held.clients
+	if cap(s.Pending.names) > cap(names) {
+		names = s.Pending.names
+	}
 	if cap(s.Pending.clients) > cap(clients) {
 		clients = s.Pending.clients
 	}
-	clear(clients)
-	clients = clients[:0]
+	oldNames := len(names)
+	names, clients = names[:0], clients[:0]
+	clear(clients[:cap(clients)])
+	heldRecs, pendRecs := s.Held.recs[:0], s.Pending.recs[:0]
 	nq, nh := m.queuedTotal, m.heldTotal
 	if nq > 0 || nh > 0 {
 		clients = append(clients, m.clientIDs...)
-	}
-	s.Held.clients, s.Pending.clients = clients, clients
-	if nq > 0 {
-		// Group by name with a counting sort: base[slot] is where the
-		// name's next request goes, and nidx[slot] is the index of its
-		// name in the list's names (-1: not yet).
+		// nidx[slot] is the index of the slot's name in names (-1: not
+		// yet there), and base[slot] where the name's next pending
+		// request goes (pending requests are grouped by name with a
+		// counting sort).
 		if cap(m.scratch) < 2*len(m.slots) {
 			m.scratch = make([]int32, 2*len(m.slots))
 		}
-		base := m.scratch[:len(m.slots)]
-		nidx := m.scratch[len(m.slots) : 2*len(m.slots)]
-		off, groups := int32(0), 0
+		nidx := m.scratch[:len(m.slots)]
+		base := m.scratch[len(m.slots) : 2*len(m.slots)]
+		off := int32(0)
 		for i := range m.slots {
-			base[i] = off
 			nidx[i] = -1
-			if q := m.slots[i].queued; q > 0 {
-				off += q
-				groups++
-			}
+			base[i] = off
+			off += m.slots[i].queued
 		}
-		recs := slices.Grow(s.Pending.recs[:0], nq)[:nq]
-		names := slices.Grow(s.Pending.names, groups)
-		for i := range m.pend {
-			r := &m.pend[i]
-			if r.e == nil {
-				continue
-			}
-			p := base[r.slot]
-			base[r.slot] = p + 1
-			if nidx[r.slot] < 0 {
-				nidx[r.slot] = int32(len(names))
-				names = append(names, r.name)
-			}
-			recs[p] = lockRec{name: uint32(nidx[r.slot]), cm: uint32(r.cm)}
-		}
-		s.Pending.recs, s.Pending.names = recs, names
-	}
-	if nh > 0 {
-		recs := slices.Grow(s.Held.recs, nh)
-		names := s.Held.names
-		if cap(names) == 0 {
-			// (A new snapshot: allocated to size. A reused one grows
-			// as needed, without this pass over the records.)
-			names = make([]Name, 0, heldRuns(m.held))
-		}
+		names = slices.Grow(names, len(m.slots)-m.slotsDead)
+		heldRecs = slices.Grow(heldRecs, nh)
 		for i := range m.held {
 			r := &m.held[i]
 			if r.e == nil {
 				continue
 			}
-			if len(names) == 0 || !sameString(r.name, names[len(names)-1]) {
+			k := nidx[r.slot]
+			if k < 0 {
+				k = int32(len(names))
+				nidx[r.slot] = k
 				names = append(names, r.name)
 			}
-			recs = append(recs, lockRec{name: uint32(len(names) - 1), cm: uint32(r.cm)})
+			heldRecs = append(heldRecs, lockRec{name: uint32(k), cm: uint32(r.cm)})
 		}
-		s.Held.recs, s.Held.names = recs, names
+		pendRecs = slices.Grow(pendRecs, nq)[:nq]
+		for i := range m.pend {
+			r := &m.pend[i]
+			if r.e == nil {
+				continue
+			}
+			k := nidx[r.slot]
+			if k < 0 {
+				k = int32(len(names))
+				nidx[r.slot] = k
+				names = append(names, r.name)
+			}
+			p := base[r.slot]
+			base[r.slot] = p + 1
+			pendRecs[p] = lockRec{name: uint32(k), cm: uint32(r.cm)}
+		}
 	}
+	if oldNames > len(names) {
+		clear(names[len(names):oldNames]) // (not to keep them alive)
+	}
+	s.Held = LockList{names: names, recs: heldRecs, clients: clients}
+	s.Pending = LockList{names: names, recs: pendRecs, clients: clients}
 	// 6. Resolve promise with «[ "held" → held, "pending" → pending ]».
-}
-
-// heldRuns is the number of runs of live held records with the same name
-// state (see sameString).
-func heldRuns(recs []infoRec) int {
-	n := 0
-	var last Name
-	for i := range recs {
-		if r := &recs[i]; r.e != nil && (n == 0 || !sameString(r.name, last)) {
-			last = r.name
-			n++
-		}
-	}
-	return n
-}
-
-// sameString reports whether a and b are the same string in memory (the
-// same bytes, not merely equal ones). The records' names are their name
-// states' own strings, so this tells the held locks of one name state
-// apart from the next without reading any name's bytes, which for a large
-// manager would be a cache miss per entry: a run of equal names from two
-// name states (one deleted, then made anew) is listed as two runs, which
-// changes nothing a caller can see.
-func sameString(a, b Name) bool {
-	return len(a) == len(b) && unsafe.StringData(string(a)) == unsafe.StringData(string(b))
 }
 
 // terminateRemainingLocksAndRequests runs, on the lock task queue, the
@@ -1016,7 +987,7 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 		m.heldDead = 0
 	}
 	e.idx = int32(len(m.held))
-	m.held = append(m.held, infoRec{e: e, name: ns.name, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.held = append(m.held, infoRec{e: e, name: ns.name, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
 }
 
 // removeHeld removes e from the held lock set and from its client's list.
@@ -1078,10 +1049,10 @@ func resetRecs(recs []infoRec) []infoRec {
 
 // addSlot gives a new name state its slot at the end of slots (the name
 // list's order), compacting slots first if its tombstones outnumber the
-// live slots and queued requests (the compaction renumbers both, so it
-// stays O(1) amortized).
+// live slots, queued requests and held locks (the compaction renumbers the
+// slots and the records, so it stays O(1) amortized).
 func (m *LockManager) addSlot(ns *nameState) {
-	if m.slotsDead >= minCompact && m.slotsDead > len(m.slots)-m.slotsDead+m.queuedTotal {
+	if m.slotsDead >= minCompact && m.slotsDead > len(m.slots)-m.slotsDead+m.queuedTotal+m.heldTotal {
 		remap := make([]int32, len(m.slots))
 		j := int32(0)
 		for i, sl := range m.slots {
@@ -1095,9 +1066,11 @@ func (m *LockManager) addSlot(ns *nameState) {
 		clear(m.slots[j:])
 		m.slots = m.slots[:j]
 		m.slotsDead = 0
-		for i := range m.pend {
-			if r := &m.pend[i]; r.e != nil {
-				r.slot = remap[r.slot]
+		for _, recs := range [][]infoRec{m.held, m.pend} {
+			for i := range recs {
+				if r := &recs[i]; r.e != nil {
+					r.slot = remap[r.slot]
+				}
 			}
 		}
 	}

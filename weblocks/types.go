@@ -72,13 +72,13 @@ type Snapshot struct {
 }
 
 // LockList is a read-only list of LockInfo, stored flat: one 8-byte
-// pointer-free record per entry (an index into the list's names and the
-// client index and mode), each name once per run of entries with that name
-// (held) or once per name (pending) as the lock manager's own string (no
-// copy), and the client ids once per client. A query's result so costs
-// about 8 bytes per entry plus 16 per name, and a Snapshot reused with
-// QueryInto allocates nothing once its storage has grown. The zero value is
-// an empty list.
+// pointer-free record per entry (the index of its name and its client
+// index and mode), and a names table and the client ids that the two lists
+// of a Snapshot share, holding each name once (the lock manager's own
+// string, not a copy) and each client id once. A query's result so costs
+// 8 bytes per entry plus 16 per name, and a Snapshot reused with QueryInto
+// allocates nothing once its storage has grown. The zero value is an empty
+// list.
 type LockList struct {
 	names   []Name
 	recs    []lockRec
@@ -134,21 +134,3 @@ func (l LockList) Infos() []LockInfo {
 
 // String formats the entries like a []LockInfo.
 func (l LockList) String() string { return fmt.Sprint(l.Infos()) }
-
-// reuse empties the list for refilling, keeping its storage, and returns
-// the number of names it had (see trimNames).
-func (l *LockList) reuse() int {
-	n := len(l.names)
-	l.names = l.names[:0]
-	l.recs = l.recs[:0]
-	return n
-}
-
-// trimNames clears the names left over from the list's earlier content
-// beyond its current ones (old of them), so that its storage does not keep
-// them alive.
-func (l *LockList) trimNames(old int) {
-	if old > len(l.names) {
-		clear(l.names[len(l.names):old])
-	}
-}
