@@ -694,7 +694,7 @@ func checkRecords(m *LockManager) error {
 				continue
 			}
 			live++
-			if r.e.state != c.state || int(r.e.idx) != i || r.name != r.e.lock.name || m.slots[r.slot].ns != r.e.ns || Mode(r.cm&1) != r.e.lock.mode || m.clientIDs[r.cm>>1] != r.e.client.id {
+			if r.e.state != c.state || int(r.e.idx) != i || m.slots[r.slot].name != r.e.lock.name || m.slots[r.slot].ns != r.e.ns || Mode(r.cm&1) != r.e.lock.mode || m.clientIDs[r.cm>>1] != r.e.client.id {
 				return fmt.Errorf("record %d (state %d) does not match its entry", i, c.state)
 			}
 		}
@@ -706,12 +706,12 @@ func checkRecords(m *LockManager) error {
 	for i, sl := range m.slots {
 		if sl.ns == nil {
 			dead++
-			if sl.queued != 0 {
+			if sl.queued != 0 || sl.name != "" {
 				return fmt.Errorf("dead slot %d counts %d requests", i, sl.queued)
 			}
 			continue
 		}
-		if int(sl.ns.slot) != i || int(sl.queued) != sl.ns.queueLen {
+		if int(sl.ns.slot) != i || int(sl.queued) != sl.ns.queueLen || sl.name != sl.ns.name {
 			return fmt.Errorf("slot %d does not match name %q", i, sl.ns.name)
 		}
 	}

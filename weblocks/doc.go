@@ -8,6 +8,8 @@
 // object (navigator.locks) against the lock manager of its default storage
 // bucket; (*LockManager).Request and (*LockManager).Query do the same for a
 // given lock manager (LockManagerForBucket, for the Storage Buckets API).
+// QueryInto is Query into a caller's Snapshot whose storage is reused, for
+// callers that query often (no garbage per entry).
 // They must be called on the environment's event loop (as script would),
 // and everything they report back — the callback, the released promise, the
 // query result — is delivered on that event loop.

@@ -23,10 +23,11 @@ import (
 //     lock set (another list, plus counts for grantable). A name's state is
 //     dropped once it has neither requests nor held locks (after a short
 //     stay on an idle list, see dropIfEmpty), which the spec cannot observe
-//     ("get the lock request queue" recreates it empty).
+//     ("get the lock request queue" recreates it empty); a few dropped
+//     states are kept for the next new names (freeName).
 //   - held and pend: the held lock set in grant order and every queued
-//     request in request order, as dense arrays of small records (name,
-//     mode, client index, entry) that query() copies from contiguous
+//     request in request order, as dense arrays of 16-byte records (name
+//     slot, mode, client index, entry) that query() copies from contiguous
 //     memory instead of chasing one pointer per entry. A removed entry
 //     leaves a tombstone; the arrays are compacted (order kept) when more
 //     than half of them is tombstones, so the cost stays O(1) amortized.
@@ -35,8 +36,8 @@ import (
 //     name's queue only ever grows at its tail, except for a stealing
 //     request, which is granted in the same step that prepends it.
 //   - slots: one small record per name state in name-list order, holding
-//     the length of its queue, so query() sizes each name's group without
-//     touching the name states.
+//     its name and the length of its queue, so query() names and sizes each
+//     name's group without touching the name states.
 //   - every entry is also linked into its client's list (clientState), so
 //     terminating a client costs O(its own locks and requests).
 //
@@ -113,17 +114,17 @@ type nameState struct {
 // nameSlot is a name state's entry in LockManager.slots.
 type nameSlot struct {
 	ns     *nameState // nil: tombstone
+	name   Name       // ns.name, for query() (which so reads no name state)
 	queued int32      // ns.queueLen
 }
 
 // infoRec is a held lock's or queued request's record in LockManager.held
 // or LockManager.pend: what query() reports about it, without a pointer
-// to chase for it.
+// to chase for it (its name is its slot's).
 type infoRec struct {
 	e    *entry // nil: tombstone
-	name Name
-	slot int32 // the name's slot
-	cm   int32 // clientState.idx<<1 | mode
+	slot int32  // the name's slot
+	cm   int32  // clientState.idx<<1 | mode
 }
 
 // signalRef is a request's signal and, on the event-loop side, the id of
@@ -402,7 +403,7 @@ func (m *LockManager) newNameState() *nameState {
 func (m *LockManager) unlinkName(ns *nameState) {
 	m.unlinkIdle(ns)
 	ns.dropped = true
-	m.slots[ns.slot].ns = nil
+	m.slots[ns.slot] = nameSlot{}
 	m.slotsDead++
 	if ns.prev != nil {
 		ns.prev.next = ns.next
@@ -755,7 +756,7 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 			if k < 0 {
 				k = int32(len(names))
 				nidx[r.slot] = k
-				names = append(names, r.name)
+				names = append(names, m.slots[r.slot].name)
 			}
 			heldRecs = append(heldRecs, lockRec{name: uint32(k), cm: uint32(r.cm)})
 		}
@@ -769,7 +770,7 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 			if k < 0 {
 				k = int32(len(names))
 				nidx[r.slot] = k
-				names = append(names, r.name)
+				names = append(names, m.slots[r.slot].name)
 			}
 			p := base[r.slot]
 			base[r.slot] = p + 1
@@ -987,7 +988,7 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 		m.heldDead = 0
 	}
 	e.idx = int32(len(m.held))
-	m.held = append(m.held, infoRec{e: e, name: ns.name, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.held = append(m.held, infoRec{e: e, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
 }
 
 // removeHeld removes e from the held lock set and from its client's list.
@@ -1019,7 +1020,7 @@ func (m *LockManager) addPending(ns *nameState, e *entry) {
 		m.pendDead = 0
 	}
 	e.idx = int32(len(m.pend))
-	m.pend = append(m.pend, infoRec{e: e, name: ns.name, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.pend = append(m.pend, infoRec{e: e, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
 	m.slots[ns.slot].queued++
 }
 
@@ -1075,7 +1076,7 @@ func (m *LockManager) addSlot(ns *nameState) {
 		}
 	}
 	ns.slot = int32(len(m.slots))
-	m.slots = append(m.slots, nameSlot{ns: ns})
+	m.slots = append(m.slots, nameSlot{ns: ns, name: ns.name})
 }
 
 // heldEntries lists the held lock set in grant order.
