@@ -683,23 +683,29 @@ func checkInvariants(m *LockManager) error {
 // queue's order.
 func checkRecords(m *LockManager) error {
 	for _, c := range []struct {
-		recs  []infoRec
-		dead  int
+		recs  records
 		total int
 		state uint8
-	}{{m.held, m.heldDead, m.heldTotal, entryHeld}, {m.pend, m.pendDead, m.queuedTotal, entryQueued}} {
+	}{{m.held, m.heldTotal, entryHeld}, {m.pend, m.queuedTotal, entryQueued}} {
 		live := 0
-		for i, r := range c.recs {
-			if r.e == nil {
+		if len(c.recs.recs) != len(c.recs.es) {
+			return fmt.Errorf("%d records, %d entries", len(c.recs.recs), len(c.recs.es))
+		}
+		for i, r := range c.recs.recs {
+			e := c.recs.es[i]
+			if e == nil {
+				if r.slot != -1 {
+					return fmt.Errorf("tombstone %d (state %d) has slot %d", i, c.state, r.slot)
+				}
 				continue
 			}
 			live++
-			if r.e.state != c.state || int(r.e.idx) != i || m.slots[r.slot].name != r.e.lock.name || m.slots[r.slot].ns != r.e.ns || Mode(r.cm&1) != r.e.lock.mode || m.clientIDs[r.cm>>1] != r.e.client.id {
+			if e.state != c.state || int(e.idx) != i || m.slots[r.slot].name != e.lock.name || m.slots[r.slot].ns != e.ns || Mode(r.cm&1) != e.lock.mode || m.clientIDs[r.cm>>1] != e.client.id {
 				return fmt.Errorf("record %d (state %d) does not match its entry", i, c.state)
 			}
 		}
-		if live != c.total || live+c.dead != len(c.recs) {
-			return fmt.Errorf("records: %d live + %d dead of %d, total %d", live, c.dead, len(c.recs), c.total)
+		if live != c.total || live+c.recs.dead != len(c.recs.recs) {
+			return fmt.Errorf("records: %d live + %d dead of %d, total %d", live, c.recs.dead, len(c.recs.recs), c.total)
 		}
 	}
 	dead := 0
@@ -722,14 +728,15 @@ func checkRecords(m *LockManager) error {
 	for ns := m.firstName; ns != nil; ns = ns.next {
 		next[ns] = ns.queueHead
 	}
-	for i, r := range m.pend {
-		if r.e == nil {
+	for i, r := range m.pend.recs {
+		e := m.pend.es[i]
+		if e == nil {
 			continue
 		}
-		if m.slots[r.slot].ns != r.e.ns || next[r.e.ns] != r.e {
+		if m.slots[r.slot].ns != e.ns || next[e.ns] != e {
 			return fmt.Errorf("pending record %d out of its queue's order", i)
 		}
-		next[r.e.ns] = r.e.next
+		next[e.ns] = e.next
 	}
 	return nil
 }

@@ -26,8 +26,9 @@ import (
 //     ("get the lock request queue" recreates it empty); a few dropped
 //     states are kept for the next new names (freeName).
 //   - held and pend: the held lock set in grant order and every queued
-//     request in request order, as dense arrays of 16-byte records (name
-//     slot, mode, client index, entry) that query() copies from contiguous
+//     request in request order, as dense arrays of 8-byte records (name
+//     slot, mode, client index; the entries in an array alongside) that
+//     query() copies from contiguous
 //     memory instead of chasing one pointer per entry. A removed entry
 //     leaves a tombstone; the arrays are compacted (order kept) when more
 //     than half of them is tombstones, so the cost stays O(1) amortized.
@@ -52,8 +53,7 @@ type LockManager struct {
 	firstName, lastName *nameState
 	// the held lock set in grant order and the queued requests in request
 	// order, with tombstones (see the type's doc)
-	held, pend         []infoRec
-	heldDead, pendDead int
+	held, pend records
 	// name slots in name-list order, with tombstones; scratch is query()'s
 	slots     []nameSlot
 	slotsDead int
@@ -122,9 +122,60 @@ type nameSlot struct {
 // or LockManager.pend: what query() reports about it, without a pointer
 // to chase for it (its name is its slot's).
 type infoRec struct {
-	e    *entry // nil: tombstone
-	slot int32  // the name's slot
-	cm   int32  // clientState.idx<<1 | mode
+	slot int32 // the name's slot (-1: tombstone)
+	cm   int32 // clientState.idx<<1 | mode
+}
+
+// records is a dense array of records in order, with tombstones, and their
+// entries alongside (so that query() reads 8 bytes per entry).
+type records struct {
+	recs []infoRec
+	es   []*entry // nil: tombstone
+	dead int
+}
+
+// add appends e's record (compacting the array first if more than half of
+// it is tombstones).
+func (a *records) add(e *entry, slot int32) {
+	if a.dead >= minCompact && a.dead > len(a.recs)/2 {
+		a.compact()
+	}
+	e.idx = int32(len(a.recs))
+	a.recs = append(a.recs, infoRec{slot: slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	a.es = append(a.es, e)
+}
+
+// remove turns e's record into a tombstone; live is the number of records
+// left, and with none left the array is emptied.
+func (a *records) remove(e *entry, live int) {
+	a.recs[e.idx] = infoRec{slot: -1}
+	a.es[e.idx] = nil
+	a.dead++
+	if live == 0 {
+		// (A large array is dropped, a small one kept for reuse.)
+		if cap(a.recs) > 4096 {
+			a.recs, a.es = nil, nil
+		} else {
+			a.recs, a.es = a.recs[:0], a.es[:0]
+		}
+		a.dead = 0
+	}
+}
+
+// compact drops the tombstones, keeping the order, and updates the moved
+// entries' indices.
+func (a *records) compact() {
+	j := 0
+	for i, e := range a.es {
+		if e != nil {
+			a.recs[j], a.es[j] = a.recs[i], e
+			e.idx = int32(j)
+			j++
+		}
+	}
+	clear(a.es[j:])
+	a.recs, a.es = a.recs[:j], a.es[:j]
+	a.dead = 0
 }
 
 // signalRef is a request's signal and, on the event-loop side, the id of
@@ -747,9 +798,9 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 		}
 		names = slices.Grow(names, len(m.slots)-m.slotsDead)
 		heldRecs = slices.Grow(heldRecs, nh)
-		for i := range m.held {
-			r := &m.held[i]
-			if r.e == nil {
+		for i := range m.held.recs {
+			r := &m.held.recs[i]
+			if r.slot < 0 {
 				continue
 			}
 			k := nidx[r.slot]
@@ -761,9 +812,9 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 			heldRecs = append(heldRecs, lockRec{name: uint32(k), cm: uint32(r.cm)})
 		}
 		pendRecs = slices.Grow(pendRecs, nq)[:nq]
-		for i := range m.pend {
-			r := &m.pend[i]
-			if r.e == nil {
+		for i := range m.pend.recs {
+			r := &m.pend.recs[i]
+			if r.slot < 0 {
 				continue
 			}
 			k := nidx[r.slot]
@@ -961,12 +1012,7 @@ func (m *LockManager) unlinkQueued(e *entry) {
 	ns.queueLen--
 	m.queuedTotal--
 	m.slots[ns.slot].queued--
-	m.pend[e.idx] = infoRec{}
-	m.pendDead++
-	if m.queuedTotal == 0 {
-		m.pend = resetRecs(m.pend)
-		m.pendDead = 0
-	}
+	m.pend.remove(e, m.queuedTotal)
 }
 
 func (m *LockManager) appendHeld(ns *nameState, e *entry) {
@@ -983,12 +1029,7 @@ func (m *LockManager) appendHeld(ns *nameState, e *entry) {
 	if e.lock.mode == Exclusive {
 		ns.heldExclusive++
 	}
-	if m.heldDead >= minCompact && m.heldDead > len(m.held)/2 {
-		m.held = compactRecs(m.held)
-		m.heldDead = 0
-	}
-	e.idx = int32(len(m.held))
-	m.held = append(m.held, infoRec{e: e, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.held.add(e, ns.slot)
 }
 
 // removeHeld removes e from the held lock set and from its client's list.
@@ -1000,12 +1041,7 @@ func (m *LockManager) removeHeld(e *entry) {
 	if e.lock.mode == Exclusive {
 		ns.heldExclusive--
 	}
-	m.held[e.idx] = infoRec{}
-	m.heldDead++
-	if m.heldTotal == 0 {
-		m.held = resetRecs(m.held)
-		m.heldDead = 0
-	}
+	m.held.remove(e, m.heldTotal)
 	unlinkClient(e)
 }
 
@@ -1015,37 +1051,8 @@ const minCompact = 32
 // addPending appends e's record to pend (compacting it first if more than
 // half of it is tombstones) and counts it in its name's slot.
 func (m *LockManager) addPending(ns *nameState, e *entry) {
-	if m.pendDead >= minCompact && m.pendDead > len(m.pend)/2 {
-		m.pend = compactRecs(m.pend)
-		m.pendDead = 0
-	}
-	e.idx = int32(len(m.pend))
-	m.pend = append(m.pend, infoRec{e: e, slot: ns.slot, cm: e.cs.idx<<1 | int32(e.lock.mode)})
+	m.pend.add(e, ns.slot)
 	m.slots[ns.slot].queued++
-}
-
-// compactRecs drops the tombstones of recs, keeping the order, and updates
-// the moved entries' indices.
-func compactRecs(recs []infoRec) []infoRec {
-	j := 0
-	for i := range recs {
-		if recs[i].e != nil {
-			recs[j] = recs[i]
-			recs[j].e.idx = int32(j)
-			j++
-		}
-	}
-	clear(recs[j:])
-	return recs[:j]
-}
-
-// resetRecs empties a records array whose entries are all tombstones,
-// keeping a small one for reuse.
-func resetRecs(recs []infoRec) []infoRec {
-	if cap(recs) > 4096 {
-		return nil
-	}
-	return recs[:0]
 }
 
 // addSlot gives a new name state its slot at the end of slots (the name
@@ -1067,9 +1074,9 @@ func (m *LockManager) addSlot(ns *nameState) {
 		clear(m.slots[j:])
 		m.slots = m.slots[:j]
 		m.slotsDead = 0
-		for _, recs := range [][]infoRec{m.held, m.pend} {
+		for _, recs := range [][]infoRec{m.held.recs, m.pend.recs} {
 			for i := range recs {
-				if r := &recs[i]; r.e != nil {
+				if r := &recs[i]; r.slot >= 0 {
 					r.slot = remap[r.slot]
 				}
 			}
@@ -1082,8 +1089,8 @@ func (m *LockManager) addSlot(ns *nameState) {
 // heldEntries lists the held lock set in grant order.
 func (m *LockManager) heldEntries() []*entry {
 	out := make([]*entry, 0, m.heldTotal)
-	for i := range m.held {
-		if e := m.held[i].e; e != nil {
+	for _, e := range m.held.es {
+		if e != nil {
 			out = append(out, e)
 		}
 	}

@@ -137,7 +137,7 @@ func TestRecordsCompaction(t *testing.T) {
 		r.waiting.Resolve(nil)
 		check(-1)
 	}
-	if len(m.held) != 0 || len(m.pend) != 0 {
-		t.Fatalf("records left: %d held, %d pending", len(m.held), len(m.pend))
+	if len(m.held.recs) != 0 || len(m.pend.recs) != 0 {
+		t.Fatalf("records left: %d held, %d pending", len(m.held.recs), len(m.pend.recs))
 	}
 }
