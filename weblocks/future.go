@@ -62,8 +62,8 @@ type Future struct {
 	state     uint8 // futurePending, futureFulfilled or futureRejected
 	adopting  bool
 	value     any
-	first     func() // the first reaction (most futures have at most one)
-	reactions []func()
+	first     func()    // the first reaction (most futures have at most one)
+	reactions *[]func() // the others (a pointer: a request's entry and future fit a smaller size class)
 	done      chan struct{}
 }
 
@@ -152,8 +152,10 @@ func (f *Future) settleLocked(state uint8, v any) {
 	if first != nil {
 		first()
 	}
-	for _, r := range rs {
-		r()
+	if rs != nil {
+		for _, r := range *rs {
+			r()
+		}
 	}
 }
 
@@ -175,7 +177,10 @@ func (f *Future) OnSettled(settled func()) {
 		if f.first == nil {
 			f.first = settled
 		} else {
-			f.reactions = append(f.reactions, settled)
+			if f.reactions == nil {
+				f.reactions = new([]func())
+			}
+			*f.reactions = append(*f.reactions, settled)
 		}
 		f.mu.Unlock()
 		return
