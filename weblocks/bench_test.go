@@ -186,9 +186,12 @@ func BenchmarkDistinctNames(b *testing.B) {
 			// Warm up to the steady state first: the held records array
 			// reaches its size between compactions (twice the live
 			// records) and the names map its size with churn only after
-			// about heldN cycles; that one-time growth would otherwise be
-			// charged to the measured cycles, more so for a large heldN.
-			for i := 0; i < heldN+len(names); i++ {
+			// about heldN cycles, and the name slots array (compacted
+			// once its tombstones outnumber the live names and held
+			// locks) after about 2*heldN; that one-time growth would
+			// otherwise be charged to the measured cycles, more so for a
+			// large heldN.
+			for i := 0; i < 2*heldN+len(names); i++ {
 				w.asTask(w.env, func() {
 					if _, err := Request(w.env, names[i%len(names)], Options{}, cb); err != nil {
 						b.Fatal(err)

@@ -105,10 +105,11 @@
 // and held locks in grant order. Empty per-name state is dropped.
 //
 // query() does not walk the entries: each manager keeps the held lock set
-// and the queued requests as two dense arrays of 32-byte records (name,
-// mode, client index, entry), in grant and request order, with tombstones
-// compacted (order kept) once they are half of an array, plus one 16-byte
-// slot per name holding its queue length. The pending list is grouped by
+// and the queued requests as two dense arrays of 8-byte records (name
+// slot, mode, client index; the entry pointers in an array alongside), in
+// grant and request order, with tombstones compacted (order kept) once
+// they are half of an array, plus one 32-byte slot per name holding its
+// name and queue length. The pending list is grouped by
 // name with a counting sort over the records, so query() reads contiguous
 // memory and its cost per entry stays flat as the manager grows. Its
 // back/forward cache check (which cached documents the query observes)
