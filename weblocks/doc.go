@@ -172,6 +172,45 @@
 //   - Memory per entry is unchanged: 261.3 B per pending request and 294.7
 //     B per held lock.
 //
+// Third pass (issue 11; old = before it, new = after; the old and new test
+// binaries alternated five times on a machine with load 14-42, so only
+// cpu-ns is meaningful; per entry for Query, per cycle for DistinctNames,
+// 1k / 10k / 100k):
+//   - A snapshot's lists hold 8-byte records (name index, client index and
+//     mode) and share one names table, holding each name once as the lock
+//     manager's own string (not a copy), and the client ids: a query
+//     allocates 8 B per entry plus 16 B per name (old: 16 B per entry plus
+//     each name's bytes). The manager's held and pending records are 8
+//     bytes too (the name is in its name's slot, the entry pointers in an
+//     array alongside), so query() reads 8 bytes per entry where it read
+//     32: the part of its cost that grew once the records outgrew the
+//     caches is gone.
+//   - QueryInto queries into a caller's Snapshot and reuses its storage,
+//     so repeated queries allocate nothing per entry and cause no
+//     collector work that grows with the manager; Query still allocates
+//     its result, and its cost at 100k includes the collections that
+//     allocation brings about (which mark the whole live heap).
+//     Query old 28.8-59.5 / 35.1-53.9 / 46.8-63.1 (0.85-2.13x, median
+//     1.33x), new 18.4-24.6 / 30.2-34.7 / 28.4-38.0 (1.20-2.01x, median
+//     1.54x: 1.6x cheaper at 100k, but 1k gained more); QueryInto
+//     7.6-9.7 / 5.9-8.2 / 6.6-8.4 (0.78-1.01x, median 0.86x).
+//   - A cycle on a new name reuses a deleted name state instead of
+//     allocating one, and a request's entry and released future are one
+//     208-byte allocation (was 224: a Future keeps its second and later
+//     reactions behind a pointer): a cycle allocates 208 B instead of
+//     360 B, so the collections it brings about, which at 100k held names
+//     mark a heap of about 50 MB, are 42% fewer. DistinctNames (its own
+//     five alternations, load 16-30) old 1697-2149 / 1744-2411 /
+//     2303-3202 (1.26-1.60x, median 1.52x), new 1325-1905 / 1440-2140 /
+//     2040-2370 (1.21-1.79x, median 1.37x): about 20% cheaper at 100k,
+//     but not flat. With the collector off it was 1.24x (1814 / 2254,
+//     one run): the rest is the names map's lookup of a new name and
+//     deletion of an old one, a cache miss each on a 100k-name map, and
+//     the collector marking the larger heap.
+//   - Memory (BenchmarkMemoryPerEntry): 226.0 B per pending request (was
+//     261.3), 259.4 B per held lock (295.0), 468.4 B per held lock on a
+//     distinct name (485.2).
+//
 // The request/release cycle did not get slower: BenchmarkRequestRelease
 // 0.97x and BenchmarkRequestReleaseManual 1.00x (new/old, sums of seven
 // alternating runs), and a cycle allocates 224 B instead of 256 B.
@@ -186,15 +225,17 @@
 // entry's client: that walk had brought the slope back.)
 //
 // Memory (BenchmarkMemoryPerEntry, Go API, amd64): a pending request costs
-// about 261 B (its entry and released future, one 224-byte allocation, plus
-// its 32-byte record; the entry is its own task on the event loop and the
-// lock task queue, so no closure is bound per request, and a request's
-// signal is kept on the side only when it has one); a held lock about 295
-// B (the same, plus the reaction the lock manager adds to its waiting
-// promise); a name with state of its own (a held lock or a queue) about 190
-// B more for the per-name state, its slot and its map entry. Under churn
-// the record arrays may hold up to as many tombstones as live records
-// before they are compacted (up to 32 B more per entry).
+// about 226 B (its entry and released future, one 208-byte allocation, plus
+// its 8-byte record and the entry pointer alongside; the entry is its own
+// task on the event loop and the lock task queue, so no closure is bound
+// per request, and a request's signal is kept on the side only when it has
+// one); a held lock about 259 B (the same, plus the reaction the lock
+// manager adds to its waiting promise); a name with state of its own (a
+// held lock or a queue) about 209 B more for the per-name state, its
+// 32-byte slot and its map entry. Under churn the record arrays may hold
+// up to as many tombstones as live records before they are compacted (up
+// to 16 B more per entry), and the slots array up to as many as live
+// names, held locks and queued requests together (32 B each).
 //
 // From JavaScript (bindings BenchmarkMemoryPerJSEntry, sobek, 20k
 // entries, including what the script itself keeps: the returned promise
