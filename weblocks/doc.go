@@ -200,7 +200,7 @@
 //     reactions behind a pointer): a cycle allocates 208 B instead of
 //     360 B, so the collections it brings about, which at 100k held names
 //     mark a heap of about 50 MB, are 42% fewer. DistinctNames (its own
-//     five alternations, load 16-30) old 1697-2149 / 1744-2411 /
+//     five alternations, load 16-23) old 1697-2149 / 1744-2411 /
 //     2303-3202 (1.26-1.60x, median 1.52x), new 1325-1905 / 1440-2140 /
 //     2040-2370 (1.21-1.79x, median 1.37x): about 20% cheaper at 100k,
 //     but not flat. With the collector off it was 1.24x (1814 / 2254,
