@@ -28,8 +28,8 @@ import (
 //   - held and pend: the held lock set in grant order and every queued
 //     request in request order, as dense arrays of 8-byte records (name
 //     slot, mode, client index; the entries in an array alongside) that
-//     query() copies from contiguous
-//     memory instead of chasing one pointer per entry. A removed entry
+//     query() copies from contiguous memory instead of chasing one pointer
+//     per entry. A removed entry
 //     leaves a tombstone; the arrays are compacted (order kept) when more
 //     than half of them is tombstones, so the cost stays O(1) amortized.
 //     Pending requests are listed grouped by name (in the order of the
