@@ -29,9 +29,9 @@ import (
 //     request in request order, as dense arrays of 8-byte records (name
 //     slot, mode, client index; the entries in an array alongside) that
 //     query() copies from contiguous memory instead of chasing one pointer
-//     per entry. A removed entry
-//     leaves a tombstone; the arrays are compacted (order kept) when more
-//     than half of them is tombstones, so the cost stays O(1) amortized.
+//     per entry. A removed entry leaves a tombstone; the arrays are
+//     compacted (order kept) when more than half of them is tombstones, so
+//     the cost stays O(1) amortized.
 //     Pending requests are listed grouped by name (in the order of the
 //     names' slots, see slots) with a counting sort over the records: a
 //     name's queue only ever grows at its tail, except for a stealing
