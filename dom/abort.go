@@ -145,6 +145,14 @@ func (s *AbortSignal) RemoveAlgorithm(id AlgorithmID) {
 	}
 }
 
+// NewAbortReason returns the default abort reason: a new "AbortError"
+// DOMException. An embedder that gives SignalAbort a reason of its own
+// representing the default one (e.g. a JavaScript object made up front)
+// uses this for its Go side.
+func NewAbortReason() *DOMException {
+	return NewDOMException("signal is aborted without reason", AbortError)
+}
+
 // SignalAbort is "signal abort". A nil reason means "not given": the reason
 // becomes a new "AbortError" DOMException.
 func (s *AbortSignal) SignalAbort(reason any) {
@@ -156,7 +164,7 @@ func (s *AbortSignal) SignalAbort(reason any) {
 	// 2. Set signal's abort reason to reason if it is given; otherwise to a
 	//    new "AbortError" DOMException.
 	if reason == nil {
-		reason = NewDOMException("signal is aborted without reason", AbortError)
+		reason = NewAbortReason()
 	}
 	s.aborted = true
 	s.reason = reason
@@ -237,7 +245,7 @@ func AbortSignalAbort(reason any) *AbortSignal {
 	// 2. Set signal's abort reason to reason if it is given; otherwise to a
 	//    new "AbortError" DOMException.
 	if reason == nil {
-		reason = NewDOMException("signal is aborted without reason", AbortError)
+		reason = NewAbortReason()
 	}
 	s.aborted = true
 	s.reason = reason
