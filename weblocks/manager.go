@@ -410,7 +410,7 @@ func requestALock(e *entry) {
 	//    request request with signal to signal.
 	if e.sig != nil {
 		signal := e.sig.signal
-		e.sig.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
+		e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
 	}
 	// 3. Enqueue the following steps to the lock task queue:
 	e.phase = queueRequest
@@ -568,6 +568,15 @@ func signalToAbortTheRequest(request *entry, signal *dom.AbortSignal) {
 		request.rejected = true
 		request.promise.Reject(signal.Reason())
 	}
+}
+
+// abortAlgorithm is a request as its signal's abort algorithm "signal to
+// abort the request" (step 2 of "request a lock"), without a closure.
+type abortAlgorithm entry
+
+func (a *abortAlgorithm) RunAbortAlgorithm() {
+	e := (*entry)(a)
+	signalToAbortTheRequest(e, e.sig.signal)
 }
 
 // abortTask is a request as the lock-task-queue task "abort the request"
