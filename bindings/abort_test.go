@@ -2,7 +2,10 @@ package bindings
 
 import (
 	"errors"
+	"runtime"
+	"strconv"
 	"testing"
+	"weak"
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/grafana/sobek"
@@ -166,5 +169,64 @@ func TestDefaultAbortReasonGoSide(t *testing.T) {
 	}
 	if v, ok := r.errorToJS(r.idl, dom.ReasonError(reason)); !ok || v != want.(*sobek.Object) {
 		t.Fatal("errorToJS is not the object signal.reason returns")
+	}
+}
+
+// Default abort reasons (objects without a Reflector, kept strongly by the
+// realm's slot table while they live) are collected with their
+// implementations once script drops them and their signals.
+func TestDefaultAbortReasonsAreCollected(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/")
+	const n = 50
+	j.exec(`
+		globalThis.made = [];
+		for (let i = 0; i < 50; i++) { const c = new AbortController(); c.abort(); made.push(c.signal.reason); }
+		made.push(AbortSignal.abort().reason);
+		globalThis.kept = new AbortController();
+		kept.abort();
+	`)
+	var ptrs []weak.Pointer[plainDOMException]
+	j.r.QueueTask(func(vm *sobek.Runtime) {
+		made := vm.Get("made").(*sobek.Object)
+		for i := range n + 1 {
+			impl, ok := j.r.idl.ImplOf(made.Get(strconv.Itoa(i))).(*plainDOMException)
+			if !ok {
+				t.Errorf("made[%d]: implementation %T", i, j.r.idl.ImplOf(made.Get(strconv.Itoa(i))))
+				continue
+			}
+			ptrs = append(ptrs, weak.Make(impl))
+		}
+		// The slot lookup cache holds the last objects looked up.
+		for range 8 {
+			j.r.idl.ImplOf(vm.Get("kept"))
+			j.r.idl.ImplOf(vm.GlobalObject())
+		}
+	})
+	w.settle()
+	if len(ptrs) != n+1 {
+		t.Fatalf("%d implementations found, want %d", len(ptrs), n+1)
+	}
+	j.exec(`made = null;`)
+	for range 4 {
+		runtime.GC()
+	}
+	// The table drops entries of collected objects as it grows: make it
+	// grow well past its size.
+	j.exec(`for (let i = 0; i < 3000; i++) new EventTarget();`)
+	for range 4 {
+		runtime.GC()
+	}
+	alive := 0
+	for _, p := range ptrs {
+		if p.Value() != nil {
+			alive++
+		}
+	}
+	if alive > 0 {
+		t.Errorf("%d of %d dropped default abort reasons are still alive", alive, n+1)
+	}
+	if got := j.eval(`kept.signal.reason.name + ' ' + (kept.signal.reason === kept.signal.reason)`); got != "AbortError true" {
+		t.Errorf("kept reason after collection: %q", got)
 	}
 }

@@ -37,10 +37,6 @@ type domExceptionReason struct {
 	ex    *dom.DOMException
 	v     *sobek.Object
 	realm *Realm
-	// The exception and the implementation behind v, allocated with the
-	// reason (newDefaultAbortReason).
-	exStore   dom.DOMException
-	implStore plainDOMException
 }
 
 func (d *domExceptionReason) Error() string { return d.ex.Error() }
@@ -59,23 +55,32 @@ func (d *domExceptionReason) value(r *Realm) sobek.Value {
 // reason of abort() and AbortSignal.abort()), created as an object of this
 // realm right away. Its implementation keeps no Reflector (the reason
 // holds the object), so wrapping it registers the object with the realm's
-// slot table only, and the reason, the exception and the implementation
-// are one allocation.
+// slot table only, with the slot stored in the implementation (WrapNew).
+//
+// The implementation must not reach the object: the slot table holds it
+// strongly for as long as the object lives, so a path back to the object
+// would keep both forever. It holds the exception; the reason holds both.
 func (r *Realm) newDefaultAbortReason() *domExceptionReason {
-	d := &domExceptionReason{realm: r, exStore: *dom.NewAbortReason()}
-	d.ex = &d.exStore
+	impl := &plainDOMException{exStore: *dom.NewAbortReason()}
+	impl.ex = &impl.exStore
+	d := &domExceptionReason{ex: impl.ex, realm: r}
 	if r.idl.Interface("DOMException") == nil {
 		d.v = r.domExceptionValue(d.ex).(*sobek.Object)
 		return d
 	}
-	d.implStore.ex = d.ex
-	d.v = r.idl.Wrap(&d.implStore, "DOMException").(*sobek.Object)
+	d.v = r.idl.WrapNew(impl, "DOMException", &impl.slot).(*sobek.Object)
 	return d
 }
 
 // plainDOMException is a DOMException implementation without a Reflector,
 // for objects whose identity something else keeps (domExceptionReason).
-type plainDOMException struct{ ex *dom.DOMException }
+type plainDOMException struct {
+	ex *dom.DOMException
+	// exStore and slot are ex and the object's internal slot, allocated
+	// with the implementation.
+	exStore dom.DOMException
+	slot    webidl.Slot
+}
 
 func (d *plainDOMException) Name() (webidl.DOMString, error) { return webidl.DOMString(d.ex.Name), nil }
 
