@@ -29,8 +29,18 @@ func (abortControllerStatics) Constructor(r *webidl.Realm) (AbortControllerMetho
 
 func (c *abortControllerImpl) Signal() (AbortSignalMethods, error) { return c.signal, nil }
 
+// Abort is the abort(reason) method steps: signal abort on this's signal
+// with reason if it is given. The default reason, a new "AbortError"
+// DOMException, is made here as an object of this realm (see
+// domExceptionReason) when the signal is not aborted yet (signal abort
+// returns at once otherwise), so that neither signal.reason nor the
+// rejections it causes need to look its wrapper up.
 func (c *abortControllerImpl) Abort(reason sobek.Value) error {
-	c.c.Abort(toReason(reason))
+	r := toReason(reason)
+	if r == nil && !c.c.Signal().Aborted() {
+		r = c.signal.realm.newDefaultAbortReason()
+	}
+	c.c.Abort(r)
 	return nil
 }
 

@@ -36,8 +36,11 @@ func (s *abortSignalImpl) abortReason() sobek.Value {
 		return sobek.Undefined()
 	}
 	reason := s.sig.Reason()
-	if jr, ok := reason.(*jsReason); ok {
+	switch jr := reason.(type) {
+	case *jsReason:
 		return webidl.AnyValue(jr.v)
+	case *domExceptionReason:
+		return jr.value(s.realm)
 	}
 	if s.reason == nil {
 		s.reason = s.realm.reasonValue(reason)
@@ -70,7 +73,13 @@ func (r *Realm) abortSignalAny(signals []*abortSignalImpl) *abortSignalImpl {
 
 // abortSignalAbort is the static AbortSignal.abort(reason).
 func (r *Realm) abortSignalAbort(reason sobek.Value) *abortSignalImpl {
-	return r.signalImpl(dom.AbortSignalAbort(toReason(reason)))
+	// The default reason is made here, as abort() does (see
+	// abortControllerImpl.Abort).
+	x := toReason(reason)
+	if x == nil {
+		x = r.newDefaultAbortReason()
+	}
+	return r.signalImpl(dom.AbortSignalAbort(x))
 }
 
 // realmTimers runs AbortSignal.timeout's steps as timer tasks of the

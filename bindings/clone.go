@@ -336,12 +336,12 @@ func (s *serializer) objectRecord(obj *sobek.Object, rec *html.SerializedRecord)
 		return dataCloneError("#<" + r.kind.String() + ">")
 	}
 	if impl := r.idl.ImplOf(obj); impl != nil {
-		if ex, ok := impl.(*domExceptionImpl); ok {
+		if ex, ok := domExceptionOf(impl); ok {
 			rec.Kind = html.SerializedPlatformObject
 			rec.String = "DOMException"
 			rec.Props = []html.SerializedProperty{
-				{Key: "name", Value: &html.SerializedRecord{Kind: html.SerializedString, String: ex.ex.Name}},
-				{Key: "message", Value: &html.SerializedRecord{Kind: html.SerializedString, String: ex.ex.Message}},
+				{Key: "name", Value: &html.SerializedRecord{Kind: html.SerializedString, String: ex.Name}},
+				{Key: "message", Value: &html.SerializedRecord{Kind: html.SerializedString, String: ex.Message}},
 			}
 			return nil
 		}

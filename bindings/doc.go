@@ -110,7 +110,11 @@
 // waiter's callback, as in Chromium. A steal that reaches the page first
 // rejects the released promise with an AbortError. Abort reasons given from
 // JavaScript are wrapped (jsReason) so that null and undefined survive the
-// trip through dom, where nil means "not given".
+// trip through dom, where nil means "not given". The default reason of
+// abort() and AbortSignal.abort() is made by bindings as a DOMException
+// object of the realm (domExceptionReason, which dom and weblocks see as
+// its *dom.DOMException), so that signal.reason and the rejections it
+// causes are that object without a wrapper lookup.
 //
 // Nodes (node.go, document.go, element.go...): Node, Document, Element,
 // CharacterData, Text, Comment, DocumentType, DocumentFragment, NodeList, HTMLCollection, DOMTokenList,

@@ -27,6 +27,84 @@ func (j *jsReason) Error() string {
 	return j.v.String()
 }
 
+// domExceptionReason is a DOMException abort reason that bindings created
+// as a JavaScript object up front: the default reason of abort() ("a new
+// AbortError DOMException"). dom and weblocks see the *dom.DOMException
+// (Unwrap, Error); the realm it was made in gets v, the same object every
+// time (signal.reason, the rejection of a request it aborted, the reason of
+// a dependent signal); another realm gets its own wrapper of ex.
+type domExceptionReason struct {
+	ex    *dom.DOMException
+	v     *sobek.Object
+	realm *Realm
+}
+
+func (d *domExceptionReason) Error() string { return d.ex.Error() }
+
+func (d *domExceptionReason) Unwrap() error { return d.ex }
+
+// value returns the reason's JavaScript value in realm r.
+func (d *domExceptionReason) value(r *Realm) sobek.Value {
+	if d.realm == r {
+		return d.v
+	}
+	return r.domExceptionValue(d.ex)
+}
+
+// newDefaultAbortReason is "a new AbortError DOMException" (the default
+// reason of abort() and AbortSignal.abort()), created as an object of this
+// realm right away. Its implementation keeps no Reflector (the reason
+// holds the object), so wrapping it registers the object with the realm's
+// slot table only, with the slot stored in the implementation (WrapNew).
+//
+// The implementation must not reach the object: the slot table holds it
+// strongly for as long as the object lives, so a path back to the object
+// would keep both forever. It holds the exception; the reason holds both.
+func (r *Realm) newDefaultAbortReason() *domExceptionReason {
+	impl := &plainDOMException{exStore: *dom.NewAbortReason()}
+	impl.ex = &impl.exStore
+	d := &domExceptionReason{ex: impl.ex, realm: r}
+	if r.idl.Interface("DOMException") == nil {
+		d.v = r.domExceptionValue(d.ex).(*sobek.Object)
+		return d
+	}
+	d.v = r.idl.WrapNew(impl, "DOMException", &impl.slot).(*sobek.Object)
+	return d
+}
+
+// plainDOMException is a DOMException implementation without a Reflector,
+// for objects whose identity something else keeps (domExceptionReason).
+type plainDOMException struct {
+	ex *dom.DOMException
+	// exStore and slot are ex and the object's internal slot, allocated
+	// with the implementation.
+	exStore dom.DOMException
+	slot    webidl.Slot
+}
+
+func (d *plainDOMException) Name() (webidl.DOMString, error) { return webidl.DOMString(d.ex.Name), nil }
+
+func (d *plainDOMException) Message() (webidl.DOMString, error) {
+	return webidl.DOMString(d.ex.Message), nil
+}
+
+func (d *plainDOMException) Code() (uint16, error) { return uint16(d.ex.Code()), nil }
+
+// plainDOMException implements DOMException.
+var _ DOMExceptionMethods = (*plainDOMException)(nil)
+
+// domExceptionOf returns the dom exception behind a DOMException
+// implementation.
+func domExceptionOf(impl any) (*dom.DOMException, bool) {
+	switch d := impl.(type) {
+	case *domExceptionImpl:
+		return d.ex, true
+	case *plainDOMException:
+		return d.ex, true
+	}
+	return nil, false
+}
+
 // errorToJS is the webidl.Realm hook mapping Go errors returned by
 // implementations to JavaScript values: DOMExceptions become DOMException
 // objects of the realm, JavaScript reasons their value.
@@ -34,6 +112,10 @@ func (r *Realm) errorToJS(_ *webidl.Realm, err error) (sobek.Value, bool) {
 	var jr *jsReason
 	if errors.As(err, &jr) {
 		return webidl.AnyValue(jr.v), true
+	}
+	var dr *domExceptionReason
+	if errors.As(err, &dr) {
+		return dr.value(r), true
 	}
 	var de *dom.DOMException
 	if errors.As(err, &de) {
@@ -77,6 +159,8 @@ func (r *Realm) reasonValue(reason any) sobek.Value {
 		return sobek.Undefined()
 	case *jsReason:
 		return webidl.AnyValue(v.v)
+	case *domExceptionReason:
+		return v.value(r)
 	case sobek.Value:
 		return v
 	case *dom.DOMException:

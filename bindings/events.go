@@ -196,6 +196,12 @@ func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, pro
 }
 
 func (r *Realm) fireEvent(t *dom.EventTarget, typ string, bubbles, cancelable bool, props map[string]sobek.Value) bool {
+	if !t.HasListeners(typ) {
+		// No listener (event handlers included) could receive the event:
+		// creating and dispatching it would have no effect (see
+		// dom.FireEvent).
+		return true
+	}
 	ev := dom.NewEvent(typ)
 	ev.Bubbles, ev.Cancelable = bubbles, cancelable
 	ev.IsTrusted = true

@@ -5,9 +5,19 @@ import "weak"
 // AlgorithmID identifies an abort algorithm added to an AbortSignal.
 type AlgorithmID uint64
 
+// AbortAlgorithm is an abort algorithm given as a value (AddAlgorithmValue):
+// a typed pointer the caller already has, so adding it binds no closure.
+type AbortAlgorithm interface{ RunAbortAlgorithm() }
+
+// funcAlgorithm is an abort algorithm given as a func (AddAlgorithm). A
+// func value is pointer-shaped: boxing it allocates nothing.
+type funcAlgorithm func()
+
+func (f funcAlgorithm) RunAbortAlgorithm() { f() }
+
 type abortAlgorithm struct {
-	id    AlgorithmID
-	steps func()
+	id  AlgorithmID
+	alg AbortAlgorithm
 }
 
 // AbortSignal is the DOM Standard's AbortSignal. It belongs to one event
@@ -115,6 +125,11 @@ func ReasonError(reason any) error {
 // AddAlgorithm is the DOM "add" for abort algorithms: it does nothing (and
 // returns 0) if the signal is already aborted.
 func (s *AbortSignal) AddAlgorithm(steps func()) AlgorithmID {
+	return s.AddAlgorithmValue(funcAlgorithm(steps))
+}
+
+// AddAlgorithmValue is AddAlgorithm for an algorithm given as a value.
+func (s *AbortSignal) AddAlgorithmValue(algorithm AbortAlgorithm) AlgorithmID {
 	s.checkLoop()
 	// 1. If signal is aborted, then return.
 	if s.aborted {
@@ -122,7 +137,7 @@ func (s *AbortSignal) AddAlgorithm(steps func()) AlgorithmID {
 	}
 	// 2. Append algorithm to signal's abort algorithms.
 	s.nextAlgID++
-	s.algorithms = append(s.algorithms, abortAlgorithm{id: s.nextAlgID, steps: steps})
+	s.algorithms = append(s.algorithms, abortAlgorithm{id: s.nextAlgID, alg: algorithm})
 	s.updatePin()
 	return s.nextAlgID
 }
@@ -145,6 +160,14 @@ func (s *AbortSignal) RemoveAlgorithm(id AlgorithmID) {
 	}
 }
 
+// NewAbortReason returns the default abort reason: a new "AbortError"
+// DOMException. An embedder that gives SignalAbort a reason of its own
+// representing the default one (e.g. a JavaScript object made up front)
+// uses this for its Go side.
+func NewAbortReason() *DOMException {
+	return NewDOMException("signal is aborted without reason", AbortError)
+}
+
 // SignalAbort is "signal abort". A nil reason means "not given": the reason
 // becomes a new "AbortError" DOMException.
 func (s *AbortSignal) SignalAbort(reason any) {
@@ -156,7 +179,7 @@ func (s *AbortSignal) SignalAbort(reason any) {
 	// 2. Set signal's abort reason to reason if it is given; otherwise to a
 	//    new "AbortError" DOMException.
 	if reason == nil {
-		reason = NewDOMException("signal is aborted without reason", AbortError)
+		reason = NewAbortReason()
 	}
 	s.aborted = true
 	s.reason = reason
@@ -192,7 +215,7 @@ func (s *AbortSignal) runAbortSteps() {
 	algs := s.algorithms
 	s.algorithms = nil
 	for i := range algs {
-		algs[i].steps()
+		algs[i].alg.RunAbortAlgorithm()
 	}
 	// 3. Fire an event named abort at signal.
 	FireEvent("abort", &s.EventTarget)
@@ -237,7 +260,7 @@ func AbortSignalAbort(reason any) *AbortSignal {
 	// 2. Set signal's abort reason to reason if it is given; otherwise to a
 	//    new "AbortError" DOMException.
 	if reason == nil {
-		reason = NewDOMException("signal is aborted without reason", AbortError)
+		reason = NewAbortReason()
 	}
 	s.aborted = true
 	s.reason = reason

@@ -383,6 +383,7 @@ func TestBoundSignalChecksLoop(t *testing.T) {
 		"RemoveAlgorithm":        func() { c.Signal().RemoveAlgorithm(id) },
 		"AddEventListener":       func() { c.Signal().AddEventListener("abort", func(*Event) {}, ListenerOptions{}) },
 		"DispatchEvent":          func() { c.Signal().DispatchEvent(NewEvent("x")) },
+		"FireEvent, no listener": func() { FireEvent("nobody-listens", &c.Signal().EventTarget) },
 		"dependent AddAlgorithm": func() { dep.AddAlgorithm(func() {}) },
 	} {
 		func() {
@@ -402,4 +403,41 @@ func TestBoundSignalChecksLoop(t *testing.T) {
 	}
 	// Unbound signals are not checked.
 	NewAbortController().Abort(nil)
+}
+
+// FireEvent creates no event for a target without listeners of the type,
+// and fires a trusted one as soon as a listener of that type is there.
+func TestFireEventOnlyWithListeners(t *testing.T) {
+	var target EventTarget
+	if !FireEvent("ping", &target) {
+		t.Fatal("FireEvent without listeners: want true")
+	}
+	var got []string
+	target.AddEventListener("pong", func(e *Event) { got = append(got, "pong") }, ListenerOptions{})
+	if !FireEvent("ping", &target) || len(got) != 0 {
+		t.Fatalf("a pong listener ran for ping: %v", got)
+	}
+	id := target.AddEventListener("ping", func(e *Event) {
+		got = append(got, fmt.Sprint(e.Type, " trusted=", e.IsTrusted, " target=", e.Target() == &target, " phase=", e.EventPhase()))
+		e.PreventDefault() // not cancelable: no effect
+	}, ListenerOptions{})
+	if !FireEvent("ping", &target) {
+		t.Fatal("FireEvent: a non-cancelable event cannot be canceled")
+	}
+	target.RemoveListener(id)
+	FireEvent("ping", &target)
+	if fmt.Sprint(got) != "[ping trusted=true target=true phase=2]" {
+		t.Fatal(got)
+	}
+	// An aborted signal without listeners still ran its algorithms; a
+	// dependent with a listener gets its own event.
+	c := NewAbortController()
+	dep := AbortSignalAny([]*AbortSignal{c.Signal()})
+	ran := false
+	c.Signal().AddAlgorithm(func() { ran = true })
+	dep.AddEventListener("abort", func(e *Event) { got = append(got, "dependent "+e.Type) }, ListenerOptions{})
+	c.Abort(nil)
+	if !ran || fmt.Sprint(got) != "[ping trusted=true target=true phase=2 dependent abort]" {
+		t.Fatal(ran, got)
+	}
 }

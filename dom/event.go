@@ -293,7 +293,16 @@ func (t *EventTarget) innerInvoke(event *Event, capture bool) {
 
 // FireEvent is "fire an event" named typ at target: a new trusted event,
 // dispatched. It returns the dispatch result.
+//
+// When target has no listener for typ (event handlers are listeners too),
+// no event is created: nothing could ever see it, and the dispatch of an
+// event no listener receives returns true without any other effect (the
+// target has no parents to propagate to).
 func FireEvent(typ string, target *EventTarget) bool {
+	if !target.HasListeners(typ) {
+		target.checkLoop()
+		return true
+	}
 	// 1-4. Create a trusted event with type initialized; dispatch it.
 	e := NewEvent(typ)
 	e.IsTrusted = true

@@ -498,7 +498,7 @@ func requestALock(e *entry) {
 	//    request request with signal to signal.
 	if e.sig != nil {
 		signal := e.sig.signal
-		e.sig.algID = signal.AddAlgorithm(func() { signalToAbortTheRequest(e, signal) })
+		e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
 	}
 	// 3. Enqueue the following steps to the lock task queue:
 	e.phase = queueRequest
@@ -650,13 +650,37 @@ func signalToAbortTheRequest(request *entry, signal *dom.AbortSignal) {
 	m := request.manager
 	// 1. Enqueue the steps to abort the request request to the lock task
 	//    queue.
-	m.ltq.Enqueue(func() { m.abortTheRequest(request) })
+	m.ltq.EnqueueValue((*abortTask)(request))
 	// 2. Reject request's promise with signal's abort reason.
 	if !request.rejected {
 		request.rejected = true
 		request.promise.Reject(signal.Reason())
 	}
 }
+
+// abortAlgorithm is a request as its signal's abort algorithm "signal to
+// abort the request" (step 2 of "request a lock"), without a closure.
+type abortAlgorithm entry
+
+func (a *abortAlgorithm) RunAbortAlgorithm() {
+	e := (*entry)(a)
+	signalToAbortTheRequest(e, e.sig.signal)
+}
+
+// abortTask is a request as the lock-task-queue task "abort the request"
+// (step 1 of "signal to abort the request"): a typed pointer instead of a
+// closure, so an abort allocates nothing for it. It is separate from the
+// entry's phase chain: an abort can be pending while a phase is.
+type abortTask entry
+
+func (t *abortTask) RunTask() {
+	e := (*entry)(t)
+	e.manager.abortTheRequest(e)
+}
+
+// DropTask: the lock task queue stopped (its user agent closed); there is
+// nothing left to remove the request from.
+func (t *abortTask) DropTask() {}
 
 // processTheLockRequestQueue implements "process the lock request queue"
 // queue (the queue of ns).
