@@ -60,7 +60,7 @@ func (r *Realm) InitPromise(p *Promise) {
 func (p *Promise) settle(f sobek.Value, v sobek.Value) {
 	r := p.realm
 	fn, ok := f.(*sobek.Object)
-	if !ok || r.funcCall == nil {
+	if !ok {
 		return // the realm was closed when p was made
 	}
 	// sobek reports only uncatchable errors here (the runtime was
