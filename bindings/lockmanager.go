@@ -87,7 +87,7 @@ type lockRequest struct {
 	// onWaiting is the reaction to waiting (slow path only).
 	onWaiting func()
 	state     weblocks.RequestState
-	args      [1]sobek.Value
+	args      [2]sobek.Value // the callback's this value and argument
 }
 
 // Granted adapts the JavaScript LockGrantedCallback to weblocks: it is
@@ -102,9 +102,11 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 		q.lock.lock = lock
 		arg = r.idl.WrapNew(&q.lock, "Lock", &q.lock.slot)
 	}
-	q.args[0] = arg // (q's storage: a variadic slice would be allocated)
-	v, err := q.callback.Invoke(sobek.Undefined(), q.args[:]...)
-	q.args[0] = nil
+	// The this value and the argument go in q's storage (a variadic
+	// slice would be allocated).
+	q.args[0], q.args[1] = sobek.Undefined(), arg
+	v, err := q.callback.InvokeFrame(q.args[:])
+	q.args[1] = nil
 	switch {
 	case err != nil:
 		var js *webidl.JSError

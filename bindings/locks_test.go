@@ -312,3 +312,55 @@ func TestSpecExampleRequestMultiple(t *testing.T) {
 		expectLog(t, j, "first abc", "second abc", "results 1,2", "held 0")
 	})
 }
+
+// Every kind of callable is a LockGrantedCallback: it is called with the
+// Lock and undefined as this; a class constructor is callable too, and
+// calling it throws a TypeError that rejects the released promise. A
+// non-callable object is a TypeError from request() itself. (The
+// expected lines are what Chromium 156 logs for the same script.)
+func TestRequestCallbackKinds(t *testing.T) {
+	scopes(t, func(t *testing.T, w *world, j *jsRealm) {
+		j.async(prelude + `
+			(async () => {
+				const kinds = [
+					['function', function (l) { 'use strict'; return String(this) + ' ' + l.name; }],
+					['arrow', l => 'arrow ' + l.name],
+					['async', async l => 'async ' + l.name],
+					['bound', function (l) { return this + ' ' + l.name; }.bind('bound')],
+					['proxy', new Proxy(l => 'proxy ' + l.name, {})],
+					['generator', function* () {}],
+					['class', class {}],
+				];
+				for (const [label, cb] of kinds) {
+					try {
+						const v = await navigator.locks.request('k', cb);
+						log(label + ': ' + (typeof v === 'object' ? Object.prototype.toString.call(v) : v));
+					} catch (e) {
+						log(label + ': rejected ' + e.name);
+					}
+				}
+				for (const v of [{}, new Proxy({}, {}), 'f']) {
+					try {
+						await navigator.locks.request('k', v);
+						log('not callable: fulfilled');
+					} catch (e) {
+						log('not callable: rejected ' + e.name);
+					}
+				}
+				done();
+			})().catch(fail);
+		`)
+		expectLog(t, j,
+			"function: undefined k",
+			"arrow: arrow k",
+			"async: async k",
+			"bound: bound k",
+			"proxy: proxy k",
+			"generator: [object Generator]",
+			"class: rejected TypeError",
+			"not callable: rejected TypeError",
+			"not callable: rejected TypeError",
+			"not callable: rejected TypeError",
+		)
+	})
+}

@@ -23,6 +23,7 @@ func TestReflectorObjectsAreCollected(t *testing.T) {
 		for (let i = 0; i < 50; i++) made.push(new Event('x'), new EventTarget());
 		globalThis.kept = new EventTarget();
 		kept.expando = 'kept';
+		globalThis.flush = Array.from({length: 8}, () => new EventTarget());
 	`)
 	var ptrs []weak.Pointer[webidl.Reflector]
 	j.r.QueueTask(func(vm *sobek.Runtime) {
@@ -37,8 +38,12 @@ func TestReflectorObjectsAreCollected(t *testing.T) {
 				t.Errorf("made[%d]: implementation %T", i, impl)
 			}
 		}
-		// The slot lookup cache holds the last object looked up.
-		j.r.idl.ImplOf(vm.Get("kept"))
+		// The slot lookup cache holds the last objects looked up: look
+		// up others (more than it holds).
+		flush := vm.Get("flush").(*sobek.Object)
+		for i := range 8 {
+			j.r.idl.ImplOf(flush.Get(strconv.Itoa(i)))
+		}
 	})
 	w.settle()
 	if len(ptrs) != 2*n {

@@ -1,6 +1,8 @@
 package webidl
 
 import (
+	"reflect"
+
 	"github.com/grafana/sobek"
 )
 
@@ -8,9 +10,28 @@ import (
 // (or, with [LegacyTreatNonObjectAsNull], any object) and the realm it was
 // converted in.
 type CallbackFunction struct {
-	Object   *sobek.Object
+	Object *sobek.Object
+	// callable calls Object; it is made on first use by Invoke (a
+	// sobek.Callable costs an allocation or two, which a callback invoked
+	// once through InvokeFrame does without).
 	callable sobek.Callable
+	// function records that Object is callable.
+	function bool
 	Realm    *Realm
+}
+
+// funcType is the type sobek exports function objects as.
+var funcType = reflect.TypeOf((func(sobek.FunctionCall) sobek.Value)(nil))
+
+// isCallable reports IsCallable(obj). Ordinary, arrow, async, bound and
+// built-in functions are recognized without asking sobek for a Callable
+// (which allocates); anything else (a proxy, a class constructor) is asked.
+func isCallable(obj *sobek.Object) bool {
+	if obj.ExportType() == funcType {
+		return true
+	}
+	_, ok := sobek.AssertFunction(obj)
+	return ok
 }
 
 // ToCallbackFunction converts v to a callback function type: a TypeError
@@ -21,11 +42,11 @@ func (r *Realm) ToCallbackFunction(v sobek.Value, legacyTreatNonObjectAsNull boo
 	if legacyTreatNonObjectAsNull && !isObj {
 		return nil
 	}
-	fn, ok := sobek.AssertFunction(v)
+	ok := isObj && isCallable(obj)
 	if !ok && !legacyTreatNonObjectAsNull {
 		r.ThrowTypeError("The provided value is not a function")
 	}
-	return &CallbackFunction{Object: obj, callable: fn, Realm: r}
+	return &CallbackFunction{Object: obj, function: ok, Realm: r}
 }
 
 // Value returns the callback's object, or null.
@@ -41,8 +62,11 @@ func (c *CallbackFunction) Value() sobek.Value {
 // what the callback threw. A non-callable [LegacyTreatNonObjectAsNull]
 // object returns undefined.
 func (c *CallbackFunction) Invoke(thisArg sobek.Value, args ...sobek.Value) (sobek.Value, error) {
-	if c.callable == nil {
+	if !c.function {
 		return sobek.Undefined(), nil
+	}
+	if c.callable == nil {
+		c.callable, _ = sobek.AssertFunction(c.Object)
 	}
 	if thisArg == nil {
 		thisArg = sobek.Undefined()
@@ -52,6 +76,35 @@ func (c *CallbackFunction) Invoke(thisArg sobek.Value, args ...sobek.Value) (sob
 	if ex := c.Realm.VM.Try(func() { res, err = c.callable(thisArg, args...) }); ex != nil {
 		return nil, &JSError{Value: ex.Value()}
 	}
+	return callResult(res, err)
+}
+
+// InvokeFrame is Invoke with the this value and the arguments in one
+// slice the caller owns: frame[0] is the this value (nil for undefined),
+// frame[1:] the arguments. The call goes through the realm's
+// %Function.prototype.call%, so a callback invoked once costs no
+// sobek.Callable. frame must stay untouched until InvokeFrame returns.
+func (c *CallbackFunction) InvokeFrame(frame []sobek.Value) (sobek.Value, error) {
+	r := c.Realm
+	if !c.function {
+		return sobek.Undefined(), nil
+	}
+	if c.callable != nil || r.funcCall == nil {
+		return c.Invoke(frame[0], frame[1:]...)
+	}
+	if frame[0] == nil {
+		frame[0] = sobek.Undefined()
+	}
+	var res sobek.Value
+	var err error
+	if ex := r.VM.Try(func() { res, err = r.funcCall(c.Object, frame...) }); ex != nil {
+		return nil, &JSError{Value: ex.Value()}
+	}
+	return callResult(res, err)
+}
+
+// callResult turns the outcome of a sobek.Callable into Invoke's.
+func callResult(res sobek.Value, err error) (sobek.Value, error) {
 	if err != nil {
 		if ex, ok := err.(*sobek.Exception); ok {
 			return nil, &JSError{Value: ex.Value()}

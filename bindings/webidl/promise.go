@@ -49,22 +49,31 @@ func (r *Realm) InitPromise(p *Promise) {
 }
 
 // settle calls a resolving function of p.
+//
+// The call goes through the realm's %Function.prototype.call% (a
+// sobek.Callable made once) with the resolving function as this: asking
+// sobek for a Callable of the resolving function itself (AssertFunction)
+// would allocate a closure per settlement. A resolving function runs no
+// script before it has read its argument, and the extra native frame is
+// not visible to script (a then getter called from it sees the frames
+// below, none of them script).
 func (p *Promise) settle(f sobek.Value, v sobek.Value) {
-	call, ok := sobek.AssertFunction(f)
+	r := p.realm
+	fn, ok := f.(*sobek.Object)
 	if !ok {
 		return // the realm was closed when p was made
 	}
 	// sobek reports only uncatchable errors here (the runtime was
 	// interrupted: the realm is closed); settling then does nothing.
-	// The argument goes in the realm's scratch array, not a new variadic
-	// slice: sobek passes it on as is, and a resolving function reads its
+	// The arguments go in the realm's scratch array, not a new variadic
+	// slice: sobek passes them on as is, and a resolving function reads its
 	// argument before anything else can run (a then getter, the jobs
 	// sobek runs on the way out, which may settle other promises and
 	// reuse the array).
-	args := &p.realm.settleArgs
-	args[0] = AnyValue(v)
-	_, _ = call(sobek.Undefined(), args[:]...)
-	args[0] = nil
+	args := &r.settleArgs
+	args[0], args[1] = sobek.Undefined(), AnyValue(v)
+	_, _ = r.funcCall(fn, args[:]...)
+	args[1] = nil
 }
 
 // PromiseResolvedWith implements "a promise resolved with" v.

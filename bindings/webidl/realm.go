@@ -71,7 +71,19 @@ type Realm struct {
 	// it leaves the resolving functions in execResolve and execReject.
 	promiseExecutor         []sobek.Value
 	execResolve, execReject sobek.Value
-	settleArgs              [1]sobek.Value // see Promise.settle
+	settleArgs              [2]sobek.Value // see Promise.settle
+	// funcCall is %Function.prototype.call%, taken before any script
+	// runs: Promise.settle calls a resolving function through it.
+	funcCall sobek.Callable
+	// slotCache holds the slots getSlot found before lastObj's, newest
+	// first (see getSlot).
+	slotCache [3]slotCacheEntry
+}
+
+// slotCacheEntry is an entry of Realm.slotCache.
+type slotCacheEntry struct {
+	obj *sobek.Object
+	s   *slot
 }
 
 // slot is the value kept in a platform object's internal slot.
@@ -112,6 +124,7 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	if h, err := vm.New(weakMap); err == nil {
 		r.slotHolder = h
 	}
+	r.funcCall, _ = sobek.AssertFunction(get("Function").Get("prototype").(*sobek.Object).Get("call"))
 	return r
 }
 
@@ -255,6 +268,11 @@ func (r *Realm) setSlotIn(obj *sobek.Object, impl any, iface *InterfaceObject, s
 	if obj == r.lastObj {
 		r.lastSlot = s
 	}
+	for i := range r.slotCache {
+		if r.slotCache[i].obj == obj {
+			r.slotCache[i].s = s
+		}
+	}
 	e := slotEntry{strong: s}
 	if _, ok := impl.(Reflected); ok && r.slotHolder != nil {
 		if _, err := r.slotHolderSet(r.slotHolder, obj, slotHolderValue{Value: sobek.Undefined(), s: s}); err == nil {
@@ -269,14 +287,25 @@ func (r *Realm) getSlot(v sobek.Value) *slot {
 	if !ok {
 		return nil
 	}
-	// A one-entry cache: consecutive calls on the same object (a loop of
-	// lock requests on navigator.locks) skip the table lookup. A slot
-	// replaced by setSlot replaces the cached one too.
+	// A four-entry cache (lastObj, then slotCache): the objects a loop
+	// works on skip the table lookup, which costs a weak-pointer look-up
+	// of its own. `navigator.locks.request(...)` alone asks for three
+	// slots (the global object's, the Navigator's, the LockManager's). A
+	// slot replaced by setSlot replaces the cached one too.
 	if obj == r.lastObj {
 		return r.lastSlot
 	}
+	for i := range r.slotCache {
+		if r.slotCache[i].obj == obj {
+			return r.slotCache[i].s
+		}
+	}
 	s := r.slots.get(obj)
 	if s != nil {
+		if r.lastObj != nil {
+			copy(r.slotCache[1:], r.slotCache[:len(r.slotCache)-1])
+			r.slotCache[0] = slotCacheEntry{r.lastObj, r.lastSlot}
+		}
 		r.lastObj, r.lastSlot = obj, s
 	}
 	return s

@@ -36,9 +36,10 @@ func TestReflectedObjectsAreCollected(t *testing.T) {
 	}
 	made = nil
 	run(t, r, `made = null; 0`)
-	// The one-entry lookup cache holds the last object looked up.
-	other := &thing{}
-	_ = r.ImplOf(r.Wrap(other, "Thing"))
+	// The lookup cache holds the last objects looked up: look up others.
+	for range len(r.slotCache) + 1 {
+		_ = r.ImplOf(r.Wrap(&thing{}, "Thing"))
+	}
 	gc()
 	alive := 0
 	for _, w := range impls {
