@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/gowebengine/weblocks/internal/testenv"
@@ -461,5 +463,55 @@ func TestNoTemporaryDirectoriesLeft(t *testing.T) {
 	}
 	for _, e := range entries {
 		t.Errorf("left behind: %s", filepath.Join(tmp, e.Name()))
+	}
+}
+
+// A page that cannot load is an ERROR that says so, not a TIMEOUT.
+func TestUnreachablePage(t *testing.T) {
+	c, _, _ := setup(t)
+	// Nothing listens on port 1.
+	req := product.TestRequest{ID: "/unreachable.html", URL: "https://web-platform.test:1/unreachable.html", Timeout: 10 * time.Second, TimeoutMultiplier: 1}
+	res := product.SafeRun(context.Background(), c, req, 4*time.Second)
+	if res.Status != product.ERROR || !strings.Contains(res.Message, "loading https://web-platform.test:1/unreachable.html") {
+		t.Errorf("unreachable page: %+v", res)
+	}
+}
+
+// The windows the product opens start no WebUI renderers of their own
+// (DisabledFeatures): a test page is the only web content of its browser
+// context.
+func TestNoBrowserUIPagesPerWindow(t *testing.T) {
+	c, srv, tests := setup(t)
+	id := "/compat/locks-a.https.window.html"
+	test := tests[id]
+	b := chromedp.FromContext(c.BrowserContext()).Browser
+	var found []string
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Look while the test runs: the product disposes of the
+		// browser context when it ends.
+		for i := 0; i < 100; i++ {
+			ts, err := cdp.Call(context.Background(), b, target.GetTargets, target.GetTargetsParams{})
+			if err == nil {
+				for _, ti := range ts.TargetInfos {
+					if ti.Type == "browser_ui" && ti.BrowserContextID != "" {
+						mu.Lock()
+						found = append(found, ti.URL)
+						mu.Unlock()
+					}
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	res := product.SafeRun(context.Background(), c, product.TestRequest{ID: id, URL: srv.URL(test), Timeout: 10 * time.Second, TimeoutMultiplier: 1}, 4*time.Second)
+	<-done
+	if res.Status != product.OK {
+		t.Errorf("%s: %+v", id, res)
+	}
+	if len(found) > 0 {
+		t.Errorf("browser UI pages in the test's windows: %v", found)
 	}
 }
