@@ -1,7 +1,17 @@
 // Package chromium is the wpt-runner product that runs tests in Chromium
-// (Debian's /usr/bin/chromium by default) through chromedp: one headless
-// browser per run, a fresh browser context (and tab) per test so that no
-// state such as held Web Locks leaks from one test file to the next.
+// (Debian's /usr/bin/chromium by default): one headless browser per run,
+// started through chromedp, and a fresh browser context per test so that
+// no state such as held Web Locks, storage or service worker registrations
+// leaks from one test file to the next.
+//
+// Each test gets a new browser context and one page in a window of its
+// own, created directly at the test's URL (no about:blank first, which
+// would cost a renderer process of its own). The product talks to the page
+// through a small DevTools session of its own (session.go) rather than
+// chromedp's tab set-up, which enables a dozen domains on every tab: the
+// session enables Inspector (to see renderer crashes) and Page (to dismiss
+// dialogs), and reads the result with Runtime.evaluate. Disposing of the
+// browser context closes the page.
 package chromium
 
 import (
