@@ -408,7 +408,9 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.Tes
 		if ctx.Err() != nil {
 			return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("no harness result after %v", time.Since(start).Round(time.Millisecond)), Duration: time.Since(start)}, false
 		}
-		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}, s.detached()
+		// The page's session ends with the browser: then the browser
+		// machinery failed, and RunTest restarts a dead browser.
+		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}, s.detached() || lostConnection(b)
 	}
 	go func() {
 		if s.call(runCtx, "Page.enable", struct{}{}, nil) == nil {
@@ -451,6 +453,16 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.Tes
 	}
 	res.Duration = time.Since(start)
 	return res, false
+}
+
+// lostConnection reports whether the connection to the browser is gone.
+func lostConnection(b *chromedp.Browser) bool {
+	select {
+	case <-b.LostConnection:
+		return true
+	default:
+		return false
+	}
 }
 
 // infraResult is the result of a browser command that failed before the

@@ -120,6 +120,8 @@ setup({timeout_multiplier: 0.1}); // the harness times out after 1 s
 test(() => {}, 'passes');
 async_test(t => {}, 'never finishes');
 `)},
+		"compat/slow.window.js": {Data: []byte(`promise_test(() => new Promise(resolve => setTimeout(resolve, 2000)), 'takes two seconds');
+`)},
 		"compat/error.window.js": {Data: []byte(`test(() => {}, 'passes');
 throw new Error('top-level boom');
 `)},
@@ -513,5 +515,31 @@ func TestNoBrowserUIPagesPerWindow(t *testing.T) {
 	}
 	if len(found) > 0 {
 		t.Errorf("browser UI pages in the test's windows: %v", found)
+	}
+}
+
+// A browser that dies while a test runs is restarted, and the test runs
+// again in the new one.
+func TestBrowserDiesDuringTest(t *testing.T) {
+	c, _, _ := setup(t)
+	if r := runIDs(t, "/compat/variants.window.html?a=1")["/compat/variants.window.html?a=1"]; r.Status != product.OK {
+		t.Fatalf("before: %+v", r)
+	}
+	proc := chromedp.FromContext(c.BrowserContext()).Browser.Process()
+	killed := make(chan error, 1)
+	go func() {
+		time.Sleep(700 * time.Millisecond) // the test waits two seconds
+		killed <- proc.Kill()
+	}()
+	id := "/compat/slow.window.html"
+	r := runIDs(t, id)[id]
+	if err := <-killed; err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != product.OK || len(r.Subtests) != 1 || r.Subtests[0].Status != product.PASS {
+		t.Errorf("%s: %+v", id, r)
+	}
+	if chromedp.FromContext(c.BrowserContext()).Browser.Process().Pid == proc.Pid {
+		t.Error("the browser was not restarted")
 	}
 }
