@@ -21,7 +21,8 @@ import (
 // The session is attached without flattening: its commands and events
 // travel inside Target.sendMessageToTarget and
 // Target.receivedMessageFromTarget on the browser's own connection, which
-// chromedp exposes (Browser.Call and Browser.Subscribe).
+// chromedp exposes (Browser.Call and Browser.Subscribe). chromedp routes
+// flattened sessions only to the tabs it set up itself.
 type session struct {
 	b       *chromedp.Browser
 	id      target.SessionID
@@ -41,6 +42,7 @@ type sendMessageParams struct {
 	SessionID target.SessionID `json:"sessionId"`
 }
 
+// sessionReply is the answer to one command.
 type sessionReply struct {
 	Result json.RawMessage
 	Err    error
@@ -69,6 +71,8 @@ type router struct {
 	stop     func()
 }
 
+// newRouter starts routing the session messages of browser b until ctx
+// ends or the browser goes away; then every session is detached.
 func newRouter(ctx context.Context, b *chromedp.Browser) *router {
 	r := &router{b: b, sessions: map[target.SessionID]*session{}}
 	msgs, stopMsgs := b.Subscribe(target.ReceivedMessageFromTarget.Method)
@@ -154,6 +158,7 @@ func (r *router) attach(ctx context.Context, id target.ID, events func(method st
 	return s, nil
 }
 
+// receive handles one message of the page: an event or a reply.
 func (s *session) receive(data []byte) {
 	var m sessionMessage
 	if json.Unmarshal(data, &m) != nil {
@@ -179,6 +184,7 @@ func (s *session) receive(data []byte) {
 	ch <- sessionReply{Result: m.Result}
 }
 
+// detach ends the session: waiting commands fail with errDetached.
 func (s *session) detach() { s.once.Do(func() { close(s.done) }) }
 
 // errDetached is the error of a command whose page went away.
