@@ -1,11 +1,22 @@
 // Package chromium is the wpt-runner product that runs tests in Chromium
-// (Debian's /usr/bin/chromium by default) through chromedp: one headless
-// browser per run, a fresh browser context (and tab) per test so that no
-// state such as held Web Locks leaks from one test file to the next.
+// (Debian's /usr/bin/chromium by default): one headless browser per run,
+// started through chromedp, and a fresh browser context per test so that
+// no state such as held Web Locks, storage or service worker registrations
+// leaks from one test file to the next.
+//
+// Each test gets a new browser context and one page in a window of its
+// own, created directly at the test's URL (no about:blank first, which
+// would cost a renderer process of its own). The product talks to the page
+// through a small DevTools session of its own (session.go) rather than
+// chromedp's tab set-up, which enables a dozen domains on every tab: the
+// session enables Inspector (to see renderer crashes) and Page (to dismiss
+// dialogs), and reads the result with Runtime.evaluate. Disposing of the
+// browser context closes the page.
 package chromium
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,8 +28,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/inspector"
-	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/gowebengine/weblocks/wpt-runner/product"
@@ -72,53 +82,14 @@ type Chromium struct {
 	allocCancel   context.CancelFunc
 	browserCtx    context.Context
 	browserCancel context.CancelFunc
-	generation    int // counts launches
+	router        *router // the sessions with the pages of this browser
+	generation    int     // counts launches
 	// tmpDir is the browser's TMPDIR and holds its profile: Chromium
 	// leaves org.chromium.Chromium.* directories in its temporary
 	// directory, so each launch gets one of its own, removed when the
 	// browser has exited.
 	tmpDir    string
 	restartMu sync.Mutex // one restart at a time
-	// ready holds tabs opened ahead of time, each in a fresh browser
-	// context: opening one costs most of a second, so the pool overlaps
-	// that with running tests.
-	ready chan tab
-}
-
-// tab is an open target in its own browser context.
-type tab struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	err    error
-}
-
-// openTab opens a tab in a new browser context. The first Run binds the
-// target's life to tabCtx, which has no deadline.
-func openTab(bctx context.Context) tab {
-	tabCtx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext())
-	if err := chromedp.Do(tabCtx); err != nil {
-		cancel()
-		return tab{err: err}
-	}
-	return tab{ctx: tabCtx, cancel: cancel}
-}
-
-// fill keeps the pool of ready tabs full until the browser stops.
-func (c *Chromium) fill(bctx context.Context, ready chan tab) {
-	for {
-		t := openTab(bctx)
-		select {
-		case ready <- t:
-		case <-bctx.Done():
-			if t.cancel != nil {
-				t.cancel()
-			}
-			return
-		}
-		if t.err != nil && bctx.Err() != nil {
-			return
-		}
-	}
 }
 
 // New returns an unstarted Chromium product using the binary at path (""
@@ -131,12 +102,26 @@ func (c *Chromium) Name() string { return "chromium" }
 // Version implements product.Product.
 func (c *Chromium) Version() string { return c.version }
 
+// DisabledFeatures are the Chromium features the product turns off, on top
+// of chromedp's defaults (Translate, BlinkGenPropertyTrees). Each test gets
+// a window of its own, and each window of Chromium 156 starts two WebUI
+// renderer processes for its omnibox popups (WebUIOmniboxPopup,
+// WebUIOmniboxAimPopup): in a run of the bundled suite they used more CPU
+// than the tests' own renderers. The spare renderer Chromium keeps ready
+// for the next navigation belongs to one browser context, and every test
+// has a new one, so each spare was started for nothing
+// (SpareRendererForSitePerProcess). None of these changes what a web page
+// can observe.
+var DisabledFeatures = []string{"Translate", "BlinkGenPropertyTrees",
+	"WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "SpareRendererForSitePerProcess"}
+
 // Flags returns the extra command-line switches wptrunner-style runs need:
 // WPT host names mapped to loopback, the start-up certificate trusted by
 // its public key, no network chatter, and experimental web platform
-// features on as wptrunner does for Chrome.
+// features on as wptrunner does for Chrome; see also DisabledFeatures.
 func Flags(env *product.Env) []chromedp.ExecAllocatorOption {
 	return []chromedp.ExecAllocatorOption{
+		chromedp.Flag("disable-features", strings.Join(DisabledFeatures, ",")),
 		chromedp.Flag("host-resolver-rules", env.HostResolverRules),
 		chromedp.Flag("ignore-certificate-errors-spki-list", env.SPKIHash),
 		chromedp.Flag("enable-experimental-web-platform-features", true),
@@ -162,8 +147,7 @@ func (c *Chromium) Start(ctx context.Context, env *product.Env) error {
 	return c.launch(ctx)
 }
 
-// launch starts a browser and its pool of ready tabs, replacing the
-// previous browser if any.
+// launch starts a browser, replacing the previous one if any.
 func (c *Chromium) launch(ctx context.Context) error {
 	tmpDir, err := os.MkdirTemp("", "wpt-chromium-")
 	if err != nil {
@@ -174,7 +158,7 @@ func (c *Chromium) launch(ctx context.Context) error {
 	opts = append(opts, chromedp.Env("TMPDIR="+tmpDir), chromedp.UserDataDir(filepath.Join(tmpDir, "profile")))
 	// The browser lives until Close, not until ctx ends.
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	browserCtx, browserCancel := chromedp.NewContext(allocCtx)
+	browserCtx, browserCancel := chromedp.NewContext(allocCtx, chromedp.WithBrowserOption(chromedp.WithBrowserErrorf(c.browserError)))
 	startErr := make(chan error, 1)
 	go func() { startErr <- chromedp.Do(browserCtx) }()
 	select {
@@ -191,14 +175,10 @@ func (c *Chromium) launch(ctx context.Context) error {
 	if v, err := chromedp.Call(browserCtx, browser.GetVersion, cdp.Empty{}); err == nil {
 		c.version = v.Product
 	}
-	jobs := c.env.Jobs
-	if jobs < 1 {
-		jobs = 1
-	}
-	ready := make(chan tab, jobs)
+	r := newRouter(browserCtx, chromedp.FromContext(browserCtx).Browser)
 	c.mu.Lock()
 	oldBrowser, oldAlloc, oldTmp := c.browserCancel, c.allocCancel, c.tmpDir
-	c.allocCancel, c.browserCtx, c.browserCancel, c.ready, c.tmpDir = allocCancel, browserCtx, browserCancel, ready, tmpDir
+	c.allocCancel, c.browserCtx, c.browserCancel, c.router, c.tmpDir = allocCancel, browserCtx, browserCancel, r, tmpDir
 	c.generation++
 	c.mu.Unlock()
 	if oldBrowser != nil {
@@ -206,7 +186,6 @@ func (c *Chromium) launch(ctx context.Context) error {
 		oldAlloc() // waits for the browser to exit
 		removeAll(oldTmp)
 	}
-	go c.fill(browserCtx, ready)
 	return nil
 }
 
@@ -274,6 +253,18 @@ func (c *Chromium) BrowserContext() context.Context {
 	return c.browserCtx
 }
 
+// browserError reports chromedp's diagnostics, except the one it gives
+// for the sessions of this package: chromedp does not know them and says
+// so when they end.
+func (c *Chromium) browserError(format string, args ...any) {
+	if strings.HasPrefix(format, "executor for %q doesn't exist") {
+		return
+	}
+	if c.env != nil && c.env.Logf != nil {
+		c.env.Logf("chromedp: "+format, args...)
+	}
+}
+
 // RunTest loads the test in a new browser context and waits for the
 // runner's testharnessreport.js to hand over the harness result. When the
 // browser itself died, it starts a new one and runs the test again, once.
@@ -281,12 +272,12 @@ func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product
 	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		c.mu.Lock()
-		bctx, ready, gen := c.browserCtx, c.ready, c.generation
+		bctx, r, gen := c.browserCtx, c.router, c.generation
 		c.mu.Unlock()
 		if bctx == nil {
 			return product.TestResult{Status: product.ERROR, Message: "chromium product not started"}
 		}
-		res, infra := c.runOnce(ctx, ready, req, start)
+		res, infra := c.runOnce(ctx, bctx, r, req, start)
 		if !infra || attempt > 0 || ctx.Err() != nil || alive(bctx) {
 			return res
 		}
@@ -296,53 +287,118 @@ func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product
 	}
 }
 
-// runOnce runs the test in a tab from the pool. infra reports a failure of
-// the browser machinery rather than a result of the test.
-func (c *Chromium) runOnce(ctx context.Context, ready chan tab, req product.TestRequest, start time.Time) (res product.TestResult, infra bool) {
-	var tb tab
-	select {
-	case tb = <-ready:
-	case <-ctx.Done():
-		return product.TestResult{Status: product.TIMEOUT, Message: "no browser tab became ready in time"}, false
-	}
-	if tb.err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "opening a tab: " + tb.err.Error()}, true
-	}
-	// Closing the tab disposes its browser context and everything in it.
-	defer func() { go tb.cancel() }()
-	runCtx, runCancel := context.WithCancel(tb.ctx)
-	defer runCancel()
-	stop := context.AfterFunc(ctx, runCancel)
-	defer stop()
+// waitCommit is evaluated in a new page until it answers from the test's
+// document: the page is created with the test's URL, and the session can
+// reach it while it still shows its initial about:blank document, in which
+// case the evaluation fails when the test's document replaces it.
+const waitCommit = `location.href === 'about:blank' ? new Promise(() => {}) : location.href`
 
-	var crashed sync.Once
+// waitDone waits for the harness result: testharnessreport.js, a classic
+// script of the test's document, defines self.__wptrunner_done when it
+// runs, which is before the load event.
+const waitDone = `(async () => {
+	if (!self.__wptrunner_done && document.readyState !== 'complete') {
+		await new Promise(resolve => addEventListener('load', resolve, {once: true}));
+	}
+	return self.__wptrunner_done;
+})()`
+
+// evalResult is the result of Runtime.evaluate with returnByValue.
+type evalResult struct {
+	Result struct {
+		Type  string          `json:"type"`
+		Value json.RawMessage `json:"value"`
+	} `json:"result"`
+	ExceptionDetails *struct {
+		Text      string `json:"text"`
+		Exception *struct {
+			Description string `json:"description"`
+		} `json:"exception"`
+	} `json:"exceptionDetails"`
+}
+
+// evaluate evaluates expr in the page's main world, awaiting a promise,
+// and stores a string result in *str (when it is a string).
+func evaluate(ctx context.Context, s *session, expr string, str *string) error {
+	var ev evalResult
+	if err := s.call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true}, &ev); err != nil {
+		return err
+	}
+	if d := ev.ExceptionDetails; d != nil {
+		if d.Exception != nil && d.Exception.Description != "" {
+			return errors.New(d.Exception.Description)
+		}
+		return errors.New(d.Text)
+	}
+	if ev.Result.Type == "string" {
+		return json.Unmarshal(ev.Result.Value, str)
+	}
+	return nil
+}
+
+// runOnce runs the test in a new page of a new browser context. infra
+// reports a failure of the browser machinery rather than a result of the
+// test.
+//
+// Cost: a browser context is cheap, a page is not (a window and a renderer
+// process). The page is created with the test's URL, so that it gets one
+// renderer, for the test's site, and none for an about:blank first; the
+// session with it enables only Inspector (crashes) and Page (dialogs).
+func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.TestRequest, start time.Time) (res product.TestResult, infra bool) {
+	b := chromedp.FromContext(bctx).Browser
+	bc, err := cdp.Call(ctx, b, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	if err != nil {
+		return c.infraResult(ctx, "creating a browser context", err, start)
+	}
+	// Disposing of the browser context closes the page and drops
+	// everything the test stored.
+	defer func() {
+		go func() {
+			dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: bc.BrowserContextID})
+		}()
+	}()
+	// A new browser context has no window: the page needs one of its own.
+	newWindow := true
+	tr, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: req.URL, BrowserContextID: bc.BrowserContextID, NewWindow: &newWindow})
+	if err != nil {
+		return c.infraResult(ctx, "opening a page", err, start)
+	}
+
+	runCtx, runCancel := context.WithCancel(ctx)
+	defer runCancel()
 	crashCh := make(chan struct{})
+	var crashed sync.Once
 	dialogs := make(chan struct{}, 1)
-	if err := chromedp.Listen(runCtx, func(ev any) {
-		switch ev.(type) {
-		case *inspector.EventTargetCrashed:
+	s, err := r.attach(ctx, tr.TargetID, func(method string, _ json.RawMessage) {
+		switch method {
+		case "Inspector.targetCrashed":
 			crashed.Do(func() { close(crashCh); runCancel() })
-		case *page.EventJavascriptDialogOpening:
+		case "Page.javascriptDialogOpening":
 			select {
 			case dialogs <- struct{}{}:
 			default:
 			}
 		}
-	}); err != nil {
-		return product.TestResult{Status: product.ERROR, Message: "listening to the tab: " + err.Error()}, true
+	})
+	if err != nil {
+		return c.infraResult(ctx, "attaching to the page", err, start)
 	}
-	// alert()/confirm()/prompt() would block the page: dismiss them.
+	defer r.remove(s)
+	// alert()/confirm()/prompt() would block the page: dismiss them. The
+	// page may have opened one before Page.enable, which then reports
+	// nothing: try once after it.
 	go func() {
 		for {
 			select {
 			case <-runCtx.Done():
 				return
 			case <-dialogs:
-				chromedp.Call(runCtx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+				s.call(runCtx, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil)
 			}
 		}
 	}()
-
 	result := func(status product.Status, msg string) (product.TestResult, bool) {
 		select {
 		case <-crashCh:
@@ -352,27 +408,44 @@ func (c *Chromium) runOnce(ctx context.Context, ready chan tab, req product.Test
 		if ctx.Err() != nil {
 			return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("no harness result after %v", time.Since(start).Round(time.Millisecond)), Duration: time.Since(start)}, false
 		}
-		// The tab's context ends only when the browser goes away.
-		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}, runCtx.Err() != nil
+		// The page's session ends with the browser: then the browser
+		// machinery failed, and RunTest restarts a dead browser.
+		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}, s.detached() || lostConnection(b)
 	}
-
-	if err := chromedp.Do(runCtx, chromedp.Navigate(req.URL)); err != nil {
-		var le *chromedp.LoadError
-		if errors.As(err, &le) {
-			return result(product.ERROR, "loading "+req.URL+": "+le.ErrorText)
+	go func() {
+		if s.call(runCtx, "Page.enable", struct{}{}, nil) == nil {
+			select {
+			case dialogs <- struct{}{}:
+			default:
+			}
 		}
+	}()
+	if err := s.call(runCtx, "Inspector.enable", struct{}{}, nil); err != nil {
+		return result(product.ERROR, "Inspector.enable: "+err.Error())
+	}
+	var href string
+	for i := 0; ; i++ {
+		err = evaluate(runCtx, s, waitCommit, &href)
+		if err == nil || i == 3 || runCtx.Err() != nil || s.detached() {
+			break
+		}
+	}
+	if err != nil {
 		return result(product.ERROR, "loading "+req.URL+": "+err.Error())
 	}
-	report, err := chromedp.Run(runCtx, chromedp.Evaluate[string]("self.__wptrunner_done", chromedp.EvalAwaitPromise))
-	if err != nil {
-		if errors.Is(err, chromedp.ErrJSUndefined) || errors.Is(err, chromedp.ErrJSNull) {
-			return result(product.ERROR, "the page did not load /resources/testharnessreport.js (not a testharness test, or it navigated away)")
-		}
+	if strings.HasPrefix(href, "chrome-error:") {
+		return result(product.ERROR, "loading "+req.URL+" failed (Chromium shows its error page)")
+	}
+	var report string
+	if err := evaluate(runCtx, s, waitDone, &report); err != nil {
 		msg := err.Error()
 		if strings.Contains(msg, "Execution context was destroyed") || strings.Contains(msg, "Inspected target navigated") {
 			msg = "the test navigated away before the harness completed"
 		}
 		return result(product.ERROR, msg)
+	}
+	if report == "" {
+		return result(product.ERROR, "the page did not load /resources/testharnessreport.js (not a testharness test, or it navigated away)")
 	}
 	res, err = product.ParseReport([]byte(report))
 	if err != nil {
@@ -380,4 +453,23 @@ func (c *Chromium) runOnce(ctx context.Context, ready chan tab, req product.Test
 	}
 	res.Duration = time.Since(start)
 	return res, false
+}
+
+// lostConnection reports whether the connection to the browser is gone.
+func lostConnection(b *chromedp.Browser) bool {
+	select {
+	case <-b.LostConnection:
+		return true
+	default:
+		return false
+	}
+}
+
+// infraResult is the result of a browser command that failed before the
+// test ran.
+func (c *Chromium) infraResult(ctx context.Context, what string, err error, start time.Time) (product.TestResult, bool) {
+	if ctx.Err() != nil {
+		return product.TestResult{Status: product.TIMEOUT, Message: what + ": " + err.Error(), Duration: time.Since(start)}, false
+	}
+	return product.TestResult{Status: product.ERROR, Message: what + ": " + err.Error(), Duration: time.Since(start)}, true
 }

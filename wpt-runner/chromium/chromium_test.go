@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/gowebengine/weblocks/internal/testenv"
@@ -117,6 +119,8 @@ test(() => {
 setup({timeout_multiplier: 0.1}); // the harness times out after 1 s
 test(() => {}, 'passes');
 async_test(t => {}, 'never finishes');
+`)},
+		"compat/slow.window.js": {Data: []byte(`promise_test(() => new Promise(resolve => setTimeout(resolve, 2000)), 'takes two seconds');
 `)},
 		"compat/error.window.js": {Data: []byte(`test(() => {}, 'passes');
 throw new Error('top-level boom');
@@ -461,5 +465,81 @@ func TestNoTemporaryDirectoriesLeft(t *testing.T) {
 	}
 	for _, e := range entries {
 		t.Errorf("left behind: %s", filepath.Join(tmp, e.Name()))
+	}
+}
+
+// A page that cannot load is an ERROR that says so, not a TIMEOUT.
+func TestUnreachablePage(t *testing.T) {
+	c, _, _ := setup(t)
+	// Nothing listens on port 1.
+	req := product.TestRequest{ID: "/unreachable.html", URL: "https://web-platform.test:1/unreachable.html", Timeout: 10 * time.Second, TimeoutMultiplier: 1}
+	res := product.SafeRun(context.Background(), c, req, 4*time.Second)
+	if res.Status != product.ERROR || !strings.Contains(res.Message, "loading https://web-platform.test:1/unreachable.html") {
+		t.Errorf("unreachable page: %+v", res)
+	}
+}
+
+// The windows the product opens start no WebUI renderers of their own
+// (DisabledFeatures): a test page is the only web content of its browser
+// context.
+func TestNoBrowserUIPagesPerWindow(t *testing.T) {
+	c, srv, tests := setup(t)
+	id := "/compat/locks-a.https.window.html"
+	test := tests[id]
+	b := chromedp.FromContext(c.BrowserContext()).Browser
+	var found []string
+	var mu sync.Mutex
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Look while the test runs: the product disposes of the
+		// browser context when it ends.
+		for i := 0; i < 100; i++ {
+			ts, err := cdp.Call(context.Background(), b, target.GetTargets, target.GetTargetsParams{})
+			if err == nil {
+				for _, ti := range ts.TargetInfos {
+					if ti.Type == "browser_ui" && ti.BrowserContextID != "" {
+						mu.Lock()
+						found = append(found, ti.URL)
+						mu.Unlock()
+					}
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	res := product.SafeRun(context.Background(), c, product.TestRequest{ID: id, URL: srv.URL(test), Timeout: 10 * time.Second, TimeoutMultiplier: 1}, 4*time.Second)
+	<-done
+	if res.Status != product.OK {
+		t.Errorf("%s: %+v", id, res)
+	}
+	if len(found) > 0 {
+		t.Errorf("browser UI pages in the test's windows: %v", found)
+	}
+}
+
+// A browser that dies while a test runs is restarted, and the test runs
+// again in the new one.
+func TestBrowserDiesDuringTest(t *testing.T) {
+	c, _, _ := setup(t)
+	if r := runIDs(t, "/compat/variants.window.html?a=1")["/compat/variants.window.html?a=1"]; r.Status != product.OK {
+		t.Fatalf("before: %+v", r)
+	}
+	proc := chromedp.FromContext(c.BrowserContext()).Browser.Process()
+	killed := make(chan error, 1)
+	go func() {
+		time.Sleep(700 * time.Millisecond) // the test waits two seconds
+		killed <- proc.Kill()
+	}()
+	id := "/compat/slow.window.html"
+	r := runIDs(t, id)[id]
+	if err := <-killed; err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != product.OK || len(r.Subtests) != 1 || r.Subtests[0].Status != product.PASS {
+		t.Errorf("%s: %+v", id, r)
+	}
+	if chromedp.FromContext(c.BrowserContext()).Browser.Process().Pid == proc.Pid {
+		t.Error("the browser was not restarted")
 	}
 }

@@ -2,7 +2,27 @@
 // META: script=resources/helpers.js
 // META: script=resources/stash.js
 // META: timeout=long
+// META: variant=?1-2
+// META: variant=?3-4
+// META: variant=?5-6
 'use strict';
+
+// Each subtest opens, navigates and restores a window of its own, which
+// takes a while: the variants split the subtests among pages that run side
+// by side. The variant ?A-B runs subtests A to B, counted from 1 in the
+// order of this file; without a variant the page runs them all.
+const subtestInRange = (() => {
+  const range = /^\?(\d+)-(\d+)$/.exec(location.search);
+  let n = 0;
+  return () => {
+    n++;
+    return !range || (n >= Number(range[1]) && n <= Number(range[2]));
+  };
+})();
+
+function bfcacheTest(fn, name) {
+  if (subtestInRange()) promise_test(fn, name);
+}
 
 // The holder page (resources/bfcache-holder.html) is opened with noopener,
 // as a page must have no opener to enter the back/forward cache; it talks
@@ -23,7 +43,7 @@ async function navigateAway(key) {
   assert_equals(await stashReceive(key + '-out'), 'next loaded');
 }
 
-promise_test(async t => {
+bfcacheTest(async t => {
   const {key} = await openHolder(t, 'bfcache-held');
   await navigateAway(key);
   await stashSend(key + '-next', 'back');
@@ -36,7 +56,7 @@ promise_test(async t => {
   assert_true(held, 'the restored page still holds its lock');
 }, 'A page that holds a lock enters the back/forward cache and still holds it when restored');
 
-promise_test(async t => {
+bfcacheTest(async t => {
   const {key, name} = await openHolder(t, 'bfcache-contention');
   await navigateAway(key);
   const result = await navigator.locks.request(name, () => 'granted');
@@ -69,7 +89,7 @@ function contendFrom(t, where, name) {
 }
 
 for (const where of ['a dedicated worker', 'a nested worker', 'a shared worker']) {
-  promise_test(async t => {
+  bfcacheTest(async t => {
     const {key, name} = await openHolder(t, 'bfcache-contention-worker');
     await navigateAway(key);
     assert_equals(await contendFrom(t, where, name), 'granted',
@@ -80,7 +100,7 @@ for (const where of ['a dedicated worker', 'a nested worker', 'a shared worker']
   }, `A request from ${where} for the lock of a page in the back/forward cache evicts the page`);
 }
 
-promise_test(async t => {
+bfcacheTest(async t => {
   const {key, name} = await openHolder(t, 'bfcache-query');
   await navigateAway(key);
   const state = await navigator.locks.query();
