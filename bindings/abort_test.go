@@ -185,6 +185,8 @@ func TestDefaultAbortReasonsAreCollected(t *testing.T) {
 		made.push(AbortSignal.abort().reason);
 		globalThis.kept = new AbortController();
 		kept.abort();
+		globalThis.flush = [];
+		for (let i = 0; i < 8; i++) flush.push(new EventTarget());
 	`)
 	var ptrs []weak.Pointer[plainDOMException]
 	j.r.QueueTask(func(vm *sobek.Runtime) {
@@ -197,10 +199,11 @@ func TestDefaultAbortReasonsAreCollected(t *testing.T) {
 			}
 			ptrs = append(ptrs, weak.Make(impl))
 		}
-		// The slot lookup cache holds the last objects looked up.
-		for range 8 {
-			j.r.idl.ImplOf(vm.Get("kept"))
-			j.r.idl.ImplOf(vm.GlobalObject())
+		// The slot lookup cache holds the last objects looked up: look
+		// up others (more than it holds).
+		flush := vm.Get("flush").(*sobek.Object)
+		for i := range 8 {
+			j.r.idl.ImplOf(flush.Get(strconv.Itoa(i)))
 		}
 	})
 	w.settle()
