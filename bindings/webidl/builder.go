@@ -236,62 +236,93 @@ func (r *Realm) SetGlobalImpl(impl any) { r.globalImpl = impl }
 // parents before children, the global interface's members on the global
 // object, and the interface objects as properties of the global object.
 //
+// The registry holding the global interface sets up the global object;
+// unless Eager is set, the other interfaces are then created on first use
+// (see lazy.go), invisibly to script.
+//
 // A realm can install several registries, one after the other: the
 // definitions of a later one may inherit from interfaces an earlier one
 // installed (an integrator's interface inheriting EventTarget), and the
 // global object is set up only by the registry holding the global
 // interface.
 func (r *Realm) Install(reg *Registry) error {
-	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 && r.interfaces[r.GlobalName] == nil {
+	known := func(name string) bool { return r.interfaces[name] != nil || r.pending[name] != nil }
+	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 && !known(r.GlobalName) {
 		r.GlobalNames = d.GlobalNames
 	}
-	globalIsNew := r.interfaces[r.GlobalName] == nil
-	created := map[string]bool{}
-	var install func(name string) (*InterfaceObject, error)
-	visiting := map[string]bool{}
-	install = func(name string) (*InterfaceObject, error) {
-		if io, ok := r.interfaces[name]; ok {
-			return io, nil
+	globalIsNew := !known(r.GlobalName)
+	// Check exposure and inheritance, and list the new exposed
+	// definitions parents first.
+	const (
+		visiting = iota + 1
+		exposed
+		hidden
+	)
+	state := map[string]int{}
+	var order []*InterfaceDef
+	var visit func(name string) (bool, error)
+	visit = func(name string) (bool, error) {
+		if known(name) {
+			return true, nil
+		}
+		switch state[name] {
+		case visiting:
+			return false, fmt.Errorf("webidl: inheritance cycle at %s", name)
+		case exposed:
+			return true, nil
+		case hidden:
+			return false, nil
 		}
 		d := reg.defs[name]
 		if d == nil {
-			return nil, fmt.Errorf("webidl: interface %s is not registered", name)
+			return false, fmt.Errorf("webidl: interface %s is not registered", name)
 		}
 		if !r.Exposed(d.Exposed, d.SecureContext) || (d.CrossOriginIsolated && !r.CrossOriginIsolated) {
-			return nil, nil
+			state[name] = hidden
+			return false, nil
 		}
-		if visiting[name] {
-			return nil, fmt.Errorf("webidl: inheritance cycle at %s", name)
-		}
-		visiting[name] = true
-		var parent *InterfaceObject
+		state[name] = visiting
 		if d.Parent != "" {
-			p, err := install(d.Parent)
+			ok, err := visit(d.Parent)
 			if err != nil {
-				return nil, err
+				return false, err
 			}
-			if p == nil {
-				return nil, fmt.Errorf("webidl: %s inherits from %s, which is not exposed in this realm", name, d.Parent)
+			if !ok {
+				return false, fmt.Errorf("webidl: %s inherits from %s, which is not exposed in this realm", name, d.Parent)
 			}
-			parent = p
 		}
-		io := r.createInterface(d, parent)
-		r.interfaces[name] = io
-		created[name] = true
-		return io, nil
+		state[name] = exposed
+		order = append(order, d)
+		return true, nil
 	}
 	for _, name := range reg.Names() {
-		if _, err := install(name); err != nil {
+		if _, err := visit(name); err != nil {
 			return err
 		}
+	}
+	for _, d := range order {
+		r.pending[d.Name] = d
+		r.pendingOrder = append(r.pendingOrder, d.Name)
 	}
 	// The global object: its [[Prototype]] is the global interface's
 	// prototype object; the [Global] interface's own regular members and
 	// every unforgeable member live on it.
-	if gio := r.interfaces[r.GlobalName]; gio != nil && globalIsNew {
-		must(r.global.SetPrototype(gio.Prototype))
+	if globalIsNew && r.pending[r.GlobalName] != nil {
+		gio := r.iface(r.GlobalName)
+		if !r.Eager {
+			// Interfaces created later must see the intrinsics as
+			// they are now, not as script may have replaced them.
+			r.Symbol("asyncIterator")
+			r.installGlobalProxy()
+		}
+		must(r.target.SetPrototype(gio.Prototype))
 		if r.globalImpl != nil {
 			r.setSlot(r.global, r.globalImpl, gio)
+			if r.target != r.global {
+				// Go code may meet the target (a getter called
+				// on it from Go); script never does.
+				r.slots.set(r.target, slotEntry{strong: r.getSlot(r.global)})
+			}
 			if rf, ok := r.globalImpl.(Reflected); ok && rf.WebIDLReflector() != nil {
 				refl := rf.WebIDLReflector()
 				refl.obj, refl.realm = r.global, r
@@ -299,35 +330,25 @@ func (r *Realm) Install(reg *Registry) error {
 		}
 		for io := gio; io != nil; io = io.parent {
 			if io.def.Global {
-				r.defineMembers(io, r.global, false, true)
+				r.defineMembers(io, r.target, false, true)
 			}
 		}
-		gio.def.defineUnforgeables(r, gio, r.global)
+		gio.def.defineUnforgeables(r, gio, r.target)
 	}
-	// Interface objects as global properties: {[[Writable]]: true,
-	// [[Enumerable]]: false, [[Configurable]]: true}.
-	for _, name := range reg.Names() {
-		io := r.interfaces[name]
-		if io == nil || io.Object == nil || !created[name] {
-			continue
+	// Interface objects as global properties (pending until their
+	// interface is created; those created already now).
+	for _, d := range order {
+		r.globalKeys(d, func(key string) { r.pendingKeys[key] = d.Name })
+	}
+	for _, d := range order {
+		if io := r.interfaces[d.Name]; io != nil {
+			r.defineGlobalKeys(io)
 		}
-		holder := r.global
-		if ns := io.def.LegacyNamespace; ns != "" {
-			nio := r.interfaces[ns]
-			if nio == nil || nio.Object == nil {
-				continue
-			}
-			holder = nio.Object
-		}
-		must(holder.DefineDataProperty(name, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
-		for _, alias := range io.def.LegacyWindowAlias {
-			if r.Exposed([]string{"Window"}, false) {
-				must(r.global.DefineDataProperty(alias, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
-			}
-		}
-		for _, ff := range io.def.LegacyFactoryFunctions {
-			must(r.global.DefineDataProperty(ff.Name, r.factoryFunction(io, ff), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
-		}
+	}
+	if r.traps == nil {
+		r.MaterializeAll()
+	} else {
+		r.setTraps(len(r.pending) > 0 || len(r.pendingKeys) > 0)
 	}
 	return nil
 }
@@ -360,7 +381,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 	case d.ErrorPrototype:
 		protoProto = r.errorCtor.Get("prototype").(*sobek.Object)
 	default:
-		protoProto = r.VM.GlobalObject().Get("Object").(*sobek.Object).Get("prototype").(*sobek.Object)
+		protoProto = r.objectProto
 	}
 	if d.NamedPropertiesObject && d.Global {
 		npo := r.VM.CreateObject(protoProto)
@@ -385,7 +406,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 			r.defineMembers(io, io.Prototype, false, false)
 		}
 		if d.ValueIterator {
-			ap := r.VM.GlobalObject().Get("Array").(*sobek.Object).Get("prototype").(*sobek.Object)
+			ap := r.arrayProto
 			for _, n := range []string{"entries", "keys", "values", "forEach"} {
 				must(io.Prototype.DefineDataProperty(n, ap.Get(n), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 			}

@@ -40,8 +40,20 @@ type Realm struct {
 	// Data is free for the embedder (for example its settings object).
 	Data any
 
-	global                                          *sobek.Object
+	// global is the global object script sees: target itself, or a
+	// Proxy of it while interfaces are created lazily (see lazy.go).
+	global *sobek.Object
+	target *sobek.Object
+	// Eager, set before Install, creates every exposed interface up front
+	// instead of on first use (see lazy.go).
+	Eager                                           bool
 	interfaces                                      map[string]*InterfaceObject
+	pending                                         map[string]*InterfaceDef // exposed, not created yet
+	pendingOrder                                    []string                 // pending names, parents first
+	pendingKeys                                     map[string]string        // global property -> pending interface
+	traps                                           *sobek.ProxyTrapConfig   // the global proxy's (nil: no proxy)
+	objectProto, arrayProto                         *sobek.Object
+	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
 	slots                                           slotTable
 	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
 	promiseCtor                                     *sobek.Object
@@ -57,6 +69,8 @@ type Realm struct {
 	lastSlot                                        *slot
 	toStringFn                                      sobek.Callable
 	reflectGet, reflectSet, reflectGOPD, reflectHas sobek.Callable
+	reflectDefine, reflectDelete                    sobek.Callable
+	reflectOwnKeys, reflectPrevent                  sobek.Callable
 	ctorFactory                                     sobek.Callable
 	iterProtos                                      map[string]*sobek.Object
 	asyncIterProto                                  *sobek.Object
@@ -90,7 +104,10 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 		GlobalNames:   globalNames,
 		SecureContext: secure,
 		global:        vm.GlobalObject(),
+		target:        vm.GlobalObject(),
 		interfaces:    map[string]*InterfaceObject{},
+		pending:       map[string]*InterfaceDef{},
+		pendingKeys:   map[string]string{},
 	}
 	if len(r.GlobalNames) == 0 && globalName != "" {
 		// Until Install reads the global interface's [Global] names.
@@ -105,7 +122,9 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	promiseProto := r.promiseCtor.Get("prototype").(*sobek.Object)
 	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
 	r.promiseResolve, _ = sobek.AssertFunction(r.promiseCtor.Get("resolve"))
-	r.hasOwnProperty, _ = sobek.AssertFunction(get("Object").Get("prototype").(*sobek.Object).Get("hasOwnProperty"))
+	r.objectProto = get("Object").Get("prototype").(*sobek.Object)
+	r.arrayProto = get("Array").Get("prototype").(*sobek.Object)
+	r.hasOwnProperty, _ = sobek.AssertFunction(r.objectProto.Get("hasOwnProperty"))
 	// Taken before any script runs (script can replace WeakMap.prototype.set).
 	weakMap := get("WeakMap")
 	r.slotHolderSet, _ = sobek.AssertFunction(weakMap.Get("prototype").(*sobek.Object).Get("set"))
@@ -142,11 +161,13 @@ func (r *Realm) intrinsicIteratorPrototype() *sobek.Object {
 	return r.iterProto
 }
 
-// Global returns the realm's global object.
+// Global returns the realm's global object (as script sees it: see
+// lazy.go).
 func (r *Realm) Global() *sobek.Object { return r.global }
 
-// Interface returns an interface installed in the realm, or nil.
-func (r *Realm) Interface(name string) *InterfaceObject { return r.interfaces[name] }
+// Interface returns an interface installed in the realm (creating it if it
+// is exposed but not created yet), or nil.
+func (r *Realm) Interface(name string) *InterfaceObject { return r.iface(name) }
 
 // Exposed reports whether a construct with the given [Exposed] set (global
 // names, or "*") and [SecureContext] flag is exposed in this realm.
@@ -385,10 +406,10 @@ func (r *Realm) wrap(impl any, iface string, storage *Slot) sobek.Value {
 			}
 		}
 	}
-	io := r.interfaces[iface]
+	io := r.iface(iface)
 	if d, ok := impl.(Interfaced); ok {
 		// A more derived interface the implementation declares.
-		if dio := r.interfaces[d.WebIDLInterface()]; dio != nil {
+		if dio := r.iface(d.WebIDLInterface()); dio != nil {
 			for i := dio; i != nil; i = i.parent {
 				if i == io || io == nil {
 					io = dio

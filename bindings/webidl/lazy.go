@@ -1,0 +1,360 @@
+package webidl
+
+import (
+	"errors"
+
+	"github.com/grafana/sobek"
+)
+
+// Lazy interface objects.
+//
+// A realm whose registry holds its global interface does not create the
+// interface objects, prototypes and member functions of every exposed
+// interface up front: most pages touch a handful of the ~100 interfaces a
+// Window exposes. Instead the global object script sees is a Proxy (the
+// spec's WindowProxy, which this engine otherwise only models for frames)
+// whose target is the real global object. The global interface, its
+// ancestors and the global's own members are created eagerly; every other
+// exposed interface is "pending": its global property names (the
+// interface name, [LegacyWindowAlias] names and [LegacyFactoryFunction]
+// names) are recorded, and the proxy's traps create the interface — parent
+// first — and define those properties on the target the first time any
+// trap (get, set, has, getOwnPropertyDescriptor, defineProperty,
+// deleteProperty) sees one of its names. ownKeys and preventExtensions
+// create everything first. Internal users (Wrap, Interface, a constructor's
+// prototype) create an interface through the same accessor (Realm.iface).
+//
+// Because the traps only ever add what the eager installation would
+// already have defined, and then forward to the target with the same
+// receiver, the proxy reports the target's real state and its behaviour is
+// the eager one. Once nothing is pending the traps are removed (the proxy
+// then forwards directly to its target at the engine's own speed).
+//
+// One difference is visible: the order of the global's own property names.
+// Interface properties are defined when first touched, so they come after
+// the properties script defined before that point, where an eager
+// installation lists them first.
+
+// iface returns the interface named name, creating it (and its ancestors)
+// when it is exposed but not created yet, or nil when it is not exposed
+// in this realm.
+func (r *Realm) iface(name string) *InterfaceObject {
+	if io := r.interfaces[name]; io != nil {
+		return io
+	}
+	d := r.pending[name]
+	if d == nil {
+		return nil
+	}
+	return r.materialize(d)
+}
+
+// materialize creates a pending interface: its parent first, then its
+// interface object and prototype, then its global properties.
+func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
+	delete(r.pending, d.Name)
+	var parent *InterfaceObject
+	if d.Parent != "" {
+		// Install checked that the parent is exposed.
+		parent = r.iface(d.Parent)
+	}
+	io := r.createInterface(d, parent)
+	r.interfaces[d.Name] = io
+	r.defineGlobalKeys(io)
+	if d.Namespace {
+		// Interfaces with [LegacyNamespace] live on the namespace object.
+		for _, n := range r.pendingOrder {
+			if pd := r.pending[n]; pd != nil && pd.LegacyNamespace == d.Name {
+				r.iface(n)
+			}
+		}
+	}
+	if len(r.pending) == 0 {
+		r.setTraps(false)
+	}
+	return io
+}
+
+// globalKeys calls f with each global property name of d's interface
+// object, and whether the property is on the global object (false: on
+// the [LegacyNamespace] object).
+func (r *Realm) globalKeys(d *InterfaceDef, f func(name string)) {
+	if d.NoInterfaceObject || d.LegacyNamespace != "" {
+		return
+	}
+	f(d.Name)
+	if r.Exposed([]string{"Window"}, false) {
+		for _, alias := range d.LegacyWindowAlias {
+			f(alias)
+		}
+	}
+	for _, ff := range d.LegacyFactoryFunctions {
+		f(ff.Name)
+	}
+}
+
+// defineGlobalKeys defines the properties of io's interface object that
+// are still pending: on the global object {[[Writable]]: true,
+// [[Enumerable]]: false, [[Configurable]]: true}.
+func (r *Realm) defineGlobalKeys(io *InterfaceObject) {
+	d := io.def
+	if io.Object == nil {
+		return
+	}
+	if ns := d.LegacyNamespace; ns != "" {
+		if nio := r.iface(ns); nio != nil && nio.Object != nil {
+			must(nio.Object.DefineDataProperty(d.Name, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+		}
+		return
+	}
+	r.globalKeys(d, func(key string) {
+		if r.pendingKeys[key] != d.Name {
+			return
+		}
+		delete(r.pendingKeys, key)
+		v := io.Object
+		for _, ff := range d.LegacyFactoryFunctions {
+			if ff.Name == key {
+				v = r.factoryFunction(io, ff)
+			}
+		}
+		must(r.target.DefineDataProperty(key, v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+	})
+}
+
+// touch creates the pending interface whose global property name is key.
+func (r *Realm) touch(key string) {
+	name, ok := r.pendingKeys[key]
+	if !ok {
+		return
+	}
+	if io := r.interfaces[name]; io != nil {
+		r.defineGlobalKeys(io)
+		return
+	}
+	r.iface(name)
+}
+
+// MaterializeAll creates every pending interface (what an eager
+// installation would have done).
+func (r *Realm) MaterializeAll() {
+	for _, n := range r.pendingOrder {
+		r.iface(n)
+	}
+	r.pendingOrder = r.pendingOrder[:0]
+	for key := range r.pendingKeys {
+		r.touch(key)
+	}
+	r.setTraps(false)
+}
+
+// Pending reports whether the named interface is exposed in the realm but
+// not created yet.
+func (r *Realm) Pending(name string) bool { return r.pending[name] != nil }
+
+// installGlobalProxy makes the global object script sees a Proxy of the
+// real global object (see the comment at the top of this file).
+func (r *Realm) installGlobalProxy() {
+	r.initReflect()
+	r.traps = new(sobek.ProxyTrapConfig)
+	p := r.VM.NewProxy(r.target, r.traps)
+	r.global = r.VM.ToValue(p).(*sobek.Object)
+	r.VM.SetGlobalObject(r.global)
+}
+
+// setTraps installs the global proxy's traps (on) or removes them, so
+// that the proxy forwards to its target without calling Go.
+func (r *Realm) setTraps(on bool) {
+	if r.traps == nil {
+		return
+	}
+	undef := sobek.Undefined()
+	// getOwnPropertyDescriptor and defineProperty stay: see
+	// publicAccessor.
+	gopd := func(t *sobek.Object, key string) sobek.PropertyDescriptor {
+		r.touch(key)
+		d, err := r.reflectGOPD(undef, t, StringValue(key))
+		if err != nil {
+			r.rethrow(err)
+		}
+		pd := r.toPropertyDescriptor(d)
+		if pd.Configurable == sobek.FLAG_FALSE {
+			pd.Getter, pd.Setter = r.publicAccessor(pd.Getter), r.publicAccessor(pd.Setter)
+		}
+		return pd
+	}
+	define := func(t *sobek.Object, key string, d sobek.PropertyDescriptor) bool {
+		r.touch(key)
+		d.Getter, d.Setter = r.realAccessor(d.Getter), r.realAccessor(d.Setter)
+		res, err := r.reflectDefine(undef, t, StringValue(key), r.descriptorObject(d))
+		if err != nil {
+			r.rethrow(err)
+		}
+		return res.ToBoolean()
+	}
+	if !on {
+		*r.traps = sobek.ProxyTrapConfig{GetOwnPropertyDescriptor: gopd, DefineProperty: define}
+		return
+	}
+	if r.traps.Get != nil {
+		return
+	}
+	*r.traps = sobek.ProxyTrapConfig{
+		Get: func(t *sobek.Object, key string, receiver sobek.Value) sobek.Value {
+			r.touch(key)
+			k := StringValue(key)
+			v, err := r.reflectGet(undef, t, k, receiver)
+			if err != nil {
+				r.rethrow(err)
+			}
+			if v == undef {
+				// Absent, not undefined: sobek's global lookups
+				// tell a ReferenceError by a nil result.
+				if h, err := r.reflectHas(undef, t, k); err == nil && !h.ToBoolean() {
+					return nil
+				}
+			}
+			return v
+		},
+		Set: func(t *sobek.Object, key string, v, receiver sobek.Value) bool {
+			r.touch(key)
+			res, err := r.reflectSet(undef, t, StringValue(key), v, receiver)
+			if err != nil {
+				r.rethrow(err)
+			}
+			return res.ToBoolean()
+		},
+		Has: func(t *sobek.Object, key string) bool {
+			r.touch(key)
+			return r.hasProperty(t, key)
+		},
+		GetOwnPropertyDescriptor: gopd,
+		DefineProperty:           define,
+		DeleteProperty: func(t *sobek.Object, key string) bool {
+			r.touch(key)
+			res, err := r.reflectDelete(undef, t, StringValue(key))
+			if err != nil {
+				r.rethrow(err)
+			}
+			return res.ToBoolean()
+		},
+		OwnKeys: func(t *sobek.Object) *sobek.Object {
+			r.MaterializeAll()
+			v, err := r.reflectOwnKeys(undef, t)
+			if err != nil {
+				r.rethrow(err)
+			}
+			return v.(*sobek.Object)
+		},
+		PreventExtensions: func(t *sobek.Object) bool {
+			r.MaterializeAll()
+			res, err := r.reflectPrevent(undef, t)
+			if err != nil {
+				r.rethrow(err)
+			}
+			return res.ToBoolean()
+		},
+	}
+}
+
+// publicAccessor returns the function script sees as f, a getter or
+// setter of a non-configurable accessor property of the global object
+// (the [LegacyUnforgeable] window, document, location, top).
+//
+// sobek's proxy checks a getOwnPropertyDescriptor trap's result against
+// a non-configurable accessor of the target with an inverted test: it
+// rejects the descriptor when its getter or setter IS the target's
+// (proxy.go, __isCompatibleDescriptor, "desc.Getter.SameAs(current.
+// getterFunc)" returning false). So the trap reports, for such a
+// property, a stand-in function with the same name, length and
+// behaviour, and the defineProperty trap maps the stand-in back. Script
+// never meets the real function (every descriptor read goes through the
+// trap, which therefore stays for the realm's life), so the stand-in is
+// the function as far as script can tell.
+func (r *Realm) publicAccessor(f sobek.Value) sobek.Value {
+	fo, ok := f.(*sobek.Object)
+	if !ok {
+		return f
+	}
+	if p, ok := r.publicFn[fo]; ok {
+		return p
+	}
+	call, ok := sobek.AssertFunction(fo)
+	if !ok {
+		return f
+	}
+	name := fo.Get("name").String()
+	length := int(fo.Get("length").ToInteger())
+	p := r.NewFunction(name, length, func(c sobek.FunctionCall) sobek.Value {
+		v, err := call(c.This, c.Arguments...)
+		if err != nil {
+			r.rethrow(err)
+		}
+		return v
+	})
+	if r.publicFn == nil {
+		r.publicFn, r.realFn = map[*sobek.Object]*sobek.Object{}, map[*sobek.Object]*sobek.Object{}
+	}
+	r.publicFn[fo], r.realFn[p] = p, fo
+	return p
+}
+
+// realAccessor maps a stand-in of publicAccessor back to the real function.
+func (r *Realm) realAccessor(f sobek.Value) sobek.Value {
+	if fo, ok := f.(*sobek.Object); ok {
+		if real, ok := r.realFn[fo]; ok {
+			return real
+		}
+	}
+	return f
+}
+
+// initReflect looks up the %Reflect% functions the traps forward with
+// (before any script can replace them).
+func (r *Realm) initReflect() {
+	if r.reflectDefine != nil {
+		return
+	}
+	refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
+	fn := func(name string) sobek.Callable {
+		f, _ := sobek.AssertFunction(refl.Get(name))
+		return f
+	}
+	r.reflectGet, r.reflectSet, r.reflectGOPD, r.reflectHas = fn("get"), fn("set"), fn("getOwnPropertyDescriptor"), fn("has")
+	r.reflectDefine, r.reflectDelete, r.reflectOwnKeys, r.reflectPrevent = fn("defineProperty"), fn("deleteProperty"), fn("ownKeys"), fn("preventExtensions")
+}
+
+// descriptorObject converts d to a property descriptor object with only
+// the fields d has.
+func (r *Realm) descriptorObject(d sobek.PropertyDescriptor) *sobek.Object {
+	o := r.VM.NewObject()
+	if d.Value != nil {
+		must(o.Set("value", d.Value))
+	}
+	if d.Writable != sobek.FLAG_NOT_SET {
+		must(o.Set("writable", d.Writable.Bool()))
+	}
+	if d.Getter != nil {
+		must(o.Set("get", d.Getter))
+	}
+	if d.Setter != nil {
+		must(o.Set("set", d.Setter))
+	}
+	if d.Enumerable != sobek.FLAG_NOT_SET {
+		must(o.Set("enumerable", d.Enumerable.Bool()))
+	}
+	if d.Configurable != sobek.FLAG_NOT_SET {
+		must(o.Set("configurable", d.Configurable.Bool()))
+	}
+	return o
+}
+
+// rethrow throws err, a JavaScript exception or an uncatchable
+// interruption returned by a call, from inside a trap.
+func (r *Realm) rethrow(err error) {
+	var ex *sobek.Exception
+	if errors.As(err, &ex) || isUncatchable(err) {
+		panic(err)
+	}
+	r.Throw(err)
+}
