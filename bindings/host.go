@@ -162,6 +162,7 @@ func (r *Realm) setUp(info envInfo) error {
 	r.secure = info.secure
 	r.globalImpl = r.newGlobal(info)
 	r.idl.SetGlobalImpl(r.globalImpl)
+	r.idl.Eager = r.opts.eagerInterfaces
 	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
