@@ -123,12 +123,19 @@ func TestLazyInterfaceObjects(t *testing.T) {
 		{"alias", `webkitURL === URL && Object.getOwnPropertyDescriptor(window, "webkitURL").enumerable === false`, "true"},
 		{"preventExtensions", `Object.preventExtensions(window); [Object.isExtensible(window), typeof Headers, "Blob" in window].join()`, "false,function,true"},
 		{"with", `with (window) { typeof Blob }`, "function"},
+		{"member descriptor", `JSON.stringify(Object.getOwnPropertyDescriptor(window, "onload"), (k, v) => typeof v === "function" ? v.name : v)`,
+			`{"get":"get onload","set":"set onload","enumerable":true,"configurable":true}`},
+		{"member delete", `[delete window.onload, typeof onload, "onload" in window, Object.getOwnPropertyNames(window).includes("onload")].join()`, "true,undefined,false,false"},
+		{"member set", `onload = () => 1; [typeof onload, typeof window.onload, onload === window.onload].join()`, "function,function,true"},
+		{"member call", `typeof atob === "function" && atob("YQ==") === "a" && atob === window.atob`, "true"},
+		{"enumerable keys", `Object.keys(window).sort().join()`, ""},
+		{"for in", `(() => { const ks = []; for (const k in window) ks.push(k); return ks.sort().join() })()`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)
 			lazy := w.windowRealm("https://example.com/", false)
-			for _, n := range []string{"Blob", "Comment", "CharacterData"} {
+			for _, n := range []string{"Blob", "Comment", "CharacterData", "onload", "atob"} {
 				if !lazy.pending(n) {
 					t.Fatalf("a fresh realm has created %s", n)
 				}

@@ -330,7 +330,7 @@ func (r *Realm) Install(reg *Registry) error {
 		}
 		for io := gio; io != nil; io = io.parent {
 			if io.def.Global {
-				r.defineMembers(io, r.target, false, true)
+				r.defineGlobalMembers(io)
 			}
 		}
 		gio.def.defineUnforgeables(r, gio, r.target)
@@ -348,7 +348,7 @@ func (r *Realm) Install(reg *Registry) error {
 	if r.traps == nil {
 		r.MaterializeAll()
 	} else {
-		r.setTraps(len(r.pending) > 0 || len(r.pendingKeys) > 0)
+		r.setTraps(len(r.pending) > 0 || len(r.pendingKeys) > 0 || len(r.pendingMembers) > 0)
 	}
 	return nil
 }

@@ -69,7 +69,7 @@ func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
 			}
 		}
 	}
-	if len(r.pending) == 0 {
+	if len(r.pending) == 0 && len(r.pendingMembers) == 0 {
 		r.setTraps(false)
 	}
 	return io
@@ -122,8 +122,54 @@ func (r *Realm) defineGlobalKeys(io *InterfaceObject) {
 	})
 }
 
-// touch creates the pending interface whose global property name is key.
+// defineGlobalMembers defines the regular members of a [Global]
+// interface on the global object, or, when the global is a proxy, makes
+// them pending like interface objects: each is defined the first time a
+// trap sees its name. Members with a symbol key, and those sharing a
+// function object (Alias), are defined at once.
+func (r *Realm) defineGlobalMembers(io *InterfaceObject) {
+	if r.traps == nil {
+		r.defineMembers(io, r.target, false, true)
+		return
+	}
+	d := io.def
+	r.globalDefs = append(r.globalDefs, d)
+	aliased := map[string]bool{}
+	for i := range d.Members {
+		if a := d.Members[i].Alias; a != "" {
+			aliased[a] = true
+		}
+	}
+	defined := map[string]*sobek.Object{}
+	for i := range d.Members {
+		m := &d.Members[i]
+		if m.Static || m.Unforgeable || !r.memberExposed(m) {
+			continue
+		}
+		if m.Symbol != "" || m.Alias != "" || aliased[m.Name] {
+			if f := r.defineMember(r.target, m, false, defined[m.Alias]); f != nil {
+				defined[m.Name] = f
+			}
+			continue
+		}
+		if r.pendingMembers == nil {
+			r.pendingMembers = map[string]*Member{}
+		}
+		r.pendingMembers[m.Name] = m
+	}
+}
+
+// touch creates the pending global member or interface whose global
+// property name is key.
 func (r *Realm) touch(key string) {
+	if m, ok := r.pendingMembers[key]; ok {
+		delete(r.pendingMembers, key)
+		r.defineMember(r.target, m, false, nil)
+		if len(r.pending) == 0 && len(r.pendingMembers) == 0 {
+			r.setTraps(false)
+		}
+		return
+	}
 	name, ok := r.pendingKeys[key]
 	if !ok {
 		return
@@ -145,12 +191,21 @@ func (r *Realm) MaterializeAll() {
 	for key := range r.pendingKeys {
 		r.touch(key)
 	}
+	for _, d := range r.globalDefs {
+		for i := range d.Members {
+			if r.pendingMembers[d.Members[i].Name] == &d.Members[i] {
+				r.touch(d.Members[i].Name)
+			}
+		}
+	}
 	r.setTraps(false)
 }
 
-// Pending reports whether the named interface is exposed in the realm but
-// not created yet.
-func (r *Realm) Pending(name string) bool { return r.pending[name] != nil }
+// Pending reports whether the named interface, or regular member of the
+// global interface, is exposed in the realm but not created yet.
+func (r *Realm) Pending(name string) bool {
+	return r.pending[name] != nil || r.pendingMembers[name] != nil
+}
 
 // installGlobalProxy makes the global object script sees a Proxy of the
 // real global object (see the comment at the top of this file).

@@ -51,6 +51,8 @@ type Realm struct {
 	pending                                         map[string]*InterfaceDef // exposed, not created yet
 	pendingOrder                                    []string                 // pending names, parents first
 	pendingKeys                                     map[string]string        // global property -> pending interface
+	pendingMembers                                  map[string]*Member       // pending regular members of the global
+	globalDefs                                      []*InterfaceDef          // the [Global] interfaces of pendingMembers
 	traps                                           *sobek.ProxyTrapConfig   // the global proxy's (nil: no proxy)
 	objectProto, arrayProto                         *sobek.Object
 	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
