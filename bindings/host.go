@@ -166,13 +166,14 @@ func (r *Realm) setUp(info envInfo) error {
 	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
-	// The global object script sees: a proxy of the one the runtime
-	// was created with (see webidl's lazy.go).
-	r.global = r.idl.Global()
 	// sobek gives its global object an own @@toStringTag "global"; a
 	// Window's class string comes from Window.prototype.
 	_ = r.global.DeleteSymbol(sobek.SymToStringTag)
 	r.installGlobalEventHandlers()
+	// From now on, the global object script sees: a proxy of the one the
+	// runtime was created with (see webidl's lazy.go), which set-up
+	// above defined its properties on directly.
+	r.global = r.idl.Global()
 	return nil
 }
 

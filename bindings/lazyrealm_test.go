@@ -1,7 +1,10 @@
 package bindings
 
 import (
+	"runtime"
 	"testing"
+
+	"github.com/gowebengine/weblocks/html"
 
 	"github.com/grafana/sobek"
 )
@@ -172,4 +175,39 @@ func TestLazyInterfaceInternalUse(t *testing.T) {
 	if got := j.eval(`(() => { try { new AbortController().signal.throwIfAborted(); AbortSignal.abort().throwIfAborted() } catch (e) { return e instanceof DOMException && e.name } })()`); got != "AbortError" {
 		t.Errorf("DOMException from Go: %s", got)
 	}
+}
+
+// BenchmarkNewWindowRealmMaterialized is BenchmarkNewWindowRealm followed by
+// what Object.getOwnPropertyNames(window) does: every pending interface
+// and global member is created (the cost of an eager realm, plus the
+// proxy).
+func BenchmarkNewWindowRealmMaterialized(b *testing.B) {
+	ua := html.NewUserAgent(html.WithScheduler(html.NewManualScheduler()))
+	defer ua.Close()
+	doc, err := ua.OpenWindowURL("https://example.com/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := doc.EnvironmentSettingsObject()
+	keep := make([]*Realm, 0, b.N)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	cpu := processCPU()
+	for i := 0; i < b.N; i++ {
+		r := newRealm(&htmlHost{env: env, loop: env.ResponsibleEventLoop()}, WindowGlobal, Options{})
+		r.env = env
+		if err := r.setUp(envInfo{url: env.CreationURL(), origin: env.Origin().Serialize(), secure: true}); err != nil {
+			b.Fatal(err)
+		}
+		r.idl.MaterializeAll()
+		keep = append(keep, r)
+	}
+	reportCPU(b, cpu)
+	b.StopTimer()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(b.N), "live-B/realm")
+	runtime.KeepAlive(keep)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/grafana/sobek"
 )
@@ -312,7 +313,13 @@ func (r *Realm) Install(reg *Registry) error {
 		if !r.Eager {
 			// Interfaces created later must see the intrinsics as
 			// they are now, not as script may have replaced them.
-			r.Symbol("asyncIterator")
+			for _, d := range order {
+				for i := range d.Members {
+					if d.Members[i].Symbol == "asyncIterator" {
+						r.Symbol("asyncIterator")
+					}
+				}
+			}
 			r.installGlobalProxy()
 		}
 		must(r.target.SetPrototype(gio.Prototype))
@@ -432,7 +439,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 // JavaScript function forwarding new.target.
 func (r *Realm) constructorFunction(name string, length int, construct func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object) *sobek.Object {
 	if r.ctorFactory == nil {
-		f, err := r.VM.RunString(`(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`)
+		f, err := r.VM.RunProgram(ctorFactoryProgram())
 		if err != nil {
 			panic(err)
 		}
@@ -450,6 +457,16 @@ func (r *Realm) constructorFunction(name string, length int, construct func(newT
 	r.setNameLength(f, name, length)
 	return f
 }
+
+// ctorFactoryProgram is the compiled constructor factory of
+// constructorFunction, shared by every realm (a sobek.Program is).
+var ctorFactoryProgram = sync.OnceValue(func() *sobek.Program {
+	prg, err := Compile("", `(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`, true)
+	if err != nil {
+		panic(err)
+	}
+	return prg
+})
 
 // protoFromNewTarget implements GetPrototypeFromConstructor(newTarget,
 // default).
