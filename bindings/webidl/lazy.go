@@ -257,8 +257,12 @@ func (r *Realm) setTraps(on bool) {
 	*r.traps = sobek.ProxyTrapConfig{
 		Get: func(t *sobek.Object, key string, receiver sobek.Value) sobek.Value {
 			r.touch(key)
-			k := StringValue(key)
-			v, err := r.reflectGet(undef, t, k, receiver)
+			k := r.keyValue(key)
+			// Reflect.get reads its arguments before it runs a
+			// getter, so a nested trap may reuse the array.
+			r.trapArgs = [3]sobek.Value{t, k, receiver}
+			v, err := r.reflectGet(undef, r.trapArgs[:]...)
+			r.trapArgs = [3]sobek.Value{}
 			if err != nil {
 				r.rethrow(err)
 			}
@@ -362,6 +366,22 @@ func (r *Realm) realAccessor(f sobek.Value) sobek.Value {
 		}
 	}
 	return f
+}
+
+// keyValue returns key as a JavaScript string, cached: a page looks up the
+// same few global names over and over.
+func (r *Realm) keyValue(key string) sobek.Value {
+	if v, ok := r.keyValues[key]; ok {
+		return v
+	}
+	v := StringValue(key)
+	if r.keyValues == nil {
+		r.keyValues = map[string]sobek.Value{}
+	}
+	if len(r.keyValues) < 1024 {
+		r.keyValues[key] = v
+	}
+	return v
 }
 
 // initReflect looks up the %Reflect% functions the traps forward with

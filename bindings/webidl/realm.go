@@ -56,6 +56,8 @@ type Realm struct {
 	traps                                           *sobek.ProxyTrapConfig   // the global proxy's (nil: no proxy)
 	objectProto, arrayProto                         *sobek.Object
 	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
+	keyValues                                       map[string]sobek.Value          // see keyValue
+	trapArgs                                        [3]sobek.Value
 	slots                                           slotTable
 	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
 	promiseCtor                                     *sobek.Object
