@@ -58,9 +58,10 @@
 // spec's WindowProxy model): interface objects and the global interface's
 // regular members are created the first time script or Go code touches
 // them, which no script can tell apart from an eager installation but for
-// one deliberate deviation: the order of the global's own property names
+// two deliberate deviations: the order of the global's own property names
 // (an interface name comes after the properties script defined before it
-// first touched it). Everything that hands the global to script (window,
+// first touched it), and Reflect.get/set on the global with a foreign
+// receiver as the very first use of a name (see webidl's lazy.go). Everything that hands the global to script (window,
 // self, frames, globalThis, top-level and sloppy this, event targets) hands
 // the proxy; Realm.Global returns it.
 //

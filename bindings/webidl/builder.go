@@ -309,6 +309,10 @@ func (r *Realm) Install(reg *Registry) error {
 	// prototype object; the [Global] interface's own regular members and
 	// every unforgeable member live on it.
 	if globalIsNew && r.pending[r.GlobalName] != nil {
+		if !r.Eager {
+			r.initReflect()
+			r.hookTraps = new(sobek.ProxyTrapConfig)
+		}
 		gio := r.iface(r.GlobalName)
 		if !r.Eager {
 			// Interfaces created later must see the intrinsics as
@@ -397,6 +401,13 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 	}
 	if !d.Callback {
 		io.Prototype = r.VM.CreateObject(protoProto)
+		if d.Name == r.GlobalName && r.hookTraps != nil && r.hook == nil {
+			// The global interface's prototype object resolves
+			// the global's pending names (see lazy.go).
+			r.hookTarget = io.Prototype
+			io.Prototype = r.VM.ToValue(r.VM.NewProxy(r.hookTarget, r.hookTraps)).(*sobek.Object)
+			r.hook = io.Prototype
+		}
 	}
 	if !d.NoInterfaceObject {
 		io.Object = r.interfaceObject(io)

@@ -2,6 +2,7 @@ package webidl
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/grafana/sobek"
 )
@@ -13,27 +14,43 @@ import (
 // interface up front: most pages touch a handful of the ~100 interfaces a
 // Window exposes. Instead the global object script sees is a Proxy (the
 // spec's WindowProxy, which this engine otherwise only models for frames)
-// whose target is the real global object. The global interface, its
-// ancestors and the global's own members are created eagerly; every other
-// exposed interface is "pending": its global property names (the
-// interface name, [LegacyWindowAlias] names and [LegacyFactoryFunction]
-// names) are recorded, and the proxy's traps create the interface — parent
-// first — and define those properties on the target the first time any
-// trap (get, set, has, getOwnPropertyDescriptor, defineProperty,
-// deleteProperty) sees one of its names. ownKeys and preventExtensions
-// create everything first. Internal users (Wrap, Interface, a constructor's
-// prototype) create an interface through the same accessor (Realm.iface).
+// whose target is the real global object. The global interface and its
+// ancestors, and the global's unforgeable members, are created eagerly;
+// every other exposed interface and every other regular member of the
+// global interface is "pending": its global property names (the
+// interface name, [LegacyWindowAlias] and [LegacyFactoryFunction] names,
+// the member name) are recorded, and the first operation that meets one
+// of them creates it — an interface parent first — and defines its
+// properties on the target:
+//
+//   - the global proxy's has, getOwnPropertyDescriptor, defineProperty and
+//     deleteProperty traps (ownKeys and preventExtensions create
+//     everything first);
+//   - [[Get]] and [[Set]]: the global proxy has no get or set trap, so that
+//     a global lookup of an existing name costs no Go call. A pending name
+//     is absent from the target, so the lookup goes on to the target's
+//     [[Prototype]], the global interface's prototype object
+//     (Window.prototype), which is itself a Proxy whose get and set traps
+//     create the pending name when the receiver is the global (or inherits
+//     from it: reachesGlobal) and then forward to the target;
+//   - Go code: Interface, Wrap and constructors reach interfaces through
+//     Realm.iface.
 //
 // Because the traps only ever add what the eager installation would
 // already have defined, and then forward to the target with the same
-// receiver, the proxy reports the target's real state and its behaviour is
-// the eager one. Once nothing is pending the traps are removed (the proxy
-// then forwards directly to its target at the engine's own speed).
+// receiver, the proxies report the target's real state and behave as the
+// eager installation. Once nothing is pending the traps are removed
+// (except two, see publicAccessor), and the proxies forward at the
+// engine's own speed.
 //
-// One difference is visible: the order of the global's own property names.
-// Interface properties are defined when first touched, so they come after
-// the properties script defined before that point, where an eager
-// installation lists them first.
+// Visible differences (deliberate): the order of the global's own
+// property names (an interface or member name comes after the properties
+// script defined before it was first touched); and Reflect.get or
+// Reflect.set on the global with a receiver that neither is nor inherits
+// from the global, as the very first use of a pending name, do not see
+// it (the prototype's trap cannot tell that lookup from one that started
+// at the prototype object; any other use of the name first, or
+// Object.getOwnPropertyNames(window), makes it behave).
 
 // iface returns the interface named name, creating it (and its ancestors)
 // when it is exposed but not created yet, or nil when it is not exposed
@@ -249,40 +266,38 @@ func (r *Realm) setTraps(on bool) {
 	}
 	if !on {
 		*r.traps = sobek.ProxyTrapConfig{GetOwnPropertyDescriptor: gopd, DefineProperty: define}
+		if r.hookTraps != nil {
+			*r.hookTraps = sobek.ProxyTrapConfig{}
+		}
 		return
 	}
-	if r.traps.Get != nil {
+	if r.traps.Has != nil {
 		return
+	}
+	if r.hookTraps != nil {
+		*r.hookTraps = sobek.ProxyTrapConfig{
+			Get: func(pt *sobek.Object, key string, receiver sobek.Value) sobek.Value {
+				if r.isPendingKey(key) && r.reachesGlobal(receiver) {
+					r.touch(key)
+					return r.forwardGet(r.target, key, receiver)
+				}
+				return r.forwardGet(pt, key, receiver)
+			},
+			Set: func(pt *sobek.Object, key string, v, receiver sobek.Value) bool {
+				t := pt
+				if r.isPendingKey(key) && r.reachesGlobal(receiver) {
+					r.touch(key)
+					t = r.target
+				}
+				res, err := r.reflectSet(undef, t, r.keyValue(key), v, receiver)
+				if err != nil {
+					r.rethrow(err)
+				}
+				return res.ToBoolean()
+			},
+		}
 	}
 	*r.traps = sobek.ProxyTrapConfig{
-		Get: func(t *sobek.Object, key string, receiver sobek.Value) sobek.Value {
-			r.touch(key)
-			k := r.keyValue(key)
-			// Reflect.get reads its arguments before it runs a
-			// getter, so a nested trap may reuse the array.
-			r.trapArgs = [3]sobek.Value{t, k, receiver}
-			v, err := r.reflectGet(undef, r.trapArgs[:]...)
-			r.trapArgs = [3]sobek.Value{}
-			if err != nil {
-				r.rethrow(err)
-			}
-			if v == undef {
-				// Absent, not undefined: sobek's global lookups
-				// tell a ReferenceError by a nil result.
-				if h, err := r.reflectHas(undef, t, k); err == nil && !h.ToBoolean() {
-					return nil
-				}
-			}
-			return v
-		},
-		Set: func(t *sobek.Object, key string, v, receiver sobek.Value) bool {
-			r.touch(key)
-			res, err := r.reflectSet(undef, t, StringValue(key), v, receiver)
-			if err != nil {
-				r.rethrow(err)
-			}
-			return res.ToBoolean()
-		},
 		Has: func(t *sobek.Object, key string) bool {
 			r.touch(key)
 			return r.hasProperty(t, key)
@@ -366,6 +381,63 @@ func (r *Realm) realAccessor(f sobek.Value) sobek.Value {
 		}
 	}
 	return f
+}
+
+// isPendingKey reports whether key names a pending interface or member.
+func (r *Realm) isPendingKey(key string) bool {
+	if _, ok := r.pendingKeys[key]; ok {
+		return true
+	}
+	_, ok := r.pendingMembers[key]
+	return ok
+}
+
+// proxyType is what ExportType reports for a Proxy.
+var proxyType = reflect.TypeOf(sobek.Proxy{})
+
+// reachesGlobal reports whether a [[Get]] or [[Set]] with this receiver
+// that reached the global interface's prototype object came through the
+// global object (the receiver is the global, or inherits from it), and
+// not from the prototype object itself or an object inheriting from it
+// past the global. A proxy on the way (other than the global) is
+// assumed to forward to the global: looking through it would run its
+// traps.
+func (r *Realm) reachesGlobal(receiver sobek.Value) bool {
+	o, _ := receiver.(*sobek.Object)
+	for n := 0; o != nil && n < 1000; n++ {
+		switch {
+		case o == r.global || o == r.target:
+			return true
+		case o == r.hook:
+			return false
+		case o.ExportType() == proxyType:
+			return true
+		}
+		o = o.Prototype()
+	}
+	return false
+}
+
+// forwardGet is Reflect.get(t, key, receiver), but nil when the property
+// is absent (sobek's global lookups tell a ReferenceError by a nil
+// result).
+func (r *Realm) forwardGet(t *sobek.Object, key string, receiver sobek.Value) sobek.Value {
+	undef := sobek.Undefined()
+	k := r.keyValue(key)
+	// Reflect.get reads its arguments before it runs a getter, so a
+	// nested trap may reuse the array.
+	r.trapArgs = [3]sobek.Value{t, k, receiver}
+	v, err := r.reflectGet(undef, r.trapArgs[:]...)
+	r.trapArgs = [3]sobek.Value{}
+	if err != nil {
+		r.rethrow(err)
+	}
+	if sobek.IsUndefined(v) {
+		if h, err := r.reflectHas(undef, t, k); err == nil && !h.ToBoolean() {
+			return nil
+		}
+	}
+	return v
 }
 
 // keyValue returns key as a JavaScript string, cached: a page looks up the

@@ -54,6 +54,8 @@ type Realm struct {
 	pendingMembers                                  map[string]*Member       // pending regular members of the global
 	globalDefs                                      []*InterfaceDef          // the [Global] interfaces of pendingMembers
 	traps                                           *sobek.ProxyTrapConfig   // the global proxy's (nil: no proxy)
+	hook, hookTarget                                *sobek.Object            // the global interface's prototype object (a proxy) and its target
+	hookTraps                                       *sobek.ProxyTrapConfig
 	objectProto, arrayProto                         *sobek.Object
 	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
 	keyValues                                       map[string]sobek.Value          // see keyValue
