@@ -75,6 +75,15 @@ func TestGlobalProxyIdentity(t *testing.T) {
 				t.Errorf("eager=%v: %s = %s, want true", eager, expr, got)
 			}
 		}
+		if !eager {
+			// [Global] objects are immutable prototype exotic objects
+			// (the lazy realm's global must keep its prototype, which
+			// resolves pending names).
+			expr := `Reflect.setPrototypeOf(window, Window.prototype) && !Reflect.setPrototypeOf(window, {}) && Object.getPrototypeOf(window) === Window.prototype && typeof Blob`
+			if got := j.eval(expr); got != "function" {
+				t.Errorf("%s = %s, want function", expr, got)
+			}
+		}
 		// Timer callbacks and top-level declarations see the same global.
 		j.async(`var v1 = 1; function f1() {} setTimeout(function () { globalThis.timerThis = this === window && window.v1 === 1 && typeof window.f1 === "function"; done() }, 0)`)
 		if got := j.eval(`timerThis`); got != "true" {

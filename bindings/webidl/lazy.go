@@ -264,8 +264,12 @@ func (r *Realm) setTraps(on bool) {
 		}
 		return res.ToBoolean()
 	}
+	// The global object is an immutable prototype exotic object
+	// (WebIDL's [Global]): its [[Prototype]] — the prototype object that
+	// resolves pending names — cannot change.
+	setProto := func(t *sobek.Object, proto *sobek.Object) bool { return proto == t.Prototype() }
 	if !on {
-		*r.traps = sobek.ProxyTrapConfig{GetOwnPropertyDescriptor: gopd, DefineProperty: define}
+		*r.traps = sobek.ProxyTrapConfig{GetOwnPropertyDescriptor: gopd, DefineProperty: define, SetPrototypeOf: setProto}
 		if r.hookTraps != nil {
 			*r.hookTraps = sobek.ProxyTrapConfig{}
 		}
@@ -304,6 +308,7 @@ func (r *Realm) setTraps(on bool) {
 		},
 		GetOwnPropertyDescriptor: gopd,
 		DefineProperty:           define,
+		SetPrototypeOf:           setProto,
 		DeleteProperty: func(t *sobek.Object, key string) bool {
 			r.touch(key)
 			res, err := r.reflectDelete(undef, t, StringValue(key))
