@@ -150,6 +150,8 @@ func (io *InterfaceObject) Def() *InterfaceDef { return io.def }
 type Registry struct {
 	defs  map[string]*InterfaceDef
 	order []string
+	mu    sync.Mutex
+	plans map[string]*installPlan // by exposure (see Install)
 }
 
 // NewRegistry returns an empty registry.
@@ -162,6 +164,9 @@ func (g *Registry) Add(d *InterfaceDef) {
 	}
 	g.defs[d.Name] = d
 	g.order = append(g.order, d.Name)
+	g.mu.Lock()
+	g.plans = nil
+	g.mu.Unlock()
 }
 
 // CheckNew returns an error when one of names is already registered
@@ -247,13 +252,124 @@ func (r *Realm) SetGlobalImpl(impl any) { r.globalImpl = impl }
 // global object is set up only by the registry holding the global
 // interface.
 func (r *Realm) Install(reg *Registry) error {
-	known := func(name string) bool { return r.interfaces[name] != nil || r.pending[name] != nil }
+	known := func(name string) bool { return r.interfaces[name] != nil || r.pendingDef(name) != nil }
 	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 && !known(r.GlobalName) {
 		r.GlobalNames = d.GlobalNames
 	}
 	globalIsNew := !known(r.GlobalName)
 	// Check exposure and inheritance, and list the new exposed
-	// definitions parents first.
+	// definitions parents first: the installation plan, the same for
+	// every realm with this exposure (cached in the registry).
+	cacheable := len(r.interfaces) == 0 && len(r.plans) == 0
+	planKey := fmt.Sprint(r.GlobalName, r.GlobalNames, r.SecureContext, r.CrossOriginIsolated)
+	var plan *installPlan
+	if cacheable {
+		plan = reg.cachedPlan(planKey)
+	}
+	if plan == nil {
+		order, err := r.planOrder(reg, known)
+		if err != nil {
+			return err
+		}
+		plan = &installPlan{order: order, defs: make(map[string]*InterfaceDef, len(order)), keys: make(map[string]string, len(order))}
+		for _, d := range order {
+			plan.defs[d.Name] = d
+			r.globalKeys(d, func(key string) { plan.keys[key] = d.Name })
+		}
+		if cacheable {
+			reg.storePlan(planKey, plan)
+		}
+	}
+	r.plans = append(r.plans, plan)
+	r.pendingCount += len(plan.order)
+	order := plan.order
+	// The global object: its [[Prototype]] is the global interface's
+	// prototype object; the [Global] interface's own regular members and
+	// every unforgeable member live on it.
+	if globalIsNew && r.pendingDef(r.GlobalName) != nil {
+		// The global chain's own global properties come after the
+		// global's members.
+		r.deferKeys = true
+		if !r.Eager {
+			r.initReflect()
+			r.hookTraps = new(sobek.ProxyTrapConfig)
+		}
+		gio := r.iface(r.GlobalName)
+		if !r.Eager {
+			// Interfaces created later must see the intrinsics as
+			// they are now, not as script may have replaced them.
+			for _, d := range order {
+				for i := range d.Members {
+					if d.Members[i].Symbol == "asyncIterator" {
+						r.Symbol("asyncIterator")
+					}
+				}
+			}
+			r.installGlobalProxy()
+		}
+		must(r.target.SetPrototype(gio.Prototype))
+		if r.globalImpl != nil {
+			r.setSlot(r.global, r.globalImpl, gio)
+			if r.target != r.global {
+				// Go code may meet the target (a getter called
+				// on it from Go); script never does.
+				r.slots.set(r.target, slotEntry{strong: r.getSlot(r.global)})
+			}
+			if rf, ok := r.globalImpl.(Reflected); ok && rf.WebIDLReflector() != nil {
+				refl := rf.WebIDLReflector()
+				refl.obj, refl.realm = r.global, r
+			}
+		}
+		for io := gio; io != nil; io = io.parent {
+			if io.def.Global {
+				r.defineGlobalMembers(io)
+			}
+		}
+		gio.def.defineUnforgeables(r, gio, r.target)
+	}
+	// Interface objects as global properties (pending until their
+	// interface is created; those created already now).
+	r.deferKeys = false
+	for _, d := range order {
+		if io := r.interfaces[d.Name]; io != nil {
+			r.defineGlobalKeys(io)
+		}
+	}
+	if r.traps == nil {
+		r.MaterializeAll()
+	} else {
+		r.setTraps(r.pendingCount > 0 || len(r.pendingMembers) > 0)
+	}
+	return nil
+}
+
+// installPlan is what Install computes from a registry for one exposure
+// set: the exposed definitions (parents first) and the global property
+// names of their interface objects. It is immutable once made.
+type installPlan struct {
+	order []*InterfaceDef
+	defs  map[string]*InterfaceDef
+	keys  map[string]string // global property name -> interface name
+}
+
+func (g *Registry) cachedPlan(key string) *installPlan {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.plans[key]
+}
+
+func (g *Registry) storePlan(key string, p *installPlan) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.plans == nil {
+		g.plans = map[string]*installPlan{}
+	}
+	g.plans[key] = p
+}
+
+// planOrder checks exposure and inheritance and lists the exposed
+// definitions of reg that known does not name, parents first.
+func (r *Realm) planOrder(reg *Registry, known func(string) bool) ([]*InterfaceDef, error) {
 	const (
 		visiting = iota + 1
 		exposed
@@ -298,70 +414,10 @@ func (r *Realm) Install(reg *Registry) error {
 	}
 	for _, name := range reg.Names() {
 		if _, err := visit(name); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	for _, d := range order {
-		r.pending[d.Name] = d
-		r.pendingOrder = append(r.pendingOrder, d.Name)
-	}
-	// The global object: its [[Prototype]] is the global interface's
-	// prototype object; the [Global] interface's own regular members and
-	// every unforgeable member live on it.
-	if globalIsNew && r.pending[r.GlobalName] != nil {
-		if !r.Eager {
-			r.initReflect()
-			r.hookTraps = new(sobek.ProxyTrapConfig)
-		}
-		gio := r.iface(r.GlobalName)
-		if !r.Eager {
-			// Interfaces created later must see the intrinsics as
-			// they are now, not as script may have replaced them.
-			for _, d := range order {
-				for i := range d.Members {
-					if d.Members[i].Symbol == "asyncIterator" {
-						r.Symbol("asyncIterator")
-					}
-				}
-			}
-			r.installGlobalProxy()
-		}
-		must(r.target.SetPrototype(gio.Prototype))
-		if r.globalImpl != nil {
-			r.setSlot(r.global, r.globalImpl, gio)
-			if r.target != r.global {
-				// Go code may meet the target (a getter called
-				// on it from Go); script never does.
-				r.slots.set(r.target, slotEntry{strong: r.getSlot(r.global)})
-			}
-			if rf, ok := r.globalImpl.(Reflected); ok && rf.WebIDLReflector() != nil {
-				refl := rf.WebIDLReflector()
-				refl.obj, refl.realm = r.global, r
-			}
-		}
-		for io := gio; io != nil; io = io.parent {
-			if io.def.Global {
-				r.defineGlobalMembers(io)
-			}
-		}
-		gio.def.defineUnforgeables(r, gio, r.target)
-	}
-	// Interface objects as global properties (pending until their
-	// interface is created; those created already now).
-	for _, d := range order {
-		r.globalKeys(d, func(key string) { r.pendingKeys[key] = d.Name })
-	}
-	for _, d := range order {
-		if io := r.interfaces[d.Name]; io != nil {
-			r.defineGlobalKeys(io)
-		}
-	}
-	if r.traps == nil {
-		r.MaterializeAll()
-	} else {
-		r.setTraps(len(r.pending) > 0 || len(r.pendingKeys) > 0 || len(r.pendingMembers) > 0)
-	}
-	return nil
+	return order, nil
 }
 
 func (r *Realm) memberExposed(m *Member) bool {

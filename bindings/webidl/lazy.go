@@ -59,17 +59,39 @@ func (r *Realm) iface(name string) *InterfaceObject {
 	if io := r.interfaces[name]; io != nil {
 		return io
 	}
-	d := r.pending[name]
+	d := r.pendingDef(name)
 	if d == nil {
 		return nil
 	}
 	return r.materialize(d)
 }
 
+// pendingDef returns the definition of an exposed interface not created
+// yet, or nil.
+func (r *Realm) pendingDef(name string) *InterfaceDef {
+	for _, p := range r.plans {
+		if d := p.defs[name]; d != nil && r.interfaces[name] == nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// pendingKey returns the interface whose global property key is not
+// defined yet.
+func (r *Realm) pendingKey(key string) (string, bool) {
+	for _, p := range r.plans {
+		if n, ok := p.keys[key]; ok && !r.keysDone[key] {
+			return n, true
+		}
+	}
+	return "", false
+}
+
 // materialize creates a pending interface: its parent first, then its
 // interface object and prototype, then its global properties.
 func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
-	delete(r.pending, d.Name)
+	r.pendingCount--
 	var parent *InterfaceObject
 	if d.Parent != "" {
 		// Install checked that the parent is exposed.
@@ -80,13 +102,15 @@ func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
 	r.defineGlobalKeys(io)
 	if d.Namespace {
 		// Interfaces with [LegacyNamespace] live on the namespace object.
-		for _, n := range r.pendingOrder {
-			if pd := r.pending[n]; pd != nil && pd.LegacyNamespace == d.Name {
-				r.iface(n)
+		for _, p := range r.plans {
+			for _, pd := range p.order {
+				if pd.LegacyNamespace == d.Name && r.pendingDef(pd.Name) != nil {
+					r.iface(pd.Name)
+				}
 			}
 		}
 	}
-	if len(r.pending) == 0 && len(r.pendingMembers) == 0 {
+	if r.pendingCount == 0 && len(r.pendingMembers) == 0 {
 		r.setTraps(false)
 	}
 	return io
@@ -115,7 +139,7 @@ func (r *Realm) globalKeys(d *InterfaceDef, f func(name string)) {
 // [[Enumerable]]: false, [[Configurable]]: true}.
 func (r *Realm) defineGlobalKeys(io *InterfaceObject) {
 	d := io.def
-	if io.Object == nil {
+	if io.Object == nil || r.deferKeys {
 		return
 	}
 	if ns := d.LegacyNamespace; ns != "" {
@@ -125,10 +149,13 @@ func (r *Realm) defineGlobalKeys(io *InterfaceObject) {
 		return
 	}
 	r.globalKeys(d, func(key string) {
-		if r.pendingKeys[key] != d.Name {
+		if n, ok := r.pendingKey(key); !ok || n != d.Name {
 			return
 		}
-		delete(r.pendingKeys, key)
+		if r.keysDone == nil {
+			r.keysDone = map[string]bool{}
+		}
+		r.keysDone[key] = true
 		v := io.Object
 		for _, ff := range d.LegacyFactoryFunctions {
 			if ff.Name == key {
@@ -182,12 +209,12 @@ func (r *Realm) touch(key string) {
 	if m, ok := r.pendingMembers[key]; ok {
 		delete(r.pendingMembers, key)
 		r.defineMember(r.target, m, false, nil)
-		if len(r.pending) == 0 && len(r.pendingMembers) == 0 {
+		if r.pendingCount == 0 && len(r.pendingMembers) == 0 {
 			r.setTraps(false)
 		}
 		return
 	}
-	name, ok := r.pendingKeys[key]
+	name, ok := r.pendingKey(key)
 	if !ok {
 		return
 	}
@@ -201,12 +228,15 @@ func (r *Realm) touch(key string) {
 // MaterializeAll creates every pending interface (what an eager
 // installation would have done).
 func (r *Realm) MaterializeAll() {
-	for _, n := range r.pendingOrder {
-		r.iface(n)
+	for _, p := range r.plans {
+		for _, d := range p.order {
+			r.iface(d.Name)
+		}
 	}
-	r.pendingOrder = r.pendingOrder[:0]
-	for key := range r.pendingKeys {
-		r.touch(key)
+	for _, p := range r.plans {
+		for key := range p.keys {
+			r.touch(key)
+		}
 	}
 	for _, d := range r.globalDefs {
 		for i := range d.Members {
@@ -221,7 +251,7 @@ func (r *Realm) MaterializeAll() {
 // Pending reports whether the named interface, or regular member of the
 // global interface, is exposed in the realm but not created yet.
 func (r *Realm) Pending(name string) bool {
-	return r.pending[name] != nil || r.pendingMembers[name] != nil
+	return r.pendingDef(name) != nil || r.pendingMembers[name] != nil
 }
 
 // installGlobalProxy makes the global object script sees a Proxy of the
@@ -390,7 +420,7 @@ func (r *Realm) realAccessor(f sobek.Value) sobek.Value {
 
 // isPendingKey reports whether key names a pending interface or member.
 func (r *Realm) isPendingKey(key string) bool {
-	if _, ok := r.pendingKeys[key]; ok {
+	if _, ok := r.pendingKey(key); ok {
 		return true
 	}
 	_, ok := r.pendingMembers[key]

@@ -48,13 +48,14 @@ type Realm struct {
 	// instead of on first use (see lazy.go).
 	Eager                                           bool
 	interfaces                                      map[string]*InterfaceObject
-	pending                                         map[string]*InterfaceDef // exposed, not created yet
-	pendingOrder                                    []string                 // pending names, parents first
-	pendingKeys                                     map[string]string        // global property -> pending interface
-	pendingMembers                                  map[string]*Member       // pending regular members of the global
-	globalDefs                                      []*InterfaceDef          // the [Global] interfaces of pendingMembers
-	traps                                           *sobek.ProxyTrapConfig   // the global proxy's (nil: no proxy)
-	hook, hookTarget                                *sobek.Object            // the global interface's prototype object (a proxy) and its target
+	plans                                           []*installPlan  // of the installed registries
+	pendingCount                                    int             // plan interfaces not created yet
+	keysDone                                        map[string]bool // plan keys defined (or dropped)
+	deferKeys                                       bool
+	pendingMembers                                  map[string]*Member     // pending regular members of the global
+	globalDefs                                      []*InterfaceDef        // the [Global] interfaces of pendingMembers
+	traps                                           *sobek.ProxyTrapConfig // the global proxy's (nil: no proxy)
+	hook, hookTarget                                *sobek.Object          // the global interface's prototype object (a proxy) and its target
 	hookTraps                                       *sobek.ProxyTrapConfig
 	objectProto, arrayProto                         *sobek.Object
 	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
@@ -112,8 +113,6 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 		global:        vm.GlobalObject(),
 		target:        vm.GlobalObject(),
 		interfaces:    map[string]*InterfaceObject{},
-		pending:       map[string]*InterfaceDef{},
-		pendingKeys:   map[string]string{},
 	}
 	if len(r.GlobalNames) == 0 && globalName != "" {
 		// Until Install reads the global interface's [Global] names.
