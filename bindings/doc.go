@@ -49,7 +49,7 @@
 // the microtask checkpoint, then Options.OnUnhandledRejection unless
 // cancelled; rejectionhandled follows a late handler.
 //
-// Cost: a window realm is about 80 KB of live heap and about 1,060
+// Cost: a window realm is about 71 KB of live heap and about 1,030
 // allocations (BenchmarkNewWindowRealm; 600 KB and 10,200 before its
 // interfaces were created lazily), and about 630 KB once script has made it
 // create everything (Object.getOwnPropertyNames(window);
