@@ -49,6 +49,22 @@
 // the microtask checkpoint, then Options.OnUnhandledRejection unless
 // cancelled; rejectionhandled follows a late handler.
 //
+// Cost: a window realm is about 71 KB of live heap and about 1,030
+// allocations (BenchmarkNewWindowRealm; 600 KB and 10,200 before its
+// interfaces were created lazily), and about 630 KB once script has made it
+// create everything (Object.getOwnPropertyNames(window);
+// BenchmarkNewWindowRealmMaterialized). The global object script sees is a
+// Proxy of the runtime's global object (webidl's lazy installation: the
+// spec's WindowProxy model): interface objects and the global interface's
+// regular members are created the first time script or Go code touches
+// them, which no script can tell apart from an eager installation but for
+// two deliberate deviations: the order of the global's own property names
+// (an interface name comes after the properties script defined before it
+// first touched it), and Reflect.get/set on the global with a foreign
+// receiver as the very first use of a name (see webidl's lazy.go). Everything that hands the global to script (window,
+// self, frames, globalThis, top-level and sloppy this, event targets) hands
+// the proxy; Realm.Global returns it.
+//
 // # Globals
 //
 // Both globals are EventTargets and have: self, globalThis, origin,

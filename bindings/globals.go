@@ -48,5 +48,5 @@ func urlParts(u *url.URL) map[string]string {
 
 // hasGlobal reports whether the global object has an own property name.
 func (r *Realm) hasGlobal(name string) bool {
-	return r.idl.HasOwnProperty(r.global, name)
+	return r.idl.Pending(name) || r.idl.HasOwnProperty(r.global, name)
 }

@@ -162,6 +162,7 @@ func (r *Realm) setUp(info envInfo) error {
 	r.secure = info.secure
 	r.globalImpl = r.newGlobal(info)
 	r.idl.SetGlobalImpl(r.globalImpl)
+	r.idl.Eager = r.opts.eagerInterfaces
 	if err := r.idl.Install(Interfaces); err != nil {
 		return err
 	}
@@ -169,6 +170,10 @@ func (r *Realm) setUp(info envInfo) error {
 	// Window's class string comes from Window.prototype.
 	_ = r.global.DeleteSymbol(sobek.SymToStringTag)
 	r.installGlobalEventHandlers()
+	// From now on, the global object script sees: a proxy of the one the
+	// runtime was created with (see webidl's lazy.go), which set-up
+	// above defined its properties on directly.
+	r.global = r.idl.Global()
 	return nil
 }
 

@@ -74,6 +74,10 @@ type Options struct {
 	// still unhandled at a microtask checkpoint and whose
 	// unhandledrejection event was not cancelled.
 	OnUnhandledRejection func(reason sobek.Value, err *ScriptError)
+
+	// eagerInterfaces makes the realm create every interface object up
+	// front (tests compare it with the lazy default).
+	eagerInterfaces bool
 }
 
 // ScriptError describes an exception reported by a realm: the thrown value

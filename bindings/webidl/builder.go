@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/grafana/sobek"
 )
@@ -149,6 +150,8 @@ func (io *InterfaceObject) Def() *InterfaceDef { return io.def }
 type Registry struct {
 	defs  map[string]*InterfaceDef
 	order []string
+	mu    sync.Mutex
+	plans map[string]*installPlan // by exposure (see Install)
 }
 
 // NewRegistry returns an empty registry.
@@ -161,6 +164,9 @@ func (g *Registry) Add(d *InterfaceDef) {
 	}
 	g.defs[d.Name] = d
 	g.order = append(g.order, d.Name)
+	g.mu.Lock()
+	g.plans = nil
+	g.mu.Unlock()
 }
 
 // CheckNew returns an error when one of names is already registered
@@ -236,62 +242,79 @@ func (r *Realm) SetGlobalImpl(impl any) { r.globalImpl = impl }
 // parents before children, the global interface's members on the global
 // object, and the interface objects as properties of the global object.
 //
+// The registry holding the global interface sets up the global object;
+// unless Eager is set, the other interfaces are then created on first use
+// (see lazy.go), invisibly to script.
+//
 // A realm can install several registries, one after the other: the
 // definitions of a later one may inherit from interfaces an earlier one
 // installed (an integrator's interface inheriting EventTarget), and the
 // global object is set up only by the registry holding the global
 // interface.
 func (r *Realm) Install(reg *Registry) error {
-	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 && r.interfaces[r.GlobalName] == nil {
+	known := func(name string) bool { return r.interfaces[name] != nil || r.pendingDef(name) != nil }
+	if d := reg.defs[r.GlobalName]; r.autoGlobalNames && d != nil && len(d.GlobalNames) > 0 && !known(r.GlobalName) {
 		r.GlobalNames = d.GlobalNames
 	}
-	globalIsNew := r.interfaces[r.GlobalName] == nil
-	created := map[string]bool{}
-	var install func(name string) (*InterfaceObject, error)
-	visiting := map[string]bool{}
-	install = func(name string) (*InterfaceObject, error) {
-		if io, ok := r.interfaces[name]; ok {
-			return io, nil
-		}
-		d := reg.defs[name]
-		if d == nil {
-			return nil, fmt.Errorf("webidl: interface %s is not registered", name)
-		}
-		if !r.Exposed(d.Exposed, d.SecureContext) || (d.CrossOriginIsolated && !r.CrossOriginIsolated) {
-			return nil, nil
-		}
-		if visiting[name] {
-			return nil, fmt.Errorf("webidl: inheritance cycle at %s", name)
-		}
-		visiting[name] = true
-		var parent *InterfaceObject
-		if d.Parent != "" {
-			p, err := install(d.Parent)
-			if err != nil {
-				return nil, err
-			}
-			if p == nil {
-				return nil, fmt.Errorf("webidl: %s inherits from %s, which is not exposed in this realm", name, d.Parent)
-			}
-			parent = p
-		}
-		io := r.createInterface(d, parent)
-		r.interfaces[name] = io
-		created[name] = true
-		return io, nil
+	globalIsNew := !known(r.GlobalName)
+	// Check exposure and inheritance, and list the new exposed
+	// definitions parents first: the installation plan, the same for
+	// every realm with this exposure (cached in the registry).
+	cacheable := len(r.interfaces) == 0 && len(r.plans) == 0
+	planKey := fmt.Sprint(r.GlobalName, r.GlobalNames, r.SecureContext, r.CrossOriginIsolated)
+	var plan *installPlan
+	if cacheable {
+		plan = reg.cachedPlan(planKey)
 	}
-	for _, name := range reg.Names() {
-		if _, err := install(name); err != nil {
+	if plan == nil {
+		order, err := r.planOrder(reg, known)
+		if err != nil {
 			return err
 		}
+		plan = &installPlan{order: order, defs: make(map[string]*InterfaceDef, len(order)), keys: make(map[string]string, len(order))}
+		for _, d := range order {
+			plan.defs[d.Name] = d
+			r.globalKeys(d, func(key string) { plan.keys[key] = d.Name })
+		}
+		if cacheable {
+			reg.storePlan(planKey, plan)
+		}
 	}
+	r.plans = append(r.plans, plan)
+	r.pendingCount += len(plan.order)
+	order := plan.order
 	// The global object: its [[Prototype]] is the global interface's
 	// prototype object; the [Global] interface's own regular members and
 	// every unforgeable member live on it.
-	if gio := r.interfaces[r.GlobalName]; gio != nil && globalIsNew {
-		must(r.global.SetPrototype(gio.Prototype))
+	if globalIsNew && r.pendingDef(r.GlobalName) != nil {
+		// The global chain's own global properties come after the
+		// global's members.
+		r.deferKeys = true
+		if !r.Eager {
+			r.initReflect()
+			r.hookTraps = new(sobek.ProxyTrapConfig)
+		}
+		gio := r.iface(r.GlobalName)
+		if !r.Eager {
+			// Interfaces created later must see the intrinsics as
+			// they are now, not as script may have replaced them.
+			for _, d := range order {
+				for i := range d.Members {
+					if d.Members[i].Symbol == "asyncIterator" {
+						r.Symbol("asyncIterator")
+					}
+				}
+			}
+			r.installGlobalProxy()
+		}
+		must(r.target.SetPrototype(gio.Prototype))
 		if r.globalImpl != nil {
 			r.setSlot(r.global, r.globalImpl, gio)
+			if r.target != r.global {
+				// Go code may meet the target (a getter called
+				// on it from Go); script never does.
+				r.slots.set(r.target, slotEntry{strong: r.getSlot(r.global)})
+			}
 			if rf, ok := r.globalImpl.(Reflected); ok && rf.WebIDLReflector() != nil {
 				refl := rf.WebIDLReflector()
 				refl.obj, refl.realm = r.global, r
@@ -299,37 +322,102 @@ func (r *Realm) Install(reg *Registry) error {
 		}
 		for io := gio; io != nil; io = io.parent {
 			if io.def.Global {
-				r.defineMembers(io, r.global, false, true)
+				r.defineGlobalMembers(io)
 			}
 		}
-		gio.def.defineUnforgeables(r, gio, r.global)
+		gio.def.defineUnforgeables(r, gio, r.target)
 	}
-	// Interface objects as global properties: {[[Writable]]: true,
-	// [[Enumerable]]: false, [[Configurable]]: true}.
-	for _, name := range reg.Names() {
-		io := r.interfaces[name]
-		if io == nil || io.Object == nil || !created[name] {
-			continue
+	// Interface objects as global properties (pending until their
+	// interface is created; those created already now).
+	r.deferKeys = false
+	for _, d := range order {
+		if io := r.interfaces[d.Name]; io != nil {
+			r.defineGlobalKeys(io)
 		}
-		holder := r.global
-		if ns := io.def.LegacyNamespace; ns != "" {
-			nio := r.interfaces[ns]
-			if nio == nil || nio.Object == nil {
-				continue
-			}
-			holder = nio.Object
-		}
-		must(holder.DefineDataProperty(name, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
-		for _, alias := range io.def.LegacyWindowAlias {
-			if r.Exposed([]string{"Window"}, false) {
-				must(r.global.DefineDataProperty(alias, io.Object, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
-			}
-		}
-		for _, ff := range io.def.LegacyFactoryFunctions {
-			must(r.global.DefineDataProperty(ff.Name, r.factoryFunction(io, ff), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
-		}
+	}
+	if r.traps == nil {
+		r.MaterializeAll()
+	} else {
+		r.setTraps(r.pendingCount > 0 || len(r.pendingMembers) > 0)
 	}
 	return nil
+}
+
+// installPlan is what Install computes from a registry for one exposure
+// set: the exposed definitions (parents first) and the global property
+// names of their interface objects. It is immutable once made.
+type installPlan struct {
+	order []*InterfaceDef
+	defs  map[string]*InterfaceDef
+	keys  map[string]string // global property name -> interface name
+}
+
+func (g *Registry) cachedPlan(key string) *installPlan {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.plans[key]
+}
+
+func (g *Registry) storePlan(key string, p *installPlan) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.plans == nil {
+		g.plans = map[string]*installPlan{}
+	}
+	g.plans[key] = p
+}
+
+// planOrder checks exposure and inheritance and lists the exposed
+// definitions of reg that known does not name, parents first.
+func (r *Realm) planOrder(reg *Registry, known func(string) bool) ([]*InterfaceDef, error) {
+	const (
+		visiting = iota + 1
+		exposed
+		hidden
+	)
+	state := map[string]int{}
+	var order []*InterfaceDef
+	var visit func(name string) (bool, error)
+	visit = func(name string) (bool, error) {
+		if known(name) {
+			return true, nil
+		}
+		switch state[name] {
+		case visiting:
+			return false, fmt.Errorf("webidl: inheritance cycle at %s", name)
+		case exposed:
+			return true, nil
+		case hidden:
+			return false, nil
+		}
+		d := reg.defs[name]
+		if d == nil {
+			return false, fmt.Errorf("webidl: interface %s is not registered", name)
+		}
+		if !r.Exposed(d.Exposed, d.SecureContext) || (d.CrossOriginIsolated && !r.CrossOriginIsolated) {
+			state[name] = hidden
+			return false, nil
+		}
+		state[name] = visiting
+		if d.Parent != "" {
+			ok, err := visit(d.Parent)
+			if err != nil {
+				return false, err
+			}
+			if !ok {
+				return false, fmt.Errorf("webidl: %s inherits from %s, which is not exposed in this realm", name, d.Parent)
+			}
+		}
+		state[name] = exposed
+		order = append(order, d)
+		return true, nil
+	}
+	for _, name := range reg.Names() {
+		if _, err := visit(name); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
 }
 
 func (r *Realm) memberExposed(m *Member) bool {
@@ -360,7 +448,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 	case d.ErrorPrototype:
 		protoProto = r.errorCtor.Get("prototype").(*sobek.Object)
 	default:
-		protoProto = r.VM.GlobalObject().Get("Object").(*sobek.Object).Get("prototype").(*sobek.Object)
+		protoProto = r.objectProto
 	}
 	if d.NamedPropertiesObject && d.Global {
 		npo := r.VM.CreateObject(protoProto)
@@ -369,6 +457,13 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 	}
 	if !d.Callback {
 		io.Prototype = r.VM.CreateObject(protoProto)
+		if d.Name == r.GlobalName && r.hookTraps != nil && r.hook == nil {
+			// The global interface's prototype object resolves
+			// the global's pending names (see lazy.go).
+			r.hookTarget = io.Prototype
+			io.Prototype = r.VM.ToValue(r.VM.NewProxy(r.hookTarget, r.hookTraps)).(*sobek.Object)
+			r.hook = io.Prototype
+		}
 	}
 	if !d.NoInterfaceObject {
 		io.Object = r.interfaceObject(io)
@@ -385,7 +480,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 			r.defineMembers(io, io.Prototype, false, false)
 		}
 		if d.ValueIterator {
-			ap := r.VM.GlobalObject().Get("Array").(*sobek.Object).Get("prototype").(*sobek.Object)
+			ap := r.arrayProto
 			for _, n := range []string{"entries", "keys", "values", "forEach"} {
 				must(io.Prototype.DefineDataProperty(n, ap.Get(n), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 			}
@@ -411,7 +506,7 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 // JavaScript function forwarding new.target.
 func (r *Realm) constructorFunction(name string, length int, construct func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object) *sobek.Object {
 	if r.ctorFactory == nil {
-		f, err := r.VM.RunString(`(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`)
+		f, err := r.VM.RunProgram(ctorFactoryProgram())
 		if err != nil {
 			panic(err)
 		}
@@ -429,6 +524,16 @@ func (r *Realm) constructorFunction(name string, length int, construct func(newT
 	r.setNameLength(f, name, length)
 	return f
 }
+
+// ctorFactoryProgram is the compiled constructor factory of
+// constructorFunction, shared by every realm (a sobek.Program is).
+var ctorFactoryProgram = sync.OnceValue(func() *sobek.Program {
+	prg, err := Compile("", `(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`, true)
+	if err != nil {
+		panic(err)
+	}
+	return prg
+})
 
 // protoFromNewTarget implements GetPrototypeFromConstructor(newTarget,
 // default).

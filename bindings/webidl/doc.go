@@ -22,6 +22,20 @@
 // the global object's [[Prototype]] to the global interface's prototype
 // and puts the [Global] interface's own members on the global object.
 //
+// Lazy installation: unless r.Eager is set, Install creates only the
+// global interface and its ancestors (Window, EventTarget) and the
+// unforgeable members eagerly. Every other interface object, namespace and
+// regular member of the global is created on first use, invisibly: the
+// global object script sees (r.Global(), globalThis, this at top level) is
+// a Proxy of the real global object, like the spec's WindowProxy, whose
+// traps create a pending interface or member the first time any of them
+// sees its name, and whose ownKeys/preventExtensions create everything
+// first. Go code reaches interfaces through r.Interface, r.Wrap and the
+// constructors, which create them the same way. r.MaterializeAll creates
+// everything at once; r.Pending(name) tells whether a name is still
+// pending. Details and the one visible difference (the order of the
+// global's own property names) are in lazy.go.
+//
 // Platform objects: r.Wrap(impl, "LockManager") returns the JavaScript
 // object for a Go implementation. Implementations should embed
 // webidl.Reflector so that the same object is returned every time (this

@@ -40,8 +40,27 @@ type Realm struct {
 	// Data is free for the embedder (for example its settings object).
 	Data any
 
-	global                                          *sobek.Object
+	// global is the global object script sees: target itself, or a
+	// Proxy of it while interfaces are created lazily (see lazy.go).
+	global *sobek.Object
+	target *sobek.Object
+	// Eager, set before Install, creates every exposed interface up front
+	// instead of on first use (see lazy.go).
+	Eager                                           bool
 	interfaces                                      map[string]*InterfaceObject
+	plans                                           []*installPlan  // of the installed registries
+	pendingCount                                    int             // plan interfaces not created yet
+	keysDone                                        map[string]bool // plan keys defined (or dropped)
+	deferKeys                                       bool
+	pendingMembers                                  map[string]*Member     // pending regular members of the global
+	globalDefs                                      []*InterfaceDef        // the [Global] interfaces of pendingMembers
+	traps                                           *sobek.ProxyTrapConfig // the global proxy's (nil: no proxy)
+	hook, hookTarget                                *sobek.Object          // the global interface's prototype object (a proxy) and its target
+	hookTraps                                       *sobek.ProxyTrapConfig
+	objectProto, arrayProto                         *sobek.Object
+	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
+	keyValues                                       map[string]sobek.Value          // see keyValue
+	trapArgs                                        [3]sobek.Value
 	slots                                           slotTable
 	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
 	promiseCtor                                     *sobek.Object
@@ -57,6 +76,8 @@ type Realm struct {
 	lastSlot                                        *slot
 	toStringFn                                      sobek.Callable
 	reflectGet, reflectSet, reflectGOPD, reflectHas sobek.Callable
+	reflectDefine, reflectDelete                    sobek.Callable
+	reflectOwnKeys, reflectPrevent                  sobek.Callable
 	ctorFactory                                     sobek.Callable
 	iterProtos                                      map[string]*sobek.Object
 	asyncIterProto                                  *sobek.Object
@@ -102,6 +123,7 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 		GlobalNames:   globalNames,
 		SecureContext: secure,
 		global:        vm.GlobalObject(),
+		target:        vm.GlobalObject(),
 		interfaces:    map[string]*InterfaceObject{},
 	}
 	if len(r.GlobalNames) == 0 && globalName != "" {
@@ -117,7 +139,9 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	promiseProto := r.promiseCtor.Get("prototype").(*sobek.Object)
 	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
 	r.promiseResolve, _ = sobek.AssertFunction(r.promiseCtor.Get("resolve"))
-	r.hasOwnProperty, _ = sobek.AssertFunction(get("Object").Get("prototype").(*sobek.Object).Get("hasOwnProperty"))
+	r.objectProto = get("Object").Get("prototype").(*sobek.Object)
+	r.arrayProto = get("Array").Get("prototype").(*sobek.Object)
+	r.hasOwnProperty, _ = sobek.AssertFunction(r.objectProto.Get("hasOwnProperty"))
 	// Taken before any script runs (script can replace WeakMap.prototype.set).
 	weakMap := get("WeakMap")
 	r.slotHolderSet, _ = sobek.AssertFunction(weakMap.Get("prototype").(*sobek.Object).Get("set"))
@@ -155,11 +179,13 @@ func (r *Realm) intrinsicIteratorPrototype() *sobek.Object {
 	return r.iterProto
 }
 
-// Global returns the realm's global object.
+// Global returns the realm's global object (as script sees it: see
+// lazy.go).
 func (r *Realm) Global() *sobek.Object { return r.global }
 
-// Interface returns an interface installed in the realm, or nil.
-func (r *Realm) Interface(name string) *InterfaceObject { return r.interfaces[name] }
+// Interface returns an interface installed in the realm (creating it if it
+// is exposed but not created yet), or nil.
+func (r *Realm) Interface(name string) *InterfaceObject { return r.iface(name) }
 
 // Exposed reports whether a construct with the given [Exposed] set (global
 // names, or "*") and [SecureContext] flag is exposed in this realm.
@@ -414,10 +440,10 @@ func (r *Realm) wrap(impl any, iface string, storage *Slot) sobek.Value {
 			}
 		}
 	}
-	io := r.interfaces[iface]
+	io := r.iface(iface)
 	if d, ok := impl.(Interfaced); ok {
 		// A more derived interface the implementation declares.
-		if dio := r.interfaces[d.WebIDLInterface()]; dio != nil {
+		if dio := r.iface(d.WebIDLInterface()); dio != nil {
 			for i := dio; i != nil; i = i.parent {
 				if i == io || io == nil {
 					io = dio
