@@ -163,9 +163,9 @@ func (w *Window) install() error {
 	if strings.EqualFold(w.url.Scheme, "about") {
 		// about:blank and about:srcdoc: the creator's base URL.
 		if c := w.parentWin; c != nil {
-			w.doc.FallbackBaseURL = c.baseURL().String()
+			w.doc.FallbackBaseURL = w.creatorBaseURL(c).String()
 		} else if c := w.openerWin; c != nil {
-			w.doc.FallbackBaseURL = c.baseURL().String()
+			w.doc.FallbackBaseURL = w.creatorBaseURL(c).String()
 		}
 	}
 	w.realm.SetDocument(w.doc)
@@ -629,6 +629,19 @@ func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
 	return decodeText(r.Body, r.Charset), nil
 }
 
+// creatorBaseURL is the base URL of c, the window that created w's
+// about:blank or about:srcdoc document. Only a window of w's own agent
+// (the same event loop) may read c's document; a creator in another agent
+// (a sandboxed frame's opaque origin puts the frame in an agent of its
+// own) gives its document's URL, since its tree belongs to another
+// thread.
+func (w *Window) creatorBaseURL(c *Window) *url.URL {
+	if c.env != nil && w.env != nil && c.env.Agent() == w.env.Agent() {
+		return c.baseURL()
+	}
+	return c.url
+}
+
 // baseURL is the document base URL: the first base element's href, parsed
 // against the document's URL, else the document's URL.
 func (w *Window) baseURL() *url.URL {
@@ -636,10 +649,10 @@ func (w *Window) baseURL() *url.URL {
 	// base URL (the container's document, or the opener's).
 	if strings.EqualFold(w.url.Scheme, "about") && w.doc.BaseHref() == "" {
 		if c := w.parentWin; c != nil {
-			return c.baseURL()
+			return w.creatorBaseURL(c)
 		}
 		if c := w.openerWin; c != nil {
-			return c.baseURL()
+			return w.creatorBaseURL(c)
 		}
 	}
 	if href := w.doc.BaseHref(); href != "" {
