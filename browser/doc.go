@@ -160,6 +160,10 @@
 //     delay the document's load event, and every external or module one
 //     runs as soon as it is ready (the async attribute and "in order as
 //     soon as possible" for async=false are not distinguished).
+//   - An about:blank or about:srcdoc document whose creator is in another
+//     agent (a sandboxed frame) falls back to the creator's URL, not to a
+//     base element of the creator's document, which another event loop
+//     owns.
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
 //     row; a repeating timer keeps a browser busy forever.
 package browser
