@@ -356,7 +356,7 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.Tes
 		go func() {
 			dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: bc.BrowserContextID})
+			cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
 		}()
 	}()
 	// A new browser context has no window: the page needs one of its own.
