@@ -217,16 +217,7 @@ func TestDefaultAbortReasonsAreCollected(t *testing.T) {
 	// The table drops entries of collected objects as it grows: make it
 	// grow well past its size.
 	j.exec(`for (let i = 0; i < 3000; i++) new EventTarget();`)
-	for range 4 {
-		runtime.GC()
-	}
-	alive := 0
-	for _, p := range ptrs {
-		if p.Value() != nil {
-			alive++
-		}
-	}
-	if alive > 0 {
+	if alive := aliveAfterGC(ptrs); alive > 0 {
 		t.Errorf("%d of %d dropped default abort reasons are still alive", alive, n+1)
 	}
 	if got := j.eval(`kept.signal.reason.name + ' ' + (kept.signal.reason === kept.signal.reason)`); got != "AbortError true" {

@@ -1,10 +1,7 @@
 package bindings
 
 import (
-	"runtime"
 	"testing"
-
-	"github.com/gowebengine/weblocks/html"
 
 	"github.com/grafana/sobek"
 )
@@ -17,21 +14,7 @@ func (w *world) windowRealm(rawURL string, eager bool) *jsRealm {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	j := &jsRealm{w: w, env: doc.EnvironmentSettingsObject()}
-	opts := w.hooks(j)
-	opts.eagerInterfaces = eager
-	r, err := NewWindowRealm(j.env, opts)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	j.r = r
-	r.DefineGlobalFunction("done", 0, func(sobek.FunctionCall) sobek.Value {
-		j.mu.Lock()
-		j.done = true
-		j.mu.Unlock()
-		return sobek.Undefined()
-	})
-	return j
+	return w.realmWith(doc.EnvironmentSettingsObject(), WindowGlobal, eager)
 }
 
 // pending reports whether the realm has not created the named interface.
@@ -196,32 +179,5 @@ func TestLazyInterfaceInternalUse(t *testing.T) {
 // and global member is created (the cost of an eager realm, plus the
 // proxy).
 func BenchmarkNewWindowRealmMaterialized(b *testing.B) {
-	ua := html.NewUserAgent(html.WithScheduler(html.NewManualScheduler()))
-	defer ua.Close()
-	doc, err := ua.OpenWindowURL("https://example.com/")
-	if err != nil {
-		b.Fatal(err)
-	}
-	env := doc.EnvironmentSettingsObject()
-	keep := make([]*Realm, 0, b.N)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	b.ResetTimer()
-	cpu := processCPU()
-	for i := 0; i < b.N; i++ {
-		r := newRealm(&htmlHost{env: env, loop: env.ResponsibleEventLoop()}, WindowGlobal, Options{})
-		r.env = env
-		if err := r.setUp(envInfo{url: env.CreationURL(), origin: env.Origin().Serialize(), secure: true}); err != nil {
-			b.Fatal(err)
-		}
-		r.idl.MaterializeAll()
-		keep = append(keep, r)
-	}
-	reportCPU(b, cpu)
-	b.StopTimer()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(b.N), "live-B/realm")
-	runtime.KeepAlive(keep)
+	benchmarkNewWindowRealms(b, func(r *Realm) { r.idl.MaterializeAll() })
 }

@@ -86,13 +86,22 @@ func (w *world) worker(owner *jsRealm, scriptURL string) *jsRealm {
 
 func (w *world) realmFor(env *html.EnvironmentSettingsObject, kind GlobalKind) *jsRealm {
 	w.t.Helper()
+	return w.realmWith(env, kind, false)
+}
+
+// realmWith is realmFor with the realm creating its interface objects
+// eagerly (eager) or lazily (the default).
+func (w *world) realmWith(env *html.EnvironmentSettingsObject, kind GlobalKind, eager bool) *jsRealm {
+	w.t.Helper()
 	j := &jsRealm{w: w, env: env}
+	opts := w.hooks(j)
+	opts.eagerInterfaces = eager
 	var r *Realm
 	var err error
 	if kind == WindowGlobal {
-		r, err = NewWindowRealm(env, w.hooks(j))
+		r, err = NewWindowRealm(env, opts)
 	} else {
-		r, err = NewDedicatedWorkerRealm(env, w.hooks(j))
+		r, err = NewDedicatedWorkerRealm(env, opts)
 	}
 	if err != nil {
 		w.t.Fatal(err)
