@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -161,7 +162,10 @@ func newChromium(path string) (*chromiumEngine, error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-gpu", true))
+		chromedp.Flag("disable-gpu", true),
+		// The browser-UI renderers every window starts would compete
+		// with the measured page for the machine's cores.
+		chromedp.Flag("disable-features", strings.Join(chromium.DisabledFeatures, ",")))
 	var actx context.Context
 	actx, c.allocCancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	c.browserCtx, c.browserCancel = chromedp.NewContext(actx)
