@@ -16,7 +16,6 @@ package chromium
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -28,6 +27,10 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
@@ -303,25 +306,12 @@ const waitDone = `(async () => {
 	return self.__wptrunner_done;
 })()`
 
-// evalResult is the result of Runtime.evaluate with returnByValue.
-type evalResult struct {
-	Result struct {
-		Type  string          `json:"type"`
-		Value json.RawMessage `json:"value"`
-	} `json:"result"`
-	ExceptionDetails *struct {
-		Text      string `json:"text"`
-		Exception *struct {
-			Description string `json:"description"`
-		} `json:"exception"`
-	} `json:"exceptionDetails"`
-}
-
 // evaluate evaluates expr in the page's main world, awaiting a promise,
 // and stores a string result in *str (when it is a string).
 func evaluate(ctx context.Context, s *session, expr string, str *string) error {
-	var ev evalResult
-	if err := s.call(ctx, "Runtime.evaluate", map[string]any{"expression": expr, "awaitPromise": true, "returnByValue": true}, &ev); err != nil {
+	var ev runtime.EvaluateResult
+	yes := true
+	if err := s.call(ctx, runtime.Evaluate.Method, runtime.EvaluateParams{Expression: expr, AwaitPromise: &yes, ReturnByValue: &yes}, &ev); err != nil {
 		return err
 	}
 	if d := ev.ExceptionDetails; d != nil {
@@ -330,8 +320,8 @@ func evaluate(ctx context.Context, s *session, expr string, str *string) error {
 		}
 		return errors.New(d.Text)
 	}
-	if ev.Result.Type == "string" {
-		return json.Unmarshal(ev.Result.Value, str)
+	if ev.Result != nil && ev.Result.Type == runtime.RemoteObjectTypeString {
+		return jsonv2.Unmarshal(ev.Result.Value, str, chromedp.DefaultUnmarshalOptions)
 	}
 	return nil
 }
@@ -371,11 +361,11 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.Tes
 	crashCh := make(chan struct{})
 	var crashed sync.Once
 	dialogs := make(chan struct{}, 1)
-	s, err := r.attach(ctx, tr.TargetID, func(method string, _ json.RawMessage) {
+	s, err := r.attach(ctx, tr.TargetID, func(method string, _ jsonv2.Value) {
 		switch method {
-		case "Inspector.targetCrashed":
+		case inspector.TargetCrashed.Method:
 			crashed.Do(func() { close(crashCh); runCancel() })
-		case "Page.javascriptDialogOpening":
+		case page.JavascriptDialogOpening.Method:
 			select {
 			case dialogs <- struct{}{}:
 			default:
@@ -395,7 +385,7 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.Tes
 			case <-runCtx.Done():
 				return
 			case <-dialogs:
-				s.call(runCtx, "Page.handleJavaScriptDialog", map[string]any{"accept": true}, nil)
+				s.call(runCtx, page.HandleJavaScriptDialog.Method, page.HandleJavaScriptDialogParams{Accept: true}, nil)
 			}
 		}
 	}()
@@ -413,14 +403,14 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.Tes
 		return product.TestResult{Status: status, Message: msg, Duration: time.Since(start)}, s.detached() || lostConnection(b)
 	}
 	go func() {
-		if s.call(runCtx, "Page.enable", struct{}{}, nil) == nil {
+		if s.call(runCtx, page.Enable.Method, page.EnableParams{}, nil) == nil {
 			select {
 			case dialogs <- struct{}{}:
 			default:
 			}
 		}
 	}()
-	if err := s.call(runCtx, "Inspector.enable", struct{}{}, nil); err != nil {
+	if err := s.call(runCtx, inspector.Enable.Method, cdp.Empty{}, nil); err != nil {
 		return result(product.ERROR, "Inspector.enable: "+err.Error())
 	}
 	var href string

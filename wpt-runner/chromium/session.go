@@ -2,13 +2,13 @@ package chromium
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -30,7 +30,7 @@ type session struct {
 	next    atomic.Int64
 	mu      sync.Mutex
 	pending map[int64]chan sessionReply
-	events  func(method string, params json.RawMessage)
+	events  func(method string, params jsonv2.Value)
 	done    chan struct{} // closed when the session detached
 	once    sync.Once
 }
@@ -44,22 +44,8 @@ type sendMessageParams struct {
 
 // sessionReply is the answer to one command.
 type sessionReply struct {
-	Result json.RawMessage
+	Result jsonv2.Value
 	Err    error
-}
-
-// sessionMessage is a message of the page's protocol: a reply (ID) or an
-// event (Method).
-type sessionMessage struct {
-	ID     int64           `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-		Data    string `json:"data"`
-	} `json:"error"`
 }
 
 // router hands the messages of the browser's sessions to their session
@@ -89,7 +75,7 @@ func newRouter(ctx context.Context, b *chromedp.Browser) *router {
 					return
 				}
 				var ev target.EventReceivedMessageFromTarget
-				if json.Unmarshal(raw, &ev) != nil {
+				if jsonv2.Unmarshal(raw, &ev, chromedp.DefaultUnmarshalOptions) != nil {
 					continue
 				}
 				if s := r.get(ev.SessionID); s != nil {
@@ -100,7 +86,7 @@ func newRouter(ctx context.Context, b *chromedp.Browser) *router {
 					return
 				}
 				var ev target.EventDetachedFromTarget
-				if json.Unmarshal(raw, &ev) != nil {
+				if jsonv2.Unmarshal(raw, &ev, chromedp.DefaultUnmarshalOptions) != nil {
 					continue
 				}
 				if s := r.get(ev.SessionID); s != nil {
@@ -138,7 +124,7 @@ func (r *router) closeAll() {
 
 // attach opens a session with the target. events receives the page's
 // events (on the router's goroutine: it must not block).
-func (r *router) attach(ctx context.Context, id target.ID, events func(method string, params json.RawMessage)) (*session, error) {
+func (r *router) attach(ctx context.Context, id target.ID, events func(method string, params jsonv2.Value)) (*session, error) {
 	flatten := false
 	s := &session{b: r.b, target: id, pending: map[int64]chan sessionReply{}, events: events, done: make(chan struct{})}
 	// Messages can arrive as soon as the browser answers: register the
@@ -158,15 +144,16 @@ func (r *router) attach(ctx context.Context, id target.ID, events func(method st
 	return s, nil
 }
 
-// receive handles one message of the page: an event or a reply.
+// receive handles one message of the page: an event (Method) or a reply
+// (ID).
 func (s *session) receive(data []byte) {
-	var m sessionMessage
-	if json.Unmarshal(data, &m) != nil {
+	var m cdproto.Message
+	if jsonv2.Unmarshal(data, &m, chromedp.DefaultUnmarshalOptions) != nil {
 		return
 	}
 	if m.ID == 0 {
 		if m.Method != "" && s.events != nil {
-			s.events(m.Method, m.Params)
+			s.events(string(m.Method), m.Params)
 		}
 		return
 	}
@@ -178,7 +165,7 @@ func (s *session) receive(data []byte) {
 		return
 	}
 	if m.Error != nil {
-		ch <- sessionReply{Err: fmt.Errorf("%s (%d)", m.Error.Message, m.Error.Code)}
+		ch <- sessionReply{Err: m.Error}
 		return
 	}
 	ch <- sessionReply{Result: m.Result}
@@ -194,15 +181,11 @@ var errDetached = errors.New("the page's session detached")
 // to drop it).
 func (s *session) call(ctx context.Context, method string, params, res any) error {
 	id := s.next.Add(1)
-	p, err := json.Marshal(params)
+	p, err := jsonv2.Marshal(params, chromedp.DefaultMarshalOptions)
 	if err != nil {
 		return err
 	}
-	msg, err := json.Marshal(struct {
-		ID     int64           `json:"id"`
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}{id, method, p})
+	msg, err := jsonv2.Marshal(&cdproto.Message{ID: id, Method: cdproto.MethodType(method), Params: p}, chromedp.DefaultMarshalOptions)
 	if err != nil {
 		return err
 	}
@@ -224,7 +207,7 @@ func (s *session) call(ctx context.Context, method string, params, res any) erro
 			return r.Err
 		}
 		if res != nil {
-			return json.Unmarshal(r.Result, res)
+			return jsonv2.Unmarshal(r.Result, res, chromedp.DefaultUnmarshalOptions)
 		}
 		return nil
 	case <-s.done:
