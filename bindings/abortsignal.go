@@ -69,7 +69,9 @@ func (r *Realm) abortSignalAny(signals []*abortSignalImpl) *abortSignalImpl {
 	return r.signalImpl(dom.AbortSignalAny(list))
 }
 
-// abortSignalAbort is the static AbortSignal.abort(reason).
+// abortSignalAbort is https://dom.spec.whatwg.org/#dom-abortsignal-abort,
+// the static AbortSignal.abort(reason) (dom.AbortSignalAbort runs the
+// steps).
 func (r *Realm) abortSignalAbort(reason sobek.Value) *abortSignalImpl {
 	// The default reason is made here, as abort() does (see
 	// abortControllerImpl.Abort).

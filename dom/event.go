@@ -291,8 +291,9 @@ func (t *EventTarget) innerInvoke(event *Event, capture bool) {
 	}
 }
 
-// FireEvent is "fire an event" named typ at target: a new trusted event,
-// dispatched. It returns the dispatch result.
+// FireEvent is https://dom.spec.whatwg.org/#concept-event-fire, "fire an
+// event" named typ at target: a new trusted event, dispatched. It returns
+// the dispatch result.
 //
 // When target has no listener for typ (event handlers are listeners too),
 // no event is created: nothing could ever see it, and the dispatch of an
