@@ -29,8 +29,9 @@ func (abortControllerStatics) Constructor(r *webidl.Realm) (AbortControllerMetho
 
 func (c *abortControllerImpl) Signal() (AbortSignalMethods, error) { return c.signal, nil }
 
-// Abort is the abort(reason) method steps: signal abort on this's signal
-// with reason if it is given. The default reason, a new "AbortError"
+// Abort is https://dom.spec.whatwg.org/#dom-abortcontroller-abort, the
+// abort(reason) method steps: signal abort on this's signal with reason if
+// it is given. The default reason, a new "AbortError"
 // DOMException, is made here as an object of this realm (see
 // domExceptionReason) when the signal is not aborted yet (signal abort
 // returns at once otherwise), so that neither signal.reason nor the
@@ -40,6 +41,7 @@ func (c *abortControllerImpl) Abort(reason sobek.Value) error {
 	if r == nil && !c.c.Signal().Aborted() {
 		r = c.signal.realm.newDefaultAbortReason()
 	}
+	// 1. Signal abort on this's signal with reason if it is given.
 	c.c.Abort(r)
 	return nil
 }

@@ -10,8 +10,9 @@ import (
 type abortSignalImpl struct {
 	*eventTargetImpl
 	sig *dom.AbortSignal
-	// reason caches the JavaScript value of an abort reason dom created
-	// (the default AbortError or TimeoutError DOMException), so that
+	// reason caches the JavaScript value of an abort reason that is not a
+	// script's value (a DOMException: the default AbortError, made up
+	// front by bindings or by dom, or a TimeoutError), so that
 	// signal.reason returns the same object every time.
 	reason sobek.Value
 }
@@ -36,11 +37,8 @@ func (s *abortSignalImpl) abortReason() sobek.Value {
 		return sobek.Undefined()
 	}
 	reason := s.sig.Reason()
-	switch jr := reason.(type) {
-	case *jsReason:
+	if jr, ok := reason.(*jsReason); ok {
 		return webidl.AnyValue(jr.v)
-	case *domExceptionReason:
-		return jr.value(s.realm)
 	}
 	if s.reason == nil {
 		s.reason = s.realm.reasonValue(reason)
@@ -71,7 +69,9 @@ func (r *Realm) abortSignalAny(signals []*abortSignalImpl) *abortSignalImpl {
 	return r.signalImpl(dom.AbortSignalAny(list))
 }
 
-// abortSignalAbort is the static AbortSignal.abort(reason).
+// abortSignalAbort is https://dom.spec.whatwg.org/#dom-abortsignal-abort,
+// the static AbortSignal.abort(reason) (dom.AbortSignalAbort runs the
+// steps).
 func (r *Realm) abortSignalAbort(reason sobek.Value) *abortSignalImpl {
 	// The default reason is made here, as abort() does (see
 	// abortControllerImpl.Abort).

@@ -196,7 +196,7 @@ func (r *Realm) fireEventAt(t *dom.EventTarget, typ string, cancelable bool, pro
 }
 
 func (r *Realm) fireEvent(t *dom.EventTarget, typ string, bubbles, cancelable bool, props map[string]sobek.Value) bool {
-	if !t.HasListeners(typ) {
+	if !t.Receives(typ) {
 		// No listener (event handlers included) could receive the event:
 		// creating and dispatching it would have no effect (see
 		// dom.FireEvent).

@@ -1,8 +1,11 @@
 package bindings
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gowebengine/weblocks/dom"
 )
 
 // EventTarget, Event, AbortController and AbortSignal over dom.
@@ -289,4 +292,24 @@ func TestEventTimeStamp(t *testing.T) {
 		`)
 		expectLog(t, j, "true true true true")
 	})
+}
+
+// failingLoop is an event loop the caller is never on.
+type failingLoop struct{}
+
+func (failingLoop) CheckCurrent() error { return errors.New("called off loop L") }
+
+// Firing an event at a target bound to another event loop panics naming
+// the loop, whether or not a listener would receive the event.
+func TestFireEventChecksLoop(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://example.com/")
+	var target dom.EventTarget
+	target.BindToLoop(failingLoop{})
+	defer func() {
+		if s, _ := recover().(string); !strings.Contains(s, "loop L") {
+			t.Fatalf("firing an event off the target's loop: panic %q; want one naming the loop", s)
+		}
+	}()
+	win.r.fireEvent(&target, "nobody-listens", false, false, nil)
 }

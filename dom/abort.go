@@ -122,13 +122,15 @@ func ReasonError(reason any) error {
 	return &AbortReasonError{Reason: reason}
 }
 
-// AddAlgorithm is the DOM "add" for abort algorithms: it does nothing (and
-// returns 0) if the signal is already aborted.
+// AddAlgorithm is https://dom.spec.whatwg.org/#abortsignal-add, the DOM
+// "add" for abort algorithms: it does nothing (and returns 0) if the
+// signal is already aborted.
 func (s *AbortSignal) AddAlgorithm(steps func()) AlgorithmID {
 	return s.AddAlgorithmValue(funcAlgorithm(steps))
 }
 
-// AddAlgorithmValue is AddAlgorithm for an algorithm given as a value.
+// AddAlgorithmValue is https://dom.spec.whatwg.org/#abortsignal-add
+// (AddAlgorithm) for an algorithm given as a value.
 func (s *AbortSignal) AddAlgorithmValue(algorithm AbortAlgorithm) AlgorithmID {
 	s.checkLoop()
 	// 1. If signal is aborted, then return.
@@ -168,7 +170,8 @@ func NewAbortReason() *DOMException {
 	return NewDOMException("signal is aborted without reason", AbortError)
 }
 
-// SignalAbort is "signal abort". A nil reason means "not given": the reason
+// SignalAbort is https://dom.spec.whatwg.org/#abortsignal-signal-abort,
+// "signal abort". A nil reason means "not given": the reason
 // becomes a new "AbortError" DOMException.
 func (s *AbortSignal) SignalAbort(reason any) {
 	s.checkLoop()
@@ -206,7 +209,8 @@ func (s *AbortSignal) SignalAbort(reason any) {
 	}
 }
 
-// runAbortSteps is "run the abort steps" for a signal.
+// runAbortSteps is https://dom.spec.whatwg.org/#run-the-abort-steps for a
+// signal.
 func (s *AbortSignal) runAbortSteps() {
 	// 1. For each algorithm of signal's abort algorithms: run algorithm.
 	// 2. Empty signal's abort algorithms.
@@ -253,7 +257,8 @@ func (c *AbortController) Signal() *AbortSignal { return c.signal }
 // reason = not given).
 func (c *AbortController) Abort(reason any) { c.signal.SignalAbort(reason) }
 
-// AbortSignalAbort is the static AbortSignal.abort(reason).
+// AbortSignalAbort is https://dom.spec.whatwg.org/#dom-abortsignal-abort,
+// the static AbortSignal.abort(reason).
 func AbortSignalAbort(reason any) *AbortSignal {
 	// 1. Let signal be a new AbortSignal object.
 	s := NewAbortSignal()

@@ -235,6 +235,15 @@ func (t *EventTarget) HasListeners(typ string) bool {
 	return false
 }
 
+// Receives reports whether an event of type typ dispatched at t now would
+// reach a listener (HasListeners), after checking that the caller is on
+// t's event loop as dispatching would. Firing an event at a target that
+// does not receive it can skip creating the event (FireEvent).
+func (t *EventTarget) Receives(typ string) bool {
+	t.checkLoop()
+	return t.HasListeners(typ)
+}
+
 // DispatchEvent is "dispatch" for a target without parents (no capture or
 // bubble path): listeners registered for event.Type run in registration
 // order, capture listeners first. It returns false if the event was
@@ -291,16 +300,16 @@ func (t *EventTarget) innerInvoke(event *Event, capture bool) {
 	}
 }
 
-// FireEvent is "fire an event" named typ at target: a new trusted event,
-// dispatched. It returns the dispatch result.
+// FireEvent is https://dom.spec.whatwg.org/#concept-event-fire, "fire an
+// event" named typ at target: a new trusted event, dispatched. It returns
+// the dispatch result.
 //
 // When target has no listener for typ (event handlers are listeners too),
 // no event is created: nothing could ever see it, and the dispatch of an
 // event no listener receives returns true without any other effect (the
 // target has no parents to propagate to).
 func FireEvent(typ string, target *EventTarget) bool {
-	if !target.HasListeners(typ) {
-		target.checkLoop()
+	if !target.Receives(typ) {
 		return true
 	}
 	// 1-4. Create a trusted event with type initialized; dispatch it.
