@@ -798,9 +798,8 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 	if cap(s.Pending.clients) > cap(clients) {
 		clients = s.Pending.clients
 	}
-	oldNames := len(names)
+	oldNames, oldClients := len(names), len(clients)
 	names, clients = names[:0], clients[:0]
-	clear(clients[:cap(clients)])
 	heldRecs, pendRecs := s.Held.recs[:0], s.Pending.recs[:0]
 	nq, nh := m.queuedTotal, m.heldTotal
 	if nq > 0 || nh > 0 {
@@ -852,8 +851,13 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 			pendRecs[p] = lockRec{name: uint32(k), cm: uint32(r.cm)}
 		}
 	}
+	// (What an earlier result held beyond this one is cleared, not to keep
+	// it alive.)
 	if oldNames > len(names) {
-		clear(names[len(names):oldNames]) // (not to keep them alive)
+		clear(names[len(names):oldNames])
+	}
+	if oldClients > len(clients) {
+		clear(clients[len(clients):oldClients])
 	}
 	s.Held = LockList{names: names, recs: heldRecs, clients: clients}
 	s.Pending = LockList{names: names, recs: pendRecs, clients: clients}
