@@ -333,14 +333,7 @@ func checkActive(env *html.EnvironmentSettingsObject) error {
 // must be called on env's event loop. Early rejections are returned as err
 // (a *dom.DOMException: "InvalidStateError" or "SecurityError").
 func Query(env *html.EnvironmentSettingsObject) (*Future, error) {
-	if err := checkCaller(env); err != nil {
-		return nil, err
-	}
-	f := NewFuture()
-	if err := queryMethodSteps(env, nil, f, nil); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return queryFuture(env, nil, nil, false, false)
 }
 
 // QueryInto is Query that stores the snapshot in dst, reusing dst's
@@ -354,17 +347,7 @@ func Query(env *html.EnvironmentSettingsObject) (*Future, error) {
 // by it. The LockInfo values read from a list (names and client ids are
 // immutable strings) stay valid.
 func QueryInto(env *html.EnvironmentSettingsObject, dst *Snapshot) (*Future, error) {
-	if err := checkCaller(env); err != nil {
-		return nil, err
-	}
-	if dst == nil {
-		return nil, errNilSnapshot
-	}
-	f := NewFuture()
-	if err := queryMethodSteps(env, nil, f, dst); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return queryFuture(env, nil, dst, false, true)
 }
 
 // QueryPromise is Query for a host promise p, resolved with a Snapshot.
@@ -378,28 +361,24 @@ func QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
 
 // Query is Query in lock manager m.
 func (m *LockManager) Query(env *html.EnvironmentSettingsObject) (*Future, error) {
-	if err := checkCaller(env); err != nil {
-		return nil, err
-	}
-	if m == nil {
-		return nil, errNilManager
-	}
-	f := NewFuture()
-	if err := queryMethodSteps(env, m, f, nil); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return queryFuture(env, m, nil, true, false)
 }
 
 // QueryInto is QueryInto in lock manager m.
 func (m *LockManager) QueryInto(env *html.EnvironmentSettingsObject, dst *Snapshot) (*Future, error) {
+	return queryFuture(env, m, dst, true, true)
+}
+
+// queryFuture is Query and QueryInto (into), in m when explicit (else in
+// env's default lock manager), like requestFuture.
+func queryFuture(env *html.EnvironmentSettingsObject, m *LockManager, dst *Snapshot, explicit, into bool) (*Future, error) {
 	if err := checkCaller(env); err != nil {
 		return nil, err
 	}
-	if m == nil {
+	if explicit && m == nil {
 		return nil, errNilManager
 	}
-	if dst == nil {
+	if into && dst == nil {
 		return nil, errNilSnapshot
 	}
 	f := NewFuture()

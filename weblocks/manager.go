@@ -798,11 +798,22 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 	if cap(s.Pending.clients) > cap(clients) {
 		clients = s.Pending.clients
 	}
-	oldNames := len(names)
+	oldNames, oldClients := len(names), len(clients)
 	names, clients = names[:0], clients[:0]
-	clear(clients[:cap(clients)])
-	heldRecs, pendRecs := s.Held.recs[:0], s.Pending.recs[:0]
 	nq, nh := m.queuedTotal, m.heldTotal
+	// A list's records are overwritten in place only when its tables are
+	// too, in place: a copy of an earlier result then reads overwritten
+	// entries (see QueryInto), never records naming entries beyond its
+	// tables.
+	var heldRecs, pendRecs []lockRec
+	if nq == 0 && nh == 0 || cap(names) >= len(m.slots)-m.slotsDead && cap(clients) >= len(m.clientIDs) {
+		if sameArray(s.Held.names, names) && sameArray(s.Held.clients, clients) {
+			heldRecs = s.Held.recs[:0]
+		}
+		if sameArray(s.Pending.names, names) && sameArray(s.Pending.clients, clients) {
+			pendRecs = s.Pending.recs[:0]
+		}
+	}
 	if nq > 0 || nh > 0 {
 		clients = append(clients, m.clientIDs...)
 		// nidx[slot] is the index of the slot's name in names (-1: not
@@ -852,12 +863,23 @@ func (m *LockManager) snapshotTheLockState(s *Snapshot) {
 			pendRecs[p] = lockRec{name: uint32(k), cm: uint32(r.cm)}
 		}
 	}
+	// (What an earlier result held beyond this one is cleared, not to keep
+	// it alive.)
 	if oldNames > len(names) {
-		clear(names[len(names):oldNames]) // (not to keep them alive)
+		clear(names[len(names):oldNames])
+	}
+	if oldClients > len(clients) {
+		clear(clients[len(clients):oldClients])
 	}
 	s.Held = LockList{names: names, recs: heldRecs, clients: clients}
 	s.Pending = LockList{names: names, recs: pendRecs, clients: clients}
 	// 6. Resolve promise with «[ "held" → held, "pending" → pending ]».
+}
+
+// sameArray reports whether a and b are slices of the same array with the
+// same capacity.
+func sameArray[T any](a, b []T) bool {
+	return cap(a) == cap(b) && (cap(a) == 0 || &a[:cap(a)][cap(a)-1] == &b[:cap(b)][cap(b)-1])
 }
 
 // terminateRemainingLocksAndRequests runs, on the lock task queue, the

@@ -3,6 +3,7 @@ package weblocks
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +84,41 @@ func TestQueryIntoErrors(t *testing.T) {
 	})
 	if !errors.Is(err1, errNilSnapshot) || !errors.Is(err2, errNilManager) {
 		t.Fatalf("got %v and %v", err1, err2)
+	}
+}
+
+// TestQueryIntoStaleCopy checks that a copy of an earlier QueryInto result,
+// overwritten by a later one in place, can still be read (overwritten, not
+// out of range): here the later result has more names than the earlier
+// result's names table, and as many held locks as its records.
+func TestQueryIntoStaleCopy(t *testing.T) {
+	w := newManualWorld(t)
+	var dst Snapshot
+	a1 := w.hold(t, "a", Shared)
+	a2 := w.hold(t, "a", Shared)
+	w.sched.RunUntilIdle()
+	mqueryInto(t, w, &dst)
+	old := dst.Held
+	if old.Len() != 2 {
+		t.Fatalf("first result: %v, want 2 held locks", old)
+	}
+	a1.Resolve(nil)
+	a2.Resolve(nil)
+	w.hold(t, "x", Shared)
+	w.hold(t, "y", Shared)
+	w.sched.RunUntilIdle()
+	mqueryInto(t, w, &dst)
+	if got := describeSnapshot(dst); !strings.Contains(got, "x") || !strings.Contains(got, "y") {
+		t.Fatalf("second result %s, want x and y held", got)
+	}
+	for i := range old.Len() {
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					t.Fatalf("reading entry %d of the earlier result's copy panicked: %v", i, v)
+				}
+			}()
+			old.At(i)
+		}()
 	}
 }

@@ -109,7 +109,10 @@ func (l LockList) Len() int { return len(l.recs) }
 // At returns entry i (0 <= i < Len()).
 func (l LockList) At(i int) LockInfo {
 	r := l.recs[i]
-	return LockInfo{Name: l.names[r.name], Mode: Mode(r.cm & 1), ClientID: l.clients[r.cm>>1]}
+	// (Through the tables' capacity: a copy of a list that a later
+	// QueryInto overwrote in place has records naming entries beyond its
+	// own tables' lengths.)
+	return LockInfo{Name: l.names[:cap(l.names)][r.name], Mode: Mode(r.cm & 1), ClientID: l.clients[:cap(l.clients)][r.cm>>1]}
 }
 
 // All iterates over the entries in order, with their index.
