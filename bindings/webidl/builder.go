@@ -299,6 +299,9 @@ func (r *Realm) Install(reg *Registry) error {
 			// Interfaces created later must see the intrinsics as
 			// they are now, not as script may have replaced them.
 			for _, d := range order {
+				if d.ValueIterator {
+					r.arrayIterators()
+				}
 				for i := range d.Members {
 					if d.Members[i].Symbol == "asyncIterator" {
 						r.Symbol("asyncIterator")
@@ -480,11 +483,11 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 			r.defineMembers(io, io.Prototype, false, false)
 		}
 		if d.ValueIterator {
-			ap := r.arrayProto
-			for _, n := range []string{"entries", "keys", "values", "forEach"} {
-				must(io.Prototype.DefineDataProperty(n, ap.Get(n), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
+			fns := r.arrayIterators()
+			for i, n := range arrayIteratorNames {
+				must(io.Prototype.DefineDataProperty(n, fns[i], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 			}
-			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, ap.Get("values"), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, fns[2], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
 		if len(d.Unscopables) > 0 {
 			// @@unscopables: a null-prototype object naming the
@@ -497,6 +500,23 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 		}
 	}
 	return io
+}
+
+// arrayIteratorNames are the %Array.prototype% functions a value iterable
+// declaration shares with arrays; "values" is also its @@iterator.
+var arrayIteratorNames = [...]string{"entries", "keys", "values", "forEach"}
+
+// arrayIterators returns %Array.prototype%'s arrayIteratorNames functions,
+// read on first use: Install makes that use happen before any script runs
+// when an interface with a value iterator may be created later, so that
+// it gets the intrinsics and not what script may have put in their place.
+func (r *Realm) arrayIterators() *[len(arrayIteratorNames)]sobek.Value {
+	if r.arrayIterFns[0] == nil {
+		for i, n := range arrayIteratorNames {
+			r.arrayIterFns[i] = r.arrayProto.Get(n)
+		}
+	}
+	return &r.arrayIterFns
 }
 
 // constructorFunction returns a JavaScript constructor function whose

@@ -58,8 +58,9 @@ type Realm struct {
 	hook, hookTarget                                *sobek.Object          // the global interface's prototype object (a proxy) and its target
 	hookTraps                                       *sobek.ProxyTrapConfig
 	objectProto, arrayProto                         *sobek.Object
-	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
-	keyValues                                       map[string]sobek.Value          // see keyValue
+	arrayIterFns                                    [len(arrayIteratorNames)]sobek.Value // see arrayIterators
+	publicFn, realFn                                map[*sobek.Object]*sobek.Object      // see publicAccessor
+	keyValues                                       map[string]sobek.Value               // see keyValue
 	trapArgs                                        [3]sobek.Value
 	slots                                           slotTable
 	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
