@@ -261,9 +261,10 @@ func (r *Realm) Install(reg *Registry) error {
 	// definitions parents first: the installation plan, the same for
 	// every realm with this exposure (cached in the registry).
 	cacheable := len(r.interfaces) == 0 && len(r.plans) == 0
-	planKey := fmt.Sprint(r.GlobalName, r.GlobalNames, r.SecureContext, r.CrossOriginIsolated)
+	var planKey string
 	var plan *installPlan
 	if cacheable {
+		planKey = fmt.Sprint(r.GlobalName, r.GlobalNames, r.SecureContext, r.CrossOriginIsolated)
 		plan = reg.cachedPlan(planKey)
 	}
 	if plan == nil {
@@ -275,6 +276,10 @@ func (r *Realm) Install(reg *Registry) error {
 		for _, d := range order {
 			plan.defs[d.Name] = d
 			r.globalKeys(d, func(key string) { plan.keys[key] = d.Name })
+			plan.valueIterator = plan.valueIterator || d.ValueIterator
+			for i := range d.Members {
+				plan.asyncIterator = plan.asyncIterator || d.Members[i].Symbol == "asyncIterator"
+			}
 		}
 		if cacheable {
 			reg.storePlan(planKey, plan)
@@ -298,15 +303,11 @@ func (r *Realm) Install(reg *Registry) error {
 		if !r.Eager {
 			// Interfaces created later must see the intrinsics as
 			// they are now, not as script may have replaced them.
-			for _, d := range order {
-				if d.ValueIterator {
-					r.arrayIterators()
-				}
-				for i := range d.Members {
-					if d.Members[i].Symbol == "asyncIterator" {
-						r.Symbol("asyncIterator")
-					}
-				}
+			if plan.valueIterator {
+				r.arrayIterators()
+			}
+			if plan.asyncIterator {
+				r.Symbol("asyncIterator")
 			}
 			r.installGlobalProxy()
 		}
@@ -353,6 +354,10 @@ type installPlan struct {
 	order []*InterfaceDef
 	defs  map[string]*InterfaceDef
 	keys  map[string]string // global property name -> interface name
+	// Whether a definition has a value iterator, or an @@asyncIterator
+	// member (the intrinsics Install reads before script can replace
+	// them).
+	valueIterator, asyncIterator bool
 }
 
 func (g *Registry) cachedPlan(key string) *installPlan {
