@@ -276,7 +276,6 @@ func (r *Realm) Install(reg *Registry) error {
 		for _, d := range order {
 			plan.defs[d.Name] = d
 			r.globalKeys(d, func(key string) { plan.keys[key] = d.Name })
-			plan.valueIterator = plan.valueIterator || d.ValueIterator
 			for i := range d.Members {
 				plan.asyncIterator = plan.asyncIterator || d.Members[i].Symbol == "asyncIterator"
 			}
@@ -303,9 +302,6 @@ func (r *Realm) Install(reg *Registry) error {
 		if !r.Eager {
 			// Interfaces created later must see the intrinsics as
 			// they are now, not as script may have replaced them.
-			if plan.valueIterator {
-				r.arrayIterators()
-			}
 			if plan.asyncIterator {
 				r.Symbol("asyncIterator")
 			}
@@ -354,10 +350,9 @@ type installPlan struct {
 	order []*InterfaceDef
 	defs  map[string]*InterfaceDef
 	keys  map[string]string // global property name -> interface name
-	// Whether a definition has a value iterator, or an @@asyncIterator
-	// member (the intrinsics Install reads before script can replace
-	// them).
-	valueIterator, asyncIterator bool
+	// Whether a definition has an @@asyncIterator member (Install then
+	// reads Symbol.asyncIterator before script can replace it).
+	asyncIterator bool
 }
 
 func (g *Registry) cachedPlan(key string) *installPlan {
@@ -488,11 +483,10 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 			r.defineMembers(io, io.Prototype, false, false)
 		}
 		if d.ValueIterator {
-			fns := r.arrayIterators()
 			for i, n := range arrayIteratorNames {
-				must(io.Prototype.DefineDataProperty(n, fns[i], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
+				must(io.Prototype.DefineDataProperty(n, r.arrayIterFns[i], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 			}
-			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, fns[2], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, r.arrayIterFns[2], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
 		if len(d.Unscopables) > 0 {
 			// @@unscopables: a null-prototype object naming the
@@ -508,21 +502,9 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 }
 
 // arrayIteratorNames are the %Array.prototype% functions a value iterable
-// declaration shares with arrays; "values" is also its @@iterator.
+// declaration shares with arrays; "values" is also its @@iterator. NewRealm
+// reads them into Realm.arrayIterFns before any script runs.
 var arrayIteratorNames = [...]string{"entries", "keys", "values", "forEach"}
-
-// arrayIterators returns %Array.prototype%'s arrayIteratorNames functions,
-// read on first use: Install makes that use happen before any script runs
-// when an interface with a value iterator may be created later, so that
-// it gets the intrinsics and not what script may have put in their place.
-func (r *Realm) arrayIterators() *[len(arrayIteratorNames)]sobek.Value {
-	if r.arrayIterFns[0] == nil {
-		for i, n := range arrayIteratorNames {
-			r.arrayIterFns[i] = r.arrayProto.Get(n)
-		}
-	}
-	return &r.arrayIterFns
-}
 
 // constructorFunction returns a JavaScript constructor function whose
 // [[Call]] and [[Construct]] both run construct(newTarget, args) (newTarget
