@@ -129,6 +129,10 @@ func TestLazyInterfaceObjects(t *testing.T) {
 		{"member set", `onload = () => 1; [typeof onload, typeof window.onload, onload === window.onload].join()`, "function,function,true"},
 		{"member call", `typeof atob === "function" && atob("YQ==") === "a" && atob === window.atob`, "true"},
 		{"enumerable keys", `Object.keys(window).sort().join()`, ""},
+		{"array iterator intrinsics", `const v = Array.prototype.values, f = Array.prototype.forEach; Array.prototype.values = function mine() {}; Array.prototype.forEach = function mine() {}; const ok = [NodeList.prototype.values === v, NodeList.prototype[Symbol.iterator] === v, NodeList.prototype.forEach === f, DOMTokenList.prototype.values === v].join(); Array.prototype.values = v; Array.prototype.forEach = f; ok`,
+			"true,true,true,true"},
+		{"iterator prototype intrinsic", `const ip = Object.getPrototypeOf(Object.getPrototypeOf([].values())); Array.prototype[Symbol.iterator] = function () { return 1 }; const it = new Headers().entries(); [String(it), Object.getPrototypeOf(Object.getPrototypeOf(it)) === ip].join()`,
+			"[object Headers Iterator],true"},
 		{"for in", `(() => { const ks = []; for (const k in window) ks.push(k); return ks.sort().join() })()`, ""},
 	}
 	for _, c := range cases {

@@ -261,9 +261,10 @@ func (r *Realm) Install(reg *Registry) error {
 	// definitions parents first: the installation plan, the same for
 	// every realm with this exposure (cached in the registry).
 	cacheable := len(r.interfaces) == 0 && len(r.plans) == 0
-	planKey := fmt.Sprint(r.GlobalName, r.GlobalNames, r.SecureContext, r.CrossOriginIsolated)
+	var planKey string
 	var plan *installPlan
 	if cacheable {
+		planKey = fmt.Sprint(r.GlobalName, r.GlobalNames, r.SecureContext, r.CrossOriginIsolated)
 		plan = reg.cachedPlan(planKey)
 	}
 	if plan == nil {
@@ -275,6 +276,9 @@ func (r *Realm) Install(reg *Registry) error {
 		for _, d := range order {
 			plan.defs[d.Name] = d
 			r.globalKeys(d, func(key string) { plan.keys[key] = d.Name })
+			for i := range d.Members {
+				plan.asyncIterator = plan.asyncIterator || d.Members[i].Symbol == "asyncIterator"
+			}
 		}
 		if cacheable {
 			reg.storePlan(planKey, plan)
@@ -298,12 +302,8 @@ func (r *Realm) Install(reg *Registry) error {
 		if !r.Eager {
 			// Interfaces created later must see the intrinsics as
 			// they are now, not as script may have replaced them.
-			for _, d := range order {
-				for i := range d.Members {
-					if d.Members[i].Symbol == "asyncIterator" {
-						r.Symbol("asyncIterator")
-					}
-				}
+			if plan.asyncIterator {
+				r.Symbol("asyncIterator")
 			}
 			r.installGlobalProxy()
 		}
@@ -350,6 +350,9 @@ type installPlan struct {
 	order []*InterfaceDef
 	defs  map[string]*InterfaceDef
 	keys  map[string]string // global property name -> interface name
+	// Whether a definition has an @@asyncIterator member (Install then
+	// reads Symbol.asyncIterator before script can replace it).
+	asyncIterator bool
 }
 
 func (g *Registry) cachedPlan(key string) *installPlan {
@@ -480,11 +483,10 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 			r.defineMembers(io, io.Prototype, false, false)
 		}
 		if d.ValueIterator {
-			ap := r.arrayProto
-			for _, n := range []string{"entries", "keys", "values", "forEach"} {
-				must(io.Prototype.DefineDataProperty(n, ap.Get(n), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
+			for i, n := range arrayIteratorNames {
+				must(io.Prototype.DefineDataProperty(n, r.arrayIterFns[i], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE))
 			}
-			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, ap.Get("values"), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+			must(io.Prototype.DefineDataPropertySymbol(sobek.SymIterator, r.arrayIterFns[2], sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 		}
 		if len(d.Unscopables) > 0 {
 			// @@unscopables: a null-prototype object naming the
@@ -498,6 +500,11 @@ func (r *Realm) createInterface(d *InterfaceDef, parent *InterfaceObject) *Inter
 	}
 	return io
 }
+
+// arrayIteratorNames are the %Array.prototype% functions a value iterable
+// declaration shares with arrays; "values" is also its @@iterator. NewRealm
+// reads them into Realm.arrayIterFns before any script runs.
+var arrayIteratorNames = [...]string{"entries", "keys", "values", "forEach"}
 
 // constructorFunction returns a JavaScript constructor function whose
 // [[Call]] and [[Construct]] both run construct(newTarget, args) (newTarget

@@ -33,8 +33,12 @@
 // first. Go code reaches interfaces through r.Interface, r.Wrap and the
 // constructors, which create them the same way. r.MaterializeAll creates
 // everything at once; r.Pending(name) tells whether a name is still
-// pending. Details and the one visible difference (the order of the
-// global's own property names) are in lazy.go.
+// pending. Details are in lazy.go. Deliberate deviations from an eager
+// installation, visible to script: the order of the global's own property
+// names (a name created on first use comes after the properties script
+// defined before); and Reflect.get or Reflect.set on the global with a
+// receiver that neither is nor inherits from the global, as the very first
+// use of a pending name, does not see it.
 //
 // Platform objects: r.Wrap(impl, "LockManager") returns the JavaScript
 // object for a Go implementation. Implementations should embed

@@ -117,8 +117,8 @@ func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
 }
 
 // globalKeys calls f with each global property name of d's interface
-// object, and whether the property is on the global object (false: on
-// the [LegacyNamespace] object).
+// object (none for an interface without one on the global object: no
+// interface object, or one on its [LegacyNamespace] object).
 func (r *Realm) globalKeys(d *InterfaceDef, f func(name string)) {
 	if d.NoInterfaceObject || d.LegacyNamespace != "" {
 		return

@@ -58,8 +58,9 @@ type Realm struct {
 	hook, hookTarget                                *sobek.Object          // the global interface's prototype object (a proxy) and its target
 	hookTraps                                       *sobek.ProxyTrapConfig
 	objectProto, arrayProto                         *sobek.Object
-	publicFn, realFn                                map[*sobek.Object]*sobek.Object // see publicAccessor
-	keyValues                                       map[string]sobek.Value          // see keyValue
+	arrayIterFns                                    [len(arrayIteratorNames)]sobek.Value // %Array.prototype%'s arrayIteratorNames
+	publicFn, realFn                                map[*sobek.Object]*sobek.Object      // see publicAccessor
+	keyValues                                       map[string]sobek.Value               // see keyValue
 	trapArgs                                        [3]sobek.Value
 	slots                                           slotTable
 	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
@@ -142,6 +143,12 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	r.objectProto = get("Object").Get("prototype").(*sobek.Object)
 	r.arrayProto = get("Array").Get("prototype").(*sobek.Object)
 	r.hasOwnProperty, _ = sobek.AssertFunction(r.objectProto.Get("hasOwnProperty"))
+	// Taken before any script runs: value iterable interfaces (created
+	// lazily, see lazy.go) share them, and "values" gives
+	// %IteratorPrototype% (see intrinsicIteratorPrototype).
+	for i, n := range arrayIteratorNames {
+		r.arrayIterFns[i] = r.arrayProto.Get(n)
+	}
 	// Taken before any script runs (script can replace WeakMap.prototype.set).
 	weakMap := get("WeakMap")
 	r.slotHolderSet, _ = sobek.AssertFunction(weakMap.Get("prototype").(*sobek.Object).Get("set"))
@@ -165,11 +172,12 @@ func (r *Realm) HasOwnProperty(obj *sobek.Object, name string) bool {
 // intrinsicIteratorPrototype returns %IteratorPrototype%, the [[Prototype]] of
 // %ArrayIteratorPrototype%. It is looked up on first use: sobek builds its
 // built-ins lazily, and a realm whose interfaces have no iterable
-// declaration never needs it.
+// declaration never needs it. It calls %Array.prototype.values% as read
+// by NewRealm, not what script may have put in its place.
 func (r *Realm) intrinsicIteratorPrototype() *sobek.Object {
 	if r.iterProto == nil {
 		arr := r.VM.NewArray()
-		values, _ := sobek.AssertFunction(arr.GetSymbol(sobek.SymIterator))
+		values, _ := sobek.AssertFunction(r.arrayIterFns[2])
 		it, err := values(arr)
 		if err != nil {
 			panic(err)
