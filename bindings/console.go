@@ -22,12 +22,14 @@ const (
 	ConsoleDebug ConsoleLevel = "debug"
 )
 
-// installConsole defines the console namespace object on the global: a
-// plain object whose [[Prototype]] is an empty object (Console Standard), with
+// installConsole defines the console namespace object on global (the
+// real global object; see setUp, which has it done on first use): a plain
+// object whose [[Prototype]] is an empty object (Console Standard), with
 // log/info/warn/error/debug/trace/assert operations that format their
 // arguments with the Console Standard "formatter" and hand the result to the
-// realm's console hook.
-func (r *Realm) installConsole() {
+// realm's console hook. It only uses sobek's Go API (no built-in script
+// can have replaced).
+func (r *Realm) installConsole(global *sobek.Object) {
 	vm := r.vm
 	proto := vm.NewObject()
 	console := vm.CreateObject(proto)
@@ -65,7 +67,7 @@ func (r *Realm) installConsole() {
 		r.logger(ConsoleError, data)
 		return sobek.Undefined()
 	})
-	_ = r.global.DefineDataProperty("console", console, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
+	_ = global.DefineDataProperty("console", console, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
 }
 
 // logger is the Console Standard "Logger(logLevel, args)" abstract operation.

@@ -170,6 +170,7 @@ func (r *Realm) setUp(info envInfo) error {
 	// Window's class string comes from Window.prototype.
 	_ = r.global.DeleteSymbol(sobek.SymToStringTag)
 	r.installGlobalEventHandlers()
+	r.idl.DefineGlobalLazily("console", r.installConsole)
 	// From now on, the global object script sees: a proxy of the one the
 	// runtime was created with (see webidl's lazy.go), which set-up
 	// above defined its properties on directly.
@@ -179,11 +180,11 @@ func (r *Realm) setUp(info envInfo) error {
 
 // installGlobalEventHandlers defines onerror, onunhandledrejection and
 // onrejectionhandled on the global (OnErrorEventHandler for error), unless
-// the generated bindings did.
+// the generated bindings did; each when first used (DefineGlobalLazily).
 func (r *Realm) installGlobalEventHandlers() {
-	for _, typ := range []string{"error", "unhandledrejection", "rejectionhandled"} {
+	for _, typ := range [...]string{"error", "unhandledrejection", "rejectionhandled"} {
 		if !r.hasGlobal("on" + typ) {
-			r.DefineEventHandlerAttributes(r.global, typ)
+			r.idl.DefineGlobalLazily("on"+typ, func(g *sobek.Object) { r.DefineEventHandlerAttributes(g, typ) })
 		}
 	}
 }

@@ -189,7 +189,6 @@ func newRealm(host loopHost, kind GlobalKind, opts Options) *Realm {
 	r.jsonStringifyFn = stringify
 	vm.SetPromiseRejectionTracker(r.trackRejection)
 	r.timers.init()
-	r.installConsole()
 	return r
 }
 

@@ -338,7 +338,7 @@ func (r *Realm) Install(reg *Registry) error {
 	if r.traps == nil {
 		r.MaterializeAll()
 	} else {
-		r.setTraps(r.pendingCount > 0 || len(r.pendingMembers) > 0)
+		r.setTraps(!r.nothingPending())
 	}
 	return nil
 }

@@ -110,10 +110,16 @@ func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
 			}
 		}
 	}
-	if r.pendingCount == 0 && len(r.pendingMembers) == 0 {
+	if r.nothingPending() {
 		r.setTraps(false)
 	}
 	return io
+}
+
+// nothingPending reports whether every interface, global member and host
+// global of the realm has been created.
+func (r *Realm) nothingPending() bool {
+	return r.pendingCount == 0 && len(r.pendingMembers) == 0 && len(r.pendingHost) == 0
 }
 
 // globalKeys calls f with each global property name of d's interface
@@ -203,13 +209,46 @@ func (r *Realm) defineGlobalMembers(io *InterfaceObject) {
 	}
 }
 
-// touch creates the pending global member or interface whose global
-// property name is key.
+// DefineGlobalLazily arranges for define to define the global object's
+// own property name, a global the embedder adds by hand (console, for
+// example), the first time something uses that name, as for a pending
+// interface (see the top of this file); define gets the real global
+// object, and must not run script. Without a global proxy (an eager
+// realm, or before Install) define runs at once.
+//
+// define must only use what script cannot have changed (Go APIs such as
+// Runtime.NewObject, or intrinsics captured before script ran), since it
+// may run after script did.
+func (r *Realm) DefineGlobalLazily(name string, define func(global *sobek.Object)) {
+	if r.traps == nil || r.Eager {
+		define(r.target)
+		return
+	}
+	if r.pendingHost == nil {
+		r.pendingHost = map[string]func(*sobek.Object){}
+	}
+	if _, dup := r.pendingHost[name]; !dup {
+		r.hostOrder = append(r.hostOrder, name)
+	}
+	r.pendingHost[name] = define
+	r.setTraps(true)
+}
+
+// touch creates the pending global member, host global or interface
+// whose global property name is key.
 func (r *Realm) touch(key string) {
 	if m, ok := r.pendingMembers[key]; ok {
 		delete(r.pendingMembers, key)
 		r.defineMember(r.target, m, false, nil)
-		if r.pendingCount == 0 && len(r.pendingMembers) == 0 {
+		if r.nothingPending() {
+			r.setTraps(false)
+		}
+		return
+	}
+	if define, ok := r.pendingHost[key]; ok {
+		delete(r.pendingHost, key)
+		define(r.target)
+		if r.nothingPending() {
 			r.setTraps(false)
 		}
 		return
@@ -245,13 +284,18 @@ func (r *Realm) MaterializeAll() {
 			}
 		}
 	}
+	for _, name := range r.hostOrder {
+		r.touch(name)
+	}
+	r.hostOrder = nil
 	r.setTraps(false)
 }
 
-// Pending reports whether the named interface, or regular member of the
-// global interface, is exposed in the realm but not created yet.
+// Pending reports whether the named interface, regular member of the
+// global interface or host global (DefineGlobalLazily) is exposed in the
+// realm but not created yet.
 func (r *Realm) Pending(name string) bool {
-	return r.pendingDef(name) != nil || r.pendingMembers[name] != nil
+	return r.pendingDef(name) != nil || r.pendingMembers[name] != nil || r.pendingHost[name] != nil
 }
 
 // installGlobalProxy makes the global object script sees a Proxy of the
@@ -423,7 +467,10 @@ func (r *Realm) isPendingKey(key string) bool {
 	if _, ok := r.pendingKey(key); ok {
 		return true
 	}
-	_, ok := r.pendingMembers[key]
+	if _, ok := r.pendingMembers[key]; ok {
+		return true
+	}
+	_, ok := r.pendingHost[key]
 	return ok
 }
 

@@ -52,10 +52,12 @@ type Realm struct {
 	pendingCount                                    int             // plan interfaces not created yet
 	keysDone                                        map[string]bool // plan keys defined (or dropped)
 	deferKeys                                       bool
-	pendingMembers                                  map[string]*Member     // pending regular members of the global
-	globalDefs                                      []*InterfaceDef        // the [Global] interfaces of pendingMembers
-	traps                                           *sobek.ProxyTrapConfig // the global proxy's (nil: no proxy)
-	hook, hookTarget                                *sobek.Object          // the global interface's prototype object (a proxy) and its target
+	pendingMembers                                  map[string]*Member             // pending regular members of the global
+	pendingHost                                     map[string]func(*sobek.Object) // see DefineGlobalLazily
+	hostOrder                                       []string                       // pendingHost's names, in the order given
+	globalDefs                                      []*InterfaceDef                // the [Global] interfaces of pendingMembers
+	traps                                           *sobek.ProxyTrapConfig         // the global proxy's (nil: no proxy)
+	hook, hookTarget                                *sobek.Object                  // the global interface's prototype object (a proxy) and its target
 	hookTraps                                       *sobek.ProxyTrapConfig
 	objectProto, arrayProto                         *sobek.Object
 	arrayIterFns                                    [len(arrayIteratorNames)]sobek.Value // %Array.prototype%'s arrayIteratorNames
