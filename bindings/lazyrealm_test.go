@@ -134,12 +134,21 @@ func TestLazyInterfaceObjects(t *testing.T) {
 		{"iterator prototype intrinsic", `const ip = Object.getPrototypeOf(Object.getPrototypeOf([].values())); Array.prototype[Symbol.iterator] = function () { return 1 }; const it = new Headers().entries(); [String(it), Object.getPrototypeOf(Object.getPrototypeOf(it)) === ip].join()`,
 			"[object Headers Iterator],true"},
 		{"for in", `(() => { const ks = []; for (const k in window) ks.push(k); return ks.sort().join() })()`, ""},
+		{"console", `[typeof console.log, JSON.stringify(Object.getOwnPropertyDescriptor(window, "console"), (k, v) => k === "value" ? String(v) : v), "console" in window, Object.getPrototypeOf(Object.getPrototypeOf(console)) === Object.prototype, Object.getOwnPropertyNames(console).join(" ")].join()`,
+			`function,{"value":"[object console]","writable":true,"enumerable":false,"configurable":true},true,true,log info warn error debug trace assert`},
+		{"console delete", `[delete window.console, typeof console, "console" in window].join()`, "true,undefined,false"},
+		{"console assign", `console = 1; [window.console, JSON.stringify(Object.getOwnPropertyDescriptor(window, "console"))].join()`, `1,{"value":1,"writable":true,"enumerable":false,"configurable":true}`},
+		{"console tampered built-ins", `Object.prototype.log = 1; Object.defineProperty = null; Function.prototype.call = null; delete Function.prototype.toString; [typeof console.log, console.hasOwnProperty("log"), console.log.name, console.log.length].join()`, "function,true,log,0"},
+		{"host handler descriptor", `JSON.stringify(Object.getOwnPropertyDescriptor(window, "onunhandledrejection"), (k, v) => typeof v === "function" ? v.name : v)`,
+			`{"get":"get onunhandledrejection","set":"set onunhandledrejection","enumerable":true,"configurable":true}`},
+		{"host handler set", `const f = () => 1; onrejectionhandled = f; [onrejectionhandled === f, window.onrejectionhandled === f, "onrejectionhandled" in window].join()`, "true,true,true"},
+		{"host handler delete", `[delete window.onunhandledrejection, typeof onunhandledrejection, "onunhandledrejection" in window].join()`, "true,undefined,false"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)
 			lazy := w.windowRealm("https://example.com/", false)
-			for _, n := range []string{"Blob", "Comment", "CharacterData", "onload", "atob"} {
+			for _, n := range []string{"Blob", "Comment", "CharacterData", "onload", "atob", "console", "onunhandledrejection", "onrejectionhandled"} {
 				if !lazy.pending(n) {
 					t.Fatalf("a fresh realm has created %s", n)
 				}
