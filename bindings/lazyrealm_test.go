@@ -142,6 +142,7 @@ func TestLazyInterfaceObjects(t *testing.T) {
 		{"host handler descriptor", `JSON.stringify(Object.getOwnPropertyDescriptor(window, "onunhandledrejection"), (k, v) => typeof v === "function" ? v.name : v)`,
 			`{"get":"get onunhandledrejection","set":"set onunhandledrejection","enumerable":true,"configurable":true}`},
 		{"host handler set", `const f = () => 1; onrejectionhandled = f; [onrejectionhandled === f, window.onrejectionhandled === f, "onrejectionhandled" in window].join()`, "true,true,true"},
+		{"binding TypeError intrinsic", `const T = TypeError; globalThis.TypeError = function Fake() { return { fake: true } }; let r; try { Window.prototype.addEventListener.call(1, "x", null) } catch (e) { r = [e instanceof T, e.fake, e.message] } r.join()`, "true,,Illegal invocation"},
 		{"host handler delete", `[delete window.onunhandledrejection, typeof onunhandledrejection, "onunhandledrejection" in window].join()`, "true,undefined,false"},
 	}
 	for _, c := range cases {

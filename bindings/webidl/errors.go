@@ -87,10 +87,15 @@ func (r *Realm) ErrorValue(err error) sobek.Value {
 }
 
 // NewError creates a native error object of the given kind in the realm.
+// A TypeError is made by %TypeError% through sobek's Go API, whatever
+// script has put in the global TypeError property.
 func (r *Realm) NewError(kind ErrorKind, message string) *sobek.Object {
+	if kind == TypeError {
+		return r.VM.NewTypeError("%s", message)
+	}
 	ctor, _ := r.VM.GlobalObject().Get(string(kind)).(*sobek.Object)
 	if ctor == nil {
-		ctor = r.typeErrorCtor
+		return r.VM.NewTypeError("%s", message)
 	}
 	obj, err := r.VM.New(ctor, r.VM.ToValue(message))
 	if err != nil {

@@ -68,7 +68,6 @@ type Realm struct {
 	iterProto                                       *sobek.Object // %IteratorPrototype% (see intrinsicIteratorPrototype)
 	promiseCtor                                     *sobek.Object
 	errorCtor                                       *sobek.Object
-	typeErrorCtor                                   *sobek.Object
 	promiseThen                                     sobek.Callable
 	promiseResolve                                  sobek.Callable
 	hasOwnProperty                                  sobek.Callable
@@ -138,7 +137,6 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	get := func(name string) *sobek.Object { return g.Get(name).(*sobek.Object) }
 	r.promiseCtor = get("Promise")
 	r.errorCtor = get("Error")
-	r.typeErrorCtor = get("TypeError")
 	promiseProto := r.promiseCtor.Get("prototype").(*sobek.Object)
 	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
 	r.promiseResolve, _ = sobek.AssertFunction(r.promiseCtor.Get("resolve"))
