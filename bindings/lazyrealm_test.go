@@ -143,6 +143,7 @@ func TestLazyInterfaceObjects(t *testing.T) {
 			`{"get":"get onunhandledrejection","set":"set onunhandledrejection","enumerable":true,"configurable":true}`},
 		{"host handler set", `const f = () => 1; onrejectionhandled = f; [onrejectionhandled === f, window.onrejectionhandled === f, "onrejectionhandled" in window].join()`, "true,true,true"},
 		{"binding TypeError intrinsic", `const T = TypeError; globalThis.TypeError = function Fake() { return { fake: true } }; let r; try { Window.prototype.addEventListener.call(1, "x", null) } catch (e) { r = [e instanceof T, e.fake, e.message] } r.join()`, "true,,Illegal invocation"},
+		{"legacy objects use intrinsic Reflect", `Reflect.ownKeys = () => ["bogus"]; Reflect.get = () => 42; Reflect.has = () => true; const l = document.childNodes; [Object.getOwnPropertyNames(l).includes("bogus"), l[0] === document.firstChild, Object.getOwnPropertyNames(l).length === l.length, "nope" in l].join()`, "false,true,true,false"},
 		{"host handler delete", `[delete window.onunhandledrejection, typeof onunhandledrejection, "onunhandledrejection" in window].join()`, "true,undefined,false"},
 	}
 	for _, c := range cases {

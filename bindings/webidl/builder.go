@@ -294,8 +294,11 @@ func (r *Realm) Install(reg *Registry) error {
 		// The global chain's own global properties come after the
 		// global's members.
 		r.deferKeys = true
+		// The traps of the global proxy and of legacy platform
+		// objects forward with %Reflect%'s functions as they are
+		// before script runs.
+		r.initReflect()
 		if !r.Eager {
-			r.initReflect()
 			r.hookTraps = new(sobek.ProxyTrapConfig)
 		}
 		gio := r.iface(r.GlobalName)

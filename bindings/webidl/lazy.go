@@ -538,8 +538,9 @@ func (r *Realm) keyValue(key string) sobek.Value {
 	return v
 }
 
-// initReflect looks up the %Reflect% functions the traps forward with
-// (before any script can replace them).
+// initReflect looks up the %Reflect% functions the traps (of the global
+// proxy and of legacy platform objects) forward with; Install calls it
+// before any script can replace them.
 func (r *Realm) initReflect() {
 	if r.reflectDefine != nil {
 		return

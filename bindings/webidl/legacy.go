@@ -42,12 +42,7 @@ func arrayIndex(p string) (uint32, bool) {
 // §3.9 ([[GetOwnProperty]], [[Set]], [[DefineOwnProperty]], [[Delete]],
 // [[PreventExtensions]], [[OwnPropertyKeys]]).
 func (r *Realm) legacyObject(target *sobek.Object, impl any, lp *LegacyProperties) *sobek.Object {
-	if r.reflectGet == nil {
-		refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
-		r.reflectGet, _ = sobek.AssertFunction(refl.Get("get"))
-		r.reflectSet, _ = sobek.AssertFunction(refl.Get("set"))
-		r.reflectGOPD, _ = sobek.AssertFunction(refl.Get("getOwnPropertyDescriptor"))
-	}
+	r.initReflect()
 	hasOwn := func(p string) bool {
 		d, err := r.reflectGOPD(sobek.Undefined(), target, StringValue(p))
 		return err == nil && !sobek.IsUndefined(d)
@@ -230,10 +225,7 @@ func (r *Realm) legacyObject(target *sobek.Object, impl any, lp *LegacyPropertie
 }
 
 func (r *Realm) hasProperty(o *sobek.Object, p string) bool {
-	if r.reflectHas == nil {
-		refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
-		r.reflectHas, _ = sobek.AssertFunction(refl.Get("has"))
-	}
+	r.initReflect()
 	v, err := r.reflectHas(sobek.Undefined(), o, StringValue(p))
 	if err != nil {
 		r.Throw(err)
@@ -241,11 +233,10 @@ func (r *Realm) hasProperty(o *sobek.Object, p string) bool {
 	return v.ToBoolean()
 }
 
-// ownKeys returns Reflect.ownKeys(o) (strings, then symbols).
+// ownKeys returns %Reflect.ownKeys%(o) (strings, then symbols).
 func (r *Realm) ownKeys(o *sobek.Object) []any {
-	refl := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
-	f, _ := sobek.AssertFunction(refl.Get("ownKeys"))
-	v, err := f(sobek.Undefined(), o)
+	r.initReflect()
+	v, err := r.reflectOwnKeys(sobek.Undefined(), o)
 	if err != nil {
 		r.Throw(err)
 	}
