@@ -208,8 +208,14 @@ func (r *Realm) NewFunction(name string, length int, fn func(sobek.FunctionCall)
 	return f
 }
 
+// setNameLength gives f, a function sobek made with length 0 (a native
+// function, or the constructor factory's), its "name" and "length".
 func (r *Realm) setNameLength(f *sobek.Object, name string, length int) {
-	must(f.DefineDataProperty("length", r.VM.ToValue(length), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+	if length != 0 {
+		// (Already {[[Value]]: 0, [[Writable]]: false, [[Enumerable]]:
+		// false, [[Configurable]]: true}.)
+		must(f.DefineDataProperty("length", r.VM.ToValue(length), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
+	}
 	must(f.DefineDataProperty("name", StringValue(name), sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_FALSE))
 }
 
@@ -513,7 +519,10 @@ var arrayIteratorNames = [...]string{"entries", "keys", "values", "forEach"}
 // [[Call]] and [[Construct]] both run construct(newTarget, args) (newTarget
 // undefined for a call without new). sobek's Go constructors cannot tell
 // `new F()` from `F.call(obj)`, so the function itself is a strict-mode
-// JavaScript function forwarding new.target.
+// JavaScript function forwarding new.target. It forwards to one native
+// function per realm (ctorImpl) with the index of construct in r.ctors,
+// rather than to a native function of its own (which costs about ten
+// allocations per interface).
 func (r *Realm) constructorFunction(name string, length int, construct func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object) *sobek.Object {
 	if r.ctorFactory == nil {
 		f, err := r.VM.RunProgram(ctorFactoryProgram())
@@ -521,12 +530,14 @@ func (r *Realm) constructorFunction(name string, length int, construct func(newT
 			panic(err)
 		}
 		r.ctorFactory, _ = sobek.AssertFunction(f)
+		r.ctorImpl = r.VM.ToValue(func(call sobek.FunctionCall) sobek.Value {
+			nt, _ := call.Argument(1).(*sobek.Object)
+			return r.ctors[call.Argument(0).ToInteger()](nt, call.Arguments[2:])
+		})
 	}
-	impl := r.VM.ToValue(func(call sobek.FunctionCall) sobek.Value {
-		nt, _ := call.Argument(0).(*sobek.Object)
-		return construct(nt, call.Arguments[1:])
-	})
-	fv, err := r.ctorFactory(sobek.Undefined(), impl)
+	id := r.VM.ToValue(len(r.ctors))
+	r.ctors = append(r.ctors, construct)
+	fv, err := r.ctorFactory(sobek.Undefined(), r.ctorImpl, id)
 	if err != nil {
 		panic(err)
 	}
@@ -538,7 +549,7 @@ func (r *Realm) constructorFunction(name string, length int, construct func(newT
 // ctorFactoryProgram is the compiled constructor factory of
 // constructorFunction, shared by every realm (a sobek.Program is).
 var ctorFactoryProgram = sync.OnceValue(func() *sobek.Program {
-	prg, err := Compile("", `(function (construct) { 'use strict'; return function () { return construct(new.target, ...arguments); }; })`, true)
+	prg, err := Compile("", `(function (construct, id) { 'use strict'; return function () { return construct(id, new.target, ...arguments); }; })`, true)
 	if err != nil {
 		panic(err)
 	}

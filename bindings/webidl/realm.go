@@ -69,7 +69,6 @@ type Realm struct {
 	promiseCtor                                     *sobek.Object
 	errorCtor                                       *sobek.Object
 	promiseThen                                     sobek.Callable
-	promiseResolve                                  sobek.Callable
 	hasOwnProperty                                  sobek.Callable
 	syms                                            map[string]*sobek.Symbol
 	globalImpl                                      any
@@ -81,6 +80,8 @@ type Realm struct {
 	reflectDefine, reflectDelete                    sobek.Callable
 	reflectOwnKeys, reflectPrevent                  sobek.Callable
 	ctorFactory                                     sobek.Callable
+	ctorImpl                                        sobek.Value                                                       // see constructorFunction
+	ctors                                           []func(newTarget *sobek.Object, args []sobek.Value) *sobek.Object // by index
 	iterProtos                                      map[string]*sobek.Object
 	asyncIterProto                                  *sobek.Object
 	typedArrayTag                                   sobek.Callable
@@ -139,7 +140,6 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	r.errorCtor = get("Error")
 	promiseProto := r.promiseCtor.Get("prototype").(*sobek.Object)
 	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
-	r.promiseResolve, _ = sobek.AssertFunction(r.promiseCtor.Get("resolve"))
 	r.objectProto = get("Object").Get("prototype").(*sobek.Object)
 	r.arrayProto = get("Array").Get("prototype").(*sobek.Object)
 	r.hasOwnProperty, _ = sobek.AssertFunction(r.objectProto.Get("hasOwnProperty"))
