@@ -285,6 +285,12 @@ func (r *Realm) Install(reg *Registry) error {
 			for i := range d.Members {
 				plan.asyncIterator = plan.asyncIterator || d.Members[i].Symbol == "asyncIterator"
 			}
+			if d.Global {
+				if plan.members == nil {
+					plan.members = map[*InterfaceDef]*globalMemberPlan{}
+				}
+				plan.members[d] = r.planGlobalMembers(d)
+			}
 		}
 		if cacheable {
 			reg.storePlan(planKey, plan)
@@ -331,7 +337,7 @@ func (r *Realm) Install(reg *Registry) error {
 		}
 		for io := gio; io != nil; io = io.parent {
 			if io.def.Global {
-				r.defineGlobalMembers(io)
+				r.defineGlobalMembers(io, plan)
 			}
 		}
 		gio.def.defineUnforgeables(r, gio, r.target)
@@ -362,6 +368,9 @@ type installPlan struct {
 	// Whether a definition has an @@asyncIterator member (Install then
 	// reads Symbol.asyncIterator before script can replace it).
 	asyncIterator bool
+	// members splits the regular members of the [Global] definitions
+	// (see defineGlobalMembers).
+	members map[*InterfaceDef]*globalMemberPlan
 }
 
 func (g *Registry) cachedPlan(key string) *installPlan {

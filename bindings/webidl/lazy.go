@@ -119,7 +119,7 @@ func (r *Realm) materialize(d *InterfaceDef) *InterfaceObject {
 // nothingPending reports whether every interface, global member and host
 // global of the realm has been created.
 func (r *Realm) nothingPending() bool {
-	return r.pendingCount == 0 && len(r.pendingMembers) == 0 && len(r.pendingHost) == 0
+	return r.pendingCount == 0 && r.pendingMemberCount == 0 && len(r.pendingHost) == 0
 }
 
 // globalKeys calls f with each global property name of d's interface
@@ -176,37 +176,79 @@ func (r *Realm) defineGlobalKeys(io *InterfaceObject) {
 // interface on the global object, or, when the global is a proxy, makes
 // them pending like interface objects: each is defined the first time a
 // trap sees its name. Members with a symbol key, and those sharing a
-// function object (Alias), are defined at once.
-func (r *Realm) defineGlobalMembers(io *InterfaceObject) {
+// function object (Alias), are defined at once. plan is the installation
+// plan, which holds the split for its [Global] interfaces.
+func (r *Realm) defineGlobalMembers(io *InterfaceObject, plan *installPlan) {
 	if r.traps == nil {
 		r.defineMembers(io, r.target, false, true)
 		return
 	}
 	d := io.def
-	r.globalDefs = append(r.globalDefs, d)
+	mp := plan.members[d]
+	if mp == nil {
+		mp = r.planGlobalMembers(d)
+	}
+	var defined map[string]*sobek.Object
+	for _, m := range mp.now {
+		if f := r.defineMember(r.target, m, false, defined[m.Alias]); f != nil {
+			if defined == nil {
+				defined = map[string]*sobek.Object{}
+			}
+			defined[m.Name] = f
+		}
+	}
+	r.memberPlans = append(r.memberPlans, mp)
+	r.pendingMemberCount += len(mp.order)
+}
+
+// globalMemberPlan is the split of the regular members of a [Global]
+// interface that defineGlobalMembers makes, the same for every realm of
+// an installation plan (and, like it, immutable).
+type globalMemberPlan struct {
+	now     []*Member          // defined at once
+	order   []*Member          // pending, in declaration order
+	pending map[string]*Member // order by name
+}
+
+// planGlobalMembers splits the regular members of d (a [Global]
+// interface) exposed in the realm (see defineGlobalMembers).
+func (r *Realm) planGlobalMembers(d *InterfaceDef) *globalMemberPlan {
+	mp := &globalMemberPlan{pending: map[string]*Member{}}
 	aliased := map[string]bool{}
 	for i := range d.Members {
 		if a := d.Members[i].Alias; a != "" {
 			aliased[a] = true
 		}
 	}
-	defined := map[string]*sobek.Object{}
 	for i := range d.Members {
 		m := &d.Members[i]
 		if m.Static || m.Unforgeable || !r.memberExposed(m) {
 			continue
 		}
 		if m.Symbol != "" || m.Alias != "" || aliased[m.Name] {
-			if f := r.defineMember(r.target, m, false, defined[m.Alias]); f != nil {
-				defined[m.Name] = f
-			}
+			mp.now = append(mp.now, m)
 			continue
 		}
-		if r.pendingMembers == nil {
-			r.pendingMembers = map[string]*Member{}
+		if _, dup := mp.pending[m.Name]; !dup {
+			mp.order = append(mp.order, m)
 		}
-		r.pendingMembers[m.Name] = m
+		mp.pending[m.Name] = m
 	}
+	return mp
+}
+
+// pendingMember returns the pending regular member of the global named
+// key, or nil.
+func (r *Realm) pendingMember(key string) *Member {
+	if r.pendingMemberCount == 0 {
+		return nil
+	}
+	for _, mp := range r.memberPlans {
+		if m := mp.pending[key]; m != nil && !r.membersDone[key] {
+			return m
+		}
+	}
+	return nil
 }
 
 // DefineGlobalLazily arranges for define to define the global object's
@@ -237,8 +279,12 @@ func (r *Realm) DefineGlobalLazily(name string, define func(global *sobek.Object
 // touch creates the pending global member, host global or interface
 // whose global property name is key.
 func (r *Realm) touch(key string) {
-	if m, ok := r.pendingMembers[key]; ok {
-		delete(r.pendingMembers, key)
+	if m := r.pendingMember(key); m != nil {
+		if r.membersDone == nil {
+			r.membersDone = map[string]bool{}
+		}
+		r.membersDone[key] = true
+		r.pendingMemberCount--
 		r.defineMember(r.target, m, false, nil)
 		if r.nothingPending() {
 			r.setTraps(false)
@@ -277,10 +323,10 @@ func (r *Realm) MaterializeAll() {
 			r.touch(key)
 		}
 	}
-	for _, d := range r.globalDefs {
-		for i := range d.Members {
-			if r.pendingMembers[d.Members[i].Name] == &d.Members[i] {
-				r.touch(d.Members[i].Name)
+	for _, mp := range r.memberPlans {
+		for _, m := range mp.order {
+			if r.pendingMember(m.Name) == m {
+				r.touch(m.Name)
 			}
 		}
 	}
@@ -295,7 +341,7 @@ func (r *Realm) MaterializeAll() {
 // global interface or host global (DefineGlobalLazily) is exposed in the
 // realm but not created yet.
 func (r *Realm) Pending(name string) bool {
-	return r.pendingDef(name) != nil || r.pendingMembers[name] != nil || r.pendingHost[name] != nil
+	return r.pendingDef(name) != nil || r.pendingMember(name) != nil || r.pendingHost[name] != nil
 }
 
 // installGlobalProxy makes the global object script sees a Proxy of the
@@ -467,7 +513,7 @@ func (r *Realm) isPendingKey(key string) bool {
 	if _, ok := r.pendingKey(key); ok {
 		return true
 	}
-	if _, ok := r.pendingMembers[key]; ok {
+	if r.pendingMember(key) != nil {
 		return true
 	}
 	_, ok := r.pendingHost[key]

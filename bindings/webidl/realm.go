@@ -52,10 +52,11 @@ type Realm struct {
 	pendingCount                                    int             // plan interfaces not created yet
 	keysDone                                        map[string]bool // plan keys defined (or dropped)
 	deferKeys                                       bool
-	pendingMembers                                  map[string]*Member             // pending regular members of the global
+	memberPlans                                     []*globalMemberPlan            // of the global's [Global] interfaces
+	membersDone                                     map[string]bool                // their members defined (or dropped)
+	pendingMemberCount                              int                            // their members not defined yet
 	pendingHost                                     map[string]func(*sobek.Object) // see DefineGlobalLazily
 	hostOrder                                       []string                       // pendingHost's names, in the order given
-	globalDefs                                      []*InterfaceDef                // the [Global] interfaces of pendingMembers
 	traps                                           *sobek.ProxyTrapConfig         // the global proxy's (nil: no proxy)
 	hook, hookTarget                                *sobek.Object                  // the global interface's prototype object (a proxy) and its target
 	hookTraps                                       *sobek.ProxyTrapConfig
