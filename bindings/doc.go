@@ -61,7 +61,11 @@
 // two deliberate deviations: the order of the global's own property names
 // (an interface name comes after the properties script defined before it
 // first touched it), and Reflect.get/set on the global with a foreign
-// receiver as the very first use of a name (see webidl's lazy.go). Everything that hands the global to script (window,
+// receiver as the very first use of a name (see webidl's lazy.go). The
+// hand-written globals console and (in a window) onunhandledrejection and
+// onrejectionhandled are created on first use the same way
+// (webidl's DefineGlobalLazily), after the interfaces also in an eager
+// realm. Everything that hands the global to script (window,
 // self, frames, globalThis, top-level and sloppy this, event targets) hands
 // the proxy; Realm.Global returns it.
 //

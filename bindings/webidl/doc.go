@@ -33,12 +33,22 @@
 // first. Go code reaches interfaces through r.Interface, r.Wrap and the
 // constructors, which create them the same way. r.MaterializeAll creates
 // everything at once; r.Pending(name) tells whether a name is still
-// pending. Details are in lazy.go. Deliberate deviations from an eager
+// pending. r.DefineGlobalLazily lets the embedder add a hand-written
+// global (console, for example) the same way. Details are in lazy.go.
+// Deliberate deviations from an eager
 // installation, visible to script: the order of the global's own property
 // names (a name created on first use comes after the properties script
 // defined before); and Reflect.get or Reflect.set on the global with a
 // receiver that neither is nor inherits from the global, as the very first
 // use of a pending name, does not see it.
+//
+// Intrinsics: what the bindings use of the ECMAScript built-ins (for
+// example %Promise%, %Reflect%'s functions, %Array.prototype.values%,
+// %WeakMap.prototype.set%) is taken from the runtime before any script
+// runs, or made through sobek's Go API (a TypeError by
+// Runtime.NewTypeError), so that script replacing a built-in does not
+// change what a binding does. The other native error kinds (RangeError,
+// SyntaxError, ...) are still looked up on the global object when thrown.
 //
 // Platform objects: r.Wrap(impl, "LockManager") returns the JavaScript
 // object for a Go implementation. Implementations should embed
