@@ -357,7 +357,7 @@ func (r *Realm) installGlobalProxy() {
 // setTraps installs the global proxy's traps (on) or removes them, so
 // that the proxy forwards to its target without calling Go.
 func (r *Realm) setTraps(on bool) {
-	if r.traps == nil {
+	if r.traps == nil || (on && r.traps.Has != nil) {
 		return
 	}
 	undef := sobek.Undefined()
@@ -393,9 +393,6 @@ func (r *Realm) setTraps(on bool) {
 		if r.hookTraps != nil {
 			*r.hookTraps = sobek.ProxyTrapConfig{}
 		}
-		return
-	}
-	if r.traps.Has != nil {
 		return
 	}
 	if r.hookTraps != nil {
