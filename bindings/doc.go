@@ -49,9 +49,9 @@
 // the microtask checkpoint, then Options.OnUnhandledRejection unless
 // cancelled; rejectionhandled follows a late handler.
 //
-// Cost: a window realm is about 71 KB of live heap and about 1,030
+// Cost: a window realm is about 62 KB of live heap and about 905
 // allocations (BenchmarkNewWindowRealm; 600 KB and 10,200 before its
-// interfaces were created lazily), and about 630 KB once script has made it
+// interfaces were created lazily), and about 580 KB once script has made it
 // create everything (Object.getOwnPropertyNames(window);
 // BenchmarkNewWindowRealmMaterialized). The global object script sees is a
 // Proxy of the runtime's global object (webidl's lazy installation: the
