@@ -141,8 +141,11 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	r.errorCtor = get("Error")
 	promiseProto := r.promiseCtor.Get("prototype").(*sobek.Object)
 	r.promiseThen, _ = sobek.AssertFunction(promiseProto.Get("then"))
-	r.objectProto = get("Object").Get("prototype").(*sobek.Object)
-	r.arrayProto = get("Array").Get("prototype").(*sobek.Object)
+	// %Object.prototype% and %Array.prototype% are the [[Prototype]] of
+	// what NewObject and NewArray make (this does not build the Object
+	// and Array constructors).
+	r.objectProto = vm.NewObject().Prototype()
+	r.arrayProto = vm.NewArray().Prototype()
 	r.hasOwnProperty, _ = sobek.AssertFunction(r.objectProto.Get("hasOwnProperty"))
 	// Taken before any script runs: value iterable interfaces (created
 	// lazily, see lazy.go) share them, and "values" gives
@@ -156,7 +159,9 @@ func NewRealm(vm *sobek.Runtime, globalName string, globalNames []string, secure
 	if h, err := vm.New(weakMap); err == nil {
 		r.slotHolder = h
 	}
-	r.funcCall, _ = sobek.AssertFunction(get("Function").Get("prototype").(*sobek.Object).Get("call"))
+	// %Function.prototype% is %Promise%'s [[Prototype]] (still, before
+	// any script; this does not build the Function constructor).
+	r.funcCall, _ = sobek.AssertFunction(r.promiseCtor.Prototype().Get("call"))
 	return r
 }
 
