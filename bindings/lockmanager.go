@@ -158,6 +158,11 @@ func (q *lockRequest) IsSettled() bool {
 // IsSettled reported true: the released promise takes the value.
 func (q *lockRequest) AfterSettled() { q.resolveReleased(q.value) }
 
+// AfterSettledSettlesPromise makes q a weblocks.ReleasingWaiting:
+// AfterSettled settles the released promise, so the lock manager's later
+// "resolve released with waiting" (a no-op, see Resolve) needs no task.
+func (q *lockRequest) AfterSettledSettlesPromise() {}
+
 // OnSettled arranges, in one reaction to the waiting promise, for settled
 // (which enqueues the release on the lock task queue) to run and then for
 // the released promise to take the waiting promise's outcome. weblocks
@@ -315,3 +320,7 @@ func (m *lockManagerImpl) Query() (*webidl.Promise, error) { return m.query(), n
 
 // lockManagerImpl implements LockManager.
 var _ LockManagerMethods = (*lockManagerImpl)(nil)
+
+// lockRequest is its request's waiting promise, which settles the released
+// promise itself when the callback returned a plain value.
+var _ weblocks.ReleasingWaiting = (*lockRequest)(nil)
