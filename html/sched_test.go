@@ -196,3 +196,47 @@ func TestBurstDoesNotPinMemory(t *testing.T) {
 		ua.Close()
 	}
 }
+
+// TestManualQueueFedWhileDrained: a manual-mode queue that is fed one
+// item per item it runs, behind a long backlog, keeps FIFO order and does
+// not keep growing (RunOne's dead prefix is reused, not copied along).
+func TestManualQueueFedWhileDrained(t *testing.T) {
+	s := NewManualScheduler()
+	ua := NewUserAgent(WithScheduler(s))
+	defer ua.Close()
+	q := ua.StartANewParallelQueue()
+	const backlog, total = 1000, 20000
+	var got []int
+	next := 0
+	var push func()
+	push = func() {
+		i := next
+		next++
+		q.Enqueue(func() {
+			got = append(got, i)
+			if next < total {
+				push() // each item queues one more behind the backlog
+			}
+		})
+	}
+	for range backlog {
+		push()
+	}
+	maxCap := 0
+	for s.RunOne() {
+		q.r.mu.Lock()
+		maxCap = max(maxCap, cap(q.r.items))
+		q.r.mu.Unlock()
+	}
+	if len(got) != total {
+		t.Fatalf("ran %d items, want %d", len(got), total)
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("item %d ran as number %d: not FIFO", v, i)
+		}
+	}
+	if maxCap > 4*backlog {
+		t.Errorf("the queue grew to %d slots for a backlog of %d", maxCap, backlog)
+	}
+}
