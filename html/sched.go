@@ -290,15 +290,6 @@ func (r *runner) push(t task) bool {
 		return false
 	}
 	if r.core.manual {
-		if len(r.items) == cap(r.items) && r.head > 0 && r.head >= len(r.items)/2 {
-			// Full, and at least half of it is items RunOne took: move
-			// the rest to the front instead of growing the slice (a long
-			// queue drained while it is fed would otherwise keep growing
-			// and copying its dead prefix).
-			n := copy(r.items, r.items[r.head:])
-			clear(r.items[n:])
-			r.items, r.head = r.items[:n], 0
-		}
 		r.items = append(r.items, t)
 		r.mu.Unlock()
 		return true
