@@ -106,7 +106,9 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	// slice would be allocated).
 	q.args[0], q.args[1] = sobek.Undefined(), arg
 	v, err := q.callback.InvokeFrame(q.args[:])
-	q.args[1] = nil
+	// The callback is invoked once: q (which the Lock object's slot keeps
+	// as long as the page keeps the Lock) lets go of it.
+	q.args[1], q.callback = nil, nil
 	switch {
 	case err != nil:
 		var js *webidl.JSError
@@ -192,6 +194,9 @@ func (q *lockRequest) waitingSettled(call sobek.FunctionCall) sobek.Value {
 	} else {
 		q.resolveReleased(call.Argument(0))
 	}
+	// released is settled now, so Resolve will not read waiting: q (which
+	// the Lock object's slot keeps) lets go of it.
+	q.waiting = nil
 	return sobek.Undefined()
 }
 
