@@ -52,3 +52,36 @@ func TestKeptLockRetainsNoCallback(t *testing.T) {
 		t.Errorf("kept locks: %q", got)
 	}
 }
+
+// TestLockCallbackFrameInUse checks that a grant while the LockManager's
+// callback frame is in use (a nested grant) invokes the callback with its
+// Lock all the same and leaves the frame to its user.
+func TestLockCallbackFrameInUse(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/")
+	var m *lockManagerImpl
+	j.r.QueueTask(func(vm *sobek.Runtime) {
+		m, _ = j.r.idl.ImplOf(vm.Get("navigator").(*sobek.Object).Get("locks")).(*lockManagerImpl)
+	})
+	w.settle()
+	if m == nil {
+		t.Fatal("navigator.locks has no lockManagerImpl")
+	}
+	m.frameBusy = true
+	m.frame[1] = sobek.Null()
+	j.async(`navigator.locks.request('f', l => l.name + ' ' + l.mode).then(v => { console.log(v); done(); });`)
+	if got := j.takeLog(); len(got) != 1 || got[0] != "f exclusive" {
+		t.Errorf("log %q, want [f exclusive]", got)
+	}
+	if !m.frameBusy || m.frame[1] != sobek.Null() {
+		t.Errorf("the frame in use was changed: busy %v, frame[1] %v", m.frameBusy, m.frame[1])
+	}
+	m.frameBusy = false
+	j.async(`navigator.locks.request('f', l => l.name).then(v => { console.log(v); done(); });`)
+	if got := j.takeLog(); len(got) != 1 || got[0] != "f" {
+		t.Errorf("log %q, want [f]", got)
+	}
+	if m.frameBusy || m.frame[1] != nil {
+		t.Errorf("the frame was not released: busy %v, frame[1] %v", m.frameBusy, m.frame[1])
+	}
+}
