@@ -113,12 +113,13 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	// every pending request larger). sobek copies them before the
 	// callback runs script; a nested grant (an event loop spun inside the
 	// callback) gets storage of its own.
-	var own [2]sobek.Value
-	frame := own[:]
+	var frame []sobek.Value
 	if m := q.m; !m.frameBusy {
 		m.frameBusy = true
 		defer func() { m.frame[1], m.frameBusy = nil, false }()
 		frame = m.frame[:]
+	} else {
+		frame = make([]sobek.Value, 2)
 	}
 	frame[0], frame[1] = sobek.Undefined(), arg
 	v, err := q.callback.InvokeFrame(frame)
