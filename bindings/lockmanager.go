@@ -16,6 +16,12 @@ type lockManagerImpl struct {
 	webidl.Reflector
 	realm   *Realm
 	manager *weblocks.LockManager
+	// frame is the storage of a lock callback's this value and argument
+	// while it is invoked (see lockRequest.Granted), so that a pending
+	// request does not carry it; frameBusy: a callback invoked with it is
+	// running (a nested grant uses storage of its own).
+	frame     [2]sobek.Value
+	frameBusy bool
 }
 
 // lockRequestOptions is a converted LockOptions dictionary.
@@ -31,7 +37,7 @@ type lockRequestOptions struct {
 // themselves run in weblocks. It returns the released promise.
 func (m *lockManagerImpl) request(name webidl.DOMString, opts lockRequestOptions, callback *webidl.CallbackFunction) *webidl.Promise {
 	r := m.realm
-	q := &lockRequest{realm: r, callback: callback}
+	q := &lockRequest{m: m, callback: callback}
 	// 10. Let promise be a new promise. (Created first so every early
 	// rejection of steps 3-9 goes to it as well.)
 	r.idl.InitPromise(&q.released)
@@ -72,7 +78,7 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 // "resolve released with waiting" then finds it settled; a steal that
 // reaches the page first rejects it with an AbortError instead.
 type lockRequest struct {
-	realm    *Realm
+	m        *lockManagerImpl // the LockManager the request was made with
 	callback *webidl.CallbackFunction
 	released webidl.Promise
 	lock     lockImpl
@@ -84,11 +90,11 @@ type lockRequest struct {
 	waiting *webidl.Promise
 	// settled records that released was resolved or rejected.
 	settled bool
-	// onWaiting is the reaction to waiting (slow path only).
-	onWaiting func()
-	state     weblocks.RequestState
-	args      [2]sobek.Value // the callback's this value and argument
+	state   weblocks.RequestState
 }
+
+// realm is the request's realm (its LockManager's).
+func (q *lockRequest) realm() *Realm { return q.m.realm }
 
 // Granted adapts the JavaScript LockGrantedCallback to weblocks: it is
 // invoked ("invoke a callback function", return type Promise<any>) with a
@@ -96,17 +102,30 @@ type lockRequest struct {
 // granted. The callback's completion becomes the waiting promise: a throw
 // gives a rejected promise, a plain value a resolved one.
 func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
-	r := q.realm
+	r := q.realm()
 	arg := sobek.Null()
 	if lock != nil {
 		q.lock.lock = lock
 		arg = r.idl.WrapNew(&q.lock, "Lock", &q.lock.slot)
 	}
-	// The this value and the argument go in q's storage (a variadic
-	// slice would be allocated).
-	q.args[0], q.args[1] = sobek.Undefined(), arg
-	v, err := q.callback.InvokeFrame(q.args[:])
-	q.args[1] = nil
+	// The this value and the argument go in the manager's storage (a
+	// variadic slice would be allocated, and storage in q would make
+	// every pending request larger). sobek copies them before the
+	// callback runs script; a nested grant (an event loop spun inside the
+	// callback) gets storage of its own.
+	var frame []sobek.Value
+	if m := q.m; !m.frameBusy {
+		m.frameBusy = true
+		defer func() { m.frame[1], m.frameBusy = nil, false }()
+		frame = m.frame[:]
+	} else {
+		frame = make([]sobek.Value, 2)
+	}
+	frame[0], frame[1] = sobek.Undefined(), arg
+	v, err := q.callback.InvokeFrame(frame)
+	// The callback is invoked once: q (which the Lock object's slot keeps
+	// as long as the page keeps the Lock) lets go of it.
+	q.callback = nil
 	switch {
 	case err != nil:
 		var js *webidl.JSError
@@ -151,12 +170,17 @@ func (r *Realm) jsOnStack() bool {
 // observable, provided no JavaScript is on the stack (else the job would
 // wait for it, and OnSettled makes it a job like any other).
 func (q *lockRequest) IsSettled() bool {
-	return q.waiting == nil && !q.realm.jsOnStack()
+	return q.waiting == nil && !q.realm().jsOnStack()
 }
 
 // AfterSettled is the rest of the waiting promise's reaction when
 // IsSettled reported true: the released promise takes the value.
 func (q *lockRequest) AfterSettled() { q.resolveReleased(q.value) }
+
+// AfterSettledSettlesPromise makes q a weblocks.ReleasingWaiting:
+// AfterSettled settles the released promise, so the lock manager's later
+// "resolve released with waiting" (a no-op, see Resolve) needs no task.
+func (q *lockRequest) AfterSettledSettlesPromise() {}
 
 // OnSettled arranges, in one reaction to the waiting promise, for settled
 // (which enqueues the release on the lock task queue) to run and then for
@@ -165,28 +189,31 @@ func (q *lockRequest) AfterSettled() { q.resolveReleased(q.value) }
 // reported true; when the waiting promise is already settled, the
 // reaction runs before OnSettled returns.
 func (q *lockRequest) OnSettled(settled func()) {
-	r := q.realm
+	r := q.realm()
 	if q.waiting == nil {
 		// A primitive value while JavaScript is on the stack (not
 		// expected: grant tasks run from the event loop): the reaction
 		// must be a job like any other.
 		q.waiting = r.idl.PromiseResolvedWith(q.value)
 	}
-	q.onWaiting = settled
-	// One function for both outcomes: waiting's state tells which.
-	react := r.vm.ToValue(q.waitingSettled)
+	// One function for both outcomes: waiting's state tells which. (A
+	// closure, as the method value was: settled lives in it, not in
+	// every request.)
+	react := r.vm.ToValue(func(call sobek.FunctionCall) sobek.Value { return q.waitingSettled(call, settled) })
 	r.promiseThen(q.waiting.Object, react, react)
 }
 
 // waitingSettled is the reaction to the waiting promise.
-func (q *lockRequest) waitingSettled(call sobek.FunctionCall) sobek.Value {
-	q.onWaiting()
-	q.onWaiting = nil
+func (q *lockRequest) waitingSettled(call sobek.FunctionCall, settled func()) sobek.Value {
+	settled()
 	if q.waiting.State() == sobek.PromiseStateRejected {
 		q.rejectReleased(call.Argument(0))
 	} else {
 		q.resolveReleased(call.Argument(0))
 	}
+	// released is settled now, so Resolve will not read waiting: q (which
+	// the Lock object's slot keeps) lets go of it.
+	q.waiting = nil
 	return sobek.Undefined()
 }
 
@@ -217,13 +244,13 @@ func (q *lockRequest) Resolve(value any) {
 		if v.waiting == nil {
 			// The promise the spec resolves released with (adopting it
 			// takes the same reactions as before).
-			v.waiting = q.realm.idl.PromiseResolvedWith(v.value)
+			v.waiting = q.realm().idl.PromiseResolvedWith(v.value)
 		}
 		q.resolveReleased(v.waiting.Object)
 	case nil:
 		q.resolveReleased(sobek.Undefined())
 	default:
-		(&jsPromise{realm: q.realm, p: &q.released}).Resolve(value)
+		(&jsPromise{realm: q.realm(), p: &q.released}).Resolve(value)
 		q.settled = true
 	}
 }
@@ -232,7 +259,7 @@ func (q *lockRequest) Resolve(value any) {
 // JavaScript: a DOMException for *dom.DOMException, the original value for
 // a JavaScript abort reason.
 func (q *lockRequest) Reject(reason any) {
-	q.rejectReleased(q.realm.reasonValue(reason))
+	q.rejectReleased(q.realm().reasonValue(reason))
 }
 
 // jsPromise is a promise weblocks settles (a released promise or a query
@@ -315,3 +342,7 @@ func (m *lockManagerImpl) Query() (*webidl.Promise, error) { return m.query(), n
 
 // lockManagerImpl implements LockManager.
 var _ LockManagerMethods = (*lockManagerImpl)(nil)
+
+// lockRequest is its request's waiting promise, which settles the released
+// promise itself when the callback returned a plain value.
+var _ weblocks.ReleasingWaiting = (*lockRequest)(nil)

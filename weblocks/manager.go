@@ -209,6 +209,9 @@ type entry struct {
 	// The small fields share one word.
 	ifAvailable, steal bool
 	rejected           bool // event-loop side: the promise was rejected (stolen or aborted)
+	// promiseDone: the grant task settled the promise already (a
+	// ReleasingWaiting), so the release steps queue no task to resolve it.
+	promiseDone bool
 	// The entry is its own hot-path task (RunTask runs step, which does
 	// what phase says), on the event loop and on the lock task queue alike,
 	// so no closure is bound per request. The phases form one chain that
@@ -753,6 +756,7 @@ func lockGranted(lock *entry) {
 	if s, ok := r.(SettledWaiting); ok && s.IsSettled() {
 		// What OnSettled would do at once, without a closure.
 		lock.phase = queueWaitingSettled
+		_, lock.promiseDone = r.(ReleasingWaiting)
 		m.enqueueEntry(lock)
 		s.AfterSettled()
 		return
@@ -771,6 +775,12 @@ func (m *LockManager) waitingSettled(lock *entry) {
 	// 2. Resolve lock's released promise with lock's waiting promise.
 	//    (Queued as a task on the requester's event loop: the promise
 	//    belongs to that event loop, not to the lock task queue.)
+	if lock.promiseDone {
+		// The grant task settled it already with the waiting promise's
+		// value (see ReleasingWaiting): resolving it again would do
+		// nothing, so no task is queued for it.
+		return
+	}
 	lock.phase = loopResolveReleased
 	lock.client.queueEntry(lock)
 }

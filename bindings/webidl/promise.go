@@ -6,9 +6,12 @@ import (
 
 // Promise is a WebIDL promise type value: a JavaScript promise plus (when
 // this realm created it) its resolving functions.
+//
+// (The sobek promise behind Object is not kept: State and Result look it
+// up, which only the rare callers pay for, while every Promise, many of
+// them in per-request structures, is a word smaller.)
 type Promise struct {
 	Object          *sobek.Object
-	p               *sobek.Promise
 	resolve, reject sobek.Value // the resolving functions (objects)
 	realm           *Realm
 }
@@ -40,10 +43,9 @@ func (r *Realm) InitPromise(p *Promise) {
 		// Uncatchable (the realm is closed): a promise that never settles.
 		gp, _, _ := r.VM.NewPromise()
 		// (undefined resolving functions: settling does nothing.)
-		*p = Promise{Object: r.VM.ToValue(gp).(*sobek.Object), p: gp, resolve: sobek.Undefined(), reject: sobek.Undefined(), realm: r}
+		*p = Promise{Object: r.VM.ToValue(gp).(*sobek.Object), resolve: sobek.Undefined(), reject: sobek.Undefined(), realm: r}
 		return
 	}
-	// (p.p is looked up when needed: Export costs an allocation.)
 	*p = Promise{Object: obj, resolve: r.execResolve, reject: r.execReject, realm: r}
 	r.execResolve, r.execReject = nil, nil
 }
@@ -61,8 +63,13 @@ func (p *Promise) settle(f sobek.Value, v sobek.Value) {
 	r := p.realm
 	fn, ok := f.(*sobek.Object)
 	if !ok {
-		return // the realm was closed when p was made
+		return // the realm was closed when p was made, or p was settled
 	}
+	// Once either resolving function has been called, both do nothing
+	// (they share [[AlreadyResolved]]): p lets go of them, so a Promise
+	// kept after it settled (in a longer-lived structure) does not keep
+	// two function objects alive (about 1.3 KB with sobek).
+	p.resolve, p.reject = sobek.Undefined(), sobek.Undefined()
 	// sobek reports only uncatchable errors here (the runtime was
 	// interrupted: the realm is closed); settling then does nothing.
 	// The arguments go in the realm's scratch array, not a new variadic
@@ -140,10 +147,11 @@ func (p *Promise) State() sobek.PromiseState {
 
 // promise returns the sobek promise, or nil when p's object is not one.
 func (p *Promise) promise() *sobek.Promise {
-	if p.p == nil && p.Object != nil {
-		p.p, _ = p.Object.Export().(*sobek.Promise)
+	if p.Object == nil {
+		return nil
 	}
-	return p.p
+	gp, _ := p.Object.Export().(*sobek.Promise)
+	return gp
 }
 
 // Result returns the promise's fulfillment value or rejection reason.
