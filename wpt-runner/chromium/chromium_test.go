@@ -593,6 +593,7 @@ const leakID = "/compat/leak.https.window.html"
 func TestContextCleanedBetweenTests(t *testing.T) {
 	c, _, _ := setup(t)
 	for i := 0; i < 3; i++ {
+		c.waitCleaned()
 		c.pool.mu.Lock()
 		reused := c.pool.reused
 		c.pool.mu.Unlock()
@@ -623,6 +624,7 @@ func TestLeftoversSeenWithoutCleaning(t *testing.T) {
 	c.pool.mu.Unlock()
 	defer func() {
 		// Drop the contexts used without cleaning.
+		c.waitCleaned()
 		c.pool.mu.Lock()
 		c.pool.noClean = false
 		idle := c.pool.idle
@@ -630,12 +632,15 @@ func TestLeftoversSeenWithoutCleaning(t *testing.T) {
 		c.pool.mu.Unlock()
 		for _, sl := range idle {
 			dispose(b, sl)
+			c.slotGone()
 		}
 	}()
+	c.waitCleaned()
 	first := runIDs(t, leakID)[leakID]
 	if st := subtests(first); first.Status != product.OK || st["no lock held or requested"].Status != product.PASS {
 		t.Fatalf("first run: %+v", first)
 	}
+	c.waitCleaned()
 	second := subtests(runIDs(t, leakID)[leakID])
 	for _, name := range []string{"no localStorage item", "no cookie", "no lock held or requested", "no IndexedDB database", "no Cache API cache", "no service worker registration"} {
 		if second[name].Status != product.FAIL {

@@ -54,10 +54,15 @@ type slot struct {
 // disposed of.
 const cleanTimeout = 5 * time.Second
 
-// slots is the pool of idle browser contexts.
+// slots is the pool of browser contexts. A context is cleaned while the
+// next test runs in another one, so that the cleaning (about 0.1 s) does
+// not delay the next test: there are up to two contexts per job.
 type slots struct {
-	mu   sync.Mutex
-	idle []*slot
+	mu       sync.Mutex
+	cond     *sync.Cond // signalled when a context becomes idle or goes
+	idle     []*slot
+	live     int // contexts made and not disposed of
+	cleaning int // contexts being cleaned
 	// noClean, for tests, returns contexts to the pool without cleaning
 	// them, to show that the isolation tests notice.
 	noClean bool
@@ -65,21 +70,56 @@ type slots struct {
 	made, reused int
 }
 
-// takeSlot returns an idle context of browser generation gen, or a new one.
+// maxSlots is the most browser contexts the product keeps for jobs tests
+// at a time: one per test running and one being cleaned.
+func maxSlots(jobs int) int { return 2 * max(jobs, 1) }
+
+// takeSlot returns an idle context of browser generation gen, or a new one,
+// waiting for a context being cleaned when there are enough already.
 func (c *Chromium) takeSlot(ctx context.Context, b *chromedp.Browser, r *router, gen int) (*slot, error) {
-	c.pool.mu.Lock()
-	for len(c.pool.idle) > 0 {
-		sl := c.pool.idle[len(c.pool.idle)-1]
-		c.pool.idle = c.pool.idle[:len(c.pool.idle)-1]
-		if sl.gen == gen && !sl.s.detached() {
-			c.pool.reused++
-			c.pool.mu.Unlock()
-			return sl, nil
-		}
-		// A context of a browser that has been replaced is gone with it.
+	p := &c.pool
+	p.mu.Lock()
+	if p.cond == nil {
+		p.cond = sync.NewCond(&p.mu)
 	}
-	c.pool.made++
-	c.pool.mu.Unlock()
+	for {
+		if n := len(p.idle); n > 0 {
+			sl := p.idle[n-1]
+			p.idle = p.idle[:n-1]
+			if sl.gen == gen && !sl.s.detached() {
+				p.reused++
+				p.mu.Unlock()
+				return sl, nil
+			}
+			// A context of a browser that has been replaced is gone
+			// with it.
+			p.live--
+			continue
+		}
+		if p.live < maxSlots(c.env.Jobs) || ctx.Err() != nil {
+			break
+		}
+		stop := context.AfterFunc(ctx, func() {
+			p.mu.Lock()
+			p.cond.Broadcast()
+			p.mu.Unlock()
+		})
+		p.cond.Wait()
+		stop()
+	}
+	p.live++
+	p.made++
+	p.mu.Unlock()
+	sl, err := newSlot(ctx, b, r, gen)
+	if err != nil {
+		c.slotGone()
+		return nil, err
+	}
+	return sl, nil
+}
+
+// newSlot makes a browser context with its window.
+func newSlot(ctx context.Context, b *chromedp.Browser, r *router, gen int) (*slot, error) {
 	bc, err := cdp.Call(ctx, b, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 	if err != nil {
 		return nil, err
@@ -99,29 +139,63 @@ func (c *Chromium) takeSlot(ctx context.Context, b *chromedp.Browser, r *router,
 	return sl, nil
 }
 
-// putSlot cleans the context after a test and puts it back in the pool,
-// or disposes of it when it cannot be reused.
+// slotGone counts a context disposed of.
+func (c *Chromium) slotGone() {
+	c.pool.mu.Lock()
+	c.pool.live--
+	c.pool.cond.Broadcast()
+	c.pool.mu.Unlock()
+}
+
+// putSlot cleans the context after a test, in the background, and puts it
+// back in the pool, or disposes of it when it cannot be reused.
 func (c *Chromium) putSlot(b *chromedp.Browser, sl *slot, reusable bool) {
 	sl.tests++
-	c.pool.mu.Lock()
-	noClean := c.pool.noClean
-	c.pool.mu.Unlock()
-	if reusable && !noClean {
-		ctx, cancel := context.WithTimeout(context.Background(), cleanTimeout)
-		err := clean(ctx, b, sl, c.origins())
-		cancel()
-		if err != nil {
-			c.env.Logf("cleaning a browser context after a test: %v; using a new context", err)
-			reusable = false
-		}
-	}
+	p := &c.pool
 	if !reusable {
 		dispose(b, sl)
+		c.slotGone()
 		return
 	}
-	c.pool.mu.Lock()
-	c.pool.idle = append(c.pool.idle, sl)
-	c.pool.mu.Unlock()
+	p.mu.Lock()
+	noClean := p.noClean
+	p.cleaning++
+	p.mu.Unlock()
+	go func() {
+		var err error
+		if !noClean {
+			ctx, cancel := context.WithTimeout(context.Background(), cleanTimeout)
+			err = clean(ctx, b, sl, c.origins())
+			cancel()
+		}
+		p.mu.Lock()
+		p.cleaning--
+		if err == nil {
+			p.idle = append(p.idle, sl)
+			p.cond.Broadcast()
+		}
+		p.mu.Unlock()
+		if err != nil {
+			if !lostConnection(b) {
+				c.env.Logf("cleaning a browser context after a test: %v; using a new context", err)
+			}
+			dispose(b, sl)
+			c.slotGone()
+		}
+	}()
+}
+
+// waitCleaned waits until no context is being cleaned (for tests).
+func (c *Chromium) waitCleaned() {
+	for {
+		c.pool.mu.Lock()
+		n := c.pool.cleaning
+		c.pool.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // dispose disposes of the context (asynchronously: it closes its pages).
@@ -140,7 +214,11 @@ func dispose(b *chromedp.Browser, sl *slot) {
 // closing or has been replaced.
 func (c *Chromium) dropIdle() {
 	c.pool.mu.Lock()
+	c.pool.live -= len(c.pool.idle)
 	c.pool.idle = nil
+	if c.pool.cond != nil {
+		c.pool.cond.Broadcast()
+	}
 	c.pool.mu.Unlock()
 }
 
