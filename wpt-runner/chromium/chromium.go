@@ -1,17 +1,17 @@
 // Package chromium is the wpt-runner product that runs tests in Chromium
 // (Debian's /usr/bin/chromium by default): one headless browser per run,
-// started through chromedp, and a fresh browser context per test so that
-// no state such as held Web Locks, storage or service worker registrations
-// leaks from one test file to the next.
+// started through chromedp.
 //
-// Each test gets a new browser context and one page in a window of its
-// own, created directly at the test's URL (no about:blank first, which
-// would cost a renderer process of its own). The product talks to the page
-// through a small DevTools session of its own (session.go) rather than
-// chromedp's tab set-up, which enables a dozen domains on every tab: the
-// session enables Inspector (to see renderer crashes) and Page (to dismiss
-// dialogs), and reads the result with Runtime.evaluate. Disposing of the
-// browser context closes the page.
+// Tests run in browser contexts that the product keeps and cleans between
+// tests (slot.go), so that no state such as held Web Locks, storage or
+// service worker registrations leaks from one test file to the next: each
+// test gets one new tab in the window of a context, created directly at
+// the test's URL (no about:blank first, which would cost a renderer
+// process of its own). The product talks to the page through a small
+// DevTools session of its own (session.go) rather than chromedp's tab
+// set-up, which enables a dozen domains on every tab: the session enables
+// Inspector (to see renderer crashes) and Page (to dismiss dialogs), and
+// reads the result with Runtime.evaluate.
 package chromium
 
 import (
