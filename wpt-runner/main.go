@@ -457,77 +457,88 @@ func testTimeout(t manifest.Test, multiplier float64) time.Duration {
 }
 
 // runAll starts every product and runs all tests in all of them at the same
-// time, each product with o.jobs workers, printing progress to stderr.
+// time, each product with o.jobs workers, printing progress to stderr. The
+// products start at the same time too, and each begins its tests as soon
+// as it has started (the go product needs no browser to start); when one
+// fails to start, the run stops and the error is returned.
 func runAll(ctx context.Context, o *options, srv *server.Server, prods []product.Product, tests []manifest.Test, exp *report.Expectations, stderr io.Writer) ([]*report.Run, error) {
 	prog := newProgress(stderr, len(tests)*len(prods))
 	defer prog.finish()
-	for i, p := range prods {
-		env := srv.Env(o.jobs, func(f string, a ...any) { prog.log(p.Name()+": "+f, a...) })
-		if err := p.Start(ctx, env); err != nil {
-			for _, q := range prods[:i] {
-				q.Close()
-			}
-			return nil, fmt.Errorf("starting %s: %v", p.Name(), err)
-		}
-	}
-	defer func() {
-		for _, p := range prods {
-			p.Close()
-		}
-	}()
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
 	runs := make([]*report.Run, len(prods))
+	startErrs := make([]error, len(prods))
 	var wg sync.WaitGroup
 	for i, p := range prods {
-		r := report.NewRun(p.Name(), p.Version())
-		runs[i] = r
-		var mu sync.Mutex
-		var pwg sync.WaitGroup // this product's workers
-		queue := make(chan manifest.Test)
-		go func() {
-			defer close(queue)
-			for _, t := range tests {
-				select {
-				case queue <- t:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		for j := 0; j < o.jobs; j++ {
-			pwg.Add(1)
-			go func() {
-				defer pwg.Done()
-				for t := range queue {
-					var res product.TestResult
-					if exp.Disabled(p.Name(), t.ID) {
-						res = product.TestResult{Status: product.SKIP, Message: "disabled by expectations"}
-					} else {
-						prog.started(p.Name(), t.ID)
-						req := product.TestRequest{ID: t.ID, URL: srv.URL(t), Global: t.Global,
-							Timeout: testTimeout(t, o.timeoutMultiplier), TimeoutMultiplier: o.timeoutMultiplier}
-						res = product.SafeRun(ctx, p, req, o.grace)
-						if ctx.Err() != nil && res.Status != product.OK {
-							// Cut short by the interruption: not run.
-							prog.done(p.Name(), t.ID, res)
-							continue
-						}
-					}
-					mu.Lock()
-					r.Results[t.ID] = res
-					mu.Unlock()
-					prog.done(p.Name(), t.ID, res)
-				}
-			}()
-		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pwg.Wait()
+			env := srv.Env(o.jobs, func(f string, a ...any) { prog.log(p.Name()+": "+f, a...) })
+			if err := p.Start(runCtx, env); err != nil {
+				startErrs[i] = fmt.Errorf("starting %s: %v", p.Name(), err)
+				stop()
+				return
+			}
+			defer p.Close()
+			r := report.NewRun(p.Name(), p.Version())
+			runs[i] = r
+			runProduct(runCtx, ctx, o, srv, p, r, tests, exp, prog)
 			r.TimeEnd = time.Now()
 		}()
 	}
 	wg.Wait()
+	for _, err := range startErrs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	return runs, nil
+}
+
+// runProduct runs the tests in one product with o.jobs workers. runCtx
+// ends when the run stops (interruption or another product failing to
+// start); ctx only with an interruption.
+func runProduct(runCtx, ctx context.Context, o *options, srv *server.Server, p product.Product, r *report.Run, tests []manifest.Test, exp *report.Expectations, prog *progress) {
+	var mu sync.Mutex
+	var pwg sync.WaitGroup // this product's workers
+	queue := make(chan manifest.Test)
+	go func() {
+		defer close(queue)
+		for _, t := range tests {
+			select {
+			case queue <- t:
+			case <-runCtx.Done():
+				return
+			}
+		}
+	}()
+	for j := 0; j < o.jobs; j++ {
+		pwg.Add(1)
+		go func() {
+			defer pwg.Done()
+			for t := range queue {
+				var res product.TestResult
+				if exp.Disabled(p.Name(), t.ID) {
+					res = product.TestResult{Status: product.SKIP, Message: "disabled by expectations"}
+				} else {
+					prog.started(p.Name(), t.ID)
+					req := product.TestRequest{ID: t.ID, URL: srv.URL(t), Global: t.Global,
+						Timeout: testTimeout(t, o.timeoutMultiplier), TimeoutMultiplier: o.timeoutMultiplier}
+					res = product.SafeRun(ctx, p, req, o.grace)
+					if ctx.Err() != nil && res.Status != product.OK {
+						// Cut short by the interruption: not run.
+						prog.done(p.Name(), t.ID, res)
+						continue
+					}
+				}
+				mu.Lock()
+				r.Results[t.ID] = res
+				mu.Unlock()
+				prog.done(p.Name(), t.ID, res)
+			}
+		}()
+	}
+	pwg.Wait()
 }
 
 func writeFile(name string, write func(io.Writer) error) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gowebengine/weblocks/wpt-runner/isolate"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
@@ -41,6 +43,10 @@ func (f *fakeProduct) Start(ctx context.Context, env *product.Env) error {
 }
 
 func (f *fakeProduct) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
+	select {
+	case fakeRan <- struct{}{}:
+	default:
+	}
 	resp, err := f.env.HTTPClient.Get(req.URL)
 	if err != nil {
 		return product.TestResult{Status: product.ERROR, Message: err.Error()}
@@ -71,7 +77,26 @@ func (f *fakeProduct) RunTest(ctx context.Context, req product.TestRequest) prod
 	return product.TestResult{Status: product.OK, Subtests: []product.SubtestResult{{Name: "a " + req.Global, Status: product.PASS}}}
 }
 
+// slowStart is a product that starts only once the fake product has run a
+// test (or fails to start after a while), and fails to start when its name
+// says so.
+type slowStart struct{ fakeProduct }
+
+func (s *slowStart) Start(ctx context.Context, env *product.Env) error {
+	s.env = env
+	if s.name == "failstart" {
+		return errors.New("no such browser")
+	}
+	select {
+	case <-fakeRan:
+		return nil
+	case <-time.After(10 * time.Second):
+		return errors.New("the fake product ran no test while this one started")
+	}
+}
+
 var (
+	fakeRan     = make(chan struct{}, 1)
 	hang        = make(chan struct{})
 	hangStarted = make(chan struct{}, 1)
 )
@@ -81,6 +106,32 @@ func init() {
 		product.Register(product.Factory{Name: n, New: func(product.Config) (product.Product, error) {
 			return &fakeProduct{name: n, hang: hang}, nil
 		}})
+	}
+}
+
+func init() {
+	for _, n := range []string{"slowstart", "failstart"} {
+		product.Register(product.Factory{Name: n, New: func(product.Config) (product.Product, error) {
+			return &slowStart{fakeProduct{name: n, hang: hang}}, nil
+		}})
+	}
+}
+
+// The products start at the same time, and one runs its tests while
+// another is still starting; a product that fails to start fails the run.
+func TestProductsStartConcurrently(t *testing.T) {
+	root := writeTree(t, map[string]string{"a/1.window.js": "test(()=>{});\n", "a/2.window.js": "test(()=>{});\n"})
+	select {
+	case <-fakeRan:
+	default:
+	}
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "slowstart,fake", "--jobs", "1")
+	if code != 0 || !strings.Contains(out, "slowstart: 2 tests, 2/2 subtests passed") || !strings.Contains(out, "fake: 2 tests, 2/2 subtests passed") {
+		t.Errorf("exit code %d:\n%s\n%s", code, out, errOut)
+	}
+	code, _, errOut = runCmd(t, "--wpt-root", root, "--products", "fake,failstart", "--jobs", "1")
+	if code != exitFailed || !strings.Contains(errOut, "starting failstart: no such browser") {
+		t.Errorf("exit code %d:\n%s", code, errOut)
 	}
 }
 

@@ -1,17 +1,17 @@
 // Package chromium is the wpt-runner product that runs tests in Chromium
 // (Debian's /usr/bin/chromium by default): one headless browser per run,
-// started through chromedp, and a fresh browser context per test so that
-// no state such as held Web Locks, storage or service worker registrations
-// leaks from one test file to the next.
+// started through chromedp.
 //
-// Each test gets a new browser context and one page in a window of its
-// own, created directly at the test's URL (no about:blank first, which
-// would cost a renderer process of its own). The product talks to the page
-// through a small DevTools session of its own (session.go) rather than
-// chromedp's tab set-up, which enables a dozen domains on every tab: the
-// session enables Inspector (to see renderer crashes) and Page (to dismiss
-// dialogs), and reads the result with Runtime.evaluate. Disposing of the
-// browser context closes the page.
+// Tests run in browser contexts that the product keeps and cleans between
+// tests (slot.go), so that no state such as held Web Locks, storage or
+// service worker registrations leaks from one test file to the next: each
+// test gets one new tab in the window of a context, created directly at
+// the test's URL (no about:blank first, which would cost a renderer
+// process of its own). The product talks to the page through a small
+// DevTools session of its own (session.go) rather than chromedp's tab
+// set-up, which enables a dozen domains on every tab: the session enables
+// Inspector (to see renderer crashes) and Page (to dismiss dialogs), and
+// reads the result with Runtime.evaluate.
 package chromium
 
 import (
@@ -93,6 +93,7 @@ type Chromium struct {
 	// browser has exited.
 	tmpDir    string
 	restartMu sync.Mutex // one restart at a time
+	pool      slots      // idle browser contexts (slot.go)
 }
 
 // New returns an unstarted Chromium product using the binary at path (""
@@ -184,6 +185,7 @@ func (c *Chromium) launch(ctx context.Context) error {
 	c.allocCancel, c.browserCtx, c.browserCancel, c.router, c.tmpDir = allocCancel, browserCtx, browserCancel, r, tmpDir
 	c.generation++
 	c.mu.Unlock()
+	c.dropIdle()
 	if oldBrowser != nil {
 		oldBrowser()
 		oldAlloc() // waits for the browser to exit
@@ -223,6 +225,7 @@ func (c *Chromium) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.browserCancel != nil {
+		c.dropIdle()
 		c.browserCancel()
 		c.allocCancel() // waits for the browser to exit
 		c.browserCancel, c.allocCancel = nil, nil
@@ -280,7 +283,7 @@ func (c *Chromium) RunTest(ctx context.Context, req product.TestRequest) product
 		if bctx == nil {
 			return product.TestResult{Status: product.ERROR, Message: "chromium product not started"}
 		}
-		res, infra := c.runOnce(ctx, bctx, r, req, start)
+		res, infra := c.runOnce(ctx, bctx, r, gen, req, start)
 		if !infra || attempt > 0 || ctx.Err() != nil || alive(bctx) {
 			return res
 		}
@@ -326,35 +329,33 @@ func evaluate(ctx context.Context, s *session, expr string, str *string) error {
 	return nil
 }
 
-// runOnce runs the test in a new page of a new browser context. infra
-// reports a failure of the browser machinery rather than a result of the
-// test.
+// runOnce runs the test in a new page (a tab) of one of the product's
+// browser contexts (slot.go). infra reports a failure of the browser
+// machinery rather than a result of the test.
 //
-// Cost: a browser context is cheap, a page is not (a window and a renderer
-// process). The page is created with the test's URL, so that it gets one
-// renderer, for the test's site, and none for an about:blank first; the
-// session with it enables only Inspector (crashes) and Page (dialogs).
-func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, req product.TestRequest, start time.Time) (res product.TestResult, infra bool) {
+// The page is created with the test's URL, so that it gets one renderer,
+// for the test's site, and none for an about:blank first; the session
+// with it enables only Inspector (crashes) and Page (dialogs). When the
+// test is over, the browser context is cleaned for the next test, or
+// disposed of when that fails.
+func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, gen int, req product.TestRequest, start time.Time) (res product.TestResult, infra bool) {
 	b := chromedp.FromContext(bctx).Browser
-	bc, err := cdp.Call(ctx, b, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+	sl, err := c.takeSlot(ctx, b, r, gen)
 	if err != nil {
 		return c.infraResult(ctx, "creating a browser context", err, start)
 	}
-	// Disposing of the browser context closes the page and drops
-	// everything the test stored.
+	// The context goes back to the pool only when the test ended with a
+	// result of its own (not a timeout or a crash, after which the
+	// page may not close in time) and the cleanup succeeded.
+	reuse := false
 	defer func() {
-		go func() {
-			dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			cdp.Call(dctx, b, target.DisposeBrowserContext, target.DisposeBrowserContextParams(bc))
-		}()
+		c.putSlot(b, sl, reuse && !infra && res.Status != product.TIMEOUT && res.Status != product.CRASH)
 	}()
-	// A new browser context has no window: the page needs one of its own.
-	newWindow := true
-	tr, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: req.URL, BrowserContextID: bc.BrowserContextID, NewWindow: &newWindow})
+	tr, err := cdp.Call(ctx, b, target.CreateTarget, target.CreateTargetParams{URL: req.URL, BrowserContextID: sl.id})
 	if err != nil {
 		return c.infraResult(ctx, "opening a page", err, start)
 	}
+	reuse = true
 
 	runCtx, runCancel := context.WithCancel(ctx)
 	defer runCancel()

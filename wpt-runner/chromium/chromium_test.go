@@ -135,6 +135,45 @@ throw new Error('top-level boom');
 <script src="/resources/testharness.js"></script>
 <script src="/resources/testharnessreport.js"></script>
 <script>alert('hi'); test(() => {}, 'after alert');</script>`)},
+		// leak.https.window.js checks that no state of an earlier run of
+		// itself is left, then leaves some of every kind behind.
+		"compat/leak.https.window.js": {Data: []byte(`test(() => { assert_equals(localStorage.length, 0); }, 'no localStorage item');
+test(() => { assert_equals(document.cookie, ''); }, 'no cookie');
+promise_test(async () => {
+  const {held, pending} = await navigator.locks.query();
+  assert_array_equals(held.concat(pending).map(l => l.name), []);
+}, 'no lock held or requested');
+promise_test(async () => { assert_equals((await indexedDB.databases()).length, 0); }, 'no IndexedDB database');
+promise_test(async () => { assert_array_equals(await caches.keys(), []); }, 'no Cache API cache');
+promise_test(async () => { assert_equals((await navigator.serviceWorker.getRegistrations()).length, 0); }, 'no service worker registration');
+promise_test(async () => {
+  localStorage.setItem('leak', '1');
+  document.cookie = 'leak=1; max-age=3600';
+  await new Promise((resolve, reject) => {
+    const r = indexedDB.open('leak');
+    r.onsuccess = () => { r.result.close(); resolve(); };
+    r.onerror = () => reject(r.error);
+  });
+  await caches.open('leak');
+  await navigator.serviceWorker.register('resources/leak-sw.js', {scope: 'resources/leak-scope/'});
+  // ifAvailable: a run that finds the locks of an earlier one held ends.
+  await new Promise(resolve => navigator.locks.request('window', {ifAvailable: true}, () => { resolve(); return new Promise(() => {}); }));
+  const w = new SharedWorker('resources/leak-shared-worker.js');
+  await new Promise(resolve => { w.port.onmessage = resolve; });
+  const popup = new Promise(resolve => addEventListener('message', e => { if (e.data === 'popup') resolve(); }));
+  assert_not_equals(window.open('resources/leak-popup.html'), null, 'the popup opened');
+  await popup;
+  const {held} = await navigator.locks.query();
+  assert_array_equals(held.map(l => l.name).sort(), ['popup', 'shared worker', 'window']);
+}, 'leaves a lock in a window, a shared worker and a popup, storage of every kind and a service worker registration');
+`)},
+		"compat/resources/leak-sw.js": {Data: []byte("// An empty service worker.\n")},
+		"compat/resources/leak-shared-worker.js": {Data: []byte(`onconnect = e => {
+  navigator.locks.request('shared worker', {ifAvailable: true}, () => { e.ports[0].postMessage('held'); return new Promise(() => {}); });
+};
+`)},
+		"compat/resources/leak-popup.html": {Data: []byte(`<!doctype html>
+<script>navigator.locks.request('popup', {ifAvailable: true}, () => { opener.postMessage('popup', '*'); return new Promise(() => {}); });</script>`)},
 		"compat/locks-a.https.window.js": {Data: []byte(`promise_test(async () => {
   const q = await navigator.locks.query();
   assert_equals(q.held.length, 0, 'no lock leaked from another test');
@@ -320,7 +359,7 @@ func TestStatuses(t *testing.T) {
 	}
 }
 
-func TestFreshBrowserContextPerTest(t *testing.T) {
+func TestNoLockLeftByAnEarlierTest(t *testing.T) {
 	// Each test holds a lock forever and checks that none is held when it
 	// starts; run one after the other in the same browser.
 	for _, id := range []string{"/compat/locks-a.https.window.html", "/compat/locks-b.https.window.html", "/compat/locks-a.https.window.html"} {
@@ -541,5 +580,74 @@ func TestBrowserDiesDuringTest(t *testing.T) {
 	}
 	if chromedp.FromContext(c.BrowserContext()).Browser.Process().Pid == proc.Pid {
 		t.Error("the browser was not restarted")
+	}
+}
+
+// leakID is the test that leaves state behind (see compatTree).
+const leakID = "/compat/leak.https.window.html"
+
+// A test finds nothing that an earlier test left in its browser context:
+// no lock (held by a window, a shared worker or a popup), no storage, no
+// service worker registration. The second run uses the context of the
+// first.
+func TestContextCleanedBetweenTests(t *testing.T) {
+	c, _, _ := setup(t)
+	for i := 0; i < 3; i++ {
+		c.waitCleaned()
+		c.pool.mu.Lock()
+		reused := c.pool.reused
+		c.pool.mu.Unlock()
+		r := runIDs(t, leakID)[leakID]
+		if r.Status != product.OK || len(r.Subtests) != 7 {
+			t.Fatalf("run %d: %+v", i, r)
+		}
+		for _, s := range r.Subtests {
+			if s.Status != product.PASS {
+				t.Errorf("run %d: %s: %s %s", i, s.Name, s.Status, s.Message)
+			}
+		}
+		c.pool.mu.Lock()
+		if i > 0 && c.pool.reused == reused {
+			t.Errorf("run %d did not reuse a browser context", i)
+		}
+		c.pool.mu.Unlock()
+	}
+}
+
+// Without the cleaning, the second run of the leak test sees everything
+// the first left: the test above can fail.
+func TestLeftoversSeenWithoutCleaning(t *testing.T) {
+	c, _, _ := setup(t)
+	b := chromedp.FromContext(c.BrowserContext()).Browser
+	c.pool.mu.Lock()
+	c.pool.noClean = true
+	c.pool.mu.Unlock()
+	defer func() {
+		// Drop the contexts used without cleaning.
+		c.waitCleaned()
+		c.pool.mu.Lock()
+		c.pool.noClean = false
+		idle := c.pool.idle
+		c.pool.idle = nil
+		c.pool.mu.Unlock()
+		for _, sl := range idle {
+			dispose(b, sl)
+			c.slotGone()
+		}
+	}()
+	c.waitCleaned()
+	first := runIDs(t, leakID)[leakID]
+	if st := subtests(first); first.Status != product.OK || st["no lock held or requested"].Status != product.PASS {
+		t.Fatalf("first run: %+v", first)
+	}
+	c.waitCleaned()
+	second := subtests(runIDs(t, leakID)[leakID])
+	for _, name := range []string{"no localStorage item", "no cookie", "no lock held or requested", "no IndexedDB database", "no Cache API cache", "no service worker registration"} {
+		if second[name].Status != product.FAIL {
+			t.Errorf("%s: %s, want FAIL (the leftover went unnoticed)", name, second[name].Status)
+		}
+	}
+	if m := second["no lock held or requested"].Message; !strings.Contains(m, "popup") || !strings.Contains(m, "shared worker") || !strings.Contains(m, "window") {
+		t.Errorf("left locks: %q", m)
 	}
 }

@@ -118,6 +118,11 @@ type Env struct {
 	// HTTPClient reaches every WPT host on loopback and trusts the
 	// certificate; a Go product loads wrappers and scripts with it.
 	HTTPClient *http.Client
+	// Origins, when not nil, lists every origin (scheme://host:port) the
+	// server has had a request for so far, which is every origin a test
+	// can have stored data for. It is nil in a product child process
+	// (package isolate); then every WPT host on every port counts.
+	Origins func() []string
 	// Jobs is the number of tests the runner runs at the same time in this
 	// product (--jobs).
 	Jobs int

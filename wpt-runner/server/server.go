@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,6 +78,9 @@ type Server struct {
 	stash      *stash
 	client     *http.Client
 	root       *os.Root // nil unless Config.Dir
+
+	originsMu sync.Mutex
+	origins   map[string]bool // every origin a request came for
 }
 
 // Start starts the server on free loopback ports.
@@ -252,6 +256,37 @@ func (s *Server) URL(t manifest.Test) string {
 	return "http://" + host + ":" + strconv.Itoa(s.httpPorts[0]) + t.ID
 }
 
+// sawOrigin records the origin a request was made to.
+func (s *Server) sawOrigin(r *http.Request) {
+	scheme := "http://"
+	if r.TLS != nil {
+		scheme = "https://"
+	}
+	o := scheme + strings.ToLower(r.Host)
+	s.originsMu.Lock()
+	if s.origins == nil {
+		s.origins = map[string]bool{}
+	}
+	s.origins[o] = true
+	s.originsMu.Unlock()
+}
+
+// Origins lists, sorted, every origin (scheme://host:port) the server has
+// had a request for so far: a document or worker can only store data for
+// an origin whose pages or scripts came from the server, so these are all
+// the origins a test may have stored data for. The list only grows (at
+// most the WPT hosts, localhost and 127.0.0.1 on the server's ports).
+func (s *Server) Origins() []string {
+	s.originsMu.Lock()
+	out := make([]string, 0, len(s.origins))
+	for o := range s.origins {
+		out = append(out, o)
+	}
+	s.originsMu.Unlock()
+	sort.Strings(out)
+	return out
+}
+
 // Env describes the server to products.
 func (s *Server) Env(jobs int, logf func(string, ...any)) *product.Env {
 	if logf == nil {
@@ -266,6 +301,7 @@ func (s *Server) Env(jobs int, logf func(string, ...any)) *product.Env {
 		CACert:            append([]byte(nil), s.certs.caDER...),
 		SPKIHash:          s.certs.spkiHash,
 		HTTPClient:        s.client,
+		Origins:           s.Origins,
 		Jobs:              jobs,
 		Logf:              logf,
 	}
@@ -288,6 +324,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "wpt-runner: unknown host "+strconv.Quote(r.Host)+" (only the WPT hosts are served)", http.StatusMisdirectedRequest)
 		return
 	}
+	s.sawOrigin(r)
 	p := path.Clean("/" + r.URL.Path)
 	switch p {
 	case "/resources/testharnessreport.js":
