@@ -651,3 +651,59 @@ func TestLeftoversSeenWithoutCleaning(t *testing.T) {
 		t.Errorf("left locks: %q", m)
 	}
 }
+
+// An idle context whose anchor went away (its session detached) is not
+// reused, and it is disposed of rather than left in the browser.
+func TestDetachedIdleContextDisposed(t *testing.T) {
+	c, _, _ := setup(t)
+	b := chromedp.FromContext(c.BrowserContext()).Browser
+	const id = "/compat/locks-a.https.window.html"
+	if r := runIDs(t, id)[id]; r.Status != product.OK {
+		t.Fatalf("first run: %+v", r)
+	}
+	c.waitCleaned()
+	c.pool.mu.Lock()
+	idle := append([]*slot(nil), c.pool.idle...)
+	c.pool.mu.Unlock()
+	if len(idle) == 0 {
+		t.Fatal("no idle context after a test")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, sl := range idle {
+		if _, err := cdp.Call(ctx, b, target.CloseTarget, target.CloseTargetParams{TargetID: sl.anchor}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sl := range idle {
+		select {
+		case <-sl.s.done:
+		case <-ctx.Done():
+			t.Fatal("the anchor's session did not detach")
+		}
+	}
+	if r := runIDs(t, id)[id]; r.Status != product.OK {
+		t.Fatalf("second run: %+v", r)
+	}
+	gone := func() bool {
+		bcs, err := cdp.Call(ctx, b, target.GetBrowserContexts, cdp.Empty{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sl := range idle {
+			for _, id := range bcs.BrowserContextIDs {
+				if id == sl.id {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for !gone() {
+		select {
+		case <-ctx.Done():
+			t.Fatal("a context whose anchor closed was left in the browser")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

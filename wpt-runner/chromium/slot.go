@@ -92,8 +92,11 @@ func (c *Chromium) takeSlot(ctx context.Context, b *chromedp.Browser, r *router,
 				return sl, nil
 			}
 			// A context of a browser that has been replaced is gone
-			// with it.
+			// with it; one whose anchor went away is disposed of.
 			p.live--
+			if sl.gen == gen {
+				dispose(b, sl)
+			}
 			continue
 		}
 		if p.live < maxSlots(c.env.Jobs) || ctx.Err() != nil {
