@@ -168,7 +168,7 @@ func (c *Chromium) putSlot(b *chromedp.Browser, sl *slot, reusable bool) {
 		var err error
 		if !noClean {
 			ctx, cancel := context.WithTimeout(context.Background(), cleanTimeout)
-			err = clean(ctx, b, sl, c.origins())
+			err = clean(ctx, b, sl, c.origins)
 			cancel()
 		}
 		p.mu.Lock()
@@ -242,8 +242,10 @@ func (c *Chromium) origins() []string {
 	return out
 }
 
-// clean makes the context as the next test must find it; see slot.
-func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins []string) error {
+// clean makes the context as the next test must find it; see slot. It asks
+// for the origins to clear once the pages of the test are gone, so that
+// one a page was still loading while the test ended counts too.
+func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins func() []string) error {
 	// Close every page but the anchor, then wait for every target of
 	// the context to go (service workers excepted: clearing the storage
 	// unregisters them).
@@ -252,7 +254,8 @@ func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins []string)
 	}
 	// Clear what the tests stored. The commands go to the anchor's
 	// session, so they apply to its browser context.
-	errs := make(chan error, len(origins)+3)
+	all := origins()
+	errs := make(chan error, len(all)+3)
 	var wg sync.WaitGroup
 	call := func(method string, params any) {
 		wg.Add(1)
@@ -263,7 +266,7 @@ func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins []string)
 			}
 		}()
 	}
-	for _, o := range origins {
+	for _, o := range all {
 		call(storage.ClearDataForOrigin.Method, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"})
 	}
 	call(network.ClearBrowserCache.Method, cdp.Empty{})
