@@ -172,6 +172,25 @@ promise_test(async () => {
   navigator.locks.request('shared worker', {ifAvailable: true}, () => { e.ports[0].postMessage('held'); return new Promise(() => {}); });
 };
 `)},
+		// part.https.window.js checks that a cross-site frame finds no
+		// storage of an earlier run, then leaves some behind.
+		"compat/part.https.window.js": {Data: []byte(`promise_test(async () => {
+  const f = document.createElement('iframe');
+  f.src = 'https://not-web-platform.test:' + location.port + '/compat/resources/part-frame.html';
+  const got = new Promise(resolve => addEventListener('message', e => resolve(e.data)));
+  document.body.appendChild(f);
+  const d = await got;
+  assert_equals(d, 'ls=0 idb=0 caches=0', 'partitioned leftovers');
+}, 'no partitioned leftovers');
+`)},
+		"compat/resources/part-frame.html": {Data: []byte(`<!doctype html>
+<script>(async () => {
+  const msg = 'ls=' + localStorage.length + ' idb=' + (await indexedDB.databases()).length + ' caches=' + (await caches.keys()).length;
+  localStorage.setItem('x', '1');
+  await new Promise(r => { const q = indexedDB.open('part'); q.onsuccess = () => { q.result.close(); r(); }; });
+  await caches.open('part');
+  parent.postMessage(msg, '*');
+})();</script>`)},
 		"compat/resources/leak-popup.html": {Data: []byte(`<!doctype html>
 <script>navigator.locks.request('popup', {ifAvailable: true}, () => { opener.postMessage('popup', '*'); return new Promise(() => {}); });</script>`)},
 		"compat/locks-a.https.window.js": {Data: []byte(`promise_test(async () => {
@@ -705,5 +724,28 @@ func TestDetachedIdleContextDisposed(t *testing.T) {
 			t.Fatal("a context whose anchor closed was left in the browser")
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// A cross-site frame's storage, which Chromium keys by the top-level site
+// too (partitioned), is cleared as well: the second and third runs, in
+// the context of the first, find none.
+func TestPartitionedStorageCleaned(t *testing.T) {
+	c, _, _ := setup(t)
+	const id = "/compat/part.https.window.html"
+	for i := 0; i < 3; i++ {
+		c.waitCleaned()
+		c.pool.mu.Lock()
+		reused := c.pool.reused
+		c.pool.mu.Unlock()
+		r := runIDs(t, id)[id]
+		if st := subtests(r)["no partitioned leftovers"]; r.Status != product.OK || st.Status != product.PASS {
+			t.Errorf("run %d: %s %+v", i, r.Status, r.Subtests)
+		}
+		c.pool.mu.Lock()
+		if i > 0 && c.pool.reused == reused {
+			t.Errorf("run %d did not reuse a browser context", i)
+		}
+		c.pool.mu.Unlock()
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"golang.org/x/net/publicsuffix"
 )
 
 // A slot is a browser context that tests run in one after the other, each
@@ -31,9 +35,10 @@ import (
 //     lives as long as the document or worker that holds it);
 //   - clears everything stored for every origin a test could have used
 //     (Storage.clearDataForOrigin with "all": cookies, local storage,
-//     IndexedDB, Cache API, service worker registrations, ...), the HTTP
-//     cache and the cookies of the context, and the permissions granted in
-//     it.
+//     IndexedDB, Cache API, service worker registrations, ...), also under
+//     the partitioned storage keys of its frames embedded cross-site, the
+//     HTTP cache and the cookies of the context, and the permissions
+//     granted in it.
 //
 // When a step fails or takes too long, or the test timed out or crashed,
 // the context is disposed of instead, and the next test gets a new one.
@@ -269,6 +274,11 @@ func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins func() []
 	for _, o := range all {
 		call(storage.ClearDataForOrigin.Method, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"})
 	}
+	// Clearing an origin leaves what its frames stored under another
+	// top-level site (partitioned storage): clear those storage keys too.
+	for _, k := range partitionedKeys(all) {
+		call(storage.ClearDataForStorageKey.Method, storage.ClearDataForStorageKeyParams{StorageKey: k, StorageTypes: "all"})
+	}
 	call(network.ClearBrowserCache.Method, cdp.Empty{})
 	call(network.ClearBrowserCookies.Method, cdp.Empty{})
 	wg.Wait()
@@ -314,4 +324,41 @@ func closeAll(ctx context.Context, b *chromedp.Browser, sl *slot, counts func(*t
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// partitionedKeys lists the storage keys, in Chromium's serialization,
+// under which a frame of one of the origins can have stored data while
+// embedded in a page of another site: "<origin>/^0<top-level site>" for
+// each site of the origins but its own, and "<origin>/^31" for a frame of
+// the top-level site nested in a cross-site frame.
+func partitionedKeys(origins []string) []string {
+	site := func(o string) string {
+		u, err := url.Parse(o)
+		if err != nil {
+			return ""
+		}
+		h := u.Hostname()
+		if net.ParseIP(h) == nil {
+			if d, err := publicsuffix.EffectiveTLDPlusOne(h); err == nil {
+				h = d
+			}
+		}
+		return u.Scheme + "://" + h
+	}
+	var sites []string
+	for _, o := range origins {
+		if s := site(o); !slices.Contains(sites, s) {
+			sites = append(sites, s)
+		}
+	}
+	var keys []string
+	for _, o := range origins {
+		keys = append(keys, o+"/^31")
+		for _, s := range sites {
+			if s != site(o) {
+				keys = append(keys, o+"/^0"+s)
+			}
+		}
+	}
+	return keys
 }
