@@ -10,17 +10,7 @@ import (
 // mqueryInto is QueryInto on the manual scheduler.
 func mqueryInto(t testing.TB, w *manualWorld, dst *Snapshot) {
 	t.Helper()
-	var f *Future
-	var err error
-	w.asTask(w.env, func() { f, err = QueryInto(w.env, dst) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.sched.RunUntilIdle()
-	v, err := result(t, f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := mqueryWith(t, w, func() (*Future, error) { return QueryInto(w.env, dst) })
 	if v != dst {
 		t.Fatalf("QueryInto fulfilled with %T %v, want dst", v, v)
 	}

@@ -74,9 +74,16 @@ func TestTerminateManyNamesTrimsOnce(t *testing.T) {
 // mquery is query on the manual scheduler.
 func mquery(t testing.TB, w *manualWorld) Snapshot {
 	t.Helper()
+	return mqueryWith(t, w, func() (*Future, error) { return Query(w.env) }).(Snapshot)
+}
+
+// mqueryWith starts a query with start in a task of w's environment, runs
+// the manual scheduler until idle, and returns the query's result.
+func mqueryWith(t testing.TB, w *manualWorld, start func() (*Future, error)) any {
+	t.Helper()
 	var f *Future
 	var err error
-	w.asTask(w.env, func() { f, err = Query(w.env) })
+	w.asTask(w.env, func() { f, err = start() })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +92,7 @@ func mquery(t testing.TB, w *manualWorld) Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v.(Snapshot)
+	return v
 }
 
 // TestSnapshotIsFlat checks that a snapshot's allocations do not grow with

@@ -612,11 +612,7 @@ const leakID = "/compat/leak.https.window.html"
 func TestContextCleanedBetweenTests(t *testing.T) {
 	c, _, _ := setup(t)
 	for i := 0; i < 3; i++ {
-		c.waitCleaned()
-		c.pool.mu.Lock()
-		reused := c.pool.reused
-		c.pool.mu.Unlock()
-		r := runIDs(t, leakID)[leakID]
+		r := runAfterCleaning(t, c, i, leakID)
 		if r.Status != product.OK || len(r.Subtests) != 7 {
 			t.Fatalf("run %d: %+v", i, r)
 		}
@@ -625,11 +621,6 @@ func TestContextCleanedBetweenTests(t *testing.T) {
 				t.Errorf("run %d: %s: %s %s", i, s.Name, s.Status, s.Message)
 			}
 		}
-		c.pool.mu.Lock()
-		if i > 0 && c.pool.reused == reused {
-			t.Errorf("run %d did not reuse a browser context", i)
-		}
-		c.pool.mu.Unlock()
 	}
 }
 
@@ -734,18 +725,27 @@ func TestPartitionedStorageCleaned(t *testing.T) {
 	c, _, _ := setup(t)
 	const id = "/compat/part.https.window.html"
 	for i := 0; i < 3; i++ {
-		c.waitCleaned()
-		c.pool.mu.Lock()
-		reused := c.pool.reused
-		c.pool.mu.Unlock()
-		r := runIDs(t, id)[id]
+		r := runAfterCleaning(t, c, i, id)
 		if st := subtests(r)["no partitioned leftovers"]; r.Status != product.OK || st.Status != product.PASS {
 			t.Errorf("run %d: %s %+v", i, r.Status, r.Subtests)
 		}
-		c.pool.mu.Lock()
-		if i > 0 && c.pool.reused == reused {
-			t.Errorf("run %d did not reuse a browser context", i)
-		}
-		c.pool.mu.Unlock()
 	}
+}
+
+// runAfterCleaning runs test id once no context is being cleaned, and
+// (for every run but the first, i > 0) reports an error if it did not
+// run in a reused browser context.
+func runAfterCleaning(t *testing.T, c *Chromium, i int, id string) product.TestResult {
+	t.Helper()
+	c.waitCleaned()
+	c.pool.mu.Lock()
+	reused := c.pool.reused
+	c.pool.mu.Unlock()
+	r := runIDs(t, id)[id]
+	c.pool.mu.Lock()
+	if i > 0 && c.pool.reused == reused {
+		t.Errorf("run %d did not reuse a browser context", i)
+	}
+	c.pool.mu.Unlock()
+	return r
 }
