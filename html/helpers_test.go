@@ -47,10 +47,11 @@ func stackGoid() uint64 {
 	return id
 }
 
-// waitFor polls cond for up to 5 s.
+// waitFor polls cond for up to 60 s (a bound for a broken build, not a
+// timing assumption: on a loaded 2-core machine events take a while).
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -132,7 +132,7 @@ func TestNoLeak(t *testing.T) {
 	worker.Agent().Terminate()
 	win.Agent().Terminate()
 	ua.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for runtime.NumGoroutine() > baseGoroutines && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -135,3 +135,20 @@ func UpstreamHarness(t testing.TB, name string) string {
 	t.Helper()
 	return filepath.Join(NPMPackage(t, "wpt-runner"), "testharness", filepath.FromSlash(name))
 }
+
+// LongEnv is the variable that turns on the long checks (whole-corpus
+// generation and the like). .ci/run sets it; README's `go test ./...` leaves
+// it unset so that a fresh 2-core machine finishes within minutes.
+const LongEnv = "WEBLOCKS_LONG_TESTS"
+
+// Long skips the test unless $WEBLOCKS_LONG_TESTS is 1 (or the test binary
+// runs under CI=true, where every check runs). why says what the test costs.
+func Long(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s; skipped in -short mode", why)
+	}
+	if os.Getenv(LongEnv) != "1" && !InCI() {
+		t.Skipf("%s; a long check: run with %s=1 (as .ci/run does)", why, LongEnv)
+	}
+}

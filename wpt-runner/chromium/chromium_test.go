@@ -2,6 +2,7 @@ package chromium
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,39 @@ var shared struct {
 	c     *Chromium
 	srv   *server.Server
 	tests map[string]manifest.Test
+	tree  *servedTree
+}
+
+// servedTree is the shared server's tree with one-shot hooks run when the
+// server opens a file, so that a test can act when a page has got that far
+// (an event) instead of after a fixed sleep.
+type servedTree struct {
+	fs.FS
+	mu    sync.Mutex
+	hooks map[string]func()
+}
+
+func (s *servedTree) Open(name string) (fs.File, error) {
+	s.mu.Lock()
+	hook := s.hooks[name]
+	delete(s.hooks, name)
+	s.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	return s.FS.Open(name)
+}
+
+// onServe returns a channel closed when the server next opens name.
+func (s *servedTree) onServe(name string) <-chan struct{} {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hooks == nil {
+		s.hooks = map[string]func(){}
+	}
+	s.hooks[name] = func() { close(ch) }
+	return ch
 }
 
 // testLog routes the shared browser's diagnostics to the test running now
@@ -224,6 +258,7 @@ func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
 	})
 	tree := compatTree(t)
 	shared.once.Do(func() {
+		shared.tree = &servedTree{FS: tree}
 		tests, _, err := manifest.Discover(tree, nil)
 		if err != nil {
 			shared.err = err
@@ -233,7 +268,7 @@ func setup(t *testing.T) (*Chromium, *server.Server, map[string]manifest.Test) {
 		for _, x := range tests {
 			shared.tests[x.ID] = x
 		}
-		srv, err := server.Start(server.Config{Root: tree, TimeoutMultiplier: 1})
+		srv, err := server.Start(server.Config{Root: shared.tree, TimeoutMultiplier: 1})
 		if err != nil {
 			shared.err = err
 			return
@@ -470,8 +505,10 @@ func TestBrowserRestartAfterCrash(t *testing.T) {
 	if err := b.Process().Kill(); err != nil {
 		t.Fatal(err)
 	}
-	// chromedp reaps the process and fails every call from then on.
-	deadline := time.Now().Add(10 * time.Second)
+	// chromedp reaps the process and fails every call from then on. The
+	// bound only keeps a broken build from hanging; on a loaded machine
+	// the answer takes a while.
+	deadline := time.Now().Add(crashDrillTimeout)
 	for alive(c.BrowserContext()) {
 		if time.Now().After(deadline) {
 			t.Fatal("the killed browser still answers")
@@ -479,14 +516,20 @@ func TestBrowserRestartAfterCrash(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	// The tabs opened ahead of time are dead; the product notices, starts
-	// a new browser and the run goes on.
+	// a new browser and the run goes on. The restart counts against the
+	// first test's time: give it the time a loaded machine needs.
 	for _, id := range []string{"/compat/variants.window.html?a=1", "/compat/variants.window.html?a=2", "/compat/sub.sub.html"} {
-		r := runIDs(t, id)[id]
+		r := runIDsWithin(t, crashDrillTimeout, 4*time.Second, id)[id]
 		if r.Status != product.OK {
 			t.Errorf("%s after the crash: %+v", id, r)
 		}
 	}
 }
+
+// crashDrillTimeout bounds a test that includes restarting Chromium, which
+// takes seconds on a loaded 2-core machine. Tests end as soon as their
+// result is in, so a generous bound costs nothing when all is well.
+const crashDrillTimeout = 60 * time.Second
 
 // A closed product leaves nothing in the temporary directory: neither its
 // profile nor the org.chromium.Chromium.* directories Chromium creates.
@@ -584,15 +627,23 @@ func TestBrowserDiesDuringTest(t *testing.T) {
 		t.Fatalf("before: %+v", r)
 	}
 	proc := chromedp.FromContext(c.BrowserContext()).Browser.Process()
+	// The browser is killed when the page asks for the test's script,
+	// that is while the test runs (it then waits two seconds).
+	started := shared.tree.onServe("compat/slow.window.js")
 	killed := make(chan error, 1)
 	go func() {
-		time.Sleep(700 * time.Millisecond) // the test waits two seconds
+		<-started
 		killed <- proc.Kill()
 	}()
 	id := "/compat/slow.window.html"
-	r := runIDs(t, id)[id]
-	if err := <-killed; err != nil {
-		t.Fatal(err)
+	r := runIDsWithin(t, crashDrillTimeout, 4*time.Second, id)[id]
+	select {
+	case err := <-killed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatal("the page never asked for its test script")
 	}
 	if r.Status != product.OK || len(r.Subtests) != 1 || r.Subtests[0].Status != product.PASS {
 		t.Errorf("%s: %+v", id, r)

@@ -428,7 +428,7 @@ func TestUserAgentTornDown(t *testing.T) {
 		}
 		return n, strings.Join(out, "\n\n")
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	n, stacks := engineGoroutines()
 	for n > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
