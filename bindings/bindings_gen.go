@@ -29,10 +29,12 @@ type Statics struct {
 	ExtendableEvent        ExtendableEventStatics
 	ExtendableMessageEvent ExtendableMessageEventStatics
 	FetchEvent             FetchEventStatics
+	HashChangeEvent        HashChangeEventStatics
 	Headers                HeadersStatics
 	MessageChannel         MessageChannelStatics
 	MessageEvent           MessageEventStatics
 	PageTransitionEvent    PageTransitionEventStatics
+	PopStateEvent          PopStateEventStatics
 	QuotaExceededError     QuotaExceededErrorStatics
 	Request                RequestStatics
 	Response               ResponseStatics
@@ -90,6 +92,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.FetchEvent == nil {
 		missing = append(missing, "FetchEventStatics")
 	}
+	if impl.HashChangeEvent == nil {
+		missing = append(missing, "HashChangeEventStatics")
+	}
 	if impl.Headers == nil {
 		missing = append(missing, "HeadersStatics")
 	}
@@ -101,6 +106,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	}
 	if impl.PageTransitionEvent == nil {
 		missing = append(missing, "PageTransitionEventStatics")
+	}
+	if impl.PopStateEvent == nil {
+		missing = append(missing, "PopStateEventStatics")
 	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
@@ -135,7 +143,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -172,6 +180,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefHTMLSpanElement())
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefHashChangeEvent(impl.HashChangeEvent))
 	reg.Add(idlDefHeaders(impl.Headers))
 	reg.Add(idlDefHistory())
 	reg.Add(idlDefLocation())
@@ -185,6 +194,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefNodeList())
 	reg.Add(idlDefPageTransitionEvent(impl.PageTransitionEvent))
 	reg.Add(idlDefPerformance())
+	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
 	reg.Add(idlDefRequest(impl.Request))
 	reg.Add(idlDefResponse(impl.Response))
@@ -229,10 +239,12 @@ func init() {
 		ExtendableEvent:        extendableEventStatics{},
 		ExtendableMessageEvent: extendableMessageEventStatics{},
 		FetchEvent:             fetchEventStatics{},
+		HashChangeEvent:        hashChangeEventStatics{},
 		Headers:                headersStatics{},
 		MessageChannel:         messageChannelStatics{},
 		MessageEvent:           messageEventStatics{},
 		PageTransitionEvent:    pageTransitionEventStatics{},
+		PopStateEvent:          popStateEventStatics{},
 		QuotaExceededError:     quotaExceededErrorStatics{},
 		Request:                requestStatics{},
 		Response:               responseStatics{},
@@ -2168,6 +2180,20 @@ func idlToHTMLScriptElement(r *webidl.Realm, x HTMLScriptElementMethods) sobek.V
 	return r.Wrap(x, "HTMLScriptElement")
 }
 
+// idlFromHashChangeEventInit converts a JavaScript value to the IDL type HashChangeEventInit.
+func idlFromHashChangeEventInit(r *webidl.Realm, v sobek.Value) HashChangeEventInit {
+	var d HashChangeEventInit
+	idlReadDictHashChangeEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "HashChangeEventInit"), &d)
+	return d
+}
+
+// idlToHashChangeEventInit converts an IDL HashChangeEventInit value to JavaScript.
+func idlToHashChangeEventInit(r *webidl.Realm, x HashChangeEventInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictHashChangeEventInit(r, obj, &x)
+	return obj
+}
+
 // idlFromHeaders converts a JavaScript value to the IDL type Headers.
 func idlFromHeaders(r *webidl.Realm, v sobek.Value) HeadersMethods {
 	return webidl.As[HeadersMethods](r, webidl.AnyValue(v), "Headers")
@@ -3227,6 +3253,20 @@ func idlToPerformance(r *webidl.Realm, x PerformanceMethods) sobek.Value {
 		return sobek.Null()
 	}
 	return r.Wrap(x, "Performance")
+}
+
+// idlFromPopStateEventInit converts a JavaScript value to the IDL type PopStateEventInit.
+func idlFromPopStateEventInit(r *webidl.Realm, v sobek.Value) PopStateEventInit {
+	var d PopStateEventInit
+	idlReadDictPopStateEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "PopStateEventInit"), &d)
+	return d
+}
+
+// idlToPopStateEventInit converts an IDL PopStateEventInit value to JavaScript.
+func idlToPopStateEventInit(r *webidl.Realm, x PopStateEventInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictPopStateEventInit(r, obj, &x)
+	return obj
 }
 
 // idlFromPromiseOfAny converts a JavaScript value to the IDL type Promise<any>.

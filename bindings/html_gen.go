@@ -996,6 +996,105 @@ func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
 	}
 }
 
+// HashChangeEventMethods is implemented by the Go implementation of the IDL interface
+// HashChangeEvent.
+type HashChangeEventMethods interface {
+	EventMethods
+	// OldURL is the getter of the attribute "oldURL".
+	OldURL() (string, error)
+	// NewURL is the getter of the attribute "newURL".
+	NewURL() (string, error)
+}
+
+// HashChangeEventStatics implements the constructors, static members or namespace
+// members of HashChangeEvent.
+type HashChangeEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict HashChangeEventInit) (HashChangeEventMethods, error)
+}
+
+// idlDefHashChangeEvent returns the definition of HashChangeEvent, calling statics.
+func idlDefHashChangeEvent(statics HashChangeEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "HashChangeEvent",
+		Parent:            "Event",
+		Exposed:           []string{"Window"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'HashChangeEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict HashChangeEventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromHashChangeEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromHashChangeEventInit(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "oldURL", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HashChangeEventMethods](r, this, "HashChangeEvent")
+					res, err := self.OldURL()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "newURL", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HashChangeEventMethods](r, this, "HashChangeEvent")
+					res, err := self.NewURL()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+		},
+	}
+}
+
+// HashChangeEventInit is the IDL dictionary HashChangeEventInit.
+type HashChangeEventInit struct {
+	EventInit
+	// NewURL is the member "newURL".
+	NewURL string
+	// OldURL is the member "oldURL".
+	OldURL string
+}
+
+// idlReadDictHashChangeEventInit reads the members of HashChangeEventInit from obj (nil for undefined
+// or null).
+func idlReadDictHashChangeEventInit(r *webidl.Realm, obj *sobek.Object, d *HashChangeEventInit) {
+	idlReadDictEventInit(r, obj, &d.EventInit)
+	if v := r.DictionaryMember(obj, "newURL"); v != nil {
+		d.NewURL = idlFromUSVString(r, v)
+	} else {
+		d.NewURL = idlFromUSVString(r, webidl.StringValue(""))
+	}
+	if v := r.DictionaryMember(obj, "oldURL"); v != nil {
+		d.OldURL = idlFromUSVString(r, v)
+	} else {
+		d.OldURL = idlFromUSVString(r, webidl.StringValue(""))
+	}
+}
+
+// idlWriteDictHashChangeEventInit writes the members of HashChangeEventInit to obj.
+func idlWriteDictHashChangeEventInit(r *webidl.Realm, obj *sobek.Object, d *HashChangeEventInit) {
+	idlWriteDictEventInit(r, obj, &d.EventInit)
+	_ = obj.DefineDataProperty("newURL", idlToUSVString(r, d.NewURL), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("oldURL", idlToUSVString(r, d.OldURL), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
 // HistoryMethods is implemented by the Go implementation of the IDL interface
 // History.
 type HistoryMethods interface {
@@ -2023,6 +2122,105 @@ func idlWriteDictPageTransitionEventInit(r *webidl.Realm, obj *sobek.Object, d *
 	_ = obj.DefineDataProperty("persisted", idlToBoolean(r, d.Persisted), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
+// PopStateEventMethods is implemented by the Go implementation of the IDL interface
+// PopStateEvent.
+type PopStateEventMethods interface {
+	EventMethods
+	// State is the getter of the attribute "state".
+	State() (sobek.Value, error)
+	// HasUAVisualTransition is the getter of the attribute "hasUAVisualTransition".
+	HasUAVisualTransition() (bool, error)
+}
+
+// PopStateEventStatics implements the constructors, static members or namespace
+// members of PopStateEvent.
+type PopStateEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict PopStateEventInit) (PopStateEventMethods, error)
+}
+
+// idlDefPopStateEvent returns the definition of PopStateEvent, calling statics.
+func idlDefPopStateEvent(statics PopStateEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "PopStateEvent",
+		Parent:            "Event",
+		Exposed:           []string{"Window"},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'PopStateEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict PopStateEventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromPopStateEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromPopStateEventInit(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "state", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[PopStateEventMethods](r, this, "PopStateEvent")
+					res, err := self.State()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
+				},
+			},
+			{Name: "hasUAVisualTransition", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[PopStateEventMethods](r, this, "PopStateEvent")
+					res, err := self.HasUAVisualTransition()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+		},
+	}
+}
+
+// PopStateEventInit is the IDL dictionary PopStateEventInit.
+type PopStateEventInit struct {
+	EventInit
+	// HasUAVisualTransition is the member "hasUAVisualTransition".
+	HasUAVisualTransition bool
+	// State is the member "state".
+	State sobek.Value
+}
+
+// idlReadDictPopStateEventInit reads the members of PopStateEventInit from obj (nil for undefined
+// or null).
+func idlReadDictPopStateEventInit(r *webidl.Realm, obj *sobek.Object, d *PopStateEventInit) {
+	idlReadDictEventInit(r, obj, &d.EventInit)
+	if v := r.DictionaryMember(obj, "hasUAVisualTransition"); v != nil {
+		d.HasUAVisualTransition = idlFromBoolean(r, v)
+	} else {
+		d.HasUAVisualTransition = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "state"); v != nil {
+		d.State = idlFromAny(r, v)
+	} else {
+		d.State = idlFromAny(r, sobek.Null())
+	}
+}
+
+// idlWriteDictPopStateEventInit writes the members of PopStateEventInit to obj.
+func idlWriteDictPopStateEventInit(r *webidl.Realm, obj *sobek.Object, d *PopStateEventInit) {
+	idlWriteDictEventInit(r, obj, &d.EventInit)
+	_ = obj.DefineDataProperty("hasUAVisualTransition", idlToBoolean(r, d.HasUAVisualTransition), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("state", idlToAny(r, d.State), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
 // SharedWorkerMethods is implemented by the Go implementation of the IDL interface
 // SharedWorker.
 type SharedWorkerMethods interface {
@@ -2322,6 +2520,22 @@ type WindowMethods interface {
 	ClientInformation() (NavigatorMethods, error)
 	// OriginAgentCluster is the getter of the attribute "originAgentCluster".
 	OriginAgentCluster() (bool, error)
+	// Onhashchange is the getter of the attribute "onhashchange".
+	Onhashchange() (*EventHandlerNonNull, error)
+	// SetOnhashchange is the setter of the attribute "onhashchange".
+	SetOnhashchange(v *EventHandlerNonNull) error
+	// Onpagehide is the getter of the attribute "onpagehide".
+	Onpagehide() (*EventHandlerNonNull, error)
+	// SetOnpagehide is the setter of the attribute "onpagehide".
+	SetOnpagehide(v *EventHandlerNonNull) error
+	// Onpageshow is the getter of the attribute "onpageshow".
+	Onpageshow() (*EventHandlerNonNull, error)
+	// SetOnpageshow is the setter of the attribute "onpageshow".
+	SetOnpageshow(v *EventHandlerNonNull) error
+	// Onpopstate is the getter of the attribute "onpopstate".
+	Onpopstate() (*EventHandlerNonNull, error)
+	// SetOnpopstate is the setter of the attribute "onpopstate".
+	SetOnpopstate(v *EventHandlerNonNull) error
 	// Origin is the getter of the attribute "origin".
 	Origin() (string, error)
 	// IsSecureContext is the getter of the attribute "isSecureContext".
@@ -2593,6 +2807,74 @@ func idlDefWindow() *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "onhashchange", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.Onhashchange()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnhashchange(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onpagehide", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.Onpagehide()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnpagehide(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onpageshow", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.Onpageshow()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnpageshow(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onpopstate", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.Onpopstate()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnpopstate(x); err != nil {
+						r.Throw(err)
+					}
 				},
 			},
 			{Name: "origin", Kind: webidl.Attribute,

@@ -465,7 +465,7 @@ func (r *Realm) newGlobal(info envInfo) any {
 	if r.kind == WindowGlobal {
 		w := &windowImpl{globalBase: base}
 		t.Owner = w
-		w.location = &locationImpl{realm: r, url: info.url}
+		w.location = newLocation(r, hrefOf(info.url))
 		w.document = r.newWindowDocument(w, info.url)
 		return w
 	}

@@ -146,3 +146,39 @@ func (w *windowImpl) PostMessage(message sobek.Value, targetOrigin string, trans
 
 // windowImpl implements Window.
 var _ WindowMethods = (*windowImpl)(nil)
+
+func (w *windowImpl) Onhashchange() (*EventHandlerNonNull, error) {
+	return w.handlerGet("hashchange"), nil
+}
+
+func (w *windowImpl) SetOnhashchange(v *EventHandlerNonNull) error {
+	w.handlerSet("hashchange", v)
+	return nil
+}
+
+func (w *windowImpl) Onpopstate() (*EventHandlerNonNull, error) {
+	return w.handlerGet("popstate"), nil
+}
+
+func (w *windowImpl) SetOnpopstate(v *EventHandlerNonNull) error {
+	w.handlerSet("popstate", v)
+	return nil
+}
+
+func (w *windowImpl) Onpageshow() (*EventHandlerNonNull, error) {
+	return w.handlerGet("pageshow"), nil
+}
+
+func (w *windowImpl) SetOnpageshow(v *EventHandlerNonNull) error {
+	w.handlerSet("pageshow", v)
+	return nil
+}
+
+func (w *windowImpl) Onpagehide() (*EventHandlerNonNull, error) {
+	return w.handlerGet("pagehide"), nil
+}
+
+func (w *windowImpl) SetOnpagehide(v *EventHandlerNonNull) error {
+	w.handlerSet("pagehide", v)
+	return nil
+}

@@ -13,7 +13,12 @@ import (
 )
 
 // URL is the URL of the window's document.
-func (w *Window) URL() *url.URL { u := *w.url; return &u }
+func (w *Window) URL() *url.URL {
+	w.urlMu.Lock()
+	defer w.urlMu.Unlock()
+	u := *w.url
+	return &u
+}
 
 // Realm is the window's realm. Use its runtime only inside its tasks
 // (Realm.QueueTask).

@@ -134,8 +134,12 @@
 //     the frame's own history (history.length in the top-level window does
 //     not count them), and history.back in a frame traverses the frame.
 //   - Traversals to an entry whose document was not kept load its URL
-//     again (GET, no form state, no scroll restoration); pushState and
-//     replaceState, popstate and hashchange are not implemented.
+//     again (GET, no form state, no scroll restoration). pushState and
+//     replaceState are not implemented, so history.state and popstate's
+//     state are always null. Fragment navigations (every Location member,
+//     fragment.go) and traversals between entries of one document keep
+//     the document and its locks and fire popstate, then hashchange in a
+//     task, as HTML says and Chromium does; there is no scrolling.
 //   - A window evicted from the back/forward cache by contention keeps its
 //     (idle, never again running) realm until its entry is traversed to or
 //     its traversable closes.

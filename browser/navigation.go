@@ -12,10 +12,15 @@ import (
 // from Go, and keeps their session history and back/forward cache,
 // following HTML:
 //
-//   - https://html.spec.whatwg.org/#navigate: location.href, assign,
-//     replace and reload navigate the window's navigable (frame.navigate);
-//     replace and reload replace the current session history entry, the
-//     others push a new one (dropping the entries after the current one).
+//   - https://html.spec.whatwg.org/#navigate: every navigating member of
+//     Location (href and window.location, protocol, host, hostname, port,
+//     pathname, search, hash, assign, replace, reload; html's
+//     LocationSetterURL does their URL steps) navigates the window's
+//     navigable; replace and reload replace the current session history
+//     entry, and so does any of them before the document has completely
+//     loaded; the others push a new one (dropping the entries after the
+//     current one). A navigation to the document's URL with another
+//     fragment keeps the document (fragment.go).
 //   - https://html.spec.whatwg.org/#unload-a-document: before the new
 //     document becomes active, the old one is unloaded: pagehide
 //     (persisted false) and unload fire at its window, then (html's
@@ -72,6 +77,9 @@ type navHistory struct {
 // sessionEntry is a session history entry of a navigable.
 type sessionEntry struct {
 	url *url.URL
+	// href is url as the URL standard serializes it (which keeps an
+	// empty fragment); "" for entries made from url alone.
+	href string
 	// win is the window of the entry's document while it is active or
 	// kept in the back/forward cache (nil: load url again).
 	win *Window
@@ -189,11 +197,7 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 	}
 	cw.notRestored = h.reasons
 	f.mu.Unlock()
-	for _, d := range dropped {
-		if d.win != nil {
-			d.win.discardCached(NotRestoredHistoryDropped)
-		}
-	}
+	f.discardDropped(dropped)
 }
 
 // discardCached evicts a window's document from the back/forward cache
@@ -257,6 +261,13 @@ func (f *frame) traverse(from *Window, delta int) {
 	if delta == 0 {
 		f.mu.Unlock()
 		f.navigateWith(entryURL, nil, navHistory{traverse: -1, replace: true})
+		return
+	}
+	if win == from {
+		// An entry of the active document (a fragment navigation made
+		// it): a same-document traversal.
+		f.mu.Unlock()
+		f.traverseSameDocument(from, target, e)
 		return
 	}
 	f.gen++

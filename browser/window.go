@@ -23,7 +23,8 @@ type Window struct {
 	env     envHandle
 	htmlDoc *html.Document
 	doc     *dom.Document // the window's document node tree
-	url     *url.URL
+	url     *url.URL      // written on the window's loop under urlMu
+	urlMu   sync.Mutex
 
 	// parentWin is the window whose iframe holds this one, in frame (both
 	// nil for the top-level window); parentProxy is this realm's
@@ -686,8 +687,32 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 	if f.activeWindow() != w {
 		return nil // w is no longer the frame's window
 	}
+	// Location-object navigate, step 3: "If location's relevant Document
+	// is not yet completely loaded, and the incumbent global object does
+	// not have transient activation, then set historyHandling to
+	// "replace"." (No script here has transient activation.)
+	if !w.completelyLoaded() {
+		replace = true
+	}
+	// navigate: a GET to the document's URL with another fragment is a
+	// fragment navigation, which keeps the document (and its locks).
+	if html.IsFragmentNavigation(w.realm.DocumentURL(), raw) {
+		w.navigateToFragment(raw, u, replace)
+		return nil
+	}
 	f.navigateWith(u, nil, navHistory{traverse: -1, replace: replace})
 	return nil
+}
+
+// completelyLoaded reports whether the window's document has completely
+// loaded (its load event has fired).
+func (w *Window) completelyLoaded() bool {
+	select {
+	case <-w.loaded:
+		return true
+	default:
+		return false
+	}
 }
 
 // topValue is window.top for a window in a frame: the top-level window of
