@@ -3778,6 +3778,16 @@ func idlToResponseType(r *webidl.Realm, x ResponseType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
+// idlFromScrollRestoration converts a JavaScript value to the IDL type ScrollRestoration.
+func idlFromScrollRestoration(r *webidl.Realm, v sobek.Value) ScrollRestoration {
+	return ScrollRestoration(r.ToEnum(webidl.AnyValue(v), "ScrollRestoration", idlValuesScrollRestoration))
+}
+
+// idlToScrollRestoration converts an IDL ScrollRestoration value to JavaScript.
+func idlToScrollRestoration(r *webidl.Realm, x ScrollRestoration) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromSequenceOfAbortSignal converts a JavaScript value to the IDL type sequence<AbortSignal>.
 func idlFromSequenceOfAbortSignal(r *webidl.Realm, v sobek.Value) []AbortSignalMethods {
 	out := []AbortSignalMethods{}

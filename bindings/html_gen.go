@@ -1100,12 +1100,22 @@ func idlWriteDictHashChangeEventInit(r *webidl.Realm, obj *sobek.Object, d *Hash
 type HistoryMethods interface {
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
+	// ScrollRestoration is the getter of the attribute "scrollRestoration".
+	ScrollRestoration() (ScrollRestoration, error)
+	// SetScrollRestoration is the setter of the attribute "scrollRestoration".
+	SetScrollRestoration(v ScrollRestoration) error
+	// State is the getter of the attribute "state".
+	State() (sobek.Value, error)
 	// Go implements the operation "go".
 	Go(argDelta int32) error
 	// Back implements the operation "back".
 	Back() error
 	// Forward implements the operation "forward".
 	Forward() error
+	// PushState implements the operation "pushState".
+	PushState(argData sobek.Value, argUnused webidl.DOMString, argURL webidl.Nullable[string]) error
+	// ReplaceState implements the operation "replaceState".
+	ReplaceState(argData sobek.Value, argUnused webidl.DOMString, argURL webidl.Nullable[string]) error
 }
 
 // idlDefHistory returns the definition of History.
@@ -1122,6 +1132,36 @@ func idlDefHistory() *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return idlToUnsignedLong(r, res)
+				},
+			},
+			{Name: "scrollRestoration", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HistoryMethods](r, this, "History")
+					res, err := self.ScrollRestoration()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToScrollRestoration(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HistoryMethods](r, this, "History")
+					s, ok := r.ToEnumForAttribute(webidl.AnyValue(v), idlValuesScrollRestoration)
+					if !ok {
+						return
+					}
+					if err := self.SetScrollRestoration(ScrollRestoration(s)); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "state", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HistoryMethods](r, this, "History")
+					res, err := self.State()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
 				},
 			},
 			{Name: "go", Kind: webidl.Operation, Length: 0,
@@ -1150,6 +1190,44 @@ func idlDefHistory() *webidl.InterfaceDef {
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[HistoryMethods](r, call.This, "History")
 					if err := self.Forward(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "pushState", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[HistoryMethods](r, call.This, "History")
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'pushState' on 'History': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argData := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argUnused := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					var argURL webidl.Nullable[string]
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argURL = idlFromNullableUSVString(r, v)
+					} else {
+						argURL = idlFromNullableUSVString(r, sobek.Null())
+					}
+					if err := self.PushState(argData, argUnused, argURL); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "replaceState", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[HistoryMethods](r, call.This, "History")
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'replaceState' on 'History': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argData := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argUnused := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					var argURL webidl.Nullable[string]
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argURL = idlFromNullableUSVString(r, v)
+					} else {
+						argURL = idlFromNullableUSVString(r, sobek.Null())
+					}
+					if err := self.ReplaceState(argData, argUnused, argURL); err != nil {
 						r.Throw(err)
 					}
 					return sobek.Undefined()
@@ -2220,6 +2298,17 @@ func idlWriteDictPopStateEventInit(r *webidl.Realm, obj *sobek.Object, d *PopSta
 	_ = obj.DefineDataProperty("hasUAVisualTransition", idlToBoolean(r, d.HasUAVisualTransition), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	_ = obj.DefineDataProperty("state", idlToAny(r, d.State), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
+
+// ScrollRestoration is the IDL enumeration ScrollRestoration.
+type ScrollRestoration string
+
+// Values of ScrollRestoration.
+const (
+	ScrollRestorationAuto   ScrollRestoration = "auto"
+	ScrollRestorationManual ScrollRestoration = "manual"
+)
+
+var idlValuesScrollRestoration = []string{"auto", "manual"}
 
 // SharedWorkerMethods is implemented by the Go implementation of the IDL interface
 // SharedWorker.

@@ -100,7 +100,7 @@ func (l *locationImpl) navigateTo(target string, replace bool) error {
 		// Without an embedder, a fragment navigation still keeps to
 		// its document: the URL changes, popstate and hashchange fire.
 		if html.IsFragmentNavigation(l.href, target) {
-			l.realm.UpdateDocumentForSameDocumentHistoryStep(target)
+			l.realm.UpdateDocumentForSameDocumentHistoryStep(target, nil)
 			return nil
 		}
 		return errNoNavigation()
@@ -114,16 +114,24 @@ func (l *locationImpl) navigateTo(target string, replace bool) error {
 // session history entry changed to one at href (a fragment navigation, a
 // same-document traversal). Call it in a task of this window realm. The
 // embedder keeps the entries themselves; a realm without one (no Navigate
-// hook) runs this for its fragment navigations.
-func (r *Realm) UpdateDocumentForSameDocumentHistoryStep(href string) {
+// hook) runs this for its fragment navigations. state is the entry's
+// classic history API state (nil: null, as for a fragment navigation).
+func (r *Realm) UpdateDocumentForSameDocumentHistoryStep(href string, state *html.SerializedRecord) {
+	w, ok := r.globalImpl.(*windowImpl)
+	if !ok {
+		return
+	}
 	// 6.1. Let oldURL be document's latest entry's URL.
 	oldURL := r.DocumentURL()
 	// 6.2. Set document's latest entry to entry.
 	r.SetDocumentURL(href)
+	// 6.3. Restore the history object state given document and entry.
+	h, _ := w.History()
+	h.(*historyImpl).restoreHistoryObjectState(state)
 	// 6.4.3. Fire an event named popstate at document's relevant global
 	// object, using PopStateEvent, with the state attribute initialized
-	// to document's history object's state (null: no pushState here).
-	r.FirePopStateEvent()
+	// to document's history object's state.
+	r.firePopStateEvent(w.history.state)
 	// 6.4.5. If oldURL's fragment is not equal to entry's URL's
 	// fragment, then queue a global task on the DOM manipulation task
 	// source given document's relevant global object to fire an event

@@ -38,14 +38,13 @@ func (popStateEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, i
 	return e, nil
 }
 
-// FirePopStateEvent fires a trusted PopStateEvent named popstate at the
-// window, with the document's history state (null: this engine has no
-// pushState), as HTML's "update document for history step application"
-// does for a same-document history step; call it in a task of this realm.
-func (r *Realm) FirePopStateEvent() {
+// firePopStateEvent fires a trusted PopStateEvent named popstate with the
+// given state (nil: null) at the window, as HTML's "update document for
+// history step application" does for a same-document history step.
+func (r *Realm) firePopStateEvent(state sobek.Value) {
 	ev := dom.NewEvent("popstate")
 	ev.IsTrusted = true
-	ev.Detail = &popStateEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}}
+	ev.Detail = &popStateEventImpl{eventImpl: &eventImpl{realm: r, ev: ev}, state: state}
 	r.globalTarget.target.DispatchEvent(ev)
 }
 

@@ -134,12 +134,16 @@
 //     the frame's own history (history.length in the top-level window does
 //     not count them), and history.back in a frame traverses the frame.
 //   - Traversals to an entry whose document was not kept load its URL
-//     again (GET, no form state, no scroll restoration). pushState and
-//     replaceState are not implemented, so history.state and popstate's
-//     state are always null. Fragment navigations (every Location member,
-//     fragment.go) and traversals between entries of one document keep
-//     the document and its locks and fire popstate, then hashchange in a
-//     task, as HTML says and Chromium does; there is no scrolling.
+//     again (GET, no form state, no scroll restoration). Fragment
+//     navigations (every Location member), pushState and replaceState
+//     (fragment.go) and traversals between entries of one document keep
+//     the document and its locks; traversals fire popstate (with the
+//     entry's state), then hashchange in a task when the fragment
+//     changed, as HTML says and Chromium does. There is no scrolling
+//     (scrollRestoration is kept per document, not per entry), no
+//     navigation API, and pushState has no rate limit. A restore from the
+//     back/forward cache to another entry of the cached document than its
+//     last one does not update its URL.
 //   - A window evicted from the back/forward cache by contention keeps its
 //     (idle, never again running) realm until its entry is traversed to or
 //     its traversable closes.

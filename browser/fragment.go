@@ -3,6 +3,7 @@ package browser
 import (
 	"net/url"
 
+	"github.com/gowebengine/weblocks/html"
 	"github.com/grafana/sobek"
 )
 
@@ -22,18 +23,19 @@ func (w *Window) navigateToFragment(href string, u *url.URL, replace bool) {
 	// 5-7. For "push", the entries after the active one go (their cached
 	// documents are evicted) and historyEntry becomes the active entry;
 	// for "replace", it replaces the active entry.
-	f.commitSameDocumentEntry(w, href, u, replace)
-	// 8. Update document for history step application (popstate, then a
-	// task for hashchange when the fragment changed).
-	w.updateDocumentForSameDocumentStep(href, u)
+	f.commitSameDocumentEntry(w, href, u, replace, nil)
+	// 8. Update document for history step application (the history
+	// object's state becomes null, popstate fires, then a task fires
+	// hashchange when the fragment changed).
+	w.updateDocumentForSameDocumentStep(href, u, nil)
 	// 10. Scroll to the fragment: this engine has no layout.
 }
 
-// commitSameDocumentEntry makes a new entry for w's document at href the
-// active one of f: pushed after the active entry (dropping those after
-// it), or replacing it.
-func (f *frame) commitSameDocumentEntry(w *Window, href string, u *url.URL, replace bool) {
-	e := &sessionEntry{url: u, href: href, win: w}
+// commitSameDocumentEntry makes a new entry for w's document at href,
+// with the classic history API state state, the active one of f: pushed
+// after the active entry (dropping those after it), or replacing it.
+func (f *frame) commitSameDocumentEntry(w *Window, href string, u *url.URL, replace bool, state *html.SerializedRecord) {
+	e := &sessionEntry{url: u, href: href, win: w, state: state}
 	var dropped []*sessionEntry
 	f.mu.Lock()
 	switch {
@@ -76,11 +78,31 @@ func (f *frame) discardDropped(dropped []*sessionEntry) {
 // for w's document, not new, whose latest entry changed to one at href:
 // the realm's part (its URL, popstate, hashchange) and the window's URL.
 // It runs on w's event loop.
-func (w *Window) updateDocumentForSameDocumentStep(href string, u *url.URL) {
-	w.realm.UpdateDocumentForSameDocumentHistoryStep(href)
+func (w *Window) updateDocumentForSameDocumentStep(href string, u *url.URL, state *html.SerializedRecord) {
+	w.realm.UpdateDocumentForSameDocumentHistoryStep(href, state)
+	w.setURL(u)
+}
+
+// setURL sets the window's URL after a same-document navigation changed
+// its document's URL. On w's event loop.
+func (w *Window) setURL(u *url.URL) {
 	w.urlMu.Lock()
 	w.url = u
 	w.urlMu.Unlock()
+}
+
+// updateEntry is HistoryHooks.UpdateEntry: pushState or replaceState made
+// a session history entry for w's document (the realm has its URL and
+// state already).
+func (w *Window) updateEntry(href string, state *html.SerializedRecord, replace bool) {
+	u, err := url.Parse(href)
+	if err != nil {
+		return
+	}
+	w.setURL(u)
+	if f := w.frame; f != nil && f.activeWindow() == w {
+		f.commitSameDocumentEntry(w, href, u, replace, state)
+	}
 }
 
 // traverseSameDocument is the same-document case of "apply the history
@@ -95,6 +117,6 @@ func (f *frame) traverseSameDocument(w *Window, target int, e *sessionEntry) {
 		href = e.url.String()
 	}
 	w.realm.QueueTask(func(*sobek.Runtime) {
-		w.s.guard(func() { w.updateDocumentForSameDocumentStep(href, e.url) })
+		w.s.guard(func() { w.updateDocumentForSameDocumentStep(href, e.url, e.state) })
 	})
 }

@@ -78,3 +78,43 @@ func TestFragmentNavigationKeepsDocumentAndLocks(t *testing.T) {
 		t.Fatalf("Window.URL() = %s", u)
 	}
 }
+
+// pushState and replaceState change the document's URL (Window.URL too)
+// and its history state without an event, keep the lock, and make or
+// replace entries that traversals come back to with their states.
+func TestPushStateKeepsDocumentAndLocks(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: fragmentSite}})
+	defer b.Close()
+	w, err := b.Open(ctx, "https://example.test/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-w.Loaded()
+	waitFor(t, ctx, "held", func() bool { return eval(t, ctx, w, `log.includes("held")`) == true })
+	got := eval(t, ctx, w, `history.pushState({a: 1}, "", "/other?x"); history.replaceState({a: 2}, ""); [history.length, location.href, history.state.a, log.join("|")]`)
+	if want := []any{int64(2), "https://example.test/other?x", int64(2), "held"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("after pushState: %v, want %v", got, want)
+	}
+	if u := w.URL().String(); u != "https://example.test/other?x" {
+		t.Fatalf("Window.URL() = %s", u)
+	}
+	got = eval(t, ctx, w, `new Promise(resolve => {
+  addEventListener("popstate", e => resolve([e.state, history.state, location.pathname]), {once: true});
+  history.back();
+})`)
+	if want := []any{nil, nil, "/page.html"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("after back: %v, want %v", got, want)
+	}
+	got = eval(t, ctx, w, `new Promise(resolve => {
+  addEventListener("popstate", e => resolve([e.state.a, history.state === e.state, location.search]), {once: true});
+  history.forward();
+})`)
+	if want := []any{int64(2), true, "?x"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("after forward: %v, want %v", got, want)
+	}
+	if got := eval(t, ctx, w, `navigator.locks.query().then(s => s.held.length)`); got != int64(1) {
+		t.Fatalf("held locks: %v", got)
+	}
+}

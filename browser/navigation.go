@@ -80,6 +80,9 @@ type sessionEntry struct {
 	// href is url as the URL standard serializes it (which keeps an
 	// empty fragment); "" for entries made from url alone.
 	href string
+	// state is the entry's classic history API state (pushState's
+	// serialized data; nil: null).
+	state *html.SerializedRecord
 	// win is the window of the entry's document while it is active or
 	// kept in the back/forward cache (nil: load url again).
 	win *Window
@@ -221,6 +224,7 @@ func (w *Window) historyHooks() bindings.HistoryHooks {
 		},
 		Traverse:    func(delta int) { w.traverseByScript(delta) },
 		FullyActive: w.htmlDoc.IsFullyActive,
+		UpdateEntry: w.updateEntry,
 	}
 }
 

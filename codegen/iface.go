@@ -847,6 +847,10 @@ func (g *Generator) emitAttribute(b *bytes.Buffer, it *Interface, ai *attrInfo) 
 		}
 		if ai.static {
 			w("\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := statics.%s(r, x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", g.from(ai.ti), ai.setter)
+		} else if ai.ti.cat == catString && ai.ti.name != "" {
+			// An enumeration: a value that is not one of its values
+			// makes the setter do nothing (Web IDL, "attribute setter").
+			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\ts, ok := r.ToEnumForAttribute(webidl.AnyValue(v), idlValues%s)\n\t\t\t\t\tif !ok {\n\t\t\t\t\t\treturn\n\t\t\t\t\t}\n\t\t\t\t\tif err := self.%s(%s(s)); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", n, it.Name, GoName(ai.ti.name), ai.setter, ai.ti.goType)
 		} else {
 			w("\t\t\t\t\tself := webidl.Self[%sMethods](r, this, %q)\n\t\t\t\t\tx := %s(r, v)\n\t\t\t\t\tif err := self.%s(x); err != nil {\n\t\t\t\t\t\tr.Throw(err)\n\t\t\t\t\t}\n", n, it.Name, g.from(ai.ti), ai.setter)
 		}

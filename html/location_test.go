@@ -86,3 +86,26 @@ func TestIsFragmentNavigation(t *testing.T) {
 		}
 	}
 }
+
+func TestCanHaveItsURLRewritten(t *testing.T) {
+	for _, tc := range []struct {
+		doc, target string
+		want        bool
+	}{
+		{"https://a.test/p?q#f", "https://a.test/other?x#y", true},
+		{"https://a.test/p", "http://a.test/p", false},
+		{"https://a.test/p", "https://b.test/p", false},
+		{"https://a.test/p", "https://a.test:444/p", false},
+		{"https://a.test/p", "https://u@a.test/p", false},
+		{"file:///a/b", "file:///a/b?x#y", true},
+		{"file:///a/b", "file:///a/c", false},
+		{"data:text/html,x", "data:text/html,x#f", true},
+		{"data:text/html,x", "data:text/html,y", false},
+		{"about:blank", "about:blank#x", true},
+		{"about:blank", "about:srcdoc", false},
+	} {
+		if got := CanHaveItsURLRewritten(tc.doc, tc.target); got != tc.want {
+			t.Errorf("CanHaveItsURLRewritten(%q, %q) = %v", tc.doc, tc.target, got)
+		}
+	}
+}

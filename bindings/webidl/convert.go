@@ -316,6 +316,21 @@ func (r *Realm) ToEnum(v sobek.Value, enum string, values []string) string {
 	return ""
 }
 
+// ToEnumForAttribute converts the value given to the setter of an
+// attribute of an enumeration type: ToString, then ok is false when the
+// string is not one of values, and the setter returns without doing
+// anything (https://webidl.spec.whatwg.org/#dfn-attribute-setter, step
+// "If the attribute's type is an enumeration").
+func (r *Realm) ToEnumForAttribute(v sobek.Value, values []string) (string, bool) {
+	s := string(r.ToDOMString(v))
+	for _, e := range values {
+		if e == s {
+			return s, true
+		}
+	}
+	return "", false
+}
+
 // IsNullish reports whether v is undefined, null or missing.
 func IsNullish(v sobek.Value) bool {
 	return v == nil || sobek.IsUndefined(v) || sobek.IsNull(v)

@@ -649,8 +649,11 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 				},
 				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
 					self := webidl.Self[ShapeMethods](r, this, "Shape")
-					x := idlFromColor(r, v)
-					if err := self.SetColor(x); err != nil {
+					s, ok := r.ToEnumForAttribute(webidl.AnyValue(v), idlValuesColor)
+					if !ok {
+						return
+					}
+					if err := self.SetColor(Color(s)); err != nil {
 						r.Throw(err)
 					}
 				},
