@@ -86,6 +86,11 @@ func (e *EvalError) Error() string {
 // slices). An exception or rejection is an *EvalError; ctx's end stops the
 // wait (the script itself is not interrupted).
 func (w *Window) Evaluate(ctx context.Context, expr string) (any, error) {
+	// A document that is not fully active runs no task until it is
+	// restored (if ever): say so at once instead of waiting.
+	if w.htmlDoc != nil && !w.htmlDoc.IsFullyActive() {
+		return nil, ErrNotFullyActive
+	}
 	return evaluate(ctx, w.s, w.realm, expr)
 }
 

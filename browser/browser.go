@@ -44,6 +44,11 @@ type Config struct {
 	// iframes, popups), on its event loop, before any of its scripts: the
 	// place to define an embedder's globals.
 	InitWindow func(*Window)
+	// DisableBackForwardCache keeps no document in the back/forward
+	// cache: every document navigated away from is unloaded (its locks
+	// released at once), and traversals load documents again
+	// (NotRestoredReasons says "back-forward-cache-disabled").
+	DisableBackForwardCache bool
 }
 
 // ScriptError is an exception no script handled.

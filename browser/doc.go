@@ -101,6 +101,17 @@
 // and its held locks and pending requests (from the browser side: no
 // eviction). See navigation.go.
 //
+// From Go, Window.Navigate(ctx, url) and Window.Traverse(ctx, delta)
+// navigate and traverse like location.assign and history.go, and return
+// when the new document has loaded (or the same window, for a fragment
+// navigation or an entry of its own document), or why they could not.
+// Evaluate on a window that is not fully active fails at once with
+// ErrNotFullyActive. A request waiting behind a lock that a cached page
+// holds waits until that page is evicted (as in Chromium, where the
+// waiting request itself evicts it; a query does too); an embedder can
+// evict it with Window.EvictFromBackForwardCache, or keep no page in the
+// cache with Config.DisableBackForwardCache.
+//
 // Shared workers (sharedworker.go): new SharedWorker(url, name) connects
 // to the user agent's one worker for (url, name, storage key) or runs a new
 // one, and fires connect at its global with a port entangled with the

@@ -108,7 +108,7 @@ func (w *Window) updateEntry(href string, state *html.SerializedRecord, replace 
 // traverseSameDocument is the same-document case of "apply the history
 // step": the target entry has the active window's document. It runs off
 // the window's loop, and queues the document update to it.
-func (f *frame) traverseSameDocument(w *Window, target int, e *sessionEntry) {
+func (f *frame) traverseSameDocument(w *Window, target int, e *sessionEntry, done func(*Window, error)) {
 	f.mu.Lock()
 	f.index = target
 	f.mu.Unlock()
@@ -116,7 +116,11 @@ func (f *frame) traverseSameDocument(w *Window, target int, e *sessionEntry) {
 	if href == "" {
 		href = e.url.String()
 	}
-	w.realm.QueueTask(func(*sobek.Runtime) {
+	h := navHistory{done: done}
+	if !w.realm.QueueTask(func(*sobek.Runtime) {
 		w.s.guard(func() { w.updateDocumentForSameDocumentStep(href, e.url, e.state) })
-	})
+		h.finish(w, nil)
+	}) {
+		h.finish(nil, ErrClosed)
+	}
 }

@@ -346,13 +346,19 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		page, err := s.fetcher.Fetch(s.ctx, u)
 		if err != nil {
 			s.log("iframe " + u.String() + ": " + err.Error())
+			h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))
 			return
 		}
 		source = decodeText(page.Body, page.Charset)
 		u = page.URL
 	}
 	tree, err := dom.ParseDocument(strings.NewReader(source), u.String())
-	if err != nil || !f.current(gen) {
+	if err != nil {
+		h.finish(nil, fmt.Errorf("browser: parsing %s: %w", u, err))
+		return
+	}
+	if !f.current(gen) {
+		h.finish(nil, errSuperseded)
 		return
 	}
 	// The old document is unloaded (pagehide and unload fire at it, then
@@ -361,23 +367,27 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	// document cleanup steps (navigation.go).
 	doc, err := f.replaceDocument(u, h)
 	if err != nil {
+		h.finish(nil, err)
 		return
 	}
 	cw, err := s.newWindowIn(doc, u, tree, f.parent, f, nil)
 	if err != nil {
 		s.log("iframe " + u.String() + ": " + err.Error())
+		h.finish(nil, err)
 		return
 	}
 	f.mu.Lock()
 	if f.gen != gen || f.gone {
 		f.mu.Unlock()
 		cw.closeRealms(nil)
+		h.finish(nil, errSuperseded)
 		return
 	}
 	f.child = cw
 	f.mu.Unlock()
 	f.commitEntry(h, cw)
 	s.runScripts(cw)
+	h.finish(cw, nil)
 	f.fireLoad(gen)
 }
 

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"net/url"
 
 	"github.com/gowebengine/weblocks/bindings"
@@ -63,6 +64,10 @@ const (
 	NotRestoredReplaced        = "replaced"
 	NotRestoredHistoryDropped  = "history-entry-dropped"
 	NotRestoredNeverCached     = "not-cached"
+	// NotRestoredCacheDisabled: Config.DisableBackForwardCache.
+	NotRestoredCacheDisabled = "back-forward-cache-disabled"
+	// NotRestoredEvictedByEmbedder: Window.EvictFromBackForwardCache.
+	NotRestoredEvictedByEmbedder = "evicted-by-embedder"
 	notRestoredEvictedFallback = "evicted"
 )
 
@@ -72,6 +77,17 @@ type navHistory struct {
 	replace  bool
 	traverse int
 	reasons  []string // a traversal's NotRestoredReasons
+	// done, when set, learns the outcome once: the new document's window
+	// (its scripts run, its load event not yet fired) or why there is
+	// none. Window.Navigate and Window.Traverse wait on it.
+	done func(*Window, error)
+}
+
+// finish reports the navigation's outcome to done, if any.
+func (h navHistory) finish(w *Window, err error) {
+	if h.done != nil {
+		h.done(w, err)
+	}
 }
 
 // sessionEntry is a session history entry of a navigable.
@@ -115,7 +131,9 @@ func (f *frame) replaceDocument(u *url.URL, h navHistory) (*html.Document, error
 
 // mayCache: only top-level traversables without an opener keep documents:
 // those of Browser.Open and noopener popups.
-func (f *frame) mayCache() bool { return f.top || (f.popup && f.noopener) }
+func (f *frame) mayCache() bool {
+	return (f.top || (f.popup && f.noopener)) && !f.s.cfg.DisableBackForwardCache
+}
 
 // leave fires the page-hiding events at the window being navigated away
 // from, on its event loop (waited for), and decides whether it is kept in
@@ -126,6 +144,8 @@ func (f *frame) mayCache() bool { return f.top || (f.popup && f.noopener) }
 func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 	if !cacheable {
 		switch f := w.frame; {
+		case w.s.cfg.DisableBackForwardCache:
+			reasons = []string{NotRestoredCacheDisabled}
 		case f != nil && !f.popup:
 			reasons = []string{NotRestoredNotTopLevel}
 		case f != nil && !f.noopener:
@@ -232,46 +252,62 @@ func (w *Window) historyHooks() bindings.HistoryHooks {
 // parallel (the traversable's session history traversal queue), after the
 // calling task.
 func (w *Window) traverseByScript(delta int) {
+	w.startTraversal(delta, nil)
+}
+
+// startTraversal runs f.traverse in parallel (the traversal queue); done,
+// when set, learns the outcome.
+func (w *Window) startTraversal(delta int, done func(*Window, error)) {
 	f := w.frame
 	if f == nil {
+		if done != nil {
+			done(nil, errNoNavigable)
+		}
 		return
 	}
 	s := w.s
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
-		s.guard(func() { f.traverse(w, delta) })
+		s.guard(func() { f.traverse(w, delta, done) })
 	}()
 }
-
-// Traverse is history.go(delta) from Go: it starts the traversal of the
-// navigable of w (a window Browser.Open opened, or one of its later
-// windows) and returns; Current tells the window then active.
-func (w *Window) Traverse(delta int) { w.traverseByScript(delta) }
 
 // traverse is "traverse the history by a delta" for the navigable whose
 // window from was active when it was asked (a stale request does
 // nothing): delta 0 reloads; otherwise the target entry's document is
 // restored from the back/forward cache, or loaded again.
-func (f *frame) traverse(from *Window, delta int) {
+func (f *frame) traverse(from *Window, delta int, done func(*Window, error)) {
+	h := navHistory{traverse: -1, done: done}
 	f.mu.Lock()
 	target := f.index + delta
-	if f.child != from || f.gone || target < 0 || target >= len(f.entries) {
+	switch {
+	case f.gone:
 		f.mu.Unlock()
+		h.finish(nil, ErrClosed)
+		return
+	case f.child != from:
+		f.mu.Unlock()
+		h.finish(nil, errNotActive)
+		return
+	case target < 0 || target >= len(f.entries):
+		f.mu.Unlock()
+		h.finish(nil, fmt.Errorf("browser: no session history entry at %+d (there are %d, the current one is %d)", delta, len(f.entries), f.index+1))
 		return
 	}
 	e := f.entries[target]
 	entryURL, win, reasons := e.url, e.win, e.reasons
 	if delta == 0 {
 		f.mu.Unlock()
-		f.navigateWith(entryURL, nil, navHistory{traverse: -1, replace: true})
+		h.replace = true
+		f.navigateWith(entryURL, nil, h)
 		return
 	}
 	if win == from {
-		// An entry of the active document (a fragment navigation made
-		// it): a same-document traversal.
+		// An entry of the active document (a fragment navigation or
+		// pushState made it): a same-document traversal.
 		f.mu.Unlock()
-		f.traverseSameDocument(from, target, e)
+		f.traverseSameDocument(from, target, e, done)
 		return
 	}
 	f.gen++
@@ -279,6 +315,7 @@ func (f *frame) traverse(from *Window, delta int) {
 	f.mu.Unlock()
 	if win != nil && win.InBackForwardCache() {
 		if f.restore(from, win, target) {
+			h.finish(win, nil)
 			return
 		}
 	}
@@ -293,7 +330,7 @@ func (f *frame) traverse(from *Window, delta int) {
 	if len(reasons) == 0 {
 		reasons = []string{NotRestoredNeverCached}
 	}
-	f.load(gen, entryURL, nil, navHistory{traverse: target, reasons: reasons})
+	f.load(gen, entryURL, nil, navHistory{traverse: target, reasons: reasons, done: done})
 }
 
 // restore makes the cached window cached active again (html's

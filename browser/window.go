@@ -684,9 +684,6 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 	if err != nil {
 		return dom.NewDOMException("'"+raw+"' is not a valid URL.", dom.SyntaxError)
 	}
-	if f.activeWindow() != w {
-		return nil // w is no longer the frame's window
-	}
 	// Location-object navigate, step 3: "If location's relevant Document
 	// is not yet completely loaded, and the incumbent global object does
 	// not have transient activation, then set historyHandling to
@@ -694,14 +691,28 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 	if !w.completelyLoaded() {
 		replace = true
 	}
-	// navigate: a GET to the document's URL with another fragment is a
-	// fragment navigation, which keeps the document (and its locks).
-	if html.IsFragmentNavigation(w.realm.DocumentURL(), raw) {
-		w.navigateToFragment(raw, u, replace)
-		return nil
-	}
-	f.navigateWith(u, nil, navHistory{traverse: -1, replace: replace})
+	w.navigate(raw, u, replace, nil)
 	return nil
+}
+
+// navigate is HTML's navigate of w's navigable to href (u parsed), run on
+// w's event loop: a GET to the document's URL with another fragment is a
+// fragment navigation, which keeps the document (and its locks); any
+// other loads a new document in parallel. done, when set, learns the
+// outcome.
+func (w *Window) navigate(href string, u *url.URL, replace bool, done func(*Window, error)) {
+	f := w.frame
+	h := navHistory{traverse: -1, replace: replace, done: done}
+	if f.activeWindow() != w {
+		h.finish(nil, errNotActive) // w is no longer the frame's window
+		return
+	}
+	if html.IsFragmentNavigation(w.realm.DocumentURL(), href) {
+		w.navigateToFragment(href, u, replace)
+		h.finish(w, nil)
+		return
+	}
+	f.navigateWith(u, nil, h)
 }
 
 // completelyLoaded reports whether the window's document has completely
