@@ -58,17 +58,17 @@ import (
 // html's eviction reasons ("cache-limit") and weblocks'
 // ("web-locks-contention").
 const (
-	NotRestoredNotTopLevel     = "not-top-level-traversable"
-	NotRestoredOpener          = "has-opener"
-	NotRestoredUnloadListener  = "unload-listener"
-	NotRestoredReplaced        = "replaced"
-	NotRestoredHistoryDropped  = "history-entry-dropped"
-	NotRestoredNeverCached     = "not-cached"
+	NotRestoredNotTopLevel    = "not-top-level-traversable"
+	NotRestoredOpener         = "has-opener"
+	NotRestoredUnloadListener = "unload-listener"
+	NotRestoredReplaced       = "replaced"
+	NotRestoredHistoryDropped = "history-entry-dropped"
+	NotRestoredNeverCached    = "not-cached"
 	// NotRestoredCacheDisabled: Config.DisableBackForwardCache.
 	NotRestoredCacheDisabled = "back-forward-cache-disabled"
 	// NotRestoredEvictedByEmbedder: Window.EvictFromBackForwardCache.
 	NotRestoredEvictedByEmbedder = "evicted-by-embedder"
-	notRestoredEvictedFallback = "evicted"
+	notRestoredEvictedFallback   = "evicted"
 )
 
 // navHistory is a navigation's history handling: push (the default),
