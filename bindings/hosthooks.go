@@ -30,6 +30,25 @@ type HostHooks struct {
 	// top-level window as a value of this realm, e.g. through a
 	// membrane); nil, or a nil result, means the window itself.
 	Top func() sobek.Value
+	// Parent gives window.parent for a window in a frame (as a value of
+	// this realm); nil, or a nil result, means the window itself.
+	Parent func() sobek.Value
+	// Opener gives window.opener until script sets it (null when nil).
+	Opener func() sobek.Value
+	// FrameElement gives window.frameElement: the container element when
+	// its document is same origin-domain with this window's, else null
+	// (null when nil).
+	FrameElement func() sobek.Value
+	// Closed gives window.closed: whether the window's navigable is gone
+	// (false when nil).
+	Closed func() bool
+	// Length gives window.length, the number of the document's child
+	// navigables (0 when nil).
+	Length func() int
+	// Open implements window.open(url, target, features): it returns the
+	// new window as a value of this realm, or null. A nil hook makes
+	// open() throw NotSupportedError.
+	Open func(url, target, features string) (sobek.Value, error)
 	// Name is the DedicatedWorkerGlobalScope's name (and window.name's
 	// initial value).
 	Name string

@@ -2603,6 +2603,8 @@ type WindowMethods interface {
 	SetOpener(v sobek.Value) error
 	// Parent is the getter of the attribute "parent".
 	Parent() (WindowMethods, error)
+	// FrameElement is the getter of the attribute "frameElement".
+	FrameElement() (ElementMethods, error)
 	// Navigator is the getter of the attribute "navigator".
 	Navigator() (NavigatorMethods, error)
 	// ClientInformation is the getter of the attribute "clientInformation".
@@ -2655,6 +2657,8 @@ type WindowMethods interface {
 	Focus() error
 	// Blur implements the operation "blur".
 	Blur() error
+	// Open implements the operation "open".
+	Open(argURL string, argTarget webidl.DOMString, argFeatures webidl.DOMString) (WindowMethods, error)
 	// Alert implements the operation "alert".
 	Alert(argMessage webidl.Optional[webidl.DOMString]) error
 	// Confirm implements the operation "confirm".
@@ -2860,6 +2864,16 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := r.ThisObject(this).DefineDataProperty("parent", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "frameElement", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.FrameElement()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableElement(r, res)
 				},
 			},
 			{Name: "navigator", Kind: webidl.Attribute,
@@ -3110,6 +3124,33 @@ func idlDefWindow() *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return sobek.Undefined()
+				}},
+			{Name: "open", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[WindowMethods](r, call.This, "Window")
+					var argURL string
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argURL = idlFromUSVString(r, v)
+					} else {
+						argURL = idlFromUSVString(r, webidl.StringValue(""))
+					}
+					var argTarget webidl.DOMString
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argTarget = idlFromDOMString(r, v)
+					} else {
+						argTarget = idlFromDOMString(r, webidl.StringValue("_blank"))
+					}
+					var argFeatures webidl.DOMString
+					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+						argFeatures = idlFromDOMStringNullToEmpty(r, v)
+					} else {
+						argFeatures = idlFromDOMStringNullToEmpty(r, webidl.StringValue(""))
+					}
+					res, err := self.Open(argURL, argTarget, argFeatures)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableWindow(r, res)
 				}},
 			{Name: "alert", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {

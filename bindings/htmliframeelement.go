@@ -63,6 +63,17 @@ type hostWindow struct {
 	WindowMethods
 }
 
+// hostElement is an element the embedder gives as a value of this realm
+// (window.frameElement: the container element, possibly another realm's
+// object reached through a membrane).
+type hostElement struct {
+	sobek.Value
+	ElementMethods
+}
+
+// HostValue is the embedder's value itself (webidl.Realm.Wrap returns it).
+func (h hostElement) HostValue() sobek.Value { return h.Value }
+
 type hostDocument struct {
 	sobek.Value
 	DocumentMethods

@@ -46,7 +46,38 @@ func (w *windowImpl) Top() (WindowMethods, error) {
 	return w, nil
 }
 
-func (w *windowImpl) Parent() (WindowMethods, error) { return w, nil }
+func (w *windowImpl) Parent() (WindowMethods, error) {
+	if h := w.realm.hooks.Parent; h != nil {
+		if v := h(); v != nil && !webidl.IsNullish(v) {
+			return hostWindow{Value: v}, nil
+		}
+	}
+	return w, nil
+}
+
+// FrameElement is https://html.spec.whatwg.org/#dom-frameelement (the
+// embedder's: it knows the container and its origin).
+func (w *windowImpl) FrameElement() (ElementMethods, error) {
+	if h := w.realm.hooks.FrameElement; h != nil {
+		if v := h(); v != nil && !webidl.IsNullish(v) {
+			return hostElement{Value: v}, nil
+		}
+	}
+	return nil, nil
+}
+
+// Open is https://html.spec.whatwg.org/#dom-open (the embedder's).
+func (w *windowImpl) Open(u string, target, features webidl.DOMString) (WindowMethods, error) {
+	h := w.realm.hooks.Open
+	if h == nil {
+		return nil, dom.NewDOMException("Opening windows is not supported.", dom.NotSupportedError)
+	}
+	v, err := h(u, string(target), string(features))
+	if err != nil || v == nil || webidl.IsNullish(v) {
+		return nil, err
+	}
+	return hostWindow{Value: v}, nil
+}
 
 func (w *windowImpl) Document() (DocumentMethods, error) { return w.document, nil }
 
@@ -56,9 +87,19 @@ func (w *windowImpl) Name() (webidl.DOMString, error) {
 
 func (w *windowImpl) Location() (LocationMethods, error) { return w.location, nil }
 
-func (w *windowImpl) Closed() (bool, error) { return false, nil }
+func (w *windowImpl) Closed() (bool, error) {
+	if h := w.realm.hooks.Closed; h != nil {
+		return h(), nil
+	}
+	return false, nil
+}
 
-func (w *windowImpl) Length() (uint32, error) { return 0, nil }
+func (w *windowImpl) Length() (uint32, error) {
+	if h := w.realm.hooks.Length; h != nil {
+		return uint32(h()), nil
+	}
+	return 0, nil
+}
 
 func (w *windowImpl) Navigator() (NavigatorMethods, error) { return w.realm.navigator(), nil }
 
@@ -85,14 +126,31 @@ func (w *windowImpl) SetName(v webidl.DOMString) error {
 	return nil
 }
 
+// Opener is https://html.spec.whatwg.org/#dom-opener: the value script
+// set, else the embedder's opener (null without one).
 func (w *windowImpl) Opener() (sobek.Value, error) {
-	if w.opener == nil {
-		return sobek.Null(), nil
+	if w.opener != nil {
+		return w.opener, nil
 	}
-	return w.opener, nil
+	if h := w.realm.hooks.Opener; h != nil {
+		if v := h(); v != nil {
+			return v, nil
+		}
+	}
+	return sobek.Null(), nil
 }
 
+// SetOpener: "If the given value is null and this's browsing context is
+// non-null, then set this's browsing context's opener browsing context to
+// null. If the given value is non-null, then perform ? DefinePropertyOrThrow
+// (this, "opener", { [[Value]]: the given value, [[Writable]]: true,
+// [[Enumerable]]: true, [[Configurable]]: true })." Here the value is kept
+// and returned by the getter.
 func (w *windowImpl) SetOpener(v sobek.Value) error {
+	if webidl.IsNullish(v) && !webidl.IsUndefined(v) {
+		w.opener = sobek.Null()
+		return nil
+	}
 	w.opener = v
 	return nil
 }

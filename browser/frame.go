@@ -560,19 +560,19 @@ func (w *Window) sourceFor(sender *Window) sobek.Value {
 // url, whose window gets w as its opener; it returns the new window's
 // stand-in (null with noopener). The target name is ignored: every call
 // opens a new window.
-func (w *Window) open(call sobek.FunctionCall) sobek.Value {
+func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
 	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
-	if a := call.Argument(0); !sobek.IsUndefined(a) && a.String() != "" {
-		parsed, err := parseURL(a.String(), w.baseURL())
+	if rawURL != "" {
+		parsed, err := parseURL(rawURL, w.baseURL())
 		if err != nil {
-			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+a.String()+"'."))
+			return nil, dom.NewDOMException("Failed to execute 'open' on 'Window': Unable to open a window with invalid URL '"+rawURL+"'.", dom.SyntaxError)
 		}
 		u = parsed
 	}
 	noopener := false
-	if f := call.Argument(2); !sobek.IsUndefined(f) {
-		for _, tok := range strings.FieldsFunc(strings.ToLower(f.String()), func(r rune) bool { return r == ',' || r == ' ' }) {
+	if features != "" {
+		for _, tok := range strings.FieldsFunc(strings.ToLower(features), func(r rune) bool { return r == ',' || r == ' ' }) {
 			name, val, _ := strings.Cut(tok, "=")
 			if (name == "noopener" || name == "noreferrer") && val != "0" && val != "no" && val != "false" {
 				noopener = true
@@ -589,7 +589,7 @@ func (w *Window) open(call sobek.FunctionCall) sobek.Value {
 	}
 	if err != nil {
 		w.s.log("window.open: " + err.Error())
-		return sobek.Null()
+		return sobek.Null(), nil
 	}
 	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
 	f.proxy = w.newWindowProxy(f.activeWindow)
@@ -599,13 +599,37 @@ func (w *Window) open(call sobek.FunctionCall) sobek.Value {
 	})))
 	if noopener {
 		f.navigate(u, nil)
-		return sobek.Null()
+		return sobek.Null(), nil
 	}
 	if cw := f.loadNow(u); cw != nil {
-		return w.view(cw, f.proxy)
+		return w.view(cw, f.proxy), nil
 	}
 	f.navigate(u, nil)
-	return f.proxy
+	return f.proxy, nil
+}
+
+// frameElementValue is window.frameElement
+// (https://html.spec.whatwg.org/#dom-frameelement) for w: the iframe
+// element holding w's document when the container document is of w's
+// agent and same origin with w's (this engine has no document.domain),
+// else null (nil for a top-level window).
+func (w *Window) frameElementValue() sobek.Value {
+	f, p := w.frame, w.parentWin
+	if f == nil || p == nil || f.el == nil || p.agent != w.agent || p.realmGone || !origin.SameOrigin(p.env.Origin(), w.env.Origin()) {
+		return nil
+	}
+	if p.frameOf(f.el) != f {
+		return nil // the element was removed
+	}
+	return w.agent.m.Wrap(p.realm.Runtime(), w.realm.Runtime(), p.nodeObject(f.el))
+}
+
+// childNavigableCount is window.length: the number of w's document's
+// child navigables (its connected iframes).
+func (w *Window) childNavigableCount() int {
+	w.fmu.Lock()
+	defer w.fmu.Unlock()
+	return len(w.frames)
 }
 
 // loadNow navigates a popup to an http(s) URL at once, from its opener's

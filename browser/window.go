@@ -139,7 +139,6 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 
 // install runs on the window's event loop before any script.
 func (w *Window) install() error {
-	vm := w.realm.Runtime()
 	g := w.realm.Global()
 	// The parsed document becomes window.document; its tree changes tell
 	// the window about iframes (insertion, removal, src/srcdoc changes).
@@ -174,21 +173,6 @@ func (w *Window) install() error {
 		ContentWindow:   func(iframe *dom.Node) sobek.Value { return w.contentWindow(iframe.HTML()) },
 		ContentDocument: func(iframe *dom.Node) sobek.Value { return w.contentDocument(iframe.HTML()) },
 	})
-	// A top-level browsing context: parent, top and frames are the window
-	// itself, opener and frameElement are null.
-	for _, name := range []string{"parent", "top", "frames", "opener", "frameElement"} {
-		if v := g.Get(name); v != nil {
-			continue
-		}
-		var val sobek.Value = g
-		if name == "opener" || name == "frameElement" {
-			val = sobek.Null()
-		}
-		getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return val })
-		if err := g.DefineAccessorProperty(name, getter, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
-			return err
-		}
-	}
 	if err := w.joinMembrane(); err != nil {
 		return err
 	}
@@ -196,6 +180,14 @@ func (w *Window) install() error {
 	// window.postMessage: called by the window itself, or by another
 	// window of its agent through the membrane (the incumbent, recorded by
 	// the membrane policy): the message is then that window's value.
+	// parent, top and opener are the other window itself when it is a
+	// window of this agent, else a WindowProxy stand-in.
+	if w.parentWin != nil {
+		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
+	}
+	if w.openerWin != nil {
+		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
+	}
 	w.realm.SetHostHooks(bindings.HostHooks{
 		PostMessage: func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
 			from := w
@@ -211,33 +203,25 @@ func (w *Window) install() error {
 		Navigate: w.navigateByScript,
 		History:  w.historyHooks(),
 		Top:      w.topValue,
+		Parent: func() sobek.Value {
+			if w.parentWin == nil {
+				return nil
+			}
+			return w.view(w.parentWin, w.parentProxy)
+		},
+		Opener: func() sobek.Value {
+			if w.openerWin == nil {
+				return nil
+			}
+			return w.view(w.openerWin, w.openerProxy)
+		},
+		FrameElement: w.frameElementValue,
+		// closed: the window's navigable is gone (a closed popup, a
+		// removed iframe's window).
+		Closed: func() bool { return w.realmGone || w.htmlDoc.Navigable().IsDestroyed() },
+		Length: w.childNavigableCount,
+		Open:   w.open,
 	})
-	// closed: the window's navigable is gone (a closed popup, a removed
-	// iframe's window).
-	closed := vm.ToValue(func(sobek.FunctionCall) sobek.Value {
-		return vm.ToValue(w.realmGone || w.htmlDoc.Navigable().IsDestroyed())
-	})
-	if err := g.DefineAccessorProperty("closed", closed, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
-		return err
-	}
-	// parent, top and opener: the other window itself when it is a window
-	// of this agent, else a WindowProxy stand-in.
-	if w.parentWin != nil {
-		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
-		getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return w.view(w.parentWin, w.parentProxy) })
-		if err := g.DefineAccessorProperty("parent", getter, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
-			return err
-		}
-	}
-	if w.openerWin != nil {
-		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
-		getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return w.view(w.openerWin, w.openerProxy) })
-		if err := g.DefineAccessorProperty("opener", getter, nil, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
-			return err
-		}
-	}
-	// window.open(url, target, features).
-	w.realm.DefineGlobalFunction("open", 0, w.s.native(w.open))
 	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
 	w.realm.SetSharedWorkerHooks(w.s.sharedWorkerHooks(w.env))
 	w.realm.SetForeignValueHook(w.foreignValue)
