@@ -73,8 +73,10 @@
 //
 // Both globals are EventTargets and have: self, globalThis, origin,
 // isSecureContext, location (Location / WorkerLocation over the creation URL;
-// Location's navigating setters and methods throw NotSupportedError, setting
-// hash changes the fragment), navigator (Navigator / WorkerNavigator; navigator.locks
+// Location's setters compute their URL with html.LocationSetterURL and
+// navigate through HostHooks.Navigate; without that hook they throw
+// NotSupportedError, except a fragment navigation, which changes the URL and
+// fires popstate and hashchange in place), navigator (Navigator / WorkerNavigator; navigator.locks
 // only in secure contexts), setTimeout/clearTimeout/setInterval/clearInterval
 // (HTML timer initialization steps: ids > 0, nesting-level clamping to 4 ms
 // beyond level 5, extra arguments passed, string handlers evaluated),
@@ -84,15 +86,20 @@
 // onrejectionhandled, and every interface the generated bindings expose in
 // that global per [Exposed] and [SecureContext] (in a non-secure context there
 // is no navigator.locks, LockManager or Lock). Window also has window, top,
-// parent and frames (the global itself: no WindowProxy), document, name and
-// the user prompts (printed to the console, answered as dismissed).
+// parent, opener, frameElement, closed, length and open (the embedder's,
+// through HostHooks; without it: the global itself, null, false, 0,
+// NotSupportedError), frames (the global itself: no WindowProxy), history
+// (HistoryHooks), document, name and the user prompts (printed to the
+// console, answered as dismissed).
 //
 // # Integration API (the go product)
 //
-//	r.SetHostHooks(HostHooks{PostMessage, ImportScripts, Close, Name})
+//	r.SetHostHooks(HostHooks{PostMessage, ImportScripts, Close, Navigate, History, Top, Parent, Opener, FrameElement, Closed, Length, Open, Name})
 //	    the global members the embedder implements (window.postMessage,
-//	    self.postMessage, importScripts, close, the worker's name); without
-//	    a hook they throw NotSupportedError (close does nothing).
+//	    self.postMessage, importScripts, close, navigation and session
+//	    history, the window's relatives, open, the worker's name); without
+//	    a hook they throw NotSupportedError (close does nothing) or give
+//	    a top-level window's values.
 //	r.DocumentObject()            window.document (a Document platform object, an
 //	                              EventTarget): add the DOM to it or to Document.prototype
 //	r.NewEventTargetObject(proto) a platform EventTarget (Worker, MessagePort...)

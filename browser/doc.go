@@ -67,15 +67,16 @@
 //
 // # Navigation, session history and the back/forward cache
 //
-// location.href, assign, replace and reload navigate any window (top-level
-// windows of Open, popups, frames); Window.Current is the window then
+// Every navigating member of Location (and window.location = ...) navigates
+// any window (top-level windows of Open, popups, frames); Window.Current is the window then
 // active in the navigable. Before the new document becomes active the old
 // one is unloaded as HTML's "unload a document" does: pagehide (a
 // PageTransitionEvent, persisted false) and unload fire at its window, and
 // then its unloading document cleanup steps run, where Web Locks
 // terminates its remaining locks and requests. Each navigable has session
 // history entries (history.length; back, forward and go traverse them
-// after the calling task; pushState is not implemented).
+// after the calling task; pushState and replaceState add and replace
+// entries of the same document).
 //
 // A top-level window without an opener (one of Open, or a popup of
 // window.open with noopener) navigated away from by a push navigation or
