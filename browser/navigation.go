@@ -239,7 +239,13 @@ func (w *Window) traverseByScript(delta int) {
 // Traverse is history.go(delta) from Go: it starts the traversal of the
 // navigable of w (a window Browser.Open opened, or one of its later
 // windows) and returns; Current tells the window then active.
-func (w *Window) Traverse(delta int) { w.traverseByScript(delta) }
+// It does nothing on a nil or zero-value Window.
+func (w *Window) Traverse(delta int) {
+	if !w.made() {
+		return
+	}
+	w.traverseByScript(delta)
+}
 
 // traverse is "traverse the history by a delta" for the navigable whose
 // window from was active when it was asked (a stale request does
@@ -334,7 +340,7 @@ func (b *Browser) topFrame(w *Window) {
 // navigable was navigated since (then the window of its new document, or
 // nil while that one loads or after the navigable was closed).
 func (w *Window) Current() *Window {
-	if w.frame == nil {
+	if w == nil || w.frame == nil {
 		return w
 	}
 	return w.frame.activeWindow()
@@ -344,6 +350,9 @@ func (w *Window) Current() *Window {
 // history traversal instead of being restored from the back/forward cache
 // (nil when it was not made by a traversal, or was restored).
 func (w *Window) NotRestoredReasons() []string {
+	if w == nil {
+		return nil
+	}
 	if f := w.frame; f != nil {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -354,5 +363,5 @@ func (w *Window) NotRestoredReasons() []string {
 // InBackForwardCache reports whether the window's document is kept in the
 // back/forward cache (navigated away from, not fully active, restorable).
 func (w *Window) InBackForwardCache() bool {
-	return w.htmlDoc != nil && w.htmlDoc.InBackForwardCache() == w.htmlDoc
+	return w != nil && w.htmlDoc != nil && w.htmlDoc.InBackForwardCache() == w.htmlDoc
 }
