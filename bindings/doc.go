@@ -12,7 +12,7 @@
 // Realm.IDL().Install(reg) adds an integrator's own generated interfaces
 // (see codegen.Run and codegen/testdata/greeter).
 //
-// Nearly all the other exported names (nine in ten) are generated from
+// Nine in ten of the package's exported names are generated from
 // bindings/webidls/*.idl: per interface X an XMethods interface (what the
 // implementation provides) and, for constructors and static members, an
 // XStatics interface; the dictionaries as structs, the enums as string
