@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/url"
 	"testing"
+
+	"github.com/gowebengine/weblocks/html"
 )
 
 // TestMisuseIsAnError: a zero-value Browser and a nil or zero-value
@@ -59,5 +61,8 @@ func TestMisuseIsAnError(t *testing.T) {
 	}
 	if _, err := EnvironmentLockState(ctx, nil, nil); err == nil {
 		t.Error("EnvironmentLockState(nil, nil): no error")
+	}
+	if _, err := EnvironmentLockState(ctx, &html.UserAgent{}, nil); err == nil {
+		t.Error("EnvironmentLockState(zero UserAgent, nil): no error")
 	}
 }

@@ -21,7 +21,7 @@ type LockState struct {
 // evicted by it.
 func EnvironmentLockState(ctx context.Context, ua *html.UserAgent, env *html.EnvironmentSettingsObject) (LockState, error) {
 	var st LockState
-	if ua == nil || env == nil {
+	if ua == nil || ua.Scheduler() == nil || env == nil { // nil, or a zero-value UserAgent
 		return st, errors.New("browser: EnvironmentLockState needs a user agent and an environment")
 	}
 	id := env.ID()

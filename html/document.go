@@ -605,6 +605,9 @@ func (d *Document) collectTreeLocked(out *[]*Document) {
 // its active and cached documents and their descendants are unloaded and
 // discarded and are no longer fully active.
 func (n *Navigable) Destroy() {
+	if n == nil || n.ua == nil {
+		return // not made by a user agent: nothing to destroy
+	}
 	ua := n.ua
 	ua.navMu.Lock()
 	if n.destroyed {

@@ -3,6 +3,7 @@ package html
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -34,6 +35,29 @@ func TestMisuseIsAnError(t *testing.T) {
 		if err := n.Restore(nil, false); !errors.Is(err, ErrNoUserAgent) {
 			t.Errorf("%s Navigable: Restore = %v", name, err)
 		}
+	}
+	for _, n := range []*Navigable{{}, nil} {
+		n.Destroy() // nothing to destroy
+	}
+	if env, err := NewServiceWorkerEnvironment(&UserAgent{}, nil); env != nil || !errors.Is(err, ErrNoUserAgent) {
+		t.Errorf("NewServiceWorkerEnvironment(zero UserAgent) = %v, %v", env, err)
+	}
+	real := NewUserAgent()
+	defer real.Close()
+	if env, err := NewServiceWorkerEnvironment(real, nil); env != nil || err == nil {
+		t.Errorf("NewServiceWorkerEnvironment(ua, nil) = %v, %v", env, err)
+	}
+	var regErr error
+	ScheduleRegister(nil, nil, nil, func(_ *ServiceWorkerRegistration, _ *ServiceWorkerSnapshot, err error) { regErr = err })
+	if regErr == nil || !strings.Contains(regErr.Error(), "needs a client") {
+		t.Errorf("ScheduleRegister(nil...) err = %v", regErr)
+	}
+	if QueueAGlobalTask(NewTaskSource("t"), nil, func() { t.Error("ran") }) {
+		t.Error("QueueAGlobalTask(nil env) queued")
+	}
+	if Snapshot(nil) != nil || ServiceWorkerRegistrations(nil) != nil || ControllerOf(nil) != nil ||
+		MatchServiceWorkerRegistration(nil, mustURL(t, "https://a.test/")) != nil {
+		t.Error("service worker lookups of nil: not nil")
 	}
 	for name, d := range map[string]*Document{"zero": {}, "nil": nil} {
 		if c, err := d.CreateChildNavigableURL("https://b.test/", ChildNavigableOptions{}); c != nil || !errors.Is(err, ErrNoUserAgent) {
