@@ -4,6 +4,30 @@
 // AbortSignal), plus the code generated from the IDL sources kept beside it
 // (the *_gen.go files and bindings/webidl, owned by the code generator).
 //
+// # Start here
+//
+// Most integrators do not use this package directly: package browser makes
+// the realms, loads the pages and runs their scripts. From a
+// browser.Window, Window.Realm is this package's Realm, and
+// Realm.IDL().Install(reg) adds an integrator's own generated interfaces
+// (see codegen.Run and codegen/testdata/greeter).
+//
+// Nine in ten of the package's exported names are generated from
+// bindings/webidls/*.idl: per interface X an XMethods interface (what the
+// implementation provides) and, for constructors and static members, an
+// XStatics interface; the dictionaries as structs, the enums as string
+// types, the unions and callbacks. They matter to code that implements or
+// calls those interfaces, or whose own IDL refers to them. The hand-written
+// API is small:
+//
+//	NewWindowRealm, NewDedicatedWorkerRealm, NewSharedWorkerRealm,
+//	NewServiceWorkerRealm, Options      a realm for an html environment
+//	Realm, RealmOf, ScriptError         running script, reporting exceptions
+//	EventTargetBase, NewEventTargetBase embed in an integrator's EventTarget subclass
+//	Interfaces                          the generated registry (installed by every realm)
+//	HostHooks, DOMHooks, WorkerHooks, SharedWorkerHooks, HistoryHooks,
+//	FetchHost, ForeignValueHook         what a host (package browser) plugs in
+//
 // # Realms
 //
 // A Realm is one sobek.Runtime with its global object, created for an

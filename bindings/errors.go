@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/internal/jsmsg"
 	"github.com/grafana/sobek"
 )
 
@@ -21,7 +22,7 @@ func (r *Realm) scriptErrorOf(err error) *ScriptError {
 		se := &ScriptError{Value: ex.Value()}
 		if v := ex.Value(); v != nil {
 			if s, ok := r.safeToString(v); ok {
-				se.Message = s
+				se.Message = jsmsg.Once(s)
 			}
 			if o, ok := v.(*sobek.Object); ok {
 				if st := o.Get("stack"); st != nil && !sobek.IsUndefined(st) {

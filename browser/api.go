@@ -9,35 +9,75 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/internal/jsmsg"
 	"github.com/grafana/sobek"
 )
 
-// URL is the URL of the window's document.
+// made reports whether w is a window the browser made: a nil or
+// zero-value *Window gets ErrNoWindow (or a zero result) from its methods
+// rather than a nil-pointer panic.
+func (w *Window) made() bool { return w != nil && w.s != nil && w.realm != nil }
+
+// URL is the URL of the window's document (nil for a nil Window).
 func (w *Window) URL() *url.URL {
+	if w == nil {
+		return nil
+	}
 	w.urlMu.Lock()
 	defer w.urlMu.Unlock()
+	if w.url == nil {
+		return nil
+	}
 	u := *w.url
 	return &u
 }
 
 // Realm is the window's realm. Use its runtime only inside its tasks
 // (Realm.QueueTask).
-func (w *Window) Realm() *bindings.Realm { return w.realm }
+func (w *Window) Realm() *bindings.Realm {
+	if w == nil {
+		return nil
+	}
+	return w.realm
+}
 
 // Document is the engine-side Document of the window (its navigable,
 // origin, environment).
-func (w *Window) Document() *html.Document { return w.htmlDoc }
+func (w *Window) Document() *html.Document {
+	if w == nil {
+		return nil
+	}
+	return w.htmlDoc
+}
 
 // Browser is the browser the window belongs to.
-func (w *Window) Browser() *Browser { return w.s }
+func (w *Window) Browser() *Browser {
+	if w == nil {
+		return nil
+	}
+	return w.s
+}
 
-// Loaded is closed once the load event has fired at the window.
-func (w *Window) Loaded() <-chan struct{} { return w.loaded }
+// closedChan is the Loaded channel of a nil or zero-value Window: it does
+// not block, and the window's methods then report ErrNoWindow.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Loaded is closed once the load event has fired at the window (at once for
+// a nil or zero-value Window, whose methods report ErrNoWindow).
+func (w *Window) Loaded() <-chan struct{} {
+	if !w.made() || w.loaded == nil {
+		return closedChan
+	}
+	return w.loaded
+}
 
 // Close closes a window that Browser.Open opened: its navigable is
 // destroyed (its documents unload, releasing their locks) and the realms of
 // the window and its frames are closed.
 func (w *Window) Close() {
+	if !w.made() {
+		return
+	}
 	w.s.mu.Lock()
 	for i, x := range w.s.windows {
 		if x == w {
@@ -86,6 +126,9 @@ func (e *EvalError) Error() string {
 // slices). An exception or rejection is an *EvalError; ctx's end stops the
 // wait (the script itself is not interrupted).
 func (w *Window) Evaluate(ctx context.Context, expr string) (any, error) {
+	if !w.made() {
+		return nil, ErrNoWindow
+	}
 	// A document that is not fully active runs no task until it is
 	// restored (if ever): say so at once instead of waiting.
 	if w.htmlDoc != nil && !w.htmlDoc.IsFullyActive() {
@@ -129,7 +172,7 @@ func evaluate(ctx context.Context, b *Browser, realm *bindings.Realm, expr strin
 				return sobek.Undefined()
 			})
 			onErr := vm.ToValue(func(c sobek.FunctionCall) sobek.Value {
-				settle(evalResult{err: &EvalError{Value: c.Argument(0).Export(), Message: c.Argument(0).String(), Rejected: true}})
+				settle(evalResult{err: &EvalError{Value: c.Argument(0).Export(), Message: jsmsg.Once(c.Argument(0).String()), Rejected: true}})
 				return sobek.Undefined()
 			})
 			if _, err := then(obj, onOK, onErr); err != nil {
@@ -156,7 +199,7 @@ func evaluate(ctx context.Context, b *Browser, realm *bindings.Realm, expr strin
 func thrown(err error, rejected bool) error {
 	var ex *sobek.Exception
 	if errors.As(err, &ex) {
-		return &EvalError{Value: ex.Value().Export(), Message: ex.Value().String(), Rejected: rejected}
+		return &EvalError{Value: ex.Value().Export(), Message: jsmsg.Once(ex.Value().String()), Rejected: rejected}
 	}
 	return err
 }
@@ -170,6 +213,9 @@ func thrown(err error, rejected bool) error {
 // task of its event loop; two consecutive probes of all realms must agree,
 // so a message in flight between two realms is not missed.
 func (b *Browser) RunUntilIdle(ctx context.Context) error {
+	if !b.created() {
+		return ErrNotCreated
+	}
 	quiet := 0
 	for quiet < 2 {
 		if err := b.Err(); err != nil {
@@ -252,12 +298,21 @@ func (b *Browser) hasRealm(r *bindings.Realm) bool {
 }
 
 // String describes the window.
-func (w *Window) String() string { return fmt.Sprintf("window %s", w.url) }
+func (w *Window) String() string {
+	if w == nil || w.url == nil {
+		return "window (none)"
+	}
+	return fmt.Sprintf("window %s", w.url)
+}
 
 // DefineFunction defines a global function of the window's realm backed by
 // fn. A Go panic in fn is a crash of the browser (Err, Config.OnPanic)
 // rather than of the process; a sobek value fn panics with is thrown in
-// script. Call it in Config.InitWindow or inside a task of the realm.
+// script. Call it in Config.InitWindow or inside a task of the realm. On a
+// nil or zero-value Window (which has no realm) it does nothing.
 func (w *Window) DefineFunction(name string, length int, fn func(sobek.FunctionCall) sobek.Value) {
+	if !w.made() {
+		return
+	}
 	w.realm.DefineGlobalFunction(name, length, w.s.native(fn))
 }

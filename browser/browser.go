@@ -78,6 +78,18 @@ func (e *PanicError) Error() string { return fmt.Sprintf("panic in the engine: %
 // ErrClosed is returned by operations on a closed browser or window.
 var ErrClosed = errors.New("browser: closed")
 
+// ErrNotCreated is returned by the methods of a nil or zero-value
+// *Browser: a browser is made by New.
+var ErrNotCreated = errors.New("browser: Browser not created by browser.New")
+
+// ErrNoWindow is returned by the methods of a nil or zero-value *Window:
+// windows are made by Browser.Open and Browser.Start (and by the pages).
+var ErrNoWindow = errors.New("browser: nil or zero-value *Window (windows come from Browser.Open)")
+
+// created reports whether b was made by New (misuse such as a zero-value
+// Browser{} gets ErrNotCreated rather than a nil-pointer panic).
+func (b *Browser) created() bool { return b != nil && b.eng != nil }
+
 // Browser is an engine host: it opens top-level windows at URLs, loads
 // their documents, scripts, iframes and workers through its Fetcher, and
 // runs them on the event loops of its user agent's agents.
@@ -127,10 +139,18 @@ func New(cfg Config) *Browser {
 }
 
 // UserAgent is the browser's user agent.
-func (b *Browser) UserAgent() *html.UserAgent { return b.eng.ua }
+func (b *Browser) UserAgent() *html.UserAgent {
+	if !b.created() {
+		return nil
+	}
+	return b.eng.ua
+}
 
 // Err is the first Go panic of the engine (a *PanicError), or nil.
 func (b *Browser) Err() error {
+	if b == nil {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.err
@@ -140,6 +160,9 @@ func (b *Browser) Err() error {
 // hold, e.g. Web Locks) and stops every load. A user agent New created is
 // torn down: every agent terminates and every loop and queue stops.
 func (b *Browser) Close() {
+	if !b.created() {
+		return
+	}
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -163,6 +186,9 @@ func (b *Browser) Close() {
 // has fired at it (its scripts have run and its iframes have loaded). When
 // ctx ends first, the window stays open and is returned with ctx's error.
 func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
+	if !b.created() {
+		return nil, ErrNotCreated
+	}
 	w, err := b.Start(ctx, rawURL)
 	if err != nil {
 		return nil, err
@@ -185,6 +211,9 @@ func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
 // bounds the fetch of the document. Window.Loaded tells when the load
 // event has fired.
 func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
+	if !b.created() {
+		return nil, ErrNotCreated
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("browser: bad URL: %v", err)
@@ -204,6 +233,12 @@ func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 // StartHTML is Start for a document given as HTML source at u (the
 // document is not fetched; its scripts, iframes and workers are).
 func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
+	if !b.created() {
+		return nil, ErrNotCreated
+	}
+	if u == nil {
+		return nil, errors.New("browser: StartHTML with a nil URL")
+	}
 	if b.ctx.Err() != nil {
 		return nil, ErrClosed
 	}

@@ -11,6 +11,15 @@
 // Browser.RunUntilIdle waits until nothing is loading, queued or timed;
 // Close unloads every window and tears the user agent down.
 //
+// Config.InitWindow runs in every new window (top-level, iframe, popup) on
+// its event loop before its scripts: the place to add an embedder's own
+// Web IDL interfaces, generated out of tree with bindgen (codegen.Run):
+// call the generated Register(reg, Statics{...}) once, then in InitWindow
+// w.Realm().IDL().Install(reg) (see codegen/testdata/greeter's
+// Example_browser). Misuse is an error, not a panic: the methods of a
+// zero-value Browser return ErrNotCreated, those of a nil or zero-value
+// *Window ErrNoWindow.
+//
 // # What a window does
 //
 // Documents are parsed with golang.org/x/net/html into dom.Document trees

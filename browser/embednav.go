@@ -35,8 +35,8 @@ type navOutcome struct {
 // navigation could not complete (a failed load, a newer navigation of the
 // navigable, a window that is not fully active), or with ctx's error.
 func (w *Window) Navigate(ctx context.Context, rawURL string) (*Window, error) {
-	if w == nil || w.s == nil || w.realm == nil {
-		return nil, errors.New("browser: Navigate on a nil or zero Window")
+	if !w.made() {
+		return nil, ErrNoWindow
 	}
 	if w.frame == nil {
 		return nil, errNoNavigable
@@ -64,8 +64,8 @@ func (w *Window) Navigate(ctx context.Context, rawURL string) (*Window, error) {
 // itself for an entry of its own document), or the reason it could not
 // (no entry at that delta, a window no longer active), or ctx's error.
 func (w *Window) Traverse(ctx context.Context, delta int) (*Window, error) {
-	if w == nil || w.s == nil || w.realm == nil {
-		return nil, errors.New("browser: Traverse on a nil or zero Window")
+	if !w.made() {
+		return nil, ErrNoWindow
 	}
 	if !w.htmlDoc.IsFullyActive() {
 		return nil, ErrNotFullyActive

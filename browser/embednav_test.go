@@ -142,20 +142,3 @@ func TestBackForwardCacheDisabled(t *testing.T) {
 		t.Fatalf("NotRestoredReasons %v", r)
 	}
 }
-
-// Misuse of the navigation API is an error.
-func TestEmbedderNavigateMisuse(t *testing.T) {
-	var w *browser.Window
-	if _, err := w.Navigate(context.Background(), "x"); err == nil {
-		t.Fatal("nil window Navigate")
-	}
-	if _, err := w.Traverse(context.Background(), 1); err == nil {
-		t.Fatal("nil window Traverse")
-	}
-	if w.EvictFromBackForwardCache() {
-		t.Fatal("nil window evicted")
-	}
-	if _, err := (&browser.Window{}).Navigate(context.Background(), "x"); err == nil {
-		t.Fatal("zero window Navigate")
-	}
-}

@@ -386,7 +386,7 @@ func (b *Browser) topFrame(w *Window) {
 // navigable was navigated since (then the window of its new document, or
 // nil while that one loads or after the navigable was closed).
 func (w *Window) Current() *Window {
-	if w.frame == nil {
+	if w == nil || w.frame == nil {
 		return w
 	}
 	return w.frame.activeWindow()
@@ -396,6 +396,9 @@ func (w *Window) Current() *Window {
 // history traversal instead of being restored from the back/forward cache
 // (nil when it was not made by a traversal, or was restored).
 func (w *Window) NotRestoredReasons() []string {
+	if w == nil {
+		return nil
+	}
 	if f := w.frame; f != nil {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -406,5 +409,5 @@ func (w *Window) NotRestoredReasons() []string {
 // InBackForwardCache reports whether the window's document is kept in the
 // back/forward cache (navigated away from, not fully active, restorable).
 func (w *Window) InBackForwardCache() bool {
-	return w.htmlDoc != nil && w.htmlDoc.InBackForwardCache() == w.htmlDoc
+	return w != nil && w.htmlDoc != nil && w.htmlDoc.InBackForwardCache() == w.htmlDoc
 }

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/weblocks"
@@ -20,6 +21,9 @@ type LockState struct {
 // evicted by it.
 func EnvironmentLockState(ctx context.Context, ua *html.UserAgent, env *html.EnvironmentSettingsObject) (LockState, error) {
 	var st LockState
+	if ua == nil || ua.Scheduler() == nil || env == nil { // nil, or a zero-value UserAgent
+		return st, errors.New("browser: EnvironmentLockState needs a user agent and an environment")
+	}
 	id := env.ID()
 	for _, m := range weblocks.LockManagers(ua) {
 		s, err := m.Snapshot(ctx)
@@ -43,5 +47,8 @@ func EnvironmentLockState(ctx context.Context, ua *html.UserAgent, env *html.Env
 // LockState is EnvironmentLockState for the window's environment (its
 // document's, whether active, in the back/forward cache or unloaded).
 func (w *Window) LockState(ctx context.Context) (LockState, error) {
+	if !w.made() {
+		return LockState{}, ErrNoWindow
+	}
 	return EnvironmentLockState(ctx, w.s.eng.ua, w.env)
 }

@@ -350,17 +350,26 @@ func (ua *UserAgent) NewTopLevelTraversable() *Navigable {
 // similar-origin window agent and event loop), navigated to u. (noopener
 // would use ua.OpenWindow instead: a new group.)
 func (n *Navigable) OpenAuxiliary(u *url.URL) (*Document, error) {
+	if n == nil || !n.ua.created() {
+		return nil, ErrNoUserAgent
+	}
 	aux := &Navigable{ua: n.ua, group: n.group}
 	return aux.Navigate(u, NavigateOptions{})
 }
 
 // OpenWindow creates a top-level traversable and navigates it to u.
 func (ua *UserAgent) OpenWindow(u *url.URL) (*Document, error) {
+	if !ua.created() {
+		return nil, ErrNoUserAgent
+	}
 	return ua.NewTopLevelTraversable().Navigate(u, NavigateOptions{})
 }
 
 // OpenWindowURL is OpenWindow with a URL string.
 func (ua *UserAgent) OpenWindowURL(rawURL string) (*Document, error) {
+	if !ua.created() {
+		return nil, ErrNoUserAgent
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, err
@@ -378,6 +387,9 @@ type ChildNavigableOptions struct {
 // CreateChildNavigable inserts an iframe-like child navigable into d and
 // navigates it to u (nil means about:blank, which inherits d's origin).
 func (d *Document) CreateChildNavigable(u *url.URL, opts ChildNavigableOptions) (*Document, error) {
+	if d == nil || !d.ua.created() {
+		return nil, ErrNoUserAgent
+	}
 	d.ua.navMu.Lock()
 	if d.destroyed || d.navigable == nil {
 		d.ua.navMu.Unlock()
@@ -419,6 +431,9 @@ func isAboutBlankOrSrcdoc(u *url.URL) bool {
 // (its descendants first) and discarded, or kept in the back/forward cache
 // with KeepInBFCache.
 func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error) {
+	if n == nil || !n.ua.created() {
+		return nil, ErrNoUserAgent
+	}
 	if u == nil {
 		return nil, errors.New("html: Navigate needs a URL")
 	}
@@ -540,6 +555,9 @@ func (n *Navigable) BFCachedDocuments() []*Document {
 // when keepCurrent, otherwise unloaded. Tasks the restored document (and
 // its descendants) queued while not fully active run again.
 func (n *Navigable) Restore(doc *Document, keepCurrent bool) error {
+	if n == nil || !n.ua.created() {
+		return ErrNoUserAgent
+	}
 	ua := n.ua
 	ua.navMu.Lock()
 	idx := -1
@@ -587,6 +605,9 @@ func (d *Document) collectTreeLocked(out *[]*Document) {
 // its active and cached documents and their descendants are unloaded and
 // discarded and are no longer fully active.
 func (n *Navigable) Destroy() {
+	if n == nil || n.ua == nil {
+		return // not made by a user agent: nothing to destroy
+	}
 	ua := n.ua
 	ua.navMu.Lock()
 	if n.destroyed {

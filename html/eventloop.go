@@ -185,6 +185,9 @@ func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsO
 // QueueAGlobalTask is "queue a global task" on env's responsible event loop.
 // It reports whether the task was queued (see QueueTask).
 func QueueAGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) bool {
+	if env == nil {
+		return false // no global, no event loop: nothing queued
+	}
 	return env.ResponsibleEventLoop().QueueGlobalTask(source, env, steps)
 }
 

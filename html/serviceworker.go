@@ -241,6 +241,9 @@ func (r *serviceWorkerRegistry) changed() {
 // Snapshot is the current state of ua's registrations, workers and
 // controllers.
 func Snapshot(ua *UserAgent) *ServiceWorkerSnapshot {
+	if !ua.created() {
+		return nil
+	}
 	r := registryOf(ua)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -264,6 +267,12 @@ var ErrServiceWorkerInstall = errors.New("html: the service worker's install fai
 // (once its installing worker is set) and a snapshot of that moment, or
 // an error.
 func ScheduleRegister(client *EnvironmentSettingsObject, scriptURL, scope *url.URL, done func(*ServiceWorkerRegistration, *ServiceWorkerSnapshot, error)) {
+	if client == nil || scriptURL == nil || scope == nil {
+		if done != nil {
+			done(nil, nil, errors.New("html: ScheduleRegister needs a client, a script URL and a scope"))
+		}
+		return
+	}
 	r := registryOf(client.ua)
 	r.mu.Lock()
 	if r.queue == nil {
@@ -479,6 +488,12 @@ func (r *serviceWorkerRegistry) activate(host ServiceWorkerHost, reg *ServiceWor
 // own) and an environment whose origin, creation URL and storage key come
 // from the script URL.
 func NewServiceWorkerEnvironment(ua *UserAgent, w *ServiceWorker) (*EnvironmentSettingsObject, error) {
+	if !ua.created() {
+		return nil, ErrNoUserAgent
+	}
+	if w == nil {
+		return nil, errors.New("html: NewServiceWorkerEnvironment needs a service worker")
+	}
 	agent := ua.newAgent(ServiceWorkerAgent, &AgentCluster{ua: ua})
 	if agent.IsTerminated() {
 		return nil, ErrTerminated
@@ -532,6 +547,9 @@ func serializeNoFragment(u *url.URL) string {
 // MatchServiceWorkerRegistration is https://w3c.github.io/ServiceWorker/#scope-match-algorithm
 // for client's storage key and clientURL (nil when none matches).
 func MatchServiceWorkerRegistration(client *EnvironmentSettingsObject, clientURL *url.URL) *ServiceWorkerRegistration {
+	if client == nil || clientURL == nil {
+		return nil
+	}
 	r := registryOf(client.ua)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -540,6 +558,9 @@ func MatchServiceWorkerRegistration(client *EnvironmentSettingsObject, clientURL
 
 // ServiceWorkerRegistrations returns client's storage key's registrations.
 func ServiceWorkerRegistrations(client *EnvironmentSettingsObject) []*ServiceWorkerRegistration {
+	if client == nil {
+		return nil
+	}
 	r := registryOf(client.ua)
 	key := client.ObtainAStorageKeyForNonStoragePurposes()
 	r.mu.Lock()
@@ -591,6 +612,9 @@ func SetUpServiceWorkerClient(env *EnvironmentSettingsObject) {
 
 // ControllerOf is the client's active service worker (nil when none).
 func ControllerOf(env *EnvironmentSettingsObject) *ServiceWorker {
+	if env == nil {
+		return nil
+	}
 	r := registryOf(env.ua)
 	r.mu.Lock()
 	defer r.mu.Unlock()

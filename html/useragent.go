@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -66,6 +67,14 @@ func NewUserAgent(opts ...Option) *UserAgent {
 	return ua
 }
 
+// ErrNoUserAgent is returned by the methods of a nil or zero-value
+// *UserAgent, and of navigables and documents that do not belong to one: a
+// user agent is made by NewUserAgent.
+var ErrNoUserAgent = errors.New("html: user agent not created by html.NewUserAgent")
+
+// created reports whether ua was made by NewUserAgent.
+func (ua *UserAgent) created() bool { return ua != nil && ua.sched != nil && ua.shed != nil }
+
 // NewPrivateBrowsingSession returns a new user agent for a private browsing
 // session of this one: same scheduler, its own (empty) storage shed and lock
 // task queue, so nothing is shared with ua.
@@ -127,6 +136,9 @@ func (ua *UserAgent) forgetAgent(a *Agent) {
 
 // Agents returns the user agent's live agents (any order).
 func (ua *UserAgent) Agents() []*Agent {
+	if ua == nil {
+		return nil
+	}
 	ua.mu.Lock()
 	defer ua.mu.Unlock()
 	out := make([]*Agent, 0, len(ua.agents))
@@ -142,6 +154,9 @@ func (ua *UserAgent) Agents() []*Agent {
 // Close is called from a task), which exit once that step returns. Use
 // CloseContext to choose how long to wait.
 func (ua *UserAgent) Close() {
+	if ua == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = ua.CloseContext(ctx)
@@ -150,6 +165,9 @@ func (ua *UserAgent) Close() {
 // CloseContext is Close, waiting for the goroutines until ctx is done (it
 // then returns ctx's error; the goroutines still exit on their own).
 func (ua *UserAgent) CloseContext(ctx context.Context) error {
+	if ua == nil {
+		return nil
+	}
 	ua.mu.Lock()
 	if ua.closed {
 		ua.mu.Unlock()

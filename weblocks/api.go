@@ -104,8 +104,12 @@ func ObtainALockManager(env *html.EnvironmentSettingsObject) (*LockManager, erro
 }
 
 // LockManagerForBucket returns the lock manager of a storage bucket of the
-// user agent ua (for the Storage Buckets API's bucket.locks).
+// user agent ua (for the Storage Buckets API's bucket.locks); nil (whose
+// methods report a nil manager) when ua or bucket is nil.
 func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManager {
+	if ua == nil || bucket == nil {
+		return nil
+	}
 	return lockManagerOf(bucket.Bottle(StorageEndpoint), ua)
 }
 
@@ -193,11 +197,11 @@ func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, o
 }
 
 func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback, explicit bool) (*Future, error) {
-	if err := checkCaller(env); err != nil {
-		return nil, err
-	}
 	if explicit && m == nil {
 		return nil, errNilManager
+	}
+	if err := checkCaller(env); err != nil {
+		return nil, err
 	}
 	// The entry and its released future in one allocation.
 	r := &struct {
@@ -372,11 +376,11 @@ func (m *LockManager) QueryInto(env *html.EnvironmentSettingsObject, dst *Snapsh
 // queryFuture is Query and QueryInto (into), in m when explicit (else in
 // env's default lock manager), like requestFuture.
 func queryFuture(env *html.EnvironmentSettingsObject, m *LockManager, dst *Snapshot, explicit, into bool) (*Future, error) {
-	if err := checkCaller(env); err != nil {
-		return nil, err
-	}
 	if explicit && m == nil {
 		return nil, errNilManager
+	}
+	if err := checkCaller(env); err != nil {
+		return nil, err
 	}
 	if into && dst == nil {
 		return nil, errNilSnapshot

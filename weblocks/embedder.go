@@ -119,7 +119,7 @@ func LockManagersOf(ua *html.UserAgent, key storage.StorageKey) []*LockManager {
 
 // StorageKey returns the storage key of the manager's bucket.
 func (m *LockManager) StorageKey() storage.StorageKey {
-	if m.bottle == nil {
+	if m == nil || m.bottle == nil {
 		return storage.StorageKey{}
 	}
 	return m.bottle.Bucket().Shelf().Key()
@@ -128,7 +128,7 @@ func (m *LockManager) StorageKey() storage.StorageKey {
 // BucketName returns the name of the manager's bucket ("default" for the
 // default bucket).
 func (m *LockManager) BucketName() string {
-	if m.bottle == nil {
+	if m == nil || m.bottle == nil {
 		return ""
 	}
 	return m.bottle.Bucket().Name()

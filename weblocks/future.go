@@ -99,6 +99,9 @@ func Rejected(reason any) *Future { return &Future{state: futureRejected, value:
 // Waiting, f is fulfilled with v once v settles. Resolving a future that is
 // already resolved does nothing.
 func (f *Future) Resolve(v any) {
+	if f == nil {
+		return // a nil Future is settled already (see errNilFuture)
+	}
 	f.mu.Lock()
 	if f.state != futurePending || f.adopting {
 		f.mu.Unlock()
@@ -134,6 +137,9 @@ func (f *Future) Resolve(v any) {
 
 // Reject rejects f with reason, unless f is already resolved.
 func (f *Future) Reject(reason any) {
+	if f == nil {
+		return
+	}
 	f.mu.Lock()
 	adopting := f.adopting
 	f.mu.Unlock()
@@ -172,6 +178,9 @@ func (f *Future) settleLocked(state uint8, v any) {
 }
 
 func (f *Future) outcome() (uint8, any) {
+	if f == nil {
+		return futureRejected, errNilFuture
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.state, f.value
@@ -183,6 +192,10 @@ func (f *Future) outcome() (uint8, any) {
 func (f *Future) OnSettled(settled func()) {
 	if settled == nil {
 		panic("weblocks: Future.OnSettled(nil)")
+	}
+	if f == nil {
+		settled()
+		return
 	}
 	f.mu.Lock()
 	if f.state == futurePending {
@@ -226,6 +239,9 @@ func resultOf(st uint8, v any) (any, error) {
 
 // Done returns a channel that is closed when f settles.
 func (f *Future) Done() <-chan struct{} {
+	if f == nil {
+		return closedDone
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.done == nil {
@@ -253,6 +269,14 @@ func (f *Future) Wait(ctx context.Context) (value any, err error) {
 }
 
 var errSelfResolution = errors.New("weblocks: a future cannot be resolved with itself")
+
+// errNilFuture is the outcome of a nil *Future: it behaves as a future
+// rejected with this error (Result, Wait, Done, OnSettled), and resolving
+// or rejecting it does nothing, so that misuse is an error, not a panic.
+var errNilFuture = errors.New("weblocks: nil *Future")
+
+// closedDone is the Done channel of a nil *Future.
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // CallbackPanic is the rejection reason of the waiting promise of a Go
 // callback that panicked: like a JS callback that throws, the panic rejects

@@ -43,10 +43,20 @@ type Lock struct {
 }
 
 // Name returns the lock's resource name.
-func (l *Lock) Name() Name { return l.name }
+func (l *Lock) Name() Name {
+	if l == nil {
+		return ""
+	}
+	return l.name
+}
 
 // Mode returns the lock's mode.
-func (l *Lock) Mode() Mode { return l.mode }
+func (l *Lock) Mode() Mode {
+	if l == nil {
+		return 0
+	}
+	return l.mode
+}
 
 // Callback is a LockGrantedCallback. It is called on the requesting
 // environment's event loop with the granted lock, or with nil when an

@@ -3,7 +3,7 @@
 // Usage:
 //
 //	webidl ast FILE             print the webidl2.js-compatible JSON AST of FILE
-//	webidl check [-warnings=false] FILE|DIR...
+//	webidl check [-warnings=false] [-alone] [-with DIR] FILE|DIR...
 //	                            parse and validate the files together; print
 //	                            problems as file:line:col: rule: message with
 //	                            the source line and a caret; exit 1 on errors
@@ -12,7 +12,20 @@
 //	                            -w rewrite the files, or with -l list the files
 //	                            whose formatting differs
 //
-// A directory argument stands for the .idl files directly inside it; "-"
+// check resolves the names the files use against the Web IDL bundled with
+// package bindings (bindings/webidls, embedded in the command), as bindgen
+// does: a file that extends Navigator or takes an AbortSignal checks
+// without naming dom.idl and html.idl. -with DIR adds the .idl files of DIR
+// (for instance node_modules/@webref/idl) to that context; -alone checks
+// the named files strictly by themselves. A context file with the same base
+// name as a checked file is left out, so that checking a new version of
+// bindings/webidls/web-locks.idl (or of a @webref/idl file) does not report
+// every definition twice; a context file of DIR likewise replaces the
+// bundled file of its name. Only problems in the checked files are
+// reported; an unresolved name gets a hint saying where it may be defined.
+//
+// A directory argument stands for the .idl files directly inside it (one
+// without any is an error); "-"
 // stands for the standard input (not with fmt -w). Only regular files are
 // read: FIFOs, devices and sockets are refused rather than waited on. Files
 // are read and parsed in parallel, so hundreds of files take one call.
@@ -33,14 +46,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 
+	"github.com/gowebengine/weblocks/bindings/webidls"
 	"github.com/gowebengine/weblocks/idl"
 )
 
@@ -53,7 +70,7 @@ func main() {
 
 const usage = `usage:
   webidl ast FILE
-  webidl check [-warnings=false] FILE|DIR...
+  webidl check [-warnings=false] [-alone] [-with DIR] FILE|DIR...
   webidl fmt [-w] [-l] FILE|DIR...
 `
 
@@ -109,6 +126,9 @@ func expand(args []string) ([]string, error) {
 		names, err := filepath.Glob(filepath.Join(a, "*.idl"))
 		if err != nil {
 			return nil, err
+		}
+		if len(names) == 0 {
+			return nil, fmt.Errorf("%s: directory holds no .idl files", a)
 		}
 		sort.Strings(names)
 		out = append(out, names...)
@@ -184,17 +204,23 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	warnings := fs.Bool("warnings", true, "also print warnings")
+	alone := fs.Bool("alone", false, "check the files strictly by themselves, without the bundled Web IDL")
+	with := fs.String("with", "", "also resolve names against the .idl files of `DIR` (e.g. node_modules/@webref/idl)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *alone && *with != "" {
+		fmt.Fprint(stderr, "webidl: -alone and -with exclude each other\n")
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprint(stderr, "usage: webidl check [-warnings=false] [-alone] [-with DIR] FILE|DIR...\n")
 		return 2
 	}
 	paths, err := expand(fs.Args())
 	if err != nil {
-		fmt.Fprintf(stderr, "webidl: %v\n", err)
+		fmt.Fprintf(stderr, "webidl: %s\n", idl.Sanitize(err.Error()))
 		return 1
-	}
-	if len(paths) == 0 {
-		fmt.Fprint(stderr, "usage: webidl check [-warnings=false] FILE|DIR...\n")
-		return 2
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -203,7 +229,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	// nerr counts every error: unreadable files, syntax errors and
 	// validation errors.
 	nerr, nwarn := 0, 0
+	checked := map[string]bool{} // base names of the checked files
+	local := map[string]bool{}   // their names as given
 	for _, p := range parseAll(paths) {
+		checked[filepath.Base(p.path)] = true
 		if p.err != nil {
 			fmt.Fprintf(stderr, "webidl: %s\n", idl.Sanitize(p.err.Error()))
 			nerr++
@@ -215,9 +244,26 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			nerr += len(p.errs)
 			status = 1
 		}
+		if p.file != nil {
+			local[p.file.Name] = true
+		}
 		files = append(files, p.file)
 	}
-	for _, pr := range idl.Validate(files...) {
+	var context []*idl.File
+	if !*alone {
+		context, err = contextFiles(*with, checked)
+		if err != nil {
+			fmt.Fprintf(stderr, "webidl: %s\n", idl.Sanitize(err.Error()))
+			return 1
+		}
+	}
+	// The context comes first, as bindgen orders its imports: a checked
+	// file that redefines a context name is the duplicate.
+	all := append(context[:len(context):len(context)], files...)
+	for _, pr := range idl.Validate(all...) {
+		if !local[pr.Pos.Filename] {
+			continue
+		}
 		if pr.Severity == idl.SeverityError {
 			nerr++
 			status = 1
@@ -231,11 +277,125 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		if pr.Severity == idl.SeverityWarning {
 			msg = "warning: " + msg
 		}
+		if pr.Rule == "undefined-type" {
+			msg += hint(pr.Message, *alone, *with != "", checked)
+		}
 		fmt.Fprintf(w, "%s: %s: %s\n%s\n", idl.Sanitize(pr.Pos.String()), pr.Rule, idl.Sanitize(msg), pr.Excerpt())
 	}
 	w.Flush()
 	fmt.Fprintf(stderr, "%d files: %d errors, %d warnings\n", len(paths), nerr, nwarn)
 	return status
+}
+
+// bundledDir is the name the bundled files go by in messages.
+const bundledDir = "bindings/webidls"
+
+// contextFiles parses the Web IDL that check resolves names against: the
+// bundled files, and the .idl files of dir when it is not empty, which
+// replace the bundled files of the same base name. Files whose base name
+// is in skip (those being checked) are left out.
+func contextFiles(dir string, skip map[string]bool) ([]*idl.File, error) {
+	byName := map[string]*idl.File{}
+	bundled, err := bundledFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range bundled {
+		byName[filepath.Base(f.Name)] = f
+	}
+	if dir != "" {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return nil, fmt.Errorf("-with: %w", err)
+		}
+		if !st.IsDir() {
+			return nil, fmt.Errorf("-with %s: not a directory", dir)
+		}
+		paths, err := expand([]string{dir})
+		if err != nil {
+			return nil, fmt.Errorf("-with %w", err)
+		}
+		for _, p := range parseAll(paths) {
+			if p.err != nil {
+				return nil, fmt.Errorf("-with: %w", p.err)
+			}
+			if len(p.errs) > 0 {
+				// A broken context file would hide its names: say so.
+				return nil, fmt.Errorf("-with: %s: syntax: %s", p.errs[0].Pos, p.errs[0].Message)
+			}
+			byName[filepath.Base(p.path)] = p.file
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		if !skip[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	out := make([]*idl.File, len(names))
+	for i, n := range names {
+		out[i] = byName[n]
+	}
+	return out, nil
+}
+
+// bundledFiles parses the embedded Web IDL of package bindings.
+func bundledFiles() ([]*idl.File, error) {
+	names, err := fs.Glob(webidls.FS, "*.idl")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var parser idl.Parser
+	out := make([]*idl.File, 0, len(names))
+	for _, n := range names {
+		src, err := fs.ReadFile(webidls.FS, n)
+		if err != nil {
+			return nil, err
+		}
+		f, err := parser.Parse(path.Join(bundledDir, n), src)
+		if err != nil {
+			return nil, fmt.Errorf("bundled Web IDL: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// hint says where the name of an undefined-type message may be defined.
+// With -alone, it looks the name up in the bundled files.
+func hint(msg string, alone, with bool, checked map[string]bool) string {
+	name, ok := quotedName(msg)
+	if !ok || !strings.Contains(msg, " is not defined ") {
+		return "" // "X is an enum, not an interface": defined, of another kind
+	}
+	if alone {
+		if files, err := bundledFiles(); err == nil {
+			a := idl.Analyze(files...)
+			if d := a.Lookup(name); d != nil && !a.IsBuiltin(name) && !checked[filepath.Base(d.Pos().Filename)] {
+				return " (defined in " + d.Pos().Filename + ", which check resolves against without -alone)"
+			}
+		}
+		return " (defined in another file? name that file too, or drop -alone to resolve against the bundled Web IDL)"
+	}
+	if with {
+		return " (defined in another file? name that file too)"
+	}
+	return " (defined in another file? name that file too, or resolve against @webref/idl with -with DIR)"
+}
+
+// quotedName returns the first double-quoted name of msg.
+func quotedName(msg string) (string, bool) {
+	i := strings.IndexByte(msg, '"')
+	if i < 0 {
+		return "", false
+	}
+	j := strings.IndexByte(msg[i+1:], '"')
+	if j < 0 {
+		return "", false
+	}
+	return msg[i+1 : i+1+j], true
 }
 
 func cmdFmt(args []string, stdout, stderr io.Writer) int {
@@ -246,14 +406,14 @@ func cmdFmt(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	paths, err := expand(fs.Args())
-	if err != nil {
-		fmt.Fprintf(stderr, "webidl: %v\n", err)
-		return 1
-	}
-	if len(paths) == 0 {
+	if fs.NArg() == 0 {
 		fmt.Fprint(stderr, "usage: webidl fmt [-w] [-l] FILE|DIR...\n")
 		return 2
+	}
+	paths, err := expand(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "webidl: %s\n", idl.Sanitize(err.Error()))
+		return 1
 	}
 	status := 0
 	for _, p := range parseAll(paths) {

@@ -64,7 +64,8 @@ func TestCheck(t *testing.T) {
 	}
 	// Alone, a.idl refers to an undefined type.
 	status, out, _ := runCmd("check", a)
-	want := a + ":1:42: undefined-type: \"B\" is not defined (expected a type)\n" +
+	want := a + ":1:42: undefined-type: \"B\" is not defined (expected a type)" +
+		" (defined in another file? name that file too, or resolve against @webref/idl with -with DIR)\n" +
 		"[Exposed=Window] interface A { attribute B b; };\n" +
 		"                                         ^\n"
 	if status != 1 || out != want {
@@ -88,6 +89,72 @@ func TestCheck(t *testing.T) {
 	status, out, _ = runCmd("check", bad)
 	if status != 1 || !strings.HasPrefix(out, filepath.Join(bad, "x.idl")+":1:46: syntax: Attribute lacks a name\n") {
 		t.Errorf("check dir = %d %q", status, out)
+	}
+}
+
+// TestCheckResolvesAgainstBundled checks a bundled file by itself: its
+// names (Navigator, WorkerNavigator, AbortSignal) resolve against the other
+// bundled files, as bindgen resolves them; -alone reports them with a hint
+// naming their file.
+func TestCheckResolvesAgainstBundled(t *testing.T) {
+	locks := filepath.Join("..", "..", "bindings", "webidls", "web-locks.idl")
+	if status, out, errs := runCmd("check", locks); status != 0 || out != "" || errs != "1 files: 0 errors, 0 warnings\n" {
+		t.Errorf("check web-locks.idl = %d %q %q", status, out, errs)
+	}
+	status, out, errs := runCmd("check", "-alone", locks)
+	if status != 1 || errs != "1 files: 3 errors, 0 warnings\n" ||
+		!strings.Contains(out, `"Navigator" is not defined (expected an interface) (defined in bindings/webidls/html.idl, which check resolves against without -alone)`) ||
+		!strings.Contains(out, `"AbortSignal" is not defined (expected a type) (defined in bindings/webidls/dom.idl, `) {
+		t.Errorf("check -alone web-locks.idl = %d %q %q", status, out, errs)
+	}
+	// A checked file replaces the bundled file of its base name: a new
+	// version of web-locks.idl is not a duplicate of the bundled one...
+	src, err := os.ReadFile(locks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := writeFiles(t, map[string]string{
+		"web-locks.idl": string(src) + "partial interface LockManager { undefined extra(); };\n",
+		"mine.idl":      "[Exposed=Window] interface LockManager {};\n",
+	})
+	if status, out, errs := runCmd("check", filepath.Join(dir, "web-locks.idl")); status != 0 || out != "" {
+		t.Errorf("check new web-locks.idl = %d %q %q", status, out, errs)
+	}
+	// ...but a file of another name that redefines a bundled interface is,
+	// as in bindgen.
+	if status, out, _ := runCmd("check", filepath.Join(dir, "mine.idl")); status != 1 ||
+		!strings.Contains(out, `mine.idl:1:28: no-duplicate: the name "LockManager" of interface was already used by the interface at bindings/webidls/web-locks.idl:`) {
+		t.Errorf("check mine.idl = %d %q", status, out)
+	}
+	// -with adds a directory's files to the context and replaces bundled
+	// files of the same name.
+	ctx := writeFiles(t, map[string]string{
+		"gpu.idl": "[Exposed=Window] interface GPUDevice {};\n",
+		"dom.idl": "[Exposed=Window] interface OnlyDOM {};\n",
+	})
+	use := writeFiles(t, map[string]string{"use.idl": "[Exposed=Window] interface U { attribute GPUDevice d; attribute OnlyDOM o; };\n"})
+	if status, out, errs := runCmd("check", "-with", ctx, filepath.Join(use, "use.idl")); status != 0 || out != "" {
+		t.Errorf("check -with = %d %q %q", status, out, errs)
+	}
+	if status, out, _ := runCmd("check", filepath.Join(use, "use.idl")); status != 1 || !strings.Contains(out, `"GPUDevice" is not defined (expected a type) (defined in another file?`) {
+		t.Errorf("check use.idl without -with = %d %q", status, out)
+	}
+	if status, _, errs := runCmd("check", "-with", filepath.Join(use, "use.idl"), locks); status != 1 || !strings.Contains(errs, "not a directory") {
+		t.Errorf("check -with FILE = %d %q", status, errs)
+	}
+	if status, _, _ := runCmd("check", "-alone", "-with", ctx, locks); status != 2 {
+		t.Errorf("check -alone -with = %d", status)
+	}
+}
+
+// TestEmptyDir: a directory without .idl files is an error, not the usage.
+func TestEmptyDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"check", "fmt"} {
+		status, out, errs := runCmd(cmd, dir)
+		if status != 1 || out != "" || errs != "webidl: "+dir+": directory holds no .idl files\n" {
+			t.Errorf("%s EMPTY = %d %q %q", cmd, status, out, errs)
+		}
 	}
 }
 

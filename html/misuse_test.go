@@ -1,0 +1,67 @@
+package html
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestMisuseIsAnError: a nil or zero-value UserAgent, and navigables and
+// documents that belong to none, give ErrNoUserAgent instead of panicking.
+func TestMisuseIsAnError(t *testing.T) {
+	for name, ua := range map[string]*UserAgent{"zero": {}, "nil": nil} {
+		if d, err := ua.OpenWindowURL("https://a.test/"); d != nil || !errors.Is(err, ErrNoUserAgent) {
+			t.Errorf("%s UserAgent: OpenWindowURL = %v, %v; want ErrNoUserAgent", name, d, err)
+		}
+		if d, err := ua.OpenWindow(mustURL(t, "https://a.test/")); d != nil || !errors.Is(err, ErrNoUserAgent) {
+			t.Errorf("%s UserAgent: OpenWindow = %v, %v", name, d, err)
+		}
+		if a := ua.Agents(); len(a) != 0 {
+			t.Errorf("%s UserAgent: Agents = %v", name, a)
+		}
+		if err := ua.CloseContext(context.Background()); err != nil {
+			t.Errorf("%s UserAgent: CloseContext = %v", name, err)
+		}
+		ua.Close()
+	}
+	for name, n := range map[string]*Navigable{"zero": {}, "nil": nil, "of a zero UserAgent": (&UserAgent{}).NewTopLevelTraversable()} {
+		if d, err := n.Navigate(mustURL(t, "https://a.test/"), NavigateOptions{}); d != nil || !errors.Is(err, ErrNoUserAgent) {
+			t.Errorf("%s Navigable: Navigate = %v, %v", name, d, err)
+		}
+		if d, err := n.OpenAuxiliary(mustURL(t, "https://a.test/")); d != nil || !errors.Is(err, ErrNoUserAgent) {
+			t.Errorf("%s Navigable: OpenAuxiliary = %v, %v", name, d, err)
+		}
+		if err := n.Restore(nil, false); !errors.Is(err, ErrNoUserAgent) {
+			t.Errorf("%s Navigable: Restore = %v", name, err)
+		}
+	}
+	for _, n := range []*Navigable{{}, nil} {
+		n.Destroy() // nothing to destroy
+	}
+	if env, err := NewServiceWorkerEnvironment(&UserAgent{}, nil); env != nil || !errors.Is(err, ErrNoUserAgent) {
+		t.Errorf("NewServiceWorkerEnvironment(zero UserAgent) = %v, %v", env, err)
+	}
+	real := NewUserAgent()
+	defer real.Close()
+	if env, err := NewServiceWorkerEnvironment(real, nil); env != nil || err == nil {
+		t.Errorf("NewServiceWorkerEnvironment(ua, nil) = %v, %v", env, err)
+	}
+	var regErr error
+	ScheduleRegister(nil, nil, nil, func(_ *ServiceWorkerRegistration, _ *ServiceWorkerSnapshot, err error) { regErr = err })
+	if regErr == nil || !strings.Contains(regErr.Error(), "needs a client") {
+		t.Errorf("ScheduleRegister(nil...) err = %v", regErr)
+	}
+	if QueueAGlobalTask(NewTaskSource("t"), nil, func() { t.Error("ran") }) {
+		t.Error("QueueAGlobalTask(nil env) queued")
+	}
+	if Snapshot(nil) != nil || ServiceWorkerRegistrations(nil) != nil || ControllerOf(nil) != nil ||
+		MatchServiceWorkerRegistration(nil, mustURL(t, "https://a.test/")) != nil {
+		t.Error("service worker lookups of nil: not nil")
+	}
+	for name, d := range map[string]*Document{"zero": {}, "nil": nil} {
+		if c, err := d.CreateChildNavigableURL("https://b.test/", ChildNavigableOptions{}); c != nil || !errors.Is(err, ErrNoUserAgent) {
+			t.Errorf("%s Document: CreateChildNavigableURL = %v, %v", name, c, err)
+		}
+	}
+}
