@@ -83,9 +83,11 @@
 // PageTransitionEvent, persisted false) and unload fire at its window, and
 // then its unloading document cleanup steps run, where Web Locks
 // terminates its remaining locks and requests. Each navigable has session
-// history entries (history.length; back, forward and go traverse them
-// after the calling task; pushState and replaceState add and replace
-// entries of the same document).
+// history entries, joined into the top-level traversable's session history
+// (history.length; back, forward and go traverse it after the calling
+// task; pushState and replaceState add and replace entries of the same
+// document). A frame's first navigation away from its initial about:blank
+// document, and a navigation to the document's own URL, replace the entry.
 //
 // A top-level window without an opener (one of Open, or a popup of
 // window.open with noopener) navigated away from by a push navigation or
@@ -150,10 +152,13 @@
 //     browsers the initial about:blank Window is reused for the navigated
 //     document, which has the same observable effect for same-origin
 //     popups: listeners added right after open() see its load event).
-//   - Session history is per navigable, not HTML's joint session history
-//     of the top-level traversable: a frame's navigations add entries to
-//     the frame's own history (history.length in the top-level window does
-//     not count them), and history.back in a frame traverses the frame.
+//   - Session history is HTML's joint session history of the top-level
+//     traversable (jointhistory.go): frames' pushes are steps of it,
+//     history.length counts them in every document of the tree, and a
+//     traversal by a delta moves every frame whose entry differs at the
+//     target step. Each frame keeps its own entries; the steps of a
+//     removed frame are dropped; a frame's entries are not kept inside a
+//     cached document's entry (a document loaded again gets new frames).
 //   - Traversals to an entry whose document was not kept load its URL
 //     again (GET, no form state, no scroll restoration). Fragment
 //     navigations (every Location member), pushState and replaceState

@@ -37,6 +37,7 @@ func (w *Window) navigateToFragment(href string, u *url.URL, replace bool) {
 func (f *frame) commitSameDocumentEntry(w *Window, href string, u *url.URL, replace bool, state *html.SerializedRecord) {
 	e := &sessionEntry{url: u, href: href, win: w, state: state}
 	var dropped []*sessionEntry
+	pushed := false
 	f.mu.Lock()
 	switch {
 	case len(f.entries) == 0:
@@ -47,9 +48,14 @@ func (f *frame) commitSameDocumentEntry(w *Window, href string, u *url.URL, repl
 		dropped = append(dropped, f.entries[f.index+1:]...)
 		f.entries = append(f.entries[:f.index+1:f.index+1], e)
 		f.index++
+		pushed = true
 	}
+	index := f.index
 	f.mu.Unlock()
 	f.discardDropped(dropped)
+	if pushed && f.th != nil {
+		f.th.pushed(f, index-1, index)
+	}
 }
 
 // discardDropped evicts the cached documents of session history entries

@@ -54,6 +54,9 @@ type frame struct {
 	// current one's (navigation.go).
 	entries []*sessionEntry
 	index   int
+	// th is the joint session history of f's top-level traversable (nil
+	// for a frame outside one).
+	th *jointHistory
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
@@ -84,6 +87,9 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 		return nil
 	}
 	f := &frame{s: w.s, parent: w, el: el, nav: initial.Navigable(), loaded: make(chan struct{})}
+	if w.frame != nil {
+		f.th = w.frame.th
+	}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	w.fmu.Lock()
 	w.frames[el] = f
@@ -100,6 +106,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 			w.s.log("iframe: " + err.Error())
 		} else {
 			close(cw.loaded)
+			cw.initialBlank = true
 			f.mu.Lock()
 			f.child = cw
 			f.mu.Unlock()
@@ -144,6 +151,9 @@ func (f *frame) destroy(current *html.Agent) {
 		child.closeRealms(current)
 	}
 	f.nav.Destroy()
+	if f.th != nil {
+		f.th.removeFrame(f)
+	}
 	// Documents in the back/forward cache were destroyed with the
 	// navigable; their windows go too.
 	for _, w := range cached {
@@ -316,6 +326,11 @@ func (f *frame) navigateWith(u *url.URL, srcdoc *string, h navHistory) {
 	f.mu.Lock()
 	f.gen++
 	gen := f.gen
+	// navigate: "If the navigation must be a replace" (the active
+	// document is the initial about:blank), historyHandling is "replace".
+	if f.child != nil && f.child.initialBlank && h.traverse < 0 {
+		h.replace = true
+	}
 	f.mu.Unlock()
 	s := f.s
 	s.busy.Add(1)
@@ -591,7 +606,7 @@ func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
 		w.s.log("window.open: " + err.Error())
 		return sobek.Null(), nil
 	}
-	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{})}
+	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{}), th: newJointHistory()}
 	f.proxy = w.newWindowProxy(f.activeWindow)
 	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(sobek.FunctionCall) sobek.Value {
 		go w.s.guard(func() { f.destroy(nil) })

@@ -204,6 +204,7 @@ func (f *frame) recordLeft(old *Window, keep bool, reasons []string, replaced bo
 func (f *frame) commitEntry(h navHistory, cw *Window) {
 	e := &sessionEntry{url: cw.URL(), win: cw}
 	var dropped []*sessionEntry
+	pushed := false
 	f.mu.Lock()
 	switch {
 	case len(f.entries) == 0:
@@ -217,10 +218,15 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 		dropped = append(dropped, f.entries[f.index+1:]...)
 		f.entries = append(f.entries[:f.index+1:f.index+1], e)
 		f.index++
+		pushed = true
 	}
 	cw.notRestored = h.reasons
+	index := f.index
 	f.mu.Unlock()
 	f.discardDropped(dropped)
+	if pushed && f.th != nil {
+		f.th.pushed(f, index-1, index)
+	}
 }
 
 // discardCached evicts a window's document from the back/forward cache
@@ -235,12 +241,10 @@ func (w *Window) historyHooks() bindings.HistoryHooks {
 	return bindings.HistoryHooks{
 		Length: func() int {
 			f := w.frame
-			if f == nil {
+			if f == nil || f.th == nil {
 				return 1
 			}
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			return max(1, len(f.entries))
+			return f.th.length()
 		},
 		Traverse:    func(delta int) { w.traverseByScript(delta) },
 		FullyActive: w.htmlDoc.IsFullyActive,
@@ -269,7 +273,17 @@ func (w *Window) startTraversal(delta int, done func(*Window, error)) {
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
-		s.guard(func() { f.traverse(w, delta, done) })
+		s.guard(func() {
+			if f.th == nil || delta == 0 {
+				f.traverse(w, delta, done)
+				return
+			}
+			if f.activeWindow() != w {
+				navHistory{done: done}.finish(nil, errNotActive)
+				return
+			}
+			f.th.traverse(w, delta, done)
+		})
 	}()
 }
 
@@ -376,7 +390,7 @@ func (w *Window) updateVisibility(hidden bool) {
 // topFrame gives a top-level window of Browser.Open its traversable, so
 // that it navigates like the others.
 func (b *Browser) topFrame(w *Window) {
-	f := &frame{s: b, nav: w.htmlDoc.Navigable(), popup: true, noopener: true, top: true, loaded: make(chan struct{}), child: w}
+	f := &frame{s: b, nav: w.htmlDoc.Navigable(), popup: true, noopener: true, top: true, loaded: make(chan struct{}), child: w, th: newJointHistory()}
 	f.markLoaded()
 	f.entries = []*sessionEntry{{url: w.URL(), win: w}}
 	w.frame = f

@@ -53,6 +53,9 @@ type Window struct {
 	insertedScripts int
 	// unloadFired: pagehide and unload have fired (on the loop only).
 	unloadFired bool
+	// initialBlank: the window of a frame's initial about:blank document
+	// (its first navigation replaces its entry).
+	initialBlank bool
 
 	// agent is the state of the window's agent (its membrane), set on its
 	// loop before scripts run; realmGone: the window was closed (other
@@ -690,6 +693,12 @@ func (w *Window) navigate(href string, u *url.URL, replace bool, done func(*Wind
 	if f.activeWindow() != w {
 		h.finish(nil, errNotActive) // w is no longer the frame's window
 		return
+	}
+	// navigate, historyHandling "auto": a navigation to the document's
+	// own URL replaces the entry.
+	if href == w.realm.DocumentURL() {
+		replace = true
+		h.replace = true
 	}
 	if html.IsFragmentNavigation(w.realm.DocumentURL(), href) {
 		w.navigateToFragment(href, u, replace)
