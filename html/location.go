@@ -35,16 +35,15 @@ const (
 // fragment).
 var ErrNoNavigation = errors.New("html: the setter does not navigate")
 
-// LocationSetterURL runs the steps of the Location setter member given
-// value, for a Location whose URL is current (serialized), up to "Location-
-// object navigate": it returns the URL to navigate to, ErrNoNavigation when
-// the steps return early, or a SyntaxError DOMException (the protocol
-// setter's failure, or a current URL that does not parse).
-//
-// https://html.spec.whatwg.org/#dom-location-protocol and the setters
-// after it. Steps 1 and 2 of each (a null relevant Document, and the
-// same origin-domain check) are the host's; each setter's own steps
-// follow from its step 3, "Let copyURL be a copy of this's url".
+// LocationSetterURL is https://html.spec.whatwg.org/#dom-location-protocol
+// and the setters after it (host, hostname, port, pathname, search, hash)
+// up to "Location-object navigate": given the member, the serialized URL
+// of the Location (current) and the value, it returns the URL to navigate
+// to, ErrNoNavigation when the steps return early, or a SyntaxError
+// DOMException (the protocol setter's failure, or a current URL that does
+// not parse). Steps 1 and 2 of each (a null relevant Document, the same
+// origin-domain check) are the host's; each setter's own steps follow from
+// its step 3, "Let copyURL be a copy of this's url".
 func LocationSetterURL(member LocationMember, current, value string) (string, error) {
 	copyURL, err := whatwg.Parse(current)
 	if err != nil {
@@ -187,15 +186,11 @@ func fragmentOf(s string) string {
 	return ""
 }
 
-// IsFragmentNavigation is the test of HTML's navigate that sends a
-// navigation to "navigate to a fragment": the navigation is a GET without
-// a body (the caller's part), target equals the document's URL current
-// with exclude fragments set to true, and target's fragment is non-null.
-// Both URLs are serialized.
-//
-// https://html.spec.whatwg.org/#navigate (step "If the navigation must be
-// a replace ... url equals navigable's active document's URL with exclude
-// fragments set to true, and url's fragment is non-null").
+// IsFragmentNavigation is https://html.spec.whatwg.org/#navigate, the step
+// that sends a navigation to "navigate to a fragment": the navigation is a
+// GET without a body (the caller's part), target equals the document's URL
+// current with exclude fragments set to true, and target's fragment is
+// non-null. Both URLs are serialized.
 func IsFragmentNavigation(current, target string) bool {
 	i := strings.IndexByte(target, '#')
 	if i < 0 {
