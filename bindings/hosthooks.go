@@ -45,6 +45,10 @@ type HostHooks struct {
 	// Length gives window.length, the number of the document's child
 	// navigables (0 when nil).
 	Length func() int
+	// ChildNavigable gives window[i], the WindowProxy of the document's
+	// i-th child navigable in tree order, as a value of this realm (see
+	// Realm.UpdateChildNavigables).
+	ChildNavigable func(i int) sobek.Value
 	// Open implements window.open(url, target, features): it returns the
 	// new window as a value of this realm, or null. A nil hook makes
 	// open() throw NotSupportedError.

@@ -4,6 +4,7 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/grafana/sobek"
+	"strconv"
 )
 
 // History is the getter of window.history.
@@ -25,6 +26,9 @@ type windowImpl struct {
 	// localStorage is the document's local storage holder
 	// (windowlocalstorage.go).
 	localStorage *storageImpl
+	// indexedChildren: the window has properties "0" to this minus one
+	// (UpdateChildNavigables).
+	indexedChildren int
 }
 
 // WebIDLInterface names the most derived interface of implementations
@@ -239,4 +243,34 @@ func (w *windowImpl) Onpagehide() (*EventHandlerNonNull, error) {
 func (w *windowImpl) SetOnpagehide(v *EventHandlerNonNull) error {
 	w.handlerSet("pagehide", v)
 	return nil
+}
+
+// UpdateChildNavigables gives the window its indexed properties
+// (https://html.spec.whatwg.org/#windowproxy-getownproperty, "If P is an
+// array index property name"): window[i] for i < n is the i-th
+// document-tree child navigable's WindowProxy, from HostHooks
+// .ChildNavigable (this engine's are accessor properties, not data
+// properties, since a navigable's window changes when it navigates). The
+// embedder calls it on the window's event loop whenever the number of
+// child navigables changed.
+func (r *Realm) UpdateChildNavigables(n int) {
+	w, ok := r.globalImpl.(*windowImpl)
+	if !ok {
+		return
+	}
+	for i := n; i < w.indexedChildren; i++ {
+		_ = r.global.Delete(strconv.Itoa(i))
+	}
+	for i := w.indexedChildren; i < n; i++ {
+		get := r.vm.ToValue(func(sobek.FunctionCall) sobek.Value {
+			if h := r.hooks.ChildNavigable; h != nil {
+				if v := h(i); v != nil {
+					return v
+				}
+			}
+			return sobek.Undefined()
+		})
+		_ = r.global.DefineAccessorProperty(strconv.Itoa(i), get, nil, sobek.FLAG_TRUE, sobek.FLAG_FALSE)
+	}
+	w.indexedChildren = n
 }

@@ -108,6 +108,13 @@ func (w *Window) policyFor(target *Window) *membrane.Policy {
 				return membrane.OtherObject
 			},
 			SameOrigin: func(*sobek.Object) bool { return false },
+			// The target's child navigables are reachable by index.
+			FrameCount: func(window *sobek.Object) int {
+				if window == target.realm.Global() {
+					return target.childNavigableCount()
+				}
+				return 0
+			},
 			Error: func(vm *sobek.Runtime, obj *sobek.Object, op membrane.Op, key sobek.Value) sobek.Value {
 				return w.realm.NewDOMException("SecurityError", "Blocked a frame with origin \""+w.env.Origin().Serialize()+"\" from accessing a cross-origin frame.")
 			},

@@ -96,7 +96,9 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	if w.doc.ReadyState == "loading" {
 		w.loadDelayers = append(w.loadDelayers, f)
 	}
+	n := len(w.frames)
 	w.fmu.Unlock()
+	w.realm.UpdateChildNavigables(n)
 	// The initial about:blank document of a frame of this agent gets its
 	// window at once, so contentWindow is usable right after insertion.
 	if initial.EnvironmentSettingsObject().Agent() == w.env.Agent() {
@@ -122,8 +124,10 @@ func (w *Window) frameDisconnected(el *xhtml.Node) {
 	w.fmu.Lock()
 	f, ok := w.frames[el]
 	delete(w.frames, el)
+	n := len(w.frames)
 	w.fmu.Unlock()
 	if ok {
+		w.realm.UpdateChildNavigables(n)
 		// Removal runs in a task of w's event loop.
 		f.destroy(w.env.Agent())
 	}
@@ -637,6 +641,21 @@ func (w *Window) frameElementValue() sobek.Value {
 		return nil // the element was removed
 	}
 	return w.agent.m.Wrap(p.realm.Runtime(), w.realm.Runtime(), p.nodeObject(f.el))
+}
+
+// childNavigable is window[i]: the WindowProxy of the i-th of w's
+// document's child navigables in tree order (nil when there is none).
+func (w *Window) childNavigable(i int) sobek.Value {
+	for _, el := range iframesIn(w.doc.HTML()) {
+		if w.frameOf(el) == nil {
+			continue
+		}
+		if i == 0 {
+			return w.contentWindow(el)
+		}
+		i--
+	}
+	return nil
 }
 
 // childNavigableCount is window.length: the number of w's document's

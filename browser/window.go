@@ -221,9 +221,10 @@ func (w *Window) install() error {
 		FrameElement: w.frameElementValue,
 		// closed: the window's navigable is gone (a closed popup, a
 		// removed iframe's window).
-		Closed: func() bool { return w.realmGone || w.htmlDoc.Navigable().IsDestroyed() },
-		Length: w.childNavigableCount,
-		Open:   w.open,
+		Closed:         func() bool { return w.realmGone || w.htmlDoc.Navigable().IsDestroyed() },
+		Length:         w.childNavigableCount,
+		ChildNavigable: w.childNavigable,
+		Open:           w.open,
 	})
 	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
 	w.realm.SetSharedWorkerHooks(w.s.sharedWorkerHooks(w.env))

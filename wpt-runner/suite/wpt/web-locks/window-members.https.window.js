@@ -24,6 +24,9 @@ promise_test(async t => {
   const iframe = await addFrame(t, 'resources/report-location.html');
   assert_equals(window.length, before + 1, 'length counts the child navigables');
   const cw = iframe.contentWindow;
+  assert_equals(window[before], cw, 'window[i] is the i-th child navigable');
+  assert_equals(frames[before], cw);
+  assert_equals(window[before + 1], undefined);
   assert_equals(cw.parent, window);
   assert_equals(cw.top, window);
   assert_equals(cw.frames, cw);
@@ -34,6 +37,7 @@ promise_test(async t => {
   iframe.remove();
   assert_true(cw.closed, 'a removed frame\'s window is closed');
   assert_equals(window.length, before);
+  assert_equals(window[before], undefined, 'no window[i] for a removed frame');
 }, 'A same-origin frame: parent, top, frames, length, frameElement, closed');
 
 promise_test(async t => {
@@ -44,6 +48,7 @@ promise_test(async t => {
   assert_equals(cw.length, 0);
   assert_false(cw.closed);
   assert_equals(cw.opener, null, 'opener is a cross-origin property');
+  assert_throws_dom('SecurityError', () => cw[0], 'an index past its children is not a cross-origin property');
   assert_throws_dom('SecurityError', () => cw.frameElement);
   assert_throws_dom('SecurityError', () => cw.document);
   assert_throws_dom('SecurityError', () => cw.open);
@@ -89,3 +94,23 @@ test(() => {
   const opener = Object.getOwnPropertyDescriptor(window, 'opener');
   assert_equals(typeof opener.set, 'function', 'opener is settable');
 }, 'Window member descriptors and window.open argument errors');
+
+for (const [what, base] of [['same-origin', ''], ['cross-origin', CROSS]]) {
+  promise_test(async t => {
+    const got = new Promise(resolve => addEventListener('message', function f(e) {
+      if (e.data && e.data.probe) { removeEventListener('message', f); resolve(e.data.probe); }
+    }));
+    const iframe = document.createElement('iframe');
+    t.add_cleanup(() => iframe.remove());
+    // This page's frames so far (the harness may have none).
+    const index = window.length;
+    iframe.src = base + new URL('resources/history-frame.html', location.href).pathname + '?probe';
+    document.body.appendChild(iframe);
+    const probe = await got;
+    assert_equals(probe.length, index + 1, 'parent.length');
+    if (index === 0) {
+      assert_equals(probe.self, true, 'parent[0] is the frame itself');
+      assert_equals(probe.frames, true, 'parent.frames[0] is the frame itself');
+    }
+  }, `A ${what} frame reaches its parent's child navigables by index`);
+}
