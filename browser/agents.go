@@ -240,3 +240,36 @@ func (b *Browser) foreignOwner(realm *bindings.Realm, o *sobek.Object) (*Window,
 	}
 	return nil, nil
 }
+
+// foreignThis is the realm's webidl ForeignThis: a this value that is a
+// Window or Location of a cross-origin window of w's agent, reached
+// through the membrane, gets a SecurityError (Web IDL's
+// PerformSecurityCheck: an operation or attribute other than the
+// cross-origin ones, called on another origin's object), not a TypeError.
+func (w *Window) foreignThis(this sobek.Value) error {
+	st := w.agent
+	if st == nil {
+		return nil
+	}
+	v, vm := st.m.Unwrap(this)
+	obj, ok := v.(*sobek.Object)
+	if vm == nil || vm == w.realm.Runtime() || !ok {
+		return nil
+	}
+	var target *Window
+	w.s.mu.Lock()
+	for _, o := range st.windows {
+		if o.realm.Runtime() == vm {
+			target = o
+		}
+	}
+	w.s.mu.Unlock()
+	if target == nil || w.env.Origin() == target.env.Origin() {
+		return nil
+	}
+	loc, _ := target.realm.Global().Get("location").(*sobek.Object)
+	if obj != target.realm.Global() && (loc == nil || obj != loc) {
+		return nil
+	}
+	return dom.NewDOMException("Blocked a frame with origin \""+w.env.Origin().Serialize()+"\" from accessing a cross-origin frame.", dom.SecurityError)
+}

@@ -179,6 +179,7 @@ func (w *Window) install() error {
 	if err := w.joinMembrane(); err != nil {
 		return err
 	}
+	w.realm.IDL().ForeignThis = w.foreignThis
 	w.postMessageFn, _ = g.Get("postMessage").(*sobek.Object)
 	// window.postMessage: called by the window itself, or by another
 	// window of its agent through the membrane (the incumbent, recorded by

@@ -228,13 +228,18 @@ func must(err error) {
 // This performs the brand check of a regular operation or attribute: a
 // null or undefined this value means the global object; the value must
 // be a platform object implementing iface, else a TypeError "Illegal
-// invocation". It returns the Go implementation.
+// invocation" (or ForeignThis's error). It returns the Go implementation.
 func (r *Realm) This(this sobek.Value, iface string) any {
 	if IsNullish(this) {
 		this = r.global
 	}
 	impl, ok := r.Implements(this, iface)
 	if !ok {
+		if r.ForeignThis != nil {
+			if err := r.ForeignThis(this); err != nil {
+				r.Throw(err)
+			}
+		}
 		r.ThrowTypeError("%s", IllegalInvocation)
 	}
 	return impl

@@ -27,6 +27,13 @@ type Realm struct {
 	// SecureContext says whether the realm's settings object is a secure
 	// context; it decides [SecureContext].
 	SecureContext bool
+	// ForeignThis, when set, is asked about a this value that failed the
+	// brand check of an operation or attribute: a non-nil error is thrown
+	// instead of the TypeError. A host whose windows reach other windows'
+	// objects (a membrane) returns a SecurityError for a cross-origin
+	// Window or Location, as Web IDL's PerformSecurityCheck does before
+	// the brand check.
+	ForeignThis func(this sobek.Value) error
 	// CrossOriginIsolated is the realm's cross-origin isolated capability;
 	// it decides [CrossOriginIsolated].
 	CrossOriginIsolated bool

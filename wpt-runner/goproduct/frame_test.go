@@ -1,6 +1,8 @@
 package goproduct
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -214,4 +216,22 @@ func TestMarkupIframe(t *testing.T) {
 		"g/frame.html": lockFrame,
 	}))
 	expectAllPass(t, h.run(t, "/g/page.html", 10*time.Second), "iframe in the markup")
+}
+
+// HTML's [[SetPrototypeOf]] of a cross-origin WindowProxy and Location is
+// SetImmutablePrototype: a TypeError (Chromium: SecurityError, so the test
+// lives in the suite's chromium-deviations).
+func TestCrossOriginSetPrototypeOfIsTypeError(t *testing.T) {
+	dir := filepath.Join("..", "suite", "testdata", "chromium-deviations")
+	files := map[string]string{}
+	for _, f := range []string{"cross-origin-set-prototype.https.window.js", "resources/blank-frame.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["chromium-deviations/"+f] = string(b)
+	}
+	h := startProduct(t, testTree(t, nil, files))
+	expectAllPass(t, h.run(t, "/chromium-deviations/cross-origin-set-prototype.https.window.html", 20*time.Second),
+		"Object.setPrototypeOf of a cross-origin WindowProxy or Location throws TypeError")
 }

@@ -232,6 +232,7 @@ func TestChromiumDeviations(t *testing.T) {
 		"/chromium-deviations/query-names.https.any.worker.html",
 		"/chromium-deviations/clientid-is-client-id.https.window.html",
 		"/chromium-deviations/fetch-event-client-id.https.window.html",
+		"/chromium-deviations/cross-origin-set-prototype.https.window.html",
 	}
 	results := runAll(t, layers{Root(), os.DirFS("testdata")}, urls)
 	for _, u := range urls {

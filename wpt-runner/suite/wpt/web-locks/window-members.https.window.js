@@ -114,3 +114,19 @@ for (const [what, base] of [['same-origin', ''], ['cross-origin', CROSS]]) {
     }
   }, `A ${what} frame reaches its parent's child navigables by index`);
 }
+
+promise_test(async t => {
+  const iframe = document.createElement('iframe');
+  t.add_cleanup(() => iframe.remove());
+  const loaded = new Promise(resolve => iframe.onload = resolve);
+  iframe.src = CROSS + new URL('resources/history-frame.html', location.href).pathname;
+  document.body.appendChild(iframe);
+  await loaded;
+  const cw = iframe.contentWindow;
+  const nameGetter = Object.getOwnPropertyDescriptor(window, 'name').get;
+  assert_throws_dom('SecurityError', () => nameGetter.call(cw), 'a Window getter');
+  const hrefGetter = Object.getOwnPropertyDescriptor(location, 'href').get;
+  assert_throws_dom('SecurityError', () => hrefGetter.call(cw.location), 'the Location href getter');
+  assert_throws_dom('SecurityError', () => EventTarget.prototype.addEventListener.call(cw, 'x', () => {}), 'an EventTarget operation');
+  assert_throws_js(TypeError, () => nameGetter.call({}), 'a plain object is still a TypeError');
+}, 'Window, Location and EventTarget members called on a cross-origin window throw SecurityError');
