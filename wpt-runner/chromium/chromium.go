@@ -45,9 +45,10 @@ const InstallHint = "install it with: apt-get install -y chromium (or pass --chr
 
 func init() {
 	product.Register(product.Factory{
-		Name:      "chromium",
-		New:       func(cfg product.Config) (product.Product, error) { return New(cfg.ChromiumPath), nil },
-		Available: func(cfg product.Config) error { _, err := Find(cfg.ChromiumPath); return err },
+		Name:        "chromium",
+		Description: "Chromium over the DevTools protocol (--chromium, $CHROMIUM or /usr/bin/chromium)",
+		New:         func(cfg product.Config) (product.Product, error) { return New(cfg.ChromiumPath), nil },
+		Available:   func(cfg product.Config) error { _, err := Find(cfg.ChromiumPath); return err },
 	})
 }
 
