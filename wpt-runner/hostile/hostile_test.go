@@ -1,6 +1,8 @@
 // Package hostile is a suite of hostile tests run against the go product
-// in child processes (package isolate): each must end as CRASH, TIMEOUT or
-// FAIL for that test alone, and the next test of the same run must pass.
+// in child processes (package isolate), as the runner runs them: each must
+// end with its exact status (TIMEOUT when it does not finish, CRASH with
+// its reason when its process dies), costing only its own result, and the
+// next test of the same run must pass.
 package hostile
 
 import (

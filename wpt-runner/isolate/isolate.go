@@ -16,11 +16,14 @@
 //
 // Limits: the child sets debug.SetMaxStack (a runaway recursion in Go code
 // dies fast instead of growing to 1 GB), debug.SetMemoryLimit, and a
-// watchdog that ends the child when its memory passes the limit. The parent
-// kills a child that does not answer within the test's timeout plus grace,
-// and recycles every child whose test ended in TIMEOUT or CRASH, so no
-// runaway computation (a catastrophic regular expression) keeps a core
-// busy afterwards.
+// watchdog that ends the child when it is out of memory (watchMemory). The
+// child declares a TIMEOUT half the grace after the harness timeout; the
+// parent kills a child that has not answered by the runner's deadline
+// (harness timeout plus grace), which is a TIMEOUT too, and recycles every
+// child whose test ended in TIMEOUT or CRASH, so no runaway computation (a
+// catastrophic regular expression) keeps a core busy afterwards. A child
+// that dies is a CRASH whose message starts with the reason
+// (CrashReason).
 //
 // Isolation knows nothing about the product it runs: any registered
 // product can be isolated.
@@ -662,14 +665,16 @@ func (e childEnv) env(logf func(string, ...any)) (*product.Env, error) {
 // out-of-memory is this test's CRASH, not the machine's. That is when the
 // memory the Go runtime holds from the system (less what it returned)
 // passes limit, or when the heap the last collection found live passes
-// the soft limit (3/4 of limit, debug.SetMemoryLimit): from then on the
-// collector runs back to back and the program crawls towards the limit
-// (an allocate-until-out-of-memory test took 45 s to reach it), so it is
-// out of memory already.
+// 3/4 of limit: from then on the collector, held to limit by
+// debug.SetMemoryLimit, runs ever more often and the program crawls
+// towards the limit instead of reaching it (with the soft limit at 3/4
+// and no such check, an allocate-until-out-of-memory test took 45 s).
 func watchMemory(limit int64) {
 	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/gc/heap/live:bytes"}}
 	for {
-		if msg := outOfMemory(samples, limit); msg != "" {
+		metrics.Read(samples)
+		used := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
+		if msg := outOfMemory(used, int64(samples[2].Value.Uint64()), limit); msg != "" {
 			fmt.Fprintf(os.Stderr, "wpt-runner child: out of memory: %s\n", msg)
 			os.Exit(4)
 		}
@@ -677,19 +682,15 @@ func watchMemory(limit int64) {
 	}
 }
 
-// outOfMemory reads samples (those of watchMemory) and says why the
-// process is out of memory, or "".
-func outOfMemory(samples []metrics.Sample, limit int64) string {
-	metrics.Read(samples)
-	used := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
+// outOfMemory says why a process that holds used bytes from the system,
+// of which live bytes were live at the last collection, is out of memory
+// under limit, or "" when it is not.
+func outOfMemory(used, live, limit int64) string {
 	if used > limit {
 		return fmt.Sprintf("%d MiB in use, over the limit of %d MiB", used>>20, limit>>20)
 	}
-	if live, soft := int64(samples[2].Value.Uint64()), softMemoryLimit(limit); live > soft {
-		return fmt.Sprintf("%d MiB of live heap after a collection, over the soft limit of %d MiB (3/4 of the limit of %d MiB)", live>>20, soft>>20, limit>>20)
+	if live > limit*3/4 {
+		return fmt.Sprintf("%d MiB of live heap after a collection, over 3/4 of the limit of %d MiB", live>>20, limit>>20)
 	}
 	return ""
 }
-
-// softMemoryLimit is the child's debug.SetMemoryLimit for a limit.
-func softMemoryLimit(limit int64) int64 { return limit * 3 / 4 }
