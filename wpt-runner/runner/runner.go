@@ -414,11 +414,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	if len(tests) == 0 {
-		return fail("no testharness tests found in %s under %v", treeName, paths)
+		return fail("no testharness tests or crash tests found in %s under %v", treeName, paths)
 	}
 	// Every testharness test loads /resources/testharness.js: without it
 	// each would wait for its deadline and end without a result.
-	if info, err := fs.Stat(tree, "resources/testharness.js"); err != nil || info.IsDir() {
+	if info, err := fs.Stat(tree, "resources/testharness.js"); (err != nil || info.IsDir()) && !allCrashtests(tests) {
 		return fail("%s has no resources/testharness.js, which every testharness test loads: is it a web-platform-tests checkout?", treeName)
 	}
 	if o.totalChunks > 1 {
@@ -493,8 +493,14 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, r := range runs {
 		un := report.FindUnexpected(r, exp)
 		unexpected += len(un)
-		passed, total := 0, 0
-		for _, res := range r.Results {
+		passed, total, crashPassed, crashTotal := 0, 0, 0, 0
+		for id, res := range r.Results {
+			if report.DefaultStatus(id) == product.PASS {
+				crashTotal++
+				if res.Status == product.PASS {
+					crashPassed++
+				}
+			}
 			for _, st := range res.Subtests {
 				total++
 				if st.Status == product.PASS {
@@ -502,7 +508,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				}
 			}
 		}
-		fmt.Fprintf(stdout, "%s: %d tests, %d/%d subtests passed, %d unexpected results, %v\n", r.Product, len(r.Results), passed, total, len(un), r.TimeEnd.Sub(r.TimeStart).Round(10*time.Millisecond))
+		crashes := ""
+		if crashTotal > 0 {
+			crashes = fmt.Sprintf(", %d/%d crash tests passed", crashPassed, crashTotal)
+		}
+		fmt.Fprintf(stdout, "%s: %d tests, %d/%d subtests passed%s, %d unexpected results, %v\n", r.Product, len(r.Results), passed, total, crashes, len(un), r.TimeEnd.Sub(r.TimeStart).Round(10*time.Millisecond))
 		const maxShown = 50
 		for i, u := range un {
 			if i == maxShown {
@@ -532,6 +542,17 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ExitUnexpected
 	}
 	return ExitOK
+}
+
+// allCrashtests reports whether every test is a crash test (which needs no
+// testharness.js).
+func allCrashtests(tests []manifest.Test) bool {
+	for _, t := range tests {
+		if !t.Crashtest {
+			return false
+		}
+	}
+	return true
 }
 
 // notRunMessage marks the tests an interrupted run did not run.
@@ -613,7 +634,7 @@ func runProduct(runCtx, ctx context.Context, o *options, srv *server.Server, p p
 				} else {
 					prog.started(p.Name(), t.ID)
 					req := product.TestRequest{ID: t.ID, URL: srv.URL(t), Global: t.Global,
-						Timeout: testTimeout(t, o.timeoutMultiplier), TimeoutMultiplier: o.timeoutMultiplier}
+						Timeout: testTimeout(t, o.timeoutMultiplier), TimeoutMultiplier: o.timeoutMultiplier, Crashtest: t.Crashtest}
 					res = product.SafeRun(ctx, p, req, o.grace)
 					if ctx.Err() != nil && res.Status != product.OK {
 						// Cut short by the interruption: not run.
