@@ -65,6 +65,9 @@ type Options struct {
 
 	// testHook lets tests add globals to every window.
 	testHook func(*browser.Window)
+	// crashtestHook runs when a crash test's page has finished, before its
+	// window is closed.
+	crashtestHook func(context.Context, *browser.Browser)
 }
 
 // Product is the go product.
@@ -143,6 +146,11 @@ func (p *Product) RunTest(ctx context.Context, req product.TestRequest) product.
 	p.mu.Unlock()
 	if fetcher == nil {
 		return product.TestResult{Status: product.ERROR, Message: "go product used before Start"}
+	}
+	if req.Crashtest {
+		res := runCrashtest(ctx, fetcher, &p.scripts, req, p.opts)
+		res.Duration = time.Since(start)
+		return res
 	}
 	if scope := unsupportedScope(req); scope != "" {
 		return product.TestResult{Status: product.ERROR, Message: "not yet supported by the go product: " + scope}

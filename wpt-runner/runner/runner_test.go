@@ -499,3 +499,41 @@ func TestHelpListsProductsAndSubcommands(t *testing.T) {
 		}
 	}
 }
+
+// Crash tests run in the go product (isolated) without testharness.js in
+// the tree; they PASS or TIMEOUT, appear in the table, the summary and the
+// wptreport, and expectations apply to them.
+func TestCrashtestsRun(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"resources/testharness.js": "-",
+		"a/crashtests/ok.html":     `<!DOCTYPE html><html class="test-wait"><script>setTimeout(() => document.documentElement.removeAttribute("class"), 10);</script>`,
+		"a/stuck-crash.html":       `<!DOCTYPE html><html class="test-wait"><p>never finishes`,
+	})
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "go", "--timeout-multiplier", "0.1", "--grace", "1s", "--report-dir", dir)
+	if code != ExitUnexpected {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"/a/crashtests/ok.html  0/0  ",
+		"/a/stuck-crash.html    0/0 TIMEOUT",
+		"go: 2 tests, 0/0 subtests passed, 1/2 crash tests passed, 1 unexpected results",
+		"UNEXPECTED TIMEOUT (expected PASS) /a/stuck-crash.html",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s%s", want, out, errOut)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "wptreport-go.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"test": "/a/crashtests/ok.html",
+   "status": "PASS"`)) {
+		t.Errorf("wptreport:\n%s", data)
+	}
+	exp := writeTree(t, map[string]string{"a/stuck-crash.html.ini": "[stuck-crash.html]\n  expected: TIMEOUT\n"})
+	if code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "go", "--timeout-multiplier", "0.1", "--grace", "1s", "--expectations", exp); code != ExitOK {
+		t.Errorf("with expectations: exit %d\n%s%s", code, out, errOut)
+	}
+}
