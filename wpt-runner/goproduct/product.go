@@ -4,7 +4,13 @@
 // runner's server through a loopback-only HTTP client (fetcher.go), and
 // results come back through the runner's testharnessreport.js (the
 // __wptrunner_report hook this product defines in every window). Service
-// workers and module workers are reported as not yet supported.
+// workers and module workers are reported as not yet supported. Crash
+// tests (crashtest.go) pass when the page loads and finishes and, once it
+// is closed, the user agent's lock managers hold nothing of it.
+//
+// Options let a third party run the engine under a name of its own, with
+// Web IDL interfaces of its own in every window and a wrapper around the
+// fetcher (see package runner and examples/wptproduct).
 package goproduct
 
 import (
