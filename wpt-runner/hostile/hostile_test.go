@@ -142,7 +142,7 @@ func TestHostileTestsCostOnlyTheirOwnResult(t *testing.T) {
 	for _, c := range hostileCases {
 		t.Run(c.name, func(t *testing.T) {
 			before := p.Processes()
-			timeout := 30 * time.Second // ends well before: a CRASH or a result
+			timeout := time.Minute // ends well before: a CRASH or a result
 			if c.status == product.TIMEOUT {
 				timeout = time.Second
 			}
@@ -159,8 +159,8 @@ func TestHostileTestsCostOnlyTheirOwnResult(t *testing.T) {
 				t.Errorf("%s: ERROR %q, want it to say %q", c.name, r.Message, c.message)
 			case c.status == product.OK && (len(r.Subtests) != 1 || r.Subtests[0].Status != c.subtest):
 				t.Errorf("%s: subtests %+v, want one %s", c.name, r.Subtests, c.subtest)
-			case c.status == product.TIMEOUT && took > timeout+grace+grace/2:
-				t.Errorf("%s: TIMEOUT after %v, past the runner's deadline of %v", c.name, took, timeout+grace)
+			case c.status == product.TIMEOUT && took > timeout+3*grace:
+				t.Errorf("%s: TIMEOUT after %v, long past the runner's deadline of %v", c.name, took, timeout+grace)
 			}
 			if r.Status == product.TIMEOUT || r.Status == product.CRASH {
 				// The process that ran the test is gone: nothing it started
