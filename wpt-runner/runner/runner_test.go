@@ -532,6 +532,10 @@ func TestCrashtestsRun(t *testing.T) {
    "status": "PASS"`)) {
 		t.Errorf("wptreport:\n%s", data)
 	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !bytes.Contains(html, []byte(`data-test="/a/stuck-crash.html"`)) || !bytes.Contains(html, []byte(`data-test="/a/crashtests/ok.html"`)) {
+		t.Errorf("report.html lacks the crash tests: %v", err)
+	}
 	exp := writeTree(t, map[string]string{"a/stuck-crash.html.ini": "[stuck-crash.html]\n  expected: TIMEOUT\n"})
 	if code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "go", "--timeout-multiplier", "0.1", "--grace", "1s", "--expectations", exp); code != ExitOK {
 		t.Errorf("with expectations: exit %d\n%s%s", code, out, errOut)
