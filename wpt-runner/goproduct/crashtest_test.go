@@ -22,8 +22,16 @@ func TestCrashtests(t *testing.T) {
 		"c/wait.https.html":    `<!DOCTYPE html><html class="test-wait"><p>never finishes`,
 		"c/holder.https.html":  holder,
 		"c/panic.https.html":   `<!DOCTYPE html><html class="test-wait"><script>setTimeout(() => __go_panic(), 1);</script>`,
+		"c/leak.https.html":    `<!DOCTYPE html><script>__go_leak();</script>`,
 	}))
+	stop := make(chan struct{})
+	defer close(stop)
 	h.p.opts.testHook = func(w *browser.Window) {
+		// A goroutine of the engine that outlives its browser.
+		w.DefineFunction("__go_leak", 0, func(sobek.FunctionCall) sobek.Value {
+			go func() { <-stop }()
+			return sobek.Undefined()
+		})
 		w.DefineFunction("__go_panic", 0, func(sobek.FunctionCall) sobek.Value {
 			var m map[string]int
 			m["x"] = 1 //lint:ignore SA5000 a Go runtime panic inside the engine, on purpose
@@ -47,6 +55,7 @@ func TestCrashtests(t *testing.T) {
 		{"/c/wait.https.html", 500 * time.Millisecond, product.TIMEOUT, `class "test-wait" removed`},
 		{"/c/panic.https.html", time.Minute, product.CRASH, "panic in the engine"},
 		{"/c/nonexistent.https.html", time.Minute, product.ERROR, "404"},
+		{"/c/leak.https.html", time.Minute, product.CRASH, "goroutines of the engine still running"},
 	} {
 		r := run(tc.path, tc.timeout)
 		if r.Status != tc.status || !strings.Contains(r.Message, tc.message) || len(r.Subtests) != 0 {

@@ -154,7 +154,9 @@ func (p *Product) RunTest(ctx context.Context, req product.TestRequest) product.
 		return product.TestResult{Status: product.ERROR, Message: "go product used before Start"}
 	}
 	if req.Crashtest {
-		res := runCrashtest(ctx, fetcher, &p.scripts, req, p.opts)
+		res := runLabeled(ctx, func(ctx context.Context) product.TestResult {
+			return runCrashtest(ctx, fetcher, &p.scripts, req, p.opts)
+		})
 		res.Duration = time.Since(start)
 		return res
 	}
