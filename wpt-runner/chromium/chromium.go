@@ -45,9 +45,10 @@ const InstallHint = "install it with: apt-get install -y chromium (or pass --chr
 
 func init() {
 	product.Register(product.Factory{
-		Name:      "chromium",
-		New:       func(cfg product.Config) (product.Product, error) { return New(cfg.ChromiumPath), nil },
-		Available: func(cfg product.Config) error { _, err := Find(cfg.ChromiumPath); return err },
+		Name:        "chromium",
+		Description: "Chromium over the DevTools protocol (--chromium, $CHROMIUM or /usr/bin/chromium)",
+		New:         func(cfg product.Config) (product.Product, error) { return New(cfg.ChromiumPath), nil },
+		Available:   func(cfg product.Config) error { _, err := Find(cfg.ChromiumPath); return err },
 	})
 }
 
@@ -309,6 +310,57 @@ const waitDone = `(async () => {
 	return self.__wptrunner_done;
 })()`
 
+// waitCrashtest waits, in a crash test, for the load event and then,
+// while the root element has the class "test-wait", until that class is
+// removed (wptrunner's crash test protocol).
+const waitCrashtest = `(async () => {
+	if (document.readyState !== 'complete') {
+		await new Promise(resolve => addEventListener('load', resolve, {once: true}));
+	}
+	const root = document.documentElement;
+	if (root && root.classList.contains('test-wait')) {
+		await new Promise(resolve => {
+			const observer = new MutationObserver(() => {
+				if (!root.classList.contains('test-wait')) {
+					observer.disconnect();
+					resolve();
+				}
+			});
+			observer.observe(root, {attributes: true, attributeFilter: ['class']});
+		});
+	}
+	return 'done';
+})()`
+
+// crashtest runs the rest of a crash test (product.TestRequest.Crashtest)
+// in its page s: PASS once the page has finished (waitCrashtest), CRASH
+// when its renderer crashed, TIMEOUT when it has not finished within the
+// harness timeout. result is runOnce's.
+func (c *Chromium) crashtest(ctx context.Context, s *session, req product.TestRequest, result func(product.Status, string) (product.TestResult, bool), crashCh <-chan struct{}) (product.TestResult, bool) {
+	wctx, cancel := context.WithTimeout(ctx, req.Timeout)
+	defer cancel()
+	var done string
+	err := evaluate(wctx, s, waitCrashtest, &done)
+	select {
+	case <-crashCh:
+		return result(product.CRASH, "the renderer crashed")
+	default:
+	}
+	switch {
+	case err == nil && done == "done":
+		return result(product.PASS, "")
+	case wctx.Err() != nil && ctx.Err() == nil:
+		return result(product.TIMEOUT, fmt.Sprintf(`the crash test did not finish (load event, class "test-wait" removed) within %v`, req.Timeout))
+	case err == nil:
+		return result(product.ERROR, fmt.Sprintf("the crash test's wait answered %q", done))
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "Execution context was destroyed") || strings.Contains(msg, "Inspected target navigated") {
+		msg = "the crash test navigated away before it finished"
+	}
+	return result(product.ERROR, msg)
+}
+
 // evaluate evaluates expr in the page's main world, awaiting a promise,
 // and stores a string result in *str (when it is a string).
 func evaluate(ctx context.Context, s *session, expr string, str *string) error {
@@ -426,6 +478,9 @@ func (c *Chromium) runOnce(ctx, bctx context.Context, r *router, gen int, req pr
 	}
 	if strings.HasPrefix(href, "chrome-error:") {
 		return result(product.ERROR, "loading "+req.URL+" failed (Chromium shows its error page)")
+	}
+	if req.Crashtest {
+		return c.crashtest(runCtx, s, req, result, crashCh)
 	}
 	var report string
 	if err := evaluate(runCtx, s, waitDone, &report); err != nil {

@@ -233,6 +233,9 @@ promise_test(async () => {
   navigator.locks.request('leak', () => new Promise(() => {}));
 }, 'holds a lock forever');
 `)},
+		"compat/crashtests/finishes.html": {Data: []byte(`<!DOCTYPE html><html class="a test-wait"><script>setTimeout(() => document.documentElement.classList.remove('test-wait'), 50);</script>`)},
+		"compat/crashtests/waits.html":    {Data: []byte(`<!DOCTYPE html><html class="test-wait"><p>never finishes`)},
+		"compat/loads-crash.html":         {Data: []byte(`<!DOCTYPE html><p>no test-wait`)},
 		"compat/locks-b.https.window.js": {Data: []byte(`promise_test(async () => {
   const q = await navigator.locks.query();
   assert_equals(q.held.length, 0, 'no lock leaked from another test');
@@ -309,7 +312,7 @@ func runIDsWithin(t *testing.T, timeout, grace time.Duration, ids ...string) map
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			req := product.TestRequest{ID: id, URL: srv.URL(test), Global: test.Global, Timeout: timeout, TimeoutMultiplier: 1}
+			req := product.TestRequest{ID: id, URL: srv.URL(test), Global: test.Global, Timeout: timeout, TimeoutMultiplier: 1, Crashtest: test.Crashtest}
 			res := product.SafeRun(context.Background(), c, req, grace)
 			mu.Lock()
 			out[id] = res
@@ -379,6 +382,27 @@ func TestHTTPSServiceWorkerVariantsSubAndIDL(t *testing.T) {
 	}
 	if n := len(results["/compat/idl.https.window.html"].Subtests); n < 5 {
 		t.Errorf("idlharness produced only %d subtests", n)
+	}
+}
+
+// Crash tests: PASS once loaded and without the class "test-wait" on the
+// root, TIMEOUT when it stays.
+func TestCrashtests(t *testing.T) {
+	results := runIDs(t, "/compat/crashtests/finishes.html", "/compat/loads-crash.html")
+	for id, r := range runIDsWithin(t, time.Second, 2*time.Second, "/compat/crashtests/waits.html") {
+		results[id] = r
+	}
+	for id, want := range map[string]product.Status{
+		"/compat/crashtests/finishes.html": product.PASS,
+		"/compat/loads-crash.html":         product.PASS,
+		"/compat/crashtests/waits.html":    product.TIMEOUT,
+	} {
+		if r := results[id]; r.Status != want || len(r.Subtests) != 0 {
+			t.Errorf("%s: %+v, want %s", id, r, want)
+		}
+	}
+	if r := results["/compat/crashtests/waits.html"]; !strings.Contains(r.Message, "test-wait") {
+		t.Errorf("the crash test's TIMEOUT does not say what it waited for: %q", r.Message)
 	}
 }
 

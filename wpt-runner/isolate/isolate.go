@@ -16,11 +16,14 @@
 //
 // Limits: the child sets debug.SetMaxStack (a runaway recursion in Go code
 // dies fast instead of growing to 1 GB), debug.SetMemoryLimit, and a
-// watchdog that ends the child when its memory passes the limit. The parent
-// kills a child that does not answer within the test's timeout plus grace,
-// and recycles every child whose test ended in TIMEOUT or CRASH, so no
-// runaway computation (a catastrophic regular expression) keeps a core
-// busy afterwards.
+// watchdog that ends the child when it is out of memory (watchMemory). The
+// child declares a TIMEOUT half the grace after the harness timeout; the
+// parent kills a child that has not answered by the runner's deadline
+// (harness timeout plus grace), which is a TIMEOUT too, and recycles every
+// child whose test ended in TIMEOUT or CRASH, so no runaway computation (a
+// catastrophic regular expression) keeps a core busy afterwards. A child
+// that dies is a CRASH whose message starts with the reason
+// (CrashReason).
 //
 // Isolation knows nothing about the product it runs: any registered
 // product can be isolated.
@@ -43,6 +46,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gowebengine/weblocks/wpt-runner/product"
@@ -78,9 +82,11 @@ type Options struct {
 	// replaces it (bounding anything the product leaks); 0 means
 	// DefaultRecycleAfter.
 	RecycleAfter int
-	// Grace is how long after the harness timeout the child itself
-	// declares a TIMEOUT (product.SafeRun's grace); 0 means
-	// product.DefaultGrace.
+	// Grace is the runner's grace (product.SafeRun's): how long after the
+	// harness timeout the test's context ends; 0 means
+	// product.DefaultGrace. The child itself declares a TIMEOUT half of
+	// it after the harness timeout, so that its answer (with the subtest
+	// results it has) arrives before the runner's deadline.
 	Grace time.Duration
 }
 
@@ -172,7 +178,7 @@ func (p *Isolated) Start(ctx context.Context, env *product.Env) error {
 		Product: p.opts.Product, Config: p.opts.Config,
 		Env: childEnv{Hosts: env.Hosts, HTTPPorts: env.HTTPPorts, HTTPSPorts: env.HTTPSPorts,
 			HostResolverRules: env.HostResolverRules, SPKIHash: env.SPKIHash, CACert: env.CACert},
-		MemoryLimit: p.opts.MemoryLimit, MaxStack: p.opts.MaxStack, Grace: p.opts.Grace,
+		MemoryLimit: p.opts.MemoryLimit, MaxStack: p.opts.MaxStack, Grace: p.opts.Grace / 2,
 	}
 	p.mu.Lock()
 	p.hello = h
@@ -219,8 +225,12 @@ func (p *Isolated) Close() error {
 }
 
 // RunTest implements product.Product: the test runs in an idle child (a
-// new one when none is idle). A child that dies makes the test CRASH; one
-// that does not answer in time is killed and the test is a TIMEOUT.
+// new one when none is idle). A child that dies makes the test CRASH,
+// with the reason (stack overflow, out of memory, killed by a signal);
+// one that does not answer by ctx's deadline (or, without one, the
+// harness timeout plus twice the grace) is killed and the test is a
+// TIMEOUT. A cancelled ctx (the run was interrupted) ends the test with
+// ERROR.
 func (p *Isolated) RunTest(ctx context.Context, req product.TestRequest) product.TestResult {
 	start := time.Now()
 	c, err := p.acquire()
@@ -379,13 +389,18 @@ func (c *child) run(ctx context.Context, req product.TestRequest, grace time.Dur
 	if err := json.NewEncoder(c.stdin).Encode(request{Test: req}); err != nil {
 		return c.died("sending the test"), false
 	}
-	// The child runs the test under product.SafeRun (deadline Timeout +
-	// grace, then a short settle); it gets a few seconds more to answer.
-	limit := req.Timeout + grace + grace/5 + 5*time.Second
+	// The child runs the test under product.SafeRun with half the grace
+	// (see Options.Grace), so it answers before ctx's deadline (the
+	// runner's: Timeout + grace) unless it is wedged or dying. Without a
+	// deadline the parent waits Timeout + 2*grace.
+	start := time.Now()
+	limit := req.Timeout + 2*grace
+	if dl, ok := ctx.Deadline(); ok {
+		limit = time.Until(dl)
+	}
 	timer := time.NewTimer(limit)
 	defer timer.Stop()
-	select {
-	case r, ok := <-c.replies:
+	answer := func(r reply, ok bool) (product.TestResult, bool) {
 		if !ok {
 			return c.died("running the test"), false
 		}
@@ -393,23 +408,75 @@ func (c *child) run(ctx context.Context, req product.TestRequest, grace time.Dur
 			return product.TestResult{Status: product.ERROR, Message: "the child process answered without a result: " + r.Error}, false
 		}
 		return *r.Result, true
-	case <-timer.C:
-		c.kill()
-		return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("the test's process did not answer within %v and was killed", limit.Round(time.Millisecond))}, false
-	case <-ctx.Done():
-		c.kill()
-		return product.TestResult{Status: product.ERROR, Message: "run cancelled: " + ctx.Err().Error()}, false
 	}
+	select {
+	case r, ok := <-c.replies:
+		return answer(r, ok)
+	case <-timer.C:
+	case <-ctx.Done():
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			c.kill()
+			return product.TestResult{Status: product.ERROR, Message: "run cancelled: " + ctx.Err().Error()}, false
+		}
+	}
+	// Out of time. An answer or a death that raced with the deadline
+	// still counts.
+	select {
+	case r, ok := <-c.replies:
+		return answer(r, ok)
+	case <-c.exited:
+		return c.died("running the test"), false
+	default:
+	}
+	c.kill()
+	return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("the test did not finish: its process did not answer within %v (harness timeout %v) and was killed", time.Since(start).Round(time.Millisecond), req.Timeout)}, false
 }
 
-// died describes the death of the child as the test's CRASH.
+// died describes the death of the child as the test's CRASH, its message
+// starting with the reason (CrashReason).
 func (c *child) died(doing string) product.TestResult {
 	<-c.exited
-	msg := fmt.Sprintf("the test's process died while %s (%v)", doing, c.waitErr)
+	msg := fmt.Sprintf("%s: the test's process died while %s (%v)", CrashReason(c.waitErr, c.stderr.String()), doing, c.waitErr)
 	if s := c.stderr.summary(); s != "" {
 		msg += ": " + s
 	}
 	return product.TestResult{Status: product.CRASH, Message: msg, Stack: c.stderr.String()}
+}
+
+// CrashReason names why a child process died from its wait error and
+// the start of its stderr: "stack overflow", "out of memory", "killed by a
+// signal (killed)" (SIGKILL: the kernel's out-of-memory killer or a
+// user),
+// "panic", another Go "fatal error: …", or "exit status N".
+func CrashReason(waitErr error, stderr string) string {
+	switch {
+	case strings.Contains(stderr, "fatal error: stack overflow"), strings.Contains(stderr, "goroutine stack exceeds"):
+		return "stack overflow"
+	case strings.Contains(stderr, "wpt-runner child: out of memory"), strings.Contains(stderr, "fatal error: runtime: out of memory"),
+		strings.Contains(stderr, "fatal error: out of memory"):
+		return "out of memory"
+	}
+	var ee *exec.ExitError
+	if errors.As(waitErr, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Sprintf("killed by a signal (%v)", ws.Signal())
+		}
+	}
+	for _, line := range strings.Split(stderr, "\n") {
+		if m, ok := strings.CutPrefix(strings.TrimSpace(line), "fatal error: "); ok {
+			return m
+		}
+		if strings.HasPrefix(line, "panic: ") {
+			return "panic"
+		}
+	}
+	if ee != nil {
+		return fmt.Sprintf("exit status %d", ee.ExitCode())
+	}
+	if waitErr != nil {
+		return waitErr.Error()
+	}
+	return "exited"
 }
 
 func (c *child) kill() {
@@ -508,7 +575,7 @@ func Serve(in io.Reader, out io.Writer) error {
 		debug.SetMaxStack(h.MaxStack)
 	}
 	if h.MemoryLimit > 0 {
-		debug.SetMemoryLimit(h.MemoryLimit * 3 / 4)
+		debug.SetMemoryLimit(h.MemoryLimit)
 		go watchMemory(h.MemoryLimit)
 		// A child is bounded by its memory limit, so it can trade memory
 		// for collector time: a page's garbage (sobek copies a regexp's
@@ -594,18 +661,36 @@ func (e childEnv) env(logf func(string, ...any)) (*product.Env, error) {
 	}, nil
 }
 
-// watchMemory ends the process when the memory the Go runtime holds from
-// the system (less what it returned) passes limit: an out-of-memory is
-// this test's CRASH, not the machine's.
+// watchMemory ends the process when it is out of memory: an
+// out-of-memory is this test's CRASH, not the machine's. That is when the
+// memory the Go runtime holds from the system (less what it returned)
+// passes limit, or when the heap the last collection found live passes
+// 3/4 of limit: from then on the collector, held to limit by
+// debug.SetMemoryLimit, runs ever more often and the program crawls
+// towards the limit instead of reaching it (with the soft limit at 3/4
+// and no such check, an allocate-until-out-of-memory test took 45 s).
 func watchMemory(limit int64) {
-	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/gc/heap/live:bytes"}}
 	for {
 		metrics.Read(samples)
 		used := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
-		if used > limit {
-			fmt.Fprintf(os.Stderr, "wpt-runner child: out of memory: %d MiB in use, over the limit of %d MiB\n", used>>20, limit>>20)
+		if msg := outOfMemory(used, int64(samples[2].Value.Uint64()), limit); msg != "" {
+			fmt.Fprintf(os.Stderr, "wpt-runner child: out of memory: %s\n", msg)
 			os.Exit(4)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// outOfMemory says why a process that holds used bytes from the system,
+// of which live bytes were live at the last collection, is out of memory
+// under limit, or "" when it is not.
+func outOfMemory(used, live, limit int64) string {
+	if used > limit {
+		return fmt.Sprintf("%d MiB in use, over the limit of %d MiB", used>>20, limit>>20)
+	}
+	if live > limit*3/4 {
+		return fmt.Sprintf("%d MiB of live heap after a collection, over 3/4 of the limit of %d MiB", live>>20, limit>>20)
+	}
+	return ""
 }

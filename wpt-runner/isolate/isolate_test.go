@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -123,4 +124,71 @@ func TestUnknownProductFailsAtStart(t *testing.T) {
 		t.Errorf("Start: %v", err)
 	}
 	p.Close()
+}
+
+// Through product.SafeRun, as the runner runs it, a child that never
+// answers is a TIMEOUT at the runner's deadline (not an ERROR), and a run
+// cancelled by an interruption is an ERROR.
+func TestDeadlineIsTimeout(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	p := New(Options{Product: "isolate-echo", Grace: grace}).(*Isolated)
+	if err := p.Start(context.Background(), &product.Env{Jobs: 1, Logf: t.Logf}); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	start := time.Now()
+	r := product.SafeRun(context.Background(), p, product.TestRequest{ID: "hang", Timeout: 200 * time.Millisecond}, grace)
+	if r.Status != product.TIMEOUT || !strings.Contains(r.Message, "did not finish") {
+		t.Errorf("hang: %+v", r)
+	}
+	if d := time.Since(start); d > time.Minute {
+		t.Errorf("hang took %v", d)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = p.RunTest(ctx, product.TestRequest{ID: "hang", Timeout: time.Hour})
+	if r.Status != product.ERROR || !strings.Contains(r.Message, "run cancelled") {
+		t.Errorf("cancelled: %+v", r)
+	}
+}
+
+func TestCrashReason(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want string
+	}{
+		{"echo 'runtime: goroutine stack exceeds 1000-byte limit' >&2; echo 'fatal error: stack overflow' >&2; exit 2", "stack overflow"},
+		{"echo 'wpt-runner child: out of memory: 500 MiB in use' >&2; exit 4", "out of memory"},
+		{"echo 'fatal error: runtime: out of memory' >&2; exit 2", "out of memory"},
+		{"kill -9 $$", "killed by a signal (killed)"},
+		{"echo 'panic: boom' >&2; exit 2", "panic"},
+		{"echo 'fatal error: concurrent map writes' >&2; exit 2", "concurrent map writes"},
+		{"exit 7", "exit status 7"},
+	} {
+		cmd := exec.Command("sh", "-c", tc.cmd)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		if got := CrashReason(err, stderr.String()); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+func TestOutOfMemory(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		used, live int64
+		want       string
+	}{
+		{100 * mib, 50 * mib, ""},
+		{399 * mib, 300 * mib, ""},
+		{401 * mib, 10 * mib, "401 MiB in use, over the limit of 400 MiB"},
+		// The collector can no longer keep the heap well under the limit.
+		{380 * mib, 301 * mib, "301 MiB of live heap after a collection, over 3/4 of the limit of 400 MiB"},
+	} {
+		if got := outOfMemory(tc.used, tc.live, 400*mib); got != tc.want {
+			t.Errorf("outOfMemory(%d, %d): %q, want %q", tc.used>>20, tc.live>>20, got, tc.want)
+		}
+	}
 }

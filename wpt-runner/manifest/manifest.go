@@ -25,6 +25,10 @@ type Test struct {
 	// HTTPS: the test is loaded over https (.https. or .h2. flag, or a
 	// service worker scope); WWW: on the www subdomain (.www. flag).
 	HTTPS, WWW bool
+	// Crashtest marks a crash test (IsCrashtest): a page that passes when
+	// it loads, and finishes (its root loses the class "test-wait"),
+	// without crashing the engine; it has no subtests.
+	Crashtest bool
 }
 
 // Flags returns the dot-separated flags of a file name: for
@@ -51,15 +55,15 @@ var rootNonTest = map[string]bool{
 	"conformance-checkers": true, "_certs": true, "interfaces": true,
 }
 
-var dirNonTest = map[string]bool{"resources": true, "support": true, "tools": true, "crashtests": true}
+var dirNonTest = map[string]bool{"resources": true, "support": true, "tools": true}
 
-var typeFlagNonTest = map[string]bool{"support": true, "manual": true, "ref": true, "notref": true, "crash": true, "visual": true, "print": true}
+var typeFlagNonTest = map[string]bool{"support": true, "manual": true, "ref": true, "notref": true, "visual": true, "print": true}
 
 // IsNonTestPath reports whether a tree path can never hold a testharness
-// test: support directories (resources/, support/, tools/, crashtests/ at
-// any depth; common/, docs/ and the like at the top), hidden files, and
-// files whose type flag marks support files, manual tests, references or
-// crash tests (a-support.html, b-manual.html, c-ref.html, d-crash.html).
+// test or a crash test: support directories (resources/, support/, tools/
+// at any depth; common/, docs/ and the like at the top), hidden files, and
+// files whose type flag marks support files, manual tests or references
+// (a-support.html, b-manual.html, c-ref.html).
 func IsNonTestPath(p string) bool {
 	p = strings.Trim(p, "/")
 	parts := strings.Split(p, "/")
@@ -82,6 +86,31 @@ func IsNonTestPath(p string) bool {
 	return strings.HasPrefix(base, "__dir__")
 }
 
+// markupExt are the extensions of the markup files wptrunner can take as
+// crash tests.
+var markupExt = map[string]bool{".html": true, ".htm": true, ".xhtml": true, ".xht": true, ".xml": true, ".svg": true}
+
+// IsCrashtest reports whether a tree path is a crash test, as wptrunner's
+// manifest decides: a markup file (.html, .htm, .xhtml, .xht, .xml, .svg)
+// that is not a support file, with the type flag "crash" (a-crash.html,
+// b-crash.https.html) or inside a crashtests/ directory at any depth.
+// A crash test is never a testharness test, even when it loads
+// testharness.js.
+func IsCrashtest(p string) bool {
+	p = strings.Trim(p, "/")
+	if IsNonTestPath(p) || !markupExt[strings.ToLower(path.Ext(p))] {
+		return false
+	}
+	parts := strings.Split(p, "/")
+	for _, dir := range parts[:len(parts)-1] {
+		if dir == "crashtests" {
+			return true
+		}
+	}
+	stem, _, _ := strings.Cut(parts[len(parts)-1], ".")
+	return strings.HasSuffix(stem, "-crash")
+}
+
 // wrapperSuffix is the URL suffix that replaces ".any.js" for each global.
 var wrapperSuffix = map[string]string{
 	Window:          ".any.html",
@@ -100,6 +129,8 @@ func TestsForFile(fsys fs.FS, name string) ([]Test, error) {
 	base := path.Base(name)
 	var kind string
 	switch {
+	case IsCrashtest(name):
+		kind = "crash"
 	case strings.HasSuffix(base, ".any.js"):
 		kind = "any"
 	case strings.HasSuffix(base, ".window.js"):
@@ -140,6 +171,9 @@ func TestsForFile(fsys fs.FS, name string) ([]Test, error) {
 			return nil, nil
 		}
 		pages = append(pages, page{stem, ""})
+	case "crash":
+		meta, _ = ParseHTMLMeta(src)
+		pages = append(pages, page{stem, ""})
 	}
 	if metaErr != nil {
 		metaErr = fmt.Errorf("%s: %v", name, metaErr)
@@ -156,6 +190,7 @@ func TestsForFile(fsys fs.FS, name string) ([]Test, error) {
 			tests = append(tests, Test{
 				ID: p.path + v, Path: p.path, Variant: v, Source: name, Global: p.global,
 				Long: meta.Long, HTTPS: https || p.global == ServiceWorker, WWW: www,
+				Crashtest: kind == "crash",
 			})
 		}
 	}
@@ -218,7 +253,7 @@ func Discover(fsys fs.FS, paths []string) (tests []Test, warnings []error, err e
 				warnings = append(warnings, terr)
 			}
 			if len(ts) == 0 && terr == nil {
-				return nil, warnings, fmt.Errorf("%s is not a testharness test", arg)
+				return nil, warnings, fmt.Errorf("%s is not a testharness test or crash test", arg)
 			}
 			add(ts, func(t Test) bool { return query == "" || t.Variant == query })
 		default:

@@ -57,23 +57,50 @@ func TestParseHTMLMeta(t *testing.T) {
 	}
 }
 
+// Crash tests as wptrunner's manifest finds them: markup files in a
+// crashtests/ directory at any depth or with the type flag "crash".
+func TestIsCrashtest(t *testing.T) {
+	for p, want := range map[string]bool{
+		"web-locks/crashtests/iframe-append.https.html": true,
+		"web-locks/crashtests/a/b.html":                 true,
+		"web-locks/crashtests/x.xhtml":                  true,
+		"web-locks/crashtests/x.svg":                    true,
+		"web-locks/x-crash.html":                        true,
+		"web-locks/x-crash.https.html":                  true,
+		"/web-locks/x-crash.htm":                        true,
+		"web-locks/crashtests/helper.js":                false,
+		"web-locks/crashtests/x.window.js":              false,
+		"web-locks/crashtests/resources/x.html":         false,
+		"web-locks/crashtests/x-support.html":           false,
+		"web-locks/x-crash.any.js":                      false,
+		"web-locks/x-crashed.html":                      false,
+		"web-locks/crash.html":                          false,
+		"web-locks/a.https.html":                        false,
+	} {
+		if got := IsCrashtest(p); got != want {
+			t.Errorf("IsCrashtest(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
 func TestIsNonTestPath(t *testing.T) {
 	for p, want := range map[string]bool{
-		"web-locks/a.any.js":                false,
-		"web-locks/resources/a.any.js":      true,
-		"web-locks/support/x.html":          true,
-		"web-locks/crashtests/x.html":       true,
-		"a/b/tools/x.html":                  true,
-		"common/utils.js":                   true,
-		"resources/testharness.js":          true,
-		"web-locks/.hidden.html":            true,
-		"web-locks/x-manual.html":           true,
-		"web-locks/x-ref.html":              true,
-		"web-locks/x-support.html":          true,
-		"web-locks/x-crash.html":            true,
-		"web-locks/__dir__.headers":         true,
-		"web-locks/common-prefix.html":      false,
-		"web-locks/resourcesful.https.html": false,
+		"web-locks/a.any.js":                    false,
+		"web-locks/resources/a.any.js":          true,
+		"web-locks/support/x.html":              true,
+		"web-locks/crashtests/x.html":           false,
+		"web-locks/crashtests/resources/x.html": true,
+		"a/b/tools/x.html":                      true,
+		"common/utils.js":                       true,
+		"resources/testharness.js":              true,
+		"web-locks/.hidden.html":                true,
+		"web-locks/x-manual.html":               true,
+		"web-locks/x-ref.html":                  true,
+		"web-locks/x-support.html":              true,
+		"web-locks/x-crash.html":                false,
+		"web-locks/__dir__.headers":             true,
+		"web-locks/common-prefix.html":          false,
+		"web-locks/resourcesful.https.html":     false,
 	} {
 		if got := IsNonTestPath(p); got != want {
 			t.Errorf("IsNonTestPath(%q) = %v, want %v", p, got, want)
@@ -94,7 +121,11 @@ var tree = fstest.MapFS{
 	"web-locks/sub/j.h2.any.js":    {Data: []byte("// META: global=serviceworker\n")},
 	"web-locks/k.any.js":           {Data: []byte("// META: global=bogus\n")},
 	"common/l.any.js":              {Data: []byte(`test(()=>{});`)},
-	"resources/testharness.js":     {Data: []byte(``)},
+	// Crash tests, even one that loads testharness.js.
+	"web-locks/crashtests/m.https.html": {Data: []byte(`<html class="test-wait"><meta name="timeout" content="long">`)},
+	"web-locks/crashtests/helper.js":    {Data: []byte(`helper();`)},
+	"web-locks/n-crash.html":            {Data: []byte(`<script src="/resources/testharness.js"></script>`)},
+	"resources/testharness.js":          {Data: []byte(``)},
 }
 
 func ids(ts []Test) []string {
@@ -117,8 +148,10 @@ func TestDiscover(t *testing.T) {
 		"/web-locks/a.https.any.worker.html?x=1", "/web-locks/a.https.any.worker.html?x=2",
 		"/web-locks/b.any.html", "/web-locks/b.any.worker.html",
 		"/web-locks/c.window.html",
+		"/web-locks/crashtests/m.https.html",
 		"/web-locks/d.www.worker.html",
 		"/web-locks/e.html",
+		"/web-locks/n-crash.html",
 		"/web-locks/sub/j.h2.any.serviceworker.html",
 	}
 	if got := ids(tests); !reflect.DeepEqual(got, want) {
@@ -141,6 +174,8 @@ func TestDiscover(t *testing.T) {
 	check("/web-locks/b.any.html", Test{ID: "/web-locks/b.any.html", Path: "/web-locks/b.any.html", Source: "web-locks/b.any.js", Global: Window, Long: true})
 	check("/web-locks/d.www.worker.html", Test{ID: "/web-locks/d.www.worker.html", Path: "/web-locks/d.www.worker.html", Source: "web-locks/d.www.worker.js", Global: DedicatedWorker, WWW: true})
 	check("/web-locks/e.html", Test{ID: "/web-locks/e.html", Path: "/web-locks/e.html", Source: "web-locks/e.html"})
+	check("/web-locks/crashtests/m.https.html", Test{ID: "/web-locks/crashtests/m.https.html", Path: "/web-locks/crashtests/m.https.html", Source: "web-locks/crashtests/m.https.html", HTTPS: true, Long: true, Crashtest: true})
+	check("/web-locks/n-crash.html", Test{ID: "/web-locks/n-crash.html", Path: "/web-locks/n-crash.html", Source: "web-locks/n-crash.html", Crashtest: true})
 	// A service worker scope needs HTTPS even without the flag; .h2. implies it too.
 	check("/web-locks/sub/j.h2.any.serviceworker.html", Test{ID: "/web-locks/sub/j.h2.any.serviceworker.html", Path: "/web-locks/sub/j.h2.any.serviceworker.html", Source: "web-locks/sub/j.h2.any.js", Global: ServiceWorker, HTTPS: true})
 }
@@ -161,6 +196,8 @@ func TestDiscoverPaths(t *testing.T) {
 		{[]string{"web-locks/nope.any.html"}, nil, "no test"},
 		{[]string{"web-locks/b.any.sharedworker.html"}, nil, "no test"},
 		{[]string{"web-locks/h.js"}, nil, "not a testharness test"},
+		{[]string{"web-locks/crashtests"}, []string{"/web-locks/crashtests/m.https.html"}, ""},
+		{[]string{"/web-locks/n-crash.html"}, []string{"/web-locks/n-crash.html"}, ""},
 	} {
 		tests, _, err := Discover(tree, tc.args)
 		if tc.err != "" {

@@ -45,6 +45,16 @@ func (s Status) ValidHarness() bool {
 	return false
 }
 
+// ValidCrashtest reports whether s is the status of a crash test: PASS,
+// or ERROR, TIMEOUT, CRASH (and SKIP for one that did not run).
+func (s Status) ValidCrashtest() bool {
+	switch s {
+	case PASS, ERROR, TIMEOUT, CRASH, SKIP:
+		return true
+	}
+	return false
+}
+
 // ValidSubtest reports whether s is a subtest status.
 func (s Status) ValidSubtest() bool {
 	switch s {
@@ -92,6 +102,14 @@ type TestRequest struct {
 	// TimeoutMultiplier is the --timeout-multiplier value, which the served
 	// testharnessreport.js already passes to testharness.js.
 	TimeoutMultiplier float64
+	// Crashtest asks for a crash test (wptrunner's "crashtest" type): load
+	// the page, wait for its load event and then, while its root element
+	// has the class "test-wait", until that class is removed; the result
+	// is PASS with no subtests, or CRASH when the engine crashed (a product
+	// that can tell also counts state the page left behind that it
+	// should not have, such as locks held for its clients after it is
+	// gone), or TIMEOUT. The page loads no testharnessreport.js.
+	Crashtest bool
 }
 
 // Env is what the runner provides to every product: how to reach the WPT

@@ -177,3 +177,15 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("Names() = %s", names)
 	}
 }
+
+func TestSafeRunCrashtestStatuses(t *testing.T) {
+	for _, tc := range []struct {
+		status Status
+		want   Status
+	}{{PASS, PASS}, {CRASH, CRASH}, {TIMEOUT, TIMEOUT}, {OK, ERROR}, {FAIL, ERROR}} {
+		p := fake{run: func(context.Context, TestRequest) TestResult { return TestResult{Status: tc.status} }}
+		if res := SafeRun(context.Background(), p, TestRequest{Timeout: time.Second, Crashtest: true}, 0); res.Status != tc.want {
+			t.Errorf("crash test reported %s: %+v, want %s", tc.status, res, tc.want)
+		}
+	}
+}

@@ -23,6 +23,13 @@ type Factory struct {
 	Available func(cfg Config) error
 	// Placeholder marks a stand-in that a real registration replaces.
 	Placeholder bool
+	// Isolate runs the product's tests in child processes (package
+	// isolate) unless the command line's --isolate says otherwise: what
+	// an engine running in the runner's process wants, so that a stack
+	// overflow or an out-of-memory costs one test, not the run.
+	Isolate bool
+	// Description is one line for the command's --help.
+	Description string
 }
 
 var (

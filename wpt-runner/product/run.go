@@ -49,7 +49,10 @@ func SafeRun(ctx context.Context, p Product, req TestRequest, grace time.Duratio
 	case <-ctx.Done():
 		res = TestResult{Status: ERROR, Message: "run cancelled: " + ctx.Err().Error()}
 	}
-	if !res.Status.ValidHarness() {
+	switch {
+	case req.Crashtest && !res.Status.ValidCrashtest():
+		res = TestResult{Status: ERROR, Message: fmt.Sprintf("%s reported invalid crash test status %q (%s)", p.Name(), res.Status, res.Message)}
+	case !req.Crashtest && !res.Status.ValidHarness():
 		res = TestResult{Status: ERROR, Message: fmt.Sprintf("%s reported invalid harness status %q", p.Name(), res.Status)}
 	}
 	for i, st := range res.Subtests {

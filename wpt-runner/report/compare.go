@@ -109,7 +109,7 @@ func CompareWith(runs []*Run, exp *Expectations) *Comparison {
 				continue
 			}
 			tr.Harness.Cells[i] = Cell{Present: true, Status: res.Status, Message: res.Message}
-			tr.Harness.Cells[i].mark(exp, exp.Test(r.Product, id), product.OK)
+			tr.Harness.Cells[i].mark(exp, exp.Test(r.Product, id), DefaultStatus(id))
 			for _, st := range res.Subtests {
 				if _, dup := sub[i][st.Name]; !dup {
 					sub[i][st.Name] = st
@@ -185,7 +185,7 @@ func (c *Comparison) WriteTable(w io.Writer) {
 			s := "-"
 			if cell.Present {
 				s = fmt.Sprintf("%d/%d", t.Passed[i], t.Total[i])
-				if cell.Status != product.OK {
+				if cell.Status != DefaultStatus(t.Test) {
 					s += " " + string(cell.Status)
 				}
 			}

@@ -87,8 +87,9 @@ func NewExpectations(fsys fs.FS) *Expectations {
 
 // Check parses every .ini file under the root and reports syntax errors
 // and invalid statuses (a test's expected status must be a harness status,
-// OK, ERROR, TIMEOUT, CRASH or PRECONDITION_FAILED; a subtest's a subtest
-// status, PASS, FAIL, TIMEOUT, NOTRUN or PRECONDITION_FAILED).
+// OK, ERROR, TIMEOUT, CRASH or PRECONDITION_FAILED; a crash test's PASS,
+// ERROR, TIMEOUT or CRASH; a subtest's a subtest status, PASS, FAIL,
+// TIMEOUT, NOTRUN or PRECONDITION_FAILED).
 func (e *Expectations) Check() error {
 	return fs.WalkDir(e.fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".ini") {
@@ -102,8 +103,12 @@ func (e *Expectations) Check() error {
 		if err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
+		valid := product.Status.ValidHarness
+		if manifest.IsCrashtest(strings.TrimSuffix(p, ".ini")) {
+			valid = product.Status.ValidCrashtest
+		}
 		for _, test := range root.children {
-			if err := checkStatuses(test, product.Status.ValidHarness); err != nil {
+			if err := checkStatuses(test, valid); err != nil {
 				return fmt.Errorf("%s: [%s]: %v", p, test.name, err)
 			}
 			for _, sub := range test.children {
@@ -259,9 +264,24 @@ func (e *Expectations) lookup(sec *iniNode, productName string, def product.Stat
 	return parseStatuses(v)
 }
 
-// Test is the expected harness status of a test in a product.
+// Test is the expected harness status of a test in a product (the
+// status of a crash test), DefaultStatus(id) unless the expectations say
+// otherwise.
 func (e *Expectations) Test(productName, id string) Expected {
-	return e.lookup(e.testSection(id), productName, product.OK)
+	return e.lookup(e.testSection(id), productName, DefaultStatus(id))
+}
+
+// DefaultStatus is the status a test has when all is well: PASS for a
+// crash test (manifest.IsCrashtest of the ID's path), OK for a
+// testharness test.
+func DefaultStatus(id string) product.Status {
+	if i := strings.IndexAny(id, "?#"); i >= 0 {
+		id = id[:i]
+	}
+	if manifest.IsCrashtest(id) {
+		return product.PASS
+	}
+	return product.OK
 }
 
 // Disabled reports whether the expectations disable the test in the

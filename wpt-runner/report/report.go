@@ -145,7 +145,8 @@ type Unexpected struct {
 }
 
 // FindUnexpected lists the results of r that exp does not allow (with nil
-// exp every result is expected to be OK / PASS).
+// exp every result is expected to be OK / PASS, and every crash test
+// PASS).
 func FindUnexpected(r *Run, exp *Expectations) []Unexpected {
 	var out []Unexpected
 	for _, id := range r.TestIDs() {

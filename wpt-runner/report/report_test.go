@@ -305,3 +305,56 @@ func TestLintUnknownEntries(t *testing.T) {
 		t.Errorf("Lint:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A crash test is expected to PASS (not OK), has no subtests, and its
+// expectations take crash test statuses.
+func TestCrashtests(t *testing.T) {
+	const pass, crash = "/web-locks/crashtests/a.https.html", "/web-locks/b-crash.html"
+	r := &Run{Product: "go", Results: map[string]product.TestResult{
+		pass:                       {Status: product.PASS},
+		crash:                      {Status: product.CRASH, Message: "panic in the engine"},
+		"/web-locks/c.any.html":    {Status: product.OK},
+		"/web-locks/d.window.html": {Status: product.PASS}, // a testharness test cannot PASS
+	}}
+	got := map[string]Expected{}
+	for _, u := range FindUnexpected(r, nil) {
+		got[u.Test] = u.Expected
+	}
+	want := map[string]Expected{crash: {product.PASS}, "/web-locks/d.window.html": {product.OK}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("unexpected: %v, want %v", got, want)
+	}
+	var buf bytes.Buffer
+	if err := WriteWPTReport(&buf, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"test": "/web-locks/crashtests/a.https.html",
+   "status": "PASS",
+   "message": null,
+   "duration": 0,
+   "subtests": []`) {
+		t.Errorf("wptreport:\n%s", buf.String())
+	}
+	buf.Reset()
+	Compare([]*Run{r}).WriteTable(&buf)
+	for _, line := range []string{"/web-locks/b-crash.html             0/0 CRASH", "/web-locks/crashtests/a.https.html  0/0  "} {
+		if !strings.Contains(buf.String(), line) {
+			t.Errorf("table lacks %q:\n%s", line, buf.String())
+		}
+	}
+
+	exp := NewExpectations(fstest.MapFS{
+		"web-locks/b-crash.html.ini":            {Data: []byte("[b-crash.html]\n  expected:\n    if product == \"go\": CRASH\n")},
+		"web-locks/crashtests/a.https.html.ini": {Data: []byte("[a.https.html]\n  expected: [PASS, TIMEOUT]\n")},
+	})
+	if err := exp.Check(); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if un := FindUnexpected(r, exp); len(un) != 1 || un[0].Test != "/web-locks/d.window.html" {
+		t.Errorf("with expectations: %+v", un)
+	}
+	bad := NewExpectations(fstest.MapFS{"web-locks/b-crash.html.ini": {Data: []byte("[b-crash.html]\n  expected: OK\n")}})
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), `invalid status "OK"`) {
+		t.Errorf("OK for a crash test: %v", err)
+	}
+}

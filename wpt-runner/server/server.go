@@ -798,9 +798,12 @@ const testharnessReportJS = `// wpt-runner's testharnessreport.js: configures te
   global.__wptrunner_done = new Promise(function (resolve) { resolveDone = resolve; });
   global.__wptrunner_result = null;
   if (typeof add_completion_callback !== "function") {
-    var missing = JSON.stringify({status: 1, message: "testharness.js was not loaded before testharnessreport.js", stack: null, tests: []});
+    var missing = JSON.stringify({status: 1, message: "testharness.js was not loaded before testharnessreport.js (does the tree have /resources/testharness.js?)", stack: null, tests: []});
     global.__wptrunner_result = missing;
     resolveDone(missing);
+    if (typeof global.__wptrunner_report === "function") {
+      try { global.__wptrunner_report(missing); } catch (e) {}
+    }
     return;
   }
   function text(v) { return v === undefined || v === null ? null : String(v); }

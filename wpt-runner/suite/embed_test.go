@@ -24,12 +24,27 @@ func TestTree(t *testing.T) {
 	if _, err := fs.Stat(FS, "wpt/resources/testharness.js"); err != nil {
 		t.Errorf("FS must hold the tree under wpt/: %v", err)
 	}
-	files := 0
+	files, crashtests := 0, 0
 	err := fs.WalkDir(root, "web-locks", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		if strings.HasPrefix(p, "web-locks/resources/") {
+			return nil
+		}
+		if strings.HasPrefix(p, "web-locks/crashtests/") {
+			// Crash tests: pages with a title, and no testharness.js.
+			b, err := fs.ReadFile(root, p)
+			if err != nil {
+				return err
+			}
+			if !manifest.IsCrashtest(p) || !strings.HasSuffix(p, ".https.html") {
+				t.Errorf("%s: crash tests are .https.html files", p)
+			}
+			if m, th := manifest.ParseHTMLMeta(b); m.Title == "" || th {
+				t.Errorf("%s: a crash test has a <title> and does not load testharness.js", p)
+			}
+			crashtests++
 			return nil
 		}
 		files++
@@ -58,8 +73,8 @@ func TestTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files < 10 {
-		t.Errorf("found %d test files, want the whole suite", files)
+	if files < 10 || crashtests < 5 {
+		t.Errorf("found %d test files and %d crash tests, want the whole suite", files, crashtests)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package runner
 
 // The products the command can run. Each package registers itself with
 // product.Register from an init function (the "go" registration replaces

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"bytes"
@@ -130,13 +130,22 @@ func TestProductsStartConcurrently(t *testing.T) {
 		t.Errorf("exit code %d:\n%s\n%s", code, out, errOut)
 	}
 	code, _, errOut = runCmd(t, "--wpt-root", root, "--products", "fake,failstart", "--jobs", "1")
-	if code != exitFailed || !strings.Contains(errOut, "starting failstart: no such browser") {
+	if code != ExitFailed || !strings.Contains(errOut, "starting failstart: no such browser") {
 		t.Errorf("exit code %d:\n%s", code, errOut)
 	}
 }
 
+// writeTree writes files into a new directory, with an empty
+// resources/testharness.js unless files has one (or maps it to "-", for
+// none).
 func writeTree(t *testing.T, files map[string]string) string {
 	dir := t.TempDir()
+	if _, ok := files["resources/testharness.js"]; !ok {
+		files["resources/testharness.js"] = ""
+	}
+	if files["resources/testharness.js"] == "-" {
+		delete(files, "resources/testharness.js")
+	}
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -150,7 +159,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, &out, &errOut)
+	code := Run(context.Background(), args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -276,6 +285,7 @@ func TestArgErrors(t *testing.T) {
 		{[]string{"--timeout-multiplier", "0"}, "positive"},
 		{[]string{"--wpt-root", root, "--products", "fake", "--expectations", "/nonexistent"}, "--expectations"},
 		{[]string{"--wpt-root", root, "--products", "fake", "/etc"}, "outside --wpt-root"},
+		{[]string{"--wpt-root", writeTree(t, map[string]string{"resources/testharness.js": "-", "a/x.window.js": ""}), "--products", "fake"}, "has no resources/testharness.js"},
 	} {
 		code, _, errOut := runCmd(t, tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
@@ -321,7 +331,7 @@ func TestFlagsValidatedUpFront(t *testing.T) {
 		{[]string{"--wpt-root", root, "--products", "fake", "--log-wptreport", filepath.Join(t.TempDir(), "no", "such", "dir.json")}, "--log-wptreport"},
 	} {
 		code, out, errOut := runCmd(t, tc.args...)
-		if code != exitFailed || !strings.Contains(errOut, tc.want) {
+		if code != ExitFailed || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: code %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
 		}
 		// Nothing ran.
@@ -365,7 +375,7 @@ func TestChunksAsWptrunnerHash(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "out")
 		code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake,fake2", "--report-dir", dir,
 			"--total-chunks", "2", "--this-chunk", strconv.Itoa(chunk))
-		if code != exitOK && code != exitUnexpected {
+		if code != ExitOK && code != ExitUnexpected {
 			t.Fatalf("chunk %d: exit %d\n%s%s", chunk, code, out, errOut)
 		}
 		for _, id := range []string{"/a/1.window.html", "/a/2.window.html", "/a/3.any.html", "/a/3.any.worker.html", "/a/differ.any.html"} {
@@ -383,7 +393,7 @@ func TestChunksAsWptrunnerHash(t *testing.T) {
 	merged := filepath.Join(t.TempDir(), "merged")
 	var out, errOut bytes.Buffer
 	code := runMerge(append([]string{"--report-dir", merged}, files...), &out, &errOut)
-	if code != exitUnexpected { // differ FAILs in fake
+	if code != ExitUnexpected { // differ FAILs in fake
 		t.Errorf("merge: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 	html, err := os.ReadFile(filepath.Join(merged, "report.html"))
@@ -398,7 +408,7 @@ func TestChunksAsWptrunnerHash(t *testing.T) {
 	if !strings.Contains(out.String(), "fake: 6 tests") || !strings.Contains(out.String(), "fake2: 6 tests") {
 		t.Errorf("merge output:\n%s", out.String())
 	}
-	if code := runMerge(append([]string{"--report-dir", merged}, files[0], files[0]), io.Discard, &errOut); code != exitFailed || !strings.Contains(errOut.String(), "already") {
+	if code := runMerge(append([]string{"--report-dir", merged}, files[0], files[0]), io.Discard, &errOut); code != ExitFailed || !strings.Contains(errOut.String(), "already") {
 		t.Errorf("merging a file twice: exit %d %s", code, errOut.String())
 	}
 }
@@ -421,9 +431,9 @@ func TestInterruptWritesResultsSoFar(t *testing.T) {
 		cancel()
 	}()
 	var out, errOut bytes.Buffer
-	code := run(ctx, []string{"--wpt-root", root, "--products", "fake", "--jobs", "1", "--report-dir", dir}, &out, &errOut)
-	if code != exitInterrupted {
-		t.Errorf("exit %d, want %d\n%s%s", code, exitInterrupted, out.String(), errOut.String())
+	code := Run(ctx, []string{"--wpt-root", root, "--products", "fake", "--jobs", "1", "--report-dir", dir}, &out, &errOut)
+	if code != ExitInterrupted {
+		t.Errorf("exit %d, want %d\n%s%s", code, ExitInterrupted, out.String(), errOut.String())
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "wptreport-fake.json"))
 	if err != nil {
@@ -457,7 +467,7 @@ func TestExpectationWarningsAndMarks(t *testing.T) {
 		"a/differ.window.js.ini": "[differ.window.html]\n  [b]\n    expected:\n      if product == \"fake\": FAIL\n  [gone]\n    expected: FAIL\n[old.window.html]\n  expected: ERROR\n",
 	})
 	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "fake,fake2", "--expectations", exp)
-	if code != exitOK {
+	if code != ExitOK {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
@@ -472,7 +482,62 @@ func TestExpectationWarningsAndMarks(t *testing.T) {
 		t.Errorf("the expected failure is not marked:\n%s", out)
 	}
 	bad := writeTree(t, map[string]string{"a/differ.window.js.ini": "[differ.window.html]\n  [b]\n    expected: FAILED\n"})
-	if code, _, errOut := runCmd(t, "--wpt-root", root, "--products", "fake", "--expectations", bad); code != exitFailed || !strings.Contains(errOut, `invalid status "FAILED"`) {
+	if code, _, errOut := runCmd(t, "--wpt-root", root, "--products", "fake", "--expectations", bad); code != ExitFailed || !strings.Contains(errOut, `invalid status "FAILED"`) {
 		t.Errorf("invalid status: exit %d %s", code, errOut)
+	}
+}
+
+// --help lists the subcommands and the registered products.
+func TestHelpListsProductsAndSubcommands(t *testing.T) {
+	code, out, errOut := runCmd(t, "--help")
+	if code != ExitOK {
+		t.Errorf("exit %d", code)
+	}
+	for _, want := range []string{"merge", "Products (--products):", "  go ", "isolated by default", "  chromium ", "  fake ", "-wpt-root"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("--help lacks %q:\n%s%s", want, out, errOut)
+		}
+	}
+}
+
+// Crash tests run in the go product (isolated) without testharness.js in
+// the tree; they PASS or TIMEOUT, appear in the table, the summary and the
+// wptreport, and expectations apply to them.
+func TestCrashtestsRun(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"resources/testharness.js": "-",
+		"a/crashtests/ok.html":     `<!DOCTYPE html><html class="test-wait"><script>setTimeout(() => document.documentElement.removeAttribute("class"), 10);</script>`,
+		"a/stuck-crash.html":       `<!DOCTYPE html><html class="test-wait"><p>never finishes`,
+	})
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "go", "--timeout-multiplier", "0.1", "--grace", "1s", "--report-dir", dir)
+	if code != ExitUnexpected {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"/a/crashtests/ok.html  0/0  ",
+		"/a/stuck-crash.html    0/0 TIMEOUT",
+		"go: 2 tests, 0/0 subtests passed, 1/2 crash tests passed, 1 unexpected results",
+		"UNEXPECTED TIMEOUT (expected PASS) /a/stuck-crash.html",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s%s", want, out, errOut)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "wptreport-go.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"test": "/a/crashtests/ok.html",
+   "status": "PASS"`)) {
+		t.Errorf("wptreport:\n%s", data)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !bytes.Contains(html, []byte(`data-test="/a/stuck-crash.html"`)) || !bytes.Contains(html, []byte(`data-test="/a/crashtests/ok.html"`)) {
+		t.Errorf("report.html lacks the crash tests: %v", err)
+	}
+	exp := writeTree(t, map[string]string{"a/stuck-crash.html.ini": "[stuck-crash.html]\n  expected: TIMEOUT\n"})
+	if code, out, errOut := runCmd(t, "--wpt-root", root, "--products", "go", "--timeout-multiplier", "0.1", "--grace", "1s", "--expectations", exp); code != ExitOK {
+		t.Errorf("with expectations: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"flag"
@@ -23,23 +23,23 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	reportDir := fset.String("report-dir", "", "write the merged wptreport-<product>.json and report.html here (required)")
 	expDir := fset.String("expectations", "", "directory of wptrunner .ini expectation files, to mark expected results")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: go run ./wpt-runner merge --report-dir DIR [--expectations DIR] WPTREPORT.json...")
+		fmt.Fprintf(stderr, "usage: %s merge --report-dir DIR [--expectations DIR] WPTREPORT.json...\n", progName())
 		fset.PrintDefaults()
 	}
 	if err := fset.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			return exitOK
+			return ExitOK
 		}
-		return exitFailed
+		return ExitFailed
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "wpt-runner merge: "+format+"\n", a...)
-		return exitFailed
+		return ExitFailed
 	}
 	files := fset.Args()
 	if *reportDir == "" || len(files) == 0 {
 		fset.Usage()
-		return exitFailed
+		return ExitFailed
 	}
 	if err := checkWritable(&options{reportDir: *reportDir}); err != nil {
 		return fail("%v", err)
@@ -115,7 +115,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "wpt-runner merge: merged %d files into %s\n", len(files), filepath.Join(*reportDir, "report.html"))
 	if unexpected > 0 {
-		return exitUnexpected
+		return ExitUnexpected
 	}
-	return exitOK
+	return ExitOK
 }
