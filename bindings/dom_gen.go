@@ -1432,6 +1432,8 @@ type ElementMethods interface {
 	ClassName() (webidl.DOMString, error)
 	// SetClassName is the setter of the attribute "className".
 	SetClassName(v webidl.DOMString) error
+	// ClassList is the getter of the attribute "classList".
+	ClassList() (DOMTokenListMethods, error)
 	// InnerHTML is the getter of the attribute "innerHTML".
 	InnerHTML() (webidl.DOMString, error)
 	// SetInnerHTML is the setter of the attribute "innerHTML".
@@ -1570,6 +1572,28 @@ func idlDefElement() *webidl.InterfaceDef {
 					self := webidl.Self[ElementMethods](r, this, "Element")
 					x := idlFromDOMString(r, v)
 					if err := self.SetClassName(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "classList", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ElementMethods](r, this, "Element")
+					return r.CachedAttribute(this, "classList", func() sobek.Value {
+						res, err := self.ClassList()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToDOMTokenList(r, res)
+					})
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					r.This(this, "Element")
+					q, ok := r.ThisObject(this).Get("classList").(*sobek.Object)
+					if !ok {
+						r.ThrowTypeError("Element.classList is not an object")
+					}
+					if err := q.Set("value", v); err != nil {
 						r.Throw(err)
 					}
 				},

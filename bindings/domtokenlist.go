@@ -7,7 +7,7 @@ import (
 	"github.com/gowebengine/weblocks/dom"
 )
 
-// DOMTokenList over an attribute (iframe sandbox).
+// DOMTokenList over an attribute (iframe sandbox, Element.classList).
 
 type domTokenListImpl struct {
 	webidl.Reflector

@@ -46,6 +46,15 @@ func (n *nodeImpl) SetID(v webidl.DOMString) error { return n.n.SetAttribute("id
 
 func (n *nodeImpl) ClassName() (webidl.DOMString, error) { return n.attr("class"), nil }
 
+// ClassList is https://dom.spec.whatwg.org/#dom-element-classlist: the
+// element's DOMTokenList over its class attribute ([SameObject]).
+func (n *nodeImpl) ClassList() (DOMTokenListMethods, error) {
+	if n.classList == nil {
+		n.classList = &domTokenListImpl{el: n.n, attr: "class"}
+	}
+	return n.classList, nil
+}
+
 func (n *nodeImpl) SetClassName(v webidl.DOMString) error {
 	return n.n.SetAttribute("class", string(v))
 }

@@ -45,6 +45,7 @@ type nodeImpl struct {
 	// [SameObject] collections.
 	childNodes *nodeListImpl
 	children   *htmlCollectionImpl
+	classList  *domTokenListImpl // Element.classList
 }
 
 func (n *nodeImpl) domNode() *dom.Node { return n.n }

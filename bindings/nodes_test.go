@@ -155,3 +155,33 @@ func TestMetaElement(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Element.classList is a DOMTokenList over the class attribute: the same
+// object each time, live, and assignable (PutForwards=value).
+func TestElementClassList(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/page.html")
+	doc, err := dom.ParseDocument(strings.NewReader(`<!doctype html><html class="test-wait a"><div id=d></div></html>`), "https://example.com/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.r.QueueTask(func(vm *sobek.Runtime) { j.r.SetDocument(doc) })
+	w.settle()
+	j.exec(prelude + `
+		const root = document.documentElement;
+		log(root.classList === root.classList, root.classList.length, root.classList.contains("test-wait"));
+		root.classList.remove("test-wait");
+		log(root.className, root.classList.length);
+		root.classList.add("b", "c");
+		log(root.getAttribute("class"), root.classList.toggle("a"), root.className);
+		root.classList = "x y";
+		log(root.className, [...root.classList].join("|"), root.classList instanceof DOMTokenList);
+	`)
+	w.settle()
+	expectLog(t, j,
+		"true 2 true",
+		"a 1",
+		"a b c false b c",
+		"x y x|y true",
+	)
+}
