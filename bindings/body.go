@@ -151,7 +151,7 @@ func (o *bodyOwner) blob() *webidl.Promise {
 	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		typ := ""
 		if o.headers != nil {
-			if ct, ok := o.headers.get("Content-Type"); ok {
+			if ct, ok := o.headers.Get("Content-Type"); ok {
 				typ = normalizeBlobType(ct)
 			}
 		}
