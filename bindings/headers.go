@@ -250,4 +250,3 @@ func (h *headersImpl) IterablePairs() ([]webidl.KV[webidl.ByteString, webidl.Byt
 	}
 	return out, nil
 }
-
