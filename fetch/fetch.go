@@ -92,6 +92,11 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 			internal.URLList = append(internal.URLList, cloneURL(u))
 		}
 	}
+	// (A filtered response other than an opaque one shows its internal
+	// response's URL list.)
+	if resp != internal && resp.Type != "opaque" {
+		resp.URLList = internal.URLList
+	}
 	// 20. If response is not a network error and any of the following
 	//     returns blocked ... (no CSP, no integrity). If request's method
 	//     is `HEAD` or `CONNECT`, or internalResponse's status is a null
