@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -17,6 +18,7 @@ type pyHandler func(s *Server, w http.ResponseWriter, r *http.Request)
 // pyHandlers maps a handler's path in the tree to its Go equivalent.
 var pyHandlers = map[string]pyHandler{
 	"/html/browsers/browsing-the-web/remote-context-helper/resources/executor-window.py": serveRemoteContextWindowExecutor,
+	"/fetch/resources/record-request.py":                                                 serveRecordRequest,
 }
 
 // serveRemoteContextWindowExecutor answers the RemoteContextHelper's window
@@ -67,4 +69,49 @@ func serveRemoteContextWindowExecutor(s *Server, w http.ResponseWriter, r *http.
 	if r.Method != http.MethodHead {
 		w.Write([]byte(body))
 	}
+}
+
+// serveRecordRequest answers /fetch/resources/record-request.py (the
+// bundled suite's handler; record-request.py beside it is the wptserve
+// version): it appends a JSON record of the request (method, and the
+// Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method
+// and Access-Control-Request-Headers headers, null when absent) to the
+// dispatcher stash queue ?uuid=, then answers "recorded" with
+// Access-Control-Allow-Origin per ?acao= ("star": *, "origin": the
+// request's Origin, else none) and ?allow-headers= as
+// Access-Control-Allow-Headers. The fetch tests read the records through
+// /common/dispatcher/dispatcher.py to see what the server received.
+func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := q.Get("uuid")
+	if id == "" {
+		http.Error(w, "missing uuid", http.StatusBadRequest)
+		return
+	}
+	rec := map[string]any{"method": r.Method}
+	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers"} {
+		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
+			rec[strings.ToLower(name)] = strings.Join(v, ", ")
+		} else {
+			rec[strings.ToLower(name)] = nil
+		}
+	}
+	b, _ := json.Marshal(rec)
+	if code, err := s.stash.put(id, b); err != nil {
+		http.Error(w, err.Error(), code)
+		return
+	}
+	h := w.Header()
+	switch q.Get("acao") {
+	case "star":
+		h.Set("Access-Control-Allow-Origin", "*")
+	case "origin":
+		h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+	}
+	if v := q.Get("allow-headers"); v != "" {
+		h.Set("Access-Control-Allow-Headers", v)
+	}
+	h.Set("Content-Type", "text/plain")
+	h.Set("Cache-Control", "no-store")
+	io.WriteString(w, "recorded")
 }
