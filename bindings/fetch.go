@@ -22,9 +22,9 @@ import (
 type FetchHost interface {
 	// StartFetch runs fetch.Fetch(ctx, p) without blocking the caller
 	// (the realm's event loop), with the host's network as p.Network,
-	// and calls done exactly once, from any goroutine, with the
-	// response (a network error included). ctx ends when the fetch is
-	// aborted.
+	// calls done exactly once, from any goroutine, with the response (a
+	// network error included), and then runs the response's Load. ctx
+	// ends when the fetch is aborted.
 	StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response))
 }
 
@@ -91,17 +91,26 @@ func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise
 	// 14. Set controller to the result of calling fetch given request and
 	// processResponse given response being these steps:
 	r.fetch(ctx, req, func(resp *response) {
-		sig.sig.RemoveAlgorithm(id)
-		cancel()
 		// 14.1. If locallyAborted is true, then abort these steps.
 		if locallyAborted {
 			return
 		}
+		// The fetch stays abortable until its body is in.
+		finished := func() {
+			sig.sig.RemoveAlgorithm(id)
+			cancel()
+		}
 		// 14.3. If response is a network error, then reject p with a
 		// TypeError and abort these steps.
 		if resp.typ == "error" {
+			finished()
 			p.RejectError(webidl.NewTypeError("Failed to fetch"))
 			return
+		}
+		if resp.body != nil && resp.body.net != nil {
+			resp.body.net.OnLoad(func() { r.fetchTask(finished) })
+		} else {
+			finished()
 		}
 		// 14.4. Set responseObject to the result of creating a Response
 		// object, given response, "immutable", and relevantRealm.
@@ -117,9 +126,17 @@ func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise
 func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *responseImpl, reason sobek.Value) {
 	// 1. Reject promise with error (a no-op when it already settled).
 	p.Reject(reason)
-	// 2-4. (Bodies are in memory: there is no stream to cancel or error;
-	// a response already handed to script keeps its body.)
-	_ = responseObject
+	// 2-3. (There is no request body stream to cancel.) If
+	// responseObject is null, then return.
+	if responseObject == nil {
+		return
+	}
+	// 4-5. If response's body is non-null and is readable, then error
+	// response's body with error (its consumers reject with it; the
+	// aborted read ends with the fetch's context).
+	if b := responseObject.body; b != nil && b.net != nil && !b.net.Loaded() {
+		responseObject.abortReason = reason
+	}
 }
 
 // fetchTask queues steps on the realm's event loop (networking task
@@ -212,7 +229,7 @@ func fromFetchResponse(fr *fetch.Response) *response {
 	resp := &response{typ: ResponseType(fr.Type), url: fr.URL(), redirected: fr.Redirected(),
 		status: uint16(fr.Status), statusText: fr.StatusText, headers: fr.Header.Clone()}
 	if fr.Body != nil {
-		resp.body = &body{source: fr.Body.Source}
+		resp.body = &body{net: fr.Body}
 	}
 	return resp
 }
@@ -232,7 +249,19 @@ func toFetchResponse(resp *response) *fetch.Response {
 		}
 	}
 	if resp.body != nil {
-		fr.Body = &fetch.Body{Source: resp.body.source}
+		data := resp.body.source
+		if net := resp.body.net; net != nil {
+			// (Off the event loop: wait for the body the service worker's
+			// fetch is reading.)
+			loaded := make(chan struct{})
+			net.OnLoad(func() { close(loaded) })
+			<-loaded
+			var err error
+			if data, err = net.Result(); err != nil {
+				return fetch.NetworkError(err)
+			}
+		}
+		fr.Body = &fetch.Body{Source: data}
 	}
 	return fr
 }

@@ -32,7 +32,9 @@ func (f *handlerHost) StartFetch(ctx context.Context, p *fetch.Params, done func
 		go func() { done(fetch.Fetch(ctx, p)); close(ch) }()
 		return
 	}
-	done(fetch.Fetch(ctx, p))
+	resp := fetch.Fetch(ctx, p)
+	done(resp)
+	resp.Load()
 }
 
 func (f *handlerHost) send(ctx context.Context, req *fetch.NetworkRequest) (*fetch.NetworkResponse, error) {

@@ -163,7 +163,8 @@ func copyResponse(resp *response) *response {
 	c := *resp
 	c.headers = resp.headers.Clone()
 	if resp.body != nil {
-		c.body = &body{source: append([]byte(nil), resp.body.source...)}
+		// (A body from the network is shared: package fetch guards it.)
+		c.body = &body{source: append([]byte(nil), resp.body.source...), net: resp.body.net}
 	}
 	if resp.url != nil {
 		c.url = cloneURLPtr(resp.url)

@@ -61,7 +61,7 @@ func (h HTTPFetcher) Fetch(ctx context.Context, u *url.URL) (*Response, error) {
 	}
 	req := fetch.NewRequest(u, nil)
 	req.Mode, req.Credentials, req.Destination, req.TopLevel = "navigate", "include", "document", true
-	resp := fetch.Fetch(ctx, &fetch.Params{Request: req, Network: fetch.HTTPNetwork{Client: h.Client}})
+	resp := fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: fetch.HTTPNetwork{Client: h.Client}})
 	if resp.IsNetworkError() {
 		return nil, resp.Err
 	}

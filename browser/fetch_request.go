@@ -74,9 +74,10 @@ func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchRe
 // fetchHost is the bindings.FetchHost of the browser's realms.
 type fetchHost struct{ b *Browser }
 
-// StartFetch implements bindings.FetchHost: the fetch runs in a goroutine
-// (counted as work in progress for RunUntilIdle until done has queued
-// its task) and ends with the fetch's abort or the browser.
+// StartFetch implements bindings.FetchHost: the fetch and the read of
+// the response's body run in a goroutine (counted as work in progress
+// for RunUntilIdle until the body's consumers have queued their tasks)
+// and end with the fetch's abort or the browser.
 func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
 	b := h.b
 	p.Network = b.network()
@@ -88,7 +89,11 @@ func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*f
 			defer cancel()
 			stop := context.AfterFunc(ctx, cancel)
 			defer stop()
-			done(fetch.Fetch(fctx, p))
+			// The response goes to the realm at its headers; its body is
+			// read here, then (OnLoad) to its consumers.
+			resp := fetch.Fetch(fctx, p)
+			done(resp)
+			resp.Load()
 		})
 	}()
 }

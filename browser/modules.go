@@ -168,7 +168,7 @@ func (s *Browser) fetchModuleResource(u *url.URL, from origin.Origin) (string, *
 	if _, ok := s.fetcher.(RequestFetcher); ok && !from.IsOpaque() {
 		req := fetch.NewRequest(u, &fetch.Client{Origin: from})
 		req.Mode, req.Destination = "cors", "script"
-		resp := fetch.Fetch(s.ctx, &fetch.Params{Request: req, Network: s.network()})
+		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: req, Network: s.network()})
 		if resp.IsNetworkError() {
 			return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 		}

@@ -15,13 +15,15 @@
 // Headers) and the browser (documents, module scripts) call Fetch; the
 // JavaScript objects stay in package bindings.
 //
-// Fetch blocks until the whole response is in: call it off the event
-// loop.
+// Fetch blocks until the response's headers are in: call it off the
+// event loop, then run the response's Load.
 //
 // # Deviations
 //
-//   - Bodies are byte slices read whole (bounded by the Network); there
-//     are no streams, so a response is available when its body is.
+//   - A response from the network is available when its headers are;
+//     its body is read whole (at most MaxResponseBytes) by Load, and
+//     consumers wait for all of it (OnLoad): there are no ReadableStream
+//     chunks.
 //   - Only about:blank and http(s) URLs are fetched: data:, blob: and
 //     file: URLs are network errors.
 //   - There is no HTTP cache, no CORS-preflight cache (every preflight is

@@ -17,8 +17,10 @@ const maxRedirects = 20
 
 // Fetch is https://fetch.spec.whatwg.org/#concept-fetch: it runs main
 // fetch for p's request and returns the response (a network error,
-// never nil). It blocks until the response and its body are in: call it
-// off the event loop. ctx ends the fetch (the fetch controller's abort).
+// never nil) once its headers are in; the caller then runs the
+// response's Load to read its body (OnLoad tells the body's consumers).
+// It blocks: call it off the event loop. ctx ends the fetch, the body's
+// read included (the fetch controller's abort).
 func Fetch(ctx context.Context, p *Params) *Response {
 	req := p.Request
 	// 2-11. (Timing, task destination and cross-origin isolation are the
@@ -32,6 +34,20 @@ func Fetch(ctx context.Context, p *Params) *Response {
 	}
 	// 16. Run main fetch given fetchParams.
 	return mainFetch(ctx, p, false)
+}
+
+// FetchWhole is Fetch followed by reading the response's body, for
+// callers that need the bytes (documents, scripts): a body whose read
+// fails makes the response a network error.
+func FetchWhole(ctx context.Context, p *Params) *Response {
+	resp := Fetch(ctx, p)
+	resp.Load()
+	if resp.Body != nil {
+		if _, err := resp.Body.Result(); err != nil {
+			return NetworkError(err)
+		}
+	}
+	return resp
 }
 
 // mainFetch is https://fetch.spec.whatwg.org/#concept-main-fetch.
@@ -102,6 +118,7 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 	//     is `HEAD` or `CONNECT`, or internalResponse's status is a null
 	//     body status, set internalResponse's body to null.
 	if req.Method == "HEAD" || req.Method == "CONNECT" || IsNullBodyStatus(internal.Status) {
+		internal.Body.discard()
 		internal.Body = nil
 	}
 	// 14. If response is not a network error and response is not a
@@ -292,6 +309,7 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 		return resp
 	}
 	if req.tainting() == "cors" && !CORSCheck(req, resp) {
+		resp.Body.discard()
 		return NetworkError(fmt.Errorf("fetch: the CORS check of %s failed", req.CurrentURL().Redacted()))
 	}
 	// 4.5. (No timing allow check.)
@@ -303,6 +321,7 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 		switch req.Redirect {
 		case "error":
 			// Set response to a network error.
+			internal.Body.discard()
 			resp = NetworkError(fmt.Errorf("fetch: %s redirected (redirect mode error)", req.CurrentURL().Redacted()))
 		case "manual":
 			// If request's mode is "navigate", the navigation follows
@@ -375,6 +394,8 @@ func httpRedirectFetch(ctx context.Context, p *Params, resp *Response) *Response
 	if err == nil && loc == nil {
 		return resp
 	}
+	// (The redirect's body is not read.)
+	internal.Body.discard()
 	// 5. If locationURL is failure, then return a network error.
 	if err != nil {
 		return NetworkError(fmt.Errorf("fetch: bad Location: %v", err))
@@ -566,9 +587,15 @@ func httpNetworkFetch(ctx context.Context, network Network, nr *NetworkRequest) 
 		return NetworkError(err)
 	}
 	if n.Status < 100 || n.Status > 999 {
+		if n.Stream != nil {
+			n.Stream.Close()
+		}
 		return NetworkError(fmt.Errorf("fetch: status %d", n.Status))
 	}
 	resp := &Response{Type: "default", Status: n.Status, StatusText: n.StatusText, Body: &Body{Source: n.Body}}
+	if n.Stream != nil {
+		resp.Body = newStreamBody(n.Stream)
+	}
 	names := make([]string, 0, len(n.Header))
 	for name := range n.Header {
 		names = append(names, name)
@@ -609,6 +636,8 @@ func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Res
 	if resp.IsNetworkError() {
 		return resp
 	}
+	// (The preflight's body is not read.)
+	resp.Body.discard()
 	// 7. If a CORS check for request and response returns success and
 	//    response's status is an ok status, then:
 	if !CORSCheck(req, resp) || resp.Status < 200 || resp.Status > 299 {

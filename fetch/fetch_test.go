@@ -132,7 +132,7 @@ func TestCrossOriginRedirectDropsAuthorization(t *testing.T) {
 	req := scriptRequest(t, a.url("/page.html?q#f"), a.url("/redirect"))
 	req.Header.Append("Authorization", "Bearer secret")
 	req.Header.Append("X-Custom", "1")
-	resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
 	if resp.IsNetworkError() {
 		t.Fatalf("network error: %v", resp.Err)
 	}
@@ -176,7 +176,7 @@ func TestRedirectTaintsOrigin(t *testing.T) {
 	})
 	req := scriptRequest(t, "http://a.test/", b.url("/start"))
 	req.Header.Append("X-Custom", "1")
-	resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
 	if resp.IsNetworkError() {
 		t.Fatalf("network error: %v", resp.Err)
 	}
@@ -202,7 +202,7 @@ func TestRedirectWithoutACAOIsNetworkError(t *testing.T) {
 	a := newServer(t, "a.test", redirectTo(b.url("/hop"), http.StatusFound))
 	for _, start := range []string{b.url("/hop"), a.url("/same-origin-first")} {
 		req := scriptRequest(t, a.url("/"), start)
-		resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
 		if !resp.IsNetworkError() {
 			t.Errorf("%s: got a %s response, want a network error", start, resp.Type)
 		}
@@ -224,7 +224,7 @@ func TestRedirectLoopIsBounded(t *testing.T) {
 		redirectTo(a.url("/loop?n="+strconv.Itoa(n+1)+"&max="+r.URL.Query().Get("max")), http.StatusFound)(w, r)
 	})
 	req := scriptRequest(t, a.url("/"), a.url("/loop?n=0"))
-	if resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); !resp.IsNetworkError() {
+	if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); !resp.IsNetworkError() {
 		t.Fatalf("got %s %d, want a network error", resp.Type, resp.Status)
 	}
 	if n := len(a.got()); n != 21 {
@@ -232,7 +232,7 @@ func TestRedirectLoopIsBounded(t *testing.T) {
 	}
 	// 20 redirects are fine.
 	req = scriptRequest(t, a.url("/"), a.url("/loop?n=0&max=20"))
-	resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
 	if resp.IsNetworkError() || len(resp.URLList) != 21 || string(resp.Body.Source) != "done" {
 		t.Errorf("20 redirects: %s %v %d", resp.Type, resp.Err, len(resp.URLList))
 	}
@@ -245,12 +245,12 @@ func TestRedirectModes(t *testing.T) {
 	a := newServer(t, "a.test", redirectTo(b.url("/x"), http.StatusMovedPermanently))
 	req := scriptRequest(t, a.url("/"), a.url("/r"))
 	req.Redirect = "error"
-	if resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); !resp.IsNetworkError() {
+	if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); !resp.IsNetworkError() {
 		t.Errorf("error: got %s", resp.Type)
 	}
 	req = scriptRequest(t, a.url("/"), a.url("/r"))
 	req.Redirect = "manual"
-	resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
 	if resp.Type != "opaqueredirect" || resp.Status != 0 || len(resp.Header) != 0 || resp.Body != nil || resp.URL().String() != a.url("/r") {
 		t.Errorf("manual: got %s %d %v %v", resp.Type, resp.Status, resp.Header, resp.URL())
 	}
@@ -275,7 +275,7 @@ func TestRedirectMethodChange(t *testing.T) {
 		req := scriptRequest(t, a.url("/"), a.url(tc.path))
 		req.Method, req.Body = "POST", &Body{Source: []byte("body")}
 		req.Header.Append("Content-Type", "text/plain")
-		if resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); resp.IsNetworkError() {
+		if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); resp.IsNetworkError() {
 			t.Fatal(resp.Err)
 		}
 		log := a.got()
@@ -308,7 +308,7 @@ func TestReferrerPolicy(t *testing.T) {
 	} {
 		req := scriptRequest(t, page, b.url(tc.path))
 		req.ReferrerPolicy = tc.policy
-		if resp := Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); resp.IsNetworkError() {
+		if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); resp.IsNetworkError() {
 			t.Fatal(resp.Err)
 		}
 		log := b.got()
@@ -348,7 +348,7 @@ func TestBadPorts(t *testing.T) {
 		for _, mode := range []string{"no-cors", "cors"} {
 			req := scriptRequest(t, "http://a.test/", tc.url)
 			req.Mode, req.Method, req.Body = mode, "POST", &Body{Source: []byte("x")}
-			resp := Fetch(context.Background(), &Params{Request: req, Network: n})
+			resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
 			if resp.IsNetworkError() != tc.bad {
 				t.Errorf("%s %s: network error %v, want %v (%v)", mode, tc.url, resp.IsNetworkError(), tc.bad, resp.Err)
 			}
@@ -365,7 +365,7 @@ func TestBadPorts(t *testing.T) {
 		}
 		return &NetworkResponse{Status: 302, Header: http.Header{"Location": {"http://a.test:6667/"}}}, nil
 	})
-	if resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/r"), Network: redirect}); !resp.IsNetworkError() || len(n.sent) != 0 {
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/r"), Network: redirect}); !resp.IsNetworkError() || len(n.sent) != 0 {
 		t.Errorf("redirect to a bad port: %s, sent %v", resp.Type, n.sent)
 	}
 }
@@ -388,7 +388,7 @@ func TestBadPortListenerGetsNoConnection(t *testing.T) {
 		// (The listener never answers: if the request went out, the
 		// timeout ends it instead of a hang.)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		resp := Fetch(ctx, &Params{Request: req, Network: HTTPNetwork{}})
+		resp := FetchWhole(ctx, &Params{Request: req, Network: HTTPNetwork{}})
 		cancel()
 		if !resp.IsNetworkError() || errors.Is(resp.Err, context.DeadlineExceeded) {
 			t.Errorf("port %d: got %s (%v)", port, resp.Type, resp.Err)
@@ -433,7 +433,7 @@ func TestMixedContent(t *testing.T) {
 			n := &recordingNetwork{}
 			req := scriptRequest(t, tc.page, tc.target)
 			req.Mode = mode
-			resp := Fetch(context.Background(), &Params{Request: req, Network: n})
+			resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
 			if resp.IsNetworkError() != tc.blocked || tc.blocked && len(n.sent) != 0 {
 				t.Errorf("%s from %s (%s): network error %v (%v), sent %v; want blocked %v", tc.target, tc.page, mode, resp.IsNetworkError(), resp.Err, n.sent, tc.blocked)
 			}
@@ -447,13 +447,13 @@ func TestMixedContent(t *testing.T) {
 		}
 		return &NetworkResponse{Status: 302, Header: http.Header{"Location": {"http://b.test/"}, "Access-Control-Allow-Origin": {"*"}}}, nil
 	})
-	if resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, "https://a.test/", "https://b.test/r"), Network: redirect}); !resp.IsNetworkError() || len(n.sent) != 0 {
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "https://a.test/", "https://b.test/r"), Network: redirect}); !resp.IsNetworkError() || len(n.sent) != 0 {
 		t.Errorf("redirect to http: %s, sent %v", resp.Type, n.sent)
 	}
 	// A top-level navigation is not mixed content.
 	req := NewRequest(mustURL(t, "http://b.test/"), &Client{Origin: origin.Parse("https://a.test")})
 	req.Mode, req.Destination, req.TopLevel = "navigate", "document", true
-	if resp := Fetch(context.Background(), &Params{Request: req, Network: &recordingNetwork{}}); resp.IsNetworkError() {
+	if resp := FetchWhole(context.Background(), &Params{Request: req, Network: &recordingNetwork{}}); resp.IsNetworkError() {
 		t.Errorf("navigation: %v", resp.Err)
 	}
 }
@@ -480,7 +480,7 @@ func TestModesAndCORS(t *testing.T) {
 	})
 	page := "http://a.test/"
 	run := func(req *Request) *Response {
-		return Fetch(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+		return FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
 	}
 	req := scriptRequest(t, page, b.url("/acao"))
 	resp := run(req)
@@ -544,29 +544,76 @@ func TestNetworkErrors(t *testing.T) {
 	fail := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
 		return nil, errors.New("refused")
 	})
-	if resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: fail}); !resp.IsNetworkError() || resp.Err == nil {
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: fail}); !resp.IsNetworkError() || resp.Err == nil {
 		t.Errorf("got %s", resp.Type)
 	}
-	if resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/")}); !resp.IsNetworkError() {
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/")}); !resp.IsNetworkError() {
 		t.Errorf("no network: got %s", resp.Type)
 	}
 	bad := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
 		return &NetworkResponse{Status: 1000}, nil
 	})
-	if resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: bad}); !resp.IsNetworkError() {
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: bad}); !resp.IsNetworkError() {
 		t.Errorf("status 1000: got %s", resp.Type)
 	}
 	for _, loc := range []string{"http://[::1", "data:,x"} {
 		n := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
 			return &NetworkResponse{Status: 302, Header: http.Header{"Location": {loc}}}, nil
 		})
-		if resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: n}); !resp.IsNetworkError() {
+		if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: n}); !resp.IsNetworkError() {
 			t.Errorf("Location %q: got %s", loc, resp.Type)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if resp := Fetch(ctx, &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: HTTPNetwork{}}); !resp.IsNetworkError() {
+	if resp := FetchWhole(ctx, &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: HTTPNetwork{}}); !resp.IsNetworkError() {
 		t.Errorf("canceled: got %s", resp.Type)
+	}
+}
+
+// A response is available when its headers are; its body is read by
+// Load; ending the context mid-body stops the read and the server sees
+// the connection go.
+func TestStreamingBody(t *testing.T) {
+	release := make(chan struct{})
+	gone := make(chan struct{})
+	a := newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "start ")
+		w.(http.Flusher).Flush()
+		if r.URL.Path == "/slow" {
+			<-release
+			io.WriteString(w, "end")
+			return
+		}
+		<-r.Context().Done()
+		close(gone)
+	})
+	n := newLoopbackNetwork(t)
+	resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, a.url("/"), a.url("/slow")), Network: n})
+	if resp.IsNetworkError() || resp.Body.Loaded() {
+		t.Fatalf("response %s %v, loaded %v: want it at the headers", resp.Type, resp.Err, resp.Body.Loaded())
+	}
+	loaded := make(chan struct{})
+	resp.Body.OnLoad(func() { close(loaded) })
+	close(release)
+	resp.Load()
+	<-loaded
+	if b, err := resp.Body.Result(); err != nil || string(b) != "start end" {
+		t.Errorf("body %q, %v", b, err)
+	}
+
+	// Abort mid-body.
+	ctx, cancel := context.WithCancel(context.Background())
+	resp = Fetch(ctx, &Params{Request: scriptRequest(t, a.url("/"), a.url("/slow2")), Network: n})
+	if resp.IsNetworkError() {
+		t.Fatal(resp.Err)
+	}
+	done := make(chan struct{})
+	go func() { resp.Load(); close(done) }()
+	cancel()
+	<-done
+	<-gone
+	if b, err := resp.Body.Result(); err == nil {
+		t.Errorf("aborted body read %q without error", b)
 	}
 }

@@ -3,7 +3,6 @@ package fetch
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,13 +28,17 @@ type NetworkResponse struct {
 	// StatusText is the status message ("OK"); empty is fine.
 	StatusText string
 	Header     http.Header
-	Body       []byte
+	// Body is the body's bytes, unless Stream is set: then the body is
+	// read from Stream (and Stream closed) after the response is handed
+	// on, so that a response is available when its headers are.
+	Body   []byte
+	Stream io.ReadCloser
 }
 
 // Network is the embedder's network: it sends one request and returns
 // the response as the server gave it. It never follows redirects (fetch
-// does, as the standard says) and must bound the bodies it reads. An
-// HTTP error status is a response; an error is a network error.
+// does, as the standard says). An HTTP error status is a response; an
+// error is a network error. A streamed body must end when ctx does.
 type Network interface {
 	Send(ctx context.Context, req *NetworkRequest) (*NetworkResponse, error)
 }
@@ -48,7 +51,7 @@ func (f NetworkFunc) Send(ctx context.Context, req *NetworkRequest) (*NetworkRes
 	return f(ctx, req)
 }
 
-// MaxResponseBytes bounds every response body HTTPNetwork reads.
+// MaxResponseBytes bounds every response body fetch reads.
 const MaxResponseBytes = 64 << 20
 
 // HTTPNetwork is the default Network: net/http with Client
@@ -90,18 +93,10 @@ func (h HTTPNetwork) Send(ctx context.Context, req *NetworkRequest) (*NetworkRes
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxResponseBytes {
-		return nil, errors.New("fetch: response for " + req.URL.String() + " exceeds " + strconv.Itoa(MaxResponseBytes) + " bytes")
-	}
 	return &NetworkResponse{
 		Status:     resp.StatusCode,
 		StatusText: strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" "),
 		Header:     resp.Header,
-		Body:       b,
+		Stream:     resp.Body,
 	}, nil
 }

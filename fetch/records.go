@@ -2,16 +2,121 @@ package fetch
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gowebengine/weblocks/html/origin"
 )
 
-// Body is https://fetch.spec.whatwg.org/#concept-body: its source, held
-// in memory.
+// Body is https://fetch.spec.whatwg.org/#concept-body. A request's body,
+// and a response body made in memory, is its Source. A response body from
+// the network is a stream: the response is available when its headers
+// are, and Load reads the stream (in the goroutine of whoever runs the
+// fetch) while consumers wait with OnLoad.
 type Body struct {
+	// Source is the body's bytes; for a streamed body, once loaded.
 	Source []byte
+
+	mu      sync.Mutex
+	state   bodyState
+	stream  io.ReadCloser // while streamed
+	err     error
+	waiters []func()
+}
+
+type bodyState uint8
+
+const (
+	bodyDone     bodyState = iota // in memory, or loaded, or the read failed
+	bodyStreamed                  // not read yet
+	bodyLoading                   // Load is reading it
+)
+
+// newStreamBody is a body whose bytes come from r (at most
+// MaxResponseBytes of them).
+func newStreamBody(r io.ReadCloser) *Body { return &Body{stream: r, state: bodyStreamed} }
+
+// Load reads a streamed body to its end, or to the first error (the
+// fetch's context ending aborts the read), then runs the OnLoad
+// callbacks. It returns at once for a body in memory or loaded, or when
+// another goroutine is loading it.
+func (b *Body) Load() {
+	b.mu.Lock()
+	if b.state != bodyStreamed {
+		b.mu.Unlock()
+		return
+	}
+	b.state = bodyLoading
+	r := b.stream
+	b.mu.Unlock()
+	data, err := io.ReadAll(io.LimitReader(r, MaxResponseBytes+1))
+	r.Close()
+	if err == nil && len(data) > MaxResponseBytes {
+		err = errors.New("fetch: the response body exceeds " + strconv.Itoa(MaxResponseBytes) + " bytes")
+	}
+	b.finish(data, err)
+}
+
+func (b *Body) finish(data []byte, err error) {
+	b.mu.Lock()
+	b.Source, b.err, b.stream, b.state = data, err, nil, bodyDone
+	waiters := b.waiters
+	b.waiters = nil
+	b.mu.Unlock()
+	for _, f := range waiters {
+		f()
+	}
+}
+
+// discard closes a streamed body without reading it (a redirect's, a
+// network error's).
+func (b *Body) discard() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	if b.state != bodyStreamed {
+		b.mu.Unlock()
+		return
+	}
+	r := b.stream
+	b.state = bodyLoading
+	b.mu.Unlock()
+	r.Close()
+	b.finish(nil, errors.New("fetch: body discarded"))
+}
+
+// OnLoad runs f once the body is loaded: at once (in this goroutine) when
+// it is in memory or loaded, else in the goroutine that loads it.
+func (b *Body) OnLoad(f func()) {
+	b.mu.Lock()
+	if b.state == bodyDone {
+		b.mu.Unlock()
+		f()
+		return
+	}
+	b.waiters = append(b.waiters, f)
+	b.mu.Unlock()
+}
+
+// Loaded reports whether the body's bytes are all in (or the read
+// failed).
+func (b *Body) Loaded() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state == bodyDone
+}
+
+// Result is the body's bytes and the error that ended its read; call it
+// once the body is loaded.
+func (b *Body) Result() ([]byte, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.Source, b.err
 }
 
 // Client is the part of a request's client
@@ -129,6 +234,18 @@ func (r *Response) URL() *url.URL {
 		return nil
 	}
 	return r.URLList[len(r.URLList)-1]
+}
+
+// Load reads the body of r (its internal response's, for a filtered
+// response whose body is null, such as an opaque one) to its end: the
+// caller of Fetch runs it once it has handed the response on.
+func (r *Response) Load() {
+	if r.Body != nil {
+		r.Body.Load()
+	}
+	if r.Internal != nil && r.Internal.Body != nil && r.Internal.Body != r.Body {
+		r.Internal.Body.Load()
+	}
 }
 
 // Redirected reports whether the URL list has more than one URL.

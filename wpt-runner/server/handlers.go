@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 )
 
 // pyHandler is a Go equivalent of one of WPT's Python request handlers
@@ -19,6 +20,7 @@ type pyHandler func(s *Server, w http.ResponseWriter, r *http.Request)
 var pyHandlers = map[string]pyHandler{
 	"/html/browsers/browsing-the-web/remote-context-helper/resources/executor-window.py": serveRemoteContextWindowExecutor,
 	"/fetch/resources/record-request.py":                                                 serveRecordRequest,
+	"/fetch/resources/hold-body.py":                                                      serveHoldBody,
 }
 
 // serveRemoteContextWindowExecutor answers the RemoteContextHelper's window
@@ -114,4 +116,79 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/plain")
 	h.Set("Cache-Control", "no-store")
 	io.WriteString(w, "recorded")
+}
+
+// maxHolds bounds the pending releases of hold-body.py.
+const maxHolds = 1024
+
+// holdTimeout bounds how long hold-body.py holds a body back.
+const holdTimeout = 5 * time.Second
+
+// hold returns the release channel of id, made when absent; nil when
+// too many are pending.
+func (s *Server) hold(id string) chan struct{} {
+	s.holdsMu.Lock()
+	defer s.holdsMu.Unlock()
+	if s.holds == nil {
+		s.holds = map[string]chan struct{}{}
+	}
+	ch, ok := s.holds[id]
+	if !ok {
+		if len(s.holds) >= maxHolds {
+			return nil
+		}
+		ch = make(chan struct{})
+		s.holds[id] = ch
+	}
+	return ch
+}
+
+// serveHoldBody answers /fetch/resources/hold-body.py (the bundled
+// suite's handler; the .py beside it only marks the path): with ?uuid=
+// it sends the headers and "start ", then holds the rest of the body
+// until a request with ?uuid=&release=1 comes ("end"), at most
+// holdTimeout ("timeout"); if the client goes away first, it appends
+// {"state":"closed"} to the dispatcher stash queue of the uuid. The
+// streaming tests read that to see a read stopped.
+func serveHoldBody(s *Server, w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := q.Get("uuid")
+	ch := s.hold(id)
+	if id == "" || ch == nil {
+		http.Error(w, "missing uuid, or too many holds", http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	if q.Get("release") != "" {
+		s.holdsMu.Lock()
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+		s.holdsMu.Unlock()
+		io.WriteString(w, "released")
+		return
+	}
+	defer func() {
+		s.holdsMu.Lock()
+		delete(s.holds, id)
+		s.holdsMu.Unlock()
+	}()
+	io.WriteString(w, "start ")
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	t := time.NewTimer(holdTimeout)
+	defer t.Stop()
+	select {
+	case <-ch:
+		io.WriteString(w, "end")
+	case <-r.Context().Done():
+		s.stash.put(id, []byte(`{"state":"closed"}`))
+	case <-t.C:
+		io.WriteString(w, "timeout")
+	}
 }

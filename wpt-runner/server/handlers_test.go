@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,5 +75,31 @@ func TestRecordRequest(t *testing.T) {
 	}
 	if resp, _ := get(t, s, s.testURL(true, MainHost, py)); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("without uuid: status %d", resp.StatusCode)
+	}
+}
+
+// TestHoldBody: hold-body.py's Go equivalent sends "start " at once and
+// "end" after the release.
+func TestHoldBody(t *testing.T) {
+	const py = "/fetch/resources/hold-body.py"
+	s, err := Start(Config{Root: fstest.MapFS{strings.TrimPrefix(py, "/"): {Data: []byte("def main(request, response): pass\n")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	resp, err := s.Client().Get(s.testURL(true, MainHost, py+"?uuid=h1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, len("start "))
+	if _, err := io.ReadFull(resp.Body, buf); err != nil || string(buf) != "start " {
+		t.Fatalf("first part %q, %v", buf, err)
+	}
+	if _, body := get(t, s, s.testURL(true, MainHost, py+"?uuid=h1&release=1")); body != "released" {
+		t.Errorf("release: %q", body)
+	}
+	if rest, err := io.ReadAll(resp.Body); err != nil || string(rest) != "end" {
+		t.Errorf("rest %q, %v", rest, err)
 	}
 }
