@@ -2,6 +2,8 @@ package bindings
 
 import (
 	"bytes"
+
+	"github.com/gowebengine/weblocks/fetch"
 	"strings"
 	"unicode/utf8"
 
@@ -11,14 +13,19 @@ import (
 
 // This file is the Fetch Standard's bodies
 // (https://fetch.spec.whatwg.org/#concept-body) and the Body mixin. A body
-// is a byte sequence held in memory: there is no ReadableStream, so its
-// stream is "disturbed" once it has been consumed.
+// is a byte sequence held in memory, or a response body still arriving
+// from the network (package fetch reads it; consumers wait for all of
+// it): there is no ReadableStream, so its stream is "disturbed" once it
+// has been consumed.
 
 // body is https://fetch.spec.whatwg.org/#concept-body (its source and
 // length; the stream is the bytes themselves).
 type body struct {
 	source []byte
 	used   bool // the stream is disturbed (read)
+	// net is a response body from the network, read as it arrives:
+	// source is unused then.
+	net *fetch.Body
 }
 
 // extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract
@@ -66,7 +73,7 @@ func (b *body) clone() *body {
 	if b == nil {
 		return nil
 	}
-	return &body{source: b.source}
+	return &body{source: b.source, net: b.net}
 }
 
 // bodyOwner is a Request or Response: the holder of a body for the Body
@@ -77,6 +84,9 @@ type bodyOwner struct {
 	// headers is the header list "get the MIME type" reads (the
 	// Content-Type of the request or response).
 	headers *headerList
+	// abortReason is the error a fetch() abort gave the body's stream
+	// while the body was still arriving.
+	abortReason sobek.Value
 }
 
 // bodyUsed is https://fetch.spec.whatwg.org/#dom-body-bodyused.
@@ -98,7 +108,30 @@ func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *we
 	// 2. Let promise be a new promise.
 	p := idl.NewPromise()
 	// 5. If object's body is null, then run successSteps with an empty
-	// byte sequence. 6. Otherwise, fully read object's body.
+	// byte sequence. 6. Otherwise, fully read object's body: a body from
+	// the network settles the promise in a task once all of it is in.
+	if o.body != nil && o.body.net != nil {
+		o.body.used = true
+		net, r := o.body.net, o.realm
+		net.OnLoad(func() {
+			r.fetchTask(func() {
+				data, err := net.Result()
+				switch {
+				case err != nil && o.abortReason != nil:
+					p.Reject(o.abortReason)
+				case err != nil:
+					p.RejectError(webidl.NewTypeError("Failed to read the response body"))
+				default:
+					if v, err := convert(data); err != nil {
+						p.RejectError(err)
+					} else {
+						p.Resolve(v)
+					}
+				}
+			})
+		})
+		return p
+	}
 	var data []byte
 	if o.body != nil {
 		data = o.body.source
@@ -151,7 +184,7 @@ func (o *bodyOwner) blob() *webidl.Promise {
 	return o.consumeBody(func(b []byte) (sobek.Value, error) {
 		typ := ""
 		if o.headers != nil {
-			if ct, ok := o.headers.get("Content-Type"); ok {
+			if ct, ok := o.headers.Get("Content-Type"); ok {
 				typ = normalizeBlobType(ct)
 			}
 		}

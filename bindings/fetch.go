@@ -2,9 +2,11 @@ package bindings
 
 import (
 	"context"
-	"net/http"
+	"errors"
 	"net/url"
-	"strings"
+
+	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/html/origin"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
@@ -16,43 +18,14 @@ import (
 // CORS preflight and check, response tainting and filtering. Sending a
 // request over the network is the embedder's part (FetchHost).
 
-// NetworkRequest is a request a realm asks its FetchHost to send: the
-// Fetch Standard's "HTTP-network fetch" of one request.
-type NetworkRequest struct {
-	Method string
-	URL    *url.URL
-	// Header holds the request's headers (Content-Length is the body's).
-	Header http.Header
-	Body   []byte
-	// Redirect is "follow" (follow redirects, as the host's HTTP client
-	// does), or "manual" or "error": the host returns a redirect
-	// response itself, unfollowed.
-	Redirect string
-	// Credentials says whether to include credentials (cookies, HTTP
-	// authentication).
-	Credentials bool
-}
-
-// NetworkResponse is what the network answered.
-type NetworkResponse struct {
-	// URL is the response's URL: the request's, or the last redirect's.
-	URL *url.URL
-	// Redirected is true when the host followed at least one redirect.
-	Redirected bool
-	Status     int
-	// StatusText is the status message ("OK"); empty is fine.
-	StatusText string
-	Header     http.Header
-	Body       []byte
-}
-
-// FetchHost sends the network requests of a realm's fetch() calls.
+// FetchHost runs the fetches of a realm's fetch() calls.
 type FetchHost interface {
-	// StartFetch sends req without blocking the caller (the realm's event
-	// loop) and calls done exactly once, from any goroutine, with the
-	// response or a network error (an HTTP error status is a response).
-	// ctx ends when the fetch is aborted.
-	StartFetch(ctx context.Context, req *NetworkRequest, done func(*NetworkResponse, error))
+	// StartFetch runs fetch.Fetch(ctx, p) without blocking the caller
+	// (the realm's event loop), with the host's network as p.Network,
+	// calls done exactly once, from any goroutine, with the response (a
+	// network error included), and then runs the response's Load. ctx
+	// ends when the fetch is aborted.
+	StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response))
 }
 
 type fetchHostKey struct{}
@@ -118,17 +91,26 @@ func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise
 	// 14. Set controller to the result of calling fetch given request and
 	// processResponse given response being these steps:
 	r.fetch(ctx, req, func(resp *response) {
-		sig.sig.RemoveAlgorithm(id)
-		cancel()
 		// 14.1. If locallyAborted is true, then abort these steps.
 		if locallyAborted {
 			return
 		}
+		// The fetch stays abortable until its body is in.
+		finished := func() {
+			sig.sig.RemoveAlgorithm(id)
+			cancel()
+		}
 		// 14.3. If response is a network error, then reject p with a
 		// TypeError and abort these steps.
 		if resp.typ == "error" {
+			finished()
 			p.RejectError(webidl.NewTypeError("Failed to fetch"))
 			return
+		}
+		if resp.body != nil && resp.body.net != nil {
+			resp.body.net.OnLoad(func() { r.fetchTask(finished) })
+		} else {
+			finished()
 		}
 		// 14.4. Set responseObject to the result of creating a Response
 		// object, given response, "immutable", and relevantRealm.
@@ -144,9 +126,17 @@ func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise
 func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *responseImpl, reason sobek.Value) {
 	// 1. Reject promise with error (a no-op when it already settled).
 	p.Reject(reason)
-	// 2-4. (Bodies are in memory: there is no stream to cancel or error;
-	// a response already handed to script keeps its body.)
-	_ = responseObject
+	// 2-3. (There is no request body stream to cancel.) If
+	// responseObject is null, then return.
+	if responseObject == nil {
+		return
+	}
+	// 4-5. If response's body is non-null and is readable, then error
+	// response's body with error (its consumers reject with it; the
+	// aborted read ends with the fetch's context).
+	if b := responseObject.body; b != nil && b.net != nil && !b.net.Loaded() {
+		responseObject.abortReason = reason
+	}
 }
 
 // fetchTask queues steps on the realm's event loop (networking task
@@ -155,331 +145,123 @@ func (r *Realm) fetchTask(steps func()) bool {
 	return r.queueTask(html.NetworkingTaskSource, steps)
 }
 
-// fetch is https://fetch.spec.whatwg.org/#concept-fetch followed by
-// https://fetch.spec.whatwg.org/#concept-main-fetch, for requests whose
-// client is this realm. processResponse runs in a task of the realm's
-// event loop (never during this call).
+// fetch starts https://fetch.spec.whatwg.org/#concept-fetch (package
+// fetch) for a request whose client is this realm. processResponse runs
+// in a task of the realm's event loop (never during this call).
 func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*response)) {
 	finish := func(resp *response) {
-		if !r.fetchTask(func() { processResponse(resp) }) {
-			return
-		}
+		r.fetchTask(func() { processResponse(resp) })
 	}
 	host := r.fetchHost()
-	// main fetch 4. If should request be blocked due to a bad port,
-	// mixed content or CSP: (not implemented). Only http(s) URLs reach
-	// the network in this engine.
-	if host == nil || (req.url.Scheme != "http" && req.url.Scheme != "https") {
+	if host == nil {
 		finish(networkError())
 		return
 	}
-	// main fetch 12: the response depends on how the request's URL
-	// relates to its origin and its mode.
-	sameOrigin := originOfURL(req.url) == req.origin
-	tainting := "basic"
-	switch {
-	case sameOrigin:
-		// request's current URL's origin is same origin with request's
-		// origin, and request's response tainting is "basic": scheme
-		// fetch.
-	case req.mode == "same-origin":
-		// request's mode is "same-origin": a network error.
-		finish(networkError())
-		return
-	case req.mode == "no-cors":
-		// request's mode is "no-cors": if redirect mode is not "follow",
-		// a network error; otherwise tainting is "opaque".
-		if req.redirect != "follow" {
-			finish(networkError())
-			return
-		}
-		tainting = "opaque"
-	default:
-		// Otherwise: response tainting is "cors", after a CORS-preflight
-		// fetch when the request needs one.
-		tainting = "cors"
+	p := &fetch.Params{Request: r.fetchRequest(req)}
+	// HTTP fetch's Handle Fetch: a request whose client has an active
+	// service worker goes to it first (fetchevent.go).
+	if r.env != nil && html.ControllerOf(r.env) != nil {
+		p.HandleFetch = r.serviceWorkerHook(req)
 	}
-	nreq := r.networkRequest(req, tainting)
-	// HTTP fetch 5: a request whose client has an active service worker
-	// goes to it first (Handle Fetch, fetchevent.go); null falls back to
-	// the network.
-	if r.handleFetch(req, func(resp *response) {
-		if resp == nil {
-			r.networkFetch(ctx, host, req, nreq, tainting, finish)
-			return
-		}
-		finish(serviceWorkerResponse(req, tainting, resp))
-	}) {
-		return
-	}
-	r.networkFetch(ctx, host, req, nreq, tainting, finish)
+	host.StartFetch(ctx, p, func(resp *fetch.Response) { finish(fromFetchResponse(resp)) })
 }
 
-// networkFetch sends nreq (after a CORS-preflight fetch when req needs
-// one) and finishes with the filtered response.
-func (r *Realm) networkFetch(ctx context.Context, host FetchHost, req *request, nreq *NetworkRequest, tainting string, finish func(*response)) {
-	send := func() {
-		host.StartFetch(ctx, nreq, func(nresp *NetworkResponse, err error) {
-			if err != nil || nresp == nil {
-				finish(networkError())
-				return
-			}
-			finish(finalizeResponse(req, tainting, nresp))
-		})
-	}
-	if tainting == "cors" && needsPreflight(req) {
-		// CORS-preflight fetch, then the request itself.
-		pre := corsPreflightRequest(req)
-		host.StartFetch(ctx, pre, func(presp *NetworkResponse, err error) {
-			if err != nil || presp == nil || !corsPreflightOK(req, presp) {
-				finish(networkError())
-				return
-			}
-			send()
-		})
-		return
-	}
-	send()
-}
-
-// networkRequest builds the HTTP request of req
-// (https://fetch.spec.whatwg.org/#concept-http-network-or-cache-fetch, the
-// header steps).
-func (r *Realm) networkRequest(req *request, tainting string) *NetworkRequest {
-	h := http.Header{}
-	for _, e := range req.headers {
-		h.Add(e.name, e.value)
-	}
-	// Append a request `Origin` header: for CORS requests, and for
-	// requests whose method is neither `GET` nor `HEAD`.
-	if tainting == "cors" || (req.method != "GET" && req.method != "HEAD") {
-		h.Set("Origin", req.origin)
-	}
-	// If httpRequest's header list does not contain `Accept`, append
-	// `Accept`/`*/*`.
-	if h.Get("Accept") == "" {
-		h.Set("Accept", "*/*")
-	}
-	// includeCredentials: "include", or "same-origin" with "basic"
-	// tainting.
-	creds := req.credentials == "include" || (req.credentials == "same-origin" && tainting == "basic")
-	nr := &NetworkRequest{Method: req.method, URL: cloneURLPtr(req.url), Header: h, Redirect: string(req.redirect), Credentials: creds}
-	nr.URL.Fragment, nr.URL.RawFragment = "", ""
-	if req.body != nil {
-		nr.Body = req.body.source
-	}
-	return nr
-}
-
-// needsPreflight is main fetch's condition for a CORS-preflight fetch:
-// the method is not CORS-safelisted, or a header is not.
-func needsPreflight(req *request) bool {
-	if !isCORSSafelistedMethod(req.method) {
-		return true
-	}
-	return len(corsUnsafeRequestHeaderNames(req.headers)) > 0
-}
-
-// corsUnsafeRequestHeaderNames is
-// https://fetch.spec.whatwg.org/#cors-unsafe-request-header-names (sorted,
-// lower case).
-func corsUnsafeRequestHeaderNames(l headerList) []string {
-	var out []string
-	for _, e := range l.sortAndCombine() {
-		if !isCORSSafelistedRequestHeader(e.name, e.value) {
-			out = append(out, e.name)
-		}
-	}
-	return out
-}
-
-// corsPreflightRequest is the preflight of
-// https://fetch.spec.whatwg.org/#cors-preflight-fetch, steps 1-4.
-func corsPreflightRequest(req *request) *NetworkRequest {
-	h := http.Header{}
-	h.Set("Accept", "*/*")
-	h.Set("Origin", req.origin)
-	h.Set("Access-Control-Request-Method", req.method)
-	if names := corsUnsafeRequestHeaderNames(req.headers); len(names) > 0 {
-		h.Set("Access-Control-Request-Headers", strings.Join(names, ","))
+// fetchRequest is the request of package fetch for req, whose client is
+// this realm.
+func (r *Realm) fetchRequest(req *request) *fetch.Request {
+	o := r.fetchOrigin()
+	client := &fetch.Client{Origin: o}
+	if !o.IsOpaque() {
+		client.URL = r.fetchBaseURL()
 	}
 	u := cloneURLPtr(req.url)
-	u.Fragment, u.RawFragment = "", ""
-	return &NetworkRequest{Method: "OPTIONS", URL: u, Header: h, Redirect: "error"}
+	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
+		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),
+		Credentials: string(req.credentials), Redirect: string(req.redirect), UnsafeRequest: true}
+	if req.body != nil {
+		fr.Body = &fetch.Body{Source: req.body.source}
+	}
+	return fr
 }
 
-// corsPreflightOK is steps 6-7 of
-// https://fetch.spec.whatwg.org/#cors-preflight-fetch: a CORS check of an
-// ok status response, then the allowed methods and headers.
-func corsPreflightOK(req *request, resp *NetworkResponse) bool {
-	if !corsCheck(req, resp.Header) || resp.Status < 200 || resp.Status > 299 {
-		return false
+// fetchOrigin is the origin of the realm's environment.
+func (r *Realm) fetchOrigin() origin.Origin {
+	if r.env != nil {
+		return r.env.Origin()
 	}
-	creds := req.credentials == "include"
-	methods := headerTokens(resp.Header, "Access-Control-Allow-Methods")
-	headers := headerTokens(resp.Header, "Access-Control-Allow-Headers")
-	// If request's method is not in methods, it is not a CORS-safelisted
-	// method, and "*" is not in methods (or credentials are included),
-	// then return a network error.
-	if !isCORSSafelistedMethod(req.method) && !containsToken(methods, req.method, false) &&
-		(creds || !containsToken(methods, "*", false)) {
-		return false
+	s := r.originString()
+	if s == "null" {
+		return origin.NewOpaque()
 	}
-	// Each unsafe header name must be in headers (or "*" without
-	// credentials, except authorization).
-	for _, n := range corsUnsafeRequestHeaderNames(req.headers) {
-		if containsToken(headers, n, true) {
-			continue
-		}
-		if !creds && n != "authorization" && containsToken(headers, "*", false) {
-			continue
-		}
-		return false
-	}
-	return true
+	return origin.Parse(s)
 }
 
-func headerTokens(h http.Header, name string) []string {
-	var out []string
-	for _, v := range h.Values(name) {
-		for _, t := range strings.Split(v, ",") {
-			if t = strings.Trim(t, "\t "); t != "" {
-				out = append(out, t)
+// serviceWorkerHook is fetch.Params.HandleFetch for req: Handle Fetch
+// runs in a task of the realm's event loop and the fetch waits for it.
+func (r *Realm) serviceWorkerHook(req *request) func(context.Context, *fetch.Request) *fetch.Response {
+	return func(ctx context.Context, _ *fetch.Request) *fetch.Response {
+		ch := make(chan *response, 1)
+		if !r.fetchTask(func() {
+			if !r.handleFetch(req, func(resp *response) { ch <- resp }) {
+				ch <- nil
 			}
+		}) {
+			return nil
 		}
-	}
-	return out
-}
-
-func containsToken(list []string, t string, fold bool) bool {
-	for _, x := range list {
-		if x == t || fold && strings.EqualFold(x, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// corsCheck is https://fetch.spec.whatwg.org/#concept-cors-check.
-func corsCheck(req *request, h http.Header) bool {
-	// 1. Let origin be the result of getting `Access-Control-Allow-Origin`
-	// from response's header list.
-	vals := h.Values("Access-Control-Allow-Origin")
-	// 2. If origin is null, then return failure.
-	if len(vals) != 1 {
-		return false
-	}
-	origin := vals[0]
-	// 3. If request's credentials mode is not "include" and origin is
-	// `*`, then return success.
-	if req.credentials != "include" && origin == "*" {
-		return true
-	}
-	// 4. If the result of byte-serializing a request origin with request
-	// is not origin, then return failure.
-	if req.origin != origin {
-		return false
-	}
-	// 5. If request's credentials mode is not "include", then return
-	// success.
-	if req.credentials != "include" {
-		return true
-	}
-	// 6-7. Let credentials be `Access-Control-Allow-Credentials`; success
-	// when it is `true`.
-	return h.Get("Access-Control-Allow-Credentials") == "true"
-}
-
-// corsSafelistedResponseHeaderNames are
-// https://fetch.spec.whatwg.org/#cors-safelisted-response-header-name
-// (without the exposed names).
-var corsSafelistedResponseHeaderNames = map[string]bool{
-	"cache-control": true, "content-language": true, "content-length": true, "content-type": true,
-	"expires": true, "last-modified": true, "pragma": true,
-}
-
-// finalizeResponse turns a network response into the response main fetch
-// returns: redirect mode handling, the CORS check, and the filtered
-// response of the request's response tainting (main fetch steps 14-16).
-func finalizeResponse(req *request, tainting string, n *NetworkResponse) *response {
-	// The redirect modes "error" and "manual" see a redirect response
-	// unfollowed (HTTP fetch step 8).
-	if isRedirectStatus(n.Status) && n.Header.Get("Location") != "" {
-		switch req.redirect {
-		case "error":
-			return networkError()
-		case "manual":
-			if req.mode != "navigate" {
-				return &response{typ: "opaqueredirect", url: n.URL}
+		select {
+		case resp := <-ch:
+			if resp == nil {
+				return nil
 			}
+			return toFetchResponse(resp)
+		case <-ctx.Done():
+			return fetch.NetworkError(ctx.Err())
 		}
 	}
-	// A request that was redirected to another origin is checked as a
-	// CORS request from there on (HTTP-redirect fetch step 12, with the
-	// redirects the host followed).
-	if tainting == "basic" && n.URL != nil && originOfURL(n.URL) != req.origin {
-		switch req.mode {
-		case "same-origin":
-			return networkError()
-		case "no-cors":
-			tainting = "opaque"
-		default:
-			tainting = "cors"
-		}
-	}
-	// HTTP fetch 4.5: if request's response tainting is "cors" and a CORS
-	// check for request and response returns failure, then return a
-	// network error.
-	if tainting == "cors" && !corsCheck(req, n.Header) {
+}
+
+// fromFetchResponse is the response record script sees for a response
+// of package fetch.
+func fromFetchResponse(fr *fetch.Response) *response {
+	if fr.IsNetworkError() {
 		return networkError()
 	}
-	resp := &response{url: n.URL, redirected: n.Redirected, status: uint16(n.Status), statusText: n.StatusText}
-	if n.Status < 0 || n.Status > 999 {
-		return networkError()
-	}
-	if req.method != "HEAD" && !isNullBodyStatus(resp.status) {
-		resp.body = &body{source: n.Body}
-	}
-	names := make([]string, 0, len(n.Header))
-	for name := range n.Header {
-		names = append(names, name)
-	}
-	sortStrings(names)
-	switch tainting {
-	case "basic":
-		// A basic filtered response: headers without forbidden response
-		// header names.
-		resp.typ = "basic"
-		for _, name := range names {
-			if isForbiddenResponseHeaderName(name) {
-				continue
-			}
-			for _, v := range n.Header[name] {
-				resp.headers.appendHeader(name, v)
-			}
-		}
-	case "cors":
-		// A CORS filtered response: only CORS-safelisted response header
-		// names, given the CORS-exposed header-name list.
-		resp.typ = "cors"
-		exposed := headerTokens(n.Header, "Access-Control-Expose-Headers")
-		all := req.credentials != "include" && containsToken(exposed, "*", false)
-		for _, name := range names {
-			lower := strings.ToLower(name)
-			if isForbiddenResponseHeaderName(name) {
-				continue
-			}
-			if !corsSafelistedResponseHeaderNames[lower] && !all && !containsToken(exposed, name, true) {
-				continue
-			}
-			for _, v := range n.Header[name] {
-				resp.headers.appendHeader(name, v)
-			}
-		}
-	case "opaque":
-		// An opaque filtered response: status 0, empty status message,
-		// header list and URL list, null body.
-		return &response{typ: "opaque"}
+	resp := &response{typ: ResponseType(fr.Type), url: fr.URL(), redirected: fr.Redirected(),
+		status: uint16(fr.Status), statusText: fr.StatusText, headers: fr.Header.Clone()}
+	if fr.Body != nil {
+		resp.body = &body{net: fr.Body}
 	}
 	return resp
+}
+
+// toFetchResponse is the response of package fetch for a response a
+// service worker gave.
+func toFetchResponse(resp *response) *fetch.Response {
+	fr := &fetch.Response{Type: string(resp.typ), Status: int(resp.status), StatusText: resp.statusText, Header: resp.headers.Clone()}
+	if resp.typ == "error" {
+		return fetch.NetworkError(errors.New("the service worker answered with a network error"))
+	}
+	if resp.url != nil {
+		// The URL list's length is all that matters besides its last URL.
+		fr.URLList = []*url.URL{resp.url}
+		if resp.redirected {
+			fr.URLList = append([]*url.URL{resp.url}, resp.url)
+		}
+	}
+	if resp.body != nil {
+		data := resp.body.source
+		if net := resp.body.net; net != nil {
+			// (Off the event loop: wait for the body the service worker's
+			// fetch is reading.)
+			loaded := make(chan struct{})
+			net.OnLoad(func() { close(loaded) })
+			<-loaded
+			var err error
+			if data, err = net.Result(); err != nil {
+				return fetch.NetworkError(err)
+			}
+		}
+		fr.Body = &fetch.Body{Source: data}
+	}
+	return fr
 }

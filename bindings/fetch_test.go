@@ -9,31 +9,42 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/gowebengine/weblocks/fetch"
 )
 
-// handlerHost is a FetchHost that answers every request with an
-// http.Handler, synchronously (the manual scheduler then runs the task
-// that settles the promise). Requests whose handler says "hang" wait for
-// their context to end.
+// handlerHost is a FetchHost that runs fetch.Fetch synchronously over a
+// network answering every request with an http.Handler (the manual
+// scheduler then runs the task that settles the promise). Requests to
+// /hang wait for their context to end, in a goroutine.
 type handlerHost struct {
 	h    http.Handler
-	reqs []*NetworkRequest
+	reqs []*fetch.NetworkRequest
 	hung []func()
 }
 
-func (f *handlerHost) StartFetch(ctx context.Context, req *NetworkRequest, done func(*NetworkResponse, error)) {
-	f.reqs = append(f.reqs, req)
-	if req.URL.Path == "/hang" {
-		// Finished by the abort (context.AfterFunc runs in a goroutine:
-		// record it so the test can wait).
+func (f *handlerHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
+	p.Network = fetch.NetworkFunc(f.send)
+	if p.Request.CurrentURL().Path == "/hang" {
+		// Finished by the abort (recorded so the test can wait).
 		ch := make(chan struct{})
-		context.AfterFunc(ctx, func() { done(nil, ctx.Err()); close(ch) })
 		f.hung = append(f.hung, func() { <-ch })
+		go func() { done(fetch.Fetch(ctx, p)); close(ch) }()
 		return
 	}
+	resp := fetch.Fetch(ctx, p)
+	done(resp)
+	resp.Load()
+}
+
+func (f *handlerHost) send(ctx context.Context, req *fetch.NetworkRequest) (*fetch.NetworkResponse, error) {
+	if req.URL.Path == "/hang" {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	f.reqs = append(f.reqs, req)
 	if req.URL.Host == "unreachable.test" {
-		done(nil, errors.New("connection refused"))
-		return
+		return nil, errors.New("connection refused")
 	}
 	hr := httptest.NewRequest(req.Method, req.URL.String(), bytes.NewReader(req.Body))
 	hr.Header = req.Header.Clone()
@@ -41,7 +52,7 @@ func (f *handlerHost) StartFetch(ctx context.Context, req *NetworkRequest, done 
 	f.h.ServeHTTP(rec, hr)
 	res := rec.Result()
 	b, _ := io.ReadAll(res.Body)
-	done(&NetworkResponse{URL: req.URL, Status: res.StatusCode, StatusText: http.StatusText(res.StatusCode), Header: res.Header, Body: b}, nil)
+	return &fetch.NetworkResponse{Status: res.StatusCode, StatusText: http.StatusText(res.StatusCode), Header: res.Header, Body: b}, nil
 }
 
 func fetchTestHandler() http.Handler {

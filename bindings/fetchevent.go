@@ -1,7 +1,6 @@
 package bindings
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
@@ -162,9 +161,10 @@ func (e *fetchEventImpl) unsetWaitToRespond() {
 // body's bytes are the copy's own.
 func copyResponse(resp *response) *response {
 	c := *resp
-	c.headers = resp.headers.clone()
+	c.headers = resp.headers.Clone()
 	if resp.body != nil {
-		c.body = &body{source: append([]byte(nil), resp.body.source...)}
+		// (A body from the network is shared: package fetch guards it.)
+		c.body = &body{source: append([]byte(nil), resp.body.source...), net: resp.body.net}
 	}
 	if resp.url != nil {
 		c.url = cloneURLPtr(resp.url)
@@ -340,76 +340,4 @@ func (r *Realm) fireFetchEvent(req *request, clientID, resultingClientID string,
 		return
 	}
 	finish()
-}
-
-// serviceWorkerResponse is HTTP fetch's checks of a response a service
-// worker gave (https://fetch.spec.whatwg.org/#concept-http-fetch step
-// 5.5) followed by main fetch's handling of it: an empty URL list becomes
-// the request's URL, and an unfiltered response gets the filter of the
-// request's response tainting.
-func serviceWorkerResponse(req *request, tainting string, resp *response) *response {
-	// 5.5. If one of the following is true, return a network error:
-	switch {
-	case resp.typ == "error",
-		// request's mode is "same-origin" and response's type is "cors";
-		req.mode == "same-origin" && resp.typ == "cors",
-		// request's mode is not "no-cors" and response's type is
-		// "opaque";
-		req.mode != "no-cors" && resp.typ == "opaque",
-		// request's redirect mode is not "manual" and response's type
-		// is "opaqueredirect";
-		req.redirect != "manual" && resp.typ == "opaqueredirect",
-		// request's redirect mode is not "follow" and response's URL
-		// list has more than one item.
-		req.redirect != "follow" && resp.redirected:
-		return networkError()
-	}
-	// main fetch 14: if response's URL list is empty, set it to a clone
-	// of request's URL list.
-	if resp.url == nil {
-		u := cloneURLPtr(req.url)
-		u.Fragment, u.RawFragment = "", ""
-		resp.url = u
-	}
-	if resp.typ != "default" {
-		return resp
-	}
-	// main fetch 15: a response that is not filtered gets the filtered
-	// response of request's response tainting.
-	switch tainting {
-	case "opaque":
-		return &response{typ: "opaque"}
-	case "cors":
-		resp.typ = "cors"
-		exposed := map[string]bool{}
-		for _, h := range resp.headers {
-			if strings.EqualFold(h.name, "Access-Control-Expose-Headers") {
-				for _, t := range strings.Split(h.value, ",") {
-					exposed[strings.ToLower(strings.Trim(t, "\t "))] = true
-				}
-			}
-		}
-		all := req.credentials != "include" && exposed["*"]
-		var kept headerList
-		for _, h := range resp.headers {
-			lower := strings.ToLower(h.name)
-			if isForbiddenResponseHeaderName(h.name) {
-				continue
-			}
-			if corsSafelistedResponseHeaderNames[lower] || all || exposed[lower] {
-				kept = append(kept, h)
-			}
-		}
-		resp.headers = kept
-	default:
-		resp.typ = "basic"
-		var kept headerList
-		for _, h := range resp.headers {
-			if !isForbiddenResponseHeaderName(h.name) {
-				kept = append(kept, h)
-			}
-		}
-		resp.headers = kept
-	}
-	return resp
 }

@@ -1,8 +1,8 @@
 package bindings
 
 import (
+	"github.com/gowebengine/weblocks/fetch"
 	"net/url"
-	"strings"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
@@ -34,7 +34,7 @@ func (r *request) clone() *request {
 	c := *r
 	u := *r.url
 	c.url = &u
-	c.headers = r.headers.clone()
+	c.headers = r.headers.Clone()
 	c.body = r.body.clone()
 	return &c
 }
@@ -82,27 +82,6 @@ func (r *Realm) originString() string {
 	}
 	return "null"
 }
-
-// isForbiddenMethod is https://fetch.spec.whatwg.org/#forbidden-method.
-func isForbiddenMethod(m string) bool {
-	switch strings.ToUpper(m) {
-	case "CONNECT", "TRACE", "TRACK":
-		return true
-	}
-	return false
-}
-
-// normalizeMethod is https://fetch.spec.whatwg.org/#concept-method-normalize.
-func normalizeMethod(m string) string {
-	switch u := strings.ToUpper(m); u {
-	case "DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT":
-		return u
-	}
-	return m
-}
-
-// isCORSSafelistedMethod is https://fetch.spec.whatwg.org/#cors-safelisted-method.
-func isCORSSafelistedMethod(m string) bool { return m == "GET" || m == "HEAD" || m == "POST" }
 
 type requestStatics struct{}
 
@@ -157,7 +136,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 	// copy; the body is request's body).
 	nr := *req
 	nr.url = cloneURLPtr(req.url)
-	nr.headers = req.headers.clone()
+	nr.headers = req.headers.Clone()
 	nr.origin = origin
 	req = &nr
 	// 13. If init is not empty, then:
@@ -242,14 +221,14 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 		method := string(init.Method.Value)
 		// 25.2. If method is not a method or method is a forbidden
 		// method, then throw a TypeError.
-		if !isHeaderName(method) {
+		if !fetch.IsHeaderName(method) {
 			return nil, webidl.NewTypeError("Failed to construct 'Request': '%s' is not a valid HTTP method.", method)
 		}
-		if isForbiddenMethod(method) {
+		if fetch.IsForbiddenMethod(method) {
 			return nil, webidl.NewTypeError("Failed to construct 'Request': '%s' HTTP method is unsupported.", method)
 		}
 		// 25.3-25.4. Normalize method and set request's method.
-		req.method = normalizeMethod(method)
+		req.method = fetch.NormalizeMethod(method)
 	}
 	// 26. If init["signal"] exists, then set signal to it.
 	if init.Signal != nil {
@@ -276,7 +255,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 	if req.mode == "no-cors" {
 		// 32.1. If this's request's method is not a CORS-safelisted
 		// method, then throw a TypeError.
-		if !isCORSSafelistedMethod(req.method) {
+		if !fetch.IsCORSSafelistedMethod(req.method) {
 			return nil, webidl.NewTypeError("Failed to construct 'Request': '%s' is unsupported in no-cors mode.", req.method)
 		}
 		// 32.2. Set this's headers's guard to "request-no-cors".
@@ -286,7 +265,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 	if initNotEmpty(init) {
 		// 33.1. Let headers be a copy of this's headers and its
 		// associated header list.
-		headers := req.headers.clone()
+		headers := req.headers.Clone()
 		// 33.2. If init["headers"] exists, then set headers to it.
 		// 33.3. Empty this's headers's header list.
 		req.headers = headerList{}
@@ -299,7 +278,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 			}
 		} else {
 			for _, h := range headers {
-				if err := this.headers.appendHeader(h.name, h.value); err != nil {
+				if err := this.headers.appendHeader(h.Name, h.Value); err != nil {
 					return nil, err
 				}
 			}
@@ -330,7 +309,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 		// 37.3-37.4. If type is non-null and this's headers's header list
 		// does not contain `Content-Type`, then append (`Content-Type`,
 		// type) to this's headers.
-		if typ != "" && !req.headers.contains("Content-Type") {
+		if typ != "" && !req.headers.Contains("Content-Type") {
 			if err := this.headers.appendHeader("Content-Type", typ); err != nil {
 				return nil, err
 			}

@@ -94,8 +94,8 @@ func (o *responseImpl) initializeResponse(init ResponseInit, b *body, typ string
 		o.bodyOwner.body = b
 		// 6.3. If body's type is non-null and response's header list does
 		// not contain `Content-Type`, then append (`Content-Type`, type).
-		if typ != "" && !o.resp.headers.contains("Content-Type") {
-			o.resp.headers.appendHeader("Content-Type", typ)
+		if typ != "" && !o.resp.headers.Contains("Content-Type") {
+			o.resp.headers.Append("Content-Type", typ)
 		}
 	}
 	return nil
@@ -146,7 +146,7 @@ func (responseStatics) Redirect(ir *webidl.Realm, rawURL string, status uint16) 
 	// 4-7. A new response, status status, Location parsedURL serialized,
 	// immutable headers.
 	resp := &response{typ: "default", status: status}
-	resp.headers.appendHeader("Location", urlString(u))
+	resp.headers.Append("Location", urlString(u))
 	return r.newResponseObject(resp, guardImmutable), nil
 }
 
@@ -206,7 +206,7 @@ func (o *responseImpl) Clone() (ResponseMethods, error) {
 	}
 	// 2. Let clonedResponse be the result of cloning this's response.
 	c := *o.resp
-	c.headers = o.resp.headers.clone()
+	c.headers = o.resp.headers.Clone()
 	c.body = o.resp.body.clone()
 	// 3. Return a new Response object with this's headers's guard.
 	return o.realm.newResponseObject(&c, o.headers.guard), nil

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"github.com/gowebengine/weblocks/fetch"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -42,42 +42,34 @@ func (r *Response) OK() bool { return r.Status >= 200 && r.Status <= 299 }
 
 // MaxResponseBytes bounds every response body HTTPFetcher reads, so a
 // misbehaving server cannot exhaust memory.
-const MaxResponseBytes = 64 << 20
+const MaxResponseBytes = fetch.MaxResponseBytes
 
 // HTTPFetcher fetches http and https URLs with an http.Client
 // (http.DefaultClient when Client is nil). It is the default Fetcher.
+// The client's redirect policy is not used: package fetch follows
+// redirects as the Fetch Standard says.
 type HTTPFetcher struct {
 	Client *http.Client
 }
 
-// Fetch implements Fetcher: a GET of u. Redirects follow the client's
-// policy.
+// Fetch implements Fetcher: a GET of u as a top-level navigation request
+// (package fetch: bad ports refused, redirects followed with the
+// standard's steps, at most 20).
 func (h HTTPFetcher) Fetch(ctx context.Context, u *url.URL) (*Response, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("browser: unsupported URL scheme %q", u.Scheme)
 	}
-	client := h.Client
-	if client == nil {
-		client = http.DefaultClient
+	req := fetch.NewRequest(u, nil)
+	req.Mode, req.Credentials, req.Destination, req.TopLevel = "navigate", "include", "document", true
+	resp := fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: fetch.HTTPNetwork{Client: h.Client}})
+	if resp.IsNetworkError() {
+		return nil, resp.Err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
+	r := &Response{URL: resp.URL(), Status: resp.Status}
+	if resp.Body != nil {
+		r.Body = resp.Body.Source
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(body) > MaxResponseBytes {
-		return nil, fmt.Errorf("browser: response for %s exceeds %d bytes", u, MaxResponseBytes)
-	}
-	r := &Response{URL: resp.Request.URL, Status: resp.StatusCode, Body: body}
-	if ct := resp.Header.Get("Content-Type"); ct != "" {
+	if ct, ok := resp.Header.Get("Content-Type"); ok && ct != "" {
 		r.ContentType, r.Charset = parseContentType(ct)
 	}
 	return r, nil

@@ -1,107 +1,48 @@
 package browser
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strconv"
-	"strings"
 
-	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/fetch"
 )
 
-// This file is the host side of fetch(): scripts' requests (any method,
-// headers and body) go through the browser's Fetcher, off the event loop.
+// This file is the host side of fetch: the requests of scripts' fetch()
+// calls and of cross-origin module scripts run package fetch (main fetch,
+// CORS, redirects) off the event loop, over the browser's Fetcher as the
+// network.
 
-// FetchRequest is a request of a script's fetch() call, as the network
-// sees it: the realm already ran the Fetch Standard's checks (mode, CORS
-// preflight) and adds the Origin header itself.
-type FetchRequest = bindings.NetworkRequest
+// FetchRequest is one HTTP request as the network sees it: package fetch
+// already ran the Fetch Standard's checks (bad port, mixed content, mode,
+// CORS preflight) and set the Origin and Referer headers.
+type FetchRequest = fetch.NetworkRequest
 
 // FetchResponse is the network's answer to a FetchRequest.
-type FetchResponse = bindings.NetworkResponse
+type FetchResponse = fetch.NetworkResponse
 
-// A RequestFetcher is a Fetcher that can send any request of a script's
-// fetch(): method, headers, body and redirect mode. A Fetcher that is not
-// one serves fetch() GET and HEAD requests through Fetch (its response
-// carries only a Content-Type header); other methods are network errors.
+// A RequestFetcher is a Fetcher that can send any request: method,
+// headers and body. It never follows redirects: package fetch does, as
+// the Fetch Standard says. A Fetcher that is not one serves GET and HEAD
+// requests through Fetch (its response carries only a Content-Type
+// header); other methods are network errors.
 type RequestFetcher interface {
 	Fetcher
-	// FetchRequest sends req. An HTTP error status is a response; a
-	// network error is an error. When req.Redirect is not "follow",
-	// redirects are returned, not followed.
+	// FetchRequest sends req and returns the response as the server gave
+	// it (a redirect response included). An HTTP error status is a
+	// response; a network error is an error.
 	FetchRequest(ctx context.Context, req *FetchRequest) (*FetchResponse, error)
 }
 
-// FetchRequest implements RequestFetcher with the fetcher's http.Client:
-// its transport, and its cookie jar only for requests with credentials.
+// FetchRequest implements RequestFetcher with fetch.HTTPNetwork over the
+// fetcher's http.Client: its transport, and its cookie jar only for
+// requests with credentials; its redirect policy is not used.
 func (h HTTPFetcher) FetchRequest(ctx context.Context, req *FetchRequest) (*FetchResponse, error) {
-	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-		return nil, fmt.Errorf("browser: unsupported URL scheme %q", req.URL.Scheme)
-	}
-	client := http.DefaultClient
-	if h.Client != nil {
-		client = h.Client
-	}
-	c := *client
-	if !req.Credentials {
-		c.Jar = nil
-	}
-	redirects := 0
-	check := c.CheckRedirect
-	c.CheckRedirect = func(r *http.Request, via []*http.Request) error {
-		if req.Redirect != "follow" {
-			return http.ErrUseLastResponse
-		}
-		// The Fetch Standard allows 20 redirects.
-		if len(via) > 20 {
-			return errors.New("browser: too many redirects")
-		}
-		if check != nil {
-			if err := check(r, via); err != nil {
-				return err
-			}
-		}
-		redirects++
-		return nil
-	}
-	var body io.Reader
-	if req.Body != nil {
-		body = bytes.NewReader(req.Body)
-	}
-	hr, err := http.NewRequestWithContext(ctx, req.Method, req.URL.String(), body)
-	if err != nil {
-		return nil, err
-	}
-	for name, vals := range req.Header {
-		for _, v := range vals {
-			hr.Header.Add(name, v)
-		}
-	}
-	resp, err := c.Do(hr)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxResponseBytes {
-		return nil, fmt.Errorf("browser: response for %s exceeds %d bytes", req.URL, MaxResponseBytes)
-	}
-	return &FetchResponse{
-		URL:        resp.Request.URL,
-		Redirected: redirects > 0,
-		Status:     resp.StatusCode,
-		StatusText: strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" "),
-		Header:     resp.Header,
-		Body:       b,
-	}, nil
+	return fetch.HTTPNetwork{Client: h.Client}.Send(ctx, req)
 }
+
+// network is the browser's fetch.Network: its Fetcher.
+func (b *Browser) network() fetch.Network { return fetch.NetworkFunc(b.fetchRequest) }
 
 // fetchRequest sends req through the browser's Fetcher.
 func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchResponse, error) {
@@ -123,11 +64,7 @@ func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchRe
 		}
 		h.Set("Content-Type", ct)
 	}
-	out := &FetchResponse{URL: resp.URL, Status: resp.Status, StatusText: http.StatusText(resp.Status), Header: h, Body: resp.Body}
-	if out.URL == nil {
-		out.URL = req.URL
-	}
-	out.Redirected = out.URL.String() != req.URL.String()
+	out := &FetchResponse{Status: resp.Status, StatusText: http.StatusText(resp.Status), Header: h, Body: resp.Body}
 	if req.Method == http.MethodHead {
 		out.Body = nil
 	}
@@ -137,11 +74,13 @@ func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchRe
 // fetchHost is the bindings.FetchHost of the browser's realms.
 type fetchHost struct{ b *Browser }
 
-// StartFetch implements bindings.FetchHost: the request runs in a
-// goroutine (counted as work in progress for RunUntilIdle until done has
-// queued its task) and ends with the fetch's abort or the browser.
-func (h fetchHost) StartFetch(ctx context.Context, req *FetchRequest, done func(*FetchResponse, error)) {
+// StartFetch implements bindings.FetchHost: the fetch and the read of
+// the response's body run in a goroutine (counted as work in progress
+// for RunUntilIdle until the body's consumers have queued their tasks)
+// and end with the fetch's abort or the browser.
+func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
 	b := h.b
+	p.Network = b.network()
 	b.busy.Add(1)
 	go func() {
 		defer b.busy.Add(-1)
@@ -150,8 +89,11 @@ func (h fetchHost) StartFetch(ctx context.Context, req *FetchRequest, done func(
 			defer cancel()
 			stop := context.AfterFunc(ctx, cancel)
 			defer stop()
-			resp, err := b.fetchRequest(fctx, req)
-			done(resp, err)
+			// The response goes to the realm at its headers; its body is
+			// read here, then (OnLoad) to its consumers.
+			resp := fetch.Fetch(fctx, p)
+			done(resp)
+			resp.Load()
 		})
 	}()
 }

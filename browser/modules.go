@@ -3,8 +3,8 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"github.com/gowebengine/weblocks/fetch"
 	"mime"
-	"net/http"
 	"net/url"
 	"strings"
 
@@ -157,36 +157,34 @@ func (mm *moduleMap) setClassicBase(name string, base *url.URL) {
 }
 
 // fetchModuleResource fetches a module script's source, off the event
-// loop: a cross-origin URL is fetched in CORS mode when the Fetcher can
-// send requests (RequestFetcher); the response must have an ok status and
-// a JavaScript MIME type. It returns the source and the response URL.
+// loop: when the Fetcher can send requests (RequestFetcher), through
+// package fetch with the request's mode "cors", credentials mode
+// "same-origin" and destination "script" (a cross-origin response, or a
+// redirect to another origin, must pass the CORS check); the response
+// must have an ok status and a JavaScript MIME type. It returns the
+// source and the response URL.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script
 func (s *Browser) fetchModuleResource(u *url.URL, from origin.Origin) (string, *url.URL, error) {
-	cross := !origin.SameOrigin(origin.FromURL(u), from)
-	if rf, ok := s.fetcher.(RequestFetcher); ok && cross && !from.IsOpaque() {
-		// The request's mode is "cors" and its credentials mode
-		// "same-origin": a cross-origin request carries Origin and no
-		// credentials, and the response must allow the origin.
-		req := &FetchRequest{Method: http.MethodGet, URL: u, Header: http.Header{"Origin": {from.Serialize()}}, Redirect: "follow"}
-		resp, err := rf.FetchRequest(s.ctx, req)
-		if err != nil {
-			return "", nil, err
-		}
-		if acao := resp.Header.Get("Access-Control-Allow-Origin"); acao != "*" && acao != from.Serialize() {
-			return "", nil, fmt.Errorf("%s: the CORS check failed (Access-Control-Allow-Origin %q)", u, acao)
+	if _, ok := s.fetcher.(RequestFetcher); ok && !from.IsOpaque() {
+		req := fetch.NewRequest(u, &fetch.Client{Origin: from})
+		req.Mode, req.Destination = "cors", "script"
+		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: req, Network: s.network()})
+		if resp.IsNetworkError() {
+			return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 		}
 		if resp.Status < 200 || resp.Status > 299 {
 			return "", nil, fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 		}
-		essence, params, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		ct, _ := resp.Header.Get("Content-Type")
+		essence, params, _ := mime.ParseMediaType(ct)
 		if !isJavaScriptMIME(strings.ToLower(essence)) {
 			return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, essence)
 		}
-		ru := resp.URL
-		if ru == nil {
-			ru = u
+		var src []byte
+		if resp.Body != nil {
+			src = resp.Body.Source
 		}
-		return decodeText(resp.Body, strings.ToLower(params["charset"])), ru, nil
+		return decodeText(src, strings.ToLower(params["charset"])), resp.URL(), nil
 	}
 	r, err := s.fetcher.Fetch(s.ctx, u)
 	if err != nil {

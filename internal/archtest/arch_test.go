@@ -1,9 +1,12 @@
 // Package archtest enforces the layering of the module:
 //
-//	core (dom, html, storage, weblocks) <- bindings <- browser <- wpt-runner
+//	core (dom, fetch, html, storage, weblocks, ...) <- bindings <- browser <- wpt-runner
 //
-// The core never imports a JavaScript engine; bindings never imports the
-// browser or the runner; the browser never imports the runner.
+// The core never imports a JavaScript engine, bindings, the browser or
+// the runner; bindings never imports the browser or the runner; the
+// browser never imports the runner. The core is every top-level package
+// not listed in notCore: a new package is JS-free unless this test says
+// otherwise.
 package archtest
 
 import (
@@ -23,13 +26,33 @@ type rule struct {
 
 var jsEngines = []string{"github.com/dop251/goja", "github.com/grafana/sobek"}
 
+// notCore are the top-level folders allowed to use a JavaScript engine.
+var notCore = map[string]bool{"bindings": true, "browser": true, "wpt-runner": true, "codegen": true, "tools": true}
+
+// coreNot is what a core package must not depend on.
+var coreNot = append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)
+
 var rules = []rule{
-	{module + "/dom", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
-	{module + "/html", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
-	{module + "/storage", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
-	{module + "/weblocks", append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)},
 	{module + "/bindings", []string{module + "/browser", module + "/wpt-runner"}},
 	{module + "/browser", []string{module + "/wpt-runner"}},
+}
+
+// rulesFor lists the rules that apply to pkg: the core rule for a
+// package whose top-level folder is not in notCore, and the listed ones.
+func rulesFor(pkg string) []rule {
+	var out []rule
+	if rest, ok := strings.CutPrefix(pkg, module+"/"); ok {
+		top, _, _ := strings.Cut(rest, "/")
+		if !notCore[top] {
+			out = append(out, rule{module + "/" + top, coreNot})
+		}
+	}
+	for _, r := range rules {
+		if under(pkg, r.From) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // under reports whether pkg is prefix or one of its subpackages.
@@ -42,10 +65,7 @@ func under(pkg, prefix string) bool {
 func violations(deps map[string][]string) []string {
 	var out []string
 	for pkg, ds := range deps {
-		for _, r := range rules {
-			if !under(pkg, r.From) {
-				continue
-			}
+		for _, r := range rulesFor(pkg) {
 			for _, d := range ds {
 				for _, not := range r.Not {
 					if under(d, not) {
@@ -75,7 +95,7 @@ func TestLayering(t *testing.T) {
 			deps[f[0]] = f[1:]
 		}
 	}
-	for _, want := range []string{module + "/html", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct"} {
+	for _, want := range []string{module + "/html", module + "/fetch", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct"} {
 		if _, ok := deps[want]; !ok {
 			t.Fatalf("go list did not list %s", want)
 		}
@@ -94,9 +114,12 @@ func TestRulesCatchViolations(t *testing.T) {
 		module + "/browser":              {module + "/wpt-runner/product"},
 		module + "/wpt-runner/goproduct": {module + "/browser", "github.com/dop251/goja"},
 		module + "/browserx":             {module + "/wpt-runner"},
+		module + "/fetch":                {module + "/bindings", "github.com/grafana/sobek"},
+		module + "/newpkg/sub":           {"github.com/dop251/goja"},
+		module + "/codegen":              {"github.com/grafana/sobek"},
 	}
 	got := violations(bad)
-	if len(got) != 4 {
-		t.Fatalf("want 4 violations, got %d: %v", len(got), got)
+	if len(got) != 8 {
+		t.Fatalf("want 8 violations, got %d: %v", len(got), got)
 	}
 }

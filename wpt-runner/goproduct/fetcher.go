@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -85,13 +84,10 @@ func NewFetcher(o FetcherOptions) (browser.HTTPFetcher, func()) {
 	}
 	client := &http.Client{
 		Transport: tr,
-		// Redirects are followed (fetch's default "follow" mode), at most 20.
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 20 {
-				return errors.New("too many redirects")
-			}
-			return nil
-		},
+		// The client never follows a redirect: package fetch does, as the
+		// Fetch Standard says (the browser's HTTPFetcher replaces this
+		// policy too).
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	return browser.HTTPFetcher{Client: client}, client.CloseIdleConnections
 }

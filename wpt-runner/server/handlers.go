@@ -2,9 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 )
 
 // pyHandler is a Go equivalent of one of WPT's Python request handlers
@@ -17,6 +19,8 @@ type pyHandler func(s *Server, w http.ResponseWriter, r *http.Request)
 // pyHandlers maps a handler's path in the tree to its Go equivalent.
 var pyHandlers = map[string]pyHandler{
 	"/html/browsers/browsing-the-web/remote-context-helper/resources/executor-window.py": serveRemoteContextWindowExecutor,
+	"/fetch/resources/record-request.py":                                                 serveRecordRequest,
+	"/fetch/resources/hold-body.py":                                                      serveHoldBody,
 }
 
 // serveRemoteContextWindowExecutor answers the RemoteContextHelper's window
@@ -66,5 +70,125 @@ func serveRemoteContextWindowExecutor(s *Server, w http.ResponseWriter, r *http.
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		w.Write([]byte(body))
+	}
+}
+
+// serveRecordRequest answers /fetch/resources/record-request.py (the
+// bundled suite's handler; record-request.py beside it is the wptserve
+// version): it appends a JSON record of the request (method, and the
+// Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method
+// and Access-Control-Request-Headers headers, null when absent) to the
+// dispatcher stash queue ?uuid=, then answers "recorded" with
+// Access-Control-Allow-Origin per ?acao= ("star": *, "origin": the
+// request's Origin, else none) and ?allow-headers= as
+// Access-Control-Allow-Headers. The fetch tests read the records through
+// /common/dispatcher/dispatcher.py to see what the server received.
+func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := q.Get("uuid")
+	if id == "" {
+		http.Error(w, "missing uuid", http.StatusBadRequest)
+		return
+	}
+	rec := map[string]any{"method": r.Method}
+	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers"} {
+		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
+			rec[strings.ToLower(name)] = strings.Join(v, ", ")
+		} else {
+			rec[strings.ToLower(name)] = nil
+		}
+	}
+	b, _ := json.Marshal(rec)
+	if code, err := s.stash.put(id, b); err != nil {
+		http.Error(w, err.Error(), code)
+		return
+	}
+	h := w.Header()
+	switch q.Get("acao") {
+	case "star":
+		h.Set("Access-Control-Allow-Origin", "*")
+	case "origin":
+		h.Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+	}
+	if v := q.Get("allow-headers"); v != "" {
+		h.Set("Access-Control-Allow-Headers", v)
+	}
+	h.Set("Content-Type", "text/plain")
+	h.Set("Cache-Control", "no-store")
+	io.WriteString(w, "recorded")
+}
+
+// maxHolds bounds the pending releases of hold-body.py.
+const maxHolds = 1024
+
+// holdTimeout bounds how long hold-body.py holds a body back.
+const holdTimeout = 5 * time.Second
+
+// hold returns the release channel of id, made when absent; nil when
+// too many are pending.
+func (s *Server) hold(id string) chan struct{} {
+	s.holdsMu.Lock()
+	defer s.holdsMu.Unlock()
+	if s.holds == nil {
+		s.holds = map[string]chan struct{}{}
+	}
+	ch, ok := s.holds[id]
+	if !ok {
+		if len(s.holds) >= maxHolds {
+			return nil
+		}
+		ch = make(chan struct{})
+		s.holds[id] = ch
+	}
+	return ch
+}
+
+// serveHoldBody answers /fetch/resources/hold-body.py (the bundled
+// suite's handler; the .py beside it only marks the path): with ?uuid=
+// it sends the headers and "start ", then holds the rest of the body
+// until a request with ?uuid=&release=1 comes ("end"), at most
+// holdTimeout ("timeout"); if the client goes away first, it appends
+// {"state":"closed"} to the dispatcher stash queue of the uuid. The
+// streaming tests read that to see a read stopped.
+func serveHoldBody(s *Server, w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := q.Get("uuid")
+	ch := s.hold(id)
+	if id == "" || ch == nil {
+		http.Error(w, "missing uuid, or too many holds", http.StatusBadRequest)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	if q.Get("release") != "" {
+		s.holdsMu.Lock()
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+		s.holdsMu.Unlock()
+		io.WriteString(w, "released")
+		return
+	}
+	defer func() {
+		s.holdsMu.Lock()
+		delete(s.holds, id)
+		s.holdsMu.Unlock()
+	}()
+	io.WriteString(w, "start ")
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	t := time.NewTimer(holdTimeout)
+	defer t.Stop()
+	select {
+	case <-ch:
+		io.WriteString(w, "end")
+	case <-r.Context().Done():
+		s.stash.put(id, []byte(`{"state":"closed"}`))
+	case <-t.C:
+		io.WriteString(w, "timeout")
 	}
 }

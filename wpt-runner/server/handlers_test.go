@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -42,5 +43,63 @@ func TestRemoteContextWindowExecutor(t *testing.T) {
 	// Another tree, without the handler file.
 	if resp, _ := get(t, testServer(t), testServer(t).testURL(false, MainHost, py)); resp.StatusCode != http.StatusNotImplemented {
 		t.Errorf("without the file: status %d", resp.StatusCode)
+	}
+}
+
+// TestRecordRequest: record-request.py's Go equivalent appends a JSON
+// record of the request to the dispatcher queue of its uuid and answers
+// with the asked-for CORS headers.
+func TestRecordRequest(t *testing.T) {
+	const py = "/fetch/resources/record-request.py"
+	s, err := Start(Config{Root: fstest.MapFS{strings.TrimPrefix(py, "/"): {Data: []byte("def main(request, response): pass\n")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	resp, body := get(t, s, s.testURL(true, MainHost, py+"?uuid=r1&acao=origin&allow-headers=x-custom"), "Origin", "https://a.test", "Authorization", "Bearer t")
+	if resp.StatusCode != http.StatusOK || body != "recorded" || resp.Header.Get("Access-Control-Allow-Origin") != "https://a.test" ||
+		resp.Header.Get("Access-Control-Allow-Headers") != "x-custom" {
+		t.Fatalf("status %d, body %q, headers %v", resp.StatusCode, body, resp.Header)
+	}
+	if resp, _ := get(t, s, s.testURL(true, MainHost, py+"?uuid=r1&acao=star")); resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("acao=star: %v", resp.Header)
+	}
+	_, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r1"))
+	for _, want := range []string{`"method":"GET"`, `"origin":"https://a.test"`, `"authorization":"Bearer t"`, `"x-custom":null`} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("record %s lacks %s", rec, want)
+		}
+	}
+	if _, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r1")); !strings.Contains(rec, `"origin":null`) {
+		t.Errorf("second record %s", rec)
+	}
+	if resp, _ := get(t, s, s.testURL(true, MainHost, py)); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("without uuid: status %d", resp.StatusCode)
+	}
+}
+
+// TestHoldBody: hold-body.py's Go equivalent sends "start " at once and
+// "end" after the release.
+func TestHoldBody(t *testing.T) {
+	const py = "/fetch/resources/hold-body.py"
+	s, err := Start(Config{Root: fstest.MapFS{strings.TrimPrefix(py, "/"): {Data: []byte("def main(request, response): pass\n")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	resp, err := s.Client().Get(s.testURL(true, MainHost, py+"?uuid=h1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, len("start "))
+	if _, err := io.ReadFull(resp.Body, buf); err != nil || string(buf) != "start " {
+		t.Fatalf("first part %q, %v", buf, err)
+	}
+	if _, body := get(t, s, s.testURL(true, MainHost, py+"?uuid=h1&release=1")); body != "released" {
+		t.Errorf("release: %q", body)
+	}
+	if rest, err := io.ReadAll(resp.Body); err != nil || string(rest) != "end" {
+		t.Errorf("rest %q, %v", rest, err)
 	}
 }

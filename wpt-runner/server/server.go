@@ -81,6 +81,9 @@ type Server struct {
 
 	originsMu sync.Mutex
 	origins   map[string]bool // every origin a request came for
+
+	holdsMu sync.Mutex
+	holds   map[string]chan struct{} // hold-body.py's releases, by uuid
 }
 
 // Start starts the server on free loopback ports.

@@ -1,0 +1,619 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gowebengine/weblocks/html/origin"
+)
+
+// seen is one request a test server received.
+type seen struct {
+	Method, Path string
+	Header       http.Header
+	Body         string
+}
+
+// server is an httptest server on loopback standing for the host name
+// Host (the test network dials every host at 127.0.0.1), logging what it
+// receives.
+type server struct {
+	*httptest.Server
+	Host string // "a.test:port"
+	mu   sync.Mutex
+	log  []seen
+}
+
+func (s *server) got() []seen {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]seen(nil), s.log...)
+}
+
+// url is the server's URL for path under its host name.
+func (s *server) url(path string) string { return "http://" + s.Host + path }
+
+func newServer(t *testing.T, name string, h http.HandlerFunc) *server {
+	s := &server{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.log = append(s.log, seen{r.Method, r.URL.RequestURI(), r.Header.Clone(), string(b)})
+		s.mu.Unlock()
+		h(w, r)
+	}))
+	t.Cleanup(s.Close)
+	_, port, _ := net.SplitHostPort(s.Listener.Addr().String())
+	s.Host = name + ":" + port
+	return s
+}
+
+// loopbackNetwork is HTTPNetwork dialing every host name at 127.0.0.1
+// (same port); sent counts the requests it was asked to send.
+type loopbackNetwork struct {
+	HTTPNetwork
+	mu   sync.Mutex
+	sent []string
+}
+
+func newLoopbackNetwork(t *testing.T) *loopbackNetwork {
+	d := &net.Dialer{}
+	tr := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		_, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		return d.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))
+	}}
+	t.Cleanup(tr.CloseIdleConnections)
+	// The client would follow redirects by itself; HTTPNetwork must not.
+	return &loopbackNetwork{HTTPNetwork: HTTPNetwork{Client: &http.Client{Transport: tr}}}
+}
+
+func (n *loopbackNetwork) Send(ctx context.Context, req *NetworkRequest) (*NetworkResponse, error) {
+	n.mu.Lock()
+	n.sent = append(n.sent, req.Method+" "+req.URL.String())
+	n.mu.Unlock()
+	return n.HTTPNetwork.Send(ctx, req)
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// scriptRequest is a fetch() request (unsafe-request flag, mode "cors",
+// credentials "same-origin") from a document at page.
+func scriptRequest(t *testing.T, page, target string) *Request {
+	pu := mustURL(t, page)
+	req := NewRequest(mustURL(t, target), &Client{Origin: origin.FromURL(pu), URL: pu})
+	req.Mode, req.UnsafeRequest = "cors", true
+	return req
+}
+
+func redirectTo(loc string, status int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", loc)
+		w.WriteHeader(status)
+	}
+}
+
+// A same-origin request with Authorization and a custom header,
+// redirected to another origin: the second origin gets a preflight for
+// the custom header only, then the request with Origin, without
+// Authorization, and with the origin alone as Referer.
+func TestCrossOriginRedirectDropsAuthorization(t *testing.T) {
+	var b *server
+	b = newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Headers", "x-custom")
+			return
+		}
+		io.WriteString(w, "target")
+	})
+	a := newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		redirectTo(b.url("/target"), http.StatusFound)(w, r)
+	})
+	req := scriptRequest(t, a.url("/page.html?q#f"), a.url("/redirect"))
+	req.Header.Append("Authorization", "Bearer secret")
+	req.Header.Append("X-Custom", "1")
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	if resp.IsNetworkError() {
+		t.Fatalf("network error: %v", resp.Err)
+	}
+	if resp.Type != "cors" || resp.URL().String() != b.url("/target") || !resp.Redirected() || string(resp.Body.Source) != "target" {
+		t.Errorf("response %s %v redirected=%v %q", resp.Type, resp.URL(), resp.Redirected(), resp.Body.Source)
+	}
+	ag := a.got()
+	if len(ag) != 1 || ag[0].Header.Get("Authorization") != "Bearer secret" || ag[0].Header.Get("Origin") != "" ||
+		ag[0].Header.Get("Referer") != a.url("/page.html?q") {
+		t.Errorf("a.test got %+v", ag)
+	}
+	bg := b.got()
+	if len(bg) != 2 {
+		t.Fatalf("b.test got %d requests, want a preflight and the request: %+v", len(bg), bg)
+	}
+	pre, got := bg[0], bg[1]
+	if pre.Method != "OPTIONS" || pre.Header.Get("Access-Control-Request-Headers") != "x-custom" ||
+		pre.Header.Get("Access-Control-Request-Method") != "GET" || pre.Header.Get("Origin") != "http://"+a.Host {
+		t.Errorf("preflight %+v", pre)
+	}
+	if got.Method != "GET" || got.Header.Get("Authorization") != "" || got.Header.Get("X-Custom") != "1" ||
+		got.Header.Get("Origin") != "http://"+a.Host || got.Header.Get("Referer") != "http://"+a.Host+"/" {
+		t.Errorf("request at b.test %+v", got)
+	}
+}
+
+// A cross-origin CORS request redirected to a third origin: the redirect
+// must pass the CORS check, and from then on the origin is tainted
+// (Origin: null in the preflight and the request; ACAO must be null or *).
+func TestRedirectTaintsOrigin(t *testing.T) {
+	c := newServer(t, "c.test", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+		w.Header().Set("Access-Control-Allow-Headers", "x-custom")
+	})
+	b := newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Access-Control-Allow-Headers", "x-custom")
+		if r.Method != http.MethodOptions {
+			redirectTo(c.url("/end"), http.StatusTemporaryRedirect)(w, r)
+		}
+	})
+	req := scriptRequest(t, "http://a.test/", b.url("/start"))
+	req.Header.Append("X-Custom", "1")
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	if resp.IsNetworkError() {
+		t.Fatalf("network error: %v", resp.Err)
+	}
+	var methods []string
+	for _, s := range c.got() {
+		methods = append(methods, s.Method+" "+s.Header.Get("Origin"))
+	}
+	if got := strings.Join(methods, ","); got != "OPTIONS null,GET null" {
+		t.Errorf("c.test got %s", got)
+	}
+	if len(b.got()) != 2 {
+		t.Errorf("b.test got %+v", b.got())
+	}
+}
+
+// A redirect response without Access-Control-Allow-Origin to a CORS
+// request is a network error: its Location is never requested.
+func TestRedirectWithoutACAOIsNetworkError(t *testing.T) {
+	c := newServer(t, "c.test", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+	})
+	b := newServer(t, "b.test", redirectTo(c.url("/steal?token=1"), http.StatusFound))
+	a := newServer(t, "a.test", redirectTo(b.url("/hop"), http.StatusFound))
+	for _, start := range []string{b.url("/hop"), a.url("/same-origin-first")} {
+		req := scriptRequest(t, a.url("/"), start)
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+		if !resp.IsNetworkError() {
+			t.Errorf("%s: got a %s response, want a network error", start, resp.Type)
+		}
+	}
+	if got := c.got(); len(got) != 0 {
+		t.Errorf("the redirect target got %+v", got)
+	}
+}
+
+// A redirect loop ends with a network error after 20 redirects.
+func TestRedirectLoopIsBounded(t *testing.T) {
+	var a *server
+	a = newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		if max, _ := strconv.Atoi(r.URL.Query().Get("max")); max > 0 && n >= max {
+			io.WriteString(w, "done")
+			return
+		}
+		redirectTo(a.url("/loop?n="+strconv.Itoa(n+1)+"&max="+r.URL.Query().Get("max")), http.StatusFound)(w, r)
+	})
+	req := scriptRequest(t, a.url("/"), a.url("/loop?n=0"))
+	if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); !resp.IsNetworkError() {
+		t.Fatalf("got %s %d, want a network error", resp.Type, resp.Status)
+	}
+	if n := len(a.got()); n != 21 {
+		t.Errorf("%d requests, want 21 (the first and 20 redirects)", n)
+	}
+	// 20 redirects are fine.
+	req = scriptRequest(t, a.url("/"), a.url("/loop?n=0&max=20"))
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	if resp.IsNetworkError() || len(resp.URLList) != 21 || string(resp.Body.Source) != "done" {
+		t.Errorf("20 redirects: %s %v %d", resp.Type, resp.Err, len(resp.URLList))
+	}
+}
+
+// Redirect modes: "error" is a network error, "manual" an opaque-redirect
+// filtered response; neither requests the Location.
+func TestRedirectModes(t *testing.T) {
+	b := newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {})
+	a := newServer(t, "a.test", redirectTo(b.url("/x"), http.StatusMovedPermanently))
+	req := scriptRequest(t, a.url("/"), a.url("/r"))
+	req.Redirect = "error"
+	if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); !resp.IsNetworkError() {
+		t.Errorf("error: got %s", resp.Type)
+	}
+	req = scriptRequest(t, a.url("/"), a.url("/r"))
+	req.Redirect = "manual"
+	resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	if resp.Type != "opaqueredirect" || resp.Status != 0 || len(resp.Header) != 0 || resp.Body != nil || resp.URL().String() != a.url("/r") {
+		t.Errorf("manual: got %s %d %v %v", resp.Type, resp.Status, resp.Header, resp.URL())
+	}
+	if len(b.got()) != 0 {
+		t.Errorf("the Location was requested: %+v", b.got())
+	}
+}
+
+// A 303 turns a POST into a GET without body and request-body headers;
+// a 307 keeps them.
+func TestRedirectMethodChange(t *testing.T) {
+	var a *server
+	a = newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/303":
+			redirectTo(a.url("/end"), http.StatusSeeOther)(w, r)
+		case "/307":
+			redirectTo(a.url("/end"), http.StatusTemporaryRedirect)(w, r)
+		}
+	})
+	for _, tc := range []struct{ path, want string }{{"/303", "GET  "}, {"/307", "POST text/plain body"}} {
+		req := scriptRequest(t, a.url("/"), a.url(tc.path))
+		req.Method, req.Body = "POST", &Body{Source: []byte("body")}
+		req.Header.Append("Content-Type", "text/plain")
+		if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); resp.IsNetworkError() {
+			t.Fatal(resp.Err)
+		}
+		log := a.got()
+		last := log[len(log)-1]
+		if got := last.Method + " " + last.Header.Get("Content-Type") + " " + last.Body; got != tc.want {
+			t.Errorf("%s: the redirected request is %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
+
+// Referrer Policy: the default strict-origin-when-cross-origin, others
+// from the request, and a Referrer-Policy header on a redirect.
+func TestReferrerPolicy(t *testing.T) {
+	var b *server
+	b = newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.URL.Path == "/policy" {
+			w.Header().Set("Referrer-Policy", "no-referrer, bogus")
+			redirectTo(b.url("/end"), http.StatusFound)(w, r)
+		}
+	})
+	page := "http://a.test/dir/page.html?x=1"
+	for _, tc := range []struct{ policy, path, want string }{
+		{"", "/", "http://a.test/"},
+		{"unsafe-url", "/", page},
+		{"no-referrer", "/", ""},
+		{"origin", "/", "http://a.test/"},
+		{"same-origin", "/", ""},
+		{"", "/policy", ""},
+	} {
+		req := scriptRequest(t, page, b.url(tc.path))
+		req.ReferrerPolicy = tc.policy
+		if resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)}); resp.IsNetworkError() {
+			t.Fatal(resp.Err)
+		}
+		log := b.got()
+		if got := log[len(log)-1].Header.Get("Referer"); got != tc.want {
+			t.Errorf("policy %q %s: Referer %q, want %q", tc.policy, tc.path, got, tc.want)
+		}
+	}
+	// https to http: no referrer under the default policy.
+	req := NewRequest(mustURL(t, "http://b.test/"), &Client{Origin: origin.Parse("https://a.test"), URL: mustURL(t, "https://a.test/p")})
+	if u := determineRequestsReferrer(req); u != nil {
+		t.Errorf("downgrade: referrer %v", u)
+	}
+}
+
+// recordingNetwork records the requests it is asked to send and answers
+// 200 with ACAO *.
+type recordingNetwork struct{ sent []string }
+
+func (n *recordingNetwork) Send(_ context.Context, req *NetworkRequest) (*NetworkResponse, error) {
+	n.sent = append(n.sent, req.URL.String())
+	return &NetworkResponse{Status: 200, Header: http.Header{"Access-Control-Allow-Origin": {"*"}}}, nil
+}
+
+// Bad ports are network errors: nothing is sent.
+func TestBadPorts(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		bad bool
+	}{
+		{"http://a.test:1/", true}, {"http://a.test:22/", true}, {"https://a.test:25/", true},
+		{"http://a.test:6666/", true}, {"http://a.test:10080/", true}, {"http://a.test:0/", true},
+		{"http://a.test:6000/", true}, {"http://a.test:4190/", true}, {"http://a.test:6679/", true},
+		{"http://a.test:80/", false}, {"http://a.test/", false}, {"https://a.test:443/", false},
+		{"http://a.test:8000/", false}, {"http://a.test:6670/", false}, {"http://a.test:21000/", false},
+	} {
+		n := &recordingNetwork{}
+		for _, mode := range []string{"no-cors", "cors"} {
+			req := scriptRequest(t, "http://a.test/", tc.url)
+			req.Mode, req.Method, req.Body = mode, "POST", &Body{Source: []byte("x")}
+			resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
+			if resp.IsNetworkError() != tc.bad {
+				t.Errorf("%s %s: network error %v, want %v (%v)", mode, tc.url, resp.IsNetworkError(), tc.bad, resp.Err)
+			}
+		}
+		if tc.bad && len(n.sent) != 0 {
+			t.Errorf("%s: sent %v", tc.url, n.sent)
+		}
+	}
+	// A bad port reached by a redirect is refused too.
+	n := &recordingNetwork{}
+	redirect := NetworkFunc(func(ctx context.Context, req *NetworkRequest) (*NetworkResponse, error) {
+		if req.URL.Port() == "6667" {
+			return n.Send(ctx, req)
+		}
+		return &NetworkResponse{Status: 302, Header: http.Header{"Location": {"http://a.test:6667/"}}}, nil
+	})
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/r"), Network: redirect}); !resp.IsNetworkError() || len(n.sent) != 0 {
+		t.Errorf("redirect to a bad port: %s, sent %v", resp.Type, n.sent)
+	}
+}
+
+// A service listening on a bad port of 127.0.0.1 receives no connection:
+// the first connection it accepts after the fetch is the test's own.
+func TestBadPortListenerGetsNoConnection(t *testing.T) {
+	tried := 0
+	for _, port := range []int{6666, 6665, 6667, 6668, 6669, 6679, 6697, 10080, 6000, 5060, 5061, 4190, 2049} {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+		if err != nil {
+			continue // in use
+		}
+		if tried++; tried > 3 {
+			l.Close()
+			break
+		}
+		req := scriptRequest(t, "http://a.test/", "http://127.0.0.1:"+strconv.Itoa(port)+"/")
+		req.Mode, req.Method, req.Body = "no-cors", "POST", &Body{Source: []byte("QUIT\r\n")}
+		// (The listener never answers: if the request went out, the
+		// timeout ends it instead of a hang.)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		resp := FetchWhole(ctx, &Params{Request: req, Network: HTTPNetwork{}})
+		cancel()
+		if !resp.IsNetworkError() || errors.Is(resp.Err, context.DeadlineExceeded) {
+			t.Errorf("port %d: got %s (%v)", port, resp.Type, resp.Err)
+		}
+		mine, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.RemoteAddr().String() != mine.LocalAddr().String() {
+			t.Errorf("port %d: accepted a connection from %s before the test's", port, c.RemoteAddr())
+		}
+		c.Close()
+		mine.Close()
+		l.Close()
+	}
+	if tried == 0 {
+		t.Skip("no bad port was free on 127.0.0.1")
+	}
+}
+
+// Mixed content: an https client's requests to http URLs are network
+// errors, except to potentially trustworthy (loopback) hosts.
+func TestMixedContent(t *testing.T) {
+	for _, tc := range []struct {
+		page, target string
+		blocked      bool
+	}{
+		{"https://a.test/", "http://a.test/x", true},
+		{"https://a.test/", "http://b.test/x", true},
+		{"https://a.test/", "https://b.test/x", false},
+		{"https://a.test/", "http://127.0.0.1:8000/x", false},
+		{"https://a.test/", "http://localhost:8000/x", false},
+		{"https://a.test/", "http://[::1]:8000/x", false},
+		{"http://a.test/", "http://b.test/x", false},
+		{"http://127.0.0.1/", "http://b.test/x", false},
+	} {
+		for _, mode := range []string{"no-cors", "cors"} {
+			n := &recordingNetwork{}
+			req := scriptRequest(t, tc.page, tc.target)
+			req.Mode = mode
+			resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
+			if resp.IsNetworkError() != tc.blocked || tc.blocked && len(n.sent) != 0 {
+				t.Errorf("%s from %s (%s): network error %v (%v), sent %v; want blocked %v", tc.target, tc.page, mode, resp.IsNetworkError(), resp.Err, n.sent, tc.blocked)
+			}
+		}
+	}
+	// A redirect from https to http is blocked at the hop.
+	n := &recordingNetwork{}
+	redirect := NetworkFunc(func(ctx context.Context, req *NetworkRequest) (*NetworkResponse, error) {
+		if req.URL.Scheme == "http" {
+			return n.Send(ctx, req)
+		}
+		return &NetworkResponse{Status: 302, Header: http.Header{"Location": {"http://b.test/"}, "Access-Control-Allow-Origin": {"*"}}}, nil
+	})
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "https://a.test/", "https://b.test/r"), Network: redirect}); !resp.IsNetworkError() || len(n.sent) != 0 {
+		t.Errorf("redirect to http: %s, sent %v", resp.Type, n.sent)
+	}
+	// A top-level navigation is not mixed content.
+	req := NewRequest(mustURL(t, "http://b.test/"), &Client{Origin: origin.Parse("https://a.test")})
+	req.Mode, req.Destination, req.TopLevel = "navigate", "document", true
+	if resp := FetchWhole(context.Background(), &Params{Request: req, Network: &recordingNetwork{}}); resp.IsNetworkError() {
+		t.Errorf("navigation: %v", resp.Err)
+	}
+}
+
+// Modes, preflight failures and filtered responses.
+func TestModesAndCORS(t *testing.T) {
+	b := newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/acao":
+			w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+			w.Header().Set("Access-Control-Expose-Headers", "x-exposed")
+		case "/creds":
+			w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+			w.Header().Set("Access-Control-Allow-Credentials", "true")
+		case "/star":
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			w.Header().Set("Access-Control-Allow-Headers", "*")
+			w.Header().Set("Access-Control-Allow-Methods", "*")
+		}
+		w.Header().Set("X-Exposed", "1")
+		w.Header().Set("X-Hidden", "1")
+		w.Header().Add("Set-Cookie", "a=1")
+		io.WriteString(w, "body")
+	})
+	page := "http://a.test/"
+	run := func(req *Request) *Response {
+		return FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+	}
+	req := scriptRequest(t, page, b.url("/acao"))
+	resp := run(req)
+	if resp.Type != "cors" || !resp.Header.Contains("x-exposed") || resp.Header.Contains("x-hidden") || resp.Header.Contains("set-cookie") {
+		t.Errorf("cors: %s %v", resp.Type, resp.Header)
+	}
+	req = scriptRequest(t, page, b.url("/plain"))
+	if resp := run(req); !resp.IsNetworkError() {
+		t.Errorf("no ACAO: %s", resp.Type)
+	}
+	req = scriptRequest(t, page, b.url("/plain"))
+	req.Mode = "no-cors"
+	if resp := run(req); resp.Type != "opaque" || resp.Status != 0 || resp.Body != nil || resp.URL() != nil || len(resp.Header) != 0 {
+		t.Errorf("no-cors: %s %d", resp.Type, resp.Status)
+	}
+	req = scriptRequest(t, page, b.url("/acao"))
+	req.Mode = "same-origin"
+	if resp := run(req); !resp.IsNetworkError() {
+		t.Errorf("same-origin: %s", resp.Type)
+	}
+	req = scriptRequest(t, page, b.url("/acao"))
+	req.Credentials = "include"
+	if resp := run(req); !resp.IsNetworkError() {
+		t.Errorf("credentials without ACAC: %s", resp.Type)
+	}
+	req = scriptRequest(t, page, b.url("/creds"))
+	req.Credentials = "include"
+	if resp := run(req); resp.Type != "cors" {
+		t.Errorf("credentials with ACAC: %s %v", resp.Type, resp.Err)
+	}
+	// "*" allows any header but Authorization, which must be listed.
+	req = scriptRequest(t, page, b.url("/star"))
+	req.Method = "PUT"
+	req.Header.Append("X-Any", "1")
+	if resp := run(req); resp.Type != "cors" {
+		t.Errorf("wildcard preflight: %s %v", resp.Type, resp.Err)
+	}
+	req = scriptRequest(t, page, b.url("/star"))
+	req.Header.Append("Authorization", "x")
+	if resp := run(req); !resp.IsNetworkError() {
+		t.Errorf("Authorization under a wildcard: %s", resp.Type)
+	}
+	// Same origin: basic, Set-Cookie filtered out.
+	req = scriptRequest(t, b.url("/"), b.url("/plain"))
+	if resp := run(req); resp.Type != "basic" || !resp.Header.Contains("x-hidden") || resp.Header.Contains("set-cookie") {
+		t.Errorf("basic: %s %v", resp.Type, resp.Header)
+	}
+	// Cross-origin with a non-HTTP scheme, and about:blank.
+	if resp := run(scriptRequest(t, page, "ftp://b.test/")); !resp.IsNetworkError() {
+		t.Errorf("ftp: %s", resp.Type)
+	}
+	req = scriptRequest(t, page, "about:blank")
+	req.Mode = "navigate"
+	if resp := run(req); resp.Type != "basic" || resp.Status != 200 {
+		t.Errorf("about:blank: %s %v", resp.Type, resp.Err)
+	}
+}
+
+// The network's errors and a canceled context are network errors.
+func TestNetworkErrors(t *testing.T) {
+	fail := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
+		return nil, errors.New("refused")
+	})
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: fail}); !resp.IsNetworkError() || resp.Err == nil {
+		t.Errorf("got %s", resp.Type)
+	}
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/")}); !resp.IsNetworkError() {
+		t.Errorf("no network: got %s", resp.Type)
+	}
+	bad := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
+		return &NetworkResponse{Status: 1000}, nil
+	})
+	if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: bad}); !resp.IsNetworkError() {
+		t.Errorf("status 1000: got %s", resp.Type)
+	}
+	for _, loc := range []string{"http://[::1", "data:,x"} {
+		n := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
+			return &NetworkResponse{Status: 302, Header: http.Header{"Location": {loc}}}, nil
+		})
+		if resp := FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: n}); !resp.IsNetworkError() {
+			t.Errorf("Location %q: got %s", loc, resp.Type)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if resp := FetchWhole(ctx, &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/"), Network: HTTPNetwork{}}); !resp.IsNetworkError() {
+		t.Errorf("canceled: got %s", resp.Type)
+	}
+}
+
+// A response is available when its headers are; its body is read by
+// Load; ending the context mid-body stops the read and the server sees
+// the connection go.
+func TestStreamingBody(t *testing.T) {
+	release := make(chan struct{})
+	gone := make(chan struct{})
+	a := newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "start ")
+		w.(http.Flusher).Flush()
+		if r.URL.Path == "/slow" {
+			<-release
+			io.WriteString(w, "end")
+			return
+		}
+		<-r.Context().Done()
+		close(gone)
+	})
+	n := newLoopbackNetwork(t)
+	resp := Fetch(context.Background(), &Params{Request: scriptRequest(t, a.url("/"), a.url("/slow")), Network: n})
+	if resp.IsNetworkError() || resp.Body.Loaded() {
+		t.Fatalf("response %s %v, loaded %v: want it at the headers", resp.Type, resp.Err, resp.Body.Loaded())
+	}
+	loaded := make(chan struct{})
+	resp.Body.OnLoad(func() { close(loaded) })
+	close(release)
+	resp.Load()
+	<-loaded
+	if b, err := resp.Body.Result(); err != nil || string(b) != "start end" {
+		t.Errorf("body %q, %v", b, err)
+	}
+
+	// Abort mid-body.
+	ctx, cancel := context.WithCancel(context.Background())
+	resp = Fetch(ctx, &Params{Request: scriptRequest(t, a.url("/"), a.url("/slow2")), Network: n})
+	if resp.IsNetworkError() {
+		t.Fatal(resp.Err)
+	}
+	done := make(chan struct{})
+	go func() { resp.Load(); close(done) }()
+	cancel()
+	<-done
+	<-gone
+	if b, err := resp.Body.Result(); err == nil {
+		t.Errorf("aborted body read %q without error", b)
+	}
+}

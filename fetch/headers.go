@@ -1,0 +1,324 @@
+package fetch
+
+import (
+	"sort"
+	"strings"
+)
+
+// Header is one entry of a header list: a name (its original case) and a
+// value, both byte sequences.
+type Header struct{ Name, Value string }
+
+// HeaderList is https://fetch.spec.whatwg.org/#concept-header-list.
+type HeaderList []Header
+
+// Contains is https://fetch.spec.whatwg.org/#header-list-contains.
+func (l HeaderList) Contains(name string) bool {
+	for _, h := range l {
+		if strings.EqualFold(h.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Get is https://fetch.spec.whatwg.org/#concept-header-list-get: the
+// values of name combined with ", ", and false when there is none.
+func (l HeaderList) Get(name string) (string, bool) {
+	var vals []string
+	for _, h := range l {
+		if strings.EqualFold(h.Name, name) {
+			vals = append(vals, h.Value)
+		}
+	}
+	if vals == nil {
+		return "", false
+	}
+	return strings.Join(vals, ", "), true
+}
+
+// Append is https://fetch.spec.whatwg.org/#concept-header-list-append:
+// a later entry with a name already present takes the first entry's case.
+func (l *HeaderList) Append(name, value string) {
+	for _, h := range *l {
+		if strings.EqualFold(h.Name, name) {
+			name = h.Name
+			break
+		}
+	}
+	*l = append(*l, Header{name, value})
+}
+
+// Delete is https://fetch.spec.whatwg.org/#concept-header-list-delete.
+func (l *HeaderList) Delete(name string) {
+	out := (*l)[:0]
+	for _, h := range *l {
+		if !strings.EqualFold(h.Name, name) {
+			out = append(out, h)
+		}
+	}
+	*l = out
+}
+
+// Set is https://fetch.spec.whatwg.org/#concept-header-list-set: the first
+// entry named name gets value and the others are removed.
+func (l *HeaderList) Set(name, value string) {
+	out := (*l)[:0]
+	found := false
+	for _, h := range *l {
+		if !strings.EqualFold(h.Name, name) {
+			out = append(out, h)
+			continue
+		}
+		if !found {
+			found = true
+			out = append(out, Header{h.Name, value})
+		}
+	}
+	if !found {
+		out = append(out, Header{name, value})
+	}
+	*l = out
+}
+
+// SortAndCombine is
+// https://fetch.spec.whatwg.org/#concept-header-list-sort-and-combine.
+func (l HeaderList) SortAndCombine() []Header {
+	// 1. Let headers be an empty list of headers with the key being the
+	// name and value the value.
+	var out []Header
+	// 2. Let names be the result of convert header names to a sorted-
+	// lowercase set with all the names of the headers in list.
+	seen := map[string]bool{}
+	var names []string
+	for _, h := range l {
+		n := strings.ToLower(h.Name)
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	// 3. For each name of names:
+	for _, n := range names {
+		if n == "set-cookie" {
+			// 3.1. If name is `set-cookie`, then each value of the
+			// set-cookie headers is appended as its own pair.
+			for _, h := range l {
+				if strings.EqualFold(h.Name, n) {
+					out = append(out, Header{n, h.Value})
+				}
+			}
+			continue
+		}
+		// 3.2. Otherwise, the combined value.
+		v, _ := l.Get(n)
+		out = append(out, Header{n, v})
+	}
+	// 4. Return headers.
+	return out
+}
+
+// Clone returns a copy of l.
+func (l HeaderList) Clone() HeaderList { return append(HeaderList(nil), l...) }
+
+// IsHeaderName reports whether name matches the field-name token
+// production (https://fetch.spec.whatwg.org/#header-name).
+func IsHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isTokenByte(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isTokenByte(c byte) bool {
+	if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// NormalizeHeaderValue is
+// https://fetch.spec.whatwg.org/#concept-header-value-normalize: strip
+// leading and trailing HTTP whitespace bytes.
+func NormalizeHeaderValue(v string) string { return strings.Trim(v, "\t\n\r ") }
+
+// IsHeaderValue is https://fetch.spec.whatwg.org/#header-value: no
+// leading or trailing HTTP tab or space, no 0x00, 0x0A or 0x0D.
+func IsHeaderValue(v string) bool {
+	if strings.ContainsAny(v, "\x00\n\r") {
+		return false
+	}
+	return v == strings.Trim(v, "\t ")
+}
+
+// IsForbiddenRequestHeader is
+// https://fetch.spec.whatwg.org/#forbidden-request-header (the
+// X-HTTP-Method override names are not treated specially).
+func IsForbiddenRequestHeader(name string) bool {
+	n := strings.ToLower(name)
+	switch n {
+	case "accept-charset", "accept-encoding", "access-control-request-headers",
+		"access-control-request-method", "connection", "content-length", "cookie",
+		"cookie2", "date", "dnt", "expect", "host", "keep-alive", "origin", "referer",
+		"set-cookie", "te", "trailer", "transfer-encoding", "upgrade", "via":
+		return true
+	}
+	return strings.HasPrefix(n, "proxy-") || strings.HasPrefix(n, "sec-")
+}
+
+// IsForbiddenResponseHeaderName is
+// https://fetch.spec.whatwg.org/#forbidden-response-header-name.
+func IsForbiddenResponseHeaderName(name string) bool {
+	n := strings.ToLower(name)
+	return n == "set-cookie" || n == "set-cookie2"
+}
+
+// IsNoCORSSafelistedRequestHeaderName is
+// https://fetch.spec.whatwg.org/#no-cors-safelisted-request-header-name.
+func IsNoCORSSafelistedRequestHeaderName(name string) bool {
+	switch strings.ToLower(name) {
+	case "accept", "accept-language", "content-language", "content-type":
+		return true
+	}
+	return false
+}
+
+// IsCORSSafelistedRequestHeader is
+// https://fetch.spec.whatwg.org/#cors-safelisted-request-header (the
+// range header is not safelisted here).
+func IsCORSSafelistedRequestHeader(name, value string) bool {
+	// 1. If value's length is greater than 128, then return false.
+	if len(value) > 128 {
+		return false
+	}
+	// 2. Byte-lowercase name and switch on the result.
+	switch strings.ToLower(name) {
+	case "accept":
+		return !strings.ContainsFunc(value, isCORSUnsafeRequestHeaderByte)
+	case "accept-language", "content-language":
+		for _, c := range []byte(value) {
+			if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || strings.IndexByte(" *,-.;=", c) >= 0) {
+				return false
+			}
+		}
+		return true
+	case "content-type":
+		if strings.ContainsFunc(value, isCORSUnsafeRequestHeaderByte) {
+			return false
+		}
+		switch MIMEEssence(value) {
+		case "application/x-www-form-urlencoded", "multipart/form-data", "text/plain":
+			return true
+		}
+	}
+	return false
+}
+
+// isCORSUnsafeRequestHeaderByte is
+// https://fetch.spec.whatwg.org/#cors-unsafe-request-header-byte.
+func isCORSUnsafeRequestHeaderByte(c rune) bool {
+	if c < 0x20 && c != '\t' || c == 0x7F {
+		return true
+	}
+	return strings.ContainsRune("\"():<>?@[\\]{}", c)
+}
+
+// MIMEEssence returns the lower-case type/subtype of a MIME type string
+// ("" when it has none).
+func MIMEEssence(v string) string {
+	if i := strings.IndexByte(v, ';'); i >= 0 {
+		v = v[:i]
+	}
+	v = strings.ToLower(strings.Trim(v, "\t\n\r "))
+	if !strings.Contains(v, "/") {
+		return ""
+	}
+	return v
+}
+
+// IsForbiddenMethod is https://fetch.spec.whatwg.org/#forbidden-method.
+func IsForbiddenMethod(m string) bool {
+	switch strings.ToUpper(m) {
+	case "CONNECT", "TRACE", "TRACK":
+		return true
+	}
+	return false
+}
+
+// NormalizeMethod is https://fetch.spec.whatwg.org/#concept-method-normalize.
+func NormalizeMethod(m string) string {
+	switch u := strings.ToUpper(m); u {
+	case "DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT":
+		return u
+	}
+	return m
+}
+
+// IsCORSSafelistedMethod is https://fetch.spec.whatwg.org/#cors-safelisted-method.
+func IsCORSSafelistedMethod(m string) bool { return m == "GET" || m == "HEAD" || m == "POST" }
+
+// CORSUnsafeRequestHeaderNames is
+// https://fetch.spec.whatwg.org/#cors-unsafe-request-header-names (sorted,
+// lower case, without duplicates).
+func CORSUnsafeRequestHeaderNames(l HeaderList) []string {
+	var out []string
+	for _, e := range l.SortAndCombine() {
+		if !IsCORSSafelistedRequestHeader(e.Name, e.Value) {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// IsNullBodyStatus is https://fetch.spec.whatwg.org/#null-body-status.
+func IsNullBodyStatus(s int) bool { return s == 101 || s == 103 || s == 204 || s == 205 || s == 304 }
+
+// IsRedirectStatus is https://fetch.spec.whatwg.org/#redirect-status.
+func IsRedirectStatus(s int) bool {
+	return s == 301 || s == 302 || s == 303 || s == 307 || s == 308
+}
+
+// corsSafelistedResponseHeaderNames are
+// https://fetch.spec.whatwg.org/#cors-safelisted-response-header-name
+// (without the exposed names).
+var corsSafelistedResponseHeaderNames = map[string]bool{
+	"cache-control": true, "content-language": true, "content-length": true, "content-type": true,
+	"expires": true, "last-modified": true, "pragma": true,
+}
+
+// requestBodyHeaderNames are
+// https://fetch.spec.whatwg.org/#request-body-header-name.
+var requestBodyHeaderNames = []string{"Content-Encoding", "Content-Language", "Content-Location", "Content-Type"}
+
+// headerTokens splits the comma-separated values of name in l into
+// trimmed, non-empty tokens (the "extracting header list values" of the
+// CORS headers).
+func headerTokens(l HeaderList, name string) []string {
+	var out []string
+	for _, h := range l {
+		if !strings.EqualFold(h.Name, name) {
+			continue
+		}
+		for _, t := range strings.Split(h.Value, ",") {
+			if t = strings.Trim(t, "\t "); t != "" {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+func containsToken(list []string, t string, fold bool) bool {
+	for _, x := range list {
+		if x == t || fold && strings.EqualFold(x, t) {
+			return true
+		}
+	}
+	return false
+}
