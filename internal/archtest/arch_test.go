@@ -27,7 +27,8 @@ type rule struct {
 var jsEngines = []string{"github.com/dop251/goja", "github.com/grafana/sobek"}
 
 // notCore are the top-level folders allowed to use a JavaScript engine.
-var notCore = map[string]bool{"bindings": true, "browser": true, "wpt-runner": true, "codegen": true, "tools": true}
+// examples holds integrators' programs, which sit on top of every layer.
+var notCore = map[string]bool{"bindings": true, "browser": true, "wpt-runner": true, "codegen": true, "tools": true, "examples": true}
 
 // coreNot is what a core package must not depend on.
 var coreNot = append([]string{module + "/bindings", module + "/browser", module + "/wpt-runner"}, jsEngines...)
