@@ -4251,6 +4251,20 @@ func idlToVoidFunction(r *webidl.Realm, x *VoidFunction) sobek.Value {
 	return x.CallbackFunction.Value()
 }
 
+// idlFromWindowPostMessageOptions converts a JavaScript value to the IDL type WindowPostMessageOptions.
+func idlFromWindowPostMessageOptions(r *webidl.Realm, v sobek.Value) WindowPostMessageOptions {
+	var d WindowPostMessageOptions
+	idlReadDictWindowPostMessageOptions(r, r.DictionaryObject(webidl.AnyValue(v), "WindowPostMessageOptions"), &d)
+	return d
+}
+
+// idlToWindowPostMessageOptions converts an IDL WindowPostMessageOptions value to JavaScript.
+func idlToWindowPostMessageOptions(r *webidl.Realm, x WindowPostMessageOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictWindowPostMessageOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromWorkerGlobalScope converts a JavaScript value to the IDL type WorkerGlobalScope.
 func idlFromWorkerGlobalScope(r *webidl.Realm, v sobek.Value) WorkerGlobalScopeMethods {
 	return webidl.As[WorkerGlobalScopeMethods](r, webidl.AnyValue(v), "WorkerGlobalScope")

@@ -2665,8 +2665,10 @@ type WindowMethods interface {
 	Confirm(argMessage webidl.DOMString) (bool, error)
 	// Prompt implements the operation "prompt".
 	Prompt(argMessage webidl.DOMString, argDefault webidl.DOMString) (webidl.Nullable[webidl.DOMString], error)
-	// PostMessage implements the operation "postMessage".
-	PostMessage(argMessage sobek.Value, argTargetOrigin string, argTransfer []*sobek.Object) error
+	// PostMessageWithTargetOrigin implements the operation "postMessage".
+	PostMessageWithTargetOrigin(argMessage sobek.Value, argTargetOrigin string, argTransfer []*sobek.Object) error
+	// PostMessageWithOptions implements the operation "postMessage".
+	PostMessageWithOptions(argMessage sobek.Value, argOptions WindowPostMessageOptions) error
 	// ReportError implements the operation "reportError".
 	ReportError(argE sobek.Value) error
 	// Btoa implements the operation "btoa".
@@ -3217,24 +3219,75 @@ func idlDefWindow() *webidl.InterfaceDef {
 					}
 					return idlToNullableDOMString(r, res)
 				}},
-			{Name: "postMessage", Kind: webidl.Operation, Length: 2,
+			{Name: "postMessage", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[WindowMethods](r, call.This, "Window")
-					if len(call.Arguments) < 2 {
-						r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					call0 := func() sobek.Value {
+						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argTargetOrigin := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+						var argTransfer []*sobek.Object
+						if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+							argTransfer = idlFromSequenceOfObject(r, v)
+						} else {
+							argTransfer = []*sobek.Object{}
+						}
+						if err := self.PostMessageWithTargetOrigin(argMessage, argTargetOrigin, argTransfer); err != nil {
+							r.Throw(err)
+						}
+						return sobek.Undefined()
 					}
-					argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
-					argTargetOrigin := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
-					var argTransfer []*sobek.Object
-					if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
-						argTransfer = idlFromSequenceOfObject(r, v)
-					} else {
-						argTransfer = []*sobek.Object{}
+					call1 := func() sobek.Value {
+						argMessage := idlFromAny(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions WindowPostMessageOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromWindowPostMessageOptions(r, v)
+						} else {
+							argOptions = idlFromWindowPostMessageOptions(r, sobek.Undefined())
+						}
+						if err := self.PostMessageWithOptions(argMessage, argOptions); err != nil {
+							r.Throw(err)
+						}
+						return sobek.Undefined()
 					}
-					if err := self.PostMessage(argMessage, argTargetOrigin, argTransfer); err != nil {
-						r.Throw(err)
+					argc := len(call.Arguments)
+					if argc > 3 {
+						argc = 3
 					}
-					return sobek.Undefined()
+					switch argc {
+					case 1:
+						return call1()
+					case 2:
+						{
+							v := webidl.AnyValue(webidl.Arg(call, 1))
+							sel := -1
+							if sel < 0 && webidl.IsUndefined(v) {
+								sel = 1
+							}
+							if sel < 0 && webidl.IsNullish(v) {
+								sel = 1
+							}
+							_, isObj := v.(*sobek.Object)
+							if sel < 0 && isObj {
+								if sel < 0 {
+									sel = 1
+								}
+							}
+							if sel < 0 {
+								sel = 0
+							}
+							switch sel {
+							case 0:
+								return call0()
+							case 1:
+								return call1()
+							}
+							r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': no overload matches the arguments")
+						}
+					case 3:
+						return call0()
+					}
+					r.ThrowTypeError("Failed to execute 'postMessage' on 'Window': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					return nil
 				}},
 			{Name: "reportError", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
@@ -3402,6 +3455,30 @@ func idlDefWindow() *webidl.InterfaceDef {
 				}},
 		},
 	}
+}
+
+// WindowPostMessageOptions is the IDL dictionary WindowPostMessageOptions.
+type WindowPostMessageOptions struct {
+	StructuredSerializeOptions
+	// TargetOrigin is the member "targetOrigin".
+	TargetOrigin string
+}
+
+// idlReadDictWindowPostMessageOptions reads the members of WindowPostMessageOptions from obj (nil for undefined
+// or null).
+func idlReadDictWindowPostMessageOptions(r *webidl.Realm, obj *sobek.Object, d *WindowPostMessageOptions) {
+	idlReadDictStructuredSerializeOptions(r, obj, &d.StructuredSerializeOptions)
+	if v := r.DictionaryMember(obj, "targetOrigin"); v != nil {
+		d.TargetOrigin = idlFromUSVString(r, v)
+	} else {
+		d.TargetOrigin = idlFromUSVString(r, webidl.StringValue("/"))
+	}
+}
+
+// idlWriteDictWindowPostMessageOptions writes the members of WindowPostMessageOptions to obj.
+func idlWriteDictWindowPostMessageOptions(r *webidl.Realm, obj *sobek.Object, d *WindowPostMessageOptions) {
+	idlWriteDictStructuredSerializeOptions(r, obj, &d.StructuredSerializeOptions)
+	_ = obj.DefineDataProperty("targetOrigin", idlToUSVString(r, d.TargetOrigin), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 }
 
 // WindowProxyType is the IDL typedef WindowProxy = Window.

@@ -199,11 +199,17 @@ func (w *windowImpl) Prompt(message, def webidl.DOMString) (webidl.Nullable[webi
 	return webidl.Null[webidl.DOMString](), nil
 }
 
-func (w *windowImpl) PostMessage(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
+func (w *windowImpl) PostMessageWithTargetOrigin(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
 	if w.realm.hooks.PostMessage == nil {
 		return dom.NewDOMException("postMessage is not supported by this embedder.", dom.NotSupportedError)
 	}
 	return w.realm.hooks.PostMessage(message, targetOrigin, transfer)
+}
+
+// PostMessageWithOptions is postMessage(message, options): the same steps
+// with options' targetOrigin and transfer.
+func (w *windowImpl) PostMessageWithOptions(message sobek.Value, options WindowPostMessageOptions) error {
+	return w.PostMessageWithTargetOrigin(message, options.TargetOrigin, options.Transfer)
 }
 
 // windowImpl implements Window.

@@ -173,6 +173,15 @@
 //   - A window evicted from the back/forward cache by contention keeps its
 //     (idle, never again running) realm until its entry is traversed to or
 //     its traversable closes.
+//   - Exceptions thrown by another window's functions reached through the
+//     membrane (a cross-origin frame's postMessage called with no
+//     argument) are that window's objects: instanceof the caller's
+//     TypeError is false, where browsers' cross-origin wrapper functions
+//     throw the caller's.
+//   - The WindowProxy of a window of another agent (another site) is
+//     bindings' remote WindowProxy: HTML's cross-origin properties except
+//     location; its window[i] follows the order in which the frames were
+//     connected, which is tree order except after DOM reordering.
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
 //     another window's objects nested inside one of the caller's).

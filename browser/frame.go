@@ -2,7 +2,9 @@ package browser
 
 import (
 	"fmt"
+	"github.com/gowebengine/weblocks/bindings"
 	"net/url"
+	"sort"
 	"strings"
 	"sync"
 
@@ -57,6 +59,8 @@ type frame struct {
 	// th is the joint session history of f's top-level traversable (nil
 	// for a frame outside one).
 	th *jointHistory
+	// seq orders the frames of a window by connection (childWindowAt).
+	seq int
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
@@ -90,8 +94,10 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	if w.frame != nil {
 		f.th = w.frame.th
 	}
-	f.proxy = w.newWindowProxy(f.activeWindow)
+	f.proxy = w.newWindowProxy(f.activeWindow, nil)
 	w.fmu.Lock()
+	w.frameSeq++
+	f.seq = w.frameSeq
 	w.frames[el] = f
 	if w.doc.ReadyState == "loading" {
 		w.loadDelayers = append(w.loadDelayers, f)
@@ -460,50 +466,81 @@ func (w *Window) startParsedFrames(frames []*frame) {
 	}
 }
 
-// newWindowProxy creates, in w's realm, the stand-in of the window target()
-// returns at the time of use (nil: a window without a realm, e.g. a frame
-// whose first document is still loading; messages to it are dropped).
-func (w *Window) newWindowProxy(target func() *Window) *sobek.Object {
-	vm := w.realm.Runtime()
-	o := vm.NewObject()
-	postMessage := vm.ToValue(w.s.native(func(call sobek.FunctionCall) sobek.Value {
-		if len(call.Arguments) == 0 {
-			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': 1 argument required, but only 0 present."))
+// newWindowProxy creates, in w's realm, the WindowProxy of the window
+// target() returns at the time of use (nil: a window without a realm, e.g.
+// a frame whose first document is still loading; messages to it are
+// dropped), for a window w cannot reach synchronously (another agent's):
+// bindings' remote WindowProxy, with HTML's cross-origin semantics, over
+// these hooks.
+// closeFn, when set, is close() (a popup's opener may close it).
+func (w *Window) newWindowProxy(target func() *Window, closeFn func()) *sobek.Object {
+	// view is a window as a value of w's realm (nil: none).
+	view := func(o *Window) sobek.Value {
+		if o == nil {
+			return nil
 		}
-		// postMessage(message, targetOrigin, transfer) or
-		// postMessage(message, {targetOrigin, transfer}).
-		targetOrigin := "/"
-		var transfer []*sobek.Object
-		switch opt := call.Argument(1).(type) {
-		case *sobek.Object:
-			if v := opt.Get("targetOrigin"); v != nil && !sobek.IsUndefined(v) {
-				targetOrigin = v.String()
-			}
-			transfer = objectList(vm, opt.Get("transfer"))
-		default:
-			if !sobek.IsUndefined(opt) {
-				targetOrigin = opt.String()
-			}
-			transfer = objectList(vm, call.Argument(2))
+		var standIn *sobek.Object
+		switch {
+		case o == w:
+			return w.realm.Global()
+		case o == w.parentWin:
+			standIn = w.parentProxy
+		case o == w.openerWin:
+			standIn = w.openerProxy
 		}
-		if tw := target(); tw != nil {
-			w.postMessage(tw, call.Argument(0), targetOrigin, transfer)
-		} else {
-			// Still validate the message, as the window would.
-			w.s.serialize(w.realm, call.Argument(0), transfer)
+		if v := w.view(o, standIn); !sobek.IsNull(v) {
+			return v
 		}
-		return sobek.Undefined()
-	}))
-	_ = o.Set("postMessage", postMessage)
-	self := vm.ToValue(func(sobek.FunctionCall) sobek.Value { return o })
-	for _, name := range []string{"window", "self", "frames"} {
-		_ = o.DefineAccessorProperty(name, self, nil, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
+		return nil
 	}
-	_ = o.DefineAccessorProperty("closed", vm.ToValue(func(sobek.FunctionCall) sobek.Value {
-		return vm.ToValue(target() == nil)
-	}), nil, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
-	_ = o.DefineDataPropertySymbol(sobek.SymToStringTag, vm.ToValue("Window"), sobek.FLAG_FALSE, sobek.FLAG_FALSE, sobek.FLAG_TRUE)
-	return o
+	return w.realm.NewRemoteWindowProxy(bindings.RemoteWindowHooks{
+		PostMessage: func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
+			defer w.s.recoverNative()
+			if tw := target(); tw != nil {
+				w.postMessage(tw, message, targetOrigin, transfer)
+			} else {
+				// Still validate the message, as the window would.
+				w.s.serialize(w.realm, message, transfer)
+			}
+			return nil
+		},
+		Closed: func() bool { return target() == nil },
+		Close:  closeFn,
+		Top: func() sobek.Value {
+			t := target()
+			if t == nil {
+				return nil
+			}
+			for t.parentWin != nil {
+				t = t.parentWin
+			}
+			return view(t)
+		},
+		Parent: func() sobek.Value {
+			if t := target(); t != nil {
+				return view(t.parentWin)
+			}
+			return nil
+		},
+		Opener: func() sobek.Value {
+			if t := target(); t != nil {
+				return view(t.openerWin)
+			}
+			return nil
+		},
+		Length: func() int {
+			if t := target(); t != nil {
+				return t.childNavigableCount()
+			}
+			return 0
+		},
+		Child: func(i int) sobek.Value {
+			if t := target(); t != nil {
+				return view(t.childWindowAt(i))
+			}
+			return nil
+		},
+	})
 }
 
 // postMessage is the window post message steps from w (the incumbent
@@ -535,27 +572,6 @@ func (w *Window) postMessage(target *Window, message sobek.Value, targetOrigin s
 	})
 }
 
-// objectList converts a sequence<object> argument (undefined: empty).
-func objectList(vm *sobek.Runtime, v sobek.Value) []*sobek.Object {
-	if v == nil || sobek.IsUndefined(v) || sobek.IsNull(v) {
-		return nil
-	}
-	o, ok := v.(*sobek.Object)
-	if !ok {
-		panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list is not a sequence."))
-	}
-	var out []*sobek.Object
-	n := o.Get("length").ToInteger()
-	for i := int64(0); i < n; i++ {
-		e, ok := o.Get(fmt.Sprint(i)).(*sobek.Object)
-		if !ok {
-			panic(vm.NewTypeError("Failed to execute 'postMessage' on 'Window': The transfer list contains a value that is not an object."))
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
 // sourceFor is the MessageEvent source for a message from sender, as seen
 // in w's realm: w's own global, the stand-in of w's parent, or the
 // contentWindow of w's iframe holding sender; null for other windows.
@@ -580,7 +596,6 @@ func (w *Window) sourceFor(sender *Window) sobek.Value {
 // stand-in (null with noopener). The target name is ignored: every call
 // opens a new window.
 func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
-	vm := w.realm.Runtime()
 	u := &url.URL{Scheme: "about", Opaque: "blank"}
 	if rawURL != "" {
 		parsed, err := parseURL(rawURL, w.baseURL())
@@ -611,11 +626,7 @@ func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
 		return sobek.Null(), nil
 	}
 	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{}), th: newJointHistory()}
-	f.proxy = w.newWindowProxy(f.activeWindow)
-	_ = f.proxy.Set("close", vm.ToValue(w.s.native(func(sobek.FunctionCall) sobek.Value {
-		go w.s.guard(func() { f.destroy(nil) })
-		return sobek.Undefined()
-	})))
+	f.proxy = w.newWindowProxy(f.activeWindow, func() { go w.s.guard(func() { f.destroy(nil) }) })
 	if noopener {
 		f.navigate(u, nil)
 		return sobek.Null(), nil
@@ -656,6 +667,23 @@ func (w *Window) childNavigable(i int) sobek.Value {
 		i--
 	}
 	return nil
+}
+
+// childWindowAt is the window of w's i-th child navigable in connection
+// order (tree order for parsed frames), read from another agent's event
+// loop, which must not walk w's DOM (nil: none, or no window yet).
+func (w *Window) childWindowAt(i int) *Window {
+	w.fmu.Lock()
+	frames := make([]*frame, 0, len(w.frames))
+	for _, f := range w.frames {
+		frames = append(frames, f)
+	}
+	w.fmu.Unlock()
+	if i < 0 || i >= len(frames) {
+		return nil
+	}
+	sort.Slice(frames, func(a, b int) bool { return frames[a].seq < frames[b].seq })
+	return frames[i].activeWindow()
 }
 
 // childNavigableCount is window.length: the number of w's document's

@@ -38,8 +38,9 @@ type Window struct {
 	openerProxy *sobek.Object
 	topProxy    *sobek.Object
 	// frames are the iframes connected to this window's document.
-	fmu    sync.Mutex
-	frames map[*xhtml.Node]*frame
+	fmu      sync.Mutex
+	frames   map[*xhtml.Node]*frame
+	frameSeq int
 	// loaded is closed once load has fired at the window.
 	loaded chan struct{}
 	// loadDelayers are the frames connected while the document was
@@ -187,10 +188,10 @@ func (w *Window) install() error {
 	// parent, top and opener are the other window itself when it is a
 	// window of this agent, else a WindowProxy stand-in.
 	if w.parentWin != nil {
-		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin })
+		w.parentProxy = w.newWindowProxy(func() *Window { return w.parentWin }, nil)
 	}
 	if w.openerWin != nil {
-		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin })
+		w.openerProxy = w.newWindowProxy(func() *Window { return w.openerWin }, nil)
 	}
 	w.realm.SetHostHooks(bindings.HostHooks{
 		PostMessage: func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
@@ -733,7 +734,7 @@ func (w *Window) topValue() sobek.Value {
 		t = t.parentWin
 	}
 	if w.topProxy == nil {
-		w.topProxy = w.newWindowProxy(func() *Window { return t })
+		w.topProxy = w.newWindowProxy(func() *Window { return t }, nil)
 	}
 	return w.view(t, w.topProxy)
 }
