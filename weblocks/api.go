@@ -114,9 +114,11 @@ func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
 	return bottle.Associated(func() any {
 		u := locksOf(ua)
 		m := newLockManager(u.ltq)
-		m.ua, m.bottle = u, bottle
+		m.svc, m.bottle = u, bottle
+		b := bottle.Bucket()
+		m.bucket = Bucket{Key: b.Shelf().Key(), Name: b.Name()}.canonical()
 		u.mu.Lock()
-		u.managers = append(u.managers, m)
+		u.addLocked(m)
 		u.mu.Unlock()
 		return m
 	}).(*LockManager)

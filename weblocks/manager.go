@@ -46,8 +46,9 @@ import (
 // the lock or aborts the request is the entry pointer itself.
 type LockManager struct {
 	ltq    lockTaskQueue
-	ua     *uaLocks        // nil in tests that make a bare manager
-	bottle *storage.Bottle // the "web-locks" bottle it is the value of
+	svc    *Service        // nil in tests that make a bare manager
+	bottle *storage.Bottle // the "web-locks" bottle it is the value of (html user agents)
+	bucket Bucket          // its bucket
 	names  map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
@@ -212,6 +213,10 @@ type entry struct {
 	// promiseDone: the grant task settled the promise already (a
 	// ReleasingWaiting), so the release steps queue no task to resolve it.
 	promiseDone bool
+	// contract: a request made through the lock service contract
+	// (Service.Request): its promise is its outcomeFunc, and its outcomes
+	// are delivered to it instead of running the phases of the event loop.
+	contract bool
 	// The entry is its own hot-path task (RunTask runs step, which does
 	// what phase says), on the event loop and on the lock task queue alike,
 	// so no closure is bound per request. The phases form one chain that
@@ -287,6 +292,14 @@ func (e *entry) DropTask() {
 // goroutine notices; a host promise (a JS promise) belongs to a realm that
 // is gone or going, and is left alone. Future ignores a second settlement.
 func abandon(e *entry) {
+	if e.contract {
+		kind := OutcomeAborted
+		if e.state == entryReleased { // it was held
+			kind = OutcomeRevoked
+		}
+		e.deliverLoss(kind, ErrClientTerminated)
+		return
+	}
 	if f, ok := e.promise.(*Future); ok {
 		f.Reject(environmentGone())
 	}
@@ -533,13 +546,17 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			// 1. Remove lock from held.
 			m.removeHeld(lock)
 			lock.state = entryReleased
-			if m.ua != nil {
+			if m.svc != nil {
 				m.notify(EventStolen, lock)
 			}
 			// 2. Reject lock's released promise with an "AbortError"
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
-			lock.client.queueTaskValue(&rejectTask{lock, stolenError})
+			if lock.contract {
+				lock.deliverOutcome(Outcome{Kind: OutcomeRevoked, Lock: (*LockHandle)(lock), Reason: stolenError()})
+			} else {
+				lock.client.queueTaskValue(&rejectTask{lock, stolenError})
+			}
 			lock = next
 		}
 		// 2. Prepend request in queue.
@@ -550,8 +567,12 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		//    enqueue the following steps on callback's relevant settings
 		//    object's responsible event loop:
 		if e.ifAvailable && !m.grantable(ns, e) {
-			e.phase = loopNotAvailable
-			e.client.queueEntry(e)
+			if e.contract {
+				e.deliverOutcome(Outcome{Kind: OutcomeNotAvailable})
+			} else {
+				e.phase = loopNotAvailable
+				e.client.queueEntry(e)
+			}
 			// ... and abort these steps.
 			m.dropIfEmpty(ns)
 			return
@@ -612,7 +633,7 @@ func (m *LockManager) releaseTheLock(lock *entry) {
 		ns := lock.ns
 		m.removeHeld(lock)
 		lock.state = entryReleased
-		if m.ua != nil {
+		if m.svc != nil {
 			m.notify(EventReleased, lock)
 		}
 		// 7. Process the lock request queue queue.
@@ -635,7 +656,7 @@ func (m *LockManager) abortTheRequest(request *entry) {
 		m.unlinkQueued(request)
 		unlinkClient(request)
 		request.state = entryAborted
-		if m.ua != nil {
+		if m.svc != nil {
 			m.notify(EventAborted, request)
 		}
 		// 7. Process the lock request queue queue.
@@ -705,13 +726,17 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		lock := request
 		// 13. Append lock to manager's held lock set.
 		m.appendHeld(ns, lock)
-		if m.ua != nil {
+		if m.svc != nil {
 			m.notify(EventGranted, lock)
 		}
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
-		lock.phase = loopGranted
-		lock.client.queueEntry(lock)
+		if lock.contract {
+			lock.deliverGranted()
+		} else {
+			lock.phase = loopGranted
+			lock.client.queueEntry(lock)
+		}
 		// (Granted to a context of a back/forward-cached document: the
 		// document is evicted, bfcache.go.)
 		evictCachedGrantee(lock)
@@ -898,8 +923,8 @@ func sameArray[T any](a, b []T) bool {
 // See client for why the scope is a client rather than an agent.
 func terminateRemainingLocksAndRequests(c *client) {
 	for _, cs := range c.states {
-		if m := cs.manager; m.ua != nil {
-			if f := m.ua.observer.Load(); f != nil {
+		if m := cs.manager; m.svc != nil {
+			if f := m.svc.observer.Load(); f != nil {
 				(*f)(Event{Kind: EventTerminated, Manager: m, ClientID: c.id})
 			}
 		}
