@@ -72,7 +72,7 @@ type Options struct {
 	Mode        Mode
 	IfAvailable bool
 	Steal       bool
-	Signal      *dom.AbortSignal // nil: not present
+	Signal      Signal // nil: not present (a *dom.AbortSignal or a host's own)
 }
 
 // StorageEndpoint is the "web-locks" storage endpoint identifier: a lock
@@ -219,6 +219,7 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 		p.Reject(reason)
 		return dom.ReasonError(reason)
 	}
+	opts = opts.normalized()
 	// 1. If options was not passed, then let options be a new LockOptions
 	//    dictionary with default members. (The zero Options.)
 	// 2. Let environment be this's relevant settings object.
@@ -246,43 +247,17 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	}
 	// (Every spelling of one DOMString is one lock: see Name.)
 	name = name.Canonical()
-	// 5. If name starts with U+002D HYPHEN-MINUS (-), then return a promise
-	//    rejected with a "NotSupportedError" DOMException.
-	if name.reserved() {
-		return reject(dom.NewDOMException("Lock names starting with '-' are reserved.", dom.NotSupportedError))
-	}
-	// 6. If both options["steal"] and options["ifAvailable"] are true, then
-	//    return a promise rejected with a "NotSupportedError" DOMException.
-	if opts.Steal && opts.IfAvailable {
-		return reject(dom.NewDOMException("The 'steal' and 'ifAvailable' options cannot be used together.", dom.NotSupportedError))
-	}
-	// 7. If options["steal"] is true and options["mode"] is not
-	//    "exclusive", then return a promise rejected with a
-	//    "NotSupportedError" DOMException.
-	if opts.Steal && opts.Mode != Exclusive {
-		return reject(dom.NewDOMException("The 'steal' option may only be used with 'exclusive' locks.", dom.NotSupportedError))
-	}
-	// 8. If options["signal"] exists, and either of options["steal"] or
-	//    options["ifAvailable"] is true, then return a promise rejected with
-	//    a "NotSupportedError" DOMException.
-	if opts.Signal != nil && (opts.Steal || opts.IfAvailable) {
-		return reject(dom.NewDOMException("The 'signal' option cannot be used with 'steal' or 'ifAvailable'.", dom.NotSupportedError))
-	}
-	// 9. If options["signal"] exists and is aborted, then return a promise
-	//    rejected with options["signal"]'s abort reason.
-	if opts.Signal != nil && opts.Signal.Aborted() {
-		return reject(opts.Signal.Reason())
+	// 5.-9. (checkOptions: page.go)
+	if reason := checkOptions(name, opts); reason != nil {
+		return reject(reason)
 	}
 	if _, granter := p.(Granter); callback == nil && !granter {
 		return reject(errNilCallback)
 	}
-	if opts.Mode != Exclusive && opts.Mode != Shared {
-		return reject(errInvalidMode)
-	}
-	if opts.Signal != nil {
+	if s, ok := opts.Signal.(*dom.AbortSignal); ok {
 		// The signal belongs to env's event loop from now on: aborting it
 		// from another goroutine panics instead of racing with the grant.
-		opts.Signal.BindToLoop(env.ResponsibleEventLoop())
+		s.BindToLoop(env.ResponsibleEventLoop())
 	}
 	if c == nil {
 		c = clientFor(env)

@@ -183,7 +183,7 @@ func (a *records) compact() {
 // its "signal to abort the request" algorithm. It is a separate allocation
 // so that requests without a signal (the common case) do not carry it.
 type signalRef struct {
-	signal *dom.AbortSignal
+	signal Signal
 	algID  dom.AlgorithmID
 }
 
@@ -513,8 +513,11 @@ func requestALock(e *entry) {
 	// 2. If signal is present, then add the algorithm signal to abort the
 	//    request request with signal to signal.
 	if e.sig != nil {
-		signal := e.sig.signal
-		e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
+		if signal, ok := e.sig.signal.(*dom.AbortSignal); ok {
+			e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
+		} else {
+			e.sig.algID = e.sig.signal.AddAlgorithm((*abortAlgorithm)(e).RunAbortAlgorithm)
+		}
 	}
 	// 3. Enqueue the following steps to the lock task queue:
 	e.phase = queueRequest
@@ -670,7 +673,7 @@ func (m *LockManager) abortTheRequest(request *entry) {
 // signalToAbortTheRequest implements "signal to abort the request" request
 // with signal. It runs on the requester's event loop (it is an abort
 // algorithm of signal).
-func signalToAbortTheRequest(request *entry, signal *dom.AbortSignal) {
+func signalToAbortTheRequest(request *entry, signal Signal) {
 	m := request.manager
 	// 1. Enqueue the steps to abort the request request to the lock task
 	//    queue.
