@@ -112,15 +112,8 @@ func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManag
 // lockManagerOf returns the bottle's associated lock manager.
 func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
 	return bottle.Associated(func() any {
-		u := locksOf(ua)
-		m := newLockManager(u.ltq)
-		m.svc, m.bottle = u, bottle
 		b := bottle.Bucket()
-		m.bucket = Bucket{Key: b.Shelf().Key(), Name: b.Name()}.canonical()
-		u.mu.Lock()
-		u.addLocked(m)
-		u.mu.Unlock()
-		return m
+		return locksOf(ua).managerOfBottle(Bucket{Key: b.Shelf().Key(), Name: b.Name()}, bottle)
 	}).(*LockManager)
 }
 

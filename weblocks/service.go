@@ -212,6 +212,24 @@ func (s *Service) managerFor(b Bucket) *LockManager {
 	return m
 }
 
+// managerOfBottle returns the lock manager of bucket b of an html user
+// agent, whose "web-locks" bottle is bottle: the one contract clients of b
+// made first, or a new one (also when the manager of b belongs to an
+// older bottle: the bucket was deleted and made again).
+func (s *Service) managerOfBottle(b Bucket, bottle *storage.Bottle) *LockManager {
+	b = b.canonical()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.byBucket[b]; m != nil && m.bottle == nil {
+		m.bottle = bottle
+		return m
+	}
+	m := newLockManager(s.ltq)
+	m.svc, m.bucket, m.bottle = s, b, bottle
+	s.addLocked(m)
+	return m
+}
+
 // addLocked records a new manager (s.mu held). A bucket deleted and made
 // again (Storage Buckets) gets a new manager; the service then finds the
 // new one.
