@@ -126,7 +126,6 @@
 //     workers, that is granted meanwhile evicts the document (Chromium
 //     does not restore such a page either, but keeps the lock held until
 //     it discards it).
-//
 //   - The page side (RequestLock) resolves the released promise with the
 //     waiting promise on the event loop, as it enqueues the release, where
 //     the spec does both from the lock task queue: the promise lives on
