@@ -8,26 +8,30 @@ import (
 
 // This file is the glue between the lock service contract and this host:
 // the page side (weblocks.RequestLock, weblocks.QueryLocks) given JS
-// promises, callbacks and signals. The JS surface (argument conversion,
-// Lock objects) is the prelude's navigator.locks, in main.go.
+// promises, callbacks and signals. The JS surface (navigator.locks's
+// argument conversion, Lock objects, invoking the callback) is the
+// prelude's, in main.go.
 
 // installLocks gives vm the functions the prelude's navigator.locks calls,
 // for the environment whose lock client is c (on the page's event loop).
 func installLocks(vm *sobek.Runtime, svc *weblocks.Service, c *weblocks.Client) {
 	facts := weblocks.Facts{SecureContext: true}
-	_ = vm.Set("lockRequest", func(name, mode string, ifAvailable, steal bool, signal *sobek.Object, cb sobek.Callable, newLock sobek.Callable) sobek.Value {
-		opts := weblocks.Options{IfAvailable: ifAvailable, Steal: steal}
-		if opts.Mode, _ = weblocks.ParseMode(mode); signal != nil {
-			opts.Signal = jsSignal{vm, signal}
+	invoke, _ := sobek.AssertFunction(vm.Get("invokeLockCallback"))
+	// lockRequest(name, mode, ifAvailable, steal, signal, callback).
+	_ = vm.Set("lockRequest", func(call sobek.FunctionCall) sobek.Value {
+		a := call.Arguments
+		opts := weblocks.Options{IfAvailable: a[2].ToBoolean(), Steal: a[3].ToBoolean()}
+		if opts.Mode, _ = weblocks.ParseMode(a[1].String()); !sobek.IsNull(a[4]) {
+			opts.Signal = jsObject{vm, a[4]}
 		}
-		p := newPromise(vm)
-		weblocks.RequestLock(svc, c, facts, weblocks.Name(name), opts, func(l *weblocks.Lock) weblocks.Waiting {
-			arg := sobek.Null()
+		p, cb := newPromise(vm), a[5] // (sobek reuses a after the call)
+		weblocks.RequestLock(svc, c, facts, weblocks.Name(a[0].String()), opts, func(l *weblocks.Lock) weblocks.Waiting {
+			name, mode := sobek.Null(), sobek.Null()
 			if l != nil {
-				arg, _ = newLock(nil, vm.ToValue(string(l.Name())), vm.ToValue(l.Mode().String()))
+				name, mode = vm.ToValue(string(l.Name())), vm.ToValue(l.Mode().String())
 			}
-			w, _ := cb(nil, arg) // the prelude's callback wrapper returns a promise
-			return jsWaiting{vm, w.ToObject(vm)}
+			w, _ := invoke(nil, cb, name, mode)
+			return jsObject{vm, w}
 		}, p)
 		return p.promise
 	})
@@ -49,15 +53,9 @@ func newPromise(vm *sobek.Runtime) *jsPromise {
 func (p *jsPromise) Resolve(v any) {
 	switch v := v.(type) {
 	case weblocks.Snapshot:
-		list := func(l weblocks.LockList) (out []any) {
-			for _, i := range l.All() {
-				out = append(out, map[string]any{"name": string(i.Name), "mode": i.Mode.String(), "clientId": i.ClientID})
-			}
-			return out
-		}
-		_ = p.resolve(map[string]any{"held": list(v.Held), "pending": list(v.Pending)})
-	case jsWaiting:
-		_ = p.resolve(v.p)
+		_ = p.resolve(v.Dictionary())
+	case jsObject: // the waiting promise, or the callback's plain value
+		_ = p.resolve(v.v)
 	default:
 		_ = p.resolve(sobek.Undefined())
 	}
@@ -70,34 +68,30 @@ func (p *jsPromise) Reject(reason any) {
 	_ = p.reject(reason)
 }
 
-// jsWaiting is a JS promise as a lock's waiting promise.
-type jsWaiting struct {
+// jsObject is a JS value as the page side sees it: a waiting promise (the
+// callback's result made a promise, or a plain value: one fulfilled with
+// it) or an AbortSignal.
+type jsObject struct {
 	vm *sobek.Runtime
-	p  *sobek.Object
+	v  sobek.Value
 }
 
-func (w jsWaiting) OnSettled(settled func()) { callMethod(w.vm, w.p, "then", settled, settled) }
-
-// jsSignal is the host's JS AbortSignal as the page side's weblocks.Signal.
-type jsSignal struct {
-	vm *sobek.Runtime
-	o  *sobek.Object
-}
-
-func (s jsSignal) Aborted() bool { return s.o.Get("aborted").ToBoolean() }
-func (s jsSignal) Reason() any   { return s.o.Get("reason") }
-func (s jsSignal) AddAlgorithm(steps func()) dom.AlgorithmID {
-	return dom.AlgorithmID(callMethod(s.vm, s.o, "_add", steps).ToInteger())
-}
-func (s jsSignal) RemoveAlgorithm(id dom.AlgorithmID) { callMethod(s.vm, s.o, "_remove", int64(id)) }
-
-// callMethod calls o[method](args...), the arguments converted to JS.
-func callMethod(vm *sobek.Runtime, o *sobek.Object, method string, args ...any) sobek.Value {
-	f, _ := sobek.AssertFunction(o.Get(method))
-	vals := make([]sobek.Value, len(args))
-	for i, a := range args {
-		vals[i] = vm.ToValue(a)
+func (o jsObject) OnSettled(settled func()) {
+	if _, ok := o.v.(*sobek.Object); !ok {
+		settled()
+		return
 	}
-	v, _ := f(o, vals...)
+	f := o.vm.ToValue(settled)
+	o.call("then", f, f)
+}
+func (o jsObject) Aborted() bool { return o.v.ToObject(o.vm).Get("aborted").ToBoolean() }
+func (o jsObject) Reason() any   { return o.v.ToObject(o.vm).Get("reason") }
+func (o jsObject) AddAlgorithm(steps func()) dom.AlgorithmID {
+	return dom.AlgorithmID(o.call("_add", o.vm.ToValue(steps)).ToInteger())
+}
+func (o jsObject) RemoveAlgorithm(id dom.AlgorithmID) { o.call("_remove", o.vm.ToValue(int64(id))) }
+func (o jsObject) call(method string, args ...sobek.Value) sobek.Value {
+	f, _ := sobek.AssertFunction(o.v.ToObject(o.vm).Get(method))
+	v, _ := f(o.v, args...)
 	return v
 }

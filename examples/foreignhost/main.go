@@ -48,15 +48,23 @@ class AbortController {
 class Lock {
   constructor() { throw new TypeError("Illegal constructor"); }
 }
+// The callback with a new Lock (or null), its result as a waiting promise:
+// a promise, or a plain value (a promise fulfilled with it).
+function invokeLockCallback(callback, name, mode) {
+  let lock = null;
+  if (name !== null) { lock = Object.create(Lock.prototype); lock.name = name; lock.mode = mode; }
+  try {
+    const v = callback(lock);
+    return v !== null && (typeof v === "object" || typeof v === "function") ? Promise.resolve(v) : v;
+  } catch (e) { return Promise.reject(e); }
+}
 var navigator = {locks: {
   request(name, options, callback) {
     if (callback === undefined) { callback = options; options = {}; }
     if (typeof callback !== "function") throw new TypeError("the callback is not a function");
     const {mode = "exclusive", ifAvailable = false, steal = false, signal = null} = options || {};
     if (mode !== "exclusive" && mode !== "shared") throw new TypeError("bad mode " + mode);
-    const invoke = lock => { try { return Promise.resolve(callback(lock)); } catch (e) { return Promise.reject(e); } };
-    const newLock = (name, mode) => Object.create(Lock.prototype, {name: {value: name}, mode: {value: mode}});
-    return lockRequest(String(name), mode, !!ifAvailable, !!steal, signal, invoke, newLock);
+    return lockRequest(String(name), mode, !!ifAvailable, !!steal, signal, callback);
   },
   query() { return lockQuery(); },
 }};
