@@ -139,7 +139,7 @@ func RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options
 		p.Reject(err)
 		return
 	}
-	requestMethodSteps(env, nil, name, opts, callback, p, nil)
+	requestMethodSteps(env, nil, name, opts, callback, p, nil, false)
 }
 
 // Request is like the package-level Request, in lock manager m instead of
@@ -158,7 +158,7 @@ func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name N
 		p.Reject(errNilManager)
 		return
 	}
-	requestMethodSteps(env, m, name, opts, callback, p, nil)
+	requestMethodSteps(env, m, name, opts, callback, p, nil, false)
 }
 
 // RequestState is the storage weblocks needs for one lock request. A binding
@@ -167,24 +167,39 @@ func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name N
 // only, and must not be copied once used.
 type RequestState struct{ e entry }
 
-// Granter is a released promise that is its request's callback as well
-// (see RequestIn): one value, and no function value to allocate per
-// request.
-type Granter interface {
+// HostRequest is what a host's binding passes to RequestIn for one
+// request: its released promise, its callback and, once the callback has
+// run, its waiting promise, in one value (so that weblocks keeps no
+// function value per request). The JS bindings' request state is one.
+type HostRequest interface {
+	// Promise is the released promise.
 	Promise
-	// Granted is the request's Callback.
+	// Granted is the request's callback (LockGrantedCallback): it is
+	// invoked with the lock, or nil when an ifAvailable request could not
+	// be granted, and returns the waiting promise.
 	Granted(lock *Lock) Waiting
+	// WaitingSettled is asked, after Granted returned a waiting promise
+	// for a granted lock, whether that promise's reaction may run at once
+	// (it is settled, and running its steps now cannot be observed).
+	// When it reports true weblocks does not call OnSettled: it enqueues
+	// the release on the lock task queue itself and then calls
+	// SettleReleased, in the same task, and queues no task to resolve the
+	// released promise later (that task would do nothing).
+	WaitingSettled() bool
+	// SettleReleased settles the released promise with the waiting
+	// promise's outcome ("resolve p with waiting", early).
+	SettleReleased()
 }
 
 // RequestIn is RequestPromise in lock manager m (env's default lock
-// manager when m is nil) with p's Granted method as the callback, and req
-// as the request's storage.
-func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, p Granter, req *RequestState) {
-	if err := checkPromiseCaller(env, p); err != nil {
-		p.Reject(err)
+// manager when m is nil) for the host request h (its callback, released
+// and waiting promises), with req as the request's storage.
+func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, h HostRequest, req *RequestState) {
+	if err := checkPromiseCaller(env, h); err != nil {
+		h.Reject(err)
 		return
 	}
-	requestMethodSteps(env, m, name, opts, nil, p, &req.e)
+	requestMethodSteps(env, m, name, opts, nil, h, &req.e, true)
 }
 
 func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback, explicit bool) (*Future, error) {
@@ -199,7 +214,7 @@ func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Nam
 		e entry
 		f Future
 	}{}
-	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e); err != nil {
+	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e, false); err != nil {
 		return nil, err
 	}
 	return &r.f, nil
@@ -207,7 +222,10 @@ func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Nam
 
 // requestMethodSteps are the request() method steps. A returned error is
 // the reason p was rejected with (early rejection).
-func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry) error {
+//
+// hosted: p is a HostRequest (RequestIn), whose Granted method is the
+// callback (callback is nil).
+func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry, hosted bool) error {
 	reject := func(reason any) error {
 		p.Reject(reason)
 		return dom.ReasonError(reason)
@@ -244,7 +262,7 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	if reason := checkOptions(name, opts); reason != nil {
 		return reject(reason)
 	}
-	if _, granter := p.(Granter); callback == nil && !granter {
+	if callback == nil && !hosted {
 		return reject(errNilCallback)
 	}
 	if s, ok := opts.Signal.(*dom.AbortSignal); ok {

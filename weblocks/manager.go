@@ -211,7 +211,8 @@ type entry struct {
 	ifAvailable, steal bool
 	rejected           bool // event-loop side: the promise was rejected (stolen or aborted)
 	// promiseDone: the grant task settled the promise already (a
-	// ReleasingWaiting), so the release steps queue no task to resolve it.
+	// HostRequest.SettleReleased), so the release steps queue no task to
+	// resolve it.
 	promiseDone bool
 	// contract: a request made through the lock service contract
 	// (Service.Request): its promise is its outcomeFunc, and its outcomes
@@ -602,7 +603,7 @@ func invokeWithNull(e *entry) {
 	}
 	// 1. Let r be the result of invoking callback with null as the only
 	//    argument.
-	r := invoke(e, nil)
+	r, _ := invoke(e, nil)
 	// 2. Resolve promise with r and abort these steps.
 	e.promise.Resolve(r)
 }
@@ -612,16 +613,17 @@ func invokeWithNull(e *entry) {
 // into a rejected promise.
 // The callback is e's Callback, or else the Granted method of e's promise
 // (see RequestIn).
-func invoke(e *entry, lock *Lock) (w Waiting) {
+// panicked reports that it panicked.
+func invoke(e *entry, lock *Lock) (w Waiting, panicked bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			w = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()})
+			w, panicked = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()}), true
 		}
 	}()
 	if e.callback == nil {
-		return e.promise.(Granter).Granted(lock)
+		return e.promise.(HostRequest).Granted(lock), false
 	}
-	return e.callback(lock)
+	return e.callback(lock), false
 }
 
 // releaseTheLock implements "release the lock" lock.
@@ -771,7 +773,7 @@ func lockGranted(lock *entry) {
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
-	r := invoke(lock, &lock.lock)
+	r, panicked := invoke(lock, &lock.lock)
 	// 4. Resolve waiting with r.
 	// When lock's waiting promise settles (fulfills or rejects), enqueue the
 	// following steps on the lock task queue:
@@ -781,13 +783,16 @@ func lockGranted(lock *entry) {
 		m.enqueueEntry(lock)
 		return
 	}
-	if s, ok := r.(SettledWaiting); ok && s.IsSettled() {
-		// What OnSettled would do at once, without a closure.
-		lock.phase = queueWaitingSettled
-		_, lock.promiseDone = r.(ReleasingWaiting)
-		m.enqueueEntry(lock)
-		s.AfterSettled()
-		return
+	if lock.callback == nil && !panicked { // a HostRequest (RequestIn)
+		if h := lock.promise.(HostRequest); h.WaitingSettled() {
+			// What OnSettled would do at once, without a closure; the
+			// host settles the released promise itself.
+			lock.phase = queueWaitingSettled
+			lock.promiseDone = true
+			m.enqueueEntry(lock)
+			h.SettleReleased()
+			return
+		}
 	}
 	r.OnSettled(func() {
 		lock.phase = queueWaitingSettled
@@ -805,7 +810,7 @@ func (m *LockManager) waitingSettled(lock *entry) {
 	//    belongs to that event loop, not to the lock task queue.)
 	if lock.promiseDone {
 		// The grant task settled it already with the waiting promise's
-		// value (see ReleasingWaiting): resolving it again would do
+		// value (see HostRequest.SettleReleased): resolving it again would do
 		// nothing, so no task is queued for it.
 		return
 	}
