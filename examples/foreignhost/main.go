@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/gowebengine/weblocks/html/origin"
 	"github.com/gowebengine/weblocks/storage"
@@ -148,7 +149,8 @@ func NewPage(svc *weblocks.Service, id, url string, log func(string)) (*Page, er
 }
 
 // Run runs script on the page's loop and, when its completion value is a
-// promise, waits for it to settle; it returns the outcome as a string.
+// promise, waits for it to settle (10 seconds at most); it returns the
+// outcome as a string.
 func (p *Page) Run(script string) string {
 	done := make(chan string, 1)
 	p.loop.post(func() {
@@ -168,7 +170,12 @@ func (p *Page) Run(script string) string {
 		then, _ := sobek.AssertFunction(p.vm.ToValue(pr).ToObject(p.vm).Get("then"))
 		_, _ = then(p.vm.ToValue(pr), p.vm.ToValue(settled("")), p.vm.ToValue(settled("rejected: ")))
 	})
-	return <-done
+	select {
+	case s := <-done:
+		return s
+	case <-time.After(10 * time.Second):
+		return "timed out: the promise did not settle"
+	}
 }
 
 // Close stops the page's loop.
