@@ -139,7 +139,7 @@ func RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options
 		p.Reject(err)
 		return
 	}
-	requestMethodSteps(env, nil, name, opts, callback, p, nil, false)
+	requestMethodSteps(env, nil, name, opts, callback, p, nil, false, isFuture(p))
 }
 
 // Request is like the package-level Request, in lock manager m instead of
@@ -158,7 +158,16 @@ func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name N
 		p.Reject(errNilManager)
 		return
 	}
-	requestMethodSteps(env, m, name, opts, callback, p, nil, false)
+	requestMethodSteps(env, m, name, opts, callback, p, nil, false, isFuture(p))
+}
+
+// isFuture reports whether a host promise is a *Future: it then gets the
+// Go API's guarantee (it settles even when its environment goes away),
+// which the engine applies to every request made with one (goAPI) without
+// knowing the type.
+func isFuture(p Promise) bool {
+	_, ok := p.(*Future)
+	return ok
 }
 
 // RequestState is the storage weblocks needs for one lock request. A binding
@@ -199,7 +208,7 @@ func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, o
 		h.Reject(err)
 		return
 	}
-	requestMethodSteps(env, m, name, opts, nil, h, &req.e, true)
+	requestMethodSteps(env, m, name, opts, nil, h, &req.e, true, false)
 }
 
 func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback, explicit bool) (*Future, error) {
@@ -214,7 +223,7 @@ func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Nam
 		e entry
 		f Future
 	}{}
-	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e, false); err != nil {
+	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e, false, true); err != nil {
 		return nil, err
 	}
 	return &r.f, nil
@@ -224,8 +233,9 @@ func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Nam
 // the reason p was rejected with (early rejection).
 //
 // hosted: p is a HostRequest (RequestIn), whose Granted method is the
-// callback (callback is nil).
-func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry, hosted bool) error {
+// callback (callback is nil); goAPI: p is the Go API's Future, which
+// settles even if the environment goes away.
+func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry, hosted, goAPI bool) error {
 	reject := func(reason any) error {
 		p.Reject(reason)
 		return dom.ReasonError(reason)
@@ -294,6 +304,7 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 		promise:     p,
 		ifAvailable: opts.IfAvailable,
 		steal:       opts.Steal,
+		goAPI:       goAPI,
 	}
 	if opts.Signal != nil {
 		e.sig = &signalRef{signal: opts.Signal}
@@ -344,7 +355,7 @@ func QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
 		p.Reject(err)
 		return
 	}
-	queryMethodSteps(env, nil, p, nil)
+	queryMethodSteps(env, nil, p, nil, isFuture(p))
 }
 
 // Query is Query in lock manager m.
@@ -370,7 +381,7 @@ func queryFuture(env *html.EnvironmentSettingsObject, m *LockManager, dst *Snaps
 		return nil, errNilSnapshot
 	}
 	f := NewFuture()
-	if err := queryMethodSteps(env, m, f, dst); err != nil {
+	if err := queryMethodSteps(env, m, f, dst, true); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -386,13 +397,15 @@ func (m *LockManager) QueryPromise(env *html.EnvironmentSettingsObject, p Promis
 		p.Reject(errNilManager)
 		return
 	}
-	queryMethodSteps(env, m, p, nil)
+	queryMethodSteps(env, m, p, nil, isFuture(p))
 }
 
 // queryMethodSteps runs the query() method steps; the snapshot goes into
 // dst (resolving p with dst) or, for a nil dst, into a new Snapshot
 // (resolving p with it).
-func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise, dst *Snapshot) error {
+//
+// goAPI: p is the Go API's Future (see queryTask).
+func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise, dst *Snapshot, goAPI bool) error {
 	reject := func(err error) error {
 		p.Reject(err)
 		return err
@@ -419,7 +432,7 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 	loop := env.ResponsibleEventLoop()
 	manager.ltq.Enqueue(func() {
 		manager.evictCachedClients() // bfcache.go
-		t := &queryTask{p: p, dst: dst}
+		t := &queryTask{p: p, dst: dst, goAPI: goAPI}
 		if dst == nil {
 			manager.snapshotTheLockState(&t.s)
 		} else {
@@ -436,13 +449,15 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 }
 
 // queryTask resolves a query's promise with its snapshot on the
-// requester's event loop. If that loop terminated first, a Go future is
+// requester's event loop. If that loop terminated first, a Go API future is
 // rejected at once like a gone environment's released futures (see
 // abandon); a host promise is left alone.
 type queryTask struct {
 	p   Promise
 	s   Snapshot  // the result (nil dst)
 	dst *Snapshot // the caller's snapshot (QueryInto)
+	// goAPI: p is the Go API's Future
+	goAPI bool
 }
 
 func (t *queryTask) RunTask() {
@@ -454,7 +469,7 @@ func (t *queryTask) RunTask() {
 }
 
 func (t *queryTask) DropTask() {
-	if f, ok := t.p.(*Future); ok {
-		f.Reject(environmentGone())
+	if t.goAPI {
+		t.p.Reject(environmentGone())
 	}
 }

@@ -218,6 +218,9 @@ type entry struct {
 	// (Service.Request): its promise is its outcomeFunc, and its outcomes
 	// are delivered to it instead of running the phases of the event loop.
 	contract bool
+	// goAPI: the promise is the Go API's Future (Request), which must
+	// settle even when the environment goes away (see abandon).
+	goAPI bool
 	// The entry is its own hot-path task (RunTask runs step, which does
 	// what phase says), on the event loop and on the lock task queue alike,
 	// so no closure is bound per request. The phases form one chain that
@@ -278,8 +281,8 @@ func (e *entry) DropTask() {
 	case loopResolveReleased:
 		// The outcome is known: the lock was released after its waiting
 		// promise settled.
-		if f, ok := e.promise.(*Future); ok {
-			f.Resolve(e.waiting)
+		if e.goAPI {
+			e.promise.Resolve(e.waiting)
 		}
 	default:
 		abandon(e)
@@ -289,9 +292,11 @@ func (e *entry) DropTask() {
 // abandon rejects the released future of a request or lock whose
 // environment went away (document unloaded, agent terminated) with an
 // "AbortError" DOMException, so that a Go caller waiting on it does not
-// hang. Only a *Future (the Go API) is settled this way, from whatever
-// goroutine notices; a host promise (a JS promise) belongs to a realm that
-// is gone or going, and is left alone. Future ignores a second settlement.
+// hang. Only the Go API's futures (goAPI) are settled this way, from
+// whatever goroutine notices; a host promise (a JS promise) belongs to a
+// realm that is gone or going, and is left alone. Future ignores a second
+// settlement. A contract request is told (OutcomeAborted or
+// OutcomeRevoked), through its client's deliver function.
 func abandon(e *entry) {
 	if e.contract {
 		kind := OutcomeAborted
@@ -301,8 +306,8 @@ func abandon(e *entry) {
 		e.deliverLoss(kind, ErrClientTerminated)
 		return
 	}
-	if f, ok := e.promise.(*Future); ok {
-		f.Reject(environmentGone())
+	if e.goAPI {
+		e.promise.Reject(environmentGone())
 	}
 }
 
@@ -331,8 +336,8 @@ func (t *rejectTask) RunTask() {
 }
 
 func (t *rejectTask) DropTask() {
-	if f, ok := t.e.promise.(*Future); ok {
-		f.Reject(t.reason())
+	if t.e.goAPI {
+		t.e.promise.Reject(t.reason())
 	}
 }
 
