@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
-	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/weblocks"
 	"github.com/grafana/sobek"
 )
@@ -24,28 +23,19 @@ type lockManagerImpl struct {
 	frameBusy bool
 }
 
-// lockRequestOptions is a converted LockOptions dictionary.
-type lockRequestOptions struct {
-	mode        weblocks.Mode
-	ifAvailable bool
-	steal       bool
-	signal      *dom.AbortSignal // nil: not present
-}
-
 // request is the request(name, callback) and request(name, options,
 // callback) method steps: the arguments are already converted; the steps
 // themselves run in weblocks. It returns the released promise.
-func (m *lockManagerImpl) request(name webidl.DOMString, opts lockRequestOptions, callback *webidl.CallbackFunction) *webidl.Promise {
+func (m *lockManagerImpl) request(name webidl.DOMString, opts weblocks.Options, callback *webidl.CallbackFunction) *webidl.Promise {
 	r := m.realm
 	q := &lockRequest{m: m, callback: callback}
 	// 10. Let promise be a new promise. (Created first so every early
 	// rejection of steps 3-9 goes to it as well.)
 	r.idl.InitPromise(&q.released)
 	name16 := weblocks.Name(name) // both are WTF-8: lossless
-	wopts := weblocks.Options{Mode: opts.mode, IfAvailable: opts.ifAvailable, Steal: opts.steal, Signal: opts.signal}
 	// q is the callback too (its Granted method) and holds weblocks'
 	// storage for the request.
-	weblocks.RequestIn(r.env, m.manager, name16, wopts, q, &q.state)
+	weblocks.RequestIn(r.env, m.manager, name16, opts, q, &q.state)
 	return &q.released
 }
 
@@ -64,10 +54,10 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 }
 
 // lockRequest is the bindings' state of one request() call, in one
-// allocation: it is the released promise weblocks settles (a
-// weblocks.Granter), the LockGrantedCallback adapter (its Granted
-// method), the Lock object's implementation, the lock's waiting
-// promise (a weblocks.Waiting) and weblocks' own state of the request.
+// allocation: it is the weblocks.HostRequest (the released promise
+// weblocks settles, the LockGrantedCallback adapter, its Granted method,
+// and the lock's waiting promise), the Lock object's implementation and
+// weblocks' own state of the request.
 //
 // The released promise takes the waiting promise's outcome as soon as the
 // waiting promise settles, in the same reaction that starts the release (as
@@ -157,9 +147,9 @@ func (r *Realm) jsOnStack() bool {
 	return len(r.vm.CaptureCallStack(1, r.stackBuf[:0])) > 0
 }
 
-// IsSettled reports whether the waiting promise's reaction may run at
-// once (weblocks.SettledWaiting): weblocks then runs the settled steps
-// (enqueueing the release) itself and calls AfterSettled, with no
+// WaitingSettled reports whether the waiting promise's reaction may run at
+// once (weblocks.HostRequest): weblocks then runs the settled steps
+// (enqueueing the release) itself and calls SettleReleased, with no
 // OnSettled closure.
 //
 // That is when the callback returned a value that is not an object (and
@@ -169,23 +159,20 @@ func (r *Realm) jsOnStack() bool {
 // JavaScript returned. Running the reaction's steps directly is not
 // observable, provided no JavaScript is on the stack (else the job would
 // wait for it, and OnSettled makes it a job like any other).
-func (q *lockRequest) IsSettled() bool {
+func (q *lockRequest) WaitingSettled() bool {
 	return q.waiting == nil && !q.realm().jsOnStack()
 }
 
-// AfterSettled is the rest of the waiting promise's reaction when
-// IsSettled reported true: the released promise takes the value.
-func (q *lockRequest) AfterSettled() { q.resolveReleased(q.value) }
-
-// AfterSettledSettlesPromise makes q a weblocks.ReleasingWaiting:
-// AfterSettled settles the released promise, so the lock manager's later
-// "resolve released with waiting" (a no-op, see Resolve) needs no task.
-func (q *lockRequest) AfterSettledSettlesPromise() {}
+// SettleReleased is the rest of the waiting promise's reaction when
+// WaitingSettled reported true: the released promise takes the value, so
+// the lock manager's later "resolve released with waiting" (a no-op, see
+// Resolve) needs no task.
+func (q *lockRequest) SettleReleased() { q.resolveReleased(q.value) }
 
 // OnSettled arranges, in one reaction to the waiting promise, for settled
 // (which enqueues the release on the lock task queue) to run and then for
 // the released promise to take the waiting promise's outcome. weblocks
-// calls it once, as the last step of the grant task, unless IsSettled
+// calls it once, as the last step of the grant task, unless WaitingSettled
 // reported true; when the waiting promise is already settled, the
 // reaction runs before OnSettled returns.
 func (q *lockRequest) OnSettled(settled func()) {
@@ -324,16 +311,16 @@ func (r *Realm) snapshotValue(s weblocks.Snapshot) sobek.Value {
 func (m *lockManagerImpl) RequestWithCallback(name webidl.DOMString, callback *LockGrantedCallback) (*webidl.Promise, error) {
 	// 1. If options was not passed, then let options be a new LockOptions
 	// dictionary with default members.
-	return m.request(name, lockRequestOptions{}, callback.CallbackFunction), nil
+	return m.request(name, weblocks.Options{}, callback.CallbackFunction), nil
 }
 
 func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options LockOptions, callback *LockGrantedCallback) (*webidl.Promise, error) {
-	o := lockRequestOptions{ifAvailable: options.IfAvailable, steal: options.Steal}
+	o := weblocks.Options{IfAvailable: options.IfAvailable, Steal: options.Steal}
 	if options.Mode != "" {
-		o.mode, _ = weblocks.ParseMode(string(options.Mode))
+		o.Mode, _ = weblocks.ParseMode(string(options.Mode))
 	}
 	if options.Signal != nil {
-		o.signal = options.Signal.(*abortSignalImpl).sig
+		o.Signal = options.Signal.(*abortSignalImpl).sig
 	}
 	return m.request(name, o, callback.CallbackFunction), nil
 }
@@ -343,6 +330,6 @@ func (m *lockManagerImpl) Query() (*webidl.Promise, error) { return m.query(), n
 // lockManagerImpl implements LockManager.
 var _ LockManagerMethods = (*lockManagerImpl)(nil)
 
-// lockRequest is its request's waiting promise, which settles the released
-// promise itself when the callback returned a plain value.
-var _ weblocks.ReleasingWaiting = (*lockRequest)(nil)
+// lockRequest is its request's host request: released promise, callback
+// and waiting promise.
+var _ weblocks.HostRequest = (*lockRequest)(nil)

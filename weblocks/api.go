@@ -72,7 +72,7 @@ type Options struct {
 	Mode        Mode
 	IfAvailable bool
 	Steal       bool
-	Signal      *dom.AbortSignal // nil: not present
+	Signal      Signal // nil: not present (a *dom.AbortSignal or a host's own)
 }
 
 // StorageEndpoint is the "web-locks" storage endpoint identifier: a lock
@@ -116,13 +116,8 @@ func LockManagerForBucket(ua *html.UserAgent, bucket *storage.Bucket) *LockManag
 // lockManagerOf returns the bottle's associated lock manager.
 func lockManagerOf(bottle *storage.Bottle, ua *html.UserAgent) *LockManager {
 	return bottle.Associated(func() any {
-		u := locksOf(ua)
-		m := newLockManager(u.ltq)
-		m.ua, m.bottle = u, bottle
-		u.mu.Lock()
-		u.managers = append(u.managers, m)
-		u.mu.Unlock()
-		return m
+		b := bottle.Bucket()
+		return locksOf(ua).managerOfBottle(Bucket{Key: b.Shelf().Key(), Name: b.Name()}, bottle)
 	}).(*LockManager)
 }
 
@@ -148,7 +143,7 @@ func RequestPromise(env *html.EnvironmentSettingsObject, name Name, opts Options
 		p.Reject(err)
 		return
 	}
-	requestMethodSteps(env, nil, name, opts, callback, p, nil)
+	requestMethodSteps(env, nil, name, opts, callback, p, nil, false, isFuture(p))
 }
 
 // Request is like the package-level Request, in lock manager m instead of
@@ -167,7 +162,16 @@ func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name N
 		p.Reject(errNilManager)
 		return
 	}
-	requestMethodSteps(env, m, name, opts, callback, p, nil)
+	requestMethodSteps(env, m, name, opts, callback, p, nil, false, isFuture(p))
+}
+
+// isFuture reports whether a host promise is a *Future: it then gets the
+// Go API's guarantee (it settles even when its environment goes away),
+// which the engine applies to every request made with one (goAPI) without
+// knowing the type.
+func isFuture(p Promise) bool {
+	_, ok := p.(*Future)
+	return ok
 }
 
 // RequestState is the storage weblocks needs for one lock request. A binding
@@ -176,24 +180,39 @@ func (m *LockManager) RequestPromise(env *html.EnvironmentSettingsObject, name N
 // only, and must not be copied once used.
 type RequestState struct{ e entry }
 
-// Granter is a released promise that is its request's callback as well
-// (see RequestIn): one value, and no function value to allocate per
-// request.
-type Granter interface {
+// HostRequest is what a host's binding passes to RequestIn for one
+// request: its released promise, its callback and, once the callback has
+// run, its waiting promise, in one value (so that weblocks keeps no
+// function value per request). The JS bindings' request state is one.
+type HostRequest interface {
+	// Promise is the released promise.
 	Promise
-	// Granted is the request's Callback.
+	// Granted is the request's callback (LockGrantedCallback): it is
+	// invoked with the lock, or nil when an ifAvailable request could not
+	// be granted, and returns the waiting promise.
 	Granted(lock *Lock) Waiting
+	// WaitingSettled is asked, after Granted returned a waiting promise
+	// for a granted lock, whether that promise's reaction may run at once
+	// (it is settled, and running its steps now cannot be observed).
+	// When it reports true weblocks does not call OnSettled: it enqueues
+	// the release on the lock task queue itself and then calls
+	// SettleReleased, in the same task, and queues no task to resolve the
+	// released promise later (that task would do nothing).
+	WaitingSettled() bool
+	// SettleReleased settles the released promise with the waiting
+	// promise's outcome ("resolve p with waiting", early).
+	SettleReleased()
 }
 
 // RequestIn is RequestPromise in lock manager m (env's default lock
-// manager when m is nil) with p's Granted method as the callback, and req
-// as the request's storage.
-func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, p Granter, req *RequestState) {
-	if err := checkPromiseCaller(env, p); err != nil {
-		p.Reject(err)
+// manager when m is nil) for the host request h (its callback, released
+// and waiting promises), with req as the request's storage.
+func RequestIn(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, h HostRequest, req *RequestState) {
+	if err := checkPromiseCaller(env, h); err != nil {
+		h.Reject(err)
 		return
 	}
-	requestMethodSteps(env, m, name, opts, nil, p, &req.e)
+	requestMethodSteps(env, m, name, opts, nil, h, &req.e, true, false)
 }
 
 func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Name, opts Options, callback Callback, explicit bool) (*Future, error) {
@@ -208,7 +227,7 @@ func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Nam
 		e entry
 		f Future
 	}{}
-	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e); err != nil {
+	if err := requestMethodSteps(env, m, name, opts, callback, &r.f, &r.e, false, true); err != nil {
 		return nil, err
 	}
 	return &r.f, nil
@@ -216,11 +235,16 @@ func requestFuture(env *html.EnvironmentSettingsObject, m *LockManager, name Nam
 
 // requestMethodSteps are the request() method steps. A returned error is
 // the reason p was rejected with (early rejection).
-func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry) error {
+//
+// hosted: p is a HostRequest (RequestIn), whose Granted method is the
+// callback (callback is nil); goAPI: p is the Go API's Future, which
+// settles even if the environment goes away.
+func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, name Name, opts Options, callback Callback, p Promise, e *entry, hosted, goAPI bool) error {
 	reject := func(reason any) error {
 		p.Reject(reason)
 		return dom.ReasonError(reason)
 	}
+	opts = opts.normalized()
 	// 1. If options was not passed, then let options be a new LockOptions
 	//    dictionary with default members. (The zero Options.)
 	// 2. Let environment be this's relevant settings object.
@@ -248,43 +272,17 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 	}
 	// (Every spelling of one DOMString is one lock: see Name.)
 	name = name.Canonical()
-	// 5. If name starts with U+002D HYPHEN-MINUS (-), then return a promise
-	//    rejected with a "NotSupportedError" DOMException.
-	if name.reserved() {
-		return reject(dom.NewDOMException("Lock names starting with '-' are reserved.", dom.NotSupportedError))
+	// 5.-9. (checkOptions: page.go)
+	if reason := checkOptions(name, opts); reason != nil {
+		return reject(reason)
 	}
-	// 6. If both options["steal"] and options["ifAvailable"] are true, then
-	//    return a promise rejected with a "NotSupportedError" DOMException.
-	if opts.Steal && opts.IfAvailable {
-		return reject(dom.NewDOMException("The 'steal' and 'ifAvailable' options cannot be used together.", dom.NotSupportedError))
-	}
-	// 7. If options["steal"] is true and options["mode"] is not
-	//    "exclusive", then return a promise rejected with a
-	//    "NotSupportedError" DOMException.
-	if opts.Steal && opts.Mode != Exclusive {
-		return reject(dom.NewDOMException("The 'steal' option may only be used with 'exclusive' locks.", dom.NotSupportedError))
-	}
-	// 8. If options["signal"] exists, and either of options["steal"] or
-	//    options["ifAvailable"] is true, then return a promise rejected with
-	//    a "NotSupportedError" DOMException.
-	if opts.Signal != nil && (opts.Steal || opts.IfAvailable) {
-		return reject(dom.NewDOMException("The 'signal' option cannot be used with 'steal' or 'ifAvailable'.", dom.NotSupportedError))
-	}
-	// 9. If options["signal"] exists and is aborted, then return a promise
-	//    rejected with options["signal"]'s abort reason.
-	if opts.Signal != nil && opts.Signal.Aborted() {
-		return reject(opts.Signal.Reason())
-	}
-	if _, granter := p.(Granter); callback == nil && !granter {
+	if callback == nil && !hosted {
 		return reject(errNilCallback)
 	}
-	if opts.Mode != Exclusive && opts.Mode != Shared {
-		return reject(errInvalidMode)
-	}
-	if opts.Signal != nil {
+	if s, ok := opts.Signal.(*dom.AbortSignal); ok {
 		// The signal belongs to env's event loop from now on: aborting it
 		// from another goroutine panics instead of racing with the grant.
-		opts.Signal.BindToLoop(env.ResponsibleEventLoop())
+		s.BindToLoop(env.ResponsibleEventLoop())
 	}
 	if c == nil {
 		c = clientFor(env)
@@ -310,6 +308,7 @@ func requestMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManage
 		promise:     p,
 		ifAvailable: opts.IfAvailable,
 		steal:       opts.Steal,
+		goAPI:       goAPI,
 	}
 	if opts.Signal != nil {
 		e.sig = &signalRef{signal: opts.Signal}
@@ -360,7 +359,7 @@ func QueryPromise(env *html.EnvironmentSettingsObject, p Promise) {
 		p.Reject(err)
 		return
 	}
-	queryMethodSteps(env, nil, p, nil)
+	queryMethodSteps(env, nil, p, nil, isFuture(p))
 }
 
 // Query is Query in lock manager m.
@@ -386,7 +385,7 @@ func queryFuture(env *html.EnvironmentSettingsObject, m *LockManager, dst *Snaps
 		return nil, errNilSnapshot
 	}
 	f := NewFuture()
-	if err := queryMethodSteps(env, m, f, dst); err != nil {
+	if err := queryMethodSteps(env, m, f, dst, true); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -402,13 +401,15 @@ func (m *LockManager) QueryPromise(env *html.EnvironmentSettingsObject, p Promis
 		p.Reject(errNilManager)
 		return
 	}
-	queryMethodSteps(env, m, p, nil)
+	queryMethodSteps(env, m, p, nil, isFuture(p))
 }
 
 // queryMethodSteps runs the query() method steps; the snapshot goes into
 // dst (resolving p with dst) or, for a nil dst, into a new Snapshot
 // (resolving p with it).
-func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise, dst *Snapshot) error {
+//
+// goAPI: p is the Go API's Future (see queryTask).
+func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager, p Promise, dst *Snapshot, goAPI bool) error {
 	reject := func(err error) error {
 		p.Reject(err)
 		return err
@@ -435,7 +436,7 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 	loop := env.ResponsibleEventLoop()
 	manager.ltq.Enqueue(func() {
 		manager.evictCachedClients() // bfcache.go
-		t := &queryTask{p: p, dst: dst}
+		t := &queryTask{p: p, dst: dst, goAPI: goAPI}
 		if dst == nil {
 			manager.snapshotTheLockState(&t.s)
 		} else {
@@ -452,13 +453,15 @@ func queryMethodSteps(env *html.EnvironmentSettingsObject, manager *LockManager,
 }
 
 // queryTask resolves a query's promise with its snapshot on the
-// requester's event loop. If that loop terminated first, a Go future is
+// requester's event loop. If that loop terminated first, a Go API future is
 // rejected at once like a gone environment's released futures (see
 // abandon); a host promise is left alone.
 type queryTask struct {
 	p   Promise
 	s   Snapshot  // the result (nil dst)
 	dst *Snapshot // the caller's snapshot (QueryInto)
+	// goAPI: p is the Go API's Future
+	goAPI bool
 }
 
 func (t *queryTask) RunTask() {
@@ -470,7 +473,7 @@ func (t *queryTask) RunTask() {
 }
 
 func (t *queryTask) DropTask() {
-	if f, ok := t.p.(*Future); ok {
-		f.Reject(environmentGone())
+	if t.goAPI {
+		t.p.Reject(environmentGone())
 	}
 }

@@ -64,6 +64,9 @@ func cachedDocumentOf(c *client) *html.Document {
 // meanwhile; here it is released at once, as for contention on a cached
 // page's own locks. Lock task queue.
 func evictCachedGrantee(lock *entry) {
+	if lock.client.requestEviction() {
+		return
+	}
 	if d := cachedDocumentOf(lock.client); d != nil {
 		evict([]*html.Document{d})
 	}
@@ -76,7 +79,7 @@ func evictCachedGrantee(lock *entry) {
 func (m *LockManager) evictCachedHolders(ns *nameState, requester *client) {
 	var docs []*html.Document
 	for lock := ns.heldHead; lock != nil; lock = lock.next {
-		if lock.client == requester {
+		if lock.client == requester || lock.client.requestEviction() {
 			continue
 		}
 		if d := cachedDocumentOf(lock.client); d != nil {
@@ -97,7 +100,7 @@ func (m *LockManager) evictCachedHolders(ns *nameState, requester *client) {
 func (m *LockManager) evictCachedClients() {
 	var docs []*html.Document
 	for _, cs := range m.clientStates {
-		if cs == nil || cs.head == nil {
+		if cs == nil || cs.head == nil || cs.client.requestEviction() {
 			continue
 		}
 		if d := cachedDocumentOf(cs.client); d != nil && !slices.Contains(docs, d) {
@@ -116,4 +119,18 @@ func evict(docs []*html.Document) {
 			d.EvictFromBackForwardCache(EvictionReasonContention)
 		}
 	}()
+}
+
+// requestEviction delivers the eviction request of a contract client
+// (ClientConfig.Evict) that its host marked cached (Client.SetCached), and
+// reports whether the client is a contract client (whose host, not html,
+// does the eviction). Lock task queue.
+func (c *client) requestEviction() bool {
+	if c.svc == nil || c.env != nil {
+		return false
+	}
+	if c.evict != nil && c.cached.Load() {
+		c.deliverFunc(c.evict)
+	}
+	return true
 }

@@ -32,8 +32,17 @@ type client struct {
 	env  *html.EnvironmentSettingsObject
 	id   string
 	loop *html.EventLoop
-	ltq  *html.ParallelQueue
+	ltq  lockTaskQueue
 	gone atomic.Bool
+
+	// a contract client's (Service.Register; env and loop are nil): its
+	// service, the lock manager of its bucket, the host's deliver function
+	// and eviction request, and whether it is cached (Client.SetCached)
+	svc     *Service
+	manager *LockManager
+	deliver func(func())
+	evict   func()
+	cached  atomic.Bool
 
 	// registration (guarded by mu)
 	mu         sync.Mutex
@@ -68,29 +77,28 @@ var TaskSource = html.NewTaskSource("web locks tasks source")
 // clientSlot holds an environment's client record.
 var clientSlot = html.NewSlot[*client]()
 
-// uaSlot holds a user agent's Web Locks state.
-var uaSlot = html.NewSlot[*uaLocks]()
+// uaSlot holds a user agent's lock service (its lock task queue, its lock
+// managers and its observer).
+var uaSlot = html.NewSlot[*Service]()
 
-// uaLocks is the Web Locks state of one user agent: its lock task queue,
-// its lock managers (for the embedder hooks) and its observer.
-type uaLocks struct {
-	ltq      *html.ParallelQueue
-	observer atomic.Pointer[Observer]
+// uaQueueSlot holds a user agent's lock task queue.
+var uaQueueSlot = html.NewSlot[*html.ParallelQueue]()
 
-	mu       sync.Mutex
-	managers []*LockManager // creation order
-}
-
-func locksOf(ua *html.UserAgent) *uaLocks {
-	return uaSlot.GetOrInit(ua, func() *uaLocks {
-		return &uaLocks{ltq: ua.StartANewNamedParallelQueue("lock task queue")}
-	})
+func locksOf(ua *html.UserAgent) *Service {
+	if s := uaSlot.Get(ua); s != nil {
+		return s
+	}
+	// (Outside GetOrInit: slots may not be used from its init function.)
+	ltq := LockTaskQueue(ua)
+	return uaSlot.GetOrInit(ua, func() *Service { return &Service{ltq: ltq} })
 }
 
 // LockTaskQueue returns the user agent's "lock task queue": the result of
 // starting a new parallel queue, the first time it is needed.
 func LockTaskQueue(ua *html.UserAgent) *html.ParallelQueue {
-	return locksOf(ua).ltq
+	return uaQueueSlot.GetOrInit(ua, func() *html.ParallelQueue {
+		return ua.StartANewNamedParallelQueue("lock task queue")
+	})
 }
 
 // lookupClient returns env's client record, or nil.

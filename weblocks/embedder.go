@@ -87,7 +87,7 @@ func SetObserver(ua *html.UserAgent, obs Observer) {
 
 // notify tells the observer, if any, about e (lock task queue).
 func (m *LockManager) notify(kind EventKind, e *entry) {
-	if f := m.ua.observer.Load(); f != nil {
+	if f := m.svc.observer.Load(); f != nil {
 		(*f)(Event{Kind: kind, Manager: m, Name: e.lock.name, Mode: e.lock.mode, ClientID: e.client.id})
 	}
 }
@@ -99,10 +99,7 @@ func LockManagers(ua *html.UserAgent) []*LockManager {
 	if ua == nil {
 		return nil
 	}
-	u := locksOf(ua)
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	return append([]*LockManager(nil), u.managers...)
+	return locksOf(ua).Managers()
 }
 
 // LockManagersOf returns ua's lock managers of the storage key key (one
@@ -119,19 +116,19 @@ func LockManagersOf(ua *html.UserAgent, key storage.StorageKey) []*LockManager {
 
 // StorageKey returns the storage key of the manager's bucket.
 func (m *LockManager) StorageKey() storage.StorageKey {
-	if m == nil || m.bottle == nil {
+	if m == nil {
 		return storage.StorageKey{}
 	}
-	return m.bottle.Bucket().Shelf().Key()
+	return m.bucket.Key
 }
 
 // BucketName returns the name of the manager's bucket ("default" for the
-// default bucket).
+// default bucket; "" for a manager of no bucket, in tests, or a nil one).
 func (m *LockManager) BucketName() string {
-	if m == nil || m.bottle == nil {
+	if m == nil {
 		return ""
 	}
-	return m.bottle.Bucket().Name()
+	return m.bucket.Name
 }
 
 var errNoQueue = errors.New("weblocks: the lock task queue no longer runs (user agent closed)")
@@ -236,8 +233,16 @@ func (m *LockManager) forceRelease() ForceReleased {
 }
 
 func (m *LockManager) forced(e *entry) {
-	if m.ua != nil {
+	if m.svc != nil {
 		m.notify(EventForceReleased, e)
+	}
+	if e.contract {
+		kind := OutcomeAborted
+		if e.state == entryReleased {
+			kind = OutcomeRevoked
+		}
+		e.deliverLoss(kind, forceReleasedError())
+		return
 	}
 	e.client.queueTaskValue(&rejectTask{e, forceReleasedError})
 }

@@ -24,30 +24,6 @@ type Waiting interface {
 	OnSettled(settled func())
 }
 
-// SettledWaiting is an optional interface of a Waiting that may be settled
-// already when the callback returns (a binding whose callback returned a
-// plain value). When IsSettled reports true, weblocks does not call
-// OnSettled: it runs the steps it would have passed as settled at once,
-// then calls AfterSettled, in the same task. That is what OnSettled would
-// do for a settled promise, without a function value per request.
-type SettledWaiting interface {
-	Waiting
-	IsSettled() bool
-	AfterSettled()
-}
-
-// ReleasingWaiting is a SettledWaiting whose AfterSettled also settles
-// the request's released promise, as "resolve p with waiting" would (the
-// released promise takes the value the waiting promise has, unless it was
-// settled already). weblocks then queues no task to resolve the released
-// promise after the release: that task would do nothing. The bindings'
-// request state is one (it is the waiting and the released promise both).
-type ReleasingWaiting interface {
-	SettledWaiting
-	// AfterSettledSettlesPromise marks the interface; it is not called.
-	AfterSettledSettlesPromise()
-}
-
 // Promise is a host promise that weblocks settles: the released promise of
 // a request, or the promise of a query. weblocks calls exactly one of its
 // methods, once, on the event loop of the environment that made the call.

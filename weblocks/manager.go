@@ -46,8 +46,9 @@ import (
 // the lock or aborts the request is the entry pointer itself.
 type LockManager struct {
 	ltq    lockTaskQueue
-	ua     *uaLocks        // nil in tests that make a bare manager
-	bottle *storage.Bottle // the "web-locks" bottle it is the value of
+	svc    *Service        // nil in tests that make a bare manager
+	bottle *storage.Bottle // the "web-locks" bottle it is the value of (html user agents)
+	bucket Bucket          // its bucket
 	names  map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
@@ -182,7 +183,7 @@ func (a *records) compact() {
 // its "signal to abort the request" algorithm. It is a separate allocation
 // so that requests without a signal (the common case) do not carry it.
 type signalRef struct {
-	signal *dom.AbortSignal
+	signal Signal
 	algID  dom.AlgorithmID
 }
 
@@ -210,8 +211,16 @@ type entry struct {
 	ifAvailable, steal bool
 	rejected           bool // event-loop side: the promise was rejected (stolen or aborted)
 	// promiseDone: the grant task settled the promise already (a
-	// ReleasingWaiting), so the release steps queue no task to resolve it.
+	// HostRequest.SettleReleased), so the release steps queue no task to
+	// resolve it.
 	promiseDone bool
+	// contract: a request made through the lock service contract
+	// (Service.Request): its promise is its outcomeFunc, and its outcomes
+	// are delivered to it instead of running the phases of the event loop.
+	contract bool
+	// goAPI: the promise is the Go API's Future (Request), which must
+	// settle even when the environment goes away (see abandon).
+	goAPI bool
 	// The entry is its own hot-path task (RunTask runs step, which does
 	// what phase says), on the event loop and on the lock task queue alike,
 	// so no closure is bound per request. The phases form one chain that
@@ -272,8 +281,8 @@ func (e *entry) DropTask() {
 	case loopResolveReleased:
 		// The outcome is known: the lock was released after its waiting
 		// promise settled.
-		if f, ok := e.promise.(*Future); ok {
-			f.Resolve(e.waiting)
+		if e.goAPI {
+			e.promise.Resolve(e.waiting)
 		}
 	default:
 		abandon(e)
@@ -283,12 +292,22 @@ func (e *entry) DropTask() {
 // abandon rejects the released future of a request or lock whose
 // environment went away (document unloaded, agent terminated) with an
 // "AbortError" DOMException, so that a Go caller waiting on it does not
-// hang. Only a *Future (the Go API) is settled this way, from whatever
-// goroutine notices; a host promise (a JS promise) belongs to a realm that
-// is gone or going, and is left alone. Future ignores a second settlement.
+// hang. Only the Go API's futures (goAPI) are settled this way, from
+// whatever goroutine notices; a host promise (a JS promise) belongs to a
+// realm that is gone or going, and is left alone. Future ignores a second
+// settlement. A contract request is told (OutcomeAborted or
+// OutcomeRevoked), through its client's deliver function.
 func abandon(e *entry) {
-	if f, ok := e.promise.(*Future); ok {
-		f.Reject(environmentGone())
+	if e.contract {
+		kind := OutcomeAborted
+		if e.state == entryReleased { // it was held
+			kind = OutcomeRevoked
+		}
+		e.deliverLoss(kind, ErrClientTerminated)
+		return
+	}
+	if e.goAPI {
+		e.promise.Reject(environmentGone())
 	}
 }
 
@@ -317,8 +336,8 @@ func (t *rejectTask) RunTask() {
 }
 
 func (t *rejectTask) DropTask() {
-	if f, ok := t.e.promise.(*Future); ok {
-		f.Reject(t.reason())
+	if t.e.goAPI {
+		t.e.promise.Reject(t.reason())
 	}
 }
 
@@ -500,8 +519,11 @@ func requestALock(e *entry) {
 	// 2. If signal is present, then add the algorithm signal to abort the
 	//    request request with signal to signal.
 	if e.sig != nil {
-		signal := e.sig.signal
-		e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
+		if signal, ok := e.sig.signal.(*dom.AbortSignal); ok {
+			e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
+		} else {
+			e.sig.algID = e.sig.signal.AddAlgorithm((*abortAlgorithm)(e).RunAbortAlgorithm)
+		}
 	}
 	// 3. Enqueue the following steps to the lock task queue:
 	e.phase = queueRequest
@@ -533,13 +555,17 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			// 1. Remove lock from held.
 			m.removeHeld(lock)
 			lock.state = entryReleased
-			if m.ua != nil {
+			if m.svc != nil {
 				m.notify(EventStolen, lock)
 			}
 			// 2. Reject lock's released promise with an "AbortError"
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
-			lock.client.queueTaskValue(&rejectTask{lock, stolenError})
+			if lock.contract {
+				lock.deliverOutcome(Outcome{Kind: OutcomeRevoked, Lock: (*LockHandle)(lock), Reason: stolenError()})
+			} else {
+				lock.client.queueTaskValue(&rejectTask{lock, stolenError})
+			}
 			lock = next
 		}
 		// 2. Prepend request in queue.
@@ -550,8 +576,12 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		//    enqueue the following steps on callback's relevant settings
 		//    object's responsible event loop:
 		if e.ifAvailable && !m.grantable(ns, e) {
-			e.phase = loopNotAvailable
-			e.client.queueEntry(e)
+			if e.contract {
+				e.deliverOutcome(Outcome{Kind: OutcomeNotAvailable})
+			} else {
+				e.phase = loopNotAvailable
+				e.client.queueEntry(e)
+			}
 			// ... and abort these steps.
 			m.dropIfEmpty(ns)
 			return
@@ -578,7 +608,7 @@ func invokeWithNull(e *entry) {
 	}
 	// 1. Let r be the result of invoking callback with null as the only
 	//    argument.
-	r := invoke(e, nil)
+	r, _ := invoke(e, nil)
 	// 2. Resolve promise with r and abort these steps.
 	e.promise.Resolve(r)
 }
@@ -588,16 +618,17 @@ func invokeWithNull(e *entry) {
 // into a rejected promise.
 // The callback is e's Callback, or else the Granted method of e's promise
 // (see RequestIn).
-func invoke(e *entry, lock *Lock) (w Waiting) {
+// panicked reports that it panicked.
+func invoke(e *entry, lock *Lock) (w Waiting, panicked bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			w = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()})
+			w, panicked = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()}), true
 		}
 	}()
 	if e.callback == nil {
-		return e.promise.(Granter).Granted(lock)
+		return e.promise.(HostRequest).Granted(lock), false
 	}
-	return e.callback(lock)
+	return e.callback(lock), false
 }
 
 // releaseTheLock implements "release the lock" lock.
@@ -612,7 +643,7 @@ func (m *LockManager) releaseTheLock(lock *entry) {
 		ns := lock.ns
 		m.removeHeld(lock)
 		lock.state = entryReleased
-		if m.ua != nil {
+		if m.svc != nil {
 			m.notify(EventReleased, lock)
 		}
 		// 7. Process the lock request queue queue.
@@ -635,7 +666,7 @@ func (m *LockManager) abortTheRequest(request *entry) {
 		m.unlinkQueued(request)
 		unlinkClient(request)
 		request.state = entryAborted
-		if m.ua != nil {
+		if m.svc != nil {
 			m.notify(EventAborted, request)
 		}
 		// 7. Process the lock request queue queue.
@@ -649,7 +680,7 @@ func (m *LockManager) abortTheRequest(request *entry) {
 // signalToAbortTheRequest implements "signal to abort the request" request
 // with signal. It runs on the requester's event loop (it is an abort
 // algorithm of signal).
-func signalToAbortTheRequest(request *entry, signal *dom.AbortSignal) {
+func signalToAbortTheRequest(request *entry, signal Signal) {
 	m := request.manager
 	// 1. Enqueue the steps to abort the request request to the lock task
 	//    queue.
@@ -705,13 +736,17 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		lock := request
 		// 13. Append lock to manager's held lock set.
 		m.appendHeld(ns, lock)
-		if m.ua != nil {
+		if m.svc != nil {
 			m.notify(EventGranted, lock)
 		}
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
-		lock.phase = loopGranted
-		lock.client.queueEntry(lock)
+		if lock.contract {
+			lock.deliverGranted()
+		} else {
+			lock.phase = loopGranted
+			lock.client.queueEntry(lock)
+		}
 		// (Granted to a context of a back/forward-cached document: the
 		// document is evicted, bfcache.go.)
 		evictCachedGrantee(lock)
@@ -743,7 +778,7 @@ func lockGranted(lock *entry) {
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
-	r := invoke(lock, &lock.lock)
+	r, panicked := invoke(lock, &lock.lock)
 	// 4. Resolve waiting with r.
 	// When lock's waiting promise settles (fulfills or rejects), enqueue the
 	// following steps on the lock task queue:
@@ -753,13 +788,16 @@ func lockGranted(lock *entry) {
 		m.enqueueEntry(lock)
 		return
 	}
-	if s, ok := r.(SettledWaiting); ok && s.IsSettled() {
-		// What OnSettled would do at once, without a closure.
-		lock.phase = queueWaitingSettled
-		_, lock.promiseDone = r.(ReleasingWaiting)
-		m.enqueueEntry(lock)
-		s.AfterSettled()
-		return
+	if lock.callback == nil && !panicked { // a HostRequest (RequestIn)
+		if h := lock.promise.(HostRequest); h.WaitingSettled() {
+			// What OnSettled would do at once, without a closure; the
+			// host settles the released promise itself.
+			lock.phase = queueWaitingSettled
+			lock.promiseDone = true
+			m.enqueueEntry(lock)
+			h.SettleReleased()
+			return
+		}
 	}
 	r.OnSettled(func() {
 		lock.phase = queueWaitingSettled
@@ -777,7 +815,7 @@ func (m *LockManager) waitingSettled(lock *entry) {
 	//    belongs to that event loop, not to the lock task queue.)
 	if lock.promiseDone {
 		// The grant task settled it already with the waiting promise's
-		// value (see ReleasingWaiting): resolving it again would do
+		// value (see HostRequest.SettleReleased): resolving it again would do
 		// nothing, so no task is queued for it.
 		return
 	}
@@ -898,8 +936,8 @@ func sameArray[T any](a, b []T) bool {
 // See client for why the scope is a client rather than an agent.
 func terminateRemainingLocksAndRequests(c *client) {
 	for _, cs := range c.states {
-		if m := cs.manager; m.ua != nil {
-			if f := m.ua.observer.Load(); f != nil {
+		if m := cs.manager; m.svc != nil {
+			if f := m.svc.observer.Load(); f != nil {
 				(*f)(Event{Kind: EventTerminated, Manager: m, ClientID: c.id})
 			}
 		}

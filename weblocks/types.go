@@ -81,6 +81,22 @@ type Snapshot struct {
 	Pending LockList
 }
 
+// Dictionary returns the snapshot as the LockManagerSnapshot dictionary in
+// plain Go values, for a host's JavaScript engine to convert: "held" and
+// "pending" map to a []any of LockInfo dictionaries (map[string]any with
+// "name", "mode" and "clientId", strings; names in their Go spelling).
+func (s Snapshot) Dictionary() map[string]any {
+	return map[string]any{"held": s.Held.dictionaries(), "pending": s.Pending.dictionaries()}
+}
+
+func (l LockList) dictionaries() []any {
+	out := make([]any, l.Len())
+	for i, info := range l.All() {
+		out[i] = map[string]any{"name": string(info.Name), "mode": info.Mode.String(), "clientId": info.ClientID}
+	}
+	return out
+}
+
 // LockList is a read-only list of LockInfo, stored flat: one 8-byte
 // pointer-free record per entry (the index of its name and its client
 // index and mode), and a names table and the client ids that the two lists

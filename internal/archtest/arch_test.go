@@ -6,7 +6,10 @@
 // the runner; bindings never imports the browser or the runner; the
 // browser never imports the runner. The core is every top-level package
 // not listed in notCore: a new package is JS-free unless this test says
-// otherwise.
+// otherwise. The examples are integrators' programs on top of every
+// layer, except examples/foreignhost, a host of its own over the core: it
+// may import a JavaScript engine, but none of bindings, browser and the
+// runner.
 package archtest
 
 import (
@@ -36,6 +39,7 @@ var coreNot = append([]string{module + "/bindings", module + "/browser", module 
 var rules = []rule{
 	{module + "/bindings", []string{module + "/browser", module + "/wpt-runner"}},
 	{module + "/browser", []string{module + "/wpt-runner"}},
+	{module + "/examples/foreignhost", []string{module + "/bindings", module + "/browser", module + "/wpt-runner"}},
 }
 
 // rulesFor lists the rules that apply to pkg: the core rule for a
@@ -96,7 +100,7 @@ func TestLayering(t *testing.T) {
 			deps[f[0]] = f[1:]
 		}
 	}
-	for _, want := range []string{module + "/html", module + "/fetch", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct"} {
+	for _, want := range []string{module + "/html", module + "/fetch", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct", module + "/examples/foreignhost"} {
 		if _, ok := deps[want]; !ok {
 			t.Fatalf("go list did not list %s", want)
 		}
@@ -118,9 +122,10 @@ func TestRulesCatchViolations(t *testing.T) {
 		module + "/fetch":                {module + "/bindings", "github.com/grafana/sobek"},
 		module + "/newpkg/sub":           {"github.com/dop251/goja"},
 		module + "/codegen":              {"github.com/grafana/sobek"},
+		module + "/examples/foreignhost": {"github.com/grafana/sobek", module + "/weblocks", module + "/bindings"},
 	}
 	got := violations(bad)
-	if len(got) != 8 {
-		t.Fatalf("want 8 violations, got %d: %v", len(got), got)
+	if len(got) != 9 {
+		t.Fatalf("want 9 violations, got %d: %v", len(got), got)
 	}
 }

@@ -1,0 +1,528 @@
+package weblocks
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/storage"
+)
+
+// This file is the lock service contract: the narrow interface between a
+// host's page side (which runs the request() and query() method steps,
+// invokes callbacks and settles promises on its own event loop) and the
+// lock managers, which live on the lock task queue. Nothing of a host
+// crosses it but a client id, a storage bucket and the host's deliver
+// function; no document, event loop or JavaScript value does. (Chromium
+// splits Web Locks at the same place: its renderer runs the method steps,
+// its browser process holds one lock manager per storage bucket.)
+//
+// A host registers one Client per environment and bucket it uses
+// (Service.Register), requests locks for it (Service.Request), learns each
+// request's Outcome through the client's deliver function, releases the
+// locks it was granted (Service.Release), aborts requests
+// (Service.Abort), queries a bucket's state (Service.Query) and terminates
+// the client when its environment goes away (Service.TerminateClient).
+// Every call may be made from any goroutine, returns at once, and never
+// waits for the host: the work is enqueued on the lock task queue, and
+// what the host must learn is delivered to it.
+
+// Bucket names a storage bucket: a storage key and the bucket's name ("" is
+// the default bucket, "default"). Each bucket has its own lock manager.
+type Bucket struct {
+	Key  storage.StorageKey
+	Name string
+}
+
+func (b Bucket) canonical() Bucket {
+	if b.Name == "" {
+		b.Name = "default"
+	}
+	return b
+}
+
+// WaitMode says what a request does when it cannot be granted at once.
+type WaitMode uint8
+
+const (
+	// Wait: the request joins its name's queue and waits its turn.
+	Wait WaitMode = iota
+	// IfAvailable: the request is granted at once or not at all
+	// (OutcomeNotAvailable); the ifAvailable option.
+	IfAvailable
+	// Steal: the request takes the name from its holders, whose locks
+	// are revoked (OutcomeRevoked with an "AbortError"), and is granted
+	// ahead of the queue; the steal option (exclusive requests only).
+	Steal
+)
+
+// OutcomeKind is what became of a request (see Outcome).
+type OutcomeKind uint8
+
+const (
+	// OutcomeGranted: the lock is held; Outcome.Lock releases it.
+	OutcomeGranted OutcomeKind = iota + 1
+	// OutcomeNotAvailable: an IfAvailable request could not be granted.
+	OutcomeNotAvailable
+	// OutcomeAborted: the request was removed from its queue before it
+	// was granted: by Service.Abort (Outcome.Reason is the reason given),
+	// by the termination of its client (ErrClientTerminated) or by the
+	// embedder (ForceRelease: an "AbortError" *dom.DOMException).
+	OutcomeAborted
+	// OutcomeRevoked: a granted lock was taken away: stolen (an
+	// "AbortError" *dom.DOMException), force-released by the embedder,
+	// or released by the termination of its client (ErrClientTerminated).
+	// It follows an OutcomeGranted of the same request.
+	OutcomeRevoked
+)
+
+func (k OutcomeKind) String() string {
+	switch k {
+	case OutcomeGranted:
+		return "granted"
+	case OutcomeNotAvailable:
+		return "not available"
+	case OutcomeAborted:
+		return "aborted"
+	case OutcomeRevoked:
+		return "revoked"
+	}
+	return "unknown"
+}
+
+// Outcome is delivered, through the client's deliver function, to the
+// function given to Service.Request. A request has exactly one of
+// OutcomeGranted, OutcomeNotAvailable and OutcomeAborted, delivered once;
+// a granted one may be followed by one OutcomeRevoked.
+type Outcome struct {
+	Kind OutcomeKind
+	// Lock is the lock handle (OutcomeGranted, OutcomeRevoked).
+	Lock *LockHandle
+	// Reason is why the request was aborted or the lock revoked.
+	Reason any
+}
+
+// RequestHandle is a request made with Service.Request: Service.Abort
+// takes it. It is a handle: it holds nothing the host can read or change.
+type RequestHandle entry
+
+// LockHandle is a granted lock: Service.Release takes it.
+type LockHandle entry
+
+// Name returns the lock's name (canonical, see Name).
+func (h *LockHandle) Name() Name { return h.lock.name }
+
+// Mode returns the lock's mode.
+func (h *LockHandle) Mode() Mode { return h.lock.mode }
+
+// ClientConfig is what a host tells the service about a client: an
+// environment (a document's or worker's) using the locks of one storage
+// bucket.
+type ClientConfig struct {
+	// ID is the environment's id (its Client.id): query() reports it.
+	ID string
+	// Bucket is the storage bucket whose lock manager the client uses.
+	Bucket Bucket
+	// Deliver runs a function on the client's event loop, soon, in order:
+	// the service hands the host everything through it (outcomes, query
+	// results, eviction requests). It is called on the lock task queue
+	// and must not block or call the service synchronously; it may drop
+	// the function once the client is gone. A Deliver that panics is
+	// recovered from and costs only its own client that function.
+	Deliver func(func())
+	// Evict (optional) is the back/forward cache's eviction request: the
+	// service delivers it (through Deliver) when a client marked cached
+	// (Client.SetCached) holds or waits for a lock another client
+	// requests, is observed by a query, or is granted a lock while
+	// cached. The host then evicts the cached page and terminates its
+	// clients, which releases their locks. It may be delivered more than
+	// once.
+	Evict func()
+}
+
+// Client is a registered client (see Service.Register).
+type Client client
+
+// ID returns the client's id.
+func (c *Client) ID() string { return c.id }
+
+// SetCached records whether the client's page is in the back/forward
+// cache: a cached client keeps its locks and requests, but contention on
+// them (a request that must wait for them, a query) and a grant to it
+// deliver its Evict request. Safe from any goroutine.
+func (c *Client) SetCached(cached bool) { c.cached.Store(cached) }
+
+// Errors of the contract's calls.
+var (
+	ErrNilService       = errors.New("weblocks: nil *Service")
+	ErrNilClient        = errors.New("weblocks: nil *Client")
+	ErrForeignClient    = errors.New("weblocks: the client was registered with another service")
+	ErrClientTerminated = errors.New("weblocks: the client was terminated")
+	ErrNilHandle        = errors.New("weblocks: nil handle")
+	ErrForeignHandle    = errors.New("weblocks: the handle belongs to another service")
+	ErrNilDeliver       = errors.New("weblocks: ClientConfig.Deliver is nil")
+	ErrNilOutcome       = errors.New("weblocks: nil outcome function")
+	ErrInvalidWaitMode  = errors.New("weblocks: invalid wait mode")
+	ErrServiceClosed    = errors.New("weblocks: the service's lock task queue no longer runs")
+)
+
+// Service is a lock service: the lock managers of storage buckets (one per
+// bucket) and the lock task queue their state lives on. NewService makes
+// one for a host of its own; ServiceOf returns the one of an html user
+// agent, whose environments use it through this package's other entry
+// points.
+type Service struct {
+	ltq      lockTaskQueue
+	observer atomic.Pointer[Observer]
+
+	mu       sync.Mutex
+	managers []*LockManager // creation order
+	byBucket map[Bucket]*LockManager
+}
+
+// NewService returns a lock service with a lock task queue of its own (its
+// steps run on a goroutine started when there is work and ending when
+// there is none: an idle service holds no goroutine).
+func NewService() *Service {
+	return &Service{ltq: &taskQueue{}}
+}
+
+// ServiceOf returns the lock service of the html user agent ua (the one
+// its environments' navigator.locks use), on its lock task queue.
+func ServiceOf(ua *html.UserAgent) *Service {
+	if ua == nil {
+		return nil
+	}
+	return locksOf(ua)
+}
+
+// managerFor returns the lock manager of bucket, creating it.
+func (s *Service) managerFor(b Bucket) *LockManager {
+	b = b.canonical()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.byBucket[b]; m != nil {
+		return m
+	}
+	m := newLockManager(s.ltq)
+	m.svc, m.bucket = s, b
+	s.addLocked(m)
+	return m
+}
+
+// managerOfBottle returns the lock manager of bucket b of an html user
+// agent, whose "web-locks" bottle is bottle: the one contract clients of b
+// made first, or a new one (also when the manager of b belongs to an
+// older bottle: the bucket was deleted and made again).
+func (s *Service) managerOfBottle(b Bucket, bottle *storage.Bottle) *LockManager {
+	b = b.canonical()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.byBucket[b]; m != nil && m.bottle == nil {
+		m.bottle = bottle
+		return m
+	}
+	m := newLockManager(s.ltq)
+	m.svc, m.bucket, m.bottle = s, b, bottle
+	s.addLocked(m)
+	return m
+}
+
+// addLocked records a new manager (s.mu held). A bucket deleted and made
+// again (Storage Buckets) gets a new manager; the service then finds the
+// new one.
+func (s *Service) addLocked(m *LockManager) {
+	if s.byBucket == nil {
+		s.byBucket = make(map[Bucket]*LockManager)
+	}
+	s.byBucket[m.bucket] = m
+	s.managers = append(s.managers, m)
+}
+
+// Register registers a client: cfg.Deliver is required, the id may be any
+// string (several clients may share one, such as an environment using two
+// buckets).
+func (s *Service) Register(cfg ClientConfig) (*Client, error) {
+	if s == nil {
+		return nil, ErrNilService
+	}
+	if cfg.Deliver == nil {
+		return nil, ErrNilDeliver
+	}
+	c := &client{
+		id:      cfg.ID,
+		ltq:     s.ltq,
+		svc:     s,
+		deliver: cfg.Deliver,
+		evict:   cfg.Evict,
+	}
+	c.manager = s.managerFor(cfg.Bucket)
+	c.registered.Store(true)
+	return (*Client)(c), nil
+}
+
+// check validates a contract client.
+func (s *Service) check(c *Client) (*client, error) {
+	if s == nil {
+		return nil, ErrNilService
+	}
+	if c == nil {
+		return nil, ErrNilClient
+	}
+	cl := (*client)(c)
+	if cl.svc != s {
+		return nil, ErrForeignClient
+	}
+	if cl.gone.Load() {
+		return nil, ErrClientTerminated
+	}
+	return cl, nil
+}
+
+// outcomeFunc is a contract request's outcome function, kept in the
+// entry's promise field (a contract entry has no promise of its own).
+type outcomeFunc func(Outcome)
+
+func (outcomeFunc) Resolve(any) {}
+func (outcomeFunc) Reject(any)  {}
+
+// Request requests a lock on name in mode for client c, and returns the
+// request's handle; the request's Outcome is delivered to outcome through
+// c's deliver function. It fails (and nothing is delivered) for a nil,
+// foreign or terminated client, a nil outcome, an invalid mode or wait
+// mode, or Steal with Shared.
+func (s *Service) Request(c *Client, name Name, mode Mode, wait WaitMode, outcome func(Outcome)) (*RequestHandle, error) {
+	cl, err := s.check(c)
+	if err != nil {
+		return nil, err
+	}
+	if outcome == nil {
+		return nil, ErrNilOutcome
+	}
+	if mode != Exclusive && mode != Shared {
+		return nil, errInvalidMode
+	}
+	if wait > Steal {
+		return nil, ErrInvalidWaitMode
+	}
+	if wait == Steal && mode != Exclusive {
+		return nil, dom.NewDOMException("The 'steal' option may only be used with 'exclusive' locks.", dom.NotSupportedError)
+	}
+	e := &entry{
+		lock:        Lock{name: name.Canonical(), mode: mode},
+		manager:     cl.manager,
+		client:      cl,
+		promise:     outcomeFunc(outcome),
+		ifAvailable: wait == IfAvailable,
+		steal:       wait == Steal,
+		contract:    true,
+	}
+	e.phase = queueRequest
+	if !s.ltq.EnqueueValue(e) {
+		return nil, ErrServiceClosed
+	}
+	return (*RequestHandle)(e), nil
+}
+
+// checkHandle validates a handle's entry.
+func (s *Service) checkHandle(e *entry) error {
+	if s == nil {
+		return ErrNilService
+	}
+	if e == nil {
+		return ErrNilHandle
+	}
+	if !e.contract || e.client.svc != s {
+		return ErrForeignHandle
+	}
+	if e.client.gone.Load() {
+		return ErrClientTerminated
+	}
+	return nil
+}
+
+// Abort aborts the request h if it is still waiting: it leaves its queue
+// and OutcomeAborted with reason is delivered. A request granted (or
+// aborted) already is left alone: its outcome stands. Aborting twice does
+// nothing more.
+func (s *Service) Abort(h *RequestHandle, reason any) error {
+	e := (*entry)(h)
+	if err := s.checkHandle(e); err != nil {
+		return err
+	}
+	s.ltq.Enqueue(func() {
+		if e.state == entryQueued {
+			e.manager.abortTheRequest(e)
+			e.deliverOutcome(Outcome{Kind: OutcomeAborted, Reason: reason})
+		}
+	})
+	return nil
+}
+
+// Release releases the lock h (granted to it by OutcomeGranted): the next
+// waiters may be granted. Releasing a lock released, revoked or
+// terminated already does nothing.
+func (s *Service) Release(h *LockHandle) error {
+	e := (*entry)(h)
+	if err := s.checkHandle(e); err != nil {
+		return err
+	}
+	s.ltq.EnqueueValue((*releaseTask)(e))
+	return nil
+}
+
+// releaseTask is a lock as the lock-task-queue task "release the lock".
+type releaseTask entry
+
+func (t *releaseTask) RunTask() {
+	e := (*entry)(t)
+	e.manager.releaseTheLock(e)
+}
+
+func (t *releaseTask) DropTask() {}
+
+// Query snapshots the state of the lock manager of c's bucket, as query()
+// reports it (held locks and pending requests, with their clients' ids),
+// and delivers it to result through c's deliver function. Like a request
+// that must wait, it delivers the eviction request of every cached client
+// with a lock or request in that manager.
+func (s *Service) Query(c *Client, result func(Snapshot)) error {
+	cl, err := s.check(c)
+	if err != nil {
+		return err
+	}
+	if result == nil {
+		return ErrNilOutcome
+	}
+	m := cl.manager
+	if !s.ltq.Enqueue(func() {
+		m.evictCachedClients()
+		var snap Snapshot
+		m.snapshotTheLockState(&snap)
+		cl.deliverFunc(func() { result(snap) })
+	}) {
+		return ErrServiceClosed
+	}
+	return nil
+}
+
+// TerminateClient runs "terminate remaining locks and requests" for c:
+// its waiting requests are aborted (OutcomeAborted), its locks released
+// (OutcomeRevoked), both with ErrClientTerminated, and the waiters they
+// blocked are granted. Every later call with c or its handles fails with
+// ErrClientTerminated. Terminating twice does nothing more.
+func (s *Service) TerminateClient(c *Client) error {
+	if s == nil {
+		return ErrNilService
+	}
+	if c == nil {
+		return ErrNilClient
+	}
+	cl := (*client)(c)
+	if cl.svc != s {
+		return ErrForeignClient
+	}
+	if cl.gone.Swap(true) {
+		return nil
+	}
+	if !s.ltq.Enqueue(func() { terminateRemainingLocksAndRequests(cl) }) {
+		return ErrServiceClosed
+	}
+	return nil
+}
+
+// Managers returns the service's lock managers, in creation order.
+func (s *Service) Managers() []*LockManager {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*LockManager(nil), s.managers...)
+}
+
+// deliverFunc hands f to a contract client's deliver function, on the
+// lock task queue. A deliver function that panics loses its own client
+// this function and nothing else.
+func (c *client) deliverFunc(f func()) {
+	defer func() { _ = recover() }()
+	c.deliver(f)
+}
+
+// deliverOutcome delivers o to a contract entry's outcome function.
+func (e *entry) deliverOutcome(o Outcome) {
+	fn := e.promise.(outcomeFunc)
+	e.client.deliverFunc(func() { fn(o) })
+}
+
+// deliverLoss delivers OutcomeAborted or OutcomeRevoked (with the lock
+// handle) with reason.
+func (e *entry) deliverLoss(kind OutcomeKind, reason any) {
+	o := Outcome{Kind: kind, Reason: reason}
+	if kind == OutcomeRevoked {
+		o.Lock = (*LockHandle)(e)
+	}
+	e.deliverOutcome(o)
+}
+
+// granted delivers a contract entry's grant.
+func (e *entry) deliverGranted() {
+	e.deliverOutcome(Outcome{Kind: OutcomeGranted, Lock: (*LockHandle)(e)})
+}
+
+// taskQueue is the lock task queue of a Service made by NewService: steps
+// run one after another, in order, on a goroutine that runs while there
+// are steps.
+type taskQueue struct {
+	mu      sync.Mutex
+	tasks   []html.Task
+	head    int
+	running bool
+}
+
+func (q *taskQueue) Enqueue(steps func()) bool {
+	if steps == nil {
+		return false
+	}
+	return q.EnqueueValue(funcTask(steps))
+}
+
+func (q *taskQueue) EnqueueValue(t html.Task) bool {
+	if t == nil {
+		return false
+	}
+	q.mu.Lock()
+	q.tasks = append(q.tasks, t)
+	start := !q.running
+	q.running = true
+	q.mu.Unlock()
+	if start {
+		go q.run()
+	}
+	return true
+}
+
+func (q *taskQueue) run() {
+	for {
+		q.mu.Lock()
+		if q.head == len(q.tasks) {
+			q.tasks, q.head = q.tasks[:0], 0
+			q.running = false
+			q.mu.Unlock()
+			return
+		}
+		t := q.tasks[q.head]
+		q.tasks[q.head] = nil
+		q.head++
+		q.mu.Unlock()
+		t.RunTask()
+	}
+}
+
+// funcTask is steps as an html.Task.
+type funcTask func()
+
+func (f funcTask) RunTask()  { f() }
+func (f funcTask) DropTask() {}
