@@ -45,9 +45,17 @@ func EmbeddedBindingsImport() (*Import, error) {
 // an errors.Join whose Detail (with the parsed files) shows each with its
 // source line and a caret.
 func Run(cfg Config) error {
+	if st, err := os.Stat(cfg.In); err != nil {
+		return fmt.Errorf("input directory of .idl files: %w", err)
+	} else if !st.IsDir() {
+		return fmt.Errorf("input %s is not a directory: give the directory of the .idl files", cfg.In)
+	}
 	files, err := ParseDir(cfg.In)
 	if err != nil {
 		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no .idl files in %s", cfg.In)
 	}
 	imports := cfg.Imports
 	if cfg.WithBindings {
