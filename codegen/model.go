@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -322,16 +323,30 @@ func (m *Model) DictionaryMembers(name string) [][]*idl.Field {
 	chain := []*Dictionary{d}
 	for _, a := range m.A.Ancestors(name) {
 		if p := m.Dictionaries[a.DefinitionName()]; p != nil {
-			chain = append([]*Dictionary{p}, chain...)
+			chain = append(chain, p)
 		}
 	}
+	slices.Reverse(chain)
 	var out [][]*idl.Field
 	for _, d := range chain {
-		fs := append([]*idl.Field(nil), d.Members...)
-		sort.SliceStable(fs, func(i, j int) bool { return lessCodeUnits(fs[i].Name, fs[j].Name) })
-		out = append(out, fs)
+		out = append(out, sortedMembers(d))
 	}
 	return out
+}
+
+// OwnDictionaryMembers returns the members a dictionary declares itself
+// (the last list of DictionaryMembers), in lexicographic order.
+func (m *Model) OwnDictionaryMembers(name string) []*idl.Field {
+	if d := m.Dictionaries[name]; d != nil {
+		return sortedMembers(d)
+	}
+	return nil
+}
+
+func sortedMembers(d *Dictionary) []*idl.Field {
+	fs := append([]*idl.Field(nil), d.Members...)
+	sort.SliceStable(fs, func(i, j int) bool { return lessCodeUnits(fs[i].Name, fs[j].Name) })
+	return fs
 }
 
 // lessCodeUnits compares identifiers as sequences of code units (IDL
