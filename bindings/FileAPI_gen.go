@@ -29,7 +29,7 @@ type BlobMethods interface {
 // members of Blob.
 type BlobStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString], argOptions BlobPropertyBag) (BlobMethods, error)
+	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]BlobPart], argOptions BlobPropertyBag) (BlobMethods, error)
 }
 
 // idlDefBlob returns the definition of Blob, calling statics.
@@ -40,9 +40,9 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
-			var argBlobParts webidl.Optional[[]Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString]
+			var argBlobParts webidl.Optional[[]BlobPart]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-				argBlobParts = webidl.Some(idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, v))
+				argBlobParts = webidl.Some(idlFromSequenceOfBlobPart(r, v))
 			}
 			var argOptions BlobPropertyBag
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {

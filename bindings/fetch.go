@@ -68,7 +68,7 @@ func (r *Realm) fetchHost() FetchHost {
 }
 
 // fetchMethod is https://fetch.spec.whatwg.org/#dom-global-fetch.
-func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise {
+func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise {
 	// 1. Let p be a new promise.
 	p := r.idl.NewPromise()
 	// 2. Let requestObject be the result of invoking the initial value of
