@@ -25,6 +25,9 @@ type BlobMethods interface {
 	Bytes() (*webidl.Promise, error)
 }
 
+// *blobImpl implements Blob: a missing or misspelled method fails to compile.
+var _ BlobMethods = (*blobImpl)(nil)
+
 // BlobStatics implements the constructors, static members or namespace
 // members of Blob.
 type BlobStatics interface {

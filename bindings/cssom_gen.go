@@ -33,6 +33,9 @@ type CSSStyleDeclarationMethods interface {
 	IndexedLength() (uint32, error)
 }
 
+// *cssStyleDeclarationImpl implements CSSStyleDeclaration: a missing or misspelled method fails to compile.
+var _ CSSStyleDeclarationMethods = (*cssStyleDeclarationImpl)(nil)
+
 // idlDefCSSStyleDeclaration returns the definition of CSSStyleDeclaration.
 func idlDefCSSStyleDeclaration() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{

@@ -17,6 +17,9 @@ type AbortControllerMethods interface {
 	Abort(argReason sobek.Value) error
 }
 
+// *abortControllerImpl implements AbortController: a missing or misspelled method fails to compile.
+var _ AbortControllerMethods = (*abortControllerImpl)(nil)
+
 // AbortControllerStatics implements the constructors, static members or namespace
 // members of AbortController.
 type AbortControllerStatics interface {
@@ -81,6 +84,13 @@ type AbortSignalMethods interface {
 	// ThrowIfAborted implements the operation "throwIfAborted".
 	ThrowIfAborted() error
 }
+
+// *abortSignalImpl implements AbortSignal and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ AbortSignalMethods = (*abortSignalImpl)(nil)
+	_ EventTargetMethods = (*abortSignalImpl)(nil)
+)
 
 // AbortSignalStatics implements the constructors, static members or namespace
 // members of AbortSignal.
@@ -247,6 +257,14 @@ type CharacterDataMethods interface {
 	Remove() error
 }
 
+// *nodeImpl implements CharacterData and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ CharacterDataMethods = (*nodeImpl)(nil)
+	_ NodeMethods          = (*nodeImpl)(nil)
+	_ EventTargetMethods   = (*nodeImpl)(nil)
+)
+
 // idlDefCharacterData returns the definition of CharacterData.
 func idlDefCharacterData() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -368,6 +386,15 @@ type CommentMethods interface {
 	CharacterDataMethods
 }
 
+// *nodeImpl implements Comment and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ CommentMethods       = (*nodeImpl)(nil)
+	_ CharacterDataMethods = (*nodeImpl)(nil)
+	_ NodeMethods          = (*nodeImpl)(nil)
+	_ EventTargetMethods   = (*nodeImpl)(nil)
+)
+
 // CommentStatics implements the constructors, static members or namespace
 // members of Comment.
 type CommentStatics interface {
@@ -421,6 +448,9 @@ type DOMTokenListMethods interface {
 	Toggle(argToken webidl.DOMString, argForce webidl.Optional[bool]) (bool, error)
 	IndexedLength() (uint32, error)
 }
+
+// *domTokenListImpl implements DOMTokenList: a missing or misspelled method fails to compile.
+var _ DOMTokenListMethods = (*domTokenListImpl)(nil)
 
 // idlDefDOMTokenList returns the definition of DOMTokenList.
 func idlDefDOMTokenList() *webidl.InterfaceDef {
@@ -648,6 +678,14 @@ type DocumentMethods interface {
 	// QuerySelectorAll implements the operation "querySelectorAll".
 	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
 }
+
+// *documentImpl implements Document and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DocumentMethods    = (*documentImpl)(nil)
+	_ NodeMethods        = (*documentImpl)(nil)
+	_ EventTargetMethods = (*documentImpl)(nil)
+)
 
 // DocumentStatics implements the constructors, static members or namespace
 // members of Document.
@@ -1176,6 +1214,14 @@ type DocumentFragmentMethods interface {
 	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
 }
 
+// *nodeImpl implements DocumentFragment and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DocumentFragmentMethods = (*nodeImpl)(nil)
+	_ NodeMethods             = (*nodeImpl)(nil)
+	_ EventTargetMethods      = (*nodeImpl)(nil)
+)
+
 // DocumentFragmentStatics implements the constructors, static members or namespace
 // members of DocumentFragment.
 type DocumentFragmentStatics interface {
@@ -1326,6 +1372,14 @@ type DocumentTypeMethods interface {
 	// Remove implements the operation "remove".
 	Remove() error
 }
+
+// *doctypeImpl implements DocumentType and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DocumentTypeMethods = (*doctypeImpl)(nil)
+	_ NodeMethods         = (*doctypeImpl)(nil)
+	_ EventTargetMethods  = (*doctypeImpl)(nil)
+)
 
 // idlDefDocumentType returns the definition of DocumentType.
 func idlDefDocumentType() *webidl.InterfaceDef {
@@ -1491,6 +1545,14 @@ type ElementMethods interface {
 	// Remove implements the operation "remove".
 	Remove() error
 }
+
+// *nodeImpl implements Element and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ElementMethods     = (*nodeImpl)(nil)
+	_ NodeMethods        = (*nodeImpl)(nil)
+	_ EventTargetMethods = (*nodeImpl)(nil)
+)
 
 // idlDefElement returns the definition of Element.
 func idlDefElement() *webidl.InterfaceDef {
@@ -1951,6 +2013,9 @@ type EventMethods interface {
 	InitEvent(argType webidl.DOMString, argBubbles bool, argCancelable bool) error
 }
 
+// *eventImpl implements Event: a missing or misspelled method fails to compile.
+var _ EventMethods = (*eventImpl)(nil)
+
 // EventStatics implements the constructors, static members or namespace
 // members of Event.
 type EventStatics interface {
@@ -2279,6 +2344,9 @@ type EventTargetMethods interface {
 	DispatchEvent(argEvent EventMethods) (bool, error)
 }
 
+// *eventTargetImpl implements EventTarget: a missing or misspelled method fails to compile.
+var _ EventTargetMethods = (*eventTargetImpl)(nil)
+
 // EventTargetStatics implements the constructors, static members or namespace
 // members of EventTarget.
 type EventTargetStatics interface {
@@ -2364,6 +2432,9 @@ type HTMLCollectionMethods interface {
 	Item(argIndex uint32) (ElementMethods, error)
 	IndexedLength() (uint32, error)
 }
+
+// *htmlCollectionImpl implements HTMLCollection: a missing or misspelled method fails to compile.
+var _ HTMLCollectionMethods = (*htmlCollectionImpl)(nil)
 
 // idlDefHTMLCollection returns the definition of HTMLCollection.
 func idlDefHTMLCollection() *webidl.InterfaceDef {
@@ -2469,6 +2540,13 @@ type NodeMethods interface {
 	// RemoveChild implements the operation "removeChild".
 	RemoveChild(argChild NodeMethods) (NodeMethods, error)
 }
+
+// *nodeImpl implements Node and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ NodeMethods        = (*nodeImpl)(nil)
+	_ EventTargetMethods = (*nodeImpl)(nil)
+)
 
 // idlDefNode returns the definition of Node.
 func idlDefNode() *webidl.InterfaceDef {
@@ -2774,6 +2852,9 @@ type NodeListMethods interface {
 	IndexedLength() (uint32, error)
 }
 
+// *nodeListImpl implements NodeList: a missing or misspelled method fails to compile.
+var _ NodeListMethods = (*nodeListImpl)(nil)
+
 // idlDefNodeList returns the definition of NodeList.
 func idlDefNodeList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -2829,6 +2910,15 @@ func idlDefNodeList() *webidl.InterfaceDef {
 type TextMethods interface {
 	CharacterDataMethods
 }
+
+// *nodeImpl implements Text and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ TextMethods          = (*nodeImpl)(nil)
+	_ CharacterDataMethods = (*nodeImpl)(nil)
+	_ NodeMethods          = (*nodeImpl)(nil)
+	_ EventTargetMethods   = (*nodeImpl)(nil)
+)
 
 // TextStatics implements the constructors, static members or namespace
 // members of Text.

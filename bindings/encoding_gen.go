@@ -42,6 +42,9 @@ type TextDecoderMethods interface {
 	Decode(argInput webidl.Optional[AllowSharedBufferSource], argOptions TextDecodeOptions) (string, error)
 }
 
+// *textDecoderImpl implements TextDecoder: a missing or misspelled method fails to compile.
+var _ TextDecoderMethods = (*textDecoderImpl)(nil)
+
 // TextDecoderStatics implements the constructors, static members or namespace
 // members of TextDecoder.
 type TextDecoderStatics interface {
@@ -168,6 +171,9 @@ type TextEncoderMethods interface {
 	// EncodeInto implements the operation "encodeInto".
 	EncodeInto(argSource string, argDestination webidl.BufferSource) (TextEncoderEncodeIntoResult, error)
 }
+
+// *textEncoderImpl implements TextEncoder: a missing or misspelled method fails to compile.
+var _ TextEncoderMethods = (*textEncoderImpl)(nil)
 
 // TextEncoderStatics implements the constructors, static members or namespace
 // members of TextEncoder.

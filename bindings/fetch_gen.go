@@ -27,6 +27,9 @@ type HeadersMethods interface {
 	IterablePairs() ([]webidl.KV[webidl.ByteString, webidl.ByteString], error)
 }
 
+// *headersImpl implements Headers: a missing or misspelled method fails to compile.
+var _ HeadersMethods = (*headersImpl)(nil)
+
 // HeadersStatics implements the constructors, static members or namespace
 // members of Headers.
 type HeadersStatics interface {
@@ -259,6 +262,9 @@ type RequestMethods interface {
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
 }
+
+// *requestImpl implements Request: a missing or misspelled method fails to compile.
+var _ RequestMethods = (*requestImpl)(nil)
 
 // RequestStatics implements the constructors, static members or namespace
 // members of Request.
@@ -802,6 +808,9 @@ type ResponseMethods interface {
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
 }
+
+// *responseImpl implements Response: a missing or misspelled method fails to compile.
+var _ ResponseMethods = (*responseImpl)(nil)
 
 // ResponseStatics implements the constructors, static members or namespace
 // members of Response.

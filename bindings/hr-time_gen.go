@@ -24,6 +24,13 @@ type PerformanceMethods interface {
 	Now() (float64, error)
 }
 
+// *performanceImpl implements Performance and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ PerformanceMethods = (*performanceImpl)(nil)
+	_ EventTargetMethods = (*performanceImpl)(nil)
+)
+
 // idlDefPerformance returns the definition of Performance.
 func idlDefPerformance() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{

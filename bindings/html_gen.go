@@ -28,6 +28,13 @@ type BroadcastChannelMethods interface {
 	Close() error
 }
 
+// *broadcastChannelImpl implements BroadcastChannel and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ BroadcastChannelMethods = (*broadcastChannelImpl)(nil)
+	_ EventTargetMethods      = (*broadcastChannelImpl)(nil)
+)
+
 // BroadcastChannelStatics implements the constructors, static members or namespace
 // members of BroadcastChannel.
 type BroadcastChannelStatics interface {
@@ -142,6 +149,14 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	// Close implements the operation "close".
 	Close() error
 }
+
+// *workerGlobalImpl implements DedicatedWorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DedicatedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+	_ WorkerGlobalScopeMethods          = (*workerGlobalImpl)(nil)
+	_ EventTargetMethods                = (*workerGlobalImpl)(nil)
+)
 
 // idlDefDedicatedWorkerGlobalScope returns the definition of DedicatedWorkerGlobalScope.
 func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
@@ -275,6 +290,16 @@ type HTMLBodyElementMethods interface {
 	HTMLElementMethods
 }
 
+// *htmlElementImpl implements HTMLBodyElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLBodyElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLBodyElement returns the definition of HTMLBodyElement.
 func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -290,6 +315,16 @@ func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 type HTMLDivElementMethods interface {
 	HTMLElementMethods
 }
+
+// *htmlElementImpl implements HTMLDivElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLDivElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods    = (*htmlElementImpl)(nil)
+	_ ElementMethods        = (*htmlElementImpl)(nil)
+	_ NodeMethods           = (*htmlElementImpl)(nil)
+	_ EventTargetMethods    = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLDivElement returns the definition of HTMLDivElement.
 func idlDefHTMLDivElement() *webidl.InterfaceDef {
@@ -334,6 +369,15 @@ type HTMLElementMethods interface {
 	// Click implements the operation "click".
 	Click() error
 }
+
+// *htmlElementImpl implements HTMLElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLElementMethods = (*htmlElementImpl)(nil)
+	_ ElementMethods     = (*htmlElementImpl)(nil)
+	_ NodeMethods        = (*htmlElementImpl)(nil)
+	_ EventTargetMethods = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLElement returns the definition of HTMLElement.
 func idlDefHTMLElement() *webidl.InterfaceDef {
@@ -474,6 +518,16 @@ type HTMLHeadElementMethods interface {
 	HTMLElementMethods
 }
 
+// *htmlElementImpl implements HTMLHeadElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLHeadElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLHeadElement returns the definition of HTMLHeadElement.
 func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -489,6 +543,16 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 type HTMLHTMLElementMethods interface {
 	HTMLElementMethods
 }
+
+// *htmlElementImpl implements HTMLHtmlElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLHTMLElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLHTMLElement returns the definition of HTMLHtmlElement.
 func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
@@ -534,6 +598,16 @@ type HTMLIFrameElementMethods interface {
 	// ContentWindow is the getter of the attribute "contentWindow".
 	ContentWindow() (WindowMethods, error)
 }
+
+// *htmlElementImpl implements HTMLIFrameElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLIFrameElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods       = (*htmlElementImpl)(nil)
+	_ ElementMethods           = (*htmlElementImpl)(nil)
+	_ NodeMethods              = (*htmlElementImpl)(nil)
+	_ EventTargetMethods       = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLIFrameElement returns the definition of HTMLIFrameElement.
 func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
@@ -711,6 +785,16 @@ type HTMLMetaElementMethods interface {
 	SetMedia(v webidl.DOMString) error
 }
 
+// *htmlElementImpl implements HTMLMetaElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLMetaElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLMetaElement returns the definition of HTMLMetaElement.
 func idlDefHTMLMetaElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -796,6 +880,16 @@ type HTMLParagraphElementMethods interface {
 	HTMLElementMethods
 }
 
+// *htmlElementImpl implements HTMLParagraphElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLParagraphElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods          = (*htmlElementImpl)(nil)
+	_ ElementMethods              = (*htmlElementImpl)(nil)
+	_ NodeMethods                 = (*htmlElementImpl)(nil)
+	_ EventTargetMethods          = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLParagraphElement returns the definition of HTMLParagraphElement.
 func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -830,6 +924,16 @@ type HTMLScriptElementMethods interface {
 	// SetText is the setter of the attribute "text".
 	SetText(v webidl.DOMString) error
 }
+
+// *htmlElementImpl implements HTMLScriptElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLScriptElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods       = (*htmlElementImpl)(nil)
+	_ ElementMethods           = (*htmlElementImpl)(nil)
+	_ NodeMethods              = (*htmlElementImpl)(nil)
+	_ EventTargetMethods       = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLScriptElement returns the definition of HTMLScriptElement.
 func idlDefHTMLScriptElement() *webidl.InterfaceDef {
@@ -933,6 +1037,16 @@ type HTMLSpanElementMethods interface {
 	HTMLElementMethods
 }
 
+// *htmlElementImpl implements HTMLSpanElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLSpanElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLSpanElement returns the definition of HTMLSpanElement.
 func idlDefHTMLSpanElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -951,6 +1065,16 @@ type HTMLTitleElementMethods interface {
 	// SetText is the setter of the attribute "text".
 	SetText(v webidl.DOMString) error
 }
+
+// *htmlElementImpl implements HTMLTitleElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLTitleElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLTitleElement returns the definition of HTMLTitleElement.
 func idlDefHTMLTitleElement() *webidl.InterfaceDef {
@@ -986,6 +1110,16 @@ type HTMLUnknownElementMethods interface {
 	HTMLElementMethods
 }
 
+// *htmlElementImpl implements HTMLUnknownElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLUnknownElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods        = (*htmlElementImpl)(nil)
+	_ ElementMethods            = (*htmlElementImpl)(nil)
+	_ NodeMethods               = (*htmlElementImpl)(nil)
+	_ EventTargetMethods        = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLUnknownElement returns the definition of HTMLUnknownElement.
 func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -1008,6 +1142,9 @@ type HistoryMethods interface {
 	// Forward implements the operation "forward".
 	Forward() error
 }
+
+// *historyImpl implements History: a missing or misspelled method fails to compile.
+var _ HistoryMethods = (*historyImpl)(nil)
 
 // idlDefHistory returns the definition of History.
 func idlDefHistory() *webidl.InterfaceDef {
@@ -1103,6 +1240,9 @@ type LocationMethods interface {
 	// Reload implements the operation "reload".
 	Reload() error
 }
+
+// *locationImpl implements Location: a missing or misspelled method fails to compile.
+var _ LocationMethods = (*locationImpl)(nil)
 
 // idlDefLocation returns the definition of Location.
 func idlDefLocation() *webidl.InterfaceDef {
@@ -1310,6 +1450,9 @@ type MessageChannelMethods interface {
 	Port2() (MessagePortMethods, error)
 }
 
+// *messageChannelImpl implements MessageChannel: a missing or misspelled method fails to compile.
+var _ MessageChannelMethods = (*messageChannelImpl)(nil)
+
 // MessageChannelStatics implements the constructors, static members or namespace
 // members of MessageChannel.
 type MessageChannelStatics interface {
@@ -1370,6 +1513,13 @@ type MessageEventMethods interface {
 	// Ports is the getter of the attribute "ports".
 	Ports() ([]MessagePortMethods, error)
 }
+
+// *messageEventImpl implements MessageEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ MessageEventMethods = (*messageEventImpl)(nil)
+	_ EventMethods        = (*messageEventImpl)(nil)
+)
 
 // MessageEventStatics implements the constructors, static members or namespace
 // members of MessageEvent.
@@ -1539,6 +1689,13 @@ type MessagePortMethods interface {
 	// Close implements the operation "close".
 	Close() error
 }
+
+// *messagePortImpl implements MessagePort and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ MessagePortMethods = (*messagePortImpl)(nil)
+	_ EventTargetMethods = (*messagePortImpl)(nil)
+)
 
 // idlDefMessagePort returns the definition of MessagePort.
 func idlDefMessagePort() *webidl.InterfaceDef {
@@ -1718,6 +1875,9 @@ type NavigatorMethods interface {
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
 }
+
+// *navigatorImpl implements Navigator: a missing or misspelled method fails to compile.
+var _ NavigatorMethods = (*navigatorImpl)(nil)
 
 // idlDefNavigator returns the definition of Navigator.
 func idlDefNavigator() *webidl.InterfaceDef {
@@ -1952,6 +2112,13 @@ type PageTransitionEventMethods interface {
 	Persisted() (bool, error)
 }
 
+// *pageTransitionEventImpl implements PageTransitionEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ PageTransitionEventMethods = (*pageTransitionEventImpl)(nil)
+	_ EventMethods               = (*pageTransitionEventImpl)(nil)
+)
+
 // PageTransitionEventStatics implements the constructors, static members or namespace
 // members of PageTransitionEvent.
 type PageTransitionEventStatics interface {
@@ -2035,6 +2202,13 @@ type SharedWorkerMethods interface {
 	SetOnerror(v *EventHandlerNonNull) error
 }
 
+// *sharedWorkerImpl implements SharedWorker and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ SharedWorkerMethods = (*sharedWorkerImpl)(nil)
+	_ EventTargetMethods  = (*sharedWorkerImpl)(nil)
+)
+
 // SharedWorkerStatics implements the constructors, static members or namespace
 // members of SharedWorker.
 type SharedWorkerStatics interface {
@@ -2113,6 +2287,14 @@ type SharedWorkerGlobalScopeMethods interface {
 	Close() error
 }
 
+// *workerGlobalImpl implements SharedWorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+	_ WorkerGlobalScopeMethods       = (*workerGlobalImpl)(nil)
+	_ EventTargetMethods             = (*workerGlobalImpl)(nil)
+)
+
 // idlDefSharedWorkerGlobalScope returns the definition of SharedWorkerGlobalScope.
 func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -2183,6 +2365,9 @@ type StorageMethods interface {
 	// Clear implements the operation "clear".
 	Clear() error
 }
+
+// *storageImpl implements Storage: a missing or misspelled method fails to compile.
+var _ StorageMethods = (*storageImpl)(nil)
 
 // idlDefStorage returns the definition of Storage.
 func idlDefStorage() *webidl.InterfaceDef {
@@ -2381,6 +2566,13 @@ type WindowMethods interface {
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
 }
+
+// *windowImpl implements Window and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WindowMethods      = (*windowImpl)(nil)
+	_ EventTargetMethods = (*windowImpl)(nil)
+)
 
 // idlDefWindow returns the definition of Window.
 func idlDefWindow() *webidl.InterfaceDef {
@@ -3019,6 +3211,13 @@ type WorkerMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// *workerImpl implements Worker and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WorkerMethods      = (*workerImpl)(nil)
+	_ EventTargetMethods = (*workerImpl)(nil)
+)
+
 // WorkerStatics implements the constructors, static members or namespace
 // members of Worker.
 type WorkerStatics interface {
@@ -3242,6 +3441,13 @@ type WorkerGlobalScopeMethods interface {
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
 }
+
+// *workerGlobalImpl implements WorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+	_ EventTargetMethods       = (*workerGlobalImpl)(nil)
+)
 
 // idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
 func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
@@ -3639,6 +3845,9 @@ type WorkerLocationMethods interface {
 	Hash() (string, error)
 }
 
+// *workerLocationImpl implements WorkerLocation: a missing or misspelled method fails to compile.
+var _ WorkerLocationMethods = (*workerLocationImpl)(nil)
+
 // idlDefWorkerLocation returns the definition of WorkerLocation.
 func idlDefWorkerLocation() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -3784,6 +3993,9 @@ type WorkerNavigatorMethods interface {
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
 }
+
+// *navigatorImpl implements WorkerNavigator: a missing or misspelled method fails to compile.
+var _ WorkerNavigatorMethods = (*navigatorImpl)(nil)
 
 // idlDefWorkerNavigator returns the definition of WorkerNavigator.
 func idlDefWorkerNavigator() *webidl.InterfaceDef {

@@ -25,6 +25,9 @@ type ClientMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// *clientImpl implements Client: a missing or misspelled method fails to compile.
+var _ ClientMethods = (*clientImpl)(nil)
+
 // idlDefClient returns the definition of Client.
 func idlDefClient() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -190,6 +193,9 @@ type ClientsMethods interface {
 	Claim() (*webidl.Promise, error)
 }
 
+// *clientsImpl implements Clients: a missing or misspelled method fails to compile.
+var _ ClientsMethods = (*clientsImpl)(nil)
+
 // idlDefClients returns the definition of Clients.
 func idlDefClients() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -261,6 +267,13 @@ type ExtendableEventMethods interface {
 	// WaitUntil implements the operation "waitUntil".
 	WaitUntil(argF *webidl.Promise) error
 }
+
+// *extendableEventImpl implements ExtendableEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ExtendableEventMethods = (*extendableEventImpl)(nil)
+	_ EventMethods           = (*extendableEventImpl)(nil)
+)
 
 // ExtendableEventStatics implements the constructors, static members or namespace
 // members of ExtendableEvent.
@@ -342,6 +355,14 @@ type ExtendableMessageEventMethods interface {
 	// Ports is the getter of the attribute "ports".
 	Ports() ([]MessagePortMethods, error)
 }
+
+// *extendableMessageEventImpl implements ExtendableMessageEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ExtendableMessageEventMethods = (*extendableMessageEventImpl)(nil)
+	_ ExtendableEventMethods        = (*extendableMessageEventImpl)(nil)
+	_ EventMethods                  = (*extendableMessageEventImpl)(nil)
+)
 
 // ExtendableMessageEventStatics implements the constructors, static members or namespace
 // members of ExtendableMessageEvent.
@@ -507,6 +528,14 @@ type FetchEventMethods interface {
 	// RespondWith implements the operation "respondWith".
 	RespondWith(argR *webidl.Promise) error
 }
+
+// *fetchEventImpl implements FetchEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ FetchEventMethods      = (*fetchEventImpl)(nil)
+	_ ExtendableEventMethods = (*fetchEventImpl)(nil)
+	_ EventMethods           = (*fetchEventImpl)(nil)
+)
 
 // FetchEventStatics implements the constructors, static members or namespace
 // members of FetchEvent.
@@ -754,6 +783,13 @@ type ServiceWorkerMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// *serviceWorkerImpl implements ServiceWorker and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerMethods = (*serviceWorkerImpl)(nil)
+	_ EventTargetMethods   = (*serviceWorkerImpl)(nil)
+)
+
 // idlDefServiceWorker returns the definition of ServiceWorker.
 func idlDefServiceWorker() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -911,6 +947,13 @@ type ServiceWorkerContainerMethods interface {
 	// StartMessages implements the operation "startMessages".
 	StartMessages() error
 }
+
+// *serviceWorkerContainerImpl implements ServiceWorkerContainer and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerContainerMethods = (*serviceWorkerContainerImpl)(nil)
+	_ EventTargetMethods            = (*serviceWorkerContainerImpl)(nil)
+)
 
 // idlDefServiceWorkerContainer returns the definition of ServiceWorkerContainer.
 func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
@@ -1088,6 +1131,14 @@ type ServiceWorkerGlobalScopeMethods interface {
 	SkipWaiting() (*webidl.Promise, error)
 }
 
+// *serviceWorkerGlobalImpl implements ServiceWorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerGlobalScopeMethods = (*serviceWorkerGlobalImpl)(nil)
+	_ WorkerGlobalScopeMethods        = (*serviceWorkerGlobalImpl)(nil)
+	_ EventTargetMethods              = (*serviceWorkerGlobalImpl)(nil)
+)
+
 // idlDefServiceWorkerGlobalScope returns the definition of ServiceWorkerGlobalScope.
 func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -1258,6 +1309,13 @@ type ServiceWorkerRegistrationMethods interface {
 	Unregister() (*webidl.Promise, error)
 }
 
+// *serviceWorkerRegistrationImpl implements ServiceWorkerRegistration and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerRegistrationMethods = (*serviceWorkerRegistrationImpl)(nil)
+	_ EventTargetMethods               = (*serviceWorkerRegistrationImpl)(nil)
+)
+
 // idlDefServiceWorkerRegistration returns the definition of ServiceWorkerRegistration.
 func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -1399,6 +1457,13 @@ type WindowClientMethods interface {
 	// Focus implements the operation "focus".
 	Focus() (*webidl.Promise, error)
 }
+
+// *windowClientImpl implements WindowClient and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WindowClientMethods = (*windowClientImpl)(nil)
+	_ ClientMethods       = (*windowClientImpl)(nil)
+)
 
 // idlDefWindowClient returns the definition of WindowClient.
 func idlDefWindowClient() *webidl.InterfaceDef {

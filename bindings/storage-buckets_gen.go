@@ -25,6 +25,9 @@ type StorageBucketMethods interface {
 	Expires() (*webidl.Promise, error)
 }
 
+// *storageBucketImpl implements StorageBucket: a missing or misspelled method fails to compile.
+var _ StorageBucketMethods = (*storageBucketImpl)(nil)
+
 // idlDefStorageBucket returns the definition of StorageBucket.
 func idlDefStorageBucket() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -116,6 +119,9 @@ type StorageBucketManagerMethods interface {
 	// Delete implements the operation "delete".
 	Delete(argName webidl.DOMString) (*webidl.Promise, error)
 }
+
+// *storageBucketManagerImpl implements StorageBucketManager: a missing or misspelled method fails to compile.
+var _ StorageBucketManagerMethods = (*storageBucketManagerImpl)(nil)
 
 // idlDefStorageBucketManager returns the definition of StorageBucketManager.
 func idlDefStorageBucketManager() *webidl.InterfaceDef {

@@ -59,6 +59,9 @@ type URLMethods interface {
 	ToJSON() (string, error)
 }
 
+// *urlImpl implements URL: a missing or misspelled method fails to compile.
+var _ URLMethods = (*urlImpl)(nil)
+
 // URLStatics implements the constructors, static members or namespace
 // members of URL.
 type URLStatics interface {
@@ -362,6 +365,9 @@ type URLSearchParamsMethods interface {
 	// IterablePairs returns the value pairs to iterate over.
 	IterablePairs() ([]webidl.KV[string, string], error)
 }
+
+// *urlSearchParamsImpl implements URLSearchParams: a missing or misspelled method fails to compile.
+var _ URLSearchParamsMethods = (*urlSearchParamsImpl)(nil)
 
 // URLSearchParamsStatics implements the constructors, static members or namespace
 // members of URLSearchParams.

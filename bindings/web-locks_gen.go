@@ -17,6 +17,9 @@ type LockMethods interface {
 	Mode() (LockMode, error)
 }
 
+// *lockImpl implements Lock: a missing or misspelled method fails to compile.
+var _ LockMethods = (*lockImpl)(nil)
+
 // idlDefLock returns the definition of Lock.
 func idlDefLock() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -112,6 +115,9 @@ type LockManagerMethods interface {
 	// Query implements the operation "query".
 	Query() (*webidl.Promise, error)
 }
+
+// *lockManagerImpl implements LockManager: a missing or misspelled method fails to compile.
+var _ LockManagerMethods = (*lockManagerImpl)(nil)
 
 // idlDefLockManager returns the definition of LockManager.
 func idlDefLockManager() *webidl.InterfaceDef {

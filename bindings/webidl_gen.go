@@ -19,6 +19,9 @@ type DOMExceptionMethods interface {
 	Code() (uint16, error)
 }
 
+// *domExceptionImpl implements DOMException: a missing or misspelled method fails to compile.
+var _ DOMExceptionMethods = (*domExceptionImpl)(nil)
+
 // DOMExceptionStatics implements the constructors, static members or namespace
 // members of DOMException.
 type DOMExceptionStatics interface {
@@ -148,6 +151,13 @@ type QuotaExceededErrorMethods interface {
 	// Requested is the getter of the attribute "requested".
 	Requested() (webidl.Nullable[float64], error)
 }
+
+// *quotaExceededErrorImpl implements QuotaExceededError and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ QuotaExceededErrorMethods = (*quotaExceededErrorImpl)(nil)
+	_ DOMExceptionMethods       = (*quotaExceededErrorImpl)(nil)
+)
 
 // QuotaExceededErrorStatics implements the constructors, static members or namespace
 // members of QuotaExceededError.

@@ -29,6 +29,15 @@ type Options struct {
 	// implementation. A missing or incomplete one fails to compile.
 	// Ignored with Stubs.
 	SelfRegister bool
+	// Impls maps IDL interface names to the Go types implementing them
+	// ("Lock": "*lockImpl"), read by ReadImpls from an implementations
+	// file. When it is not nil, every interface generated gets a
+	// compile-time check that its Go type implements its Methods
+	// interface and those of the interfaces it inherits from, so that a
+	// missing or misspelled method fails to compile; an interface without
+	// an entry, or an entry that names no generated interface, is an
+	// error of the generation. Ignored with Stubs.
+	Impls map[string]string
 }
 
 // Generator turns a Model into Go source files.
@@ -136,6 +145,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 		outs = append(outs, Output{Name: fileName(f), Src: out})
 	}
 	g.checkMixins()
+	g.checkImpls()
 	// Shared helpers: registry, registration, conversions, unions.
 	var sb bytes.Buffer
 	fmt.Fprintf(&sb, "// %s holds the definitions Register added (every interface, callback\n// interface and namespace generated from the IDL); a realm installs the\n// exposed ones with (*webidl.Realm).Install.\nvar %s = webidl.NewRegistry()\n\n", opt.Registry, opt.Registry)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gowebengine/weblocks/bindings/webidls"
 	"github.com/gowebengine/weblocks/idl"
@@ -25,6 +26,37 @@ type Config struct {
 	// SelfRegister: the package registers its definitions itself (see
 	// Options.SelfRegister).
 	SelfRegister bool
+	// Impls is the implementations file (see ReadImpls and
+	// Options.Impls); "" for none.
+	Impls string
+}
+
+// ReadImpls reads an implementations file: one line for each IDL
+// interface, its name then the Go type implementing it ("Lock
+// *lockImpl"); blank lines and lines starting with # are skipped.
+func ReadImpls(path string) (map[string]string, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	impls := map[string]string{}
+	var errs []error
+	for i, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) != 2:
+			errs = append(errs, fmt.Errorf("%s:%d: want an IDL interface name and a Go type, got %q", path, i+1, idl.Sanitize(line)))
+		case impls[f[0]] != "":
+			errs = append(errs, fmt.Errorf("%s:%d: a second line for %s", path, i+1, idl.Sanitize(f[0])))
+		default:
+			impls[f[0]] = f[1]
+		}
+	}
+	return impls, errors.Join(errs...)
 }
 
 // EmbeddedBindingsImport returns the Import of this module's bindings
@@ -68,7 +100,13 @@ func Run(cfg Config) error {
 	if err := Check(files, imports, cfg.Warnings); err != nil {
 		return err
 	}
-	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package, SelfRegister: cfg.SelfRegister})
+	var impls map[string]string
+	if cfg.Impls != "" {
+		if impls, err = ReadImpls(cfg.Impls); err != nil {
+			return fmt.Errorf("implementations file: %w", err)
+		}
+	}
+	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package, SelfRegister: cfg.SelfRegister, Impls: impls})
 	if err != nil {
 		return err
 	}

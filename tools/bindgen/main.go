@@ -80,6 +80,7 @@ func generate(args []string, stderr io.Writer) int {
 	pkg := fs.String("pkg", "bindings", "Go package name of the generated files")
 	withBindings := fs.Bool("bindings", true, "the IDL may refer to the definitions of package bindings (EventTarget, AbortSignal, DOMString typedefs...); ignored when generating package bindings itself")
 	selfRegister := fs.Bool("self-register", false, "register the definitions in an init function, the statics of interface X implemented by the zero value of the package's hand-written type xStatics (always on when generating package bindings itself)")
+	impls := fs.String("impls", "", "implementations file: one \"Interface GoType\" a line, the Go type implementing each IDL interface, checked at compile time (default: implementations.txt of bindings/webidls when generating package bindings)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -93,6 +94,9 @@ func generate(args []string, stderr io.Writer) int {
 			return 2
 		}
 		*in = defaultIn
+		if *impls == "" {
+			*impls = filepath.Join(defaultIn, "implementations.txt")
+		}
 		if *out == "" {
 			*out = filepath.Join(root, "bindings")
 		}
@@ -107,7 +111,7 @@ func generate(args []string, stderr io.Writer) int {
 	}
 	cfg := codegen.Config{In: *in, Out: *out, Package: *pkg, Warnings: stderr,
 		WithBindings: *withBindings && !sameDir(*in, defaultIn),
-		SelfRegister: *selfRegister || sameDir(*in, defaultIn)}
+		SelfRegister: *selfRegister || sameDir(*in, defaultIn), Impls: *impls}
 	if err := codegen.Run(cfg); err != nil {
 		fmt.Fprintln(stderr, codegen.Detail(err, parsed(cfg)...))
 		return 1

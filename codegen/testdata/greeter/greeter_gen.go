@@ -56,6 +56,13 @@ type GreeterMethods interface {
 	KindOf(argHandler bindings.TimerHandler) (webidl.DOMString, error)
 }
 
+// *greeter implements Greeter and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ GreeterMethods              = (*greeter)(nil)
+	_ bindings.EventTargetMethods = (*greeter)(nil)
+)
+
 // GreeterStatics implements the constructors, static members or namespace
 // members of Greeter.
 type GreeterStatics interface {
