@@ -25,6 +25,18 @@ type BlobMethods interface {
 	Bytes() (*webidl.Promise, error)
 }
 
+// idlWrapBlob returns the JavaScript object of impl, a Blob or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapBlob(r *webidl.Realm, impl BlobMethods) sobek.Value {
+	return r.Wrap(impl, "Blob")
+}
+
+// idlWrapNewBlob is idlWrapBlob for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewBlob(r *webidl.Realm, impl BlobMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Blob", storage)
+}
+
 // *blobImpl implements Blob: a missing or misspelled method fails to compile.
 var _ BlobMethods = (*blobImpl)(nil)
 

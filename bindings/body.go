@@ -155,7 +155,7 @@ func (o *bodyOwner) blob() *webidl.Promise {
 				typ = normalizeBlobType(ct)
 			}
 		}
-		return o.realm.idl.Wrap(&blobImpl{realm: o.realm, data: b, typ: typ}, "Blob"), nil
+		return idlWrapBlob(o.realm.idl, &blobImpl{realm: o.realm, data: b, typ: typ}), nil
 	})
 }
 

@@ -134,7 +134,7 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 		// object, given response, "immutable", and relevantRealm.
 		responseObject = r.newResponseObject(resp, guardImmutable)
 		// 14.5. Resolve p with responseObject.
-		p.Resolve(r.idl.Wrap(responseObject, "Response"))
+		p.Resolve(idlWrapResponse(r.idl, responseObject))
 	})
 	// 15. Return p.
 	return p

@@ -27,6 +27,18 @@ type HeadersMethods interface {
 	IterablePairs() ([]webidl.KV[webidl.ByteString, webidl.ByteString], error)
 }
 
+// idlWrapHeaders returns the JavaScript object of impl, a Headers or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHeaders(r *webidl.Realm, impl HeadersMethods) sobek.Value {
+	return r.Wrap(impl, "Headers")
+}
+
+// idlWrapNewHeaders is idlWrapHeaders for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHeaders(r *webidl.Realm, impl HeadersMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Headers", storage)
+}
+
 // *headersImpl implements Headers: a missing or misspelled method fails to compile.
 var _ HeadersMethods = (*headersImpl)(nil)
 
@@ -261,6 +273,18 @@ type RequestMethods interface {
 	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
+}
+
+// idlWrapRequest returns the JavaScript object of impl, a Request or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapRequest(r *webidl.Realm, impl RequestMethods) sobek.Value {
+	return r.Wrap(impl, "Request")
+}
+
+// idlWrapNewRequest is idlWrapRequest for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewRequest(r *webidl.Realm, impl RequestMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Request", storage)
 }
 
 // *requestImpl implements Request: a missing or misspelled method fails to compile.
@@ -807,6 +831,18 @@ type ResponseMethods interface {
 	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
+}
+
+// idlWrapResponse returns the JavaScript object of impl, a Response or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapResponse(r *webidl.Realm, impl ResponseMethods) sobek.Value {
+	return r.Wrap(impl, "Response")
+}
+
+// idlWrapNewResponse is idlWrapResponse for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewResponse(r *webidl.Realm, impl ResponseMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Response", storage)
 }
 
 // *responseImpl implements Response: a missing or misspelled method fails to compile.

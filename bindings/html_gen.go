@@ -28,6 +28,18 @@ type BroadcastChannelMethods interface {
 	Close() error
 }
 
+// idlWrapBroadcastChannel returns the JavaScript object of impl, a BroadcastChannel or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapBroadcastChannel(r *webidl.Realm, impl BroadcastChannelMethods) sobek.Value {
+	return r.Wrap(impl, "BroadcastChannel")
+}
+
+// idlWrapNewBroadcastChannel is idlWrapBroadcastChannel for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewBroadcastChannel(r *webidl.Realm, impl BroadcastChannelMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "BroadcastChannel", storage)
+}
+
 // *broadcastChannelImpl implements BroadcastChannel and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -148,6 +160,18 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	PostMessage(argMessage sobek.Value, argTransfer []*sobek.Object) error
 	// Close implements the operation "close".
 	Close() error
+}
+
+// idlWrapDedicatedWorkerGlobalScope returns the JavaScript object of impl, a DedicatedWorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDedicatedWorkerGlobalScope(r *webidl.Realm, impl DedicatedWorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "DedicatedWorkerGlobalScope")
+}
+
+// idlWrapNewDedicatedWorkerGlobalScope is idlWrapDedicatedWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDedicatedWorkerGlobalScope(r *webidl.Realm, impl DedicatedWorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "DedicatedWorkerGlobalScope", storage)
 }
 
 // *workerGlobalImpl implements DedicatedWorkerGlobalScope and the interfaces it inherits from: a missing or
@@ -290,6 +314,18 @@ type HTMLBodyElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLBodyElement returns the JavaScript object of impl, a HTMLBodyElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLBodyElement(r *webidl.Realm, impl HTMLBodyElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLBodyElement")
+}
+
+// idlWrapNewHTMLBodyElement is idlWrapHTMLBodyElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLBodyElement(r *webidl.Realm, impl HTMLBodyElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLBodyElement", storage)
+}
+
 // *htmlElementImpl implements HTMLBodyElement and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -314,6 +350,18 @@ func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 // HTMLDivElement.
 type HTMLDivElementMethods interface {
 	HTMLElementMethods
+}
+
+// idlWrapHTMLDivElement returns the JavaScript object of impl, a HTMLDivElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLDivElement(r *webidl.Realm, impl HTMLDivElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLDivElement")
+}
+
+// idlWrapNewHTMLDivElement is idlWrapHTMLDivElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLDivElement(r *webidl.Realm, impl HTMLDivElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLDivElement", storage)
 }
 
 // *htmlElementImpl implements HTMLDivElement and the interfaces it inherits from: a missing or
@@ -368,6 +416,18 @@ type HTMLElementMethods interface {
 	SetOnmessage(v *EventHandlerNonNull) error
 	// Click implements the operation "click".
 	Click() error
+}
+
+// idlWrapHTMLElement returns the JavaScript object of impl, a HTMLElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLElement(r *webidl.Realm, impl HTMLElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLElement")
+}
+
+// idlWrapNewHTMLElement is idlWrapHTMLElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLElement(r *webidl.Realm, impl HTMLElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLElement", storage)
 }
 
 // *htmlElementImpl implements HTMLElement and the interfaces it inherits from: a missing or
@@ -518,6 +578,18 @@ type HTMLHeadElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLHeadElement returns the JavaScript object of impl, a HTMLHeadElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLHeadElement(r *webidl.Realm, impl HTMLHeadElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLHeadElement")
+}
+
+// idlWrapNewHTMLHeadElement is idlWrapHTMLHeadElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLHeadElement(r *webidl.Realm, impl HTMLHeadElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLHeadElement", storage)
+}
+
 // *htmlElementImpl implements HTMLHeadElement and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -542,6 +614,18 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 // HTMLHtmlElement.
 type HTMLHTMLElementMethods interface {
 	HTMLElementMethods
+}
+
+// idlWrapHTMLHTMLElement returns the JavaScript object of impl, a HTMLHtmlElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLHTMLElement(r *webidl.Realm, impl HTMLHTMLElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLHtmlElement")
+}
+
+// idlWrapNewHTMLHTMLElement is idlWrapHTMLHTMLElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLHTMLElement(r *webidl.Realm, impl HTMLHTMLElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLHtmlElement", storage)
 }
 
 // *htmlElementImpl implements HTMLHtmlElement and the interfaces it inherits from: a missing or
@@ -597,6 +681,18 @@ type HTMLIFrameElementMethods interface {
 	ContentDocument() (DocumentMethods, error)
 	// ContentWindow is the getter of the attribute "contentWindow".
 	ContentWindow() (WindowMethods, error)
+}
+
+// idlWrapHTMLIFrameElement returns the JavaScript object of impl, a HTMLIFrameElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLIFrameElement(r *webidl.Realm, impl HTMLIFrameElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLIFrameElement")
+}
+
+// idlWrapNewHTMLIFrameElement is idlWrapHTMLIFrameElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLIFrameElement(r *webidl.Realm, impl HTMLIFrameElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLIFrameElement", storage)
 }
 
 // *htmlElementImpl implements HTMLIFrameElement and the interfaces it inherits from: a missing or
@@ -785,6 +881,18 @@ type HTMLMetaElementMethods interface {
 	SetMedia(v webidl.DOMString) error
 }
 
+// idlWrapHTMLMetaElement returns the JavaScript object of impl, a HTMLMetaElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLMetaElement(r *webidl.Realm, impl HTMLMetaElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLMetaElement")
+}
+
+// idlWrapNewHTMLMetaElement is idlWrapHTMLMetaElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLMetaElement(r *webidl.Realm, impl HTMLMetaElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLMetaElement", storage)
+}
+
 // *htmlElementImpl implements HTMLMetaElement and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -880,6 +988,18 @@ type HTMLParagraphElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLParagraphElement returns the JavaScript object of impl, a HTMLParagraphElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLParagraphElement(r *webidl.Realm, impl HTMLParagraphElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLParagraphElement")
+}
+
+// idlWrapNewHTMLParagraphElement is idlWrapHTMLParagraphElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLParagraphElement(r *webidl.Realm, impl HTMLParagraphElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLParagraphElement", storage)
+}
+
 // *htmlElementImpl implements HTMLParagraphElement and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -923,6 +1043,18 @@ type HTMLScriptElementMethods interface {
 	Text() (webidl.DOMString, error)
 	// SetText is the setter of the attribute "text".
 	SetText(v webidl.DOMString) error
+}
+
+// idlWrapHTMLScriptElement returns the JavaScript object of impl, a HTMLScriptElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLScriptElement(r *webidl.Realm, impl HTMLScriptElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLScriptElement")
+}
+
+// idlWrapNewHTMLScriptElement is idlWrapHTMLScriptElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLScriptElement(r *webidl.Realm, impl HTMLScriptElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLScriptElement", storage)
 }
 
 // *htmlElementImpl implements HTMLScriptElement and the interfaces it inherits from: a missing or
@@ -1037,6 +1169,18 @@ type HTMLSpanElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLSpanElement returns the JavaScript object of impl, a HTMLSpanElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLSpanElement(r *webidl.Realm, impl HTMLSpanElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLSpanElement")
+}
+
+// idlWrapNewHTMLSpanElement is idlWrapHTMLSpanElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLSpanElement(r *webidl.Realm, impl HTMLSpanElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLSpanElement", storage)
+}
+
 // *htmlElementImpl implements HTMLSpanElement and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -1064,6 +1208,18 @@ type HTMLTitleElementMethods interface {
 	Text() (webidl.DOMString, error)
 	// SetText is the setter of the attribute "text".
 	SetText(v webidl.DOMString) error
+}
+
+// idlWrapHTMLTitleElement returns the JavaScript object of impl, a HTMLTitleElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLTitleElement(r *webidl.Realm, impl HTMLTitleElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLTitleElement")
+}
+
+// idlWrapNewHTMLTitleElement is idlWrapHTMLTitleElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLTitleElement(r *webidl.Realm, impl HTMLTitleElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLTitleElement", storage)
 }
 
 // *htmlElementImpl implements HTMLTitleElement and the interfaces it inherits from: a missing or
@@ -1110,6 +1266,18 @@ type HTMLUnknownElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLUnknownElement returns the JavaScript object of impl, a HTMLUnknownElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLUnknownElement(r *webidl.Realm, impl HTMLUnknownElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLUnknownElement")
+}
+
+// idlWrapNewHTMLUnknownElement is idlWrapHTMLUnknownElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLUnknownElement(r *webidl.Realm, impl HTMLUnknownElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLUnknownElement", storage)
+}
+
 // *htmlElementImpl implements HTMLUnknownElement and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -1141,6 +1309,18 @@ type HistoryMethods interface {
 	Back() error
 	// Forward implements the operation "forward".
 	Forward() error
+}
+
+// idlWrapHistory returns the JavaScript object of impl, a History or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHistory(r *webidl.Realm, impl HistoryMethods) sobek.Value {
+	return r.Wrap(impl, "History")
+}
+
+// idlWrapNewHistory is idlWrapHistory for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHistory(r *webidl.Realm, impl HistoryMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "History", storage)
 }
 
 // *historyImpl implements History: a missing or misspelled method fails to compile.
@@ -1239,6 +1419,18 @@ type LocationMethods interface {
 	Replace(argURL string) error
 	// Reload implements the operation "reload".
 	Reload() error
+}
+
+// idlWrapLocation returns the JavaScript object of impl, a Location or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapLocation(r *webidl.Realm, impl LocationMethods) sobek.Value {
+	return r.Wrap(impl, "Location")
+}
+
+// idlWrapNewLocation is idlWrapLocation for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewLocation(r *webidl.Realm, impl LocationMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Location", storage)
 }
 
 // *locationImpl implements Location: a missing or misspelled method fails to compile.
@@ -1450,6 +1642,18 @@ type MessageChannelMethods interface {
 	Port2() (MessagePortMethods, error)
 }
 
+// idlWrapMessageChannel returns the JavaScript object of impl, a MessageChannel or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapMessageChannel(r *webidl.Realm, impl MessageChannelMethods) sobek.Value {
+	return r.Wrap(impl, "MessageChannel")
+}
+
+// idlWrapNewMessageChannel is idlWrapMessageChannel for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewMessageChannel(r *webidl.Realm, impl MessageChannelMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "MessageChannel", storage)
+}
+
 // *messageChannelImpl implements MessageChannel: a missing or misspelled method fails to compile.
 var _ MessageChannelMethods = (*messageChannelImpl)(nil)
 
@@ -1512,6 +1716,18 @@ type MessageEventMethods interface {
 	Source() (webidl.Nullable[MessageEventSource], error)
 	// Ports is the getter of the attribute "ports".
 	Ports() ([]MessagePortMethods, error)
+}
+
+// idlWrapMessageEvent returns the JavaScript object of impl, a MessageEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapMessageEvent(r *webidl.Realm, impl MessageEventMethods) sobek.Value {
+	return r.Wrap(impl, "MessageEvent")
+}
+
+// idlWrapNewMessageEvent is idlWrapMessageEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewMessageEvent(r *webidl.Realm, impl MessageEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "MessageEvent", storage)
 }
 
 // *messageEventImpl implements MessageEvent and the interfaces it inherits from: a missing or
@@ -1688,6 +1904,18 @@ type MessagePortMethods interface {
 	Start() error
 	// Close implements the operation "close".
 	Close() error
+}
+
+// idlWrapMessagePort returns the JavaScript object of impl, a MessagePort or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapMessagePort(r *webidl.Realm, impl MessagePortMethods) sobek.Value {
+	return r.Wrap(impl, "MessagePort")
+}
+
+// idlWrapNewMessagePort is idlWrapMessagePort for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewMessagePort(r *webidl.Realm, impl MessagePortMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "MessagePort", storage)
 }
 
 // *messagePortImpl implements MessagePort and the interfaces it inherits from: a missing or
@@ -1874,6 +2102,18 @@ type NavigatorMethods interface {
 	StorageBuckets() (StorageBucketManagerMethods, error)
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
+}
+
+// idlWrapNavigator returns the JavaScript object of impl, a Navigator or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapNavigator(r *webidl.Realm, impl NavigatorMethods) sobek.Value {
+	return r.Wrap(impl, "Navigator")
+}
+
+// idlWrapNewNavigator is idlWrapNavigator for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewNavigator(r *webidl.Realm, impl NavigatorMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Navigator", storage)
 }
 
 // *navigatorImpl implements Navigator: a missing or misspelled method fails to compile.
@@ -2112,6 +2352,18 @@ type PageTransitionEventMethods interface {
 	Persisted() (bool, error)
 }
 
+// idlWrapPageTransitionEvent returns the JavaScript object of impl, a PageTransitionEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapPageTransitionEvent(r *webidl.Realm, impl PageTransitionEventMethods) sobek.Value {
+	return r.Wrap(impl, "PageTransitionEvent")
+}
+
+// idlWrapNewPageTransitionEvent is idlWrapPageTransitionEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewPageTransitionEvent(r *webidl.Realm, impl PageTransitionEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "PageTransitionEvent", storage)
+}
+
 // *pageTransitionEventImpl implements PageTransitionEvent and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -2202,6 +2454,18 @@ type SharedWorkerMethods interface {
 	SetOnerror(v *EventHandlerNonNull) error
 }
 
+// idlWrapSharedWorker returns the JavaScript object of impl, a SharedWorker or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapSharedWorker(r *webidl.Realm, impl SharedWorkerMethods) sobek.Value {
+	return r.Wrap(impl, "SharedWorker")
+}
+
+// idlWrapNewSharedWorker is idlWrapSharedWorker for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewSharedWorker(r *webidl.Realm, impl SharedWorkerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "SharedWorker", storage)
+}
+
 // *sharedWorkerImpl implements SharedWorker and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -2287,6 +2551,18 @@ type SharedWorkerGlobalScopeMethods interface {
 	Close() error
 }
 
+// idlWrapSharedWorkerGlobalScope returns the JavaScript object of impl, a SharedWorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapSharedWorkerGlobalScope(r *webidl.Realm, impl SharedWorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "SharedWorkerGlobalScope")
+}
+
+// idlWrapNewSharedWorkerGlobalScope is idlWrapSharedWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewSharedWorkerGlobalScope(r *webidl.Realm, impl SharedWorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "SharedWorkerGlobalScope", storage)
+}
+
 // *workerGlobalImpl implements SharedWorkerGlobalScope and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -2364,6 +2640,18 @@ type StorageMethods interface {
 	RemoveItem(argKey webidl.DOMString) error
 	// Clear implements the operation "clear".
 	Clear() error
+}
+
+// idlWrapStorage returns the JavaScript object of impl, a Storage or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapStorage(r *webidl.Realm, impl StorageMethods) sobek.Value {
+	return r.Wrap(impl, "Storage")
+}
+
+// idlWrapNewStorage is idlWrapStorage for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewStorage(r *webidl.Realm, impl StorageMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Storage", storage)
 }
 
 // *storageImpl implements Storage: a missing or misspelled method fails to compile.
@@ -2565,6 +2853,18 @@ type WindowMethods interface {
 	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
+}
+
+// idlWrapWindow returns the JavaScript object of impl, a Window or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWindow(r *webidl.Realm, impl WindowMethods) sobek.Value {
+	return r.Wrap(impl, "Window")
+}
+
+// idlWrapNewWindow is idlWrapWindow for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWindow(r *webidl.Realm, impl WindowMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Window", storage)
 }
 
 // *windowImpl implements Window and the interfaces it inherits from: a missing or
@@ -3211,6 +3511,18 @@ type WorkerMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// idlWrapWorker returns the JavaScript object of impl, a Worker or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorker(r *webidl.Realm, impl WorkerMethods) sobek.Value {
+	return r.Wrap(impl, "Worker")
+}
+
+// idlWrapNewWorker is idlWrapWorker for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorker(r *webidl.Realm, impl WorkerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Worker", storage)
+}
+
 // *workerImpl implements Worker and the interfaces it inherits from: a missing or
 // misspelled method fails to compile.
 var (
@@ -3440,6 +3752,18 @@ type WorkerGlobalScopeMethods interface {
 	Fetch(argInput RequestInfo, argInit RequestInit) (*webidl.Promise, error)
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
+}
+
+// idlWrapWorkerGlobalScope returns the JavaScript object of impl, a WorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorkerGlobalScope(r *webidl.Realm, impl WorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "WorkerGlobalScope")
+}
+
+// idlWrapNewWorkerGlobalScope is idlWrapWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorkerGlobalScope(r *webidl.Realm, impl WorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WorkerGlobalScope", storage)
 }
 
 // *workerGlobalImpl implements WorkerGlobalScope and the interfaces it inherits from: a missing or
@@ -3845,6 +4169,18 @@ type WorkerLocationMethods interface {
 	Hash() (string, error)
 }
 
+// idlWrapWorkerLocation returns the JavaScript object of impl, a WorkerLocation or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorkerLocation(r *webidl.Realm, impl WorkerLocationMethods) sobek.Value {
+	return r.Wrap(impl, "WorkerLocation")
+}
+
+// idlWrapNewWorkerLocation is idlWrapWorkerLocation for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorkerLocation(r *webidl.Realm, impl WorkerLocationMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WorkerLocation", storage)
+}
+
 // *workerLocationImpl implements WorkerLocation: a missing or misspelled method fails to compile.
 var _ WorkerLocationMethods = (*workerLocationImpl)(nil)
 
@@ -3992,6 +4328,18 @@ type WorkerNavigatorMethods interface {
 	StorageBuckets() (StorageBucketManagerMethods, error)
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
+}
+
+// idlWrapWorkerNavigator returns the JavaScript object of impl, a WorkerNavigator or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorkerNavigator(r *webidl.Realm, impl WorkerNavigatorMethods) sobek.Value {
+	return r.Wrap(impl, "WorkerNavigator")
+}
+
+// idlWrapNewWorkerNavigator is idlWrapWorkerNavigator for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorkerNavigator(r *webidl.Realm, impl WorkerNavigatorMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WorkerNavigator", storage)
 }
 
 // *navigatorImpl implements WorkerNavigator: a missing or misspelled method fails to compile.

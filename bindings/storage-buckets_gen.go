@@ -25,6 +25,18 @@ type StorageBucketMethods interface {
 	Expires() (*webidl.Promise, error)
 }
 
+// idlWrapStorageBucket returns the JavaScript object of impl, a StorageBucket or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapStorageBucket(r *webidl.Realm, impl StorageBucketMethods) sobek.Value {
+	return r.Wrap(impl, "StorageBucket")
+}
+
+// idlWrapNewStorageBucket is idlWrapStorageBucket for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewStorageBucket(r *webidl.Realm, impl StorageBucketMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "StorageBucket", storage)
+}
+
 // *storageBucketImpl implements StorageBucket: a missing or misspelled method fails to compile.
 var _ StorageBucketMethods = (*storageBucketImpl)(nil)
 
@@ -118,6 +130,18 @@ type StorageBucketManagerMethods interface {
 	Keys() (*webidl.Promise, error)
 	// Delete implements the operation "delete".
 	Delete(argName webidl.DOMString) (*webidl.Promise, error)
+}
+
+// idlWrapStorageBucketManager returns the JavaScript object of impl, a StorageBucketManager or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapStorageBucketManager(r *webidl.Realm, impl StorageBucketManagerMethods) sobek.Value {
+	return r.Wrap(impl, "StorageBucketManager")
+}
+
+// idlWrapNewStorageBucketManager is idlWrapStorageBucketManager for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewStorageBucketManager(r *webidl.Realm, impl StorageBucketManagerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "StorageBucketManager", storage)
 }
 
 // *storageBucketManagerImpl implements StorageBucketManager: a missing or misspelled method fails to compile.

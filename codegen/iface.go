@@ -518,9 +518,11 @@ func (x *ifaceGen) emitMethodsInterface() {
 	x.emitImplCheck()
 }
 
-// emitImplCheck writes the compile-time checks that the Go type
-// implementing the interface (Options.Impls) implements its Methods
-// interface and its ancestors'.
+// emitImplCheck writes, for an interface with a Go type in
+// Options.Impls, its typed wrapping functions idlWrapX and idlWrapNewX
+// (the untyped (*webidl.Realm).Wrap takes any value and an interface
+// name) and the compile-time checks that the Go type implements its
+// Methods interface and its ancestors'.
 func (x *ifaceGen) emitImplCheck() {
 	g, it, w := x.g, x.it, x.w
 	impl := g.implType(it.Name)
@@ -531,6 +533,8 @@ func (x *ifaceGen) emitImplCheck() {
 	if strings.HasPrefix(impl, "*") {
 		value = "(" + impl + ")(nil)"
 	}
+	w("// idlWrap%s returns the JavaScript object of impl, a %s or an object of\n// an interface inheriting from it (see (*webidl.Realm).Wrap).\nfunc idlWrap%s(r *webidl.Realm, impl %sMethods) sobek.Value {\n\treturn r.Wrap(impl, %q)\n}\n\n", x.n, it.Name, x.n, x.n, it.Name)
+	w("// idlWrapNew%s is idlWrap%s for an implementation whose object, when\n// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).\nfunc idlWrapNew%s(r *webidl.Realm, impl %sMethods, storage *webidl.Slot) sobek.Value {\n\treturn r.WrapNew(impl, %q, storage)\n}\n\n", x.n, x.n, x.n, x.n, it.Name)
 	var ancestors []string
 	for _, a := range g.m.Ancestors(it.Name) {
 		if a.Kind == "interface" {
