@@ -1,8 +1,15 @@
 // Command bindgen generates the Go bindings from Web IDL.
 //
 //	go run ./tools/bindgen                 regenerate bindings/*_gen.go from bindings/webidls/*.idl
-//	go run ./tools/bindgen -in DIR -out DIR -pkg NAME   an integrator's IDL, referring to package bindings's definitions
+//	go run ./tools/bindgen -in DIR -out DIR -pkg NAME [-impls FILE]   an integrator's IDL, referring to package bindings's definitions
 //	go run ./tools/bindgen coverage        generate and build every @webref/idl definition
+//
+// Without -in, bindgen regenerates package bindings, and only inside this
+// module: elsewhere it says so and exits 2, writing nothing. A missing or
+// empty -in directory is an error. Paths are used and shown in messages
+// as given; -out defaults to the working directory when -in is given.
+// -impls names an implementations file (see codegen.ReadImpls): the Go
+// type of each interface, checked at compile time by the generated code.
 //
 // The coverage mode installs @webref/idl with npm into the test cache
 // (internal/testenv.CacheDir), generates Go for every definition against
