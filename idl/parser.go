@@ -46,7 +46,7 @@ type arena struct {
 // Parse parses one Web IDL source, like the Parse function (src must not
 // be modified afterwards).
 func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
-	p := &parser{file: &File{Name: filename, Source: src, lines: &lineTable{}}, a: &ps.arena}
+	p := &parser{file: &File{Name: filename, Source: src, lines: &lineTable{}}, a: &ps.arena, rules: make([]string, 0, 32)}
 	// The file's strings share src's bytes rather than copy them: a copy
 	// would cost as much memory again as the input.
 	p.src = unsafe.String(unsafe.SliceData(src), len(src))
