@@ -25,11 +25,26 @@ type BlobMethods interface {
 	Bytes() (*webidl.Promise, error)
 }
 
+// idlWrapBlob returns the JavaScript object of impl, a Blob or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapBlob(r *webidl.Realm, impl BlobMethods) sobek.Value {
+	return r.Wrap(impl, "Blob")
+}
+
+// idlWrapNewBlob is idlWrapBlob for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewBlob(r *webidl.Realm, impl BlobMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Blob", storage)
+}
+
+// *blobImpl implements Blob: a missing or misspelled method fails to compile.
+var _ BlobMethods = (*blobImpl)(nil)
+
 // BlobStatics implements the constructors, static members or namespace
 // members of Blob.
 type BlobStatics interface {
 	// Constructor implements the constructor steps.
-	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString], argOptions BlobPropertyBag) (BlobMethods, error)
+	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]BlobPart], argOptions BlobPropertyBag) (BlobMethods, error)
 }
 
 // idlDefBlob returns the definition of Blob, calling statics.
@@ -40,9 +55,9 @@ func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
-			var argBlobParts webidl.Optional[[]Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString]
+			var argBlobParts webidl.Optional[[]BlobPart]
 			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
-				argBlobParts = webidl.Some(idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, v))
+				argBlobParts = webidl.Some(idlFromSequenceOfBlobPart(r, v))
 			}
 			var argOptions BlobPropertyBag
 			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {

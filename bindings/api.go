@@ -35,7 +35,7 @@ func (r *Realm) InterfacePrototype(name string) *sobek.Object {
 // dispatchEvent and event handler attributes work on it.
 func (r *Realm) NewEventTargetObject(proto *sobek.Object) *sobek.Object {
 	impl := r.newEventTargetImpl(&dom.EventTarget{})
-	obj := r.idl.Wrap(impl, "EventTarget").(*sobek.Object)
+	obj := idlWrapEventTarget(r.idl, impl).(*sobek.Object)
 	if proto != nil {
 		_ = obj.SetPrototype(proto)
 	}
@@ -141,7 +141,7 @@ func (r *Realm) DocumentObject() *sobek.Object {
 	if !ok {
 		return nil
 	}
-	obj, _ := r.idl.Wrap(w.document, "Document").(*sobek.Object)
+	obj, _ := idlWrapDocument(r.idl, w.document).(*sobek.Object)
 	return obj
 }
 

@@ -491,7 +491,7 @@ func idlToDataView(r *webidl.Realm, x webidl.BufferSource) sobek.Value {
 	return x.Value()
 }
 
-// idlFromAllowSharedBufferSource converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)).
+// idlFromAllowSharedBufferSource converts a JavaScript value to the IDL type (ArrayBuffer or SharedArrayBuffer or ArrayBufferView).
 func idlFromAllowSharedBufferSource(r *webidl.Realm, v sobek.Value) AllowSharedBufferSource {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -570,11 +570,11 @@ func idlFromAllowSharedBufferSource(r *webidl.Realm, v sobek.Value) AllowSharedB
 	case 13:
 		return AllowSharedBufferSource{Type: 14, DataView: idlFromDataView(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView))'")
+	r.ThrowTypeError("The provided value is not of type '(ArrayBuffer or SharedArrayBuffer or ArrayBufferView)'")
 	return AllowSharedBufferSource{}
 }
 
-// idlToAllowSharedBufferSource converts an IDL (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)) value to JavaScript.
+// idlToAllowSharedBufferSource converts an IDL (ArrayBuffer or SharedArrayBuffer or ArrayBufferView) value to JavaScript.
 func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -609,7 +609,7 @@ func idlToAllowSharedBufferSource(r *webidl.Realm, x AllowSharedBufferSource) so
 	return sobek.Undefined()
 }
 
-// AllowSharedBufferSource is the IDL union type (ArrayBuffer or SharedArrayBuffer or (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)). Type is the 1-based index of the
+// AllowSharedBufferSource is the IDL union type (ArrayBuffer or SharedArrayBuffer or ArrayBufferView). Type is the 1-based index of the
 // member type the value has (0: none).
 type AllowSharedBufferSource struct {
 	Type              int
@@ -821,7 +821,7 @@ func idlToUSVString(r *webidl.Realm, x string) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromBlobPart converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
+// idlFromBlobPart converts a JavaScript value to the IDL type (BufferSource or Blob or USVString).
 func idlFromBlobPart(r *webidl.Realm, v sobek.Value) BlobPart {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -908,11 +908,11 @@ func idlFromBlobPart(r *webidl.Realm, v sobek.Value) BlobPart {
 	case 14:
 		return BlobPart{Type: 15, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(BufferSource or Blob or USVString)'")
 	return BlobPart{}
 }
 
-// idlToBlobPart converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
+// idlToBlobPart converts an IDL (BufferSource or Blob or USVString) value to JavaScript.
 func idlToBlobPart(r *webidl.Realm, x BlobPart) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -949,7 +949,7 @@ func idlToBlobPart(r *webidl.Realm, x BlobPart) sobek.Value {
 	return sobek.Undefined()
 }
 
-// BlobPart is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
+// BlobPart is the IDL union type (BufferSource or Blob or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type BlobPart struct {
 	Type              int
@@ -1016,7 +1016,7 @@ func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) sobek.Value
 	return r.Wrap(x, "URLSearchParams")
 }
 
-// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
+// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
 func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -1108,11 +1108,11 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	case 15:
 		return BodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
 	return BodyInit{}
 }
 
-// idlToBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
+// idlToBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
 func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -1151,7 +1151,7 @@ func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	return sobek.Undefined()
 }
 
-// BodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type BodyInit struct {
 	Type              int
@@ -1193,7 +1193,7 @@ const (
 	BodyInitIsUSVString         = 16
 )
 
-// idlFromBufferSource converts a JavaScript value to the IDL type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer).
+// idlFromBufferSource converts a JavaScript value to the IDL type (ArrayBufferView or ArrayBuffer).
 func idlFromBufferSource(r *webidl.Realm, v sobek.Value) BufferSource {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -1270,11 +1270,11 @@ func idlFromBufferSource(r *webidl.Realm, v sobek.Value) BufferSource {
 	case 12:
 		return BufferSource{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer)'")
+	r.ThrowTypeError("The provided value is not of type '(ArrayBufferView or ArrayBuffer)'")
 	return BufferSource{}
 }
 
-// idlToBufferSource converts an IDL ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) value to JavaScript.
+// idlToBufferSource converts an IDL (ArrayBufferView or ArrayBuffer) value to JavaScript.
 func idlToBufferSource(r *webidl.Realm, x BufferSource) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -1307,7 +1307,7 @@ func idlToBufferSource(r *webidl.Realm, x BufferSource) sobek.Value {
 	return sobek.Undefined()
 }
 
-// BufferSource is the IDL union type ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer). Type is the 1-based index of the
+// BufferSource is the IDL union type (ArrayBufferView or ArrayBuffer). Type is the 1-based index of the
 // member type the value has (0: none).
 type BufferSource struct {
 	Type              int
@@ -2326,174 +2326,6 @@ func idlToHistory(r *webidl.Realm, x HistoryMethods) sobek.Value {
 	return r.Wrap(x, "History")
 }
 
-// idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString).
-func idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v sobek.Value) Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
-	v = webidl.AnyValue(v)
-	sel := -1
-	_, isObj := v.(*sobek.Object)
-	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
-			sel = 13
-		}
-		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 0
-			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 6
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 11
-			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
-				sel = 12
-			}
-		}
-	}
-	if sel < 0 {
-		sel = 14
-	}
-	switch sel {
-	case 0:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 1, Int8Array: idlFromInt8Array(r, v)}
-	case 1:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 2, Int16Array: idlFromInt16Array(r, v)}
-	case 2:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 3, Int32Array: idlFromInt32Array(r, v)}
-	case 3:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 4, Uint8Array: idlFromUint8Array(r, v)}
-	case 4:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 5, Uint16Array: idlFromUint16Array(r, v)}
-	case 5:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 6, Uint32Array: idlFromUint32Array(r, v)}
-	case 6:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 7, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 7:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 8, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 8:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 9, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 9:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 10, Float32Array: idlFromFloat32Array(r, v)}
-	case 10:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 11, Float64Array: idlFromFloat64Array(r, v)}
-	case 11:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 12, DataView: idlFromDataView(r, v)}
-	case 12:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 13, ArrayBuffer: idlFromArrayBuffer(r, v)}
-	case 13:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 14, Blob: idlFromBlob(r, v)}
-	case 14:
-		return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{Type: 15, USVString: idlFromUSVString(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)'")
-	return Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
-}
-
-// idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString) value to JavaScript.
-func idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) sobek.Value {
-	switch x.Type {
-	case 1:
-		return idlToInt8Array(r, x.Int8Array)
-	case 2:
-		return idlToInt16Array(r, x.Int16Array)
-	case 3:
-		return idlToInt32Array(r, x.Int32Array)
-	case 4:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 5:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 6:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 7:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 8:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 9:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 10:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 11:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 12:
-		return idlToDataView(r, x.DataView)
-	case 13:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
-	case 14:
-		return idlToBlob(r, x.Blob)
-	case 15:
-		return idlToUSVString(r, x.USVString)
-	}
-	return sobek.Undefined()
-}
-
-// Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString is the IDL union type (((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString). Type is the 1-based index of the
-// member type the value has (0: none).
-type Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString struct {
-	Type              int
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
-	ArrayBuffer       webidl.BufferSource
-	Blob              BlobMethods
-	USVString         string
-}
-
-// Member type indexes of Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString.
-const (
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt8Array         = 1
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt16Array        = 2
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsInt32Array        = 3
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint8Array        = 4
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint16Array       = 5
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint32Array       = 6
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUint8ClampedArray = 7
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBigInt64Array     = 8
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBigUint64Array    = 9
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsFloat32Array      = 10
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsFloat64Array      = 11
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsDataView          = 12
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsArrayBuffer       = 13
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsBlob              = 14
-	Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringIsUSVString         = 15
-)
-
 // idlFromLocation converts a JavaScript value to the IDL type Location.
 func idlFromLocation(r *webidl.Realm, v sobek.Value) LocationMethods {
 	return webidl.As[LocationMethods](r, webidl.AnyValue(v), "Location")
@@ -2649,7 +2481,7 @@ func idlToWindow(r *webidl.Realm, x WindowMethods) sobek.Value {
 	return r.Wrap(x, "Window")
 }
 
-// idlFromMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort).
+// idlFromMessageEventSource converts a JavaScript value to the IDL type (WindowProxy or MessagePort).
 func idlFromMessageEventSource(r *webidl.Realm, v sobek.Value) MessageEventSource {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -2668,11 +2500,11 @@ func idlFromMessageEventSource(r *webidl.Realm, v sobek.Value) MessageEventSourc
 	case 1:
 		return MessageEventSource{Type: 2, MessagePort: idlFromMessagePort(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Window or MessagePort)'")
+	r.ThrowTypeError("The provided value is not of type '(WindowProxy or MessagePort)'")
 	return MessageEventSource{}
 }
 
-// idlToMessageEventSource converts an IDL (Window or MessagePort) value to JavaScript.
+// idlToMessageEventSource converts an IDL (WindowProxy or MessagePort) value to JavaScript.
 func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -2683,7 +2515,7 @@ func idlToMessageEventSource(r *webidl.Realm, x MessageEventSource) sobek.Value 
 	return sobek.Undefined()
 }
 
-// MessageEventSource is the IDL union type (Window or MessagePort). Type is the 1-based index of the
+// MessageEventSource is the IDL union type (WindowProxy or MessagePort). Type is the 1-based index of the
 // member type the value has (0: none).
 type MessageEventSource struct {
 	Type        int
@@ -2800,7 +2632,7 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)?.
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
@@ -2808,7 +2640,7 @@ func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[Bod
 	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)? value to JavaScript.
+// idlToNullableBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString)? value to JavaScript.
 func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) sobek.Value {
 	if x.Null {
 		return sobek.Null()
@@ -3053,7 +2885,7 @@ func idlToNullableLock(r *webidl.Realm, x LockMethods) sobek.Value {
 	return idlToLock(r, x)
 }
 
-// idlFromNullableMessageEventSource converts a JavaScript value to the IDL type (Window or MessagePort)?.
+// idlFromNullableMessageEventSource converts a JavaScript value to the IDL type (WindowProxy or MessagePort)?.
 func idlFromNullableMessageEventSource(r *webidl.Realm, v sobek.Value) webidl.Nullable[MessageEventSource] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[MessageEventSource]()
@@ -3061,7 +2893,7 @@ func idlFromNullableMessageEventSource(r *webidl.Realm, v sobek.Value) webidl.Nu
 	return webidl.NonNull(idlFromMessageEventSource(r, v))
 }
 
-// idlToNullableMessageEventSource converts an IDL (Window or MessagePort)? value to JavaScript.
+// idlToNullableMessageEventSource converts an IDL (WindowProxy or MessagePort)? value to JavaScript.
 func idlToNullableMessageEventSource(r *webidl.Realm, x webidl.Nullable[MessageEventSource]) sobek.Value {
 	if x.Null {
 		return sobek.Null()
@@ -3349,12 +3181,12 @@ func idlToPromiseOfLockManagerSnapshot(r *webidl.Realm, x *webidl.Promise) sobek
 	return x.Value()
 }
 
-// idlFromPromiseOfNullableDouble converts a JavaScript value to the IDL type Promise<double?>.
+// idlFromPromiseOfNullableDouble converts a JavaScript value to the IDL type Promise<DOMHighResTimeStamp?>.
 func idlFromPromiseOfNullableDouble(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
 }
 
-// idlToPromiseOfNullableDouble converts an IDL Promise<double?> value to JavaScript.
+// idlToPromiseOfNullableDouble converts an IDL Promise<DOMHighResTimeStamp?> value to JavaScript.
 func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
@@ -3808,6 +3640,26 @@ func idlFromSequenceOfAbortSignalWith(r *webidl.Realm, obj *sobek.Object, method
 	return out
 }
 
+// idlFromSequenceOfBlobPart converts a JavaScript value to the IDL type sequence<BlobPart>.
+func idlFromSequenceOfBlobPart(r *webidl.Realm, v sobek.Value) []BlobPart {
+	out := []BlobPart{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromBlobPart(r, x)) })
+	return out
+}
+
+// idlToSequenceOfBlobPart converts an IDL sequence<BlobPart> value to JavaScript.
+func idlToSequenceOfBlobPart(r *webidl.Realm, x []BlobPart) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e BlobPart) sobek.Value { return idlToBlobPart(r, e) })
+}
+
+// idlFromSequenceOfBlobPartWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfBlobPartWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []BlobPart {
+	out := []BlobPart{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromBlobPart(r, x)) })
+	return out
+}
+
 // idlFromSequenceOfEventTarget converts a JavaScript value to the IDL type sequence<EventTarget>.
 func idlFromSequenceOfEventTarget(r *webidl.Realm, v sobek.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
@@ -3825,32 +3677,6 @@ func idlToSequenceOfEventTarget(r *webidl.Realm, x []EventTargetMethods) sobek.V
 func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
 	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromEventTarget(r, x)) })
-	return out
-}
-
-// idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts a JavaScript value to the IDL type sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)>.
-func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, v sobek.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
-	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
-	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) {
-		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
-	})
-	return out
-}
-
-// idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString converts an IDL sequence<(((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or Blob or USVString)> value to JavaScript.
-func idlToSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r *webidl.Realm, x []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) sobek.Value {
-	return webidl.SequenceValue(r, x, func(e Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString) sobek.Value {
-		return idlToInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, e)
-	})
-}
-
-// idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith converts an iterable whose @@iterator method was already
-// obtained (union and overload resolution).
-func idlFromSequenceOfInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVStringWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString {
-	out := []Int8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString{}
-	r.IterateWith(obj, method, func(x sobek.Value) {
-		out = append(out, idlFromInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferOrBlobOrUSVString(r, x))
-	})
 	return out
 }
 
@@ -4314,7 +4140,7 @@ func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString).
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
 func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -4406,11 +4232,11 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 	case 15:
 		return XMLHTTPRequestBodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
 	return XMLHTTPRequestBodyInit{}
 }
 
-// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString) value to JavaScript.
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
 func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -4449,7 +4275,7 @@ func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobe
 	return sobek.Undefined()
 }
 
-// XMLHTTPRequestBodyInit is the IDL union type (Blob or ((Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView) or ArrayBuffer) or URLSearchParams or USVString). Type is the 1-based index of the
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type XMLHTTPRequestBodyInit struct {
 	Type              int

@@ -40,13 +40,13 @@ func convertLineEndingsToNative(s string) string {
 }
 
 // processBlobParts is https://w3c.github.io/FileAPI/#process-blob-parts.
-func processBlobParts(parts []blobPart, endings EndingType) []byte {
+func processBlobParts(parts []BlobPart, endings EndingType) []byte {
 	// 1. Let bytes be an empty sequence of bytes.
 	var out []byte
 	// 2. For each element in parts:
 	for _, p := range parts {
 		switch p.Type {
-		case blobPartIsUSVString:
+		case BlobPartIsUSVString:
 			// 2.1. If element is a USVString: convert line endings to
 			// native when endings is "native", then append its UTF-8
 			// encoding.
@@ -55,7 +55,7 @@ func processBlobParts(parts []blobPart, endings EndingType) []byte {
 				s = convertLineEndingsToNative(s)
 			}
 			out = append(out, s...)
-		case blobPartIsBlob:
+		case BlobPartIsBlob:
 			// 2.3. If element is a Blob, append the bytes it represents.
 			out = append(out, p.Blob.(*blobImpl).data...)
 		default:
@@ -78,7 +78,7 @@ func processBlobParts(parts []blobPart, endings EndingType) []byte {
 type blobStatics struct{}
 
 // Constructor is https://w3c.github.io/FileAPI/#constructorBlob.
-func (blobStatics) Constructor(ir *webidl.Realm, parts webidl.Optional[[]blobPart], options BlobPropertyBag) (BlobMethods, error) {
+func (blobStatics) Constructor(ir *webidl.Realm, parts webidl.Optional[[]BlobPart], options BlobPropertyBag) (BlobMethods, error) {
 	r := realmOf(ir)
 	// 1. If invoked with zero parameters, return a new Blob object with 0
 	// bytes and size 0.

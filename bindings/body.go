@@ -31,23 +31,23 @@ type body struct {
 // extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract
 // for the BodyInit members this engine has: it returns the body and its
 // type ("" for null).
-func extractBody(object bodyInit) (*body, string) {
+func extractBody(object BodyInit) (*body, string) {
 	// 1-4. (Streams are not supported.)
 	// 5-6. Switch on object:
-	if object.Type == bodyInitIsBlob {
+	if object.Type == BodyInitIsBlob {
 		// Blob: source is object; type is object's type attribute value
 		// when it is not the empty byte sequence.
 		b := object.Blob.(*blobImpl)
 		return &body{source: b.data}, b.typ
 	}
-	if object.Type == bodyInitIsParams {
+	if object.Type == BodyInitIsURLSearchParams {
 		// URLSearchParams: source is the result of running the
 		// application/x-www-form-urlencoded serializer with object's list;
 		// type is `application/x-www-form-urlencoded;charset=UTF-8`.
 		s, _ := object.URLSearchParams.Stringifier()
 		return &body{source: []byte(s)}, "application/x-www-form-urlencoded;charset=UTF-8"
 	}
-	if object.Type == bodyInitIsUSVString {
+	if object.Type == BodyInitIsUSVString {
 		// USVString: source is the UTF-8 encoding of object; type is
 		// `text/plain;charset=UTF-8`.
 		return &body{source: []byte(object.USVString)}, "text/plain;charset=UTF-8"
@@ -63,7 +63,7 @@ func extractBody(object bodyInit) (*body, string) {
 
 // bodyBuffers lists the BufferSource members of a BodyInit value in
 // member order.
-func bodyBuffers(o bodyInit) []webidl.BufferSource {
+func bodyBuffers(o BodyInit) []webidl.BufferSource {
 	return []webidl.BufferSource{o.Int8Array, o.Int16Array, o.Int32Array, o.Uint8Array, o.Uint16Array,
 		o.Uint32Array, o.Uint8ClampedArray, o.BigInt64Array, o.BigUint64Array, o.Float32Array,
 		o.Float64Array, o.DataView, o.ArrayBuffer}
@@ -188,7 +188,7 @@ func (o *bodyOwner) blob() *webidl.Promise {
 				typ = normalizeBlobType(ct)
 			}
 		}
-		return o.realm.idl.Wrap(&blobImpl{realm: o.realm, data: b, typ: typ}, "Blob"), nil
+		return idlWrapBlob(o.realm.idl, &blobImpl{realm: o.realm, data: b, typ: typ}), nil
 	})
 }
 

@@ -11,8 +11,8 @@ import (
 // ServiceWorker object of w.
 func (r *Realm) deliverToClient(w *html.ServiceWorker, msg html.SerializedWithTransfer, origin string) {
 	c := r.container()
-	src := r.idl.Wrap(r.serviceWorkerObject(w), "ServiceWorker")
-	r.DeliverMessage(r.idl.Wrap(c, "ServiceWorkerContainer").(*sobek.Object), msg, origin, src)
+	src := idlWrapServiceWorker(r.idl, r.serviceWorkerObject(w))
+	r.DeliverMessage(idlWrapServiceWorkerContainer(r.idl, c).(*sobek.Object), msg, origin, src)
 }
 
 func clientTypeOf(env *html.EnvironmentSettingsObject) ClientType {

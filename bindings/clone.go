@@ -566,7 +566,7 @@ func (r *Realm) StructuredDeserializeWithTransfer(s html.SerializedWithTransfer)
 		switch h := h.(type) {
 		case *html.MessagePort:
 			p := r.newMessagePort(h)
-			obj := r.idl.Wrap(p, "MessagePort").(*sobek.Object)
+			obj := idlWrapMessagePort(r.idl, p).(*sobek.Object)
 			d.transferred = append(d.transferred, obj)
 			ports = append(ports, obj)
 		case *html.TransferredArrayBuffer:

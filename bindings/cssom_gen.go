@@ -33,6 +33,21 @@ type CSSStyleDeclarationMethods interface {
 	IndexedLength() (uint32, error)
 }
 
+// idlWrapCSSStyleDeclaration returns the JavaScript object of impl, a CSSStyleDeclaration or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapCSSStyleDeclaration(r *webidl.Realm, impl CSSStyleDeclarationMethods) sobek.Value {
+	return r.Wrap(impl, "CSSStyleDeclaration")
+}
+
+// idlWrapNewCSSStyleDeclaration is idlWrapCSSStyleDeclaration for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewCSSStyleDeclaration(r *webidl.Realm, impl CSSStyleDeclarationMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "CSSStyleDeclaration", storage)
+}
+
+// *cssStyleDeclarationImpl implements CSSStyleDeclaration: a missing or misspelled method fails to compile.
+var _ CSSStyleDeclarationMethods = (*cssStyleDeclarationImpl)(nil)
+
 // idlDefCSSStyleDeclaration returns the definition of CSSStyleDeclaration.
 func idlDefCSSStyleDeclaration() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{

@@ -17,6 +17,21 @@ type AbortControllerMethods interface {
 	Abort(argReason sobek.Value) error
 }
 
+// idlWrapAbortController returns the JavaScript object of impl, a AbortController or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapAbortController(r *webidl.Realm, impl AbortControllerMethods) sobek.Value {
+	return r.Wrap(impl, "AbortController")
+}
+
+// idlWrapNewAbortController is idlWrapAbortController for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewAbortController(r *webidl.Realm, impl AbortControllerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "AbortController", storage)
+}
+
+// *abortControllerImpl implements AbortController: a missing or misspelled method fails to compile.
+var _ AbortControllerMethods = (*abortControllerImpl)(nil)
+
 // AbortControllerStatics implements the constructors, static members or namespace
 // members of AbortController.
 type AbortControllerStatics interface {
@@ -81,6 +96,25 @@ type AbortSignalMethods interface {
 	// ThrowIfAborted implements the operation "throwIfAborted".
 	ThrowIfAborted() error
 }
+
+// idlWrapAbortSignal returns the JavaScript object of impl, a AbortSignal or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapAbortSignal(r *webidl.Realm, impl AbortSignalMethods) sobek.Value {
+	return r.Wrap(impl, "AbortSignal")
+}
+
+// idlWrapNewAbortSignal is idlWrapAbortSignal for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewAbortSignal(r *webidl.Realm, impl AbortSignalMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "AbortSignal", storage)
+}
+
+// *abortSignalImpl implements AbortSignal and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ AbortSignalMethods = (*abortSignalImpl)(nil)
+	_ EventTargetMethods = (*abortSignalImpl)(nil)
+)
 
 // AbortSignalStatics implements the constructors, static members or namespace
 // members of AbortSignal.
@@ -247,6 +281,26 @@ type CharacterDataMethods interface {
 	Remove() error
 }
 
+// idlWrapCharacterData returns the JavaScript object of impl, a CharacterData or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapCharacterData(r *webidl.Realm, impl CharacterDataMethods) sobek.Value {
+	return r.Wrap(impl, "CharacterData")
+}
+
+// idlWrapNewCharacterData is idlWrapCharacterData for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewCharacterData(r *webidl.Realm, impl CharacterDataMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "CharacterData", storage)
+}
+
+// *nodeImpl implements CharacterData and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ CharacterDataMethods = (*nodeImpl)(nil)
+	_ NodeMethods          = (*nodeImpl)(nil)
+	_ EventTargetMethods   = (*nodeImpl)(nil)
+)
+
 // idlDefCharacterData returns the definition of CharacterData.
 func idlDefCharacterData() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -368,6 +422,27 @@ type CommentMethods interface {
 	CharacterDataMethods
 }
 
+// idlWrapComment returns the JavaScript object of impl, a Comment or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapComment(r *webidl.Realm, impl CommentMethods) sobek.Value {
+	return r.Wrap(impl, "Comment")
+}
+
+// idlWrapNewComment is idlWrapComment for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewComment(r *webidl.Realm, impl CommentMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Comment", storage)
+}
+
+// *nodeImpl implements Comment and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ CommentMethods       = (*nodeImpl)(nil)
+	_ CharacterDataMethods = (*nodeImpl)(nil)
+	_ NodeMethods          = (*nodeImpl)(nil)
+	_ EventTargetMethods   = (*nodeImpl)(nil)
+)
+
 // CommentStatics implements the constructors, static members or namespace
 // members of Comment.
 type CommentStatics interface {
@@ -421,6 +496,21 @@ type DOMTokenListMethods interface {
 	Toggle(argToken webidl.DOMString, argForce webidl.Optional[bool]) (bool, error)
 	IndexedLength() (uint32, error)
 }
+
+// idlWrapDOMTokenList returns the JavaScript object of impl, a DOMTokenList or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDOMTokenList(r *webidl.Realm, impl DOMTokenListMethods) sobek.Value {
+	return r.Wrap(impl, "DOMTokenList")
+}
+
+// idlWrapNewDOMTokenList is idlWrapDOMTokenList for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDOMTokenList(r *webidl.Realm, impl DOMTokenListMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "DOMTokenList", storage)
+}
+
+// *domTokenListImpl implements DOMTokenList: a missing or misspelled method fails to compile.
+var _ DOMTokenListMethods = (*domTokenListImpl)(nil)
 
 // idlDefDOMTokenList returns the definition of DOMTokenList.
 func idlDefDOMTokenList() *webidl.InterfaceDef {
@@ -648,6 +738,26 @@ type DocumentMethods interface {
 	// QuerySelectorAll implements the operation "querySelectorAll".
 	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
 }
+
+// idlWrapDocument returns the JavaScript object of impl, a Document or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDocument(r *webidl.Realm, impl DocumentMethods) sobek.Value {
+	return r.Wrap(impl, "Document")
+}
+
+// idlWrapNewDocument is idlWrapDocument for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDocument(r *webidl.Realm, impl DocumentMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Document", storage)
+}
+
+// *documentImpl implements Document and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DocumentMethods    = (*documentImpl)(nil)
+	_ NodeMethods        = (*documentImpl)(nil)
+	_ EventTargetMethods = (*documentImpl)(nil)
+)
 
 // DocumentStatics implements the constructors, static members or namespace
 // members of Document.
@@ -1176,6 +1286,26 @@ type DocumentFragmentMethods interface {
 	QuerySelectorAll(argSelectors webidl.DOMString) (NodeListMethods, error)
 }
 
+// idlWrapDocumentFragment returns the JavaScript object of impl, a DocumentFragment or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDocumentFragment(r *webidl.Realm, impl DocumentFragmentMethods) sobek.Value {
+	return r.Wrap(impl, "DocumentFragment")
+}
+
+// idlWrapNewDocumentFragment is idlWrapDocumentFragment for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDocumentFragment(r *webidl.Realm, impl DocumentFragmentMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "DocumentFragment", storage)
+}
+
+// *nodeImpl implements DocumentFragment and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DocumentFragmentMethods = (*nodeImpl)(nil)
+	_ NodeMethods             = (*nodeImpl)(nil)
+	_ EventTargetMethods      = (*nodeImpl)(nil)
+)
+
 // DocumentFragmentStatics implements the constructors, static members or namespace
 // members of DocumentFragment.
 type DocumentFragmentStatics interface {
@@ -1326,6 +1456,26 @@ type DocumentTypeMethods interface {
 	// Remove implements the operation "remove".
 	Remove() error
 }
+
+// idlWrapDocumentType returns the JavaScript object of impl, a DocumentType or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDocumentType(r *webidl.Realm, impl DocumentTypeMethods) sobek.Value {
+	return r.Wrap(impl, "DocumentType")
+}
+
+// idlWrapNewDocumentType is idlWrapDocumentType for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDocumentType(r *webidl.Realm, impl DocumentTypeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "DocumentType", storage)
+}
+
+// *doctypeImpl implements DocumentType and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DocumentTypeMethods = (*doctypeImpl)(nil)
+	_ NodeMethods         = (*doctypeImpl)(nil)
+	_ EventTargetMethods  = (*doctypeImpl)(nil)
+)
 
 // idlDefDocumentType returns the definition of DocumentType.
 func idlDefDocumentType() *webidl.InterfaceDef {
@@ -1493,6 +1643,26 @@ type ElementMethods interface {
 	// Remove implements the operation "remove".
 	Remove() error
 }
+
+// idlWrapElement returns the JavaScript object of impl, a Element or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapElement(r *webidl.Realm, impl ElementMethods) sobek.Value {
+	return r.Wrap(impl, "Element")
+}
+
+// idlWrapNewElement is idlWrapElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewElement(r *webidl.Realm, impl ElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Element", storage)
+}
+
+// *nodeImpl implements Element and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ElementMethods     = (*nodeImpl)(nil)
+	_ NodeMethods        = (*nodeImpl)(nil)
+	_ EventTargetMethods = (*nodeImpl)(nil)
+)
 
 // idlDefElement returns the definition of Element.
 func idlDefElement() *webidl.InterfaceDef {
@@ -1975,6 +2145,21 @@ type EventMethods interface {
 	InitEvent(argType webidl.DOMString, argBubbles bool, argCancelable bool) error
 }
 
+// idlWrapEvent returns the JavaScript object of impl, a Event or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapEvent(r *webidl.Realm, impl EventMethods) sobek.Value {
+	return r.Wrap(impl, "Event")
+}
+
+// idlWrapNewEvent is idlWrapEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewEvent(r *webidl.Realm, impl EventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Event", storage)
+}
+
+// *eventImpl implements Event: a missing or misspelled method fails to compile.
+var _ EventMethods = (*eventImpl)(nil)
+
 // EventStatics implements the constructors, static members or namespace
 // members of Event.
 type EventStatics interface {
@@ -2303,6 +2488,21 @@ type EventTargetMethods interface {
 	DispatchEvent(argEvent EventMethods) (bool, error)
 }
 
+// idlWrapEventTarget returns the JavaScript object of impl, a EventTarget or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapEventTarget(r *webidl.Realm, impl EventTargetMethods) sobek.Value {
+	return r.Wrap(impl, "EventTarget")
+}
+
+// idlWrapNewEventTarget is idlWrapEventTarget for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewEventTarget(r *webidl.Realm, impl EventTargetMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "EventTarget", storage)
+}
+
+// *eventTargetImpl implements EventTarget: a missing or misspelled method fails to compile.
+var _ EventTargetMethods = (*eventTargetImpl)(nil)
+
 // EventTargetStatics implements the constructors, static members or namespace
 // members of EventTarget.
 type EventTargetStatics interface {
@@ -2388,6 +2588,21 @@ type HTMLCollectionMethods interface {
 	Item(argIndex uint32) (ElementMethods, error)
 	IndexedLength() (uint32, error)
 }
+
+// idlWrapHTMLCollection returns the JavaScript object of impl, a HTMLCollection or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLCollection(r *webidl.Realm, impl HTMLCollectionMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLCollection")
+}
+
+// idlWrapNewHTMLCollection is idlWrapHTMLCollection for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLCollection(r *webidl.Realm, impl HTMLCollectionMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLCollection", storage)
+}
+
+// *htmlCollectionImpl implements HTMLCollection: a missing or misspelled method fails to compile.
+var _ HTMLCollectionMethods = (*htmlCollectionImpl)(nil)
 
 // idlDefHTMLCollection returns the definition of HTMLCollection.
 func idlDefHTMLCollection() *webidl.InterfaceDef {
@@ -2493,6 +2708,25 @@ type NodeMethods interface {
 	// RemoveChild implements the operation "removeChild".
 	RemoveChild(argChild NodeMethods) (NodeMethods, error)
 }
+
+// idlWrapNode returns the JavaScript object of impl, a Node or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapNode(r *webidl.Realm, impl NodeMethods) sobek.Value {
+	return r.Wrap(impl, "Node")
+}
+
+// idlWrapNewNode is idlWrapNode for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewNode(r *webidl.Realm, impl NodeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Node", storage)
+}
+
+// *nodeImpl implements Node and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ NodeMethods        = (*nodeImpl)(nil)
+	_ EventTargetMethods = (*nodeImpl)(nil)
+)
 
 // idlDefNode returns the definition of Node.
 func idlDefNode() *webidl.InterfaceDef {
@@ -2798,6 +3032,21 @@ type NodeListMethods interface {
 	IndexedLength() (uint32, error)
 }
 
+// idlWrapNodeList returns the JavaScript object of impl, a NodeList or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapNodeList(r *webidl.Realm, impl NodeListMethods) sobek.Value {
+	return r.Wrap(impl, "NodeList")
+}
+
+// idlWrapNewNodeList is idlWrapNodeList for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewNodeList(r *webidl.Realm, impl NodeListMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "NodeList", storage)
+}
+
+// *nodeListImpl implements NodeList: a missing or misspelled method fails to compile.
+var _ NodeListMethods = (*nodeListImpl)(nil)
+
 // idlDefNodeList returns the definition of NodeList.
 func idlDefNodeList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -2853,6 +3102,27 @@ func idlDefNodeList() *webidl.InterfaceDef {
 type TextMethods interface {
 	CharacterDataMethods
 }
+
+// idlWrapText returns the JavaScript object of impl, a Text or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapText(r *webidl.Realm, impl TextMethods) sobek.Value {
+	return r.Wrap(impl, "Text")
+}
+
+// idlWrapNewText is idlWrapText for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewText(r *webidl.Realm, impl TextMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Text", storage)
+}
+
+// *nodeImpl implements Text and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ TextMethods          = (*nodeImpl)(nil)
+	_ CharacterDataMethods = (*nodeImpl)(nil)
+	_ NodeMethods          = (*nodeImpl)(nil)
+	_ EventTargetMethods   = (*nodeImpl)(nil)
+)
 
 // TextStatics implements the constructors, static members or namespace
 // members of Text.

@@ -68,7 +68,7 @@ func (r *Realm) newDefaultAbortReason() *domExceptionReason {
 		d.v = r.domExceptionValue(d.ex).(*sobek.Object)
 		return d
 	}
-	d.v = r.idl.WrapNew(impl, "DOMException", &impl.slot).(*sobek.Object)
+	d.v = idlWrapNewDOMException(r.idl, impl, &impl.slot).(*sobek.Object)
 	return d
 }
 
@@ -144,7 +144,7 @@ func (r *Realm) domExceptionValue(ex *dom.DOMException) sobek.Value {
 		return impl.Object()
 	}
 	impl := &domExceptionImpl{ex: ex}
-	v := r.idl.Wrap(impl, "DOMException")
+	v := idlWrapDOMException(r.idl, impl)
 	if ex.Owner == nil {
 		ex.Owner = impl
 	}

@@ -42,6 +42,21 @@ type TextDecoderMethods interface {
 	Decode(argInput webidl.Optional[AllowSharedBufferSource], argOptions TextDecodeOptions) (string, error)
 }
 
+// idlWrapTextDecoder returns the JavaScript object of impl, a TextDecoder or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapTextDecoder(r *webidl.Realm, impl TextDecoderMethods) sobek.Value {
+	return r.Wrap(impl, "TextDecoder")
+}
+
+// idlWrapNewTextDecoder is idlWrapTextDecoder for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewTextDecoder(r *webidl.Realm, impl TextDecoderMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "TextDecoder", storage)
+}
+
+// *textDecoderImpl implements TextDecoder: a missing or misspelled method fails to compile.
+var _ TextDecoderMethods = (*textDecoderImpl)(nil)
+
 // TextDecoderStatics implements the constructors, static members or namespace
 // members of TextDecoder.
 type TextDecoderStatics interface {
@@ -168,6 +183,21 @@ type TextEncoderMethods interface {
 	// EncodeInto implements the operation "encodeInto".
 	EncodeInto(argSource string, argDestination webidl.BufferSource) (TextEncoderEncodeIntoResult, error)
 }
+
+// idlWrapTextEncoder returns the JavaScript object of impl, a TextEncoder or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapTextEncoder(r *webidl.Realm, impl TextEncoderMethods) sobek.Value {
+	return r.Wrap(impl, "TextEncoder")
+}
+
+// idlWrapNewTextEncoder is idlWrapTextEncoder for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewTextEncoder(r *webidl.Realm, impl TextEncoderMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "TextEncoder", storage)
+}
+
+// *textEncoderImpl implements TextEncoder: a missing or misspelled method fails to compile.
+var _ TextEncoderMethods = (*textEncoderImpl)(nil)
 
 // TextEncoderStatics implements the constructors, static members or namespace
 // members of TextEncoder.

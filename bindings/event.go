@@ -33,7 +33,7 @@ type eventProp struct {
 // caching in ev.Detail) its wrapper the first time.
 func (r *Realm) eventValue(ev *dom.Event) sobek.Value {
 	impl, ok := ev.Detail.(*eventImpl)
-	var wrapped any = impl
+	var wrapped EventMethods = impl
 	if sub, isSub := ev.Detail.(eventSubclass); isSub {
 		impl, ok, wrapped = sub.baseEvent(), true, sub
 	}
@@ -49,7 +49,7 @@ func (r *Realm) eventValue(ev *dom.Event) sobek.Value {
 	if obj := impl.Object(); obj != nil {
 		return obj
 	}
-	v := r.idl.Wrap(wrapped, "Event")
+	v := idlWrapEvent(r.idl, wrapped)
 	if obj, ok := v.(*sobek.Object); ok {
 		for _, p := range impl.extra {
 			_ = obj.DefineDataProperty(p.name, p.value, sobek.FLAG_FALSE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
@@ -168,7 +168,10 @@ var _ EventMethods = (*eventImpl)(nil)
 
 // eventSubclass is implemented by the implementations of Event
 // subinterfaces (MessageEvent) that embed *eventImpl.
-type eventSubclass interface{ baseEvent() *eventImpl }
+type eventSubclass interface {
+	EventMethods
+	baseEvent() *eventImpl
+}
 
 func baseEventOf(e EventMethods) *eventImpl {
 	switch e := e.(type) {

@@ -41,7 +41,7 @@ func (r *Realm) fetchHost() FetchHost {
 }
 
 // fetchMethod is https://fetch.spec.whatwg.org/#dom-global-fetch.
-func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise {
+func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise {
 	// 1. Let p be a new promise.
 	p := r.idl.NewPromise()
 	// 2. Let requestObject be the result of invoking the initial value of
@@ -116,7 +116,7 @@ func (r *Realm) fetchMethod(input requestInfo, init RequestInit) *webidl.Promise
 		// object, given response, "immutable", and relevantRealm.
 		responseObject = r.newResponseObject(resp, guardImmutable)
 		// 14.5. Resolve p with responseObject.
-		p.Resolve(r.idl.Wrap(responseObject, "Response"))
+		p.Resolve(idlWrapResponse(r.idl, responseObject))
 	})
 	// 15. Return p.
 	return p

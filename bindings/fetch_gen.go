@@ -27,6 +27,21 @@ type HeadersMethods interface {
 	IterablePairs() ([]webidl.KV[webidl.ByteString, webidl.ByteString], error)
 }
 
+// idlWrapHeaders returns the JavaScript object of impl, a Headers or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHeaders(r *webidl.Realm, impl HeadersMethods) sobek.Value {
+	return r.Wrap(impl, "Headers")
+}
+
+// idlWrapNewHeaders is idlWrapHeaders for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHeaders(r *webidl.Realm, impl HeadersMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Headers", storage)
+}
+
+// *headersImpl implements Headers: a missing or misspelled method fails to compile.
+var _ HeadersMethods = (*headersImpl)(nil)
+
 // HeadersStatics implements the constructors, static members or namespace
 // members of Headers.
 type HeadersStatics interface {
@@ -259,6 +274,21 @@ type RequestMethods interface {
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
 }
+
+// idlWrapRequest returns the JavaScript object of impl, a Request or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapRequest(r *webidl.Realm, impl RequestMethods) sobek.Value {
+	return r.Wrap(impl, "Request")
+}
+
+// idlWrapNewRequest is idlWrapRequest for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewRequest(r *webidl.Realm, impl RequestMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Request", storage)
+}
+
+// *requestImpl implements Request: a missing or misspelled method fails to compile.
+var _ RequestMethods = (*requestImpl)(nil)
 
 // RequestStatics implements the constructors, static members or namespace
 // members of Request.
@@ -802,6 +832,21 @@ type ResponseMethods interface {
 	// Text implements the operation "text".
 	Text() (*webidl.Promise, error)
 }
+
+// idlWrapResponse returns the JavaScript object of impl, a Response or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapResponse(r *webidl.Realm, impl ResponseMethods) sobek.Value {
+	return r.Wrap(impl, "Response")
+}
+
+// idlWrapNewResponse is idlWrapResponse for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewResponse(r *webidl.Realm, impl ResponseMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Response", storage)
+}
+
+// *responseImpl implements Response: a missing or misspelled method fails to compile.
+var _ ResponseMethods = (*responseImpl)(nil)
 
 // ResponseStatics implements the constructors, static members or namespace
 // members of Response.

@@ -105,9 +105,9 @@ func (h *headersImpl) appendHeader(name, value string) error {
 }
 
 // fill is https://fetch.spec.whatwg.org/#concept-headers-fill.
-func (h *headersImpl) fill(init headersInit) error {
+func (h *headersImpl) fill(init HeadersInit) error {
 	switch init.Type {
-	case headersInitIsSequence:
+	case HeadersInitIsSequenceOfSequenceOfByteString:
 		// 1. If object is a sequence, then for each header of object:
 		for _, pair := range init.SequenceOfSequenceOfByteString {
 			// 1.1. If header's size is not 2, then throw a TypeError.
@@ -119,7 +119,7 @@ func (h *headersImpl) fill(init headersInit) error {
 				return err
 			}
 		}
-	case headersInitIsRecord:
+	case HeadersInitIsRecordOfByteStringToByteString:
 		// 2. Otherwise, object is a record: for each key → value, append
 		// (key, value) to headers.
 		for _, e := range init.RecordOfByteStringToByteString {
@@ -139,7 +139,7 @@ func (h *headersImpl) removePrivilegedNoCORSHeaders() { h.list.Delete("range") }
 type headersStatics struct{}
 
 // Constructor is https://fetch.spec.whatwg.org/#dom-headers.
-func (headersStatics) Constructor(r *webidl.Realm, init webidl.Optional[headersInit]) (HeadersMethods, error) {
+func (headersStatics) Constructor(r *webidl.Realm, init webidl.Optional[HeadersInit]) (HeadersMethods, error) {
 	// 1. Set this's guard to "none".
 	h := newHeaders(&headerList{}, guardNone)
 	// 2. If init is given, then fill this with init.

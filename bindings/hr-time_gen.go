@@ -24,6 +24,25 @@ type PerformanceMethods interface {
 	Now() (float64, error)
 }
 
+// idlWrapPerformance returns the JavaScript object of impl, a Performance or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapPerformance(r *webidl.Realm, impl PerformanceMethods) sobek.Value {
+	return r.Wrap(impl, "Performance")
+}
+
+// idlWrapNewPerformance is idlWrapPerformance for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewPerformance(r *webidl.Realm, impl PerformanceMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Performance", storage)
+}
+
+// *performanceImpl implements Performance and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ PerformanceMethods = (*performanceImpl)(nil)
+	_ EventTargetMethods = (*performanceImpl)(nil)
+)
+
 // idlDefPerformance returns the definition of Performance.
 func idlDefPerformance() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{

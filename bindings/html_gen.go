@@ -28,6 +28,25 @@ type BroadcastChannelMethods interface {
 	Close() error
 }
 
+// idlWrapBroadcastChannel returns the JavaScript object of impl, a BroadcastChannel or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapBroadcastChannel(r *webidl.Realm, impl BroadcastChannelMethods) sobek.Value {
+	return r.Wrap(impl, "BroadcastChannel")
+}
+
+// idlWrapNewBroadcastChannel is idlWrapBroadcastChannel for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewBroadcastChannel(r *webidl.Realm, impl BroadcastChannelMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "BroadcastChannel", storage)
+}
+
+// *broadcastChannelImpl implements BroadcastChannel and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ BroadcastChannelMethods = (*broadcastChannelImpl)(nil)
+	_ EventTargetMethods      = (*broadcastChannelImpl)(nil)
+)
+
 // BroadcastChannelStatics implements the constructors, static members or namespace
 // members of BroadcastChannel.
 type BroadcastChannelStatics interface {
@@ -142,6 +161,26 @@ type DedicatedWorkerGlobalScopeMethods interface {
 	// Close implements the operation "close".
 	Close() error
 }
+
+// idlWrapDedicatedWorkerGlobalScope returns the JavaScript object of impl, a DedicatedWorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDedicatedWorkerGlobalScope(r *webidl.Realm, impl DedicatedWorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "DedicatedWorkerGlobalScope")
+}
+
+// idlWrapNewDedicatedWorkerGlobalScope is idlWrapDedicatedWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDedicatedWorkerGlobalScope(r *webidl.Realm, impl DedicatedWorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "DedicatedWorkerGlobalScope", storage)
+}
+
+// *workerGlobalImpl implements DedicatedWorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ DedicatedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+	_ WorkerGlobalScopeMethods          = (*workerGlobalImpl)(nil)
+	_ EventTargetMethods                = (*workerGlobalImpl)(nil)
+)
 
 // idlDefDedicatedWorkerGlobalScope returns the definition of DedicatedWorkerGlobalScope.
 func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
@@ -275,6 +314,28 @@ type HTMLBodyElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLBodyElement returns the JavaScript object of impl, a HTMLBodyElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLBodyElement(r *webidl.Realm, impl HTMLBodyElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLBodyElement")
+}
+
+// idlWrapNewHTMLBodyElement is idlWrapHTMLBodyElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLBodyElement(r *webidl.Realm, impl HTMLBodyElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLBodyElement", storage)
+}
+
+// *htmlElementImpl implements HTMLBodyElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLBodyElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLBodyElement returns the definition of HTMLBodyElement.
 func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -290,6 +351,28 @@ func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 type HTMLDivElementMethods interface {
 	HTMLElementMethods
 }
+
+// idlWrapHTMLDivElement returns the JavaScript object of impl, a HTMLDivElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLDivElement(r *webidl.Realm, impl HTMLDivElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLDivElement")
+}
+
+// idlWrapNewHTMLDivElement is idlWrapHTMLDivElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLDivElement(r *webidl.Realm, impl HTMLDivElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLDivElement", storage)
+}
+
+// *htmlElementImpl implements HTMLDivElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLDivElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods    = (*htmlElementImpl)(nil)
+	_ ElementMethods        = (*htmlElementImpl)(nil)
+	_ NodeMethods           = (*htmlElementImpl)(nil)
+	_ EventTargetMethods    = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLDivElement returns the definition of HTMLDivElement.
 func idlDefHTMLDivElement() *webidl.InterfaceDef {
@@ -334,6 +417,27 @@ type HTMLElementMethods interface {
 	// Click implements the operation "click".
 	Click() error
 }
+
+// idlWrapHTMLElement returns the JavaScript object of impl, a HTMLElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLElement(r *webidl.Realm, impl HTMLElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLElement")
+}
+
+// idlWrapNewHTMLElement is idlWrapHTMLElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLElement(r *webidl.Realm, impl HTMLElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLElement", storage)
+}
+
+// *htmlElementImpl implements HTMLElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLElementMethods = (*htmlElementImpl)(nil)
+	_ ElementMethods     = (*htmlElementImpl)(nil)
+	_ NodeMethods        = (*htmlElementImpl)(nil)
+	_ EventTargetMethods = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLElement returns the definition of HTMLElement.
 func idlDefHTMLElement() *webidl.InterfaceDef {
@@ -474,6 +578,28 @@ type HTMLHeadElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLHeadElement returns the JavaScript object of impl, a HTMLHeadElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLHeadElement(r *webidl.Realm, impl HTMLHeadElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLHeadElement")
+}
+
+// idlWrapNewHTMLHeadElement is idlWrapHTMLHeadElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLHeadElement(r *webidl.Realm, impl HTMLHeadElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLHeadElement", storage)
+}
+
+// *htmlElementImpl implements HTMLHeadElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLHeadElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLHeadElement returns the definition of HTMLHeadElement.
 func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -489,6 +615,28 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 type HTMLHTMLElementMethods interface {
 	HTMLElementMethods
 }
+
+// idlWrapHTMLHTMLElement returns the JavaScript object of impl, a HTMLHtmlElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLHTMLElement(r *webidl.Realm, impl HTMLHTMLElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLHtmlElement")
+}
+
+// idlWrapNewHTMLHTMLElement is idlWrapHTMLHTMLElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLHTMLElement(r *webidl.Realm, impl HTMLHTMLElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLHtmlElement", storage)
+}
+
+// *htmlElementImpl implements HTMLHtmlElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLHTMLElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLHTMLElement returns the definition of HTMLHtmlElement.
 func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
@@ -534,6 +682,28 @@ type HTMLIFrameElementMethods interface {
 	// ContentWindow is the getter of the attribute "contentWindow".
 	ContentWindow() (WindowMethods, error)
 }
+
+// idlWrapHTMLIFrameElement returns the JavaScript object of impl, a HTMLIFrameElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLIFrameElement(r *webidl.Realm, impl HTMLIFrameElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLIFrameElement")
+}
+
+// idlWrapNewHTMLIFrameElement is idlWrapHTMLIFrameElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLIFrameElement(r *webidl.Realm, impl HTMLIFrameElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLIFrameElement", storage)
+}
+
+// *htmlElementImpl implements HTMLIFrameElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLIFrameElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods       = (*htmlElementImpl)(nil)
+	_ ElementMethods           = (*htmlElementImpl)(nil)
+	_ NodeMethods              = (*htmlElementImpl)(nil)
+	_ EventTargetMethods       = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLIFrameElement returns the definition of HTMLIFrameElement.
 func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
@@ -711,6 +881,28 @@ type HTMLMetaElementMethods interface {
 	SetMedia(v webidl.DOMString) error
 }
 
+// idlWrapHTMLMetaElement returns the JavaScript object of impl, a HTMLMetaElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLMetaElement(r *webidl.Realm, impl HTMLMetaElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLMetaElement")
+}
+
+// idlWrapNewHTMLMetaElement is idlWrapHTMLMetaElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLMetaElement(r *webidl.Realm, impl HTMLMetaElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLMetaElement", storage)
+}
+
+// *htmlElementImpl implements HTMLMetaElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLMetaElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLMetaElement returns the definition of HTMLMetaElement.
 func idlDefHTMLMetaElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -796,6 +988,28 @@ type HTMLParagraphElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLParagraphElement returns the JavaScript object of impl, a HTMLParagraphElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLParagraphElement(r *webidl.Realm, impl HTMLParagraphElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLParagraphElement")
+}
+
+// idlWrapNewHTMLParagraphElement is idlWrapHTMLParagraphElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLParagraphElement(r *webidl.Realm, impl HTMLParagraphElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLParagraphElement", storage)
+}
+
+// *htmlElementImpl implements HTMLParagraphElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLParagraphElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods          = (*htmlElementImpl)(nil)
+	_ ElementMethods              = (*htmlElementImpl)(nil)
+	_ NodeMethods                 = (*htmlElementImpl)(nil)
+	_ EventTargetMethods          = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLParagraphElement returns the definition of HTMLParagraphElement.
 func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -830,6 +1044,28 @@ type HTMLScriptElementMethods interface {
 	// SetText is the setter of the attribute "text".
 	SetText(v webidl.DOMString) error
 }
+
+// idlWrapHTMLScriptElement returns the JavaScript object of impl, a HTMLScriptElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLScriptElement(r *webidl.Realm, impl HTMLScriptElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLScriptElement")
+}
+
+// idlWrapNewHTMLScriptElement is idlWrapHTMLScriptElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLScriptElement(r *webidl.Realm, impl HTMLScriptElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLScriptElement", storage)
+}
+
+// *htmlElementImpl implements HTMLScriptElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLScriptElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods       = (*htmlElementImpl)(nil)
+	_ ElementMethods           = (*htmlElementImpl)(nil)
+	_ NodeMethods              = (*htmlElementImpl)(nil)
+	_ EventTargetMethods       = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLScriptElement returns the definition of HTMLScriptElement.
 func idlDefHTMLScriptElement() *webidl.InterfaceDef {
@@ -933,6 +1169,28 @@ type HTMLSpanElementMethods interface {
 	HTMLElementMethods
 }
 
+// idlWrapHTMLSpanElement returns the JavaScript object of impl, a HTMLSpanElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLSpanElement(r *webidl.Realm, impl HTMLSpanElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLSpanElement")
+}
+
+// idlWrapNewHTMLSpanElement is idlWrapHTMLSpanElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLSpanElement(r *webidl.Realm, impl HTMLSpanElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLSpanElement", storage)
+}
+
+// *htmlElementImpl implements HTMLSpanElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLSpanElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
 // idlDefHTMLSpanElement returns the definition of HTMLSpanElement.
 func idlDefHTMLSpanElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -951,6 +1209,28 @@ type HTMLTitleElementMethods interface {
 	// SetText is the setter of the attribute "text".
 	SetText(v webidl.DOMString) error
 }
+
+// idlWrapHTMLTitleElement returns the JavaScript object of impl, a HTMLTitleElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLTitleElement(r *webidl.Realm, impl HTMLTitleElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLTitleElement")
+}
+
+// idlWrapNewHTMLTitleElement is idlWrapHTMLTitleElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLTitleElement(r *webidl.Realm, impl HTMLTitleElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLTitleElement", storage)
+}
+
+// *htmlElementImpl implements HTMLTitleElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLTitleElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLTitleElement returns the definition of HTMLTitleElement.
 func idlDefHTMLTitleElement() *webidl.InterfaceDef {
@@ -985,6 +1265,28 @@ func idlDefHTMLTitleElement() *webidl.InterfaceDef {
 type HTMLUnknownElementMethods interface {
 	HTMLElementMethods
 }
+
+// idlWrapHTMLUnknownElement returns the JavaScript object of impl, a HTMLUnknownElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLUnknownElement(r *webidl.Realm, impl HTMLUnknownElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLUnknownElement")
+}
+
+// idlWrapNewHTMLUnknownElement is idlWrapHTMLUnknownElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLUnknownElement(r *webidl.Realm, impl HTMLUnknownElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLUnknownElement", storage)
+}
+
+// *htmlElementImpl implements HTMLUnknownElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLUnknownElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods        = (*htmlElementImpl)(nil)
+	_ ElementMethods            = (*htmlElementImpl)(nil)
+	_ NodeMethods               = (*htmlElementImpl)(nil)
+	_ EventTargetMethods        = (*htmlElementImpl)(nil)
+)
 
 // idlDefHTMLUnknownElement returns the definition of HTMLUnknownElement.
 func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
@@ -1117,6 +1419,21 @@ type HistoryMethods interface {
 	// ReplaceState implements the operation "replaceState".
 	ReplaceState(argData sobek.Value, argUnused webidl.DOMString, argURL webidl.Nullable[string]) error
 }
+
+// idlWrapHistory returns the JavaScript object of impl, a History or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHistory(r *webidl.Realm, impl HistoryMethods) sobek.Value {
+	return r.Wrap(impl, "History")
+}
+
+// idlWrapNewHistory is idlWrapHistory for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHistory(r *webidl.Realm, impl HistoryMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "History", storage)
+}
+
+// *historyImpl implements History: a missing or misspelled method fails to compile.
+var _ HistoryMethods = (*historyImpl)(nil)
 
 // idlDefHistory returns the definition of History.
 func idlDefHistory() *webidl.InterfaceDef {
@@ -1280,6 +1597,21 @@ type LocationMethods interface {
 	// Reload implements the operation "reload".
 	Reload() error
 }
+
+// idlWrapLocation returns the JavaScript object of impl, a Location or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapLocation(r *webidl.Realm, impl LocationMethods) sobek.Value {
+	return r.Wrap(impl, "Location")
+}
+
+// idlWrapNewLocation is idlWrapLocation for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewLocation(r *webidl.Realm, impl LocationMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Location", storage)
+}
+
+// *locationImpl implements Location: a missing or misspelled method fails to compile.
+var _ LocationMethods = (*locationImpl)(nil)
 
 // idlDefLocation returns the definition of Location.
 func idlDefLocation() *webidl.InterfaceDef {
@@ -1487,6 +1819,21 @@ type MessageChannelMethods interface {
 	Port2() (MessagePortMethods, error)
 }
 
+// idlWrapMessageChannel returns the JavaScript object of impl, a MessageChannel or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapMessageChannel(r *webidl.Realm, impl MessageChannelMethods) sobek.Value {
+	return r.Wrap(impl, "MessageChannel")
+}
+
+// idlWrapNewMessageChannel is idlWrapMessageChannel for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewMessageChannel(r *webidl.Realm, impl MessageChannelMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "MessageChannel", storage)
+}
+
+// *messageChannelImpl implements MessageChannel: a missing or misspelled method fails to compile.
+var _ MessageChannelMethods = (*messageChannelImpl)(nil)
+
 // MessageChannelStatics implements the constructors, static members or namespace
 // members of MessageChannel.
 type MessageChannelStatics interface {
@@ -1547,6 +1894,25 @@ type MessageEventMethods interface {
 	// Ports is the getter of the attribute "ports".
 	Ports() ([]MessagePortMethods, error)
 }
+
+// idlWrapMessageEvent returns the JavaScript object of impl, a MessageEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapMessageEvent(r *webidl.Realm, impl MessageEventMethods) sobek.Value {
+	return r.Wrap(impl, "MessageEvent")
+}
+
+// idlWrapNewMessageEvent is idlWrapMessageEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewMessageEvent(r *webidl.Realm, impl MessageEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "MessageEvent", storage)
+}
+
+// *messageEventImpl implements MessageEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ MessageEventMethods = (*messageEventImpl)(nil)
+	_ EventMethods        = (*messageEventImpl)(nil)
+)
 
 // MessageEventStatics implements the constructors, static members or namespace
 // members of MessageEvent.
@@ -1716,6 +2082,25 @@ type MessagePortMethods interface {
 	// Close implements the operation "close".
 	Close() error
 }
+
+// idlWrapMessagePort returns the JavaScript object of impl, a MessagePort or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapMessagePort(r *webidl.Realm, impl MessagePortMethods) sobek.Value {
+	return r.Wrap(impl, "MessagePort")
+}
+
+// idlWrapNewMessagePort is idlWrapMessagePort for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewMessagePort(r *webidl.Realm, impl MessagePortMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "MessagePort", storage)
+}
+
+// *messagePortImpl implements MessagePort and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ MessagePortMethods = (*messagePortImpl)(nil)
+	_ EventTargetMethods = (*messagePortImpl)(nil)
+)
 
 // idlDefMessagePort returns the definition of MessagePort.
 func idlDefMessagePort() *webidl.InterfaceDef {
@@ -1895,6 +2280,21 @@ type NavigatorMethods interface {
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
 }
+
+// idlWrapNavigator returns the JavaScript object of impl, a Navigator or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapNavigator(r *webidl.Realm, impl NavigatorMethods) sobek.Value {
+	return r.Wrap(impl, "Navigator")
+}
+
+// idlWrapNewNavigator is idlWrapNavigator for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewNavigator(r *webidl.Realm, impl NavigatorMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Navigator", storage)
+}
+
+// *navigatorImpl implements Navigator: a missing or misspelled method fails to compile.
+var _ NavigatorMethods = (*navigatorImpl)(nil)
 
 // idlDefNavigator returns the definition of Navigator.
 func idlDefNavigator() *webidl.InterfaceDef {
@@ -2129,6 +2529,25 @@ type PageTransitionEventMethods interface {
 	Persisted() (bool, error)
 }
 
+// idlWrapPageTransitionEvent returns the JavaScript object of impl, a PageTransitionEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapPageTransitionEvent(r *webidl.Realm, impl PageTransitionEventMethods) sobek.Value {
+	return r.Wrap(impl, "PageTransitionEvent")
+}
+
+// idlWrapNewPageTransitionEvent is idlWrapPageTransitionEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewPageTransitionEvent(r *webidl.Realm, impl PageTransitionEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "PageTransitionEvent", storage)
+}
+
+// *pageTransitionEventImpl implements PageTransitionEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ PageTransitionEventMethods = (*pageTransitionEventImpl)(nil)
+	_ EventMethods               = (*pageTransitionEventImpl)(nil)
+)
+
 // PageTransitionEventStatics implements the constructors, static members or namespace
 // members of PageTransitionEvent.
 type PageTransitionEventStatics interface {
@@ -2322,6 +2741,25 @@ type SharedWorkerMethods interface {
 	SetOnerror(v *EventHandlerNonNull) error
 }
 
+// idlWrapSharedWorker returns the JavaScript object of impl, a SharedWorker or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapSharedWorker(r *webidl.Realm, impl SharedWorkerMethods) sobek.Value {
+	return r.Wrap(impl, "SharedWorker")
+}
+
+// idlWrapNewSharedWorker is idlWrapSharedWorker for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewSharedWorker(r *webidl.Realm, impl SharedWorkerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "SharedWorker", storage)
+}
+
+// *sharedWorkerImpl implements SharedWorker and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ SharedWorkerMethods = (*sharedWorkerImpl)(nil)
+	_ EventTargetMethods  = (*sharedWorkerImpl)(nil)
+)
+
 // SharedWorkerStatics implements the constructors, static members or namespace
 // members of SharedWorker.
 type SharedWorkerStatics interface {
@@ -2400,6 +2838,26 @@ type SharedWorkerGlobalScopeMethods interface {
 	Close() error
 }
 
+// idlWrapSharedWorkerGlobalScope returns the JavaScript object of impl, a SharedWorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapSharedWorkerGlobalScope(r *webidl.Realm, impl SharedWorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "SharedWorkerGlobalScope")
+}
+
+// idlWrapNewSharedWorkerGlobalScope is idlWrapSharedWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewSharedWorkerGlobalScope(r *webidl.Realm, impl SharedWorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "SharedWorkerGlobalScope", storage)
+}
+
+// *workerGlobalImpl implements SharedWorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ SharedWorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+	_ WorkerGlobalScopeMethods       = (*workerGlobalImpl)(nil)
+	_ EventTargetMethods             = (*workerGlobalImpl)(nil)
+)
+
 // idlDefSharedWorkerGlobalScope returns the definition of SharedWorkerGlobalScope.
 func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -2470,6 +2928,21 @@ type StorageMethods interface {
 	// Clear implements the operation "clear".
 	Clear() error
 }
+
+// idlWrapStorage returns the JavaScript object of impl, a Storage or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapStorage(r *webidl.Realm, impl StorageMethods) sobek.Value {
+	return r.Wrap(impl, "Storage")
+}
+
+// idlWrapNewStorage is idlWrapStorage for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewStorage(r *webidl.Realm, impl StorageMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Storage", storage)
+}
+
+// *storageImpl implements Storage: a missing or misspelled method fails to compile.
+var _ StorageMethods = (*storageImpl)(nil)
 
 // idlDefStorage returns the definition of Storage.
 func idlDefStorage() *webidl.InterfaceDef {
@@ -2690,6 +3163,25 @@ type WindowMethods interface {
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
 }
+
+// idlWrapWindow returns the JavaScript object of impl, a Window or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWindow(r *webidl.Realm, impl WindowMethods) sobek.Value {
+	return r.Wrap(impl, "Window")
+}
+
+// idlWrapNewWindow is idlWrapWindow for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWindow(r *webidl.Realm, impl WindowMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Window", storage)
+}
+
+// *windowImpl implements Window and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WindowMethods      = (*windowImpl)(nil)
+	_ EventTargetMethods = (*windowImpl)(nil)
+)
 
 // idlDefWindow returns the definition of Window.
 func idlDefWindow() *webidl.InterfaceDef {
@@ -3508,6 +4000,25 @@ type WorkerMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// idlWrapWorker returns the JavaScript object of impl, a Worker or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorker(r *webidl.Realm, impl WorkerMethods) sobek.Value {
+	return r.Wrap(impl, "Worker")
+}
+
+// idlWrapNewWorker is idlWrapWorker for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorker(r *webidl.Realm, impl WorkerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Worker", storage)
+}
+
+// *workerImpl implements Worker and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WorkerMethods      = (*workerImpl)(nil)
+	_ EventTargetMethods = (*workerImpl)(nil)
+)
+
 // WorkerStatics implements the constructors, static members or namespace
 // members of Worker.
 type WorkerStatics interface {
@@ -3731,6 +4242,25 @@ type WorkerGlobalScopeMethods interface {
 	// StructuredClone implements the operation "structuredClone".
 	StructuredClone(argValue sobek.Value, argOptions StructuredSerializeOptions) (sobek.Value, error)
 }
+
+// idlWrapWorkerGlobalScope returns the JavaScript object of impl, a WorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorkerGlobalScope(r *webidl.Realm, impl WorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "WorkerGlobalScope")
+}
+
+// idlWrapNewWorkerGlobalScope is idlWrapWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorkerGlobalScope(r *webidl.Realm, impl WorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WorkerGlobalScope", storage)
+}
+
+// *workerGlobalImpl implements WorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WorkerGlobalScopeMethods = (*workerGlobalImpl)(nil)
+	_ EventTargetMethods       = (*workerGlobalImpl)(nil)
+)
 
 // idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
 func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
@@ -4128,6 +4658,21 @@ type WorkerLocationMethods interface {
 	Hash() (string, error)
 }
 
+// idlWrapWorkerLocation returns the JavaScript object of impl, a WorkerLocation or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorkerLocation(r *webidl.Realm, impl WorkerLocationMethods) sobek.Value {
+	return r.Wrap(impl, "WorkerLocation")
+}
+
+// idlWrapNewWorkerLocation is idlWrapWorkerLocation for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorkerLocation(r *webidl.Realm, impl WorkerLocationMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WorkerLocation", storage)
+}
+
+// *workerLocationImpl implements WorkerLocation: a missing or misspelled method fails to compile.
+var _ WorkerLocationMethods = (*workerLocationImpl)(nil)
+
 // idlDefWorkerLocation returns the definition of WorkerLocation.
 func idlDefWorkerLocation() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -4273,6 +4818,21 @@ type WorkerNavigatorMethods interface {
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
 }
+
+// idlWrapWorkerNavigator returns the JavaScript object of impl, a WorkerNavigator or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWorkerNavigator(r *webidl.Realm, impl WorkerNavigatorMethods) sobek.Value {
+	return r.Wrap(impl, "WorkerNavigator")
+}
+
+// idlWrapNewWorkerNavigator is idlWrapWorkerNavigator for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWorkerNavigator(r *webidl.Realm, impl WorkerNavigatorMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WorkerNavigator", storage)
+}
+
+// *navigatorImpl implements WorkerNavigator: a missing or misspelled method fails to compile.
+var _ WorkerNavigatorMethods = (*navigatorImpl)(nil)
 
 // idlDefWorkerNavigator returns the definition of WorkerNavigator.
 func idlDefWorkerNavigator() *webidl.InterfaceDef {

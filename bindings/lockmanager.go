@@ -96,7 +96,7 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	arg := sobek.Null()
 	if lock != nil {
 		q.lock.lock = lock
-		arg = r.idl.WrapNew(&q.lock, "Lock", &q.lock.slot)
+		arg = idlWrapNewLock(r.idl, &q.lock, &q.lock.slot)
 	}
 	// The this value and the argument go in the manager's storage (a
 	// variadic slice would be allocated, and storage in q would make

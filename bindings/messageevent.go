@@ -62,9 +62,9 @@ func (messageEventStatics) Constructor(r *webidl.Realm, typ webidl.DOMString, in
 	if !init.Source.Null {
 		switch init.Source.Value.Type {
 		case MessageEventSourceIsMessagePort:
-			e.source = r.Wrap(init.Source.Value.MessagePort, "MessagePort")
+			e.source = idlWrapMessagePort(r, init.Source.Value.MessagePort)
 		case MessageEventSourceIsWindow:
-			e.source = r.Wrap(init.Source.Value.Window, "Window")
+			e.source = idlWrapWindow(r, init.Source.Value.Window)
 		}
 	}
 	base.ev.Detail = e

@@ -24,7 +24,7 @@ func (r *Realm) newMessagePort(p *html.MessagePort) *messagePortImpl {
 	impl := &messagePortImpl{eventTargetImpl: r.newEventTargetImpl(t), port: p}
 	t.Owner = impl
 	p.Attach(func(steps func()) bool { return r.queueTask(html.PostedMessageTaskSource, steps) }, func(msg html.SerializedWithTransfer) {
-		obj, _ := r.idl.Wrap(impl, "MessagePort").(*sobek.Object)
+		obj, _ := idlWrapMessagePort(r.idl, impl).(*sobek.Object)
 		r.DeliverMessage(obj, msg, "", nil)
 	})
 	return impl

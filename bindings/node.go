@@ -22,7 +22,7 @@ func (r *Realm) NodeValue(n *dom.Node) sobek.Value {
 	if n == nil {
 		return sobek.Null()
 	}
-	return r.idl.Wrap(r.nodeImpl(n), "Node")
+	return idlWrapNode(r.idl, r.nodeImpl(n))
 }
 
 // NodeOf returns the node behind a Node platform object, or nil.

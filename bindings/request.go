@@ -86,13 +86,13 @@ func (r *Realm) originString() string {
 type requestStatics struct{}
 
 // Constructor is https://fetch.spec.whatwg.org/#dom-request.
-func (requestStatics) Constructor(ir *webidl.Realm, input requestInfo, init RequestInit) (RequestMethods, error) {
+func (requestStatics) Constructor(ir *webidl.Realm, input RequestInfo, init RequestInit) (RequestMethods, error) {
 	r := realmOf(ir)
 	return r.newRequest(input, init)
 }
 
 // newRequest is the new Request(input, init) constructor steps.
-func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, error) {
+func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, error) {
 	// 1. Let request be null.
 	var req *request
 	// 2. Let fallbackMode be null.
@@ -102,7 +102,7 @@ func (r *Realm) newRequest(input requestInfo, init RequestInit) (*requestImpl, e
 	// 4. Let signal be null.
 	var signal *dom.AbortSignal
 	var inputReq *requestImpl
-	if input.Type == requestInfoIsUSVString {
+	if input.Type == RequestInfoIsUSVString {
 		// 5. If input is a string:
 		// 5.1. Let parsedURL be the result of parsing input with baseURL.
 		u, err := ParseURL(input.USVString, base)

@@ -104,7 +104,7 @@ func (o *responseImpl) initializeResponse(init ResponseInit, b *body, typ string
 type responseStatics struct{}
 
 // Constructor is https://fetch.spec.whatwg.org/#dom-response.
-func (responseStatics) Constructor(ir *webidl.Realm, b webidl.Nullable[bodyInit], init ResponseInit) (ResponseMethods, error) {
+func (responseStatics) Constructor(ir *webidl.Realm, b webidl.Nullable[BodyInit], init ResponseInit) (ResponseMethods, error) {
 	r := realmOf(ir)
 	// 1-2. Set this's response to a new response and this's headers to a
 	// new Headers object whose guard is "response".

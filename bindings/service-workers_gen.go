@@ -25,6 +25,21 @@ type ClientMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// idlWrapClient returns the JavaScript object of impl, a Client or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapClient(r *webidl.Realm, impl ClientMethods) sobek.Value {
+	return r.Wrap(impl, "Client")
+}
+
+// idlWrapNewClient is idlWrapClient for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewClient(r *webidl.Realm, impl ClientMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Client", storage)
+}
+
+// *clientImpl implements Client: a missing or misspelled method fails to compile.
+var _ ClientMethods = (*clientImpl)(nil)
+
 // idlDefClient returns the definition of Client.
 func idlDefClient() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -190,6 +205,21 @@ type ClientsMethods interface {
 	Claim() (*webidl.Promise, error)
 }
 
+// idlWrapClients returns the JavaScript object of impl, a Clients or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapClients(r *webidl.Realm, impl ClientsMethods) sobek.Value {
+	return r.Wrap(impl, "Clients")
+}
+
+// idlWrapNewClients is idlWrapClients for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewClients(r *webidl.Realm, impl ClientsMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Clients", storage)
+}
+
+// *clientsImpl implements Clients: a missing or misspelled method fails to compile.
+var _ ClientsMethods = (*clientsImpl)(nil)
+
 // idlDefClients returns the definition of Clients.
 func idlDefClients() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -261,6 +291,25 @@ type ExtendableEventMethods interface {
 	// WaitUntil implements the operation "waitUntil".
 	WaitUntil(argF *webidl.Promise) error
 }
+
+// idlWrapExtendableEvent returns the JavaScript object of impl, a ExtendableEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapExtendableEvent(r *webidl.Realm, impl ExtendableEventMethods) sobek.Value {
+	return r.Wrap(impl, "ExtendableEvent")
+}
+
+// idlWrapNewExtendableEvent is idlWrapExtendableEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewExtendableEvent(r *webidl.Realm, impl ExtendableEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ExtendableEvent", storage)
+}
+
+// *extendableEventImpl implements ExtendableEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ExtendableEventMethods = (*extendableEventImpl)(nil)
+	_ EventMethods           = (*extendableEventImpl)(nil)
+)
 
 // ExtendableEventStatics implements the constructors, static members or namespace
 // members of ExtendableEvent.
@@ -342,6 +391,26 @@ type ExtendableMessageEventMethods interface {
 	// Ports is the getter of the attribute "ports".
 	Ports() ([]MessagePortMethods, error)
 }
+
+// idlWrapExtendableMessageEvent returns the JavaScript object of impl, a ExtendableMessageEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapExtendableMessageEvent(r *webidl.Realm, impl ExtendableMessageEventMethods) sobek.Value {
+	return r.Wrap(impl, "ExtendableMessageEvent")
+}
+
+// idlWrapNewExtendableMessageEvent is idlWrapExtendableMessageEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewExtendableMessageEvent(r *webidl.Realm, impl ExtendableMessageEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ExtendableMessageEvent", storage)
+}
+
+// *extendableMessageEventImpl implements ExtendableMessageEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ExtendableMessageEventMethods = (*extendableMessageEventImpl)(nil)
+	_ ExtendableEventMethods        = (*extendableMessageEventImpl)(nil)
+	_ EventMethods                  = (*extendableMessageEventImpl)(nil)
+)
 
 // ExtendableMessageEventStatics implements the constructors, static members or namespace
 // members of ExtendableMessageEvent.
@@ -507,6 +576,26 @@ type FetchEventMethods interface {
 	// RespondWith implements the operation "respondWith".
 	RespondWith(argR *webidl.Promise) error
 }
+
+// idlWrapFetchEvent returns the JavaScript object of impl, a FetchEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapFetchEvent(r *webidl.Realm, impl FetchEventMethods) sobek.Value {
+	return r.Wrap(impl, "FetchEvent")
+}
+
+// idlWrapNewFetchEvent is idlWrapFetchEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewFetchEvent(r *webidl.Realm, impl FetchEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "FetchEvent", storage)
+}
+
+// *fetchEventImpl implements FetchEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ FetchEventMethods      = (*fetchEventImpl)(nil)
+	_ ExtendableEventMethods = (*fetchEventImpl)(nil)
+	_ EventMethods           = (*fetchEventImpl)(nil)
+)
 
 // FetchEventStatics implements the constructors, static members or namespace
 // members of FetchEvent.
@@ -754,6 +843,25 @@ type ServiceWorkerMethods interface {
 	PostMessageWithOptions(argMessage sobek.Value, argOptions StructuredSerializeOptions) error
 }
 
+// idlWrapServiceWorker returns the JavaScript object of impl, a ServiceWorker or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapServiceWorker(r *webidl.Realm, impl ServiceWorkerMethods) sobek.Value {
+	return r.Wrap(impl, "ServiceWorker")
+}
+
+// idlWrapNewServiceWorker is idlWrapServiceWorker for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewServiceWorker(r *webidl.Realm, impl ServiceWorkerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ServiceWorker", storage)
+}
+
+// *serviceWorkerImpl implements ServiceWorker and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerMethods = (*serviceWorkerImpl)(nil)
+	_ EventTargetMethods   = (*serviceWorkerImpl)(nil)
+)
+
 // idlDefServiceWorker returns the definition of ServiceWorker.
 func idlDefServiceWorker() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -911,6 +1019,25 @@ type ServiceWorkerContainerMethods interface {
 	// StartMessages implements the operation "startMessages".
 	StartMessages() error
 }
+
+// idlWrapServiceWorkerContainer returns the JavaScript object of impl, a ServiceWorkerContainer or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapServiceWorkerContainer(r *webidl.Realm, impl ServiceWorkerContainerMethods) sobek.Value {
+	return r.Wrap(impl, "ServiceWorkerContainer")
+}
+
+// idlWrapNewServiceWorkerContainer is idlWrapServiceWorkerContainer for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewServiceWorkerContainer(r *webidl.Realm, impl ServiceWorkerContainerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ServiceWorkerContainer", storage)
+}
+
+// *serviceWorkerContainerImpl implements ServiceWorkerContainer and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerContainerMethods = (*serviceWorkerContainerImpl)(nil)
+	_ EventTargetMethods            = (*serviceWorkerContainerImpl)(nil)
+)
 
 // idlDefServiceWorkerContainer returns the definition of ServiceWorkerContainer.
 func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
@@ -1088,6 +1215,26 @@ type ServiceWorkerGlobalScopeMethods interface {
 	SkipWaiting() (*webidl.Promise, error)
 }
 
+// idlWrapServiceWorkerGlobalScope returns the JavaScript object of impl, a ServiceWorkerGlobalScope or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapServiceWorkerGlobalScope(r *webidl.Realm, impl ServiceWorkerGlobalScopeMethods) sobek.Value {
+	return r.Wrap(impl, "ServiceWorkerGlobalScope")
+}
+
+// idlWrapNewServiceWorkerGlobalScope is idlWrapServiceWorkerGlobalScope for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewServiceWorkerGlobalScope(r *webidl.Realm, impl ServiceWorkerGlobalScopeMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ServiceWorkerGlobalScope", storage)
+}
+
+// *serviceWorkerGlobalImpl implements ServiceWorkerGlobalScope and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerGlobalScopeMethods = (*serviceWorkerGlobalImpl)(nil)
+	_ WorkerGlobalScopeMethods        = (*serviceWorkerGlobalImpl)(nil)
+	_ EventTargetMethods              = (*serviceWorkerGlobalImpl)(nil)
+)
+
 // idlDefServiceWorkerGlobalScope returns the definition of ServiceWorkerGlobalScope.
 func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -1258,6 +1405,25 @@ type ServiceWorkerRegistrationMethods interface {
 	Unregister() (*webidl.Promise, error)
 }
 
+// idlWrapServiceWorkerRegistration returns the JavaScript object of impl, a ServiceWorkerRegistration or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapServiceWorkerRegistration(r *webidl.Realm, impl ServiceWorkerRegistrationMethods) sobek.Value {
+	return r.Wrap(impl, "ServiceWorkerRegistration")
+}
+
+// idlWrapNewServiceWorkerRegistration is idlWrapServiceWorkerRegistration for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewServiceWorkerRegistration(r *webidl.Realm, impl ServiceWorkerRegistrationMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ServiceWorkerRegistration", storage)
+}
+
+// *serviceWorkerRegistrationImpl implements ServiceWorkerRegistration and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ServiceWorkerRegistrationMethods = (*serviceWorkerRegistrationImpl)(nil)
+	_ EventTargetMethods               = (*serviceWorkerRegistrationImpl)(nil)
+)
+
 // idlDefServiceWorkerRegistration returns the definition of ServiceWorkerRegistration.
 func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -1399,6 +1565,25 @@ type WindowClientMethods interface {
 	// Focus implements the operation "focus".
 	Focus() (*webidl.Promise, error)
 }
+
+// idlWrapWindowClient returns the JavaScript object of impl, a WindowClient or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWindowClient(r *webidl.Realm, impl WindowClientMethods) sobek.Value {
+	return r.Wrap(impl, "WindowClient")
+}
+
+// idlWrapNewWindowClient is idlWrapWindowClient for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWindowClient(r *webidl.Realm, impl WindowClientMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WindowClient", storage)
+}
+
+// *windowClientImpl implements WindowClient and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ WindowClientMethods = (*windowClientImpl)(nil)
+	_ ClientMethods       = (*windowClientImpl)(nil)
+)
 
 // idlDefWindowClient returns the definition of WindowClient.
 func idlDefWindowClient() *webidl.InterfaceDef {

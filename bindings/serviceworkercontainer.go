@@ -71,7 +71,7 @@ func (c *serviceWorkerContainerImpl) checkReady() {
 	// registration has its active worker.
 	if o := r.registrationObject(reg); o.active != nil {
 		c.readyDone = true
-		c.ready.Resolve(r.idl.Wrap(o, "ServiceWorkerRegistration"))
+		c.ready.Resolve(idlWrapServiceWorkerRegistration(r.idl, o))
 	}
 }
 
@@ -184,7 +184,7 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 			}
 			r.applyServiceWorkerSnapshot(snap)
 			o := r.registrationObject(reg)
-			p.Resolve(r.idl.Wrap(o, "ServiceWorkerRegistration"))
+			p.Resolve(idlWrapServiceWorkerRegistration(r.idl, o))
 			// Install 6-7: then, in a task of its own, updatefound at the
 			// registration object.
 			installing := snap.Registrations[reg][0]
@@ -221,7 +221,7 @@ func (c *serviceWorkerContainerImpl) GetRegistration(clientURL string) (*webidl.
 	if reg == nil {
 		return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
 	}
-	return r.idl.PromiseResolvedWith(r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration")), nil
+	return r.idl.PromiseResolvedWith(idlWrapServiceWorkerRegistration(r.idl, r.registrationObject(reg))), nil
 }
 
 // GetRegistrations is https://w3c.github.io/ServiceWorker/#navigator-service-worker-getRegistrations.
@@ -230,7 +230,7 @@ func (c *serviceWorkerContainerImpl) GetRegistrations() (*webidl.Promise, error)
 	var vals []any
 	if r.env != nil {
 		for _, reg := range html.ServiceWorkerRegistrations(r.env) {
-			vals = append(vals, r.idl.Wrap(r.registrationObject(reg), "ServiceWorkerRegistration"))
+			vals = append(vals, idlWrapServiceWorkerRegistration(r.idl, r.registrationObject(reg)))
 		}
 	}
 	arr := r.vm.NewArray(vals...)

@@ -127,5 +127,5 @@ func (o *serviceWorkerRegistrationImpl) Update() (*webidl.Promise, error) {
 	}
 	// 5-8. Create and schedule an update job; its result is the
 	//    registration (the unchanged script installs nothing).
-	return r.idl.PromiseResolvedWith(r.idl.Wrap(o, "ServiceWorkerRegistration")), nil
+	return r.idl.PromiseResolvedWith(idlWrapServiceWorkerRegistration(r.idl, o)), nil
 }

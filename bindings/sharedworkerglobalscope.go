@@ -25,7 +25,7 @@ func (r *Realm) FireConnect(p *html.MessagePort) bool {
 		// Let inside port be a new MessagePort in settings object's realm,
 		// entangled with outside port.
 		port := r.newMessagePort(p)
-		obj, _ := r.idl.Wrap(port, "MessagePort").(*sobek.Object)
+		obj, _ := idlWrapMessagePort(r.idl, port).(*sobek.Object)
 		// Fire an event named connect at worker global scope, using
 		// MessageEvent, with the data attribute initialized to the empty
 		// string, the ports attribute initialized to a new frozen array

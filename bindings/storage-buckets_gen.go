@@ -25,6 +25,21 @@ type StorageBucketMethods interface {
 	Expires() (*webidl.Promise, error)
 }
 
+// idlWrapStorageBucket returns the JavaScript object of impl, a StorageBucket or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapStorageBucket(r *webidl.Realm, impl StorageBucketMethods) sobek.Value {
+	return r.Wrap(impl, "StorageBucket")
+}
+
+// idlWrapNewStorageBucket is idlWrapStorageBucket for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewStorageBucket(r *webidl.Realm, impl StorageBucketMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "StorageBucket", storage)
+}
+
+// *storageBucketImpl implements StorageBucket: a missing or misspelled method fails to compile.
+var _ StorageBucketMethods = (*storageBucketImpl)(nil)
+
 // idlDefStorageBucket returns the definition of StorageBucket.
 func idlDefStorageBucket() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -116,6 +131,21 @@ type StorageBucketManagerMethods interface {
 	// Delete implements the operation "delete".
 	Delete(argName webidl.DOMString) (*webidl.Promise, error)
 }
+
+// idlWrapStorageBucketManager returns the JavaScript object of impl, a StorageBucketManager or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapStorageBucketManager(r *webidl.Realm, impl StorageBucketManagerMethods) sobek.Value {
+	return r.Wrap(impl, "StorageBucketManager")
+}
+
+// idlWrapNewStorageBucketManager is idlWrapStorageBucketManager for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewStorageBucketManager(r *webidl.Realm, impl StorageBucketManagerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "StorageBucketManager", storage)
+}
+
+// *storageBucketManagerImpl implements StorageBucketManager: a missing or misspelled method fails to compile.
+var _ StorageBucketManagerMethods = (*storageBucketManagerImpl)(nil)
 
 // idlDefStorageBucketManager returns the definition of StorageBucketManager.
 func idlDefStorageBucketManager() *webidl.InterfaceDef {

@@ -91,7 +91,7 @@ func (m *storageBucketManagerImpl) Open(name webidl.DOMString, _ StorageBucketOp
 	if err != nil {
 		return nil, err
 	}
-	return m.realm.idl.PromiseResolvedWith(m.realm.idl.Wrap(b, "StorageBucket")), nil
+	return m.realm.idl.PromiseResolvedWith(idlWrapStorageBucket(m.realm.idl, b)), nil
 }
 
 func (m *storageBucketManagerImpl) Keys() (*webidl.Promise, error) {

@@ -59,6 +59,21 @@ type URLMethods interface {
 	ToJSON() (string, error)
 }
 
+// idlWrapURL returns the JavaScript object of impl, a URL or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapURL(r *webidl.Realm, impl URLMethods) sobek.Value {
+	return r.Wrap(impl, "URL")
+}
+
+// idlWrapNewURL is idlWrapURL for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewURL(r *webidl.Realm, impl URLMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "URL", storage)
+}
+
+// *urlImpl implements URL: a missing or misspelled method fails to compile.
+var _ URLMethods = (*urlImpl)(nil)
+
 // URLStatics implements the constructors, static members or namespace
 // members of URL.
 type URLStatics interface {
@@ -362,6 +377,21 @@ type URLSearchParamsMethods interface {
 	// IterablePairs returns the value pairs to iterate over.
 	IterablePairs() ([]webidl.KV[string, string], error)
 }
+
+// idlWrapURLSearchParams returns the JavaScript object of impl, a URLSearchParams or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapURLSearchParams(r *webidl.Realm, impl URLSearchParamsMethods) sobek.Value {
+	return r.Wrap(impl, "URLSearchParams")
+}
+
+// idlWrapNewURLSearchParams is idlWrapURLSearchParams for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewURLSearchParams(r *webidl.Realm, impl URLSearchParamsMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "URLSearchParams", storage)
+}
+
+// *urlSearchParamsImpl implements URLSearchParams: a missing or misspelled method fails to compile.
+var _ URLSearchParamsMethods = (*urlSearchParamsImpl)(nil)
 
 // URLSearchParamsStatics implements the constructors, static members or namespace
 // members of URLSearchParams.

@@ -17,6 +17,21 @@ type LockMethods interface {
 	Mode() (LockMode, error)
 }
 
+// idlWrapLock returns the JavaScript object of impl, a Lock or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapLock(r *webidl.Realm, impl LockMethods) sobek.Value {
+	return r.Wrap(impl, "Lock")
+}
+
+// idlWrapNewLock is idlWrapLock for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewLock(r *webidl.Realm, impl LockMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Lock", storage)
+}
+
+// *lockImpl implements Lock: a missing or misspelled method fails to compile.
+var _ LockMethods = (*lockImpl)(nil)
+
 // idlDefLock returns the definition of Lock.
 func idlDefLock() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
@@ -112,6 +127,21 @@ type LockManagerMethods interface {
 	// Query implements the operation "query".
 	Query() (*webidl.Promise, error)
 }
+
+// idlWrapLockManager returns the JavaScript object of impl, a LockManager or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapLockManager(r *webidl.Realm, impl LockManagerMethods) sobek.Value {
+	return r.Wrap(impl, "LockManager")
+}
+
+// idlWrapNewLockManager is idlWrapLockManager for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewLockManager(r *webidl.Realm, impl LockManagerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "LockManager", storage)
+}
+
+// *lockManagerImpl implements LockManager: a missing or misspelled method fails to compile.
+var _ LockManagerMethods = (*lockManagerImpl)(nil)
 
 // idlDefLockManager returns the definition of LockManager.
 func idlDefLockManager() *webidl.InterfaceDef {

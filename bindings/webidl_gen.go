@@ -19,6 +19,21 @@ type DOMExceptionMethods interface {
 	Code() (uint16, error)
 }
 
+// idlWrapDOMException returns the JavaScript object of impl, a DOMException or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapDOMException(r *webidl.Realm, impl DOMExceptionMethods) sobek.Value {
+	return r.Wrap(impl, "DOMException")
+}
+
+// idlWrapNewDOMException is idlWrapDOMException for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewDOMException(r *webidl.Realm, impl DOMExceptionMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "DOMException", storage)
+}
+
+// *domExceptionImpl implements DOMException: a missing or misspelled method fails to compile.
+var _ DOMExceptionMethods = (*domExceptionImpl)(nil)
+
 // DOMExceptionStatics implements the constructors, static members or namespace
 // members of DOMException.
 type DOMExceptionStatics interface {
@@ -148,6 +163,25 @@ type QuotaExceededErrorMethods interface {
 	// Requested is the getter of the attribute "requested".
 	Requested() (webidl.Nullable[float64], error)
 }
+
+// idlWrapQuotaExceededError returns the JavaScript object of impl, a QuotaExceededError or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapQuotaExceededError(r *webidl.Realm, impl QuotaExceededErrorMethods) sobek.Value {
+	return r.Wrap(impl, "QuotaExceededError")
+}
+
+// idlWrapNewQuotaExceededError is idlWrapQuotaExceededError for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewQuotaExceededError(r *webidl.Realm, impl QuotaExceededErrorMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "QuotaExceededError", storage)
+}
+
+// *quotaExceededErrorImpl implements QuotaExceededError and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ QuotaExceededErrorMethods = (*quotaExceededErrorImpl)(nil)
+	_ DOMExceptionMethods       = (*quotaExceededErrorImpl)(nil)
+)
 
 // QuotaExceededErrorStatics implements the constructors, static members or namespace
 // members of QuotaExceededError.

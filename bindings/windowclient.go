@@ -73,9 +73,9 @@ func (c *windowClientImpl) Focus() (*webidl.Promise, error) {
 func (c *clientsImpl) clientObject(env *html.EnvironmentSettingsObject, info *windowClientInfo) sobek.Value {
 	base := &clientImpl{realm: c.realm, env: env, sw: c.sw}
 	if info != nil {
-		return c.realm.idl.Wrap(&windowClientImpl{clientImpl: base, info: *info}, "WindowClient")
+		return idlWrapWindowClient(c.realm.idl, &windowClientImpl{clientImpl: base, info: *info})
 	}
-	return c.realm.idl.Wrap(base, "Client")
+	return idlWrapClient(c.realm.idl, base)
 }
 
 // resolveClients gets the window info of every window client in envs (a

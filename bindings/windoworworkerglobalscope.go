@@ -139,7 +139,7 @@ func atob(data []uint16) ([]byte, error) {
 }
 
 // Fetch is the fetch(input, init) method steps of WindowOrWorkerGlobalScope.
-func (g *globalBase) Fetch(input requestInfo, init RequestInit) (*webidl.Promise, error) {
+func (g *globalBase) Fetch(input RequestInfo, init RequestInit) (*webidl.Promise, error) {
 	return g.realm.fetchMethod(input, init), nil
 }
 

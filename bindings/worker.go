@@ -71,7 +71,7 @@ func (w *DedicatedWorker) QueueErrorEvent(se *ScriptError) {
 
 // Object returns the Worker object (owner's event loop only).
 func (w *DedicatedWorker) Object() *sobek.Object {
-	obj, _ := w.Owner.idl.Wrap(w.obj, "Worker").(*sobek.Object)
+	obj, _ := idlWrapWorker(w.Owner.idl, w.obj).(*sobek.Object)
 	return obj
 }
 

@@ -46,7 +46,13 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, outs, err := Generate(Load(files), Options{Package: c.pkg, SelfRegister: c.self})
+		var impls map[string]string
+		if c.self {
+			if impls, err = ReadImpls(filepath.Join(c.in, "implementations.txt")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, outs, err := Generate(Load(files), Options{Package: c.pkg, SelfRegister: c.self, Impls: impls})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,4 +12,18 @@
 // statics of interface X being the zero value of the hand-written struct
 // type xStatics (UnexportedName): each interface's own file declares its
 // statics, and a missing or incomplete one fails to compile.
+//
+// Implementations: Options.Impls (bindgen -impls FILE, a file of
+// "Interface *goType" lines; bindings/webidls/implementations.txt for
+// package bindings) names the Go type implementing each interface. The
+// generator then writes, beside each XMethods interface, `var _ XMethods
+// = (*goType)(nil)` and the same for X's ancestors, so that a missing or
+// misspelled method is a compile error, and the typed wrappers
+// idlWrapX(r, impl XMethods) and idlWrapNewX(r, impl, storage) that
+// hand-written code calls instead of the untyped (*webidl.Realm).Wrap. An
+// interface without an entry, or an entry naming no generated interface,
+// is a generation error.
+//
+// Typedefs: a typedef of a union type is a Go type named after the
+// typedef, wherever it is used (sequence<BlobPart> is []BlobPart).
 package codegen

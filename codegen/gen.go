@@ -3,6 +3,7 @@ package codegen
 import (
 	"bytes"
 	"fmt"
+	goformat "go/format"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -10,7 +11,6 @@ import (
 	"unicode"
 
 	"github.com/gowebengine/weblocks/idl"
-	"golang.org/x/tools/imports"
 )
 
 // Options configure a generation run.
@@ -29,6 +29,15 @@ type Options struct {
 	// implementation. A missing or incomplete one fails to compile.
 	// Ignored with Stubs.
 	SelfRegister bool
+	// Impls maps IDL interface names to the Go types implementing them
+	// ("Lock": "*lockImpl"), read by ReadImpls from an implementations
+	// file. When it is not nil, every interface generated gets a
+	// compile-time check that its Go type implements its Methods
+	// interface and those of the interfaces it inherits from, so that a
+	// missing or misspelled method fails to compile; an interface without
+	// an entry, or an entry that names no generated interface, is an
+	// error of the generation. Ignored with Stubs.
+	Impls map[string]string
 }
 
 // Generator turns a Model into Go source files.
@@ -136,6 +145,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 		outs = append(outs, Output{Name: fileName(f), Src: out})
 	}
 	g.checkMixins()
+	g.checkImpls()
 	// Shared helpers: registry, registration, conversions, unions.
 	var sb bytes.Buffer
 	fmt.Fprintf(&sb, "// %s holds the definitions Register added (every interface, callback\n// interface and namespace generated from the IDL); a realm installs the\n// exposed ones with (*webidl.Realm).Install.\nvar %s = webidl.NewRegistry()\n\n", opt.Registry, opt.Registry)
@@ -280,30 +290,85 @@ func fileName(idlFile string) string {
 	return strings.ReplaceAll(base, ".", "_") + "_gen.go"
 }
 
-func format(name string, src []byte) ([]byte, error) {
-	// FormatOnly: every file imports exactly what it uses (see file), so
-	// no import resolution is needed.
-	out, err := imports.Process(name, src, &imports.Options{Comments: true, TabIndent: true, TabWidth: 8, FormatOnly: true})
+// format gofmts generated source. The body is formatted a piece at a
+// time, each a run of whole top-level declarations of at least
+// formatChunk bytes, so that time and memory stay proportional to the
+// size of one piece rather than growing with the whole file's syntax
+// tree (a 100k-deep dictionary chain makes a file of tens of megabytes).
+// The pieces split where a blank line is followed by a declaration at
+// column 0, so gofmt of the whole file would give the same bytes.
+func format(name string, header, body []byte) ([]byte, error) {
+	out, err := formatPiece(name, header, 1)
+	if err != nil {
+		return nil, err
+	}
+	out = append(bytes.TrimRight(out, "\n"), "\n\n"...)
+	line := 1 + bytes.Count(header, []byte("\n"))
+	for len(body) > 0 {
+		n := chunkEnd(body, formatChunk)
+		piece, err := formatPiece(name, body[:n], line)
+		if err != nil {
+			return nil, err
+		}
+		// Exactly one blank line between pieces, as between any two
+		// top-level declarations in gofmt's output.
+		out = append(append(out, bytes.TrimSpace(piece)...), "\n\n"...)
+		line += bytes.Count(body[:n], []byte("\n"))
+		body = body[n:]
+	}
+	// A file ends with one line break, as gofmt leaves it.
+	return append(bytes.TrimRight(out, "\n"), '\n'), nil
+}
+
+// formatChunk is the least size of a piece of generated source that
+// format formats on its own.
+const formatChunk = 64 << 10
+
+// chunkEnd returns the end of the first piece of src of at least min
+// bytes that ends before a top-level declaration or comment (a blank
+// line, then a line starting with a letter or "/"), or len(src).
+func chunkEnd(src []byte, min int) int {
+	for i := min; i < len(src); {
+		j := bytes.Index(src[i:], []byte("\n\n"))
+		if j < 0 {
+			break
+		}
+		k := i + j + 2
+		if k < len(src) && (src[k] == '/' || src[k] >= 'a' && src[k] <= 'z') {
+			return k
+		}
+		i = k - 1
+	}
+	return len(src)
+}
+
+// formatPiece gofmts src, whole declarations (or the header), which
+// starts at line first of the generated file.
+func formatPiece(name string, src []byte, first int) ([]byte, error) {
+	out, err := goformat.Source(src)
 	if err != nil {
 		// Return the unformatted source in the error for debugging.
 		lines := strings.Split(string(src), "\n")
 		var ctx strings.Builder
-		if el := errLine(err); el > 0 {
+		el := errLine(err)
+		if el > 0 {
 			for i := max(0, el-5); i < min(len(lines), el+3); i++ {
-				fmt.Fprintf(&ctx, "%5d %s\n", i+1, lines[i])
+				fmt.Fprintf(&ctx, "%5d %s\n", first+i, lines[i])
 			}
 		}
-		return nil, fmt.Errorf("formatting %s: %v\n%s", name, err, ctx.String())
+		return nil, fmt.Errorf("formatting %s: line %d: %v\n%s", name, first+max(el, 1)-1, err, ctx.String())
 	}
 	return out, nil
 }
 
+// errLine returns the line of a go/format error ("12:5: expected ..."
+// for a piece of a file, "name:12:5: ..." otherwise), or 0.
 func errLine(err error) int {
-	s := err.Error()
-	parts := strings.SplitN(s, ":", 3)
-	if len(parts) >= 2 {
-		n, _ := strconv.Atoi(parts[1])
-		return n
+	parts := strings.SplitN(err.Error(), ":", 3)
+	for _, p := range parts[:min(2, len(parts))] {
+		if n, err := strconv.Atoi(p); err == nil {
+			return n
+		}
 	}
 	return 0
 }
@@ -325,6 +390,8 @@ func (g *Generator) file(name, source string, body []byte) ([]byte, error) {
 			}
 		}
 	}
+	sort.Strings(std)
+	sort.Strings(other)
 	if len(std)+len(other) > 0 {
 		b.WriteString("import (\n")
 		for _, p := range std {
@@ -338,8 +405,7 @@ func (g *Generator) file(name, source string, body []byte) ([]byte, error) {
 		}
 		b.WriteString(")\n\n")
 	}
-	b.Write(body)
-	return format(name, b.Bytes())
+	return format(name, b.Bytes(), body)
 }
 
 type goImport struct{ name, path string }
@@ -746,8 +812,7 @@ func (g *Generator) emitDictionary(b *bytes.Buffer, d *Dictionary) {
 	if d.Parent != "" {
 		fmt.Fprintf(b, "\t%s\n", g.m.qualify(d.Parent))
 	}
-	own := g.m.DictionaryMembers(d.Name)
-	for _, f := range own[len(own)-1] {
+	for _, f := range g.m.OwnDictionaryMembers(d.Name) {
 		ti := g.mustType(f.Type)
 		req := ""
 		if f.Required {
@@ -765,10 +830,7 @@ func (g *Generator) emitDictionary(b *bytes.Buffer, d *Dictionary) {
 func (g *Generator) emitDictionaryConversions(b *bytes.Buffer, d *Dictionary) {
 	n := GoName(d.Name)
 	q := g.m.qualify(d.Name)
-	var fields []*idl.Field
-	if own := g.m.DictionaryMembers(d.Name); len(own) > 0 {
-		fields = own[len(own)-1]
-	}
+	fields := g.m.OwnDictionaryMembers(d.Name)
 	typ := g.mustType
 	if imp := g.m.External[d.Name]; imp != nil {
 		typ = func(t *idl.Type) *tinfo { return g.mustTypeIn(t, imp) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gowebengine/weblocks/bindings/webidls"
 	"github.com/gowebengine/weblocks/idl"
@@ -25,6 +26,37 @@ type Config struct {
 	// SelfRegister: the package registers its definitions itself (see
 	// Options.SelfRegister).
 	SelfRegister bool
+	// Impls is the implementations file (see ReadImpls and
+	// Options.Impls); "" for none.
+	Impls string
+}
+
+// ReadImpls reads an implementations file: one line for each IDL
+// interface, its name then the Go type implementing it ("Lock
+// *lockImpl"); blank lines and lines starting with # are skipped.
+func ReadImpls(path string) (map[string]string, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	impls := map[string]string{}
+	var errs []error
+	for i, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case len(f) != 2:
+			errs = append(errs, fmt.Errorf("%s:%d: want an IDL interface name and a Go type, got %q", path, i+1, idl.Sanitize(line)))
+		case impls[f[0]] != "":
+			errs = append(errs, fmt.Errorf("%s:%d: a second line for %s", path, i+1, idl.Sanitize(f[0])))
+		default:
+			impls[f[0]] = f[1]
+		}
+	}
+	return impls, errors.Join(errs...)
 }
 
 // EmbeddedBindingsImport returns the Import of this module's bindings
@@ -45,9 +77,17 @@ func EmbeddedBindingsImport() (*Import, error) {
 // an errors.Join whose Detail (with the parsed files) shows each with its
 // source line and a caret.
 func Run(cfg Config) error {
+	if st, err := os.Stat(cfg.In); err != nil {
+		return fmt.Errorf("input directory of .idl files: %w", err)
+	} else if !st.IsDir() {
+		return fmt.Errorf("input %s is not a directory: give the directory of the .idl files", cfg.In)
+	}
 	files, err := ParseDir(cfg.In)
 	if err != nil {
 		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no .idl files in %s", cfg.In)
 	}
 	imports := cfg.Imports
 	if cfg.WithBindings {
@@ -60,7 +100,13 @@ func Run(cfg Config) error {
 	if err := Check(files, imports, cfg.Warnings); err != nil {
 		return err
 	}
-	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package, SelfRegister: cfg.SelfRegister})
+	var impls map[string]string
+	if cfg.Impls != "" {
+		if impls, err = ReadImpls(cfg.Impls); err != nil {
+			return fmt.Errorf("implementations file: %w", err)
+		}
+	}
+	g, outs, err := Generate(Load(files, imports...), Options{Package: cfg.Package, SelfRegister: cfg.SelfRegister, Impls: impls})
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 func TestGreeterExampleModule(t *testing.T) {
 	dir := filepath.Join("testdata", "greeter")
 	out := t.TempDir()
-	if err := Run(Config{In: filepath.Join(dir, "idl"), Out: out, Package: "greeter", WithBindings: true}); err != nil {
+	if err := Run(Config{In: filepath.Join(dir, "idl"), Out: out, Package: "greeter", WithBindings: true, Impls: filepath.Join(dir, "implementations.txt")}); err != nil {
 		t.Fatal(err)
 	}
 	gen, _ := filepath.Glob(filepath.Join(out, "*_gen.go"))

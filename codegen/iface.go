@@ -515,6 +515,73 @@ func (x *ifaceGen) emitMethodsInterface() {
 		}
 	}
 	w("}\n\n")
+	x.emitImplCheck()
+}
+
+// emitImplCheck writes, for an interface with a Go type in
+// Options.Impls, its typed wrapping functions idlWrapX and idlWrapNewX
+// (the untyped (*webidl.Realm).Wrap takes any value and an interface
+// name) and the compile-time checks that the Go type implements its
+// Methods interface and its ancestors'.
+func (x *ifaceGen) emitImplCheck() {
+	g, it, w := x.g, x.it, x.w
+	impl := g.implType(it.Name)
+	if impl == "" {
+		return
+	}
+	value := "*new(" + impl + ")"
+	if strings.HasPrefix(impl, "*") {
+		value = "(" + impl + ")(nil)"
+	}
+	w("// idlWrap%s returns the JavaScript object of impl, a %s or an object of\n// an interface inheriting from it (see (*webidl.Realm).Wrap).\nfunc idlWrap%s(r *webidl.Realm, impl %sMethods) sobek.Value {\n\treturn r.Wrap(impl, %q)\n}\n\n", x.n, it.Name, x.n, x.n, it.Name)
+	w("// idlWrapNew%s is idlWrap%s for an implementation whose object, when\n// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).\nfunc idlWrapNew%s(r *webidl.Realm, impl %sMethods, storage *webidl.Slot) sobek.Value {\n\treturn r.WrapNew(impl, %q, storage)\n}\n\n", x.n, x.n, x.n, x.n, it.Name)
+	var ancestors []string
+	for _, a := range g.m.Ancestors(it.Name) {
+		if a.Kind == "interface" {
+			ancestors = append(ancestors, g.m.qualify(a.Name))
+		}
+	}
+	if len(ancestors) == 0 {
+		w("// %s implements %s: a missing or misspelled method fails to compile.\nvar _ %sMethods = %s\n\n", impl, it.Name, x.n, value)
+		return
+	}
+	w("// %s implements %s and the interfaces it inherits from: a missing or\n// misspelled method fails to compile.\nvar (\n\t_ %sMethods = %s\n", impl, it.Name, x.n, value)
+	for _, a := range ancestors {
+		w("\t_ %sMethods = %s\n", a, value)
+	}
+	w(")\n\n")
+}
+
+// implType returns the Go type implementing the interface name, from
+// Options.Impls, or "".
+func (g *Generator) implType(name string) string {
+	if g.opt.Stubs || g.m.External[name] != nil {
+		return ""
+	}
+	return g.opt.Impls[name]
+}
+
+// checkImpls reports, with Options.Impls, the generated interfaces
+// without a Go implementation and the entries naming no generated
+// interface.
+func (g *Generator) checkImpls() {
+	if g.opt.Impls == nil || g.opt.Stubs {
+		return
+	}
+	generated := map[string]bool{}
+	for _, name := range g.Generated {
+		if it := g.m.Interfaces[name]; it != nil && it.Kind == "interface" && g.m.External[name] == nil {
+			generated[name] = true
+			if g.opt.Impls[name] == "" {
+				g.Errors[name] = append(g.Errors[name], fmt.Errorf("interface %s has no Go implementation: add a line \"%s *yourType\" to the implementations file", name, name))
+			}
+		}
+	}
+	for name := range g.opt.Impls {
+		if !generated[name] {
+			g.Errors[name] = append(g.Errors[name], fmt.Errorf("the implementations file names %s, which is not an interface generated from this IDL", name))
+		}
+	}
 }
 
 // canEmbedParent reports whether the Methods interface of it can embed its

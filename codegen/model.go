@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -286,18 +287,42 @@ func (m *Model) checkPartial(d idl.Definition, imp *Import) {
 	}
 }
 
-// ResolveType follows typedefs (idl.Analysis.Resolve): it returns the type
-// with typedef names replaced by their definitions (nullability and
-// extended attributes of the use site kept).
+// ResolveType follows the typedef names at the top of t
+// (https://webidl.spec.whatwg.org/#idl-typedefs): a name of a typedef
+// gives the type at the end of its chain of typedefs, nullable when a
+// link is, with the extended attributes of the use site first. Member
+// types of unions and type arguments are left as written, so that the
+// typedef names in them still name their Go types (sequence<BlobPart> is
+// a []BlobPart).
 func (m *Model) ResolveType(t *idl.Type) (*idl.Type, error) {
-	if t == nil {
-		return nil, nil
+	if t == nil || t.Union || t.Generic() != "" {
+		return t, nil
 	}
-	r := m.A.Resolve(t)
-	if r == nil {
+	if _, ok := m.A.Lookup(t.Name).(*idl.Typedef); !ok {
+		return t, nil
+	}
+	u := m.A.Underlying(t)
+	if u == nil {
 		return nil, posErrorf(t.Pos(), "typedef cycle at %s", t)
 	}
-	return r, nil
+	var attrs []*idl.ExtendedAttribute
+	nullable := false
+	for cur := t; cur != u; {
+		td, ok := m.A.Lookup(cur.Name).(*idl.Typedef)
+		if !ok || cur.Union || cur.Generic() != "" {
+			break
+		}
+		nullable = nullable || cur.Nullable
+		attrs = append(attrs, cur.ExtAttrs.List()...)
+		cur = td.Type
+	}
+	if !nullable && len(attrs) == 0 {
+		return u, nil
+	}
+	c := *u
+	c.Nullable = c.Nullable || nullable
+	c.ExtAttrs.SetList(append(attrs, u.ExtAttrs.List()...))
+	return &c, nil
 }
 
 // Ancestors returns the inheritance chain of an interface, nearest first.
@@ -322,16 +347,30 @@ func (m *Model) DictionaryMembers(name string) [][]*idl.Field {
 	chain := []*Dictionary{d}
 	for _, a := range m.A.Ancestors(name) {
 		if p := m.Dictionaries[a.DefinitionName()]; p != nil {
-			chain = append([]*Dictionary{p}, chain...)
+			chain = append(chain, p)
 		}
 	}
+	slices.Reverse(chain)
 	var out [][]*idl.Field
 	for _, d := range chain {
-		fs := append([]*idl.Field(nil), d.Members...)
-		sort.SliceStable(fs, func(i, j int) bool { return lessCodeUnits(fs[i].Name, fs[j].Name) })
-		out = append(out, fs)
+		out = append(out, sortedMembers(d))
 	}
 	return out
+}
+
+// OwnDictionaryMembers returns the members a dictionary declares itself
+// (the last list of DictionaryMembers), in lexicographic order.
+func (m *Model) OwnDictionaryMembers(name string) []*idl.Field {
+	if d := m.Dictionaries[name]; d != nil {
+		return sortedMembers(d)
+	}
+	return nil
+}
+
+func sortedMembers(d *Dictionary) []*idl.Field {
+	fs := append([]*idl.Field(nil), d.Members...)
+	sort.SliceStable(fs, func(i, j int) bool { return lessCodeUnits(fs[i].Name, fs[j].Name) })
+	return fs
 }
 
 // lessCodeUnits compares identifiers as sequences of code units (IDL

@@ -198,7 +198,8 @@ func (g *Generator) typeOf(t0 *idl.Type) (*tinfo, error) {
 
 // unionTypedef returns the name of the typedef t refers to when that
 // typedef stands for a union type (the union's Go type is named after
-// it), else "".
+// it), else "". A typedef of such a typedef is a Go type of its own,
+// named after it.
 func (g *Generator) unionTypedef(t *idl.Type) string {
 	if t == nil || t.Union || t.Generic() != "" {
 		return ""
@@ -245,6 +246,10 @@ func (g *Generator) typeOfResolved(t *idl.Type) (*tinfo, error) {
 		var add func(s *idl.Type) error
 		nullable := false
 		add = func(s *idl.Type) error {
+			s, err := g.m.ResolveType(s)
+			if err != nil {
+				return err
+			}
 			if s.Union {
 				if s.Nullable {
 					nullable = true

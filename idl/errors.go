@@ -10,6 +10,11 @@ type Error struct {
 	Pos Position
 	// Message is the plain message ("Missing semicolon after interface").
 	Message string
+	// Rule names the rule of the Web IDL grammar
+	// (https://webidl.spec.whatwg.org/#idl-grammar) being parsed when the
+	// error was found ("ArgumentList", "DictionaryMember"; "identifier"
+	// for a reserved identifier).
+	Rule string
 	// Context describes the enclosing definition, like webidl2.js's
 	// "since `interface Foo`" ("" at top level).
 	Context string
@@ -20,9 +25,10 @@ type Error struct {
 	Caret int
 }
 
-// Error formats the error on one line: "file:line:col: message".
+// Error formats the error on one line: "file:line:col: rule: message",
+// as a validation Problem is formatted.
 func (e *Error) Error() string {
-	return e.Pos.String() + ": " + e.Message
+	return e.Pos.String() + ": " + e.Rule + ": " + e.Message
 }
 
 // Detail formats the error like a compiler: the first line as Error(), then

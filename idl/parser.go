@@ -46,7 +46,7 @@ type arena struct {
 // Parse parses one Web IDL source, like the Parse function (src must not
 // be modified afterwards).
 func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
-	p := &parser{file: &File{Name: filename, Source: src, lines: &lineTable{}}, a: &ps.arena}
+	p := &parser{file: &File{Name: filename, Source: src, lines: &lineTable{}}, a: &ps.arena, rules: make([]string, 0, 32)}
 	// The file's strings share src's bytes rather than copy them: a copy
 	// would cost as much memory again as the input.
 	p.src = unsafe.String(unsafe.SliceData(src), len(src))
@@ -54,7 +54,7 @@ func (ps *Parser) Parse(filename string, src []byte) (*File, error) {
 	if len(src) > maxSourceSize {
 		// Not tokenized: the file has only an end-of-file token.
 		p.file.Tokens = []Token{{Offset: 0, bits: makeTokenBits(0, TokenEOF, false)}}
-		return p.file, ErrorList{&Error{Pos: Position{Filename: filename, Line: 1, Column: 1},
+		return p.file, ErrorList{&Error{Pos: Position{Filename: filename, Line: 1, Column: 1}, Rule: "Definitions",
 			Message: "The input is too large: " + strconv.Itoa(len(src)) + " bytes, more than the limit of " + strconv.Itoa(maxSourceSize)}}
 	}
 	p.toks = ps.arena.tokenize(p.src)
@@ -81,7 +81,7 @@ func (p *parser) checkReserved() {
 		case "toString", "_toString", "_constructor":
 			pos := p.at(t)
 			line, caret := lineWindow(p.src, pos.Offset)
-			p.errs = append(p.errs, &Error{Pos: pos, Line: line, Caret: caret,
+			p.errs = append(p.errs, &Error{Pos: pos, Line: line, Caret: caret, Rule: "identifier",
 				Message: strings.TrimPrefix(v, "_") + " is a reserved identifier and must not be used."})
 			if len(p.errs) >= maxErrors/2 {
 				return // the parse may add the other half
@@ -109,7 +109,9 @@ type parser struct {
 	// built when an error occurs.
 	ctxKind, ctxName string
 	ctxPartial       bool
-	a                *arena
+	// rules is the stack of grammar rules being parsed (see enter).
+	rules []string
+	a     *arena
 	// Stacks for lists being parsed.
 	members  stack[Member]
 	args     stack[*Argument]
@@ -301,6 +303,21 @@ func (p *parser) consumeIdentifierOr(allowed map[string]bool) *Token {
 	return nil
 }
 
+// enter notes that the parser is in the grammar rule (production) name,
+// which syntax errors name; leave, deferred, pops it, also when a syntax
+// error bails out.
+func (p *parser) enter(name string) { p.rules = append(p.rules, name) }
+
+func (p *parser) leave() { p.rules = p.rules[:len(p.rules)-1] }
+
+// rule returns the innermost grammar rule being parsed.
+func (p *parser) rule() string {
+	if len(p.rules) == 0 {
+		return "Definitions"
+	}
+	return p.rules[len(p.rules)-1]
+}
+
 // fail records a syntax error at the current token and bails out.
 func (p *parser) fail(msg string) {
 	p.failAt(p.tok(), msg)
@@ -325,12 +342,13 @@ func (p *parser) failAt(t *Token, msg string) {
 	p.errs = append(p.errs, &Error{
 		Pos:     pos,
 		Message: msg,
+		Rule:    p.rule(),
 		Context: p.contextString(),
 		Line:    line,
 		Caret:   caret,
 	})
 	if len(p.errs) >= maxErrors {
-		p.errs = append(p.errs, &Error{Pos: pos, Message: "Too many errors; giving up", Line: line, Caret: caret})
+		p.errs = append(p.errs, &Error{Pos: pos, Message: "Too many errors; giving up", Rule: "Definitions", Line: line, Caret: caret})
 		p.pos = len(p.toks) - 1 // stop parsing
 	}
 	panic(bailout{})
@@ -417,6 +435,8 @@ func (p *parser) skipDefinition(start int) {
 }
 
 func (p *parser) parseDefinition() Definition {
+	p.enter("Definition")
+	defer p.leave()
 	ea := p.parseExtAttrs()
 	t := p.tok()
 	var d Definition
@@ -470,6 +490,8 @@ func (p *parser) parseDefinition() Definition {
 
 // parseExtAttrs parses an optional ExtendedAttributeList.
 func (p *parser) parseExtAttrs() ExtAttrList {
+	p.enter("ExtendedAttributeList")
+	defer p.leave()
 	var l ExtAttrList
 	open := p.consume("[")
 	if open == nil {
@@ -507,6 +529,8 @@ func (p *parser) parseExtAttrs() ExtAttrList {
 
 // parseExtAttr parses one extended attribute in any of its forms.
 func (p *parser) parseExtAttr() *ExtendedAttribute {
+	p.enter("ExtendedAttribute")
+	defer p.leave()
 	name := p.tok()
 	if name.Kind() != TokenIdentifier {
 		return nil
@@ -596,6 +620,8 @@ func (p *parser) parseName(kind string) *Token {
 
 // parseInheritance parses an optional ": Name" and returns the name.
 func (p *parser) parseInheritance(colon, inh *TokenRef) string {
+	p.enter("Inheritance")
+	defer p.leave()
 	c := p.consume(":")
 	if c == nil {
 		return ""
@@ -686,6 +712,15 @@ func (p *parser) skipMember(start int) {
 }
 
 func (p *parser) parseInterface(partial, base, mixin *Token) Definition {
+	switch {
+	case mixin != nil:
+		p.enter("MixinRest")
+	case partial != nil:
+		p.enter("PartialInterfaceRest")
+	default:
+		p.enter("InterfaceRest")
+	}
+	defer p.leave()
 	it := &Interface{Loc: p.loc(base), Partial: partial != nil, Mixin: mixin != nil}
 	if partial != nil {
 		it.Loc = p.loc(partial)
@@ -740,6 +775,8 @@ func (p *parser) contextString() string {
 }
 
 func (p *parser) parseInterfaceMember() Member {
+	p.enter("InterfaceMember")
+	defer p.leave()
 	switch {
 	case p.is("const"):
 		return p.parseConst()
@@ -778,6 +815,8 @@ func (p *parser) parseInterfaceMember() Member {
 }
 
 func (p *parser) parseMixinMember() Member {
+	p.enter("MixinMember")
+	defer p.leave()
 	switch {
 	case p.is("const"):
 		return p.parseConst()
@@ -793,6 +832,8 @@ func (p *parser) parseMixinMember() Member {
 // parseStringifier parses "stringifier ;", "stringifier [readonly]
 // attribute ..." or "stringifier Type name(args);".
 func (p *parser) parseStringifier() Member {
+	p.enter("Stringifier")
+	defer p.leave()
 	special := p.consume("stringifier")
 	if term := p.consume(";"); term != nil {
 		op := p.a.ops.alloc(p.a.single)
@@ -811,6 +852,8 @@ func (p *parser) parseStringifier() Member {
 // optional special keyword. It returns nil (consuming nothing) when the
 // tokens are not an attribute.
 func (p *parser) parseAttribute(special *Token, requireReadonly bool) *Attribute {
+	p.enter("AttributeRest")
+	defer p.leave()
 	start := p.pos
 	ro := p.consume("readonly")
 	base := p.consume("attribute")
@@ -853,6 +896,8 @@ var operationNameKeywords = map[string]bool{"includes": true}
 // operation, after an optional "static"/"stringifier" keyword already
 // consumed into special.
 func (p *parser) parseOperation(special *Token) *Operation {
+	p.enter("Operation")
+	defer p.leave()
 	if special == nil {
 		if s := p.consume("getter", "setter", "deleter"); s != nil {
 			return p.parseRegularOperation(s)
@@ -864,6 +909,8 @@ func (p *parser) parseOperation(special *Token) *Operation {
 // parseRegularOperation parses "Type [name](args);". It is the last
 // alternative tried for a member, so a missing return type is an error.
 func (p *parser) parseRegularOperation(special *Token) *Operation {
+	p.enter("RegularOperation")
+	defer p.leave()
 	rt := p.parseType(ReturnType)
 	if rt == nil {
 		p.fail("Missing return type")
@@ -890,6 +937,8 @@ func (p *parser) parseRegularOperation(special *Token) *Operation {
 }
 
 func (p *parser) parseConstructor() *Constructor {
+	p.enter("Constructor")
+	defer p.leave()
 	base := p.consume("constructor")
 	c := &Constructor{Loc: p.loc(base)}
 	c.Tokens.Base = p.ref(base)
@@ -903,6 +952,8 @@ func (p *parser) parseConstructor() *Constructor {
 // parseConst parses "const ConstType name = ConstValue;" (ConstType is a
 // primitive type or an identifier).
 func (p *parser) parseConst() *Constant {
+	p.enter("Const")
+	defer p.leave()
 	base := p.consume("const")
 	c := p.a.consts.alloc(p.a.single)
 	c.Loc = p.loc(base)
@@ -937,6 +988,8 @@ func (p *parser) parseConst() *Constant {
 
 // parseConstValue parses a boolean, float or integer literal.
 func (p *parser) parseConstValue() *Value {
+	p.enter("ConstValue")
+	defer p.leave()
 	t := p.tok()
 	v := p.a.values.alloc(p.a.single)
 	v.Loc = p.loc(t)
@@ -966,6 +1019,8 @@ func (p *parser) parseConstValue() *Value {
 
 // parseDefault parses an optional "= DefaultValue".
 func (p *parser) parseDefault() *Value {
+	p.enter("Default")
+	defer p.leave()
 	assign := p.consume("=")
 	if assign == nil {
 		return nil
@@ -1085,6 +1140,8 @@ func (p *parser) parseIterableLike() Member {
 }
 
 func (p *parser) parseCallbackInterface(callback *Token) Definition {
+	p.enter("CallbackInterface")
+	defer p.leave()
 	base := p.consume("interface")
 	ci := &CallbackInterface{Loc: p.loc(callback)}
 	ci.Tokens.Callback, ci.Tokens.Base = p.ref(callback), p.ref(base)
@@ -1109,6 +1166,8 @@ func (p *parser) parseCallbackInterface(callback *Token) Definition {
 }
 
 func (p *parser) parseCallback(callback *Token) Definition {
+	p.enter("CallbackRest")
+	defer p.leave()
 	c := &Callback{Loc: p.loc(callback)}
 	c.Tokens.Callback = p.ref(callback)
 	name := p.consumeKind(TokenIdentifier)
@@ -1131,6 +1190,8 @@ func (p *parser) parseCallback(callback *Token) Definition {
 }
 
 func (p *parser) parseNamespace(partial *Token) Definition {
+	p.enter("Namespace")
+	defer p.leave()
 	base := p.consume("namespace")
 	ns := &Namespace{Loc: p.loc(base), Partial: partial != nil}
 	if partial != nil {
@@ -1160,6 +1221,8 @@ func (p *parser) parseNamespace(partial *Token) Definition {
 }
 
 func (p *parser) parseDictionary(partial *Token) Definition {
+	p.enter("Dictionary")
+	defer p.leave()
 	base := p.consume("dictionary")
 	d := &Dictionary{Loc: p.loc(base), Partial: partial != nil}
 	if partial != nil {
@@ -1182,6 +1245,8 @@ func (p *parser) parseDictionary(partial *Token) Definition {
 }
 
 func (p *parser) parseField() *Field {
+	p.enter("DictionaryMember")
+	defer p.leave()
 	ea := p.parseExtAttrs()
 	f := p.a.fields.alloc(p.a.single)
 	f.ExtAttrs = ea
@@ -1211,6 +1276,8 @@ func (p *parser) parseField() *Field {
 }
 
 func (p *parser) parseEnum() Definition {
+	p.enter("Enum")
+	defer p.leave()
 	base := p.consume("enum")
 	e := &Enum{Loc: p.loc(base)}
 	e.Tokens.Base = p.ref(base)
@@ -1255,6 +1322,8 @@ func (p *parser) parseEnum() Definition {
 }
 
 func (p *parser) parseTypedef() Definition {
+	p.enter("Typedef")
+	defer p.leave()
 	base := p.consume("typedef")
 	td := &Typedef{Loc: p.loc(base)}
 	td.Tokens.Base = p.ref(base)
@@ -1274,6 +1343,8 @@ func (p *parser) parseTypedef() Definition {
 }
 
 func (p *parser) parseIncludes() Definition {
+	p.enter("IncludesStatement")
+	defer p.leave()
 	target := p.consumeKind(TokenIdentifier)
 	inc := &Includes{Loc: p.loc(target), Target: unescape(p.val(target))}
 	inc.Tokens.Target = p.ref(target)
@@ -1291,6 +1362,8 @@ func (p *parser) parseIncludes() Definition {
 // parseArgumentList parses a possibly empty comma-separated argument list
 // (without the parentheses).
 func (p *parser) parseArgumentList() []*Argument {
+	p.enter("ArgumentList")
+	defer p.leave()
 	p.depth++
 	if p.depth > maxDepth {
 		p.fail("Nesting too deep")
@@ -1316,6 +1389,8 @@ func (p *parser) parseArgumentList() []*Argument {
 
 // parseArgument parses one argument, or returns nil consuming nothing.
 func (p *parser) parseArgument() *Argument {
+	p.enter("Argument")
+	defer p.leave()
 	start := p.pos
 	ea := p.parseExtAttrs()
 	a := p.a.args.alloc(p.a.single)
@@ -1350,6 +1425,8 @@ func (p *parser) parseArgument() *Argument {
 
 // parseTypeWithExtAttrs parses TypeWithExtendedAttributes.
 func (p *parser) parseTypeWithExtAttrs(context TypeContext) *Type {
+	p.enter("TypeWithExtendedAttributes")
+	defer p.leave()
 	start := p.pos
 	ea := p.parseExtAttrs()
 	t := p.parseType(context)
@@ -1367,6 +1444,8 @@ func (p *parser) parseTypeWithExtAttrs(context TypeContext) *Type {
 // parseType parses Type (a single type or a union, with its nullable
 // suffix), or returns nil consuming nothing.
 func (p *parser) parseType(context TypeContext) *Type {
+	p.enter("Type")
+	defer p.leave()
 	p.depth++
 	if p.depth > maxDepth {
 		p.fail("Nesting too deep")
@@ -1386,6 +1465,8 @@ var isGenericName = map[string]bool{
 var stringTypes = map[string]bool{"ByteString": true, "DOMString": true, "USVString": true}
 
 func (p *parser) parseSingleType(context TypeContext) *Type {
+	p.enter("SingleType")
+	defer p.leave()
 	t := p.tok()
 	if t.Kind() != TokenIdentifier {
 		return nil
@@ -1425,6 +1506,8 @@ func (p *parser) parseSingleType(context TypeContext) *Type {
 }
 
 func (p *parser) parseNullable(ty *Type) {
+	p.enter("Null")
+	defer p.leave()
 	if q := p.consume("?"); q != nil {
 		ty.Nullable = true
 		if p.is("?") {
@@ -1436,6 +1519,8 @@ func (p *parser) parseNullable(ty *Type) {
 // parsePrimitiveType parses the integer, float, boolean, byte, octet and
 // bigint types, or returns nil consuming nothing.
 func (p *parser) parsePrimitiveType(context TypeContext) *Type {
+	p.enter("PrimitiveType")
+	defer p.leave()
 	t := p.tok()
 	if t.Kind() != TokenIdentifier || !t.Keyword() {
 		return nil
@@ -1508,6 +1593,15 @@ func (p *parser) longLong(base *Token) *Token {
 func (p *parser) parseGeneric(context TypeContext) *Type {
 	base := p.tok()
 	p.pos++
+	switch p.val(base) {
+	case "Promise":
+		p.enter("PromiseType")
+	case "record":
+		p.enter("RecordType")
+	default:
+		p.enter("DistinguishableType")
+	}
+	defer p.leave()
 	ty := p.newType(base, "", context)
 	ty.SetGeneric(p.val(base))
 	if p.consume("<") == nil {
@@ -1557,6 +1651,8 @@ func (p *parser) parseGeneric(context TypeContext) *Type {
 }
 
 func (p *parser) parseUnion(context TypeContext) *Type {
+	p.enter("UnionType")
+	defer p.leave()
 	open := p.consume("(")
 	ty := p.newType(open, "", context)
 	ty.Union = true

@@ -113,7 +113,8 @@ func TestSyntaxWebidl2(t *testing.T) {
 }
 
 // TestSyntaxErrorsGolden checks the errors reported for each case of
-// testdata/errors against golden files (message, position, caret context).
+// testdata/errors against golden files (message, grammar rule, position,
+// caret context), and that every error names its grammar rule.
 func TestSyntaxErrorsGolden(t *testing.T) {
 	for _, f := range readTestdata(t, "errors") {
 		file, err := Parse(f.Path, f.Src)
@@ -126,6 +127,9 @@ func TestSyntaxErrorsGolden(t *testing.T) {
 		}
 		var b strings.Builder
 		for _, e := range err.(ErrorList) {
+			if e.Rule == "" {
+				t.Errorf("%s: %v names no grammar rule", f.Path, e)
+			}
 			b.WriteString(e.Detail())
 			b.WriteByte('\n')
 		}

@@ -436,6 +436,11 @@ type Undefined struct{}
 // Wrap returns the JavaScript platform object for impl, an implementation of
 // the interface iface: the cached one when impl embeds a Reflector, else a
 // new object. A nil impl gives null.
+//
+// Wrap is untyped (impl is any value, iface a string): generated code
+// calls it, and hand-written code calls the generated typed idlWrapX and
+// idlWrapNewX of a package generated with an implementations file
+// (codegen.Options.Impls), whose impl must implement XMethods.
 func (r *Realm) Wrap(impl any, iface string) sobek.Value {
 	return r.wrap(impl, iface, nil)
 }

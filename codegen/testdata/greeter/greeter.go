@@ -16,8 +16,6 @@ type greeter struct {
 	since          float64
 }
 
-var _ GreeterMethods = (*greeter)(nil)
-
 func (g *greeter) Name() (webidl.DOMString, error)     { return g.name, nil }
 func (g *greeter) Greeting() (webidl.DOMString, error) { return g.greeting, nil }
 func (g *greeter) Since() (float64, error)             { return g.since, nil }

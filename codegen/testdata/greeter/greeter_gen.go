@@ -56,6 +56,25 @@ type GreeterMethods interface {
 	KindOf(argHandler bindings.TimerHandler) (webidl.DOMString, error)
 }
 
+// idlWrapGreeter returns the JavaScript object of impl, a Greeter or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapGreeter(r *webidl.Realm, impl GreeterMethods) sobek.Value {
+	return r.Wrap(impl, "Greeter")
+}
+
+// idlWrapNewGreeter is idlWrapGreeter for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewGreeter(r *webidl.Realm, impl GreeterMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Greeter", storage)
+}
+
+// *greeter implements Greeter and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ GreeterMethods              = (*greeter)(nil)
+	_ bindings.EventTargetMethods = (*greeter)(nil)
+)
+
 // GreeterStatics implements the constructors, static members or namespace
 // members of Greeter.
 type GreeterStatics interface {
