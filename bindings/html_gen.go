@@ -1308,6 +1308,25 @@ type HashChangeEventMethods interface {
 	NewURL() (string, error)
 }
 
+// idlWrapHashChangeEvent returns the JavaScript object of impl, a HashChangeEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHashChangeEvent(r *webidl.Realm, impl HashChangeEventMethods) sobek.Value {
+	return r.Wrap(impl, "HashChangeEvent")
+}
+
+// idlWrapNewHashChangeEvent is idlWrapHashChangeEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHashChangeEvent(r *webidl.Realm, impl HashChangeEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HashChangeEvent", storage)
+}
+
+// *hashChangeEventImpl implements HashChangeEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HashChangeEventMethods = (*hashChangeEventImpl)(nil)
+	_ EventMethods           = (*hashChangeEventImpl)(nil)
+)
+
 // HashChangeEventStatics implements the constructors, static members or namespace
 // members of HashChangeEvent.
 type HashChangeEventStatics interface {
@@ -2628,6 +2647,25 @@ type PopStateEventMethods interface {
 	// HasUAVisualTransition is the getter of the attribute "hasUAVisualTransition".
 	HasUAVisualTransition() (bool, error)
 }
+
+// idlWrapPopStateEvent returns the JavaScript object of impl, a PopStateEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapPopStateEvent(r *webidl.Realm, impl PopStateEventMethods) sobek.Value {
+	return r.Wrap(impl, "PopStateEvent")
+}
+
+// idlWrapNewPopStateEvent is idlWrapPopStateEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewPopStateEvent(r *webidl.Realm, impl PopStateEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "PopStateEvent", storage)
+}
+
+// *popStateEventImpl implements PopStateEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ PopStateEventMethods = (*popStateEventImpl)(nil)
+	_ EventMethods         = (*popStateEventImpl)(nil)
+)
 
 // PopStateEventStatics implements the constructors, static members or namespace
 // members of PopStateEvent.
