@@ -40,6 +40,7 @@ type EnvironmentSettingsObject struct {
 	ua                  *UserAgent
 	document            *Document
 	owner               *EnvironmentSettingsObject
+	sharedWorker        *SharedWorker      // the shared worker of a SharedWorkerEnvironment
 	storageKey          storage.StorageKey // for non-storage purposes, computed once
 	crossSiteAncestor   bool               // some ancestor document is cross-site with this one
 

@@ -78,6 +78,36 @@ func (d *Document) EvictionReason() string {
 	return d.evicted
 }
 
+// CachedDocuments is the back/forward-cached documents that keep e's
+// environment from running: for a window (or a dedicated worker it owns,
+// nested ones included) its document's cached ancestor, when it is
+// cached; for a shared worker (or a dedicated worker it owns) the cached
+// ancestors of its owner documents when every owner is cached (the worker
+// then lives only for cached pages, and evicting them terminates it, as
+// Chromium does for Web Locks contention). Nil otherwise (service
+// workers, a shared worker with an active owner).
+func (e *EnvironmentSettingsObject) CachedDocuments() []*Document {
+	for ; e != nil; e = e.owner {
+		if e.document != nil {
+			if c := e.document.InBackForwardCache(); c != nil {
+				return []*Document{c}
+			}
+			return nil
+		}
+		switch e.kind {
+		case DedicatedWorkerEnvironment:
+			continue
+		case SharedWorkerEnvironment:
+			if e.sharedWorker == nil {
+				return nil
+			}
+			return e.sharedWorker.cachedOwners()
+		}
+		return nil
+	}
+	return nil
+}
+
 // SuspendingDocument is the document whose full activity the tasks of
 // env's global wait for: for a Window, its associated Document; for a
 // dedicated worker, the document at the root of its owner chain. HTML

@@ -3,6 +3,7 @@ package html
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -160,6 +161,7 @@ func ObtainSharedWorker(outside *EnvironmentSettingsObject, u *url.URL, name str
 	// constructor URL to url, its constructor storage key to outside
 	// storage key, and its name to options["name"].
 	w = &SharedWorker{env: env, constructorURL: urlString, name: name, storageKey: key, set: set, owners: map[*Document]CleanupStepsID{}}
+	env.sharedWorker = w
 	set.workers = append(set.workers, w)
 	set.mu.Unlock()
 	// When the agent terminates (its script closed it, or the user agent
@@ -195,6 +197,28 @@ func (w *SharedWorker) addOwner(doc *Document) {
 		w.owners[doc] = id
 	}
 	w.mu.Unlock()
+}
+
+// cachedOwners is the cached ancestors of the worker's owner documents
+// when every owner is in the back/forward cache, else nil.
+func (w *SharedWorker) cachedOwners() []*Document {
+	w.mu.Lock()
+	owners := make([]*Document, 0, len(w.owners))
+	for d := range w.owners {
+		owners = append(owners, d)
+	}
+	w.mu.Unlock()
+	var out []*Document
+	for _, d := range owners {
+		c := d.InBackForwardCache()
+		if c == nil {
+			return nil
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // RemoveOwner removes doc from the owner set (as when doc is unloaded for

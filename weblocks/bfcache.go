@@ -41,13 +41,15 @@ func (c *client) suspendingDocument() *html.Document {
 	return c.env.SuspendingDocument()
 }
 
-// cachedDocumentOf is the back/forward-cached document the client's
-// environment belongs to (see suspendingDocument), or nil.
-func cachedDocumentOf(c *client) *html.Document {
-	if doc := c.suspendingDocument(); doc != nil {
-		return doc.InBackForwardCache()
+// cachedDocumentsOf is the back/forward-cached documents the client's
+// environment belongs to (html's CachedDocuments: a window's or its
+// dedicated worker's cached document; a shared worker's owner documents
+// when all of them are cached), or nil.
+func cachedDocumentsOf(c *client) []*html.Document {
+	if c == nil || c.env == nil {
+		return nil
 	}
-	return nil
+	return c.env.CachedDocuments()
 }
 
 // evictCachedGrantee evicts the cached document of a client whose request
@@ -67,8 +69,13 @@ func evictCachedGrantee(lock *entry) {
 	if lock.client.requestEviction() {
 		return
 	}
-	if d := cachedDocumentOf(lock.client); d != nil {
-		evict([]*html.Document{d})
+	// Only a client whose tasks wait for its document (a window, a
+	// dedicated worker): a shared worker of cached pages still runs, and
+	// can use its lock.
+	if d := lock.client.suspendingDocument(); d != nil {
+		if c := d.InBackForwardCache(); c != nil {
+			evict([]*html.Document{c})
+		}
 	}
 }
 
@@ -82,8 +89,10 @@ func (m *LockManager) evictCachedHolders(ns *nameState, requester *client) {
 		if lock.client == requester || lock.client.requestEviction() {
 			continue
 		}
-		if d := cachedDocumentOf(lock.client); d != nil {
-			docs = append(docs, d)
+		for _, d := range cachedDocumentsOf(lock.client) {
+			if !slices.Contains(docs, d) {
+				docs = append(docs, d)
+			}
 		}
 	}
 	evict(docs)
@@ -103,8 +112,10 @@ func (m *LockManager) evictCachedClients() {
 		if cs == nil || cs.head == nil || cs.client.requestEviction() {
 			continue
 		}
-		if d := cachedDocumentOf(cs.client); d != nil && !slices.Contains(docs, d) {
-			docs = append(docs, d)
+		for _, d := range cachedDocumentsOf(cs.client) {
+			if !slices.Contains(docs, d) {
+				docs = append(docs, d)
+			}
 		}
 	}
 	evict(docs)

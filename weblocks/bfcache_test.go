@@ -101,3 +101,58 @@ func TestBFCacheQueryEvictsOnlyClientsWithEntries(t *testing.T) {
 		t.Fatalf("the document without locks or requests was evicted (reason %q)", doneDoc.EvictionReason())
 	}
 }
+
+// TestBFCacheContentionEvictsSharedWorkerOwners: a shared worker whose
+// only owner document is cached holds a lock; a request for it from
+// another window, or a query, evicts the owner document, which terminates
+// the worker and releases its lock (Chromium does the same: upstream
+// bfcache/contention.https.window.js with context=shared-worker). While
+// an owner is active, the worker is not evicted and the request waits.
+func TestBFCacheContentionEvictsSharedWorkerOwners(t *testing.T) {
+	for _, how := range []string{"request", "query", "active owner"} {
+		t.Run(how, func(t *testing.T) {
+			ua := newUA(t)
+			a := openWindow(t, ua, "https://a.test/")
+			sw, _, err := html.ObtainSharedWorker(a, &url.URL{Scheme: "https", Host: "a.test", Path: "/sw.js"}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := openWindow(t, ua, "https://a.test/other")
+			if how == "active owner" {
+				if _, _, err := html.ObtainSharedWorker(other, &url.URL{Scheme: "https", Host: "a.test", Path: "/sw.js"}, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			held := request(t, sw.Env(), "L", Options{}).await()
+			if held.lock == nil {
+				t.Fatal("the shared worker did not get L")
+			}
+			doc := cacheAway(t, a)
+			switch how {
+			case "request":
+				if h := request(t, other, "L", Options{}).await(); h.lock == nil {
+					t.Fatal("L was not granted")
+				}
+			case "query":
+				query(t, other)
+				deadline := time.Now().Add(60 * time.Second)
+				for !doc.IsUnloaded() && time.Now().Before(deadline) {
+					time.Sleep(time.Millisecond)
+				}
+				if h := request(t, other, "L", Options{IfAvailable: true}).await(); h.lock == nil {
+					t.Fatal("L was not available after the query")
+				}
+			case "active owner":
+				r := request(t, other, "L", Options{})
+				r.notGranted()
+				if doc.InBackForwardCache() != doc {
+					t.Fatal("the cached owner was evicted although the worker has an active owner")
+				}
+				return
+			}
+			if doc.EvictionReason() != EvictionReasonContention || !doc.IsUnloaded() {
+				t.Fatalf("after contention: cached %v reason %q", doc.InBackForwardCache(), doc.EvictionReason())
+			}
+		})
+	}
+}
