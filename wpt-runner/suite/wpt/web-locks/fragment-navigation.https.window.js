@@ -97,12 +97,18 @@ promise_test(async t => {
 for (const [member, value] of [
   ['search', name => '?name=' + encodeURIComponent(name + '-next')],
   ['pathname', () => '/web-locks/resources/fragment-holder.html'],
+  // These navigate to the document's own URL: a new document all the same.
+  ['protocol', () => 'https:'],
+  ['host', () => location.host],
+  ['hostname', () => location.hostname],
+  ['port', () => location.port],
+  ['href', () => undefined],
 ]) {
   promise_test(async t => {
     const name = uniqueName();
     const w = await openHolder(t, name);
     const granted = navigator.locks.request(name, () => 'granted');
-    w.location[member] = value(name);
+    w.location[member] = member === 'href' ? w.location.href : value(name);
     assert_equals(await granted, 'granted', 'the new document released the old one\'s lock');
     assert_array_equals(holderEvents[name], ['held', 'pagehide false'], 'pagehide before the lock was released');
   }, `location.${member} = ... navigates to a new document, which releases the lock`);
