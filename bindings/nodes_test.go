@@ -1,6 +1,7 @@
 package bindings
 
 import (
+	"github.com/gowebengine/weblocks/fileapi"
 	"strings"
 	"testing"
 
@@ -184,4 +185,32 @@ func TestElementClassList(t *testing.T) {
 		"a b c false b c",
 		"x y x|y true",
 	)
+}
+
+// URL.createObjectURL adds the blob to the user agent's blob URL store
+// (package fileapi) under a blob URL of the realm's origin;
+// revokeObjectURL removes it.
+func TestCreateObjectURL(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/page.html")
+	j.exec(prelude + `
+		const u = URL.createObjectURL(new Blob(["hello"], {type: "text/plain"}));
+		log(/^blob:https:\/\/example\.com\/[0-9a-f-]{36}$/.test(u), typeof URL.revokeObjectURL);
+		try { URL.createObjectURL("nope"); } catch (e) { log("create", e.name); }
+		globalThis.blobURL = u;
+	`)
+	w.settle()
+	var u string
+	j.r.QueueTask(func(vm *sobek.Runtime) { u = vm.Get("blobURL").String() })
+	w.settle()
+	store := fileapi.StoreOf(j.r.env.UserAgent())
+	if e := store.Resolve(u); e == nil || string(e.Object.Data) != "hello" || e.Object.Type != "text/plain" {
+		t.Fatalf("store entry for %s: %+v", u, e)
+	}
+	j.exec(`URL.revokeObjectURL("blob:https://other.test/x"); URL.revokeObjectURL("https://example.com/"); URL.revokeObjectURL(blobURL);`)
+	w.settle()
+	if store.Resolve(u) != nil {
+		t.Fatal("revoked blob URL still resolves")
+	}
+	expectLog(t, j, "true function", "create TypeError")
 }

@@ -4,6 +4,8 @@ import (
 	"net/url"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/fileapi"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -171,4 +173,51 @@ func ParseURL(input string, base *url.URL) (*url.URL, error) {
 		return nil, err
 	}
 	return url.Parse(u.Href(false))
+}
+
+// blobSnapshot is implemented by this package's Blob objects: the store
+// keeps their bytes and type.
+type blobSnapshot interface{ snapshot() fileapi.Blob }
+
+func (b *blobImpl) snapshot() fileapi.Blob { return fileapi.Blob{Type: b.typ, Data: b.data} }
+
+// CreateObjectURL is https://w3c.github.io/FileAPI/#dfn-createObjectURL:
+// "Return the result of adding an entry to the blob URL store for obj."
+func (urlStatics) CreateObjectURL(r *webidl.Realm, obj BlobMethods) (webidl.DOMString, error) {
+	rr := realmOf(r)
+	b, ok := obj.(blobSnapshot)
+	if !ok || rr.env == nil {
+		return "", dom.NewDOMException("Blob URLs are not supported in this realm.", dom.NotSupportedError)
+	}
+	return webidl.DOMString(fileapi.StoreOf(rr.env.UserAgent()).AddAnEntry(b.snapshot(), rr.env)), nil
+}
+
+// RevokeObjectURL is https://w3c.github.io/FileAPI/#dfn-revokeObjectURL.
+func (urlStatics) RevokeObjectURL(r *webidl.Realm, u webidl.DOMString) error {
+	rr := realmOf(r)
+	if rr.env == nil {
+		return nil
+	}
+	// 1. Let urlRecord be the result of parsing url.
+	rec, err := whatwg.Parse(string(u))
+	// 2. If urlRecord's scheme is not "blob", return.
+	if err != nil || rec.Scheme() != "blob" {
+		return nil
+	}
+	store := fileapi.StoreOf(rr.env.UserAgent())
+	// 3. Let entry be urlRecord's blob URL entry. 4. If entry is null,
+	//    return.
+	entry := store.Resolve(rec.Href(false))
+	if entry == nil {
+		return nil
+	}
+	// 5. Let isAuthorized be the result of checking for same-partition
+	//    blob URL usage with entry and the current settings object. 6. If
+	//    isAuthorized is false, then return. (Here: same origin.)
+	if entry.Environment == nil || entry.Environment.Origin() != rr.env.Origin() {
+		return nil
+	}
+	// 7. Remove an entry from the Blob URL Store for url.
+	store.RemoveAnEntry(rec.Href(true))
+	return nil
 }

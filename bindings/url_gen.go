@@ -81,6 +81,8 @@ type URLStatics interface {
 	Constructor(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
 	Parse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
 	CanParse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (bool, error)
+	CreateObjectURL(r *webidl.Realm, argObj BlobMethods) (webidl.DOMString, error)
+	RevokeObjectURL(r *webidl.Realm, argURL webidl.DOMString) error
 }
 
 // idlDefURL returns the definition of URL, calling statics.
@@ -339,6 +341,29 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return idlToUSVString(r, res)
+				}},
+			{Name: "createObjectURL", Kind: webidl.Operation, Static: true, Exposed: []string{"Window", "DedicatedWorker", "SharedWorker"}, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'createObjectURL' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argObj := idlFromBlob(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := statics.CreateObjectURL(r, argObj)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				}},
+			{Name: "revokeObjectURL", Kind: webidl.Operation, Static: true, Exposed: []string{"Window", "DedicatedWorker", "SharedWorker"}, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'revokeObjectURL' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argURL := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := statics.RevokeObjectURL(r, argURL); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
 				}},
 			{Name: "toString", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
