@@ -36,6 +36,8 @@
 //     ancestors' origins, which are not consulted.
 //   - A response's Location header: the first one is used.
 //   - Handle Fetch (a service worker) runs only for the first request of
-//     a fetch: HTTP fetch sets the service-workers mode to "none" before
-//     following a redirect, as the standard says.
+//     a fetch (package bindings' hook): HTTP fetch sets the
+//     service-workers mode to "none" before following a network
+//     redirect, as the standard says, and a redirect the service worker
+//     answered with is followed over the network.
 package fetch

@@ -272,45 +272,15 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 				req.Redirect != "follow" && len(resp.URLList) > 1:
 				return NetworkError(errors.New("fetch: the service worker's response does not fit the request"))
 			}
-			return resp
 		}
 	}
 	// 4. If response is null, then:
-	// 4.1. If makeCORSPreflight is true and one of these conditions is
-	//      true (there is no preflight cache: no method or header-name
-	//      cache entry ever matches): request's method is not a
-	//      CORS-safelisted method or request's use-CORS-preflight flag is
-	//      set; CORS-unsafe request-header names with request's header
-	//      list is not empty; then:
-	if makeCORSPreflight && (!IsCORSSafelistedMethod(req.Method) || req.UseCORSPreflight ||
-		len(CORSUnsafeRequestHeaderNames(req.Header)) > 0) {
-		// 4.1.1. Let preflightResponse be the result of running
-		//        CORS-preflight fetch given request.
-		pre := corsPreflightFetch(ctx, p.Network, req)
-		// 4.1.2. If preflightResponse is a network error, then return
-		//        preflightResponse.
-		if pre.IsNetworkError() {
-			return pre
+	if resp == nil {
+		resp = httpFetchFromNetwork(ctx, p, makeCORSPreflight)
+		if resp.IsNetworkError() {
+			return resp
 		}
-	}
-	// 4.2. If request's redirect mode is "follow", then set request's
-	//      service-workers mode to "none".
-	if req.Redirect == "follow" {
-		req.ServiceWorkersMode = "none"
-	}
-	// 4.3. Set response and internalResponse to the result of running
-	//      HTTP-network-or-cache fetch given fetchParams.
-	resp = httpNetworkOrCacheFetch(ctx, p.Network, req)
-	internal = resp
-	// 4.4. If request's response tainting is "cors" and a CORS check for
-	//      request and response returns failure, then return a network
-	//      error.
-	if resp.IsNetworkError() {
-		return resp
-	}
-	if req.tainting() == "cors" && !CORSCheck(req, resp) {
-		resp.Body.discard()
-		return NetworkError(fmt.Errorf("fetch: the CORS check of %s failed", req.CurrentURL().Redacted()))
+		internal = resp
 	}
 	// 4.5. (No timing allow check.)
 	// 5. (No cross-origin resource policy check.)
@@ -338,6 +308,50 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 		}
 	}
 	// 7. Return response.
+	return resp
+}
+
+// httpFetchFromNetwork is step 4 of
+// https://fetch.spec.whatwg.org/#concept-http-fetch, when no service
+// worker answered: the CORS-preflight fetch when needed, then
+// HTTP-network-or-cache fetch and the CORS check of its response.
+func httpFetchFromNetwork(ctx context.Context, p *Params, makeCORSPreflight bool) *Response {
+	req := p.Request
+	// 4.1. If makeCORSPreflight is true and one of these conditions is
+	//      true (there is no preflight cache: no method or header-name
+	//      cache entry ever matches): request's method is not a
+	//      CORS-safelisted method or request's use-CORS-preflight flag is
+	//      set; CORS-unsafe request-header names with request's header
+	//      list is not empty; then:
+	if makeCORSPreflight && (!IsCORSSafelistedMethod(req.Method) || req.UseCORSPreflight ||
+		len(CORSUnsafeRequestHeaderNames(req.Header)) > 0) {
+		// 4.1.1. Let preflightResponse be the result of running
+		//        CORS-preflight fetch given request.
+		pre := corsPreflightFetch(ctx, p.Network, req)
+		// 4.1.2. If preflightResponse is a network error, then return
+		//        preflightResponse.
+		if pre.IsNetworkError() {
+			return pre
+		}
+	}
+	// 4.2. If request's redirect mode is "follow", then set request's
+	//      service-workers mode to "none".
+	if req.Redirect == "follow" {
+		req.ServiceWorkersMode = "none"
+	}
+	// 4.3. Set response and internalResponse to the result of running
+	//      HTTP-network-or-cache fetch given fetchParams.
+	resp := httpNetworkOrCacheFetch(ctx, p.Network, req)
+	// 4.4. If request's response tainting is "cors" and a CORS check for
+	//      request and response returns failure, then return a network
+	//      error.
+	if resp.IsNetworkError() {
+		return resp
+	}
+	if req.tainting() == "cors" && !CORSCheck(req, resp) {
+		resp.Body.discard()
+		return NetworkError(fmt.Errorf("fetch: the CORS check of %s failed", req.CurrentURL().Redacted()))
+	}
 	return resp
 }
 
