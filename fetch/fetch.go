@@ -226,12 +226,26 @@ func schemeFetch(ctx context.Context, p *Params) *Response {
 			r.Header.Append("Content-Type", "text/html;charset=utf-8")
 			return r
 		}
+	case "data":
+		// "data": 1. Let dataURLStruct be the result of running the data:
+		// URL processor on request's current URL. 2. If it is failure,
+		// then return a network error.
+		d, err := processDataURL(cur.String())
+		if err != nil {
+			return NetworkError(err)
+		}
+		// 3-4. Let mimeType be its MIME type, serialized; return a new
+		// response whose status message is `OK`, header list is
+		// « (`Content-Type`, mimeType) », and body is its body.
+		r := &Response{Type: "default", Status: 200, StatusText: "OK", Body: &Body{Source: d.body}}
+		r.Header.Append("Content-Type", d.mimeType)
+		return r
 	case "http", "https":
 		// HTTP(S) scheme: return the result of running HTTP fetch given
 		// fetchParams.
 		return httpFetch(ctx, p, false)
 	}
-	// Otherwise ("blob", "data", "file" are not fetched here): return a
+	// Otherwise ("blob" and "file" are not fetched here): return a
 	// network error.
 	return NetworkError(fmt.Errorf("fetch: cannot fetch %q URLs", cur.Scheme+":"))
 }
