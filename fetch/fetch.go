@@ -503,8 +503,8 @@ func (r *Request) HasRedirectTaintedOrigin() bool {
 			last = u
 			continue
 		}
-		// 2.2. If url's origin is not same site with lastURL's origin
-		//      and request's origin is not same site with lastURL's
+		// 2.2. If url's origin is not same origin with lastURL's origin
+		//      and request's origin is not same origin with lastURL's
 		//      origin, then return true.
 		lastOrigin := origin.FromURL(last)
 		if !origin.SameOrigin(origin.FromURL(u), lastOrigin) && !origin.SameOrigin(r.Origin, lastOrigin) {
