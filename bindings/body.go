@@ -117,7 +117,9 @@ func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *we
 			r.fetchTask(func() {
 				data, err := net.Result()
 				switch {
-				case err != nil && o.abortReason != nil:
+				case o.abortReason != nil:
+					// The abort errored the stream before all of it was
+					// in (whatever the read then returned).
 					p.Reject(o.abortReason)
 				case err != nil:
 					p.RejectError(webidl.NewTypeError("Failed to read the response body"))

@@ -199,7 +199,12 @@ func (r *Realm) fetchOrigin() origin.Origin {
 // serviceWorkerHook is fetch.Params.HandleFetch for req: Handle Fetch
 // runs in a task of the realm's event loop and the fetch waits for it.
 func (r *Realm) serviceWorkerHook(req *request) func(context.Context, *fetch.Request) *fetch.Response {
-	return func(ctx context.Context, _ *fetch.Request) *fetch.Response {
+	return func(ctx context.Context, fr *fetch.Request) *fetch.Response {
+		// (Only the first request of the fetch: a redirect the service
+		// worker answered with goes to the network.)
+		if fr.RedirectCount > 0 {
+			return nil
+		}
 		ch := make(chan *response, 1)
 		if !r.fetchTask(func() {
 			if !r.handleFetch(req, func(resp *response) { ch <- resp }) {

@@ -11,12 +11,8 @@ import (
 // This file is the Fetch Standard's headers: header lists and the Headers
 // interface (https://fetch.spec.whatwg.org/#headers-class).
 
-// header and headerList are the Fetch Standard's header and header list,
-// kept in package fetch.
-type (
-	header     = fetch.Header
-	headerList = fetch.HeaderList
-)
+// headerList is the Fetch Standard's header list, kept in package fetch.
+type headerList = fetch.HeaderList
 
 // headersGuard is https://fetch.spec.whatwg.org/#concept-headers-guard.
 type headersGuard uint8

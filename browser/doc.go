@@ -51,10 +51,14 @@
 // shared workers (resolved against the calling module's or classic
 // script's base URL, else the API base URL), and
 // HostGetImportMetaProperties (import.meta.url and import.meta.resolve).
-// Module fetches go through the Fetcher and need an ok status and a
-// JavaScript MIME type; a cross-origin one is made in CORS mode (Origin
-// header, Access-Control-Allow-Origin checked) when the Fetcher is a
-// RequestFetcher. new Worker(url, {type: "module"}) and new
+// Module fetches need an ok status and a JavaScript MIME type; when the
+// Fetcher is a RequestFetcher they run package fetch in CORS mode
+// (redirects followed by the Fetch Standard, the one CORS check of the
+// engine on every cross-origin hop, data: URLs). Scripts' fetch() runs
+// package fetch over the Fetcher too; HTTPFetcher's documents and
+// classic scripts are navigation requests of package fetch (bad ports
+// refused, redirects followed by the standard): no Fetcher follows a
+// redirect itself. new Worker(url, {type: "module"}) and new
 // SharedWorker(url, {type: "module"}) fetch a module worker script graph
 // in the worker's realm; importScripts throws TypeError there.
 //

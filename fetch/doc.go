@@ -24,8 +24,9 @@
 //     its body is read whole (at most MaxResponseBytes) by Load, and
 //     consumers wait for all of it (OnLoad): there are no ReadableStream
 //     chunks.
-//   - Only about:blank and http(s) URLs are fetched: data:, blob: and
-//     file: URLs are network errors.
+//   - about:blank, data: (the data: URL processor) and http(s) URLs are
+//     fetched; blob: and file: URLs are network errors (there is no blob
+//     URL store yet).
 //   - There is no HTTP cache, no CORS-preflight cache (every preflight is
 //     sent), no Content Security Policy, no Cross-Origin-Resource-Policy,
 //     no integrity metadata, no fetch metadata (Sec-Fetch-*) headers and
@@ -36,6 +37,8 @@
 //     ancestors' origins, which are not consulted.
 //   - A response's Location header: the first one is used.
 //   - Handle Fetch (a service worker) runs only for the first request of
-//     a fetch: HTTP fetch sets the service-workers mode to "none" before
-//     following a redirect, as the standard says.
+//     a fetch (package bindings' hook): HTTP fetch sets the
+//     service-workers mode to "none" before following a network
+//     redirect, as the standard says, and a redirect the service worker
+//     answered with is followed over the network.
 package fetch

@@ -226,12 +226,26 @@ func schemeFetch(ctx context.Context, p *Params) *Response {
 			r.Header.Append("Content-Type", "text/html;charset=utf-8")
 			return r
 		}
+	case "data":
+		// "data": 1. Let dataURLStruct be the result of running the data:
+		// URL processor on request's current URL. 2. If it is failure,
+		// then return a network error.
+		d, err := processDataURL(cur.String())
+		if err != nil {
+			return NetworkError(err)
+		}
+		// 3-4. Let mimeType be its MIME type, serialized; return a new
+		// response whose status message is `OK`, header list is
+		// « (`Content-Type`, mimeType) », and body is its body.
+		r := &Response{Type: "default", Status: 200, StatusText: "OK", Body: &Body{Source: d.body}}
+		r.Header.Append("Content-Type", d.mimeType)
+		return r
 	case "http", "https":
 		// HTTP(S) scheme: return the result of running HTTP fetch given
 		// fetchParams.
 		return httpFetch(ctx, p, false)
 	}
-	// Otherwise ("blob", "data", "file" are not fetched here): return a
+	// Otherwise ("blob" and "file" are not fetched here): return a
 	// network error.
 	return NetworkError(fmt.Errorf("fetch: cannot fetch %q URLs", cur.Scheme+":"))
 }
@@ -272,45 +286,15 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 				req.Redirect != "follow" && len(resp.URLList) > 1:
 				return NetworkError(errors.New("fetch: the service worker's response does not fit the request"))
 			}
-			return resp
 		}
 	}
 	// 4. If response is null, then:
-	// 4.1. If makeCORSPreflight is true and one of these conditions is
-	//      true (there is no preflight cache: no method or header-name
-	//      cache entry ever matches): request's method is not a
-	//      CORS-safelisted method or request's use-CORS-preflight flag is
-	//      set; CORS-unsafe request-header names with request's header
-	//      list is not empty; then:
-	if makeCORSPreflight && (!IsCORSSafelistedMethod(req.Method) || req.UseCORSPreflight ||
-		len(CORSUnsafeRequestHeaderNames(req.Header)) > 0) {
-		// 4.1.1. Let preflightResponse be the result of running
-		//        CORS-preflight fetch given request.
-		pre := corsPreflightFetch(ctx, p.Network, req)
-		// 4.1.2. If preflightResponse is a network error, then return
-		//        preflightResponse.
-		if pre.IsNetworkError() {
-			return pre
+	if resp == nil {
+		resp = httpFetchFromNetwork(ctx, p, makeCORSPreflight)
+		if resp.IsNetworkError() {
+			return resp
 		}
-	}
-	// 4.2. If request's redirect mode is "follow", then set request's
-	//      service-workers mode to "none".
-	if req.Redirect == "follow" {
-		req.ServiceWorkersMode = "none"
-	}
-	// 4.3. Set response and internalResponse to the result of running
-	//      HTTP-network-or-cache fetch given fetchParams.
-	resp = httpNetworkOrCacheFetch(ctx, p.Network, req)
-	internal = resp
-	// 4.4. If request's response tainting is "cors" and a CORS check for
-	//      request and response returns failure, then return a network
-	//      error.
-	if resp.IsNetworkError() {
-		return resp
-	}
-	if req.tainting() == "cors" && !CORSCheck(req, resp) {
-		resp.Body.discard()
-		return NetworkError(fmt.Errorf("fetch: the CORS check of %s failed", req.CurrentURL().Redacted()))
+		internal = resp
 	}
 	// 4.5. (No timing allow check.)
 	// 5. (No cross-origin resource policy check.)
@@ -338,6 +322,50 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 		}
 	}
 	// 7. Return response.
+	return resp
+}
+
+// httpFetchFromNetwork is step 4 of
+// https://fetch.spec.whatwg.org/#concept-http-fetch, when no service
+// worker answered: the CORS-preflight fetch when needed, then
+// HTTP-network-or-cache fetch and the CORS check of its response.
+func httpFetchFromNetwork(ctx context.Context, p *Params, makeCORSPreflight bool) *Response {
+	req := p.Request
+	// 4.1. If makeCORSPreflight is true and one of these conditions is
+	//      true (there is no preflight cache: no method or header-name
+	//      cache entry ever matches): request's method is not a
+	//      CORS-safelisted method or request's use-CORS-preflight flag is
+	//      set; CORS-unsafe request-header names with request's header
+	//      list is not empty; then:
+	if makeCORSPreflight && (!IsCORSSafelistedMethod(req.Method) || req.UseCORSPreflight ||
+		len(CORSUnsafeRequestHeaderNames(req.Header)) > 0) {
+		// 4.1.1. Let preflightResponse be the result of running
+		//        CORS-preflight fetch given request.
+		pre := corsPreflightFetch(ctx, p.Network, req)
+		// 4.1.2. If preflightResponse is a network error, then return
+		//        preflightResponse.
+		if pre.IsNetworkError() {
+			return pre
+		}
+	}
+	// 4.2. If request's redirect mode is "follow", then set request's
+	//      service-workers mode to "none".
+	if req.Redirect == "follow" {
+		req.ServiceWorkersMode = "none"
+	}
+	// 4.3. Set response and internalResponse to the result of running
+	//      HTTP-network-or-cache fetch given fetchParams.
+	resp := httpNetworkOrCacheFetch(ctx, p.Network, req)
+	// 4.4. If request's response tainting is "cors" and a CORS check for
+	//      request and response returns failure, then return a network
+	//      error.
+	if resp.IsNetworkError() {
+		return resp
+	}
+	if req.tainting() == "cors" && !CORSCheck(req, resp) {
+		resp.Body.discard()
+		return NetworkError(fmt.Errorf("fetch: the CORS check of %s failed", req.CurrentURL().Redacted()))
+	}
 	return resp
 }
 
@@ -475,8 +503,8 @@ func (r *Request) HasRedirectTaintedOrigin() bool {
 			last = u
 			continue
 		}
-		// 2.2. If url's origin is not same site with lastURL's origin
-		//      and request's origin is not same site with lastURL's
+		// 2.2. If url's origin is not same origin with lastURL's origin
+		//      and request's origin is not same origin with lastURL's
 		//      origin, then return true.
 		lastOrigin := origin.FromURL(last)
 		if !origin.SameOrigin(origin.FromURL(u), lastOrigin) && !origin.SameOrigin(r.Origin, lastOrigin) {

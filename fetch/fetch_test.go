@@ -117,8 +117,7 @@ func redirectTo(loc string, status int) http.HandlerFunc {
 // the custom header only, then the request with Origin, without
 // Authorization, and with the origin alone as Referer.
 func TestCrossOriginRedirectDropsAuthorization(t *testing.T) {
-	var b *server
-	b = newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {
+	b := newServer(t, "b.test", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
 		if r.Method == http.MethodOptions {
 			w.Header().Set("Access-Control-Allow-Headers", "x-custom")
@@ -615,5 +614,50 @@ func TestStreamingBody(t *testing.T) {
 	<-gone
 	if b, err := resp.Body.Result(); err == nil {
 		t.Errorf("aborted body read %q without error", b)
+	}
+}
+
+// HTTP fetch's service worker step: a response from Handle Fetch is
+// checked against the request, filtered by main fetch, and a redirect it
+// gives is followed; nil goes to the network.
+func TestHandleFetch(t *testing.T) {
+	n := &recordingNetwork{}
+	calls := 0
+	hook := func(resp *Response) func(context.Context, *Request) *Response {
+		return func(_ context.Context, req *Request) *Response {
+			calls++
+			if req.RedirectCount > 0 {
+				return nil
+			}
+			return resp
+		}
+	}
+	run := func(mode string, resp *Response) *Response {
+		req := scriptRequest(t, "http://a.test/", "http://a.test/x")
+		req.Mode = mode
+		return FetchWhole(context.Background(), &Params{Request: req, Network: n, HandleFetch: hook(resp)})
+	}
+	ok := &Response{Type: "default", Status: 200, Header: HeaderList{{"Set-Cookie", "a"}, {"X-A", "1"}}, Body: &Body{Source: []byte("sw")}}
+	if r := run("cors", ok); r.Type != "basic" || r.Header.Contains("set-cookie") || string(r.Body.Source) != "sw" || r.URL().String() != "http://a.test/x" {
+		t.Errorf("default response: %s %v %v", r.Type, r.Header, r.URL())
+	}
+	if r := run("cors", &Response{Type: "opaque"}); !r.IsNetworkError() {
+		t.Errorf("opaque for a cors request: %s", r.Type)
+	}
+	if r := run("no-cors", &Response{Type: "opaque"}); r.Type != "opaque" {
+		t.Errorf("opaque for a no-cors request: %s %v", r.Type, r.Err)
+	}
+	if r := run("cors", NetworkError(nil)); !r.IsNetworkError() {
+		t.Errorf("network error: %s", r.Type)
+	}
+	if r := run("cors", nil); r.IsNetworkError() || len(n.sent) != 1 {
+		t.Errorf("no answer: %s, sent %v", r.Type, n.sent)
+	}
+	redirect := &Response{Type: "default", Status: 302, Header: HeaderList{{"Location", "http://a.test/y"}}}
+	if r := run("cors", redirect); r.IsNetworkError() || r.URL().String() != "http://a.test/y" || len(n.sent) != 2 {
+		t.Errorf("redirect: %s %v, sent %v", r.Type, r.URL(), n.sent)
+	}
+	if calls != 7 {
+		t.Errorf("Handle Fetch ran %d times, want 7", calls)
 	}
 }

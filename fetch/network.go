@@ -97,6 +97,24 @@ func (h HTTPNetwork) Send(ctx context.Context, req *NetworkRequest) (*NetworkRes
 		Status:     resp.StatusCode,
 		StatusText: strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" "),
 		Header:     resp.Header,
-		Stream:     resp.Body,
+		Stream:     ctxBody{ctx, resp.Body},
 	}, nil
+}
+
+// ctxBody is a response body whose read ends with ctx's error once ctx
+// is done: net/http may report the end of a body it stopped reading for
+// a canceled context as io.EOF.
+type ctxBody struct {
+	ctx context.Context
+	io.ReadCloser
+}
+
+func (b ctxBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		if cerr := b.ctx.Err(); cerr != nil {
+			return n, cerr
+		}
+	}
+	return n, err
 }
