@@ -3,6 +3,7 @@ package bindings
 import (
 	"context"
 	"errors"
+	"github.com/gowebengine/weblocks/fileapi"
 	"net/url"
 
 	"github.com/gowebengine/weblocks/fetch"
@@ -158,6 +159,9 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 		return
 	}
 	p := &fetch.Params{Request: r.fetchRequest(req)}
+	if r.env != nil {
+		p.BlobURLs = fileapi.StoreOf(r.env.UserAgent())
+	}
 	// HTTP fetch's Handle Fetch: a request whose client has an active
 	// service worker goes to it first (fetchevent.go).
 	if r.env != nil && html.ControllerOf(r.env) != nil {

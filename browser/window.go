@@ -3,6 +3,8 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/fileapi"
 	"net/url"
 	"strings"
 	"sync"
@@ -607,6 +609,22 @@ func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text strin
 // type; for page scripts an error status is a failure and the MIME type is
 // not checked (legacy behaviour, as browsers do).
 func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
+	if strings.EqualFold(u.Scheme, "blob") || strings.EqualFold(u.Scheme, "data") {
+		// A blob: or data: URL: package fetch's scheme fetch, over the
+		// user agent's blob URL store. (The JavaScript MIME type check
+		// of worker scripts is for HTTP(S) URLs only.)
+		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: fetch.NewRequest(u, nil), BlobURLs: fileapi.StoreOf(s.eng.ua)})
+		if resp.IsNetworkError() {
+			return "", resp.Err
+		}
+		ct, _ := resp.Header.Get("Content-Type")
+		_, charset := parseContentType(ct)
+		var body []byte
+		if resp.Body != nil {
+			body = resp.Body.Source
+		}
+		return decodeText(body, charset), nil
+	}
 	r, err := s.fetcher.Fetch(s.ctx, u)
 	if err != nil {
 		return "", err

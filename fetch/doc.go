@@ -24,9 +24,10 @@
 //     its body is read whole (at most MaxResponseBytes) by Load, and
 //     consumers wait for all of it (OnLoad): there are no ReadableStream
 //     chunks.
-//   - about:blank, data: (the data: URL processor) and http(s) URLs are
-//     fetched; blob: and file: URLs are network errors (there is no blob
-//     URL store yet).
+//   - about:blank, data: (the data: URL processor), blob: (through
+//     Params.BlobURLs, the user agent's store in package fileapi; no range
+//     requests, and no partition check beyond the blob URL's origin) and
+//     http(s) URLs are fetched; file: URLs are network errors.
 //   - There is no HTTP cache, no CORS-preflight cache (every preflight is
 //     sent), no Content Security Policy, no Cross-Origin-Resource-Policy,
 //     no integrity metadata, no fetch metadata (Sec-Fetch-*) headers and

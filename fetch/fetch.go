@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gowebengine/weblocks/html/origin"
@@ -226,6 +227,27 @@ func schemeFetch(ctx context.Context, p *Params) *Response {
 			r.Header.Append("Content-Type", "text/html;charset=utf-8")
 			return r
 		}
+	case "blob":
+		// "blob": 1. Let blobURLEntry be request's current URL's blob URL
+		// entry. 2. If request's method is not `GET` or blobURLEntry is
+		// null, then return a network error.
+		if p.BlobURLs == nil {
+			break
+		}
+		typ, data, ok := p.BlobURLs.ResolveBlobURL(cur.String())
+		if !ok || req.Method != "GET" {
+			return NetworkError(fmt.Errorf("fetch: %s is not a blob URL of this user agent (or not a GET)", cur))
+		}
+		// 3-8. (The environment checks: blob URLs here are kept per
+		// origin.) Let blob be blobURLEntry's object; let response be a
+		// new response, whose status message is `OK`, body is blob's
+		// bytes, and header list is « (`Content-Length`,
+		// serializedFullLength), (`Content-Type`, type) ». (No range
+		// requests.)
+		r := &Response{Type: "default", Status: 200, StatusText: "OK", Body: &Body{Source: data}}
+		r.Header.Append("Content-Length", strconv.Itoa(len(data)))
+		r.Header.Append("Content-Type", typ)
+		return r
 	case "data":
 		// "data": 1. Let dataURLStruct be the result of running the data:
 		// URL processor on request's current URL. 2. If it is failure,

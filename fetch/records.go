@@ -262,6 +262,16 @@ type Params struct {
 	// when the request's client has no active service worker. It
 	// returns nil to go to the network.
 	HandleFetch func(ctx context.Context, req *Request) *Response
+	// BlobURLs resolves blob: URLs (the File API's blob URL store:
+	// package fileapi); nil makes them network errors.
+	BlobURLs BlobURLResolver
+}
+
+// BlobURLResolver is the user agent's blob URL store as scheme fetch
+// reads it: the type and bytes of the blob a blob URL (fragment ignored)
+// stands for.
+type BlobURLResolver interface {
+	ResolveBlobURL(url string) (typ string, data []byte, ok bool)
 }
 
 func cloneURL(u *url.URL) *url.URL {

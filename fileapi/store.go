@@ -118,6 +118,15 @@ func (s *Store) Resolve(url string) *Entry {
 	return s.entries[url]
 }
 
+// ResolveBlobURL is Resolve for fetch's scheme fetch (fetch.BlobURLResolver).
+func (s *Store) ResolveBlobURL(url string) (typ string, data []byte, ok bool) {
+	e := s.Resolve(url)
+	if e == nil {
+		return "", nil, false
+	}
+	return e.Object.Type, e.Object.Data, true
+}
+
 // Len is the number of entries (tests, leak checks).
 func (s *Store) Len() int {
 	s.mu.Lock()
