@@ -7,7 +7,7 @@ import (
 	"net/url"
 
 	"github.com/gowebengine/weblocks/fetch"
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"

@@ -7,7 +7,7 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/grafana/sobek"
 	xhtml "golang.org/x/net/html"
 )

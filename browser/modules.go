@@ -10,7 +10,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/grafana/sobek"
 	"github.com/grafana/sobek/ast"
 	"github.com/grafana/sobek/parser"

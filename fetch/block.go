@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 )
 
 // badPorts is https://fetch.spec.whatwg.org/#bad-port.

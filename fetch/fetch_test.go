@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 )
 
 // seen is one request a test server received.

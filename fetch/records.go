@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 )
 
 // Body is https://fetch.spec.whatwg.org/#concept-body. A request's body,

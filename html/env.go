@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/storage"
 )
 

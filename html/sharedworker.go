@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/storage"
 )
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"weak"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 )
 
 // StorageKey is the Storage Standard's storage key, partitioned by the

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 )
 
 // env is a minimal storage.Environment: an origin embedded under a top-level origin.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/dom"
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/storage"
 )
 

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gowebengine/weblocks/html/origin"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/storage"
 	"github.com/gowebengine/weblocks/weblocks"
 	"github.com/grafana/sobek"
