@@ -188,6 +188,12 @@
 //     bindings' remote WindowProxy: HTML's cross-origin properties except
 //     location; its window[i] follows the order in which the frames were
 //     connected, which is tree order except after DOM reordering.
+//   - Documents from blob: and data: URLs (iframes) and blob:/data: worker
+//     scripts load through package fetch's scheme fetch; a data: document
+//     has an opaque origin and, as HTML's secure context algorithm says
+//     (its top-level creation URL decides), is a secure context where
+//     navigator.locks rejects with SecurityError; Chromium makes it a
+//     non-secure context without navigator.locks.
 //   - A message posted through the membrane is serialized in its owner's
 //     realm only when the message itself is that window's object (not for
 //     another window's objects nested inside one of the caller's).

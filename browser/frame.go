@@ -368,7 +368,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	case strings.EqualFold(u.Scheme, "about"):
 		// about:blank: an empty document.
 	default:
-		page, err := s.fetcher.Fetch(s.ctx, u)
+		page, err := s.fetchResource(u)
 		if err != nil {
 			s.log("iframe " + u.String() + ": " + err.Error())
 			h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))

@@ -609,33 +609,40 @@ func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text strin
 // type; for page scripts an error status is a failure and the MIME type is
 // not checked (legacy behaviour, as browsers do).
 func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
-	if strings.EqualFold(u.Scheme, "blob") || strings.EqualFold(u.Scheme, "data") {
-		// A blob: or data: URL: package fetch's scheme fetch, over the
-		// user agent's blob URL store. (The JavaScript MIME type check
-		// of worker scripts is for HTTP(S) URLs only.)
-		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: fetch.NewRequest(u, nil), BlobURLs: fileapi.StoreOf(s.eng.ua)})
-		if resp.IsNetworkError() {
-			return "", resp.Err
-		}
-		ct, _ := resp.Header.Get("Content-Type")
-		_, charset := parseContentType(ct)
-		var body []byte
-		if resp.Body != nil {
-			body = resp.Body.Source
-		}
-		return decodeText(body, charset), nil
-	}
-	r, err := s.fetcher.Fetch(s.ctx, u)
+	r, err := s.fetchResource(u)
 	if err != nil {
 		return "", err
 	}
 	if !r.OK() {
 		return "", fmt.Errorf("HTTP status %d for %s", r.Status, u)
 	}
-	if strictMIME && !isJavaScriptMIME(r.ContentType) {
+	// (The JavaScript MIME type check of worker scripts is for HTTP(S)
+	// URLs only.)
+	if strictMIME && (u.Scheme == "http" || u.Scheme == "https") && !isJavaScriptMIME(r.ContentType) {
 		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, r.ContentType)
 	}
 	return decodeText(r.Body, r.Charset), nil
+}
+
+// fetchResource loads u: a blob: or data: URL through package fetch's
+// scheme fetch (over the user agent's blob URL store), anything else
+// through the embedder's Fetcher.
+func (s *Browser) fetchResource(u *url.URL) (*Response, error) {
+	if !strings.EqualFold(u.Scheme, "blob") && !strings.EqualFold(u.Scheme, "data") {
+		return s.fetcher.Fetch(s.ctx, u)
+	}
+	resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: fetch.NewRequest(u, nil), BlobURLs: fileapi.StoreOf(s.eng.ua)})
+	if resp.IsNetworkError() {
+		return nil, resp.Err
+	}
+	r := &Response{URL: u, Status: resp.Status}
+	if resp.Body != nil {
+		r.Body = resp.Body.Source
+	}
+	if ct, ok := resp.Header.Get("Content-Type"); ok && ct != "" {
+		r.ContentType, r.Charset = parseContentType(ct)
+	}
+	return r, nil
 }
 
 // creatorBaseURL is the base URL of c, the window that created w's

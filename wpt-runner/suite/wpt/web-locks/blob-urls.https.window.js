@@ -43,3 +43,52 @@ test(() => {
   assert_equals(URL.revokeObjectURL('https://example.com/'), undefined, 'not a blob URL: nothing happens');
   assert_equals(URL.revokeObjectURL('blob:nonsense'), undefined);
 }, 'createObjectURL and revokeObjectURL argument handling');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const url = URL.createObjectURL(new Blob([`<!doctype html><script>
+    navigator.locks.request(${JSON.stringify(name)}, () => {
+      parent.postMessage({blob: 'held', origin: self.origin}, '*');
+      return new Promise(() => {});
+    });
+  <\/script>`], {type: 'text/html'}));
+  t.add_cleanup(() => URL.revokeObjectURL(url));
+  const got = new Promise(resolve => addEventListener('message', function f(e) {
+    if (e.data && e.data.blob) { removeEventListener('message', f); resolve(e.data); }
+  }));
+  const iframe = document.createElement('iframe');
+  t.add_cleanup(() => iframe.remove());
+  iframe.src = url;
+  document.body.appendChild(iframe);
+  const msg = await got;
+  assert_equals(msg.origin, location.origin, 'a blob: document has the blob URL\'s origin');
+  assert_equals(iframe.contentWindow.location.href, url);
+  const state = await navigator.locks.query();
+  assert_true(state.held.some(l => l.name === name), 'the blob: frame holds the lock');
+  iframe.remove();
+  assert_equals(await navigator.locks.request(name, () => 'granted'), 'granted', 'removing the frame released it');
+}, 'An iframe loaded from a blob: URL is a document of the blob\'s origin that can take a lock');
+
+promise_test(async t => {
+  const got = new Promise(resolve => addEventListener('message', function f(e) {
+    if (e.data && e.data.data) { removeEventListener('message', f); resolve(e.data); }
+  }));
+  const iframe = document.createElement('iframe');
+  t.add_cleanup(() => iframe.remove());
+  iframe.src = 'data:text/html,' + encodeURIComponent(`<script>
+    const report = what => parent.postMessage({data: what, origin: self.origin, secure: isSecureContext}, '*');
+    if (!navigator.locks) {
+      report('absent');
+    } else {
+      navigator.locks.request('x', () => {}).then(() => report('granted'), e => report(e.name));
+    }
+  <\/script>`);
+  document.body.appendChild(iframe);
+  const msg = await got;
+  assert_equals(msg.origin, 'null', 'a data: document has an opaque origin');
+  // HTML makes the frame a secure context (its top-level creation URL is
+  // https), so navigator.locks exists and request() rejects (Web Locks:
+  // an opaque origin); Chromium makes it a non-secure context, so there is
+  // no navigator.locks. Either way no lock is taken.
+  assert_in_array(msg.data + ' ' + msg.secure, ['SecurityError true', 'absent false'], 'Web Locks in an opaque origin');
+}, 'An iframe loaded from a data: URL has an opaque origin: no lock can be taken there');
