@@ -1,38 +1,7 @@
 // META: title=Web Locks API: fragment navigations and Location setters
 // META: script=resources/helpers.js
+// META: script=resources/holder.js
 'use strict';
-
-// holderEvent is called by resources/fragment-holder.html documents.
-const holderEvents = {};
-const holderWaiters = [];
-window.holderEvent = (name, what) => {
-  (holderEvents[name] ||= []).push(what);
-  for (const w of holderWaiters.splice(0)) w();
-};
-function holderReached(name, what) {
-  return new Promise(resolve => {
-    const check = () => (holderEvents[name] || []).includes(what) ? resolve() : holderWaiters.push(check);
-    check();
-  });
-}
-
-// openHolder opens a popup that holds the lock name, and waits until it
-// holds it and has completely loaded.
-async function openHolder(t, name, extra = '') {
-  const w = window.open('resources/fragment-holder.html?name=' + encodeURIComponent(name) + extra);
-  t.add_cleanup(() => w.close());
-  await holderReached(name, 'held');
-  if (w.document.readyState !== 'complete') {
-    await new Promise(resolve => w.addEventListener('load', resolve, {once: true}));
-  }
-  // load has fired; the document is completely loaded after its task.
-  await new Promise(resolve => t.step_timeout(resolve, 0));
-  return w;
-}
-
-function nextEvent(target, type) {
-  return new Promise(resolve => target.addEventListener(type, resolve, {once: true}));
-}
 
 promise_test(async t => {
   const name = uniqueName();

@@ -1,35 +1,7 @@
 // META: title=Web Locks API: pushState, replaceState and same-document traversals
 // META: script=resources/helpers.js
+// META: script=resources/holder.js
 'use strict';
-
-// holderEvent is called by resources/fragment-holder.html documents.
-const holderEvents = {};
-const holderWaiters = [];
-window.holderEvent = (name, what) => {
-  (holderEvents[name] ||= []).push(what);
-  for (const w of holderWaiters.splice(0)) w();
-};
-function holderReached(name, what) {
-  return new Promise(resolve => {
-    const check = () => (holderEvents[name] || []).includes(what) ? resolve() : holderWaiters.push(check);
-    check();
-  });
-}
-
-async function openHolder(t, name) {
-  const w = window.open('resources/fragment-holder.html?name=' + encodeURIComponent(name));
-  t.add_cleanup(() => w.close());
-  await holderReached(name, 'held');
-  if (w.document.readyState !== 'complete') {
-    await new Promise(resolve => w.addEventListener('load', resolve, {once: true}));
-  }
-  await new Promise(resolve => t.step_timeout(resolve, 0));
-  return w;
-}
-
-function nextEvent(target, type) {
-  return new Promise(resolve => target.addEventListener(type, resolve, {once: true}));
-}
 
 async function holds(name) {
   const state = await navigator.locks.query();

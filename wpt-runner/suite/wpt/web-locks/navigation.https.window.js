@@ -1,20 +1,7 @@
 // META: title=Web Locks API: navigating away releases a document's locks
 // META: script=resources/helpers.js
+// META: script=resources/holder.js
 'use strict';
-
-// holderEvent is called by resources/nav-holder.html documents.
-const holderEvents = {};
-const holderWaiters = [];
-window.holderEvent = (name, what) => {
-  (holderEvents[name] ||= []).push(what);
-  for (const w of holderWaiters.splice(0)) w();
-};
-function holderReached(name, what) {
-  return new Promise(resolve => {
-    const check = () => (holderEvents[name] || []).includes(what) ? resolve() : holderWaiters.push(check);
-    check();
-  });
-}
 
 promise_test(async t => {
   const name = uniqueName();
