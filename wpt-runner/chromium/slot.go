@@ -260,16 +260,14 @@ func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins func() []
 	// Clear what the tests stored. The commands go to the anchor's
 	// session, so they apply to its browser context.
 	all := origins()
-	errs := make(chan error, len(all)+3)
-	var wg sync.WaitGroup
+	var calls []func() error
 	call := func(method string, params any) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		calls = append(calls, func() error {
 			if err := sl.s.call(ctx, method, params, nil); err != nil {
-				errs <- fmt.Errorf("%s: %v", method, err)
+				return fmt.Errorf("%s: %v", method, err)
 			}
-		}()
+			return nil
+		})
 	}
 	for _, o := range all {
 		call(storage.ClearDataForOrigin.Method, storage.ClearDataForOriginParams{Origin: o, StorageTypes: "all"})
@@ -281,9 +279,7 @@ func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins func() []
 	}
 	call(network.ClearBrowserCache.Method, cdp.Empty{})
 	call(network.ClearBrowserCookies.Method, cdp.Empty{})
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
+	if err := callAll(calls); err != nil {
 		return err
 	}
 	if _, err := cdp.Call(ctx, b, browser.ResetPermissions, browser.ResetPermissionsParams{BrowserContextID: sl.id}); err != nil {
@@ -291,6 +287,26 @@ func clean(ctx context.Context, b *chromedp.Browser, sl *slot, origins func() []
 	}
 	// Now the service workers too.
 	return closeAll(ctx, b, sl, func(*target.Info) bool { return true })
+}
+
+// callAll runs the calls at once and returns the first error (nil when
+// all succeed). No call blocks when all of them fail (a closed context, a
+// timeout): every error has a buffered place.
+func callAll(calls []func() error) error {
+	errs := make(chan error, len(calls))
+	var wg sync.WaitGroup
+	for _, c := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c(); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }
 
 // closeAll closes the pages of the context but the anchor and waits until
