@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/fileapi"
 	"mime"
 	"net/url"
 	"strings"
@@ -157,7 +158,8 @@ func (mm *moduleMap) setClassicBase(name string, base *url.URL) {
 }
 
 // fetchModuleResource fetches a module script's source, off the event
-// loop: when the Fetcher can send requests (RequestFetcher), through
+// loop: when the Fetcher can send requests (RequestFetcher), and for
+// blob: and data: URLs (over the user agent's blob URL store), through
 // package fetch with the request's mode "cors", credentials mode
 // "same-origin" and destination "script" (a cross-origin response, or a
 // redirect to another origin, must pass the CORS check); the response
@@ -165,10 +167,12 @@ func (mm *moduleMap) setClassicBase(name string, base *url.URL) {
 // source and the response URL.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script
 func (s *Browser) fetchModuleResource(u *url.URL, from origin.Origin) (string, *url.URL, error) {
-	if _, ok := s.fetcher.(RequestFetcher); ok && !from.IsOpaque() {
+	_, requests := s.fetcher.(RequestFetcher)
+	scheme := strings.ToLower(u.Scheme)
+	if (requests || scheme == "blob" || scheme == "data") && !from.IsOpaque() {
 		req := fetch.NewRequest(u, &fetch.Client{Origin: from})
 		req.Mode, req.Destination = "cors", "script"
-		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: req, Network: s.network()})
+		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua)})
 		if resp.IsNetworkError() {
 			return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 		}

@@ -92,3 +92,16 @@ promise_test(async t => {
   // no navigator.locks. Either way no lock is taken.
   assert_in_array(msg.data + ' ' + msg.secure, ['SecurityError true', 'absent false'], 'Web Locks in an opaque origin');
 }, 'An iframe loaded from a data: URL has an opaque origin: no lock can be taken there');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const url = URL.createObjectURL(new Blob([`
+    export const meta = import.meta.url;
+    export const held = navigator.locks.request(${JSON.stringify(name)}, () => 'held in a blob: module');
+  `], {type: 'text/javascript'}));
+  t.add_cleanup(() => URL.revokeObjectURL(url));
+  const m = await import(url);
+  assert_equals(m.meta, url, 'import.meta.url is the blob URL');
+  assert_equals(await m.held, 'held in a blob: module');
+  assert_equals(await import(url), m, 'one module per URL');
+}, 'import() of a blob: URL');
