@@ -16,12 +16,19 @@ import (
 
 func open(t *testing.T, fsys fstest.MapFS, cfg browser.Config) (*browser.Browser, *browser.Window, context.Context) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	return openPage(t, fsys, cfg, "https://example.test/", 20*time.Second)
+}
+
+// openPage opens u in a new browser over fsys, with a context ending after
+// timeout (the browser closes with the test).
+func openPage(t *testing.T, fsys fstest.MapFS, cfg browser.Config, u string, timeout time.Duration) (*browser.Browser, *browser.Window, context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	cfg.Fetcher = browser.FSFetcher{FS: fsys}
 	b := browser.New(cfg)
 	t.Cleanup(b.Close)
-	w, err := b.Open(ctx, "https://example.test/")
+	w, err := b.Open(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}

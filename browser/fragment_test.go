@@ -1,7 +1,6 @@
 package browser_test
 
 import (
-	"context"
 	"reflect"
 	"testing"
 	"testing/fstest"
@@ -28,14 +27,7 @@ var marker = {};
 // new session history entry is made, and history.back() traverses to the
 // first entry within the same document.
 func TestFragmentNavigationKeepsDocumentAndLocks(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: fragmentSite}})
-	defer b.Close()
-	w, err := b.Open(ctx, "https://example.test/page.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w, ctx := openPage(t, fragmentSite, browser.Config{}, "https://example.test/page.html", 60*time.Second)
 	<-w.Loaded()
 	waitFor(t, ctx, "held", func() bool { return eval(t, ctx, w, `log.includes("held")`) == true })
 	got := eval(t, ctx, w, `new Promise(resolve => {
@@ -83,14 +75,7 @@ func TestFragmentNavigationKeepsDocumentAndLocks(t *testing.T) {
 // and its history state without an event, keep the lock, and make or
 // replace entries that traversals come back to with their states.
 func TestPushStateKeepsDocumentAndLocks(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: fragmentSite}})
-	defer b.Close()
-	w, err := b.Open(ctx, "https://example.test/page.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w, ctx := openPage(t, fragmentSite, browser.Config{}, "https://example.test/page.html", 60*time.Second)
 	<-w.Loaded()
 	waitFor(t, ctx, "held", func() bool { return eval(t, ctx, w, `log.includes("held")`) == true })
 	got := eval(t, ctx, w, `history.pushState({a: 1}, "", "/other?x"); history.replaceState({a: 2}, ""); [history.length, location.href, history.state.a, log.join("|")]`)

@@ -1,7 +1,6 @@
 package browser_test
 
 import (
-	"context"
 	"reflect"
 	"testing"
 	"testing/fstest"
@@ -20,14 +19,7 @@ var jointSite = fstest.MapFS{
 // history: history.length counts them in both documents, and the page's
 // history.back() traverses the frame; removing the frame drops its steps.
 func TestJointSessionHistory(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: jointSite}})
-	defer b.Close()
-	w, err := b.Open(ctx, "https://example.test/top.html")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w, ctx := openPage(t, jointSite, browser.Config{}, "https://example.test/top.html", 60*time.Second)
 	<-w.Loaded()
 	step := func(script string) any {
 		t.Helper()
