@@ -1,7 +1,6 @@
 package codegen
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,25 +106,7 @@ func TestImplsMissingMethodFailsToCompile(t *testing.T) {
 		{"wrong signature", base + "func (*gadget) Spin() {}\nfunc (*gadget) Ping() error { return nil }\n", "wrong type for method Spin"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tmp := t.TempDir()
-			overlay := map[string]map[string]string{"Replace": {}}
-			files := map[string]string{"impl.go": c.impl}
-			for _, o := range outs {
-				files[o.Name] = string(o.Src)
-			}
-			for name, src := range files {
-				p := filepath.Join(tmp, name)
-				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				overlay["Replace"][filepath.Join(pkgDir, name)] = p
-			}
-			js, _ := json.Marshal(overlay)
-			ov := filepath.Join(tmp, "overlay.json")
-			if err := os.WriteFile(ov, js, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out, err := exec.Command("go", "build", "-overlay", ov, "./internal/impls_overlay").CombinedOutput()
+			out, err := buildOverlay(t, pkgDir, "./internal/impls_overlay", outs, c.impl)
 			if c.wantErr == "" {
 				if err != nil {
 					t.Fatalf("build failed: %v\n%s", err, out)

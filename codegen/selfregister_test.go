@@ -99,25 +99,7 @@ func (urlThingStatics) Constructor(r *webidl.Realm, s webidl.DOMString) (URLThin
 		{"missing method", impl + urlThing, "missing method Make"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tmp := t.TempDir()
-			overlay := map[string]map[string]string{"Replace": {}}
-			files := map[string]string{"impl.go": c.impl}
-			for _, o := range outs {
-				files[o.Name] = string(o.Src)
-			}
-			for name, src := range files {
-				p := filepath.Join(tmp, name)
-				if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				overlay["Replace"][filepath.Join(pkgDir, name)] = p
-			}
-			js, _ := json.Marshal(overlay)
-			ov := filepath.Join(tmp, "overlay.json")
-			if err := os.WriteFile(ov, js, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out, err := exec.Command("go", "build", "-overlay", ov, "./internal/selfregister_overlay").CombinedOutput()
+			out, err := buildOverlay(t, pkgDir, "./internal/selfregister_overlay", outs, c.impl)
 			if c.wantErr == "" {
 				if err != nil {
 					t.Fatalf("build failed: %v\n%s", err, out)
@@ -129,4 +111,30 @@ func (urlThingStatics) Constructor(r *webidl.Realm, s webidl.DOMString) (URLThin
 			}
 		})
 	}
+}
+
+// buildOverlay builds pkg (a directory of this module holding a package
+// that exists only in an overlay, pkgDir absolute) with the generated
+// files outs and impl.go, and returns go build's output and error.
+func buildOverlay(t *testing.T, pkgDir, pkg string, outs []Output, impl string) ([]byte, error) {
+	t.Helper()
+	tmp := t.TempDir()
+	overlay := map[string]map[string]string{"Replace": {}}
+	files := map[string]string{"impl.go": impl}
+	for _, o := range outs {
+		files[o.Name] = string(o.Src)
+	}
+	for name, src := range files {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		overlay["Replace"][filepath.Join(pkgDir, name)] = p
+	}
+	js, _ := json.Marshal(overlay)
+	ov := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(ov, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return exec.Command("go", "build", "-overlay", ov, pkg).CombinedOutput()
 }
