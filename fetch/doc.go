@@ -6,8 +6,8 @@
 // redirect and of the request-body headers on a method change),
 // HTTP-network-or-cache fetch's header steps (Origin and Referer),
 // CORS-preflight fetch and the CORS check, the bad port list, Mixed
-// Content blocking and Referrer Policy (default
-// strict-origin-when-cross-origin).
+// Content blocking, Referrer Policy (default
+// strict-origin-when-cross-origin) and the CORS-preflight cache.
 //
 // The network is the embedder's Network: it sends one request and returns
 // the response as the server gave it, never following a redirect.
@@ -28,8 +28,12 @@
 //     Params.BlobURLs, the user agent's store in package fileapi; no range
 //     requests, and no partition check beyond the blob URL's origin) and
 //     http(s) URLs are fetched; file: URLs are network errors.
-//   - There is no HTTP cache, no CORS-preflight cache (every preflight is
-//     sent), no Content Security Policy, no Cross-Origin-Resource-Policy,
+//   - The CORS-preflight cache (CORSPreflightCache, one per user agent,
+//     given to each fetch in Params) caps max-age at two hours, as
+//     Chromium does, and holds at most 4096 entries (those closest to
+//     expiry go first).
+//   - There is no HTTP cache, no Content Security Policy, no
+//     Cross-Origin-Resource-Policy,
 //     no integrity metadata, no fetch metadata (Sec-Fetch-*) headers and
 //     no timing info.
 //   - Mixed Content: a client prohibits mixed security contexts when its

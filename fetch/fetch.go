@@ -195,8 +195,14 @@ func mainFetchSwitch(ctx context.Context, p *Params) *Response {
 		req.ResponseTainting = "cors"
 		// 2. Let corsWithPreflightResponse be the result of running HTTP
 		//    fetch given fetchParams and true.
-		// 3-4. (No preflight cache to clear.) Return it.
-		return httpFetch(ctx, p, true)
+		resp := httpFetch(ctx, p, true)
+		// 3. If corsWithPreflightResponse is a network error, then clear
+		//    cache entries using request.
+		if resp.IsNetworkError() {
+			p.PreflightCache.clearCacheEntries(req)
+		}
+		// 4. Return corsWithPreflightResponse.
+		return resp
 	// Otherwise:
 	default:
 		// 1. Set request's response tainting to "cors".
@@ -354,16 +360,16 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 func httpFetchFromNetwork(ctx context.Context, p *Params, makeCORSPreflight bool) *Response {
 	req := p.Request
 	// 4.1. If makeCORSPreflight is true and one of these conditions is
-	//      true (there is no preflight cache: no method or header-name
-	//      cache entry ever matches): request's method is not a
+	//      true: there is no method cache entry match for request's
+	//      method using request, and either request's method is not a
 	//      CORS-safelisted method or request's use-CORS-preflight flag is
-	//      set; CORS-unsafe request-header names with request's header
-	//      list is not empty; then:
-	if makeCORSPreflight && (!IsCORSSafelistedMethod(req.Method) || req.UseCORSPreflight ||
-		len(CORSUnsafeRequestHeaderNames(req.Header)) > 0) {
+	//      set; there is at least one item in the CORS-unsafe
+	//      request-header names with request's header list for which
+	//      there is no header-name cache entry match using request; then:
+	if makeCORSPreflight && p.PreflightCache.needsPreflight(req) {
 		// 4.1.1. Let preflightResponse be the result of running
 		//        CORS-preflight fetch given request.
-		pre := corsPreflightFetch(ctx, p.Network, req)
+		pre := corsPreflightFetch(ctx, p.Network, p.PreflightCache, req)
 		// 4.1.2. If preflightResponse is a network error, then return
 		//        preflightResponse.
 		if pre.IsNetworkError() {
@@ -659,8 +665,9 @@ func httpNetworkFetch(ctx context.Context, network Network, nr *NetworkRequest) 
 	return resp
 }
 
-// corsPreflightFetch is https://fetch.spec.whatwg.org/#cors-preflight-fetch.
-func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Response {
+// corsPreflightFetch is https://fetch.spec.whatwg.org/#cors-preflight-fetch,
+// with the user agent's CORS-preflight cache (nil: none).
+func corsPreflightFetch(ctx context.Context, network Network, cache *CORSPreflightCache, req *Request) *Response {
 	// 1. Let preflight be a new request whose method is `OPTIONS`, URL
 	//    list is a clone of request's URL list, initiator, destination,
 	//    origin, referrer and referrer policy are request's, mode is
@@ -696,10 +703,15 @@ func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Res
 	}
 	// 7.1. Let methods be the result of extracting header list values
 	//      given `Access-Control-Allow-Methods`.
-	methods := headerTokens(resp.Header, "Access-Control-Allow-Methods")
+	methods, okMethods := extractTokenList(resp.Header, "Access-Control-Allow-Methods")
 	// 7.2. Let headerNames be the result of extracting header list values
 	//      given `Access-Control-Allow-Headers`.
-	headerNames := headerTokens(resp.Header, "Access-Control-Allow-Headers")
+	headerNames, okNames := extractTokenList(resp.Header, "Access-Control-Allow-Headers")
+	// 7.3. If either methods or headerNames is failure, return a network
+	//      error.
+	if !okMethods || !okNames {
+		return NetworkError(fmt.Errorf("fetch: the CORS preflight of %s allows a method or header name that is not a token", req.CurrentURL().Redacted()))
+	}
 	// 7.4. If methods is null and request's use-CORS-preflight flag is
 	//      set, then set methods to « request's method ».
 	if methods == nil && req.UseCORSPreflight {
@@ -730,7 +742,20 @@ func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Res
 			return NetworkError(fmt.Errorf("fetch: the preflight does not allow the header %s", n))
 		}
 	}
-	// 7.8-7.9. (No preflight cache.) 7.10. Return response.
+	// 7.8. Let max-age be the result of extracting header list values
+	//      given `Access-Control-Max-Age`. 7.9. If max-age is failure or
+	//      null, then set it to 5. 7.10. If max-age is greater than an
+	//      imposed limit on max-age, then set it to the imposed limit.
+	maxAge := preflightMaxAge(resp.Header)
+	// 7.11. If the user agent does not provide for a cache, then return
+	//      response.
+	if cache == nil {
+		return resp
+	}
+	// 7.12-7.15. Refresh or create a cache entry for each method in
+	//      methods and each headerName in headerNames.
+	cache.store(req, maxAge, methods, headerNames)
+	// 7.16. Return response.
 	return resp
 }
 
