@@ -189,3 +189,114 @@ const (
 )
 
 var idlValuesEndingType = []string{"transparent", "native"}
+
+// FileMethods is implemented by the Go implementation of the IDL interface
+// File.
+type FileMethods interface {
+	BlobMethods
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// LastModified is the getter of the attribute "lastModified".
+	LastModified() (int64, error)
+}
+
+// idlWrapFile returns the JavaScript object of impl, a File or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapFile(r *webidl.Realm, impl FileMethods) sobek.Value {
+	return r.Wrap(impl, "File")
+}
+
+// idlWrapNewFile is idlWrapFile for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewFile(r *webidl.Realm, impl FileMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "File", storage)
+}
+
+// *blobImpl implements File and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ FileMethods = (*blobImpl)(nil)
+	_ BlobMethods = (*blobImpl)(nil)
+)
+
+// FileStatics implements the constructors, static members or namespace
+// members of File.
+type FileStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argFileBits []BlobPart, argFileName string, argOptions FilePropertyBag) (FileMethods, error)
+}
+
+// idlDefFile returns the definition of File, calling statics.
+func idlDefFile(statics FileStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:              "File",
+		Parent:            "Blob",
+		Exposed:           []string{"Window", "Worker"},
+		ConstructorLength: 2,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 2 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'File': 2 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argFileBits := idlFromSequenceOfBlobPart(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			argFileName := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+			var argOptions FilePropertyBag
+			if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+				argOptions = idlFromFilePropertyBag(r, v)
+			} else {
+				argOptions = idlFromFilePropertyBag(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argFileBits, argFileName, argOptions)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileMethods](r, this, "File")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "lastModified", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileMethods](r, this, "File")
+					res, err := self.LastModified()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToLongLong(r, res)
+				},
+			},
+		},
+	}
+}
+
+// FilePropertyBag is the IDL dictionary FilePropertyBag.
+type FilePropertyBag struct {
+	BlobPropertyBag
+	// LastModified is the member "lastModified".
+	LastModified webidl.Optional[int64]
+}
+
+// idlReadDictFilePropertyBag reads the members of FilePropertyBag from obj (nil for undefined
+// or null).
+func idlReadDictFilePropertyBag(r *webidl.Realm, obj *sobek.Object, d *FilePropertyBag) {
+	idlReadDictBlobPropertyBag(r, obj, &d.BlobPropertyBag)
+	if v := r.DictionaryMember(obj, "lastModified"); v != nil {
+		d.LastModified = webidl.Some(idlFromLongLong(r, v))
+	}
+}
+
+// idlWriteDictFilePropertyBag writes the members of FilePropertyBag to obj.
+func idlWriteDictFilePropertyBag(r *webidl.Realm, obj *sobek.Object, d *FilePropertyBag) {
+	idlWriteDictBlobPropertyBag(r, obj, &d.BlobPropertyBag)
+	if d.LastModified.Present {
+		_ = obj.DefineDataProperty("lastModified", idlToLongLong(r, d.LastModified.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+}

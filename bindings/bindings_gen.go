@@ -29,6 +29,8 @@ type Statics struct {
 	ExtendableEvent        ExtendableEventStatics
 	ExtendableMessageEvent ExtendableMessageEventStatics
 	FetchEvent             FetchEventStatics
+	File                   FileStatics
+	FormData               FormDataStatics
 	HashChangeEvent        HashChangeEventStatics
 	Headers                HeadersStatics
 	MessageChannel         MessageChannelStatics
@@ -92,6 +94,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.FetchEvent == nil {
 		missing = append(missing, "FetchEventStatics")
 	}
+	if impl.File == nil {
+		missing = append(missing, "FileStatics")
+	}
+	if impl.FormData == nil {
+		missing = append(missing, "FormDataStatics")
+	}
 	if impl.HashChangeEvent == nil {
 		missing = append(missing, "HashChangeEventStatics")
 	}
@@ -143,7 +151,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -167,6 +175,8 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
+	reg.Add(idlDefFile(impl.File))
+	reg.Add(idlDefFormData(impl.FormData))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -239,6 +249,8 @@ func init() {
 		ExtendableEvent:        extendableEventStatics{},
 		ExtendableMessageEvent: extendableMessageEventStatics{},
 		FetchEvent:             fetchEventStatics{},
+		File:                   fileStatics{},
+		FormData:               formDataStatics{},
 		HashChangeEvent:        hashChangeEventStatics{},
 		Headers:                headersStatics{},
 		MessageChannel:         messageChannelStatics{},
@@ -1003,6 +1015,19 @@ func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) sobek.Value {
 	return obj
 }
 
+// idlFromFormData converts a JavaScript value to the IDL type FormData.
+func idlFromFormData(r *webidl.Realm, v sobek.Value) FormDataMethods {
+	return webidl.As[FormDataMethods](r, webidl.AnyValue(v), "FormData")
+}
+
+// idlToFormData converts an IDL FormData value to JavaScript.
+func idlToFormData(r *webidl.Realm, x FormDataMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "FormData")
+}
+
 // idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
 func idlFromURLSearchParams(r *webidl.Realm, v sobek.Value) URLSearchParamsMethods {
 	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
@@ -1016,7 +1041,7 @@ func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) sobek.Value
 	return r.Wrap(x, "URLSearchParams")
 }
 
-// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
+// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
 func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -1025,8 +1050,11 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
 			sel = 14
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 15
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -1072,7 +1100,7 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 		}
 	}
 	if sel < 0 {
-		sel = 15
+		sel = 16
 	}
 	switch sel {
 	case 0:
@@ -1104,15 +1132,17 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	case 13:
 		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return BodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+		return BodyInit{Type: 15, FormData: idlFromFormData(r, v)}
 	case 15:
-		return BodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+		return BodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return BodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
 	return BodyInit{}
 }
 
-// idlToBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
+// idlToBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
 func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -1144,14 +1174,16 @@ func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	case 14:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 15:
-		return idlToURLSearchParams(r, x.URLSearchParams)
+		return idlToFormData(r, x.FormData)
 	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
 		return idlToUSVString(r, x.USVString)
 	}
 	return sobek.Undefined()
 }
 
-// BodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type BodyInit struct {
 	Type              int
@@ -1169,6 +1201,7 @@ type BodyInit struct {
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	FormData          FormDataMethods
 	URLSearchParams   URLSearchParamsMethods
 	USVString         string
 }
@@ -1189,8 +1222,9 @@ const (
 	BodyInitIsFloat64Array      = 12
 	BodyInitIsDataView          = 13
 	BodyInitIsArrayBuffer       = 14
-	BodyInitIsURLSearchParams   = 15
-	BodyInitIsUSVString         = 16
+	BodyInitIsFormData          = 15
+	BodyInitIsURLSearchParams   = 16
+	BodyInitIsUSVString         = 17
 )
 
 // idlFromBufferSource converts a JavaScript value to the IDL type (ArrayBufferView or ArrayBuffer).
@@ -1988,6 +2022,81 @@ func idlToFetchEventInit(r *webidl.Realm, x FetchEventInit) sobek.Value {
 	return obj
 }
 
+// idlFromFile converts a JavaScript value to the IDL type File.
+func idlFromFile(r *webidl.Realm, v sobek.Value) FileMethods {
+	return webidl.As[FileMethods](r, webidl.AnyValue(v), "File")
+}
+
+// idlToFile converts an IDL File value to JavaScript.
+func idlToFile(r *webidl.Realm, x FileMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "File")
+}
+
+// idlFromFilePropertyBag converts a JavaScript value to the IDL type FilePropertyBag.
+func idlFromFilePropertyBag(r *webidl.Realm, v sobek.Value) FilePropertyBag {
+	var d FilePropertyBag
+	idlReadDictFilePropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "FilePropertyBag"), &d)
+	return d
+}
+
+// idlToFilePropertyBag converts an IDL FilePropertyBag value to JavaScript.
+func idlToFilePropertyBag(r *webidl.Realm, x FilePropertyBag) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictFilePropertyBag(r, obj, &x)
+	return obj
+}
+
+// idlFromFormDataEntryValue converts a JavaScript value to the IDL type (File or USVString).
+func idlFromFormDataEntryValue(r *webidl.Realm, v sobek.Value) FormDataEntryValue {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "File"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	if sel < 0 {
+		sel = 1
+	}
+	switch sel {
+	case 0:
+		return FormDataEntryValue{Type: 1, File: idlFromFile(r, v)}
+	case 1:
+		return FormDataEntryValue{Type: 2, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(File or USVString)'")
+	return FormDataEntryValue{}
+}
+
+// idlToFormDataEntryValue converts an IDL (File or USVString) value to JavaScript.
+func idlToFormDataEntryValue(r *webidl.Realm, x FormDataEntryValue) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToFile(r, x.File)
+	case 2:
+		return idlToUSVString(r, x.USVString)
+	}
+	return sobek.Undefined()
+}
+
+// FormDataEntryValue is the IDL union type (File or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type FormDataEntryValue struct {
+	Type      int
+	File      FileMethods
+	USVString string
+}
+
+// Member type indexes of FormDataEntryValue.
+const (
+	FormDataEntryValueIsFile      = 1
+	FormDataEntryValueIsUSVString = 2
+)
+
 // idlFromFrameType converts a JavaScript value to the IDL type FrameType.
 func idlFromFrameType(r *webidl.Realm, v sobek.Value) FrameType {
 	return FrameType(r.ToEnum(webidl.AnyValue(v), "FrameType", idlValuesFrameType))
@@ -2444,6 +2553,16 @@ func idlToLong(r *webidl.Realm, x int32) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
+// idlFromLongLong converts a JavaScript value to the IDL type long long.
+func idlFromLongLong(r *webidl.Realm, v sobek.Value) int64 {
+	return r.ToLongLong(webidl.AnyValue(v), webidl.IntWrap)
+}
+
+// idlToLongLong converts an IDL long long value to JavaScript.
+func idlToLongLong(r *webidl.Realm, x int64) sobek.Value {
+	return r.VM.ToValue(x)
+}
+
 // idlFromLongLongClamp converts a JavaScript value to the IDL type long long.
 func idlFromLongLongClamp(r *webidl.Realm, v sobek.Value) int64 {
 	return r.ToLongLong(webidl.AnyValue(v), webidl.IntClamp)
@@ -2632,7 +2751,7 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString)?.
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
@@ -2640,7 +2759,7 @@ func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[Bod
 	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString)? value to JavaScript.
+// idlToNullableBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString)? value to JavaScript.
 func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) sobek.Value {
 	if x.Null {
 		return sobek.Null()
@@ -2803,6 +2922,22 @@ func idlToNullableEventTarget(r *webidl.Realm, x EventTargetMethods) sobek.Value
 		return sobek.Null()
 	}
 	return idlToEventTarget(r, x)
+}
+
+// idlFromNullableFormDataEntryValue converts a JavaScript value to the IDL type (File or USVString)?.
+func idlFromNullableFormDataEntryValue(r *webidl.Realm, v sobek.Value) webidl.Nullable[FormDataEntryValue] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[FormDataEntryValue]()
+	}
+	return webidl.NonNull(idlFromFormDataEntryValue(r, v))
+}
+
+// idlToNullableFormDataEntryValue converts an IDL (File or USVString)? value to JavaScript.
+func idlToNullableFormDataEntryValue(r *webidl.Realm, x webidl.Nullable[FormDataEntryValue]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToFormDataEntryValue(r, x.Value)
 }
 
 // idlFromNullableHTMLElement converts a JavaScript value to the IDL type HTMLElement?.
@@ -3148,6 +3283,16 @@ func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.P
 
 // idlToPromiseOfClientOrUndefined converts an IDL Promise<(Client or undefined)> value to JavaScript.
 func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFormData converts a JavaScript value to the IDL type Promise<FormData>.
+func idlFromPromiseOfFormData(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFormData converts an IDL Promise<FormData> value to JavaScript.
+func idlToPromiseOfFormData(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -3680,6 +3825,26 @@ func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *sobek.Object, method
 	return out
 }
 
+// idlFromSequenceOfFormDataEntryValue converts a JavaScript value to the IDL type sequence<FormDataEntryValue>.
+func idlFromSequenceOfFormDataEntryValue(r *webidl.Realm, v sobek.Value) []FormDataEntryValue {
+	out := []FormDataEntryValue{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromFormDataEntryValue(r, x)) })
+	return out
+}
+
+// idlToSequenceOfFormDataEntryValue converts an IDL sequence<FormDataEntryValue> value to JavaScript.
+func idlToSequenceOfFormDataEntryValue(r *webidl.Realm, x []FormDataEntryValue) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e FormDataEntryValue) sobek.Value { return idlToFormDataEntryValue(r, e) })
+}
+
+// idlFromSequenceOfFormDataEntryValueWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfFormDataEntryValueWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []FormDataEntryValue {
+	out := []FormDataEntryValue{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromFormDataEntryValue(r, x)) })
+	return out
+}
+
 // idlFromSequenceOfLockInfo converts a JavaScript value to the IDL type sequence<LockInfo>.
 func idlFromSequenceOfLockInfo(r *webidl.Realm, v sobek.Value) []LockInfo {
 	out := []LockInfo{}
@@ -4140,7 +4305,7 @@ func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
 func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -4149,8 +4314,11 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
 			sel = 14
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 15
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -4196,7 +4364,7 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 		}
 	}
 	if sel < 0 {
-		sel = 15
+		sel = 16
 	}
 	switch sel {
 	case 0:
@@ -4228,15 +4396,17 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 	case 13:
 		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return XMLHTTPRequestBodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+		return XMLHTTPRequestBodyInit{Type: 15, FormData: idlFromFormData(r, v)}
 	case 15:
-		return XMLHTTPRequestBodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+		return XMLHTTPRequestBodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return XMLHTTPRequestBodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
 	return XMLHTTPRequestBodyInit{}
 }
 
-// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
 func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -4268,14 +4438,16 @@ func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobe
 	case 14:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 15:
-		return idlToURLSearchParams(r, x.URLSearchParams)
+		return idlToFormData(r, x.FormData)
 	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
 		return idlToUSVString(r, x.USVString)
 	}
 	return sobek.Undefined()
 }
 
-// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type XMLHTTPRequestBodyInit struct {
 	Type              int
@@ -4293,6 +4465,7 @@ type XMLHTTPRequestBodyInit struct {
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	FormData          FormDataMethods
 	URLSearchParams   URLSearchParamsMethods
 	USVString         string
 }
@@ -4313,6 +4486,7 @@ const (
 	XMLHTTPRequestBodyInitIsFloat64Array      = 12
 	XMLHTTPRequestBodyInitIsDataView          = 13
 	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
-	XMLHTTPRequestBodyInitIsURLSearchParams   = 15
-	XMLHTTPRequestBodyInitIsUSVString         = 16
+	XMLHTTPRequestBodyInitIsFormData          = 15
+	XMLHTTPRequestBodyInitIsURLSearchParams   = 16
+	XMLHTTPRequestBodyInitIsUSVString         = 17
 )

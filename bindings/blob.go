@@ -17,6 +17,12 @@ type blobImpl struct {
 	realm *Realm
 	data  []byte // never modified once the blob exists
 	typ   string
+	// A File (https://w3c.github.io/FileAPI/#file-section) is a Blob
+	// with a name and a last modification time (milliseconds since the
+	// epoch): formdata.go.
+	isFile       bool
+	name         string
+	lastModified int64
 }
 
 // normalizeBlobType is step 3 of the Blob constructor for a type: the

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/xhr"
 	"github.com/grafana/sobek"
 )
 
@@ -39,6 +40,15 @@ func extractBody(object BodyInit) (*body, string) {
 		// when it is not the empty byte sequence.
 		b := object.Blob.(*blobImpl)
 		return &body{source: b.data}, b.typ
+	}
+	if object.Type == BodyInitIsFormData {
+		// FormData: source is the result of running the
+		// multipart/form-data encoding algorithm with object's entry list
+		// and UTF-8; type is `multipart/form-data; boundary=` followed by
+		// the boundary string it generated.
+		boundary := xhr.NewBoundary()
+		return &body{source: xhr.MultipartFormDataEncode(object.FormData.(*formDataImpl).list, boundary)},
+			"multipart/form-data; boundary=" + boundary
 	}
 	if object.Type == BodyInitIsURLSearchParams {
 		// URLSearchParams: source is the result of running the
@@ -192,6 +202,51 @@ func (o *bodyOwner) blob() *webidl.Promise {
 		}
 		return idlWrapBlob(o.realm.idl, &blobImpl{realm: o.realm, data: b, typ: typ}), nil
 	})
+}
+
+// formData is https://fetch.spec.whatwg.org/#dom-body-formdata: the
+// bytes parsed per the object's MIME type's essence
+// (multipart/form-data with its boundary, or
+// application/x-www-form-urlencoded) into a new FormData object; any
+// other type, or bytes that do not parse, reject with a TypeError.
+func (o *bodyOwner) formData() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
+		// 1. Let mimeType be the result of get the MIME type with this.
+		mimeType := ""
+		if o.headers != nil {
+			mimeType, _ = o.headers.Get("Content-Type")
+		}
+		// 2. If mimeType is non-null, switch on its essence:
+		switch essence := mimeEssence(mimeType); essence {
+		case "multipart/form-data":
+			// 2.1. Parse bytes using the boundary parameter, per RFC 7578;
+			//      a failure throws a TypeError.
+			entries, err := xhr.ParseMultipartFormData(b, xhr.Boundary(mimeType))
+			if err != nil {
+				return nil, webidl.NewTypeError("Failed to parse the body as multipart/form-data")
+			}
+			// 2.2. Return a new FormData object of the entries.
+			return o.realm.vm.ToValue(idlWrapFormData(o.realm.idl, o.realm.newFormData(entries))), nil
+		case "application/x-www-form-urlencoded":
+			// 2.1. Let entries be the result of parsing bytes. 2.2. Return
+			//      a new FormData object whose entry list is entries.
+			return o.realm.vm.ToValue(idlWrapFormData(o.realm.idl, o.realm.newFormData(xhr.URLEncodedParse(b)))), nil
+		}
+		// 3. Throw a TypeError.
+		return nil, webidl.NewTypeError("The body's Content-Type is neither multipart/form-data nor application/x-www-form-urlencoded")
+	})
+}
+
+// mimeEssence is the essence (type/subtype, lower case) of a MIME type
+// string, "" when it does not parse as one.
+func mimeEssence(s string) string {
+	t, _, _ := strings.Cut(s, ";")
+	t = strings.ToLower(strings.Trim(t, " \t\r\n"))
+	typ, sub, ok := strings.Cut(t, "/")
+	if !ok || typ == "" || sub == "" || strings.ContainsAny(t, " \t\"(),:<>?@[\\]{}") {
+		return ""
+	}
+	return t
 }
 
 func (o *bodyOwner) text() *webidl.Promise {

@@ -269,6 +269,8 @@ type RequestMethods interface {
 	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
+	// FormData implements the operation "formData".
+	FormData() (*webidl.Promise, error)
 	// JSON implements the operation "json".
 	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
@@ -534,6 +536,17 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 							r.Throw(err)
 						}
 						return idlToPromiseOfUint8Array(r, res)
+					})
+				}},
+			{Name: "formData", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[RequestMethods](r, call.This, "Request")
+						res, err := self.FormData()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfFormData(r, res)
 					})
 				}},
 			{Name: "json", Kind: webidl.Operation, Length: 0,
@@ -827,6 +840,8 @@ type ResponseMethods interface {
 	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
+	// FormData implements the operation "formData".
+	FormData() (*webidl.Promise, error)
 	// JSON implements the operation "json".
 	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
@@ -1051,6 +1066,17 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 							r.Throw(err)
 						}
 						return idlToPromiseOfUint8Array(r, res)
+					})
+				}},
+			{Name: "formData", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ResponseMethods](r, call.This, "Response")
+						res, err := self.FormData()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfFormData(r, res)
 					})
 				}},
 			{Name: "json", Kind: webidl.Operation, Length: 0,

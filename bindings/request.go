@@ -403,6 +403,7 @@ func (q *requestImpl) ArrayBuffer() (*webidl.Promise, error) { return q.arrayBuf
 func (q *requestImpl) Blob() (*webidl.Promise, error)        { return q.blob(), nil }
 func (q *requestImpl) Bytes() (*webidl.Promise, error)       { return q.bytes(), nil }
 func (q *requestImpl) Text() (*webidl.Promise, error)        { return q.text(), nil }
+func (q *requestImpl) FormData() (*webidl.Promise, error)    { return q.formData(), nil }
 
 // Clone is https://fetch.spec.whatwg.org/#dom-request-clone.
 func (q *requestImpl) Clone() (RequestMethods, error) {

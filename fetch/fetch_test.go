@@ -661,3 +661,39 @@ func TestHandleFetch(t *testing.T) {
 		t.Errorf("Handle Fetch ran %d times, want 7", calls)
 	}
 }
+
+func TestForbiddenRequestHeader(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"Accept-Charset", "x", true},
+		{"proxy-x", "", true},
+		{"Sec-Foo", "", true},
+		{"X-Custom", "TRACE", false},
+		{"X-HTTP-Method-Override", "GET", false},
+		{"x-http-method-override", "TRACE", true},
+		{"X-HTTP-METHOD", "track", true},
+		{"x-method-override", "get, connect", true},
+		{"x-method-override", "trace,", true},
+		{"x-method-override", `"trace"`, false},
+		{"x-method-override", `"a,trace", get`, false},
+		{"x-method-override", `"a\"b", TRACE`, true},
+		{"x-method-override", ` TRACE `, true},
+	} {
+		if got := IsForbiddenRequestHeader(tc.name, tc.value); got != tc.want {
+			t.Errorf("(%s, %q): %v, want %v", tc.name, tc.value, got, tc.want)
+		}
+	}
+	for in, want := range map[string][]string{
+		"":              {""},
+		"a, b":          {"a", "b"},
+		`"a,b", c`:      {`"a,b"`, "c"},
+		`x"q\"z"y, w,`:  {`x"q\"z"y`, "w", ""},
+		`"unterminated`: {`"unterminated`},
+	} {
+		if got := getDecodeAndSplit(in); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("getDecodeAndSplit(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

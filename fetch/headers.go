@@ -158,10 +158,12 @@ func IsHeaderValue(v string) bool {
 }
 
 // IsForbiddenRequestHeader is
-// https://fetch.spec.whatwg.org/#forbidden-request-header (the
-// X-HTTP-Method override names are not treated specially).
-func IsForbiddenRequestHeader(name string) bool {
+// https://fetch.spec.whatwg.org/#forbidden-request-header for the header
+// (name, value).
+func IsForbiddenRequestHeader(name, value string) bool {
 	n := strings.ToLower(name)
+	// 1. If name is a byte-case-insensitive match for one of the listed
+	//    names, then return true.
 	switch n {
 	case "accept-charset", "accept-encoding", "access-control-request-headers",
 		"access-control-request-method", "connection", "content-length", "cookie",
@@ -169,7 +171,105 @@ func IsForbiddenRequestHeader(name string) bool {
 		"set-cookie", "te", "trailer", "transfer-encoding", "upgrade", "via":
 		return true
 	}
-	return strings.HasPrefix(n, "proxy-") || strings.HasPrefix(n, "sec-")
+	// 2. If name when byte-lowercased starts with `proxy-` or `sec-`, then
+	//    return true.
+	if strings.HasPrefix(n, "proxy-") || strings.HasPrefix(n, "sec-") {
+		return true
+	}
+	// 3. If name is a byte-case-insensitive match for one of
+	//    `X-HTTP-Method`, `X-HTTP-Method-Override` or `X-Method-Override`:
+	if n == "x-http-method" || n == "x-http-method-override" || n == "x-method-override" {
+		// 3.1. Let parsedValues be the result of getting, decoding, and
+		//      splitting value.
+		// 3.2. For each method of parsedValues: if the isomorphic encoding
+		//      of method is a forbidden method, then return true.
+		for _, m := range getDecodeAndSplit(value) {
+			if IsForbiddenMethod(m) {
+				return true
+			}
+		}
+	}
+	// 4. Return false.
+	return false
+}
+
+// getDecodeAndSplit is
+// https://fetch.spec.whatwg.org/#header-value-get-decode-and-split for a
+// header value (its bytes taken as code points, the isomorphic decoding).
+func getDecodeAndSplit(input string) []string {
+	// 2-4. position at the start; values « »; temporaryValue "".
+	pos := 0
+	var values []string
+	var tmp strings.Builder
+	// 5. While true:
+	for {
+		// 5.1. Append the code points that are not `"` or `,`.
+		start := pos
+		for pos < len(input) && input[pos] != '"' && input[pos] != ',' {
+			pos++
+		}
+		tmp.WriteString(input[start:pos])
+		// 5.2. If the code point at position is `"`: append the result
+		//      of collecting an HTTP quoted string; if position is not
+		//      past the end, continue.
+		if pos < len(input) && input[pos] == '"' {
+			tmp.WriteString(collectHTTPQuotedString(input, &pos))
+			if pos < len(input) {
+				continue
+			}
+		}
+		// 5.3-5.5. Strip HTTP tab or space from both ends, append it to
+		//      values, and reset temporaryValue.
+		values = append(values, strings.Trim(tmp.String(), "\t "))
+		tmp.Reset()
+		// 5.6. If position is past the end of input, return values.
+		if pos >= len(input) {
+			return values
+		}
+		// 5.7-5.8. The code point at position is `,`: advance past it.
+		pos++
+	}
+}
+
+// collectHTTPQuotedString is
+// https://fetch.spec.whatwg.org/#collect-an-http-quoted-string without
+// the extract-value flag: the quoted string as it is written, from
+// input[*pos] (a `"`) to its closing `"` or the end of input.
+func collectHTTPQuotedString(input string, pos *int) string {
+	// 1-3. positionStart; values ""; the code point at position is `"`.
+	start := *pos
+	// 4. Advance position by 1.
+	*pos++
+	// 5. While true:
+	for *pos < len(input) {
+		// 5.1. Append the code points that are not `"` or `\`.
+		for *pos < len(input) && input[*pos] != '"' && input[*pos] != '\\' {
+			*pos++
+		}
+		// 5.2. If position is past the end of input, then break.
+		if *pos >= len(input) {
+			break
+		}
+		// 5.3-5.4. Let quoteOrBackslash be the code point at position;
+		//      advance position by 1.
+		c := input[*pos]
+		*pos++
+		// 5.5. If quoteOrBackslash is `\`: if position is past the end,
+		//      append `\` and break; otherwise append the code point at
+		//      position and advance.
+		if c == '\\' {
+			if *pos >= len(input) {
+				break
+			}
+			*pos++
+			continue
+		}
+		// 5.6. Otherwise (`"`): break.
+		break
+	}
+	// 6-7. Without the extract-value flag: return the code points from
+	//      positionStart to position.
+	return input[start:*pos]
 }
 
 // IsForbiddenResponseHeaderName is
