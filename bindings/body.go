@@ -2,12 +2,11 @@ package bindings
 
 import (
 	"bytes"
-
-	"github.com/gowebengine/weblocks/fetch"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/encoding"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/xhr"
 	"github.com/grafana/sobek"
 )
@@ -161,15 +160,9 @@ func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *we
 	return p
 }
 
-// utf8Decode is https://encoding.spec.whatwg.org/#utf-8-decode: a leading
-// BOM is removed and invalid sequences become U+FFFD.
-func utf8Decode(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
-}
+// utf8Decode is https://encoding.spec.whatwg.org/#utf-8-decode (package
+// encoding).
+func utf8Decode(b []byte) string { return encoding.UTF8Decode(b) }
 
 func (o *bodyOwner) arrayBuffer() *webidl.Promise {
 	return o.consumeBody(func(b []byte) (sobek.Value, error) {

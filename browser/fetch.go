@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gowebengine/weblocks/fetch"
 	"io/fs"
 	"mime"
 	"net/http"
 	"net/url"
 	"path"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/gowebengine/weblocks/encoding"
+	"github.com/gowebengine/weblocks/fetch"
 )
 
 // A Fetcher gets the resources a browser loads: documents, classic scripts,
@@ -149,10 +150,7 @@ func decodeText(b []byte, charset string) string {
 		}
 		return string(rs)
 	}
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return encoding.UTF8DecodeWithoutBOM(b)
 }
 
 func isLatin1Label(l string) bool {

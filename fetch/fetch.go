@@ -114,10 +114,19 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 	if resp != internal && resp.Type != "opaque" {
 		resp.URLList = internal.URLList
 	}
-	// 20. If response is not a network error and any of the following
-	//     returns blocked ... (no CSP, no integrity). If request's method
-	//     is `HEAD` or `CONNECT`, or internalResponse's status is a null
-	//     body status, set internalResponse's body to null.
+	// 19. If response is not a network error and any of the following
+	//     returns blocked: should internalResponse to request be blocked as
+	//     mixed content (checked before the request: Mixed Content follows
+	//     every redirect), by Content Security Policy (none), due to its
+	//     MIME type, or due to nosniff; then set response and
+	//     internalResponse to a network error.
+	if shouldBlockDueToMIMEType(internal, req) || shouldBlockDueToNosniff(internal, req) {
+		internal.Body.discard()
+		return NetworkError(fmt.Errorf("fetch: the response's Content-Type cannot be used for a %q request", req.Destination))
+	}
+	// 21. If request's method is `HEAD` or `CONNECT`, or
+	//     internalResponse's status is a null body status, set
+	//     internalResponse's body to null.
 	if req.Method == "HEAD" || req.Method == "CONNECT" || IsNullBodyStatus(internal.Status) {
 		internal.Body.discard()
 		internal.Body = nil
@@ -418,8 +427,11 @@ func locationURL(resp *Response, base *url.URL, requestFragment string) (*url.UR
 		return nil, nil
 	}
 	// 3. If location is a header value, then set location to the result
-	//    of parsing location with response's URL.
-	u, err := base.Parse(loc)
+	//    of parsing location with response's URL. (Its bytes are taken as
+	//    UTF-8, the URL parser percent-encoding what is not ASCII; a byte
+	//    that is not part of valid UTF-8 is percent-encoded as it is, as
+	//    in Chromium.)
+	u, err := base.Parse(percentEncodeNonASCII(loc))
 	if err != nil {
 		return nil, err
 	}
@@ -430,6 +442,21 @@ func locationURL(resp *Response, base *url.URL, requestFragment string) (*url.UR
 	}
 	// 5. Return location.
 	return u, nil
+}
+
+// percentEncodeNonASCII percent-encodes the bytes of s that are not
+// ASCII: UTF-8 sequences become the percent-encoding of their bytes, as
+// the URL parser's percent-encode sets make of non-ASCII code points.
+func percentEncodeNonASCII(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // httpRedirectFetch is https://fetch.spec.whatwg.org/#http-redirect-fetch.

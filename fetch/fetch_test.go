@@ -697,3 +697,64 @@ func TestForbiddenRequestHeader(t *testing.T) {
 		}
 	}
 }
+
+// A Location with raw UTF-8 (or invalid) bytes is percent-encoded as
+// UTF-8 bytes, as the URL parser does (and Chromium, for invalid bytes).
+func TestLocationEscaping(t *testing.T) {
+	base := mustURL(t, "http://a.test/r")
+	for loc, want := range map[string]string{
+		"/top.txt?\xe2\x98\x83":          "http://a.test/top.txt?%E2%98%83",
+		"/top.txt?\xe2\x98\x83%e2%98%83": "http://a.test/top.txt?%E2%98%83%e2%98%83",
+		"/top.txt?%\xe2\x98\x83":         "http://a.test/top.txt?%%E2%98%83",
+		"/top.txt?\xff":                  "http://a.test/top.txt?%FF",
+		"/\xc3\xa9/x":                    "http://a.test/%C3%A9/x",
+	} {
+		var h HeaderList
+		h.Append("Location", loc)
+		u, err := locationURL(&Response{Status: 302, Header: h}, base, "")
+		if err != nil || u.String() != want {
+			t.Errorf("%q: %v %v, want %s", loc, u, err, want)
+		}
+	}
+}
+
+// A script-like request is blocked on an audio/image/video or text/csv
+// response, and with nosniff on anything but a JavaScript MIME type;
+// other destinations are not.
+func TestBlockedDueToMIMEType(t *testing.T) {
+	for _, tc := range []struct {
+		dest, ct, nosniff string
+		blocked           bool
+	}{
+		{"script", "text/csv", "", true},
+		{"script", "image/png", "", true},
+		{"worker", "Audio/Wav;x=y", "", true},
+		{"script", "video/mp4, text/csv", "", true},
+		{"script", "text/plain", "", false},
+		{"", "text/csv", "", false},
+		{"image", "image/png", "", false},
+		{"script", "text/plain", "nosniff", true},
+		{"script", "text/javascript", "NoSniff, x", false},
+		{"sharedworker", "", "nosniff", true},
+		{"style", "text/plain", "nosniff", true},
+		{"style", "text/css", "nosniff", false},
+		{"", "text/plain", "nosniff", false},
+	} {
+		n := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
+			h := http.Header{}
+			if tc.ct != "" {
+				h.Set("Content-Type", tc.ct)
+			}
+			if tc.nosniff != "" {
+				h.Set("X-Content-Type-Options", tc.nosniff)
+			}
+			return &NetworkResponse{Status: 200, Header: h, Body: []byte("x")}, nil
+		})
+		req := scriptRequest(t, "http://a.test/", "http://a.test/r")
+		req.Destination = tc.dest
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
+		if resp.IsNetworkError() != tc.blocked {
+			t.Errorf("%+v: network error %v, want %v", tc, resp.IsNetworkError(), tc.blocked)
+		}
+	}
+}

@@ -422,3 +422,109 @@ func containsToken(list []string, t string, fold bool) bool {
 	}
 	return false
 }
+
+// IsScriptLike is https://fetch.spec.whatwg.org/#request-destination-script-like.
+func IsScriptLike(destination string) bool {
+	switch destination {
+	case "audioworklet", "paintworklet", "script", "serviceworker", "sharedworker", "worker":
+		return true
+	}
+	return false
+}
+
+// extractMIMEType is
+// https://fetch.spec.whatwg.org/#concept-header-extract-mime-type, the
+// essence of the result only: false for failure.
+func extractMIMEType(l HeaderList) (essence string, ok bool) {
+	// 1-4. Let values be the result of getting, decoding, and splitting
+	//    `Content-Type` from headers; if it is null, return failure.
+	v, found := l.Get("Content-Type")
+	if !found {
+		return "", false
+	}
+	// 5. For each value of values: let temporaryMimeType be the result of
+	//    parsing value; if it is failure or its essence is "*/*",
+	//    continue; otherwise set mimeType to it (the charset bookkeeping
+	//    does not change the essence).
+	for _, value := range getDecodeAndSplit(v) {
+		t, parsed := parseMIMEType(value)
+		if !parsed {
+			continue
+		}
+		e, _, _ := strings.Cut(t, ";")
+		if e == "*/*" {
+			continue
+		}
+		essence, ok = e, true
+	}
+	// 6-7. Return mimeType, failure when none was set.
+	return essence, ok
+}
+
+// isJavaScriptMIMEType is
+// https://mimesniff.spec.whatwg.org/#javascript-mime-type (an essence).
+func isJavaScriptMIMEType(essence string) bool {
+	switch essence {
+	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
+		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
+		"text/javascript1.1", "text/javascript1.2", "text/javascript1.3", "text/javascript1.4",
+		"text/javascript1.5", "text/jscript", "text/livescript", "text/x-ecmascript",
+		"text/x-javascript":
+		return true
+	}
+	return false
+}
+
+// shouldBlockDueToMIMEType is
+// https://fetch.spec.whatwg.org/#should-response-to-request-be-blocked-due-to-mime-type?.
+func shouldBlockDueToMIMEType(resp *Response, req *Request) bool {
+	// 1-2. Let mimeType be the result of extracting a MIME type from
+	//    response's header list; if it is failure, return allowed.
+	essence, ok := extractMIMEType(resp.Header)
+	if !ok {
+		return false
+	}
+	// 3-4. If request's destination is script-like and mimeType's essence
+	//    starts with "audio/", "image/" or "video/", or is "text/csv",
+	//    return blocked.
+	if IsScriptLike(req.Destination) && (strings.HasPrefix(essence, "audio/") || strings.HasPrefix(essence, "image/") ||
+		strings.HasPrefix(essence, "video/") || essence == "text/csv") {
+		return true
+	}
+	// 5. Return allowed.
+	return false
+}
+
+// determineNosniff is https://fetch.spec.whatwg.org/#determine-nosniff.
+func determineNosniff(l HeaderList) bool {
+	// 1-2. Let values be the result of getting, decoding, and splitting
+	//    `X-Content-Type-Options`; if it is null, return false.
+	v, ok := l.Get("X-Content-Type-Options")
+	if !ok {
+		return false
+	}
+	// 3. If values[0] is an ASCII case-insensitive match for "nosniff",
+	//    return true. 4. Return false.
+	return strings.EqualFold(getDecodeAndSplit(v)[0], "nosniff")
+}
+
+// shouldBlockDueToNosniff is
+// https://fetch.spec.whatwg.org/#should-response-to-request-be-blocked-due-to-nosniff?.
+func shouldBlockDueToNosniff(resp *Response, req *Request) bool {
+	// 1. If determine nosniff with response's header list is false, then
+	//    return allowed.
+	if !determineNosniff(resp.Header) {
+		return false
+	}
+	// 2-3. Let mimeType be the result of extracting a MIME type; let
+	//    destination be request's destination.
+	essence, ok := extractMIMEType(resp.Header)
+	// 4. If destination is script-like and mimeType is failure or is not
+	//    a JavaScript MIME type, return blocked.
+	if IsScriptLike(req.Destination) && (!ok || !isJavaScriptMIMEType(essence)) {
+		return true
+	}
+	// 5. If destination is "style" and mimeType is failure or its essence
+	//    is not "text/css", return blocked. 6. Return allowed.
+	return req.Destination == "style" && (!ok || essence != "text/css")
+}

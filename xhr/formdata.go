@@ -26,7 +26,8 @@ import (
 	"fmt"
 	"mime"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/gowebengine/weblocks/encoding"
 )
 
 // File is a File object's data (https://w3c.github.io/FileAPI/#file-section)
@@ -277,7 +278,7 @@ func URLEncodedParse(input []byte) []Entry {
 
 func formDecode(b []byte) string {
 	b = bytes.ReplaceAll(b, []byte("+"), []byte(" "))
-	return utf8DecodeWithoutBOM(percentDecode(b))
+	return encoding.UTF8DecodeWithoutBOM(percentDecode(b))
 }
 
 // percentDecode is https://url.spec.whatwg.org/#percent-decode.
@@ -306,14 +307,6 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
-}
-
-// utf8DecodeWithoutBOM is https://encoding.spec.whatwg.org/#utf-8-decode-without-bom.
-func utf8DecodeWithoutBOM(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
 // ErrMalformedMultipart is the failure of ParseMultipartFormData.
@@ -414,7 +407,7 @@ func parsePart(part []byte) (Entry, error) {
 		}
 		return Entry{Name: name, File: &File{Name: filename, Type: contentType, Data: bytes.Clone(content)}}, nil
 	}
-	return Entry{Name: name, Value: utf8DecodeWithoutBOM(bytes.TrimPrefix(content, []byte{0xEF, 0xBB, 0xBF}))}, nil
+	return Entry{Name: name, Value: encoding.UTF8DecodeWithoutBOM(bytes.TrimPrefix(content, []byte{0xEF, 0xBB, 0xBF}))}, nil
 }
 
 // parseDisposition parses a Content-Disposition value: its type (lower
