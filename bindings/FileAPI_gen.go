@@ -11,6 +11,11 @@ import (
 // BlobMethods is implemented by the Go implementation of the IDL interface
 // Blob.
 type BlobMethods interface {
+	// idlImpl returns the implementation itself: *blobImpl is the only Go
+	// type implementing Blob and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *blobImpl
 	// Size is the getter of the attribute "size".
 	Size() (uint64, error)
 	// Type is the getter of the attribute "type".
@@ -50,8 +55,12 @@ type BlobStatics interface {
 // idlDefBlob returns the definition of Blob, calling statics.
 func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Blob",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Blob",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(BlobMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

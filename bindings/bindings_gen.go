@@ -260,6 +260,198 @@ func init() {
 	}
 }
 
+// idlImpl returns x: *abortControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *abortControllerImpl) idlImpl() *abortControllerImpl { return x }
+
+// idlImpl returns x: *abortSignalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *abortSignalImpl) idlImpl() *abortSignalImpl { return x }
+
+// idlImpl returns x: *blobImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *blobImpl) idlImpl() *blobImpl { return x }
+
+// idlImpl returns x: *broadcastChannelImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *broadcastChannelImpl) idlImpl() *broadcastChannelImpl { return x }
+
+// idlImpl returns x: *clientsImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *clientsImpl) idlImpl() *clientsImpl { return x }
+
+// idlImpl returns x: *cssStyleDeclarationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cssStyleDeclarationImpl) idlImpl() *cssStyleDeclarationImpl { return x }
+
+// idlImpl returns x: *doctypeImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *doctypeImpl) idlImpl() *doctypeImpl { return x }
+
+// idlImpl returns x: *documentImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *documentImpl) idlImpl() *documentImpl { return x }
+
+// idlImpl returns x: *domTokenListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *domTokenListImpl) idlImpl() *domTokenListImpl { return x }
+
+// idlImpl returns x: *extendableMessageEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { return x }
+
+// idlImpl returns x: *fetchEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
+
+// idlImpl returns x: *hashChangeEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *hashChangeEventImpl) idlImpl() *hashChangeEventImpl { return x }
+
+// idlImpl returns x: *headersImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *headersImpl) idlImpl() *headersImpl { return x }
+
+// idlImpl returns x: *historyImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *historyImpl) idlImpl() *historyImpl { return x }
+
+// idlImpl returns x: *htmlCollectionImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *htmlCollectionImpl) idlImpl() *htmlCollectionImpl { return x }
+
+// idlImpl returns x: *htmlElementImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *htmlElementImpl) idlImpl() *htmlElementImpl { return x }
+
+// idlImpl returns x: *locationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *locationImpl) idlImpl() *locationImpl { return x }
+
+// idlImpl returns x: *lockImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *lockImpl) idlImpl() *lockImpl { return x }
+
+// idlImpl returns x: *lockManagerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *lockManagerImpl) idlImpl() *lockManagerImpl { return x }
+
+// idlImpl returns x: *messageChannelImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messageChannelImpl) idlImpl() *messageChannelImpl { return x }
+
+// idlImpl returns x: *messageEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messageEventImpl) idlImpl() *messageEventImpl { return x }
+
+// idlImpl returns x: *messagePortImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messagePortImpl) idlImpl() *messagePortImpl { return x }
+
+// idlImpl returns x: *navigatorImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *navigatorImpl) idlImpl() *navigatorImpl { return x }
+
+// idlImpl returns x: *nodeImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *nodeImpl) idlImpl() *nodeImpl { return x }
+
+// idlImpl returns x: *nodeListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *nodeListImpl) idlImpl() *nodeListImpl { return x }
+
+// idlImpl returns x: *pageTransitionEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *pageTransitionEventImpl) idlImpl() *pageTransitionEventImpl { return x }
+
+// idlImpl returns x: *performanceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *performanceImpl) idlImpl() *performanceImpl { return x }
+
+// idlImpl returns x: *popStateEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *popStateEventImpl) idlImpl() *popStateEventImpl { return x }
+
+// idlImpl returns x: *quotaExceededErrorImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *quotaExceededErrorImpl) idlImpl() *quotaExceededErrorImpl { return x }
+
+// idlImpl returns x: *requestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *requestImpl) idlImpl() *requestImpl { return x }
+
+// idlImpl returns x: *responseImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *responseImpl) idlImpl() *responseImpl { return x }
+
+// idlImpl returns x: *serviceWorkerContainerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerContainerImpl) idlImpl() *serviceWorkerContainerImpl { return x }
+
+// idlImpl returns x: *serviceWorkerGlobalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerGlobalImpl) idlImpl() *serviceWorkerGlobalImpl { return x }
+
+// idlImpl returns x: *serviceWorkerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerImpl) idlImpl() *serviceWorkerImpl { return x }
+
+// idlImpl returns x: *serviceWorkerRegistrationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerRegistrationImpl) idlImpl() *serviceWorkerRegistrationImpl { return x }
+
+// idlImpl returns x: *sharedWorkerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sharedWorkerImpl) idlImpl() *sharedWorkerImpl { return x }
+
+// idlImpl returns x: *storageBucketImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageBucketImpl) idlImpl() *storageBucketImpl { return x }
+
+// idlImpl returns x: *storageBucketManagerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageBucketManagerImpl) idlImpl() *storageBucketManagerImpl { return x }
+
+// idlImpl returns x: *storageImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageImpl) idlImpl() *storageImpl { return x }
+
+// idlImpl returns x: *textDecoderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *textDecoderImpl) idlImpl() *textDecoderImpl { return x }
+
+// idlImpl returns x: *textEncoderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *textEncoderImpl) idlImpl() *textEncoderImpl { return x }
+
+// idlImpl returns x: *urlImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *urlImpl) idlImpl() *urlImpl { return x }
+
+// idlImpl returns x: *urlSearchParamsImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *urlSearchParamsImpl) idlImpl() *urlSearchParamsImpl { return x }
+
+// idlImpl returns x: *windowClientImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *windowClientImpl) idlImpl() *windowClientImpl { return x }
+
+// idlImpl returns x: *windowImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *windowImpl) idlImpl() *windowImpl { return x }
+
+// idlImpl returns x: *workerGlobalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerGlobalImpl) idlImpl() *workerGlobalImpl { return x }
+
+// idlImpl returns x: *workerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerImpl) idlImpl() *workerImpl { return x }
+
+// idlImpl returns x: *workerLocationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerLocationImpl) idlImpl() *workerLocationImpl { return x }
+
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
 	return webidl.As[AbortSignalMethods](r, webidl.AnyValue(v), "AbortSignal")

@@ -37,7 +37,7 @@ func extractBody(object BodyInit) (*body, string) {
 	if object.Type == BodyInitIsBlob {
 		// Blob: source is object; type is object's type attribute value
 		// when it is not the empty byte sequence.
-		b := object.Blob.(*blobImpl)
+		b := object.Blob.idlImpl()
 		return &body{source: b.data}, b.typ
 	}
 	if object.Type == BodyInitIsURLSearchParams {

@@ -287,7 +287,12 @@
 //     domExceptionStatics: codegen.UnexportedName of the interface, then
 //     "Statics"), whose zero value implements XStatics (constructors,
 //     static operations);
-//   - where useful, its compile-time check (var _ XMethods = (*xImpl)(nil)).
+//   - nothing else for its compile-time checks: implementations.txt names
+//     its Go type, and the generated code checks that the type implements
+//     XMethods and, when the type is the only one implementing X and its
+//     descendants, gives XMethods the method idlImpl() returning it, which
+//     hand-written code uses instead of a type assertion on a value from
+//     JavaScript (TestNoDowncastOfGeneratedValues).
 //
 // Registration is per file too: the generated init (bindings_gen.go,
 // bindgen's -self-register, on for this package) registers every

@@ -11,6 +11,11 @@ import (
 // AbortControllerMethods is implemented by the Go implementation of the IDL interface
 // AbortController.
 type AbortControllerMethods interface {
+	// idlImpl returns the implementation itself: *abortControllerImpl is the only Go
+	// type implementing AbortController and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *abortControllerImpl
 	// Signal is the getter of the attribute "signal".
 	Signal() (AbortSignalMethods, error)
 	// Abort implements the operation "abort".
@@ -42,8 +47,12 @@ type AbortControllerStatics interface {
 // idlDefAbortController returns the definition of AbortController, calling statics.
 func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "AbortController",
-		Exposed:           []string{"*"},
+		Name:    "AbortController",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(AbortControllerMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
@@ -85,6 +94,11 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 // AbortSignal.
 type AbortSignalMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *abortSignalImpl is the only Go
+	// type implementing AbortSignal and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *abortSignalImpl
 	// Aborted is the getter of the attribute "aborted".
 	Aborted() (bool, error)
 	// Reason is the getter of the attribute "reason".
@@ -130,6 +144,10 @@ func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
 		Name:    "AbortSignal",
 		Parent:  "EventTarget",
 		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(AbortSignalMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "aborted", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -259,6 +277,11 @@ func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *sobek.Object, d *
 // CharacterDataMethods is implemented by the Go implementation of the IDL interface
 // CharacterData.
 type CharacterDataMethods interface {
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing CharacterData and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 	// Data is the getter of the attribute "data".
 	Data() (webidl.DOMString, error)
 	// SetData is the setter of the attribute "data".
@@ -304,9 +327,16 @@ var (
 // idlDefCharacterData returns the definition of CharacterData.
 func idlDefCharacterData() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "CharacterData",
-		Parent:      "Node",
-		Exposed:     []string{"Window"},
+		Name:    "CharacterData",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CharacterDataMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables: []string{"after", "before", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "data", Kind: webidl.Attribute,
@@ -420,6 +450,11 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 // Comment.
 type CommentMethods interface {
 	CharacterDataMethods
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing Comment and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 }
 
 // idlWrapComment returns the JavaScript object of impl, a Comment or an object of
@@ -453,9 +488,16 @@ type CommentStatics interface {
 // idlDefComment returns the definition of Comment, calling statics.
 func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Comment",
-		Parent:            "CharacterData",
-		Exposed:           []string{"Window"},
+		Name:    "Comment",
+		Parent:  "CharacterData",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CommentMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -478,6 +520,11 @@ func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
 // DOMTokenListMethods is implemented by the Go implementation of the IDL interface
 // DOMTokenList.
 type DOMTokenListMethods interface {
+	// idlImpl returns the implementation itself: *domTokenListImpl is the only Go
+	// type implementing DOMTokenList and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *domTokenListImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Value is the getter of the attribute "value".
@@ -517,6 +564,10 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "DOMTokenList",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DOMTokenListMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(DOMTokenListMethods).IndexedLength()
@@ -645,6 +696,11 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 // DocumentMethods is implemented by the Go implementation of the IDL interface
 // Document.
 type DocumentMethods interface {
+	// idlImpl returns the implementation itself: *documentImpl is the only Go
+	// type implementing Document and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *documentImpl
 	// URL is the getter of the attribute "URL".
 	URL() (string, error)
 	// DocumentURI is the getter of the attribute "documentURI".
@@ -769,9 +825,16 @@ type DocumentStatics interface {
 // idlDefDocument returns the definition of Document, calling statics.
 func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Document",
-		Parent:            "Node",
-		Exposed:           []string{"Window"},
+		Name:    "Document",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DocumentMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
@@ -1266,6 +1329,11 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 // DocumentFragmentMethods is implemented by the Go implementation of the IDL interface
 // DocumentFragment.
 type DocumentFragmentMethods interface {
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing DocumentFragment and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 	// Children is the getter of the attribute "children".
 	Children() (HTMLCollectionMethods, error)
 	// FirstElementChild is the getter of the attribute "firstElementChild".
@@ -1316,9 +1384,16 @@ type DocumentFragmentStatics interface {
 // idlDefDocumentFragment returns the definition of DocumentFragment, calling statics.
 func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "DocumentFragment",
-		Parent:            "Node",
-		Exposed:           []string{"Window"},
+		Name:    "DocumentFragment",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DocumentFragmentMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
@@ -1441,6 +1516,11 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 // DocumentTypeMethods is implemented by the Go implementation of the IDL interface
 // DocumentType.
 type DocumentTypeMethods interface {
+	// idlImpl returns the implementation itself: *doctypeImpl is the only Go
+	// type implementing DocumentType and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *doctypeImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// PublicID is the getter of the attribute "publicId".
@@ -1480,9 +1560,16 @@ var (
 // idlDefDocumentType returns the definition of DocumentType.
 func idlDefDocumentType() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "DocumentType",
-		Parent:      "Node",
-		Exposed:     []string{"Window"},
+		Name:    "DocumentType",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DocumentTypeMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables: []string{"after", "before", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
@@ -1667,9 +1754,16 @@ var (
 // idlDefElement returns the definition of Element.
 func idlDefElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "Element",
-		Parent:      "Node",
-		Exposed:     []string{"Window"},
+		Name:    "Element",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables: []string{"after", "append", "before", "prepend", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "namespaceURI", Kind: webidl.Attribute,
@@ -2172,6 +2266,10 @@ func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Event",
 		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(EventMethods)
+			return ok
+		},
 		Constants: []webidl.Constant{
 			{Name: "NONE", Value: webidl.ConstValue(int64(0)), Exposed: nil, SecureContext: false},
 			{Name: "CAPTURING_PHASE", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
@@ -2513,8 +2611,12 @@ type EventTargetStatics interface {
 // idlDefEventTarget returns the definition of EventTarget, calling statics.
 func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "EventTarget",
-		Exposed:           []string{"*"},
+		Name:    "EventTarget",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(EventTargetMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
@@ -2582,6 +2684,11 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 // HTMLCollectionMethods is implemented by the Go implementation of the IDL interface
 // HTMLCollection.
 type HTMLCollectionMethods interface {
+	// idlImpl returns the implementation itself: *htmlCollectionImpl is the only Go
+	// type implementing HTMLCollection and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlCollectionImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Item implements the operation "item".
@@ -2609,6 +2716,10 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "HTMLCollection",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLCollectionMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(HTMLCollectionMethods).IndexedLength()
@@ -2734,6 +2845,10 @@ func idlDefNode() *webidl.InterfaceDef {
 		Name:    "Node",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(NodeMethods)
+			return ok
+		},
 		Constants: []webidl.Constant{
 			{Name: "ELEMENT_NODE", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
 			{Name: "ATTRIBUTE_NODE", Value: webidl.ConstValue(int64(2)), Exposed: nil, SecureContext: false},
@@ -3025,6 +3140,11 @@ func idlDefNode() *webidl.InterfaceDef {
 // NodeListMethods is implemented by the Go implementation of the IDL interface
 // NodeList.
 type NodeListMethods interface {
+	// idlImpl returns the implementation itself: *nodeListImpl is the only Go
+	// type implementing NodeList and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeListImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Item implements the operation "item".
@@ -3052,6 +3172,10 @@ func idlDefNodeList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "NodeList",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(NodeListMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(NodeListMethods).IndexedLength()
@@ -3101,6 +3225,11 @@ func idlDefNodeList() *webidl.InterfaceDef {
 // Text.
 type TextMethods interface {
 	CharacterDataMethods
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing Text and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 }
 
 // idlWrapText returns the JavaScript object of impl, a Text or an object of
@@ -3134,9 +3263,16 @@ type TextStatics interface {
 // idlDefText returns the definition of Text, calling statics.
 func idlDefText(statics TextStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Text",
-		Parent:            "CharacterData",
-		Exposed:           []string{"Window"},
+		Name:    "Text",
+		Parent:  "CharacterData",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TextMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

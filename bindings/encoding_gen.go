@@ -32,6 +32,11 @@ func idlWriteDictTextDecodeOptions(r *webidl.Realm, obj *sobek.Object, d *TextDe
 // TextDecoderMethods is implemented by the Go implementation of the IDL interface
 // TextDecoder.
 type TextDecoderMethods interface {
+	// idlImpl returns the implementation itself: *textDecoderImpl is the only Go
+	// type implementing TextDecoder and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *textDecoderImpl
 	// Encoding is the getter of the attribute "encoding".
 	Encoding() (webidl.DOMString, error)
 	// Fatal is the getter of the attribute "fatal".
@@ -67,8 +72,12 @@ type TextDecoderStatics interface {
 // idlDefTextDecoder returns the definition of TextDecoder, calling statics.
 func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "TextDecoder",
-		Exposed:           []string{"*"},
+		Name:    "TextDecoder",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TextDecoderMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -176,6 +185,11 @@ func idlWriteDictTextDecoderOptions(r *webidl.Realm, obj *sobek.Object, d *TextD
 // TextEncoderMethods is implemented by the Go implementation of the IDL interface
 // TextEncoder.
 type TextEncoderMethods interface {
+	// idlImpl returns the implementation itself: *textEncoderImpl is the only Go
+	// type implementing TextEncoder and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *textEncoderImpl
 	// Encoding is the getter of the attribute "encoding".
 	Encoding() (webidl.DOMString, error)
 	// Encode implements the operation "encode".
@@ -209,8 +223,12 @@ type TextEncoderStatics interface {
 // idlDefTextEncoder returns the definition of TextEncoder, calling statics.
 func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "TextEncoder",
-		Exposed:           []string{"*"},
+		Name:    "TextEncoder",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TextEncoderMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)

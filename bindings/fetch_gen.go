@@ -11,6 +11,11 @@ import (
 // HeadersMethods is implemented by the Go implementation of the IDL interface
 // Headers.
 type HeadersMethods interface {
+	// idlImpl returns the implementation itself: *headersImpl is the only Go
+	// type implementing Headers and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *headersImpl
 	// Append implements the operation "append".
 	Append(argName webidl.ByteString, argValue webidl.ByteString) error
 	// Delete implements the operation "delete".
@@ -52,8 +57,12 @@ type HeadersStatics interface {
 // idlDefHeaders returns the definition of Headers, calling statics.
 func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Headers",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Headers",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HeadersMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -227,6 +236,11 @@ var idlValuesReferrerPolicy = []string{"", "no-referrer", "no-referrer-when-down
 // RequestMethods is implemented by the Go implementation of the IDL interface
 // Request.
 type RequestMethods interface {
+	// idlImpl returns the implementation itself: *requestImpl is the only Go
+	// type implementing Request and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *requestImpl
 	// Method is the getter of the attribute "method".
 	Method() (webidl.ByteString, error)
 	// URL is the getter of the attribute "url".
@@ -300,8 +314,12 @@ type RequestStatics interface {
 // idlDefRequest returns the definition of Request, calling statics.
 func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Request",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Request",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(RequestMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -803,6 +821,11 @@ var idlValuesRequestRedirect = []string{"follow", "error", "manual"}
 // ResponseMethods is implemented by the Go implementation of the IDL interface
 // Response.
 type ResponseMethods interface {
+	// idlImpl returns the implementation itself: *responseImpl is the only Go
+	// type implementing Response and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *responseImpl
 	// Type is the getter of the attribute "type".
 	Type() (ResponseType, error)
 	// URL is the getter of the attribute "url".
@@ -861,8 +884,12 @@ type ResponseStatics interface {
 // idlDefResponse returns the definition of Response, calling statics.
 func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Response",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Response",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ResponseMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

@@ -11,6 +11,11 @@ import (
 // URLMethods is implemented by the Go implementation of the IDL interface
 // URL.
 type URLMethods interface {
+	// idlImpl returns the implementation itself: *urlImpl is the only Go
+	// type implementing URL and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *urlImpl
 	// Href is the getter of the attribute "href".
 	Href() (string, error)
 	// SetHref is the setter of the attribute "href".
@@ -88,8 +93,12 @@ type URLStatics interface {
 // idlDefURL returns the definition of URL, calling statics.
 func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "URL",
-		Exposed:           []string{"*"},
+		Name:    "URL",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(URLMethods)
+			return ok
+		},
 		LegacyWindowAlias: []string{"webkitURL"},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
@@ -381,6 +390,11 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 // URLSearchParamsMethods is implemented by the Go implementation of the IDL interface
 // URLSearchParams.
 type URLSearchParamsMethods interface {
+	// idlImpl returns the implementation itself: *urlSearchParamsImpl is the only Go
+	// type implementing URLSearchParams and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *urlSearchParamsImpl
 	// Size is the getter of the attribute "size".
 	Size() (uint32, error)
 	// Append implements the operation "append".
@@ -428,8 +442,12 @@ type URLSearchParamsStatics interface {
 // idlDefURLSearchParams returns the definition of URLSearchParams, calling statics.
 func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "URLSearchParams",
-		Exposed:           []string{"*"},
+		Name:    "URLSearchParams",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(URLSearchParamsMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

@@ -44,8 +44,12 @@ type DOMExceptionStatics interface {
 // idlDefDOMException returns the definition of DOMException, calling statics.
 func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:           "DOMException",
-		Exposed:        []string{"*"},
+		Name:    "DOMException",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DOMExceptionMethods)
+			return ok
+		},
 		ErrorPrototype: true,
 		Constants: []webidl.Constant{
 			{Name: "INDEX_SIZE_ERR", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
@@ -158,6 +162,11 @@ func (c *Function) Invoke(thisArg sobek.Value, argArguments []sobek.Value) (sobe
 // QuotaExceededError.
 type QuotaExceededErrorMethods interface {
 	DOMExceptionMethods
+	// idlImpl returns the implementation itself: *quotaExceededErrorImpl is the only Go
+	// type implementing QuotaExceededError and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *quotaExceededErrorImpl
 	// Quota is the getter of the attribute "quota".
 	Quota() (webidl.Nullable[float64], error)
 	// Requested is the getter of the attribute "requested".
@@ -193,9 +202,13 @@ type QuotaExceededErrorStatics interface {
 // idlDefQuotaExceededError returns the definition of QuotaExceededError, calling statics.
 func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "QuotaExceededError",
-		Parent:            "DOMException",
-		Exposed:           []string{"*"},
+		Name:    "QuotaExceededError",
+		Parent:  "DOMException",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(QuotaExceededErrorMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

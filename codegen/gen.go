@@ -65,6 +65,10 @@ type Generator struct {
 	// every interface including them; MixinErrors the others.
 	Mixins      []string
 	MixinErrors map[string]error
+	// unsealed are the interfaces with descendants of another Go type
+	// (sealedImpl); sealedTypes the Go types given idlImpl.
+	unsealed    map[string]bool
+	sealedTypes map[string]bool
 }
 
 // Output is one generated file.
@@ -83,7 +87,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 	if opt.Registry == "" {
 		opt.Registry = "Interfaces"
 	}
-	g := &Generator{m: m, opt: opt, types: map[string]*tinfo{}, convDone: map[string]bool{}, used: map[string]bool{}, idents: map[string]bool{}, Errors: map[string][]error{}}
+	g := &Generator{m: m, opt: opt, types: map[string]*tinfo{}, convDone: map[string]bool{}, used: map[string]bool{}, idents: map[string]bool{}, sealedTypes: map[string]bool{}, Errors: map[string][]error{}}
 	for k, v := range m.Errors {
 		g.Errors[k] = append(g.Errors[k], v...)
 	}
@@ -150,6 +154,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 	var sb bytes.Buffer
 	fmt.Fprintf(&sb, "// %s holds the definitions Register added (every interface, callback\n// interface and namespace generated from the IDL); a realm installs the\n// exposed ones with (*webidl.Realm).Install.\nvar %s = webidl.NewRegistry()\n\n", opt.Registry, opt.Registry)
 	g.emitRegister(&sb)
+	g.emitSealedImpls(&sb)
 	// Conversions can use more types (an imported dictionary's members):
 	// repeat until every used type has its conversions.
 	for more := true; more; {
