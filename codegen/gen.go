@@ -295,23 +295,29 @@ func fileName(idlFile string) string {
 	return strings.ReplaceAll(base, ".", "_") + "_gen.go"
 }
 
-// format gofmts generated source. The body is formatted a piece at a
-// time, each a run of whole top-level declarations of at least
-// formatChunk bytes, so that time and memory stay proportional to the
-// size of one piece rather than growing with the whole file's syntax
-// tree (a 100k-deep dictionary chain makes a file of tens of megabytes).
-// The pieces split where a blank line is followed by a declaration at
-// column 0, so gofmt of the whole file would give the same bytes.
+// format gofmts generated source. The body is formatted a declaration
+// at a time (with the comment before it), so that time and memory stay
+// proportional to the size of one declaration rather than growing with
+// the whole file's syntax tree (a 100k-deep dictionary chain makes a
+// file of a hundred megabytes). The pieces split where a blank line is
+// followed by a declaration at column 0, so gofmt of the whole file
+// gives the same bytes.
+//
+// Generated declarations repeat with other names: formatting depends on
+// the lengths of the tokens, not on which digits they hold, so the
+// declarations with every digit replaced by 0 (their shape) are
+// formatted once each (declShapes) and the digits put back.
 func format(name string, header, body []byte) ([]byte, error) {
 	out, err := formatPiece(name, header, 1)
 	if err != nil {
 		return nil, err
 	}
-	out = append(bytes.TrimRight(out, "\n"), "\n\n"...)
+	out = append(append(make([]byte, 0, len(out)+len(body)+len(body)/16), bytes.TrimRight(out, "\n")...), "\n\n"...)
 	line := 1 + bytes.Count(header, []byte("\n"))
+	shapes := declShapes{formatted: map[string][]byte{}}
 	for len(body) > 0 {
-		n := chunkEnd(body, formatChunk)
-		piece, err := formatPiece(name, body[:n], line)
+		n := chunkEnd(body, 1)
+		piece, err := shapes.format(name, body[:n], line)
 		if err != nil {
 			return nil, err
 		}
@@ -325,9 +331,93 @@ func format(name string, header, body []byte) ([]byte, error) {
 	return append(bytes.TrimRight(out, "\n"), '\n'), nil
 }
 
-// formatChunk is the least size of a piece of generated source that
-// format formats on its own.
-const formatChunk = 64 << 10
+// declShapes formats declarations by their shape: the declaration with
+// each ASCII digit replaced by 0, whose gofmt output is the
+// declaration's but for the digits (gofmt aligns by token lengths and
+// keeps the non-blank characters). A shape whose output differs from it
+// in more than blanks (gofmt rewrote something) is not used: such a
+// declaration is formatted itself.
+type declShapes struct {
+	formatted map[string][]byte // shape -> gofmt of the shape, or nil: format the declaration itself
+	size      int               // bytes held in formatted
+	shape     []byte            // scratch
+}
+
+// maxShapeBytes bounds the memory held by declShapes: shapes met once it
+// is full are formatted without being kept.
+const maxShapeBytes = 16 << 20
+
+func (s *declShapes) format(name string, decl []byte, first int) ([]byte, error) {
+	s.shape = append(s.shape[:0], decl...)
+	for i, c := range s.shape {
+		if c >= '1' && c <= '9' {
+			s.shape[i] = '0'
+		}
+	}
+	f, ok := s.formatted[string(s.shape)]
+	if !ok {
+		var err error
+		f, err = formatDecl(s.shape)
+		if err != nil || !sameNonBlank(f, s.shape) {
+			f = nil
+		}
+		if s.size+len(decl)+len(f) <= maxShapeBytes {
+			s.formatted[string(s.shape)] = f
+			s.size += len(decl) + len(f)
+		}
+	}
+	if f == nil {
+		out, err := formatPiece(name, append([]byte(declPackage), decl...), first-2)
+		return bytes.TrimPrefix(out, []byte(declPackage)), err
+	}
+	// Put the declaration's digits back, in order.
+	out := make([]byte, len(f))
+	j := 0
+	for i, c := range f {
+		if c == '0' {
+			for decl[j] < '0' || decl[j] > '9' {
+				j++
+			}
+			c = decl[j]
+			j++
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// declPackage makes a declaration a file, which gofmt formats as a whole
+// (doc comments too, unlike a list of declarations).
+const declPackage = "package p\n\n"
+
+// formatDecl gofmts a declaration.
+func formatDecl(decl []byte) ([]byte, error) {
+	out, err := goformat.Source(append([]byte(declPackage), decl...))
+	return bytes.TrimPrefix(out, []byte(declPackage)), err
+}
+
+// sameNonBlank reports whether a and b hold the same characters but for
+// spaces, tabs and line breaks.
+func sameNonBlank(a, b []byte) bool {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	i, j := 0, 0
+	for {
+		for i < len(a) && blank(a[i]) {
+			i++
+		}
+		for j < len(b) && blank(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if a[i] != b[j] {
+			return false
+		}
+		i++
+		j++
+	}
+}
 
 // chunkEnd returns the end of the first piece of src of at least min
 // bytes that ends before a top-level declaration or comment (a blank
