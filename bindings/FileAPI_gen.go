@@ -45,15 +45,15 @@ func idlWrapNewBlob(r *webidl.Realm, impl BlobMethods, storage *webidl.Slot) sob
 // *blobImpl implements Blob: a missing or misspelled method fails to compile.
 var _ BlobMethods = (*blobImpl)(nil)
 
-// BlobStatics implements the constructors, static members or namespace
+// idlBlobStatics implements the constructors, static members or namespace
 // members of Blob.
-type BlobStatics interface {
+type idlBlobStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]BlobPart], argOptions BlobPropertyBag) (BlobMethods, error)
 }
 
 // idlDefBlob returns the definition of Blob, calling statics.
-func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
+func idlDefBlob(statics idlBlobStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Blob",
 		Exposed: []string{"Window", "Worker"},

@@ -12,133 +12,133 @@ import (
 // exposed ones with (*webidl.Realm).Install.
 var Interfaces = webidl.NewRegistry()
 
-// Statics holds the implementations of the Statics interfaces of the
+// idlStatics holds the implementations of the Statics interfaces of the
 // IDL (constructors, static members, namespace members), one field per
-// interface or namespace that has any. Register requires every field.
-type Statics struct {
-	AbortController        AbortControllerStatics
-	AbortSignal            AbortSignalStatics
-	Blob                   BlobStatics
-	BroadcastChannel       BroadcastChannelStatics
-	Comment                CommentStatics
-	DOMException           DOMExceptionStatics
-	Document               DocumentStatics
-	DocumentFragment       DocumentFragmentStatics
-	Event                  EventStatics
-	EventTarget            EventTargetStatics
-	ExtendableEvent        ExtendableEventStatics
-	ExtendableMessageEvent ExtendableMessageEventStatics
-	FetchEvent             FetchEventStatics
-	HashChangeEvent        HashChangeEventStatics
-	Headers                HeadersStatics
-	MessageChannel         MessageChannelStatics
-	MessageEvent           MessageEventStatics
-	PageTransitionEvent    PageTransitionEventStatics
-	PopStateEvent          PopStateEventStatics
-	QuotaExceededError     QuotaExceededErrorStatics
-	Request                RequestStatics
-	Response               ResponseStatics
-	SharedWorker           SharedWorkerStatics
-	Text                   TextStatics
-	TextDecoder            TextDecoderStatics
-	TextEncoder            TextEncoderStatics
-	URL                    URLStatics
-	URLSearchParams        URLSearchParamsStatics
-	Worker                 WorkerStatics
+// interface or namespace that has any. idlRegister requires every field.
+type idlStatics struct {
+	AbortController        idlAbortControllerStatics
+	AbortSignal            idlAbortSignalStatics
+	Blob                   idlBlobStatics
+	BroadcastChannel       idlBroadcastChannelStatics
+	Comment                idlCommentStatics
+	DOMException           idlDOMExceptionStatics
+	Document               idlDocumentStatics
+	DocumentFragment       idlDocumentFragmentStatics
+	Event                  idlEventStatics
+	EventTarget            idlEventTargetStatics
+	ExtendableEvent        idlExtendableEventStatics
+	ExtendableMessageEvent idlExtendableMessageEventStatics
+	FetchEvent             idlFetchEventStatics
+	HashChangeEvent        idlHashChangeEventStatics
+	Headers                idlHeadersStatics
+	MessageChannel         idlMessageChannelStatics
+	MessageEvent           idlMessageEventStatics
+	PageTransitionEvent    idlPageTransitionEventStatics
+	PopStateEvent          idlPopStateEventStatics
+	QuotaExceededError     idlQuotaExceededErrorStatics
+	Request                idlRequestStatics
+	Response               idlResponseStatics
+	SharedWorker           idlSharedWorkerStatics
+	Text                   idlTextStatics
+	TextDecoder            idlTextDecoderStatics
+	TextEncoder            idlTextEncoderStatics
+	URL                    idlURLStatics
+	URLSearchParams        idlURLSearchParamsStatics
+	Worker                 idlWorkerStatics
 }
 
-// Register adds every interface, callback interface and namespace
+// idlRegister adds every interface, callback interface and namespace
 // generated from the IDL to reg, their static members implemented by
 // impl. It fails, adding nothing, when a field of impl is nil or reg
 // already has one of the definitions.
-func Register(reg *webidl.Registry, impl Statics) error {
+func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	var missing []string
 	if impl.AbortController == nil {
-		missing = append(missing, "AbortControllerStatics")
+		missing = append(missing, "idlAbortControllerStatics")
 	}
 	if impl.AbortSignal == nil {
-		missing = append(missing, "AbortSignalStatics")
+		missing = append(missing, "idlAbortSignalStatics")
 	}
 	if impl.Blob == nil {
-		missing = append(missing, "BlobStatics")
+		missing = append(missing, "idlBlobStatics")
 	}
 	if impl.BroadcastChannel == nil {
-		missing = append(missing, "BroadcastChannelStatics")
+		missing = append(missing, "idlBroadcastChannelStatics")
 	}
 	if impl.Comment == nil {
-		missing = append(missing, "CommentStatics")
+		missing = append(missing, "idlCommentStatics")
 	}
 	if impl.DOMException == nil {
-		missing = append(missing, "DOMExceptionStatics")
+		missing = append(missing, "idlDOMExceptionStatics")
 	}
 	if impl.Document == nil {
-		missing = append(missing, "DocumentStatics")
+		missing = append(missing, "idlDocumentStatics")
 	}
 	if impl.DocumentFragment == nil {
-		missing = append(missing, "DocumentFragmentStatics")
+		missing = append(missing, "idlDocumentFragmentStatics")
 	}
 	if impl.Event == nil {
-		missing = append(missing, "EventStatics")
+		missing = append(missing, "idlEventStatics")
 	}
 	if impl.EventTarget == nil {
-		missing = append(missing, "EventTargetStatics")
+		missing = append(missing, "idlEventTargetStatics")
 	}
 	if impl.ExtendableEvent == nil {
-		missing = append(missing, "ExtendableEventStatics")
+		missing = append(missing, "idlExtendableEventStatics")
 	}
 	if impl.ExtendableMessageEvent == nil {
-		missing = append(missing, "ExtendableMessageEventStatics")
+		missing = append(missing, "idlExtendableMessageEventStatics")
 	}
 	if impl.FetchEvent == nil {
-		missing = append(missing, "FetchEventStatics")
+		missing = append(missing, "idlFetchEventStatics")
 	}
 	if impl.HashChangeEvent == nil {
-		missing = append(missing, "HashChangeEventStatics")
+		missing = append(missing, "idlHashChangeEventStatics")
 	}
 	if impl.Headers == nil {
-		missing = append(missing, "HeadersStatics")
+		missing = append(missing, "idlHeadersStatics")
 	}
 	if impl.MessageChannel == nil {
-		missing = append(missing, "MessageChannelStatics")
+		missing = append(missing, "idlMessageChannelStatics")
 	}
 	if impl.MessageEvent == nil {
-		missing = append(missing, "MessageEventStatics")
+		missing = append(missing, "idlMessageEventStatics")
 	}
 	if impl.PageTransitionEvent == nil {
-		missing = append(missing, "PageTransitionEventStatics")
+		missing = append(missing, "idlPageTransitionEventStatics")
 	}
 	if impl.PopStateEvent == nil {
-		missing = append(missing, "PopStateEventStatics")
+		missing = append(missing, "idlPopStateEventStatics")
 	}
 	if impl.QuotaExceededError == nil {
-		missing = append(missing, "QuotaExceededErrorStatics")
+		missing = append(missing, "idlQuotaExceededErrorStatics")
 	}
 	if impl.Request == nil {
-		missing = append(missing, "RequestStatics")
+		missing = append(missing, "idlRequestStatics")
 	}
 	if impl.Response == nil {
-		missing = append(missing, "ResponseStatics")
+		missing = append(missing, "idlResponseStatics")
 	}
 	if impl.SharedWorker == nil {
-		missing = append(missing, "SharedWorkerStatics")
+		missing = append(missing, "idlSharedWorkerStatics")
 	}
 	if impl.Text == nil {
-		missing = append(missing, "TextStatics")
+		missing = append(missing, "idlTextStatics")
 	}
 	if impl.TextDecoder == nil {
-		missing = append(missing, "TextDecoderStatics")
+		missing = append(missing, "idlTextDecoderStatics")
 	}
 	if impl.TextEncoder == nil {
-		missing = append(missing, "TextEncoderStatics")
+		missing = append(missing, "idlTextEncoderStatics")
 	}
 	if impl.URL == nil {
-		missing = append(missing, "URLStatics")
+		missing = append(missing, "idlURLStatics")
 	}
 	if impl.URLSearchParams == nil {
-		missing = append(missing, "URLSearchParamsStatics")
+		missing = append(missing, "idlURLSearchParamsStatics")
 	}
 	if impl.Worker == nil {
-		missing = append(missing, "WorkerStatics")
+		missing = append(missing, "idlWorkerStatics")
 	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
@@ -225,7 +225,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 // interface implemented by the zero value of its hand-written xStatics
 // type (a missing one fails to compile).
 func init() {
-	if err := Register(Interfaces, Statics{
+	if err := idlRegister(Interfaces, idlStatics{
 		AbortController:        abortControllerStatics{},
 		AbortSignal:            abortSignalStatics{},
 		Blob:                   blobStatics{},

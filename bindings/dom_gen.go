@@ -37,15 +37,15 @@ func idlWrapNewAbortController(r *webidl.Realm, impl AbortControllerMethods, sto
 // *abortControllerImpl implements AbortController: a missing or misspelled method fails to compile.
 var _ AbortControllerMethods = (*abortControllerImpl)(nil)
 
-// AbortControllerStatics implements the constructors, static members or namespace
+// idlAbortControllerStatics implements the constructors, static members or namespace
 // members of AbortController.
-type AbortControllerStatics interface {
+type idlAbortControllerStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (AbortControllerMethods, error)
 }
 
 // idlDefAbortController returns the definition of AbortController, calling statics.
-func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef {
+func idlDefAbortController(statics idlAbortControllerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "AbortController",
 		Exposed: []string{"*"},
@@ -130,16 +130,16 @@ var (
 	_ EventTargetMethods = (*abortSignalImpl)(nil)
 )
 
-// AbortSignalStatics implements the constructors, static members or namespace
+// idlAbortSignalStatics implements the constructors, static members or namespace
 // members of AbortSignal.
-type AbortSignalStatics interface {
+type idlAbortSignalStatics interface {
 	Abort(r *webidl.Realm, argReason sobek.Value) (AbortSignalMethods, error)
 	Timeout(r *webidl.Realm, argMilliseconds uint64) (AbortSignalMethods, error)
 	Any(r *webidl.Realm, argSignals []AbortSignalMethods) (AbortSignalMethods, error)
 }
 
 // idlDefAbortSignal returns the definition of AbortSignal, calling statics.
-func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
+func idlDefAbortSignal(statics idlAbortSignalStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "AbortSignal",
 		Parent:  "EventTarget",
@@ -478,15 +478,15 @@ var (
 	_ EventTargetMethods   = (*nodeImpl)(nil)
 )
 
-// CommentStatics implements the constructors, static members or namespace
+// idlCommentStatics implements the constructors, static members or namespace
 // members of Comment.
-type CommentStatics interface {
+type idlCommentStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argData webidl.DOMString) (CommentMethods, error)
 }
 
 // idlDefComment returns the definition of Comment, calling statics.
-func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
+func idlDefComment(statics idlCommentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Comment",
 		Parent:  "CharacterData",
@@ -815,15 +815,15 @@ var (
 	_ EventTargetMethods = (*documentImpl)(nil)
 )
 
-// DocumentStatics implements the constructors, static members or namespace
+// idlDocumentStatics implements the constructors, static members or namespace
 // members of Document.
-type DocumentStatics interface {
+type idlDocumentStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (DocumentMethods, error)
 }
 
 // idlDefDocument returns the definition of Document, calling statics.
-func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
+func idlDefDocument(statics idlDocumentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Document",
 		Parent:  "Node",
@@ -1374,15 +1374,15 @@ var (
 	_ EventTargetMethods      = (*nodeImpl)(nil)
 )
 
-// DocumentFragmentStatics implements the constructors, static members or namespace
+// idlDocumentFragmentStatics implements the constructors, static members or namespace
 // members of DocumentFragment.
-type DocumentFragmentStatics interface {
+type idlDocumentFragmentStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (DocumentFragmentMethods, error)
 }
 
 // idlDefDocumentFragment returns the definition of DocumentFragment, calling statics.
-func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDef {
+func idlDefDocumentFragment(statics idlDocumentFragmentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "DocumentFragment",
 		Parent:  "Node",
@@ -2254,15 +2254,15 @@ func idlWrapNewEvent(r *webidl.Realm, impl EventMethods, storage *webidl.Slot) s
 // *eventImpl implements Event: a missing or misspelled method fails to compile.
 var _ EventMethods = (*eventImpl)(nil)
 
-// EventStatics implements the constructors, static members or namespace
+// idlEventStatics implements the constructors, static members or namespace
 // members of Event.
-type EventStatics interface {
+type idlEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict EventInit) (EventMethods, error)
 }
 
 // idlDefEvent returns the definition of Event, calling statics.
-func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
+func idlDefEvent(statics idlEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Event",
 		Exposed: []string{"*"},
@@ -2601,15 +2601,15 @@ func idlWrapNewEventTarget(r *webidl.Realm, impl EventTargetMethods, storage *we
 // *eventTargetImpl implements EventTarget: a missing or misspelled method fails to compile.
 var _ EventTargetMethods = (*eventTargetImpl)(nil)
 
-// EventTargetStatics implements the constructors, static members or namespace
+// idlEventTargetStatics implements the constructors, static members or namespace
 // members of EventTarget.
-type EventTargetStatics interface {
+type idlEventTargetStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (EventTargetMethods, error)
 }
 
 // idlDefEventTarget returns the definition of EventTarget, calling statics.
-func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
+func idlDefEventTarget(statics idlEventTargetStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "EventTarget",
 		Exposed: []string{"*"},
@@ -3253,15 +3253,15 @@ var (
 	_ EventTargetMethods   = (*nodeImpl)(nil)
 )
 
-// TextStatics implements the constructors, static members or namespace
+// idlTextStatics implements the constructors, static members or namespace
 // members of Text.
-type TextStatics interface {
+type idlTextStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argData webidl.DOMString) (TextMethods, error)
 }
 
 // idlDefText returns the definition of Text, calling statics.
-func idlDefText(statics TextStatics) *webidl.InterfaceDef {
+func idlDefText(statics idlTextStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Text",
 		Parent:  "CharacterData",

@@ -62,15 +62,15 @@ func idlWrapNewTextDecoder(r *webidl.Realm, impl TextDecoderMethods, storage *we
 // *textDecoderImpl implements TextDecoder: a missing or misspelled method fails to compile.
 var _ TextDecoderMethods = (*textDecoderImpl)(nil)
 
-// TextDecoderStatics implements the constructors, static members or namespace
+// idlTextDecoderStatics implements the constructors, static members or namespace
 // members of TextDecoder.
-type TextDecoderStatics interface {
+type idlTextDecoderStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argLabel webidl.DOMString, argOptions TextDecoderOptions) (TextDecoderMethods, error)
 }
 
 // idlDefTextDecoder returns the definition of TextDecoder, calling statics.
-func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
+func idlDefTextDecoder(statics idlTextDecoderStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "TextDecoder",
 		Exposed: []string{"*"},
@@ -213,15 +213,15 @@ func idlWrapNewTextEncoder(r *webidl.Realm, impl TextEncoderMethods, storage *we
 // *textEncoderImpl implements TextEncoder: a missing or misspelled method fails to compile.
 var _ TextEncoderMethods = (*textEncoderImpl)(nil)
 
-// TextEncoderStatics implements the constructors, static members or namespace
+// idlTextEncoderStatics implements the constructors, static members or namespace
 // members of TextEncoder.
-type TextEncoderStatics interface {
+type idlTextEncoderStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (TextEncoderMethods, error)
 }
 
 // idlDefTextEncoder returns the definition of TextEncoder, calling statics.
-func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
+func idlDefTextEncoder(statics idlTextEncoderStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "TextEncoder",
 		Exposed: []string{"*"},

@@ -47,15 +47,15 @@ func idlWrapNewHeaders(r *webidl.Realm, impl HeadersMethods, storage *webidl.Slo
 // *headersImpl implements Headers: a missing or misspelled method fails to compile.
 var _ HeadersMethods = (*headersImpl)(nil)
 
-// HeadersStatics implements the constructors, static members or namespace
+// idlHeadersStatics implements the constructors, static members or namespace
 // members of Headers.
-type HeadersStatics interface {
+type idlHeadersStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argInit webidl.Optional[HeadersInit]) (HeadersMethods, error)
 }
 
 // idlDefHeaders returns the definition of Headers, calling statics.
-func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
+func idlDefHeaders(statics idlHeadersStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Headers",
 		Exposed: []string{"Window", "Worker"},
@@ -304,15 +304,15 @@ func idlWrapNewRequest(r *webidl.Realm, impl RequestMethods, storage *webidl.Slo
 // *requestImpl implements Request: a missing or misspelled method fails to compile.
 var _ RequestMethods = (*requestImpl)(nil)
 
-// RequestStatics implements the constructors, static members or namespace
+// idlRequestStatics implements the constructors, static members or namespace
 // members of Request.
-type RequestStatics interface {
+type idlRequestStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argInput RequestInfo, argInit RequestInit) (RequestMethods, error)
 }
 
 // idlDefRequest returns the definition of Request, calling statics.
-func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
+func idlDefRequest(statics idlRequestStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Request",
 		Exposed: []string{"Window", "Worker"},
@@ -871,9 +871,9 @@ func idlWrapNewResponse(r *webidl.Realm, impl ResponseMethods, storage *webidl.S
 // *responseImpl implements Response: a missing or misspelled method fails to compile.
 var _ ResponseMethods = (*responseImpl)(nil)
 
-// ResponseStatics implements the constructors, static members or namespace
+// idlResponseStatics implements the constructors, static members or namespace
 // members of Response.
-type ResponseStatics interface {
+type idlResponseStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argBody webidl.Nullable[BodyInit], argInit ResponseInit) (ResponseMethods, error)
 	Error(r *webidl.Realm) (ResponseMethods, error)
@@ -882,7 +882,7 @@ type ResponseStatics interface {
 }
 
 // idlDefResponse returns the definition of Response, calling statics.
-func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
+func idlDefResponse(statics idlResponseStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Response",
 		Exposed: []string{"Window", "Worker"},

@@ -52,15 +52,15 @@ var (
 	_ EventTargetMethods      = (*broadcastChannelImpl)(nil)
 )
 
-// BroadcastChannelStatics implements the constructors, static members or namespace
+// idlBroadcastChannelStatics implements the constructors, static members or namespace
 // members of BroadcastChannel.
-type BroadcastChannelStatics interface {
+type idlBroadcastChannelStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argName webidl.DOMString) (BroadcastChannelMethods, error)
 }
 
 // idlDefBroadcastChannel returns the definition of BroadcastChannel, calling statics.
-func idlDefBroadcastChannel(statics BroadcastChannelStatics) *webidl.InterfaceDef {
+func idlDefBroadcastChannel(statics idlBroadcastChannelStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "BroadcastChannel",
 		Parent:  "EventTarget",
@@ -1506,15 +1506,15 @@ var (
 	_ EventMethods           = (*hashChangeEventImpl)(nil)
 )
 
-// HashChangeEventStatics implements the constructors, static members or namespace
+// idlHashChangeEventStatics implements the constructors, static members or namespace
 // members of HashChangeEvent.
-type HashChangeEventStatics interface {
+type idlHashChangeEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict HashChangeEventInit) (HashChangeEventMethods, error)
 }
 
 // idlDefHashChangeEvent returns the definition of HashChangeEvent, calling statics.
-func idlDefHashChangeEvent(statics HashChangeEventStatics) *webidl.InterfaceDef {
+func idlDefHashChangeEvent(statics idlHashChangeEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "HashChangeEvent",
 		Parent:  "Event",
@@ -2059,15 +2059,15 @@ func idlWrapNewMessageChannel(r *webidl.Realm, impl MessageChannelMethods, stora
 // *messageChannelImpl implements MessageChannel: a missing or misspelled method fails to compile.
 var _ MessageChannelMethods = (*messageChannelImpl)(nil)
 
-// MessageChannelStatics implements the constructors, static members or namespace
+// idlMessageChannelStatics implements the constructors, static members or namespace
 // members of MessageChannel.
-type MessageChannelStatics interface {
+type idlMessageChannelStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (MessageChannelMethods, error)
 }
 
 // idlDefMessageChannel returns the definition of MessageChannel, calling statics.
-func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
+func idlDefMessageChannel(statics idlMessageChannelStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "MessageChannel",
 		Exposed: []string{"Window", "Worker"},
@@ -2148,15 +2148,15 @@ var (
 	_ EventMethods        = (*messageEventImpl)(nil)
 )
 
-// MessageEventStatics implements the constructors, static members or namespace
+// idlMessageEventStatics implements the constructors, static members or namespace
 // members of MessageEvent.
-type MessageEventStatics interface {
+type idlMessageEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict MessageEventInit) (MessageEventMethods, error)
 }
 
 // idlDefMessageEvent returns the definition of MessageEvent, calling statics.
-func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
+func idlDefMessageEvent(statics idlMessageEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "MessageEvent",
 		Parent:  "Event",
@@ -2809,15 +2809,15 @@ var (
 	_ EventMethods               = (*pageTransitionEventImpl)(nil)
 )
 
-// PageTransitionEventStatics implements the constructors, static members or namespace
+// idlPageTransitionEventStatics implements the constructors, static members or namespace
 // members of PageTransitionEvent.
-type PageTransitionEventStatics interface {
+type idlPageTransitionEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict PageTransitionEventInit) (PageTransitionEventMethods, error)
 }
 
 // idlDefPageTransitionEvent returns the definition of PageTransitionEvent, calling statics.
-func idlDefPageTransitionEvent(statics PageTransitionEventStatics) *webidl.InterfaceDef {
+func idlDefPageTransitionEvent(statics idlPageTransitionEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "PageTransitionEvent",
 		Parent:  "Event",
@@ -2918,15 +2918,15 @@ var (
 	_ EventMethods         = (*popStateEventImpl)(nil)
 )
 
-// PopStateEventStatics implements the constructors, static members or namespace
+// idlPopStateEventStatics implements the constructors, static members or namespace
 // members of PopStateEvent.
-type PopStateEventStatics interface {
+type idlPopStateEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict PopStateEventInit) (PopStateEventMethods, error)
 }
 
 // idlDefPopStateEvent returns the definition of PopStateEvent, calling statics.
-func idlDefPopStateEvent(statics PopStateEventStatics) *webidl.InterfaceDef {
+func idlDefPopStateEvent(statics idlPopStateEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "PopStateEvent",
 		Parent:  "Event",
@@ -3058,15 +3058,15 @@ var (
 	_ EventTargetMethods  = (*sharedWorkerImpl)(nil)
 )
 
-// SharedWorkerStatics implements the constructors, static members or namespace
+// idlSharedWorkerStatics implements the constructors, static members or namespace
 // members of SharedWorker.
-type SharedWorkerStatics interface {
+type idlSharedWorkerStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argScriptURL string, argOptions DOMStringOrWorkerOptions) (SharedWorkerMethods, error)
 }
 
 // idlDefSharedWorker returns the definition of SharedWorker, calling statics.
-func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
+func idlDefSharedWorker(statics idlSharedWorkerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "SharedWorker",
 		Parent:  "EventTarget",
@@ -4353,15 +4353,15 @@ var (
 	_ EventTargetMethods = (*workerImpl)(nil)
 )
 
-// WorkerStatics implements the constructors, static members or namespace
+// idlWorkerStatics implements the constructors, static members or namespace
 // members of Worker.
-type WorkerStatics interface {
+type idlWorkerStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argScriptURL string, argOptions WorkerOptions) (WorkerMethods, error)
 }
 
 // idlDefWorker returns the definition of Worker, calling statics.
-func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
+func idlDefWorker(statics idlWorkerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Worker",
 		Parent:  "EventTarget",

@@ -324,15 +324,15 @@ var (
 	_ EventMethods           = (*extendableEventImpl)(nil)
 )
 
-// ExtendableEventStatics implements the constructors, static members or namespace
+// idlExtendableEventStatics implements the constructors, static members or namespace
 // members of ExtendableEvent.
-type ExtendableEventStatics interface {
+type idlExtendableEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict ExtendableEventInit) (ExtendableEventMethods, error)
 }
 
 // idlDefExtendableEvent returns the definition of ExtendableEvent, calling statics.
-func idlDefExtendableEvent(statics ExtendableEventStatics) *webidl.InterfaceDef {
+func idlDefExtendableEvent(statics idlExtendableEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "ExtendableEvent",
 		Parent:  "Event",
@@ -434,15 +434,15 @@ var (
 	_ EventMethods                  = (*extendableMessageEventImpl)(nil)
 )
 
-// ExtendableMessageEventStatics implements the constructors, static members or namespace
+// idlExtendableMessageEventStatics implements the constructors, static members or namespace
 // members of ExtendableMessageEvent.
-type ExtendableMessageEventStatics interface {
+type idlExtendableMessageEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict ExtendableMessageEventInit) (ExtendableMessageEventMethods, error)
 }
 
 // idlDefExtendableMessageEvent returns the definition of ExtendableMessageEvent, calling statics.
-func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl.InterfaceDef {
+func idlDefExtendableMessageEvent(statics idlExtendableMessageEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "ExtendableMessageEvent",
 		Parent:  "ExtendableEvent",
@@ -628,15 +628,15 @@ var (
 	_ EventMethods           = (*fetchEventImpl)(nil)
 )
 
-// FetchEventStatics implements the constructors, static members or namespace
+// idlFetchEventStatics implements the constructors, static members or namespace
 // members of FetchEvent.
-type FetchEventStatics interface {
+type idlFetchEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict FetchEventInit) (FetchEventMethods, error)
 }
 
 // idlDefFetchEvent returns the definition of FetchEvent, calling statics.
-func idlDefFetchEvent(statics FetchEventStatics) *webidl.InterfaceDef {
+func idlDefFetchEvent(statics idlFetchEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "FetchEvent",
 		Parent:  "ExtendableEvent",

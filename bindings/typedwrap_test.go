@@ -110,3 +110,39 @@ func TestNoDowncastOfGeneratedValues(t *testing.T) {
 		t.Fatalf("checked %d type assertions", checked)
 	}
 }
+
+// The generated names the package exports are the Go face of its IDL,
+// which an integrator's generated code refers to (XMethods, dictionaries,
+// enumerations, unions, callbacks, typedefs, their constants) and the
+// registry; the registration and the statics interfaces, which nothing
+// outside needs, are unexported (the package registers itself).
+func TestGeneratedExportsAreIDLTypes(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command (go/packages needs it)")
+	}
+	l := loadLayout(t)
+	scope := l.pkg.Types.Scope()
+	exported := 0
+	for _, n := range scope.Names() {
+		obj := scope.Lookup(n)
+		if !obj.Exported() || !strings.HasSuffix(l.pkg.Fset.Position(obj.Pos()).Filename, "_gen.go") {
+			continue
+		}
+		exported++
+		switch obj.(type) {
+		case *types.Func:
+			t.Errorf("generated exported function %s", n)
+		case *types.Var:
+			if n != "Interfaces" {
+				t.Errorf("generated exported variable %s", n)
+			}
+		case *types.TypeName:
+			if strings.HasSuffix(n, "Statics") || n == "Statics" {
+				t.Errorf("generated exported type %s: statics are unexported in a self-registering package", n)
+			}
+		}
+	}
+	if exported < 100 {
+		t.Fatalf("%d generated exported names", exported)
+	}
+}

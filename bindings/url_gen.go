@@ -79,9 +79,9 @@ func idlWrapNewURL(r *webidl.Realm, impl URLMethods, storage *webidl.Slot) sobek
 // *urlImpl implements URL: a missing or misspelled method fails to compile.
 var _ URLMethods = (*urlImpl)(nil)
 
-// URLStatics implements the constructors, static members or namespace
+// idlURLStatics implements the constructors, static members or namespace
 // members of URL.
-type URLStatics interface {
+type idlURLStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
 	Parse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
@@ -91,7 +91,7 @@ type URLStatics interface {
 }
 
 // idlDefURL returns the definition of URL, calling statics.
-func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
+func idlDefURL(statics idlURLStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "URL",
 		Exposed: []string{"*"},
@@ -432,15 +432,15 @@ func idlWrapNewURLSearchParams(r *webidl.Realm, impl URLSearchParamsMethods, sto
 // *urlSearchParamsImpl implements URLSearchParams: a missing or misspelled method fails to compile.
 var _ URLSearchParamsMethods = (*urlSearchParamsImpl)(nil)
 
-// URLSearchParamsStatics implements the constructors, static members or namespace
+// idlURLSearchParamsStatics implements the constructors, static members or namespace
 // members of URLSearchParams.
-type URLSearchParamsStatics interface {
+type idlURLSearchParamsStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argInit SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) (URLSearchParamsMethods, error)
 }
 
 // idlDefURLSearchParams returns the definition of URLSearchParams, calling statics.
-func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef {
+func idlDefURLSearchParams(statics idlURLSearchParamsStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "URLSearchParams",
 		Exposed: []string{"*"},

@@ -34,15 +34,15 @@ func idlWrapNewDOMException(r *webidl.Realm, impl DOMExceptionMethods, storage *
 // *domExceptionImpl implements DOMException: a missing or misspelled method fails to compile.
 var _ DOMExceptionMethods = (*domExceptionImpl)(nil)
 
-// DOMExceptionStatics implements the constructors, static members or namespace
+// idlDOMExceptionStatics implements the constructors, static members or namespace
 // members of DOMException.
-type DOMExceptionStatics interface {
+type idlDOMExceptionStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argMessage webidl.DOMString, argName webidl.DOMString) (DOMExceptionMethods, error)
 }
 
 // idlDefDOMException returns the definition of DOMException, calling statics.
-func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
+func idlDefDOMException(statics idlDOMExceptionStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "DOMException",
 		Exposed: []string{"*"},
@@ -192,15 +192,15 @@ var (
 	_ DOMExceptionMethods       = (*quotaExceededErrorImpl)(nil)
 )
 
-// QuotaExceededErrorStatics implements the constructors, static members or namespace
+// idlQuotaExceededErrorStatics implements the constructors, static members or namespace
 // members of QuotaExceededError.
-type QuotaExceededErrorStatics interface {
+type idlQuotaExceededErrorStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argMessage webidl.DOMString, argOptions QuotaExceededErrorOptions) (QuotaExceededErrorMethods, error)
 }
 
 // idlDefQuotaExceededError returns the definition of QuotaExceededError, calling statics.
-func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.InterfaceDef {
+func idlDefQuotaExceededError(statics idlQuotaExceededErrorStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "QuotaExceededError",
 		Parent:  "DOMException",

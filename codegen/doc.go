@@ -8,10 +8,13 @@
 // Registration: the generated Register(reg, Statics{...}) adds every
 // definition to a registry and fails when a Statics field is nil. With
 // Options.SelfRegister (bindgen -self-register; always on for package
-// bindings itself) the package also calls it from a generated init, the
+// bindings itself) the package calls it from a generated init, the
 // statics of interface X being the zero value of the hand-written struct
 // type xStatics (UnexportedName): each interface's own file declares its
 // statics, and a missing or incomplete one fails to compile.
+// Nothing outside such a package needs its registration, so it is
+// unexported there: idlRegister, idlStatics and, per interface,
+// idlXStatics.
 //
 // Implementations: Options.Impls (bindgen -impls FILE, a file of
 // "Interface *goType" lines; bindings/webidls/implementations.txt for

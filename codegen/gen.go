@@ -112,7 +112,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 	}
 	for _, name := range m.Order {
 		gn := GoName(name)
-		for _, id := range []string{gn, gn + "Methods", gn + "Statics", gn + "StaticsImpl", gn + "Type"} {
+		for _, id := range []string{gn, gn + "Methods", gn + "Statics", g.staticsName(gn), gn + "StaticsImpl", gn + "Type"} {
 			g.idents[id] = true
 		}
 	}
@@ -222,18 +222,19 @@ type regEntry struct {
 // never a TypeError when script first calls it).
 func (g *Generator) emitRegister(b *bytes.Buffer) {
 	sort.Slice(g.regs, func(i, j int) bool { return g.regs[i].name < g.regs[j].name })
-	b.WriteString("// Statics holds the implementations of the Statics interfaces of the\n// IDL (constructors, static members, namespace members), one field per\n// interface or namespace that has any. Register requires every field.\ntype Statics struct {\n")
+	statics, register := g.registerNames()
+	fmt.Fprintf(b, "// %s holds the implementations of the Statics interfaces of the\n// IDL (constructors, static members, namespace members), one field per\n// interface or namespace that has any. %s requires every field.\ntype %s struct {\n", statics, register, statics)
 	for _, r := range g.regs {
 		if r.statics {
 			n := GoName(r.name)
-			fmt.Fprintf(b, "\t%s %sStatics\n", n, n)
+			fmt.Fprintf(b, "\t%s %s\n", n, g.staticsName(n))
 		}
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// Register adds every interface, callback interface and namespace\n// generated from the IDL to reg, their static members implemented by\n// impl. It fails, adding nothing, when a field of impl is nil or reg\n// already has one of the definitions.\nfunc Register(reg *webidl.Registry, impl Statics) error {\n\tvar missing []string\n")
+	fmt.Fprintf(b, "// %s adds every interface, callback interface and namespace\n// generated from the IDL to reg, their static members implemented by\n// impl. It fails, adding nothing, when a field of impl is nil or reg\n// already has one of the definitions.\nfunc %s(reg *webidl.Registry, impl %s) error {\n\tvar missing []string\n", register, register, statics)
 	for _, r := range g.regs {
 		if r.statics {
-			fmt.Fprintf(b, "\tif impl.%s == nil {\n\t\tmissing = append(missing, %q)\n\t}\n", GoName(r.name), GoName(r.name)+"Statics")
+			fmt.Fprintf(b, "\tif impl.%s == nil {\n\t\tmissing = append(missing, %q)\n\t}\n", GoName(r.name), g.staticsName(GoName(r.name)))
 		}
 	}
 	var names []string
@@ -253,7 +254,7 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 	}
 	b.WriteString("\treturn nil\n}\n\n")
 	if g.opt.Stubs {
-		b.WriteString("func init() {\n\tif err := Register(" + g.opt.Registry + ", Statics{\n")
+		b.WriteString("func init() {\n\tif err := " + register + "(" + g.opt.Registry + ", " + statics + "{\n")
 		for _, r := range g.regs {
 			if r.statics {
 				fmt.Fprintf(b, "\t\t%s: stubStatics%s{},\n", GoName(r.name), GoName(r.name))
@@ -261,7 +262,7 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 		}
 		b.WriteString("\t}); err != nil {\n\t\tpanic(err)\n\t}\n}\n\n")
 	} else if g.opt.SelfRegister {
-		b.WriteString("// init registers the definitions in " + g.opt.Registry + ", the statics of each\n// interface implemented by the zero value of its hand-written xStatics\n// type (a missing one fails to compile).\nfunc init() {\n\tif err := Register(" + g.opt.Registry + ", Statics{\n")
+		b.WriteString("// init registers the definitions in " + g.opt.Registry + ", the statics of each\n// interface implemented by the zero value of its hand-written xStatics\n// type (a missing one fails to compile).\nfunc init() {\n\tif err := " + register + "(" + g.opt.Registry + ", " + statics + "{\n")
 		for _, r := range g.regs {
 			if r.statics {
 				fmt.Fprintf(b, "\t\t%s: %sStatics{},\n", GoName(r.name), UnexportedName(GoName(r.name)))
@@ -269,6 +270,29 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 		}
 		b.WriteString("\t}); err != nil {\n\t\tpanic(err)\n\t}\n}\n\n")
 	}
+}
+
+// selfRegistered reports whether the package registers its definitions
+// itself (Options.SelfRegister): nothing outside it needs its Statics,
+// Register and XStatics, which are then unexported.
+func (g *Generator) selfRegistered() bool { return g.opt.SelfRegister && !g.opt.Stubs }
+
+// registerNames returns the names of the generated Statics struct and
+// Register function.
+func (g *Generator) registerNames() (statics, register string) {
+	if g.selfRegistered() {
+		return "idlStatics", "idlRegister"
+	}
+	return "Statics", "Register"
+}
+
+// staticsName returns the name of the Statics interface of the interface
+// or namespace whose Go name is n.
+func (g *Generator) staticsName(n string) string {
+	if g.selfRegistered() {
+		return "idl" + n + "Statics"
+	}
+	return n + "Statics"
 }
 
 // UnexportedName returns the Go name n with its leading capitals lowered,

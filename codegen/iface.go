@@ -708,7 +708,7 @@ func (x *ifaceGen) emitStaticsInterface() {
 		}
 	}
 	if x.hasStatics {
-		w("// %sStatics implements the constructors, static members or namespace\n// members of %s.\ntype %sStatics interface {\n%s}\n\n", n, it.Name, n, sb.String())
+		w("// %s implements the constructors, static members or namespace\n// members of %s.\ntype %s interface {\n%s}\n\n", g.staticsName(n), it.Name, g.staticsName(n), sb.String())
 	}
 }
 
@@ -747,7 +747,7 @@ func (x *ifaceGen) emitDefinition() {
 	getters, setters, deleters, iter := x.getters, x.setters, x.deleters, x.iter
 	g.regs = append(g.regs, regEntry{name: it.Name, statics: x.hasStatics})
 	if x.hasStatics {
-		w("// idlDef%s returns the definition of %s, calling statics.\nfunc idlDef%s(statics %sStatics) *webidl.InterfaceDef {\n", n, it.Name, n, n)
+		w("// idlDef%s returns the definition of %s, calling statics.\nfunc idlDef%s(statics %s) *webidl.InterfaceDef {\n", n, it.Name, n, g.staticsName(n))
 	} else {
 		w("// idlDef%s returns the definition of %s.\nfunc idlDef%s() *webidl.InterfaceDef {\n", n, it.Name, n)
 	}

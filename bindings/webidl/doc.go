@@ -97,7 +97,9 @@
 // lists prefix one another are one method (the extra arguments optional),
 // other overloads are named OpWithArg after their first distinguishing
 // argument), and when X has constructors, static members, legacy factory
-// functions or is a namespace, `XStatics` (methods take the realm first).
+// functions or is a namespace, `XStatics` (methods take the realm first;
+// idlXStatics, with idlRegister and idlStatics below, in a package that
+// registers itself, as bindings does).
 // The generated `Register(reg, Statics{X: ...})` adds the definitions to a
 // registry and fails when a Statics implementation is missing, so none is
 // found missing when script calls it. Unnamed special
