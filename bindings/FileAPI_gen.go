@@ -11,6 +11,11 @@ import (
 // BlobMethods is implemented by the Go implementation of the IDL interface
 // Blob.
 type BlobMethods interface {
+	// idlImpl returns the implementation itself: *blobImpl is the only Go
+	// type implementing Blob and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *blobImpl
 	// Size is the getter of the attribute "size".
 	Size() (uint64, error)
 	// Type is the getter of the attribute "type".
@@ -40,18 +45,22 @@ func idlWrapNewBlob(r *webidl.Realm, impl BlobMethods, storage *webidl.Slot) sob
 // *blobImpl implements Blob: a missing or misspelled method fails to compile.
 var _ BlobMethods = (*blobImpl)(nil)
 
-// BlobStatics implements the constructors, static members or namespace
+// idlBlobStatics implements the constructors, static members or namespace
 // members of Blob.
-type BlobStatics interface {
+type idlBlobStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]BlobPart], argOptions BlobPropertyBag) (BlobMethods, error)
 }
 
 // idlDefBlob returns the definition of Blob, calling statics.
-func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
+func idlDefBlob(statics idlBlobStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Blob",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Blob",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(BlobMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -194,6 +203,11 @@ var idlValuesEndingType = []string{"transparent", "native"}
 // File.
 type FileMethods interface {
 	BlobMethods
+	// idlImpl returns the implementation itself: *blobImpl is the only Go
+	// type implementing File and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *blobImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// LastModified is the getter of the attribute "lastModified".
@@ -219,19 +233,23 @@ var (
 	_ BlobMethods = (*blobImpl)(nil)
 )
 
-// FileStatics implements the constructors, static members or namespace
+// idlFileStatics implements the constructors, static members or namespace
 // members of File.
-type FileStatics interface {
+type idlFileStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argFileBits []BlobPart, argFileName string, argOptions FilePropertyBag) (FileMethods, error)
 }
 
 // idlDefFile returns the definition of File, calling statics.
-func idlDefFile(statics FileStatics) *webidl.InterfaceDef {
+func idlDefFile(statics idlFileStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "File",
-		Parent:            "Blob",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "File",
+		Parent:  "Blob",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(FileMethods)
+			return ok
+		},
 		ConstructorLength: 2,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

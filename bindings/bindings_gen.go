@@ -12,141 +12,141 @@ import (
 // exposed ones with (*webidl.Realm).Install.
 var Interfaces = webidl.NewRegistry()
 
-// Statics holds the implementations of the Statics interfaces of the
+// idlStatics holds the implementations of the Statics interfaces of the
 // IDL (constructors, static members, namespace members), one field per
-// interface or namespace that has any. Register requires every field.
-type Statics struct {
-	AbortController        AbortControllerStatics
-	AbortSignal            AbortSignalStatics
-	Blob                   BlobStatics
-	BroadcastChannel       BroadcastChannelStatics
-	Comment                CommentStatics
-	DOMException           DOMExceptionStatics
-	Document               DocumentStatics
-	DocumentFragment       DocumentFragmentStatics
-	Event                  EventStatics
-	EventTarget            EventTargetStatics
-	ExtendableEvent        ExtendableEventStatics
-	ExtendableMessageEvent ExtendableMessageEventStatics
-	FetchEvent             FetchEventStatics
-	File                   FileStatics
-	FormData               FormDataStatics
-	HashChangeEvent        HashChangeEventStatics
-	Headers                HeadersStatics
-	MessageChannel         MessageChannelStatics
-	MessageEvent           MessageEventStatics
-	PageTransitionEvent    PageTransitionEventStatics
-	PopStateEvent          PopStateEventStatics
-	QuotaExceededError     QuotaExceededErrorStatics
-	Request                RequestStatics
-	Response               ResponseStatics
-	SharedWorker           SharedWorkerStatics
-	Text                   TextStatics
-	TextDecoder            TextDecoderStatics
-	TextEncoder            TextEncoderStatics
-	URL                    URLStatics
-	URLSearchParams        URLSearchParamsStatics
-	Worker                 WorkerStatics
+// interface or namespace that has any. idlRegister requires every field.
+type idlStatics struct {
+	AbortController        idlAbortControllerStatics
+	AbortSignal            idlAbortSignalStatics
+	Blob                   idlBlobStatics
+	BroadcastChannel       idlBroadcastChannelStatics
+	Comment                idlCommentStatics
+	DOMException           idlDOMExceptionStatics
+	Document               idlDocumentStatics
+	DocumentFragment       idlDocumentFragmentStatics
+	Event                  idlEventStatics
+	EventTarget            idlEventTargetStatics
+	ExtendableEvent        idlExtendableEventStatics
+	ExtendableMessageEvent idlExtendableMessageEventStatics
+	FetchEvent             idlFetchEventStatics
+	File                   idlFileStatics
+	FormData               idlFormDataStatics
+	HashChangeEvent        idlHashChangeEventStatics
+	Headers                idlHeadersStatics
+	MessageChannel         idlMessageChannelStatics
+	MessageEvent           idlMessageEventStatics
+	PageTransitionEvent    idlPageTransitionEventStatics
+	PopStateEvent          idlPopStateEventStatics
+	QuotaExceededError     idlQuotaExceededErrorStatics
+	Request                idlRequestStatics
+	Response               idlResponseStatics
+	SharedWorker           idlSharedWorkerStatics
+	Text                   idlTextStatics
+	TextDecoder            idlTextDecoderStatics
+	TextEncoder            idlTextEncoderStatics
+	URL                    idlURLStatics
+	URLSearchParams        idlURLSearchParamsStatics
+	Worker                 idlWorkerStatics
 }
 
-// Register adds every interface, callback interface and namespace
+// idlRegister adds every interface, callback interface and namespace
 // generated from the IDL to reg, their static members implemented by
 // impl. It fails, adding nothing, when a field of impl is nil or reg
 // already has one of the definitions.
-func Register(reg *webidl.Registry, impl Statics) error {
+func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	var missing []string
 	if impl.AbortController == nil {
-		missing = append(missing, "AbortControllerStatics")
+		missing = append(missing, "idlAbortControllerStatics")
 	}
 	if impl.AbortSignal == nil {
-		missing = append(missing, "AbortSignalStatics")
+		missing = append(missing, "idlAbortSignalStatics")
 	}
 	if impl.Blob == nil {
-		missing = append(missing, "BlobStatics")
+		missing = append(missing, "idlBlobStatics")
 	}
 	if impl.BroadcastChannel == nil {
-		missing = append(missing, "BroadcastChannelStatics")
+		missing = append(missing, "idlBroadcastChannelStatics")
 	}
 	if impl.Comment == nil {
-		missing = append(missing, "CommentStatics")
+		missing = append(missing, "idlCommentStatics")
 	}
 	if impl.DOMException == nil {
-		missing = append(missing, "DOMExceptionStatics")
+		missing = append(missing, "idlDOMExceptionStatics")
 	}
 	if impl.Document == nil {
-		missing = append(missing, "DocumentStatics")
+		missing = append(missing, "idlDocumentStatics")
 	}
 	if impl.DocumentFragment == nil {
-		missing = append(missing, "DocumentFragmentStatics")
+		missing = append(missing, "idlDocumentFragmentStatics")
 	}
 	if impl.Event == nil {
-		missing = append(missing, "EventStatics")
+		missing = append(missing, "idlEventStatics")
 	}
 	if impl.EventTarget == nil {
-		missing = append(missing, "EventTargetStatics")
+		missing = append(missing, "idlEventTargetStatics")
 	}
 	if impl.ExtendableEvent == nil {
-		missing = append(missing, "ExtendableEventStatics")
+		missing = append(missing, "idlExtendableEventStatics")
 	}
 	if impl.ExtendableMessageEvent == nil {
-		missing = append(missing, "ExtendableMessageEventStatics")
+		missing = append(missing, "idlExtendableMessageEventStatics")
 	}
 	if impl.FetchEvent == nil {
-		missing = append(missing, "FetchEventStatics")
+		missing = append(missing, "idlFetchEventStatics")
 	}
 	if impl.File == nil {
-		missing = append(missing, "FileStatics")
+		missing = append(missing, "idlFileStatics")
 	}
 	if impl.FormData == nil {
-		missing = append(missing, "FormDataStatics")
+		missing = append(missing, "idlFormDataStatics")
 	}
 	if impl.HashChangeEvent == nil {
-		missing = append(missing, "HashChangeEventStatics")
+		missing = append(missing, "idlHashChangeEventStatics")
 	}
 	if impl.Headers == nil {
-		missing = append(missing, "HeadersStatics")
+		missing = append(missing, "idlHeadersStatics")
 	}
 	if impl.MessageChannel == nil {
-		missing = append(missing, "MessageChannelStatics")
+		missing = append(missing, "idlMessageChannelStatics")
 	}
 	if impl.MessageEvent == nil {
-		missing = append(missing, "MessageEventStatics")
+		missing = append(missing, "idlMessageEventStatics")
 	}
 	if impl.PageTransitionEvent == nil {
-		missing = append(missing, "PageTransitionEventStatics")
+		missing = append(missing, "idlPageTransitionEventStatics")
 	}
 	if impl.PopStateEvent == nil {
-		missing = append(missing, "PopStateEventStatics")
+		missing = append(missing, "idlPopStateEventStatics")
 	}
 	if impl.QuotaExceededError == nil {
-		missing = append(missing, "QuotaExceededErrorStatics")
+		missing = append(missing, "idlQuotaExceededErrorStatics")
 	}
 	if impl.Request == nil {
-		missing = append(missing, "RequestStatics")
+		missing = append(missing, "idlRequestStatics")
 	}
 	if impl.Response == nil {
-		missing = append(missing, "ResponseStatics")
+		missing = append(missing, "idlResponseStatics")
 	}
 	if impl.SharedWorker == nil {
-		missing = append(missing, "SharedWorkerStatics")
+		missing = append(missing, "idlSharedWorkerStatics")
 	}
 	if impl.Text == nil {
-		missing = append(missing, "TextStatics")
+		missing = append(missing, "idlTextStatics")
 	}
 	if impl.TextDecoder == nil {
-		missing = append(missing, "TextDecoderStatics")
+		missing = append(missing, "idlTextDecoderStatics")
 	}
 	if impl.TextEncoder == nil {
-		missing = append(missing, "TextEncoderStatics")
+		missing = append(missing, "idlTextEncoderStatics")
 	}
 	if impl.URL == nil {
-		missing = append(missing, "URLStatics")
+		missing = append(missing, "idlURLStatics")
 	}
 	if impl.URLSearchParams == nil {
-		missing = append(missing, "URLSearchParamsStatics")
+		missing = append(missing, "idlURLSearchParamsStatics")
 	}
 	if impl.Worker == nil {
-		missing = append(missing, "WorkerStatics")
+		missing = append(missing, "idlWorkerStatics")
 	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
@@ -235,7 +235,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 // interface implemented by the zero value of its hand-written xStatics
 // type (a missing one fails to compile).
 func init() {
-	if err := Register(Interfaces, Statics{
+	if err := idlRegister(Interfaces, idlStatics{
 		AbortController:        abortControllerStatics{},
 		AbortSignal:            abortSignalStatics{},
 		Blob:                   blobStatics{},
@@ -271,6 +271,202 @@ func init() {
 		panic(err)
 	}
 }
+
+// idlImpl returns x: *abortControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *abortControllerImpl) idlImpl() *abortControllerImpl { return x }
+
+// idlImpl returns x: *abortSignalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *abortSignalImpl) idlImpl() *abortSignalImpl { return x }
+
+// idlImpl returns x: *blobImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *blobImpl) idlImpl() *blobImpl { return x }
+
+// idlImpl returns x: *broadcastChannelImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *broadcastChannelImpl) idlImpl() *broadcastChannelImpl { return x }
+
+// idlImpl returns x: *clientsImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *clientsImpl) idlImpl() *clientsImpl { return x }
+
+// idlImpl returns x: *cssStyleDeclarationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cssStyleDeclarationImpl) idlImpl() *cssStyleDeclarationImpl { return x }
+
+// idlImpl returns x: *doctypeImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *doctypeImpl) idlImpl() *doctypeImpl { return x }
+
+// idlImpl returns x: *documentImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *documentImpl) idlImpl() *documentImpl { return x }
+
+// idlImpl returns x: *domTokenListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *domTokenListImpl) idlImpl() *domTokenListImpl { return x }
+
+// idlImpl returns x: *extendableMessageEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { return x }
+
+// idlImpl returns x: *fetchEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
+
+// idlImpl returns x: *formDataImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *formDataImpl) idlImpl() *formDataImpl { return x }
+
+// idlImpl returns x: *hashChangeEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *hashChangeEventImpl) idlImpl() *hashChangeEventImpl { return x }
+
+// idlImpl returns x: *headersImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *headersImpl) idlImpl() *headersImpl { return x }
+
+// idlImpl returns x: *historyImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *historyImpl) idlImpl() *historyImpl { return x }
+
+// idlImpl returns x: *htmlCollectionImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *htmlCollectionImpl) idlImpl() *htmlCollectionImpl { return x }
+
+// idlImpl returns x: *htmlElementImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *htmlElementImpl) idlImpl() *htmlElementImpl { return x }
+
+// idlImpl returns x: *locationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *locationImpl) idlImpl() *locationImpl { return x }
+
+// idlImpl returns x: *lockImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *lockImpl) idlImpl() *lockImpl { return x }
+
+// idlImpl returns x: *lockManagerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *lockManagerImpl) idlImpl() *lockManagerImpl { return x }
+
+// idlImpl returns x: *messageChannelImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messageChannelImpl) idlImpl() *messageChannelImpl { return x }
+
+// idlImpl returns x: *messageEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messageEventImpl) idlImpl() *messageEventImpl { return x }
+
+// idlImpl returns x: *messagePortImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messagePortImpl) idlImpl() *messagePortImpl { return x }
+
+// idlImpl returns x: *navigatorImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *navigatorImpl) idlImpl() *navigatorImpl { return x }
+
+// idlImpl returns x: *nodeImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *nodeImpl) idlImpl() *nodeImpl { return x }
+
+// idlImpl returns x: *nodeListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *nodeListImpl) idlImpl() *nodeListImpl { return x }
+
+// idlImpl returns x: *pageTransitionEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *pageTransitionEventImpl) idlImpl() *pageTransitionEventImpl { return x }
+
+// idlImpl returns x: *performanceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *performanceImpl) idlImpl() *performanceImpl { return x }
+
+// idlImpl returns x: *popStateEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *popStateEventImpl) idlImpl() *popStateEventImpl { return x }
+
+// idlImpl returns x: *quotaExceededErrorImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *quotaExceededErrorImpl) idlImpl() *quotaExceededErrorImpl { return x }
+
+// idlImpl returns x: *requestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *requestImpl) idlImpl() *requestImpl { return x }
+
+// idlImpl returns x: *responseImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *responseImpl) idlImpl() *responseImpl { return x }
+
+// idlImpl returns x: *serviceWorkerContainerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerContainerImpl) idlImpl() *serviceWorkerContainerImpl { return x }
+
+// idlImpl returns x: *serviceWorkerGlobalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerGlobalImpl) idlImpl() *serviceWorkerGlobalImpl { return x }
+
+// idlImpl returns x: *serviceWorkerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerImpl) idlImpl() *serviceWorkerImpl { return x }
+
+// idlImpl returns x: *serviceWorkerRegistrationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerRegistrationImpl) idlImpl() *serviceWorkerRegistrationImpl { return x }
+
+// idlImpl returns x: *sharedWorkerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sharedWorkerImpl) idlImpl() *sharedWorkerImpl { return x }
+
+// idlImpl returns x: *storageBucketImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageBucketImpl) idlImpl() *storageBucketImpl { return x }
+
+// idlImpl returns x: *storageBucketManagerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageBucketManagerImpl) idlImpl() *storageBucketManagerImpl { return x }
+
+// idlImpl returns x: *storageImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageImpl) idlImpl() *storageImpl { return x }
+
+// idlImpl returns x: *textDecoderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *textDecoderImpl) idlImpl() *textDecoderImpl { return x }
+
+// idlImpl returns x: *textEncoderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *textEncoderImpl) idlImpl() *textEncoderImpl { return x }
+
+// idlImpl returns x: *urlImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *urlImpl) idlImpl() *urlImpl { return x }
+
+// idlImpl returns x: *urlSearchParamsImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *urlSearchParamsImpl) idlImpl() *urlSearchParamsImpl { return x }
+
+// idlImpl returns x: *windowClientImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *windowClientImpl) idlImpl() *windowClientImpl { return x }
+
+// idlImpl returns x: *windowImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *windowImpl) idlImpl() *windowImpl { return x }
+
+// idlImpl returns x: *workerGlobalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerGlobalImpl) idlImpl() *workerGlobalImpl { return x }
+
+// idlImpl returns x: *workerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerImpl) idlImpl() *workerImpl { return x }
+
+// idlImpl returns x: *workerLocationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerLocationImpl) idlImpl() *workerLocationImpl { return x }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {

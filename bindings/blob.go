@@ -63,7 +63,7 @@ func processBlobParts(parts []BlobPart, endings EndingType) []byte {
 			out = append(out, s...)
 		case BlobPartIsBlob:
 			// 2.3. If element is a Blob, append the bytes it represents.
-			out = append(out, p.Blob.(*blobImpl).data...)
+			out = append(out, p.Blob.idlImpl().data...)
 		default:
 			// 2.2. If element is a BufferSource, get a copy of the bytes
 			// held by the buffer source, and append those bytes.

@@ -37,7 +37,7 @@ func extractBody(object BodyInit) (*body, string) {
 	if object.Type == BodyInitIsBlob {
 		// Blob: source is object; type is object's type attribute value
 		// when it is not the empty byte sequence.
-		b := object.Blob.(*blobImpl)
+		b := object.Blob.idlImpl()
 		return &body{source: b.data}, b.typ
 	}
 	if object.Type == BodyInitIsFormData {
@@ -46,7 +46,7 @@ func extractBody(object BodyInit) (*body, string) {
 		// and UTF-8; type is `multipart/form-data; boundary=` followed by
 		// the boundary string it generated.
 		boundary := xhr.NewBoundary()
-		return &body{source: xhr.MultipartFormDataEncode(object.FormData.(*formDataImpl).list, boundary)},
+		return &body{source: xhr.MultipartFormDataEncode(object.FormData.idlImpl().list, boundary)},
 			"multipart/form-data; boundary=" + boundary
 	}
 	if object.Type == BodyInitIsURLSearchParams {

@@ -37,7 +37,7 @@ func (r *Realm) newFormData(entries []xhr.Entry) *formDataImpl {
 // blobEntry is https://xhr.spec.whatwg.org/#create-an-entry for a Blob
 // value.
 func (f *formDataImpl) blobEntry(name string, v BlobMethods, filename webidl.Optional[string]) xhr.Entry {
-	b := v.(*blobImpl)
+	b := v.idlImpl()
 	var fn *string
 	if filename.Present {
 		fn = &filename.Value

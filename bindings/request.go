@@ -122,7 +122,7 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 	} else {
 		// 6. Otherwise: 6.1-6.2. Set request to input's request and signal
 		// to input's signal.
-		inputReq = input.Request.(*requestImpl)
+		inputReq = input.Request.idlImpl()
 		req = inputReq.req
 		signal = inputReq.signal.sig
 	}
@@ -232,7 +232,7 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 	}
 	// 26. If init["signal"] exists, then set signal to it.
 	if init.Signal != nil {
-		signal = init.Signal.(*abortSignalImpl).sig
+		signal = init.Signal.idlImpl().sig
 	}
 	// 27. If init["priority"] exists: (priority is not used.)
 	// 28. Set this's request to request.

@@ -11,6 +11,11 @@ import (
 // FormDataMethods is implemented by the Go implementation of the IDL interface
 // FormData.
 type FormDataMethods interface {
+	// idlImpl returns the implementation itself: *formDataImpl is the only Go
+	// type implementing FormData and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *formDataImpl
 	// AppendWithValue implements the operation "append".
 	AppendWithValue(argName string, argValue string) error
 	// AppendWithBlobValue implements the operation "append".
@@ -46,18 +51,22 @@ func idlWrapNewFormData(r *webidl.Realm, impl FormDataMethods, storage *webidl.S
 // *formDataImpl implements FormData: a missing or misspelled method fails to compile.
 var _ FormDataMethods = (*formDataImpl)(nil)
 
-// FormDataStatics implements the constructors, static members or namespace
+// idlFormDataStatics implements the constructors, static members or namespace
 // members of FormData.
-type FormDataStatics interface {
+type idlFormDataStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (FormDataMethods, error)
 }
 
 // idlDefFormData returns the definition of FormData, calling statics.
-func idlDefFormData(statics FormDataStatics) *webidl.InterfaceDef {
+func idlDefFormData(statics idlFormDataStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "FormData",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "FormData",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(FormDataMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)

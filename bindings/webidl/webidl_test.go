@@ -597,3 +597,57 @@ func BenchmarkBrandCheckedCall(b *testing.B) {
 		})
 	}
 }
+
+// An interface's Implements admits the Go values its platform objects are
+// made with: Wrap, WrapNew and constructors throw a TypeError for any
+// other, and Install refuses a global implementation it rejects, so that
+// This and ToInterface only ever return admitted implementations.
+func TestImplementsGuardsObjectCreation(t *testing.T) {
+	isThing := func(impl any) bool { _, ok := impl.(*thing); return ok }
+	reg := NewRegistry()
+	reg.Add(&InterfaceDef{Name: "Window", Exposed: []string{"Window"}, Global: true, Implements: isThing})
+	reg.Add(&InterfaceDef{
+		Name: "Sealed", Exposed: []string{"Window"}, Implements: isThing,
+		Constructor: func(r *Realm, args []sobek.Value, nt *sobek.Object) any {
+			if len(args) > 0 {
+				return &errImpl{}
+			}
+			return &thing{n: 3}
+		},
+	})
+	vm := sobek.New()
+	r := NewRealm(vm, "Window", nil, true)
+	r.SetGlobalImpl(&errImpl{})
+	if err := r.Install(reg); err == nil || !strings.Contains(err.Error(), "*webidl.errImpl does not implement the interface Window") {
+		t.Fatalf("Install with a rejected global implementation: %v", err)
+	}
+	r = NewRealm(sobek.New(), "Window", nil, true)
+	r.SetGlobalImpl(&thing{})
+	if err := r.Install(reg); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Implements(r.Wrap(&thing{n: 1}, "Sealed"), "Sealed"); !ok {
+		t.Fatal("Wrap of an admitted implementation failed")
+	}
+	wrapErr := func(f func()) (msg string) {
+		defer func() {
+			if x := recover(); x != nil {
+				msg = x.(*sobek.Object).Get("message").String()
+			}
+		}()
+		f()
+		return ""
+	}
+	for name, f := range map[string]func(){
+		"Wrap":    func() { r.Wrap(&errImpl{}, "Sealed") },
+		"WrapNew": func() { r.WrapNew(&errImpl{}, "Sealed", new(Slot)) },
+	} {
+		if msg := wrapErr(f); !strings.Contains(msg, "*webidl.errImpl does not implement the interface Sealed") {
+			t.Errorf("%s of a rejected implementation: %q", name, msg)
+		}
+	}
+	expectJS(t, r, map[string]string{
+		"String(new Sealed() instanceof Sealed)":                                            "true",
+		"try { new Sealed(1); 'made' } catch (e) { e.constructor.name + ': ' + e.message }": "TypeError: *webidl.errImpl does not implement the interface Sealed (its Methods interface, or the Go type that implementations.txt names)",
+	})
+}
