@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -444,6 +445,17 @@ func locationURL(resp *Response, base *url.URL, requestFragment string) (*url.UR
 	return u, nil
 }
 
+// includesCredentials is https://url.spec.whatwg.org/#include-credentials:
+// the URL's username or password is not the empty string ("http://@host/"
+// has neither).
+func includesCredentials(u *url.URL) bool {
+	if u.User == nil {
+		return false
+	}
+	p, _ := u.User.Password()
+	return u.User.Username() != "" || p != ""
+}
+
 // percentEncodeNonASCII percent-encodes the bytes of s that are not
 // ASCII: UTF-8 sequences become the percent-encoding of their bytes, as
 // the URL parser's percent-encode sets make of non-ASCII code points.
@@ -499,12 +511,12 @@ func httpRedirectFetch(ctx context.Context, p *Params, resp *Response) *Response
 	// 9. If request's mode is "cors", locationURL includes credentials,
 	//    and request's origin is not same origin with locationURL's
 	//    origin, then return a network error.
-	if req.Mode == "cors" && loc.User != nil && !origin.SameOrigin(req.Origin, locOrigin) {
+	if req.Mode == "cors" && includesCredentials(loc) && !origin.SameOrigin(req.Origin, locOrigin) {
 		return NetworkError(errors.New("fetch: a cross-origin redirect to a URL with credentials"))
 	}
 	// 10. If request's response tainting is "cors" and locationURL
 	//     includes credentials, then return a network error.
-	if req.tainting() == "cors" && loc.User != nil {
+	if req.tainting() == "cors" && includesCredentials(loc) {
 		return NetworkError(errors.New("fetch: a CORS redirect to a URL with credentials"))
 	}
 	// 11. If internalResponse's status is not 303, request's body is
@@ -649,7 +661,19 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, req *Request)
 	appendRequestOriginHeader(req, h)
 	// 8.12-8.21. (No fetch metadata, no cache, no cookies but the
 	//      network's jar, no authentication entries.)
-	nr := &NetworkRequest{Method: req.Method, URL: withoutFragment(req.CurrentURL()), Header: h, Credentials: creds}
+	u := withoutFragment(req.CurrentURL())
+	// 8.22. If includeCredentials is true and httpRequest's header list
+	//      does not contain `Authorization`: with no authentication entry,
+	//      if httpRequest's current URL includes credentials, append
+	//      (`Authorization`, the URL's credentials as a Basic value).
+	if creds && includesCredentials(u) && h.Get("Authorization") == "" {
+		pass, _ := u.User.Password()
+		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass)))
+	}
+	// The network is never given the URL's credentials (net/http would
+	// send them whatever the credentials mode).
+	u.User = nil
+	nr := &NetworkRequest{Method: req.Method, URL: u, Header: h, Credentials: creds}
 	if req.Body != nil {
 		nr.Body = req.Body.Source
 		if nr.Body == nil {

@@ -758,3 +758,52 @@ func TestBlockedDueToMIMEType(t *testing.T) {
 		}
 	}
 }
+
+func TestIncludesCredentials(t *testing.T) {
+	for s, want := range map[string]bool{
+		"http://a.test/":     false,
+		"http://@a.test/":    false,
+		"http://:@a.test/":   false,
+		"http://u@a.test/":   true,
+		"http://:p@a.test/":  true,
+		"http://u:p@a.test/": true,
+	} {
+		if got := includesCredentials(mustURL(t, s)); got != want {
+			t.Errorf("%s: %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A URL's credentials become a Basic Authorization header only when the
+// request includes credentials; the network never sees them otherwise.
+func TestURLCredentials(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	b := newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+	})
+	for _, tc := range []struct {
+		url, creds, want string
+	}{
+		{"http://u:p@" + b.Host + "/", "include", "Basic dTpw"},
+		{"http://u:p@" + b.Host + "/", "same-origin", "Basic dTpw"},
+		{"http://u:p@" + b.Host + "/", "omit", ""},
+		{"http://@" + b.Host + "/", "include", ""},
+		{"http://u%40x:@" + b.Host + "/", "include", "Basic dUB4Og=="},
+	} {
+		req := scriptRequest(t, "http://"+b.Host+"/", tc.url)
+		req.Credentials = tc.creds
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+		if resp.IsNetworkError() {
+			t.Fatalf("%+v: %v", tc, resp.Err)
+		}
+		mu.Lock()
+		got := auth[len(auth)-1]
+		mu.Unlock()
+		if got != tc.want {
+			t.Errorf("%s (%s): Authorization %q, want %q", tc.url, tc.creds, got, tc.want)
+		}
+	}
+}
