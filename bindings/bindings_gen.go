@@ -2555,7 +2555,10 @@ func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *sobek.Objec
 // idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
 func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v sobek.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
 	var out webidl.Record[webidl.ByteString, webidl.ByteString]
-	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k sobek.Value, x func() sobek.Value) {
+		key := idlFromByteString(r, k)
+		out.Set(key, idlFromByteString(r, x()))
+	})
 	if out == nil {
 		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
 	}
@@ -3746,7 +3749,10 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
 func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v sobek.Value) webidl.Record[string, string] {
 	var out webidl.Record[string, string]
-	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromUSVString(r, k), idlFromUSVString(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k sobek.Value, x func() sobek.Value) {
+		key := idlFromUSVString(r, k)
+		out.Set(key, idlFromUSVString(r, x()))
+	})
 	if out == nil {
 		out = webidl.Record[string, string]{}
 	}

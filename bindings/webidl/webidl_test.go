@@ -295,7 +295,7 @@ func convRealm(t *testing.T) *Realm {
 		},
 		"record": func(v sobek.Value) sobek.Value {
 			var rec Record[DOMString, int32]
-			r.ToRecord(v, func(k, x sobek.Value) { rec.Set(r.ToDOMString(k), r.ToLong(x, IntWrap)) })
+			r.ToRecord(v, func(k sobek.Value, x func() sobek.Value) { key := r.ToDOMString(k); rec.Set(key, r.ToLong(x(), IntWrap)) })
 			return RecordValue(r, rec, func(k DOMString) sobek.Value { return k.Value() }, func(i int32) sobek.Value { return r.VM.ToValue(i) })
 		},
 		"buffer": func(v sobek.Value) sobek.Value {
@@ -368,7 +368,10 @@ func TestConversions(t *testing.T) {
 		{`c("legacycb", 1)`, "null"}, {`c("legacycb", {})`, "[object Object]"},
 		{`c("seq", [1, "2", 3.7])`, "1,2,3"}, {`c("seq", new Set([4, 5]))`, "4,5"}, {`c("seq", 1)`, "TypeError"}, {`c("seq", {})`, "TypeError"},
 		{`c("seq", {[Symbol.iterator]: 1})`, "TypeError"},
-		{`JSON.stringify(conv("record", {b: 1, a: 2, [Symbol()]: 3}))`, `{"b":1,"a":2}`},
+		{`JSON.stringify(conv("record", {b: 1, a: 2}))`, `{"b":1,"a":2}`},
+		{`c("record", {b: 1, [Symbol()]: 3})`, "TypeError"}, // an enumerable Symbol key cannot be converted
+		{`var s = {b: 1}; Object.defineProperty(s, Symbol(), {value: 1, enumerable: false}); JSON.stringify(conv("record", s))`, `{"b":1}`},
+		{`var log = []; var p = new Proxy({a: 1, x: 2}, {get(t, k, r) { log.push("get " + String(k)); return Reflect.get(t, k, r); }}); conv("record", p); log.join()`, "get a,get x"},
 		{`var o = {}; Object.defineProperty(o, "h", {value: 1, enumerable: false}); o.v = 5; JSON.stringify(conv("record", o))`, `{"v":5}`},
 		{`c("record", 1)`, "TypeError"},
 		{`c("buffer", new TextEncoderLike("hi").buffer)`, "ArrayBuffer:hi"},
