@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/sri"
 )
 
 // maxRedirects is the redirect count HTTP-redirect fetch allows.
@@ -157,7 +158,27 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 		//       response tainting:
 		resp = filteredResponse(req.tainting(), resp)
 	}
-	// 17-19. (No timing info, no integrity.)
+	// 22. If request's integrity metadata is not the empty string:
+	if req.Integrity != "" {
+		// 22.1-22.2. Let processBodyError be: fetch response handover
+		//      with a network error; if response's body is null (an
+		//      opaque response's is), run it.
+		if resp.Body == nil {
+			return NetworkError(errors.New("fetch: integrity metadata on a response without a readable body"))
+		}
+		// 22.3-22.4. Fully read response's body; if the bytes do not
+		//      match request's integrity metadata, processBodyError;
+		//      otherwise the response, its body the bytes, is handed over.
+		resp.Body.Load()
+		data, err := resp.Body.Result()
+		if err != nil {
+			return NetworkError(err)
+		}
+		if !sri.DoBytesMatchMetadataList(data, req.Integrity) {
+			return NetworkError(fmt.Errorf("fetch: the body of %s does not match its integrity metadata", req.CurrentURL().Redacted()))
+		}
+	}
+	// 23. (No timing info.) Run fetch response handover.
 	return resp
 }
 

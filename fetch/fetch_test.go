@@ -807,3 +807,35 @@ func TestURLCredentials(t *testing.T) {
 		}
 	}
 }
+
+// A request with integrity metadata gets the response only if the whole
+// body matches; an opaque response (no readable body) is a network error.
+func TestIntegrity(t *testing.T) {
+	n := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
+		return &NetworkResponse{Status: 200, Header: http.Header{"Access-Control-Allow-Origin": {"*"}}, Stream: io.NopCloser(strings.NewReader("hello"))}, nil
+	})
+	// sha256 of "hello".
+	const good = "sha256-LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ="
+	for _, tc := range []struct {
+		integrity, mode, target string
+		ok                      bool
+	}{
+		{good, "cors", "http://a.test/r", true},
+		{"sha256-AAAA", "cors", "http://a.test/r", false},
+		{"", "no-cors", "http://b.test/r", true},
+		{good, "no-cors", "http://b.test/r", false},
+		{good, "cors", "http://b.test/r", true},
+	} {
+		req := scriptRequest(t, "http://a.test/", tc.target)
+		req.Mode, req.Integrity = tc.mode, tc.integrity
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
+		if resp.IsNetworkError() == tc.ok {
+			t.Errorf("%+v: %s %v", tc, resp.Type, resp.Err)
+		}
+		if tc.ok && resp.Type != "opaque" {
+			if b, _ := resp.Body.Result(); string(b) != "hello" {
+				t.Errorf("%+v: body %q", tc, b)
+			}
+		}
+	}
+}

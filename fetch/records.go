@@ -161,6 +161,10 @@ type Request struct {
 	Redirect string
 	// Destination is the request's destination ("" for fetch()).
 	Destination string
+	// Integrity is the request's integrity metadata (Subresource
+	// Integrity, package sri): when it is not empty, the response is
+	// handed over only once its whole body has matched it.
+	Integrity string
 	// TopLevel says a "document" request navigates a top-level
 	// traversable (Mixed Content allows it).
 	TopLevel bool

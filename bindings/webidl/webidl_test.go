@@ -295,7 +295,10 @@ func convRealm(t *testing.T) *Realm {
 		},
 		"record": func(v sobek.Value) sobek.Value {
 			var rec Record[DOMString, int32]
-			r.ToRecord(v, func(k sobek.Value, x func() sobek.Value) { key := r.ToDOMString(k); rec.Set(key, r.ToLong(x(), IntWrap)) })
+			r.ToRecord(v, func(k sobek.Value, x func() sobek.Value) {
+				key := r.ToDOMString(k)
+				rec.Set(key, r.ToLong(x(), IntWrap))
+			})
 			return RecordValue(r, rec, func(k DOMString) sobek.Value { return k.Value() }, func(i int32) sobek.Value { return r.VM.ToValue(i) })
 		},
 		"buffer": func(v sobek.Value) sobek.Value {
