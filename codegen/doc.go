@@ -37,6 +37,9 @@
 // that no platform object is ever made with another implementation and
 // the generated brand checks' type assertions (webidl.Self, webidl.As)
 // cannot fail.
+// An integrator's interface cannot inherit such an interface of an
+// import (Import.Impls; package bindings' implementations.txt is
+// embedded): that is a generation error naming the Go type.
 //
 // Typedefs: a typedef of a union type is a Go type named after the
 // typedef, wherever it is used (sequence<BlobPart> is []BlobPart).

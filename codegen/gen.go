@@ -295,6 +295,27 @@ func (g *Generator) staticsName(n string) string {
 	return n + "Statics"
 }
 
+// sealedIn reports whether the imported interface name is sealed in its
+// package imp (see sealedImpl): its Go type implements every interface
+// of imp inheriting from it.
+func (g *Generator) sealedIn(imp *Import, name string) bool {
+	impl := imp.Impls[name]
+	if impl == "" {
+		return false
+	}
+	for n, i := range g.m.External {
+		if i != imp || g.m.Interfaces[n] == nil || g.m.Interfaces[n].Kind != "interface" || imp.Impls[n] == impl {
+			continue
+		}
+		for _, a := range g.m.Ancestors(n) {
+			if a.Name == name {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // UnexportedName returns the Go name n with its leading capitals lowered,
 // keeping the capital that starts the next word: AbortSignal abortSignal,
 // DOMException domException, URL url.
@@ -605,6 +626,11 @@ func (g *Generator) check(name string, bad map[string]bool) error {
 		if it.Parent != "" {
 			if _, ok := m.Interfaces[it.Parent]; !ok || bad[it.Parent] {
 				return posErrorf(it.Def.Pos(), "parent interface %s is not available", it.Parent)
+			}
+		}
+		for _, a := range m.Ancestors(name) {
+			if imp := m.External[a.Name]; imp != nil && g.sealedIn(imp, a.Name) {
+				return posErrorf(it.Def.Pos(), "interface %s inherits %s, whose only implementation is %s of package %s: it cannot be inherited outside that package", name, a.Name, imp.Impls[a.Name], imp.Path)
 			}
 		}
 		if it.Kind == "interface" && len(it.Exposed) == 0 && !hasAttr(it.ExtAttrs, "LegacyNoInterfaceObject") {

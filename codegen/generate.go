@@ -39,6 +39,11 @@ func ReadImpls(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseImpls(path, src)
+}
+
+// parseImpls parses the implementations file path holding src.
+func parseImpls(path string, src []byte) (map[string]string, error) {
 	impls := map[string]string{}
 	var errs []error
 	for i, line := range strings.Split(string(src), "\n") {
@@ -67,7 +72,15 @@ func EmbeddedBindingsImport() (*Import, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Import{Path: "github.com/gowebengine/weblocks/bindings", Name: "bindings", Files: files}, nil
+	src, err := webidls.FS.ReadFile("implementations.txt")
+	if err != nil {
+		return nil, err
+	}
+	impls, err := parseImpls("bindings/webidls/implementations.txt", src)
+	if err != nil {
+		return nil, err
+	}
+	return &Import{Path: "github.com/gowebengine/weblocks/bindings", Name: "bindings", Files: files, Impls: impls}, nil
 }
 
 // Run parses, validates and generates: the Go files of cfg.In are written

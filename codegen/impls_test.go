@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gowebengine/weblocks/idl"
 )
 
 const implsIDL = `
@@ -156,5 +158,30 @@ func TestImplsSealed(t *testing.T) {
 	src = gen(map[string]string{"Base": "*both", "Gadget": "*both"})
 	if strings.Count(src, "\tidlImpl() *both\n") != 2 || strings.Count(src, "func (x *both) idlImpl()") != 1 {
 		t.Errorf("one Go type for Base and Gadget: want idlImpl in both Methods, defined once:\n%s", src)
+	}
+}
+
+// An integrator's interface cannot inherit an engine interface that only
+// package bindings can implement (Blob: its Methods have idlImpl); one
+// that several Go types implement (EventTarget) it can.
+func TestInheritingSealedImportedInterface(t *testing.T) {
+	imp, err := EmbeddedBindingsImport()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := idl.Parse("mine.idl", []byte("[Exposed=Window] interface MyBlob : Blob {};\n[Exposed=Window] interface MyTarget : EventTarget {};\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _, err := Generate(Load([]*idl.File{f}, imp), Options{Package: "mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := g.ErrorReport()
+	if want := "MyBlob: mine.idl:1:18: interface MyBlob inherits Blob, whose only implementation is *blobImpl of package github.com/gowebengine/weblocks/bindings"; !strings.Contains(rep, want) {
+		t.Errorf("errors %q, want %q", rep, want)
+	}
+	if strings.Contains(rep, "MyTarget") {
+		t.Errorf("MyTarget (inheriting EventTarget) has errors: %s", rep)
 	}
 }

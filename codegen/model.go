@@ -43,6 +43,11 @@ type Import struct {
 	// Path is the Go import path of the package, Name its package name.
 	Path, Name string
 	Files      []*idl.File
+	// Impls are the Go types implementing the package's interfaces (its
+	// implementations file), or nil: an interface whose Go type also
+	// implements all its descendants there cannot be inherited here
+	// (its Methods have the unexported idlImpl).
+	Impls map[string]string
 }
 
 // qualify returns the Go name of a definition as generated code refers to

@@ -38,15 +38,28 @@ func (q *ParallelQueue) EnqueueValue(t Task) bool {
 
 // IsRunning reports whether steps of this queue are executing now (for
 // "Assert: these steps are running on the lock task queue").
-func (q *ParallelQueue) IsRunning() bool { return q.r.executing.Load() }
+func (q *ParallelQueue) IsRunning() bool {
+	if q == nil {
+		return false
+	}
+	return q.r.executing.Load()
+}
 
 // RunOne (manual scheduler) runs the next enqueued steps.
-func (q *ParallelQueue) RunOne() bool { return q.r.RunOne() }
+func (q *ParallelQueue) RunOne() bool {
+	if q == nil {
+		return false
+	}
+	return q.r.RunOne()
+}
 
 // Close stops the queue (the standards never stop one; this is for queues
 // an embedder no longer needs): pending steps are dropped, later ones
 // ignored, and the user agent forgets it.
 func (q *ParallelQueue) Close() {
+	if q == nil {
+		return
+	}
 	q.r.close()
 	if ua := q.ua; ua != nil {
 		ua.mu.Lock()
@@ -61,10 +74,20 @@ func (q *ParallelQueue) Close() {
 }
 
 // Pending is the number of enqueued steps not yet run.
-func (q *ParallelQueue) Pending() int { return q.r.Pending() }
+func (q *ParallelQueue) Pending() int {
+	if q == nil {
+		return 0
+	}
+	return q.r.Pending()
+}
 
 // Name describes the queue.
-func (q *ParallelQueue) Name() string { return q.r.name }
+func (q *ParallelQueue) Name() string {
+	if q == nil {
+		return ""
+	}
+	return q.r.name
+}
 
 // AgentKind is the kind of an agent.
 type AgentKind uint8
@@ -122,20 +145,43 @@ type Agent struct {
 }
 
 // Kind returns the agent's kind.
-func (a *Agent) Kind() AgentKind { return a.kind }
+func (a *Agent) Kind() AgentKind {
+	if a == nil {
+		return 0
+	}
+	return a.kind
+}
 
 // Cluster returns the agent's agent cluster.
-func (a *Agent) Cluster() *AgentCluster { return a.cluster }
+func (a *Agent) Cluster() *AgentCluster {
+	if a == nil {
+		return nil
+	}
+	return a.cluster
+}
 
 // EventLoop returns the agent's event loop.
-func (a *Agent) EventLoop() *EventLoop { return a.loop }
+func (a *Agent) EventLoop() *EventLoop {
+	if a == nil {
+		return nil
+	}
+	return a.loop
+}
 
 // UserAgent returns the user agent the agent belongs to.
-func (a *Agent) UserAgent() *UserAgent { return a.ua }
+func (a *Agent) UserAgent() *UserAgent {
+	if a == nil {
+		return nil
+	}
+	return a.ua
+}
 
 // AddTerminationSteps registers steps run once when the agent terminates.
 // If it already terminated, the steps do not run and 0 is returned.
 func (a *Agent) AddTerminationSteps(steps func()) TerminationStepsID {
+	if a == nil {
+		return 0
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.terminated || steps == nil {
@@ -148,6 +194,9 @@ func (a *Agent) AddTerminationSteps(steps func()) TerminationStepsID {
 
 // RemoveTerminationSteps unregisters steps.
 func (a *Agent) RemoveTerminationSteps(id TerminationStepsID) {
+	if a == nil {
+		return
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.steps = removeID(a.steps, uint64(id))
@@ -166,6 +215,9 @@ func removeID(s []idSteps, id uint64) []idSteps {
 
 // IsTerminated reports whether the agent terminated.
 func (a *Agent) IsTerminated() bool {
+	if a == nil {
+		return false
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.terminated
@@ -177,6 +229,9 @@ func (a *Agent) IsTerminated() bool {
 // (queued tasks and timers dropped, new tasks ignored). Later calls do
 // nothing. It does not wait for a task running on the loop to finish.
 func (a *Agent) Terminate() {
+	if a == nil {
+		return
+	}
 	a.mu.Lock()
 	if a.terminated {
 		a.mu.Unlock()
@@ -200,7 +255,12 @@ func (a *Agent) Terminate() {
 	a.ua.forgetAgent(a)
 }
 
-func (a *Agent) String() string { return fmt.Sprintf("agent %d (%s)", a.id, a.kind) }
+func (a *Agent) String() string {
+	if a == nil {
+		return "agent <nil>"
+	}
+	return fmt.Sprintf("agent %d (%s)", a.id, a.kind)
+}
 
 // AgentCluster is an HTML agent cluster.
 type AgentCluster struct {
@@ -216,13 +276,21 @@ type AgentCluster struct {
 
 // Agents returns the cluster's live agents.
 func (c *AgentCluster) Agents() []*Agent {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]*Agent(nil), c.agents...)
 }
 
 // CrossOriginIsolated is the cluster's cross-origin isolation flag (always false here).
-func (c *AgentCluster) CrossOriginIsolated() bool { return c.crossOriginIsolated }
+func (c *AgentCluster) CrossOriginIsolated() bool {
+	if c == nil {
+		return false
+	}
+	return c.crossOriginIsolated
+}
 
 func (c *AgentCluster) add(a *Agent) {
 	c.mu.Lock()
@@ -298,6 +366,9 @@ func (g *BrowsingContextGroup) dropCluster(c *AgentCluster) {
 // ObtainASimilarOriginWindowAgent is HTML's "obtain a similar-origin window
 // agent" given an origin and this group (no origin-keyed clusters).
 func (g *BrowsingContextGroup) ObtainASimilarOriginWindowAgent(o origin.Origin) *Agent {
+	if g == nil {
+		return nil
+	}
 	// 1. Let site be the result of obtaining a site with origin.
 	// 2. Let key be site.
 	// 3-4. (cross-origin isolation / origin-keyed clusters: not modelled)

@@ -58,10 +58,18 @@ func NewBroadcastChannel(env *EnvironmentSettingsObject, name string, deliver fu
 }
 
 // Name is the channel name.
-func (c *BroadcastChannel) Name() string { return c.name }
+func (c *BroadcastChannel) Name() string {
+	if c == nil {
+		return ""
+	}
+	return c.name
+}
 
 // Closed reports the closed flag.
 func (c *BroadcastChannel) Closed() bool {
+	if c == nil {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.closed
@@ -71,6 +79,9 @@ func (c *BroadcastChannel) Closed() bool {
 // the closed flag (the object also leaves the user agent's list: nothing
 // can be delivered to it any more).
 func (c *BroadcastChannel) Close() {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()
@@ -108,6 +119,9 @@ func (c *BroadcastChannel) eligibleDestination() bool {
 // when the closed flag is set; the caller checks step 1 (a Window whose
 // Document is not fully active posts nothing) with SourceCanPost first.
 func (c *BroadcastChannel) PostMessage(serialized SerializedWithTransfer) error {
+	if c == nil {
+		return ErrNoUserAgent
+	}
 	// 2. If this's closed flag is true, then throw an "InvalidStateError".
 	if c.Closed() {
 		return ErrBroadcastChannelClosed
@@ -156,6 +170,9 @@ func (c *BroadcastChannel) PostMessage(serialized SerializedWithTransfer) error 
 // relevant global is a Window whose associated Document is not fully
 // active (then postMessage returns without doing anything).
 func (c *BroadcastChannel) SourceCanPost() bool {
+	if c == nil {
+		return false
+	}
 	if d := c.env.AssociatedDocument(); d != nil && !d.IsFullyActive() {
 		return false
 	}

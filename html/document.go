@@ -38,24 +38,52 @@ type Document struct {
 }
 
 // URL returns the document's URL (a copy).
-func (d *Document) URL() *url.URL { return cloneURL(d.url) }
+func (d *Document) URL() *url.URL {
+	if d == nil {
+		return nil
+	}
+	return cloneURL(d.url)
+}
 
 // Origin returns the document's origin.
-func (d *Document) Origin() origin.Origin { return d.origin }
+func (d *Document) Origin() origin.Origin {
+	if d == nil {
+		return origin.Origin{}
+	}
+	return d.origin
+}
 
 // EnvironmentSettingsObject is the document's relevant settings object.
-func (d *Document) EnvironmentSettingsObject() *EnvironmentSettingsObject { return d.env }
+func (d *Document) EnvironmentSettingsObject() *EnvironmentSettingsObject {
+	if d == nil {
+		return nil
+	}
+	return d.env
+}
 
 // Navigable returns the document's node navigable.
-func (d *Document) Navigable() *Navigable { return d.navigable }
+func (d *Document) Navigable() *Navigable {
+	if d == nil {
+		return nil
+	}
+	return d.navigable
+}
 
 // IsSandboxed reports whether the document has the sandboxed origin flag.
-func (d *Document) IsSandboxed() bool { return d.sandboxed }
+func (d *Document) IsSandboxed() bool {
+	if d == nil {
+		return false
+	}
+	return d.sandboxed
+}
 
 // IsFullyActive is HTML's "fully active": d is the active document of a
 // navigable that is not destroyed, and that navigable is a top-level
 // traversable or its container document is fully active.
 func (d *Document) IsFullyActive() bool {
+	if d == nil {
+		return false
+	}
 	d.ua.navMu.RLock()
 	defer d.ua.navMu.RUnlock()
 	return d.fullyActiveLocked()
@@ -80,6 +108,9 @@ func (d *Document) fullyActiveLocked() bool {
 
 // IsActive reports whether d is its navigable's active document.
 func (d *Document) IsActive() bool {
+	if d == nil {
+		return false
+	}
 	d.ua.navMu.RLock()
 	defer d.ua.navMu.RUnlock()
 	return !d.destroyed && d.navigable != nil && !d.navigable.destroyed && d.navigable.active == d
@@ -87,6 +118,9 @@ func (d *Document) IsActive() bool {
 
 // IsUnloaded reports whether the document was unloaded.
 func (d *Document) IsUnloaded() bool {
+	if d == nil {
+		return false
+	}
 	d.ua.navMu.RLock()
 	defer d.ua.navMu.RUnlock()
 	return d.unloaded
@@ -140,6 +174,9 @@ func (d *Document) releaseDeferred(drop bool) {
 // its navigable destroyed. Returns 0 (and never runs them) if the document
 // was already unloaded.
 func (d *Document) AddUnloadingDocumentCleanupSteps(steps func()) CleanupStepsID {
+	if d == nil {
+		return 0
+	}
 	d.cmu.Lock()
 	defer d.cmu.Unlock()
 	// Steps added after the document started unloading but before its
@@ -155,6 +192,9 @@ func (d *Document) AddUnloadingDocumentCleanupSteps(steps func()) CleanupStepsID
 
 // RemoveUnloadingDocumentCleanupSteps unregisters steps.
 func (d *Document) RemoveUnloadingDocumentCleanupSteps(id CleanupStepsID) {
+	if d == nil {
+		return
+	}
 	d.cmu.Lock()
 	defer d.cmu.Unlock()
 	d.cleanup = removeID(d.cleanup, uint64(id))
@@ -165,6 +205,9 @@ func (d *Document) RemoveUnloadingDocumentCleanupSteps(id CleanupStepsID) {
 // steps once (in registration order, on the calling goroutine) and is no
 // longer fully active afterwards. Later calls do nothing.
 func (d *Document) Unload() {
+	if d == nil {
+		return
+	}
 	d.ua.navMu.Lock()
 	docs := d.unloadADocumentAndItsDescendantsLocked(nil, true)
 	d.ua.navMu.Unlock()
@@ -272,6 +315,9 @@ func (d *Document) afterDestroy() {
 
 // Children returns the document's child navigables (iframes).
 func (d *Document) Children() []*Navigable {
+	if d == nil {
+		return nil
+	}
 	d.ua.navMu.RLock()
 	defer d.ua.navMu.RUnlock()
 	return append([]*Navigable(nil), d.children...)
@@ -293,19 +339,42 @@ type Navigable struct {
 }
 
 // Parent returns the parent navigable (nil for a top-level traversable).
-func (n *Navigable) Parent() *Navigable { return n.parent }
+func (n *Navigable) Parent() *Navigable {
+	if n == nil {
+		return nil
+	}
+	return n.parent
+}
 
 // ParentDocument is the container document (nil for top-level).
-func (n *Navigable) ParentDocument() *Document { return n.container }
+func (n *Navigable) ParentDocument() *Document {
+	if n == nil {
+		return nil
+	}
+	return n.container
+}
 
 // IsTopLevel reports whether n is a top-level traversable.
-func (n *Navigable) IsTopLevel() bool { return n.parent == nil }
+func (n *Navigable) IsTopLevel() bool {
+	if n == nil {
+		return false
+	}
+	return n.parent == nil
+}
 
 // Group returns the browsing context group.
-func (n *Navigable) Group() *BrowsingContextGroup { return n.group }
+func (n *Navigable) Group() *BrowsingContextGroup {
+	if n == nil {
+		return nil
+	}
+	return n.group
+}
 
 // Top returns the top-level traversable.
 func (n *Navigable) Top() *Navigable {
+	if n == nil {
+		return nil
+	}
 	for n.parent != nil {
 		n = n.parent
 	}
@@ -314,6 +383,9 @@ func (n *Navigable) Top() *Navigable {
 
 // ActiveDocument returns the navigable's active document.
 func (n *Navigable) ActiveDocument() *Document {
+	if n == nil {
+		return nil
+	}
 	n.ua.navMu.RLock()
 	defer n.ua.navMu.RUnlock()
 	return n.active
@@ -322,6 +394,9 @@ func (n *Navigable) ActiveDocument() *Document {
 // IsDestroyed reports whether the navigable was destroyed (iframe removed,
 // window closed).
 func (n *Navigable) IsDestroyed() bool {
+	if n == nil {
+		return false
+	}
 	n.ua.navMu.RLock()
 	defer n.ua.navMu.RUnlock()
 	return n.destroyed
@@ -545,6 +620,9 @@ func (n *Navigable) evictLocked(docs []*Document) []*Document {
 
 // BFCachedDocuments returns the documents n keeps in the back/forward cache.
 func (n *Navigable) BFCachedDocuments() []*Document {
+	if n == nil {
+		return nil
+	}
 	n.ua.navMu.RLock()
 	defer n.ua.navMu.RUnlock()
 	return append([]*Document(nil), n.history...)

@@ -54,44 +54,98 @@ type EnvironmentSettingsObject struct {
 }
 
 // ID is the environment's id: a UUID string (the clientId of Web Locks).
-func (e *EnvironmentSettingsObject) ID() string { return e.id }
+func (e *EnvironmentSettingsObject) ID() string {
+	if e == nil {
+		return ""
+	}
+	return e.id
+}
 
 // Kind tells window from worker environments.
-func (e *EnvironmentSettingsObject) Kind() EnvironmentKind { return e.kind }
+func (e *EnvironmentSettingsObject) Kind() EnvironmentKind {
+	if e == nil {
+		return 0
+	}
+	return e.kind
+}
 
 // CreationURL returns the environment's creation URL (a copy).
-func (e *EnvironmentSettingsObject) CreationURL() *url.URL { return cloneURL(e.creationURL) }
+func (e *EnvironmentSettingsObject) CreationURL() *url.URL {
+	if e == nil {
+		return nil
+	}
+	return cloneURL(e.creationURL)
+}
 
 // TopLevelCreationURL returns the top-level creation URL (a copy).
 func (e *EnvironmentSettingsObject) TopLevelCreationURL() *url.URL {
+	if e == nil {
+		return nil
+	}
 	return cloneURL(e.topLevelCreationURL)
 }
 
 // Origin returns the environment's origin.
-func (e *EnvironmentSettingsObject) Origin() origin.Origin { return e.origin }
+func (e *EnvironmentSettingsObject) Origin() origin.Origin {
+	if e == nil {
+		return origin.Origin{}
+	}
+	return e.origin
+}
 
 // TopLevelOrigin returns the environment's top-level origin.
-func (e *EnvironmentSettingsObject) TopLevelOrigin() origin.Origin { return e.topLevelOrigin }
+func (e *EnvironmentSettingsObject) TopLevelOrigin() origin.Origin {
+	if e == nil {
+		return origin.Origin{}
+	}
+	return e.topLevelOrigin
+}
 
 // TopLevelSite returns the site of the top-level origin.
 func (e *EnvironmentSettingsObject) TopLevelSite() origin.Site {
+	if e == nil {
+		return origin.Site{}
+	}
 	return origin.ObtainSite(e.topLevelOrigin)
 }
 
 // IsSecureContext reports whether the environment is a secure context.
-func (e *EnvironmentSettingsObject) IsSecureContext() bool { return e.secure }
+func (e *EnvironmentSettingsObject) IsSecureContext() bool {
+	if e == nil {
+		return false
+	}
+	return e.secure
+}
 
 // ResponsibleEventLoop returns the event loop of the environment's agent.
-func (e *EnvironmentSettingsObject) ResponsibleEventLoop() *EventLoop { return e.agent.loop }
+func (e *EnvironmentSettingsObject) ResponsibleEventLoop() *EventLoop {
+	if e == nil {
+		return nil
+	}
+	return e.agent.loop
+}
 
 // Agent returns the environment's agent.
-func (e *EnvironmentSettingsObject) Agent() *Agent { return e.agent }
+func (e *EnvironmentSettingsObject) Agent() *Agent {
+	if e == nil {
+		return nil
+	}
+	return e.agent
+}
 
 // UserAgent returns the user agent.
-func (e *EnvironmentSettingsObject) UserAgent() *UserAgent { return e.ua }
+func (e *EnvironmentSettingsObject) UserAgent() *UserAgent {
+	if e == nil {
+		return nil
+	}
+	return e.ua
+}
 
 // Global returns the relevant global object set by the JS layer (or nil).
 func (e *EnvironmentSettingsObject) Global() any {
+	if e == nil {
+		return nil
+	}
 	e.gmu.Lock()
 	defer e.gmu.Unlock()
 	return e.global
@@ -99,23 +153,44 @@ func (e *EnvironmentSettingsObject) Global() any {
 
 // SetGlobal sets the relevant global object.
 func (e *EnvironmentSettingsObject) SetGlobal(g any) {
+	if e == nil {
+		return
+	}
 	e.gmu.Lock()
 	e.global = g
 	e.gmu.Unlock()
 }
 
 // AssociatedDocument is the global's associated Document (nil for workers).
-func (e *EnvironmentSettingsObject) AssociatedDocument() *Document { return e.document }
+func (e *EnvironmentSettingsObject) AssociatedDocument() *Document {
+	if e == nil {
+		return nil
+	}
+	return e.document
+}
 
 // Owner is the environment that created a dedicated worker (nil for windows).
-func (e *EnvironmentSettingsObject) Owner() *EnvironmentSettingsObject { return e.owner }
+func (e *EnvironmentSettingsObject) Owner() *EnvironmentSettingsObject {
+	if e == nil {
+		return nil
+	}
+	return e.owner
+}
 
 // StorageShed implements storage.Environment: the user agent's shed.
-func (e *EnvironmentSettingsObject) StorageShed() *storage.Shed { return e.ua.shed }
+func (e *EnvironmentSettingsObject) StorageShed() *storage.Shed {
+	if e == nil {
+		return nil
+	}
+	return e.ua.shed
+}
 
 // ObtainAStorageKeyForNonStoragePurposes is the Storage Standard's "obtain a
 // storage key for non-storage purposes", partitioned by top-level site.
 func (e *EnvironmentSettingsObject) ObtainAStorageKeyForNonStoragePurposes() storage.StorageKey {
+	if e == nil {
+		return storage.StorageKey{}
+	}
 	// 1. Let origin be environment's origin.
 	// 2. Return a tuple consisting of origin (and, with partitioning, the
 	//    site of environment's top-level origin and the ancestor chain bit).
@@ -130,6 +205,9 @@ func (e *EnvironmentSettingsObject) init() {
 
 // StorageKey implements storage.Environment: "obtain a storage key".
 func (e *EnvironmentSettingsObject) StorageKey() (storage.StorageKey, bool) {
+	if e == nil {
+		return storage.StorageKey{}, false
+	}
 	// 1. Let key be the result of running obtain a storage key for
 	//    non-storage purposes with environment.
 	key := e.ObtainAStorageKeyForNonStoragePurposes()
@@ -299,6 +377,9 @@ func (e *EnvironmentSettingsObject) terminateOwnedWorkers() {
 // Workers returns the dedicated workers this environment owns that have not
 // terminated.
 func (e *EnvironmentSettingsObject) Workers() []*EnvironmentSettingsObject {
+	if e == nil {
+		return nil
+	}
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
 	var out []*EnvironmentSettingsObject

@@ -79,20 +79,43 @@ func newEventLoop(c *schedCore, name string) *EventLoop {
 }
 
 // Agent returns the agent the event loop belongs to.
-func (l *EventLoop) Agent() *Agent { return l.agent }
+func (l *EventLoop) Agent() *Agent {
+	if l == nil {
+		return nil
+	}
+	return l.agent
+}
 
 // RunOne (manual scheduler) runs the next task and the microtask checkpoint.
-func (l *EventLoop) RunOne() bool { return l.r.RunOne() }
+func (l *EventLoop) RunOne() bool {
+	if l == nil {
+		return false
+	}
+	return l.r.RunOne()
+}
 
 // Pending is the number of queued tasks (deferred ones not included).
-func (l *EventLoop) Pending() int { return l.r.Pending() }
+func (l *EventLoop) Pending() int {
+	if l == nil {
+		return 0
+	}
+	return l.r.Pending()
+}
 
 // Name describes the event loop.
-func (l *EventLoop) Name() string { return l.r.name }
+func (l *EventLoop) Name() string {
+	if l == nil {
+		return ""
+	}
+	return l.r.name
+}
 
 // SetMicrotaskCheckpoint sets the hook run after every task ("perform a
 // microtask checkpoint"): the JS layer drains its job queue there.
 func (l *EventLoop) SetMicrotaskCheckpoint(f func()) {
+	if l == nil {
+		return
+	}
 	if f == nil {
 		l.checkpoint.Store(nil)
 		return
@@ -101,10 +124,20 @@ func (l *EventLoop) SetMicrotaskCheckpoint(f func()) {
 }
 
 // IsRunning reports whether a task of this loop is executing now.
-func (l *EventLoop) IsRunning() bool { return l.r.executing.Load() }
+func (l *EventLoop) IsRunning() bool {
+	if l == nil {
+		return false
+	}
+	return l.r.executing.Load()
+}
 
 // IsTerminated reports whether the loop was terminated.
-func (l *EventLoop) IsTerminated() bool { return l.terminated.Load() }
+func (l *EventLoop) IsTerminated() bool {
+	if l == nil {
+		return false
+	}
+	return l.terminated.Load()
+}
 
 // QueueTask is "queue a task" on source with steps and a null document.
 // It reports whether the task was queued: false when the loop is
@@ -112,6 +145,9 @@ func (l *EventLoop) IsTerminated() bool { return l.terminated.Load() }
 // A queued task may still be dropped if the loop terminates before it runs;
 // use QueueTaskValue to be told.
 func (l *EventLoop) QueueTask(source TaskSource, steps func()) bool {
+	if l == nil {
+		return false
+	}
 	return l.QueueDocumentTask(source, nil, steps)
 }
 
@@ -130,6 +166,9 @@ type Task interface {
 // reports whether t was queued; when it was not, neither of t's methods is
 // called.
 func (l *EventLoop) QueueTaskValue(source TaskSource, t Task) bool {
+	if l == nil {
+		return false
+	}
 	if l.terminated.Load() || t == nil {
 		return false
 	}
@@ -140,6 +179,9 @@ func (l *EventLoop) QueueTaskValue(source TaskSource, t Task) bool {
 // only while doc is fully active (nil: always), and gets DropTask if doc is
 // destroyed first.
 func (l *EventLoop) QueueDocumentTaskValue(source TaskSource, doc *Document, t Task) bool {
+	if l == nil {
+		return false
+	}
 	if l.terminated.Load() || t == nil {
 		return false
 	}
@@ -151,6 +193,9 @@ func (l *EventLoop) QueueDocumentTaskValue(source TaskSource, doc *Document, t T
 // that is not fully active wait; those of a destroyed document are dropped).
 // It reports whether the task was queued (see QueueTask).
 func (l *EventLoop) QueueDocumentTask(source TaskSource, doc *Document, steps func()) bool {
+	if l == nil {
+		return false
+	}
 	// 1. If event loop was not given, set it to the implied event loop.
 	// 2. If document was not given, set it to the implied document.
 	// 3. Let task be a new task. 4. Set task's steps to steps.
@@ -169,6 +214,9 @@ func (l *EventLoop) QueueDocumentTask(source TaskSource, doc *Document, steps fu
 // The task is queued on l, which should be env's responsible event loop.
 // It reports whether the task was queued (see QueueTask).
 func (l *EventLoop) QueueGlobalTask(source TaskSource, env *EnvironmentSettingsObject, steps func()) bool {
+	if l == nil {
+		return false
+	}
 	// 1. Let event loop be global's relevant agent's event loop.
 	// 2. Let document be global's associated Document, if global is a
 	//    Window object; otherwise null.
@@ -241,13 +289,21 @@ func (t *runOnLoopTask) DropTask() {
 
 // IsCurrent reports whether the calling goroutine is running a task of this
 // event loop (or its microtask checkpoint) right now.
-func (l *EventLoop) IsCurrent() bool { return l.r.isCurrent() }
+func (l *EventLoop) IsCurrent() bool {
+	if l == nil {
+		return false
+	}
+	return l.r.isCurrent()
+}
 
 // CheckCurrent returns a *WrongGoroutineError unless the calling goroutine
 // is running a task of this event loop right now. Objects that belong to an
 // event loop use it to detect calls from other goroutines; it costs a few
 // nanoseconds.
 func (l *EventLoop) CheckCurrent() error {
+	if l == nil {
+		return ErrNoUserAgent
+	}
 	if l.r.isCurrent() {
 		return nil
 	}
@@ -266,7 +322,12 @@ func (e *WrongGoroutineError) Error() string {
 
 // CurrentTaskSource returns the task source of the task running now (only
 // meaningful on the loop's goroutine).
-func (l *EventLoop) CurrentTaskSource() TaskSource { return l.currentSrc }
+func (l *EventLoop) CurrentTaskSource() TaskSource {
+	if l == nil {
+		return 0
+	}
+	return l.currentSrc
+}
 
 // runTask runs one task and the microtask checkpoint; false if terminated.
 // The caller marks the runner as executing.
@@ -343,6 +404,9 @@ func (l *EventLoop) requeueDeferred(doc *Document, drop bool) {
 // DeferredTasks is the number of tasks waiting for their document to become
 // fully active again.
 func (l *EventLoop) DeferredTasks() int {
+	if l == nil {
+		return 0
+	}
 	l.deferMu.Lock()
 	defer l.deferMu.Unlock()
 	return len(l.deferred)
@@ -403,6 +467,9 @@ type Timer struct {
 // (they never will now). Goroutine-safe; a task already queued for the timer
 // is skipped.
 func (t *Timer) Cancel() bool {
+	if t == nil {
+		return false
+	}
 	if t.canceled.Swap(true) {
 		return false
 	}
@@ -440,6 +507,9 @@ func (t *Timer) run() {
 // Now is the loop's clock: the manual scheduler's fake time, otherwise the
 // monotonic time since the loop was created. Timers are measured on it.
 func (l *EventLoop) Now() time.Duration {
+	if l == nil {
+		return 0
+	}
 	c := l.r.core
 	if c.manual {
 		c.mu.Lock()
@@ -458,6 +528,9 @@ func (l *EventLoop) Now() time.Duration {
 // is always "queue a task on source running steps", which is what every
 // caller (setTimeout's timer initialization steps, AbortSignal.timeout) does.
 func (l *EventLoop) StartTimer(d time.Duration, source TaskSource, doc *Document, steps func()) *Timer {
+	if l == nil {
+		return nil
+	}
 	// 1. Assert: this is running in parallel. (Any goroutine.)
 	// 2. Let startTime be the current high resolution time given global.
 	// 3. Set global's map of active timers[timerKey] to startTime plus milliseconds.
@@ -522,6 +595,9 @@ func (l *EventLoop) fireDue() {
 // RunStepsAfterTimeout implements dom.Timers: after ms milliseconds, steps
 // run as a task on the timer task source of this loop.
 func (l *EventLoop) RunStepsAfterTimeout(ms uint64, steps func()) {
+	if l == nil {
+		return
+	}
 	const maxMs = uint64(1<<63-1) / uint64(time.Millisecond)
 	if ms > maxMs {
 		ms = maxMs
@@ -531,6 +607,9 @@ func (l *EventLoop) RunStepsAfterTimeout(ms uint64, steps func()) {
 
 // PendingTimers is the number of timers waiting to become due.
 func (l *EventLoop) PendingTimers() int {
+	if l == nil {
+		return 0
+	}
 	c := l.r.core
 	if c.manual {
 		c.mu.Lock()

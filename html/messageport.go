@@ -79,6 +79,9 @@ func portLess(a, b *MessagePort) bool { return a.id < b.id }
 // its entangled port (if any) stop being entangled. Messages already
 // queued stay in the queues.
 func (p *MessagePort) Disentangle() {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	other := p.entangled
 	p.mu.Unlock()
@@ -97,6 +100,9 @@ func (p *MessagePort) Disentangle() {
 
 // Entangled returns the port this one is entangled with, or nil.
 func (p *MessagePort) Entangled() *MessagePort {
+	if p == nil {
+		return nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.entangled
@@ -107,6 +113,9 @@ func (p *MessagePort) Entangled() *MessagePort {
 // serialization: the message goes to the entangled port's port message
 // queue. Without an entangled port it is dropped.
 func (p *MessagePort) PostMessage(msg SerializedWithTransfer) {
+	if p == nil {
+		return
+	}
 	// 2. Let targetPort be the port with which sourcePort is entangled, if
 	//    any. 4. If targetPort is null, then return.
 	target := p.Entangled()
@@ -150,6 +159,9 @@ func (p *MessagePort) pump() {
 // deliver runs in that task to fire the message event. The queue keeps
 // its enabled state; Attach on a transferred port starts disabled.
 func (p *MessagePort) Attach(queueTask func(steps func()) bool, deliver func(msg SerializedWithTransfer)) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	p.recv = &portReceiver{queueTask: queueTask, deliver: deliver}
 	p.mu.Unlock()
@@ -161,6 +173,9 @@ func (p *MessagePort) Attach(queueTask func(steps func()) bool, deliver func(msg
 // its current realm and its port message queue is disabled again;
 // queued messages move with it.
 func (p *MessagePort) Ship() {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	p.recv = nil
 	p.enabled = false
@@ -169,6 +184,9 @@ func (p *MessagePort) Ship() {
 
 // Start enables the port message queue (start(), or setting onmessage).
 func (p *MessagePort) Start() {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -183,6 +201,9 @@ func (p *MessagePort) Start() {
 // port's closed flag and disentangle it. Messages already queued are
 // dropped with the port.
 func (p *MessagePort) Close() {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	p.closed = true
 	p.queue = nil
@@ -192,6 +213,9 @@ func (p *MessagePort) Close() {
 
 // Closed reports the port's "has been closed" flag.
 func (p *MessagePort) Closed() bool {
+	if p == nil {
+		return false
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.closed

@@ -19,6 +19,9 @@ package html
 // is, is kept in its navigable's back/forward cache (and not evicted). It
 // returns that cached document, or nil.
 func (d *Document) InBackForwardCache() *Document {
+	if d == nil {
+		return nil
+	}
 	d.ua.navMu.RLock()
 	defer d.ua.navMu.RUnlock()
 	return d.cachedAncestorLocked()
@@ -49,6 +52,9 @@ func (d *Document) cachedAncestorLocked() *Document {
 // unloading document cleanup steps (on the calling goroutine). It reports
 // whether a document was evicted.
 func (d *Document) EvictFromBackForwardCache(reason string) bool {
+	if d == nil {
+		return false
+	}
 	ua := d.ua
 	ua.navMu.Lock()
 	c := d.cachedAncestorLocked()
@@ -73,6 +79,9 @@ func (d *Document) EvictFromBackForwardCache(reason string) bool {
 // EvictionReason is why d was evicted from the back/forward cache ("" if
 // it was not).
 func (d *Document) EvictionReason() string {
+	if d == nil {
+		return ""
+	}
 	d.ua.navMu.RLock()
 	defer d.ua.navMu.RUnlock()
 	return d.evicted

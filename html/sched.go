@@ -91,6 +91,9 @@ type Runner interface {
 
 // Runnable returns the runners with pending work, in creation order.
 func (s *ManualScheduler) Runnable() []Runner {
+	if s == nil {
+		return nil
+	}
 	s.c.mu.Lock()
 	rs := append([]*runner(nil), s.c.runners...)
 	s.c.mu.Unlock()
@@ -106,6 +109,9 @@ func (s *ManualScheduler) Runnable() []Runner {
 // RunOne runs one step of the first runnable runner (in creation order).
 // It reports whether anything ran.
 func (s *ManualScheduler) RunOne() bool {
+	if s == nil {
+		return false
+	}
 	var buf [32]*runner
 	s.c.mu.Lock()
 	rs := append(buf[:0], s.c.runners...)
@@ -122,6 +128,9 @@ func (s *ManualScheduler) RunOne() bool {
 // not due do not count). It returns how many ran. It gives up with a panic
 // after 100 million steps, which only an endless task chain reaches.
 func (s *ManualScheduler) RunUntilIdle() int {
+	if s == nil {
+		return 0
+	}
 	n := 0
 	for s.RunOne() {
 		n++
@@ -134,6 +143,9 @@ func (s *ManualScheduler) RunUntilIdle() int {
 
 // Pending is the total number of pending steps and runnable tasks.
 func (s *ManualScheduler) Pending() int {
+	if s == nil {
+		return 0
+	}
 	s.c.mu.Lock()
 	rs := append([]*runner(nil), s.c.runners...)
 	s.c.mu.Unlock()
@@ -146,6 +158,9 @@ func (s *ManualScheduler) Pending() int {
 
 // Now returns the fake clock's time since the scheduler was created.
 func (s *ManualScheduler) Now() time.Duration {
+	if s == nil {
+		return 0
+	}
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()
 	return s.c.now
@@ -155,6 +170,9 @@ func (s *ManualScheduler) Now() time.Duration {
 // (ties in start order), the tasks of every timer that became due. It does
 // not run them.
 func (s *ManualScheduler) Advance(d time.Duration) {
+	if s == nil {
+		return
+	}
 	if d < 0 {
 		d = 0
 	}
@@ -175,6 +193,9 @@ func (s *ManualScheduler) Advance(d time.Duration) {
 // NextTimer returns how long until the earliest pending timer is due
 // (false when there is none).
 func (s *ManualScheduler) NextTimer() (time.Duration, bool) {
+	if s == nil {
+		return 0, false
+	}
 	s.c.mu.Lock()
 	defer s.c.mu.Unlock()
 	if len(s.c.timers) == 0 {
@@ -547,6 +568,9 @@ func (r *runner) doneChan() chan struct{} {
 // deterministic test act as script between two scheduler steps. It panics
 // if l does not belong to s, or if a task of l is running.
 func (s *ManualScheduler) RunAsTask(l *EventLoop, f func()) {
+	if s == nil {
+		return
+	}
 	r := l.r
 	if r.core != &s.c {
 		panic("html: ManualScheduler.RunAsTask: the event loop belongs to another scheduler")

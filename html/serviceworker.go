@@ -49,16 +49,34 @@ type ServiceWorker struct {
 }
 
 // ID is the service worker's id (an opaque string).
-func (w *ServiceWorker) ID() string { return w.id }
+func (w *ServiceWorker) ID() string {
+	if w == nil {
+		return ""
+	}
+	return w.id
+}
 
 // ScriptURL is the worker's script URL.
-func (w *ServiceWorker) ScriptURL() *url.URL { return cloneURL(w.scriptURL) }
+func (w *ServiceWorker) ScriptURL() *url.URL {
+	if w == nil {
+		return nil
+	}
+	return cloneURL(w.scriptURL)
+}
 
 // Registration is the worker's containing service worker registration.
-func (w *ServiceWorker) Registration() *ServiceWorkerRegistration { return w.reg }
+func (w *ServiceWorker) Registration() *ServiceWorkerRegistration {
+	if w == nil {
+		return nil
+	}
+	return w.reg
+}
 
 // State is the worker's current state.
 func (w *ServiceWorker) State() ServiceWorkerState {
+	if w == nil {
+		return 0
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.state
@@ -66,6 +84,9 @@ func (w *ServiceWorker) State() ServiceWorkerState {
 
 // Env is the environment of the worker's global (nil before it runs).
 func (w *ServiceWorker) Env() *EnvironmentSettingsObject {
+	if w == nil {
+		return nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.env
@@ -81,6 +102,9 @@ func (w *ServiceWorker) setState(s ServiceWorkerState) {
 // SetSkipWaiting sets the worker's skip waiting flag (skipWaiting()) and
 // tries to activate its registration.
 func (w *ServiceWorker) SetSkipWaiting() {
+	if w == nil {
+		return
+	}
 	w.mu.Lock()
 	w.skipWaiting = true
 	w.mu.Unlock()
@@ -100,11 +124,19 @@ type ServiceWorkerRegistration struct {
 }
 
 // Scope is the registration's scope URL.
-func (r *ServiceWorkerRegistration) Scope() *url.URL { return cloneURL(r.scope) }
+func (r *ServiceWorkerRegistration) Scope() *url.URL {
+	if r == nil {
+		return nil
+	}
+	return cloneURL(r.scope)
+}
 
 // Unregistered reports whether the registration was unregistered (or
 // never got a worker).
 func (r *ServiceWorkerRegistration) Unregistered() bool {
+	if r == nil {
+		return false
+	}
 	r.reg.mu.Lock()
 	defer r.reg.mu.Unlock()
 	return r.unregistered
@@ -113,6 +145,9 @@ func (r *ServiceWorkerRegistration) Unregistered() bool {
 // Workers returns the registration's installing, waiting and active
 // workers (nil when absent).
 func (r *ServiceWorkerRegistration) Workers() (installing, waiting, active *ServiceWorker) {
+	if r == nil {
+		return
+	}
 	r.reg.mu.Lock()
 	defer r.reg.mu.Unlock()
 	return r.installing, r.waiting, r.active
@@ -578,6 +613,9 @@ func ServiceWorkerRegistrations(client *EnvironmentSettingsObject) []*ServiceWor
 // the map at once (its workers keep running until the user agent closes,
 // as when it still has controllees).
 func (reg *ServiceWorkerRegistration) Unregister() bool {
+	if reg == nil {
+		return false
+	}
 	r := reg.reg
 	r.mu.Lock()
 	k := regKey(reg.storageKey, reg.scope)

@@ -34,17 +34,35 @@ type SharedWorker struct {
 }
 
 // Env is the shared worker's environment settings object.
-func (w *SharedWorker) Env() *EnvironmentSettingsObject { return w.env }
+func (w *SharedWorker) Env() *EnvironmentSettingsObject {
+	if w == nil {
+		return nil
+	}
+	return w.env
+}
 
 // Name is the worker's name (options' name).
-func (w *SharedWorker) Name() string { return w.name }
+func (w *SharedWorker) Name() string {
+	if w == nil {
+		return ""
+	}
+	return w.name
+}
 
 // ConstructorURL is the URL the worker was constructed with (serialized).
-func (w *SharedWorker) ConstructorURL() string { return w.constructorURL }
+func (w *SharedWorker) ConstructorURL() string {
+	if w == nil {
+		return ""
+	}
+	return w.constructorURL
+}
 
 // IsClosing reports the worker's closing flag (set when it is terminated or
 // closed itself).
 func (w *SharedWorker) IsClosing() bool {
+	if w == nil {
+		return false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.closing
@@ -52,6 +70,9 @@ func (w *SharedWorker) IsClosing() bool {
 
 // Owners is the number of documents in the owner set.
 func (w *SharedWorker) Owners() int {
+	if w == nil {
+		return 0
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return len(w.owners)
@@ -73,6 +94,9 @@ func (ua *UserAgent) sharedWorkers() *sharedWorkers {
 // SharedWorkers returns the user agent's shared workers that are not
 // closing.
 func (ua *UserAgent) SharedWorkers() []*SharedWorker {
+	if ua == nil {
+		return nil
+	}
 	set := ua.sharedWorkers()
 	set.mu.Lock()
 	defer set.mu.Unlock()
@@ -227,6 +251,9 @@ func (w *SharedWorker) cachedOwners() []*Document {
 // termination steps, which release its Web Locks).
 // https://html.spec.whatwg.org/#the-worker's-lifetime
 func (w *SharedWorker) RemoveOwner(doc *Document) {
+	if w == nil {
+		return
+	}
 	w.mu.Lock()
 	id, ok := w.owners[doc]
 	if !ok {
@@ -248,6 +275,9 @@ func (w *SharedWorker) RemoveOwner(doc *Document) {
 // flag, forget it (a later constructor makes a new one), and terminate its
 // agent.
 func (w *SharedWorker) Terminate() {
+	if w == nil {
+		return
+	}
 	w.markClosing()
 	w.env.agent.Terminate()
 }

@@ -69,7 +69,13 @@ func NewUserAgent(opts ...Option) *UserAgent {
 
 // ErrNoUserAgent is returned by the methods of a nil or zero-value
 // *UserAgent, and of navigables and documents that do not belong to one: a
-// user agent is made by NewUserAgent.
+// user agent is made by NewUserAgent. The methods of a nil *Agent,
+// *EventLoop, *EnvironmentSettingsObject, *Document, *Navigable,
+// *MessagePort and the package's other object types (none of which a
+// user agent makes nil) do not panic either: those returning an error
+// return ErrNoUserAgent (EventLoop.CheckCurrent,
+// BroadcastChannel.PostMessage), the others zero values and no effect
+// (QueueTask reports false: nothing was queued).
 var ErrNoUserAgent = errors.New("html: user agent not created by html.NewUserAgent")
 
 // created reports whether ua was made by NewUserAgent.
@@ -79,20 +85,41 @@ func (ua *UserAgent) created() bool { return ua != nil && ua.sched != nil && ua.
 // session of this one: same scheduler, its own (empty) storage shed and lock
 // task queue, so nothing is shared with ua.
 func (ua *UserAgent) NewPrivateBrowsingSession() *UserAgent {
+	if ua == nil {
+		return nil
+	}
 	return NewUserAgent(WithScheduler(ua.sched), Private(), WithPanicHandler(ua.onPanic))
 }
 
 // IsPrivate reports whether this is a private browsing session.
-func (ua *UserAgent) IsPrivate() bool { return ua.private }
+func (ua *UserAgent) IsPrivate() bool {
+	if ua == nil {
+		return false
+	}
+	return ua.private
+}
 
 // Scheduler returns the user agent's scheduler.
-func (ua *UserAgent) Scheduler() Scheduler { return ua.sched }
+func (ua *UserAgent) Scheduler() Scheduler {
+	if ua == nil {
+		return nil
+	}
+	return ua.sched
+}
 
 // StorageShed returns the user agent's storage shed.
-func (ua *UserAgent) StorageShed() *storage.Shed { return ua.shed }
+func (ua *UserAgent) StorageShed() *storage.Shed {
+	if ua == nil {
+		return nil
+	}
+	return ua.shed
+}
 
 // StartANewParallelQueue is "start a new parallel queue".
 func (ua *UserAgent) StartANewParallelQueue() *ParallelQueue {
+	if ua == nil {
+		return nil
+	}
 	ua.mu.Lock()
 	ua.nextQueue++
 	n := ua.nextQueue
@@ -104,6 +131,9 @@ func (ua *UserAgent) StartANewParallelQueue() *ParallelQueue {
 // a specification names (such as Web Locks' "lock task queue"); the name
 // shows in Runner.Name and traces.
 func (ua *UserAgent) StartANewNamedParallelQueue(name string) *ParallelQueue {
+	if ua == nil {
+		return nil
+	}
 	return ua.startQueue(name)
 }
 

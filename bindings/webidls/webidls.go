@@ -15,7 +15,10 @@ import "embed"
 
 //go:generate go run ../../tools/bindgen
 
-// FS holds the *.idl files of this directory.
+// FS holds the *.idl files of this directory and implementations.txt,
+// the Go types implementing their interfaces (bindgen tells an
+// integrator's IDL that inherits an interface only package bindings can
+// implement).
 //
-//go:embed *.idl
+//go:embed *.idl implementations.txt
 var FS embed.FS
