@@ -124,6 +124,14 @@ type Agent struct {
 // Kind returns the agent's kind.
 func (a *Agent) Kind() AgentKind { return a.kind }
 
+// Environments returns the agent's live environments (none once it
+// terminated).
+func (a *Agent) Environments() []*EnvironmentSettingsObject {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*EnvironmentSettingsObject(nil), a.envs...)
+}
+
 // Cluster returns the agent's agent cluster.
 func (a *Agent) Cluster() *AgentCluster { return a.cluster }
 
