@@ -25,12 +25,11 @@
 // Update fetches the script with a request of destination
 // "serviceworker", mode "same-origin", credentials "same-origin", the
 // job's client, a `Service-Worker: script` header, service-workers mode
-// "none" and redirect mode "error" (a redirect is a network error: a
-// TypeError). A response that is not JavaScript, or a scope outside the
-// maximum scope (the script's directory, or the Service-Worker-Allowed
-// header's path when it is same origin), rejects the job with a
-// SecurityError; a network error or a status that is not ok with a
-// TypeError. Start Register refuses script and scope URLs whose scheme is
+// "none" and redirect mode "error". A response that is not JavaScript
+// (a network error among them, so a redirect: its header list is empty),
+// or a scope outside the maximum scope (the script's directory, or the
+// Service-Worker-Allowed header's path when it is same origin), rejects
+// the job with a SecurityError; a status that is not ok with a TypeError. Start Register refuses script and scope URLs whose scheme is
 // not http or https (blob: and data: among them) with a TypeError, and
 // Register refuses an origin that is not potentially trustworthy, or
 // another origin than the client's, with a SecurityError.
@@ -43,6 +42,12 @@
 //   - Jobs of every scope run one after another on a goroutine of the user
 //     agent's, each to its end (an install is followed by its activation
 //     before the next job runs); Run Job queues no task first.
+//   - A status that is not ok is a TypeError even when the response is not
+//     JavaScript (HTML's status check comes after Update's MIME type check
+//     in the standard; Chromium and web-platform-tests check the status
+//     first). A network error that is not a redirect (a refused
+//     connection) is a SecurityError as the standard's steps give;
+//     Chromium says TypeError.
 //   - Classic scripts only (module service workers are refused by the
 //     bindings); no importScripts() update check, no HTTP cache (the
 //     cache mode is not set), no last update check time, so no Soft

@@ -66,9 +66,9 @@ func pathString(u *url.URL) string {
 // job's script url through package fetch with the perform the fetch
 // hook's checks of the response, and compare it with newestWorker's. It
 // returns the script's source and hasUpdatedResources, or the job's
-// rejection: a "SecurityError" DOMException (a script that is not
-// JavaScript, a scope outside the maximum scope) or a TypeError (a
-// network error, a redirect, a status that is not ok).
+// rejection: a "SecurityError" DOMException (a network error, a redirect
+// among them; a script that is not JavaScript; a scope outside the
+// maximum scope) or a TypeError (a status that is not ok).
 func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration, newestWorker *ServiceWorker) ([]byte, bool, error) {
 	var client *fetch.Client
 	if j.client != nil {
@@ -78,21 +78,24 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 	// 6. Fetch request (blob: and data: URLs never get here: Start
 	//    Register refuses them, and the request's mode is "same-origin").
 	resp := fetch.FetchWhole(host.Context(), &fetch.Params{Request: req, Network: host.Network()})
-	// (fetch a classic worker script: a network error, or a status that
-	// is not an ok status, is a null script.)
+	// 7. Extract a MIME type from response's header list; if it is not a
+	//    JavaScript MIME type, reject the job promise with a
+	//    "SecurityError" DOMException and complete with a network error.
+	//    A network error (a redirect: redirect mode "error") has an empty
+	//    header list, so no JavaScript MIME type: a SecurityError.
 	if resp.IsNetworkError() {
 		why := "An unknown error occurred when fetching the script."
 		if resp.Err != nil {
 			why = resp.Err.Error()
 		}
-		return nil, false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): %s", reg.scope, j.scriptURL, why)
+		return nil, false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): "+why, dom.SecurityError)
 	}
+	// (fetch a classic worker script: a status that is not an ok status
+	// is a null script, a TypeError; checked before the MIME type, as
+	// Chromium does and web-platform-tests expect: see doc.go.)
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): A bad HTTP response code (%d) was received when fetching the script.", reg.scope, j.scriptURL, resp.Status)
 	}
-	// 7. Extract a MIME type from response's header list; if it is not a
-	//    JavaScript MIME type, reject the job promise with a
-	//    "SecurityError" DOMException and complete with a network error.
 	ct, _ := resp.Header.Get("Content-Type")
 	if essence := fetch.MIMEEssence(ct); !isJavaScriptMIME(essence) {
 		return nil, false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): The script has an unsupported MIME type ('"+essence+"').", dom.SecurityError)

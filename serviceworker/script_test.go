@@ -126,9 +126,10 @@ func TestScriptFetch(t *testing.T) {
 		want          string // "TypeError" or a DOMException name
 		requested     []string
 	}{
-		// A redirect is a network error (redirect mode "error"): its
-		// target is never requested.
-		{"/app/redirect.js", "", "TypeError", []string{"/app/redirect.js"}},
+		// A redirect is a network error (redirect mode "error"), whose
+		// empty header list has no JavaScript MIME type: its target is
+		// never requested.
+		{"/app/redirect.js", "", dom.SecurityError, []string{"/app/redirect.js"}},
 		{"/app/missing.js", "", "TypeError", []string{"/app/missing.js"}},
 		{"/app/plain.js", "", dom.SecurityError, []string{"/app/plain.js"}},
 		// The scope is checked after the fetch, against the script's
