@@ -61,7 +61,7 @@ type job struct {
 	settled            bool
 	containingJobQueue *jobQueue
 	equivalentJobs     []*job
-	forceBypassCache   bool
+	// (No force bypass cache flag: there is no HTTP cache.)
 }
 
 // jobQueue is https://w3c.github.io/ServiceWorker/#dfn-job-queue (its
