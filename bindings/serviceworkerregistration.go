@@ -80,8 +80,9 @@ func (o *serviceWorkerRegistrationImpl) Active() (ServiceWorkerMethods, error) {
 
 func (o *serviceWorkerRegistrationImpl) Scope() (string, error) { return o.reg.Scope().String(), nil }
 
+// UpdateViaCache is the registration's update via cache mode.
 func (o *serviceWorkerRegistrationImpl) UpdateViaCache() (ServiceWorkerUpdateViaCache, error) {
-	return "imports", nil
+	return ServiceWorkerUpdateViaCache(o.reg.UpdateViaCache()), nil
 }
 
 func (o *serviceWorkerRegistrationImpl) Onupdatefound() (*EventHandlerNonNull, error) {

@@ -55,3 +55,11 @@ promise_test(async t => {
   await promise_rejects_js(t, TypeError, navigator.serviceWorker.register(blob, {scope: './blob/'}));
   await promise_rejects_js(t, TypeError, navigator.serviceWorker.register('data:text/javascript,//', {scope: './data/'}));
 }, 'blob: and data: scripts are TypeErrors');
+
+promise_test(async t => {
+  const byDefault = await register(t, 'resources/empty-sw.js?via=default', 'resources/via-default/');
+  assert_equals(byDefault.updateViaCache, 'imports', 'the default');
+  const reg = await navigator.serviceWorker.register('resources/empty-sw.js?via=all', {scope: 'resources/via-all/', updateViaCache: 'all'});
+  t.add_cleanup(() => reg.unregister());
+  assert_equals(reg.updateViaCache, 'all');
+}, 'updateViaCache is the registration\'s update via cache mode');
