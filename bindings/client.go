@@ -3,13 +3,14 @@ package bindings
 import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
 // deliverToClient is Client.postMessage's delivery in the client's realm
 // r: a message event at its ServiceWorkerContainer whose source is the
 // ServiceWorker object of w.
-func (r *Realm) deliverToClient(w *html.ServiceWorker, msg html.SerializedWithTransfer, origin string) {
+func (r *Realm) deliverToClient(w *serviceworker.ServiceWorker, msg html.SerializedWithTransfer, origin string) {
 	c := r.container()
 	src := idlWrapServiceWorker(r.idl, r.serviceWorkerObject(w))
 	r.DeliverMessage(idlWrapServiceWorkerContainer(r.idl, c).(*sobek.Object), msg, origin, src)
@@ -29,7 +30,7 @@ type clientImpl struct {
 	webidl.Reflector
 	realm *Realm
 	env   *html.EnvironmentSettingsObject
-	sw    *html.ServiceWorker
+	sw    *serviceworker.ServiceWorker
 }
 
 func (c *clientImpl) URL() (string, error) {

@@ -4,13 +4,14 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
 type clientsImpl struct {
 	webidl.Reflector
 	realm *Realm
-	sw    *html.ServiceWorker
+	sw    *serviceworker.ServiceWorker
 }
 
 // Get is https://w3c.github.io/ServiceWorker/#clients-get: the client
@@ -20,7 +21,7 @@ func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
 	r := c.realm
 	p := r.idl.NewPromise()
 	if c.sw != nil {
-		for _, env := range html.ServiceWorkerClients(c.sw, true) {
+		for _, env := range serviceworker.Clients(c.sw, true) {
 			if env.ID() == string(id) {
 				c.resolveClients([]*html.EnvironmentSettingsObject{env}, func(vals []sobek.Value) { p.Resolve(vals[0]) })
 				return p, nil
@@ -36,7 +37,7 @@ func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error)
 	r := c.realm
 	var matched []*html.EnvironmentSettingsObject
 	if c.sw != nil {
-		envs := html.ServiceWorkerClients(c.sw, opts.IncludeUncontrolled)
+		envs := serviceworker.Clients(c.sw, opts.IncludeUncontrolled)
 		// Window clients first, then workers (creation order is not
 		// tracked: see doc.go).
 		for _, wantWindow := range []bool{true, false} {
@@ -71,7 +72,7 @@ func (c *clientsImpl) Claim() (*webidl.Promise, error) {
 	r := c.realm
 	// 1. If the service worker is not an active worker, return a promise
 	//    rejected with an "InvalidStateError" DOMException.
-	if c.sw == nil || !html.Claim(c.sw) {
+	if c.sw == nil || !serviceworker.Claim(c.sw) {
 		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to claim: Only the active worker can claim clients.", dom.InvalidStateError)), nil
 	}
 	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil

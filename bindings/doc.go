@@ -232,10 +232,11 @@
 // client.go, extendableevent.go, extendablemessageevent.go; swstate.go): ServiceWorkerContainer
 // (navigator.serviceWorker in windows), ServiceWorker,
 // ServiceWorkerRegistration, ServiceWorkerGlobalScope, Clients, Client,
-// ExtendableEvent and ExtendableMessageEvent over html's registrations
-// (html/serviceworker.go), and FetchEvent (fetchevent.go): fetch() of a
-// client whose active service worker is set runs Handle Fetch, which
-// fires a FetchEvent in the worker's realm; respondWith's Response is
+// ExtendableEvent and ExtendableMessageEvent over package
+// serviceworker's registrations, jobs and clients, and FetchEvent
+// (fetchevent.go): fetch() of a client whose active service worker is set
+// runs package serviceworker's Handle Fetch, which has a FetchEvent
+// fired in the worker's realm (DispatchFetchEvent); respondWith's Response is
 // copied into the client's fetch, no respondWith falls back to the
 // network. Window clients are WindowClients (windowclient.go) whose
 // visibility state and ancestor origins are read in the window's event
@@ -245,9 +246,8 @@
 // (there is no focus and no user activation in this engine); install and
 // activate are plain ExtendableEvents; the client message queue is always
 // enabled (startMessages does nothing); module service workers are a
-// NotSupportedError; the maximum-scope check (no Service-Worker-Allowed
-// header) is done before the script is fetched; unregister() removes the
-// registration at once; clients.matchAll lists window clients before
+// NotSupportedError (package serviceworker's doc lists the deviations of
+// the algorithms); clients.matchAll lists window clients before
 // worker clients, not in most-recently-focused order; a message to the
 // service worker extends nothing (the worker lives until its user agent
 // closes or it becomes redundant). Fetch events: only subresource
@@ -259,10 +259,9 @@
 // fall back to the network, as if skipped); preloadResponse is a promise
 // resolved with undefined; the request's body and the response's bytes
 // are copied between the realms (no streams); aborting the client's
-// fetch does not signal event.request. registration.update() checks
-// its preconditions and resolves with the registration without fetching
-// the script again (no byte-for-byte check: the script counts as
-// unchanged, so no new worker is installed).
+// fetch does not signal event.request. registration.update() runs an
+// update job: the script is fetched again and a new worker installed when
+// its bytes changed.
 //
 // BroadcastChannel (broadcastchannel.go) over html.BroadcastChannel (the
 // user agent's channel list and the choice of destinations).

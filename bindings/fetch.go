@@ -8,6 +8,7 @@ import (
 
 	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/serviceworker"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
@@ -164,8 +165,8 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 	}
 	// HTTP fetch's Handle Fetch: a request whose client has an active
 	// service worker goes to it first (fetchevent.go).
-	if r.env != nil && html.ControllerOf(r.env) != nil {
-		p.HandleFetch = r.serviceWorkerHook(req)
+	if r.env != nil && serviceworker.ActiveServiceWorker(r.env) != nil {
+		p.HandleFetch = r.serviceWorkerHook()
 	}
 	host.StartFetch(ctx, p, func(resp *fetch.Response) { finish(fromFetchResponse(resp)) })
 }
@@ -203,32 +204,18 @@ func (r *Realm) fetchOrigin() origin.Origin {
 	return origin.Parse(s)
 }
 
-// serviceWorkerHook is fetch.Params.HandleFetch for req: Handle Fetch
-// runs in a task of the realm's event loop and the fetch waits for it.
-func (r *Realm) serviceWorkerHook(req *request) func(context.Context, *fetch.Request) *fetch.Response {
+// serviceWorkerHook is fetch.Params.HandleFetch for a request whose
+// client is this realm: package serviceworker's Handle Fetch, which waits
+// for the service worker's fetch event.
+func (r *Realm) serviceWorkerHook() func(context.Context, *fetch.Request) *fetch.Response {
+	client := r.env
 	return func(ctx context.Context, fr *fetch.Request) *fetch.Response {
 		// (Only the first request of the fetch: a redirect the service
 		// worker answered with goes to the network.)
 		if fr.RedirectCount > 0 {
 			return nil
 		}
-		ch := make(chan *response, 1)
-		if !r.fetchTask(func() {
-			if !r.handleFetch(req, func(resp *response) { ch <- resp }) {
-				ch <- nil
-			}
-		}) {
-			return nil
-		}
-		select {
-		case resp := <-ch:
-			if resp == nil {
-				return nil
-			}
-			return toFetchResponse(resp)
-		case <-ctx.Done():
-			return fetch.NetworkError(ctx.Err())
-		}
+		return serviceworker.HandleFetch(ctx, client, fr)
 	}
 }
 

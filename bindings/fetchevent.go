@@ -1,20 +1,20 @@
 package bindings
 
 import (
-	"sync"
-
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
-// This file is the fetch side of Service Workers: FetchEvent, the
-// ServiceWorkerGlobalScope's onfetch, and Handle Fetch
-// (https://w3c.github.io/ServiceWorker/#handle-fetch), which HTTP fetch
-// invokes for a request whose client has an active service worker. The
-// event runs in the service worker's realm; the response it gives is
-// copied (its bytes are in memory) into the client's fetch.
+// This file is the fetch side of Service Workers in JavaScript:
+// FetchEvent and the ServiceWorkerGlobalScope's onfetch. Handle Fetch is
+// package serviceworker's: HTTP fetch invokes it for a request whose
+// client has an active service worker, and it has the event dispatched in
+// the service worker's realm (DispatchFetchEvent); the response the event
+// gives is copied (its bytes are in memory) into the client's fetch.
 
 // fetchEventImpl is a FetchEvent object and its flags
 // (https://w3c.github.io/ServiceWorker/#fetchevent).
@@ -169,123 +169,54 @@ func copyResponse(resp *response) *response {
 	return &c
 }
 
-// handleFetch is https://w3c.github.io/ServiceWorker/#handle-fetch for a
-// subresource request whose client is r's environment. It returns false
-// (the algorithm's null: go to the network) when the client has no active
-// service worker; otherwise it returns true and calls respond, from any
-// goroutine, exactly once: with nil (null: the service worker did not
-// answer, fall back to the network), a network error, or the response
-// the fetch event gave.
-func (r *Realm) handleFetch(req *request, respond func(*response)) bool {
-	client := r.env
-	if client == nil {
-		return false
-	}
-	// 1-4. Let handleFetchFailed, respondWithEntered and eventCanceled be
-	//    false, response null, client request's client.
-	// 5. (Non-subresource requests, navigations, are not handled here.)
-	// 6. Otherwise, if request is a subresource request: if client's
-	//    active service worker is non-null, set registration to its
-	//    containing service worker registration; otherwise return null.
-	controller := html.ControllerOf(client)
-	if controller == nil {
-		return false
-	}
-	reg := controller.Registration()
-	// 7. Let activeWorker be registration's active worker.
-	_, _, activeWorker := reg.Workers()
-	if activeWorker == nil {
-		return false
-	}
-	// 8. (Soft update is not implemented.)
-	// 9-10. (The set of event types to handle is not kept: a worker
-	//    without fetch listeners dispatches an event nobody answers,
-	//    which is the same fallback.)
-	// 11. If activeWorker's state is "activating", wait for it to become
-	//    "activated".
-	whenActivated(client.UserAgent(), activeWorker, func() {
-		r.handleFetchInWorker(client, req, activeWorker, respond)
-	})
-	return true
-}
-
-// whenActivated runs f once w's state is no longer "activating" (at once
-// when it is not).
-func whenActivated(ua *html.UserAgent, w *html.ServiceWorker, f func()) {
-	if w.State() != html.SWActivating {
-		f()
-		return
-	}
-	var once sync.Once
-	var mu sync.Mutex
-	var unsub func()
-	run := func() {
-		once.Do(func() {
-			mu.Lock()
-			u := unsub
-			mu.Unlock()
-			if u != nil {
-				go u()
-			}
-			f()
-		})
-	}
-	mu.Lock()
-	unsub = html.SubscribeServiceWorkerChanges(ua, func(snap *html.ServiceWorkerSnapshot) {
-		if s, ok := snap.States[w]; ok && s != html.SWActivating {
-			go run()
-		}
-	})
-	mu.Unlock()
-	if w.State() != html.SWActivating {
-		run()
+// DispatchFetchEvent is the task of Create Fetch Event and Dispatch
+// (https://w3c.github.io/ServiceWorker/#create-fetch-event-and-dispatch-algorithm
+// step 17.4) in the service worker's realm r, for package serviceworker's
+// Handle Fetch: it queues a task that dispatches a FetchEvent for req at
+// the global, and calls done with the event's flags once its wait to
+// respond flag is unset (Dispatched false when the task is discarded).
+func (r *Realm) DispatchFetchEvent(req *fetch.Request, clientID string, done func(serviceworker.FetchEventResult)) {
+	if !r.queueTask(html.DOMManipulationTaskSource, func() { r.fireFetchEvent(req, clientID, "", done) }) {
+		done(serviceworker.FetchEventResult{})
 	}
 }
 
-// handleFetchInWorker is Handle Fetch from its step 12: run the worker
-// (it runs until it is redundant here), queue the task that fires the
-// fetch event in its realm, and wait for the response.
-func (r *Realm) handleFetchInWorker(client *html.EnvironmentSettingsObject, req *request, activeWorker *html.ServiceWorker, respond func(*response)) {
-	// 13. If the result of running Run Service Worker with activeWorker
-	//    is failure, set handleFetchFailed to true (a network error).
-	env := activeWorker.Env()
-	var sr *Realm
-	if env != nil {
-		sr = RealmOf(env)
+// fromFetchRequest is the request record a Request object of r wraps
+// for a request of package fetch (a copy: its header list and body are
+// the object's own).
+func fromFetchRequest(fr *fetch.Request) *request {
+	req := &request{method: fr.Method, url: cloneURLPtr(fr.CurrentURL()), headers: fr.Header.Clone(),
+		mode: RequestMode(fr.Mode), credentials: RequestCredentials(fr.Credentials), redirect: RequestRedirect(fr.Redirect),
+		referrer: fr.Referrer, referrerPolicy: ReferrerPolicy(fr.ReferrerPolicy), cache: "default", duplex: "half"}
+	if !fr.Origin.IsOpaque() {
+		req.origin = fr.Origin.Serialize()
+	} else {
+		req.origin = "null"
 	}
-	if sr == nil || activeWorker.State() == html.SWRedundant {
-		respond(networkError())
-		return
+	if fr.Body != nil {
+		req.body = &body{source: append([]byte(nil), fr.Body.Source...)}
 	}
-	clientID := client.ID()
-	reqCopy := req.clone()
-	// 14. Queue a task task to run the following substeps (the handle
-	//    fetch task source); 15. if task is discarded, set
-	//    handleFetchFailed to true.
-	if !sr.queueTask(html.DOMManipulationTaskSource, func() {
-		sr.fireFetchEvent(reqCopy, clientID, "", respond)
-	}) {
-		respond(networkError())
-	}
+	return req
 }
 
-// fireFetchEvent is the task of Handle Fetch step 14, in the service
-// worker's realm r, and the steps after it (15-18).
-func (r *Realm) fireFetchEvent(req *request, clientID, resultingClientID string, respond func(*response)) {
-	// 14.1. Let requestObject be the result of creating a Request object,
-	//    given request, a new Headers object's guard which is
-	//    "immutable", and activeWorker's global object's relevant Realm.
+// fireFetchEvent is the task of Create Fetch Event and Dispatch step
+// 17.4, in the service worker's realm r.
+func (r *Realm) fireFetchEvent(fr *fetch.Request, clientID, resultingClientID string, done func(serviceworker.FetchEventResult)) {
+	// 17.4.1. Let e be the result of creating an event with FetchEvent.
+	// 17.4.2-17.4.3. Let requestObject be the result of creating a Request
+	//    object, given request, a new Headers object's guard which is
+	//    "immutable", a new AbortController's signal, and workerRealm.
+	req := fromFetchRequest(fr)
 	requestObject := &requestImpl{req: req}
 	requestObject.bodyOwner = bodyOwner{realm: r, body: req.body, headers: &req.headers}
 	requestObject.headers = newHeaders(&req.headers, guardImmutable)
 	requestObject.signal = r.signalImpl(dom.CreateADependentAbortSignal(nil))
-	// 14.2. Let e be the result of creating an event with FetchEvent.
 	ev := dom.NewEvent("fetch")
-	// 14.4-14.5. Initialize e's type to "fetch", cancelable to true,
+	// 17.4.4-17.4.10. Initialize e's type to "fetch", cancelable to true,
 	//    request to requestObject, preloadResponse to a promise resolved
-	//    with undefined, clientId to client's id, resultingClientId to
-	//    the reserved client's id ("" for a subresource request), and
-	//    handled to a new promise.
+	//    with undefined, clientId to client's id, resultingClientId to the
+	//    reserved client's id ("" for a subresource request), and handled
+	//    to eventHandled (a new promise).
 	ev.Cancelable = true
 	ev.IsTrusted = true
 	base := &eventImpl{realm: r, ev: ev, stamp: r.nowMillis(), hasStamp: true}
@@ -293,45 +224,33 @@ func (r *Realm) fireFetchEvent(req *request, clientID, resultingClientID string,
 		request: requestObject, clientID: webidl.DOMString(clientID), resultingClientID: webidl.DOMString(resultingClientID),
 		preloadResponse: r.idl.PromiseResolvedWith(sobek.Undefined()), handled: r.idl.NewPromise()}
 	ev.Detail = e
-	// 14.7. Dispatch e at activeWorker's global object.
+	// 17.4.12. Dispatch e at activeWorker's global object.
 	r.globalTarget.target.DispatchEvent(ev)
 	e.dispatching = false
-	// 14.9. If e's respond-with entered flag is set, set
-	//    respondWithEntered to true. 14.12. If e's canceled flag is set,
+	// 17.4.14. If e's respond-with entered flag is set, set
+	//    respondWithEntered to true. 17.4.18. If e's canceled flag is set,
 	//    set eventCanceled to true.
 	respondWithEntered, eventCanceled := e.respondWithEntered, ev.DefaultPrevented()
 	finish := func() {
-		// 14.11. If e's respond-with error flag is set, set
-		//    handleFetchFailed to true.
-		handleFetchFailed := e.respondWithError
-		// 17. If respondWithEntered is false, then:
-		if !respondWithEntered {
-			// 17.1. If eventCanceled is true, reject eventHandled with a
-			//    "NetworkError" DOMException and return a network error.
-			if eventCanceled {
-				e.handled.RejectError(dom.NewDOMException("The fetch event was canceled.", dom.NetworkError))
-				e.handled.MarkHandled()
-				respond(networkError())
-				return
-			}
-			// 17.2. Resolve eventHandled; 17.3. return null.
-			e.handled.Resolve(sobek.Undefined())
-			respond(nil)
-			return
+		res := serviceworker.FetchEventResult{Dispatched: true, RespondWithEntered: respondWithEntered,
+			RespondWithError: e.respondWithError, Canceled: eventCanceled,
+			// eventHandled settles in a task of this realm.
+			SettleHandled: func(err error) {
+				r.queueTask(html.DOMManipulationTaskSource, func() {
+					if err != nil {
+						e.handled.RejectError(err)
+						e.handled.MarkHandled()
+						return
+					}
+					e.handled.Resolve(sobek.Undefined())
+				})
+			}}
+		if e.potentialResponse != nil {
+			res.Response = toFetchResponse(e.potentialResponse)
 		}
-		// 18. If handleFetchFailed is true, reject eventHandled with a
-		//    "NetworkError" DOMException and return a network error.
-		if handleFetchFailed || e.potentialResponse == nil {
-			e.handled.RejectError(dom.NewDOMException("The fetch event's respondWith failed.", dom.NetworkError))
-			e.handled.MarkHandled()
-			respond(networkError())
-			return
-		}
-		// 19. Resolve eventHandled. 20. Return response.
-		e.handled.Resolve(sobek.Undefined())
-		respond(e.potentialResponse)
+		done(res)
 	}
-	// 14.10. If e's wait to respond flag is set, wait until it is unset.
+	// 17.4.15. If e's wait to respond flag is set, wait until it is unset.
 	if e.waitToRespond {
 		e.responded = finish
 		return

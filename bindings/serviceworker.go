@@ -4,11 +4,12 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
 // serviceWorkerObject is "get the service worker object" for w in r.
-func (r *Realm) serviceWorkerObject(w *html.ServiceWorker) *serviceWorkerImpl {
+func (r *Realm) serviceWorkerObject(w *serviceworker.ServiceWorker) *serviceWorkerImpl {
 	st := r.swState()
 	if o := st.workers[w]; o != nil {
 		return o
@@ -28,8 +29,8 @@ func (r *Realm) serviceWorkerObject(w *html.ServiceWorker) *serviceWorkerImpl {
 // serviceWorkerImpl implements ServiceWorker.
 type serviceWorkerImpl struct {
 	*eventTargetImpl
-	sw    *html.ServiceWorker
-	state html.ServiceWorkerState
+	sw    *serviceworker.ServiceWorker
+	state serviceworker.State
 }
 
 func (o *serviceWorkerImpl) WebIDLInterface() string { return "ServiceWorker" }
@@ -72,7 +73,7 @@ func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.O
 	r := o.realm
 	// 2. If the result of running the Should Skip Event algorithm with
 	//    "message" and serviceWorker is true, then return.
-	if o.sw.State() == html.SWRedundant {
+	if o.sw.State() == serviceworker.Redundant {
 		return nil
 	}
 	// 4. Let serializeWithTransferResult be

@@ -1,13 +1,14 @@
 package bindings
 
 import (
+	"errors"
 	"net/url"
-	"strings"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
@@ -20,7 +21,7 @@ func (r *Realm) container() *serviceWorkerContainerImpl {
 		c := &serviceWorkerContainerImpl{eventTargetImpl: r.newEventTargetImpl(t)}
 		t.Owner = c
 		if r.env != nil {
-			c.controller = html.ControllerOf(r.env)
+			c.controller = serviceworker.ActiveServiceWorker(r.env)
 			if st.last != nil {
 				c.controller = st.last.Controllers[r.env]
 			}
@@ -32,7 +33,7 @@ func (r *Realm) container() *serviceWorkerContainerImpl {
 
 type serviceWorkerContainerImpl struct {
 	*eventTargetImpl
-	controller *html.ServiceWorker
+	controller *serviceworker.ServiceWorker
 	ready      *webidl.Promise
 	readyDone  bool
 }
@@ -42,7 +43,7 @@ func (c *serviceWorkerContainerImpl) WebIDLInterface() string { return "ServiceW
 // refresh applies html's state: a new controller fires controllerchange;
 // the ready promise resolves once a registration matching the client has
 // an active worker.
-func (c *serviceWorkerContainerImpl) refresh(snap *html.ServiceWorkerSnapshot) {
+func (c *serviceWorkerContainerImpl) refresh(snap *serviceworker.Snapshot) {
 	r := c.realm
 	if r.env == nil {
 		return
@@ -63,7 +64,7 @@ func (c *serviceWorkerContainerImpl) checkReady() {
 	if c.ready == nil || c.readyDone || r.env == nil {
 		return
 	}
-	reg := html.MatchServiceWorkerRegistration(r.env, r.env.CreationURL())
+	reg := serviceworker.MatchServiceWorkerRegistration(r.env, r.env.CreationURL())
 	if reg == nil {
 		return
 	}
@@ -123,8 +124,9 @@ func (c *serviceWorkerContainerImpl) SetOnmessageerror(v *EventHandlerNonNull) e
 // (a deviation recorded in doc.go).
 func (c *serviceWorkerContainerImpl) StartMessages() error { return nil }
 
-// Register is https://w3c.github.io/ServiceWorker/#navigator-service-worker-register
-// with Start Register's checks; the job runs on html's job queue.
+// Register is https://w3c.github.io/ServiceWorker/#navigator-service-worker-register:
+// the URLs are parsed here, Start Register and the job are package
+// serviceworker's.
 func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts RegistrationOptions) (*webidl.Promise, error) {
 	r := c.realm
 	p := r.idl.NewPromise()
@@ -136,64 +138,68 @@ func (c *serviceWorkerContainerImpl) Register(scriptURL string, opts Registratio
 		p.RejectError(dom.NewDOMException("Failed to register a ServiceWorker: module service workers are not yet supported by this engine.", dom.NotSupportedError))
 		return p, nil
 	}
-	// Start Register 3. Let scriptURL be the result of parsing scriptURL
-	//    with the client's API base URL; 4-6: failure, a scheme other than
-	//    http(s) or an escaped slash is a TypeError.
+	// 1-2. (No trusted types.)
+	// 3. Let scriptURL be the result of parsing scriptURL with this's
+	//    relevant settings object's API base URL (failure: Start
+	//    Register's step 1 TypeError).
 	script, err := r.parseSWURL("script", scriptURL)
 	if err != nil {
 		p.RejectError(err)
 		return p, nil
 	}
-	// 7. If scopeURL is null, set scopeURL to the result of parsing the
-	//    string "./" with scriptURL.
+	// 4-5. Let scopeURL be null; if options["scope"] exists, set it to
+	//    the result of parsing it with the API base URL.
 	var scope *url.URL
-	if !opts.Scope.Present {
-		scope, _ = script.Parse("./")
-	} else if scope, err = r.parseSWURL("scope", opts.Scope.Value); err != nil {
-		p.RejectError(err)
-		return p, nil
+	if opts.Scope.Present {
+		if scope, err = r.parseSWURL("scope", opts.Scope.Value); err != nil {
+			p.RejectError(err)
+			return p, nil
+		}
 	}
-	scope.Fragment, scope.RawFragment = "", ""
-	// Register 2. If the origin of job's script url is not job's referrer's
-	//    origin, reject with a "SecurityError"; 3. likewise for the scope.
-	own := r.env.Origin()
-	if origin.FromURL(script) != own {
-		p.RejectError(dom.NewDOMException("Failed to register a ServiceWorker: The origin of the provided scriptURL ('"+origin.FromURL(script).Serialize()+"') does not match the current origin ('"+own.Serialize()+"').", dom.SecurityError))
-		return p, nil
-	}
-	if origin.FromURL(scope) != own {
-		p.RejectError(dom.NewDOMException("Failed to register a ServiceWorker: The origin of the provided scope ('"+origin.FromURL(scope).Serialize()+"') does not match the current origin ('"+own.Serialize()+"').", dom.SecurityError))
-		return p, nil
-	}
-	// Update 17-18 (done here, before the fetch): without a
-	//    Service-Worker-Allowed header the maximum scope is the script's
-	//    directory; a scope outside it is a SecurityError.
-	maxScope, _ := script.Parse("./")
-	if !strings.HasPrefix(scope.Path, maxScope.Path) {
-		p.RejectError(dom.NewDOMException("Failed to register a ServiceWorker: The path of the provided scope ('"+scope.Path+"') is not under the max scope allowed ('"+maxScope.Path+"').", dom.SecurityError))
-		return p, nil
-	}
-	html.ScheduleRegister(r.env, script, scope, func(reg *html.ServiceWorkerRegistration, snap *html.ServiceWorkerSnapshot, err error) {
-		// Resolve/Reject Job Promise: queue a task on the client's
-		// DOM manipulation task source. The objects show the state of
-		// that moment (snap) until the next update task.
-		r.queueTask(html.DOMManipulationTaskSource, func() {
-			if err != nil {
-				p.RejectError(webidl.NewTypeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): %v", scope, script, err))
-				return
-			}
-			r.applyServiceWorkerSnapshot(snap)
-			o := r.registrationObject(reg)
-			p.Resolve(idlWrapServiceWorkerRegistration(r.idl, o))
-			// Install 6-7: then, in a task of its own, updatefound at the
-			// registration object.
-			installing := snap.Registrations[reg][0]
-			// (or before the next snapshot's task, whichever runs first).
-			o.pendingFound = installing
-			r.queueTask(html.DOMManipulationTaskSource, o.firePendingUpdateFound)
-		})
+	// 6. Invoke Start Register with scopeURL, scriptURL, p, client,
+	//    client's creation URL, options["type"] and
+	//    options["updateViaCache"]. Resolve/Reject Job Promise queue a
+	//    task on the client's DOM manipulation task source.
+	err = serviceworker.StartRegister(r.env, scope, script, string(opts.Type), string(opts.UpdateViaCache), func(res serviceworker.JobResult) {
+		r.queueTask(html.DOMManipulationTaskSource, func() { r.settleRegistrationPromise(p, res) })
 	})
+	if err != nil {
+		p.RejectError(jobError(err))
+	}
 	return p, nil
+}
+
+// jobError is the exception a job promise is rejected with.
+func jobError(err error) error {
+	var te *serviceworker.TypeError
+	if errors.As(err, &te) {
+		return webidl.NewTypeError("%s", te.Message)
+	}
+	var de *dom.DOMException
+	if errors.As(err, &de) {
+		return de
+	}
+	return webidl.NewTypeError("%v", err)
+}
+
+// settleRegistrationPromise is the task of Resolve or Reject Job Promise
+// for a register or update job: the registration object shows the state
+// of the job's resolution until the next update task.
+func (r *Realm) settleRegistrationPromise(p *webidl.Promise, res serviceworker.JobResult) {
+	if res.Err != nil {
+		p.RejectError(jobError(res.Err))
+		return
+	}
+	r.applyServiceWorkerSnapshot(res.Snapshot)
+	o := r.registrationObject(res.Registration)
+	p.Resolve(idlWrapServiceWorkerRegistration(r.idl, o))
+	// Install 8-9: then, in a task of its own, updatefound at the
+	// registration object (or before the next snapshot's task, whichever
+	// runs first).
+	if installing := res.Snapshot.Registrations[res.Registration][0]; installing != nil {
+		o.pendingFound = installing
+		r.queueTask(html.DOMManipulationTaskSource, o.firePendingUpdateFound)
+	}
 }
 
 // GetRegistration is https://w3c.github.io/ServiceWorker/#navigator-service-worker-getRegistration.
@@ -217,7 +223,7 @@ func (c *serviceWorkerContainerImpl) GetRegistration(clientURL string) (*webidl.
 		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to execute 'getRegistration': The origin of the provided documentURL does not match the current origin.", dom.SecurityError)), nil
 	}
 	// 8.1-8.3 Match Service Worker Registration; undefined when none.
-	reg := html.MatchServiceWorkerRegistration(r.env, u)
+	reg := serviceworker.MatchServiceWorkerRegistration(r.env, u)
 	if reg == nil {
 		return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
 	}
@@ -229,7 +235,7 @@ func (c *serviceWorkerContainerImpl) GetRegistrations() (*webidl.Promise, error)
 	r := c.realm
 	var vals []any
 	if r.env != nil {
-		for _, reg := range html.ServiceWorkerRegistrations(r.env) {
+		for _, reg := range serviceworker.Registrations(r.env) {
 			vals = append(vals, idlWrapServiceWorkerRegistration(r.idl, r.registrationObject(reg)))
 		}
 	}

@@ -4,14 +4,15 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
 // NewServiceWorkerRealm creates the ServiceWorkerGlobalScope realm of
 // service worker w, whose environment env comes from
-// html.NewServiceWorkerEnvironment.
-func NewServiceWorkerRealm(env *html.EnvironmentSettingsObject, w *html.ServiceWorker, opts Options) (*Realm, error) {
-	if env.AssociatedDocument() != nil || env.Kind() != html.ServiceWorkerEnvironment {
+// package serviceworker (html.NewStandaloneWorkerEnvironment).
+func NewServiceWorkerRealm(env *html.EnvironmentSettingsObject, w *serviceworker.ServiceWorker, opts Options) (*Realm, error) {
+	if env.AssociatedDocument() != nil || env.Agent().Kind() != html.ServiceWorkerAgent {
 		return nil, ErrWrongEnvironment
 	}
 	r, err := newEnvRealm(env, ServiceWorkerGlobal, opts)
@@ -26,7 +27,7 @@ func NewServiceWorkerRealm(env *html.EnvironmentSettingsObject, w *html.ServiceW
 
 type serviceWorkerGlobalImpl struct {
 	*workerGlobalImpl
-	sw      *html.ServiceWorker
+	sw      *serviceworker.ServiceWorker
 	clients *clientsImpl
 }
 
@@ -58,7 +59,7 @@ func (g *serviceWorkerGlobalImpl) ServiceWorker() (ServiceWorkerMethods, error) 
 // resolves at once.
 func (g *serviceWorkerGlobalImpl) SkipWaiting() (*webidl.Promise, error) {
 	if g.sw != nil {
-		g.sw.SetSkipWaiting()
+		serviceworker.SkipWaiting(g.sw)
 	}
 	return g.realm.idl.PromiseResolvedWith(sobek.Undefined()), nil
 }

@@ -4,11 +4,12 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 )
 
 // registrationObject is "get the service worker registration object" for
 // reg in r.
-func (r *Realm) registrationObject(reg *html.ServiceWorkerRegistration) *serviceWorkerRegistrationImpl {
+func (r *Realm) registrationObject(reg *serviceworker.Registration) *serviceWorkerRegistrationImpl {
 	st := r.swState()
 	if o := st.regs[reg]; o != nil {
 		return o
@@ -28,13 +29,13 @@ func (r *Realm) registrationObject(reg *html.ServiceWorkerRegistration) *service
 
 type serviceWorkerRegistrationImpl struct {
 	*eventTargetImpl
-	reg *html.ServiceWorkerRegistration
+	reg *serviceworker.Registration
 	// installing, waiting and active are the object's view, updated by
 	// tasks (applyServiceWorkerSnapshot) as Update Registration State does.
-	installing, waiting, active *html.ServiceWorker
+	installing, waiting, active *serviceworker.ServiceWorker
 	// found is the last installing worker updatefound was fired for;
 	// pendingFound is one a register job's resolution announced.
-	found, pendingFound *html.ServiceWorker
+	found, pendingFound *serviceworker.ServiceWorker
 }
 
 func (o *serviceWorkerRegistrationImpl) firePendingUpdateFound() {
@@ -46,7 +47,7 @@ func (o *serviceWorkerRegistrationImpl) firePendingUpdateFound() {
 
 // updateFound fires updatefound (Install step 7) when w is a new
 // installing worker.
-func (o *serviceWorkerRegistrationImpl) updateFound(w *html.ServiceWorker) {
+func (o *serviceWorkerRegistrationImpl) updateFound(w *serviceworker.ServiceWorker) {
 	if w == nil || w == o.found {
 		return
 	}
@@ -58,7 +59,7 @@ func (o *serviceWorkerRegistrationImpl) updateFound(w *html.ServiceWorker) {
 
 func (o *serviceWorkerRegistrationImpl) WebIDLInterface() string { return "ServiceWorkerRegistration" }
 
-func (o *serviceWorkerRegistrationImpl) worker(w *html.ServiceWorker) ServiceWorkerMethods {
+func (o *serviceWorkerRegistrationImpl) worker(w *serviceworker.ServiceWorker) ServiceWorkerMethods {
 	if w == nil {
 		return nil
 	}
@@ -79,8 +80,9 @@ func (o *serviceWorkerRegistrationImpl) Active() (ServiceWorkerMethods, error) {
 
 func (o *serviceWorkerRegistrationImpl) Scope() (string, error) { return o.reg.Scope().String(), nil }
 
+// UpdateViaCache is the registration's update via cache mode.
 func (o *serviceWorkerRegistrationImpl) UpdateViaCache() (ServiceWorkerUpdateViaCache, error) {
-	return "imports", nil
+	return ServiceWorkerUpdateViaCache(o.reg.UpdateViaCache()), nil
 }
 
 func (o *serviceWorkerRegistrationImpl) Onupdatefound() (*EventHandlerNonNull, error) {
@@ -92,40 +94,43 @@ func (o *serviceWorkerRegistrationImpl) SetOnupdatefound(v *EventHandlerNonNull)
 	return nil
 }
 
-// Unregister is https://w3c.github.io/ServiceWorker/#navigator-service-worker-unregister
-// (the unregister job runs at once: see html.ServiceWorkerRegistration.Unregister).
+// Unregister is https://w3c.github.io/ServiceWorker/#navigator-service-worker-unregister:
+// an unregister job (package serviceworker); the promise resolves in a
+// task with whether a registration was removed.
 func (o *serviceWorkerRegistrationImpl) Unregister() (*webidl.Promise, error) {
-	return o.realm.idl.PromiseResolvedWith(o.realm.vm.ToValue(o.reg.Unregister())), nil
+	r := o.realm
+	p := r.idl.NewPromise()
+	serviceworker.ScheduleUnregister(r.env, o.reg, func(res serviceworker.JobResult) {
+		r.queueTask(html.DOMManipulationTaskSource, func() {
+			if res.Err != nil {
+				p.RejectError(jobError(res.Err))
+				return
+			}
+			p.Resolve(r.vm.ToValue(res.Removed))
+		})
+	})
+	return p, nil
 }
 
-// Update is https://w3c.github.io/ServiceWorker/#service-worker-registration-update,
-// without the update job's fetch: the script is taken as unchanged (no
-// byte-for-byte check, see doc.go), so the job resolves with the
-// registration and no new worker is installed.
+// Update is https://w3c.github.io/ServiceWorker/#service-worker-registration-update:
+// an update job (package serviceworker) fetches the script again; an
+// unchanged script resolves with the registration and installs nothing.
 func (o *serviceWorkerRegistrationImpl) Update() (*webidl.Promise, error) {
 	r := o.realm
-	// 1. Let registration be the service worker registration; 2. let
-	//    newestWorker be the result of running Get Newest Worker.
-	installing, waiting, active := o.reg.Workers()
-	newestWorker := installing
-	if newestWorker == nil {
-		newestWorker = waiting
-	}
-	if newestWorker == nil {
-		newestWorker = active
-	}
-	// 3. If newestWorker is null, return a promise rejected with an
-	//    "InvalidStateError" DOMException.
-	if newestWorker == nil || o.reg.Unregistered() {
-		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to update a ServiceWorker: The registration has no worker.", dom.InvalidStateError)), nil
-	}
 	// 4. If this's relevant global object is a ServiceWorkerGlobalScope
 	//    whose service worker's state is "installing", return a promise
 	//    rejected with an "InvalidStateError" DOMException.
-	if g, ok := r.globalImpl.(*serviceWorkerGlobalImpl); ok && g.sw != nil && g.sw.State() == html.SWInstalling {
+	if g, ok := r.globalImpl.(*serviceWorkerGlobalImpl); ok && g.sw != nil && g.sw.State() == serviceworker.Installing {
 		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to update a ServiceWorker: The service worker is installing.", dom.InvalidStateError)), nil
 	}
-	// 5-8. Create and schedule an update job; its result is the
-	//    registration (the unchanged script installs nothing).
-	return r.idl.PromiseResolvedWith(idlWrapServiceWorkerRegistration(r.idl, o)), nil
+	// 1-3, 5-8. Create and schedule an update job (an "InvalidStateError"
+	//    when the registration has no newest worker).
+	p := r.idl.NewPromise()
+	err := serviceworker.ScheduleUpdate(r.env, o.reg, func(res serviceworker.JobResult) {
+		r.queueTask(html.DOMManipulationTaskSource, func() { r.settleRegistrationPromise(p, res) })
+	})
+	if err != nil {
+		return r.idl.PromiseRejectedWithError(jobError(err)), nil
+	}
+	return p, nil
 }

@@ -2,20 +2,19 @@ package bindings
 
 import (
 	"net/url"
-	"strings"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
-// The Service Workers interfaces are implemented over html's
-// registrations and service workers (html/serviceworker.go), one file
-// each: ServiceWorkerContainer (navigator.serviceWorker), ServiceWorker
+// The Service Workers interfaces are implemented over package
+// serviceworker's registrations and service workers, one file each: ServiceWorkerContainer (navigator.serviceWorker), ServiceWorker
 // and ServiceWorkerRegistration objects (one per realm per html object),
 // ServiceWorkerGlobalScope, Clients, Client, ExtendableEvent and
 // ExtendableMessageEvent. This file holds the per-realm state they share.
-// Running a service worker is the embedder's (html.ServiceWorkerHost):
+// Running a service worker is the embedder's (serviceworker.Host):
 // it creates the realm with NewServiceWorkerRealm and fires lifecycle
 // events with FireExtendableEvent.
 
@@ -23,27 +22,27 @@ import (
 // ServiceWorkerRegistration object per html object, the container, and
 // the subscription that keeps them up to date.
 type swRealmState struct {
-	workers   map[*html.ServiceWorker]*serviceWorkerImpl
-	regs      map[*html.ServiceWorkerRegistration]*serviceWorkerRegistrationImpl
+	workers   map[*serviceworker.ServiceWorker]*serviceWorkerImpl
+	regs      map[*serviceworker.Registration]*serviceWorkerRegistrationImpl
 	container *serviceWorkerContainerImpl
 	// last is the last snapshot applied: new objects start from it.
-	last *html.ServiceWorkerSnapshot
+	last *serviceworker.Snapshot
 }
 
 type swStateKey struct{}
 
-// swState returns the realm's service worker state, subscribing to html's
-// changes on first use (the "update the worker state" and "update the
+// swState returns the realm's service worker state, subscribing to package
+// serviceworker's changes on first use (the "update the worker state" and "update the
 // registration state" tasks of the spec become one refresh task).
 func (r *Realm) swState() *swRealmState {
 	if st, ok := r.Value(swStateKey{}).(*swRealmState); ok {
 		return st
 	}
-	st := &swRealmState{workers: map[*html.ServiceWorker]*serviceWorkerImpl{}, regs: map[*html.ServiceWorkerRegistration]*serviceWorkerRegistrationImpl{}}
+	st := &swRealmState{workers: map[*serviceworker.ServiceWorker]*serviceWorkerImpl{}, regs: map[*serviceworker.Registration]*serviceWorkerRegistrationImpl{}}
 	r.SetValue(swStateKey{}, st)
 	if r.env != nil {
-		st.last = html.Snapshot(r.env.UserAgent())
-		unsub := html.SubscribeServiceWorkerChanges(r.env.UserAgent(), func(snap *html.ServiceWorkerSnapshot) {
+		st.last = serviceworker.TakeSnapshot(r.env.UserAgent())
+		unsub := serviceworker.Subscribe(r.env.UserAgent(), func(snap *serviceworker.Snapshot) {
 			r.queueTask(html.DOMManipulationTaskSource, func() { r.applyServiceWorkerSnapshot(snap) })
 		})
 		r.env.Agent().AddTerminationSteps(unsub)
@@ -54,12 +53,12 @@ func (r *Realm) swState() *swRealmState {
 	return st
 }
 
-// applyServiceWorkerSnapshot runs in a task after html's state changed
+// applyServiceWorkerSnapshot runs in a task after the state changed
 // (snapshots arrive in order): registration objects get their workers,
 // ServiceWorker objects whose worker changed state get it and a
 // statechange event, then the container's controller and ready promise
 // follow.
-func (r *Realm) applyServiceWorkerSnapshot(snap *html.ServiceWorkerSnapshot) {
+func (r *Realm) applyServiceWorkerSnapshot(snap *serviceworker.Snapshot) {
 	st := r.swState()
 	st.last = snap
 	for reg, o := range st.regs {
@@ -81,8 +80,8 @@ func (r *Realm) applyServiceWorkerSnapshot(snap *html.ServiceWorkerSnapshot) {
 	}
 }
 
-// parseSWURL parses s against the realm's base URL and checks its scheme
-// (http or https) and path (no %2f or %5c), as Start Register does.
+// parseSWURL parses s against the realm's API base URL (register()'s
+// steps 3 and 5); failure is Start Register's TypeError.
 func (r *Realm) parseSWURL(what, s string) (*url.URL, error) {
 	p, err := whatwg.ParseRef(r.baseURL(), s)
 	if err != nil {
@@ -91,13 +90,6 @@ func (r *Realm) parseSWURL(what, s string) (*url.URL, error) {
 	u, err := url.Parse(p.Href(false))
 	if err != nil {
 		return nil, webidl.NewTypeError("Failed to register a ServiceWorker: The %s URL '%s' is invalid.", what, s)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, webidl.NewTypeError("Failed to register a ServiceWorker: The URL protocol of the %s ('%s') is not supported.", what, u)
-	}
-	lp := strings.ToLower(u.EscapedPath())
-	if strings.Contains(lp, "%2f") || strings.Contains(lp, "%5c") {
-		return nil, webidl.NewTypeError("Failed to register a ServiceWorker: The %s URL '%s' contains a disallowed escaped character.", what, u)
 	}
 	return u, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
@@ -134,7 +135,7 @@ func New(cfg Config) *Browser {
 		b.ownUA = true
 	}
 	b.eng = &engine{ua: ua}
-	html.SetServiceWorkerHost(ua, serviceWorkerHost{s: b})
+	serviceworker.SetHost(ua, serviceWorkerHost{s: b})
 	return b
 }
 

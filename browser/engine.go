@@ -6,6 +6,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/serviceworker"
 )
 
 // engine is the platform under one test: a fresh html.UserAgent, the
@@ -43,7 +44,7 @@ func (e *engine) NewWindow(u *url.URL, opts bindings.Options) (*bindings.Realm, 
 func (e *engine) NewWindowFor(doc *html.Document, opts bindings.Options) (*bindings.Realm, envHandle, error) {
 	env := doc.EnvironmentSettingsObject()
 	// The window's client gets its active service worker, if any.
-	html.SetUpServiceWorkerClient(env)
+	serviceworker.HandleFetchReservedClient(env)
 	r, err := bindings.NewWindowRealm(env, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating the window realm: %v", err)

@@ -1,38 +1,36 @@
 package browser
 
 import (
-	"errors"
+	"context"
 	"fmt"
 
 	"github.com/gowebengine/weblocks/bindings"
-	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/grafana/sobek"
 )
 
-// serviceWorkerHost is the browser's html.ServiceWorkerHost: it runs a
-// service worker's script in a new service worker agent with a
-// ServiceWorkerGlobalScope realm, fires its lifecycle events and
-// terminates it. The registrations, the job queue, clients and
-// controllers are html's (html/serviceworker.go); the JavaScript objects
-// are the bindings'.
+// serviceWorkerHost is the browser's serviceworker.Host: it creates a
+// service worker's ServiceWorkerGlobalScope realm and runs its script,
+// fires its lifecycle and fetch events and closes its realm. The
+// registrations, jobs (the script's fetch included), clients and Handle
+// Fetch are package serviceworker's; the JavaScript objects are the
+// bindings'.
 type serviceWorkerHost struct{ s *Browser }
 
-// Run is https://w3c.github.io/ServiceWorker/#run-service-worker-algorithm
-// for a new worker (the script is fetched here, as Update's fetch):
-// create the agent, environment and realm, then evaluate the script. It
-// waits for the evaluation; an exception or a failed fetch is a failure.
-func (h serviceWorkerHost) Run(w *html.ServiceWorker) error {
+// Context implements serviceworker.Host: the browser's life.
+func (h serviceWorkerHost) Context() context.Context { return h.s.ctx }
+
+// Network implements serviceworker.Host: the browser's Fetcher.
+func (h serviceWorkerHost) Network() fetch.Network { return h.s.network() }
+
+// Run implements serviceworker.Host: the realm part of Run Service
+// Worker, in w's new environment; it waits for the script's evaluation
+// (an exception is a failure).
+func (h serviceWorkerHost) Run(w *serviceworker.ServiceWorker) error {
 	s := h.s
 	u := w.ScriptURL()
-	text, err := s.fetchScript(u, true)
-	if err != nil {
-		s.log("service worker " + u.String() + ": " + err.Error())
-		return err
-	}
-	env, err := html.NewServiceWorkerEnvironment(s.eng.ua, w)
-	if err != nil {
-		return err
-	}
+	env := w.Env()
 	realm, err := bindings.NewServiceWorkerRealm(env, w, bindings.Options{
 		Console: func(level bindings.ConsoleLevel, msg string) {
 			s.log(fmt.Sprintf("service worker %s %v: %s", u, level, msg))
@@ -45,10 +43,10 @@ func (h serviceWorkerHost) Run(w *html.ServiceWorker) error {
 		},
 	})
 	if err != nil {
-		env.Agent().Terminate()
 		return err
 	}
 	s.addRealm(realm)
+	text := decodeText(w.Script(), "")
 	result := make(chan error, 1)
 	queued := realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
@@ -73,20 +71,19 @@ func (h serviceWorkerHost) Run(w *html.ServiceWorker) error {
 	}
 	select {
 	case err := <-result:
+		if err != nil {
+			s.log("service worker " + u.String() + ": " + err.Error())
+		}
 		return err
 	case <-s.ctx.Done():
-		return errors.New("browser closed")
+		return s.ctx.Err()
 	}
 }
 
-// FireLifecycleEvent fires install or activate at w's global, in a task
-// of its realm.
-func (h serviceWorkerHost) FireLifecycleEvent(w *html.ServiceWorker, name string, done func(failed bool)) {
-	env := w.Env()
-	var realm *bindings.Realm
-	if env != nil {
-		realm = bindings.RealmOf(env)
-	}
+// FireLifecycleEvent implements serviceworker.Host: install or activate
+// at w's global, in a task of its realm.
+func (h serviceWorkerHost) FireLifecycleEvent(w *serviceworker.ServiceWorker, name string, done func(failed bool)) {
+	realm := h.realm(w)
 	if realm == nil || !realm.QueueTask(func(*sobek.Runtime) {
 		h.s.guard(func() { realm.FireExtendableEvent(name, done) })
 	}) {
@@ -94,15 +91,29 @@ func (h serviceWorkerHost) FireLifecycleEvent(w *html.ServiceWorker, name string
 	}
 }
 
-// Terminate terminates a redundant worker's agent (its Web Locks go).
-func (h serviceWorkerHost) Terminate(w *html.ServiceWorker) {
-	env := w.Env()
-	if env == nil {
+// DispatchFetchEvent implements serviceworker.Host: the fetch event in
+// w's realm.
+func (h serviceWorkerHost) DispatchFetchEvent(w *serviceworker.ServiceWorker, req *fetch.Request, clientID string, done func(serviceworker.FetchEventResult)) {
+	realm := h.realm(w)
+	if realm == nil {
+		done(serviceworker.FetchEventResult{})
 		return
 	}
-	if realm := bindings.RealmOf(env); realm != nil {
+	realm.DispatchFetchEvent(req, clientID, done)
+}
+
+// Terminate implements serviceworker.Host: w's realm closes (package
+// serviceworker then terminates its agent, and its Web Locks go).
+func (h serviceWorkerHost) Terminate(w *serviceworker.ServiceWorker) {
+	if realm := h.realm(w); realm != nil {
 		realm.Close()
 		h.s.removeRealm(realm)
 	}
-	env.Agent().Terminate()
+}
+
+func (h serviceWorkerHost) realm(w *serviceworker.ServiceWorker) *bindings.Realm {
+	if env := w.Env(); env != nil {
+		return bindings.RealmOf(env)
+	}
+	return nil
 }

@@ -124,7 +124,7 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 	//     internalResponse to a network error.
 	if shouldBlockDueToMIMEType(internal, req) || shouldBlockDueToNosniff(internal, req) {
 		internal.Body.discard()
-		return NetworkError(fmt.Errorf("fetch: the response's Content-Type cannot be used for a %q request", req.Destination))
+		return NetworkError(&BlockedByTypeError{Destination: req.Destination, Status: internal.Status})
 	}
 	// 21. If request's method is `HEAD` or `CONNECT`, or
 	//     internalResponse's status is a null body status, set
@@ -464,6 +464,20 @@ func locationURL(resp *Response, base *url.URL, requestFragment string) (*url.UR
 	}
 	// 5. Return location.
 	return u, nil
+}
+
+// BlockedByTypeError is the Err of the network error of a response
+// blocked due to its MIME type or due to nosniff. Status is the blocked
+// response's status, for callers whose checks of the status come first
+// (a service worker registration rejects a 404 with a TypeError, as
+// Chromium does, whatever the MIME type).
+type BlockedByTypeError struct {
+	Destination string
+	Status      int
+}
+
+func (e *BlockedByTypeError) Error() string {
+	return fmt.Sprintf("fetch: the response's Content-Type cannot be used for a %q request", e.Destination)
 }
 
 // includesCredentials is https://url.spec.whatwg.org/#include-credentials:

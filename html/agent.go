@@ -152,6 +152,17 @@ func (a *Agent) Kind() AgentKind {
 	return a.kind
 }
 
+// Environments returns the agent's live environments (none once it
+// terminated).
+func (a *Agent) Environments() []*EnvironmentSettingsObject {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]*EnvironmentSettingsObject(nil), a.envs...)
+}
+
 // Cluster returns the agent's agent cluster.
 func (a *Agent) Cluster() *AgentCluster {
 	if a == nil {

@@ -81,20 +81,12 @@
 //
 // # Extension points
 //
-// The agent kind for service workers exists; window.open is Navigable.OpenAuxiliary; everything crossing
-// agents goes through QueueTask and ParallelQueue.Enqueue, the seams where
-// an out-of-process agent would marshal its messages.
-//
-// # Service workers
-//
-// serviceworker.go holds registrations (the registration map keyed by
-// storage key and scope), service workers and their states, the clients'
-// active service workers (controllers) and Clients' client lists; the
-// embedder runs scripts and fires lifecycle events (ServiceWorkerHost).
-// Deviations: one job queue per user agent runs each register job to its
-// end (update, install, activate) without byte-for-byte update checks,
-// update or soft-update jobs; Try Activate activates when there is no
-// active worker, it has no controllees, or skipWaiting was called;
-// unregister takes effect at once; a worker's environment has the
-// script's origin as its top-level origin.
+// Other specifications keep their state in typed data slots (Slot) of
+// user agents, environments and event loops, and run their workers in
+// agents of their own (NewStandaloneWorkerEnvironment: package
+// serviceworker's service workers); window.open is
+// Navigable.OpenAuxiliary; everything crossing agents goes through
+// QueueTask and ParallelQueue.Enqueue, the seams where an out-of-process
+// agent would marshal its messages. html names no other specification:
+// internal/archtest checks its exported names.
 package html

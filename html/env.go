@@ -21,8 +21,11 @@ const (
 	DedicatedWorkerEnvironment
 	// SharedWorkerEnvironment is a shared worker's (sharedworker.go).
 	SharedWorkerEnvironment
-	// ServiceWorkerEnvironment is a service worker's (serviceworker.go).
-	ServiceWorkerEnvironment
+	// StandaloneWorkerEnvironment is the environment of a worker that has
+	// no outside settings: an agent of its own, in an agent cluster of its
+	// own, made by NewStandaloneWorkerEnvironment for another
+	// specification's workers (its agent's kind tells which).
+	StandaloneWorkerEnvironment
 )
 
 // EnvironmentSettingsObject is an HTML environment settings object.
@@ -338,6 +341,42 @@ func setUpAWorkerEnvironmentSettingsObject(kind EnvironmentKind, outside *Enviro
 	agent.envs = append(agent.envs, env)
 	agent.mu.Unlock()
 	return env
+}
+
+// NewStandaloneWorkerEnvironment creates an agent of kind (a worker
+// agent kind) in a new agent cluster and the environment of a worker
+// running scriptURL in it, for the workers other specifications run
+// without outside settings (the service worker agent of HTML's agent
+// kinds): the environment's origin, creation URL, top-level creation URL
+// and top-level origin come from scriptURL.
+func NewStandaloneWorkerEnvironment(ua *UserAgent, kind AgentKind, scriptURL *url.URL) (*EnvironmentSettingsObject, error) {
+	if !ua.created() {
+		return nil, ErrNoUserAgent
+	}
+	if scriptURL == nil || kind == SimilarOriginWindowAgent || kind > WorkletAgent {
+		return nil, errors.New("html: NewStandaloneWorkerEnvironment needs a worker agent kind and a script URL")
+	}
+	agent := ua.newAgent(kind, &AgentCluster{ua: ua})
+	if agent.IsTerminated() {
+		return nil, ErrTerminated
+	}
+	o := origin.FromURL(scriptURL)
+	env := &EnvironmentSettingsObject{
+		kind:                StandaloneWorkerEnvironment,
+		id:                  uuid.NewString(),
+		creationURL:         cloneURL(scriptURL),
+		topLevelCreationURL: cloneURL(scriptURL),
+		topLevelOrigin:      o,
+		origin:              o,
+		agent:               agent,
+		ua:                  ua,
+	}
+	env.secure = isASecureContext(env, nil)
+	env.init()
+	agent.mu.Lock()
+	agent.envs = append(agent.envs, env)
+	agent.mu.Unlock()
+	return env, nil
 }
 
 // ObtainADedicatedOrSharedWorkerAgent is HTML's "obtain a dedicated/shared

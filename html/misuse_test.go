@@ -3,7 +3,6 @@ package html
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 )
 
@@ -39,25 +38,26 @@ func TestMisuseIsAnError(t *testing.T) {
 	for _, n := range []*Navigable{{}, nil} {
 		n.Destroy() // nothing to destroy
 	}
-	if env, err := NewServiceWorkerEnvironment(&UserAgent{}, nil); env != nil || !errors.Is(err, ErrNoUserAgent) {
-		t.Errorf("NewServiceWorkerEnvironment(zero UserAgent) = %v, %v", env, err)
+	if env, err := NewStandaloneWorkerEnvironment(&UserAgent{}, ServiceWorkerAgent, mustURL(t, "https://a.test/sw.js")); env != nil || !errors.Is(err, ErrNoUserAgent) {
+		t.Errorf("NewStandaloneWorkerEnvironment(zero UserAgent) = %v, %v", env, err)
 	}
 	real := NewUserAgent()
 	defer real.Close()
-	if env, err := NewServiceWorkerEnvironment(real, nil); env != nil || err == nil {
-		t.Errorf("NewServiceWorkerEnvironment(ua, nil) = %v, %v", env, err)
+	if env, err := NewStandaloneWorkerEnvironment(real, ServiceWorkerAgent, nil); env != nil || err == nil {
+		t.Errorf("NewStandaloneWorkerEnvironment(ua, kind, nil) = %v, %v", env, err)
 	}
-	var regErr error
-	ScheduleRegister(nil, nil, nil, func(_ *ServiceWorkerRegistration, _ *ServiceWorkerSnapshot, err error) { regErr = err })
-	if regErr == nil || !strings.Contains(regErr.Error(), "needs a client") {
-		t.Errorf("ScheduleRegister(nil...) err = %v", regErr)
+	if env, err := NewStandaloneWorkerEnvironment(real, SimilarOriginWindowAgent, mustURL(t, "https://a.test/sw.js")); env != nil || err == nil {
+		t.Errorf("NewStandaloneWorkerEnvironment(ua, window agent, url) = %v, %v", env, err)
+	}
+	env, err := NewStandaloneWorkerEnvironment(real, ServiceWorkerAgent, mustURL(t, "https://a.test/app/sw.js"))
+	if err != nil || env.Kind() != StandaloneWorkerEnvironment || env.Agent().Kind() != ServiceWorkerAgent ||
+		env.Origin().Serialize() != "https://a.test" || !env.IsSecureContext() || env.Owner() != nil {
+		t.Errorf("NewStandaloneWorkerEnvironment = %+v, %v", env, err)
+	} else if envs := env.Agent().Environments(); len(envs) != 1 || envs[0] != env {
+		t.Errorf("the agent's environments: %v", envs)
 	}
 	if QueueAGlobalTask(NewTaskSource("t"), nil, func() { t.Error("ran") }) {
 		t.Error("QueueAGlobalTask(nil env) queued")
-	}
-	if Snapshot(nil) != nil || ServiceWorkerRegistrations(nil) != nil || ControllerOf(nil) != nil ||
-		MatchServiceWorkerRegistration(nil, mustURL(t, "https://a.test/")) != nil {
-		t.Error("service worker lookups of nil: not nil")
 	}
 	for name, d := range map[string]*Document{"zero": {}, "nil": nil} {
 		if c, err := d.CreateChildNavigableURL("https://b.test/", ChildNavigableOptions{}); c != nil || !errors.Is(err, ErrNoUserAgent) {

@@ -18,7 +18,6 @@ func TestNilReceivers(t *testing.T) {
 		(*EventLoop)(nil), (*ManualScheduler)(nil), (*ParallelQueue)(nil), (*Timer)(nil),
 		(*EnvironmentSettingsObject)(nil), (*Document)(nil), (*Navigable)(nil),
 		(*MessagePort)(nil), (*BroadcastChannel)(nil), (*SharedWorker)(nil),
-		(*ServiceWorker)(nil), (*ServiceWorkerRegistration)(nil),
 	} {
 		v := reflect.ValueOf(typ)
 		rt := v.Type()

@@ -76,9 +76,10 @@ func serveRemoteContextWindowExecutor(s *Server, w http.ResponseWriter, r *http.
 // serveRecordRequest answers /fetch/resources/record-request.py (the
 // bundled suite's handler; record-request.py beside it is the wptserve
 // version): it appends a JSON record of the request (method, and the
-// Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method
-// and Access-Control-Request-Headers headers, null when absent) to the
-// dispatcher stash queue ?uuid=, then answers "recorded" with
+// Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method,
+// Access-Control-Request-Headers and Service-Worker headers, null when
+// absent) to the dispatcher stash queue ?uuid=, then answers "recorded"
+// (with ?script=1, the JavaScript comment "// recorded") with
 // Access-Control-Allow-Origin per ?acao= ("star": *, "origin": the
 // request's Origin, else none) and ?allow-headers= as
 // Access-Control-Allow-Headers. The fetch tests read the records through
@@ -91,7 +92,7 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := map[string]any{"method": r.Method}
-	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers"} {
+	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers", "Service-Worker"} {
 		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
 			rec[strings.ToLower(name)] = strings.Join(v, ", ")
 		} else {
@@ -113,8 +114,13 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("allow-headers"); v != "" {
 		h.Set("Access-Control-Allow-Headers", v)
 	}
-	h.Set("Content-Type", "text/plain")
 	h.Set("Cache-Control", "no-store")
+	if q.Get("script") == "1" {
+		h.Set("Content-Type", "text/javascript")
+		io.WriteString(w, "// recorded")
+		return
+	}
+	h.Set("Content-Type", "text/plain")
 	io.WriteString(w, "recorded")
 }
 

@@ -73,6 +73,14 @@ func TestRecordRequest(t *testing.T) {
 	if _, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r1")); !strings.Contains(rec, `"origin":null`) {
 		t.Errorf("second record %s", rec)
 	}
+	// ?script=1: a JavaScript answer; the Service-Worker header is recorded.
+	resp, body = get(t, s, s.testURL(true, MainHost, py+"?uuid=r2&script=1"), "Service-Worker", "script")
+	if body != "// recorded" || resp.Header.Get("Content-Type") != "text/javascript" {
+		t.Errorf("script=1: body %q, headers %v", body, resp.Header)
+	}
+	if _, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r2")); !strings.Contains(rec, `"service-worker":"script"`) {
+		t.Errorf("script record %s", rec)
+	}
 	if resp, _ := get(t, s, s.testURL(true, MainHost, py)); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("without uuid: status %d", resp.StatusCode)
 	}

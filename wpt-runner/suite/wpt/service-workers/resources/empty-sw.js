@@ -1,0 +1,1 @@
+// An empty service worker (registration-script.https.window.js).
