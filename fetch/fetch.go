@@ -35,9 +35,19 @@ func Fetch(ctx context.Context, p *Params) *Response {
 	if !req.Header.Contains("Accept") {
 		req.Header.Append("Accept", "*/*")
 	}
+	// 13. If request's header list does not contain `Accept-Language`,
+	//     then user agents should append (`Accept-Language`, an
+	//     appropriate header value).
+	if !req.Header.Contains("Accept-Language") {
+		req.Header.Append("Accept-Language", AcceptLanguage)
+	}
 	// 16. Run main fetch given fetchParams.
 	return mainFetch(ctx, p, false)
 }
+
+// AcceptLanguage is the user agent's `Accept-Language` value, for the
+// language navigator.language reports (en-US), as Chromium sends it.
+const AcceptLanguage = "en-US,en;q=0.9"
 
 // FetchWhole is Fetch followed by reading the response's body, for
 // callers that need the bytes (documents, scripts): a body whose read

@@ -839,3 +839,22 @@ func TestIntegrity(t *testing.T) {
 		}
 	}
 }
+
+// Fetch appends Accept and Accept-Language unless the request has them.
+func TestDefaultAcceptHeaders(t *testing.T) {
+	var got []http.Header
+	n := NetworkFunc(func(_ context.Context, r *NetworkRequest) (*NetworkResponse, error) {
+		got = append(got, r.Header.Clone())
+		return &NetworkResponse{Status: 200}, nil
+	})
+	FetchWhole(context.Background(), &Params{Request: scriptRequest(t, "http://a.test/", "http://a.test/x"), Network: n})
+	req := scriptRequest(t, "http://a.test/", "http://a.test/x")
+	req.Header.Append("Accept-Language", "bzh")
+	FetchWhole(context.Background(), &Params{Request: req, Network: n})
+	if len(got) != 2 || got[0].Get("Accept") != "*/*" || got[0].Get("Accept-Language") != AcceptLanguage || got[1].Get("Accept-Language") != "bzh" {
+		t.Errorf("headers sent: %v", got)
+	}
+	if !IsCORSSafelistedRequestHeader("Accept-Language", AcceptLanguage) {
+		t.Error("the default Accept-Language would need a preflight")
+	}
+}
