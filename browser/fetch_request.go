@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/cookiejar"
 
 	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/html"
+	"golang.org/x/net/publicsuffix"
 )
 
 // This file is the host side of fetch: the requests of scripts' fetch()
@@ -81,6 +83,20 @@ func preflightCacheOf(ua *html.UserAgent) *fetch.CORSPreflightCache {
 	return preflightCacheSlot.GetOrInit(ua, func() *fetch.CORSPreflightCache { return &fetch.CORSPreflightCache{} })
 }
 
+// cookieStoreSlot holds a user agent's cookie store.
+var cookieStoreSlot = html.NewSlot[http.CookieJar]()
+
+// cookieStoreOf returns the cookie store of ua (an in-memory
+// net/http/cookiejar with the public suffix list, made the first time it
+// is needed): fetches that include credentials send its cookies and store
+// the responses' Set-Cookie headers.
+func cookieStoreOf(ua *html.UserAgent) http.CookieJar {
+	return cookieStoreSlot.GetOrInit(ua, func() http.CookieJar {
+		jar, _ := cookiejar.New(&cookiejar.Options{PublicSuffixList: publicsuffix.List})
+		return jar
+	})
+}
+
 // fetchHost is the bindings.FetchHost of the browser's realms.
 type fetchHost struct{ b *Browser }
 
@@ -92,6 +108,7 @@ func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*f
 	b := h.b
 	p.Network = b.network()
 	p.PreflightCache = preflightCacheOf(b.eng.ua)
+	p.Cookies = cookieStoreOf(b.eng.ua)
 	b.busy.Add(1)
 	go func() {
 		defer b.busy.Add(-1)

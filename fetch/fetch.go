@@ -424,7 +424,7 @@ func httpFetchFromNetwork(ctx context.Context, p *Params, makeCORSPreflight bool
 	}
 	// 4.3. Set response and internalResponse to the result of running
 	//      HTTP-network-or-cache fetch given fetchParams.
-	resp := httpNetworkOrCacheFetch(ctx, p.Network, req)
+	resp := httpNetworkOrCacheFetch(ctx, p.Network, p.Cookies, req)
 	// 4.4. If request's response tainting is "cors" and a CORS check for
 	//      request and response returns failure, then return a network
 	//      error.
@@ -684,7 +684,7 @@ func appendRequestOriginHeader(r *Request, h http.Header) {
 // https://fetch.spec.whatwg.org/#concept-http-network-or-cache-fetch
 // without a cache and without authentication entries: it builds the
 // HTTP request of req and sends it.
-func httpNetworkOrCacheFetch(ctx context.Context, network Network, req *Request) *Response {
+func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.CookieJar, req *Request) *Response {
 	if network == nil {
 		return NetworkError(errors.New("fetch: no network"))
 	}
@@ -718,6 +718,20 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, req *Request)
 	// The network is never given the URL's credentials (net/http would
 	// send them whatever the credentials mode).
 	u.User = nil
+	// 8.22.1. If includeCredentials is true and the user agent is not
+	//      configured to block cookies: let cookies be the result of the
+	//      cookie-string algorithm with the user agent's cookie store and
+	//      httpRequest's current URL; if it is not empty, append
+	//      (`Cookie`, cookies).
+	if creds && cookies != nil && h.Get("Cookie") == "" {
+		var parts []string
+		for _, c := range cookies.Cookies(u) {
+			parts = append(parts, c.Name+"="+c.Value)
+		}
+		if len(parts) > 0 {
+			h.Set("Cookie", strings.Join(parts, "; "))
+		}
+	}
 	nr := &NetworkRequest{Method: req.Method, URL: u, Header: h, Credentials: creds}
 	if req.Body != nil {
 		nr.Body = req.Body.Source
@@ -725,7 +739,24 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, req *Request)
 			nr.Body = []byte{}
 		}
 	}
-	return httpNetworkFetch(ctx, network, nr)
+	resp := httpNetworkFetch(ctx, network, nr)
+	// (HTTP-network fetch 13.) If includeCredentials is true, parse and
+	// store the response's `Set-Cookie` headers given request and
+	// response.
+	if creds && cookies != nil && !resp.IsNetworkError() {
+		var set []*http.Cookie
+		for _, e := range resp.Header {
+			if strings.EqualFold(e.Name, "Set-Cookie") {
+				if c, err := http.ParseSetCookie(e.Value); err == nil {
+					set = append(set, c)
+				}
+			}
+		}
+		if len(set) > 0 {
+			cookies.SetCookies(u, set)
+		}
+	}
+	return resp
 }
 
 // httpNetworkFetch is https://fetch.spec.whatwg.org/#concept-http-network-fetch:
@@ -785,7 +816,7 @@ func corsPreflightFetch(ctx context.Context, network Network, cache *CORSPreflig
 	}
 	// 6. Let response be the result of running HTTP-network-or-cache fetch
 	//    given a new fetch params whose request is preflight.
-	resp := httpNetworkOrCacheFetch(ctx, network, pre)
+	resp := httpNetworkOrCacheFetch(ctx, network, nil, pre)
 	if resp.IsNetworkError() {
 		return resp
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
@@ -856,5 +857,55 @@ func TestDefaultAcceptHeaders(t *testing.T) {
 	}
 	if !IsCORSSafelistedRequestHeader("Accept-Language", AcceptLanguage) {
 		t.Error("the default Accept-Language would need a preflight")
+	}
+}
+
+// Requests that include credentials send the cookie store's cookies and
+// store Set-Cookie; others neither send nor store.
+func TestCookieStore(t *testing.T) {
+	var mu sync.Mutex
+	var seenCookies []string
+	srv := newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seenCookies = append(seenCookies, r.Header.Get("Cookie"))
+		mu.Unlock()
+		if v := r.URL.Query().Get("set"); v != "" {
+			w.Header().Add("Set-Cookie", v+"; Path=/")
+		}
+		w.Header().Set("Access-Control-Allow-Origin", "http://b.test")
+		w.Header().Set("Access-Control-Allow-Credentials", "true")
+	})
+	jar, _ := cookiejar.New(nil)
+	run := func(page, query, creds string) string {
+		req := scriptRequest(t, page, srv.url("/"+query))
+		req.Credentials = creds
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t), Cookies: jar})
+		if resp.IsNetworkError() {
+			t.Fatalf("%s %s: %v", query, creds, resp.Err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return seenCookies[len(seenCookies)-1]
+	}
+	same := "http://" + srv.Host + "/"
+	run(same, "?set=a=1", "omit")
+	if got := run(same, "", "same-origin"); got != "" {
+		t.Errorf("a cookie set without credentials was stored: %q", got)
+	}
+	run(same, "?set=a=2", "same-origin")
+	if got := run(same, "", "omit"); got != "" {
+		t.Errorf("credentials omit sent %q", got)
+	}
+	if got := run(same, "", "same-origin"); got != "a=2" {
+		t.Errorf("same-origin: %q, want a=2", got)
+	}
+	if got := run("http://b.test/", "", "same-origin"); got != "" {
+		t.Errorf("cross-origin with same-origin credentials sent %q", got)
+	}
+	if got := run("http://b.test/", "?set=b=3", "include"); got != "a=2" {
+		t.Errorf("cross-origin include: %q, want a=2", got)
+	}
+	if got := run(same, "", "include"); got != "a=2; b=3" {
+		t.Errorf("after a cross-origin include set: %q", got)
 	}
 }

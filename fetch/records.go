@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -276,6 +277,11 @@ type Params struct {
 	// PreflightCache is the user agent's CORS-preflight cache; nil: the
 	// user agent provides none (every preflight is sent).
 	PreflightCache *CORSPreflightCache
+	// Cookies is the user agent's cookie store: requests that include
+	// credentials send its cookies for their URL and store the
+	// responses' Set-Cookie headers. Nil: no cookies (the network may
+	// still have its own).
+	Cookies http.CookieJar
 }
 
 // BlobURLResolver is the user agent's blob URL store as scheme fetch
