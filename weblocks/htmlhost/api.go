@@ -57,7 +57,7 @@ func checkPromiseCaller(env *html.EnvironmentSettingsObject, p weblocks.Promise)
 // prepare returns the service, facts and client of env for bucket b (its
 // default bucket when b is nil), and binds the options' signal to env's
 // event loop.
-func prepare(env *html.EnvironmentSettingsObject, b *storage.Bucket, opts *weblocks.Options) (*weblocks.Service, weblocks.Facts, weblocks.Client) {
+func prepare(env *html.EnvironmentSettingsObject, b *storage.Bucket, opts *weblocks.Options) (weblocks.LockService, weblocks.Facts, weblocks.Client) {
 	es := envOf(env)
 	if opts != nil {
 		if s, ok := opts.Signal.(*dom.AbortSignal); ok && s != nil {

@@ -41,11 +41,15 @@ func init() {
 type uaState struct {
 	ua    *html.UserAgent
 	queue *html.ParallelQueue
-	svc   *weblocks.Service
+	local *weblocks.Service // the user agent's own lock service
+	// svc is the lock service its environments use: local, or one set by
+	// UseService (such as a client of a lock service in another process)
+	svc weblocks.LockService
 
 	cacheMu sync.Mutex // serializes cached-state updates (taken first)
-	mu      sync.Mutex // guards envs
+	mu      sync.Mutex // guards envs, used and svc's change
 	envs    map[*envState]struct{}
+	used    bool // an environment registered with svc
 }
 
 // uaSlot holds a user agent's lock service state; envSlot an
@@ -63,7 +67,8 @@ func stateOf(ua *html.UserAgent) *uaState {
 	}
 	return uaSlot.GetOrInit(ua, func() *uaState {
 		s := &uaState{ua: ua, queue: ua.StartANewNamedParallelQueue("lock task queue"), envs: make(map[*envState]struct{})}
-		s.svc = weblocks.NewServiceOn(parallelQueue{s.queue})
+		s.local = weblocks.NewServiceOn(parallelQueue{s.queue})
+		s.svc = s.local
 		ua.AddBackForwardCacheObserver(s.updateCached)
 		return s
 	})
@@ -75,14 +80,38 @@ type parallelQueue struct{ q *html.ParallelQueue }
 
 func (p parallelQueue) EnqueueTask(t weblocks.Task) bool { return p.q.EnqueueValue(t) }
 
-// ServiceOf returns the lock service of the user agent ua: the one its
-// environments' navigator.locks use (nil for a nil ua). Contract clients
-// of a host of one's own may share it.
+// ServiceOf returns the lock service of the user agent ua (nil for a nil
+// ua): the one its environments' navigator.locks use unless UseService
+// gave them another. Contract clients of a host of one's own may share
+// it; its browser-side functions (LockManagers, SetObserver,
+// ForceReleaseStorageKey) see its lock managers.
 func ServiceOf(ua *html.UserAgent) *weblocks.Service {
 	if ua == nil {
 		return nil
 	}
-	return stateOf(ua).svc
+	return stateOf(ua).local
+}
+
+// ErrServiceInUse is UseService's error once an environment of the user
+// agent registered with its lock service.
+var ErrServiceInUse = errors.New("htmlhost: the user agent's environments already use a lock service")
+
+// UseService makes the environments of ua use the lock service svc (an
+// implementation of the contract, such as a client of a lock service in
+// another process) instead of ua's own. It must be called before any of
+// them requests or queries.
+func UseService(ua *html.UserAgent, svc weblocks.LockService) error {
+	if ua == nil || svc == nil {
+		return errors.New("htmlhost: UseService needs a user agent and a lock service")
+	}
+	s := stateOf(ua)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.envs) > 0 || s.used {
+		return ErrServiceInUse
+	}
+	s.svc = svc
+	return nil
 }
 
 // LockTaskQueue returns the user agent's "lock task queue": the result of
@@ -268,6 +297,7 @@ func (es *envState) hook() bool {
 	es.hooked = true
 	s := es.ua
 	s.mu.Lock()
+	s.used = true
 	s.envs[es] = struct{}{}
 	es.cached.Store(len(es.env.CachedDocuments()) > 0)
 	s.mu.Unlock()
