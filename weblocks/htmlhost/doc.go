@@ -13,9 +13,14 @@
 // environment's cached documents (reason EvictionReasonContention). The
 // client is marked cached while a document keeps the environment from
 // running (html's CachedDocuments: a window's or dedicated worker's cached
-// document, or all of a shared worker's owners), and terminated by the
-// document's unloading document cleanup steps and by the agent's
-// termination.
+// document, or all of a shared worker's owners; html's
+// AddBackForwardCacheObserver tells when that may have changed), and
+// terminated by the document's unloading document cleanup steps and by the
+// agent's termination. A shared worker whose owners are all cached so
+// counts as cached for every rule of the contract: contention on its locks
+// and requests, a query of its bucket, and a grant to it evict its owners
+// (before the html host was a client of the contract, a grant to such a
+// worker did not: it still runs and could use the lock).
 //
 // The entry points compute the page side's weblocks.Facts (secure
 // context, opaque origin, fully active, terminated) and call the page
