@@ -3,7 +3,10 @@
 // of the lock service contract of package weblocks, like any other host.
 //
 // Each user agent has one lock service (ServiceOf: a weblocks.Service on
-// the user agent's lock task queue, LockTaskQueue). An environment
+// the user agent's lock task queue, LockTaskQueue); UseService gives its
+// environments another implementation of weblocks.LockService instead
+// (such as a client of a lock service in another process): the html host
+// talks to the service only through that interface. An environment
 // registers one weblocks.Client per storage bucket it uses, the first time
 // it requests or queries: its id is the environment's id, its bucket the
 // storage key and bucket name, its Deliver queues the task on the
