@@ -263,6 +263,7 @@ func (ua *UserAgent) runUnload(docs []*Document) {
 			d.afterDestroy()
 		}
 	}
+	ua.bfcacheChanged()
 }
 
 // runUnloadingDocumentCleanupSteps is the last part of HTML's "unload":

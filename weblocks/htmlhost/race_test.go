@@ -1,5 +1,5 @@
 //go:build race
 
-package weblocks
+package htmlhost
 
 const raceEnabled = true
