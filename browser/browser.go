@@ -220,14 +220,16 @@ func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	}
 	b.busy.Add(1)
 	defer b.busy.Add(-1)
-	resp, err := b.fetcher.Fetch(ctx, u)
+	// A navigation of a new top-level traversable the embedder starts:
+	// no client, no referrer (navigationRequest in loads.go).
+	page, status, err := b.fetchDocument(ctx, navigationRequest(u, nil, true))
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
-	if !resp.OK() {
-		return nil, fmt.Errorf("loading %s: HTTP status %d", u, resp.Status)
+	if !isOKStatus(status) {
+		return nil, fmt.Errorf("loading %s: HTTP status %d", u, status)
 	}
-	return b.StartHTML(resp.URL, decodeText(resp.Body, resp.Charset))
+	return b.StartHTML(page.url, decodeText(page.body, page.charset))
 }
 
 // StartHTML is Start for a document given as HTML source at u (the

@@ -8,10 +8,9 @@ import (
 	"github.com/gowebengine/weblocks/fetch"
 )
 
-// This file is the host side of fetch: the requests of scripts' fetch()
-// calls and of cross-origin module scripts run package fetch (main fetch,
-// CORS, redirects) off the event loop, over the browser's Fetcher as the
-// network.
+// This file is the host side of fetch: the browser's Fetcher is the
+// network of package fetch (every load of loads.go and modules.go, and
+// scripts' fetch() calls, run package fetch off the event loop over it).
 
 // FetchRequest is one HTTP request as the network sees it: package fetch
 // already ran the Fetch Standard's checks (bad port, mixed content, mode,
@@ -22,10 +21,11 @@ type FetchRequest = fetch.NetworkRequest
 type FetchResponse = fetch.NetworkResponse
 
 // A RequestFetcher is a Fetcher that can send any request: method,
-// headers and body. It never follows redirects: package fetch does, as
-// the Fetch Standard says. A Fetcher that is not one serves GET and HEAD
-// requests through Fetch (its response carries only a Content-Type
-// header); other methods are network errors.
+// headers and body. The browser sends it every request package fetch
+// makes (Fetch is then not used). It never follows redirects: package
+// fetch does, as the Fetch Standard says. A Fetcher that is not one
+// serves GET and HEAD requests through Fetch (its response's Header and
+// Content-Type); other methods are network errors.
 type RequestFetcher interface {
 	Fetcher
 	// FetchRequest sends req and returns the response as the server gave
@@ -57,6 +57,9 @@ func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchRe
 		return nil, err
 	}
 	h := http.Header{}
+	for name, vals := range resp.Header {
+		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vals...)
+	}
 	if resp.ContentType != "" {
 		ct := resp.ContentType
 		if resp.Charset != "" {

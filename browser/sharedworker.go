@@ -8,6 +8,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/grafana/sobek"
 )
@@ -30,6 +31,11 @@ type sharedWorkerHost struct {
 	url *url.URL
 
 	module bool // a module shared worker (options type "module")
+	// credentials is the options' credentials member (module workers);
+	// ownerClient is the request client of the worker's script: the
+	// environment of the document whose new SharedWorker() created it.
+	credentials string
+	ownerClient *fetch.Client
 
 	mu      sync.Mutex
 	realm   *bindings.Realm
@@ -42,11 +48,11 @@ type sharedWorkerHost struct {
 // environment.
 var sharedWorkerHostSlot = html.NewSlot[*sharedWorkerHost]()
 
-// sharedWorkerHooks lets a window's realm (of environment env) construct
-// SharedWorker objects.
-func (s *Browser) sharedWorkerHooks(env envHandle) bindings.SharedWorkerHooks {
+// sharedWorkerHooks lets a window's realm (of environment env, whose
+// request client client gives) construct SharedWorker objects.
+func (s *Browser) sharedWorkerHooks(env envHandle, client func() *fetch.Client) bindings.SharedWorkerHooks {
 	return bindings.SharedWorkerHooks{Connect: func(c *bindings.SharedWorkerConnection) error {
-		return s.connectSharedWorker(env, c)
+		return s.connectSharedWorker(env, client, c)
 	}}
 }
 
@@ -54,7 +60,7 @@ func (s *Browser) sharedWorkerHooks(env envHandle) bindings.SharedWorkerHooks {
 // on the owner's event loop: find or create the shared worker (a
 // cross-origin script URL is a SecurityError, as browsers throw it here),
 // connect c to it, and run it when it is new.
-func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerConnection) error {
+func (s *Browser) connectSharedWorker(owner envHandle, client func() *fetch.Client, c *bindings.SharedWorkerConnection) error {
 	u, err := url.Parse(c.URL)
 	if err != nil {
 		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': The URL '%s' is invalid.", c.URL), dom.SyntaxError)
@@ -72,7 +78,7 @@ func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerC
 		return dom.NewDOMException("Failed to construct 'SharedWorker': "+err.Error(), dom.InvalidStateError)
 	}
 	h := sharedWorkerHostSlot.GetOrInit(sw.Env(), func() *sharedWorkerHost {
-		return &sharedWorkerHost{s: s, sw: sw, url: u, module: c.Type == "module"}
+		return &sharedWorkerHost{s: s, sw: sw, url: u, module: c.Type == "module", credentials: c.Credentials, ownerClient: client()}
 	})
 	// 11.8.4-6. If worker global scope's type is not options["type"] (or
 	//    its credentials differ), fire error at worker and abort these
@@ -129,7 +135,9 @@ func (h *sharedWorkerHost) run() {
 	var text string
 	if !h.module {
 		var err error
-		text, err = s.fetchScript(h.url, true)
+		// Fetch a classic worker script given url, outside settings,
+		// destination "sharedworker", and inside settings.
+		text, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
 		if err != nil {
 			s.log("sharedworker " + h.url.String() + ": " + err.Error())
 			h.fail()
@@ -167,7 +175,7 @@ func (h *sharedWorkerHost) run() {
 	h.mu.Unlock()
 	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
-			imports := &dedicatedWorker{s: s, url: h.url, realm: realm}
+			imports := &dedicatedWorker{s: s, url: h.url, realm: realm, env: h.sw.Env()}
 			realm.SetHostHooks(bindings.HostHooks{
 				Name: h.sw.Name(),
 				ImportScripts: func(urls []string) error {
@@ -184,7 +192,8 @@ func (h *sharedWorkerHost) run() {
 			if h.module {
 				// Fetch a module worker script graph; null fires error at
 				// every waiting SharedWorker and terminates the worker.
-				mm.fetchAModuleScriptGraph(h.url, func(ms *moduleScript) {
+				opts := moduleFetchOptions{destination: "sharedworker", credentials: h.credentials, client: h.ownerClient}
+				mm.fetchAModuleScriptGraph(h.url, opts, func(ms *moduleScript) {
 					if ms == nil {
 						go s.guard(h.fail)
 						return

@@ -227,3 +227,9 @@ func setReferrerPolicyOnRedirect(req *Request, actual *Response) {
 		req.ReferrerPolicy = policy
 	}
 }
+
+// IsReferrerPolicy reports whether s is a referrer policy other than the
+// empty string (https://w3c.github.io/webappsec-referrer-policy/#referrer-policy):
+// the keywords a referrerpolicy attribute or a Referrer-Policy header
+// may hold.
+func IsReferrerPolicy(s string) bool { return referrerPolicies[s] }

@@ -614,8 +614,10 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, req *Request)
 	}
 	// 8.11. Append a request `Origin` header for httpRequest.
 	appendRequestOriginHeader(req, h)
-	// 8.12-8.21. (No fetch metadata, no cache, no cookies but the
-	//      network's jar, no authentication entries.)
+	// 8.12. Append the Fetch metadata headers for httpRequest.
+	appendFetchMetadataHeaders(req, h)
+	// 8.13-8.21. (No cache, no cookies but the network's jar, no
+	//      authentication entries.)
 	nr := &NetworkRequest{Method: req.Method, URL: withoutFragment(req.CurrentURL()), Header: h, Credentials: creds}
 	if req.Body != nil {
 		nr.Body = req.Body.Source

@@ -1,0 +1,284 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/url"
+	"strings"
+
+	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/fileapi"
+	xhtml "golang.org/x/net/html"
+)
+
+// This file is where every load of the browser meets package fetch:
+// documents (top-level, iframes, popups, navigations), classic scripts,
+// worker and shared worker scripts and importScripts build the
+// fetch.Request HTML gives them (destination, mode, credentials mode,
+// client, referrer, referrer policy) and run fetch.Fetch over the
+// browser's network, which is its Fetcher (fetch_request.go), and the
+// user agent's blob URL store. Module scripts and import() do the same
+// in modules.go, scripts' fetch() in fetch_request.go. No load calls the
+// Fetcher directly: bad ports, Mixed Content, CORS (fetch.CORSCheck, the
+// only CORS check), redirects and Referrer Policy apply to all.
+
+// fetchAll runs fetch for req over the browser's network and the user
+// agent's blob URL store, and reads the response's body: a body whose
+// read fails makes the response a network error.
+func (s *Browser) fetchAll(ctx context.Context, req *fetch.Request) *fetch.Response {
+	return fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua)})
+}
+
+// unsafeResponse is https://fetch.spec.whatwg.org/#concept-unsafe-response:
+// the internal response of a filtered response (an opaque one's body
+// and status included), else the response itself.
+func unsafeResponse(r *fetch.Response) *fetch.Response {
+	if r.Internal != nil {
+		return r.Internal
+	}
+	return r
+}
+
+// loaded is a response's body and what the loads need of it: the
+// response's URL and its MIME type's essence and charset (lower case).
+type loaded struct {
+	body             []byte
+	url              *url.URL
+	essence, charset string
+}
+
+// loadedOf reads r (an unsafe response).
+func loadedOf(r *fetch.Response, requested *url.URL) loaded {
+	l := loaded{url: r.URL()}
+	if l.url == nil {
+		l.url = requested
+	}
+	if r.Body != nil {
+		l.body = r.Body.Source
+	}
+	// Extract a MIME type from the header list (its essence and charset).
+	if ct, ok := r.Header.Get("Content-Type"); ok && ct != "" {
+		if mt, params, err := mime.ParseMediaType(ct); err == nil {
+			l.essence, l.charset = strings.ToLower(mt), strings.ToLower(params["charset"])
+		}
+	}
+	return l
+}
+
+// isOKStatus is https://fetch.spec.whatwg.org/#ok-status.
+func isOKStatus(status int) bool { return status >= 200 && status <= 299 }
+
+// windowClient is the request client of w's environment settings object:
+// its origin, and the referrer source "client" stands for (determine
+// request's referrer: none for an opaque origin; an iframe srcdoc
+// document's container document's URL; else the document's URL).
+func (w *Window) client() *fetch.Client {
+	c := &fetch.Client{Origin: w.env.Origin()}
+	if c.Origin.IsOpaque() {
+		return c
+	}
+	d := w
+	for d.parentWin != nil && strings.EqualFold(d.url.Scheme, "about") && d.url.Opaque == "srcdoc" {
+		d = d.parentWin
+	}
+	c.URL = d.URL()
+	return c
+}
+
+// envClient is the request client of a worker's environment settings
+// object: its origin, its creation URL the referrer source.
+func envClient(env envHandle) *fetch.Client {
+	return &fetch.Client{Origin: env.Origin(), URL: env.CreationURL()}
+}
+
+// corsSettingOf is the state of el's crossorigin attribute (a CORS
+// settings attribute): "" for No CORS (absent), "use-credentials", else
+// "anonymous" (the empty string and invalid values too).
+func corsSettingOf(el *xhtml.Node) string {
+	v, ok := getAttr(el, "crossorigin")
+	switch {
+	case !ok:
+		return ""
+	case strings.EqualFold(v, "use-credentials"):
+		return "use-credentials"
+	}
+	return "anonymous"
+}
+
+// referrerPolicyOf is the state of el's referrerpolicy attribute: a
+// referrer policy keyword, else "" (the policy container's).
+func referrerPolicyOf(el *xhtml.Node) string {
+	v, _ := getAttr(el, "referrerpolicy")
+	v = strings.ToLower(v)
+	if fetch.IsReferrerPolicy(v) {
+		return v
+	}
+	return ""
+}
+
+// createPotentialCORSRequest is
+// https://html.spec.whatwg.org/multipage/urls-and-fetching.html#create-a-potential-cors-request
+// (corsSetting: "" for No CORS, "anonymous" or "use-credentials").
+func createPotentialCORSRequest(u *url.URL, destination, corsSetting string, client *fetch.Client) *fetch.Request {
+	req := fetch.NewRequest(u, client)
+	// 1. Let mode be "no-cors" if corsAttributeState is No CORS, and
+	//    "cors" otherwise.
+	req.Mode = "cors"
+	if corsSetting == "" {
+		req.Mode = "no-cors"
+	}
+	// 2. (No same-origin fallback flag.)
+	// 3. Let credentialsMode be "include".
+	req.Credentials = "include"
+	// 4. If corsAttributeState is Anonymous, set credentialsMode to
+	//    "same-origin".
+	if corsSetting == "anonymous" {
+		req.Credentials = "same-origin"
+	}
+	// 5. Return a new request whose URL is url, destination is
+	//    destination, mode is mode, credentials mode is credentialsMode,
+	//    and whose use-URL-credentials flag is set.
+	req.Destination = destination
+	return req
+}
+
+// fetchAClassicScript is "fetch a classic script" for a script element
+// of the window of settings object client (corsSetting its crossorigin
+// attribute's state, referrerPolicy its referrerpolicy attribute's): a
+// cross-origin script without crossorigin is a no-cors request whose
+// opaque response still runs; with crossorigin, the response must pass
+// the CORS check. The MIME type is not checked (as browsers do for
+// classic scripts). It returns the script's source.
+// https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script
+func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSetting, referrerPolicy string) (string, error) {
+	// 1. Let request be the result of creating a potential-CORS request
+	//    given url, "script", and CORS setting.
+	// 2. Set request's client to settingsObject.
+	req := createPotentialCORSRequest(u, "script", corsSetting, client)
+	// 3-4. Set up the classic script request given request and options
+	//    (the referrer policy; parser metadata, nonce and integrity are
+	//    not used).
+	req.ReferrerPolicy = referrerPolicy
+	// 5. Fetch request with processResponseConsumeBody:
+	resp := s.fetchAll(s.ctx, req)
+	if resp.IsNetworkError() {
+		return "", fmt.Errorf("%s: %v", u, resp.Err)
+	}
+	// 5.2. Set response to response's unsafe response.
+	r := unsafeResponse(resp)
+	// 5.3. If bodyBytes is null or failure, or response's status is not
+	//      an ok status, then run onComplete given null, and abort these
+	//      steps.
+	if !isOKStatus(r.Status) {
+		return "", fmt.Errorf("HTTP status %d for %s", r.Status, u)
+	}
+	// 5.4-5.7. Decode the body with the response's charset, else UTF-8;
+	//      (muted errors are not distinguished).
+	l := loadedOf(r, u)
+	return decodeText(l.body, l.charset), nil
+}
+
+// fetchAClassicWorkerScript is "fetch a classic worker script": a
+// same-origin request (a cross-origin redirect is a network error) with
+// destination "worker" or "sharedworker" whose client is the worker's
+// owner (fetchClient); an http(s) response needs a JavaScript MIME type.
+// It returns the script's source (UTF-8).
+// https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script
+func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, error) {
+	// 1. Let request be a new request whose URL is url, client is
+	//    fetchClient, destination is destination, initiator type is
+	//    "other", mode is "same-origin", credentials mode is
+	//    "same-origin", parser metadata is "not parser-inserted", and
+	//    whose use-URL-credentials flag is set.
+	req := fetch.NewRequest(u, fetchClient)
+	req.Destination, req.Mode, req.Credentials = destination, "same-origin", "same-origin"
+	// 3. Fetch request with processResponseConsumeBody:
+	resp := s.fetchAll(s.ctx, req)
+	// 3.1. If bodyBytes is null or failure, or response's status is not
+	//      an ok status, then run onComplete given null, and abort these
+	//      steps.
+	if resp.IsNetworkError() {
+		return "", fmt.Errorf("%s: %v", u, resp.Err)
+	}
+	if !isOKStatus(resp.Status) {
+		return "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
+	}
+	// 3.2. If all of the following are true: response's URL's scheme is
+	//      an HTTP(S) scheme; and the result of extracting a MIME type
+	//      from response's header list is not a JavaScript MIME type,
+	//      then run onComplete given null, and abort these steps.
+	l := loadedOf(resp, u)
+	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !isJavaScriptMIME(l.essence) {
+		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
+	}
+	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.
+	return decodeText(l.body, ""), nil
+}
+
+// fetchAClassicWorkerImportedScript is "fetch a classic worker-imported
+// script" (importScripts): a no-cors request with destination "script"
+// whose client is the worker's environment; the response (its unsafe
+// response) needs an ok status and a JavaScript MIME type. It returns
+// the script's source (UTF-8) and its response URL.
+// https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-worker-imported-script
+func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Client) (string, *url.URL, error) {
+	// 1. Let request be a new request whose URL is url, client is
+	//    settingsObject, destination is "script", initiator type is
+	//    "other", parser metadata is "not parser-inserted", and whose
+	//    use-URL-credentials flag is set (mode "no-cors" and credentials
+	//    mode "same-origin", a request's defaults).
+	req := fetch.NewRequest(u, client)
+	req.Destination = "script"
+	// 3. Fetch request with processResponseConsumeBody:
+	resp := s.fetchAll(s.ctx, req)
+	if resp.IsNetworkError() {
+		return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
+	}
+	// 3.1. Set response to response's unsafe response.
+	r := unsafeResponse(resp)
+	// 3.2. If any of the following are true: bodyBytes is null or
+	//      failure; response's status is not an ok status; the result of
+	//      extracting a MIME type from response's header list is not a
+	//      JavaScript MIME type; then throw a "NetworkError" DOMException.
+	if !isOKStatus(r.Status) {
+		return "", nil, fmt.Errorf("HTTP status %d for %s", r.Status, u)
+	}
+	l := loadedOf(r, u)
+	if !isJavaScriptMIME(l.essence) {
+		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
+	}
+	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.
+	return decodeText(l.body, ""), l.url, nil
+}
+
+// navigationRequest is the navigation request of HTML's "create
+// navigation params by fetching" for u: mode "navigate", credentials
+// mode "include", destination "document" for a top-level traversable
+// (top) else "iframe"; client is the navigation's source document's
+// environment (nil for one the embedder starts, which has no referrer).
+// Redirects are followed by fetch (the standard's "manual" redirect
+// mode steps, done by fetch here).
+// https://html.spec.whatwg.org/multipage/browsing-the-web.html#create-navigation-params-by-fetching
+func navigationRequest(u *url.URL, client *fetch.Client, top bool) *fetch.Request {
+	req := fetch.NewRequest(u, client)
+	req.Mode, req.Credentials = "navigate", "include"
+	req.Destination, req.TopLevel = "iframe", top
+	if top {
+		req.Destination = "document"
+	}
+	return req
+}
+
+// fetchDocument fetches a document with req (a navigation request) and
+// returns its body, response URL and type, and its status: a document of
+// any status loads, as in browsers (Browser.Start reports an error
+// status to the embedder instead).
+func (s *Browser) fetchDocument(ctx context.Context, req *fetch.Request) (loaded, int, error) {
+	u := req.CurrentURL()
+	resp := s.fetchAll(ctx, req)
+	if resp.IsNetworkError() {
+		return loaded{}, 0, resp.Err
+	}
+	return loadedOf(resp, u), resp.Status, nil
+}
