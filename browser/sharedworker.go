@@ -58,8 +58,8 @@ func (s *Browser) sharedWorkerHooks(env envHandle, client func() *fetch.Client) 
 
 // connectSharedWorker is the part of new SharedWorker() the embedder does,
 // on the owner's event loop: find or create the shared worker (a
-// cross-origin script URL is a SecurityError, as browsers throw it here),
-// connect c to it, and run it when it is new.
+// cross-origin script URL fires error at it: see startWorker), connect c
+// to it, and run it when it is new.
 func (s *Browser) connectSharedWorker(owner envHandle, client func() *fetch.Client, c *bindings.SharedWorkerConnection) error {
 	u, err := url.Parse(c.URL)
 	if err != nil {
@@ -68,7 +68,12 @@ func (s *Browser) connectSharedWorker(owner envHandle, client func() *fetch.Clie
 	sw, created, err := html.ObtainSharedWorker(owner, u, c.Name)
 	switch {
 	case errors.Is(err, html.ErrWorkerOrigin):
-		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': Script at '%s' cannot be accessed from origin '%s'.", u, s.eng.OriginOf(owner)), dom.SecurityError)
+		// A cross-origin script URL: HTML's same-origin fetch of the
+		// script is a network error (no request), which fires error at
+		// the SharedWorker (as in Chromium; no exception).
+		s.log(fmt.Sprintf("sharedworker %s: not same origin with %s (a same-origin request: network error)", u, s.eng.OriginOf(owner)))
+		c.QueueErrorEvent()
+		return nil
 	case errors.Is(err, html.ErrSharedWorkerMismatch):
 		// Queue a global task to fire an event named error at worker and
 		// abort these steps.

@@ -43,9 +43,11 @@ func (s *Browser) workerHooks(env envHandle, client func() *fetch.Client) bindin
 }
 
 // startWorker is the part of new Worker() the embedder does, on the
-// owner's event loop: obtain the worker's agent and environment (a
-// cross-origin script URL is a SecurityError, as browsers throw it here),
-// then run the worker in parallel.
+// owner's event loop: obtain the worker's agent and environment, then run
+// the worker in parallel. A cross-origin script URL (html refuses its
+// environment) is what HTML's same-origin fetch of the script makes of
+// it, without a request: error fires at the Worker (as in Chromium; no
+// exception).
 func (s *Browser) startWorker(owner envHandle, ownerClient *fetch.Client, dw *bindings.DedicatedWorker) error {
 	u, err := url.Parse(dw.URL)
 	if err != nil {
@@ -54,7 +56,9 @@ func (s *Browser) startWorker(owner envHandle, ownerClient *fetch.Client, dw *bi
 	env, err := s.eng.NewWorkerEnvironment(owner, u)
 	if err != nil {
 		if errors.Is(err, errWorkerOrigin) {
-			return dom.NewDOMException(fmt.Sprintf("Failed to construct 'Worker': Script at '%s' cannot be accessed from origin '%s'.", u, s.eng.OriginOf(owner)), dom.SecurityError)
+			s.log(fmt.Sprintf("worker %s: not same origin with %s (a same-origin request: network error)", u, s.eng.OriginOf(owner)))
+			dw.QueueErrorEvent(nil)
+			return nil
 		}
 		return dom.NewDOMException("Failed to construct 'Worker': "+err.Error(), dom.InvalidStateError)
 	}

@@ -76,13 +76,16 @@ func serveRemoteContextWindowExecutor(s *Server, w http.ResponseWriter, r *http.
 // serveRecordRequest answers /fetch/resources/record-request.py (the
 // bundled suite's handler; record-request.py beside it is the wptserve
 // version): it appends a JSON record of the request (method, and the
-// Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method
-// and Access-Control-Request-Headers headers, null when absent) to the
-// dispatcher stash queue ?uuid=, then answers "recorded" with
-// Access-Control-Allow-Origin per ?acao= ("star": *, "origin": the
-// request's Origin, else none) and ?allow-headers= as
-// Access-Control-Allow-Headers. The fetch tests read the records through
-// /common/dispatcher/dispatcher.py to see what the server received.
+// Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method,
+// Access-Control-Request-Headers, Sec-Fetch-Dest, Sec-Fetch-Mode and
+// Sec-Fetch-Site headers, null when absent) to the dispatcher stash queue
+// ?uuid=, then answers ?body= (default "recorded") with the Content-Type
+// ?type= (default text/plain), with Access-Control-Allow-Origin per
+// ?acao= ("star": *, "origin": the request's Origin, else none) and
+// ?allow-headers= as Access-Control-Allow-Headers. The fetch tests read
+// the records through /common/dispatcher/dispatcher.py to see what the
+// server received; with type and body, the recorder is a script, worker
+// or document of their own.
 func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id := q.Get("uuid")
@@ -91,7 +94,8 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := map[string]any{"method": r.Method}
-	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers"} {
+	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers",
+		"Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site"} {
 		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
 			rec[strings.ToLower(name)] = strings.Join(v, ", ")
 		} else {
@@ -113,9 +117,16 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("allow-headers"); v != "" {
 		h.Set("Access-Control-Allow-Headers", v)
 	}
-	h.Set("Content-Type", "text/plain")
+	typ, body := "text/plain", "recorded"
+	if v := q.Get("type"); v != "" {
+		typ = v
+	}
+	if q.Has("body") {
+		body = q.Get("body")
+	}
+	h.Set("Content-Type", typ)
 	h.Set("Cache-Control", "no-store")
-	io.WriteString(w, "recorded")
+	io.WriteString(w, body)
 }
 
 // maxHolds bounds the pending releases of hold-body.py.
