@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/fetch"
@@ -384,6 +385,14 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		source = *srcdoc
 	case strings.EqualFold(u.Scheme, "about"):
 		// about:blank: an empty document.
+	case f.el == nil && h.source != nil && strings.EqualFold(u.Scheme, "data"):
+		// A document's navigation of a top-level traversable to a data:
+		// URL (window.open, location) is refused, as Chromium and Firefox
+		// refuse it (HTML allows it); the embedder's navigations load.
+		err := errors.New("not allowed to navigate a top-level window to a data: URL")
+		s.log("navigation to " + u.String() + ": " + err.Error())
+		h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))
+		return
 	default:
 		page, _, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h))
 		if err != nil {

@@ -373,3 +373,32 @@ func TestPlainFetcherIsTheNetwork(t *testing.T) {
 		t.Error("no requests")
 	}
 }
+
+// blob: and data: documents: a blob: popup loads (the blob's origin); a
+// page's navigation of a top-level window to a data: URL is refused, as
+// Chromium and Firefox refuse it, while a data: iframe loads (opaque
+// origin) and the embedder may open a data: URL.
+func TestBlobAndDataDocuments(t *testing.T) {
+	files := map[string]siteFile{"a.test/": html(`<script>
+		window.got = [];
+		addEventListener("message", e => got.push(e.data));
+		window.report = '<script>(opener || parent).postMessage(location.protocol + " " + self.origin, "*")<\/script>';
+	</script>`)}
+	_, w, ctx := openRecording(t, files, "https://a.test/")
+	eval(t, ctx, w, `
+		open("data:text/html," + encodeURIComponent(report));
+		open(URL.createObjectURL(new Blob([report], {type: "text/html"})));
+		const f = document.createElement("iframe");
+		f.src = "data:text/html," + encodeURIComponent(report);
+		document.body.append(f);
+		0`)
+	if err := w.Browser().RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	expectJS(t, ctx, w, `got.sort()`, []any{"blob: https://a.test", "data: null"})
+	d, err := w.Browser().Open(ctx, "data:text/html,<title>from the embedder</title>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectJS(t, ctx, d, `document.title + " " + self.origin`, "from the embedder null")
+}

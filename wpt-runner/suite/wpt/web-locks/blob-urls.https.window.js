@@ -105,3 +105,71 @@ promise_test(async t => {
   assert_equals(await m.held, 'held in a blob: module');
   assert_equals(await import(url), m, 'one module per URL');
 }, 'import() of a blob: URL');
+
+// lockingSharedWorkerSource is a shared worker that takes lock name on its
+// first connection, reports {held, origin} (or {error}) to it, and closes
+// itself when told "close".
+function lockingSharedWorkerSource(name) {
+  return `
+    onconnect = e => {
+      const port = e.ports[0];
+      port.onmessage = m => { if (m.data === 'close') close(); };
+      if (!self.navigator.locks) { port.postMessage({error: 'absent', origin: self.origin}); return; }
+      navigator.locks.request(${JSON.stringify(name)}, () => {
+        port.postMessage({held: true, origin: self.origin});
+        return new Promise(() => {});
+      }).catch(e => port.postMessage({error: e.name, origin: self.origin}));
+    };`;
+}
+
+function connectShared(url) {
+  const w = new SharedWorker(url);
+  const msg = new Promise((resolve, reject) => {
+    w.port.onmessage = e => resolve(e.data);
+    w.onerror = () => reject(new Error('error event'));
+  });
+  return {w, msg};
+}
+
+promise_test(async t => {
+  const name = uniqueName();
+  const url = URL.createObjectURL(new Blob([lockingSharedWorkerSource(name)], {type: 'text/javascript'}));
+  t.add_cleanup(() => URL.revokeObjectURL(url));
+  const {w, msg} = connectShared(url);
+  assert_object_equals(await msg, {held: true, origin: location.origin}, 'a blob: shared worker has the blob\'s origin');
+  const state = await navigator.locks.query();
+  assert_true(state.held.some(l => l.name === name), 'the shared worker holds the lock');
+  w.port.postMessage('close');
+  assert_equals(await navigator.locks.request(name, () => 'granted'), 'granted', 'closing the worker released the lock');
+}, 'A shared worker from a blob: URL takes a lock; its close() releases it');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const {w, msg} = connectShared('data:text/javascript,' + encodeURIComponent(lockingSharedWorkerSource(name)));
+  t.add_cleanup(() => w.port.postMessage('close'));
+  const got = await msg;
+  assert_equals(got.origin, 'null', 'a data: shared worker has an opaque origin');
+  assert_in_array(got.error, ['SecurityError', 'absent'], 'no lock in an opaque origin');
+}, 'A shared worker from a data: URL has an opaque origin: no lock can be taken there');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const url = URL.createObjectURL(new Blob([`<!doctype html><script>
+    onmessage = e => { if (e.data === 'close') close(); };
+    navigator.locks.request(${JSON.stringify(name)}, () => {
+      opener.postMessage({popup: 'held', origin: self.origin, href: location.href}, '*');
+      return new Promise(() => {});
+    });
+  <\/script>`], {type: 'text/html'}));
+  t.add_cleanup(() => URL.revokeObjectURL(url));
+  const got = new Promise(resolve => addEventListener('message', function f(e) {
+    if (e.data && e.data.popup) { removeEventListener('message', f); resolve(e.data); }
+  }));
+  const popup = open(url);
+  t.add_cleanup(() => popup.close());
+  assert_object_equals(await got, {popup: 'held', origin: location.origin, href: url}, 'a blob: popup has the blob\'s origin');
+  const state = await navigator.locks.query();
+  assert_true(state.held.some(l => l.name === name), 'the popup holds the lock');
+  popup.close();
+  assert_equals(await navigator.locks.request(name, () => 'granted'), 'granted', 'closing the popup released the lock');
+}, 'A popup opened at a blob: URL (window.open) is a document of the blob\'s origin that can take a lock');
