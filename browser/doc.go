@@ -76,8 +76,9 @@
 //     navigating window's; none for the embedder's navigations and
 //     history traversals); window.open with noreferrer sends no referrer;
 //   - classic scripts: destination "script", mode "no-cors" (an opaque
-//     cross-origin script still runs) or "cors" with a crossorigin
-//     attribute (credentials by its state), the referrerpolicy attribute;
+//     cross-origin script still runs, its errors muted: "Script error."
+//     with no location) or "cors" with a crossorigin attribute
+//     (credentials by its state), the referrerpolicy attribute;
 //   - module scripts and import(): mode "cors"; a static import's
 //     referrer is the importing module's URL;
 //   - worker and shared worker scripts: mode "same-origin" (a redirect to
@@ -235,9 +236,10 @@
 //     TypeError), no JSON or CSS modules and no import attributes, no
 //     modulepreload, no integrity metadata. Service workers run classic
 //     scripts only (import() in one is the spec's TypeError).
-//   - Loads: no HTTP cache, no Content Security Policy, no muted errors
-//     for opaque classic scripts (their exceptions are reported whole),
-//     no document or Referrer-Policy header policy (every document's
+//   - Loads: no HTTP cache, no Content Security Policy; muted errors
+//     cover the evaluation of an opaque classic script, not later
+//     callbacks of its functions; no document or Referrer-Policy header
+//     policy (every document's
 //     policy is strict-origin-when-cross-origin), classic scripts are
 //     decoded by their response's charset (not the element's charset or
 //     the document's encoding), a worker's URL is its request URL even

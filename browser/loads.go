@@ -149,9 +149,10 @@ func createPotentialCORSRequest(u *url.URL, destination, corsSetting string, cli
 // cross-origin script without crossorigin is a no-cors request whose
 // opaque response still runs; with crossorigin, the response must pass
 // the CORS check. The MIME type is not checked (as browsers do for
-// classic scripts). It returns the script's source.
+// classic scripts). It returns the script's source, and whether its
+// errors are muted (the response is CORS-cross-origin: opaque).
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-script
-func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSetting, referrerPolicy string) (string, error) {
+func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSetting, referrerPolicy string) (text string, muted bool, err error) {
 	// 1. Let request be the result of creating a potential-CORS request
 	//    given url, "script", and CORS setting.
 	// 2. Set request's client to settingsObject.
@@ -163,20 +164,24 @@ func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSett
 	// 5. Fetch request with processResponseConsumeBody:
 	resp := s.fetchAll(s.ctx, req)
 	if resp.IsNetworkError() {
-		return "", fmt.Errorf("%s: %v", u, resp.Err)
+		return "", false, fmt.Errorf("%s: %v", u, resp.Err)
 	}
+	// 5.1. (response can be either CORS-same-origin or
+	//      CORS-cross-origin; this only affects how error reporting
+	//      happens.)
 	// 5.2. Set response to response's unsafe response.
 	r := unsafeResponse(resp)
 	// 5.3. If bodyBytes is null or failure, or response's status is not
 	//      an ok status, then run onComplete given null, and abort these
 	//      steps.
 	if !isOKStatus(r.Status) {
-		return "", fmt.Errorf("HTTP status %d for %s", r.Status, u)
+		return "", false, fmt.Errorf("HTTP status %d for %s", r.Status, u)
 	}
-	// 5.4-5.7. Decode the body with the response's charset, else UTF-8;
-	//      (muted errors are not distinguished).
+	// 5.4-5.6. Decode the body with the response's charset, else UTF-8.
 	l := loadedOf(r, u)
-	return decodeText(l.body, l.charset), nil
+	// 5.7. Let mutedErrors be true if response was CORS-cross-origin, and
+	//      false otherwise.
+	return decodeText(l.body, l.charset), resp.Type == "opaque" || resp.Type == "opaqueredirect", nil
 }
 
 // fetchAClassicWorkerScript is "fetch a classic worker script": a

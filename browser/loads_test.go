@@ -402,3 +402,24 @@ func TestBlobAndDataDocuments(t *testing.T) {
 	}
 	expectJS(t, ctx, d, `document.title + " " + self.origin`, "from the embedder null")
 }
+
+// The errors of a classic script from a no-cors cross-origin response are
+// muted: the page's error event says "Script error." with no location
+// and a null error; fetched with CORS, the error is the script's own.
+func TestMutedScriptErrors(t *testing.T) {
+	files := map[string]siteFile{
+		"a.test/": html(`<script>
+			window.errors = [];
+			addEventListener("error", e => { errors.push([e.message, e.filename, e.lineno, e.error === null]); e.preventDefault(); });
+		</script>
+		<script src="https://b.test/throws.js"></script>
+		<script src="https://b.test/cors-throws.js" crossorigin></script>`),
+		"b.test/throws.js":      script(`throw new Error("secret")`),
+		"b.test/cors-throws.js": {ctype: "text/javascript", body: `throw new Error("shown")`, header: map[string]string{"Access-Control-Allow-Origin": "*"}},
+	}
+	_, w, ctx := openRecording(t, files, "https://a.test/")
+	expectJS(t, ctx, w, `errors`, []any{
+		[]any{"Script error.", "", int64(0), true},
+		[]any{"Error: shown", "https://b.test/cors-throws.js", int64(1), false},
+	})
+}

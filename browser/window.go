@@ -259,6 +259,8 @@ type pageScript struct {
 	// cors and referrerPolicy are the states of the element's
 	// crossorigin and referrerpolicy attributes (loads.go).
 	cors, referrerPolicy string
+	// muted: the fetched classic script's errors are muted.
+	muted bool
 }
 
 // newPageScript is the pageScript of script element el, with the
@@ -277,8 +279,8 @@ func (w *Window) fetchClassic(ps *pageScript) {
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
-		text, err := s.fetchAClassicScript(ps.src, client, ps.cors, ps.referrerPolicy)
-		ps.fetch <- fetched{text, err}
+		text, muted, err := s.fetchAClassicScript(ps.src, client, ps.cors, ps.referrerPolicy)
+		ps.fetch <- fetched{text, muted, err}
 	}()
 }
 
@@ -306,8 +308,9 @@ func (w *Window) fetchModuleGraph(mm *moduleMap, ps *pageScript) {
 }
 
 type fetched struct {
-	text string
-	err  error
+	text  string
+	muted bool // the script's errors are muted (a CORS-cross-origin response)
+	err   error
 }
 
 // collectScripts lists the scripts of the document to run, in tree order:
@@ -547,7 +550,7 @@ func (w *Window) executeWhenReady(ps *pageScript) bool {
 	case ps.fetch != nil:
 		select {
 		case f := <-ps.fetch:
-			text = f.text
+			text, ps.muted = f.text, f.muted
 			if f.err != nil {
 				failed = true
 				s.log("script " + ps.name + ": " + f.err.Error())
@@ -613,7 +616,11 @@ func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text strin
 		if ps.src == nil {
 			moduleMapOf(w.realm).setClassicBase(ps.name, w.baseURL())
 		}
-		w.s.scripts.evaluate(w.realm, ps.name, text)
+		if ps.muted {
+			w.s.scripts.evaluateMuted(w.realm, ps.name, text, w.s.log)
+		} else {
+			w.s.scripts.evaluate(w.realm, ps.name, text)
+		}
 		w.doc.CurrentScript = nil
 	default:
 		// 5. "module": set currentScript to null and run the module

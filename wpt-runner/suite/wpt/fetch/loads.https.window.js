@@ -2,6 +2,9 @@
 // META: script=resources/record.js
 'use strict';
 
+// The muted errors test makes scripts throw on purpose.
+setup({allow_uncaught_exception: true});
+
 // asURL is the recorder at origin base for queue id, answering body with
 // Content-Type type (and params' other query parameters).
 function asURL(base, id, type, body, params = {}) {
@@ -63,6 +66,21 @@ promise_test(async t => {
   assert_equals(await loadScript(t, asURL(CROSS, id2, 'text/javascript', `self.${ran} = true;`, {acao: 'origin'}), {crossorigin: 'anonymous'}), 'load');
   assert_true(self[ran], 'with Access-Control-Allow-Origin the script ran');
 }, 'a classic script with crossorigin is a CORS request: refused without Access-Control-Allow-Origin');
+
+promise_test(async t => {
+  const errors = [];
+  const onerror = e => { errors.push([e.message, e.filename, e.lineno, e.colno, e.error]); e.preventDefault(); };
+  addEventListener('error', onerror);
+  t.add_cleanup(() => removeEventListener('error', onerror));
+  assert_equals(await loadScript(t, asURL(CROSS, uniqueId(), 'text/javascript', 'throw new Error("secret")')), 'load');
+  assert_equals(await loadScript(t, asURL(CROSS, uniqueId(), 'text/javascript', 'syntax error here')), 'load');
+  assert_equals(await loadScript(t, asURL(CROSS, uniqueId(), 'text/javascript', 'throw new Error("shown")', {acao: 'origin'}), {crossorigin: ''}), 'load');
+  assert_equals(errors.length, 3);
+  assert_array_equals(errors[0], ['Script error.', '', 0, 0, null], 'a no-cors cross-origin script\'s exception');
+  assert_array_equals(errors[1], ['Script error.', '', 0, 0, null], 'a no-cors cross-origin script\'s syntax error');
+  assert_true(errors[2][0].includes('shown'), errors[2][0]);
+  assert_true(errors[2][4] instanceof Error, 'the error itself, with CORS');
+}, 'the errors of a cross-origin classic script are muted ("Script error."), unless it was fetched with CORS');
 
 promise_test(async t => {
   const id = uniqueId();
