@@ -238,13 +238,14 @@
 //     scripts only (import() in one is the spec's TypeError).
 //   - Loads: no HTTP cache, no Content Security Policy; muted errors
 //     cover the evaluation of an opaque classic script, not later
-//     callbacks of its functions; no document or Referrer-Policy header
-//     policy (every document's
-//     policy is strict-origin-when-cross-origin), classic scripts are
-//     decoded by their response's charset (not the element's charset or
-//     the document's encoding), a worker's URL is its request URL even
-//     after a same-origin redirect, and history traversals and reloads
-//     send no referrer.
+//     callbacks of its functions; no document referrer policy (a
+//     Referrer-Policy header or meta element: every document's policy is
+//     strict-origin-when-cross-origin); classic scripts are decoded by
+//     their response's charset (not the element's charset or the
+//     document's encoding); a classic worker's URL is its script's
+//     response URL (after a same-origin redirect) but its environment's
+//     creation URL stays the request URL, and a module worker's URL is
+//     the request URL; history traversals and reloads send no referrer.
 //   - A script element's load event and the scripts after it do not wait
 //     for a module's top-level await (as HTML says and Chromium does);
 //     import() and importers do.

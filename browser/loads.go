@@ -188,9 +188,10 @@ func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSett
 // same-origin request (a cross-origin redirect is a network error) with
 // destination "worker" or "sharedworker" whose client is the worker's
 // owner (fetchClient); an http(s) response needs a JavaScript MIME type.
-// It returns the script's source (UTF-8).
+// It returns the script's source (UTF-8) and the response's URL (the
+// worker global scope's url).
 // https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script
-func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, error) {
+func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, *url.URL, error) {
 	// 1. Let request be a new request whose URL is url, client is
 	//    fetchClient, destination is destination, initiator type is
 	//    "other", mode is "same-origin", credentials mode is
@@ -204,10 +205,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      an ok status, then run onComplete given null, and abort these
 	//      steps.
 	if resp.IsNetworkError() {
-		return "", fmt.Errorf("%s: %v", u, resp.Err)
+		return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 	}
 	if !isOKStatus(resp.Status) {
-		return "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
+		return "", nil, fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 	}
 	// 3.2. If all of the following are true: response's URL's scheme is
 	//      an HTTP(S) scheme; and the result of extracting a MIME type
@@ -215,10 +216,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      then run onComplete given null, and abort these steps.
 	l := loadedOf(resp, u)
 	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !isJavaScriptMIME(l.essence) {
-		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
+		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.
-	return decodeText(l.body, ""), nil
+	return decodeText(l.body, ""), l.url, nil
 }
 
 // fetchAClassicWorkerImportedScript is "fetch a classic worker-imported

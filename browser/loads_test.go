@@ -251,7 +251,7 @@ func TestWorkerScriptSameOrigin(t *testing.T) {
 	if _, ok := site.request(b + "/worker.js"); ok {
 		t.Errorf("the cross-origin redirect target of a worker script was requested")
 	}
-	expectJS(t, ctx, w, worker("/same"), "ran /same")
+	expectJS(t, ctx, w, worker("/same"), "ran /worker.js") // the response's URL
 	expectJS(t, ctx, w, worker("/text.js"), "error error")
 	// A cross-origin worker URL: error at the Worker, no exception (as
 	// in Chromium) and no request.

@@ -138,11 +138,14 @@ func (h *sharedWorkerHost) fail() {
 func (h *sharedWorkerHost) run() {
 	s := h.s
 	var text string
+	// scriptURL becomes the worker global scope's url: the response's URL
+	// for a classic script (a same-origin redirect changes it).
+	scriptURL := h.url
 	if !h.module {
 		var err error
 		// Fetch a classic worker script given url, outside settings,
 		// destination "sharedworker", and inside settings.
-		text, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
+		text, scriptURL, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
 		if err != nil {
 			s.log("sharedworker " + h.url.String() + ": " + err.Error())
 			h.fail()
@@ -153,6 +156,7 @@ func (h *sharedWorkerHost) run() {
 		return
 	}
 	realm, err := bindings.NewSharedWorkerRealm(h.sw.Env(), bindings.Options{
+		WorkerURL: scriptURL,
 		Console: func(level bindings.ConsoleLevel, msg string) {
 			s.log(fmt.Sprintf("sharedworker %s %v: %s", h.url, level, msg))
 		},
@@ -180,7 +184,7 @@ func (h *sharedWorkerHost) run() {
 	h.mu.Unlock()
 	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
-			imports := &dedicatedWorker{s: s, url: h.url, realm: realm, env: h.sw.Env()}
+			imports := &dedicatedWorker{s: s, url: scriptURL, realm: realm, env: h.sw.Env()}
 			realm.SetHostHooks(bindings.HostHooks{
 				Name: h.sw.Name(),
 				ImportScripts: func(urls []string) error {
@@ -192,8 +196,7 @@ func (h *sharedWorkerHost) run() {
 				},
 				Close: h.closeByScript,
 			})
-			u := h.url
-			mm := s.enableModules(realm, func() *url.URL { return u })
+			mm := s.enableModules(realm, func() *url.URL { return scriptURL })
 			if h.module {
 				// Fetch a module worker script graph; null fires error at
 				// every waiting SharedWorker and terminates the worker.
@@ -209,7 +212,7 @@ func (h *sharedWorkerHost) run() {
 				return
 			}
 			// Run the classic script (errors are reported by the realm).
-			s.scripts.evaluate(realm, h.url.String(), text)
+			s.scripts.evaluate(realm, scriptURL.String(), text)
 			h.connectPending(realm)
 		})
 	})

@@ -108,7 +108,7 @@ func (w *dedicatedWorker) run() {
 	}
 	// Fetch a classic worker script given url, outside settings,
 	// destination "worker", and inside settings.
-	text, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
+	text, responseURL, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
 	if err != nil || w.isTerminated() {
 		if err != nil {
 			s.log("worker " + w.url.String() + ": " + err.Error())
@@ -121,6 +121,10 @@ func (w *dedicatedWorker) run() {
 		s.eng.TerminateWorker(w.env)
 		return
 	}
+	// Set worker global scope's url to response's url (a same-origin
+	// redirect changes it: location, the base URL of importScripts and
+	// import()).
+	w.url = responseURL
 	realm := w.newRealm()
 	if realm == nil {
 		return
@@ -142,6 +146,7 @@ func (w *dedicatedWorker) run() {
 func (w *dedicatedWorker) newRealm() *bindings.Realm {
 	s := w.s
 	realm, err := s.eng.NewWorkerRealm(w.env, bindings.Options{
+		WorkerURL: w.url,
 		Console: func(level bindings.ConsoleLevel, msg string) {
 			s.log(fmt.Sprintf("worker %s %v: %s", w.url, level, msg))
 		},

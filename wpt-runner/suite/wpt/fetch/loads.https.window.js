@@ -123,6 +123,17 @@ promise_test(async t => {
 
 promise_test(async t => {
   const id = uniqueId();
+  const target = asURL(SAME, id, 'text/javascript', 'postMessage([location.href, new URL("x", location.href).href])');
+  const w = new Worker(redirectURL(SAME, target));
+  t.add_cleanup(() => w.terminate());
+  assert_array_equals(await workerResult(w), [target, new URL('x', target).href]);
+  const sharedTarget = asURL(SAME, uniqueId(), 'text/javascript', 'onconnect = e => e.ports[0].postMessage(location.href)');
+  const s = new SharedWorker(redirectURL(SAME, sharedTarget));
+  assert_equals(await new Promise(resolve => { s.port.onmessage = e => resolve(e.data); s.onerror = () => resolve('error'); }), sharedTarget);
+}, 'a worker script redirected within its origin: the worker\'s URL is the response\'s');
+
+promise_test(async t => {
+  const id = uniqueId();
   const target = asURL(CROSS, id, 'text/javascript', 'postMessage("ran"); onconnect = e => e.ports[0].postMessage("ran")', {acao: 'star'});
   const w = new Worker(target);
   t.add_cleanup(() => w.terminate());
