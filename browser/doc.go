@@ -87,8 +87,9 @@
 //     "sharedworker", the owner's environment as the client, a JavaScript
 //     MIME type required for http(s);
 //   - importScripts: destination "script", mode "no-cors", the worker's
-//     environment as the client; a failed fetch, an error status or a
-//     MIME type that is not JavaScript's is a NetworkError DOMException;
+//     environment as the client; a failed fetch, an error status or
+//     (over http(s), as in Chromium: HTML checks every scheme) a MIME
+//     type that is not JavaScript's is a NetworkError DOMException;
 //   - scripts' fetch(): the request the bindings build.
 //
 // blob: and data: URLs load for each of them (a data: worker or document

@@ -225,7 +225,9 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 // fetchAClassicWorkerImportedScript is "fetch a classic worker-imported
 // script" (importScripts): a no-cors request with destination "script"
 // whose client is the worker's environment; the response (its unsafe
-// response) needs an ok status and a JavaScript MIME type. It returns
+// response) needs an ok status and, over http(s), a JavaScript MIME type
+// (HTML requires one for every scheme; Chromium, whom this follows, runs
+// blob: and data: scripts of any type). It returns
 // the script's source (UTF-8) and its response URL.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-worker-imported-script
 func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Client) (string, *url.URL, error) {
@@ -247,11 +249,13 @@ func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Cl
 	//      failure; response's status is not an ok status; the result of
 	//      extracting a MIME type from response's header list is not a
 	//      JavaScript MIME type; then throw a "NetworkError" DOMException.
+	//      (As Chromium does, the MIME type is checked for http(s)
+	//      responses only: blob: and data: scripts of any type run.)
 	if !isOKStatus(r.Status) {
 		return "", nil, fmt.Errorf("HTTP status %d for %s", r.Status, u)
 	}
 	l := loadedOf(r, u)
-	if !isJavaScriptMIME(l.essence) {
+	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !isJavaScriptMIME(l.essence) {
 		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.

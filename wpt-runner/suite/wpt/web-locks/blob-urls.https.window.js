@@ -173,3 +173,45 @@ promise_test(async t => {
   popup.close();
   assert_equals(await navigator.locks.request(name, () => 'granted'), 'granted', 'closing the popup released the lock');
 }, 'A popup opened at a blob: URL (window.open) is a document of the blob\'s origin that can take a lock');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const run = src => new Promise(resolve => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = () => resolve('load');
+    s.onerror = () => resolve('error');
+    t.add_cleanup(() => s.remove());
+    document.head.append(s);
+  });
+  const blob = URL.createObjectURL(new Blob([`self.fromBlob = navigator.locks.request(${JSON.stringify(name)}, () => 'blob script');`], {type: 'text/javascript'}));
+  t.add_cleanup(() => URL.revokeObjectURL(blob));
+  assert_equals(await run(blob), 'load');
+  assert_equals(await self.fromBlob, 'blob script');
+  assert_equals(await run('data:text/javascript,self.fromData = 42'), 'load');
+  assert_equals(self.fromData, 42);
+  const revoked = URL.createObjectURL(new Blob(['self.fromRevoked = true']));
+  URL.revokeObjectURL(revoked);
+  assert_equals(await run(revoked), 'error', 'a revoked blob URL');
+}, 'Classic scripts from blob: and data: URLs run; a revoked blob: URL fires error');
+
+promise_test(async t => {
+  const typed = URL.createObjectURL(new Blob(['self.typed = 1;'], {type: 'text/javascript'}));
+  const untyped = URL.createObjectURL(new Blob(['self.untyped = 2;']));
+  t.add_cleanup(() => { URL.revokeObjectURL(typed); URL.revokeObjectURL(untyped); });
+  const worker = URL.createObjectURL(new Blob([`
+    const out = [];
+    for (const u of ${JSON.stringify([typed, 'data:text/javascript,self.data=3;', untyped, 'data:,self.plain=4;'])}) {
+      try { importScripts(u); out.push('ok'); } catch (e) { out.push(e.name); }
+    }
+    out.push([self.typed, self.data, self.untyped, self.plain].join());
+    postMessage(out);
+  `]));
+  t.add_cleanup(() => URL.revokeObjectURL(worker));
+  const w = new Worker(worker);
+  t.add_cleanup(() => w.terminate());
+  const got = await new Promise((resolve, reject) => { w.onmessage = e => resolve(e.data); w.onerror = () => reject(new Error('worker error')); });
+  // HTML requires a JavaScript MIME type whatever the scheme; Chromium
+  // checks it for http(s) responses only.
+  assert_array_equals(got, ['ok', 'ok', 'ok', 'ok', '1,3,2,4']);
+}, 'importScripts of blob: and data: URLs, with and without a JavaScript MIME type');
