@@ -11,6 +11,11 @@ import (
 // BlobMethods is implemented by the Go implementation of the IDL interface
 // Blob.
 type BlobMethods interface {
+	// idlImpl returns the implementation itself: *blobImpl is the only Go
+	// type implementing Blob and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *blobImpl
 	// Size is the getter of the attribute "size".
 	Size() (uint64, error)
 	// Type is the getter of the attribute "type".
@@ -40,18 +45,22 @@ func idlWrapNewBlob(r *webidl.Realm, impl BlobMethods, storage *webidl.Slot) sob
 // *blobImpl implements Blob: a missing or misspelled method fails to compile.
 var _ BlobMethods = (*blobImpl)(nil)
 
-// BlobStatics implements the constructors, static members or namespace
+// idlBlobStatics implements the constructors, static members or namespace
 // members of Blob.
-type BlobStatics interface {
+type idlBlobStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argBlobParts webidl.Optional[[]BlobPart], argOptions BlobPropertyBag) (BlobMethods, error)
 }
 
 // idlDefBlob returns the definition of Blob, calling statics.
-func idlDefBlob(statics BlobStatics) *webidl.InterfaceDef {
+func idlDefBlob(statics idlBlobStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Blob",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Blob",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(BlobMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -189,3 +198,123 @@ const (
 )
 
 var idlValuesEndingType = []string{"transparent", "native"}
+
+// FileMethods is implemented by the Go implementation of the IDL interface
+// File.
+type FileMethods interface {
+	BlobMethods
+	// idlImpl returns the implementation itself: *blobImpl is the only Go
+	// type implementing File and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *blobImpl
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// LastModified is the getter of the attribute "lastModified".
+	LastModified() (int64, error)
+}
+
+// idlWrapFile returns the JavaScript object of impl, a File or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapFile(r *webidl.Realm, impl FileMethods) sobek.Value {
+	return r.Wrap(impl, "File")
+}
+
+// idlWrapNewFile is idlWrapFile for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewFile(r *webidl.Realm, impl FileMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "File", storage)
+}
+
+// *blobImpl implements File and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ FileMethods = (*blobImpl)(nil)
+	_ BlobMethods = (*blobImpl)(nil)
+)
+
+// idlFileStatics implements the constructors, static members or namespace
+// members of File.
+type idlFileStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argFileBits []BlobPart, argFileName string, argOptions FilePropertyBag) (FileMethods, error)
+}
+
+// idlDefFile returns the definition of File, calling statics.
+func idlDefFile(statics idlFileStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "File",
+		Parent:  "Blob",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(FileMethods)
+			return ok
+		},
+		ConstructorLength: 2,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 2 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'File': 2 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argFileBits := idlFromSequenceOfBlobPart(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			argFileName := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+			var argOptions FilePropertyBag
+			if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+				argOptions = idlFromFilePropertyBag(r, v)
+			} else {
+				argOptions = idlFromFilePropertyBag(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argFileBits, argFileName, argOptions)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileMethods](r, this, "File")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+			},
+			{Name: "lastModified", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileMethods](r, this, "File")
+					res, err := self.LastModified()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToLongLong(r, res)
+				},
+			},
+		},
+	}
+}
+
+// FilePropertyBag is the IDL dictionary FilePropertyBag.
+type FilePropertyBag struct {
+	BlobPropertyBag
+	// LastModified is the member "lastModified".
+	LastModified webidl.Optional[int64]
+}
+
+// idlReadDictFilePropertyBag reads the members of FilePropertyBag from obj (nil for undefined
+// or null).
+func idlReadDictFilePropertyBag(r *webidl.Realm, obj *sobek.Object, d *FilePropertyBag) {
+	idlReadDictBlobPropertyBag(r, obj, &d.BlobPropertyBag)
+	if v := r.DictionaryMember(obj, "lastModified"); v != nil {
+		d.LastModified = webidl.Some(idlFromLongLong(r, v))
+	}
+}
+
+// idlWriteDictFilePropertyBag writes the members of FilePropertyBag to obj.
+func idlWriteDictFilePropertyBag(r *webidl.Realm, obj *sobek.Object, d *FilePropertyBag) {
+	idlWriteDictBlobPropertyBag(r, obj, &d.BlobPropertyBag)
+	if d.LastModified.Present {
+		_ = obj.DefineDataProperty("lastModified", idlToLongLong(r, d.LastModified.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+}

@@ -111,7 +111,7 @@ func (abortSignalStatics) Timeout(r *webidl.Realm, ms uint64) (AbortSignalMethod
 func (abortSignalStatics) Any(r *webidl.Realm, signals []AbortSignalMethods) (AbortSignalMethods, error) {
 	list := make([]*abortSignalImpl, len(signals))
 	for i, s := range signals {
-		list[i] = s.(*abortSignalImpl)
+		list[i] = s.idlImpl()
 	}
 	return realmOf(r).abortSignalAny(list), nil
 }

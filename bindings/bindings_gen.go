@@ -12,138 +12,146 @@ import (
 // exposed ones with (*webidl.Realm).Install.
 var Interfaces = webidl.NewRegistry()
 
-// Statics holds the implementations of the Statics interfaces of the
+// idlStatics holds the implementations of the Statics interfaces of the
 // IDL (constructors, static members, namespace members), one field per
-// interface or namespace that has any. Register requires every field.
-type Statics struct {
-	AbortController        AbortControllerStatics
-	AbortSignal            AbortSignalStatics
-	Blob                   BlobStatics
-	BroadcastChannel       BroadcastChannelStatics
-	Comment                CommentStatics
-	DOMException           DOMExceptionStatics
-	Document               DocumentStatics
-	DocumentFragment       DocumentFragmentStatics
-	Event                  EventStatics
-	EventTarget            EventTargetStatics
-	ExtendableEvent        ExtendableEventStatics
-	ExtendableMessageEvent ExtendableMessageEventStatics
-	FetchEvent             FetchEventStatics
-	HashChangeEvent        HashChangeEventStatics
-	Headers                HeadersStatics
-	MessageChannel         MessageChannelStatics
-	MessageEvent           MessageEventStatics
-	PageTransitionEvent    PageTransitionEventStatics
-	PopStateEvent          PopStateEventStatics
-	QuotaExceededError     QuotaExceededErrorStatics
-	Request                RequestStatics
-	Response               ResponseStatics
-	SharedWorker           SharedWorkerStatics
-	Text                   TextStatics
-	TextDecoder            TextDecoderStatics
-	TextEncoder            TextEncoderStatics
-	URL                    URLStatics
-	URLSearchParams        URLSearchParamsStatics
-	Worker                 WorkerStatics
+// interface or namespace that has any. idlRegister requires every field.
+type idlStatics struct {
+	AbortController        idlAbortControllerStatics
+	AbortSignal            idlAbortSignalStatics
+	Blob                   idlBlobStatics
+	BroadcastChannel       idlBroadcastChannelStatics
+	Comment                idlCommentStatics
+	DOMException           idlDOMExceptionStatics
+	Document               idlDocumentStatics
+	DocumentFragment       idlDocumentFragmentStatics
+	Event                  idlEventStatics
+	EventTarget            idlEventTargetStatics
+	ExtendableEvent        idlExtendableEventStatics
+	ExtendableMessageEvent idlExtendableMessageEventStatics
+	FetchEvent             idlFetchEventStatics
+	File                   idlFileStatics
+	FormData               idlFormDataStatics
+	HashChangeEvent        idlHashChangeEventStatics
+	Headers                idlHeadersStatics
+	MessageChannel         idlMessageChannelStatics
+	MessageEvent           idlMessageEventStatics
+	PageTransitionEvent    idlPageTransitionEventStatics
+	PopStateEvent          idlPopStateEventStatics
+	QuotaExceededError     idlQuotaExceededErrorStatics
+	Request                idlRequestStatics
+	Response               idlResponseStatics
+	SharedWorker           idlSharedWorkerStatics
+	Text                   idlTextStatics
+	TextDecoder            idlTextDecoderStatics
+	TextEncoder            idlTextEncoderStatics
+	URL                    idlURLStatics
+	URLSearchParams        idlURLSearchParamsStatics
+	Worker                 idlWorkerStatics
 }
 
-// Register adds every interface, callback interface and namespace
+// idlRegister adds every interface, callback interface and namespace
 // generated from the IDL to reg, their static members implemented by
 // impl. It fails, adding nothing, when a field of impl is nil or reg
 // already has one of the definitions.
-func Register(reg *webidl.Registry, impl Statics) error {
+func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	var missing []string
 	if impl.AbortController == nil {
-		missing = append(missing, "AbortControllerStatics")
+		missing = append(missing, "idlAbortControllerStatics")
 	}
 	if impl.AbortSignal == nil {
-		missing = append(missing, "AbortSignalStatics")
+		missing = append(missing, "idlAbortSignalStatics")
 	}
 	if impl.Blob == nil {
-		missing = append(missing, "BlobStatics")
+		missing = append(missing, "idlBlobStatics")
 	}
 	if impl.BroadcastChannel == nil {
-		missing = append(missing, "BroadcastChannelStatics")
+		missing = append(missing, "idlBroadcastChannelStatics")
 	}
 	if impl.Comment == nil {
-		missing = append(missing, "CommentStatics")
+		missing = append(missing, "idlCommentStatics")
 	}
 	if impl.DOMException == nil {
-		missing = append(missing, "DOMExceptionStatics")
+		missing = append(missing, "idlDOMExceptionStatics")
 	}
 	if impl.Document == nil {
-		missing = append(missing, "DocumentStatics")
+		missing = append(missing, "idlDocumentStatics")
 	}
 	if impl.DocumentFragment == nil {
-		missing = append(missing, "DocumentFragmentStatics")
+		missing = append(missing, "idlDocumentFragmentStatics")
 	}
 	if impl.Event == nil {
-		missing = append(missing, "EventStatics")
+		missing = append(missing, "idlEventStatics")
 	}
 	if impl.EventTarget == nil {
-		missing = append(missing, "EventTargetStatics")
+		missing = append(missing, "idlEventTargetStatics")
 	}
 	if impl.ExtendableEvent == nil {
-		missing = append(missing, "ExtendableEventStatics")
+		missing = append(missing, "idlExtendableEventStatics")
 	}
 	if impl.ExtendableMessageEvent == nil {
-		missing = append(missing, "ExtendableMessageEventStatics")
+		missing = append(missing, "idlExtendableMessageEventStatics")
 	}
 	if impl.FetchEvent == nil {
-		missing = append(missing, "FetchEventStatics")
+		missing = append(missing, "idlFetchEventStatics")
+	}
+	if impl.File == nil {
+		missing = append(missing, "idlFileStatics")
+	}
+	if impl.FormData == nil {
+		missing = append(missing, "idlFormDataStatics")
 	}
 	if impl.HashChangeEvent == nil {
-		missing = append(missing, "HashChangeEventStatics")
+		missing = append(missing, "idlHashChangeEventStatics")
 	}
 	if impl.Headers == nil {
-		missing = append(missing, "HeadersStatics")
+		missing = append(missing, "idlHeadersStatics")
 	}
 	if impl.MessageChannel == nil {
-		missing = append(missing, "MessageChannelStatics")
+		missing = append(missing, "idlMessageChannelStatics")
 	}
 	if impl.MessageEvent == nil {
-		missing = append(missing, "MessageEventStatics")
+		missing = append(missing, "idlMessageEventStatics")
 	}
 	if impl.PageTransitionEvent == nil {
-		missing = append(missing, "PageTransitionEventStatics")
+		missing = append(missing, "idlPageTransitionEventStatics")
 	}
 	if impl.PopStateEvent == nil {
-		missing = append(missing, "PopStateEventStatics")
+		missing = append(missing, "idlPopStateEventStatics")
 	}
 	if impl.QuotaExceededError == nil {
-		missing = append(missing, "QuotaExceededErrorStatics")
+		missing = append(missing, "idlQuotaExceededErrorStatics")
 	}
 	if impl.Request == nil {
-		missing = append(missing, "RequestStatics")
+		missing = append(missing, "idlRequestStatics")
 	}
 	if impl.Response == nil {
-		missing = append(missing, "ResponseStatics")
+		missing = append(missing, "idlResponseStatics")
 	}
 	if impl.SharedWorker == nil {
-		missing = append(missing, "SharedWorkerStatics")
+		missing = append(missing, "idlSharedWorkerStatics")
 	}
 	if impl.Text == nil {
-		missing = append(missing, "TextStatics")
+		missing = append(missing, "idlTextStatics")
 	}
 	if impl.TextDecoder == nil {
-		missing = append(missing, "TextDecoderStatics")
+		missing = append(missing, "idlTextDecoderStatics")
 	}
 	if impl.TextEncoder == nil {
-		missing = append(missing, "TextEncoderStatics")
+		missing = append(missing, "idlTextEncoderStatics")
 	}
 	if impl.URL == nil {
-		missing = append(missing, "URLStatics")
+		missing = append(missing, "idlURLStatics")
 	}
 	if impl.URLSearchParams == nil {
-		missing = append(missing, "URLSearchParamsStatics")
+		missing = append(missing, "idlURLSearchParamsStatics")
 	}
 	if impl.Worker == nil {
-		missing = append(missing, "WorkerStatics")
+		missing = append(missing, "idlWorkerStatics")
 	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -167,6 +175,8 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
+	reg.Add(idlDefFile(impl.File))
+	reg.Add(idlDefFormData(impl.FormData))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -225,7 +235,7 @@ func Register(reg *webidl.Registry, impl Statics) error {
 // interface implemented by the zero value of its hand-written xStatics
 // type (a missing one fails to compile).
 func init() {
-	if err := Register(Interfaces, Statics{
+	if err := idlRegister(Interfaces, idlStatics{
 		AbortController:        abortControllerStatics{},
 		AbortSignal:            abortSignalStatics{},
 		Blob:                   blobStatics{},
@@ -239,6 +249,8 @@ func init() {
 		ExtendableEvent:        extendableEventStatics{},
 		ExtendableMessageEvent: extendableMessageEventStatics{},
 		FetchEvent:             fetchEventStatics{},
+		File:                   fileStatics{},
+		FormData:               formDataStatics{},
 		HashChangeEvent:        hashChangeEventStatics{},
 		Headers:                headersStatics{},
 		MessageChannel:         messageChannelStatics{},
@@ -259,6 +271,202 @@ func init() {
 		panic(err)
 	}
 }
+
+// idlImpl returns x: *abortControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *abortControllerImpl) idlImpl() *abortControllerImpl { return x }
+
+// idlImpl returns x: *abortSignalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *abortSignalImpl) idlImpl() *abortSignalImpl { return x }
+
+// idlImpl returns x: *blobImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *blobImpl) idlImpl() *blobImpl { return x }
+
+// idlImpl returns x: *broadcastChannelImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *broadcastChannelImpl) idlImpl() *broadcastChannelImpl { return x }
+
+// idlImpl returns x: *clientsImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *clientsImpl) idlImpl() *clientsImpl { return x }
+
+// idlImpl returns x: *cssStyleDeclarationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cssStyleDeclarationImpl) idlImpl() *cssStyleDeclarationImpl { return x }
+
+// idlImpl returns x: *doctypeImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *doctypeImpl) idlImpl() *doctypeImpl { return x }
+
+// idlImpl returns x: *documentImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *documentImpl) idlImpl() *documentImpl { return x }
+
+// idlImpl returns x: *domTokenListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *domTokenListImpl) idlImpl() *domTokenListImpl { return x }
+
+// idlImpl returns x: *extendableMessageEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { return x }
+
+// idlImpl returns x: *fetchEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
+
+// idlImpl returns x: *formDataImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *formDataImpl) idlImpl() *formDataImpl { return x }
+
+// idlImpl returns x: *hashChangeEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *hashChangeEventImpl) idlImpl() *hashChangeEventImpl { return x }
+
+// idlImpl returns x: *headersImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *headersImpl) idlImpl() *headersImpl { return x }
+
+// idlImpl returns x: *historyImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *historyImpl) idlImpl() *historyImpl { return x }
+
+// idlImpl returns x: *htmlCollectionImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *htmlCollectionImpl) idlImpl() *htmlCollectionImpl { return x }
+
+// idlImpl returns x: *htmlElementImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *htmlElementImpl) idlImpl() *htmlElementImpl { return x }
+
+// idlImpl returns x: *locationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *locationImpl) idlImpl() *locationImpl { return x }
+
+// idlImpl returns x: *lockImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *lockImpl) idlImpl() *lockImpl { return x }
+
+// idlImpl returns x: *lockManagerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *lockManagerImpl) idlImpl() *lockManagerImpl { return x }
+
+// idlImpl returns x: *messageChannelImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messageChannelImpl) idlImpl() *messageChannelImpl { return x }
+
+// idlImpl returns x: *messageEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messageEventImpl) idlImpl() *messageEventImpl { return x }
+
+// idlImpl returns x: *messagePortImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *messagePortImpl) idlImpl() *messagePortImpl { return x }
+
+// idlImpl returns x: *navigatorImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *navigatorImpl) idlImpl() *navigatorImpl { return x }
+
+// idlImpl returns x: *nodeImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *nodeImpl) idlImpl() *nodeImpl { return x }
+
+// idlImpl returns x: *nodeListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *nodeListImpl) idlImpl() *nodeListImpl { return x }
+
+// idlImpl returns x: *pageTransitionEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *pageTransitionEventImpl) idlImpl() *pageTransitionEventImpl { return x }
+
+// idlImpl returns x: *performanceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *performanceImpl) idlImpl() *performanceImpl { return x }
+
+// idlImpl returns x: *popStateEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *popStateEventImpl) idlImpl() *popStateEventImpl { return x }
+
+// idlImpl returns x: *quotaExceededErrorImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *quotaExceededErrorImpl) idlImpl() *quotaExceededErrorImpl { return x }
+
+// idlImpl returns x: *requestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *requestImpl) idlImpl() *requestImpl { return x }
+
+// idlImpl returns x: *responseImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *responseImpl) idlImpl() *responseImpl { return x }
+
+// idlImpl returns x: *serviceWorkerContainerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerContainerImpl) idlImpl() *serviceWorkerContainerImpl { return x }
+
+// idlImpl returns x: *serviceWorkerGlobalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerGlobalImpl) idlImpl() *serviceWorkerGlobalImpl { return x }
+
+// idlImpl returns x: *serviceWorkerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerImpl) idlImpl() *serviceWorkerImpl { return x }
+
+// idlImpl returns x: *serviceWorkerRegistrationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *serviceWorkerRegistrationImpl) idlImpl() *serviceWorkerRegistrationImpl { return x }
+
+// idlImpl returns x: *sharedWorkerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sharedWorkerImpl) idlImpl() *sharedWorkerImpl { return x }
+
+// idlImpl returns x: *storageBucketImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageBucketImpl) idlImpl() *storageBucketImpl { return x }
+
+// idlImpl returns x: *storageBucketManagerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageBucketManagerImpl) idlImpl() *storageBucketManagerImpl { return x }
+
+// idlImpl returns x: *storageImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *storageImpl) idlImpl() *storageImpl { return x }
+
+// idlImpl returns x: *textDecoderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *textDecoderImpl) idlImpl() *textDecoderImpl { return x }
+
+// idlImpl returns x: *textEncoderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *textEncoderImpl) idlImpl() *textEncoderImpl { return x }
+
+// idlImpl returns x: *urlImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *urlImpl) idlImpl() *urlImpl { return x }
+
+// idlImpl returns x: *urlSearchParamsImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *urlSearchParamsImpl) idlImpl() *urlSearchParamsImpl { return x }
+
+// idlImpl returns x: *windowClientImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *windowClientImpl) idlImpl() *windowClientImpl { return x }
+
+// idlImpl returns x: *windowImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *windowImpl) idlImpl() *windowImpl { return x }
+
+// idlImpl returns x: *workerGlobalImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerGlobalImpl) idlImpl() *workerGlobalImpl { return x }
+
+// idlImpl returns x: *workerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerImpl) idlImpl() *workerImpl { return x }
+
+// idlImpl returns x: *workerLocationImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *workerLocationImpl) idlImpl() *workerLocationImpl { return x }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
@@ -1003,6 +1211,19 @@ func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) sobek.Value {
 	return obj
 }
 
+// idlFromFormData converts a JavaScript value to the IDL type FormData.
+func idlFromFormData(r *webidl.Realm, v sobek.Value) FormDataMethods {
+	return webidl.As[FormDataMethods](r, webidl.AnyValue(v), "FormData")
+}
+
+// idlToFormData converts an IDL FormData value to JavaScript.
+func idlToFormData(r *webidl.Realm, x FormDataMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "FormData")
+}
+
 // idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
 func idlFromURLSearchParams(r *webidl.Realm, v sobek.Value) URLSearchParamsMethods {
 	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
@@ -1016,7 +1237,7 @@ func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) sobek.Value
 	return r.Wrap(x, "URLSearchParams")
 }
 
-// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
+// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
 func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -1025,8 +1246,11 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
 			sel = 14
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 15
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -1072,7 +1296,7 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 		}
 	}
 	if sel < 0 {
-		sel = 15
+		sel = 16
 	}
 	switch sel {
 	case 0:
@@ -1104,15 +1328,17 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	case 13:
 		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return BodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+		return BodyInit{Type: 15, FormData: idlFromFormData(r, v)}
 	case 15:
-		return BodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+		return BodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return BodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
 	return BodyInit{}
 }
 
-// idlToBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
+// idlToBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
 func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -1144,14 +1370,16 @@ func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	case 14:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 15:
-		return idlToURLSearchParams(r, x.URLSearchParams)
+		return idlToFormData(r, x.FormData)
 	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
 		return idlToUSVString(r, x.USVString)
 	}
 	return sobek.Undefined()
 }
 
-// BodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type BodyInit struct {
 	Type              int
@@ -1169,6 +1397,7 @@ type BodyInit struct {
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	FormData          FormDataMethods
 	URLSearchParams   URLSearchParamsMethods
 	USVString         string
 }
@@ -1189,8 +1418,9 @@ const (
 	BodyInitIsFloat64Array      = 12
 	BodyInitIsDataView          = 13
 	BodyInitIsArrayBuffer       = 14
-	BodyInitIsURLSearchParams   = 15
-	BodyInitIsUSVString         = 16
+	BodyInitIsFormData          = 15
+	BodyInitIsURLSearchParams   = 16
+	BodyInitIsUSVString         = 17
 )
 
 // idlFromBufferSource converts a JavaScript value to the IDL type (ArrayBufferView or ArrayBuffer).
@@ -1988,6 +2218,81 @@ func idlToFetchEventInit(r *webidl.Realm, x FetchEventInit) sobek.Value {
 	return obj
 }
 
+// idlFromFile converts a JavaScript value to the IDL type File.
+func idlFromFile(r *webidl.Realm, v sobek.Value) FileMethods {
+	return webidl.As[FileMethods](r, webidl.AnyValue(v), "File")
+}
+
+// idlToFile converts an IDL File value to JavaScript.
+func idlToFile(r *webidl.Realm, x FileMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "File")
+}
+
+// idlFromFilePropertyBag converts a JavaScript value to the IDL type FilePropertyBag.
+func idlFromFilePropertyBag(r *webidl.Realm, v sobek.Value) FilePropertyBag {
+	var d FilePropertyBag
+	idlReadDictFilePropertyBag(r, r.DictionaryObject(webidl.AnyValue(v), "FilePropertyBag"), &d)
+	return d
+}
+
+// idlToFilePropertyBag converts an IDL FilePropertyBag value to JavaScript.
+func idlToFilePropertyBag(r *webidl.Realm, x FilePropertyBag) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictFilePropertyBag(r, obj, &x)
+	return obj
+}
+
+// idlFromFormDataEntryValue converts a JavaScript value to the IDL type (File or USVString).
+func idlFromFormDataEntryValue(r *webidl.Realm, v sobek.Value) FormDataEntryValue {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "File"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	if sel < 0 {
+		sel = 1
+	}
+	switch sel {
+	case 0:
+		return FormDataEntryValue{Type: 1, File: idlFromFile(r, v)}
+	case 1:
+		return FormDataEntryValue{Type: 2, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(File or USVString)'")
+	return FormDataEntryValue{}
+}
+
+// idlToFormDataEntryValue converts an IDL (File or USVString) value to JavaScript.
+func idlToFormDataEntryValue(r *webidl.Realm, x FormDataEntryValue) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToFile(r, x.File)
+	case 2:
+		return idlToUSVString(r, x.USVString)
+	}
+	return sobek.Undefined()
+}
+
+// FormDataEntryValue is the IDL union type (File or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type FormDataEntryValue struct {
+	Type      int
+	File      FileMethods
+	USVString string
+}
+
+// Member type indexes of FormDataEntryValue.
+const (
+	FormDataEntryValueIsFile      = 1
+	FormDataEntryValueIsUSVString = 2
+)
+
 // idlFromFrameType converts a JavaScript value to the IDL type FrameType.
 func idlFromFrameType(r *webidl.Realm, v sobek.Value) FrameType {
 	return FrameType(r.ToEnum(webidl.AnyValue(v), "FrameType", idlValuesFrameType))
@@ -2250,7 +2555,10 @@ func idlFromSequenceOfSequenceOfByteStringWith(r *webidl.Realm, obj *sobek.Objec
 // idlFromRecordOfByteStringToByteString converts a JavaScript value to the IDL type record<ByteString, ByteString>.
 func idlFromRecordOfByteStringToByteString(r *webidl.Realm, v sobek.Value) webidl.Record[webidl.ByteString, webidl.ByteString] {
 	var out webidl.Record[webidl.ByteString, webidl.ByteString]
-	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromByteString(r, k), idlFromByteString(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k sobek.Value, x func() sobek.Value) {
+		key := idlFromByteString(r, k)
+		out.Set(key, idlFromByteString(r, x()))
+	})
 	if out == nil {
 		out = webidl.Record[webidl.ByteString, webidl.ByteString]{}
 	}
@@ -2444,6 +2752,16 @@ func idlToLong(r *webidl.Realm, x int32) sobek.Value {
 	return r.VM.ToValue(x)
 }
 
+// idlFromLongLong converts a JavaScript value to the IDL type long long.
+func idlFromLongLong(r *webidl.Realm, v sobek.Value) int64 {
+	return r.ToLongLong(webidl.AnyValue(v), webidl.IntWrap)
+}
+
+// idlToLongLong converts an IDL long long value to JavaScript.
+func idlToLongLong(r *webidl.Realm, x int64) sobek.Value {
+	return r.VM.ToValue(x)
+}
+
 // idlFromLongLongClamp converts a JavaScript value to the IDL type long long.
 func idlFromLongLongClamp(r *webidl.Realm, v sobek.Value) int64 {
 	return r.ToLongLong(webidl.AnyValue(v), webidl.IntClamp)
@@ -2632,7 +2950,7 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString)?.
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
@@ -2640,7 +2958,7 @@ func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[Bod
 	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString)? value to JavaScript.
+// idlToNullableBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString)? value to JavaScript.
 func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) sobek.Value {
 	if x.Null {
 		return sobek.Null()
@@ -2803,6 +3121,22 @@ func idlToNullableEventTarget(r *webidl.Realm, x EventTargetMethods) sobek.Value
 		return sobek.Null()
 	}
 	return idlToEventTarget(r, x)
+}
+
+// idlFromNullableFormDataEntryValue converts a JavaScript value to the IDL type (File or USVString)?.
+func idlFromNullableFormDataEntryValue(r *webidl.Realm, v sobek.Value) webidl.Nullable[FormDataEntryValue] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[FormDataEntryValue]()
+	}
+	return webidl.NonNull(idlFromFormDataEntryValue(r, v))
+}
+
+// idlToNullableFormDataEntryValue converts an IDL (File or USVString)? value to JavaScript.
+func idlToNullableFormDataEntryValue(r *webidl.Realm, x webidl.Nullable[FormDataEntryValue]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToFormDataEntryValue(r, x.Value)
 }
 
 // idlFromNullableHTMLElement converts a JavaScript value to the IDL type HTMLElement?.
@@ -3151,6 +3485,16 @@ func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.V
 	return x.Value()
 }
 
+// idlFromPromiseOfFormData converts a JavaScript value to the IDL type Promise<FormData>.
+func idlFromPromiseOfFormData(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFormData converts an IDL Promise<FormData> value to JavaScript.
+func idlToPromiseOfFormData(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
 // idlFromPromiseOfFrozenArrayOfClient converts a JavaScript value to the IDL type Promise<FrozenArray<Client>>.
 func idlFromPromiseOfFrozenArrayOfClient(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -3405,7 +3749,10 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
 func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v sobek.Value) webidl.Record[string, string] {
 	var out webidl.Record[string, string]
-	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromUSVString(r, k), idlFromUSVString(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k sobek.Value, x func() sobek.Value) {
+		key := idlFromUSVString(r, k)
+		out.Set(key, idlFromUSVString(r, x()))
+	})
 	if out == nil {
 		out = webidl.Record[string, string]{}
 	}
@@ -3677,6 +4024,26 @@ func idlToSequenceOfEventTarget(r *webidl.Realm, x []EventTargetMethods) sobek.V
 func idlFromSequenceOfEventTargetWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []EventTargetMethods {
 	out := []EventTargetMethods{}
 	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromEventTarget(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfFormDataEntryValue converts a JavaScript value to the IDL type sequence<FormDataEntryValue>.
+func idlFromSequenceOfFormDataEntryValue(r *webidl.Realm, v sobek.Value) []FormDataEntryValue {
+	out := []FormDataEntryValue{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromFormDataEntryValue(r, x)) })
+	return out
+}
+
+// idlToSequenceOfFormDataEntryValue converts an IDL sequence<FormDataEntryValue> value to JavaScript.
+func idlToSequenceOfFormDataEntryValue(r *webidl.Realm, x []FormDataEntryValue) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e FormDataEntryValue) sobek.Value { return idlToFormDataEntryValue(r, e) })
+}
+
+// idlFromSequenceOfFormDataEntryValueWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfFormDataEntryValueWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []FormDataEntryValue {
+	out := []FormDataEntryValue{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromFormDataEntryValue(r, x)) })
 	return out
 }
 
@@ -4140,7 +4507,7 @@ func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
 func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
@@ -4149,8 +4516,11 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
 			sel = 14
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 15
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
@@ -4196,7 +4566,7 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 		}
 	}
 	if sel < 0 {
-		sel = 15
+		sel = 16
 	}
 	switch sel {
 	case 0:
@@ -4228,15 +4598,17 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 	case 13:
 		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 14:
-		return XMLHTTPRequestBodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+		return XMLHTTPRequestBodyInit{Type: 15, FormData: idlFromFormData(r, v)}
 	case 15:
-		return XMLHTTPRequestBodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+		return XMLHTTPRequestBodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return XMLHTTPRequestBodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
 	return XMLHTTPRequestBodyInit{}
 }
 
-// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
 func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
@@ -4268,14 +4640,16 @@ func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobe
 	case 14:
 		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 15:
-		return idlToURLSearchParams(r, x.URLSearchParams)
+		return idlToFormData(r, x.FormData)
 	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
 		return idlToUSVString(r, x.USVString)
 	}
 	return sobek.Undefined()
 }
 
-// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
 // member type the value has (0: none).
 type XMLHTTPRequestBodyInit struct {
 	Type              int
@@ -4293,6 +4667,7 @@ type XMLHTTPRequestBodyInit struct {
 	Float64Array      webidl.BufferSource
 	DataView          webidl.BufferSource
 	ArrayBuffer       webidl.BufferSource
+	FormData          FormDataMethods
 	URLSearchParams   URLSearchParamsMethods
 	USVString         string
 }
@@ -4313,6 +4688,7 @@ const (
 	XMLHTTPRequestBodyInitIsFloat64Array      = 12
 	XMLHTTPRequestBodyInitIsDataView          = 13
 	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
-	XMLHTTPRequestBodyInitIsURLSearchParams   = 15
-	XMLHTTPRequestBodyInitIsUSVString         = 16
+	XMLHTTPRequestBodyInitIsFormData          = 15
+	XMLHTTPRequestBodyInitIsURLSearchParams   = 16
+	XMLHTTPRequestBodyInitIsUSVString         = 17
 )

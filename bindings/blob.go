@@ -17,6 +17,12 @@ type blobImpl struct {
 	realm *Realm
 	data  []byte // never modified once the blob exists
 	typ   string
+	// A File (https://w3c.github.io/FileAPI/#file-section) is a Blob
+	// with a name and a last modification time (milliseconds since the
+	// epoch): formdata.go.
+	isFile       bool
+	name         string
+	lastModified int64
 }
 
 // normalizeBlobType is step 3 of the Blob constructor for a type: the
@@ -57,7 +63,7 @@ func processBlobParts(parts []BlobPart, endings EndingType) []byte {
 			out = append(out, s...)
 		case BlobPartIsBlob:
 			// 2.3. If element is a Blob, append the bytes it represents.
-			out = append(out, p.Blob.(*blobImpl).data...)
+			out = append(out, p.Blob.idlImpl().data...)
 		default:
 			// 2.2. If element is a BufferSource, get a copy of the bytes
 			// held by the buffer source, and append those bytes.

@@ -2,12 +2,12 @@ package bindings
 
 import (
 	"bytes"
-
-	"github.com/gowebengine/weblocks/fetch"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/encoding"
+	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/xhr"
 	"github.com/grafana/sobek"
 )
 
@@ -37,8 +37,17 @@ func extractBody(object BodyInit) (*body, string) {
 	if object.Type == BodyInitIsBlob {
 		// Blob: source is object; type is object's type attribute value
 		// when it is not the empty byte sequence.
-		b := object.Blob.(*blobImpl)
+		b := object.Blob.idlImpl()
 		return &body{source: b.data}, b.typ
+	}
+	if object.Type == BodyInitIsFormData {
+		// FormData: source is the result of running the
+		// multipart/form-data encoding algorithm with object's entry list
+		// and UTF-8; type is `multipart/form-data; boundary=` followed by
+		// the boundary string it generated.
+		boundary := xhr.NewBoundary()
+		return &body{source: xhr.MultipartFormDataEncode(object.FormData.idlImpl().list, boundary)},
+			"multipart/form-data; boundary=" + boundary
 	}
 	if object.Type == BodyInitIsURLSearchParams {
 		// URLSearchParams: source is the result of running the
@@ -151,15 +160,9 @@ func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *we
 	return p
 }
 
-// utf8Decode is https://encoding.spec.whatwg.org/#utf-8-decode: a leading
-// BOM is removed and invalid sequences become U+FFFD.
-func utf8Decode(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF})
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
-}
+// utf8Decode is https://encoding.spec.whatwg.org/#utf-8-decode (package
+// encoding).
+func utf8Decode(b []byte) string { return encoding.UTF8Decode(b) }
 
 func (o *bodyOwner) arrayBuffer() *webidl.Promise {
 	return o.consumeBody(func(b []byte) (sobek.Value, error) {
@@ -192,6 +195,51 @@ func (o *bodyOwner) blob() *webidl.Promise {
 		}
 		return idlWrapBlob(o.realm.idl, &blobImpl{realm: o.realm, data: b, typ: typ}), nil
 	})
+}
+
+// formData is https://fetch.spec.whatwg.org/#dom-body-formdata: the
+// bytes parsed per the object's MIME type's essence
+// (multipart/form-data with its boundary, or
+// application/x-www-form-urlencoded) into a new FormData object; any
+// other type, or bytes that do not parse, reject with a TypeError.
+func (o *bodyOwner) formData() *webidl.Promise {
+	return o.consumeBody(func(b []byte) (sobek.Value, error) {
+		// 1. Let mimeType be the result of get the MIME type with this.
+		mimeType := ""
+		if o.headers != nil {
+			mimeType, _ = o.headers.Get("Content-Type")
+		}
+		// 2. If mimeType is non-null, switch on its essence:
+		switch essence := mimeEssence(mimeType); essence {
+		case "multipart/form-data":
+			// 2.1. Parse bytes using the boundary parameter, per RFC 7578;
+			//      a failure throws a TypeError.
+			entries, err := xhr.ParseMultipartFormData(b, xhr.Boundary(mimeType))
+			if err != nil {
+				return nil, webidl.NewTypeError("Failed to parse the body as multipart/form-data")
+			}
+			// 2.2. Return a new FormData object of the entries.
+			return o.realm.vm.ToValue(idlWrapFormData(o.realm.idl, o.realm.newFormData(entries))), nil
+		case "application/x-www-form-urlencoded":
+			// 2.1. Let entries be the result of parsing bytes. 2.2. Return
+			//      a new FormData object whose entry list is entries.
+			return o.realm.vm.ToValue(idlWrapFormData(o.realm.idl, o.realm.newFormData(xhr.URLEncodedParse(b)))), nil
+		}
+		// 3. Throw a TypeError.
+		return nil, webidl.NewTypeError("The body's Content-Type is neither multipart/form-data nor application/x-www-form-urlencoded")
+	})
+}
+
+// mimeEssence is the essence (type/subtype, lower case) of a MIME type
+// string, "" when it does not parse as one.
+func mimeEssence(s string) string {
+	t, _, _ := strings.Cut(s, ";")
+	t = strings.ToLower(strings.Trim(t, " \t\r\n"))
+	typ, sub, ok := strings.Cut(t, "/")
+	if !ok || typ == "" || sub == "" || strings.ContainsAny(t, " \t\"(),:<>?@[\\]{}") {
+		return ""
+	}
+	return t
 }
 
 func (o *bodyOwner) text() *webidl.Promise {

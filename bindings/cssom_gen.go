@@ -14,6 +14,11 @@ type CSSOMStringType = webidl.DOMString
 // CSSStyleDeclarationMethods is implemented by the Go implementation of the IDL interface
 // CSSStyleDeclaration.
 type CSSStyleDeclarationMethods interface {
+	// idlImpl returns the implementation itself: *cssStyleDeclarationImpl is the only Go
+	// type implementing CSSStyleDeclaration and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *cssStyleDeclarationImpl
 	// CSSText is the getter of the attribute "cssText".
 	CSSText() (webidl.DOMString, error)
 	// SetCSSText is the setter of the attribute "cssText".
@@ -53,6 +58,10 @@ func idlDefCSSStyleDeclaration() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "CSSStyleDeclaration",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CSSStyleDeclarationMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(CSSStyleDeclarationMethods).IndexedLength()

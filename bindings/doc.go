@@ -12,13 +12,20 @@
 // Realm.IDL().Install(reg) adds an integrator's own generated interfaces
 // (see codegen.Run and codegen/testdata/greeter).
 //
-// Nine in ten of the package's exported names are generated from
-// bindings/webidls/*.idl: per interface X an XMethods interface (what the
-// implementation provides) and, for constructors and static members, an
-// XStatics interface; the dictionaries as structs, the enums as string
-// types, the unions and callbacks. They matter to code that implements or
-// calls those interfaces, or whose own IDL refers to them. The hand-written
-// API is small:
+// Most of the package's exported names are generated from
+// bindings/webidls/*.idl and are exported for one reason: the Go code
+// bindgen generates from an integrator's own IDL (which may inherit the
+// engine's interfaces and use its dictionaries, enumerations, unions,
+// typedefs and callbacks) refers to them. Per interface X that is an
+// XMethods interface (what a value of X offers; its implementation is
+// this package's), and the dictionaries as structs, the enums as string
+// types, the unions and the callbacks. Nothing else generated is
+// exported: the statics interfaces (idlXStatics, implemented by the
+// hand-written xStatics), the registration (idlRegister, run by init),
+// the conversions and the wrappers. Reading a generated value needs the
+// IDL it comes from, not this package's documentation.
+//
+// The hand-written API is small:
 //
 //	NewWindowRealm, NewDedicatedWorkerRealm, NewSharedWorkerRealm,
 //	NewServiceWorkerRealm, Options      a realm for an html environment
@@ -26,7 +33,10 @@
 //	EventTargetBase, NewEventTargetBase embed in an integrator's EventTarget subclass
 //	Interfaces                          the generated registry (installed by every realm)
 //	HostHooks, DOMHooks, WorkerHooks, SharedWorkerHooks, HistoryHooks,
-//	FetchHost, ForeignValueHook         what a host (package browser) plugs in
+//	RemoteWindowHooks, FetchHost, ForeignValueHook,
+//	DedicatedWorker, SharedWorkerConnection what a host (package browser) plugs in
+//	GlobalKind, ConsoleLevel, ParseURL, UserAgentString  realm kinds, console levels, URLs
+//	ErrRealmClosed, ErrWrongEnvironment  errors
 //
 // # Realms
 //
@@ -285,13 +295,18 @@
 //   - its XMethods methods (one per IDL member);
 //   - its statics: the type xStatics (abortSignalStatics, urlStatics,
 //     domExceptionStatics: codegen.UnexportedName of the interface, then
-//     "Statics"), whose zero value implements XStatics (constructors,
+//     "Statics"), whose zero value implements idlXStatics (constructors,
 //     static operations);
-//   - where useful, its compile-time check (var _ XMethods = (*xImpl)(nil)).
+//   - nothing else for its compile-time checks: implementations.txt names
+//     its Go type, and the generated code checks that the type implements
+//     XMethods and, when the type is the only one implementing X and its
+//     descendants, gives XMethods the method idlImpl() returning it, which
+//     hand-written code uses instead of a type assertion on a value from
+//     JavaScript (TestNoDowncastOfGeneratedValues).
 //
 // Registration is per file too: the generated init (bindings_gen.go,
 // bindgen's -self-register, on for this package) registers every
-// definition in Interfaces with Statics{X: xStatics{}, ...}, so an
+// definition in Interfaces with idlStatics{X: xStatics{}, ...}, so an
 // interface's file registers its statics by declaring xStatics, and a
 // missing or incomplete one fails to compile.
 //

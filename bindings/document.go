@@ -49,7 +49,7 @@ func (r *Realm) newWindowDocument(w *windowImpl, u *url.URL) *documentImpl {
 		s = u.String()
 	}
 	doc := dom.NewHTMLDocument(s)
-	d := r.nodeImpl(&doc.Node).(*documentImpl)
+	d := r.nodeImpl(&doc.Node).(DocumentMethods).idlImpl()
 	d.window = w
 	return d
 }

@@ -11,6 +11,11 @@ import (
 // AbortControllerMethods is implemented by the Go implementation of the IDL interface
 // AbortController.
 type AbortControllerMethods interface {
+	// idlImpl returns the implementation itself: *abortControllerImpl is the only Go
+	// type implementing AbortController and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *abortControllerImpl
 	// Signal is the getter of the attribute "signal".
 	Signal() (AbortSignalMethods, error)
 	// Abort implements the operation "abort".
@@ -32,18 +37,22 @@ func idlWrapNewAbortController(r *webidl.Realm, impl AbortControllerMethods, sto
 // *abortControllerImpl implements AbortController: a missing or misspelled method fails to compile.
 var _ AbortControllerMethods = (*abortControllerImpl)(nil)
 
-// AbortControllerStatics implements the constructors, static members or namespace
+// idlAbortControllerStatics implements the constructors, static members or namespace
 // members of AbortController.
-type AbortControllerStatics interface {
+type idlAbortControllerStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (AbortControllerMethods, error)
 }
 
 // idlDefAbortController returns the definition of AbortController, calling statics.
-func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef {
+func idlDefAbortController(statics idlAbortControllerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "AbortController",
-		Exposed:           []string{"*"},
+		Name:    "AbortController",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(AbortControllerMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
@@ -85,6 +94,11 @@ func idlDefAbortController(statics AbortControllerStatics) *webidl.InterfaceDef 
 // AbortSignal.
 type AbortSignalMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *abortSignalImpl is the only Go
+	// type implementing AbortSignal and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *abortSignalImpl
 	// Aborted is the getter of the attribute "aborted".
 	Aborted() (bool, error)
 	// Reason is the getter of the attribute "reason".
@@ -116,20 +130,24 @@ var (
 	_ EventTargetMethods = (*abortSignalImpl)(nil)
 )
 
-// AbortSignalStatics implements the constructors, static members or namespace
+// idlAbortSignalStatics implements the constructors, static members or namespace
 // members of AbortSignal.
-type AbortSignalStatics interface {
+type idlAbortSignalStatics interface {
 	Abort(r *webidl.Realm, argReason sobek.Value) (AbortSignalMethods, error)
 	Timeout(r *webidl.Realm, argMilliseconds uint64) (AbortSignalMethods, error)
 	Any(r *webidl.Realm, argSignals []AbortSignalMethods) (AbortSignalMethods, error)
 }
 
 // idlDefAbortSignal returns the definition of AbortSignal, calling statics.
-func idlDefAbortSignal(statics AbortSignalStatics) *webidl.InterfaceDef {
+func idlDefAbortSignal(statics idlAbortSignalStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "AbortSignal",
 		Parent:  "EventTarget",
 		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(AbortSignalMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "aborted", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -259,6 +277,11 @@ func idlWriteDictAddEventListenerOptions(r *webidl.Realm, obj *sobek.Object, d *
 // CharacterDataMethods is implemented by the Go implementation of the IDL interface
 // CharacterData.
 type CharacterDataMethods interface {
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing CharacterData and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 	// Data is the getter of the attribute "data".
 	Data() (webidl.DOMString, error)
 	// SetData is the setter of the attribute "data".
@@ -304,9 +327,16 @@ var (
 // idlDefCharacterData returns the definition of CharacterData.
 func idlDefCharacterData() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "CharacterData",
-		Parent:      "Node",
-		Exposed:     []string{"Window"},
+		Name:    "CharacterData",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CharacterDataMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables: []string{"after", "before", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "data", Kind: webidl.Attribute,
@@ -420,6 +450,11 @@ func idlDefCharacterData() *webidl.InterfaceDef {
 // Comment.
 type CommentMethods interface {
 	CharacterDataMethods
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing Comment and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 }
 
 // idlWrapComment returns the JavaScript object of impl, a Comment or an object of
@@ -443,19 +478,26 @@ var (
 	_ EventTargetMethods   = (*nodeImpl)(nil)
 )
 
-// CommentStatics implements the constructors, static members or namespace
+// idlCommentStatics implements the constructors, static members or namespace
 // members of Comment.
-type CommentStatics interface {
+type idlCommentStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argData webidl.DOMString) (CommentMethods, error)
 }
 
 // idlDefComment returns the definition of Comment, calling statics.
-func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
+func idlDefComment(statics idlCommentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Comment",
-		Parent:            "CharacterData",
-		Exposed:           []string{"Window"},
+		Name:    "Comment",
+		Parent:  "CharacterData",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CommentMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -478,6 +520,11 @@ func idlDefComment(statics CommentStatics) *webidl.InterfaceDef {
 // DOMTokenListMethods is implemented by the Go implementation of the IDL interface
 // DOMTokenList.
 type DOMTokenListMethods interface {
+	// idlImpl returns the implementation itself: *domTokenListImpl is the only Go
+	// type implementing DOMTokenList and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *domTokenListImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Value is the getter of the attribute "value".
@@ -517,6 +564,10 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "DOMTokenList",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DOMTokenListMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(DOMTokenListMethods).IndexedLength()
@@ -645,6 +696,11 @@ func idlDefDOMTokenList() *webidl.InterfaceDef {
 // DocumentMethods is implemented by the Go implementation of the IDL interface
 // Document.
 type DocumentMethods interface {
+	// idlImpl returns the implementation itself: *documentImpl is the only Go
+	// type implementing Document and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *documentImpl
 	// URL is the getter of the attribute "URL".
 	URL() (string, error)
 	// DocumentURI is the getter of the attribute "documentURI".
@@ -759,19 +815,26 @@ var (
 	_ EventTargetMethods = (*documentImpl)(nil)
 )
 
-// DocumentStatics implements the constructors, static members or namespace
+// idlDocumentStatics implements the constructors, static members or namespace
 // members of Document.
-type DocumentStatics interface {
+type idlDocumentStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (DocumentMethods, error)
 }
 
 // idlDefDocument returns the definition of Document, calling statics.
-func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
+func idlDefDocument(statics idlDocumentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Document",
-		Parent:            "Node",
-		Exposed:           []string{"Window"},
+		Name:    "Document",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DocumentMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
@@ -1266,6 +1329,11 @@ func idlDefDocument(statics DocumentStatics) *webidl.InterfaceDef {
 // DocumentFragmentMethods is implemented by the Go implementation of the IDL interface
 // DocumentFragment.
 type DocumentFragmentMethods interface {
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing DocumentFragment and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 	// Children is the getter of the attribute "children".
 	Children() (HTMLCollectionMethods, error)
 	// FirstElementChild is the getter of the attribute "firstElementChild".
@@ -1306,19 +1374,26 @@ var (
 	_ EventTargetMethods      = (*nodeImpl)(nil)
 )
 
-// DocumentFragmentStatics implements the constructors, static members or namespace
+// idlDocumentFragmentStatics implements the constructors, static members or namespace
 // members of DocumentFragment.
-type DocumentFragmentStatics interface {
+type idlDocumentFragmentStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (DocumentFragmentMethods, error)
 }
 
 // idlDefDocumentFragment returns the definition of DocumentFragment, calling statics.
-func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDef {
+func idlDefDocumentFragment(statics idlDocumentFragmentStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "DocumentFragment",
-		Parent:            "Node",
-		Exposed:           []string{"Window"},
+		Name:    "DocumentFragment",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DocumentFragmentMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables:       []string{"append", "prepend"},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
@@ -1441,6 +1516,11 @@ func idlDefDocumentFragment(statics DocumentFragmentStatics) *webidl.InterfaceDe
 // DocumentTypeMethods is implemented by the Go implementation of the IDL interface
 // DocumentType.
 type DocumentTypeMethods interface {
+	// idlImpl returns the implementation itself: *doctypeImpl is the only Go
+	// type implementing DocumentType and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *doctypeImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// PublicID is the getter of the attribute "publicId".
@@ -1480,9 +1560,16 @@ var (
 // idlDefDocumentType returns the definition of DocumentType.
 func idlDefDocumentType() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "DocumentType",
-		Parent:      "Node",
-		Exposed:     []string{"Window"},
+		Name:    "DocumentType",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DocumentTypeMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables: []string{"after", "before", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
@@ -1667,9 +1754,16 @@ var (
 // idlDefElement returns the definition of Element.
 func idlDefElement() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "Element",
-		Parent:      "Node",
-		Exposed:     []string{"Window"},
+		Name:    "Element",
+		Parent:  "Node",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Unscopables: []string{"after", "append", "before", "prepend", "remove", "replaceWith"},
 		Members: []webidl.Member{
 			{Name: "namespaceURI", Kind: webidl.Attribute,
@@ -2160,18 +2254,22 @@ func idlWrapNewEvent(r *webidl.Realm, impl EventMethods, storage *webidl.Slot) s
 // *eventImpl implements Event: a missing or misspelled method fails to compile.
 var _ EventMethods = (*eventImpl)(nil)
 
-// EventStatics implements the constructors, static members or namespace
+// idlEventStatics implements the constructors, static members or namespace
 // members of Event.
-type EventStatics interface {
+type idlEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict EventInit) (EventMethods, error)
 }
 
 // idlDefEvent returns the definition of Event, calling statics.
-func idlDefEvent(statics EventStatics) *webidl.InterfaceDef {
+func idlDefEvent(statics idlEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Event",
 		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(EventMethods)
+			return ok
+		},
 		Constants: []webidl.Constant{
 			{Name: "NONE", Value: webidl.ConstValue(int64(0)), Exposed: nil, SecureContext: false},
 			{Name: "CAPTURING_PHASE", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
@@ -2503,18 +2601,22 @@ func idlWrapNewEventTarget(r *webidl.Realm, impl EventTargetMethods, storage *we
 // *eventTargetImpl implements EventTarget: a missing or misspelled method fails to compile.
 var _ EventTargetMethods = (*eventTargetImpl)(nil)
 
-// EventTargetStatics implements the constructors, static members or namespace
+// idlEventTargetStatics implements the constructors, static members or namespace
 // members of EventTarget.
-type EventTargetStatics interface {
+type idlEventTargetStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (EventTargetMethods, error)
 }
 
 // idlDefEventTarget returns the definition of EventTarget, calling statics.
-func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
+func idlDefEventTarget(statics idlEventTargetStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "EventTarget",
-		Exposed:           []string{"*"},
+		Name:    "EventTarget",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(EventTargetMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
@@ -2582,6 +2684,11 @@ func idlDefEventTarget(statics EventTargetStatics) *webidl.InterfaceDef {
 // HTMLCollectionMethods is implemented by the Go implementation of the IDL interface
 // HTMLCollection.
 type HTMLCollectionMethods interface {
+	// idlImpl returns the implementation itself: *htmlCollectionImpl is the only Go
+	// type implementing HTMLCollection and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlCollectionImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Item implements the operation "item".
@@ -2609,6 +2716,10 @@ func idlDefHTMLCollection() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "HTMLCollection",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLCollectionMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(HTMLCollectionMethods).IndexedLength()
@@ -2734,6 +2845,10 @@ func idlDefNode() *webidl.InterfaceDef {
 		Name:    "Node",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(NodeMethods)
+			return ok
+		},
 		Constants: []webidl.Constant{
 			{Name: "ELEMENT_NODE", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
 			{Name: "ATTRIBUTE_NODE", Value: webidl.ConstValue(int64(2)), Exposed: nil, SecureContext: false},
@@ -3025,6 +3140,11 @@ func idlDefNode() *webidl.InterfaceDef {
 // NodeListMethods is implemented by the Go implementation of the IDL interface
 // NodeList.
 type NodeListMethods interface {
+	// idlImpl returns the implementation itself: *nodeListImpl is the only Go
+	// type implementing NodeList and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeListImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Item implements the operation "item".
@@ -3052,6 +3172,10 @@ func idlDefNodeList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "NodeList",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(NodeListMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(NodeListMethods).IndexedLength()
@@ -3101,6 +3225,11 @@ func idlDefNodeList() *webidl.InterfaceDef {
 // Text.
 type TextMethods interface {
 	CharacterDataMethods
+	// idlImpl returns the implementation itself: *nodeImpl is the only Go
+	// type implementing Text and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *nodeImpl
 }
 
 // idlWrapText returns the JavaScript object of impl, a Text or an object of
@@ -3124,19 +3253,26 @@ var (
 	_ EventTargetMethods   = (*nodeImpl)(nil)
 )
 
-// TextStatics implements the constructors, static members or namespace
+// idlTextStatics implements the constructors, static members or namespace
 // members of Text.
-type TextStatics interface {
+type idlTextStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argData webidl.DOMString) (TextMethods, error)
 }
 
 // idlDefText returns the definition of Text, calling statics.
-func idlDefText(statics TextStatics) *webidl.InterfaceDef {
+func idlDefText(statics idlTextStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Text",
-		Parent:            "CharacterData",
-		Exposed:           []string{"Window"},
+		Name:    "Text",
+		Parent:  "CharacterData",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TextMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

@@ -32,6 +32,11 @@ func idlWriteDictTextDecodeOptions(r *webidl.Realm, obj *sobek.Object, d *TextDe
 // TextDecoderMethods is implemented by the Go implementation of the IDL interface
 // TextDecoder.
 type TextDecoderMethods interface {
+	// idlImpl returns the implementation itself: *textDecoderImpl is the only Go
+	// type implementing TextDecoder and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *textDecoderImpl
 	// Encoding is the getter of the attribute "encoding".
 	Encoding() (webidl.DOMString, error)
 	// Fatal is the getter of the attribute "fatal".
@@ -57,18 +62,22 @@ func idlWrapNewTextDecoder(r *webidl.Realm, impl TextDecoderMethods, storage *we
 // *textDecoderImpl implements TextDecoder: a missing or misspelled method fails to compile.
 var _ TextDecoderMethods = (*textDecoderImpl)(nil)
 
-// TextDecoderStatics implements the constructors, static members or namespace
+// idlTextDecoderStatics implements the constructors, static members or namespace
 // members of TextDecoder.
-type TextDecoderStatics interface {
+type idlTextDecoderStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argLabel webidl.DOMString, argOptions TextDecoderOptions) (TextDecoderMethods, error)
 }
 
 // idlDefTextDecoder returns the definition of TextDecoder, calling statics.
-func idlDefTextDecoder(statics TextDecoderStatics) *webidl.InterfaceDef {
+func idlDefTextDecoder(statics idlTextDecoderStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "TextDecoder",
-		Exposed:           []string{"*"},
+		Name:    "TextDecoder",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TextDecoderMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -176,6 +185,11 @@ func idlWriteDictTextDecoderOptions(r *webidl.Realm, obj *sobek.Object, d *TextD
 // TextEncoderMethods is implemented by the Go implementation of the IDL interface
 // TextEncoder.
 type TextEncoderMethods interface {
+	// idlImpl returns the implementation itself: *textEncoderImpl is the only Go
+	// type implementing TextEncoder and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *textEncoderImpl
 	// Encoding is the getter of the attribute "encoding".
 	Encoding() (webidl.DOMString, error)
 	// Encode implements the operation "encode".
@@ -199,18 +213,22 @@ func idlWrapNewTextEncoder(r *webidl.Realm, impl TextEncoderMethods, storage *we
 // *textEncoderImpl implements TextEncoder: a missing or misspelled method fails to compile.
 var _ TextEncoderMethods = (*textEncoderImpl)(nil)
 
-// TextEncoderStatics implements the constructors, static members or namespace
+// idlTextEncoderStatics implements the constructors, static members or namespace
 // members of TextEncoder.
-type TextEncoderStatics interface {
+type idlTextEncoderStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (TextEncoderMethods, error)
 }
 
 // idlDefTextEncoder returns the definition of TextEncoder, calling statics.
-func idlDefTextEncoder(statics TextEncoderStatics) *webidl.InterfaceDef {
+func idlDefTextEncoder(statics idlTextEncoderStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "TextEncoder",
-		Exposed:           []string{"*"},
+		Name:    "TextEncoder",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TextEncoderMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)

@@ -174,11 +174,11 @@ type eventSubclass interface {
 }
 
 func baseEventOf(e EventMethods) *eventImpl {
-	switch e := e.(type) {
-	case *eventImpl:
-		return e
-	case eventSubclass:
-		return e.baseEvent()
+	if s, ok := e.(eventSubclass); ok {
+		return s.baseEvent()
 	}
 	return nil
 }
+
+// baseEvent makes *eventImpl an eventSubclass too.
+func (e *eventImpl) baseEvent() *eventImpl { return e }

@@ -140,7 +140,7 @@ func (t *eventTargetImpl) AddEventListener(typ webidl.DOMString, callback *Event
 			o.passive = &p
 		}
 		if d.Signal != nil {
-			o.signal = d.Signal.(*abortSignalImpl).sig
+			o.signal = d.Signal.idlImpl().sig
 		}
 	}
 	var cb sobek.Value = sobek.Null()

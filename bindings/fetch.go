@@ -178,6 +178,9 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	if !o.IsOpaque() {
 		client.URL = r.fetchBaseURL()
 	}
+	if r.env != nil {
+		client.TopLevelSite = r.env.TopLevelSite()
+	}
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),

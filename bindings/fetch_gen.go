@@ -11,6 +11,11 @@ import (
 // HeadersMethods is implemented by the Go implementation of the IDL interface
 // Headers.
 type HeadersMethods interface {
+	// idlImpl returns the implementation itself: *headersImpl is the only Go
+	// type implementing Headers and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *headersImpl
 	// Append implements the operation "append".
 	Append(argName webidl.ByteString, argValue webidl.ByteString) error
 	// Delete implements the operation "delete".
@@ -42,18 +47,22 @@ func idlWrapNewHeaders(r *webidl.Realm, impl HeadersMethods, storage *webidl.Slo
 // *headersImpl implements Headers: a missing or misspelled method fails to compile.
 var _ HeadersMethods = (*headersImpl)(nil)
 
-// HeadersStatics implements the constructors, static members or namespace
+// idlHeadersStatics implements the constructors, static members or namespace
 // members of Headers.
-type HeadersStatics interface {
+type idlHeadersStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argInit webidl.Optional[HeadersInit]) (HeadersMethods, error)
 }
 
 // idlDefHeaders returns the definition of Headers, calling statics.
-func idlDefHeaders(statics HeadersStatics) *webidl.InterfaceDef {
+func idlDefHeaders(statics idlHeadersStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Headers",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Headers",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HeadersMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -227,6 +236,11 @@ var idlValuesReferrerPolicy = []string{"", "no-referrer", "no-referrer-when-down
 // RequestMethods is implemented by the Go implementation of the IDL interface
 // Request.
 type RequestMethods interface {
+	// idlImpl returns the implementation itself: *requestImpl is the only Go
+	// type implementing Request and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *requestImpl
 	// Method is the getter of the attribute "method".
 	Method() (webidl.ByteString, error)
 	// URL is the getter of the attribute "url".
@@ -269,6 +283,8 @@ type RequestMethods interface {
 	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
+	// FormData implements the operation "formData".
+	FormData() (*webidl.Promise, error)
 	// JSON implements the operation "json".
 	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
@@ -290,18 +306,22 @@ func idlWrapNewRequest(r *webidl.Realm, impl RequestMethods, storage *webidl.Slo
 // *requestImpl implements Request: a missing or misspelled method fails to compile.
 var _ RequestMethods = (*requestImpl)(nil)
 
-// RequestStatics implements the constructors, static members or namespace
+// idlRequestStatics implements the constructors, static members or namespace
 // members of Request.
-type RequestStatics interface {
+type idlRequestStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argInput RequestInfo, argInit RequestInit) (RequestMethods, error)
 }
 
 // idlDefRequest returns the definition of Request, calling statics.
-func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
+func idlDefRequest(statics idlRequestStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Request",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Request",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(RequestMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -534,6 +554,17 @@ func idlDefRequest(statics RequestStatics) *webidl.InterfaceDef {
 							r.Throw(err)
 						}
 						return idlToPromiseOfUint8Array(r, res)
+					})
+				}},
+			{Name: "formData", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[RequestMethods](r, call.This, "Request")
+						res, err := self.FormData()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfFormData(r, res)
 					})
 				}},
 			{Name: "json", Kind: webidl.Operation, Length: 0,
@@ -803,6 +834,11 @@ var idlValuesRequestRedirect = []string{"follow", "error", "manual"}
 // ResponseMethods is implemented by the Go implementation of the IDL interface
 // Response.
 type ResponseMethods interface {
+	// idlImpl returns the implementation itself: *responseImpl is the only Go
+	// type implementing Response and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *responseImpl
 	// Type is the getter of the attribute "type".
 	Type() (ResponseType, error)
 	// URL is the getter of the attribute "url".
@@ -827,6 +863,8 @@ type ResponseMethods interface {
 	Blob() (*webidl.Promise, error)
 	// Bytes implements the operation "bytes".
 	Bytes() (*webidl.Promise, error)
+	// FormData implements the operation "formData".
+	FormData() (*webidl.Promise, error)
 	// JSON implements the operation "json".
 	JSON() (*webidl.Promise, error)
 	// Text implements the operation "text".
@@ -848,9 +886,9 @@ func idlWrapNewResponse(r *webidl.Realm, impl ResponseMethods, storage *webidl.S
 // *responseImpl implements Response: a missing or misspelled method fails to compile.
 var _ ResponseMethods = (*responseImpl)(nil)
 
-// ResponseStatics implements the constructors, static members or namespace
+// idlResponseStatics implements the constructors, static members or namespace
 // members of Response.
-type ResponseStatics interface {
+type idlResponseStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argBody webidl.Nullable[BodyInit], argInit ResponseInit) (ResponseMethods, error)
 	Error(r *webidl.Realm) (ResponseMethods, error)
@@ -859,10 +897,14 @@ type ResponseStatics interface {
 }
 
 // idlDefResponse returns the definition of Response, calling statics.
-func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
+func idlDefResponse(statics idlResponseStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Response",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "Response",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ResponseMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -1051,6 +1093,17 @@ func idlDefResponse(statics ResponseStatics) *webidl.InterfaceDef {
 							r.Throw(err)
 						}
 						return idlToPromiseOfUint8Array(r, res)
+					})
+				}},
+			{Name: "formData", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ResponseMethods](r, call.This, "Response")
+						res, err := self.FormData()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfFormData(r, res)
 					})
 				}},
 			{Name: "json", Kind: webidl.Operation, Length: 0,

@@ -55,10 +55,7 @@ type fetchEventStatics struct{}
 // required; the generated code throws the TypeError when it is missing).
 func (fetchEventStatics) Constructor(ir *webidl.Realm, typ webidl.DOMString, init FetchEventInit) (FetchEventMethods, error) {
 	r := realmOf(ir)
-	req, ok := init.Request.(*requestImpl)
-	if !ok {
-		return nil, webidl.NewTypeError("Failed to construct 'FetchEvent': member request is not of type Request.")
-	}
+	req := init.Request.idlImpl()
 	base := r.newEvent(string(typ), init.Bubbles, init.Cancelable, init.Composed)
 	e := &fetchEventImpl{extendableEventImpl: &extendableEventImpl{eventImpl: base}, request: req,
 		clientID: init.ClientID, resultingClientID: init.ResultingClientID, replacesClient: init.ReplacesClientID,

@@ -56,7 +56,7 @@ func (h *headersImpl) validate(name, value string) (bool, error) {
 	case guardRequest:
 		// 3. If headers's guard is "request" and (name, value) is a
 		// forbidden request-header, then return false.
-		if fetch.IsForbiddenRequestHeader(name) {
+		if fetch.IsForbiddenRequestHeader(name, value) {
 			return false, nil
 		}
 	case guardResponse:

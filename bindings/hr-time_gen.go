@@ -18,6 +18,11 @@ type EpochTimeStampType = uint64
 // Performance.
 type PerformanceMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *performanceImpl is the only Go
+	// type implementing Performance and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *performanceImpl
 	// TimeOrigin is the getter of the attribute "timeOrigin".
 	TimeOrigin() (float64, error)
 	// Now implements the operation "now".
@@ -49,6 +54,10 @@ func idlDefPerformance() *webidl.InterfaceDef {
 		Name:    "Performance",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(PerformanceMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "timeOrigin", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {

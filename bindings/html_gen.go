@@ -12,6 +12,11 @@ import (
 // BroadcastChannel.
 type BroadcastChannelMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *broadcastChannelImpl is the only Go
+	// type implementing BroadcastChannel and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *broadcastChannelImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Onmessage is the getter of the attribute "onmessage".
@@ -47,19 +52,23 @@ var (
 	_ EventTargetMethods      = (*broadcastChannelImpl)(nil)
 )
 
-// BroadcastChannelStatics implements the constructors, static members or namespace
+// idlBroadcastChannelStatics implements the constructors, static members or namespace
 // members of BroadcastChannel.
-type BroadcastChannelStatics interface {
+type idlBroadcastChannelStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argName webidl.DOMString) (BroadcastChannelMethods, error)
 }
 
 // idlDefBroadcastChannel returns the definition of BroadcastChannel, calling statics.
-func idlDefBroadcastChannel(statics BroadcastChannelStatics) *webidl.InterfaceDef {
+func idlDefBroadcastChannel(statics idlBroadcastChannelStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "BroadcastChannel",
-		Parent:            "EventTarget",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "BroadcastChannel",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(BroadcastChannelMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -146,6 +155,11 @@ func idlDefBroadcastChannel(statics BroadcastChannelStatics) *webidl.InterfaceDe
 // DedicatedWorkerGlobalScope.
 type DedicatedWorkerGlobalScopeMethods interface {
 	WorkerGlobalScopeMethods
+	// idlImpl returns the implementation itself: *workerGlobalImpl is the only Go
+	// type implementing DedicatedWorkerGlobalScope and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *workerGlobalImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Onmessage is the getter of the attribute "onmessage".
@@ -185,9 +199,13 @@ var (
 // idlDefDedicatedWorkerGlobalScope returns the definition of DedicatedWorkerGlobalScope.
 func idlDefDedicatedWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "DedicatedWorkerGlobalScope",
-		Parent:      "WorkerGlobalScope",
-		Exposed:     []string{"DedicatedWorker"},
+		Name:    "DedicatedWorkerGlobalScope",
+		Parent:  "WorkerGlobalScope",
+		Exposed: []string{"DedicatedWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DedicatedWorkerGlobalScopeMethods)
+			return ok
+		},
 		Global:      true,
 		GlobalNames: []string{"Worker", "DedicatedWorker"},
 		Members: []webidl.Member{
@@ -312,6 +330,11 @@ func (c *EventHandlerNonNull) Invoke(thisArg sobek.Value, argEvent EventMethods)
 // HTMLBodyElement.
 type HTMLBodyElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLBodyElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLBodyElement returns the JavaScript object of impl, a HTMLBodyElement or an object of
@@ -342,6 +365,13 @@ func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 		Name:    "HTMLBodyElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLBodyElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -350,6 +380,11 @@ func idlDefHTMLBodyElement() *webidl.InterfaceDef {
 // HTMLDivElement.
 type HTMLDivElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLDivElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLDivElement returns the JavaScript object of impl, a HTMLDivElement or an object of
@@ -380,6 +415,13 @@ func idlDefHTMLDivElement() *webidl.InterfaceDef {
 		Name:    "HTMLDivElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLDivElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -388,6 +430,11 @@ func idlDefHTMLDivElement() *webidl.InterfaceDef {
 // HTMLElement.
 type HTMLElementMethods interface {
 	ElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 	// Title is the getter of the attribute "title".
 	Title() (webidl.DOMString, error)
 	// SetTitle is the setter of the attribute "title".
@@ -445,6 +492,13 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 		Name:    "HTMLElement",
 		Parent:  "Element",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "title", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -576,6 +630,11 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 // HTMLHeadElement.
 type HTMLHeadElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLHeadElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLHeadElement returns the JavaScript object of impl, a HTMLHeadElement or an object of
@@ -606,6 +665,13 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 		Name:    "HTMLHeadElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLHeadElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -614,6 +680,11 @@ func idlDefHTMLHeadElement() *webidl.InterfaceDef {
 // HTMLHtmlElement.
 type HTMLHTMLElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLHtmlElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLHTMLElement returns the JavaScript object of impl, a HTMLHtmlElement or an object of
@@ -644,6 +715,13 @@ func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
 		Name:    "HTMLHtmlElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLHTMLElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -651,6 +729,11 @@ func idlDefHTMLHTMLElement() *webidl.InterfaceDef {
 // HTMLIFrameElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLIFrameElement.
 type HTMLIFrameElementMethods interface {
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLIFrameElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 	// Src is the getter of the attribute "src".
 	Src() (string, error)
 	// SetSrc is the setter of the attribute "src".
@@ -711,6 +794,16 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 		Name:    "HTMLIFrameElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLIFrameElementMethods)
+			if ok {
+				_, ok = impl.(HTMLElementMethods)
+			}
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "src", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -863,6 +956,11 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 // HTMLMetaElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLMetaElement.
 type HTMLMetaElementMethods interface {
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLMetaElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// SetName is the setter of the attribute "name".
@@ -909,6 +1007,16 @@ func idlDefHTMLMetaElement() *webidl.InterfaceDef {
 		Name:    "HTMLMetaElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLMetaElementMethods)
+			if ok {
+				_, ok = impl.(HTMLElementMethods)
+			}
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -986,6 +1094,11 @@ func idlDefHTMLMetaElement() *webidl.InterfaceDef {
 // HTMLParagraphElement.
 type HTMLParagraphElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLParagraphElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLParagraphElement returns the JavaScript object of impl, a HTMLParagraphElement or an object of
@@ -1016,6 +1129,13 @@ func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
 		Name:    "HTMLParagraphElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLParagraphElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -1023,6 +1143,11 @@ func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
 // HTMLScriptElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLScriptElement.
 type HTMLScriptElementMethods interface {
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLScriptElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 	// Src is the getter of the attribute "src".
 	Src() (string, error)
 	// SetSrc is the setter of the attribute "src".
@@ -1073,6 +1198,16 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 		Name:    "HTMLScriptElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLScriptElementMethods)
+			if ok {
+				_, ok = impl.(HTMLElementMethods)
+			}
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "src", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -1167,6 +1302,11 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 // HTMLSpanElement.
 type HTMLSpanElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLSpanElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLSpanElement returns the JavaScript object of impl, a HTMLSpanElement or an object of
@@ -1197,6 +1337,13 @@ func idlDefHTMLSpanElement() *webidl.InterfaceDef {
 		Name:    "HTMLSpanElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLSpanElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -1204,6 +1351,11 @@ func idlDefHTMLSpanElement() *webidl.InterfaceDef {
 // HTMLTitleElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLTitleElement.
 type HTMLTitleElementMethods interface {
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLTitleElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 	// Text is the getter of the attribute "text".
 	Text() (webidl.DOMString, error)
 	// SetText is the setter of the attribute "text".
@@ -1238,6 +1390,16 @@ func idlDefHTMLTitleElement() *webidl.InterfaceDef {
 		Name:    "HTMLTitleElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLTitleElementMethods)
+			if ok {
+				_, ok = impl.(HTMLElementMethods)
+			}
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "text", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -1264,6 +1426,11 @@ func idlDefHTMLTitleElement() *webidl.InterfaceDef {
 // HTMLUnknownElement.
 type HTMLUnknownElementMethods interface {
 	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLUnknownElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
 }
 
 // idlWrapHTMLUnknownElement returns the JavaScript object of impl, a HTMLUnknownElement or an object of
@@ -1294,6 +1461,13 @@ func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
 		Name:    "HTMLUnknownElement",
 		Parent:  "HTMLElement",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLUnknownElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
 		Members: []webidl.Member{},
 	}
 }
@@ -1302,6 +1476,11 @@ func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
 // HashChangeEvent.
 type HashChangeEventMethods interface {
 	EventMethods
+	// idlImpl returns the implementation itself: *hashChangeEventImpl is the only Go
+	// type implementing HashChangeEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *hashChangeEventImpl
 	// OldURL is the getter of the attribute "oldURL".
 	OldURL() (string, error)
 	// NewURL is the getter of the attribute "newURL".
@@ -1327,19 +1506,23 @@ var (
 	_ EventMethods           = (*hashChangeEventImpl)(nil)
 )
 
-// HashChangeEventStatics implements the constructors, static members or namespace
+// idlHashChangeEventStatics implements the constructors, static members or namespace
 // members of HashChangeEvent.
-type HashChangeEventStatics interface {
+type idlHashChangeEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict HashChangeEventInit) (HashChangeEventMethods, error)
 }
 
 // idlDefHashChangeEvent returns the definition of HashChangeEvent, calling statics.
-func idlDefHashChangeEvent(statics HashChangeEventStatics) *webidl.InterfaceDef {
+func idlDefHashChangeEvent(statics idlHashChangeEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "HashChangeEvent",
-		Parent:            "Event",
-		Exposed:           []string{"Window"},
+		Name:    "HashChangeEvent",
+		Parent:  "Event",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HashChangeEventMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -1419,6 +1602,11 @@ func idlWriteDictHashChangeEventInit(r *webidl.Realm, obj *sobek.Object, d *Hash
 // HistoryMethods is implemented by the Go implementation of the IDL interface
 // History.
 type HistoryMethods interface {
+	// idlImpl returns the implementation itself: *historyImpl is the only Go
+	// type implementing History and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *historyImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// ScrollRestoration is the getter of the attribute "scrollRestoration".
@@ -1459,6 +1647,10 @@ func idlDefHistory() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "History",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HistoryMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -1575,6 +1767,11 @@ func idlDefHistory() *webidl.InterfaceDef {
 // LocationMethods is implemented by the Go implementation of the IDL interface
 // Location.
 type LocationMethods interface {
+	// idlImpl returns the implementation itself: *locationImpl is the only Go
+	// type implementing Location and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *locationImpl
 	// Href is the getter of the attribute "href".
 	Href() (string, error)
 	// SetHref is the setter of the attribute "href".
@@ -1637,6 +1834,10 @@ func idlDefLocation() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Location",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(LocationMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "href", Kind: webidl.Attribute, Unforgeable: true,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -1832,6 +2033,11 @@ func idlDefLocation() *webidl.InterfaceDef {
 // MessageChannelMethods is implemented by the Go implementation of the IDL interface
 // MessageChannel.
 type MessageChannelMethods interface {
+	// idlImpl returns the implementation itself: *messageChannelImpl is the only Go
+	// type implementing MessageChannel and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *messageChannelImpl
 	// Port1 is the getter of the attribute "port1".
 	Port1() (MessagePortMethods, error)
 	// Port2 is the getter of the attribute "port2".
@@ -1853,18 +2059,22 @@ func idlWrapNewMessageChannel(r *webidl.Realm, impl MessageChannelMethods, stora
 // *messageChannelImpl implements MessageChannel: a missing or misspelled method fails to compile.
 var _ MessageChannelMethods = (*messageChannelImpl)(nil)
 
-// MessageChannelStatics implements the constructors, static members or namespace
+// idlMessageChannelStatics implements the constructors, static members or namespace
 // members of MessageChannel.
-type MessageChannelStatics interface {
+type idlMessageChannelStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm) (MessageChannelMethods, error)
 }
 
 // idlDefMessageChannel returns the definition of MessageChannel, calling statics.
-func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
+func idlDefMessageChannel(statics idlMessageChannelStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "MessageChannel",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "MessageChannel",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(MessageChannelMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
@@ -1902,6 +2112,11 @@ func idlDefMessageChannel(statics MessageChannelStatics) *webidl.InterfaceDef {
 // MessageEvent.
 type MessageEventMethods interface {
 	EventMethods
+	// idlImpl returns the implementation itself: *messageEventImpl is the only Go
+	// type implementing MessageEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *messageEventImpl
 	// Data is the getter of the attribute "data".
 	Data() (sobek.Value, error)
 	// Origin is the getter of the attribute "origin".
@@ -1933,19 +2148,23 @@ var (
 	_ EventMethods        = (*messageEventImpl)(nil)
 )
 
-// MessageEventStatics implements the constructors, static members or namespace
+// idlMessageEventStatics implements the constructors, static members or namespace
 // members of MessageEvent.
-type MessageEventStatics interface {
+type idlMessageEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict MessageEventInit) (MessageEventMethods, error)
 }
 
 // idlDefMessageEvent returns the definition of MessageEvent, calling statics.
-func idlDefMessageEvent(statics MessageEventStatics) *webidl.InterfaceDef {
+func idlDefMessageEvent(statics idlMessageEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "MessageEvent",
-		Parent:            "Event",
-		Exposed:           []string{"Window", "Worker"},
+		Name:    "MessageEvent",
+		Parent:  "Event",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(MessageEventMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -2080,6 +2299,11 @@ func idlWriteDictMessageEventInit(r *webidl.Realm, obj *sobek.Object, d *Message
 // MessagePort.
 type MessagePortMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *messagePortImpl is the only Go
+	// type implementing MessagePort and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *messagePortImpl
 	// Onclose is the getter of the attribute "onclose".
 	Onclose() (*EventHandlerNonNull, error)
 	// SetOnclose is the setter of the attribute "onclose".
@@ -2127,6 +2351,10 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 		Name:    "MessagePort",
 		Parent:  "EventTarget",
 		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(MessagePortMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "onclose", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -2264,6 +2492,11 @@ func idlDefMessagePort() *webidl.InterfaceDef {
 // NavigatorMethods is implemented by the Go implementation of the IDL interface
 // Navigator.
 type NavigatorMethods interface {
+	// idlImpl returns the implementation itself: *navigatorImpl is the only Go
+	// type implementing Navigator and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *navigatorImpl
 	// ServiceWorker is the getter of the attribute "serviceWorker".
 	ServiceWorker() (ServiceWorkerContainerMethods, error)
 	// AppCodeName is the getter of the attribute "appCodeName".
@@ -2320,6 +2553,10 @@ func idlDefNavigator() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Navigator",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(NavigatorMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "serviceWorker", Kind: webidl.Attribute, SecureContext: true,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -2544,6 +2781,11 @@ func (c *OnErrorEventHandlerNonNull) Invoke(thisArg sobek.Value, argEvent EventO
 // PageTransitionEvent.
 type PageTransitionEventMethods interface {
 	EventMethods
+	// idlImpl returns the implementation itself: *pageTransitionEventImpl is the only Go
+	// type implementing PageTransitionEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *pageTransitionEventImpl
 	// Persisted is the getter of the attribute "persisted".
 	Persisted() (bool, error)
 }
@@ -2567,19 +2809,23 @@ var (
 	_ EventMethods               = (*pageTransitionEventImpl)(nil)
 )
 
-// PageTransitionEventStatics implements the constructors, static members or namespace
+// idlPageTransitionEventStatics implements the constructors, static members or namespace
 // members of PageTransitionEvent.
-type PageTransitionEventStatics interface {
+type idlPageTransitionEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict PageTransitionEventInit) (PageTransitionEventMethods, error)
 }
 
 // idlDefPageTransitionEvent returns the definition of PageTransitionEvent, calling statics.
-func idlDefPageTransitionEvent(statics PageTransitionEventStatics) *webidl.InterfaceDef {
+func idlDefPageTransitionEvent(statics idlPageTransitionEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "PageTransitionEvent",
-		Parent:            "Event",
-		Exposed:           []string{"Window"},
+		Name:    "PageTransitionEvent",
+		Parent:  "Event",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(PageTransitionEventMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -2642,6 +2888,11 @@ func idlWriteDictPageTransitionEventInit(r *webidl.Realm, obj *sobek.Object, d *
 // PopStateEvent.
 type PopStateEventMethods interface {
 	EventMethods
+	// idlImpl returns the implementation itself: *popStateEventImpl is the only Go
+	// type implementing PopStateEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *popStateEventImpl
 	// State is the getter of the attribute "state".
 	State() (sobek.Value, error)
 	// HasUAVisualTransition is the getter of the attribute "hasUAVisualTransition".
@@ -2667,19 +2918,23 @@ var (
 	_ EventMethods         = (*popStateEventImpl)(nil)
 )
 
-// PopStateEventStatics implements the constructors, static members or namespace
+// idlPopStateEventStatics implements the constructors, static members or namespace
 // members of PopStateEvent.
-type PopStateEventStatics interface {
+type idlPopStateEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict PopStateEventInit) (PopStateEventMethods, error)
 }
 
 // idlDefPopStateEvent returns the definition of PopStateEvent, calling statics.
-func idlDefPopStateEvent(statics PopStateEventStatics) *webidl.InterfaceDef {
+func idlDefPopStateEvent(statics idlPopStateEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "PopStateEvent",
-		Parent:            "Event",
-		Exposed:           []string{"Window"},
+		Name:    "PopStateEvent",
+		Parent:  "Event",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(PopStateEventMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -2771,6 +3026,11 @@ var idlValuesScrollRestoration = []string{"auto", "manual"}
 // SharedWorker.
 type SharedWorkerMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *sharedWorkerImpl is the only Go
+	// type implementing SharedWorker and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *sharedWorkerImpl
 	// Port is the getter of the attribute "port".
 	Port() (MessagePortMethods, error)
 	// Onerror is the getter of the attribute "onerror".
@@ -2798,19 +3058,23 @@ var (
 	_ EventTargetMethods  = (*sharedWorkerImpl)(nil)
 )
 
-// SharedWorkerStatics implements the constructors, static members or namespace
+// idlSharedWorkerStatics implements the constructors, static members or namespace
 // members of SharedWorker.
-type SharedWorkerStatics interface {
+type idlSharedWorkerStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argScriptURL string, argOptions DOMStringOrWorkerOptions) (SharedWorkerMethods, error)
 }
 
 // idlDefSharedWorker returns the definition of SharedWorker, calling statics.
-func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
+func idlDefSharedWorker(statics idlSharedWorkerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "SharedWorker",
-		Parent:            "EventTarget",
-		Exposed:           []string{"Window"},
+		Name:    "SharedWorker",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(SharedWorkerMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -2866,6 +3130,11 @@ func idlDefSharedWorker(statics SharedWorkerStatics) *webidl.InterfaceDef {
 // SharedWorkerGlobalScope.
 type SharedWorkerGlobalScopeMethods interface {
 	WorkerGlobalScopeMethods
+	// idlImpl returns the implementation itself: *workerGlobalImpl is the only Go
+	// type implementing SharedWorkerGlobalScope and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *workerGlobalImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Onconnect is the getter of the attribute "onconnect".
@@ -2899,9 +3168,13 @@ var (
 // idlDefSharedWorkerGlobalScope returns the definition of SharedWorkerGlobalScope.
 func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "SharedWorkerGlobalScope",
-		Parent:      "WorkerGlobalScope",
-		Exposed:     []string{"SharedWorker"},
+		Name:    "SharedWorkerGlobalScope",
+		Parent:  "WorkerGlobalScope",
+		Exposed: []string{"SharedWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(SharedWorkerGlobalScopeMethods)
+			return ok
+		},
 		Global:      true,
 		GlobalNames: []string{"Worker", "SharedWorker"},
 		Members: []webidl.Member{
@@ -2953,6 +3226,11 @@ func idlDefSharedWorkerGlobalScope() *webidl.InterfaceDef {
 // StorageMethods is implemented by the Go implementation of the IDL interface
 // Storage.
 type StorageMethods interface {
+	// idlImpl returns the implementation itself: *storageImpl is the only Go
+	// type implementing Storage and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *storageImpl
 	// Length is the getter of the attribute "length".
 	Length() (uint32, error)
 	// Key implements the operation "key".
@@ -2987,6 +3265,10 @@ func idlDefStorage() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Storage",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(StorageMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "length", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -3086,6 +3368,11 @@ func idlWriteDictStructuredSerializeOptions(r *webidl.Realm, obj *sobek.Object, 
 // Window.
 type WindowMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *windowImpl is the only Go
+	// type implementing Window and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *windowImpl
 	// Window is the getter of the attribute "window".
 	Window() (WindowMethods, error)
 	// Self is the getter of the attribute "self".
@@ -3224,9 +3511,13 @@ var (
 // idlDefWindow returns the definition of Window.
 func idlDefWindow() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "Window",
-		Parent:      "EventTarget",
-		Exposed:     []string{"Window"},
+		Name:    "Window",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WindowMethods)
+			return ok
+		},
 		Global:      true,
 		GlobalNames: []string{"Window"},
 		Members: []webidl.Member{
@@ -4018,6 +4309,11 @@ type WindowProxyType = WindowMethods
 // Worker.
 type WorkerMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *workerImpl is the only Go
+	// type implementing Worker and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *workerImpl
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -4057,19 +4353,23 @@ var (
 	_ EventTargetMethods = (*workerImpl)(nil)
 )
 
-// WorkerStatics implements the constructors, static members or namespace
+// idlWorkerStatics implements the constructors, static members or namespace
 // members of Worker.
-type WorkerStatics interface {
+type idlWorkerStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argScriptURL string, argOptions WorkerOptions) (WorkerMethods, error)
 }
 
 // idlDefWorker returns the definition of Worker, calling statics.
-func idlDefWorker(statics WorkerStatics) *webidl.InterfaceDef {
+func idlDefWorker(statics idlWorkerStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Worker",
-		Parent:            "EventTarget",
-		Exposed:           []string{"Window", "DedicatedWorker"},
+		Name:    "Worker",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "DedicatedWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WorkerMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -4303,9 +4603,13 @@ var (
 // idlDefWorkerGlobalScope returns the definition of WorkerGlobalScope.
 func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "WorkerGlobalScope",
-		Parent:      "EventTarget",
-		Exposed:     []string{"Worker"},
+		Name:    "WorkerGlobalScope",
+		Parent:  "EventTarget",
+		Exposed: []string{"Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WorkerGlobalScopeMethods)
+			return ok
+		},
 		Global:      true,
 		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{
@@ -4676,6 +4980,11 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 // WorkerLocationMethods is implemented by the Go implementation of the IDL interface
 // WorkerLocation.
 type WorkerLocationMethods interface {
+	// idlImpl returns the implementation itself: *workerLocationImpl is the only Go
+	// type implementing WorkerLocation and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *workerLocationImpl
 	// Href is the getter of the attribute "href".
 	Href() (string, error)
 	// Origin is the getter of the attribute "origin".
@@ -4716,6 +5025,10 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "WorkerLocation",
 		Exposed: []string{"Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WorkerLocationMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "href", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -4823,6 +5136,11 @@ func idlDefWorkerLocation() *webidl.InterfaceDef {
 // WorkerNavigatorMethods is implemented by the Go implementation of the IDL interface
 // WorkerNavigator.
 type WorkerNavigatorMethods interface {
+	// idlImpl returns the implementation itself: *navigatorImpl is the only Go
+	// type implementing WorkerNavigator and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *navigatorImpl
 	// ServiceWorker is the getter of the attribute "serviceWorker".
 	ServiceWorker() (ServiceWorkerContainerMethods, error)
 	// AppCodeName is the getter of the attribute "appCodeName".
@@ -4877,6 +5195,10 @@ func idlDefWorkerNavigator() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "WorkerNavigator",
 		Exposed: []string{"Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WorkerNavigatorMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "serviceWorker", Kind: webidl.Attribute, SecureContext: true,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {

@@ -169,7 +169,13 @@ func loadLayout(t *testing.T) *layout {
 		if it, ok := named.Underlying().(*types.Interface); ok && tn.Exported() {
 			if x, ok := strings.CutSuffix(n, "Methods"); ok {
 				l.methods[x] = it
-			} else if x, ok := strings.CutSuffix(n, "Statics"); ok {
+			}
+			continue
+		}
+		if it, ok := named.Underlying().(*types.Interface); ok && strings.HasPrefix(n, "idl") {
+			// The generated idlXStatics (unexported: the package
+			// registers its definitions itself).
+			if x, ok := strings.CutSuffix(strings.TrimPrefix(n, "idl"), "Statics"); ok {
 				l.statics[x] = it
 			}
 			continue

@@ -127,7 +127,7 @@ func (r *Realm) UpdateDocumentForSameDocumentHistoryStep(href string, state *htm
 	r.SetDocumentURL(href)
 	// 6.3. Restore the history object state given document and entry.
 	h, _ := w.History()
-	h.(*historyImpl).restoreHistoryObjectState(state)
+	h.idlImpl().restoreHistoryObjectState(state)
 	// 6.4.3. Fire an event named popstate at document's relevant global
 	// object, using PopStateEvent, with the state attribute initialized
 	// to document's history object's state.

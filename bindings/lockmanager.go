@@ -320,7 +320,7 @@ func (m *lockManagerImpl) RequestWithOptions(name webidl.DOMString, options Lock
 		o.Mode, _ = weblocks.ParseMode(string(options.Mode))
 	}
 	if options.Signal != nil {
-		o.Signal = options.Signal.(*abortSignalImpl).sig
+		o.Signal = options.Signal.idlImpl().sig
 	}
 	return m.request(name, o, callback.CallbackFunction), nil
 }

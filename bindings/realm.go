@@ -489,7 +489,7 @@ func (r *Realm) newGlobal(info envInfo) any {
 // windows, the creation URL for workers.
 func (r *Realm) baseURL() string {
 	if d := r.Document(); d != nil {
-		n := r.nodeImpl(&d.Node).(*documentImpl)
+		n := r.nodeImpl(&d.Node).(DocumentMethods).idlImpl()
 		s, _ := n.BaseURI()
 		return s
 	}

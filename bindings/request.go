@@ -122,7 +122,7 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 	} else {
 		// 6. Otherwise: 6.1-6.2. Set request to input's request and signal
 		// to input's signal.
-		inputReq = input.Request.(*requestImpl)
+		inputReq = input.Request.idlImpl()
 		req = inputReq.req
 		signal = inputReq.signal.sig
 	}
@@ -232,7 +232,7 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 	}
 	// 26. If init["signal"] exists, then set signal to it.
 	if init.Signal != nil {
-		signal = init.Signal.(*abortSignalImpl).sig
+		signal = init.Signal.idlImpl().sig
 	}
 	// 27. If init["priority"] exists: (priority is not used.)
 	// 28. Set this's request to request.
@@ -403,6 +403,7 @@ func (q *requestImpl) ArrayBuffer() (*webidl.Promise, error) { return q.arrayBuf
 func (q *requestImpl) Blob() (*webidl.Promise, error)        { return q.blob(), nil }
 func (q *requestImpl) Bytes() (*webidl.Promise, error)       { return q.bytes(), nil }
 func (q *requestImpl) Text() (*webidl.Promise, error)        { return q.text(), nil }
+func (q *requestImpl) FormData() (*webidl.Promise, error)    { return q.formData(), nil }
 
 // Clone is https://fetch.spec.whatwg.org/#dom-request-clone.
 func (q *requestImpl) Clone() (RequestMethods, error) {

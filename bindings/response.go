@@ -197,6 +197,7 @@ func (o *responseImpl) ArrayBuffer() (*webidl.Promise, error) { return o.arrayBu
 func (o *responseImpl) Blob() (*webidl.Promise, error)        { return o.blob(), nil }
 func (o *responseImpl) Bytes() (*webidl.Promise, error)       { return o.bytes(), nil }
 func (o *responseImpl) Text() (*webidl.Promise, error)        { return o.text(), nil }
+func (o *responseImpl) FormData() (*webidl.Promise, error)    { return o.formData(), nil }
 
 // Clone is https://fetch.spec.whatwg.org/#dom-response-clone.
 func (o *responseImpl) Clone() (ResponseMethods, error) {

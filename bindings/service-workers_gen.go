@@ -45,6 +45,10 @@ func idlDefClient() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Client",
 		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ClientMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "url", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -197,6 +201,11 @@ var idlValuesClientType = []string{"window", "worker", "sharedworker", "all"}
 // ClientsMethods is implemented by the Go implementation of the IDL interface
 // Clients.
 type ClientsMethods interface {
+	// idlImpl returns the implementation itself: *clientsImpl is the only Go
+	// type implementing Clients and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *clientsImpl
 	// Get implements the operation "get".
 	Get(argID webidl.DOMString) (*webidl.Promise, error)
 	// MatchAll implements the operation "matchAll".
@@ -225,6 +234,10 @@ func idlDefClients() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Clients",
 		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ClientsMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "get", Kind: webidl.Operation, Length: 1,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
@@ -311,19 +324,23 @@ var (
 	_ EventMethods           = (*extendableEventImpl)(nil)
 )
 
-// ExtendableEventStatics implements the constructors, static members or namespace
+// idlExtendableEventStatics implements the constructors, static members or namespace
 // members of ExtendableEvent.
-type ExtendableEventStatics interface {
+type idlExtendableEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict ExtendableEventInit) (ExtendableEventMethods, error)
 }
 
 // idlDefExtendableEvent returns the definition of ExtendableEvent, calling statics.
-func idlDefExtendableEvent(statics ExtendableEventStatics) *webidl.InterfaceDef {
+func idlDefExtendableEvent(statics idlExtendableEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "ExtendableEvent",
-		Parent:            "Event",
-		Exposed:           []string{"ServiceWorker"},
+		Name:    "ExtendableEvent",
+		Parent:  "Event",
+		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ExtendableEventMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -380,6 +397,11 @@ func idlWriteDictExtendableEventInit(r *webidl.Realm, obj *sobek.Object, d *Exte
 // ExtendableMessageEvent.
 type ExtendableMessageEventMethods interface {
 	ExtendableEventMethods
+	// idlImpl returns the implementation itself: *extendableMessageEventImpl is the only Go
+	// type implementing ExtendableMessageEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *extendableMessageEventImpl
 	// Data is the getter of the attribute "data".
 	Data() (sobek.Value, error)
 	// Origin is the getter of the attribute "origin".
@@ -412,19 +434,23 @@ var (
 	_ EventMethods                  = (*extendableMessageEventImpl)(nil)
 )
 
-// ExtendableMessageEventStatics implements the constructors, static members or namespace
+// idlExtendableMessageEventStatics implements the constructors, static members or namespace
 // members of ExtendableMessageEvent.
-type ExtendableMessageEventStatics interface {
+type idlExtendableMessageEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict ExtendableMessageEventInit) (ExtendableMessageEventMethods, error)
 }
 
 // idlDefExtendableMessageEvent returns the definition of ExtendableMessageEvent, calling statics.
-func idlDefExtendableMessageEvent(statics ExtendableMessageEventStatics) *webidl.InterfaceDef {
+func idlDefExtendableMessageEvent(statics idlExtendableMessageEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "ExtendableMessageEvent",
-		Parent:            "ExtendableEvent",
-		Exposed:           []string{"ServiceWorker"},
+		Name:    "ExtendableMessageEvent",
+		Parent:  "ExtendableEvent",
+		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ExtendableMessageEventMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -561,6 +587,11 @@ func idlWriteDictExtendableMessageEventInit(r *webidl.Realm, obj *sobek.Object, 
 // FetchEvent.
 type FetchEventMethods interface {
 	ExtendableEventMethods
+	// idlImpl returns the implementation itself: *fetchEventImpl is the only Go
+	// type implementing FetchEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *fetchEventImpl
 	// Request is the getter of the attribute "request".
 	Request() (RequestMethods, error)
 	// PreloadResponse is the getter of the attribute "preloadResponse".
@@ -597,19 +628,23 @@ var (
 	_ EventMethods           = (*fetchEventImpl)(nil)
 )
 
-// FetchEventStatics implements the constructors, static members or namespace
+// idlFetchEventStatics implements the constructors, static members or namespace
 // members of FetchEvent.
-type FetchEventStatics interface {
+type idlFetchEventStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict FetchEventInit) (FetchEventMethods, error)
 }
 
 // idlDefFetchEvent returns the definition of FetchEvent, calling statics.
-func idlDefFetchEvent(statics FetchEventStatics) *webidl.InterfaceDef {
+func idlDefFetchEvent(statics idlFetchEventStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "FetchEvent",
-		Parent:            "ExtendableEvent",
-		Exposed:           []string{"ServiceWorker"},
+		Name:    "FetchEvent",
+		Parent:  "ExtendableEvent",
+		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(FetchEventMethods)
+			return ok
+		},
 		ConstructorLength: 2,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
@@ -825,6 +860,11 @@ func idlWriteDictRegistrationOptions(r *webidl.Realm, obj *sobek.Object, d *Regi
 // ServiceWorker.
 type ServiceWorkerMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *serviceWorkerImpl is the only Go
+	// type implementing ServiceWorker and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *serviceWorkerImpl
 	// ScriptURL is the getter of the attribute "scriptURL".
 	ScriptURL() (string, error)
 	// State is the getter of the attribute "state".
@@ -865,9 +905,13 @@ var (
 // idlDefServiceWorker returns the definition of ServiceWorker.
 func idlDefServiceWorker() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "ServiceWorker",
-		Parent:        "EventTarget",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "ServiceWorker",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ServiceWorkerMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "scriptURL", Kind: webidl.Attribute,
@@ -994,6 +1038,11 @@ func idlDefServiceWorker() *webidl.InterfaceDef {
 // ServiceWorkerContainer.
 type ServiceWorkerContainerMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *serviceWorkerContainerImpl is the only Go
+	// type implementing ServiceWorkerContainer and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *serviceWorkerContainerImpl
 	// Controller is the getter of the attribute "controller".
 	Controller() (ServiceWorkerMethods, error)
 	// Ready is the getter of the attribute "ready".
@@ -1042,9 +1091,13 @@ var (
 // idlDefServiceWorkerContainer returns the definition of ServiceWorkerContainer.
 func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "ServiceWorkerContainer",
-		Parent:        "EventTarget",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "ServiceWorkerContainer",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ServiceWorkerContainerMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "controller", Kind: webidl.Attribute,
@@ -1185,6 +1238,11 @@ func idlDefServiceWorkerContainer() *webidl.InterfaceDef {
 // ServiceWorkerGlobalScope.
 type ServiceWorkerGlobalScopeMethods interface {
 	WorkerGlobalScopeMethods
+	// idlImpl returns the implementation itself: *serviceWorkerGlobalImpl is the only Go
+	// type implementing ServiceWorkerGlobalScope and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *serviceWorkerGlobalImpl
 	// Clients is the getter of the attribute "clients".
 	Clients() (ClientsMethods, error)
 	// Registration is the getter of the attribute "registration".
@@ -1238,9 +1296,13 @@ var (
 // idlDefServiceWorkerGlobalScope returns the definition of ServiceWorkerGlobalScope.
 func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "ServiceWorkerGlobalScope",
-		Parent:        "WorkerGlobalScope",
-		Exposed:       []string{"ServiceWorker"},
+		Name:    "ServiceWorkerGlobalScope",
+		Parent:  "WorkerGlobalScope",
+		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ServiceWorkerGlobalScopeMethods)
+			return ok
+		},
 		SecureContext: true,
 		Global:        true,
 		GlobalNames:   []string{"Worker", "ServiceWorker"},
@@ -1385,6 +1447,11 @@ func idlDefServiceWorkerGlobalScope() *webidl.InterfaceDef {
 // ServiceWorkerRegistration.
 type ServiceWorkerRegistrationMethods interface {
 	EventTargetMethods
+	// idlImpl returns the implementation itself: *serviceWorkerRegistrationImpl is the only Go
+	// type implementing ServiceWorkerRegistration and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *serviceWorkerRegistrationImpl
 	// Installing is the getter of the attribute "installing".
 	Installing() (ServiceWorkerMethods, error)
 	// Waiting is the getter of the attribute "waiting".
@@ -1427,9 +1494,13 @@ var (
 // idlDefServiceWorkerRegistration returns the definition of ServiceWorkerRegistration.
 func idlDefServiceWorkerRegistration() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "ServiceWorkerRegistration",
-		Parent:        "EventTarget",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "ServiceWorkerRegistration",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ServiceWorkerRegistrationMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "installing", Kind: webidl.Attribute,
@@ -1556,6 +1627,11 @@ var idlValuesServiceWorkerUpdateViaCache = []string{"imports", "all", "none"}
 // WindowClient.
 type WindowClientMethods interface {
 	ClientMethods
+	// idlImpl returns the implementation itself: *windowClientImpl is the only Go
+	// type implementing WindowClient and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *windowClientImpl
 	// VisibilityState is the getter of the attribute "visibilityState".
 	VisibilityState() (DocumentVisibilityState, error)
 	// Focused is the getter of the attribute "focused".
@@ -1591,6 +1667,10 @@ func idlDefWindowClient() *webidl.InterfaceDef {
 		Name:    "WindowClient",
 		Parent:  "Client",
 		Exposed: []string{"ServiceWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WindowClientMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "visibilityState", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {

@@ -11,6 +11,11 @@ import (
 // StorageBucketMethods is implemented by the Go implementation of the IDL interface
 // StorageBucket.
 type StorageBucketMethods interface {
+	// idlImpl returns the implementation itself: *storageBucketImpl is the only Go
+	// type implementing StorageBucket and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *storageBucketImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Locks is the getter of the attribute "locks".
@@ -43,8 +48,12 @@ var _ StorageBucketMethods = (*storageBucketImpl)(nil)
 // idlDefStorageBucket returns the definition of StorageBucket.
 func idlDefStorageBucket() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "StorageBucket",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "StorageBucket",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(StorageBucketMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
@@ -124,6 +133,11 @@ func idlDefStorageBucket() *webidl.InterfaceDef {
 // StorageBucketManagerMethods is implemented by the Go implementation of the IDL interface
 // StorageBucketManager.
 type StorageBucketManagerMethods interface {
+	// idlImpl returns the implementation itself: *storageBucketManagerImpl is the only Go
+	// type implementing StorageBucketManager and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *storageBucketManagerImpl
 	// Open implements the operation "open".
 	Open(argName webidl.DOMString, argOptions StorageBucketOptions) (*webidl.Promise, error)
 	// Keys implements the operation "keys".
@@ -150,8 +164,12 @@ var _ StorageBucketManagerMethods = (*storageBucketManagerImpl)(nil)
 // idlDefStorageBucketManager returns the definition of StorageBucketManager.
 func idlDefStorageBucketManager() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "StorageBucketManager",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "StorageBucketManager",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(StorageBucketManagerMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "open", Kind: webidl.Operation, Length: 1,

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/encoding"
 )
 
 // This file implements TextDecoder for UTF-8, the only encoding this
@@ -71,7 +72,7 @@ func (d *textDecoderImpl) Decode(input webidl.Optional[AllowSharedBufferSource],
 			continue
 		}
 		// An invalid or incomplete sequence: its maximal subpart.
-		sub := maximalSubpart(buf[i:])
+		sub := encoding.MaximalSubpart(buf[i:])
 		if opts.Stream && i+sub == len(buf) && sub < 4 && utf8.RuneStart(buf[i]) && !utf8.FullRune(buf[i:]) {
 			d.pending = append([]byte(nil), buf[i:]...)
 			break
@@ -92,43 +93,6 @@ func (d *textDecoderImpl) Decode(input webidl.Optional[AllowSharedBufferSource],
 func (d *textDecoderImpl) reset() {
 	d.pending = nil
 	d.bomSeen = false
-}
-
-// maximalSubpart is the length of the maximal subpart of an ill-formed
-// sequence at the start of b (at least 1): the longest prefix that starts
-// a well-formed sequence.
-func maximalSubpart(b []byte) int {
-	lead := b[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case lead >= 0xC2 && lead <= 0xDF:
-		need = 1
-	case lead == 0xE0:
-		need, lo = 2, 0xA0
-	case lead >= 0xE1 && lead <= 0xEC, lead == 0xEE, lead == 0xEF:
-		need = 2
-	case lead == 0xED:
-		need, hi = 2, 0x9F
-	case lead == 0xF0:
-		need, lo = 3, 0x90
-	case lead >= 0xF1 && lead <= 0xF3:
-		need = 3
-	case lead == 0xF4:
-		need, hi = 3, 0x8F
-	default:
-		return 1
-	}
-	n := 1
-	for k := 0; k < need && n < len(b); k++ {
-		c := b[n]
-		if c < lo || c > hi {
-			break
-		}
-		lo, hi = 0x80, 0xBF
-		n++
-	}
-	return n
 }
 
 // bufferSourceOfUnion returns the buffer source member of the generated

@@ -11,6 +11,11 @@ import (
 // URLMethods is implemented by the Go implementation of the IDL interface
 // URL.
 type URLMethods interface {
+	// idlImpl returns the implementation itself: *urlImpl is the only Go
+	// type implementing URL and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *urlImpl
 	// Href is the getter of the attribute "href".
 	Href() (string, error)
 	// SetHref is the setter of the attribute "href".
@@ -74,9 +79,9 @@ func idlWrapNewURL(r *webidl.Realm, impl URLMethods, storage *webidl.Slot) sobek
 // *urlImpl implements URL: a missing or misspelled method fails to compile.
 var _ URLMethods = (*urlImpl)(nil)
 
-// URLStatics implements the constructors, static members or namespace
+// idlURLStatics implements the constructors, static members or namespace
 // members of URL.
-type URLStatics interface {
+type idlURLStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
 	Parse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
@@ -86,10 +91,14 @@ type URLStatics interface {
 }
 
 // idlDefURL returns the definition of URL, calling statics.
-func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
+func idlDefURL(statics idlURLStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "URL",
-		Exposed:           []string{"*"},
+		Name:    "URL",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(URLMethods)
+			return ok
+		},
 		LegacyWindowAlias: []string{"webkitURL"},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
@@ -381,6 +390,11 @@ func idlDefURL(statics URLStatics) *webidl.InterfaceDef {
 // URLSearchParamsMethods is implemented by the Go implementation of the IDL interface
 // URLSearchParams.
 type URLSearchParamsMethods interface {
+	// idlImpl returns the implementation itself: *urlSearchParamsImpl is the only Go
+	// type implementing URLSearchParams and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *urlSearchParamsImpl
 	// Size is the getter of the attribute "size".
 	Size() (uint32, error)
 	// Append implements the operation "append".
@@ -418,18 +432,22 @@ func idlWrapNewURLSearchParams(r *webidl.Realm, impl URLSearchParamsMethods, sto
 // *urlSearchParamsImpl implements URLSearchParams: a missing or misspelled method fails to compile.
 var _ URLSearchParamsMethods = (*urlSearchParamsImpl)(nil)
 
-// URLSearchParamsStatics implements the constructors, static members or namespace
+// idlURLSearchParamsStatics implements the constructors, static members or namespace
 // members of URLSearchParams.
-type URLSearchParamsStatics interface {
+type idlURLSearchParamsStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argInit SequenceOfSequenceOfUSVStringOrRecordOfUSVStringToUSVStringOrUSVString) (URLSearchParamsMethods, error)
 }
 
 // idlDefURLSearchParams returns the definition of URLSearchParams, calling statics.
-func idlDefURLSearchParams(statics URLSearchParamsStatics) *webidl.InterfaceDef {
+func idlDefURLSearchParams(statics idlURLSearchParamsStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "URLSearchParams",
-		Exposed:           []string{"*"},
+		Name:    "URLSearchParams",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(URLSearchParamsMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

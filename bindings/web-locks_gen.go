@@ -11,6 +11,11 @@ import (
 // LockMethods is implemented by the Go implementation of the IDL interface
 // Lock.
 type LockMethods interface {
+	// idlImpl returns the implementation itself: *lockImpl is the only Go
+	// type implementing Lock and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *lockImpl
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Mode is the getter of the attribute "mode".
@@ -35,8 +40,12 @@ var _ LockMethods = (*lockImpl)(nil)
 // idlDefLock returns the definition of Lock.
 func idlDefLock() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "Lock",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "Lock",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(LockMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "name", Kind: webidl.Attribute,
@@ -120,6 +129,11 @@ func idlWriteDictLockInfo(r *webidl.Realm, obj *sobek.Object, d *LockInfo) {
 // LockManagerMethods is implemented by the Go implementation of the IDL interface
 // LockManager.
 type LockManagerMethods interface {
+	// idlImpl returns the implementation itself: *lockManagerImpl is the only Go
+	// type implementing LockManager and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *lockManagerImpl
 	// RequestWithCallback implements the operation "request".
 	RequestWithCallback(argName webidl.DOMString, argCallback *LockGrantedCallback) (*webidl.Promise, error)
 	// RequestWithOptions implements the operation "request".
@@ -146,8 +160,12 @@ var _ LockManagerMethods = (*lockManagerImpl)(nil)
 // idlDefLockManager returns the definition of LockManager.
 func idlDefLockManager() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "LockManager",
-		Exposed:       []string{"Window", "Worker"},
+		Name:    "LockManager",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(LockManagerMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "request", Kind: webidl.Operation, Length: 2,

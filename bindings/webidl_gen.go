@@ -34,18 +34,22 @@ func idlWrapNewDOMException(r *webidl.Realm, impl DOMExceptionMethods, storage *
 // *domExceptionImpl implements DOMException: a missing or misspelled method fails to compile.
 var _ DOMExceptionMethods = (*domExceptionImpl)(nil)
 
-// DOMExceptionStatics implements the constructors, static members or namespace
+// idlDOMExceptionStatics implements the constructors, static members or namespace
 // members of DOMException.
-type DOMExceptionStatics interface {
+type idlDOMExceptionStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argMessage webidl.DOMString, argName webidl.DOMString) (DOMExceptionMethods, error)
 }
 
 // idlDefDOMException returns the definition of DOMException, calling statics.
-func idlDefDOMException(statics DOMExceptionStatics) *webidl.InterfaceDef {
+func idlDefDOMException(statics idlDOMExceptionStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:           "DOMException",
-		Exposed:        []string{"*"},
+		Name:    "DOMException",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(DOMExceptionMethods)
+			return ok
+		},
 		ErrorPrototype: true,
 		Constants: []webidl.Constant{
 			{Name: "INDEX_SIZE_ERR", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
@@ -158,6 +162,11 @@ func (c *Function) Invoke(thisArg sobek.Value, argArguments []sobek.Value) (sobe
 // QuotaExceededError.
 type QuotaExceededErrorMethods interface {
 	DOMExceptionMethods
+	// idlImpl returns the implementation itself: *quotaExceededErrorImpl is the only Go
+	// type implementing QuotaExceededError and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *quotaExceededErrorImpl
 	// Quota is the getter of the attribute "quota".
 	Quota() (webidl.Nullable[float64], error)
 	// Requested is the getter of the attribute "requested".
@@ -183,19 +192,23 @@ var (
 	_ DOMExceptionMethods       = (*quotaExceededErrorImpl)(nil)
 )
 
-// QuotaExceededErrorStatics implements the constructors, static members or namespace
+// idlQuotaExceededErrorStatics implements the constructors, static members or namespace
 // members of QuotaExceededError.
-type QuotaExceededErrorStatics interface {
+type idlQuotaExceededErrorStatics interface {
 	// Constructor implements the constructor steps.
 	Constructor(r *webidl.Realm, argMessage webidl.DOMString, argOptions QuotaExceededErrorOptions) (QuotaExceededErrorMethods, error)
 }
 
 // idlDefQuotaExceededError returns the definition of QuotaExceededError, calling statics.
-func idlDefQuotaExceededError(statics QuotaExceededErrorStatics) *webidl.InterfaceDef {
+func idlDefQuotaExceededError(statics idlQuotaExceededErrorStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "QuotaExceededError",
-		Parent:            "DOMException",
-		Exposed:           []string{"*"},
+		Name:    "QuotaExceededError",
+		Parent:  "DOMException",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(QuotaExceededErrorMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gowebengine/weblocks/fetch"
 	"io"
 	"io/fs"
 	"mime"
@@ -12,7 +11,9 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/gowebengine/weblocks/encoding"
+	"github.com/gowebengine/weblocks/fetch"
 )
 
 // A Fetcher is the browser's network: the layer under package fetch
@@ -180,10 +181,7 @@ func decodeText(b []byte, charset string) string {
 		}
 		return string(rs)
 	}
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return encoding.UTF8DecodeWithoutBOM(b)
 }
 
 func isLatin1Label(l string) bool {

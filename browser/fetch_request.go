@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/html"
 )
 
 // This file is the host side of fetch: the browser's Fetcher is the
@@ -74,6 +75,15 @@ func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchRe
 	return out, nil
 }
 
+// preflightCacheSlot holds a user agent's CORS-preflight cache.
+var preflightCacheSlot = html.NewSlot[*fetch.CORSPreflightCache]()
+
+// preflightCacheOf returns the CORS-preflight cache of ua (made the first
+// time it is needed): every fetch of the user agent shares it.
+func preflightCacheOf(ua *html.UserAgent) *fetch.CORSPreflightCache {
+	return preflightCacheSlot.GetOrInit(ua, func() *fetch.CORSPreflightCache { return &fetch.CORSPreflightCache{} })
+}
+
 // fetchHost is the bindings.FetchHost of the browser's realms.
 type fetchHost struct{ b *Browser }
 
@@ -84,6 +94,7 @@ type fetchHost struct{ b *Browser }
 func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
 	b := h.b
 	p.Network = b.network()
+	p.PreflightCache = preflightCacheOf(b.eng.ua)
 	b.busy.Add(1)
 	go func() {
 		defer b.busy.Add(-1)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -148,5 +149,72 @@ func TestFetchHTTP(t *testing.T) {
 	}
 	if got := eval(t, ctx, w, `window.late`); got != "GET " {
 		t.Errorf("after RunUntilIdle: late = %#v", got)
+	}
+}
+
+// TestFetchPreflightCache: the user agent's CORS-preflight cache is
+// shared by the fetch() calls of its windows and workers: a second
+// preflighted request within Access-Control-Max-Age sends no OPTIONS;
+// another browser (another user agent) has its own cache.
+func TestFetchPreflightCache(t *testing.T) {
+	var mu sync.Mutex
+	var preflights int
+	api := http.NewServeMux()
+	api.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", r.Header.Get("Origin"))
+		if r.Method == http.MethodOptions {
+			mu.Lock()
+			preflights++
+			mu.Unlock()
+			w.Header().Set("Access-Control-Allow-Methods", "PUT")
+			w.Header().Set("Access-Control-Allow-Headers", "X-Token")
+			w.Header().Set("Access-Control-Max-Age", "600")
+			return
+		}
+		io.WriteString(w, r.Method+" "+r.Header.Get("X-Token"))
+	})
+	other := httptest.NewServer(api)
+	defer other.Close()
+	page := http.NewServeMux()
+	page.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	page.HandleFunc("/w.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		io.WriteString(w, `onmessage = async e => { const r = await fetch(e.data, {method: "PUT", headers: {"X-Token": "w"}}); postMessage(await r.text()); };`)
+	})
+	srv := httptest.NewServer(page)
+	defer srv.Close()
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := preflights
+		preflights = 0
+		return n
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	script := `(async () => {
+		const out = [];
+		for (const token of ["a", "b"]) {
+			const r = await fetch("` + other.URL + `/api", {method: "PUT", headers: {"X-Token": token}});
+			out.push(await r.text());
+		}
+		const wk = new Worker("/w.js");
+		out.push(await new Promise(res => { wk.onmessage = e => res(e.data); wk.postMessage("` + other.URL + `/api"); }));
+		return out;
+	})()`
+	for i := 0; i < 2; i++ {
+		b := browser.New(browser.Config{})
+		w, err := b.Open(ctx, srv.URL+"/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := eval(t, ctx, w, script)
+		b.Close()
+		if want := []any{"PUT a", "PUT b", "PUT w"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("browser %d: got %q, want %q", i, got, want)
+		}
+		if n := count(); n != 1 {
+			t.Errorf("browser %d: %d preflights, want 1 (cached for the window's second fetch and the worker's)", i, n)
+		}
 	}
 }

@@ -23,11 +23,13 @@ import (
 // Fetcher directly: bad ports, Mixed Content, CORS (fetch.CORSCheck, the
 // only CORS check), redirects and Referrer Policy apply to all.
 
-// fetchAll runs fetch for req over the browser's network and the user
-// agent's blob URL store, and reads the response's body: a body whose
+// fetchAll runs fetch for req over the browser's network, the user
+// agent's blob URL store and CORS-preflight cache, and reads the
+// response's body: a body whose
 // read fails makes the response a network error.
 func (s *Browser) fetchAll(ctx context.Context, req *fetch.Request) *fetch.Response {
-	return fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua)})
+	return fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua),
+		PreflightCache: preflightCacheOf(s.eng.ua)})
 }
 
 // unsafeResponse is https://fetch.spec.whatwg.org/#concept-unsafe-response:

@@ -141,7 +141,7 @@ func (g *Generator) fromBody(ti *tinfo) string {
 	case catDictLike:
 		switch {
 		case ti.name == "record":
-			return fmt.Sprintf("\tvar out %s\n\tr.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(%s(r, k), %s(r, x)) })\n\tif out == nil {\n\t\tout = %s{}\n\t}\n\treturn out\n", ti.goType, g.from(ti.keyT), g.from(ti.inner), ti.goType)
+			return fmt.Sprintf("\tvar out %s\n\tr.ToRecord(webidl.AnyValue(v), func(k sobek.Value, x func() sobek.Value) { key := %s(r, k); out.Set(key, %s(r, x())) })\n\tif out == nil {\n\t\tout = %s{}\n\t}\n\treturn out\n", ti.goType, g.from(ti.keyT), g.from(ti.inner), ti.goType)
 		case strings.HasPrefix(ti.goType, "*"):
 			return fmt.Sprintf("\treturn &%s{CallbackInterface: r.ToCallbackInterface(webidl.AnyValue(v))}\n", strings.TrimPrefix(ti.goType, "*"))
 		default:

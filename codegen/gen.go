@@ -65,6 +65,10 @@ type Generator struct {
 	// every interface including them; MixinErrors the others.
 	Mixins      []string
 	MixinErrors map[string]error
+	// unsealed are the interfaces with descendants of another Go type
+	// (sealedImpl); sealedTypes the Go types given idlImpl.
+	unsealed    map[string]bool
+	sealedTypes map[string]bool
 }
 
 // Output is one generated file.
@@ -83,7 +87,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 	if opt.Registry == "" {
 		opt.Registry = "Interfaces"
 	}
-	g := &Generator{m: m, opt: opt, types: map[string]*tinfo{}, convDone: map[string]bool{}, used: map[string]bool{}, idents: map[string]bool{}, Errors: map[string][]error{}}
+	g := &Generator{m: m, opt: opt, types: map[string]*tinfo{}, convDone: map[string]bool{}, used: map[string]bool{}, idents: map[string]bool{}, sealedTypes: map[string]bool{}, Errors: map[string][]error{}}
 	for k, v := range m.Errors {
 		g.Errors[k] = append(g.Errors[k], v...)
 	}
@@ -108,7 +112,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 	}
 	for _, name := range m.Order {
 		gn := GoName(name)
-		for _, id := range []string{gn, gn + "Methods", gn + "Statics", gn + "StaticsImpl", gn + "Type"} {
+		for _, id := range []string{gn, gn + "Methods", gn + "Statics", g.staticsName(gn), gn + "StaticsImpl", gn + "Type"} {
 			g.idents[id] = true
 		}
 	}
@@ -150,6 +154,7 @@ func Generate(m *Model, opt Options) (*Generator, []Output, error) {
 	var sb bytes.Buffer
 	fmt.Fprintf(&sb, "// %s holds the definitions Register added (every interface, callback\n// interface and namespace generated from the IDL); a realm installs the\n// exposed ones with (*webidl.Realm).Install.\nvar %s = webidl.NewRegistry()\n\n", opt.Registry, opt.Registry)
 	g.emitRegister(&sb)
+	g.emitSealedImpls(&sb)
 	// Conversions can use more types (an imported dictionary's members):
 	// repeat until every used type has its conversions.
 	for more := true; more; {
@@ -217,18 +222,19 @@ type regEntry struct {
 // never a TypeError when script first calls it).
 func (g *Generator) emitRegister(b *bytes.Buffer) {
 	sort.Slice(g.regs, func(i, j int) bool { return g.regs[i].name < g.regs[j].name })
-	b.WriteString("// Statics holds the implementations of the Statics interfaces of the\n// IDL (constructors, static members, namespace members), one field per\n// interface or namespace that has any. Register requires every field.\ntype Statics struct {\n")
+	statics, register := g.registerNames()
+	fmt.Fprintf(b, "// %s holds the implementations of the Statics interfaces of the\n// IDL (constructors, static members, namespace members), one field per\n// interface or namespace that has any. %s requires every field.\ntype %s struct {\n", statics, register, statics)
 	for _, r := range g.regs {
 		if r.statics {
 			n := GoName(r.name)
-			fmt.Fprintf(b, "\t%s %sStatics\n", n, n)
+			fmt.Fprintf(b, "\t%s %s\n", n, g.staticsName(n))
 		}
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// Register adds every interface, callback interface and namespace\n// generated from the IDL to reg, their static members implemented by\n// impl. It fails, adding nothing, when a field of impl is nil or reg\n// already has one of the definitions.\nfunc Register(reg *webidl.Registry, impl Statics) error {\n\tvar missing []string\n")
+	fmt.Fprintf(b, "// %s adds every interface, callback interface and namespace\n// generated from the IDL to reg, their static members implemented by\n// impl. It fails, adding nothing, when a field of impl is nil or reg\n// already has one of the definitions.\nfunc %s(reg *webidl.Registry, impl %s) error {\n\tvar missing []string\n", register, register, statics)
 	for _, r := range g.regs {
 		if r.statics {
-			fmt.Fprintf(b, "\tif impl.%s == nil {\n\t\tmissing = append(missing, %q)\n\t}\n", GoName(r.name), GoName(r.name)+"Statics")
+			fmt.Fprintf(b, "\tif impl.%s == nil {\n\t\tmissing = append(missing, %q)\n\t}\n", GoName(r.name), g.staticsName(GoName(r.name)))
 		}
 	}
 	var names []string
@@ -248,7 +254,7 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 	}
 	b.WriteString("\treturn nil\n}\n\n")
 	if g.opt.Stubs {
-		b.WriteString("func init() {\n\tif err := Register(" + g.opt.Registry + ", Statics{\n")
+		b.WriteString("func init() {\n\tif err := " + register + "(" + g.opt.Registry + ", " + statics + "{\n")
 		for _, r := range g.regs {
 			if r.statics {
 				fmt.Fprintf(b, "\t\t%s: stubStatics%s{},\n", GoName(r.name), GoName(r.name))
@@ -256,7 +262,7 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 		}
 		b.WriteString("\t}); err != nil {\n\t\tpanic(err)\n\t}\n}\n\n")
 	} else if g.opt.SelfRegister {
-		b.WriteString("// init registers the definitions in " + g.opt.Registry + ", the statics of each\n// interface implemented by the zero value of its hand-written xStatics\n// type (a missing one fails to compile).\nfunc init() {\n\tif err := Register(" + g.opt.Registry + ", Statics{\n")
+		b.WriteString("// init registers the definitions in " + g.opt.Registry + ", the statics of each\n// interface implemented by the zero value of its hand-written xStatics\n// type (a missing one fails to compile).\nfunc init() {\n\tif err := " + register + "(" + g.opt.Registry + ", " + statics + "{\n")
 		for _, r := range g.regs {
 			if r.statics {
 				fmt.Fprintf(b, "\t\t%s: %sStatics{},\n", GoName(r.name), UnexportedName(GoName(r.name)))
@@ -264,6 +270,29 @@ func (g *Generator) emitRegister(b *bytes.Buffer) {
 		}
 		b.WriteString("\t}); err != nil {\n\t\tpanic(err)\n\t}\n}\n\n")
 	}
+}
+
+// selfRegistered reports whether the package registers its definitions
+// itself (Options.SelfRegister): nothing outside it needs its Statics,
+// Register and XStatics, which are then unexported.
+func (g *Generator) selfRegistered() bool { return g.opt.SelfRegister && !g.opt.Stubs }
+
+// registerNames returns the names of the generated Statics struct and
+// Register function.
+func (g *Generator) registerNames() (statics, register string) {
+	if g.selfRegistered() {
+		return "idlStatics", "idlRegister"
+	}
+	return "Statics", "Register"
+}
+
+// staticsName returns the name of the Statics interface of the interface
+// or namespace whose Go name is n.
+func (g *Generator) staticsName(n string) string {
+	if g.selfRegistered() {
+		return "idl" + n + "Statics"
+	}
+	return n + "Statics"
 }
 
 // UnexportedName returns the Go name n with its leading capitals lowered,
@@ -290,23 +319,29 @@ func fileName(idlFile string) string {
 	return strings.ReplaceAll(base, ".", "_") + "_gen.go"
 }
 
-// format gofmts generated source. The body is formatted a piece at a
-// time, each a run of whole top-level declarations of at least
-// formatChunk bytes, so that time and memory stay proportional to the
-// size of one piece rather than growing with the whole file's syntax
-// tree (a 100k-deep dictionary chain makes a file of tens of megabytes).
-// The pieces split where a blank line is followed by a declaration at
-// column 0, so gofmt of the whole file would give the same bytes.
+// format gofmts generated source. The body is formatted a declaration
+// at a time (with the comment before it), so that time and memory stay
+// proportional to the size of one declaration rather than growing with
+// the whole file's syntax tree (a 100k-deep dictionary chain makes a
+// file of a hundred megabytes). The pieces split where a blank line is
+// followed by a declaration at column 0, so gofmt of the whole file
+// gives the same bytes.
+//
+// Generated declarations repeat with other names: formatting depends on
+// the lengths of the tokens, not on which digits they hold, so the
+// declarations with every digit replaced by 0 (their shape) are
+// formatted once each (declShapes) and the digits put back.
 func format(name string, header, body []byte) ([]byte, error) {
 	out, err := formatPiece(name, header, 1)
 	if err != nil {
 		return nil, err
 	}
-	out = append(bytes.TrimRight(out, "\n"), "\n\n"...)
+	out = append(append(make([]byte, 0, len(out)+len(body)+len(body)/16), bytes.TrimRight(out, "\n")...), "\n\n"...)
 	line := 1 + bytes.Count(header, []byte("\n"))
+	shapes := declShapes{formatted: map[string][]byte{}}
 	for len(body) > 0 {
-		n := chunkEnd(body, formatChunk)
-		piece, err := formatPiece(name, body[:n], line)
+		n := chunkEnd(body, 1)
+		piece, err := shapes.format(name, body[:n], line)
 		if err != nil {
 			return nil, err
 		}
@@ -320,9 +355,93 @@ func format(name string, header, body []byte) ([]byte, error) {
 	return append(bytes.TrimRight(out, "\n"), '\n'), nil
 }
 
-// formatChunk is the least size of a piece of generated source that
-// format formats on its own.
-const formatChunk = 64 << 10
+// declShapes formats declarations by their shape: the declaration with
+// each ASCII digit replaced by 0, whose gofmt output is the
+// declaration's but for the digits (gofmt aligns by token lengths and
+// keeps the non-blank characters). A shape whose output differs from it
+// in more than blanks (gofmt rewrote something) is not used: such a
+// declaration is formatted itself.
+type declShapes struct {
+	formatted map[string][]byte // shape -> gofmt of the shape, or nil: format the declaration itself
+	size      int               // bytes held in formatted
+	shape     []byte            // scratch
+}
+
+// maxShapeBytes bounds the memory held by declShapes: shapes met once it
+// is full are formatted without being kept.
+const maxShapeBytes = 16 << 20
+
+func (s *declShapes) format(name string, decl []byte, first int) ([]byte, error) {
+	s.shape = append(s.shape[:0], decl...)
+	for i, c := range s.shape {
+		if c >= '1' && c <= '9' {
+			s.shape[i] = '0'
+		}
+	}
+	f, ok := s.formatted[string(s.shape)]
+	if !ok {
+		var err error
+		f, err = formatDecl(s.shape)
+		if err != nil || !sameNonBlank(f, s.shape) {
+			f = nil
+		}
+		if s.size+len(decl)+len(f) <= maxShapeBytes {
+			s.formatted[string(s.shape)] = f
+			s.size += len(decl) + len(f)
+		}
+	}
+	if f == nil {
+		out, err := formatPiece(name, append([]byte(declPackage), decl...), first-2)
+		return bytes.TrimPrefix(out, []byte(declPackage)), err
+	}
+	// Put the declaration's digits back, in order.
+	out := make([]byte, len(f))
+	j := 0
+	for i, c := range f {
+		if c == '0' {
+			for decl[j] < '0' || decl[j] > '9' {
+				j++
+			}
+			c = decl[j]
+			j++
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// declPackage makes a declaration a file, which gofmt formats as a whole
+// (doc comments too, unlike a list of declarations).
+const declPackage = "package p\n\n"
+
+// formatDecl gofmts a declaration.
+func formatDecl(decl []byte) ([]byte, error) {
+	out, err := goformat.Source(append([]byte(declPackage), decl...))
+	return bytes.TrimPrefix(out, []byte(declPackage)), err
+}
+
+// sameNonBlank reports whether a and b hold the same characters but for
+// spaces, tabs and line breaks.
+func sameNonBlank(a, b []byte) bool {
+	blank := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	i, j := 0, 0
+	for {
+		for i < len(a) && blank(a[i]) {
+			i++
+		}
+		for j < len(b) && blank(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if a[i] != b[j] {
+			return false
+		}
+		i++
+		j++
+	}
+}
 
 // chunkEnd returns the end of the first piece of src of at least min
 // bytes that ends before a top-level declaration or comment (a blank

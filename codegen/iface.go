@@ -461,6 +461,10 @@ func (x *ifaceGen) emitMethodsInterface() {
 		// compiler checks it.
 		w("\t%sMethods\n", g.m.qualify(it.Parent))
 	}
+	if impl := g.sealedImpl(it.Name); impl != "" {
+		w("\t// idlImpl returns the implementation itself: %s is the only Go\n\t// type implementing %s and the interfaces inheriting from it\n\t// (implementations.txt), which hand-written code gets from a value of\n\t// this interface without a type assertion.\n\tidlImpl() %s\n", impl, it.Name, impl)
+		g.sealedTypes[impl] = true
+	}
 	for _, ai := range attrs {
 		if ai.static {
 			continue
@@ -559,6 +563,47 @@ func (g *Generator) implType(name string) string {
 		return ""
 	}
 	return g.opt.Impls[name]
+}
+
+// sealedImpl returns the Go type implementing the interface name when it
+// is the only one: Options.Impls names it for the interface and for
+// every interface generated here that inherits from it. Else "".
+func (g *Generator) sealedImpl(name string) string {
+	impl := g.implType(name)
+	if impl == "" {
+		return ""
+	}
+	if g.unsealed == nil {
+		g.unsealed = map[string]bool{}
+		for _, n := range g.m.Order {
+			if it := g.m.Interfaces[n]; it == nil || it.Kind != "interface" {
+				continue
+			}
+			t := g.implType(n)
+			for _, a := range g.m.Ancestors(n) {
+				if g.implType(a.Name) != t {
+					g.unsealed[a.Name] = true
+				}
+			}
+		}
+	}
+	if g.unsealed[name] {
+		return ""
+	}
+	return impl
+}
+
+// emitSealedImpls writes the idlImpl method of every Go type that
+// sealedImpl returned for a generated interface.
+func (g *Generator) emitSealedImpls(b *bytes.Buffer) {
+	var types []string
+	for t := range g.sealedTypes {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	for _, t := range types {
+		fmt.Fprintf(b, "// idlImpl returns x: %s is the only implementation of the\n// interfaces whose Methods have idlImpl.\nfunc (x %s) idlImpl() %s { return x }\n\n", t, t, t)
+	}
 }
 
 // checkImpls reports, with Options.Impls, the generated interfaces
@@ -663,8 +708,35 @@ func (x *ifaceGen) emitStaticsInterface() {
 		}
 	}
 	if x.hasStatics {
-		w("// %sStatics implements the constructors, static members or namespace\n// members of %s.\ntype %sStatics interface {\n%s}\n\n", n, it.Name, n, sb.String())
+		w("// %s implements the constructors, static members or namespace\n// members of %s.\ntype %s interface {\n%s}\n\n", g.staticsName(n), it.Name, g.staticsName(n), sb.String())
 	}
+}
+
+// emitImplements writes the definition's Implements: whether a Go value
+// implements the Methods interface of the interface and of each ancestor
+// that it does not embed (see canEmbedParent).
+func (x *ifaceGen) emitImplements() {
+	g, it, w := x.g, x.it, x.w
+	methods := []string{x.n + "Methods"}
+	cur := it
+	for _, a := range g.m.Ancestors(it.Name) {
+		if a.Kind != "interface" {
+			break
+		}
+		if cur.Parent != a.Name || !g.canEmbedParent(cur) {
+			methods = append(methods, g.m.qualify(a.Name)+"Methods")
+		}
+		cur = a
+	}
+	w("\t\tImplements: func(impl any) bool {\n")
+	for i, m := range methods {
+		if i == 0 {
+			w("\t\t\t_, ok := impl.(%s)\n", m)
+		} else {
+			w("\t\t\tif ok {\n\t\t\t\t_, ok = impl.(%s)\n\t\t\t}\n", m)
+		}
+	}
+	w("\t\t\treturn ok\n\t\t},\n")
 }
 
 // emitDefinition writes idlDefX, which builds the webidl.InterfaceDef:
@@ -675,7 +747,7 @@ func (x *ifaceGen) emitDefinition() {
 	getters, setters, deleters, iter := x.getters, x.setters, x.deleters, x.iter
 	g.regs = append(g.regs, regEntry{name: it.Name, statics: x.hasStatics})
 	if x.hasStatics {
-		w("// idlDef%s returns the definition of %s, calling statics.\nfunc idlDef%s(statics %sStatics) *webidl.InterfaceDef {\n", n, it.Name, n, n)
+		w("// idlDef%s returns the definition of %s, calling statics.\nfunc idlDef%s(statics %s) *webidl.InterfaceDef {\n", n, it.Name, n, g.staticsName(n))
 	} else {
 		w("// idlDef%s returns the definition of %s.\nfunc idlDef%s() *webidl.InterfaceDef {\n", n, it.Name, n)
 	}
@@ -687,6 +759,9 @@ func (x *ifaceGen) emitDefinition() {
 		w("\t\tParent: %q,\n", it.Parent)
 	}
 	w("\t\tExposed: %s,\n", goStrings(it.Exposed))
+	if !isNS {
+		x.emitImplements()
+	}
 	if it.Secure {
 		w("\t\tSecureContext: true,\n")
 	}

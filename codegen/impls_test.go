@@ -119,3 +119,42 @@ func TestImplsMissingMethodFailsToCompile(t *testing.T) {
 		})
 	}
 }
+
+// An interface whose Go type also implements every interface inheriting
+// from it gets idlImpl in its Methods (hand-written code reaches the Go
+// type without a type assertion), and its definition's Implements checks
+// the Methods; an interface with a descendant of another Go type does not.
+func TestImplsSealed(t *testing.T) {
+	gen := func(impls map[string]string) string {
+		t.Helper()
+		g, outs, err := Generate(load(t, implsIDL), Options{Package: "p", Impls: impls})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep := g.ErrorReport(); rep != "" {
+			t.Fatalf("errors:\n%s", rep)
+		}
+		var all strings.Builder
+		for _, o := range outs {
+			all.Write(o.Src)
+		}
+		return all.String()
+	}
+	src := gen(map[string]string{"Base": "*base", "Gadget": "*gadget"})
+	for _, want := range []string{
+		"\tidlImpl() *gadget\n",
+		"func (x *gadget) idlImpl() *gadget { return x }\n",
+		"\t\tImplements: func(impl any) bool {\n\t\t\t_, ok := impl.(GadgetMethods)\n",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("generated code lacks %q", want)
+		}
+	}
+	if strings.Contains(src, "idlImpl() *base") {
+		t.Error("Base has a descendant of another Go type, yet its Methods have idlImpl")
+	}
+	src = gen(map[string]string{"Base": "*both", "Gadget": "*both"})
+	if strings.Count(src, "\tidlImpl() *both\n") != 2 || strings.Count(src, "func (x *both) idlImpl()") != 1 {
+		t.Errorf("one Go type for Base and Gadget: want idlImpl in both Methods, defined once:\n%s", src)
+	}
+}

@@ -7,8 +7,8 @@
 // HTTP-network-or-cache fetch's header steps (Origin, Referer and the
 // fetch metadata headers),
 // CORS-preflight fetch and the CORS check, the bad port list, Mixed
-// Content blocking and Referrer Policy (default
-// strict-origin-when-cross-origin).
+// Content blocking, Referrer Policy (default
+// strict-origin-when-cross-origin) and the CORS-preflight cache.
 //
 // The network is the embedder's Network: it sends one request and returns
 // the response as the server gave it, never following a redirect.
@@ -30,14 +30,17 @@
 //     Params.BlobURLs, the user agent's store in package fileapi; no range
 //     requests, and no partition check beyond the blob URL's origin) and
 //     http(s) URLs are fetched; file: URLs are network errors.
-//   - There is no HTTP cache, no CORS-preflight cache (every preflight is
-//     sent), no Content Security Policy, no Cross-Origin-Resource-Policy,
-//     no integrity metadata and no timing info. Of the fetch metadata
-//     headers, Sec-Fetch-Dest, Sec-Fetch-Mode and Sec-Fetch-Site are sent
-//     (to potentially trustworthy URLs); Sec-Fetch-User never is (no
-//     request carries user activation), and a navigation without a
-//     client (the embedder's) counts as the user's (Sec-Fetch-Site:
-//     none).
+//   - The CORS-preflight cache (CORSPreflightCache, one per user agent,
+//     given to each fetch in Params) caps max-age at two hours, as
+//     Chromium does, and holds at most 4096 entries (those closest to
+//     expiry go first).
+//   - There is no HTTP cache, no Content Security Policy, no
+//     Cross-Origin-Resource-Policy, no integrity metadata and no timing
+//     info. Of the fetch metadata headers, Sec-Fetch-Dest, Sec-Fetch-Mode
+//     and Sec-Fetch-Site are sent (to potentially trustworthy URLs);
+//     Sec-Fetch-User never is (no request carries user activation), and
+//     a navigation without a client (the embedder's) counts as the
+//     user's (Sec-Fetch-Site: none).
 //   - Mixed Content: a client prohibits mixed security contexts when its
 //     origin's scheme is https or wss, as Chromium does; the standard also
 //     counts other potentially trustworthy origins (http://localhost), and

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -114,10 +115,19 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 	if resp != internal && resp.Type != "opaque" {
 		resp.URLList = internal.URLList
 	}
-	// 20. If response is not a network error and any of the following
-	//     returns blocked ... (no CSP, no integrity). If request's method
-	//     is `HEAD` or `CONNECT`, or internalResponse's status is a null
-	//     body status, set internalResponse's body to null.
+	// 19. If response is not a network error and any of the following
+	//     returns blocked: should internalResponse to request be blocked as
+	//     mixed content (checked before the request: Mixed Content follows
+	//     every redirect), by Content Security Policy (none), due to its
+	//     MIME type, or due to nosniff; then set response and
+	//     internalResponse to a network error.
+	if shouldBlockDueToMIMEType(internal, req) || shouldBlockDueToNosniff(internal, req) {
+		internal.Body.discard()
+		return NetworkError(fmt.Errorf("fetch: the response's Content-Type cannot be used for a %q request", req.Destination))
+	}
+	// 21. If request's method is `HEAD` or `CONNECT`, or
+	//     internalResponse's status is a null body status, set
+	//     internalResponse's body to null.
 	if req.Method == "HEAD" || req.Method == "CONNECT" || IsNullBodyStatus(internal.Status) {
 		internal.Body.discard()
 		internal.Body = nil
@@ -195,8 +205,14 @@ func mainFetchSwitch(ctx context.Context, p *Params) *Response {
 		req.ResponseTainting = "cors"
 		// 2. Let corsWithPreflightResponse be the result of running HTTP
 		//    fetch given fetchParams and true.
-		// 3-4. (No preflight cache to clear.) Return it.
-		return httpFetch(ctx, p, true)
+		resp := httpFetch(ctx, p, true)
+		// 3. If corsWithPreflightResponse is a network error, then clear
+		//    cache entries using request.
+		if resp.IsNetworkError() {
+			p.PreflightCache.clearCacheEntries(req)
+		}
+		// 4. Return corsWithPreflightResponse.
+		return resp
 	// Otherwise:
 	default:
 		// 1. Set request's response tainting to "cors".
@@ -354,16 +370,16 @@ func httpFetch(ctx context.Context, p *Params, makeCORSPreflight bool) *Response
 func httpFetchFromNetwork(ctx context.Context, p *Params, makeCORSPreflight bool) *Response {
 	req := p.Request
 	// 4.1. If makeCORSPreflight is true and one of these conditions is
-	//      true (there is no preflight cache: no method or header-name
-	//      cache entry ever matches): request's method is not a
+	//      true: there is no method cache entry match for request's
+	//      method using request, and either request's method is not a
 	//      CORS-safelisted method or request's use-CORS-preflight flag is
-	//      set; CORS-unsafe request-header names with request's header
-	//      list is not empty; then:
-	if makeCORSPreflight && (!IsCORSSafelistedMethod(req.Method) || req.UseCORSPreflight ||
-		len(CORSUnsafeRequestHeaderNames(req.Header)) > 0) {
+	//      set; there is at least one item in the CORS-unsafe
+	//      request-header names with request's header list for which
+	//      there is no header-name cache entry match using request; then:
+	if makeCORSPreflight && p.PreflightCache.needsPreflight(req) {
 		// 4.1.1. Let preflightResponse be the result of running
 		//        CORS-preflight fetch given request.
-		pre := corsPreflightFetch(ctx, p.Network, req)
+		pre := corsPreflightFetch(ctx, p.Network, p.PreflightCache, req)
 		// 4.1.2. If preflightResponse is a network error, then return
 		//        preflightResponse.
 		if pre.IsNetworkError() {
@@ -412,8 +428,11 @@ func locationURL(resp *Response, base *url.URL, requestFragment string) (*url.UR
 		return nil, nil
 	}
 	// 3. If location is a header value, then set location to the result
-	//    of parsing location with response's URL.
-	u, err := base.Parse(loc)
+	//    of parsing location with response's URL. (Its bytes are taken as
+	//    UTF-8, the URL parser percent-encoding what is not ASCII; a byte
+	//    that is not part of valid UTF-8 is percent-encoded as it is, as
+	//    in Chromium.)
+	u, err := base.Parse(percentEncodeNonASCII(loc))
 	if err != nil {
 		return nil, err
 	}
@@ -424,6 +443,32 @@ func locationURL(resp *Response, base *url.URL, requestFragment string) (*url.UR
 	}
 	// 5. Return location.
 	return u, nil
+}
+
+// includesCredentials is https://url.spec.whatwg.org/#include-credentials:
+// the URL's username or password is not the empty string ("http://@host/"
+// has neither).
+func includesCredentials(u *url.URL) bool {
+	if u.User == nil {
+		return false
+	}
+	p, _ := u.User.Password()
+	return u.User.Username() != "" || p != ""
+}
+
+// percentEncodeNonASCII percent-encodes the bytes of s that are not
+// ASCII: UTF-8 sequences become the percent-encoding of their bytes, as
+// the URL parser's percent-encode sets make of non-ASCII code points.
+func percentEncodeNonASCII(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // httpRedirectFetch is https://fetch.spec.whatwg.org/#http-redirect-fetch.
@@ -466,12 +511,12 @@ func httpRedirectFetch(ctx context.Context, p *Params, resp *Response) *Response
 	// 9. If request's mode is "cors", locationURL includes credentials,
 	//    and request's origin is not same origin with locationURL's
 	//    origin, then return a network error.
-	if req.Mode == "cors" && loc.User != nil && !origin.SameOrigin(req.Origin, locOrigin) {
+	if req.Mode == "cors" && includesCredentials(loc) && !origin.SameOrigin(req.Origin, locOrigin) {
 		return NetworkError(errors.New("fetch: a cross-origin redirect to a URL with credentials"))
 	}
 	// 10. If request's response tainting is "cors" and locationURL
 	//     includes credentials, then return a network error.
-	if req.tainting() == "cors" && loc.User != nil {
+	if req.tainting() == "cors" && includesCredentials(loc) {
 		return NetworkError(errors.New("fetch: a CORS redirect to a URL with credentials"))
 	}
 	// 11. If internalResponse's status is not 303, request's body is
@@ -618,7 +663,19 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, req *Request)
 	appendFetchMetadataHeaders(req, h)
 	// 8.13-8.21. (No cache, no cookies but the network's jar, no
 	//      authentication entries.)
-	nr := &NetworkRequest{Method: req.Method, URL: withoutFragment(req.CurrentURL()), Header: h, Credentials: creds}
+	u := withoutFragment(req.CurrentURL())
+	// 8.22. If includeCredentials is true and httpRequest's header list
+	//      does not contain `Authorization`: with no authentication entry,
+	//      if httpRequest's current URL includes credentials, append
+	//      (`Authorization`, the URL's credentials as a Basic value).
+	if creds && includesCredentials(u) && h.Get("Authorization") == "" {
+		pass, _ := u.User.Password()
+		h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass)))
+	}
+	// The network is never given the URL's credentials (net/http would
+	// send them whatever the credentials mode).
+	u.User = nil
+	nr := &NetworkRequest{Method: req.Method, URL: u, Header: h, Credentials: creds}
 	if req.Body != nil {
 		nr.Body = req.Body.Source
 		if nr.Body == nil {
@@ -661,8 +718,9 @@ func httpNetworkFetch(ctx context.Context, network Network, nr *NetworkRequest) 
 	return resp
 }
 
-// corsPreflightFetch is https://fetch.spec.whatwg.org/#cors-preflight-fetch.
-func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Response {
+// corsPreflightFetch is https://fetch.spec.whatwg.org/#cors-preflight-fetch,
+// with the user agent's CORS-preflight cache (nil: none).
+func corsPreflightFetch(ctx context.Context, network Network, cache *CORSPreflightCache, req *Request) *Response {
 	// 1. Let preflight be a new request whose method is `OPTIONS`, URL
 	//    list is a clone of request's URL list, initiator, destination,
 	//    origin, referrer and referrer policy are request's, mode is
@@ -698,10 +756,15 @@ func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Res
 	}
 	// 7.1. Let methods be the result of extracting header list values
 	//      given `Access-Control-Allow-Methods`.
-	methods := headerTokens(resp.Header, "Access-Control-Allow-Methods")
+	methods, okMethods := extractTokenList(resp.Header, "Access-Control-Allow-Methods")
 	// 7.2. Let headerNames be the result of extracting header list values
 	//      given `Access-Control-Allow-Headers`.
-	headerNames := headerTokens(resp.Header, "Access-Control-Allow-Headers")
+	headerNames, okNames := extractTokenList(resp.Header, "Access-Control-Allow-Headers")
+	// 7.3. If either methods or headerNames is failure, return a network
+	//      error.
+	if !okMethods || !okNames {
+		return NetworkError(fmt.Errorf("fetch: the CORS preflight of %s allows a method or header name that is not a token", req.CurrentURL().Redacted()))
+	}
 	// 7.4. If methods is null and request's use-CORS-preflight flag is
 	//      set, then set methods to « request's method ».
 	if methods == nil && req.UseCORSPreflight {
@@ -732,7 +795,20 @@ func corsPreflightFetch(ctx context.Context, network Network, req *Request) *Res
 			return NetworkError(fmt.Errorf("fetch: the preflight does not allow the header %s", n))
 		}
 	}
-	// 7.8-7.9. (No preflight cache.) 7.10. Return response.
+	// 7.8. Let max-age be the result of extracting header list values
+	//      given `Access-Control-Max-Age`. 7.9. If max-age is failure or
+	//      null, then set it to 5. 7.10. If max-age is greater than an
+	//      imposed limit on max-age, then set it to the imposed limit.
+	maxAge := preflightMaxAge(resp.Header)
+	// 7.11. If the user agent does not provide for a cache, then return
+	//      response.
+	if cache == nil {
+		return resp
+	}
+	// 7.12-7.15. Refresh or create a cache entry for each method in
+	//      methods and each headerName in headerNames.
+	cache.store(req, maxAge, methods, headerNames)
+	// 7.16. Return response.
 	return resp
 }
 

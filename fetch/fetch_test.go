@@ -661,3 +661,149 @@ func TestHandleFetch(t *testing.T) {
 		t.Errorf("Handle Fetch ran %d times, want 7", calls)
 	}
 }
+
+func TestForbiddenRequestHeader(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        bool
+	}{
+		{"Accept-Charset", "x", true},
+		{"proxy-x", "", true},
+		{"Sec-Foo", "", true},
+		{"X-Custom", "TRACE", false},
+		{"X-HTTP-Method-Override", "GET", false},
+		{"x-http-method-override", "TRACE", true},
+		{"X-HTTP-METHOD", "track", true},
+		{"x-method-override", "get, connect", true},
+		{"x-method-override", "trace,", true},
+		{"x-method-override", `"trace"`, false},
+		{"x-method-override", `"a,trace", get`, false},
+		{"x-method-override", `"a\"b", TRACE`, true},
+		{"x-method-override", ` TRACE `, true},
+	} {
+		if got := IsForbiddenRequestHeader(tc.name, tc.value); got != tc.want {
+			t.Errorf("(%s, %q): %v, want %v", tc.name, tc.value, got, tc.want)
+		}
+	}
+	for in, want := range map[string][]string{
+		"":              {""},
+		"a, b":          {"a", "b"},
+		`"a,b", c`:      {`"a,b"`, "c"},
+		`x"q\"z"y, w,`:  {`x"q\"z"y`, "w", ""},
+		`"unterminated`: {`"unterminated`},
+	} {
+		if got := getDecodeAndSplit(in); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("getDecodeAndSplit(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A Location with raw UTF-8 (or invalid) bytes is percent-encoded as
+// UTF-8 bytes, as the URL parser does (and Chromium, for invalid bytes).
+func TestLocationEscaping(t *testing.T) {
+	base := mustURL(t, "http://a.test/r")
+	for loc, want := range map[string]string{
+		"/top.txt?\xe2\x98\x83":          "http://a.test/top.txt?%E2%98%83",
+		"/top.txt?\xe2\x98\x83%e2%98%83": "http://a.test/top.txt?%E2%98%83%e2%98%83",
+		"/top.txt?%\xe2\x98\x83":         "http://a.test/top.txt?%%E2%98%83",
+		"/top.txt?\xff":                  "http://a.test/top.txt?%FF",
+		"/\xc3\xa9/x":                    "http://a.test/%C3%A9/x",
+	} {
+		var h HeaderList
+		h.Append("Location", loc)
+		u, err := locationURL(&Response{Status: 302, Header: h}, base, "")
+		if err != nil || u.String() != want {
+			t.Errorf("%q: %v %v, want %s", loc, u, err, want)
+		}
+	}
+}
+
+// A script-like request is blocked on an audio/image/video or text/csv
+// response, and with nosniff on anything but a JavaScript MIME type;
+// other destinations are not.
+func TestBlockedDueToMIMEType(t *testing.T) {
+	for _, tc := range []struct {
+		dest, ct, nosniff string
+		blocked           bool
+	}{
+		{"script", "text/csv", "", true},
+		{"script", "image/png", "", true},
+		{"worker", "Audio/Wav;x=y", "", true},
+		{"script", "video/mp4, text/csv", "", true},
+		{"script", "text/plain", "", false},
+		{"", "text/csv", "", false},
+		{"image", "image/png", "", false},
+		{"script", "text/plain", "nosniff", true},
+		{"script", "text/javascript", "NoSniff, x", false},
+		{"sharedworker", "", "nosniff", true},
+		{"style", "text/plain", "nosniff", true},
+		{"style", "text/css", "nosniff", false},
+		{"", "text/plain", "nosniff", false},
+	} {
+		n := NetworkFunc(func(context.Context, *NetworkRequest) (*NetworkResponse, error) {
+			h := http.Header{}
+			if tc.ct != "" {
+				h.Set("Content-Type", tc.ct)
+			}
+			if tc.nosniff != "" {
+				h.Set("X-Content-Type-Options", tc.nosniff)
+			}
+			return &NetworkResponse{Status: 200, Header: h, Body: []byte("x")}, nil
+		})
+		req := scriptRequest(t, "http://a.test/", "http://a.test/r")
+		req.Destination = tc.dest
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: n})
+		if resp.IsNetworkError() != tc.blocked {
+			t.Errorf("%+v: network error %v, want %v", tc, resp.IsNetworkError(), tc.blocked)
+		}
+	}
+}
+
+func TestIncludesCredentials(t *testing.T) {
+	for s, want := range map[string]bool{
+		"http://a.test/":     false,
+		"http://@a.test/":    false,
+		"http://:@a.test/":   false,
+		"http://u@a.test/":   true,
+		"http://:p@a.test/":  true,
+		"http://u:p@a.test/": true,
+	} {
+		if got := includesCredentials(mustURL(t, s)); got != want {
+			t.Errorf("%s: %v, want %v", s, got, want)
+		}
+	}
+}
+
+// A URL's credentials become a Basic Authorization header only when the
+// request includes credentials; the network never sees them otherwise.
+func TestURLCredentials(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	b := newServer(t, "a.test", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+	})
+	for _, tc := range []struct {
+		url, creds, want string
+	}{
+		{"http://u:p@" + b.Host + "/", "include", "Basic dTpw"},
+		{"http://u:p@" + b.Host + "/", "same-origin", "Basic dTpw"},
+		{"http://u:p@" + b.Host + "/", "omit", ""},
+		{"http://@" + b.Host + "/", "include", ""},
+		{"http://u%40x:@" + b.Host + "/", "include", "Basic dUB4Og=="},
+	} {
+		req := scriptRequest(t, "http://"+b.Host+"/", tc.url)
+		req.Credentials = tc.creds
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: newLoopbackNetwork(t)})
+		if resp.IsNetworkError() {
+			t.Fatalf("%+v: %v", tc, resp.Err)
+		}
+		mu.Lock()
+		got := auth[len(auth)-1]
+		mu.Unlock()
+		if got != tc.want {
+			t.Errorf("%s (%s): Authorization %q, want %q", tc.url, tc.creds, got, tc.want)
+		}
+	}
+}

@@ -158,10 +158,12 @@ func IsHeaderValue(v string) bool {
 }
 
 // IsForbiddenRequestHeader is
-// https://fetch.spec.whatwg.org/#forbidden-request-header (the
-// X-HTTP-Method override names are not treated specially).
-func IsForbiddenRequestHeader(name string) bool {
+// https://fetch.spec.whatwg.org/#forbidden-request-header for the header
+// (name, value).
+func IsForbiddenRequestHeader(name, value string) bool {
 	n := strings.ToLower(name)
+	// 1. If name is a byte-case-insensitive match for one of the listed
+	//    names, then return true.
 	switch n {
 	case "accept-charset", "accept-encoding", "access-control-request-headers",
 		"access-control-request-method", "connection", "content-length", "cookie",
@@ -169,7 +171,105 @@ func IsForbiddenRequestHeader(name string) bool {
 		"set-cookie", "te", "trailer", "transfer-encoding", "upgrade", "via":
 		return true
 	}
-	return strings.HasPrefix(n, "proxy-") || strings.HasPrefix(n, "sec-")
+	// 2. If name when byte-lowercased starts with `proxy-` or `sec-`, then
+	//    return true.
+	if strings.HasPrefix(n, "proxy-") || strings.HasPrefix(n, "sec-") {
+		return true
+	}
+	// 3. If name is a byte-case-insensitive match for one of
+	//    `X-HTTP-Method`, `X-HTTP-Method-Override` or `X-Method-Override`:
+	if n == "x-http-method" || n == "x-http-method-override" || n == "x-method-override" {
+		// 3.1. Let parsedValues be the result of getting, decoding, and
+		//      splitting value.
+		// 3.2. For each method of parsedValues: if the isomorphic encoding
+		//      of method is a forbidden method, then return true.
+		for _, m := range getDecodeAndSplit(value) {
+			if IsForbiddenMethod(m) {
+				return true
+			}
+		}
+	}
+	// 4. Return false.
+	return false
+}
+
+// getDecodeAndSplit is
+// https://fetch.spec.whatwg.org/#header-value-get-decode-and-split for a
+// header value (its bytes taken as code points, the isomorphic decoding).
+func getDecodeAndSplit(input string) []string {
+	// 2-4. position at the start; values « »; temporaryValue "".
+	pos := 0
+	var values []string
+	var tmp strings.Builder
+	// 5. While true:
+	for {
+		// 5.1. Append the code points that are not `"` or `,`.
+		start := pos
+		for pos < len(input) && input[pos] != '"' && input[pos] != ',' {
+			pos++
+		}
+		tmp.WriteString(input[start:pos])
+		// 5.2. If the code point at position is `"`: append the result
+		//      of collecting an HTTP quoted string; if position is not
+		//      past the end, continue.
+		if pos < len(input) && input[pos] == '"' {
+			tmp.WriteString(collectHTTPQuotedString(input, &pos))
+			if pos < len(input) {
+				continue
+			}
+		}
+		// 5.3-5.5. Strip HTTP tab or space from both ends, append it to
+		//      values, and reset temporaryValue.
+		values = append(values, strings.Trim(tmp.String(), "\t "))
+		tmp.Reset()
+		// 5.6. If position is past the end of input, return values.
+		if pos >= len(input) {
+			return values
+		}
+		// 5.7-5.8. The code point at position is `,`: advance past it.
+		pos++
+	}
+}
+
+// collectHTTPQuotedString is
+// https://fetch.spec.whatwg.org/#collect-an-http-quoted-string without
+// the extract-value flag: the quoted string as it is written, from
+// input[*pos] (a `"`) to its closing `"` or the end of input.
+func collectHTTPQuotedString(input string, pos *int) string {
+	// 1-3. positionStart; values ""; the code point at position is `"`.
+	start := *pos
+	// 4. Advance position by 1.
+	*pos++
+	// 5. While true:
+	for *pos < len(input) {
+		// 5.1. Append the code points that are not `"` or `\`.
+		for *pos < len(input) && input[*pos] != '"' && input[*pos] != '\\' {
+			*pos++
+		}
+		// 5.2. If position is past the end of input, then break.
+		if *pos >= len(input) {
+			break
+		}
+		// 5.3-5.4. Let quoteOrBackslash be the code point at position;
+		//      advance position by 1.
+		c := input[*pos]
+		*pos++
+		// 5.5. If quoteOrBackslash is `\`: if position is past the end,
+		//      append `\` and break; otherwise append the code point at
+		//      position and advance.
+		if c == '\\' {
+			if *pos >= len(input) {
+				break
+			}
+			*pos++
+			continue
+		}
+		// 5.6. Otherwise (`"`): break.
+		break
+	}
+	// 6-7. Without the extract-value flag: return the code points from
+	//      positionStart to position.
+	return input[start:*pos]
 }
 
 // IsForbiddenResponseHeaderName is
@@ -321,4 +421,110 @@ func containsToken(list []string, t string, fold bool) bool {
 		}
 	}
 	return false
+}
+
+// IsScriptLike is https://fetch.spec.whatwg.org/#request-destination-script-like.
+func IsScriptLike(destination string) bool {
+	switch destination {
+	case "audioworklet", "paintworklet", "script", "serviceworker", "sharedworker", "worker":
+		return true
+	}
+	return false
+}
+
+// extractMIMEType is
+// https://fetch.spec.whatwg.org/#concept-header-extract-mime-type, the
+// essence of the result only: false for failure.
+func extractMIMEType(l HeaderList) (essence string, ok bool) {
+	// 1-4. Let values be the result of getting, decoding, and splitting
+	//    `Content-Type` from headers; if it is null, return failure.
+	v, found := l.Get("Content-Type")
+	if !found {
+		return "", false
+	}
+	// 5. For each value of values: let temporaryMimeType be the result of
+	//    parsing value; if it is failure or its essence is "*/*",
+	//    continue; otherwise set mimeType to it (the charset bookkeeping
+	//    does not change the essence).
+	for _, value := range getDecodeAndSplit(v) {
+		t, parsed := parseMIMEType(value)
+		if !parsed {
+			continue
+		}
+		e, _, _ := strings.Cut(t, ";")
+		if e == "*/*" {
+			continue
+		}
+		essence, ok = e, true
+	}
+	// 6-7. Return mimeType, failure when none was set.
+	return essence, ok
+}
+
+// isJavaScriptMIMEType is
+// https://mimesniff.spec.whatwg.org/#javascript-mime-type (an essence).
+func isJavaScriptMIMEType(essence string) bool {
+	switch essence {
+	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
+		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
+		"text/javascript1.1", "text/javascript1.2", "text/javascript1.3", "text/javascript1.4",
+		"text/javascript1.5", "text/jscript", "text/livescript", "text/x-ecmascript",
+		"text/x-javascript":
+		return true
+	}
+	return false
+}
+
+// shouldBlockDueToMIMEType is
+// https://fetch.spec.whatwg.org/#should-response-to-request-be-blocked-due-to-mime-type?.
+func shouldBlockDueToMIMEType(resp *Response, req *Request) bool {
+	// 1-2. Let mimeType be the result of extracting a MIME type from
+	//    response's header list; if it is failure, return allowed.
+	essence, ok := extractMIMEType(resp.Header)
+	if !ok {
+		return false
+	}
+	// 3-4. If request's destination is script-like and mimeType's essence
+	//    starts with "audio/", "image/" or "video/", or is "text/csv",
+	//    return blocked.
+	if IsScriptLike(req.Destination) && (strings.HasPrefix(essence, "audio/") || strings.HasPrefix(essence, "image/") ||
+		strings.HasPrefix(essence, "video/") || essence == "text/csv") {
+		return true
+	}
+	// 5. Return allowed.
+	return false
+}
+
+// determineNosniff is https://fetch.spec.whatwg.org/#determine-nosniff.
+func determineNosniff(l HeaderList) bool {
+	// 1-2. Let values be the result of getting, decoding, and splitting
+	//    `X-Content-Type-Options`; if it is null, return false.
+	v, ok := l.Get("X-Content-Type-Options")
+	if !ok {
+		return false
+	}
+	// 3. If values[0] is an ASCII case-insensitive match for "nosniff",
+	//    return true. 4. Return false.
+	return strings.EqualFold(getDecodeAndSplit(v)[0], "nosniff")
+}
+
+// shouldBlockDueToNosniff is
+// https://fetch.spec.whatwg.org/#should-response-to-request-be-blocked-due-to-nosniff?.
+func shouldBlockDueToNosniff(resp *Response, req *Request) bool {
+	// 1. If determine nosniff with response's header list is false, then
+	//    return allowed.
+	if !determineNosniff(resp.Header) {
+		return false
+	}
+	// 2-3. Let mimeType be the result of extracting a MIME type; let
+	//    destination be request's destination.
+	essence, ok := extractMIMEType(resp.Header)
+	// 4. If destination is script-like and mimeType is failure or is not
+	//    a JavaScript MIME type, return blocked.
+	if IsScriptLike(req.Destination) && (!ok || !isJavaScriptMIMEType(essence)) {
+		return true
+	}
+	// 5. If destination is "style" and mimeType is failure or its essence
+	//    is not "text/css", return blocked. 6. Return allowed.
+	return req.Destination == "style" && (!ok || essence != "text/css")
 }

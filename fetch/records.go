@@ -129,6 +129,10 @@ type Client struct {
 	// for: the document's URL for a window, the creation URL otherwise.
 	// Nil means no referrer (an opaque-origin document).
 	URL *url.URL
+	// TopLevelSite is the site of the settings object's top-level origin:
+	// the network partition key (the CORS-preflight cache's key). The
+	// zero Site: not partitioned.
+	TopLevelSite origin.Site
 }
 
 // Request is https://fetch.spec.whatwg.org/#concept-request, the members
@@ -265,6 +269,9 @@ type Params struct {
 	// BlobURLs resolves blob: URLs (the File API's blob URL store:
 	// package fileapi); nil makes them network errors.
 	BlobURLs BlobURLResolver
+	// PreflightCache is the user agent's CORS-preflight cache; nil: the
+	// user agent provides none (every preflight is sent).
+	PreflightCache *CORSPreflightCache
 }
 
 // BlobURLResolver is the user agent's blob URL store as scheme fetch

@@ -253,8 +253,12 @@ type validator struct {
 	// groups and groupIdx are scratch space for checkMembersTogether.
 	groups   [][]namedMember
 	groupIdx map[string]int
-	problems []Problem
-	seen     map[problemKey]bool
+	// dictSeen and dictNames are scratch space for checkDictionary
+	// (cleared, not made, for each dictionary of a long chain).
+	dictSeen  map[string]bool
+	dictNames map[string]ownedField
+	problems  []Problem
+	seen      map[problemKey]bool
 }
 
 func (v *validator) report(rule string, pos Position, msg string) {
@@ -622,12 +626,12 @@ func (v *validator) checkDictionary(d *Dictionary) {
 	if v.a.InInheritanceCycle(d.Name) {
 		v.reportAt("bad-inheritance", namePos(d.Tokens.Inheritance, d.Loc), "dictionary "+d.Name+" is part of an inheritance cycle")
 	}
-	seenDict := map[string]bool{}
-	type owned struct {
-		f     *Field
-		owner *Dictionary
+	if v.dictSeen == nil {
+		v.dictSeen, v.dictNames = map[string]bool{}, map[string]ownedField{}
 	}
-	names := map[string]owned{}
+	seenDict, names := v.dictSeen, v.dictNames
+	clear(seenDict)
+	clear(names)
 	for cur := d; cur != nil; {
 		if seenDict[cur.Name] || len(seenDict) > maxInheritanceDepth {
 			break
@@ -653,12 +657,18 @@ func (v *validator) checkDictionary(d *Dictionary) {
 					}
 					continue
 				}
-				names[f.Name] = owned{f, cur}
+				names[f.Name] = ownedField{f, cur}
 			}
 		}
 		next, _ := v.defs[cur.Inheritance].(*Dictionary)
 		cur = next
 	}
+}
+
+// ownedField is a dictionary member and the dictionary declaring it.
+type ownedField struct {
+	f     *Field
+	owner *Dictionary
 }
 
 // nameSet is a set of the names of arguments, held as their indices in an

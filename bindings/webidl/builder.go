@@ -112,6 +112,15 @@ type InterfaceDef struct {
 	// ErrorPrototype makes the interface prototype object's [[Prototype]]
 	// %Error.prototype% and instances Error objects (DOMException).
 	ErrorPrototype bool
+	// Implements reports whether a Go value implements the interface (its
+	// Methods interface and its ancestors'). Every platform object of the
+	// interface or of one inheriting from it is made with such a value:
+	// Wrap, WrapNew, constructors and SetGlobalImpl throw a TypeError
+	// before making an object of an implementation it rejects. The
+	// generated code sets it, so the implementation found by This or
+	// ToInterface for a generated interface always has the interface's
+	// Go type. Nil accepts any value.
+	Implements func(impl any) bool
 }
 
 // FactoryFunction is a [LegacyFactoryFunction].
@@ -268,6 +277,9 @@ func (r *Realm) Install(reg *Registry) error {
 		r.GlobalNames = d.GlobalNames
 	}
 	globalIsNew := !known(r.GlobalName)
+	if d := reg.defs[r.GlobalName]; globalIsNew && d != nil && r.globalImpl != nil && d.Implements != nil && !d.Implements(r.globalImpl) {
+		return fmt.Errorf("webidl: the global object's implementation %T does not implement the interface %s", r.globalImpl, r.GlobalName)
+	}
 	// Check exposure and inheritance, and list the new exposed
 	// definitions parents first: the installation plan, the same for
 	// every realm with this exposure (cached in the registry).

@@ -89,10 +89,12 @@ func FrozenArrayValue[T any](r *Realm, s []T, conv func(T) sobek.Value) sobek.Va
 	return res
 }
 
-// ToRecord converts v to a record: a TypeError unless v is an object; each
-// own enumerable string-keyed property is passed to each in
-// [[OwnPropertyKeys]] order with its value.
-func (r *Realm) ToRecord(v sobek.Value, each func(key sobek.Value, value sobek.Value)) {
+// ToRecord converts v to a record
+// (https://webidl.spec.whatwg.org/#js-record): a TypeError unless v is an
+// object; for each own enumerable property in [[OwnPropertyKeys]] order,
+// each is called with the key, which it converts first (a Symbol key
+// throws a TypeError there), and a function that gets the value.
+func (r *Realm) ToRecord(v sobek.Value, each func(key sobek.Value, value func() sobek.Value)) {
 	// 1. If Type(O) is not Object, throw a TypeError.
 	obj, ok := v.(*sobek.Object)
 	if !ok {
@@ -101,6 +103,7 @@ func (r *Realm) ToRecord(v sobek.Value, each func(key sobek.Value, value sobek.V
 	reflectObj := r.VM.GlobalObject().Get("Reflect").(*sobek.Object)
 	ownKeys, _ := sobek.AssertFunction(reflectObj.Get("ownKeys"))
 	gopd, _ := sobek.AssertFunction(reflectObj.Get("getOwnPropertyDescriptor"))
+	get, _ := sobek.AssertFunction(reflectObj.Get("get"))
 	// 3. Let keys be ? O.[[OwnPropertyKeys]]().
 	keysV, err := ownKeys(sobek.Undefined(), obj)
 	if err != nil {
@@ -110,9 +113,6 @@ func (r *Realm) ToRecord(v sobek.Value, each func(key sobek.Value, value sobek.V
 	r.ToSequence(keysV, func(k sobek.Value) { keys = append(keys, k) })
 	// 4. For each element key of keys:
 	for _, key := range keys {
-		if _, isSym := key.(*sobek.Symbol); isSym {
-			continue
-		}
 		// 4.1. Let desc be ? O.[[GetOwnProperty]](key).
 		desc, err := gopd(sobek.Undefined(), obj, key)
 		if err != nil {
@@ -123,8 +123,20 @@ func (r *Realm) ToRecord(v sobek.Value, each func(key sobek.Value, value sobek.V
 		if !ok || !d.Get("enumerable").ToBoolean() {
 			continue
 		}
-		// 4.2.1-4. Convert key and Get(O, key).
-		each(key, AnyValue(obj.Get(key.String())))
+		// 4.2.1. Let typedKey be key converted to an IDL value of type K
+		//        (a Symbol cannot be: TypeError).
+		if _, isSym := key.(*sobek.Symbol); isSym {
+			r.ThrowTypeError("Cannot convert a Symbol value to a string")
+		}
+		// 4.2.2-4. Let value be ? Get(O, key), converted to V; set
+		//        result[typedKey] to it.
+		each(key, func() sobek.Value {
+			val, err := get(sobek.Undefined(), obj, key)
+			if err != nil {
+				r.Throw(err)
+			}
+			return AnyValue(val)
+		})
 	}
 }
 

@@ -55,6 +55,10 @@
 // webidl.Reflector so that the same object is returned every time (this
 // is what makes [SameObject] attributes like navigator.locks hold).
 // r.Implements(v, "Lock") / r.ImplOf(v) go the other way (brand checks).
+// An InterfaceDef's Implements (set by generated code) admits the Go
+// values its objects can be made with: Wrap, WrapNew, constructors and
+// the global implementation are checked when the object is made (a
+// TypeError, or Install's error), never when a member is called.
 // Lifetimes: the object keeps its implementation alive, and a Reflector
 // keeps its object alive (with any expando properties) as long as Go code
 // keeps the implementation; neither is kept by the realm itself, so a
@@ -93,7 +97,9 @@
 // lists prefix one another are one method (the extra arguments optional),
 // other overloads are named OpWithArg after their first distinguishing
 // argument), and when X has constructors, static members, legacy factory
-// functions or is a namespace, `XStatics` (methods take the realm first).
+// functions or is a namespace, `XStatics` (methods take the realm first;
+// idlXStatics, with idlRegister and idlStatics below, in a package that
+// registers itself, as bindings does).
 // The generated `Register(reg, Statics{X: ...})` adds the definitions to a
 // registry and fails when a Statics implementation is missing, so none is
 // found missing when script calls it. Unnamed special

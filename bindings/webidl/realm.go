@@ -311,6 +311,9 @@ func (r *Realm) setSlot(obj *sobek.Object, impl any, iface *InterfaceObject) {
 
 // setSlotIn is setSlot with the slot's storage given.
 func (r *Realm) setSlotIn(obj *sobek.Object, impl any, iface *InterfaceObject, s *slot) {
+	if err := iface.check(impl); err != nil {
+		r.Throw(err)
+	}
 	*s = slot{impl: impl, iface: iface}
 	if obj == r.lastObj {
 		r.lastSlot = s
@@ -407,27 +410,19 @@ type Reflected interface{ WebIDLReflector() *Reflector }
 // derived interface; Wrap then uses it instead of the declared type.
 type Interfaced interface{ WebIDLInterface() string }
 
-// Self performs the brand check of a regular member (see This) and
-// asserts the implementation's Go type, throwing a TypeError when the
-// implementation does not satisfy T.
+// Self performs the brand check of a regular member (see This) for
+// generated code and gives the implementation as its Methods interface
+// T. The type assertion cannot fail for a generated interface: its
+// InterfaceDef.Implements admits only implementations of T, and every
+// platform object is made with an implementation its interface admits.
 func Self[T any](r *Realm, this sobek.Value, iface string) T {
-	impl := r.This(this, iface)
-	t, ok := impl.(T)
-	if !ok {
-		r.ThrowTypeError("the implementation %T of %s does not implement its Methods interface", impl, iface)
-	}
-	return t
+	return r.This(this, iface).(T)
 }
 
-// As converts a JavaScript value to an interface type and asserts its Go
-// implementation type (ToInterface plus a type assertion).
+// As converts a JavaScript value to an interface type for generated code
+// (ToInterface): as for Self, the implementation is a T.
 func As[T any](r *Realm, v sobek.Value, iface string) T {
-	impl := r.ToInterface(v, iface)
-	t, ok := impl.(T)
-	if !ok {
-		r.ThrowTypeError("the implementation %T of %s does not implement its Methods interface", impl, iface)
-	}
-	return t
+	return r.ToInterface(v, iface).(T)
 }
 
 // Undefined is the Go type of the IDL undefined type (inside unions).
@@ -496,6 +491,18 @@ func (r *Realm) wrap(impl any, iface string, storage *Slot) sobek.Value {
 		refl.obj, refl.realm = obj, r
 	}
 	return obj
+}
+
+// check returns an error when impl cannot be the implementation of an
+// object of the interface (InterfaceDef.Implements).
+func (io *InterfaceObject) check(impl any) error {
+	if io == nil || io.def.Implements == nil || io.def.Implements(impl) {
+		return nil
+	}
+	if impl == nil {
+		return NewTypeError("no implementation for an object of %s", io.Name)
+	}
+	return NewTypeError("%T does not implement the interface %s (its Methods interface, or the Go type that implementations.txt names)", impl, io.Name)
 }
 
 // Slot is the storage of a platform object's internal slot (see WrapNew).

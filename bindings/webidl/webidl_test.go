@@ -295,7 +295,7 @@ func convRealm(t *testing.T) *Realm {
 		},
 		"record": func(v sobek.Value) sobek.Value {
 			var rec Record[DOMString, int32]
-			r.ToRecord(v, func(k, x sobek.Value) { rec.Set(r.ToDOMString(k), r.ToLong(x, IntWrap)) })
+			r.ToRecord(v, func(k sobek.Value, x func() sobek.Value) { key := r.ToDOMString(k); rec.Set(key, r.ToLong(x(), IntWrap)) })
 			return RecordValue(r, rec, func(k DOMString) sobek.Value { return k.Value() }, func(i int32) sobek.Value { return r.VM.ToValue(i) })
 		},
 		"buffer": func(v sobek.Value) sobek.Value {
@@ -368,7 +368,10 @@ func TestConversions(t *testing.T) {
 		{`c("legacycb", 1)`, "null"}, {`c("legacycb", {})`, "[object Object]"},
 		{`c("seq", [1, "2", 3.7])`, "1,2,3"}, {`c("seq", new Set([4, 5]))`, "4,5"}, {`c("seq", 1)`, "TypeError"}, {`c("seq", {})`, "TypeError"},
 		{`c("seq", {[Symbol.iterator]: 1})`, "TypeError"},
-		{`JSON.stringify(conv("record", {b: 1, a: 2, [Symbol()]: 3}))`, `{"b":1,"a":2}`},
+		{`JSON.stringify(conv("record", {b: 1, a: 2}))`, `{"b":1,"a":2}`},
+		{`c("record", {b: 1, [Symbol()]: 3})`, "TypeError"}, // an enumerable Symbol key cannot be converted
+		{`var s = {b: 1}; Object.defineProperty(s, Symbol(), {value: 1, enumerable: false}); JSON.stringify(conv("record", s))`, `{"b":1}`},
+		{`var log = []; var p = new Proxy({a: 1, x: 2}, {get(t, k, r) { log.push("get " + String(k)); return Reflect.get(t, k, r); }}); conv("record", p); log.join()`, "get a,get x"},
 		{`var o = {}; Object.defineProperty(o, "h", {value: 1, enumerable: false}); o.v = 5; JSON.stringify(conv("record", o))`, `{"v":5}`},
 		{`c("record", 1)`, "TypeError"},
 		{`c("buffer", new TextEncoderLike("hi").buffer)`, "ArrayBuffer:hi"},
@@ -596,4 +599,58 @@ func BenchmarkBrandCheckedCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// An interface's Implements admits the Go values its platform objects are
+// made with: Wrap, WrapNew and constructors throw a TypeError for any
+// other, and Install refuses a global implementation it rejects, so that
+// This and ToInterface only ever return admitted implementations.
+func TestImplementsGuardsObjectCreation(t *testing.T) {
+	isThing := func(impl any) bool { _, ok := impl.(*thing); return ok }
+	reg := NewRegistry()
+	reg.Add(&InterfaceDef{Name: "Window", Exposed: []string{"Window"}, Global: true, Implements: isThing})
+	reg.Add(&InterfaceDef{
+		Name: "Sealed", Exposed: []string{"Window"}, Implements: isThing,
+		Constructor: func(r *Realm, args []sobek.Value, nt *sobek.Object) any {
+			if len(args) > 0 {
+				return &errImpl{}
+			}
+			return &thing{n: 3}
+		},
+	})
+	vm := sobek.New()
+	r := NewRealm(vm, "Window", nil, true)
+	r.SetGlobalImpl(&errImpl{})
+	if err := r.Install(reg); err == nil || !strings.Contains(err.Error(), "*webidl.errImpl does not implement the interface Window") {
+		t.Fatalf("Install with a rejected global implementation: %v", err)
+	}
+	r = NewRealm(sobek.New(), "Window", nil, true)
+	r.SetGlobalImpl(&thing{})
+	if err := r.Install(reg); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Implements(r.Wrap(&thing{n: 1}, "Sealed"), "Sealed"); !ok {
+		t.Fatal("Wrap of an admitted implementation failed")
+	}
+	wrapErr := func(f func()) (msg string) {
+		defer func() {
+			if x := recover(); x != nil {
+				msg = x.(*sobek.Object).Get("message").String()
+			}
+		}()
+		f()
+		return ""
+	}
+	for name, f := range map[string]func(){
+		"Wrap":    func() { r.Wrap(&errImpl{}, "Sealed") },
+		"WrapNew": func() { r.WrapNew(&errImpl{}, "Sealed", new(Slot)) },
+	} {
+		if msg := wrapErr(f); !strings.Contains(msg, "*webidl.errImpl does not implement the interface Sealed") {
+			t.Errorf("%s of a rejected implementation: %q", name, msg)
+		}
+	}
+	expectJS(t, r, map[string]string{
+		"String(new Sealed() instanceof Sealed)":                                            "true",
+		"try { new Sealed(1); 'made' } catch (e) { e.constructor.name + ': ' + e.message }": "TypeError: *webidl.errImpl does not implement the interface Sealed (its Methods interface, or the Go type that implementations.txt names)",
+	})
 }

@@ -111,6 +111,23 @@ func IsCrashtest(p string) bool {
 	return strings.HasSuffix(stem, "-crash")
 }
 
+// IsCrashtestID reports whether a test ID (a URL path, query and
+// fragment ignored) names a crash test: IsCrashtest of its path, unless
+// the path is the wrapper page of a .any.js, .worker.js or .window.js
+// test (such as crashtests/huge-fetch.any.html), which is a testharness
+// test wherever it lives, as in wptrunner (its source is not markup).
+func IsCrashtestID(id string) bool {
+	if i := strings.IndexAny(id, "?#"); i >= 0 {
+		id = id[:i]
+	}
+	for _, suffix := range []string{".any.html", ".any.worker.html", ".any.sharedworker.html", ".any.serviceworker.html", ".worker.html", ".window.html"} {
+		if strings.HasSuffix(id, suffix) {
+			return false
+		}
+	}
+	return IsCrashtest(id)
+}
+
 // wrapperSuffix is the URL suffix that replaces ".any.js" for each global.
 var wrapperSuffix = map[string]string{
 	Window:          ".any.html",

@@ -83,6 +83,22 @@ func TestIsCrashtest(t *testing.T) {
 	}
 }
 
+func TestIsCrashtestID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"/web-locks/crashtests/iframe-append.https.html":   true,
+		"/web-locks/crashtests/a.html?x=1":                 true,
+		"/fetch/api/crashtests/huge-fetch.any.html":        false,
+		"/fetch/api/crashtests/huge-fetch.any.worker.html": false,
+		"/fetch/api/crashtests/x.window.html":              false,
+		"/fetch/api/crashtests/x.worker.html?q":            false,
+		"/web-locks/a.https.html":                          false,
+	} {
+		if got := IsCrashtestID(id); got != want {
+			t.Errorf("IsCrashtestID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
 func TestIsNonTestPath(t *testing.T) {
 	for p, want := range map[string]bool{
 		"web-locks/a.any.js":                    false,

@@ -175,7 +175,7 @@ func oneLine(s string) string {
 }
 
 // WriteTable prints the per-test table: subtests passed per product (and
-// the harness status when it is not OK).
+// the harness status when it is not OK), or a crash test's status.
 func (c *Comparison) WriteTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "test\t%s\t\n", strings.Join(c.Products, "\t"))
@@ -183,7 +183,11 @@ func (c *Comparison) WriteTable(w io.Writer) {
 		fmt.Fprintf(tw, "%s", t.Test)
 		for i, cell := range t.Harness.Cells {
 			s := "-"
-			if cell.Present {
+			switch {
+			case cell.Present && DefaultStatus(t.Test) == product.PASS:
+				// A crash test has no subtests: its status is its result.
+				s = string(cell.Status)
+			case cell.Present:
 				s = fmt.Sprintf("%d/%d", t.Passed[i], t.Total[i])
 				if cell.Status != DefaultStatus(t.Test) {
 					s += " " + string(cell.Status)
@@ -305,6 +309,9 @@ func (c *Comparison) WriteHTML(w io.Writer) error {
 			passed[i] += t.Passed[i]
 			total[i] += t.Total[i]
 			cells[i] = fmt.Sprintf("%d/%d", t.Passed[i], t.Total[i])
+			if DefaultStatus(t.Test) == product.PASS {
+				cells[i] = "" // a crash test: the status shown is its result
+			}
 		}
 		testPassed[t.Test] = cells
 	}

@@ -272,13 +272,13 @@ func (e *Expectations) Test(productName, id string) Expected {
 }
 
 // DefaultStatus is the status a test has when all is well: PASS for a
-// crash test (manifest.IsCrashtest of the ID's path), OK for a
+// crash test (manifest.IsCrashtestID), OK for a
 // testharness test.
 func DefaultStatus(id string) product.Status {
 	if i := strings.IndexAny(id, "?#"); i >= 0 {
 		id = id[:i]
 	}
-	if manifest.IsCrashtest(id) {
+	if manifest.IsCrashtestID(id) {
 		return product.PASS
 	}
 	return product.OK

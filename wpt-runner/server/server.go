@@ -76,6 +76,7 @@ type Server struct {
 	certs      *certs
 	servers    []*http.Server
 	stash      *stash
+	kv         kvStash // wptserve's stash, for the fetch handlers (fetchhandlers.go)
 	client     *http.Client
 	root       *os.Root // nil unless Config.Dir
 

@@ -381,7 +381,10 @@ func idlToPromiseOfLong(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 // idlFromRecordOfDOMStringToBoolean converts a JavaScript value to the IDL type record<DOMString, boolean>.
 func idlFromRecordOfDOMStringToBoolean(r *webidl.Realm, v sobek.Value) webidl.Record[webidl.DOMString, bool] {
 	var out webidl.Record[webidl.DOMString, bool]
-	r.ToRecord(webidl.AnyValue(v), func(k, x sobek.Value) { out.Set(idlFromDOMString(r, k), idlFromBoolean(r, x)) })
+	r.ToRecord(webidl.AnyValue(v), func(k sobek.Value, x func() sobek.Value) {
+		key := idlFromDOMString(r, k)
+		out.Set(key, idlFromBoolean(r, x()))
+	})
 	if out == nil {
 		out = webidl.Record[webidl.DOMString, bool]{}
 	}

@@ -177,6 +177,10 @@ func idlDefNamedMap() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "NamedMap",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(NamedMapMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			NamedNames: func(r *webidl.Realm, impl any) []string {
 				names, err := impl.(NamedMapMethods).SupportedPropertyNames()
@@ -224,6 +228,10 @@ func idlDefPairs() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Pairs",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(PairsMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "entries", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
@@ -305,6 +313,10 @@ func idlDefRegistry() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Registry",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(RegistryMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "size", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 				call := sobek.FunctionCall{This: this}
@@ -484,8 +496,12 @@ type SecureThingMethods interface {
 // idlDefSecureThing returns the definition of SecureThing.
 func idlDefSecureThing() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:          "SecureThing",
-		Exposed:       []string{"Window"},
+		Name:    "SecureThing",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(SecureThingMethods)
+			return ok
+		},
 		SecureContext: true,
 		Members: []webidl.Member{
 			{Name: "ping", Kind: webidl.Operation, Length: 0,
@@ -597,6 +613,10 @@ func idlDefShape(statics ShapeStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Shape",
 		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ShapeMethods)
+			return ok
+		},
 		Constants: []webidl.Constant{
 			{Name: "CIRCLE", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
 			{Name: "RATIO", Value: webidl.ConstValue(float64(1.5)), Exposed: nil, SecureContext: false},
@@ -1284,6 +1304,10 @@ func idlDefShapeList() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "ShapeList",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ShapeListMethods)
+			return ok
+		},
 		Legacy: &webidl.LegacyProperties{
 			IndexedLength: func(r *webidl.Realm, impl any) uint32 {
 				n, err := impl.(ShapeListMethods).IndexedLength()
@@ -1347,9 +1371,13 @@ type SquareStatics interface {
 // idlDefSquare returns the definition of Square, calling statics.
 func idlDefSquare(statics SquareStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Square",
-		Parent:            "Shape",
-		Exposed:           []string{"Window"},
+		Name:    "Square",
+		Parent:  "Shape",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(SquareMethods)
+			return ok
+		},
 		ConstructorLength: 0,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			res, err := statics.Constructor(r)
@@ -1385,6 +1413,10 @@ func idlDefTags() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
 		Name:    "Tags",
 		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TagsMethods)
+			return ok
+		},
 		Members: []webidl.Member{
 			{Name: "size", Kind: webidl.Attribute, Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
 				call := sobek.FunctionCall{This: this}
@@ -1521,8 +1553,12 @@ type WindowMethods interface {
 // idlDefWindow returns the definition of Window.
 func idlDefWindow() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "Window",
-		Exposed:     []string{"Window"},
+		Name:    "Window",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WindowMethods)
+			return ok
+		},
 		Global:      true,
 		GlobalNames: []string{"Window"},
 		Members: []webidl.Member{
@@ -1575,8 +1611,12 @@ type WorkerScopeMethods interface {
 // idlDefWorkerScope returns the definition of WorkerScope.
 func idlDefWorkerScope() *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:        "WorkerScope",
-		Exposed:     []string{"Worker"},
+		Name:    "WorkerScope",
+		Exposed: []string{"Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WorkerScopeMethods)
+			return ok
+		},
 		Global:      true,
 		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{

@@ -39,6 +39,10 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	return nil
 }
 
+// idlImpl returns x: *greeter is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *greeter) idlImpl() *greeter { return x }
+
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) bindings.AbortSignalMethods {
 	return webidl.As[bindings.AbortSignalMethods](r, webidl.AnyValue(v), "AbortSignal")

@@ -42,6 +42,11 @@ func idlWriteDictGreetOptions(r *webidl.Realm, obj *sobek.Object, d *GreetOption
 // Greeter.
 type GreeterMethods interface {
 	bindings.EventTargetMethods
+	// idlImpl returns the implementation itself: *greeter is the only Go
+	// type implementing Greeter and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *greeter
 	// Name is the getter of the attribute "name".
 	Name() (webidl.DOMString, error)
 	// Greeting is the getter of the attribute "greeting".
@@ -85,9 +90,13 @@ type GreeterStatics interface {
 // idlDefGreeter returns the definition of Greeter, calling statics.
 func idlDefGreeter(statics GreeterStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Greeter",
-		Parent:            "EventTarget",
-		Exposed:           []string{"Window"},
+		Name:    "Greeter",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(GreeterMethods)
+			return ok
+		},
 		SecureContext:     true,
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {

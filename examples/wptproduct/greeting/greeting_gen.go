@@ -27,8 +27,12 @@ type GreetingStatics interface {
 // idlDefGreeting returns the definition of Greeting, calling statics.
 func idlDefGreeting(statics GreetingStatics) *webidl.InterfaceDef {
 	return &webidl.InterfaceDef{
-		Name:              "Greeting",
-		Exposed:           []string{"Window"},
+		Name:    "Greeting",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(GreetingMethods)
+			return ok
+		},
 		ConstructorLength: 1,
 		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
 			call := sobek.FunctionCall{This: newTarget, Arguments: args}
