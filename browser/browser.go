@@ -229,12 +229,18 @@ func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	if !isOKStatus(status) {
 		return nil, fmt.Errorf("loading %s: HTTP status %d", u, status)
 	}
-	return b.StartHTML(page.url, decodeText(page.body, page.charset))
+	return b.startHTML(page.url, decodeText(page.body, page.charset), page.referrerPolicy)
 }
 
 // StartHTML is Start for a document given as HTML source at u (the
 // document is not fetched; its scripts, iframes and workers are).
 func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
+	return b.startHTML(u, source, "")
+}
+
+// startHTML is StartHTML for a document whose response's Referrer-Policy
+// header gave it referrerPolicy.
+func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string) (*Window, error) {
 	if !b.created() {
 		return nil, ErrNotCreated
 	}
@@ -257,6 +263,7 @@ func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
 		}
 		return nil, err
 	}
+	w.setHeaderReferrerPolicy(referrerPolicy)
 	b.topFrame(w)
 	b.mu.Lock()
 	if b.closed {
@@ -339,7 +346,7 @@ func (b *Browser) reportError(e *ScriptError) {
 
 // addRealm and removeRealm keep the set of live realms RunUntilIdle probes.
 func (b *Browser) addRealm(r *bindings.Realm) {
-	r.SetFetchHost(fetchHost{b})
+	r.SetFetchHost(fetchHost{b: b})
 	b.mu.Lock()
 	b.realms[r] = struct{}{}
 	b.mu.Unlock()

@@ -67,7 +67,10 @@
 // Content, CORS (fetch.CORSCheck, the one CORS check of the engine, on
 // every cross-origin hop), the Fetch Standard's redirects, Referrer
 // Policy and the fetch metadata headers (Sec-Fetch-Dest, -Mode, -Site)
-// apply to all of them, whatever the Fetcher:
+// apply to all of them, whatever the Fetcher. A document's referrer
+// policy (its response's Referrer-Policy header, overridden by a referrer
+// meta element, parsed or inserted) is the policy of its loads and
+// fetch() calls that set none (a worker's is the default one):
 //
 //   - documents: navigation requests (mode "navigate", credentials
 //     "include"), destination "document" for top-level windows (Open,
@@ -239,9 +242,10 @@
 //     scripts only (import() in one is the spec's TypeError).
 //   - Loads: no HTTP cache, no Content Security Policy; muted errors
 //     cover the evaluation of an opaque classic script, not later
-//     callbacks of its functions; no document referrer policy (a
-//     Referrer-Policy header or meta element: every document's policy is
-//     strict-origin-when-cross-origin); classic scripts are decoded by
+//     callbacks of its functions; a worker's referrer policy is the
+//     default one (not its script's Referrer-Policy header or its
+//     owner's), and about:blank and blob: documents do not inherit their
+//     creator's; classic scripts are decoded by
 //     their response's charset (not the element's charset or the
 //     document's encoding); a classic worker's URL is its script's
 //     response URL (after a same-origin redirect) but its environment's

@@ -84,8 +84,13 @@ func preflightCacheOf(ua *html.UserAgent) *fetch.CORSPreflightCache {
 	return preflightCacheSlot.GetOrInit(ua, func() *fetch.CORSPreflightCache { return &fetch.CORSPreflightCache{} })
 }
 
-// fetchHost is the bindings.FetchHost of the browser's realms.
-type fetchHost struct{ b *Browser }
+// fetchHost is the bindings.FetchHost of the browser's realms;
+// referrerPolicy, for a window's, is its document's referrer policy,
+// which a request without a policy of its own gets.
+type fetchHost struct {
+	b              *Browser
+	referrerPolicy func() string
+}
 
 // StartFetch implements bindings.FetchHost: the fetch and the read of
 // the response's body run in a goroutine (counted as work in progress
@@ -93,6 +98,9 @@ type fetchHost struct{ b *Browser }
 // and end with the fetch's abort or the browser.
 func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
 	b := h.b
+	if c := p.Request.Client; c != nil && c.ReferrerPolicy == "" && h.referrerPolicy != nil {
+		c.ReferrerPolicy = h.referrerPolicy()
+	}
 	p.Network = b.network()
 	p.PreflightCache = preflightCacheOf(b.eng.ua)
 	b.busy.Add(1)

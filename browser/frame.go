@@ -379,7 +379,7 @@ func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
 func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	s := f.s
 	defer f.markLoaded()
-	source := ""
+	source, referrerPolicy := "", ""
 	switch {
 	case srcdoc != nil:
 		source = *srcdoc
@@ -402,6 +402,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		}
 		source = decodeText(page.body, page.charset)
 		u = page.url
+		referrerPolicy = page.referrerPolicy
 	}
 	tree, err := dom.ParseDocument(strings.NewReader(source), u.String())
 	if err != nil {
@@ -427,6 +428,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		h.finish(nil, err)
 		return
 	}
+	cw.setHeaderReferrerPolicy(referrerPolicy)
 	f.mu.Lock()
 	if f.gen != gen || f.gone {
 		f.mu.Unlock()
@@ -758,6 +760,7 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 		s.log("window.open " + u.String() + ": " + err.Error())
 		return nil
 	}
+	cw.setHeaderReferrerPolicy(page.referrerPolicy)
 	f.mu.Lock()
 	f.child = cw
 	f.mu.Unlock()

@@ -43,16 +43,18 @@ func unsafeResponse(r *fetch.Response) *fetch.Response {
 }
 
 // loaded is a response's body and what the loads need of it: the
-// response's URL and its MIME type's essence and charset (lower case).
+// response's URL, its MIME type's essence and charset (lower case), and
+// the referrer policy of its Referrer-Policy header ("" for none).
 type loaded struct {
 	body             []byte
 	url              *url.URL
 	essence, charset string
+	referrerPolicy   string
 }
 
 // loadedOf reads r (an unsafe response).
 func loadedOf(r *fetch.Response, requested *url.URL) loaded {
-	l := loaded{url: r.URL()}
+	l := loaded{url: r.URL(), referrerPolicy: fetch.ParseReferrerPolicyHeader(r)}
 	if l.url == nil {
 		l.url = requested
 	}
@@ -71,12 +73,13 @@ func loadedOf(r *fetch.Response, requested *url.URL) loaded {
 // isOKStatus is https://fetch.spec.whatwg.org/#ok-status.
 func isOKStatus(status int) bool { return status >= 200 && status <= 299 }
 
-// windowClient is the request client of w's environment settings object:
-// its origin, and the referrer source "client" stands for (determine
-// request's referrer: none for an opaque origin; an iframe srcdoc
-// document's container document's URL; else the document's URL).
+// client is the request client of w's environment settings object: its
+// origin, its top-level site, its policy container's referrer policy,
+// and the referrer source "client" stands for (determine request's
+// referrer: none for an opaque origin; an iframe srcdoc document's
+// container document's URL; else the document's URL).
 func (w *Window) client() *fetch.Client {
-	c := &fetch.Client{Origin: w.env.Origin()}
+	c := &fetch.Client{Origin: w.env.Origin(), TopLevelSite: w.env.TopLevelSite(), ReferrerPolicy: w.referrerPolicy()}
 	if c.Origin.IsOpaque() {
 		return c
 	}
@@ -89,9 +92,87 @@ func (w *Window) client() *fetch.Client {
 }
 
 // envClient is the request client of a worker's environment settings
-// object: its origin, its creation URL the referrer source.
+// object: its origin, its top-level site, its creation URL the referrer
+// source (its policy container's referrer policy is the default one).
 func envClient(env envHandle) *fetch.Client {
-	return &fetch.Client{Origin: env.Origin(), URL: env.CreationURL()}
+	return &fetch.Client{Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL()}
+}
+
+// referrerPolicy is the referrer policy of the policy container of w's
+// document: a referrer meta element's, else its response's
+// Referrer-Policy header's, else "" (the default,
+// strict-origin-when-cross-origin). An iframe srcdoc document's is its
+// container document's.
+func (w *Window) referrerPolicy() string {
+	d := w
+	for d.parentWin != nil && strings.EqualFold(d.url.Scheme, "about") && d.url.Opaque == "srcdoc" {
+		d = d.parentWin
+	}
+	d.urlMu.Lock()
+	defer d.urlMu.Unlock()
+	if d.metaReferrerPolicy != "" {
+		return d.metaReferrerPolicy
+	}
+	return d.headerReferrerPolicy
+}
+
+// setHeaderReferrerPolicy gives w's document the referrer policy of its
+// response's Referrer-Policy header, before its scripts run.
+func (w *Window) setHeaderReferrerPolicy(policy string) {
+	w.urlMu.Lock()
+	w.headerReferrerPolicy = policy
+	w.urlMu.Unlock()
+}
+
+// processReferrerMetadata runs the referrer meta element steps for the
+// meta elements of w's parsed document, in tree order (the last one with
+// a valid value wins), on w's event loop before its scripts run.
+func (w *Window) processReferrerMetadata() {
+	for _, el := range descendants(w.doc.HTML(), isMeta, 0) {
+		w.processReferrerMeta(el)
+	}
+}
+
+func isMeta(n *xhtml.Node) bool {
+	return n.Type == xhtml.ElementNode && n.Data == "meta" && n.Namespace == ""
+}
+
+// processReferrerMeta is the referrer case of HTML's standard metadata
+// names for meta element el of w's document (parsed, inserted, or whose
+// content changed), on w's event loop: a referrer policy token, or a
+// legacy one ("never", "default", "always", "origin-when-crossorigin"),
+// sets the document's referrer policy.
+// https://html.spec.whatwg.org/multipage/semantics.html#meta-referrer
+func (w *Window) processReferrerMeta(el *xhtml.Node) {
+	// 1. If element is not in a document tree, or does not have a name
+	//    attribute whose value is an ASCII case-insensitive match for
+	//    "referrer", or does not have a content attribute, then return.
+	name, _ := getAttr(el, "name")
+	content, ok := getAttr(el, "content")
+	if !strings.EqualFold(strings.TrimSpace(name), "referrer") || !ok {
+		return
+	}
+	// 2-3. Let value be the value of the element's content attribute,
+	//    converted to ASCII lowercase; legacy values map to their
+	//    policies.
+	value := strings.ToLower(strings.TrimSpace(content))
+	switch value {
+	case "never":
+		value = "no-referrer"
+	case "default":
+		value = fetch.DefaultReferrerPolicy
+	case "always":
+		value = "unsafe-url"
+	case "origin-when-crossorigin":
+		value = "origin-when-cross-origin"
+	}
+	// 4. If value is a referrer policy, set the node document's policy
+	//    container's referrer policy to policy.
+	if fetch.IsReferrerPolicy(value) {
+		w.urlMu.Lock()
+		w.metaReferrerPolicy = value
+		w.urlMu.Unlock()
+	}
 }
 
 // corsSettingOf is the state of el's crossorigin attribute (a CORS

@@ -423,3 +423,43 @@ func TestMutedScriptErrors(t *testing.T) {
 		[]any{"Error: shown", "https://b.test/cors-throws.js", int64(1), false},
 	})
 }
+
+// A document's referrer policy -- its response's Referrer-Policy header,
+// overridden by a referrer meta element -- is the policy of its loads and
+// fetch() calls that set none; a referrerpolicy attribute or fetch()'s
+// own policy still wins.
+func TestDocumentReferrerPolicy(t *testing.T) {
+	const a = "https://a.test"
+	files := map[string]siteFile{
+		"a.test/header": {ctype: "text/html", header: map[string]string{"Referrer-Policy": "no-referrer"}, body: `
+			<script src="/h.js"></script>
+			<script src="/h-attr.js" referrerpolicy="unsafe-url"></script>
+			<script>window.done = Promise.all([fetch("/h-fetch"), fetch("/h-fetch-own", {referrerPolicy: "unsafe-url"})]).then(() => "done");</script>`},
+		"a.test/meta": {ctype: "text/html", header: map[string]string{"Referrer-Policy": "no-referrer"}, body: `
+			<meta name="referrer" content="origin">
+			<script src="/m.js"></script>
+			<script>window.done = fetch("/m-fetch").then(() => "done");</script>`},
+		"a.test/h.js": script(``), "a.test/h-attr.js": script(``), "a.test/h-fetch": script(``), "a.test/h-fetch-own": script(``),
+		"a.test/m.js": script(``), "a.test/m-fetch": script(``),
+	}
+	site, w, ctx := openRecording(t, files, a+"/header")
+	expectJS(t, ctx, w, `done`, "done")
+	m, err := w.Browser().Open(ctx, a+"/meta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectJS(t, ctx, m, `done`, "done")
+	for u, want := range map[string]string{
+		a + "/h.js":        "",
+		a + "/h-attr.js":   a + "/header",
+		a + "/h-fetch":     "",
+		a + "/h-fetch-own": a + "/header",
+		a + "/m.js":        a + "/",
+		a + "/m-fetch":     a + "/",
+	} {
+		got, ok := site.request(u)
+		if !ok || got.Referer != want || got.hasReferr != (want != "") {
+			t.Errorf("%s: Referer %q (sent %v, request made %v), want %q", u, got.Referer, got.hasReferr, ok, want)
+		}
+	}
+}

@@ -26,6 +26,10 @@ type Window struct {
 	doc     *dom.Document // the window's document node tree
 	url     *url.URL      // written on the window's loop under urlMu
 	urlMu   sync.Mutex
+	// headerReferrerPolicy and metaReferrerPolicy are the referrer
+	// policies of the document's Referrer-Policy header and referrer meta
+	// element ("" for none; under urlMu; loads.go).
+	headerReferrerPolicy, metaReferrerPolicy string
 
 	// parentWin is the window whose iframe holds this one, in frame (both
 	// nil for the top-level window); parentProxy is this realm's
@@ -119,6 +123,8 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 	}
 	w.realm, w.env = realm, env
 	s.addRealm(realm)
+	// fetch() requests get the document's referrer policy.
+	realm.SetFetchHost(fetchHost{b: s, referrerPolicy: w.referrerPolicy})
 	if current != nil && env.Agent() == current {
 		var err error
 		s.guard(func() { err = w.install() })
@@ -152,6 +158,9 @@ func (w *Window) install() error {
 			if isIframe(n.HTML()) {
 				w.frameConnected(n.HTML())
 			}
+			if isMeta(n.HTML()) {
+				w.processReferrerMeta(n.HTML())
+			}
 			w.scriptInserted(n.HTML())
 		},
 		Removed: func(n *dom.Node, _ *dom.Node) {
@@ -162,6 +171,9 @@ func (w *Window) install() error {
 		AttributeChanged: func(el *dom.Node, name string, _, _ *string) {
 			if (name == "src" || name == "srcdoc") && isIframe(el.HTML()) && el.IsConnected() {
 				w.frameAttributeChanged(el.HTML())
+			}
+			if (name == "content" || name == "name") && isMeta(el.HTML()) && el.IsConnected() {
+				w.processReferrerMeta(el.HTML())
 			}
 		},
 	}
@@ -174,6 +186,7 @@ func (w *Window) install() error {
 		}
 	}
 	w.realm.SetDocument(w.doc)
+	w.processReferrerMetadata()
 	w.realm.SetDOMHooks(bindings.DOMHooks{
 		ContentWindow:   func(iframe *dom.Node) sobek.Value { return w.contentWindow(iframe.HTML()) },
 		ContentDocument: func(iframe *dom.Node) sobek.Value { return w.contentDocument(iframe.HTML()) },

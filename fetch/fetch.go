@@ -72,6 +72,11 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 	// 8. If request's referrer policy is the empty string, then set
 	//    request's referrer policy to request's policy container's
 	//    referrer policy.
+	//    (A client's policy container is its settings object's; without
+	//    a client, or a policy, the default referrer policy.)
+	if req.ReferrerPolicy == "" && req.Client != nil {
+		req.ReferrerPolicy = req.Client.ReferrerPolicy
+	}
 	if req.ReferrerPolicy == "" {
 		req.ReferrerPolicy = DefaultReferrerPolicy
 	}

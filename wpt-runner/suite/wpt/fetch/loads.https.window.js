@@ -207,3 +207,23 @@ promise_test(async t => {
   assert_equals(await loadScript(t, asURL(http, id, 'text/javascript', '', {acao: 'star'}), {type: 'module'}), 'error');
   assert_equals((await records(id)).length, 0, 'requests the http: server got');
 }, 'an http: classic or module script of an https: page is blocked as mixed content');
+
+// policyFrame loads resources/referrer-policy-frame.html with query and
+// resolves with the Referer of its script and its fetch().
+async function policyFrame(t, query) {
+  const id = uniqueId();
+  const done = new Promise(resolve => addEventListener('message', function f(e) {
+    if (e.data === 'done ' + id) { removeEventListener('message', f); resolve(); }
+  }));
+  const f = document.createElement('iframe');
+  f.src = `resources/referrer-policy-frame.html?uuid=${id}&${query}`;
+  t.add_cleanup(() => f.remove());
+  document.body.append(f);
+  await done;
+  return (await records(id)).map(r => r.referer);
+}
+
+promise_test(async t => {
+  assert_array_equals(await policyFrame(t, 'pipe=' + encodePipe('header(Referrer-Policy,no-referrer)')), [null, null]);
+  assert_array_equals(await policyFrame(t, 'pipe=' + encodePipe('header(Referrer-Policy,origin)')), [SAME + '/', SAME + '/']);
+}, 'a document\'s Referrer-Policy header is the policy of its script loads and fetch() calls');
