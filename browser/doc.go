@@ -70,7 +70,9 @@
 // apply to all of them, whatever the Fetcher. A document's referrer
 // policy (its response's Referrer-Policy header, overridden by a referrer
 // meta element, parsed or inserted) is the policy of its loads and
-// fetch() calls that set none (a worker's is the default one):
+// fetch() calls that set none; a classic worker's is its script
+// response's Referrer-Policy header's (its owner's for a blob: or data:
+// script):
 //
 //   - documents: navigation requests (mode "navigate", credentials
 //     "include"), destination "document" for top-level windows (Open,
@@ -242,10 +244,9 @@
 //     scripts only (import() in one is the spec's TypeError).
 //   - Loads: no HTTP cache, no Content Security Policy; muted errors
 //     cover the evaluation of an opaque classic script, not later
-//     callbacks of its functions; a worker's referrer policy is the
-//     default one (not its script's Referrer-Policy header or its
-//     owner's), and about:blank and blob: documents do not inherit their
-//     creator's; classic scripts are decoded by
+//     callbacks of its functions; a module worker's referrer policy is
+//     the default one, and about:blank and blob: documents do not
+//     inherit their creator's; classic scripts are decoded by
 //     their response's charset (not the element's charset or the
 //     document's encoding); a classic worker's URL is its script's
 //     response URL (after a same-origin redirect) but its environment's

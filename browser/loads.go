@@ -93,9 +93,30 @@ func (w *Window) client() *fetch.Client {
 
 // envClient is the request client of a worker's environment settings
 // object: its origin, its top-level site, its creation URL the referrer
-// source (its policy container's referrer policy is the default one).
-func envClient(env envHandle) *fetch.Client {
-	return &fetch.Client{Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL()}
+// source, and referrerPolicy its policy container's referrer policy.
+func envClient(env envHandle, referrerPolicy string) *fetch.Client {
+	return &fetch.Client{Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL(), ReferrerPolicy: referrerPolicy}
+}
+
+// workerPolicy is the referrer policy of the policy container "initialize
+// a worker global scope's policy container" gives a worker whose script's
+// response is l: its owner's (fetchClient's) for a local scheme (blob:,
+// data:), else its response's Referrer-Policy header's.
+// https://html.spec.whatwg.org/multipage/workers.html#initialize-worker-policy-container
+func workerPolicy(owner *fetch.Client, l loaded) string {
+	switch strings.ToLower(l.url.Scheme) {
+	case "about", "blob", "data":
+		// 1. If workerGlobalScope's url is local but its scheme is not
+		//    "blob": ... set it to a clone of the owner's policy
+		//    container (blob: URLs: the creator's, here the owner's).
+		if owner != nil {
+			return owner.ReferrerPolicy
+		}
+		return ""
+	}
+	// 2. Otherwise, set workerGlobalScope's policy container to the
+	//    result of creating a policy container from a fetch response.
+	return l.referrerPolicy
 }
 
 // referrerPolicy is the referrer policy of the policy container of w's
@@ -271,10 +292,10 @@ func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSett
 // same-origin request (a cross-origin redirect is a network error) with
 // destination "worker" or "sharedworker" whose client is the worker's
 // owner (fetchClient); an http(s) response needs a JavaScript MIME type.
-// It returns the script's source (UTF-8) and the response's URL (the
-// worker global scope's url).
+// It returns the script's source (UTF-8), the response's URL (the worker
+// global scope's url) and the worker's referrer policy (workerPolicy).
 // https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script
-func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, *url.URL, error) {
+func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, *url.URL, string, error) {
 	// 1. Let request be a new request whose URL is url, client is
 	//    fetchClient, destination is destination, initiator type is
 	//    "other", mode is "same-origin", credentials mode is
@@ -288,10 +309,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      an ok status, then run onComplete given null, and abort these
 	//      steps.
 	if resp.IsNetworkError() {
-		return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
+		return "", nil, "", fmt.Errorf("%s: %v", u, resp.Err)
 	}
 	if !isOKStatus(resp.Status) {
-		return "", nil, fmt.Errorf("HTTP status %d for %s", resp.Status, u)
+		return "", nil, "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 	}
 	// 3.2. If all of the following are true: response's URL's scheme is
 	//      an HTTP(S) scheme; and the result of extracting a MIME type
@@ -299,10 +320,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      then run onComplete given null, and abort these steps.
 	l := loadedOf(resp, u)
 	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !isJavaScriptMIME(l.essence) {
-		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
+		return "", nil, "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.
-	return decodeText(l.body, ""), l.url, nil
+	return decodeText(l.body, ""), l.url, workerPolicy(fetchClient, l), nil
 }
 
 // fetchAClassicWorkerImportedScript is "fetch a classic worker-imported

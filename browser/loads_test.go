@@ -463,3 +463,32 @@ func TestDocumentReferrerPolicy(t *testing.T) {
 		}
 	}
 }
+
+// A worker's referrer policy is its script response's Referrer-Policy
+// header's: its importScripts and fetch() requests follow it.
+func TestWorkerReferrerPolicy(t *testing.T) {
+	const a = "https://a.test"
+	body := `importScripts("/imp.js?" + location.pathname); fetch("/fetched?" + location.pathname).then(() => postMessage("done"));`
+	files := map[string]siteFile{
+		"a.test/":          html(``),
+		"a.test/plain.js":  script(body),
+		"a.test/policy.js": {ctype: "text/javascript", header: map[string]string{"Referrer-Policy": "no-referrer"}, body: body},
+		"a.test/imp.js":    script(``),
+		"a.test/fetched":   script(``),
+	}
+	site, w, ctx := openRecording(t, files, a+"/")
+	for _, src := range []string{"/plain.js", "/policy.js"} {
+		expectJS(t, ctx, w, `new Promise(r => { const w = new Worker("`+src+`"); w.onmessage = e => r(e.data); w.onerror = () => r("error"); })`, "done")
+	}
+	for u, want := range map[string]string{
+		a + "/imp.js?/plain.js":   a + "/plain.js",
+		a + "/fetched?/plain.js":  a + "/plain.js",
+		a + "/imp.js?/policy.js":  "",
+		a + "/fetched?/policy.js": "",
+	} {
+		got, ok := site.request(u)
+		if !ok || got.Referer != want || got.hasReferr != (want != "") {
+			t.Errorf("%s: Referer %q (sent %v, request made %v), want %q", u, got.Referer, got.hasReferr, ok, want)
+		}
+	}
+}

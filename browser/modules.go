@@ -135,7 +135,7 @@ func (s *Browser) enableModules(realm *bindings.Realm, apiBase func() *url.URL) 
 		apiBaseURL:   apiBase,
 	}
 	if env := realm.Env(); env != nil {
-		mm.client = func() *fetch.Client { return envClient(env) }
+		mm.client = func() *fetch.Client { return envClient(env, "") }
 		moduleMapSlot.Set(env, mm)
 	} else {
 		mm.client = func() *fetch.Client { return &fetch.Client{Origin: origin.FromURL(apiBase()), URL: apiBase()} }

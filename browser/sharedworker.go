@@ -140,12 +140,12 @@ func (h *sharedWorkerHost) run() {
 	var text string
 	// scriptURL becomes the worker global scope's url: the response's URL
 	// for a classic script (a same-origin redirect changes it).
-	scriptURL := h.url
+	scriptURL, policy := h.url, ""
 	if !h.module {
 		var err error
 		// Fetch a classic worker script given url, outside settings,
 		// destination "sharedworker", and inside settings.
-		text, scriptURL, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
+		text, scriptURL, policy, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
 		if err != nil {
 			s.log("sharedworker " + h.url.String() + ": " + err.Error())
 			h.fail()
@@ -184,7 +184,7 @@ func (h *sharedWorkerHost) run() {
 	h.mu.Unlock()
 	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
-			imports := &dedicatedWorker{s: s, url: scriptURL, realm: realm, env: h.sw.Env()}
+			imports := &dedicatedWorker{s: s, url: scriptURL, realm: realm, env: h.sw.Env(), referrerPolicy: policy}
 			realm.SetHostHooks(bindings.HostHooks{
 				Name: h.sw.Name(),
 				ImportScripts: func(urls []string) error {
@@ -197,6 +197,9 @@ func (h *sharedWorkerHost) run() {
 				Close: h.closeByScript,
 			})
 			mm := s.enableModules(realm, func() *url.URL { return scriptURL })
+			mm.client = imports.client
+			// fetch() requests get the worker's referrer policy.
+			realm.SetFetchHost(fetchHost{b: s, referrerPolicy: func() string { return policy }})
 			if h.module {
 				// Fetch a module worker script graph; null fires error at
 				// every waiting SharedWorker and terminates the worker.

@@ -27,6 +27,9 @@ type dedicatedWorker struct {
 	// ownerClient is the request client of the worker's script: its
 	// owner's environment (the outside settings) when new Worker() ran.
 	ownerClient *fetch.Client
+	// referrerPolicy is the worker's policy container's referrer policy
+	// (set once its script is fetched, before its realm exists).
+	referrerPolicy string
 
 	mu         sync.Mutex
 	realm      *bindings.Realm // once created
@@ -108,7 +111,7 @@ func (w *dedicatedWorker) run() {
 	}
 	// Fetch a classic worker script given url, outside settings,
 	// destination "worker", and inside settings.
-	text, responseURL, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
+	text, responseURL, policy, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
 	if err != nil || w.isTerminated() {
 		if err != nil {
 			s.log("worker " + w.url.String() + ": " + err.Error())
@@ -124,7 +127,7 @@ func (w *dedicatedWorker) run() {
 	// Set worker global scope's url to response's url (a same-origin
 	// redirect changes it: location, the base URL of importScripts and
 	// import()).
-	w.url = responseURL
+	w.url, w.referrerPolicy = responseURL, policy
 	realm := w.newRealm()
 	if realm == nil {
 		return
@@ -189,11 +192,11 @@ func (w *dedicatedWorker) setUpRealm(realm *bindings.Realm, vm *sobek.Runtime, m
 		Close: w.closeByScript,
 	})
 	realm.ConnectWorkerPort(w.dw.Port)
-	env := w.env
-	client := func() *fetch.Client { return envClient(env) }
-	realm.SetWorkerHooks(w.s.workerHooks(w.env, client))
+	realm.SetWorkerHooks(w.s.workerHooks(w.env, w.client))
 	u := w.url
-	w.s.enableModules(realm, func() *url.URL { return u })
+	w.s.enableModules(realm, func() *url.URL { return u }).client = w.client
+	// fetch() requests get the worker's referrer policy.
+	realm.SetFetchHost(fetchHost{b: w.s, referrerPolicy: func() string { return w.referrerPolicy }})
 }
 
 // importScriptsInModuleWorker is the TypeError message of importScripts()
@@ -279,7 +282,7 @@ func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 		urls = append(urls, u)
 	}
 	for _, u := range urls {
-		text, _, err := w.s.fetchAClassicWorkerImportedScript(u, w.importClient())
+		text, _, err := w.s.fetchAClassicWorkerImportedScript(u, w.client())
 		if err != nil {
 			w.s.log("importScripts " + u.String() + ": " + err.Error())
 			panic(w.realm.NewDOMException("NetworkError", fmt.Sprintf("Failed to execute 'importScripts': The script at '%s' failed to load.", u)))
@@ -300,18 +303,18 @@ func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 	}
 }
 
-// importClient is the request client of importScripts: the worker's
-// environment (the realm's, for the service workers' use of
-// importScripts), else one of the script URL's origin.
-func (w *dedicatedWorker) importClient() *fetch.Client {
+// client is the request client of the worker's environment (the
+// realm's, for the service workers' use of importScripts), else one of
+// the script URL's origin, with the worker's referrer policy.
+func (w *dedicatedWorker) client() *fetch.Client {
 	env := w.env
 	if env == nil && w.realm != nil {
 		env = w.realm.Env()
 	}
 	if env == nil {
-		return &fetch.Client{Origin: origin.FromURL(w.url), URL: w.url}
+		return &fetch.Client{Origin: origin.FromURL(w.url), URL: w.url, ReferrerPolicy: w.referrerPolicy}
 	}
-	return envClient(env)
+	return envClient(env, w.referrerPolicy)
 }
 
 // syntaxError makes a SyntaxError of vm's realm.

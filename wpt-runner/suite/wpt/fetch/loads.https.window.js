@@ -227,3 +227,25 @@ promise_test(async t => {
   assert_array_equals(await policyFrame(t, 'pipe=' + encodePipe('header(Referrer-Policy,no-referrer)')), [null, null]);
   assert_array_equals(await policyFrame(t, 'pipe=' + encodePipe('header(Referrer-Policy,origin)')), [SAME + '/', SAME + '/']);
 }, 'a document\'s Referrer-Policy header is the policy of its script loads and fetch() calls');
+
+// policyWorker runs resources/referrer-policy-worker.js with the pipe
+// pipe ('' for none) and resolves with the worker's URL and the Referer
+// of its importScripts and its fetch().
+async function policyWorker(t, pipe) {
+  const id = uniqueId();
+  let url = new URL(`resources/referrer-policy-worker.js?uuid=${id}`, location.href).href;
+  if (pipe) url += '&pipe=' + encodePipe(pipe);
+  const w = new Worker(url);
+  t.add_cleanup(() => w.terminate());
+  assert_equals(await workerResult(w), 'done');
+  return [url, (await records(id)).map(r => r.referer)];
+}
+
+promise_test(async t => {
+  let [url, got] = await policyWorker(t, '');
+  assert_array_equals(got, [url, url], 'the default policy: the worker\'s URL');
+  [url, got] = await policyWorker(t, 'header(Referrer-Policy,no-referrer)');
+  assert_array_equals(got, [null, null], 'no-referrer');
+  [url, got] = await policyWorker(t, 'header(Referrer-Policy,origin)');
+  assert_array_equals(got, [SAME + '/', SAME + '/'], 'origin');
+}, 'a worker\'s Referrer-Policy header is the policy of its importScripts and fetch() calls');
