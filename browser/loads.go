@@ -18,15 +18,16 @@ import (
 // fetch.Request HTML gives them (destination, mode, credentials mode,
 // client, referrer, referrer policy) and run fetch.Fetch over the
 // browser's network, which is its Fetcher (fetch_request.go), and the
-// user agent's blob URL store. Module scripts and import() do the same
+// user agent's blob URL store and CORS-preflight cache. Module scripts
+// and import() do the same
 // in modules.go, scripts' fetch() in fetch_request.go. No load calls the
 // Fetcher directly: bad ports, Mixed Content, CORS (fetch.CORSCheck, the
 // only CORS check), redirects and Referrer Policy apply to all.
 
 // fetchAll runs fetch for req over the browser's network, the user
 // agent's blob URL store and CORS-preflight cache, and reads the
-// response's body: a body whose
-// read fails makes the response a network error.
+// response's body: a body whose read fails makes the response a network
+// error.
 func (s *Browser) fetchAll(ctx context.Context, req *fetch.Request) *fetch.Response {
 	return fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua),
 		PreflightCache: preflightCacheOf(s.eng.ua)})
