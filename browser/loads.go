@@ -19,10 +19,10 @@ import (
 // client, referrer, referrer policy) and run fetch.Fetch over the
 // browser's network, which is its Fetcher (fetch_request.go), and the
 // user agent's blob URL store and CORS-preflight cache. Module scripts
-// and import() do the same
-// in modules.go, scripts' fetch() in fetch_request.go. No load calls the
-// Fetcher directly: bad ports, Mixed Content, CORS (fetch.CORSCheck, the
-// only CORS check), redirects and Referrer Policy apply to all.
+// and import() do the same in modules.go, scripts' fetch() in
+// fetch_request.go. No load calls the Fetcher directly: bad ports, Mixed
+// Content, CORS (fetch.CORSCheck, the only CORS check), redirects and
+// Referrer Policy apply to all.
 
 // fetchAll runs fetch for req over the browser's network, the user
 // agent's blob URL store and CORS-preflight cache, and reads the
