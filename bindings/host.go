@@ -134,6 +134,9 @@ func newEnvRealm(env *html.EnvironmentSettingsObject, kind GlobalKind, opts Opti
 	r := newRealm(host, kind, opts)
 	r.env = env
 	info := envInfo{url: env.CreationURL(), origin: env.Origin().Serialize(), secure: env.IsSecureContext()}
+	if opts.WorkerURL != nil && kind != WindowGlobal {
+		info.url = opts.WorkerURL
+	}
 	if err := r.setUp(info); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"sync"
 	"time"
 
@@ -74,6 +75,11 @@ type Options struct {
 	// still unhandled at a microtask checkpoint and whose
 	// unhandledrejection event was not cancelled.
 	OnUnhandledRejection func(reason sobek.Value, err *ScriptError)
+	// WorkerURL, when set, is a worker global scope's url (location, the
+	// base URL of importScripts) where it is not the environment's
+	// creation URL: the response URL of a worker script redirected
+	// within its origin.
+	WorkerURL *url.URL
 
 	// eagerInterfaces makes the realm create every interface object up
 	// front (tests compare it with the lazy default).

@@ -221,19 +221,27 @@ func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	}
 	b.busy.Add(1)
 	defer b.busy.Add(-1)
-	resp, err := b.fetcher.Fetch(ctx, u)
+	// A navigation of a new top-level traversable the embedder starts:
+	// no client, no referrer (navigationRequest in loads.go).
+	page, status, err := b.fetchDocument(ctx, navigationRequest(u, nil, true))
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
-	if !resp.OK() {
-		return nil, fmt.Errorf("loading %s: HTTP status %d", u, resp.Status)
+	if !isOKStatus(status) {
+		return nil, fmt.Errorf("loading %s: HTTP status %d", u, status)
 	}
-	return b.StartHTML(resp.URL, decodeText(resp.Body, resp.Charset))
+	return b.startHTML(page.url, decodeText(page.body, page.charset), page.referrerPolicy)
 }
 
 // StartHTML is Start for a document given as HTML source at u (the
 // document is not fetched; its scripts, iframes and workers are).
 func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
+	return b.startHTML(u, source, "")
+}
+
+// startHTML is StartHTML for a document whose response's Referrer-Policy
+// header gave it referrerPolicy.
+func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string) (*Window, error) {
 	if !b.created() {
 		return nil, ErrNotCreated
 	}
@@ -256,6 +264,7 @@ func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
 		}
 		return nil, err
 	}
+	w.setHeaderReferrerPolicy(referrerPolicy)
 	b.topFrame(w)
 	b.mu.Lock()
 	if b.closed {
@@ -338,7 +347,7 @@ func (b *Browser) reportError(e *ScriptError) {
 
 // addRealm and removeRealm keep the set of live realms RunUntilIdle probes.
 func (b *Browser) addRealm(r *bindings.Realm) {
-	r.SetFetchHost(fetchHost{b})
+	r.SetFetchHost(fetchHost{b: b})
 	b.mu.Lock()
 	b.realms[r] = struct{}{}
 	b.mu.Unlock()

@@ -4,8 +4,9 @@
 // wpt-runner's go product is an adapter over it).
 //
 // A Browser is made from a Config: a user agent (html.UserAgent; one is
-// created when nil) and a Fetcher (HTTPFetcher over net/http by default;
-// FSFetcher serves an fs.FS; the runner plugs in its own). Open opens a
+// created when nil) and a Fetcher, its network (HTTPFetcher over net/http
+// by default; FSFetcher serves an fs.FS; the runner plugs in its own; see
+// Loading). Open opens a
 // top-level window at a URL and waits for its load event; Window.Evaluate
 // runs an expression in the window's realm and awaits its promise;
 // Browser.RunUntilIdle waits until nothing is loading, queued or timed;
@@ -51,16 +52,57 @@
 // shared workers (resolved against the calling module's or classic
 // script's base URL, else the API base URL), and
 // HostGetImportMetaProperties (import.meta.url and import.meta.resolve).
-// Module fetches need an ok status and a JavaScript MIME type; when the
-// Fetcher is a RequestFetcher they run package fetch in CORS mode
-// (redirects followed by the Fetch Standard, the one CORS check of the
-// engine on every cross-origin hop, data: URLs). Scripts' fetch() runs
-// package fetch over the Fetcher too; HTTPFetcher's documents and
-// classic scripts are navigation requests of package fetch (bad ports
-// refused, redirects followed by the standard): no Fetcher follows a
-// redirect itself. new Worker(url, {type: "module"}) and new
+// Module fetches are CORS requests (see Loading) and need an ok status and
+// a JavaScript MIME type. new Worker(url, {type: "module"}) and new
 // SharedWorker(url, {type: "module"}) fetch a module worker script graph
-// in the worker's realm; importScripts throws TypeError there.
+// in the worker's realm (with destination "worker" or "sharedworker" and
+// the owner as the client); importScripts throws TypeError there.
+//
+// # Loading
+//
+// Every load is a fetch of package fetch (loads.go, modules.go): the
+// browser builds the request HTML gives it and runs fetch.Fetch, whose
+// network is the Config's Fetcher (fetch_request.go) and which reads
+// blob: URLs from the user agent's blob URL store. So bad ports, Mixed
+// Content, CORS (fetch.CORSCheck, the one CORS check of the engine, on
+// every cross-origin hop), the Fetch Standard's redirects, Referrer
+// Policy and the fetch metadata headers (Sec-Fetch-Dest, -Mode, -Site)
+// apply to all of them, whatever the Fetcher. A document's referrer
+// policy (its response's Referrer-Policy header, overridden by a referrer
+// meta element, parsed or inserted) is the policy of its loads and
+// fetch() calls that set none; a classic worker's is its script
+// response's Referrer-Policy header's (its owner's for a blob: or data:
+// script):
+//
+//   - documents: navigation requests (mode "navigate", credentials
+//     "include"), destination "document" for top-level windows (Open,
+//     window.open, location) and "iframe" for frames, whose client is the
+//     navigation's source document (the iframe's, the opener's, the
+//     navigating window's; none for the embedder's navigations and
+//     history traversals); window.open with noreferrer sends no referrer;
+//   - classic scripts: destination "script", mode "no-cors" (an opaque
+//     cross-origin script still runs, its errors muted: "Script error."
+//     with no location) or "cors" with a crossorigin attribute
+//     (credentials by its state), the referrerpolicy attribute;
+//   - module scripts and import(): mode "cors"; a static import's
+//     referrer is the importing module's URL;
+//   - worker and shared worker scripts: mode "same-origin" (a redirect to
+//     another origin is a network error; a cross-origin URL fires error
+//     without a request, as in Chromium), destination "worker" or
+//     "sharedworker", the owner's environment as the client, a JavaScript
+//     MIME type required for http(s);
+//   - importScripts: destination "script", mode "no-cors", the worker's
+//     environment as the client; a failed fetch, an error status or
+//     (over http(s), as in Chromium: HTML checks every scheme) a MIME
+//     type that is not JavaScript's is a NetworkError DOMException;
+//   - scripts' fetch(): the request the bindings build.
+//
+// blob: and data: URLs load for each of them (a data: worker or document
+// has an opaque origin), except a page's navigation of a top-level window
+// to a data: URL, which is refused as Chromium and Firefox refuse it. The
+// Fetcher sees one HTTP request per hop and must not follow redirects; a
+// RequestFetcher gets each request whole (method, headers, body), any
+// other Fetcher GET and HEAD requests by URL.
 //
 // Iframes (src, srcdoc, sandbox) get child navigables: an inserted iframe
 // gets its initial about:blank window at once, setting src or srcdoc
@@ -188,9 +230,8 @@
 //     bindings' remote WindowProxy: HTML's cross-origin properties except
 //     location; its window[i] follows the order in which the frames were
 //     connected, which is tree order except after DOM reordering.
-//   - Documents from blob: and data: URLs (iframes) and blob:/data: worker
-//     scripts load through package fetch's scheme fetch; a data: document
-//     has an opaque origin and, as HTML's secure context algorithm says
+//   - A data: document has an opaque origin and, as HTML's secure
+//     context algorithm says
 //     (its top-level creation URL decides), is a secure context where
 //     navigator.locks rejects with SecurityError; Chromium makes it a
 //     non-secure context without navigator.locks.
@@ -199,10 +240,18 @@
 //     another window's objects nested inside one of the caller's).
 //   - Module scripts: no import maps (every bare specifier is a
 //     TypeError), no JSON or CSS modules and no import attributes, no
-//     modulepreload; module fetches carry no referrer policy, integrity or
-//     credentials options. A Fetcher that is not a RequestFetcher fetches
-//     cross-origin modules without the CORS check. Service workers run
-//     classic scripts only (import() in one is the spec's TypeError).
+//     modulepreload, no integrity metadata. Service workers run classic
+//     scripts only (import() in one is the spec's TypeError).
+//   - Loads: no HTTP cache, no Content Security Policy; muted errors
+//     cover the evaluation of an opaque classic script, not later
+//     callbacks of its functions; a module worker's referrer policy is
+//     the default one, and about:blank and blob: documents do not
+//     inherit their creator's; classic scripts are decoded by
+//     their response's charset (not the element's charset or the
+//     document's encoding); a classic worker's URL is its script's
+//     response URL (after a same-origin redirect) but its environment's
+//     creation URL stays the request URL, and a module worker's URL is
+//     the request URL; history traversals and reloads send no referrer.
 //   - A script element's load event and the scripts after it do not wait
 //     for a module's top-level await (as HTML says and Chromium does);
 //     import() and importers do.

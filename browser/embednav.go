@@ -51,7 +51,7 @@ func (w *Window) Navigate(ctx context.Context, rawURL string) (*Window, error) {
 	out := make(chan navOutcome, 1)
 	done := func(nw *Window, err error) { out <- navOutcome{nw, err} }
 	if !w.realm.QueueTask(func(*sobek.Runtime) {
-		w.s.guard(func() { w.navigate(u.String(), u, false, done) })
+		w.s.guard(func() { w.navigate(u.String(), u, false, nil, done) })
 	}) {
 		return nil, ErrClosed
 	}

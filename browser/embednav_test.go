@@ -103,7 +103,7 @@ func TestEmbedderNavigateAndTraverse(t *testing.T) {
 		t.Fatalf("NotRestoredReasons %v", r)
 	}
 	// A load that fails is an error that says why (a 404 is a document).
-	if _, err := again.Navigate(ctx, "ftp://example.test/x"); err == nil || !strings.Contains(err.Error(), "unsupported URL scheme") {
+	if _, err := again.Navigate(ctx, "ftp://example.test/x"); err == nil || !strings.Contains(err.Error(), `cannot fetch "ftp:" URLs`) {
 		t.Fatalf("Navigate to an ftp: URL: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -15,10 +16,28 @@ import (
 	"github.com/gowebengine/weblocks/fetch"
 )
 
-// A Fetcher gets the resources a browser loads: documents, classic scripts,
-// worker scripts and importScripts. Fetch is called from many goroutines.
-// A network error (unreachable host, refused scheme, TLS failure) is an
-// error; an HTTP error status is a Response with that status.
+// A Fetcher is the browser's network: the layer under package fetch
+// (its HTTP-network fetch). Every load of the browser -- documents,
+// iframes and popups, classic and module scripts, import(), worker and
+// shared worker scripts, importScripts, scripts' fetch() -- is a request
+// of package fetch, which applies the Fetch Standard (mode, destination,
+// credentials, the client's origin, bad ports, Mixed Content, CORS,
+// redirects, Referrer Policy) and hands each HTTP request it decides to
+// send (each redirect hop and CORS preflight) to the Fetcher; data:,
+// blob: and about:blank URLs and refused requests never reach it.
+//
+// Fetch sends one GET of u and returns the response as the server gave
+// it: it must not follow redirects (a 3xx response with its Location in
+// Header is followed by package fetch), and Response.URL is not used.
+// A Fetcher that is also a RequestFetcher gets every request whole
+// (method, headers such as Origin and Referer, body) through
+// FetchRequest instead; one that is not gets GET and HEAD requests, by
+// URL, through Fetch, and its responses need the headers CORS looks at
+// (Access-Control-Allow-Origin) for cross-origin CORS loads (module
+// scripts, scripts with crossorigin, fetch()) to succeed. Fetch is called
+// from many goroutines. A network error (unreachable host, refused
+// scheme, TLS failure) is an error; an HTTP error status is a Response
+// with that status.
 type Fetcher interface {
 	Fetch(ctx context.Context, u *url.URL) (*Response, error)
 }
@@ -29,13 +48,21 @@ type FetcherFunc func(ctx context.Context, u *url.URL) (*Response, error)
 // Fetch implements Fetcher.
 func (f FetcherFunc) Fetch(ctx context.Context, u *url.URL) (*Response, error) { return f(ctx, u) }
 
-// Response is a fetched resource.
+// Response is a Fetcher's response.
 type Response struct {
-	URL         *url.URL // the response URL (after redirects)
+	// URL is the URL the response is for (the browser does not use it:
+	// the response is the requested URL's, redirects being followed by
+	// package fetch).
+	URL         *url.URL
 	Status      int
 	ContentType string // the essence of the MIME type, lower case
 	Charset     string // the charset parameter, lower case
-	Body        []byte
+	// Header holds the response's other headers (Location,
+	// Access-Control-Allow-Origin, Referrer-Policy, ...); a Content-Type
+	// in it is replaced by ContentType and Charset when ContentType is
+	// set.
+	Header http.Header
+	Body   []byte
 }
 
 // OK reports whether the status is an ok status (200-299).
@@ -53,26 +80,30 @@ type HTTPFetcher struct {
 	Client *http.Client
 }
 
-// Fetch implements Fetcher: a GET of u as a top-level navigation request
-// (package fetch: bad ports refused, redirects followed with the
-// standard's steps, at most 20).
+// Fetch implements Fetcher: one GET of u with credentials (the client's
+// cookie jar), its response as the server gave it (a redirect is not
+// followed), its body read whole (at most MaxResponseBytes).
 func (h HTTPFetcher) Fetch(ctx context.Context, u *url.URL) (*Response, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("browser: unsupported URL scheme %q", u.Scheme)
 	}
-	req := fetch.NewRequest(u, nil)
-	req.Mode, req.Credentials, req.Destination, req.TopLevel = "navigate", "include", "document", true
-	resp := fetch.FetchWhole(ctx, &fetch.Params{Request: req, Network: fetch.HTTPNetwork{Client: h.Client}})
-	if resp.IsNetworkError() {
-		return nil, resp.Err
+	resp, err := h.FetchRequest(ctx, &FetchRequest{Method: http.MethodGet, URL: u, Header: http.Header{}, Credentials: true})
+	if err != nil {
+		return nil, err
 	}
-	r := &Response{URL: resp.URL(), Status: resp.Status}
-	if resp.Body != nil {
-		r.Body = resp.Body.Source
+	body := resp.Body
+	if resp.Stream != nil {
+		body, err = io.ReadAll(io.LimitReader(resp.Stream, MaxResponseBytes+1))
+		resp.Stream.Close()
+		if err != nil {
+			return nil, err
+		}
+		if len(body) > MaxResponseBytes {
+			return nil, fmt.Errorf("browser: the response of %s exceeds %d bytes", u.Redacted(), MaxResponseBytes)
+		}
 	}
-	if ct, ok := resp.Header.Get("Content-Type"); ok && ct != "" {
-		r.ContentType, r.Charset = parseContentType(ct)
-	}
+	r := &Response{URL: u, Status: resp.Status, Header: resp.Header, Body: body}
+	r.ContentType, r.Charset = parseContentType(resp.Header.Get("Content-Type"))
 	return r, nil
 }
 

@@ -11,10 +11,9 @@ import (
 	"golang.org/x/net/publicsuffix"
 )
 
-// This file is the host side of fetch: the requests of scripts' fetch()
-// calls and of cross-origin module scripts run package fetch (main fetch,
-// CORS, redirects) off the event loop, over the browser's Fetcher as the
-// network.
+// This file is the host side of fetch: the browser's Fetcher is the
+// network of package fetch (every load of loads.go and modules.go, and
+// scripts' fetch() calls, run package fetch off the event loop over it).
 
 // FetchRequest is one HTTP request as the network sees it: package fetch
 // already ran the Fetch Standard's checks (bad port, mixed content, mode,
@@ -25,10 +24,11 @@ type FetchRequest = fetch.NetworkRequest
 type FetchResponse = fetch.NetworkResponse
 
 // A RequestFetcher is a Fetcher that can send any request: method,
-// headers and body. It never follows redirects: package fetch does, as
-// the Fetch Standard says. A Fetcher that is not one serves GET and HEAD
-// requests through Fetch (its response carries only a Content-Type
-// header); other methods are network errors.
+// headers and body. The browser sends it every request package fetch
+// makes (Fetch is then not used). It never follows redirects: package
+// fetch does, as the Fetch Standard says. A Fetcher that is not one
+// serves GET and HEAD requests through Fetch (its response's Header and
+// Content-Type); other methods are network errors.
 type RequestFetcher interface {
 	Fetcher
 	// FetchRequest sends req and returns the response as the server gave
@@ -60,6 +60,9 @@ func (b *Browser) fetchRequest(ctx context.Context, req *FetchRequest) (*FetchRe
 		return nil, err
 	}
 	h := http.Header{}
+	for name, vals := range resp.Header {
+		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vals...)
+	}
 	if resp.ContentType != "" {
 		ct := resp.ContentType
 		if resp.Charset != "" {
@@ -97,8 +100,13 @@ func cookieStoreOf(ua *html.UserAgent) http.CookieJar {
 	})
 }
 
-// fetchHost is the bindings.FetchHost of the browser's realms.
-type fetchHost struct{ b *Browser }
+// fetchHost is the bindings.FetchHost of the browser's realms;
+// referrerPolicy, for a window's, is its document's referrer policy,
+// which a request without a policy of its own gets.
+type fetchHost struct {
+	b              *Browser
+	referrerPolicy func() string
+}
 
 // StartFetch implements bindings.FetchHost: the fetch and the read of
 // the response's body run in a goroutine (counted as work in progress
@@ -106,6 +114,9 @@ type fetchHost struct{ b *Browser }
 // and end with the fetch's abort or the browser.
 func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
 	b := h.b
+	if c := p.Request.Client; c != nil && c.ReferrerPolicy == "" && h.referrerPolicy != nil {
+		c.ReferrerPolicy = h.referrerPolicy()
+	}
 	p.Network = b.network()
 	p.PreflightCache = preflightCacheOf(b.eng.ua)
 	p.Cookies = cookieStoreOf(b.eng.ua)

@@ -1,8 +1,10 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/fetch"
 	"net/url"
 	"sort"
 	"strings"
@@ -324,11 +326,16 @@ func (f *frame) generation() int {
 }
 
 // navigate starts a navigation of the frame to u (srcdoc: the document's
-// source). Loading happens off the event loop; the new document replaces
-// the old one when it is ready, then its scripts run and load fires at the
-// iframe element.
+// source) whose source document is the frame's parent's (the iframe's
+// node document, or a popup's opener). Loading happens off the event
+// loop; the new document replaces the old one when it is ready, then its
+// scripts run and load fires at the iframe element.
 func (f *frame) navigate(u *url.URL, srcdoc *string) {
-	f.navigateWith(u, srcdoc, navHistory{traverse: -1})
+	h := navHistory{traverse: -1}
+	if f.parent != nil {
+		h.source = f.parent.client()
+	}
+	f.navigateWith(u, srcdoc, h)
 }
 
 // navigateWith is navigate with a history handling (navigation.go).
@@ -358,24 +365,44 @@ func (f *frame) current(gen int) bool {
 	return f.gen == gen && !f.gone
 }
 
+// navigationRequest is the request of a navigation of f to u with h's
+// source document: destination "document" for a top-level traversable,
+// "iframe" for a child navigable (navigationRequest in loads.go).
+func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
+	req := navigationRequest(u, h.source, f.el == nil)
+	if h.noReferrer {
+		req.Referrer = "no-referrer"
+	}
+	return req
+}
+
 func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	s := f.s
 	defer f.markLoaded()
-	source := ""
+	source, referrerPolicy := "", ""
 	switch {
 	case srcdoc != nil:
 		source = *srcdoc
 	case strings.EqualFold(u.Scheme, "about"):
 		// about:blank: an empty document.
+	case f.el == nil && h.source != nil && strings.EqualFold(u.Scheme, "data"):
+		// A document's navigation of a top-level traversable to a data:
+		// URL (window.open, location) is refused, as Chromium and Firefox
+		// refuse it (HTML allows it); the embedder's navigations load.
+		err := errors.New("not allowed to navigate a top-level window to a data: URL")
+		s.log("navigation to " + u.String() + ": " + err.Error())
+		h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))
+		return
 	default:
-		page, err := s.fetchResource(u)
+		page, _, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h))
 		if err != nil {
 			s.log("iframe " + u.String() + ": " + err.Error())
 			h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))
 			return
 		}
-		source = decodeText(page.Body, page.Charset)
-		u = page.URL
+		source = decodeText(page.body, page.charset)
+		u = page.url
+		referrerPolicy = page.referrerPolicy
 	}
 	tree, err := dom.ParseDocument(strings.NewReader(source), u.String())
 	if err != nil {
@@ -401,6 +428,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		h.finish(nil, err)
 		return
 	}
+	cw.setHeaderReferrerPolicy(referrerPolicy)
 	f.mu.Lock()
 	if f.gen != gen || f.gone {
 		f.mu.Unlock()
@@ -604,12 +632,13 @@ func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
 		}
 		u = parsed
 	}
-	noopener := false
+	noopener, noreferrer := false, false
 	if features != "" {
 		for _, tok := range strings.FieldsFunc(strings.ToLower(features), func(r rune) bool { return r == ',' || r == ' ' }) {
 			name, val, _ := strings.Cut(tok, "=")
 			if (name == "noopener" || name == "noreferrer") && val != "0" && val != "no" && val != "false" {
 				noopener = true
+				noreferrer = noreferrer || name == "noreferrer"
 			}
 		}
 	}
@@ -627,14 +656,17 @@ func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
 	}
 	f := &frame{s: w.s, parent: w, nav: doc.Navigable(), popup: true, noopener: noopener, loaded: make(chan struct{}), th: newJointHistory()}
 	f.proxy = w.newWindowProxy(f.activeWindow, func() { go w.s.guard(func() { f.destroy(nil) }) })
+	// The navigation's source document is w's; noreferrer also makes its
+	// referrer "no-referrer".
+	h := navHistory{traverse: -1, source: w.client(), noReferrer: noreferrer}
 	if noopener {
-		f.navigate(u, nil)
+		f.navigateWith(u, nil, h)
 		return sobek.Null(), nil
 	}
-	if cw := f.loadNow(u); cw != nil {
+	if cw := f.loadNow(u, h); cw != nil {
 		return w.view(cw, f.proxy), nil
 	}
-	f.navigate(u, nil)
+	f.navigateWith(u, nil, h)
 	return f.proxy, nil
 }
 
@@ -700,7 +732,7 @@ func (w *Window) childNavigableCount() int {
 // the opener can use the new window (add a load listener, post to it)
 // right away, as browsers allow by reusing the initial about:blank window.
 // It returns nil when the document cannot be loaded this way.
-func (f *frame) loadNow(u *url.URL) *Window {
+func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 	w := f.parent
 	s := w.s
 	if u.Scheme != "http" && u.Scheme != "https" {
@@ -708,26 +740,27 @@ func (f *frame) loadNow(u *url.URL) *Window {
 	}
 	s.busy.Add(1)
 	defer s.busy.Add(-1)
-	page, err := s.fetcher.Fetch(s.ctx, u)
-	if err != nil || !page.OK() {
+	page, status, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h))
+	if err != nil || !isOKStatus(status) {
 		return nil
 	}
-	tree, err := dom.ParseDocument(strings.NewReader(decodeText(page.Body, page.Charset)), page.URL.String())
+	tree, err := dom.ParseDocument(strings.NewReader(decodeText(page.body, page.charset)), page.url.String())
 	if err != nil {
 		return nil
 	}
 	f.mu.Lock()
 	f.gen++
 	f.mu.Unlock()
-	doc, err := f.nav.Navigate(page.URL, html.NavigateOptions{})
+	doc, err := f.nav.Navigate(page.url, html.NavigateOptions{})
 	if err != nil {
 		return nil
 	}
-	cw, err := s.newWindowIn(doc, page.URL, tree, w, f, w.env.Agent())
+	cw, err := s.newWindowIn(doc, page.url, tree, w, f, w.env.Agent())
 	if err != nil {
 		s.log("window.open " + u.String() + ": " + err.Error())
 		return nil
 	}
+	cw.setHeaderReferrerPolicy(page.referrerPolicy)
 	f.mu.Lock()
 	f.child = cw
 	f.mu.Unlock()

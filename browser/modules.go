@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gowebengine/weblocks/fetch"
-	"github.com/gowebengine/weblocks/fileapi"
-	"mime"
 	"net/url"
 	"strings"
 
@@ -20,10 +18,10 @@ import (
 // Module scripts (HTML "Fetching scripts" and "Integration with the
 // JavaScript module system"). Every realm of the browser (windows,
 // dedicated and shared workers) has a module map on its environment
-// settings object; module scripts are fetched through the browser's
-// Fetcher off the event loop, parsed and linked on it, and evaluated by
-// sobek's cyclic module records (live bindings, cycles, evaluation order,
-// top-level await).
+// settings object; module scripts are fetched through package fetch
+// (over the browser's Fetcher) off the event loop, parsed and linked on
+// it, and evaluated by sobek's cyclic module records (live bindings,
+// cycles, evaluation order, top-level await).
 //
 // Everything here runs on the realm's event loop (inside tasks), except
 // fetchModuleResource, which runs on its own goroutine.
@@ -98,9 +96,9 @@ type moduleMapEntry struct {
 type moduleMap struct {
 	s     *Browser
 	realm *bindings.Realm
-	// origin is the settings object's origin (module fetches to other
-	// origins use CORS).
-	origin  origin.Origin
+	// client is the settings object as a request's client (module
+	// fetches to other origins use CORS).
+	client  func() *fetch.Client
 	entries map[html.ModuleMapKey]*moduleMapEntry
 	scripts map[sobek.ModuleRecord]*moduleScript
 	// classicBases are the base URLs of inline classic scripts, by script
@@ -137,10 +135,10 @@ func (s *Browser) enableModules(realm *bindings.Realm, apiBase func() *url.URL) 
 		apiBaseURL:   apiBase,
 	}
 	if env := realm.Env(); env != nil {
-		mm.origin = env.Origin()
+		mm.client = func() *fetch.Client { return envClient(env, "") }
 		moduleMapSlot.Set(env, mm)
 	} else {
-		mm.origin = origin.FromURL(apiBase())
+		mm.client = func() *fetch.Client { return &fetch.Client{Origin: origin.FromURL(apiBase()), URL: apiBase()} }
 		realm.SetValue(moduleMapSlot, mm)
 	}
 	vm := realm.Runtime()
@@ -157,54 +155,67 @@ func (mm *moduleMap) setClassicBase(name string, base *url.URL) {
 	}
 }
 
+// moduleFetchOptions are what a module script's request takes from the
+// script fetch options and the graph being fetched: its destination
+// ("script", "worker" or "sharedworker"), credentials mode ("" is
+// "same-origin"), referrer policy, its client (nil: the module map's
+// settings object; a module worker's graph is fetched with its owner's)
+// and referrer ("" is "client"; a static import's is the importing
+// module's base URL).
+type moduleFetchOptions struct {
+	destination, credentials, referrerPolicy string
+	client                                   *fetch.Client
+	referrer                                 string
+}
+
+// descendant is opts for the modules a module script whose base URL is
+// base imports.
+func (opts moduleFetchOptions) descendant(base *url.URL) moduleFetchOptions {
+	opts.referrer = base.String()
+	return opts
+}
+
 // fetchModuleResource fetches a module script's source, off the event
-// loop: when the Fetcher can send requests (RequestFetcher), and for
-// blob: and data: URLs (over the user agent's blob URL store), through
-// package fetch with the request's mode "cors", credentials mode
-// "same-origin" and destination "script" (a cross-origin response, or a
-// redirect to another origin, must pass the CORS check); the response
-// must have an ok status and a JavaScript MIME type. It returns the
-// source and the response URL.
+// loop, through package fetch: a request with mode "cors" (a
+// cross-origin response, or a redirect to another origin, must pass the
+// CORS check), the options' destination, credentials mode, client and
+// referrer; the response must have an ok status and a JavaScript MIME
+// type. It returns the source and the response URL.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script
-func (s *Browser) fetchModuleResource(u *url.URL, from origin.Origin) (string, *url.URL, error) {
-	_, requests := s.fetcher.(RequestFetcher)
-	scheme := strings.ToLower(u.Scheme)
-	if (requests || scheme == "blob" || scheme == "data") && !from.IsOpaque() {
-		req := fetch.NewRequest(u, &fetch.Client{Origin: from})
-		req.Mode, req.Destination = "cors", "script"
-		resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua)})
-		if resp.IsNetworkError() {
-			return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
-		}
-		if resp.Status < 200 || resp.Status > 299 {
-			return "", nil, fmt.Errorf("HTTP status %d for %s", resp.Status, u)
-		}
-		ct, _ := resp.Header.Get("Content-Type")
-		essence, params, _ := mime.ParseMediaType(ct)
-		if !isJavaScriptMIME(strings.ToLower(essence)) {
-			return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, essence)
-		}
-		var src []byte
-		if resp.Body != nil {
-			src = resp.Body.Source
-		}
-		return decodeText(src, strings.ToLower(params["charset"])), resp.URL(), nil
+func (s *Browser) fetchModuleResource(u *url.URL, opts moduleFetchOptions) (string, *url.URL, error) {
+	// 8-11. Let request be a new request whose URL is url, mode is
+	//    "cors", referrer is referrer, and client is fetchClient; set
+	//    request's destination, credentials mode and referrer policy
+	//    from destination and options.
+	req := fetch.NewRequest(u, opts.client)
+	req.Mode, req.Destination = "cors", opts.destination
+	if req.Destination == "" {
+		req.Destination = "script"
 	}
-	r, err := s.fetcher.Fetch(s.ctx, u)
-	if err != nil {
-		return "", nil, err
+	if opts.credentials != "" {
+		req.Credentials = opts.credentials
 	}
-	if !r.OK() {
-		return "", nil, fmt.Errorf("HTTP status %d for %s", r.Status, u)
+	if opts.referrer != "" && opts.client != nil {
+		req.Referrer = opts.referrer
 	}
-	if !isJavaScriptMIME(r.ContentType) {
-		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, r.ContentType)
+	req.ReferrerPolicy = opts.referrerPolicy
+	resp := s.fetchAll(s.ctx, req)
+	if resp.IsNetworkError() {
+		return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 	}
-	ru := r.URL
-	if ru == nil {
-		ru = u
+	// 13.1. If any of the following are true: bodyBytes is null or
+	//       failure; or response's status is not an ok status, then set
+	//       moduleMap[(url, moduleType)] to null.
+	if !isOKStatus(resp.Status) {
+		return "", nil, fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 	}
-	return decodeText(r.Body, r.Charset), ru, nil
+	// 13.7. The MIME type must be a JavaScript MIME type (moduleType
+	//       "javascript").
+	l := loadedOf(resp, u)
+	if !isJavaScriptMIME(l.essence) {
+		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
+	}
+	return decodeText(l.body, l.charset), l.url, nil
 }
 
 // fetchASingleModuleScript is "fetch a single module script" for a
@@ -212,7 +223,7 @@ func (s *Browser) fetchModuleResource(u *url.URL, from origin.Origin) (string, *
 // nil when the fetch failed. Each URL is fetched once per module map;
 // callers during the fetch wait for it.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-single-module-script
-func (mm *moduleMap) fetchASingleModuleScript(u *url.URL, onComplete func(*moduleScript)) {
+func (mm *moduleMap) fetchASingleModuleScript(u *url.URL, opts moduleFetchOptions, onComplete func(*moduleScript)) {
 	// 1-4. (moduleType is "javascript"; no import attributes.)
 	key := html.ModuleMapKey{URL: u.String(), Type: "javascript"}
 	// 5. If moduleMap[(url, moduleType)] is "fetching", wait in parallel
@@ -230,12 +241,16 @@ func (mm *moduleMap) fetchASingleModuleScript(u *url.URL, onComplete func(*modul
 	// 7. Set moduleMap[(url, moduleType)] to "fetching".
 	e := &moduleMapEntry{fetching: true, waiters: []func(*moduleScript){onComplete}}
 	mm.entries[key] = e
-	// 8-21. Fetch request (in parallel), with processResponseConsumeBody:
+	// 8-21. Fetch request (in parallel), with processResponseConsumeBody
+	//    (fetchClient: the settings object unless the options say).
+	if opts.client == nil {
+		opts.client = mm.client()
+	}
 	s := mm.s
 	s.busy.Add(1)
 	go func() {
 		defer s.busy.Add(-1)
-		src, responseURL, err := s.fetchModuleResource(u, mm.origin)
+		src, responseURL, err := s.fetchModuleResource(u, opts)
 		done := func() {
 			var ms *moduleScript
 			if err != nil {
@@ -318,7 +333,7 @@ func (mm *moduleMap) createAJavaScriptModuleScript(source string, baseURL *url.U
 // onComplete gets ms (its error to rethrow set on a parse or link error),
 // or nil when a fetch of the graph failed.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-the-descendants-of-and-link-a-module-script
-func (mm *moduleMap) fetchTheDescendantsOfAndLink(ms *moduleScript, onComplete func(*moduleScript)) {
+func (mm *moduleMap) fetchTheDescendantsOfAndLink(ms *moduleScript, opts moduleFetchOptions, onComplete func(*moduleScript)) {
 	// 1. Let record be moduleScript's record.
 	// 2. If record is null, then: set moduleScript's error to rethrow to
 	//    moduleScript's parse error, run onComplete given moduleScript, and
@@ -366,7 +381,7 @@ func (mm *moduleMap) fetchTheDescendantsOfAndLink(ms *moduleScript, onComplete f
 				}
 				visited[u.String()] = true
 				pending++
-				mm.fetchASingleModuleScript(u, func(child *moduleScript) {
+				mm.fetchASingleModuleScript(u, opts.descendant(m.baseURL), func(child *moduleScript) {
 					if child == nil {
 						failed = true
 					} else if !failed {
@@ -535,12 +550,18 @@ func (mm *moduleMap) hostLoadImportedModuleDynamically(referrer any, specifier s
 	//    dynamic import) fetch the descendants of and link the result;
 	//    onSingleFetchComplete: a null result is a TypeError, a parse
 	//    error is thrown, else the record is the completion.
-	mm.fetchASingleModuleScript(u, func(ms *moduleScript) {
+	//    (Destination "script"; the referrer is the referencing
+	//    script's base URL, else the client.)
+	opts := moduleFetchOptions{}
+	if _, ok := referrer.(sobek.ModuleRecord); ok {
+		opts.referrer = base.String()
+	}
+	mm.fetchASingleModuleScript(u, opts, func(ms *moduleScript) {
 		if ms == nil {
 			reject(mm.typeError("Failed to fetch dynamically imported module: "+u.String(), ""))
 			return
 		}
-		mm.fetchTheDescendantsOfAndLink(ms, func(ms *moduleScript) {
+		mm.fetchTheDescendantsOfAndLink(ms, opts, func(ms *moduleScript) {
 			switch {
 			case ms == nil:
 				reject(mm.typeError("Failed to fetch dynamically imported module: "+u.String(), ""))
@@ -705,11 +726,12 @@ func (mm *moduleMap) errorOf(ctorName, message, name string) *bindings.ScriptErr
 // descendants, and link; onComplete gets the script or nil (a fetch of the
 // graph failed).
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-module-script-tree
-func (mm *moduleMap) fetchAModuleScriptGraph(u *url.URL, onComplete func(*moduleScript)) {
+func (mm *moduleMap) fetchAModuleScriptGraph(u *url.URL, opts moduleFetchOptions, onComplete func(*moduleScript)) {
 	// 1. Let visited set be « (url, "javascript") ».
-	// 2. Fetch a single module script given url, ..., and with the
+	// 2. Fetch a single module script given url, fetchClient,
+	//    destination, options, settings object, "client", and with the
 	//    following steps given result:
-	mm.fetchASingleModuleScript(u, func(result *moduleScript) {
+	mm.fetchASingleModuleScript(u, opts, func(result *moduleScript) {
 		// 2.1. If result is null, run onComplete given null, and abort
 		//      these steps.
 		if result == nil {
@@ -718,7 +740,7 @@ func (mm *moduleMap) fetchAModuleScriptGraph(u *url.URL, onComplete func(*module
 		}
 		// 2.2. Fetch the descendants of and link result given settings
 		//      object, destination, and onComplete.
-		mm.fetchTheDescendantsOfAndLink(result, onComplete)
+		mm.fetchTheDescendantsOfAndLink(result, opts, onComplete)
 	})
 }
 
@@ -726,13 +748,13 @@ func (mm *moduleMap) fetchAModuleScriptGraph(u *url.URL, onComplete func(*module
 // the script element's text is the module's source, the document's base
 // URL its base URL; it is not put in the module map.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-an-inline-module-script-graph
-func (mm *moduleMap) fetchAnInlineModuleScriptGraph(source string, baseURL *url.URL, name string, onComplete func(*moduleScript)) {
+func (mm *moduleMap) fetchAnInlineModuleScriptGraph(source string, baseURL *url.URL, name string, opts moduleFetchOptions, onComplete func(*moduleScript)) {
 	// 1. Let script be the result of creating a JavaScript module script
 	//    using sourceText, settingsObject, baseURL, and options.
 	script := mm.createAJavaScriptModuleScript(source, baseURL, name)
 	// 2. Fetch the descendants of and link script, given settingsObject,
 	//    "script", and onComplete.
-	mm.fetchTheDescendantsOfAndLink(script, onComplete)
+	mm.fetchTheDescendantsOfAndLink(script, opts, onComplete)
 }
 
 // disallowImports gives a service worker's realm the host hook that makes

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/grafana/sobek"
 )
@@ -81,6 +82,12 @@ type navHistory struct {
 	// (its scripts run, its load event not yet fired) or why there is
 	// none. Window.Navigate and Window.Traverse wait on it.
 	done func(*Window, error)
+	// source is the request client of the navigation's source document
+	// (nil: a navigation the embedder started, or a traversal: no
+	// referrer); noReferrer: its referrer is "no-referrer" (window.open
+	// with noreferrer).
+	source     *fetch.Client
+	noReferrer bool
 }
 
 // finish reports the navigation's outcome to done, if any.

@@ -63,7 +63,8 @@ func (w *Window) scriptInserted(el *xhtml.Node) {
 	if _, ok := getAttr(el, "nomodule"); ok && typ == "classic" {
 		return
 	}
-	ps := &pageScript{el: el, module: typ == "module", async: true}
+	ps := newPageScript(el)
+	ps.module, ps.async = typ == "module", true
 	if hasSrc {
 		u, err := parseURL(src, w.baseURL())
 		if err != nil || strings.TrimSpace(src) == "" {
@@ -100,13 +101,7 @@ func (w *Window) scriptInserted(el *xhtml.Node) {
 		}
 		w.fetchModuleGraph(mm, ps)
 	default:
-		ps.fetch = make(chan fetched, 1)
-		s.busy.Add(1)
-		go func() {
-			defer s.busy.Add(-1)
-			text, err := s.fetchScript(ps.src, false)
-			ps.fetch <- fetched{text, err}
-		}()
+		w.fetchClassic(ps)
 	}
 	s.busy.Add(1)
 	go func() {

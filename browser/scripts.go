@@ -2,6 +2,7 @@ package browser
 
 import (
 	"container/list"
+	"errors"
 	"sync"
 
 	"github.com/gowebengine/weblocks/bindings"
@@ -112,4 +113,31 @@ func (p *ScriptCache) evaluate(realm *bindings.Realm, name, src string) {
 		return
 	}
 	_, _ = realm.EvaluateProgram(prg)
+}
+
+// evaluateMuted is evaluate for a classic script whose errors are muted
+// (its response was CORS-cross-origin): an uncaught exception, or a
+// syntax error, is reported as HTML's "report an exception" does for
+// such a script -- message "Script error.", no location, a null error --
+// and the whole error only goes to log.
+// https://html.spec.whatwg.org/multipage/webappapis.html#report-an-exception
+func (p *ScriptCache) evaluateMuted(realm *bindings.Realm, name, src string, log func(string)) {
+	prg, err := p.compile(name, src)
+	if err == nil {
+		_, err = realm.Runtime().RunProgram(prg)
+		var ie *sobek.InterruptedError
+		if errors.As(err, &ie) {
+			// Interrupted (Close or Interrupt): not a script error.
+			realm.Runtime().ClearInterrupt()
+			return
+		}
+	}
+	if err == nil {
+		return
+	}
+	log("script " + name + " (errors muted): " + err.Error())
+	// 4. If script is a classic script and script's muted errors is
+	//    true, then set message to "Script error.", urlString to the
+	//    empty string, line and col to 0, and errorValue to null.
+	realm.ReportScriptError(&bindings.ScriptError{Message: "Script error."})
 }

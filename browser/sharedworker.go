@@ -8,6 +8,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/grafana/sobek"
 )
@@ -30,6 +31,11 @@ type sharedWorkerHost struct {
 	url *url.URL
 
 	module bool // a module shared worker (options type "module")
+	// credentials is the options' credentials member (module workers);
+	// ownerClient is the request client of the worker's script: the
+	// environment of the document whose new SharedWorker() created it.
+	credentials string
+	ownerClient *fetch.Client
 
 	mu      sync.Mutex
 	realm   *bindings.Realm
@@ -42,19 +48,19 @@ type sharedWorkerHost struct {
 // environment.
 var sharedWorkerHostSlot = html.NewSlot[*sharedWorkerHost]()
 
-// sharedWorkerHooks lets a window's realm (of environment env) construct
-// SharedWorker objects.
-func (s *Browser) sharedWorkerHooks(env envHandle) bindings.SharedWorkerHooks {
+// sharedWorkerHooks lets a window's realm (of environment env, whose
+// request client client gives) construct SharedWorker objects.
+func (s *Browser) sharedWorkerHooks(env envHandle, client func() *fetch.Client) bindings.SharedWorkerHooks {
 	return bindings.SharedWorkerHooks{Connect: func(c *bindings.SharedWorkerConnection) error {
-		return s.connectSharedWorker(env, c)
+		return s.connectSharedWorker(env, client, c)
 	}}
 }
 
 // connectSharedWorker is the part of new SharedWorker() the embedder does,
 // on the owner's event loop: find or create the shared worker (a
-// cross-origin script URL is a SecurityError, as browsers throw it here),
-// connect c to it, and run it when it is new.
-func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerConnection) error {
+// cross-origin script URL fires error at it: see startWorker), connect c
+// to it, and run it when it is new.
+func (s *Browser) connectSharedWorker(owner envHandle, client func() *fetch.Client, c *bindings.SharedWorkerConnection) error {
 	u, err := url.Parse(c.URL)
 	if err != nil {
 		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': The URL '%s' is invalid.", c.URL), dom.SyntaxError)
@@ -62,7 +68,12 @@ func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerC
 	sw, created, err := html.ObtainSharedWorker(owner, u, c.Name)
 	switch {
 	case errors.Is(err, html.ErrWorkerOrigin):
-		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': Script at '%s' cannot be accessed from origin '%s'.", u, s.eng.OriginOf(owner)), dom.SecurityError)
+		// A cross-origin script URL: HTML's same-origin fetch of the
+		// script is a network error (no request), which fires error at
+		// the SharedWorker (as in Chromium; no exception).
+		s.log(fmt.Sprintf("sharedworker %s: not same origin with %s (a same-origin request: network error)", u, s.eng.OriginOf(owner)))
+		c.QueueErrorEvent()
+		return nil
 	case errors.Is(err, html.ErrSharedWorkerMismatch):
 		// Queue a global task to fire an event named error at worker and
 		// abort these steps.
@@ -72,7 +83,7 @@ func (s *Browser) connectSharedWorker(owner envHandle, c *bindings.SharedWorkerC
 		return dom.NewDOMException("Failed to construct 'SharedWorker': "+err.Error(), dom.InvalidStateError)
 	}
 	h := sharedWorkerHostSlot.GetOrInit(sw.Env(), func() *sharedWorkerHost {
-		return &sharedWorkerHost{s: s, sw: sw, url: u, module: c.Type == "module"}
+		return &sharedWorkerHost{s: s, sw: sw, url: u, module: c.Type == "module", credentials: c.Credentials, ownerClient: client()}
 	})
 	// 11.8.4-6. If worker global scope's type is not options["type"] (or
 	//    its credentials differ), fire error at worker and abort these
@@ -127,9 +138,14 @@ func (h *sharedWorkerHost) fail() {
 func (h *sharedWorkerHost) run() {
 	s := h.s
 	var text string
+	// scriptURL becomes the worker global scope's url: the response's URL
+	// for a classic script (a same-origin redirect changes it).
+	scriptURL, policy := h.url, ""
 	if !h.module {
 		var err error
-		text, err = s.fetchScript(h.url, true)
+		// Fetch a classic worker script given url, outside settings,
+		// destination "sharedworker", and inside settings.
+		text, scriptURL, policy, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
 		if err != nil {
 			s.log("sharedworker " + h.url.String() + ": " + err.Error())
 			h.fail()
@@ -140,6 +156,7 @@ func (h *sharedWorkerHost) run() {
 		return
 	}
 	realm, err := bindings.NewSharedWorkerRealm(h.sw.Env(), bindings.Options{
+		WorkerURL: scriptURL,
 		Console: func(level bindings.ConsoleLevel, msg string) {
 			s.log(fmt.Sprintf("sharedworker %s %v: %s", h.url, level, msg))
 		},
@@ -167,7 +184,7 @@ func (h *sharedWorkerHost) run() {
 	h.mu.Unlock()
 	realm.QueueTask(func(vm *sobek.Runtime) {
 		s.guard(func() {
-			imports := &dedicatedWorker{s: s, url: h.url, realm: realm}
+			imports := &dedicatedWorker{s: s, url: scriptURL, realm: realm, env: h.sw.Env(), referrerPolicy: policy}
 			realm.SetHostHooks(bindings.HostHooks{
 				Name: h.sw.Name(),
 				ImportScripts: func(urls []string) error {
@@ -179,12 +196,15 @@ func (h *sharedWorkerHost) run() {
 				},
 				Close: h.closeByScript,
 			})
-			u := h.url
-			mm := s.enableModules(realm, func() *url.URL { return u })
+			mm := s.enableModules(realm, func() *url.URL { return scriptURL })
+			mm.client = imports.client
+			// fetch() requests get the worker's referrer policy.
+			realm.SetFetchHost(fetchHost{b: s, referrerPolicy: func() string { return policy }})
 			if h.module {
 				// Fetch a module worker script graph; null fires error at
 				// every waiting SharedWorker and terminates the worker.
-				mm.fetchAModuleScriptGraph(h.url, func(ms *moduleScript) {
+				opts := moduleFetchOptions{destination: "sharedworker", credentials: h.credentials, client: h.ownerClient}
+				mm.fetchAModuleScriptGraph(h.url, opts, func(ms *moduleScript) {
 					if ms == nil {
 						go s.guard(h.fail)
 						return
@@ -195,7 +215,7 @@ func (h *sharedWorkerHost) run() {
 				return
 			}
 			// Run the classic script (errors are reported by the realm).
-			s.scripts.evaluate(realm, h.url.String(), text)
+			s.scripts.evaluate(realm, scriptURL.String(), text)
 			h.connectPending(realm)
 		})
 	})

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gowebengine/weblocks/fetch"
-	"github.com/gowebengine/weblocks/fileapi"
 	"net/url"
 	"strings"
 	"sync"
@@ -27,6 +26,10 @@ type Window struct {
 	doc     *dom.Document // the window's document node tree
 	url     *url.URL      // written on the window's loop under urlMu
 	urlMu   sync.Mutex
+	// headerReferrerPolicy and metaReferrerPolicy are the referrer
+	// policies of the document's Referrer-Policy header and referrer meta
+	// element ("" for none; under urlMu; loads.go).
+	headerReferrerPolicy, metaReferrerPolicy string
 
 	// parentWin is the window whose iframe holds this one, in frame (both
 	// nil for the top-level window); parentProxy is this realm's
@@ -120,6 +123,8 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 	}
 	w.realm, w.env = realm, env
 	s.addRealm(realm)
+	// fetch() requests get the document's referrer policy.
+	realm.SetFetchHost(fetchHost{b: s, referrerPolicy: w.referrerPolicy})
 	if current != nil && env.Agent() == current {
 		var err error
 		s.guard(func() { err = w.install() })
@@ -153,6 +158,9 @@ func (w *Window) install() error {
 			if isIframe(n.HTML()) {
 				w.frameConnected(n.HTML())
 			}
+			if isMeta(n.HTML()) {
+				w.processReferrerMeta(n.HTML())
+			}
 			w.scriptInserted(n.HTML())
 		},
 		Removed: func(n *dom.Node, _ *dom.Node) {
@@ -163,6 +171,9 @@ func (w *Window) install() error {
 		AttributeChanged: func(el *dom.Node, name string, _, _ *string) {
 			if (name == "src" || name == "srcdoc") && isIframe(el.HTML()) && el.IsConnected() {
 				w.frameAttributeChanged(el.HTML())
+			}
+			if (name == "content" || name == "name") && isMeta(el.HTML()) && el.IsConnected() {
+				w.processReferrerMeta(el.HTML())
 			}
 		},
 	}
@@ -175,6 +186,7 @@ func (w *Window) install() error {
 		}
 	}
 	w.realm.SetDocument(w.doc)
+	w.processReferrerMetadata()
 	w.realm.SetDOMHooks(bindings.DOMHooks{
 		ContentWindow:   func(iframe *dom.Node) sobek.Value { return w.contentWindow(iframe.HTML()) },
 		ContentDocument: func(iframe *dom.Node) sobek.Value { return w.contentDocument(iframe.HTML()) },
@@ -230,11 +242,12 @@ func (w *Window) install() error {
 		ChildNavigable: w.childNavigable,
 		Open:           w.open,
 	})
-	w.realm.SetWorkerHooks(w.s.workerHooks(w.env))
-	w.realm.SetSharedWorkerHooks(w.s.sharedWorkerHooks(w.env))
+	w.realm.SetWorkerHooks(w.s.workerHooks(w.env, w.client))
+	w.realm.SetSharedWorkerHooks(w.s.sharedWorkerHooks(w.env, w.client))
 	w.realm.SetForeignValueHook(w.foreignValue)
-	// Module scripts and import(): the window's module map.
-	w.s.enableModules(w.realm, w.baseURL)
+	// Module scripts and import(): the window's module map, whose
+	// requests' client is the window's.
+	w.s.enableModules(w.realm, w.baseURL).client = w.client
 	if w.s.cfg.InitWindow != nil {
 		w.s.cfg.InitWindow(w)
 	}
@@ -256,6 +269,32 @@ type pageScript struct {
 	fetch           chan fetched
 	graph           chan *moduleScript // a module script's fetched graph
 	name            string
+	// cors and referrerPolicy are the states of the element's
+	// crossorigin and referrerpolicy attributes (loads.go).
+	cors, referrerPolicy string
+	// muted: the fetched classic script's errors are muted.
+	muted bool
+}
+
+// newPageScript is the pageScript of script element el, with the
+// attributes its fetch reads.
+func newPageScript(el *xhtml.Node) *pageScript {
+	return &pageScript{el: el, cors: corsSettingOf(el), referrerPolicy: referrerPolicyOf(el)}
+}
+
+// fetchClassic starts fetching ps's classic script (fetch a classic
+// script, with the window's settings object as the client); ps.fetch
+// receives the result.
+func (w *Window) fetchClassic(ps *pageScript) {
+	ps.fetch = make(chan fetched, 1)
+	client := w.client()
+	s := w.s
+	s.busy.Add(1)
+	go func() {
+		defer s.busy.Add(-1)
+		text, muted, err := s.fetchAClassicScript(ps.src, client, ps.cors, ps.referrerPolicy)
+		ps.fetch <- fetched{text, muted, err}
+	}()
 }
 
 // fetchModuleGraph starts fetching ps's module script graph (HTML's
@@ -264,20 +303,27 @@ type pageScript struct {
 func (w *Window) fetchModuleGraph(mm *moduleMap, ps *pageScript) {
 	ps.graph = make(chan *moduleScript, 1)
 	done := func(ms *moduleScript) { ps.graph <- ms }
+	// The script fetch options: the credentials mode of the crossorigin
+	// attribute's state, the referrerpolicy attribute's policy.
+	opts := moduleFetchOptions{destination: "script", credentials: "same-origin", referrerPolicy: ps.referrerPolicy}
+	if ps.cors == "use-credentials" {
+		opts.credentials = "include"
+	}
 	if ps.src != nil {
 		// Fetch a module script graph given url, settings object,
 		// "script", and options.
-		mm.fetchAModuleScriptGraph(ps.src, done)
+		mm.fetchAModuleScriptGraph(ps.src, opts, done)
 	} else {
 		// Fetch an inline module script graph, given source text, base
 		// URL, settings object, and options.
-		mm.fetchAnInlineModuleScriptGraph(ps.inline, w.baseURL(), ps.name, done)
+		mm.fetchAnInlineModuleScriptGraph(ps.inline, w.baseURL(), ps.name, opts, done)
 	}
 }
 
 type fetched struct {
-	text string
-	err  error
+	text  string
+	muted bool // the script's errors are muted (a CORS-cross-origin response)
+	err   error
 }
 
 // collectScripts lists the scripts of the document to run, in tree order:
@@ -289,7 +335,7 @@ func (w *Window) collectScripts() []*pageScript {
 	for _, el := range descendants(w.doc.HTML(), func(n *xhtml.Node) bool {
 		return n.Type == xhtml.ElementNode && n.DataAtom == atom.Script && n.Namespace == ""
 	}, 0) {
-		ps := &pageScript{el: el}
+		ps := newPageScript(el)
 		switch scriptTypeOf(el) {
 		case "classic":
 			// 15. If el has a nomodule content attribute and its type is
@@ -414,11 +460,7 @@ func (s *Browser) runScripts(w *Window) {
 		if ps.src == nil || ps.module {
 			continue
 		}
-		ps.fetch = make(chan fetched, 1)
-		go func(ps *pageScript) {
-			text, err := s.fetchScript(ps.src, false)
-			ps.fetch <- fetched{text, err}
-		}(ps)
+		w.fetchClassic(ps)
 	}
 	// Async scripts run as soon as they are ready, each in a task; the
 	// load event waits for them (they delay the load event).
@@ -521,7 +563,7 @@ func (w *Window) executeWhenReady(ps *pageScript) bool {
 	case ps.fetch != nil:
 		select {
 		case f := <-ps.fetch:
-			text = f.text
+			text, ps.muted = f.text, f.muted
 			if f.err != nil {
 				failed = true
 				s.log("script " + ps.name + ": " + f.err.Error())
@@ -587,7 +629,11 @@ func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text strin
 		if ps.src == nil {
 			moduleMapOf(w.realm).setClassicBase(ps.name, w.baseURL())
 		}
-		w.s.scripts.evaluate(w.realm, ps.name, text)
+		if ps.muted {
+			w.s.scripts.evaluateMuted(w.realm, ps.name, text, w.s.log)
+		} else {
+			w.s.scripts.evaluate(w.realm, ps.name, text)
+		}
 		w.doc.CurrentScript = nil
 	default:
 		// 5. "module": set currentScript to null and run the module
@@ -604,45 +650,26 @@ func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text strin
 	}
 }
 
-// fetchScript fetches a classic script. For worker-imported scripts (and
-// worker main scripts) HTML requires an ok status and a JavaScript MIME
-// type; for page scripts an error status is a failure and the MIME type is
-// not checked (legacy behaviour, as browsers do).
+// fetchScript fetches a service worker's classic script (serviceworker.go)
+// through package fetch: a same-origin request whose origin is the
+// script URL's (a redirect to another origin is a network error); an ok
+// status is required, and, when strictMIME is set, a JavaScript MIME type
+// for an http(s) URL.
 func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
-	r, err := s.fetchResource(u)
-	if err != nil {
-		return "", err
-	}
-	if !r.OK() {
-		return "", fmt.Errorf("HTTP status %d for %s", r.Status, u)
-	}
-	// (The JavaScript MIME type check of worker scripts is for HTTP(S)
-	// URLs only.)
-	if strictMIME && (u.Scheme == "http" || u.Scheme == "https") && !isJavaScriptMIME(r.ContentType) {
-		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, r.ContentType)
-	}
-	return decodeText(r.Body, r.Charset), nil
-}
-
-// fetchResource loads u: a blob: or data: URL through package fetch's
-// scheme fetch (over the user agent's blob URL store), anything else
-// through the embedder's Fetcher.
-func (s *Browser) fetchResource(u *url.URL) (*Response, error) {
-	if !strings.EqualFold(u.Scheme, "blob") && !strings.EqualFold(u.Scheme, "data") {
-		return s.fetcher.Fetch(s.ctx, u)
-	}
-	resp := fetch.FetchWhole(s.ctx, &fetch.Params{Request: fetch.NewRequest(u, nil), BlobURLs: fileapi.StoreOf(s.eng.ua)})
+	req := fetch.NewRequest(u, nil)
+	req.Mode, req.Destination = "same-origin", "serviceworker"
+	resp := s.fetchAll(s.ctx, req)
 	if resp.IsNetworkError() {
-		return nil, resp.Err
+		return "", fmt.Errorf("%s: %v", u, resp.Err)
 	}
-	r := &Response{URL: u, Status: resp.Status}
-	if resp.Body != nil {
-		r.Body = resp.Body.Source
+	if !isOKStatus(resp.Status) {
+		return "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 	}
-	if ct, ok := resp.Header.Get("Content-Type"); ok && ct != "" {
-		r.ContentType, r.Charset = parseContentType(ct)
+	l := loadedOf(resp, u)
+	if strictMIME && (u.Scheme == "http" || u.Scheme == "https") && !isJavaScriptMIME(l.essence) {
+		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
-	return r, nil
+	return decodeText(l.body, l.charset), nil
 }
 
 // creatorBaseURL is the base URL of c, the window that created w's
@@ -706,18 +733,19 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 	if !w.completelyLoaded() {
 		replace = true
 	}
-	w.navigate(raw, u, replace, nil)
+	w.navigate(raw, u, replace, w.client(), nil)
 	return nil
 }
 
 // navigate is HTML's navigate of w's navigable to href (u parsed), run on
 // w's event loop: a GET to the document's URL with another fragment is a
 // fragment navigation, which keeps the document (and its locks); any
-// other loads a new document in parallel. done, when set, learns the
-// outcome.
-func (w *Window) navigate(href string, u *url.URL, replace bool, done func(*Window, error)) {
+// other loads a new document in parallel. source is the request client
+// of the navigation's source document (nil for the embedder's). done,
+// when set, learns the outcome.
+func (w *Window) navigate(href string, u *url.URL, replace bool, source *fetch.Client, done func(*Window, error)) {
 	f := w.frame
-	h := navHistory{traverse: -1, replace: replace, done: done}
+	h := navHistory{traverse: -1, replace: replace, done: done, source: source}
 	if f.activeWindow() != w {
 		h.finish(nil, errNotActive) // w is no longer the frame's window
 		return

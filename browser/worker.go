@@ -9,6 +9,8 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/grafana/sobek"
 )
 
@@ -22,6 +24,12 @@ type dedicatedWorker struct {
 	dw  *bindings.DedicatedWorker
 	url *url.URL
 	env envHandle // the worker's environment
+	// ownerClient is the request client of the worker's script: its
+	// owner's environment (the outside settings) when new Worker() ran.
+	ownerClient *fetch.Client
+	// referrerPolicy is the worker's policy container's referrer policy
+	// (set once its script is fetched, before its realm exists).
+	referrerPolicy string
 
 	mu         sync.Mutex
 	realm      *bindings.Realm // once created
@@ -29,18 +37,21 @@ type dedicatedWorker struct {
 	closing    bool
 }
 
-// workerHooks lets realm (of environment env) create dedicated workers.
-func (s *Browser) workerHooks(env envHandle) bindings.WorkerHooks {
+// workerHooks lets realm (of environment env, whose request client
+// client gives) create dedicated workers.
+func (s *Browser) workerHooks(env envHandle, client func() *fetch.Client) bindings.WorkerHooks {
 	return bindings.WorkerHooks{StartWorker: func(dw *bindings.DedicatedWorker) error {
-		return s.startWorker(env, dw)
+		return s.startWorker(env, client(), dw)
 	}}
 }
 
 // startWorker is the part of new Worker() the embedder does, on the
-// owner's event loop: obtain the worker's agent and environment (a
-// cross-origin script URL is a SecurityError, as browsers throw it here),
-// then run the worker in parallel.
-func (s *Browser) startWorker(owner envHandle, dw *bindings.DedicatedWorker) error {
+// owner's event loop: obtain the worker's agent and environment, then run
+// the worker in parallel. A cross-origin script URL (html refuses its
+// environment) is what HTML's same-origin fetch of the script makes of
+// it, without a request: error fires at the Worker (as in Chromium; no
+// exception).
+func (s *Browser) startWorker(owner envHandle, ownerClient *fetch.Client, dw *bindings.DedicatedWorker) error {
 	u, err := url.Parse(dw.URL)
 	if err != nil {
 		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'Worker': The URL '%s' is invalid.", dw.URL), dom.SyntaxError)
@@ -48,11 +59,13 @@ func (s *Browser) startWorker(owner envHandle, dw *bindings.DedicatedWorker) err
 	env, err := s.eng.NewWorkerEnvironment(owner, u)
 	if err != nil {
 		if errors.Is(err, errWorkerOrigin) {
-			return dom.NewDOMException(fmt.Sprintf("Failed to construct 'Worker': Script at '%s' cannot be accessed from origin '%s'.", u, s.eng.OriginOf(owner)), dom.SecurityError)
+			s.log(fmt.Sprintf("worker %s: not same origin with %s (a same-origin request: network error)", u, s.eng.OriginOf(owner)))
+			dw.QueueErrorEvent(nil)
+			return nil
 		}
 		return dom.NewDOMException("Failed to construct 'Worker': "+err.Error(), dom.InvalidStateError)
 	}
-	w := &dedicatedWorker{s: s, dw: dw, url: u, env: env}
+	w := &dedicatedWorker{s: s, dw: dw, url: u, env: env, ownerClient: ownerClient}
 	dw.OnTerminate = w.terminate
 	s.busy.Add(1)
 	go func() {
@@ -96,7 +109,9 @@ func (w *dedicatedWorker) run() {
 		w.runModule()
 		return
 	}
-	text, err := s.fetchScript(w.url, true)
+	// Fetch a classic worker script given url, outside settings,
+	// destination "worker", and inside settings.
+	text, responseURL, policy, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
 	if err != nil || w.isTerminated() {
 		if err != nil {
 			s.log("worker " + w.url.String() + ": " + err.Error())
@@ -109,6 +124,10 @@ func (w *dedicatedWorker) run() {
 		s.eng.TerminateWorker(w.env)
 		return
 	}
+	// Set worker global scope's url to response's url (a same-origin
+	// redirect changes it: location, the base URL of importScripts and
+	// import()).
+	w.url, w.referrerPolicy = responseURL, policy
 	realm := w.newRealm()
 	if realm == nil {
 		return
@@ -130,6 +149,7 @@ func (w *dedicatedWorker) run() {
 func (w *dedicatedWorker) newRealm() *bindings.Realm {
 	s := w.s
 	realm, err := s.eng.NewWorkerRealm(w.env, bindings.Options{
+		WorkerURL: w.url,
 		Console: func(level bindings.ConsoleLevel, msg string) {
 			s.log(fmt.Sprintf("worker %s %v: %s", w.url, level, msg))
 		},
@@ -172,9 +192,11 @@ func (w *dedicatedWorker) setUpRealm(realm *bindings.Realm, vm *sobek.Runtime, m
 		Close: w.closeByScript,
 	})
 	realm.ConnectWorkerPort(w.dw.Port)
-	realm.SetWorkerHooks(w.s.workerHooks(w.env))
+	realm.SetWorkerHooks(w.s.workerHooks(w.env, w.client))
 	u := w.url
-	w.s.enableModules(realm, func() *url.URL { return u })
+	w.s.enableModules(realm, func() *url.URL { return u }).client = w.client
+	// fetch() requests get the worker's referrer policy.
+	realm.SetFetchHost(fetchHost{b: w.s, referrerPolicy: func() string { return w.referrerPolicy }})
 }
 
 // importScriptsInModuleWorker is the TypeError message of importScripts()
@@ -200,7 +222,8 @@ func (w *dedicatedWorker) runModule() {
 			//     type member: "module": fetch a module worker script
 			//     graph given url, outside settings, destination "worker",
 			//     the credentials member of options, and inside settings.
-			moduleMapOf(realm).fetchAModuleScriptGraph(w.url, func(ms *moduleScript) {
+			opts := moduleFetchOptions{destination: "worker", credentials: w.dw.Credentials, client: w.ownerClient}
+			moduleMapOf(realm).fetchAModuleScriptGraph(w.url, opts, func(ms *moduleScript) {
 				// If the algorithm asynchronously completes with null,
 				// then queue a global task to fire an event named error at
 				// worker, and terminate the worker's agent.
@@ -244,10 +267,11 @@ func (w *dedicatedWorker) closeByScript() {
 }
 
 // importScripts is WorkerGlobalScope.importScripts(...urls): parse every
-// URL first (SyntaxError), then fetch each synchronously (a network error
-// or bad response is a NetworkError) and run it with errors rethrown. It
-// runs inside the native importScripts call: it throws by panicking with
-// JavaScript values.
+// URL first (SyntaxError), then fetch each synchronously (fetch a classic
+// worker-imported script: a network error or bad response is a
+// NetworkError) and run it with errors rethrown. It runs inside the
+// native importScripts call: it throws by panicking with JavaScript
+// values.
 func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 	urls := make([]*url.URL, 0, len(args))
 	for _, spec := range args {
@@ -258,8 +282,9 @@ func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 		urls = append(urls, u)
 	}
 	for _, u := range urls {
-		text, err := w.s.fetchScript(u, true)
+		text, _, err := w.s.fetchAClassicWorkerImportedScript(u, w.client())
 		if err != nil {
+			w.s.log("importScripts " + u.String() + ": " + err.Error())
 			panic(w.realm.NewDOMException("NetworkError", fmt.Sprintf("Failed to execute 'importScripts': The script at '%s' failed to load.", u)))
 		}
 		prg, err := w.s.scripts.compile(u.String(), text)
@@ -276,6 +301,20 @@ func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 			panic(err)
 		}
 	}
+}
+
+// client is the request client of the worker's environment (the
+// realm's, for the service workers' use of importScripts), else one of
+// the script URL's origin, with the worker's referrer policy.
+func (w *dedicatedWorker) client() *fetch.Client {
+	env := w.env
+	if env == nil && w.realm != nil {
+		env = w.realm.Env()
+	}
+	if env == nil {
+		return &fetch.Client{Origin: origin.FromURL(w.url), URL: w.url, ReferrerPolicy: w.referrerPolicy}
+	}
+	return envClient(env, w.referrerPolicy)
 }
 
 // syntaxError makes a SyntaxError of vm's realm.

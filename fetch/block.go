@@ -215,15 +215,36 @@ func stripURLForUseAsReferrer(u *url.URL, originOnly bool) *url.URL {
 func setReferrerPolicyOnRedirect(req *Request, actual *Response) {
 	// 1. Let policy be the result of executing "parse a referrer policy
 	//    from a Referrer-Policy header" on actualResponse.
-	policy := ""
-	for _, t := range headerTokens(actual.Header, "Referrer-Policy") {
-		if referrerPolicies[t] {
-			policy = t
-		}
-	}
+	policy := ParseReferrerPolicyHeader(actual)
 	// 2. If policy is not the empty string, then set request's referrer
 	//    policy to policy.
 	if policy != "" {
 		req.ReferrerPolicy = policy
 	}
+}
+
+// IsReferrerPolicy reports whether s is a referrer policy other than the
+// empty string (https://w3c.github.io/webappsec-referrer-policy/#referrer-policy):
+// the keywords a referrerpolicy attribute or a Referrer-Policy header
+// may hold.
+func IsReferrerPolicy(s string) bool { return referrerPolicies[s] }
+
+// ParseReferrerPolicyHeader is
+// https://w3c.github.io/webappsec-referrer-policy/#parse-referrer-policy-from-header:
+// the last referrer policy token of r's Referrer-Policy header values, or
+// "" when there is none.
+func ParseReferrerPolicyHeader(r *Response) string {
+	// 1. Let policy-tokens be the result of extracting header list values
+	//    given `Referrer-Policy` and response's header list.
+	// 2. Let policy be the empty string.
+	policy := ""
+	// 3. For each token in policy-tokens, if token is a referrer policy
+	//    and token is not the empty string, then set policy to token.
+	for _, t := range headerTokens(r.Header, "Referrer-Policy") {
+		if referrerPolicies[t] {
+			policy = t
+		}
+	}
+	// 4. Return policy.
+	return policy
 }

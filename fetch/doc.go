@@ -4,7 +4,8 @@
 // fetch (redirect count limit, redirect-tainted origin, CORS check of
 // every response in CORS mode, removal of Authorization on a cross-origin
 // redirect and of the request-body headers on a method change),
-// HTTP-network-or-cache fetch's header steps (Origin and Referer),
+// HTTP-network-or-cache fetch's header steps (Origin, Referer and the
+// fetch metadata headers),
 // CORS-preflight fetch and the CORS check, the bad port list, Mixed
 // Content blocking, Referrer Policy (default
 // strict-origin-when-cross-origin) and the CORS-preflight cache.
@@ -12,8 +13,9 @@
 // The network is the embedder's Network: it sends one request and returns
 // the response as the server gave it, never following a redirect.
 // HTTPNetwork is the net/http one. Bindings (fetch(), Request, Response,
-// Headers) and the browser (documents, module scripts) call Fetch; the
-// JavaScript objects stay in package bindings.
+// Headers) and the browser (documents, iframes, classic and module
+// scripts, worker scripts, importScripts) call Fetch; the JavaScript
+// objects stay in package bindings.
 //
 // Fetch blocks until the response's headers are in: call it off the
 // event loop, then run the response's Load.
@@ -33,9 +35,12 @@
 //     Chromium does, and holds at most 4096 entries (those closest to
 //     expiry go first).
 //   - There is no HTTP cache, no Content Security Policy, no
-//     Cross-Origin-Resource-Policy,
-//     no integrity metadata, no fetch metadata (Sec-Fetch-*) headers and
-//     no timing info.
+//     Cross-Origin-Resource-Policy, no integrity metadata and no timing
+//     info. Of the fetch metadata headers, Sec-Fetch-Dest, Sec-Fetch-Mode
+//     and Sec-Fetch-Site are sent (to potentially trustworthy URLs);
+//     Sec-Fetch-User never is (no request carries user activation), and
+//     a navigation without a client (the embedder's) counts as the
+//     user's (Sec-Fetch-Site: none).
 //   - Mixed Content: a client prohibits mixed security contexts when its
 //     origin's scheme is https or wss, as Chromium does; the standard also
 //     counts other potentially trustworthy origins (http://localhost), and

@@ -83,6 +83,11 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 	// 8. If request's referrer policy is the empty string, then set
 	//    request's referrer policy to request's policy container's
 	//    referrer policy.
+	//    (A client's policy container is its settings object's; without
+	//    a client, or a policy, the default referrer policy.)
+	if req.ReferrerPolicy == "" && req.Client != nil {
+		req.ReferrerPolicy = req.Client.ReferrerPolicy
+	}
 	if req.ReferrerPolicy == "" {
 		req.ReferrerPolicy = DefaultReferrerPolicy
 	}
@@ -704,8 +709,10 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 	}
 	// 8.11. Append a request `Origin` header for httpRequest.
 	appendRequestOriginHeader(req, h)
-	// 8.12-8.21. (No fetch metadata, no cache, no cookies but the
-	//      network's jar, no authentication entries.)
+	// 8.12. Append the Fetch metadata headers for httpRequest.
+	appendFetchMetadataHeaders(req, h)
+	// 8.13-8.21. (No cache, no cookies but the network's jar, no
+	//      authentication entries.)
 	u := withoutFragment(req.CurrentURL())
 	// 8.22. If includeCredentials is true and httpRequest's header list
 	//      does not contain `Authorization`: with no authentication entry,

@@ -134,6 +134,10 @@ type Client struct {
 	// the network partition key (the CORS-preflight cache's key). The
 	// zero Site: not partitioned.
 	TopLevelSite origin.Site
+	// ReferrerPolicy is the referrer policy of the settings object's
+	// policy container: the policy of a request whose own is the empty
+	// string ("" is DefaultReferrerPolicy).
+	ReferrerPolicy string
 }
 
 // Request is https://fetch.spec.whatwg.org/#concept-request, the members

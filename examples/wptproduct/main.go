@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -67,28 +68,50 @@ var servedScripts = map[string]string{
 	"greeting-flag.js": "self.servedByTheProduct = 'go-greeting';\n",
 }
 
+// The fetcher is the browser's network, under package fetch: every load
+// of a page (its document, scripts, workers, fetch() calls) reaches it as
+// one HTTP request per hop, after the Fetch Standard's checks.
+
+// served is the response to a request for u under servedPrefix (ok
+// false: not such a request).
+func served(u *url.URL) (status int, contentType string, body []byte, ok bool) {
+	name, ok := strings.CutPrefix(u.Path, servedPrefix)
+	if !ok {
+		return 0, "", nil, false
+	}
+	if body, ok := servedScripts[name]; ok {
+		return 200, "text/javascript;charset=utf-8", []byte(body), true
+	}
+	return 404, "text/plain", []byte("not served by go-greeting"), true
+}
+
 // servingFetcher answers the requests under servedPrefix and passes the
 // others on.
 type servingFetcher struct{ browser.Fetcher }
 
 func (s servingFetcher) Fetch(ctx context.Context, u *url.URL) (*browser.Response, error) {
-	if name, ok := strings.CutPrefix(u.Path, servedPrefix); ok {
-		if body, ok := servedScripts[name]; ok {
-			return &browser.Response{URL: u, Status: 200, ContentType: "text/javascript", Charset: "utf-8", Body: []byte(body)}, nil
-		}
-		return &browser.Response{URL: u, Status: 404, ContentType: "text/plain", Body: []byte("not served by go-greeting")}, nil
+	if status, ct, body, ok := served(u); ok {
+		essence, charset, _ := strings.Cut(ct, ";charset=")
+		return &browser.Response{URL: u, Status: status, ContentType: essence, Charset: charset, Body: body}, nil
 	}
 	return s.Fetcher.Fetch(ctx, u)
 }
 
-// servingRequestFetcher also passes the requests of the browser's fetch()
-// on (browser.RequestFetcher) when the wrapped fetcher takes them.
+// servingRequestFetcher is servingFetcher for a wrapped fetcher that
+// takes whole requests (browser.RequestFetcher, as the runner's does):
+// the browser then sends every request through FetchRequest.
 type servingRequestFetcher struct {
 	servingFetcher
 	rf browser.RequestFetcher
 }
 
 func (s servingRequestFetcher) FetchRequest(ctx context.Context, req *browser.FetchRequest) (*browser.FetchResponse, error) {
+	if status, ct, body, ok := served(req.URL); ok {
+		if req.Method == "HEAD" {
+			body = nil
+		}
+		return &browser.FetchResponse{Status: status, Header: http.Header{"Content-Type": {ct}}, Body: body}, nil
+	}
 	return s.rf.FetchRequest(ctx, req)
 }
 

@@ -64,9 +64,14 @@ type Options struct {
 	// WrapFetcher, when not nil, wraps the fetcher through which the
 	// product loads every page, script and worker of a test (the runner's
 	// loopback fetcher, NewFetcher): to log, rewrite or serve requests.
-	// The wrapper should also implement browser.RequestFetcher, passing
-	// such requests on, when the fetcher it wraps does (NewFetcher's
-	// does): the browser's fetch() and cross-origin module loads need it.
+	// It is the browser's network, under package fetch: each HTTP request
+	// (every redirect hop, every preflight) reaches it after the Fetch
+	// Standard's checks, and it must not follow redirects. The wrapper
+	// should also implement browser.RequestFetcher, passing such
+	// requests on, when the fetcher it wraps does (NewFetcher's does):
+	// the browser then sends every request, with its method, headers
+	// (Origin, Referer) and body, through FetchRequest; without it,
+	// only GET and HEAD requests can be made, by URL.
 	WrapFetcher func(browser.Fetcher) browser.Fetcher
 
 	// testHook lets tests add globals to every window.

@@ -77,13 +77,17 @@ func serveRemoteContextWindowExecutor(s *Server, w http.ResponseWriter, r *http.
 // bundled suite's handler; record-request.py beside it is the wptserve
 // version): it appends a JSON record of the request (method, and the
 // Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method,
-// Access-Control-Request-Headers and Service-Worker headers, null when
-// absent) to the dispatcher stash queue ?uuid=, then answers "recorded"
-// (with ?script=1, the JavaScript comment "// recorded") with
+// Access-Control-Request-Headers, Service-Worker, Sec-Fetch-Dest,
+// Sec-Fetch-Mode and Sec-Fetch-Site headers, null when absent) to the
+// dispatcher stash queue ?uuid=, then answers ?body= (default "recorded")
+// with the Content-Type ?type= (default text/plain; with ?script=1,
+// the JavaScript comment "// recorded" as text/javascript), with
 // Access-Control-Allow-Origin per ?acao= ("star": *, "origin": the
 // request's Origin, else none) and ?allow-headers= as
 // Access-Control-Allow-Headers. The fetch tests read the records through
-// /common/dispatcher/dispatcher.py to see what the server received.
+// /common/dispatcher/dispatcher.py to see what the server received; with
+// type and body, the recorder is a script, worker or document of their
+// own.
 func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id := q.Get("uuid")
@@ -92,7 +96,8 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec := map[string]any{"method": r.Method}
-	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers", "Service-Worker"} {
+	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers",
+		"Service-Worker", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site"} {
 		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
 			rec[strings.ToLower(name)] = strings.Join(v, ", ")
 		} else {
@@ -114,14 +119,19 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("allow-headers"); v != "" {
 		h.Set("Access-Control-Allow-Headers", v)
 	}
-	h.Set("Cache-Control", "no-store")
+	typ, body := "text/plain", "recorded"
 	if q.Get("script") == "1" {
-		h.Set("Content-Type", "text/javascript")
-		io.WriteString(w, "// recorded")
-		return
+		typ, body = "text/javascript", "// recorded"
 	}
-	h.Set("Content-Type", "text/plain")
-	io.WriteString(w, "recorded")
+	if v := q.Get("type"); v != "" {
+		typ = v
+	}
+	if q.Has("body") {
+		body = q.Get("body")
+	}
+	h.Set("Content-Type", typ)
+	h.Set("Cache-Control", "no-store")
+	io.WriteString(w, body)
 }
 
 // maxHolds bounds the pending releases of hold-body.py.

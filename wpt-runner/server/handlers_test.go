@@ -64,6 +64,12 @@ func TestRecordRequest(t *testing.T) {
 	if resp, _ := get(t, s, s.testURL(true, MainHost, py+"?uuid=r1&acao=star")); resp.Header.Get("Access-Control-Allow-Origin") != "*" {
 		t.Errorf("acao=star: %v", resp.Header)
 	}
+	if resp, body := get(t, s, s.testURL(true, MainHost, py+"?uuid=r2&type=text/javascript&body=postMessage(1)"), "Sec-Fetch-Dest", "worker"); resp.Header.Get("Content-Type") != "text/javascript" || body != "postMessage(1)" {
+		t.Errorf("type and body: %v %q", resp.Header, body)
+	}
+	if _, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r2")); !strings.Contains(rec, `"sec-fetch-dest":"worker"`) || !strings.Contains(rec, `"sec-fetch-mode":null`) {
+		t.Errorf("record %s", rec)
+	}
 	_, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r1"))
 	for _, want := range []string{`"method":"GET"`, `"origin":"https://a.test"`, `"authorization":"Bearer t"`, `"x-custom":null`} {
 		if !strings.Contains(rec, want) {

@@ -105,3 +105,113 @@ promise_test(async t => {
   assert_equals(await m.held, 'held in a blob: module');
   assert_equals(await import(url), m, 'one module per URL');
 }, 'import() of a blob: URL');
+
+// lockingSharedWorkerSource is a shared worker that takes lock name on its
+// first connection, reports {held, origin} (or {error}) to it, and closes
+// itself when told "close".
+function lockingSharedWorkerSource(name) {
+  return `
+    onconnect = e => {
+      const port = e.ports[0];
+      port.onmessage = m => { if (m.data === 'close') close(); };
+      if (!self.navigator.locks) { port.postMessage({error: 'absent', origin: self.origin}); return; }
+      navigator.locks.request(${JSON.stringify(name)}, () => {
+        port.postMessage({held: true, origin: self.origin});
+        return new Promise(() => {});
+      }).catch(e => port.postMessage({error: e.name, origin: self.origin}));
+    };`;
+}
+
+function connectShared(url) {
+  const w = new SharedWorker(url);
+  const msg = new Promise((resolve, reject) => {
+    w.port.onmessage = e => resolve(e.data);
+    w.onerror = () => reject(new Error('error event'));
+  });
+  return {w, msg};
+}
+
+promise_test(async t => {
+  const name = uniqueName();
+  const url = URL.createObjectURL(new Blob([lockingSharedWorkerSource(name)], {type: 'text/javascript'}));
+  t.add_cleanup(() => URL.revokeObjectURL(url));
+  const {w, msg} = connectShared(url);
+  assert_object_equals(await msg, {held: true, origin: location.origin}, 'a blob: shared worker has the blob\'s origin');
+  const state = await navigator.locks.query();
+  assert_true(state.held.some(l => l.name === name), 'the shared worker holds the lock');
+  w.port.postMessage('close');
+  assert_equals(await navigator.locks.request(name, () => 'granted'), 'granted', 'closing the worker released the lock');
+}, 'A shared worker from a blob: URL takes a lock; its close() releases it');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const {w, msg} = connectShared('data:text/javascript,' + encodeURIComponent(lockingSharedWorkerSource(name)));
+  t.add_cleanup(() => w.port.postMessage('close'));
+  const got = await msg;
+  assert_equals(got.origin, 'null', 'a data: shared worker has an opaque origin');
+  assert_in_array(got.error, ['SecurityError', 'absent'], 'no lock in an opaque origin');
+}, 'A shared worker from a data: URL has an opaque origin: no lock can be taken there');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const url = URL.createObjectURL(new Blob([`<!doctype html><script>
+    onmessage = e => { if (e.data === 'close') close(); };
+    navigator.locks.request(${JSON.stringify(name)}, () => {
+      opener.postMessage({popup: 'held', origin: self.origin, href: location.href}, '*');
+      return new Promise(() => {});
+    });
+  <\/script>`], {type: 'text/html'}));
+  t.add_cleanup(() => URL.revokeObjectURL(url));
+  const got = new Promise(resolve => addEventListener('message', function f(e) {
+    if (e.data && e.data.popup) { removeEventListener('message', f); resolve(e.data); }
+  }));
+  const popup = open(url);
+  t.add_cleanup(() => popup.close());
+  assert_object_equals(await got, {popup: 'held', origin: location.origin, href: url}, 'a blob: popup has the blob\'s origin');
+  const state = await navigator.locks.query();
+  assert_true(state.held.some(l => l.name === name), 'the popup holds the lock');
+  popup.close();
+  assert_equals(await navigator.locks.request(name, () => 'granted'), 'granted', 'closing the popup released the lock');
+}, 'A popup opened at a blob: URL (window.open) is a document of the blob\'s origin that can take a lock');
+
+promise_test(async t => {
+  const name = uniqueName();
+  const run = src => new Promise(resolve => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = () => resolve('load');
+    s.onerror = () => resolve('error');
+    t.add_cleanup(() => s.remove());
+    document.head.append(s);
+  });
+  const blob = URL.createObjectURL(new Blob([`self.fromBlob = navigator.locks.request(${JSON.stringify(name)}, () => 'blob script');`], {type: 'text/javascript'}));
+  t.add_cleanup(() => URL.revokeObjectURL(blob));
+  assert_equals(await run(blob), 'load');
+  assert_equals(await self.fromBlob, 'blob script');
+  assert_equals(await run('data:text/javascript,self.fromData = 42'), 'load');
+  assert_equals(self.fromData, 42);
+  const revoked = URL.createObjectURL(new Blob(['self.fromRevoked = true']));
+  URL.revokeObjectURL(revoked);
+  assert_equals(await run(revoked), 'error', 'a revoked blob URL');
+}, 'Classic scripts from blob: and data: URLs run; a revoked blob: URL fires error');
+
+promise_test(async t => {
+  const typed = URL.createObjectURL(new Blob(['self.typed = 1;'], {type: 'text/javascript'}));
+  const untyped = URL.createObjectURL(new Blob(['self.untyped = 2;']));
+  t.add_cleanup(() => { URL.revokeObjectURL(typed); URL.revokeObjectURL(untyped); });
+  const worker = URL.createObjectURL(new Blob([`
+    const out = [];
+    for (const u of ${JSON.stringify([typed, 'data:text/javascript,self.data=3;', untyped, 'data:,self.plain=4;'])}) {
+      try { importScripts(u); out.push('ok'); } catch (e) { out.push(e.name); }
+    }
+    out.push([self.typed, self.data, self.untyped, self.plain].join());
+    postMessage(out);
+  `]));
+  t.add_cleanup(() => URL.revokeObjectURL(worker));
+  const w = new Worker(worker);
+  t.add_cleanup(() => w.terminate());
+  const got = await new Promise((resolve, reject) => { w.onmessage = e => resolve(e.data); w.onerror = () => reject(new Error('worker error')); });
+  // HTML requires a JavaScript MIME type whatever the scheme; Chromium
+  // checks it for http(s) responses only.
+  assert_array_equals(got, ['ok', 'ok', 'ok', 'ok', '1,3,2,4']);
+}, 'importScripts of blob: and data: URLs, with and without a JavaScript MIME type');
