@@ -217,6 +217,24 @@ func TestPullBackpressure(t *testing.T) {
 	if pulls != 4 {
 		t.Fatalf("pulls = %d after one read, want 4", pulls)
 	}
+
+	// With a high water mark of 0, only a pending read makes it pull.
+	pulls = 0
+	s, _ = New(h, UnderlyingSource{Pull: func(c *DefaultController) Promise {
+		pulls++
+		_ = c.Enqueue(pulls)
+		return h.PromiseResolvedWith(nil)
+	}}, 0, nil)
+	h.run()
+	if pulls != 0 {
+		t.Fatalf("pulls = %d with highWaterMark 0 and no read, want 0", pulls)
+	}
+	r, _ = s.GetReader()
+	got := read(t, r)
+	h.run()
+	if pulls != 1 || got.value != 1 {
+		t.Fatalf("pulls = %d, read %+v with highWaterMark 0 and one read, want 1", pulls, got)
+	}
 }
 
 func TestSizeAndHighWaterMark(t *testing.T) {
