@@ -16,35 +16,39 @@ var Interfaces = webidl.NewRegistry()
 // IDL (constructors, static members, namespace members), one field per
 // interface or namespace that has any. Register requires every field.
 type Statics struct {
-	AbortController        AbortControllerStatics
-	AbortSignal            AbortSignalStatics
-	Blob                   BlobStatics
-	BroadcastChannel       BroadcastChannelStatics
-	Comment                CommentStatics
-	DOMException           DOMExceptionStatics
-	Document               DocumentStatics
-	DocumentFragment       DocumentFragmentStatics
-	Event                  EventStatics
-	EventTarget            EventTargetStatics
-	ExtendableEvent        ExtendableEventStatics
-	ExtendableMessageEvent ExtendableMessageEventStatics
-	FetchEvent             FetchEventStatics
-	HashChangeEvent        HashChangeEventStatics
-	Headers                HeadersStatics
-	MessageChannel         MessageChannelStatics
-	MessageEvent           MessageEventStatics
-	PageTransitionEvent    PageTransitionEventStatics
-	PopStateEvent          PopStateEventStatics
-	QuotaExceededError     QuotaExceededErrorStatics
-	Request                RequestStatics
-	Response               ResponseStatics
-	SharedWorker           SharedWorkerStatics
-	Text                   TextStatics
-	TextDecoder            TextDecoderStatics
-	TextEncoder            TextEncoderStatics
-	URL                    URLStatics
-	URLSearchParams        URLSearchParamsStatics
-	Worker                 WorkerStatics
+	AbortController             AbortControllerStatics
+	AbortSignal                 AbortSignalStatics
+	Blob                        BlobStatics
+	BroadcastChannel            BroadcastChannelStatics
+	ByteLengthQueuingStrategy   ByteLengthQueuingStrategyStatics
+	Comment                     CommentStatics
+	CountQueuingStrategy        CountQueuingStrategyStatics
+	DOMException                DOMExceptionStatics
+	Document                    DocumentStatics
+	DocumentFragment            DocumentFragmentStatics
+	Event                       EventStatics
+	EventTarget                 EventTargetStatics
+	ExtendableEvent             ExtendableEventStatics
+	ExtendableMessageEvent      ExtendableMessageEventStatics
+	FetchEvent                  FetchEventStatics
+	HashChangeEvent             HashChangeEventStatics
+	Headers                     HeadersStatics
+	MessageChannel              MessageChannelStatics
+	MessageEvent                MessageEventStatics
+	PageTransitionEvent         PageTransitionEventStatics
+	PopStateEvent               PopStateEventStatics
+	QuotaExceededError          QuotaExceededErrorStatics
+	ReadableStream              ReadableStreamStatics
+	ReadableStreamDefaultReader ReadableStreamDefaultReaderStatics
+	Request                     RequestStatics
+	Response                    ResponseStatics
+	SharedWorker                SharedWorkerStatics
+	Text                        TextStatics
+	TextDecoder                 TextDecoderStatics
+	TextEncoder                 TextEncoderStatics
+	URL                         URLStatics
+	URLSearchParams             URLSearchParamsStatics
+	Worker                      WorkerStatics
 }
 
 // Register adds every interface, callback interface and namespace
@@ -65,8 +69,14 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.BroadcastChannel == nil {
 		missing = append(missing, "BroadcastChannelStatics")
 	}
+	if impl.ByteLengthQueuingStrategy == nil {
+		missing = append(missing, "ByteLengthQueuingStrategyStatics")
+	}
 	if impl.Comment == nil {
 		missing = append(missing, "CommentStatics")
+	}
+	if impl.CountQueuingStrategy == nil {
+		missing = append(missing, "CountQueuingStrategyStatics")
 	}
 	if impl.DOMException == nil {
 		missing = append(missing, "DOMExceptionStatics")
@@ -113,6 +123,12 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "QuotaExceededErrorStatics")
 	}
+	if impl.ReadableStream == nil {
+		missing = append(missing, "ReadableStreamStatics")
+	}
+	if impl.ReadableStreamDefaultReader == nil {
+		missing = append(missing, "ReadableStreamDefaultReaderStatics")
+	}
 	if impl.Request == nil {
 		missing = append(missing, "RequestStatics")
 	}
@@ -143,18 +159,20 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
 	reg.Add(idlDefBlob(impl.Blob))
 	reg.Add(idlDefBroadcastChannel(impl.BroadcastChannel))
+	reg.Add(idlDefByteLengthQueuingStrategy(impl.ByteLengthQueuingStrategy))
 	reg.Add(idlDefCSSStyleDeclaration())
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefClient())
 	reg.Add(idlDefClients())
 	reg.Add(idlDefComment(impl.Comment))
+	reg.Add(idlDefCountQueuingStrategy(impl.CountQueuingStrategy))
 	reg.Add(idlDefDOMException(impl.DOMException))
 	reg.Add(idlDefDOMTokenList())
 	reg.Add(idlDefDedicatedWorkerGlobalScope())
@@ -196,6 +214,9 @@ func Register(reg *webidl.Registry, impl Statics) error {
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefReadableStream(impl.ReadableStream))
+	reg.Add(idlDefReadableStreamDefaultController())
+	reg.Add(idlDefReadableStreamDefaultReader(impl.ReadableStreamDefaultReader))
 	reg.Add(idlDefRequest(impl.Request))
 	reg.Add(idlDefResponse(impl.Response))
 	reg.Add(idlDefServiceWorker())
@@ -226,35 +247,39 @@ func Register(reg *webidl.Registry, impl Statics) error {
 // type (a missing one fails to compile).
 func init() {
 	if err := Register(Interfaces, Statics{
-		AbortController:        abortControllerStatics{},
-		AbortSignal:            abortSignalStatics{},
-		Blob:                   blobStatics{},
-		BroadcastChannel:       broadcastChannelStatics{},
-		Comment:                commentStatics{},
-		DOMException:           domExceptionStatics{},
-		Document:               documentStatics{},
-		DocumentFragment:       documentFragmentStatics{},
-		Event:                  eventStatics{},
-		EventTarget:            eventTargetStatics{},
-		ExtendableEvent:        extendableEventStatics{},
-		ExtendableMessageEvent: extendableMessageEventStatics{},
-		FetchEvent:             fetchEventStatics{},
-		HashChangeEvent:        hashChangeEventStatics{},
-		Headers:                headersStatics{},
-		MessageChannel:         messageChannelStatics{},
-		MessageEvent:           messageEventStatics{},
-		PageTransitionEvent:    pageTransitionEventStatics{},
-		PopStateEvent:          popStateEventStatics{},
-		QuotaExceededError:     quotaExceededErrorStatics{},
-		Request:                requestStatics{},
-		Response:               responseStatics{},
-		SharedWorker:           sharedWorkerStatics{},
-		Text:                   textStatics{},
-		TextDecoder:            textDecoderStatics{},
-		TextEncoder:            textEncoderStatics{},
-		URL:                    urlStatics{},
-		URLSearchParams:        urlSearchParamsStatics{},
-		Worker:                 workerStatics{},
+		AbortController:             abortControllerStatics{},
+		AbortSignal:                 abortSignalStatics{},
+		Blob:                        blobStatics{},
+		BroadcastChannel:            broadcastChannelStatics{},
+		ByteLengthQueuingStrategy:   byteLengthQueuingStrategyStatics{},
+		Comment:                     commentStatics{},
+		CountQueuingStrategy:        countQueuingStrategyStatics{},
+		DOMException:                domExceptionStatics{},
+		Document:                    documentStatics{},
+		DocumentFragment:            documentFragmentStatics{},
+		Event:                       eventStatics{},
+		EventTarget:                 eventTargetStatics{},
+		ExtendableEvent:             extendableEventStatics{},
+		ExtendableMessageEvent:      extendableMessageEventStatics{},
+		FetchEvent:                  fetchEventStatics{},
+		HashChangeEvent:             hashChangeEventStatics{},
+		Headers:                     headersStatics{},
+		MessageChannel:              messageChannelStatics{},
+		MessageEvent:                messageEventStatics{},
+		PageTransitionEvent:         pageTransitionEventStatics{},
+		PopStateEvent:               popStateEventStatics{},
+		QuotaExceededError:          quotaExceededErrorStatics{},
+		ReadableStream:              readableStreamStatics{},
+		ReadableStreamDefaultReader: readableStreamDefaultReaderStatics{},
+		Request:                     requestStatics{},
+		Response:                    responseStatics{},
+		SharedWorker:                sharedWorkerStatics{},
+		Text:                        textStatics{},
+		TextDecoder:                 textDecoderStatics{},
+		TextEncoder:                 textEncoderStatics{},
+		URL:                         urlStatics{},
+		URLSearchParams:             urlSearchParamsStatics{},
+		Worker:                      workerStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -3008,6 +3033,32 @@ func idlToNullableUSVString(r *webidl.Realm, x webidl.Nullable[string]) sobek.Va
 	return idlToUSVString(r, x.Value)
 }
 
+// idlFromUnrestrictedDouble converts a JavaScript value to the IDL type unrestricted double.
+func idlFromUnrestrictedDouble(r *webidl.Realm, v sobek.Value) float64 {
+	return r.ToUnrestrictedDouble(webidl.AnyValue(v))
+}
+
+// idlToUnrestrictedDouble converts an IDL unrestricted double value to JavaScript.
+func idlToUnrestrictedDouble(r *webidl.Realm, x float64) sobek.Value {
+	return r.VM.ToValue(float64(x))
+}
+
+// idlFromNullableUnrestrictedDouble converts a JavaScript value to the IDL type unrestricted double?.
+func idlFromNullableUnrestrictedDouble(r *webidl.Realm, v sobek.Value) webidl.Nullable[float64] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[float64]()
+	}
+	return webidl.NonNull(idlFromUnrestrictedDouble(r, v))
+}
+
+// idlToNullableUnrestrictedDouble converts an IDL unrestricted double? value to JavaScript.
+func idlToNullableUnrestrictedDouble(r *webidl.Realm, x webidl.Nullable[float64]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToUnrestrictedDouble(r, x.Value)
+}
+
 // idlFromUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long.
 func idlFromUnsignedLongLong(r *webidl.Realm, v sobek.Value) uint64 {
 	return r.ToUnsignedLongLong(webidl.AnyValue(v), webidl.IntWrap)
@@ -3188,6 +3239,30 @@ func idlFromPromiseOfNullableDouble(r *webidl.Realm, v sobek.Value) *webidl.Prom
 
 // idlToPromiseOfNullableDouble converts an IDL Promise<DOMHighResTimeStamp?> value to JavaScript.
 func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromReadableStreamReadResult converts a JavaScript value to the IDL type ReadableStreamReadResult.
+func idlFromReadableStreamReadResult(r *webidl.Realm, v sobek.Value) ReadableStreamReadResult {
+	var d ReadableStreamReadResult
+	idlReadDictReadableStreamReadResult(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamReadResult"), &d)
+	return d
+}
+
+// idlToReadableStreamReadResult converts an IDL ReadableStreamReadResult value to JavaScript.
+func idlToReadableStreamReadResult(r *webidl.Realm, x ReadableStreamReadResult) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamReadResult(r, obj, &x)
+	return obj
+}
+
+// idlFromPromiseOfReadableStreamReadResult converts a JavaScript value to the IDL type Promise<ReadableStreamReadResult>.
+func idlFromPromiseOfReadableStreamReadResult(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfReadableStreamReadResult converts an IDL Promise<ReadableStreamReadResult> value to JavaScript.
+func idlToPromiseOfReadableStreamReadResult(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -3388,6 +3463,51 @@ func idlToPromiseOfWindowClient(r *webidl.Realm, x *webidl.Promise) sobek.Value 
 	return x.Value()
 }
 
+// idlFromQueuingStrategy converts a JavaScript value to the IDL type QueuingStrategy.
+func idlFromQueuingStrategy(r *webidl.Realm, v sobek.Value) QueuingStrategy {
+	var d QueuingStrategy
+	idlReadDictQueuingStrategy(r, r.DictionaryObject(webidl.AnyValue(v), "QueuingStrategy"), &d)
+	return d
+}
+
+// idlToQueuingStrategy converts an IDL QueuingStrategy value to JavaScript.
+func idlToQueuingStrategy(r *webidl.Realm, x QueuingStrategy) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictQueuingStrategy(r, obj, &x)
+	return obj
+}
+
+// idlFromQueuingStrategyInit converts a JavaScript value to the IDL type QueuingStrategyInit.
+func idlFromQueuingStrategyInit(r *webidl.Realm, v sobek.Value) QueuingStrategyInit {
+	var d QueuingStrategyInit
+	idlReadDictQueuingStrategyInit(r, r.DictionaryObject(webidl.AnyValue(v), "QueuingStrategyInit"), &d)
+	return d
+}
+
+// idlToQueuingStrategyInit converts an IDL QueuingStrategyInit value to JavaScript.
+func idlToQueuingStrategyInit(r *webidl.Realm, x QueuingStrategyInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictQueuingStrategyInit(r, obj, &x)
+	return obj
+}
+
+// idlFromQueuingStrategySize converts a JavaScript value to the IDL type QueuingStrategySize.
+func idlFromQueuingStrategySize(r *webidl.Realm, v sobek.Value) *QueuingStrategySize {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &QueuingStrategySize{CallbackFunction: cb}
+}
+
+// idlToQueuingStrategySize converts an IDL QueuingStrategySize value to JavaScript.
+func idlToQueuingStrategySize(r *webidl.Realm, x *QueuingStrategySize) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
 // idlFromQuotaExceededErrorOptions converts a JavaScript value to the IDL type QuotaExceededErrorOptions.
 func idlFromQuotaExceededErrorOptions(r *webidl.Realm, v sobek.Value) QuotaExceededErrorOptions {
 	var d QuotaExceededErrorOptions
@@ -3400,6 +3520,93 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	obj := r.VM.NewObject()
 	idlWriteDictQuotaExceededErrorOptions(r, obj, &x)
 	return obj
+}
+
+// idlFromReadableStream converts a JavaScript value to the IDL type ReadableStream.
+func idlFromReadableStream(r *webidl.Realm, v sobek.Value) ReadableStreamMethods {
+	return webidl.As[ReadableStreamMethods](r, webidl.AnyValue(v), "ReadableStream")
+}
+
+// idlToReadableStream converts an IDL ReadableStream value to JavaScript.
+func idlToReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStream")
+}
+
+// idlFromReadableStreamDefaultController converts a JavaScript value to the IDL type ReadableStreamDefaultController.
+func idlFromReadableStreamDefaultController(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultControllerMethods {
+	return webidl.As[ReadableStreamDefaultControllerMethods](r, webidl.AnyValue(v), "ReadableStreamDefaultController")
+}
+
+// idlToReadableStreamDefaultController converts an IDL ReadableStreamDefaultController value to JavaScript.
+func idlToReadableStreamDefaultController(r *webidl.Realm, x ReadableStreamDefaultControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamDefaultController")
+}
+
+// idlFromReadableStreamDefaultReader converts a JavaScript value to the IDL type ReadableStreamDefaultReader.
+func idlFromReadableStreamDefaultReader(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultReaderMethods {
+	return webidl.As[ReadableStreamDefaultReaderMethods](r, webidl.AnyValue(v), "ReadableStreamDefaultReader")
+}
+
+// idlToReadableStreamDefaultReader converts an IDL ReadableStreamDefaultReader value to JavaScript.
+func idlToReadableStreamDefaultReader(r *webidl.Realm, x ReadableStreamDefaultReaderMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamDefaultReader")
+}
+
+// idlFromReadableStreamGetReaderOptions converts a JavaScript value to the IDL type ReadableStreamGetReaderOptions.
+func idlFromReadableStreamGetReaderOptions(r *webidl.Realm, v sobek.Value) ReadableStreamGetReaderOptions {
+	var d ReadableStreamGetReaderOptions
+	idlReadDictReadableStreamGetReaderOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamGetReaderOptions"), &d)
+	return d
+}
+
+// idlToReadableStreamGetReaderOptions converts an IDL ReadableStreamGetReaderOptions value to JavaScript.
+func idlToReadableStreamGetReaderOptions(r *webidl.Realm, x ReadableStreamGetReaderOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamGetReaderOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromReadableStreamIteratorOptions converts a JavaScript value to the IDL type ReadableStreamIteratorOptions.
+func idlFromReadableStreamIteratorOptions(r *webidl.Realm, v sobek.Value) ReadableStreamIteratorOptions {
+	var d ReadableStreamIteratorOptions
+	idlReadDictReadableStreamIteratorOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamIteratorOptions"), &d)
+	return d
+}
+
+// idlToReadableStreamIteratorOptions converts an IDL ReadableStreamIteratorOptions value to JavaScript.
+func idlToReadableStreamIteratorOptions(r *webidl.Realm, x ReadableStreamIteratorOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamIteratorOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromReadableStreamReaderMode converts a JavaScript value to the IDL type ReadableStreamReaderMode.
+func idlFromReadableStreamReaderMode(r *webidl.Realm, v sobek.Value) ReadableStreamReaderMode {
+	return ReadableStreamReaderMode(r.ToEnum(webidl.AnyValue(v), "ReadableStreamReaderMode", idlValuesReadableStreamReaderMode))
+}
+
+// idlToReadableStreamReaderMode converts an IDL ReadableStreamReaderMode value to JavaScript.
+func idlToReadableStreamReaderMode(r *webidl.Realm, x ReadableStreamReaderMode) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromReadableStreamType converts a JavaScript value to the IDL type ReadableStreamType.
+func idlFromReadableStreamType(r *webidl.Realm, v sobek.Value) ReadableStreamType {
+	return ReadableStreamType(r.ToEnum(webidl.AnyValue(v), "ReadableStreamType", idlValuesReadableStreamType))
+}
+
+// idlToReadableStreamType converts an IDL ReadableStreamType value to JavaScript.
+func idlToReadableStreamType(r *webidl.Realm, x ReadableStreamType) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
@@ -3740,6 +3947,26 @@ func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *sobek.Object, method sobe
 	return out
 }
 
+// idlFromSequenceOfReadableStream converts a JavaScript value to the IDL type sequence<ReadableStream>.
+func idlFromSequenceOfReadableStream(r *webidl.Realm, v sobek.Value) []ReadableStreamMethods {
+	out := []ReadableStreamMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromReadableStream(r, x)) })
+	return out
+}
+
+// idlToSequenceOfReadableStream converts an IDL sequence<ReadableStream> value to JavaScript.
+func idlToSequenceOfReadableStream(r *webidl.Realm, x []ReadableStreamMethods) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e ReadableStreamMethods) sobek.Value { return idlToReadableStream(r, e) })
+}
+
+// idlFromSequenceOfReadableStreamWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfReadableStreamWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ReadableStreamMethods {
+	out := []ReadableStreamMethods{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromReadableStream(r, x)) })
+	return out
+}
+
 // idlFromSequenceOfUSVString converts a JavaScript value to the IDL type sequence<USVString>.
 func idlFromSequenceOfUSVString(r *webidl.Realm, v sobek.Value) []string {
 	out := []string{}
@@ -4029,6 +4256,57 @@ const (
 	TimerHandlerIsDOMString = 1
 	TimerHandlerIsFunction  = 2
 )
+
+// idlFromUnderlyingSourceCancelCallback converts a JavaScript value to the IDL type UnderlyingSourceCancelCallback.
+func idlFromUnderlyingSourceCancelCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourceCancelCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSourceCancelCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSourceCancelCallback converts an IDL UnderlyingSourceCancelCallback value to JavaScript.
+func idlToUnderlyingSourceCancelCallback(r *webidl.Realm, x *UnderlyingSourceCancelCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSourcePullCallback converts a JavaScript value to the IDL type UnderlyingSourcePullCallback.
+func idlFromUnderlyingSourcePullCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourcePullCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSourcePullCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSourcePullCallback converts an IDL UnderlyingSourcePullCallback value to JavaScript.
+func idlToUnderlyingSourcePullCallback(r *webidl.Realm, x *UnderlyingSourcePullCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSourceStartCallback converts a JavaScript value to the IDL type UnderlyingSourceStartCallback.
+func idlFromUnderlyingSourceStartCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourceStartCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSourceStartCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSourceStartCallback converts an IDL UnderlyingSourceStartCallback value to JavaScript.
+func idlToUnderlyingSourceStartCallback(r *webidl.Realm, x *UnderlyingSourceStartCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
 func idlFromUnsignedLong(r *webidl.Realm, v sobek.Value) uint32 {
