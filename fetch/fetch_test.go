@@ -661,3 +661,60 @@ func TestHandleFetch(t *testing.T) {
 		t.Errorf("Handle Fetch ran %d times, want 7", calls)
 	}
 }
+
+// Subscribe gives a streamed body's bytes as they arrive: each chunk
+// before the next is written, the bytes already in first to a late
+// subscriber, then the end or the read's error.
+func TestBodySubscribe(t *testing.T) {
+	pr, pw := io.Pipe()
+	b := newStreamBody(pr)
+	type event struct {
+		chunk string
+		end   bool
+		err   error
+	}
+	sub := func() chan event {
+		ch := make(chan event, 8)
+		b.Subscribe(func(c []byte) { ch <- event{chunk: string(c)} }, func(err error) { ch <- event{end: true, err: err} })
+		return ch
+	}
+	first := sub()
+	go b.Load()
+	io.WriteString(pw, "ab")
+	if e := <-first; e.chunk != "ab" {
+		t.Fatalf("first chunk %+v, want ab before more is written", e)
+	}
+	late := sub()
+	select {
+	case e := <-late:
+		if e.chunk != "ab" {
+			t.Fatalf("late subscriber got %+v first, want the bytes already in", e)
+		}
+	default:
+		t.Fatal("a late subscriber did not get the bytes already in at once")
+	}
+	io.WriteString(pw, "cd")
+	pw.Close()
+	for _, ch := range []chan event{first, late} {
+		if e := <-ch; e.chunk != "cd" {
+			t.Fatalf("second chunk %+v, want cd", e)
+		}
+		if e := <-ch; !e.end || e.err != nil {
+			t.Fatalf("end %+v, want the end without error", e)
+		}
+	}
+	if e := <-sub(); e.chunk != "abcd" {
+		t.Fatalf("subscriber after the load got %+v, want the whole body", e)
+	}
+
+	// A failed read ends the subscribers with its error.
+	pr, pw = io.Pipe()
+	b = newStreamBody(pr)
+	ch := sub()
+	go b.Load()
+	boom := errors.New("boom")
+	pw.CloseWithError(boom)
+	if e := <-ch; !e.end || e.err != boom {
+		t.Fatalf("end %+v, want the read's error", e)
+	}
+}
