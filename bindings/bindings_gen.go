@@ -1028,6 +1028,19 @@ func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) sobek.Value {
 	return obj
 }
 
+// idlFromReadableStream converts a JavaScript value to the IDL type ReadableStream.
+func idlFromReadableStream(r *webidl.Realm, v sobek.Value) ReadableStreamMethods {
+	return webidl.As[ReadableStreamMethods](r, webidl.AnyValue(v), "ReadableStream")
+}
+
+// idlToReadableStream converts an IDL ReadableStream value to JavaScript.
+func idlToReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStream")
+}
+
 // idlFromURLSearchParams converts a JavaScript value to the IDL type URLSearchParams.
 func idlFromURLSearchParams(r *webidl.Realm, v sobek.Value) URLSearchParamsMethods {
 	return webidl.As[URLSearchParamsMethods](r, webidl.AnyValue(v), "URLSearchParams")
@@ -1041,145 +1054,153 @@ func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) sobek.Value
 	return r.Wrap(x, "URLSearchParams")
 }
 
-// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString).
+// idlFromBodyInit converts a JavaScript value to the IDL type (ReadableStream or XMLHttpRequestBodyInit).
 func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.Implements(v, "ReadableStream"); sel < 0 && ok {
 			sel = 0
 		}
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 1
+		}
 		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
-			sel = 14
+			sel = 15
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
 			if sel < 0 && kind == "Int8Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int16Array" {
 				sel = 2
 			}
-			if sel < 0 && kind == "Int32Array" {
+			if sel < 0 && kind == "Int16Array" {
 				sel = 3
 			}
-			if sel < 0 && kind == "Uint8Array" {
+			if sel < 0 && kind == "Int32Array" {
 				sel = 4
 			}
-			if sel < 0 && kind == "Uint16Array" {
+			if sel < 0 && kind == "Uint8Array" {
 				sel = 5
 			}
-			if sel < 0 && kind == "Uint32Array" {
+			if sel < 0 && kind == "Uint16Array" {
 				sel = 6
 			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
+			if sel < 0 && kind == "Uint32Array" {
 				sel = 7
 			}
-			if sel < 0 && kind == "BigInt64Array" {
+			if sel < 0 && kind == "Uint8ClampedArray" {
 				sel = 8
 			}
-			if sel < 0 && kind == "BigUint64Array" {
+			if sel < 0 && kind == "BigInt64Array" {
 				sel = 9
 			}
-			if sel < 0 && kind == "Float32Array" {
+			if sel < 0 && kind == "BigUint64Array" {
 				sel = 10
 			}
-			if sel < 0 && kind == "Float64Array" {
+			if sel < 0 && kind == "Float32Array" {
 				sel = 11
 			}
-			if sel < 0 && kind == webidl.KindDataView {
+			if sel < 0 && kind == "Float64Array" {
 				sel = 12
 			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
+			if sel < 0 && kind == webidl.KindDataView {
 				sel = 13
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 14
 			}
 		}
 	}
 	if sel < 0 {
-		sel = 15
+		sel = 16
 	}
 	switch sel {
 	case 0:
-		return BodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+		return BodyInit{Type: 1, ReadableStream: idlFromReadableStream(r, v)}
 	case 1:
-		return BodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+		return BodyInit{Type: 2, Blob: idlFromBlob(r, v)}
 	case 2:
-		return BodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+		return BodyInit{Type: 3, Int8Array: idlFromInt8Array(r, v)}
 	case 3:
-		return BodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+		return BodyInit{Type: 4, Int16Array: idlFromInt16Array(r, v)}
 	case 4:
-		return BodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+		return BodyInit{Type: 5, Int32Array: idlFromInt32Array(r, v)}
 	case 5:
-		return BodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+		return BodyInit{Type: 6, Uint8Array: idlFromUint8Array(r, v)}
 	case 6:
-		return BodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+		return BodyInit{Type: 7, Uint16Array: idlFromUint16Array(r, v)}
 	case 7:
-		return BodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+		return BodyInit{Type: 8, Uint32Array: idlFromUint32Array(r, v)}
 	case 8:
-		return BodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+		return BodyInit{Type: 9, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
 	case 9:
-		return BodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+		return BodyInit{Type: 10, BigInt64Array: idlFromBigInt64Array(r, v)}
 	case 10:
-		return BodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+		return BodyInit{Type: 11, BigUint64Array: idlFromBigUint64Array(r, v)}
 	case 11:
-		return BodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+		return BodyInit{Type: 12, Float32Array: idlFromFloat32Array(r, v)}
 	case 12:
-		return BodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+		return BodyInit{Type: 13, Float64Array: idlFromFloat64Array(r, v)}
 	case 13:
-		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+		return BodyInit{Type: 14, DataView: idlFromDataView(r, v)}
 	case 14:
-		return BodyInit{Type: 15, URLSearchParams: idlFromURLSearchParams(r, v)}
+		return BodyInit{Type: 15, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 15:
-		return BodyInit{Type: 16, USVString: idlFromUSVString(r, v)}
+		return BodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return BodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(ReadableStream or XMLHttpRequestBodyInit)'")
 	return BodyInit{}
 }
 
-// idlToBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString) value to JavaScript.
+// idlToBodyInit converts an IDL (ReadableStream or XMLHttpRequestBodyInit) value to JavaScript.
 func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
-		return idlToBlob(r, x.Blob)
+		return idlToReadableStream(r, x.ReadableStream)
 	case 2:
-		return idlToInt8Array(r, x.Int8Array)
+		return idlToBlob(r, x.Blob)
 	case 3:
-		return idlToInt16Array(r, x.Int16Array)
+		return idlToInt8Array(r, x.Int8Array)
 	case 4:
-		return idlToInt32Array(r, x.Int32Array)
+		return idlToInt16Array(r, x.Int16Array)
 	case 5:
-		return idlToUint8Array(r, x.Uint8Array)
+		return idlToInt32Array(r, x.Int32Array)
 	case 6:
-		return idlToUint16Array(r, x.Uint16Array)
+		return idlToUint8Array(r, x.Uint8Array)
 	case 7:
-		return idlToUint32Array(r, x.Uint32Array)
+		return idlToUint16Array(r, x.Uint16Array)
 	case 8:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+		return idlToUint32Array(r, x.Uint32Array)
 	case 9:
-		return idlToBigInt64Array(r, x.BigInt64Array)
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
 	case 10:
-		return idlToBigUint64Array(r, x.BigUint64Array)
+		return idlToBigInt64Array(r, x.BigInt64Array)
 	case 11:
-		return idlToFloat32Array(r, x.Float32Array)
+		return idlToBigUint64Array(r, x.BigUint64Array)
 	case 12:
-		return idlToFloat64Array(r, x.Float64Array)
+		return idlToFloat32Array(r, x.Float32Array)
 	case 13:
-		return idlToDataView(r, x.DataView)
+		return idlToFloat64Array(r, x.Float64Array)
 	case 14:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
+		return idlToDataView(r, x.DataView)
 	case 15:
-		return idlToURLSearchParams(r, x.URLSearchParams)
+		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
 		return idlToUSVString(r, x.USVString)
 	}
 	return sobek.Undefined()
 }
 
-// BodyInit is the IDL union type (Blob or BufferSource or URLSearchParams or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (ReadableStream or XMLHttpRequestBodyInit). Type is the 1-based index of the
 // member type the value has (0: none).
 type BodyInit struct {
 	Type              int
+	ReadableStream    ReadableStreamMethods
 	Blob              BlobMethods
 	Int8Array         webidl.BufferSource
 	Int16Array        webidl.BufferSource
@@ -1200,22 +1221,23 @@ type BodyInit struct {
 
 // Member type indexes of BodyInit.
 const (
-	BodyInitIsBlob              = 1
-	BodyInitIsInt8Array         = 2
-	BodyInitIsInt16Array        = 3
-	BodyInitIsInt32Array        = 4
-	BodyInitIsUint8Array        = 5
-	BodyInitIsUint16Array       = 6
-	BodyInitIsUint32Array       = 7
-	BodyInitIsUint8ClampedArray = 8
-	BodyInitIsBigInt64Array     = 9
-	BodyInitIsBigUint64Array    = 10
-	BodyInitIsFloat32Array      = 11
-	BodyInitIsFloat64Array      = 12
-	BodyInitIsDataView          = 13
-	BodyInitIsArrayBuffer       = 14
-	BodyInitIsURLSearchParams   = 15
-	BodyInitIsUSVString         = 16
+	BodyInitIsReadableStream    = 1
+	BodyInitIsBlob              = 2
+	BodyInitIsInt8Array         = 3
+	BodyInitIsInt16Array        = 4
+	BodyInitIsInt32Array        = 5
+	BodyInitIsUint8Array        = 6
+	BodyInitIsUint16Array       = 7
+	BodyInitIsUint32Array       = 8
+	BodyInitIsUint8ClampedArray = 9
+	BodyInitIsBigInt64Array     = 10
+	BodyInitIsBigUint64Array    = 11
+	BodyInitIsFloat32Array      = 12
+	BodyInitIsFloat64Array      = 13
+	BodyInitIsDataView          = 14
+	BodyInitIsArrayBuffer       = 15
+	BodyInitIsURLSearchParams   = 16
+	BodyInitIsUSVString         = 17
 )
 
 // idlFromBufferSource converts a JavaScript value to the IDL type (ArrayBufferView or ArrayBuffer).
@@ -2657,7 +2679,7 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or URLSearchParams or USVString)?.
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (ReadableStream or XMLHttpRequestBodyInit)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
@@ -2665,7 +2687,7 @@ func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[Bod
 	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBodyInit converts an IDL (Blob or BufferSource or URLSearchParams or USVString)? value to JavaScript.
+// idlToNullableBodyInit converts an IDL (ReadableStream or XMLHttpRequestBodyInit)? value to JavaScript.
 func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) sobek.Value {
 	if x.Null {
 		return sobek.Null()
@@ -2970,6 +2992,22 @@ func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHan
 		return sobek.Null()
 	}
 	return idlToOnErrorEventHandlerNonNull(r, x)
+}
+
+// idlFromNullableReadableStream converts a JavaScript value to the IDL type ReadableStream?.
+func idlFromNullableReadableStream(r *webidl.Realm, v sobek.Value) ReadableStreamMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromReadableStream(r, v)
+}
+
+// idlToNullableReadableStream converts an IDL ReadableStream? value to JavaScript.
+func idlToNullableReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return idlToReadableStream(r, x)
 }
 
 // idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.
@@ -3520,19 +3558,6 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	obj := r.VM.NewObject()
 	idlWriteDictQuotaExceededErrorOptions(r, obj, &x)
 	return obj
-}
-
-// idlFromReadableStream converts a JavaScript value to the IDL type ReadableStream.
-func idlFromReadableStream(r *webidl.Realm, v sobek.Value) ReadableStreamMethods {
-	return webidl.As[ReadableStreamMethods](r, webidl.AnyValue(v), "ReadableStream")
-}
-
-// idlToReadableStream converts an IDL ReadableStream value to JavaScript.
-func idlToReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek.Value {
-	if x == nil {
-		return sobek.Null()
-	}
-	return r.Wrap(x, "ReadableStream")
 }
 
 // idlFromReadableStreamDefaultController converts a JavaScript value to the IDL type ReadableStreamDefaultController.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/streams"
 	"github.com/grafana/sobek"
 )
 
@@ -110,6 +111,8 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 		}
 		if resp.body != nil && resp.body.net != nil {
 			resp.body.net.OnLoad(func() { r.fetchTask(finished) })
+			// Canceling the body's stream ends the fetch.
+			resp.body.terminate = cancel
 		} else {
 			finished()
 		}
@@ -133,10 +136,13 @@ func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *re
 		return
 	}
 	// 4-5. If response's body is non-null and is readable, then error
-	// response's body with error (its consumers reject with it; the
-	// aborted read ends with the fetch's context).
-	if b := responseObject.body; b != nil && b.net != nil && !b.net.Loaded() {
-		responseObject.abortReason = reason
+	// response's body with error (its readers reject with it; the
+	// aborted network read ends with the fetch's context). A network
+	// body all of which has arrived counts as closed.
+	if b := responseObject.body; b != nil && (b.net == nil || !b.net.Loaded()) {
+		if s := r.bodyStream(b).s; s.State() == streams.Readable {
+			streams.ReadableStreamDefaultControllerError(s.Controller(), reason)
+		}
 	}
 }
 
@@ -153,12 +159,31 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 	finish := func(resp *response) {
 		r.fetchTask(func() { processResponse(resp) })
 	}
+	if req.body != nil && req.body.streamOnly {
+		// A body from a ReadableStream is read whole before the request
+		// is sent (no upload streaming); a chunk that is not a
+		// Uint8Array, or the stream's error, is a network error.
+		r.fullyReadBody(req.body, func(data []byte) {
+			c := *req
+			c.body = &body{source: data}
+			r.startFetch(ctx, &c, true, finish)
+		}, func(sobek.Value) { finish(networkError()) })
+		return
+	}
+	r.startFetch(ctx, req, false, finish)
+}
+
+// startFetch is fetch for a request whose body is in memory;
+// useCORSPreflight is the request's use-CORS-preflight flag (set for a
+// body that was a ReadableStream).
+func (r *Realm) startFetch(ctx context.Context, req *request, useCORSPreflight bool, finish func(*response)) {
 	host := r.fetchHost()
 	if host == nil {
 		finish(networkError())
 		return
 	}
 	p := &fetch.Params{Request: r.fetchRequest(req)}
+	p.Request.UseCORSPreflight = useCORSPreflight
 	if r.env != nil {
 		p.BlobURLs = fileapi.StoreOf(r.env.UserAgent())
 	}
