@@ -110,8 +110,10 @@ func (r *Realm) cloneBody(b *body) *body {
 	if b.stream == nil {
 		return &body{source: b.source, net: b.net}
 	}
-	// 1. Let « out1, out2 » be the result of teeing body's stream.
-	out1, out2, err := b.stream.s.Tee()
+	// 1. Let « out1, out2 » be the result of teeing body's stream
+	// (https://streams.spec.whatwg.org/#readablestream-tee: the second
+	// branch's chunks are structured clones).
+	out1, out2, err := streams.ReadableStreamTee(b.stream.s, true)
 	if err != nil {
 		// (Callers check the body is usable first: unlocked.)
 		return &body{source: b.source, net: b.net}
@@ -134,22 +136,32 @@ func (r *Realm) bodyStream(b *body) *readableStreamImpl {
 	var src streams.UnderlyingSource
 	if net := b.net; net != nil {
 		src.Start = func(c *streams.DefaultController) (any, error) {
-			net.Subscribe(func(chunk []byte) {
+			// What has arrived is enqueued at once; the rest in
+			// networking tasks as it arrives.
+			enqueue := func(chunk []byte) {
+				if v, err := r.newUint8Array(chunk); err == nil {
+					_ = streams.ReadableStreamDefaultControllerEnqueue(c, v)
+				}
+			}
+			end := func(err error) {
+				if err != nil {
+					streams.ReadableStreamDefaultControllerError(c, r.idl.ErrorValue(webidl.NewTypeError("Failed to read the response body")))
+					return
+				}
+				streams.ReadableStreamDefaultControllerClose(c)
+			}
+			sofar, ended, err := net.Subscribe(func(chunk []byte) {
 				chunk = bytes.Clone(chunk)
-				r.fetchTask(func() {
-					if v, err := r.newUint8Array(chunk); err == nil {
-						_ = streams.ReadableStreamDefaultControllerEnqueue(c, v)
-					}
-				})
+				r.fetchTask(func() { enqueue(chunk) })
 			}, func(err error) {
-				r.fetchTask(func() {
-					if err != nil {
-						streams.ReadableStreamDefaultControllerError(c, r.idl.ErrorValue(webidl.NewTypeError("Failed to read the response body")))
-						return
-					}
-					streams.ReadableStreamDefaultControllerClose(c)
-				})
+				r.fetchTask(func() { end(err) })
 			})
+			if len(sofar) > 0 && (!ended || err == nil) {
+				enqueue(bytes.Clone(sofar))
+			}
+			if ended {
+				end(err)
+			}
 			return nil, nil
 		}
 		src.Cancel = func(any) streams.Promise {

@@ -97,24 +97,24 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 		if locallyAborted {
 			return
 		}
-		// The fetch stays abortable until its body is in.
-		finished := func() {
-			sig.sig.RemoveAlgorithm(id)
-			cancel()
-		}
 		// 14.3. If response is a network error, then reject p with a
 		// TypeError and abort these steps.
 		if resp.typ == "error" {
-			finished()
+			sig.sig.RemoveAlgorithm(id)
+			cancel()
 			p.RejectError(webidl.NewTypeError("Failed to fetch"))
 			return
 		}
+		// The abort steps stay, as the standard says: an abort errors the
+		// body's stream while it is readable, all of the body arrived or
+		// not. The network read ends with the body (or the abort).
 		if resp.body != nil && resp.body.net != nil {
-			resp.body.net.OnLoad(func() { r.fetchTask(finished) })
+			resp.body.net.OnLoad(func() { r.fetchTask(cancel) })
 			// Canceling the body's stream ends the fetch.
 			resp.body.terminate = cancel
 		} else {
-			finished()
+			sig.sig.RemoveAlgorithm(id)
+			cancel()
 		}
 		// 14.4. Set responseObject to the result of creating a Response
 		// object, given response, "immutable", and relevantRealm.
@@ -137,9 +137,8 @@ func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *re
 	}
 	// 4-5. If response's body is non-null and is readable, then error
 	// response's body with error (its readers reject with it; the
-	// aborted network read ends with the fetch's context). A network
-	// body all of which has arrived counts as closed.
-	if b := responseObject.body; b != nil && (b.net == nil || !b.net.Loaded()) {
+	// aborted network read ends with the fetch's context).
+	if b := responseObject.body; b != nil {
 		if s := r.bodyStream(b).s; s.State() == streams.Readable {
 			streams.ReadableStreamDefaultControllerError(s.Controller(), reason)
 		}

@@ -64,6 +64,11 @@ func TestFetchBodyStream(t *testing.T) {
 		const t1 = new Response(src(enc.encode("t"), enc.encode("ee")));
 		const t2 = t1.clone();
 		log(await t1.text(), await t2.text());
+		const ch = new Uint8Array([7]);
+		const cr = new Response(new ReadableStream({start(c) { c.enqueue(ch); c.close(); }}));
+		const cc = cr.clone();
+		const [x1, x2] = await Promise.all([cr.body.getReader().read(), cc.body.getReader().read()]);
+		log("clone chunks", x1.value === ch, x2.value !== ch && x2.value.buffer !== ch.buffer && x2.value[0] === 7);
 		const n1 = await fetch("/text");
 		n1.body;
 		const n2 = n1.clone();
@@ -96,6 +101,7 @@ func TestFetchBodyStream(t *testing.T) {
 		"locked stream body TypeError",
 		"true null",
 		"tee tee",
+		"clone chunks true true",
 		"héllo| héllo",
 		"no duplex TypeError",
 		"no-cors stream TypeError",

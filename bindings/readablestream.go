@@ -89,6 +89,10 @@ func (h streamHost) CreateArray(values []any) any {
 	return h.r.vm.NewArray(vs...)
 }
 
+func (h streamHost) StructuredClone(v any) (any, error) {
+	return h.r.structuredClone(jsStreamValue(v), StructuredSerializeOptions{})
+}
+
 // streamsError is the exception of an error package streams returned:
 // its TypeError and RangeError become JavaScript ones, anything else (an
 // exception a callback threw) is itself.

@@ -663,7 +663,7 @@ func TestHandleFetch(t *testing.T) {
 }
 
 // Subscribe gives a streamed body's bytes as they arrive: each chunk
-// before the next is written, the bytes already in first to a late
+// before the next is written, the bytes already in (returned) to a late
 // subscriber, then the end or the read's error.
 func TestBodySubscribe(t *testing.T) {
 	pr, pw := io.Pipe()
@@ -673,25 +673,26 @@ func TestBodySubscribe(t *testing.T) {
 		end   bool
 		err   error
 	}
-	sub := func() chan event {
+	sub := func() (chan event, string, bool) {
 		ch := make(chan event, 8)
-		b.Subscribe(func(c []byte) { ch <- event{chunk: string(c)} }, func(err error) { ch <- event{end: true, err: err} })
-		return ch
+		sofar, ended, err := b.Subscribe(func(c []byte) { ch <- event{chunk: string(c)} }, func(err error) { ch <- event{end: true, err: err} })
+		if err != nil {
+			t.Fatalf("Subscribe: %v", err)
+		}
+		return ch, string(sofar), ended
 	}
-	first := sub()
+	first, sofar, ended := sub()
+	if sofar != "" || ended {
+		t.Fatalf("before the load: %q, ended %v", sofar, ended)
+	}
 	go b.Load()
 	io.WriteString(pw, "ab")
 	if e := <-first; e.chunk != "ab" {
 		t.Fatalf("first chunk %+v, want ab before more is written", e)
 	}
-	late := sub()
-	select {
-	case e := <-late:
-		if e.chunk != "ab" {
-			t.Fatalf("late subscriber got %+v first, want the bytes already in", e)
-		}
-	default:
-		t.Fatal("a late subscriber did not get the bytes already in at once")
+	late, sofar, _ := sub()
+	if sofar != "ab" {
+		t.Fatalf("a late subscriber got %q so far, want the bytes already in", sofar)
 	}
 	io.WriteString(pw, "cd")
 	pw.Close()
@@ -703,18 +704,21 @@ func TestBodySubscribe(t *testing.T) {
 			t.Fatalf("end %+v, want the end without error", e)
 		}
 	}
-	if e := <-sub(); e.chunk != "abcd" {
-		t.Fatalf("subscriber after the load got %+v, want the whole body", e)
+	if _, sofar, ended := sub(); sofar != "abcd" || !ended {
+		t.Fatalf("a subscriber after the load got %q, ended %v, want the whole body, ended", sofar, ended)
 	}
 
 	// A failed read ends the subscribers with its error.
 	pr, pw = io.Pipe()
 	b = newStreamBody(pr)
-	ch := sub()
+	ch, _, _ := sub()
 	go b.Load()
 	boom := errors.New("boom")
 	pw.CloseWithError(boom)
 	if e := <-ch; !e.end || e.err != boom {
 		t.Fatalf("end %+v, want the read's error", e)
+	}
+	if _, ended, err := b.Subscribe(nil, nil); !ended || err != boom {
+		t.Fatalf("Subscribe after a failed read: ended %v, %v", ended, err)
 	}
 }

@@ -121,30 +121,22 @@ func (b *Body) finish(data []byte, err error) {
 	}
 }
 
-// Subscribe gives the body's bytes to onChunk as they arrive, what has
-// already arrived first (at once, in this goroutine), then calls onEnd
-// with the error that ended the read (nil at the body's end). The later
-// calls come from the goroutine that loads the body; they are never
-// concurrent and come in order. The callbacks must not call b's methods.
-func (b *Body) Subscribe(onChunk func([]byte), onEnd func(error)) {
+// Subscribe returns the bytes of the body that have arrived so far and,
+// when the body has ended, ended true and the error that ended its read
+// (nil at its end). Otherwise the bytes that arrive later go to onChunk
+// and then the end to onEnd, from the goroutine that loads the body:
+// never concurrently, in order, and never during this call. The
+// callbacks must not call b's methods.
+func (b *Body) Subscribe(onChunk func([]byte), onEnd func(error)) (sofar []byte, ended bool, err error) {
 	b.delivery.Lock()
 	defer b.delivery.Unlock()
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.state == bodyDone {
-		data, err := b.Source, b.err
-		b.mu.Unlock()
-		if len(data) > 0 && err == nil {
-			onChunk(data)
-		}
-		onEnd(err)
-		return
+		return b.Source, true, b.err
 	}
-	sofar := b.partial
 	b.subs = append(b.subs, subscriber{onChunk, onEnd})
-	b.mu.Unlock()
-	if len(sofar) > 0 {
-		onChunk(sofar)
-	}
+	return b.partial, false, nil
 }
 
 // discard closes a streamed body without reading it (a redirect's, a

@@ -24,6 +24,4 @@
 //     getReader({mode: "byob"}) with a TypeError.
 //   - WritableStream, TransformStream, pipeTo, pipeThrough and
 //     ReadableStream.from.
-//   - Tee never clones chunks (cloneForBranch2 is always false, as for
-//     ReadableStream.prototype.tee).
 package streams

@@ -39,6 +39,9 @@ type Host interface {
 	ErrorValue(err error) any
 	// CreateArray is CreateArrayFromList(values).
 	CreateArray(values []any) any
+	// StructuredClone is StructuredClone(v) (tee's cloneForBranch2): an
+	// error is the exception it threw.
+	StructuredClone(v any) (any, error)
 }
 
 // TypeError is a TypeError an operation throws; the host turns it into

@@ -346,14 +346,12 @@ func ReadableStreamTee(s *ReadableStream, cloneForBranch2 bool) (*ReadableStream
 	// 1-2. Assert: stream implements ReadableStream; cloneForBranch2 is a
 	// boolean. 3. (No byte streams.)
 	// 4. Return ? ReadableStreamDefaultTee(stream, cloneForBranch2).
-	return readableStreamDefaultTee(s)
+	return readableStreamDefaultTee(s, cloneForBranch2)
 }
 
 // readableStreamDefaultTee is
-// https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaulttee
-// with cloneForBranch2 false (chunks are never cloned: StructuredClone
-// is the host's, and no caller asks for it).
-func readableStreamDefaultTee(s *ReadableStream) (*ReadableStream, *ReadableStream, error) {
+// https://streams.spec.whatwg.org/#abstract-opdef-readablestreamdefaulttee.
+func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*ReadableStream, *ReadableStream, error) {
 	h := s.host
 	// 1-2. Asserts.
 	// 3. Let reader be ? AcquireReadableStreamDefaultReader(stream).
@@ -390,16 +388,38 @@ func readableStreamDefaultTee(s *ReadableStream) (*ReadableStream, *ReadableStre
 					// 1. Set readAgain to false.
 					readAgain = false
 					// 2. Let chunk1 and chunk2 be chunk.
-					// 3. (cloneForBranch2 is false.)
+					chunk1, chunk2 := chunk, chunk
+					// 3. If canceled2 is false and cloneForBranch2 is true,
+					if !canceled2 && cloneForBranch2 {
+						// 3.1. Let cloneResult be StructuredClone(chunk2).
+						cloneResult, err := h.StructuredClone(chunk2)
+						// 3.2. If cloneResult is an abrupt completion,
+						if err != nil {
+							e := h.ErrorValue(err)
+							// 3.2.1. Perform !
+							// ReadableStreamDefaultControllerError(branch1.[[controller]],
+							// cloneResult.[[Value]]).
+							ReadableStreamDefaultControllerError(branch1.controller, e)
+							// 3.2.2. Likewise for branch2.
+							ReadableStreamDefaultControllerError(branch2.controller, e)
+							// 3.2.3. Resolve cancelPromise with !
+							// ReadableStreamCancel(stream, cloneResult.[[Value]]).
+							cancelPromise.Resolve(ReadableStreamCancel(s, e))
+							// 3.2.4. Return.
+							return
+						}
+						// 3.3. Otherwise, set chunk2 to cloneResult.[[Value]].
+						chunk2 = cloneResult
+					}
 					// 4. If canceled1 is false, perform !
 					// ReadableStreamDefaultControllerEnqueue(branch1.[[controller]], chunk1).
 					if !canceled1 {
-						_ = ReadableStreamDefaultControllerEnqueue(branch1.controller, chunk)
+						_ = ReadableStreamDefaultControllerEnqueue(branch1.controller, chunk1)
 					}
 					// 5. If canceled2 is false, perform !
 					// ReadableStreamDefaultControllerEnqueue(branch2.[[controller]], chunk2).
 					if !canceled2 {
-						_ = ReadableStreamDefaultControllerEnqueue(branch2.controller, chunk)
+						_ = ReadableStreamDefaultControllerEnqueue(branch2.controller, chunk2)
 					}
 					// 6. Set reading to false.
 					reading = false

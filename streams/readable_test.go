@@ -2,6 +2,7 @@ package streams
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -79,6 +80,12 @@ func (h *testHost) MarkHandled(p Promise)        { p.(*testPromise).handled = tr
 func (h *testHost) QueueMicrotask(f func())      { h.microtasks = append(h.microtasks, f) }
 func (h *testHost) ErrorValue(err error) any     { return err }
 func (h *testHost) CreateArray(values []any) any { return values }
+func (h *testHost) StructuredClone(v any) (any, error) {
+	if v == "uncloneable" {
+		return nil, errors.New("DataCloneError")
+	}
+	return fmt.Sprint("clone of ", v), nil
+}
 
 // run performs microtasks until none is left.
 func (h *testHost) run() {
@@ -482,5 +489,29 @@ func TestTee(t *testing.T) {
 	h.run()
 	if b1.State() != Errored || b2.State() != Errored || b1.StoredError() != "bad" {
 		t.Fatal("source error did not error both branches")
+	}
+
+	// cloneForBranch2: the second branch gets clones; a chunk that
+	// cannot be cloned errors both branches and cancels the source.
+	s, _ = New(h, UnderlyingSource{
+		Start:  func(c *DefaultController) (any, error) { ctl = c; return nil, nil },
+		Cancel: func(r any) Promise { cancelReason = r; return h.PromiseResolvedWith(nil) },
+	}, 1, nil)
+	b1, b2, _ = ReadableStreamTee(s, true)
+	r1, _ = b1.GetReader()
+	r2, _ = b2.GetReader()
+	a, b := read(t, r1), read(t, r2)
+	_ = ctl.Enqueue("c")
+	h.run()
+	if a.value != "c" || b.value != "clone of c" {
+		t.Fatalf("branches read %v and %v, want c and its clone", a.value, b.value)
+	}
+	_ = ctl.Enqueue("uncloneable")
+	h.run()
+	if b1.State() != Errored || b2.State() != Errored || s.State() != Closed {
+		t.Fatalf("an uncloneable chunk: branches %v %v, source %v; want both errored and the source canceled", b1.State(), b2.State(), s.State())
+	}
+	if err, ok := cancelReason.(error); !ok || err.Error() != "DataCloneError" {
+		t.Fatalf("source canceled with %v, want the clone's error", cancelReason)
 	}
 }

@@ -104,6 +104,13 @@ promise_test(async () => {
   const b = a.clone();
   assert_equals(await a.text(), 'tee');
   assert_equals(await b.text(), 'tee');
+  const chunk = new Uint8Array([7]);
+  const c1 = new Response(streamOf(chunk));
+  const c2 = c1.clone();
+  const [x1, x2] = await Promise.all([c1.body.getReader().read(), c2.body.getReader().read()]);
+  assert_equals(x1.value, chunk, 'the first branch has the chunk');
+  assert_not_equals(x2.value.buffer, chunk.buffer, 'the second branch has a clone');
+  assert_array_equals(Array.from(x2.value), [7]);
   const n = await fetch(PLAIN);
   n.body;
   const n2 = n.clone();
