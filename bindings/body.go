@@ -87,14 +87,44 @@ func bodyBuffers(o BodyInit) []webidl.BufferSource {
 		o.Float64Array, o.DataView, o.ArrayBuffer}
 }
 
-// proxy is the body of "creating a proxy" of b
-// (https://fetch.spec.whatwg.org/#concept-body-proxy... as the Request
-// constructor's step 42 uses it): the new body reads what b would have;
-// the caller marks b disturbed.
-func (b *body) proxy() *body {
-	c := *b
-	c.used = false
-	return &c
+// proxyBody is https://fetch.spec.whatwg.org/#concept-body-proxy... as
+// the Request constructor uses it ("creating a proxy" for the input's
+// body): a body with a new stream that reads b's (locking it), or, when
+// b has no stream yet, one sharing b's source. The caller marks b
+// disturbed.
+func (r *Realm) proxyBody(b *body) *body {
+	if b.stream == nil {
+		return &body{source: b.source, net: b.net, terminate: b.terminate}
+	}
+	reader, err := streams.AcquireReadableStreamDefaultReader(b.stream.s)
+	if err != nil {
+		// (The caller checked b is usable: unlocked.)
+		return &body{source: b.source, net: b.net}
+	}
+	h := r.streamHost()
+	src := streams.UnderlyingSource{
+		Pull: func(c *streams.DefaultController) streams.Promise {
+			p := h.NewPromise()
+			streams.ReadableStreamDefaultReaderRead(reader, streams.ReadRequest{
+				Chunk: func(chunk any) {
+					_ = streams.ReadableStreamDefaultControllerEnqueue(c, chunk)
+					p.Resolve(nil)
+				},
+				Close: func() {
+					streams.ReadableStreamDefaultControllerClose(c)
+					p.Resolve(nil)
+				},
+				Error: func(e any) {
+					streams.ReadableStreamDefaultControllerError(c, e)
+					p.Resolve(nil)
+				},
+			})
+			return p
+		},
+		Cancel: func(reason any) streams.Promise { return reader.Cancel(reason) },
+	}
+	s := streams.CreateReadableStream(h, src, 0, nil)
+	return &body{source: b.source, net: b.net, stream: r.newReadableStreamObject(s), streamOnly: b.streamOnly}
 }
 
 // cloneBody is https://fetch.spec.whatwg.org/#concept-body-clone: a body
@@ -295,6 +325,12 @@ func (o *bodyOwner) isUnusable() bool {
 // it).
 func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *webidl.Promise {
 	idl := o.realm.idl
+	// (A body whose stream is errored rejects with its error, used or
+	// not, as Chromium does: text() twice after an abort rejects with
+	// AbortError twice.)
+	if o.body != nil && o.body.stream != nil && o.body.stream.s.State() == streams.Errored {
+		return idl.PromiseRejectedWith(jsStreamValue(o.body.stream.s.StoredError()))
+	}
 	// 1. If object is unusable, then return a promise rejected with a
 	// TypeError.
 	if o.isUnusable() {

@@ -127,11 +127,15 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 }
 
 // abortFetchCall is https://fetch.spec.whatwg.org/#abort-fetch.
-func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *responseImpl, reason sobek.Value) {
+func (r *Realm) abortFetchCall(p *webidl.Promise, req *request, responseObject *responseImpl, reason sobek.Value) {
 	// 1. Reject promise with error (a no-op when it already settled).
 	p.Reject(reason)
-	// 2-3. (There is no request body stream to cancel.) If
-	// responseObject is null, then return.
+	// 2. If request's body is non-null and is readable, then cancel
+	// request's body with error.
+	if b := req.body; b != nil && b.stream != nil && b.stream.s.State() == streams.Readable {
+		r.streamHost().MarkHandled(streams.ReadableStreamCancel(b.stream.s, reason))
+	}
+	// 3. If responseObject is null, then return.
 	if responseObject == nil {
 		return
 	}

@@ -81,6 +81,26 @@ func TestFetchBodyStream(t *testing.T) {
 		const sent = await fetch("/echo", {method: "POST", body: src(enc.encode("sent "), enc.encode("whole")), duplex: "half"});
 		log(await sent.text());
 		await fetch("/echo", {method: "POST", body: src(1), duplex: "half"}).catch(e => log("bad upload chunk", e.name));
+		// The Request constructor disturbs its input's body; the new
+		// request's body is a new stream.
+		const br = new Request("/x", {method: "POST", body: "rb"});
+		const ob = br.body;
+		const nr = new Request(br);
+		log(br.bodyUsed, br.body === ob, nr.body !== ob, await nr.text());
+		const br2 = new Request("/x", {method: "POST", body: "rb"});
+		log(await new Request(br2, {body: "new"}).text(), br2.bodyUsed);
+		// An aborted fetch() cancels its request body's stream with the
+		// reason it rejects with.
+		const ac = new AbortController();
+		ac.abort();
+		let reason;
+		const fp = fetch("/echo", {method: "POST", body: new ReadableStream({cancel(r) { reason = r; }}), duplex: "half", signal: ac.signal});
+		log("canceled", reason && reason.name, await fp.catch(e => e === reason));
+		// An aborted response's body rejects every read with the reason.
+		const ac2 = new AbortController();
+		const ab = await fetch("/text", {signal: ac2.signal});
+		ac2.abort();
+		log(await ab.text().catch(e => e.name), await ab.text().catch(e => e.name));
 		const qb = new Request("/echo", {method: "POST", body: "req"});
 		log(await readAll(qb.body), qb.bodyUsed);
 		done();
@@ -108,6 +128,10 @@ func TestFetchBodyStream(t *testing.T) {
 		"true upload true",
 		"sent whole",
 		"bad upload chunk TypeError",
+		"true true true rb",
+		"new true",
+		"canceled AbortError true",
+		"AbortError AbortError",
 		"req| true")
 }
 

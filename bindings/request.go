@@ -357,7 +357,12 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 		}
 		// 42.2. Set finalBody to the result of creating a proxy for
 		// inputBody: the input's body is disturbed from now on.
-		body = inputBody.proxy()
+		body = r.proxyBody(inputBody)
+	}
+	// The input's body is disturbed from now on, whether it moved or
+	// init["body"] replaced it (as Chromium does; the request-disturbed
+	// WPT tests check both).
+	if inputBody != nil {
 		inputBody.used = true
 	}
 	// 43. Set this's request's body to finalBody.
