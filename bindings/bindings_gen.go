@@ -16,37 +16,41 @@ var Interfaces = webidl.NewRegistry()
 // IDL (constructors, static members, namespace members), one field per
 // interface or namespace that has any. idlRegister requires every field.
 type idlStatics struct {
-	AbortController        idlAbortControllerStatics
-	AbortSignal            idlAbortSignalStatics
-	Blob                   idlBlobStatics
-	BroadcastChannel       idlBroadcastChannelStatics
-	Comment                idlCommentStatics
-	DOMException           idlDOMExceptionStatics
-	Document               idlDocumentStatics
-	DocumentFragment       idlDocumentFragmentStatics
-	Event                  idlEventStatics
-	EventTarget            idlEventTargetStatics
-	ExtendableEvent        idlExtendableEventStatics
-	ExtendableMessageEvent idlExtendableMessageEventStatics
-	FetchEvent             idlFetchEventStatics
-	File                   idlFileStatics
-	FormData               idlFormDataStatics
-	HashChangeEvent        idlHashChangeEventStatics
-	Headers                idlHeadersStatics
-	MessageChannel         idlMessageChannelStatics
-	MessageEvent           idlMessageEventStatics
-	PageTransitionEvent    idlPageTransitionEventStatics
-	PopStateEvent          idlPopStateEventStatics
-	QuotaExceededError     idlQuotaExceededErrorStatics
-	Request                idlRequestStatics
-	Response               idlResponseStatics
-	SharedWorker           idlSharedWorkerStatics
-	Text                   idlTextStatics
-	TextDecoder            idlTextDecoderStatics
-	TextEncoder            idlTextEncoderStatics
-	URL                    idlURLStatics
-	URLSearchParams        idlURLSearchParamsStatics
-	Worker                 idlWorkerStatics
+	AbortController             idlAbortControllerStatics
+	AbortSignal                 idlAbortSignalStatics
+	Blob                        idlBlobStatics
+	BroadcastChannel            idlBroadcastChannelStatics
+	ByteLengthQueuingStrategy   idlByteLengthQueuingStrategyStatics
+	Comment                     idlCommentStatics
+	CountQueuingStrategy        idlCountQueuingStrategyStatics
+	DOMException                idlDOMExceptionStatics
+	Document                    idlDocumentStatics
+	DocumentFragment            idlDocumentFragmentStatics
+	Event                       idlEventStatics
+	EventTarget                 idlEventTargetStatics
+	ExtendableEvent             idlExtendableEventStatics
+	ExtendableMessageEvent      idlExtendableMessageEventStatics
+	FetchEvent                  idlFetchEventStatics
+	File                        idlFileStatics
+	FormData                    idlFormDataStatics
+	HashChangeEvent             idlHashChangeEventStatics
+	Headers                     idlHeadersStatics
+	MessageChannel              idlMessageChannelStatics
+	MessageEvent                idlMessageEventStatics
+	PageTransitionEvent         idlPageTransitionEventStatics
+	PopStateEvent               idlPopStateEventStatics
+	QuotaExceededError          idlQuotaExceededErrorStatics
+	ReadableStream              idlReadableStreamStatics
+	ReadableStreamDefaultReader idlReadableStreamDefaultReaderStatics
+	Request                     idlRequestStatics
+	Response                    idlResponseStatics
+	SharedWorker                idlSharedWorkerStatics
+	Text                        idlTextStatics
+	TextDecoder                 idlTextDecoderStatics
+	TextEncoder                 idlTextEncoderStatics
+	URL                         idlURLStatics
+	URLSearchParams             idlURLSearchParamsStatics
+	Worker                      idlWorkerStatics
 }
 
 // idlRegister adds every interface, callback interface and namespace
@@ -67,8 +71,14 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.BroadcastChannel == nil {
 		missing = append(missing, "idlBroadcastChannelStatics")
 	}
+	if impl.ByteLengthQueuingStrategy == nil {
+		missing = append(missing, "idlByteLengthQueuingStrategyStatics")
+	}
 	if impl.Comment == nil {
 		missing = append(missing, "idlCommentStatics")
+	}
+	if impl.CountQueuingStrategy == nil {
+		missing = append(missing, "idlCountQueuingStrategyStatics")
 	}
 	if impl.DOMException == nil {
 		missing = append(missing, "idlDOMExceptionStatics")
@@ -121,6 +131,12 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "idlQuotaExceededErrorStatics")
 	}
+	if impl.ReadableStream == nil {
+		missing = append(missing, "idlReadableStreamStatics")
+	}
+	if impl.ReadableStreamDefaultReader == nil {
+		missing = append(missing, "idlReadableStreamDefaultReaderStatics")
+	}
 	if impl.Request == nil {
 		missing = append(missing, "idlRequestStatics")
 	}
@@ -151,18 +167,20 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
 	reg.Add(idlDefAbortSignal(impl.AbortSignal))
 	reg.Add(idlDefBlob(impl.Blob))
 	reg.Add(idlDefBroadcastChannel(impl.BroadcastChannel))
+	reg.Add(idlDefByteLengthQueuingStrategy(impl.ByteLengthQueuingStrategy))
 	reg.Add(idlDefCSSStyleDeclaration())
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefClient())
 	reg.Add(idlDefClients())
 	reg.Add(idlDefComment(impl.Comment))
+	reg.Add(idlDefCountQueuingStrategy(impl.CountQueuingStrategy))
 	reg.Add(idlDefDOMException(impl.DOMException))
 	reg.Add(idlDefDOMTokenList())
 	reg.Add(idlDefDedicatedWorkerGlobalScope())
@@ -206,6 +224,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefReadableStream(impl.ReadableStream))
+	reg.Add(idlDefReadableStreamDefaultController())
+	reg.Add(idlDefReadableStreamDefaultReader(impl.ReadableStreamDefaultReader))
 	reg.Add(idlDefRequest(impl.Request))
 	reg.Add(idlDefResponse(impl.Response))
 	reg.Add(idlDefServiceWorker())
@@ -236,37 +257,41 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 // type (a missing one fails to compile).
 func init() {
 	if err := idlRegister(Interfaces, idlStatics{
-		AbortController:        abortControllerStatics{},
-		AbortSignal:            abortSignalStatics{},
-		Blob:                   blobStatics{},
-		BroadcastChannel:       broadcastChannelStatics{},
-		Comment:                commentStatics{},
-		DOMException:           domExceptionStatics{},
-		Document:               documentStatics{},
-		DocumentFragment:       documentFragmentStatics{},
-		Event:                  eventStatics{},
-		EventTarget:            eventTargetStatics{},
-		ExtendableEvent:        extendableEventStatics{},
-		ExtendableMessageEvent: extendableMessageEventStatics{},
-		FetchEvent:             fetchEventStatics{},
-		File:                   fileStatics{},
-		FormData:               formDataStatics{},
-		HashChangeEvent:        hashChangeEventStatics{},
-		Headers:                headersStatics{},
-		MessageChannel:         messageChannelStatics{},
-		MessageEvent:           messageEventStatics{},
-		PageTransitionEvent:    pageTransitionEventStatics{},
-		PopStateEvent:          popStateEventStatics{},
-		QuotaExceededError:     quotaExceededErrorStatics{},
-		Request:                requestStatics{},
-		Response:               responseStatics{},
-		SharedWorker:           sharedWorkerStatics{},
-		Text:                   textStatics{},
-		TextDecoder:            textDecoderStatics{},
-		TextEncoder:            textEncoderStatics{},
-		URL:                    urlStatics{},
-		URLSearchParams:        urlSearchParamsStatics{},
-		Worker:                 workerStatics{},
+		AbortController:             abortControllerStatics{},
+		AbortSignal:                 abortSignalStatics{},
+		Blob:                        blobStatics{},
+		BroadcastChannel:            broadcastChannelStatics{},
+		ByteLengthQueuingStrategy:   byteLengthQueuingStrategyStatics{},
+		Comment:                     commentStatics{},
+		CountQueuingStrategy:        countQueuingStrategyStatics{},
+		DOMException:                domExceptionStatics{},
+		Document:                    documentStatics{},
+		DocumentFragment:            documentFragmentStatics{},
+		Event:                       eventStatics{},
+		EventTarget:                 eventTargetStatics{},
+		ExtendableEvent:             extendableEventStatics{},
+		ExtendableMessageEvent:      extendableMessageEventStatics{},
+		FetchEvent:                  fetchEventStatics{},
+		File:                        fileStatics{},
+		FormData:                    formDataStatics{},
+		HashChangeEvent:             hashChangeEventStatics{},
+		Headers:                     headersStatics{},
+		MessageChannel:              messageChannelStatics{},
+		MessageEvent:                messageEventStatics{},
+		PageTransitionEvent:         pageTransitionEventStatics{},
+		PopStateEvent:               popStateEventStatics{},
+		QuotaExceededError:          quotaExceededErrorStatics{},
+		ReadableStream:              readableStreamStatics{},
+		ReadableStreamDefaultReader: readableStreamDefaultReaderStatics{},
+		Request:                     requestStatics{},
+		Response:                    responseStatics{},
+		SharedWorker:                sharedWorkerStatics{},
+		Text:                        textStatics{},
+		TextDecoder:                 textDecoderStatics{},
+		TextEncoder:                 textEncoderStatics{},
+		URL:                         urlStatics{},
+		URLSearchParams:             urlSearchParamsStatics{},
+		Worker:                      workerStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -388,9 +413,27 @@ func (x *performanceImpl) idlImpl() *performanceImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *popStateEventImpl) idlImpl() *popStateEventImpl { return x }
 
+// idlImpl returns x: *queuingStrategyImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *queuingStrategyImpl) idlImpl() *queuingStrategyImpl { return x }
+
 // idlImpl returns x: *quotaExceededErrorImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *quotaExceededErrorImpl) idlImpl() *quotaExceededErrorImpl { return x }
+
+// idlImpl returns x: *readableStreamDefaultControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamDefaultControllerImpl) idlImpl() *readableStreamDefaultControllerImpl {
+	return x
+}
+
+// idlImpl returns x: *readableStreamDefaultReaderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamDefaultReaderImpl) idlImpl() *readableStreamDefaultReaderImpl { return x }
+
+// idlImpl returns x: *readableStreamImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamImpl) idlImpl() *readableStreamImpl { return x }
 
 // idlImpl returns x: *requestImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -1211,6 +1254,19 @@ func idlToBlobPropertyBag(r *webidl.Realm, x BlobPropertyBag) sobek.Value {
 	return obj
 }
 
+// idlFromReadableStream converts a JavaScript value to the IDL type ReadableStream.
+func idlFromReadableStream(r *webidl.Realm, v sobek.Value) ReadableStreamMethods {
+	return webidl.As[ReadableStreamMethods](r, webidl.AnyValue(v), "ReadableStream")
+}
+
+// idlToReadableStream converts an IDL ReadableStream value to JavaScript.
+func idlToReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStream")
+}
+
 // idlFromFormData converts a JavaScript value to the IDL type FormData.
 func idlFromFormData(r *webidl.Realm, v sobek.Value) FormDataMethods {
 	return webidl.As[FormDataMethods](r, webidl.AnyValue(v), "FormData")
@@ -1237,152 +1293,160 @@ func idlToURLSearchParams(r *webidl.Realm, x URLSearchParamsMethods) sobek.Value
 	return r.Wrap(x, "URLSearchParams")
 }
 
-// idlFromBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
+// idlFromBodyInit converts a JavaScript value to the IDL type (ReadableStream or XMLHttpRequestBodyInit).
 func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	v = webidl.AnyValue(v)
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.Implements(v, "ReadableStream"); sel < 0 && ok {
 			sel = 0
 		}
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 1
+		}
 		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
-			sel = 14
+			sel = 15
 		}
 		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
-			sel = 15
+			sel = 16
 		}
 		if sel < 0 {
 			kind := r.BufferKindOf(v)
 			if sel < 0 && kind == "Int8Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int16Array" {
 				sel = 2
 			}
-			if sel < 0 && kind == "Int32Array" {
+			if sel < 0 && kind == "Int16Array" {
 				sel = 3
 			}
-			if sel < 0 && kind == "Uint8Array" {
+			if sel < 0 && kind == "Int32Array" {
 				sel = 4
 			}
-			if sel < 0 && kind == "Uint16Array" {
+			if sel < 0 && kind == "Uint8Array" {
 				sel = 5
 			}
-			if sel < 0 && kind == "Uint32Array" {
+			if sel < 0 && kind == "Uint16Array" {
 				sel = 6
 			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
+			if sel < 0 && kind == "Uint32Array" {
 				sel = 7
 			}
-			if sel < 0 && kind == "BigInt64Array" {
+			if sel < 0 && kind == "Uint8ClampedArray" {
 				sel = 8
 			}
-			if sel < 0 && kind == "BigUint64Array" {
+			if sel < 0 && kind == "BigInt64Array" {
 				sel = 9
 			}
-			if sel < 0 && kind == "Float32Array" {
+			if sel < 0 && kind == "BigUint64Array" {
 				sel = 10
 			}
-			if sel < 0 && kind == "Float64Array" {
+			if sel < 0 && kind == "Float32Array" {
 				sel = 11
 			}
-			if sel < 0 && kind == webidl.KindDataView {
+			if sel < 0 && kind == "Float64Array" {
 				sel = 12
 			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
+			if sel < 0 && kind == webidl.KindDataView {
 				sel = 13
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 14
 			}
 		}
 	}
 	if sel < 0 {
-		sel = 16
+		sel = 17
 	}
 	switch sel {
 	case 0:
-		return BodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+		return BodyInit{Type: 1, ReadableStream: idlFromReadableStream(r, v)}
 	case 1:
-		return BodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+		return BodyInit{Type: 2, Blob: idlFromBlob(r, v)}
 	case 2:
-		return BodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+		return BodyInit{Type: 3, Int8Array: idlFromInt8Array(r, v)}
 	case 3:
-		return BodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+		return BodyInit{Type: 4, Int16Array: idlFromInt16Array(r, v)}
 	case 4:
-		return BodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+		return BodyInit{Type: 5, Int32Array: idlFromInt32Array(r, v)}
 	case 5:
-		return BodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+		return BodyInit{Type: 6, Uint8Array: idlFromUint8Array(r, v)}
 	case 6:
-		return BodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+		return BodyInit{Type: 7, Uint16Array: idlFromUint16Array(r, v)}
 	case 7:
-		return BodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+		return BodyInit{Type: 8, Uint32Array: idlFromUint32Array(r, v)}
 	case 8:
-		return BodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+		return BodyInit{Type: 9, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
 	case 9:
-		return BodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+		return BodyInit{Type: 10, BigInt64Array: idlFromBigInt64Array(r, v)}
 	case 10:
-		return BodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+		return BodyInit{Type: 11, BigUint64Array: idlFromBigUint64Array(r, v)}
 	case 11:
-		return BodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+		return BodyInit{Type: 12, Float32Array: idlFromFloat32Array(r, v)}
 	case 12:
-		return BodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+		return BodyInit{Type: 13, Float64Array: idlFromFloat64Array(r, v)}
 	case 13:
-		return BodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+		return BodyInit{Type: 14, DataView: idlFromDataView(r, v)}
 	case 14:
-		return BodyInit{Type: 15, FormData: idlFromFormData(r, v)}
+		return BodyInit{Type: 15, ArrayBuffer: idlFromArrayBuffer(r, v)}
 	case 15:
-		return BodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+		return BodyInit{Type: 16, FormData: idlFromFormData(r, v)}
 	case 16:
-		return BodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
+		return BodyInit{Type: 17, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 17:
+		return BodyInit{Type: 18, USVString: idlFromUSVString(r, v)}
 	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
+	r.ThrowTypeError("The provided value is not of type '(ReadableStream or XMLHttpRequestBodyInit)'")
 	return BodyInit{}
 }
 
-// idlToBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
+// idlToBodyInit converts an IDL (ReadableStream or XMLHttpRequestBodyInit) value to JavaScript.
 func idlToBodyInit(r *webidl.Realm, x BodyInit) sobek.Value {
 	switch x.Type {
 	case 1:
-		return idlToBlob(r, x.Blob)
+		return idlToReadableStream(r, x.ReadableStream)
 	case 2:
-		return idlToInt8Array(r, x.Int8Array)
+		return idlToBlob(r, x.Blob)
 	case 3:
-		return idlToInt16Array(r, x.Int16Array)
+		return idlToInt8Array(r, x.Int8Array)
 	case 4:
-		return idlToInt32Array(r, x.Int32Array)
+		return idlToInt16Array(r, x.Int16Array)
 	case 5:
-		return idlToUint8Array(r, x.Uint8Array)
+		return idlToInt32Array(r, x.Int32Array)
 	case 6:
-		return idlToUint16Array(r, x.Uint16Array)
+		return idlToUint8Array(r, x.Uint8Array)
 	case 7:
-		return idlToUint32Array(r, x.Uint32Array)
+		return idlToUint16Array(r, x.Uint16Array)
 	case 8:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+		return idlToUint32Array(r, x.Uint32Array)
 	case 9:
-		return idlToBigInt64Array(r, x.BigInt64Array)
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
 	case 10:
-		return idlToBigUint64Array(r, x.BigUint64Array)
+		return idlToBigInt64Array(r, x.BigInt64Array)
 	case 11:
-		return idlToFloat32Array(r, x.Float32Array)
+		return idlToBigUint64Array(r, x.BigUint64Array)
 	case 12:
-		return idlToFloat64Array(r, x.Float64Array)
+		return idlToFloat32Array(r, x.Float32Array)
 	case 13:
-		return idlToDataView(r, x.DataView)
+		return idlToFloat64Array(r, x.Float64Array)
 	case 14:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
+		return idlToDataView(r, x.DataView)
 	case 15:
-		return idlToFormData(r, x.FormData)
+		return idlToArrayBuffer(r, x.ArrayBuffer)
 	case 16:
-		return idlToURLSearchParams(r, x.URLSearchParams)
+		return idlToFormData(r, x.FormData)
 	case 17:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 18:
 		return idlToUSVString(r, x.USVString)
 	}
 	return sobek.Undefined()
 }
 
-// BodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
+// BodyInit is the IDL union type (ReadableStream or XMLHttpRequestBodyInit). Type is the 1-based index of the
 // member type the value has (0: none).
 type BodyInit struct {
 	Type              int
+	ReadableStream    ReadableStreamMethods
 	Blob              BlobMethods
 	Int8Array         webidl.BufferSource
 	Int16Array        webidl.BufferSource
@@ -1404,23 +1468,24 @@ type BodyInit struct {
 
 // Member type indexes of BodyInit.
 const (
-	BodyInitIsBlob              = 1
-	BodyInitIsInt8Array         = 2
-	BodyInitIsInt16Array        = 3
-	BodyInitIsInt32Array        = 4
-	BodyInitIsUint8Array        = 5
-	BodyInitIsUint16Array       = 6
-	BodyInitIsUint32Array       = 7
-	BodyInitIsUint8ClampedArray = 8
-	BodyInitIsBigInt64Array     = 9
-	BodyInitIsBigUint64Array    = 10
-	BodyInitIsFloat32Array      = 11
-	BodyInitIsFloat64Array      = 12
-	BodyInitIsDataView          = 13
-	BodyInitIsArrayBuffer       = 14
-	BodyInitIsFormData          = 15
-	BodyInitIsURLSearchParams   = 16
-	BodyInitIsUSVString         = 17
+	BodyInitIsReadableStream    = 1
+	BodyInitIsBlob              = 2
+	BodyInitIsInt8Array         = 3
+	BodyInitIsInt16Array        = 4
+	BodyInitIsInt32Array        = 5
+	BodyInitIsUint8Array        = 6
+	BodyInitIsUint16Array       = 7
+	BodyInitIsUint32Array       = 8
+	BodyInitIsUint8ClampedArray = 9
+	BodyInitIsBigInt64Array     = 10
+	BodyInitIsBigUint64Array    = 11
+	BodyInitIsFloat32Array      = 12
+	BodyInitIsFloat64Array      = 13
+	BodyInitIsDataView          = 14
+	BodyInitIsArrayBuffer       = 15
+	BodyInitIsFormData          = 16
+	BodyInitIsURLSearchParams   = 17
+	BodyInitIsUSVString         = 18
 )
 
 // idlFromBufferSource converts a JavaScript value to the IDL type (ArrayBufferView or ArrayBuffer).
@@ -2950,7 +3015,7 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
-// idlFromNullableBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString)?.
+// idlFromNullableBodyInit converts a JavaScript value to the IDL type (ReadableStream or XMLHttpRequestBodyInit)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
 		return webidl.Null[BodyInit]()
@@ -2958,7 +3023,7 @@ func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[Bod
 	return webidl.NonNull(idlFromBodyInit(r, v))
 }
 
-// idlToNullableBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString)? value to JavaScript.
+// idlToNullableBodyInit converts an IDL (ReadableStream or XMLHttpRequestBodyInit)? value to JavaScript.
 func idlToNullableBodyInit(r *webidl.Realm, x webidl.Nullable[BodyInit]) sobek.Value {
 	if x.Null {
 		return sobek.Null()
@@ -3281,6 +3346,22 @@ func idlToNullableOnErrorEventHandlerNonNull(r *webidl.Realm, x *OnErrorEventHan
 	return idlToOnErrorEventHandlerNonNull(r, x)
 }
 
+// idlFromNullableReadableStream converts a JavaScript value to the IDL type ReadableStream?.
+func idlFromNullableReadableStream(r *webidl.Realm, v sobek.Value) ReadableStreamMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromReadableStream(r, v)
+}
+
+// idlToNullableReadableStream converts an IDL ReadableStream? value to JavaScript.
+func idlToNullableReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return idlToReadableStream(r, x)
+}
+
 // idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.
 func idlFromNullableServiceWorker(r *webidl.Realm, v sobek.Value) ServiceWorkerMethods {
 	if webidl.IsNullish(v) {
@@ -3340,6 +3421,32 @@ func idlToNullableUSVString(r *webidl.Realm, x webidl.Nullable[string]) sobek.Va
 		return sobek.Null()
 	}
 	return idlToUSVString(r, x.Value)
+}
+
+// idlFromUnrestrictedDouble converts a JavaScript value to the IDL type unrestricted double.
+func idlFromUnrestrictedDouble(r *webidl.Realm, v sobek.Value) float64 {
+	return r.ToUnrestrictedDouble(webidl.AnyValue(v))
+}
+
+// idlToUnrestrictedDouble converts an IDL unrestricted double value to JavaScript.
+func idlToUnrestrictedDouble(r *webidl.Realm, x float64) sobek.Value {
+	return r.VM.ToValue(float64(x))
+}
+
+// idlFromNullableUnrestrictedDouble converts a JavaScript value to the IDL type unrestricted double?.
+func idlFromNullableUnrestrictedDouble(r *webidl.Realm, v sobek.Value) webidl.Nullable[float64] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[float64]()
+	}
+	return webidl.NonNull(idlFromUnrestrictedDouble(r, v))
+}
+
+// idlToNullableUnrestrictedDouble converts an IDL unrestricted double? value to JavaScript.
+func idlToNullableUnrestrictedDouble(r *webidl.Realm, x webidl.Nullable[float64]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToUnrestrictedDouble(r, x.Value)
 }
 
 // idlFromUnsignedLongLong converts a JavaScript value to the IDL type unsigned long long.
@@ -3532,6 +3639,30 @@ func idlFromPromiseOfNullableDouble(r *webidl.Realm, v sobek.Value) *webidl.Prom
 
 // idlToPromiseOfNullableDouble converts an IDL Promise<DOMHighResTimeStamp?> value to JavaScript.
 func idlToPromiseOfNullableDouble(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromReadableStreamReadResult converts a JavaScript value to the IDL type ReadableStreamReadResult.
+func idlFromReadableStreamReadResult(r *webidl.Realm, v sobek.Value) ReadableStreamReadResult {
+	var d ReadableStreamReadResult
+	idlReadDictReadableStreamReadResult(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamReadResult"), &d)
+	return d
+}
+
+// idlToReadableStreamReadResult converts an IDL ReadableStreamReadResult value to JavaScript.
+func idlToReadableStreamReadResult(r *webidl.Realm, x ReadableStreamReadResult) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamReadResult(r, obj, &x)
+	return obj
+}
+
+// idlFromPromiseOfReadableStreamReadResult converts a JavaScript value to the IDL type Promise<ReadableStreamReadResult>.
+func idlFromPromiseOfReadableStreamReadResult(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfReadableStreamReadResult converts an IDL Promise<ReadableStreamReadResult> value to JavaScript.
+func idlToPromiseOfReadableStreamReadResult(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -3732,6 +3863,51 @@ func idlToPromiseOfWindowClient(r *webidl.Realm, x *webidl.Promise) sobek.Value 
 	return x.Value()
 }
 
+// idlFromQueuingStrategy converts a JavaScript value to the IDL type QueuingStrategy.
+func idlFromQueuingStrategy(r *webidl.Realm, v sobek.Value) QueuingStrategy {
+	var d QueuingStrategy
+	idlReadDictQueuingStrategy(r, r.DictionaryObject(webidl.AnyValue(v), "QueuingStrategy"), &d)
+	return d
+}
+
+// idlToQueuingStrategy converts an IDL QueuingStrategy value to JavaScript.
+func idlToQueuingStrategy(r *webidl.Realm, x QueuingStrategy) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictQueuingStrategy(r, obj, &x)
+	return obj
+}
+
+// idlFromQueuingStrategyInit converts a JavaScript value to the IDL type QueuingStrategyInit.
+func idlFromQueuingStrategyInit(r *webidl.Realm, v sobek.Value) QueuingStrategyInit {
+	var d QueuingStrategyInit
+	idlReadDictQueuingStrategyInit(r, r.DictionaryObject(webidl.AnyValue(v), "QueuingStrategyInit"), &d)
+	return d
+}
+
+// idlToQueuingStrategyInit converts an IDL QueuingStrategyInit value to JavaScript.
+func idlToQueuingStrategyInit(r *webidl.Realm, x QueuingStrategyInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictQueuingStrategyInit(r, obj, &x)
+	return obj
+}
+
+// idlFromQueuingStrategySize converts a JavaScript value to the IDL type QueuingStrategySize.
+func idlFromQueuingStrategySize(r *webidl.Realm, v sobek.Value) *QueuingStrategySize {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &QueuingStrategySize{CallbackFunction: cb}
+}
+
+// idlToQueuingStrategySize converts an IDL QueuingStrategySize value to JavaScript.
+func idlToQueuingStrategySize(r *webidl.Realm, x *QueuingStrategySize) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
 // idlFromQuotaExceededErrorOptions converts a JavaScript value to the IDL type QuotaExceededErrorOptions.
 func idlFromQuotaExceededErrorOptions(r *webidl.Realm, v sobek.Value) QuotaExceededErrorOptions {
 	var d QuotaExceededErrorOptions
@@ -3744,6 +3920,80 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	obj := r.VM.NewObject()
 	idlWriteDictQuotaExceededErrorOptions(r, obj, &x)
 	return obj
+}
+
+// idlFromReadableStreamDefaultController converts a JavaScript value to the IDL type ReadableStreamDefaultController.
+func idlFromReadableStreamDefaultController(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultControllerMethods {
+	return webidl.As[ReadableStreamDefaultControllerMethods](r, webidl.AnyValue(v), "ReadableStreamDefaultController")
+}
+
+// idlToReadableStreamDefaultController converts an IDL ReadableStreamDefaultController value to JavaScript.
+func idlToReadableStreamDefaultController(r *webidl.Realm, x ReadableStreamDefaultControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamDefaultController")
+}
+
+// idlFromReadableStreamDefaultReader converts a JavaScript value to the IDL type ReadableStreamDefaultReader.
+func idlFromReadableStreamDefaultReader(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultReaderMethods {
+	return webidl.As[ReadableStreamDefaultReaderMethods](r, webidl.AnyValue(v), "ReadableStreamDefaultReader")
+}
+
+// idlToReadableStreamDefaultReader converts an IDL ReadableStreamDefaultReader value to JavaScript.
+func idlToReadableStreamDefaultReader(r *webidl.Realm, x ReadableStreamDefaultReaderMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamDefaultReader")
+}
+
+// idlFromReadableStreamGetReaderOptions converts a JavaScript value to the IDL type ReadableStreamGetReaderOptions.
+func idlFromReadableStreamGetReaderOptions(r *webidl.Realm, v sobek.Value) ReadableStreamGetReaderOptions {
+	var d ReadableStreamGetReaderOptions
+	idlReadDictReadableStreamGetReaderOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamGetReaderOptions"), &d)
+	return d
+}
+
+// idlToReadableStreamGetReaderOptions converts an IDL ReadableStreamGetReaderOptions value to JavaScript.
+func idlToReadableStreamGetReaderOptions(r *webidl.Realm, x ReadableStreamGetReaderOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamGetReaderOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromReadableStreamIteratorOptions converts a JavaScript value to the IDL type ReadableStreamIteratorOptions.
+func idlFromReadableStreamIteratorOptions(r *webidl.Realm, v sobek.Value) ReadableStreamIteratorOptions {
+	var d ReadableStreamIteratorOptions
+	idlReadDictReadableStreamIteratorOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamIteratorOptions"), &d)
+	return d
+}
+
+// idlToReadableStreamIteratorOptions converts an IDL ReadableStreamIteratorOptions value to JavaScript.
+func idlToReadableStreamIteratorOptions(r *webidl.Realm, x ReadableStreamIteratorOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamIteratorOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromReadableStreamReaderMode converts a JavaScript value to the IDL type ReadableStreamReaderMode.
+func idlFromReadableStreamReaderMode(r *webidl.Realm, v sobek.Value) ReadableStreamReaderMode {
+	return ReadableStreamReaderMode(r.ToEnum(webidl.AnyValue(v), "ReadableStreamReaderMode", idlValuesReadableStreamReaderMode))
+}
+
+// idlToReadableStreamReaderMode converts an IDL ReadableStreamReaderMode value to JavaScript.
+func idlToReadableStreamReaderMode(r *webidl.Realm, x ReadableStreamReaderMode) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromReadableStreamType converts a JavaScript value to the IDL type ReadableStreamType.
+func idlFromReadableStreamType(r *webidl.Realm, v sobek.Value) ReadableStreamType {
+	return ReadableStreamType(r.ToEnum(webidl.AnyValue(v), "ReadableStreamType", idlValuesReadableStreamType))
+}
+
+// idlToReadableStreamType converts an IDL ReadableStreamType value to JavaScript.
+func idlToReadableStreamType(r *webidl.Realm, x ReadableStreamType) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
@@ -4107,6 +4357,26 @@ func idlFromSequenceOfObjectWith(r *webidl.Realm, obj *sobek.Object, method sobe
 	return out
 }
 
+// idlFromSequenceOfReadableStream converts a JavaScript value to the IDL type sequence<ReadableStream>.
+func idlFromSequenceOfReadableStream(r *webidl.Realm, v sobek.Value) []ReadableStreamMethods {
+	out := []ReadableStreamMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromReadableStream(r, x)) })
+	return out
+}
+
+// idlToSequenceOfReadableStream converts an IDL sequence<ReadableStream> value to JavaScript.
+func idlToSequenceOfReadableStream(r *webidl.Realm, x []ReadableStreamMethods) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e ReadableStreamMethods) sobek.Value { return idlToReadableStream(r, e) })
+}
+
+// idlFromSequenceOfReadableStreamWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfReadableStreamWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ReadableStreamMethods {
+	out := []ReadableStreamMethods{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromReadableStream(r, x)) })
+	return out
+}
+
 // idlFromSequenceOfUSVString converts a JavaScript value to the IDL type sequence<USVString>.
 func idlFromSequenceOfUSVString(r *webidl.Realm, v sobek.Value) []string {
 	out := []string{}
@@ -4396,6 +4666,57 @@ const (
 	TimerHandlerIsDOMString = 1
 	TimerHandlerIsFunction  = 2
 )
+
+// idlFromUnderlyingSourceCancelCallback converts a JavaScript value to the IDL type UnderlyingSourceCancelCallback.
+func idlFromUnderlyingSourceCancelCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourceCancelCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSourceCancelCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSourceCancelCallback converts an IDL UnderlyingSourceCancelCallback value to JavaScript.
+func idlToUnderlyingSourceCancelCallback(r *webidl.Realm, x *UnderlyingSourceCancelCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSourcePullCallback converts a JavaScript value to the IDL type UnderlyingSourcePullCallback.
+func idlFromUnderlyingSourcePullCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourcePullCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSourcePullCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSourcePullCallback converts an IDL UnderlyingSourcePullCallback value to JavaScript.
+func idlToUnderlyingSourcePullCallback(r *webidl.Realm, x *UnderlyingSourcePullCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSourceStartCallback converts a JavaScript value to the IDL type UnderlyingSourceStartCallback.
+func idlFromUnderlyingSourceStartCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourceStartCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSourceStartCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSourceStartCallback converts an IDL UnderlyingSourceStartCallback value to JavaScript.
+func idlToUnderlyingSourceStartCallback(r *webidl.Realm, x *UnderlyingSourceStartCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
 
 // idlFromUnsignedLong converts a JavaScript value to the IDL type unsigned long.
 func idlFromUnsignedLong(r *webidl.Realm, v sobek.Value) uint32 {

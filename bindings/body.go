@@ -7,38 +7,55 @@ import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/encoding"
 	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/streams"
 	"github.com/gowebengine/weblocks/xhr"
 	"github.com/grafana/sobek"
 )
 
 // This file is the Fetch Standard's bodies
-// (https://fetch.spec.whatwg.org/#concept-body) and the Body mixin. A body
-// is a byte sequence held in memory, or a response body still arriving
-// from the network (package fetch reads it; consumers wait for all of
-// it): there is no ReadableStream, so its stream is "disturbed" once it
-// has been consumed.
+// (https://fetch.spec.whatwg.org/#concept-body) and the Body mixin. A
+// body's stream is a ReadableStream of package streams, made when first
+// needed (the body attribute, reading, teeing, an abort) over its source:
+// bytes in memory, or a response body arriving from the network (package
+// fetch reads it; each read's bytes are a chunk). A body extracted from a
+// ReadableStream has that stream and no source.
 
-// body is https://fetch.spec.whatwg.org/#concept-body (its source and
-// length; the stream is the bytes themselves).
+// body is https://fetch.spec.whatwg.org/#concept-body.
 type body struct {
 	source []byte
-	used   bool // the stream is disturbed (read)
+	// used marks a body disturbed before it had a stream (the input of
+	// the Request constructor, whose body moved to the new request).
+	used bool
 	// net is a response body from the network, read as it arrives:
 	// source is unused then.
 	net *fetch.Body
+	// stream is the body's stream once made; streamOnly says the body
+	// was extracted from a ReadableStream (no source).
+	stream     *readableStreamImpl
+	streamOnly bool
+	// terminate ends the fetch a network body comes from (its stream was
+	// canceled); nil when there is none to end.
+	terminate func()
 }
 
-// extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract
-// for the BodyInit members this engine has: it returns the body and its
-// type ("" for null).
-func extractBody(object BodyInit) (*body, string) {
-	// 1-4. (Streams are not supported.)
+// extractBody is https://fetch.spec.whatwg.org/#concept-bodyinit-extract:
+// it returns the body and its type ("" for null).
+func extractBody(object BodyInit) (*body, string, error) {
+	// 1-2. If object is a ReadableStream object, then set stream to
+	// object (a stream disturbed or locked is a TypeError).
+	if object.Type == BodyInitIsReadableStream {
+		s := object.ReadableStream.idlImpl()
+		if s.s.Disturbed() || s.s.Locked() {
+			return nil, "", webidl.NewTypeError("The ReadableStream body is disturbed or locked")
+		}
+		return &body{stream: s, streamOnly: true}, "", nil
+	}
 	// 5-6. Switch on object:
 	if object.Type == BodyInitIsBlob {
 		// Blob: source is object; type is object's type attribute value
 		// when it is not the empty byte sequence.
 		b := object.Blob.idlImpl()
-		return &body{source: b.data}, b.typ
+		return &body{source: b.data}, b.typ, nil
 	}
 	if object.Type == BodyInitIsFormData {
 		// FormData: source is the result of running the
@@ -47,27 +64,27 @@ func extractBody(object BodyInit) (*body, string) {
 		// the boundary string it generated.
 		boundary := xhr.NewBoundary()
 		return &body{source: xhr.MultipartFormDataEncode(object.FormData.idlImpl().list, boundary)},
-			"multipart/form-data; boundary=" + boundary
+			"multipart/form-data; boundary=" + boundary, nil
 	}
 	if object.Type == BodyInitIsURLSearchParams {
 		// URLSearchParams: source is the result of running the
 		// application/x-www-form-urlencoded serializer with object's list;
 		// type is `application/x-www-form-urlencoded;charset=UTF-8`.
 		s, _ := object.URLSearchParams.Stringifier()
-		return &body{source: []byte(s)}, "application/x-www-form-urlencoded;charset=UTF-8"
+		return &body{source: []byte(s)}, "application/x-www-form-urlencoded;charset=UTF-8", nil
 	}
 	if object.Type == BodyInitIsUSVString {
 		// USVString: source is the UTF-8 encoding of object; type is
 		// `text/plain;charset=UTF-8`.
-		return &body{source: []byte(object.USVString)}, "text/plain;charset=UTF-8"
+		return &body{source: []byte(object.USVString)}, "text/plain;charset=UTF-8", nil
 	}
 	// BufferSource: source is a copy of the bytes held by object.
 	for _, b := range bodyBuffers(object) {
 		if b.Object != nil {
-			return &body{source: bytes.Clone(b.Bytes())}, ""
+			return &body{source: bytes.Clone(b.Bytes())}, "", nil
 		}
 	}
-	return &body{}, ""
+	return &body{}, "", nil
 }
 
 // bodyBuffers lists the BufferSource members of a BodyInit value in
@@ -78,11 +95,205 @@ func bodyBuffers(o BodyInit) []webidl.BufferSource {
 		o.Float64Array, o.DataView, o.ArrayBuffer}
 }
 
-func (b *body) clone() *body {
+// proxyBody is https://fetch.spec.whatwg.org/#concept-body-proxy... as
+// the Request constructor uses it ("creating a proxy" for the input's
+// body): a body with a new stream that reads b's (locking it), or, when
+// b has no stream yet, one sharing b's source. The caller marks b
+// disturbed.
+func (r *Realm) proxyBody(b *body) *body {
+	if b.stream == nil {
+		return &body{source: b.source, net: b.net, terminate: b.terminate}
+	}
+	reader, err := streams.AcquireReadableStreamDefaultReader(b.stream.s)
+	if err != nil {
+		// (The caller checked b is usable: unlocked.)
+		return &body{source: b.source, net: b.net}
+	}
+	h := r.streamHost()
+	src := streams.UnderlyingSource{
+		Pull: func(c *streams.DefaultController) streams.Promise {
+			p := h.NewPromise()
+			streams.ReadableStreamDefaultReaderRead(reader, streams.ReadRequest{
+				Chunk: func(chunk any) {
+					_ = streams.ReadableStreamDefaultControllerEnqueue(c, chunk)
+					p.Resolve(nil)
+				},
+				Close: func() {
+					streams.ReadableStreamDefaultControllerClose(c)
+					p.Resolve(nil)
+				},
+				Error: func(e any) {
+					streams.ReadableStreamDefaultControllerError(c, e)
+					p.Resolve(nil)
+				},
+			})
+			return p
+		},
+		Cancel: func(reason any) streams.Promise { return reader.Cancel(reason) },
+	}
+	s := streams.CreateReadableStream(h, src, 0, nil)
+	return &body{source: b.source, net: b.net, stream: r.newReadableStreamObject(s), streamOnly: b.streamOnly}
+}
+
+// cloneBody is https://fetch.spec.whatwg.org/#concept-body-clone: a body
+// with a stream is teed (b keeps the first branch, the clone the
+// second); a body without one yet shares its source (bytes, or the
+// network body, which each clone's stream reads on its own).
+func (r *Realm) cloneBody(b *body) *body {
 	if b == nil {
 		return nil
 	}
-	return &body{source: b.source, net: b.net}
+	// (Neither copy may end the fetch the other still reads.)
+	b.terminate = nil
+	if b.stream == nil {
+		return &body{source: b.source, net: b.net}
+	}
+	// 1. Let « out1, out2 » be the result of teeing body's stream
+	// (https://streams.spec.whatwg.org/#readablestream-tee: the second
+	// branch's chunks are structured clones).
+	out1, out2, err := streams.ReadableStreamTee(b.stream.s, true)
+	if err != nil {
+		// (Callers check the body is usable first: unlocked.)
+		return &body{source: b.source, net: b.net}
+	}
+	// 2. Set body's stream to out1.
+	b.stream = r.newReadableStreamObject(out1)
+	// 3. Return a body whose stream is out2 and other members are copied
+	// from body.
+	return &body{source: b.source, net: b.net, stream: r.newReadableStreamObject(out2), streamOnly: b.streamOnly}
+}
+
+// bodyStream is b's stream, made on first use: a ReadableStream whose
+// chunks are Uint8Arrays of b's source (one chunk), or of a network
+// body's bytes as they arrive (each in a task of the networking task
+// source); canceling it ends the fetch.
+func (r *Realm) bodyStream(b *body) *readableStreamImpl {
+	if b.stream != nil {
+		return b.stream
+	}
+	var src streams.UnderlyingSource
+	if net := b.net; net != nil {
+		src.Start = func(c *streams.DefaultController) (any, error) {
+			// What has arrived is enqueued at once; the rest in
+			// networking tasks as it arrives.
+			enqueue := func(chunk []byte) {
+				if v, err := r.newUint8Array(chunk); err == nil {
+					_ = streams.ReadableStreamDefaultControllerEnqueue(c, v)
+				}
+			}
+			end := func(err error) {
+				if err != nil {
+					streams.ReadableStreamDefaultControllerError(c, r.idl.ErrorValue(webidl.NewTypeError("Failed to read the response body")))
+					return
+				}
+				streams.ReadableStreamDefaultControllerClose(c)
+			}
+			sofar, ended, err := net.Subscribe(func(chunk []byte) {
+				chunk = bytes.Clone(chunk)
+				r.fetchTask(func() { enqueue(chunk) })
+			}, func(err error) {
+				r.fetchTask(func() { end(err) })
+			})
+			if len(sofar) > 0 && (!ended || err == nil) {
+				enqueue(bytes.Clone(sofar))
+			}
+			if ended {
+				end(err)
+			}
+			return nil, nil
+		}
+		src.Cancel = func(any) streams.Promise {
+			if b.terminate != nil {
+				b.terminate()
+			}
+			return r.streamHost().PromiseResolvedWith(nil)
+		}
+	} else {
+		data := b.source
+		src.Start = func(c *streams.DefaultController) (any, error) {
+			if len(data) > 0 {
+				v, err := r.newUint8Array(bytes.Clone(data))
+				if err != nil {
+					return nil, err
+				}
+				_ = streams.ReadableStreamDefaultControllerEnqueue(c, v)
+			}
+			streams.ReadableStreamDefaultControllerClose(c)
+			return nil, nil
+		}
+	}
+	b.stream = r.newReadableStreamObject(streams.CreateReadableStream(r.streamHost(), src, 0, nil))
+	return b.stream
+}
+
+// newUint8Array is a new Uint8Array over data (which it keeps).
+func (r *Realm) newUint8Array(data []byte) (sobek.Value, error) {
+	in, err := r.cloneIntrinsics()
+	if err != nil {
+		return nil, err
+	}
+	buf := r.vm.NewArrayBuffer(data)
+	return in.newView(sobek.Undefined(), r.vm.ToValue("Uint8Array"), r.vm.ToValue(buf), r.vm.ToValue(0), r.vm.ToValue(len(data)))
+}
+
+// fullyReadBody is https://fetch.spec.whatwg.org/#body-fully-read: it
+// reads all of b's stream (https://streams.spec.whatwg.org/#readablestreamdefaultreader-read-all-bytes)
+// and calls success with its bytes, or failure with the error (a chunk
+// that is not a Uint8Array is a TypeError). The stream stays locked.
+func (r *Realm) fullyReadBody(b *body, success func([]byte), failure func(sobek.Value)) {
+	// 1-3. (The task destination is this realm's event loop.)
+	// 4. Let reader be the result of getting a reader for body's stream.
+	// If that threw an exception, then run errorSteps with that exception
+	// and return.
+	reader, err := streams.AcquireReadableStreamDefaultReader(r.bodyStream(b).s)
+	if err != nil {
+		failure(r.idl.ErrorValue(streamsError(err)))
+		return
+	}
+	// 5. Read all bytes from reader, given successSteps and errorSteps:
+	// read-loop, repeated while a read's chunk comes at once (the rest
+	// continue from the chunk steps).
+	var data []byte
+	var loop func()
+	loop = func() {
+		for {
+			sync, again := true, false
+			streams.ReadableStreamDefaultReaderRead(reader, streams.ReadRequest{
+				Chunk: func(chunk any) {
+					// 1. If chunk is not a Uint8Array object, call
+					// failureSteps with a TypeError and abort these steps.
+					v := jsStreamValue(chunk)
+					if r.idl.BufferKindOf(v) != "Uint8Array" {
+						failure(r.idl.ErrorValue(webidl.NewTypeError("The body's stream gave a chunk that is not a Uint8Array")))
+						return
+					}
+					// 2. Append the bytes represented by chunk to bytes.
+					data = append(data, webidl.BufferSource{Object: v.(*sobek.Object), Kind: "Uint8Array"}.Bytes()...)
+					// 3. Read-loop given reader, bytes, successSteps, and
+					// failureSteps.
+					if sync {
+						again = true
+					} else {
+						loop()
+					}
+				},
+				// close steps: Call successSteps with bytes.
+				Close: func() {
+					if data == nil {
+						data = []byte{}
+					}
+					success(data)
+				},
+				// error steps, given e: Call failureSteps with e.
+				Error: func(e any) { failure(jsStreamValue(e)) },
+			})
+			sync = false
+			if !again {
+				return
+			}
+		}
+	}
+	loop()
 }
 
 // bodyOwner is a Request or Response: the holder of a body for the Body
@@ -93,22 +304,41 @@ type bodyOwner struct {
 	// headers is the header list "get the MIME type" reads (the
 	// Content-Type of the request or response).
 	headers *headerList
-	// abortReason is the error a fetch() abort gave the body's stream
-	// while the body was still arriving.
-	abortReason sobek.Value
 }
 
-// bodyUsed is https://fetch.spec.whatwg.org/#dom-body-bodyused.
-func (o *bodyOwner) bodyUsed() bool { return o.body != nil && o.body.used }
+// bodyAttr is https://fetch.spec.whatwg.org/#dom-body-body: null for a
+// null body, else its stream.
+func (o *bodyOwner) bodyAttr() (ReadableStreamMethods, error) {
+	if o.body == nil {
+		return nil, nil
+	}
+	return o.realm.bodyStream(o.body), nil
+}
 
-// isUnusable is https://fetch.spec.whatwg.org/#body-unusable.
-func (o *bodyOwner) isUnusable() bool { return o.bodyUsed() }
+// bodyUsed is https://fetch.spec.whatwg.org/#dom-body-bodyused: the body
+// is non-null and its stream is disturbed.
+func (o *bodyOwner) bodyUsed() bool {
+	b := o.body
+	return b != nil && (b.used || b.stream != nil && b.stream.s.Disturbed())
+}
+
+// isUnusable is https://fetch.spec.whatwg.org/#body-unusable: the body
+// is non-null and its stream disturbed or locked.
+func (o *bodyOwner) isUnusable() bool {
+	return o.bodyUsed() || o.body != nil && o.body.stream != nil && o.body.stream.s.Locked()
+}
 
 // consumeBody is https://fetch.spec.whatwg.org/#concept-body-consume-body:
 // convert turns the bytes into the promise's value (an exception rejects
 // it).
 func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *webidl.Promise {
 	idl := o.realm.idl
+	// (A body whose stream is errored rejects with its error, used or
+	// not, as Chromium does: text() twice after an abort rejects with
+	// AbortError twice.)
+	if o.body != nil && o.body.stream != nil && o.body.stream.s.State() == streams.Errored {
+		return idl.PromiseRejectedWith(jsStreamValue(o.body.stream.s.StoredError()))
+	}
 	// 1. If object is unusable, then return a promise rejected with a
 	// TypeError.
 	if o.isUnusable() {
@@ -116,45 +346,26 @@ func (o *bodyOwner) consumeBody(convert func(b []byte) (sobek.Value, error)) *we
 	}
 	// 2. Let promise be a new promise.
 	p := idl.NewPromise()
+	// 3. Let errorSteps given error be to reject promise with error.
+	errorSteps := func(e sobek.Value) { p.Reject(e) }
+	// 4. Let successSteps given a byte sequence data be to resolve
+	// promise with the result of running convertBytesToJSValue with data.
+	// If that threw an exception, then run errorSteps with that exception.
+	successSteps := func(data []byte) {
+		if v, err := convert(data); err != nil {
+			p.RejectError(err)
+		} else {
+			p.Resolve(v)
+		}
+	}
 	// 5. If object's body is null, then run successSteps with an empty
-	// byte sequence. 6. Otherwise, fully read object's body: a body from
-	// the network settles the promise in a task once all of it is in.
-	if o.body != nil && o.body.net != nil {
-		o.body.used = true
-		net, r := o.body.net, o.realm
-		net.OnLoad(func() {
-			r.fetchTask(func() {
-				data, err := net.Result()
-				switch {
-				case o.abortReason != nil:
-					// The abort errored the stream before all of it was
-					// in (whatever the read then returned).
-					p.Reject(o.abortReason)
-				case err != nil:
-					p.RejectError(webidl.NewTypeError("Failed to read the response body"))
-				default:
-					if v, err := convert(data); err != nil {
-						p.RejectError(err)
-					} else {
-						p.Resolve(v)
-					}
-				}
-			})
-		})
-		return p
-	}
-	var data []byte
-	if o.body != nil {
-		data = o.body.source
-		o.body.used = true
-	}
-	// 3-4. Success steps resolve with the converted value; error steps
-	// reject.
-	v, err := convert(data)
-	if err != nil {
-		p.RejectError(err)
+	// byte sequence.
+	if o.body == nil {
+		successSteps(nil)
 	} else {
-		p.Resolve(v)
+		// 6. Otherwise, fully read object's body given successSteps,
+		// errorSteps, and object's relevant global object.
+		o.realm.fullyReadBody(o.body, successSteps, errorSteps)
 	}
 	// 7. Return promise.
 	return p

@@ -229,6 +229,20 @@
 // document is unloaded. The realm sets itself as the environment's global
 // (env.SetGlobal(realm)), so RealmOf(env) finds it.
 //
+// Fetch bodies and streams (body.go, readablestream.go and the reader,
+// controller and queuing strategy files): ReadableStream and its reader
+// and controller wrap package streams (the realm is its Host; chunks,
+// reasons and errors are JavaScript values). A body's stream is made on
+// first use (Response.body, reading, clone(), an abort) over its bytes or
+// over the network body's bytes as package fetch delivers them (one
+// Uint8Array per network read, in networking tasks). Deviations: bodies
+// are default streams, not byte streams (no BYOB reader); fetch() reads a
+// ReadableStream request body whole before sending it (no upload
+// streaming; Chromium refuses one over HTTP/1.1 with a TypeError); the
+// network read has no backpressure (package fetch bounds it); a body
+// whose stream errored rejects every read with the error, as Chromium
+// does, where the standard would reject the second with a TypeError.
+//
 // Service workers (serviceworker.go, serviceworkerregistration.go,
 // serviceworkercontainer.go, serviceworkerglobalscope.go, clients.go,
 // client.go, extendableevent.go, extendablemessageevent.go; swstate.go): ServiceWorkerContainer
@@ -260,10 +274,11 @@
 // handle is not kept (a worker without fetch listeners gets events that
 // fall back to the network, as if skipped); preloadResponse is a promise
 // resolved with undefined; the request's body and the response's bytes
-// are copied between the realms (no streams); aborting the client's
-// fetch does not signal event.request. registration.update() runs an
-// update job: the script is fetched again and a new worker installed when
-// its bytes changed.
+// are copied between the realms (a ReadableStream body is read whole
+// first: no streaming across realms); aborting the client's fetch does
+// not signal event.request. registration.update() runs an update job: the
+// script is fetched again and a new worker installed when its bytes
+// changed.
 //
 // BroadcastChannel (broadcastchannel.go) over html.BroadcastChannel (the
 // user agent's channel list and the choice of destinations).

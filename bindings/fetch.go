@@ -12,6 +12,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/streams"
 	"github.com/grafana/sobek"
 )
 
@@ -97,22 +98,24 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 		if locallyAborted {
 			return
 		}
-		// The fetch stays abortable until its body is in.
-		finished := func() {
-			sig.sig.RemoveAlgorithm(id)
-			cancel()
-		}
 		// 14.3. If response is a network error, then reject p with a
 		// TypeError and abort these steps.
 		if resp.typ == "error" {
-			finished()
+			sig.sig.RemoveAlgorithm(id)
+			cancel()
 			p.RejectError(webidl.NewTypeError("Failed to fetch"))
 			return
 		}
+		// The abort steps stay, as the standard says: an abort errors the
+		// body's stream while it is readable, all of the body arrived or
+		// not. The network read ends with the body (or the abort).
 		if resp.body != nil && resp.body.net != nil {
-			resp.body.net.OnLoad(func() { r.fetchTask(finished) })
+			resp.body.net.OnLoad(func() { r.fetchTask(cancel) })
+			// Canceling the body's stream ends the fetch.
+			resp.body.terminate = cancel
 		} else {
-			finished()
+			sig.sig.RemoveAlgorithm(id)
+			cancel()
 		}
 		// 14.4. Set responseObject to the result of creating a Response
 		// object, given response, "immutable", and relevantRealm.
@@ -125,19 +128,25 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 }
 
 // abortFetchCall is https://fetch.spec.whatwg.org/#abort-fetch.
-func (r *Realm) abortFetchCall(p *webidl.Promise, _ *request, responseObject *responseImpl, reason sobek.Value) {
+func (r *Realm) abortFetchCall(p *webidl.Promise, req *request, responseObject *responseImpl, reason sobek.Value) {
 	// 1. Reject promise with error (a no-op when it already settled).
 	p.Reject(reason)
-	// 2-3. (There is no request body stream to cancel.) If
-	// responseObject is null, then return.
+	// 2. If request's body is non-null and is readable, then cancel
+	// request's body with error.
+	if b := req.body; b != nil && b.stream != nil && b.stream.s.State() == streams.Readable {
+		r.streamHost().MarkHandled(streams.ReadableStreamCancel(b.stream.s, reason))
+	}
+	// 3. If responseObject is null, then return.
 	if responseObject == nil {
 		return
 	}
 	// 4-5. If response's body is non-null and is readable, then error
-	// response's body with error (its consumers reject with it; the
-	// aborted read ends with the fetch's context).
-	if b := responseObject.body; b != nil && b.net != nil && !b.net.Loaded() {
-		responseObject.abortReason = reason
+	// response's body with error (its readers reject with it; the
+	// aborted network read ends with the fetch's context).
+	if b := responseObject.body; b != nil {
+		if s := r.bodyStream(b).s; s.State() == streams.Readable {
+			streams.ReadableStreamDefaultControllerError(s.Controller(), reason)
+		}
 	}
 }
 
@@ -154,12 +163,31 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 	finish := func(resp *response) {
 		r.fetchTask(func() { processResponse(resp) })
 	}
+	if req.body != nil && req.body.streamOnly {
+		// A body from a ReadableStream is read whole before the request
+		// is sent (no upload streaming); a chunk that is not a
+		// Uint8Array, or the stream's error, is a network error.
+		r.fullyReadBody(req.body, func(data []byte) {
+			c := *req
+			c.body = &body{source: data}
+			r.startFetch(ctx, &c, true, finish)
+		}, func(sobek.Value) { finish(networkError()) })
+		return
+	}
+	r.startFetch(ctx, req, false, finish)
+}
+
+// startFetch is fetch for a request whose body is in memory;
+// useCORSPreflight is the request's use-CORS-preflight flag (set for a
+// body that was a ReadableStream).
+func (r *Realm) startFetch(ctx context.Context, req *request, useCORSPreflight bool, finish func(*response)) {
 	host := r.fetchHost()
 	if host == nil {
 		finish(networkError())
 		return
 	}
 	p := &fetch.Params{Request: r.fetchRequest(req)}
+	p.Request.UseCORSPreflight = useCORSPreflight
 	if r.env != nil {
 		p.BlobURLs = fileapi.StoreOf(r.env.UserAgent())
 	}

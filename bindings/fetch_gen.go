@@ -273,6 +273,8 @@ type RequestMethods interface {
 	Signal() (AbortSignalMethods, error)
 	// Duplex is the getter of the attribute "duplex".
 	Duplex() (RequestDuplex, error)
+	// Body is the getter of the attribute "body".
+	Body() (ReadableStreamMethods, error)
 	// BodyUsed is the getter of the attribute "bodyUsed".
 	BodyUsed() (bool, error)
 	// Clone implements the operation "clone".
@@ -502,6 +504,16 @@ func idlDefRequest(statics idlRequestStatics) *webidl.InterfaceDef {
 						r.Throw(err)
 					}
 					return idlToRequestDuplex(r, res)
+				},
+			},
+			{Name: "body", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[RequestMethods](r, this, "Request")
+					res, err := self.Body()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableReadableStream(r, res)
 				},
 			},
 			{Name: "bodyUsed", Kind: webidl.Attribute,
@@ -853,6 +865,8 @@ type ResponseMethods interface {
 	StatusText() (webidl.ByteString, error)
 	// Headers is the getter of the attribute "headers".
 	Headers() (HeadersMethods, error)
+	// Body is the getter of the attribute "body".
+	Body() (ReadableStreamMethods, error)
 	// BodyUsed is the getter of the attribute "bodyUsed".
 	BodyUsed() (bool, error)
 	// Clone implements the operation "clone".
@@ -997,6 +1011,16 @@ func idlDefResponse(statics idlResponseStatics) *webidl.InterfaceDef {
 						}
 						return idlToHeaders(r, res)
 					})
+				},
+			},
+			{Name: "body", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ResponseMethods](r, this, "Response")
+					res, err := self.Body()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableReadableStream(r, res)
 				},
 			},
 			{Name: "bodyUsed", Kind: webidl.Attribute,

@@ -104,10 +104,23 @@ func (e *fetchEventImpl) RespondWith(p *webidl.Promise) error {
 			// 10.1. If response is not a Response object, then set the
 			//       respond-with error flag.
 			e.respondWithError = true
-		case o.bodyUsed():
+		case o.isUnusable():
 			// 10.2.1. If response is disturbed or locked, then set the
 			//         respond-with error flag.
 			e.respondWithError = true
+		case o.resp.body != nil && o.resp.body.streamOnly:
+			// 10.2.2-10.2.6 for a body from a ReadableStream: its bytes,
+			// read whole, become the body (no streaming across realms).
+			r.fullyReadBody(o.resp.body, func(data []byte) {
+				pr := copyResponse(o.resp)
+				pr.body = &body{source: data}
+				e.potentialResponse = pr
+				e.unsetWaitToRespond()
+			}, func(sobek.Value) {
+				e.respondWithError = true
+				e.unsetWaitToRespond()
+			})
+			return sobek.Undefined(), nil
 		default:
 			// 10.2.2. Let bytes be an empty byte sequence; let
 			//         potentialResponse be a copy of response's

@@ -30,12 +30,13 @@ type request struct {
 }
 
 // clone is https://fetch.spec.whatwg.org/#concept-request-clone.
-func (r *request) clone() *request {
+// A body with a stream is teed (realm's streams).
+func (r *request) clone(realm *Realm) *request {
 	c := *r
 	u := *r.url
 	c.url = &u
 	c.headers = r.headers.Clone()
-	c.body = r.body.clone()
+	c.body = realm.cloneBody(r.body)
 	return &c
 }
 
@@ -303,7 +304,13 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 	if initBody {
 		// 37.1. Let bodyWithType be the result of extracting init["body"],
 		// with keepalive set to request's keepalive.
-		b, typ := extractBody(init.Body.Value.Value)
+		if req.keepalive && init.Body.Value.Value.Type == BodyInitIsReadableStream {
+			return nil, webidl.NewTypeError("Failed to construct 'Request': keepalive cannot be set with a ReadableStream body")
+		}
+		b, typ, err := extractBody(init.Body.Value.Value)
+		if err != nil {
+			return nil, err
+		}
 		// 37.2. Set initBody to bodyWithType's body.
 		newBody = b
 		// 37.3-37.4. If type is non-null and this's headers's header list
@@ -321,7 +328,23 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 	if body == nil {
 		body = inputBody
 	}
-	// 39-40. (Streams: no source-less bodies and no duplex requirement.)
+	// 39. If inputOrInitBody is non-null and inputOrInitBody's source is
+	// null, then:
+	if body != nil && body.streamOnly {
+		// 39.1. If initBody is non-null and init["duplex"] does not exist,
+		// then throw a TypeError.
+		if newBody != nil && !init.Duplex.Present {
+			return nil, webidl.NewTypeError("Failed to construct 'Request': The duplex member must be specified for a request with a streaming body")
+		}
+		// 39.2. If this's request's mode is neither "same-origin" nor
+		// "cors", then throw a TypeError.
+		if req.mode != "same-origin" && req.mode != "cors" {
+			return nil, webidl.NewTypeError("Failed to construct 'Request': If request is made from ReadableStream, mode should be \"same-origin\" or \"cors\"")
+		}
+		// 39.3. Set this's request's use-CORS-preflight flag (fetchRequest
+		// sets it for a stream body).
+	}
+	// 40. (init["duplex"] is "half", its only value.)
 	if init.Duplex.Present {
 		req.duplex = init.Duplex.Value
 	}
@@ -334,7 +357,12 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 		}
 		// 42.2. Set finalBody to the result of creating a proxy for
 		// inputBody: the input's body is disturbed from now on.
-		body = inputBody.clone()
+		body = r.proxyBody(inputBody)
+	}
+	// The input's body is disturbed from now on, whether it moved or
+	// init["body"] replaced it (as Chromium does; the request-disturbed
+	// WPT tests check both).
+	if inputBody != nil {
 		inputBody.used = true
 	}
 	// 43. Set this's request's body to finalBody.
@@ -399,6 +427,7 @@ func (q *requestImpl) IsHistoryNavigation() (bool, error)    { return false, nil
 func (q *requestImpl) Signal() (AbortSignalMethods, error)   { return q.signal, nil }
 func (q *requestImpl) Duplex() (RequestDuplex, error)        { return "half", nil }
 func (q *requestImpl) BodyUsed() (bool, error)               { return q.bodyUsed(), nil }
+func (q *requestImpl) Body() (ReadableStreamMethods, error)  { return q.bodyAttr() }
 func (q *requestImpl) ArrayBuffer() (*webidl.Promise, error) { return q.arrayBuffer(), nil }
 func (q *requestImpl) Blob() (*webidl.Promise, error)        { return q.blob(), nil }
 func (q *requestImpl) Bytes() (*webidl.Promise, error)       { return q.bytes(), nil }
@@ -412,7 +441,7 @@ func (q *requestImpl) Clone() (RequestMethods, error) {
 		return nil, webidl.NewTypeError("Failed to execute 'clone' on 'Request': Request body is already used")
 	}
 	// 2. Let clonedRequest be the result of cloning this's request.
-	c := q.req.clone()
+	c := q.req.clone(q.realm)
 	// 3-4. The clone's Headers have this's guard; its signal follows
 	// this's signal.
 	out := &requestImpl{req: c}

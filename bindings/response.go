@@ -115,7 +115,10 @@ func (responseStatics) Constructor(ir *webidl.Realm, b webidl.Nullable[BodyInit]
 	// 4. If body is non-null, then set bodyWithType to the result of
 	// extracting body.
 	if !b.Null {
-		bd, typ = extractBody(b.Value)
+		var err error
+		if bd, typ, err = extractBody(b.Value); err != nil {
+			return nil, err
+		}
 	}
 	// 5. Perform initialize a response given this, init, and bodyWithType.
 	if err := o.initializeResponse(init, bd, typ); err != nil {
@@ -193,6 +196,7 @@ func (o *responseImpl) StatusText() (webidl.ByteString, error) {
 }
 func (o *responseImpl) Headers() (HeadersMethods, error)      { return o.headers, nil }
 func (o *responseImpl) BodyUsed() (bool, error)               { return o.bodyUsed(), nil }
+func (o *responseImpl) Body() (ReadableStreamMethods, error)  { return o.bodyAttr() }
 func (o *responseImpl) ArrayBuffer() (*webidl.Promise, error) { return o.arrayBuffer(), nil }
 func (o *responseImpl) Blob() (*webidl.Promise, error)        { return o.blob(), nil }
 func (o *responseImpl) Bytes() (*webidl.Promise, error)       { return o.bytes(), nil }
@@ -208,7 +212,7 @@ func (o *responseImpl) Clone() (ResponseMethods, error) {
 	// 2. Let clonedResponse be the result of cloning this's response.
 	c := *o.resp
 	c.headers = o.resp.headers.Clone()
-	c.body = o.resp.body.clone()
+	c.body = o.realm.cloneBody(o.resp.body)
 	// 3. Return a new Response object with this's headers's guard.
 	return o.realm.newResponseObject(&c, o.headers.guard), nil
 }

@@ -23,9 +23,11 @@
 // # Deviations
 //
 //   - A response from the network is available when its headers are;
-//     its body is read whole (at most MaxResponseBytes) by Load, and
-//     consumers wait for all of it (OnLoad): there are no ReadableStream
-//     chunks.
+//     Load reads its body (at most MaxResponseBytes) without
+//     backpressure, keeping the bytes: consumers wait for all of it
+//     (OnLoad) or take each read's bytes as they arrive (Subscribe; the
+//     bindings make the chunks of Response.body's ReadableStream, package
+//     streams, from them).
 //   - about:blank, data: (the data: URL processor), blob: (through
 //     Params.BlobURLs, the user agent's store in package fileapi; no range
 //     requests, and no partition check beyond the blob URL's origin) and

@@ -909,3 +909,64 @@ func TestCookieStore(t *testing.T) {
 		t.Errorf("after a cross-origin include set: %q", got)
 	}
 }
+
+// Subscribe gives a streamed body's bytes as they arrive: each chunk
+// before the next is written, the bytes already in (returned) to a late
+// subscriber, then the end or the read's error.
+func TestBodySubscribe(t *testing.T) {
+	pr, pw := io.Pipe()
+	b := newStreamBody(pr)
+	type event struct {
+		chunk string
+		end   bool
+		err   error
+	}
+	sub := func() (chan event, string, bool) {
+		ch := make(chan event, 8)
+		sofar, ended, err := b.Subscribe(func(c []byte) { ch <- event{chunk: string(c)} }, func(err error) { ch <- event{end: true, err: err} })
+		if err != nil {
+			t.Fatalf("Subscribe: %v", err)
+		}
+		return ch, string(sofar), ended
+	}
+	first, sofar, ended := sub()
+	if sofar != "" || ended {
+		t.Fatalf("before the load: %q, ended %v", sofar, ended)
+	}
+	go b.Load()
+	io.WriteString(pw, "ab")
+	if e := <-first; e.chunk != "ab" {
+		t.Fatalf("first chunk %+v, want ab before more is written", e)
+	}
+	late, sofar, _ := sub()
+	if sofar != "ab" {
+		t.Fatalf("a late subscriber got %q so far, want the bytes already in", sofar)
+	}
+	io.WriteString(pw, "cd")
+	pw.Close()
+	for _, ch := range []chan event{first, late} {
+		if e := <-ch; e.chunk != "cd" {
+			t.Fatalf("second chunk %+v, want cd", e)
+		}
+		if e := <-ch; !e.end || e.err != nil {
+			t.Fatalf("end %+v, want the end without error", e)
+		}
+	}
+	if _, sofar, ended := sub(); sofar != "abcd" || !ended {
+		t.Fatalf("a subscriber after the load got %q, ended %v, want the whole body, ended", sofar, ended)
+	}
+
+	// A failed read ends the subscribers with its error.
+	pr, pw = io.Pipe()
+	b = newStreamBody(pr)
+	ch, _, _ := sub()
+	go b.Load()
+	boom := errors.New("boom")
+	pw.CloseWithError(boom)
+	if e := <-ch; !e.end || e.err != boom {
+		t.Fatalf("end %+v, want the read's error", e)
+	}
+	if _, ended, err := b.Subscribe(nil, nil); !ended || err != boom {
+		t.Fatalf("Subscribe after a failed read: ended %v, %v", ended, err)
+	}
+}

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -17,7 +18,8 @@ import (
 // and a response body made in memory, is its Source. A response body from
 // the network is a stream: the response is available when its headers
 // are, and Load reads the stream (in the goroutine of whoever runs the
-// fetch) while consumers wait with OnLoad.
+// fetch) while consumers wait for all of it with OnLoad, or take its
+// bytes as they arrive with Subscribe.
 type Body struct {
 	// Source is the body's bytes; for a streamed body, once loaded.
 	Source []byte
@@ -27,6 +29,17 @@ type Body struct {
 	stream  io.ReadCloser // while streamed
 	err     error
 	waiters []func()
+	// partial is what has arrived of a body being loaded.
+	partial []byte
+	// subs are the Subscribe callbacks; delivery serializes their calls
+	// (Load's and Subscribe's), so that each sees the bytes in order.
+	subs     []subscriber
+	delivery sync.Mutex
+}
+
+type subscriber struct {
+	onChunk func([]byte)
+	onEnd   func(error)
 }
 
 type bodyState uint8
@@ -41,10 +54,15 @@ const (
 // MaxResponseBytes of them).
 func newStreamBody(r io.ReadCloser) *Body { return &Body{stream: r, state: bodyStreamed} }
 
+// loadChunkSize is the most Load reads at once: each read's bytes are a
+// chunk for Subscribe.
+const loadChunkSize = 32 << 10
+
 // Load reads a streamed body to its end, or to the first error (the
-// fetch's context ending aborts the read), then runs the OnLoad
-// callbacks. It returns at once for a body in memory or loaded, or when
-// another goroutine is loading it.
+// fetch's context ending aborts the read), giving each read's bytes to
+// the Subscribe callbacks, then runs the OnLoad callbacks. It returns at
+// once for a body in memory or loaded, or when another goroutine is
+// loading it.
 func (b *Body) Load() {
 	b.mu.Lock()
 	if b.state != bodyStreamed {
@@ -54,23 +72,72 @@ func (b *Body) Load() {
 	b.state = bodyLoading
 	r := b.stream
 	b.mu.Unlock()
-	data, err := io.ReadAll(io.LimitReader(r, MaxResponseBytes+1))
-	r.Close()
-	if err == nil && len(data) > MaxResponseBytes {
-		err = errors.New("fetch: the response body exceeds " + strconv.Itoa(MaxResponseBytes) + " bytes")
+	var data []byte
+	var err error
+	buf := make([]byte, loadChunkSize)
+	for {
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if len(data)+n > MaxResponseBytes {
+				err = errors.New("fetch: the response body exceeds " + strconv.Itoa(MaxResponseBytes) + " bytes")
+				break
+			}
+			chunk := bytes.Clone(buf[:n])
+			data = append(data, chunk...)
+			b.delivery.Lock()
+			b.mu.Lock()
+			b.partial = data
+			subs := b.subs
+			b.mu.Unlock()
+			for _, s := range subs {
+				s.onChunk(chunk)
+			}
+			b.delivery.Unlock()
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			err = rerr
+			break
+		}
 	}
+	r.Close()
 	b.finish(data, err)
 }
 
 func (b *Body) finish(data []byte, err error) {
+	b.delivery.Lock()
 	b.mu.Lock()
-	b.Source, b.err, b.stream, b.state = data, err, nil, bodyDone
-	waiters := b.waiters
-	b.waiters = nil
+	b.Source, b.err, b.stream, b.state, b.partial = data, err, nil, bodyDone, nil
+	waiters, subs := b.waiters, b.subs
+	b.waiters, b.subs = nil, nil
 	b.mu.Unlock()
+	for _, s := range subs {
+		s.onEnd(err)
+	}
+	b.delivery.Unlock()
 	for _, f := range waiters {
 		f()
 	}
+}
+
+// Subscribe returns the bytes of the body that have arrived so far and,
+// when the body has ended, ended true and the error that ended its read
+// (nil at its end). Otherwise the bytes that arrive later go to onChunk
+// and then the end to onEnd, from the goroutine that loads the body:
+// never concurrently, in order, and never during this call. The
+// callbacks must not call b's methods.
+func (b *Body) Subscribe(onChunk func([]byte), onEnd func(error)) (sofar []byte, ended bool, err error) {
+	b.delivery.Lock()
+	defer b.delivery.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.state == bodyDone {
+		return b.Source, true, b.err
+	}
+	b.subs = append(b.subs, subscriber{onChunk, onEnd})
+	return b.partial, false, nil
 }
 
 // discard closes a streamed body without reading it (a redirect's, a
