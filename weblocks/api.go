@@ -180,30 +180,6 @@ func isFuture(p Promise) bool {
 // only, and must not be copied once used.
 type RequestState struct{ e entry }
 
-// HostRequest is what a host's binding passes to RequestIn for one
-// request: its released promise, its callback and, once the callback has
-// run, its waiting promise, in one value (so that weblocks keeps no
-// function value per request). The JS bindings' request state is one.
-type HostRequest interface {
-	// Promise is the released promise.
-	Promise
-	// Granted is the request's callback (LockGrantedCallback): it is
-	// invoked with the lock, or nil when an ifAvailable request could not
-	// be granted, and returns the waiting promise.
-	Granted(lock *Lock) Waiting
-	// WaitingSettled is asked, after Granted returned a waiting promise
-	// for a granted lock, whether that promise's reaction may run at once
-	// (it is settled, and running its steps now cannot be observed).
-	// When it reports true weblocks does not call OnSettled: it enqueues
-	// the release on the lock task queue itself and then calls
-	// SettleReleased, in the same task, and queues no task to resolve the
-	// released promise later (that task would do nothing).
-	WaitingSettled() bool
-	// SettleReleased settles the released promise with the waiting
-	// promise's outcome ("resolve p with waiting", early).
-	SettleReleased()
-}
-
 // RequestIn is RequestPromise in lock manager m (env's default lock
 // manager when m is nil) for the host request h (its callback, released
 // and waiting promises), with req as the request's storage.

@@ -141,7 +141,7 @@ func (c *client) requestEviction() bool {
 		return false
 	}
 	if c.evict != nil && c.cached.Load() {
-		c.deliverFunc(c.evict)
+		c.deliverTask(funcTask(c.evict))
 	}
 	return true
 }

@@ -40,7 +40,7 @@ type client struct {
 	// and eviction request, and whether it is cached (Client.SetCached)
 	svc     *Service
 	manager *LockManager
-	deliver func(func())
+	deliver func(Task)
 	evict   func()
 	cached  atomic.Bool
 
@@ -89,7 +89,7 @@ func locksOf(ua *html.UserAgent) *Service {
 		return s
 	}
 	// (Outside GetOrInit: slots may not be used from its init function.)
-	ltq := LockTaskQueue(ua)
+	ltq := htmlQueue{LockTaskQueue(ua)}
 	return uaSlot.GetOrInit(ua, func() *Service { return &Service{ltq: ltq} })
 }
 
@@ -113,7 +113,7 @@ func clientFor(env *html.EnvironmentSettingsObject) *client {
 			env:  env,
 			id:   env.ID(),
 			loop: env.ResponsibleEventLoop(),
-			ltq:  LockTaskQueue(env.UserAgent()),
+			ltq:  htmlQueue{LockTaskQueue(env.UserAgent())},
 		}
 	})
 }
@@ -181,3 +181,9 @@ func (c *client) end(unload bool) {
 	clientSlot.Delete(c.env)
 	c.ltq.Enqueue(func() { terminateRemainingLocksAndRequests(c) })
 }
+
+// htmlQueue is an html parallel queue as a lock task queue.
+type htmlQueue struct{ q *html.ParallelQueue }
+
+func (q htmlQueue) Enqueue(steps func()) bool { return q.q.Enqueue(steps) }
+func (q htmlQueue) EnqueueValue(t Task) bool  { return q.q.EnqueueValue(t) }

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/gowebengine/weblocks/dom"
-	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
 )
 
@@ -83,7 +82,7 @@ type LockManager struct {
 // lockTaskQueue is the user agent's lock task queue.
 type lockTaskQueue interface {
 	Enqueue(steps func()) bool
-	EnqueueValue(t html.Task) bool
+	EnqueueValue(t Task) bool
 }
 
 // enqueueEntry enqueues e's next phase on the lock task queue; if the queue
@@ -203,6 +202,7 @@ type entry struct {
 	client   *client
 	callback Callback
 	promise  Promise    // the request's promise: the released promise
+	recv     Receiver   // a contract request's receiver
 	sig      *signalRef // the request's signal, if any
 
 	waiting Waiting // the callback's result (event-loop side, then read by the release steps)
@@ -242,11 +242,13 @@ type entry struct {
 
 // entry phases
 const (
-	queueRequest        uint8 = iota // lock task queue: "request a lock" step 3
-	loopGranted                      // event loop: "process the lock request queue" step 14
-	loopNotAvailable                 // event loop: "request a lock" step 5.1 (ifAvailable)
-	queueWaitingSettled              // lock task queue: the waiting promise settled
-	loopResolveReleased              // event loop: resolve the released promise with waiting
+	queueRequest            uint8 = iota // lock task queue: "request a lock" step 3
+	loopGranted                          // event loop: "process the lock request queue" step 14
+	loopNotAvailable                     // event loop: "request a lock" step 5.1 (ifAvailable)
+	queueWaitingSettled                  // lock task queue: the waiting promise settled
+	loopResolveReleased                  // event loop: resolve the released promise with waiting
+	loopDeliverGranted                   // event loop: a contract request's OutcomeGranted
+	loopDeliverNotAvailable              // event loop: a contract request's OutcomeNotAvailable
 )
 
 func (e *entry) step() {
@@ -266,6 +268,10 @@ func (e *entry) step() {
 		if !e.rejected {
 			e.promise.Resolve(e.waiting)
 		}
+	case loopDeliverGranted:
+		e.recv.Receive(Outcome{Kind: OutcomeGranted, Lock: (*lockHandle)(e)})
+	case loopDeliverNotAvailable:
+		e.recv.Receive(Outcome{Kind: OutcomeNotAvailable})
 	}
 }
 
@@ -278,6 +284,10 @@ func (e *entry) RunTask() { e.step() }
 // at once (see abandon).
 func (e *entry) DropTask() {
 	switch e.phase {
+	case loopDeliverGranted:
+		e.recv.Receive(Outcome{Kind: OutcomeGranted, Lock: (*lockHandle)(e), Dropped: true})
+	case loopDeliverNotAvailable:
+		e.recv.Receive(Outcome{Kind: OutcomeNotAvailable, Dropped: true})
 	case loopResolveReleased:
 		// The outcome is known: the lock was released after its waiting
 		// promise settled.
@@ -562,7 +572,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
 			if lock.contract {
-				lock.deliverOutcome(Outcome{Kind: OutcomeRevoked, Lock: (*LockHandle)(lock), Reason: stolenError()})
+				lock.deliverLoss(OutcomeRevoked, stolenError())
 			} else {
 				lock.client.queueTaskValue(&rejectTask{lock, stolenError})
 			}
@@ -577,7 +587,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		//    object's responsible event loop:
 		if e.ifAvailable && !m.grantable(ns, e) {
 			if e.contract {
-				e.deliverOutcome(Outcome{Kind: OutcomeNotAvailable})
+				e.deliverNotAvailable()
 			} else {
 				e.phase = loopNotAvailable
 				e.client.queueEntry(e)

@@ -1,6 +1,8 @@
 package weblocks
 
 import (
+	"runtime/debug"
+
 	"github.com/gowebengine/weblocks/dom"
 )
 
@@ -111,10 +113,73 @@ func (opts Options) normalized() Options {
 // whose client (of the lock manager of its storage bucket) is c, on that
 // environment's event loop: p is the released promise, which receives
 // every outcome, the early rejections before RequestLock returns.
-func RequestLock(s *Service, c *Client, facts Facts, name Name, opts Options, callback Callback, p Promise) {
+func RequestLock(s LockService, c Client, facts Facts, name Name, opts Options, callback Callback, p Promise) {
 	if p == nil {
 		panic("weblocks: nil Promise")
 	}
+	r := &PageRequest{}
+	r.callback = callback
+	r.start(s, c, facts, name, opts, p)
+}
+
+// HostRequest is what a host's binding passes to RequestHost for one
+// request: its released promise, its callback and, once the callback has
+// run, its waiting promise, in one value (so that the page side keeps no
+// function value per request). The JS bindings' request state is one.
+type HostRequest interface {
+	// Promise is the released promise.
+	Promise
+	// Granted is the request's callback (LockGrantedCallback): it is
+	// invoked with the lock, or nil when an ifAvailable request could not
+	// be granted, and returns the waiting promise.
+	Granted(lock *Lock) Waiting
+	// WaitingSettled is asked, after Granted returned a waiting promise
+	// for a granted lock, whether that promise's reaction may run at once
+	// (it is settled, and running its steps now cannot be observed).
+	// When it reports true the page side does not call OnSettled: it
+	// releases the lock itself and then calls SettleReleased, in the same
+	// task.
+	WaitingSettled() bool
+	// SettleReleased settles the released promise with the waiting
+	// promise's outcome ("resolve p with waiting", early).
+	SettleReleased()
+}
+
+// PageRequest is the page side's state of one request. A binding may embed
+// it in its own per-request structure and pass it to RequestHost, saving
+// an allocation. A PageRequest serves one request only, and must not be
+// copied once used.
+type PageRequest struct {
+	s        LockService
+	h        RequestHandle
+	lockH    LockHandle
+	callback Callback
+	host     HostRequest
+	p        Promise
+	signal   Signal
+	algID    dom.AlgorithmID
+	lock     Lock
+	waiting  Waiting
+	rejected bool // p was rejected (signal aborted, stolen, terminated)
+	// settleGone: p is the Go API's Future, which settles even when the
+	// environment goes away (see the package documentation)
+	settleGone bool
+	released   bool // the lock was released by the page side
+}
+
+// RequestHost is RequestLock for a host request h (its callback, released
+// and waiting promises), with r as the page side's storage.
+func RequestHost(s LockService, c Client, facts Facts, name Name, opts Options, h HostRequest, r *PageRequest) {
+	if h == nil {
+		panic("weblocks: nil HostRequest")
+	}
+	r.host = h
+	r.start(s, c, facts, name, opts, h)
+}
+
+// start runs the method steps for r (its callback or host set).
+func (r *PageRequest) start(s LockService, c Client, facts Facts, name Name, opts Options, p Promise) {
+	r.p = p
 	// 1. If options was not passed, then let options be a new LockOptions
 	//    dictionary with default members. (The zero Options.)
 	opts = opts.normalized()
@@ -136,7 +201,7 @@ func RequestLock(s *Service, c *Client, facts Facts, name Name, opts Options, ca
 		p.Reject(reason)
 		return
 	}
-	if callback == nil {
+	if r.callback == nil && r.host == nil {
 		p.Reject(errNilCallback)
 		return
 	}
@@ -144,27 +209,15 @@ func RequestLock(s *Service, c *Client, facts Facts, name Name, opts Options, ca
 	// 11. Request a lock with promise, the current agent, environment's id,
 	//     manager, callback, name, options["mode"], options["ifAvailable"],
 	//     options["steal"], and options["signal"].
-	requestALockPage(s, c, name, opts, callback, p)
+	r.requestALock(s, c, name, opts)
 	// 12. Return promise.
 }
 
-// pageRequest is a request of the page side: the part of a lock request
-// and of its lock that lives on the requester's event loop.
-type pageRequest struct {
-	s        *Service
-	h        *RequestHandle
-	callback Callback
-	p        Promise
-	signal   Signal
-	algID    dom.AlgorithmID
-	rejected bool // p was rejected (signal aborted, stolen, terminated)
-}
-
-// requestALockPage is "request a lock" on the page side: the steps that
-// run on the event loop, with those on the lock task queue behind the
-// contract's Request.
-func requestALockPage(s *Service, c *Client, name Name, opts Options, callback Callback, p Promise) {
-	r := &pageRequest{s: s, callback: callback, p: p, signal: opts.Signal}
+// requestALock is "request a lock" on the page side: the steps that run on
+// the event loop, with those on the lock task queue behind the contract's
+// Request.
+func (r *PageRequest) requestALock(s LockService, c Client, name Name, opts Options) {
+	r.s, r.signal = s, opts.Signal
 	wait := Wait
 	switch {
 	case opts.IfAvailable:
@@ -173,13 +226,13 @@ func requestALockPage(s *Service, c *Client, name Name, opts Options, callback C
 		wait = Steal
 	}
 	// 1. Let request be a new lock request. 3. Enqueue the following steps
-	//    to the lock task queue: ... (Service.Request)
-	h, err := s.Request(c, name, opts.Mode, wait, r.outcome)
+	//    to the lock task queue: ... (LockService.Request)
+	h, err := s.Request(c, name, opts.Mode, wait, r)
 	if err != nil {
 		if err == ErrClientTerminated {
 			err = dom.NewDOMException("The environment was terminated.", dom.InvalidStateError)
 		}
-		p.Reject(err)
+		r.reject(err)
 		return
 	}
 	r.h = h
@@ -187,14 +240,24 @@ func requestALockPage(s *Service, c *Client, name Name, opts Options, callback C
 	//    request request with signal to signal. (After the request was
 	//    made, in the same task: nothing can run in between.)
 	if r.signal != nil {
-		r.algID = r.signal.AddAlgorithm(r.signalToAbortTheRequest)
+		if as, ok := r.signal.(*dom.AbortSignal); ok {
+			r.algID = as.AddAlgorithmValue((*pageAbortAlgorithm)(r))
+		} else {
+			r.algID = r.signal.AddAlgorithm(r.signalToAbortTheRequest)
+		}
 	}
 	// 4. Return request.
 }
 
+// abortAlgorithm is a request as its signal's abort algorithm, without a
+// closure.
+type pageAbortAlgorithm PageRequest
+
+func (a *pageAbortAlgorithm) RunAbortAlgorithm() { (*PageRequest)(a).signalToAbortTheRequest() }
+
 // signalToAbortTheRequest implements "signal to abort the request" on the
 // page side.
-func (r *pageRequest) signalToAbortTheRequest() {
+func (r *PageRequest) signalToAbortTheRequest() {
 	// 1. Enqueue the steps to abort the request request to the lock task
 	//    queue.
 	_ = r.s.Abort(r.h, r.signal.Reason())
@@ -202,15 +265,20 @@ func (r *pageRequest) signalToAbortTheRequest() {
 	r.reject(r.signal.Reason())
 }
 
-func (r *pageRequest) reject(reason any) {
+func (r *PageRequest) reject(reason any) {
 	if !r.rejected {
 		r.rejected = true
 		r.p.Reject(reason)
 	}
 }
 
-// outcome runs on the event loop (the host's deliver function runs it).
-func (r *pageRequest) outcome(o Outcome) {
+// Receive is the request's Receiver: it runs on the event loop (the host's
+// Deliver runs it), or where a dropped delivery is dropped.
+func (r *PageRequest) Receive(o Outcome) {
+	if o.Dropped {
+		r.dropped(o)
+		return
+	}
 	switch o.Kind {
 	case OutcomeGranted:
 		r.granted(o.Lock)
@@ -220,19 +288,40 @@ func (r *pageRequest) outcome(o Outcome) {
 		//    argument.
 		w := r.invoke(nil)
 		// 2. Resolve promise with r and abort these steps.
-		r.p.Resolve(w)
+		r.resolve(w)
 	case OutcomeAborted, OutcomeRevoked:
+		if o.Reason == ErrClientTerminated {
+			// Lost with the environment: a host promise is left alone
+			// (its realm is going away); the Go API's future settles.
+			if r.settleGone {
+				r.reject(environmentGone())
+			}
+			return
+		}
 		// Aborted by the signal (rejected already), stolen ("Reject lock's
-		// released promise with an "AbortError" DOMException"), or lost
-		// with the client's termination.
+		// released promise with an "AbortError" DOMException"), or
+		// force-released.
 		r.reject(o.Reason)
+	}
+}
+
+// dropped handles an outcome whose task the host dropped (the event loop
+// is gone): a granted lock is released (nobody can use it), and the Go
+// API's future settles.
+func (r *PageRequest) dropped(o Outcome) {
+	if o.Kind == OutcomeGranted {
+		_ = r.s.Release(o.Lock)
+	}
+	if r.settleGone {
+		r.reject(environmentGone())
 	}
 }
 
 // granted is step 14 of "process the lock request queue": the steps
 // enqueued on the callback's relevant settings object's responsible event
 // loop.
-func (r *pageRequest) granted(lock *LockHandle) {
+func (r *PageRequest) granted(lock LockHandle) {
+	r.lockH = lock
 	// 1. If signal is present, then run these steps:
 	if r.signal != nil {
 		// 1. If signal is aborted, then run these steps:
@@ -249,7 +338,8 @@ func (r *pageRequest) granted(lock *LockHandle) {
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
-	w := r.invoke(&Lock{name: lock.lock.name, mode: lock.lock.mode})
+	r.lock = Lock{name: lock.Name(), mode: lock.Mode()}
+	w := r.invoke(&r.lock)
 	// 4. Resolve waiting with r.
 	// When lock's waiting promise settles (fulfills or rejects), enqueue
 	// the following steps on the lock task queue:
@@ -262,26 +352,43 @@ func (r *pageRequest) granted(lock *LockHandle) {
 		r.resolve(nil)
 		return
 	}
-	w.OnSettled(func() {
+	if h := r.host; h != nil && any(w) == any(h) && h.WaitingSettled() {
+		// What OnSettled would do at once, without a closure; the host
+		// settles the released promise itself.
 		_ = r.s.Release(lock)
-		r.resolve(w)
-	})
+		if !r.rejected {
+			h.SettleReleased()
+		}
+		return
+	}
+	r.waiting = w
+	w.OnSettled(r.waitingSettled)
 }
 
-func (r *pageRequest) resolve(w Waiting) {
+// waitingSettled runs when the waiting promise settled.
+func (r *PageRequest) waitingSettled() {
+	_ = r.s.Release(r.lockH)
+	r.resolve(r.waiting)
+}
+
+func (r *PageRequest) resolve(w Waiting) {
 	if !r.rejected {
+		r.rejected = true // (settled: p is settled once)
 		r.p.Resolve(w)
 	}
 }
 
 // invoke calls the callback, a panic rejecting the waiting promise (see
 // CallbackPanic).
-func (r *pageRequest) invoke(lock *Lock) (w Waiting) {
+func (r *PageRequest) invoke(lock *Lock) (w Waiting) {
 	defer func() {
 		if v := recover(); v != nil {
-			w = Rejected(&CallbackPanic{Value: v})
+			w = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()})
 		}
 	}()
+	if h := r.host; h != nil {
+		return h.Granted(lock)
+	}
 	cb := r.callback
 	r.callback = nil
 	return cb(lock)
@@ -290,10 +397,35 @@ func (r *pageRequest) invoke(lock *Lock) (w Waiting) {
 // QueryLocks runs https://w3c.github.io/web-locks/#dom-lockmanager-query
 // (the query() method steps) for the environment whose client is c, on
 // its event loop: p is resolved with a Snapshot (or rejected).
-func QueryLocks(s *Service, c *Client, facts Facts, p Promise) {
+func QueryLocks(s LockService, c Client, facts Facts, p Promise) {
 	if p == nil {
 		panic("weblocks: nil Promise")
 	}
+	queryLocks(s, c, facts, &pageQuery{p: p}, nil)
+}
+
+// pageQuery is a query of the page side: its promise, resolved with the
+// Snapshot (or, for QueryInto, the *Snapshot given).
+type pageQuery struct {
+	p          Promise
+	into       bool
+	settleGone bool
+}
+
+func (q *pageQuery) Receive(o Outcome) {
+	switch {
+	case o.Dropped:
+		if q.settleGone {
+			q.p.Reject(environmentGone())
+		}
+	case q.into:
+		q.p.Resolve(o.Snapshot)
+	default:
+		q.p.Resolve(*o.Snapshot)
+	}
+}
+
+func queryLocks(s LockService, c Client, facts Facts, q *pageQuery, dst *Snapshot) error {
 	// 1. Let environment be this's relevant settings object. (facts)
 	// 2. If environment's relevant global object's associated Document is
 	//    not fully active, then return a promise rejected with an
@@ -302,18 +434,20 @@ func QueryLocks(s *Service, c *Client, facts Facts, p Promise) {
 	//    environment. If that returned failure, then return a promise
 	//    rejected with a "SecurityError" DOMException.
 	if err := checkFacts(facts); err != nil {
-		p.Reject(err)
-		return
+		q.p.Reject(err)
+		return err
 	}
 	// 4. Let promise be a new promise. (p)
 	// 5. Enqueue the steps to snapshot the lock state for manager with
 	//    promise to the lock task queue. (Its result is delivered to the
 	//    event loop, where promise is resolved.)
-	if err := s.Query(c, func(snap Snapshot) { p.Resolve(snap) }); err != nil {
+	if err := s.Query(c, dst, q); err != nil {
 		if err == ErrClientTerminated {
 			err = dom.NewDOMException("The environment was terminated.", dom.InvalidStateError)
 		}
-		p.Reject(err)
+		q.p.Reject(err)
+		return err
 	}
 	// 6. Return promise.
+	return nil
 }

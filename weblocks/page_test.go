@@ -38,9 +38,9 @@ func (l pageLoop) do(t testing.TB, f func()) {
 	}
 }
 
-func pageClient(t testing.TB, s *Service, l pageLoop, id string) *Client {
+func pageClient(t testing.TB, s *Service, l pageLoop, id string) Client {
 	t.Helper()
-	c, err := s.Register(ClientConfig{ID: id, Bucket: testBucket(t), Deliver: l.deliver})
+	c, err := s.Register(ClientConfig{ID: id, Bucket: testBucket(t), Deliver: DeliverFunc(l.deliver)})
 	if err != nil {
 		t.Fatal(err)
 	}

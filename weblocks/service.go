@@ -92,67 +92,42 @@ func (k OutcomeKind) String() string {
 	return "unknown"
 }
 
-// Outcome is delivered, through the client's deliver function, to the
-// function given to Service.Request. A request has exactly one of
+// OutcomeSnapshot: a query's result (Outcome.Snapshot).
+const OutcomeSnapshot OutcomeKind = OutcomeRevoked + 1
+
+// Outcome is delivered, through the client's Deliver, to the Receiver given
+// to LockService.Request (or Query). A request has exactly one of
 // OutcomeGranted, OutcomeNotAvailable and OutcomeAborted, delivered once;
-// a granted one may be followed by one OutcomeRevoked.
+// a granted one may be followed by one OutcomeRevoked. A query has one
+// OutcomeSnapshot.
 type Outcome struct {
 	Kind OutcomeKind
 	// Lock is the lock handle (OutcomeGranted, OutcomeRevoked).
-	Lock *LockHandle
+	Lock LockHandle
 	// Reason is why the request was aborted or the lock revoked.
 	Reason any
+	// Snapshot is a query's result (OutcomeSnapshot).
+	Snapshot *Snapshot
+	// Dropped: the host dropped the task that carried this outcome
+	// (Task.DropTask: the client's event loop will not run it); Receive
+	// then runs on whatever goroutine dropped it.
+	Dropped bool
 }
 
-// RequestHandle is a request made with Service.Request: Service.Abort
-// takes it. It is a handle: it holds nothing the host can read or change.
-type RequestHandle entry
+// reqHandle and lockHandle are *Service's RequestHandle and LockHandle: the
+// request's entry.
+type (
+	reqHandle  entry
+	lockHandle entry
+)
 
-// LockHandle is a granted lock: Service.Release takes it.
-type LockHandle entry
-
-// Name returns the lock's name (canonical, see Name).
-func (h *LockHandle) Name() Name { return h.lock.name }
-
-// Mode returns the lock's mode.
-func (h *LockHandle) Mode() Mode { return h.lock.mode }
-
-// ClientConfig is what a host tells the service about a client: an
-// environment (a document's or worker's) using the locks of one storage
-// bucket.
-type ClientConfig struct {
-	// ID is the environment's id (its Client.id): query() reports it.
-	ID string
-	// Bucket is the storage bucket whose lock manager the client uses.
-	Bucket Bucket
-	// Deliver runs a function on the client's event loop, soon, in order:
-	// the service hands the host everything through it (outcomes, query
-	// results, eviction requests). It is called on the lock task queue
-	// and must not block or call the service synchronously; it may drop
-	// the function once the client is gone. A Deliver that panics is
-	// recovered from and costs only its own client that function.
-	Deliver func(func())
-	// Evict (optional) is the back/forward cache's eviction request: the
-	// service delivers it (through Deliver) when a client marked cached
-	// (Client.SetCached) holds or waits for a lock another client
-	// requests, is observed by a query, or is granted a lock while
-	// cached. The host then evicts the cached page and terminates its
-	// clients, which releases their locks. It may be delivered more than
-	// once.
-	Evict func()
-}
-
-// Client is a registered client (see Service.Register).
-type Client client
+func (h *reqHandle) Name() Name  { return h.lock.name }
+func (h *reqHandle) Mode() Mode  { return h.lock.mode }
+func (h *lockHandle) Name() Name { return h.lock.name }
+func (h *lockHandle) Mode() Mode { return h.lock.mode }
 
 // ID returns the client's id.
-func (c *Client) ID() string { return c.id }
-
-// SetCached records whether the client's page is in the back/forward
-// cache: a cached client keeps its locks and requests, but contention on
-// them (a request that must wait for them, a query) and a grant to it
-// deliver its Evict request. Safe from any goroutine.
-func (c *Client) SetCached(cached bool) { c.cached.Store(cached) }
+func (c *client) ID() string { return c.id }
 
 // Errors of the contract's calls.
 var (
@@ -241,10 +216,13 @@ func (s *Service) addLocked(m *LockManager) {
 	s.managers = append(s.managers, m)
 }
 
+// Service implements LockService.
+var _ LockService = (*Service)(nil)
+
 // Register registers a client: cfg.Deliver is required, the id may be any
 // string (several clients may share one, such as an environment using two
 // buckets).
-func (s *Service) Register(cfg ClientConfig) (*Client, error) {
+func (s *Service) Register(cfg ClientConfig) (Client, error) {
 	if s == nil {
 		return nil, ErrNilService
 	}
@@ -253,25 +231,30 @@ func (s *Service) Register(cfg ClientConfig) (*Client, error) {
 	}
 	c := &client{
 		id:      cfg.ID,
-		ltq:     s.ltq,
 		svc:     s,
 		deliver: cfg.Deliver,
 		evict:   cfg.Evict,
 	}
 	c.manager = s.managerFor(cfg.Bucket)
 	c.registered.Store(true)
-	return (*Client)(c), nil
+	return c, nil
 }
 
 // check validates a contract client.
-func (s *Service) check(c *Client) (*client, error) {
+func (s *Service) check(c Client) (*client, error) {
 	if s == nil {
 		return nil, ErrNilService
 	}
 	if c == nil {
 		return nil, ErrNilClient
 	}
-	cl := (*client)(c)
+	cl, ok := c.(*client)
+	if !ok {
+		return nil, ErrForeignClient
+	}
+	if cl == nil {
+		return nil, ErrNilClient
+	}
 	if cl.svc != s {
 		return nil, ErrForeignClient
 	}
@@ -281,24 +264,17 @@ func (s *Service) check(c *Client) (*client, error) {
 	return cl, nil
 }
 
-// outcomeFunc is a contract request's outcome function, kept in the
-// entry's promise field (a contract entry has no promise of its own).
-type outcomeFunc func(Outcome)
-
-func (outcomeFunc) Resolve(any) {}
-func (outcomeFunc) Reject(any)  {}
-
 // Request requests a lock on name in mode for client c, and returns the
-// request's handle; the request's Outcome is delivered to outcome through
-// c's deliver function. It fails (and nothing is delivered) for a nil,
-// foreign or terminated client, a nil outcome, an invalid mode or wait
-// mode, or Steal with Shared.
-func (s *Service) Request(c *Client, name Name, mode Mode, wait WaitMode, outcome func(Outcome)) (*RequestHandle, error) {
+// request's handle; the request's Outcome is delivered to r through c's
+// Deliver. It fails (and nothing is delivered) for a nil, foreign or
+// terminated client, a nil receiver, an invalid mode or wait mode, or
+// Steal with Shared.
+func (s *Service) Request(c Client, name Name, mode Mode, wait WaitMode, r Receiver) (RequestHandle, error) {
 	cl, err := s.check(c)
 	if err != nil {
 		return nil, err
 	}
-	if outcome == nil {
+	if r == nil {
 		return nil, ErrNilOutcome
 	}
 	if mode != Exclusive && mode != Shared {
@@ -314,7 +290,7 @@ func (s *Service) Request(c *Client, name Name, mode Mode, wait WaitMode, outcom
 		lock:        Lock{name: name.Canonical(), mode: mode},
 		manager:     cl.manager,
 		client:      cl,
-		promise:     outcomeFunc(outcome),
+		recv:        r,
 		ifAvailable: wait == IfAvailable,
 		steal:       wait == Steal,
 		contract:    true,
@@ -323,7 +299,7 @@ func (s *Service) Request(c *Client, name Name, mode Mode, wait WaitMode, outcom
 	if !s.ltq.EnqueueValue(e) {
 		return nil, ErrServiceClosed
 	}
-	return (*RequestHandle)(e), nil
+	return (*reqHandle)(e), nil
 }
 
 // checkHandle validates a handle's entry.
@@ -347,15 +323,22 @@ func (s *Service) checkHandle(e *entry) error {
 // and OutcomeAborted with reason is delivered. A request granted (or
 // aborted) already is left alone: its outcome stands. Aborting twice does
 // nothing more.
-func (s *Service) Abort(h *RequestHandle, reason any) error {
-	e := (*entry)(h)
+func (s *Service) Abort(h RequestHandle, reason any) error {
+	if h == nil {
+		return ErrNilHandle
+	}
+	rh, ok := h.(*reqHandle)
+	if !ok {
+		return ErrForeignHandle
+	}
+	e := (*entry)(rh)
 	if err := s.checkHandle(e); err != nil {
 		return err
 	}
 	s.ltq.Enqueue(func() {
 		if e.state == entryQueued {
 			e.manager.abortTheRequest(e)
-			e.deliverOutcome(Outcome{Kind: OutcomeAborted, Reason: reason})
+			e.deliverLoss(OutcomeAborted, reason)
 		}
 	})
 	return nil
@@ -364,8 +347,15 @@ func (s *Service) Abort(h *RequestHandle, reason any) error {
 // Release releases the lock h (granted to it by OutcomeGranted): the next
 // waiters may be granted. Releasing a lock released, revoked or
 // terminated already does nothing.
-func (s *Service) Release(h *LockHandle) error {
-	e := (*entry)(h)
+func (s *Service) Release(h LockHandle) error {
+	if h == nil {
+		return ErrNilHandle
+	}
+	lh, ok := h.(*lockHandle)
+	if !ok {
+		return ErrForeignHandle
+	}
+	e := (*entry)(lh)
 	if err := s.checkHandle(e); err != nil {
 		return err
 	}
@@ -385,26 +375,41 @@ func (t *releaseTask) DropTask() {}
 
 // Query snapshots the state of the lock manager of c's bucket, as query()
 // reports it (held locks and pending requests, with their clients' ids),
-// and delivers it to result through c's deliver function. Like a request
-// that must wait, it delivers the eviction request of every cached client
-// with a lock or request in that manager.
-func (s *Service) Query(c *Client, result func(Snapshot)) error {
+// into dst (a new Snapshot for a nil dst), and delivers it to r through
+// c's Deliver. Like a request that must wait, it delivers the eviction
+// request of every cached client with a lock or request in that manager.
+func (s *Service) Query(c Client, dst *Snapshot, r Receiver) error {
 	cl, err := s.check(c)
 	if err != nil {
 		return err
 	}
-	if result == nil {
+	if r == nil {
 		return ErrNilOutcome
+	}
+	if dst == nil {
+		dst = new(Snapshot)
 	}
 	m := cl.manager
 	if !s.ltq.Enqueue(func() {
 		m.evictCachedClients()
-		var snap Snapshot
-		m.snapshotTheLockState(&snap)
-		cl.deliverFunc(func() { result(snap) })
+		m.snapshotTheLockState(dst)
+		cl.deliverTask(&delivery{recv: r, o: Outcome{Kind: OutcomeSnapshot, Snapshot: dst}})
 	}) {
 		return ErrServiceClosed
 	}
+	return nil
+}
+
+// SetCached records whether the client's page is in the back/forward
+// cache: a cached client keeps its locks and requests, but contention on
+// them (a request that must wait for them, a query) and a grant to it
+// deliver its Evict request.
+func (s *Service) SetCached(c Client, cached bool) error {
+	cl, err := s.check(c)
+	if err != nil {
+		return err
+	}
+	cl.cached.Store(cached)
 	return nil
 }
 
@@ -413,16 +418,13 @@ func (s *Service) Query(c *Client, result func(Snapshot)) error {
 // (OutcomeRevoked), both with ErrClientTerminated, and the waiters they
 // blocked are granted. Every later call with c or its handles fails with
 // ErrClientTerminated. Terminating twice does nothing more.
-func (s *Service) TerminateClient(c *Client) error {
-	if s == nil {
-		return ErrNilService
+func (s *Service) TerminateClient(c Client) error {
+	cl, err := s.check(c)
+	if err == ErrClientTerminated {
+		return nil
 	}
-	if c == nil {
-		return ErrNilClient
-	}
-	cl := (*client)(c)
-	if cl.svc != s {
-		return ErrForeignClient
+	if err != nil {
+		return err
 	}
 	if cl.gone.Swap(true) {
 		return nil
@@ -443,18 +445,30 @@ func (s *Service) Managers() []*LockManager {
 	return append([]*LockManager(nil), s.managers...)
 }
 
-// deliverFunc hands f to a contract client's deliver function, on the
-// lock task queue. A deliver function that panics loses its own client
-// this function and nothing else.
-func (c *client) deliverFunc(f func()) {
+// deliverTask hands t to a contract client's Deliver, on the lock task
+// queue. A Deliver that panics loses its own client this task and nothing
+// else.
+func (c *client) deliverTask(t Task) {
 	defer func() { _ = recover() }()
-	c.deliver(f)
+	c.deliver(t)
 }
 
-// deliverOutcome delivers o to a contract entry's outcome function.
+// delivery is an outcome as the Task that delivers it to its receiver.
+type delivery struct {
+	recv Receiver
+	o    Outcome
+}
+
+func (d *delivery) RunTask() { d.recv.Receive(d.o) }
+
+func (d *delivery) DropTask() {
+	d.o.Dropped = true
+	d.recv.Receive(d.o)
+}
+
+// deliverOutcome delivers o to a contract entry's receiver.
 func (e *entry) deliverOutcome(o Outcome) {
-	fn := e.promise.(outcomeFunc)
-	e.client.deliverFunc(func() { fn(o) })
+	e.client.deliverTask(&delivery{recv: e.recv, o: o})
 }
 
 // deliverLoss delivers OutcomeAborted or OutcomeRevoked (with the lock
@@ -462,14 +476,23 @@ func (e *entry) deliverOutcome(o Outcome) {
 func (e *entry) deliverLoss(kind OutcomeKind, reason any) {
 	o := Outcome{Kind: kind, Reason: reason}
 	if kind == OutcomeRevoked {
-		o.Lock = (*LockHandle)(e)
+		o.Lock = (*lockHandle)(e)
 	}
 	e.deliverOutcome(o)
 }
 
-// granted delivers a contract entry's grant.
+// deliverGranted delivers a contract entry's grant: the entry itself is
+// the task (its phase loopDeliver), so a grant allocates nothing.
 func (e *entry) deliverGranted() {
-	e.deliverOutcome(Outcome{Kind: OutcomeGranted, Lock: (*LockHandle)(e)})
+	e.phase = loopDeliverGranted
+	e.client.deliverTask(e)
+}
+
+// deliverNotAvailable delivers OutcomeNotAvailable, the entry being the
+// task.
+func (e *entry) deliverNotAvailable() {
+	e.phase = loopDeliverNotAvailable
+	e.client.deliverTask(e)
 }
 
 // taskQueue is the lock task queue of a Service made by NewService: steps
@@ -477,7 +500,7 @@ func (e *entry) deliverGranted() {
 // are steps.
 type taskQueue struct {
 	mu      sync.Mutex
-	tasks   []html.Task
+	tasks   []Task
 	head    int
 	running bool
 }
@@ -489,7 +512,7 @@ func (q *taskQueue) Enqueue(steps func()) bool {
 	return q.EnqueueValue(funcTask(steps))
 }
 
-func (q *taskQueue) EnqueueValue(t html.Task) bool {
+func (q *taskQueue) EnqueueValue(t Task) bool {
 	if t == nil {
 		return false
 	}
@@ -521,7 +544,7 @@ func (q *taskQueue) run() {
 	}
 }
 
-// funcTask is steps as an html.Task.
+// funcTask is steps as a Task.
 type funcTask func()
 
 func (f funcTask) RunTask()  { f() }

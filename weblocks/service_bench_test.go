@@ -21,12 +21,12 @@ func BenchmarkServiceCycle(b *testing.B) {
 			close(done)
 			return
 		}
-		if _, err := s.Request(c, "r", Exclusive, Wait, func(o Outcome) {
+		if _, err := s.Request(c, "r", Exclusive, Wait, ReceiverFunc(func(o Outcome) {
 			if err := s.Release(o.Lock); err != nil {
 				b.Error(err)
 			}
 			next(n - 1)
-		}); err != nil {
+		})); err != nil {
 			b.Error(err)
 			close(done)
 		}

@@ -22,9 +22,9 @@ func testBucket(t testing.TB) Bucket {
 	return Bucket{Key: storage.StorageKey{Origin: o, TopLevelSite: origin.ObtainSite(o)}}
 }
 
-func inline(f func()) { f() }
+func inline(t Task) { t.RunTask() }
 
-func register(t testing.TB, s *Service, id string) *Client {
+func register(t testing.TB, s *Service, id string) Client {
 	t.Helper()
 	c, err := s.Register(ClientConfig{ID: id, Bucket: testBucket(t), Deliver: inline})
 	if err != nil {
@@ -35,10 +35,10 @@ func register(t testing.TB, s *Service, id string) *Client {
 
 type outcomes chan Outcome
 
-func svcRequest(t testing.TB, s *Service, c *Client, name Name, mode Mode, wait WaitMode) (*RequestHandle, outcomes) {
+func svcRequest(t testing.TB, s *Service, c Client, name Name, mode Mode, wait WaitMode) (RequestHandle, outcomes) {
 	t.Helper()
 	ch := make(outcomes, 4)
-	h, err := s.Request(c, name, mode, wait, func(o Outcome) { ch <- o })
+	h, err := s.Request(c, name, mode, wait, ReceiverFunc(func(o Outcome) { ch <- o }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func (ch outcomes) want(t testing.TB, kind OutcomeKind) Outcome {
 
 // none checks that nothing is delivered to ch by the time a query of c's
 // bucket (which runs after every step enqueued before it) is answered.
-func (ch outcomes) none(t testing.TB, s *Service, c *Client) {
+func (ch outcomes) none(t testing.TB, s *Service, c Client) {
 	t.Helper()
 	svcQuery(t, s, c)
 	select {
@@ -77,10 +77,10 @@ func (ch outcomes) none(t testing.TB, s *Service, c *Client) {
 	}
 }
 
-func svcQuery(t testing.TB, s *Service, c *Client) Snapshot {
+func svcQuery(t testing.TB, s *Service, c Client) Snapshot {
 	t.Helper()
 	ch := make(chan Snapshot, 1)
-	if err := s.Query(c, func(snap Snapshot) { ch <- snap }); err != nil {
+	if err := s.Query(c, nil, ReceiverFunc(func(o Outcome) { ch <- *o.Snapshot })); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -156,7 +156,7 @@ func TestServiceIfAvailableStealAbort(t *testing.T) {
 	}
 	h3.none(t, s, a)
 	// Steal: the holder's lock is revoked with an AbortError.
-	_, h4 := svcRequest(t, s, b, "r", Exclusive, Steal)
+	r4, h4 := svcRequest(t, s, b, "r", Exclusive, Steal)
 	l4 := h4.want(t, OutcomeGranted).Lock
 	o := h1.want(t, OutcomeRevoked)
 	var de *dom.DOMException
@@ -171,11 +171,18 @@ func TestServiceIfAvailableStealAbort(t *testing.T) {
 		t.Fatalf("held %v", snap.Held)
 	}
 	// Aborting a granted request leaves it granted.
-	if err := s.Abort((*RequestHandle)(l4), "late"); err != nil {
+	if err := s.Abort(r4, "late"); err != nil {
 		t.Fatal(err)
 	}
+	// A lock handle is not a request handle (and the reverse).
+	if err := s.Abort(l4, "late"); err != ErrForeignHandle {
+		t.Fatalf("Abort(lock handle): %v", err)
+	}
+	if err := s.Release(r4); err != ErrForeignHandle {
+		t.Fatalf("Release(request handle): %v", err)
+	}
 	h4.none(t, s, a)
-	if _, err := s.Request(a, "r", Shared, Steal, func(Outcome) {}); err == nil {
+	if _, err := s.Request(a, "r", Shared, Steal, ReceiverFunc(func(Outcome) {})); err == nil {
 		t.Fatal("steal with shared accepted")
 	}
 }
@@ -207,13 +214,13 @@ func TestServiceTerminateClient(t *testing.T) {
 		t.Fatalf("snapshot %v / %v", snap.Held, snap.Pending)
 	}
 	// Every later call with a or its handles fails clearly.
-	if _, err := s.Request(a, "r", Exclusive, Wait, func(Outcome) {}); err != ErrClientTerminated {
+	if _, err := s.Request(a, "r", Exclusive, Wait, ReceiverFunc(func(Outcome) {})); err != ErrClientTerminated {
 		t.Fatalf("request: %v", err)
 	}
 	if err := s.Release(l1); err != ErrClientTerminated {
 		t.Fatalf("release: %v", err)
 	}
-	if err := s.Query(a, func(Snapshot) {}); err != ErrClientTerminated {
+	if err := s.Query(a, nil, ReceiverFunc(func(Outcome) {})); err != ErrClientTerminated {
 		t.Fatalf("query: %v", err)
 	}
 }
@@ -229,19 +236,19 @@ func TestServiceBadInput(t *testing.T) {
 	if _, err := s.Register(ClientConfig{ID: "x"}); err != ErrNilDeliver {
 		t.Errorf("nil deliver: %v", err)
 	}
-	if _, err := s.Request(nil, "r", Exclusive, Wait, func(Outcome) {}); err != ErrNilClient {
+	if _, err := s.Request(nil, "r", Exclusive, Wait, ReceiverFunc(func(Outcome) {})); err != ErrNilClient {
 		t.Errorf("nil client: %v", err)
 	}
-	if _, err := s.Request(foreign, "r", Exclusive, Wait, func(Outcome) {}); err != ErrForeignClient {
+	if _, err := s.Request(foreign, "r", Exclusive, Wait, ReceiverFunc(func(Outcome) {})); err != ErrForeignClient {
 		t.Errorf("foreign client: %v", err)
 	}
 	if _, err := s.Request(a, "r", Exclusive, Wait, nil); err != ErrNilOutcome {
 		t.Errorf("nil outcome: %v", err)
 	}
-	if _, err := s.Request(a, "r", Mode(7), Wait, func(Outcome) {}); err == nil {
+	if _, err := s.Request(a, "r", Mode(7), Wait, ReceiverFunc(func(Outcome) {})); err == nil {
 		t.Error("invalid mode accepted")
 	}
-	if _, err := s.Request(a, "r", Exclusive, WaitMode(9), func(Outcome) {}); err != ErrInvalidWaitMode {
+	if _, err := s.Request(a, "r", Exclusive, WaitMode(9), ReceiverFunc(func(Outcome) {})); err != ErrInvalidWaitMode {
 		t.Errorf("invalid wait mode: %v", err)
 	}
 	if err := s.Release(nil); err != ErrNilHandle {
@@ -255,7 +262,7 @@ func TestServiceBadInput(t *testing.T) {
 	if err := s.Release(fl); err != ErrForeignHandle {
 		t.Errorf("foreign lock handle: %v", err)
 	}
-	if err := s.Abort((*RequestHandle)(fl), nil); err != ErrForeignHandle {
+	if err := s.Abort((RequestHandle)(fl), nil); err != ErrForeignHandle {
 		t.Errorf("foreign request handle: %v", err)
 	}
 	if err := s.TerminateClient(foreign); err != ErrForeignClient {
@@ -264,7 +271,7 @@ func TestServiceBadInput(t *testing.T) {
 	if err := s.TerminateClient(nil); err != ErrNilClient {
 		t.Errorf("nil termination: %v", err)
 	}
-	if err := s.Query(nil, func(Snapshot) {}); err != ErrNilClient {
+	if err := s.Query(nil, nil, ReceiverFunc(func(Outcome) {})); err != ErrNilClient {
 		t.Errorf("nil query client: %v", err)
 	}
 	// The foreign service's lock is still held by its client.
@@ -278,18 +285,18 @@ func TestServiceBadInput(t *testing.T) {
 func TestServiceBadDeliver(t *testing.T) {
 	s := NewService()
 	var mu sync.Mutex
-	var dropped []func()
-	panicky, err := s.Register(ClientConfig{ID: "p", Bucket: testBucket(t), Deliver: func(func()) { panic("host bug") }})
+	var dropped []Task
+	panicky, err := s.Register(ClientConfig{ID: "p", Bucket: testBucket(t), Deliver: func(Task) { panic("host bug") }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	black, err := s.Register(ClientConfig{ID: "k", Bucket: testBucket(t), Deliver: func(f func()) { mu.Lock(); dropped = append(dropped, f); mu.Unlock() }})
+	black, err := s.Register(ClientConfig{ID: "k", Bucket: testBucket(t), Deliver: func(f Task) { mu.Lock(); dropped = append(dropped, f); mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := register(t, s, "b")
-	for _, c := range []*Client{panicky, black} {
-		if _, err := s.Request(c, "r", Exclusive, Wait, func(Outcome) {}); err != nil {
+	for _, c := range []Client{panicky, black} {
+		if _, err := s.Request(c, "r", Exclusive, Wait, ReceiverFunc(func(Outcome) {})); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -317,7 +324,7 @@ func TestServiceBadDeliver(t *testing.T) {
 func TestServiceBackForwardCache(t *testing.T) {
 	s := NewService()
 	evictions := make(chan string, 8)
-	reg := func(id string) *Client {
+	reg := func(id string) Client {
 		c, err := s.Register(ClientConfig{ID: id, Bucket: testBucket(t), Deliver: inline, Evict: func() { evictions <- id }})
 		if err != nil {
 			t.Fatal(err)
@@ -346,7 +353,7 @@ func TestServiceBackForwardCache(t *testing.T) {
 	}
 	_, ha := svcRequest(t, s, a, "r", Shared, Wait)
 	ha.want(t, OutcomeGranted)
-	a.SetCached(true)
+	_ = s.SetCached(a, true)
 	// Held locks are kept while cached; a shared request that does not
 	// wait is no contention.
 	_, hb := svcRequest(t, s, b, "r", Shared, Wait)
@@ -361,7 +368,7 @@ func TestServiceBackForwardCache(t *testing.T) {
 	if err := s.Release(lb); err != nil {
 		t.Fatal(err)
 	}
-	a.SetCached(false)
+	_ = s.SetCached(a, false)
 	svcQuery(t, s, q)
 	noEviction()
 	// A grant to a cached client evicts it.
@@ -369,7 +376,7 @@ func TestServiceBackForwardCache(t *testing.T) {
 	la2 := ha2.want(t, OutcomeGranted).Lock
 	_, hq := svcRequest(t, s, q, "s", Exclusive, Wait)
 	hq.none(t, s, b)
-	q.SetCached(true)
+	_ = s.SetCached(q, true)
 	if err := s.Release(la2); err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +397,7 @@ func TestServiceConcurrentClients(t *testing.T) {
 			defer wg.Done()
 			for range rounds {
 				done := make(chan struct{})
-				_, err := s.Request(c, "r", Exclusive, Wait, func(o Outcome) {
+				_, err := s.Request(c, "r", Exclusive, Wait, ReceiverFunc(func(o Outcome) {
 					go func() { // the host's own goroutine holds the lock
 						inside++
 						if inside != 1 {
@@ -403,7 +410,7 @@ func TestServiceConcurrentClients(t *testing.T) {
 						}
 						close(done)
 					}()
-				})
+				}))
 				if err != nil {
 					t.Error(err)
 					return

@@ -14,7 +14,7 @@ import (
 
 // installLocks gives vm the functions the prelude's navigator.locks calls,
 // for the environment whose lock client is c (on the page's event loop).
-func installLocks(vm *sobek.Runtime, svc *weblocks.Service, c *weblocks.Client) {
+func installLocks(vm *sobek.Runtime, svc weblocks.LockService, c weblocks.Client) {
 	facts := weblocks.Facts{SecureContext: true}
 	invoke, _ := sobek.AssertFunction(vm.Get("invokeLockCallback"))
 	// lockRequest(name, mode, ifAvailable, steal, signal, callback).

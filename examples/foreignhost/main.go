@@ -121,7 +121,7 @@ func (l *loop) run() {
 type Page struct {
 	loop   *loop
 	vm     *sobek.Runtime
-	Client *weblocks.Client
+	Client weblocks.Client
 }
 
 // NewPage opens a page with the environment id id, whose storage key is
@@ -130,7 +130,7 @@ func NewPage(svc *weblocks.Service, id, url string, log func(string)) (*Page, er
 	o := origin.Parse(url)
 	key := storage.StorageKey{Origin: o, TopLevelSite: origin.ObtainSite(o)}
 	p := &Page{loop: newLoop()}
-	c, err := svc.Register(weblocks.ClientConfig{ID: id, Bucket: weblocks.Bucket{Key: key}, Deliver: p.loop.post})
+	c, err := svc.Register(weblocks.ClientConfig{ID: id, Bucket: weblocks.Bucket{Key: key}, Deliver: weblocks.DeliverFunc(p.loop.post)})
 	if err != nil {
 		return nil, err
 	}
