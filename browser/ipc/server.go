@@ -47,7 +47,7 @@ const (
 // whatever reason, every client of the renderer is terminated: its
 // requests are aborted, its locks released, the waiters granted.
 type LockServer struct {
-	svc  *weblocks.Service
+	svc  weblocks.LockService
 	logf func(format string, args ...any)
 
 	sessions atomic.Uint64
@@ -56,9 +56,10 @@ type LockServer struct {
 	ids map[string]*session // environment id → the session that registered it
 }
 
-// NewLockServer returns a server of svc's lock managers. logf (nil:
+// NewLockServer returns a server of svc's lock managers (usually the
+// browser process's *weblocks.Service). logf (nil:
 // nothing is logged) receives the refused calls.
-func NewLockServer(svc *weblocks.Service, logf func(format string, args ...any)) *LockServer {
+func NewLockServer(svc weblocks.LockService, logf func(format string, args ...any)) *LockServer {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
@@ -142,7 +143,7 @@ func (h *handler) Session(stream lockspb.LockService_SessionServer) error {
 	if h.active.Swap(true) {
 		return h.fail(refuse(codes.FailedPrecondition, "a second session on one renderer connection"))
 	}
-	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]*weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}}
+	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}}
 	ss.out.cond = sync.NewCond(&ss.out.mu)
 	sendDone := make(chan error, 1)
 	go func() { sendDone <- ss.sendLoop(stream) }()
@@ -174,10 +175,10 @@ func (h *handler) fail(err error) error {
 // session is one renderer's session: its clients, requests and queries.
 type session struct {
 	h   *handler
-	svc *weblocks.Service
+	svc weblocks.LockService
 
 	mu         sync.Mutex
-	clients    map[uint64]*weblocks.Client
+	clients    map[uint64]weblocks.Client
 	maxClient  uint64
 	requests   map[uint64]*serverRequest
 	maxRequest uint64
@@ -191,8 +192,8 @@ type session struct {
 // serverRequest is a renderer's request in the lock service.
 type serverRequest struct {
 	id     uint64
-	handle *weblocks.RequestHandle
-	lock   *weblocks.LockHandle // once granted
+	handle weblocks.RequestHandle
+	lock   weblocks.LockHandle // once granted
 }
 
 // outstanding is the session's outstanding work (ss.mu held).
@@ -231,14 +232,16 @@ func (ss *session) handle(call *lockspb.Call) error {
 		if err != nil {
 			return err
 		}
-		cl.SetCached(c.SetCached.GetCached())
+		if err := ss.svc.SetCached(cl, c.SetCached.GetCached()); err != nil && !errors.Is(err, weblocks.ErrClientTerminated) {
+			return status.Error(codes.Unavailable, err.Error())
+		}
 		return nil
 	}
 	return refuse(codes.InvalidArgument, "empty call")
 }
 
 // client returns the live client id of this session.
-func (ss *session) client(id uint64) (*weblocks.Client, error) {
+func (ss *session) client(id uint64) (weblocks.Client, error) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	cl := ss.clients[id]
@@ -296,7 +299,7 @@ func (ss *session) register(r *lockspb.Register) error {
 	}
 	ls.ids[r.GetId()] = ss
 	ls.mu.Unlock()
-	var cl *weblocks.Client
+	var cl weblocks.Client
 	cl, err = ss.svc.Register(weblocks.ClientConfig{
 		ID:      r.GetId(),
 		Bucket:  weblocks.Bucket{Key: key, Name: r.GetBucket()},
@@ -323,10 +326,10 @@ func (ss *session) checkFlood() error {
 	return nil
 }
 
-// deliver is the session's clients' deliver function: the functions the
+// deliver is the session's clients' deliver function: the tasks the
 // service delivers only queue events for the renderer, so they run at
 // once, on the lock task queue.
-func (ss *session) deliver(f func()) { f() }
+func (ss *session) deliver(t weblocks.Task) { t.RunTask() }
 
 func wireMode(m weblocks.Mode) lockspb.Mode {
 	if m == weblocks.Shared {
@@ -383,7 +386,7 @@ func (ss *session) request(r *lockspb.Request) error {
 		return err
 	}
 	ss.mu.Unlock()
-	h, err := ss.svc.Request(cl, name, mode, wait, func(o weblocks.Outcome) { ss.outcome(sr, o) })
+	h, err := ss.svc.Request(cl, name, mode, wait, weblocks.ReceiverFunc(func(o weblocks.Outcome) { ss.outcome(sr, o) }))
 	if err != nil {
 		ss.mu.Lock()
 		delete(ss.requests, id)
@@ -454,7 +457,7 @@ func (ss *session) release(r *lockspb.Release) error {
 	}
 	ss.mu.Lock()
 	sr := ss.requests[id]
-	var h *weblocks.LockHandle
+	var h weblocks.LockHandle
 	if sr != nil {
 		h = sr.lock
 		if h != nil {
@@ -510,13 +513,17 @@ func (ss *session) query(q *lockspb.Query) error {
 		return err
 	}
 	ss.mu.Unlock()
-	err = ss.svc.Query(cl, func(snap weblocks.Snapshot) {
+	err = ss.svc.Query(cl, nil, weblocks.ReceiverFunc(func(o weblocks.Outcome) {
+		snap := o.Snapshot
+		if snap == nil {
+			snap = &weblocks.Snapshot{}
+		}
 		ev := &lockspb.Snapshot{Query: id, Held: wireInfos(snap.Held), Pending: wireInfos(snap.Pending)}
 		ss.mu.Lock()
 		delete(ss.queries, id)
 		ss.mu.Unlock()
 		ss.out.push(&lockspb.Event{Event: &lockspb.Event_Snapshot{Snapshot: ev}})
-	})
+	}))
 	if err != nil {
 		return status.Error(codes.Unavailable, err.Error())
 	}
@@ -568,7 +575,7 @@ func (ss *session) end() {
 	ss.mu.Lock()
 	ss.ended = true
 	clients := ss.clients
-	ss.clients = map[uint64]*weblocks.Client{}
+	ss.clients = map[uint64]weblocks.Client{}
 	ss.mu.Unlock()
 	ls := ss.h.ls
 	ls.mu.Lock()
