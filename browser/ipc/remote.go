@@ -25,7 +25,6 @@ import (
 // revoked with weblocks.ErrClientTerminated, and later calls fail with
 // weblocks.ErrServiceClosed.
 type RemoteService struct {
-	cc     *grpc.ClientConn
 	stream lockspb.LockService_SessionClient
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -53,24 +52,31 @@ var errInvalidMode = errors.New("ipc: invalid lock mode")
 // MaxNameBytes.
 var errNameTooLong = dom.NewDOMException("The lock name is too long.", dom.NotSupportedError)
 
-// Dial opens the renderer's session with the browser process's lock
-// service over conn (the renderer's end of its socket pair).
-func Dial(conn net.Conn) (*RemoteService, error) {
+// Connect returns the renderer's gRPC client connection to the browser
+// process over conn (the renderer's end of its socket pair): the lock
+// service (NewRemoteService) and the services Peer.Services registers.
+func Connect(conn net.Conn) (*grpc.ClientConn, error) {
 	cc, err := grpc.NewClient("passthrough:///socketpair",
 		grpc.WithContextDialer(connDialer(conn)),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes)))
 	if err != nil {
 		conn.Close()
 		return nil, err
 	}
+	return cc, nil
+}
+
+// NewRemoteService opens the renderer's session with the browser
+// process's lock service over cc (Connect's).
+func NewRemoteService(cc grpc.ClientConnInterface) (*RemoteService, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	stream, err := lockspb.NewLockServiceClient(cc).Session(ctx)
 	if err != nil {
 		cancel()
-		cc.Close()
 		return nil, err
 	}
-	s := &RemoteService{cc: cc, stream: stream, cancel: cancel, done: make(chan struct{}),
+	s := &RemoteService{stream: stream, cancel: cancel, done: make(chan struct{}),
 		clients: map[uint64]*remoteClient{}, requests: map[uint64]*remoteRequest{}, queries: map[uint64]*remoteQuery{}}
 	go s.recv()
 	return s, nil
@@ -78,11 +84,9 @@ func Dial(conn net.Conn) (*RemoteService, error) {
 
 // Close ends the session: the browser process terminates this renderer's
 // clients.
-func (s *RemoteService) Close() error {
+func (s *RemoteService) Close() {
 	s.cancel()
-	err := s.cc.Close()
 	<-s.done
-	return err
 }
 
 // Done is closed when the session has ended.

@@ -25,11 +25,15 @@ func remoteRenderer(t *testing.T, ls *LockServer, siteURL string) (*RemoteServic
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := Dial(conn)
+	cc, err := Connect(conn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { rs.Close(); served.Close() })
+	rs, err := NewRemoteService(cc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close(); cc.Close(); served.Close() })
 	return rs, served, killed
 }
 

@@ -29,6 +29,9 @@ const (
 	// browser process: its requests not yet finished (waiting or held)
 	// plus its queries not yet answered plus its registered clients.
 	DefaultMaxOutstanding = 1 << 16
+	// MaxMessageBytes bounds a message from the browser process to a
+	// renderer (a fetched resource is at most fetch.MaxResponseBytes).
+	MaxMessageBytes = 65 << 20
 	// maxRequestID bounds renderers' request ids (lock ids carry the
 	// session in their high bits).
 	maxRequestID = 1<<40 - 1
@@ -79,6 +82,9 @@ type Peer struct {
 	// MaxOutstanding bounds the renderer's outstanding work (0:
 	// DefaultMaxOutstanding); past it the renderer is killed.
 	MaxOutstanding int
+	// Services (optional) registers the other services the browser
+	// process serves the renderer on its connection.
+	Services func(grpc.ServiceRegistrar)
 }
 
 // Served is one renderer's connection being served.
@@ -104,9 +110,12 @@ func (ls *LockServer) ServeConn(conn net.Conn, p Peer) *Served {
 	if p.MaxOutstanding <= 0 {
 		p.MaxOutstanding = DefaultMaxOutstanding
 	}
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxNameBytes+4<<10), grpc.WaitForHandlers(true))
+	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxNameBytes+4<<10), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true))
 	h := &handler{ls: ls, peer: p, sid: ls.sessions.Add(1)}
 	lockspb.RegisterLockServiceServer(srv, h)
+	if p.Services != nil {
+		p.Services(srv)
+	}
 	s := &Served{srv: srv, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)

@@ -13,7 +13,6 @@ import (
 	"github.com/gowebengine/weblocks/weblocks"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 )
 
@@ -44,7 +43,7 @@ func newRaw(t *testing.T, ls *LockServer, siteURL string, maxOutstanding int) *r
 	r := &rawRenderer{t: t, events: make(chan *lockspb.Event, 1024), end: make(chan error, 1), killed: make(chan string, 1)}
 	r.served = ls.ServeConn(browserEnd, Peer{Name: "test renderer " + siteURL, Site: site(siteURL), MaxOutstanding: maxOutstanding,
 		Kill: func(reason string) { r.killed <- reason }})
-	r.cc, err = grpc.NewClient("passthrough:///socketpair", grpc.WithContextDialer(connDialer(conn)), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	r.cc, err = Connect(conn)
 	if err != nil {
 		t.Fatal(err)
 	}
