@@ -13,7 +13,7 @@ import (
 )
 
 // remoteRenderer is a RemoteService connected to a LockServer.
-func remoteRenderer(t *testing.T, ls *LockServer, siteURL string) (*RemoteService, *Served, chan string) {
+func remoteRenderer(t testing.TB, ls *LockServer, siteURL string) (*RemoteService, *Served, chan string) {
 	t.Helper()
 	browserEnd, rendererEnd, err := SocketPair()
 	if err != nil {
@@ -60,6 +60,11 @@ func (l loop) outcome(t *testing.T) weblocks.Outcome {
 		t.Fatal("nothing delivered within a minute")
 	}
 	return weblocks.Outcome{}
+}
+
+func benchBucket() weblocks.Bucket {
+	o := origin.Parse("https://a.test")
+	return weblocks.Bucket{Key: storage.StorageKey{Origin: o, TopLevelSite: origin.ObtainSite(o)}}
 }
 
 var nop = weblocks.ReceiverFunc(func(weblocks.Outcome) {})
