@@ -152,9 +152,11 @@
 // (bindings/*_gen.go, registry Interfaces); this package implements their
 // Methods interfaces over dom, html, storage and weblocks.
 //
-// Web Locks: request() runs weblocks.RequestIn with its request state (a
+// Web Locks: request() runs htmlhost.RequestIn (package weblocks/htmlhost:
+// the html host of the lock service contract) with its request state (a
 // weblocks.HostRequest: the JavaScript released promise, the callback and
-// the waiting promise in one); LockGrantedCallback is invoked with WebIDL's "invoke a
+// the waiting promise in one, and the page side's weblocks.PageRequest);
+// query() runs htmlhost.QueryPromise; LockGrantedCallback is invoked with WebIDL's "invoke a
 // callback function" (a throw rejects the waiting promise, a value resolves
 // it). In the reaction to the waiting promise, the release is enqueued on
 // the lock task queue and then the released promise takes the waiting

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 	"github.com/grafana/sobek"
 )
 
@@ -14,7 +15,7 @@ import (
 type lockManagerImpl struct {
 	webidl.Reflector
 	realm   *Realm
-	manager *weblocks.LockManager
+	manager *htmlhost.Manager
 	// frame is the storage of a lock callback's this value and argument
 	// while it is invoked (see lockRequest.Granted), so that a pending
 	// request does not carry it; frameBusy: a callback invoked with it is
@@ -35,7 +36,7 @@ func (m *lockManagerImpl) request(name webidl.DOMString, opts weblocks.Options, 
 	name16 := weblocks.Name(name) // both are WTF-8: lossless
 	// q is the callback too (its Granted method) and holds weblocks'
 	// storage for the request.
-	weblocks.RequestIn(r.env, m.manager, name16, opts, q, &q.state)
+	htmlhost.RequestIn(r.env, m.manager, name16, opts, q, &q.state)
 	return &q.released
 }
 
@@ -48,7 +49,7 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 	if m.manager != nil {
 		m.manager.QueryPromise(r.env, p)
 	} else {
-		weblocks.QueryPromise(r.env, p)
+		htmlhost.QueryPromise(r.env, p)
 	}
 	return promise
 }
@@ -80,7 +81,7 @@ type lockRequest struct {
 	waiting *webidl.Promise
 	// settled records that released was resolved or rejected.
 	settled bool
-	state   weblocks.RequestState
+	state   weblocks.PageRequest
 }
 
 // realm is the request's realm (its LockManager's).
@@ -274,7 +275,7 @@ func (p *jsPromise) Resolve(value any) {
 	case weblocks.Waiting:
 		// A Go Waiting (not from this realm): fulfilled with undefined
 		// once it settles.
-		v.OnSettled(func() { r.queueTask(weblocks.TaskSource, func() { p.p.Resolve(sobek.Undefined()) }) })
+		v.OnSettled(func() { r.queueTask(htmlhost.TaskSource, func() { p.p.Resolve(sobek.Undefined()) }) })
 	default:
 		p.p.Resolve(r.vm.ToValue(v))
 	}

@@ -3,7 +3,7 @@ package bindings
 import (
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/storage"
-	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 	"github.com/grafana/sobek"
 )
 
@@ -48,7 +48,7 @@ type storageBucketImpl struct {
 // manager.
 func (b *storageBucketImpl) lockManager() *lockManagerImpl {
 	if b.locks == nil {
-		b.locks = &lockManagerImpl{realm: b.realm, manager: weblocks.LockManagerForBucket(b.realm.env.UserAgent(), b.bucket)}
+		b.locks = &lockManagerImpl{realm: b.realm, manager: htmlhost.LockManagerForBucket(b.realm.env.UserAgent(), b.bucket)}
 	}
 	return b.locks
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/browser"
-	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 )
 
 var popupSite = fstest.MapFS{
@@ -77,7 +77,7 @@ func TestBFCacheNoopenerPopupWorkerGrantEvicts(t *testing.T) {
 	}
 	q := p.Current()
 	eval(t, ctx, opener, `release(); 0`)
-	waitFor(t, ctx, "eviction", func() bool { return p.Document().EvictionReason() == weblocks.EvictionReasonContention })
+	waitFor(t, ctx, "eviction", func() bool { return p.Document().EvictionReason() == htmlhost.EvictionReasonContention })
 	// The eviction is recorded before the evicted page's worker has been
 	// terminated on the lock task queue: wait for the lock to be free (the
 	// context bounds the wait), rather than checking once.
@@ -93,7 +93,7 @@ func TestBFCacheNoopenerPopupWorkerGrantEvicts(t *testing.T) {
 	eval(t, ctx, q, `history.back(); 0`)
 	waitFor(t, ctx, "p again", func() bool { return len(ws.get("/p.html")) == 2 && len(rec.lines("p pageshow false")) == 2 })
 	again := ws.get("/p.html")[1]
-	if got := again.NotRestoredReasons(); !slices.Equal(got, []string{weblocks.EvictionReasonContention}) {
+	if got := again.NotRestoredReasons(); !slices.Equal(got, []string{htmlhost.EvictionReasonContention}) {
 		t.Fatalf("NotRestoredReasons = %v", got)
 	}
 	waitFor(t, ctx, "granted in the new page", func() bool { return len(rec.lines("p worker granted")) == 1 })

@@ -12,6 +12,7 @@ import (
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 )
 
 var bfSite = fstest.MapFS{
@@ -86,8 +87,8 @@ func TestBFCacheKeepsLocksAndRestores(t *testing.T) {
 	var de *dom.DOMException
 	var qerr, rerr error
 	if err := env.ResponsibleEventLoop().RunOnLoop(ctx, func() error {
-		_, qerr = weblocks.Query(env)
-		_, rerr = weblocks.Request(env, "M", weblocks.Options{}, func(*weblocks.Lock) weblocks.Waiting { return nil })
+		_, qerr = htmlhost.Query(env)
+		_, rerr = htmlhost.Request(env, "M", weblocks.Options{}, func(*weblocks.Lock) weblocks.Waiting { return nil })
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func TestBFCacheContentionEvicts(t *testing.T) {
 	if got := eval(t, ctx, waiter, `navigator.locks.request("L", () => "granted")`); got != "granted" {
 		t.Fatalf("waiter: %v", got)
 	}
-	if a.InBackForwardCache() || a.Document().EvictionReason() != weblocks.EvictionReasonContention {
+	if a.InBackForwardCache() || a.Document().EvictionReason() != htmlhost.EvictionReasonContention {
 		t.Fatalf("a cached %v, eviction reason %q", a.InBackForwardCache(), a.Document().EvictionReason())
 	}
 	if got := heldNames(t, ctx, a); len(got) != 0 {
@@ -151,7 +152,7 @@ func TestBFCacheContentionEvicts(t *testing.T) {
 	eval(t, ctx, bw, `history.back(); 0`)
 	waitFor(t, ctx, "a again", func() bool { c := a.Current(); return c != nil && c != a && c != bw && len(rec.lines("held")) == 2 })
 	again := a.Current()
-	if got := again.NotRestoredReasons(); !slices.Equal(got, []string{weblocks.EvictionReasonContention}) {
+	if got := again.NotRestoredReasons(); !slices.Equal(got, []string{htmlhost.EvictionReasonContention}) {
 		t.Fatalf("NotRestoredReasons = %v", got)
 	}
 	if got := eval(t, ctx, again, `history.length`); got != int64(2) {

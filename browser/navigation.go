@@ -49,8 +49,8 @@ import (
 //     restored, so its tasks wait and its lock requests and queries reject
 //     with InvalidStateError, while its held locks stay held. A cached
 //     document is evicted (destroyed, which releases its locks) when
-//     another context contends for one of its locks (weblocks/bfcache.go,
-//     reason weblocks.EvictionReasonContention), when the cache is full
+//     another context contends for one of its locks (weblocks/htmlhost and weblocks/bfcache.go,
+//     reason htmlhost.EvictionReasonContention), when the cache is full
 //     (html.BFCacheSize, "cache-limit"), or when its entry is dropped from
 //     the session history by a new navigation.
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 )
 
 // LockState is what an environment holds and waits for in the Web Locks
@@ -25,7 +26,7 @@ func EnvironmentLockState(ctx context.Context, ua *html.UserAgent, env *html.Env
 		return st, errors.New("browser: EnvironmentLockState needs a user agent and an environment")
 	}
 	id := env.ID()
-	for _, m := range weblocks.LockManagers(ua) {
+	for _, m := range htmlhost.LockManagers(ua) {
 		s, err := m.Snapshot(ctx)
 		if err != nil {
 			return st, err

@@ -220,6 +220,7 @@ func (ua *UserAgent) runUnload(docs []*Document) {
 			d.afterDestroy()
 		}
 	}
+	ua.bfcacheChanged()
 }
 
 // runUnloadingDocumentCleanupSteps is the last part of HTML's "unload":

@@ -11,7 +11,7 @@ import (
 
 // TaskSource is an HTML task source: a value, compared with ==. The generic
 // ones of the HTML Standard are below; other specifications make theirs
-// with NewTaskSource (Web Locks: weblocks.TaskSource).
+// with NewTaskSource (Web Locks: htmlhost.TaskSource, package weblocks/htmlhost).
 type TaskSource uint16
 
 // Generic and specific task sources.

@@ -130,3 +130,25 @@ func (e *EnvironmentSettingsObject) SuspendingDocument() *Document {
 	}
 	return nil
 }
+
+// AddBackForwardCacheObserver registers f to be called after something may
+// have changed which documents keep an environment from running (see
+// CachedDocuments): a document entered, left or was evicted from a
+// back/forward cache, a document was unloaded, or a shared worker gained
+// an owner. f runs on the goroutine that made the change, outside the user
+// agent's locks; it must not block.
+func (ua *UserAgent) AddBackForwardCacheObserver(f func()) {
+	ua.mu.Lock()
+	ua.bfcacheObservers = append(ua.bfcacheObservers, f)
+	ua.mu.Unlock()
+}
+
+// bfcacheChanged calls the back/forward cache observers.
+func (ua *UserAgent) bfcacheChanged() {
+	ua.mu.Lock()
+	obs := ua.bfcacheObservers
+	ua.mu.Unlock()
+	for _, f := range obs {
+		f()
+	}
+}

@@ -197,6 +197,7 @@ func (w *SharedWorker) addOwner(doc *Document) {
 		w.owners[doc] = id
 	}
 	w.mu.Unlock()
+	doc.ua.bfcacheChanged()
 }
 
 // cachedOwners is the cached ancestors of the worker's owner documents

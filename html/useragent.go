@@ -25,12 +25,13 @@ type UserAgent struct {
 	// navMu guards navigables and documents (tree shape and activity).
 	navMu sync.RWMutex
 
-	mu        sync.Mutex
-	closed    bool
-	queues    []*ParallelQueue
-	agents    map[*Agent]struct{}
-	nextAgent uint64
-	nextQueue uint64
+	mu               sync.Mutex
+	closed           bool
+	bfcacheObservers []func()
+	queues           []*ParallelQueue
+	agents           map[*Agent]struct{}
+	nextAgent        uint64
+	nextQueue        uint64
 }
 
 // Option configures a UserAgent.

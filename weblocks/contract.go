@@ -41,7 +41,7 @@ type LockService interface {
 	Query(c Client, dst *Snapshot, r Receiver) error
 	// SetCached records whether c's page is in the back/forward cache:
 	// a cached client keeps its locks and requests, but contention on
-	// them, a query of its bucket and a grant to it deliver its
+	// them, a query of its bucket and a grant to it call its
 	// ClientConfig.Evict.
 	SetCached(c Client, cached bool) error
 	// TerminateClient terminates c's remaining locks and requests (its
@@ -112,11 +112,14 @@ type ClientConfig struct {
 	// that posts a func() to an event loop.
 	Deliver func(Task)
 	// Evict (optional) is the back/forward cache's eviction request: the
-	// service delivers it (through Deliver) when a client marked cached
-	// (SetCached) holds or waits for a lock another client requests, is
-	// observed by a query, or is granted a lock while cached. The host
-	// then evicts the cached page and terminates its clients, which
-	// releases their locks. It may be delivered more than once.
+	// service calls it, on the lock task queue (so it must not block or
+	// call the service synchronously; it is not delivered through
+	// Deliver, as a cached page's event loop may not run tasks), when a
+	// client marked cached (SetCached) holds or waits for a lock another
+	// client requests, is observed by a query, or is granted a lock while
+	// cached. The host then evicts the cached page and terminates its
+	// clients, which releases their locks. It may be called more than
+	// once. An Evict that panics is recovered from.
 	Evict func()
 }
 

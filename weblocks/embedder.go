@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/gowebengine/weblocks/dom"
-	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
 )
 
@@ -64,25 +63,21 @@ type Event struct {
 	ClientID string // the environment that made the request
 }
 
-// Observer receives the events of every lock manager of a user agent, on
+// Observer receives the events of every lock manager of a service, on
 // the lock task queue, as they happen, in order. It must return quickly and
 // must not block; it may hand the event to another goroutine or queue. It
 // must not call back into this package synchronously.
 type Observer func(Event)
 
-// SetObserver makes obs the observer of ua's lock managers (nil: none). An
-// unobserved user agent pays one nil check per event (see
+// SetObserver makes obs the observer of the service's lock managers (nil:
+// none). An unobserved service pays one nil check per event (see
 // BenchmarkRequestReleaseObserved).
-func SetObserver(ua *html.UserAgent, obs Observer) {
-	if ua == nil {
-		panic("weblocks: SetObserver(nil user agent)")
-	}
-	u := locksOf(ua)
+func (s *Service) SetObserver(obs Observer) {
 	if obs == nil {
-		u.observer.Store(nil)
+		s.observer.Store(nil)
 		return
 	}
-	u.observer.Store(&obs)
+	s.observer.Store(&obs)
 }
 
 // notify tells the observer, if any, about e (lock task queue).
@@ -92,21 +87,11 @@ func (m *LockManager) notify(kind EventKind, e *entry) {
 	}
 }
 
-// LockManagers returns the lock managers ua created so far, in creation
-// order (one per storage bucket that used Web Locks). It needs no
-// environment: it is for the browser side.
-func LockManagers(ua *html.UserAgent) []*LockManager {
-	if ua == nil {
-		return nil
-	}
-	return locksOf(ua).Managers()
-}
-
-// LockManagersOf returns ua's lock managers of the storage key key (one
-// per bucket of key that used Web Locks).
-func LockManagersOf(ua *html.UserAgent, key storage.StorageKey) []*LockManager {
+// ManagersOf returns the service's lock managers of the storage key key
+// (one per bucket of key that used Web Locks), in creation order.
+func (s *Service) ManagersOf(key storage.StorageKey) []*LockManager {
 	var out []*LockManager
-	for _, m := range LockManagers(ua) {
+	for _, m := range s.Managers() {
 		if m.StorageKey() == key {
 			out = append(out, m)
 		}
@@ -186,10 +171,10 @@ func (m *LockManager) ForceRelease(ctx context.Context) (ForceReleased, error) {
 	return r, err
 }
 
-// ForceReleaseStorageKey is ForceRelease for every bucket of key in ua.
-func ForceReleaseStorageKey(ctx context.Context, ua *html.UserAgent, key storage.StorageKey) (ForceReleased, error) {
+// ForceReleaseStorageKey is ForceRelease for every bucket of key.
+func (s *Service) ForceReleaseStorageKey(ctx context.Context, key storage.StorageKey) (ForceReleased, error) {
 	var total ForceReleased
-	for _, m := range LockManagersOf(ua, key) {
+	for _, m := range s.ManagersOf(key) {
 		r, err := m.ForceRelease(ctx)
 		total.Locks += r.Locks
 		total.Requests += r.Requests
@@ -236,13 +221,9 @@ func (m *LockManager) forced(e *entry) {
 	if m.svc != nil {
 		m.notify(EventForceReleased, e)
 	}
-	if e.contract {
-		kind := OutcomeAborted
-		if e.state == entryReleased {
-			kind = OutcomeRevoked
-		}
-		e.deliverLoss(kind, forceReleasedError())
-		return
+	kind := OutcomeAborted
+	if e.state == entryReleased {
+		kind = OutcomeRevoked
 	}
-	e.client.queueTaskValue(&rejectTask{e, forceReleasedError})
+	e.deliverLoss(kind, forceReleasedError())
 }

@@ -264,3 +264,41 @@ type CallbackPanic struct {
 }
 
 func (e *CallbackPanic) Error() string { return "weblocks: lock callback panicked" }
+
+// RequestFuture is the Go API's adapter over the page side: RequestLock
+// with a released promise that is a *Future, returned, and whose early
+// rejection (the promise the method steps would return rejected) is
+// returned as err instead (dom.ReasonError of the reason: a
+// *dom.DOMException as it is). The future settles even if the
+// environment goes away (see the package documentation).
+func RequestFuture(s LockService, c Client, facts Facts, name Name, opts Options, callback Callback) (*Future, error) {
+	// The page side's request and its released future in one allocation.
+	r := &struct {
+		r PageRequest
+		f Future
+	}{}
+	r.r.callback = callback
+	r.r.settleGone = true
+	r.r.start(s, c, facts, name, opts, &r.f)
+	if r.r.h == nil { // rejected early
+		_, err := r.f.Result()
+		return nil, err
+	}
+	return &r.f, nil
+}
+
+// QueryFuture is the Go API's adapter for query(): QueryLocks with a
+// *Future, fulfilled with a Snapshot, or with dst (a *Snapshot, whose
+// storage is reused: see QueryInto) when dst is not nil. Early rejections
+// are returned as err.
+func QueryFuture(s LockService, c Client, facts Facts, dst *Snapshot) (*Future, error) {
+	q := &struct {
+		q pageQuery
+		f Future
+	}{}
+	q.q.p, q.q.into, q.q.settleGone = &q.f, dst != nil, true
+	if err := queryLocks(s, c, facts, &q.q, dst); err != nil {
+		return nil, err
+	}
+	return &q.f, nil
+}

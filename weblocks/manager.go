@@ -1,12 +1,10 @@
 package weblocks
 
 import (
-	"runtime/debug"
 	"slices"
 	"sort"
 
 	"github.com/gowebengine/weblocks/dom"
-	"github.com/gowebengine/weblocks/storage"
 )
 
 // LockManager is a lock manager: the state of the locks and lock requests of
@@ -45,9 +43,8 @@ import (
 // the lock or aborts the request is the entry pointer itself.
 type LockManager struct {
 	ltq    lockTaskQueue
-	svc    *Service        // nil in tests that make a bare manager
-	bottle *storage.Bottle // the "web-locks" bottle it is the value of (html user agents)
-	bucket Bucket          // its bucket
+	svc    *Service // nil in tests that make a bare manager
+	bucket Bucket   // its bucket
 	names  map[Name]*nameState
 	// order of name states, for a query's pending list grouped by name
 	firstName, lastName *nameState
@@ -83,14 +80,6 @@ type LockManager struct {
 type lockTaskQueue interface {
 	Enqueue(steps func()) bool
 	EnqueueValue(t Task) bool
-}
-
-// enqueueEntry enqueues e's next phase on the lock task queue; if the queue
-// no longer runs (its user agent closed), e.DropTask settles a Go future.
-func (m *LockManager) enqueueEntry(e *entry) {
-	if !m.ltq.EnqueueValue(e) {
-		e.DropTask()
-	}
 }
 
 func newLockManager(ltq lockTaskQueue) *LockManager {
@@ -178,14 +167,6 @@ func (a *records) compact() {
 	a.dead = 0
 }
 
-// signalRef is a request's signal and, on the event-loop side, the id of
-// its "signal to abort the request" algorithm. It is a separate allocation
-// so that requests without a signal (the common case) do not carry it.
-type signalRef struct {
-	signal Signal
-	algID  dom.AlgorithmID
-}
-
 // entry states
 const (
 	entryNew      uint8 = iota
@@ -197,37 +178,18 @@ const (
 
 // entry is a lock request and, once granted, its lock.
 type entry struct {
-	lock     Lock // name and mode, and the Lock object handed to the callback
-	manager  *LockManager
-	client   *client
-	callback Callback
-	promise  Promise    // the request's promise: the released promise
-	recv     Receiver   // a contract request's receiver
-	sig      *signalRef // the request's signal, if any
-
-	waiting Waiting // the callback's result (event-loop side, then read by the release steps)
+	lock    Lock // name and mode
+	manager *LockManager
+	client  *client
+	recv    Receiver // the request's receiver (the page side's request)
 
 	// The small fields share one word.
 	ifAvailable, steal bool
-	rejected           bool // event-loop side: the promise was rejected (stolen or aborted)
-	// promiseDone: the grant task settled the promise already (a
-	// HostRequest.SettleReleased), so the release steps queue no task to
-	// resolve it.
-	promiseDone bool
-	// contract: a request made through the lock service contract
-	// (Service.Request): its promise is its outcomeFunc, and its outcomes
-	// are delivered to it instead of running the phases of the event loop.
-	contract bool
-	// goAPI: the promise is the Go API's Future (Request), which must
-	// settle even when the environment goes away (see abandon).
-	goAPI bool
 	// The entry is its own hot-path task (RunTask runs step, which does
-	// what phase says), on the event loop and on the lock task queue alike,
-	// so no closure is bound per request. The phases form one chain that
-	// alternates between the lock task queue and the requester's event
-	// loop (request steps, then the callback task, then the release steps,
-	// then the released promise's task), each queued by the one before, so
-	// at most one is pending at any time.
+	// what phase says): first on the lock task queue (the request steps),
+	// then as the task that delivers its first outcome (granted or not
+	// available) to its client's event loop, so no closure or record is
+	// allocated for them.
 	phase uint8
 	state uint8 // lock task queue side
 
@@ -243,112 +205,64 @@ type entry struct {
 // entry phases
 const (
 	queueRequest            uint8 = iota // lock task queue: "request a lock" step 3
-	loopGranted                          // event loop: "process the lock request queue" step 14
-	loopNotAvailable                     // event loop: "request a lock" step 5.1 (ifAvailable)
-	queueWaitingSettled                  // lock task queue: the waiting promise settled
-	loopResolveReleased                  // event loop: resolve the released promise with waiting
-	loopDeliverGranted                   // event loop: a contract request's OutcomeGranted
-	loopDeliverNotAvailable              // event loop: a contract request's OutcomeNotAvailable
+	loopDeliverGranted                   // event loop: OutcomeGranted
+	loopDeliverNotAvailable              // event loop: OutcomeNotAvailable
 )
 
-func (e *entry) step() {
+// RunTask and DropTask make an entry a Task: the request steps on the lock
+// task queue, then the delivery of its first outcome.
+func (e *entry) RunTask() {
 	switch e.phase {
 	case queueRequest:
 		e.manager.requestALockSteps(e)
-	case loopGranted:
-		lockGranted(e)
-	case loopNotAvailable:
-		invokeWithNull(e)
-	case queueWaitingSettled:
-		e.manager.waitingSettled(e)
-	case loopResolveReleased:
-		// (A stolen or aborted request's promise was rejected already; the
-		// spec's resolve is then a no-op, and a host promise is only ever
-		// settled once.)
-		if !e.rejected {
-			e.promise.Resolve(e.waiting)
-		}
 	case loopDeliverGranted:
-		e.recv.Receive(Outcome{Kind: OutcomeGranted, Lock: (*lockHandle)(e)})
+		e.recv.Receive(Outcome{Kind: OutcomeGranted, Lock: (*lockHandle)(e), Dropped: e.client.gone.Load()})
 	case loopDeliverNotAvailable:
-		e.recv.Receive(Outcome{Kind: OutcomeNotAvailable})
+		e.recv.Receive(Outcome{Kind: OutcomeNotAvailable, Dropped: e.client.gone.Load()})
 	}
 }
 
-// RunTask and DropTask make an entry an html.Task: its event-loop phases
-// are queued as the entry itself, without a closure.
-func (e *entry) RunTask() { e.step() }
-
-// DropTask runs when the entry's event loop terminated (or the lock task
-// queue stopped) before its phase ran: a Go released future then settles
-// at once (see abandon).
+// DropTask runs when the host dropped the delivery (or the lock task queue
+// stopped before the request steps ran).
 func (e *entry) DropTask() {
 	switch e.phase {
+	case queueRequest:
+		e.deliverLoss(OutcomeAborted, ErrServiceClosed)
 	case loopDeliverGranted:
 		e.recv.Receive(Outcome{Kind: OutcomeGranted, Lock: (*lockHandle)(e), Dropped: true})
 	case loopDeliverNotAvailable:
 		e.recv.Receive(Outcome{Kind: OutcomeNotAvailable, Dropped: true})
-	case loopResolveReleased:
-		// The outcome is known: the lock was released after its waiting
-		// promise settled.
-		if e.goAPI {
-			e.promise.Resolve(e.waiting)
-		}
-	default:
-		abandon(e)
 	}
 }
 
-// abandon rejects the released future of a request or lock whose
-// environment went away (document unloaded, agent terminated) with an
-// "AbortError" DOMException, so that a Go caller waiting on it does not
-// hang. Only the Go API's futures (goAPI) are settled this way, from
-// whatever goroutine notices; a host promise (a JS promise) belongs to a
-// realm that is gone or going, and is left alone. Future ignores a second
-// settlement. A contract request is told (OutcomeAborted or
-// OutcomeRevoked), through its client's deliver function.
+// deliverLoss delivers OutcomeAborted or OutcomeRevoked (with the lock
+// handle) with reason.
+func (e *entry) deliverLoss(kind OutcomeKind, reason any) {
+	o := Outcome{Kind: kind, Reason: reason}
+	if kind == OutcomeRevoked {
+		o.Lock = (*lockHandle)(e)
+	}
+	e.client.deliverTask(&delivery{c: e.client, recv: e.recv, o: o})
+}
+
+// abandon tells the receiver of a terminated client's request or lock that
+// it was lost (OutcomeAborted or OutcomeRevoked with ErrClientTerminated).
 func abandon(e *entry) {
-	if e.contract {
-		kind := OutcomeAborted
-		if e.state == entryReleased { // it was held
-			kind = OutcomeRevoked
-		}
-		e.deliverLoss(kind, ErrClientTerminated)
-		return
+	kind := OutcomeAborted
+	if e.state == entryReleased { // it was held
+		kind = OutcomeRevoked
 	}
-	if e.goAPI {
-		e.promise.Reject(environmentGone())
-	}
+	e.deliverLoss(kind, ErrClientTerminated)
 }
 
-// environmentGone is the rejection reason of the released futures of a
-// gone environment (see the package documentation).
+// environmentGone is the rejection reason of the Go API's futures whose
+// environment went away (see the package documentation).
 func environmentGone() *dom.DOMException {
 	return dom.NewDOMException("The lock request or lock was aborted: its environment went away (document unloaded or agent terminated).", dom.AbortError)
 }
 
-// rejectTask rejects the released promise of a stolen (or force-released)
-// lock or of a force-released request on its event loop.
-type rejectTask struct {
-	e      *entry
-	reason func() *dom.DOMException
-}
-
 func stolenError() *dom.DOMException {
 	return dom.NewDOMException("The lock was stolen by another request.", dom.AbortError)
-}
-
-func (t *rejectTask) RunTask() {
-	if e := t.e; !e.rejected {
-		e.rejected = true
-		e.promise.Reject(t.reason())
-	}
-}
-
-func (t *rejectTask) DropTask() {
-	if t.e.goAPI {
-		t.e.promise.Reject(t.reason())
-	}
 }
 
 // getTheLockRequestQueue implements "get the lock request queue" from the
@@ -520,27 +434,6 @@ func (m *LockManager) grantable(ns *nameState, request *entry) bool {
 	return ns.heldExclusive == 0
 }
 
-// requestALock implements "request a lock". The request's promise, agent
-// (client), clientId, manager, callback, name and mode are already in e.
-// Runs on the requesting environment's event loop.
-func requestALock(e *entry) {
-	// 1. Let request be a new lock request (e).
-	m := e.manager
-	// 2. If signal is present, then add the algorithm signal to abort the
-	//    request request with signal to signal.
-	if e.sig != nil {
-		if signal, ok := e.sig.signal.(*dom.AbortSignal); ok {
-			e.sig.algID = signal.AddAlgorithmValue((*abortAlgorithm)(e))
-		} else {
-			e.sig.algID = e.sig.signal.AddAlgorithm((*abortAlgorithm)(e).RunAbortAlgorithm)
-		}
-	}
-	// 3. Enqueue the following steps to the lock task queue:
-	e.phase = queueRequest
-	m.enqueueEntry(e)
-	// 4. Return request.
-}
-
 // requestALockSteps are the steps "request a lock" enqueues on the lock
 // task queue (its step 3).
 func (m *LockManager) requestALockSteps(e *entry) {
@@ -571,11 +464,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 			// 2. Reject lock's released promise with an "AbortError"
 			//    DOMException. (Queued as a task on the lock's event loop:
 			//    promises belong to their event loop.)
-			if lock.contract {
-				lock.deliverLoss(OutcomeRevoked, stolenError())
-			} else {
-				lock.client.queueTaskValue(&rejectTask{lock, stolenError})
-			}
+			lock.deliverLoss(OutcomeRevoked, stolenError())
 			lock = next
 		}
 		// 2. Prepend request in queue.
@@ -586,12 +475,7 @@ func (m *LockManager) requestALockSteps(e *entry) {
 		//    enqueue the following steps on callback's relevant settings
 		//    object's responsible event loop:
 		if e.ifAvailable && !m.grantable(ns, e) {
-			if e.contract {
-				e.deliverNotAvailable()
-			} else {
-				e.phase = loopNotAvailable
-				e.client.queueEntry(e)
-			}
+			e.deliverNotAvailable()
 			// ... and abort these steps.
 			m.dropIfEmpty(ns)
 			return
@@ -607,38 +491,6 @@ func (m *LockManager) requestALockSteps(e *entry) {
 	// 6. Process the lock request queue queue.
 	m.processTheLockRequestQueue(ns)
 	m.dropIfEmpty(ns)
-}
-
-// invokeWithNull runs on the event loop for an ifAvailable request that was
-// not granted.
-func invokeWithNull(e *entry) {
-	if e.client.gone.Load() {
-		abandon(e) // see client.gone
-		return
-	}
-	// 1. Let r be the result of invoking callback with null as the only
-	//    argument.
-	r, _ := invoke(e, nil)
-	// 2. Resolve promise with r and abort these steps.
-	e.promise.Resolve(r)
-}
-
-// invoke calls a callback, turning a panic into a rejected waiting promise
-// as WebIDL's "invoke" turns an exception of a promise-returning callback
-// into a rejected promise.
-// The callback is e's Callback, or else the Granted method of e's promise
-// (see RequestIn).
-// panicked reports that it panicked.
-func invoke(e *entry, lock *Lock) (w Waiting, panicked bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			w, panicked = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()}), true
-		}
-	}()
-	if e.callback == nil {
-		return e.promise.(HostRequest).Granted(lock), false
-	}
-	return e.callback(lock), false
 }
 
 // releaseTheLock implements "release the lock" lock.
@@ -687,45 +539,6 @@ func (m *LockManager) abortTheRequest(request *entry) {
 	// removing it changes nothing, and processing grants nothing.
 }
 
-// signalToAbortTheRequest implements "signal to abort the request" request
-// with signal. It runs on the requester's event loop (it is an abort
-// algorithm of signal).
-func signalToAbortTheRequest(request *entry, signal Signal) {
-	m := request.manager
-	// 1. Enqueue the steps to abort the request request to the lock task
-	//    queue.
-	m.ltq.EnqueueValue((*abortTask)(request))
-	// 2. Reject request's promise with signal's abort reason.
-	if !request.rejected {
-		request.rejected = true
-		request.promise.Reject(signal.Reason())
-	}
-}
-
-// abortAlgorithm is a request as its signal's abort algorithm "signal to
-// abort the request" (step 2 of "request a lock"), without a closure.
-type abortAlgorithm entry
-
-func (a *abortAlgorithm) RunAbortAlgorithm() {
-	e := (*entry)(a)
-	signalToAbortTheRequest(e, e.sig.signal)
-}
-
-// abortTask is a request as the lock-task-queue task "abort the request"
-// (step 1 of "signal to abort the request"): a typed pointer instead of a
-// closure, so an abort allocates nothing for it. It is separate from the
-// entry's phase chain: an abort can be pending while a phase is.
-type abortTask entry
-
-func (t *abortTask) RunTask() {
-	e := (*entry)(t)
-	e.manager.abortTheRequest(e)
-}
-
-// DropTask: the lock task queue stopped (its user agent closed); there is
-// nothing left to remove the request from.
-func (t *abortTask) DropTask() {}
-
 // processTheLockRequestQueue implements "process the lock request queue"
 // queue (the queue of ns).
 func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
@@ -751,86 +564,11 @@ func (m *LockManager) processTheLockRequestQueue(ns *nameState) {
 		}
 		// 14. Enqueue the following steps on callback's relevant settings
 		//     object's responsible event loop:
-		if lock.contract {
-			lock.deliverGranted()
-		} else {
-			lock.phase = loopGranted
-			lock.client.queueEntry(lock)
-		}
+		lock.deliverGranted()
 		// (Granted to a context of a back/forward-cached document: the
 		// document is evicted, bfcache.go.)
 		evictCachedGrantee(lock)
 	}
-}
-
-// lockGranted runs on the requester's event loop when its request was
-// granted (step 14 of "process the lock request queue").
-func lockGranted(lock *entry) {
-	if lock.client.gone.Load() {
-		abandon(lock) // see client.gone; its termination releases it
-		return
-	}
-	m := lock.manager
-	// 1. If signal is present, then run these steps:
-	if lock.sig != nil {
-		signal := lock.sig.signal
-		// 1. If signal is aborted, then run these steps:
-		if signal.Aborted() {
-			// 1. Enqueue the following step to the lock task queue:
-			//    1. Release the lock lock.
-			m.ltq.Enqueue(func() { m.releaseTheLock(lock) })
-			// 2. Return.
-			return
-		}
-		// 2. Remove the algorithm signal to abort the request request from
-		//    signal.
-		signal.RemoveAlgorithm(lock.sig.algID)
-	}
-	// 3. Let r be the result of invoking callback with a new Lock object
-	//    associated with lock as the only argument.
-	r, panicked := invoke(lock, &lock.lock)
-	// 4. Resolve waiting with r.
-	// When lock's waiting promise settles (fulfills or rejects), enqueue the
-	// following steps on the lock task queue:
-	lock.waiting = r
-	if r == nil { // already fulfilled
-		lock.phase = queueWaitingSettled
-		m.enqueueEntry(lock)
-		return
-	}
-	if lock.callback == nil && !panicked { // a HostRequest (RequestIn)
-		if h := lock.promise.(HostRequest); h.WaitingSettled() {
-			// What OnSettled would do at once, without a closure; the
-			// host settles the released promise itself.
-			lock.phase = queueWaitingSettled
-			lock.promiseDone = true
-			m.enqueueEntry(lock)
-			h.SettleReleased()
-			return
-		}
-	}
-	r.OnSettled(func() {
-		lock.phase = queueWaitingSettled
-		m.enqueueEntry(lock)
-	})
-}
-
-// waitingSettled are the steps enqueued on the lock task queue when a lock's
-// waiting promise settles.
-func (m *LockManager) waitingSettled(lock *entry) {
-	// 1. Release the lock lock.
-	m.releaseTheLock(lock)
-	// 2. Resolve lock's released promise with lock's waiting promise.
-	//    (Queued as a task on the requester's event loop: the promise
-	//    belongs to that event loop, not to the lock task queue.)
-	if lock.promiseDone {
-		// The grant task settled it already with the waiting promise's
-		// value (see HostRequest.SettleReleased): resolving it again would do
-		// nothing, so no task is queued for it.
-		return
-	}
-	lock.phase = loopResolveReleased
-	lock.client.queueEntry(lock)
 }
 
 // snapshotTheLockState implements "snapshot the lock state" for manager,

@@ -27,6 +27,10 @@ type Facts struct {
 	// NotFullyActive: the environment's relevant global object's
 	// associated Document is not fully active (false for workers).
 	NotFullyActive bool
+	// Terminated: the environment went away (its document was unloaded
+	// or its agent terminated): requests and queries are rejected with an
+	// "InvalidStateError" DOMException.
+	Terminated bool
 }
 
 // Signal is what the method steps need of an AbortSignal. *dom.AbortSignal
@@ -54,6 +58,9 @@ func checkFacts(f Facts) error {
 	// "InvalidStateError" DOMException.
 	if f.NotFullyActive {
 		return dom.NewDOMException("The document is not fully active.", dom.InvalidStateError)
+	}
+	if f.Terminated {
+		return dom.NewDOMException("The environment was terminated.", dom.InvalidStateError)
 	}
 	// Let manager be the result of obtaining a lock manager given
 	// environment. If that returned failure, then return a promise

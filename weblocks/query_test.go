@@ -1,7 +1,6 @@
 package weblocks
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,18 +61,6 @@ func TestQueryIntoMatchesQuery(t *testing.T) {
 	w.sched.RunUntilIdle()
 	if got := check("all but one released"); len(got) != 1 {
 		t.Fatalf("%d entries left, want 1", len(got))
-	}
-}
-
-func TestQueryIntoErrors(t *testing.T) {
-	w := newManualWorld(t)
-	var err1, err2 error
-	w.asTask(w.env, func() {
-		_, err1 = QueryInto(w.env, nil)
-		_, err2 = (*LockManager)(nil).QueryInto(w.env, &Snapshot{})
-	})
-	if !errors.Is(err1, errNilSnapshot) || !errors.Is(err2, errNilManager) {
-		t.Fatalf("got %v and %v", err1, err2)
 	}
 }
 

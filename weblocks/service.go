@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 
 	"github.com/gowebengine/weblocks/dom"
-	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
 )
 
@@ -161,17 +160,35 @@ type Service struct {
 // steps run on a goroutine started when there is work and ending when
 // there is none: an idle service holds no goroutine).
 func NewService() *Service {
-	return &Service{ltq: &taskQueue{}}
+	return &Service{ltq: queueAdapter{&taskQueue{}}}
 }
 
-// ServiceOf returns the lock service of the html user agent ua (the one
-// its environments' navigator.locks use), on its lock task queue.
-func ServiceOf(ua *html.UserAgent) *Service {
-	if ua == nil {
-		return nil
-	}
-	return locksOf(ua)
+// TaskQueue is a lock task queue a host supplies (NewServiceOn): it runs
+// the tasks it is given one after another, in order, on a goroutine of its
+// own (never on the caller's), and reports false, running nothing, once it
+// no longer runs.
+type TaskQueue interface {
+	EnqueueTask(t Task) bool
 }
+
+// NewServiceOn returns a lock service whose lock task queue is q (package
+// htmlhost uses an html user agent's parallel queue, whose scheduler tests
+// can drive step by step).
+func NewServiceOn(q TaskQueue) *Service {
+	return &Service{ltq: queueAdapter{q}}
+}
+
+// queueAdapter is a TaskQueue as the service's lock task queue.
+type queueAdapter struct{ q TaskQueue }
+
+func (a queueAdapter) Enqueue(steps func()) bool {
+	if steps == nil {
+		return false
+	}
+	return a.q.EnqueueTask(funcTask(steps))
+}
+
+func (a queueAdapter) EnqueueValue(t Task) bool { return a.q.EnqueueTask(t) }
 
 // managerFor returns the lock manager of bucket, creating it.
 func (s *Service) managerFor(b Bucket) *LockManager {
@@ -183,24 +200,6 @@ func (s *Service) managerFor(b Bucket) *LockManager {
 	}
 	m := newLockManager(s.ltq)
 	m.svc, m.bucket = s, b
-	s.addLocked(m)
-	return m
-}
-
-// managerOfBottle returns the lock manager of bucket b of an html user
-// agent, whose "web-locks" bottle is bottle: the one contract clients of b
-// made first, or a new one (also when the manager of b belongs to an
-// older bottle: the bucket was deleted and made again).
-func (s *Service) managerOfBottle(b Bucket, bottle *storage.Bottle) *LockManager {
-	b = b.canonical()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m := s.byBucket[b]; m != nil && m.bottle == nil {
-		m.bottle = bottle
-		return m
-	}
-	m := newLockManager(s.ltq)
-	m.svc, m.bucket, m.bottle = s, b, bottle
 	s.addLocked(m)
 	return m
 }
@@ -236,7 +235,6 @@ func (s *Service) Register(cfg ClientConfig) (Client, error) {
 		evict:   cfg.Evict,
 	}
 	c.manager = s.managerFor(cfg.Bucket)
-	c.registered.Store(true)
 	return c, nil
 }
 
@@ -293,7 +291,6 @@ func (s *Service) Request(c Client, name Name, mode Mode, wait WaitMode, r Recei
 		recv:        r,
 		ifAvailable: wait == IfAvailable,
 		steal:       wait == Steal,
-		contract:    true,
 	}
 	e.phase = queueRequest
 	if !s.ltq.EnqueueValue(e) {
@@ -310,7 +307,7 @@ func (s *Service) checkHandle(e *entry) error {
 	if e == nil {
 		return ErrNilHandle
 	}
-	if !e.contract || e.client.svc != s {
+	if e.client.svc != s {
 		return ErrForeignHandle
 	}
 	if e.client.gone.Load() {
@@ -393,7 +390,7 @@ func (s *Service) Query(c Client, dst *Snapshot, r Receiver) error {
 	if !s.ltq.Enqueue(func() {
 		m.evictCachedClients()
 		m.snapshotTheLockState(dst)
-		cl.deliverTask(&delivery{recv: r, o: Outcome{Kind: OutcomeSnapshot, Snapshot: dst}})
+		cl.deliverTask(&delivery{c: cl, recv: r, o: Outcome{Kind: OutcomeSnapshot, Snapshot: dst}})
 	}) {
 		return ErrServiceClosed
 	}
@@ -453,36 +450,29 @@ func (c *client) deliverTask(t Task) {
 	c.deliver(t)
 }
 
-// delivery is an outcome as the Task that delivers it to its receiver.
+// delivery is an outcome as the Task that delivers it to its receiver
+// (the first outcome of a request is delivered by its entry instead). A
+// delivery that runs after its client was terminated runs as dropped.
 type delivery struct {
+	c    *client
 	recv Receiver
 	o    Outcome
 }
 
-func (d *delivery) RunTask() { d.recv.Receive(d.o) }
+func (d *delivery) RunTask() {
+	if d.c != nil && d.c.gone.Load() {
+		d.o.Dropped = true
+	}
+	d.recv.Receive(d.o)
+}
 
 func (d *delivery) DropTask() {
 	d.o.Dropped = true
 	d.recv.Receive(d.o)
 }
 
-// deliverOutcome delivers o to a contract entry's receiver.
-func (e *entry) deliverOutcome(o Outcome) {
-	e.client.deliverTask(&delivery{recv: e.recv, o: o})
-}
-
-// deliverLoss delivers OutcomeAborted or OutcomeRevoked (with the lock
-// handle) with reason.
-func (e *entry) deliverLoss(kind OutcomeKind, reason any) {
-	o := Outcome{Kind: kind, Reason: reason}
-	if kind == OutcomeRevoked {
-		o.Lock = (*lockHandle)(e)
-	}
-	e.deliverOutcome(o)
-}
-
-// deliverGranted delivers a contract entry's grant: the entry itself is
-// the task (its phase loopDeliver), so a grant allocates nothing.
+// deliverGranted delivers a request's grant: the entry itself is the task
+// (its phase loopDeliverGranted), so a grant allocates nothing.
 func (e *entry) deliverGranted() {
 	e.phase = loopDeliverGranted
 	e.client.deliverTask(e)
@@ -505,14 +495,7 @@ type taskQueue struct {
 	running bool
 }
 
-func (q *taskQueue) Enqueue(steps func()) bool {
-	if steps == nil {
-		return false
-	}
-	return q.EnqueueValue(funcTask(steps))
-}
-
-func (q *taskQueue) EnqueueValue(t Task) bool {
+func (q *taskQueue) EnqueueTask(t Task) bool {
 	if t == nil {
 		return false
 	}

@@ -424,34 +424,3 @@ func TestServiceConcurrentClients(t *testing.T) {
 		t.Fatalf("counter %d, want %d", counter, n*rounds)
 	}
 }
-
-// A client of a host of its own and an html environment of one user agent
-// share the lock manager of their bucket through ServiceOf.
-func TestServiceOfUserAgent(t *testing.T) {
-	ua := newUA(t)
-	env := openWindow(t, ua, "https://example.test/")
-	s := ServiceOf(ua)
-	if ServiceOf(nil) != nil {
-		t.Fatal("ServiceOf(nil) is not nil")
-	}
-	c := register(t, s, "foreign")
-	r := request(t, env, "r", Options{})
-	h := r.await()
-	_, ch := svcRequest(t, s, c, "r", Exclusive, Wait)
-	ch.none(t, s, c)
-	snap := query(t, env)
-	if snap.Held.Len() != 1 || snap.Held.At(0).ClientID != env.ID() || snap.Pending.Len() != 1 || snap.Pending.At(0).ClientID != "foreign" {
-		t.Fatalf("snapshot %v / %v", snap.Held, snap.Pending)
-	}
-	h.release(t, nil)
-	l := ch.want(t, OutcomeGranted).Lock
-	r2 := request(t, env, "r", Options{})
-	r2.notGranted()
-	if err := s.Release(l); err != nil {
-		t.Fatal(err)
-	}
-	r2.await()
-	if got := len(LockManagers(ua)); got != 1 {
-		t.Fatalf("%d lock managers, want 1", got)
-	}
-}

@@ -34,7 +34,7 @@ func TestTerminateManyNamesTrimsOnce(t *testing.T) {
 			}
 		})
 		w.sched.RunUntilIdle()
-		worker.Agent().Terminate()
+		worker.terminate()
 		w.sched.RunUntilIdle()
 		if err := checkInvariants(m); err != nil {
 			t.Fatalf("%d locks: %v", locks, err)

@@ -8,8 +8,13 @@
 // not listed in notCore: a new package is JS-free unless this test says
 // otherwise. The examples are integrators' programs on top of every
 // layer, except examples/foreignhost, a host of its own over the core: it
-// may import a JavaScript engine, but none of bindings, browser and the
-// runner.
+// may import a JavaScript engine, but none of html, bindings, browser and
+// the runner.
+//
+// Web Locks: package weblocks (the lock service contract, the lock
+// managers and the page side) is html-free, so that any host can use it;
+// our html host is its subpackage weblocks/htmlhost, one client of the
+// contract like any other; html itself never names weblocks.
 package archtest
 
 import (
@@ -23,8 +28,9 @@ const module = "github.com/gowebengine/weblocks"
 // rule forbids packages under From (the package or its subpackages) to
 // depend, directly or not, on any package under one of Not.
 type rule struct {
-	From string
-	Not  []string
+	From   string
+	Not    []string
+	Except []string // subpackages of From the rule does not apply to
 }
 
 var jsEngines = []string{"github.com/dop251/goja", "github.com/grafana/sobek"}
@@ -38,10 +44,12 @@ var coreNot = append([]string{module + "/bindings", module + "/browser", module 
 
 var rules = []rule{
 	// origin is a leaf: every other package may use it.
-	{module + "/origin", []string{module + "/html", module + "/dom", module + "/storage", module + "/fetch", module + "/weblocks", module + "/fileapi"}},
-	{module + "/bindings", []string{module + "/browser", module + "/wpt-runner"}},
-	{module + "/browser", []string{module + "/wpt-runner"}},
-	{module + "/examples/foreignhost", []string{module + "/bindings", module + "/browser", module + "/wpt-runner"}},
+	{From: module + "/origin", Not: []string{module + "/html", module + "/dom", module + "/storage", module + "/fetch", module + "/weblocks", module + "/fileapi"}},
+	{From: module + "/bindings", Not: []string{module + "/browser", module + "/wpt-runner"}},
+	{From: module + "/browser", Not: []string{module + "/wpt-runner"}},
+	{From: module + "/examples/foreignhost", Not: []string{module + "/html", module + "/bindings", module + "/browser", module + "/wpt-runner"}},
+	{From: module + "/weblocks", Not: []string{module + "/html", module + "/bindings", module + "/browser"}, Except: []string{module + "/weblocks/htmlhost"}},
+	{From: module + "/html", Not: []string{module + "/weblocks"}},
 }
 
 // rulesFor lists the rules that apply to pkg: the core rule for a
@@ -51,15 +59,25 @@ func rulesFor(pkg string) []rule {
 	if rest, ok := strings.CutPrefix(pkg, module+"/"); ok {
 		top, _, _ := strings.Cut(rest, "/")
 		if !notCore[top] {
-			out = append(out, rule{module + "/" + top, coreNot})
+			out = append(out, rule{From: module + "/" + top, Not: coreNot})
 		}
 	}
 	for _, r := range rules {
-		if under(pkg, r.From) {
+		if under(pkg, r.From) && !exempt(pkg, r.Except) {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// exempt reports whether pkg is under one of except.
+func exempt(pkg string, except []string) bool {
+	for _, e := range except {
+		if under(pkg, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // under reports whether pkg is prefix or one of its subpackages.
@@ -102,7 +120,7 @@ func TestLayering(t *testing.T) {
 			deps[f[0]] = f[1:]
 		}
 	}
-	for _, want := range []string{module + "/html", module + "/fetch", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct", module + "/examples/foreignhost"} {
+	for _, want := range []string{module + "/html", module + "/fetch", module + "/bindings", module + "/browser", module + "/wpt-runner/goproduct", module + "/examples/foreignhost", module + "/weblocks", module + "/weblocks/htmlhost"} {
 		if _, ok := deps[want]; !ok {
 			t.Fatalf("go list did not list %s", want)
 		}
@@ -124,11 +142,17 @@ func TestRulesCatchViolations(t *testing.T) {
 		module + "/fetch":                {module + "/bindings", "github.com/grafana/sobek"},
 		module + "/newpkg/sub":           {"github.com/dop251/goja"},
 		module + "/codegen":              {"github.com/grafana/sobek"},
-		module + "/examples/foreignhost": {"github.com/grafana/sobek", module + "/weblocks", module + "/bindings"},
+		module + "/examples/foreignhost": {"github.com/grafana/sobek", module + "/weblocks", module + "/bindings", module + "/html"},
 		module + "/origin":               {module + "/html"},
+		// Web Locks: the core package and the foreign host are
+		// html-free; the html host is not; html never names weblocks.
+		module + "/weblocks":            {module + "/html"},
+		module + "/weblocks/internal/y": {module + "/browser"},
+		module + "/weblocks/htmlhost":   {module + "/html", module + "/dom"},
+		module + "/html/sub":            {module + "/weblocks/htmlhost"},
 	}
 	got := violations(bad)
-	if len(got) != 10 {
-		t.Fatalf("want 10 violations, got %d: %v", len(got), got)
+	if len(got) != 15 {
+		t.Fatalf("want 15 violations, got %d: %v", len(got), got)
 	}
 }

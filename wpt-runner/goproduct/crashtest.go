@@ -9,6 +9,7 @@ import (
 
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 )
 
@@ -75,7 +76,7 @@ func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser
 	})
 	defer b.Close()
 	changed := make(chan struct{}, 1)
-	weblocks.SetObserver(b.UserAgent(), func(weblocks.Event) {
+	htmlhost.SetObserver(b.UserAgent(), func(weblocks.Event) {
 		select {
 		case changed <- struct{}{}:
 		default:
@@ -137,11 +138,11 @@ func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser
 // locksLeft waits until no lock manager of b's user agent holds a lock or
 // a request, and describes what is left when ctx ends first ("" when
 // nothing is). changed receives a value whenever a lock manager's state
-// changes (weblocks.SetObserver).
+// changes (htmlhost.SetObserver).
 func locksLeft(ctx context.Context, b *browser.Browser, changed <-chan struct{}) (string, error) {
 	for {
 		var left []string
-		for _, m := range weblocks.LockManagers(b.UserAgent()) {
+		for _, m := range htmlhost.LockManagers(b.UserAgent()) {
 			s, err := m.Snapshot(ctx)
 			if err != nil {
 				if ctx.Err() != nil {

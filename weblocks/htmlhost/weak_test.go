@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"runtime"
@@ -7,6 +7,7 @@ import (
 	"weak"
 
 	"github.com/gowebengine/weblocks/html"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 func TestClosedUserAgentIsCollected(t *testing.T) {
@@ -15,14 +16,10 @@ func TestClosedUserAgentIsCollected(t *testing.T) {
 		env := openWindow(t, ua, "https://a.test/")
 		var m *LockManager
 		onLoop(t, env, func() {
-			var err error
-			m, err = ObtainALockManager(env)
-			if err != nil {
-				t.Fatal(err)
-			}
 			q, _ := Query(env)
 			r, _ := Request(env, "x", Options{}, func(*Lock) Waiting { return nil })
 			_, _ = q, r
+			m = LockManagers(ua)[0]
 		})
 		wm := weak.Make(m)
 		ua.Close()

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"net/url"

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 func TestRequestRejections(t *testing.T) {

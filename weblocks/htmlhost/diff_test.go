@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 // The differential test: the implementation and the reference model
 // (ref_test.go) are driven with the same random operation sequences; after
@@ -8,6 +8,7 @@ package weblocks
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -20,6 +21,8 @@ import (
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
+	. "github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/internal/lockdebug"
 )
 
 // dClient pairs an environment with its model client.
@@ -69,7 +72,7 @@ type harness struct {
 	refLog  []string
 	nextID  int
 	ops     int
-	tags    map[Promise]int // released promise -> request id
+	tags    map[*Future]int // released promise -> request id
 	trace   []string
 	seed    uint64
 	stats   map[string]int
@@ -100,7 +103,7 @@ var diffNames = []Name{
 func newHarness(t testing.TB, seed uint64) *harness {
 	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sched: html.NewManualScheduler()}
 	h.ref = &refWorld{log: &h.refLog}
-	h.tags = map[Promise]int{}
+	h.tags = map[*Future]int{}
 	h.stats = map[string]int{}
 	h.buildWorld()
 	return h
@@ -227,17 +230,40 @@ func describeReason(v any) string {
 	return fmt.Sprint(v)
 }
 
+// outcome returns whether a settled future was fulfilled, and its value or
+// rejection reason.
+func outcome(f *Future) (bool, any) {
+	v, err := f.Result()
+	if err == nil {
+		return true, v
+	}
+	return false, reasonOf(err)
+}
+
+// reasonOf is the rejection reason an error of the Go API stands for.
+func reasonOf(err error) any {
+	var ar *dom.AbortReasonError
+	if errors.As(err, &ar) {
+		return ar.Reason
+	}
+	return err
+}
+
 // logFuture logs a Future's settlement into the implementation's log.
 func (h *harness) logFuture(f *Future, what string) {
-	f.OnSettled(func() {
-		st, v := f.outcome()
+	f.OnSettled(func() { ok, v := outcome(f); h.logOutcome(what, ok, v) })
+}
+
+// logOutcome logs a settlement into the implementation's log.
+func (h *harness) logOutcome(what string, fulfilled bool, v any) {
+	{
 		kind := what[:strings.IndexByte(what, '#')]
-		if st == futureFulfilled {
+		if fulfilled {
 			h.stats[kind+" fulfilled"]++
 		} else {
 			h.stats[kind+" rejected: "+reasonClass(describeReason(v))]++
 		}
-		if st == futureFulfilled {
+		if fulfilled {
 			if s, ok := v.(Snapshot); ok {
 				h.realLog = append(h.realLog, what+" fulfilled "+describeSnapshot(s))
 				return
@@ -246,7 +272,7 @@ func (h *harness) logFuture(f *Future, what string) {
 			return
 		}
 		h.realLog = append(h.realLog, what+" rejected "+describeReason(v))
-	})
+	}
 }
 
 func (h *harness) logRef(p *refPromise, what string) {
@@ -279,7 +305,7 @@ func (h *harness) opRequest() {
 		opts.Signal = sig.ctrl.Signal()
 	}
 	bucket := storage.DefaultBucket
-	var bucketManager *LockManager
+	var bucketManager *Manager
 	if !c.ref.opaque && h.rng.IntN(6) == 0 {
 		bucket = "b1"
 		shelf, err := storage.ObtainALocalStorageShelf(c.env)
@@ -297,9 +323,6 @@ func (h *harness) opRequest() {
 	cbName := "cb#" + strconv.Itoa(id)
 
 	// implementation
-	released := NewFuture()
-	h.tags[released] = id
-	h.logFuture(released, what)
 	agent := c.agent
 	cb := func(lock *Lock) Waiting {
 		if lock == nil {
@@ -353,13 +376,21 @@ func (h *harness) opRequest() {
 	}
 	h.tracef("request #%d client %d name %q %+v bucket %s plan %d", id, slices.Index(h.clients, c), string(name), opts, bucket, plan)
 	// Both run "in a task" of the client's event loop.
+	var released *Future
+	var err error
 	h.sched.RunAsTask(c.env.ResponsibleEventLoop(), func() {
 		if bucketManager != nil {
-			bucketManager.RequestPromise(c.env, name, opts, cb, released)
+			released, err = bucketManager.Request(c.env, name, opts, cb)
 		} else {
-			RequestPromise(c.env, name, opts, cb, released)
+			released, err = Request(c.env, name, opts, cb)
 		}
 	})
+	if err != nil {
+		h.logOutcome(what, false, reasonOf(err))
+	} else {
+		h.tags[released] = id
+		h.logFuture(released, what)
+	}
 	h.ref.requestMethod(c.ref, bucket, name, opts.Mode, opts.IfAvailable, opts.Steal, refSig, refCB, refReleased, id)
 }
 
@@ -429,12 +460,17 @@ func (h *harness) opQuery() {
 	c := h.pickClient()
 	h.nextID++
 	what := "query#" + strconv.Itoa(h.nextID)
-	f := NewFuture()
-	h.logFuture(f, what)
 	p := &refPromise{}
 	h.logRef(p, what)
 	h.tracef("%s client %d", what, slices.Index(h.clients, c))
-	h.sched.RunAsTask(c.env.ResponsibleEventLoop(), func() { QueryPromise(c.env, f) })
+	var f *Future
+	var err error
+	h.sched.RunAsTask(c.env.ResponsibleEventLoop(), func() { f, err = Query(c.env) })
+	if err != nil {
+		h.logOutcome(what, false, reasonOf(err))
+	} else {
+		h.logFuture(f, what)
+	}
 	h.ref.queryMethod(c.ref, storage.DefaultBucket, p)
 }
 
@@ -589,7 +625,7 @@ func (h *harness) check() {
 			seen[key] = true
 			rm := c.ref.agent.ua.managers[refKey{c.ref.origin, c.ref.topSite, bucket}]
 			m := h.realManager(c, bucket)
-			if err := checkInvariants(m); err != nil {
+			if err := lockdebug.CheckInvariants(m); err != nil {
 				h.fatalf("op %d: %v", h.ops, err)
 			}
 			got, want := describeManager(m, h.tags), describeRefManager(rm)
@@ -603,142 +639,6 @@ func (h *harness) check() {
 		h.realLog = h.realLog[:0]
 		h.refLog = h.refLog[:0]
 	}
-}
-
-// checkInvariants checks the manager's internal bookkeeping: no empty name
-// state is kept, counts match the lists, every queue head is not grantable.
-func checkInvariants(m *LockManager) error {
-	if m == nil {
-		return nil
-	}
-	n := 0
-	for ns := m.firstName; ns != nil; ns = ns.next {
-		n++
-		if m.names[ns.name] != ns {
-			return fmt.Errorf("name %q: listed but not in the map", ns.name)
-		}
-		if (ns.queueLen == 0 && ns.heldCount == 0) != ns.idle {
-			return fmt.Errorf("name %q: empty state not on the idle list (or vice versa)", ns.name)
-		}
-		q, hc, he := 0, 0, 0
-		for e := ns.queueHead; e != nil; e = e.next {
-			q++
-			if e.state != entryQueued || e.ns != ns {
-				return fmt.Errorf("name %q: queued entry in state %d", ns.name, e.state)
-			}
-		}
-		for e := ns.heldHead; e != nil; e = e.next {
-			hc++
-			if e.lock.mode == Exclusive {
-				he++
-			}
-			if e.state != entryHeld {
-				return fmt.Errorf("name %q: held entry in state %d", ns.name, e.state)
-			}
-		}
-		if q != ns.queueLen || hc != ns.heldCount || he != ns.heldExclusive {
-			return fmt.Errorf("name %q: counts %d/%d/%d, lists %d/%d/%d", ns.name, ns.queueLen, ns.heldCount, ns.heldExclusive, q, hc, he)
-		}
-		if ns.queueHead != nil && m.grantable(ns, ns.queueHead) {
-			return fmt.Errorf("name %q: grantable head left in the queue", ns.name)
-		}
-	}
-	if n != len(m.names) {
-		return fmt.Errorf("%d names listed, %d in the map", n, len(m.names))
-	}
-	tq, th := 0, 0
-	for ns := m.firstName; ns != nil; ns = ns.next {
-		tq += ns.queueLen
-		th += ns.heldCount
-	}
-	if tq != m.queuedTotal || th != m.heldTotal {
-		return fmt.Errorf("totals %d queued %d held, counted %d %d", m.queuedTotal, m.heldTotal, tq, th)
-	}
-	if err := checkRecords(m); err != nil {
-		return err
-	}
-	idle := 0
-	for ns := m.firstIdle; ns != nil; ns = ns.inext {
-		idle++
-		if !ns.idle || m.names[ns.name] != ns {
-			return fmt.Errorf("idle list holds %q wrongly", ns.name)
-		}
-	}
-	if idle != m.idleCount || idle > maxIdleNames {
-		return fmt.Errorf("%d idle names, counted %d, max %d", idle, m.idleCount, maxIdleNames)
-	}
-	for cl, cs := range m.clients {
-		for e := cs.head; e != nil; e = e.cnext {
-			if e.client != cl || e.cs != cs || (e.state != entryQueued && e.state != entryHeld) {
-				return fmt.Errorf("client list holds an entry in state %d", e.state)
-			}
-		}
-	}
-	return nil
-}
-
-// checkRecords checks the dense records query() reads against the lists:
-// every live record points at an entry in the right state that knows its
-// index, the counts and slots match, and each name's records are in its
-// queue's order.
-func checkRecords(m *LockManager) error {
-	for _, c := range []struct {
-		recs  records
-		total int
-		state uint8
-	}{{m.held, m.heldTotal, entryHeld}, {m.pend, m.queuedTotal, entryQueued}} {
-		live := 0
-		if len(c.recs.recs) != len(c.recs.es) {
-			return fmt.Errorf("%d records, %d entries", len(c.recs.recs), len(c.recs.es))
-		}
-		for i, r := range c.recs.recs {
-			e := c.recs.es[i]
-			if e == nil {
-				if r.slot != -1 {
-					return fmt.Errorf("tombstone %d (state %d) has slot %d", i, c.state, r.slot)
-				}
-				continue
-			}
-			live++
-			if e.state != c.state || int(e.idx) != i || m.slots[r.slot].name != e.lock.name || m.slots[r.slot].ns != e.ns || Mode(r.cm&1) != e.lock.mode || m.clientIDs[r.cm>>1] != e.client.id {
-				return fmt.Errorf("record %d (state %d) does not match its entry", i, c.state)
-			}
-		}
-		if live != c.total || live+c.recs.dead != len(c.recs.recs) {
-			return fmt.Errorf("records: %d live + %d dead of %d, total %d", live, c.recs.dead, len(c.recs.recs), c.total)
-		}
-	}
-	dead := 0
-	for i, sl := range m.slots {
-		if sl.ns == nil {
-			dead++
-			if sl.queued != 0 || sl.name != "" {
-				return fmt.Errorf("dead slot %d counts %d requests", i, sl.queued)
-			}
-			continue
-		}
-		if int(sl.ns.slot) != i || int(sl.queued) != sl.ns.queueLen || sl.name != sl.ns.name {
-			return fmt.Errorf("slot %d does not match name %q", i, sl.ns.name)
-		}
-	}
-	if dead != m.slotsDead || len(m.slots)-dead != len(m.names) {
-		return fmt.Errorf("slots: %d dead (counted %d), %d live, %d names", dead, m.slotsDead, len(m.slots)-dead, len(m.names))
-	}
-	next := map[*nameState]*entry{}
-	for ns := m.firstName; ns != nil; ns = ns.next {
-		next[ns] = ns.queueHead
-	}
-	for i, r := range m.pend.recs {
-		e := m.pend.es[i]
-		if e == nil {
-			continue
-		}
-		if m.slots[r.slot].ns != e.ns || next[e.ns] != e {
-			return fmt.Errorf("pending record %d out of its queue's order", i)
-		}
-		next[e.ns] = e.next
-	}
-	return nil
 }
 
 func tail(s []string) []string {
@@ -757,37 +657,26 @@ func (h *harness) realManager(c *dClient, bucket string) *LockManager {
 	if b == nil {
 		return nil
 	}
-	return LockManagerForBucket(c.env.UserAgent(), b)
+	for _, m := range LockManagersOf(c.env.UserAgent(), shelf.Key()) {
+		if m.BucketName() == bucket {
+			return m
+		}
+	}
+	return nil
 }
 
-// describeManager renders a manager's held lock set (in order) and its
-// non-empty queues (by name).
-func describeManager(m *LockManager, tags map[Promise]int) string {
+// describeManager renders a manager's held lock set and queues, naming
+// each request by its tag.
+func describeManager(m *LockManager, tags map[*Future]int) string {
 	if m == nil {
 		return "held[] queues[]"
 	}
-	var b strings.Builder
-	b.WriteString("held[")
-	for _, l := range m.heldEntries() {
-		fmt.Fprintf(&b, "%d ", tags[l.promise])
-	}
-	b.WriteString("] queues[")
-	var names []string
-	for n, ns := range m.names {
-		if ns.queueLen > 0 {
-			names = append(names, string(n))
+	return lockdebug.Describe(m, func(p any) int {
+		if f, ok := p.(*Future); ok {
+			return tags[f]
 		}
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(&b, "%q:", n)
-		for r := m.names[Name(n)].queueHead; r != nil; r = r.next {
-			fmt.Fprintf(&b, "%d,", tags[r.promise])
-		}
-		b.WriteString(" ")
-	}
-	b.WriteString("]")
-	return b.String()
+		return 0
+	})
 }
 
 func describeRefManager(m *refManager) string {

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 // This file is the reference model: a second, literal transcription of the
 // Web Locks algorithms, written with plain lists and loops exactly as the
@@ -6,31 +6,40 @@ package weblocks
 // an ordered map of lists, "for each" as a loop over a copy, "grantable" by
 // scanning the held lock set). It shares no code with the implementation.
 //
-// It makes the same deliberate choices as the implementation where the spec
-// is vague or would misbehave:
+// It makes the same deliberate choices as the implementation (the html
+// host over the lock service contract, the page side and the Go API's
+// Future adapter) where the spec is vague or would misbehave:
 //   - "terminate remaining locks and requests" is scoped to one client
 //     (environment): document unload terminates that document's client;
 //     agent termination terminates each of the agent's clients, in the order
-//     they first requested a lock. Requests are aborted, then locks
-//     released, each in the order the requests were made.
+//     they were registered (their first request or query). A client has
+//     one lock client per bucket it used, each terminated in its own step,
+//     in registration order: requests aborted, then locks released, each
+//     in the order they were made.
 //   - promise settlement that the spec performs on the lock task queue
-//     (released promise after the waiting promise settled, steal rejection,
-//     query result) is queued as a task on the requester's event loop.
-//   - tasks that would invoke the callback of a gone client (its document
-//     was unloaded, its agent terminated) do nothing.
+//     (steal rejection, query result) is queued as a task on the
+//     requester's event loop; the released promise is resolved with the
+//     waiting promise on the event loop, as the release is enqueued.
+//   - a request aborted by its signal while still queued gets its
+//     "aborted" outcome delivered: a task that does nothing more.
+//   - tasks for a gone client (its document was unloaded, its agent
+//     terminated) are dropped when they would be queued or run; its
+//     releases and aborts are refused.
 //   - a terminated (gone) client cannot request or query: InvalidStateError.
 //   - a name is first brought to its canonical spelling (refDOMString).
 //   - every released promise and query promise (Go futures) settles: the
 //     termination steps reject those of the aborted requests and released
 //     locks with "AbortError"; a task that would settle one, dropped
-//     because its agent terminated, settles it instead (AbortError, or the
-//     known outcome for a released promise whose waiting promise settled);
-//     a gone client's grant and ifAvailable tasks reject it.
+//     because its client is gone or its agent terminated, settles it
+//     instead (AbortError, or the known outcome for a released promise
+//     whose waiting promise settled).
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 type refWorld struct {
@@ -69,6 +78,33 @@ type refClient struct {
 	fullyActive bool
 	gone        bool
 	registered  bool
+	buckets     []string // the buckets it registered a lock client for, in order
+}
+
+// register registers c's lock client of bucket (the html host registers an
+// environment's client of a bucket the first time it requests or queries
+// there, before the method steps' option checks).
+func (c *refClient) register(bucket string) {
+	if !c.registered {
+		c.registered = true
+		c.agent.clients = append(c.agent.clients, c)
+	}
+	for _, b := range c.buckets {
+		if b == bucket {
+			return
+		}
+	}
+	c.buckets = append(c.buckets, bucket)
+}
+
+// queueTaskFor is queueTaskOr for a task the lock service delivers to
+// client: the html host drops it at once when the client is gone.
+func (c *refClient) queueTaskFor(steps, dropped func()) {
+	if c.gone {
+		dropped()
+		return
+	}
+	c.agent.queueTaskOr(steps, dropped)
 }
 
 type refManager struct {
@@ -282,6 +318,7 @@ func (w *refWorld) requestMethod(c *refClient, bucket string, name Name, mode Mo
 		promise.settle(2, "DOMException:SecurityError")
 		return
 	}
+	c.register(bucket)
 	// 5.
 	if strings.HasPrefix(string(name), "-") {
 		promise.settle(2, "DOMException:NotSupportedError")
@@ -306,10 +343,6 @@ func (w *refWorld) requestMethod(c *refClient, bucket string, name Name, mode Mo
 	if signal != nil && signal.aborted {
 		promise.settle(2, signal.reason)
 		return
-	}
-	if !c.registered {
-		c.registered = true
-		c.agent.clients = append(c.agent.clients, c)
 	}
 	// 11.
 	w.requestALock(promise, c.agent, c, c.id, manager, callback, name, mode, ifAvailable, steal, signal, id)
@@ -341,7 +374,8 @@ func (w *refWorld) requestALock(promise *refPromise, agent *refAgent, client *re
 					manager.heldLockSet = removeLock(manager.heldLockSet, lock)
 					l := lock
 					reject := func() { l.released.reject("DOMException:AbortError") }
-					l.agent.queueTaskOr(reject, reject)
+					dropped := func() { l.released.reject(refGone) }
+					l.client.queueTaskFor(reject, dropped)
 				}
 			}
 			w.seq++
@@ -350,7 +384,7 @@ func (w *refWorld) requestALock(promise *refPromise, agent *refAgent, client *re
 		} else {
 			// 5.1
 			if ifAvailable && !w.grantable(request) {
-				agent.queueTaskOr(func() {
+				client.queueTaskFor(func() {
 					if client.gone {
 						promise.reject(refGone)
 						return
@@ -408,8 +442,22 @@ func (w *refWorld) abortTheRequest(request *refRequest) {
 }
 
 // signalToAbortTheRequest, literally.
+// (The lock service delivers the aborted outcome of a request it removed
+// from its queue: a task that does nothing more. The abort of a gone
+// client is refused.)
 func (w *refWorld) signalToAbortTheRequest(request *refRequest, signal *refSignal) {
-	request.agent.ua.enqueueLockTask(func() { w.abortTheRequest(request) })
+	if !request.client.gone {
+		request.agent.ua.enqueueLockTask(func() {
+			queued := false
+			for _, r := range request.manager.queueMapItems[request.name] {
+				queued = queued || r == request
+			}
+			if queued {
+				w.abortTheRequest(request)
+				request.client.queueTaskFor(func() {}, func() {})
+			}
+		})
+	}
 	request.promise.reject(signal.reason)
 }
 
@@ -433,7 +481,7 @@ func (w *refWorld) processTheLockRequestQueue(manager *refManager, name Name) {
 		lock := &refLock{agent: agent, client: client, clientID: clientID, manager: manager, mode: mode, name: name,
 			released: p, waiting: waiting, request: request}
 		manager.heldLockSet = append(manager.heldLockSet, lock)
-		agent.queueTaskOr(func() {
+		client.queueTaskFor(func() {
 			if client.gone {
 				p.reject(refGone)
 				return
@@ -450,12 +498,14 @@ func (w *refWorld) processTheLockRequestQueue(manager *refManager, name Name) {
 		}, func() { p.reject(refGone) })
 		// When lock's waiting promise settles, enqueue the following steps on
 		// the lock task queue:
+		// (The page side enqueues the release, unless its client is
+		// gone, and resolves the released promise at once, on the event
+		// loop.)
 		waiting.whenSettled(func() {
-			agent.ua.enqueueLockTask(func() {
-				w.releaseTheLock(lock)
-				resolve := func() { lock.released.resolveWith(lock.waiting) }
-				agent.queueTaskOr(resolve, resolve)
-			})
+			if !client.gone {
+				agent.ua.enqueueLockTask(func() { w.releaseTheLock(lock) })
+			}
+			lock.released.resolveWith(lock.waiting)
 		})
 	}
 }
@@ -489,18 +539,29 @@ func (w *refWorld) queryMethod(c *refClient, bucket string, promise *refPromise)
 		promise.settle(2, "DOMException:SecurityError")
 		return
 	}
+	c.register(bucket)
 	c.agent.ua.enqueueLockTask(func() {
 		s := w.snapshotTheLockState(manager)
-		c.agent.queueTaskOr(func() { promise.settle(1, describeSnapshot(s)) }, func() { promise.reject(refGone) })
+		c.queueTaskFor(func() {
+			if c.gone {
+				promise.reject(refGone)
+				return
+			}
+			promise.settle(1, describeSnapshot(s))
+		}, func() { promise.reject(refGone) })
 	})
 }
 
-// terminateRemainingLocksAndRequests, scoped to a client (see above).
+// terminateRemainingLocksAndRequests, scoped to a client (see above): one
+// step per lock client of c (per bucket, in registration order), each
+// aborting its requests and then releasing its locks, in the order they
+// were made.
 func (w *refWorld) terminateRemainingLocksAndRequests(c *refClient) {
 	ua := c.agent.ua
-	ua.enqueueLockTask(func() {
-		var requests []*refRequest
-		for _, m := range ua.managerOrder {
+	for _, bucket := range c.buckets {
+		m := ua.managers[refKey{c.origin, c.topSite, bucket}]
+		ua.enqueueLockTask(func() {
+			var requests []*refRequest
 			for _, name := range m.queueMapKeys {
 				for _, r := range m.queueMapItems[name] {
 					if r.client == c {
@@ -508,26 +569,24 @@ func (w *refWorld) terminateRemainingLocksAndRequests(c *refClient) {
 					}
 				}
 			}
-		}
-		sort.Slice(requests, func(i, j int) bool { return requests[i].seq < requests[j].seq })
-		for _, r := range requests {
-			w.abortTheRequest(r)
-			r.promise.reject(refGone)
-		}
-		var locks []*refLock
-		for _, m := range ua.managerOrder {
+			sort.Slice(requests, func(i, j int) bool { return requests[i].seq < requests[j].seq })
+			for _, r := range requests {
+				w.abortTheRequest(r)
+				r.promise.reject(refGone)
+			}
+			var locks []*refLock
 			for _, l := range m.heldLockSet {
 				if l.client == c {
 					locks = append(locks, l)
 				}
 			}
-		}
-		sort.Slice(locks, func(i, j int) bool { return locks[i].request.seq < locks[j].request.seq })
-		for _, l := range locks {
-			w.releaseTheLock(l)
-			l.released.reject(refGone)
-		}
-	})
+			sort.Slice(locks, func(i, j int) bool { return locks[i].request.seq < locks[j].request.seq })
+			for _, l := range locks {
+				w.releaseTheLock(l)
+				l.released.reject(refGone)
+			}
+		})
+	}
 }
 
 // unloadDocument: the document is no longer fully active and its unloading

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"net/url"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/html"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 // cacheAway navigates env's document away, keeping it in the back/forward

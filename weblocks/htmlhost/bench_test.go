@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"runtime"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gowebengine/weblocks/html"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 // cpuMeter reports, next to ns/op (wall time, which a loaded machine

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/storage"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 // Tests for the rules other engines got wrong, and for each rejection of the
@@ -293,12 +294,12 @@ func TestLocksNeverCrossScopes(t *testing.T) {
 
 // ifAvailable requests "r" with ifAvailable from env (in manager m, or env's
 // default one) and returns what the callback got: "null" or the mode.
-func ifAvailable(t *testing.T, env *html.EnvironmentSettingsObject, m *LockManager) string {
+func ifAvailable(t *testing.T, env *html.EnvironmentSettingsObject, m *Manager) string {
 	t.Helper()
 	return ifAvailableName(t, env, m, "r")
 }
 
-func ifAvailableName(t *testing.T, env *html.EnvironmentSettingsObject, m *LockManager, name Name) string {
+func ifAvailableName(t *testing.T, env *html.EnvironmentSettingsObject, m *Manager, name Name) string {
 	t.Helper()
 	var f *Future
 	var err error

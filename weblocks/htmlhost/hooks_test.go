@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gowebengine/weblocks/html"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 // The browser side lists and force-releases the locks and requests of a

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/storage"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 // These helpers run the implementation on the default (goroutine-backed)
@@ -165,4 +167,21 @@ func domErrorName(err error) string {
 		return de.Name
 	}
 	return ""
+}
+
+// defaultManager returns the lock manager of env's default bucket (after
+// env used it).
+func defaultManager(t testing.TB, env *html.EnvironmentSettingsObject) *LockManager {
+	t.Helper()
+	shelf, err := storage.ObtainALocalStorageShelf(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range LockManagersOf(env.UserAgent(), shelf.Key()) {
+		if m.BucketName() == storage.DefaultBucket {
+			return m
+		}
+	}
+	t.Fatal("no lock manager of the default bucket")
+	return nil
 }

@@ -1,4 +1,4 @@
-package weblocks
+package htmlhost
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
+	. "github.com/gowebengine/weblocks/weblocks"
 )
 
 func waitCtx(t testing.TB) context.Context {
@@ -166,9 +167,9 @@ func TestNilArguments(t *testing.T) {
 	if _, err := Query(nil); err == nil || !strings.Contains(err.Error(), "nil environment") {
 		t.Errorf("Query(nil) = %v", err)
 	}
-	var m *LockManager
+	var m *Manager
 	onLoop(t, env, func() {
-		if _, err := m.Query(env); err == nil || !strings.Contains(err.Error(), "nil *LockManager") {
+		if _, err := m.Query(env); err == nil || !strings.Contains(err.Error(), "nil *Manager") {
 			t.Errorf("nil manager Query = %v", err)
 		}
 		if _, err := Request(env, "x", Options{}, nil); err == nil || !strings.Contains(err.Error(), "nil callback") {
@@ -183,8 +184,8 @@ func TestNilArguments(t *testing.T) {
 		func() {
 			defer func() {
 				r := recover()
-				if s, ok := r.(string); !ok || !strings.HasPrefix(s, "weblocks: ") {
-					t.Errorf("%s: panic %#v; want a weblocks message", what, r)
+				if s, ok := r.(string); !ok || !strings.HasPrefix(s, "weblocks: ") && !strings.HasPrefix(s, "htmlhost: ") {
+					t.Errorf("%s: panic %#v; want a weblocks or htmlhost message", what, r)
 				}
 			}()
 			f()

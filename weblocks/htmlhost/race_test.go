@@ -1,0 +1,5 @@
+//go:build race
+
+package htmlhost
+
+const raceEnabled = true
