@@ -15,6 +15,8 @@ import (
 	"github.com/gowebengine/weblocks/browser/ipc"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/internal/childproc"
+	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 )
 
 // ProcessModel says where a Browser runs its pages (Config.Process).
@@ -140,6 +142,9 @@ const rendererEnv = "GOWEBENGINE_RENDERER"
 type rendererSettings struct {
 	MaxStack    int   `json:"max_stack"`
 	MemoryLimit int64 `json:"memory_limit"`
+	// Site is the renderer's site (serialized): its lock clients use
+	// the storage keys of it.
+	Site string `json:"site"`
 }
 
 // runRenderer is a renderer process: a Browser in one process whose
@@ -156,6 +161,10 @@ func runRenderer() error {
 		return err
 	}
 	cc, err := ipc.Connect(conn)
+	if err != nil {
+		return err
+	}
+	locks, err := ipc.NewRemoteService(cc, origin.ObtainSite(origin.Parse(set.Site)))
 	if err != nil {
 		return err
 	}
@@ -177,6 +186,11 @@ func runRenderer() error {
 				Window: r.idOf(e.Window), Message: e.ScriptError.Message, Rejection: e.Rejection}}})
 		},
 	})
+	// The renderer's windows and workers use the browser process's lock
+	// service.
+	if err := htmlhost.UseService(r.b.UserAgent(), locks); err != nil {
+		return err
+	}
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Ready{Ready: &rendererpb.Ready{Pid: int64(os.Getpid())}}})
 	for {
 		cmd, err := ctl.Recv()

@@ -17,7 +17,7 @@ import (
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/internal/childproc"
 	"github.com/gowebengine/weblocks/origin"
-	"github.com/gowebengine/weblocks/weblocks"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 	"google.golang.org/grpc"
 )
 
@@ -32,7 +32,7 @@ func (b *Browser) lockServer() *ipc.LockServer {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.locks == nil {
-		b.locks = ipc.NewLockServer(weblocks.ServiceOf(b.eng.ua), func(format string, args ...any) {
+		b.locks = ipc.NewLockServer(htmlhost.ServiceOf(b.eng.ua), func(format string, args ...any) {
 			b.log("browser: " + fmt.Sprintf(format, args...))
 		})
 	}
@@ -89,7 +89,8 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	if err != nil {
 		return nil, fmt.Errorf("browser: the renderer command: %w", err)
 	}
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit}
+	site := origin.ObtainSite(origin.FromURL(u))
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize()}
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
 	}
@@ -118,7 +119,6 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	}
 	rendererEnd.Close()
 	p.pid = cmd.Process.Pid
-	site := origin.ObtainSite(origin.FromURL(u))
 	p.served = b.lockServer().ServeConn(browserEnd, ipc.Peer{
 		Name:           fmt.Sprintf("renderer %d (%s)", p.pid, site.Serialize()),
 		Site:           site,
@@ -272,12 +272,19 @@ func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
 	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: &rendererpb.Evaluate{Eval: id, Window: 1, Expr: expr}}}); err != nil {
 		p.mu.Lock()
 		delete(p.evals, id)
-		perr := p.err
+		closing := p.closing
 		p.mu.Unlock()
-		if perr != nil {
-			return nil, perr
+		if closing {
+			return nil, ErrClosed
 		}
-		return nil, err
+		// The control channel is gone: the renderer is ending (Control
+		// kills one that is not); say why.
+		select {
+		case <-p.exited:
+			return nil, p.exitErr()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 	select {
 	case r := <-ch:
@@ -372,6 +379,16 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 	for {
 		rep, err := stream.Recv()
 		if err != nil {
+			// A renderer without its control channel is of no use: one
+			// that does not exit (it usually is dying already: its
+			// death closed the channel) is killed.
+			go func() {
+				select {
+				case <-p.exited:
+				case <-time.After(2 * time.Second):
+					p.kill("killed by the browser process: its control channel closed")
+				}
+			}()
 			return err
 		}
 		switch r := rep.Report.(type) {

@@ -18,6 +18,9 @@ import (
 // this test binary (browser.MaybeRunRenderer), so no test builds
 // anything.
 func TestMain(m *testing.M) {
+	if os.Getenv(forgerEnv) != "" && len(os.Args) > 1 && os.Args[1] == browser.RendererArg {
+		runForger()
+	}
 	browser.MaybeRunRenderer()
 	os.Exit(m.Run())
 }
@@ -118,7 +121,7 @@ func TestRendererCrashes(t *testing.T) {
 		{"deep JSON.parse", `JSON.parse('['.repeat(5e6) + ']'.repeat(5e6))`, "stack overflow", false},
 		{"deep eval", `eval('('.repeat(1e6) + '1' + ')'.repeat(1e6))`, "stack overflow", false},
 		{"allocate until out of memory", `{ const a = []; for (let i = 0; ; i++) a.push('x'.repeat(1 << 24) + i); }`, "out of memory", false},
-		{"SIGKILL", `new Promise(() => {})`, "killed", true},
+		{"SIGKILL", `new Promise(() => {})`, "killed by a signal (killed)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := b.Open(ctx, "https://a.test/index.html")

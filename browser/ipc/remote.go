@@ -11,6 +11,7 @@ import (
 
 	"github.com/gowebengine/weblocks/browser/ipc/lockspb"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/weblocks"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -25,6 +26,7 @@ import (
 // revoked with weblocks.ErrClientTerminated, and later calls fail with
 // weblocks.ErrServiceClosed.
 type RemoteService struct {
+	site   origin.Site
 	stream lockspb.LockService_SessionClient
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -68,15 +70,18 @@ func Connect(conn net.Conn) (*grpc.ClientConn, error) {
 }
 
 // NewRemoteService opens the renderer's session with the browser
-// process's lock service over cc (Connect's).
-func NewRemoteService(cc grpc.ClientConnInterface) (*RemoteService, error) {
+// process's lock service over cc (Connect's), for a renderer of site:
+// Register refuses (with a "SecurityError") the storage keys the browser
+// process would refuse, whose origin's site and top-level site both
+// differ from site, rather than send them and have the renderer killed.
+func NewRemoteService(cc grpc.ClientConnInterface, site origin.Site) (*RemoteService, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	stream, err := lockspb.NewLockServiceClient(cc).Session(ctx)
 	if err != nil {
 		cancel()
 		return nil, err
 	}
-	s := &RemoteService{stream: stream, cancel: cancel, done: make(chan struct{}),
+	s := &RemoteService{site: site, stream: stream, cancel: cancel, done: make(chan struct{}),
 		clients: map[uint64]*remoteClient{}, requests: map[uint64]*remoteRequest{}, queries: map[uint64]*remoteQuery{}}
 	go s.recv()
 	return s, nil
@@ -151,23 +156,31 @@ type remoteQuery struct {
 	recv weblocks.Receiver
 }
 
-// delivery is an outcome as the task that delivers it.
+// delivery is an outcome as the task that delivers it. A task of a
+// client terminated since runs as dropped (as *weblocks.Service's do).
 type delivery struct {
+	c    *remoteClient
 	recv weblocks.Receiver
 	o    weblocks.Outcome
 }
 
-func (d *delivery) RunTask() { d.recv.Receive(d.o) }
+func (d *delivery) RunTask() {
+	if d.c.gone.Load() {
+		d.o.Dropped = true
+	}
+	d.recv.Receive(d.o)
+}
 func (d *delivery) DropTask() {
 	d.o.Dropped = true
 	d.recv.Receive(d.o)
 }
 
-// evictTask delivers an eviction request.
-type evictTask func()
-
-func (f evictTask) RunTask()  { f() }
-func (f evictTask) DropTask() {}
+// callEvict runs the client's eviction request (an Evict that panics
+// costs nothing else).
+func (c *remoteClient) callEvict() {
+	defer func() { _ = recover() }()
+	c.evict()
+}
 
 // Register implements weblocks.LockService.
 func (s *RemoteService) Register(cfg weblocks.ClientConfig) (weblocks.Client, error) {
@@ -183,6 +196,9 @@ func (s *RemoteService) Register(cfg weblocks.ClientConfig) (weblocks.Client, er
 	k := cfg.Bucket.Key
 	if k.Origin.IsOpaque() {
 		return nil, errors.New("ipc: a client of an opaque origin has no storage bucket")
+	}
+	if origin.ObtainSite(k.Origin) != s.site && k.TopLevelSite != s.site {
+		return nil, dom.NewDOMException("Web Locks are not available in this context: its storage key ("+k.Origin.Serialize()+") is not of this renderer's site ("+s.site.Serialize()+").", dom.SecurityError)
 	}
 	s.mu.Lock()
 	if s.closed {
@@ -398,7 +414,7 @@ func (s *RemoteService) recv() {
 			c := s.clients[e.Evict.GetClient()]
 			s.mu.Unlock()
 			if c != nil && c.evict != nil {
-				c.deliverTask(evictTask(c.evict))
+				c.callEvict()
 			}
 		}
 	}
@@ -435,7 +451,7 @@ func (s *RemoteService) outcome(o *lockspb.Outcome) {
 		return
 	}
 	s.mu.Unlock()
-	req.c.deliverTask(&delivery{recv: req.recv, o: out})
+	req.c.deliverTask(&delivery{c: req.c, recv: req.recv, o: out})
 }
 
 // localReason turns a wire reason back into the contract's.
@@ -460,7 +476,7 @@ func (s *RemoteService) snapshot(w *lockspb.Snapshot) {
 		return
 	}
 	*q.dst = weblocks.Snapshot{Held: localList(w.GetHeld()), Pending: localList(w.GetPending())}
-	q.c.deliverTask(&delivery{recv: q.recv, o: weblocks.Outcome{Kind: weblocks.OutcomeSnapshot, Snapshot: q.dst}})
+	q.c.deliverTask(&delivery{c: q.c, recv: q.recv, o: weblocks.Outcome{Kind: weblocks.OutcomeSnapshot, Snapshot: q.dst}})
 }
 
 func localList(l []*lockspb.LockInfo) weblocks.LockList {
@@ -492,11 +508,11 @@ func (s *RemoteService) end(err error) {
 		if req.lock != 0 {
 			o = weblocks.Outcome{Kind: weblocks.OutcomeRevoked, Lock: (*remoteLock)(req), Reason: weblocks.ErrClientTerminated}
 		}
-		req.c.deliverTask(&delivery{recv: req.recv, o: o})
+		req.c.deliverTask(&delivery{c: req.c, recv: req.recv, o: o})
 	}
 	for _, id := range slices.Sorted(maps.Keys(queries)) {
 		q := queries[id]
 		*q.dst = weblocks.Snapshot{}
-		q.c.deliverTask(&delivery{recv: q.recv, o: weblocks.Outcome{Kind: weblocks.OutcomeSnapshot, Snapshot: q.dst}})
+		q.c.deliverTask(&delivery{c: q.c, recv: q.recv, o: weblocks.Outcome{Kind: weblocks.OutcomeSnapshot, Snapshot: q.dst}})
 	}
 }

@@ -29,7 +29,7 @@ func remoteRenderer(t testing.TB, ls *LockServer, siteURL string) (*RemoteServic
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := NewRemoteService(cc)
+	rs, err := NewRemoteService(cc, site(siteURL))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,6 +213,9 @@ func TestRemoteBadInput(t *testing.T) {
 		if tc.err != tc.want {
 			t.Errorf("got %v, want %v", tc.err, tc.want)
 		}
+	}
+	if _, err := ra.Register(weblocks.ClientConfig{ID: "x", Bucket: weblocks.Bucket{Key: storage.StorageKey{Origin: origin.Parse("https://b.test"), TopLevelSite: site("https://b.test")}}, Deliver: func(weblocks.Task) {}}); err == nil || !strings.Contains(err.Error(), "not of this renderer's site") {
+		t.Errorf("another site's key: %v", err)
 	}
 	h, _ := local.Request(cl, "L", weblocks.Exclusive, weblocks.Wait, nop)
 	if err := ra.Abort(h, nil); err != weblocks.ErrForeignHandle {
