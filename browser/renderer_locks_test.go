@@ -187,3 +187,49 @@ func TestRendererForgedMessageKilled(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestRendererLocksBFCacheEviction: a page kept in the back/forward cache
+// of one renderer while it holds a lock is evicted when a window of
+// another renderer requests that lock (contention), or queries the lock
+// manager; the lock is then released.
+func TestRendererLocksBFCacheEviction(t *testing.T) {
+	for _, by := range []string{"contention", "query"} {
+		t.Run(by, func(t *testing.T) {
+			ctx := testCtx(t)
+			b := rendererBrowser(t, browser.Config{})
+			w1, err := b.Open(ctx, "https://a.test/index.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			w2, err := b.Open(ctx, "https://a.test/index.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			reval(t, ctx, w1, holdL)
+			// w1 navigates away: its document, holding L, goes into its
+			// renderer's back/forward cache (no unload listener).
+			reval(t, ctx, w1, `location.href = '/other.html'; 0`)
+			// Its window then is not fully active (it would be closed,
+			// had the navigation unloaded it).
+			for {
+				_, err := w1.Evaluate(ctx, "1")
+				if errors.Is(err, browser.ErrNotFullyActive) {
+					break
+				}
+				if err != nil {
+					t.Fatalf("w1 after the navigation: %v", err)
+				}
+			}
+			switch by {
+			case "contention":
+				if v := reval(t, ctx, w2, `navigator.locks.request('L', () => 'w2 got L')`); v != "w2 got L" {
+					t.Fatalf("w2: %v", v)
+				}
+			case "query":
+				// The query evicts w1's cached page; its lock goes.
+				for s := reval(t, ctx, w2, lockState).(string); s != "|"; s = reval(t, ctx, w2, lockState).(string) {
+				}
+			}
+		})
+	}
+}

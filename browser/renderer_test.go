@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 // rendererSite serves the pages of the renderer tests.
 var rendererSite = fstest.MapFS{
 	"index.html": {Data: []byte(`<!doctype html><title>renderer</title><script>window.fromScript = 40 + 2;</script>`)},
+	"other.html": {Data: []byte(`<!doctype html><title>other</title>`)},
 }
 
 // rendererBrowser is a browser of RendererProcesses over rendererSite.
