@@ -175,8 +175,9 @@
 // single-process windows) and serves it to the renderers over gRPC
 // (package ipc, on a socket pair each renderer inherits: nothing
 // listens), with a control channel (open, evaluate, close, console,
-// uncaught errors) and the network: a renderer fetches through the
-// browser's Fetcher. In the renderer, htmlhost.UseService makes every
+// uncaught errors, BroadcastChannel messages, which it passes on to the
+// other renderers after checking their storage key's site) and the
+// network: a renderer fetches through the browser's Fetcher. In the renderer, htmlhost.UseService makes every
 // environment use ipc.RemoteService, so Web Locks contend, queue, are
 // stolen, queried and evicted from the back/forward cache across
 // processes; a renderer's death terminates its clients in the lock
@@ -271,7 +272,9 @@
 //     Window.Evaluate of a renderer's window runs in the window it was
 //     opened as, as in one process; there is no Window.Current across
 //     processes.
-//     localStorage, BroadcastChannel, shared and service workers and
-//     cross-process postMessage are per renderer, not yet served by the
-//     browser process.
+//     localStorage, shared and service workers and cross-process
+//     postMessage are per renderer, not yet served by the browser
+//     process. BroadcastChannel messages cross renderers (the browser
+//     process passes them on), but the destinations of different
+//     renderers are not ordered by creation among each other.
 package browser

@@ -1,7 +1,9 @@
 package browser
 
 import (
+	"bytes"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +16,10 @@ import (
 
 	"github.com/gowebengine/weblocks/browser/ipc"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
+	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/internal/childproc"
 	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/storage"
 	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 )
 
@@ -186,6 +190,9 @@ func runRenderer() error {
 				Window: r.idOf(e.Window), Message: e.ScriptError.Message, Rejection: e.Rejection}}})
 		},
 	})
+	// BroadcastChannel messages cross to the other renderers through the
+	// browser process.
+	html.SetBroadcastRelay(r.b.UserAgent(), r.relayBroadcast)
 	// The renderer's windows and workers use the browser process's lock
 	// service.
 	if err := htmlhost.UseService(r.b.UserAgent(), locks); err != nil {
@@ -204,6 +211,8 @@ func runRenderer() error {
 			go r.open(c.Open)
 		case *rendererpb.Command_Evaluate:
 			go r.evaluate(c.Evaluate)
+		case *rendererpb.Command_Broadcast:
+			r.deliverBroadcast(c.Broadcast)
 		case *rendererpb.Command_Close:
 			r.mu.Lock()
 			w := r.windows[c.Close.GetWindow()]
@@ -355,4 +364,33 @@ func (w *Window) rendererExited() <-chan struct{} {
 		return nil
 	}
 	return w.remote.exited
+}
+
+// relayBroadcast sends a BroadcastChannel message of this renderer to the
+// browser process.
+func (r *renderer) relayBroadcast(key storage.StorageKey, name, sourceOrigin string, msg *html.SerializedRecord) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(msg); err != nil {
+		return
+	}
+	r.send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
+		Key:  &rendererpb.StorageKey{Origin: key.Origin.Serialize(), TopLevelSite: key.TopLevelSite.Serialize(), HasCrossSiteAncestor: key.HasCrossSiteAncestor},
+		Name: name, SourceOrigin: sourceOrigin, Message: buf.Bytes(),
+	}}})
+}
+
+// deliverBroadcast delivers another renderer's BroadcastChannel message
+// to this renderer's channels.
+func (r *renderer) deliverBroadcast(m *rendererpb.Broadcast) {
+	var msg html.SerializedRecord
+	if err := gob.NewDecoder(bytes.NewReader(m.GetMessage())).Decode(&msg); err != nil {
+		return
+	}
+	k := m.GetKey()
+	o := origin.Parse(k.GetOrigin())
+	if o.IsOpaque() {
+		return
+	}
+	key := storage.StorageKey{Origin: o, TopLevelSite: origin.ObtainSite(origin.Parse(k.GetTopLevelSite())), HasCrossSiteAncestor: k.GetHasCrossSiteAncestor()}
+	html.DeliverBroadcast(r.b.UserAgent(), key, m.GetName(), m.GetSourceOrigin(), &msg)
 }

@@ -46,6 +46,9 @@ type rendererProc struct {
 	stderr *childproc.HeadBuffer
 	served *ipc.Served
 
+	site   origin.Site
+	fwd    chan *rendererpb.Command // broadcasts of other renderers, to send
+
 	ready  chan struct{} // closed when the renderer reported Ready
 	exited chan struct{} // closed when the process has been waited for
 
@@ -107,7 +110,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	if err != nil {
 		return nil, err
 	}
-	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10},
+	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: make(chan *rendererpb.Command, maxForwarded),
 		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
 		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
 	cmd.ExtraFiles = []*os.File{rendererEnd}
@@ -127,6 +130,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		Services:       func(r grpc.ServiceRegistrar) { rendererpb.RegisterHostServer(r, &hostServer{p: p}) },
 	})
 	go p.wait()
+	go p.forwardLoop()
 	timeout := rc.StartTimeout
 	if timeout <= 0 {
 		timeout = DefaultRendererStart
@@ -411,6 +415,10 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			}
 		case *rendererpb.Report_Result:
 			p.result(r.Result)
+		case *rendererpb.Report_Broadcast:
+			if !p.b.broadcast(p, r.Broadcast) {
+				return errors.New("a broadcast for another site's storage key")
+			}
 		case *rendererpb.Report_Console:
 			p.b.log(r.Console.GetLine())
 		case *rendererpb.Report_ScriptError:
@@ -439,4 +447,64 @@ func (h *hostServer) Fetch(ctx context.Context, req *rendererpb.FetchRequest) (*
 		out.Url = resp.URL.String()
 	}
 	return out, nil
+}
+
+// maxForwarded bounds the messages of other renderers waiting to be sent
+// to one renderer; a renderer that lets more pile up (it does not read)
+// is killed, so that it never holds up the others or grows the browser
+// process.
+const maxForwarded = 1 << 12
+
+// forwardLoop sends the renderer what other renderers broadcast.
+func (p *rendererProc) forwardLoop() {
+	select {
+	case <-p.ready:
+	case <-p.exited:
+		return
+	}
+	for {
+		select {
+		case c := <-p.fwd:
+			_ = p.send(c)
+		case <-p.exited:
+			return
+		}
+	}
+}
+
+// forward queues c for the renderer without waiting.
+func (p *rendererProc) forward(c *rendererpb.Command) {
+	select {
+	case p.fwd <- c:
+	default:
+		p.kill("killed by the browser process: it does not read its messages")
+	}
+}
+
+// broadcast passes a renderer's BroadcastChannel message on to every
+// other renderer of the browser (which deliver it to their channels of
+// that name and storage key). It reports false, and kills the renderer,
+// for a storage key that is not of the renderer's site.
+func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
+	k := m.GetKey()
+	o, tls := origin.Parse(k.GetOrigin()), origin.Parse(k.GetTopLevelSite())
+	if o.IsOpaque() || (origin.ObtainSite(o) != from.site && origin.ObtainSite(tls) != from.site) {
+		reason := fmt.Sprintf("a broadcast for the storage key of %.100s (top-level site %.100s) from a renderer of %s", k.GetOrigin(), k.GetTopLevelSite(), from.site.Serialize())
+		b.log("browser: refused " + reason + "; killing it")
+		from.kill("killed by the browser process: " + reason)
+		return false
+	}
+	c := &rendererpb.Command{Command: &rendererpb.Command_Broadcast{Broadcast: m}}
+	b.mu.Lock()
+	var to []*rendererProc
+	for _, w := range b.windows {
+		if w.remote != nil && w.remote != from {
+			to = append(to, w.remote)
+		}
+	}
+	b.mu.Unlock()
+	for _, p := range to {
+		p.forward(c)
+	}
+	return true
 }

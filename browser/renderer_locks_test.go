@@ -162,6 +162,12 @@ func runForger() {
 	}
 	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Ready{Ready: &rendererpb.Ready{Pid: int64(os.Getpid())}}})
 	ctl.Recv() // the OpenWindow
+	if os.Getenv(forgerEnv) == "broadcast" {
+		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
+			Key: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}, Name: "c"}}})
+		ctl.Recv()
+		select {}
+	}
 	s, err := lockspb.NewLockServiceClient(cc).Session(context.Background())
 	if err != nil {
 		os.Exit(5)

@@ -72,7 +72,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{10, 0}
 }
 
 // Command is a command of the browser process.
@@ -83,6 +83,7 @@ type Command struct {
 	//	*Command_Open
 	//	*Command_Evaluate
 	//	*Command_Close
+	//	*Command_Broadcast
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -152,6 +153,15 @@ func (x *Command) GetClose() *CloseWindow {
 	return nil
 }
 
+func (x *Command) GetBroadcast() *Broadcast {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Broadcast); ok {
+			return x.Broadcast
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -168,11 +178,151 @@ type Command_Close struct {
 	Close *CloseWindow `protobuf:"bytes,3,opt,name=close,proto3,oneof"`
 }
 
+type Command_Broadcast struct {
+	Broadcast *Broadcast `protobuf:"bytes,4,opt,name=broadcast,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
 
 func (*Command_Close) isCommand_Command() {}
+
+func (*Command_Broadcast) isCommand_Command() {}
+
+// Broadcast is a BroadcastChannel message: from a renderer (a Report) to
+// the browser process, which passes it on (a Command) to the other
+// renderers.
+type Broadcast struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// key is the source's storage key (for non-storage purposes).
+	Key          *StorageKey `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Name         string      `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	SourceOrigin string      `protobuf:"bytes,3,opt,name=source_origin,json=sourceOrigin,proto3" json:"source_origin,omitempty"`
+	// message is the serialized message (html.SerializedRecord, gob).
+	Message       []byte `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Broadcast) Reset() {
+	*x = Broadcast{}
+	mi := &file_renderer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Broadcast) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Broadcast) ProtoMessage() {}
+
+func (x *Broadcast) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
+func (*Broadcast) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Broadcast) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *Broadcast) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Broadcast) GetSourceOrigin() string {
+	if x != nil {
+		return x.SourceOrigin
+	}
+	return ""
+}
+
+func (x *Broadcast) GetMessage() []byte {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+// StorageKey is a storage key: an origin and its partition.
+type StorageKey struct {
+	state                protoimpl.MessageState `protogen:"open.v1"`
+	Origin               string                 `protobuf:"bytes,1,opt,name=origin,proto3" json:"origin,omitempty"`
+	TopLevelSite         string                 `protobuf:"bytes,2,opt,name=top_level_site,json=topLevelSite,proto3" json:"top_level_site,omitempty"`
+	HasCrossSiteAncestor bool                   `protobuf:"varint,3,opt,name=has_cross_site_ancestor,json=hasCrossSiteAncestor,proto3" json:"has_cross_site_ancestor,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *StorageKey) Reset() {
+	*x = StorageKey{}
+	mi := &file_renderer_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StorageKey) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StorageKey) ProtoMessage() {}
+
+func (x *StorageKey) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
+func (*StorageKey) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *StorageKey) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *StorageKey) GetTopLevelSite() string {
+	if x != nil {
+		return x.TopLevelSite
+	}
+	return ""
+}
+
+func (x *StorageKey) GetHasCrossSiteAncestor() bool {
+	if x != nil {
+		return x.HasCrossSiteAncestor
+	}
+	return false
+}
 
 // OpenWindow opens a top-level window at url (fetched by the renderer,
 // through Fetch), or with the document html when has_html.
@@ -188,7 +338,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -200,7 +350,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -213,7 +363,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{1}
+	return file_renderer_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -256,7 +406,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -268,7 +418,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -281,7 +431,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{2}
+	return file_renderer_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -315,7 +465,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -327,7 +477,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -340,7 +490,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -361,6 +511,7 @@ type Report struct {
 	//	*Report_Result
 	//	*Report_Console
 	//	*Report_ScriptError
+	//	*Report_Broadcast
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -368,7 +519,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -380,7 +531,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -393,7 +544,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -457,6 +608,15 @@ func (x *Report) GetScriptError() *ScriptError {
 	return nil
 }
 
+func (x *Report) GetBroadcast() *Broadcast {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Broadcast); ok {
+			return x.Broadcast
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -485,6 +645,10 @@ type Report_ScriptError struct {
 	ScriptError *ScriptError `protobuf:"bytes,6,opt,name=script_error,json=scriptError,proto3,oneof"`
 }
 
+type Report_Broadcast struct {
+	Broadcast *Broadcast `protobuf:"bytes,7,opt,name=broadcast,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -497,6 +661,8 @@ func (*Report_Console) isReport_Report() {}
 
 func (*Report_ScriptError) isReport_Report() {}
 
+func (*Report_Broadcast) isReport_Report() {}
+
 // Ready: the renderer runs and takes commands.
 type Ready struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -507,7 +673,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -519,7 +685,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -532,7 +698,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -555,7 +721,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -567,7 +733,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -580,7 +746,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -614,7 +780,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -626,7 +792,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -639,7 +805,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -662,7 +828,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -674,7 +840,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -687,7 +853,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -728,7 +894,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -740,7 +906,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -753,7 +919,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Console) GetLine() string {
@@ -775,7 +941,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -787,7 +953,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -800,7 +966,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -833,7 +999,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -845,7 +1011,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -858,7 +1024,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -883,7 +1049,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -895,7 +1061,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -908,7 +1074,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -957,12 +1123,23 @@ var File_renderer_proto protoreflect.FileDescriptor
 
 const file_renderer_proto_rawDesc = "" +
 	"\n" +
-	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\xce\x01\n" +
+	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\x92\x02\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
-	"\x05close\x18\x03 \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\x05closeB\t\n" +
-	"\acommand\"e\n" +
+	"\x05close\x18\x03 \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\x05close\x12B\n" +
+	"\tbroadcast\x18\x04 \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcastB\t\n" +
+	"\acommand\"\x95\x01\n" +
+	"\tBroadcast\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
+	"\rsource_origin\x18\x03 \x01(\tR\fsourceOrigin\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\fR\amessage\"\x81\x01\n" +
+	"\n" +
+	"StorageKey\x12\x16\n" +
+	"\x06origin\x18\x01 \x01(\tR\x06origin\x12$\n" +
+	"\x0etop_level_site\x18\x02 \x01(\tR\ftopLevelSite\x125\n" +
+	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"e\n" +
 	"\n" +
 	"OpenWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
@@ -974,14 +1151,15 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x94\x03\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xd8\x03\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
 	"\x06loaded\x18\x03 \x01(\v2%.gowebengine.renderer.v1.WindowLoadedH\x00R\x06loaded\x12=\n" +
 	"\x06result\x18\x04 \x01(\v2#.gowebengine.renderer.v1.EvalResultH\x00R\x06result\x12<\n" +
 	"\aconsole\x18\x05 \x01(\v2 .gowebengine.renderer.v1.ConsoleH\x00R\aconsole\x12I\n" +
-	"\fscript_error\x18\x06 \x01(\v2$.gowebengine.renderer.v1.ScriptErrorH\x00R\vscriptErrorB\b\n" +
+	"\fscript_error\x18\x06 \x01(\v2$.gowebengine.renderer.v1.ScriptErrorH\x00R\vscriptError\x12B\n" +
+	"\tbroadcast\x18\a \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcastB\b\n" +
 	"\x06report\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
@@ -1036,43 +1214,48 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_renderer_proto_goTypes = []any{
 	(EvalResult_Kind)(0),  // 0: gowebengine.renderer.v1.EvalResult.Kind
 	(*Command)(nil),       // 1: gowebengine.renderer.v1.Command
-	(*OpenWindow)(nil),    // 2: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),      // 3: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),   // 4: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),        // 5: gowebengine.renderer.v1.Report
-	(*Ready)(nil),         // 6: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),  // 7: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),  // 8: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),    // 9: gowebengine.renderer.v1.EvalResult
-	(*Console)(nil),       // 10: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),   // 11: gowebengine.renderer.v1.ScriptError
-	(*FetchRequest)(nil),  // 12: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil), // 13: gowebengine.renderer.v1.FetchResponse
+	(*Broadcast)(nil),     // 2: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),    // 3: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),    // 4: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),      // 5: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),   // 6: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),        // 7: gowebengine.renderer.v1.Report
+	(*Ready)(nil),         // 8: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),  // 9: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),  // 10: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),    // 11: gowebengine.renderer.v1.EvalResult
+	(*Console)(nil),       // 12: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),   // 13: gowebengine.renderer.v1.ScriptError
+	(*FetchRequest)(nil),  // 14: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil), // 15: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	2,  // 0: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	3,  // 1: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	4,  // 2: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	6,  // 3: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	7,  // 4: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	8,  // 5: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	9,  // 6: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	10, // 7: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	11, // 8: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	0,  // 9: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	5,  // 10: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	12, // 11: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	1,  // 12: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	13, // 13: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	12, // [12:14] is the sub-list for method output_type
-	10, // [10:12] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	4,  // 0: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	5,  // 1: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	6,  // 2: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	2,  // 3: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	3,  // 4: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	8,  // 5: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	9,  // 6: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	10, // 7: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	11, // 8: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	12, // 9: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	13, // 10: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	2,  // 11: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	0,  // 12: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	7,  // 13: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	14, // 14: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	1,  // 15: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	15, // 16: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	15, // [15:17] is the sub-list for method output_type
+	13, // [13:15] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -1084,14 +1267,16 @@ func file_renderer_proto_init() {
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
+		(*Command_Broadcast)(nil),
 	}
-	file_renderer_proto_msgTypes[4].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[6].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
 		(*Report_Result)(nil),
 		(*Report_Console)(nil),
 		(*Report_ScriptError)(nil),
+		(*Report_Broadcast)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1099,7 +1284,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   13,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

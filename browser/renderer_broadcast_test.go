@@ -1,0 +1,60 @@
+package browser_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/gowebengine/weblocks/browser"
+)
+
+// TestRendererBroadcastChannel: a BroadcastChannel message posted in one
+// renderer reaches the same-named channels of the same storage key in
+// the others (structured clone over the wire), through the browser
+// process.
+func TestRendererBroadcastChannel(t *testing.T) {
+	ctx := testCtx(t)
+	b := rendererBrowser(t, browser.Config{})
+	var ws []*browser.Window
+	for range 3 {
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	for _, w := range ws[1:] {
+		reval(t, ctx, w, `window.got = new Promise(r => { const c = new BroadcastChannel('c'); c.onmessage = e => r(e.data); }); 0`)
+	}
+	// A channel of the sender's own renderer gets it too, as in one
+	// process; the sender itself does not.
+	reval(t, ctx, ws[0], `window.mine = new Promise(r => { new BroadcastChannel('c').onmessage = e => r(e.data.n); });
+		const c = new BroadcastChannel('c'); c.onmessage = () => { throw new Error('to itself'); };
+		c.postMessage({n: 7, s: 'x\uD800', m: new Map([[1, [true, null]]]), d: new Date(5)}); 0`)
+	if v := reval(t, ctx, ws[0], `mine`); v != int64(7) {
+		t.Fatalf("the sender's renderer: %v", v)
+	}
+	for _, w := range ws[1:] {
+		v := reval(t, ctx, w, `got.then(d => [d.n, d.s === 'x\uD800', d.m.get(1)[0], d.m.get(1)[1], d.d.getTime()].join())`)
+		if v != "7,true,true,,5" {
+			t.Fatalf("%v got %v", w.RendererPID(), v)
+		}
+	}
+}
+
+// TestRendererForgedBroadcastKilled: a renderer broadcasting for another
+// site's storage key is killed.
+func TestRendererForgedBroadcastKilled(t *testing.T) {
+	b := rendererBrowser(t, browser.Config{Renderer: browser.RendererConfig{Command: func() (*exec.Cmd, error) {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), forgerEnv+"=broadcast")
+		return cmd, nil
+	}}})
+	_, err := b.Open(testCtx(t), "https://a.test/index.html")
+	var re *browser.RendererExitError
+	if !errors.As(err, &re) || !strings.Contains(re.Reason, "killed by the browser process: a broadcast for the storage key of https://b.test") {
+		t.Fatalf("got %v", err)
+	}
+}
