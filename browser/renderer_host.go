@@ -46,8 +46,8 @@ type rendererProc struct {
 	stderr *childproc.HeadBuffer
 	served *ipc.Served
 
-	site   origin.Site
-	fwd    chan *rendererpb.Command // broadcasts of other renderers, to send
+	site origin.Site
+	fwd  chan *rendererpb.Command // broadcasts of other renderers, to send
 
 	ready  chan struct{} // closed when the renderer reported Ready
 	exited chan struct{} // closed when the process has been waited for
