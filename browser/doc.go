@@ -176,8 +176,10 @@
 // (package ipc, on a socket pair each renderer inherits: nothing
 // listens), with a control channel (open, evaluate, close, console,
 // uncaught errors, BroadcastChannel messages, which it passes on to the
-// other renderers after checking their storage key's site) and the
-// network: a renderer fetches through the browser's Fetcher. In the renderer, htmlhost.UseService makes every
+// other renderers after checking their storage key's site), localStorage
+// (the areas of its user agent's storage shed, bindings.LocalStorageArea,
+// for the storage keys of the renderer's site) and the network: a
+// renderer fetches through the browser's Fetcher. In the renderer, htmlhost.UseService makes every
 // environment use ipc.RemoteService, so Web Locks contend, queue, are
 // stolen, queried and evicted from the back/forward cache across
 // processes; a renderer's death terminates its clients in the lock
@@ -272,9 +274,10 @@
 //     Window.Evaluate of a renderer's window runs in the window it was
 //     opened as, as in one process; there is no Window.Current across
 //     processes.
-//     localStorage, shared and service workers and cross-process
-//     postMessage are per renderer, not yet served by the browser
-//     process. BroadcastChannel messages cross renderers (the browser
-//     process passes them on), but the destinations of different
-//     renderers are not ordered by creation among each other.
+//     Shared and service workers and cross-process postMessage are per
+//     renderer, not yet served by the browser process. BroadcastChannel
+//     messages cross renderers (the browser process passes them on), but
+//     the destinations of different renderers are not ordered by creation
+//     among each other. localStorage is the browser process's (one area
+//     per storage key for every renderer); each operation is a call to it.
 package browser

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/browser/ipc"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/html"
@@ -193,6 +194,8 @@ func runRenderer() error {
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
 	html.SetBroadcastRelay(r.b.UserAgent(), r.relayBroadcast)
+	// localStorage areas are the browser process's.
+	bindings.SetLocalStorageAreas(r.b.UserAgent(), remoteAreas(host))
 	// The renderer's windows and workers use the browser process's lock
 	// service.
 	if err := htmlhost.UseService(r.b.UserAgent(), locks); err != nil {
@@ -374,7 +377,7 @@ func (r *renderer) relayBroadcast(key storage.StorageKey, name, sourceOrigin str
 		return
 	}
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
-		Key:  &rendererpb.StorageKey{Origin: key.Origin.Serialize(), TopLevelSite: key.TopLevelSite.Serialize(), HasCrossSiteAncestor: key.HasCrossSiteAncestor},
+		Key:  wireKey(key),
 		Name: name, SourceOrigin: sourceOrigin, Message: buf.Bytes(),
 	}}})
 }

@@ -44,17 +44,24 @@ func TestRendererBroadcastChannel(t *testing.T) {
 	}
 }
 
-// TestRendererForgedBroadcastKilled: a renderer broadcasting for another
-// site's storage key is killed.
-func TestRendererForgedBroadcastKilled(t *testing.T) {
-	b := rendererBrowser(t, browser.Config{Renderer: browser.RendererConfig{Command: func() (*exec.Cmd, error) {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), forgerEnv+"=broadcast")
-		return cmd, nil
-	}}})
-	_, err := b.Open(testCtx(t), "https://a.test/index.html")
-	var re *browser.RendererExitError
-	if !errors.As(err, &re) || !strings.Contains(re.Reason, "killed by the browser process: a broadcast for the storage key of https://b.test") {
-		t.Fatalf("got %v", err)
+// TestRendererForgedKeyKilled: a renderer broadcasting, or using
+// localStorage, for another site's storage key is killed.
+func TestRendererForgedKeyKilled(t *testing.T) {
+	for forge, want := range map[string]string{
+		"broadcast": "killed by the browser process: a broadcast for the storage key of https://b.test",
+		"storage":   "killed by the browser process: a localStorage call for the storage key of https://b.test",
+	} {
+		t.Run(forge, func(t *testing.T) {
+			b := rendererBrowser(t, browser.Config{Renderer: browser.RendererConfig{Command: func() (*exec.Cmd, error) {
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), forgerEnv+"="+forge)
+				return cmd, nil
+			}}})
+			_, err := b.Open(testCtx(t), "https://a.test/index.html")
+			var re *browser.RendererExitError
+			if !errors.As(err, &re) || !strings.Contains(re.Reason, want) {
+				t.Fatalf("got %v", err)
+			}
+		})
 	}
 }

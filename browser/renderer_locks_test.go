@@ -162,6 +162,11 @@ func runForger() {
 	}
 	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Ready{Ready: &rendererpb.Ready{Pid: int64(os.Getpid())}}})
 	ctl.Recv() // the OpenWindow
+	if os.Getenv(forgerEnv) == "storage" {
+		rendererpb.NewHostClient(cc).Storage(context.Background(), &rendererpb.StorageCall{Op: rendererpb.StorageCall_OP_LENGTH,
+			StorageKey: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}})
+		select {}
+	}
 	if os.Getenv(forgerEnv) == "broadcast" {
 		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
 			Key: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}, Name: "c"}}})

@@ -29,6 +29,9 @@ const (
 	// browser process: its requests not yet finished (waiting or held)
 	// plus its queries not yet answered plus its registered clients.
 	DefaultMaxOutstanding = 1 << 16
+	// MaxRecvBytes bounds a message from a renderer (a lock name of
+	// MaxNameBytes, a localStorage item of its quota).
+	MaxRecvBytes = 8 << 20
 	// MaxMessageBytes bounds a message from the browser process to a
 	// renderer (a fetched resource is at most fetch.MaxResponseBytes).
 	MaxMessageBytes = 65 << 20
@@ -110,7 +113,7 @@ func (ls *LockServer) ServeConn(conn net.Conn, p Peer) *Served {
 	if p.MaxOutstanding <= 0 {
 		p.MaxOutstanding = DefaultMaxOutstanding
 	}
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxNameBytes+4<<10), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true))
+	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRecvBytes), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true))
 	h := &handler{ls: ls, peer: p, sid: ls.sessions.Add(1)}
 	lockspb.RegisterLockServiceServer(srv, h)
 	if p.Services != nil {

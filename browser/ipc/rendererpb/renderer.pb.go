@@ -21,6 +21,67 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type StorageCall_Op int32
+
+const (
+	StorageCall_OP_UNSPECIFIED StorageCall_Op = 0
+	StorageCall_OP_LENGTH      StorageCall_Op = 1
+	StorageCall_OP_KEY         StorageCall_Op = 2
+	StorageCall_OP_GET_ITEM    StorageCall_Op = 3
+	StorageCall_OP_SET_ITEM    StorageCall_Op = 4
+	StorageCall_OP_REMOVE_ITEM StorageCall_Op = 5
+	StorageCall_OP_CLEAR       StorageCall_Op = 6
+)
+
+// Enum value maps for StorageCall_Op.
+var (
+	StorageCall_Op_name = map[int32]string{
+		0: "OP_UNSPECIFIED",
+		1: "OP_LENGTH",
+		2: "OP_KEY",
+		3: "OP_GET_ITEM",
+		4: "OP_SET_ITEM",
+		5: "OP_REMOVE_ITEM",
+		6: "OP_CLEAR",
+	}
+	StorageCall_Op_value = map[string]int32{
+		"OP_UNSPECIFIED": 0,
+		"OP_LENGTH":      1,
+		"OP_KEY":         2,
+		"OP_GET_ITEM":    3,
+		"OP_SET_ITEM":    4,
+		"OP_REMOVE_ITEM": 5,
+		"OP_CLEAR":       6,
+	}
+)
+
+func (x StorageCall_Op) Enum() *StorageCall_Op {
+	p := new(StorageCall_Op)
+	*p = x
+	return p
+}
+
+func (x StorageCall_Op) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (StorageCall_Op) Descriptor() protoreflect.EnumDescriptor {
+	return file_renderer_proto_enumTypes[0].Descriptor()
+}
+
+func (StorageCall_Op) Type() protoreflect.EnumType {
+	return &file_renderer_proto_enumTypes[0]
+}
+
+func (x StorageCall_Op) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use StorageCall_Op.Descriptor instead.
+func (StorageCall_Op) EnumDescriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{0, 0}
+}
+
 type EvalResult_Kind int32
 
 const (
@@ -59,11 +120,11 @@ func (x EvalResult_Kind) String() string {
 }
 
 func (EvalResult_Kind) Descriptor() protoreflect.EnumDescriptor {
-	return file_renderer_proto_enumTypes[0].Descriptor()
+	return file_renderer_proto_enumTypes[1].Descriptor()
 }
 
 func (EvalResult_Kind) Type() protoreflect.EnumType {
-	return &file_renderer_proto_enumTypes[0]
+	return &file_renderer_proto_enumTypes[1]
 }
 
 func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
@@ -72,7 +133,170 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{12, 0}
+}
+
+type StorageCall struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	StorageKey *StorageKey            `protobuf:"bytes,1,opt,name=storage_key,json=storageKey,proto3" json:"storage_key,omitempty"`
+	Op         StorageCall_Op         `protobuf:"varint,2,opt,name=op,proto3,enum=gowebengine.renderer.v1.StorageCall_Op" json:"op,omitempty"`
+	Index      uint32                 `protobuf:"varint,3,opt,name=index,proto3" json:"index,omitempty"`
+	// key and value are DOMStrings in generalized UTF-8 (hence bytes).
+	Key           []byte `protobuf:"bytes,4,opt,name=key,proto3" json:"key,omitempty"`
+	Value         []byte `protobuf:"bytes,5,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StorageCall) Reset() {
+	*x = StorageCall{}
+	mi := &file_renderer_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StorageCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StorageCall) ProtoMessage() {}
+
+func (x *StorageCall) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StorageCall.ProtoReflect.Descriptor instead.
+func (*StorageCall) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *StorageCall) GetStorageKey() *StorageKey {
+	if x != nil {
+		return x.StorageKey
+	}
+	return nil
+}
+
+func (x *StorageCall) GetOp() StorageCall_Op {
+	if x != nil {
+		return x.Op
+	}
+	return StorageCall_OP_UNSPECIFIED
+}
+
+func (x *StorageCall) GetIndex() uint32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *StorageCall) GetKey() []byte {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *StorageCall) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+type StorageReply struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Length uint32                 `protobuf:"varint,1,opt,name=length,proto3" json:"length,omitempty"`
+	// found: the key (OP_KEY) or item (OP_GET_ITEM) exists.
+	Found bool   `protobuf:"varint,2,opt,name=found,proto3" json:"found,omitempty"`
+	Key   []byte `protobuf:"bytes,3,opt,name=key,proto3" json:"key,omitempty"`
+	Value []byte `protobuf:"bytes,4,opt,name=value,proto3" json:"value,omitempty"`
+	// error_name and error_message: a DOMException ("QuotaExceededError").
+	ErrorName     string `protobuf:"bytes,5,opt,name=error_name,json=errorName,proto3" json:"error_name,omitempty"`
+	ErrorMessage  string `protobuf:"bytes,6,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StorageReply) Reset() {
+	*x = StorageReply{}
+	mi := &file_renderer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StorageReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StorageReply) ProtoMessage() {}
+
+func (x *StorageReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StorageReply.ProtoReflect.Descriptor instead.
+func (*StorageReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *StorageReply) GetLength() uint32 {
+	if x != nil {
+		return x.Length
+	}
+	return 0
+}
+
+func (x *StorageReply) GetFound() bool {
+	if x != nil {
+		return x.Found
+	}
+	return false
+}
+
+func (x *StorageReply) GetKey() []byte {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *StorageReply) GetValue() []byte {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *StorageReply) GetErrorName() string {
+	if x != nil {
+		return x.ErrorName
+	}
+	return ""
+}
+
+func (x *StorageReply) GetErrorMessage() string {
+	if x != nil {
+		return x.ErrorMessage
+	}
+	return ""
 }
 
 // Command is a command of the browser process.
@@ -91,7 +315,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -103,7 +327,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -116,7 +340,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{0}
+	return file_renderer_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Command) GetCommand() isCommand_Command {
@@ -207,7 +431,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -219,7 +443,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -232,7 +456,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{1}
+	return file_renderer_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -275,7 +499,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -287,7 +511,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -300,7 +524,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{2}
+	return file_renderer_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -338,7 +562,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -350,7 +574,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -363,7 +587,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -406,7 +630,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -418,7 +642,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -431,7 +655,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -465,7 +689,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -477,7 +701,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -490,7 +714,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -519,7 +743,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -531,7 +755,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -544,7 +768,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -673,7 +897,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -685,7 +909,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -698,7 +922,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -721,7 +945,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -733,7 +957,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -746,7 +970,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -780,7 +1004,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +1016,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +1029,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -828,7 +1052,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -840,7 +1064,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -853,7 +1077,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -894,7 +1118,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -906,7 +1130,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -919,7 +1143,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Console) GetLine() string {
@@ -941,7 +1165,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -953,7 +1177,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -966,7 +1190,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -999,7 +1223,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1011,7 +1235,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1024,7 +1248,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -1049,7 +1273,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1061,7 +1285,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1074,7 +1298,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -1123,7 +1347,31 @@ var File_renderer_proto protoreflect.FileDescriptor
 
 const file_renderer_proto_rawDesc = "" +
 	"\n" +
-	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\x92\x02\n" +
+	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\xc3\x02\n" +
+	"\vStorageCall\x12D\n" +
+	"\vstorage_key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\n" +
+	"storageKey\x127\n" +
+	"\x02op\x18\x02 \x01(\x0e2'.gowebengine.renderer.v1.StorageCall.OpR\x02op\x12\x14\n" +
+	"\x05index\x18\x03 \x01(\rR\x05index\x12\x10\n" +
+	"\x03key\x18\x04 \x01(\fR\x03key\x12\x14\n" +
+	"\x05value\x18\x05 \x01(\fR\x05value\"w\n" +
+	"\x02Op\x12\x12\n" +
+	"\x0eOP_UNSPECIFIED\x10\x00\x12\r\n" +
+	"\tOP_LENGTH\x10\x01\x12\n" +
+	"\n" +
+	"\x06OP_KEY\x10\x02\x12\x0f\n" +
+	"\vOP_GET_ITEM\x10\x03\x12\x0f\n" +
+	"\vOP_SET_ITEM\x10\x04\x12\x12\n" +
+	"\x0eOP_REMOVE_ITEM\x10\x05\x12\f\n" +
+	"\bOP_CLEAR\x10\x06\"\xa8\x01\n" +
+	"\fStorageReply\x12\x16\n" +
+	"\x06length\x18\x01 \x01(\rR\x06length\x12\x14\n" +
+	"\x05found\x18\x02 \x01(\bR\x05found\x12\x10\n" +
+	"\x03key\x18\x03 \x01(\fR\x03key\x12\x14\n" +
+	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
+	"\n" +
+	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x92\x02\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -1196,10 +1444,11 @@ const file_renderer_proto_rawDesc = "" +
 	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x18\n" +
 	"\acharset\x18\x04 \x01(\tR\acharset\x12\x12\n" +
 	"\x04body\x18\x05 \x01(\fR\x04body\x12\x14\n" +
-	"\x05error\x18\x06 \x01(\tR\x05error2\xb0\x01\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error2\x88\x02\n" +
 	"\x04Host\x12P\n" +
 	"\aControl\x12\x1f.gowebengine.renderer.v1.Report\x1a .gowebengine.renderer.v1.Command(\x010\x01\x12V\n" +
-	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponseB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
+	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12V\n" +
+	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
 
 var (
 	file_renderer_proto_rawDescOnce sync.Once
@@ -1213,49 +1462,56 @@ func file_renderer_proto_rawDescGZIP() []byte {
 	return file_renderer_proto_rawDescData
 }
 
-var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_renderer_proto_goTypes = []any{
-	(EvalResult_Kind)(0),  // 0: gowebengine.renderer.v1.EvalResult.Kind
-	(*Command)(nil),       // 1: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),     // 2: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),    // 3: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),    // 4: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),      // 5: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),   // 6: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),        // 7: gowebengine.renderer.v1.Report
-	(*Ready)(nil),         // 8: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),  // 9: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),  // 10: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),    // 11: gowebengine.renderer.v1.EvalResult
-	(*Console)(nil),       // 12: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),   // 13: gowebengine.renderer.v1.ScriptError
-	(*FetchRequest)(nil),  // 14: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil), // 15: gowebengine.renderer.v1.FetchResponse
+	(StorageCall_Op)(0),   // 0: gowebengine.renderer.v1.StorageCall.Op
+	(EvalResult_Kind)(0),  // 1: gowebengine.renderer.v1.EvalResult.Kind
+	(*StorageCall)(nil),   // 2: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),  // 3: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),       // 4: gowebengine.renderer.v1.Command
+	(*Broadcast)(nil),     // 5: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),    // 6: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),    // 7: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),      // 8: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),   // 9: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),        // 10: gowebengine.renderer.v1.Report
+	(*Ready)(nil),         // 11: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),  // 12: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),  // 13: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),    // 14: gowebengine.renderer.v1.EvalResult
+	(*Console)(nil),       // 15: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),   // 16: gowebengine.renderer.v1.ScriptError
+	(*FetchRequest)(nil),  // 17: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil), // 18: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	4,  // 0: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	5,  // 1: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	6,  // 2: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	2,  // 3: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	3,  // 4: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	8,  // 5: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	9,  // 6: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	10, // 7: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	11, // 8: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	12, // 9: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	13, // 10: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	2,  // 11: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	0,  // 12: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	7,  // 13: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	14, // 14: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	1,  // 15: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	15, // 16: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	15, // [15:17] is the sub-list for method output_type
-	13, // [13:15] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	6,  // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	0,  // 1: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
+	7,  // 2: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	8,  // 3: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	9,  // 4: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	5,  // 5: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	6,  // 6: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	11, // 7: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	12, // 8: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	13, // 9: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	14, // 10: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	15, // 11: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	16, // 12: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	5,  // 13: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	1,  // 14: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	10, // 15: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	17, // 16: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	2,  // 17: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	4,  // 18: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	18, // 19: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	3,  // 20: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	18, // [18:21] is the sub-list for method output_type
+	15, // [15:18] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -1263,13 +1519,13 @@ func file_renderer_proto_init() {
 	if File_renderer_proto != nil {
 		return
 	}
-	file_renderer_proto_msgTypes[0].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[2].OneofWrappers = []any{
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
 		(*Command_Broadcast)(nil),
 	}
-	file_renderer_proto_msgTypes[6].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[8].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -1283,8 +1539,8 @@ func file_renderer_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   15,
+			NumEnums:      2,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -21,6 +21,7 @@ const _ = grpc.SupportPackageIsVersion9
 const (
 	Host_Control_FullMethodName = "/gowebengine.renderer.v1.Host/Control"
 	Host_Fetch_FullMethodName   = "/gowebengine.renderer.v1.Host/Fetch"
+	Host_Storage_FullMethodName = "/gowebengine.renderer.v1.Host/Storage"
 )
 
 // HostClient is the client API for Host service.
@@ -36,6 +37,9 @@ const (
 type HostClient interface {
 	Control(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Report, Command], error)
 	Fetch(ctx context.Context, in *FetchRequest, opts ...grpc.CallOption) (*FetchResponse, error)
+	// Storage is an operation on a localStorage area (the browser process
+	// keeps them: every renderer of a storage key sees one area).
+	Storage(ctx context.Context, in *StorageCall, opts ...grpc.CallOption) (*StorageReply, error)
 }
 
 type hostClient struct {
@@ -69,6 +73,16 @@ func (c *hostClient) Fetch(ctx context.Context, in *FetchRequest, opts ...grpc.C
 	return out, nil
 }
 
+func (c *hostClient) Storage(ctx context.Context, in *StorageCall, opts ...grpc.CallOption) (*StorageReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StorageReply)
+	err := c.cc.Invoke(ctx, Host_Storage_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -82,6 +96,9 @@ func (c *hostClient) Fetch(ctx context.Context, in *FetchRequest, opts ...grpc.C
 type HostServer interface {
 	Control(grpc.BidiStreamingServer[Report, Command]) error
 	Fetch(context.Context, *FetchRequest) (*FetchResponse, error)
+	// Storage is an operation on a localStorage area (the browser process
+	// keeps them: every renderer of a storage key sees one area).
+	Storage(context.Context, *StorageCall) (*StorageReply, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -97,6 +114,9 @@ func (UnimplementedHostServer) Control(grpc.BidiStreamingServer[Report, Command]
 }
 func (UnimplementedHostServer) Fetch(context.Context, *FetchRequest) (*FetchResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Fetch not implemented")
+}
+func (UnimplementedHostServer) Storage(context.Context, *StorageCall) (*StorageReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Storage not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -144,6 +164,24 @@ func _Host_Fetch_Handler(srv interface{}, ctx context.Context, dec func(interfac
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_Storage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StorageCall)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).Storage(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_Storage_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).Storage(ctx, req.(*StorageCall))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -154,6 +192,10 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Fetch",
 			Handler:    _Host_Fetch_Handler,
+		},
+		{
+			MethodName: "Storage",
+			Handler:    _Host_Storage_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
