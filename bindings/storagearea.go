@@ -37,8 +37,10 @@ type keyEnvironment struct {
 	shed *storage.Shed
 }
 
-func (e keyEnvironment) StorageKey() (storage.StorageKey, bool) { return e.key, !e.key.Origin.IsOpaque() }
-func (e keyEnvironment) StorageShed() *storage.Shed                { return e.shed }
+func (e keyEnvironment) StorageKey() (storage.StorageKey, bool) {
+	return e.key, !e.key.Origin.IsOpaque()
+}
+func (e keyEnvironment) StorageShed() *storage.Shed { return e.shed }
 
 // LocalStorageArea returns the localStorage area of key in shed (a user
 // agent's storage shed), with the Storage interface's rules (insertion

@@ -1,6 +1,5 @@
 package bindings
 
-
 // LocalStorage is https://html.spec.whatwg.org/multipage/webstorage.html#dom-localstorage
 func (w *windowImpl) LocalStorage() (StorageMethods, error) {
 	// 1. If this's associated Document's local storage holder is non-null,
