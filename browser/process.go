@@ -88,6 +88,13 @@ type RendererConfig struct {
 	// queries and clients in the browser process; past it the renderer
 	// is killed. 0: ipc.DefaultMaxOutstanding.
 	MaxOutstanding int
+	// Inits names functions registered with RegisterRendererInit that run
+	// in every window of the renderers (as Config.InitWindow does in one
+	// process, which cannot cross to another process).
+	Inits []string
+	// OnMessage (optional) receives what those functions post (w is nil
+	// for a message posted before Open or Start returned the window).
+	OnMessage func(w *Window, msg string)
 	// OnExit (optional) learns that a window's renderer process ended
 	// other than by Window.Close or Browser.Close: crashed, killed or
 	// exited. The window's other windows keep working.
@@ -150,6 +157,20 @@ type rendererSettings struct {
 	// Site is the renderer's site (serialized): its lock clients use
 	// the storage keys of it.
 	Site string `json:"site"`
+	// Inits are RendererConfig.Inits.
+	Inits []string `json:"inits"`
+}
+
+// rendererInits are the functions of RegisterRendererInit.
+var rendererInits sync.Map // name → func(*Window, func(string))
+
+// RegisterRendererInit registers init under name: a renderer whose
+// RendererConfig.Inits names it runs it in each of its windows, before
+// their scripts, with post, which sends a message to the browser process
+// (RendererConfig.OnMessage). Register in an init function of a package
+// that both the embedder and its renderers (the same executable) import.
+func RegisterRendererInit(name string, init func(w *Window, post func(msg string))) {
+	rendererInits.Store(name, init)
 }
 
 // runRenderer is a renderer process: a Browser in one process whose
@@ -181,7 +202,29 @@ func runRenderer() error {
 		return err
 	}
 	r := &renderer{ctl: ctl, windows: map[uint64]*Window{}}
+	var inits []func(*Window, func(string))
+	for _, name := range set.Inits {
+		f, ok := rendererInits.Load(name)
+		if !ok {
+			return fmt.Errorf("no renderer init function %q is registered (RegisterRendererInit)", name)
+		}
+		inits = append(inits, f.(func(*Window, func(string))))
+	}
 	r.b = New(Config{
+		InitWindow: func(w *Window) {
+			post := func(msg string) {
+				r.send(&rendererpb.Report{Report: &rendererpb.Report_Message{Message: &rendererpb.Message{Window: r.idOf(w), Text: msg}}})
+			}
+			for _, f := range inits {
+				f(w, post)
+			}
+		},
+		// A Go panic of the engine ends the renderer (its window's
+		// RendererErr says "panic").
+		OnPanic: func(v any, stack []byte) {
+			fmt.Fprintf(os.Stderr, "panic: %v\n\n%s", v, stack)
+			os.Exit(2)
+		},
 		Fetcher: remoteFetcher{host},
 		Console: func(line string) {
 			r.send(&rendererpb.Report{Report: &rendererpb.Report_Console{Console: &rendererpb.Console{Line: line}}})

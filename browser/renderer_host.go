@@ -93,7 +93,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		return nil, fmt.Errorf("browser: the renderer command: %w", err)
 	}
 	site := origin.ObtainSite(origin.FromURL(u))
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize()}
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize(), Inits: rc.Inits}
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
 	}
@@ -418,6 +418,13 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 		case *rendererpb.Report_Broadcast:
 			if !p.b.broadcast(p, r.Broadcast) {
 				return errors.New("a broadcast for another site's storage key")
+			}
+		case *rendererpb.Report_Message:
+			p.mu.Lock()
+			w := p.win
+			p.mu.Unlock()
+			if f := p.b.cfg.Renderer.OnMessage; f != nil {
+				f(w, r.Message.GetText())
 			}
 		case *rendererpb.Report_Console:
 			p.b.log(r.Console.GetLine())

@@ -736,6 +736,7 @@ type Report struct {
 	//	*Report_Console
 	//	*Report_ScriptError
 	//	*Report_Broadcast
+	//	*Report_Message
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -841,6 +842,15 @@ func (x *Report) GetBroadcast() *Broadcast {
 	return nil
 }
 
+func (x *Report) GetMessage() *Message {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Message); ok {
+			return x.Message
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -873,6 +883,10 @@ type Report_Broadcast struct {
 	Broadcast *Broadcast `protobuf:"bytes,7,opt,name=broadcast,proto3,oneof"`
 }
 
+type Report_Message struct {
+	Message *Message `protobuf:"bytes,8,opt,name=message,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -886,6 +900,8 @@ func (*Report_Console) isReport_Report() {}
 func (*Report_ScriptError) isReport_Report() {}
 
 func (*Report_Broadcast) isReport_Report() {}
+
+func (*Report_Message) isReport_Report() {}
 
 // Ready: the renderer runs and takes commands.
 type Ready struct {
@@ -1108,6 +1124,60 @@ func (x *EvalResult) GetMessage() string {
 	return ""
 }
 
+// Message is a message a renderer init function posts to the embedder
+// (browser.RegisterRendererInit).
+type Message struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Message) Reset() {
+	*x = Message{}
+	mi := &file_renderer_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Message) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Message) ProtoMessage() {}
+
+func (x *Message) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Message.ProtoReflect.Descriptor instead.
+func (*Message) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *Message) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *Message) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
 // Console is a console line of the renderer's windows and workers.
 type Console struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1118,7 +1188,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1130,7 +1200,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1143,7 +1213,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Console) GetLine() string {
@@ -1165,7 +1235,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1177,7 +1247,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1190,7 +1260,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -1223,7 +1293,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1235,7 +1305,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1248,7 +1318,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -1273,7 +1343,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1285,7 +1355,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1298,7 +1368,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -1399,7 +1469,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xd8\x03\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\x96\x04\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -1407,7 +1477,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06result\x18\x04 \x01(\v2#.gowebengine.renderer.v1.EvalResultH\x00R\x06result\x12<\n" +
 	"\aconsole\x18\x05 \x01(\v2 .gowebengine.renderer.v1.ConsoleH\x00R\aconsole\x12I\n" +
 	"\fscript_error\x18\x06 \x01(\v2$.gowebengine.renderer.v1.ScriptErrorH\x00R\vscriptError\x12B\n" +
-	"\tbroadcast\x18\a \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcastB\b\n" +
+	"\tbroadcast\x18\a \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcast\x12<\n" +
+	"\amessage\x18\b \x01(\v2 .gowebengine.renderer.v1.MessageH\x00R\amessageB\b\n" +
 	"\x06report\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
@@ -1429,7 +1500,10 @@ const file_renderer_proto_rawDesc = "" +
 	"\vKIND_THROWN\x10\x01\x12\x11\n" +
 	"\rKIND_REJECTED\x10\x02\x12\x0e\n" +
 	"\n" +
-	"KIND_ERROR\x10\x03\"\x1d\n" +
+	"KIND_ERROR\x10\x03\"5\n" +
+	"\aMessage\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\x1d\n" +
 	"\aConsole\x12\x12\n" +
 	"\x04line\x18\x01 \x01(\tR\x04line\"]\n" +
 	"\vScriptError\x12\x16\n" +
@@ -1463,7 +1537,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),   // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),  // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -1480,10 +1554,11 @@ var file_renderer_proto_goTypes = []any{
 	(*WindowOpened)(nil),  // 12: gowebengine.renderer.v1.WindowOpened
 	(*WindowLoaded)(nil),  // 13: gowebengine.renderer.v1.WindowLoaded
 	(*EvalResult)(nil),    // 14: gowebengine.renderer.v1.EvalResult
-	(*Console)(nil),       // 15: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),   // 16: gowebengine.renderer.v1.ScriptError
-	(*FetchRequest)(nil),  // 17: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil), // 18: gowebengine.renderer.v1.FetchResponse
+	(*Message)(nil),       // 15: gowebengine.renderer.v1.Message
+	(*Console)(nil),       // 16: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),   // 17: gowebengine.renderer.v1.ScriptError
+	(*FetchRequest)(nil),  // 18: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil), // 19: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
 	6,  // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
@@ -1497,21 +1572,22 @@ var file_renderer_proto_depIdxs = []int32{
 	12, // 8: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
 	13, // 9: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
 	14, // 10: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	15, // 11: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	16, // 12: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	16, // 11: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	17, // 12: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
 	5,  // 13: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	1,  // 14: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	10, // 15: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	17, // 16: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	2,  // 17: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	4,  // 18: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	18, // 19: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	3,  // 20: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	18, // [18:21] is the sub-list for method output_type
-	15, // [15:18] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	15, // 14: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	1,  // 15: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	10, // 16: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	18, // 17: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	2,  // 18: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	4,  // 19: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	19, // 20: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	3,  // 21: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	19, // [19:22] is the sub-list for method output_type
+	16, // [16:19] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -1533,6 +1609,7 @@ func file_renderer_proto_init() {
 		(*Report_Console)(nil),
 		(*Report_ScriptError)(nil),
 		(*Report_Broadcast)(nil),
+		(*Report_Message)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1540,7 +1617,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
