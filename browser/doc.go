@@ -188,6 +188,14 @@
 // renderer's client or lock, another site's storage key, or a malformed
 // or flooding one, gets the renderer killed (ipc.LockServer).
 //
+// Config.InitWindow cannot cross to a renderer: RegisterRendererInit
+// registers a window init function (in an init function of a package the
+// executable imports, so that its renderers have it too) that
+// RendererConfig.Inits names; it may post messages to the embedder
+// (RendererConfig.OnMessage). The WPT runner's go-renderer product reports
+// its results that way. A Go panic of the engine in a renderer ends the
+// renderer ("panic").
+//
 // A window of a renderer (Window.InRenderer) supports URL, Loaded,
 // Evaluate (its value crosses as JSON: integers as int64, other numbers
 // float64), Close, RendererErr and RendererPID; Realm and Document are nil
