@@ -159,6 +159,8 @@ type rendererSettings struct {
 	Site string `json:"site"`
 	// Inits are RendererConfig.Inits.
 	Inits []string `json:"inits"`
+	// RequestFetcher: the browser's Fetcher is a RequestFetcher.
+	RequestFetcher bool `json:"request_fetcher"`
 }
 
 // rendererInits are the functions of RegisterRendererInit.
@@ -210,6 +212,10 @@ func runRenderer() error {
 		}
 		inits = append(inits, f.(func(*Window, func(string))))
 	}
+	var fetcher Fetcher = remoteFetcher{host}
+	if set.RequestFetcher {
+		fetcher = remoteRequestFetcher{remoteFetcher{host}}
+	}
 	r.b = New(Config{
 		InitWindow: func(w *Window) {
 			post := func(msg string) {
@@ -225,7 +231,7 @@ func runRenderer() error {
 			fmt.Fprintf(os.Stderr, "panic: %v\n\n%s", v, stack)
 			os.Exit(2)
 		},
-		Fetcher: remoteFetcher{host},
+		Fetcher: fetcher,
 		Console: func(line string) {
 			r.send(&rendererpb.Report{Report: &rendererpb.Report_Console{Console: &rendererpb.Console{Line: line}}})
 		},

@@ -94,6 +94,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	}
 	site := origin.ObtainSite(origin.FromURL(u))
 	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize(), Inits: rc.Inits}
+	_, set.RequestFetcher = b.fetcher.(RequestFetcher)
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
 	}

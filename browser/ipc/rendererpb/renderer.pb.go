@@ -1284,6 +1284,212 @@ func (x *ScriptError) GetRejection() bool {
 	return false
 }
 
+// Header is one header field name and its values (bytes: obs-text).
+type Header struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Values        [][]byte               `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Header) Reset() {
+	*x = Header{}
+	mi := &file_renderer_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Header) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Header) ProtoMessage() {}
+
+func (x *Header) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Header.ProtoReflect.Descriptor instead.
+func (*Header) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Header) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Header) GetValues() [][]byte {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+type NetworkRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Method        string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Header        []*Header              `protobuf:"bytes,3,rep,name=header,proto3" json:"header,omitempty"`
+	Body          []byte                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	Credentials   bool                   `protobuf:"varint,5,opt,name=credentials,proto3" json:"credentials,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NetworkRequest) Reset() {
+	*x = NetworkRequest{}
+	mi := &file_renderer_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NetworkRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NetworkRequest) ProtoMessage() {}
+
+func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
+func (*NetworkRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *NetworkRequest) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *NetworkRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *NetworkRequest) GetHeader() []*Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *NetworkRequest) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+func (x *NetworkRequest) GetCredentials() bool {
+	if x != nil {
+		return x.Credentials
+	}
+	return false
+}
+
+type NetworkResponse struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Status     int32                  `protobuf:"varint,1,opt,name=status,proto3" json:"status,omitempty"`
+	StatusText string                 `protobuf:"bytes,2,opt,name=status_text,json=statusText,proto3" json:"status_text,omitempty"`
+	Header     []*Header              `protobuf:"bytes,3,rep,name=header,proto3" json:"header,omitempty"`
+	Body       []byte                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	// error: a network error.
+	Error         string `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NetworkResponse) Reset() {
+	*x = NetworkResponse{}
+	mi := &file_renderer_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NetworkResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NetworkResponse) ProtoMessage() {}
+
+func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
+func (*NetworkResponse) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *NetworkResponse) GetStatus() int32 {
+	if x != nil {
+		return x.Status
+	}
+	return 0
+}
+
+func (x *NetworkResponse) GetStatusText() string {
+	if x != nil {
+		return x.StatusText
+	}
+	return ""
+}
+
+func (x *NetworkResponse) GetHeader() []*Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *NetworkResponse) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+func (x *NetworkResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
 type FetchRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Url           string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
@@ -1293,7 +1499,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1305,7 +1511,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1318,7 +1524,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -1343,7 +1549,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1355,7 +1561,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1368,7 +1574,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -1509,7 +1715,23 @@ const file_renderer_proto_rawDesc = "" +
 	"\vScriptError\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x1c\n" +
-	"\trejection\x18\x03 \x01(\bR\trejection\" \n" +
+	"\trejection\x18\x03 \x01(\bR\trejection\"4\n" +
+	"\x06Header\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06values\x18\x02 \x03(\fR\x06values\"\xa9\x01\n" +
+	"\x0eNetworkRequest\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x127\n" +
+	"\x06header\x18\x03 \x03(\v2\x1f.gowebengine.renderer.v1.HeaderR\x06header\x12\x12\n" +
+	"\x04body\x18\x04 \x01(\fR\x04body\x12 \n" +
+	"\vcredentials\x18\x05 \x01(\bR\vcredentials\"\xad\x01\n" +
+	"\x0fNetworkResponse\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\x05R\x06status\x12\x1f\n" +
+	"\vstatus_text\x18\x02 \x01(\tR\n" +
+	"statusText\x127\n" +
+	"\x06header\x18\x03 \x03(\v2\x1f.gowebengine.renderer.v1.HeaderR\x06header\x12\x12\n" +
+	"\x04body\x18\x04 \x01(\fR\x04body\x12\x14\n" +
+	"\x05error\x18\x05 \x01(\tR\x05error\" \n" +
 	"\fFetchRequest\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\"\xa0\x01\n" +
 	"\rFetchResponse\x12\x10\n" +
@@ -1518,10 +1740,11 @@ const file_renderer_proto_rawDesc = "" +
 	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x18\n" +
 	"\acharset\x18\x04 \x01(\tR\acharset\x12\x12\n" +
 	"\x04body\x18\x05 \x01(\fR\x04body\x12\x14\n" +
-	"\x05error\x18\x06 \x01(\tR\x05error2\x88\x02\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error2\xe5\x02\n" +
 	"\x04Host\x12P\n" +
 	"\aControl\x12\x1f.gowebengine.renderer.v1.Report\x1a .gowebengine.renderer.v1.Command(\x010\x01\x12V\n" +
-	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12V\n" +
+	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12[\n" +
+	"\x04Send\x12'.gowebengine.renderer.v1.NetworkRequest\x1a(.gowebengine.renderer.v1.NetworkResponse0\x01\x12V\n" +
 	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
 
 var (
@@ -1537,28 +1760,31 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_renderer_proto_goTypes = []any{
-	(StorageCall_Op)(0),   // 0: gowebengine.renderer.v1.StorageCall.Op
-	(EvalResult_Kind)(0),  // 1: gowebengine.renderer.v1.EvalResult.Kind
-	(*StorageCall)(nil),   // 2: gowebengine.renderer.v1.StorageCall
-	(*StorageReply)(nil),  // 3: gowebengine.renderer.v1.StorageReply
-	(*Command)(nil),       // 4: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),     // 5: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),    // 6: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),    // 7: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),      // 8: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),   // 9: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),        // 10: gowebengine.renderer.v1.Report
-	(*Ready)(nil),         // 11: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),  // 12: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),  // 13: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),    // 14: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),       // 15: gowebengine.renderer.v1.Message
-	(*Console)(nil),       // 16: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),   // 17: gowebengine.renderer.v1.ScriptError
-	(*FetchRequest)(nil),  // 18: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil), // 19: gowebengine.renderer.v1.FetchResponse
+	(StorageCall_Op)(0),     // 0: gowebengine.renderer.v1.StorageCall.Op
+	(EvalResult_Kind)(0),    // 1: gowebengine.renderer.v1.EvalResult.Kind
+	(*StorageCall)(nil),     // 2: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),    // 3: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),         // 4: gowebengine.renderer.v1.Command
+	(*Broadcast)(nil),       // 5: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),      // 6: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),      // 7: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),        // 8: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),     // 9: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),          // 10: gowebengine.renderer.v1.Report
+	(*Ready)(nil),           // 11: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),    // 12: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),    // 13: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),      // 14: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),         // 15: gowebengine.renderer.v1.Message
+	(*Console)(nil),         // 16: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),     // 17: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),          // 18: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),  // 19: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil), // 20: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),    // 21: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),   // 22: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
 	6,  // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
@@ -1577,17 +1803,21 @@ var file_renderer_proto_depIdxs = []int32{
 	5,  // 13: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	15, // 14: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
 	1,  // 15: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	10, // 16: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	18, // 17: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	2,  // 18: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	4,  // 19: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	19, // 20: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	3,  // 21: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	19, // [19:22] is the sub-list for method output_type
-	16, // [16:19] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	18, // 16: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	18, // 17: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	10, // 18: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	21, // 19: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	19, // 20: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	2,  // 21: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	4,  // 22: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	22, // 23: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	20, // 24: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	3,  // 25: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	22, // [22:26] is the sub-list for method output_type
+	18, // [18:22] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -1617,7 +1847,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   18,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -21,6 +21,7 @@ const _ = grpc.SupportPackageIsVersion9
 const (
 	Host_Control_FullMethodName = "/gowebengine.renderer.v1.Host/Control"
 	Host_Fetch_FullMethodName   = "/gowebengine.renderer.v1.Host/Fetch"
+	Host_Send_FullMethodName    = "/gowebengine.renderer.v1.Host/Send"
 	Host_Storage_FullMethodName = "/gowebengine.renderer.v1.Host/Storage"
 )
 
@@ -37,6 +38,11 @@ const (
 type HostClient interface {
 	Control(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[Report, Command], error)
 	Fetch(ctx context.Context, in *FetchRequest, opts ...grpc.CallOption) (*FetchResponse, error)
+	// Send sends a request with the browser's RequestFetcher (redirects
+	// are not followed: package fetch in the renderer follows them). The
+	// first message is the response (status, headers, the start of the
+	// body); the body's next bytes follow as they arrive (only body set).
+	Send(ctx context.Context, in *NetworkRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[NetworkResponse], error)
 	// Storage is an operation on a localStorage area (the browser process
 	// keeps them: every renderer of a storage key sees one area).
 	Storage(ctx context.Context, in *StorageCall, opts ...grpc.CallOption) (*StorageReply, error)
@@ -73,6 +79,25 @@ func (c *hostClient) Fetch(ctx context.Context, in *FetchRequest, opts ...grpc.C
 	return out, nil
 }
 
+func (c *hostClient) Send(ctx context.Context, in *NetworkRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[NetworkResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Host_ServiceDesc.Streams[1], Host_Send_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[NetworkRequest, NetworkResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_SendClient = grpc.ServerStreamingClient[NetworkResponse]
+
 func (c *hostClient) Storage(ctx context.Context, in *StorageCall, opts ...grpc.CallOption) (*StorageReply, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(StorageReply)
@@ -96,6 +121,11 @@ func (c *hostClient) Storage(ctx context.Context, in *StorageCall, opts ...grpc.
 type HostServer interface {
 	Control(grpc.BidiStreamingServer[Report, Command]) error
 	Fetch(context.Context, *FetchRequest) (*FetchResponse, error)
+	// Send sends a request with the browser's RequestFetcher (redirects
+	// are not followed: package fetch in the renderer follows them). The
+	// first message is the response (status, headers, the start of the
+	// body); the body's next bytes follow as they arrive (only body set).
+	Send(*NetworkRequest, grpc.ServerStreamingServer[NetworkResponse]) error
 	// Storage is an operation on a localStorage area (the browser process
 	// keeps them: every renderer of a storage key sees one area).
 	Storage(context.Context, *StorageCall) (*StorageReply, error)
@@ -114,6 +144,9 @@ func (UnimplementedHostServer) Control(grpc.BidiStreamingServer[Report, Command]
 }
 func (UnimplementedHostServer) Fetch(context.Context, *FetchRequest) (*FetchResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Fetch not implemented")
+}
+func (UnimplementedHostServer) Send(*NetworkRequest, grpc.ServerStreamingServer[NetworkResponse]) error {
+	return status.Errorf(codes.Unimplemented, "method Send not implemented")
 }
 func (UnimplementedHostServer) Storage(context.Context, *StorageCall) (*StorageReply, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Storage not implemented")
@@ -164,6 +197,17 @@ func _Host_Fetch_Handler(srv interface{}, ctx context.Context, dec func(interfac
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_Send_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(NetworkRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(HostServer).Send(m, &grpc.GenericServerStream[NetworkRequest, NetworkResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Host_SendServer = grpc.ServerStreamingServer[NetworkResponse]
+
 func _Host_Storage_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(StorageCall)
 	if err := dec(in); err != nil {
@@ -204,6 +248,11 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 			Handler:       _Host_Control_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "Send",
+			Handler:       _Host_Send_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "renderer.proto",
