@@ -65,3 +65,27 @@ func TestRendererForgedKeyKilled(t *testing.T) {
 		})
 	}
 }
+
+// TestRendererBroadcastFlood: a renderer posting more than the browser
+// process queues for another (50 MB of messages) is throttled, not the
+// reader killed: every message arrives, in order.
+func TestRendererBroadcastFlood(t *testing.T) {
+	ctx := testCtx(t)
+	b := rendererBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reval(t, ctx, w2, `window.got = new Promise(r => { let n = 0; new BroadcastChannel('f').onmessage = e => { if (e.data.i !== n) r('out of order at ' + n); if (++n === 5000) r(n); }; }); 0`)
+	reval(t, ctx, w1, `{ const c = new BroadcastChannel('f'), pad = 'x'.repeat(10000); for (let i = 0; i < 5000; i++) c.postMessage({i, pad}); } 0`)
+	if v := reval(t, ctx, w2, `got`); v != int64(5000) {
+		t.Fatalf("w2: %v", v)
+	}
+	if err := w2.RendererErr(); err != nil {
+		t.Fatal(err)
+	}
+}

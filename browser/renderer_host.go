@@ -47,7 +47,7 @@ type rendererProc struct {
 	served *ipc.Served
 
 	site origin.Site
-	fwd  chan *rendererpb.Command // broadcasts of other renderers, to send
+	fwd  *forwardQueue // broadcasts of other renderers, to send
 
 	ready  chan struct{} // closed when the renderer reported Ready
 	exited chan struct{} // closed when the process has been waited for
@@ -111,7 +111,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	if err != nil {
 		return nil, err
 	}
-	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: make(chan *rendererpb.Command, maxForwarded),
+	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: newForwardQueue(),
 		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
 		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
 	cmd.ExtraFiles = []*os.File{rendererEnd}
@@ -457,35 +457,133 @@ func (h *hostServer) Fetch(ctx context.Context, req *rendererpb.FetchRequest) (*
 	return out, nil
 }
 
-// maxForwarded bounds the messages of other renderers waiting to be sent
-// to one renderer; a renderer that lets more pile up (it does not read)
-// is killed, so that it never holds up the others or grows the browser
-// process.
-const maxForwarded = 1 << 12
+// Limits of what waits to be sent to one renderer from the others.
+const (
+	// maxForwardBytes bounds the bytes of messages of other renderers
+	// waiting to be sent to one renderer: a sender past it waits (a
+	// flooding renderer is throttled, never grows the browser process).
+	maxForwardBytes = 32 << 20
+	// forwardPatience is how long a sender waits for a renderer whose
+	// queue is full before that renderer, which does not read, is killed
+	// (so that it never holds up the others).
+	forwardPatience = 10 * time.Second
+)
+
+// forwardQueue is a renderer's queue of messages from the others.
+type forwardQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	items  []*rendererpb.Command
+	sizes  []int
+	bytes  int
+	closed bool
+}
+
+func newForwardQueue() *forwardQueue {
+	q := &forwardQueue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// push queues c (size bytes), waiting while the queue is over
+// maxForwardBytes; it reports false when it waited forwardPatience in
+// vain (or the queue closed).
+func (q *forwardQueue) push(c *rendererpb.Command, size int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed {
+		expired := false
+		t := time.AfterFunc(forwardPatience, func() {
+			q.mu.Lock()
+			expired = true
+			q.cond.Broadcast()
+			q.mu.Unlock()
+		})
+		for q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed && !expired {
+			q.cond.Wait()
+		}
+		t.Stop()
+		if expired && q.bytes > 0 && q.bytes+size > maxForwardBytes {
+			return false
+		}
+	}
+	if q.closed {
+		return false
+	}
+	q.items = append(q.items, c)
+	q.sizes = append(q.sizes, size)
+	q.bytes += size
+	q.cond.Broadcast()
+	return true
+}
+
+// pop takes the next message, waiting for one; ok is false once closed.
+func (q *forwardQueue) pop() (*rendererpb.Command, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.items) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if q.closed {
+		return nil, false
+	}
+	c := q.items[0]
+	q.items[0] = nil
+	q.items = q.items[1:]
+	return c, true
+}
+
+// done says the message pop returned was sent: its bytes are free.
+func (q *forwardQueue) done() {
+	q.mu.Lock()
+	if len(q.sizes) == 0 { // closed meanwhile
+		q.mu.Unlock()
+		return
+	}
+	q.bytes -= q.sizes[0]
+	q.sizes = q.sizes[1:]
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+func (q *forwardQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.items, q.sizes, q.bytes = nil, nil, 0
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
 
 // forwardLoop sends the renderer what other renderers broadcast.
 func (p *rendererProc) forwardLoop() {
 	select {
 	case <-p.ready:
 	case <-p.exited:
+		p.fwd.close()
 		return
 	}
+	go func() {
+		<-p.exited
+		p.fwd.close()
+	}()
 	for {
-		select {
-		case c := <-p.fwd:
-			_ = p.send(c)
-		case <-p.exited:
+		c, ok := p.fwd.pop()
+		if !ok {
 			return
 		}
+		_ = p.send(c)
+		p.fwd.done()
 	}
 }
 
-// forward queues c for the renderer without waiting.
-func (p *rendererProc) forward(c *rendererpb.Command) {
-	select {
-	case p.fwd <- c:
-	default:
-		p.kill("killed by the browser process: it does not read its messages")
+// forward queues c for the renderer (see forwardQueue.push).
+func (p *rendererProc) forward(c *rendererpb.Command, size int) {
+	if !p.fwd.push(c, size) {
+		select {
+		case <-p.exited:
+		default:
+			p.kill("killed by the browser process: it does not read its messages")
+		}
 	}
 }
 
@@ -511,8 +609,9 @@ func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 		}
 	}
 	b.mu.Unlock()
+	size := len(m.GetMessage()) + len(m.GetName()) + 64
 	for _, p := range to {
-		p.forward(c)
+		p.forward(c, size)
 	}
 	return true
 }
