@@ -159,12 +159,12 @@ func (h *handler) Session(stream lockspb.LockService_SessionServer) error {
 	ss.out.cond = sync.NewCond(&ss.out.mu)
 	sendDone := make(chan error, 1)
 	go func() { sendDone <- ss.sendLoop(stream) }()
+	// recvLoop ends with the session's error: the renderer closed it,
+	// the connection broke, or a call broke a rule (a violation).
 	err := ss.recvLoop(stream)
 	ss.end()
 	ss.out.close()
-	if serr := <-sendDone; err == nil {
-		err = serr
-	}
+	<-sendDone
 	return h.fail(err)
 }
 

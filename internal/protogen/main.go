@@ -12,6 +12,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,7 +37,7 @@ func main() {
 
 func run(protos []string) error {
 	if len(protos) == 0 {
-		return fmt.Errorf("usage: protogen FILE.proto...")
+		return errors.New("usage: protogen FILE.proto [FILE.proto ...]")
 	}
 	protoc, err := exec.LookPath("protoc")
 	if err != nil {

@@ -2,21 +2,13 @@ package goproduct
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 	"github.com/gowebengine/weblocks/wpt-runner/server"
 )
-
-// TestMain: the renderer processes of go-renderer are this test binary.
-func TestMain(m *testing.M) {
-	browser.MaybeRunRenderer()
-	os.Exit(m.Run())
-}
 
 // TestRendererProcesses: with RendererProcesses, a test page runs in a
 // renderer process (its Web Locks through the browser process's lock
