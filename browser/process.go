@@ -203,7 +203,7 @@ func runRenderer() error {
 	if err != nil {
 		return err
 	}
-	r := &renderer{ctl: ctl, windows: map[uint64]*Window{}}
+	r := &renderer{ctl: ctl, windows: map[uint64]*Window{}, evals: map[*Window]map[*context.CancelCauseFunc]struct{}{}}
 	var inits []func(*Window, func(string))
 	for _, name := range set.Inits {
 		f, ok := rendererInits.Load(name)
@@ -240,6 +240,7 @@ func runRenderer() error {
 				Window: r.idOf(e.Window), Message: e.ScriptError.Message, Rejection: e.Rejection}}})
 		},
 	})
+	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
 	html.SetBroadcastRelay(r.b.UserAgent(), r.relayBroadcast)
@@ -285,6 +286,25 @@ type renderer struct {
 
 	mu      sync.Mutex
 	windows map[uint64]*Window
+	// evals are the evaluations under way, each with the cancel of its
+	// context: one whose window's document stops being fully active
+	// (it went into the back/forward cache) ends with ErrNotFullyActive
+	// rather than wait for a restore that may never come.
+	evals map[*Window]map[*context.CancelCauseFunc]struct{}
+}
+
+// inactive ends the evaluations of windows whose documents are no longer
+// fully active (a back/forward cache observer).
+func (r *renderer) inactive() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for w, cancels := range r.evals {
+		if d := w.Document(); d != nil && !d.IsFullyActive() {
+			for c := range cancels {
+				(*c)(ErrNotFullyActive)
+			}
+		}
+	}
 }
 
 func (r *renderer) send(rep *rendererpb.Report) {
@@ -334,7 +354,7 @@ func (r *renderer) evaluate(e *rendererpb.Evaluate) {
 	r.mu.Unlock()
 	if w == nil {
 		res.Kind, res.Message = rendererpb.EvalResult_KIND_ERROR, ErrClosed.Error()
-	} else if v, err := w.Evaluate(context.Background(), e.GetExpr()); err != nil {
+	} else if v, err := r.evaluateIn(w, e.GetExpr()); err != nil {
 		var ee *EvalError
 		if errors.As(err, &ee) {
 			res.Kind, res.Message = rendererpb.EvalResult_KIND_THROWN, ee.Message
@@ -349,6 +369,32 @@ func (r *renderer) evaluate(e *rendererpb.Evaluate) {
 		res.Json = marshalValue(v)
 	}
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Result{Result: res}})
+}
+
+// evaluateIn is w.Evaluate, ended with ErrNotFullyActive when w's
+// document goes into the back/forward cache meanwhile.
+func (r *renderer) evaluateIn(w *Window, expr string) (any, error) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r.mu.Lock()
+	if r.evals[w] == nil {
+		r.evals[w] = map[*context.CancelCauseFunc]struct{}{}
+	}
+	r.evals[w][&cancel] = struct{}{}
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.evals[w], &cancel)
+		if len(r.evals[w]) == 0 {
+			delete(r.evals, w)
+		}
+		r.mu.Unlock()
+		cancel(nil)
+	}()
+	v, err := w.Evaluate(ctx, expr)
+	if err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrNotFullyActive) {
+		err = ErrNotFullyActive
+	}
+	return v, err
 }
 
 // marshalValue is an exported JavaScript value as JSON (its string form
