@@ -109,7 +109,7 @@
 // window and fires pageshow with persisted true. It is evicted (HTML:
 // destroyed with its descendants, releasing its locks) when another
 // context's request must wait for one of its locks or queries the lock
-// manager (weblocks/bfcache.go, "web-locks-contention"; a lock of a shared
+// manager (weblocks/bfcache.go and weblocks/htmlhost, "web-locks-contention"; a lock of a shared
 // worker whose owner documents are all cached counts as theirs, as in
 // Chromium), when more than
 // html.BFCacheSize documents are cached ("cache-limit") or when its entry

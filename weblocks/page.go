@@ -157,21 +157,29 @@ type HostRequest interface {
 // an allocation. A PageRequest serves one request only, and must not be
 // copied once used.
 type PageRequest struct {
-	s        LockService
+	s LockService
+	// h is the request's handle, then (once granted) the lock's handle
+	// (the two interfaces have one method set).
 	h        RequestHandle
-	lockH    LockHandle
 	callback Callback
-	host     HostRequest
-	p        Promise
-	signal   Signal
-	algID    dom.AlgorithmID
-	lock     Lock
-	waiting  Waiting
+	p        Promise // the released promise (a HostRequest when hosted)
+	sig      *pageSignal
 	rejected bool // p was rejected (signal aborted, stolen, terminated)
+	hosted   bool // p is a HostRequest, whose Granted is the callback
 	// settleGone: p is the Go API's Future, which settles even when the
 	// environment goes away (see the package documentation)
 	settleGone bool
-	released   bool // the lock was released by the page side
+	// slot is the storage of the request's entry when s is a *Service
+	// (see Service.Request): the page side's request and the service's
+	// record of it are then one allocation.
+	slot entry
+}
+
+// pageSignal is a request's signal and the id of its abort algorithm (a
+// separate allocation: most requests have no signal).
+type pageSignal struct {
+	signal Signal
+	algID  dom.AlgorithmID
 }
 
 // RequestHost is RequestLock for a host request h (its callback, released
@@ -180,7 +188,7 @@ func RequestHost(s LockService, c Client, facts Facts, name Name, opts Options, 
 	if h == nil {
 		panic("weblocks: nil HostRequest")
 	}
-	r.host = h
+	r.hosted = true
 	r.start(s, c, facts, name, opts, h)
 }
 
@@ -208,7 +216,7 @@ func (r *PageRequest) start(s LockService, c Client, facts Facts, name Name, opt
 		p.Reject(reason)
 		return
 	}
-	if r.callback == nil && r.host == nil {
+	if r.callback == nil && !r.hosted {
 		p.Reject(errNilCallback)
 		return
 	}
@@ -224,7 +232,7 @@ func (r *PageRequest) start(s LockService, c Client, facts Facts, name Name, opt
 // the event loop, with those on the lock task queue behind the contract's
 // Request.
 func (r *PageRequest) requestALock(s LockService, c Client, name Name, opts Options) {
-	r.s, r.signal = s, opts.Signal
+	r.s = s
 	wait := Wait
 	switch {
 	case opts.IfAvailable:
@@ -246,11 +254,12 @@ func (r *PageRequest) requestALock(s LockService, c Client, name Name, opts Opti
 	// 2. If signal is present, then add the algorithm signal to abort the
 	//    request request with signal to signal. (After the request was
 	//    made, in the same task: nothing can run in between.)
-	if r.signal != nil {
-		if as, ok := r.signal.(*dom.AbortSignal); ok {
-			r.algID = as.AddAlgorithmValue((*pageAbortAlgorithm)(r))
+	if opts.Signal != nil {
+		r.sig = &pageSignal{signal: opts.Signal}
+		if as, ok := opts.Signal.(*dom.AbortSignal); ok {
+			r.sig.algID = as.AddAlgorithmValue((*pageAbortAlgorithm)(r))
 		} else {
-			r.algID = r.signal.AddAlgorithm(r.signalToAbortTheRequest)
+			r.sig.algID = opts.Signal.AddAlgorithm(r.signalToAbortTheRequest)
 		}
 	}
 	// 4. Return request.
@@ -267,9 +276,9 @@ func (a *pageAbortAlgorithm) RunAbortAlgorithm() { (*PageRequest)(a).signalToAbo
 func (r *PageRequest) signalToAbortTheRequest() {
 	// 1. Enqueue the steps to abort the request request to the lock task
 	//    queue.
-	_ = r.s.Abort(r.h, r.signal.Reason())
+	_ = r.s.Abort(r.h, r.sig.signal.Reason())
 	// 2. Reject request's promise with signal's abort reason.
-	r.reject(r.signal.Reason())
+	r.reject(r.sig.signal.Reason())
 }
 
 func (r *PageRequest) reject(reason any) {
@@ -328,11 +337,11 @@ func (r *PageRequest) dropped(o Outcome) {
 // enqueued on the callback's relevant settings object's responsible event
 // loop.
 func (r *PageRequest) granted(lock LockHandle) {
-	r.lockH = lock
+	r.h = lock
 	// 1. If signal is present, then run these steps:
-	if r.signal != nil {
+	if r.sig != nil {
 		// 1. If signal is aborted, then run these steps:
-		if r.signal.Aborted() {
+		if r.sig.signal.Aborted() {
 			// 1. Enqueue the following step to the lock task queue:
 			//    1. Release the lock lock.
 			_ = r.s.Release(lock)
@@ -341,12 +350,16 @@ func (r *PageRequest) granted(lock LockHandle) {
 		}
 		// 2. Remove the algorithm signal to abort the request request from
 		//    signal.
-		r.signal.RemoveAlgorithm(r.algID)
+		r.sig.signal.RemoveAlgorithm(r.sig.algID)
 	}
 	// 3. Let r be the result of invoking callback with a new Lock object
 	//    associated with lock as the only argument.
-	r.lock = Lock{name: lock.Name(), mode: lock.Mode()}
-	w := r.invoke(&r.lock)
+	// (The Lock of the local service's entry when it is r's slot.)
+	l := &r.slot.lock
+	if r.slot.manager == nil {
+		l = &Lock{name: lock.Name(), mode: lock.Mode()}
+	}
+	w := r.invoke(l)
 	// 4. Resolve waiting with r.
 	// When lock's waiting promise settles (fulfills or rejects), enqueue
 	// the following steps on the lock task queue:
@@ -359,7 +372,7 @@ func (r *PageRequest) granted(lock LockHandle) {
 		r.resolve(nil)
 		return
 	}
-	if h := r.host; h != nil && any(w) == any(h) && h.WaitingSettled() {
+	if h, ok := r.p.(HostRequest); ok && r.hosted && any(w) == any(h) && h.WaitingSettled() {
 		// What OnSettled would do at once, without a closure; the host
 		// settles the released promise itself.
 		_ = r.s.Release(lock)
@@ -368,14 +381,10 @@ func (r *PageRequest) granted(lock LockHandle) {
 		}
 		return
 	}
-	r.waiting = w
-	w.OnSettled(r.waitingSettled)
-}
-
-// waitingSettled runs when the waiting promise settled.
-func (r *PageRequest) waitingSettled() {
-	_ = r.s.Release(r.lockH)
-	r.resolve(r.waiting)
+	w.OnSettled(func() {
+		_ = r.s.Release(r.h)
+		r.resolve(w)
+	})
 }
 
 func (r *PageRequest) resolve(w Waiting) {
@@ -393,8 +402,8 @@ func (r *PageRequest) invoke(lock *Lock) (w Waiting) {
 			w = Rejected(&CallbackPanic{Value: v, Stack: debug.Stack()})
 		}
 	}()
-	if h := r.host; h != nil {
-		return h.Granted(lock)
+	if r.hosted {
+		return r.p.(HostRequest).Granted(lock)
 	}
 	cb := r.callback
 	r.callback = nil

@@ -284,14 +284,19 @@ func (s *Service) Request(c Client, name Name, mode Mode, wait WaitMode, r Recei
 	if wait == Steal && mode != Exclusive {
 		return nil, dom.NewDOMException("The 'steal' option may only be used with 'exclusive' locks.", dom.NotSupportedError)
 	}
-	e := &entry{
-		lock:        Lock{name: name.Canonical(), mode: mode},
-		manager:     cl.manager,
-		client:      cl,
-		recv:        r,
-		ifAvailable: wait == IfAvailable,
-		steal:       wait == Steal,
+	// The page side's request carries the storage of the entry (one
+	// allocation for both), once.
+	var e *entry
+	if pr, ok := r.(*PageRequest); ok && pr.slot.manager == nil {
+		e = &pr.slot
+	} else {
+		e = new(entry)
 	}
+	// (Field by field: the entry is zero, and a composite literal would
+	// copy it whole, with write barriers for every pointer word.)
+	e.lock = Lock{name: name.Canonical(), mode: mode}
+	e.manager, e.client, e.recv = cl.manager, cl, r
+	e.ifAvailable, e.steal = wait == IfAvailable, wait == Steal
 	e.phase = queueRequest
 	if !s.ltq.EnqueueValue(e) {
 		return nil, ErrServiceClosed

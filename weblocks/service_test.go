@@ -274,11 +274,45 @@ func TestServiceBadInput(t *testing.T) {
 	if err := s.Query(nil, nil, ReceiverFunc(func(Outcome) {})); err != ErrNilClient {
 		t.Errorf("nil query client: %v", err)
 	}
+	// Values of another implementation of the contract, and typed nils.
+	if _, err := s.Request(otherClient{}, "r", Exclusive, Wait, ReceiverFunc(func(Outcome) {})); err != ErrForeignClient {
+		t.Errorf("another implementation's client: %v", err)
+	}
+	if err := s.SetCached(otherClient{}, true); err != ErrForeignClient {
+		t.Errorf("another implementation's client cached: %v", err)
+	}
+	if err := s.Release(otherHandle{}); err != ErrForeignHandle {
+		t.Errorf("another implementation's lock handle: %v", err)
+	}
+	if err := s.Abort(otherHandle{}, "x"); err != ErrForeignHandle {
+		t.Errorf("another implementation's request handle: %v", err)
+	}
+	var nilClient *client
+	if err := s.Query(nilClient, nil, ReceiverFunc(func(Outcome) {})); err != ErrNilClient {
+		t.Errorf("typed nil client: %v", err)
+	}
+	var nilLock *lockHandle
+	if err := s.Release(nilLock); err != ErrNilHandle {
+		t.Errorf("typed nil lock handle: %v", err)
+	}
+	if err := s.Query(a, nil, nil); err != ErrNilOutcome {
+		t.Errorf("nil query receiver: %v", err)
+	}
 	// The foreign service's lock is still held by its client.
 	if snap := svcQuery(t, other, foreign); snap.Held.Len() != 1 {
 		t.Fatalf("foreign lock lost: %v", snap.Held)
 	}
 }
+
+// otherClient and otherHandle are another implementation's values.
+type (
+	otherClient struct{}
+	otherHandle struct{}
+)
+
+func (otherClient) ID() string { return "other" }
+func (otherHandle) Name() Name { return "r" }
+func (otherHandle) Mode() Mode { return Exclusive }
 
 // A deliver function that panics, or never runs what it is given, costs
 // its own client and nobody else.

@@ -8,34 +8,36 @@ import (
 
 // This file is the glue between the lock service contract and this host:
 // the page side (weblocks.RequestLock, weblocks.QueryLocks) given JS
-// promises, callbacks and signals. The JS surface (navigator.locks's
-// argument conversion, Lock objects, invoking the callback) is the
-// prelude's, in main.go.
+// promises, callbacks and signals (dom's AbortSignal, which the page side
+// takes as it is). The JS surface (navigator.locks's argument conversion,
+// Lock objects, invoking the callback, AbortController) is the prelude's,
+// in main.go.
 
-// installLocks gives vm the functions the prelude's navigator.locks calls,
-// for the environment whose lock client is c (on the page's event loop).
+// installLocks gives vm the functions the prelude calls, for the
+// environment whose lock client is c (on the page's event loop).
 func installLocks(vm *sobek.Runtime, svc weblocks.LockService, c weblocks.Client) {
-	facts := weblocks.Facts{SecureContext: true}
+	facts := weblocks.Facts{SecureContext: true} // the host's pages are secure contexts
 	invoke, _ := sobek.AssertFunction(vm.Get("invokeLockCallback"))
-	// lockRequest(name, mode, ifAvailable, steal, signal, callback).
+	whenSettled, _ := sobek.AssertFunction(vm.Get("whenSettled"))
+	// lockRequest(name, mode (0 exclusive, 1 shared), ifAvailable, steal,
+	// signal, callback).
 	_ = vm.Set("lockRequest", func(call sobek.FunctionCall) sobek.Value {
-		a := call.Arguments
-		opts := weblocks.Options{IfAvailable: a[2].ToBoolean(), Steal: a[3].ToBoolean()}
-		if opts.Mode, _ = weblocks.ParseMode(a[1].String()); !sobek.IsNull(a[4]) {
-			opts.Signal = jsObject{vm, a[4]}
-		}
-		p, cb := newPromise(vm), a[5] // (sobek reuses a after the call)
-		weblocks.RequestLock(svc, c, facts, weblocks.Name(a[0].String()), opts, func(l *weblocks.Lock) weblocks.Waiting {
-			name, mode := sobek.Null(), sobek.Null()
-			if l != nil {
-				name, mode = vm.ToValue(string(l.Name())), vm.ToValue(l.Mode().String())
+		opts := weblocks.Options{Mode: weblocks.Mode(call.Argument(1).ToInteger()), IfAvailable: call.Argument(2).ToBoolean(), Steal: call.Argument(3).ToBoolean()}
+		opts.Signal, _ = call.Argument(4).Export().(*dom.AbortSignal) // (null, or anything else: no signal)
+		p, cb := newPromise(vm), call.Argument(5)
+		weblocks.RequestLock(svc, c, facts, weblocks.Name(call.Argument(0).String()), opts, func(l *weblocks.Lock) weblocks.Waiting {
+			// (l is nil for an ifAvailable request not granted; its
+			// methods are nil-safe.)
+			if w, _ := invoke(nil, cb, vm.ToValue(l != nil), vm.ToValue(string(l.Name())), vm.ToValue(l.Mode().String())); w != sobek.Undefined() {
+				return jsWaiting{vm, w, whenSettled}
 			}
-			w, _ := invoke(nil, cb, name, mode)
-			return jsObject{vm, w}
+			return nil // (fulfilled with undefined: released at once)
 		}, p)
 		return p.promise
 	})
 	_ = vm.Set("lockQuery", func() sobek.Value { p := newPromise(vm); weblocks.QueryLocks(svc, c, facts, p); return p.promise })
+	_ = vm.Set("newAbortSignal", dom.NewAbortSignal)
+	_ = vm.Set("signalAbort", func(s *dom.AbortSignal, reason sobek.Value) { s.SignalAbort(reason) })
 }
 
 // jsPromise is a JS promise as the page side's weblocks.Promise.
@@ -50,15 +52,17 @@ func newPromise(vm *sobek.Runtime) *jsPromise {
 	return &jsPromise{vm, vm.ToValue(p), resolve, reject}
 }
 
+// Resolve resolves p with a query's Snapshot, a lock's waiting promise (or
+// the callback's plain value), or undefined (nil).
 func (p *jsPromise) Resolve(v any) {
-	switch v := v.(type) {
-	case weblocks.Snapshot:
-		_ = p.resolve(v.Dictionary())
-	case jsObject: // the waiting promise, or the callback's plain value
-		_ = p.resolve(v.v)
-	default:
-		_ = p.resolve(sobek.Undefined())
+	if s, ok := v.(weblocks.Snapshot); ok {
+		v = s.Dictionary()
+	} else if w, ok := v.(jsWaiting); ok {
+		v = w.v
+	} else {
+		v = sobek.Undefined()
 	}
+	_ = p.resolve(v)
 }
 
 func (p *jsPromise) Reject(reason any) {
@@ -68,30 +72,13 @@ func (p *jsPromise) Reject(reason any) {
 	_ = p.reject(reason)
 }
 
-// jsObject is a JS value as the page side sees it: a waiting promise (the
-// callback's result made a promise, or a plain value: one fulfilled with
-// it) or an AbortSignal.
-type jsObject struct {
-	vm *sobek.Runtime
-	v  sobek.Value
+// jsWaiting is the callback's result as the page side's weblocks.Waiting:
+// a promise, or a plain value (a promise fulfilled with it), which the
+// prelude's whenSettled watches.
+type jsWaiting struct {
+	vm   *sobek.Runtime
+	v    sobek.Value
+	when sobek.Callable
 }
 
-func (o jsObject) OnSettled(settled func()) {
-	if _, ok := o.v.(*sobek.Object); !ok {
-		settled()
-		return
-	}
-	f := o.vm.ToValue(settled)
-	o.call("then", f, f)
-}
-func (o jsObject) Aborted() bool { return o.v.ToObject(o.vm).Get("aborted").ToBoolean() }
-func (o jsObject) Reason() any   { return o.v.ToObject(o.vm).Get("reason") }
-func (o jsObject) AddAlgorithm(steps func()) dom.AlgorithmID {
-	return dom.AlgorithmID(o.call("_add", o.vm.ToValue(steps)).ToInteger())
-}
-func (o jsObject) RemoveAlgorithm(id dom.AlgorithmID) { o.call("_remove", o.vm.ToValue(int64(id))) }
-func (o jsObject) call(method string, args ...sobek.Value) sobek.Value {
-	f, _ := sobek.AssertFunction(o.v.ToObject(o.vm).Get(method))
-	v, _ := f(o.v, args...)
-	return v
-}
+func (w jsWaiting) OnSettled(settled func()) { _, _ = w.when(nil, w.v, w.vm.ToValue(settled)) }

@@ -23,49 +23,44 @@ import (
 )
 
 // prelude is what the host's pages have besides navigator.locks: a
-// DOMException, a minimal AbortController, a Lock interface object (its
-// instances are the callbacks' locks), navigator, and log.
+// DOMException, a minimal AbortController (over functions of glue.go), a
+// Lock interface object (its instances are the callbacks' locks),
+// navigator, and log.
 const prelude = `
 class DOMException extends Error {
   constructor(message, name) { super(message); this.name = name; }
 }
-class AbortSignal {
-  constructor() { this.aborted = false; this.reason = undefined; this._algs = new Map(); this._n = 0; }
-  _add(f) { this._algs.set(++this._n, f); return this._n; }
-  _remove(id) { this._algs.delete(id); }
-}
+// AbortController over dom's AbortSignal (which the page side takes as it
+// is); only abort() and signal, which request() accepts.
 class AbortController {
-  constructor() { this.signal = new AbortSignal(); }
+  constructor() { this.signal = newAbortSignal(); }
   abort(reason) {
-    const s = this.signal;
-    if (s.aborted) return;
-    s.aborted = true;
-    s.reason = reason === undefined ? new DOMException("signal is aborted without reason", "AbortError") : reason;
-    const algs = [...s._algs.values()];
-    s._algs.clear();
-    for (const f of algs) f();
+    signalAbort(this.signal, reason === undefined ? new DOMException("signal is aborted without reason", "AbortError") : reason);
   }
 }
 class Lock {
   constructor() { throw new TypeError("Illegal constructor"); }
 }
-// The callback with a new Lock (or null), its result as a waiting promise:
-// a promise, or a plain value (a promise fulfilled with it).
-function invokeLockCallback(callback, name, mode) {
+// The callback with a new Lock (or null when not granted), its result as
+// a waiting promise: a promise, or a plain value (a promise fulfilled with
+// it).
+function invokeLockCallback(callback, granted, name, mode) {
   let lock = null;
-  if (name !== null) { lock = Object.create(Lock.prototype); lock.name = name; lock.mode = mode; }
+  if (granted) { lock = Object.create(Lock.prototype); lock.name = name; lock.mode = mode; }
   try {
     const v = callback(lock);
     return v !== null && (typeof v === "object" || typeof v === "function") ? Promise.resolve(v) : v;
   } catch (e) { return Promise.reject(e); }
 }
+// Calls f once the waiting promise v settles (at once for a plain value).
+function whenSettled(v, f) { if (v instanceof Promise) v.then(f, f); else f(); }
 var navigator = {locks: {
   request(name, options, callback) {
     if (callback === undefined) { callback = options; options = {}; }
     if (typeof callback !== "function") throw new TypeError("the callback is not a function");
     const {mode = "exclusive", ifAvailable = false, steal = false, signal = null} = options || {};
     if (mode !== "exclusive" && mode !== "shared") throw new TypeError("bad mode " + mode);
-    return lockRequest(String(name), mode, !!ifAvailable, !!steal, signal, callback);
+    return lockRequest(String(name), mode === "shared" ? 1 : 0, !!ifAvailable, !!steal, signal, callback);
   },
   query() { return lockQuery(); },
 }};

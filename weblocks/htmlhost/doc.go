@@ -3,7 +3,10 @@
 // of the lock service contract of package weblocks, like any other host.
 //
 // Each user agent has one lock service (ServiceOf: a weblocks.Service on
-// the user agent's lock task queue, LockTaskQueue). An environment
+// the user agent's lock task queue, LockTaskQueue); UseService gives its
+// environments another implementation of weblocks.LockService instead
+// (such as a client of a lock service in another process): the html host
+// talks to the service only through that interface. An environment
 // registers one weblocks.Client per storage bucket it uses, the first time
 // it requests or queries: its id is the environment's id, its bucket the
 // storage key and bucket name, its Deliver queues the task on the
@@ -13,9 +16,14 @@
 // environment's cached documents (reason EvictionReasonContention). The
 // client is marked cached while a document keeps the environment from
 // running (html's CachedDocuments: a window's or dedicated worker's cached
-// document, or all of a shared worker's owners), and terminated by the
-// document's unloading document cleanup steps and by the agent's
-// termination.
+// document, or all of a shared worker's owners; html's
+// AddBackForwardCacheObserver tells when that may have changed), and
+// terminated by the document's unloading document cleanup steps and by the
+// agent's termination. A shared worker whose owners are all cached so
+// counts as cached for every rule of the contract: contention on its locks
+// and requests, a query of its bucket, and a grant to it evict its owners
+// (before the html host was a client of the contract, a grant to such a
+// worker did not: it still runs and could use the lock).
 //
 // The entry points compute the page side's weblocks.Facts (secure
 // context, opaque origin, fully active, terminated) and call the page

@@ -1,5 +1,0 @@
-//go:build race
-
-package weblocks
-
-const raceEnabled = true
