@@ -21,6 +21,9 @@ type storageImpl struct {
 	webidl.Reflector
 	m     *storage.BottleMap
 	order *storageOrder
+	// area, when set, is where the map is (another process's: see
+	// SetLocalStorageAreas); m and order are then nil.
+	area StorageArea
 }
 
 func (s *storageImpl) WebIDLInterface() string { return "Storage" }
@@ -40,6 +43,9 @@ func newStorageImpl(m *storage.BottleMap) *storageImpl {
 // Length is https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-length:
 // this's map's size.
 func (s *storageImpl) Length() (uint32, error) {
+	if s.area != nil {
+		return s.area.Length()
+	}
 	s.order.mu.Lock()
 	defer s.order.mu.Unlock()
 	return uint32(len(s.order.keys)), nil
@@ -47,6 +53,9 @@ func (s *storageImpl) Length() (uint32, error) {
 
 // Key is https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-key
 func (s *storageImpl) Key(index uint32) (webidl.Nullable[webidl.DOMString], error) {
+	if s.area != nil {
+		return s.areaKey(index)
+	}
 	s.order.mu.Lock()
 	defer s.order.mu.Unlock()
 	// 1. If index is greater than or equal to this's map's size, then
@@ -61,6 +70,9 @@ func (s *storageImpl) Key(index uint32) (webidl.Nullable[webidl.DOMString], erro
 
 // GetItem is https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-getitem
 func (s *storageImpl) GetItem(key webidl.DOMString) (webidl.Nullable[webidl.DOMString], error) {
+	if s.area != nil {
+		return s.areaGetItem(key)
+	}
 	// 1. If this's map[key] does not exist, then return null.
 	v, ok := s.m.Get(string(key))
 	if !ok {
@@ -72,6 +84,9 @@ func (s *storageImpl) GetItem(key webidl.DOMString) (webidl.Nullable[webidl.DOMS
 
 // SetItem is https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-setitem
 func (s *storageImpl) SetItem(key, value webidl.DOMString) error {
+	if s.area != nil {
+		return s.area.SetItem(string(key), string(value))
+	}
 	s.order.mu.Lock()
 	defer s.order.mu.Unlock()
 	k, v := string(key), string(value)
@@ -121,6 +136,9 @@ func (s *storageImpl) usedLocked() int {
 
 // RemoveItem is https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-removeitem
 func (s *storageImpl) RemoveItem(key webidl.DOMString) error {
+	if s.area != nil {
+		return s.area.RemoveItem(string(key))
+	}
 	s.order.mu.Lock()
 	defer s.order.mu.Unlock()
 	k := string(key)
@@ -144,6 +162,9 @@ func (s *storageImpl) RemoveItem(key webidl.DOMString) error {
 
 // Clear is https://html.spec.whatwg.org/multipage/webstorage.html#dom-storage-clear
 func (s *storageImpl) Clear() error {
+	if s.area != nil {
+		return s.area.Clear()
+	}
 	s.order.mu.Lock()
 	defer s.order.mu.Unlock()
 	// 1. If this's map is empty, then return.

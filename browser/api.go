@@ -65,6 +65,9 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // Loaded is closed once the load event has fired at the window (at once for
 // a nil or zero-value Window, whose methods report ErrNoWindow).
 func (w *Window) Loaded() <-chan struct{} {
+	if w != nil && w.remote != nil {
+		return w.loaded
+	}
 	if !w.made() || w.loaded == nil {
 		return closedChan
 	}
@@ -75,7 +78,7 @@ func (w *Window) Loaded() <-chan struct{} {
 // destroyed (its documents unload, releasing their locks) and the realms of
 // the window and its frames are closed.
 func (w *Window) Close() {
-	if !w.made() {
+	if !w.made() && (w == nil || w.remote == nil) {
 		return
 	}
 	w.s.mu.Lock()
@@ -90,6 +93,10 @@ func (w *Window) Close() {
 }
 
 func (w *Window) close() {
+	if w.remote != nil {
+		w.remote.close()
+		return
+	}
 	if f := w.frame; f != nil && f.top {
 		// The traversable goes, with whichever window is active in it.
 		f.destroy(nil)
@@ -126,6 +133,9 @@ func (e *EvalError) Error() string {
 // slices). An exception or rejection is an *EvalError; ctx's end stops the
 // wait (the script itself is not interrupted).
 func (w *Window) Evaluate(ctx context.Context, expr string) (any, error) {
+	if w != nil && w.remote != nil {
+		return w.remote.evaluate(ctx, expr)
+	}
 	if !w.made() {
 		return nil, ErrNoWindow
 	}

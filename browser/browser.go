@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/browser/ipc"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/serviceworker"
@@ -50,6 +51,11 @@ type Config struct {
 	// released at once), and traversals load documents again
 	// (NotRestoredReasons says "back-forward-cache-disabled").
 	DisableBackForwardCache bool
+	// Process says where windows run: SingleProcess (the zero value) or
+	// RendererProcesses, configured by Renderer (see process.go).
+	Process ProcessModel
+	// Renderer configures renderer processes (RendererProcesses only).
+	Renderer RendererConfig
 }
 
 // ScriptError is an exception no script handled.
@@ -113,6 +119,7 @@ type Browser struct {
 	realms  map[*bindings.Realm]struct{} // live realms of windows and workers
 	agents  map[*html.Agent]*agentState  // window agents' membranes
 	windows []*Window                    // windows from Open
+	locks   *ipc.LockServer              // serves renderers (RendererProcesses)
 	err     error                        // the first panic
 	closed  bool
 }
@@ -197,6 +204,8 @@ func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
 	select {
 	case <-w.Loaded():
 		return w, nil
+	case <-w.rendererExited():
+		return w, w.RendererErr()
 	case <-ctx.Done():
 		return w, ctx.Err()
 	case <-b.ctx.Done():
@@ -214,6 +223,9 @@ func (b *Browser) Open(ctx context.Context, rawURL string) (*Window, error) {
 func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	if !b.created() {
 		return nil, ErrNotCreated
+	}
+	if b.cfg.Process == RendererProcesses {
+		return b.startRenderer(ctx, rawURL, nil)
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -250,6 +262,9 @@ func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string) (*Window,
 	}
 	if b.ctx.Err() != nil {
 		return nil, ErrClosed
+	}
+	if b.cfg.Process == RendererProcesses {
+		return b.startRenderer(b.ctx, u.String(), &source)
 	}
 	b.busy.Add(1)
 	defer b.busy.Add(-1)

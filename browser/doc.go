@@ -193,6 +193,58 @@
 // agents are reached through a WindowProxy stand-in with postMessage,
 // closed and close.
 //
+// # Renderer processes
+//
+// Config.Process says where windows run. SingleProcess (the default)
+// runs them in the embedder's process, where a page that overflows its Go
+// stack (deep JSON.parse or eval) or exhausts memory kills the whole
+// process: no recover catches that. RendererProcesses runs each top-level
+// window of Open and Start (a new browsing context group) in a renderer
+// process of its own, with its frames, popups and dedicated workers; the
+// process is the embedder's own executable started with the hidden first
+// argument RendererArg (MaybeRunRenderer, called first thing in main,
+// turns it into a renderer), or the program RendererConfig.Command names.
+// Without either, Open fails with ErrNoRendererEntry: there is no silent
+// fallback to one process. A renderer has a Go stack cap and a memory
+// limit with a watchdog (internal/childproc, shared with the WPT runner's
+// isolation), so a hostile page ends only its renderer; the window's
+// RendererErr and RendererConfig.OnExit say why ("stack overflow", "out
+// of memory", "killed by a signal (killed)", "killed by the browser
+// process: ..."), and every other window keeps working.
+//
+// The browser process (the embedder's) keeps the user agent's lock
+// service (htmlhost.ServiceOf of its user agent, shared with its
+// single-process windows) and serves it to the renderers over gRPC
+// (package ipc, on a socket pair each renderer inherits: nothing
+// listens), with a control channel (open, evaluate, close, console,
+// uncaught errors, BroadcastChannel messages, which it passes on to the
+// other renderers after checking their storage key's site), localStorage
+// (the areas of its user agent's storage shed, bindings.LocalStorageArea,
+// for the storage keys of the renderer's site) and the network: a
+// renderer fetches through the browser's Fetcher. In the renderer, htmlhost.UseService makes every
+// environment use ipc.RemoteService, so Web Locks contend, queue, are
+// stolen, queried and evicted from the back/forward cache across
+// processes; a renderer's death terminates its clients in the lock
+// service (their requests aborted, their locks released, the waiters
+// granted). The browser process trusts no renderer: a call for another
+// renderer's client or lock, another site's storage key, or a malformed
+// or flooding one, gets the renderer killed (ipc.LockServer).
+//
+// Config.InitWindow cannot cross to a renderer: RegisterRendererInit
+// registers a window init function (in an init function of a package the
+// executable imports, so that its renderers have it too) that
+// RendererConfig.Inits names; it may post messages to the embedder
+// (RendererConfig.OnMessage). The WPT runner's go-renderer product reports
+// its results that way. A Go panic of the engine in a renderer ends the
+// renderer ("panic").
+//
+// A window of a renderer (Window.InRenderer) supports URL, Loaded,
+// Evaluate (its value crosses as JSON: integers as int64, other numbers
+// float64), Close, RendererErr and RendererPID; Realm and Document are nil
+// and the other methods report ErrNoWindow. Start-up to the first task is
+// about 13 ms and an idle renderer about 24 MB RSS here
+// (BenchmarkRendererStart).
+//
 // # Deviations
 //
 //   - window.open of an http(s) URL from a window of the same agent fetches
@@ -269,5 +321,20 @@
 //     base element of the creator's document, which another event loop
 //     owns.
 //   - RunUntilIdle probes realms in tasks and needs two quiet rounds in a
-//     row; a repeating timer keeps a browser busy forever.
+//     row; a repeating timer keeps a browser busy forever. It does not
+//     probe the windows of renderer processes.
+//   - Renderer processes: the site of a renderer is the site of the URL it
+//     was opened at; a cross-site navigation or popup stays in the same
+//     renderer (no process swap), and its Web Locks requests and queries
+//     are rejected (its storage key is not of the renderer's site, which
+//     ipc.RemoteService refuses rather than have the renderer killed).
+//     Window.Evaluate of a renderer's window runs in the window it was
+//     opened as, as in one process; there is no Window.Current across
+//     processes.
+//     Shared and service workers and cross-process postMessage are per
+//     renderer, not yet served by the browser process. BroadcastChannel
+//     messages cross renderers (the browser process passes them on), but
+//     the destinations of different renderers are not ordered by creation
+//     among each other. localStorage is the browser process's (one area
+//     per storage key for every renderer); each operation is a call to it.
 package browser

@@ -19,8 +19,11 @@ import (
 // Window is a window of the browser: a top-level one (Open, window.open) or
 // one in an iframe. Its realm runs on its agent's event loop.
 type Window struct {
-	s       *Browser
-	realm   *bindings.Realm
+	s     *Browser
+	realm *bindings.Realm
+	// remote is the renderer process of a window of RendererProcesses
+	// (then realm, env and the documents are nil: they live there).
+	remote  *rendererProc
 	env     envHandle
 	htmlDoc *html.Document
 	doc     *dom.Document // the window's document node tree

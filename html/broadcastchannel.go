@@ -3,6 +3,8 @@ package html
 import (
 	"errors"
 	"sync"
+
+	"github.com/gowebengine/weblocks/storage"
 )
 
 // This file is the engine-neutral part of HTML's broadcasting
@@ -99,6 +101,41 @@ func (set *broadcastChannels) remove(c *BroadcastChannel) {
 	}
 }
 
+// BroadcastRelay carries a user agent's broadcasts to BroadcastChannel
+// objects its list does not hold: those of other processes of the same
+// browser (renderer processes). PostMessage hands it every message after
+// queuing it at the local destinations; the other side hands what it
+// receives to DeliverBroadcast.
+type BroadcastRelay func(key storage.StorageKey, name, sourceOrigin string, msg *SerializedRecord)
+
+var broadcastRelaySlot = NewSlot[BroadcastRelay]()
+
+// SetBroadcastRelay makes relay carry ua's broadcasts to other processes.
+func SetBroadcastRelay(ua *UserAgent, relay BroadcastRelay) {
+	broadcastRelaySlot.GetOrInit(ua, func() BroadcastRelay { return relay })
+}
+
+// DeliverBroadcast queues a broadcast of another process (see
+// BroadcastRelay) at ua's eligible BroadcastChannel objects named name
+// whose storage key is key, in creation order (steps 6, 8 and 9 of
+// postMessage; there is no source to remove).
+func DeliverBroadcast(ua *UserAgent, key storage.StorageKey, name, sourceOrigin string, msg *SerializedRecord) {
+	set := ua.broadcastChannels()
+	set.mu.Lock()
+	var dest []*BroadcastChannel
+	for _, d := range set.channels {
+		if d.name == name {
+			dest = append(dest, d)
+		}
+	}
+	set.mu.Unlock()
+	for _, d := range dest {
+		if d.eligibleDestination() && d.env.ObtainAStorageKeyForNonStoragePurposes() == key {
+			d.deliver(SerializedWithTransfer{Serialized: msg}, sourceOrigin)
+		}
+	}
+}
+
 // eligibleDestination: the channel's relevant global is a Window whose
 // associated Document is fully active, or a WorkerGlobalScope whose
 // worker runs and is not suspended (a dedicated worker of a document that
@@ -162,6 +199,10 @@ func (c *BroadcastChannel) PostMessage(serialized SerializedWithTransfer) error 
 		//    (the deliver callback: it checks the closed flag, deserializes
 		//    and fires message or messageerror).
 		d.deliver(serialized, sourceOrigin)
+	}
+	// (The destinations of other processes of the browser.)
+	if relay := broadcastRelaySlot.Get(c.env.ua); relay != nil {
+		relay(key, c.name, sourceOrigin, serialized.Serialized)
 	}
 	return nil
 }

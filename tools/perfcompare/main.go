@@ -4,7 +4,7 @@
 // each engine:
 //
 //	go run ./tools/perfcompare [-n 1000,10000,100000] [-workloads cycle,queued,...]
-//	    [-engines go,chromium] [-o perfcompare.svg] [-chromium PATH] [-timeout 10m]
+//	    [-engines go,go-renderer,chromium] [-o perfcompare.svg] [-chromium PATH] [-timeout 10m]
 //
 // Workloads (each times N operations inside the page with
 // performance.now()):
@@ -34,6 +34,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/gowebengine/weblocks/browser"
 )
 
 // config is what the flags select.
@@ -59,6 +61,8 @@ type measurement struct {
 }
 
 func main() {
+	// The go-renderer engine's renderer processes are this executable.
+	browser.MaybeRunRenderer()
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return
@@ -93,7 +97,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	ns := fs.String("n", "1000,10000,100000", "comma-separated sizes N")
 	wl := fs.String("workloads", "cycle,queued,held,query,steal,abort", "comma-separated workloads")
-	en := fs.String("engines", "go,chromium", "comma-separated engines: go (default scheduler), go-manual (manual scheduler, no goroutine hand-offs), chromium")
+	en := fs.String("engines", "go,chromium", "comma-separated engines: go (default scheduler), go-manual (manual scheduler, no goroutine hand-offs), go-renderer (the page in a renderer process, locks in the browser process), chromium")
 	out := fs.String("o", "perfcompare.svg", "plot file (.svg or .png); empty for none")
 	chrome := fs.String("chromium", "", "Chromium binary (default: $CHROMIUM, /usr/bin/chromium, chromium on PATH)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit for one run (one workload, one N, one engine)")
@@ -119,8 +123,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		cfg.workloads = append(cfg.workloads, w)
 	}
 	for _, s := range splitList(*en) {
-		if s != "go" && s != "go-manual" && s != "chromium" {
-			return config{}, fmt.Errorf("-engines: unknown engine %q (go, go-manual, chromium)", s)
+		if s != "go" && s != "go-manual" && s != "go-renderer" && s != "chromium" {
+			return config{}, fmt.Errorf("-engines: unknown engine %q (go, go-manual, go-renderer, chromium)", s)
 		}
 		cfg.engines = append(cfg.engines, s)
 	}
@@ -150,6 +154,8 @@ func startEngines(cfg config, stderr io.Writer) ([]engine, error) {
 			engines = append(engines, goEngine{})
 		case "go-manual":
 			engines = append(engines, goEngine{manual: true})
+		case "go-renderer":
+			engines = append(engines, newRendererEngine())
 		case "chromium":
 			c, err := newChromium(cfg.chromium)
 			if err != nil {

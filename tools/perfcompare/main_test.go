@@ -12,8 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/internal/testenv"
 )
+
+// TestMain: the go-renderer engine's renderer processes are this test
+// binary.
+func TestMain(m *testing.M) {
+	browser.MaybeRunRenderer()
+	os.Exit(m.Run())
+}
 
 func TestParseFlags(t *testing.T) {
 	cfg, err := parseFlags([]string{"-n", "10, 200", "-workloads", "cycle,abort", "-engines", "go-manual", "-o", ""}, io.Discard)
@@ -51,6 +59,23 @@ func TestGoEngines(t *testing.T) {
 		}
 		if !strings.Contains(progressOut.String(), m.engine+" "+m.workload+" N=20") {
 			t.Errorf("progress output lacks %s %s: %q", m.engine, m.workload, progressOut.String())
+		}
+	}
+}
+
+// TestRendererEngine: every workload runs in a renderer process (this
+// test binary, see TestMain) at a small N and reports a positive cost.
+func TestRendererEngine(t *testing.T) {
+	cfg := config{ns: []int{20}, workloads: workloads, timeout: time.Minute}
+	e := newRendererEngine()
+	defer e.close()
+	ms := compare(context.Background(), cfg, []engine{e}, newProgress(io.Discard))
+	if len(ms) != len(workloads) {
+		t.Fatalf("%d measurements, want %d", len(ms), len(workloads))
+	}
+	for _, m := range ms {
+		if m.err != nil || m.usPerOp <= 0 || m.engine != "go-renderer" {
+			t.Errorf("%s %s N=%d: %v µs/op, error %v", m.engine, m.workload, m.n, m.usPerOp, m.err)
 		}
 	}
 }

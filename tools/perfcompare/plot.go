@@ -17,9 +17,10 @@ import (
 
 // engineColors tells the engines apart in every panel.
 var engineColors = map[string]color.Color{
-	"go":        color.RGBA{R: 0x00, G: 0x7d, B: 0x9c, A: 0xff},
-	"go-manual": color.RGBA{R: 0x5d, G: 0xc9, B: 0xe2, A: 0xff},
-	"chromium":  color.RGBA{R: 0xdb, G: 0x44, B: 0x37, A: 0xff},
+	"go":          color.RGBA{R: 0x00, G: 0x7d, B: 0x9c, A: 0xff},
+	"go-manual":   color.RGBA{R: 0x5d, G: 0xc9, B: 0xe2, A: 0xff},
+	"go-renderer": color.RGBA{R: 0x2e, G: 0x9e, B: 0x4f, A: 0xff},
+	"chromium":    color.RGBA{R: 0xdb, G: 0x44, B: 0x37, A: 0xff},
 }
 
 // writePlot draws one panel per workload (µs per operation against N,

@@ -35,7 +35,25 @@ func init() {
 		Isolate:     true,
 		New:         func(product.Config) (product.Product, error) { return New(Options{}), nil },
 	})
+	product.Register(product.Factory{
+		Name:        "go-renderer",
+		Description: "this engine with each test's page in a renderer process (browser.RendererProcesses)",
+		Isolate:     true,
+		New: func(product.Config) (product.Product, error) {
+			return New(Options{Name: "go-renderer", RendererProcesses: true}), nil
+		},
+	})
+	// In a renderer process, the report hook of the test pages.
+	browser.RegisterRendererInit(rendererInit, func(w *browser.Window, post func(string)) {
+		w.DefineFunction("__wptrunner_report", 1, func(call sobek.FunctionCall) sobek.Value {
+			post(call.Argument(0).String())
+			return sobek.Undefined()
+		})
+	})
 }
+
+// rendererInit names the product's renderer init function.
+const rendererInit = "wpt-runner/goproduct"
 
 // Options configure the product.
 type Options struct {
@@ -73,6 +91,12 @@ type Options struct {
 	// (Origin, Referer) and body, through FetchRequest; without it,
 	// only GET and HEAD requests can be made, by URL.
 	WrapFetcher func(browser.Fetcher) browser.Fetcher
+
+	// RendererProcesses runs each test's page in a renderer process
+	// (browser.RendererProcesses; the executable's main must call
+	// browser.MaybeRunRenderer first, as runner.Main does). Interfaces
+	// cannot cross to a renderer: with them, every test is an ERROR.
+	RendererProcesses bool
 
 	// testHook lets tests add globals to every window.
 	testHook func(*browser.Window)
@@ -188,7 +212,17 @@ func runPage(ctx context.Context, fetcher browser.Fetcher, scripts *browser.Scri
 			res = crashResult(v, debug.Stack())
 		}
 	}()
-	b := browser.New(browser.Config{
+	if opts.RendererProcesses && (len(opts.Interfaces) > 0 || opts.testHook != nil) {
+		return product.TestResult{Status: product.ERROR, Message: "goproduct: Options.Interfaces cannot run in renderer processes"}
+	}
+	report := func(s string) {
+		r, err := product.ParseReport([]byte(s))
+		if err != nil {
+			r = product.TestResult{Status: product.ERROR, Message: err.Error()}
+		}
+		finish(r)
+	}
+	cfg := browser.Config{
 		Fetcher: fetcher,
 		Scripts: scripts,
 		Console: func(line string) {
@@ -206,18 +240,28 @@ func runPage(ctx context.Context, fetcher browser.Fetcher, scripts *browser.Scri
 			}
 			// The runner's testharnessreport.js hands the report here.
 			w.DefineFunction("__wptrunner_report", 1, func(call sobek.FunctionCall) sobek.Value {
-				r, err := product.ParseReport([]byte(call.Argument(0).String()))
-				if err != nil {
-					r = product.TestResult{Status: product.ERROR, Message: err.Error()}
-				}
-				finish(r)
+				report(call.Argument(0).String())
 				return sobek.Undefined()
 			})
 			if opts.testHook != nil {
 				opts.testHook(w)
 			}
 		},
-	})
+	}
+	if opts.RendererProcesses {
+		// The page runs in a renderer: its report comes as a message, and
+		// the renderer's death (stack overflow, out of memory) is the
+		// test's CRASH.
+		cfg.Process = browser.RendererProcesses
+		cfg.Renderer = browser.RendererConfig{
+			Inits:     []string{rendererInit},
+			OnMessage: func(_ *browser.Window, msg string) { report(msg) },
+			OnExit: func(_ *browser.Window, err *browser.RendererExitError) {
+				finish(product.TestResult{Status: product.CRASH, Message: err.Reason + ": " + err.Error()})
+			},
+		}
+	}
+	b := browser.New(cfg)
 	// Closing the browser tears its user agent down: every loop, queue
 	// and timer it started stops, on every return path.
 	defer b.Close()
@@ -229,6 +273,10 @@ func runPage(ctx context.Context, fetcher browser.Fetcher, scripts *browser.Scri
 		}
 		if ctx.Err() != nil {
 			return timeoutResult(ctx)
+		}
+		var re *browser.RendererExitError
+		if errors.As(err, &re) {
+			return product.TestResult{Status: product.CRASH, Message: re.Reason + ": " + re.Error()}
 		}
 		return product.TestResult{Status: product.ERROR, Message: err.Error()}
 	}

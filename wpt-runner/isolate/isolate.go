@@ -16,7 +16,8 @@
 //
 // Limits: the child sets debug.SetMaxStack (a runaway recursion in Go code
 // dies fast instead of growing to 1 GB), debug.SetMemoryLimit, and a
-// watchdog that ends the child when it is out of memory (watchMemory). The
+// watchdog that ends the child when it is out of memory (childproc.Limit,
+// shared with the browser's renderer processes). The
 // child declares a TIMEOUT half the grace after the harness timeout; the
 // parent kills a child that has not answered by the runner's deadline
 // (harness timeout plus grace), which is a TIMEOUT too, and recycles every
@@ -43,12 +44,11 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/gowebengine/weblocks/internal/childproc"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
 )
 
@@ -315,7 +315,7 @@ type child struct {
 	replies chan reply
 	exited  chan struct{} // closed when the process has been waited for
 	waitErr error
-	stderr  *headBuffer
+	stderr  *childproc.HeadBuffer
 	logf    func(string, ...any)
 	version string
 	tests   int
@@ -323,7 +323,7 @@ type child struct {
 }
 
 func startChild(cmd *exec.Cmd, h *hello, logf func(string, ...any)) (*child, error) {
-	c := &child{cmd: cmd, replies: make(chan reply, 16), exited: make(chan struct{}), stderr: &headBuffer{max: 8 << 10}, logf: logf}
+	c := &child{cmd: cmd, replies: make(chan reply, 16), exited: make(chan struct{}), stderr: &childproc.HeadBuffer{Max: 8 << 10}, logf: logf}
 	var err error
 	if c.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
@@ -345,7 +345,7 @@ func startChild(cmd *exec.Cmd, h *hello, logf func(string, ...any)) (*child, err
 	case r, ok := <-c.replies:
 		if !ok {
 			<-c.exited
-			return nil, fmt.Errorf("the child process ended at start-up (%v): %s", c.waitErr, c.stderr.summary())
+			return nil, fmt.Errorf("the child process ended at start-up (%v): %s", c.waitErr, c.stderr.Summary())
 		}
 		if r.Error != "" {
 			c.kill()
@@ -385,7 +385,7 @@ func (c *child) read(stdout io.Reader) {
 // can no longer be used.
 func (c *child) run(ctx context.Context, req product.TestRequest, grace time.Duration) (product.TestResult, bool) {
 	c.tests++
-	c.stderr.reset()
+	c.stderr.Reset()
 	if err := json.NewEncoder(c.stdin).Encode(request{Test: req}); err != nil {
 		return c.died("sending the test"), false
 	}
@@ -437,7 +437,7 @@ func (c *child) run(ctx context.Context, req product.TestRequest, grace time.Dur
 func (c *child) died(doing string) product.TestResult {
 	<-c.exited
 	msg := fmt.Sprintf("%s: the test's process died while %s (%v)", CrashReason(c.waitErr, c.stderr.String()), doing, c.waitErr)
-	if s := c.stderr.summary(); s != "" {
+	if s := c.stderr.Summary(); s != "" {
 		msg += ": " + s
 	}
 	return product.TestResult{Status: product.CRASH, Message: msg, Stack: c.stderr.String()}
@@ -446,37 +446,10 @@ func (c *child) died(doing string) product.TestResult {
 // CrashReason names why a child process died from its wait error and
 // the start of its stderr: "stack overflow", "out of memory", "killed by a
 // signal (killed)" (SIGKILL: the kernel's out-of-memory killer or a
-// user),
-// "panic", another Go "fatal error: …", or "exit status N".
+// user), "panic", another Go "fatal error: …", or "exit status N"
+// (childproc.CrashReason, shared with the browser's renderer processes).
 func CrashReason(waitErr error, stderr string) string {
-	switch {
-	case strings.Contains(stderr, "fatal error: stack overflow"), strings.Contains(stderr, "goroutine stack exceeds"):
-		return "stack overflow"
-	case strings.Contains(stderr, "wpt-runner child: out of memory"), strings.Contains(stderr, "fatal error: runtime: out of memory"),
-		strings.Contains(stderr, "fatal error: out of memory"):
-		return "out of memory"
-	}
-	var ee *exec.ExitError
-	if errors.As(waitErr, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fmt.Sprintf("killed by a signal (%v)", ws.Signal())
-		}
-	}
-	for _, line := range strings.Split(stderr, "\n") {
-		if m, ok := strings.CutPrefix(strings.TrimSpace(line), "fatal error: "); ok {
-			return m
-		}
-		if strings.HasPrefix(line, "panic: ") {
-			return "panic"
-		}
-	}
-	if ee != nil {
-		return fmt.Sprintf("exit status %d", ee.ExitCode())
-	}
-	if waitErr != nil {
-		return waitErr.Error()
-	}
-	return "exited"
+	return childproc.CrashReason(waitErr, stderr)
 }
 
 func (c *child) kill() {
@@ -487,56 +460,6 @@ func (c *child) kill() {
 		}
 	})
 	<-c.exited
-}
-
-// headBuffer keeps the first max bytes written since the last reset (a
-// fatal error's first lines say what happened; the goroutine dump after
-// them can be megabytes).
-type headBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (h *headBuffer) Write(p []byte) (int, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if room := h.max - len(h.b); room > 0 {
-		if len(p) < room {
-			room = len(p)
-		}
-		h.b = append(h.b, p[:room]...)
-	}
-	return len(p), nil
-}
-
-func (h *headBuffer) reset() {
-	h.mu.Lock()
-	h.b = h.b[:0]
-	h.mu.Unlock()
-}
-
-func (h *headBuffer) String() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return string(h.b)
-}
-
-// summary is the first lines of the child's stderr that say why it died
-// ("fatal error: stack overflow", the watchdog's "out of memory" line).
-func (h *headBuffer) summary() string {
-	var keep []string
-	for _, line := range strings.Split(h.String(), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "fatal error:") || strings.HasPrefix(line, "runtime:") ||
-			strings.HasPrefix(line, "wpt-runner child:") || strings.HasPrefix(line, "panic:") {
-			keep = append(keep, line)
-		}
-		if len(keep) == 3 {
-			break
-		}
-	}
-	return strings.Join(keep, "; ")
 }
 
 // MaybeChild turns the process into a product child when its first
@@ -571,12 +494,8 @@ func Serve(in io.Reader, out io.Writer) error {
 	if err := dec.Decode(&h); err != nil {
 		return fmt.Errorf("reading the hello: %v", err)
 	}
-	if h.MaxStack > 0 {
-		debug.SetMaxStack(h.MaxStack)
-	}
+	childproc.Limit("wpt-runner child", h.MaxStack, h.MemoryLimit)
 	if h.MemoryLimit > 0 {
-		debug.SetMemoryLimit(h.MemoryLimit)
-		go watchMemory(h.MemoryLimit)
 		// A child is bounded by its memory limit, so it can trade memory
 		// for collector time: a page's garbage (sobek copies a regexp's
 		// whole subject on each failed sticky match, for example) made the
@@ -659,38 +578,4 @@ func (e childEnv) env(logf func(string, ...any)) (*product.Env, error) {
 		HostResolverRules: e.HostResolverRules, CertPool: pool, SPKIHash: e.SPKIHash, CACert: e.CACert,
 		HTTPClient: client, Jobs: 1, Logf: logf,
 	}, nil
-}
-
-// watchMemory ends the process when it is out of memory: an
-// out-of-memory is this test's CRASH, not the machine's. That is when the
-// memory the Go runtime holds from the system (less what it returned)
-// passes limit, or when the heap the last collection found live passes
-// 3/4 of limit: from then on the collector, held to limit by
-// debug.SetMemoryLimit, runs ever more often and the program crawls
-// towards the limit instead of reaching it (with the soft limit at 3/4
-// and no such check, an allocate-until-out-of-memory test took 45 s).
-func watchMemory(limit int64) {
-	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/gc/heap/live:bytes"}}
-	for {
-		metrics.Read(samples)
-		used := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
-		if msg := outOfMemory(used, int64(samples[2].Value.Uint64()), limit); msg != "" {
-			fmt.Fprintf(os.Stderr, "wpt-runner child: out of memory: %s\n", msg)
-			os.Exit(4)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// outOfMemory says why a process that holds used bytes from the system,
-// of which live bytes were live at the last collection, is out of memory
-// under limit, or "" when it is not.
-func outOfMemory(used, live, limit int64) string {
-	if used > limit {
-		return fmt.Sprintf("%d MiB in use, over the limit of %d MiB", used>>20, limit>>20)
-	}
-	if live > limit*3/4 {
-		return fmt.Sprintf("%d MiB of live heap after a collection, over 3/4 of the limit of %d MiB", live>>20, limit>>20)
-	}
-	return ""
 }

@@ -174,21 +174,3 @@ func TestCrashReason(t *testing.T) {
 		}
 	}
 }
-
-func TestOutOfMemory(t *testing.T) {
-	const mib = 1 << 20
-	for _, tc := range []struct {
-		used, live int64
-		want       string
-	}{
-		{100 * mib, 50 * mib, ""},
-		{399 * mib, 300 * mib, ""},
-		{401 * mib, 10 * mib, "401 MiB in use, over the limit of 400 MiB"},
-		// The collector can no longer keep the heap well under the limit.
-		{380 * mib, 301 * mib, "301 MiB of live heap after a collection, over 3/4 of the limit of 400 MiB"},
-	} {
-		if got := outOfMemory(tc.used, tc.live, 400*mib); got != tc.want {
-			t.Errorf("outOfMemory(%d, %d): %q, want %q", tc.used>>20, tc.live>>20, got, tc.want)
-		}
-	}
-}

@@ -37,6 +37,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/wpt-runner/isolate"
 	"github.com/gowebengine/weblocks/wpt-runner/manifest"
 	"github.com/gowebengine/weblocks/wpt-runner/product"
@@ -57,8 +58,10 @@ import (
 // results so far are written, status ExitInterrupted); a second one exits
 // at once.
 func Main(args []string) int {
-	// A product child (package isolate) is this executable started with a
-	// hidden argument: it runs tests and exits here.
+	// A renderer process of a product in renderer-process mode
+	// (go-renderer), and a product child (package isolate), are this
+	// executable started with a hidden argument: they run and exit here.
+	browser.MaybeRunRenderer()
 	isolate.MaybeChild()
 	if len(args) > 0 && args[0] == "merge" {
 		return runMerge(args[1:], os.Stdout, os.Stderr)

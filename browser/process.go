@@ -1,0 +1,494 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/browser/ipc"
+	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/internal/childproc"
+	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/storage"
+	"github.com/gowebengine/weblocks/weblocks/htmlhost"
+)
+
+// ProcessModel says where a Browser runs its pages (Config.Process).
+type ProcessModel int
+
+const (
+	// SingleProcess runs every window in the embedder's process (the
+	// default: tests, tiny embedders). A page that overflows its stack
+	// or exhausts memory takes the whole process down.
+	SingleProcess ProcessModel = iota
+	// RendererProcesses runs each top-level window of Open and Start (a
+	// new browsing context group) in a renderer process of its own, with
+	// its same-site frames, popups and dedicated workers. The browser
+	// process (the embedder's) keeps the user agent's shared state, the
+	// lock service, and serves it to the renderers over gRPC (package
+	// ipc). A renderer is the embedder's own executable started with the
+	// hidden first argument RendererArg, so main must call
+	// MaybeRunRenderer first thing, or RendererConfig.Command names
+	// another program that does; without either, Open fails with
+	// ErrNoRendererEntry (never a silent fallback to one process).
+	RendererProcesses
+)
+
+func (m ProcessModel) String() string {
+	switch m {
+	case SingleProcess:
+		return "single process"
+	case RendererProcesses:
+		return "renderer processes"
+	}
+	return fmt.Sprintf("ProcessModel(%d)", int(m))
+}
+
+// RendererArg is the hidden first argument that makes the embedder's
+// executable a renderer process (MaybeRunRenderer).
+const RendererArg = "__gowebengine-renderer"
+
+// Defaults of RendererConfig.
+const (
+	DefaultRendererMemoryLimit = 1 << 30
+	DefaultRendererMaxStack    = 64 << 20
+	DefaultRendererStart       = 30 * time.Second
+)
+
+// RendererConfig configures renderer processes (Config.Process
+// RendererProcesses).
+type RendererConfig struct {
+	// Command returns the command that starts a renderer; the browser
+	// adds RendererArg as its first argument, and the renderer's socket
+	// as its file descriptor 3. Its main must call MaybeRunRenderer. Nil:
+	// the running executable (os.Executable), whose main must have
+	// called MaybeRunRenderer.
+	Command func() (*exec.Cmd, error)
+	// MemoryLimit is the memory (bytes) a renderer may use before its
+	// watchdog ends it ("out of memory"); 0: DefaultRendererMemoryLimit.
+	MemoryLimit int64
+	// MaxStack bounds one goroutine's stack in a renderer (bytes): a
+	// runaway recursion ends it with "stack overflow"; 0:
+	// DefaultRendererMaxStack.
+	MaxStack int
+	// StartTimeout bounds a renderer's start-up; 0: DefaultRendererStart.
+	StartTimeout time.Duration
+	// MaxOutstanding bounds a renderer's outstanding lock requests,
+	// queries and clients in the browser process; past it the renderer
+	// is killed. 0: ipc.DefaultMaxOutstanding.
+	MaxOutstanding int
+	// Inits names functions registered with RegisterRendererInit that run
+	// in every window of the renderers (as Config.InitWindow does in one
+	// process, which cannot cross to another process).
+	Inits []string
+	// OnMessage (optional) receives what those functions post (w is nil
+	// for a message posted before Open or Start returned the window).
+	OnMessage func(w *Window, msg string)
+	// OnExit (optional) learns that a window's renderer process ended
+	// other than by Window.Close or Browser.Close: crashed, killed or
+	// exited. The window's other windows keep working.
+	OnExit func(w *Window, err *RendererExitError)
+}
+
+// ErrNoRendererEntry: RendererProcesses without a way to start a renderer.
+var ErrNoRendererEntry = errors.New("browser: Config.Process is RendererProcesses, but main did not call browser.MaybeRunRenderer() first and Config.Renderer.Command is nil")
+
+// RendererExitError is why a window's renderer process ended.
+type RendererExitError struct {
+	// Reason is "stack overflow", "out of memory", "killed by a signal
+	// (killed)", "killed by the browser process: ..." (a renderer that
+	// broke the IPC rules), "panic", another Go fatal error, or "exit
+	// status N".
+	Reason string
+	// Detail is the start of what the renderer wrote to stderr about it.
+	Detail string
+}
+
+func (e *RendererExitError) Error() string {
+	msg := "browser: the renderer process ended: " + e.Reason
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	return msg
+}
+
+// rendererEntry records that MaybeRunRenderer ran in this process.
+var rendererEntry atomic.Bool
+
+// MaybeRunRenderer turns the process into a renderer process when its
+// first argument is RendererArg, and never returns then; otherwise it
+// returns at once. Call it first thing in main (before flags are parsed),
+// and in TestMain of tests that use RendererProcesses:
+//
+//	func main() {
+//		browser.MaybeRunRenderer()
+//		...
+//	}
+func MaybeRunRenderer() {
+	rendererEntry.Store(true)
+	if len(os.Args) < 2 || os.Args[1] != RendererArg {
+		return
+	}
+	if err := runRenderer(); err != nil {
+		fmt.Fprintln(os.Stderr, "renderer:", err)
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+// rendererEnv is the environment variable that carries a renderer's
+// settings.
+const rendererEnv = "GOWEBENGINE_RENDERER"
+
+type rendererSettings struct {
+	MaxStack    int   `json:"max_stack"`
+	MemoryLimit int64 `json:"memory_limit"`
+	// Site is the renderer's site (serialized): its lock clients use
+	// the storage keys of it.
+	Site string `json:"site"`
+	// Inits are RendererConfig.Inits.
+	Inits []string `json:"inits"`
+	// RequestFetcher: the browser's Fetcher is a RequestFetcher.
+	RequestFetcher bool `json:"request_fetcher"`
+}
+
+// rendererInits are the functions of RegisterRendererInit.
+var rendererInits sync.Map // name → func(*Window, func(string))
+
+// RegisterRendererInit registers init under name: a renderer whose
+// RendererConfig.Inits names it runs it in each of its windows, before
+// their scripts, with post, which sends a message to the browser process
+// (RendererConfig.OnMessage). Register in an init function of a package
+// that both the embedder and its renderers (the same executable) import.
+func RegisterRendererInit(name string, init func(w *Window, post func(msg string))) {
+	rendererInits.Store(name, init)
+}
+
+// runRenderer is a renderer process: a Browser in one process whose
+// windows the browser process commands, fetching through it, with its
+// lock service.
+func runRenderer() error {
+	var set rendererSettings
+	if err := json.Unmarshal([]byte(os.Getenv(rendererEnv)), &set); err != nil {
+		return fmt.Errorf("bad %s: %v", rendererEnv, err)
+	}
+	childproc.Limit("renderer", set.MaxStack, set.MemoryLimit)
+	conn, err := ipc.FileConn(os.NewFile(3, "ipc"))
+	if err != nil {
+		return err
+	}
+	cc, err := ipc.Connect(conn)
+	if err != nil {
+		return err
+	}
+	locks, err := ipc.NewRemoteService(cc, origin.ObtainSite(origin.Parse(set.Site)))
+	if err != nil {
+		return err
+	}
+	host := rendererpb.NewHostClient(cc)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ctl, err := host.Control(ctx)
+	if err != nil {
+		return err
+	}
+	r := &renderer{ctl: ctl, windows: map[uint64]*Window{}, evals: map[*Window]map[*context.CancelCauseFunc]struct{}{}}
+	var inits []func(*Window, func(string))
+	for _, name := range set.Inits {
+		f, ok := rendererInits.Load(name)
+		if !ok {
+			return fmt.Errorf("no renderer init function %q is registered (RegisterRendererInit)", name)
+		}
+		inits = append(inits, f.(func(*Window, func(string))))
+	}
+	var fetcher Fetcher = remoteFetcher{host}
+	if set.RequestFetcher {
+		fetcher = remoteRequestFetcher{remoteFetcher{host}}
+	}
+	r.b = New(Config{
+		InitWindow: func(w *Window) {
+			post := func(msg string) {
+				r.send(&rendererpb.Report{Report: &rendererpb.Report_Message{Message: &rendererpb.Message{Window: r.idOf(w), Text: msg}}})
+			}
+			for _, f := range inits {
+				f(w, post)
+			}
+		},
+		// A Go panic of the engine ends the renderer (its window's
+		// RendererErr says "panic").
+		OnPanic: func(v any, stack []byte) {
+			fmt.Fprintf(os.Stderr, "panic: %v\n\n%s", v, stack)
+			os.Exit(2)
+		},
+		Fetcher: fetcher,
+		Console: func(line string) {
+			r.send(&rendererpb.Report{Report: &rendererpb.Report_Console{Console: &rendererpb.Console{Line: line}}})
+		},
+		OnError: func(e *ScriptError) {
+			r.send(&rendererpb.Report{Report: &rendererpb.Report_ScriptError{ScriptError: &rendererpb.ScriptError{
+				Window: r.idOf(e.Window), Message: e.ScriptError.Message, Rejection: e.Rejection}}})
+		},
+	})
+	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
+	// BroadcastChannel messages cross to the other renderers through the
+	// browser process.
+	html.SetBroadcastRelay(r.b.UserAgent(), r.relayBroadcast)
+	// localStorage areas are the browser process's.
+	bindings.SetLocalStorageAreas(r.b.UserAgent(), remoteAreas(host))
+	// The renderer's windows and workers use the browser process's lock
+	// service.
+	if err := htmlhost.UseService(r.b.UserAgent(), locks); err != nil {
+		return err
+	}
+	r.send(&rendererpb.Report{Report: &rendererpb.Report_Ready{Ready: &rendererpb.Ready{Pid: int64(os.Getpid())}}})
+	for {
+		cmd, err := ctl.Recv()
+		if err != nil {
+			// The browser process is gone, or closed the window: the
+			// renderer ends.
+			return nil
+		}
+		switch c := cmd.Command.(type) {
+		case *rendererpb.Command_Open:
+			go r.open(c.Open)
+		case *rendererpb.Command_Evaluate:
+			go r.evaluate(c.Evaluate)
+		case *rendererpb.Command_Broadcast:
+			r.deliverBroadcast(c.Broadcast)
+		case *rendererpb.Command_Close:
+			r.mu.Lock()
+			w := r.windows[c.Close.GetWindow()]
+			delete(r.windows, c.Close.GetWindow())
+			r.mu.Unlock()
+			if w != nil {
+				w.Close()
+			}
+		}
+	}
+}
+
+// renderer is the renderer process's state.
+type renderer struct {
+	b      *Browser
+	ctl    rendererpb.Host_ControlClient
+	sendMu sync.Mutex
+
+	mu      sync.Mutex
+	windows map[uint64]*Window
+	// evals are the evaluations under way, each with the cancel of its
+	// context: one whose window's document stops being fully active
+	// (it went into the back/forward cache) ends with ErrNotFullyActive
+	// rather than wait for a restore that may never come.
+	evals map[*Window]map[*context.CancelCauseFunc]struct{}
+}
+
+// inactive ends the evaluations of windows whose documents are no longer
+// fully active (a back/forward cache observer).
+func (r *renderer) inactive() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for w, cancels := range r.evals {
+		if d := w.Document(); d != nil && !d.IsFullyActive() {
+			for c := range cancels {
+				(*c)(ErrNotFullyActive)
+			}
+		}
+	}
+}
+
+func (r *renderer) send(rep *rendererpb.Report) {
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	_ = r.ctl.Send(rep)
+}
+
+func (r *renderer) idOf(w *Window) uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for id, x := range r.windows {
+		if x == w {
+			return id
+		}
+	}
+	return 0
+}
+
+func (r *renderer) open(o *rendererpb.OpenWindow) {
+	var w *Window
+	var err error
+	if o.GetHasHtml() {
+		var u *url.URL
+		if u, err = url.Parse(o.GetUrl()); err == nil {
+			w, err = r.b.StartHTML(u, o.GetHtml())
+		}
+	} else {
+		w, err = r.b.Start(context.Background(), o.GetUrl())
+	}
+	if err != nil {
+		r.send(&rendererpb.Report{Report: &rendererpb.Report_Opened{Opened: &rendererpb.WindowOpened{Window: o.GetWindow(), Error: err.Error()}}})
+		return
+	}
+	r.mu.Lock()
+	r.windows[o.GetWindow()] = w
+	r.mu.Unlock()
+	r.send(&rendererpb.Report{Report: &rendererpb.Report_Opened{Opened: &rendererpb.WindowOpened{Window: o.GetWindow(), Url: w.URL().String()}}})
+	<-w.Loaded()
+	r.send(&rendererpb.Report{Report: &rendererpb.Report_Loaded{Loaded: &rendererpb.WindowLoaded{Window: o.GetWindow()}}})
+}
+
+func (r *renderer) evaluate(e *rendererpb.Evaluate) {
+	res := &rendererpb.EvalResult{Eval: e.GetEval()}
+	r.mu.Lock()
+	w := r.windows[e.GetWindow()]
+	r.mu.Unlock()
+	if w == nil {
+		res.Kind, res.Message = rendererpb.EvalResult_KIND_ERROR, ErrClosed.Error()
+	} else if v, err := r.evaluateIn(w, e.GetExpr()); err != nil {
+		var ee *EvalError
+		if errors.As(err, &ee) {
+			res.Kind, res.Message = rendererpb.EvalResult_KIND_THROWN, ee.Message
+			if ee.Rejected {
+				res.Kind = rendererpb.EvalResult_KIND_REJECTED
+			}
+			res.Json = marshalValue(ee.Value)
+		} else {
+			res.Kind, res.Message = rendererpb.EvalResult_KIND_ERROR, err.Error()
+		}
+	} else {
+		res.Json = marshalValue(v)
+	}
+	r.send(&rendererpb.Report{Report: &rendererpb.Report_Result{Result: res}})
+}
+
+// evaluateIn is w.Evaluate, ended with ErrNotFullyActive when w's
+// document goes into the back/forward cache meanwhile.
+func (r *renderer) evaluateIn(w *Window, expr string) (any, error) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r.mu.Lock()
+	if r.evals[w] == nil {
+		r.evals[w] = map[*context.CancelCauseFunc]struct{}{}
+	}
+	r.evals[w][&cancel] = struct{}{}
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.evals[w], &cancel)
+		if len(r.evals[w]) == 0 {
+			delete(r.evals, w)
+		}
+		r.mu.Unlock()
+		cancel(nil)
+	}()
+	v, err := w.Evaluate(ctx, expr)
+	if err != nil && ctx.Err() != nil && errors.Is(context.Cause(ctx), ErrNotFullyActive) {
+		err = ErrNotFullyActive
+	}
+	return v, err
+}
+
+// marshalValue is an exported JavaScript value as JSON (its string form
+// when JSON cannot hold it).
+func marshalValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(fmt.Sprint(v))
+	}
+	return string(b)
+}
+
+// remoteFetcher is a renderer's Fetcher: the browser process fetches.
+type remoteFetcher struct{ host rendererpb.HostClient }
+
+func (f remoteFetcher) Fetch(ctx context.Context, u *url.URL) (*Response, error) {
+	resp, err := f.host.Fetch(ctx, &rendererpb.FetchRequest{Url: u.String()})
+	if err != nil {
+		return nil, err
+	}
+	if resp.GetError() != "" {
+		return nil, errors.New(resp.GetError())
+	}
+	ru, err := url.Parse(resp.GetUrl())
+	if err != nil {
+		return nil, err
+	}
+	return &Response{URL: ru, Status: int(resp.GetStatus()), ContentType: resp.GetContentType(), Charset: resp.GetCharset(), Body: resp.GetBody()}, nil
+}
+
+// RendererErr is why the window's renderer process ended (a
+// *RendererExitError), or nil while it runs (and for a window of
+// SingleProcess).
+func (w *Window) RendererErr() error {
+	if w == nil || w.remote == nil {
+		return nil
+	}
+	select {
+	case <-w.remote.exited:
+		return w.remote.exitErr()
+	default:
+		return nil
+	}
+}
+
+// InRenderer reports whether the window runs in a renderer process
+// (Config.Process RendererProcesses). Such a window supports URL, Loaded,
+// Evaluate, Close and RendererErr; its Realm and Document are nil (they
+// live in the renderer), and its other methods report ErrNoWindow.
+func (w *Window) InRenderer() bool { return w != nil && w.remote != nil }
+
+// RendererPID is the process id of the window's renderer (0 for a window
+// of SingleProcess).
+func (w *Window) RendererPID() int {
+	if w == nil || w.remote == nil {
+		return 0
+	}
+	return w.remote.pid
+}
+
+// rendererExited is closed when the window's renderer has ended (nil for
+// a window of SingleProcess: never).
+func (w *Window) rendererExited() <-chan struct{} {
+	if w == nil || w.remote == nil {
+		return nil
+	}
+	return w.remote.exited
+}
+
+// relayBroadcast sends a BroadcastChannel message of this renderer to the
+// browser process.
+func (r *renderer) relayBroadcast(key storage.StorageKey, name, sourceOrigin string, msg *html.SerializedRecord) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(msg); err != nil {
+		return
+	}
+	r.send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
+		Key:  wireKey(key),
+		Name: name, SourceOrigin: sourceOrigin, Message: buf.Bytes(),
+	}}})
+}
+
+// deliverBroadcast delivers another renderer's BroadcastChannel message
+// to this renderer's channels.
+func (r *renderer) deliverBroadcast(m *rendererpb.Broadcast) {
+	var msg html.SerializedRecord
+	if err := gob.NewDecoder(bytes.NewReader(m.GetMessage())).Decode(&msg); err != nil {
+		return
+	}
+	k := m.GetKey()
+	o := origin.Parse(k.GetOrigin())
+	if o.IsOpaque() {
+		return
+	}
+	key := storage.StorageKey{Origin: o, TopLevelSite: origin.ObtainSite(origin.Parse(k.GetTopLevelSite())), HasCrossSiteAncestor: k.GetHasCrossSiteAncestor()}
+	html.DeliverBroadcast(r.b.UserAgent(), key, m.GetName(), m.GetSourceOrigin(), &msg)
+}
