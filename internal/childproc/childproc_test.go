@@ -1,6 +1,7 @@
 package childproc
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -45,6 +46,16 @@ func TestHeadBuffer(t *testing.T) {
 	}
 }
 
+func TestResidentBytes(t *testing.T) {
+	rss, ok := residentBytes()
+	if _, err := os.Stat("/proc/self/statm"); err != nil {
+		t.Skip("no /proc/self/statm here")
+	}
+	if !ok || rss < 1<<20 || rss > 1<<40 {
+		t.Errorf("residentBytes = %d, %v", rss, ok)
+	}
+}
+
 func TestOutOfMemory(t *testing.T) {
 	const mib = 1 << 20
 	for _, tc := range []struct {
@@ -56,6 +67,9 @@ func TestOutOfMemory(t *testing.T) {
 		{401 * mib, 10 * mib, "401 MiB in use, over the limit of 400 MiB"},
 		// The collector can no longer keep the heap well under the limit.
 		{380 * mib, 301 * mib, "301 MiB of live heap after a collection, over 3/4 of the limit of 400 MiB"},
+		// A huge live allocation that was never touched (resident memory
+		// well under the limit) is not out of memory.
+		{150 * mib, 4000 * mib, ""},
 	} {
 		if got := OutOfMemory(tc.used, tc.live, 400*mib); got != tc.want {
 			t.Errorf("OutOfMemory(%d, %d): %q, want %q", tc.used>>20, tc.live>>20, got, tc.want)
