@@ -4610,8 +4610,6 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 			_, ok := impl.(WorkerGlobalScopeMethods)
 			return ok
 		},
-		Global:      true,
-		GlobalNames: []string{"Worker"},
 		Members: []webidl.Member{
 			{Name: "self", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
