@@ -6,6 +6,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/xhr"
 	whatwg "github.com/nlnwa/whatwg-url/url"
 )
 
@@ -34,34 +35,13 @@ func parseURLEncoded(query string) []nameValue {
 }
 
 // serializeURLEncoded is https://url.spec.whatwg.org/#concept-urlencoded-serializer
-// for UTF-8.
+// for UTF-8 (package xhr's, which FormData bodies use too).
 func serializeURLEncoded(list []nameValue) string {
-	var b strings.Builder
-	enc := func(s string) {
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case c == ' ':
-				b.WriteByte('+')
-			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '*', c == '-', c == '.', c == '_':
-				b.WriteByte(c)
-			default:
-				const hex = "0123456789ABCDEF"
-				b.WriteByte('%')
-				b.WriteByte(hex[c>>4])
-				b.WriteByte(hex[c&15])
-			}
-		}
-	}
+	entries := make([]xhr.Entry, len(list))
 	for i, nv := range list {
-		if i > 0 {
-			b.WriteByte('&')
-		}
-		enc(nv.name)
-		b.WriteByte('=')
-		enc(nv.value)
+		entries[i] = xhr.Entry{Name: nv.name, Value: nv.value}
 	}
-	return b.String()
+	return xhr.URLEncodedSerialize(entries)
 }
 
 // pairs returns the current list (a URL's is re-read from its query).

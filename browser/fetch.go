@@ -153,20 +153,6 @@ func (f FSFetcher) Fetch(ctx context.Context, u *url.URL) (*Response, error) {
 	return r, nil
 }
 
-// isJavaScriptMIME reports whether essence is a JavaScript MIME type essence
-// (MIME Sniffing, "JavaScript MIME type").
-func isJavaScriptMIME(essence string) bool {
-	switch essence {
-	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
-		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
-		"text/javascript1.1", "text/javascript1.2", "text/javascript1.3", "text/javascript1.4",
-		"text/javascript1.5", "text/jscript", "text/livescript", "text/x-ecmascript",
-		"text/x-javascript":
-		return true
-	}
-	return false
-}
-
 // decodeText decodes a script or document body: a UTF-8 BOM is stripped and
 // the rest is taken as UTF-8 (invalid sequences become U+FFFD, as the UTF-8
 // decoder does). Other encodings are decoded as windows-1252 when declared

@@ -320,7 +320,7 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      from response's header list is not a JavaScript MIME type,
 	//      then run onComplete given null, and abort these steps.
 	l := loadedOf(resp, u)
-	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !isJavaScriptMIME(l.essence) {
+	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !fetch.IsJavaScriptMIMEType(l.essence) {
 		return "", nil, "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.
@@ -360,7 +360,7 @@ func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Cl
 		return "", nil, fmt.Errorf("HTTP status %d for %s", r.Status, u)
 	}
 	l := loadedOf(r, u)
-	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !isJavaScriptMIME(l.essence) {
+	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !fetch.IsJavaScriptMIMEType(l.essence) {
 		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.

@@ -212,7 +212,7 @@ func (s *Browser) fetchModuleResource(u *url.URL, opts moduleFetchOptions) (stri
 	// 13.7. The MIME type must be a JavaScript MIME type (moduleType
 	//       "javascript").
 	l := loadedOf(resp, u)
-	if !isJavaScriptMIME(l.essence) {
+	if !fetch.IsJavaScriptMIMEType(l.essence) {
 		return "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	return decodeText(l.body, l.charset), l.url, nil

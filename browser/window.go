@@ -408,7 +408,7 @@ func scriptTypeOf(el *xhtml.Node) string {
 	switch {
 	// 11. If the script block's type string is a JavaScript MIME type
 	//     essence match, then set el's type to "classic".
-	case isJavaScriptMIME(t):
+	case fetch.IsJavaScriptMIMEType(t):
 		return "classic"
 	// 12. Otherwise, if it is an ASCII case-insensitive match for
 	//     "module", then set el's type to "module".
@@ -669,7 +669,7 @@ func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
 		return "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 	}
 	l := loadedOf(resp, u)
-	if strictMIME && (u.Scheme == "http" || u.Scheme == "https") && !isJavaScriptMIME(l.essence) {
+	if strictMIME && (u.Scheme == "http" || u.Scheme == "https") && !fetch.IsJavaScriptMIMEType(l.essence) {
 		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	return decodeText(l.body, l.charset), nil

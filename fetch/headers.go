@@ -461,9 +461,10 @@ func extractMIMEType(l HeaderList) (essence string, ok bool) {
 	return essence, ok
 }
 
-// isJavaScriptMIMEType is
-// https://mimesniff.spec.whatwg.org/#javascript-mime-type (an essence).
-func isJavaScriptMIMEType(essence string) bool {
+// IsJavaScriptMIMEType is
+// https://mimesniff.spec.whatwg.org/#javascript-mime-type, for a MIME
+// type's essence.
+func IsJavaScriptMIMEType(essence string) bool {
 	switch essence {
 	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
 		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
@@ -521,7 +522,7 @@ func shouldBlockDueToNosniff(resp *Response, req *Request) bool {
 	essence, ok := extractMIMEType(resp.Header)
 	// 4. If destination is script-like and mimeType is failure or is not
 	//    a JavaScript MIME type, return blocked.
-	if IsScriptLike(req.Destination) && (!ok || !isJavaScriptMIMEType(essence)) {
+	if IsScriptLike(req.Destination) && (!ok || !IsJavaScriptMIMEType(essence)) {
 		return true
 	}
 	// 5. If destination is "style" and mimeType is failure or its essence

@@ -38,20 +38,6 @@ func scriptRequest(scriptURL *url.URL, client *fetch.Client) *fetch.Request {
 	return req
 }
 
-// isJavaScriptMIME reports whether essence is a JavaScript MIME type
-// essence (https://mimesniff.spec.whatwg.org/#javascript-mime-type).
-func isJavaScriptMIME(essence string) bool {
-	switch essence {
-	case "application/ecmascript", "application/javascript", "application/x-ecmascript",
-		"application/x-javascript", "text/ecmascript", "text/javascript", "text/javascript1.0",
-		"text/javascript1.1", "text/javascript1.2", "text/javascript1.3", "text/javascript1.4",
-		"text/javascript1.5", "text/jscript", "text/livescript", "text/x-ecmascript",
-		"text/x-javascript":
-		return true
-	}
-	return false
-}
-
 // pathString is "/" followed by the strings in u's path separated by
 // "/" (Update step 8's maxScopeString and scopeString).
 func pathString(u *url.URL) string {
@@ -104,7 +90,7 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 		return nil, false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): A bad HTTP response code (%d) was received when fetching the script.", reg.scope, j.scriptURL, resp.Status)
 	}
 	ct, _ := resp.Header.Get("Content-Type")
-	if essence := fetch.MIMEEssence(ct); !isJavaScriptMIME(essence) {
+	if essence := fetch.MIMEEssence(ct); !fetch.IsJavaScriptMIMEType(essence) {
 		return nil, false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): The script has an unsupported MIME type ('"+essence+"').", dom.SecurityError)
 	}
 	// 8-9. Let serviceWorkerAllowed be the result of getting
