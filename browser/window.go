@@ -653,28 +653,6 @@ func (w *Window) executeTheScriptElement(ps *pageScript, failed bool, text strin
 	}
 }
 
-// fetchScript fetches a service worker's classic script (serviceworker.go)
-// through package fetch: a same-origin request whose origin is the
-// script URL's (a redirect to another origin is a network error); an ok
-// status is required, and, when strictMIME is set, a JavaScript MIME type
-// for an http(s) URL.
-func (s *Browser) fetchScript(u *url.URL, strictMIME bool) (string, error) {
-	req := fetch.NewRequest(u, nil)
-	req.Mode, req.Destination = "same-origin", "serviceworker"
-	resp := s.fetchAll(s.ctx, req)
-	if resp.IsNetworkError() {
-		return "", fmt.Errorf("%s: %v", u, resp.Err)
-	}
-	if !isOKStatus(resp.Status) {
-		return "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
-	}
-	l := loadedOf(resp, u)
-	if strictMIME && (u.Scheme == "http" || u.Scheme == "https") && !fetch.IsJavaScriptMIMEType(l.essence) {
-		return "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
-	}
-	return decodeText(l.body, l.charset), nil
-}
-
 // creatorBaseURL is the base URL of c, the window that created w's
 // about:blank or about:srcdoc document. Only a window of w's own agent
 // (the same event loop) may read c's document; a creator in another agent
