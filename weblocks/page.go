@@ -2,6 +2,7 @@ package weblocks
 
 import (
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/gowebengine/weblocks/dom"
 )
@@ -164,7 +165,11 @@ type PageRequest struct {
 	callback Callback
 	p        Promise // the released promise (a HostRequest when hosted)
 	sig      *pageSignal
-	rejected bool // p was rejected (signal aborted, stolen, terminated)
+	// rejected: p was settled (signal aborted, stolen, terminated, or
+	// resolved). Atomic: when the environment is gone, a dropped delivery
+	// runs on whichever goroutine drops it (the lock task queue) while the
+	// event loop may still run another of the request's deliveries.
+	rejected atomic.Bool
 	hosted   bool // p is a HostRequest, whose Granted is the callback
 	// settleGone: p is the Go API's Future, which settles even when the
 	// environment goes away (see the package documentation)
@@ -282,8 +287,7 @@ func (r *PageRequest) signalToAbortTheRequest() {
 }
 
 func (r *PageRequest) reject(reason any) {
-	if !r.rejected {
-		r.rejected = true
+	if r.rejected.CompareAndSwap(false, true) {
 		r.p.Reject(reason)
 	}
 }
@@ -376,7 +380,7 @@ func (r *PageRequest) granted(lock LockHandle) {
 		// What OnSettled would do at once, without a closure; the host
 		// settles the released promise itself.
 		_ = r.s.Release(lock)
-		if !r.rejected {
+		if !r.rejected.Load() {
 			h.SettleReleased()
 		}
 		return
@@ -388,8 +392,7 @@ func (r *PageRequest) granted(lock LockHandle) {
 }
 
 func (r *PageRequest) resolve(w Waiting) {
-	if !r.rejected {
-		r.rejected = true // (settled: p is settled once)
+	if r.rejected.CompareAndSwap(false, true) { // (settled: p is settled once)
 		r.p.Resolve(w)
 	}
 }

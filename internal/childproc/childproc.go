@@ -41,16 +41,17 @@ func Limit(who string, maxStack int, memoryLimit int64) {
 
 // watchMemory ends the process when it is out of memory (OutOfMemory): an
 // out-of-memory is this process's crash, not the machine's. The memory in
-// use is the process's resident set where the system tells it (Linux),
-// so that memory a page allocated but never touched (a 4 GiB typed array
-// it drops at once) does not count, as in other engines; elsewhere it is
-// what the Go runtime holds from the system.
+// use is what the Go runtime holds from the system, or the process's
+// resident set when that is smaller (Linux): memory a page allocated but
+// never touched (a 4 GiB typed array it drops at once) does not count, as
+// in other engines, and memory the runtime does not account for (the race
+// detector's shadow) does not either.
 func watchMemory(who string, limit int64) {
 	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}, {Name: "/gc/heap/live:bytes"}}
 	for {
 		metrics.Read(samples)
 		used := int64(samples[0].Value.Uint64()) - int64(samples[1].Value.Uint64())
-		if rss, ok := residentBytes(); ok {
+		if rss, ok := residentBytes(); ok && rss < used {
 			used = rss
 		}
 		if msg := OutOfMemory(used, int64(samples[2].Value.Uint64()), limit); msg != "" {
