@@ -161,6 +161,9 @@ func TestJobs(t *testing.T) {
 			t.Fatalf("%s: %v, want a TypeError", s, err)
 		}
 	}
+	// The job rejects its promise, then removes the registration and
+	// finishes: wait for the job queue before looking.
+	waitIdle(ua)
 	if regs := Registrations(client); len(regs) != 0 {
 		t.Fatalf("registrations after failed jobs: %v", regs)
 	}
