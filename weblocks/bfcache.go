@@ -55,6 +55,34 @@ func (m *LockManager) evictCachedClients() {
 	}
 }
 
+// evictIfBlocking requests the eviction of a client its host has just
+// marked cached when it already keeps another client waiting: a lock it
+// holds, or a request it has queued, has another client's request queued
+// behind it. That is the contention a request meets when it comes after
+// the page was cached; the order in which the host's calls reach the
+// service (a remote host's SetCached may arrive after another client's
+// request) must not decide whether the waiter waits forever. Lock task
+// queue.
+func (c *client) evictIfBlocking() {
+	if c.terminated || !c.cached.Load() {
+		return
+	}
+	for _, cs := range c.states {
+		for e := cs.head; e != nil; e = e.cnext {
+			q := e.ns.queueHead
+			if e.state != entryHeld {
+				q = e.next
+			}
+			for ; q != nil; q = q.next {
+				if q.client != c {
+					c.requestEviction()
+					return
+				}
+			}
+		}
+	}
+}
+
 // requestEviction calls the client's Evict if its host marked it cached.
 // An Evict that panics is recovered from. Lock task queue.
 func (c *client) requestEviction() {

@@ -405,13 +405,20 @@ func (s *Service) Query(c Client, dst *Snapshot, r Receiver) error {
 // SetCached records whether the client's page is in the back/forward
 // cache: a cached client keeps its locks and requests, but contention on
 // them (a request that must wait for them, a query) and a grant to it
-// deliver its Evict request.
+// deliver its Evict request. A client that already keeps another waiting
+// when it becomes cached is evicted at once.
 func (s *Service) SetCached(c Client, cached bool) error {
 	cl, err := s.check(c)
 	if err != nil {
 		return err
 	}
-	cl.cached.Store(cached)
+	if !cached {
+		cl.cached.Store(false)
+		return nil
+	}
+	if !cl.cached.Swap(true) && !s.ltq.Enqueue(cl.evictIfBlocking) {
+		return ErrServiceClosed
+	}
 	return nil
 }
 

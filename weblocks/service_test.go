@@ -324,7 +324,13 @@ func TestServiceBadDeliver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	black, err := s.Register(ClientConfig{ID: "k", Bucket: testBucket(t), Deliver: func(f Task) { mu.Lock(); dropped = append(dropped, f); mu.Unlock() }})
+	delivered := make(chan struct{}, 8)
+	black, err := s.Register(ClientConfig{ID: "k", Bucket: testBucket(t), Deliver: func(f Task) {
+		mu.Lock()
+		dropped = append(dropped, f)
+		mu.Unlock()
+		delivered <- struct{}{}
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,6 +347,13 @@ func TestServiceBadDeliver(t *testing.T) {
 	// The host of the bad clients terminates them: b is granted.
 	if err := s.TerminateClient(panicky); err != nil {
 		t.Fatal(err)
+	}
+	// black is granted (its Deliver drops the task) before it is
+	// terminated in turn.
+	select {
+	case <-delivered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("black was not granted after panicky's termination")
 	}
 	hb.none(t, s, b)
 	if err := s.TerminateClient(black); err != nil {
@@ -416,6 +429,33 @@ func TestServiceBackForwardCache(t *testing.T) {
 	}
 	hq.want(t, OutcomeGranted)
 	wantEviction("q")
+	noEviction()
+	// A client that already keeps another waiting when it becomes cached
+	// (a remote host's SetCached can reach the service after the waiter's
+	// request) is evicted at once: for a held lock, and for a queued
+	// request with another queued behind it. (hq.none and the like query,
+	// and a query evicts the cached clients it sees: none is cached here.)
+	_ = s.SetCached(q, false)
+	_, hx := svcRequest(t, s, b, "x", Exclusive, Wait)
+	hx.want(t, OutcomeGranted)
+	_, hax := svcRequest(t, s, a, "x", Exclusive, Wait)
+	_, hqx := svcRequest(t, s, q, "x", Exclusive, Wait)
+	hax.none(t, s, a)
+	hqx.none(t, s, q)
+	noEviction()
+	_ = s.SetCached(b, true)
+	wantEviction("b")
+	_ = s.SetCached(a, true)
+	wantEviction("a")
+	// The last in the queue keeps no one waiting: no eviction.
+	_ = s.SetCached(q, true)
+	_ = s.SetCached(b, false)
+	_ = s.SetCached(a, false)
+	if err := s.TerminateClient(b); err != nil {
+		t.Fatal(err)
+	}
+	hax.want(t, OutcomeGranted)
+	noEviction()
 }
 
 // Every call is safe from any goroutine (run with -race).
