@@ -94,7 +94,9 @@
 //     cached (SetCached), and any query, request the cached clients'
 //     eviction (ClientConfig.Evict), which releases their locks; so does a
 //     grant to a cached client (Chromium does not restore such a page
-//     either, but keeps the lock held until it discards it). The html host
+//     either, but keeps the lock held until it discards it), and so does
+//     becoming cached while another client already waits behind one of
+//     the client's locks or requests. The html host
 //     (package htmlhost) queues the tasks of a client for its document
 //     (for a dedicated worker, its owner document): they wait while that
 //     document is cached, where the spec queues them without a document.
