@@ -2,10 +2,11 @@ package bindings
 
 import (
 	"encoding/base64"
-	"strings"
+	"unicode/utf16"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/grafana/sobek"
 )
 
@@ -88,52 +89,14 @@ func btoa(data []uint16) (string, error) {
 	return base64.StdEncoding.EncodeToString(b), nil
 }
 
-// atob is the atob(data) method steps: forgiving-base64 decode, failure
-// being an "InvalidCharacterError" DOMException. The result is a
-// ByteString (one code unit per byte).
+// atob is the atob(data) method steps: forgiving-base64 decode (package
+// fetch's), failure being an "InvalidCharacterError" DOMException. The
+// result is a ByteString (one code unit per byte). A code unit outside
+// ASCII (a lone surrogate among them) is not base64 and fails.
 func atob(data []uint16) ([]byte, error) {
-	fail := dom.NewDOMException("The string to be decoded is not correctly encoded.", dom.InvalidCharacterError)
-	// 1. Remove all ASCII whitespace from data.
-	var sb strings.Builder
-	for _, c := range data {
-		switch c {
-		case '\t', '\n', '\f', '\r', ' ':
-			continue
-		}
-		if c > 0x7F {
-			return nil, fail
-		}
-		sb.WriteByte(byte(c))
-	}
-	s := sb.String()
-	// 2. If data's code point length divides by 4 leaving no remainder,
-	// then: if data ends with one or two U+003D (=), remove them.
-	if len(s)%4 == 0 {
-		if strings.HasSuffix(s, "==") {
-			s = s[:len(s)-2]
-		} else if strings.HasSuffix(s, "=") {
-			s = s[:len(s)-1]
-		}
-	}
-	// 3. If data's code point length divides by 4 leaving a remainder of
-	// 1, return failure.
-	if len(s)%4 == 1 {
-		return nil, fail
-	}
-	// 4. If data contains a code point that is not ASCII alphanumeric,
-	// U+002B (+) or U+002F (/), return failure.
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
-			return nil, fail
-		}
-	}
-	// 5-9. Decode; discard the leftover bits of an incomplete group.
-	// (The non-strict decoder ignores non-zero leftover bits, as
-	// forgiving-base64 does.)
-	out, err := base64.RawStdEncoding.DecodeString(s)
+	out, err := fetch.ForgivingBase64Decode(string(utf16.Decode(data)))
 	if err != nil {
-		return nil, fail
+		return nil, dom.NewDOMException("The string to be decoded is not correctly encoded.", dom.InvalidCharacterError)
 	}
 	return out, nil
 }

@@ -36,7 +36,7 @@ func processDataURL(raw string) (*dataURL, error) {
 	mimeType := strings.Trim(input[:comma], "\t\n\f\r ")
 	// 8-10. Let encodedBody be the remainder of input; let body be its
 	//    percent-decoding.
-	body := percentDecode(input[comma+1:])
+	body := PercentDecode(input[comma+1:])
 	// 11. If mimeType ends with U+003B (;), followed by zero or more
 	//     U+0020 SPACE, followed by an ASCII case-insensitive match for
 	//     "base64", then:
@@ -45,7 +45,7 @@ func processDataURL(raw string) (*dataURL, error) {
 		// 11.1-11.3. Let body be the forgiving-base64 decode of the
 		//     isomorphic decode of body; failure is failure.
 		var err error
-		if body, err = forgivingBase64Decode(string(body)); err != nil {
+		if body, err = ForgivingBase64Decode(string(body)); err != nil {
 			return nil, err
 		}
 		// 11.4-11.6. Remove "base64", the trailing spaces and the ";".
@@ -65,8 +65,9 @@ func processDataURL(raw string) (*dataURL, error) {
 	return &dataURL{mimeType: rec, body: body}, nil
 }
 
-// percentDecode is https://url.spec.whatwg.org/#percent-decode.
-func percentDecode(s string) []byte {
+// PercentDecode is https://url.spec.whatwg.org/#percent-decode (of a
+// string's bytes: its UTF-8 encoding).
+func PercentDecode(s string) []byte {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
@@ -91,8 +92,10 @@ func unhex(c byte) byte {
 	return c - '0'
 }
 
-// forgivingBase64Decode is https://infra.spec.whatwg.org/#forgiving-base64-decode.
-func forgivingBase64Decode(s string) ([]byte, error) {
+// ForgivingBase64Decode is
+// https://infra.spec.whatwg.org/#forgiving-base64-decode (data: URLs,
+// and atob() in package bindings).
+func ForgivingBase64Decode(s string) ([]byte, error) {
 	// 1. Remove all ASCII whitespace from data.
 	s = strings.Map(func(r rune) rune {
 		if strings.ContainsRune("\t\n\f\r ", r) {

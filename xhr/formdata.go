@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/gowebengine/weblocks/encoding"
+	"github.com/gowebengine/weblocks/fetch"
 )
 
 // File is a File object's data (https://w3c.github.io/FileAPI/#file-section)
@@ -278,35 +279,7 @@ func URLEncodedParse(input []byte) []Entry {
 
 func formDecode(b []byte) string {
 	b = bytes.ReplaceAll(b, []byte("+"), []byte(" "))
-	return encoding.UTF8DecodeWithoutBOM(percentDecode(b))
-}
-
-// percentDecode is https://url.spec.whatwg.org/#percent-decode.
-func percentDecode(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); i++ {
-		if b[i] == '%' && i+2 < len(b) && isHex(b[i+1]) && isHex(b[i+2]) {
-			out = append(out, unhex(b[i+1])<<4|unhex(b[i+2]))
-			i += 2
-			continue
-		}
-		out = append(out, b[i])
-	}
-	return out
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
+	return encoding.UTF8DecodeWithoutBOM(fetch.PercentDecode(string(b)))
 }
 
 // ErrMalformedMultipart is the failure of ParseMultipartFormData.
