@@ -131,16 +131,15 @@ func (c *CORSPreflightCache) headerNameCacheEntryMatch(headerName string, k cach
 
 // createNewCacheEntry is
 // https://fetch.spec.whatwg.org/#concept-cache-create-entry.
-func (c *CORSPreflightCache) createNewCacheEntry(k cacheKey, expires time.Time, method, headerName string, now time.Time) {
+func (c *CORSPreflightCache) createNewCacheEntry(k cacheKey, expires time.Time, method, headerName string) {
 	// 1. Let entry be a cache entry: key, byte-serialized origin and URL
 	//    of request, max-age, credentials true if request's credentials
 	//    mode is "include", method and header name.
 	e := cacheEntry{key: k.key, origin: k.origin, url: k.url, expires: expires, credentials: k.credentials,
 		method: method, headerName: headerName}
-	// 2. Append entry to the user agent's CORS-preflight cache (after
-	//    dropping expired entries, and at the bound the one closest to
-	//    expiry).
-	c.dropExpired(now)
+	// 2. Append entry to the user agent's CORS-preflight cache (at the
+	//    bound, after the one closest to expiry is dropped; store dropped
+	//    the expired ones).
 	if len(c.entries) >= maxCacheEntries {
 		first := 0
 		for i := range c.entries {
@@ -222,6 +221,7 @@ func (c *CORSPreflightCache) store(r *Request, maxAge time.Duration, methods, he
 	expires := now.Add(maxAge)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.dropExpired(now)
 	// 7.12-7.13. For each method in methods: set the matching entry's
 	//      max-age to max-age, or create a new cache entry with request,
 	//      max-age, method and null.
@@ -229,7 +229,7 @@ func (c *CORSPreflightCache) store(r *Request, maxAge time.Duration, methods, he
 		if i := c.methodCacheEntryMatch(m, k, now); i >= 0 {
 			c.entries[i].expires = expires
 		} else {
-			c.createNewCacheEntry(k, expires, m, "", now)
+			c.createNewCacheEntry(k, expires, m, "")
 		}
 	}
 	// 7.14-7.15. For each headerName in headerNames: likewise, with null
@@ -238,7 +238,7 @@ func (c *CORSPreflightCache) store(r *Request, maxAge time.Duration, methods, he
 		if i := c.headerNameCacheEntryMatch(h, k, now); i >= 0 {
 			c.entries[i].expires = expires
 		} else {
-			c.createNewCacheEntry(k, expires, "", h, now)
+			c.createNewCacheEntry(k, expires, "", h)
 		}
 	}
 }
