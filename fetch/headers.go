@@ -479,6 +479,11 @@ func IsJavaScriptMIMEType(essence string) bool {
 // shouldBlockDueToMIMEType is
 // https://fetch.spec.whatwg.org/#should-response-to-request-be-blocked-due-to-mime-type?.
 func shouldBlockDueToMIMEType(resp *Response, req *Request) bool {
+	// (Only a script-like destination can be blocked: the MIME type is
+	// not extracted for the others.)
+	if !IsScriptLike(req.Destination) {
+		return false
+	}
 	// 1-2. Let mimeType be the result of extracting a MIME type from
 	//    response's header list; if it is failure, return allowed.
 	essence, ok := extractMIMEType(resp.Header)
@@ -488,12 +493,9 @@ func shouldBlockDueToMIMEType(resp *Response, req *Request) bool {
 	// 3-4. If request's destination is script-like and mimeType's essence
 	//    starts with "audio/", "image/" or "video/", or is "text/csv",
 	//    return blocked.
-	if IsScriptLike(req.Destination) && (strings.HasPrefix(essence, "audio/") || strings.HasPrefix(essence, "image/") ||
-		strings.HasPrefix(essence, "video/") || essence == "text/csv") {
-		return true
-	}
 	// 5. Return allowed.
-	return false
+	return strings.HasPrefix(essence, "audio/") || strings.HasPrefix(essence, "image/") ||
+		strings.HasPrefix(essence, "video/") || essence == "text/csv"
 }
 
 // determineNosniff is https://fetch.spec.whatwg.org/#determine-nosniff.
