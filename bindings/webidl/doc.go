@@ -147,4 +147,21 @@
 // as \G(?:...) for regexp2); BenchmarkWebIDL2Parse measures it. Strings
 // handed to scripts as Go strings (vm.ToValue, as fetch's text() does)
 // already become sobek's ASCII string type when they are ASCII.
+//
+// # Other limits of sobek that pages can see
+//
+// Both are pinned by TestSobekLimits, which fails once sobek changes, so
+// that this list is revised then:
+//
+//   - Regular expressions match surrogate code units wrongly: sobek runs
+//     such a pattern with regexp2 on a []rune copy of the subject, where a
+//     surrogate pair is one rune and a lone surrogate is U+FFFD, so the
+//     pattern testharness.js uses to sanitize unpaired surrogates in test
+//     names turns "\uD834\uDF06" (a valid pair) into "U+d834" followed by
+//     U+FFFD. Three subtests of upstream fetch/api/response/
+//     response-static-json.any.js (in each of its 4 scopes) therefore get
+//     other names than in browsers and are reported missing; their
+//     assertions pass.
+//   - There is no Float16Array (10 subtests of upstream fetch/api fail on
+//     it); IDL's ArrayBufferView accepts the other typed arrays.
 package webidl
