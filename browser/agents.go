@@ -6,6 +6,7 @@ import (
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/bindings/membrane"
+	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/grafana/sobek"
@@ -272,4 +273,56 @@ func (w *Window) foreignThis(this sobek.Value) error {
 		return nil
 	}
 	return dom.NewDOMException("Blocked a frame with origin \""+w.env.Origin().Serialize()+"\" from accessing a cross-origin frame.", dom.SecurityError)
+}
+
+// foreignMember is the realm's webidl ForeignMember: an operation or
+// attribute of w's realm called on a platform object of another window of
+// w's agent, reached through the membrane, is performed by that window's
+// realm, where the object lives, as it would be in browsers, whose realms
+// of an agent share one heap (`window.Response.prototype.bytes.call(new
+// frame.Response(""))` gives the frame's Uint8Array). The other realm's
+// own function object for the member is called through the membrane, so
+// its result and the values passed cross it as any other.
+func (w *Window) foreignMember(this sobek.Value, iface string) func(string, webidl.ForeignKind, []sobek.Value) sobek.Value {
+	st := w.agent
+	if st == nil {
+		return nil
+	}
+	obj, vm := st.m.Unwrap(this)
+	if vm == nil || vm == w.realm.Runtime() {
+		return nil
+	}
+	var target *Window
+	w.s.mu.Lock()
+	for _, o := range st.windows {
+		if o.realm.Runtime() == vm {
+			target = o
+		}
+	}
+	w.s.mu.Unlock()
+	if target == nil {
+		return nil
+	}
+	if _, ok := target.realm.IDL().Implements(obj, iface); !ok {
+		return nil // the brand check's TypeError, in w's realm
+	}
+	io := target.realm.IDL().Interface(iface)
+	if io == nil {
+		return nil
+	}
+	return func(member string, kind webidl.ForeignKind, args []sobek.Value) sobek.Value {
+		f, ok := sobek.AssertFunction(st.m.Wrap(vm, w.realm.Runtime(), io.Member(member, kind)))
+		if !ok {
+			w.realm.IDL().ThrowTypeError("%s", webidl.IllegalInvocation)
+		}
+		res, err := f(this, args...)
+		if err != nil {
+			var ex *sobek.Exception
+			if errors.As(err, &ex) {
+				panic(ex)
+			}
+			panic(w.realm.Runtime().NewGoError(err))
+		}
+		return res
+	}
 }

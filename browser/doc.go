@@ -277,7 +277,11 @@
 //     membrane (a cross-origin frame's postMessage called with no
 //     argument) are that window's objects: instanceof the caller's
 //     TypeError is false, where browsers' cross-origin wrapper functions
-//     throw the caller's.
+//     throw the caller's. The same holds for an operation or attribute of
+//     one window's interface called on a platform object of another
+//     window of its agent, which that window's realm performs (see
+//     Window.foreignMember): its results are of the object's realm, as in
+//     browsers, and so are the exceptions it throws after the brand check.
 //   - The WindowProxy of a window of another agent (another site) is
 //     bindings' remote WindowProxy: HTML's cross-origin properties except
 //     location; its window[i] follows the order in which the frames were

@@ -198,6 +198,7 @@ func (w *Window) install() error {
 		return err
 	}
 	w.realm.IDL().ForeignThis = w.foreignThis
+	w.realm.IDL().ForeignMember = w.foreignMember
 	w.postMessageFn, _ = g.Get("postMessage").(*sobek.Object)
 	// window.postMessage: called by the window itself, or by another
 	// window of its agent through the membrane (the incumbent, recorded by

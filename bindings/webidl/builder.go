@@ -138,6 +138,40 @@ type InterfaceObject struct {
 	def       *InterfaceDef
 	parent    *InterfaceObject
 	errorLike bool
+	// members: the function objects defined for the regular members on
+	// Prototype, by name (see Member).
+	members map[string]memberFuncs
+}
+
+// memberFuncs are the function objects of one member: an operation's, or
+// an attribute's getter and setter.
+type memberFuncs struct{ op, get, set *sobek.Object }
+
+func (io *InterfaceObject) recordMember(name string, op, get, set *sobek.Object) {
+	if io.members == nil {
+		io.members = map[string]memberFuncs{}
+	}
+	io.members[name] = memberFuncs{op, get, set}
+}
+
+// Member returns the function object this realm defined for the regular
+// operation named member of the interface (kind ForeignOperation), or for
+// its attribute's getter or setter, whatever script did to the prototype
+// since; nil when there is none.
+func (io *InterfaceObject) Member(member string, kind ForeignKind) *sobek.Object {
+	for i := io; i != nil; i = i.parent {
+		if f, ok := i.members[member]; ok {
+			switch kind {
+			case ForeignOperation:
+				return f.op
+			case ForeignGetter:
+				return f.get
+			default:
+				return f.set
+			}
+		}
+	}
+	return nil
 }
 
 // legacy returns the nearest LegacyProperties of the interface or its
@@ -249,7 +283,15 @@ func (r *Realm) This(this sobek.Value, iface string) any {
 				r.Throw(err)
 			}
 		}
+		if seq, ok := r.checkingMember(this); ok && r.ForeignMember != nil {
+			if perform := r.ForeignMember(this, iface); perform != nil {
+				panic(foreignThis{seq: seq, perform: perform})
+			}
+		}
 		r.ThrowTypeError("%s", IllegalInvocation)
+	}
+	if r.memberThis.seq != 0 {
+		r.checkingMember(this)
 	}
 	return impl
 }
@@ -679,8 +721,12 @@ func (r *Realm) defineMembers(io *InterfaceObject, target *sobek.Object, static,
 		if !r.memberExposed(m) {
 			continue
 		}
-		if f := r.defineMember(target, m, false, defined[m.Alias]); f != nil {
+		f, get, set := r.defineMember(target, m, false, defined[m.Alias])
+		if f != nil {
 			defined[m.Name] = f
+		}
+		if !static && target == io.Prototype && m.Symbol == "" {
+			io.recordMember(m.Name, f, get, set)
 		}
 	}
 }
@@ -698,10 +744,10 @@ func (d *InterfaceDef) defineUnforgeables(r *Realm, io *InterfaceObject, obj *so
 	}
 }
 
-// defineMember defines one member on target and returns the function
-// object of an operation. alias, when non-nil, is used as the operation's
+// defineMember defines one member on target and returns its function
+// objects: an operation's, or an attribute's getter and setter. alias, when non-nil, is used as the operation's
 // function object.
-func (r *Realm) defineMember(target *sobek.Object, m *Member, unforgeable bool, alias *sobek.Object) *sobek.Object {
+func (r *Realm) defineMember(target *sobek.Object, m *Member, unforgeable bool, alias *sobek.Object) (fn, getter, setter *sobek.Object) {
 	configurable := sobek.FLAG_TRUE
 	if unforgeable {
 		configurable = sobek.FLAG_FALSE
@@ -715,35 +761,59 @@ func (r *Realm) defineMember(target *sobek.Object, m *Member, unforgeable bool, 
 		op := m.Op
 		f := alias
 		if f == nil {
-			f = r.NewFunction(m.Name, m.Length, func(call sobek.FunctionCall) sobek.Value { return op(r, call) })
+			f = r.NewFunction(m.Name, m.Length, func(call sobek.FunctionCall) (v sobek.Value) {
+				if r.ForeignMember != nil {
+					seq := r.enterMember(call.This)
+					defer r.forwardForeign(&v, seq, m, ForeignOperation, call.Arguments)
+				}
+				return op(r, call)
+			})
 		}
 		if m.Symbol != "" {
 			must(target.DefineDataPropertySymbol(r.Symbol(m.Symbol), f, writableFlag(unforgeable), configurable, enumerable))
 		} else {
 			must(target.DefineDataProperty(m.Name, f, writableFlag(unforgeable), configurable, enumerable))
 		}
-		return f
+		return f, nil, nil
 	case Attribute:
 		get, set := m.Get, m.Set
-		var getter, setter sobek.Value
 		if get != nil {
-			getter = r.NewFunction("get "+m.Name, 0, func(call sobek.FunctionCall) sobek.Value { return get(r, call.This) })
+			getter = r.NewFunction("get "+m.Name, 0, func(call sobek.FunctionCall) (v sobek.Value) {
+				if r.ForeignMember != nil {
+					seq := r.enterMember(call.This)
+					defer r.forwardForeign(&v, seq, m, ForeignGetter, nil)
+				}
+				return get(r, call.This)
+			})
 		}
 		if set != nil {
-			setter = r.NewFunction("set "+m.Name, 1, func(call sobek.FunctionCall) sobek.Value {
+			setter = r.NewFunction("set "+m.Name, 1, func(call sobek.FunctionCall) (ret sobek.Value) {
 				var v sobek.Value = sobek.Undefined()
 				if len(call.Arguments) > 0 {
 					v = call.Arguments[0]
 				} else {
 					r.ThrowTypeError("Failed to set the '%s' property: 1 argument required, but only 0 present.", m.Name)
 				}
+				ret = sobek.Undefined()
+				if r.ForeignMember != nil {
+					seq := r.enterMember(call.This)
+					defer r.forwardForeign(&ret, seq, m, ForeignSetter, []sobek.Value{v})
+				}
 				set(r, call.This, v)
-				return sobek.Undefined()
+				return ret
 			})
 		}
-		must(target.DefineAccessorProperty(m.Name, getter, setter, configurable, enumerable))
+		var g, st sobek.Value
+		if getter != nil {
+			g = getter
+		}
+		if setter != nil {
+			st = setter
+		}
+		must(target.DefineAccessorProperty(m.Name, g, st, configurable, enumerable))
+		return nil, getter, setter
 	}
-	return nil
+	return nil, nil, nil
 }
 
 // writableFlag: operations are writable unless unforgeable.

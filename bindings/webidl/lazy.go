@@ -190,7 +190,7 @@ func (r *Realm) defineGlobalMembers(io *InterfaceObject, plan *installPlan) {
 	}
 	var defined map[string]*sobek.Object
 	for _, m := range mp.now {
-		if f := r.defineMember(r.target, m, false, defined[m.Alias]); f != nil {
+		if f, _, _ := r.defineMember(r.target, m, false, defined[m.Alias]); f != nil {
 			if defined == nil {
 				defined = map[string]*sobek.Object{}
 			}

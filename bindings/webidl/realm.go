@@ -34,6 +34,18 @@ type Realm struct {
 	// Window or Location, as Web IDL's PerformSecurityCheck does before
 	// the brand check.
 	ForeignThis func(this sobek.Value) error
+	// ForeignMember, when set, is asked about a this value that failed the
+	// brand check of an operation or attribute of the interface iface
+	// (after ForeignThis): a host whose windows reach other windows'
+	// objects through a membrane returns, for a platform object of another
+	// realm implementing iface, a function performing a member there, as
+	// one heap shared by the realms of an agent would
+	// (`window.Response.prototype.bytes.call(new frame.Response(""))`
+	// gives the frame's Uint8Array). perform gets the member's name, the
+	// kind (an operation, an attribute's getter with no arguments, or its
+	// setter with one) and the arguments, and returns the member's result
+	// or panics with a thrown exception. A nil perform keeps the TypeError.
+	ForeignMember func(this sobek.Value, iface string) (perform func(member string, kind ForeignKind, args []sobek.Value) sobek.Value)
 	// CrossOriginIsolated is the realm's cross-origin isolated capability;
 	// it decides [CrossOriginIsolated].
 	CrossOriginIsolated bool
@@ -110,6 +122,10 @@ type Realm struct {
 	// slotCache holds the slots getSlot found before lastObj's, newest
 	// first (see getSlot).
 	slotCache [3]slotCacheEntry
+
+	// memberThis and memberSeq: see enterMember (foreign.go).
+	memberThis memberFrame
+	memberSeq  uint64
 }
 
 // slotCacheEntry is an entry of Realm.slotCache.
