@@ -41,6 +41,7 @@ type idlStatics struct {
 	PopStateEvent               idlPopStateEventStatics
 	QuotaExceededError          idlQuotaExceededErrorStatics
 	ReadableStream              idlReadableStreamStatics
+	ReadableStreamBYOBReader    idlReadableStreamBYOBReaderStatics
 	ReadableStreamDefaultReader idlReadableStreamDefaultReaderStatics
 	Request                     idlRequestStatics
 	Response                    idlResponseStatics
@@ -134,6 +135,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.ReadableStream == nil {
 		missing = append(missing, "idlReadableStreamStatics")
 	}
+	if impl.ReadableStreamBYOBReader == nil {
+		missing = append(missing, "idlReadableStreamBYOBReaderStatics")
+	}
 	if impl.ReadableStreamDefaultReader == nil {
 		missing = append(missing, "idlReadableStreamDefaultReaderStatics")
 	}
@@ -167,7 +171,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -224,7 +228,10 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefReadableByteStreamController())
 	reg.Add(idlDefReadableStream(impl.ReadableStream))
+	reg.Add(idlDefReadableStreamBYOBReader(impl.ReadableStreamBYOBReader))
+	reg.Add(idlDefReadableStreamBYOBRequest())
 	reg.Add(idlDefReadableStreamDefaultController())
 	reg.Add(idlDefReadableStreamDefaultReader(impl.ReadableStreamDefaultReader))
 	reg.Add(idlDefRequest(impl.Request))
@@ -282,6 +289,7 @@ func init() {
 		PopStateEvent:               popStateEventStatics{},
 		QuotaExceededError:          quotaExceededErrorStatics{},
 		ReadableStream:              readableStreamStatics{},
+		ReadableStreamBYOBReader:    readableStreamBYOBReaderStatics{},
 		ReadableStreamDefaultReader: readableStreamDefaultReaderStatics{},
 		Request:                     requestStatics{},
 		Response:                    responseStatics{},
@@ -420,6 +428,18 @@ func (x *queuingStrategyImpl) idlImpl() *queuingStrategyImpl { return x }
 // idlImpl returns x: *quotaExceededErrorImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *quotaExceededErrorImpl) idlImpl() *quotaExceededErrorImpl { return x }
+
+// idlImpl returns x: *readableByteStreamControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableByteStreamControllerImpl) idlImpl() *readableByteStreamControllerImpl { return x }
+
+// idlImpl returns x: *readableStreamBYOBReaderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamBYOBReaderImpl) idlImpl() *readableStreamBYOBReaderImpl { return x }
+
+// idlImpl returns x: *readableStreamBYOBRequestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamBYOBRequestImpl) idlImpl() *readableStreamBYOBRequestImpl { return x }
 
 // idlImpl returns x: *readableStreamDefaultControllerImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -3015,6 +3035,22 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
+// idlFromNullableArrayBufferView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)?.
+func idlFromNullableArrayBufferView(r *webidl.Realm, v sobek.Value) webidl.Nullable[ArrayBufferView] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[ArrayBufferView]()
+	}
+	return webidl.NonNull(idlFromArrayBufferView(r, v))
+}
+
+// idlToNullableArrayBufferView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)? value to JavaScript.
+func idlToNullableArrayBufferView(r *webidl.Realm, x webidl.Nullable[ArrayBufferView]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToArrayBufferView(r, x.Value)
+}
+
 // idlFromNullableBodyInit converts a JavaScript value to the IDL type (ReadableStream or XMLHttpRequestBodyInit)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
@@ -3360,6 +3396,35 @@ func idlToNullableReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek
 		return sobek.Null()
 	}
 	return idlToReadableStream(r, x)
+}
+
+// idlFromReadableStreamBYOBRequest converts a JavaScript value to the IDL type ReadableStreamBYOBRequest.
+func idlFromReadableStreamBYOBRequest(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBRequestMethods {
+	return webidl.As[ReadableStreamBYOBRequestMethods](r, webidl.AnyValue(v), "ReadableStreamBYOBRequest")
+}
+
+// idlToReadableStreamBYOBRequest converts an IDL ReadableStreamBYOBRequest value to JavaScript.
+func idlToReadableStreamBYOBRequest(r *webidl.Realm, x ReadableStreamBYOBRequestMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamBYOBRequest")
+}
+
+// idlFromNullableReadableStreamBYOBRequest converts a JavaScript value to the IDL type ReadableStreamBYOBRequest?.
+func idlFromNullableReadableStreamBYOBRequest(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBRequestMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromReadableStreamBYOBRequest(r, v)
+}
+
+// idlToNullableReadableStreamBYOBRequest converts an IDL ReadableStreamBYOBRequest? value to JavaScript.
+func idlToNullableReadableStreamBYOBRequest(r *webidl.Realm, x ReadableStreamBYOBRequestMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return idlToReadableStreamBYOBRequest(r, x)
 }
 
 // idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.
@@ -3922,6 +3987,46 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	return obj
 }
 
+// idlFromReadableByteStreamController converts a JavaScript value to the IDL type ReadableByteStreamController.
+func idlFromReadableByteStreamController(r *webidl.Realm, v sobek.Value) ReadableByteStreamControllerMethods {
+	return webidl.As[ReadableByteStreamControllerMethods](r, webidl.AnyValue(v), "ReadableByteStreamController")
+}
+
+// idlToReadableByteStreamController converts an IDL ReadableByteStreamController value to JavaScript.
+func idlToReadableByteStreamController(r *webidl.Realm, x ReadableByteStreamControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableByteStreamController")
+}
+
+// idlFromReadableStreamBYOBReader converts a JavaScript value to the IDL type ReadableStreamBYOBReader.
+func idlFromReadableStreamBYOBReader(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBReaderMethods {
+	return webidl.As[ReadableStreamBYOBReaderMethods](r, webidl.AnyValue(v), "ReadableStreamBYOBReader")
+}
+
+// idlToReadableStreamBYOBReader converts an IDL ReadableStreamBYOBReader value to JavaScript.
+func idlToReadableStreamBYOBReader(r *webidl.Realm, x ReadableStreamBYOBReaderMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamBYOBReader")
+}
+
+// idlFromReadableStreamBYOBReaderReadOptions converts a JavaScript value to the IDL type ReadableStreamBYOBReaderReadOptions.
+func idlFromReadableStreamBYOBReaderReadOptions(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBReaderReadOptions {
+	var d ReadableStreamBYOBReaderReadOptions
+	idlReadDictReadableStreamBYOBReaderReadOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamBYOBReaderReadOptions"), &d)
+	return d
+}
+
+// idlToReadableStreamBYOBReaderReadOptions converts an IDL ReadableStreamBYOBReaderReadOptions value to JavaScript.
+func idlToReadableStreamBYOBReaderReadOptions(r *webidl.Realm, x ReadableStreamBYOBReaderReadOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamBYOBReaderReadOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromReadableStreamDefaultController converts a JavaScript value to the IDL type ReadableStreamDefaultController.
 func idlFromReadableStreamDefaultController(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultControllerMethods {
 	return webidl.As[ReadableStreamDefaultControllerMethods](r, webidl.AnyValue(v), "ReadableStreamDefaultController")
@@ -3934,6 +4039,54 @@ func idlToReadableStreamDefaultController(r *webidl.Realm, x ReadableStreamDefau
 	}
 	return r.Wrap(x, "ReadableStreamDefaultController")
 }
+
+// idlFromReadableStreamController converts a JavaScript value to the IDL type (ReadableStreamDefaultController or ReadableByteStreamController).
+func idlFromReadableStreamController(r *webidl.Realm, v sobek.Value) ReadableStreamController {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "ReadableStreamDefaultController"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "ReadableByteStreamController"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return ReadableStreamController{Type: 1, ReadableStreamDefaultController: idlFromReadableStreamDefaultController(r, v)}
+	case 1:
+		return ReadableStreamController{Type: 2, ReadableByteStreamController: idlFromReadableByteStreamController(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(ReadableStreamDefaultController or ReadableByteStreamController)'")
+	return ReadableStreamController{}
+}
+
+// idlToReadableStreamController converts an IDL (ReadableStreamDefaultController or ReadableByteStreamController) value to JavaScript.
+func idlToReadableStreamController(r *webidl.Realm, x ReadableStreamController) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToReadableStreamDefaultController(r, x.ReadableStreamDefaultController)
+	case 2:
+		return idlToReadableByteStreamController(r, x.ReadableByteStreamController)
+	}
+	return sobek.Undefined()
+}
+
+// ReadableStreamController is the IDL union type (ReadableStreamDefaultController or ReadableByteStreamController). Type is the 1-based index of the
+// member type the value has (0: none).
+type ReadableStreamController struct {
+	Type                            int
+	ReadableStreamDefaultController ReadableStreamDefaultControllerMethods
+	ReadableByteStreamController    ReadableByteStreamControllerMethods
+}
+
+// Member type indexes of ReadableStreamController.
+const (
+	ReadableStreamControllerIsReadableStreamDefaultController = 1
+	ReadableStreamControllerIsReadableByteStreamController    = 2
+)
 
 // idlFromReadableStreamDefaultReader converts a JavaScript value to the IDL type ReadableStreamDefaultReader.
 func idlFromReadableStreamDefaultReader(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultReaderMethods {
@@ -3975,6 +4128,54 @@ func idlToReadableStreamIteratorOptions(r *webidl.Realm, x ReadableStreamIterato
 	idlWriteDictReadableStreamIteratorOptions(r, obj, &x)
 	return obj
 }
+
+// idlFromReadableStreamReader converts a JavaScript value to the IDL type (ReadableStreamDefaultReader or ReadableStreamBYOBReader).
+func idlFromReadableStreamReader(r *webidl.Realm, v sobek.Value) ReadableStreamReader {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "ReadableStreamDefaultReader"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "ReadableStreamBYOBReader"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return ReadableStreamReader{Type: 1, ReadableStreamDefaultReader: idlFromReadableStreamDefaultReader(r, v)}
+	case 1:
+		return ReadableStreamReader{Type: 2, ReadableStreamBYOBReader: idlFromReadableStreamBYOBReader(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(ReadableStreamDefaultReader or ReadableStreamBYOBReader)'")
+	return ReadableStreamReader{}
+}
+
+// idlToReadableStreamReader converts an IDL (ReadableStreamDefaultReader or ReadableStreamBYOBReader) value to JavaScript.
+func idlToReadableStreamReader(r *webidl.Realm, x ReadableStreamReader) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToReadableStreamDefaultReader(r, x.ReadableStreamDefaultReader)
+	case 2:
+		return idlToReadableStreamBYOBReader(r, x.ReadableStreamBYOBReader)
+	}
+	return sobek.Undefined()
+}
+
+// ReadableStreamReader is the IDL union type (ReadableStreamDefaultReader or ReadableStreamBYOBReader). Type is the 1-based index of the
+// member type the value has (0: none).
+type ReadableStreamReader struct {
+	Type                        int
+	ReadableStreamDefaultReader ReadableStreamDefaultReaderMethods
+	ReadableStreamBYOBReader    ReadableStreamBYOBReaderMethods
+}
+
+// Member type indexes of ReadableStreamReader.
+const (
+	ReadableStreamReaderIsReadableStreamDefaultReader = 1
+	ReadableStreamReaderIsReadableStreamBYOBReader    = 2
+)
 
 // idlFromReadableStreamReaderMode converts a JavaScript value to the IDL type ReadableStreamReaderMode.
 func idlFromReadableStreamReaderMode(r *webidl.Realm, v sobek.Value) ReadableStreamReaderMode {

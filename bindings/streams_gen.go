@@ -246,6 +246,107 @@ func (c *QueuingStrategySize) Invoke(thisArg sobek.Value, argChunk sobek.Value) 
 	return res, err
 }
 
+// ReadableByteStreamControllerMethods is implemented by the Go implementation of the IDL interface
+// ReadableByteStreamController.
+type ReadableByteStreamControllerMethods interface {
+	// idlImpl returns the implementation itself: *readableByteStreamControllerImpl is the only Go
+	// type implementing ReadableByteStreamController and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *readableByteStreamControllerImpl
+	// ByobRequest is the getter of the attribute "byobRequest".
+	ByobRequest() (ReadableStreamBYOBRequestMethods, error)
+	// DesiredSize is the getter of the attribute "desiredSize".
+	DesiredSize() (webidl.Nullable[float64], error)
+	// Close implements the operation "close".
+	Close() error
+	// Enqueue implements the operation "enqueue".
+	Enqueue(argChunk ArrayBufferView) error
+	// Error implements the operation "error".
+	Error(argE sobek.Value) error
+}
+
+// idlWrapReadableByteStreamController returns the JavaScript object of impl, a ReadableByteStreamController or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapReadableByteStreamController(r *webidl.Realm, impl ReadableByteStreamControllerMethods) sobek.Value {
+	return r.Wrap(impl, "ReadableByteStreamController")
+}
+
+// idlWrapNewReadableByteStreamController is idlWrapReadableByteStreamController for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewReadableByteStreamController(r *webidl.Realm, impl ReadableByteStreamControllerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ReadableByteStreamController", storage)
+}
+
+// *readableByteStreamControllerImpl implements ReadableByteStreamController: a missing or misspelled method fails to compile.
+var _ ReadableByteStreamControllerMethods = (*readableByteStreamControllerImpl)(nil)
+
+// idlDefReadableByteStreamController returns the definition of ReadableByteStreamController.
+func idlDefReadableByteStreamController() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ReadableByteStreamController",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ReadableByteStreamControllerMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "byobRequest", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, this, "ReadableByteStreamController")
+					res, err := self.ByobRequest()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableReadableStreamBYOBRequest(r, res)
+				},
+			},
+			{Name: "desiredSize", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, this, "ReadableByteStreamController")
+					res, err := self.DesiredSize()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableUnrestrictedDouble(r, res)
+				},
+			},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, call.This, "ReadableByteStreamController")
+					if err := self.Close(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "enqueue", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, call.This, "ReadableByteStreamController")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'enqueue' on 'ReadableByteStreamController': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argChunk := idlFromArrayBufferView(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Enqueue(argChunk); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "error", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, call.This, "ReadableByteStreamController")
+					var argE sobek.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argE = idlFromAny(r, v)
+					}
+					if err := self.Error(argE); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
 // ReadableStreamMethods is implemented by the Go implementation of the IDL interface
 // ReadableStream.
 type ReadableStreamMethods interface {
@@ -259,7 +360,7 @@ type ReadableStreamMethods interface {
 	// Cancel implements the operation "cancel".
 	Cancel(argReason sobek.Value) (*webidl.Promise, error)
 	// GetReader implements the operation "getReader".
-	GetReader(argOptions ReadableStreamGetReaderOptions) (ReadableStreamDefaultReaderMethods, error)
+	GetReader(argOptions ReadableStreamGetReaderOptions) (ReadableStreamReader, error)
 	// Tee implements the operation "tee".
 	Tee() ([]ReadableStreamMethods, error)
 	// AsyncIterate starts an asynchronous iteration.
@@ -355,7 +456,7 @@ func idlDefReadableStream(statics idlReadableStreamStatics) *webidl.InterfaceDef
 					if err != nil {
 						r.Throw(err)
 					}
-					return idlToReadableStreamDefaultReader(r, res)
+					return idlToReadableStreamReader(r, res)
 				}},
 			{Name: "tee", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
@@ -386,8 +487,228 @@ func idlDefReadableStream(statics idlReadableStreamStatics) *webidl.InterfaceDef
 	}
 }
 
-// ReadableStreamControllerType is the IDL typedef ReadableStreamController = ReadableStreamDefaultController.
-type ReadableStreamControllerType = ReadableStreamDefaultControllerMethods
+// ReadableStreamBYOBReaderMethods is implemented by the Go implementation of the IDL interface
+// ReadableStreamBYOBReader.
+type ReadableStreamBYOBReaderMethods interface {
+	// idlImpl returns the implementation itself: *readableStreamBYOBReaderImpl is the only Go
+	// type implementing ReadableStreamBYOBReader and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *readableStreamBYOBReaderImpl
+	// Closed is the getter of the attribute "closed".
+	Closed() (*webidl.Promise, error)
+	// Read implements the operation "read".
+	Read(argView ArrayBufferView, argOptions ReadableStreamBYOBReaderReadOptions) (*webidl.Promise, error)
+	// ReleaseLock implements the operation "releaseLock".
+	ReleaseLock() error
+	// Cancel implements the operation "cancel".
+	Cancel(argReason sobek.Value) (*webidl.Promise, error)
+}
+
+// idlWrapReadableStreamBYOBReader returns the JavaScript object of impl, a ReadableStreamBYOBReader or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapReadableStreamBYOBReader(r *webidl.Realm, impl ReadableStreamBYOBReaderMethods) sobek.Value {
+	return r.Wrap(impl, "ReadableStreamBYOBReader")
+}
+
+// idlWrapNewReadableStreamBYOBReader is idlWrapReadableStreamBYOBReader for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewReadableStreamBYOBReader(r *webidl.Realm, impl ReadableStreamBYOBReaderMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ReadableStreamBYOBReader", storage)
+}
+
+// *readableStreamBYOBReaderImpl implements ReadableStreamBYOBReader: a missing or misspelled method fails to compile.
+var _ ReadableStreamBYOBReaderMethods = (*readableStreamBYOBReaderImpl)(nil)
+
+// idlReadableStreamBYOBReaderStatics implements the constructors, static members or namespace
+// members of ReadableStreamBYOBReader.
+type idlReadableStreamBYOBReaderStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argStream ReadableStreamMethods) (ReadableStreamBYOBReaderMethods, error)
+}
+
+// idlDefReadableStreamBYOBReader returns the definition of ReadableStreamBYOBReader, calling statics.
+func idlDefReadableStreamBYOBReader(statics idlReadableStreamBYOBReaderStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ReadableStreamBYOBReader",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ReadableStreamBYOBReaderMethods)
+			return ok
+		},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'ReadableStreamBYOBReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argStream := idlFromReadableStream(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			res, err := statics.Constructor(r, argStream)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "closed", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamBYOBReaderMethods](r, this, "ReadableStreamBYOBReader")
+						res, err := self.Closed()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				},
+			},
+			{Name: "read", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamBYOBReaderMethods](r, call.This, "ReadableStreamBYOBReader")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'read' on 'ReadableStreamBYOBReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argView := idlFromArrayBufferView(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions ReadableStreamBYOBReaderReadOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromReadableStreamBYOBReaderReadOptions(r, v)
+						} else {
+							argOptions = idlFromReadableStreamBYOBReaderReadOptions(r, sobek.Undefined())
+						}
+						res, err := self.Read(argView, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfReadableStreamReadResult(r, res)
+					})
+				}},
+			{Name: "releaseLock", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBReaderMethods](r, call.This, "ReadableStreamBYOBReader")
+					if err := self.ReleaseLock(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "cancel", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamBYOBReaderMethods](r, call.This, "ReadableStreamBYOBReader")
+						var argReason sobek.Value
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argReason = idlFromAny(r, v)
+						}
+						res, err := self.Cancel(argReason)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+		},
+	}
+}
+
+// ReadableStreamBYOBReaderReadOptions is the IDL dictionary ReadableStreamBYOBReaderReadOptions.
+type ReadableStreamBYOBReaderReadOptions struct {
+	// Min is the member "min".
+	Min uint64
+}
+
+// idlReadDictReadableStreamBYOBReaderReadOptions reads the members of ReadableStreamBYOBReaderReadOptions from obj (nil for undefined
+// or null).
+func idlReadDictReadableStreamBYOBReaderReadOptions(r *webidl.Realm, obj *sobek.Object, d *ReadableStreamBYOBReaderReadOptions) {
+	if v := r.DictionaryMember(obj, "min"); v != nil {
+		d.Min = idlFromUnsignedLongLongEnforceRange(r, v)
+	} else {
+		d.Min = idlFromUnsignedLongLongEnforceRange(r, webidl.ConstValue(int64(1)))
+	}
+}
+
+// idlWriteDictReadableStreamBYOBReaderReadOptions writes the members of ReadableStreamBYOBReaderReadOptions to obj.
+func idlWriteDictReadableStreamBYOBReaderReadOptions(r *webidl.Realm, obj *sobek.Object, d *ReadableStreamBYOBReaderReadOptions) {
+	_ = obj.DefineDataProperty("min", idlToUnsignedLongLongEnforceRange(r, d.Min), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
+// ReadableStreamBYOBRequestMethods is implemented by the Go implementation of the IDL interface
+// ReadableStreamBYOBRequest.
+type ReadableStreamBYOBRequestMethods interface {
+	// idlImpl returns the implementation itself: *readableStreamBYOBRequestImpl is the only Go
+	// type implementing ReadableStreamBYOBRequest and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *readableStreamBYOBRequestImpl
+	// View is the getter of the attribute "view".
+	View() (webidl.Nullable[ArrayBufferView], error)
+	// Respond implements the operation "respond".
+	Respond(argBytesWritten uint64) error
+	// RespondWithNewView implements the operation "respondWithNewView".
+	RespondWithNewView(argView ArrayBufferView) error
+}
+
+// idlWrapReadableStreamBYOBRequest returns the JavaScript object of impl, a ReadableStreamBYOBRequest or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapReadableStreamBYOBRequest(r *webidl.Realm, impl ReadableStreamBYOBRequestMethods) sobek.Value {
+	return r.Wrap(impl, "ReadableStreamBYOBRequest")
+}
+
+// idlWrapNewReadableStreamBYOBRequest is idlWrapReadableStreamBYOBRequest for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewReadableStreamBYOBRequest(r *webidl.Realm, impl ReadableStreamBYOBRequestMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ReadableStreamBYOBRequest", storage)
+}
+
+// *readableStreamBYOBRequestImpl implements ReadableStreamBYOBRequest: a missing or misspelled method fails to compile.
+var _ ReadableStreamBYOBRequestMethods = (*readableStreamBYOBRequestImpl)(nil)
+
+// idlDefReadableStreamBYOBRequest returns the definition of ReadableStreamBYOBRequest.
+func idlDefReadableStreamBYOBRequest() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ReadableStreamBYOBRequest",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ReadableStreamBYOBRequestMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "view", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBRequestMethods](r, this, "ReadableStreamBYOBRequest")
+					res, err := self.View()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableArrayBufferView(r, res)
+				},
+			},
+			{Name: "respond", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBRequestMethods](r, call.This, "ReadableStreamBYOBRequest")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'respond' on 'ReadableStreamBYOBRequest': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argBytesWritten := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Respond(argBytesWritten); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "respondWithNewView", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBRequestMethods](r, call.This, "ReadableStreamBYOBRequest")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'respondWithNewView' on 'ReadableStreamBYOBRequest': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argView := idlFromArrayBufferView(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.RespondWithNewView(argView); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
 
 // ReadableStreamDefaultControllerMethods is implemented by the Go implementation of the IDL interface
 // ReadableStreamDefaultController.
@@ -662,9 +983,6 @@ func idlWriteDictReadableStreamReadResult(r *webidl.Realm, obj *sobek.Object, d 
 	}
 }
 
-// ReadableStreamReaderType is the IDL typedef ReadableStreamReader = ReadableStreamDefaultReader.
-type ReadableStreamReaderType = ReadableStreamDefaultReaderMethods
-
 // ReadableStreamReaderMode is the IDL enumeration ReadableStreamReaderMode.
 type ReadableStreamReaderMode string
 
@@ -759,12 +1077,12 @@ func (c *UnderlyingSourceCancelCallback) Invoke(thisArg sobek.Value, argReason s
 type UnderlyingSourcePullCallback struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback; an exception becomes a rejected promise.
-func (c *UnderlyingSourcePullCallback) Invoke(thisArg sobek.Value, argController ReadableStreamDefaultControllerMethods) *webidl.Promise {
+func (c *UnderlyingSourcePullCallback) Invoke(thisArg sobek.Value, argController ReadableStreamController) *webidl.Promise {
 	r := c.Realm
 	var p *webidl.Promise
 	if err := r.Catch(func() {
 		var args []sobek.Value
-		args = append(args, idlToReadableStreamDefaultController(r, argController))
+		args = append(args, idlToReadableStreamController(r, argController))
 		p = c.InvokePromise(thisArg, args...)
 	}); err != nil {
 		return r.PromiseRejectedWithError(err)
@@ -777,12 +1095,12 @@ type UnderlyingSourceStartCallback struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback and converts its result; a JavaScript
 // exception is a *webidl.JSError.
-func (c *UnderlyingSourceStartCallback) Invoke(thisArg sobek.Value, argController ReadableStreamDefaultControllerMethods) (sobek.Value, error) {
+func (c *UnderlyingSourceStartCallback) Invoke(thisArg sobek.Value, argController ReadableStreamController) (sobek.Value, error) {
 	r := c.Realm
 	var res sobek.Value
 	var args []sobek.Value
 	if err := r.Catch(func() {
-		args = append(args, idlToReadableStreamDefaultController(r, argController))
+		args = append(args, idlToReadableStreamController(r, argController))
 	}); err != nil {
 		return res, err
 	}

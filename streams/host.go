@@ -42,6 +42,26 @@ type Host interface {
 	// StructuredClone is StructuredClone(v) (tee's cloneForBranch2): an
 	// error is the exception it threw.
 	StructuredClone(v any) (any, error)
+
+	// NewArrayBuffer is Construct(%ArrayBuffer%, « n »): an error is
+	// the RangeError allocation threw.
+	NewArrayBuffer(n int) (any, error)
+	// ArrayBufferBytes is buf's [[ArrayBufferData]] (nil when detached):
+	// writes to it are writes to buf.
+	ArrayBufferBytes(buf any) []byte
+	// ArrayBufferByteLength is buf.[[ArrayBufferByteLength]] (0 when
+	// detached).
+	ArrayBufferByteLength(buf any) int
+	// IsDetachedBuffer is IsDetachedBuffer(buf).
+	IsDetachedBuffer(buf any) bool
+	// TransferArrayBuffer is
+	// https://streams.spec.whatwg.org/#transfer-array-buffer: a new
+	// ArrayBuffer with buf's data, buf detached (a TypeError when it
+	// cannot be).
+	TransferArrayBuffer(buf any) (any, error)
+	// NewView is Construct(v.Constructor, « v.Buffer, v.ByteOffset,
+	// v.Length() »): the host's view object.
+	NewView(v ArrayBufferView) any
 }
 
 // TypeError is a TypeError an operation throws; the host turns it into
