@@ -49,9 +49,12 @@ type idlStatics struct {
 	Text                        idlTextStatics
 	TextDecoder                 idlTextDecoderStatics
 	TextEncoder                 idlTextEncoderStatics
+	TransformStream             idlTransformStreamStatics
 	URL                         idlURLStatics
 	URLSearchParams             idlURLSearchParamsStatics
 	Worker                      idlWorkerStatics
+	WritableStream              idlWritableStreamStatics
+	WritableStreamDefaultWriter idlWritableStreamDefaultWriterStatics
 }
 
 // idlRegister adds every interface, callback interface and namespace
@@ -159,6 +162,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.TextEncoder == nil {
 		missing = append(missing, "idlTextEncoderStatics")
 	}
+	if impl.TransformStream == nil {
+		missing = append(missing, "idlTransformStreamStatics")
+	}
 	if impl.URL == nil {
 		missing = append(missing, "idlURLStatics")
 	}
@@ -168,10 +174,16 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.Worker == nil {
 		missing = append(missing, "idlWorkerStatics")
 	}
+	if impl.WritableStream == nil {
+		missing = append(missing, "idlWritableStreamStatics")
+	}
+	if impl.WritableStreamDefaultWriter == nil {
+		missing = append(missing, "idlWritableStreamDefaultWriterStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -248,6 +260,8 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefText(impl.Text))
 	reg.Add(idlDefTextDecoder(impl.TextDecoder))
 	reg.Add(idlDefTextEncoder(impl.TextEncoder))
+	reg.Add(idlDefTransformStream(impl.TransformStream))
+	reg.Add(idlDefTransformStreamDefaultController())
 	reg.Add(idlDefURL(impl.URL))
 	reg.Add(idlDefURLSearchParams(impl.URLSearchParams))
 	reg.Add(idlDefWindow())
@@ -256,6 +270,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
+	reg.Add(idlDefWritableStream(impl.WritableStream))
+	reg.Add(idlDefWritableStreamDefaultController())
+	reg.Add(idlDefWritableStreamDefaultWriter(impl.WritableStreamDefaultWriter))
 	return nil
 }
 
@@ -297,9 +314,12 @@ func init() {
 		Text:                        textStatics{},
 		TextDecoder:                 textDecoderStatics{},
 		TextEncoder:                 textEncoderStatics{},
+		TransformStream:             transformStreamStatics{},
 		URL:                         urlStatics{},
 		URLSearchParams:             urlSearchParamsStatics{},
 		Worker:                      workerStatics{},
+		WritableStream:              writableStreamStatics{},
+		WritableStreamDefaultWriter: writableStreamDefaultWriterStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -503,6 +523,16 @@ func (x *textDecoderImpl) idlImpl() *textDecoderImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *textEncoderImpl) idlImpl() *textEncoderImpl { return x }
 
+// idlImpl returns x: *transformStreamDefaultControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *transformStreamDefaultControllerImpl) idlImpl() *transformStreamDefaultControllerImpl {
+	return x
+}
+
+// idlImpl returns x: *transformStreamImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *transformStreamImpl) idlImpl() *transformStreamImpl { return x }
+
 // idlImpl returns x: *urlImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *urlImpl) idlImpl() *urlImpl { return x }
@@ -530,6 +560,20 @@ func (x *workerImpl) idlImpl() *workerImpl { return x }
 // idlImpl returns x: *workerLocationImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *workerLocationImpl) idlImpl() *workerLocationImpl { return x }
+
+// idlImpl returns x: *writableStreamDefaultControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *writableStreamDefaultControllerImpl) idlImpl() *writableStreamDefaultControllerImpl {
+	return x
+}
+
+// idlImpl returns x: *writableStreamDefaultWriterImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *writableStreamDefaultWriterImpl) idlImpl() *writableStreamDefaultWriterImpl { return x }
+
+// idlImpl returns x: *writableStreamImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *writableStreamImpl) idlImpl() *writableStreamImpl { return x }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
@@ -4197,6 +4241,20 @@ func idlToReadableStreamType(r *webidl.Realm, x ReadableStreamType) sobek.Value 
 	return webidl.StringValue(string(x))
 }
 
+// idlFromReadableWritablePair converts a JavaScript value to the IDL type ReadableWritablePair.
+func idlFromReadableWritablePair(r *webidl.Realm, v sobek.Value) ReadableWritablePair {
+	var d ReadableWritablePair
+	idlReadDictReadableWritablePair(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableWritablePair"), &d)
+	return d
+}
+
+// idlToReadableWritablePair converts an IDL ReadableWritablePair value to JavaScript.
+func idlToReadableWritablePair(r *webidl.Realm, x ReadableWritablePair) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableWritablePair(r, obj, &x)
+	return obj
+}
+
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
 func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v sobek.Value) webidl.Record[string, string] {
 	var out webidl.Record[string, string]
@@ -4751,6 +4809,20 @@ func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) sobek.Va
 	return obj
 }
 
+// idlFromStreamPipeOptions converts a JavaScript value to the IDL type StreamPipeOptions.
+func idlFromStreamPipeOptions(r *webidl.Realm, v sobek.Value) StreamPipeOptions {
+	var d StreamPipeOptions
+	idlReadDictStreamPipeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StreamPipeOptions"), &d)
+	return d
+}
+
+// idlToStreamPipeOptions converts an IDL StreamPipeOptions value to JavaScript.
+func idlToStreamPipeOptions(r *webidl.Realm, x StreamPipeOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictStreamPipeOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromStructuredSerializeOptions converts a JavaScript value to the IDL type StructuredSerializeOptions.
 func idlFromStructuredSerializeOptions(r *webidl.Realm, v sobek.Value) StructuredSerializeOptions {
 	var d StructuredSerializeOptions
@@ -4867,6 +4939,155 @@ const (
 	TimerHandlerIsDOMString = 1
 	TimerHandlerIsFunction  = 2
 )
+
+// idlFromTransformStreamDefaultController converts a JavaScript value to the IDL type TransformStreamDefaultController.
+func idlFromTransformStreamDefaultController(r *webidl.Realm, v sobek.Value) TransformStreamDefaultControllerMethods {
+	return webidl.As[TransformStreamDefaultControllerMethods](r, webidl.AnyValue(v), "TransformStreamDefaultController")
+}
+
+// idlToTransformStreamDefaultController converts an IDL TransformStreamDefaultController value to JavaScript.
+func idlToTransformStreamDefaultController(r *webidl.Realm, x TransformStreamDefaultControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "TransformStreamDefaultController")
+}
+
+// idlFromTransformerCancelCallback converts a JavaScript value to the IDL type TransformerCancelCallback.
+func idlFromTransformerCancelCallback(r *webidl.Realm, v sobek.Value) *TransformerCancelCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerCancelCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerCancelCallback converts an IDL TransformerCancelCallback value to JavaScript.
+func idlToTransformerCancelCallback(r *webidl.Realm, x *TransformerCancelCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromTransformerFlushCallback converts a JavaScript value to the IDL type TransformerFlushCallback.
+func idlFromTransformerFlushCallback(r *webidl.Realm, v sobek.Value) *TransformerFlushCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerFlushCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerFlushCallback converts an IDL TransformerFlushCallback value to JavaScript.
+func idlToTransformerFlushCallback(r *webidl.Realm, x *TransformerFlushCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromTransformerStartCallback converts a JavaScript value to the IDL type TransformerStartCallback.
+func idlFromTransformerStartCallback(r *webidl.Realm, v sobek.Value) *TransformerStartCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerStartCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerStartCallback converts an IDL TransformerStartCallback value to JavaScript.
+func idlToTransformerStartCallback(r *webidl.Realm, x *TransformerStartCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromTransformerTransformCallback converts a JavaScript value to the IDL type TransformerTransformCallback.
+func idlFromTransformerTransformCallback(r *webidl.Realm, v sobek.Value) *TransformerTransformCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerTransformCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerTransformCallback converts an IDL TransformerTransformCallback value to JavaScript.
+func idlToTransformerTransformCallback(r *webidl.Realm, x *TransformerTransformCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkAbortCallback converts a JavaScript value to the IDL type UnderlyingSinkAbortCallback.
+func idlFromUnderlyingSinkAbortCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkAbortCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkAbortCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkAbortCallback converts an IDL UnderlyingSinkAbortCallback value to JavaScript.
+func idlToUnderlyingSinkAbortCallback(r *webidl.Realm, x *UnderlyingSinkAbortCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkCloseCallback converts a JavaScript value to the IDL type UnderlyingSinkCloseCallback.
+func idlFromUnderlyingSinkCloseCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkCloseCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkCloseCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkCloseCallback converts an IDL UnderlyingSinkCloseCallback value to JavaScript.
+func idlToUnderlyingSinkCloseCallback(r *webidl.Realm, x *UnderlyingSinkCloseCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkStartCallback converts a JavaScript value to the IDL type UnderlyingSinkStartCallback.
+func idlFromUnderlyingSinkStartCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkStartCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkStartCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkStartCallback converts an IDL UnderlyingSinkStartCallback value to JavaScript.
+func idlToUnderlyingSinkStartCallback(r *webidl.Realm, x *UnderlyingSinkStartCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkWriteCallback converts a JavaScript value to the IDL type UnderlyingSinkWriteCallback.
+func idlFromUnderlyingSinkWriteCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkWriteCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkWriteCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkWriteCallback converts an IDL UnderlyingSinkWriteCallback value to JavaScript.
+func idlToUnderlyingSinkWriteCallback(r *webidl.Realm, x *UnderlyingSinkWriteCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
 
 // idlFromUnderlyingSourceCancelCallback converts a JavaScript value to the IDL type UnderlyingSourceCancelCallback.
 func idlFromUnderlyingSourceCancelCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourceCancelCallback {
@@ -5027,6 +5248,45 @@ func idlFromWorkerType(r *webidl.Realm, v sobek.Value) WorkerType {
 // idlToWorkerType converts an IDL WorkerType value to JavaScript.
 func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromWritableStream converts a JavaScript value to the IDL type WritableStream.
+func idlFromWritableStream(r *webidl.Realm, v sobek.Value) WritableStreamMethods {
+	return webidl.As[WritableStreamMethods](r, webidl.AnyValue(v), "WritableStream")
+}
+
+// idlToWritableStream converts an IDL WritableStream value to JavaScript.
+func idlToWritableStream(r *webidl.Realm, x WritableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WritableStream")
+}
+
+// idlFromWritableStreamDefaultController converts a JavaScript value to the IDL type WritableStreamDefaultController.
+func idlFromWritableStreamDefaultController(r *webidl.Realm, v sobek.Value) WritableStreamDefaultControllerMethods {
+	return webidl.As[WritableStreamDefaultControllerMethods](r, webidl.AnyValue(v), "WritableStreamDefaultController")
+}
+
+// idlToWritableStreamDefaultController converts an IDL WritableStreamDefaultController value to JavaScript.
+func idlToWritableStreamDefaultController(r *webidl.Realm, x WritableStreamDefaultControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WritableStreamDefaultController")
+}
+
+// idlFromWritableStreamDefaultWriter converts a JavaScript value to the IDL type WritableStreamDefaultWriter.
+func idlFromWritableStreamDefaultWriter(r *webidl.Realm, v sobek.Value) WritableStreamDefaultWriterMethods {
+	return webidl.As[WritableStreamDefaultWriterMethods](r, webidl.AnyValue(v), "WritableStreamDefaultWriter")
+}
+
+// idlToWritableStreamDefaultWriter converts an IDL WritableStreamDefaultWriter value to JavaScript.
+func idlToWritableStreamDefaultWriter(r *webidl.Realm, x WritableStreamDefaultWriterMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WritableStreamDefaultWriter")
 }
 
 // idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).

@@ -105,6 +105,10 @@ func streamsError(err error) error {
 	if errors.As(err, &re) {
 		return webidl.NewRangeError("%s", re.Msg)
 	}
+	var thrown *streams.Thrown
+	if errors.As(err, &thrown) {
+		return &webidl.JSError{Value: jsStreamValue(thrown.V)}
+	}
 	return err
 }
 
@@ -325,4 +329,18 @@ func (it *readableStreamAsyncIterator) Return(ir *webidl.Realm, arg sobek.Value)
 	rd.ReleaseLock()
 	// 6. Return a promise resolved with undefined.
 	return ir.PromiseResolvedWith(sobek.Undefined())
+}
+
+// PipeTo is https://streams.spec.whatwg.org/#rs-pipe-to.
+func (o *readableStreamImpl) PipeTo(destination WritableStreamMethods, options StreamPipeOptions) (*webidl.Promise, error) {
+	return promiseOfStream(o.s.PipeTo(destination.idlImpl().s, pipeOptions(options))), nil
+}
+
+// PipeThrough is https://streams.spec.whatwg.org/#rs-pipe-through.
+func (o *readableStreamImpl) PipeThrough(transform ReadableWritablePair, options StreamPipeOptions) (ReadableStreamMethods, error) {
+	if _, err := o.s.PipeThrough(transform.Writable.idlImpl().s, pipeOptions(options)); err != nil {
+		return nil, streamsError(err)
+	}
+	// 6. Return transform["readable"].
+	return transform.Readable, nil
 }

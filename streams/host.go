@@ -59,6 +59,10 @@ type Host interface {
 	// ArrayBuffer with buf's data, buf detached (a TypeError when it
 	// cannot be).
 	TransferArrayBuffer(buf any) (any, error)
+	// NewAbortController is a new AbortController (a writable stream
+	// controller's [[abortController]]).
+	NewAbortController() AbortController
+
 	// NewView is Construct(v.Constructor, « v.Buffer, v.ByteOffset,
 	// v.Length() »): the host's view object.
 	NewView(v ArrayBufferView) any
@@ -84,6 +88,13 @@ type SizeAlgorithm func(chunk any) (float64, error)
 type queueEntry struct {
 	value any
 	size  float64
+}
+
+// queueWithSizes is a container's [[queue]] and [[queueTotalSize]]
+// (https://streams.spec.whatwg.org/#queue-with-sizes).
+type queueWithSizes struct {
+	queue          []queueEntry
+	queueTotalSize float64
 }
 
 // isNonNegativeNumber is

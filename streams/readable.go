@@ -116,7 +116,7 @@ func setUpReadableStreamDefaultController(s *ReadableStream, c *DefaultControlle
 	// 2. Set controller.[[stream]] to stream.
 	c.stream = s
 	// 3. Perform ! ResetQueue(controller).
-	resetQueue(c)
+	resetQueue(&c.queueWithSizes)
 	// 4. Set controller.[[started]], controller.[[closeRequested]],
 	// controller.[[pullAgain]], and controller.[[pulling]] to false.
 	c.started, c.closeRequested, c.pullAgain, c.pulling = false, false, false, false
@@ -568,9 +568,8 @@ func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*Readabl
 // DefaultController is
 // https://streams.spec.whatwg.org/#readablestreamdefaultcontroller.
 type DefaultController struct {
-	stream                *ReadableStream
-	queue                 []queueEntry
-	queueTotalSize        float64
+	stream *ReadableStream
+	queueWithSizes
 	started               bool
 	closeRequested        bool
 	pullAgain             bool
@@ -621,7 +620,7 @@ func (c *DefaultController) Error(e any) {
 // https://streams.spec.whatwg.org/#rs-default-controller-private-cancel.
 func (c *DefaultController) cancelSteps(reason any) Promise {
 	// 1. Perform ! ResetQueue(this).
-	resetQueue(c)
+	resetQueue(&c.queueWithSizes)
 	// 2. Let result be the result of performing this.[[cancelAlgorithm]],
 	// passing reason.
 	result := c.cancelAlgorithm(reason)
@@ -639,7 +638,7 @@ func (c *DefaultController) pullSteps(rr ReadRequest) {
 	// 2. If this.[[queue]] is not empty,
 	if len(c.queue) > 0 {
 		// 2.1. Let chunk be ! DequeueValue(this).
-		chunk := dequeueValue(c)
+		chunk := dequeueValue(&c.queueWithSizes)
 		// 2.2. If this.[[closeRequested]] is true and this.[[queue]] is
 		// empty,
 		if c.closeRequested && len(c.queue) == 0 {
@@ -800,7 +799,7 @@ func ReadableStreamDefaultControllerEnqueue(c *DefaultController, chunk any) err
 		// 4.4. Let enqueueResult be EnqueueValueWithSize(controller, chunk,
 		// chunkSize).
 		// 4.5. If enqueueResult is an abrupt completion,
-		if err := enqueueValueWithSize(c, chunk, size); err != nil {
+		if err := enqueueValueWithSize(&c.queueWithSizes, chunk, size); err != nil {
 			// 4.5.1. Perform ! ReadableStreamDefaultControllerError(controller,
 			// enqueueResult.[[Value]]). 4.5.2. Return enqueueResult.
 			ReadableStreamDefaultControllerError(c, s.host.ErrorValue(err))
@@ -822,7 +821,7 @@ func ReadableStreamDefaultControllerError(c *DefaultController, e any) {
 		return
 	}
 	// 3. Perform ! ResetQueue(controller).
-	resetQueue(c)
+	resetQueue(&c.queueWithSizes)
 	// 4. Perform ! ReadableStreamDefaultControllerClearAlgorithms(controller).
 	readableStreamDefaultControllerClearAlgorithms(c)
 	// 5. Perform ! ReadableStreamError(stream, e).
@@ -856,7 +855,7 @@ func readableStreamDefaultControllerCanCloseOrEnqueue(c *DefaultController) bool
 
 // enqueueValueWithSize is
 // https://streams.spec.whatwg.org/#enqueue-value-with-size.
-func enqueueValueWithSize(c *DefaultController, value any, size float64) error {
+func enqueueValueWithSize(c *queueWithSizes, value any, size float64) error {
 	// 1. Assert: container has [[queue]] and [[queueTotalSize]] internal
 	// slots.
 	// 2. If ! IsNonNegativeNumber(size) is false, throw a RangeError
@@ -878,7 +877,7 @@ func enqueueValueWithSize(c *DefaultController, value any, size float64) error {
 }
 
 // dequeueValue is https://streams.spec.whatwg.org/#dequeue-value.
-func dequeueValue(c *DefaultController) any {
+func dequeueValue(c *queueWithSizes) any {
 	// 1-2. Asserts: container has the slots; its queue is not empty.
 	// 3. Let valueWithSize be container.[[queue]][0].
 	e := c.queue[0]
@@ -898,7 +897,7 @@ func dequeueValue(c *DefaultController) any {
 }
 
 // resetQueue is https://streams.spec.whatwg.org/#reset-queue.
-func resetQueue(c *DefaultController) {
+func resetQueue(c *queueWithSizes) {
 	// 1. Assert: container has [[queue]] and [[queueTotalSize]] internal
 	// slots.
 	// 2. Set container.[[queue]] to a new empty list.

@@ -121,6 +121,20 @@ func (h *testHost) NewView(v ArrayBufferView) any {
 	return v
 }
 
+// testAbortController is the test host's AbortController.
+type testAbortController struct {
+	aborted bool
+	reason  any
+}
+
+func (c *testAbortController) Abort(reason any) {
+	if !c.aborted {
+		c.aborted, c.reason = true, reason
+	}
+}
+
+func (h *testHost) NewAbortController() AbortController { return &testAbortController{} }
+
 // run performs microtasks until none is left.
 func (h *testHost) run() {
 	for len(h.microtasks) > 0 {
