@@ -32,6 +32,7 @@ type idlStatics struct {
 	ExtendableMessageEvent      idlExtendableMessageEventStatics
 	FetchEvent                  idlFetchEventStatics
 	File                        idlFileStatics
+	FileReader                  idlFileReaderStatics
 	FormData                    idlFormDataStatics
 	HashChangeEvent             idlHashChangeEventStatics
 	Headers                     idlHeadersStatics
@@ -111,6 +112,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.File == nil {
 		missing = append(missing, "idlFileStatics")
 	}
+	if impl.FileReader == nil {
+		missing = append(missing, "idlFileReaderStatics")
+	}
 	if impl.FormData == nil {
 		missing = append(missing, "idlFormDataStatics")
 	}
@@ -183,7 +187,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -210,6 +214,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
 	reg.Add(idlDefFile(impl.File))
+	reg.Add(idlDefFileReader(impl.FileReader))
 	reg.Add(idlDefFormData(impl.FormData))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
@@ -297,6 +302,7 @@ func init() {
 		ExtendableMessageEvent:      extendableMessageEventStatics{},
 		FetchEvent:                  fetchEventStatics{},
 		File:                        fileStatics{},
+		FileReader:                  fileReaderStatics{},
 		FormData:                    formDataStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
 		Headers:                     headersStatics{},
@@ -368,6 +374,10 @@ func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { ret
 // idlImpl returns x: *fetchEventImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
+
+// idlImpl returns x: *fileReaderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fileReaderImpl) idlImpl() *fileReaderImpl { return x }
 
 // idlImpl returns x: *formDataImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -1929,6 +1939,19 @@ func idlToComment(r *webidl.Realm, x CommentMethods) sobek.Value {
 	return r.Wrap(x, "Comment")
 }
 
+// idlFromDOMException converts a JavaScript value to the IDL type DOMException.
+func idlFromDOMException(r *webidl.Realm, v sobek.Value) DOMExceptionMethods {
+	return webidl.As[DOMExceptionMethods](r, webidl.AnyValue(v), "DOMException")
+}
+
+// idlToDOMException converts an IDL DOMException value to JavaScript.
+func idlToDOMException(r *webidl.Realm, x DOMExceptionMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "DOMException")
+}
+
 // idlFromDOMString converts a JavaScript value to the IDL type DOMString.
 func idlFromDOMString(r *webidl.Realm, v sobek.Value) webidl.DOMString {
 	return r.ToDOMString(webidl.AnyValue(v))
@@ -1948,6 +1971,57 @@ func idlFromDOMStringNullToEmpty(r *webidl.Realm, v sobek.Value) webidl.DOMStrin
 func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) sobek.Value {
 	return x.Value()
 }
+
+// idlFromDOMStringOrArrayBuffer converts a JavaScript value to the IDL type (DOMString or ArrayBuffer).
+func idlFromDOMStringOrArrayBuffer(r *webidl.Realm, v sobek.Value) DOMStringOrArrayBuffer {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 1
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return DOMStringOrArrayBuffer{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return DOMStringOrArrayBuffer{Type: 2, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(DOMString or ArrayBuffer)'")
+	return DOMStringOrArrayBuffer{}
+}
+
+// idlToDOMStringOrArrayBuffer converts an IDL (DOMString or ArrayBuffer) value to JavaScript.
+func idlToDOMStringOrArrayBuffer(r *webidl.Realm, x DOMStringOrArrayBuffer) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	}
+	return sobek.Undefined()
+}
+
+// DOMStringOrArrayBuffer is the IDL union type (DOMString or ArrayBuffer). Type is the 1-based index of the
+// member type the value has (0: none).
+type DOMStringOrArrayBuffer struct {
+	Type        int
+	DOMString   webidl.DOMString
+	ArrayBuffer webidl.BufferSource
+}
+
+// Member type indexes of DOMStringOrArrayBuffer.
+const (
+	DOMStringOrArrayBufferIsDOMString   = 1
+	DOMStringOrArrayBufferIsArrayBuffer = 2
+)
 
 // idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
 func idlFromWorkerOptions(r *webidl.Realm, v sobek.Value) WorkerOptions {
@@ -3143,6 +3217,22 @@ func idlToNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x webidl.N
 	return idlToClientOrServiceWorkerOrMessagePort(r, x.Value)
 }
 
+// idlFromNullableDOMException converts a JavaScript value to the IDL type DOMException?.
+func idlFromNullableDOMException(r *webidl.Realm, v sobek.Value) DOMExceptionMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromDOMException(r, v)
+}
+
+// idlToNullableDOMException converts an IDL DOMException? value to JavaScript.
+func idlToNullableDOMException(r *webidl.Realm, x DOMExceptionMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return idlToDOMException(r, x)
+}
+
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v sobek.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
@@ -3157,6 +3247,22 @@ func idlToNullableDOMString(r *webidl.Realm, x webidl.Nullable[webidl.DOMString]
 		return sobek.Null()
 	}
 	return idlToDOMString(r, x.Value)
+}
+
+// idlFromNullableDOMStringOrArrayBuffer converts a JavaScript value to the IDL type (DOMString or ArrayBuffer)?.
+func idlFromNullableDOMStringOrArrayBuffer(r *webidl.Realm, v sobek.Value) webidl.Nullable[DOMStringOrArrayBuffer] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[DOMStringOrArrayBuffer]()
+	}
+	return webidl.NonNull(idlFromDOMStringOrArrayBuffer(r, v))
+}
+
+// idlToNullableDOMStringOrArrayBuffer converts an IDL (DOMString or ArrayBuffer)? value to JavaScript.
+func idlToNullableDOMStringOrArrayBuffer(r *webidl.Realm, x webidl.Nullable[DOMStringOrArrayBuffer]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToDOMStringOrArrayBuffer(r, x.Value)
 }
 
 // idlFromNullableDocument converts a JavaScript value to the IDL type Document?.

@@ -331,7 +331,11 @@ func TestTransformStream(t *testing.T) {
 			_ = c.Enqueue(chunk)
 			return h.PromiseResolvedWith(nil)
 		},
-		Flush: func(c *TransformController) Promise { flushed = true; _ = c.Enqueue("end"); return h.PromiseResolvedWith(nil) },
+		Flush: func(c *TransformController) Promise {
+			flushed = true
+			_ = c.Enqueue("end")
+			return h.PromiseResolvedWith(nil)
+		},
 	}, 1, nil, 0, nil)
 	if err != nil {
 		t.Fatal(err)
