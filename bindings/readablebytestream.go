@@ -73,6 +73,10 @@ func (h streamHost) NewView(v streams.ArrayBufferView) any {
 	return view
 }
 
+func (h streamHost) ViewOf(v any) (streams.ArrayBufferView, error) {
+	return h.r.streamView(jsStreamValue(v))
+}
+
 // streamView is the streams record of an ArrayBufferView value, read
 // through the intrinsic getters.
 func (r *Realm) streamView(v sobek.Value) (streams.ArrayBufferView, error) {

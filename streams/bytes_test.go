@@ -3,6 +3,7 @@ package streams
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -281,5 +282,56 @@ func TestByteStreamCloseAfterQueueDrains(t *testing.T) {
 		if !bytes.Equal(viewBytes(t, value), []byte{1, 2}) || s.State() != Closed {
 			t.Errorf("byob %v: read %v, state %d; want [1 2] and closed", byob, value, s.State())
 		}
+	}
+}
+
+func TestByteStreamTee(t *testing.T) {
+	h := &testHost{}
+	var canceled any
+	s, c := newTestByteStream(t, h, ByteSource{Cancel: func(r any) Promise { canceled = r; return h.PromiseResolvedWith(nil) }})
+	b1, b2, err := ReadableStreamTee(s, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b1.ByteController() == nil || b2.ByteController() == nil {
+		t.Fatal("the branches of a byte stream are not byte streams")
+	}
+	h.run()
+	// Branch 1 reads with a default reader, branch 2 with a BYOB reader.
+	r1, _ := AcquireReadableStreamDefaultReader(b1)
+	r2, _ := AcquireReadableStreamBYOBReader(b2)
+	res1 := read(t, r1)
+	h.run()
+	_ = c.Enqueue(u8(1, 2, 3))
+	h.run()
+	dst := &testBuffer{data: make([]byte, 2)}
+	res2, _ := readInto(t, r2, ArrayBufferView{Buffer: dst, ByteLength: 2, Constructor: "Uint8Array", ElementSize: 1}, 1)
+	h.run()
+	if !res1.settled || !bytes.Equal(viewBytes(t, res1.value), []byte{1, 2, 3}) {
+		t.Fatalf("branch 1 read %+v", res1)
+	}
+	if !res2.settled || !bytes.Equal(viewBytes(t, res2.value), []byte{1, 2}) {
+		t.Fatalf("branch 2 BYOB read %+v", res2)
+	}
+	if res1.value.(ArrayBufferView).Buffer == res2.value.(ArrayBufferView).Buffer {
+		t.Error("the branches share a buffer (no clone)")
+	}
+	// Canceling both branches cancels the source with both reasons.
+	r1.Cancel("one")
+	r2.Cancel("two")
+	h.run()
+	if !reflect.DeepEqual(canceled, []any{"one", "two"}) {
+		t.Errorf("source canceled with %v", canceled)
+	}
+
+	// An error of the source errors both branches.
+	h2 := &testHost{}
+	s2, c2 := newTestByteStream(t, h2, ByteSource{})
+	b3, b4, _ := ReadableStreamTee(s2, false)
+	h2.run()
+	c2.Error("boom")
+	h2.run()
+	if b3.State() != Errored || b4.State() != Errored || b3.StoredError() != "boom" {
+		t.Errorf("branches after the source errored: %d %d", b3.State(), b4.State())
 	}
 }

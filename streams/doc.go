@@ -25,10 +25,6 @@
 //
 // # Deviations
 //
-//   - Teeing a byte stream uses ReadableStreamDefaultTee (its branches
-//     are default streams whose chunks are structured clones for
-//     cloneForBranch2), not ReadableByteStreamTee: a branch cannot be read
-//     with a BYOB reader.
 //   - A pipe reads a byte stream with a default reader (step 6 of
 //     ReadableStreamPipeTo allows it).
 //   - Not implemented: ReadableStream.from and transferring streams

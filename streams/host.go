@@ -63,6 +63,9 @@ type Host interface {
 	// controller's [[abortController]]).
 	NewAbortController() AbortController
 
+	// ViewOf is the record of a view the host made (a chunk of a byte
+	// stream): an error when v is not an ArrayBufferView.
+	ViewOf(v any) (ArrayBufferView, error)
 	// NewView is Construct(v.Constructor, « v.Buffer, v.ByteOffset,
 	// v.Length() »): the host's view object.
 	NewView(v ArrayBufferView) any

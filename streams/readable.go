@@ -395,11 +395,15 @@ func readableStreamHasDefaultReader(s *ReadableStream) bool {
 	return ok
 }
 
-// ReadableStreamTee is https://streams.spec.whatwg.org/#readable-stream-tee
-// for a default stream: ReadableStreamDefaultTee.
+// ReadableStreamTee is https://streams.spec.whatwg.org/#readable-stream-tee.
 func ReadableStreamTee(s *ReadableStream, cloneForBranch2 bool) (*ReadableStream, *ReadableStream, error) {
 	// 1-2. Assert: stream implements ReadableStream; cloneForBranch2 is a
-	// boolean. 3. (No byte streams.)
+	// boolean.
+	// 3. If stream.[[controller]] implements ReadableByteStreamController,
+	// return ? ReadableByteStreamTee(stream).
+	if _, ok := s.controller.(*ByteController); ok {
+		return readableByteStreamTee(s)
+	}
 	// 4. Return ? ReadableStreamDefaultTee(stream, cloneForBranch2).
 	return readableStreamDefaultTee(s, cloneForBranch2)
 }

@@ -112,6 +112,14 @@ func (h *testHost) TransferArrayBuffer(buf any) (any, error) {
 	return nb, nil
 }
 
+func (h *testHost) ViewOf(v any) (ArrayBufferView, error) {
+	av, ok := v.(ArrayBufferView)
+	if !ok {
+		return ArrayBufferView{}, &TypeError{Msg: "not a view"}
+	}
+	return av, nil
+}
+
 // NewView returns the view record itself (with the length in elements
 // checked).
 func (h *testHost) NewView(v ArrayBufferView) any {
