@@ -222,16 +222,6 @@ func (r *Realm) bodyStream(b *body) *readableStreamImpl {
 	return b.stream
 }
 
-// newUint8Array is a new Uint8Array over data (which it keeps).
-func (r *Realm) newUint8Array(data []byte) (sobek.Value, error) {
-	in, err := r.cloneIntrinsics()
-	if err != nil {
-		return nil, err
-	}
-	buf := r.vm.NewArrayBuffer(data)
-	return in.newView(sobek.Undefined(), r.vm.ToValue("Uint8Array"), r.vm.ToValue(buf), r.vm.ToValue(0), r.vm.ToValue(len(data)))
-}
-
 // fullyReadBody is https://fetch.spec.whatwg.org/#body-fully-read: it
 // reads all of b's stream (https://streams.spec.whatwg.org/#readablestreamdefaultreader-read-all-bytes)
 // and calls success with its bytes, or failure with the error (a chunk

@@ -12,7 +12,6 @@ import (
 type readerHost struct {
 	tasks  []func()
 	events []string
-	fr     *FileReader
 	// onEvent runs after an event is recorded.
 	onEvent func(e string)
 }
