@@ -318,3 +318,300 @@ func idlWriteDictFilePropertyBag(r *webidl.Realm, obj *sobek.Object, d *FileProp
 		_ = obj.DefineDataProperty("lastModified", idlToLongLong(r, d.LastModified.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 }
+
+// FileReaderMethods is implemented by the Go implementation of the IDL interface
+// FileReader.
+type FileReaderMethods interface {
+	EventTargetMethods
+	// idlImpl returns the implementation itself: *fileReaderImpl is the only Go
+	// type implementing FileReader and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *fileReaderImpl
+	// ReadyState is the getter of the attribute "readyState".
+	ReadyState() (uint16, error)
+	// Result is the getter of the attribute "result".
+	Result() (webidl.Nullable[DOMStringOrArrayBuffer], error)
+	// Error is the getter of the attribute "error".
+	Error() (DOMExceptionMethods, error)
+	// Onloadstart is the getter of the attribute "onloadstart".
+	Onloadstart() (*EventHandlerNonNull, error)
+	// SetOnloadstart is the setter of the attribute "onloadstart".
+	SetOnloadstart(v *EventHandlerNonNull) error
+	// Onprogress is the getter of the attribute "onprogress".
+	Onprogress() (*EventHandlerNonNull, error)
+	// SetOnprogress is the setter of the attribute "onprogress".
+	SetOnprogress(v *EventHandlerNonNull) error
+	// Onload is the getter of the attribute "onload".
+	Onload() (*EventHandlerNonNull, error)
+	// SetOnload is the setter of the attribute "onload".
+	SetOnload(v *EventHandlerNonNull) error
+	// Onabort is the getter of the attribute "onabort".
+	Onabort() (*EventHandlerNonNull, error)
+	// SetOnabort is the setter of the attribute "onabort".
+	SetOnabort(v *EventHandlerNonNull) error
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+	// Onloadend is the getter of the attribute "onloadend".
+	Onloadend() (*EventHandlerNonNull, error)
+	// SetOnloadend is the setter of the attribute "onloadend".
+	SetOnloadend(v *EventHandlerNonNull) error
+	// ReadAsArrayBuffer implements the operation "readAsArrayBuffer".
+	ReadAsArrayBuffer(argBlob BlobMethods) error
+	// ReadAsBinaryString implements the operation "readAsBinaryString".
+	ReadAsBinaryString(argBlob BlobMethods) error
+	// ReadAsText implements the operation "readAsText".
+	ReadAsText(argBlob BlobMethods, argEncoding webidl.Optional[webidl.DOMString]) error
+	// ReadAsDataURL implements the operation "readAsDataURL".
+	ReadAsDataURL(argBlob BlobMethods) error
+	// Abort implements the operation "abort".
+	Abort() error
+}
+
+// idlWrapFileReader returns the JavaScript object of impl, a FileReader or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapFileReader(r *webidl.Realm, impl FileReaderMethods) sobek.Value {
+	return r.Wrap(impl, "FileReader")
+}
+
+// idlWrapNewFileReader is idlWrapFileReader for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewFileReader(r *webidl.Realm, impl FileReaderMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "FileReader", storage)
+}
+
+// *fileReaderImpl implements FileReader and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ FileReaderMethods  = (*fileReaderImpl)(nil)
+	_ EventTargetMethods = (*fileReaderImpl)(nil)
+)
+
+// idlFileReaderStatics implements the constructors, static members or namespace
+// members of FileReader.
+type idlFileReaderStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm) (FileReaderMethods, error)
+}
+
+// idlDefFileReader returns the definition of FileReader, calling statics.
+func idlDefFileReader(statics idlFileReaderStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "FileReader",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(FileReaderMethods)
+			return ok
+		},
+		Constants: []webidl.Constant{
+			{Name: "EMPTY", Value: webidl.ConstValue(int64(0)), Exposed: nil, SecureContext: false},
+			{Name: "LOADING", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
+			{Name: "DONE", Value: webidl.ConstValue(int64(2)), Exposed: nil, SecureContext: false},
+		},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			res, err := statics.Constructor(r)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "readyState", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.ReadyState()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedShort(r, res)
+				},
+			},
+			{Name: "result", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Result()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMStringOrArrayBuffer(r, res)
+				},
+			},
+			{Name: "error", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Error()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMException(r, res)
+				},
+			},
+			{Name: "onloadstart", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Onloadstart()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadstart(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onprogress", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Onprogress()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnprogress(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onload", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Onload()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onabort", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Onabort()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnabort(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadend", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					res, err := self.Onloadend()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[FileReaderMethods](r, this, "FileReader")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadend(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "readAsArrayBuffer", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, call.This, "FileReader")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'readAsArrayBuffer' on 'FileReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argBlob := idlFromBlob(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.ReadAsArrayBuffer(argBlob); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "readAsBinaryString", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, call.This, "FileReader")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'readAsBinaryString' on 'FileReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argBlob := idlFromBlob(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.ReadAsBinaryString(argBlob); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "readAsText", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, call.This, "FileReader")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'readAsText' on 'FileReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argBlob := idlFromBlob(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argEncoding webidl.Optional[webidl.DOMString]
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argEncoding = webidl.Some(idlFromDOMString(r, v))
+					}
+					if err := self.ReadAsText(argBlob, argEncoding); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "readAsDataURL", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, call.This, "FileReader")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'readAsDataURL' on 'FileReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argBlob := idlFromBlob(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.ReadAsDataURL(argBlob); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "abort", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[FileReaderMethods](r, call.This, "FileReader")
+					if err := self.Abort(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}

@@ -32,6 +32,7 @@ type idlStatics struct {
 	ExtendableMessageEvent      idlExtendableMessageEventStatics
 	FetchEvent                  idlFetchEventStatics
 	File                        idlFileStatics
+	FileReader                  idlFileReaderStatics
 	FormData                    idlFormDataStatics
 	HashChangeEvent             idlHashChangeEventStatics
 	Headers                     idlHeadersStatics
@@ -41,6 +42,7 @@ type idlStatics struct {
 	PopStateEvent               idlPopStateEventStatics
 	QuotaExceededError          idlQuotaExceededErrorStatics
 	ReadableStream              idlReadableStreamStatics
+	ReadableStreamBYOBReader    idlReadableStreamBYOBReaderStatics
 	ReadableStreamDefaultReader idlReadableStreamDefaultReaderStatics
 	Request                     idlRequestStatics
 	Response                    idlResponseStatics
@@ -48,9 +50,12 @@ type idlStatics struct {
 	Text                        idlTextStatics
 	TextDecoder                 idlTextDecoderStatics
 	TextEncoder                 idlTextEncoderStatics
+	TransformStream             idlTransformStreamStatics
 	URL                         idlURLStatics
 	URLSearchParams             idlURLSearchParamsStatics
 	Worker                      idlWorkerStatics
+	WritableStream              idlWritableStreamStatics
+	WritableStreamDefaultWriter idlWritableStreamDefaultWriterStatics
 }
 
 // idlRegister adds every interface, callback interface and namespace
@@ -107,6 +112,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.File == nil {
 		missing = append(missing, "idlFileStatics")
 	}
+	if impl.FileReader == nil {
+		missing = append(missing, "idlFileReaderStatics")
+	}
 	if impl.FormData == nil {
 		missing = append(missing, "idlFormDataStatics")
 	}
@@ -134,6 +142,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.ReadableStream == nil {
 		missing = append(missing, "idlReadableStreamStatics")
 	}
+	if impl.ReadableStreamBYOBReader == nil {
+		missing = append(missing, "idlReadableStreamBYOBReaderStatics")
+	}
 	if impl.ReadableStreamDefaultReader == nil {
 		missing = append(missing, "idlReadableStreamDefaultReaderStatics")
 	}
@@ -155,6 +166,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.TextEncoder == nil {
 		missing = append(missing, "idlTextEncoderStatics")
 	}
+	if impl.TransformStream == nil {
+		missing = append(missing, "idlTransformStreamStatics")
+	}
 	if impl.URL == nil {
 		missing = append(missing, "idlURLStatics")
 	}
@@ -164,10 +178,16 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.Worker == nil {
 		missing = append(missing, "idlWorkerStatics")
 	}
+	if impl.WritableStream == nil {
+		missing = append(missing, "idlWritableStreamStatics")
+	}
+	if impl.WritableStreamDefaultWriter == nil {
+		missing = append(missing, "idlWritableStreamDefaultWriterStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -194,6 +214,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
 	reg.Add(idlDefFile(impl.File))
+	reg.Add(idlDefFileReader(impl.FileReader))
 	reg.Add(idlDefFormData(impl.FormData))
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
@@ -224,7 +245,10 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
+	reg.Add(idlDefReadableByteStreamController())
 	reg.Add(idlDefReadableStream(impl.ReadableStream))
+	reg.Add(idlDefReadableStreamBYOBReader(impl.ReadableStreamBYOBReader))
+	reg.Add(idlDefReadableStreamBYOBRequest())
 	reg.Add(idlDefReadableStreamDefaultController())
 	reg.Add(idlDefReadableStreamDefaultReader(impl.ReadableStreamDefaultReader))
 	reg.Add(idlDefRequest(impl.Request))
@@ -241,6 +265,8 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefText(impl.Text))
 	reg.Add(idlDefTextDecoder(impl.TextDecoder))
 	reg.Add(idlDefTextEncoder(impl.TextEncoder))
+	reg.Add(idlDefTransformStream(impl.TransformStream))
+	reg.Add(idlDefTransformStreamDefaultController())
 	reg.Add(idlDefURL(impl.URL))
 	reg.Add(idlDefURLSearchParams(impl.URLSearchParams))
 	reg.Add(idlDefWindow())
@@ -249,6 +275,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
+	reg.Add(idlDefWritableStream(impl.WritableStream))
+	reg.Add(idlDefWritableStreamDefaultController())
+	reg.Add(idlDefWritableStreamDefaultWriter(impl.WritableStreamDefaultWriter))
 	return nil
 }
 
@@ -273,6 +302,7 @@ func init() {
 		ExtendableMessageEvent:      extendableMessageEventStatics{},
 		FetchEvent:                  fetchEventStatics{},
 		File:                        fileStatics{},
+		FileReader:                  fileReaderStatics{},
 		FormData:                    formDataStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
 		Headers:                     headersStatics{},
@@ -282,6 +312,7 @@ func init() {
 		PopStateEvent:               popStateEventStatics{},
 		QuotaExceededError:          quotaExceededErrorStatics{},
 		ReadableStream:              readableStreamStatics{},
+		ReadableStreamBYOBReader:    readableStreamBYOBReaderStatics{},
 		ReadableStreamDefaultReader: readableStreamDefaultReaderStatics{},
 		Request:                     requestStatics{},
 		Response:                    responseStatics{},
@@ -289,9 +320,12 @@ func init() {
 		Text:                        textStatics{},
 		TextDecoder:                 textDecoderStatics{},
 		TextEncoder:                 textEncoderStatics{},
+		TransformStream:             transformStreamStatics{},
 		URL:                         urlStatics{},
 		URLSearchParams:             urlSearchParamsStatics{},
 		Worker:                      workerStatics{},
+		WritableStream:              writableStreamStatics{},
+		WritableStreamDefaultWriter: writableStreamDefaultWriterStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -340,6 +374,10 @@ func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { ret
 // idlImpl returns x: *fetchEventImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
+
+// idlImpl returns x: *fileReaderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fileReaderImpl) idlImpl() *fileReaderImpl { return x }
 
 // idlImpl returns x: *formDataImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -421,6 +459,18 @@ func (x *queuingStrategyImpl) idlImpl() *queuingStrategyImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *quotaExceededErrorImpl) idlImpl() *quotaExceededErrorImpl { return x }
 
+// idlImpl returns x: *readableByteStreamControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableByteStreamControllerImpl) idlImpl() *readableByteStreamControllerImpl { return x }
+
+// idlImpl returns x: *readableStreamBYOBReaderImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamBYOBReaderImpl) idlImpl() *readableStreamBYOBReaderImpl { return x }
+
+// idlImpl returns x: *readableStreamBYOBRequestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *readableStreamBYOBRequestImpl) idlImpl() *readableStreamBYOBRequestImpl { return x }
+
 // idlImpl returns x: *readableStreamDefaultControllerImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *readableStreamDefaultControllerImpl) idlImpl() *readableStreamDefaultControllerImpl {
@@ -483,6 +533,16 @@ func (x *textDecoderImpl) idlImpl() *textDecoderImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *textEncoderImpl) idlImpl() *textEncoderImpl { return x }
 
+// idlImpl returns x: *transformStreamDefaultControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *transformStreamDefaultControllerImpl) idlImpl() *transformStreamDefaultControllerImpl {
+	return x
+}
+
+// idlImpl returns x: *transformStreamImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *transformStreamImpl) idlImpl() *transformStreamImpl { return x }
+
 // idlImpl returns x: *urlImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *urlImpl) idlImpl() *urlImpl { return x }
@@ -510,6 +570,20 @@ func (x *workerImpl) idlImpl() *workerImpl { return x }
 // idlImpl returns x: *workerLocationImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *workerLocationImpl) idlImpl() *workerLocationImpl { return x }
+
+// idlImpl returns x: *writableStreamDefaultControllerImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *writableStreamDefaultControllerImpl) idlImpl() *writableStreamDefaultControllerImpl {
+	return x
+}
+
+// idlImpl returns x: *writableStreamDefaultWriterImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *writableStreamDefaultWriterImpl) idlImpl() *writableStreamDefaultWriterImpl { return x }
+
+// idlImpl returns x: *writableStreamImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *writableStreamImpl) idlImpl() *writableStreamImpl { return x }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
@@ -1865,6 +1939,19 @@ func idlToComment(r *webidl.Realm, x CommentMethods) sobek.Value {
 	return r.Wrap(x, "Comment")
 }
 
+// idlFromDOMException converts a JavaScript value to the IDL type DOMException.
+func idlFromDOMException(r *webidl.Realm, v sobek.Value) DOMExceptionMethods {
+	return webidl.As[DOMExceptionMethods](r, webidl.AnyValue(v), "DOMException")
+}
+
+// idlToDOMException converts an IDL DOMException value to JavaScript.
+func idlToDOMException(r *webidl.Realm, x DOMExceptionMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "DOMException")
+}
+
 // idlFromDOMString converts a JavaScript value to the IDL type DOMString.
 func idlFromDOMString(r *webidl.Realm, v sobek.Value) webidl.DOMString {
 	return r.ToDOMString(webidl.AnyValue(v))
@@ -1884,6 +1971,57 @@ func idlFromDOMStringNullToEmpty(r *webidl.Realm, v sobek.Value) webidl.DOMStrin
 func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) sobek.Value {
 	return x.Value()
 }
+
+// idlFromDOMStringOrArrayBuffer converts a JavaScript value to the IDL type (DOMString or ArrayBuffer).
+func idlFromDOMStringOrArrayBuffer(r *webidl.Realm, v sobek.Value) DOMStringOrArrayBuffer {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 1
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return DOMStringOrArrayBuffer{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return DOMStringOrArrayBuffer{Type: 2, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(DOMString or ArrayBuffer)'")
+	return DOMStringOrArrayBuffer{}
+}
+
+// idlToDOMStringOrArrayBuffer converts an IDL (DOMString or ArrayBuffer) value to JavaScript.
+func idlToDOMStringOrArrayBuffer(r *webidl.Realm, x DOMStringOrArrayBuffer) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	}
+	return sobek.Undefined()
+}
+
+// DOMStringOrArrayBuffer is the IDL union type (DOMString or ArrayBuffer). Type is the 1-based index of the
+// member type the value has (0: none).
+type DOMStringOrArrayBuffer struct {
+	Type        int
+	DOMString   webidl.DOMString
+	ArrayBuffer webidl.BufferSource
+}
+
+// Member type indexes of DOMStringOrArrayBuffer.
+const (
+	DOMStringOrArrayBufferIsDOMString   = 1
+	DOMStringOrArrayBufferIsArrayBuffer = 2
+)
 
 // idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
 func idlFromWorkerOptions(r *webidl.Realm, v sobek.Value) WorkerOptions {
@@ -3015,6 +3153,22 @@ func idlToNullableAbortSignal(r *webidl.Realm, x AbortSignalMethods) sobek.Value
 	return idlToAbortSignal(r, x)
 }
 
+// idlFromNullableArrayBufferView converts a JavaScript value to the IDL type (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)?.
+func idlFromNullableArrayBufferView(r *webidl.Realm, v sobek.Value) webidl.Nullable[ArrayBufferView] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[ArrayBufferView]()
+	}
+	return webidl.NonNull(idlFromArrayBufferView(r, v))
+}
+
+// idlToNullableArrayBufferView converts an IDL (Int8Array or Int16Array or Int32Array or Uint8Array or Uint16Array or Uint32Array or Uint8ClampedArray or BigInt64Array or BigUint64Array or Float32Array or Float64Array or DataView)? value to JavaScript.
+func idlToNullableArrayBufferView(r *webidl.Realm, x webidl.Nullable[ArrayBufferView]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToArrayBufferView(r, x.Value)
+}
+
 // idlFromNullableBodyInit converts a JavaScript value to the IDL type (ReadableStream or XMLHttpRequestBodyInit)?.
 func idlFromNullableBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[BodyInit] {
 	if webidl.IsNullish(v) {
@@ -3063,6 +3217,22 @@ func idlToNullableClientOrServiceWorkerOrMessagePort(r *webidl.Realm, x webidl.N
 	return idlToClientOrServiceWorkerOrMessagePort(r, x.Value)
 }
 
+// idlFromNullableDOMException converts a JavaScript value to the IDL type DOMException?.
+func idlFromNullableDOMException(r *webidl.Realm, v sobek.Value) DOMExceptionMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromDOMException(r, v)
+}
+
+// idlToNullableDOMException converts an IDL DOMException? value to JavaScript.
+func idlToNullableDOMException(r *webidl.Realm, x DOMExceptionMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return idlToDOMException(r, x)
+}
+
 // idlFromNullableDOMString converts a JavaScript value to the IDL type DOMString?.
 func idlFromNullableDOMString(r *webidl.Realm, v sobek.Value) webidl.Nullable[webidl.DOMString] {
 	if webidl.IsNullish(v) {
@@ -3077,6 +3247,22 @@ func idlToNullableDOMString(r *webidl.Realm, x webidl.Nullable[webidl.DOMString]
 		return sobek.Null()
 	}
 	return idlToDOMString(r, x.Value)
+}
+
+// idlFromNullableDOMStringOrArrayBuffer converts a JavaScript value to the IDL type (DOMString or ArrayBuffer)?.
+func idlFromNullableDOMStringOrArrayBuffer(r *webidl.Realm, v sobek.Value) webidl.Nullable[DOMStringOrArrayBuffer] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[DOMStringOrArrayBuffer]()
+	}
+	return webidl.NonNull(idlFromDOMStringOrArrayBuffer(r, v))
+}
+
+// idlToNullableDOMStringOrArrayBuffer converts an IDL (DOMString or ArrayBuffer)? value to JavaScript.
+func idlToNullableDOMStringOrArrayBuffer(r *webidl.Realm, x webidl.Nullable[DOMStringOrArrayBuffer]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToDOMStringOrArrayBuffer(r, x.Value)
 }
 
 // idlFromNullableDocument converts a JavaScript value to the IDL type Document?.
@@ -3360,6 +3546,35 @@ func idlToNullableReadableStream(r *webidl.Realm, x ReadableStreamMethods) sobek
 		return sobek.Null()
 	}
 	return idlToReadableStream(r, x)
+}
+
+// idlFromReadableStreamBYOBRequest converts a JavaScript value to the IDL type ReadableStreamBYOBRequest.
+func idlFromReadableStreamBYOBRequest(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBRequestMethods {
+	return webidl.As[ReadableStreamBYOBRequestMethods](r, webidl.AnyValue(v), "ReadableStreamBYOBRequest")
+}
+
+// idlToReadableStreamBYOBRequest converts an IDL ReadableStreamBYOBRequest value to JavaScript.
+func idlToReadableStreamBYOBRequest(r *webidl.Realm, x ReadableStreamBYOBRequestMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamBYOBRequest")
+}
+
+// idlFromNullableReadableStreamBYOBRequest converts a JavaScript value to the IDL type ReadableStreamBYOBRequest?.
+func idlFromNullableReadableStreamBYOBRequest(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBRequestMethods {
+	if webidl.IsNullish(v) {
+		return nil
+	}
+	return idlFromReadableStreamBYOBRequest(r, v)
+}
+
+// idlToNullableReadableStreamBYOBRequest converts an IDL ReadableStreamBYOBRequest? value to JavaScript.
+func idlToNullableReadableStreamBYOBRequest(r *webidl.Realm, x ReadableStreamBYOBRequestMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return idlToReadableStreamBYOBRequest(r, x)
 }
 
 // idlFromNullableServiceWorker converts a JavaScript value to the IDL type ServiceWorker?.
@@ -3922,6 +4137,46 @@ func idlToQuotaExceededErrorOptions(r *webidl.Realm, x QuotaExceededErrorOptions
 	return obj
 }
 
+// idlFromReadableByteStreamController converts a JavaScript value to the IDL type ReadableByteStreamController.
+func idlFromReadableByteStreamController(r *webidl.Realm, v sobek.Value) ReadableByteStreamControllerMethods {
+	return webidl.As[ReadableByteStreamControllerMethods](r, webidl.AnyValue(v), "ReadableByteStreamController")
+}
+
+// idlToReadableByteStreamController converts an IDL ReadableByteStreamController value to JavaScript.
+func idlToReadableByteStreamController(r *webidl.Realm, x ReadableByteStreamControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableByteStreamController")
+}
+
+// idlFromReadableStreamBYOBReader converts a JavaScript value to the IDL type ReadableStreamBYOBReader.
+func idlFromReadableStreamBYOBReader(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBReaderMethods {
+	return webidl.As[ReadableStreamBYOBReaderMethods](r, webidl.AnyValue(v), "ReadableStreamBYOBReader")
+}
+
+// idlToReadableStreamBYOBReader converts an IDL ReadableStreamBYOBReader value to JavaScript.
+func idlToReadableStreamBYOBReader(r *webidl.Realm, x ReadableStreamBYOBReaderMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "ReadableStreamBYOBReader")
+}
+
+// idlFromReadableStreamBYOBReaderReadOptions converts a JavaScript value to the IDL type ReadableStreamBYOBReaderReadOptions.
+func idlFromReadableStreamBYOBReaderReadOptions(r *webidl.Realm, v sobek.Value) ReadableStreamBYOBReaderReadOptions {
+	var d ReadableStreamBYOBReaderReadOptions
+	idlReadDictReadableStreamBYOBReaderReadOptions(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableStreamBYOBReaderReadOptions"), &d)
+	return d
+}
+
+// idlToReadableStreamBYOBReaderReadOptions converts an IDL ReadableStreamBYOBReaderReadOptions value to JavaScript.
+func idlToReadableStreamBYOBReaderReadOptions(r *webidl.Realm, x ReadableStreamBYOBReaderReadOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableStreamBYOBReaderReadOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromReadableStreamDefaultController converts a JavaScript value to the IDL type ReadableStreamDefaultController.
 func idlFromReadableStreamDefaultController(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultControllerMethods {
 	return webidl.As[ReadableStreamDefaultControllerMethods](r, webidl.AnyValue(v), "ReadableStreamDefaultController")
@@ -3934,6 +4189,54 @@ func idlToReadableStreamDefaultController(r *webidl.Realm, x ReadableStreamDefau
 	}
 	return r.Wrap(x, "ReadableStreamDefaultController")
 }
+
+// idlFromReadableStreamController converts a JavaScript value to the IDL type (ReadableStreamDefaultController or ReadableByteStreamController).
+func idlFromReadableStreamController(r *webidl.Realm, v sobek.Value) ReadableStreamController {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "ReadableStreamDefaultController"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "ReadableByteStreamController"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return ReadableStreamController{Type: 1, ReadableStreamDefaultController: idlFromReadableStreamDefaultController(r, v)}
+	case 1:
+		return ReadableStreamController{Type: 2, ReadableByteStreamController: idlFromReadableByteStreamController(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(ReadableStreamDefaultController or ReadableByteStreamController)'")
+	return ReadableStreamController{}
+}
+
+// idlToReadableStreamController converts an IDL (ReadableStreamDefaultController or ReadableByteStreamController) value to JavaScript.
+func idlToReadableStreamController(r *webidl.Realm, x ReadableStreamController) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToReadableStreamDefaultController(r, x.ReadableStreamDefaultController)
+	case 2:
+		return idlToReadableByteStreamController(r, x.ReadableByteStreamController)
+	}
+	return sobek.Undefined()
+}
+
+// ReadableStreamController is the IDL union type (ReadableStreamDefaultController or ReadableByteStreamController). Type is the 1-based index of the
+// member type the value has (0: none).
+type ReadableStreamController struct {
+	Type                            int
+	ReadableStreamDefaultController ReadableStreamDefaultControllerMethods
+	ReadableByteStreamController    ReadableByteStreamControllerMethods
+}
+
+// Member type indexes of ReadableStreamController.
+const (
+	ReadableStreamControllerIsReadableStreamDefaultController = 1
+	ReadableStreamControllerIsReadableByteStreamController    = 2
+)
 
 // idlFromReadableStreamDefaultReader converts a JavaScript value to the IDL type ReadableStreamDefaultReader.
 func idlFromReadableStreamDefaultReader(r *webidl.Realm, v sobek.Value) ReadableStreamDefaultReaderMethods {
@@ -3976,6 +4279,54 @@ func idlToReadableStreamIteratorOptions(r *webidl.Realm, x ReadableStreamIterato
 	return obj
 }
 
+// idlFromReadableStreamReader converts a JavaScript value to the IDL type (ReadableStreamDefaultReader or ReadableStreamBYOBReader).
+func idlFromReadableStreamReader(r *webidl.Realm, v sobek.Value) ReadableStreamReader {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "ReadableStreamDefaultReader"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "ReadableStreamBYOBReader"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return ReadableStreamReader{Type: 1, ReadableStreamDefaultReader: idlFromReadableStreamDefaultReader(r, v)}
+	case 1:
+		return ReadableStreamReader{Type: 2, ReadableStreamBYOBReader: idlFromReadableStreamBYOBReader(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(ReadableStreamDefaultReader or ReadableStreamBYOBReader)'")
+	return ReadableStreamReader{}
+}
+
+// idlToReadableStreamReader converts an IDL (ReadableStreamDefaultReader or ReadableStreamBYOBReader) value to JavaScript.
+func idlToReadableStreamReader(r *webidl.Realm, x ReadableStreamReader) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToReadableStreamDefaultReader(r, x.ReadableStreamDefaultReader)
+	case 2:
+		return idlToReadableStreamBYOBReader(r, x.ReadableStreamBYOBReader)
+	}
+	return sobek.Undefined()
+}
+
+// ReadableStreamReader is the IDL union type (ReadableStreamDefaultReader or ReadableStreamBYOBReader). Type is the 1-based index of the
+// member type the value has (0: none).
+type ReadableStreamReader struct {
+	Type                        int
+	ReadableStreamDefaultReader ReadableStreamDefaultReaderMethods
+	ReadableStreamBYOBReader    ReadableStreamBYOBReaderMethods
+}
+
+// Member type indexes of ReadableStreamReader.
+const (
+	ReadableStreamReaderIsReadableStreamDefaultReader = 1
+	ReadableStreamReaderIsReadableStreamBYOBReader    = 2
+)
+
 // idlFromReadableStreamReaderMode converts a JavaScript value to the IDL type ReadableStreamReaderMode.
 func idlFromReadableStreamReaderMode(r *webidl.Realm, v sobek.Value) ReadableStreamReaderMode {
 	return ReadableStreamReaderMode(r.ToEnum(webidl.AnyValue(v), "ReadableStreamReaderMode", idlValuesReadableStreamReaderMode))
@@ -3994,6 +4345,20 @@ func idlFromReadableStreamType(r *webidl.Realm, v sobek.Value) ReadableStreamTyp
 // idlToReadableStreamType converts an IDL ReadableStreamType value to JavaScript.
 func idlToReadableStreamType(r *webidl.Realm, x ReadableStreamType) sobek.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromReadableWritablePair converts a JavaScript value to the IDL type ReadableWritablePair.
+func idlFromReadableWritablePair(r *webidl.Realm, v sobek.Value) ReadableWritablePair {
+	var d ReadableWritablePair
+	idlReadDictReadableWritablePair(r, r.DictionaryObject(webidl.AnyValue(v), "ReadableWritablePair"), &d)
+	return d
+}
+
+// idlToReadableWritablePair converts an IDL ReadableWritablePair value to JavaScript.
+func idlToReadableWritablePair(r *webidl.Realm, x ReadableWritablePair) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictReadableWritablePair(r, obj, &x)
+	return obj
 }
 
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
@@ -4550,6 +4915,20 @@ func idlToStorageBucketOptions(r *webidl.Realm, x StorageBucketOptions) sobek.Va
 	return obj
 }
 
+// idlFromStreamPipeOptions converts a JavaScript value to the IDL type StreamPipeOptions.
+func idlFromStreamPipeOptions(r *webidl.Realm, v sobek.Value) StreamPipeOptions {
+	var d StreamPipeOptions
+	idlReadDictStreamPipeOptions(r, r.DictionaryObject(webidl.AnyValue(v), "StreamPipeOptions"), &d)
+	return d
+}
+
+// idlToStreamPipeOptions converts an IDL StreamPipeOptions value to JavaScript.
+func idlToStreamPipeOptions(r *webidl.Realm, x StreamPipeOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictStreamPipeOptions(r, obj, &x)
+	return obj
+}
+
 // idlFromStructuredSerializeOptions converts a JavaScript value to the IDL type StructuredSerializeOptions.
 func idlFromStructuredSerializeOptions(r *webidl.Realm, v sobek.Value) StructuredSerializeOptions {
 	var d StructuredSerializeOptions
@@ -4666,6 +5045,155 @@ const (
 	TimerHandlerIsDOMString = 1
 	TimerHandlerIsFunction  = 2
 )
+
+// idlFromTransformStreamDefaultController converts a JavaScript value to the IDL type TransformStreamDefaultController.
+func idlFromTransformStreamDefaultController(r *webidl.Realm, v sobek.Value) TransformStreamDefaultControllerMethods {
+	return webidl.As[TransformStreamDefaultControllerMethods](r, webidl.AnyValue(v), "TransformStreamDefaultController")
+}
+
+// idlToTransformStreamDefaultController converts an IDL TransformStreamDefaultController value to JavaScript.
+func idlToTransformStreamDefaultController(r *webidl.Realm, x TransformStreamDefaultControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "TransformStreamDefaultController")
+}
+
+// idlFromTransformerCancelCallback converts a JavaScript value to the IDL type TransformerCancelCallback.
+func idlFromTransformerCancelCallback(r *webidl.Realm, v sobek.Value) *TransformerCancelCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerCancelCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerCancelCallback converts an IDL TransformerCancelCallback value to JavaScript.
+func idlToTransformerCancelCallback(r *webidl.Realm, x *TransformerCancelCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromTransformerFlushCallback converts a JavaScript value to the IDL type TransformerFlushCallback.
+func idlFromTransformerFlushCallback(r *webidl.Realm, v sobek.Value) *TransformerFlushCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerFlushCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerFlushCallback converts an IDL TransformerFlushCallback value to JavaScript.
+func idlToTransformerFlushCallback(r *webidl.Realm, x *TransformerFlushCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromTransformerStartCallback converts a JavaScript value to the IDL type TransformerStartCallback.
+func idlFromTransformerStartCallback(r *webidl.Realm, v sobek.Value) *TransformerStartCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerStartCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerStartCallback converts an IDL TransformerStartCallback value to JavaScript.
+func idlToTransformerStartCallback(r *webidl.Realm, x *TransformerStartCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromTransformerTransformCallback converts a JavaScript value to the IDL type TransformerTransformCallback.
+func idlFromTransformerTransformCallback(r *webidl.Realm, v sobek.Value) *TransformerTransformCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &TransformerTransformCallback{CallbackFunction: cb}
+}
+
+// idlToTransformerTransformCallback converts an IDL TransformerTransformCallback value to JavaScript.
+func idlToTransformerTransformCallback(r *webidl.Realm, x *TransformerTransformCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkAbortCallback converts a JavaScript value to the IDL type UnderlyingSinkAbortCallback.
+func idlFromUnderlyingSinkAbortCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkAbortCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkAbortCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkAbortCallback converts an IDL UnderlyingSinkAbortCallback value to JavaScript.
+func idlToUnderlyingSinkAbortCallback(r *webidl.Realm, x *UnderlyingSinkAbortCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkCloseCallback converts a JavaScript value to the IDL type UnderlyingSinkCloseCallback.
+func idlFromUnderlyingSinkCloseCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkCloseCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkCloseCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkCloseCallback converts an IDL UnderlyingSinkCloseCallback value to JavaScript.
+func idlToUnderlyingSinkCloseCallback(r *webidl.Realm, x *UnderlyingSinkCloseCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkStartCallback converts a JavaScript value to the IDL type UnderlyingSinkStartCallback.
+func idlFromUnderlyingSinkStartCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkStartCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkStartCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkStartCallback converts an IDL UnderlyingSinkStartCallback value to JavaScript.
+func idlToUnderlyingSinkStartCallback(r *webidl.Realm, x *UnderlyingSinkStartCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
+
+// idlFromUnderlyingSinkWriteCallback converts a JavaScript value to the IDL type UnderlyingSinkWriteCallback.
+func idlFromUnderlyingSinkWriteCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSinkWriteCallback {
+	cb := r.ToCallbackFunction(webidl.AnyValue(v), false)
+	if cb == nil {
+		return nil
+	}
+	return &UnderlyingSinkWriteCallback{CallbackFunction: cb}
+}
+
+// idlToUnderlyingSinkWriteCallback converts an IDL UnderlyingSinkWriteCallback value to JavaScript.
+func idlToUnderlyingSinkWriteCallback(r *webidl.Realm, x *UnderlyingSinkWriteCallback) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return x.CallbackFunction.Value()
+}
 
 // idlFromUnderlyingSourceCancelCallback converts a JavaScript value to the IDL type UnderlyingSourceCancelCallback.
 func idlFromUnderlyingSourceCancelCallback(r *webidl.Realm, v sobek.Value) *UnderlyingSourceCancelCallback {
@@ -4826,6 +5354,45 @@ func idlFromWorkerType(r *webidl.Realm, v sobek.Value) WorkerType {
 // idlToWorkerType converts an IDL WorkerType value to JavaScript.
 func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromWritableStream converts a JavaScript value to the IDL type WritableStream.
+func idlFromWritableStream(r *webidl.Realm, v sobek.Value) WritableStreamMethods {
+	return webidl.As[WritableStreamMethods](r, webidl.AnyValue(v), "WritableStream")
+}
+
+// idlToWritableStream converts an IDL WritableStream value to JavaScript.
+func idlToWritableStream(r *webidl.Realm, x WritableStreamMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WritableStream")
+}
+
+// idlFromWritableStreamDefaultController converts a JavaScript value to the IDL type WritableStreamDefaultController.
+func idlFromWritableStreamDefaultController(r *webidl.Realm, v sobek.Value) WritableStreamDefaultControllerMethods {
+	return webidl.As[WritableStreamDefaultControllerMethods](r, webidl.AnyValue(v), "WritableStreamDefaultController")
+}
+
+// idlToWritableStreamDefaultController converts an IDL WritableStreamDefaultController value to JavaScript.
+func idlToWritableStreamDefaultController(r *webidl.Realm, x WritableStreamDefaultControllerMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WritableStreamDefaultController")
+}
+
+// idlFromWritableStreamDefaultWriter converts a JavaScript value to the IDL type WritableStreamDefaultWriter.
+func idlFromWritableStreamDefaultWriter(r *webidl.Realm, v sobek.Value) WritableStreamDefaultWriterMethods {
+	return webidl.As[WritableStreamDefaultWriterMethods](r, webidl.AnyValue(v), "WritableStreamDefaultWriter")
+}
+
+// idlToWritableStreamDefaultWriter converts an IDL WritableStreamDefaultWriter value to JavaScript.
+func idlToWritableStreamDefaultWriter(r *webidl.Realm, x WritableStreamDefaultWriterMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "WritableStreamDefaultWriter")
 }
 
 // idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).

@@ -163,77 +163,63 @@ func (r *Realm) cloneBody(b *body) *body {
 	return &body{source: b.source, net: b.net, stream: r.newReadableStreamObject(out2), streamOnly: b.streamOnly}
 }
 
-// bodyStream is b's stream, made on first use: a ReadableStream whose
-// chunks are Uint8Arrays of b's source (one chunk), or of a network
-// body's bytes as they arrive (each in a task of the networking task
-// source); canceling it ends the fetch.
+// bodyStream is b's stream, made on first use: a ReadableStream set up
+// with byte reading support (https://fetch.spec.whatwg.org/#concept-bodyinit-extract
+// and the fetch's response body) whose chunks are Uint8Arrays of b's
+// source (one chunk), or of a network body's bytes as they arrive (each
+// in a task of the networking task source); canceling it ends the
+// fetch.
 func (r *Realm) bodyStream(b *body) *readableStreamImpl {
 	if b.stream != nil {
 		return b.stream
 	}
-	var src streams.UnderlyingSource
-	if net := b.net; net != nil {
-		src.Start = func(c *streams.DefaultController) (any, error) {
-			// What has arrived is enqueued at once; the rest in
-			// networking tasks as it arrives.
-			enqueue := func(chunk []byte) {
-				if v, err := r.newUint8Array(chunk); err == nil {
-					_ = streams.ReadableStreamDefaultControllerEnqueue(c, v)
-				}
-			}
-			end := func(err error) {
-				if err != nil {
-					streams.ReadableStreamDefaultControllerError(c, r.idl.ErrorValue(webidl.NewTypeError("Failed to read the response body")))
-					return
-				}
-				streams.ReadableStreamDefaultControllerClose(c)
-			}
-			sofar, ended, err := net.Subscribe(func(chunk []byte) {
-				chunk = bytes.Clone(chunk)
-				r.fetchTask(func() { enqueue(chunk) })
-			}, func(err error) {
-				r.fetchTask(func() { end(err) })
-			})
-			if len(sofar) > 0 && (!ended || err == nil) {
-				enqueue(bytes.Clone(sofar))
-			}
-			if ended {
-				end(err)
-			}
-			return nil, nil
+	h := r.streamHost()
+	var s *streams.ReadableStream
+	enqueue := func(chunk []byte) {
+		if s.State() != streams.Readable || len(chunk) == 0 {
+			return
 		}
-		src.Cancel = func(any) streams.Promise {
+		_ = streams.EnqueueBytes(s, streams.ArrayBufferView{Buffer: r.vm.NewArrayBuffer(chunk),
+			ByteLength: len(chunk), Constructor: "Uint8Array", ElementSize: 1})
+	}
+	if net := b.net; net != nil {
+		s = streams.SetUpWithByteReadingSupport(h, nil, func(any) streams.Promise {
 			if b.terminate != nil {
 				b.terminate()
 			}
-			return r.streamHost().PromiseResolvedWith(nil)
+			return h.PromiseResolvedWith(nil)
+		}, -1)
+		// What has arrived is enqueued at once; the rest in networking
+		// tasks as it arrives.
+		end := func(err error) {
+			if s.State() != streams.Readable {
+				return
+			}
+			if err != nil {
+				streams.Error(s, r.idl.ErrorValue(webidl.NewTypeError("Failed to read the response body")))
+				return
+			}
+			_ = streams.Close(s)
+		}
+		sofar, ended, err := net.Subscribe(func(chunk []byte) {
+			chunk = bytes.Clone(chunk)
+			r.fetchTask(func() { enqueue(chunk) })
+		}, func(err error) {
+			r.fetchTask(func() { end(err) })
+		})
+		if len(sofar) > 0 && (!ended || err == nil) {
+			enqueue(bytes.Clone(sofar))
+		}
+		if ended {
+			end(err)
 		}
 	} else {
-		data := b.source
-		src.Start = func(c *streams.DefaultController) (any, error) {
-			if len(data) > 0 {
-				v, err := r.newUint8Array(bytes.Clone(data))
-				if err != nil {
-					return nil, err
-				}
-				_ = streams.ReadableStreamDefaultControllerEnqueue(c, v)
-			}
-			streams.ReadableStreamDefaultControllerClose(c)
-			return nil, nil
-		}
+		s = streams.SetUpWithByteReadingSupport(h, nil, nil, -1)
+		enqueue(bytes.Clone(b.source))
+		_ = streams.Close(s)
 	}
-	b.stream = r.newReadableStreamObject(streams.CreateReadableStream(r.streamHost(), src, 0, nil))
+	b.stream = r.newReadableStreamObject(s)
 	return b.stream
-}
-
-// newUint8Array is a new Uint8Array over data (which it keeps).
-func (r *Realm) newUint8Array(data []byte) (sobek.Value, error) {
-	in, err := r.cloneIntrinsics()
-	if err != nil {
-		return nil, err
-	}
-	buf := r.vm.NewArrayBuffer(data)
-	return in.newView(sobek.Undefined(), r.vm.ToValue("Uint8Array"), r.vm.ToValue(buf), r.vm.ToValue(0), r.vm.ToValue(len(data)))
 }
 
 // fullyReadBody is https://fetch.spec.whatwg.org/#body-fully-read: it

@@ -205,6 +205,11 @@
 // serialized; property keys are taken as UTF-8 (lone surrogates in keys,
 // unlike values, are not preserved).
 //
+// FileReader (filereader.go) runs package fileapi's read operation; its
+// events are Events, not ProgressEvents (no ProgressEvent interface
+// here), and text is decoded as UTF-8 whatever the encoding argument or
+// the blob type's charset says (UTF-8 is this engine's only encoding).
+//
 // Messaging (messagechannel.go, messageport.go, messageevent.go,
 // worker.go): MessageChannel and MessagePort over
 // html.MessagePort (its queue, entanglement and transfer are engine-neutral
@@ -229,15 +234,22 @@
 // document is unloaded. The realm sets itself as the environment's global
 // (env.SetGlobal(realm)), so RealmOf(env) finds it.
 //
-// Fetch bodies and streams (body.go, readablestream.go and the reader,
-// controller and queuing strategy files): ReadableStream and its reader
-// and controller wrap package streams (the realm is its Host; chunks,
-// reasons and errors are JavaScript values). A body's stream is made on
-// first use (Response.body, reading, clone(), an abort) over its bytes or
-// over the network body's bytes as package fetch delivers them (one
-// Uint8Array per network read, in networking tasks). Deviations: bodies
-// are default streams, not byte streams (no BYOB reader); fetch() reads a
-// ReadableStream request body whole before sending it (no upload
+// Fetch bodies and streams (body.go, readablestream.go,
+// readablebytestream.go, writablestream.go, transformstream.go and the
+// reader, writer, controller, BYOB request and queuing strategy files):
+// ReadableStream (default and byte streams, pipeTo, pipeThrough),
+// WritableStream, TransformStream and their readers, writers and
+// controllers wrap package streams (the realm is its Host; chunks,
+// reasons and errors are JavaScript values; its ArrayBuffers are
+// sobek.ArrayBuffers, transferred by detaching). A body's stream is a
+// byte stream made on first use (Response.body, reading, clone(), an
+// abort) over its bytes or over the network body's bytes as package fetch
+// delivers them (one Uint8Array per network read, in networking tasks).
+// Deviations: sobek has no Object.prototype.__defineGetter__ (Annex B),
+// so upstream's response-body-read-task-handling.html, which installs a
+// "then" getter with it, fails both subtests on that TypeError before
+// reaching the streams (TestWritableStreamAndPipes checks the member is
+// absent); fetch() reads a ReadableStream request body whole before sending it (no upload
 // streaming; Chromium refuses one over HTTP/1.1 with a TypeError); the
 // network read has no backpressure (package fetch bounds it); a body
 // whose stream errored rejects every read with the error, as Chromium

@@ -145,7 +145,7 @@ func (r *Realm) abortFetchCall(p *webidl.Promise, req *request, responseObject *
 	// aborted network read ends with the fetch's context).
 	if b := responseObject.body; b != nil {
 		if s := r.bodyStream(b).s; s.State() == streams.Readable {
-			streams.ReadableStreamDefaultControllerError(s.Controller(), reason)
+			streams.Error(s, reason)
 		}
 	}
 }

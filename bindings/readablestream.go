@@ -105,6 +105,10 @@ func streamsError(err error) error {
 	if errors.As(err, &re) {
 		return webidl.NewRangeError("%s", re.Msg)
 	}
+	var thrown *streams.Thrown
+	if errors.As(err, &thrown) {
+		return &webidl.JSError{Value: jsStreamValue(thrown.V)}
+	}
 	return err
 }
 
@@ -129,10 +133,17 @@ func (readableStreamStatics) Constructor(ir *webidl.Realm, underlyingSource *sob
 	var dict UnderlyingSource
 	idlReadDictUnderlyingSource(ir, underlyingSource, &dict)
 	// 3. Perform ! InitializeReadableStream(this) (streams.New).
-	// 4. If underlyingSourceDict["type"] is "bytes": readable byte streams
-	// are not implemented.
+	this := sobek.Value(sobek.Undefined())
+	if underlyingSource != nil {
+		this = underlyingSource
+	}
+	// 4. If underlyingSourceDict["type"] is "bytes":
 	if dict.Type.Present {
-		return nil, webidl.NewTypeError("Failed to construct 'ReadableStream': readable byte streams (type \"bytes\") are not supported")
+		s, err := r.newByteStream(this, dict, strategy)
+		if err != nil {
+			return nil, err
+		}
+		return &readableStreamImpl{realm: r, s: s}, nil
 	}
 	// 5. Otherwise,
 	// 5.1. Assert: underlyingSourceDict["type"] does not exist.
@@ -147,16 +158,12 @@ func (readableStreamStatics) Constructor(ir *webidl.Realm, underlyingSource *sob
 	// underlyingSource, underlyingSourceDict, highWaterMark,
 	// sizeAlgorithm): the dictionary's callbacks are invoked with
 	// underlyingSource as their this value.
-	this := sobek.Value(sobek.Undefined())
-	if underlyingSource != nil {
-		this = underlyingSource
-	}
 	var ctl *readableStreamDefaultControllerImpl
-	controller := func(c *streams.DefaultController) *readableStreamDefaultControllerImpl {
+	controller := func(c *streams.DefaultController) ReadableStreamController {
 		if ctl == nil {
 			ctl = &readableStreamDefaultControllerImpl{c: c}
 		}
-		return ctl
+		return ReadableStreamController{Type: ReadableStreamControllerIsReadableStreamDefaultController, ReadableStreamDefaultController: ctl}
 	}
 	var src streams.UnderlyingSource
 	if dict.Start != nil {
@@ -218,20 +225,25 @@ func (o *readableStreamImpl) Cancel(reason sobek.Value) (*webidl.Promise, error)
 }
 
 // GetReader is https://streams.spec.whatwg.org/#rs-get-reader.
-func (o *readableStreamImpl) GetReader(options ReadableStreamGetReaderOptions) (ReadableStreamDefaultReaderMethods, error) {
-	// 2. Assert: options["mode"] is "byob". 3. Return ?
-	// AcquireReadableStreamBYOBReader(this): BYOB readers are not
-	// implemented.
-	if options.Mode.Present {
-		return nil, webidl.NewTypeError("Failed to execute 'getReader' on 'ReadableStream': BYOB readers (mode \"byob\") are not supported")
-	}
+func (o *readableStreamImpl) GetReader(options ReadableStreamGetReaderOptions) (ReadableStreamReader, error) {
 	// 1. If options["mode"] does not exist, return ?
 	// AcquireReadableStreamDefaultReader(this).
-	rd, err := o.s.GetReader()
-	if err != nil {
-		return nil, streamsError(err)
+	if !options.Mode.Present {
+		rd, err := o.s.GetReader()
+		if err != nil {
+			return ReadableStreamReader{}, streamsError(err)
+		}
+		return ReadableStreamReader{Type: ReadableStreamReaderIsReadableStreamDefaultReader,
+			ReadableStreamDefaultReader: &readableStreamDefaultReaderImpl{realm: o.realm, rd: rd}}, nil
 	}
-	return &readableStreamDefaultReaderImpl{realm: o.realm, rd: rd}, nil
+	// 2. Assert: options["mode"] is "byob".
+	// 3. Return ? AcquireReadableStreamBYOBReader(this).
+	rd, err := streams.AcquireReadableStreamBYOBReader(o.s)
+	if err != nil {
+		return ReadableStreamReader{}, streamsError(err)
+	}
+	return ReadableStreamReader{Type: ReadableStreamReaderIsReadableStreamBYOBReader,
+		ReadableStreamBYOBReader: &readableStreamBYOBReaderImpl{realm: o.realm, rd: rd}}, nil
 }
 
 // Tee is https://streams.spec.whatwg.org/#rs-tee.
@@ -317,4 +329,18 @@ func (it *readableStreamAsyncIterator) Return(ir *webidl.Realm, arg sobek.Value)
 	rd.ReleaseLock()
 	// 6. Return a promise resolved with undefined.
 	return ir.PromiseResolvedWith(sobek.Undefined())
+}
+
+// PipeTo is https://streams.spec.whatwg.org/#rs-pipe-to.
+func (o *readableStreamImpl) PipeTo(destination WritableStreamMethods, options StreamPipeOptions) (*webidl.Promise, error) {
+	return promiseOfStream(o.s.PipeTo(destination.idlImpl().s, pipeOptions(options))), nil
+}
+
+// PipeThrough is https://streams.spec.whatwg.org/#rs-pipe-through.
+func (o *readableStreamImpl) PipeThrough(transform ReadableWritablePair, options StreamPipeOptions) (ReadableStreamMethods, error) {
+	if _, err := o.s.PipeThrough(transform.Writable.idlImpl().s, pipeOptions(options)); err != nil {
+		return nil, streamsError(err)
+	}
+	// 6. Return transform["readable"].
+	return transform.Readable, nil
 }

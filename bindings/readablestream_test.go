@@ -39,7 +39,7 @@ func TestReadableStream(t *testing.T) {
 
 		// Bad input.
 		for (const f of [() => new ReadableStream({start: 1}), () => new ReadableStream({}, {highWaterMark: -1}),
-				() => new ReadableStream({type: "bytes"}), () => new ReadableStream({type: "other"}),
+				() => new ReadableStream({type: "bytes", autoAllocateChunkSize: 0}), () => new ReadableStream({type: "other"}),
 				() => new ReadableStream().getReader({mode: "byob"}), () => new ReadableStreamDefaultReader({}),
 				() => { const x = new ReadableStream(); x.getReader(); x.getReader(); },
 				() => new ReadableStream({start() { throw new RangeError("mine"); }})]) {
@@ -120,4 +120,64 @@ func TestReadableStream(t *testing.T) {
 		"1,2 1,2",
 		"1 false",
 		"1 false")
+}
+
+// TestReadableByteStream: type "bytes" sources, BYOB readers and
+// requests from JavaScript, and Response bodies as byte streams.
+func TestReadableByteStream(t *testing.T) {
+	w := newWorld(t)
+	win := w.window("https://a.test/")
+	win.async(prelude + `
+	(async () => {
+		let ctl;
+		const s = new ReadableStream({type: "bytes", start(c) { ctl = c; }, pull(c) {
+			const v = c.byobRequest.view;
+			v[0] = 7; v[1] = 8;
+			c.byobRequest.respond(2);
+		}});
+		log(ctl instanceof ReadableByteStreamController, ctl.desiredSize, ctl.byobRequest);
+		const rd = s.getReader({mode: "byob"});
+		log(rd instanceof ReadableStreamBYOBReader);
+		const buf = new ArrayBuffer(4);
+		let r = await rd.read(new Uint8Array(buf, 1));
+		log(buf.byteLength, r.value.constructor.name, r.value.byteOffset, r.value.byteLength, Array.from(new Uint8Array(r.value.buffer)).join());
+		for (const [name, f] of [["empty", () => rd.read(new Uint8Array(0))], ["min 0", () => rd.read(new Uint8Array(2), {min: 0})],
+				["min past", () => rd.read(new Uint16Array(2), {min: 3})], ["not a view", () => rd.read(new ArrayBuffer(2))]]) {
+			try { await f(); log(name, "resolved"); } catch (e) { log(name, e.name); }
+		}
+		try { ctl.enqueue(new Uint8Array(0)); } catch (e) { log("enqueue empty", e.name); }
+		try { new ReadableStream({type: "bytes"}, {size() { return 1; }}); } catch (e) { log("size", e.name); }
+		try { new ReadableStreamBYOBReader(new ReadableStream()); } catch (e) { log("byob of default", e.name); }
+		rd.releaseLock();
+		// A default reader gets the enqueued bytes as Uint8Arrays; the
+		// enqueued buffer is transferred.
+		const d = s.getReader();
+		const chunk = new Uint16Array([1, 2]);
+		ctl.enqueue(chunk);
+		r = await d.read();
+		log(chunk.byteLength, r.value.constructor.name, r.value.byteLength);
+		ctl.close();
+		log(JSON.stringify(await d.read()));
+		// Response bodies are byte streams.
+		const body = new Response("hello").body;
+		const br = body.getReader({mode: "byob"});
+		r = await br.read(new Uint8Array(3));
+		log(new TextDecoder().decode(r.value));
+		r = await br.read(new Uint8Array(3));
+		log(new TextDecoder().decode(r.value));
+		r = await br.read(new Uint8Array(3));
+		log(r.done, r.value.byteLength);
+		done();
+	})().catch(fail);`)
+	expectLog(t, win,
+		"true 0 null",
+		"true",
+		"0 Uint8Array 1 2 0,7,8,0",
+		"empty TypeError", "min 0 TypeError", "min past RangeError", "not a view TypeError",
+		"enqueue empty TypeError",
+		"size RangeError",
+		"byob of default TypeError",
+		"0 Uint8Array 4",
+		`{"done":true}`,
+		"hel", "lo", "true 0")
 }

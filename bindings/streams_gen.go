@@ -246,6 +246,107 @@ func (c *QueuingStrategySize) Invoke(thisArg sobek.Value, argChunk sobek.Value) 
 	return res, err
 }
 
+// ReadableByteStreamControllerMethods is implemented by the Go implementation of the IDL interface
+// ReadableByteStreamController.
+type ReadableByteStreamControllerMethods interface {
+	// idlImpl returns the implementation itself: *readableByteStreamControllerImpl is the only Go
+	// type implementing ReadableByteStreamController and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *readableByteStreamControllerImpl
+	// ByobRequest is the getter of the attribute "byobRequest".
+	ByobRequest() (ReadableStreamBYOBRequestMethods, error)
+	// DesiredSize is the getter of the attribute "desiredSize".
+	DesiredSize() (webidl.Nullable[float64], error)
+	// Close implements the operation "close".
+	Close() error
+	// Enqueue implements the operation "enqueue".
+	Enqueue(argChunk ArrayBufferView) error
+	// Error implements the operation "error".
+	Error(argE sobek.Value) error
+}
+
+// idlWrapReadableByteStreamController returns the JavaScript object of impl, a ReadableByteStreamController or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapReadableByteStreamController(r *webidl.Realm, impl ReadableByteStreamControllerMethods) sobek.Value {
+	return r.Wrap(impl, "ReadableByteStreamController")
+}
+
+// idlWrapNewReadableByteStreamController is idlWrapReadableByteStreamController for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewReadableByteStreamController(r *webidl.Realm, impl ReadableByteStreamControllerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ReadableByteStreamController", storage)
+}
+
+// *readableByteStreamControllerImpl implements ReadableByteStreamController: a missing or misspelled method fails to compile.
+var _ ReadableByteStreamControllerMethods = (*readableByteStreamControllerImpl)(nil)
+
+// idlDefReadableByteStreamController returns the definition of ReadableByteStreamController.
+func idlDefReadableByteStreamController() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ReadableByteStreamController",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ReadableByteStreamControllerMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "byobRequest", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, this, "ReadableByteStreamController")
+					res, err := self.ByobRequest()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableReadableStreamBYOBRequest(r, res)
+				},
+			},
+			{Name: "desiredSize", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, this, "ReadableByteStreamController")
+					res, err := self.DesiredSize()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableUnrestrictedDouble(r, res)
+				},
+			},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, call.This, "ReadableByteStreamController")
+					if err := self.Close(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "enqueue", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, call.This, "ReadableByteStreamController")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'enqueue' on 'ReadableByteStreamController': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argChunk := idlFromArrayBufferView(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Enqueue(argChunk); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "error", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableByteStreamControllerMethods](r, call.This, "ReadableByteStreamController")
+					var argE sobek.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argE = idlFromAny(r, v)
+					}
+					if err := self.Error(argE); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
 // ReadableStreamMethods is implemented by the Go implementation of the IDL interface
 // ReadableStream.
 type ReadableStreamMethods interface {
@@ -259,7 +360,11 @@ type ReadableStreamMethods interface {
 	// Cancel implements the operation "cancel".
 	Cancel(argReason sobek.Value) (*webidl.Promise, error)
 	// GetReader implements the operation "getReader".
-	GetReader(argOptions ReadableStreamGetReaderOptions) (ReadableStreamDefaultReaderMethods, error)
+	GetReader(argOptions ReadableStreamGetReaderOptions) (ReadableStreamReader, error)
+	// PipeTo implements the operation "pipeTo".
+	PipeTo(argDestination WritableStreamMethods, argOptions StreamPipeOptions) (*webidl.Promise, error)
+	// PipeThrough implements the operation "pipeThrough".
+	PipeThrough(argTransform ReadableWritablePair, argOptions StreamPipeOptions) (ReadableStreamMethods, error)
 	// Tee implements the operation "tee".
 	Tee() ([]ReadableStreamMethods, error)
 	// AsyncIterate starts an asynchronous iteration.
@@ -355,7 +460,47 @@ func idlDefReadableStream(statics idlReadableStreamStatics) *webidl.InterfaceDef
 					if err != nil {
 						r.Throw(err)
 					}
-					return idlToReadableStreamDefaultReader(r, res)
+					return idlToReadableStreamReader(r, res)
+				}},
+			{Name: "pipeTo", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamMethods](r, call.This, "ReadableStream")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'pipeTo' on 'ReadableStream': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argDestination := idlFromWritableStream(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions StreamPipeOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromStreamPipeOptions(r, v)
+						} else {
+							argOptions = idlFromStreamPipeOptions(r, sobek.Undefined())
+						}
+						res, err := self.PipeTo(argDestination, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "pipeThrough", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamMethods](r, call.This, "ReadableStream")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'pipeThrough' on 'ReadableStream': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argTransform := idlFromReadableWritablePair(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argOptions StreamPipeOptions
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argOptions = idlFromStreamPipeOptions(r, v)
+					} else {
+						argOptions = idlFromStreamPipeOptions(r, sobek.Undefined())
+					}
+					res, err := self.PipeThrough(argTransform, argOptions)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToReadableStream(r, res)
 				}},
 			{Name: "tee", Kind: webidl.Operation, Length: 0,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
@@ -386,8 +531,228 @@ func idlDefReadableStream(statics idlReadableStreamStatics) *webidl.InterfaceDef
 	}
 }
 
-// ReadableStreamControllerType is the IDL typedef ReadableStreamController = ReadableStreamDefaultController.
-type ReadableStreamControllerType = ReadableStreamDefaultControllerMethods
+// ReadableStreamBYOBReaderMethods is implemented by the Go implementation of the IDL interface
+// ReadableStreamBYOBReader.
+type ReadableStreamBYOBReaderMethods interface {
+	// idlImpl returns the implementation itself: *readableStreamBYOBReaderImpl is the only Go
+	// type implementing ReadableStreamBYOBReader and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *readableStreamBYOBReaderImpl
+	// Closed is the getter of the attribute "closed".
+	Closed() (*webidl.Promise, error)
+	// Read implements the operation "read".
+	Read(argView ArrayBufferView, argOptions ReadableStreamBYOBReaderReadOptions) (*webidl.Promise, error)
+	// ReleaseLock implements the operation "releaseLock".
+	ReleaseLock() error
+	// Cancel implements the operation "cancel".
+	Cancel(argReason sobek.Value) (*webidl.Promise, error)
+}
+
+// idlWrapReadableStreamBYOBReader returns the JavaScript object of impl, a ReadableStreamBYOBReader or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapReadableStreamBYOBReader(r *webidl.Realm, impl ReadableStreamBYOBReaderMethods) sobek.Value {
+	return r.Wrap(impl, "ReadableStreamBYOBReader")
+}
+
+// idlWrapNewReadableStreamBYOBReader is idlWrapReadableStreamBYOBReader for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewReadableStreamBYOBReader(r *webidl.Realm, impl ReadableStreamBYOBReaderMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ReadableStreamBYOBReader", storage)
+}
+
+// *readableStreamBYOBReaderImpl implements ReadableStreamBYOBReader: a missing or misspelled method fails to compile.
+var _ ReadableStreamBYOBReaderMethods = (*readableStreamBYOBReaderImpl)(nil)
+
+// idlReadableStreamBYOBReaderStatics implements the constructors, static members or namespace
+// members of ReadableStreamBYOBReader.
+type idlReadableStreamBYOBReaderStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argStream ReadableStreamMethods) (ReadableStreamBYOBReaderMethods, error)
+}
+
+// idlDefReadableStreamBYOBReader returns the definition of ReadableStreamBYOBReader, calling statics.
+func idlDefReadableStreamBYOBReader(statics idlReadableStreamBYOBReaderStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ReadableStreamBYOBReader",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ReadableStreamBYOBReaderMethods)
+			return ok
+		},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'ReadableStreamBYOBReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argStream := idlFromReadableStream(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			res, err := statics.Constructor(r, argStream)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "closed", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamBYOBReaderMethods](r, this, "ReadableStreamBYOBReader")
+						res, err := self.Closed()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				},
+			},
+			{Name: "read", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamBYOBReaderMethods](r, call.This, "ReadableStreamBYOBReader")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'read' on 'ReadableStreamBYOBReader': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argView := idlFromArrayBufferView(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions ReadableStreamBYOBReaderReadOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromReadableStreamBYOBReaderReadOptions(r, v)
+						} else {
+							argOptions = idlFromReadableStreamBYOBReaderReadOptions(r, sobek.Undefined())
+						}
+						res, err := self.Read(argView, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfReadableStreamReadResult(r, res)
+					})
+				}},
+			{Name: "releaseLock", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBReaderMethods](r, call.This, "ReadableStreamBYOBReader")
+					if err := self.ReleaseLock(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "cancel", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[ReadableStreamBYOBReaderMethods](r, call.This, "ReadableStreamBYOBReader")
+						var argReason sobek.Value
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argReason = idlFromAny(r, v)
+						}
+						res, err := self.Cancel(argReason)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+		},
+	}
+}
+
+// ReadableStreamBYOBReaderReadOptions is the IDL dictionary ReadableStreamBYOBReaderReadOptions.
+type ReadableStreamBYOBReaderReadOptions struct {
+	// Min is the member "min".
+	Min uint64
+}
+
+// idlReadDictReadableStreamBYOBReaderReadOptions reads the members of ReadableStreamBYOBReaderReadOptions from obj (nil for undefined
+// or null).
+func idlReadDictReadableStreamBYOBReaderReadOptions(r *webidl.Realm, obj *sobek.Object, d *ReadableStreamBYOBReaderReadOptions) {
+	if v := r.DictionaryMember(obj, "min"); v != nil {
+		d.Min = idlFromUnsignedLongLongEnforceRange(r, v)
+	} else {
+		d.Min = idlFromUnsignedLongLongEnforceRange(r, webidl.ConstValue(int64(1)))
+	}
+}
+
+// idlWriteDictReadableStreamBYOBReaderReadOptions writes the members of ReadableStreamBYOBReaderReadOptions to obj.
+func idlWriteDictReadableStreamBYOBReaderReadOptions(r *webidl.Realm, obj *sobek.Object, d *ReadableStreamBYOBReaderReadOptions) {
+	_ = obj.DefineDataProperty("min", idlToUnsignedLongLongEnforceRange(r, d.Min), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
+// ReadableStreamBYOBRequestMethods is implemented by the Go implementation of the IDL interface
+// ReadableStreamBYOBRequest.
+type ReadableStreamBYOBRequestMethods interface {
+	// idlImpl returns the implementation itself: *readableStreamBYOBRequestImpl is the only Go
+	// type implementing ReadableStreamBYOBRequest and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *readableStreamBYOBRequestImpl
+	// View is the getter of the attribute "view".
+	View() (webidl.Nullable[ArrayBufferView], error)
+	// Respond implements the operation "respond".
+	Respond(argBytesWritten uint64) error
+	// RespondWithNewView implements the operation "respondWithNewView".
+	RespondWithNewView(argView ArrayBufferView) error
+}
+
+// idlWrapReadableStreamBYOBRequest returns the JavaScript object of impl, a ReadableStreamBYOBRequest or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapReadableStreamBYOBRequest(r *webidl.Realm, impl ReadableStreamBYOBRequestMethods) sobek.Value {
+	return r.Wrap(impl, "ReadableStreamBYOBRequest")
+}
+
+// idlWrapNewReadableStreamBYOBRequest is idlWrapReadableStreamBYOBRequest for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewReadableStreamBYOBRequest(r *webidl.Realm, impl ReadableStreamBYOBRequestMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ReadableStreamBYOBRequest", storage)
+}
+
+// *readableStreamBYOBRequestImpl implements ReadableStreamBYOBRequest: a missing or misspelled method fails to compile.
+var _ ReadableStreamBYOBRequestMethods = (*readableStreamBYOBRequestImpl)(nil)
+
+// idlDefReadableStreamBYOBRequest returns the definition of ReadableStreamBYOBRequest.
+func idlDefReadableStreamBYOBRequest() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ReadableStreamBYOBRequest",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ReadableStreamBYOBRequestMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "view", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBRequestMethods](r, this, "ReadableStreamBYOBRequest")
+					res, err := self.View()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableArrayBufferView(r, res)
+				},
+			},
+			{Name: "respond", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBRequestMethods](r, call.This, "ReadableStreamBYOBRequest")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'respond' on 'ReadableStreamBYOBRequest': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argBytesWritten := idlFromUnsignedLongLongEnforceRange(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.Respond(argBytesWritten); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "respondWithNewView", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ReadableStreamBYOBRequestMethods](r, call.This, "ReadableStreamBYOBRequest")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'respondWithNewView' on 'ReadableStreamBYOBRequest': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argView := idlFromArrayBufferView(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.RespondWithNewView(argView); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
 
 // ReadableStreamDefaultControllerMethods is implemented by the Go implementation of the IDL interface
 // ReadableStreamDefaultController.
@@ -662,9 +1027,6 @@ func idlWriteDictReadableStreamReadResult(r *webidl.Realm, obj *sobek.Object, d 
 	}
 }
 
-// ReadableStreamReaderType is the IDL typedef ReadableStreamReader = ReadableStreamDefaultReader.
-type ReadableStreamReaderType = ReadableStreamDefaultReaderMethods
-
 // ReadableStreamReaderMode is the IDL enumeration ReadableStreamReaderMode.
 type ReadableStreamReaderMode string
 
@@ -684,6 +1046,525 @@ const (
 )
 
 var idlValuesReadableStreamType = []string{"bytes"}
+
+// ReadableWritablePair is the IDL dictionary ReadableWritablePair.
+type ReadableWritablePair struct {
+	// Readable is the member "readable" (required).
+	Readable ReadableStreamMethods
+	// Writable is the member "writable" (required).
+	Writable WritableStreamMethods
+}
+
+// idlReadDictReadableWritablePair reads the members of ReadableWritablePair from obj (nil for undefined
+// or null).
+func idlReadDictReadableWritablePair(r *webidl.Realm, obj *sobek.Object, d *ReadableWritablePair) {
+	if v := r.DictionaryMember(obj, "readable"); v != nil {
+		d.Readable = idlFromReadableStream(r, v)
+	} else {
+		r.RequiredMemberMissing("ReadableWritablePair", "readable")
+	}
+	if v := r.DictionaryMember(obj, "writable"); v != nil {
+		d.Writable = idlFromWritableStream(r, v)
+	} else {
+		r.RequiredMemberMissing("ReadableWritablePair", "writable")
+	}
+}
+
+// idlWriteDictReadableWritablePair writes the members of ReadableWritablePair to obj.
+func idlWriteDictReadableWritablePair(r *webidl.Realm, obj *sobek.Object, d *ReadableWritablePair) {
+	_ = obj.DefineDataProperty("readable", idlToReadableStream(r, d.Readable), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("writable", idlToWritableStream(r, d.Writable), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
+// StreamPipeOptions is the IDL dictionary StreamPipeOptions.
+type StreamPipeOptions struct {
+	// PreventAbort is the member "preventAbort".
+	PreventAbort bool
+	// PreventCancel is the member "preventCancel".
+	PreventCancel bool
+	// PreventClose is the member "preventClose".
+	PreventClose bool
+	// Signal is the member "signal".
+	Signal AbortSignalMethods
+}
+
+// idlReadDictStreamPipeOptions reads the members of StreamPipeOptions from obj (nil for undefined
+// or null).
+func idlReadDictStreamPipeOptions(r *webidl.Realm, obj *sobek.Object, d *StreamPipeOptions) {
+	if v := r.DictionaryMember(obj, "preventAbort"); v != nil {
+		d.PreventAbort = idlFromBoolean(r, v)
+	} else {
+		d.PreventAbort = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "preventCancel"); v != nil {
+		d.PreventCancel = idlFromBoolean(r, v)
+	} else {
+		d.PreventCancel = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "preventClose"); v != nil {
+		d.PreventClose = idlFromBoolean(r, v)
+	} else {
+		d.PreventClose = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "signal"); v != nil {
+		d.Signal = idlFromAbortSignal(r, v)
+	}
+}
+
+// idlWriteDictStreamPipeOptions writes the members of StreamPipeOptions to obj.
+func idlWriteDictStreamPipeOptions(r *webidl.Realm, obj *sobek.Object, d *StreamPipeOptions) {
+	_ = obj.DefineDataProperty("preventAbort", idlToBoolean(r, d.PreventAbort), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("preventCancel", idlToBoolean(r, d.PreventCancel), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("preventClose", idlToBoolean(r, d.PreventClose), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	if d.Signal != nil {
+		_ = obj.DefineDataProperty("signal", idlToAbortSignal(r, d.Signal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+}
+
+// TransformStreamMethods is implemented by the Go implementation of the IDL interface
+// TransformStream.
+type TransformStreamMethods interface {
+	// idlImpl returns the implementation itself: *transformStreamImpl is the only Go
+	// type implementing TransformStream and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *transformStreamImpl
+	// Readable is the getter of the attribute "readable".
+	Readable() (ReadableStreamMethods, error)
+	// Writable is the getter of the attribute "writable".
+	Writable() (WritableStreamMethods, error)
+}
+
+// idlWrapTransformStream returns the JavaScript object of impl, a TransformStream or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapTransformStream(r *webidl.Realm, impl TransformStreamMethods) sobek.Value {
+	return r.Wrap(impl, "TransformStream")
+}
+
+// idlWrapNewTransformStream is idlWrapTransformStream for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewTransformStream(r *webidl.Realm, impl TransformStreamMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "TransformStream", storage)
+}
+
+// *transformStreamImpl implements TransformStream: a missing or misspelled method fails to compile.
+var _ TransformStreamMethods = (*transformStreamImpl)(nil)
+
+// idlTransformStreamStatics implements the constructors, static members or namespace
+// members of TransformStream.
+type idlTransformStreamStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argTransformer *sobek.Object, argWritableStrategy QueuingStrategy, argReadableStrategy QueuingStrategy) (TransformStreamMethods, error)
+}
+
+// idlDefTransformStream returns the definition of TransformStream, calling statics.
+func idlDefTransformStream(statics idlTransformStreamStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "TransformStream",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TransformStreamMethods)
+			return ok
+		},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			var argTransformer *sobek.Object
+			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+				argTransformer = idlFromObject(r, v)
+			}
+			var argWritableStrategy QueuingStrategy
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argWritableStrategy = idlFromQueuingStrategy(r, v)
+			} else {
+				argWritableStrategy = idlFromQueuingStrategy(r, sobek.Undefined())
+			}
+			var argReadableStrategy QueuingStrategy
+			if v := webidl.Arg(call, 2); !webidl.IsUndefined(v) {
+				argReadableStrategy = idlFromQueuingStrategy(r, v)
+			} else {
+				argReadableStrategy = idlFromQueuingStrategy(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argTransformer, argWritableStrategy, argReadableStrategy)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "readable", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[TransformStreamMethods](r, this, "TransformStream")
+					res, err := self.Readable()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToReadableStream(r, res)
+				},
+			},
+			{Name: "writable", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[TransformStreamMethods](r, this, "TransformStream")
+					res, err := self.Writable()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToWritableStream(r, res)
+				},
+			},
+		},
+	}
+}
+
+// TransformStreamDefaultControllerMethods is implemented by the Go implementation of the IDL interface
+// TransformStreamDefaultController.
+type TransformStreamDefaultControllerMethods interface {
+	// idlImpl returns the implementation itself: *transformStreamDefaultControllerImpl is the only Go
+	// type implementing TransformStreamDefaultController and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *transformStreamDefaultControllerImpl
+	// DesiredSize is the getter of the attribute "desiredSize".
+	DesiredSize() (webidl.Nullable[float64], error)
+	// Enqueue implements the operation "enqueue".
+	Enqueue(argChunk sobek.Value) error
+	// Error implements the operation "error".
+	Error(argReason sobek.Value) error
+	// Terminate implements the operation "terminate".
+	Terminate() error
+}
+
+// idlWrapTransformStreamDefaultController returns the JavaScript object of impl, a TransformStreamDefaultController or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapTransformStreamDefaultController(r *webidl.Realm, impl TransformStreamDefaultControllerMethods) sobek.Value {
+	return r.Wrap(impl, "TransformStreamDefaultController")
+}
+
+// idlWrapNewTransformStreamDefaultController is idlWrapTransformStreamDefaultController for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewTransformStreamDefaultController(r *webidl.Realm, impl TransformStreamDefaultControllerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "TransformStreamDefaultController", storage)
+}
+
+// *transformStreamDefaultControllerImpl implements TransformStreamDefaultController: a missing or misspelled method fails to compile.
+var _ TransformStreamDefaultControllerMethods = (*transformStreamDefaultControllerImpl)(nil)
+
+// idlDefTransformStreamDefaultController returns the definition of TransformStreamDefaultController.
+func idlDefTransformStreamDefaultController() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "TransformStreamDefaultController",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(TransformStreamDefaultControllerMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "desiredSize", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[TransformStreamDefaultControllerMethods](r, this, "TransformStreamDefaultController")
+					res, err := self.DesiredSize()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableUnrestrictedDouble(r, res)
+				},
+			},
+			{Name: "enqueue", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[TransformStreamDefaultControllerMethods](r, call.This, "TransformStreamDefaultController")
+					var argChunk sobek.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argChunk = idlFromAny(r, v)
+					}
+					if err := self.Enqueue(argChunk); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "error", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[TransformStreamDefaultControllerMethods](r, call.This, "TransformStreamDefaultController")
+					var argReason sobek.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argReason = idlFromAny(r, v)
+					}
+					if err := self.Error(argReason); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "terminate", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[TransformStreamDefaultControllerMethods](r, call.This, "TransformStreamDefaultController")
+					if err := self.Terminate(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
+// Transformer is the IDL dictionary Transformer.
+type Transformer struct {
+	// Cancel is the member "cancel".
+	Cancel *TransformerCancelCallback
+	// Flush is the member "flush".
+	Flush *TransformerFlushCallback
+	// ReadableType is the member "readableType".
+	ReadableType sobek.Value
+	// Start is the member "start".
+	Start *TransformerStartCallback
+	// Transform is the member "transform".
+	Transform *TransformerTransformCallback
+	// WritableType is the member "writableType".
+	WritableType sobek.Value
+}
+
+// idlReadDictTransformer reads the members of Transformer from obj (nil for undefined
+// or null).
+func idlReadDictTransformer(r *webidl.Realm, obj *sobek.Object, d *Transformer) {
+	if v := r.DictionaryMember(obj, "cancel"); v != nil {
+		d.Cancel = idlFromTransformerCancelCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "flush"); v != nil {
+		d.Flush = idlFromTransformerFlushCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "readableType"); v != nil {
+		d.ReadableType = idlFromAny(r, v)
+	}
+	if v := r.DictionaryMember(obj, "start"); v != nil {
+		d.Start = idlFromTransformerStartCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "transform"); v != nil {
+		d.Transform = idlFromTransformerTransformCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "writableType"); v != nil {
+		d.WritableType = idlFromAny(r, v)
+	}
+}
+
+// idlWriteDictTransformer writes the members of Transformer to obj.
+func idlWriteDictTransformer(r *webidl.Realm, obj *sobek.Object, d *Transformer) {
+	if d.Cancel != nil {
+		_ = obj.DefineDataProperty("cancel", idlToTransformerCancelCallback(r, d.Cancel), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Flush != nil {
+		_ = obj.DefineDataProperty("flush", idlToTransformerFlushCallback(r, d.Flush), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.ReadableType != nil {
+		_ = obj.DefineDataProperty("readableType", idlToAny(r, d.ReadableType), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Start != nil {
+		_ = obj.DefineDataProperty("start", idlToTransformerStartCallback(r, d.Start), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Transform != nil {
+		_ = obj.DefineDataProperty("transform", idlToTransformerTransformCallback(r, d.Transform), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.WritableType != nil {
+		_ = obj.DefineDataProperty("writableType", idlToAny(r, d.WritableType), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+}
+
+// TransformerCancelCallback is the IDL callback function type TransformerCancelCallback.
+type TransformerCancelCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback; an exception becomes a rejected promise.
+func (c *TransformerCancelCallback) Invoke(thisArg sobek.Value, argReason sobek.Value) *webidl.Promise {
+	r := c.Realm
+	var p *webidl.Promise
+	if err := r.Catch(func() {
+		var args []sobek.Value
+		args = append(args, idlToAny(r, argReason))
+		p = c.InvokePromise(thisArg, args...)
+	}); err != nil {
+		return r.PromiseRejectedWithError(err)
+	}
+	return p
+}
+
+// TransformerFlushCallback is the IDL callback function type TransformerFlushCallback.
+type TransformerFlushCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback; an exception becomes a rejected promise.
+func (c *TransformerFlushCallback) Invoke(thisArg sobek.Value, argController TransformStreamDefaultControllerMethods) *webidl.Promise {
+	r := c.Realm
+	var p *webidl.Promise
+	if err := r.Catch(func() {
+		var args []sobek.Value
+		args = append(args, idlToTransformStreamDefaultController(r, argController))
+		p = c.InvokePromise(thisArg, args...)
+	}); err != nil {
+		return r.PromiseRejectedWithError(err)
+	}
+	return p
+}
+
+// TransformerStartCallback is the IDL callback function type TransformerStartCallback.
+type TransformerStartCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback and converts its result; a JavaScript
+// exception is a *webidl.JSError.
+func (c *TransformerStartCallback) Invoke(thisArg sobek.Value, argController TransformStreamDefaultControllerMethods) (sobek.Value, error) {
+	r := c.Realm
+	var res sobek.Value
+	var args []sobek.Value
+	if err := r.Catch(func() {
+		args = append(args, idlToTransformStreamDefaultController(r, argController))
+	}); err != nil {
+		return res, err
+	}
+	v, err := c.CallbackFunction.Invoke(thisArg, args...)
+	if err != nil {
+		return res, err
+	}
+	err = r.Catch(func() { res = idlFromAny(r, webidl.AnyValue(v)) })
+	return res, err
+}
+
+// TransformerTransformCallback is the IDL callback function type TransformerTransformCallback.
+type TransformerTransformCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback; an exception becomes a rejected promise.
+func (c *TransformerTransformCallback) Invoke(thisArg sobek.Value, argChunk sobek.Value, argController TransformStreamDefaultControllerMethods) *webidl.Promise {
+	r := c.Realm
+	var p *webidl.Promise
+	if err := r.Catch(func() {
+		var args []sobek.Value
+		args = append(args, idlToAny(r, argChunk))
+		args = append(args, idlToTransformStreamDefaultController(r, argController))
+		p = c.InvokePromise(thisArg, args...)
+	}); err != nil {
+		return r.PromiseRejectedWithError(err)
+	}
+	return p
+}
+
+// UnderlyingSink is the IDL dictionary UnderlyingSink.
+type UnderlyingSink struct {
+	// Abort is the member "abort".
+	Abort *UnderlyingSinkAbortCallback
+	// Close is the member "close".
+	Close *UnderlyingSinkCloseCallback
+	// Start is the member "start".
+	Start *UnderlyingSinkStartCallback
+	// Type is the member "type".
+	Type sobek.Value
+	// Write is the member "write".
+	Write *UnderlyingSinkWriteCallback
+}
+
+// idlReadDictUnderlyingSink reads the members of UnderlyingSink from obj (nil for undefined
+// or null).
+func idlReadDictUnderlyingSink(r *webidl.Realm, obj *sobek.Object, d *UnderlyingSink) {
+	if v := r.DictionaryMember(obj, "abort"); v != nil {
+		d.Abort = idlFromUnderlyingSinkAbortCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "close"); v != nil {
+		d.Close = idlFromUnderlyingSinkCloseCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "start"); v != nil {
+		d.Start = idlFromUnderlyingSinkStartCallback(r, v)
+	}
+	if v := r.DictionaryMember(obj, "type"); v != nil {
+		d.Type = idlFromAny(r, v)
+	}
+	if v := r.DictionaryMember(obj, "write"); v != nil {
+		d.Write = idlFromUnderlyingSinkWriteCallback(r, v)
+	}
+}
+
+// idlWriteDictUnderlyingSink writes the members of UnderlyingSink to obj.
+func idlWriteDictUnderlyingSink(r *webidl.Realm, obj *sobek.Object, d *UnderlyingSink) {
+	if d.Abort != nil {
+		_ = obj.DefineDataProperty("abort", idlToUnderlyingSinkAbortCallback(r, d.Abort), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Close != nil {
+		_ = obj.DefineDataProperty("close", idlToUnderlyingSinkCloseCallback(r, d.Close), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Start != nil {
+		_ = obj.DefineDataProperty("start", idlToUnderlyingSinkStartCallback(r, d.Start), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Type != nil {
+		_ = obj.DefineDataProperty("type", idlToAny(r, d.Type), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+	if d.Write != nil {
+		_ = obj.DefineDataProperty("write", idlToUnderlyingSinkWriteCallback(r, d.Write), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+}
+
+// UnderlyingSinkAbortCallback is the IDL callback function type UnderlyingSinkAbortCallback.
+type UnderlyingSinkAbortCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback; an exception becomes a rejected promise.
+func (c *UnderlyingSinkAbortCallback) Invoke(thisArg sobek.Value, argReason sobek.Value) *webidl.Promise {
+	r := c.Realm
+	var p *webidl.Promise
+	if err := r.Catch(func() {
+		var args []sobek.Value
+		args = append(args, idlToAny(r, argReason))
+		p = c.InvokePromise(thisArg, args...)
+	}); err != nil {
+		return r.PromiseRejectedWithError(err)
+	}
+	return p
+}
+
+// UnderlyingSinkCloseCallback is the IDL callback function type UnderlyingSinkCloseCallback.
+type UnderlyingSinkCloseCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback; an exception becomes a rejected promise.
+func (c *UnderlyingSinkCloseCallback) Invoke(thisArg sobek.Value) *webidl.Promise {
+	r := c.Realm
+	var p *webidl.Promise
+	if err := r.Catch(func() {
+		var args []sobek.Value
+		p = c.InvokePromise(thisArg, args...)
+	}); err != nil {
+		return r.PromiseRejectedWithError(err)
+	}
+	return p
+}
+
+// UnderlyingSinkStartCallback is the IDL callback function type UnderlyingSinkStartCallback.
+type UnderlyingSinkStartCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback and converts its result; a JavaScript
+// exception is a *webidl.JSError.
+func (c *UnderlyingSinkStartCallback) Invoke(thisArg sobek.Value, argController WritableStreamDefaultControllerMethods) (sobek.Value, error) {
+	r := c.Realm
+	var res sobek.Value
+	var args []sobek.Value
+	if err := r.Catch(func() {
+		args = append(args, idlToWritableStreamDefaultController(r, argController))
+	}); err != nil {
+		return res, err
+	}
+	v, err := c.CallbackFunction.Invoke(thisArg, args...)
+	if err != nil {
+		return res, err
+	}
+	err = r.Catch(func() { res = idlFromAny(r, webidl.AnyValue(v)) })
+	return res, err
+}
+
+// UnderlyingSinkWriteCallback is the IDL callback function type UnderlyingSinkWriteCallback.
+type UnderlyingSinkWriteCallback struct{ *webidl.CallbackFunction }
+
+// Invoke invokes the callback; an exception becomes a rejected promise.
+func (c *UnderlyingSinkWriteCallback) Invoke(thisArg sobek.Value, argChunk sobek.Value, argController WritableStreamDefaultControllerMethods) *webidl.Promise {
+	r := c.Realm
+	var p *webidl.Promise
+	if err := r.Catch(func() {
+		var args []sobek.Value
+		args = append(args, idlToAny(r, argChunk))
+		args = append(args, idlToWritableStreamDefaultController(r, argController))
+		p = c.InvokePromise(thisArg, args...)
+	}); err != nil {
+		return r.PromiseRejectedWithError(err)
+	}
+	return p
+}
 
 // UnderlyingSource is the IDL dictionary UnderlyingSource.
 type UnderlyingSource struct {
@@ -759,12 +1640,12 @@ func (c *UnderlyingSourceCancelCallback) Invoke(thisArg sobek.Value, argReason s
 type UnderlyingSourcePullCallback struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback; an exception becomes a rejected promise.
-func (c *UnderlyingSourcePullCallback) Invoke(thisArg sobek.Value, argController ReadableStreamDefaultControllerMethods) *webidl.Promise {
+func (c *UnderlyingSourcePullCallback) Invoke(thisArg sobek.Value, argController ReadableStreamController) *webidl.Promise {
 	r := c.Realm
 	var p *webidl.Promise
 	if err := r.Catch(func() {
 		var args []sobek.Value
-		args = append(args, idlToReadableStreamDefaultController(r, argController))
+		args = append(args, idlToReadableStreamController(r, argController))
 		p = c.InvokePromise(thisArg, args...)
 	}); err != nil {
 		return r.PromiseRejectedWithError(err)
@@ -777,12 +1658,12 @@ type UnderlyingSourceStartCallback struct{ *webidl.CallbackFunction }
 
 // Invoke invokes the callback and converts its result; a JavaScript
 // exception is a *webidl.JSError.
-func (c *UnderlyingSourceStartCallback) Invoke(thisArg sobek.Value, argController ReadableStreamDefaultControllerMethods) (sobek.Value, error) {
+func (c *UnderlyingSourceStartCallback) Invoke(thisArg sobek.Value, argController ReadableStreamController) (sobek.Value, error) {
 	r := c.Realm
 	var res sobek.Value
 	var args []sobek.Value
 	if err := r.Catch(func() {
-		args = append(args, idlToReadableStreamDefaultController(r, argController))
+		args = append(args, idlToReadableStreamController(r, argController))
 	}); err != nil {
 		return res, err
 	}
@@ -792,4 +1673,343 @@ func (c *UnderlyingSourceStartCallback) Invoke(thisArg sobek.Value, argControlle
 	}
 	err = r.Catch(func() { res = idlFromAny(r, webidl.AnyValue(v)) })
 	return res, err
+}
+
+// WritableStreamMethods is implemented by the Go implementation of the IDL interface
+// WritableStream.
+type WritableStreamMethods interface {
+	// idlImpl returns the implementation itself: *writableStreamImpl is the only Go
+	// type implementing WritableStream and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *writableStreamImpl
+	// Locked is the getter of the attribute "locked".
+	Locked() (bool, error)
+	// Abort implements the operation "abort".
+	Abort(argReason sobek.Value) (*webidl.Promise, error)
+	// Close implements the operation "close".
+	Close() (*webidl.Promise, error)
+	// GetWriter implements the operation "getWriter".
+	GetWriter() (WritableStreamDefaultWriterMethods, error)
+}
+
+// idlWrapWritableStream returns the JavaScript object of impl, a WritableStream or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWritableStream(r *webidl.Realm, impl WritableStreamMethods) sobek.Value {
+	return r.Wrap(impl, "WritableStream")
+}
+
+// idlWrapNewWritableStream is idlWrapWritableStream for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWritableStream(r *webidl.Realm, impl WritableStreamMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WritableStream", storage)
+}
+
+// *writableStreamImpl implements WritableStream: a missing or misspelled method fails to compile.
+var _ WritableStreamMethods = (*writableStreamImpl)(nil)
+
+// idlWritableStreamStatics implements the constructors, static members or namespace
+// members of WritableStream.
+type idlWritableStreamStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argUnderlyingSink *sobek.Object, argStrategy QueuingStrategy) (WritableStreamMethods, error)
+}
+
+// idlDefWritableStream returns the definition of WritableStream, calling statics.
+func idlDefWritableStream(statics idlWritableStreamStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "WritableStream",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WritableStreamMethods)
+			return ok
+		},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			var argUnderlyingSink *sobek.Object
+			if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+				argUnderlyingSink = idlFromObject(r, v)
+			}
+			var argStrategy QueuingStrategy
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argStrategy = idlFromQueuingStrategy(r, v)
+			} else {
+				argStrategy = idlFromQueuingStrategy(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argUnderlyingSink, argStrategy)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "locked", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WritableStreamMethods](r, this, "WritableStream")
+					res, err := self.Locked()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "abort", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamMethods](r, call.This, "WritableStream")
+						var argReason sobek.Value
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argReason = idlFromAny(r, v)
+						}
+						res, err := self.Abort(argReason)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamMethods](r, call.This, "WritableStream")
+						res, err := self.Close()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "getWriter", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[WritableStreamMethods](r, call.This, "WritableStream")
+					res, err := self.GetWriter()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToWritableStreamDefaultWriter(r, res)
+				}},
+		},
+	}
+}
+
+// WritableStreamDefaultControllerMethods is implemented by the Go implementation of the IDL interface
+// WritableStreamDefaultController.
+type WritableStreamDefaultControllerMethods interface {
+	// idlImpl returns the implementation itself: *writableStreamDefaultControllerImpl is the only Go
+	// type implementing WritableStreamDefaultController and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *writableStreamDefaultControllerImpl
+	// Signal is the getter of the attribute "signal".
+	Signal() (AbortSignalMethods, error)
+	// Error implements the operation "error".
+	Error(argE sobek.Value) error
+}
+
+// idlWrapWritableStreamDefaultController returns the JavaScript object of impl, a WritableStreamDefaultController or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWritableStreamDefaultController(r *webidl.Realm, impl WritableStreamDefaultControllerMethods) sobek.Value {
+	return r.Wrap(impl, "WritableStreamDefaultController")
+}
+
+// idlWrapNewWritableStreamDefaultController is idlWrapWritableStreamDefaultController for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWritableStreamDefaultController(r *webidl.Realm, impl WritableStreamDefaultControllerMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WritableStreamDefaultController", storage)
+}
+
+// *writableStreamDefaultControllerImpl implements WritableStreamDefaultController: a missing or misspelled method fails to compile.
+var _ WritableStreamDefaultControllerMethods = (*writableStreamDefaultControllerImpl)(nil)
+
+// idlDefWritableStreamDefaultController returns the definition of WritableStreamDefaultController.
+func idlDefWritableStreamDefaultController() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "WritableStreamDefaultController",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WritableStreamDefaultControllerMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "signal", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WritableStreamDefaultControllerMethods](r, this, "WritableStreamDefaultController")
+					res, err := self.Signal()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAbortSignal(r, res)
+				},
+			},
+			{Name: "error", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[WritableStreamDefaultControllerMethods](r, call.This, "WritableStreamDefaultController")
+					var argE sobek.Value
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argE = idlFromAny(r, v)
+					}
+					if err := self.Error(argE); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
+// WritableStreamDefaultWriterMethods is implemented by the Go implementation of the IDL interface
+// WritableStreamDefaultWriter.
+type WritableStreamDefaultWriterMethods interface {
+	// idlImpl returns the implementation itself: *writableStreamDefaultWriterImpl is the only Go
+	// type implementing WritableStreamDefaultWriter and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *writableStreamDefaultWriterImpl
+	// Closed is the getter of the attribute "closed".
+	Closed() (*webidl.Promise, error)
+	// DesiredSize is the getter of the attribute "desiredSize".
+	DesiredSize() (webidl.Nullable[float64], error)
+	// Ready is the getter of the attribute "ready".
+	Ready() (*webidl.Promise, error)
+	// Abort implements the operation "abort".
+	Abort(argReason sobek.Value) (*webidl.Promise, error)
+	// Close implements the operation "close".
+	Close() (*webidl.Promise, error)
+	// ReleaseLock implements the operation "releaseLock".
+	ReleaseLock() error
+	// Write implements the operation "write".
+	Write(argChunk sobek.Value) (*webidl.Promise, error)
+}
+
+// idlWrapWritableStreamDefaultWriter returns the JavaScript object of impl, a WritableStreamDefaultWriter or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapWritableStreamDefaultWriter(r *webidl.Realm, impl WritableStreamDefaultWriterMethods) sobek.Value {
+	return r.Wrap(impl, "WritableStreamDefaultWriter")
+}
+
+// idlWrapNewWritableStreamDefaultWriter is idlWrapWritableStreamDefaultWriter for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewWritableStreamDefaultWriter(r *webidl.Realm, impl WritableStreamDefaultWriterMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "WritableStreamDefaultWriter", storage)
+}
+
+// *writableStreamDefaultWriterImpl implements WritableStreamDefaultWriter: a missing or misspelled method fails to compile.
+var _ WritableStreamDefaultWriterMethods = (*writableStreamDefaultWriterImpl)(nil)
+
+// idlWritableStreamDefaultWriterStatics implements the constructors, static members or namespace
+// members of WritableStreamDefaultWriter.
+type idlWritableStreamDefaultWriterStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argStream WritableStreamMethods) (WritableStreamDefaultWriterMethods, error)
+}
+
+// idlDefWritableStreamDefaultWriter returns the definition of WritableStreamDefaultWriter, calling statics.
+func idlDefWritableStreamDefaultWriter(statics idlWritableStreamDefaultWriterStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "WritableStreamDefaultWriter",
+		Exposed: []string{"*"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(WritableStreamDefaultWriterMethods)
+			return ok
+		},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'WritableStreamDefaultWriter': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argStream := idlFromWritableStream(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			res, err := statics.Constructor(r, argStream)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "closed", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamDefaultWriterMethods](r, this, "WritableStreamDefaultWriter")
+						res, err := self.Closed()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				},
+			},
+			{Name: "desiredSize", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WritableStreamDefaultWriterMethods](r, this, "WritableStreamDefaultWriter")
+					res, err := self.DesiredSize()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableUnrestrictedDouble(r, res)
+				},
+			},
+			{Name: "ready", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamDefaultWriterMethods](r, this, "WritableStreamDefaultWriter")
+						res, err := self.Ready()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				},
+			},
+			{Name: "abort", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamDefaultWriterMethods](r, call.This, "WritableStreamDefaultWriter")
+						var argReason sobek.Value
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argReason = idlFromAny(r, v)
+						}
+						res, err := self.Abort(argReason)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamDefaultWriterMethods](r, call.This, "WritableStreamDefaultWriter")
+						res, err := self.Close()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "releaseLock", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[WritableStreamDefaultWriterMethods](r, call.This, "WritableStreamDefaultWriter")
+					if err := self.ReleaseLock(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "write", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[WritableStreamDefaultWriterMethods](r, call.This, "WritableStreamDefaultWriter")
+						var argChunk sobek.Value
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argChunk = idlFromAny(r, v)
+						}
+						res, err := self.Write(argChunk)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+		},
+	}
 }

@@ -6,10 +6,18 @@
 // them here, and the entries go when revokeObjectURL is called or their
 // environment goes away.
 //
+// FileReader's read operation, abort and package data (reader.go) are
+// here too: the bindings give a reader its tasks (the file reading task
+// source) and fire its events.
+//
 // The package is JS-free: the bindings hand it a Blob snapshot (bytes and
 // type), and the host's loads read it back.
 //
-// Deviations: a blob URL entry keeps a copy of the blob's bytes (blobs are
+// Deviations: package data decodes text as UTF-8 whatever the encoding
+// name or the blob type's charset (the engine has no other encoding); a
+// blob's bytes are in memory, so a read is one chunk (loadstart, load,
+// loadend: no progress event, as less than 50ms pass) and never fails
+// (error stays null). A blob URL entry keeps a copy of the blob's bytes (blobs are
 // immutable here, so this is the same observably); blob URLs are not
 // partitioned by storage key beyond their origin.
 package fileapi

@@ -42,6 +42,33 @@ type Host interface {
 	// StructuredClone is StructuredClone(v) (tee's cloneForBranch2): an
 	// error is the exception it threw.
 	StructuredClone(v any) (any, error)
+
+	// NewArrayBuffer is Construct(%ArrayBuffer%, « n »): an error is
+	// the RangeError allocation threw.
+	NewArrayBuffer(n int) (any, error)
+	// ArrayBufferBytes is buf's [[ArrayBufferData]] (nil when detached):
+	// writes to it are writes to buf.
+	ArrayBufferBytes(buf any) []byte
+	// ArrayBufferByteLength is buf.[[ArrayBufferByteLength]] (0 when
+	// detached).
+	ArrayBufferByteLength(buf any) int
+	// IsDetachedBuffer is IsDetachedBuffer(buf).
+	IsDetachedBuffer(buf any) bool
+	// TransferArrayBuffer is
+	// https://streams.spec.whatwg.org/#transfer-array-buffer: a new
+	// ArrayBuffer with buf's data, buf detached (a TypeError when it
+	// cannot be).
+	TransferArrayBuffer(buf any) (any, error)
+	// NewAbortController is a new AbortController (a writable stream
+	// controller's [[abortController]]).
+	NewAbortController() AbortController
+
+	// ViewOf is the record of a view the host made (a chunk of a byte
+	// stream): an error when v is not an ArrayBufferView.
+	ViewOf(v any) (ArrayBufferView, error)
+	// NewView is Construct(v.Constructor, « v.Buffer, v.ByteOffset,
+	// v.Length() »): the host's view object.
+	NewView(v ArrayBufferView) any
 }
 
 // TypeError is a TypeError an operation throws; the host turns it into
@@ -64,6 +91,13 @@ type SizeAlgorithm func(chunk any) (float64, error)
 type queueEntry struct {
 	value any
 	size  float64
+}
+
+// queueWithSizes is a container's [[queue]] and [[queueTotalSize]]
+// (https://streams.spec.whatwg.org/#queue-with-sizes).
+type queueWithSizes struct {
+	queue          []queueEntry
+	queueTotalSize float64
 }
 
 // isNonNegativeNumber is

@@ -19,8 +19,16 @@ type ReadableStream struct {
 	state       State
 	storedError any
 	disturbed   bool
-	reader      *DefaultReader
-	controller  *DefaultController
+	reader      reader
+	controller  controller
+}
+
+// controller is a ReadableStreamDefaultController or a
+// ReadableByteStreamController: the internal methods a stream calls.
+type controller interface {
+	cancelSteps(reason any) Promise
+	pullSteps(rr ReadRequest)
+	releaseSteps()
 }
 
 // UnderlyingSource is the underlying source's algorithms, as the
@@ -108,7 +116,7 @@ func setUpReadableStreamDefaultController(s *ReadableStream, c *DefaultControlle
 	// 2. Set controller.[[stream]] to stream.
 	c.stream = s
 	// 3. Perform ! ResetQueue(controller).
-	resetQueue(c)
+	resetQueue(&c.queueWithSizes)
 	// 4. Set controller.[[started]], controller.[[closeRequested]],
 	// controller.[[pullAgain]], and controller.[[pulling]] to false.
 	c.started, c.closeRequested, c.pullAgain, c.pulling = false, false, false, false
@@ -168,7 +176,7 @@ func CreateReadableStream(host Host, src UnderlyingSource, hwm float64, size Siz
 	if err := setUpReadableStreamDefaultControllerFromUnderlyingSource(s, src, hwm, size); err != nil {
 		// (Only a start algorithm that throws gets here: the stream is
 		// errored with it.)
-		ReadableStreamDefaultControllerError(s.controller, host.ErrorValue(err))
+		ReadableStreamDefaultControllerError(s.controller.(*DefaultController), host.ErrorValue(err))
 	}
 	// 8. Return stream.
 	return s
@@ -183,8 +191,19 @@ func (s *ReadableStream) StoredError() any { return s.storedError }
 // Disturbed is the stream's [[disturbed]]: it has been read or canceled.
 func (s *ReadableStream) Disturbed() bool { return s.disturbed }
 
-// Controller is the stream's [[controller]].
-func (s *ReadableStream) Controller() *DefaultController { return s.controller }
+// DefaultController is the stream's [[controller]] when it is a
+// ReadableStreamDefaultController (nil for a byte stream).
+func (s *ReadableStream) DefaultController() *DefaultController {
+	c, _ := s.controller.(*DefaultController)
+	return c
+}
+
+// ByteController is the stream's [[controller]] when it is a
+// ReadableByteStreamController (nil for a default stream).
+func (s *ReadableStream) ByteController() *ByteController {
+	c, _ := s.controller.(*ByteController)
+	return c
+}
 
 // Locked is https://streams.spec.whatwg.org/#rs-locked.
 func (s *ReadableStream) Locked() bool {
@@ -242,7 +261,20 @@ func ReadableStreamCancel(s *ReadableStream, reason any) Promise {
 	}
 	// 4. Perform ! ReadableStreamClose(stream).
 	readableStreamClose(s)
-	// 5-6. (No BYOB readers.)
+	// 5. Let reader be stream.[[reader]].
+	// 6. If reader is not undefined and reader implements
+	// ReadableStreamBYOBReader,
+	if reader, ok := s.reader.(*BYOBReader); ok {
+		// 6.1. Let readIntoRequests be reader.[[readIntoRequests]].
+		readIntoRequests := reader.readIntoRequests
+		// 6.2. Set reader.[[readIntoRequests]] to an empty list.
+		reader.readIntoRequests = nil
+		// 6.3. For each readIntoRequest of readIntoRequests, perform
+		// readIntoRequest's close steps, given undefined.
+		for _, rr := range readIntoRequests {
+			rr.Close(nil)
+		}
+	}
 	// 7. Let sourceCancelPromise be !
 	// stream.[[controller]].[[CancelSteps]](reason).
 	sourceCancelPromise := s.controller.cancelSteps(reason)
@@ -266,12 +298,16 @@ func readableStreamClose(s *ReadableStream) {
 		return
 	}
 	// 5. Resolve reader.[[closedPromise]] with undefined.
-	reader.closedPromise.Resolve(nil)
+	reader.generic().closedPromise.Resolve(nil)
 	// 6. If reader implements ReadableStreamDefaultReader,
+	dr, ok := reader.(*DefaultReader)
+	if !ok {
+		return
+	}
 	// 6.1. Let readRequests be reader.[[readRequests]].
-	readRequests := reader.readRequests
+	readRequests := dr.readRequests
 	// 6.2. Set reader.[[readRequests]] to an empty list.
-	reader.readRequests = nil
+	dr.readRequests = nil
 	// 6.3. For each readRequest of readRequests, perform readRequest's
 	// close steps.
 	for _, rr := range readRequests {
@@ -294,12 +330,20 @@ func readableStreamError(s *ReadableStream, e any) {
 		return
 	}
 	// 6. Reject reader.[[closedPromise]] with e.
-	reader.closedPromise.Reject(e)
+	reader.generic().closedPromise.Reject(e)
 	// 7. Set reader.[[closedPromise]].[[PromiseIsHandled]] to true.
-	s.host.MarkHandled(reader.closedPromise)
-	// 8. If reader implements ReadableStreamDefaultReader, perform !
-	// ReadableStreamDefaultReaderErrorReadRequests(reader, e).
-	readableStreamDefaultReaderErrorReadRequests(reader, e)
+	s.host.MarkHandled(reader.generic().closedPromise)
+	switch rd := reader.(type) {
+	case *DefaultReader:
+		// 8. If reader implements ReadableStreamDefaultReader, perform !
+		// ReadableStreamDefaultReaderErrorReadRequests(reader, e).
+		readableStreamDefaultReaderErrorReadRequests(rd, e)
+	case *BYOBReader:
+		// 9. Otherwise, 9.1. Assert: reader implements
+		// ReadableStreamBYOBReader. 9.2. Perform !
+		// ReadableStreamBYOBReaderErrorReadIntoRequests(reader, e).
+		readableStreamBYOBReaderErrorReadIntoRequests(rd, e)
+	}
 }
 
 // readableStreamAddReadRequest is
@@ -308,7 +352,8 @@ func readableStreamAddReadRequest(s *ReadableStream, rr ReadRequest) {
 	// 1-2. Assert: stream.[[reader]] implements
 	// ReadableStreamDefaultReader; stream.[[state]] is "readable".
 	// 3. Append readRequest to stream.[[reader]].[[readRequests]].
-	s.reader.readRequests = append(s.reader.readRequests, rr)
+	rd := s.reader.(*DefaultReader)
+	rd.readRequests = append(rd.readRequests, rr)
 }
 
 // readableStreamFulfillReadRequest is
@@ -316,7 +361,7 @@ func readableStreamAddReadRequest(s *ReadableStream, rr ReadRequest) {
 func readableStreamFulfillReadRequest(s *ReadableStream, chunk any, done bool) {
 	// 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
 	// 2. Let reader be stream.[[reader]].
-	reader := s.reader
+	reader := s.reader.(*DefaultReader)
 	// 3. Assert: reader.[[readRequests]] is not empty.
 	// 4. Let readRequest be reader.[[readRequests]][0].
 	rr := reader.readRequests[0]
@@ -337,14 +382,28 @@ func readableStreamFulfillReadRequest(s *ReadableStream, chunk any, done bool) {
 func readableStreamGetNumReadRequests(s *ReadableStream) int {
 	// 1. Assert: ! ReadableStreamHasDefaultReader(stream) is true.
 	// 2. Return stream.[[reader]].[[readRequests]]'s size.
-	return len(s.reader.readRequests)
+	return len(s.reader.(*DefaultReader).readRequests)
 }
 
-// ReadableStreamTee is https://streams.spec.whatwg.org/#readable-stream-tee
-// for a default stream: ReadableStreamDefaultTee.
+// readableStreamHasDefaultReader is
+// https://streams.spec.whatwg.org/#readable-stream-has-default-reader.
+func readableStreamHasDefaultReader(s *ReadableStream) bool {
+	// 1. Let reader be stream.[[reader]]. 2. If reader is undefined,
+	// return false. 3. If reader implements ReadableStreamDefaultReader,
+	// return true. 4. Return false.
+	_, ok := s.reader.(*DefaultReader)
+	return ok
+}
+
+// ReadableStreamTee is https://streams.spec.whatwg.org/#readable-stream-tee.
 func ReadableStreamTee(s *ReadableStream, cloneForBranch2 bool) (*ReadableStream, *ReadableStream, error) {
 	// 1-2. Assert: stream implements ReadableStream; cloneForBranch2 is a
-	// boolean. 3. (No byte streams.)
+	// boolean.
+	// 3. If stream.[[controller]] implements ReadableByteStreamController,
+	// return ? ReadableByteStreamTee(stream).
+	if _, ok := s.controller.(*ByteController); ok {
+		return readableByteStreamTee(s)
+	}
 	// 4. Return ? ReadableStreamDefaultTee(stream, cloneForBranch2).
 	return readableStreamDefaultTee(s, cloneForBranch2)
 }
@@ -399,9 +458,9 @@ func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*Readabl
 							// 3.2.1. Perform !
 							// ReadableStreamDefaultControllerError(branch1.[[controller]],
 							// cloneResult.[[Value]]).
-							ReadableStreamDefaultControllerError(branch1.controller, e)
+							ReadableStreamDefaultControllerError(branch1.DefaultController(), e)
 							// 3.2.2. Likewise for branch2.
-							ReadableStreamDefaultControllerError(branch2.controller, e)
+							ReadableStreamDefaultControllerError(branch2.DefaultController(), e)
 							// 3.2.3. Resolve cancelPromise with !
 							// ReadableStreamCancel(stream, cloneResult.[[Value]]).
 							cancelPromise.Resolve(ReadableStreamCancel(s, e))
@@ -414,12 +473,12 @@ func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*Readabl
 					// 4. If canceled1 is false, perform !
 					// ReadableStreamDefaultControllerEnqueue(branch1.[[controller]], chunk1).
 					if !canceled1 {
-						_ = ReadableStreamDefaultControllerEnqueue(branch1.controller, chunk1)
+						_ = ReadableStreamDefaultControllerEnqueue(branch1.DefaultController(), chunk1)
 					}
 					// 5. If canceled2 is false, perform !
 					// ReadableStreamDefaultControllerEnqueue(branch2.[[controller]], chunk2).
 					if !canceled2 {
-						_ = ReadableStreamDefaultControllerEnqueue(branch2.controller, chunk2)
+						_ = ReadableStreamDefaultControllerEnqueue(branch2.DefaultController(), chunk2)
 					}
 					// 6. Set reading to false.
 					reading = false
@@ -435,11 +494,11 @@ func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*Readabl
 				// 2. If canceled1 is false, perform !
 				// ReadableStreamDefaultControllerClose(branch1.[[controller]]).
 				if !canceled1 {
-					ReadableStreamDefaultControllerClose(branch1.controller)
+					ReadableStreamDefaultControllerClose(branch1.DefaultController())
 				}
 				// 3. Likewise for branch2.
 				if !canceled2 {
-					ReadableStreamDefaultControllerClose(branch2.controller)
+					ReadableStreamDefaultControllerClose(branch2.DefaultController())
 				}
 				// 4. If canceled1 is false or canceled2 is false, resolve
 				// cancelPromise with undefined.
@@ -497,9 +556,9 @@ func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*Readabl
 	// 17. Upon rejection of reader.[[closedPromise]] with reason r,
 	h.React(reader.closedPromise, nil, func(r any) {
 		// 17.1. Perform ! ReadableStreamDefaultControllerError(branch1.[[controller]], r).
-		ReadableStreamDefaultControllerError(branch1.controller, r)
+		ReadableStreamDefaultControllerError(branch1.DefaultController(), r)
 		// 17.2. Perform ! ReadableStreamDefaultControllerError(branch2.[[controller]], r).
-		ReadableStreamDefaultControllerError(branch2.controller, r)
+		ReadableStreamDefaultControllerError(branch2.DefaultController(), r)
 		// 17.3. If canceled1 is false or canceled2 is false, resolve
 		// cancelPromise with undefined.
 		if !canceled1 || !canceled2 {
@@ -513,9 +572,8 @@ func readableStreamDefaultTee(s *ReadableStream, cloneForBranch2 bool) (*Readabl
 // DefaultController is
 // https://streams.spec.whatwg.org/#readablestreamdefaultcontroller.
 type DefaultController struct {
-	stream                *ReadableStream
-	queue                 []queueEntry
-	queueTotalSize        float64
+	stream *ReadableStream
+	queueWithSizes
 	started               bool
 	closeRequested        bool
 	pullAgain             bool
@@ -566,7 +624,7 @@ func (c *DefaultController) Error(e any) {
 // https://streams.spec.whatwg.org/#rs-default-controller-private-cancel.
 func (c *DefaultController) cancelSteps(reason any) Promise {
 	// 1. Perform ! ResetQueue(this).
-	resetQueue(c)
+	resetQueue(&c.queueWithSizes)
 	// 2. Let result be the result of performing this.[[cancelAlgorithm]],
 	// passing reason.
 	result := c.cancelAlgorithm(reason)
@@ -584,7 +642,7 @@ func (c *DefaultController) pullSteps(rr ReadRequest) {
 	// 2. If this.[[queue]] is not empty,
 	if len(c.queue) > 0 {
 		// 2.1. Let chunk be ! DequeueValue(this).
-		chunk := dequeueValue(c)
+		chunk := dequeueValue(&c.queueWithSizes)
 		// 2.2. If this.[[closeRequested]] is true and this.[[queue]] is
 		// empty,
 		if c.closeRequested && len(c.queue) == 0 {
@@ -745,7 +803,7 @@ func ReadableStreamDefaultControllerEnqueue(c *DefaultController, chunk any) err
 		// 4.4. Let enqueueResult be EnqueueValueWithSize(controller, chunk,
 		// chunkSize).
 		// 4.5. If enqueueResult is an abrupt completion,
-		if err := enqueueValueWithSize(c, chunk, size); err != nil {
+		if err := enqueueValueWithSize(&c.queueWithSizes, chunk, size); err != nil {
 			// 4.5.1. Perform ! ReadableStreamDefaultControllerError(controller,
 			// enqueueResult.[[Value]]). 4.5.2. Return enqueueResult.
 			ReadableStreamDefaultControllerError(c, s.host.ErrorValue(err))
@@ -767,7 +825,7 @@ func ReadableStreamDefaultControllerError(c *DefaultController, e any) {
 		return
 	}
 	// 3. Perform ! ResetQueue(controller).
-	resetQueue(c)
+	resetQueue(&c.queueWithSizes)
 	// 4. Perform ! ReadableStreamDefaultControllerClearAlgorithms(controller).
 	readableStreamDefaultControllerClearAlgorithms(c)
 	// 5. Perform ! ReadableStreamError(stream, e).
@@ -801,7 +859,7 @@ func readableStreamDefaultControllerCanCloseOrEnqueue(c *DefaultController) bool
 
 // enqueueValueWithSize is
 // https://streams.spec.whatwg.org/#enqueue-value-with-size.
-func enqueueValueWithSize(c *DefaultController, value any, size float64) error {
+func enqueueValueWithSize(c *queueWithSizes, value any, size float64) error {
 	// 1. Assert: container has [[queue]] and [[queueTotalSize]] internal
 	// slots.
 	// 2. If ! IsNonNegativeNumber(size) is false, throw a RangeError
@@ -823,7 +881,7 @@ func enqueueValueWithSize(c *DefaultController, value any, size float64) error {
 }
 
 // dequeueValue is https://streams.spec.whatwg.org/#dequeue-value.
-func dequeueValue(c *DefaultController) any {
+func dequeueValue(c *queueWithSizes) any {
 	// 1-2. Asserts: container has the slots; its queue is not empty.
 	// 3. Let valueWithSize be container.[[queue]][0].
 	e := c.queue[0]
@@ -843,7 +901,7 @@ func dequeueValue(c *DefaultController) any {
 }
 
 // resetQueue is https://streams.spec.whatwg.org/#reset-queue.
-func resetQueue(c *DefaultController) {
+func resetQueue(c *queueWithSizes) {
 	// 1. Assert: container has [[queue]] and [[queueTotalSize]] internal
 	// slots.
 	// 2. Set container.[[queue]] to a new empty list.

@@ -87,6 +87,62 @@ func (h *testHost) StructuredClone(v any) (any, error) {
 	return fmt.Sprint("clone of ", v), nil
 }
 
+// testBuffer is the test host's ArrayBuffer.
+type testBuffer struct {
+	data     []byte
+	detached bool
+}
+
+func (h *testHost) NewArrayBuffer(n int) (any, error) {
+	if n > 1<<20 {
+		return nil, &RangeError{Msg: "Array buffer allocation failed"}
+	}
+	return &testBuffer{data: make([]byte, n)}, nil
+}
+func (h *testHost) ArrayBufferBytes(buf any) []byte   { return buf.(*testBuffer).data }
+func (h *testHost) ArrayBufferByteLength(buf any) int { return len(buf.(*testBuffer).data) }
+func (h *testHost) IsDetachedBuffer(buf any) bool     { return buf.(*testBuffer).detached }
+func (h *testHost) TransferArrayBuffer(buf any) (any, error) {
+	b := buf.(*testBuffer)
+	if b.detached {
+		return nil, &TypeError{Msg: "detached"}
+	}
+	nb := &testBuffer{data: b.data}
+	b.data, b.detached = nil, true
+	return nb, nil
+}
+
+func (h *testHost) ViewOf(v any) (ArrayBufferView, error) {
+	av, ok := v.(ArrayBufferView)
+	if !ok {
+		return ArrayBufferView{}, &TypeError{Msg: "not a view"}
+	}
+	return av, nil
+}
+
+// NewView returns the view record itself (with the length in elements
+// checked).
+func (h *testHost) NewView(v ArrayBufferView) any {
+	if v.ByteOffset+v.ByteLength > len(v.Buffer.(*testBuffer).data) {
+		panic("view out of range")
+	}
+	return v
+}
+
+// testAbortController is the test host's AbortController.
+type testAbortController struct {
+	aborted bool
+	reason  any
+}
+
+func (c *testAbortController) Abort(reason any) {
+	if !c.aborted {
+		c.aborted, c.reason = true, reason
+	}
+}
+
+func (h *testHost) NewAbortController() AbortController { return &testAbortController{} }
+
 // run performs microtasks until none is left.
 func (h *testHost) run() {
 	for len(h.microtasks) > 0 {
@@ -213,7 +269,7 @@ func TestPullBackpressure(t *testing.T) {
 	if pulls != 3 {
 		t.Fatalf("pulls = %d, want 3 (the high water mark)", pulls)
 	}
-	if d, _ := s.Controller().DesiredSize(); d != 0 {
+	if d, _ := s.DefaultController().DesiredSize(); d != 0 {
 		t.Fatalf("desiredSize = %v, want 0", d)
 	}
 	r, _ := s.GetReader()

@@ -8,20 +8,31 @@ type ReadRequest struct {
 	Error func(e any)
 }
 
-// DefaultReader is
-// https://streams.spec.whatwg.org/#readablestreamdefaultreader.
-type DefaultReader struct {
+// genericReader is the slots both readers have
+// (https://streams.spec.whatwg.org/#readablestreamgenericreader).
+type genericReader struct {
 	host          Host
 	stream        *ReadableStream // nil once released
 	closedPromise Promise
-	readRequests  []ReadRequest
+}
+
+func (r *genericReader) generic() *genericReader { return r }
+
+// reader is a ReadableStreamDefaultReader or a ReadableStreamBYOBReader.
+type reader interface{ generic() *genericReader }
+
+// DefaultReader is
+// https://streams.spec.whatwg.org/#readablestreamdefaultreader.
+type DefaultReader struct {
+	genericReader
+	readRequests []ReadRequest
 }
 
 // NewDefaultReader is
 // https://streams.spec.whatwg.org/#default-reader-constructor.
 func NewDefaultReader(s *ReadableStream) (*DefaultReader, error) {
 	// 1. Perform ? SetUpReadableStreamDefaultReader(this, stream).
-	r := &DefaultReader{host: s.host}
+	r := &DefaultReader{genericReader: genericReader{host: s.host}}
 	if err := setUpReadableStreamDefaultReader(r, s); err != nil {
 		return nil, err
 	}
@@ -46,7 +57,7 @@ func setUpReadableStreamDefaultReader(r *DefaultReader, s *ReadableStream) error
 		return &TypeError{Msg: "ReadableStreamDefaultReader constructor can only accept readable streams that are not yet locked to a reader"}
 	}
 	// 2. Perform ! ReadableStreamReaderGenericInitialize(reader, stream).
-	readableStreamReaderGenericInitialize(r, s)
+	readableStreamReaderGenericInitialize(r, &r.genericReader, s)
 	// 3. Set reader.[[readRequests]] to a new empty list.
 	r.readRequests = nil
 	return nil
@@ -54,12 +65,12 @@ func setUpReadableStreamDefaultReader(r *DefaultReader, s *ReadableStream) error
 
 // readableStreamReaderGenericInitialize is
 // https://streams.spec.whatwg.org/#readable-stream-reader-generic-initialize.
-func readableStreamReaderGenericInitialize(r *DefaultReader, s *ReadableStream) {
+func readableStreamReaderGenericInitialize(rd reader, r *genericReader, s *ReadableStream) {
 	h := s.host
 	// 1. Set reader.[[stream]] to stream.
 	r.stream = s
 	// 2. Set stream.[[reader]] to reader.
-	s.reader = r
+	s.reader = rd
 	switch s.state {
 	case Readable:
 		// 3. If stream.[[state]] is "readable", set
@@ -80,10 +91,10 @@ func readableStreamReaderGenericInitialize(r *DefaultReader, s *ReadableStream) 
 }
 
 // Stream is the reader's [[stream]]: nil once the reader is released.
-func (r *DefaultReader) Stream() *ReadableStream { return r.stream }
+func (r *genericReader) Stream() *ReadableStream { return r.stream }
 
 // Closed is https://streams.spec.whatwg.org/#generic-reader-closed.
-func (r *DefaultReader) Closed() Promise {
+func (r *genericReader) Closed() Promise {
 	// 1. Return this.[[closedPromise]].
 	return r.closedPromise
 }
@@ -116,7 +127,7 @@ func (r *DefaultReader) ReleaseLock() {
 }
 
 // Cancel is https://streams.spec.whatwg.org/#generic-reader-cancel.
-func (r *DefaultReader) Cancel(reason any) Promise {
+func (r *genericReader) Cancel(reason any) Promise {
 	h := r.host
 	// 1. If this.[[stream]] is undefined, return a promise rejected with a
 	// TypeError exception.
@@ -129,7 +140,7 @@ func (r *DefaultReader) Cancel(reason any) Promise {
 
 // readableStreamReaderGenericCancel is
 // https://streams.spec.whatwg.org/#readable-stream-reader-generic-cancel.
-func readableStreamReaderGenericCancel(r *DefaultReader, reason any) Promise {
+func readableStreamReaderGenericCancel(r *genericReader, reason any) Promise {
 	// 1. Let stream be reader.[[stream]]. 2. Assert: stream is not
 	// undefined.
 	// 3. Return ! ReadableStreamCancel(stream, reason).
@@ -138,7 +149,7 @@ func readableStreamReaderGenericCancel(r *DefaultReader, reason any) Promise {
 
 // readableStreamReaderGenericRelease is
 // https://streams.spec.whatwg.org/#readable-stream-reader-generic-release.
-func readableStreamReaderGenericRelease(r *DefaultReader) {
+func readableStreamReaderGenericRelease(r *genericReader) {
 	// 1. Let stream be reader.[[stream]].
 	s := r.stream
 	h := s.host
@@ -168,7 +179,7 @@ func readableStreamReaderGenericRelease(r *DefaultReader) {
 func readableStreamDefaultReaderRelease(r *DefaultReader) {
 	h := r.stream.host
 	// 1. Perform ! ReadableStreamReaderGenericRelease(reader).
-	readableStreamReaderGenericRelease(r)
+	readableStreamReaderGenericRelease(&r.genericReader)
 	// 2. Let e be a new TypeError exception.
 	e := h.ErrorValue(&TypeError{Msg: "Releasing the reader's lock"})
 	// 3. Perform ! ReadableStreamDefaultReaderErrorReadRequests(reader, e).

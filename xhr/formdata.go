@@ -380,7 +380,7 @@ func parsePart(part []byte) (Entry, error) {
 		}
 		return Entry{Name: name, File: &File{Name: filename, Type: contentType, Data: bytes.Clone(content)}}, nil
 	}
-	return Entry{Name: name, Value: encoding.UTF8DecodeWithoutBOM(bytes.TrimPrefix(content, []byte{0xEF, 0xBB, 0xBF}))}, nil
+	return Entry{Name: name, Value: encoding.UTF8DecodeWithoutBOM(content)}, nil
 }
 
 // parseDisposition parses a Content-Disposition value: its type (lower

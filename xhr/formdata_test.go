@@ -85,7 +85,7 @@ func TestParseMultipartFormData(t *testing.T) {
 		body string
 		want []Entry // nil: failure
 	}{
-		{"preamble\r\n--b\r\nContent-Disposition: form-data; name=x\r\n\r\n\xEF\xBB\xBFv\r\n--b--", []Entry{{Name: "x", Value: "v"}}},
+		{"preamble\r\n--b\r\nContent-Disposition: form-data; name=x\r\n\r\n\xEF\xBB\xBFv\r\n--b--", []Entry{{Name: "x", Value: "\uFEFFv"}}}, // UTF-8 decode without BOM keeps it (Chromium too)
 		{"--b\r\ncontent-disposition: FORM-DATA; NAME=\"x\"; filename=\"\"\r\n\r\nv\r\n--b--\r\n", []Entry{{Name: "x", File: &File{Name: "", Type: "text/plain", Data: []byte("v")}}}},
 		{"--b\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\nv\r\n--b", nil},    // no closing delimiter
 		{"--b\r\nContent-Disposition: attachment; name=\"x\"\r\n\r\nv\r\n--b--", nil}, // not form-data
