@@ -47,6 +47,13 @@
 //     origin's scheme is https or wss, as Chromium does; the standard also
 //     counts other potentially trustworthy origins (http://localhost), and
 //     ancestors' origins, which are not consulted.
+//   - A request body from a ReadableStream has a null source
+//     (Body.Upload): the network reads it as it sends the request, only
+//     over HTTP/2 (HTTPNetwork closes an HTTP/1.x connection net/http
+//     picked for it before writing: ErrStreamingUploadHTTP1); a
+//     redirect other than 303 of it, or a 401 to it, is a network
+//     error. Handle Fetch gives a service worker no such body, and a
+//     renderer process does not send one.
 //   - A response's Location header: the first one is used.
 //   - Handle Fetch (a service worker) runs only for the first request of
 //     a fetch (package bindings' hook): HTTP fetch sets the

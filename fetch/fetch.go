@@ -571,7 +571,10 @@ func httpRedirectFetch(ctx context.Context, p *Params, resp *Response) *Response
 	}
 	// 11. If internalResponse's status is not 303, request's body is
 	//     non-null, and request's body's source is null, then return a
-	//     network error. (Bodies always have a source here.)
+	//     network error.
+	if internal.Status != 303 && req.Body.sourceIsNull() {
+		return NetworkError(fmt.Errorf("fetch: a %d redirect of a request whose body is a stream", internal.Status))
+	}
 	// 12. If one of the following is true: internalResponse's status is
 	//     301 or 302 and request's method is `POST`; internalResponse's
 	//     status is 303 and request's method is not `GET` or `HEAD`;
@@ -740,13 +743,27 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 		}
 	}
 	nr := &NetworkRequest{Method: req.Method, URL: u, Header: h, Credentials: creds}
-	if req.Body != nil {
+	switch {
+	case req.Body.sourceIsNull():
+		nr.BodyStream = req.Body.Upload
+	case req.Body != nil:
 		nr.Body = req.Body.Source
 		if nr.Body == nil {
 			nr.Body = []byte{}
 		}
 	}
 	resp := httpNetworkFetch(ctx, network, nr)
+	// 14. If response's status is 401, httpRequest's response tainting
+	//     is not "cors", includeCredentials is true, and request's window
+	//     is an environment settings object (any client here), then:
+	//     14.1. (No authentication prompt.)
+	//     14.2. If request's body is non-null, then: if request's body's
+	//           source is null, then return a network error.
+	if !resp.IsNetworkError() && resp.Status == 401 && req.tainting() != "cors" && creds && req.Client != nil &&
+		req.Body.sourceIsNull() {
+		resp.Body.discard()
+		return NetworkError(errors.New("fetch: a 401 response to a request whose body is a stream"))
+	}
 	// (HTTP-network fetch 13.) If includeCredentials is true, parse and
 	// store the response's `Set-Cookie` headers given request and
 	// response.
@@ -767,7 +784,10 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 }
 
 // httpNetworkFetch is https://fetch.spec.whatwg.org/#concept-http-network-fetch:
-// the embedder's network sends the request.
+// the embedder's network sends the request. (Step 7, "if connection is
+// an HTTP/1.x connection, request's body is non-null, and request's
+// body's source is null, then return a network error", is the
+// network's: it knows the connection; see NetworkRequest.BodyStream.)
 func httpNetworkFetch(ctx context.Context, network Network, nr *NetworkRequest) *Response {
 	n, err := network.Send(ctx, nr)
 	if err != nil || n == nil {

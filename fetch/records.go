@@ -23,6 +23,11 @@ import (
 type Body struct {
 	// Source is the body's bytes; for a streamed body, once loaded.
 	Source []byte
+	// Upload is the bytes of a request body whose source is null (one
+	// extracted from a ReadableStream): the network reads them as it
+	// sends the request, and only over HTTP/2 or later (HTTP-network
+	// fetch). Source is nil then.
+	Upload io.Reader
 
 	mu      sync.Mutex
 	state   bodyState
@@ -157,6 +162,11 @@ func (b *Body) discard() {
 	r.Close()
 	b.finish(nil, errors.New("fetch: body discarded"))
 }
+
+// sourceIsNull reports whether b is a request body whose source is null
+// (https://fetch.spec.whatwg.org/#concept-body-source): one read from a
+// stream as it is sent, which cannot be sent again.
+func (b *Body) sourceIsNull() bool { return b != nil && b.Upload != nil }
 
 // OnLoad runs f once the body is loaded: at once (in this goroutine) when
 // it is in memory or loaded, else in the goroutine that loads it.
