@@ -76,8 +76,13 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 	// 12. Let controller be null.
 	ctx, cancel := context.WithCancel(context.Background())
 	// The fetch group of a realm that closes (its document unloaded, its
-	// worker terminated) is terminated: the request ends with it.
+	// worker terminated) is terminated: the request ends with it, unless
+	// its keepalive is true (a fetch started in unload or pagehide
+	// outlives its document).
 	go func() {
+		if req.keepalive {
+			return
+		}
 		select {
 		case <-r.closedCh:
 			cancel()
@@ -275,14 +280,29 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()
 	}
+	client.FetchGroup = r.fetchGroup()
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),
-		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, UnsafeRequest: true}
+		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, Keepalive: req.keepalive, UnsafeRequest: true}
 	if req.body != nil {
 		fr.Body = &fetch.Body{Source: req.body.source}
 	}
 	return fr
+}
+
+type fetchGroupKey struct{}
+
+// fetchGroup is the fetch group of the realm's environment settings
+// object (https://fetch.spec.whatwg.org/#concept-fetch-group), made the
+// first time a fetch needs it; the realm's fetch() calls share it.
+func (r *Realm) fetchGroup() *fetch.FetchGroup {
+	if g, ok := r.Value(fetchGroupKey{}).(*fetch.FetchGroup); ok {
+		return g
+	}
+	g := &fetch.FetchGroup{}
+	r.SetValue(fetchGroupKey{}, g)
+	return g
 }
 
 // fetchOrigin is the origin of the realm's environment.

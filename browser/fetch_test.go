@@ -286,3 +286,59 @@ func TestFetchUploadStreaming(t *testing.T) {
 		t.Errorf("the server saw %q, want %q", seen, want)
 	}
 }
+
+// TestFetchKeepaliveOutlivesDocument: a keepalive fetch started in a
+// cross-site iframe's pagehide or unload reaches the server after the iframe is
+// removed; a fetch without keepalive started there ends with the
+// document (the fetch group is terminated) and never completes.
+func TestFetchKeepaliveOutlivesDocument(t *testing.T) {
+	got := make(chan string, 16)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	mux.HandleFunc("/frame", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<script>
+			for (const ev of ["pagehide", "unload"]) addEventListener(ev, () => {
+				fetch("/slow?plain-" + ev);
+				fetch("/slow?keepalive-" + ev, {keepalive: true, method: "POST", body: "x"});
+			});
+		</script>`)
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		// Answer after a while: time for the document to go.
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		got <- r.URL.RawQuery
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval(t, ctx, w, `new Promise(r => { const f = document.createElement("iframe"); f.src = "`+strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)+`/frame"; f.onload = () => { f.remove(); r(0); }; document.body.append(f); })`)
+	want := map[string]bool{"keepalive-pagehide": true, "keepalive-unload": true}
+	for len(want) > 0 {
+		select {
+		case q := <-got:
+			if !want[q] {
+				t.Fatalf("the server answered %q (a fetch without keepalive outlived its document?)", q)
+			}
+			delete(want, q)
+		case <-ctx.Done():
+			t.Fatalf("keepalive fetches missing: %v", want)
+		}
+	}
+	// The plain fetches ended with their document: a request that would
+	// have been answered by now was not.
+	eval(t, ctx, w, `fetch("/slow?after").then(r => r.text())`)
+	if q := <-got; q != "after" {
+		t.Errorf("the server answered %q, want the later request", q)
+	}
+}

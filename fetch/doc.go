@@ -54,6 +54,11 @@
 //     redirect other than 303 of it, or a 401 to it, is a network
 //     error. Handle Fetch gives a service worker no such body, and a
 //     renderer process does not send one.
+//   - Fetch groups (Client.FetchGroup) hold the fetch records the
+//     keepalive quota counts (64 KiB of keepalive request bodies in
+//     flight); terminating a fetch group is the caller's (its
+//     non-keepalive fetches' contexts end), and a record's request is
+//     done once its response's body is read. No deferred fetches.
 //   - A response's Location header: the first one is used.
 //   - Handle Fetch (a service worker) runs only for the first request of
 //     a fetch (package bindings' hook): HTTP fetch sets the

@@ -41,8 +41,17 @@ func Fetch(ctx context.Context, p *Params) *Response {
 	if !req.Header.Contains("Accept-Language") {
 		req.Header.Append("Accept-Language", AcceptLanguage)
 	}
+	// 14-15. If request's client is non-null, append a fetch record of
+	//     request to its fetch group; the record's request's done flag is
+	//     set once the response's body is read (fetch finale).
+	var rec *fetchRecord
+	if req.Client != nil && req.Client.FetchGroup != nil {
+		rec = req.Client.FetchGroup.appendFetchRecord(req)
+	}
 	// 16. Run main fetch given fetchParams.
-	return mainFetch(ctx, p, false)
+	resp := mainFetch(ctx, p, false)
+	rec.finishWith(resp)
+	return resp
 }
 
 // AcceptLanguage is the user agent's `Accept-Language` value, for the
@@ -705,8 +714,25 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 	//      "include", or "same-origin" and request's response tainting is
 	//      "basic"; false otherwise.
 	creds := req.Credentials == "include" || req.Credentials == "same-origin" && req.tainting() == "basic"
-	// 8.5-8.10. (Content-Length is the network's.) If httpRequest's
-	//      referrer is a URL, append (`Referer`, its serialization).
+	// 8.5-8.6. Let contentLength be httpRequest's body's length, if
+	//      httpRequest's body is non-null; otherwise null. (The
+	//      `Content-Length` header is the network's.)
+	// 8.9. If contentLength is non-null and httpRequest's keepalive is
+	//      true, then:
+	if req.Keepalive && req.Body != nil && req.Client != nil && req.Client.FetchGroup != nil {
+		// 8.9.1-8.9.4. Let inflightKeepaliveBytes be the total of the
+		//      body lengths of the fetch records in httpRequest's client's
+		//      fetch group whose request's keepalive is true and done
+		//      flag is unset.
+		inflight := req.Client.FetchGroup.inflightKeepaliveBytes(req)
+		// 8.9.5. If the sum of contentLength and inflightKeepaliveBytes
+		//      is greater than 64 kibibytes, then return a network error.
+		if req.Body.length()+inflight > KeepaliveQuota {
+			return NetworkError(fmt.Errorf("fetch: a keepalive request of %d bytes over the %d bytes of the fetch group's keepalive quota (%d in flight)", req.Body.length(), KeepaliveQuota, inflight))
+		}
+	}
+	// 8.10. If httpRequest's referrer is a URL, append (`Referer`, its
+	//      serialization).
 	if req.Referrer != "no-referrer" && req.Referrer != "client" && req.Referrer != "" {
 		h.Set("Referer", req.Referrer)
 	}

@@ -1014,3 +1014,55 @@ func TestStreamBodyRedirectAnd401(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepaliveQuota: the bodies of a fetch group's keepalive requests in
+// flight total at most 64 KiB: a request at the quota goes, one over it
+// is a network error, and the quota comes back when a response's body is
+// read; requests without keepalive do not count.
+func TestKeepaliveQuota(t *testing.T) {
+	release := make(chan struct{})
+	network := NetworkFunc(func(ctx context.Context, nr *NetworkRequest) (*NetworkResponse, error) {
+		if nr.URL.Path == "/slow" {
+			pr, pw := io.Pipe()
+			go func() { <-release; pw.Close() }()
+			return &NetworkResponse{Status: 200, Stream: pr}, nil
+		}
+		return &NetworkResponse{Status: 200, Body: []byte("ok")}, nil
+	})
+	group := &FetchGroup{}
+	client := &Client{Origin: origin.Parse("https://a.test"), FetchGroup: group}
+	fetchN := func(path string, n int, keepalive bool) *Response {
+		u, _ := url.Parse("https://a.test" + path)
+		req := NewRequest(u, client)
+		req.Method, req.Mode, req.Keepalive = "POST", "cors", keepalive
+		req.Body = &Body{Source: make([]byte, n)}
+		return Fetch(context.Background(), &Params{Request: req, Network: network})
+	}
+	if r := fetchN("/", KeepaliveQuota+1, true); !r.IsNetworkError() {
+		t.Errorf("a keepalive body over the quota: %d", r.Status)
+	}
+	if r := fetchN("/", KeepaliveQuota+1, false); r.IsNetworkError() {
+		t.Errorf("a body over the quota without keepalive: %v", r.Err)
+	}
+	slow := fetchN("/slow", KeepaliveQuota-1, true)
+	if slow.IsNetworkError() {
+		t.Fatal(slow.Err)
+	}
+	if r := fetchN("/", 2, true); !r.IsNetworkError() {
+		t.Errorf("2 bytes with %d in flight: %d", KeepaliveQuota-1, r.Status)
+	}
+	r := fetchN("/", 1, true)
+	if r.IsNetworkError() {
+		t.Errorf("1 byte with %d in flight: %v", KeepaliveQuota-1, r.Err)
+	}
+	r.Load()
+	// The slow response's body is read: its quota comes back.
+	close(release)
+	slow.Load()
+	if r := fetchN("/", KeepaliveQuota, true); r.IsNetworkError() {
+		t.Errorf("at the quota once the others are done: %v", r.Err)
+	}
+	if n := group.inflightKeepaliveBytes(nil); n != 0 {
+		t.Errorf("%d keepalive bytes in flight at the end", n)
+	}
+}

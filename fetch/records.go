@@ -215,6 +215,9 @@ type Client struct {
 	// policy container: the policy of a request whose own is the empty
 	// string ("" is DefaultReferrerPolicy).
 	ReferrerPolicy string
+	// FetchGroup is the settings object's fetch group (nil: none, no
+	// keepalive quota).
+	FetchGroup *FetchGroup
 }
 
 // Request is https://fetch.spec.whatwg.org/#concept-request, the members
@@ -250,6 +253,11 @@ type Request struct {
 	// TopLevel says a "document" request navigates a top-level
 	// traversable (Mixed Content allows it).
 	TopLevel bool
+	// Keepalive is the request's keepalive: the fetch may outlive its
+	// client's document (the caller does not end it with the fetch
+	// group), and the bodies of a fetch group's keepalive requests in
+	// flight total at most KeepaliveQuota bytes.
+	Keepalive bool
 	// UnsafeRequest is the unsafe-request flag (set for fetch() and
 	// XMLHttpRequest): it makes a CORS-preflight fetch possible.
 	UnsafeRequest bool
