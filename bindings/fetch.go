@@ -275,7 +275,7 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	o := r.fetchOrigin()
 	client := &fetch.Client{Origin: o}
 	if !o.IsOpaque() {
-		client.URL = r.fetchBaseURL()
+		client.URL = r.fetchClientURL()
 	}
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()

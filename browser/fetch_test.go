@@ -342,3 +342,65 @@ func TestFetchKeepaliveOutlivesDocument(t *testing.T) {
 		t.Errorf("the server answered %q, want the later request", q)
 	}
 }
+
+// TestFetchKeepaliveInPopupFrameUnload: closing a cross-site popup fires
+// unload at its iframe while the iframe is still its element's
+// contentWindow, and a keepalive fetch the iframe's window starts there
+// (its relative URL parsed against the popup's base URL: about:blank)
+// reaches the server.
+func TestFetchKeepaliveInPopupFrameUnload(t *testing.T) {
+	got := make(chan string, 4)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	mux.HandleFunc("/popup", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<body><script>
+			addEventListener("load", () => {
+				const f = document.createElement("iframe");
+				document.body.appendChild(f);
+				f.contentWindow.addEventListener("unload", () => { f.contentWindow.fetch("/put?frame", {keepalive: true}); });
+				opener.postMessage("ready", "*");
+			});
+		</script>`)
+	})
+	mux.HandleFunc("/put", func(w http.ResponseWriter, r *http.Request) { got <- r.URL.RawQuery })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval(t, ctx, w, `new Promise(r => { const p = open("`+strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)+`/popup"); onmessage = () => { p.close(); r(0); }; })`)
+	select {
+	case q := <-got:
+		if q != "frame" {
+			t.Errorf("the server got %q", q)
+		}
+	case <-ctx.Done():
+		t.Fatal("the keepalive fetch of the popup's iframe never came")
+	}
+}
+
+// TestFetchAPIBaseURL: the Request constructor and Response.redirect
+// parse URLs against their realm's API base URL: the document's base URL
+// (its <base href>; an about:blank iframe's creator's, even once
+// detached).
+func TestFetchAPIBaseURL(t *testing.T) {
+	_, w, ctx := openPage(t, fstest.MapFS{"dir/index.html": {Data: []byte(`<base href="sub/"><body>`)}}, browser.Config{}, "https://example.test/dir/", 20*time.Second)
+	got := eval(t, ctx, w, `(() => {
+		const f = document.createElement("iframe");
+		document.body.append(f);
+		const R = f.contentWindow.Request;
+		const out = [new Request("a").url, Response.redirect("b").headers.get("Location"), new R("c").url];
+		f.remove();
+		out.push(new R("d").url);
+		return out;
+	})()`)
+	want := []any{"https://example.test/dir/sub/a", "https://example.test/dir/sub/b", "https://example.test/dir/sub/c", "https://example.test/dir/sub/d"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

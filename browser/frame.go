@@ -151,7 +151,6 @@ func (f *frame) destroy(current *html.Agent) {
 	f.mu.Lock()
 	f.gone = true
 	child := f.child
-	f.child = nil
 	var cached []*Window
 	for _, e := range f.entries {
 		if e.win != nil && e.win != child {
@@ -170,6 +169,11 @@ func (f *frame) destroy(current *html.Agent) {
 		case <-fired:
 		case <-time.After(unloadEventsWait):
 		}
+		// (The window stays the frame's active one until then: its
+		// iframe element's contentWindow, during its unload.)
+		f.mu.Lock()
+		f.child = nil
+		f.mu.Unlock()
 	}
 	f.nav.Destroy()
 	if f.th != nil {
@@ -253,20 +257,27 @@ func (w *Window) closeRealms(current *html.Agent) <-chan struct{} {
 	if w.doc != nil {
 		els = iframesIn(w.doc.HTML())
 	}
+	seen := map[*frame]bool{}
 	for _, el := range els {
-		if f, ok := w.frames[el]; ok {
+		if f, ok := w.frames[el]; ok && !seen[f] {
 			frames = append(frames, f)
-			delete(w.frames, el)
+			seen[f] = true
 		}
 	}
 	for _, f := range w.frames {
-		frames = append(frames, f)
+		if !seen[f] {
+			frames = append(frames, f)
+		}
 	}
-	w.frames = map[*xhtml.Node]*frame{}
 	w.fmu.Unlock()
+	// (The frames stay w's while they go: their unload listeners may
+	// reach their windows through their iframe elements.)
 	for _, f := range frames {
 		f.destroy(current)
 	}
+	w.fmu.Lock()
+	w.frames = map[*xhtml.Node]*frame{}
+	w.fmu.Unlock()
 	if sync || !w.realm.QueueTask(func(*sobek.Runtime) { w.closeOwnRealm() }) {
 		w.closeOwnRealm()
 	}
