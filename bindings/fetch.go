@@ -284,7 +284,7 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),
-		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, Keepalive: req.keepalive, UnsafeRequest: true}
+		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, Cache: string(req.cache), Keepalive: req.keepalive, UnsafeRequest: true}
 	if req.body != nil {
 		fr.Body = &fetch.Body{Source: req.body.source}
 	}

@@ -36,7 +36,16 @@
 //     given to each fetch in Params) caps max-age at two hours, as
 //     Chromium does, and holds at most 4096 entries (those closest to
 //     expiry go first).
-//   - There is no HTTP cache, no Content Security Policy, no
+//   - The HTTP cache (HTTPCache, one per user agent, given to each fetch
+//     in Params) is a private in-memory cache of GET responses, keyed by
+//     network partition key and URL (Vary honoured, Vary: * never
+//     reused), bounded in bytes (least recently used entries go first;
+//     a body over MaxEntryBytes is not stored). No stale-while-revalidate,
+//     no range requests or partial content, no invalidation through
+//     Location or Content-Location, and a stored response's body is kept
+//     only once it was read whole. The browser gives it to scripts'
+//     fetch() calls only.
+//   - There is no Content Security Policy, no
 //     Cross-Origin-Resource-Policy, no integrity metadata and no timing
 //     info. Of the fetch metadata headers, Sec-Fetch-Dest, Sec-Fetch-Mode
 //     and Sec-Fetch-Site are sent (to potentially trustworthy URLs);

@@ -253,6 +253,10 @@ type Request struct {
 	// TopLevel says a "document" request navigates a top-level
 	// traversable (Mixed Content allows it).
 	TopLevel bool
+	// Cache is the request's cache mode ("default", "no-store",
+	// "reload", "no-cache", "force-cache" or "only-if-cached"; "" is
+	// "default"): how HTTP-network-or-cache fetch uses Params.HTTPCache.
+	Cache string
 	// Keepalive is the request's keepalive: the fetch may outlive its
 	// client's document (the caller does not end it with the fetch
 	// group), and the bodies of a fetch group's keepalive requests in
@@ -366,6 +370,9 @@ type Params struct {
 	// PreflightCache is the user agent's CORS-preflight cache; nil: the
 	// user agent provides none (every preflight is sent).
 	PreflightCache *CORSPreflightCache
+	// HTTPCache is the user agent's HTTP cache; nil: none (every
+	// request goes to the network, as in cache mode "no-store").
+	HTTPCache *HTTPCache
 	// Cookies is the user agent's cookie store: requests that include
 	// credentials send its cookies for their URL and store the
 	// responses' Set-Cookie headers. Nil: no cookies (the network may
