@@ -1,10 +1,13 @@
 package bindings
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"github.com/gowebengine/weblocks/fileapi"
+	"io"
 	"net/url"
+
+	"github.com/gowebengine/weblocks/fileapi"
 
 	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/origin"
@@ -73,8 +76,13 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 	// 12. Let controller be null.
 	ctx, cancel := context.WithCancel(context.Background())
 	// The fetch group of a realm that closes (its document unloaded, its
-	// worker terminated) is terminated: the request ends with it.
+	// worker terminated) is terminated: the request ends with it, unless
+	// its keepalive is true (a fetch started in unload or pagehide
+	// outlives its document).
 	go func() {
+		if req.keepalive {
+			return
+		}
 		select {
 		case <-r.closedCh:
 			cancel()
@@ -163,31 +171,25 @@ func (r *Realm) fetch(ctx context.Context, req *request, processResponse func(*r
 	finish := func(resp *response) {
 		r.fetchTask(func() { processResponse(resp) })
 	}
-	if req.body != nil && req.body.streamOnly {
-		// A body from a ReadableStream is read whole before the request
-		// is sent (no upload streaming); a chunk that is not a
-		// Uint8Array, or the stream's error, is a network error.
-		r.fullyReadBody(req.body, func(data []byte) {
-			c := *req
-			c.body = &body{source: data}
-			r.startFetch(ctx, &c, true, finish)
-		}, func(sobek.Value) { finish(networkError()) })
-		return
-	}
-	r.startFetch(ctx, req, false, finish)
-}
-
-// startFetch is fetch for a request whose body is in memory;
-// useCORSPreflight is the request's use-CORS-preflight flag (set for a
-// body that was a ReadableStream).
-func (r *Realm) startFetch(ctx context.Context, req *request, useCORSPreflight bool, finish func(*response)) {
 	host := r.fetchHost()
 	if host == nil {
 		finish(networkError())
 		return
 	}
 	p := &fetch.Params{Request: r.fetchRequest(req)}
-	p.Request.UseCORSPreflight = useCORSPreflight
+	if req.body != nil && req.body.streamOnly {
+		// A body from a ReadableStream has a null source: the network
+		// reads its stream as it sends the request (only over HTTP/2),
+		// and a request that never reaches the network (data:) leaves
+		// it unread. The request has the use-CORS-preflight flag.
+		up, err := r.newUploadReader(ctx, req.body)
+		if err != nil {
+			finish(networkError())
+			return
+		}
+		p.Request.Body = &fetch.Body{Upload: up}
+		p.Request.UseCORSPreflight = true
+	}
 	if r.env != nil {
 		p.BlobURLs = fileapi.StoreOf(r.env.UserAgent())
 	}
@@ -199,25 +201,108 @@ func (r *Realm) startFetch(ctx context.Context, req *request, useCORSPreflight b
 	host.StartFetch(ctx, p, func(resp *fetch.Response) { finish(fromFetchResponse(resp)) })
 }
 
+// uploadReader is the network's side of
+// https://fetch.spec.whatwg.org/#concept-request-transmit-body for a
+// body whose source is null: each Read takes a chunk of the body's
+// stream from the realm's event loop (a read request queued as a
+// networking task) and waits for it, or for the fetch to end.
+type uploadReader struct {
+	r      *Realm
+	ctx    context.Context
+	reader *streams.DefaultReader
+	rest   []byte // what the last chunk had beyond the caller's buffer
+	done   error  // io.EOF once the stream closed; the error that ended it
+}
+
+type uploadChunk struct {
+	data []byte
+	err  error
+}
+
+// newUploadReader gets a reader for b's stream (locking it) on the event
+// loop, now.
+func (r *Realm) newUploadReader(ctx context.Context, b *body) (*uploadReader, error) {
+	reader, err := streams.AcquireReadableStreamDefaultReader(r.bodyStream(b).s)
+	if err != nil {
+		return nil, err
+	}
+	return &uploadReader{r: r, ctx: ctx, reader: reader}, nil
+}
+
+// Read implements io.Reader, off the event loop.
+func (u *uploadReader) Read(p []byte) (int, error) {
+	for len(u.rest) == 0 {
+		if u.done != nil {
+			return 0, u.done
+		}
+		ch := make(chan uploadChunk, 1)
+		// transmit-body 1-5: read a chunk from the body's stream; a
+		// chunk that is not a Uint8Array, or the stream's error, ends
+		// the fetch (a network error).
+		queued := u.r.fetchTask(func() {
+			streams.ReadableStreamDefaultReaderRead(u.reader, streams.ReadRequest{
+				Chunk: func(chunk any) {
+					v := jsStreamValue(chunk)
+					if u.r.idl.BufferKindOf(v) != "Uint8Array" {
+						ch <- uploadChunk{err: errors.New("the request body's stream gave a chunk that is not a Uint8Array")}
+						return
+					}
+					ch <- uploadChunk{data: bytes.Clone(webidl.BufferSource{Object: v.(*sobek.Object), Kind: "Uint8Array"}.Bytes())}
+				},
+				Close: func() { ch <- uploadChunk{err: io.EOF} },
+				Error: func(any) { ch <- uploadChunk{err: errors.New("the request body's stream errored")} },
+			})
+		})
+		if !queued {
+			u.done = errors.New("the request body's realm is gone")
+			continue
+		}
+		select {
+		case c := <-ch:
+			u.rest, u.done = c.data, c.err
+		case <-u.ctx.Done():
+			u.done = u.ctx.Err()
+		}
+	}
+	n := copy(p, u.rest)
+	u.rest = u.rest[n:]
+	return n, nil
+}
+
 // fetchRequest is the request of package fetch for req, whose client is
 // this realm.
 func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	o := r.fetchOrigin()
 	client := &fetch.Client{Origin: o}
 	if !o.IsOpaque() {
-		client.URL = r.fetchBaseURL()
+		client.URL = r.fetchClientURL()
 	}
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()
 	}
+	client.FetchGroup = r.fetchGroup()
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),
-		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, UnsafeRequest: true}
+		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, Cache: string(req.cache), Keepalive: req.keepalive, UnsafeRequest: true}
 	if req.body != nil {
 		fr.Body = &fetch.Body{Source: req.body.source}
 	}
 	return fr
+}
+
+type fetchGroupKey struct{}
+
+// fetchGroup is the fetch group of the realm's environment settings
+// object (https://fetch.spec.whatwg.org/#concept-fetch-group), made the
+// first time a fetch needs it; the realm's fetch() calls share it.
+func (r *Realm) fetchGroup() *fetch.FetchGroup {
+	if g, ok := r.Value(fetchGroupKey{}).(*fetch.FetchGroup); ok {
+		return g
+	}
+	g := &fetch.FetchGroup{}
+	r.SetValue(fetchGroupKey{}, g)
+	return g
 }
 
 // fetchOrigin is the origin of the realm's environment.

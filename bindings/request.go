@@ -49,9 +49,21 @@ type requestImpl struct {
 	signal  *abortSignalImpl
 }
 
-// baseURL is the API base URL of the realm's relevant settings object:
-// the document's URL for a window, the creation URL for a worker.
+// fetchBaseURL is the API base URL of the realm's settings object: the
+// document's base URL for a window (a <base href>, or the creator's base
+// URL for about:blank), the creation URL for a worker.
 func (r *Realm) fetchBaseURL() *url.URL {
+	if r.kind == WindowGlobal && r.Document() != nil {
+		if u, err := url.Parse(r.baseURL()); err == nil && u.Scheme != "" && u.Scheme != "about" {
+			return u
+		}
+	}
+	return r.fetchClientURL()
+}
+
+// fetchClientURL is the URL a request's "client" referrer stands for:
+// the document's URL for a window, the creation URL for a worker.
+func (r *Realm) fetchClientURL() *url.URL {
 	if r.kind == WindowGlobal {
 		if d := r.Document(); d != nil {
 			if u, err := url.Parse(d.URL); err == nil && u.Scheme != "" && u.Scheme != "about" {

@@ -86,6 +86,16 @@ func preflightCacheOf(ua *html.UserAgent) *fetch.CORSPreflightCache {
 	return preflightCacheSlot.GetOrInit(ua, func() *fetch.CORSPreflightCache { return &fetch.CORSPreflightCache{} })
 }
 
+// httpCacheSlot holds a user agent's HTTP cache.
+var httpCacheSlot = html.NewSlot[*fetch.HTTPCache]()
+
+// httpCacheOf returns the HTTP cache of ua (made the first time it is
+// needed, with the default bounds): scripts' fetch() calls share it,
+// partitioned by their network partition key.
+func httpCacheOf(ua *html.UserAgent) *fetch.HTTPCache {
+	return httpCacheSlot.GetOrInit(ua, func() *fetch.HTTPCache { return &fetch.HTTPCache{} })
+}
+
 // cookieStoreSlot holds a user agent's cookie store.
 var cookieStoreSlot = html.NewSlot[http.CookieJar]()
 
@@ -119,6 +129,7 @@ func (h fetchHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*f
 	}
 	p.Network = b.network()
 	p.PreflightCache = preflightCacheOf(b.eng.ua)
+	p.HTTPCache = httpCacheOf(b.eng.ua)
 	p.Cookies = cookieStoreOf(b.eng.ua)
 	b.busy.Add(1)
 	go func() {

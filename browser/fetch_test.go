@@ -218,3 +218,189 @@ func TestFetchPreflightCache(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchUploadStreaming: a request body from a ReadableStream is sent
+// as it is read, over HTTP/2 (the server echoes it; a chunk that is not a
+// Uint8Array is a TypeError), and a 307 of such a request is a TypeError
+// while a 303 is followed as a GET; over HTTP/1.1 the request is a
+// TypeError and never sent.
+func TestFetchUploadStreaming(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<p>page</p>`)
+	})
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Proto+" "+r.Method)
+		mu.Unlock()
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		fmt.Fprintf(w, "%s %s", r.Method, b)
+	})
+	mux.HandleFunc("/sink", func(w http.ResponseWriter, r *http.Request) { io.Copy(io.Discard, r.Body) })
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		code := 307
+		fmt.Sscan(r.URL.Query().Get("code"), &code)
+		http.Redirect(w, r, "/echo", code)
+	})
+	h2 := httptest.NewUnstartedServer(mux)
+	h2.EnableHTTP2 = true
+	h2.StartTLS()
+	defer h2.Close()
+	h1 := httptest.NewServer(mux)
+	defer h1.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{Fetcher: browser.HTTPFetcher{Client: h2.Client()}})
+	defer b.Close()
+	w, err := b.Open(ctx, h2.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval(t, ctx, w, `(async () => {
+		const enc = new TextEncoder();
+		const src = (...chunks) => new ReadableStream({start(c) { for (const x of chunks) c.enqueue(x); c.close(); }});
+		const out = [];
+		let r = await fetch("/echo", {method: "POST", body: src(enc.encode("up"), enc.encode("load")), duplex: "half"});
+		out.push(await r.text());
+		out.push(await fetch("/sink", {method: "POST", body: src("str"), duplex: "half"}).catch(e => e.name));
+		out.push(await fetch("/redirect?code=307", {method: "POST", body: src(enc.encode("x")), duplex: "half"}).catch(e => e.name));
+		r = await fetch("/redirect?code=303", {method: "POST", body: src(enc.encode("y")), duplex: "half"});
+		out.push(r.redirected + " " + await r.text());
+		out.push(await fetch("`+h1.URL+`/echo", {method: "POST", body: src(enc.encode("z")), duplex: "half"}).catch(e => e.name));
+		return out;
+	})()`)
+	want := []any{"POST upload", "TypeError", "TypeError", "true GET ", "TypeError"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// (The cross-origin request's CORS preflight has no body: it goes
+	// over HTTP/1.1; the POST does not.)
+	if want := []string{"HTTP/2.0 POST", "HTTP/2.0 GET", "HTTP/1.1 OPTIONS"}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("the server saw %q, want %q", seen, want)
+	}
+}
+
+// TestFetchKeepaliveOutlivesDocument: a keepalive fetch started in a
+// cross-site iframe's pagehide or unload reaches the server after the iframe is
+// removed; a fetch without keepalive started there ends with the
+// document (the fetch group is terminated) and never completes.
+func TestFetchKeepaliveOutlivesDocument(t *testing.T) {
+	got := make(chan string, 16)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	mux.HandleFunc("/frame", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<script>
+			for (const ev of ["pagehide", "unload"]) addEventListener(ev, () => {
+				fetch("/slow?plain-" + ev);
+				fetch("/slow?keepalive-" + ev, {keepalive: true, method: "POST", body: "x"});
+			});
+		</script>`)
+	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		// Answer after a while: time for the document to go.
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		got <- r.URL.RawQuery
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval(t, ctx, w, `new Promise(r => { const f = document.createElement("iframe"); f.src = "`+strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)+`/frame"; f.onload = () => { f.remove(); r(0); }; document.body.append(f); })`)
+	want := map[string]bool{"keepalive-pagehide": true, "keepalive-unload": true}
+	for len(want) > 0 {
+		select {
+		case q := <-got:
+			if !want[q] {
+				t.Fatalf("the server answered %q (a fetch without keepalive outlived its document?)", q)
+			}
+			delete(want, q)
+		case <-ctx.Done():
+			t.Fatalf("keepalive fetches missing: %v", want)
+		}
+	}
+	// The plain fetches ended with their document: a request that would
+	// have been answered by now was not.
+	eval(t, ctx, w, `fetch("/slow?after").then(r => r.text())`)
+	if q := <-got; q != "after" {
+		t.Errorf("the server answered %q, want the later request", q)
+	}
+}
+
+// TestFetchKeepaliveInPopupFrameUnload: closing a cross-site popup fires
+// unload at its iframe while the iframe is still its element's
+// contentWindow, and a keepalive fetch the iframe's window starts there
+// (its relative URL parsed against the popup's base URL: about:blank)
+// reaches the server.
+func TestFetchKeepaliveInPopupFrameUnload(t *testing.T) {
+	got := make(chan string, 4)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	mux.HandleFunc("/popup", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<body><script>
+			addEventListener("load", () => {
+				const f = document.createElement("iframe");
+				document.body.appendChild(f);
+				f.contentWindow.addEventListener("unload", () => { f.contentWindow.fetch("/put?frame", {keepalive: true}); });
+				opener.postMessage("ready", "*");
+			});
+		</script>`)
+	})
+	mux.HandleFunc("/put", func(w http.ResponseWriter, r *http.Request) { got <- r.URL.RawQuery })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval(t, ctx, w, `new Promise(r => { const p = open("`+strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)+`/popup"); onmessage = () => { p.close(); r(0); }; })`)
+	select {
+	case q := <-got:
+		if q != "frame" {
+			t.Errorf("the server got %q", q)
+		}
+	case <-ctx.Done():
+		t.Fatal("the keepalive fetch of the popup's iframe never came")
+	}
+}
+
+// TestFetchAPIBaseURL: the Request constructor and Response.redirect
+// parse URLs against their realm's API base URL: the document's base URL
+// (its <base href>; an about:blank iframe's creator's, even once
+// detached).
+func TestFetchAPIBaseURL(t *testing.T) {
+	_, w, ctx := openPage(t, fstest.MapFS{"dir/index.html": {Data: []byte(`<base href="sub/"><body>`)}}, browser.Config{}, "https://example.test/dir/", 20*time.Second)
+	got := eval(t, ctx, w, `(() => {
+		const f = document.createElement("iframe");
+		document.body.append(f);
+		const R = f.contentWindow.Request;
+		const out = [new Request("a").url, Response.redirect("b").headers.get("Location"), new R("c").url];
+		f.remove();
+		out.push(new R("d").url);
+		return out;
+	})()`)
+	want := []any{"https://example.test/dir/sub/a", "https://example.test/dir/sub/b", "https://example.test/dir/sub/c", "https://example.test/dir/sub/d"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

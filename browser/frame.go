@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/html"
@@ -150,7 +151,6 @@ func (f *frame) destroy(current *html.Agent) {
 	f.mu.Lock()
 	f.gone = true
 	child := f.child
-	f.child = nil
 	var cached []*Window
 	for _, e := range f.entries {
 		if e.win != nil && e.win != child {
@@ -160,7 +160,20 @@ func (f *frame) destroy(current *html.Agent) {
 	}
 	f.mu.Unlock()
 	if child != nil {
-		child.closeRealms(current)
+		// The child's pagehide and unload run before its document is
+		// destroyed (which ends its realm): a listener of another agent
+		// gets its task's time (a keepalive fetch started there is on
+		// its way), at most unloadEventsWait.
+		fired := child.closeRealms(current)
+		select {
+		case <-fired:
+		case <-time.After(unloadEventsWait):
+		}
+		// (The window stays the frame's active one until then: its
+		// iframe element's contentWindow, during its unload.)
+		f.mu.Lock()
+		f.child = nil
+		f.mu.Unlock()
 	}
 	f.nav.Destroy()
 	if f.th != nil {
@@ -218,17 +231,24 @@ func (w *Window) contentDocument(el *xhtml.Node) sobek.Value {
 // document order, as browsers do) and its own realm. A window of agent
 // current (whose event loop runs the caller) gets its events synchronously,
 // any other in a task of its event loop, which also closes its realm.
-func (w *Window) closeRealms(current *html.Agent) {
+//
+// The returned channel is closed once the window's unload events have
+// fired (at once when they fired synchronously or cannot fire).
+func (w *Window) closeRealms(current *html.Agent) <-chan struct{} {
+	fired := make(chan struct{})
 	sync := current != nil && w.env.Agent() == current
 	if sync {
 		w.fireUnloadEvents()
+		close(fired)
 	} else {
+		// (Its realm closes after its frames' unload events, which its
+		// listeners may be waiting for, as in the synchronous case.)
 		queued := w.realm.QueueTask(func(*sobek.Runtime) {
+			defer close(fired)
 			w.fireUnloadEvents()
-			w.closeOwnRealm()
 		})
 		if !queued {
-			w.closeOwnRealm()
+			close(fired)
 		}
 	}
 	w.fmu.Lock()
@@ -237,24 +257,37 @@ func (w *Window) closeRealms(current *html.Agent) {
 	if w.doc != nil {
 		els = iframesIn(w.doc.HTML())
 	}
+	seen := map[*frame]bool{}
 	for _, el := range els {
-		if f, ok := w.frames[el]; ok {
+		if f, ok := w.frames[el]; ok && !seen[f] {
 			frames = append(frames, f)
-			delete(w.frames, el)
+			seen[f] = true
 		}
 	}
 	for _, f := range w.frames {
-		frames = append(frames, f)
+		if !seen[f] {
+			frames = append(frames, f)
+		}
 	}
-	w.frames = map[*xhtml.Node]*frame{}
 	w.fmu.Unlock()
+	// (The frames stay w's while they go: their unload listeners may
+	// reach their windows through their iframe elements.)
 	for _, f := range frames {
 		f.destroy(current)
 	}
-	if sync {
+	w.fmu.Lock()
+	w.frames = map[*xhtml.Node]*frame{}
+	w.fmu.Unlock()
+	if sync || !w.realm.QueueTask(func(*sobek.Runtime) { w.closeOwnRealm() }) {
 		w.closeOwnRealm()
 	}
+	return fired
 }
+
+// unloadEventsWait bounds how long removing a frame waits for the
+// unload events of a window of another agent (whose event loop may be
+// busy, or stuck in a script).
+const unloadEventsWait = 2 * time.Second
 
 // fireUnloadEvents is the event part of HTML's "unload a document": fire
 // pagehide (persisted false) and then unload at the window, once. It runs

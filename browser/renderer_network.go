@@ -97,6 +97,9 @@ func (h *hostServer) Send(req *rendererpb.NetworkRequest, stream rendererpb.Host
 type remoteRequestFetcher struct{ remoteFetcher }
 
 func (f remoteRequestFetcher) FetchRequest(ctx context.Context, req *FetchRequest) (*FetchResponse, error) {
+	if req.BodyStream != nil {
+		return nil, errors.New("browser: a request body that is a stream is not sent from a renderer process")
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	stream, err := f.host.Send(ctx, &rendererpb.NetworkRequest{Method: req.Method, Url: req.URL.String(), Header: wireHeader(req.Header), Body: req.Body, Credentials: req.Credentials})
 	if err != nil {

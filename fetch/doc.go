@@ -36,7 +36,16 @@
 //     given to each fetch in Params) caps max-age at two hours, as
 //     Chromium does, and holds at most 4096 entries (those closest to
 //     expiry go first).
-//   - There is no HTTP cache, no Content Security Policy, no
+//   - The HTTP cache (HTTPCache, one per user agent, given to each fetch
+//     in Params) is a private in-memory cache of GET responses, keyed by
+//     network partition key and URL (Vary honoured, Vary: * never
+//     reused), bounded in bytes (least recently used entries go first;
+//     a body over MaxEntryBytes is not stored). No stale-while-revalidate,
+//     no range requests or partial content, no invalidation through
+//     Location or Content-Location, and a stored response's body is kept
+//     only once it was read whole. The browser gives it to scripts'
+//     fetch() calls only.
+//   - There is no Content Security Policy, no
 //     Cross-Origin-Resource-Policy, no integrity metadata and no timing
 //     info. Of the fetch metadata headers, Sec-Fetch-Dest, Sec-Fetch-Mode
 //     and Sec-Fetch-Site are sent (to potentially trustworthy URLs);
@@ -47,6 +56,18 @@
 //     origin's scheme is https or wss, as Chromium does; the standard also
 //     counts other potentially trustworthy origins (http://localhost), and
 //     ancestors' origins, which are not consulted.
+//   - A request body from a ReadableStream has a null source
+//     (Body.Upload): the network reads it as it sends the request, only
+//     over HTTP/2 (HTTPNetwork closes an HTTP/1.x connection net/http
+//     picked for it before writing: ErrStreamingUploadHTTP1); a
+//     redirect other than 303 of it, or a 401 to it, is a network
+//     error. Handle Fetch gives a service worker no such body, and a
+//     renderer process does not send one.
+//   - Fetch groups (Client.FetchGroup) hold the fetch records the
+//     keepalive quota counts (64 KiB of keepalive request bodies in
+//     flight); terminating a fetch group is the caller's (its
+//     non-keepalive fetches' contexts end), and a record's request is
+//     done once its response's body is read. No deferred fetches.
 //   - A response's Location header: the first one is used.
 //   - Handle Fetch (a service worker) runs only for the first request of
 //     a fetch (package bindings' hook): HTTP fetch sets the

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/sri"
@@ -41,8 +42,17 @@ func Fetch(ctx context.Context, p *Params) *Response {
 	if !req.Header.Contains("Accept-Language") {
 		req.Header.Append("Accept-Language", AcceptLanguage)
 	}
+	// 14-15. If request's client is non-null, append a fetch record of
+	//     request to its fetch group; the record's request's done flag is
+	//     set once the response's body is read (fetch finale).
+	var rec *fetchRecord
+	if req.Client != nil && req.Client.FetchGroup != nil {
+		rec = req.Client.FetchGroup.appendFetchRecord(req)
+	}
 	// 16. Run main fetch given fetchParams.
-	return mainFetch(ctx, p, false)
+	resp := mainFetch(ctx, p, false)
+	rec.finishWith(resp)
+	return resp
 }
 
 // AcceptLanguage is the user agent's `Accept-Language` value, for the
@@ -429,7 +439,7 @@ func httpFetchFromNetwork(ctx context.Context, p *Params, makeCORSPreflight bool
 	}
 	// 4.3. Set response and internalResponse to the result of running
 	//      HTTP-network-or-cache fetch given fetchParams.
-	resp := httpNetworkOrCacheFetch(ctx, p.Network, p.Cookies, req)
+	resp := httpNetworkOrCacheFetch(ctx, p.Network, p.Cookies, p.HTTPCache, req)
 	// 4.4. If request's response tainting is "cors" and a CORS check for
 	//      request and response returns failure, then return a network
 	//      error.
@@ -571,7 +581,10 @@ func httpRedirectFetch(ctx context.Context, p *Params, resp *Response) *Response
 	}
 	// 11. If internalResponse's status is not 303, request's body is
 	//     non-null, and request's body's source is null, then return a
-	//     network error. (Bodies always have a source here.)
+	//     network error.
+	if internal.Status != 303 && req.Body.sourceIsNull() {
+		return NetworkError(fmt.Errorf("fetch: a %d redirect of a request whose body is a stream", internal.Status))
+	}
 	// 12. If one of the following is true: internalResponse's status is
 	//     301 or 302 and request's method is `POST`; internalResponse's
 	//     status is 303 and request's method is not `GET` or `HEAD`;
@@ -687,9 +700,10 @@ func appendRequestOriginHeader(r *Request, h http.Header) {
 
 // httpNetworkOrCacheFetch is
 // https://fetch.spec.whatwg.org/#concept-http-network-or-cache-fetch
-// without a cache and without authentication entries: it builds the
-// HTTP request of req and sends it.
-func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.CookieJar, req *Request) *Response {
+// without authentication entries: it builds the HTTP request of req,
+// answers it from the user agent's HTTP cache (nil: none) as req's cache
+// mode says, and otherwise sends it.
+func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.CookieJar, cache *HTTPCache, req *Request) *Response {
 	if network == nil {
 		return NetworkError(errors.New("fetch: no network"))
 	}
@@ -702,8 +716,25 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 	//      "include", or "same-origin" and request's response tainting is
 	//      "basic"; false otherwise.
 	creds := req.Credentials == "include" || req.Credentials == "same-origin" && req.tainting() == "basic"
-	// 8.5-8.10. (Content-Length is the network's.) If httpRequest's
-	//      referrer is a URL, append (`Referer`, its serialization).
+	// 8.5-8.6. Let contentLength be httpRequest's body's length, if
+	//      httpRequest's body is non-null; otherwise null. (The
+	//      `Content-Length` header is the network's.)
+	// 8.9. If contentLength is non-null and httpRequest's keepalive is
+	//      true, then:
+	if req.Keepalive && req.Body != nil && req.Client != nil && req.Client.FetchGroup != nil {
+		// 8.9.1-8.9.4. Let inflightKeepaliveBytes be the total of the
+		//      body lengths of the fetch records in httpRequest's client's
+		//      fetch group whose request's keepalive is true and done
+		//      flag is unset.
+		inflight := req.Client.FetchGroup.inflightKeepaliveBytes(req)
+		// 8.9.5. If the sum of contentLength and inflightKeepaliveBytes
+		//      is greater than 64 kibibytes, then return a network error.
+		if req.Body.length()+inflight > KeepaliveQuota {
+			return NetworkError(fmt.Errorf("fetch: a keepalive request of %d bytes over the %d bytes of the fetch group's keepalive quota (%d in flight)", req.Body.length(), KeepaliveQuota, inflight))
+		}
+	}
+	// 8.10. If httpRequest's referrer is a URL, append (`Referer`, its
+	//      serialization).
 	if req.Referrer != "no-referrer" && req.Referrer != "client" && req.Referrer != "" {
 		h.Set("Referer", req.Referrer)
 	}
@@ -711,7 +742,43 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 	appendRequestOriginHeader(req, h)
 	// 8.12. Append the Fetch metadata headers for httpRequest.
 	appendFetchMetadataHeaders(req, h)
-	// 8.13-8.21. (No cache, no cookies but the network's jar, no
+	// 8.13. (httpRequest's cache mode, "" being "default".)
+	cacheMode := req.Cache
+	if cacheMode == "" {
+		cacheMode = "default"
+	}
+	// 8.14. If httpRequest's cache mode is "default" and httpRequest's
+	//      header list contains `If-Modified-Since`, `If-None-Match`,
+	//      `If-Unmodified-Since`, `If-Match`, or `If-Range`, then set
+	//      httpRequest's cache mode to "no-store".
+	if cacheMode == "default" {
+		for _, n := range []string{"If-Modified-Since", "If-None-Match", "If-Unmodified-Since", "If-Match", "If-Range"} {
+			if h.Get(n) != "" {
+				cacheMode = "no-store"
+				break
+			}
+		}
+	}
+	// 8.15. If httpRequest's cache mode is "no-cache", httpRequest's
+	//      prevent no-cache cache-control header modification flag is
+	//      unset, and httpRequest's header list does not contain
+	//      `Cache-Control`, then append (`Cache-Control`, `max-age=0`).
+	if cacheMode == "no-cache" && h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "max-age=0")
+	}
+	// 8.16. If httpRequest's cache mode is "no-store" or "reload", then:
+	//      if httpRequest's header list does not contain `Pragma`, append
+	//      (`Pragma`, `no-cache`); if it does not contain
+	//      `Cache-Control`, append (`Cache-Control`, `no-cache`).
+	if cacheMode == "no-store" || cacheMode == "reload" {
+		if h.Get("Pragma") == "" {
+			h.Set("Pragma", "no-cache")
+		}
+		if h.Get("Cache-Control") == "" {
+			h.Set("Cache-Control", "no-cache")
+		}
+	}
+	// 8.17-8.21. (Range and Accept-Encoding are the network's; no
 	//      authentication entries.)
 	u := withoutFragment(req.CurrentURL())
 	// 8.22. If includeCredentials is true and httpRequest's header list
@@ -739,14 +806,93 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 			h.Set("Cookie", strings.Join(parts, "; "))
 		}
 	}
+	// 8.23-8.24. Let httpCache be the result of determining the HTTP
+	//      cache partition given httpRequest (the user agent's cache, by
+	//      network partition key); if it is null, set httpRequest's cache
+	//      mode to "no-store". (Only GET responses are stored and
+	//      selected.)
+	partition, cacheURL := req.NetworkPartitionKey(), u.String()
+	if cache == nil || req.Method != "GET" && req.Method != "HEAD" {
+		cacheMode = "no-store"
+	}
+	var stored *storedResponse
+	var resp *Response
+	revalidating := false
+	// 8.25. If httpRequest's cache mode is neither "no-store" nor
+	//      "reload", then:
+	if cacheMode != "no-store" && cacheMode != "reload" && req.Method == "GET" {
+		// 8.25.1. Set storedResponse to the result of selecting a
+		//      response from the httpCache, possibly needing validation.
+		stored = cache.selectResponse(partition, cacheURL, h)
+		// 8.25.2. If storedResponse is non-null, then: (no
+		//      stale-while-revalidate)
+		if stored != nil {
+			// 8.25.2.2.1. If storedResponse is stale (or, in "no-cache"
+			//      mode, needs validation), set the revalidatingFlag.
+			revalidating = cacheMode == "no-cache" || !stored.fresh(cache.now(), h)
+			// 8.25.2.2.2. If the revalidatingFlag is set and httpRequest's
+			//      cache mode is neither "force-cache" nor
+			//      "only-if-cached", then: if storedResponse's header list
+			//      contains `ETag`, append (`If-None-Match`, its value);
+			//      if it contains `Last-Modified`, append
+			//      (`If-Modified-Since`, its value).
+			if revalidating && cacheMode != "force-cache" && cacheMode != "only-if-cached" {
+				etag, hasETag := stored.header.Get("ETag")
+				lm, hasLM := stored.header.Get("Last-Modified")
+				if hasETag {
+					h.Set("If-None-Match", etag)
+				}
+				if hasLM {
+					h.Set("If-Modified-Since", lm)
+				}
+				if !hasETag && !hasLM {
+					// (It cannot be validated: a plain request.)
+					stored, revalidating = nil, false
+				}
+			} else {
+				// 8.25.2.2.3. Otherwise, set response to storedResponse
+				//      (its cache state "local").
+				resp = stored.response()
+			}
+		}
+	}
+	// 9. If response is null, then:
+	if resp != nil {
+		return resp
+	}
+	// 9.1. If httpRequest's cache mode is "only-if-cached", then return a
+	//      network error.
+	if cacheMode == "only-if-cached" {
+		return NetworkError(fmt.Errorf("fetch: %s is not in the HTTP cache (only-if-cached)", u.Redacted()))
+	}
+	requestTime := time.Now()
+	if cache != nil {
+		requestTime = cache.now()
+	}
+	// 9.2. Let forwardResponse be the result of running HTTP-network
+	//      fetch.
 	nr := &NetworkRequest{Method: req.Method, URL: u, Header: h, Credentials: creds}
-	if req.Body != nil {
+	switch {
+	case req.Body.sourceIsNull():
+		nr.BodyStream = req.Body.Upload
+	case req.Body != nil:
 		nr.Body = req.Body.Source
 		if nr.Body == nil {
 			nr.Body = []byte{}
 		}
 	}
-	resp := httpNetworkFetch(ctx, network, nr)
+	resp = httpNetworkFetch(ctx, network, nr)
+	// 14. If response's status is 401, httpRequest's response tainting
+	//     is not "cors", includeCredentials is true, and request's window
+	//     is an environment settings object (any client here), then:
+	//     14.1. (No authentication prompt.)
+	//     14.2. If request's body is non-null, then: if request's body's
+	//           source is null, then return a network error.
+	if !resp.IsNetworkError() && resp.Status == 401 && req.tainting() != "cors" && creds && req.Client != nil &&
+		req.Body.sourceIsNull() {
+		resp.Body.discard()
+		return NetworkError(errors.New("fetch: a 401 response to a request whose body is a stream"))
+	}
 	// (HTTP-network fetch 13.) If includeCredentials is true, parse and
 	// store the response's `Set-Cookie` headers given request and
 	// response.
@@ -763,11 +909,47 @@ func httpNetworkOrCacheFetch(ctx context.Context, network Network, cookies http.
 			cookies.SetCookies(u, set)
 		}
 	}
+	if resp.IsNetworkError() || cache == nil {
+		return resp
+	}
+	// 9.3. If httpRequest's method is unsafe and forwardResponse's status
+	//      is in the range 200 to 399, inclusive, invalidate appropriate
+	//      stored responses in httpCache and set storedResponse to null.
+	if !isSafeMethod(req.Method) && resp.Status >= 200 && resp.Status <= 399 {
+		cache.invalidate(partition, cacheURL)
+		return resp
+	}
+	// 9.4. If the revalidatingFlag is set and forwardResponse's status is
+	//      304, then update storedResponse's header list using
+	//      forwardResponse's header list (freshening), and set response
+	//      to storedResponse (its cache state "validated").
+	if revalidating && stored != nil && resp.Status == http.StatusNotModified {
+		resp.Body.discard()
+		return cache.freshen(stored, resp, requestTime)
+	}
+	// 9.5. If response is null: set response to forwardResponse, and
+	//      store httpRequest and forwardResponse in httpCache (once its
+	//      body is read), unless the cache mode is "no-store".
+	if cacheMode != "no-store" && req.Method == "GET" {
+		cache.storeResponse(partition, cacheURL, h, requestTime, resp)
+	}
 	return resp
 }
 
+// isSafeMethod is RFC 9110 section 9.2.1: GET, HEAD, OPTIONS and TRACE.
+func isSafeMethod(m string) bool {
+	switch m {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		return true
+	}
+	return false
+}
+
 // httpNetworkFetch is https://fetch.spec.whatwg.org/#concept-http-network-fetch:
-// the embedder's network sends the request.
+// the embedder's network sends the request. (Step 7, "if connection is
+// an HTTP/1.x connection, request's body is non-null, and request's
+// body's source is null, then return a network error", is the
+// network's: it knows the connection; see NetworkRequest.BodyStream.)
 func httpNetworkFetch(ctx context.Context, network Network, nr *NetworkRequest) *Response {
 	n, err := network.Send(ctx, nr)
 	if err != nil || n == nil {
@@ -823,7 +1005,7 @@ func corsPreflightFetch(ctx context.Context, network Network, cache *CORSPreflig
 	}
 	// 6. Let response be the result of running HTTP-network-or-cache fetch
 	//    given a new fetch params whose request is preflight.
-	resp := httpNetworkOrCacheFetch(ctx, network, nil, pre)
+	resp := httpNetworkOrCacheFetch(ctx, network, nil, nil, pre)
 	if resp.IsNetworkError() {
 		return resp
 	}

@@ -970,3 +970,99 @@ func TestBodySubscribe(t *testing.T) {
 		t.Fatalf("Subscribe after a failed read: ended %v, %v", ended, err)
 	}
 }
+
+// TestStreamBodyRedirectAnd401: a request body whose source is null
+// (Body.Upload) cannot be sent again: a 301, 302, 307 or 308 redirect is
+// a network error, a 303 is followed as a GET without it; a 401 to a
+// request with credentials is a network error. (This network reads
+// streamed bodies as an HTTP/2 one would.)
+func TestStreamBodyRedirectAnd401(t *testing.T) {
+	network := NetworkFunc(func(ctx context.Context, nr *NetworkRequest) (*NetworkResponse, error) {
+		if nr.BodyStream != nil {
+			if _, err := io.ReadAll(nr.BodyStream); err != nil {
+				return nil, err
+			}
+		}
+		switch nr.URL.Path {
+		case "/auth":
+			return &NetworkResponse{Status: 401}, nil
+		case "/to":
+			return &NetworkResponse{Status: 200, Body: []byte(nr.Method)}, nil
+		}
+		code, _ := strconv.Atoi(strings.TrimPrefix(nr.URL.Path, "/"))
+		return &NetworkResponse{Status: code, Header: http.Header{"Location": {"/to"}}}, nil
+	})
+	client := &Client{Origin: origin.Parse("https://a.test")}
+	for path, want := range map[string]string{"/301": "error", "/302": "error", "/303": "GET", "/307": "error", "/308": "error", "/auth": "error"} {
+		u, _ := url.Parse("https://a.test" + path)
+		req := NewRequest(u, client)
+		req.Method, req.Mode, req.Body = "POST", "cors", &Body{Upload: strings.NewReader("data")}
+		resp := FetchWhole(context.Background(), &Params{Request: req, Network: network})
+		got := "error"
+		if !resp.IsNetworkError() {
+			b, _ := resp.Body.Result()
+			got = string(b)
+		}
+		if got != want {
+			t.Errorf("%s: %s (%v), want %s", path, got, resp.Err, want)
+		}
+		// A body with a source is sent again.
+		req = NewRequest(u, client)
+		req.Method, req.Mode, req.Body = "PUT", "cors", &Body{Source: []byte("data")}
+		if resp := FetchWhole(context.Background(), &Params{Request: req, Network: network}); resp.IsNetworkError() {
+			t.Errorf("%s with a source: %v", path, resp.Err)
+		}
+	}
+}
+
+// TestKeepaliveQuota: the bodies of a fetch group's keepalive requests in
+// flight total at most 64 KiB: a request at the quota goes, one over it
+// is a network error, and the quota comes back when a response's body is
+// read; requests without keepalive do not count.
+func TestKeepaliveQuota(t *testing.T) {
+	release := make(chan struct{})
+	network := NetworkFunc(func(ctx context.Context, nr *NetworkRequest) (*NetworkResponse, error) {
+		if nr.URL.Path == "/slow" {
+			pr, pw := io.Pipe()
+			go func() { <-release; pw.Close() }()
+			return &NetworkResponse{Status: 200, Stream: pr}, nil
+		}
+		return &NetworkResponse{Status: 200, Body: []byte("ok")}, nil
+	})
+	group := &FetchGroup{}
+	client := &Client{Origin: origin.Parse("https://a.test"), FetchGroup: group}
+	fetchN := func(path string, n int, keepalive bool) *Response {
+		u, _ := url.Parse("https://a.test" + path)
+		req := NewRequest(u, client)
+		req.Method, req.Mode, req.Keepalive = "POST", "cors", keepalive
+		req.Body = &Body{Source: make([]byte, n)}
+		return Fetch(context.Background(), &Params{Request: req, Network: network})
+	}
+	if r := fetchN("/", KeepaliveQuota+1, true); !r.IsNetworkError() {
+		t.Errorf("a keepalive body over the quota: %d", r.Status)
+	}
+	if r := fetchN("/", KeepaliveQuota+1, false); r.IsNetworkError() {
+		t.Errorf("a body over the quota without keepalive: %v", r.Err)
+	}
+	slow := fetchN("/slow", KeepaliveQuota-1, true)
+	if slow.IsNetworkError() {
+		t.Fatal(slow.Err)
+	}
+	if r := fetchN("/", 2, true); !r.IsNetworkError() {
+		t.Errorf("2 bytes with %d in flight: %d", KeepaliveQuota-1, r.Status)
+	}
+	r := fetchN("/", 1, true)
+	if r.IsNetworkError() {
+		t.Errorf("1 byte with %d in flight: %v", KeepaliveQuota-1, r.Err)
+	}
+	r.Load()
+	// The slow response's body is read: its quota comes back.
+	close(release)
+	slow.Load()
+	if r := fetchN("/", KeepaliveQuota, true); r.IsNetworkError() {
+		t.Errorf("at the quota once the others are done: %v", r.Err)
+	}
+	if n := group.inflightKeepaliveBytes(nil); n != 0 {
+		t.Errorf("%d keepalive bytes in flight at the end", n)
+	}
+}

@@ -23,6 +23,11 @@ import (
 type Body struct {
 	// Source is the body's bytes; for a streamed body, once loaded.
 	Source []byte
+	// Upload is the bytes of a request body whose source is null (one
+	// extracted from a ReadableStream): the network reads them as it
+	// sends the request, and only over HTTP/2 or later (HTTP-network
+	// fetch). Source is nil then.
+	Upload io.Reader
 
 	mu      sync.Mutex
 	state   bodyState
@@ -158,6 +163,11 @@ func (b *Body) discard() {
 	b.finish(nil, errors.New("fetch: body discarded"))
 }
 
+// sourceIsNull reports whether b is a request body whose source is null
+// (https://fetch.spec.whatwg.org/#concept-body-source): one read from a
+// stream as it is sent, which cannot be sent again.
+func (b *Body) sourceIsNull() bool { return b != nil && b.Upload != nil }
+
 // OnLoad runs f once the body is loaded: at once (in this goroutine) when
 // it is in memory or loaded, else in the goroutine that loads it.
 func (b *Body) OnLoad(f func()) {
@@ -205,6 +215,9 @@ type Client struct {
 	// policy container: the policy of a request whose own is the empty
 	// string ("" is DefaultReferrerPolicy).
 	ReferrerPolicy string
+	// FetchGroup is the settings object's fetch group (nil: none, no
+	// keepalive quota).
+	FetchGroup *FetchGroup
 }
 
 // Request is https://fetch.spec.whatwg.org/#concept-request, the members
@@ -240,6 +253,15 @@ type Request struct {
 	// TopLevel says a "document" request navigates a top-level
 	// traversable (Mixed Content allows it).
 	TopLevel bool
+	// Cache is the request's cache mode ("default", "no-store",
+	// "reload", "no-cache", "force-cache" or "only-if-cached"; "" is
+	// "default"): how HTTP-network-or-cache fetch uses Params.HTTPCache.
+	Cache string
+	// Keepalive is the request's keepalive: the fetch may outlive its
+	// client's document (the caller does not end it with the fetch
+	// group), and the bodies of a fetch group's keepalive requests in
+	// flight total at most KeepaliveQuota bytes.
+	Keepalive bool
 	// UnsafeRequest is the unsafe-request flag (set for fetch() and
 	// XMLHttpRequest): it makes a CORS-preflight fetch possible.
 	UnsafeRequest bool
@@ -348,6 +370,9 @@ type Params struct {
 	// PreflightCache is the user agent's CORS-preflight cache; nil: the
 	// user agent provides none (every preflight is sent).
 	PreflightCache *CORSPreflightCache
+	// HTTPCache is the user agent's HTTP cache; nil: none (every
+	// request goes to the network, as in cache mode "no-store").
+	HTTPCache *HTTPCache
 	// Cookies is the user agent's cookie store: requests that include
 	// credentials send its cookies for their URL and store the
 	// responses' Set-Cookie headers. Nil: no cookies (the network may
