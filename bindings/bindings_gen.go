@@ -39,6 +39,7 @@ type idlStatics struct {
 	MessageEvent                idlMessageEventStatics
 	PageTransitionEvent         idlPageTransitionEventStatics
 	PopStateEvent               idlPopStateEventStatics
+	ProgressEvent               idlProgressEventStatics
 	QuotaExceededError          idlQuotaExceededErrorStatics
 	ReadableStream              idlReadableStreamStatics
 	ReadableStreamDefaultReader idlReadableStreamDefaultReaderStatics
@@ -51,6 +52,7 @@ type idlStatics struct {
 	URL                         idlURLStatics
 	URLSearchParams             idlURLSearchParamsStatics
 	Worker                      idlWorkerStatics
+	XMLHTTPRequest              idlXMLHTTPRequestStatics
 }
 
 // idlRegister adds every interface, callback interface and namespace
@@ -128,6 +130,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.PopStateEvent == nil {
 		missing = append(missing, "idlPopStateEventStatics")
 	}
+	if impl.ProgressEvent == nil {
+		missing = append(missing, "idlProgressEventStatics")
+	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "idlQuotaExceededErrorStatics")
 	}
@@ -164,10 +169,13 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.Worker == nil {
 		missing = append(missing, "idlWorkerStatics")
 	}
+	if impl.XMLHTTPRequest == nil {
+		missing = append(missing, "idlXMLHTTPRequestStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -223,6 +231,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefPageTransitionEvent(impl.PageTransitionEvent))
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
+	reg.Add(idlDefProgressEvent(impl.ProgressEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
 	reg.Add(idlDefReadableStream(impl.ReadableStream))
 	reg.Add(idlDefReadableStreamDefaultController())
@@ -249,6 +258,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefWorkerGlobalScope())
 	reg.Add(idlDefWorkerLocation())
 	reg.Add(idlDefWorkerNavigator())
+	reg.Add(idlDefXMLHTTPRequest(impl.XMLHTTPRequest))
+	reg.Add(idlDefXMLHTTPRequestEventTarget())
+	reg.Add(idlDefXMLHTTPRequestUpload())
 	return nil
 }
 
@@ -280,6 +292,7 @@ func init() {
 		MessageEvent:                messageEventStatics{},
 		PageTransitionEvent:         pageTransitionEventStatics{},
 		PopStateEvent:               popStateEventStatics{},
+		ProgressEvent:               progressEventStatics{},
 		QuotaExceededError:          quotaExceededErrorStatics{},
 		ReadableStream:              readableStreamStatics{},
 		ReadableStreamDefaultReader: readableStreamDefaultReaderStatics{},
@@ -292,6 +305,7 @@ func init() {
 		URL:                         urlStatics{},
 		URLSearchParams:             urlSearchParamsStatics{},
 		Worker:                      workerStatics{},
+		XMLHTTPRequest:              xmlhttpRequestStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -413,6 +427,10 @@ func (x *performanceImpl) idlImpl() *performanceImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *popStateEventImpl) idlImpl() *popStateEventImpl { return x }
 
+// idlImpl returns x: *progressEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *progressEventImpl) idlImpl() *progressEventImpl { return x }
+
 // idlImpl returns x: *queuingStrategyImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *queuingStrategyImpl) idlImpl() *queuingStrategyImpl { return x }
@@ -510,6 +528,14 @@ func (x *workerImpl) idlImpl() *workerImpl { return x }
 // idlImpl returns x: *workerLocationImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *workerLocationImpl) idlImpl() *workerLocationImpl { return x }
+
+// idlImpl returns x: *xhrEventTargetImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *xhrEventTargetImpl) idlImpl() *xhrEventTargetImpl { return x }
+
+// idlImpl returns x: *xmlHttpRequestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *xmlHttpRequestImpl) idlImpl() *xmlHttpRequestImpl { return x }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
@@ -3491,6 +3517,208 @@ func idlToNullableWindow(r *webidl.Realm, x WindowMethods) sobek.Value {
 	return idlToWindow(r, x)
 }
 
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
+func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
+			sel = 14
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 15
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 16
+	}
+	switch sel {
+	case 0:
+		return XMLHTTPRequestBodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return XMLHTTPRequestBodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return XMLHTTPRequestBodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return XMLHTTPRequestBodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return XMLHTTPRequestBodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return XMLHTTPRequestBodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return XMLHTTPRequestBodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return XMLHTTPRequestBodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return XMLHTTPRequestBodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return XMLHTTPRequestBodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return XMLHTTPRequestBodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return XMLHTTPRequestBodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return XMLHTTPRequestBodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 14:
+		return XMLHTTPRequestBodyInit{Type: 15, FormData: idlFromFormData(r, v)}
+	case 15:
+		return XMLHTTPRequestBodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return XMLHTTPRequestBodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
+	return XMLHTTPRequestBodyInit{}
+}
+
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
+func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 15:
+		return idlToFormData(r, x.FormData)
+	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
+		return idlToUSVString(r, x.USVString)
+	}
+	return sobek.Undefined()
+}
+
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type XMLHTTPRequestBodyInit struct {
+	Type              int
+	Blob              BlobMethods
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	FormData          FormDataMethods
+	URLSearchParams   URLSearchParamsMethods
+	USVString         string
+}
+
+// Member type indexes of XMLHTTPRequestBodyInit.
+const (
+	XMLHTTPRequestBodyInitIsBlob              = 1
+	XMLHTTPRequestBodyInitIsInt8Array         = 2
+	XMLHTTPRequestBodyInitIsInt16Array        = 3
+	XMLHTTPRequestBodyInitIsInt32Array        = 4
+	XMLHTTPRequestBodyInitIsUint8Array        = 5
+	XMLHTTPRequestBodyInitIsUint16Array       = 6
+	XMLHTTPRequestBodyInitIsUint32Array       = 7
+	XMLHTTPRequestBodyInitIsUint8ClampedArray = 8
+	XMLHTTPRequestBodyInitIsBigInt64Array     = 9
+	XMLHTTPRequestBodyInitIsBigUint64Array    = 10
+	XMLHTTPRequestBodyInitIsFloat32Array      = 11
+	XMLHTTPRequestBodyInitIsFloat64Array      = 12
+	XMLHTTPRequestBodyInitIsDataView          = 13
+	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
+	XMLHTTPRequestBodyInitIsFormData          = 15
+	XMLHTTPRequestBodyInitIsURLSearchParams   = 16
+	XMLHTTPRequestBodyInitIsUSVString         = 17
+)
+
+// idlFromNullableXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString)?.
+func idlFromNullableXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[XMLHTTPRequestBodyInit] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[XMLHTTPRequestBodyInit]()
+	}
+	return webidl.NonNull(idlFromXMLHTTPRequestBodyInit(r, v))
+}
+
+// idlToNullableXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString)? value to JavaScript.
+func idlToNullableXMLHTTPRequestBodyInit(r *webidl.Realm, x webidl.Nullable[XMLHTTPRequestBodyInit]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToXMLHTTPRequestBodyInit(r, x.Value)
+}
+
 // idlFromObject converts a JavaScript value to the IDL type object.
 func idlFromObject(r *webidl.Realm, v sobek.Value) *sobek.Object {
 	return r.ToObject(webidl.AnyValue(v))
@@ -3539,6 +3767,20 @@ func idlFromPopStateEventInit(r *webidl.Realm, v sobek.Value) PopStateEventInit 
 func idlToPopStateEventInit(r *webidl.Realm, x PopStateEventInit) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictPopStateEventInit(r, obj, &x)
+	return obj
+}
+
+// idlFromProgressEventInit converts a JavaScript value to the IDL type ProgressEventInit.
+func idlFromProgressEventInit(r *webidl.Realm, v sobek.Value) ProgressEventInit {
+	var d ProgressEventInit
+	idlReadDictProgressEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ProgressEventInit"), &d)
+	return d
+}
+
+// idlToProgressEventInit converts an IDL ProgressEventInit value to JavaScript.
+func idlToProgressEventInit(r *webidl.Realm, x ProgressEventInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictProgressEventInit(r, obj, &x)
 	return obj
 }
 
@@ -4828,188 +5070,25 @@ func idlToWorkerType(r *webidl.Realm, x WorkerType) sobek.Value {
 	return webidl.StringValue(string(x))
 }
 
-// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
-func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
-	v = webidl.AnyValue(v)
-	sel := -1
-	_, isObj := v.(*sobek.Object)
-	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
-			sel = 0
-		}
-		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
-			sel = 14
-		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
-			sel = 15
-		}
-		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 6
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 11
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 12
-			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
-				sel = 13
-			}
-		}
-	}
-	if sel < 0 {
-		sel = 16
-	}
-	switch sel {
-	case 0:
-		return XMLHTTPRequestBodyInit{Type: 1, Blob: idlFromBlob(r, v)}
-	case 1:
-		return XMLHTTPRequestBodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
-	case 2:
-		return XMLHTTPRequestBodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
-	case 3:
-		return XMLHTTPRequestBodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
-	case 4:
-		return XMLHTTPRequestBodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
-	case 5:
-		return XMLHTTPRequestBodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
-	case 6:
-		return XMLHTTPRequestBodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
-	case 7:
-		return XMLHTTPRequestBodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 8:
-		return XMLHTTPRequestBodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 9:
-		return XMLHTTPRequestBodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 10:
-		return XMLHTTPRequestBodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
-	case 11:
-		return XMLHTTPRequestBodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
-	case 12:
-		return XMLHTTPRequestBodyInit{Type: 13, DataView: idlFromDataView(r, v)}
-	case 13:
-		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
-	case 14:
-		return XMLHTTPRequestBodyInit{Type: 15, FormData: idlFromFormData(r, v)}
-	case 15:
-		return XMLHTTPRequestBodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
-	case 16:
-		return XMLHTTPRequestBodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
-	return XMLHTTPRequestBodyInit{}
+// idlFromXMLHTTPRequestResponseType converts a JavaScript value to the IDL type XMLHttpRequestResponseType.
+func idlFromXMLHTTPRequestResponseType(r *webidl.Realm, v sobek.Value) XMLHTTPRequestResponseType {
+	return XMLHTTPRequestResponseType(r.ToEnum(webidl.AnyValue(v), "XMLHttpRequestResponseType", idlValuesXMLHTTPRequestResponseType))
 }
 
-// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
-func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
-	switch x.Type {
-	case 1:
-		return idlToBlob(r, x.Blob)
-	case 2:
-		return idlToInt8Array(r, x.Int8Array)
-	case 3:
-		return idlToInt16Array(r, x.Int16Array)
-	case 4:
-		return idlToInt32Array(r, x.Int32Array)
-	case 5:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 6:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 7:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 8:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 9:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 10:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 11:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 12:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 13:
-		return idlToDataView(r, x.DataView)
-	case 14:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
-	case 15:
-		return idlToFormData(r, x.FormData)
-	case 16:
-		return idlToURLSearchParams(r, x.URLSearchParams)
-	case 17:
-		return idlToUSVString(r, x.USVString)
+// idlToXMLHTTPRequestResponseType converts an IDL XMLHttpRequestResponseType value to JavaScript.
+func idlToXMLHTTPRequestResponseType(r *webidl.Realm, x XMLHTTPRequestResponseType) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromXMLHTTPRequestUpload converts a JavaScript value to the IDL type XMLHttpRequestUpload.
+func idlFromXMLHTTPRequestUpload(r *webidl.Realm, v sobek.Value) XMLHTTPRequestUploadMethods {
+	return webidl.As[XMLHTTPRequestUploadMethods](r, webidl.AnyValue(v), "XMLHttpRequestUpload")
+}
+
+// idlToXMLHTTPRequestUpload converts an IDL XMLHttpRequestUpload value to JavaScript.
+func idlToXMLHTTPRequestUpload(r *webidl.Realm, x XMLHTTPRequestUploadMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
 	}
-	return sobek.Undefined()
+	return r.Wrap(x, "XMLHttpRequestUpload")
 }
-
-// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
-// member type the value has (0: none).
-type XMLHTTPRequestBodyInit struct {
-	Type              int
-	Blob              BlobMethods
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
-	ArrayBuffer       webidl.BufferSource
-	FormData          FormDataMethods
-	URLSearchParams   URLSearchParamsMethods
-	USVString         string
-}
-
-// Member type indexes of XMLHTTPRequestBodyInit.
-const (
-	XMLHTTPRequestBodyInitIsBlob              = 1
-	XMLHTTPRequestBodyInitIsInt8Array         = 2
-	XMLHTTPRequestBodyInitIsInt16Array        = 3
-	XMLHTTPRequestBodyInitIsInt32Array        = 4
-	XMLHTTPRequestBodyInitIsUint8Array        = 5
-	XMLHTTPRequestBodyInitIsUint16Array       = 6
-	XMLHTTPRequestBodyInitIsUint32Array       = 7
-	XMLHTTPRequestBodyInitIsUint8ClampedArray = 8
-	XMLHTTPRequestBodyInitIsBigInt64Array     = 9
-	XMLHTTPRequestBodyInitIsBigUint64Array    = 10
-	XMLHTTPRequestBodyInitIsFloat32Array      = 11
-	XMLHTTPRequestBodyInitIsFloat64Array      = 12
-	XMLHTTPRequestBodyInitIsDataView          = 13
-	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
-	XMLHTTPRequestBodyInitIsFormData          = 15
-	XMLHTTPRequestBodyInitIsURLSearchParams   = 16
-	XMLHTTPRequestBodyInitIsUSVString         = 17
-)
