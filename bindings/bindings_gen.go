@@ -175,7 +175,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -184,6 +184,8 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefBroadcastChannel(impl.BroadcastChannel))
 	reg.Add(idlDefByteLengthQueuingStrategy(impl.ByteLengthQueuingStrategy))
 	reg.Add(idlDefCSSStyleDeclaration())
+	reg.Add(idlDefCache())
+	reg.Add(idlDefCacheStorage())
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefClient())
 	reg.Add(idlDefClients())
@@ -326,6 +328,14 @@ func (x *blobImpl) idlImpl() *blobImpl { return x }
 // idlImpl returns x: *broadcastChannelImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *broadcastChannelImpl) idlImpl() *broadcastChannelImpl { return x }
+
+// idlImpl returns x: *cacheImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cacheImpl) idlImpl() *cacheImpl { return x }
+
+// idlImpl returns x: *cacheStorageImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cacheStorageImpl) idlImpl() *cacheStorageImpl { return x }
 
 // idlImpl returns x: *clientsImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -1687,6 +1697,46 @@ func idlToCSSStyleDeclaration(r *webidl.Realm, x CSSStyleDeclarationMethods) sob
 	return r.Wrap(x, "CSSStyleDeclaration")
 }
 
+// idlFromCache converts a JavaScript value to the IDL type Cache.
+func idlFromCache(r *webidl.Realm, v sobek.Value) CacheMethods {
+	return webidl.As[CacheMethods](r, webidl.AnyValue(v), "Cache")
+}
+
+// idlToCache converts an IDL Cache value to JavaScript.
+func idlToCache(r *webidl.Realm, x CacheMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Cache")
+}
+
+// idlFromCacheQueryOptions converts a JavaScript value to the IDL type CacheQueryOptions.
+func idlFromCacheQueryOptions(r *webidl.Realm, v sobek.Value) CacheQueryOptions {
+	var d CacheQueryOptions
+	idlReadDictCacheQueryOptions(r, r.DictionaryObject(webidl.AnyValue(v), "CacheQueryOptions"), &d)
+	return d
+}
+
+// idlToCacheQueryOptions converts an IDL CacheQueryOptions value to JavaScript.
+func idlToCacheQueryOptions(r *webidl.Realm, x CacheQueryOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictCacheQueryOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromCacheStorage converts a JavaScript value to the IDL type CacheStorage.
+func idlFromCacheStorage(r *webidl.Realm, v sobek.Value) CacheStorageMethods {
+	return webidl.As[CacheStorageMethods](r, webidl.AnyValue(v), "CacheStorage")
+}
+
+// idlToCacheStorage converts an IDL CacheStorage value to JavaScript.
+func idlToCacheStorage(r *webidl.Realm, x CacheStorageMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "CacheStorage")
+}
+
 // idlFromClient converts a JavaScript value to the IDL type Client.
 func idlFromClient(r *webidl.Realm, v sobek.Value) ClientMethods {
 	return webidl.As[ClientMethods](r, webidl.AnyValue(v), "Client")
@@ -2454,6 +2504,72 @@ func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *sobek.Object, met
 	return out
 }
 
+// idlFromRequest converts a JavaScript value to the IDL type Request.
+func idlFromRequest(r *webidl.Realm, v sobek.Value) RequestMethods {
+	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
+}
+
+// idlToRequest converts an IDL Request value to JavaScript.
+func idlToRequest(r *webidl.Realm, x RequestMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Request")
+}
+
+// idlFromFrozenArrayOfRequest converts a JavaScript value to the IDL type FrozenArray<Request>.
+func idlFromFrozenArrayOfRequest(r *webidl.Realm, v sobek.Value) []RequestMethods {
+	out := []RequestMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromRequest(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfRequest converts an IDL FrozenArray<Request> value to JavaScript.
+func idlToFrozenArrayOfRequest(r *webidl.Realm, x []RequestMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e RequestMethods) sobek.Value { return idlToRequest(r, e) })
+}
+
+// idlFromFrozenArrayOfRequestWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfRequestWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []RequestMethods {
+	out := []RequestMethods{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromRequest(r, x)) })
+	return out
+}
+
+// idlFromResponse converts a JavaScript value to the IDL type Response.
+func idlFromResponse(r *webidl.Realm, v sobek.Value) ResponseMethods {
+	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
+}
+
+// idlToResponse converts an IDL Response value to JavaScript.
+func idlToResponse(r *webidl.Realm, x ResponseMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Response")
+}
+
+// idlFromFrozenArrayOfResponse converts a JavaScript value to the IDL type FrozenArray<Response>.
+func idlFromFrozenArrayOfResponse(r *webidl.Realm, v sobek.Value) []ResponseMethods {
+	out := []ResponseMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromResponse(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfResponse converts an IDL FrozenArray<Response> value to JavaScript.
+func idlToFrozenArrayOfResponse(r *webidl.Realm, x []ResponseMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e ResponseMethods) sobek.Value { return idlToResponse(r, e) })
+}
+
+// idlFromFrozenArrayOfResponseWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfResponseWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ResponseMethods {
+	out := []ResponseMethods{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromResponse(r, x)) })
+	return out
+}
+
 // idlFromServiceWorkerRegistration converts a JavaScript value to the IDL type ServiceWorkerRegistration.
 func idlFromServiceWorkerRegistration(r *webidl.Realm, v sobek.Value) ServiceWorkerRegistrationMethods {
 	return webidl.As[ServiceWorkerRegistrationMethods](r, webidl.AnyValue(v), "ServiceWorkerRegistration")
@@ -2937,6 +3053,20 @@ const (
 	MessageEventSourceIsWindow      = 1
 	MessageEventSourceIsMessagePort = 2
 )
+
+// idlFromMultiCacheQueryOptions converts a JavaScript value to the IDL type MultiCacheQueryOptions.
+func idlFromMultiCacheQueryOptions(r *webidl.Realm, v sobek.Value) MultiCacheQueryOptions {
+	var d MultiCacheQueryOptions
+	idlReadDictMultiCacheQueryOptions(r, r.DictionaryObject(webidl.AnyValue(v), "MultiCacheQueryOptions"), &d)
+	return d
+}
+
+// idlToMultiCacheQueryOptions converts an IDL MultiCacheQueryOptions value to JavaScript.
+func idlToMultiCacheQueryOptions(r *webidl.Realm, x MultiCacheQueryOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictMultiCacheQueryOptions(r, obj, &x)
+	return obj
+}
 
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
 func idlFromNavigator(r *webidl.Realm, v sobek.Value) NavigatorMethods {
@@ -3824,6 +3954,16 @@ func idlToPromiseOfBoolean(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
+// idlFromPromiseOfCache converts a JavaScript value to the IDL type Promise<Cache>.
+func idlFromPromiseOfCache(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfCache converts an IDL Promise<Cache> value to JavaScript.
+func idlToPromiseOfCache(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
 // idlFromPromiseOfClientOrUndefined converts a JavaScript value to the IDL type Promise<(Client or undefined)>.
 func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -3851,6 +3991,26 @@ func idlFromPromiseOfFrozenArrayOfClient(r *webidl.Realm, v sobek.Value) *webidl
 
 // idlToPromiseOfFrozenArrayOfClient converts an IDL Promise<FrozenArray<Client>> value to JavaScript.
 func idlToPromiseOfFrozenArrayOfClient(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFrozenArrayOfRequest converts a JavaScript value to the IDL type Promise<FrozenArray<Request>>.
+func idlFromPromiseOfFrozenArrayOfRequest(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFrozenArrayOfRequest converts an IDL Promise<FrozenArray<Request>> value to JavaScript.
+func idlToPromiseOfFrozenArrayOfRequest(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFrozenArrayOfResponse converts a JavaScript value to the IDL type Promise<FrozenArray<Response>>.
+func idlFromPromiseOfFrozenArrayOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFrozenArrayOfResponse converts an IDL Promise<FrozenArray<Response>> value to JavaScript.
+func idlToPromiseOfFrozenArrayOfResponse(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -3908,19 +4068,6 @@ func idlToPromiseOfReadableStreamReadResult(r *webidl.Realm, x *webidl.Promise) 
 	return x.Value()
 }
 
-// idlFromResponse converts a JavaScript value to the IDL type Response.
-func idlFromResponse(r *webidl.Realm, v sobek.Value) ResponseMethods {
-	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
-}
-
-// idlToResponse converts an IDL Response value to JavaScript.
-func idlToResponse(r *webidl.Realm, x ResponseMethods) sobek.Value {
-	if x == nil {
-		return sobek.Null()
-	}
-	return r.Wrap(x, "Response")
-}
-
 // idlFromPromiseOfResponse converts a JavaScript value to the IDL type Promise<Response>.
 func idlFromPromiseOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -3928,6 +4075,64 @@ func idlFromPromiseOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 
 // idlToPromiseOfResponse converts an IDL Promise<Response> value to JavaScript.
 func idlToPromiseOfResponse(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromResponseOrUndefined converts a JavaScript value to the IDL type (Response or undefined).
+func idlFromResponseOrUndefined(r *webidl.Realm, v sobek.Value) ResponseOrUndefined {
+	v = webidl.AnyValue(v)
+	sel := -1
+	if sel < 0 && webidl.IsUndefined(v) {
+		sel = 1
+	}
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Response"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	switch sel {
+	case 0:
+		return ResponseOrUndefined{Type: 1, Response: idlFromResponse(r, v)}
+	case 1:
+		return ResponseOrUndefined{Type: 2, Undefined: idlFromUndefined(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Response or undefined)'")
+	return ResponseOrUndefined{}
+}
+
+// idlToResponseOrUndefined converts an IDL (Response or undefined) value to JavaScript.
+func idlToResponseOrUndefined(r *webidl.Realm, x ResponseOrUndefined) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToResponse(r, x.Response)
+	case 2:
+		return idlToUndefined(r, x.Undefined)
+	}
+	return sobek.Undefined()
+}
+
+// ResponseOrUndefined is the IDL union type (Response or undefined). Type is the 1-based index of the
+// member type the value has (0: none).
+type ResponseOrUndefined struct {
+	Type      int
+	Response  ResponseMethods
+	Undefined webidl.Undefined
+}
+
+// Member type indexes of ResponseOrUndefined.
+const (
+	ResponseOrUndefinedIsResponse  = 1
+	ResponseOrUndefinedIsUndefined = 2
+)
+
+// idlFromPromiseOfResponseOrUndefined converts a JavaScript value to the IDL type Promise<(Response or undefined)>.
+func idlFromPromiseOfResponseOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfResponseOrUndefined converts an IDL Promise<(Response or undefined)> value to JavaScript.
+func idlToPromiseOfResponseOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -4280,19 +4485,6 @@ func idlToRegistrationOptions(r *webidl.Realm, x RegistrationOptions) sobek.Valu
 	return obj
 }
 
-// idlFromRequest converts a JavaScript value to the IDL type Request.
-func idlFromRequest(r *webidl.Realm, v sobek.Value) RequestMethods {
-	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
-}
-
-// idlToRequest converts an IDL Request value to JavaScript.
-func idlToRequest(r *webidl.Realm, x RequestMethods) sobek.Value {
-	if x == nil {
-		return sobek.Null()
-	}
-	return r.Wrap(x, "Request")
-}
-
 // idlFromRequestCache converts a JavaScript value to the IDL type RequestCache.
 func idlFromRequestCache(r *webidl.Realm, v sobek.Value) RequestCache {
 	return RequestCache(r.ToEnum(webidl.AnyValue(v), "RequestCache", idlValuesRequestCache))
@@ -4616,6 +4808,26 @@ func idlToSequenceOfReadableStream(r *webidl.Realm, x []ReadableStreamMethods) s
 func idlFromSequenceOfReadableStreamWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ReadableStreamMethods {
 	out := []ReadableStreamMethods{}
 	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromReadableStream(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfRequestInfo converts a JavaScript value to the IDL type sequence<RequestInfo>.
+func idlFromSequenceOfRequestInfo(r *webidl.Realm, v sobek.Value) []RequestInfo {
+	out := []RequestInfo{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromRequestInfo(r, x)) })
+	return out
+}
+
+// idlToSequenceOfRequestInfo converts an IDL sequence<RequestInfo> value to JavaScript.
+func idlToSequenceOfRequestInfo(r *webidl.Realm, x []RequestInfo) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e RequestInfo) sobek.Value { return idlToRequestInfo(r, e) })
+}
+
+// idlFromSequenceOfRequestInfoWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfRequestInfoWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []RequestInfo {
+	out := []RequestInfo{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromRequestInfo(r, x)) })
 	return out
 }
 

@@ -3433,6 +3433,8 @@ type WindowMethods interface {
 	CrossOriginIsolated() (bool, error)
 	// Performance is the getter of the attribute "performance".
 	Performance() (PerformanceMethods, error)
+	// Caches is the getter of the attribute "caches".
+	Caches() (CacheStorageMethods, error)
 	// Onerror is the getter of the attribute "onerror".
 	Onerror() (*EventHandlerNonNull, error)
 	// SetOnerror is the setter of the attribute "onerror".
@@ -3853,6 +3855,18 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := r.ThisObject(this).DefineDataProperty("performance", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "caches", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					return r.CachedAttribute(this, "caches", func() sobek.Value {
+						res, err := self.Caches()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToCacheStorage(r, res)
+					})
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
@@ -4557,6 +4571,8 @@ type WorkerGlobalScopeMethods interface {
 	CrossOriginIsolated() (bool, error)
 	// Performance is the getter of the attribute "performance".
 	Performance() (PerformanceMethods, error)
+	// Caches is the getter of the attribute "caches".
+	Caches() (CacheStorageMethods, error)
 	// ImportScripts implements the operation "importScripts".
 	ImportScripts(argUrls []webidl.DOMString) error
 	// ReportError implements the operation "reportError".
@@ -4793,6 +4809,18 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := r.ThisObject(this).DefineDataProperty("performance", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "caches", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
+					return r.CachedAttribute(this, "caches", func() sobek.Value {
+						res, err := self.Caches()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToCacheStorage(r, res)
+					})
 				},
 			},
 			{Name: "importScripts", Kind: webidl.Operation, Length: 0,
