@@ -27,6 +27,7 @@ type idlStatics struct {
 	Document                    idlDocumentStatics
 	DocumentFragment            idlDocumentFragmentStatics
 	Event                       idlEventStatics
+	EventSource                 idlEventSourceStatics
 	EventTarget                 idlEventTargetStatics
 	ExtendableEvent             idlExtendableEventStatics
 	ExtendableMessageEvent      idlExtendableMessageEventStatics
@@ -93,6 +94,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	}
 	if impl.Event == nil {
 		missing = append(missing, "idlEventStatics")
+	}
+	if impl.EventSource == nil {
+		missing = append(missing, "idlEventSourceStatics")
 	}
 	if impl.EventTarget == nil {
 		missing = append(missing, "idlEventTargetStatics")
@@ -175,7 +179,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventSource", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -199,6 +203,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefDocumentType())
 	reg.Add(idlDefElement())
 	reg.Add(idlDefEvent(impl.Event))
+	reg.Add(idlDefEventSource(impl.EventSource))
 	reg.Add(idlDefEventTarget(impl.EventTarget))
 	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
@@ -282,6 +287,7 @@ func init() {
 		Document:                    documentStatics{},
 		DocumentFragment:            documentFragmentStatics{},
 		Event:                       eventStatics{},
+		EventSource:                 eventSourceStatics{},
 		EventTarget:                 eventTargetStatics{},
 		ExtendableEvent:             extendableEventStatics{},
 		ExtendableMessageEvent:      extendableMessageEventStatics{},
@@ -356,6 +362,10 @@ func (x *documentImpl) idlImpl() *documentImpl { return x }
 // idlImpl returns x: *domTokenListImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *domTokenListImpl) idlImpl() *domTokenListImpl { return x }
+
+// idlImpl returns x: *eventSourceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *eventSourceImpl) idlImpl() *eventSourceImpl { return x }
 
 // idlImpl returns x: *extendableMessageEventImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -2303,6 +2313,20 @@ const (
 	EventOrDOMStringIsEvent     = 1
 	EventOrDOMStringIsDOMString = 2
 )
+
+// idlFromEventSourceInit converts a JavaScript value to the IDL type EventSourceInit.
+func idlFromEventSourceInit(r *webidl.Realm, v sobek.Value) EventSourceInit {
+	var d EventSourceInit
+	idlReadDictEventSourceInit(r, r.DictionaryObject(webidl.AnyValue(v), "EventSourceInit"), &d)
+	return d
+}
+
+// idlToEventSourceInit converts an IDL EventSourceInit value to JavaScript.
+func idlToEventSourceInit(r *webidl.Realm, x EventSourceInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictEventSourceInit(r, obj, &x)
+	return obj
+}
 
 // idlFromEventTarget converts a JavaScript value to the IDL type EventTarget.
 func idlFromEventTarget(r *webidl.Realm, v sobek.Value) EventTargetMethods {

@@ -2531,6 +2531,8 @@ type NavigatorMethods interface {
 	StorageBuckets() (StorageBucketManagerMethods, error)
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
+	// SendBeacon implements the operation "sendBeacon".
+	SendBeacon(argURL string, argData webidl.Nullable[BodyInit]) (bool, error)
 }
 
 // idlWrapNavigator returns the JavaScript object of impl, a Navigator or an object of
@@ -2732,6 +2734,25 @@ func idlDefNavigator() *webidl.InterfaceDef {
 					return idlToLockManager(r, res)
 				},
 			},
+			{Name: "sendBeacon", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[NavigatorMethods](r, call.This, "Navigator")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'sendBeacon' on 'Navigator': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argData webidl.Nullable[BodyInit]
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argData = idlFromNullableBodyInit(r, v)
+					} else {
+						argData = idlFromNullableBodyInit(r, sobek.Null())
+					}
+					res, err := self.SendBeacon(argURL, argData)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
 		},
 	}
 }

@@ -85,24 +85,33 @@ func (h xhrHost) FireEvent(target xhr.Target, typ string, p *xhr.Progress) {
 	t.DispatchEvent(base.ev)
 }
 
-// StartFetch starts the fetch as fetch() does: the host's network, the
-// realm's blob URL store and service worker; the fetch ends with the
+// StartFetch starts the fetch as fetch() does; the fetch ends with the
 // realm.
 func (h xhrHost) StartFetch(ctx context.Context, p *fetch.Params, done func(*fetch.Response)) {
-	r := h.o.realm
+	h.o.realm.startParamsFetch(ctx, p, true, done)
+}
+
+// startParamsFetch starts fetch.Fetch for p as fetch() does: the host's
+// network, the realm's blob URL store and service worker. With
+// endWithRealm, the fetch ends when the realm closes (a keepalive fetch
+// goes on).
+func (r *Realm) startParamsFetch(ctx context.Context, p *fetch.Params, endWithRealm bool, done func(*fetch.Response)) {
 	host := r.fetchHost()
 	if host == nil {
 		go done(fetch.NetworkError(nil))
 		return
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		select {
-		case <-r.closedCh:
-		case <-ctx.Done():
-		}
-		cancel()
-	}()
+	if endWithRealm {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-r.closedCh:
+			case <-ctx.Done():
+			}
+			cancel()
+		}()
+	}
 	if r.env != nil {
 		p.BlobURLs = fileapi.StoreOf(r.env.UserAgent())
 		if serviceworker.ActiveServiceWorker(r.env) != nil {
