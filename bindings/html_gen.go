@@ -2531,6 +2531,8 @@ type NavigatorMethods interface {
 	StorageBuckets() (StorageBucketManagerMethods, error)
 	// Locks is the getter of the attribute "locks".
 	Locks() (LockManagerMethods, error)
+	// SendBeacon implements the operation "sendBeacon".
+	SendBeacon(argURL string, argData webidl.Nullable[BodyInit]) (bool, error)
 }
 
 // idlWrapNavigator returns the JavaScript object of impl, a Navigator or an object of
@@ -2732,6 +2734,25 @@ func idlDefNavigator() *webidl.InterfaceDef {
 					return idlToLockManager(r, res)
 				},
 			},
+			{Name: "sendBeacon", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[NavigatorMethods](r, call.This, "Navigator")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'sendBeacon' on 'Navigator': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					var argData webidl.Nullable[BodyInit]
+					if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+						argData = idlFromNullableBodyInit(r, v)
+					} else {
+						argData = idlFromNullableBodyInit(r, sobek.Null())
+					}
+					res, err := self.SendBeacon(argURL, argData)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				}},
 		},
 	}
 }
@@ -3433,6 +3454,8 @@ type WindowMethods interface {
 	CrossOriginIsolated() (bool, error)
 	// Performance is the getter of the attribute "performance".
 	Performance() (PerformanceMethods, error)
+	// Caches is the getter of the attribute "caches".
+	Caches() (CacheStorageMethods, error)
 	// Onerror is the getter of the attribute "onerror".
 	Onerror() (*EventHandlerNonNull, error)
 	// SetOnerror is the setter of the attribute "onerror".
@@ -3853,6 +3876,18 @@ func idlDefWindow() *webidl.InterfaceDef {
 					if err := r.ThisObject(this).DefineDataProperty("performance", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "caches", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					return r.CachedAttribute(this, "caches", func() sobek.Value {
+						res, err := self.Caches()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToCacheStorage(r, res)
+					})
 				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
@@ -4557,6 +4592,8 @@ type WorkerGlobalScopeMethods interface {
 	CrossOriginIsolated() (bool, error)
 	// Performance is the getter of the attribute "performance".
 	Performance() (PerformanceMethods, error)
+	// Caches is the getter of the attribute "caches".
+	Caches() (CacheStorageMethods, error)
 	// ImportScripts implements the operation "importScripts".
 	ImportScripts(argUrls []webidl.DOMString) error
 	// ReportError implements the operation "reportError".
@@ -4793,6 +4830,18 @@ func idlDefWorkerGlobalScope() *webidl.InterfaceDef {
 					if err := r.ThisObject(this).DefineDataProperty("performance", v, sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE); err != nil {
 						r.Throw(err)
 					}
+				},
+			},
+			{Name: "caches", Kind: webidl.Attribute, SecureContext: true,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WorkerGlobalScopeMethods](r, this, "WorkerGlobalScope")
+					return r.CachedAttribute(this, "caches", func() sobek.Value {
+						res, err := self.Caches()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToCacheStorage(r, res)
+					})
 				},
 			},
 			{Name: "importScripts", Kind: webidl.Operation, Length: 0,

@@ -1,9 +1,11 @@
 package bindings
 
 import (
+	"context"
 	"runtime"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/fetch"
 )
 
 // UserAgentString is navigator.userAgent.
@@ -111,3 +113,77 @@ var (
 	_ NavigatorMethods       = (*navigatorImpl)(nil)
 	_ WorkerNavigatorMethods = (*navigatorImpl)(nil)
 )
+
+// beaconQuota is the most bytes a beacon's body may have (Chromium's
+// keepalive quota, 64 KiB).
+const beaconQuota = 64 << 10
+
+// SendBeacon is https://w3c.github.io/beacon/#sendbeacon-method: a
+// keepalive POST that outlives the page, whose response is ignored.
+func (n *navigatorImpl) SendBeacon(rawURL string, data webidl.Nullable[BodyInit]) (bool, error) {
+	r := n.realm
+	// 1-2. Let base be this's relevant settings object's API base URL;
+	//    origin its origin.
+	// 3-4. Let parsedUrl be the result of the URL parser with url and
+	//    base; if it is failure, throw a TypeError.
+	u, err := ParseURL(rawURL, r.fetchBaseURL())
+	if err != nil {
+		return false, webidl.NewTypeError("Failed to execute 'sendBeacon' on 'Navigator': Invalid URL %q", rawURL)
+	}
+	// 5. If parsedUrl's scheme is not "http" or "https", throw a
+	//    TypeError.
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return false, webidl.NewTypeError("Failed to execute 'sendBeacon' on 'Navigator': Beacons are only supported over HTTP(S).")
+	}
+	// 6. Let headerList be an empty list. 7. Let corsMode be "no-cors".
+	var headers fetch.HeaderList
+	corsMode := "no-cors"
+	var body *fetch.Body
+	// 8. If data is not null:
+	if !data.Null {
+		// 8.1. Set transmittedData and contentType to the result of
+		//      extracting data's byte stream with the keepalive flag set
+		//      (a ReadableStream is a TypeError).
+		b, contentType, err := extractBody(data.Value)
+		if err != nil {
+			return false, err
+		}
+		if b.streamOnly {
+			return false, webidl.NewTypeError("Failed to execute 'sendBeacon' on 'Navigator': A ReadableStream cannot be a keepalive request's body")
+		}
+		// 8.2. If the amount of data that can be queued to be sent by
+		//      keepalive enabled requests is exceeded by the size of
+		//      transmittedData, return false.
+		if len(b.source) > beaconQuota {
+			return false, nil
+		}
+		// 8.3. If contentType is not null: set corsMode to "cors"; if
+		//      contentType's value is a CORS-safelisted request-header
+		//      value for the Content-Type header, set corsMode to
+		//      "no-cors"; append a Content-Type header to headerList.
+		if contentType != "" {
+			corsMode = "cors"
+			if fetch.IsCORSSafelistedRequestHeader("Content-Type", contentType) {
+				corsMode = "no-cors"
+			}
+			headers.Append("Content-Type", contentType)
+		}
+		body = &fetch.Body{Source: b.source}
+	}
+	// 9. Set req to a new request: method POST, client this's relevant
+	//    settings object, url parsedUrl, header list headerList, origin,
+	//    keepalive true, body transmittedData, mode corsMode, credentials
+	//    mode "include", initiator type "beacon" (destination "").
+	c := r.xhrClient()
+	req := fetch.NewRequest(u, c.Fetch)
+	req.Method = "POST"
+	req.Header = headers
+	req.Origin = c.Origin
+	req.Body = body
+	req.Mode = corsMode
+	req.Credentials = "include"
+	// 10. Fetch req (keepalive: the fetch does not end with the realm).
+	r.startParamsFetch(context.Background(), &fetch.Params{Request: req}, false, func(*fetch.Response) {})
+	// 11. Return true.
+	return true, nil
+}

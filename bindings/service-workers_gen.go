@@ -8,6 +8,354 @@ import (
 	"github.com/grafana/sobek"
 )
 
+// CacheMethods is implemented by the Go implementation of the IDL interface
+// Cache.
+type CacheMethods interface {
+	// idlImpl returns the implementation itself: *cacheImpl is the only Go
+	// type implementing Cache and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *cacheImpl
+	// Match implements the operation "match".
+	Match(argRequest RequestInfo, argOptions CacheQueryOptions) (*webidl.Promise, error)
+	// MatchAll implements the operation "matchAll".
+	MatchAll(argRequest webidl.Optional[RequestInfo], argOptions CacheQueryOptions) (*webidl.Promise, error)
+	// Add implements the operation "add".
+	Add(argRequest RequestInfo) (*webidl.Promise, error)
+	// AddAll implements the operation "addAll".
+	AddAll(argRequests []RequestInfo) (*webidl.Promise, error)
+	// Put implements the operation "put".
+	Put(argRequest RequestInfo, argResponse ResponseMethods) (*webidl.Promise, error)
+	// Delete implements the operation "delete".
+	Delete(argRequest RequestInfo, argOptions CacheQueryOptions) (*webidl.Promise, error)
+	// Keys implements the operation "keys".
+	Keys(argRequest webidl.Optional[RequestInfo], argOptions CacheQueryOptions) (*webidl.Promise, error)
+}
+
+// idlWrapCache returns the JavaScript object of impl, a Cache or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapCache(r *webidl.Realm, impl CacheMethods) sobek.Value {
+	return r.Wrap(impl, "Cache")
+}
+
+// idlWrapNewCache is idlWrapCache for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewCache(r *webidl.Realm, impl CacheMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "Cache", storage)
+}
+
+// *cacheImpl implements Cache: a missing or misspelled method fails to compile.
+var _ CacheMethods = (*cacheImpl)(nil)
+
+// idlDefCache returns the definition of Cache.
+func idlDefCache() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "Cache",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CacheMethods)
+			return ok
+		},
+		SecureContext: true,
+		Members: []webidl.Member{
+			{Name: "match", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'match' on 'Cache': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argRequest := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions CacheQueryOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromCacheQueryOptions(r, v)
+						} else {
+							argOptions = idlFromCacheQueryOptions(r, sobek.Undefined())
+						}
+						res, err := self.Match(argRequest, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfResponseOrUndefined(r, res)
+					})
+				}},
+			{Name: "matchAll", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						var argRequest webidl.Optional[RequestInfo]
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argRequest = webidl.Some(idlFromRequestInfo(r, v))
+						}
+						var argOptions CacheQueryOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromCacheQueryOptions(r, v)
+						} else {
+							argOptions = idlFromCacheQueryOptions(r, sobek.Undefined())
+						}
+						res, err := self.MatchAll(argRequest, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfFrozenArrayOfResponse(r, res)
+					})
+				}},
+			{Name: "add", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'add' on 'Cache': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argRequest := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.Add(argRequest)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "addAll", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'addAll' on 'Cache': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argRequests := idlFromSequenceOfRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.AddAll(argRequests)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "put", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						if len(call.Arguments) < 2 {
+							r.ThrowTypeError("Failed to execute 'put' on 'Cache': 2 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argRequest := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argResponse := idlFromResponse(r, webidl.AnyValue(webidl.Arg(call, 1)))
+						res, err := self.Put(argRequest, argResponse)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfUndefined(r, res)
+					})
+				}},
+			{Name: "delete", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'delete' on 'Cache': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argRequest := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions CacheQueryOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromCacheQueryOptions(r, v)
+						} else {
+							argOptions = idlFromCacheQueryOptions(r, sobek.Undefined())
+						}
+						res, err := self.Delete(argRequest, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfBoolean(r, res)
+					})
+				}},
+			{Name: "keys", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheMethods](r, call.This, "Cache")
+						var argRequest webidl.Optional[RequestInfo]
+						if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+							argRequest = webidl.Some(idlFromRequestInfo(r, v))
+						}
+						var argOptions CacheQueryOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromCacheQueryOptions(r, v)
+						} else {
+							argOptions = idlFromCacheQueryOptions(r, sobek.Undefined())
+						}
+						res, err := self.Keys(argRequest, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfFrozenArrayOfRequest(r, res)
+					})
+				}},
+		},
+	}
+}
+
+// CacheQueryOptions is the IDL dictionary CacheQueryOptions.
+type CacheQueryOptions struct {
+	// IgnoreMethod is the member "ignoreMethod".
+	IgnoreMethod bool
+	// IgnoreSearch is the member "ignoreSearch".
+	IgnoreSearch bool
+	// IgnoreVary is the member "ignoreVary".
+	IgnoreVary bool
+}
+
+// idlReadDictCacheQueryOptions reads the members of CacheQueryOptions from obj (nil for undefined
+// or null).
+func idlReadDictCacheQueryOptions(r *webidl.Realm, obj *sobek.Object, d *CacheQueryOptions) {
+	if v := r.DictionaryMember(obj, "ignoreMethod"); v != nil {
+		d.IgnoreMethod = idlFromBoolean(r, v)
+	} else {
+		d.IgnoreMethod = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "ignoreSearch"); v != nil {
+		d.IgnoreSearch = idlFromBoolean(r, v)
+	} else {
+		d.IgnoreSearch = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "ignoreVary"); v != nil {
+		d.IgnoreVary = idlFromBoolean(r, v)
+	} else {
+		d.IgnoreVary = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+}
+
+// idlWriteDictCacheQueryOptions writes the members of CacheQueryOptions to obj.
+func idlWriteDictCacheQueryOptions(r *webidl.Realm, obj *sobek.Object, d *CacheQueryOptions) {
+	_ = obj.DefineDataProperty("ignoreMethod", idlToBoolean(r, d.IgnoreMethod), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ignoreSearch", idlToBoolean(r, d.IgnoreSearch), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("ignoreVary", idlToBoolean(r, d.IgnoreVary), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
+// CacheStorageMethods is implemented by the Go implementation of the IDL interface
+// CacheStorage.
+type CacheStorageMethods interface {
+	// idlImpl returns the implementation itself: *cacheStorageImpl is the only Go
+	// type implementing CacheStorage and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *cacheStorageImpl
+	// Match implements the operation "match".
+	Match(argRequest RequestInfo, argOptions MultiCacheQueryOptions) (*webidl.Promise, error)
+	// Has implements the operation "has".
+	Has(argCacheName webidl.DOMString) (*webidl.Promise, error)
+	// Open implements the operation "open".
+	Open(argCacheName webidl.DOMString) (*webidl.Promise, error)
+	// Delete implements the operation "delete".
+	Delete(argCacheName webidl.DOMString) (*webidl.Promise, error)
+	// Keys implements the operation "keys".
+	Keys() (*webidl.Promise, error)
+}
+
+// idlWrapCacheStorage returns the JavaScript object of impl, a CacheStorage or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapCacheStorage(r *webidl.Realm, impl CacheStorageMethods) sobek.Value {
+	return r.Wrap(impl, "CacheStorage")
+}
+
+// idlWrapNewCacheStorage is idlWrapCacheStorage for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewCacheStorage(r *webidl.Realm, impl CacheStorageMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "CacheStorage", storage)
+}
+
+// *cacheStorageImpl implements CacheStorage: a missing or misspelled method fails to compile.
+var _ CacheStorageMethods = (*cacheStorageImpl)(nil)
+
+// idlDefCacheStorage returns the definition of CacheStorage.
+func idlDefCacheStorage() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "CacheStorage",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(CacheStorageMethods)
+			return ok
+		},
+		SecureContext: true,
+		Members: []webidl.Member{
+			{Name: "match", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheStorageMethods](r, call.This, "CacheStorage")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'match' on 'CacheStorage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argRequest := idlFromRequestInfo(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						var argOptions MultiCacheQueryOptions
+						if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+							argOptions = idlFromMultiCacheQueryOptions(r, v)
+						} else {
+							argOptions = idlFromMultiCacheQueryOptions(r, sobek.Undefined())
+						}
+						res, err := self.Match(argRequest, argOptions)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfResponseOrUndefined(r, res)
+					})
+				}},
+			{Name: "has", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheStorageMethods](r, call.This, "CacheStorage")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'has' on 'CacheStorage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argCacheName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.Has(argCacheName)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfBoolean(r, res)
+					})
+				}},
+			{Name: "open", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheStorageMethods](r, call.This, "CacheStorage")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'open' on 'CacheStorage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argCacheName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.Open(argCacheName)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfCache(r, res)
+					})
+				}},
+			{Name: "delete", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheStorageMethods](r, call.This, "CacheStorage")
+						if len(call.Arguments) < 1 {
+							r.ThrowTypeError("Failed to execute 'delete' on 'CacheStorage': 1 argument(s) required, but only %d present.", len(call.Arguments))
+						}
+						argCacheName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						res, err := self.Delete(argCacheName)
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfBoolean(r, res)
+					})
+				}},
+			{Name: "keys", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					return r.PromiseOperation(func() sobek.Value {
+						self := webidl.Self[CacheStorageMethods](r, call.This, "CacheStorage")
+						res, err := self.Keys()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToPromiseOfSequenceOfDOMString(r, res)
+					})
+				}},
+		},
+	}
+}
+
 // ClientMethods is implemented by the Go implementation of the IDL interface
 // Client.
 type ClientMethods interface {
@@ -818,6 +1166,30 @@ const (
 )
 
 var idlValuesFrameType = []string{"auxiliary", "top-level", "nested", "none"}
+
+// MultiCacheQueryOptions is the IDL dictionary MultiCacheQueryOptions.
+type MultiCacheQueryOptions struct {
+	CacheQueryOptions
+	// CacheName is the member "cacheName".
+	CacheName webidl.Optional[webidl.DOMString]
+}
+
+// idlReadDictMultiCacheQueryOptions reads the members of MultiCacheQueryOptions from obj (nil for undefined
+// or null).
+func idlReadDictMultiCacheQueryOptions(r *webidl.Realm, obj *sobek.Object, d *MultiCacheQueryOptions) {
+	idlReadDictCacheQueryOptions(r, obj, &d.CacheQueryOptions)
+	if v := r.DictionaryMember(obj, "cacheName"); v != nil {
+		d.CacheName = webidl.Some(idlFromDOMString(r, v))
+	}
+}
+
+// idlWriteDictMultiCacheQueryOptions writes the members of MultiCacheQueryOptions to obj.
+func idlWriteDictMultiCacheQueryOptions(r *webidl.Realm, obj *sobek.Object, d *MultiCacheQueryOptions) {
+	idlWriteDictCacheQueryOptions(r, obj, &d.CacheQueryOptions)
+	if d.CacheName.Present {
+		_ = obj.DefineDataProperty("cacheName", idlToDOMString(r, d.CacheName.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	}
+}
 
 // RegistrationOptions is the IDL dictionary RegistrationOptions.
 type RegistrationOptions struct {

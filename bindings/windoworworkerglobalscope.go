@@ -109,3 +109,7 @@ func (g *globalBase) Fetch(input RequestInfo, init RequestInit) (*webidl.Promise
 func (g *globalBase) StructuredClone(value sobek.Value, opts StructuredSerializeOptions) (sobek.Value, error) {
 	return g.realm.structuredClone(webidl.AnyValue(value), opts)
 }
+
+// Caches is https://w3c.github.io/ServiceWorker/#global-caches: the
+// realm's CacheStorage object.
+func (g *globalBase) Caches() (CacheStorageMethods, error) { return g.realm.cacheStorage(), nil }

@@ -301,3 +301,782 @@ func idlDefFormData(statics idlFormDataStatics) *webidl.InterfaceDef {
 		},
 	}
 }
+
+// ProgressEventMethods is implemented by the Go implementation of the IDL interface
+// ProgressEvent.
+type ProgressEventMethods interface {
+	EventMethods
+	// idlImpl returns the implementation itself: *progressEventImpl is the only Go
+	// type implementing ProgressEvent and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *progressEventImpl
+	// LengthComputable is the getter of the attribute "lengthComputable".
+	LengthComputable() (bool, error)
+	// Loaded is the getter of the attribute "loaded".
+	Loaded() (float64, error)
+	// Total is the getter of the attribute "total".
+	Total() (float64, error)
+}
+
+// idlWrapProgressEvent returns the JavaScript object of impl, a ProgressEvent or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapProgressEvent(r *webidl.Realm, impl ProgressEventMethods) sobek.Value {
+	return r.Wrap(impl, "ProgressEvent")
+}
+
+// idlWrapNewProgressEvent is idlWrapProgressEvent for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewProgressEvent(r *webidl.Realm, impl ProgressEventMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "ProgressEvent", storage)
+}
+
+// *progressEventImpl implements ProgressEvent and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ ProgressEventMethods = (*progressEventImpl)(nil)
+	_ EventMethods         = (*progressEventImpl)(nil)
+)
+
+// idlProgressEventStatics implements the constructors, static members or namespace
+// members of ProgressEvent.
+type idlProgressEventStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argType webidl.DOMString, argEventInitDict ProgressEventInit) (ProgressEventMethods, error)
+}
+
+// idlDefProgressEvent returns the definition of ProgressEvent, calling statics.
+func idlDefProgressEvent(statics idlProgressEventStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "ProgressEvent",
+		Parent:  "Event",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(ProgressEventMethods)
+			return ok
+		},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'ProgressEvent': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventInitDict ProgressEventInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventInitDict = idlFromProgressEventInit(r, v)
+			} else {
+				argEventInitDict = idlFromProgressEventInit(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argType, argEventInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "lengthComputable", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ProgressEventMethods](r, this, "ProgressEvent")
+					res, err := self.LengthComputable()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "loaded", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ProgressEventMethods](r, this, "ProgressEvent")
+					res, err := self.Loaded()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDouble(r, res)
+				},
+			},
+			{Name: "total", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[ProgressEventMethods](r, this, "ProgressEvent")
+					res, err := self.Total()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDouble(r, res)
+				},
+			},
+		},
+	}
+}
+
+// ProgressEventInit is the IDL dictionary ProgressEventInit.
+type ProgressEventInit struct {
+	EventInit
+	// LengthComputable is the member "lengthComputable".
+	LengthComputable bool
+	// Loaded is the member "loaded".
+	Loaded float64
+	// Total is the member "total".
+	Total float64
+}
+
+// idlReadDictProgressEventInit reads the members of ProgressEventInit from obj (nil for undefined
+// or null).
+func idlReadDictProgressEventInit(r *webidl.Realm, obj *sobek.Object, d *ProgressEventInit) {
+	idlReadDictEventInit(r, obj, &d.EventInit)
+	if v := r.DictionaryMember(obj, "lengthComputable"); v != nil {
+		d.LengthComputable = idlFromBoolean(r, v)
+	} else {
+		d.LengthComputable = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+	if v := r.DictionaryMember(obj, "loaded"); v != nil {
+		d.Loaded = idlFromDouble(r, v)
+	} else {
+		d.Loaded = idlFromDouble(r, webidl.ConstValue(int64(0)))
+	}
+	if v := r.DictionaryMember(obj, "total"); v != nil {
+		d.Total = idlFromDouble(r, v)
+	} else {
+		d.Total = idlFromDouble(r, webidl.ConstValue(int64(0)))
+	}
+}
+
+// idlWriteDictProgressEventInit writes the members of ProgressEventInit to obj.
+func idlWriteDictProgressEventInit(r *webidl.Realm, obj *sobek.Object, d *ProgressEventInit) {
+	idlWriteDictEventInit(r, obj, &d.EventInit)
+	_ = obj.DefineDataProperty("lengthComputable", idlToBoolean(r, d.LengthComputable), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("loaded", idlToDouble(r, d.Loaded), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	_ = obj.DefineDataProperty("total", idlToDouble(r, d.Total), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
+// XMLHTTPRequestMethods is implemented by the Go implementation of the IDL interface
+// XMLHttpRequest.
+type XMLHTTPRequestMethods interface {
+	XMLHTTPRequestEventTargetMethods
+	// idlImpl returns the implementation itself: *xmlHttpRequestImpl is the only Go
+	// type implementing XMLHttpRequest and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *xmlHttpRequestImpl
+	// Onreadystatechange is the getter of the attribute "onreadystatechange".
+	Onreadystatechange() (*EventHandlerNonNull, error)
+	// SetOnreadystatechange is the setter of the attribute "onreadystatechange".
+	SetOnreadystatechange(v *EventHandlerNonNull) error
+	// ReadyState is the getter of the attribute "readyState".
+	ReadyState() (uint16, error)
+	// Timeout is the getter of the attribute "timeout".
+	Timeout() (uint32, error)
+	// SetTimeout is the setter of the attribute "timeout".
+	SetTimeout(v uint32) error
+	// WithCredentials is the getter of the attribute "withCredentials".
+	WithCredentials() (bool, error)
+	// SetWithCredentials is the setter of the attribute "withCredentials".
+	SetWithCredentials(v bool) error
+	// Upload is the getter of the attribute "upload".
+	Upload() (XMLHTTPRequestUploadMethods, error)
+	// ResponseURL is the getter of the attribute "responseURL".
+	ResponseURL() (string, error)
+	// Status is the getter of the attribute "status".
+	Status() (uint16, error)
+	// StatusText is the getter of the attribute "statusText".
+	StatusText() (webidl.ByteString, error)
+	// ResponseType is the getter of the attribute "responseType".
+	ResponseType() (XMLHTTPRequestResponseType, error)
+	// SetResponseType is the setter of the attribute "responseType".
+	SetResponseType(v XMLHTTPRequestResponseType) error
+	// Response is the getter of the attribute "response".
+	Response() (sobek.Value, error)
+	// ResponseText is the getter of the attribute "responseText".
+	ResponseText() (string, error)
+	// ResponseXML is the getter of the attribute "responseXML".
+	ResponseXML() (DocumentMethods, error)
+	// Open implements the operation "open".
+	Open(argMethod webidl.ByteString, argURL string, argAsync webidl.Optional[bool], argUsername webidl.Nullable[string], argPassword webidl.Nullable[string]) error
+	// SetRequestHeader implements the operation "setRequestHeader".
+	SetRequestHeader(argName webidl.ByteString, argValue webidl.ByteString) error
+	// Send implements the operation "send".
+	Send(argBody webidl.Nullable[XMLHTTPRequestBodyInit]) error
+	// Abort implements the operation "abort".
+	Abort() error
+	// GetResponseHeader implements the operation "getResponseHeader".
+	GetResponseHeader(argName webidl.ByteString) (webidl.Nullable[webidl.ByteString], error)
+	// GetAllResponseHeaders implements the operation "getAllResponseHeaders".
+	GetAllResponseHeaders() (webidl.ByteString, error)
+	// OverrideMimeType implements the operation "overrideMimeType".
+	OverrideMimeType(argMime webidl.DOMString) error
+}
+
+// idlWrapXMLHTTPRequest returns the JavaScript object of impl, a XMLHttpRequest or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapXMLHTTPRequest(r *webidl.Realm, impl XMLHTTPRequestMethods) sobek.Value {
+	return r.Wrap(impl, "XMLHttpRequest")
+}
+
+// idlWrapNewXMLHTTPRequest is idlWrapXMLHTTPRequest for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewXMLHTTPRequest(r *webidl.Realm, impl XMLHTTPRequestMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "XMLHttpRequest", storage)
+}
+
+// *xmlHttpRequestImpl implements XMLHttpRequest and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ XMLHTTPRequestMethods            = (*xmlHttpRequestImpl)(nil)
+	_ XMLHTTPRequestEventTargetMethods = (*xmlHttpRequestImpl)(nil)
+	_ EventTargetMethods               = (*xmlHttpRequestImpl)(nil)
+)
+
+// idlXMLHTTPRequestStatics implements the constructors, static members or namespace
+// members of XMLHttpRequest.
+type idlXMLHTTPRequestStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm) (XMLHTTPRequestMethods, error)
+}
+
+// idlDefXMLHTTPRequest returns the definition of XMLHttpRequest, calling statics.
+func idlDefXMLHTTPRequest(statics idlXMLHTTPRequestStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "XMLHttpRequest",
+		Parent:  "XMLHttpRequestEventTarget",
+		Exposed: []string{"Window", "DedicatedWorker", "SharedWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(XMLHTTPRequestMethods)
+			return ok
+		},
+		Constants: []webidl.Constant{
+			{Name: "UNSENT", Value: webidl.ConstValue(int64(0)), Exposed: nil, SecureContext: false},
+			{Name: "OPENED", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
+			{Name: "HEADERS_RECEIVED", Value: webidl.ConstValue(int64(2)), Exposed: nil, SecureContext: false},
+			{Name: "LOADING", Value: webidl.ConstValue(int64(3)), Exposed: nil, SecureContext: false},
+			{Name: "DONE", Value: webidl.ConstValue(int64(4)), Exposed: nil, SecureContext: false},
+		},
+		ConstructorLength: 0,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			res, err := statics.Constructor(r)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "onreadystatechange", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.Onreadystatechange()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnreadystatechange(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "readyState", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.ReadyState()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedShort(r, res)
+				},
+			},
+			{Name: "timeout", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.Timeout()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedLong(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					x := idlFromUnsignedLong(r, v)
+					if err := self.SetTimeout(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "withCredentials", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.WithCredentials()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					x := idlFromBoolean(r, v)
+					if err := self.SetWithCredentials(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "upload", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					return r.CachedAttribute(this, "upload", func() sobek.Value {
+						res, err := self.Upload()
+						if err != nil {
+							r.Throw(err)
+						}
+						return idlToXMLHTTPRequestUpload(r, res)
+					})
+				},
+			},
+			{Name: "responseURL", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.ResponseURL()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "status", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.Status()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedShort(r, res)
+				},
+			},
+			{Name: "statusText", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.StatusText()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToByteString(r, res)
+				},
+			},
+			{Name: "responseType", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.ResponseType()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToXMLHTTPRequestResponseType(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					s, ok := r.ToEnumForAttribute(webidl.AnyValue(v), idlValuesXMLHTTPRequestResponseType)
+					if !ok {
+						return
+					}
+					if err := self.SetResponseType(XMLHTTPRequestResponseType(s)); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "response", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.Response()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToAny(r, res)
+				},
+			},
+			{Name: "responseText", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.ResponseText()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "responseXML", Kind: webidl.Attribute, Exposed: []string{"Window"},
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, this, "XMLHttpRequest")
+					res, err := self.ResponseXML()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDocument(r, res)
+				},
+			},
+			{Name: "open", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					call0 := func() sobek.Value {
+						argMethod := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+						if err := self.Open(argMethod, argURL, webidl.Optional[bool]{}, idlFromNullableUSVString(r, sobek.Null()), idlFromNullableUSVString(r, sobek.Null())); err != nil {
+							r.Throw(err)
+						}
+						return sobek.Undefined()
+					}
+					call1 := func() sobek.Value {
+						argMethod := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+						argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+						argAsync := idlFromBoolean(r, webidl.AnyValue(webidl.Arg(call, 2)))
+						var argUsername webidl.Nullable[string]
+						if v := webidl.Arg(call, 3); !webidl.IsUndefined(v) {
+							argUsername = idlFromNullableUSVString(r, v)
+						} else {
+							argUsername = idlFromNullableUSVString(r, sobek.Null())
+						}
+						var argPassword webidl.Nullable[string]
+						if v := webidl.Arg(call, 4); !webidl.IsUndefined(v) {
+							argPassword = idlFromNullableUSVString(r, v)
+						} else {
+							argPassword = idlFromNullableUSVString(r, sobek.Null())
+						}
+						if err := self.Open(argMethod, argURL, webidl.Some(argAsync), argUsername, argPassword); err != nil {
+							r.Throw(err)
+						}
+						return sobek.Undefined()
+					}
+					argc := len(call.Arguments)
+					if argc > 5 {
+						argc = 5
+					}
+					switch argc {
+					case 2:
+						return call0()
+					case 3:
+						return call1()
+					case 4:
+						return call1()
+					case 5:
+						return call1()
+					}
+					r.ThrowTypeError("Failed to execute 'open' on 'XMLHttpRequest': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					return nil
+				}},
+			{Name: "setRequestHeader", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'setRequestHeader' on 'XMLHttpRequest': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argName := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argValue := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					if err := self.SetRequestHeader(argName, argValue); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "send", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					var argBody webidl.Nullable[XMLHTTPRequestBodyInit]
+					if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+						argBody = idlFromNullableXMLHTTPRequestBodyInit(r, v)
+					} else {
+						argBody = idlFromNullableXMLHTTPRequestBodyInit(r, sobek.Null())
+					}
+					if err := self.Send(argBody); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "abort", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					if err := self.Abort(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "getResponseHeader", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'getResponseHeader' on 'XMLHttpRequest': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argName := idlFromByteString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.GetResponseHeader(argName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableByteString(r, res)
+				}},
+			{Name: "getAllResponseHeaders", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					res, err := self.GetAllResponseHeaders()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToByteString(r, res)
+				}},
+			{Name: "overrideMimeType", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestMethods](r, call.This, "XMLHttpRequest")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'overrideMimeType' on 'XMLHttpRequest': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argMime := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					if err := self.OverrideMimeType(argMime); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
+// XMLHTTPRequestEventTargetMethods is implemented by the Go implementation of the IDL interface
+// XMLHttpRequestEventTarget.
+type XMLHTTPRequestEventTargetMethods interface {
+	EventTargetMethods
+	// Onloadstart is the getter of the attribute "onloadstart".
+	Onloadstart() (*EventHandlerNonNull, error)
+	// SetOnloadstart is the setter of the attribute "onloadstart".
+	SetOnloadstart(v *EventHandlerNonNull) error
+	// Onprogress is the getter of the attribute "onprogress".
+	Onprogress() (*EventHandlerNonNull, error)
+	// SetOnprogress is the setter of the attribute "onprogress".
+	SetOnprogress(v *EventHandlerNonNull) error
+	// Onabort is the getter of the attribute "onabort".
+	Onabort() (*EventHandlerNonNull, error)
+	// SetOnabort is the setter of the attribute "onabort".
+	SetOnabort(v *EventHandlerNonNull) error
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+	// Onload is the getter of the attribute "onload".
+	Onload() (*EventHandlerNonNull, error)
+	// SetOnload is the setter of the attribute "onload".
+	SetOnload(v *EventHandlerNonNull) error
+	// Ontimeout is the getter of the attribute "ontimeout".
+	Ontimeout() (*EventHandlerNonNull, error)
+	// SetOntimeout is the setter of the attribute "ontimeout".
+	SetOntimeout(v *EventHandlerNonNull) error
+	// Onloadend is the getter of the attribute "onloadend".
+	Onloadend() (*EventHandlerNonNull, error)
+	// SetOnloadend is the setter of the attribute "onloadend".
+	SetOnloadend(v *EventHandlerNonNull) error
+}
+
+// idlWrapXMLHTTPRequestEventTarget returns the JavaScript object of impl, a XMLHttpRequestEventTarget or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapXMLHTTPRequestEventTarget(r *webidl.Realm, impl XMLHTTPRequestEventTargetMethods) sobek.Value {
+	return r.Wrap(impl, "XMLHttpRequestEventTarget")
+}
+
+// idlWrapNewXMLHTTPRequestEventTarget is idlWrapXMLHTTPRequestEventTarget for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewXMLHTTPRequestEventTarget(r *webidl.Realm, impl XMLHTTPRequestEventTargetMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "XMLHttpRequestEventTarget", storage)
+}
+
+// *xhrEventTargetImpl implements XMLHttpRequestEventTarget and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ XMLHTTPRequestEventTargetMethods = (*xhrEventTargetImpl)(nil)
+	_ EventTargetMethods               = (*xhrEventTargetImpl)(nil)
+)
+
+// idlDefXMLHTTPRequestEventTarget returns the definition of XMLHttpRequestEventTarget.
+func idlDefXMLHTTPRequestEventTarget() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "XMLHttpRequestEventTarget",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "DedicatedWorker", "SharedWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(XMLHTTPRequestEventTargetMethods)
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "onloadstart", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Onloadstart()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadstart(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onprogress", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Onprogress()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnprogress(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onabort", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Onabort()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnabort(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onload", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Onload()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "ontimeout", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Ontimeout()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOntimeout(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadend", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					res, err := self.Onloadend()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[XMLHTTPRequestEventTargetMethods](r, this, "XMLHttpRequestEventTarget")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadend(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
+// XMLHTTPRequestResponseType is the IDL enumeration XMLHttpRequestResponseType.
+type XMLHTTPRequestResponseType string
+
+// Values of XMLHTTPRequestResponseType.
+const (
+	XMLHTTPRequestResponseTypeEmpty       XMLHTTPRequestResponseType = ""
+	XMLHTTPRequestResponseTypeArraybuffer XMLHTTPRequestResponseType = "arraybuffer"
+	XMLHTTPRequestResponseTypeBlob        XMLHTTPRequestResponseType = "blob"
+	XMLHTTPRequestResponseTypeDocument    XMLHTTPRequestResponseType = "document"
+	XMLHTTPRequestResponseTypeJson        XMLHTTPRequestResponseType = "json"
+	XMLHTTPRequestResponseTypeText        XMLHTTPRequestResponseType = "text"
+)
+
+var idlValuesXMLHTTPRequestResponseType = []string{"", "arraybuffer", "blob", "document", "json", "text"}
+
+// XMLHTTPRequestUploadMethods is implemented by the Go implementation of the IDL interface
+// XMLHttpRequestUpload.
+type XMLHTTPRequestUploadMethods interface {
+	XMLHTTPRequestEventTargetMethods
+	// idlImpl returns the implementation itself: *xhrEventTargetImpl is the only Go
+	// type implementing XMLHttpRequestUpload and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *xhrEventTargetImpl
+}
+
+// idlWrapXMLHTTPRequestUpload returns the JavaScript object of impl, a XMLHttpRequestUpload or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapXMLHTTPRequestUpload(r *webidl.Realm, impl XMLHTTPRequestUploadMethods) sobek.Value {
+	return r.Wrap(impl, "XMLHttpRequestUpload")
+}
+
+// idlWrapNewXMLHTTPRequestUpload is idlWrapXMLHTTPRequestUpload for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewXMLHTTPRequestUpload(r *webidl.Realm, impl XMLHTTPRequestUploadMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "XMLHttpRequestUpload", storage)
+}
+
+// *xhrEventTargetImpl implements XMLHttpRequestUpload and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ XMLHTTPRequestUploadMethods      = (*xhrEventTargetImpl)(nil)
+	_ XMLHTTPRequestEventTargetMethods = (*xhrEventTargetImpl)(nil)
+	_ EventTargetMethods               = (*xhrEventTargetImpl)(nil)
+)
+
+// idlDefXMLHTTPRequestUpload returns the definition of XMLHttpRequestUpload.
+func idlDefXMLHTTPRequestUpload() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "XMLHttpRequestUpload",
+		Parent:  "XMLHttpRequestEventTarget",
+		Exposed: []string{"Window", "DedicatedWorker", "SharedWorker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(XMLHTTPRequestUploadMethods)
+			return ok
+		},
+		Members: []webidl.Member{},
+	}
+}

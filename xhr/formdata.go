@@ -1,21 +1,3 @@
-// Package xhr is the part of the XMLHttpRequest Standard
-// (https://xhr.spec.whatwg.org/) this engine implements, in plain Go: the
-// FormData entry list and the encodings and parsers a FormData body
-// needs — HTML's multipart/form-data encoding algorithm, the URL
-// Standard's application/x-www-form-urlencoded parser and serializer, and
-// the multipart/form-data parser of the Fetch Standard's formData()
-// (RFC 7578). XMLHttpRequest itself is not implemented. The JavaScript
-// FormData and File objects are package bindings' and wrap these
-// records.
-//
-// # Deviations
-//
-//   - FormData's constructor takes no form: constructing the entry list
-//     of a form element is not implemented (HTMLFormElement is not).
-//   - Multipart bodies are parsed with the rules of RFC 7578 as Chromium
-//     applies them: a part needs a Content-Disposition of form-data with
-//     a name; Content-Transfer-Encoding is ignored (it is deprecated), and
-//     a body that is not well-formed is failure.
 package xhr
 
 import (
