@@ -33,6 +33,7 @@ type idlStatics struct {
 	FetchEvent                  idlFetchEventStatics
 	File                        idlFileStatics
 	FormData                    idlFormDataStatics
+	HTMLImageElement            idlHTMLImageElementStatics
 	HashChangeEvent             idlHashChangeEventStatics
 	Headers                     idlHeadersStatics
 	MessageChannel              idlMessageChannelStatics
@@ -110,6 +111,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.FormData == nil {
 		missing = append(missing, "idlFormDataStatics")
 	}
+	if impl.HTMLImageElement == nil {
+		missing = append(missing, "idlHTMLImageElementStatics")
+	}
 	if impl.HashChangeEvent == nil {
 		missing = append(missing, "idlHashChangeEventStatics")
 	}
@@ -167,7 +171,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -195,6 +199,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
 	reg.Add(idlDefFile(impl.File))
 	reg.Add(idlDefFormData(impl.FormData))
+	reg.Add(idlDefHTMLAudioElement())
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -202,12 +207,19 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefHTMLHeadElement())
 	reg.Add(idlDefHTMLHTMLElement())
 	reg.Add(idlDefHTMLIFrameElement())
+	reg.Add(idlDefHTMLImageElement(impl.HTMLImageElement))
+	reg.Add(idlDefHTMLLinkElement())
+	reg.Add(idlDefHTMLMediaElement())
 	reg.Add(idlDefHTMLMetaElement())
 	reg.Add(idlDefHTMLParagraphElement())
+	reg.Add(idlDefHTMLPictureElement())
 	reg.Add(idlDefHTMLScriptElement())
+	reg.Add(idlDefHTMLSourceElement())
 	reg.Add(idlDefHTMLSpanElement())
+	reg.Add(idlDefHTMLStyleElement())
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefHTMLVideoElement())
 	reg.Add(idlDefHashChangeEvent(impl.HashChangeEvent))
 	reg.Add(idlDefHeaders(impl.Headers))
 	reg.Add(idlDefHistory())
@@ -274,6 +286,7 @@ func init() {
 		FetchEvent:                  fetchEventStatics{},
 		File:                        fileStatics{},
 		FormData:                    formDataStatics{},
+		HTMLImageElement:            htmlImageElementStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
 		Headers:                     headersStatics{},
 		MessageChannel:              messageChannelStatics{},
@@ -1659,6 +1672,16 @@ func idlToCSSStyleDeclaration(r *webidl.Realm, x CSSStyleDeclarationMethods) sob
 		return sobek.Null()
 	}
 	return r.Wrap(x, "CSSStyleDeclaration")
+}
+
+// idlFromCanPlayTypeResult converts a JavaScript value to the IDL type CanPlayTypeResult.
+func idlFromCanPlayTypeResult(r *webidl.Realm, v sobek.Value) CanPlayTypeResult {
+	return CanPlayTypeResult(r.ToEnum(webidl.AnyValue(v), "CanPlayTypeResult", idlValuesCanPlayTypeResult))
+}
+
+// idlToCanPlayTypeResult converts an IDL CanPlayTypeResult value to JavaScript.
+func idlToCanPlayTypeResult(r *webidl.Realm, x CanPlayTypeResult) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromClient converts a JavaScript value to the IDL type Client.

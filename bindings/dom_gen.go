@@ -761,6 +761,14 @@ type DocumentMethods interface {
 	Onload() (*EventHandlerNonNull, error)
 	// SetOnload is the setter of the attribute "onload".
 	SetOnload(v *EventHandlerNonNull) error
+	// Onloadeddata is the getter of the attribute "onloadeddata".
+	Onloadeddata() (*EventHandlerNonNull, error)
+	// SetOnloadeddata is the setter of the attribute "onloadeddata".
+	SetOnloadeddata(v *EventHandlerNonNull) error
+	// Onloadedmetadata is the getter of the attribute "onloadedmetadata".
+	Onloadedmetadata() (*EventHandlerNonNull, error)
+	// SetOnloadedmetadata is the setter of the attribute "onloadedmetadata".
+	SetOnloadedmetadata(v *EventHandlerNonNull) error
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -1128,6 +1136,40 @@ func idlDefDocument(statics idlDocumentStatics) *webidl.InterfaceDef {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadeddata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onloadeddata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadeddata(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadedmetadata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onloadedmetadata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadedmetadata(x); err != nil {
 						r.Throw(err)
 					}
 				},

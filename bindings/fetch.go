@@ -213,7 +213,8 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),
-		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, UnsafeRequest: true}
+		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, UnsafeRequest: true,
+		Destination: string(req.destination)}
 	if req.body != nil {
 		fr.Body = &fetch.Body{Source: req.body.source}
 	}

@@ -233,6 +233,9 @@ type Request struct {
 	Redirect string
 	// Destination is the request's destination ("" for fetch()).
 	Destination string
+	// Initiator is the request's initiator: "", "download", "imageset",
+	// "manifest", "prefetch", "prerender" or "xslt".
+	Initiator string
 	// Integrity is the request's integrity metadata (Subresource
 	// Integrity, package sri): when it is not empty, the response is
 	// handed over only once its whole body has matched it.
