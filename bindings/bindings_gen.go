@@ -171,7 +171,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -241,6 +241,11 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefReadableStreamDefaultReader(impl.ReadableStreamDefaultReader))
 	reg.Add(idlDefRequest(impl.Request))
 	reg.Add(idlDefResponse(impl.Response))
+	reg.Add(idlDefSVGElement())
+	reg.Add(idlDefSVGGraphicsElement())
+	reg.Add(idlDefSVGImageElement())
+	reg.Add(idlDefSVGSVGElement())
+	reg.Add(idlDefSVGUseElement())
 	reg.Add(idlDefServiceWorker())
 	reg.Add(idlDefServiceWorkerContainer())
 	reg.Add(idlDefServiceWorkerGlobalScope())
@@ -487,6 +492,10 @@ func (x *storageBucketManagerImpl) idlImpl() *storageBucketManagerImpl { return 
 // idlImpl returns x: *storageImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *storageImpl) idlImpl() *storageImpl { return x }
+
+// idlImpl returns x: *svgElementImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *svgElementImpl) idlImpl() *svgElementImpl { return x }
 
 // idlImpl returns x: *textDecoderImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.

@@ -101,6 +101,10 @@ func (w *Window) subresourceInserted(el *xhtml.Node) {
 		w.sourceChanged(el)
 	case el.Namespace == "" && el.DataAtom == atom.Link:
 		w.linkConnected(el)
+	case isSVGElement(el, "image"):
+		w.svgImageFetch(el)
+	case isSVGElement(el, "use"):
+		w.svgUseFetch(el)
 	}
 }
 
@@ -130,6 +134,10 @@ func (w *Window) subresourceAttributeChanged(n *dom.Node, name string) {
 		if n.IsConnected() {
 			w.linkAttributeChanged(el, name)
 		}
+	case isSVGElement(el, "image") && name == "href" && n.IsConnected():
+		w.svgImageFetch(el)
+	case isSVGElement(el, "use") && name == "href" && n.IsConnected():
+		w.svgUseFetch(el)
 	case isMediaElement(el):
 		// If a src attribute of a media element is set or changed, the
 		// user agent must invoke the media element's media element load

@@ -33,6 +33,8 @@ func TestSubresourceRequests(t *testing.T) {
 		"a.test/preload.css":     {ctype: "text/css", body: ``},
 		"a.test/preload.woff2":   {ctype: "font/woff2", body: `wOF2`},
 		"a.test/preload-img.png": png,
+		"a.test/svg.png":         png,
+		"a.test/use.svg":         {ctype: "image/svg+xml", body: `<svg xmlns="http://www.w3.org/2000/svg"><g id="ref"/></svg>`},
 	}
 	site, w, ctx := openRecording(t, files, a+"/")
 	// Each case resolves with the event its element fired.
@@ -59,17 +61,35 @@ func TestSubresourceRequests(t *testing.T) {
 			document.body.append(l);
 			return p;
 		};
+		const svgImage = href => {
+			const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+			const i = document.createElementNS("http://www.w3.org/2000/svg", "image");
+			const p = ev(i);
+			i.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", href);
+			svg.append(i);
+			document.body.append(svg);
+			return p;
+		};
+		const use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+		use.setAttribute("href", "/use.svg#ref");
+		document.body.append(use);
 		const media = (tag, src) => { const m = document.createElement(tag); const p = ev(m); m.src = src; return p; };
 		return Promise.all([img("/img.png"), img("/notimage.png"), img("/missing.png"), img(""), srcset(), picture(), ctor(),
 			link("stylesheet", "/sheet.css"), link("stylesheet", "/wrongtype.css"), link("stylesheet", "/missing.css"),
 			link("preload", "/preload.json", "json"), link("preload", "/preload.js", "script"),
 			link("preload", "/preload.css", "style"), link("preload", "/preload.woff2", "font"),
 			link("preload", "/preload-img.png", "image"), link("prefetch", "/prefetch.html"),
-			media("audio", "/audio.mp3"), media("video", "/video.webm"), media("video", "/notmedia.webm")]);
+			media("audio", "/audio.mp3"), media("video", "/video.webm"), media("video", "/notmedia.webm"),
+			svgImage("/svg.png"), svgImage("/notimage.png"), Promise.resolve(use instanceof SVGUseElement)]);
 	})()`, []any{"load", "error", "error", "error", "load", "load", "load",
 		"load", "error", "error",
 		"load", "load", "load", "load", "load", "load",
-		"loadeddata", "loadeddata", "error"})
+		"loadeddata", "loadeddata", "error",
+		"load", "error", true})
+	// (The use element's fetch fires no event: wait for it.)
+	if err := w.Browser().RunUntilIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for path, want := range map[string]recorded{
 		"/img.png":         {Dest: "image", Mode: "no-cors"},
 		"/srcset1x.png":    {Dest: "image", Mode: "no-cors"},

@@ -510,6 +510,9 @@ func (n *Node) NamespaceURI() string {
 // IsHTML reports whether n is an element in the HTML namespace.
 func (n *Node) IsHTML() bool { return n.h.Type == html.ElementNode && n.h.Namespace == "" }
 
+// IsSVG says whether n is an element in the SVG namespace.
+func (n *Node) IsSVG() bool { return n.h.Type == html.ElementNode && n.h.Namespace == "svg" }
+
 // TagName is the element's qualified name, uppercased for HTML elements.
 func (n *Node) TagName() string {
 	if n.IsHTML() {
