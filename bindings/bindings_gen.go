@@ -32,6 +32,7 @@ type idlStatics struct {
 	ExtendableMessageEvent      idlExtendableMessageEventStatics
 	FetchEvent                  idlFetchEventStatics
 	File                        idlFileStatics
+	FontFace                    idlFontFaceStatics
 	FormData                    idlFormDataStatics
 	HTMLImageElement            idlHTMLImageElementStatics
 	HashChangeEvent             idlHashChangeEventStatics
@@ -108,6 +109,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.File == nil {
 		missing = append(missing, "idlFileStatics")
 	}
+	if impl.FontFace == nil {
+		missing = append(missing, "idlFontFaceStatics")
+	}
 	if impl.FormData == nil {
 		missing = append(missing, "idlFormDataStatics")
 	}
@@ -171,7 +175,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FontFace", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableStream", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -198,6 +202,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
 	reg.Add(idlDefFile(impl.File))
+	reg.Add(idlDefFontFace(impl.FontFace))
 	reg.Add(idlDefFormData(impl.FormData))
 	reg.Add(idlDefHTMLAudioElement())
 	reg.Add(idlDefHTMLBodyElement())
@@ -290,6 +295,7 @@ func init() {
 		ExtendableMessageEvent:      extendableMessageEventStatics{},
 		FetchEvent:                  fetchEventStatics{},
 		File:                        fileStatics{},
+		FontFace:                    fontFaceStatics{},
 		FormData:                    formDataStatics{},
 		HTMLImageElement:            htmlImageElementStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
@@ -358,6 +364,10 @@ func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { ret
 // idlImpl returns x: *fetchEventImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
+
+// idlImpl returns x: *fontFaceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fontFaceImpl) idlImpl() *fontFaceImpl { return x }
 
 // idlImpl returns x: *formDataImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -1917,6 +1927,165 @@ func idlToDOMStringNullToEmpty(r *webidl.Realm, x webidl.DOMString) sobek.Value 
 	return x.Value()
 }
 
+// idlFromDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts a JavaScript value to the IDL type (CSSOMString or BufferSource).
+func idlFromDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, v sobek.Value) DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(CSSOMString or BufferSource)'")
+	return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{}
+}
+
+// idlToDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts an IDL (CSSOMString or BufferSource) value to JavaScript.
+func idlToDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, x DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	}
+	return sobek.Undefined()
+}
+
+// DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer is the IDL union type (CSSOMString or BufferSource). Type is the 1-based index of the
+// member type the value has (0: none).
+type DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer struct {
+	Type              int
+	DOMString         webidl.DOMString
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+}
+
+// Member type indexes of DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer.
+const (
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsDOMString         = 1
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt8Array         = 2
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt16Array        = 3
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt32Array        = 4
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8Array        = 5
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint16Array       = 6
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint32Array       = 7
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8ClampedArray = 8
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigInt64Array     = 9
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigUint64Array    = 10
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat32Array      = 11
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat64Array      = 12
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsDataView          = 13
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsArrayBuffer       = 14
+)
+
 // idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
 func idlFromWorkerOptions(r *webidl.Realm, v sobek.Value) WorkerOptions {
 	var d WorkerOptions
@@ -2340,6 +2509,43 @@ func idlToFilePropertyBag(r *webidl.Realm, x FilePropertyBag) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictFilePropertyBag(r, obj, &x)
 	return obj
+}
+
+// idlFromFontFace converts a JavaScript value to the IDL type FontFace.
+func idlFromFontFace(r *webidl.Realm, v sobek.Value) FontFaceMethods {
+	return webidl.As[FontFaceMethods](r, webidl.AnyValue(v), "FontFace")
+}
+
+// idlToFontFace converts an IDL FontFace value to JavaScript.
+func idlToFontFace(r *webidl.Realm, x FontFaceMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "FontFace")
+}
+
+// idlFromFontFaceDescriptors converts a JavaScript value to the IDL type FontFaceDescriptors.
+func idlFromFontFaceDescriptors(r *webidl.Realm, v sobek.Value) FontFaceDescriptors {
+	var d FontFaceDescriptors
+	idlReadDictFontFaceDescriptors(r, r.DictionaryObject(webidl.AnyValue(v), "FontFaceDescriptors"), &d)
+	return d
+}
+
+// idlToFontFaceDescriptors converts an IDL FontFaceDescriptors value to JavaScript.
+func idlToFontFaceDescriptors(r *webidl.Realm, x FontFaceDescriptors) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictFontFaceDescriptors(r, obj, &x)
+	return obj
+}
+
+// idlFromFontFaceLoadStatus converts a JavaScript value to the IDL type FontFaceLoadStatus.
+func idlFromFontFaceLoadStatus(r *webidl.Realm, v sobek.Value) FontFaceLoadStatus {
+	return FontFaceLoadStatus(r.ToEnum(webidl.AnyValue(v), "FontFaceLoadStatus", idlValuesFontFaceLoadStatus))
+}
+
+// idlToFontFaceLoadStatus converts an IDL FontFaceLoadStatus value to JavaScript.
+func idlToFontFaceLoadStatus(r *webidl.Realm, x FontFaceLoadStatus) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromFormDataEntryValue converts a JavaScript value to the IDL type (File or USVString).
@@ -3621,6 +3827,16 @@ func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.P
 
 // idlToPromiseOfClientOrUndefined converts an IDL Promise<(Client or undefined)> value to JavaScript.
 func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFontFace converts a JavaScript value to the IDL type Promise<FontFace>.
+func idlFromPromiseOfFontFace(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFontFace converts an IDL Promise<FontFace> value to JavaScript.
+func idlToPromiseOfFontFace(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 

@@ -633,6 +633,16 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 						return idlToCSSStyleDeclaration(r, res)
 					})
 				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					r.This(this, "HTMLElement")
+					q, ok := r.ThisObject(this).Get("style").(*sobek.Object)
+					if !ok {
+						r.ThrowTypeError("HTMLElement.style is not an object")
+					}
+					if err := q.Set("cssText", v); err != nil {
+						r.Throw(err)
+					}
+				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {

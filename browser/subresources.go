@@ -30,6 +30,9 @@ type subresourceState struct {
 	media map[*xhtml.Node]int
 	// links are the link elements' current fetches (links.go).
 	links map[*xhtml.Node]int
+	// styleText is the text of each style element's current style sheet
+	// (styles.go).
+	styleText map[*xhtml.Node]string
 }
 
 // fetchSubresource runs fetch for req, a request whose client is w's
@@ -85,10 +88,18 @@ func (w *Window) fireSimpleEvent(el *xhtml.Node, typ string) {
 // subresourceInserted runs the insertion steps of the elements that load
 // subresources, for el (connected by the DOM) on w's event loop.
 func (w *Window) subresourceInserted(el *xhtml.Node) {
+	if el.Type == xhtml.TextNode && isStyleElement(el.Parent) {
+		// A style element's children changed.
+		w.updateAStyleBlock(el.Parent)
+		return
+	}
 	if el.Type != xhtml.ElementNode {
 		return
 	}
+	w.styleAttributeImages(el)
 	switch {
+	case isStyleElement(el):
+		w.updateAStyleBlock(el)
 	case el.Namespace == "" && el.DataAtom == atom.Img:
 		// The img element's relevant mutations: it is inserted into a
 		// picture parent.
@@ -115,6 +126,9 @@ func (w *Window) subresourceAttributeChanged(n *dom.Node, name string) {
 	el := n.HTML()
 	if el.Type != xhtml.ElementNode {
 		return
+	}
+	if name == "style" && n.IsConnected() {
+		w.styleAttributeImages(el)
 	}
 	switch {
 	case el.Namespace == "" && el.DataAtom == atom.Img:
@@ -149,23 +163,32 @@ func (w *Window) subresourceAttributeChanged(n *dom.Node, name string) {
 }
 
 // startSubresources gives w's realm the media elements' load() and
-// starts the loads of the elements of w's parsed document (links; images
-// whether or not they are in a picture; media elements with a src), in
-// tree order, on w's event loop before its scripts run.
+// FontFace's load(), and
+// starts the loads of the elements of w's parsed document (links, images,
+// media elements with a src, style elements and attributes, SVG image and
+// use), in tree order, on w's event loop before its scripts run.
 func (w *Window) startSubresources() {
 	w.realm.SetMediaHooks(bindings.MediaHooks{Load: func(el *dom.Node) { w.mediaElementLoad(el.HTML()) }})
+	w.realm.SetFontHooks(bindings.FontHooks{Load: w.loadFontFace})
 	for _, el := range descendants(w.doc.HTML(), func(n *xhtml.Node) bool {
-		return n.Type == xhtml.ElementNode && n.Namespace == "" && (n.DataAtom == atom.Img || n.DataAtom == atom.Link || isMediaElement(n))
+		return n.Type == xhtml.ElementNode
 	}, 0) {
+		w.styleAttributeImages(el)
 		switch {
-		case el.DataAtom == atom.Img:
+		case isStyleElement(el):
+			w.updateAStyleBlock(el)
+		case el.Namespace == "" && el.DataAtom == atom.Img:
 			w.updateTheImageData(el)
-		case el.DataAtom == atom.Link:
+		case el.Namespace == "" && el.DataAtom == atom.Link:
 			w.linkConnected(el)
-		default:
+		case isMediaElement(el):
 			if _, ok := getAttr(el, "src"); ok {
 				w.mediaElementLoad(el)
 			}
+		case isSVGElement(el, "image"):
+			w.svgImageFetch(el)
+		case isSVGElement(el, "use"):
+			w.svgUseFetch(el)
 		}
 	}
 }
