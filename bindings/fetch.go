@@ -3,6 +3,7 @@ package bindings
 import (
 	"context"
 	"errors"
+	"github.com/gowebengine/weblocks/csp/container"
 	"github.com/gowebengine/weblocks/fileapi"
 	"net/url"
 
@@ -209,6 +210,8 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	}
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()
+		// The policy container's CSP list: main fetch enforces it.
+		client.CSP = container.ListOf(r.env)
 	}
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/gowebengine/weblocks/csp"
 	"io"
 	"net/http"
 	"net/url"
@@ -205,6 +206,9 @@ type Client struct {
 	// policy container: the policy of a request whose own is the empty
 	// string ("" is DefaultReferrerPolicy).
 	ReferrerPolicy string
+	// CSP is the CSP list of the settings object's policy container
+	// (package csp): main fetch blocks the requests it forbids.
+	CSP csp.List
 }
 
 // Request is https://fetch.spec.whatwg.org/#concept-request, the members
