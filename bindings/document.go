@@ -320,3 +320,21 @@ func (r *Realm) SetVisibilityState(hidden bool) bool {
 
 // documentImpl implements Document.
 var _ DocumentMethods = (*documentImpl)(nil)
+
+func (d *documentImpl) Onloadeddata() (*EventHandlerNonNull, error) {
+	return d.handlerGet("loadeddata"), nil
+}
+
+func (d *documentImpl) SetOnloadeddata(v *EventHandlerNonNull) error {
+	d.handlerSet("loadeddata", v)
+	return nil
+}
+
+func (d *documentImpl) Onloadedmetadata() (*EventHandlerNonNull, error) {
+	return d.handlerGet("loadedmetadata"), nil
+}
+
+func (d *documentImpl) SetOnloadedmetadata(v *EventHandlerNonNull) error {
+	d.handlerSet("loadedmetadata", v)
+	return nil
+}

@@ -761,6 +761,14 @@ type DocumentMethods interface {
 	Onload() (*EventHandlerNonNull, error)
 	// SetOnload is the setter of the attribute "onload".
 	SetOnload(v *EventHandlerNonNull) error
+	// Onloadeddata is the getter of the attribute "onloadeddata".
+	Onloadeddata() (*EventHandlerNonNull, error)
+	// SetOnloadeddata is the setter of the attribute "onloadeddata".
+	SetOnloadeddata(v *EventHandlerNonNull) error
+	// Onloadedmetadata is the getter of the attribute "onloadedmetadata".
+	Onloadedmetadata() (*EventHandlerNonNull, error)
+	// SetOnloadedmetadata is the setter of the attribute "onloadedmetadata".
+	SetOnloadedmetadata(v *EventHandlerNonNull) error
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -1128,6 +1136,40 @@ func idlDefDocument(statics idlDocumentStatics) *webidl.InterfaceDef {
 					self := webidl.Self[DocumentMethods](r, this, "Document")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadeddata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onloadeddata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadeddata(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadedmetadata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					res, err := self.Onloadedmetadata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[DocumentMethods](r, this, "Document")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadedmetadata(x); err != nil {
 						r.Throw(err)
 					}
 				},
@@ -1697,8 +1739,12 @@ type ElementMethods interface {
 	GetAttributeNames() ([]webidl.DOMString, error)
 	// GetAttribute implements the operation "getAttribute".
 	GetAttribute(argQualifiedName webidl.DOMString) (webidl.Nullable[webidl.DOMString], error)
+	// GetAttributeNS implements the operation "getAttributeNS".
+	GetAttributeNS(argNamespace webidl.Nullable[webidl.DOMString], argLocalName webidl.DOMString) (webidl.Nullable[webidl.DOMString], error)
 	// SetAttribute implements the operation "setAttribute".
 	SetAttribute(argQualifiedName webidl.DOMString, argValue webidl.DOMString) error
+	// SetAttributeNS implements the operation "setAttributeNS".
+	SetAttributeNS(argNamespace webidl.Nullable[webidl.DOMString], argQualifiedName webidl.DOMString, argValue webidl.DOMString) error
 	// RemoveAttribute implements the operation "removeAttribute".
 	RemoveAttribute(argQualifiedName webidl.DOMString) error
 	// ToggleAttribute implements the operation "toggleAttribute".
@@ -1989,6 +2035,20 @@ func idlDefElement() *webidl.InterfaceDef {
 					}
 					return idlToNullableDOMString(r, res)
 				}},
+			{Name: "getAttributeNS", Kind: webidl.Operation, Length: 2,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					if len(call.Arguments) < 2 {
+						r.ThrowTypeError("Failed to execute 'getAttributeNS' on 'Element': 2 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNamespace := idlFromNullableDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argLocalName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					res, err := self.GetAttributeNS(argNamespace, argLocalName)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				}},
 			{Name: "setAttribute", Kind: webidl.Operation, Length: 2,
 				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
 					self := webidl.Self[ElementMethods](r, call.This, "Element")
@@ -1998,6 +2058,20 @@ func idlDefElement() *webidl.InterfaceDef {
 					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					argValue := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
 					if err := self.SetAttribute(argQualifiedName, argValue); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "setAttributeNS", Kind: webidl.Operation, Length: 3,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[ElementMethods](r, call.This, "Element")
+					if len(call.Arguments) < 3 {
+						r.ThrowTypeError("Failed to execute 'setAttributeNS' on 'Element': 3 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argNamespace := idlFromNullableDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argQualifiedName := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 1)))
+					argValue := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 2)))
+					if err := self.SetAttributeNS(argNamespace, argQualifiedName, argValue); err != nil {
 						r.Throw(err)
 					}
 					return sobek.Undefined()

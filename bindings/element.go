@@ -117,6 +117,20 @@ func (n *nodeImpl) SetAttribute(name, value webidl.DOMString) error {
 	return n.n.SetAttribute(string(name), string(value))
 }
 
+// GetAttributeNS is https://dom.spec.whatwg.org/#dom-element-getattributens.
+func (n *nodeImpl) GetAttributeNS(namespace webidl.Nullable[webidl.DOMString], local webidl.DOMString) (webidl.Nullable[webidl.DOMString], error) {
+	v, ok := n.n.AttributeNS(string(namespace.Value), string(local))
+	if !ok {
+		return webidl.Null[webidl.DOMString](), nil
+	}
+	return webidl.NonNull(webidl.DOMString(v)), nil
+}
+
+// SetAttributeNS is https://dom.spec.whatwg.org/#dom-element-setattributens.
+func (n *nodeImpl) SetAttributeNS(namespace webidl.Nullable[webidl.DOMString], qualifiedName, value webidl.DOMString) error {
+	return n.n.SetAttributeNS(string(namespace.Value), string(qualifiedName), string(value))
+}
+
 func (n *nodeImpl) RemoveAttribute(name webidl.DOMString) error {
 	n.n.RemoveAttribute(string(name))
 	return nil

@@ -7,9 +7,9 @@ import (
 	"io"
 	"net/url"
 
-	"github.com/gowebengine/weblocks/fileapi"
-
+	"github.com/gowebengine/weblocks/csp/container"
 	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/fileapi"
 	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/serviceworker"
 
@@ -279,12 +279,15 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	}
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()
+		// The policy container's CSP list: main fetch enforces it.
+		client.CSP = container.ListOf(r.env)
 	}
 	client.FetchGroup = r.fetchGroup()
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),
-		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, Cache: string(req.cache), Keepalive: req.keepalive, UnsafeRequest: true}
+		Credentials: string(req.credentials), Redirect: string(req.redirect), Integrity: req.integrity, Cache: string(req.cache), Keepalive: req.keepalive, UnsafeRequest: true,
+		Destination: string(req.destination)}
 	if req.body != nil {
 		fr.Body = &fetch.Body{Source: req.body.source}
 	}

@@ -200,7 +200,8 @@ func (r *Realm) DispatchFetchEvent(req *fetch.Request, clientID string, done fun
 func fromFetchRequest(fr *fetch.Request) *request {
 	req := &request{method: fr.Method, url: cloneURLPtr(fr.CurrentURL()), headers: fr.Header.Clone(),
 		mode: RequestMode(fr.Mode), credentials: RequestCredentials(fr.Credentials), redirect: RequestRedirect(fr.Redirect),
-		referrer: fr.Referrer, referrerPolicy: ReferrerPolicy(fr.ReferrerPolicy), cache: "default", duplex: "half"}
+		referrer: fr.Referrer, referrerPolicy: ReferrerPolicy(fr.ReferrerPolicy), cache: "default", duplex: "half",
+		destination: RequestDestination(fr.Destination)}
 	if !fr.Origin.IsOpaque() {
 		req.origin = fr.Origin.Serialize()
 	} else {

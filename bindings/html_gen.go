@@ -151,6 +151,18 @@ func idlDefBroadcastChannel(statics idlBroadcastChannelStatics) *webidl.Interfac
 	}
 }
 
+// CanPlayTypeResult is the IDL enumeration CanPlayTypeResult.
+type CanPlayTypeResult string
+
+// Values of CanPlayTypeResult.
+const (
+	CanPlayTypeResultEmpty    CanPlayTypeResult = ""
+	CanPlayTypeResultMaybe    CanPlayTypeResult = "maybe"
+	CanPlayTypeResultProbably CanPlayTypeResult = "probably"
+)
+
+var idlValuesCanPlayTypeResult = []string{"", "maybe", "probably"}
+
 // DedicatedWorkerGlobalScopeMethods is implemented by the Go implementation of the IDL interface
 // DedicatedWorkerGlobalScope.
 type DedicatedWorkerGlobalScopeMethods interface {
@@ -326,6 +338,57 @@ func (c *EventHandlerNonNull) Invoke(thisArg sobek.Value, argEvent EventMethods)
 	return res, err
 }
 
+// HTMLAudioElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLAudioElement.
+type HTMLAudioElementMethods interface {
+	HTMLMediaElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLAudioElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+}
+
+// idlWrapHTMLAudioElement returns the JavaScript object of impl, a HTMLAudioElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLAudioElement(r *webidl.Realm, impl HTMLAudioElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLAudioElement")
+}
+
+// idlWrapNewHTMLAudioElement is idlWrapHTMLAudioElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLAudioElement(r *webidl.Realm, impl HTMLAudioElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLAudioElement", storage)
+}
+
+// *htmlElementImpl implements HTMLAudioElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLAudioElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLMediaElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLAudioElement returns the definition of HTMLAudioElement.
+func idlDefHTMLAudioElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLAudioElement",
+		Parent:  "HTMLMediaElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLAudioElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{},
+	}
+}
+
 // HTMLBodyElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLBodyElement.
 type HTMLBodyElementMethods interface {
@@ -457,6 +520,14 @@ type HTMLElementMethods interface {
 	Onload() (*EventHandlerNonNull, error)
 	// SetOnload is the setter of the attribute "onload".
 	SetOnload(v *EventHandlerNonNull) error
+	// Onloadeddata is the getter of the attribute "onloadeddata".
+	Onloadeddata() (*EventHandlerNonNull, error)
+	// SetOnloadeddata is the setter of the attribute "onloadeddata".
+	SetOnloadeddata(v *EventHandlerNonNull) error
+	// Onloadedmetadata is the getter of the attribute "onloadedmetadata".
+	Onloadedmetadata() (*EventHandlerNonNull, error)
+	// SetOnloadedmetadata is the setter of the attribute "onloadedmetadata".
+	SetOnloadedmetadata(v *EventHandlerNonNull) error
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -562,6 +633,16 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 						return idlToCSSStyleDeclaration(r, res)
 					})
 				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					r.This(this, "HTMLElement")
+					q, ok := r.ThisObject(this).Get("style").(*sobek.Object)
+					if !ok {
+						r.ThrowTypeError("HTMLElement.style is not an object")
+					}
+					if err := q.Set("cssText", v); err != nil {
+						r.Throw(err)
+					}
+				},
 			},
 			{Name: "onerror", Kind: webidl.Attribute,
 				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
@@ -593,6 +674,40 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadeddata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Onloadeddata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadeddata(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadedmetadata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					res, err := self.Onloadedmetadata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLElementMethods](r, this, "HTMLElement")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadedmetadata(x); err != nil {
 						r.Throw(err)
 					}
 				},
@@ -953,6 +1068,587 @@ func idlDefHTMLIFrameElement() *webidl.InterfaceDef {
 	}
 }
 
+// HTMLImageElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLImageElement.
+type HTMLImageElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLImageElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Alt is the getter of the attribute "alt".
+	Alt() (webidl.DOMString, error)
+	// SetAlt is the setter of the attribute "alt".
+	SetAlt(v webidl.DOMString) error
+	// Src is the getter of the attribute "src".
+	Src() (string, error)
+	// SetSrc is the setter of the attribute "src".
+	SetSrc(v string) error
+	// Srcset is the getter of the attribute "srcset".
+	Srcset() (string, error)
+	// SetSrcset is the setter of the attribute "srcset".
+	SetSrcset(v string) error
+	// Sizes is the getter of the attribute "sizes".
+	Sizes() (webidl.DOMString, error)
+	// SetSizes is the setter of the attribute "sizes".
+	SetSizes(v webidl.DOMString) error
+	// CrossOrigin is the getter of the attribute "crossOrigin".
+	CrossOrigin() (webidl.Nullable[webidl.DOMString], error)
+	// SetCrossOrigin is the setter of the attribute "crossOrigin".
+	SetCrossOrigin(v webidl.Nullable[webidl.DOMString]) error
+	// ReferrerPolicy is the getter of the attribute "referrerPolicy".
+	ReferrerPolicy() (webidl.DOMString, error)
+	// SetReferrerPolicy is the setter of the attribute "referrerPolicy".
+	SetReferrerPolicy(v webidl.DOMString) error
+	// Decoding is the getter of the attribute "decoding".
+	Decoding() (webidl.DOMString, error)
+	// SetDecoding is the setter of the attribute "decoding".
+	SetDecoding(v webidl.DOMString) error
+	// Loading is the getter of the attribute "loading".
+	Loading() (webidl.DOMString, error)
+	// SetLoading is the setter of the attribute "loading".
+	SetLoading(v webidl.DOMString) error
+}
+
+// idlWrapHTMLImageElement returns the JavaScript object of impl, a HTMLImageElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLImageElement(r *webidl.Realm, impl HTMLImageElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLImageElement")
+}
+
+// idlWrapNewHTMLImageElement is idlWrapHTMLImageElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLImageElement(r *webidl.Realm, impl HTMLImageElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLImageElement", storage)
+}
+
+// *htmlElementImpl implements HTMLImageElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLImageElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
+
+// idlHTMLImageElementStatics implements the constructors, static members or namespace
+// members of HTMLImageElement.
+type idlHTMLImageElementStatics interface {
+	// FactoryImage implements the constructor steps.
+	FactoryImage(r *webidl.Realm, argWidth webidl.Optional[uint32], argHeight webidl.Optional[uint32]) (HTMLImageElementMethods, error)
+}
+
+// idlDefHTMLImageElement returns the definition of HTMLImageElement, calling statics.
+func idlDefHTMLImageElement(statics idlHTMLImageElementStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLImageElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLImageElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		LegacyFactoryFunctions: []webidl.FactoryFunction{
+			{Name: "Image", Length: 0, Call: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+				call := sobek.FunctionCall{This: newTarget, Arguments: args}
+				var argWidth webidl.Optional[uint32]
+				if v := webidl.Arg(call, 0); !webidl.IsUndefined(v) {
+					argWidth = webidl.Some(idlFromUnsignedLong(r, v))
+				}
+				var argHeight webidl.Optional[uint32]
+				if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+					argHeight = webidl.Some(idlFromUnsignedLong(r, v))
+				}
+				res, err := statics.FactoryImage(r, argWidth, argHeight)
+				if err != nil {
+					r.Throw(err)
+				}
+				return res
+			}},
+		},
+		Members: []webidl.Member{
+			{Name: "alt", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.Alt()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetAlt(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "src", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.Src()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "srcset", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.Srcset()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrcset(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "sizes", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.Sizes()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetSizes(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "crossOrigin", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.CrossOrigin()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromNullableDOMString(r, v)
+					if err := self.SetCrossOrigin(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "referrerPolicy", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.ReferrerPolicy()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetReferrerPolicy(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "decoding", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.Decoding()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetDecoding(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "loading", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					res, err := self.Loading()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLImageElementMethods](r, this, "HTMLImageElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetLoading(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
+// HTMLLinkElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLLinkElement.
+type HTMLLinkElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLLinkElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Href is the getter of the attribute "href".
+	Href() (string, error)
+	// SetHref is the setter of the attribute "href".
+	SetHref(v string) error
+	// CrossOrigin is the getter of the attribute "crossOrigin".
+	CrossOrigin() (webidl.Nullable[webidl.DOMString], error)
+	// SetCrossOrigin is the setter of the attribute "crossOrigin".
+	SetCrossOrigin(v webidl.Nullable[webidl.DOMString]) error
+	// Rel is the getter of the attribute "rel".
+	Rel() (webidl.DOMString, error)
+	// SetRel is the setter of the attribute "rel".
+	SetRel(v webidl.DOMString) error
+	// As is the getter of the attribute "as".
+	As() (webidl.DOMString, error)
+	// SetAs is the setter of the attribute "as".
+	SetAs(v webidl.DOMString) error
+	// Media is the getter of the attribute "media".
+	Media() (webidl.DOMString, error)
+	// SetMedia is the setter of the attribute "media".
+	SetMedia(v webidl.DOMString) error
+	// Type is the getter of the attribute "type".
+	Type() (webidl.DOMString, error)
+	// SetType is the setter of the attribute "type".
+	SetType(v webidl.DOMString) error
+	// ReferrerPolicy is the getter of the attribute "referrerPolicy".
+	ReferrerPolicy() (webidl.DOMString, error)
+	// SetReferrerPolicy is the setter of the attribute "referrerPolicy".
+	SetReferrerPolicy(v webidl.DOMString) error
+}
+
+// idlWrapHTMLLinkElement returns the JavaScript object of impl, a HTMLLinkElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLLinkElement(r *webidl.Realm, impl HTMLLinkElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLLinkElement")
+}
+
+// idlWrapNewHTMLLinkElement is idlWrapHTMLLinkElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLLinkElement(r *webidl.Realm, impl HTMLLinkElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLLinkElement", storage)
+}
+
+// *htmlElementImpl implements HTMLLinkElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLLinkElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods     = (*htmlElementImpl)(nil)
+	_ ElementMethods         = (*htmlElementImpl)(nil)
+	_ NodeMethods            = (*htmlElementImpl)(nil)
+	_ EventTargetMethods     = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLLinkElement returns the definition of HTMLLinkElement.
+func idlDefHTMLLinkElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLLinkElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLLinkElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "href", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.Href()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetHref(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "crossOrigin", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.CrossOrigin()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromNullableDOMString(r, v)
+					if err := self.SetCrossOrigin(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "rel", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.Rel()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetRel(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "as", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.As()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetAs(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "media", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.Media()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetMedia(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "type", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.Type()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetType(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "referrerPolicy", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					res, err := self.ReferrerPolicy()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLLinkElementMethods](r, this, "HTMLLinkElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetReferrerPolicy(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
+// HTMLMediaElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLMediaElement.
+type HTMLMediaElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLMediaElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Src is the getter of the attribute "src".
+	Src() (string, error)
+	// SetSrc is the setter of the attribute "src".
+	SetSrc(v string) error
+	// CrossOrigin is the getter of the attribute "crossOrigin".
+	CrossOrigin() (webidl.Nullable[webidl.DOMString], error)
+	// SetCrossOrigin is the setter of the attribute "crossOrigin".
+	SetCrossOrigin(v webidl.Nullable[webidl.DOMString]) error
+	// Preload is the getter of the attribute "preload".
+	Preload() (webidl.DOMString, error)
+	// SetPreload is the setter of the attribute "preload".
+	SetPreload(v webidl.DOMString) error
+	// Load implements the operation "load".
+	Load() error
+	// CanPlayType implements the operation "canPlayType".
+	CanPlayType(argType webidl.DOMString) (CanPlayTypeResult, error)
+}
+
+// idlWrapHTMLMediaElement returns the JavaScript object of impl, a HTMLMediaElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLMediaElement(r *webidl.Realm, impl HTMLMediaElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLMediaElement")
+}
+
+// idlWrapNewHTMLMediaElement is idlWrapHTMLMediaElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLMediaElement(r *webidl.Realm, impl HTMLMediaElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLMediaElement", storage)
+}
+
+// *htmlElementImpl implements HTMLMediaElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLMediaElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLMediaElement returns the definition of HTMLMediaElement.
+func idlDefHTMLMediaElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLMediaElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLMediaElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "src", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMediaElementMethods](r, this, "HTMLMediaElement")
+					res, err := self.Src()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMediaElementMethods](r, this, "HTMLMediaElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "crossOrigin", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMediaElementMethods](r, this, "HTMLMediaElement")
+					res, err := self.CrossOrigin()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMediaElementMethods](r, this, "HTMLMediaElement")
+					x := idlFromNullableDOMString(r, v)
+					if err := self.SetCrossOrigin(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "preload", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLMediaElementMethods](r, this, "HTMLMediaElement")
+					res, err := self.Preload()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLMediaElementMethods](r, this, "HTMLMediaElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetPreload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "load", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[HTMLMediaElementMethods](r, call.This, "HTMLMediaElement")
+					if err := self.Load(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+			{Name: "canPlayType", Kind: webidl.Operation, Length: 1,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[HTMLMediaElementMethods](r, call.This, "HTMLMediaElement")
+					if len(call.Arguments) < 1 {
+						r.ThrowTypeError("Failed to execute 'canPlayType' on 'HTMLMediaElement': 1 argument(s) required, but only %d present.", len(call.Arguments))
+					}
+					argType := idlFromDOMString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					res, err := self.CanPlayType(argType)
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToCanPlayTypeResult(r, res)
+				}},
+		},
+	}
+}
+
 // HTMLMetaElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLMetaElement.
 type HTMLMetaElementMethods interface {
@@ -1140,6 +1836,56 @@ func idlDefHTMLParagraphElement() *webidl.InterfaceDef {
 	}
 }
 
+// HTMLPictureElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLPictureElement.
+type HTMLPictureElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLPictureElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+}
+
+// idlWrapHTMLPictureElement returns the JavaScript object of impl, a HTMLPictureElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLPictureElement(r *webidl.Realm, impl HTMLPictureElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLPictureElement")
+}
+
+// idlWrapNewHTMLPictureElement is idlWrapHTMLPictureElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLPictureElement(r *webidl.Realm, impl HTMLPictureElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLPictureElement", storage)
+}
+
+// *htmlElementImpl implements HTMLPictureElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLPictureElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods        = (*htmlElementImpl)(nil)
+	_ ElementMethods            = (*htmlElementImpl)(nil)
+	_ NodeMethods               = (*htmlElementImpl)(nil)
+	_ EventTargetMethods        = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLPictureElement returns the definition of HTMLPictureElement.
+func idlDefHTMLPictureElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLPictureElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLPictureElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{},
+	}
+}
+
 // HTMLScriptElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLScriptElement.
 type HTMLScriptElementMethods interface {
@@ -1298,6 +2044,162 @@ func idlDefHTMLScriptElement() *webidl.InterfaceDef {
 	}
 }
 
+// HTMLSourceElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLSourceElement.
+type HTMLSourceElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLSourceElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Src is the getter of the attribute "src".
+	Src() (string, error)
+	// SetSrc is the setter of the attribute "src".
+	SetSrc(v string) error
+	// Type is the getter of the attribute "type".
+	Type() (webidl.DOMString, error)
+	// SetType is the setter of the attribute "type".
+	SetType(v webidl.DOMString) error
+	// Srcset is the getter of the attribute "srcset".
+	Srcset() (string, error)
+	// SetSrcset is the setter of the attribute "srcset".
+	SetSrcset(v string) error
+	// Sizes is the getter of the attribute "sizes".
+	Sizes() (webidl.DOMString, error)
+	// SetSizes is the setter of the attribute "sizes".
+	SetSizes(v webidl.DOMString) error
+	// Media is the getter of the attribute "media".
+	Media() (webidl.DOMString, error)
+	// SetMedia is the setter of the attribute "media".
+	SetMedia(v webidl.DOMString) error
+}
+
+// idlWrapHTMLSourceElement returns the JavaScript object of impl, a HTMLSourceElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLSourceElement(r *webidl.Realm, impl HTMLSourceElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLSourceElement")
+}
+
+// idlWrapNewHTMLSourceElement is idlWrapHTMLSourceElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLSourceElement(r *webidl.Realm, impl HTMLSourceElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLSourceElement", storage)
+}
+
+// *htmlElementImpl implements HTMLSourceElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLSourceElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods       = (*htmlElementImpl)(nil)
+	_ ElementMethods           = (*htmlElementImpl)(nil)
+	_ NodeMethods              = (*htmlElementImpl)(nil)
+	_ EventTargetMethods       = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLSourceElement returns the definition of HTMLSourceElement.
+func idlDefHTMLSourceElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLSourceElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLSourceElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "src", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					res, err := self.Src()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "type", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					res, err := self.Type()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetType(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "srcset", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					res, err := self.Srcset()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrcset(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "sizes", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					res, err := self.Sizes()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetSizes(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "media", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					res, err := self.Media()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLSourceElementMethods](r, this, "HTMLSourceElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetMedia(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
 // HTMLSpanElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLSpanElement.
 type HTMLSpanElementMethods interface {
@@ -1345,6 +2247,78 @@ func idlDefHTMLSpanElement() *webidl.InterfaceDef {
 			return ok
 		},
 		Members: []webidl.Member{},
+	}
+}
+
+// HTMLStyleElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLStyleElement.
+type HTMLStyleElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLStyleElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Media is the getter of the attribute "media".
+	Media() (webidl.DOMString, error)
+	// SetMedia is the setter of the attribute "media".
+	SetMedia(v webidl.DOMString) error
+}
+
+// idlWrapHTMLStyleElement returns the JavaScript object of impl, a HTMLStyleElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLStyleElement(r *webidl.Realm, impl HTMLStyleElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLStyleElement")
+}
+
+// idlWrapNewHTMLStyleElement is idlWrapHTMLStyleElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLStyleElement(r *webidl.Realm, impl HTMLStyleElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLStyleElement", storage)
+}
+
+// *htmlElementImpl implements HTMLStyleElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLStyleElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLStyleElement returns the definition of HTMLStyleElement.
+func idlDefHTMLStyleElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLStyleElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLStyleElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "media", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLStyleElementMethods](r, this, "HTMLStyleElement")
+					res, err := self.Media()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLStyleElementMethods](r, this, "HTMLStyleElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetMedia(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
 	}
 }
 
@@ -1463,6 +2437,57 @@ func idlDefHTMLUnknownElement() *webidl.InterfaceDef {
 		Exposed: []string{"Window"},
 		Implements: func(impl any) bool {
 			_, ok := impl.(HTMLUnknownElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{},
+	}
+}
+
+// HTMLVideoElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLVideoElement.
+type HTMLVideoElementMethods interface {
+	HTMLMediaElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLVideoElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+}
+
+// idlWrapHTMLVideoElement returns the JavaScript object of impl, a HTMLVideoElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLVideoElement(r *webidl.Realm, impl HTMLVideoElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLVideoElement")
+}
+
+// idlWrapNewHTMLVideoElement is idlWrapHTMLVideoElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLVideoElement(r *webidl.Realm, impl HTMLVideoElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLVideoElement", storage)
+}
+
+// *htmlElementImpl implements HTMLVideoElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLVideoElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLMediaElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLVideoElement returns the definition of HTMLVideoElement.
+func idlDefHTMLVideoElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLVideoElement",
+		Parent:  "HTMLMediaElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLVideoElementMethods)
 			if ok {
 				_, ok = impl.(NodeMethods)
 			}
@@ -3464,6 +4489,14 @@ type WindowMethods interface {
 	Onload() (*EventHandlerNonNull, error)
 	// SetOnload is the setter of the attribute "onload".
 	SetOnload(v *EventHandlerNonNull) error
+	// Onloadeddata is the getter of the attribute "onloadeddata".
+	Onloadeddata() (*EventHandlerNonNull, error)
+	// SetOnloadeddata is the setter of the attribute "onloadeddata".
+	SetOnloadeddata(v *EventHandlerNonNull) error
+	// Onloadedmetadata is the getter of the attribute "onloadedmetadata".
+	Onloadedmetadata() (*EventHandlerNonNull, error)
+	// SetOnloadedmetadata is the setter of the attribute "onloadedmetadata".
+	SetOnloadedmetadata(v *EventHandlerNonNull) error
 	// Onmessage is the getter of the attribute "onmessage".
 	Onmessage() (*EventHandlerNonNull, error)
 	// SetOnmessage is the setter of the attribute "onmessage".
@@ -3920,6 +4953,40 @@ func idlDefWindow() *webidl.InterfaceDef {
 					self := webidl.Self[WindowMethods](r, this, "Window")
 					x := idlFromNullableEventHandlerNonNull(r, v)
 					if err := self.SetOnload(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadeddata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.Onloadeddata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadeddata(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onloadedmetadata", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					res, err := self.Onloadedmetadata()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[WindowMethods](r, this, "Window")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnloadedmetadata(x); err != nil {
 						r.Throw(err)
 					}
 				},

@@ -43,6 +43,20 @@ func htmlInterfaceOf(local string) string {
 		return "HTMLIFrameElement"
 	case "script":
 		return "HTMLScriptElement"
+	case "img":
+		return "HTMLImageElement"
+	case "audio":
+		return "HTMLAudioElement"
+	case "video":
+		return "HTMLVideoElement"
+	case "picture":
+		return "HTMLPictureElement"
+	case "source":
+		return "HTMLSourceElement"
+	case "link":
+		return "HTMLLinkElement"
+	case "style":
+		return "HTMLStyleElement"
 	}
 	if knownHTMLElements[local] {
 		return "HTMLElement"
@@ -146,3 +160,21 @@ var _ HTMLElementMethods = (*htmlElementImpl)(nil)
 // htmlElementImpl implements the element interfaces without members of
 // their own too (HTMLHeadElement, HTMLBodyElement...).
 var _ HTMLHeadElementMethods = (*htmlElementImpl)(nil)
+
+func (e *htmlElementImpl) Onloadeddata() (*EventHandlerNonNull, error) {
+	return e.handlerGet("loadeddata"), nil
+}
+
+func (e *htmlElementImpl) SetOnloadeddata(v *EventHandlerNonNull) error {
+	e.handlerSet("loadeddata", v)
+	return nil
+}
+
+func (e *htmlElementImpl) Onloadedmetadata() (*EventHandlerNonNull, error) {
+	return e.handlerGet("loadedmetadata"), nil
+}
+
+func (e *htmlElementImpl) SetOnloadedmetadata(v *EventHandlerNonNull) error {
+	e.handlerSet("loadedmetadata", v)
+	return nil
+}

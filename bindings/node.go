@@ -64,6 +64,8 @@ func (r *Realm) nodeImpl(n *dom.Node) NodeMethods {
 	switch {
 	case n.IsHTML():
 		impl = &htmlElementImpl{nodeImpl: base}
+	case n.IsSVG():
+		impl = &svgElementImpl{nodeImpl: base}
 	case n.NodeType() == dom.DocumentTypeNode:
 		impl = &doctypeImpl{nodeImpl: base}
 	case n.NodeType() == dom.DocumentNode:
@@ -98,6 +100,9 @@ func (n *nodeImpl) WebIDLInterface() string {
 	case dom.ElementNode:
 		if n.n.IsHTML() {
 			return htmlInterfaceOf(n.n.LocalName())
+		}
+		if n.n.IsSVG() {
+			return svgInterfaceOf(n.n.LocalName())
 		}
 		return "Element"
 	case dom.TextNode:

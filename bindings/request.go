@@ -25,6 +25,7 @@ type request struct {
 	referrer       string // "client", "no-referrer" or a URL
 	referrerPolicy ReferrerPolicy
 	integrity      string
+	destination    RequestDestination // "" for the empty string
 	keepalive      bool
 	duplex         RequestDuplex
 }
@@ -411,8 +412,12 @@ func (q *requestImpl) Method() (webidl.ByteString, error) {
 	return webidl.ByteString(q.req.method), nil
 }
 func (q *requestImpl) Headers() (HeadersMethods, error) { return q.headers, nil }
+
+// Destination is https://fetch.spec.whatwg.org/#dom-request-destination:
+// the request's destination (a Request a service worker's fetch event
+// gives has its subresource's, such as "image").
 func (q *requestImpl) Destination() (RequestDestination, error) {
-	return "", nil
+	return q.req.destination, nil
 }
 
 // Referrer is https://fetch.spec.whatwg.org/#dom-request-referrer.

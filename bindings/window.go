@@ -280,3 +280,21 @@ func (r *Realm) UpdateChildNavigables(n int) {
 	}
 	w.indexedChildren = n
 }
+
+func (w *windowImpl) Onloadeddata() (*EventHandlerNonNull, error) {
+	return w.handlerGet("loadeddata"), nil
+}
+
+func (w *windowImpl) SetOnloadeddata(v *EventHandlerNonNull) error {
+	w.handlerSet("loadeddata", v)
+	return nil
+}
+
+func (w *windowImpl) Onloadedmetadata() (*EventHandlerNonNull, error) {
+	return w.handlerGet("loadedmetadata"), nil
+}
+
+func (w *windowImpl) SetOnloadedmetadata(v *EventHandlerNonNull) error {
+	w.handlerSet("loadedmetadata", v)
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gowebengine/weblocks/csp"
 	"net/url"
 	"runtime/debug"
 	"strings"
@@ -242,18 +243,18 @@ func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	if !isOKStatus(status) {
 		return nil, fmt.Errorf("loading %s: HTTP status %d", u, status)
 	}
-	return b.startHTML(page.url, decodeText(page.body, page.charset), page.referrerPolicy)
+	return b.startHTML(page.url, decodeText(page.body, page.charset), page.referrerPolicy, page.csp)
 }
 
 // StartHTML is Start for a document given as HTML source at u (the
 // document is not fetched; its scripts, iframes and workers are).
 func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
-	return b.startHTML(u, source, "")
+	return b.startHTML(u, source, "", nil)
 }
 
 // startHTML is StartHTML for a document whose response's Referrer-Policy
 // header gave it referrerPolicy.
-func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string) (*Window, error) {
+func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string, cspList csp.List) (*Window, error) {
 	if !b.created() {
 		return nil, ErrNotCreated
 	}
@@ -280,6 +281,7 @@ func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string) (*Window,
 		return nil, err
 	}
 	w.setHeaderReferrerPolicy(referrerPolicy)
+	w.setHeaderCSP(cspList)
 	b.topFrame(w)
 	b.mu.Lock()
 	if b.closed {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/csp"
 	"github.com/gowebengine/weblocks/fetch"
 	"net/url"
 	"sort"
@@ -413,6 +414,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	s := f.s
 	defer f.markLoaded()
 	source, referrerPolicy := "", ""
+	var cspList csp.List
 	switch {
 	case srcdoc != nil:
 		source = *srcdoc
@@ -435,7 +437,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		}
 		source = decodeText(page.body, page.charset)
 		u = page.url
-		referrerPolicy = page.referrerPolicy
+		referrerPolicy, cspList = page.referrerPolicy, page.csp
 	}
 	tree, err := dom.ParseDocument(strings.NewReader(source), u.String())
 	if err != nil {
@@ -462,6 +464,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		return
 	}
 	cw.setHeaderReferrerPolicy(referrerPolicy)
+	cw.setHeaderCSP(cspList)
 	f.mu.Lock()
 	if f.gen != gen || f.gone {
 		f.mu.Unlock()
@@ -794,6 +797,7 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 		return nil
 	}
 	cw.setHeaderReferrerPolicy(page.referrerPolicy)
+	cw.setHeaderCSP(page.csp)
 	f.mu.Lock()
 	f.child = cw
 	f.mu.Unlock()

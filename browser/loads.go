@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/gowebengine/weblocks/csp"
+	"github.com/gowebengine/weblocks/csp/container"
 	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/fileapi"
 	xhtml "golang.org/x/net/html"
@@ -51,6 +53,9 @@ type loaded struct {
 	url              *url.URL
 	essence, charset string
 	referrerPolicy   string
+	// csp is the CSP list of its Content-Security-Policy(-Report-Only)
+	// headers, whose self-origin is the response URL's origin.
+	csp csp.List
 }
 
 // loadedOf reads r (an unsafe response).
@@ -59,6 +64,7 @@ func loadedOf(r *fetch.Response, requested *url.URL) loaded {
 	if l.url == nil {
 		l.url = requested
 	}
+	l.csp = responseCSPList(r, l.url)
 	if r.Body != nil {
 		l.body = r.Body.Source
 	}
@@ -80,7 +86,8 @@ func isOKStatus(status int) bool { return status >= 200 && status <= 299 }
 // referrer: none for an opaque origin; an iframe srcdoc document's
 // container document's URL; else the document's URL).
 func (w *Window) client() *fetch.Client {
-	c := &fetch.Client{Origin: w.env.Origin(), TopLevelSite: w.env.TopLevelSite(), ReferrerPolicy: w.referrerPolicy()}
+	c := &fetch.Client{Origin: w.env.Origin(), TopLevelSite: w.env.TopLevelSite(), ReferrerPolicy: w.referrerPolicy(),
+		CSP: container.ListOf(w.env)}
 	if c.Origin.IsOpaque() {
 		return c
 	}
@@ -96,7 +103,8 @@ func (w *Window) client() *fetch.Client {
 // object: its origin, its top-level site, its creation URL the referrer
 // source, and referrerPolicy its policy container's referrer policy.
 func envClient(env envHandle, referrerPolicy string) *fetch.Client {
-	return &fetch.Client{Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL(), ReferrerPolicy: referrerPolicy}
+	return &fetch.Client{Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL(), ReferrerPolicy: referrerPolicy,
+		CSP: container.ListOf(env)}
 }
 
 // workerPolicy is the referrer policy of the policy container "initialize
@@ -152,6 +160,7 @@ func (w *Window) setHeaderReferrerPolicy(policy string) {
 func (w *Window) processReferrerMetadata() {
 	for _, el := range descendants(w.doc.HTML(), isMeta, 0) {
 		w.processReferrerMeta(el)
+		w.processCSPMeta(el)
 	}
 }
 
@@ -289,14 +298,15 @@ func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSett
 	return decodeText(l.body, l.charset), resp.Type == "opaque" || resp.Type == "opaqueredirect", nil
 }
 
-// fetchAClassicWorkerScript is "fetch a classic worker script": a
+// fetchAClassicWorkerScript is "fetch a classic worker script" (its
+// last result is the worker's CSP list, workerCSPList): a
 // same-origin request (a cross-origin redirect is a network error) with
 // destination "worker" or "sharedworker" whose client is the worker's
 // owner (fetchClient); an http(s) response needs a JavaScript MIME type.
 // It returns the script's source (UTF-8), the response's URL (the worker
 // global scope's url) and the worker's referrer policy (workerPolicy).
 // https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script
-func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, *url.URL, string, error) {
+func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, *url.URL, string, csp.List, error) {
 	// 1. Let request be a new request whose URL is url, client is
 	//    fetchClient, destination is destination, initiator type is
 	//    "other", mode is "same-origin", credentials mode is
@@ -310,10 +320,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      an ok status, then run onComplete given null, and abort these
 	//      steps.
 	if resp.IsNetworkError() {
-		return "", nil, "", fmt.Errorf("%s: %v", u, resp.Err)
+		return "", nil, "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 	}
 	if !isOKStatus(resp.Status) {
-		return "", nil, "", fmt.Errorf("HTTP status %d for %s", resp.Status, u)
+		return "", nil, "", nil, fmt.Errorf("HTTP status %d for %s", resp.Status, u)
 	}
 	// 3.2. If all of the following are true: response's URL's scheme is
 	//      an HTTP(S) scheme; and the result of extracting a MIME type
@@ -321,10 +331,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	//      then run onComplete given null, and abort these steps.
 	l := loadedOf(resp, u)
 	if scheme := strings.ToLower(l.url.Scheme); (scheme == "http" || scheme == "https") && !fetch.IsJavaScriptMIMEType(l.essence) {
-		return "", nil, "", fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
+		return "", nil, "", nil, fmt.Errorf("%s has MIME type %q, not a JavaScript MIME type", u, l.essence)
 	}
 	// 3.3. Let sourceText be the result of UTF-8 decoding bodyBytes.
-	return decodeText(l.body, ""), l.url, workerPolicy(fetchClient, l), nil
+	return decodeText(l.body, ""), l.url, workerPolicy(fetchClient, l), workerCSPList(fetchClient, l), nil
 }
 
 // fetchAClassicWorkerImportedScript is "fetch a classic worker-imported

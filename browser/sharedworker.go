@@ -3,6 +3,8 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"github.com/gowebengine/weblocks/csp"
+	"github.com/gowebengine/weblocks/csp/container"
 	"net/url"
 	"sync"
 
@@ -141,11 +143,12 @@ func (h *sharedWorkerHost) run() {
 	// scriptURL becomes the worker global scope's url: the response's URL
 	// for a classic script (a same-origin redirect changes it).
 	scriptURL, policy := h.url, ""
+	var cspList csp.List
 	if !h.module {
 		var err error
 		// Fetch a classic worker script given url, outside settings,
 		// destination "sharedworker", and inside settings.
-		text, scriptURL, policy, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
+		text, scriptURL, policy, cspList, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
 		if err != nil {
 			s.log("sharedworker " + h.url.String() + ": " + err.Error())
 			h.fail()
@@ -155,6 +158,7 @@ func (h *sharedWorkerHost) run() {
 	if h.sw.IsClosing() {
 		return
 	}
+	container.SetList(h.sw.Env(), cspList)
 	realm, err := bindings.NewSharedWorkerRealm(h.sw.Env(), bindings.Options{
 		WorkerURL: scriptURL,
 		Console: func(level bindings.ConsoleLevel, msg string) {

@@ -60,6 +60,9 @@ type Window struct {
 	// (scriptinsert.go).
 	startedScripts  map[*xhtml.Node]bool
 	insertedScripts int
+	// subresources are the window's element loads (images, links, media,
+	// style sheets; subresources.go), on the window's event loop only.
+	subresources subresourceState
 	// unloadFired: pagehide and unload have fired (on the loop only).
 	unloadFired bool
 	// initialBlank: the window of a frame's initial about:blank document
@@ -165,6 +168,7 @@ func (w *Window) install() error {
 				w.processReferrerMeta(n.HTML())
 			}
 			w.scriptInserted(n.HTML())
+			w.subresourceInserted(n.HTML())
 		},
 		Removed: func(n *dom.Node, _ *dom.Node) {
 			if isIframe(n.HTML()) {
@@ -178,6 +182,7 @@ func (w *Window) install() error {
 			if (name == "content" || name == "name") && isMeta(el.HTML()) && el.IsConnected() {
 				w.processReferrerMeta(el.HTML())
 			}
+			w.subresourceAttributeChanged(el, name)
 		},
 	}
 	if strings.EqualFold(w.url.Scheme, "about") {
@@ -190,6 +195,7 @@ func (w *Window) install() error {
 	}
 	w.realm.SetDocument(w.doc)
 	w.processReferrerMetadata()
+	w.startSubresources()
 	w.realm.SetDOMHooks(bindings.DOMHooks{
 		ContentWindow:   func(iframe *dom.Node) sobek.Value { return w.contentWindow(iframe.HTML()) },
 		ContentDocument: func(iframe *dom.Node) sobek.Value { return w.contentDocument(iframe.HTML()) },

@@ -3,6 +3,7 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"github.com/gowebengine/weblocks/csp/container"
 	"net/url"
 	"strings"
 	"sync"
@@ -111,7 +112,7 @@ func (w *dedicatedWorker) run() {
 	}
 	// Fetch a classic worker script given url, outside settings,
 	// destination "worker", and inside settings.
-	text, responseURL, policy, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
+	text, responseURL, policy, cspList, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
 	if err != nil || w.isTerminated() {
 		if err != nil {
 			s.log("worker " + w.url.String() + ": " + err.Error())
@@ -128,6 +129,7 @@ func (w *dedicatedWorker) run() {
 	// redirect changes it: location, the base URL of importScripts and
 	// import()).
 	w.url, w.referrerPolicy = responseURL, policy
+	container.SetList(w.env, cspList)
 	realm := w.newRealm()
 	if realm == nil {
 		return

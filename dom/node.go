@@ -510,6 +510,9 @@ func (n *Node) NamespaceURI() string {
 // IsHTML reports whether n is an element in the HTML namespace.
 func (n *Node) IsHTML() bool { return n.h.Type == html.ElementNode && n.h.Namespace == "" }
 
+// IsSVG says whether n is an element in the SVG namespace.
+func (n *Node) IsSVG() bool { return n.h.Type == html.ElementNode && n.h.Namespace == "svg" }
+
 // TagName is the element's qualified name, uppercased for HTML elements.
 func (n *Node) TagName() string {
 	if n.IsHTML() {
@@ -796,11 +799,25 @@ func (d *Document) SetTitle(s string) {
 // serialization algorithm of x/net/html).
 func (n *Node) InnerHTML() string {
 	var b bytes.Buffer
+	raw := n.IsHTML() && rawTextParents[n.h.Data]
 	for c := n.h.FirstChild; c != nil; c = c.NextSibling {
+		// HTML fragment serialization: a Text node whose parent is a
+		// style, script, xmp, iframe, noembed, noframes or plaintext
+		// element, or a noscript element (scripting is enabled), is
+		// appended literally.
+		if raw && c.Type == html.TextNode {
+			b.WriteString(c.Data)
+			continue
+		}
 		_ = html.Render(&b, c)
 	}
 	return b.String()
 }
+
+// rawTextParents are the elements whose Text children serialize
+// literally (https://html.spec.whatwg.org/multipage/parsing.html#serialising-html-fragments).
+var rawTextParents = map[string]bool{"style": true, "script": true, "xmp": true, "iframe": true, "noembed": true,
+	"noframes": true, "plaintext": true, "noscript": true}
 
 // OuterHTML serializes the node itself.
 func (n *Node) OuterHTML() string {

@@ -89,6 +89,8 @@ func mainFetch(ctx context.Context, p *Params, recursive bool) *Response {
 		resp = NetworkError(fmt.Errorf("fetch: %s uses a bad port", req.CurrentURL().Redacted()))
 	case shouldBlockMixedContent(req):
 		resp = NetworkError(fmt.Errorf("fetch: %s is mixed content", req.CurrentURL().Redacted()))
+	case shouldRequestBeBlockedByCSP(req):
+		resp = NetworkError(fmt.Errorf("fetch: %s is blocked by Content Security Policy", req.CurrentURL().Redacted()))
 	}
 	// 8. If request's referrer policy is the empty string, then set
 	//    request's referrer policy to request's policy container's

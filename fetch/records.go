@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/gowebengine/weblocks/csp"
 	"io"
 	"net/http"
 	"net/url"
@@ -218,6 +219,9 @@ type Client struct {
 	// FetchGroup is the settings object's fetch group (nil: none, no
 	// keepalive quota).
 	FetchGroup *FetchGroup
+	// CSP is the CSP list of the settings object's policy container
+	// (package csp): main fetch blocks the requests it forbids.
+	CSP csp.List
 }
 
 // Request is https://fetch.spec.whatwg.org/#concept-request, the members
@@ -246,6 +250,9 @@ type Request struct {
 	Redirect string
 	// Destination is the request's destination ("" for fetch()).
 	Destination string
+	// Initiator is the request's initiator: "", "download", "imageset",
+	// "manifest", "prefetch", "prerender" or "xslt".
+	Initiator string
 	// Integrity is the request's integrity metadata (Subresource
 	// Integrity, package sri): when it is not empty, the response is
 	// handed over only once its whole body has matched it.
