@@ -57,8 +57,8 @@ func (m *lockManagerImpl) query() *webidl.Promise {
 // lockRequest is the bindings' state of one request() call, in one
 // allocation: it is the weblocks.HostRequest (the released promise
 // weblocks settles, the LockGrantedCallback adapter, its Granted method,
-// and the lock's waiting promise), the Lock object's implementation and
-// weblocks' own state of the request.
+// and the lock's waiting promise) and weblocks' own state of the request.
+// (The Lock object's implementation is separate: see lockImpl.)
 //
 // The released promise takes the waiting promise's outcome as soon as the
 // waiting promise settles, in the same reaction that starts the release (as
@@ -72,7 +72,6 @@ type lockRequest struct {
 	m        *lockManagerImpl // the LockManager the request was made with
 	callback *webidl.CallbackFunction
 	released webidl.Promise
-	lock     lockImpl
 	// The waiting promise: when the callback returned a value that is not
 	// an object (and did not throw), waiting is nil and value is that
 	// value (waiting would be a promise already fulfilled with it);
@@ -96,8 +95,8 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	r := q.realm()
 	arg := sobek.Null()
 	if lock != nil {
-		q.lock.lock = lock
-		arg = idlWrapNewLock(r.idl, &q.lock, &q.lock.slot)
+		l := &lockImpl{name: lock.Name(), mode: lock.Mode()}
+		arg = idlWrapNewLock(r.idl, l, &l.slot)
 	}
 	// The this value and the argument go in the manager's storage (a
 	// variadic slice would be allocated, and storage in q would make
@@ -114,8 +113,8 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	}
 	frame[0], frame[1] = sobek.Undefined(), arg
 	v, err := q.callback.InvokeFrame(frame)
-	// The callback is invoked once: q (which the Lock object's slot keeps
-	// as long as the page keeps the Lock) lets go of it.
+	// The callback is invoked once: q (which lives until the lock is
+	// released) lets go of it.
 	q.callback = nil
 	switch {
 	case err != nil:
@@ -199,8 +198,8 @@ func (q *lockRequest) waitingSettled(call sobek.FunctionCall, settled func()) so
 	} else {
 		q.resolveReleased(call.Argument(0))
 	}
-	// released is settled now, so Resolve will not read waiting: q (which
-	// the Lock object's slot keeps) lets go of it.
+	// released is settled now, so Resolve will not read waiting: q lets go
+	// of it.
 	q.waiting = nil
 	return sobek.Undefined()
 }

@@ -95,11 +95,10 @@ func (c *CallbackFunction) InvokeFrame(frame []sobek.Value) (sobek.Value, error)
 	if frame[0] == nil {
 		frame[0] = sobek.Undefined()
 	}
-	var res sobek.Value
-	var err error
-	if ex := r.VM.Try(func() { res, err = r.funcCall(c.Object, frame...) }); ex != nil {
-		return nil, &JSError{Value: ex.Value()}
-	}
+	// A sobek.Callable catches what the call throws itself (an
+	// *sobek.Exception in err, uncatchable errors included), so no Try
+	// of our own is wrapped around it.
+	res, err := r.funcCall(c.Object, frame...)
 	return callResult(res, err)
 }
 
