@@ -93,13 +93,16 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		return nil, fmt.Errorf("browser: the renderer command: %w", err)
 	}
 	site := origin.ObtainSite(origin.FromURL(u))
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize(), Inits: rc.Inits}
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, MaxProcs: rc.MaxProcs, Site: site.Serialize(), Inits: rc.Inits}
 	_, set.RequestFetcher = b.fetcher.(RequestFetcher)
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
 	}
 	if set.MemoryLimit <= 0 {
 		set.MemoryLimit = DefaultRendererMemoryLimit
+	}
+	if set.MaxProcs <= 0 {
+		set.MaxProcs = DefaultRendererMaxProcs
 	}
 	js, _ := json.Marshal(set)
 	cmd.Args = append([]string{cmd.Args[0], RendererArg}, cmd.Args[1:]...)

@@ -35,6 +35,16 @@ const (
 	// MaxMessageBytes bounds a message from the browser process to a
 	// renderer (a fetched resource is at most fetch.MaxResponseBytes).
 	MaxMessageBytes = 65 << 20
+	// MaxStreams bounds a renderer's concurrent gRPC streams (its
+	// session, its control channel, its network requests and storage
+	// calls under way): a renderer that opens more waits (gRPC queues
+	// them), a raw client's excess streams are refused.
+	MaxStreams = 100
+	// StreamWindow and ConnWindow are the fixed HTTP/2 flow-control
+	// windows of a renderer connection (bytes a side may send that the
+	// other has not yet taken), for a stream and for the connection.
+	StreamWindow = 1 << 20
+	ConnWindow   = 4 << 20
 	// maxRequestID bounds renderers' request ids (lock ids carry the
 	// session in their high bits).
 	maxRequestID = 1<<40 - 1
@@ -113,7 +123,11 @@ func (ls *LockServer) ServeConn(conn net.Conn, p Peer) *Served {
 	if p.MaxOutstanding <= 0 {
 		p.MaxOutstanding = DefaultMaxOutstanding
 	}
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRecvBytes), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true))
+	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRecvBytes), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true),
+		grpc.MaxConcurrentStreams(MaxStreams),
+		// Fixed flow-control windows: no bandwidth-estimation pings
+		// and window updates riding along every message of a session.
+		grpc.InitialWindowSize(StreamWindow), grpc.InitialConnWindowSize(ConnWindow))
 	h := &handler{ls: ls, peer: p, sid: ls.sessions.Add(1)}
 	lockspb.RegisterLockServiceServer(srv, h)
 	if p.Services != nil {
@@ -219,7 +233,17 @@ func (ss *session) recvLoop(stream lockspb.LockService_SessionServer) error {
 		if err != nil {
 			return err
 		}
-		if err := ss.handle(call); err != nil {
+		// The events the call causes at once (usually its outcome: the
+		// lock service runs a request's steps on this goroutine when its
+		// queue is idle) are sent from here, after the call, rather than
+		// handed to sendLoop: one goroutine hand-off less per call.
+		ss.out.hold()
+		err = ss.handle(call)
+		if err != nil {
+			ss.out.release()
+			return err
+		}
+		if err := ss.out.flush(stream); err != nil {
 			return err
 		}
 	}
@@ -602,52 +626,121 @@ func (ss *session) end() {
 	}
 }
 
+// sendLoop sends the events that the lock service queues for the renderer
+// while no call of it is being handled (a grant after another renderer's
+// release, an eviction request).
 func (ss *session) sendLoop(stream lockspb.LockService_SessionServer) error {
 	for {
 		batch, ok := ss.out.take()
 		if !ok {
 			return nil
 		}
-		for _, ev := range batch {
-			if err := stream.Send(ev); err != nil {
-				ss.out.close()
-				return err
-			}
+		err := sendAll(stream, batch)
+		ss.out.sent()
+		if err != nil {
+			ss.out.close()
+			return err
 		}
 	}
+}
+
+func sendAll(stream lockspb.LockService_SessionServer, batch []*lockspb.Event) error {
+	for _, ev := range batch {
+		if err := stream.Send(ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // outbox queues events for the renderer: the lock task queue pushes
 // without ever waiting for the renderer. Its length is bounded by the
 // session's outstanding work (each request has at most two events, each
-// query one), bounded by Peer.MaxOutstanding.
+// query one, each client one eviction request at a time), bounded by
+// Peer.MaxOutstanding.
+//
+// One goroutine at a time sends (sending), in queue order: sendLoop, or
+// the session's receiving goroutine, which sends what the call it handled
+// queued (hold, then flush) without waking sendLoop.
 type outbox struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	events []*lockspb.Event
-	closed bool
+	mu      sync.Mutex
+	cond    *sync.Cond
+	events  []*lockspb.Event
+	held    bool // a call is being handled: its goroutine flushes after it
+	sending bool // a goroutine is sending a batch
+	closed  bool
 }
 
 func (o *outbox) push(ev *lockspb.Event) {
 	o.mu.Lock()
 	if !o.closed {
 		o.events = append(o.events, ev)
+		if !o.held && !o.sending {
+			o.cond.Signal()
+		}
+	}
+	o.mu.Unlock()
+}
+
+// hold says that a call is being handled: what it queues waits for flush.
+func (o *outbox) hold() {
+	o.mu.Lock()
+	o.held = true
+	o.mu.Unlock()
+}
+
+// release ends hold without flushing (the session ends).
+func (o *outbox) release() {
+	o.mu.Lock()
+	o.held = false
+	o.mu.Unlock()
+}
+
+// flush ends hold: it sends what is queued on the calling goroutine,
+// unless sendLoop is sending (it then sends that too). What is queued
+// while flush sends is left to sendLoop.
+func (o *outbox) flush(stream lockspb.LockService_SessionServer) error {
+	o.mu.Lock()
+	o.held = false
+	if o.sending || o.closed || len(o.events) == 0 {
+		o.mu.Unlock()
+		return nil
+	}
+	b := o.events
+	o.events = nil
+	o.sending = true
+	o.mu.Unlock()
+	err := sendAll(stream, b)
+	o.sent()
+	if err != nil {
+		o.close()
+	}
+	return err
+}
+
+// sent ends a batch's sending: sendLoop sends what was queued meanwhile.
+func (o *outbox) sent() {
+	o.mu.Lock()
+	o.sending = false
+	if len(o.events) > 0 {
 		o.cond.Signal()
 	}
 	o.mu.Unlock()
 }
 
+// take waits for events to send (and no other sender), and takes them.
 func (o *outbox) take() ([]*lockspb.Event, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for len(o.events) == 0 && !o.closed {
+	for (len(o.events) == 0 || o.sending || o.held) && !o.closed {
 		o.cond.Wait()
 	}
-	if len(o.events) == 0 {
-		return nil, false
+	if len(o.events) == 0 || o.sending {
+		return nil, false // closed
 	}
 	b := o.events
 	o.events = nil
+	o.sending = true
 	return b, true
 }
 
