@@ -29,6 +29,18 @@ const (
 	// browser process: its requests not yet finished (waiting or held)
 	// plus its queries not yet answered plus its registered clients.
 	DefaultMaxOutstanding = 1 << 16
+	// MaxOutstandingNameBytes bounds the bytes of the lock names of a
+	// renderer's outstanding requests (a flood of long names is refused
+	// long before DefaultMaxOutstanding requests).
+	MaxOutstandingNameBytes = 64 << 20
+	// MaxStorageKeys bounds the storage buckets (storage key and bucket
+	// name) one renderer's clients may use: each has a lock manager in
+	// the browser process.
+	MaxStorageKeys = 256
+	// DefaultMaxPendingBytes bounds the events waiting to be sent to a
+	// renderer that does not read them (outcomes, snapshots, eviction
+	// requests; see Peer.MaxPendingBytes).
+	DefaultMaxPendingBytes = 64 << 20
 	// MaxRecvBytes bounds a message from a renderer (a lock name of
 	// MaxNameBytes, a localStorage item of its quota).
 	MaxRecvBytes = 8 << 20
@@ -95,6 +107,10 @@ type Peer struct {
 	// MaxOutstanding bounds the renderer's outstanding work (0:
 	// DefaultMaxOutstanding); past it the renderer is killed.
 	MaxOutstanding int
+	// MaxPendingBytes bounds the events (bytes, about) that wait to be
+	// sent to the renderer because it does not read them (0:
+	// DefaultMaxPendingBytes); past it the renderer is killed.
+	MaxPendingBytes int
 	// Services (optional) registers the other services the browser
 	// process serves the renderer on its connection.
 	Services func(grpc.ServiceRegistrar)
@@ -122,6 +138,9 @@ func (s *Served) Done() <-chan struct{} { return s.done }
 func (ls *LockServer) ServeConn(conn net.Conn, p Peer) *Served {
 	if p.MaxOutstanding <= 0 {
 		p.MaxOutstanding = DefaultMaxOutstanding
+	}
+	if p.MaxPendingBytes <= 0 {
+		p.MaxPendingBytes = DefaultMaxPendingBytes
 	}
 	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRecvBytes), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true),
 		grpc.MaxConcurrentStreams(MaxStreams),
@@ -169,8 +188,10 @@ func (h *handler) Session(stream lockspb.LockService_SessionServer) error {
 	if h.active.Swap(true) {
 		return h.fail(refuse(codes.FailedPrecondition, "a second session on one renderer connection"))
 	}
-	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}}
-	ss.out.cond = sync.NewCond(&ss.out.mu)
+	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}, buckets: map[weblocks.Bucket]bool{}}
+	ss.out.init(h.peer.MaxPendingBytes, func(n int) {
+		h.kill(fmt.Sprintf("it does not read its lock events: %d bytes of them wait, over the limit of %d", n, h.peer.MaxPendingBytes))
+	})
 	sendDone := make(chan error, 1)
 	go func() { sendDone <- ss.sendLoop(stream) }()
 	// recvLoop ends with the session's error: the renderer closed it,
@@ -190,12 +211,22 @@ func (h *handler) fail(err error) error {
 		return err
 	}
 	h.ls.logf("lock service: refused %s: %s (%s); killing it", h.peer.Name, v.st.Message(), v.st.Code())
+	h.killOnce(v.st.Message())
+	return v.st.Err()
+}
+
+// kill logs why the renderer is killed, and kills it.
+func (h *handler) kill(reason string) {
+	h.ls.logf("lock service: %s: %s; killing it", h.peer.Name, reason)
+	h.killOnce(reason)
+}
+
+func (h *handler) killOnce(reason string) {
 	h.once.Do(func() {
 		if h.peer.Kill != nil {
-			h.peer.Kill(v.st.Message())
+			h.peer.Kill(reason)
 		}
 	})
-	return v.st.Err()
 }
 
 // session is one renderer's session: its clients, requests and queries.
@@ -211,6 +242,8 @@ type session struct {
 	queries    map[uint64]bool
 	maxQuery   uint64
 	ended      bool
+	buckets    map[weblocks.Bucket]bool // the buckets of its clients so far
+	nameBytes  int                      // of its outstanding requests
 
 	out outbox
 }
@@ -218,8 +251,17 @@ type session struct {
 // serverRequest is a renderer's request in the lock service.
 type serverRequest struct {
 	id     uint64
+	size   int // its name's bytes
 	handle weblocks.RequestHandle
 	lock   weblocks.LockHandle // once granted
+}
+
+// forget drops a finished request (ss.mu held).
+func (ss *session) forget(sr *serverRequest) {
+	if ss.requests[sr.id] == sr {
+		delete(ss.requests, sr.id)
+		ss.nameBytes -= sr.size
+	}
 }
 
 // outstanding is the session's outstanding work (ss.mu held).
@@ -327,6 +369,16 @@ func (ss *session) register(r *lockspb.Register) error {
 			return refuse(codes.InvalidArgument, "%v", err)
 		}
 	}
+	bucket := weblocks.Bucket{Key: key, Name: r.GetBucket()}
+	ss.mu.Lock()
+	if !ss.buckets[bucket] {
+		if len(ss.buckets) >= MaxStorageKeys {
+			ss.mu.Unlock()
+			return refuse(codes.ResourceExhausted, "a client of a storage bucket past the limit of %d buckets", MaxStorageKeys)
+		}
+		ss.buckets[bucket] = true
+	}
+	ss.mu.Unlock()
 	ls := ss.h.ls
 	ls.mu.Lock()
 	if o := ls.ids[r.GetId()]; o != nil && o != ss {
@@ -338,11 +390,9 @@ func (ss *session) register(r *lockspb.Register) error {
 	var cl weblocks.Client
 	cl, err = ss.svc.Register(weblocks.ClientConfig{
 		ID:      r.GetId(),
-		Bucket:  weblocks.Bucket{Key: key, Name: r.GetBucket()},
+		Bucket:  bucket,
 		Deliver: ss.deliver,
-		Evict: func() {
-			ss.out.push(&lockspb.Event{Event: &lockspb.Event_Evict{Evict: &lockspb.Evict{Client: id}}})
-		},
+		Evict:   func() { ss.out.pushEvict(id) },
 	})
 	if err != nil {
 		return status.Error(codes.Unavailable, err.Error())
@@ -413,19 +463,24 @@ func (ss *session) request(r *lockspb.Request) error {
 	default:
 		return refuse(codes.InvalidArgument, "bad wait mode %d", r.GetWait())
 	}
-	sr := &serverRequest{id: id}
+	sr := &serverRequest{id: id, size: len(name)}
 	ss.mu.Lock()
 	ss.maxRequest = id
 	ss.requests[id] = sr
+	ss.nameBytes += sr.size
 	if err := ss.checkFlood(); err != nil {
 		ss.mu.Unlock()
 		return err
+	}
+	if ss.nameBytes > MaxOutstandingNameBytes {
+		ss.mu.Unlock()
+		return refuse(codes.ResourceExhausted, "%d bytes of lock names in outstanding requests, over the limit of %d", ss.nameBytes, MaxOutstandingNameBytes)
 	}
 	ss.mu.Unlock()
 	h, err := ss.svc.Request(cl, name, mode, wait, weblocks.ReceiverFunc(func(o weblocks.Outcome) { ss.outcome(sr, o) }))
 	if err != nil {
 		ss.mu.Lock()
-		delete(ss.requests, id)
+		ss.forget(sr)
 		ss.mu.Unlock()
 		return status.Error(codes.Unavailable, err.Error())
 	}
@@ -451,19 +506,23 @@ func (ss *session) outcome(sr *serverRequest, o weblocks.Outcome) {
 		sr.lock = o.Lock
 	case weblocks.OutcomeNotAvailable:
 		ev.Kind = lockspb.OutcomeKind_OUTCOME_KIND_NOT_AVAILABLE
-		delete(ss.requests, sr.id)
+		ss.forget(sr)
 	case weblocks.OutcomeAborted:
 		ev.Kind = lockspb.OutcomeKind_OUTCOME_KIND_ABORTED
 		ev.Reason = wireReason(o.Reason)
-		delete(ss.requests, sr.id)
+		ss.forget(sr)
 	case weblocks.OutcomeRevoked:
 		ev.Kind = lockspb.OutcomeKind_OUTCOME_KIND_REVOKED
 		ev.Lock = ss.lockID(sr.id)
 		ev.Reason = wireReason(o.Reason)
-		delete(ss.requests, sr.id)
+		ss.forget(sr)
 	}
 	ss.mu.Unlock()
-	ss.out.push(&lockspb.Event{Event: &lockspb.Event_Outcome{Outcome: ev}})
+	size := outcomeBytes
+	if ev.Reason != nil {
+		size += len(ev.Reason.Name) + len(ev.Reason.Message)
+	}
+	ss.out.push(&lockspb.Event{Event: &lockspb.Event_Outcome{Outcome: ev}}, size)
 }
 
 // abortCall is the reason of an abort the renderer asked for: it knows
@@ -497,7 +556,7 @@ func (ss *session) release(r *lockspb.Release) error {
 	if sr != nil {
 		h = sr.lock
 		if h != nil {
-			delete(ss.requests, id)
+			ss.forget(sr)
 		}
 	}
 	ss.mu.Unlock()
@@ -554,11 +613,14 @@ func (ss *session) query(q *lockspb.Query) error {
 		if snap == nil {
 			snap = &weblocks.Snapshot{}
 		}
-		ev := &lockspb.Snapshot{Query: id, Held: wireInfos(snap.Held), Pending: wireInfos(snap.Pending)}
+		ev := &lockspb.Snapshot{Query: id}
+		size := outcomeBytes
+		ev.Held, size = wireInfos(snap.Held, size)
+		ev.Pending, size = wireInfos(snap.Pending, size)
 		ss.mu.Lock()
 		delete(ss.queries, id)
 		ss.mu.Unlock()
-		ss.out.push(&lockspb.Event{Event: &lockspb.Event_Snapshot{Snapshot: ev}})
+		ss.out.push(&lockspb.Event{Event: &lockspb.Event_Snapshot{Snapshot: ev}}, size)
 	}))
 	if err != nil {
 		return status.Error(codes.Unavailable, err.Error())
@@ -566,13 +628,22 @@ func (ss *session) query(q *lockspb.Query) error {
 	return nil
 }
 
-func wireInfos(l weblocks.LockList) []*lockspb.LockInfo {
+// wireInfos is l on the wire, and size plus its (approximate) bytes.
+func wireInfos(l weblocks.LockList, size int) ([]*lockspb.LockInfo, int) {
 	out := make([]*lockspb.LockInfo, l.Len())
 	for i, x := range l.All() {
 		out[i] = &lockspb.LockInfo{Name: []byte(x.Name), Mode: wireMode(x.Mode), ClientId: x.ClientID}
+		size += len(x.Name) + len(x.ClientID) + infoBytes
 	}
-	return out
+	return out, size
 }
+
+// Approximate sizes of events (for Peer.MaxPendingBytes): an outcome or
+// an empty snapshot, and a snapshot's entry besides its strings.
+const (
+	outcomeBytes = 64
+	infoBytes    = 48
+)
 
 func (ss *session) terminate(t *lockspb.Terminate) error {
 	cl, err := ss.client(t.GetClient())
@@ -657,29 +728,78 @@ func sendAll(stream lockspb.LockService_SessionServer, batch []*lockspb.Event) e
 // without ever waiting for the renderer. Its length is bounded by the
 // session's outstanding work (each request has at most two events, each
 // query one, each client one eviction request at a time), bounded by
-// Peer.MaxOutstanding.
+// Peer.MaxOutstanding, and its bytes by Peer.MaxPendingBytes: past it the
+// renderer, which does not read its events, is killed (overflow) and the
+// events dropped.
 //
 // One goroutine at a time sends (sending), in queue order: sendLoop, or
 // the session's receiving goroutine, which sends what the call it handled
 // queued (hold, then flush) without waking sendLoop.
 type outbox struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	events  []*lockspb.Event
-	held    bool // a call is being handled: its goroutine flushes after it
-	sending bool // a goroutine is sending a batch
-	closed  bool
+	mu       sync.Mutex
+	cond     *sync.Cond
+	events   []*lockspb.Event
+	bytes    int             // of events, about
+	max      int             // bytes
+	evicts   map[uint64]bool // clients with an eviction request queued
+	overflow func(bytes int)
+	held     bool // a call is being handled: its goroutine flushes after it
+	sending  bool // a goroutine is sending a batch
+	closed   bool
 }
 
-func (o *outbox) push(ev *lockspb.Event) {
+func (o *outbox) init(max int, overflow func(bytes int)) {
+	o.cond = sync.NewCond(&o.mu)
+	o.max = max
+	o.evicts = map[uint64]bool{}
+	o.overflow = overflow
+}
+
+// push queues ev, of about size bytes.
+func (o *outbox) push(ev *lockspb.Event, size int) {
 	o.mu.Lock()
-	if !o.closed {
-		o.events = append(o.events, ev)
-		if !o.held && !o.sending {
-			o.cond.Signal()
-		}
+	if o.closed {
+		o.mu.Unlock()
+		return
+	}
+	o.events = append(o.events, ev)
+	o.bytes += size
+	if n := o.bytes; n > o.max {
+		o.closeLocked()
+		o.mu.Unlock()
+		o.overflow(n)
+		return
+	}
+	if !o.held && !o.sending {
+		o.cond.Signal()
 	}
 	o.mu.Unlock()
+}
+
+// pushEvict queues an eviction request for client, unless one waits
+// already (the page is evicted once).
+func (o *outbox) pushEvict(client uint64) {
+	o.mu.Lock()
+	if o.evicts[client] {
+		o.mu.Unlock()
+		return
+	}
+	o.evicts[client] = true
+	o.mu.Unlock()
+	o.push(&lockspb.Event{Event: &lockspb.Event_Evict{Evict: &lockspb.Evict{Client: client}}}, outcomeBytes)
+}
+
+// takeLocked takes the queued events (o.mu held) and becomes the sender.
+func (o *outbox) takeLocked() []*lockspb.Event {
+	b := o.events
+	for _, ev := range b {
+		if e, ok := ev.Event.(*lockspb.Event_Evict); ok {
+			delete(o.evicts, e.Evict.GetClient())
+		}
+	}
+	o.events, o.bytes = nil, 0
+	o.sending = true
+	return b
 }
 
 // hold says that a call is being handled: what it queues waits for flush.
@@ -706,9 +826,7 @@ func (o *outbox) flush(stream lockspb.LockService_SessionServer) error {
 		o.mu.Unlock()
 		return nil
 	}
-	b := o.events
-	o.events = nil
-	o.sending = true
+	b := o.takeLocked()
 	o.mu.Unlock()
 	err := sendAll(stream, b)
 	o.sent()
@@ -738,10 +856,7 @@ func (o *outbox) take() ([]*lockspb.Event, bool) {
 	if len(o.events) == 0 || o.sending {
 		return nil, false // closed
 	}
-	b := o.events
-	o.events = nil
-	o.sending = true
-	return b, true
+	return o.takeLocked(), true
 }
 
 func (o *outbox) close() {
@@ -749,4 +864,11 @@ func (o *outbox) close() {
 	o.closed = true
 	o.cond.Broadcast()
 	o.mu.Unlock()
+}
+
+// closeLocked closes the outbox and drops its events (o.mu held).
+func (o *outbox) closeLocked() {
+	o.closed = true
+	o.events, o.bytes = nil, 0
+	o.cond.Broadcast()
 }
