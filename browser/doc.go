@@ -228,7 +228,16 @@
 // service (their requests aborted, their locks released, the waiters
 // granted). The browser process trusts no renderer: a call for another
 // renderer's client or lock, another site's storage key, or a malformed
-// or flooding one, gets the renderer killed (ipc.LockServer).
+// or flooding one, gets the renderer killed (ipc.LockServer). A flooding
+// renderer never grows the browser process without bound, and one that
+// stops reading holds up no other: besides the lock session's bounds
+// (package ipc), the messages of the other renderers for it
+// (BroadcastChannel) wait in a queue of at most 32 MiB (a sender past it
+// waits; a renderer that leaves it full for 10 s is killed), its
+// localStorage covers at most ipc.MaxStorageKeys storage keys, and its
+// calls under way (network requests, storage) at most ipc.MaxStreams
+// streams. A renderer runs with GOMAXPROCS 1 unless RendererConfig.MaxProcs
+// says otherwise.
 //
 // Config.InitWindow cannot cross to a renderer: RegisterRendererInit
 // registers a window init function (in an init function of a package the

@@ -58,6 +58,31 @@ func vmRSS(pid int) (int, error) {
 	return 0, fmt.Errorf("no VmRSS for %d", pid)
 }
 
+// cpuTime is the CPU time (ns) of this process (pid 0) or of a child
+// process, from its threads' /proc schedstat.
+func cpuTime(pid int) int64 {
+	dir := "/proc/self/task"
+	if pid != 0 {
+		dir = fmt.Sprintf("/proc/%d/task", pid)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var sum int64
+	for _, e := range ents {
+		b, err := os.ReadFile(dir + "/" + e.Name() + "/schedstat")
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += n
+		}
+	}
+	return sum
+}
+
 // BenchmarkRendererLockCycleSideBySide runs one JavaScript loop — one
 // `await navigator.locks.request('a', () => {})` per iteration — in a
 // window of a single-process browser ("in-process"), in a window of a
@@ -77,11 +102,18 @@ func BenchmarkRendererLockCycleSideBySide(b *testing.B) {
 		if _, err := w.Evaluate(ctx, "globalThis.cycle = "+loop+"; cycle(100)"); err != nil {
 			b.Fatal(err)
 		}
+		pid := w.RendererPID()
 		b.ResetTimer()
+		self0, r0 := cpuTime(0), cpuTime(pid)
 		if _, err := w.Evaluate(ctx, fmt.Sprintf("cycle(%d)", b.N)); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
+		self1, r1 := cpuTime(0), cpuTime(pid)
+		b.ReportMetric(float64(self1-self0)/float64(b.N), "browser-cpu-ns/op")
+		if pid != 0 {
+			b.ReportMetric(float64(r1-r0)/float64(b.N), "renderer-cpu-ns/op")
+		}
 	}
 	b.Run("in-process", func(b *testing.B) {
 		br := browser.New(browser.Config{Fetcher: browser.FSFetcher{FS: rendererSite}})

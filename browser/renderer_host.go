@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gowebengine/weblocks/bindings"
@@ -17,6 +18,7 @@ import (
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/internal/childproc"
 	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/storage"
 	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 	"google.golang.org/grpc"
 )
@@ -65,6 +67,9 @@ type rendererProc struct {
 	win      *Window
 	nextEval uint64
 	evals    map[uint64]chan evalResult
+	// storageKeys are the storage keys of its localStorage calls so far
+	// (at most maxStorageKeys).
+	storageKeys map[storage.StorageKey]bool
 }
 
 // startRenderer opens a top-level window in a new renderer process: at
@@ -93,13 +98,16 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		return nil, fmt.Errorf("browser: the renderer command: %w", err)
 	}
 	site := origin.ObtainSite(origin.FromURL(u))
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize(), Inits: rc.Inits}
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, MaxProcs: rc.MaxProcs, Site: site.Serialize(), Inits: rc.Inits}
 	_, set.RequestFetcher = b.fetcher.(RequestFetcher)
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
 	}
 	if set.MemoryLimit <= 0 {
 		set.MemoryLimit = DefaultRendererMemoryLimit
+	}
+	if set.MaxProcs <= 0 {
+		set.MaxProcs = DefaultRendererMaxProcs
 	}
 	js, _ := json.Marshal(set)
 	cmd.Args = append([]string{cmd.Args[0], RendererArg}, cmd.Args[1:]...)
@@ -463,11 +471,16 @@ const (
 	// waiting to be sent to one renderer: a sender past it waits (a
 	// flooding renderer is throttled, never grows the browser process).
 	maxForwardBytes = 32 << 20
-	// forwardPatience is how long a sender waits for a renderer whose
-	// queue is full before that renderer, which does not read, is killed
-	// (so that it never holds up the others).
-	forwardPatience = 10 * time.Second
+	// defaultForwardPatience is how long a sender waits for a renderer
+	// whose queue is full before that renderer, which does not read, is
+	// killed (so that it never holds up the others).
+	defaultForwardPatience = 10 * time.Second
 )
+
+// forwardPatience is defaultForwardPatience (tests shorten it).
+var forwardPatience atomic.Int64
+
+func init() { forwardPatience.Store(int64(defaultForwardPatience)) }
 
 // forwardQueue is a renderer's queue of messages from the others.
 type forwardQueue struct {
@@ -493,7 +506,7 @@ func (q *forwardQueue) push(c *rendererpb.Command, size int) bool {
 	defer q.mu.Unlock()
 	if q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed {
 		expired := false
-		t := time.AfterFunc(forwardPatience, func() {
+		t := time.AfterFunc(time.Duration(forwardPatience.Load()), func() {
 			q.mu.Lock()
 			expired = true
 			q.cond.Broadcast()

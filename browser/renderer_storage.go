@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/browser/ipc"
@@ -38,6 +39,12 @@ func (h *hostServer) Storage(ctx context.Context, c *rendererpb.StorageCall) (*r
 		return nil, status.Error(codes.PermissionDenied, reason)
 	}
 	key := storage.StorageKey{Origin: o, TopLevelSite: origin.ObtainSite(tls), HasCrossSiteAncestor: k.GetHasCrossSiteAncestor()}
+	if !p.useStorageKey(key) {
+		reason := fmt.Sprintf("localStorage calls for more than %d storage keys", ipc.MaxStorageKeys)
+		p.b.log("browser: refused " + reason + " from " + p.site.Serialize() + "; killing it")
+		p.kill("killed by the browser process: " + reason)
+		return nil, status.Error(codes.ResourceExhausted, reason)
+	}
 	area, err := bindings.LocalStorageArea(p.b.eng.ua.StorageShed(), key)
 	if err != nil {
 		return replyErr(err), nil
@@ -67,6 +74,25 @@ func (h *hostServer) Storage(ctx context.Context, c *rendererpb.StorageCall) (*r
 		return replyErr(err), nil
 	}
 	return r, nil
+}
+
+// useStorageKey records that the renderer uses key's localStorage: each
+// key is an area of its own in the browser process, so a renderer may use
+// at most ipc.MaxStorageKeys of them (of its site's origins).
+func (p *rendererProc) useStorageKey(key storage.StorageKey) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.storageKeys[key] {
+		return true
+	}
+	if len(p.storageKeys) >= ipc.MaxStorageKeys {
+		return false
+	}
+	if p.storageKeys == nil {
+		p.storageKeys = map[storage.StorageKey]bool{}
+	}
+	p.storageKeys[key] = true
+	return true
 }
 
 func replyErr(err error) *rendererpb.StorageReply {

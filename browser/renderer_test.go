@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(forgerEnv) != "" && len(os.Args) > 1 && os.Args[1] == browser.RendererArg {
 		runForger()
 	}
+	if mode := os.Getenv(hostileEnv); mode != "" && len(os.Args) > 1 && os.Args[1] == browser.RendererArg {
+		runHostile(mode)
+	}
 	browser.MaybeRunRenderer()
 	os.Exit(m.Run())
 }

@@ -58,10 +58,12 @@ var errNameTooLong = dom.NewDOMException("The lock name is too long.", dom.NotSu
 // process over conn (the renderer's end of its socket pair): the lock
 // service (NewRemoteService) and the services Peer.Services registers.
 func Connect(conn net.Conn) (*grpc.ClientConn, error) {
-	cc, err := grpc.NewClient("passthrough:///socketpair",
-		grpc.WithContextDialer(connDialer(conn)),
+	opts := []grpc.DialOption{grpc.WithContextDialer(connDialer(conn)),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes))}
+	// Fixed windows, as the browser process's (see LockServer.ServeConn).
+	opts = append(opts, grpc.WithInitialWindowSize(StreamWindow), grpc.WithInitialConnWindowSize(ConnWindow))
+	cc, err := grpc.NewClient("passthrough:///socketpair", opts...)
 	if err != nil {
 		conn.Close()
 		return nil, err

@@ -29,12 +29,34 @@ const (
 	// browser process: its requests not yet finished (waiting or held)
 	// plus its queries not yet answered plus its registered clients.
 	DefaultMaxOutstanding = 1 << 16
+	// MaxOutstandingNameBytes bounds the bytes of the lock names of a
+	// renderer's outstanding requests (a flood of long names is refused
+	// long before DefaultMaxOutstanding requests).
+	MaxOutstandingNameBytes = 64 << 20
+	// MaxStorageKeys bounds the storage buckets (storage key and bucket
+	// name) one renderer's clients may use: each has a lock manager in
+	// the browser process.
+	MaxStorageKeys = 256
+	// DefaultMaxPendingBytes bounds the events waiting to be sent to a
+	// renderer that does not read them (outcomes, snapshots, eviction
+	// requests; see Peer.MaxPendingBytes).
+	DefaultMaxPendingBytes = 64 << 20
 	// MaxRecvBytes bounds a message from a renderer (a lock name of
 	// MaxNameBytes, a localStorage item of its quota).
 	MaxRecvBytes = 8 << 20
 	// MaxMessageBytes bounds a message from the browser process to a
 	// renderer (a fetched resource is at most fetch.MaxResponseBytes).
 	MaxMessageBytes = 65 << 20
+	// MaxStreams bounds a renderer's concurrent gRPC streams (its
+	// session, its control channel, its network requests and storage
+	// calls under way): a renderer that opens more waits (gRPC queues
+	// them), a raw client's excess streams are refused.
+	MaxStreams = 100
+	// StreamWindow and ConnWindow are the fixed HTTP/2 flow-control
+	// windows of a renderer connection (bytes a side may send that the
+	// other has not yet taken), for a stream and for the connection.
+	StreamWindow = 1 << 20
+	ConnWindow   = 4 << 20
 	// maxRequestID bounds renderers' request ids (lock ids carry the
 	// session in their high bits).
 	maxRequestID = 1<<40 - 1
@@ -85,6 +107,10 @@ type Peer struct {
 	// MaxOutstanding bounds the renderer's outstanding work (0:
 	// DefaultMaxOutstanding); past it the renderer is killed.
 	MaxOutstanding int
+	// MaxPendingBytes bounds the events (bytes, about) that wait to be
+	// sent to the renderer because it does not read them (0:
+	// DefaultMaxPendingBytes); past it the renderer is killed.
+	MaxPendingBytes int
 	// Services (optional) registers the other services the browser
 	// process serves the renderer on its connection.
 	Services func(grpc.ServiceRegistrar)
@@ -113,7 +139,14 @@ func (ls *LockServer) ServeConn(conn net.Conn, p Peer) *Served {
 	if p.MaxOutstanding <= 0 {
 		p.MaxOutstanding = DefaultMaxOutstanding
 	}
-	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRecvBytes), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true))
+	if p.MaxPendingBytes <= 0 {
+		p.MaxPendingBytes = DefaultMaxPendingBytes
+	}
+	srv := grpc.NewServer(grpc.MaxRecvMsgSize(MaxRecvBytes), grpc.MaxSendMsgSize(MaxMessageBytes), grpc.WaitForHandlers(true),
+		grpc.MaxConcurrentStreams(MaxStreams),
+		// Fixed flow-control windows: no bandwidth-estimation pings
+		// and window updates riding along every message of a session.
+		grpc.InitialWindowSize(StreamWindow), grpc.InitialConnWindowSize(ConnWindow))
 	h := &handler{ls: ls, peer: p, sid: ls.sessions.Add(1)}
 	lockspb.RegisterLockServiceServer(srv, h)
 	if p.Services != nil {
@@ -155,8 +188,10 @@ func (h *handler) Session(stream lockspb.LockService_SessionServer) error {
 	if h.active.Swap(true) {
 		return h.fail(refuse(codes.FailedPrecondition, "a second session on one renderer connection"))
 	}
-	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}}
-	ss.out.cond = sync.NewCond(&ss.out.mu)
+	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}, buckets: map[weblocks.Bucket]bool{}}
+	ss.out.init(h.peer.MaxPendingBytes, func(n int) {
+		h.kill(fmt.Sprintf("it does not read its lock events: %d bytes of them wait, over the limit of %d", n, h.peer.MaxPendingBytes))
+	})
 	sendDone := make(chan error, 1)
 	go func() { sendDone <- ss.sendLoop(stream) }()
 	// recvLoop ends with the session's error: the renderer closed it,
@@ -176,12 +211,22 @@ func (h *handler) fail(err error) error {
 		return err
 	}
 	h.ls.logf("lock service: refused %s: %s (%s); killing it", h.peer.Name, v.st.Message(), v.st.Code())
+	h.killOnce(v.st.Message())
+	return v.st.Err()
+}
+
+// kill logs why the renderer is killed, and kills it.
+func (h *handler) kill(reason string) {
+	h.ls.logf("lock service: %s: %s; killing it", h.peer.Name, reason)
+	h.killOnce(reason)
+}
+
+func (h *handler) killOnce(reason string) {
 	h.once.Do(func() {
 		if h.peer.Kill != nil {
-			h.peer.Kill(v.st.Message())
+			h.peer.Kill(reason)
 		}
 	})
-	return v.st.Err()
 }
 
 // session is one renderer's session: its clients, requests and queries.
@@ -197,6 +242,8 @@ type session struct {
 	queries    map[uint64]bool
 	maxQuery   uint64
 	ended      bool
+	buckets    map[weblocks.Bucket]bool // the buckets of its clients so far
+	nameBytes  int                      // of its outstanding requests
 
 	out outbox
 }
@@ -204,8 +251,17 @@ type session struct {
 // serverRequest is a renderer's request in the lock service.
 type serverRequest struct {
 	id     uint64
+	size   int // its name's bytes
 	handle weblocks.RequestHandle
 	lock   weblocks.LockHandle // once granted
+}
+
+// forget drops a finished request (ss.mu held).
+func (ss *session) forget(sr *serverRequest) {
+	if ss.requests[sr.id] == sr {
+		delete(ss.requests, sr.id)
+		ss.nameBytes -= sr.size
+	}
 }
 
 // outstanding is the session's outstanding work (ss.mu held).
@@ -219,7 +275,17 @@ func (ss *session) recvLoop(stream lockspb.LockService_SessionServer) error {
 		if err != nil {
 			return err
 		}
-		if err := ss.handle(call); err != nil {
+		// The events the call causes at once (usually its outcome: the
+		// lock service runs a request's steps on this goroutine when its
+		// queue is idle) are sent from here, after the call, rather than
+		// handed to sendLoop: one goroutine hand-off less per call.
+		ss.out.hold()
+		err = ss.handle(call)
+		if err != nil {
+			ss.out.release()
+			return err
+		}
+		if err := ss.out.flush(stream); err != nil {
 			return err
 		}
 	}
@@ -303,6 +369,16 @@ func (ss *session) register(r *lockspb.Register) error {
 			return refuse(codes.InvalidArgument, "%v", err)
 		}
 	}
+	bucket := weblocks.Bucket{Key: key, Name: r.GetBucket()}
+	ss.mu.Lock()
+	if !ss.buckets[bucket] {
+		if len(ss.buckets) >= MaxStorageKeys {
+			ss.mu.Unlock()
+			return refuse(codes.ResourceExhausted, "a client of a storage bucket past the limit of %d buckets", MaxStorageKeys)
+		}
+		ss.buckets[bucket] = true
+	}
+	ss.mu.Unlock()
 	ls := ss.h.ls
 	ls.mu.Lock()
 	if o := ls.ids[r.GetId()]; o != nil && o != ss {
@@ -314,11 +390,9 @@ func (ss *session) register(r *lockspb.Register) error {
 	var cl weblocks.Client
 	cl, err = ss.svc.Register(weblocks.ClientConfig{
 		ID:      r.GetId(),
-		Bucket:  weblocks.Bucket{Key: key, Name: r.GetBucket()},
+		Bucket:  bucket,
 		Deliver: ss.deliver,
-		Evict: func() {
-			ss.out.push(&lockspb.Event{Event: &lockspb.Event_Evict{Evict: &lockspb.Evict{Client: id}}})
-		},
+		Evict:   func() { ss.out.pushEvict(id) },
 	})
 	if err != nil {
 		return status.Error(codes.Unavailable, err.Error())
@@ -389,19 +463,24 @@ func (ss *session) request(r *lockspb.Request) error {
 	default:
 		return refuse(codes.InvalidArgument, "bad wait mode %d", r.GetWait())
 	}
-	sr := &serverRequest{id: id}
+	sr := &serverRequest{id: id, size: len(name)}
 	ss.mu.Lock()
 	ss.maxRequest = id
 	ss.requests[id] = sr
+	ss.nameBytes += sr.size
 	if err := ss.checkFlood(); err != nil {
 		ss.mu.Unlock()
 		return err
+	}
+	if ss.nameBytes > MaxOutstandingNameBytes {
+		ss.mu.Unlock()
+		return refuse(codes.ResourceExhausted, "%d bytes of lock names in outstanding requests, over the limit of %d", ss.nameBytes, MaxOutstandingNameBytes)
 	}
 	ss.mu.Unlock()
 	h, err := ss.svc.Request(cl, name, mode, wait, weblocks.ReceiverFunc(func(o weblocks.Outcome) { ss.outcome(sr, o) }))
 	if err != nil {
 		ss.mu.Lock()
-		delete(ss.requests, id)
+		ss.forget(sr)
 		ss.mu.Unlock()
 		return status.Error(codes.Unavailable, err.Error())
 	}
@@ -427,19 +506,23 @@ func (ss *session) outcome(sr *serverRequest, o weblocks.Outcome) {
 		sr.lock = o.Lock
 	case weblocks.OutcomeNotAvailable:
 		ev.Kind = lockspb.OutcomeKind_OUTCOME_KIND_NOT_AVAILABLE
-		delete(ss.requests, sr.id)
+		ss.forget(sr)
 	case weblocks.OutcomeAborted:
 		ev.Kind = lockspb.OutcomeKind_OUTCOME_KIND_ABORTED
 		ev.Reason = wireReason(o.Reason)
-		delete(ss.requests, sr.id)
+		ss.forget(sr)
 	case weblocks.OutcomeRevoked:
 		ev.Kind = lockspb.OutcomeKind_OUTCOME_KIND_REVOKED
 		ev.Lock = ss.lockID(sr.id)
 		ev.Reason = wireReason(o.Reason)
-		delete(ss.requests, sr.id)
+		ss.forget(sr)
 	}
 	ss.mu.Unlock()
-	ss.out.push(&lockspb.Event{Event: &lockspb.Event_Outcome{Outcome: ev}})
+	size := outcomeBytes
+	if ev.Reason != nil {
+		size += len(ev.Reason.Name) + len(ev.Reason.Message)
+	}
+	ss.out.push(&lockspb.Event{Event: &lockspb.Event_Outcome{Outcome: ev}}, size)
 }
 
 // abortCall is the reason of an abort the renderer asked for: it knows
@@ -473,7 +556,7 @@ func (ss *session) release(r *lockspb.Release) error {
 	if sr != nil {
 		h = sr.lock
 		if h != nil {
-			delete(ss.requests, id)
+			ss.forget(sr)
 		}
 	}
 	ss.mu.Unlock()
@@ -530,11 +613,14 @@ func (ss *session) query(q *lockspb.Query) error {
 		if snap == nil {
 			snap = &weblocks.Snapshot{}
 		}
-		ev := &lockspb.Snapshot{Query: id, Held: wireInfos(snap.Held), Pending: wireInfos(snap.Pending)}
+		ev := &lockspb.Snapshot{Query: id}
+		size := outcomeBytes
+		ev.Held, size = wireInfos(snap.Held, size)
+		ev.Pending, size = wireInfos(snap.Pending, size)
 		ss.mu.Lock()
 		delete(ss.queries, id)
 		ss.mu.Unlock()
-		ss.out.push(&lockspb.Event{Event: &lockspb.Event_Snapshot{Snapshot: ev}})
+		ss.out.push(&lockspb.Event{Event: &lockspb.Event_Snapshot{Snapshot: ev}}, size)
 	}))
 	if err != nil {
 		return status.Error(codes.Unavailable, err.Error())
@@ -542,13 +628,22 @@ func (ss *session) query(q *lockspb.Query) error {
 	return nil
 }
 
-func wireInfos(l weblocks.LockList) []*lockspb.LockInfo {
+// wireInfos is l on the wire, and size plus its (approximate) bytes.
+func wireInfos(l weblocks.LockList, size int) ([]*lockspb.LockInfo, int) {
 	out := make([]*lockspb.LockInfo, l.Len())
 	for i, x := range l.All() {
 		out[i] = &lockspb.LockInfo{Name: []byte(x.Name), Mode: wireMode(x.Mode), ClientId: x.ClientID}
+		size += len(x.Name) + len(x.ClientID) + infoBytes
 	}
-	return out
+	return out, size
 }
+
+// Approximate sizes of events (for Peer.MaxPendingBytes): an outcome or
+// an empty snapshot, and a snapshot's entry besides its strings.
+const (
+	outcomeBytes = 64
+	infoBytes    = 48
+)
 
 func (ss *session) terminate(t *lockspb.Terminate) error {
 	cl, err := ss.client(t.GetClient())
@@ -602,53 +697,166 @@ func (ss *session) end() {
 	}
 }
 
+// sendLoop sends the events that the lock service queues for the renderer
+// while no call of it is being handled (a grant after another renderer's
+// release, an eviction request).
 func (ss *session) sendLoop(stream lockspb.LockService_SessionServer) error {
 	for {
 		batch, ok := ss.out.take()
 		if !ok {
 			return nil
 		}
-		for _, ev := range batch {
-			if err := stream.Send(ev); err != nil {
-				ss.out.close()
-				return err
-			}
+		err := sendAll(stream, batch)
+		ss.out.sent()
+		if err != nil {
+			ss.out.close()
+			return err
 		}
 	}
+}
+
+func sendAll(stream lockspb.LockService_SessionServer, batch []*lockspb.Event) error {
+	for _, ev := range batch {
+		if err := stream.Send(ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // outbox queues events for the renderer: the lock task queue pushes
 // without ever waiting for the renderer. Its length is bounded by the
 // session's outstanding work (each request has at most two events, each
-// query one), bounded by Peer.MaxOutstanding.
+// query one, each client one eviction request at a time), bounded by
+// Peer.MaxOutstanding, and its bytes by Peer.MaxPendingBytes: past it the
+// renderer, which does not read its events, is killed (overflow) and the
+// events dropped.
+//
+// One goroutine at a time sends (sending), in queue order: sendLoop, or
+// the session's receiving goroutine, which sends what the call it handled
+// queued (hold, then flush) without waking sendLoop.
 type outbox struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	events []*lockspb.Event
-	closed bool
+	mu       sync.Mutex
+	cond     *sync.Cond
+	events   []*lockspb.Event
+	bytes    int             // of events, about
+	max      int             // bytes
+	evicts   map[uint64]bool // clients with an eviction request queued
+	overflow func(bytes int)
+	held     bool // a call is being handled: its goroutine flushes after it
+	sending  bool // a goroutine is sending a batch
+	closed   bool
 }
 
-func (o *outbox) push(ev *lockspb.Event) {
+func (o *outbox) init(max int, overflow func(bytes int)) {
+	o.cond = sync.NewCond(&o.mu)
+	o.max = max
+	o.evicts = map[uint64]bool{}
+	o.overflow = overflow
+}
+
+// push queues ev, of about size bytes.
+func (o *outbox) push(ev *lockspb.Event, size int) {
 	o.mu.Lock()
-	if !o.closed {
-		o.events = append(o.events, ev)
+	if o.closed {
+		o.mu.Unlock()
+		return
+	}
+	o.events = append(o.events, ev)
+	o.bytes += size
+	if n := o.bytes; n > o.max {
+		o.closeLocked()
+		o.mu.Unlock()
+		o.overflow(n)
+		return
+	}
+	if !o.held && !o.sending {
 		o.cond.Signal()
 	}
 	o.mu.Unlock()
 }
 
+// pushEvict queues an eviction request for client, unless one waits
+// already (the page is evicted once).
+func (o *outbox) pushEvict(client uint64) {
+	o.mu.Lock()
+	if o.evicts[client] {
+		o.mu.Unlock()
+		return
+	}
+	o.evicts[client] = true
+	o.mu.Unlock()
+	o.push(&lockspb.Event{Event: &lockspb.Event_Evict{Evict: &lockspb.Evict{Client: client}}}, outcomeBytes)
+}
+
+// takeLocked takes the queued events (o.mu held) and becomes the sender.
+func (o *outbox) takeLocked() []*lockspb.Event {
+	b := o.events
+	for _, ev := range b {
+		if e, ok := ev.Event.(*lockspb.Event_Evict); ok {
+			delete(o.evicts, e.Evict.GetClient())
+		}
+	}
+	o.events, o.bytes = nil, 0
+	o.sending = true
+	return b
+}
+
+// hold says that a call is being handled: what it queues waits for flush.
+func (o *outbox) hold() {
+	o.mu.Lock()
+	o.held = true
+	o.mu.Unlock()
+}
+
+// release ends hold without flushing (the session ends).
+func (o *outbox) release() {
+	o.mu.Lock()
+	o.held = false
+	o.mu.Unlock()
+}
+
+// flush ends hold: it sends what is queued on the calling goroutine,
+// unless sendLoop is sending (it then sends that too). What is queued
+// while flush sends is left to sendLoop.
+func (o *outbox) flush(stream lockspb.LockService_SessionServer) error {
+	o.mu.Lock()
+	o.held = false
+	if o.sending || o.closed || len(o.events) == 0 {
+		o.mu.Unlock()
+		return nil
+	}
+	b := o.takeLocked()
+	o.mu.Unlock()
+	err := sendAll(stream, b)
+	o.sent()
+	if err != nil {
+		o.close()
+	}
+	return err
+}
+
+// sent ends a batch's sending: sendLoop sends what was queued meanwhile.
+func (o *outbox) sent() {
+	o.mu.Lock()
+	o.sending = false
+	if len(o.events) > 0 {
+		o.cond.Signal()
+	}
+	o.mu.Unlock()
+}
+
+// take waits for events to send (and no other sender), and takes them.
 func (o *outbox) take() ([]*lockspb.Event, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for len(o.events) == 0 && !o.closed {
+	for (len(o.events) == 0 || o.sending || o.held) && !o.closed {
 		o.cond.Wait()
 	}
-	if len(o.events) == 0 {
-		return nil, false
+	if len(o.events) == 0 || o.sending {
+		return nil, false // closed
 	}
-	b := o.events
-	o.events = nil
-	return b, true
+	return o.takeLocked(), true
 }
 
 func (o *outbox) close() {
@@ -656,4 +864,11 @@ func (o *outbox) close() {
 	o.closed = true
 	o.cond.Broadcast()
 	o.mu.Unlock()
+}
+
+// closeLocked closes the outbox and drops its events (o.mu held).
+func (o *outbox) closeLocked() {
+	o.closed = true
+	o.events, o.bytes = nil, 0
+	o.cond.Broadcast()
 }

@@ -32,6 +32,13 @@ func site(s string) origin.Site { return origin.ObtainSite(origin.Parse(s)) }
 
 func newRaw(t *testing.T, ls *LockServer, siteURL string, maxOutstanding int) *rawRenderer {
 	t.Helper()
+	return newRawPeer(t, ls, Peer{Site: site(siteURL), MaxOutstanding: maxOutstanding}, true)
+}
+
+// newRawPeer is newRaw with the renderer's Peer (Name and Kill are the
+// test's); a renderer that does not read never receives its events.
+func newRawPeer(t *testing.T, ls *LockServer, p Peer, read bool) *rawRenderer {
+	t.Helper()
 	browserEnd, rendererEnd, err := SocketPair()
 	if err != nil {
 		t.Fatal(err)
@@ -41,8 +48,9 @@ func newRaw(t *testing.T, ls *LockServer, siteURL string, maxOutstanding int) *r
 		t.Fatal(err)
 	}
 	r := &rawRenderer{t: t, events: make(chan *lockspb.Event, 1024), end: make(chan error, 1), killed: make(chan string, 1)}
-	r.served = ls.ServeConn(browserEnd, Peer{Name: "test renderer " + siteURL, Site: site(siteURL), MaxOutstanding: maxOutstanding,
-		Kill: func(reason string) { r.killed <- reason }})
+	p.Name = "test renderer " + p.Site.Serialize()
+	p.Kill = func(reason string) { r.killed <- reason }
+	r.served = ls.ServeConn(browserEnd, p)
 	r.cc, err = Connect(conn)
 	if err != nil {
 		t.Fatal(err)
@@ -52,6 +60,9 @@ func newRaw(t *testing.T, ls *LockServer, siteURL string, maxOutstanding int) *r
 		t.Fatal(err)
 	}
 	go func() {
+		if !read {
+			return
+		}
 		for {
 			ev, err := r.stream.Recv()
 			if err != nil {
@@ -108,7 +119,17 @@ func (r *rawRenderer) outcome() *lockspb.Outcome {
 // refused waits for the session to end with code, and for the kill.
 func (r *rawRenderer) refused(code codes.Code, want string) {
 	r.t.Helper()
-	for range r.events {
+	timeout := time.After(2 * time.Minute)
+drain:
+	for {
+		select {
+		case _, ok := <-r.events:
+			if !ok {
+				break drain
+			}
+		case <-timeout:
+			r.t.Fatalf("the session was not refused (want %v %q)", code, want)
+		}
 	}
 	err := <-r.end
 	if status.Code(err) != code || !strings.Contains(status.Convert(err).Message(), want) {

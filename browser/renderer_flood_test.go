@@ -1,0 +1,335 @@
+package browser_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gowebengine/weblocks/browser"
+	"github.com/gowebengine/weblocks/browser/ipc"
+	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
+	htmlpkg "github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/internal/testenv"
+)
+
+// hostileEnv makes this test binary a hostile renderer (see TestMain and
+// runHostile): its value is the mode, then a colon and a count.
+const hostileEnv = "BROWSER_TEST_HOSTILE"
+
+// runHostile is a renderer speaking the wire protocol by hand: it opens
+// its control channel, says it is ready, answers the OpenWindow (opened,
+// loaded), then
+// misbehaves by mode:
+//   - "deaf": never reads its control channel again (nor exits);
+//   - "broadcast:N": posts N BroadcastChannel messages of 1 KiB (32 KiB
+//     when N is small), then reports "done" (a Message);
+//   - "fetch:N": starts N fetches at once of a URL the test's fetcher
+//     never answers;
+//   - "storage:N": uses localStorage of N origins of its site.
+func runHostile(mode string) {
+	conn, err := ipc.FileConn(os.NewFile(3, "ipc"))
+	if err != nil {
+		os.Exit(5)
+	}
+	cc, err := ipc.Connect(conn)
+	if err != nil {
+		os.Exit(5)
+	}
+	host := rendererpb.NewHostClient(cc)
+	ctl, err := host.Control(context.Background())
+	if err != nil {
+		os.Exit(5)
+	}
+	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Ready{Ready: &rendererpb.Ready{Pid: int64(os.Getpid())}}})
+	cmd, err := ctl.Recv()
+	if err != nil {
+		os.Exit(5)
+	}
+	open := cmd.GetOpen()
+	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Opened{Opened: &rendererpb.WindowOpened{Window: open.GetWindow(), Url: open.GetUrl()}}})
+	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Loaded{Loaded: &rendererpb.WindowLoaded{Window: open.GetWindow()}}})
+	kind, count, _ := strings.Cut(mode, ":")
+	var n int
+	fmt.Sscan(count, &n)
+	if kind == "deaf" {
+		select {}
+	}
+	go func() {
+		// The browser process closing the channel ends the renderer.
+		for {
+			if _, err := ctl.Recv(); err != nil {
+				os.Exit(0)
+			}
+		}
+	}()
+	key := &rendererpb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}
+	switch kind {
+	case "broadcast":
+		size := 1 << 10
+		if n < 100000 {
+			size = 32 << 10
+		}
+		// A string of size bytes, as a renderer serializes it.
+		var buf bytes.Buffer
+		if gob.NewEncoder(&buf).Encode(&htmlpkg.SerializedRecord{Kind: htmlpkg.SerializedString, String: strings.Repeat("x", size)}) != nil {
+			os.Exit(5)
+		}
+		msg := buf.Bytes()
+		for range n {
+			if ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
+				Key: key, Name: "flood", SourceOrigin: "https://a.test", Message: msg}}}) != nil {
+				os.Exit(0)
+			}
+		}
+		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Message{Message: &rendererpb.Message{Window: open.GetWindow(), Text: "done"}}})
+	case "fetch":
+		for range n {
+			go host.Fetch(context.Background(), &rendererpb.FetchRequest{Url: "https://a.test/hang"})
+		}
+	case "storage":
+		for i := range n {
+			host.Storage(context.Background(), &rendererpb.StorageCall{Op: rendererpb.StorageCall_OP_SET_ITEM, Key: []byte("k"), Value: []byte("v"),
+				StorageKey: &rendererpb.StorageKey{Origin: fmt.Sprintf("https://s%d.a.test", i), TopLevelSite: "https://a.test"}})
+		}
+	}
+	select {}
+}
+
+// hostileBrowser is a browser of RendererProcesses whose renderers are
+// hostile ones of modes, in the order Open starts them, then normal ones.
+func hostileBrowser(t *testing.T, cfg browser.Config, modes ...string) *browser.Browser {
+	var next atomic.Int32
+	cfg.Renderer.Command = func() (*exec.Cmd, error) {
+		cmd := exec.Command(os.Args[0])
+		if i := int(next.Add(1)) - 1; i < len(modes) {
+			cmd.Env = append(os.Environ(), hostileEnv+"="+modes[i])
+		}
+		return cmd, nil
+	}
+	return rendererBrowser(t, cfg)
+}
+
+// heapWatch samples this process's heap while a test floods it.
+type heapWatch struct {
+	start uint64
+	peak  atomic.Uint64
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func watchHeap() *heapWatch {
+	w := &heapWatch{start: heapBytes(), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if h := heapBytes(); h > w.peak.Load() {
+				w.peak.Store(h)
+			}
+			select {
+			case <-w.stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return w
+}
+
+// growth stops watching and returns the peak growth in MiB.
+func (w *heapWatch) growth() float64 {
+	close(w.stop)
+	<-w.done
+	if p := w.peak.Load(); p > w.start {
+		return float64(p-w.start) / (1 << 20)
+	}
+	return 0
+}
+
+// lockCycles is a script doing n request/release cycles of a lock.
+func lockCycles(n int) string {
+	return fmt.Sprintf(`(async () => { for (let i = 0; i < %d; i++) await navigator.locks.request('x', () => {}); return 1; })()`, n)
+}
+
+// TestRendererHostileBroadcastFlood: a renderer posting a flood of
+// BroadcastChannel messages (a million of 1 KiB in the long checks) while
+// another renderer never reads its control channel: the flooder is
+// throttled, the deaf renderer is killed once the flooder has waited for
+// it in vain, a third renderer keeps working (lock cycles) and receives
+// the flood, and the browser process's heap stays bounded (by the 32 MiB
+// queued for each renderer).
+func TestRendererHostileBroadcastFlood(t *testing.T) {
+	n := 3000 // of 32 KiB: the deaf renderer's queue is full after about 1,000
+	if os.Getenv(testenv.LongEnv) == "1" || testenv.InCI() {
+		n = 1000000
+	}
+	defer browser.SetForwardPatience(time.Second)()
+	ctx := testCtx(t)
+	done := make(chan struct{})
+	exits := make(chan string, 4)
+	var once sync.Once
+	b := hostileBrowser(t, browser.Config{Renderer: browser.RendererConfig{
+		OnMessage: func(_ *browser.Window, msg string) {
+			if msg == "done" {
+				once.Do(func() { close(done) })
+			}
+		},
+		OnExit: func(w *browser.Window, err *browser.RendererExitError) { exits <- err.Reason },
+	}}, "deaf", "", fmt.Sprintf("broadcast:%d", n))
+	deaf, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	normal, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reval(t, ctx, normal, `window.n = 0; new BroadcastChannel('flood').onmessage = () => n++; 0`)
+	heap := watchHeap()
+	if _, err := b.Open(ctx, "https://a.test/index.html"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("the flood did not end within 90 s: the flooder is held up by the deaf renderer")
+		}
+		if v := reval(t, ctx, normal, lockCycles(20)); v != int64(1) {
+			t.Fatalf("lock cycles during the flood: %v", v)
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	select {
+	case reason := <-exits:
+		if !strings.Contains(reason, "does not read its messages") {
+			t.Fatalf("a renderer ended: %s", reason)
+		}
+	case <-ctx.Done():
+		t.Fatal("the deaf renderer was not killed")
+	}
+	if deaf.RendererErr() == nil {
+		t.Fatal("the deaf renderer's window does not say it ended")
+	}
+	g := heap.growth()
+	t.Logf("%d messages; the heap grew by %.0f MiB at most", n, g)
+	if g > 512 {
+		t.Errorf("the heap grew by %.0f MiB during the flood", g)
+	}
+	// The normal renderer gets every message (its queue is bounded too:
+	// the flooder waited for it).
+	v := reval(t, ctx, normal, fmt.Sprintf(`new Promise(r => { const f = () => n >= %d ? r(n) : setTimeout(f, 10); f(); })`, n))
+	if v != int64(n) {
+		t.Fatalf("the normal renderer got %v messages", v)
+	}
+	select {
+	case reason := <-exits:
+		t.Fatalf("another renderer ended: %s", reason)
+	default:
+	}
+}
+
+// TestRendererHostileFetchFlood: a renderer starting a thousand fetches
+// that the network never answers holds at most ipc.MaxStreams of them
+// in the browser process at once (gRPC queues the others in the
+// renderer), and another renderer loads and fetches meanwhile.
+func TestRendererHostileFetchFlood(t *testing.T) {
+	ctx := testCtx(t)
+	var active, peak atomic.Int32
+	release := make(chan struct{})
+	defer close(release)
+	reached := make(chan struct{})
+	var once sync.Once
+	fetcher := browser.FetcherFunc(func(ctx context.Context, u *url.URL) (*browser.Response, error) {
+		if u.Path == "/hang" {
+			n := active.Add(1)
+			defer active.Add(-1)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			if n >= ipc.MaxStreams-1 {
+				once.Do(func() { close(reached) })
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return nil, errors.New("no answer")
+		}
+		return browser.FSFetcher{FS: rendererSite}.Fetch(ctx, u)
+	})
+	b := hostileBrowser(t, browser.Config{Fetcher: fetcher}, "fetch:1000")
+	if _, err := b.Open(ctx, "https://a.test/index.html"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-reached:
+	case <-ctx.Done():
+		t.Fatalf("the hostile renderer's fetches did not arrive: %d", active.Load())
+	}
+	w, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := reval(t, ctx, w, `fetch('other.html').then(r => r.text()).then(s => s.includes('other'))`); v != true {
+		t.Fatalf("the other renderer's fetch: %v", v)
+	}
+	if v := reval(t, ctx, w, lockCycles(20)); v != int64(1) {
+		t.Fatal(v)
+	}
+	if p := peak.Load(); p > ipc.MaxStreams {
+		t.Fatalf("%d fetches of one renderer at once in the browser process", p)
+	}
+}
+
+// TestRendererHostileStorageKeys: a renderer using the localStorage of
+// ever new origins of its site (each an area of the browser process) is
+// killed past ipc.MaxStorageKeys.
+func TestRendererHostileStorageKeys(t *testing.T) {
+	ctx := testCtx(t)
+	exits := make(chan string, 1)
+	b := hostileBrowser(t, browser.Config{Renderer: browser.RendererConfig{
+		OnExit: func(w *browser.Window, err *browser.RendererExitError) { exits <- err.Reason },
+	}}, "storage:100000")
+	want := fmt.Sprintf("localStorage calls for more than %d storage keys", ipc.MaxStorageKeys)
+	if _, err := b.Open(ctx, "https://a.test/index.html"); err != nil {
+		// Killed before Open returned.
+		if !strings.Contains(err.Error(), want) {
+			t.Fatal(err)
+		}
+		return
+	}
+	select {
+	case reason := <-exits:
+		if !strings.Contains(reason, want) {
+			t.Fatalf("ended: %s", reason)
+		}
+	case <-ctx.Done():
+		t.Fatal("not killed")
+	}
+}
