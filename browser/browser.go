@@ -120,6 +120,10 @@ type Browser struct {
 	agents  map[*html.Agent]*agentState  // window agents' membranes
 	windows []*Window                    // windows from Open
 	locks   *ipc.LockServer              // serves renderers (RendererProcesses)
+	router  msgRouter                    // messages between renderers
+	// xproc is a renderer process's messaging with the others (nil in
+	// the browser process and in SingleProcess).
+	xproc *rendererMsg
 	err     error                        // the first panic
 	closed  bool
 }

@@ -25,6 +25,9 @@ type MessagePort struct {
 	// closed is the "has been closed" flag.
 	closed bool
 	recv   *portReceiver
+	// onClose runs when the entangled port disentangles this one (it was
+	// closed): see OnClose.
+	onClose func()
 }
 
 // portReceiver is where a port's messages go: queueTask queues steps on
@@ -89,13 +92,35 @@ func (p *MessagePort) Disentangle() {
 		return
 	}
 	lockBoth(p, other)
+	var notify func()
 	if p.entangled == other {
 		p.entangled = nil
 	}
 	if other.entangled == p {
 		other.entangled = nil
+		notify = other.onClose
 	}
 	unlockBoth(p, other)
+	// The disentangle steps end with firing close at the other port: its
+	// owner learns it here.
+	if notify != nil {
+		notify()
+	}
+}
+
+// OnClose sets f to run (on the goroutine that disentangles, with no
+// lock held) when the port's entangled port disentangles it
+// (https://html.spec.whatwg.org/#disentangle, whose last step fires close
+// at the other port): the other port was closed, or its owner went away.
+// A port whose entangled port lives in another process (package browser)
+// tells that process with it.
+func (p *MessagePort) OnClose(f func()) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.onClose = f
+	p.mu.Unlock()
 }
 
 // Entangled returns the port this one is entangled with, or nil.
