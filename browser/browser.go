@@ -123,9 +123,9 @@ type Browser struct {
 	router  msgRouter                    // messages between renderers
 	// xproc is a renderer process's messaging with the others (nil in
 	// the browser process and in SingleProcess).
-	xproc *rendererMsg
-	err     error                        // the first panic
-	closed  bool
+	xproc  *rendererMsg
+	err    error // the first panic
+	closed bool
 }
 
 // New returns a browser configured by cfg.
