@@ -118,8 +118,9 @@ func (m *msgRouter) remove(p *rendererProc) {
 	}
 	for q, g := range m.granted {
 		for h := range g {
+			// (It stays granted: posting to a closed window is no
+			// forgery; the message goes nowhere.)
 			if h>>32 == p.seq {
-				delete(g, h)
 				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
 			}
 		}

@@ -2,12 +2,18 @@ package browser_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
 
 	"github.com/gowebengine/weblocks/browser"
+	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 )
 
 // msgSite serves the cross-process messaging tests.
@@ -19,7 +25,12 @@ var msgSite = fstest.MapFS{
 		onmessage = e => {
 			const d = e.data;
 			if (d && d.port) {
-				d.port.onmessage = m => d.port.postMessage('port got ' + m.data);
+				d.port.onmessage = m => {
+					if (m.data === 'close') d.port.close();
+					else if (m.data && m.data.inner) m.data.inner.postMessage('inner ok');
+					else d.port.postMessage('port got ' + m.data);
+				};
+				d.port.onclose = () => opener.postMessage('the popup saw close', '*');
 				d.port.postMessage('hello through the port');
 				return;
 			}
@@ -131,5 +142,172 @@ func TestRendererPostMessage(t *testing.T) {
 	}
 	if v := reval(t, ctx, w1, `try { popup.postMessage('x', 'not a url'); 'sent' } catch (e) { e.name }`); v != "SyntaxError" {
 		t.Fatalf("a bad target origin: %v", v)
+	}
+}
+
+// openPopup opens popup.html of b.test from w1 (a.test) and waits for
+// its first message; it returns the popup's window.
+func openPopup(t *testing.T, ctx context.Context, w1 *browser.Window, ws *windowsByURL) *browser.Window {
+	t.Helper()
+	reval(t, ctx, w1, `window.msgs = []; window.next = null;
+		onmessage = e => { msgs.push(e); if (next) { next(e); next = null; } };
+		window.wait = () => msgs.length ? Promise.resolve(msgs.shift()) : new Promise(r => next = () => r(msgs.shift()));
+		window.popup = open('https://b.test/popup.html'); typeof popup`)
+	popup := ws.wait(t, ctx, "https://b.test/popup.html")
+	if v := reval(t, ctx, w1, `wait().then(e => e.origin)`); v != "https://b.test" {
+		t.Fatalf("the popup's first message: %v", v)
+	}
+	return popup
+}
+
+// TestRendererMessagePort: a MessagePort transferred to a window of
+// another renderer stays entangled across the processes (both ways, and a
+// port transferred through it), and its close reaches the other side
+// (the close event), either way.
+func TestRendererMessagePort(t *testing.T) {
+	ctx := testCtx(t)
+	b, ws := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openPopup(t, ctx, w1, ws)
+	for i, side := range []string{"popup", "opener"} {
+		v := reval(t, ctx, w1, `{ const ch = new MessageChannel(); window.port = ch.port1;
+			window.pmsgs = []; window.pnext = null; window.portClosed = new Promise(r => port.onclose = () => r('close event'));
+			port.onmessage = e => { pmsgs.push(e.data); if (pnext) { pnext(); pnext = null; } };
+			window.pwait = () => pmsgs.length ? Promise.resolve(pmsgs.shift()) : new Promise(r => pnext = () => r(pmsgs.shift()));
+			popup.postMessage({port: ch.port2}, '*', [ch.port2]);
+			pwait() }`)
+		if v != "hello through the port" {
+			t.Fatalf("%d: the popup's first port message: %v", i, v)
+		}
+		if v := reval(t, ctx, w1, `port.postMessage('ping'); pwait()`); v != "port got ping" {
+			t.Fatalf("%d: the answer: %v", i, v)
+		}
+		if v := reval(t, ctx, w1, `{ const inner = new MessageChannel(); window.innerGot = new Promise(r => inner.port1.onmessage = e => r(e.data));
+			port.postMessage({inner: inner.port2}, [inner.port2]); innerGot }`); v != "inner ok" {
+			t.Fatalf("%d: a port through the port: %v", i, v)
+		}
+		switch side {
+		case "popup":
+			if v := reval(t, ctx, w1, `port.postMessage('close'); portClosed`); v != "close event" {
+				t.Fatalf("the popup's close: %v", v)
+			}
+		case "opener":
+			if v := reval(t, ctx, w1, `port.close(); wait().then(e => e.data)`); v != "the popup saw close" {
+				t.Fatalf("the opener's close: %v", v)
+			}
+		}
+	}
+}
+
+// TestRendererCrashClosesPorts: when the popup's renderer is killed, the
+// ports entangled with its ports get close, and its stand-in is closed;
+// the opener keeps working.
+func TestRendererCrashClosesPorts(t *testing.T) {
+	ctx := testCtx(t)
+	b, ws := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	popup := openPopup(t, ctx, w1, ws)
+	reval(t, ctx, w1, `{ const ch = new MessageChannel(); window.port = ch.port1;
+		window.portClosed = new Promise(r => port.onclose = () => r('close event'));
+		window.first = new Promise(r => port.onmessage = e => r(e.data));
+		popup.postMessage({port: ch.port2}, '*', [ch.port2]); first }`)
+	if err := syscall.Kill(popup.RendererPID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if v := reval(t, ctx, w1, `portClosed`); v != "close event" {
+		t.Fatalf("after the crash: %v", v)
+	}
+	for reval(t, ctx, w1, `popup.closed`) != true {
+	}
+	if v := reval(t, ctx, w1, `popup.postMessage('to nobody', '*'); 1 + 1`); v != int64(2) {
+		t.Fatalf("the opener: %v", v)
+	}
+}
+
+// forgeMessage is a hostile renderer's postMessage (see runForger): as
+// another renderer's window ("source"), to a window it was not given
+// ("target"), or with another site's origin ("origin"). Renderer 1 is the
+// test's honest window, of https://a.test.
+func forgeMessage(ctl rendererpb.Host_ControlClient, how string) {
+	var set struct {
+		Proc uint64 `json:"proc"`
+	}
+	json.Unmarshal([]byte(os.Getenv("GOWEBENGINE_RENDERER")), &set)
+	honest, own := uint64(1)<<32|1, set.Proc<<32|1
+	m := &rendererpb.WindowMessage{Source: own, Target: honest, SourceOrigin: "https://a.test", TargetOrigin: "https://a.test", Message: []byte("forged")}
+	switch how {
+	case "source":
+		m.Source = honest
+	case "origin":
+		m.SourceOrigin = "https://b.test"
+	}
+	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Post{Post: m}})
+	ctl.Recv()
+	select {} // until killed
+}
+
+// TestRendererForgedPostMessage: a renderer posting a message as a
+// window it does not host, to a window it was not given, or with another
+// site's origin is refused, logged and killed; the target gets nothing.
+func TestRendererForgedPostMessage(t *testing.T) {
+	for how, want := range map[string]string{
+		"source": "a postMessage as window 0x100000001, which it does not host",
+		"target": "a postMessage to window 0x100000001, which it was not given",
+		"origin": `a postMessage with the source origin "https://b.test"`,
+	} {
+		t.Run(how, func(t *testing.T) {
+			ctx := testCtx(t)
+			var mu sync.Mutex
+			var logged []string
+			var n int
+			b := rendererBrowser(t, browser.Config{
+				Fetcher: browser.FSFetcher{FS: msgSite},
+				Console: func(line string) {
+					mu.Lock()
+					logged = append(logged, line)
+					mu.Unlock()
+				},
+				Renderer: browser.RendererConfig{Command: func() (*exec.Cmd, error) {
+					cmd := exec.Command(os.Args[0])
+					mu.Lock()
+					n++
+					if n == 2 {
+						cmd.Env = append(os.Environ(), forgerEnv+"=msg:"+how)
+					}
+					mu.Unlock()
+					return cmd, nil
+				}},
+			})
+			w1, err := b.Open(ctx, "https://a.test/index.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			reval(t, ctx, w1, `window.got = []; onmessage = e => got.push(e.data); 0`)
+			_, err = b.Open(ctx, "https://a.test/index.html")
+			var re *browser.RendererExitError
+			if !errors.As(err, &re) || !strings.Contains(re.Reason, "killed by the browser process: "+want) {
+				t.Fatalf("got %v", err)
+			}
+			mu.Lock()
+			found := false
+			for _, l := range logged {
+				found = found || strings.Contains(l, "refused "+want)
+			}
+			mu.Unlock()
+			if !found {
+				t.Fatalf("not logged: %q", logged)
+			}
+			// An honest message from a window of w1's own renderer is
+			// its first.
+			if v := reval(t, ctx, w1, `postMessage('own', '*'); new Promise(r => onmessage = e => r(got.concat([e.data]).join()))`); v != "own" {
+				t.Fatalf("w1 got %v", v)
+			}
+		})
 	}
 }

@@ -204,6 +204,7 @@ func (p *MessagePort) Ship() {
 	p.mu.Lock()
 	p.recv = nil
 	p.enabled = false
+	p.onClose = nil
 	p.mu.Unlock()
 }
 
