@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"sync"
@@ -41,10 +42,34 @@ type msgRouter struct {
 	procs   map[uint64]*rendererProc
 	granted map[*rendererProc]map[uint64]struct{}
 	links   map[uint64]*msgLink
+	// made counts the live links each renderer made; popups the live
+	// popups each renderer opened (OpenPopup), and openerOf the renderer
+	// that opened each popup's.
+	made     map[*rendererProc]int
+	popups   map[*rendererProc]int
+	openerOf map[*rendererProc]*rendererProc
 }
 
-// msgLink is a link's two renderers.
+// Bounds of what one renderer makes the browser process keep.
+const (
+	// maxLinks bounds the live MessagePort links a renderer made: past
+	// it the renderer is killed.
+	maxLinks = 1 << 16
+	// maxPopups bounds the live renderers of the popups one renderer
+	// opened in other renderers: past it window.open gives null.
+	maxPopups = 32
+)
+
+// msgLink is a link's two renderers (a made it).
 type msgLink struct{ a, b *rendererProc }
+
+// deleteLink forgets a link (under m.mu).
+func (m *msgRouter) deleteLink(id uint64, l *msgLink) {
+	delete(m.links, id)
+	if m.made[l.a]--; m.made[l.a] <= 0 {
+		delete(m.made, l.a)
+	}
+}
 
 // other is the link's end that is not p (nil when p is neither).
 func (l *msgLink) other(p *rendererProc) *rendererProc {
@@ -73,6 +98,9 @@ func (m *msgRouter) add(p *rendererProc) {
 		m.procs = map[uint64]*rendererProc{}
 		m.granted = map[*rendererProc]map[uint64]struct{}{}
 		m.links = map[uint64]*msgLink{}
+		m.made = map[*rendererProc]int{}
+		m.popups = map[*rendererProc]int{}
+		m.openerOf = map[*rendererProc]*rendererProc{}
 	}
 	m.procs[p.seq] = p
 }
@@ -108,9 +136,16 @@ func (m *msgRouter) remove(p *rendererProc) {
 	m.mu.Lock()
 	delete(m.procs, p.seq)
 	delete(m.granted, p)
+	delete(m.popups, p)
+	if o := m.openerOf[p]; o != nil {
+		delete(m.openerOf, p)
+		if m.popups[o]--; m.popups[o] <= 0 {
+			delete(m.popups, o)
+		}
+	}
 	for id, l := range m.links {
 		if o := l.other(p); o != nil {
-			delete(m.links, id)
+			m.deleteLink(id, l)
 			if o != p {
 				notes = append(notes, note{o, &rendererpb.Command{Command: &rendererpb.Command_PortClosed{PortClosed: &rendererpb.PortClosed{Link: id}}}})
 			}
@@ -154,9 +189,14 @@ func (m *msgRouter) addLinks(p, to *rendererProc, links []uint64) bool {
 			return false
 		}
 	}
+	if m.made[p]+len(links) > maxLinks {
+		p.refuse("more than %d MessagePort links", maxLinks)
+		return false
+	}
 	for _, id := range links {
 		m.links[id] = &msgLink{a: p, b: to}
 	}
+	m.made[p] += len(links)
 	return true
 }
 
@@ -265,7 +305,7 @@ func (m *msgRouter) portClosed(p *rendererProc, pc *rendererpb.PortClosed) bool 
 		p.refuse("a close of MessagePort link %#x, which is not its", pc.GetLink())
 		return false
 	}
-	delete(m.links, pc.GetLink())
+	m.deleteLink(pc.GetLink(), l)
 	m.mu.Unlock()
 	to.forward(&rendererpb.Command{Command: &rendererpb.Command_PortClosed{PortClosed: pc}}, 64)
 	return true
@@ -283,8 +323,31 @@ func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupReq
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return &rendererpb.OpenPopupReply{Error: fmt.Sprintf("not an http(s) URL: %.200q", req.GetUrl())}, nil
 	}
+	r := &p.b.router
+	r.mu.Lock()
+	if r.popups[p] >= maxPopups {
+		r.mu.Unlock()
+		return &rendererpb.OpenPopupReply{Error: fmt.Sprintf("more than %d popups in other renderers", maxPopups)}, nil
+	}
+	r.popups[p]++ // the opener is live: add ran
+	r.mu.Unlock()
 	w, err := p.b.startRendererWith(ctx, u.String(), nil, req.GetOpener())
+	if err == nil {
+		r.mu.Lock()
+		if r.procs[w.remote.seq] != nil {
+			r.openerOf[w.remote] = p
+			r.mu.Unlock()
+		} else {
+			r.mu.Unlock()
+			err = errors.New("the popup's renderer ended")
+		}
+	}
 	if err != nil {
+		r.mu.Lock()
+		if r.popups[p]--; r.popups[p] <= 0 {
+			delete(r.popups, p)
+		}
+		r.mu.Unlock()
 		return &rendererpb.OpenPopupReply{Error: err.Error()}, nil
 	}
 	handle := w.remote.seq<<32 | 1

@@ -311,3 +311,24 @@ func TestRendererForgedPostMessage(t *testing.T) {
 		})
 	}
 }
+
+// TestRendererPostMessageFlood: a window posting more to a window of
+// another renderer than the browser process queues for it (50 MB) is
+// throttled, not the reader killed: every message arrives, in order.
+func TestRendererPostMessageFlood(t *testing.T) {
+	ctx := testCtx(t)
+	b, ws := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	popup := openPopup(t, ctx, w1, ws)
+	reval(t, ctx, popup, `window.got = new Promise(r => { let n = 0; onmessage = e => { if (e.data.i !== n) r('out of order at ' + n); if (++n === 5000) r(n); }; }); 0`)
+	reval(t, ctx, w1, `{ const pad = 'x'.repeat(10000); for (let i = 0; i < 5000; i++) popup.postMessage({i, pad}, 'https://b.test'); } 0`)
+	if v := reval(t, ctx, popup, `got`); v != int64(5000) {
+		t.Fatalf("the popup: %v", v)
+	}
+	if err := popup.RendererErr(); err != nil {
+		t.Fatal(err)
+	}
+}
