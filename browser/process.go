@@ -280,6 +280,10 @@ func runRenderer() error {
 			x.portClosed(c.PortClosed)
 		case *rendererpb.Command_Gone:
 			x.windowGone(c.Gone)
+		case *rendererpb.Command_ConnectSharedWorker:
+			x.connectRemote(c.ConnectSharedWorker)
+		case *rendererpb.Command_SharedWorkerOwnerGone:
+			x.ownerGone(c.SharedWorkerOwnerGone)
 		case *rendererpb.Command_Close:
 			r.mu.Lock()
 			w := r.windows[c.Close.GetWindow()]

@@ -48,6 +48,8 @@ type msgRouter struct {
 	made     map[*rendererProc]int
 	popups   map[*rendererProc]int
 	openerOf map[*rendererProc]*rendererProc
+	// workers is the shared-worker registry (renderer_sw.go).
+	workers map[swKey]*swEntry
 }
 
 // Bounds of what one renderer makes the browser process keep.
@@ -159,6 +161,9 @@ func (m *msgRouter) remove(p *rendererProc) {
 				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
 			}
 		}
+	}
+	for _, host := range m.removeWorkers(p) {
+		notes = append(notes, note{host, &rendererpb.Command{Command: &rendererpb.Command_SharedWorkerOwnerGone{SharedWorkerOwnerGone: &rendererpb.SharedWorkerOwnerGone{Owner: p.seq}}}})
 	}
 	m.mu.Unlock()
 	for _, n := range notes {

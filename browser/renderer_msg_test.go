@@ -39,6 +39,16 @@ var msgSite = fstest.MapFS{
 		opener.postMessage({ready: location.origin, closed: opener.closed}, 'https://a.test');
 	</script>`)},
 	"other.html": {Data: []byte(`<!doctype html><title>other</title>`)},
+	// counter.js is a shared worker: "inc" counts, "lock" takes sw-lock
+	// for good.
+	"counter.js": {Data: []byte(`let n = 0;
+		onconnect = e => {
+			const port = e.ports[0];
+			port.onmessage = m => {
+				if (m.data === 'inc') port.postMessage(++n);
+				if (m.data === 'lock') navigator.locks.request('sw-lock', () => { port.postMessage('locked'); return new Promise(() => {}); });
+			};
+		};`)},
 }
 
 // windowsByURL collects the embedder's windows of renderer processes as
@@ -330,5 +340,103 @@ func TestRendererPostMessageFlood(t *testing.T) {
 	}
 	if err := popup.RendererErr(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// useCounter connects w to the shared worker counter.js.
+const useCounter = `window.sw = new SharedWorker('/counter.js'); window.swmsgs = []; window.swnext = null;
+	window.swClosed = new Promise(r => sw.port.onclose = () => r('close event'));
+	sw.port.onmessage = e => { swmsgs.push(e.data); if (swnext) { swnext(); swnext = null; } };
+	window.swwait = () => swmsgs.length ? Promise.resolve(swmsgs.shift()) : new Promise(r => swnext = () => r(swmsgs.shift()));
+	window.inc = () => { sw.port.postMessage('inc'); return swwait(); }; 0`
+
+// swLockHolders is the client ids holding sw-lock, as a window's query()
+// sees them.
+const swLockHolders = `navigator.locks.query().then(s => s.held.filter(l => l.name === 'sw-lock').map(l => l.clientId).join())`
+
+// TestRendererSharedWorker: windows of two renderer processes that
+// construct the same shared worker get one worker (one counter, in the
+// renderer of the first); the lock it takes is one client's in query()
+// from both; when its renderer is killed, the other renderer's
+// SharedWorker port gets close and the lock is released.
+func TestRendererSharedWorker(t *testing.T) {
+	ctx := testCtx(t)
+	b, _ := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reval(t, ctx, w1, useCounter)
+	reval(t, ctx, w2, useCounter)
+	for i, w := range []*browser.Window{w1, w2, w1, w2} {
+		if v := reval(t, ctx, w, `inc()`); v != int64(i+1) {
+			t.Fatalf("count %d from renderer %d: %v", i+1, w.RendererPID(), v)
+		}
+	}
+	if v := reval(t, ctx, w2, `sw.port.postMessage('lock'); swwait()`); v != "locked" {
+		t.Fatalf("the worker's lock: %v", v)
+	}
+	h1, h2 := reval(t, ctx, w1, swLockHolders), reval(t, ctx, w2, swLockHolders)
+	if h1 != h2 || h1 == "" || strings.Contains(h1.(string), ",") {
+		t.Fatalf("sw-lock's holders: %q from w1, %q from w2", h1, h2)
+	}
+	// The worker's renderer (w1's) ends.
+	if err := syscall.Kill(w1.RendererPID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if v := reval(t, ctx, w2, `swClosed`); v != "close event" {
+		t.Fatalf("w2's port: %v", v)
+	}
+	for reval(t, ctx, w2, swLockHolders) != "" {
+	}
+	// A new SharedWorker() now starts a new worker, in w2's renderer.
+	if v := reval(t, ctx, w2, useCounter+`; inc()`); v != int64(1) {
+		t.Fatalf("the new worker: %v", v)
+	}
+}
+
+// TestRendererSharedWorkerOwners: a shared worker stays while a window
+// of another renderer uses it, though the window that started it left
+// (another renderer's documents are owners); when that other renderer is
+// killed, the worker it solely owned is terminated (its lock released).
+func TestRendererSharedWorkerOwners(t *testing.T) {
+	ctx := testCtx(t)
+	b, _ := msgBrowser(t, browser.Config{})
+	var ws []*browser.Window
+	for range 3 {
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	w1, w2, w3 := ws[0], ws[1], ws[2]
+	reval(t, ctx, w1, useCounter)
+	reval(t, ctx, w2, useCounter)
+	if v := reval(t, ctx, w2, `inc().then(() => { sw.port.postMessage('lock'); return swwait(); })`); v != "locked" {
+		t.Fatalf("the worker's lock: %v", v)
+	}
+	// w1 navigates away (an unload listener keeps its document out of
+	// the back/forward cache): its document no longer owns the worker.
+	reval(t, ctx, w1, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
+	for {
+		if _, err := w1.Evaluate(ctx, "1"); err != nil {
+			break
+		}
+	}
+	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
+		t.Fatalf("the worker after its first owner left: %v", v)
+	}
+	if v := reval(t, ctx, w3, swLockHolders); v == "" {
+		t.Fatal("sw-lock is not held")
+	}
+	if err := syscall.Kill(w2.RendererPID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for reval(t, ctx, w3, swLockHolders) != "" {
 	}
 }

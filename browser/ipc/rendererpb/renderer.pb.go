@@ -79,7 +79,7 @@ func (x StorageCall_Op) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StorageCall_Op.Descriptor instead.
 func (StorageCall_Op) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type EvalResult_Kind int32
@@ -133,7 +133,308 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{23, 0}
+}
+
+type SharedWorkerRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Key   *StorageKey            `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Url   string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Name  string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// link is the link the renderer made for the SharedWorker object's
+	// port, used when the worker runs in another renderer.
+	Link          uint64 `protobuf:"varint,4,opt,name=link,proto3" json:"link,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerRequest) Reset() {
+	*x = SharedWorkerRequest{}
+	mi := &file_renderer_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerRequest) ProtoMessage() {}
+
+func (x *SharedWorkerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerRequest.ProtoReflect.Descriptor instead.
+func (*SharedWorkerRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *SharedWorkerRequest) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SharedWorkerRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SharedWorkerRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SharedWorkerRequest) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+type SharedWorkerReply struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// local: the worker runs (or is to run) in the requesting renderer;
+	// otherwise the link connects to it in another renderer.
+	Local         bool `protobuf:"varint,1,opt,name=local,proto3" json:"local,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerReply) Reset() {
+	*x = SharedWorkerReply{}
+	mi := &file_renderer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerReply) ProtoMessage() {}
+
+func (x *SharedWorkerReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerReply.ProtoReflect.Descriptor instead.
+func (*SharedWorkerReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SharedWorkerReply) GetLocal() bool {
+	if x != nil {
+		return x.Local
+	}
+	return false
+}
+
+// ConnectSharedWorker connects a client of another renderer (owner, a
+// renderer number) to a shared worker of the renderer, through link.
+type ConnectSharedWorker struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           *StorageKey            `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Link          uint64                 `protobuf:"varint,4,opt,name=link,proto3" json:"link,omitempty"`
+	Owner         uint64                 `protobuf:"varint,5,opt,name=owner,proto3" json:"owner,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConnectSharedWorker) Reset() {
+	*x = ConnectSharedWorker{}
+	mi := &file_renderer_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConnectSharedWorker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConnectSharedWorker) ProtoMessage() {}
+
+func (x *ConnectSharedWorker) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConnectSharedWorker.ProtoReflect.Descriptor instead.
+func (*ConnectSharedWorker) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ConnectSharedWorker) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *ConnectSharedWorker) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *ConnectSharedWorker) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ConnectSharedWorker) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+func (x *ConnectSharedWorker) GetOwner() uint64 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+// SharedWorkerOwnerGone: the documents of renderer owner no longer own
+// the renderer's shared workers (that renderer ended).
+type SharedWorkerOwnerGone struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Owner         uint64                 `protobuf:"varint,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerOwnerGone) Reset() {
+	*x = SharedWorkerOwnerGone{}
+	mi := &file_renderer_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerOwnerGone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerOwnerGone) ProtoMessage() {}
+
+func (x *SharedWorkerOwnerGone) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerOwnerGone.ProtoReflect.Descriptor instead.
+func (*SharedWorkerOwnerGone) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SharedWorkerOwnerGone) GetOwner() uint64 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+// SharedWorkerClosed: the renderer's shared worker ended.
+type SharedWorkerClosed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           *StorageKey            `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerClosed) Reset() {
+	*x = SharedWorkerClosed{}
+	mi := &file_renderer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerClosed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerClosed) ProtoMessage() {}
+
+func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerClosed.ProtoReflect.Descriptor instead.
+func (*SharedWorkerClosed) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SharedWorkerClosed) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SharedWorkerClosed) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SharedWorkerClosed) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
 }
 
 type OpenPopupRequest struct {
@@ -148,7 +449,7 @@ type OpenPopupRequest struct {
 
 func (x *OpenPopupRequest) Reset() {
 	*x = OpenPopupRequest{}
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -160,7 +461,7 @@ func (x *OpenPopupRequest) String() string {
 func (*OpenPopupRequest) ProtoMessage() {}
 
 func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -173,7 +474,7 @@ func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupRequest.ProtoReflect.Descriptor instead.
 func (*OpenPopupRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{0}
+	return file_renderer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *OpenPopupRequest) GetOpener() uint64 {
@@ -201,7 +502,7 @@ type OpenPopupReply struct {
 
 func (x *OpenPopupReply) Reset() {
 	*x = OpenPopupReply{}
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -213,7 +514,7 @@ func (x *OpenPopupReply) String() string {
 func (*OpenPopupReply) ProtoMessage() {}
 
 func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -226,7 +527,7 @@ func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupReply.ProtoReflect.Descriptor instead.
 func (*OpenPopupReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{1}
+	return file_renderer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *OpenPopupReply) GetWindow() uint64 {
@@ -265,7 +566,7 @@ type WindowMessage struct {
 
 func (x *WindowMessage) Reset() {
 	*x = WindowMessage{}
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -277,7 +578,7 @@ func (x *WindowMessage) String() string {
 func (*WindowMessage) ProtoMessage() {}
 
 func (x *WindowMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -290,7 +591,7 @@ func (x *WindowMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowMessage.ProtoReflect.Descriptor instead.
 func (*WindowMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{2}
+	return file_renderer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *WindowMessage) GetSource() uint64 {
@@ -347,7 +648,7 @@ type PortMessage struct {
 
 func (x *PortMessage) Reset() {
 	*x = PortMessage{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -359,7 +660,7 @@ func (x *PortMessage) String() string {
 func (*PortMessage) ProtoMessage() {}
 
 func (x *PortMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -372,7 +673,7 @@ func (x *PortMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortMessage.ProtoReflect.Descriptor instead.
 func (*PortMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *PortMessage) GetLink() uint64 {
@@ -407,7 +708,7 @@ type PortClosed struct {
 
 func (x *PortClosed) Reset() {
 	*x = PortClosed{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -419,7 +720,7 @@ func (x *PortClosed) String() string {
 func (*PortClosed) ProtoMessage() {}
 
 func (x *PortClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -432,7 +733,7 @@ func (x *PortClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortClosed.ProtoReflect.Descriptor instead.
 func (*PortClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PortClosed) GetLink() uint64 {
@@ -452,7 +753,7 @@ type WindowGone struct {
 
 func (x *WindowGone) Reset() {
 	*x = WindowGone{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -464,7 +765,7 @@ func (x *WindowGone) String() string {
 func (*WindowGone) ProtoMessage() {}
 
 func (x *WindowGone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -477,7 +778,7 @@ func (x *WindowGone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowGone.ProtoReflect.Descriptor instead.
 func (*WindowGone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *WindowGone) GetWindow() uint64 {
@@ -501,7 +802,7 @@ type StorageCall struct {
 
 func (x *StorageCall) Reset() {
 	*x = StorageCall{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -513,7 +814,7 @@ func (x *StorageCall) String() string {
 func (*StorageCall) ProtoMessage() {}
 
 func (x *StorageCall) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -526,7 +827,7 @@ func (x *StorageCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageCall.ProtoReflect.Descriptor instead.
 func (*StorageCall) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StorageCall) GetStorageKey() *StorageKey {
@@ -580,7 +881,7 @@ type StorageReply struct {
 
 func (x *StorageReply) Reset() {
 	*x = StorageReply{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -592,7 +893,7 @@ func (x *StorageReply) String() string {
 func (*StorageReply) ProtoMessage() {}
 
 func (x *StorageReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -605,7 +906,7 @@ func (x *StorageReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageReply.ProtoReflect.Descriptor instead.
 func (*StorageReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StorageReply) GetLength() uint32 {
@@ -663,6 +964,8 @@ type Command struct {
 	//	*Command_PortMessage
 	//	*Command_PortClosed
 	//	*Command_Gone
+	//	*Command_ConnectSharedWorker
+	//	*Command_SharedWorkerOwnerGone
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -670,7 +973,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -682,7 +985,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -695,7 +998,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Command) GetCommand() isCommand_Command {
@@ -777,6 +1080,24 @@ func (x *Command) GetGone() *WindowGone {
 	return nil
 }
 
+func (x *Command) GetConnectSharedWorker() *ConnectSharedWorker {
+	if x != nil {
+		if x, ok := x.Command.(*Command_ConnectSharedWorker); ok {
+			return x.ConnectSharedWorker
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetSharedWorkerOwnerGone() *SharedWorkerOwnerGone {
+	if x != nil {
+		if x, ok := x.Command.(*Command_SharedWorkerOwnerGone); ok {
+			return x.SharedWorkerOwnerGone
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -813,6 +1134,14 @@ type Command_Gone struct {
 	Gone *WindowGone `protobuf:"bytes,8,opt,name=gone,proto3,oneof"`
 }
 
+type Command_ConnectSharedWorker struct {
+	ConnectSharedWorker *ConnectSharedWorker `protobuf:"bytes,9,opt,name=connect_shared_worker,json=connectSharedWorker,proto3,oneof"`
+}
+
+type Command_SharedWorkerOwnerGone struct {
+	SharedWorkerOwnerGone *SharedWorkerOwnerGone `protobuf:"bytes,10,opt,name=shared_worker_owner_gone,json=sharedWorkerOwnerGone,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -828,6 +1157,10 @@ func (*Command_PortMessage) isCommand_Command() {}
 func (*Command_PortClosed) isCommand_Command() {}
 
 func (*Command_Gone) isCommand_Command() {}
+
+func (*Command_ConnectSharedWorker) isCommand_Command() {}
+
+func (*Command_SharedWorkerOwnerGone) isCommand_Command() {}
 
 // Broadcast is a BroadcastChannel message: from a renderer (a Report) to
 // the browser process, which passes it on (a Command) to the other
@@ -846,7 +1179,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -858,7 +1191,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -871,7 +1204,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -914,7 +1247,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -926,7 +1259,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -939,7 +1272,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -980,7 +1313,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -992,7 +1325,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1005,7 +1338,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1055,7 +1388,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1067,7 +1400,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1080,7 +1413,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1114,7 +1447,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1126,7 +1459,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1139,7 +1472,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1165,6 +1498,7 @@ type Report struct {
 	//	*Report_Post
 	//	*Report_PortMessage
 	//	*Report_PortClosed
+	//	*Report_SharedWorkerClosed
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1172,7 +1506,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1184,7 +1518,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1197,7 +1531,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -1306,6 +1640,15 @@ func (x *Report) GetPortClosed() *PortClosed {
 	return nil
 }
 
+func (x *Report) GetSharedWorkerClosed() *SharedWorkerClosed {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SharedWorkerClosed); ok {
+			return x.SharedWorkerClosed
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -1354,6 +1697,10 @@ type Report_PortClosed struct {
 	PortClosed *PortClosed `protobuf:"bytes,11,opt,name=port_closed,json=portClosed,proto3,oneof"`
 }
 
+type Report_SharedWorkerClosed struct {
+	SharedWorkerClosed *SharedWorkerClosed `protobuf:"bytes,12,opt,name=shared_worker_closed,json=sharedWorkerClosed,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -1376,6 +1723,8 @@ func (*Report_PortMessage) isReport_Report() {}
 
 func (*Report_PortClosed) isReport_Report() {}
 
+func (*Report_SharedWorkerClosed) isReport_Report() {}
+
 // Ready: the renderer runs and takes commands.
 type Ready struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1386,7 +1735,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1398,7 +1747,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1411,7 +1760,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -1434,7 +1783,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1446,7 +1795,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1459,7 +1808,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -1493,7 +1842,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1505,7 +1854,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1518,7 +1867,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -1541,7 +1890,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1553,7 +1902,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1566,7 +1915,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -1609,7 +1958,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1621,7 +1970,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1634,7 +1983,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -1661,7 +2010,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1673,7 +2022,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1686,7 +2035,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Console) GetLine() string {
@@ -1708,7 +2057,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +2069,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +2082,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -1768,7 +2117,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1780,7 +2129,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1793,7 +2142,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Header) GetName() string {
@@ -1823,7 +2172,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +2184,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +2197,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -1900,7 +2249,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1912,7 +2261,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1925,7 +2274,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -1972,7 +2321,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1984,7 +2333,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1997,7 +2346,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -2022,7 +2371,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2034,7 +2383,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2047,7 +2396,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -2096,7 +2445,26 @@ var File_renderer_proto protoreflect.FileDescriptor
 
 const file_renderer_proto_rawDesc = "" +
 	"\n" +
-	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"<\n" +
+	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\x86\x01\n" +
+	"\x13SharedWorkerRequest\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x12\n" +
+	"\x04link\x18\x04 \x01(\x04R\x04link\")\n" +
+	"\x11SharedWorkerReply\x12\x14\n" +
+	"\x05local\x18\x01 \x01(\bR\x05local\"\x9c\x01\n" +
+	"\x13ConnectSharedWorker\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x12\n" +
+	"\x04link\x18\x04 \x01(\x04R\x04link\x12\x14\n" +
+	"\x05owner\x18\x05 \x01(\x04R\x05owner\"-\n" +
+	"\x15SharedWorkerOwnerGone\x12\x14\n" +
+	"\x05owner\x18\x01 \x01(\x04R\x05owner\"q\n" +
+	"\x12SharedWorkerClosed\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"<\n" +
 	"\x10OpenPopupRequest\x12\x16\n" +
 	"\x06opener\x18\x01 \x01(\x04R\x06opener\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\">\n" +
@@ -2143,7 +2511,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x9e\x04\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xed\x05\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -2153,7 +2521,10 @@ const file_renderer_proto_rawDesc = "" +
 	"\fport_message\x18\x06 \x01(\v2$.gowebengine.renderer.v1.PortMessageH\x00R\vportMessage\x12F\n" +
 	"\vport_closed\x18\a \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
 	"portClosed\x129\n" +
-	"\x04gone\x18\b \x01(\v2#.gowebengine.renderer.v1.WindowGoneH\x00R\x04goneB\t\n" +
+	"\x04gone\x18\b \x01(\v2#.gowebengine.renderer.v1.WindowGoneH\x00R\x04gone\x12b\n" +
+	"\x15connect_shared_worker\x18\t \x01(\v2,.gowebengine.renderer.v1.ConnectSharedWorkerH\x00R\x13connectSharedWorker\x12i\n" +
+	"\x18shared_worker_owner_gone\x18\n" +
+	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGoneB\t\n" +
 	"\acommand\"\x95\x01\n" +
 	"\tBroadcast\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x12\n" +
@@ -2177,7 +2548,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xe7\x05\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc8\x06\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -2191,7 +2562,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\fport_message\x18\n" +
 	" \x01(\v2$.gowebengine.renderer.v1.PortMessageH\x00R\vportMessage\x12F\n" +
 	"\vport_closed\x18\v \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
-	"portClosedB\b\n" +
+	"portClosed\x12_\n" +
+	"\x14shared_worker_closed\x18\f \x01(\v2+.gowebengine.renderer.v1.SharedWorkerClosedH\x00R\x12sharedWorkerClosedB\b\n" +
 	"\x06report\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
@@ -2247,13 +2619,14 @@ const file_renderer_proto_rawDesc = "" +
 	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x18\n" +
 	"\acharset\x18\x04 \x01(\tR\acharset\x12\x12\n" +
 	"\x04body\x18\x05 \x01(\fR\x04body\x12\x14\n" +
-	"\x05error\x18\x06 \x01(\tR\x05error2\xc6\x03\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error2\xb0\x04\n" +
 	"\x04Host\x12P\n" +
 	"\aControl\x12\x1f.gowebengine.renderer.v1.Report\x1a .gowebengine.renderer.v1.Command(\x010\x01\x12V\n" +
 	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12[\n" +
 	"\x04Send\x12'.gowebengine.renderer.v1.NetworkRequest\x1a(.gowebengine.renderer.v1.NetworkResponse0\x01\x12V\n" +
 	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReply\x12_\n" +
-	"\tOpenPopup\x12).gowebengine.renderer.v1.OpenPopupRequest\x1a'.gowebengine.renderer.v1.OpenPopupReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
+	"\tOpenPopup\x12).gowebengine.renderer.v1.OpenPopupRequest\x1a'.gowebengine.renderer.v1.OpenPopupReply\x12h\n" +
+	"\fSharedWorker\x12,.gowebengine.renderer.v1.SharedWorkerRequest\x1a*.gowebengine.renderer.v1.SharedWorkerReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
 
 var (
 	file_renderer_proto_rawDescOnce sync.Once
@@ -2268,79 +2641,92 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_renderer_proto_goTypes = []any{
-	(StorageCall_Op)(0),      // 0: gowebengine.renderer.v1.StorageCall.Op
-	(EvalResult_Kind)(0),     // 1: gowebengine.renderer.v1.EvalResult.Kind
-	(*OpenPopupRequest)(nil), // 2: gowebengine.renderer.v1.OpenPopupRequest
-	(*OpenPopupReply)(nil),   // 3: gowebengine.renderer.v1.OpenPopupReply
-	(*WindowMessage)(nil),    // 4: gowebengine.renderer.v1.WindowMessage
-	(*PortMessage)(nil),      // 5: gowebengine.renderer.v1.PortMessage
-	(*PortClosed)(nil),       // 6: gowebengine.renderer.v1.PortClosed
-	(*WindowGone)(nil),       // 7: gowebengine.renderer.v1.WindowGone
-	(*StorageCall)(nil),      // 8: gowebengine.renderer.v1.StorageCall
-	(*StorageReply)(nil),     // 9: gowebengine.renderer.v1.StorageReply
-	(*Command)(nil),          // 10: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),        // 11: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),       // 12: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),       // 13: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),         // 14: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),      // 15: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),           // 16: gowebengine.renderer.v1.Report
-	(*Ready)(nil),            // 17: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),     // 18: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),     // 19: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),       // 20: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),          // 21: gowebengine.renderer.v1.Message
-	(*Console)(nil),          // 22: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),      // 23: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),           // 24: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),   // 25: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),  // 26: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),     // 27: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),    // 28: gowebengine.renderer.v1.FetchResponse
+	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
+	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
+	(*SharedWorkerRequest)(nil),   // 2: gowebengine.renderer.v1.SharedWorkerRequest
+	(*SharedWorkerReply)(nil),     // 3: gowebengine.renderer.v1.SharedWorkerReply
+	(*ConnectSharedWorker)(nil),   // 4: gowebengine.renderer.v1.ConnectSharedWorker
+	(*SharedWorkerOwnerGone)(nil), // 5: gowebengine.renderer.v1.SharedWorkerOwnerGone
+	(*SharedWorkerClosed)(nil),    // 6: gowebengine.renderer.v1.SharedWorkerClosed
+	(*OpenPopupRequest)(nil),      // 7: gowebengine.renderer.v1.OpenPopupRequest
+	(*OpenPopupReply)(nil),        // 8: gowebengine.renderer.v1.OpenPopupReply
+	(*WindowMessage)(nil),         // 9: gowebengine.renderer.v1.WindowMessage
+	(*PortMessage)(nil),           // 10: gowebengine.renderer.v1.PortMessage
+	(*PortClosed)(nil),            // 11: gowebengine.renderer.v1.PortClosed
+	(*WindowGone)(nil),            // 12: gowebengine.renderer.v1.WindowGone
+	(*StorageCall)(nil),           // 13: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),          // 14: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),               // 15: gowebengine.renderer.v1.Command
+	(*Broadcast)(nil),             // 16: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 17: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 18: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 19: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 20: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 21: gowebengine.renderer.v1.Report
+	(*Ready)(nil),                 // 22: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 23: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 24: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 25: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 26: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 27: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 28: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 29: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 30: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 31: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 32: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 33: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	12, // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
-	0,  // 1: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	13, // 2: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	14, // 3: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	15, // 4: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	11, // 5: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	4,  // 6: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	5,  // 7: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	6,  // 8: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	7,  // 9: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
-	12, // 10: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 11: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	18, // 12: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	19, // 13: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	20, // 14: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	22, // 15: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	23, // 16: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	11, // 17: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	21, // 18: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	4,  // 19: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	5,  // 20: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	6,  // 21: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	1,  // 22: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	24, // 23: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	24, // 24: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	16, // 25: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	27, // 26: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	25, // 27: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	8,  // 28: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	2,  // 29: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	10, // 30: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	28, // 31: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	26, // 32: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	9,  // 33: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	3,  // 34: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	30, // [30:35] is the sub-list for method output_type
-	25, // [25:30] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	17, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	17, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	17, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	17, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
+	18, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	19, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	20, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	16, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	9,  // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	10, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	11, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	12, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
+	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
+	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
+	17, // 15: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	22, // 16: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	23, // 17: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	24, // 18: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	25, // 19: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	27, // 20: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	28, // 21: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	16, // 22: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	26, // 23: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	9,  // 24: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	10, // 25: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	11, // 26: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	6,  // 27: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	1,  // 28: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	29, // 29: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	29, // 30: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	21, // 31: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	32, // 32: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	30, // 33: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	13, // 34: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	7,  // 35: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 36: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	15, // 37: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	33, // 38: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	31, // 39: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	14, // 40: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	8,  // 41: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 42: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	37, // [37:43] is the sub-list for method output_type
+	31, // [31:37] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -2348,7 +2734,7 @@ func file_renderer_proto_init() {
 	if File_renderer_proto != nil {
 		return
 	}
-	file_renderer_proto_msgTypes[8].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[13].OneofWrappers = []any{
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
@@ -2357,8 +2743,10 @@ func file_renderer_proto_init() {
 		(*Command_PortMessage)(nil),
 		(*Command_PortClosed)(nil),
 		(*Command_Gone)(nil),
+		(*Command_ConnectSharedWorker)(nil),
+		(*Command_SharedWorkerOwnerGone)(nil),
 	}
-	file_renderer_proto_msgTypes[14].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[19].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -2370,6 +2758,7 @@ func file_renderer_proto_init() {
 		(*Report_Post)(nil),
 		(*Report_PortMessage)(nil),
 		(*Report_PortClosed)(nil),
+		(*Report_SharedWorkerClosed)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2377,7 +2766,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,11 +19,12 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Host_Control_FullMethodName   = "/gowebengine.renderer.v1.Host/Control"
-	Host_Fetch_FullMethodName     = "/gowebengine.renderer.v1.Host/Fetch"
-	Host_Send_FullMethodName      = "/gowebengine.renderer.v1.Host/Send"
-	Host_Storage_FullMethodName   = "/gowebengine.renderer.v1.Host/Storage"
-	Host_OpenPopup_FullMethodName = "/gowebengine.renderer.v1.Host/OpenPopup"
+	Host_Control_FullMethodName      = "/gowebengine.renderer.v1.Host/Control"
+	Host_Fetch_FullMethodName        = "/gowebengine.renderer.v1.Host/Fetch"
+	Host_Send_FullMethodName         = "/gowebengine.renderer.v1.Host/Send"
+	Host_Storage_FullMethodName      = "/gowebengine.renderer.v1.Host/Storage"
+	Host_OpenPopup_FullMethodName    = "/gowebengine.renderer.v1.Host/OpenPopup"
+	Host_SharedWorker_FullMethodName = "/gowebengine.renderer.v1.Host/SharedWorker"
 )
 
 // HostClient is the client API for Host service.
@@ -52,6 +53,12 @@ type HostClient interface {
 	// window its opener (unless noopener), and answers once the popup's
 	// window exists.
 	OpenPopup(ctx context.Context, in *OpenPopupRequest, opts ...grpc.CallOption) (*OpenPopupReply, error)
+	// SharedWorker is the browser process's shared-worker registry: new
+	// SharedWorker() in a renderer finds the worker of its storage key,
+	// URL and name. The worker runs in the renderer of the first client (of
+	// the site); another renderer's SharedWorker object is connected to it
+	// through a link.
+	SharedWorker(ctx context.Context, in *SharedWorkerRequest, opts ...grpc.CallOption) (*SharedWorkerReply, error)
 }
 
 type hostClient struct {
@@ -124,6 +131,16 @@ func (c *hostClient) OpenPopup(ctx context.Context, in *OpenPopupRequest, opts .
 	return out, nil
 }
 
+func (c *hostClient) SharedWorker(ctx context.Context, in *SharedWorkerRequest, opts ...grpc.CallOption) (*SharedWorkerReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SharedWorkerReply)
+	err := c.cc.Invoke(ctx, Host_SharedWorker_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -150,6 +167,12 @@ type HostServer interface {
 	// window its opener (unless noopener), and answers once the popup's
 	// window exists.
 	OpenPopup(context.Context, *OpenPopupRequest) (*OpenPopupReply, error)
+	// SharedWorker is the browser process's shared-worker registry: new
+	// SharedWorker() in a renderer finds the worker of its storage key,
+	// URL and name. The worker runs in the renderer of the first client (of
+	// the site); another renderer's SharedWorker object is connected to it
+	// through a link.
+	SharedWorker(context.Context, *SharedWorkerRequest) (*SharedWorkerReply, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -174,6 +197,9 @@ func (UnimplementedHostServer) Storage(context.Context, *StorageCall) (*StorageR
 }
 func (UnimplementedHostServer) OpenPopup(context.Context, *OpenPopupRequest) (*OpenPopupReply, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method OpenPopup not implemented")
+}
+func (UnimplementedHostServer) SharedWorker(context.Context, *SharedWorkerRequest) (*SharedWorkerReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SharedWorker not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -268,6 +294,24 @@ func _Host_OpenPopup_Handler(srv interface{}, ctx context.Context, dec func(inte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_SharedWorker_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SharedWorkerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).SharedWorker(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_SharedWorker_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).SharedWorker(ctx, req.(*SharedWorkerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -286,6 +330,10 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "OpenPopup",
 			Handler:    _Host_OpenPopup_Handler,
+		},
+		{
+			MethodName: "SharedWorker",
+			Handler:    _Host_SharedWorker_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
