@@ -28,6 +28,8 @@ type MessagePort struct {
 	// onClose runs when the entangled port disentangles this one (it was
 	// closed): see OnClose.
 	onClose func()
+	// pumping: a goroutine is in pump.
+	pumping bool
 }
 
 // portReceiver is where a port's messages go: queueTask queues steps on
@@ -160,23 +162,30 @@ func (p *MessagePort) enqueue(msg SerializedWithTransfer) {
 }
 
 // pump hands every queued message to a task of the receiver's event loop
-// while the queue is enabled and the port has a receiver.
+// while the queue is enabled and the port has a receiver. One goroutine
+// pumps a port at a time (another one's messages are left to it), so the
+// messages keep their order however many goroutines post.
 func (p *MessagePort) pump() {
-	for {
-		p.mu.Lock()
-		if !p.enabled || p.recv == nil || len(p.queue) == 0 {
-			p.mu.Unlock()
-			return
-		}
+	p.mu.Lock()
+	if p.pumping {
+		p.mu.Unlock()
+		return
+	}
+	p.pumping = true
+	for p.enabled && p.recv != nil && len(p.queue) > 0 {
 		msg := p.queue[0]
 		p.queue[0] = SerializedWithTransfer{}
 		p.queue = p.queue[1:]
 		recv := p.recv
 		p.mu.Unlock()
-		if !recv.queueTask(func() { recv.deliver(msg) }) {
-			return
+		ok := recv.queueTask(func() { recv.deliver(msg) })
+		p.mu.Lock()
+		if !ok {
+			break
 		}
 	}
+	p.pumping = false
+	p.mu.Unlock()
 }
 
 // Attach makes the port live in a realm: queueTask queues a task on that
