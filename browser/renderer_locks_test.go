@@ -168,7 +168,7 @@ func runForger() {
 		select {}
 	}
 	if strings.HasPrefix(os.Getenv(forgerEnv), "msg:") {
-		forgeMessage(ctl, strings.TrimPrefix(os.Getenv(forgerEnv), "msg:"))
+		forgeMessage(rendererpb.NewHostClient(cc), ctl, strings.TrimPrefix(os.Getenv(forgerEnv), "msg:"))
 	}
 	if os.Getenv(forgerEnv) == "broadcast" {
 		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{

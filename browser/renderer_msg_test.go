@@ -244,7 +244,7 @@ func TestRendererCrashClosesPorts(t *testing.T) {
 // another renderer's window ("source"), to a window it was not given
 // ("target"), or with another site's origin ("origin"). Renderer 1 is the
 // test's honest window, of https://a.test.
-func forgeMessage(ctl rendererpb.Host_ControlClient, how string) {
+func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient, how string) {
 	var set struct {
 		Proc uint64 `json:"proc"`
 	}
@@ -256,6 +256,15 @@ func forgeMessage(ctl rendererpb.Host_ControlClient, how string) {
 		m.Source = honest
 	case "origin":
 		m.SourceOrigin = "https://b.test"
+	case "popup":
+		host.OpenPopup(context.Background(), &rendererpb.OpenPopupRequest{Opener: honest, Url: "https://b.test/popup.html"})
+		select {}
+	case "sharedworker":
+		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}, Url: "https://b.test/counter.js"})
+		select {}
+	case "link":
+		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}, Url: "https://a.test/counter.js", Link: honest})
+		select {}
 	}
 	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Post{Post: m}})
 	ctl.Recv()
@@ -264,12 +273,18 @@ func forgeMessage(ctl rendererpb.Host_ControlClient, how string) {
 
 // TestRendererForgedPostMessage: a renderer posting a message as a
 // window it does not host, to a window it was not given, or with another
-// site's origin is refused, logged and killed; the target gets nothing.
+// site's origin, opening a popup for another renderer's window, asking
+// for another site's shared worker, or linking with a link number of
+// another renderer is refused, logged and killed; the target gets
+// nothing.
 func TestRendererForgedPostMessage(t *testing.T) {
 	for how, want := range map[string]string{
-		"source": "a postMessage as window 0x100000001, which it does not host",
-		"target": "a postMessage to window 0x100000001, which it was not given",
-		"origin": `a postMessage with the source origin "https://b.test"`,
+		"source":       "a postMessage as window 0x100000001, which it does not host",
+		"target":       "a postMessage to window 0x100000001, which it was not given",
+		"origin":       `a postMessage with the source origin "https://b.test"`,
+		"popup":        "a popup whose opener is window 0x100000001, which it does not host",
+		"sharedworker": "a shared worker of the storage key of https://b.test",
+		"link":         "a MessagePort link 0x100000001 it cannot make",
 	} {
 		t.Run(how, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -299,6 +314,11 @@ func TestRendererForgedPostMessage(t *testing.T) {
 				t.Fatal(err)
 			}
 			reval(t, ctx, w1, `window.got = []; onmessage = e => got.push(e.data); 0`)
+			if how == "link" {
+				// w1's renderer runs counter.js: the forger's request
+				// for it links to there.
+				reval(t, ctx, w1, useCounter+`; inc()`)
+			}
 			_, err = b.Open(ctx, "https://a.test/index.html")
 			var re *browser.RendererExitError
 			if !errors.As(err, &re) || !strings.Contains(re.Reason, "killed by the browser process: "+want) {
