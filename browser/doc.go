@@ -364,8 +364,9 @@
 //     new one; another renderer owns a worker as a whole (until it ends),
 //     not per document; a connection of another renderer gets the close
 //     of its port, not error, when the worker's script fails. A remote
-//     WindowProxy (a window of another renderer) supports postMessage and
-//     closed: its close() does nothing, its length is 0, its top and
+//     WindowProxy (a window of another renderer) supports postMessage,
+//     closed and close() (which closes only a popup its renderer opened,
+//     ending the popup's renderer): its length is 0, its top and
 //     parent are itself, its opener null; the stand-in stays with the
 //     window it was made for (after that window navigates, messages to it
 //     are dropped). window.open of another site's URL waits, on the

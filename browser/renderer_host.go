@@ -457,6 +457,8 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			if !p.b.router.portClosed(p, r.PortClosed) {
 				return errors.New("a refused port close")
 			}
+		case *rendererpb.Report_CloseWindow:
+			p.b.router.closePopup(p, r.CloseWindow.GetWindow())
 		case *rendererpb.Report_SharedWorkerClosed:
 			p.b.router.sharedWorkerClosed(p, r.SharedWorkerClosed)
 		case *rendererpb.Report_Message:

@@ -316,6 +316,26 @@ func (m *msgRouter) portClosed(p *rendererProc, pc *rendererpb.PortClosed) bool 
 	return true
 }
 
+// closePopup is window.close() from p of the window of handle h in
+// another renderer: a popup that p opened closes (its renderer ends);
+// other windows ignore it.
+func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
+	m.mu.Lock()
+	to := m.procs[h>>32]
+	ok := to != nil && h&(1<<32-1) == 1 && m.openerOf[to] == p
+	m.mu.Unlock()
+	if !ok {
+		return
+	}
+	to.mu.Lock()
+	w := to.win
+	to.mu.Unlock()
+	if w != nil {
+		// Not on p's control channel: closing waits for the renderer.
+		go w.Close()
+	}
+}
+
 // OpenPopup opens a renderer's window.open of another site's URL in a new
 // renderer of that site.
 func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupRequest) (*rendererpb.OpenPopupReply, error) {

@@ -189,6 +189,11 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 			defer x.mu.Unlock()
 			return x.gone[h]
 		},
+		// The browser process closes the window if it is a popup this
+		// renderer opened.
+		Close: func() {
+			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
+		},
 	})
 	x.mu.Lock()
 	if q := x.proxies[k]; q != nil {

@@ -460,3 +460,37 @@ func TestRendererSharedWorkerOwners(t *testing.T) {
 	for reval(t, ctx, w3, swLockHolders) != "" {
 	}
 }
+
+// TestRendererClosePopup: the opener's popup.close() closes a popup of
+// another renderer (its renderer ends; popup.closed becomes true); a
+// window closing its opener does nothing.
+func TestRendererClosePopup(t *testing.T) {
+	ctx := testCtx(t)
+	var exits []string
+	var mu sync.Mutex
+	b, ws := msgBrowser(t, browser.Config{Renderer: browser.RendererConfig{OnExit: func(w *browser.Window, err *browser.RendererExitError) {
+		mu.Lock()
+		exits = append(exits, err.Reason)
+		mu.Unlock()
+	}}})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	popup := openPopup(t, ctx, w1, ws)
+	reval(t, ctx, popup, `opener.close(); 0`)
+	reval(t, ctx, w1, `popup.close(); 0`)
+	for reval(t, ctx, w1, `popup.closed`) != true {
+	}
+	if _, err := popup.Evaluate(ctx, "1"); err == nil {
+		t.Fatal("the popup still runs")
+	}
+	if v := reval(t, ctx, w1, `1 + 1`); v != int64(2) {
+		t.Fatalf("the opener: %v", v)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(exits) != 0 {
+		t.Fatalf("OnExit for a closed window: %q", exits)
+	}
+}

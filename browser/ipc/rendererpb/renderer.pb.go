@@ -1499,6 +1499,7 @@ type Report struct {
 	//	*Report_PortMessage
 	//	*Report_PortClosed
 	//	*Report_SharedWorkerClosed
+	//	*Report_CloseWindow
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1649,6 +1650,15 @@ func (x *Report) GetSharedWorkerClosed() *SharedWorkerClosed {
 	return nil
 }
 
+func (x *Report) GetCloseWindow() *CloseWindow {
+	if x != nil {
+		if x, ok := x.Report.(*Report_CloseWindow); ok {
+			return x.CloseWindow
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -1701,6 +1711,12 @@ type Report_SharedWorkerClosed struct {
 	SharedWorkerClosed *SharedWorkerClosed `protobuf:"bytes,12,opt,name=shared_worker_closed,json=sharedWorkerClosed,proto3,oneof"`
 }
 
+type Report_CloseWindow struct {
+	// close_window: window.close() of a window of another renderer (the
+	// browser process closes it when it is a popup the sender opened).
+	CloseWindow *CloseWindow `protobuf:"bytes,13,opt,name=close_window,json=closeWindow,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -1724,6 +1740,8 @@ func (*Report_PortMessage) isReport_Report() {}
 func (*Report_PortClosed) isReport_Report() {}
 
 func (*Report_SharedWorkerClosed) isReport_Report() {}
+
+func (*Report_CloseWindow) isReport_Report() {}
 
 // Ready: the renderer runs and takes commands.
 type Ready struct {
@@ -2548,7 +2566,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc8\x06\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\x93\a\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -2563,7 +2581,8 @@ const file_renderer_proto_rawDesc = "" +
 	" \x01(\v2$.gowebengine.renderer.v1.PortMessageH\x00R\vportMessage\x12F\n" +
 	"\vport_closed\x18\v \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
 	"portClosed\x12_\n" +
-	"\x14shared_worker_closed\x18\f \x01(\v2+.gowebengine.renderer.v1.SharedWorkerClosedH\x00R\x12sharedWorkerClosedB\b\n" +
+	"\x14shared_worker_closed\x18\f \x01(\v2+.gowebengine.renderer.v1.SharedWorkerClosedH\x00R\x12sharedWorkerClosed\x12I\n" +
+	"\fclose_window\x18\r \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\vcloseWindowB\b\n" +
 	"\x06report\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
@@ -2707,26 +2726,27 @@ var file_renderer_proto_depIdxs = []int32{
 	10, // 25: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	11, // 26: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	6,  // 27: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	1,  // 28: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	29, // 29: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	29, // 30: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	21, // 31: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	32, // 32: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	30, // 33: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	13, // 34: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	7,  // 35: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 36: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	15, // 37: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	33, // 38: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	31, // 39: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	14, // 40: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	8,  // 41: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 42: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	37, // [37:43] is the sub-list for method output_type
-	31, // [31:37] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	20, // 28: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	1,  // 29: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	29, // 30: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	29, // 31: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	21, // 32: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	32, // 33: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	30, // 34: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	13, // 35: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	7,  // 36: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 37: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	15, // 38: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	33, // 39: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	31, // 40: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	14, // 41: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	8,  // 42: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 43: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	38, // [38:44] is the sub-list for method output_type
+	32, // [32:38] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -2759,6 +2779,7 @@ func file_renderer_proto_init() {
 		(*Report_PortMessage)(nil),
 		(*Report_PortClosed)(nil),
 		(*Report_SharedWorkerClosed)(nil),
+		(*Report_CloseWindow)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
