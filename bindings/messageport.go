@@ -27,6 +27,16 @@ func (r *Realm) newMessagePort(p *html.MessagePort) *messagePortImpl {
 		obj, _ := idlWrapMessagePort(r.idl, impl).(*sobek.Object)
 		r.DeliverMessage(obj, msg, "", nil)
 	})
+	// The disentangle steps' last step: fire an event named close at the
+	// other port (queued on its event loop: the closing port may be of
+	// another agent or process).
+	p.OnClose(func() {
+		r.queueTask(html.PostedMessageTaskSource, func() {
+			if !impl.detached {
+				r.fireEventAt(t, "close", false, nil)
+			}
+		})
+	})
 	return impl
 }
 

@@ -121,8 +121,12 @@ type Browser struct {
 	agents  map[*html.Agent]*agentState  // window agents' membranes
 	windows []*Window                    // windows from Open
 	locks   *ipc.LockServer              // serves renderers (RendererProcesses)
-	err     error                        // the first panic
-	closed  bool
+	router  msgRouter                    // messages between renderers
+	// xproc is a renderer process's messaging with the others (nil in
+	// the browser process and in SingleProcess).
+	xproc  *rendererMsg
+	err    error // the first panic
+	closed bool
 }
 
 // New returns a browser configured by cfg.

@@ -239,6 +239,32 @@
 // streams. A renderer runs with GOMAXPROCS 1 unless RendererConfig.MaxProcs
 // says otherwise.
 //
+// Messaging crosses renderers through the browser process
+// (renderer_messaging.go, renderer_msg.go, renderer_sw.go). window.open
+// of another site's http(s) URL opens it in a new renderer of that site
+// (its window is one of the embedder's, as Open's are); the opener gets a
+// WindowProxy stand-in for it, the popup one for its opener, and a message
+// from a window of another renderer has one as its source (one per
+// window: e.source === window.opener). postMessage serializes in the
+// sender (DataCloneError, SyntaxError for a bad targetOrigin, before
+// anything is sent) and sends html's serialized record (gob) with the
+// sender's handle and origin; the browser process checks that the sender
+// hosts that window, that its origin is of the sender's site and that it
+// was given the target, drops a message whose targetOrigin is not of the
+// target's site, and the target's renderer checks the exact origin. A
+// transferred MessagePort becomes a link between two renderers: the
+// sender keeps the port as the link's stub, the receiver makes a new
+// channel; messages go either way through the browser process, and a
+// port's close, or its renderer's end, disentangles the other side (whose
+// port gets the close event). The browser process keeps the shared-worker
+// registry: the first renderer whose window constructs a shared worker
+// runs it, other renderers of the site connect to it through links and
+// own it (their end removes them from its owner set, which may terminate
+// it). Messages wait in the target renderer's bounded queue (the sender
+// is throttled, a target that does not read is killed); a renderer's live
+// links and popups are bounded. Forged handles, origins, links or storage
+// keys get the renderer killed.
+//
 // Config.InitWindow cannot cross to a renderer: RegisterRendererInit
 // registers a window init function (in an init function of a package the
 // executable imports, so that its renderers have it too) that
@@ -344,8 +370,22 @@
 //     Window.Evaluate of a renderer's window runs in the window it was
 //     opened as, as in one process; there is no Window.Current across
 //     processes.
-//     Shared and service workers and cross-process postMessage are per
-//     renderer, not yet served by the browser process. BroadcastChannel
+//     Service workers are per renderer (the browser process keeps no
+//     registry of them yet). A shared worker runs in the renderer of its
+//     first client and does not outlive it: the ports of other renderers'
+//     clients are closed then, and their next new SharedWorker() starts a
+//     new one; another renderer owns a worker as a whole (until it ends),
+//     not per document; a connection of another renderer gets the close
+//     of its port, not error, when the worker's script fails. A remote
+//     WindowProxy (a window of another renderer) supports postMessage,
+//     closed and close() (which closes only a popup its renderer opened,
+//     ending the popup's renderer): its length is 0, its top and
+//     parent are itself, its opener null; the stand-in stays with the
+//     window it was made for (after that window navigates, messages to it
+//     are dropped). window.open of another site's URL waits, on the
+//     opener's event loop, until the popup's renderer has opened its
+//     window; each such popup gets a new renderer (at most 32 live ones
+//     per opener's renderer, then window.open gives null). BroadcastChannel
 //     messages cross renderers (the browser process passes them on), but
 //     the destinations of different renderers are not ordered by creation
 //     among each other. localStorage is the browser process's (one area

@@ -612,18 +612,7 @@ func (w *Window) newWindowProxy(target func() *Window, closeFn func()) *sobek.Ob
 // event loop firing message at target's global, unless targetOrigin ("*",
 // "/" for w's own origin, or a URL) does not match target's origin then.
 func (w *Window) postMessage(target *Window, message sobek.Value, targetOrigin string, transfer []*sobek.Object) {
-	wantOrigin := ""
-	switch targetOrigin {
-	case "*":
-	case "/":
-		wantOrigin = w.s.eng.OriginOf(w.env)
-	default:
-		u, err := url.Parse(targetOrigin)
-		if err != nil || u.Scheme == "" {
-			panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'postMessage' on 'Window': Invalid target origin '"+targetOrigin+"'."))
-		}
-		wantOrigin = (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
-	}
+	wantOrigin := w.targetOrigin(targetOrigin)
 	msg := w.s.serialize(w.realm, message, transfer)
 	origin := w.s.eng.OriginOf(w.env)
 	target.realm.QueueTask(func(*sobek.Runtime) {
@@ -634,6 +623,23 @@ func (w *Window) postMessage(target *Window, message sobek.Value, targetOrigin s
 			target.realm.DeliverMessage(nil, msg, origin, target.sourceFor(w))
 		})
 	})
+}
+
+// targetOrigin is the origin a message of w's to targetOrigin ("*", "/"
+// for w's own origin, or a URL) may go to ("" for any); a bad URL throws
+// a SyntaxError in w's realm.
+func (w *Window) targetOrigin(targetOrigin string) string {
+	switch targetOrigin {
+	case "*":
+		return ""
+	case "/":
+		return w.s.eng.OriginOf(w.env)
+	}
+	u, err := url.Parse(targetOrigin)
+	if err != nil || u.Scheme == "" {
+		panic(w.realm.NewDOMException("SyntaxError", "Failed to execute 'postMessage' on 'Window': Invalid target origin '"+targetOrigin+"'."))
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String()
 }
 
 // sourceFor is the MessageEvent source for a message from sender, as seen
@@ -677,6 +683,11 @@ func (w *Window) open(rawURL, _, features string) (sobek.Value, error) {
 				noreferrer = noreferrer || name == "noreferrer"
 			}
 		}
+	}
+	// Another site's URL opens in a renderer of that site (in a renderer
+	// process: renderer_msg.go).
+	if v, ok := w.s.xproc.open(w, u, noopener); ok {
+		return v, nil
 	}
 	blank := &url.URL{Scheme: "about", Opaque: "blank"}
 	var doc *html.Document

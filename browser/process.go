@@ -105,8 +105,8 @@ type RendererConfig struct {
 	// in every window of the renderers (as Config.InitWindow does in one
 	// process, which cannot cross to another process).
 	Inits []string
-	// OnMessage (optional) receives what those functions post (w is nil
-	// for a message posted before Open or Start returned the window).
+	// OnMessage (optional) receives what those functions post (w may be
+	// a window that Open or Start has not returned yet).
 	OnMessage func(w *Window, msg string)
 	// OnExit (optional) learns that a window's renderer process ended
 	// other than by Window.Close or Browser.Close: crashed, killed or
@@ -175,6 +175,9 @@ type rendererSettings struct {
 	Inits []string `json:"inits"`
 	// RequestFetcher: the browser's Fetcher is a RequestFetcher.
 	RequestFetcher bool `json:"request_fetcher"`
+	// Proc is the renderer's number (the high bits of its windows'
+	// handles and of its links: renderer_messaging.go).
+	Proc uint64 `json:"proc"`
 }
 
 // rendererInits are the functions of RegisterRendererInit.
@@ -233,8 +236,10 @@ func runRenderer() error {
 	if set.RequestFetcher {
 		fetcher = remoteRequestFetcher{remoteFetcher{host}}
 	}
+	x := newRendererMsg(r, host, set.Proc, origin.ObtainSite(origin.Parse(set.Site)))
 	r.b = New(Config{
 		InitWindow: func(w *Window) {
+			x.initWindow(w)
 			post := func(msg string) {
 				r.send(&rendererpb.Report{Report: &rendererpb.Report_Message{Message: &rendererpb.Message{Window: r.idOf(w), Text: msg}}})
 			}
@@ -257,6 +262,7 @@ func runRenderer() error {
 				Window: r.idOf(e.Window), Message: e.ScriptError.Message, Rejection: e.Rejection}}})
 		},
 	})
+	r.b.xproc = x
 	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
@@ -283,6 +289,18 @@ func runRenderer() error {
 			go r.evaluate(c.Evaluate)
 		case *rendererpb.Command_Broadcast:
 			r.deliverBroadcast(c.Broadcast)
+		case *rendererpb.Command_Post:
+			x.deliver(c.Post)
+		case *rendererpb.Command_PortMessage:
+			x.portMessage(c.PortMessage)
+		case *rendererpb.Command_PortClosed:
+			x.portClosed(c.PortClosed)
+		case *rendererpb.Command_Gone:
+			x.windowGone(c.Gone)
+		case *rendererpb.Command_ConnectSharedWorker:
+			x.connectRemote(c.ConnectSharedWorker)
+		case *rendererpb.Command_SharedWorkerOwnerGone:
+			x.ownerGone(c.SharedWorkerOwnerGone)
 		case *rendererpb.Command_Close:
 			r.mu.Lock()
 			w := r.windows[c.Close.GetWindow()]
@@ -342,16 +360,16 @@ func (r *renderer) idOf(w *Window) uint64 {
 }
 
 func (r *renderer) open(o *rendererpb.OpenWindow) {
-	var w *Window
-	var err error
-	if o.GetHasHtml() {
-		var u *url.URL
-		if u, err = url.Parse(o.GetUrl()); err == nil {
-			w, err = r.b.StartHTML(u, o.GetHtml())
+	w, err := r.b.xproc.openWindow(o, func() (*Window, error) {
+		if o.GetHasHtml() {
+			u, err := url.Parse(o.GetUrl())
+			if err != nil {
+				return nil, err
+			}
+			return r.b.StartHTML(u, o.GetHtml())
 		}
-	} else {
-		w, err = r.b.Start(context.Background(), o.GetUrl())
-	}
+		return r.b.Start(context.Background(), o.GetUrl())
+	})
 	if err != nil {
 		r.send(&rendererpb.Report{Report: &rendererpb.Report_Opened{Opened: &rendererpb.WindowOpened{Window: o.GetWindow(), Error: err.Error()}}})
 		return

@@ -50,6 +50,10 @@ type rendererProc struct {
 
 	site origin.Site
 	fwd  *forwardQueue // broadcasts of other renderers, to send
+	// seq numbers the renderer in the browser: the high bits of the
+	// handles of its windows and of the links it makes
+	// (renderer_messaging.go).
+	seq uint64
 
 	ready  chan struct{} // closed when the renderer reported Ready
 	exited chan struct{} // closed when the process has been waited for
@@ -65,6 +69,7 @@ type rendererProc struct {
 	opened   chan *rendererpb.WindowOpened
 	loaded   chan struct{}
 	win      *Window
+	started  bool // the window opened (OnExit then tells its end)
 	nextEval uint64
 	evals    map[uint64]chan evalResult
 	// storageKeys are the storage keys of its localStorage calls so far
@@ -75,6 +80,12 @@ type rendererProc struct {
 // startRenderer opens a top-level window in a new renderer process: at
 // rawURL, or with the document source when html is non-nil.
 func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string) (*Window, error) {
+	return b.startRendererWith(ctx, rawURL, html, 0)
+}
+
+// startRendererWith is startRenderer for a window whose opener is the
+// window of handle opener in another renderer (0: none).
+func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *string, opener uint64) (*Window, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("browser: bad URL: %v", err)
@@ -109,6 +120,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	if set.MaxProcs <= 0 {
 		set.MaxProcs = DefaultRendererMaxProcs
 	}
+	set.Proc = b.router.next()
 	js, _ := json.Marshal(set)
 	cmd.Args = append([]string{cmd.Args[0], RendererArg}, cmd.Args[1:]...)
 	if cmd.Env == nil {
@@ -122,6 +134,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: newForwardQueue(),
 		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
 		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
+	p.seq = set.Proc
 	cmd.ExtraFiles = []*os.File{rendererEnd}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
@@ -131,6 +144,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	}
 	rendererEnd.Close()
 	p.pid = cmd.Process.Pid
+	b.router.add(p)
 	p.served = b.lockServer().ServeConn(browserEnd, ipc.Peer{
 		Name:           fmt.Sprintf("renderer %d (%s)", p.pid, site.Serialize()),
 		Site:           site,
@@ -158,10 +172,19 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		p.close()
 		return nil, ctx.Err()
 	}
-	open := &rendererpb.OpenWindow{Window: 1, Url: u.String()}
+	open := &rendererpb.OpenWindow{Window: 1, Url: u.String(), Opener: opener}
+	if opener != 0 {
+		b.router.grant(p, opener)
+	}
 	if html != nil {
 		open.HasHtml, open.Html = true, *html
 	}
+	// The window exists for OnMessage and OnExit from now on (its URL is
+	// the response's once opened).
+	w := &Window{s: b, url: u, loaded: p.loaded, remote: p}
+	p.mu.Lock()
+	p.win = w
+	p.mu.Unlock()
 	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Open{Open: open}}); err != nil {
 		p.close()
 		return nil, err
@@ -179,13 +202,13 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		p.close()
 		return nil, errors.New(opened.GetError())
 	}
-	wu, err := url.Parse(opened.GetUrl())
-	if err != nil {
-		wu = u
+	if wu, err := url.Parse(opened.GetUrl()); err == nil {
+		w.urlMu.Lock()
+		w.url = wu
+		w.urlMu.Unlock()
 	}
-	w := &Window{s: b, url: wu, loaded: p.loaded, remote: p}
 	p.mu.Lock()
-	p.win = w
+	p.started = true
 	p.mu.Unlock()
 	b.mu.Lock()
 	if b.closed {
@@ -202,13 +225,15 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 func (p *rendererProc) wait() {
 	werr := p.cmd.Wait()
 	p.served.Close()
+	p.b.router.remove(p)
 	p.mu.Lock()
 	reason := p.killedBy
 	if reason == "" {
 		reason = childproc.CrashReason(werr, p.stderr.String())
 	}
 	p.err = &RendererExitError{Reason: reason, Detail: p.stderr.Summary()}
-	notify := !p.closing
+	// A window that Open or Start did not return is not the embedder's.
+	notify := !p.closing && p.started
 	w := p.win
 	evals := p.evals
 	p.evals = map[uint64]chan evalResult{}
@@ -428,6 +453,22 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			if !p.b.broadcast(p, r.Broadcast) {
 				return errors.New("a broadcast for another site's storage key")
 			}
+		case *rendererpb.Report_Post:
+			if !p.b.router.post(p, r.Post) {
+				return errors.New("a refused postMessage")
+			}
+		case *rendererpb.Report_PortMessage:
+			if !p.b.router.portMessage(p, r.PortMessage) {
+				return errors.New("a refused port message")
+			}
+		case *rendererpb.Report_PortClosed:
+			if !p.b.router.portClosed(p, r.PortClosed) {
+				return errors.New("a refused port close")
+			}
+		case *rendererpb.Report_CloseWindow:
+			p.b.router.closePopup(p, r.CloseWindow.GetWindow())
+		case *rendererpb.Report_SharedWorkerClosed:
+			p.b.router.sharedWorkerClosed(p, r.SharedWorkerClosed)
 		case *rendererpb.Report_Message:
 			p.mu.Lock()
 			w := p.win

@@ -167,6 +167,9 @@ func runForger() {
 			StorageKey: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}})
 		select {}
 	}
+	if strings.HasPrefix(os.Getenv(forgerEnv), "msg:") {
+		forgeMessage(rendererpb.NewHostClient(cc), ctl, strings.TrimPrefix(os.Getenv(forgerEnv), "msg:"))
+	}
 	if os.Getenv(forgerEnv) == "broadcast" {
 		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Broadcast{Broadcast: &rendererpb.Broadcast{
 			Key: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}, Name: "c"}}})

@@ -67,6 +67,11 @@ func (s *Browser) connectSharedWorker(owner envHandle, client func() *fetch.Clie
 	if err != nil {
 		return dom.NewDOMException(fmt.Sprintf("Failed to construct 'SharedWorker': The URL '%s' is invalid.", c.URL), dom.SyntaxError)
 	}
+	// In a renderer process, the browser process's registry says whether
+	// the worker runs here, or in another renderer (renderer_sw.go).
+	if s.xproc.connectSharedWorker(owner, u, c) {
+		return nil
+	}
 	sw, created, err := html.ObtainSharedWorker(owner, u, c.Name)
 	switch {
 	case errors.Is(err, html.ErrWorkerOrigin):
@@ -96,6 +101,7 @@ func (s *Browser) connectSharedWorker(owner envHandle, client func() *fetch.Clie
 	}
 	h.connect(c)
 	if created {
+		s.xproc.hosting(sw)
 		s.busy.Add(1)
 		go func() {
 			defer s.busy.Add(-1)
@@ -112,7 +118,7 @@ func (h *sharedWorkerHost) connect(c *bindings.SharedWorkerConnection) {
 	defer h.mu.Unlock()
 	switch {
 	case h.failed:
-		c.QueueErrorEvent()
+		failConnection(c)
 	case !h.ready:
 		h.pending = append(h.pending, c)
 	default:
@@ -129,7 +135,7 @@ func (h *sharedWorkerHost) fail() {
 	h.pending = nil
 	h.mu.Unlock()
 	for _, c := range pending {
-		c.QueueErrorEvent()
+		failConnection(c)
 	}
 	h.sw.Terminate()
 }
@@ -252,4 +258,15 @@ func (h *sharedWorkerHost) closeByScript() {
 	if realm == nil || !realm.QueueTask(func(*sobek.Runtime) { terminate() }) {
 		terminate()
 	}
+}
+
+// failConnection tells c's SharedWorker that the worker failed: error at
+// it, or, for a connection of another renderer (no owner realm here),
+// the close of its port.
+func failConnection(c *bindings.SharedWorkerConnection) {
+	if c.Owner == nil {
+		c.Port.Close()
+		return
+	}
+	c.QueueErrorEvent()
 }

@@ -240,7 +240,8 @@ func (w *Window) install() error {
 		},
 		Opener: func() sobek.Value {
 			if w.openerWin == nil {
-				return nil
+				// An opener in another renderer (renderer_msg.go).
+				return w.s.xproc.opener(w)
 			}
 			return w.view(w.openerWin, w.openerProxy)
 		},

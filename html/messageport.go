@@ -25,6 +25,11 @@ type MessagePort struct {
 	// closed is the "has been closed" flag.
 	closed bool
 	recv   *portReceiver
+	// onClose runs when the entangled port disentangles this one (it was
+	// closed): see OnClose.
+	onClose func()
+	// pumping: a goroutine is in pump.
+	pumping bool
 }
 
 // portReceiver is where a port's messages go: queueTask queues steps on
@@ -89,13 +94,35 @@ func (p *MessagePort) Disentangle() {
 		return
 	}
 	lockBoth(p, other)
+	var notify func()
 	if p.entangled == other {
 		p.entangled = nil
 	}
 	if other.entangled == p {
 		other.entangled = nil
+		notify = other.onClose
 	}
 	unlockBoth(p, other)
+	// The disentangle steps end with firing close at the other port: its
+	// owner learns it here.
+	if notify != nil {
+		notify()
+	}
+}
+
+// OnClose sets f to run (on the goroutine that disentangles, with no
+// lock held) when the port's entangled port disentangles it
+// (https://html.spec.whatwg.org/#disentangle, whose last step fires close
+// at the other port): the other port was closed, or its owner went away.
+// A port whose entangled port lives in another process (package browser)
+// tells that process with it.
+func (p *MessagePort) OnClose(f func()) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.onClose = f
+	p.mu.Unlock()
 }
 
 // Entangled returns the port this one is entangled with, or nil.
@@ -135,23 +162,30 @@ func (p *MessagePort) enqueue(msg SerializedWithTransfer) {
 }
 
 // pump hands every queued message to a task of the receiver's event loop
-// while the queue is enabled and the port has a receiver.
+// while the queue is enabled and the port has a receiver. One goroutine
+// pumps a port at a time (another one's messages are left to it), so the
+// messages keep their order however many goroutines post.
 func (p *MessagePort) pump() {
-	for {
-		p.mu.Lock()
-		if !p.enabled || p.recv == nil || len(p.queue) == 0 {
-			p.mu.Unlock()
-			return
-		}
+	p.mu.Lock()
+	if p.pumping {
+		p.mu.Unlock()
+		return
+	}
+	p.pumping = true
+	for p.enabled && p.recv != nil && len(p.queue) > 0 {
 		msg := p.queue[0]
 		p.queue[0] = SerializedWithTransfer{}
 		p.queue = p.queue[1:]
 		recv := p.recv
 		p.mu.Unlock()
-		if !recv.queueTask(func() { recv.deliver(msg) }) {
-			return
+		ok := recv.queueTask(func() { recv.deliver(msg) })
+		p.mu.Lock()
+		if !ok {
+			break
 		}
 	}
+	p.pumping = false
+	p.mu.Unlock()
 }
 
 // Attach makes the port live in a realm: queueTask queues a task on that
@@ -179,6 +213,7 @@ func (p *MessagePort) Ship() {
 	p.mu.Lock()
 	p.recv = nil
 	p.enabled = false
+	p.onClose = nil
 	p.mu.Unlock()
 }
 

@@ -31,6 +31,9 @@ type SharedWorker struct {
 	mu      sync.Mutex
 	owners  map[*Document]CleanupStepsID
 	closing bool
+	// external are owners that are not documents of this user agent:
+	// the documents of another process that connected (AddExternalOwner).
+	external map[any]struct{}
 }
 
 // Env is the shared worker's environment settings object.
@@ -57,6 +60,14 @@ func (w *SharedWorker) ConstructorURL() string {
 	return w.constructorURL
 }
 
+// StorageKey is the worker's constructor storage key.
+func (w *SharedWorker) StorageKey() storage.StorageKey {
+	if w == nil {
+		return storage.StorageKey{}
+	}
+	return w.storageKey
+}
+
 // IsClosing reports the worker's closing flag (set when it is terminated or
 // closed itself).
 func (w *SharedWorker) IsClosing() bool {
@@ -68,14 +79,52 @@ func (w *SharedWorker) IsClosing() bool {
 	return w.closing
 }
 
-// Owners is the number of documents in the owner set.
+// Owners is the number of owners in the owner set (documents, and the
+// external owners of AddExternalOwner).
 func (w *SharedWorker) Owners() int {
 	if w == nil {
 		return 0
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return len(w.owners)
+	return len(w.owners) + len(w.external)
+}
+
+// AddExternalOwner adds key to the owner set: it stands for documents
+// outside this user agent (the windows of another renderer process, in
+// package browser) that connected to the worker. It reports false when
+// the worker is closing.
+func (w *SharedWorker) AddExternalOwner(key any) bool {
+	if w == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closing {
+		return false
+	}
+	if w.external == nil {
+		w.external = map[any]struct{}{}
+	}
+	w.external[key] = struct{}{}
+	return true
+}
+
+// RemoveExternalOwner removes an owner AddExternalOwner added (its
+// documents are gone); an empty owner set terminates the worker, as
+// RemoveOwner does.
+func (w *SharedWorker) RemoveExternalOwner(key any) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	_, ok := w.external[key]
+	delete(w.external, key)
+	empty := ok && len(w.owners) == 0 && len(w.external) == 0
+	w.mu.Unlock()
+	if empty {
+		w.Terminate()
+	}
 }
 
 // sharedWorkers is the user agent's list of all SharedWorkerGlobalScope
@@ -228,6 +277,11 @@ func (w *SharedWorker) addOwner(doc *Document) {
 // when every owner is in the back/forward cache, else nil.
 func (w *SharedWorker) cachedOwners() []*Document {
 	w.mu.Lock()
+	if len(w.external) > 0 {
+		// Documents of another process use it: it is not cached.
+		w.mu.Unlock()
+		return nil
+	}
 	owners := make([]*Document, 0, len(w.owners))
 	for d := range w.owners {
 		owners = append(owners, d)
@@ -262,7 +316,7 @@ func (w *SharedWorker) RemoveOwner(doc *Document) {
 		return
 	}
 	delete(w.owners, doc)
-	empty := len(w.owners) == 0
+	empty := len(w.owners) == 0 && len(w.external) == 0
 	w.mu.Unlock()
 	if id != 0 {
 		doc.RemoveUnloadingDocumentCleanupSteps(id)
@@ -291,6 +345,7 @@ func (w *SharedWorker) markClosing() {
 	w.closing = true
 	owners := w.owners
 	w.owners = map[*Document]CleanupStepsID{}
+	w.external = nil
 	w.mu.Unlock()
 	if already {
 		return

@@ -79,7 +79,7 @@ func (x StorageCall_Op) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StorageCall_Op.Descriptor instead.
 func (StorageCall_Op) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{0, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{11, 0}
 }
 
 type EvalResult_Kind int32
@@ -133,7 +133,659 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{23, 0}
+}
+
+type SharedWorkerRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Key   *StorageKey            `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Url   string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Name  string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// link is the link the renderer made for the SharedWorker object's
+	// port, used when the worker runs in another renderer.
+	Link          uint64 `protobuf:"varint,4,opt,name=link,proto3" json:"link,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerRequest) Reset() {
+	*x = SharedWorkerRequest{}
+	mi := &file_renderer_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerRequest) ProtoMessage() {}
+
+func (x *SharedWorkerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerRequest.ProtoReflect.Descriptor instead.
+func (*SharedWorkerRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *SharedWorkerRequest) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SharedWorkerRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SharedWorkerRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SharedWorkerRequest) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+type SharedWorkerReply struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// local: the worker runs (or is to run) in the requesting renderer;
+	// otherwise the link connects to it in another renderer.
+	Local         bool `protobuf:"varint,1,opt,name=local,proto3" json:"local,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerReply) Reset() {
+	*x = SharedWorkerReply{}
+	mi := &file_renderer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerReply) ProtoMessage() {}
+
+func (x *SharedWorkerReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerReply.ProtoReflect.Descriptor instead.
+func (*SharedWorkerReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SharedWorkerReply) GetLocal() bool {
+	if x != nil {
+		return x.Local
+	}
+	return false
+}
+
+// ConnectSharedWorker connects a client of another renderer (owner, a
+// renderer number) to a shared worker of the renderer, through link.
+type ConnectSharedWorker struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           *StorageKey            `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Link          uint64                 `protobuf:"varint,4,opt,name=link,proto3" json:"link,omitempty"`
+	Owner         uint64                 `protobuf:"varint,5,opt,name=owner,proto3" json:"owner,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConnectSharedWorker) Reset() {
+	*x = ConnectSharedWorker{}
+	mi := &file_renderer_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConnectSharedWorker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConnectSharedWorker) ProtoMessage() {}
+
+func (x *ConnectSharedWorker) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConnectSharedWorker.ProtoReflect.Descriptor instead.
+func (*ConnectSharedWorker) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ConnectSharedWorker) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *ConnectSharedWorker) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *ConnectSharedWorker) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ConnectSharedWorker) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+func (x *ConnectSharedWorker) GetOwner() uint64 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+// SharedWorkerOwnerGone: the documents of renderer owner no longer own
+// the renderer's shared workers (that renderer ended).
+type SharedWorkerOwnerGone struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Owner         uint64                 `protobuf:"varint,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerOwnerGone) Reset() {
+	*x = SharedWorkerOwnerGone{}
+	mi := &file_renderer_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerOwnerGone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerOwnerGone) ProtoMessage() {}
+
+func (x *SharedWorkerOwnerGone) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerOwnerGone.ProtoReflect.Descriptor instead.
+func (*SharedWorkerOwnerGone) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SharedWorkerOwnerGone) GetOwner() uint64 {
+	if x != nil {
+		return x.Owner
+	}
+	return 0
+}
+
+// SharedWorkerClosed: the renderer's shared worker ended.
+type SharedWorkerClosed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           *StorageKey            `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerClosed) Reset() {
+	*x = SharedWorkerClosed{}
+	mi := &file_renderer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerClosed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerClosed) ProtoMessage() {}
+
+func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerClosed.ProtoReflect.Descriptor instead.
+func (*SharedWorkerClosed) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SharedWorkerClosed) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SharedWorkerClosed) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SharedWorkerClosed) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type OpenPopupRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// opener is the handle of the window calling window.open (0:
+	// noopener).
+	Opener        uint64 `protobuf:"varint,1,opt,name=opener,proto3" json:"opener,omitempty"`
+	Url           string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenPopupRequest) Reset() {
+	*x = OpenPopupRequest{}
+	mi := &file_renderer_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenPopupRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenPopupRequest) ProtoMessage() {}
+
+func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenPopupRequest.ProtoReflect.Descriptor instead.
+func (*OpenPopupRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *OpenPopupRequest) GetOpener() uint64 {
+	if x != nil {
+		return x.Opener
+	}
+	return 0
+}
+
+func (x *OpenPopupRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+type OpenPopupReply struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// window is the popup's handle (0 with error).
+	Window        uint64 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Error         string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenPopupReply) Reset() {
+	*x = OpenPopupReply{}
+	mi := &file_renderer_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenPopupReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenPopupReply) ProtoMessage() {}
+
+func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenPopupReply.ProtoReflect.Descriptor instead.
+func (*OpenPopupReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *OpenPopupReply) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *OpenPopupReply) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+// WindowMessage is window.postMessage towards a window of another
+// renderer: from the sender (a Report) to the browser process, which
+// checks it and passes it on (a Command) to the target's renderer.
+type WindowMessage struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Source uint64                 `protobuf:"varint,1,opt,name=source,proto3" json:"source,omitempty"`
+	Target uint64                 `protobuf:"varint,2,opt,name=target,proto3" json:"target,omitempty"`
+	// source_origin is the sender's origin (serialized); target_origin
+	// the postMessage targetOrigin as an origin ("" for "*").
+	SourceOrigin string `protobuf:"bytes,3,opt,name=source_origin,json=sourceOrigin,proto3" json:"source_origin,omitempty"`
+	TargetOrigin string `protobuf:"bytes,4,opt,name=target_origin,json=targetOrigin,proto3" json:"target_origin,omitempty"`
+	// message is the serialized message (gob of the record and its
+	// transferred ArrayBuffers), ports the links of its transferred ports
+	// in transfer order.
+	Message       []byte   `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
+	Ports         []uint64 `protobuf:"varint,6,rep,packed,name=ports,proto3" json:"ports,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WindowMessage) Reset() {
+	*x = WindowMessage{}
+	mi := &file_renderer_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WindowMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WindowMessage) ProtoMessage() {}
+
+func (x *WindowMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WindowMessage.ProtoReflect.Descriptor instead.
+func (*WindowMessage) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *WindowMessage) GetSource() uint64 {
+	if x != nil {
+		return x.Source
+	}
+	return 0
+}
+
+func (x *WindowMessage) GetTarget() uint64 {
+	if x != nil {
+		return x.Target
+	}
+	return 0
+}
+
+func (x *WindowMessage) GetSourceOrigin() string {
+	if x != nil {
+		return x.SourceOrigin
+	}
+	return ""
+}
+
+func (x *WindowMessage) GetTargetOrigin() string {
+	if x != nil {
+		return x.TargetOrigin
+	}
+	return ""
+}
+
+func (x *WindowMessage) GetMessage() []byte {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+func (x *WindowMessage) GetPorts() []uint64 {
+	if x != nil {
+		return x.Ports
+	}
+	return nil
+}
+
+// PortMessage is a message through a link (either way).
+type PortMessage struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Link          uint64                 `protobuf:"varint,1,opt,name=link,proto3" json:"link,omitempty"`
+	Message       []byte                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Ports         []uint64               `protobuf:"varint,3,rep,packed,name=ports,proto3" json:"ports,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PortMessage) Reset() {
+	*x = PortMessage{}
+	mi := &file_renderer_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PortMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PortMessage) ProtoMessage() {}
+
+func (x *PortMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PortMessage.ProtoReflect.Descriptor instead.
+func (*PortMessage) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *PortMessage) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+func (x *PortMessage) GetMessage() []byte {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+func (x *PortMessage) GetPorts() []uint64 {
+	if x != nil {
+		return x.Ports
+	}
+	return nil
+}
+
+// PortClosed: the link's port on the sender's side was closed (or its
+// renderer ended): the other side's port is disentangled.
+type PortClosed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Link          uint64                 `protobuf:"varint,1,opt,name=link,proto3" json:"link,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PortClosed) Reset() {
+	*x = PortClosed{}
+	mi := &file_renderer_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PortClosed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PortClosed) ProtoMessage() {}
+
+func (x *PortClosed) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PortClosed.ProtoReflect.Descriptor instead.
+func (*PortClosed) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *PortClosed) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+// WindowGone: the window of the handle is gone (its renderer ended).
+type WindowGone struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WindowGone) Reset() {
+	*x = WindowGone{}
+	mi := &file_renderer_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WindowGone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WindowGone) ProtoMessage() {}
+
+func (x *WindowGone) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WindowGone.ProtoReflect.Descriptor instead.
+func (*WindowGone) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *WindowGone) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
 }
 
 type StorageCall struct {
@@ -150,7 +802,7 @@ type StorageCall struct {
 
 func (x *StorageCall) Reset() {
 	*x = StorageCall{}
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -162,7 +814,7 @@ func (x *StorageCall) String() string {
 func (*StorageCall) ProtoMessage() {}
 
 func (x *StorageCall) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -175,7 +827,7 @@ func (x *StorageCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageCall.ProtoReflect.Descriptor instead.
 func (*StorageCall) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{0}
+	return file_renderer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *StorageCall) GetStorageKey() *StorageKey {
@@ -229,7 +881,7 @@ type StorageReply struct {
 
 func (x *StorageReply) Reset() {
 	*x = StorageReply{}
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -241,7 +893,7 @@ func (x *StorageReply) String() string {
 func (*StorageReply) ProtoMessage() {}
 
 func (x *StorageReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -254,7 +906,7 @@ func (x *StorageReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageReply.ProtoReflect.Descriptor instead.
 func (*StorageReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{1}
+	return file_renderer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StorageReply) GetLength() uint32 {
@@ -308,6 +960,12 @@ type Command struct {
 	//	*Command_Evaluate
 	//	*Command_Close
 	//	*Command_Broadcast
+	//	*Command_Post
+	//	*Command_PortMessage
+	//	*Command_PortClosed
+	//	*Command_Gone
+	//	*Command_ConnectSharedWorker
+	//	*Command_SharedWorkerOwnerGone
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -315,7 +973,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -327,7 +985,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -340,7 +998,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{2}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Command) GetCommand() isCommand_Command {
@@ -386,6 +1044,60 @@ func (x *Command) GetBroadcast() *Broadcast {
 	return nil
 }
 
+func (x *Command) GetPost() *WindowMessage {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Post); ok {
+			return x.Post
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetPortMessage() *PortMessage {
+	if x != nil {
+		if x, ok := x.Command.(*Command_PortMessage); ok {
+			return x.PortMessage
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetPortClosed() *PortClosed {
+	if x != nil {
+		if x, ok := x.Command.(*Command_PortClosed); ok {
+			return x.PortClosed
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetGone() *WindowGone {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Gone); ok {
+			return x.Gone
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetConnectSharedWorker() *ConnectSharedWorker {
+	if x != nil {
+		if x, ok := x.Command.(*Command_ConnectSharedWorker); ok {
+			return x.ConnectSharedWorker
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetSharedWorkerOwnerGone() *SharedWorkerOwnerGone {
+	if x != nil {
+		if x, ok := x.Command.(*Command_SharedWorkerOwnerGone); ok {
+			return x.SharedWorkerOwnerGone
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -406,6 +1118,30 @@ type Command_Broadcast struct {
 	Broadcast *Broadcast `protobuf:"bytes,4,opt,name=broadcast,proto3,oneof"`
 }
 
+type Command_Post struct {
+	Post *WindowMessage `protobuf:"bytes,5,opt,name=post,proto3,oneof"`
+}
+
+type Command_PortMessage struct {
+	PortMessage *PortMessage `protobuf:"bytes,6,opt,name=port_message,json=portMessage,proto3,oneof"`
+}
+
+type Command_PortClosed struct {
+	PortClosed *PortClosed `protobuf:"bytes,7,opt,name=port_closed,json=portClosed,proto3,oneof"`
+}
+
+type Command_Gone struct {
+	Gone *WindowGone `protobuf:"bytes,8,opt,name=gone,proto3,oneof"`
+}
+
+type Command_ConnectSharedWorker struct {
+	ConnectSharedWorker *ConnectSharedWorker `protobuf:"bytes,9,opt,name=connect_shared_worker,json=connectSharedWorker,proto3,oneof"`
+}
+
+type Command_SharedWorkerOwnerGone struct {
+	SharedWorkerOwnerGone *SharedWorkerOwnerGone `protobuf:"bytes,10,opt,name=shared_worker_owner_gone,json=sharedWorkerOwnerGone,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -413,6 +1149,18 @@ func (*Command_Evaluate) isCommand_Command() {}
 func (*Command_Close) isCommand_Command() {}
 
 func (*Command_Broadcast) isCommand_Command() {}
+
+func (*Command_Post) isCommand_Command() {}
+
+func (*Command_PortMessage) isCommand_Command() {}
+
+func (*Command_PortClosed) isCommand_Command() {}
+
+func (*Command_Gone) isCommand_Command() {}
+
+func (*Command_ConnectSharedWorker) isCommand_Command() {}
+
+func (*Command_SharedWorkerOwnerGone) isCommand_Command() {}
 
 // Broadcast is a BroadcastChannel message: from a renderer (a Report) to
 // the browser process, which passes it on (a Command) to the other
@@ -431,7 +1179,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -443,7 +1191,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -456,7 +1204,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -499,7 +1247,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -511,7 +1259,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -524,7 +1272,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -551,18 +1299,21 @@ func (x *StorageKey) GetHasCrossSiteAncestor() bool {
 // OpenWindow opens a top-level window at url (fetched by the renderer,
 // through Fetch), or with the document html when has_html.
 type OpenWindow struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
-	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
-	HasHtml       bool                   `protobuf:"varint,3,opt,name=has_html,json=hasHtml,proto3" json:"has_html,omitempty"`
-	Html          string                 `protobuf:"bytes,4,opt,name=html,proto3" json:"html,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Window  uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Url     string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	HasHtml bool                   `protobuf:"varint,3,opt,name=has_html,json=hasHtml,proto3" json:"has_html,omitempty"`
+	Html    string                 `protobuf:"bytes,4,opt,name=html,proto3" json:"html,omitempty"`
+	// opener is the handle of the window's opener in another renderer (0:
+	// none).
+	Opener        uint64 `protobuf:"varint,5,opt,name=opener,proto3" json:"opener,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -574,7 +1325,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -587,7 +1338,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -618,6 +1369,13 @@ func (x *OpenWindow) GetHtml() string {
 	return ""
 }
 
+func (x *OpenWindow) GetOpener() uint64 {
+	if x != nil {
+		return x.Opener
+	}
+	return 0
+}
+
 // Evaluate evaluates an expression in a window (Window.Evaluate).
 type Evaluate struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -630,7 +1388,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -642,7 +1400,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -655,7 +1413,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -689,7 +1447,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -701,7 +1459,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -714,7 +1472,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -737,6 +1495,11 @@ type Report struct {
 	//	*Report_ScriptError
 	//	*Report_Broadcast
 	//	*Report_Message
+	//	*Report_Post
+	//	*Report_PortMessage
+	//	*Report_PortClosed
+	//	*Report_SharedWorkerClosed
+	//	*Report_CloseWindow
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -744,7 +1507,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +1519,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +1532,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -851,6 +1614,51 @@ func (x *Report) GetMessage() *Message {
 	return nil
 }
 
+func (x *Report) GetPost() *WindowMessage {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Post); ok {
+			return x.Post
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetPortMessage() *PortMessage {
+	if x != nil {
+		if x, ok := x.Report.(*Report_PortMessage); ok {
+			return x.PortMessage
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetPortClosed() *PortClosed {
+	if x != nil {
+		if x, ok := x.Report.(*Report_PortClosed); ok {
+			return x.PortClosed
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetSharedWorkerClosed() *SharedWorkerClosed {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SharedWorkerClosed); ok {
+			return x.SharedWorkerClosed
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetCloseWindow() *CloseWindow {
+	if x != nil {
+		if x, ok := x.Report.(*Report_CloseWindow); ok {
+			return x.CloseWindow
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -887,6 +1695,28 @@ type Report_Message struct {
 	Message *Message `protobuf:"bytes,8,opt,name=message,proto3,oneof"`
 }
 
+type Report_Post struct {
+	Post *WindowMessage `protobuf:"bytes,9,opt,name=post,proto3,oneof"`
+}
+
+type Report_PortMessage struct {
+	PortMessage *PortMessage `protobuf:"bytes,10,opt,name=port_message,json=portMessage,proto3,oneof"`
+}
+
+type Report_PortClosed struct {
+	PortClosed *PortClosed `protobuf:"bytes,11,opt,name=port_closed,json=portClosed,proto3,oneof"`
+}
+
+type Report_SharedWorkerClosed struct {
+	SharedWorkerClosed *SharedWorkerClosed `protobuf:"bytes,12,opt,name=shared_worker_closed,json=sharedWorkerClosed,proto3,oneof"`
+}
+
+type Report_CloseWindow struct {
+	// close_window: window.close() of a window of another renderer (the
+	// browser process closes it when it is a popup the sender opened).
+	CloseWindow *CloseWindow `protobuf:"bytes,13,opt,name=close_window,json=closeWindow,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -903,6 +1733,16 @@ func (*Report_Broadcast) isReport_Report() {}
 
 func (*Report_Message) isReport_Report() {}
 
+func (*Report_Post) isReport_Report() {}
+
+func (*Report_PortMessage) isReport_Report() {}
+
+func (*Report_PortClosed) isReport_Report() {}
+
+func (*Report_SharedWorkerClosed) isReport_Report() {}
+
+func (*Report_CloseWindow) isReport_Report() {}
+
 // Ready: the renderer runs and takes commands.
 type Ready struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -913,7 +1753,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -925,7 +1765,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -938,7 +1778,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -961,7 +1801,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -973,7 +1813,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -986,7 +1826,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -1020,7 +1860,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1872,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1885,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -1068,7 +1908,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1080,7 +1920,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1093,7 +1933,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -1136,7 +1976,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1148,7 +1988,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1161,7 +2001,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -1188,7 +2028,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1200,7 +2040,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1213,7 +2053,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Console) GetLine() string {
@@ -1235,7 +2075,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1247,7 +2087,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1260,7 +2100,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -1295,7 +2135,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +2147,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +2160,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Header) GetName() string {
@@ -1350,7 +2190,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1362,7 +2202,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1375,7 +2215,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -1427,7 +2267,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +2279,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +2292,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -1499,7 +2339,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1511,7 +2351,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1524,7 +2364,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -1549,7 +2389,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1561,7 +2401,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1574,7 +2414,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -1623,7 +2463,49 @@ var File_renderer_proto protoreflect.FileDescriptor
 
 const file_renderer_proto_rawDesc = "" +
 	"\n" +
-	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\xc3\x02\n" +
+	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\x86\x01\n" +
+	"\x13SharedWorkerRequest\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x12\n" +
+	"\x04link\x18\x04 \x01(\x04R\x04link\")\n" +
+	"\x11SharedWorkerReply\x12\x14\n" +
+	"\x05local\x18\x01 \x01(\bR\x05local\"\x9c\x01\n" +
+	"\x13ConnectSharedWorker\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x12\n" +
+	"\x04link\x18\x04 \x01(\x04R\x04link\x12\x14\n" +
+	"\x05owner\x18\x05 \x01(\x04R\x05owner\"-\n" +
+	"\x15SharedWorkerOwnerGone\x12\x14\n" +
+	"\x05owner\x18\x01 \x01(\x04R\x05owner\"q\n" +
+	"\x12SharedWorkerClosed\x125\n" +
+	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"<\n" +
+	"\x10OpenPopupRequest\x12\x16\n" +
+	"\x06opener\x18\x01 \x01(\x04R\x06opener\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\">\n" +
+	"\x0eOpenPopupReply\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"\xb9\x01\n" +
+	"\rWindowMessage\x12\x16\n" +
+	"\x06source\x18\x01 \x01(\x04R\x06source\x12\x16\n" +
+	"\x06target\x18\x02 \x01(\x04R\x06target\x12#\n" +
+	"\rsource_origin\x18\x03 \x01(\tR\fsourceOrigin\x12#\n" +
+	"\rtarget_origin\x18\x04 \x01(\tR\ftargetOrigin\x12\x18\n" +
+	"\amessage\x18\x05 \x01(\fR\amessage\x12\x14\n" +
+	"\x05ports\x18\x06 \x03(\x04R\x05ports\"Q\n" +
+	"\vPortMessage\x12\x12\n" +
+	"\x04link\x18\x01 \x01(\x04R\x04link\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\fR\amessage\x12\x14\n" +
+	"\x05ports\x18\x03 \x03(\x04R\x05ports\" \n" +
+	"\n" +
+	"PortClosed\x12\x12\n" +
+	"\x04link\x18\x01 \x01(\x04R\x04link\"$\n" +
+	"\n" +
+	"WindowGone\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc3\x02\n" +
 	"\vStorageCall\x12D\n" +
 	"\vstorage_key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\n" +
 	"storageKey\x127\n" +
@@ -1647,12 +2529,20 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x92\x02\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xed\x05\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
 	"\x05close\x18\x03 \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\x05close\x12B\n" +
-	"\tbroadcast\x18\x04 \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcastB\t\n" +
+	"\tbroadcast\x18\x04 \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcast\x12<\n" +
+	"\x04post\x18\x05 \x01(\v2&.gowebengine.renderer.v1.WindowMessageH\x00R\x04post\x12I\n" +
+	"\fport_message\x18\x06 \x01(\v2$.gowebengine.renderer.v1.PortMessageH\x00R\vportMessage\x12F\n" +
+	"\vport_closed\x18\a \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
+	"portClosed\x129\n" +
+	"\x04gone\x18\b \x01(\v2#.gowebengine.renderer.v1.WindowGoneH\x00R\x04gone\x12b\n" +
+	"\x15connect_shared_worker\x18\t \x01(\v2,.gowebengine.renderer.v1.ConnectSharedWorkerH\x00R\x13connectSharedWorker\x12i\n" +
+	"\x18shared_worker_owner_gone\x18\n" +
+	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGoneB\t\n" +
 	"\acommand\"\x95\x01\n" +
 	"\tBroadcast\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x12\n" +
@@ -1663,19 +2553,20 @@ const file_renderer_proto_rawDesc = "" +
 	"StorageKey\x12\x16\n" +
 	"\x06origin\x18\x01 \x01(\tR\x06origin\x12$\n" +
 	"\x0etop_level_site\x18\x02 \x01(\tR\ftopLevelSite\x125\n" +
-	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"e\n" +
+	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"}\n" +
 	"\n" +
 	"OpenWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x19\n" +
 	"\bhas_html\x18\x03 \x01(\bR\ahasHtml\x12\x12\n" +
-	"\x04html\x18\x04 \x01(\tR\x04html\"J\n" +
+	"\x04html\x18\x04 \x01(\tR\x04html\x12\x16\n" +
+	"\x06opener\x18\x05 \x01(\x04R\x06opener\"J\n" +
 	"\bEvaluate\x12\x12\n" +
 	"\x04eval\x18\x01 \x01(\x04R\x04eval\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x96\x04\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\x93\a\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -1684,7 +2575,14 @@ const file_renderer_proto_rawDesc = "" +
 	"\aconsole\x18\x05 \x01(\v2 .gowebengine.renderer.v1.ConsoleH\x00R\aconsole\x12I\n" +
 	"\fscript_error\x18\x06 \x01(\v2$.gowebengine.renderer.v1.ScriptErrorH\x00R\vscriptError\x12B\n" +
 	"\tbroadcast\x18\a \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcast\x12<\n" +
-	"\amessage\x18\b \x01(\v2 .gowebengine.renderer.v1.MessageH\x00R\amessageB\b\n" +
+	"\amessage\x18\b \x01(\v2 .gowebengine.renderer.v1.MessageH\x00R\amessage\x12<\n" +
+	"\x04post\x18\t \x01(\v2&.gowebengine.renderer.v1.WindowMessageH\x00R\x04post\x12I\n" +
+	"\fport_message\x18\n" +
+	" \x01(\v2$.gowebengine.renderer.v1.PortMessageH\x00R\vportMessage\x12F\n" +
+	"\vport_closed\x18\v \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
+	"portClosed\x12_\n" +
+	"\x14shared_worker_closed\x18\f \x01(\v2+.gowebengine.renderer.v1.SharedWorkerClosedH\x00R\x12sharedWorkerClosed\x12I\n" +
+	"\fclose_window\x18\r \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\vcloseWindowB\b\n" +
 	"\x06report\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
@@ -1740,12 +2638,14 @@ const file_renderer_proto_rawDesc = "" +
 	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x18\n" +
 	"\acharset\x18\x04 \x01(\tR\acharset\x12\x12\n" +
 	"\x04body\x18\x05 \x01(\fR\x04body\x12\x14\n" +
-	"\x05error\x18\x06 \x01(\tR\x05error2\xe5\x02\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error2\xb0\x04\n" +
 	"\x04Host\x12P\n" +
 	"\aControl\x12\x1f.gowebengine.renderer.v1.Report\x1a .gowebengine.renderer.v1.Command(\x010\x01\x12V\n" +
 	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12[\n" +
 	"\x04Send\x12'.gowebengine.renderer.v1.NetworkRequest\x1a(.gowebengine.renderer.v1.NetworkResponse0\x01\x12V\n" +
-	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
+	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReply\x12_\n" +
+	"\tOpenPopup\x12).gowebengine.renderer.v1.OpenPopupRequest\x1a'.gowebengine.renderer.v1.OpenPopupReply\x12h\n" +
+	"\fSharedWorker\x12,.gowebengine.renderer.v1.SharedWorkerRequest\x1a*.gowebengine.renderer.v1.SharedWorkerReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
 
 var (
 	file_renderer_proto_rawDescOnce sync.Once
@@ -1760,64 +2660,93 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_renderer_proto_goTypes = []any{
-	(StorageCall_Op)(0),     // 0: gowebengine.renderer.v1.StorageCall.Op
-	(EvalResult_Kind)(0),    // 1: gowebengine.renderer.v1.EvalResult.Kind
-	(*StorageCall)(nil),     // 2: gowebengine.renderer.v1.StorageCall
-	(*StorageReply)(nil),    // 3: gowebengine.renderer.v1.StorageReply
-	(*Command)(nil),         // 4: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),       // 5: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),      // 6: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),      // 7: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),        // 8: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),     // 9: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),          // 10: gowebengine.renderer.v1.Report
-	(*Ready)(nil),           // 11: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),    // 12: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),    // 13: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),      // 14: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),         // 15: gowebengine.renderer.v1.Message
-	(*Console)(nil),         // 16: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),     // 17: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),          // 18: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),  // 19: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil), // 20: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),    // 21: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),   // 22: gowebengine.renderer.v1.FetchResponse
+	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
+	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
+	(*SharedWorkerRequest)(nil),   // 2: gowebengine.renderer.v1.SharedWorkerRequest
+	(*SharedWorkerReply)(nil),     // 3: gowebengine.renderer.v1.SharedWorkerReply
+	(*ConnectSharedWorker)(nil),   // 4: gowebengine.renderer.v1.ConnectSharedWorker
+	(*SharedWorkerOwnerGone)(nil), // 5: gowebengine.renderer.v1.SharedWorkerOwnerGone
+	(*SharedWorkerClosed)(nil),    // 6: gowebengine.renderer.v1.SharedWorkerClosed
+	(*OpenPopupRequest)(nil),      // 7: gowebengine.renderer.v1.OpenPopupRequest
+	(*OpenPopupReply)(nil),        // 8: gowebengine.renderer.v1.OpenPopupReply
+	(*WindowMessage)(nil),         // 9: gowebengine.renderer.v1.WindowMessage
+	(*PortMessage)(nil),           // 10: gowebengine.renderer.v1.PortMessage
+	(*PortClosed)(nil),            // 11: gowebengine.renderer.v1.PortClosed
+	(*WindowGone)(nil),            // 12: gowebengine.renderer.v1.WindowGone
+	(*StorageCall)(nil),           // 13: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),          // 14: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),               // 15: gowebengine.renderer.v1.Command
+	(*Broadcast)(nil),             // 16: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 17: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 18: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 19: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 20: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 21: gowebengine.renderer.v1.Report
+	(*Ready)(nil),                 // 22: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 23: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 24: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 25: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 26: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 27: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 28: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 29: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 30: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 31: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 32: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 33: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	6,  // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
-	0,  // 1: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	7,  // 2: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	8,  // 3: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	9,  // 4: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	5,  // 5: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	6,  // 6: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	11, // 7: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	12, // 8: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	13, // 9: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	14, // 10: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	16, // 11: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	17, // 12: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	5,  // 13: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	15, // 14: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	1,  // 15: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	18, // 16: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	18, // 17: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	10, // 18: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	21, // 19: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	19, // 20: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	2,  // 21: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	4,  // 22: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	22, // 23: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	20, // 24: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	3,  // 25: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	22, // [22:26] is the sub-list for method output_type
-	18, // [18:22] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	17, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	17, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	17, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	17, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
+	18, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	19, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	20, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	16, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	9,  // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	10, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	11, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	12, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
+	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
+	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
+	17, // 15: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	22, // 16: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	23, // 17: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	24, // 18: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	25, // 19: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	27, // 20: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	28, // 21: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	16, // 22: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	26, // 23: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	9,  // 24: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	10, // 25: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	11, // 26: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	6,  // 27: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	20, // 28: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	1,  // 29: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	29, // 30: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	29, // 31: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	21, // 32: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	32, // 33: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	30, // 34: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	13, // 35: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	7,  // 36: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 37: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	15, // 38: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	33, // 39: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	31, // 40: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	14, // 41: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	8,  // 42: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 43: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	38, // [38:44] is the sub-list for method output_type
+	32, // [32:38] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -1825,13 +2754,19 @@ func file_renderer_proto_init() {
 	if File_renderer_proto != nil {
 		return
 	}
-	file_renderer_proto_msgTypes[2].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[13].OneofWrappers = []any{
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
 		(*Command_Broadcast)(nil),
+		(*Command_Post)(nil),
+		(*Command_PortMessage)(nil),
+		(*Command_PortClosed)(nil),
+		(*Command_Gone)(nil),
+		(*Command_ConnectSharedWorker)(nil),
+		(*Command_SharedWorkerOwnerGone)(nil),
 	}
-	file_renderer_proto_msgTypes[8].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[19].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -1840,6 +2775,11 @@ func file_renderer_proto_init() {
 		(*Report_ScriptError)(nil),
 		(*Report_Broadcast)(nil),
 		(*Report_Message)(nil),
+		(*Report_Post)(nil),
+		(*Report_PortMessage)(nil),
+		(*Report_PortClosed)(nil),
+		(*Report_SharedWorkerClosed)(nil),
+		(*Report_CloseWindow)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1847,7 +2787,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,10 +19,12 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Host_Control_FullMethodName = "/gowebengine.renderer.v1.Host/Control"
-	Host_Fetch_FullMethodName   = "/gowebengine.renderer.v1.Host/Fetch"
-	Host_Send_FullMethodName    = "/gowebengine.renderer.v1.Host/Send"
-	Host_Storage_FullMethodName = "/gowebengine.renderer.v1.Host/Storage"
+	Host_Control_FullMethodName      = "/gowebengine.renderer.v1.Host/Control"
+	Host_Fetch_FullMethodName        = "/gowebengine.renderer.v1.Host/Fetch"
+	Host_Send_FullMethodName         = "/gowebengine.renderer.v1.Host/Send"
+	Host_Storage_FullMethodName      = "/gowebengine.renderer.v1.Host/Storage"
+	Host_OpenPopup_FullMethodName    = "/gowebengine.renderer.v1.Host/OpenPopup"
+	Host_SharedWorker_FullMethodName = "/gowebengine.renderer.v1.Host/SharedWorker"
 )
 
 // HostClient is the client API for Host service.
@@ -46,6 +48,17 @@ type HostClient interface {
 	// Storage is an operation on a localStorage area (the browser process
 	// keeps them: every renderer of a storage key sees one area).
 	Storage(ctx context.Context, in *StorageCall, opts ...grpc.CallOption) (*StorageReply, error)
+	// OpenPopup is window.open of a URL of another site: the browser
+	// process opens it in a new renderer of that site, the requesting
+	// window its opener (unless noopener), and answers once the popup's
+	// window exists.
+	OpenPopup(ctx context.Context, in *OpenPopupRequest, opts ...grpc.CallOption) (*OpenPopupReply, error)
+	// SharedWorker is the browser process's shared-worker registry: new
+	// SharedWorker() in a renderer finds the worker of its storage key,
+	// URL and name. The worker runs in the renderer of the first client (of
+	// the site); another renderer's SharedWorker object is connected to it
+	// through a link.
+	SharedWorker(ctx context.Context, in *SharedWorkerRequest, opts ...grpc.CallOption) (*SharedWorkerReply, error)
 }
 
 type hostClient struct {
@@ -108,6 +121,26 @@ func (c *hostClient) Storage(ctx context.Context, in *StorageCall, opts ...grpc.
 	return out, nil
 }
 
+func (c *hostClient) OpenPopup(ctx context.Context, in *OpenPopupRequest, opts ...grpc.CallOption) (*OpenPopupReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OpenPopupReply)
+	err := c.cc.Invoke(ctx, Host_OpenPopup_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) SharedWorker(ctx context.Context, in *SharedWorkerRequest, opts ...grpc.CallOption) (*SharedWorkerReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SharedWorkerReply)
+	err := c.cc.Invoke(ctx, Host_SharedWorker_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -129,6 +162,17 @@ type HostServer interface {
 	// Storage is an operation on a localStorage area (the browser process
 	// keeps them: every renderer of a storage key sees one area).
 	Storage(context.Context, *StorageCall) (*StorageReply, error)
+	// OpenPopup is window.open of a URL of another site: the browser
+	// process opens it in a new renderer of that site, the requesting
+	// window its opener (unless noopener), and answers once the popup's
+	// window exists.
+	OpenPopup(context.Context, *OpenPopupRequest) (*OpenPopupReply, error)
+	// SharedWorker is the browser process's shared-worker registry: new
+	// SharedWorker() in a renderer finds the worker of its storage key,
+	// URL and name. The worker runs in the renderer of the first client (of
+	// the site); another renderer's SharedWorker object is connected to it
+	// through a link.
+	SharedWorker(context.Context, *SharedWorkerRequest) (*SharedWorkerReply, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -150,6 +194,12 @@ func (UnimplementedHostServer) Send(*NetworkRequest, grpc.ServerStreamingServer[
 }
 func (UnimplementedHostServer) Storage(context.Context, *StorageCall) (*StorageReply, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method Storage not implemented")
+}
+func (UnimplementedHostServer) OpenPopup(context.Context, *OpenPopupRequest) (*OpenPopupReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method OpenPopup not implemented")
+}
+func (UnimplementedHostServer) SharedWorker(context.Context, *SharedWorkerRequest) (*SharedWorkerReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method SharedWorker not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -226,6 +276,42 @@ func _Host_Storage_Handler(srv interface{}, ctx context.Context, dec func(interf
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_OpenPopup_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenPopupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).OpenPopup(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_OpenPopup_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).OpenPopup(ctx, req.(*OpenPopupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_SharedWorker_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SharedWorkerRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).SharedWorker(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_SharedWorker_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).SharedWorker(ctx, req.(*SharedWorkerRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -240,6 +326,14 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Storage",
 			Handler:    _Host_Storage_Handler,
+		},
+		{
+			MethodName: "OpenPopup",
+			Handler:    _Host_OpenPopup_Handler,
+		},
+		{
+			MethodName: "SharedWorker",
+			Handler:    _Host_SharedWorker_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -1,0 +1,381 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+
+	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
+	"github.com/gowebengine/weblocks/origin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Cross-process messaging, the browser process's side. A window that a
+// window of another renderer can reach (its opener, a popup it opened,
+// the source of a message it got) has a handle: its renderer's number
+// (rendererProc.seq) in the high 32 bits, a number its renderer gives it
+// in the low ones. window.postMessage towards such a window goes from the
+// sender's renderer to the browser process, which checks it and passes it
+// on to the target's renderer (renderer_msg.go delivers it). A
+// MessagePort whose entangled port is in another renderer is a link
+// between the two renderers, numbered the same way by the renderer that
+// first sent the port across; the browser process passes a link's
+// messages and its close between its two renderers only.
+//
+// The browser process trusts no renderer: a renderer may send as its own
+// windows only (the handle's high bits are its number), to the handles
+// the browser process gave it only, with a source origin of its site, and
+// through the links it is an end of; anything else is refused, logged,
+// and the renderer killed. A targetOrigin of another site than the
+// target's renderer drops the message here: its data never reaches that
+// renderer. Messages wait in the target's bounded queue
+// (rendererProc.forward, as BroadcastChannel's do): a flooding sender is
+// throttled, a target that does not read is killed.
+
+// msgRouter is the browser's routing of messages between renderers.
+type msgRouter struct {
+	mu      sync.Mutex
+	seq     uint64
+	procs   map[uint64]*rendererProc
+	granted map[*rendererProc]map[uint64]struct{}
+	links   map[uint64]*msgLink
+	// made counts the live links each renderer made; popups the live
+	// popups each renderer opened (OpenPopup), and openerOf the renderer
+	// that opened each popup's.
+	made     map[*rendererProc]int
+	popups   map[*rendererProc]int
+	openerOf map[*rendererProc]*rendererProc
+	// workers is the shared-worker registry (renderer_sw.go).
+	workers map[swKey]*swEntry
+}
+
+// Bounds of what one renderer makes the browser process keep.
+const (
+	// maxLinks bounds the live MessagePort links a renderer made: past
+	// it the renderer is killed.
+	maxLinks = 1 << 16
+	// maxPopups bounds the live renderers of the popups one renderer
+	// opened in other renderers: past it window.open gives null.
+	maxPopups = 32
+)
+
+// msgLink is a link's two renderers (a made it).
+type msgLink struct{ a, b *rendererProc }
+
+// deleteLink forgets a link (under m.mu).
+func (m *msgRouter) deleteLink(id uint64, l *msgLink) {
+	delete(m.links, id)
+	if m.made[l.a]--; m.made[l.a] <= 0 {
+		delete(m.made, l.a)
+	}
+}
+
+// other is the link's end that is not p (nil when p is neither).
+func (l *msgLink) other(p *rendererProc) *rendererProc {
+	switch p {
+	case l.a:
+		return l.b
+	case l.b:
+		return l.a
+	}
+	return nil
+}
+
+// next numbers a new renderer.
+func (m *msgRouter) next() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seq++
+	return m.seq
+}
+
+// add makes p reachable by its number.
+func (m *msgRouter) add(p *rendererProc) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.procs == nil {
+		m.procs = map[uint64]*rendererProc{}
+		m.granted = map[*rendererProc]map[uint64]struct{}{}
+		m.links = map[uint64]*msgLink{}
+		m.made = map[*rendererProc]int{}
+		m.popups = map[*rendererProc]int{}
+		m.openerOf = map[*rendererProc]*rendererProc{}
+	}
+	m.procs[p.seq] = p
+}
+
+// grant lets p send to the window of handle h.
+func (m *msgRouter) grant(p *rendererProc, h uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.grantLocked(p, h)
+}
+
+func (m *msgRouter) grantLocked(p *rendererProc, h uint64) {
+	if m.granted == nil {
+		return
+	}
+	g := m.granted[p]
+	if g == nil {
+		g = map[uint64]struct{}{}
+		m.granted[p] = g
+	}
+	g[h] = struct{}{}
+}
+
+// remove forgets an ended renderer: the other ends of its links are
+// closed, and the renderers that could reach its windows learn they are
+// gone.
+func (m *msgRouter) remove(p *rendererProc) {
+	type note struct {
+		to *rendererProc
+		c  *rendererpb.Command
+	}
+	var notes []note
+	m.mu.Lock()
+	delete(m.procs, p.seq)
+	delete(m.granted, p)
+	delete(m.popups, p)
+	if o := m.openerOf[p]; o != nil {
+		delete(m.openerOf, p)
+		if m.popups[o]--; m.popups[o] <= 0 {
+			delete(m.popups, o)
+		}
+	}
+	for id, l := range m.links {
+		if o := l.other(p); o != nil {
+			m.deleteLink(id, l)
+			if o != p {
+				notes = append(notes, note{o, &rendererpb.Command{Command: &rendererpb.Command_PortClosed{PortClosed: &rendererpb.PortClosed{Link: id}}}})
+			}
+		}
+	}
+	for q, g := range m.granted {
+		for h := range g {
+			// (It stays granted: posting to a closed window is no
+			// forgery; the message goes nowhere.)
+			if h>>32 == p.seq {
+				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
+			}
+		}
+	}
+	for _, host := range m.removeWorkers(p) {
+		notes = append(notes, note{host, &rendererpb.Command{Command: &rendererpb.Command_SharedWorkerOwnerGone{SharedWorkerOwnerGone: &rendererpb.SharedWorkerOwnerGone{Owner: p.seq}}}})
+	}
+	m.mu.Unlock()
+	for _, n := range notes {
+		n.to.forward(n.c, 64)
+	}
+}
+
+// refuse logs a renderer's forged message and kills the renderer.
+func (p *rendererProc) refuse(format string, args ...any) {
+	reason := fmt.Sprintf(format, args...) + fmt.Sprintf(" from renderer %d (%s)", p.pid, p.site.Serialize())
+	p.b.log("browser: refused " + reason + "; killing it")
+	p.kill("killed by the browser process: " + reason)
+}
+
+// ofSite reports whether the serialized origin o is of p's site (opaque
+// origins are of no site).
+func (p *rendererProc) ofSite(o string) bool {
+	org := origin.Parse(o)
+	return !org.IsOpaque() && origin.ObtainSite(org) == p.site
+}
+
+// addLinks records the links a message from p carries, to p and to; it
+// reports false (p forged one) for a link not numbered by p or reused.
+func (m *msgRouter) addLinks(p, to *rendererProc, links []uint64) bool {
+	for _, id := range links {
+		if id>>32 != p.seq || m.links[id] != nil {
+			p.refuse("a MessagePort link %#x it cannot make", id)
+			return false
+		}
+	}
+	if m.made[p]+len(links) > maxLinks {
+		p.refuse("more than %d MessagePort links", maxLinks)
+		return false
+	}
+	for _, id := range links {
+		m.links[id] = &msgLink{a: p, b: to}
+	}
+	m.made[p] += len(links)
+	return true
+}
+
+// closeLinks tells p that the links of a message that went nowhere are
+// closed (their ports in p are disentangled).
+func closeLinks(p *rendererProc, links []uint64) {
+	for _, id := range links {
+		p.forward(&rendererpb.Command{Command: &rendererpb.Command_PortClosed{PortClosed: &rendererpb.PortClosed{Link: id}}}, 64)
+	}
+}
+
+// post passes a renderer's window.postMessage on to the target's
+// renderer; false: refused (the renderer is killed).
+func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
+	if w.GetSource()>>32 != p.seq {
+		p.refuse("a postMessage as window %#x, which it does not host", w.GetSource())
+		return false
+	}
+	if !p.ofSite(w.GetSourceOrigin()) {
+		p.refuse("a postMessage with the source origin %.100q", w.GetSourceOrigin())
+		return false
+	}
+	m.mu.Lock()
+	if _, ok := m.granted[p][w.GetTarget()]; !ok {
+		m.mu.Unlock()
+		p.refuse("a postMessage to window %#x, which it was not given", w.GetTarget())
+		return false
+	}
+	to := m.procs[w.GetTarget()>>32]
+	// The browser process's origin check: a message for another site
+	// than the target's never reaches its renderer (which checks the
+	// exact origin).
+	if to == nil || (w.GetTargetOrigin() != "" && !to.ofSite(w.GetTargetOrigin())) {
+		m.mu.Unlock()
+		if !m.checkLinks(p, w.GetPorts()) {
+			return false
+		}
+		closeLinks(p, w.GetPorts())
+		return true
+	}
+	if !m.addLinks(p, to, w.GetPorts()) {
+		m.mu.Unlock()
+		return false
+	}
+	// The target may answer the source (MessageEvent.source).
+	m.grantLocked(to, w.GetSource())
+	m.mu.Unlock()
+	to.forward(&rendererpb.Command{Command: &rendererpb.Command_Post{Post: w}}, len(w.GetMessage())+8*len(w.GetPorts())+64)
+	return true
+}
+
+// checkLinks refuses links p cannot make (for a message that goes
+// nowhere).
+func (m *msgRouter) checkLinks(p *rendererProc, links []uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, id := range links {
+		if id>>32 != p.seq || m.links[id] != nil {
+			p.refuse("a MessagePort link %#x it cannot make", id)
+			return false
+		}
+	}
+	return true
+}
+
+// portMessage passes a message through a link to its other end.
+func (m *msgRouter) portMessage(p *rendererProc, pm *rendererpb.PortMessage) bool {
+	m.mu.Lock()
+	l := m.links[pm.GetLink()]
+	if l == nil {
+		// Closed meanwhile (a number that was never a link delivers
+		// nothing either): the message is dropped, its ports closed.
+		m.mu.Unlock()
+		if !m.checkLinks(p, pm.GetPorts()) {
+			return false
+		}
+		closeLinks(p, pm.GetPorts())
+		return true
+	}
+	to := l.other(p)
+	if to == nil {
+		m.mu.Unlock()
+		p.refuse("a message through MessagePort link %#x, which is not its", pm.GetLink())
+		return false
+	}
+	if !m.addLinks(p, to, pm.GetPorts()) {
+		m.mu.Unlock()
+		return false
+	}
+	m.mu.Unlock()
+	to.forward(&rendererpb.Command{Command: &rendererpb.Command_PortMessage{PortMessage: pm}}, len(pm.GetMessage())+8*len(pm.GetPorts())+64)
+	return true
+}
+
+// portClosed passes a link's close to its other end.
+func (m *msgRouter) portClosed(p *rendererProc, pc *rendererpb.PortClosed) bool {
+	m.mu.Lock()
+	l := m.links[pc.GetLink()]
+	if l == nil {
+		m.mu.Unlock()
+		return true // closed by the other side too
+	}
+	to := l.other(p)
+	if to == nil {
+		m.mu.Unlock()
+		p.refuse("a close of MessagePort link %#x, which is not its", pc.GetLink())
+		return false
+	}
+	m.deleteLink(pc.GetLink(), l)
+	m.mu.Unlock()
+	to.forward(&rendererpb.Command{Command: &rendererpb.Command_PortClosed{PortClosed: pc}}, 64)
+	return true
+}
+
+// closePopup is window.close() from p of the window of handle h in
+// another renderer: a popup that p opened closes (its renderer ends);
+// other windows ignore it.
+func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
+	m.mu.Lock()
+	to := m.procs[h>>32]
+	ok := to != nil && h&(1<<32-1) == 1 && m.openerOf[to] == p
+	m.mu.Unlock()
+	if !ok {
+		return
+	}
+	to.mu.Lock()
+	w := to.win
+	to.mu.Unlock()
+	if w != nil {
+		// Not on p's control channel: closing waits for the renderer.
+		go w.Close()
+	}
+}
+
+// OpenPopup opens a renderer's window.open of another site's URL in a new
+// renderer of that site.
+func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupRequest) (*rendererpb.OpenPopupReply, error) {
+	p := h.p
+	if req.GetOpener() != 0 && req.GetOpener()>>32 != p.seq {
+		p.refuse("a popup whose opener is window %#x, which it does not host", req.GetOpener())
+		return nil, status.Error(codes.PermissionDenied, "not the renderer's window")
+	}
+	u, err := url.Parse(req.GetUrl())
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return &rendererpb.OpenPopupReply{Error: fmt.Sprintf("not an http(s) URL: %.200q", req.GetUrl())}, nil
+	}
+	r := &p.b.router
+	r.mu.Lock()
+	if r.popups[p] >= maxPopups {
+		r.mu.Unlock()
+		return &rendererpb.OpenPopupReply{Error: fmt.Sprintf("more than %d popups in other renderers", maxPopups)}, nil
+	}
+	r.popups[p]++ // the opener is live: add ran
+	r.mu.Unlock()
+	w, err := p.b.startRendererWith(ctx, u.String(), nil, req.GetOpener())
+	if err == nil {
+		r.mu.Lock()
+		if r.procs[w.remote.seq] != nil {
+			r.openerOf[w.remote] = p
+			r.mu.Unlock()
+		} else {
+			r.mu.Unlock()
+			err = errors.New("the popup's renderer ended")
+		}
+	}
+	if err != nil {
+		r.mu.Lock()
+		if r.popups[p]--; r.popups[p] <= 0 {
+			delete(r.popups, p)
+		}
+		r.mu.Unlock()
+		return &rendererpb.OpenPopupReply{Error: err.Error()}, nil
+	}
+	handle := w.remote.seq<<32 | 1
+	p.b.router.grant(p, handle)
+	return &rendererpb.OpenPopupReply{Window: handle}, nil
+}

@@ -1,0 +1,382 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+
+	"github.com/gowebengine/weblocks/bindings"
+	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
+	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/origin"
+	"github.com/grafana/sobek"
+)
+
+// Cross-process messaging, a renderer's side (renderer_messaging.go is
+// the browser process's). window.open of another site's http(s) URL asks
+// the browser process to open it in a renderer of that site (OpenPopup),
+// and returns a WindowProxy stand-in for it (bindings' remote
+// WindowProxy, as for windows of other agents in one process); the popup's
+// window.opener is one for the opener, and so is the source of a message
+// from a window of another renderer (one stand-in per window and
+// handle: e.source === window.opener). Their postMessage serializes the
+// message in the sender's realm (a DataCloneError is thrown before
+// anything is sent) and sends it, with the sender's handle and origin,
+// through the browser process.
+//
+// A transferred MessagePort stays in the sender's renderer as the
+// link's stub: its messages (those its entangled port posts) go to the
+// browser process, and the link's messages from the other renderer are
+// posted through it to its entangled port. The receiving renderer makes a
+// new channel per link: one port goes to the message's ports, the other
+// is its stub. A port closed on one side (or whose renderer ends) closes
+// the link: the other side's port is disentangled. A port sent on again
+// to a third renderer chains two links through the middle renderer.
+
+// rendererMsg is a renderer's messaging with the others (Browser.xproc).
+type rendererMsg struct {
+	r    *renderer
+	host rendererpb.HostClient
+	seq  uint64
+	site origin.Site
+
+	// openMu makes the renderer open one window at a time: pending
+	// (under mu) is the window being opened (its handle and opener).
+	openMu sync.Mutex
+
+	mu        sync.Mutex
+	pending   *rendererpb.OpenWindow
+	nextLocal uint64
+	handles   map[uint64]*Window
+	ids       map[*Window]uint64
+	proxies   map[proxyKey]*sobek.Object
+	openers   map[*Window]uint64
+	gone      map[uint64]bool
+	nextLink  uint64
+	links     map[uint64]*html.MessagePort // each link's stub
+}
+
+type proxyKey struct {
+	w      *Window
+	handle uint64
+}
+
+// firstLocalHandle is the first number a renderer gives its windows
+// itself (below it: the windows the browser process opened).
+const firstLocalHandle = 1 << 20
+
+func newRendererMsg(r *renderer, host rendererpb.HostClient, seq uint64, site origin.Site) *rendererMsg {
+	return &rendererMsg{r: r, host: host, seq: seq, site: site, nextLocal: firstLocalHandle,
+		handles: map[uint64]*Window{}, ids: map[*Window]uint64{}, proxies: map[proxyKey]*sobek.Object{},
+		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{}}
+}
+
+// openWindow runs open (the renderer's Start of the window of o) so that
+// the window it makes gets o's handle and opener (initWindow).
+func (x *rendererMsg) openWindow(o *rendererpb.OpenWindow, open func() (*Window, error)) (*Window, error) {
+	x.openMu.Lock()
+	defer x.openMu.Unlock()
+	x.mu.Lock()
+	x.pending = o
+	x.mu.Unlock()
+	defer func() {
+		x.mu.Lock()
+		x.pending = nil
+		x.mu.Unlock()
+	}()
+	return open()
+}
+
+// initWindow gives the top-level window being opened (InitWindow, before
+// its scripts) its handle and opener.
+func (x *rendererMsg) initWindow(w *Window) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	o := x.pending
+	if o == nil || w.frame != nil || w.parentWin != nil || w.openerWin != nil {
+		return
+	}
+	x.pending = nil
+	h := x.seq<<32 | o.GetWindow()
+	x.handles[h] = w
+	x.ids[w] = h
+	if o.GetOpener() != 0 {
+		x.openers[w] = o.GetOpener()
+	}
+}
+
+// handleOf is w's handle, given on first use.
+func (x *rendererMsg) handleOf(w *Window) uint64 {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if h, ok := x.ids[w]; ok {
+		return h
+	}
+	h := x.seq<<32 | x.nextLocal
+	x.nextLocal++
+	x.handles[h] = w
+	x.ids[w] = h
+	return h
+}
+
+// opener is window.opener of w when its opener is in another renderer
+// (nil: none; x nil: not a renderer).
+func (x *rendererMsg) opener(w *Window) sobek.Value {
+	if x == nil {
+		return nil
+	}
+	x.mu.Lock()
+	h := x.openers[w]
+	x.mu.Unlock()
+	if h == 0 {
+		return nil
+	}
+	return x.proxy(w, h)
+}
+
+// open is window.open(u) of w in a renderer: another site's http(s) URL
+// opens in a new renderer of that site; ok false: not such a URL (the
+// window opens here).
+func (x *rendererMsg) open(w *Window, u *url.URL, noopener bool) (sobek.Value, bool) {
+	if x == nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, false
+	}
+	if origin.ObtainSite(origin.FromURL(u)) == x.site {
+		return nil, false
+	}
+	req := &rendererpb.OpenPopupRequest{Url: u.String()}
+	if !noopener {
+		req.Opener = x.handleOf(w)
+	}
+	// The opener's event loop waits for the popup's window, as window.open
+	// of a same-site URL waits for its document (loadNow).
+	rep, err := x.host.OpenPopup(context.Background(), req)
+	if err == nil && rep.GetError() != "" {
+		err = errors.New(rep.GetError())
+	}
+	if err != nil {
+		w.s.log("window.open " + u.String() + ": " + err.Error())
+		return sobek.Null(), true
+	}
+	if noopener {
+		return sobek.Null(), true
+	}
+	return x.proxy(w, rep.GetWindow()), true
+}
+
+// proxy is w's WindowProxy stand-in for the window of handle h in another
+// renderer, one per (w, h). Call on w's event loop.
+func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
+	k := proxyKey{w, h}
+	x.mu.Lock()
+	p := x.proxies[k]
+	x.mu.Unlock()
+	if p != nil {
+		return p
+	}
+	p = w.realm.NewRemoteWindowProxy(bindings.RemoteWindowHooks{
+		PostMessage: func(message sobek.Value, targetOrigin string, transfer []*sobek.Object) error {
+			defer w.s.recoverNative()
+			x.post(w, h, message, targetOrigin, transfer)
+			return nil
+		},
+		Closed: func() bool {
+			x.mu.Lock()
+			defer x.mu.Unlock()
+			return x.gone[h]
+		},
+		// The browser process closes the window if it is a popup this
+		// renderer opened.
+		Close: func() {
+			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
+		},
+	})
+	x.mu.Lock()
+	if q := x.proxies[k]; q != nil {
+		p = q
+	} else {
+		x.proxies[k] = p
+	}
+	x.mu.Unlock()
+	return p
+}
+
+// post is the window post message steps from w to the window of handle
+// h: serialize in w's realm (throwing there), then send.
+func (x *rendererMsg) post(w *Window, h uint64, message sobek.Value, targetOrigin string, transfer []*sobek.Object) {
+	want := w.targetOrigin(targetOrigin)
+	msg := w.s.serialize(w.realm, message, transfer)
+	data, links := x.encode(msg)
+	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_Post{Post: &rendererpb.WindowMessage{
+		Source: x.handleOf(w), Target: h, SourceOrigin: w.s.eng.OriginOf(w.env), TargetOrigin: want,
+		Message: data, Ports: links,
+	}}})
+}
+
+// wireMessage is a serialized message as it crosses processes (gob).
+type wireMessage struct {
+	Record  *html.SerializedRecord
+	Holders []wireHolder
+}
+
+// wireHolder is a transfer data holder: an ArrayBuffer's bytes, or a
+// MessagePort (the message's next link).
+type wireHolder struct {
+	Buffer []byte
+	Port   bool
+}
+
+// encode is msg on the wire; its ports become links (their stubs stay
+// here).
+func (x *rendererMsg) encode(msg html.SerializedWithTransfer) ([]byte, []uint64) {
+	wm := wireMessage{Record: msg.Serialized}
+	var links []uint64
+	for _, th := range msg.TransferDataHolders {
+		switch v := th.(type) {
+		case *html.TransferredArrayBuffer:
+			wm.Holders = append(wm.Holders, wireHolder{Buffer: v.Bytes})
+		case *html.MessagePort:
+			wm.Holders = append(wm.Holders, wireHolder{Port: true})
+			links = append(links, x.link(0, v))
+		default:
+			panic(fmt.Sprintf("browser: a transfer data holder of type %T", th))
+		}
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&wm); err != nil {
+		panic("browser: encoding a message: " + err.Error())
+	}
+	return buf.Bytes(), links
+}
+
+// decode is a message of the wire; each of its links gets a new channel
+// here: one port for the message, the other the link's stub. ok false: a
+// malformed message (its links are closed).
+func (x *rendererMsg) decode(data []byte, links []uint64) (html.SerializedWithTransfer, bool) {
+	var wm wireMessage
+	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&wm)
+	ports := 0
+	for _, h := range wm.Holders {
+		if h.Port {
+			ports++
+		}
+	}
+	if err != nil || wm.Record == nil || ports != len(links) {
+		for _, id := range links {
+			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_PortClosed{PortClosed: &rendererpb.PortClosed{Link: id}}})
+		}
+		return html.SerializedWithTransfer{}, false
+	}
+	msg := html.SerializedWithTransfer{Serialized: wm.Record}
+	for _, h := range wm.Holders {
+		if !h.Port {
+			msg.TransferDataHolders = append(msg.TransferDataHolders, &html.TransferredArrayBuffer{Bytes: h.Buffer})
+			continue
+		}
+		port, stub := html.NewMessageChannel()
+		x.link(links[0], stub)
+		links = links[1:]
+		msg.TransferDataHolders = append(msg.TransferDataHolders, port)
+	}
+	return msg, true
+}
+
+// link makes stub the stub of link id (0: a new link of this renderer):
+// what its entangled port posts goes through the link, and its
+// entangled port's close closes the link.
+func (x *rendererMsg) link(id uint64, stub *html.MessagePort) uint64 {
+	x.mu.Lock()
+	if id == 0 {
+		x.nextLink++
+		id = x.seq<<32 | x.nextLink
+	}
+	x.links[id] = stub
+	x.mu.Unlock()
+	stub.OnClose(func() {
+		x.mu.Lock()
+		own := x.links[id] == stub
+		delete(x.links, id)
+		x.mu.Unlock()
+		if own {
+			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_PortClosed{PortClosed: &rendererpb.PortClosed{Link: id}}})
+		}
+	})
+	// The stub's messages are sent at once, in order, on the goroutine
+	// that posts them.
+	stub.Attach(func(steps func()) bool { steps(); return true }, func(msg html.SerializedWithTransfer) {
+		data, links := x.encode(msg)
+		x.r.send(&rendererpb.Report{Report: &rendererpb.Report_PortMessage{PortMessage: &rendererpb.PortMessage{Link: id, Message: data, Ports: links}}})
+	})
+	stub.Start()
+	return id
+}
+
+// deliver delivers another renderer's window message to its target here
+// (dropped when the target is gone or its origin is not targetOrigin).
+func (x *rendererMsg) deliver(m *rendererpb.WindowMessage) {
+	x.mu.Lock()
+	w := x.handles[m.GetTarget()]
+	x.mu.Unlock()
+	msg, ok := x.decode(m.GetMessage(), m.GetPorts())
+	if !ok {
+		return
+	}
+	drop := func() {
+		for _, th := range msg.TransferDataHolders {
+			if p, ok := th.(*html.MessagePort); ok {
+				p.Close()
+			}
+		}
+	}
+	if w == nil || !w.realm.QueueTask(func(*sobek.Runtime) {
+		w.s.guard(func() {
+			if w.realmGone || (m.GetTargetOrigin() != "" && m.GetTargetOrigin() != w.s.eng.OriginOf(w.env)) {
+				drop()
+				return
+			}
+			w.realm.DeliverMessage(nil, msg, m.GetSourceOrigin(), x.proxy(w, m.GetSource()))
+		})
+	}) {
+		drop()
+	}
+}
+
+// portMessage posts a link's message through its stub.
+func (x *rendererMsg) portMessage(m *rendererpb.PortMessage) {
+	x.mu.Lock()
+	stub := x.links[m.GetLink()]
+	x.mu.Unlock()
+	msg, ok := x.decode(m.GetMessage(), m.GetPorts())
+	if !ok {
+		return
+	}
+	if stub == nil || stub.Entangled() == nil {
+		for _, th := range msg.TransferDataHolders {
+			if p, ok := th.(*html.MessagePort); ok {
+				p.Close()
+			}
+		}
+		return
+	}
+	stub.PostMessage(msg)
+}
+
+// portClosed closes a link's stub: its entangled port is disentangled.
+func (x *rendererMsg) portClosed(m *rendererpb.PortClosed) {
+	x.mu.Lock()
+	stub := x.links[m.GetLink()]
+	delete(x.links, m.GetLink())
+	x.mu.Unlock()
+	stub.Close()
+}
+
+// windowGone records that the window of a handle is gone.
+func (x *rendererMsg) windowGone(m *rendererpb.WindowGone) {
+	x.mu.Lock()
+	x.gone[m.GetWindow()] = true
+	x.mu.Unlock()
+}
