@@ -27,19 +27,23 @@ type idlStatics struct {
 	Document                    idlDocumentStatics
 	DocumentFragment            idlDocumentFragmentStatics
 	Event                       idlEventStatics
+	EventSource                 idlEventSourceStatics
 	EventTarget                 idlEventTargetStatics
 	ExtendableEvent             idlExtendableEventStatics
 	ExtendableMessageEvent      idlExtendableMessageEventStatics
 	FetchEvent                  idlFetchEventStatics
 	File                        idlFileStatics
 	FileReader                  idlFileReaderStatics
+	FontFace                    idlFontFaceStatics
 	FormData                    idlFormDataStatics
+	HTMLImageElement            idlHTMLImageElementStatics
 	HashChangeEvent             idlHashChangeEventStatics
 	Headers                     idlHeadersStatics
 	MessageChannel              idlMessageChannelStatics
 	MessageEvent                idlMessageEventStatics
 	PageTransitionEvent         idlPageTransitionEventStatics
 	PopStateEvent               idlPopStateEventStatics
+	ProgressEvent               idlProgressEventStatics
 	QuotaExceededError          idlQuotaExceededErrorStatics
 	ReadableStream              idlReadableStreamStatics
 	ReadableStreamBYOBReader    idlReadableStreamBYOBReaderStatics
@@ -56,6 +60,7 @@ type idlStatics struct {
 	Worker                      idlWorkerStatics
 	WritableStream              idlWritableStreamStatics
 	WritableStreamDefaultWriter idlWritableStreamDefaultWriterStatics
+	XMLHTTPRequest              idlXMLHTTPRequestStatics
 }
 
 // idlRegister adds every interface, callback interface and namespace
@@ -97,6 +102,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.Event == nil {
 		missing = append(missing, "idlEventStatics")
 	}
+	if impl.EventSource == nil {
+		missing = append(missing, "idlEventSourceStatics")
+	}
 	if impl.EventTarget == nil {
 		missing = append(missing, "idlEventTargetStatics")
 	}
@@ -115,8 +123,14 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.FileReader == nil {
 		missing = append(missing, "idlFileReaderStatics")
 	}
+	if impl.FontFace == nil {
+		missing = append(missing, "idlFontFaceStatics")
+	}
 	if impl.FormData == nil {
 		missing = append(missing, "idlFormDataStatics")
+	}
+	if impl.HTMLImageElement == nil {
+		missing = append(missing, "idlHTMLImageElementStatics")
 	}
 	if impl.HashChangeEvent == nil {
 		missing = append(missing, "idlHashChangeEventStatics")
@@ -135,6 +149,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	}
 	if impl.PopStateEvent == nil {
 		missing = append(missing, "idlPopStateEventStatics")
+	}
+	if impl.ProgressEvent == nil {
+		missing = append(missing, "idlProgressEventStatics")
 	}
 	if impl.QuotaExceededError == nil {
 		missing = append(missing, "idlQuotaExceededErrorStatics")
@@ -184,10 +201,13 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.WritableStreamDefaultWriter == nil {
 		missing = append(missing, "idlWritableStreamDefaultWriterStatics")
 	}
+	if impl.XMLHTTPRequest == nil {
+		missing = append(missing, "idlXMLHTTPRequestStatics")
+	}
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FormData", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLScriptElement", "HTMLSpanElement", "HTMLTitleElement", "HTMLUnknownElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventSource", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FontFace", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -196,6 +216,8 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefBroadcastChannel(impl.BroadcastChannel))
 	reg.Add(idlDefByteLengthQueuingStrategy(impl.ByteLengthQueuingStrategy))
 	reg.Add(idlDefCSSStyleDeclaration())
+	reg.Add(idlDefCache())
+	reg.Add(idlDefCacheStorage())
 	reg.Add(idlDefCharacterData())
 	reg.Add(idlDefClient())
 	reg.Add(idlDefClients())
@@ -209,13 +231,16 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefDocumentType())
 	reg.Add(idlDefElement())
 	reg.Add(idlDefEvent(impl.Event))
+	reg.Add(idlDefEventSource(impl.EventSource))
 	reg.Add(idlDefEventTarget(impl.EventTarget))
 	reg.Add(idlDefExtendableEvent(impl.ExtendableEvent))
 	reg.Add(idlDefExtendableMessageEvent(impl.ExtendableMessageEvent))
 	reg.Add(idlDefFetchEvent(impl.FetchEvent))
 	reg.Add(idlDefFile(impl.File))
 	reg.Add(idlDefFileReader(impl.FileReader))
+	reg.Add(idlDefFontFace(impl.FontFace))
 	reg.Add(idlDefFormData(impl.FormData))
+	reg.Add(idlDefHTMLAudioElement())
 	reg.Add(idlDefHTMLBodyElement())
 	reg.Add(idlDefHTMLCollection())
 	reg.Add(idlDefHTMLDivElement())
@@ -223,12 +248,19 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefHTMLHeadElement())
 	reg.Add(idlDefHTMLHTMLElement())
 	reg.Add(idlDefHTMLIFrameElement())
+	reg.Add(idlDefHTMLImageElement(impl.HTMLImageElement))
+	reg.Add(idlDefHTMLLinkElement())
+	reg.Add(idlDefHTMLMediaElement())
 	reg.Add(idlDefHTMLMetaElement())
 	reg.Add(idlDefHTMLParagraphElement())
+	reg.Add(idlDefHTMLPictureElement())
 	reg.Add(idlDefHTMLScriptElement())
+	reg.Add(idlDefHTMLSourceElement())
 	reg.Add(idlDefHTMLSpanElement())
+	reg.Add(idlDefHTMLStyleElement())
 	reg.Add(idlDefHTMLTitleElement())
 	reg.Add(idlDefHTMLUnknownElement())
+	reg.Add(idlDefHTMLVideoElement())
 	reg.Add(idlDefHashChangeEvent(impl.HashChangeEvent))
 	reg.Add(idlDefHeaders(impl.Headers))
 	reg.Add(idlDefHistory())
@@ -244,6 +276,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefPageTransitionEvent(impl.PageTransitionEvent))
 	reg.Add(idlDefPerformance())
 	reg.Add(idlDefPopStateEvent(impl.PopStateEvent))
+	reg.Add(idlDefProgressEvent(impl.ProgressEvent))
 	reg.Add(idlDefQuotaExceededError(impl.QuotaExceededError))
 	reg.Add(idlDefReadableByteStreamController())
 	reg.Add(idlDefReadableStream(impl.ReadableStream))
@@ -253,6 +286,11 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefReadableStreamDefaultReader(impl.ReadableStreamDefaultReader))
 	reg.Add(idlDefRequest(impl.Request))
 	reg.Add(idlDefResponse(impl.Response))
+	reg.Add(idlDefSVGElement())
+	reg.Add(idlDefSVGGraphicsElement())
+	reg.Add(idlDefSVGImageElement())
+	reg.Add(idlDefSVGSVGElement())
+	reg.Add(idlDefSVGUseElement())
 	reg.Add(idlDefServiceWorker())
 	reg.Add(idlDefServiceWorkerContainer())
 	reg.Add(idlDefServiceWorkerGlobalScope())
@@ -278,6 +316,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefWritableStream(impl.WritableStream))
 	reg.Add(idlDefWritableStreamDefaultController())
 	reg.Add(idlDefWritableStreamDefaultWriter(impl.WritableStreamDefaultWriter))
+	reg.Add(idlDefXMLHTTPRequest(impl.XMLHTTPRequest))
+	reg.Add(idlDefXMLHTTPRequestEventTarget())
+	reg.Add(idlDefXMLHTTPRequestUpload())
 	return nil
 }
 
@@ -297,19 +338,23 @@ func init() {
 		Document:                    documentStatics{},
 		DocumentFragment:            documentFragmentStatics{},
 		Event:                       eventStatics{},
+		EventSource:                 eventSourceStatics{},
 		EventTarget:                 eventTargetStatics{},
 		ExtendableEvent:             extendableEventStatics{},
 		ExtendableMessageEvent:      extendableMessageEventStatics{},
 		FetchEvent:                  fetchEventStatics{},
 		File:                        fileStatics{},
 		FileReader:                  fileReaderStatics{},
+		FontFace:                    fontFaceStatics{},
 		FormData:                    formDataStatics{},
+		HTMLImageElement:            htmlImageElementStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
 		Headers:                     headersStatics{},
 		MessageChannel:              messageChannelStatics{},
 		MessageEvent:                messageEventStatics{},
 		PageTransitionEvent:         pageTransitionEventStatics{},
 		PopStateEvent:               popStateEventStatics{},
+		ProgressEvent:               progressEventStatics{},
 		QuotaExceededError:          quotaExceededErrorStatics{},
 		ReadableStream:              readableStreamStatics{},
 		ReadableStreamBYOBReader:    readableStreamBYOBReaderStatics{},
@@ -326,6 +371,7 @@ func init() {
 		Worker:                      workerStatics{},
 		WritableStream:              writableStreamStatics{},
 		WritableStreamDefaultWriter: writableStreamDefaultWriterStatics{},
+		XMLHTTPRequest:              xmlhttpRequestStatics{},
 	}); err != nil {
 		panic(err)
 	}
@@ -347,6 +393,14 @@ func (x *blobImpl) idlImpl() *blobImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *broadcastChannelImpl) idlImpl() *broadcastChannelImpl { return x }
 
+// idlImpl returns x: *cacheImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cacheImpl) idlImpl() *cacheImpl { return x }
+
+// idlImpl returns x: *cacheStorageImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *cacheStorageImpl) idlImpl() *cacheStorageImpl { return x }
+
 // idlImpl returns x: *clientsImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *clientsImpl) idlImpl() *clientsImpl { return x }
@@ -367,6 +421,10 @@ func (x *documentImpl) idlImpl() *documentImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *domTokenListImpl) idlImpl() *domTokenListImpl { return x }
 
+// idlImpl returns x: *eventSourceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *eventSourceImpl) idlImpl() *eventSourceImpl { return x }
+
 // idlImpl returns x: *extendableMessageEventImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *extendableMessageEventImpl) idlImpl() *extendableMessageEventImpl { return x }
@@ -378,6 +436,10 @@ func (x *fetchEventImpl) idlImpl() *fetchEventImpl { return x }
 // idlImpl returns x: *fileReaderImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *fileReaderImpl) idlImpl() *fileReaderImpl { return x }
+
+// idlImpl returns x: *fontFaceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *fontFaceImpl) idlImpl() *fontFaceImpl { return x }
 
 // idlImpl returns x: *formDataImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -450,6 +512,10 @@ func (x *performanceImpl) idlImpl() *performanceImpl { return x }
 // idlImpl returns x: *popStateEventImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *popStateEventImpl) idlImpl() *popStateEventImpl { return x }
+
+// idlImpl returns x: *progressEventImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *progressEventImpl) idlImpl() *progressEventImpl { return x }
 
 // idlImpl returns x: *queuingStrategyImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -525,6 +591,10 @@ func (x *storageBucketManagerImpl) idlImpl() *storageBucketManagerImpl { return 
 // interfaces whose Methods have idlImpl.
 func (x *storageImpl) idlImpl() *storageImpl { return x }
 
+// idlImpl returns x: *svgElementImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *svgElementImpl) idlImpl() *svgElementImpl { return x }
+
 // idlImpl returns x: *textDecoderImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *textDecoderImpl) idlImpl() *textDecoderImpl { return x }
@@ -584,6 +654,14 @@ func (x *writableStreamDefaultWriterImpl) idlImpl() *writableStreamDefaultWriter
 // idlImpl returns x: *writableStreamImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *writableStreamImpl) idlImpl() *writableStreamImpl { return x }
+
+// idlImpl returns x: *xhrEventTargetImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *xhrEventTargetImpl) idlImpl() *xhrEventTargetImpl { return x }
+
+// idlImpl returns x: *xmlHttpRequestImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *xmlHttpRequestImpl) idlImpl() *xmlHttpRequestImpl { return x }
 
 // idlFromAbortSignal converts a JavaScript value to the IDL type AbortSignal.
 func idlFromAbortSignal(r *webidl.Realm, v sobek.Value) AbortSignalMethods {
@@ -1735,6 +1813,56 @@ func idlToCSSStyleDeclaration(r *webidl.Realm, x CSSStyleDeclarationMethods) sob
 	return r.Wrap(x, "CSSStyleDeclaration")
 }
 
+// idlFromCache converts a JavaScript value to the IDL type Cache.
+func idlFromCache(r *webidl.Realm, v sobek.Value) CacheMethods {
+	return webidl.As[CacheMethods](r, webidl.AnyValue(v), "Cache")
+}
+
+// idlToCache converts an IDL Cache value to JavaScript.
+func idlToCache(r *webidl.Realm, x CacheMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Cache")
+}
+
+// idlFromCacheQueryOptions converts a JavaScript value to the IDL type CacheQueryOptions.
+func idlFromCacheQueryOptions(r *webidl.Realm, v sobek.Value) CacheQueryOptions {
+	var d CacheQueryOptions
+	idlReadDictCacheQueryOptions(r, r.DictionaryObject(webidl.AnyValue(v), "CacheQueryOptions"), &d)
+	return d
+}
+
+// idlToCacheQueryOptions converts an IDL CacheQueryOptions value to JavaScript.
+func idlToCacheQueryOptions(r *webidl.Realm, x CacheQueryOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictCacheQueryOptions(r, obj, &x)
+	return obj
+}
+
+// idlFromCacheStorage converts a JavaScript value to the IDL type CacheStorage.
+func idlFromCacheStorage(r *webidl.Realm, v sobek.Value) CacheStorageMethods {
+	return webidl.As[CacheStorageMethods](r, webidl.AnyValue(v), "CacheStorage")
+}
+
+// idlToCacheStorage converts an IDL CacheStorage value to JavaScript.
+func idlToCacheStorage(r *webidl.Realm, x CacheStorageMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "CacheStorage")
+}
+
+// idlFromCanPlayTypeResult converts a JavaScript value to the IDL type CanPlayTypeResult.
+func idlFromCanPlayTypeResult(r *webidl.Realm, v sobek.Value) CanPlayTypeResult {
+	return CanPlayTypeResult(r.ToEnum(webidl.AnyValue(v), "CanPlayTypeResult", idlValuesCanPlayTypeResult))
+}
+
+// idlToCanPlayTypeResult converts an IDL CanPlayTypeResult value to JavaScript.
+func idlToCanPlayTypeResult(r *webidl.Realm, x CanPlayTypeResult) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromClient converts a JavaScript value to the IDL type Client.
 func idlFromClient(r *webidl.Realm, v sobek.Value) ClientMethods {
 	return webidl.As[ClientMethods](r, webidl.AnyValue(v), "Client")
@@ -2021,6 +2149,165 @@ type DOMStringOrArrayBuffer struct {
 const (
 	DOMStringOrArrayBufferIsDOMString   = 1
 	DOMStringOrArrayBufferIsArrayBuffer = 2
+)
+
+// idlFromDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts a JavaScript value to the IDL type (CSSOMString or BufferSource).
+func idlFromDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, v sobek.Value) DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 0
+	}
+	switch sel {
+	case 0:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 1, DOMString: idlFromDOMString(r, v)}
+	case 1:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(CSSOMString or BufferSource)'")
+	return DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer{}
+}
+
+// idlToDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer converts an IDL (CSSOMString or BufferSource) value to JavaScript.
+func idlToDOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer(r *webidl.Realm, x DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToDOMString(r, x.DOMString)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	}
+	return sobek.Undefined()
+}
+
+// DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer is the IDL union type (CSSOMString or BufferSource). Type is the 1-based index of the
+// member type the value has (0: none).
+type DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer struct {
+	Type              int
+	DOMString         webidl.DOMString
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+}
+
+// Member type indexes of DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBuffer.
+const (
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsDOMString         = 1
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt8Array         = 2
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt16Array        = 3
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsInt32Array        = 4
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8Array        = 5
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint16Array       = 6
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint32Array       = 7
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsUint8ClampedArray = 8
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigInt64Array     = 9
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsBigUint64Array    = 10
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat32Array      = 11
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsFloat64Array      = 12
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsDataView          = 13
+	DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8ArrayOrUint16ArrayOrUint32ArrayOrUint8ClampedArrayOrBigInt64ArrayOrBigUint64ArrayOrFloat32ArrayOrFloat64ArrayOrDataViewOrArrayBufferIsArrayBuffer       = 14
 )
 
 // idlFromWorkerOptions converts a JavaScript value to the IDL type WorkerOptions.
@@ -2366,6 +2653,20 @@ const (
 	EventOrDOMStringIsDOMString = 2
 )
 
+// idlFromEventSourceInit converts a JavaScript value to the IDL type EventSourceInit.
+func idlFromEventSourceInit(r *webidl.Realm, v sobek.Value) EventSourceInit {
+	var d EventSourceInit
+	idlReadDictEventSourceInit(r, r.DictionaryObject(webidl.AnyValue(v), "EventSourceInit"), &d)
+	return d
+}
+
+// idlToEventSourceInit converts an IDL EventSourceInit value to JavaScript.
+func idlToEventSourceInit(r *webidl.Realm, x EventSourceInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictEventSourceInit(r, obj, &x)
+	return obj
+}
+
 // idlFromEventTarget converts a JavaScript value to the IDL type EventTarget.
 func idlFromEventTarget(r *webidl.Realm, v sobek.Value) EventTargetMethods {
 	return webidl.As[EventTargetMethods](r, webidl.AnyValue(v), "EventTarget")
@@ -2446,6 +2747,43 @@ func idlToFilePropertyBag(r *webidl.Realm, x FilePropertyBag) sobek.Value {
 	obj := r.VM.NewObject()
 	idlWriteDictFilePropertyBag(r, obj, &x)
 	return obj
+}
+
+// idlFromFontFace converts a JavaScript value to the IDL type FontFace.
+func idlFromFontFace(r *webidl.Realm, v sobek.Value) FontFaceMethods {
+	return webidl.As[FontFaceMethods](r, webidl.AnyValue(v), "FontFace")
+}
+
+// idlToFontFace converts an IDL FontFace value to JavaScript.
+func idlToFontFace(r *webidl.Realm, x FontFaceMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "FontFace")
+}
+
+// idlFromFontFaceDescriptors converts a JavaScript value to the IDL type FontFaceDescriptors.
+func idlFromFontFaceDescriptors(r *webidl.Realm, v sobek.Value) FontFaceDescriptors {
+	var d FontFaceDescriptors
+	idlReadDictFontFaceDescriptors(r, r.DictionaryObject(webidl.AnyValue(v), "FontFaceDescriptors"), &d)
+	return d
+}
+
+// idlToFontFaceDescriptors converts an IDL FontFaceDescriptors value to JavaScript.
+func idlToFontFaceDescriptors(r *webidl.Realm, x FontFaceDescriptors) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictFontFaceDescriptors(r, obj, &x)
+	return obj
+}
+
+// idlFromFontFaceLoadStatus converts a JavaScript value to the IDL type FontFaceLoadStatus.
+func idlFromFontFaceLoadStatus(r *webidl.Realm, v sobek.Value) FontFaceLoadStatus {
+	return FontFaceLoadStatus(r.ToEnum(webidl.AnyValue(v), "FontFaceLoadStatus", idlValuesFontFaceLoadStatus))
+}
+
+// idlToFontFaceLoadStatus converts an IDL FontFaceLoadStatus value to JavaScript.
+func idlToFontFaceLoadStatus(r *webidl.Realm, x FontFaceLoadStatus) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromFormDataEntryValue converts a JavaScript value to the IDL type (File or USVString).
@@ -2563,6 +2901,72 @@ func idlToFrozenArrayOfMessagePort(r *webidl.Realm, x []MessagePortMethods) sobe
 func idlFromFrozenArrayOfMessagePortWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []MessagePortMethods {
 	out := []MessagePortMethods{}
 	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromMessagePort(r, x)) })
+	return out
+}
+
+// idlFromRequest converts a JavaScript value to the IDL type Request.
+func idlFromRequest(r *webidl.Realm, v sobek.Value) RequestMethods {
+	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
+}
+
+// idlToRequest converts an IDL Request value to JavaScript.
+func idlToRequest(r *webidl.Realm, x RequestMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Request")
+}
+
+// idlFromFrozenArrayOfRequest converts a JavaScript value to the IDL type FrozenArray<Request>.
+func idlFromFrozenArrayOfRequest(r *webidl.Realm, v sobek.Value) []RequestMethods {
+	out := []RequestMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromRequest(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfRequest converts an IDL FrozenArray<Request> value to JavaScript.
+func idlToFrozenArrayOfRequest(r *webidl.Realm, x []RequestMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e RequestMethods) sobek.Value { return idlToRequest(r, e) })
+}
+
+// idlFromFrozenArrayOfRequestWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfRequestWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []RequestMethods {
+	out := []RequestMethods{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromRequest(r, x)) })
+	return out
+}
+
+// idlFromResponse converts a JavaScript value to the IDL type Response.
+func idlFromResponse(r *webidl.Realm, v sobek.Value) ResponseMethods {
+	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
+}
+
+// idlToResponse converts an IDL Response value to JavaScript.
+func idlToResponse(r *webidl.Realm, x ResponseMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "Response")
+}
+
+// idlFromFrozenArrayOfResponse converts a JavaScript value to the IDL type FrozenArray<Response>.
+func idlFromFrozenArrayOfResponse(r *webidl.Realm, v sobek.Value) []ResponseMethods {
+	out := []ResponseMethods{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromResponse(r, x)) })
+	return out
+}
+
+// idlToFrozenArrayOfResponse converts an IDL FrozenArray<Response> value to JavaScript.
+func idlToFrozenArrayOfResponse(r *webidl.Realm, x []ResponseMethods) sobek.Value {
+	return webidl.FrozenArrayValue(r, x, func(e ResponseMethods) sobek.Value { return idlToResponse(r, e) })
+}
+
+// idlFromFrozenArrayOfResponseWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromFrozenArrayOfResponseWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ResponseMethods {
+	out := []ResponseMethods{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromResponse(r, x)) })
 	return out
 }
 
@@ -3049,6 +3453,20 @@ const (
 	MessageEventSourceIsWindow      = 1
 	MessageEventSourceIsMessagePort = 2
 )
+
+// idlFromMultiCacheQueryOptions converts a JavaScript value to the IDL type MultiCacheQueryOptions.
+func idlFromMultiCacheQueryOptions(r *webidl.Realm, v sobek.Value) MultiCacheQueryOptions {
+	var d MultiCacheQueryOptions
+	idlReadDictMultiCacheQueryOptions(r, r.DictionaryObject(webidl.AnyValue(v), "MultiCacheQueryOptions"), &d)
+	return d
+}
+
+// idlToMultiCacheQueryOptions converts an IDL MultiCacheQueryOptions value to JavaScript.
+func idlToMultiCacheQueryOptions(r *webidl.Realm, x MultiCacheQueryOptions) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictMultiCacheQueryOptions(r, obj, &x)
+	return obj
+}
 
 // idlFromNavigator converts a JavaScript value to the IDL type Navigator.
 func idlFromNavigator(r *webidl.Realm, v sobek.Value) NavigatorMethods {
@@ -3706,6 +4124,208 @@ func idlToNullableWindow(r *webidl.Realm, x WindowMethods) sobek.Value {
 	return idlToWindow(r, x)
 }
 
+// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
+func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
+			sel = 14
+		}
+		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+			sel = 15
+		}
+		if sel < 0 {
+			kind := r.BufferKindOf(v)
+			if sel < 0 && kind == "Int8Array" {
+				sel = 1
+			}
+			if sel < 0 && kind == "Int16Array" {
+				sel = 2
+			}
+			if sel < 0 && kind == "Int32Array" {
+				sel = 3
+			}
+			if sel < 0 && kind == "Uint8Array" {
+				sel = 4
+			}
+			if sel < 0 && kind == "Uint16Array" {
+				sel = 5
+			}
+			if sel < 0 && kind == "Uint32Array" {
+				sel = 6
+			}
+			if sel < 0 && kind == "Uint8ClampedArray" {
+				sel = 7
+			}
+			if sel < 0 && kind == "BigInt64Array" {
+				sel = 8
+			}
+			if sel < 0 && kind == "BigUint64Array" {
+				sel = 9
+			}
+			if sel < 0 && kind == "Float32Array" {
+				sel = 10
+			}
+			if sel < 0 && kind == "Float64Array" {
+				sel = 11
+			}
+			if sel < 0 && kind == webidl.KindDataView {
+				sel = 12
+			}
+			if sel < 0 && kind == webidl.KindArrayBuffer {
+				sel = 13
+			}
+		}
+	}
+	if sel < 0 {
+		sel = 16
+	}
+	switch sel {
+	case 0:
+		return XMLHTTPRequestBodyInit{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return XMLHTTPRequestBodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
+	case 2:
+		return XMLHTTPRequestBodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
+	case 3:
+		return XMLHTTPRequestBodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
+	case 4:
+		return XMLHTTPRequestBodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
+	case 5:
+		return XMLHTTPRequestBodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
+	case 6:
+		return XMLHTTPRequestBodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
+	case 7:
+		return XMLHTTPRequestBodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
+	case 8:
+		return XMLHTTPRequestBodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
+	case 9:
+		return XMLHTTPRequestBodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
+	case 10:
+		return XMLHTTPRequestBodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
+	case 11:
+		return XMLHTTPRequestBodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
+	case 12:
+		return XMLHTTPRequestBodyInit{Type: 13, DataView: idlFromDataView(r, v)}
+	case 13:
+		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
+	case 14:
+		return XMLHTTPRequestBodyInit{Type: 15, FormData: idlFromFormData(r, v)}
+	case 15:
+		return XMLHTTPRequestBodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
+	case 16:
+		return XMLHTTPRequestBodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
+	return XMLHTTPRequestBodyInit{}
+}
+
+// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
+func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToInt8Array(r, x.Int8Array)
+	case 3:
+		return idlToInt16Array(r, x.Int16Array)
+	case 4:
+		return idlToInt32Array(r, x.Int32Array)
+	case 5:
+		return idlToUint8Array(r, x.Uint8Array)
+	case 6:
+		return idlToUint16Array(r, x.Uint16Array)
+	case 7:
+		return idlToUint32Array(r, x.Uint32Array)
+	case 8:
+		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
+	case 9:
+		return idlToBigInt64Array(r, x.BigInt64Array)
+	case 10:
+		return idlToBigUint64Array(r, x.BigUint64Array)
+	case 11:
+		return idlToFloat32Array(r, x.Float32Array)
+	case 12:
+		return idlToFloat64Array(r, x.Float64Array)
+	case 13:
+		return idlToDataView(r, x.DataView)
+	case 14:
+		return idlToArrayBuffer(r, x.ArrayBuffer)
+	case 15:
+		return idlToFormData(r, x.FormData)
+	case 16:
+		return idlToURLSearchParams(r, x.URLSearchParams)
+	case 17:
+		return idlToUSVString(r, x.USVString)
+	}
+	return sobek.Undefined()
+}
+
+// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
+// member type the value has (0: none).
+type XMLHTTPRequestBodyInit struct {
+	Type              int
+	Blob              BlobMethods
+	Int8Array         webidl.BufferSource
+	Int16Array        webidl.BufferSource
+	Int32Array        webidl.BufferSource
+	Uint8Array        webidl.BufferSource
+	Uint16Array       webidl.BufferSource
+	Uint32Array       webidl.BufferSource
+	Uint8ClampedArray webidl.BufferSource
+	BigInt64Array     webidl.BufferSource
+	BigUint64Array    webidl.BufferSource
+	Float32Array      webidl.BufferSource
+	Float64Array      webidl.BufferSource
+	DataView          webidl.BufferSource
+	ArrayBuffer       webidl.BufferSource
+	FormData          FormDataMethods
+	URLSearchParams   URLSearchParamsMethods
+	USVString         string
+}
+
+// Member type indexes of XMLHTTPRequestBodyInit.
+const (
+	XMLHTTPRequestBodyInitIsBlob              = 1
+	XMLHTTPRequestBodyInitIsInt8Array         = 2
+	XMLHTTPRequestBodyInitIsInt16Array        = 3
+	XMLHTTPRequestBodyInitIsInt32Array        = 4
+	XMLHTTPRequestBodyInitIsUint8Array        = 5
+	XMLHTTPRequestBodyInitIsUint16Array       = 6
+	XMLHTTPRequestBodyInitIsUint32Array       = 7
+	XMLHTTPRequestBodyInitIsUint8ClampedArray = 8
+	XMLHTTPRequestBodyInitIsBigInt64Array     = 9
+	XMLHTTPRequestBodyInitIsBigUint64Array    = 10
+	XMLHTTPRequestBodyInitIsFloat32Array      = 11
+	XMLHTTPRequestBodyInitIsFloat64Array      = 12
+	XMLHTTPRequestBodyInitIsDataView          = 13
+	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
+	XMLHTTPRequestBodyInitIsFormData          = 15
+	XMLHTTPRequestBodyInitIsURLSearchParams   = 16
+	XMLHTTPRequestBodyInitIsUSVString         = 17
+)
+
+// idlFromNullableXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString)?.
+func idlFromNullableXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) webidl.Nullable[XMLHTTPRequestBodyInit] {
+	if webidl.IsNullish(v) {
+		return webidl.Null[XMLHTTPRequestBodyInit]()
+	}
+	return webidl.NonNull(idlFromXMLHTTPRequestBodyInit(r, v))
+}
+
+// idlToNullableXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString)? value to JavaScript.
+func idlToNullableXMLHTTPRequestBodyInit(r *webidl.Realm, x webidl.Nullable[XMLHTTPRequestBodyInit]) sobek.Value {
+	if x.Null {
+		return sobek.Null()
+	}
+	return idlToXMLHTTPRequestBodyInit(r, x.Value)
+}
+
 // idlFromObject converts a JavaScript value to the IDL type object.
 func idlFromObject(r *webidl.Realm, v sobek.Value) *sobek.Object {
 	return r.ToObject(webidl.AnyValue(v))
@@ -3757,6 +4377,20 @@ func idlToPopStateEventInit(r *webidl.Realm, x PopStateEventInit) sobek.Value {
 	return obj
 }
 
+// idlFromProgressEventInit converts a JavaScript value to the IDL type ProgressEventInit.
+func idlFromProgressEventInit(r *webidl.Realm, v sobek.Value) ProgressEventInit {
+	var d ProgressEventInit
+	idlReadDictProgressEventInit(r, r.DictionaryObject(webidl.AnyValue(v), "ProgressEventInit"), &d)
+	return d
+}
+
+// idlToProgressEventInit converts an IDL ProgressEventInit value to JavaScript.
+func idlToProgressEventInit(r *webidl.Realm, x ProgressEventInit) sobek.Value {
+	obj := r.VM.NewObject()
+	idlWriteDictProgressEventInit(r, obj, &x)
+	return obj
+}
+
 // idlFromPromiseOfAny converts a JavaScript value to the IDL type Promise<any>.
 func idlFromPromiseOfAny(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -3797,6 +4431,16 @@ func idlToPromiseOfBoolean(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
+// idlFromPromiseOfCache converts a JavaScript value to the IDL type Promise<Cache>.
+func idlFromPromiseOfCache(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfCache converts an IDL Promise<Cache> value to JavaScript.
+func idlToPromiseOfCache(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
 // idlFromPromiseOfClientOrUndefined converts a JavaScript value to the IDL type Promise<(Client or undefined)>.
 func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -3804,6 +4448,16 @@ func idlFromPromiseOfClientOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.P
 
 // idlToPromiseOfClientOrUndefined converts an IDL Promise<(Client or undefined)> value to JavaScript.
 func idlToPromiseOfClientOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFontFace converts a JavaScript value to the IDL type Promise<FontFace>.
+func idlFromPromiseOfFontFace(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFontFace converts an IDL Promise<FontFace> value to JavaScript.
+func idlToPromiseOfFontFace(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -3824,6 +4478,26 @@ func idlFromPromiseOfFrozenArrayOfClient(r *webidl.Realm, v sobek.Value) *webidl
 
 // idlToPromiseOfFrozenArrayOfClient converts an IDL Promise<FrozenArray<Client>> value to JavaScript.
 func idlToPromiseOfFrozenArrayOfClient(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFrozenArrayOfRequest converts a JavaScript value to the IDL type Promise<FrozenArray<Request>>.
+func idlFromPromiseOfFrozenArrayOfRequest(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFrozenArrayOfRequest converts an IDL Promise<FrozenArray<Request>> value to JavaScript.
+func idlToPromiseOfFrozenArrayOfRequest(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromPromiseOfFrozenArrayOfResponse converts a JavaScript value to the IDL type Promise<FrozenArray<Response>>.
+func idlFromPromiseOfFrozenArrayOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfFrozenArrayOfResponse converts an IDL Promise<FrozenArray<Response>> value to JavaScript.
+func idlToPromiseOfFrozenArrayOfResponse(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -3881,19 +4555,6 @@ func idlToPromiseOfReadableStreamReadResult(r *webidl.Realm, x *webidl.Promise) 
 	return x.Value()
 }
 
-// idlFromResponse converts a JavaScript value to the IDL type Response.
-func idlFromResponse(r *webidl.Realm, v sobek.Value) ResponseMethods {
-	return webidl.As[ResponseMethods](r, webidl.AnyValue(v), "Response")
-}
-
-// idlToResponse converts an IDL Response value to JavaScript.
-func idlToResponse(r *webidl.Realm, x ResponseMethods) sobek.Value {
-	if x == nil {
-		return sobek.Null()
-	}
-	return r.Wrap(x, "Response")
-}
-
 // idlFromPromiseOfResponse converts a JavaScript value to the IDL type Promise<Response>.
 func idlFromPromiseOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 	return r.ToPromise(v)
@@ -3901,6 +4562,64 @@ func idlFromPromiseOfResponse(r *webidl.Realm, v sobek.Value) *webidl.Promise {
 
 // idlToPromiseOfResponse converts an IDL Promise<Response> value to JavaScript.
 func idlToPromiseOfResponse(r *webidl.Realm, x *webidl.Promise) sobek.Value {
+	return x.Value()
+}
+
+// idlFromResponseOrUndefined converts a JavaScript value to the IDL type (Response or undefined).
+func idlFromResponseOrUndefined(r *webidl.Realm, v sobek.Value) ResponseOrUndefined {
+	v = webidl.AnyValue(v)
+	sel := -1
+	if sel < 0 && webidl.IsUndefined(v) {
+		sel = 1
+	}
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.Implements(v, "Response"); sel < 0 && ok {
+			sel = 0
+		}
+	}
+	switch sel {
+	case 0:
+		return ResponseOrUndefined{Type: 1, Response: idlFromResponse(r, v)}
+	case 1:
+		return ResponseOrUndefined{Type: 2, Undefined: idlFromUndefined(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Response or undefined)'")
+	return ResponseOrUndefined{}
+}
+
+// idlToResponseOrUndefined converts an IDL (Response or undefined) value to JavaScript.
+func idlToResponseOrUndefined(r *webidl.Realm, x ResponseOrUndefined) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToResponse(r, x.Response)
+	case 2:
+		return idlToUndefined(r, x.Undefined)
+	}
+	return sobek.Undefined()
+}
+
+// ResponseOrUndefined is the IDL union type (Response or undefined). Type is the 1-based index of the
+// member type the value has (0: none).
+type ResponseOrUndefined struct {
+	Type      int
+	Response  ResponseMethods
+	Undefined webidl.Undefined
+}
+
+// Member type indexes of ResponseOrUndefined.
+const (
+	ResponseOrUndefinedIsResponse  = 1
+	ResponseOrUndefinedIsUndefined = 2
+)
+
+// idlFromPromiseOfResponseOrUndefined converts a JavaScript value to the IDL type Promise<(Response or undefined)>.
+func idlFromPromiseOfResponseOrUndefined(r *webidl.Realm, v sobek.Value) *webidl.Promise {
+	return r.ToPromise(v)
+}
+
+// idlToPromiseOfResponseOrUndefined converts an IDL Promise<(Response or undefined)> value to JavaScript.
+func idlToPromiseOfResponseOrUndefined(r *webidl.Realm, x *webidl.Promise) sobek.Value {
 	return x.Value()
 }
 
@@ -4403,19 +5122,6 @@ func idlToRegistrationOptions(r *webidl.Realm, x RegistrationOptions) sobek.Valu
 	return obj
 }
 
-// idlFromRequest converts a JavaScript value to the IDL type Request.
-func idlFromRequest(r *webidl.Realm, v sobek.Value) RequestMethods {
-	return webidl.As[RequestMethods](r, webidl.AnyValue(v), "Request")
-}
-
-// idlToRequest converts an IDL Request value to JavaScript.
-func idlToRequest(r *webidl.Realm, x RequestMethods) sobek.Value {
-	if x == nil {
-		return sobek.Null()
-	}
-	return r.Wrap(x, "Request")
-}
-
 // idlFromRequestCache converts a JavaScript value to the IDL type RequestCache.
 func idlFromRequestCache(r *webidl.Realm, v sobek.Value) RequestCache {
 	return RequestCache(r.ToEnum(webidl.AnyValue(v), "RequestCache", idlValuesRequestCache))
@@ -4739,6 +5445,26 @@ func idlToSequenceOfReadableStream(r *webidl.Realm, x []ReadableStreamMethods) s
 func idlFromSequenceOfReadableStreamWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []ReadableStreamMethods {
 	out := []ReadableStreamMethods{}
 	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromReadableStream(r, x)) })
+	return out
+}
+
+// idlFromSequenceOfRequestInfo converts a JavaScript value to the IDL type sequence<RequestInfo>.
+func idlFromSequenceOfRequestInfo(r *webidl.Realm, v sobek.Value) []RequestInfo {
+	out := []RequestInfo{}
+	r.ToSequence(webidl.AnyValue(v), func(x sobek.Value) { out = append(out, idlFromRequestInfo(r, x)) })
+	return out
+}
+
+// idlToSequenceOfRequestInfo converts an IDL sequence<RequestInfo> value to JavaScript.
+func idlToSequenceOfRequestInfo(r *webidl.Realm, x []RequestInfo) sobek.Value {
+	return webidl.SequenceValue(r, x, func(e RequestInfo) sobek.Value { return idlToRequestInfo(r, e) })
+}
+
+// idlFromSequenceOfRequestInfoWith converts an iterable whose @@iterator method was already
+// obtained (union and overload resolution).
+func idlFromSequenceOfRequestInfoWith(r *webidl.Realm, obj *sobek.Object, method sobek.Value) []RequestInfo {
+	out := []RequestInfo{}
+	r.IterateWith(obj, method, func(x sobek.Value) { out = append(out, idlFromRequestInfo(r, x)) })
 	return out
 }
 
@@ -5395,188 +6121,25 @@ func idlToWritableStreamDefaultWriter(r *webidl.Realm, x WritableStreamDefaultWr
 	return r.Wrap(x, "WritableStreamDefaultWriter")
 }
 
-// idlFromXMLHTTPRequestBodyInit converts a JavaScript value to the IDL type (Blob or BufferSource or FormData or URLSearchParams or USVString).
-func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPRequestBodyInit {
-	v = webidl.AnyValue(v)
-	sel := -1
-	_, isObj := v.(*sobek.Object)
-	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
-			sel = 0
-		}
-		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
-			sel = 14
-		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
-			sel = 15
-		}
-		if sel < 0 {
-			kind := r.BufferKindOf(v)
-			if sel < 0 && kind == "Int8Array" {
-				sel = 1
-			}
-			if sel < 0 && kind == "Int16Array" {
-				sel = 2
-			}
-			if sel < 0 && kind == "Int32Array" {
-				sel = 3
-			}
-			if sel < 0 && kind == "Uint8Array" {
-				sel = 4
-			}
-			if sel < 0 && kind == "Uint16Array" {
-				sel = 5
-			}
-			if sel < 0 && kind == "Uint32Array" {
-				sel = 6
-			}
-			if sel < 0 && kind == "Uint8ClampedArray" {
-				sel = 7
-			}
-			if sel < 0 && kind == "BigInt64Array" {
-				sel = 8
-			}
-			if sel < 0 && kind == "BigUint64Array" {
-				sel = 9
-			}
-			if sel < 0 && kind == "Float32Array" {
-				sel = 10
-			}
-			if sel < 0 && kind == "Float64Array" {
-				sel = 11
-			}
-			if sel < 0 && kind == webidl.KindDataView {
-				sel = 12
-			}
-			if sel < 0 && kind == webidl.KindArrayBuffer {
-				sel = 13
-			}
-		}
-	}
-	if sel < 0 {
-		sel = 16
-	}
-	switch sel {
-	case 0:
-		return XMLHTTPRequestBodyInit{Type: 1, Blob: idlFromBlob(r, v)}
-	case 1:
-		return XMLHTTPRequestBodyInit{Type: 2, Int8Array: idlFromInt8Array(r, v)}
-	case 2:
-		return XMLHTTPRequestBodyInit{Type: 3, Int16Array: idlFromInt16Array(r, v)}
-	case 3:
-		return XMLHTTPRequestBodyInit{Type: 4, Int32Array: idlFromInt32Array(r, v)}
-	case 4:
-		return XMLHTTPRequestBodyInit{Type: 5, Uint8Array: idlFromUint8Array(r, v)}
-	case 5:
-		return XMLHTTPRequestBodyInit{Type: 6, Uint16Array: idlFromUint16Array(r, v)}
-	case 6:
-		return XMLHTTPRequestBodyInit{Type: 7, Uint32Array: idlFromUint32Array(r, v)}
-	case 7:
-		return XMLHTTPRequestBodyInit{Type: 8, Uint8ClampedArray: idlFromUint8ClampedArray(r, v)}
-	case 8:
-		return XMLHTTPRequestBodyInit{Type: 9, BigInt64Array: idlFromBigInt64Array(r, v)}
-	case 9:
-		return XMLHTTPRequestBodyInit{Type: 10, BigUint64Array: idlFromBigUint64Array(r, v)}
-	case 10:
-		return XMLHTTPRequestBodyInit{Type: 11, Float32Array: idlFromFloat32Array(r, v)}
-	case 11:
-		return XMLHTTPRequestBodyInit{Type: 12, Float64Array: idlFromFloat64Array(r, v)}
-	case 12:
-		return XMLHTTPRequestBodyInit{Type: 13, DataView: idlFromDataView(r, v)}
-	case 13:
-		return XMLHTTPRequestBodyInit{Type: 14, ArrayBuffer: idlFromArrayBuffer(r, v)}
-	case 14:
-		return XMLHTTPRequestBodyInit{Type: 15, FormData: idlFromFormData(r, v)}
-	case 15:
-		return XMLHTTPRequestBodyInit{Type: 16, URLSearchParams: idlFromURLSearchParams(r, v)}
-	case 16:
-		return XMLHTTPRequestBodyInit{Type: 17, USVString: idlFromUSVString(r, v)}
-	}
-	r.ThrowTypeError("The provided value is not of type '(Blob or BufferSource or FormData or URLSearchParams or USVString)'")
-	return XMLHTTPRequestBodyInit{}
+// idlFromXMLHTTPRequestResponseType converts a JavaScript value to the IDL type XMLHttpRequestResponseType.
+func idlFromXMLHTTPRequestResponseType(r *webidl.Realm, v sobek.Value) XMLHTTPRequestResponseType {
+	return XMLHTTPRequestResponseType(r.ToEnum(webidl.AnyValue(v), "XMLHttpRequestResponseType", idlValuesXMLHTTPRequestResponseType))
 }
 
-// idlToXMLHTTPRequestBodyInit converts an IDL (Blob or BufferSource or FormData or URLSearchParams or USVString) value to JavaScript.
-func idlToXMLHTTPRequestBodyInit(r *webidl.Realm, x XMLHTTPRequestBodyInit) sobek.Value {
-	switch x.Type {
-	case 1:
-		return idlToBlob(r, x.Blob)
-	case 2:
-		return idlToInt8Array(r, x.Int8Array)
-	case 3:
-		return idlToInt16Array(r, x.Int16Array)
-	case 4:
-		return idlToInt32Array(r, x.Int32Array)
-	case 5:
-		return idlToUint8Array(r, x.Uint8Array)
-	case 6:
-		return idlToUint16Array(r, x.Uint16Array)
-	case 7:
-		return idlToUint32Array(r, x.Uint32Array)
-	case 8:
-		return idlToUint8ClampedArray(r, x.Uint8ClampedArray)
-	case 9:
-		return idlToBigInt64Array(r, x.BigInt64Array)
-	case 10:
-		return idlToBigUint64Array(r, x.BigUint64Array)
-	case 11:
-		return idlToFloat32Array(r, x.Float32Array)
-	case 12:
-		return idlToFloat64Array(r, x.Float64Array)
-	case 13:
-		return idlToDataView(r, x.DataView)
-	case 14:
-		return idlToArrayBuffer(r, x.ArrayBuffer)
-	case 15:
-		return idlToFormData(r, x.FormData)
-	case 16:
-		return idlToURLSearchParams(r, x.URLSearchParams)
-	case 17:
-		return idlToUSVString(r, x.USVString)
+// idlToXMLHTTPRequestResponseType converts an IDL XMLHttpRequestResponseType value to JavaScript.
+func idlToXMLHTTPRequestResponseType(r *webidl.Realm, x XMLHTTPRequestResponseType) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
+// idlFromXMLHTTPRequestUpload converts a JavaScript value to the IDL type XMLHttpRequestUpload.
+func idlFromXMLHTTPRequestUpload(r *webidl.Realm, v sobek.Value) XMLHTTPRequestUploadMethods {
+	return webidl.As[XMLHTTPRequestUploadMethods](r, webidl.AnyValue(v), "XMLHttpRequestUpload")
+}
+
+// idlToXMLHTTPRequestUpload converts an IDL XMLHttpRequestUpload value to JavaScript.
+func idlToXMLHTTPRequestUpload(r *webidl.Realm, x XMLHTTPRequestUploadMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
 	}
-	return sobek.Undefined()
+	return r.Wrap(x, "XMLHttpRequestUpload")
 }
-
-// XMLHTTPRequestBodyInit is the IDL union type (Blob or BufferSource or FormData or URLSearchParams or USVString). Type is the 1-based index of the
-// member type the value has (0: none).
-type XMLHTTPRequestBodyInit struct {
-	Type              int
-	Blob              BlobMethods
-	Int8Array         webidl.BufferSource
-	Int16Array        webidl.BufferSource
-	Int32Array        webidl.BufferSource
-	Uint8Array        webidl.BufferSource
-	Uint16Array       webidl.BufferSource
-	Uint32Array       webidl.BufferSource
-	Uint8ClampedArray webidl.BufferSource
-	BigInt64Array     webidl.BufferSource
-	BigUint64Array    webidl.BufferSource
-	Float32Array      webidl.BufferSource
-	Float64Array      webidl.BufferSource
-	DataView          webidl.BufferSource
-	ArrayBuffer       webidl.BufferSource
-	FormData          FormDataMethods
-	URLSearchParams   URLSearchParamsMethods
-	USVString         string
-}
-
-// Member type indexes of XMLHTTPRequestBodyInit.
-const (
-	XMLHTTPRequestBodyInitIsBlob              = 1
-	XMLHTTPRequestBodyInitIsInt8Array         = 2
-	XMLHTTPRequestBodyInitIsInt16Array        = 3
-	XMLHTTPRequestBodyInitIsInt32Array        = 4
-	XMLHTTPRequestBodyInitIsUint8Array        = 5
-	XMLHTTPRequestBodyInitIsUint16Array       = 6
-	XMLHTTPRequestBodyInitIsUint32Array       = 7
-	XMLHTTPRequestBodyInitIsUint8ClampedArray = 8
-	XMLHTTPRequestBodyInitIsBigInt64Array     = 9
-	XMLHTTPRequestBodyInitIsBigUint64Array    = 10
-	XMLHTTPRequestBodyInitIsFloat32Array      = 11
-	XMLHTTPRequestBodyInitIsFloat64Array      = 12
-	XMLHTTPRequestBodyInitIsDataView          = 13
-	XMLHTTPRequestBodyInitIsArrayBuffer       = 14
-	XMLHTTPRequestBodyInitIsFormData          = 15
-	XMLHTTPRequestBodyInitIsURLSearchParams   = 16
-	XMLHTTPRequestBodyInitIsUSVString         = 17
-)
