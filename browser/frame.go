@@ -228,7 +228,10 @@ func (w *Window) closeRealms(current *html.Agent) {
 			w.closeOwnRealm()
 		})
 		if !queued {
-			w.closeOwnRealm()
+			// The realm runs no more tasks (its document was unloaded
+			// or destroyed already): its membrane is still its agent's
+			// event loop's, where its other windows' scripts cross it.
+			w.closeOwnRealmOnLoop()
 		}
 	}
 	w.fmu.Lock()
@@ -278,10 +281,27 @@ func (w *Window) fireUnloadEvents() {
 // another window of its agent runs in it: wrappers of its objects keep
 // working, as a removed iframe's objects do in browsers.
 func (w *Window) closeOwnRealm() {
+	if w.realmGone {
+		return
+	}
 	w.realmGone = true
 	w.leaveMembrane()
 	w.s.removeRealm(w.realm)
 }
+
+// closeOwnRealmOnLoop runs closeOwnRealm in a task of the window's
+// agent's event loop (not one of its realm, which may run no more
+// tasks), or at once when the loop is the caller's or has terminated
+// (then no script of the agent runs any more).
+func (w *Window) closeOwnRealmOnLoop() {
+	loop := w.env.ResponsibleEventLoop()
+	if loop.IsCurrent() || !loop.QueueTask(closeRealmTaskSource, w.closeOwnRealm) {
+		w.closeOwnRealm()
+	}
+}
+
+// closeRealmTaskSource queues closeOwnRealmOnLoop's tasks.
+var closeRealmTaskSource = html.NewTaskSource("browser: closing a realm")
 
 // activeWindow is the window of the frame's active document (nil while
 // the first navigation is loading, or after removal).

@@ -199,8 +199,15 @@ func (f *frame) recordLeft(old *Window, keep bool, reasons []string, replaced bo
 	e := f.entries[f.index]
 	if keep {
 		e.win, e.reasons = old, nil
-	} else {
-		e.win, e.reasons = nil, reasons
+		return
+	}
+	e.win, e.reasons = nil, reasons
+	// The other entries of the unloaded document (fragment navigations,
+	// pushState) must not name its window either: it is gone.
+	for _, o := range f.entries {
+		if o.win == old {
+			o.win, o.reasons = nil, reasons
+		}
 	}
 }
 
