@@ -238,10 +238,29 @@
 // its results that way. A Go panic of the engine in a renderer ends the
 // renderer ("panic").
 //
+// A top-level traversable of a renderer (the window of Open, or a popup
+// without an opener) that navigates to another site (an http(s) URL whose
+// scheme and registrable domain differ from the renderer's site) moves to
+// a renderer of that site: the browser process keeps, per traversable,
+// which renderer holds each session history entry's document and the
+// renderer of each of its sites (starting one when needed), and routes
+// the handoff (navigation_swap.go, renderer_tabs.go). The document
+// navigated away from stays in its renderer's back/forward cache (or is
+// unloaded, releasing its locks), and a traversal back to its entry
+// restores it there; a renderer left hosting nothing (no window, cached
+// or not, no worker) ends, without OnExit. The embedder's Window follows
+// its traversable: URL, Evaluate (in the active document once the
+// traversable moved), RendererErr, RendererPID and OnExit are those of
+// the renderer now active. Window.Navigate navigates the traversable's
+// active window (across renderers when it goes to another site) and
+// returns the same Window once the new document has loaded; on a window
+// whose renderer ended (crashed, killed) it starts a fresh renderer with
+// the new document, and the window works again.
+//
 // A window of a renderer (Window.InRenderer) supports URL, Loaded,
 // Evaluate (its value crosses as JSON: integers as int64, other numbers
-// float64), Close, RendererErr and RendererPID; Realm and Document are nil
-// and the other methods report ErrNoWindow. Start-up to the first task is
+// float64), Navigate, Close, RendererErr and RendererPID; Realm and
+// Document are nil and the other methods report ErrNoWindow. Start-up to the first task is
 // about 13 ms and an idle renderer about 24 MB RSS here
 // (BenchmarkRendererStart).
 //
@@ -324,13 +343,20 @@
 //     row; a repeating timer keeps a browser busy forever. It does not
 //     probe the windows of renderer processes.
 //   - Renderer processes: the site of a renderer is the site of the URL it
-//     was opened at; a cross-site navigation or popup stays in the same
-//     renderer (no process swap), and its Web Locks requests and queries
-//     are rejected (its storage key is not of the renderer's site, which
-//     ipc.RemoteService refuses rather than have the renderer killed).
-//     Window.Evaluate of a renderer's window runs in the window it was
-//     opened as, as in one process; there is no Window.Current across
-//     processes.
+//     was opened at (or navigated to); a popup with an opener and its
+//     navigations, and frames, stay in their opener's or parent's
+//     renderer whatever their site (their Web Locks requests and queries
+//     for another site are rejected: its storage key is not of the
+//     renderer's site, which ipc.RemoteService refuses rather than have
+//     the renderer killed). The renderer of a navigation is chosen by its
+//     URL before redirects. Across renderers, history.length counts the
+//     entries each renderer knows of, the joint session history's steps
+//     of frames in another renderer's documents are not kept, and a
+//     traversal to an entry whose renderer ended loads its URL again and
+//     drops the entries after it. Window.Evaluate of a renderer's window
+//     runs in the window it was opened as until its traversable moves to
+//     another renderer (then in its active window); there is no
+//     Window.Current or Window.Traverse across processes.
 //     Shared and service workers and cross-process postMessage are per
 //     renderer, not yet served by the browser process. BroadcastChannel
 //     messages cross renderers (the browser process passes them on), but

@@ -34,7 +34,14 @@ type navOutcome struct {
 // (same document, locks kept). It fails with the reason when the
 // navigation could not complete (a failed load, a newer navigation of the
 // navigable, a window that is not fully active), or with ctx's error.
+//
+// For a window of a renderer process (InRenderer) it returns w itself,
+// which follows its traversable to the renderer of the new document's
+// site; a window whose renderer ended gets a fresh renderer.
 func (w *Window) Navigate(ctx context.Context, rawURL string) (*Window, error) {
+	if w != nil && w.remote != nil {
+		return w.s.navigateRemote(ctx, w, rawURL)
+	}
 	if !w.made() {
 		return nil, ErrNoWindow
 	}

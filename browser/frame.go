@@ -63,6 +63,9 @@ type frame struct {
 	th *jointHistory
 	// seq orders the frames of a window by connection (childWindowAt).
 	seq int
+	// tab names a top-level traversable across renderer processes (0:
+	// not yet; navigation_swap.go).
+	tab uint64
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
@@ -281,19 +284,21 @@ func (w *Window) fireUnloadEvents() {
 // another window of its agent runs in it: wrappers of its objects keep
 // working, as a removed iframe's objects do in browsers.
 func (w *Window) closeOwnRealm() {
+	w.s.removeRealm(w.realm)
 	if w.realmGone {
 		return
 	}
 	w.realmGone = true
 	w.leaveMembrane()
-	w.s.removeRealm(w.realm)
 }
 
 // closeOwnRealmOnLoop runs closeOwnRealm in a task of the window's
 // agent's event loop (not one of its realm, which may run no more
 // tasks), or at once when the loop is the caller's or has terminated
-// (then no script of the agent runs any more).
+// (then no script of the agent runs any more). The realm leaves the set
+// of live realms at once (a terminating loop may drop the task).
 func (w *Window) closeOwnRealmOnLoop() {
+	w.s.removeRealm(w.realm)
 	loop := w.env.ResponsibleEventLoop()
 	if loop.IsCurrent() || !loop.QueueTask(closeRealmTaskSource, w.closeOwnRealm) {
 		w.closeOwnRealm()
@@ -399,6 +404,11 @@ func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
 func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	s := f.s
 	defer f.markLoaded()
+	if srcdoc == nil && h.traverse < 0 && f.movable() && s.swap.crossSite(u) {
+		// A renderer process of the other site loads the document.
+		f.swapOut(gen, u, h)
+		return
+	}
 	source, referrerPolicy := "", ""
 	switch {
 	case srcdoc != nil:

@@ -97,7 +97,10 @@ type RendererConfig struct {
 	OnMessage func(w *Window, msg string)
 	// OnExit (optional) learns that a window's renderer process ended
 	// other than by Window.Close or Browser.Close: crashed, killed or
-	// exited. The window's other windows keep working.
+	// exited (not one that ended because it hosted nothing). w is the
+	// embedder's window whose traversable was active there. The other
+	// windows keep working, and Window.Navigate starts w again in a
+	// fresh renderer.
 	OnExit func(w *Window, err *RendererExitError)
 }
 
@@ -161,6 +164,8 @@ type rendererSettings struct {
 	Inits []string `json:"inits"`
 	// RequestFetcher: the browser's Fetcher is a RequestFetcher.
 	RequestFetcher bool `json:"request_fetcher"`
+	// ID is the renderer's id in the browser process.
+	ID uint64 `json:"id"`
 }
 
 // rendererInits are the functions of RegisterRendererInit.
@@ -240,6 +245,9 @@ func runRenderer() error {
 				Window: r.idOf(e.Window), Message: e.ScriptError.Message, Rejection: e.Rejection}}})
 		},
 	})
+	// Top-level traversables move to renderers of other sites
+	// (navigation_swap.go).
+	r.b.swap = newSwapper(origin.ObtainSite(origin.Parse(set.Site)), set.ID, r.send)
 	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
@@ -266,6 +274,10 @@ func runRenderer() error {
 			go r.evaluate(c.Evaluate)
 		case *rendererpb.Command_Broadcast:
 			r.deliverBroadcast(c.Broadcast)
+		case *rendererpb.Command_Handoff:
+			go r.takeOver(c.Handoff)
+		case *rendererpb.Command_Navigate:
+			go r.navigate(c.Navigate)
 		case *rendererpb.Command_Close:
 			r.mu.Lock()
 			w := r.windows[c.Close.GetWindow()]
@@ -342,6 +354,9 @@ func (r *renderer) open(o *rendererpb.OpenWindow) {
 	r.mu.Lock()
 	r.windows[o.GetWindow()] = w
 	r.mu.Unlock()
+	if o.GetTab() != 0 && w.frame != nil {
+		r.b.swap.register(w.frame, o.GetTab())
+	}
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Opened{Opened: &rendererpb.WindowOpened{Window: o.GetWindow(), Url: w.URL().String()}}})
 	<-w.Loaded()
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Loaded{Loaded: &rendererpb.WindowLoaded{Window: o.GetWindow()}}})
@@ -352,6 +367,12 @@ func (r *renderer) evaluate(e *rendererpb.Evaluate) {
 	r.mu.Lock()
 	w := r.windows[e.GetWindow()]
 	r.mu.Unlock()
+	if e.GetTab() != 0 {
+		w = nil
+		if f := r.b.swap.frameOf(e.GetTab()); f != nil {
+			w = f.activeWindow()
+		}
+	}
 	if w == nil {
 		res.Kind, res.Message = rendererpb.EvalResult_KIND_ERROR, ErrClosed.Error()
 	} else if v, err := r.evaluateIn(w, e.GetExpr()); err != nil {
@@ -433,8 +454,8 @@ func (w *Window) RendererErr() error {
 		return nil
 	}
 	select {
-	case <-w.remote.exited:
-		return w.remote.exitErr()
+	case <-w.remote.proc().exited:
+		return w.remote.proc().exitErr()
 	default:
 		return nil
 	}
@@ -442,8 +463,10 @@ func (w *Window) RendererErr() error {
 
 // InRenderer reports whether the window runs in a renderer process
 // (Config.Process RendererProcesses). Such a window supports URL, Loaded,
-// Evaluate, Close and RendererErr; its Realm and Document are nil (they
-// live in the renderer), and its other methods report ErrNoWindow.
+// Evaluate, Navigate, Close, RendererErr and RendererPID; its Realm and
+// Document are nil (they live in the renderer), and its other methods
+// report ErrNoWindow. It follows its traversable to the renderer of the
+// site it navigates to.
 func (w *Window) InRenderer() bool { return w != nil && w.remote != nil }
 
 // RendererPID is the process id of the window's renderer (0 for a window
@@ -452,7 +475,7 @@ func (w *Window) RendererPID() int {
 	if w == nil || w.remote == nil {
 		return 0
 	}
-	return w.remote.pid
+	return w.remote.proc().pid
 }
 
 // rendererExited is closed when the window's renderer has ended (nil for
@@ -461,7 +484,7 @@ func (w *Window) rendererExited() <-chan struct{} {
 	if w == nil || w.remote == nil {
 		return nil
 	}
-	return w.remote.exited
+	return w.remote.proc().exited
 }
 
 // relayBroadcast sends a BroadcastChannel message of this renderer to the

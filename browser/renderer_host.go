@@ -47,6 +47,7 @@ type rendererProc struct {
 	served *ipc.Served
 
 	site origin.Site
+	id   uint64        // its id in the browser's tabRegistry
 	fwd  *forwardQueue // broadcasts of other renderers, to send
 
 	ready  chan struct{} // closed when the renderer reported Ready
@@ -74,6 +75,38 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	if err != nil {
 		return nil, fmt.Errorf("browser: bad URL: %v", err)
 	}
+	p, err := b.spawnRenderer(ctx, origin.ObtainSite(origin.FromURL(u)))
+	if err != nil {
+		return nil, err
+	}
+	w := &Window{s: b, url: u, loaded: p.loaded, remote: &remoteWindow{p: p, window: 1}}
+	t := b.tabs.newTab(p, w)
+	w.remote.tab = t.id
+	opened, err := p.openWindow(ctx, 1, t.id, u, html)
+	if err != nil {
+		p.close()
+		return nil, err
+	}
+	if wu, err := url.Parse(opened.GetUrl()); err == nil {
+		w.url = wu
+	}
+	p.mu.Lock()
+	p.win = w
+	p.mu.Unlock()
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		p.close()
+		return nil, ErrClosed
+	}
+	b.windows = append(b.windows, w)
+	b.mu.Unlock()
+	return w, nil
+}
+
+// spawnRenderer starts a renderer process of site and waits until it is
+// ready.
+func (b *Browser) spawnRenderer(ctx context.Context, site origin.Site) (*rendererProc, error) {
 	rc := b.cfg.Renderer
 	command := rc.Command
 	if command == nil {
@@ -92,8 +125,11 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	if err != nil {
 		return nil, fmt.Errorf("browser: the renderer command: %w", err)
 	}
-	site := origin.ObtainSite(origin.FromURL(u))
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize(), Inits: rc.Inits}
+	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: newForwardQueue(),
+		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
+		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
+	b.tabs.addProc(p)
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, Site: site.Serialize(), Inits: rc.Inits, ID: p.id}
 	_, set.RequestFetcher = b.fetcher.(RequestFetcher)
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
@@ -109,16 +145,15 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	cmd.Env = append(cmd.Env, rendererEnv+"="+string(js))
 	browserEnd, rendererEnd, err := ipc.SocketPair()
 	if err != nil {
+		b.tabs.removeProc(p)
 		return nil, err
 	}
-	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: newForwardQueue(),
-		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
-		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
 	cmd.ExtraFiles = []*os.File{rendererEnd}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		browserEnd.Close()
 		rendererEnd.Close()
+		b.tabs.removeProc(p)
 		return nil, fmt.Errorf("browser: starting a renderer: %w", err)
 	}
 	rendererEnd.Close()
@@ -140,6 +175,7 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	defer timer.Stop()
 	select {
 	case <-p.ready:
+		return p, nil
 	case <-p.exited:
 		return nil, p.exitErr()
 	case <-timer.C:
@@ -150,12 +186,17 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 		p.close()
 		return nil, ctx.Err()
 	}
-	open := &rendererpb.OpenWindow{Window: 1, Url: u.String()}
+}
+
+// openWindow opens the renderer's window id, of traversable tab, at u
+// (with the document source html when non-nil), and returns once the
+// renderer has it (WindowOpened).
+func (p *rendererProc) openWindow(ctx context.Context, id, tab uint64, u *url.URL, html *string) (*rendererpb.WindowOpened, error) {
+	open := &rendererpb.OpenWindow{Window: id, Url: u.String(), Tab: tab}
 	if html != nil {
 		open.HasHtml, open.Html = true, *html
 	}
 	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Open{Open: open}}); err != nil {
-		p.close()
 		return nil, err
 	}
 	var opened *rendererpb.WindowOpened
@@ -164,30 +205,12 @@ func (b *Browser) startRenderer(ctx context.Context, rawURL string, html *string
 	case <-p.exited:
 		return nil, p.exitErr()
 	case <-ctx.Done():
-		p.close()
 		return nil, ctx.Err()
 	}
 	if opened.GetError() != "" {
-		p.close()
 		return nil, errors.New(opened.GetError())
 	}
-	wu, err := url.Parse(opened.GetUrl())
-	if err != nil {
-		wu = u
-	}
-	w := &Window{s: b, url: wu, loaded: p.loaded, remote: p}
-	p.mu.Lock()
-	p.win = w
-	p.mu.Unlock()
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
-		p.close()
-		return nil, ErrClosed
-	}
-	b.windows = append(b.windows, w)
-	b.mu.Unlock()
-	return w, nil
+	return opened, nil
 }
 
 // wait waits for the process, then ends what it served.
@@ -201,15 +224,20 @@ func (p *rendererProc) wait() {
 	}
 	p.err = &RendererExitError{Reason: reason, Detail: p.stderr.Summary()}
 	notify := !p.closing
-	w := p.win
 	evals := p.evals
 	p.evals = map[uint64]chan evalResult{}
 	p.mu.Unlock()
+	p.b.tabs.removeProc(p)
 	close(p.exited)
 	for _, ch := range evals {
 		ch <- evalResult{err: p.err}
 	}
-	if notify && w != nil {
+	if !notify {
+		return
+	}
+	// The embedder's windows whose traversables were active there learn
+	// it (those whose documents moved to another renderer live on).
+	for _, w := range p.b.tabs.windowsOn(p) {
 		p.b.log(fmt.Sprintf("browser: %v: %v", w, p.err))
 		if f := p.b.cfg.Renderer.OnExit; f != nil {
 			f(w, p.err)
@@ -261,8 +289,9 @@ func (p *rendererProc) send(c *rendererpb.Command) error {
 	return nil
 }
 
-// evaluate is Window.Evaluate in the renderer.
-func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
+// evaluate is Window.Evaluate in the renderer: in its window id, or in
+// the active window of traversable tab when id is 0.
+func (p *rendererProc) evaluate(ctx context.Context, id, tab uint64, expr string) (any, error) {
 	ch := make(chan evalResult, 1)
 	p.mu.Lock()
 	if p.err != nil {
@@ -271,12 +300,16 @@ func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
 		return nil, err
 	}
 	p.nextEval++
-	id := p.nextEval
-	p.evals[id] = ch
+	eval := p.nextEval
+	p.evals[eval] = ch
 	p.mu.Unlock()
-	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: &rendererpb.Evaluate{Eval: id, Window: 1, Expr: expr}}}); err != nil {
+	e := &rendererpb.Evaluate{Eval: eval, Window: id, Expr: expr}
+	if id == 0 {
+		e.Tab = tab
+	}
+	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: e}}); err != nil {
 		p.mu.Lock()
-		delete(p.evals, id)
+		delete(p.evals, eval)
 		closing := p.closing
 		p.mu.Unlock()
 		if closing {
@@ -296,7 +329,7 @@ func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
 		return r.v, r.err
 	case <-ctx.Done():
 		p.mu.Lock()
-		delete(p.evals, id)
+		delete(p.evals, eval)
 		p.mu.Unlock()
 		return nil, ctx.Err()
 	}
@@ -429,6 +462,16 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			}
 		case *rendererpb.Report_Console:
 			p.b.log(r.Console.GetLine())
+		case *rendererpb.Report_Handoff:
+			p.b.handoff(p, r.Handoff)
+		case *rendererpb.Report_Navigated:
+			var err error
+			if msg := r.Navigated.GetError(); msg != "" {
+				err = errNavigationFailed(msg)
+			}
+			p.b.tabs.navDone(r.Navigated.GetNav(), err)
+		case *rendererpb.Report_Idle:
+			go p.b.idle(p)
 		case *rendererpb.Report_ScriptError:
 			p.mu.Lock()
 			w := p.win
@@ -601,14 +644,12 @@ func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 		return false
 	}
 	c := &rendererpb.Command{Command: &rendererpb.Command_Broadcast{Broadcast: m}}
-	b.mu.Lock()
 	var to []*rendererProc
-	for _, w := range b.windows {
-		if w.remote != nil && w.remote != from {
-			to = append(to, w.remote)
+	for _, p := range b.tabs.allProcs() {
+		if p != from {
+			to = append(to, p)
 		}
 	}
-	b.mu.Unlock()
 	size := len(m.GetMessage()) + len(m.GetName()) + 64
 	for _, p := range to {
 		p.forward(c, size)

@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{16, 0}
 }
 
 type StorageCall struct {
@@ -308,6 +308,8 @@ type Command struct {
 	//	*Command_Evaluate
 	//	*Command_Close
 	//	*Command_Broadcast
+	//	*Command_Handoff
+	//	*Command_Navigate
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -386,6 +388,24 @@ func (x *Command) GetBroadcast() *Broadcast {
 	return nil
 }
 
+func (x *Command) GetHandoff() *Handoff {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Handoff); ok {
+			return x.Handoff
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetNavigate() *Navigate {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Navigate); ok {
+			return x.Navigate
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -406,6 +426,15 @@ type Command_Broadcast struct {
 	Broadcast *Broadcast `protobuf:"bytes,4,opt,name=broadcast,proto3,oneof"`
 }
 
+type Command_Handoff struct {
+	// Navigation across renderers (numbered apart from the others).
+	Handoff *Handoff `protobuf:"bytes,20,opt,name=handoff,proto3,oneof"`
+}
+
+type Command_Navigate struct {
+	Navigate *Navigate `protobuf:"bytes,21,opt,name=navigate,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -413,6 +442,168 @@ func (*Command_Evaluate) isCommand_Command() {}
 func (*Command_Close) isCommand_Command() {}
 
 func (*Command_Broadcast) isCommand_Command() {}
+
+func (*Command_Handoff) isCommand_Command() {}
+
+func (*Command_Navigate) isCommand_Command() {}
+
+// Handoff moves a top-level traversable's active document between
+// renderers. A renderer reports it when a document of the traversable
+// navigates to another site (url set: the new entry at index) or
+// traverses to an entry another renderer holds (url empty); the browser
+// process sends it to the renderer that takes over (url set: create or
+// navigate the traversable there; url empty, index >= 0: traverse to its
+// entry index) and, with index -1, to the others whose entries changed
+// hands (they drop those entries). local says, per session history
+// entry, whether the entry's document is the receiver's (the sender's,
+// in a report).
+type Handoff struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Tab   uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
+	Local []bool                 `protobuf:"varint,2,rep,packed,name=local,proto3" json:"local,omitempty"`
+	Index int32                  `protobuf:"varint,3,opt,name=index,proto3" json:"index,omitempty"`
+	Url   string                 `protobuf:"bytes,4,opt,name=url,proto3" json:"url,omitempty"`
+	// nav is the embedder's navigation (Navigate) waiting for it, if any.
+	Nav uint64 `protobuf:"varint,5,opt,name=nav,proto3" json:"nav,omitempty"`
+	// urls are the entries' URLs as the sender knows them ("" unknown).
+	Urls          []string `protobuf:"bytes,6,rep,name=urls,proto3" json:"urls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Handoff) Reset() {
+	*x = Handoff{}
+	mi := &file_renderer_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Handoff) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Handoff) ProtoMessage() {}
+
+func (x *Handoff) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
+func (*Handoff) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Handoff) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
+func (x *Handoff) GetLocal() []bool {
+	if x != nil {
+		return x.Local
+	}
+	return nil
+}
+
+func (x *Handoff) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *Handoff) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Handoff) GetNav() uint64 {
+	if x != nil {
+		return x.Nav
+	}
+	return 0
+}
+
+func (x *Handoff) GetUrls() []string {
+	if x != nil {
+		return x.Urls
+	}
+	return nil
+}
+
+// Navigate navigates the active window of a traversable from Go
+// (Window.Navigate); the renderer whose document loads reports Navigated.
+type Navigate struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tab           uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Nav           uint64                 `protobuf:"varint,3,opt,name=nav,proto3" json:"nav,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Navigate) Reset() {
+	*x = Navigate{}
+	mi := &file_renderer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Navigate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Navigate) ProtoMessage() {}
+
+func (x *Navigate) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
+func (*Navigate) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Navigate) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
+func (x *Navigate) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Navigate) GetNav() uint64 {
+	if x != nil {
+		return x.Nav
+	}
+	return 0
+}
 
 // Broadcast is a BroadcastChannel message: from a renderer (a Report) to
 // the browser process, which passes it on (a Command) to the other
@@ -431,7 +622,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -443,7 +634,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -456,7 +647,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -499,7 +690,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -511,7 +702,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -524,7 +715,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -551,18 +742,20 @@ func (x *StorageKey) GetHasCrossSiteAncestor() bool {
 // OpenWindow opens a top-level window at url (fetched by the renderer,
 // through Fetch), or with the document html when has_html.
 type OpenWindow struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
-	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
-	HasHtml       bool                   `protobuf:"varint,3,opt,name=has_html,json=hasHtml,proto3" json:"has_html,omitempty"`
-	Html          string                 `protobuf:"bytes,4,opt,name=html,proto3" json:"html,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Window  uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Url     string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	HasHtml bool                   `protobuf:"varint,3,opt,name=has_html,json=hasHtml,proto3" json:"has_html,omitempty"`
+	Html    string                 `protobuf:"bytes,4,opt,name=html,proto3" json:"html,omitempty"`
+	// tab names the window's top-level traversable across renderers.
+	Tab           uint64 `protobuf:"varint,5,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -574,7 +767,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -587,7 +780,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -618,19 +811,28 @@ func (x *OpenWindow) GetHtml() string {
 	return ""
 }
 
+func (x *OpenWindow) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
 // Evaluate evaluates an expression in a window (Window.Evaluate).
 type Evaluate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Eval          uint64                 `protobuf:"varint,1,opt,name=eval,proto3" json:"eval,omitempty"`
-	Window        uint64                 `protobuf:"varint,2,opt,name=window,proto3" json:"window,omitempty"`
-	Expr          string                 `protobuf:"bytes,3,opt,name=expr,proto3" json:"expr,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Eval   uint64                 `protobuf:"varint,1,opt,name=eval,proto3" json:"eval,omitempty"`
+	Window uint64                 `protobuf:"varint,2,opt,name=window,proto3" json:"window,omitempty"`
+	Expr   string                 `protobuf:"bytes,3,opt,name=expr,proto3" json:"expr,omitempty"`
+	// tab, when set, evaluates in the traversable's active window instead.
+	Tab           uint64 `protobuf:"varint,4,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -642,7 +844,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -655,7 +857,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -679,6 +881,13 @@ func (x *Evaluate) GetExpr() string {
 	return ""
 }
 
+func (x *Evaluate) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
 // CloseWindow closes a window.
 type CloseWindow struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -689,7 +898,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -701,7 +910,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -714,7 +923,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -737,6 +946,9 @@ type Report struct {
 	//	*Report_ScriptError
 	//	*Report_Broadcast
 	//	*Report_Message
+	//	*Report_Handoff
+	//	*Report_Navigated
+	//	*Report_Idle
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -744,7 +956,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +968,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +981,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -851,6 +1063,33 @@ func (x *Report) GetMessage() *Message {
 	return nil
 }
 
+func (x *Report) GetHandoff() *Handoff {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Handoff); ok {
+			return x.Handoff
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetNavigated() *Navigated {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Navigated); ok {
+			return x.Navigated
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetIdle() *Idle {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Idle); ok {
+			return x.Idle
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -887,6 +1126,19 @@ type Report_Message struct {
 	Message *Message `protobuf:"bytes,8,opt,name=message,proto3,oneof"`
 }
 
+type Report_Handoff struct {
+	// Navigation across renderers (numbered apart from the others).
+	Handoff *Handoff `protobuf:"bytes,20,opt,name=handoff,proto3,oneof"`
+}
+
+type Report_Navigated struct {
+	Navigated *Navigated `protobuf:"bytes,21,opt,name=navigated,proto3,oneof"`
+}
+
+type Report_Idle struct {
+	Idle *Idle `protobuf:"bytes,22,opt,name=idle,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -903,6 +1155,103 @@ func (*Report_Broadcast) isReport_Report() {}
 
 func (*Report_Message) isReport_Report() {}
 
+func (*Report_Handoff) isReport_Report() {}
+
+func (*Report_Navigated) isReport_Report() {}
+
+func (*Report_Idle) isReport_Report() {}
+
+// Navigated: the navigation nav has loaded its document here (error
+// empty) or failed.
+type Navigated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Nav           uint64                 `protobuf:"varint,1,opt,name=nav,proto3" json:"nav,omitempty"`
+	Error         string                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Navigated) Reset() {
+	*x = Navigated{}
+	mi := &file_renderer_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Navigated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Navigated) ProtoMessage() {}
+
+func (x *Navigated) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
+func (*Navigated) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Navigated) GetNav() uint64 {
+	if x != nil {
+		return x.Nav
+	}
+	return 0
+}
+
+func (x *Navigated) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+// Idle: the renderer hosts no window, cached or not, and no worker.
+type Idle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Idle) Reset() {
+	*x = Idle{}
+	mi := &file_renderer_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Idle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Idle) ProtoMessage() {}
+
+func (x *Idle) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Idle.ProtoReflect.Descriptor instead.
+func (*Idle) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{12}
+}
+
 // Ready: the renderer runs and takes commands.
 type Ready struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -913,7 +1262,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -925,7 +1274,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -938,7 +1287,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -961,7 +1310,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -973,7 +1322,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -986,7 +1335,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -1020,7 +1369,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1381,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1394,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -1068,7 +1417,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1080,7 +1429,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1093,7 +1442,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -1136,7 +1485,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1148,7 +1497,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1161,7 +1510,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -1188,7 +1537,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1200,7 +1549,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1213,7 +1562,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Console) GetLine() string {
@@ -1235,7 +1584,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1247,7 +1596,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1260,7 +1609,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -1295,7 +1644,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1656,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1669,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Header) GetName() string {
@@ -1350,7 +1699,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1362,7 +1711,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1375,7 +1724,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -1427,7 +1776,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +1788,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +1801,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -1499,7 +1848,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1511,7 +1860,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1524,7 +1873,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -1549,7 +1898,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1561,7 +1910,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1574,7 +1923,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -1647,13 +1996,26 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x92\x02\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x91\x03\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
 	"\x05close\x18\x03 \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\x05close\x12B\n" +
-	"\tbroadcast\x18\x04 \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcastB\t\n" +
-	"\acommand\"\x95\x01\n" +
+	"\tbroadcast\x18\x04 \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcast\x12<\n" +
+	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12?\n" +
+	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigateB\t\n" +
+	"\acommand\"\x7f\n" +
+	"\aHandoff\x12\x10\n" +
+	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x14\n" +
+	"\x05local\x18\x02 \x03(\bR\x05local\x12\x14\n" +
+	"\x05index\x18\x03 \x01(\x05R\x05index\x12\x10\n" +
+	"\x03url\x18\x04 \x01(\tR\x03url\x12\x10\n" +
+	"\x03nav\x18\x05 \x01(\x04R\x03nav\x12\x12\n" +
+	"\x04urls\x18\x06 \x03(\tR\x04urls\"@\n" +
+	"\bNavigate\x12\x10\n" +
+	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x10\n" +
+	"\x03nav\x18\x03 \x01(\x04R\x03nav\"\x95\x01\n" +
 	"\tBroadcast\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
@@ -1663,19 +2025,21 @@ const file_renderer_proto_rawDesc = "" +
 	"StorageKey\x12\x16\n" +
 	"\x06origin\x18\x01 \x01(\tR\x06origin\x12$\n" +
 	"\x0etop_level_site\x18\x02 \x01(\tR\ftopLevelSite\x125\n" +
-	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"e\n" +
+	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"w\n" +
 	"\n" +
 	"OpenWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x19\n" +
 	"\bhas_html\x18\x03 \x01(\bR\ahasHtml\x12\x12\n" +
-	"\x04html\x18\x04 \x01(\tR\x04html\"J\n" +
+	"\x04html\x18\x04 \x01(\tR\x04html\x12\x10\n" +
+	"\x03tab\x18\x05 \x01(\x04R\x03tab\"\\\n" +
 	"\bEvaluate\x12\x12\n" +
 	"\x04eval\x18\x01 \x01(\x04R\x04eval\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
-	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
+	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
+	"\x03tab\x18\x04 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x96\x04\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xcd\x05\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -1684,8 +2048,15 @@ const file_renderer_proto_rawDesc = "" +
 	"\aconsole\x18\x05 \x01(\v2 .gowebengine.renderer.v1.ConsoleH\x00R\aconsole\x12I\n" +
 	"\fscript_error\x18\x06 \x01(\v2$.gowebengine.renderer.v1.ScriptErrorH\x00R\vscriptError\x12B\n" +
 	"\tbroadcast\x18\a \x01(\v2\".gowebengine.renderer.v1.BroadcastH\x00R\tbroadcast\x12<\n" +
-	"\amessage\x18\b \x01(\v2 .gowebengine.renderer.v1.MessageH\x00R\amessageB\b\n" +
-	"\x06report\"\x19\n" +
+	"\amessage\x18\b \x01(\v2 .gowebengine.renderer.v1.MessageH\x00R\amessage\x12<\n" +
+	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12B\n" +
+	"\tnavigated\x18\x15 \x01(\v2\".gowebengine.renderer.v1.NavigatedH\x00R\tnavigated\x123\n" +
+	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idleB\b\n" +
+	"\x06report\"3\n" +
+	"\tNavigated\x12\x10\n" +
+	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"\x06\n" +
+	"\x04Idle\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
 	"\fWindowOpened\x12\x16\n" +
@@ -1760,64 +2131,73 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),     // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),    // 1: gowebengine.renderer.v1.EvalResult.Kind
 	(*StorageCall)(nil),     // 2: gowebengine.renderer.v1.StorageCall
 	(*StorageReply)(nil),    // 3: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),         // 4: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),       // 5: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),      // 6: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),      // 7: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),        // 8: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),     // 9: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),          // 10: gowebengine.renderer.v1.Report
-	(*Ready)(nil),           // 11: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),    // 12: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),    // 13: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),      // 14: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),         // 15: gowebengine.renderer.v1.Message
-	(*Console)(nil),         // 16: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),     // 17: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),          // 18: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),  // 19: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil), // 20: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),    // 21: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),   // 22: gowebengine.renderer.v1.FetchResponse
+	(*Handoff)(nil),         // 5: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),        // 6: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),       // 7: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),      // 8: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),      // 9: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),        // 10: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),     // 11: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),          // 12: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),       // 13: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),            // 14: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),           // 15: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),    // 16: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),    // 17: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),      // 18: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),         // 19: gowebengine.renderer.v1.Message
+	(*Console)(nil),         // 20: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),     // 21: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),          // 22: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),  // 23: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil), // 24: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),    // 25: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),   // 26: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	6,  // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	8,  // 0: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 1: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	7,  // 2: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	8,  // 3: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	9,  // 4: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	5,  // 5: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	6,  // 6: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	11, // 7: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	12, // 8: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	13, // 9: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	14, // 10: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	16, // 11: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	17, // 12: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	5,  // 13: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	15, // 14: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	1,  // 15: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	18, // 16: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	18, // 17: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	10, // 18: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	21, // 19: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	19, // 20: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	2,  // 21: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	4,  // 22: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	22, // 23: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	20, // 24: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	3,  // 25: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	22, // [22:26] is the sub-list for method output_type
-	18, // [18:22] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	9,  // 2: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	10, // 3: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	11, // 4: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	7,  // 5: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	5,  // 6: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	6,  // 7: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	8,  // 8: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	15, // 9: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	16, // 10: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	17, // 11: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	18, // 12: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	20, // 13: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	21, // 14: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	7,  // 15: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	19, // 16: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	5,  // 17: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	13, // 18: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	14, // 19: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	1,  // 20: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	22, // 21: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	22, // 22: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	12, // 23: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	25, // 24: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	23, // 25: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	2,  // 26: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	4,  // 27: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	26, // 28: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	24, // 29: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	3,  // 30: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	27, // [27:31] is the sub-list for method output_type
+	23, // [23:27] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -1830,8 +2210,10 @@ func file_renderer_proto_init() {
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
 		(*Command_Broadcast)(nil),
+		(*Command_Handoff)(nil),
+		(*Command_Navigate)(nil),
 	}
-	file_renderer_proto_msgTypes[8].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[10].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -1840,6 +2222,9 @@ func file_renderer_proto_init() {
 		(*Report_ScriptError)(nil),
 		(*Report_Broadcast)(nil),
 		(*Report_Message)(nil),
+		(*Report_Handoff)(nil),
+		(*Report_Navigated)(nil),
+		(*Report_Idle)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1847,7 +2232,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
