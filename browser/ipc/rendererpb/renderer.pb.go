@@ -747,8 +747,9 @@ type OpenWindow struct {
 	Url     string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
 	HasHtml bool                   `protobuf:"varint,3,opt,name=has_html,json=hasHtml,proto3" json:"has_html,omitempty"`
 	Html    string                 `protobuf:"bytes,4,opt,name=html,proto3" json:"html,omitempty"`
-	// tab names the window's top-level traversable across renderers.
-	Tab           uint64 `protobuf:"varint,5,opt,name=tab,proto3" json:"tab,omitempty"`
+	// tab names the window's top-level traversable across renderers
+	// (numbered apart from the others).
+	Tab           uint64 `protobuf:"varint,20,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -824,8 +825,9 @@ type Evaluate struct {
 	Eval   uint64                 `protobuf:"varint,1,opt,name=eval,proto3" json:"eval,omitempty"`
 	Window uint64                 `protobuf:"varint,2,opt,name=window,proto3" json:"window,omitempty"`
 	Expr   string                 `protobuf:"bytes,3,opt,name=expr,proto3" json:"expr,omitempty"`
-	// tab, when set, evaluates in the traversable's active window instead.
-	Tab           uint64 `protobuf:"varint,4,opt,name=tab,proto3" json:"tab,omitempty"`
+	// tab, when set, evaluates in the traversable's active window instead
+	// (numbered apart from the others).
+	Tab           uint64 `protobuf:"varint,20,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2032,12 +2034,12 @@ const file_renderer_proto_rawDesc = "" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x19\n" +
 	"\bhas_html\x18\x03 \x01(\bR\ahasHtml\x12\x12\n" +
 	"\x04html\x18\x04 \x01(\tR\x04html\x12\x10\n" +
-	"\x03tab\x18\x05 \x01(\x04R\x03tab\"\\\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"\\\n" +
 	"\bEvaluate\x12\x12\n" +
 	"\x04eval\x18\x01 \x01(\x04R\x04eval\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
-	"\x03tab\x18\x04 \x01(\x04R\x03tab\"%\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\"\xcd\x05\n" +
 	"\x06Report\x126\n" +
