@@ -190,8 +190,9 @@
 // frame's navigator.locks is instanceof the frame's Promise). Windows of
 // one agent but different origins get HTML's cross-origin rules
 // (SecurityError except for the cross-origin properties). Windows of other
-// agents are reached through a WindowProxy stand-in with postMessage,
-// closed and close.
+// agents are reached through a WindowProxy stand-in with HTML's
+// cross-origin properties (postMessage, closed, close, location's href
+// setter and replace(), the relatives).
 //
 // # Renderer processes
 //
@@ -298,9 +299,12 @@
 //     TypeError is false, where browsers' cross-origin wrapper functions
 //     throw the caller's.
 //   - The WindowProxy of a window of another agent (another site) is
-//     bindings' remote WindowProxy: HTML's cross-origin properties except
-//     location; its window[i] follows the order in which the frames were
-//     connected, which is tree order except after DOM reordering.
+//     bindings' remote WindowProxy: HTML's cross-origin properties, its
+//     Location's href setter and replace() navigate the window
+//     (navigation_remote.go; with the caller's document as the source,
+//     without HTML's "allowed by sandboxing to navigate" check); its
+//     window[i] follows the order in which the frames were connected,
+//     which is tree order except after DOM reordering.
 //   - A data: document has an opaque origin and, as HTML's secure
 //     context algorithm says
 //     (its top-level creation URL decides), is a secure context where

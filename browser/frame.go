@@ -598,6 +598,7 @@ func (w *Window) newWindowProxy(target func() *Window, closeFn func()) *sobek.Ob
 			}
 			return nil
 		},
+		Navigate: func(href string, replace bool) { w.navigateOther(target, href, replace) },
 	})
 }
 
