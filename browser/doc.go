@@ -251,17 +251,19 @@
 // restores it there; a renderer left hosting nothing (no window, cached
 // or not, no worker) ends, without OnExit. The embedder's Window follows
 // its traversable: URL, Evaluate (in the active document once the
-// traversable moved), RendererErr, RendererPID and OnExit are those of
-// the renderer now active. Window.Navigate navigates the traversable's
-// active window (across renderers when it goes to another site) and
-// returns the same Window once the new document has loaded; on a window
-// whose renderer ended (crashed, killed) it starts a fresh renderer with
-// the new document, and the window works again.
+// traversable moved or was navigated from Go), RendererErr, RendererPID
+// and OnExit are those of the renderer now active. Window.Navigate and
+// Window.Traverse navigate and traverse the traversable (across
+// renderers when another site's document is the target) and return the
+// same Window once the document then active has loaded or been
+// restored; on a window whose renderer ended (crashed, killed) Navigate
+// starts a fresh renderer with the new document, and the window works
+// again.
 //
 // A window of a renderer (Window.InRenderer) supports URL, Loaded,
 // Evaluate (its value crosses as JSON: integers as int64, other numbers
-// float64), Navigate, Close, RendererErr and RendererPID; Realm and
-// Document are nil and the other methods report ErrNoWindow. Start-up to the first task is
+// float64), Navigate, Traverse, Close, RendererErr and RendererPID; Realm
+// and Document are nil and the other methods report ErrNoWindow. Start-up to the first task is
 // about 13 ms and an idle renderer about 24 MB RSS here
 // (BenchmarkRendererStart).
 //
@@ -359,8 +361,8 @@
 //     traversal to an entry whose renderer ended loads its URL again and
 //     drops the entries after it. Window.Evaluate of a renderer's window
 //     runs in the window it was opened as until its traversable moves to
-//     another renderer (then in its active window); there is no
-//     Window.Current or Window.Traverse across processes.
+//     another renderer or is navigated from Go (then in its active
+//     window); there is no Window.Current across processes.
 //     Shared and service workers and cross-process postMessage are per
 //     renderer, not yet served by the browser process. BroadcastChannel
 //     messages cross renderers (the browser process passes them on), but

@@ -64,8 +64,10 @@ type frame struct {
 	// seq orders the frames of a window by connection (childWindowAt).
 	seq int
 	// tab names a top-level traversable across renderer processes (0:
-	// not yet; navigation_swap.go).
-	tab uint64
+	// not yet; navigation_swap.go); traverseNav is the embedder's
+	// traversal under way, if any.
+	tab         uint64
+	traverseNav uint64
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable

@@ -236,8 +236,10 @@ func (f *frame) swapToRemote(from *Window, target int, done func(*Window, error)
 	f.mu.Lock()
 	f.index = target
 	f.gen++
+	nav := f.traverseNav
+	f.traverseNav = 0
 	f.mu.Unlock()
-	f.s.swap.handoff(f, target, "", 0)
+	f.s.swap.handoff(f, target, "", nav)
 	navHistory{done: done}.finish(nil, errSwappedOut)
 }
 
@@ -400,6 +402,15 @@ func (r *renderer) navigate(m *rendererpb.Navigate) {
 		done(nil, errNotActive)
 		return
 	}
+	if m.GetTraverse() {
+		// A traversal that reaches another renderer's entry hands the
+		// embedder's navigation over with it (swapToRemote).
+		f.mu.Lock()
+		f.traverseNav = m.GetNav()
+		f.mu.Unlock()
+		w.startTraversal(int(m.GetDelta()), done)
+		return
+	}
 	u, err := parseURL(m.GetUrl(), w.URL())
 	if err != nil {
 		done(nil, err)
@@ -426,17 +437,18 @@ func (r *renderer) navigated(nav uint64) func(*Window, error) {
 			return
 		}
 		go func() {
-			msg := ""
+			msg, href := "", ""
 			if err != nil {
 				msg = err.Error()
 			} else {
 				select {
 				case <-w.Loaded():
+					href = w.URL().String()
 				case <-r.b.ctx.Done():
 					msg = ErrClosed.Error()
 				}
 			}
-			r.send(&rendererpb.Report{Report: &rendererpb.Report_Navigated{Navigated: &rendererpb.Navigated{Nav: nav, Error: msg}}})
+			r.send(&rendererpb.Report{Report: &rendererpb.Report_Navigated{Navigated: &rendererpb.Navigated{Nav: nav, Error: msg, Url: href}}})
 		}()
 	}
 }

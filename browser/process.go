@@ -462,10 +462,10 @@ func (w *Window) RendererErr() error {
 }
 
 // InRenderer reports whether the window runs in a renderer process
-// (Config.Process RendererProcesses). Such a window supports URL, Loaded,
-// Evaluate, Navigate, Close, RendererErr and RendererPID; its Realm and
-// Document are nil (they live in the renderer), and its other methods
-// report ErrNoWindow. It follows its traversable to the renderer of the
+// (Config.Process RendererProcesses). Such a window supports URL,
+// Loaded, Evaluate, Navigate, Traverse, Close, RendererErr and
+// RendererPID; its Realm and Document are nil (they live in the
+// renderer), and its other methods report ErrNoWindow. It follows its traversable to the renderer of the
 // site it navigates to.
 func (w *Window) InRenderer() bool { return w != nil && w.remote != nil }
 

@@ -465,11 +465,11 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 		case *rendererpb.Report_Handoff:
 			p.b.handoff(p, r.Handoff)
 		case *rendererpb.Report_Navigated:
-			var err error
+			reply := navReply{url: r.Navigated.GetUrl()}
 			if msg := r.Navigated.GetError(); msg != "" {
-				err = errNavigationFailed(msg)
+				reply.err = errNavigationFailed(msg)
 			}
-			p.b.tabs.navDone(r.Navigated.GetNav(), err)
+			p.b.tabs.navReplied(r.Navigated.GetNav(), reply)
 		case *rendererpb.Report_Idle:
 			go p.b.idle(p)
 		case *rendererpb.Report_ScriptError:

@@ -34,6 +34,16 @@ func TestRendererCrossSiteNavigationSwapsRenderer(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := w.RendererPID()
+	// A navigation within the site stays in the renderer.
+	if got, err := w.Navigate(ctx, "page.html?same"); err != nil || got != w {
+		t.Fatalf("Navigate: %v %v", got, err)
+	}
+	if pid, u := w.RendererPID(), w.URL().String(); pid != first || u != "https://a.test/page.html?same" {
+		t.Fatalf("after a navigation within the site: renderer %d (was %d), URL %s", pid, first, u)
+	}
+	if got := eval(t, ctx, w, `location.search`); got != "?same" {
+		t.Fatalf("Evaluate after Navigate: location.search = %v", got)
+	}
 	if got, err := w.Navigate(ctx, "https://b.test/page.html"); err != nil || got != w {
 		t.Fatalf("Navigate: %v %v", got, err)
 	}
@@ -57,13 +67,19 @@ func TestRendererCrossSiteNavigationSwapsRenderer(t *testing.T) {
 	if got := eval(t, ctx, w, `navigator.locks.query().then(s => s.held.map(l => l.name).join())`); got != "held-a.test" {
 		t.Fatalf("after back: held %v", got)
 	}
-	// Forward again: the second renderer restores its document.
-	eval(t, ctx, w, `history.forward(); 0`)
-	waitFor(t, ctx, "the traversal forward", func() bool { return w.RendererPID() != first })
-	waitFor(t, ctx, "pageshow", func() bool {
-		v, err := w.Evaluate(ctx, `log.join()`)
-		return err == nil && v == "pageshow false,pagehide true,pageshow true"
-	})
+	// Forward again, from Go: the second renderer restores its document.
+	if got, err := w.Traverse(ctx, 1); err != nil || got != w {
+		t.Fatalf("Traverse(1): %v %v", got, err)
+	}
+	if pid := w.RendererPID(); pid == first {
+		t.Fatal("Traverse(1) stayed in the first renderer")
+	}
+	if u := w.URL().String(); u != "https://b.test/page.html" {
+		t.Fatalf("URL() after Traverse(1) = %s", u)
+	}
+	if got := eval(t, ctx, w, `log.join()`); got != "pageshow false,pagehide true,pageshow true" {
+		t.Fatalf("b.test's events: %v", got)
+	}
 	// b.test's document kept its lock while it was cached.
 	if got := eval(t, ctx, w, `navigator.locks.query().then(s => s.held.map(l => l.name).join())`); got != "held-b.test" {
 		t.Fatalf("after forward: held %v", got)

@@ -26,7 +26,7 @@ type tabRegistry struct {
 	mu       sync.Mutex
 	procs    map[uint64]*rendererProc // live renderers by id
 	tabs     map[uint64]*tabState
-	navs     map[uint64]chan error // the embedder's navigations under way
+	navs     map[uint64]chan navReply // the embedder's navigations under way
 	nextProc uint64
 	nextTab  uint64
 	nextNav  uint64
@@ -56,7 +56,8 @@ type remoteWindow struct {
 	mu sync.Mutex
 	p  *rendererProc
 	// window is the window's id in p until its traversable moves to
-	// another renderer; 0 then: the traversable's active window.
+	// another renderer or the embedder navigates it; 0 then: the
+	// traversable's active window.
 	window uint64
 	tab    uint64
 }
@@ -224,22 +225,34 @@ func (r *tabRegistry) procsOf(w *Window) []*rendererProc {
 	return out
 }
 
+// navReply is the outcome of an embedder's navigation: the URL of the
+// window then active, or why it failed.
+type navReply struct {
+	url string
+	err error
+}
+
 // newNav registers an embedder's navigation; its outcome arrives on the
 // channel.
-func (r *tabRegistry) newNav() (uint64, chan error) {
+func (r *tabRegistry) newNav() (uint64, chan navReply) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.navs == nil {
-		r.navs = map[uint64]chan error{}
+		r.navs = map[uint64]chan navReply{}
 	}
 	r.nextNav++
-	ch := make(chan error, 1)
+	ch := make(chan navReply, 1)
 	r.navs[r.nextNav] = ch
 	return r.nextNav, ch
 }
 
-// navDone settles navigation nav (0: none).
+// navDone settles navigation nav (0: none) with a failure.
 func (r *tabRegistry) navDone(nav uint64, err error) {
+	r.navReplied(nav, navReply{err: err})
+}
+
+// navReplied settles navigation nav (0: none).
+func (r *tabRegistry) navReplied(nav uint64, reply navReply) {
 	if nav == 0 {
 		return
 	}
@@ -248,7 +261,7 @@ func (r *tabRegistry) navDone(nav uint64, err error) {
 	delete(r.navs, nav)
 	r.mu.Unlock()
 	if ch != nil {
-		ch <- err
+		ch <- reply
 	}
 }
 
@@ -400,20 +413,43 @@ func (b *Browser) navigateRemote(ctx context.Context, w *Window, rawURL string) 
 	if err != nil {
 		return nil, err
 	}
-	p, _, tab := w.remote.target()
-	if !p.alive() {
+	if !w.remote.proc().alive() {
 		return w, b.reopen(ctx, w, u)
 	}
+	return b.commandRemote(ctx, w, &rendererpb.Navigate{Url: u.String()})
+}
+
+// traverseRemote is Window.Traverse for a window of a renderer: its
+// traversable traverses by delta (to an entry of its renderer or of
+// another). It returns w once the document then active has loaded or
+// been restored.
+func (b *Browser) traverseRemote(ctx context.Context, w *Window, delta int) (*Window, error) {
+	return b.commandRemote(ctx, w, &rendererpb.Navigate{Traverse: true, Delta: int32(delta)})
+}
+
+// commandRemote sends the navigation m to the renderer of w's traversable
+// and waits for its outcome.
+func (b *Browser) commandRemote(ctx context.Context, w *Window, m *rendererpb.Navigate) (*Window, error) {
+	p, _, tab := w.remote.target()
 	nav, ch := b.tabs.newNav()
-	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Navigate{Navigate: &rendererpb.Navigate{Tab: tab, Url: u.String(), Nav: nav}}}); err != nil {
+	m.Tab, m.Nav = tab, nav
+	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Navigate{Navigate: m}}); err != nil {
 		b.tabs.dropNav(nav)
 		return nil, err
 	}
 	select {
-	case err := <-ch:
-		if err != nil {
-			return nil, err
+	case r := <-ch:
+		if r.err != nil {
+			return nil, r.err
 		}
+		if u, err := url.Parse(r.url); err == nil && r.url != "" {
+			w.setURL(u)
+		}
+		// w is the traversable's window from now on: Evaluate runs in
+		// its active document.
+		w.remote.mu.Lock()
+		w.remote.window = 0
+		w.remote.mu.Unlock()
 		return w, nil
 	case <-ctx.Done():
 		b.tabs.dropNav(nav)

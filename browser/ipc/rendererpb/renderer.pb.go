@@ -544,12 +544,15 @@ func (x *Handoff) GetUrls() []string {
 }
 
 // Navigate navigates the active window of a traversable from Go
-// (Window.Navigate); the renderer whose document loads reports Navigated.
+// (Window.Navigate; with traverse, Window.Traverse by delta); the renderer
+// whose document loads reports Navigated.
 type Navigate struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tab           uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
 	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
 	Nav           uint64                 `protobuf:"varint,3,opt,name=nav,proto3" json:"nav,omitempty"`
+	Traverse      bool                   `protobuf:"varint,4,opt,name=traverse,proto3" json:"traverse,omitempty"`
+	Delta         int32                  `protobuf:"varint,5,opt,name=delta,proto3" json:"delta,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -601,6 +604,20 @@ func (x *Navigate) GetUrl() string {
 func (x *Navigate) GetNav() uint64 {
 	if x != nil {
 		return x.Nav
+	}
+	return 0
+}
+
+func (x *Navigate) GetTraverse() bool {
+	if x != nil {
+		return x.Traverse
+	}
+	return false
+}
+
+func (x *Navigate) GetDelta() int32 {
+	if x != nil {
+		return x.Delta
 	}
 	return 0
 }
@@ -1166,9 +1183,11 @@ func (*Report_Idle) isReport_Report() {}
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Nav           uint64                 `protobuf:"varint,1,opt,name=nav,proto3" json:"nav,omitempty"`
-	Error         string                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Nav   uint64                 `protobuf:"varint,1,opt,name=nav,proto3" json:"nav,omitempty"`
+	Error string                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// url is the URL of the window then active.
+	Url           string `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1213,6 +1232,13 @@ func (x *Navigated) GetNav() uint64 {
 func (x *Navigated) GetError() string {
 	if x != nil {
 		return x.Error
+	}
+	return ""
+}
+
+func (x *Navigated) GetUrl() string {
+	if x != nil {
+		return x.Url
 	}
 	return ""
 }
@@ -2013,11 +2039,13 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05index\x18\x03 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03url\x18\x04 \x01(\tR\x03url\x12\x10\n" +
 	"\x03nav\x18\x05 \x01(\x04R\x03nav\x12\x12\n" +
-	"\x04urls\x18\x06 \x03(\tR\x04urls\"@\n" +
+	"\x04urls\x18\x06 \x03(\tR\x04urls\"r\n" +
 	"\bNavigate\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x10\n" +
-	"\x03nav\x18\x03 \x01(\x04R\x03nav\"\x95\x01\n" +
+	"\x03nav\x18\x03 \x01(\x04R\x03nav\x12\x1a\n" +
+	"\btraverse\x18\x04 \x01(\bR\btraverse\x12\x14\n" +
+	"\x05delta\x18\x05 \x01(\x05R\x05delta\"\x95\x01\n" +
 	"\tBroadcast\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
@@ -2054,10 +2082,11 @@ const file_renderer_proto_rawDesc = "" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12B\n" +
 	"\tnavigated\x18\x15 \x01(\v2\".gowebengine.renderer.v1.NavigatedH\x00R\tnavigated\x123\n" +
 	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idleB\b\n" +
-	"\x06report\"3\n" +
+	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error\"\x06\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\x12\x10\n" +
+	"\x03url\x18\x03 \x01(\tR\x03url\"\x06\n" +
 	"\x04Idle\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
