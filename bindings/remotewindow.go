@@ -30,11 +30,17 @@ type RemoteWindowHooks struct {
 	// i-th one.
 	Length func() int
 	Child  func(i int) sobek.Value
+	// Navigate navigates the window to url (the USVString script gave,
+	// which the hook parses against the caller's API base URL, throwing
+	// its SyntaxError), as the href setter of its Location (replace
+	// false; also the window's location setter) or Location.replace()
+	// (true) do. Nil: the window has no location (a SecurityError).
+	Navigate func(url string, replace bool)
 }
 
 // remoteWindowKeys are CrossOriginProperties(Window)
-// (https://html.spec.whatwg.org/#crossoriginproperties-(-o-)) minus
-// location, which a remote window does not serve here.
+// (https://html.spec.whatwg.org/#crossoriginproperties-(-o-)) but
+// location, which is one when the window can be navigated.
 var remoteWindowKeys = []string{"window", "self", "close", "closed", "focus", "blur", "frames", "length", "top", "opener", "parent", "postMessage"}
 
 // NewRemoteWindowProxy makes the WindowProxy of a remote window: an exotic
@@ -95,6 +101,10 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 		return method(name, 0, func(sobek.FunctionCall) sobek.Value { return sobek.Undefined() })
 	}
 	focus, blur := noop("focus"), noop("blur")
+	var location *sobek.Object
+	if h.Navigate != nil {
+		location = r.newRemoteLocation(h.Navigate, deny, method)
+	}
 	relative := func(f func() sobek.Value, self bool) sobek.Value {
 		if f != nil {
 			if v := f(); v != nil {
@@ -138,6 +148,10 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 			return relative(h.Opener, false), true
 		case "then":
 			return sobek.Undefined(), true
+		case "location":
+			if location != nil {
+				return location, true
+			}
 		}
 		if i, err := strconv.Atoi(key); err == nil && i >= 0 && strconv.Itoa(i) == key && i < length() && h.Child != nil {
 			if v := h.Child(i); v != nil {
@@ -148,10 +162,18 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 	}
 	isAccessor := func(key string) bool {
 		switch key {
-		case "window", "self", "frames", "closed", "length", "top", "parent", "opener":
+		case "window", "self", "frames", "closed", "length", "top", "parent", "opener", "location":
 			return true
 		}
 		return false
+	}
+	// set is CrossOriginSet: only location has a setter (it navigates,
+	// as [PutForwards=href] says).
+	set := func(key string, v sobek.Value) {
+		if key != "location" || location == nil {
+			deny(key)
+		}
+		h.Navigate(string(r.idl.ToUSVString(v)), false)
 	}
 	safeSymbol := func(s *sobek.Symbol) bool {
 		return s == sobek.SymToStringTag || s == sobek.SymHasInstance || s == sobek.SymIsConcatSpreadable
@@ -163,7 +185,11 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 		}
 		if isAccessor(key) {
 			getter := vm.ToValue(func(sobek.FunctionCall) sobek.Value { v, _ := get(key); return v })
-			return sobek.PropertyDescriptor{Getter: getter, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
+			d := sobek.PropertyDescriptor{Getter: getter, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
+			if key == "location" {
+				d.Setter = vm.ToValue(func(call sobek.FunctionCall) sobek.Value { set(key, call.Argument(0)); return sobek.Undefined() })
+			}
+			return d
 		}
 		return sobek.PropertyDescriptor{Value: v, Writable: sobek.FLAG_FALSE, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
 	}
@@ -226,9 +252,9 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 			}
 			return sobek.PropertyDescriptor{Value: sobek.Undefined(), Writable: sobek.FLAG_FALSE, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
 		},
-		Set: func(_ *sobek.Object, key string, _, _ sobek.Value) bool {
-			deny(key)
-			return false
+		Set: func(_ *sobek.Object, key string, v, _ sobek.Value) bool {
+			set(key, v)
+			return true
 		},
 		SetIdx: func(_ *sobek.Object, i int, _, _ sobek.Value) bool {
 			deny(strconv.Itoa(i))
@@ -270,6 +296,9 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 			for _, k := range remoteWindowKeys {
 				keys = append(keys, k)
 			}
+			if location != nil {
+				keys = append(keys, "location")
+			}
 			keys = append(keys, "then", sobek.SymToStringTag, sobek.SymHasInstance, sobek.SymIsConcatSpreadable)
 			return vm.NewArray(keys...)
 		},
@@ -293,4 +322,130 @@ func (r *Realm) objectSequence(v sobek.Value) []*sobek.Object {
 		out = append(out, o)
 	})
 	return out
+}
+
+// newRemoteLocation is the Location object of a remote window, as script
+// of another origin sees it (https://html.spec.whatwg.org/#location-getownproperty
+// and the other internal methods, never same origin): its cross-origin
+// properties are the href setter and replace(), which navigate the window
+// (navigate); "then", @@toStringTag, @@hasInstance and
+// @@isConcatSpreadable are undefined; everything else, reading href
+// included, throws a SecurityError DOMException of this realm.
+func (r *Realm) newRemoteLocation(navigate func(string, bool), deny func(string), method func(string, int, func(sobek.FunctionCall) sobek.Value) sobek.Value) *sobek.Object {
+	vm := r.vm
+	replace := method("replace", 1, func(call sobek.FunctionCall) sobek.Value {
+		if len(call.Arguments) == 0 {
+			panic(r.idl.NewError(webidl.TypeError, "Failed to execute 'replace' on 'Location': 1 argument required, but only 0 present."))
+		}
+		navigate(string(r.idl.ToUSVString(call.Argument(0))), true)
+		return sobek.Undefined()
+	})
+	setHref := func(v sobek.Value) { navigate(string(r.idl.ToUSVString(v)), false) }
+	hrefSetter := vm.ToValue(func(call sobek.FunctionCall) sobek.Value { setHref(call.Argument(0)); return sobek.Undefined() })
+	get := func(key string) sobek.Value {
+		switch key {
+		case "replace":
+			return replace
+		case "then":
+			return sobek.Undefined()
+		}
+		deny(key) // href has no cross-origin getter
+		return nil
+	}
+	safeSymbol := func(s *sobek.Symbol) bool {
+		return s == sobek.SymToStringTag || s == sobek.SymHasInstance || s == sobek.SymIsConcatSpreadable
+	}
+	descriptor := func(key string) sobek.PropertyDescriptor {
+		switch key {
+		case "href":
+			return sobek.PropertyDescriptor{Setter: hrefSetter, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
+		case "replace", "then":
+			return sobek.PropertyDescriptor{Value: get(key), Writable: sobek.FLAG_FALSE, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
+		}
+		deny(key)
+		return sobek.PropertyDescriptor{}
+	}
+	target := vm.NewObject()
+	_ = target.SetPrototype(nil)
+	p := vm.NewProxy(target, &sobek.ProxyTrapConfig{
+		GetPrototypeOf:    func(*sobek.Object) *sobek.Object { return nil },
+		SetPrototypeOf:    func(_ *sobek.Object, proto *sobek.Object) bool { return proto == nil },
+		IsExtensible:      func(*sobek.Object) bool { return true },
+		PreventExtensions: func(*sobek.Object) bool { return false },
+		Get:               func(_ *sobek.Object, key string, _ sobek.Value) sobek.Value { return get(key) },
+		GetIdx:            func(_ *sobek.Object, i int, _ sobek.Value) sobek.Value { return get(strconv.Itoa(i)) },
+		GetSym: func(_ *sobek.Object, s *sobek.Symbol, _ sobek.Value) sobek.Value {
+			if !safeSymbol(s) {
+				deny(s.String())
+			}
+			return sobek.Undefined()
+		},
+		Has: func(_ *sobek.Object, key string) bool {
+			descriptor(key)
+			return true
+		},
+		HasIdx: func(_ *sobek.Object, i int) bool {
+			deny(strconv.Itoa(i))
+			return false
+		},
+		HasSym: func(_ *sobek.Object, s *sobek.Symbol) bool {
+			if !safeSymbol(s) {
+				deny(s.String())
+			}
+			return true
+		},
+		GetOwnPropertyDescriptor: func(_ *sobek.Object, key string) sobek.PropertyDescriptor { return descriptor(key) },
+		GetOwnPropertyDescriptorIdx: func(_ *sobek.Object, i int) sobek.PropertyDescriptor {
+			return descriptor(strconv.Itoa(i))
+		},
+		GetOwnPropertyDescriptorSym: func(_ *sobek.Object, s *sobek.Symbol) sobek.PropertyDescriptor {
+			if !safeSymbol(s) {
+				deny(s.String())
+			}
+			return sobek.PropertyDescriptor{Value: sobek.Undefined(), Writable: sobek.FLAG_FALSE, Configurable: sobek.FLAG_TRUE, Enumerable: sobek.FLAG_FALSE}
+		},
+		Set: func(_ *sobek.Object, key string, v, _ sobek.Value) bool {
+			if key != "href" {
+				deny(key)
+			}
+			setHref(v)
+			return true
+		},
+		SetIdx: func(_ *sobek.Object, i int, _, _ sobek.Value) bool {
+			deny(strconv.Itoa(i))
+			return false
+		},
+		SetSym: func(_ *sobek.Object, s *sobek.Symbol, _, _ sobek.Value) bool {
+			deny(s.String())
+			return false
+		},
+		DefineProperty: func(_ *sobek.Object, key string, _ sobek.PropertyDescriptor) bool {
+			deny(key)
+			return false
+		},
+		DefinePropertyIdx: func(_ *sobek.Object, i int, _ sobek.PropertyDescriptor) bool {
+			deny(strconv.Itoa(i))
+			return false
+		},
+		DefinePropertySym: func(_ *sobek.Object, s *sobek.Symbol, _ sobek.PropertyDescriptor) bool {
+			deny(s.String())
+			return false
+		},
+		DeleteProperty: func(_ *sobek.Object, key string) bool {
+			deny(key)
+			return false
+		},
+		DeletePropertyIdx: func(_ *sobek.Object, i int) bool {
+			deny(strconv.Itoa(i))
+			return false
+		},
+		DeletePropertySym: func(_ *sobek.Object, s *sobek.Symbol) bool {
+			deny(s.String())
+			return false
+		},
+		OwnKeys: func(*sobek.Object) *sobek.Object {
+			return vm.NewArray("href", "replace", "then", sobek.SymToStringTag, sobek.SymHasInstance, sobek.SymIsConcatSpreadable)
+		},
+	})
+	return vm.ToValue(p).(*sobek.Object)
 }

@@ -94,7 +94,9 @@ func (w *Window) Close() {
 
 func (w *Window) close() {
 	if w.remote != nil {
-		w.remote.close()
+		for _, p := range w.s.tabs.procsOf(w) {
+			p.close()
+		}
 		return
 	}
 	if f := w.frame; f != nil && f.top {
@@ -134,7 +136,8 @@ func (e *EvalError) Error() string {
 // wait (the script itself is not interrupted).
 func (w *Window) Evaluate(ctx context.Context, expr string) (any, error) {
 	if w != nil && w.remote != nil {
-		return w.remote.evaluate(ctx, expr)
+		p, id, tab := w.remote.target()
+		return p.evaluate(ctx, id, tab, expr)
 	}
 	if !w.made() {
 		return nil, ErrNoWindow

@@ -127,6 +127,13 @@ type Browser struct {
 	xproc  *rendererMsg
 	err    error // the first panic
 	closed bool
+
+	// swap: in a renderer process, its traversables that navigations move
+	// to other renderers (navigation_swap.go); nil otherwise.
+	swap *swapper
+	// tabs: in the browser process, the traversables of its renderers
+	// (renderer_tabs.go).
+	tabs tabRegistry
 }
 
 // New returns a browser configured by cfg.
@@ -188,6 +195,11 @@ func (b *Browser) Close() {
 	b.cancel()
 	for _, w := range windows {
 		w.close()
+	}
+	// Renderers that no window of Open leads to (those of popups'
+	// navigations to other sites).
+	for _, p := range b.tabs.allProcs() {
+		p.close()
 	}
 	if b.ownUA {
 		b.eng.Close()
@@ -371,11 +383,15 @@ func (b *Browser) addRealm(r *bindings.Realm) {
 	r.SetFetchHost(fetchHost{b: b})
 	b.mu.Lock()
 	b.realms[r] = struct{}{}
+	n := len(b.realms)
 	b.mu.Unlock()
+	b.swap.realmsChanged(n)
 }
 
 func (b *Browser) removeRealm(r *bindings.Realm) {
 	b.mu.Lock()
 	delete(b.realms, r)
+	n := len(b.realms)
 	b.mu.Unlock()
+	b.swap.realmsChanged(n)
 }

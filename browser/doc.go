@@ -190,8 +190,9 @@
 // frame's navigator.locks is instanceof the frame's Promise). Windows of
 // one agent but different origins get HTML's cross-origin rules
 // (SecurityError except for the cross-origin properties). Windows of other
-// agents are reached through a WindowProxy stand-in with postMessage,
-// closed and close.
+// agents are reached through a WindowProxy stand-in with HTML's
+// cross-origin properties (postMessage, closed, close, location's href
+// setter and replace(), the relatives).
 //
 // # Renderer processes
 //
@@ -273,10 +274,31 @@
 // its results that way. A Go panic of the engine in a renderer ends the
 // renderer ("panic").
 //
+// A top-level traversable of a renderer (the window of Open, or a popup
+// without an opener) that navigates to another site (an http(s) URL whose
+// scheme and registrable domain differ from the renderer's site) moves to
+// a renderer of that site: the browser process keeps, per traversable,
+// which renderer holds each session history entry's document and the
+// renderer of each of its sites (starting one when needed), and routes
+// the handoff (navigation_swap.go, renderer_tabs.go). The document
+// navigated away from stays in its renderer's back/forward cache (or is
+// unloaded, releasing its locks), and a traversal back to its entry
+// restores it there; a renderer left hosting nothing (no window, cached
+// or not, no worker) ends, without OnExit. The embedder's Window follows
+// its traversable: URL, Evaluate (in the active document once the
+// traversable moved or was navigated from Go), RendererErr, RendererPID
+// and OnExit are those of the renderer now active. Window.Navigate and
+// Window.Traverse navigate and traverse the traversable (across
+// renderers when another site's document is the target) and return the
+// same Window once the document then active has loaded or been
+// restored; on a window whose renderer ended (crashed, killed) Navigate
+// starts a fresh renderer with the new document, and the window works
+// again.
+//
 // A window of a renderer (Window.InRenderer) supports URL, Loaded,
 // Evaluate (its value crosses as JSON: integers as int64, other numbers
-// float64), Close, RendererErr and RendererPID; Realm and Document are nil
-// and the other methods report ErrNoWindow. Start-up to the first task is
+// float64), Navigate, Traverse, Close, RendererErr and RendererPID; Realm
+// and Document are nil and the other methods report ErrNoWindow. Start-up to the first task is
 // about 13 ms and an idle renderer about 24 MB RSS here
 // (BenchmarkRendererStart).
 //
@@ -318,9 +340,12 @@
 //     Window.foreignMember): its results are of the object's realm, as in
 //     browsers, and so are the exceptions it throws after the brand check.
 //   - The WindowProxy of a window of another agent (another site) is
-//     bindings' remote WindowProxy: HTML's cross-origin properties except
-//     location; its window[i] follows the order in which the frames were
-//     connected, which is tree order except after DOM reordering.
+//     bindings' remote WindowProxy: HTML's cross-origin properties, its
+//     Location's href setter and replace() navigate the window
+//     (navigation_remote.go; with the caller's document as the source,
+//     without HTML's "allowed by sandboxing to navigate" check); its
+//     window[i] follows the order in which the frames were connected,
+//     which is tree order except after DOM reordering.
 //   - A data: document has an opaque origin and, as HTML's secure
 //     context algorithm says
 //     (its top-level creation URL decides), is a secure context where
@@ -363,13 +388,22 @@
 //     row; a repeating timer keeps a browser busy forever. It does not
 //     probe the windows of renderer processes.
 //   - Renderer processes: the site of a renderer is the site of the URL it
-//     was opened at; a cross-site navigation or popup stays in the same
-//     renderer (no process swap), and its Web Locks requests and queries
-//     are rejected (its storage key is not of the renderer's site, which
-//     ipc.RemoteService refuses rather than have the renderer killed).
+//     was opened at (or navigated to). A top-level window's cross-site
+//     navigation moves its traversable to a renderer of the new site;
+//     a popup with an opener and its navigations, and frames, stay in
+//     the renderer they started in whatever their later sites (their Web
+//     Locks requests and queries for another site are rejected: its
+//     storage key is not of the renderer's site, which ipc.RemoteService
+//     refuses rather than have the renderer killed). The renderer of a
+//     navigation is chosen by its URL before redirects. Across renderers,
+//     history.length counts the entries each renderer knows of, the joint
+//     session history's steps of frames in another renderer's documents
+//     are not kept, and a traversal to an entry whose renderer ended
+//     loads its URL again and drops the entries after it.
 //     Window.Evaluate of a renderer's window runs in the window it was
-//     opened as, as in one process; there is no Window.Current across
-//     processes.
+//     opened as until its traversable moves to another renderer (then in
+//     its active window); there is no Window.Current or Window.Traverse
+//     across processes.
 //     Service workers are per renderer (the browser process keeps no
 //     registry of them yet). A shared worker runs in the renderer of its
 //     first client and does not outlive it: the ports of other renderers'

@@ -34,7 +34,14 @@ type navOutcome struct {
 // (same document, locks kept). It fails with the reason when the
 // navigation could not complete (a failed load, a newer navigation of the
 // navigable, a window that is not fully active), or with ctx's error.
+//
+// For a window of a renderer process (InRenderer) it returns w itself,
+// which follows its traversable to the renderer of the new document's
+// site; a window whose renderer ended gets a fresh renderer.
 func (w *Window) Navigate(ctx context.Context, rawURL string) (*Window, error) {
+	if w != nil && w.remote != nil {
+		return w.s.navigateRemote(ctx, w, rawURL)
+	}
 	if !w.made() {
 		return nil, ErrNoWindow
 	}
@@ -63,7 +70,12 @@ func (w *Window) Navigate(ctx context.Context, rawURL string) (*Window, error) {
 // then active (restored from the back/forward cache, loaded again, or w
 // itself for an entry of its own document), or the reason it could not
 // (no entry at that delta, a window no longer active), or ctx's error.
+// For a window of a renderer process it returns w itself (which follows
+// its traversable to the renderer of the entry's document).
 func (w *Window) Traverse(ctx context.Context, delta int) (*Window, error) {
+	if w != nil && w.remote != nil {
+		return w.s.traverseRemote(ctx, w, delta)
+	}
 	if !w.made() {
 		return nil, ErrNoWindow
 	}

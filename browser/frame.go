@@ -65,6 +65,11 @@ type frame struct {
 	th *jointHistory
 	// seq orders the frames of a window by connection (childWindowAt).
 	seq int
+	// tab names a top-level traversable across renderer processes (0:
+	// not yet; navigation_swap.go); traverseNav is the embedder's
+	// traversal under way, if any.
+	tab         uint64
+	traverseNav uint64
 }
 
 // frameConnected runs the iframe insertion steps: create a child navigable
@@ -279,8 +284,13 @@ func (w *Window) closeRealms(current *html.Agent) <-chan struct{} {
 	w.fmu.Lock()
 	w.frames = map[*xhtml.Node]*frame{}
 	w.fmu.Unlock()
-	if sync || !w.realm.QueueTask(func(*sobek.Runtime) { w.closeOwnRealm() }) {
+	if sync {
 		w.closeOwnRealm()
+	} else if !w.realm.QueueTask(func(*sobek.Runtime) { w.closeOwnRealm() }) {
+		// The realm runs no more tasks (its document was unloaded or
+		// destroyed already): its membrane is still its agent's event
+		// loop's, where its other windows' scripts cross it.
+		w.closeOwnRealmOnLoop()
 	}
 	return fired
 }
@@ -312,10 +322,29 @@ func (w *Window) fireUnloadEvents() {
 // another window of its agent runs in it: wrappers of its objects keep
 // working, as a removed iframe's objects do in browsers.
 func (w *Window) closeOwnRealm() {
+	w.s.removeRealm(w.realm)
+	if w.realmGone {
+		return
+	}
 	w.realmGone = true
 	w.leaveMembrane()
-	w.s.removeRealm(w.realm)
 }
+
+// closeOwnRealmOnLoop runs closeOwnRealm in a task of the window's
+// agent's event loop (not one of its realm, which may run no more
+// tasks), or at once when the loop is the caller's or has terminated
+// (then no script of the agent runs any more). The realm leaves the set
+// of live realms at once (a terminating loop may drop the task).
+func (w *Window) closeOwnRealmOnLoop() {
+	w.s.removeRealm(w.realm)
+	loop := w.env.ResponsibleEventLoop()
+	if loop.IsCurrent() || !loop.QueueTask(closeRealmTaskSource, w.closeOwnRealm) {
+		w.closeOwnRealm()
+	}
+}
+
+// closeRealmTaskSource queues closeOwnRealmOnLoop's tasks.
+var closeRealmTaskSource = html.NewTaskSource("browser: closing a realm")
 
 // activeWindow is the window of the frame's active document (nil while
 // the first navigation is loading, or after removal).
@@ -413,6 +442,11 @@ func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
 func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	s := f.s
 	defer f.markLoaded()
+	if srcdoc == nil && h.traverse < 0 && f.movable() && s.swap.crossSite(u) {
+		// A renderer process of the other site loads the document.
+		f.swapOut(gen, u, h)
+		return
+	}
 	source, referrerPolicy := "", ""
 	var cspList csp.List
 	switch {
@@ -604,6 +638,7 @@ func (w *Window) newWindowProxy(target func() *Window, closeFn func()) *sobek.Ob
 			}
 			return nil
 		},
+		Navigate: func(href string, replace bool) { w.navigateOther(target, href, replace) },
 	})
 }
 

@@ -88,6 +88,9 @@ type navHistory struct {
 	// with noreferrer).
 	source     *fetch.Client
 	noReferrer bool
+	// nav is the embedder's navigation of a window of a renderer process
+	// that waits for this one (0: none; navigation_swap.go).
+	nav uint64
 }
 
 // finish reports the navigation's outcome to done, if any.
@@ -111,6 +114,9 @@ type sessionEntry struct {
 	win *Window
 	// reasons: why the entry's document was not kept.
 	reasons []string
+	// remote: the entry's document is another renderer process's
+	// (navigation_swap.go).
+	remote bool
 }
 
 // replaceDocument is the part of HTML's navigate and "apply the history
@@ -199,8 +205,15 @@ func (f *frame) recordLeft(old *Window, keep bool, reasons []string, replaced bo
 	e := f.entries[f.index]
 	if keep {
 		e.win, e.reasons = old, nil
-	} else {
-		e.win, e.reasons = nil, reasons
+		return
+	}
+	e.win, e.reasons = nil, reasons
+	// The other entries of the unloaded document (fragment navigations,
+	// pushState) must not name its window either: it is gone.
+	for _, o := range f.entries {
+		if o.win == old {
+			o.win, o.reasons = nil, reasons
+		}
 	}
 }
 
@@ -317,7 +330,7 @@ func (f *frame) traverse(from *Window, delta int, done func(*Window, error)) {
 		return
 	}
 	e := f.entries[target]
-	entryURL, win, reasons := e.url, e.win, e.reasons
+	entryURL, win := e.url, e.win
 	if delta == 0 {
 		f.mu.Unlock()
 		h.replace = true
@@ -331,12 +344,28 @@ func (f *frame) traverse(from *Window, delta int, done func(*Window, error)) {
 		f.traverseSameDocument(from, target, e, done)
 		return
 	}
+	if e.remote {
+		// Another renderer process holds the entry's document.
+		f.mu.Unlock()
+		f.swapToRemote(from, target, done)
+		return
+	}
 	f.gen++
 	gen := f.gen
 	f.mu.Unlock()
+	f.restoreOrLoad(from, gen, target, e, done)
+}
+
+// restoreOrLoad makes e, f's entry target, the active one after from (nil:
+// a placeholder document): its document is restored from the
+// back/forward cache, or loaded again from its URL.
+func (f *frame) restoreOrLoad(from *Window, gen, target int, e *sessionEntry, done func(*Window, error)) {
+	f.mu.Lock()
+	entryURL, win, reasons := e.url, e.win, e.reasons
+	f.mu.Unlock()
 	if win != nil && win.InBackForwardCache() {
 		if f.restore(from, win, target) {
-			h.finish(win, nil)
+			navHistory{done: done}.finish(win, nil)
 			return
 		}
 	}
@@ -356,7 +385,8 @@ func (f *frame) traverse(from *Window, delta int, done func(*Window, error)) {
 
 // restore makes the cached window cached active again (html's
 // Navigable.Restore, which lets its waiting tasks run) after from was hidden
-// or unloaded, and fires pageshow with persisted true at it.
+// or unloaded (nil: the active document is a placeholder, which goes), and
+// fires pageshow with persisted true at it.
 func (f *frame) restore(from, cached *Window, target int) bool {
 	f.mu.Lock()
 	if f.child != from {
@@ -365,12 +395,17 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	}
 	f.child = nil
 	f.mu.Unlock()
-	keep, reasons := from.leave(f.mayCache())
+	keep, reasons := false, []string(nil)
+	if from != nil {
+		keep, reasons = from.leave(f.mayCache())
+	}
 	if err := f.nav.Restore(cached.htmlDoc, keep); err != nil {
 		// Evicted meanwhile: the caller loads the entry again.
 		return false
 	}
-	f.recordLeft(from, keep, reasons, false)
+	if from != nil {
+		f.recordLeft(from, keep, reasons, false)
+	}
 	f.mu.Lock()
 	f.child = cached
 	f.index = target

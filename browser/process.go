@@ -110,7 +110,10 @@ type RendererConfig struct {
 	OnMessage func(w *Window, msg string)
 	// OnExit (optional) learns that a window's renderer process ended
 	// other than by Window.Close or Browser.Close: crashed, killed or
-	// exited. The window's other windows keep working.
+	// exited (not one that ended because it hosted nothing). w is the
+	// embedder's window whose traversable was active there. The other
+	// windows keep working, and Window.Navigate starts w again in a
+	// fresh renderer.
 	OnExit func(w *Window, err *RendererExitError)
 }
 
@@ -175,9 +178,10 @@ type rendererSettings struct {
 	Inits []string `json:"inits"`
 	// RequestFetcher: the browser's Fetcher is a RequestFetcher.
 	RequestFetcher bool `json:"request_fetcher"`
-	// Proc is the renderer's number (the high bits of its windows'
-	// handles and of its links: renderer_messaging.go).
-	Proc uint64 `json:"proc"`
+	// ID is the renderer's id in the browser process: the high bits of
+	// the handles of its windows, traversables and links
+	// (renderer_messaging.go, renderer_tabs.go).
+	ID uint64 `json:"id"`
 }
 
 // rendererInits are the functions of RegisterRendererInit.
@@ -236,7 +240,7 @@ func runRenderer() error {
 	if set.RequestFetcher {
 		fetcher = remoteRequestFetcher{remoteFetcher{host}}
 	}
-	x := newRendererMsg(r, host, set.Proc, origin.ObtainSite(origin.Parse(set.Site)))
+	x := newRendererMsg(r, host, set.ID, origin.ObtainSite(origin.Parse(set.Site)))
 	r.b = New(Config{
 		InitWindow: func(w *Window) {
 			x.initWindow(w)
@@ -263,6 +267,9 @@ func runRenderer() error {
 		},
 	})
 	r.b.xproc = x
+	// Top-level traversables move to renderers of other sites
+	// (navigation_swap.go).
+	r.b.swap = newSwapper(origin.ObtainSite(origin.Parse(set.Site)), set.ID, r.send)
 	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
@@ -301,6 +308,10 @@ func runRenderer() error {
 			x.connectRemote(c.ConnectSharedWorker)
 		case *rendererpb.Command_SharedWorkerOwnerGone:
 			x.ownerGone(c.SharedWorkerOwnerGone)
+		case *rendererpb.Command_Handoff:
+			go r.takeOver(c.Handoff)
+		case *rendererpb.Command_Navigate:
+			go r.navigate(c.Navigate)
 		case *rendererpb.Command_Close:
 			r.mu.Lock()
 			w := r.windows[c.Close.GetWindow()]
@@ -377,6 +388,9 @@ func (r *renderer) open(o *rendererpb.OpenWindow) {
 	r.mu.Lock()
 	r.windows[o.GetWindow()] = w
 	r.mu.Unlock()
+	if o.GetTab() != 0 && w.frame != nil {
+		r.b.swap.register(w.frame, o.GetTab())
+	}
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Opened{Opened: &rendererpb.WindowOpened{Window: o.GetWindow(), Url: w.URL().String()}}})
 	<-w.Loaded()
 	r.send(&rendererpb.Report{Report: &rendererpb.Report_Loaded{Loaded: &rendererpb.WindowLoaded{Window: o.GetWindow()}}})
@@ -387,6 +401,12 @@ func (r *renderer) evaluate(e *rendererpb.Evaluate) {
 	r.mu.Lock()
 	w := r.windows[e.GetWindow()]
 	r.mu.Unlock()
+	if e.GetTab() != 0 {
+		w = nil
+		if f := r.b.swap.frameOf(e.GetTab()); f != nil {
+			w = f.activeWindow()
+		}
+	}
 	if w == nil {
 		res.Kind, res.Message = rendererpb.EvalResult_KIND_ERROR, ErrClosed.Error()
 	} else if v, err := r.evaluateIn(w, e.GetExpr()); err != nil {
@@ -468,17 +488,19 @@ func (w *Window) RendererErr() error {
 		return nil
 	}
 	select {
-	case <-w.remote.exited:
-		return w.remote.exitErr()
+	case <-w.remote.proc().exited:
+		return w.remote.proc().exitErr()
 	default:
 		return nil
 	}
 }
 
 // InRenderer reports whether the window runs in a renderer process
-// (Config.Process RendererProcesses). Such a window supports URL, Loaded,
-// Evaluate, Close and RendererErr; its Realm and Document are nil (they
-// live in the renderer), and its other methods report ErrNoWindow.
+// (Config.Process RendererProcesses). Such a window supports URL,
+// Loaded, Evaluate, Navigate, Traverse, Close, RendererErr and
+// RendererPID; its Realm and Document are nil (they live in the
+// renderer), and its other methods report ErrNoWindow. It follows its traversable to the renderer of the
+// site it navigates to.
 func (w *Window) InRenderer() bool { return w != nil && w.remote != nil }
 
 // RendererPID is the process id of the window's renderer (0 for a window
@@ -487,7 +509,7 @@ func (w *Window) RendererPID() int {
 	if w == nil || w.remote == nil {
 		return 0
 	}
-	return w.remote.pid
+	return w.remote.proc().pid
 }
 
 // rendererExited is closed when the window's renderer has ended (nil for
@@ -496,7 +518,7 @@ func (w *Window) rendererExited() <-chan struct{} {
 	if w == nil || w.remote == nil {
 		return nil
 	}
-	return w.remote.exited
+	return w.remote.proc().exited
 }
 
 // relayBroadcast sends a BroadcastChannel message of this renderer to the

@@ -49,11 +49,11 @@ type rendererProc struct {
 	served *ipc.Served
 
 	site origin.Site
-	fwd  *forwardQueue // broadcasts of other renderers, to send
-	// seq numbers the renderer in the browser: the high bits of the
-	// handles of its windows and of the links it makes
-	// (renderer_messaging.go).
-	seq uint64
+	// id is its id in the browser's tabRegistry, and the high bits of the
+	// handles of its windows and traversables and of the links it makes
+	// (renderer_messaging.go, renderer_tabs.go).
+	id  uint64
+	fwd *forwardQueue // broadcasts of other renderers, to send
 
 	ready  chan struct{} // closed when the renderer reported Ready
 	exited chan struct{} // closed when the process has been waited for
@@ -90,6 +90,48 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	if err != nil {
 		return nil, fmt.Errorf("browser: bad URL: %v", err)
 	}
+	p, err := b.spawnRenderer(ctx, origin.ObtainSite(origin.FromURL(u)))
+	if err != nil {
+		return nil, err
+	}
+	if opener != 0 {
+		b.router.grant(p, opener)
+	}
+	// The window exists for OnMessage and OnExit from now on (its URL is
+	// the response's once opened).
+	w := &Window{s: b, url: u, loaded: p.loaded, remote: &remoteWindow{p: p, window: 1}}
+	t := b.tabs.newTab(p, w)
+	w.remote.tab = t.id
+	p.mu.Lock()
+	p.win = w
+	p.mu.Unlock()
+	opened, err := p.openWindow(ctx, 1, t.id, u, html, opener)
+	if err != nil {
+		p.close()
+		return nil, err
+	}
+	if wu, err := url.Parse(opened.GetUrl()); err == nil {
+		w.urlMu.Lock()
+		w.url = wu
+		w.urlMu.Unlock()
+	}
+	p.mu.Lock()
+	p.started = true
+	p.mu.Unlock()
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		p.close()
+		return nil, ErrClosed
+	}
+	b.windows = append(b.windows, w)
+	b.mu.Unlock()
+	return w, nil
+}
+
+// spawnRenderer starts a renderer process of site and waits until it is
+// ready.
+func (b *Browser) spawnRenderer(ctx context.Context, site origin.Site) (*rendererProc, error) {
 	rc := b.cfg.Renderer
 	command := rc.Command
 	if command == nil {
@@ -108,8 +150,11 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	if err != nil {
 		return nil, fmt.Errorf("browser: the renderer command: %w", err)
 	}
-	site := origin.ObtainSite(origin.FromURL(u))
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, MaxProcs: rc.MaxProcs, Site: site.Serialize(), Inits: rc.Inits}
+	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: newForwardQueue(),
+		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
+		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
+	b.tabs.addProc(p)
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, MaxProcs: rc.MaxProcs, Site: site.Serialize(), Inits: rc.Inits, ID: p.id}
 	_, set.RequestFetcher = b.fetcher.(RequestFetcher)
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
@@ -120,7 +165,6 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	if set.MaxProcs <= 0 {
 		set.MaxProcs = DefaultRendererMaxProcs
 	}
-	set.Proc = b.router.next()
 	js, _ := json.Marshal(set)
 	cmd.Args = append([]string{cmd.Args[0], RendererArg}, cmd.Args[1:]...)
 	if cmd.Env == nil {
@@ -129,17 +173,15 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	cmd.Env = append(cmd.Env, rendererEnv+"="+string(js))
 	browserEnd, rendererEnd, err := ipc.SocketPair()
 	if err != nil {
+		b.tabs.removeProc(p)
 		return nil, err
 	}
-	p := &rendererProc{b: b, cmd: cmd, stderr: &childproc.HeadBuffer{Max: 8 << 10}, site: site, fwd: newForwardQueue(),
-		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
-		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
-	p.seq = set.Proc
 	cmd.ExtraFiles = []*os.File{rendererEnd}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		browserEnd.Close()
 		rendererEnd.Close()
+		b.tabs.removeProc(p)
 		return nil, fmt.Errorf("browser: starting a renderer: %w", err)
 	}
 	rendererEnd.Close()
@@ -162,6 +204,7 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	defer timer.Stop()
 	select {
 	case <-p.ready:
+		return p, nil
 	case <-p.exited:
 		return nil, p.exitErr()
 	case <-timer.C:
@@ -172,21 +215,18 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 		p.close()
 		return nil, ctx.Err()
 	}
-	open := &rendererpb.OpenWindow{Window: 1, Url: u.String(), Opener: opener}
-	if opener != 0 {
-		b.router.grant(p, opener)
-	}
+}
+
+// openWindow opens the renderer's window id, of traversable tab, at u
+// (with the document source html when non-nil), whose opener is the
+// window of handle opener in another renderer (0: none), and returns once
+// the renderer has it (WindowOpened).
+func (p *rendererProc) openWindow(ctx context.Context, id, tab uint64, u *url.URL, html *string, opener uint64) (*rendererpb.WindowOpened, error) {
+	open := &rendererpb.OpenWindow{Window: id, Url: u.String(), Tab: tab, Opener: opener}
 	if html != nil {
 		open.HasHtml, open.Html = true, *html
 	}
-	// The window exists for OnMessage and OnExit from now on (its URL is
-	// the response's once opened).
-	w := &Window{s: b, url: u, loaded: p.loaded, remote: p}
-	p.mu.Lock()
-	p.win = w
-	p.mu.Unlock()
 	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Open{Open: open}}); err != nil {
-		p.close()
 		return nil, err
 	}
 	var opened *rendererpb.WindowOpened
@@ -195,30 +235,12 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	case <-p.exited:
 		return nil, p.exitErr()
 	case <-ctx.Done():
-		p.close()
 		return nil, ctx.Err()
 	}
 	if opened.GetError() != "" {
-		p.close()
 		return nil, errors.New(opened.GetError())
 	}
-	if wu, err := url.Parse(opened.GetUrl()); err == nil {
-		w.urlMu.Lock()
-		w.url = wu
-		w.urlMu.Unlock()
-	}
-	p.mu.Lock()
-	p.started = true
-	p.mu.Unlock()
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
-		p.close()
-		return nil, ErrClosed
-	}
-	b.windows = append(b.windows, w)
-	b.mu.Unlock()
-	return w, nil
+	return opened, nil
 }
 
 // wait waits for the process, then ends what it served.
@@ -234,15 +256,20 @@ func (p *rendererProc) wait() {
 	p.err = &RendererExitError{Reason: reason, Detail: p.stderr.Summary()}
 	// A window that Open or Start did not return is not the embedder's.
 	notify := !p.closing && p.started
-	w := p.win
 	evals := p.evals
 	p.evals = map[uint64]chan evalResult{}
 	p.mu.Unlock()
+	p.b.tabs.removeProc(p)
 	close(p.exited)
 	for _, ch := range evals {
 		ch <- evalResult{err: p.err}
 	}
-	if notify && w != nil {
+	if !notify {
+		return
+	}
+	// The embedder's windows whose traversables were active there learn
+	// it (those whose documents moved to another renderer live on).
+	for _, w := range p.b.tabs.windowsOn(p) {
 		p.b.log(fmt.Sprintf("browser: %v: %v", w, p.err))
 		if f := p.b.cfg.Renderer.OnExit; f != nil {
 			f(w, p.err)
@@ -294,8 +321,9 @@ func (p *rendererProc) send(c *rendererpb.Command) error {
 	return nil
 }
 
-// evaluate is Window.Evaluate in the renderer.
-func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
+// evaluate is Window.Evaluate in the renderer: in its window id, or in
+// the active window of traversable tab when id is 0.
+func (p *rendererProc) evaluate(ctx context.Context, id, tab uint64, expr string) (any, error) {
 	ch := make(chan evalResult, 1)
 	p.mu.Lock()
 	if p.err != nil {
@@ -304,12 +332,16 @@ func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
 		return nil, err
 	}
 	p.nextEval++
-	id := p.nextEval
-	p.evals[id] = ch
+	eval := p.nextEval
+	p.evals[eval] = ch
 	p.mu.Unlock()
-	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: &rendererpb.Evaluate{Eval: id, Window: 1, Expr: expr}}}); err != nil {
+	e := &rendererpb.Evaluate{Eval: eval, Window: id, Expr: expr}
+	if id == 0 {
+		e.Tab = tab
+	}
+	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: e}}); err != nil {
 		p.mu.Lock()
-		delete(p.evals, id)
+		delete(p.evals, eval)
 		closing := p.closing
 		p.mu.Unlock()
 		if closing {
@@ -329,7 +361,7 @@ func (p *rendererProc) evaluate(ctx context.Context, expr string) (any, error) {
 		return r.v, r.err
 	case <-ctx.Done():
 		p.mu.Lock()
-		delete(p.evals, id)
+		delete(p.evals, eval)
 		p.mu.Unlock()
 		return nil, ctx.Err()
 	}
@@ -478,6 +510,16 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			}
 		case *rendererpb.Report_Console:
 			p.b.log(r.Console.GetLine())
+		case *rendererpb.Report_Handoff:
+			p.b.handoff(p, r.Handoff)
+		case *rendererpb.Report_Navigated:
+			reply := navReply{url: r.Navigated.GetUrl()}
+			if msg := r.Navigated.GetError(); msg != "" {
+				reply.err = errNavigationFailed(msg)
+			}
+			p.b.tabs.navReplied(r.Navigated.GetNav(), reply)
+		case *rendererpb.Report_Idle:
+			go p.b.idle(p)
 		case *rendererpb.Report_ScriptError:
 			p.mu.Lock()
 			w := p.win
@@ -655,14 +697,12 @@ func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 		return false
 	}
 	c := &rendererpb.Command{Command: &rendererpb.Command_Broadcast{Broadcast: m}}
-	b.mu.Lock()
 	var to []*rendererProc
-	for _, w := range b.windows {
-		if w.remote != nil && w.remote != from {
-			to = append(to, w.remote)
+	for _, p := range b.tabs.allProcs() {
+		if p != from {
+			to = append(to, p)
 		}
 	}
-	b.mu.Unlock()
 	size := len(m.GetMessage()) + len(m.GetName()) + 64
 	for _, p := range to {
 		p.forward(c, size)

@@ -16,7 +16,7 @@ import (
 // Cross-process messaging, the browser process's side. A window that a
 // window of another renderer can reach (its opener, a popup it opened,
 // the source of a message it got) has a handle: its renderer's number
-// (rendererProc.seq) in the high 32 bits, a number its renderer gives it
+// (rendererProc.id) in the high 32 bits, a number its renderer gives it
 // in the low ones. window.postMessage towards such a window goes from the
 // sender's renderer to the browser process, which checks it and passes it
 // on to the target's renderer (renderer_msg.go delivers it). A
@@ -38,7 +38,6 @@ import (
 // msgRouter is the browser's routing of messages between renderers.
 type msgRouter struct {
 	mu      sync.Mutex
-	seq     uint64
 	procs   map[uint64]*rendererProc
 	granted map[*rendererProc]map[uint64]struct{}
 	links   map[uint64]*msgLink
@@ -84,14 +83,6 @@ func (l *msgLink) other(p *rendererProc) *rendererProc {
 	return nil
 }
 
-// next numbers a new renderer.
-func (m *msgRouter) next() uint64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.seq++
-	return m.seq
-}
-
 // add makes p reachable by its number.
 func (m *msgRouter) add(p *rendererProc) {
 	m.mu.Lock()
@@ -104,7 +95,7 @@ func (m *msgRouter) add(p *rendererProc) {
 		m.popups = map[*rendererProc]int{}
 		m.openerOf = map[*rendererProc]*rendererProc{}
 	}
-	m.procs[p.seq] = p
+	m.procs[p.id] = p
 }
 
 // grant lets p send to the window of handle h.
@@ -136,7 +127,7 @@ func (m *msgRouter) remove(p *rendererProc) {
 	}
 	var notes []note
 	m.mu.Lock()
-	delete(m.procs, p.seq)
+	delete(m.procs, p.id)
 	delete(m.granted, p)
 	delete(m.popups, p)
 	if o := m.openerOf[p]; o != nil {
@@ -157,13 +148,13 @@ func (m *msgRouter) remove(p *rendererProc) {
 		for h := range g {
 			// (It stays granted: posting to a closed window is no
 			// forgery; the message goes nowhere.)
-			if h>>32 == p.seq {
+			if h>>32 == p.id {
 				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
 			}
 		}
 	}
 	for _, host := range m.removeWorkers(p) {
-		notes = append(notes, note{host, &rendererpb.Command{Command: &rendererpb.Command_SharedWorkerOwnerGone{SharedWorkerOwnerGone: &rendererpb.SharedWorkerOwnerGone{Owner: p.seq}}}})
+		notes = append(notes, note{host, &rendererpb.Command{Command: &rendererpb.Command_SharedWorkerOwnerGone{SharedWorkerOwnerGone: &rendererpb.SharedWorkerOwnerGone{Owner: p.id}}}})
 	}
 	m.mu.Unlock()
 	for _, n := range notes {
@@ -189,7 +180,7 @@ func (p *rendererProc) ofSite(o string) bool {
 // reports false (p forged one) for a link not numbered by p or reused.
 func (m *msgRouter) addLinks(p, to *rendererProc, links []uint64) bool {
 	for _, id := range links {
-		if id>>32 != p.seq || m.links[id] != nil {
+		if id>>32 != p.id || m.links[id] != nil {
 			p.refuse("a MessagePort link %#x it cannot make", id)
 			return false
 		}
@@ -216,7 +207,7 @@ func closeLinks(p *rendererProc, links []uint64) {
 // post passes a renderer's window.postMessage on to the target's
 // renderer; false: refused (the renderer is killed).
 func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
-	if w.GetSource()>>32 != p.seq {
+	if w.GetSource()>>32 != p.id {
 		p.refuse("a postMessage as window %#x, which it does not host", w.GetSource())
 		return false
 	}
@@ -259,7 +250,7 @@ func (m *msgRouter) checkLinks(p *rendererProc, links []uint64) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, id := range links {
-		if id>>32 != p.seq || m.links[id] != nil {
+		if id>>32 != p.id || m.links[id] != nil {
 			p.refuse("a MessagePort link %#x it cannot make", id)
 			return false
 		}
@@ -340,7 +331,7 @@ func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
 // renderer of that site.
 func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupRequest) (*rendererpb.OpenPopupReply, error) {
 	p := h.p
-	if req.GetOpener() != 0 && req.GetOpener()>>32 != p.seq {
+	if req.GetOpener() != 0 && req.GetOpener()>>32 != p.id {
 		p.refuse("a popup whose opener is window %#x, which it does not host", req.GetOpener())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's window")
 	}
@@ -359,8 +350,8 @@ func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupReq
 	w, err := p.b.startRendererWith(ctx, u.String(), nil, req.GetOpener())
 	if err == nil {
 		r.mu.Lock()
-		if r.procs[w.remote.seq] != nil {
-			r.openerOf[w.remote] = p
+		if pp := w.remote.proc(); r.procs[pp.id] != nil {
+			r.openerOf[pp] = p
 			r.mu.Unlock()
 		} else {
 			r.mu.Unlock()
@@ -375,7 +366,7 @@ func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupReq
 		r.mu.Unlock()
 		return &rendererpb.OpenPopupReply{Error: err.Error()}, nil
 	}
-	handle := w.remote.seq<<32 | 1
+	handle := w.remote.proc().id<<32 | 1
 	p.b.router.grant(p, handle)
 	return &rendererpb.OpenPopupReply{Window: handle}, nil
 }

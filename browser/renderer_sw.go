@@ -77,7 +77,7 @@ func (h *hostServer) SharedWorker(ctx context.Context, req *rendererpb.SharedWor
 		m.workers = map[swKey]*swEntry{}
 	}
 	e := m.workers[k]
-	if e == nil || e.host == p || m.procs[e.host.seq] == nil {
+	if e == nil || e.host == p || m.procs[e.host.id] == nil {
 		m.workers[k] = &swEntry{host: p, owners: map[*rendererProc]struct{}{}}
 		m.mu.Unlock()
 		return &rendererpb.SharedWorkerReply{Local: true}, nil
@@ -90,7 +90,7 @@ func (h *hostServer) SharedWorker(ctx context.Context, req *rendererpb.SharedWor
 	host := e.host
 	m.mu.Unlock()
 	host.forward(&rendererpb.Command{Command: &rendererpb.Command_ConnectSharedWorker{ConnectSharedWorker: &rendererpb.ConnectSharedWorker{
-		Key: req.GetKey(), Url: k.url, Name: k.name, Link: req.GetLink(), Owner: p.seq}}}, 256)
+		Key: req.GetKey(), Url: k.url, Name: k.name, Link: req.GetLink(), Owner: p.id}}}, 256)
 	return &rendererpb.SharedWorkerReply{}, nil
 }
 

@@ -23,7 +23,7 @@ type Window struct {
 	realm *bindings.Realm
 	// remote is the renderer process of a window of RendererProcesses
 	// (then realm, env and the documents are nil: they live there).
-	remote  *rendererProc
+	remote  *remoteWindow
 	env     envHandle
 	htmlDoc *html.Document
 	doc     *dom.Document // the window's document node tree
@@ -129,6 +129,10 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 	}
 	w.realm, w.env = realm, env
 	s.addRealm(realm)
+	// Once its document is unloaded for good, the window is closed even
+	// when no task of its realm runs any more (one queued by closeRealms
+	// waits for ever for a document that is not fully active).
+	w.htmlDoc.AddUnloadingDocumentCleanupSteps(w.closeOwnRealmOnLoop)
 	// fetch() requests get the document's referrer policy.
 	realm.SetFetchHost(fetchHost{b: s, referrerPolicy: w.referrerPolicy})
 	if current != nil && env.Agent() == current {
@@ -733,8 +737,13 @@ func (w *Window) navigateByScript(raw string, replace bool) error {
 // of the navigation's source document (nil for the embedder's). done,
 // when set, learns the outcome.
 func (w *Window) navigate(href string, u *url.URL, replace bool, source *fetch.Client, done func(*Window, error)) {
+	w.navigateWith(href, u, navHistory{traverse: -1, replace: replace, done: done, source: source})
+}
+
+// navigateWith is navigate with the history handling h.
+func (w *Window) navigateWith(href string, u *url.URL, h navHistory) {
 	f := w.frame
-	h := navHistory{traverse: -1, replace: replace, done: done, source: source}
+	replace := h.replace
 	if f.activeWindow() != w {
 		h.finish(nil, errNotActive) // w is no longer the frame's window
 		return

@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{27, 0}
 }
 
 type SharedWorkerRequest struct {
@@ -966,6 +966,8 @@ type Command struct {
 	//	*Command_Gone
 	//	*Command_ConnectSharedWorker
 	//	*Command_SharedWorkerOwnerGone
+	//	*Command_Handoff
+	//	*Command_Navigate
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1098,6 +1100,24 @@ func (x *Command) GetSharedWorkerOwnerGone() *SharedWorkerOwnerGone {
 	return nil
 }
 
+func (x *Command) GetHandoff() *Handoff {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Handoff); ok {
+			return x.Handoff
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetNavigate() *Navigate {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Navigate); ok {
+			return x.Navigate
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -1142,6 +1162,15 @@ type Command_SharedWorkerOwnerGone struct {
 	SharedWorkerOwnerGone *SharedWorkerOwnerGone `protobuf:"bytes,10,opt,name=shared_worker_owner_gone,json=sharedWorkerOwnerGone,proto3,oneof"`
 }
 
+type Command_Handoff struct {
+	// Navigation across renderers (numbered apart from the others).
+	Handoff *Handoff `protobuf:"bytes,20,opt,name=handoff,proto3,oneof"`
+}
+
+type Command_Navigate struct {
+	Navigate *Navigate `protobuf:"bytes,21,opt,name=navigate,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -1162,6 +1191,185 @@ func (*Command_ConnectSharedWorker) isCommand_Command() {}
 
 func (*Command_SharedWorkerOwnerGone) isCommand_Command() {}
 
+func (*Command_Handoff) isCommand_Command() {}
+
+func (*Command_Navigate) isCommand_Command() {}
+
+// Handoff moves a top-level traversable's active document between
+// renderers. A renderer reports it when a document of the traversable
+// navigates to another site (url set: the new entry at index) or
+// traverses to an entry another renderer holds (url empty); the browser
+// process sends it to the renderer that takes over (url set: create or
+// navigate the traversable there; url empty, index >= 0: traverse to its
+// entry index) and, with index -1, to the others whose entries changed
+// hands (they drop those entries). local says, per session history
+// entry, whether the entry's document is the receiver's (the sender's,
+// in a report).
+type Handoff struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Tab   uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
+	Local []bool                 `protobuf:"varint,2,rep,packed,name=local,proto3" json:"local,omitempty"`
+	Index int32                  `protobuf:"varint,3,opt,name=index,proto3" json:"index,omitempty"`
+	Url   string                 `protobuf:"bytes,4,opt,name=url,proto3" json:"url,omitempty"`
+	// nav is the embedder's navigation (Navigate) waiting for it, if any.
+	Nav uint64 `protobuf:"varint,5,opt,name=nav,proto3" json:"nav,omitempty"`
+	// urls are the entries' URLs as the sender knows them ("" unknown).
+	Urls          []string `protobuf:"bytes,6,rep,name=urls,proto3" json:"urls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Handoff) Reset() {
+	*x = Handoff{}
+	mi := &file_renderer_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Handoff) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Handoff) ProtoMessage() {}
+
+func (x *Handoff) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
+func (*Handoff) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *Handoff) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
+func (x *Handoff) GetLocal() []bool {
+	if x != nil {
+		return x.Local
+	}
+	return nil
+}
+
+func (x *Handoff) GetIndex() int32 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *Handoff) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Handoff) GetNav() uint64 {
+	if x != nil {
+		return x.Nav
+	}
+	return 0
+}
+
+func (x *Handoff) GetUrls() []string {
+	if x != nil {
+		return x.Urls
+	}
+	return nil
+}
+
+// Navigate navigates the active window of a traversable from Go
+// (Window.Navigate; with traverse, Window.Traverse by delta); the renderer
+// whose document loads reports Navigated.
+type Navigate struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tab           uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Nav           uint64                 `protobuf:"varint,3,opt,name=nav,proto3" json:"nav,omitempty"`
+	Traverse      bool                   `protobuf:"varint,4,opt,name=traverse,proto3" json:"traverse,omitempty"`
+	Delta         int32                  `protobuf:"varint,5,opt,name=delta,proto3" json:"delta,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Navigate) Reset() {
+	*x = Navigate{}
+	mi := &file_renderer_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Navigate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Navigate) ProtoMessage() {}
+
+func (x *Navigate) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
+func (*Navigate) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Navigate) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
+func (x *Navigate) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Navigate) GetNav() uint64 {
+	if x != nil {
+		return x.Nav
+	}
+	return 0
+}
+
+func (x *Navigate) GetTraverse() bool {
+	if x != nil {
+		return x.Traverse
+	}
+	return false
+}
+
+func (x *Navigate) GetDelta() int32 {
+	if x != nil {
+		return x.Delta
+	}
+	return 0
+}
+
 // Broadcast is a BroadcastChannel message: from a renderer (a Report) to
 // the browser process, which passes it on (a Command) to the other
 // renderers.
@@ -1179,7 +1387,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1191,7 +1399,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1204,7 +1412,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1247,7 +1455,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1259,7 +1467,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1272,7 +1480,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1306,14 +1514,17 @@ type OpenWindow struct {
 	Html    string                 `protobuf:"bytes,4,opt,name=html,proto3" json:"html,omitempty"`
 	// opener is the handle of the window's opener in another renderer (0:
 	// none).
-	Opener        uint64 `protobuf:"varint,5,opt,name=opener,proto3" json:"opener,omitempty"`
+	Opener uint64 `protobuf:"varint,5,opt,name=opener,proto3" json:"opener,omitempty"`
+	// tab names the window's top-level traversable across renderers
+	// (numbered apart from the others).
+	Tab           uint64 `protobuf:"varint,20,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1536,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1549,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1376,19 +1587,29 @@ func (x *OpenWindow) GetOpener() uint64 {
 	return 0
 }
 
+func (x *OpenWindow) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
 // Evaluate evaluates an expression in a window (Window.Evaluate).
 type Evaluate struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Eval          uint64                 `protobuf:"varint,1,opt,name=eval,proto3" json:"eval,omitempty"`
-	Window        uint64                 `protobuf:"varint,2,opt,name=window,proto3" json:"window,omitempty"`
-	Expr          string                 `protobuf:"bytes,3,opt,name=expr,proto3" json:"expr,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Eval   uint64                 `protobuf:"varint,1,opt,name=eval,proto3" json:"eval,omitempty"`
+	Window uint64                 `protobuf:"varint,2,opt,name=window,proto3" json:"window,omitempty"`
+	Expr   string                 `protobuf:"bytes,3,opt,name=expr,proto3" json:"expr,omitempty"`
+	// tab, when set, evaluates in the traversable's active window instead
+	// (numbered apart from the others).
+	Tab           uint64 `protobuf:"varint,20,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1400,7 +1621,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1413,7 +1634,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1437,6 +1658,13 @@ func (x *Evaluate) GetExpr() string {
 	return ""
 }
 
+func (x *Evaluate) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
 // CloseWindow closes a window.
 type CloseWindow struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1447,7 +1675,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1459,7 +1687,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1472,7 +1700,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1500,6 +1728,9 @@ type Report struct {
 	//	*Report_PortClosed
 	//	*Report_SharedWorkerClosed
 	//	*Report_CloseWindow
+	//	*Report_Handoff
+	//	*Report_Navigated
+	//	*Report_Idle
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1507,7 +1738,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1519,7 +1750,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1532,7 +1763,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -1659,6 +1890,33 @@ func (x *Report) GetCloseWindow() *CloseWindow {
 	return nil
 }
 
+func (x *Report) GetHandoff() *Handoff {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Handoff); ok {
+			return x.Handoff
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetNavigated() *Navigated {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Navigated); ok {
+			return x.Navigated
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetIdle() *Idle {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Idle); ok {
+			return x.Idle
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -1717,6 +1975,19 @@ type Report_CloseWindow struct {
 	CloseWindow *CloseWindow `protobuf:"bytes,13,opt,name=close_window,json=closeWindow,proto3,oneof"`
 }
 
+type Report_Handoff struct {
+	// Navigation across renderers (numbered apart from the others).
+	Handoff *Handoff `protobuf:"bytes,20,opt,name=handoff,proto3,oneof"`
+}
+
+type Report_Navigated struct {
+	Navigated *Navigated `protobuf:"bytes,21,opt,name=navigated,proto3,oneof"`
+}
+
+type Report_Idle struct {
+	Idle *Idle `protobuf:"bytes,22,opt,name=idle,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -1743,6 +2014,112 @@ func (*Report_SharedWorkerClosed) isReport_Report() {}
 
 func (*Report_CloseWindow) isReport_Report() {}
 
+func (*Report_Handoff) isReport_Report() {}
+
+func (*Report_Navigated) isReport_Report() {}
+
+func (*Report_Idle) isReport_Report() {}
+
+// Navigated: the navigation nav has loaded its document here (error
+// empty) or failed.
+type Navigated struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Nav   uint64                 `protobuf:"varint,1,opt,name=nav,proto3" json:"nav,omitempty"`
+	Error string                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// url is the URL of the window then active.
+	Url           string `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Navigated) Reset() {
+	*x = Navigated{}
+	mi := &file_renderer_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Navigated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Navigated) ProtoMessage() {}
+
+func (x *Navigated) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
+func (*Navigated) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *Navigated) GetNav() uint64 {
+	if x != nil {
+		return x.Nav
+	}
+	return 0
+}
+
+func (x *Navigated) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *Navigated) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// Idle: the renderer hosts no window, cached or not, and no worker.
+type Idle struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Idle) Reset() {
+	*x = Idle{}
+	mi := &file_renderer_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Idle) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Idle) ProtoMessage() {}
+
+func (x *Idle) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Idle.ProtoReflect.Descriptor instead.
+func (*Idle) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{23}
+}
+
 // Ready: the renderer runs and takes commands.
 type Ready struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1753,7 +2130,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1765,7 +2142,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1778,7 +2155,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -1801,7 +2178,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1813,7 +2190,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1826,7 +2203,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -1860,7 +2237,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1872,7 +2249,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1885,7 +2262,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -1908,7 +2285,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1920,7 +2297,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1933,7 +2310,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -1976,7 +2353,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1988,7 +2365,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2001,7 +2378,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2028,7 +2405,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2040,7 +2417,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2053,7 +2430,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Console) GetLine() string {
@@ -2075,7 +2452,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2087,7 +2464,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2100,7 +2477,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2135,7 +2512,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2524,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2537,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Header) GetName() string {
@@ -2190,7 +2567,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2202,7 +2579,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2215,7 +2592,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -2267,7 +2644,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2279,7 +2656,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2292,7 +2669,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -2339,7 +2716,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2351,7 +2728,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2364,7 +2741,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -2389,7 +2766,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2401,7 +2778,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2414,7 +2791,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -2529,7 +2906,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xed\x05\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xec\x06\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -2542,8 +2919,23 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04gone\x18\b \x01(\v2#.gowebengine.renderer.v1.WindowGoneH\x00R\x04gone\x12b\n" +
 	"\x15connect_shared_worker\x18\t \x01(\v2,.gowebengine.renderer.v1.ConnectSharedWorkerH\x00R\x13connectSharedWorker\x12i\n" +
 	"\x18shared_worker_owner_gone\x18\n" +
-	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGoneB\t\n" +
-	"\acommand\"\x95\x01\n" +
+	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGone\x12<\n" +
+	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12?\n" +
+	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigateB\t\n" +
+	"\acommand\"\x7f\n" +
+	"\aHandoff\x12\x10\n" +
+	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x14\n" +
+	"\x05local\x18\x02 \x03(\bR\x05local\x12\x14\n" +
+	"\x05index\x18\x03 \x01(\x05R\x05index\x12\x10\n" +
+	"\x03url\x18\x04 \x01(\tR\x03url\x12\x10\n" +
+	"\x03nav\x18\x05 \x01(\x04R\x03nav\x12\x12\n" +
+	"\x04urls\x18\x06 \x03(\tR\x04urls\"r\n" +
+	"\bNavigate\x12\x10\n" +
+	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x10\n" +
+	"\x03nav\x18\x03 \x01(\x04R\x03nav\x12\x1a\n" +
+	"\btraverse\x18\x04 \x01(\bR\btraverse\x12\x14\n" +
+	"\x05delta\x18\x05 \x01(\x05R\x05delta\"\x95\x01\n" +
 	"\tBroadcast\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
@@ -2553,20 +2945,22 @@ const file_renderer_proto_rawDesc = "" +
 	"StorageKey\x12\x16\n" +
 	"\x06origin\x18\x01 \x01(\tR\x06origin\x12$\n" +
 	"\x0etop_level_site\x18\x02 \x01(\tR\ftopLevelSite\x125\n" +
-	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"}\n" +
+	"\x17has_cross_site_ancestor\x18\x03 \x01(\bR\x14hasCrossSiteAncestor\"\x8f\x01\n" +
 	"\n" +
 	"OpenWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x19\n" +
 	"\bhas_html\x18\x03 \x01(\bR\ahasHtml\x12\x12\n" +
 	"\x04html\x18\x04 \x01(\tR\x04html\x12\x16\n" +
-	"\x06opener\x18\x05 \x01(\x04R\x06opener\"J\n" +
+	"\x06opener\x18\x05 \x01(\x04R\x06opener\x12\x10\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"\\\n" +
 	"\bEvaluate\x12\x12\n" +
 	"\x04eval\x18\x01 \x01(\x04R\x04eval\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
-	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
+	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x93\a\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xca\b\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -2582,8 +2976,16 @@ const file_renderer_proto_rawDesc = "" +
 	"\vport_closed\x18\v \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
 	"portClosed\x12_\n" +
 	"\x14shared_worker_closed\x18\f \x01(\v2+.gowebengine.renderer.v1.SharedWorkerClosedH\x00R\x12sharedWorkerClosed\x12I\n" +
-	"\fclose_window\x18\r \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\vcloseWindowB\b\n" +
-	"\x06report\"\x19\n" +
+	"\fclose_window\x18\r \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\vcloseWindow\x12<\n" +
+	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12B\n" +
+	"\tnavigated\x18\x15 \x01(\v2\".gowebengine.renderer.v1.NavigatedH\x00R\tnavigated\x123\n" +
+	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idleB\b\n" +
+	"\x06report\"E\n" +
+	"\tNavigated\x12\x10\n" +
+	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\x12\x10\n" +
+	"\x03url\x18\x03 \x01(\tR\x03url\"\x06\n" +
+	"\x04Idle\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
 	"\fWindowOpened\x12\x16\n" +
@@ -2660,7 +3062,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -2678,75 +3080,84 @@ var file_renderer_proto_goTypes = []any{
 	(*StorageCall)(nil),           // 13: gowebengine.renderer.v1.StorageCall
 	(*StorageReply)(nil),          // 14: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),               // 15: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),             // 16: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 17: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 18: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 19: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 20: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 21: gowebengine.renderer.v1.Report
-	(*Ready)(nil),                 // 22: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 23: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 24: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 25: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 26: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 27: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 28: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 29: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 30: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 31: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 32: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 33: gowebengine.renderer.v1.FetchResponse
+	(*Handoff)(nil),               // 16: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),              // 17: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),             // 18: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 19: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 20: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 21: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 22: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 23: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),             // 24: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                  // 25: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                 // 26: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 27: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 28: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 29: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 30: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 31: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 32: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 33: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 34: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 35: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 36: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 37: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	17, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	19, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	19, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	19, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	19, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	18, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	19, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	20, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	16, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	20, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	21, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	22, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	18, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	9,  // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	10, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	11, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	12, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	17, // 15: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	22, // 16: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	23, // 17: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	24, // 18: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	25, // 19: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	27, // 20: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	28, // 21: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	16, // 22: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	26, // 23: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	9,  // 24: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	10, // 25: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	11, // 26: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	6,  // 27: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	20, // 28: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	1,  // 29: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	29, // 30: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	29, // 31: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	21, // 32: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	32, // 33: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	30, // 34: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	13, // 35: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	7,  // 36: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 37: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	15, // 38: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	33, // 39: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	31, // 40: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	14, // 41: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	8,  // 42: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 43: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	38, // [38:44] is the sub-list for method output_type
-	32, // [32:38] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	16, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	17, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	19, // 17: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	26, // 18: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	27, // 19: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	28, // 20: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	29, // 21: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	31, // 22: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	32, // 23: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	18, // 24: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	30, // 25: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	9,  // 26: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	10, // 27: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	11, // 28: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	6,  // 29: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	22, // 30: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	16, // 31: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	24, // 32: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	25, // 33: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	1,  // 34: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	33, // 35: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	33, // 36: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	23, // 37: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	36, // 38: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	34, // 39: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	13, // 40: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	7,  // 41: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 42: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	15, // 43: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	37, // 44: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	35, // 45: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	14, // 46: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	8,  // 47: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 48: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	43, // [43:49] is the sub-list for method output_type
+	37, // [37:43] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -2765,8 +3176,10 @@ func file_renderer_proto_init() {
 		(*Command_Gone)(nil),
 		(*Command_ConnectSharedWorker)(nil),
 		(*Command_SharedWorkerOwnerGone)(nil),
+		(*Command_Handoff)(nil),
+		(*Command_Navigate)(nil),
 	}
-	file_renderer_proto_msgTypes[19].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[21].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -2780,6 +3193,9 @@ func file_renderer_proto_init() {
 		(*Report_PortClosed)(nil),
 		(*Report_SharedWorkerClosed)(nil),
 		(*Report_CloseWindow)(nil),
+		(*Report_Handoff)(nil),
+		(*Report_Navigated)(nil),
+		(*Report_Idle)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2787,7 +3203,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   32,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
