@@ -857,10 +857,18 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 	return cw
 }
 
-// closeByScript is window.close(): a window opened by window.open closes
-// (asynchronously); other windows ignore it.
+// closeByScript is https://html.spec.whatwg.org/#dom-window-close: a
+// window opened by window.open (script-closable) closes; other windows
+// ignore it.
 func (w *Window) closeByScript() {
 	if f := w.frame; f != nil && f.popup && !f.top {
+		// 5.1. Set thisTraversable's is closing to true (window.closed is
+		// true from now on).
+		if w.closing.Swap(true) {
+			return
+		}
+		// 5.2. Queue a task to close thisTraversable (its unload events
+		// need the agent's event loop, which the caller is running).
 		go w.s.guard(func() { f.destroy(nil) })
 	}
 }

@@ -246,10 +246,10 @@ func TestRendererCrashClosesPorts(t *testing.T) {
 // test's honest window, of https://a.test.
 func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient, how string) {
 	var set struct {
-		Proc uint64 `json:"proc"`
+		ID uint64 `json:"id"`
 	}
 	json.Unmarshal([]byte(os.Getenv("GOWEBENGINE_RENDERER")), &set)
-	honest, own := uint64(1)<<32|1, set.Proc<<32|1
+	honest, own := uint64(1)<<32|1, set.ID<<32|1
 	m := &rendererpb.WindowMessage{Source: own, Target: honest, SourceOrigin: "https://a.test", TargetOrigin: "https://a.test", Message: []byte("forged")}
 	switch how {
 	case "source":

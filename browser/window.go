@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/dom"
@@ -74,6 +75,9 @@ type Window struct {
 	// windows see a stand-in from then on).
 	agent     *agentState
 	realmGone bool
+	// closing is HTML's "is closing" of its traversable, set by
+	// window.close() (closeByScript) before the traversable is closed.
+	closing atomic.Bool
 	// postMessageFn is the window's own postMessage function; incumbent
 	// is the window whose call of it through the membrane is in progress
 	// (the message's source), nil for a call from the window itself.
@@ -252,7 +256,7 @@ func (w *Window) install() error {
 		FrameElement: w.frameElementValue,
 		// closed: the window's navigable is gone (a closed popup, a
 		// removed iframe's window).
-		Closed:         func() bool { return w.realmGone || w.htmlDoc.Navigable().IsDestroyed() },
+		Closed:         func() bool { return w.realmGone || w.closing.Load() || w.htmlDoc.Navigable().IsDestroyed() },
 		Length:         w.childNavigableCount,
 		ChildNavigable: w.childNavigable,
 		Open:           w.open,
