@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -72,7 +73,7 @@ func (ws *windowsByURL) ch(u string) chan *browser.Window {
 	return c
 }
 
-func (ws *windowsByURL) wait(t *testing.T, ctx context.Context, u string) *browser.Window {
+func (ws *windowsByURL) wait(t testing.TB, ctx context.Context, u string) *browser.Window {
 	t.Helper()
 	select {
 	case w := <-ws.ch(u):
@@ -94,7 +95,7 @@ func init() {
 
 // msgBrowser is a browser of RendererProcesses over msgSite whose windows
 // ws learns.
-func msgBrowser(t *testing.T, cfg browser.Config) (*browser.Browser, *windowsByURL) {
+func msgBrowser(t testing.TB, cfg browser.Config) (*browser.Browser, *windowsByURL) {
 	ws := &windowsByURL{}
 	cfg.Fetcher = browser.FSFetcher{FS: msgSite}
 	cfg.Renderer.Inits = append(cfg.Renderer.Inits, "msg23-loaded")
@@ -492,5 +493,27 @@ func TestRendererClosePopup(t *testing.T) {
 	defer mu.Unlock()
 	if len(exits) != 0 {
 		t.Fatalf("OnExit for a closed window: %q", exits)
+	}
+}
+
+// BenchmarkRendererPostMessage: a round trip of window.postMessage
+// between windows of two renderer processes (a.test → b.test popup →
+// back), through the browser process; ns/op is one round trip (the
+// loop runs in the opener, one Evaluate per b.N).
+func BenchmarkRendererPostMessage(b *testing.B) {
+	ctx := testCtx(b)
+	br, ws := msgBrowser(b, browser.Config{})
+	w1, err := br.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w1.Evaluate(ctx, `window.popup = open('https://b.test/popup.html'); new Promise(r => onmessage = r).then(() => 0)`); err != nil {
+		b.Fatal(err)
+	}
+	ws.wait(b, ctx, "https://b.test/popup.html")
+	b.ResetTimer()
+	v, err := w1.Evaluate(ctx, fmt.Sprintf(`new Promise(r => { let n = 0; onmessage = () => { if (++n === %d) r(n); else popup.postMessage(n, '*'); }; popup.postMessage(0, '*'); })`, b.N))
+	if err != nil || v != int64(b.N) {
+		b.Fatal(v, err)
 	}
 }
