@@ -57,6 +57,9 @@ type rendererMsg struct {
 	gone      map[uint64]bool
 	nextLink  uint64
 	links     map[uint64]*html.MessagePort // each link's stub
+	// swOwners are the shared workers of this renderer that documents of
+	// others own, by the link they connected through (renderer_sw.go).
+	swOwners map[uint64]*html.SharedWorker
 }
 
 type proxyKey struct {

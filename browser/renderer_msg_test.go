@@ -263,6 +263,10 @@ func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient,
 	case "sharedworker":
 		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}, Url: "https://b.test/counter.js"})
 		select {}
+	case "release":
+		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_SharedWorkerReleased{SharedWorkerReleased: &rendererpb.SharedWorkerReleased{Link: honest}}})
+		ctl.Recv()
+		select {}
 	case "link":
 		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}, Url: "https://a.test/counter.js", Link: honest})
 		select {}
@@ -286,6 +290,7 @@ func TestRendererForgedPostMessage(t *testing.T) {
 		"popup":        "a popup whose opener is window 0x100000001, which it does not host",
 		"sharedworker": "a shared worker of the storage key of https://b.test",
 		"link":         "a MessagePort link 0x100000001 it cannot make",
+		"release":      "a release of shared worker connection 0x100000001, which is not its",
 	} {
 		t.Run(how, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -493,6 +498,48 @@ func TestRendererClosePopup(t *testing.T) {
 	defer mu.Unlock()
 	if len(exits) != 0 {
 		t.Fatalf("OnExit for a closed window: %q", exits)
+	}
+}
+
+// TestRendererSharedWorkerDocumentOwner: a document of another renderer
+// owns a shared worker until it is unloaded: when it navigates away
+// after the worker's first owner left, the worker is terminated (its
+// lock released) though its renderer runs on.
+func TestRendererSharedWorkerDocumentOwner(t *testing.T) {
+	ctx := testCtx(t)
+	b, _ := msgBrowser(t, browser.Config{})
+	var ws []*browser.Window
+	for range 3 {
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	w1, w2, w3 := ws[0], ws[1], ws[2]
+	reval(t, ctx, w1, useCounter)
+	reval(t, ctx, w2, useCounter)
+	if v := reval(t, ctx, w2, `inc().then(() => { sw.port.postMessage('lock'); return swwait(); })`); v != "locked" {
+		t.Fatalf("the worker's lock: %v", v)
+	}
+	leave := func(w *browser.Window) {
+		t.Helper()
+		reval(t, ctx, w, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
+		for {
+			if _, err := w.Evaluate(ctx, "1"); err != nil {
+				break
+			}
+		}
+	}
+	leave(w1)
+	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
+		t.Fatalf("the worker after its first owner left: %v", v)
+	}
+	leave(w2)
+	for reval(t, ctx, w3, swLockHolders) != "" {
+	}
+	if err := w2.RendererErr(); err != nil {
+		t.Fatal(err)
 	}
 }
 

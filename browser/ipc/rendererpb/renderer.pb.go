@@ -79,7 +79,7 @@ func (x StorageCall_Op) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StorageCall_Op.Descriptor instead.
 func (StorageCall_Op) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{12, 0}
 }
 
 type EvalResult_Kind int32
@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{24, 0}
 }
 
 type SharedWorkerRequest struct {
@@ -331,10 +331,12 @@ func (x *ConnectSharedWorker) GetOwner() uint64 {
 }
 
 // SharedWorkerOwnerGone: the documents of renderer owner no longer own
-// the renderer's shared workers (that renderer ended).
+// the renderer's shared workers (that renderer ended); with link, only
+// the document that connected through link (it was unloaded).
 type SharedWorkerOwnerGone struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Owner         uint64                 `protobuf:"varint,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	Link          uint64                 `protobuf:"varint,2,opt,name=link,proto3" json:"link,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -376,6 +378,59 @@ func (x *SharedWorkerOwnerGone) GetOwner() uint64 {
 	return 0
 }
 
+func (x *SharedWorkerOwnerGone) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
+// SharedWorkerReleased: the document that connected to a shared worker
+// of another renderer through link was unloaded.
+type SharedWorkerReleased struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Link          uint64                 `protobuf:"varint,1,opt,name=link,proto3" json:"link,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SharedWorkerReleased) Reset() {
+	*x = SharedWorkerReleased{}
+	mi := &file_renderer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SharedWorkerReleased) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SharedWorkerReleased) ProtoMessage() {}
+
+func (x *SharedWorkerReleased) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SharedWorkerReleased.ProtoReflect.Descriptor instead.
+func (*SharedWorkerReleased) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SharedWorkerReleased) GetLink() uint64 {
+	if x != nil {
+		return x.Link
+	}
+	return 0
+}
+
 // SharedWorkerClosed: the renderer's shared worker ended.
 type SharedWorkerClosed struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -388,7 +443,7 @@ type SharedWorkerClosed struct {
 
 func (x *SharedWorkerClosed) Reset() {
 	*x = SharedWorkerClosed{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -400,7 +455,7 @@ func (x *SharedWorkerClosed) String() string {
 func (*SharedWorkerClosed) ProtoMessage() {}
 
 func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -413,7 +468,7 @@ func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerClosed.ProtoReflect.Descriptor instead.
 func (*SharedWorkerClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SharedWorkerClosed) GetKey() *StorageKey {
@@ -449,7 +504,7 @@ type OpenPopupRequest struct {
 
 func (x *OpenPopupRequest) Reset() {
 	*x = OpenPopupRequest{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -461,7 +516,7 @@ func (x *OpenPopupRequest) String() string {
 func (*OpenPopupRequest) ProtoMessage() {}
 
 func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -474,7 +529,7 @@ func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupRequest.ProtoReflect.Descriptor instead.
 func (*OpenPopupRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *OpenPopupRequest) GetOpener() uint64 {
@@ -502,7 +557,7 @@ type OpenPopupReply struct {
 
 func (x *OpenPopupReply) Reset() {
 	*x = OpenPopupReply{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -514,7 +569,7 @@ func (x *OpenPopupReply) String() string {
 func (*OpenPopupReply) ProtoMessage() {}
 
 func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -527,7 +582,7 @@ func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupReply.ProtoReflect.Descriptor instead.
 func (*OpenPopupReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *OpenPopupReply) GetWindow() uint64 {
@@ -566,7 +621,7 @@ type WindowMessage struct {
 
 func (x *WindowMessage) Reset() {
 	*x = WindowMessage{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -578,7 +633,7 @@ func (x *WindowMessage) String() string {
 func (*WindowMessage) ProtoMessage() {}
 
 func (x *WindowMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -591,7 +646,7 @@ func (x *WindowMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowMessage.ProtoReflect.Descriptor instead.
 func (*WindowMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WindowMessage) GetSource() uint64 {
@@ -648,7 +703,7 @@ type PortMessage struct {
 
 func (x *PortMessage) Reset() {
 	*x = PortMessage{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -660,7 +715,7 @@ func (x *PortMessage) String() string {
 func (*PortMessage) ProtoMessage() {}
 
 func (x *PortMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -673,7 +728,7 @@ func (x *PortMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortMessage.ProtoReflect.Descriptor instead.
 func (*PortMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PortMessage) GetLink() uint64 {
@@ -708,7 +763,7 @@ type PortClosed struct {
 
 func (x *PortClosed) Reset() {
 	*x = PortClosed{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -720,7 +775,7 @@ func (x *PortClosed) String() string {
 func (*PortClosed) ProtoMessage() {}
 
 func (x *PortClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -733,7 +788,7 @@ func (x *PortClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortClosed.ProtoReflect.Descriptor instead.
 func (*PortClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PortClosed) GetLink() uint64 {
@@ -753,7 +808,7 @@ type WindowGone struct {
 
 func (x *WindowGone) Reset() {
 	*x = WindowGone{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -765,7 +820,7 @@ func (x *WindowGone) String() string {
 func (*WindowGone) ProtoMessage() {}
 
 func (x *WindowGone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -778,7 +833,7 @@ func (x *WindowGone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowGone.ProtoReflect.Descriptor instead.
 func (*WindowGone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *WindowGone) GetWindow() uint64 {
@@ -802,7 +857,7 @@ type StorageCall struct {
 
 func (x *StorageCall) Reset() {
 	*x = StorageCall{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -814,7 +869,7 @@ func (x *StorageCall) String() string {
 func (*StorageCall) ProtoMessage() {}
 
 func (x *StorageCall) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -827,7 +882,7 @@ func (x *StorageCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageCall.ProtoReflect.Descriptor instead.
 func (*StorageCall) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *StorageCall) GetStorageKey() *StorageKey {
@@ -881,7 +936,7 @@ type StorageReply struct {
 
 func (x *StorageReply) Reset() {
 	*x = StorageReply{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -893,7 +948,7 @@ func (x *StorageReply) String() string {
 func (*StorageReply) ProtoMessage() {}
 
 func (x *StorageReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -906,7 +961,7 @@ func (x *StorageReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageReply.ProtoReflect.Descriptor instead.
 func (*StorageReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *StorageReply) GetLength() uint32 {
@@ -973,7 +1028,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -985,7 +1040,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -998,7 +1053,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Command) GetCommand() isCommand_Command {
@@ -1179,7 +1234,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1191,7 +1246,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1204,7 +1259,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1247,7 +1302,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1259,7 +1314,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1272,7 +1327,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1313,7 +1368,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1380,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1393,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1388,7 +1443,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1400,7 +1455,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1413,7 +1468,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1447,7 +1502,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1459,7 +1514,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1472,7 +1527,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1500,6 +1555,7 @@ type Report struct {
 	//	*Report_PortClosed
 	//	*Report_SharedWorkerClosed
 	//	*Report_CloseWindow
+	//	*Report_SharedWorkerReleased
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1507,7 +1563,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1519,7 +1575,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1532,7 +1588,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -1659,6 +1715,15 @@ func (x *Report) GetCloseWindow() *CloseWindow {
 	return nil
 }
 
+func (x *Report) GetSharedWorkerReleased() *SharedWorkerReleased {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SharedWorkerReleased); ok {
+			return x.SharedWorkerReleased
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -1717,6 +1782,10 @@ type Report_CloseWindow struct {
 	CloseWindow *CloseWindow `protobuf:"bytes,13,opt,name=close_window,json=closeWindow,proto3,oneof"`
 }
 
+type Report_SharedWorkerReleased struct {
+	SharedWorkerReleased *SharedWorkerReleased `protobuf:"bytes,14,opt,name=shared_worker_released,json=sharedWorkerReleased,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -1743,6 +1812,8 @@ func (*Report_SharedWorkerClosed) isReport_Report() {}
 
 func (*Report_CloseWindow) isReport_Report() {}
 
+func (*Report_SharedWorkerReleased) isReport_Report() {}
+
 // Ready: the renderer runs and takes commands.
 type Ready struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1753,7 +1824,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1765,7 +1836,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1778,7 +1849,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -1801,7 +1872,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1813,7 +1884,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1826,7 +1897,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -1860,7 +1931,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1872,7 +1943,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1885,7 +1956,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -1908,7 +1979,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1920,7 +1991,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1933,7 +2004,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -1976,7 +2047,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1988,7 +2059,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2001,7 +2072,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2028,7 +2099,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2040,7 +2111,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2053,7 +2124,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Console) GetLine() string {
@@ -2075,7 +2146,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2087,7 +2158,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2100,7 +2171,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2135,7 +2206,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2218,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2231,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Header) GetName() string {
@@ -2190,7 +2261,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2202,7 +2273,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2215,7 +2286,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -2267,7 +2338,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2279,7 +2350,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2292,7 +2363,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -2339,7 +2410,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2351,7 +2422,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2364,7 +2435,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -2389,7 +2460,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2401,7 +2472,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2414,7 +2485,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -2476,9 +2547,12 @@ const file_renderer_proto_rawDesc = "" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12\x12\n" +
 	"\x04link\x18\x04 \x01(\x04R\x04link\x12\x14\n" +
-	"\x05owner\x18\x05 \x01(\x04R\x05owner\"-\n" +
+	"\x05owner\x18\x05 \x01(\x04R\x05owner\"A\n" +
 	"\x15SharedWorkerOwnerGone\x12\x14\n" +
-	"\x05owner\x18\x01 \x01(\x04R\x05owner\"q\n" +
+	"\x05owner\x18\x01 \x01(\x04R\x05owner\x12\x12\n" +
+	"\x04link\x18\x02 \x01(\x04R\x04link\"*\n" +
+	"\x14SharedWorkerReleased\x12\x12\n" +
+	"\x04link\x18\x01 \x01(\x04R\x04link\"q\n" +
 	"\x12SharedWorkerClosed\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
@@ -2566,7 +2640,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x93\a\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xfa\a\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -2582,7 +2656,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\vport_closed\x18\v \x01(\v2#.gowebengine.renderer.v1.PortClosedH\x00R\n" +
 	"portClosed\x12_\n" +
 	"\x14shared_worker_closed\x18\f \x01(\v2+.gowebengine.renderer.v1.SharedWorkerClosedH\x00R\x12sharedWorkerClosed\x12I\n" +
-	"\fclose_window\x18\r \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\vcloseWindowB\b\n" +
+	"\fclose_window\x18\r \x01(\v2$.gowebengine.renderer.v1.CloseWindowH\x00R\vcloseWindow\x12e\n" +
+	"\x16shared_worker_released\x18\x0e \x01(\v2-.gowebengine.renderer.v1.SharedWorkerReleasedH\x00R\x14sharedWorkerReleasedB\b\n" +
 	"\x06report\"\x19\n" +
 	"\x05Ready\x12\x10\n" +
 	"\x03pid\x18\x01 \x01(\x03R\x03pid\"N\n" +
@@ -2660,7 +2735,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -2668,85 +2743,87 @@ var file_renderer_proto_goTypes = []any{
 	(*SharedWorkerReply)(nil),     // 3: gowebengine.renderer.v1.SharedWorkerReply
 	(*ConnectSharedWorker)(nil),   // 4: gowebengine.renderer.v1.ConnectSharedWorker
 	(*SharedWorkerOwnerGone)(nil), // 5: gowebengine.renderer.v1.SharedWorkerOwnerGone
-	(*SharedWorkerClosed)(nil),    // 6: gowebengine.renderer.v1.SharedWorkerClosed
-	(*OpenPopupRequest)(nil),      // 7: gowebengine.renderer.v1.OpenPopupRequest
-	(*OpenPopupReply)(nil),        // 8: gowebengine.renderer.v1.OpenPopupReply
-	(*WindowMessage)(nil),         // 9: gowebengine.renderer.v1.WindowMessage
-	(*PortMessage)(nil),           // 10: gowebengine.renderer.v1.PortMessage
-	(*PortClosed)(nil),            // 11: gowebengine.renderer.v1.PortClosed
-	(*WindowGone)(nil),            // 12: gowebengine.renderer.v1.WindowGone
-	(*StorageCall)(nil),           // 13: gowebengine.renderer.v1.StorageCall
-	(*StorageReply)(nil),          // 14: gowebengine.renderer.v1.StorageReply
-	(*Command)(nil),               // 15: gowebengine.renderer.v1.Command
-	(*Broadcast)(nil),             // 16: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 17: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 18: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 19: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 20: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 21: gowebengine.renderer.v1.Report
-	(*Ready)(nil),                 // 22: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 23: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 24: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 25: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 26: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 27: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 28: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 29: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 30: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 31: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 32: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 33: gowebengine.renderer.v1.FetchResponse
+	(*SharedWorkerReleased)(nil),  // 6: gowebengine.renderer.v1.SharedWorkerReleased
+	(*SharedWorkerClosed)(nil),    // 7: gowebengine.renderer.v1.SharedWorkerClosed
+	(*OpenPopupRequest)(nil),      // 8: gowebengine.renderer.v1.OpenPopupRequest
+	(*OpenPopupReply)(nil),        // 9: gowebengine.renderer.v1.OpenPopupReply
+	(*WindowMessage)(nil),         // 10: gowebengine.renderer.v1.WindowMessage
+	(*PortMessage)(nil),           // 11: gowebengine.renderer.v1.PortMessage
+	(*PortClosed)(nil),            // 12: gowebengine.renderer.v1.PortClosed
+	(*WindowGone)(nil),            // 13: gowebengine.renderer.v1.WindowGone
+	(*StorageCall)(nil),           // 14: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),          // 15: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),               // 16: gowebengine.renderer.v1.Command
+	(*Broadcast)(nil),             // 17: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 18: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 19: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 20: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 21: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 22: gowebengine.renderer.v1.Report
+	(*Ready)(nil),                 // 23: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 24: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 25: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 26: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 27: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 28: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 29: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 30: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 31: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 32: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 33: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 34: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	17, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	17, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	18, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	18, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	18, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	18, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	18, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	19, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	20, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	16, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	9,  // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	10, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	11, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	12, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
+	19, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	20, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	21, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	17, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	10, // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	11, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	12, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	13, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	17, // 15: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	22, // 16: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	23, // 17: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	24, // 18: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	25, // 19: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	27, // 20: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	28, // 21: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	16, // 22: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	26, // 23: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	9,  // 24: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	10, // 25: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	11, // 26: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	6,  // 27: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	20, // 28: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	1,  // 29: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	29, // 30: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	29, // 31: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	21, // 32: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	32, // 33: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	30, // 34: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	13, // 35: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	7,  // 36: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 37: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	15, // 38: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	33, // 39: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	31, // 40: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	14, // 41: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	8,  // 42: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 43: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	38, // [38:44] is the sub-list for method output_type
-	32, // [32:38] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	18, // 15: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	23, // 16: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	24, // 17: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	25, // 18: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	26, // 19: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	28, // 20: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	29, // 21: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	17, // 22: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	27, // 23: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	10, // 24: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	11, // 25: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	12, // 26: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	7,  // 27: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	21, // 28: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	6,  // 29: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	1,  // 30: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	30, // 31: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	30, // 32: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	22, // 33: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	33, // 34: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	31, // 35: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	14, // 36: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	8,  // 37: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 38: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	16, // 39: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	34, // 40: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	32, // 41: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	15, // 42: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	9,  // 43: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 44: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	39, // [39:45] is the sub-list for method output_type
+	33, // [33:39] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -2754,7 +2831,7 @@ func file_renderer_proto_init() {
 	if File_renderer_proto != nil {
 		return
 	}
-	file_renderer_proto_msgTypes[13].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[14].OneofWrappers = []any{
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
@@ -2766,7 +2843,7 @@ func file_renderer_proto_init() {
 		(*Command_ConnectSharedWorker)(nil),
 		(*Command_SharedWorkerOwnerGone)(nil),
 	}
-	file_renderer_proto_msgTypes[19].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[20].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -2780,6 +2857,7 @@ func file_renderer_proto_init() {
 		(*Report_PortClosed)(nil),
 		(*Report_SharedWorkerClosed)(nil),
 		(*Report_CloseWindow)(nil),
+		(*Report_SharedWorkerReleased)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2787,7 +2865,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
