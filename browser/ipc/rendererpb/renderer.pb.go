@@ -610,9 +610,9 @@ type WindowMessage struct {
 	// the postMessage targetOrigin as an origin ("" for "*").
 	SourceOrigin string `protobuf:"bytes,3,opt,name=source_origin,json=sourceOrigin,proto3" json:"source_origin,omitempty"`
 	TargetOrigin string `protobuf:"bytes,4,opt,name=target_origin,json=targetOrigin,proto3" json:"target_origin,omitempty"`
-	// message is the serialized message (gob of the record and its
-	// transferred ArrayBuffers), ports the links of its transferred ports
-	// in transfer order.
+	// message is the serialized message (html.SerializedRecord's binary
+	// form and its transferred ArrayBuffers: browser/renderer_msg.go),
+	// ports the links of its transferred ports in transfer order.
 	Message       []byte   `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
 	Ports         []uint64 `protobuf:"varint,6,rep,packed,name=ports,proto3" json:"ports,omitempty"`
 	unknownFields protoimpl.UnknownFields
