@@ -241,8 +241,9 @@
 // anything is sent) and sends html's serialized record (its binary
 // form) with the sender's handle and origin; the browser process checks
 // that the sender hosts that window, that its origin is of the sender's
-// site and that it was given the target, drops a message whose targetOrigin is not of the
-// target's site, and the target's renderer checks the exact origin. A
+// site and that it was given the target, drops a message whose
+// targetOrigin is not of the target's site, and the target's renderer
+// checks the exact origin. A
 // transferred MessagePort becomes a link between two renderers: the
 // sender keeps the port as the link's stub, the receiver makes a new
 // channel; messages go either way through the browser process, and a
