@@ -248,20 +248,21 @@
 // from a window of another renderer has one as its source (one per
 // window: e.source === window.opener). postMessage serializes in the
 // sender (DataCloneError, SyntaxError for a bad targetOrigin, before
-// anything is sent) and sends html's serialized record (gob) with the
-// sender's handle and origin; the browser process checks that the sender
-// hosts that window, that its origin is of the sender's site and that it
-// was given the target, drops a message whose targetOrigin is not of the
-// target's site, and the target's renderer checks the exact origin. A
+// anything is sent) and sends html's serialized record (its binary
+// form) with the sender's handle and origin; the browser process checks
+// that the sender hosts that window, that its origin is of the sender's
+// site and that it was given the target, drops a message whose
+// targetOrigin is not of the target's site, and the target's renderer
+// checks the exact origin. A
 // transferred MessagePort becomes a link between two renderers: the
 // sender keeps the port as the link's stub, the receiver makes a new
 // channel; messages go either way through the browser process, and a
 // port's close, or its renderer's end, disentangles the other side (whose
 // port gets the close event). The browser process keeps the shared-worker
 // registry: the first renderer whose window constructs a shared worker
-// runs it, other renderers of the site connect to it through links and
-// own it (their end removes them from its owner set, which may terminate
-// it). Messages wait in the target renderer's bounded queue (the sender
+// runs it, other renderers' documents of the site connect to it through
+// links and are in its owner set until they are unloaded or their
+// renderer ends (which may terminate it). Messages wait in the target renderer's bounded queue (the sender
 // is throttled, a target that does not read is killed); a renderer's live
 // links and popups are bounded. Forged handles, origins, links or storage
 // keys get the renderer killed.
@@ -408,8 +409,7 @@
 //     registry of them yet). A shared worker runs in the renderer of its
 //     first client and does not outlive it: the ports of other renderers'
 //     clients are closed then, and their next new SharedWorker() starts a
-//     new one; another renderer owns a worker as a whole (until it ends),
-//     not per document; a connection of another renderer gets the close
+//     new one; a connection of another renderer gets the close
 //     of its port, not error, when the worker's script fails. A remote
 //     WindowProxy (a window of another renderer) supports postMessage,
 //     closed and close() (which closes only a popup its renderer opened,

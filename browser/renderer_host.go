@@ -499,6 +499,10 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			}
 		case *rendererpb.Report_CloseWindow:
 			p.b.router.closePopup(p, r.CloseWindow.GetWindow())
+		case *rendererpb.Report_SharedWorkerReleased:
+			if !p.b.router.sharedWorkerReleased(p, r.SharedWorkerReleased) {
+				return errors.New("a refused shared worker release")
+			}
 		case *rendererpb.Report_SharedWorkerClosed:
 			p.b.router.sharedWorkerClosed(p, r.SharedWorkerClosed)
 		case *rendererpb.Report_Message:

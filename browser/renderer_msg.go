@@ -1,9 +1,8 @@
 package browser
 
 import (
-	"bytes"
 	"context"
-	"encoding/gob"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/url"
@@ -58,6 +57,9 @@ type rendererMsg struct {
 	gone      map[uint64]bool
 	nextLink  uint64
 	links     map[uint64]*html.MessagePort // each link's stub
+	// swOwners are the shared workers of this renderer that documents of
+	// others own, by the link they connected through (renderer_sw.go).
+	swOwners map[uint64]*html.SharedWorker
 }
 
 type proxyKey struct {
@@ -217,70 +219,113 @@ func (x *rendererMsg) post(w *Window, h uint64, message sobek.Value, targetOrigi
 	}}})
 }
 
-// wireMessage is a serialized message as it crosses processes (gob).
-type wireMessage struct {
-	Record  *html.SerializedRecord
-	Holders []wireHolder
-}
-
-// wireHolder is a transfer data holder: an ArrayBuffer's bytes, or a
-// MessagePort (the message's next link).
-type wireHolder struct {
-	Buffer []byte
-	Port   bool
-}
+// The wire form of a message: its record (html's binary form), then its
+// transfer data holders, each an ArrayBuffer's bytes or a MessagePort
+// (the message's next link), with varint lengths.
+const (
+	wireBuffer = 0
+	wirePort   = 1
+)
 
 // encode is msg on the wire; its ports become links (their stubs stay
 // here).
 func (x *rendererMsg) encode(msg html.SerializedWithTransfer) ([]byte, []uint64) {
-	wm := wireMessage{Record: msg.Serialized}
+	rec, _ := msg.Serialized.MarshalBinary()
+	buf := binary.AppendUvarint(nil, uint64(len(rec)))
+	buf = append(buf, rec...)
+	buf = binary.AppendUvarint(buf, uint64(len(msg.TransferDataHolders)))
 	var links []uint64
 	for _, th := range msg.TransferDataHolders {
 		switch v := th.(type) {
 		case *html.TransferredArrayBuffer:
-			wm.Holders = append(wm.Holders, wireHolder{Buffer: v.Bytes})
+			buf = append(buf, wireBuffer)
+			buf = binary.AppendUvarint(buf, uint64(len(v.Bytes)))
+			buf = append(buf, v.Bytes...)
 		case *html.MessagePort:
-			wm.Holders = append(wm.Holders, wireHolder{Port: true})
+			buf = append(buf, wirePort)
 			links = append(links, x.link(0, v))
 		default:
 			panic(fmt.Sprintf("browser: a transfer data holder of type %T", th))
 		}
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&wm); err != nil {
-		panic("browser: encoding a message: " + err.Error())
+	return buf, links
+}
+
+// wireChunk reads a varint length and that many bytes of data (ok false:
+// malformed).
+func wireChunk(data []byte) (chunk, rest []byte, ok bool) {
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)-k) {
+		return nil, nil, false
 	}
-	return buf.Bytes(), links
+	return data[k : k+int(n)], data[k+int(n):], true
+}
+
+// decodeWire parses the wire form: the record, and the holders with nil
+// for each port.
+func decodeWire(data []byte) (*html.SerializedRecord, []any, bool) {
+	recData, data, ok := wireChunk(data)
+	if !ok {
+		return nil, nil, false
+	}
+	var rec html.SerializedRecord
+	if rec.UnmarshalBinary(recData) != nil {
+		return nil, nil, false
+	}
+	n, k := binary.Uvarint(data)
+	if k <= 0 || n > uint64(len(data)) {
+		return nil, nil, false
+	}
+	data = data[k:]
+	var holders []any
+	for range n {
+		if len(data) == 0 {
+			return nil, nil, false
+		}
+		kind := data[0]
+		data = data[1:]
+		switch kind {
+		case wirePort:
+			holders = append(holders, nil)
+		case wireBuffer:
+			var b []byte
+			if b, data, ok = wireChunk(data); !ok {
+				return nil, nil, false
+			}
+			holders = append(holders, &html.TransferredArrayBuffer{Bytes: append([]byte{}, b...)})
+		default:
+			return nil, nil, false
+		}
+	}
+	return &rec, holders, len(data) == 0
 }
 
 // decode is a message of the wire; each of its links gets a new channel
 // here: one port for the message, the other the link's stub. ok false: a
 // malformed message (its links are closed).
 func (x *rendererMsg) decode(data []byte, links []uint64) (html.SerializedWithTransfer, bool) {
-	var wm wireMessage
-	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&wm)
+	rec, holders, ok := decodeWire(data)
 	ports := 0
-	for _, h := range wm.Holders {
-		if h.Port {
+	for _, h := range holders {
+		if h == nil {
 			ports++
 		}
 	}
-	if err != nil || wm.Record == nil || ports != len(links) {
+	if !ok || ports != len(links) {
 		for _, id := range links {
 			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_PortClosed{PortClosed: &rendererpb.PortClosed{Link: id}}})
 		}
 		return html.SerializedWithTransfer{}, false
 	}
-	msg := html.SerializedWithTransfer{Serialized: wm.Record}
-	for _, h := range wm.Holders {
-		if !h.Port {
-			msg.TransferDataHolders = append(msg.TransferDataHolders, &html.TransferredArrayBuffer{Bytes: h.Buffer})
+	msg := html.SerializedWithTransfer{Serialized: rec, TransferDataHolders: holders}
+	for i, h := range holders {
+		if h != nil {
 			continue
 		}
 		port, stub := html.NewMessageChannel()
 		x.link(links[0], stub)
 		links = links[1:]
-		msg.TransferDataHolders = append(msg.TransferDataHolders, port)
+		msg.TransferDataHolders[i] = port
 	}
 	return msg, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -72,7 +73,7 @@ func (ws *windowsByURL) ch(u string) chan *browser.Window {
 	return c
 }
 
-func (ws *windowsByURL) wait(t *testing.T, ctx context.Context, u string) *browser.Window {
+func (ws *windowsByURL) wait(t testing.TB, ctx context.Context, u string) *browser.Window {
 	t.Helper()
 	select {
 	case w := <-ws.ch(u):
@@ -94,7 +95,7 @@ func init() {
 
 // msgBrowser is a browser of RendererProcesses over msgSite whose windows
 // ws learns.
-func msgBrowser(t *testing.T, cfg browser.Config) (*browser.Browser, *windowsByURL) {
+func msgBrowser(t testing.TB, cfg browser.Config) (*browser.Browser, *windowsByURL) {
 	ws := &windowsByURL{}
 	cfg.Fetcher = browser.FSFetcher{FS: msgSite}
 	cfg.Renderer.Inits = append(cfg.Renderer.Inits, "msg23-loaded")
@@ -262,6 +263,10 @@ func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient,
 	case "sharedworker":
 		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}, Url: "https://b.test/counter.js"})
 		select {}
+	case "release":
+		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_SharedWorkerReleased{SharedWorkerReleased: &rendererpb.SharedWorkerReleased{Link: honest}}})
+		ctl.Recv()
+		select {}
 	case "link":
 		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}, Url: "https://a.test/counter.js", Link: honest})
 		select {}
@@ -285,6 +290,7 @@ func TestRendererForgedPostMessage(t *testing.T) {
 		"popup":        "a popup whose opener is window 0x100000001, which it does not host",
 		"sharedworker": "a shared worker of the storage key of https://b.test",
 		"link":         "a MessagePort link 0x100000001 it cannot make",
+		"release":      "a release of shared worker connection 0x100000001, which is not its",
 	} {
 		t.Run(how, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -492,5 +498,69 @@ func TestRendererClosePopup(t *testing.T) {
 	defer mu.Unlock()
 	if len(exits) != 0 {
 		t.Fatalf("OnExit for a closed window: %q", exits)
+	}
+}
+
+// TestRendererSharedWorkerDocumentOwner: a document of another renderer
+// owns a shared worker until it is unloaded: when it navigates away
+// after the worker's first owner left, the worker is terminated (its
+// lock released) though its renderer runs on.
+func TestRendererSharedWorkerDocumentOwner(t *testing.T) {
+	ctx := testCtx(t)
+	b, _ := msgBrowser(t, browser.Config{})
+	var ws []*browser.Window
+	for range 3 {
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	w1, w2, w3 := ws[0], ws[1], ws[2]
+	reval(t, ctx, w1, useCounter)
+	reval(t, ctx, w2, useCounter)
+	if v := reval(t, ctx, w2, `inc().then(() => { sw.port.postMessage('lock'); return swwait(); })`); v != "locked" {
+		t.Fatalf("the worker's lock: %v", v)
+	}
+	leave := func(w *browser.Window) {
+		t.Helper()
+		reval(t, ctx, w, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
+		for {
+			if _, err := w.Evaluate(ctx, "1"); err != nil {
+				break
+			}
+		}
+	}
+	leave(w1)
+	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
+		t.Fatalf("the worker after its first owner left: %v", v)
+	}
+	leave(w2)
+	for reval(t, ctx, w3, swLockHolders) != "" {
+	}
+	if err := w2.RendererErr(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkRendererPostMessage: a round trip of window.postMessage
+// between windows of two renderer processes (a.test → b.test popup →
+// back), through the browser process; ns/op is one round trip (the
+// loop runs in the opener, one Evaluate per b.N).
+func BenchmarkRendererPostMessage(b *testing.B) {
+	ctx := testCtx(b)
+	br, ws := msgBrowser(b, browser.Config{})
+	w1, err := br.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := w1.Evaluate(ctx, `window.popup = open('https://b.test/popup.html'); new Promise(r => onmessage = r).then(() => 0)`); err != nil {
+		b.Fatal(err)
+	}
+	ws.wait(b, ctx, "https://b.test/popup.html")
+	b.ResetTimer()
+	v, err := w1.Evaluate(ctx, fmt.Sprintf(`new Promise(r => { let n = 0; onmessage = () => { if (++n === %d) r(n); else popup.postMessage(n, '*'); }; popup.postMessage(0, '*'); })`, b.N))
+	if err != nil || v != int64(b.N) {
+		b.Fatal(v, err)
 	}
 }

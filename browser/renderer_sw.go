@@ -20,8 +20,9 @@ import (
 // it (a renderer of the worker's site); new SharedWorker() in another
 // renderer gets a SharedWorker object whose port is the stub of a link
 // to the worker's renderer, where the link's new port is the connect
-// event's port and the other renderer an external owner of the worker
-// (html.SharedWorker.AddExternalOwner) until it ends. So one worker
+// event's port and the connecting document an external owner of the
+// worker (html.SharedWorker.AddExternalOwner, keyed by the link) until it
+// is unloaded (SharedWorkerReleased) or its renderer ends. So one worker
 // serves every renderer of the site (one agent, one Web Locks client).
 // When the worker ends, its renderer reports it (the registry forgets it)
 // and the ports of other renderers' connections are closed; when its
@@ -36,15 +37,16 @@ type swKey struct {
 	url, name string
 }
 
-// swEntry is a registered shared worker: its renderer, and the other
-// renderers that connected to it.
+// swEntry is a registered shared worker: its renderer, and the
+// connections of other renderers' documents (link → client renderer).
 type swEntry struct {
-	host   *rendererProc
-	owners map[*rendererProc]struct{}
+	host  *rendererProc
+	conns map[uint64]*rendererProc
 }
 
-// externalOwner is the key of another renderer's documents in a shared
-// worker's owner set.
+// externalOwner is the key, in a shared worker's owner set, of the
+// document of another renderer that connected through a link (the
+// link's number).
 type externalOwner uint64
 
 // wireKeyOf parses a storage key of the wire (ok false: opaque origin).
@@ -78,7 +80,7 @@ func (h *hostServer) SharedWorker(ctx context.Context, req *rendererpb.SharedWor
 	}
 	e := m.workers[k]
 	if e == nil || e.host == p || m.procs[e.host.id] == nil {
-		m.workers[k] = &swEntry{host: p, owners: map[*rendererProc]struct{}{}}
+		m.workers[k] = &swEntry{host: p, conns: map[uint64]*rendererProc{}}
 		m.mu.Unlock()
 		return &rendererpb.SharedWorkerReply{Local: true}, nil
 	}
@@ -86,7 +88,7 @@ func (h *hostServer) SharedWorker(ctx context.Context, req *rendererpb.SharedWor
 		m.mu.Unlock()
 		return nil, status.Error(codes.PermissionDenied, "a bad link")
 	}
-	e.owners[p] = struct{}{}
+	e.conns[req.GetLink()] = p
 	host := e.host
 	m.mu.Unlock()
 	host.forward(&rendererpb.Command{Command: &rendererpb.Command_ConnectSharedWorker{ConnectSharedWorker: &rendererpb.ConnectSharedWorker{
@@ -118,15 +120,41 @@ func (m *msgRouter) removeWorkers(p *rendererProc) (hosts []*rendererProc) {
 			delete(m.workers, k)
 			continue
 		}
-		if _, ok := e.owners[p]; ok {
-			delete(e.owners, p)
-			if !seen[e.host] {
-				seen[e.host] = true
-				hosts = append(hosts, e.host)
+		for link, c := range e.conns {
+			if c == p {
+				delete(e.conns, link)
+				if !seen[e.host] {
+					seen[e.host] = true
+					hosts = append(hosts, e.host)
+				}
 			}
 		}
 	}
 	return hosts
+}
+
+// sharedWorkerReleased passes a renderer's unloaded document's release of
+// a shared worker of another renderer on to that renderer.
+func (m *msgRouter) sharedWorkerReleased(p *rendererProc, r *rendererpb.SharedWorkerReleased) bool {
+	link := r.GetLink()
+	if link>>32 != p.id {
+		p.refuse("a release of shared worker connection %#x, which is not its", link)
+		return false
+	}
+	m.mu.Lock()
+	var host *rendererProc
+	for _, e := range m.workers {
+		if e.conns[link] == p {
+			delete(e.conns, link)
+			host = e.host
+			break
+		}
+	}
+	m.mu.Unlock()
+	if host != nil {
+		host.forward(&rendererpb.Command{Command: &rendererpb.Command_SharedWorkerOwnerGone{SharedWorkerOwnerGone: &rendererpb.SharedWorkerOwnerGone{Owner: p.id, Link: link}}}, 64)
+	}
+	return true
 }
 
 // connectSharedWorker is, in a renderer, new SharedWorker() asking the
@@ -145,6 +173,13 @@ func (x *rendererMsg) connectSharedWorker(owner envHandle, u *url.URL, c *bindin
 	link := x.link(0, c.Port)
 	rep, err := x.host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: wireKey(key), Url: u.String(), Name: c.Name, Link: link})
 	if err == nil && !rep.GetLocal() {
+		// The document owns the worker until it is unloaded.
+		release := func() {
+			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_SharedWorkerReleased{SharedWorkerReleased: &rendererpb.SharedWorkerReleased{Link: link}}})
+		}
+		if doc := owner.AssociatedDocument(); doc == nil || doc.AddUnloadingDocumentCleanupSteps(release) == 0 {
+			release()
+		}
 		return true
 	}
 	// Here after all: the port is no stub.
@@ -189,10 +224,16 @@ func (x *rendererMsg) connectRemote(m *rendererpb.ConnectSharedWorker) {
 		return
 	}
 	h, ok := sharedWorkerHostSlot.Lookup(sw.Env())
-	if !ok || !sw.AddExternalOwner(externalOwner(m.GetOwner())) {
+	if !ok || !sw.AddExternalOwner(externalOwner(m.GetLink())) {
 		port.Close()
 		return
 	}
+	x.mu.Lock()
+	if x.swOwners == nil {
+		x.swOwners = map[uint64]*html.SharedWorker{}
+	}
+	x.swOwners[m.GetLink()] = sw
+	x.mu.Unlock()
 	// The worker's end closes the port (and so the link).
 	if sw.Env().Agent().AddTerminationSteps(func() { port.Close() }) == 0 {
 		port.Close()
@@ -201,10 +242,20 @@ func (x *rendererMsg) connectRemote(m *rendererpb.ConnectSharedWorker) {
 	h.connect(&bindings.SharedWorkerConnection{URL: m.GetUrl(), Name: m.GetName(), Port: port})
 }
 
-// ownerGone removes another renderer's documents from the owner sets of
-// this renderer's shared workers (the last owner gone terminates one).
+// ownerGone removes another renderer's document (m.Link), or all its
+// documents, from the owner sets of this renderer's shared workers (the
+// last owner gone terminates one).
 func (x *rendererMsg) ownerGone(m *rendererpb.SharedWorkerOwnerGone) {
-	for _, w := range x.r.b.UserAgent().SharedWorkers() {
-		w.RemoveExternalOwner(externalOwner(m.GetOwner()))
+	gone := map[uint64]*html.SharedWorker{}
+	x.mu.Lock()
+	for link, sw := range x.swOwners {
+		if link == m.GetLink() || (m.GetLink() == 0 && link>>32 == m.GetOwner()) {
+			gone[link] = sw
+			delete(x.swOwners, link)
+		}
+	}
+	x.mu.Unlock()
+	for link, sw := range gone {
+		sw.RemoveExternalOwner(externalOwner(link))
 	}
 }
