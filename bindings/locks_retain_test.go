@@ -53,6 +53,41 @@ func TestKeptLockRetainsNoCallback(t *testing.T) {
 	}
 }
 
+// TestKeptLockRetainsNoRequest checks that a Lock object the page keeps
+// after its lock was released does not keep its request's released
+// promise alive: the Lock object's slot (which the realm's slot table
+// holds as long as the object lives, and for a while after) holds only
+// the lock's name and mode, not the request's bindings state.
+func TestKeptLockRetainsNoRequest(t *testing.T) {
+	w := newWorld(t)
+	j := w.window("https://example.com/")
+	const n = 20
+	j.async(`
+		globalThis.kept = [];
+		globalThis.rels = [];
+		for (let i = 0; i < 20; i++) rels.push(navigator.locks.request('k', lock => { kept.push(lock); }));
+		Promise.all(rels).then(done);
+	`)
+	var ptrs []weak.Pointer[sobek.Object]
+	j.r.QueueTask(func(vm *sobek.Runtime) {
+		rels := vm.Get("rels").(*sobek.Object)
+		for i := range n {
+			ptrs = append(ptrs, weak.Make(rels.Get(strconv.Itoa(i)).(*sobek.Object)))
+		}
+	})
+	w.settle()
+	if len(ptrs) != n {
+		t.Fatalf("%d released promises, want %d", len(ptrs), n)
+	}
+	j.exec(`rels = null;`)
+	if alive := aliveAfterGC(ptrs); alive > 0 {
+		t.Errorf("%d of %d released promises of locks whose Lock objects the page keeps are still alive", alive, n)
+	}
+	if got := j.eval(`kept.length + ' ' + kept[7].name + ' ' + kept[8].mode`); got != "20 k exclusive" {
+		t.Errorf("kept locks: %q", got)
+	}
+}
+
 // TestLockCallbackFrameInUse checks that a grant while the LockManager's
 // callback frame is in use (a nested grant) invokes the callback with its
 // Lock all the same and leaves the frame to its user.
