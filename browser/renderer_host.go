@@ -600,9 +600,9 @@ func (p *rendererProc) forward(c *rendererpb.Command, size int) {
 	}
 }
 
-// broadcast passes a renderer's BroadcastChannel message on to every
-// other renderer of the browser (which deliver it to their channels of
-// that name and storage key). It reports false, and kills the renderer,
+// broadcast passes a renderer's BroadcastChannel message on to the other
+// renderers of the browser that may use its storage key (which deliver it
+// to their channels of that name and storage key). It reports false, and kills the renderer,
 // for a storage key that is not of the renderer's site.
 func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 	k := m.GetKey()
@@ -615,10 +615,12 @@ func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 	}
 	c := &rendererpb.Command{Command: &rendererpb.Command_Broadcast{Broadcast: m}}
 	b.mu.Lock()
+	// Only the renderers that may use the storage key (as the sender
+	// must) get the message: another site's renderer never sees it.
 	var to []*rendererProc
 	for _, w := range b.windows {
-		if w.remote != nil && w.remote != from {
-			to = append(to, w.remote)
+		if p := w.remote; p != nil && p != from && (origin.ObtainSite(o) == p.site || origin.ObtainSite(tls) == p.site) {
+			to = append(to, p)
 		}
 	}
 	b.mu.Unlock()
