@@ -472,8 +472,9 @@ const (
 	// flooding renderer is throttled, never grows the browser process).
 	maxForwardBytes = 32 << 20
 	// defaultForwardPatience is how long a sender waits for a renderer
-	// whose queue is full before that renderer, which does not read, is
-	// killed (so that it never holds up the others).
+	// whose queue is full and that takes none of its messages before
+	// that renderer, which does not read, is killed (so that it never
+	// holds up the others).
 	defaultForwardPatience = 10 * time.Second
 )
 
@@ -489,6 +490,7 @@ type forwardQueue struct {
 	items  []*rendererpb.Command
 	sizes  []int
 	bytes  int
+	sent   uint64 // messages sent so far (the renderer's progress)
 	closed bool
 }
 
@@ -499,13 +501,14 @@ func newForwardQueue() *forwardQueue {
 }
 
 // push queues c (size bytes), waiting while the queue is over
-// maxForwardBytes; it reports false when it waited forwardPatience in
-// vain (or the queue closed).
+// maxForwardBytes; it reports false when the renderer took none of its
+// messages for forwardPatience (it does not read them: a slow one that
+// reads makes the sender wait longer), or the queue closed.
 func (q *forwardQueue) push(c *rendererpb.Command, size int) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed {
-		expired := false
+	for q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed {
+		sent, expired := q.sent, false
 		t := time.AfterFunc(time.Duration(forwardPatience.Load()), func() {
 			q.mu.Lock()
 			expired = true
@@ -516,7 +519,7 @@ func (q *forwardQueue) push(c *rendererpb.Command, size int) bool {
 			q.cond.Wait()
 		}
 		t.Stop()
-		if expired && q.bytes > 0 && q.bytes+size > maxForwardBytes {
+		if expired && q.sent == sent && q.bytes > 0 && q.bytes+size > maxForwardBytes {
 			return false
 		}
 	}
@@ -555,6 +558,7 @@ func (q *forwardQueue) done() {
 	}
 	q.bytes -= q.sizes[0]
 	q.sizes = q.sizes[1:]
+	q.sent++
 	q.cond.Broadcast()
 	q.mu.Unlock()
 }
