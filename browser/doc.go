@@ -234,7 +234,7 @@
 // stops reading holds up no other: besides the lock session's bounds
 // (package ipc), the messages of the other renderers for it
 // (BroadcastChannel) wait in a queue of at most 32 MiB (a sender past it
-// waits; a renderer that leaves it full for 10 s is killed), its
+// waits; a renderer that takes none of them for 10 s is killed), its
 // localStorage covers at most ipc.MaxStorageKeys storage keys, and its
 // calls under way (network requests, storage) at most ipc.MaxStreams
 // streams. A renderer runs with GOMAXPROCS 1 unless RendererConfig.MaxProcs

@@ -559,8 +559,9 @@ const (
 	// flooding renderer is throttled, never grows the browser process).
 	maxForwardBytes = 32 << 20
 	// defaultForwardPatience is how long a sender waits for a renderer
-	// whose queue is full before that renderer, which does not read, is
-	// killed (so that it never holds up the others).
+	// whose queue is full and that takes none of its messages before
+	// that renderer, which does not read, is killed (so that it never
+	// holds up the others).
 	defaultForwardPatience = 10 * time.Second
 )
 
@@ -576,6 +577,7 @@ type forwardQueue struct {
 	items  []*rendererpb.Command
 	sizes  []int
 	bytes  int
+	sent   uint64 // messages sent so far (the renderer's progress)
 	closed bool
 }
 
@@ -586,13 +588,14 @@ func newForwardQueue() *forwardQueue {
 }
 
 // push queues c (size bytes), waiting while the queue is over
-// maxForwardBytes; it reports false when it waited forwardPatience in
-// vain (or the queue closed).
+// maxForwardBytes; it reports false when the renderer took none of its
+// messages for forwardPatience (it does not read them: a slow one that
+// reads makes the sender wait longer), or the queue closed.
 func (q *forwardQueue) push(c *rendererpb.Command, size int) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed {
-		expired := false
+	for q.bytes > 0 && q.bytes+size > maxForwardBytes && !q.closed {
+		sent, expired := q.sent, false
 		t := time.AfterFunc(time.Duration(forwardPatience.Load()), func() {
 			q.mu.Lock()
 			expired = true
@@ -603,7 +606,7 @@ func (q *forwardQueue) push(c *rendererpb.Command, size int) bool {
 			q.cond.Wait()
 		}
 		t.Stop()
-		if expired && q.bytes > 0 && q.bytes+size > maxForwardBytes {
+		if expired && q.sent == sent && q.bytes > 0 && q.bytes+size > maxForwardBytes {
 			return false
 		}
 	}
@@ -642,6 +645,7 @@ func (q *forwardQueue) done() {
 	}
 	q.bytes -= q.sizes[0]
 	q.sizes = q.sizes[1:]
+	q.sent++
 	q.cond.Broadcast()
 	q.mu.Unlock()
 }
@@ -687,9 +691,9 @@ func (p *rendererProc) forward(c *rendererpb.Command, size int) {
 	}
 }
 
-// broadcast passes a renderer's BroadcastChannel message on to every
-// other renderer of the browser (which deliver it to their channels of
-// that name and storage key). It reports false, and kills the renderer,
+// broadcast passes a renderer's BroadcastChannel message on to the other
+// renderers of the browser that may use its storage key (which deliver it
+// to their channels of that name and storage key). It reports false, and kills the renderer,
 // for a storage key that is not of the renderer's site.
 func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 	k := m.GetKey()
@@ -701,9 +705,11 @@ func (b *Browser) broadcast(from *rendererProc, m *rendererpb.Broadcast) bool {
 		return false
 	}
 	c := &rendererpb.Command{Command: &rendererpb.Command_Broadcast{Broadcast: m}}
+	// Only the renderers that may use the storage key (as the sender
+	// must) get the message: another site's renderer never sees it.
 	var to []*rendererProc
 	for _, p := range b.tabs.allProcs() {
-		if p != from {
+		if p != from && (origin.ObtainSite(o) == p.site || origin.ObtainSite(tls) == p.site) {
 			to = append(to, p)
 		}
 	}

@@ -179,11 +179,23 @@ func TestStuckRendererDoesNotBlockOthers(t *testing.T) {
 	}
 }
 
+// asyncQueries is a lock service whose queries are answered later, on
+// another goroutine, as a busy lock task queue answers them: the session
+// goroutine has gone on receiving calls by then (when the answer comes
+// while it handles the query, it sends the answer itself and, the
+// renderer not reading, waits: the renderer is throttled instead).
+type asyncQueries struct{ weblocks.LockService }
+
+func (a asyncQueries) Query(c weblocks.Client, dst *weblocks.Snapshot, r weblocks.Receiver) error {
+	go a.LockService.Query(c, dst, r)
+	return nil
+}
+
 // TestNonReaderKilled: a renderer whose unread events pass
 // Peer.MaxPendingBytes is killed (its events dropped), and what it held
 // is released when its connection ends.
 func TestNonReaderKilled(t *testing.T) {
-	ls := NewLockServer(weblocks.NewService(), t.Logf)
+	ls := NewLockServer(asyncQueries{weblocks.NewService()}, t.Logf)
 	stuck := newRawPeer(t, ls, Peer{Site: site("https://a.test"), MaxPendingBytes: 4 << 20}, false)
 	heap := watchHeap()
 	wg := holdLongName(stuck, 32<<10, 1000) // 32 MiB of snapshots
