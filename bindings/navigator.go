@@ -182,6 +182,7 @@ func (n *navigatorImpl) SendBeacon(rawURL string, data webidl.Nullable[BodyInit]
 	req.Body = body
 	req.Mode = corsMode
 	req.Credentials = "include"
+	req.Keepalive = true
 	// 10. Fetch req (keepalive: the fetch does not end with the realm).
 	r.startParamsFetch(context.Background(), &fetch.Params{Request: req}, false, func(*fetch.Response) {})
 	// 11. Return true.

@@ -3,6 +3,7 @@ package bindings
 import (
 	"bytes"
 	"context"
+	"github.com/gowebengine/weblocks/csp/container"
 	"net/url"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
@@ -130,7 +131,13 @@ func (r *Realm) xhrClient() xhr.Client {
 	}
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()
+		// The policy container's CSP list (connect-src): main fetch
+		// enforces it.
+		client.CSP = container.ListOf(r.env)
 	}
+	// The fetch group: its keepalive quota, and the end of its fetches
+	// with the document.
+	client.FetchGroup = r.fetchGroup()
 	return xhr.Client{Fetch: client, Origin: o}
 }
 
