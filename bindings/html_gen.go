@@ -338,6 +338,212 @@ func (c *EventHandlerNonNull) Invoke(thisArg sobek.Value, argEvent EventMethods)
 	return res, err
 }
 
+// EventSourceMethods is implemented by the Go implementation of the IDL interface
+// EventSource.
+type EventSourceMethods interface {
+	EventTargetMethods
+	// idlImpl returns the implementation itself: *eventSourceImpl is the only Go
+	// type implementing EventSource and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *eventSourceImpl
+	// URL is the getter of the attribute "url".
+	URL() (string, error)
+	// WithCredentials is the getter of the attribute "withCredentials".
+	WithCredentials() (bool, error)
+	// ReadyState is the getter of the attribute "readyState".
+	ReadyState() (uint16, error)
+	// Onopen is the getter of the attribute "onopen".
+	Onopen() (*EventHandlerNonNull, error)
+	// SetOnopen is the setter of the attribute "onopen".
+	SetOnopen(v *EventHandlerNonNull) error
+	// Onmessage is the getter of the attribute "onmessage".
+	Onmessage() (*EventHandlerNonNull, error)
+	// SetOnmessage is the setter of the attribute "onmessage".
+	SetOnmessage(v *EventHandlerNonNull) error
+	// Onerror is the getter of the attribute "onerror".
+	Onerror() (*EventHandlerNonNull, error)
+	// SetOnerror is the setter of the attribute "onerror".
+	SetOnerror(v *EventHandlerNonNull) error
+	// Close implements the operation "close".
+	Close() error
+}
+
+// idlWrapEventSource returns the JavaScript object of impl, a EventSource or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapEventSource(r *webidl.Realm, impl EventSourceMethods) sobek.Value {
+	return r.Wrap(impl, "EventSource")
+}
+
+// idlWrapNewEventSource is idlWrapEventSource for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewEventSource(r *webidl.Realm, impl EventSourceMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "EventSource", storage)
+}
+
+// *eventSourceImpl implements EventSource and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ EventSourceMethods = (*eventSourceImpl)(nil)
+	_ EventTargetMethods = (*eventSourceImpl)(nil)
+)
+
+// idlEventSourceStatics implements the constructors, static members or namespace
+// members of EventSource.
+type idlEventSourceStatics interface {
+	// Constructor implements the constructor steps.
+	Constructor(r *webidl.Realm, argURL string, argEventSourceInitDict EventSourceInit) (EventSourceMethods, error)
+}
+
+// idlDefEventSource returns the definition of EventSource, calling statics.
+func idlDefEventSource(statics idlEventSourceStatics) *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "EventSource",
+		Parent:  "EventTarget",
+		Exposed: []string{"Window", "Worker"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(EventSourceMethods)
+			return ok
+		},
+		Constants: []webidl.Constant{
+			{Name: "CONNECTING", Value: webidl.ConstValue(int64(0)), Exposed: nil, SecureContext: false},
+			{Name: "OPEN", Value: webidl.ConstValue(int64(1)), Exposed: nil, SecureContext: false},
+			{Name: "CLOSED", Value: webidl.ConstValue(int64(2)), Exposed: nil, SecureContext: false},
+		},
+		ConstructorLength: 1,
+		Constructor: func(r *webidl.Realm, args []sobek.Value, newTarget *sobek.Object) any {
+			call := sobek.FunctionCall{This: newTarget, Arguments: args}
+			if len(call.Arguments) < 1 {
+				r.ThrowTypeError("Failed to execute 'constructor' on 'EventSource': 1 argument(s) required, but only %d present.", len(call.Arguments))
+			}
+			argURL := idlFromUSVString(r, webidl.AnyValue(webidl.Arg(call, 0)))
+			var argEventSourceInitDict EventSourceInit
+			if v := webidl.Arg(call, 1); !webidl.IsUndefined(v) {
+				argEventSourceInitDict = idlFromEventSourceInit(r, v)
+			} else {
+				argEventSourceInitDict = idlFromEventSourceInit(r, sobek.Undefined())
+			}
+			res, err := statics.Constructor(r, argURL, argEventSourceInitDict)
+			if err != nil {
+				r.Throw(err)
+			}
+			return res
+		},
+		Members: []webidl.Member{
+			{Name: "url", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					res, err := self.URL()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+			},
+			{Name: "withCredentials", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					res, err := self.WithCredentials()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+			},
+			{Name: "readyState", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					res, err := self.ReadyState()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUnsignedShort(r, res)
+				},
+			},
+			{Name: "onopen", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					res, err := self.Onopen()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnopen(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onmessage", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					res, err := self.Onmessage()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnmessage(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "onerror", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					res, err := self.Onerror()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableEventHandlerNonNull(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[EventSourceMethods](r, this, "EventSource")
+					x := idlFromNullableEventHandlerNonNull(r, v)
+					if err := self.SetOnerror(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "close", Kind: webidl.Operation, Length: 0,
+				Op: func(r *webidl.Realm, call sobek.FunctionCall) sobek.Value {
+					self := webidl.Self[EventSourceMethods](r, call.This, "EventSource")
+					if err := self.Close(); err != nil {
+						r.Throw(err)
+					}
+					return sobek.Undefined()
+				}},
+		},
+	}
+}
+
+// EventSourceInit is the IDL dictionary EventSourceInit.
+type EventSourceInit struct {
+	// WithCredentials is the member "withCredentials".
+	WithCredentials bool
+}
+
+// idlReadDictEventSourceInit reads the members of EventSourceInit from obj (nil for undefined
+// or null).
+func idlReadDictEventSourceInit(r *webidl.Realm, obj *sobek.Object, d *EventSourceInit) {
+	if v := r.DictionaryMember(obj, "withCredentials"); v != nil {
+		d.WithCredentials = idlFromBoolean(r, v)
+	} else {
+		d.WithCredentials = idlFromBoolean(r, webidl.ConstValue(false))
+	}
+}
+
+// idlWriteDictEventSourceInit writes the members of EventSourceInit to obj.
+func idlWriteDictEventSourceInit(r *webidl.Realm, obj *sobek.Object, d *EventSourceInit) {
+	_ = obj.DefineDataProperty("withCredentials", idlToBoolean(r, d.WithCredentials), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+}
+
 // HTMLAudioElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLAudioElement.
 type HTMLAudioElementMethods interface {
