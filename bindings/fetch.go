@@ -121,6 +121,10 @@ func (r *Realm) fetchMethod(input RequestInfo, init RequestInit) *webidl.Promise
 			resp.body.net.OnLoad(func() { r.fetchTask(cancel) })
 			// Canceling the body's stream ends the fetch.
 			resp.body.terminate = cancel
+		} else if resp.internalBody != nil {
+			// An opaque response's body is read (and its connection
+			// kept) until it ends or the fetch is aborted.
+			resp.internalBody.OnLoad(func() { r.fetchTask(cancel) })
 		} else {
 			sig.sig.RemoveAlgorithm(id)
 			cancel()
@@ -345,6 +349,8 @@ func fromFetchResponse(fr *fetch.Response) *response {
 		status: uint16(fr.Status), statusText: fr.StatusText, headers: fr.Header.Clone()}
 	if fr.Body != nil {
 		resp.body = &body{net: fr.Body}
+	} else if fr.Internal != nil && fr.Internal.Body != nil {
+		resp.internalBody = fr.Internal.Body
 	}
 	return resp
 }

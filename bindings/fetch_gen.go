@@ -702,7 +702,7 @@ type RequestInit struct {
 	// ReferrerPolicy is the member "referrerPolicy".
 	ReferrerPolicy webidl.Optional[ReferrerPolicy]
 	// Signal is the member "signal".
-	Signal AbortSignalMethods
+	Signal webidl.Optional[AbortSignalMethods]
 	// Window is the member "window".
 	Window sobek.Value
 }
@@ -750,7 +750,7 @@ func idlReadDictRequestInit(r *webidl.Realm, obj *sobek.Object, d *RequestInit) 
 		d.ReferrerPolicy = webidl.Some(idlFromReferrerPolicy(r, v))
 	}
 	if v := r.DictionaryMember(obj, "signal"); v != nil {
-		d.Signal = idlFromNullableAbortSignal(r, v)
+		d.Signal = webidl.Some(idlFromNullableAbortSignal(r, v))
 	}
 	if v := r.DictionaryMember(obj, "window"); v != nil {
 		d.Window = idlFromAny(r, v)
@@ -798,8 +798,8 @@ func idlWriteDictRequestInit(r *webidl.Realm, obj *sobek.Object, d *RequestInit)
 	if d.ReferrerPolicy.Present {
 		_ = obj.DefineDataProperty("referrerPolicy", idlToReferrerPolicy(r, d.ReferrerPolicy.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
-	if d.Signal != nil {
-		_ = obj.DefineDataProperty("signal", idlToNullableAbortSignal(r, d.Signal), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
+	if d.Signal.Present {
+		_ = obj.DefineDataProperty("signal", idlToNullableAbortSignal(r, d.Signal.Value), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)
 	}
 	if d.Window != nil {
 		_ = obj.DefineDataProperty("window", idlToAny(r, d.Window), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)

@@ -241,12 +241,17 @@ func TestFetchAbort(t *testing.T) {
 		setTimeout(() => c2.abort(), 5);
 		const c3 = new AbortController();
 		fetch("/text", {signal: c3.signal}).then(async r => { c3.abort(); log("after response", await r.text().catch(e => e.name)); });
+		// signal: null drops the input request's (aborted) signal; an
+		// undefined one keeps it.
+		const aborted = new Request("/text", {signal: AbortSignal.abort()});
+		log("null signal", new Request(aborted, {signal: null}).signal.aborted, new Request(aborted, {signal: undefined}).signal.aborted);
+		show(fetch(aborted, {signal: null}));
 	`)
 	for _, wait := range host.hung {
 		wait()
 	}
 	w.settle()
-	expectLog(t, win, "rejected AbortError", "rejected stop", "after response AbortError", "rejected AbortError")
+	expectLog(t, win, "null signal false true", "rejected AbortError", "rejected stop", "after response AbortError", "fulfilled 200", "rejected AbortError")
 	if len(host.hung) != 2 {
 		t.Errorf("%d requests reached the host hanging, want 2", len(host.hung))
 	}

@@ -245,8 +245,11 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 		req.method = fetch.NormalizeMethod(method)
 	}
 	// 26. If init["signal"] exists, then set signal to it.
-	if init.Signal != nil {
-		signal = init.Signal.idlImpl().sig
+	if init.Signal.Present {
+		signal = nil
+		if init.Signal.Value != nil {
+			signal = init.Signal.Value.idlImpl().sig
+		}
 	}
 	// 27. If init["priority"] exists: (priority is not used.)
 	// 28. Set this's request to request.
@@ -389,7 +392,7 @@ func initNotEmpty(i RequestInit) bool {
 	return i.Body.Present || i.Cache.Present || i.Credentials.Present || i.Duplex.Present ||
 		i.Headers.Present || i.Integrity.Present || i.Keepalive.Present || i.Method.Present ||
 		i.Mode.Present || i.Priority.Present || i.Redirect.Present || i.Referrer.Present ||
-		i.ReferrerPolicy.Present || i.Signal != nil || i.Window != nil
+		i.ReferrerPolicy.Present || i.Signal.Present || i.Window != nil
 }
 
 // originOfURL is the serialized origin of u.

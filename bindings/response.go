@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
+	"github.com/gowebengine/weblocks/fetch"
 	"github.com/grafana/sobek"
 )
 
@@ -18,6 +19,10 @@ type response struct {
 	statusText string
 	headers    headerList
 	body       *body
+	// internalBody is the body of a filtered response's internal
+	// response from the network when the response's own is null (an
+	// opaque one's): the fetch reads it until it ends or is aborted.
+	internalBody *fetch.Body
 }
 
 // networkError is https://fetch.spec.whatwg.org/#concept-network-error.

@@ -404,3 +404,109 @@ func TestFetchAPIBaseURL(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestFetchServiceWorkerReferrerPolicy: a service worker's fetches take
+// the referrer policy of its script's response (Referrer-Policy:
+// origin): the Referer is its origin, not its script's URL.
+func TestFetchServiceWorkerReferrerPolicy(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	mux.HandleFunc("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Header().Set("Referrer-Policy", "origin")
+		io.WriteString(w, `onmessage = e => e.waitUntil(fetch("/ref").then(r => r.text()).then(t => e.source.postMessage(t)));`)
+	})
+	mux.HandleFunc("/ref", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.Header.Get("Referer")) })
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval(t, ctx, w, `(async () => {
+		await navigator.serviceWorker.register("/sw.js");
+		const reg = await navigator.serviceWorker.ready;
+		return new Promise(r => { navigator.serviceWorker.onmessage = e => r(e.data); reg.active.postMessage("go"); });
+	})()`)
+	if want := srv.URL + "/"; got != want {
+		t.Errorf("the service worker's fetch sent Referer %q, want %q", got, want)
+	}
+}
+
+// TestFetchNoCORSAbortClosesConnection: the body of an opaque response
+// (null to script) is still read, its connection open, until it ends
+// (the server completes it) or the fetch is aborted, which closes it.
+func TestFetchNoCORSAbortClosesConnection(t *testing.T) {
+	var mu sync.Mutex
+	state := map[string]string{}
+	release := make(chan struct{})
+	set := func(id, s string) {
+		mu.Lock()
+		state[id] = s
+		mu.Unlock()
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `<p>page</p>`) })
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		id := r.URL.RawQuery
+		set(id, "open")
+		io.WriteString(w, "first bytes")
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+			set(id, "closed")
+		case <-release:
+			if _, err := io.WriteString(w, "the rest"); err != nil {
+				set(id, "closed")
+				return
+			}
+			w.(http.Flusher).Flush()
+			set(id, "complete")
+		}
+	})
+	mux.HandleFunc("/release", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		close(release)
+	})
+	mux.HandleFunc("/state", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		mu.Lock()
+		defer mu.Unlock()
+		io.WriteString(w, state[r.URL.RawQuery])
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	other := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	b := browser.New(browser.Config{})
+	defer b.Close()
+	w, err := b.Open(ctx, srv.URL+"/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval(t, ctx, w, `(async () => {
+		const out = [];
+		const settled = async id => {
+			let s;
+			while ((s = await fetch("/state?" + id).then(r => r.text())) === "open") await new Promise(r => setTimeout(r, 10));
+			return s;
+		};
+		const ac = new AbortController();
+		const kept = await fetch("`+other+`/slow?kept", {mode: "no-cors"});
+		const aborted = await fetch("`+other+`/slow?aborted", {mode: "no-cors", signal: ac.signal});
+		out.push(kept.type, aborted.type);
+		ac.abort();
+		out.push(await settled("aborted"));
+		await fetch("/release");
+		out.push(await settled("kept"));
+		return out;
+	})()`)
+	if want := []any{"opaque", "opaque", "closed", "complete"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

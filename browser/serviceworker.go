@@ -46,6 +46,9 @@ func (h serviceWorkerHost) Run(w *serviceworker.ServiceWorker) error {
 		return err
 	}
 	s.addRealm(realm)
+	// Its fetches' default referrer policy is its policy container's.
+	policy := w.ReferrerPolicy()
+	realm.SetFetchHost(fetchHost{b: s, referrerPolicy: func() string { return policy }})
 	text := decodeText(w.Script(), "")
 	result := make(chan error, 1)
 	queued := realm.QueueTask(func(vm *sobek.Runtime) {

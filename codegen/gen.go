@@ -963,10 +963,23 @@ func (g *Generator) emitDictionary(b *bytes.Buffer, d *Dictionary) {
 		if f.Required {
 			req = " (required)"
 		}
-		fmt.Fprintf(b, "\t// %s is the member %q%s.\n\t%s %s\n", g.fieldName(d, f), f.Name, req, g.fieldName(d, f), optionalType(ti, f.Required || f.Default != nil))
+		typ := optionalType(ti, f.Required || f.Default != nil)
+		if nullableWithoutDefault(ti, f) {
+			typ = "webidl.Optional[" + ti.goType + "]"
+		}
+		fmt.Fprintf(b, "\t// %s is the member %q%s.\n\t%s %s\n", g.fieldName(d, f), f.Name, req, g.fieldName(d, f), typ)
 	}
 	b.WriteString("}\n\n")
 	g.emitDictionaryConversions(b, d)
+}
+
+// nullableWithoutDefault reports whether f is an optional member of a
+// nullable type whose Go type is nil-able, without a default: it is a
+// webidl.Optional, so that a member given as null (Present, a nil Value)
+// differs from one absent (RequestInit's signal: null removes the input
+// request's signal).
+func nullableWithoutDefault(ti *tinfo, f *idl.Field) bool {
+	return !f.Required && f.Default == nil && ti.nilable && ti.nullable
 }
 
 // emitDictionaryConversions writes the functions reading a dictionary from
@@ -993,7 +1006,7 @@ func (g *Generator) emitDictionaryConversions(b *bytes.Buffer, d *Dictionary) {
 		ti := typ(f.Type)
 		fn := g.fieldName(d, f)
 		fmt.Fprintf(b, "\tif v := r.DictionaryMember(obj, %s); v != nil {\n", strconv.Quote(f.Name))
-		if f.Required || f.Default != nil || ti.nilable {
+		if f.Required || f.Default != nil || ti.nilable && !nullableWithoutDefault(ti, f) {
 			fmt.Fprintf(b, "\t\td.%s = %s(r, v)\n", fn, g.from(ti))
 		} else {
 			fmt.Fprintf(b, "\t\td.%s = %s\n", fn, someExpr(ti, g.from(ti)+"(r, v)"))
@@ -1018,7 +1031,7 @@ func (g *Generator) emitDictionaryConversions(b *bytes.Buffer, d *Dictionary) {
 		switch {
 		case f.Required || f.Default != nil:
 			fmt.Fprintf(b, "\t_ = obj.DefineDataProperty(%s, %s(r, d.%s), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)\n", key, g.to(ti), fn)
-		case ti.nilable:
+		case ti.nilable && !nullableWithoutDefault(ti, f):
 			fmt.Fprintf(b, "\tif d.%s != nil {\n\t\t_ = obj.DefineDataProperty(%s, %s(r, d.%s), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)\n\t}\n", fn, key, g.to(ti), fn)
 		default:
 			fmt.Fprintf(b, "\tif %s {\n\t\t_ = obj.DefineDataProperty(%s, %s(r, %s), sobek.FLAG_TRUE, sobek.FLAG_TRUE, sobek.FLAG_TRUE)\n\t}\n", presentExpr(ti, "d."+fn), key, g.to(ti), valueExpr(ti, "d."+fn))

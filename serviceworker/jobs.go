@@ -424,7 +424,7 @@ func (st *uaState) update(j *job) {
 	}
 	// 5-8. Fetch a classic worker script (script.go), with Update's
 	//    perform the fetch hook; the script is null on failure.
-	script, hasUpdatedResources, err := st.fetchServiceWorkerScript(host, j, reg, newestWorker)
+	script, policy, hasUpdatedResources, err := st.fetchServiceWorkerScript(host, j, reg, newestWorker)
 	// 9. If script is null, reject the job promise with a TypeError
 	//    (nothing happens after a SecurityError), remove the registration
 	//    map entry when newestWorker is null, and finish the job.
@@ -445,7 +445,7 @@ func (st *uaState) update(j *job) {
 	}
 	// 11-14. Let worker be a new service worker whose script url is job's
 	//     script url, script resource script and type job's worker type.
-	w := &ServiceWorker{id: uuid.NewString(), scriptURL: cloneURL(j.scriptURL), typ: j.workerType, reg: reg, script: script}
+	w := &ServiceWorker{id: uuid.NewString(), scriptURL: cloneURL(j.scriptURL), typ: j.workerType, reg: reg, script: script, referrerPolicy: policy}
 	st.mu.Lock()
 	st.allWorkers = append(st.allWorkers, w)
 	st.mu.Unlock()

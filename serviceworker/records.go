@@ -42,6 +42,9 @@ type ServiceWorker struct {
 	typ       string // "classic"
 	reg       *Registration
 	script    []byte // the script resource's source (the response body)
+	// referrerPolicy is the referrer policy of the script resource's
+	// policy container (its response's Referrer-Policy; "" for none).
+	referrerPolicy string
 
 	mu          sync.Mutex
 	state       State
@@ -58,6 +61,11 @@ func (w *ServiceWorker) ScriptURL() *url.URL { return cloneURL(w.scriptURL) }
 // Script is the source of the worker's script resource: the body of its
 // script's response.
 func (w *ServiceWorker) Script() []byte { return w.script }
+
+// ReferrerPolicy is the referrer policy of the worker's global's policy
+// container: its script response's Referrer-Policy header's ("" for
+// none: the default policy).
+func (w *ServiceWorker) ReferrerPolicy() string { return w.referrerPolicy }
 
 // Registration is the worker's containing service worker registration.
 func (w *ServiceWorker) Registration() *Registration { return w.reg }

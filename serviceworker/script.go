@@ -52,11 +52,12 @@ func pathString(u *url.URL) string {
 // (https://w3c.github.io/ServiceWorker/#update-algorithm): fetch the
 // job's script url through package fetch with the perform the fetch
 // hook's checks of the response, and compare it with newestWorker's. It
-// returns the script's source and hasUpdatedResources, or the job's
+// returns the script's source, its response's referrer policy (of its
+// Referrer-Policy header, "" for none) and hasUpdatedResources, or the job's
 // rejection: a "SecurityError" DOMException (a network error, a redirect
 // among them; a script that is not JavaScript; a scope outside the
 // maximum scope) or a TypeError (a status that is not ok).
-func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration, newestWorker *ServiceWorker) ([]byte, bool, error) {
+func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration, newestWorker *ServiceWorker) (script []byte, referrerPolicy string, hasUpdatedResources bool, err error) {
 	var client *fetch.Client
 	if j.client != nil {
 		client = &fetch.Client{Origin: j.client.Origin(), URL: j.client.CreationURL()}
@@ -74,24 +75,24 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 	// that is not ok is the TypeError of the status check below.)
 	var blocked *fetch.BlockedByTypeError
 	if resp.IsNetworkError() && errors.As(resp.Err, &blocked) && (blocked.Status < 200 || blocked.Status > 299) {
-		return nil, false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): A bad HTTP response code (%d) was received when fetching the script.", reg.scope, j.scriptURL, blocked.Status)
+		return nil, "", false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): A bad HTTP response code (%d) was received when fetching the script.", reg.scope, j.scriptURL, blocked.Status)
 	}
 	if resp.IsNetworkError() {
 		why := "An unknown error occurred when fetching the script."
 		if resp.Err != nil {
 			why = resp.Err.Error()
 		}
-		return nil, false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): "+why, dom.SecurityError)
+		return nil, "", false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): "+why, dom.SecurityError)
 	}
 	// (fetch a classic worker script: a status that is not an ok status
 	// is a null script, a TypeError; checked before the MIME type, as
 	// Chromium does and web-platform-tests expect: see doc.go.)
 	if resp.Status < 200 || resp.Status > 299 {
-		return nil, false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): A bad HTTP response code (%d) was received when fetching the script.", reg.scope, j.scriptURL, resp.Status)
+		return nil, "", false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): A bad HTTP response code (%d) was received when fetching the script.", reg.scope, j.scriptURL, resp.Status)
 	}
 	ct, _ := resp.Header.Get("Content-Type")
 	if essence := fetch.MIMEEssence(ct); !fetch.IsJavaScriptMIMEType(essence) {
-		return nil, false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): The script has an unsupported MIME type ('"+essence+"').", dom.SecurityError)
+		return nil, "", false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+reg.scope.String()+"') with script ('"+j.scriptURL.String()+"'): The script has an unsupported MIME type ('"+essence+"').", dom.SecurityError)
 	}
 	// 8-9. Let serviceWorkerAllowed be the result of getting
 	//    `Service-Worker-Allowed` from response's header list,
@@ -116,7 +117,7 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 		//     path.
 		maxScope, err := j.scriptURL.Parse(serviceWorkerAllowed)
 		if err != nil {
-			return nil, false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): The Service-Worker-Allowed header ('%s') is not a URL.", reg.scope, j.scriptURL, serviceWorkerAllowed)
+			return nil, "", false, typeError("Failed to register a ServiceWorker for scope ('%s') with script ('%s'): The Service-Worker-Allowed header ('%s') is not a URL.", reg.scope, j.scriptURL, serviceWorkerAllowed)
 		}
 		if origin.SameOrigin(origin.FromURL(maxScope), origin.FromURL(j.scriptURL)) {
 			maxScopeString, haveMax = pathString(maxScope), true
@@ -129,7 +130,7 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 	//     maxScopeString, reject the job promise with a "SecurityError"
 	//     DOMException and complete with a network error.
 	if !haveMax || !strings.HasPrefix(scopeString, maxScopeString) {
-		return nil, false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+scopeURL.String()+"') with script ('"+j.scriptURL.String()+"'): The path of the provided scope ('"+scopeString+"') is not under the max scope allowed ('"+maxScopeString+"'). Adjust the scope, move the Service Worker script, or use the Service-Worker-Allowed HTTP header to allow the scope.", dom.SecurityError)
+		return nil, "", false, dom.NewDOMException("Failed to register a ServiceWorker for scope ('"+scopeURL.String()+"') with script ('"+j.scriptURL.String()+"'): The path of the provided scope ('"+scopeString+"') is not under the max scope allowed ('"+maxScopeString+"'). Adjust the scope, move the Service Worker script, or use the Service-Worker-Allowed HTTP header to allow the scope.", dom.SecurityError)
 	}
 	var body []byte
 	if resp.Body != nil {
@@ -140,8 +141,10 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 	//     script url is not url or its type is not job's worker type, or
 	//     its script resource is not byte-for-byte identical with
 	//     response's body.
-	hasUpdatedResources := newestWorker == nil || newestWorker.scriptURL.String() != req.URLList[0].String() ||
+	hasUpdatedResources = newestWorker == nil || newestWorker.scriptURL.String() != req.URLList[0].String() ||
 		newestWorker.typ != j.workerType || !bytes.Equal(newestWorker.script, body)
 	// 21. (No imported scripts are checked: see doc.go.)
-	return body, hasUpdatedResources, nil
+	// (Run Service Worker's policy container: the script response's
+	// Referrer-Policy.)
+	return body, fetch.ParseReferrerPolicyHeader(resp), hasUpdatedResources, nil
 }

@@ -78,8 +78,11 @@ func serveRemoteContextWindowExecutor(s *Server, w http.ResponseWriter, r *http.
 // version): it appends a JSON record of the request (method, and the
 // Origin, Authorization, Referer, X-Custom, Access-Control-Request-Method,
 // Access-Control-Request-Headers, Service-Worker, Sec-Fetch-Dest,
-// Sec-Fetch-Mode and Sec-Fetch-Site headers, null when absent) to the
-// dispatcher stash queue ?uuid=, then answers ?body= (default "recorded")
+// Sec-Fetch-Mode, Sec-Fetch-Site, If-None-Match, Cache-Control and Pragma
+// headers, null when absent) to the dispatcher stash queue ?uuid=, then
+// answers (with ?etag=, a response with that ETag and no freshness, and
+// 304 with X-Revalidated: yes to a request whose If-None-Match is it;
+// without, Cache-Control: no-store) ?body= (default "recorded")
 // with the Content-Type ?type= (default text/plain; with ?script=1,
 // the JavaScript comment "// recorded" as text/javascript), with
 // Access-Control-Allow-Origin per ?acao= ("star": *, "origin": the
@@ -97,7 +100,7 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	}
 	rec := map[string]any{"method": r.Method}
 	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers",
-		"Service-Worker", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site"} {
+		"Service-Worker", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "If-None-Match", "Cache-Control", "Pragma"} {
 		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
 			rec[strings.ToLower(name)] = strings.Join(v, ", ")
 		} else {
@@ -119,6 +122,18 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("allow-headers"); v != "" {
 		h.Set("Access-Control-Allow-Headers", v)
 	}
+	if etag := q.Get("etag"); etag != "" {
+		// A cacheable response with that ETag (no explicit freshness:
+		// every reuse is revalidated); a 304 when the request has it.
+		h.Set("ETag", etag)
+		if r.Header.Get("If-None-Match") == etag {
+			h.Set("X-Revalidated", "yes")
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	} else {
+		h.Set("Cache-Control", "no-store")
+	}
 	typ, body := "text/plain", "recorded"
 	if q.Get("script") == "1" {
 		typ, body = "text/javascript", "// recorded"
@@ -130,7 +145,6 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 		body = q.Get("body")
 	}
 	h.Set("Content-Type", typ)
-	h.Set("Cache-Control", "no-store")
 	io.WriteString(w, body)
 }
 

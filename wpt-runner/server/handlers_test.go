@@ -90,6 +90,23 @@ func TestRecordRequest(t *testing.T) {
 	if resp, _ := get(t, s, s.testURL(true, MainHost, py)); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("without uuid: status %d", resp.StatusCode)
 	}
+	// ?etag=: a cacheable response with the ETag, 304 to a request with
+	// it (recorded with its If-None-Match); without, no-store.
+	if resp.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("without etag: %v", resp.Header)
+	}
+	resp, body = get(t, s, s.testURL(true, MainHost, py+`?uuid=r3&etag="e"`))
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Etag") != `"e"` || resp.Header.Get("Cache-Control") != "" || body != "recorded" {
+		t.Errorf("etag: status %d, headers %v, body %q", resp.StatusCode, resp.Header, body)
+	}
+	resp, _ = get(t, s, s.testURL(true, MainHost, py+`?uuid=r3&etag="e"`), "If-None-Match", `"e"`)
+	if resp.StatusCode != http.StatusNotModified || resp.Header.Get("X-Revalidated") != "yes" {
+		t.Errorf("etag revalidated: status %d, headers %v", resp.StatusCode, resp.Header)
+	}
+	get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r3"))
+	if _, rec := get(t, s, s.testURL(true, MainHost, "/common/dispatcher/dispatcher.py?uuid=r3")); !strings.Contains(rec, `"if-none-match":"\"e\""`) {
+		t.Errorf("revalidation record %s", rec)
+	}
 }
 
 // TestHoldBody: hold-body.py's Go equivalent sends "start " at once and
