@@ -74,7 +74,7 @@ func (fontFaceStatics) Constructor(r *webidl.Realm, family webidl.DOMString, sou
 	//    SyntaxError).
 	data := fontBytesOfUnion(source).Bytes()
 	f.status = FontFaceLoadStatusLoading
-	rr.queueTask(html.DOMManipulationTaskSource, func() { f.settle(isFontData(data), "SyntaxError") })
+	rr.queueTask(html.DOMManipulationTaskSource, func() { f.settle(css.IsFontData(data), "SyntaxError") })
 	// 6. Return font face.
 	return f, nil
 }
@@ -90,17 +90,6 @@ func fontBytesOfUnion(u DOMStringOrInt8ArrayOrInt16ArrayOrInt32ArrayOrUint8Array
 		}
 	}
 	return webidl.BufferSource{}
-}
-
-// isFontData says whether data starts with the signature of a font
-// format (TrueType, OpenType, a collection, WOFF, WOFF2).
-func isFontData(data []byte) bool {
-	for _, sig := range []string{"\x00\x01\x00\x00", "OTTO", "true", "ttcf", "wOFF", "wOF2"} {
-		if strings.HasPrefix(string(data), sig) {
-			return true
-		}
-	}
-	return false
 }
 
 // settle ends a load: status "loaded" and [[FontStatusPromise]] resolved

@@ -95,7 +95,26 @@
 //     environment as the client; a failed fetch, an error status or
 //     (over http(s), as in Chromium: HTML checks every scheme) a MIME
 //     type that is not JavaScript's is a NetworkError DOMException;
-//   - scripts' fetch(): the request the bindings build.
+//   - scripts' fetch(): the request the bindings build;
+//   - elements' subresources (subresources.go and the files it names):
+//     img (HTML's update the image data with select an image source over
+//     srcset, sizes and a picture parent's source children; Image()),
+//     SVG image and use, link rel=stylesheet, preload (destination of
+//     its as attribute) and prefetch, audio and video (Range bytes=0-),
+//     style elements' and style attributes' @import (style), @font-face
+//     (font) and background images (image), and FontFace.load() (font,
+//     cors), whose load, error, loadedmetadata and loadeddata events
+//     follow their responses; their requests go to the client's active
+//     service worker first, as fetch() does. Worker and shared worker
+//     scripts go to the service worker whose scope matches their URL
+//     (which then controls the worker: its importScripts and fetch()
+//     reach it).
+//
+// Content Security Policy (package csp) applies to every load: a
+// document's CSP list comes from its response's Content-Security-Policy
+// headers and its meta elements in head, a worker's from its script's
+// response (its owner's for blob: and data:); package fetch's main fetch
+// blocks what the client's list forbids (csp.go).
 //
 // blob: and data: URLs load for each of them (a data: worker or document
 // has an opaque origin), except a page's navigation of a top-level window
@@ -305,6 +324,30 @@
 //
 // # Deviations
 //
+//   - Subresources are fetched, not decoded or rendered: an image loads
+//     when its bytes sniff as an image type (or it is SVG), media when
+//     they sniff as an audio or video container, a FontFace when they
+//     sniff as a font; the whole resource is read at once. The device
+//     pixel ratio is 1, media queries and sizes' media conditions are
+//     not evaluated, every @font-face source is fetched when its sheet
+//     is (browsers wait for an element to use the font), style sheets'
+//     background images are not fetched (style attributes' are, once
+//     their element is connected), and images in a picture parent that is
+//     not connected are updated only when a source attribute changes.
+//     Elements do not delay the load event; parser-inserted ones start
+//     loading when the window is installed. There is no list of
+//     available images, lazy loading, MediaError, readyState or
+//     networkState, no FontFaceSet (document.fonts) and no frame element.
+//   - CSP reports nothing (no report-uri, report-to or
+//     securitypolicyviolation events) and enforces only request URLs:
+//     nonces, hashes, 'strict-dynamic' and the inline and eval checks are
+//     not enforced.
+//   - Navigations fire no fetch event (serviceworker's doc.go), so an
+//     iframe's or frame's document request never reaches a service
+//     worker (fetch-destination-frame and -iframe time out).
+//   - Import attributes (import ... with {type: "json"} or "css") do not
+//     parse: sobek has no import attributes (its tc39 suite skips the
+//     feature), a SyntaxError at the with keyword.
 //   - window.open of an http(s) URL from a window of the same agent fetches
 //     the document synchronously, and returns the new window itself (in
 //     browsers the initial about:blank Window is reused for the navigated

@@ -299,14 +299,15 @@ func (s *Browser) fetchAClassicScript(u *url.URL, client *fetch.Client, corsSett
 }
 
 // fetchAClassicWorkerScript is "fetch a classic worker script" (its
-// last result is the worker's CSP list, workerCSPList): a
+// fourth result is the worker's CSP list, workerCSPList; reserved is the
+// worker's environment, the request's reserved client): a
 // same-origin request (a cross-origin redirect is a network error) with
 // destination "worker" or "sharedworker" whose client is the worker's
 // owner (fetchClient); an http(s) response needs a JavaScript MIME type.
 // It returns the script's source (UTF-8), the response's URL (the worker
 // global scope's url) and the worker's referrer policy (workerPolicy).
 // https://html.spec.whatwg.org/multipage/workers.html#fetch-a-classic-worker-script
-func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string) (string, *url.URL, string, csp.List, error) {
+func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Client, destination string, reserved envHandle) (string, *url.URL, string, csp.List, error) {
 	// 1. Let request be a new request whose URL is url, client is
 	//    fetchClient, destination is destination, initiator type is
 	//    "other", mode is "same-origin", credentials mode is
@@ -315,7 +316,10 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 	req := fetch.NewRequest(u, fetchClient)
 	req.Destination, req.Mode, req.Credentials = destination, "same-origin", "same-origin"
 	// 3. Fetch request with processResponseConsumeBody:
-	resp := s.fetchAll(s.ctx, req)
+	//    (The worker's environment is the request's reserved client:
+	//    a service worker whose scope matches the script's URL handles
+	//    the request and controls the worker.)
+	resp := s.fetchNonSubresource(s.ctx, req, reserved)
 	// 3.1. If bodyBytes is null or failure, or response's status is not
 	//      an ok status, then run onComplete given null, and abort these
 	//      steps.
@@ -339,13 +343,13 @@ func (s *Browser) fetchAClassicWorkerScript(u *url.URL, fetchClient *fetch.Clien
 
 // fetchAClassicWorkerImportedScript is "fetch a classic worker-imported
 // script" (importScripts): a no-cors request with destination "script"
-// whose client is the worker's environment; the response (its unsafe
+// whose client is the worker's environment (env); the response (its unsafe
 // response) needs an ok status and, over http(s), a JavaScript MIME type
 // (HTML requires one for every scheme; Chromium, whom this follows, runs
 // blob: and data: scripts of any type). It returns
 // the script's source (UTF-8) and its response URL.
 // https://html.spec.whatwg.org/multipage/webappapis.html#fetch-a-classic-worker-imported-script
-func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Client) (string, *url.URL, error) {
+func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Client, env envHandle) (string, *url.URL, error) {
 	// 1. Let request be a new request whose URL is url, client is
 	//    settingsObject, destination is "script", initiator type is
 	//    "other", parser metadata is "not parser-inserted", and whose
@@ -354,7 +358,8 @@ func (s *Browser) fetchAClassicWorkerImportedScript(u *url.URL, client *fetch.Cl
 	req := fetch.NewRequest(u, client)
 	req.Destination = "script"
 	// 3. Fetch request with processResponseConsumeBody:
-	resp := s.fetchAll(s.ctx, req)
+	//    (A controlled worker's service worker handles it first.)
+	resp := s.fetchSubresource(s.ctx, req, env)
 	if resp.IsNetworkError() {
 		return "", nil, fmt.Errorf("%s: %v", u, resp.Err)
 	}

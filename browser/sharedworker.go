@@ -154,7 +154,7 @@ func (h *sharedWorkerHost) run() {
 		var err error
 		// Fetch a classic worker script given url, outside settings,
 		// destination "sharedworker", and inside settings.
-		text, scriptURL, policy, cspList, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker")
+		text, scriptURL, policy, cspList, err = s.fetchAClassicWorkerScript(h.url, h.ownerClient, "sharedworker", h.sw.Env())
 		if err != nil {
 			s.log("sharedworker " + h.url.String() + ": " + err.Error())
 			h.fail()

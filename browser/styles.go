@@ -222,7 +222,8 @@ func (w *Window) styleAttributeImages(el *xhtml.Node) {
 // loadFontFace is the load of a FontFace's sources (its urls, relative
 // to the document's base URL), on w's event loop: each is fetched as a
 // style resource with destination "font" and mode "cors" until one's
-// response succeeds (not a network error, an ok status); done runs on
+// response succeeds (not a network error, an ok status, a body that
+// sniffs as a font); done runs on
 // w's event loop with whether one did.
 // https://drafts.csswg.org/css-fonts-4/#font-fetching-requirements
 func (w *Window) loadFontFace(urls []string, done func(ok bool)) {
@@ -241,7 +242,7 @@ func (w *Window) loadFontFace(urls []string, done func(ok bool)) {
 			return
 		}
 		w.fetchAStyleResource(rest[0], styleSheetLocation{}, "font", "cors", func(resp *fetch.Response) {
-			if linkFetchSucceeded(resp) {
+			if linkFetchSucceeded(resp) && css.IsFontData(loadedOf(unsafeResponse(resp), nil).body) {
 				done(true)
 				return
 			}

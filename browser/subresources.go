@@ -41,10 +41,16 @@ type subresourceState struct {
 // Handle Fetch), as for its scripts' fetch() calls. It blocks: call it
 // off the event loop.
 func (w *Window) fetchSubresource(ctx context.Context, req *fetch.Request) *fetch.Response {
-	s := w.s
+	return w.s.fetchSubresource(ctx, req, w.env)
+}
+
+// fetchSubresource runs fetch for req, a subresource request whose
+// client is env (a window's or a worker's), with env's active service
+// worker, if any, in front of the network. It blocks.
+func (s *Browser) fetchSubresource(ctx context.Context, req *fetch.Request, env envHandle) *fetch.Response {
 	p := &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua),
 		PreflightCache: preflightCacheOf(s.eng.ua), Cookies: cookieStoreOf(s.eng.ua)}
-	if env := w.env; env != nil && serviceworker.ActiveServiceWorker(env) != nil {
+	if env != nil && serviceworker.ActiveServiceWorker(env) != nil {
 		p.HandleFetch = func(ctx context.Context, fr *fetch.Request) *fetch.Response {
 			// (Only the first request of the fetch: the response of a
 			// redirect goes to the network.)
@@ -52,6 +58,24 @@ func (w *Window) fetchSubresource(ctx context.Context, req *fetch.Request) *fetc
 				return nil
 			}
 			return serviceworker.HandleFetch(ctx, env, fr)
+		}
+	}
+	return fetch.FetchWhole(ctx, p)
+}
+
+// fetchNonSubresource runs fetch for req, a worker's script request
+// whose reserved client is reserved, over the browser's network: the
+// service worker whose scope matches its URL handles it first (Service
+// Workers' Handle Fetch for a non-subresource request). It blocks.
+func (s *Browser) fetchNonSubresource(ctx context.Context, req *fetch.Request, reserved envHandle) *fetch.Response {
+	p := &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua),
+		PreflightCache: preflightCacheOf(s.eng.ua), Cookies: cookieStoreOf(s.eng.ua)}
+	if reserved != nil {
+		p.HandleFetch = func(ctx context.Context, fr *fetch.Request) *fetch.Response {
+			if fr.RedirectCount > 0 {
+				return nil
+			}
+			return serviceworker.HandleFetchNonSubresource(ctx, reserved, fr)
 		}
 	}
 	return fetch.FetchWhole(ctx, p)

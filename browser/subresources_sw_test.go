@@ -12,8 +12,10 @@ import (
 // under /app/ with a Response saying its destination, and posts every
 // destination to all its clients.
 var subresourceSWSite = fstest.MapFS{
-	"index.html":    {Data: []byte(`<!doctype html><title>subresources</title>`)},
-	"app/page.html": {Data: []byte(`<!doctype html><body></body>`)},
+	"index.html":      {Data: []byte(`<!doctype html><title>subresources</title>`)},
+	"app/page.html":   {Data: []byte(`<!doctype html><body></body>`)},
+	"app/worker.js":   {Data: []byte(`importScripts('imported.js?imported');`)},
+	"app/imported.js": {Data: []byte(``)},
 	"app/sw.js": {Data: []byte(`
 self.addEventListener('fetch', e => {
   const url = new URL(e.request.url);
@@ -61,10 +63,19 @@ func TestSubresourcesThroughServiceWorker(t *testing.T) {
   const loading = face.load().then(f => f === face, e => e.name);
   out.push(face.status, await m, await loading, face.status);
   out.push(await new FontFace('baz', 'nonsense').loaded.catch(e => e.name));
+  // A worker whose script's URL is in the scope: its script's request,
+  // and its importScripts() (it is controlled), reach the service worker.
+  m = next();
+  const m2 = new Promise(r => navigator.serviceWorker.addEventListener('message', e => {
+    if (e.data.startsWith('imported')) r(e.data);
+  }));
+  new Worker('worker.js?worker');
+  out.push(await m, await m2);
   return out;
 })()`)
 	want := []any{"bg image no-cors", "import style no-cors", "css-font font cors",
-		"loading", "api-font font cors", "NetworkError", "error", "SyntaxError"}
+		"loading", "api-font font cors", "NetworkError", "error", "SyntaxError",
+		"worker worker same-origin", "imported script no-cors"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("the service worker saw\n  %#v\nwant\n  %#v", got, want)
 	}

@@ -112,7 +112,7 @@ func (w *dedicatedWorker) run() {
 	}
 	// Fetch a classic worker script given url, outside settings,
 	// destination "worker", and inside settings.
-	text, responseURL, policy, cspList, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker")
+	text, responseURL, policy, cspList, err := s.fetchAClassicWorkerScript(w.url, w.ownerClient, "worker", w.env)
 	if err != nil || w.isTerminated() {
 		if err != nil {
 			s.log("worker " + w.url.String() + ": " + err.Error())
@@ -284,7 +284,7 @@ func (w *dedicatedWorker) importScripts(vm *sobek.Runtime, args []string) {
 		urls = append(urls, u)
 	}
 	for _, u := range urls {
-		text, _, err := w.s.fetchAClassicWorkerImportedScript(u, w.client())
+		text, _, err := w.s.fetchAClassicWorkerImportedScript(u, w.client(), w.env)
 		if err != nil {
 			w.s.log("importScripts " + u.String() + ": " + err.Error())
 			panic(w.realm.NewDOMException("NetworkError", fmt.Sprintf("Failed to execute 'importScripts': The script at '%s' failed to load.", u)))

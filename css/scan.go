@@ -507,3 +507,16 @@ func isHex(c byte) bool {
 func isNameStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
 }
+
+// IsFontData is MIME Sniffing's font type pattern matching
+// (https://mimesniff.spec.whatwg.org/#matching-a-font-type-pattern), the
+// signatures a font loader accepts: TrueType, OpenType, a TrueType
+// collection, WOFF and WOFF 2.0 (not Embedded OpenType).
+func IsFontData(data []byte) bool {
+	for _, sig := range []string{"\x00\x01\x00\x00", "OTTO", "true", "ttcf", "wOFF", "wOF2"} {
+		if strings.HasPrefix(string(data), sig) {
+			return true
+		}
+	}
+	return false
+}

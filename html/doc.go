@@ -5,7 +5,9 @@
 // (serialize.go), MessagePort entanglement and port message queues
 // (messageport.go), and the engine-neutral parts of module scripts:
 // resolving module specifiers and module map keys (modules.go; the module
-// map of engine records lives in browser). It is plain Go and never
+// map of engine records lives in browser), and the engine-neutral part of
+// image source selection: srcset and sizes parsing and the choice among a
+// source set (srcset.go). It is plain Go and never
 // imports a JavaScript engine.
 //
 // # Threading

@@ -210,9 +210,7 @@ func isDigits(s string) bool {
 // minus, digits with an optional fraction (or a fraction alone), an
 // optional exponent.
 func validFloat(s string) bool {
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "-")
 	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
 	intPart, frac, hasFrac := strings.Cut(mant, ".")
 	if intPart == "" && !hasFrac || hasFrac && !isDigits(frac) || intPart != "" && !isDigits(intPart) {

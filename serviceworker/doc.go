@@ -57,8 +57,10 @@
 //     so Service Worker Has No Pending Events is always true.
 //   - Navigations fire no fetch event: a window's new environment gets the
 //     active worker of the registration matching its URL
-//     (HandleFetchReservedClient); only subresource requests of fetch()
-//     go through Handle Fetch, and only their first request (package
-//     fetch), without navigation preload, router rules or race
-//     responses.
+//     (HandleFetchReservedClient); subresource requests (fetch() and
+//     the browser's element loads) go through Handle Fetch, and so do
+//     worker and shared worker scripts (HandleFetchNonSubresource: the
+//     registration matching their URL controls the worker), only their
+//     first request (package fetch), without navigation preload, router
+//     rules or race responses.
 package serviceworker

@@ -100,7 +100,7 @@ func serveRecordRequest(s *Server, w http.ResponseWriter, r *http.Request) {
 	}
 	rec := map[string]any{"method": r.Method}
 	for _, name := range []string{"Origin", "Authorization", "Referer", "X-Custom", "Access-Control-Request-Method", "Access-Control-Request-Headers",
-		"Service-Worker", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "If-None-Match", "Cache-Control", "Pragma"} {
+		"Service-Worker", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "If-None-Match", "Cache-Control", "Pragma", "Range"} {
 		if v, ok := r.Header[http.CanonicalHeaderKey(name)]; ok {
 			rec[strings.ToLower(name)] = strings.Join(v, ", ")
 		} else {
