@@ -29,16 +29,21 @@ func TestForeignMember(t *testing.T) {
 			return StringValue("forwarded " + member)
 		}
 	}
-	expectJS(t, r, map[string]string{
-		`Thing.prototype.later.call(foreign)`:                                            "forwarded later",
-		`Object.getOwnPropertyDescriptor(Thing.prototype, "n").get.call(foreign)`:        "forwarded n",
-		`Object.getOwnPropertyDescriptor(Thing.prototype, "n").set.call(foreign, 3)`:     "forwarded n",
-		`Base.prototype.baseOp.call(foreign, 1, 2)`:                                      "forwarded baseOp",
-		`Thing.prototype.later.call({}).constructor === Promise`:                         "true",
-		`try { Base.prototype.baseOp.call({}, 1) } catch (e) { e instanceof TypeError }`: "true",
-		`new Thing(5).n`: "5",
-		`try { Base.prototype.baseOp.call(Object.create(foreign), 1); "no" } catch (e) { e.name }`: "TypeError",
-	})
+	// In order: the calls are checked in this order below.
+	for _, c := range [][2]string{
+		{`Thing.prototype.later.call(foreign)`, "forwarded later"},
+		{`Object.getOwnPropertyDescriptor(Thing.prototype, "n").get.call(foreign)`, "forwarded n"},
+		{`Object.getOwnPropertyDescriptor(Thing.prototype, "n").set.call(foreign, 3)`, "forwarded n"},
+		{`Base.prototype.baseOp.call(foreign, 1, 2)`, "forwarded baseOp"},
+		{`Thing.prototype.later.call({}).constructor === Promise`, "true"},
+		{`try { Base.prototype.baseOp.call({}, 1) } catch (e) { e instanceof TypeError }`, "true"},
+		{`new Thing(5).n`, "5"},
+		{`try { Base.prototype.baseOp.call(Object.create(foreign), 1); "no" } catch (e) { e.name }`, "TypeError"},
+	} {
+		if got := run(t, r, c[0]); got != c[1] {
+			t.Errorf("%s = %q, want %q", c[0], got, c[1])
+		}
+	}
 	want := []call{
 		{"Thing", "later", ForeignOperation, 0},
 		{"Thing", "n", ForeignGetter, 0},
