@@ -195,7 +195,7 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 	}
 	target := vm.NewObject()
 	_ = target.SetPrototype(nil)
-	p := vm.NewProxy(target, &sobek.ProxyTrapConfig{
+	p := vm.NewProxy(target, denyWrites(deny, &sobek.ProxyTrapConfig{
 		GetPrototypeOf: func(*sobek.Object) *sobek.Object { return nil },
 		SetPrototypeOf: func(_ *sobek.Object, proto *sobek.Object) bool { return proto == nil },
 		IsExtensible:   func(*sobek.Object) bool { return true },
@@ -256,38 +256,6 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 			set(key, v)
 			return true
 		},
-		SetIdx: func(_ *sobek.Object, i int, _, _ sobek.Value) bool {
-			deny(strconv.Itoa(i))
-			return false
-		},
-		SetSym: func(_ *sobek.Object, s *sobek.Symbol, _, _ sobek.Value) bool {
-			deny(s.String())
-			return false
-		},
-		DefineProperty: func(_ *sobek.Object, key string, _ sobek.PropertyDescriptor) bool {
-			deny(key)
-			return false
-		},
-		DefinePropertyIdx: func(_ *sobek.Object, i int, _ sobek.PropertyDescriptor) bool {
-			deny(strconv.Itoa(i))
-			return false
-		},
-		DefinePropertySym: func(_ *sobek.Object, s *sobek.Symbol, _ sobek.PropertyDescriptor) bool {
-			deny(s.String())
-			return false
-		},
-		DeleteProperty: func(_ *sobek.Object, key string) bool {
-			deny(key)
-			return false
-		},
-		DeletePropertyIdx: func(_ *sobek.Object, i int) bool {
-			deny(strconv.Itoa(i))
-			return false
-		},
-		DeletePropertySym: func(_ *sobek.Object, s *sobek.Symbol) bool {
-			deny(s.String())
-			return false
-		},
 		OwnKeys: func(*sobek.Object) *sobek.Object {
 			var keys []any
 			for i := range length() {
@@ -302,7 +270,7 @@ func (r *Realm) NewRemoteWindowProxy(h RemoteWindowHooks) *sobek.Object {
 			keys = append(keys, "then", sobek.SymToStringTag, sobek.SymHasInstance, sobek.SymIsConcatSpreadable)
 			return vm.NewArray(keys...)
 		},
-	})
+	}))
 	proxy = vm.ToValue(p).(*sobek.Object)
 	return proxy
 }
@@ -367,7 +335,7 @@ func (r *Realm) newRemoteLocation(navigate func(string, bool), deny func(string)
 	}
 	target := vm.NewObject()
 	_ = target.SetPrototype(nil)
-	p := vm.NewProxy(target, &sobek.ProxyTrapConfig{
+	p := vm.NewProxy(target, denyWrites(deny, &sobek.ProxyTrapConfig{
 		GetPrototypeOf:    func(*sobek.Object) *sobek.Object { return nil },
 		SetPrototypeOf:    func(_ *sobek.Object, proto *sobek.Object) bool { return proto == nil },
 		IsExtensible:      func(*sobek.Object) bool { return true },
@@ -411,41 +379,48 @@ func (r *Realm) newRemoteLocation(navigate func(string, bool), deny func(string)
 			setHref(v)
 			return true
 		},
-		SetIdx: func(_ *sobek.Object, i int, _, _ sobek.Value) bool {
-			deny(strconv.Itoa(i))
-			return false
-		},
-		SetSym: func(_ *sobek.Object, s *sobek.Symbol, _, _ sobek.Value) bool {
-			deny(s.String())
-			return false
-		},
-		DefineProperty: func(_ *sobek.Object, key string, _ sobek.PropertyDescriptor) bool {
-			deny(key)
-			return false
-		},
-		DefinePropertyIdx: func(_ *sobek.Object, i int, _ sobek.PropertyDescriptor) bool {
-			deny(strconv.Itoa(i))
-			return false
-		},
-		DefinePropertySym: func(_ *sobek.Object, s *sobek.Symbol, _ sobek.PropertyDescriptor) bool {
-			deny(s.String())
-			return false
-		},
-		DeleteProperty: func(_ *sobek.Object, key string) bool {
-			deny(key)
-			return false
-		},
-		DeletePropertyIdx: func(_ *sobek.Object, i int) bool {
-			deny(strconv.Itoa(i))
-			return false
-		},
-		DeletePropertySym: func(_ *sobek.Object, s *sobek.Symbol) bool {
-			deny(s.String())
-			return false
-		},
 		OwnKeys: func(*sobek.Object) *sobek.Object {
 			return vm.NewArray("href", "replace", "then", sobek.SymToStringTag, sobek.SymHasInstance, sobek.SymIsConcatSpreadable)
 		},
-	})
+	}))
 	return vm.ToValue(p).(*sobek.Object)
+}
+
+// denyWrites sets the traps of a cross-origin object that always throw
+// (deny): defining and deleting any property, setting an index or a
+// symbol. It returns c.
+func denyWrites(deny func(string), c *sobek.ProxyTrapConfig) *sobek.ProxyTrapConfig {
+	c.SetIdx = func(_ *sobek.Object, i int, _, _ sobek.Value) bool {
+		deny(strconv.Itoa(i))
+		return false
+	}
+	c.SetSym = func(_ *sobek.Object, s *sobek.Symbol, _, _ sobek.Value) bool {
+		deny(s.String())
+		return false
+	}
+	c.DefineProperty = func(_ *sobek.Object, key string, _ sobek.PropertyDescriptor) bool {
+		deny(key)
+		return false
+	}
+	c.DefinePropertyIdx = func(_ *sobek.Object, i int, _ sobek.PropertyDescriptor) bool {
+		deny(strconv.Itoa(i))
+		return false
+	}
+	c.DefinePropertySym = func(_ *sobek.Object, s *sobek.Symbol, _ sobek.PropertyDescriptor) bool {
+		deny(s.String())
+		return false
+	}
+	c.DeleteProperty = func(_ *sobek.Object, key string) bool {
+		deny(key)
+		return false
+	}
+	c.DeletePropertyIdx = func(_ *sobek.Object, i int) bool {
+		deny(strconv.Itoa(i))
+		return false
+	}
+	c.DeletePropertySym = func(_ *sobek.Object, s *sobek.Symbol) bool {
+		deny(s.String())
+		return false
+	}
+	return c
 }

@@ -35,10 +35,26 @@ func (w *Window) navigateToFragment(href string, u *url.URL, replace bool) {
 // with the classic history API state state, the active one of f: pushed
 // after the active entry (dropping those after it), or replacing it.
 func (f *frame) commitSameDocumentEntry(w *Window, href string, u *url.URL, replace bool, state *html.SerializedRecord) {
-	e := &sessionEntry{url: u, href: href, win: w, state: state}
-	var dropped []*sessionEntry
-	pushed := false
+	f.addEntry(&sessionEntry{url: u, href: href, win: w, state: state}, replace)
+}
+
+// addEntry makes e f's current entry: its first one, or replacing the
+// current one, or pushed after it (the entries after it are dropped, and
+// their cached documents evicted; the joint session history gets a step).
+func (f *frame) addEntry(e *sessionEntry, replace bool) {
 	f.mu.Lock()
+	dropped, pushed := f.addEntryLocked(e, replace)
+	index := f.index
+	f.mu.Unlock()
+	f.discardDropped(dropped)
+	if pushed && f.th != nil {
+		f.th.pushed(f, index-1, index)
+	}
+}
+
+// addEntryLocked is addEntry's change of the entries, with f.mu held: it
+// returns the dropped entries, and whether e was pushed.
+func (f *frame) addEntryLocked(e *sessionEntry, replace bool) (dropped []*sessionEntry, pushed bool) {
 	switch {
 	case len(f.entries) == 0:
 		f.entries, f.index = []*sessionEntry{e}, 0
@@ -50,12 +66,7 @@ func (f *frame) commitSameDocumentEntry(w *Window, href string, u *url.URL, repl
 		f.index++
 		pushed = true
 	}
-	index := f.index
-	f.mu.Unlock()
-	f.discardDropped(dropped)
-	if pushed && f.th != nil {
-		f.th.pushed(f, index-1, index)
-	}
+	return dropped, pushed
 }
 
 // discardDropped evicts the cached documents of session history entries

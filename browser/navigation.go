@@ -226,19 +226,11 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 	var dropped []*sessionEntry
 	pushed := false
 	f.mu.Lock()
-	switch {
-	case len(f.entries) == 0:
-		f.entries, f.index = []*sessionEntry{e}, 0
-	case h.traverse >= 0 && h.traverse < len(f.entries):
+	if len(f.entries) > 0 && h.traverse >= 0 && h.traverse < len(f.entries) {
 		f.index = h.traverse
 		f.entries[f.index] = e
-	case h.replace:
-		f.entries[f.index] = e
-	default:
-		dropped = append(dropped, f.entries[f.index+1:]...)
-		f.entries = append(f.entries[:f.index+1:f.index+1], e)
-		f.index++
-		pushed = true
+	} else {
+		dropped, pushed = f.addEntryLocked(e, h.replace)
 	}
 	cw.notRestored = h.reasons
 	index := f.index

@@ -196,27 +196,10 @@ func (f *frame) swapOut(gen int, u *url.URL, h navHistory) {
 		return
 	}
 	f.leaveForRemote(!h.replace)
-	e := &sessionEntry{url: u, remote: true}
-	var dropped []*sessionEntry
-	pushed := false
+	f.addEntry(&sessionEntry{url: u, remote: true}, h.replace)
 	f.mu.Lock()
-	switch {
-	case len(f.entries) == 0:
-		f.entries, f.index = []*sessionEntry{e}, 0
-	case h.replace:
-		f.entries[f.index] = e
-	default:
-		dropped = append(dropped, f.entries[f.index+1:]...)
-		f.entries = append(f.entries[:f.index+1:f.index+1], e)
-		f.index++
-		pushed = true
-	}
 	index := f.index
 	f.mu.Unlock()
-	f.discardDropped(dropped)
-	if pushed && f.th != nil {
-		f.th.pushed(f, index-1, index)
-	}
 	f.s.swap.handoff(f, index, u.String(), h.nav)
 	h.finish(nil, errSwappedOut)
 }
