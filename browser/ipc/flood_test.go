@@ -180,14 +180,34 @@ func TestStuckRendererDoesNotBlockOthers(t *testing.T) {
 }
 
 // asyncQueries is a lock service whose queries are answered later, on
-// another goroutine, as a busy lock task queue answers them: the session
-// goroutine has gone on receiving calls by then (when the answer comes
-// while it handles the query, it sends the answer itself and, the
-// renderer not reading, waits: the renderer is throttled instead).
-type asyncQueries struct{ weblocks.LockService }
+// other goroutines, as a busy lock task queue answers them, and only once
+// all of the first n have been received: the session goroutine has
+// handled every call by then, so it never sends the answers itself (a
+// session goroutine that sends them to a renderer not reading waits, and
+// the renderer is throttled instead of killed), and sendLoop, the only
+// sender, waits on the renderer while the answers pile up.
+type asyncQueries struct {
+	weblocks.LockService
+	n       int
+	mu      sync.Mutex
+	pending []func()
+}
 
-func (a asyncQueries) Query(c weblocks.Client, dst *weblocks.Snapshot, r weblocks.Receiver) error {
-	go a.LockService.Query(c, dst, r)
+func (a *asyncQueries) Query(c weblocks.Client, dst *weblocks.Snapshot, r weblocks.Receiver) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	answer := func() { a.LockService.Query(c, dst, r) }
+	if a.n <= 0 {
+		go answer()
+		return nil
+	}
+	a.pending = append(a.pending, answer)
+	if len(a.pending) == a.n {
+		for _, f := range a.pending {
+			go f()
+		}
+		a.pending, a.n = nil, 0
+	}
 	return nil
 }
 
@@ -195,7 +215,7 @@ func (a asyncQueries) Query(c weblocks.Client, dst *weblocks.Snapshot, r weblock
 // Peer.MaxPendingBytes is killed (its events dropped), and what it held
 // is released when its connection ends.
 func TestNonReaderKilled(t *testing.T) {
-	ls := NewLockServer(asyncQueries{weblocks.NewService()}, t.Logf)
+	ls := NewLockServer(&asyncQueries{LockService: weblocks.NewService(), n: 1000}, t.Logf)
 	stuck := newRawPeer(t, ls, Peer{Site: site("https://a.test"), MaxPendingBytes: 4 << 20}, false)
 	heap := watchHeap()
 	wg := holdLongName(stuck, 32<<10, 1000) // 32 MiB of snapshots
