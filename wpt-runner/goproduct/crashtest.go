@@ -31,12 +31,14 @@ const testWaitScript = `new Promise(resolve => {
 const lockCheckLimit = 5 * time.Second
 
 // runCrashtest runs a crash test (product.TestRequest.Crashtest) as
-// wptrunner does: it loads the page in a fresh browser, waits for the load
+// wptrunner does: it loads the page in a fresh browser (its page in a
+// renderer process with Options.RendererProcesses), waits for the load
 // event and then until the root element loses the class "test-wait",
 // closes the window, and checks that the user agent's lock managers hold
 // no lock and no request any more (every client of the browser's user
 // agent is the page's: its window, frames and workers). The result is
-// PASS, CRASH for a panic of the engine or lock state left behind, TIMEOUT
+// PASS, CRASH for a panic of the engine, the death of the page's renderer
+// process or lock state left behind, TIMEOUT
 // when the page does not finish within the harness timeout, or ERROR when
 // it cannot be loaded.
 func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser.ScriptCache, req product.TestRequest, opts Options) (res product.TestResult) {
@@ -46,7 +48,10 @@ func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser
 			res = crashResult(v, nil)
 		}
 	}()
-	b := browser.New(browser.Config{
+	if opts.RendererProcesses && (len(opts.Interfaces) > 0 || opts.testHook != nil) {
+		return product.TestResult{Status: product.ERROR, Message: "goproduct: Options.Interfaces cannot run in renderer processes"}
+	}
+	cfg := browser.Config{
 		Fetcher: fetcher,
 		Scripts: scripts,
 		Console: func(line string) {
@@ -73,7 +78,25 @@ func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser
 				opts.testHook(w)
 			}
 		},
-	})
+	}
+	if opts.RendererProcesses {
+		// The page, its frames and its workers run in a renderer process,
+		// as runPage's do: the page's crash (stack overflow, out of
+		// memory) is the renderer's, and the test's CRASH, never the
+		// runner's. The lock service stays here, in the browser process,
+		// where locksLeft looks at it.
+		cfg.Process = browser.RendererProcesses
+		cfg.Renderer = browser.RendererConfig{
+			Inits: []string{rendererInit},
+			OnExit: func(_ *browser.Window, err *browser.RendererExitError) {
+				select {
+				case crashed <- product.TestResult{Status: product.CRASH, Message: err.Reason + ": " + err.Error()}:
+				default:
+				}
+			},
+		}
+	}
+	b := browser.New(cfg)
 	defer b.Close()
 	changed := make(chan struct{}, 1)
 	htmlhost.SetObserver(b.UserAgent(), func(weblocks.Event) {
@@ -91,9 +114,12 @@ func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser
 		default:
 		}
 		var pe *browser.PanicError
+		var re *browser.RendererExitError
 		switch {
 		case errors.As(err, &pe):
 			return crashResult(pe.Value, pe.Stack)
+		case errors.As(err, &re):
+			return product.TestResult{Status: product.CRASH, Message: re.Reason + ": " + re.Error()}
 		case tctx.Err() != nil:
 			return product.TestResult{Status: product.TIMEOUT, Message: fmt.Sprintf("the crash test did not finish (%s) within %v", doing, req.Timeout)}
 		}
@@ -112,7 +138,7 @@ func runCrashtest(ctx context.Context, fetcher browser.Fetcher, scripts *browser
 		// finished as far as it can tell.
 	}
 	if opts.crashtestHook != nil {
-		opts.crashtestHook(tctx, b)
+		opts.crashtestHook(tctx, b, w)
 	}
 	w.Close()
 	select {

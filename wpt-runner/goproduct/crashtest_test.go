@@ -66,7 +66,7 @@ func TestCrashtests(t *testing.T) {
 	// A client of the user agent that outlives the page keeps its lock:
 	// the check after the page is closed sees it (here a second window;
 	// in a real failure, a client whose termination lost its locks).
-	h.p.opts.crashtestHook = func(ctx context.Context, b *browser.Browser) {
+	h.p.opts.crashtestHook = func(ctx context.Context, b *browser.Browser, _ *browser.Window) {
 		if _, err := b.Open(ctx, h.url("/c/holder.https.html", true)); err != nil {
 			t.Errorf("opening a second window: %v", err)
 		}

@@ -102,7 +102,7 @@ type Options struct {
 	testHook func(*browser.Window)
 	// crashtestHook runs when a crash test's page has finished, before its
 	// window is closed.
-	crashtestHook func(context.Context, *browser.Browser)
+	crashtestHook func(context.Context, *browser.Browser, *browser.Window)
 }
 
 // Product is the go product.
