@@ -105,7 +105,7 @@ func TestRendererWindow(t *testing.T) {
 }
 
 // TestRendererCrashes: a page that overflows its stack, or exhausts its
-// memory, or whose renderer is killed, costs only its own renderer: the
+// memory (itself or in its dedicated worker), or whose renderer is killed, costs only its own renderer: the
 // embedder learns why, and another window keeps working.
 func TestRendererCrashes(t *testing.T) {
 	ctx := testCtx(t)
@@ -125,6 +125,9 @@ func TestRendererCrashes(t *testing.T) {
 		{"deep JSON.parse", `JSON.parse('['.repeat(5e6) + ']'.repeat(5e6))`, "stack overflow", false},
 		{"deep eval", `eval('('.repeat(1e6) + '1' + ')'.repeat(1e6))`, "stack overflow", false},
 		{"allocate until out of memory", `{ const a = []; for (let i = 0; ; i++) a.push('x'.repeat(1 << 24) + i); }`, "out of memory", false},
+		// A dedicated worker runs in its window's renderer: its
+		// out-of-memory is that renderer's.
+		{"worker allocates until out of memory", `new Worker(URL.createObjectURL(new Blob(["const a = []; for (let i = 0; ; i++) a.push('x'.repeat(1 << 24) + i);"]))); new Promise(() => {})`, "out of memory", false},
 		{"SIGKILL", `new Promise(() => {})`, "killed by a signal (killed)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
