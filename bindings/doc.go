@@ -205,10 +205,11 @@
 // serialized; property keys are taken as UTF-8 (lone surrogates in keys,
 // unlike values, are not preserved).
 //
-// FileReader (filereader.go) runs package fileapi's read operation; its
-// events are Events, not ProgressEvents (no ProgressEvent interface
-// here), and text is decoded as UTF-8 whatever the encoding argument or
-// the blob type's charset says (UTF-8 is this engine's only encoding).
+// FileReader (filereader.go) runs package fileapi's read operation and
+// fires ProgressEvents (loaded and total 0, as the File API's "fire a
+// progress event" leaves them); text is decoded as UTF-8 whatever the
+// encoding argument or the blob type's charset says (UTF-8 is this
+// engine's only encoding).
 //
 // Messaging (messagechannel.go, messageport.go, messageevent.go,
 // worker.go): MessageChannel and MessagePort over

@@ -43,10 +43,17 @@ type fileReaderHost struct{ o *fileReaderImpl }
 
 func (h fileReaderHost) QueueTask(steps func()) { h.o.realm.queueTask(fileReadingTaskSource, steps) }
 
-// FireProgressEvent fires e at the reader: an Event (there is no
-// ProgressEvent interface yet).
+// FireProgressEvent is https://w3c.github.io/FileAPI/#fire-a-progress-event:
+// fire an event named e at the reader, using ProgressEvent.
 func (h fileReaderHost) FireProgressEvent(e string) {
-	h.o.realm.fireEvent(h.o.target, e, false, false, nil)
+	r, t := h.o.realm, h.o.target
+	if !t.Receives(e) {
+		return
+	}
+	base := r.newEvent(e, false, false, false)
+	base.ev.IsTrusted = true
+	base.ev.Detail = &progressEventImpl{eventImpl: base}
+	t.DispatchEvent(base.ev)
 }
 
 // ReadAsArrayBuffer is https://w3c.github.io/FileAPI/#dfn-readAsArrayBuffer.

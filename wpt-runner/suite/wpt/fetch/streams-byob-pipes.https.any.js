@@ -149,7 +149,7 @@ function readWith(method, blob, ...args) {
     const reader = new FileReader();
     const events = [];
     for (const e of ['loadstart', 'load', 'loadend', 'error', 'abort'])
-      reader.addEventListener(e, () => events.push(e));
+      reader.addEventListener(e, ev => events.push(ev instanceof ProgressEvent && ev.isTrusted ? e : e + ' (not a trusted ProgressEvent)'));
     reader.onloadend = () => resolve({result: reader.result, events, reader});
     reader.onerror = () => reject(reader.error);
     reader[method](blob, ...args);
