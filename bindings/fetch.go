@@ -273,9 +273,11 @@ func (u *uploadReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// fetchRequest is the request of package fetch for req, whose client is
-// this realm.
-func (r *Realm) fetchRequest(req *request) *fetch.Request {
+// fetchClient is this realm's settings object as a request's client:
+// its origin, its URL (the "client" referrer), its top-level site, the
+// CSP list of its policy container (main fetch enforces it) and its fetch
+// group (the keepalive quota; its fetches end with the document).
+func (r *Realm) fetchClient() *fetch.Client {
 	o := r.fetchOrigin()
 	client := &fetch.Client{Origin: o}
 	if !o.IsOpaque() {
@@ -283,10 +285,17 @@ func (r *Realm) fetchRequest(req *request) *fetch.Request {
 	}
 	if r.env != nil {
 		client.TopLevelSite = r.env.TopLevelSite()
-		// The policy container's CSP list: main fetch enforces it.
 		client.CSP = container.ListOf(r.env)
 	}
 	client.FetchGroup = r.fetchGroup()
+	return client
+}
+
+// fetchRequest is the request of package fetch for req, whose client is
+// this realm.
+func (r *Realm) fetchRequest(req *request) *fetch.Request {
+	client := r.fetchClient()
+	o := client.Origin
 	u := cloneURLPtr(req.url)
 	fr := &fetch.Request{Method: req.method, URLList: []*url.URL{u}, Header: req.headers.Clone(), Client: client,
 		Origin: o, Referrer: req.referrer, ReferrerPolicy: string(req.referrerPolicy), Mode: string(req.mode),

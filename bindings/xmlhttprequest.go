@@ -3,7 +3,6 @@ package bindings
 import (
 	"bytes"
 	"context"
-	"github.com/gowebengine/weblocks/csp/container"
 	"net/url"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
@@ -124,21 +123,8 @@ func (r *Realm) startParamsFetch(ctx context.Context, p *fetch.Params, endWithRe
 
 // xhrClient is the request's client: this realm's settings object.
 func (r *Realm) xhrClient() xhr.Client {
-	o := r.fetchOrigin()
-	client := &fetch.Client{Origin: o}
-	if !o.IsOpaque() {
-		client.URL = r.fetchBaseURL()
-	}
-	if r.env != nil {
-		client.TopLevelSite = r.env.TopLevelSite()
-		// The policy container's CSP list (connect-src): main fetch
-		// enforces it.
-		client.CSP = container.ListOf(r.env)
-	}
-	// The fetch group: its keepalive quota, and the end of its fetches
-	// with the document.
-	client.FetchGroup = r.fetchGroup()
-	return xhr.Client{Fetch: client, Origin: o}
+	c := r.fetchClient()
+	return xhr.Client{Fetch: c, Origin: c.Origin}
 }
 
 func (o *xmlHttpRequestImpl) Onreadystatechange() (*EventHandlerNonNull, error) {

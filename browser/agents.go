@@ -257,14 +257,7 @@ func (w *Window) foreignThis(this sobek.Value) error {
 	if vm == nil || vm == w.realm.Runtime() || !ok {
 		return nil
 	}
-	var target *Window
-	w.s.mu.Lock()
-	for _, o := range st.windows {
-		if o.realm.Runtime() == vm {
-			target = o
-		}
-	}
-	w.s.mu.Unlock()
+	target := w.agentWindowOf(vm)
 	if target == nil || w.env.Origin() == target.env.Origin() {
 		return nil
 	}
@@ -292,14 +285,7 @@ func (w *Window) foreignMember(this sobek.Value, iface string) func(string, webi
 	if vm == nil || vm == w.realm.Runtime() {
 		return nil
 	}
-	var target *Window
-	w.s.mu.Lock()
-	for _, o := range st.windows {
-		if o.realm.Runtime() == vm {
-			target = o
-		}
-	}
-	w.s.mu.Unlock()
+	target := w.agentWindowOf(vm)
 	if target == nil {
 		return nil
 	}
@@ -325,4 +311,18 @@ func (w *Window) foreignMember(this sobek.Value, iface string) func(string, webi
 		}
 		return res
 	}
+}
+
+// agentWindowOf is the window of w's agent whose realm's runtime is vm,
+// or nil.
+func (w *Window) agentWindowOf(vm *sobek.Runtime) *Window {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	var target *Window
+	for _, o := range w.agent.windows {
+		if o.realm.Runtime() == vm {
+			target = o
+		}
+	}
+	return target
 }
