@@ -272,7 +272,15 @@
 // that the sender hosts that window, that its origin is of the sender's
 // site and that it was given the target, drops a message whose
 // targetOrigin is not of the target's site, and the target's renderer
-// checks the exact origin. A
+// checks the exact origin. The stand-in's cross-origin Location (its
+// href setter and replace(), and the stand-in's location setter) parses
+// the URL in the caller (SyntaxError) and sends the navigation of the
+// handle's window to the browser process, which checks that the sender
+// was given that window and that the URL is an http(s) URL (else the
+// sender is refused, logged and killed), and has the window's renderer
+// navigate the window's navigable (its active window), with no source
+// document; a top-level traversable navigated to another site moves to
+// a renderer of that site as any other cross-site navigation does. A
 // transferred MessagePort becomes a link between two renderers: the
 // sender keeps the port as the link's stub, the receiver makes a new
 // channel; messages go either way through the browser process, and a
@@ -455,11 +463,17 @@
 //     new one; a connection of another renderer gets the close
 //     of its port, not error, when the worker's script fails. A remote
 //     WindowProxy (a window of another renderer) supports postMessage,
-//     closed and close() (which closes only a popup its renderer opened,
-//     ending the popup's renderer): its length is 0, its top and
-//     parent are itself, its opener null; the stand-in stays with the
-//     window it was made for (after that window navigates, messages to it
-//     are dropped). window.open of another site's URL waits, on the
+//     closed, close() (which closes only a popup its renderer opened,
+//     ending the popup's renderer) and location's navigating members
+//     (only to http(s) URLs: others are ignored and logged): its length is
+//     0, its top and parent are itself, its opener null; the stand-in
+//     stays with the window it was made for (after that window navigates,
+//     messages to it are dropped, but a navigation through it navigates
+//     its navigable's active window as long as that stays in the same
+//     renderer; once the navigable moved to a renderer of another site,
+//     the stand-in reaches nothing, and is closed when the first renderer
+//     ends). A document a popup navigates to gets no stand-in for an
+//     opener in another renderer (its window.opener is null). window.open of another site's URL waits, on the
 //     opener's event loop, until the popup's renderer has opened its
 //     window; each such popup gets a new renderer (at most 32 live ones
 //     per opener's renderer, then window.open gives null). BroadcastChannel

@@ -304,6 +304,8 @@ func runRenderer() error {
 			x.portClosed(c.PortClosed)
 		case *rendererpb.Command_Gone:
 			x.windowGone(c.Gone)
+		case *rendererpb.Command_NavigateWindow:
+			x.navigateWindow(c.NavigateWindow)
 		case *rendererpb.Command_ConnectSharedWorker:
 			x.connectRemote(c.ConnectSharedWorker)
 		case *rendererpb.Command_SharedWorkerOwnerGone:

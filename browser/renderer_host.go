@@ -497,6 +497,10 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			if !p.b.router.portClosed(p, r.PortClosed) {
 				return errors.New("a refused port close")
 			}
+		case *rendererpb.Report_NavigateWindow:
+			if !p.b.router.navigate(p, r.NavigateWindow) {
+				return errors.New("a refused navigation")
+			}
 		case *rendererpb.Report_CloseWindow:
 			p.b.router.closePopup(p, r.CloseWindow.GetWindow())
 		case *rendererpb.Report_SharedWorkerReleased:

@@ -244,6 +244,33 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 	return true
 }
 
+// navigate passes a renderer's navigation of a window of another renderer
+// (its stand-in's location setter, href setter or replace()) on to the
+// window's renderer; false: refused (the renderer is killed): a window it
+// was not given, or not an absolute http(s) URL (the renderer sends no
+// other). A window whose renderer ended is not navigated.
+func (m *msgRouter) navigate(p *rendererProc, n *rendererpb.NavigateWindow) bool {
+	m.mu.Lock()
+	_, ok := m.granted[p][n.GetWindow()]
+	to := m.procs[n.GetWindow()>>32]
+	m.mu.Unlock()
+	if !ok {
+		p.refuse("a navigation of window %#x, which it was not given", n.GetWindow())
+		return false
+	}
+	u, err := url.Parse(n.GetUrl())
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		p.refuse("a navigation to %.200q, not an http(s) URL", n.GetUrl())
+		return false
+	}
+	if to != nil {
+		to.forward(&rendererpb.Command{Command: &rendererpb.Command_NavigateWindow{NavigateWindow: &rendererpb.NavigateWindow{
+			Window: n.GetWindow(), Url: u.String(), Replace: n.GetReplace(),
+		}}}, len(n.GetUrl())+64)
+	}
+	return true
+}
+
 // checkLinks refuses links p cannot make (for a message that goes
 // nowhere).
 func (m *msgRouter) checkLinks(p *rendererProc, links []uint64) bool {

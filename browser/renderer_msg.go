@@ -196,6 +196,9 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 		Close: func() {
 			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
 		},
+		// The cross-origin location setter, href setter and replace():
+		// the browser process has the window's renderer navigate it.
+		Navigate: func(href string, replace bool) { x.navigate(w, h, href, replace) },
 	})
 	x.mu.Lock()
 	if q := x.proxies[k]; q != nil {
@@ -205,6 +208,63 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 	}
 	x.mu.Unlock()
 	return p
+}
+
+// navigate is a navigation of the window of handle h in another renderer
+// by w's script, through its stand-in's Location (as navigateOther for a
+// window of another agent in this renderer): the URL is parsed against
+// w's API base URL (a SyntaxError of w's realm); an http(s) URL is sent to
+// the browser process, which has the window's renderer navigate it. Other
+// schemes are not sent (logged): a document of another renderer cannot
+// be made to run the sender's javascript:, data: or blob: URLs.
+func (x *rendererMsg) navigate(w *Window, h uint64, href string, replace bool) {
+	u, err := parseURL(href, w.baseURL())
+	if err != nil {
+		panic(w.realm.NewDOMException("SyntaxError", "Failed to set the 'href' property on 'Location': The URL '"+href+"' is invalid."))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		w.s.log("navigation of a window of another renderer to " + u.String() + ": not an http(s) URL; ignored")
+		return
+	}
+	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_NavigateWindow{NavigateWindow: &rendererpb.NavigateWindow{
+		Window: h, Url: u.String(), Replace: replace,
+	}}})
+}
+
+// navigateWindow is another renderer's script navigating a window of this
+// renderer (the browser process checked that it was given the window):
+// the window's navigable navigates as location.href = url (replace:
+// location.replace(url)) there would, in a task of its event loop, with
+// no source document here. A top-level traversable navigated to another
+// site moves to a renderer of that site (navigation_swap.go). A window
+// gone, or whose navigable has no active window here (it moved to
+// another renderer), is not navigated.
+func (x *rendererMsg) navigateWindow(m *rendererpb.NavigateWindow) {
+	x.mu.Lock()
+	w := x.handles[m.GetWindow()]
+	x.mu.Unlock()
+	u, err := url.Parse(m.GetUrl())
+	if w == nil || err != nil {
+		return
+	}
+	// The handle names the window its stand-in was made for; the
+	// Location it reaches is that of its navigable's active window (a
+	// WindowProxy follows its browsing context's navigations).
+	if f := w.frame; f != nil {
+		if a := f.activeWindow(); a != nil {
+			w = a
+		}
+	}
+	if w.realm == nil {
+		return
+	}
+	w.realm.QueueTask(func(*sobek.Runtime) {
+		w.s.guard(func() {
+			if !w.realmGone {
+				w.navigate(u.String(), u, m.GetReplace(), nil, nil)
+			}
+		})
+	})
 }
 
 // post is the window post message steps from w to the window of handle

@@ -267,6 +267,10 @@ func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient,
 		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_SharedWorkerReleased{SharedWorkerReleased: &rendererpb.SharedWorkerReleased{Link: honest}}})
 		ctl.Recv()
 		select {}
+	case "navigate":
+		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_NavigateWindow{NavigateWindow: &rendererpb.NavigateWindow{Window: honest, Url: "https://a.test/other.html?forged"}}})
+		ctl.Recv()
+		select {}
 	case "link":
 		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}, Url: "https://a.test/counter.js", Link: honest})
 		select {}
@@ -280,8 +284,9 @@ func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient,
 // window it does not host, to a window it was not given, or with another
 // site's origin, opening a popup for another renderer's window, asking
 // for another site's shared worker, or linking with a link number of
-// another renderer is refused, logged and killed; the target gets
-// nothing.
+// another renderer, or navigating a window it was not given
+// (location.href = url through a stand-in) is refused, logged and
+// killed; the target gets nothing (and stays where it was).
 func TestRendererForgedPostMessage(t *testing.T) {
 	for how, want := range map[string]string{
 		"source":       "a postMessage as window 0x100000001, which it does not host",
@@ -291,6 +296,7 @@ func TestRendererForgedPostMessage(t *testing.T) {
 		"sharedworker": "a shared worker of the storage key of https://b.test",
 		"link":         "a MessagePort link 0x100000001 it cannot make",
 		"release":      "a release of shared worker connection 0x100000001, which is not its",
+		"navigate":     "a navigation of window 0x100000001, which it was not given",
 	} {
 		t.Run(how, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -343,6 +349,9 @@ func TestRendererForgedPostMessage(t *testing.T) {
 			// its first.
 			if v := reval(t, ctx, w1, `postMessage('own', '*'); new Promise(r => onmessage = e => r(got.concat([e.data]).join()))`); v != "own" {
 				t.Fatalf("w1 got %v", v)
+			}
+			if v := reval(t, ctx, w1, `location.href`); v != "https://a.test/index.html" {
+				t.Fatalf("w1 navigated to %v", v)
 			}
 		})
 	}

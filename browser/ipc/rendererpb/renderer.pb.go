@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{29, 0}
 }
 
 type SharedWorkerRequest struct {
@@ -1023,6 +1023,7 @@ type Command struct {
 	//	*Command_SharedWorkerOwnerGone
 	//	*Command_Handoff
 	//	*Command_Navigate
+	//	*Command_NavigateWindow
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1173,6 +1174,15 @@ func (x *Command) GetNavigate() *Navigate {
 	return nil
 }
 
+func (x *Command) GetNavigateWindow() *NavigateWindow {
+	if x != nil {
+		if x, ok := x.Command.(*Command_NavigateWindow); ok {
+			return x.NavigateWindow
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -1226,6 +1236,12 @@ type Command_Navigate struct {
 	Navigate *Navigate `protobuf:"bytes,21,opt,name=navigate,proto3,oneof"`
 }
 
+type Command_NavigateWindow struct {
+	// A script's navigation of a window of another renderer (numbered
+	// apart from the others).
+	NavigateWindow *NavigateWindow `protobuf:"bytes,30,opt,name=navigate_window,json=navigateWindow,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -1249,6 +1265,76 @@ func (*Command_SharedWorkerOwnerGone) isCommand_Command() {}
 func (*Command_Handoff) isCommand_Command() {}
 
 func (*Command_Navigate) isCommand_Command() {}
+
+func (*Command_NavigateWindow) isCommand_Command() {}
+
+// NavigateWindow is a script's navigation of a window of another renderer
+// through its WindowProxy stand-in (the cross-origin location setter,
+// location.href setter, location.replace()): from the script's renderer
+// (a Report) to the browser process, which checks that the sender was
+// given the window and passes it on (a Command) to the window's renderer.
+type NavigateWindow struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// window is the target window's handle (as in WindowMessage).
+	Window uint64 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	// url is the absolute http(s) URL, parsed in the sender.
+	Url string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	// replace: location.replace() (history handling "replace").
+	Replace       bool `protobuf:"varint,3,opt,name=replace,proto3" json:"replace,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NavigateWindow) Reset() {
+	*x = NavigateWindow{}
+	mi := &file_renderer_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NavigateWindow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NavigateWindow) ProtoMessage() {}
+
+func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
+func (*NavigateWindow) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *NavigateWindow) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *NavigateWindow) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *NavigateWindow) GetReplace() bool {
+	if x != nil {
+		return x.Replace
+	}
+	return false
+}
 
 // Handoff moves a top-level traversable's active document between
 // renderers. A renderer reports it when a document of the traversable
@@ -1276,7 +1362,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1374,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1387,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -1362,7 +1448,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1374,7 +1460,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1387,7 +1473,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -1442,7 +1528,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1454,7 +1540,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1467,7 +1553,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1510,7 +1596,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +1608,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +1621,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1579,7 +1665,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1591,7 +1677,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1604,7 +1690,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1664,7 +1750,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1676,7 +1762,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1689,7 +1775,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1730,7 +1816,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1742,7 +1828,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1755,7 +1841,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1787,6 +1873,7 @@ type Report struct {
 	//	*Report_Handoff
 	//	*Report_Navigated
 	//	*Report_Idle
+	//	*Report_NavigateWindow
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1794,7 +1881,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1806,7 +1893,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1819,7 +1906,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -1982,6 +2069,15 @@ func (x *Report) GetIdle() *Idle {
 	return nil
 }
 
+func (x *Report) GetNavigateWindow() *NavigateWindow {
+	if x != nil {
+		if x, ok := x.Report.(*Report_NavigateWindow); ok {
+			return x.NavigateWindow
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -2057,6 +2153,10 @@ type Report_Idle struct {
 	Idle *Idle `protobuf:"bytes,22,opt,name=idle,proto3,oneof"`
 }
 
+type Report_NavigateWindow struct {
+	NavigateWindow *NavigateWindow `protobuf:"bytes,30,opt,name=navigate_window,json=navigateWindow,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -2091,6 +2191,8 @@ func (*Report_Navigated) isReport_Report() {}
 
 func (*Report_Idle) isReport_Report() {}
 
+func (*Report_NavigateWindow) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -2105,7 +2207,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2117,7 +2219,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2130,7 +2232,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -2163,7 +2265,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2175,7 +2277,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2188,7 +2290,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -2201,7 +2303,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2213,7 +2315,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2226,7 +2328,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -2249,7 +2351,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2261,7 +2363,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2274,7 +2376,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -2308,7 +2410,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2320,7 +2422,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2333,7 +2435,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -2356,7 +2458,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2368,7 +2470,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2381,7 +2483,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -2424,7 +2526,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2436,7 +2538,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2449,7 +2551,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2476,7 +2578,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2488,7 +2590,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2501,7 +2603,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Console) GetLine() string {
@@ -2523,7 +2625,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2535,7 +2637,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2548,7 +2650,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2583,7 +2685,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2595,7 +2697,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2608,7 +2710,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{32}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Header) GetName() string {
@@ -2638,7 +2740,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2650,7 +2752,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2663,7 +2765,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{33}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -2715,7 +2817,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2727,7 +2829,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2740,7 +2842,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{34}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -2787,7 +2889,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2799,7 +2901,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2812,7 +2914,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{35}
+	return file_renderer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -2837,7 +2939,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2849,7 +2951,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2862,7 +2964,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -2980,7 +3082,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xec\x06\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xc0\a\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -2995,8 +3097,13 @@ const file_renderer_proto_rawDesc = "" +
 	"\x18shared_worker_owner_gone\x18\n" +
 	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGone\x12<\n" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12?\n" +
-	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigateB\t\n" +
-	"\acommand\"\x7f\n" +
+	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigate\x12R\n" +
+	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindowB\t\n" +
+	"\acommand\"T\n" +
+	"\x0eNavigateWindow\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
+	"\areplace\x18\x03 \x01(\bR\areplace\"\x7f\n" +
 	"\aHandoff\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x14\n" +
 	"\x05local\x18\x02 \x03(\bR\x05local\x12\x14\n" +
@@ -3034,7 +3141,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xb1\t\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\x85\n" +
+	"\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -3054,7 +3162,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\x16shared_worker_released\x18\x0e \x01(\v2-.gowebengine.renderer.v1.SharedWorkerReleasedH\x00R\x14sharedWorkerReleased\x12<\n" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12B\n" +
 	"\tnavigated\x18\x15 \x01(\v2\".gowebengine.renderer.v1.NavigatedH\x00R\tnavigated\x123\n" +
-	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idleB\b\n" +
+	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idle\x12R\n" +
+	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindowB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -3137,7 +3246,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -3156,85 +3265,88 @@ var file_renderer_proto_goTypes = []any{
 	(*StorageCall)(nil),           // 14: gowebengine.renderer.v1.StorageCall
 	(*StorageReply)(nil),          // 15: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),               // 16: gowebengine.renderer.v1.Command
-	(*Handoff)(nil),               // 17: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),              // 18: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),             // 19: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 20: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 21: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 22: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 23: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 24: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),             // 25: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                  // 26: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                 // 27: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 28: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 29: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 30: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 31: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 32: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 33: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 34: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 35: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 36: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 37: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 38: gowebengine.renderer.v1.FetchResponse
+	(*NavigateWindow)(nil),        // 17: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),               // 18: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),              // 19: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),             // 20: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 21: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 22: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 23: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 24: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 25: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),             // 26: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                  // 27: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                 // 28: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 29: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 30: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 31: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 32: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 33: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 34: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 35: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 36: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 37: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 38: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 39: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	20, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	20, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	20, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	20, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	21, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	21, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	21, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	21, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	21, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	22, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	23, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	19, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	22, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	23, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	24, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	20, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	10, // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	11, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	12, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	13, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	17, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	18, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	20, // 17: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	27, // 18: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	28, // 19: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	29, // 20: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	30, // 21: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	32, // 22: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	33, // 23: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	19, // 24: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	31, // 25: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	10, // 26: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	11, // 27: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	12, // 28: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	7,  // 29: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	23, // 30: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	6,  // 31: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	17, // 32: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	25, // 33: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	26, // 34: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	1,  // 35: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	34, // 36: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	34, // 37: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	24, // 38: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	37, // 39: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	35, // 40: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	14, // 41: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	8,  // 42: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 43: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	16, // 44: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	38, // 45: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	36, // 46: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	15, // 47: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	9,  // 48: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 49: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	44, // [44:50] is the sub-list for method output_type
-	38, // [38:44] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	18, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	19, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	17, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	21, // 18: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	28, // 19: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	29, // 20: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	30, // 21: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	31, // 22: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	33, // 23: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	34, // 24: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	20, // 25: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	32, // 26: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	10, // 27: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	11, // 28: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	12, // 29: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	7,  // 30: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	24, // 31: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	6,  // 32: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	18, // 33: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	26, // 34: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	27, // 35: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	17, // 36: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	1,  // 37: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	35, // 38: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	35, // 39: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	25, // 40: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	38, // 41: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	36, // 42: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	14, // 43: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	8,  // 44: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 45: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	16, // 46: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	39, // 47: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	37, // 48: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	15, // 49: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	9,  // 50: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 51: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	46, // [46:52] is the sub-list for method output_type
+	40, // [40:46] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -3255,8 +3367,9 @@ func file_renderer_proto_init() {
 		(*Command_SharedWorkerOwnerGone)(nil),
 		(*Command_Handoff)(nil),
 		(*Command_Navigate)(nil),
+		(*Command_NavigateWindow)(nil),
 	}
-	file_renderer_proto_msgTypes[22].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[23].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -3274,6 +3387,7 @@ func file_renderer_proto_init() {
 		(*Report_Handoff)(nil),
 		(*Report_Navigated)(nil),
 		(*Report_Idle)(nil),
+		(*Report_NavigateWindow)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3281,7 +3395,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   37,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
