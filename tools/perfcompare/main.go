@@ -16,11 +16,13 @@
 //	steal   N sequential steal requests, each breaking the previous lock
 //	abort   N queued requests aborted through their signals
 //
-// It prints a table of microseconds per operation in each engine and the
-// ratio chromium/go, and writes a plot of cost against N for both engines
-// (SVG, or PNG when the output name ends in .png). A progress line on
-// stderr says which run is under way and for how long. Without Chromium
-// (see -chromium) only the go engine runs.
+// By default three engines run: go (in-process), go-renderer (the page in
+// a renderer process, the lock service in the browser process, over gRPC)
+// and chromium. It prints a table of microseconds per operation in each
+// engine and the ratio chromium/go, and writes a plot of cost against N
+// with one curve per engine (SVG, or PNG when the output name ends in
+// .png). A progress line on stderr says which run is under way and for how
+// long. Without Chromium (see -chromium) only the go engines run.
 package main
 
 import (
@@ -97,7 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	ns := fs.String("n", "1000,10000,100000", "comma-separated sizes N")
 	wl := fs.String("workloads", "cycle,queued,held,query,steal,abort", "comma-separated workloads")
-	en := fs.String("engines", "go,chromium", "comma-separated engines: go (default scheduler), go-manual (manual scheduler, no goroutine hand-offs), go-renderer (the page in a renderer process, locks in the browser process), chromium")
+	en := fs.String("engines", "go,go-renderer,chromium", "comma-separated engines: go (default scheduler), go-manual (manual scheduler, no goroutine hand-offs), go-renderer (the page in a renderer process, locks in the browser process), chromium")
 	out := fs.String("o", "perfcompare.svg", "plot file (.svg or .png); empty for none")
 	chrome := fs.String("chromium", "", "Chromium binary (default: $CHROMIUM, /usr/bin/chromium, chromium on PATH)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "limit for one run (one workload, one N, one engine)")

@@ -32,6 +32,11 @@ func TestParseFlags(t *testing.T) {
 		len(cfg.engines) != 1 || cfg.out != "" {
 		t.Errorf("parsed %+v", cfg)
 	}
+	// By default the three curves: in-process, cross-process, Chromium.
+	def, err := parseFlags(nil, io.Discard)
+	if err != nil || strings.Join(def.engines, ",") != "go,go-renderer,chromium" {
+		t.Errorf("default engines %v (%v)", def.engines, err)
+	}
 	for _, bad := range [][]string{
 		{"-n", "0"}, {"-n", "x"}, {"-n", ""}, {"-workloads", "nope"}, {"-engines", "firefox"}, {"extra"},
 	} {
@@ -120,7 +125,7 @@ func TestTable(t *testing.T) {
 // side, a table with ratios and both plot formats.
 func TestWithChromium(t *testing.T) {
 	path := testenv.Chromium(t)
-	cfg, err := parseFlags([]string{"-n", "10,30", "-workloads", "cycle,query,abort", "-chromium", path}, io.Discard)
+	cfg, err := parseFlags([]string{"-n", "10,30", "-workloads", "cycle,query,abort", "-engines", "go,chromium", "-chromium", path}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
