@@ -145,14 +145,18 @@ func (w *Window) updateTheImageDataSync(el *xhtml.Node, ir *imageRequest, gen in
 	// 22. (Priority: not used.)
 	// 23. Fetch the image: fetch request; as the response's bytes come
 	//     in, the image decodes, or does not.
+	w.fetchTheImage(el, ir, gen, req)
+}
+
+// fetchTheImage fetches an image request's request in parallel, then
+// (steps 24-26 of "update the image data") queues an element task: a
+// request that is still the current one (gen) fires load (completely
+// available) or error (broken). The image decodes, or does not, as its
+// bytes come in.
+func (w *Window) fetchTheImage(el *xhtml.Node, ir *imageRequest, gen int, req *fetch.Request) {
 	ctx := w.s.ctx
 	w.inParallel(func() {
-		resp := w.fetchSubresource(ctx, req)
-		ok := imageDecodes(resp)
-		// 24-26. When the image is completely available (or decoding
-		//        failed), queue an element task: a request that is still
-		//        the current one fires load (completely available) or
-		//        error (broken).
+		ok := imageDecodes(w.fetchSubresource(ctx, req))
 		w.queueElementTask(func() {
 			if ir.gen != gen {
 				return

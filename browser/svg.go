@@ -53,22 +53,7 @@ func (w *Window) svgImageFetch(el *xhtml.Node) {
 	}
 	ir.state, ir.currentURL = "unavailable", u.String()
 	req := createPotentialCORSRequest(u, "image", corsSettingOf(el), w.client())
-	ctx := w.s.ctx
-	w.inParallel(func() {
-		ok := imageDecodes(w.fetchSubresource(ctx, req))
-		w.queueElementTask(func() {
-			if ir.gen != gen {
-				return
-			}
-			if ok {
-				ir.state = "completely available"
-				w.fireSimpleEvent(el, "load")
-				return
-			}
-			ir.state = "broken"
-			w.fireSimpleEvent(el, "error")
-		})
-	})
+	w.fetchTheImage(el, ir, gen, req)
 }
 
 // svgUseFetch fetches the external document an SVG use element el
