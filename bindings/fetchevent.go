@@ -188,8 +188,10 @@ func copyResponse(resp *response) *response {
 // Handle Fetch: it queues a task that dispatches a FetchEvent for req at
 // the global, and calls done with the event's flags once its wait to
 // respond flag is unset (Dispatched false when the task is discarded).
-func (r *Realm) DispatchFetchEvent(req *fetch.Request, clientID string, done func(serviceworker.FetchEventResult)) {
-	if !r.queueTask(html.DOMManipulationTaskSource, func() { r.fireFetchEvent(req, clientID, "", done) }) {
+// clientID and resultingClientID are the event's clientId and
+// resultingClientId.
+func (r *Realm) DispatchFetchEvent(req *fetch.Request, clientID, resultingClientID string, done func(serviceworker.FetchEventResult)) {
+	if !r.queueTask(html.DOMManipulationTaskSource, func() { r.fireFetchEvent(req, clientID, resultingClientID, done) }) {
 		done(serviceworker.FetchEventResult{})
 	}
 }
@@ -201,7 +203,7 @@ func fromFetchRequest(fr *fetch.Request) *request {
 	req := &request{method: fr.Method, url: cloneURLPtr(fr.CurrentURL()), headers: fr.Header.Clone(),
 		mode: RequestMode(fr.Mode), credentials: RequestCredentials(fr.Credentials), redirect: RequestRedirect(fr.Redirect),
 		referrer: fr.Referrer, referrerPolicy: ReferrerPolicy(fr.ReferrerPolicy), cache: "default", duplex: "half",
-		destination: RequestDestination(fr.Destination)}
+		destination: RequestDestination(fr.Destination), reloadNavigation: fr.ReloadNavigation, historyNavigation: fr.HistoryNavigation}
 	if !fr.Origin.IsOpaque() {
 		req.origin = fr.Origin.Serialize()
 	} else {

@@ -204,10 +204,21 @@ func (l *locationImpl) Assign(s string) error { return l.navigate(s, false) }
 
 func (l *locationImpl) Replace(s string) error { return l.navigate(s, true) }
 
-// Reload navigates to the document's URL, replacing the entry.
+// Reload is https://html.spec.whatwg.org/#dom-location-reload.
 func (l *locationImpl) Reload() error {
+	// 1-2. Let document be this's relevant Document; if it is null,
+	//    return.
 	if l.url == nil {
 		return errNoNavigation()
+	}
+	// 3. (A caller of another origin gets its SecurityError before
+	//    this: reload is not one of Location's cross-origin properties.)
+	// 4. Reload document's node navigable: the embedder's reload, which
+	//    history.go(0) runs too; without one, a navigation to the
+	//    document's URL that replaces its entry.
+	if f := l.realm.hooks.History.Traverse; f != nil {
+		f(0)
+		return nil
 	}
 	return l.navigateTo(l.href, true)
 }

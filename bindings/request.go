@@ -28,6 +28,9 @@ type request struct {
 	destination    RequestDestination // "" for the empty string
 	keepalive      bool
 	duplex         RequestDuplex
+	// reloadNavigation and historyNavigation are the request's
+	// reload-navigation flag and history-navigation flag.
+	reloadNavigation, historyNavigation bool
 }
 
 // clone is https://fetch.spec.whatwg.org/#concept-request-clone.
@@ -160,6 +163,9 @@ func (r *Realm) newRequest(input RequestInfo, init RequestInit) (*requestImpl, e
 		if req.mode == "navigate" {
 			req.mode = "same-origin"
 		}
+		// 13.2. Unset request's reload-navigation flag.
+		// 13.3. Unset request's history-navigation flag.
+		req.reloadNavigation, req.historyNavigation = false, false
 		// 13.4-13.6. Set request's origin to "client", referrer to
 		// "client", referrer policy to "".
 		req.referrer = "client"
@@ -442,8 +448,8 @@ func (q *requestImpl) Integrity() (webidl.DOMString, error) {
 	return webidl.DOMString(q.req.integrity), nil
 }
 func (q *requestImpl) Keepalive() (bool, error)              { return q.req.keepalive, nil }
-func (q *requestImpl) IsReloadNavigation() (bool, error)     { return false, nil }
-func (q *requestImpl) IsHistoryNavigation() (bool, error)    { return false, nil }
+func (q *requestImpl) IsReloadNavigation() (bool, error)     { return q.req.reloadNavigation, nil }
+func (q *requestImpl) IsHistoryNavigation() (bool, error)    { return q.req.historyNavigation, nil }
 func (q *requestImpl) Signal() (AbortSignalMethods, error)   { return q.signal, nil }
 func (q *requestImpl) Duplex() (RequestDuplex, error)        { return "half", nil }
 func (q *requestImpl) BodyUsed() (bool, error)               { return q.bodyUsed(), nil }

@@ -251,26 +251,37 @@ func (b *Browser) Start(ctx context.Context, rawURL string) (*Window, error) {
 	b.busy.Add(1)
 	defer b.busy.Add(-1)
 	// A navigation of a new top-level traversable the embedder starts:
-	// no client, no referrer (navigationRequest in loads.go).
-	page, status, err := b.fetchDocument(ctx, navigationRequest(u, nil, true))
+	// no client, no referrer (navigationRequest in loads.go); its
+	// request's reserved client becomes the window's environment.
+	top := b.eng.ua.NewTopLevelTraversable()
+	reserved := top.ReserveEnvironment(u)
+	page, status, err := b.fetchDocument(ctx, navigationRequest(u, nil, true), reserved)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", u, err)
 	}
 	if !isOKStatus(status) {
 		return nil, fmt.Errorf("loading %s: HTTP status %d", u, status)
 	}
-	return b.startHTML(page.url, decodeText(page.body, page.charset), page.referrerPolicy, page.csp)
+	return b.startHTML(page.url, decodeText(page.body, page.charset), page.referrerPolicy, page.csp, &fetchedTop{top, reserved})
+}
+
+// fetchedTop is the top-level traversable whose document Start fetched,
+// and the reserved environment of its navigation.
+type fetchedTop struct {
+	nav      *html.Navigable
+	reserved envHandle
 }
 
 // StartHTML is Start for a document given as HTML source at u (the
 // document is not fetched; its scripts, iframes and workers are).
 func (b *Browser) StartHTML(u *url.URL, source string) (*Window, error) {
-	return b.startHTML(u, source, "", nil)
+	return b.startHTML(u, source, "", nil, nil)
 }
 
 // startHTML is StartHTML for a document whose response's Referrer-Policy
-// header gave it referrerPolicy.
-func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string, cspList csp.List) (*Window, error) {
+// header gave it referrerPolicy; fetched, when set, is the traversable
+// Start fetched it for (nil: a new one, without a fetch).
+func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string, cspList csp.List, fetched *fetchedTop) (*Window, error) {
 	if !b.created() {
 		return nil, ErrNotCreated
 	}
@@ -289,7 +300,15 @@ func (b *Browser) startHTML(u *url.URL, source, referrerPolicy string, cspList c
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %v", u, err)
 	}
-	w, err := b.newWindow(u, doc)
+	var w *Window
+	if fetched != nil {
+		var htmlDoc *html.Document
+		if htmlDoc, err = fetched.nav.Navigate(u, html.NavigateOptions{ReservedEnvironment: fetched.reserved}); err == nil {
+			w, err = b.newWindowIn(htmlDoc, u, doc, nil, nil, nil)
+		}
+	} else {
+		w, err = b.newWindow(u, doc)
+	}
 	if err != nil {
 		if perr := b.Err(); perr != nil {
 			return nil, perr

@@ -80,6 +80,12 @@
 //     navigation's source document (the iframe's, the opener's, the
 //     navigating window's; none for the embedder's navigations and
 //     history traversals); window.open with noreferrer sends no referrer;
+//     a reload's request has the reload-navigation flag, a traversal's
+//     the history-navigation flag; an http(s) navigation goes to the
+//     service worker whose scope matches its URL first (its fetch event's
+//     resultingClientId is the id of the environment HTML reserved for
+//     the navigation, which the new document's environment takes over,
+//     and which that worker then controls);
 //   - classic scripts: destination "script", mode "no-cors" (an opaque
 //     cross-origin script still runs, its errors muted: "Script error."
 //     with no location) or "cors" with a crossorigin attribute

@@ -30,21 +30,32 @@ func (e *engine) Close() { e.ua.Close() }
 // navigated to u: the Document's origin and the environment's creation URL
 // come from u, and it is a secure context when u is potentially
 // trustworthy) and creates its realm.
+//
+// The document is the embedder's, not fetched: its window's client gets
+// the active worker of the registration matching u as its active service
+// worker, as if its navigation had gone through HTTP fetch.
 func (e *engine) NewWindow(u *url.URL, opts bindings.Options) (*bindings.Realm, *html.Document, error) {
 	doc, err := e.ua.OpenWindow(u)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the window: %v", err)
 	}
-	r, _, err := e.NewWindowFor(doc, opts)
-	return r, doc, err
+	serviceworker.HandleFetchReservedClient(doc.EnvironmentSettingsObject())
+	r, err := bindings.NewWindowRealm(doc.EnvironmentSettingsObject(), opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("creating the window realm: %v", err)
+	}
+	return r, doc, nil
 }
 
 // NewWindowFor creates the realm of an existing window Document (the
-// active document a child navigable was navigated to).
-func (e *engine) NewWindowFor(doc *html.Document, opts bindings.Options) (*bindings.Realm, envHandle, error) {
+// active document a navigable was navigated to). Its window client's
+// active service worker is set first (Service Workers' window client
+// case): creator is its creator document's environment (nil: none),
+// httpFetched tells whether its navigation's fetch went through HTTP
+// fetch (whose Handle Fetch matched its service worker).
+func (e *engine) NewWindowFor(doc *html.Document, opts bindings.Options, creator envHandle, httpFetched bool) (*bindings.Realm, envHandle, error) {
 	env := doc.EnvironmentSettingsObject()
-	// The window's client gets its active service worker, if any.
-	serviceworker.HandleFetchReservedClient(env)
+	serviceworker.WindowClientCreated(env, creator, httpFetched)
 	r, err := bindings.NewWindowRealm(env, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("creating the window realm: %v", err)

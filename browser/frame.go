@@ -436,6 +436,13 @@ func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
 	if h.noReferrer {
 		req.Referrer = "no-referrer"
 	}
+	// Create navigation params by fetching, 5. If entry's document
+	// state's reload pending is true, then set request's
+	// reload-navigation flag. 6. Otherwise, if entry's document state's
+	// ever populated is true (a traversal to an entry whose document
+	// was loaded before), then set request's history-navigation flag.
+	req.ReloadNavigation = h.reload
+	req.HistoryNavigation = !h.reload && h.traverse >= 0
 	return req
 }
 
@@ -449,6 +456,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	}
 	source, referrerPolicy := "", ""
 	var cspList csp.List
+	var reserved envHandle
 	switch {
 	case srcdoc != nil:
 		source = *srcdoc
@@ -463,7 +471,11 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 		h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))
 		return
 	default:
-		page, _, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h))
+		// Create navigation params by fetching: the request's reserved
+		// client is a new environment for the navigable, which the
+		// document's environment settings object takes over.
+		reserved = f.nav.ReserveEnvironment(u)
+		page, _, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h), reserved)
 		if err != nil {
 			s.log("iframe " + u.String() + ": " + err.Error())
 			h.finish(nil, fmt.Errorf("browser: loading %s: %w", u, err))
@@ -486,7 +498,7 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	// its frames go) or kept in the back/forward cache; then the new
 	// document becomes active, which runs the old one's unloading
 	// document cleanup steps (navigation.go).
-	doc, err := f.replaceDocument(u, h)
+	doc, err := f.replaceDocument(u, h, reserved)
 	if err != nil {
 		h.finish(nil, err)
 		return
@@ -822,7 +834,8 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 	}
 	s.busy.Add(1)
 	defer s.busy.Add(-1)
-	page, status, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h))
+	reserved := f.nav.ReserveEnvironment(u)
+	page, status, err := s.fetchDocument(s.ctx, f.navigationRequest(u, h), reserved)
 	if err != nil || !isOKStatus(status) {
 		return nil
 	}
@@ -833,7 +846,7 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 	f.mu.Lock()
 	f.gen++
 	f.mu.Unlock()
-	doc, err := f.nav.Navigate(page.url, html.NavigateOptions{})
+	doc, err := f.nav.Navigate(page.url, html.NavigateOptions{ReservedEnvironment: reserved})
 	if err != nil {
 		return nil
 	}

@@ -86,7 +86,7 @@ func isOKStatus(status int) bool { return status >= 200 && status <= 299 }
 // referrer: none for an opaque origin; an iframe srcdoc document's
 // container document's URL; else the document's URL).
 func (w *Window) client() *fetch.Client {
-	c := &fetch.Client{Origin: w.env.Origin(), TopLevelSite: w.env.TopLevelSite(), ReferrerPolicy: w.referrerPolicy(),
+	c := &fetch.Client{ID: w.env.ID(), Origin: w.env.Origin(), TopLevelSite: w.env.TopLevelSite(), ReferrerPolicy: w.referrerPolicy(),
 		CSP: container.ListOf(w.env)}
 	if c.Origin.IsOpaque() {
 		return c
@@ -103,7 +103,7 @@ func (w *Window) client() *fetch.Client {
 // object: its origin, its top-level site, its creation URL the referrer
 // source, and referrerPolicy its policy container's referrer policy.
 func envClient(env envHandle, referrerPolicy string) *fetch.Client {
-	return &fetch.Client{Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL(), ReferrerPolicy: referrerPolicy,
+	return &fetch.Client{ID: env.ID(), Origin: env.Origin(), TopLevelSite: env.TopLevelSite(), URL: env.CreationURL(), ReferrerPolicy: referrerPolicy,
 		CSP: container.ListOf(env)}
 }
 
@@ -403,10 +403,14 @@ func navigationRequest(u *url.URL, client *fetch.Client, top bool) *fetch.Reques
 // fetchDocument fetches a document with req (a navigation request) and
 // returns its body, response URL and type, and its status: a document of
 // any status loads, as in browsers (Browser.Start reports an error
-// status to the embedder instead).
-func (s *Browser) fetchDocument(ctx context.Context, req *fetch.Request) (loaded, int, error) {
+// status to the embedder instead). reserved is the request's reserved
+// client (the navigation's reserved environment, html's
+// Navigable.ReserveEnvironment): the service worker whose scope matches
+// the URL handles the request first, and controls the new document
+// (nil: no service worker sees it).
+func (s *Browser) fetchDocument(ctx context.Context, req *fetch.Request, reserved envHandle) (loaded, int, error) {
 	u := req.CurrentURL()
-	resp := s.fetchAll(ctx, req)
+	resp := s.fetchNonSubresource(ctx, req, reserved)
 	if resp.IsNetworkError() {
 		return loaded{}, 0, resp.Err
 	}

@@ -77,7 +77,11 @@ const (
 type navHistory struct {
 	replace  bool
 	traverse int
-	reasons  []string // a traversal's NotRestoredReasons
+	// reload: the navigation reloads the current entry (HTML's "reload",
+	// location.reload() and history.go(0)); its request has the
+	// reload-navigation flag, a traversal's the history-navigation flag.
+	reload  bool
+	reasons []string // a traversal's NotRestoredReasons
 	// done, when set, learns the outcome once: the new document's window
 	// (its scripts run, its load event not yet fired) or why there is
 	// none. Window.Navigate and Window.Traverse wait on it.
@@ -125,8 +129,10 @@ type sessionEntry struct {
 // event loop, which this waits for; its frames are destroyed; its realm
 // closed), then u's Document becomes the navigable's active document and,
 // for an unloaded one, the old Document's unloading document cleanup steps
-// run. It runs off every event loop.
-func (f *frame) replaceDocument(u *url.URL, h navHistory) (*html.Document, error) {
+// run; reserved is the navigation's reserved environment (nil: none),
+// which the Document's environment settings object takes over. It runs
+// off every event loop.
+func (f *frame) replaceDocument(u *url.URL, h navHistory, reserved envHandle) (*html.Document, error) {
 	f.mu.Lock()
 	old := f.child
 	f.child = nil
@@ -135,7 +141,7 @@ func (f *frame) replaceDocument(u *url.URL, h navHistory) (*html.Document, error
 	if old != nil {
 		keep, reasons = old.leave(f.mayCache() && !h.replace)
 	}
-	doc, err := f.nav.Navigate(u, html.NavigateOptions{KeepInBFCache: keep})
+	doc, err := f.nav.Navigate(u, html.NavigateOptions{KeepInBFCache: keep, ReservedEnvironment: reserved})
 	if old != nil {
 		f.recordLeft(old, keep, reasons, h.replace)
 	}
@@ -325,7 +331,7 @@ func (f *frame) traverse(from *Window, delta int, done func(*Window, error)) {
 	entryURL, win := e.url, e.win
 	if delta == 0 {
 		f.mu.Unlock()
-		h.replace = true
+		h.replace, h.reload = true, true
 		f.navigateWith(entryURL, nil, h)
 		return
 	}

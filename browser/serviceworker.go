@@ -96,13 +96,13 @@ func (h serviceWorkerHost) FireLifecycleEvent(w *serviceworker.ServiceWorker, na
 
 // DispatchFetchEvent implements serviceworker.Host: the fetch event in
 // w's realm.
-func (h serviceWorkerHost) DispatchFetchEvent(w *serviceworker.ServiceWorker, req *fetch.Request, clientID string, done func(serviceworker.FetchEventResult)) {
+func (h serviceWorkerHost) DispatchFetchEvent(w *serviceworker.ServiceWorker, req *fetch.Request, clientID, resultingClientID string, done func(serviceworker.FetchEventResult)) {
 	realm := h.realm(w)
 	if realm == nil {
 		done(serviceworker.FetchEventResult{})
 		return
 	}
-	realm.DispatchFetchEvent(req, clientID, done)
+	realm.DispatchFetchEvent(req, clientID, resultingClientID, done)
 }
 
 // Terminate implements serviceworker.Host: w's realm closes (package

@@ -63,10 +63,11 @@ func (s *Browser) fetchSubresource(ctx context.Context, req *fetch.Request, env 
 	return fetch.FetchWhole(ctx, p)
 }
 
-// fetchNonSubresource runs fetch for req, a worker's script request
-// whose reserved client is reserved, over the browser's network: the
-// service worker whose scope matches its URL handles it first (Service
-// Workers' Handle Fetch for a non-subresource request). It blocks.
+// fetchNonSubresource runs fetch for req, a navigation request or a
+// worker's script request whose reserved client is reserved, over the
+// browser's network: the service worker whose scope matches its URL
+// handles it first (Service Workers' Handle Fetch for a non-subresource
+// request; nil reserved: none does). It blocks.
 func (s *Browser) fetchNonSubresource(ctx context.Context, req *fetch.Request, reserved envHandle) *fetch.Response {
 	p := &fetch.Params{Request: req, Network: s.network(), BlobURLs: fileapi.StoreOf(s.eng.ua),
 		PreflightCache: preflightCacheOf(s.eng.ua), Cookies: cookieStoreOf(s.eng.ua)}

@@ -126,7 +126,17 @@ func (s *Browser) newWindowIn(htmlDoc *html.Document, u *url.URL, doc *dom.Docum
 			env = w.htmlDoc.EnvironmentSettingsObject()
 		}
 	} else {
-		realm, env, err = s.eng.NewWindowFor(htmlDoc, opts)
+		// The window's creator document: an iframe's container document,
+		// a popup's opener (none for a noopener popup, nor for a
+		// top-level traversable the embedder opened).
+		var creator envHandle
+		if parent != nil && (f == nil || !f.popup || !f.noopener) {
+			creator = parent.env
+		}
+		// A document of an http(s) URL here came from fetchDocument,
+		// through HTTP fetch (and Handle Fetch).
+		httpFetched := strings.EqualFold(u.Scheme, "http") || strings.EqualFold(u.Scheme, "https")
+		realm, env, err = s.eng.NewWindowFor(htmlDoc, opts, creator, httpFetched)
 	}
 	if err != nil {
 		return nil, err

@@ -202,6 +202,9 @@ func (b *Body) Result() ([]byte, error) {
 // (https://fetch.spec.whatwg.org/#concept-request-client), an environment
 // settings object, that fetching reads.
 type Client struct {
+	// ID is the settings object's id (a service worker's fetch event's
+	// clientId); "" when the embedder gave none.
+	ID string
 	// Origin is the settings object's origin.
 	Origin origin.Origin
 	// URL is the referrer source a request's "client" referrer stands
@@ -260,6 +263,10 @@ type Request struct {
 	// TopLevel says a "document" request navigates a top-level
 	// traversable (Mixed Content allows it).
 	TopLevel bool
+	// ReloadNavigation and HistoryNavigation are the request's
+	// reload-navigation flag and history-navigation flag: a navigation
+	// request of a reload, of a traversal of the session history.
+	ReloadNavigation, HistoryNavigation bool
 	// Cache is the request's cache mode ("default", "no-store",
 	// "reload", "no-cache", "force-cache" or "only-if-cached"; "" is
 	// "default"): how HTTP-network-or-cache fetch uses Params.HTTPCache.

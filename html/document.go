@@ -409,6 +409,13 @@ type NavigateOptions struct {
 	// stops being fully active but is not unloaded, and Restore can make it
 	// active again.
 	KeepInBFCache bool
+	// ReservedEnvironment is the navigation params' reserved environment
+	// (n.ReserveEnvironment): the new document's environment settings
+	// object is this environment, with its id and the state in its data
+	// slots (a service worker client's active service worker), when it
+	// is n's, not taken yet, and of the origin of the URL navigated to;
+	// else a new one.
+	ReservedEnvironment *EnvironmentSettingsObject
 }
 
 // ErrDestroyed is returned when navigating a destroyed navigable.
@@ -553,18 +560,20 @@ func (n *Navigable) Navigate(u *url.URL, opts NavigateOptions) (*Document, error
 		}
 	}
 	doc := &Document{ua: ua, url: u, origin: o, navigable: n, sandboxed: n.sandboxed}
-	env := &EnvironmentSettingsObject{
-		id:          uuid.NewString(),
-		kind:        WindowEnvironment,
-		creationURL: u,
-		origin:      o,
-		agent:       agent,
-		ua:          ua,
-		document:    doc,
+	// Set up a window environment settings object: 4. If
+	// reservedEnvironment is non-null, the settings object takes over its
+	// id (and active service worker); 5. otherwise its id is a new unique
+	// opaque string. 6. Its creation URL is creationURL (the response's
+	// URL).
+	env := n.takeReserved(opts.ReservedEnvironment, u)
+	if env == nil {
+		env = &EnvironmentSettingsObject{id: uuid.NewString()}
 	}
+	env.kind, env.creationURL, env.origin, env.agent, env.ua, env.document = WindowEnvironment, u, o, agent, ua, doc
 	// Top-level creation URL / origin, and "is a secure context": the URL
 	// must be potentially trustworthy and so must every ancestor's.
 	var penv *EnvironmentSettingsObject
+	env.crossSiteAncestor = false
 	if n.container == nil {
 		env.topLevelCreationURL = u
 		env.topLevelOrigin = o

@@ -47,6 +47,12 @@ type EnvironmentSettingsObject struct {
 	storageKey          storage.StorageKey // for non-storage purposes, computed once
 	crossSiteAncestor   bool               // some ancestor document is cross-site with this one
 
+	// reservedFor is the navigable whose navigation reserved this
+	// environment until a document's environment settings object takes
+	// it over (reserved.go); nil for any other environment.
+	rmu         sync.Mutex
+	reservedFor *Navigable
+
 	slots slotTable
 
 	gmu    sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/gowebengine/weblocks/html"
+	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/storage"
 )
 
@@ -34,11 +35,13 @@ func (st *uaState) isUsedLocked(reg *Registration) bool {
 
 // setActiveServiceWorkerLocked sets client's active service worker to w
 // (st.mu held); it reports whether Handle Service Worker Client Unload
-// must be hooked to the client's unloading (watch, without st.mu).
+// must be hooked to the client's unloading (watch, without st.mu): not
+// before a navigation's reserved environment became a document's
+// environment settings object (WindowClientCreated).
 func setActiveServiceWorkerLocked(client *html.EnvironmentSettingsObject, w *ServiceWorker) (mustWatch bool) {
 	c := clientSlot.GetOrInit(client, func() *clientRecord { return &clientRecord{} })
 	c.activeServiceWorker = w
-	if w != nil && !c.watched {
+	if w != nil && !c.watched && !client.IsReserved() {
 		c.watched = true
 		return true
 	}
@@ -118,12 +121,57 @@ func ActiveServiceWorker(client *html.EnvironmentSettingsObject) *ServiceWorker 
 	return nil
 }
 
+// WindowClientCreated is the window client case of
+// https://w3c.github.io/ServiceWorker/#control-and-use-window-client
+// for client, the environment settings object of the document a
+// navigation made; creator is its creator document's environment (a
+// child navigable's container document's, an auxiliary navigable's
+// opener's; nil for none), and httpFetched tells whether the
+// navigation's fetch went through HTTP fetch, whose Handle Fetch gave
+// the reserved environment client took over the active service worker
+// its URL matched (HandleFetchNonSubresource).
+func WindowClientCreated(client, creator *html.EnvironmentSettingsObject, httpFetched bool) {
+	if client == nil {
+		return
+	}
+	st := stateOf(client.UserAgent())
+	st.mu.Lock()
+	var w *ServiceWorker
+	switch {
+	case client.Origin().IsOpaque():
+		// (An opaque origin: a data: URL, a sandboxed iframe without
+		// allow-same-origin; its active service worker is null.)
+	case httpFetched:
+		// If the fetch is routed through HTTP fetch, the window client's
+		// active service worker is set to the result of the service
+		// worker registration matching (null when none matched).
+		if c := clientSlot.Get(client); c != nil {
+			w = c.activeServiceWorker
+		}
+	case creator != nil && origin.SameOrigin(creator.Origin(), client.Origin()):
+		// Otherwise, if the created document's origin is an opaque origin
+		// or not the same as its creator document's origin, the window
+		// client's active service worker is set to null. Otherwise, it is
+		// set to the creator document's service worker client's active
+		// service worker.
+		if c := clientSlot.Get(creator); c != nil {
+			w = c.activeServiceWorker
+		}
+	}
+	watch := setActiveServiceWorkerLocked(client, w)
+	st.mu.Unlock()
+	if watch {
+		st.watch(client)
+	}
+}
+
 // HandleFetchReservedClient is the part of
 // https://w3c.github.io/ServiceWorker/#on-fetch-request-algorithm for a
-// navigation's reserved client (steps 9.1-9.6), run when a window's new
-// environment is created: the active worker of the registration matching
-// its creation URL becomes its active service worker. Navigations fire
-// no fetch event (see doc.go).
+// navigation's reserved client (steps 9.1-9.8) for a window whose
+// document the embedder gave without fetching it: the active worker of
+// the registration matching its creation URL becomes its active service
+// worker, as if its navigation had gone through HTTP fetch, and no fetch
+// event fires (see doc.go).
 func HandleFetchReservedClient(reservedClient *html.EnvironmentSettingsObject) {
 	if reservedClient == nil {
 		return

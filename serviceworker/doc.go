@@ -55,12 +55,24 @@
 //   - A worker runs from its first run until it is redundant (no idle
 //     termination); extendable events are not tracked after they settle,
 //     so Service Worker Has No Pending Events is always true.
-//   - Navigations fire no fetch event: a window's new environment gets the
-//     active worker of the registration matching its URL
-//     (HandleFetchReservedClient); subresource requests (fetch() and
-//     the browser's element loads) go through Handle Fetch, and so do
-//     worker and shared worker scripts (HandleFetchNonSubresource: the
-//     registration matching their URL controls the worker), only their
-//     first request (package fetch), without navigation preload, router
-//     rules or race responses.
+//   - Handle Fetch sees only the first request of a fetch (package
+//     fetch follows redirects itself, navigations' included): a
+//     navigation redirected to a URL of another scope is not handed to
+//     that scope's worker (HTML's reserved client is reset on a redirect
+//     to another origin: html's Navigable.Navigate then makes a new
+//     environment, which no service worker controls). No navigation
+//     preload, router rules or race responses.
+//   - Navigations (HandleFetchNonSubresource with the navigation's
+//     reserved environment, html.Navigable.ReserveEnvironment), worker
+//     and shared worker scripts (with the worker's environment) and
+//     subresource requests (HandleFetch: fetch() and the browser's
+//     element loads) go through Handle Fetch. A window client's active
+//     service worker is set as the window client case of Control and
+//     Use says (WindowClientCreated): the one Handle Fetch matched for a
+//     navigation fetched over HTTP, else its creator document's when
+//     their origins are the same (about:blank, about:srcdoc and blob:
+//     documents), null for an opaque origin (data:, sandboxed iframes,
+//     whose navigations no registration matches). A document the
+//     embedder gives without a fetch gets the worker matching its URL,
+//     without a fetch event (HandleFetchReservedClient).
 package serviceworker

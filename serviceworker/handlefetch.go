@@ -50,14 +50,19 @@ func HandleFetch(ctx context.Context, client *html.EnvironmentSettingsObject, re
 	// 16. Let fetchResult be the result of Create Fetch Event and
 	//     Dispatch.
 	// 17-18. Return fetchResult.
-	return registration.st.createFetchEventAndDispatch(ctx, request, activeWorker, client)
+	//     (The event's clientId is client's id; a subresource request
+	//     has no resultingClientId.)
+	return registration.st.createFetchEventAndDispatch(ctx, request, activeWorker, client.ID(), "")
 }
 
 // errFetchEvent is the network error of a fetch event that failed.
 var errFetchEvent = errors.New("serviceworker: the service worker's fetch event failed")
 
-// createFetchEventAndDispatch is https://w3c.github.io/ServiceWorker/#create-fetch-event-and-dispatch-algorithm.
-func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fetch.Request, activeWorker *ServiceWorker, client *html.EnvironmentSettingsObject) *fetch.Response {
+// createFetchEventAndDispatch is https://w3c.github.io/ServiceWorker/#create-fetch-event-and-dispatch-algorithm;
+// clientID is the id of request's client ("" for none), resultingClientID
+// the id of the reserved client of a non-subresource request ("" for
+// none): the event's clientId and resultingClientId.
+func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fetch.Request, activeWorker *ServiceWorker, clientID, resultingClientID string) *fetch.Response {
 	// 1-8. Let response be null, eventCanceled, handleFetchFailed and
 	//    respondWithEntered be false, networkError a network error.
 	networkError := fetch.NetworkError(errFetchEvent)
@@ -88,7 +93,7 @@ func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fet
 	// 18. Wait for task to have executed or for handleFetchFailed to be
 	//     true.
 	ch := make(chan FetchEventResult, 1)
-	host.DispatchFetchEvent(activeWorker, request, client.ID(), func(r FetchEventResult) { ch <- r })
+	host.DispatchFetchEvent(activeWorker, request, clientID, resultingClientID, func(r FetchEventResult) { ch <- r })
 	var r FetchEventResult
 	select {
 	case r = <-ch:

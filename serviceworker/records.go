@@ -184,10 +184,11 @@ type Host interface {
 	FireLifecycleEvent(w *ServiceWorker, name string, done func(failed bool))
 	// DispatchFetchEvent queues the task of Create Fetch Event and
 	// Dispatch (step 16.4) on w's event loop: a FetchEvent for request
-	// (whose client's id is clientID) dispatched at w's global; done gets
-	// the event's flags once its wait to respond flag is unset (with
-	// Dispatched false, at once, when the task could not be queued).
-	DispatchFetchEvent(w *ServiceWorker, request *fetch.Request, clientID string, done func(FetchEventResult))
+	// (its clientId clientID, its resultingClientId resultingClientID)
+	// dispatched at w's global; done gets the event's flags once its
+	// wait to respond flag is unset (with Dispatched false, at once, when
+	// the task could not be queued).
+	DispatchFetchEvent(w *ServiceWorker, request *fetch.Request, clientID, resultingClientID string, done func(FetchEventResult))
 	// Terminate closes w's realm (Terminate Service Worker; the package
 	// then terminates w's agent).
 	Terminate(w *ServiceWorker)

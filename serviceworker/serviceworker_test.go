@@ -49,7 +49,7 @@ func (h *fakeHost) FireLifecycleEvent(w *ServiceWorker, name string, done func(b
 	done(fail)
 }
 
-func (h *fakeHost) DispatchFetchEvent(w *ServiceWorker, req *fetch.Request, clientID string, done func(FetchEventResult)) {
+func (h *fakeHost) DispatchFetchEvent(w *ServiceWorker, req *fetch.Request, clientID, _ string, done func(FetchEventResult)) {
 	h.mu.Lock()
 	f := h.fetchResult
 	h.mu.Unlock()

@@ -1,0 +1,113 @@
+package browser_test
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gowebengine/weblocks/browser"
+)
+
+// swNavSite has a service worker that answers the navigations under
+// app/nav/ with a document of its own, which says the request's
+// destination and the event's resultingClientId, and logs each fetch
+// event it sees.
+var swNavSite = fstest.MapFS{
+	"index.html":     {Data: []byte(`<!doctype html><title>nav</title>`)},
+	"app/page.html":  {Data: []byte(`<!doctype html><title>controlled</title>`)},
+	"app/nav/a.html": {Data: []byte(`<!doctype html><p id=x>from the network</p>`)},
+	"app/nav/b.html": {Data: []byte(`<!doctype html><p id=x>from the network</p>`)},
+	"app/nav-sw.js": {Data: []byte(`
+const seen = [];
+self.addEventListener('fetch', e => {
+  const u = new URL(e.request.url);
+  if (!u.pathname.startsWith('/app/nav/'))
+    return;
+  const r = e.request;
+  seen.push([u.pathname, r.mode, r.destination, e.clientId, e.resultingClientId, r.isReloadNavigation, r.isHistoryNavigation]);
+  e.respondWith(new Response('<!doctype html><p id=x>from the worker: ' + r.destination + ' ' + e.resultingClientId + '</p>',
+                             {headers: {'Content-Type': 'text/html'}}));
+});
+self.addEventListener('message', e => e.source.postMessage(seen));
+self.addEventListener('activate', e => e.waitUntil(clients.claim()));
+`)},
+}
+
+// TestServiceWorkerHandlesNavigations: a service worker answers the
+// navigation requests of an iframe and of a window.open'd window (their
+// documents are its responses), with destination "iframe" and
+// "document", mode "navigate", the opener's id as clientId and the new
+// document's client id (the clientId of its Web Locks) as
+// resultingClientId; the new documents are controlled. A reload's
+// request has the reload-navigation flag; a srcdoc iframe, which is not
+// fetched, inherits its container document's service worker.
+func TestServiceWorkerHandlesNavigations(t *testing.T) {
+	b, w, ctx := open(t, swNavSite, browser.Config{})
+	eval(t, ctx, w, `navigator.serviceWorker.register('app/nav-sw.js', {scope: 'app/'}).then(reg => new Promise(r => {
+  const sw = reg.installing;
+  sw.addEventListener('statechange', () => sw.state === 'activated' && r());
+}))`)
+	p, err := b.Open(ctx, "https://example.test/app/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := eval(t, ctx, p, `(async () => {
+  // A window's client id: the clientId of a lock it holds.
+  const idOf = win => win.navigator.locks.request('id of ' + win.location.href, {ifAvailable: true},
+    async () => (await win.navigator.locks.query()).held.find(l => l.name === 'id of ' + win.location.href).clientId);
+  const own = await idOf(window);
+  const f = document.createElement('iframe');
+  f.src = 'nav/a.html';
+  await new Promise(r => { f.onload = r; document.body.appendChild(f); });
+  const iframe = [f.contentDocument.getElementById('x').textContent, await idOf(f.contentWindow),
+                  f.contentWindow.navigator.serviceWorker.controller !== null];
+  const popup = window.open('nav/b.html');
+  await new Promise(r => popup.document.readyState === 'complete' ? r() : popup.addEventListener('load', r));
+  const opened = [popup.document.getElementById('x').textContent, await idOf(popup),
+                  popup.navigator.serviceWorker.controller !== null];
+  await new Promise(r => { f.onload = r; f.contentWindow.location.reload(); });
+  const reloaded = [f.contentDocument.getElementById('x').textContent, await idOf(f.contentWindow)];
+  const s = document.createElement('iframe');
+  s.srcdoc = '<p>inline</p>';
+  await new Promise(r => { s.onload = r; document.body.appendChild(s); });
+  const srcdoc = s.contentWindow.navigator.serviceWorker.controller !== null;
+  const seen = await new Promise(resolve => {
+    navigator.serviceWorker.addEventListener('message', e => resolve(e.data), {once: true});
+    navigator.serviceWorker.controller.postMessage('seen');
+  });
+  popup.close();
+  return {own, iframe, opened, reloaded, srcdoc, seen};
+})()`).(map[string]any)
+	own, _ := got["own"].(string)
+	iframe, _ := got["iframe"].([]any)
+	opened, _ := got["opened"].([]any)
+	reloaded, _ := got["reloaded"].([]any)
+	if own == "" || len(iframe) != 3 || len(opened) != 3 || len(reloaded) != 2 {
+		t.Fatalf("results: %#v", got)
+	}
+	iframeID, popupID, reloadID := iframe[1], opened[1], reloaded[1]
+	if want := []any{"from the worker: iframe " + fmt.Sprint(iframeID), iframeID, true}; !reflect.DeepEqual(iframe, want) {
+		t.Errorf("iframe: got %#v, want %#v", iframe, want)
+	}
+	if want := []any{"from the worker: document " + fmt.Sprint(popupID), popupID, true}; !reflect.DeepEqual(opened, want) {
+		t.Errorf("window.open: got %#v, want %#v", opened, want)
+	}
+	if want := []any{"from the worker: iframe " + fmt.Sprint(reloadID), reloadID}; !reflect.DeepEqual(reloaded, want) {
+		t.Errorf("reloaded iframe: got %#v, want %#v", reloaded, want)
+	}
+	if iframeID == popupID || iframeID == reloadID || iframeID == own {
+		t.Errorf("client ids are not distinct: page %v, iframe %v, popup %v, reloaded %v", own, iframeID, popupID, reloadID)
+	}
+	if got["srcdoc"] != true {
+		t.Errorf("a srcdoc iframe of a controlled page is not controlled")
+	}
+	wantSeen := []any{
+		[]any{"/app/nav/a.html", "navigate", "iframe", own, iframeID, false, false},
+		[]any{"/app/nav/b.html", "navigate", "document", own, popupID, false, false},
+		[]any{"/app/nav/a.html", "navigate", "iframe", "", reloadID, true, false},
+	}
+	if !reflect.DeepEqual(got["seen"], wantSeen) {
+		t.Errorf("fetch events:\n got %#v\nwant %#v", got["seen"], wantSeen)
+	}
+}
