@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gowebengine/weblocks/browser"
 )
@@ -43,15 +44,21 @@ self.addEventListener('activate', e => e.waitUntil(clients.claim()));
 // request has the reload-navigation flag; a srcdoc iframe, which is not
 // fetched, inherits its container document's service worker.
 func TestServiceWorkerHandlesNavigations(t *testing.T) {
-	b, w, ctx := open(t, swNavSite, browser.Config{})
-	eval(t, ctx, w, `navigator.serviceWorker.register('app/nav-sw.js', {scope: 'app/'}).then(reg => new Promise(r => {
-  const sw = reg.installing;
-  sw.addEventListener('statechange', () => sw.state === 'activated' && r());
-}))`)
-	p, err := b.Open(ctx, "https://example.test/app/page.html")
-	if err != nil {
-		t.Fatal(err)
+	for name, mode := range map[string]browser.ProcessModel{"single-process": browser.SingleProcess, "renderer": browser.RendererProcesses} {
+		t.Run(name, func(t *testing.T) { testServiceWorkerHandlesNavigations(t, mode) })
 	}
+}
+
+func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel) {
+	// The page registers the worker, which claims it once active.
+	_, p, ctx := openPage(t, swNavSite, browser.Config{Process: mode}, "https://example.test/app/page.html", 20*time.Second)
+	if p.InRenderer() != (mode == browser.RendererProcesses) {
+		t.Fatalf("the page is in a renderer process: %v", p.InRenderer())
+	}
+	eval(t, ctx, p, `new Promise(r => {
+  navigator.serviceWorker.oncontrollerchange = r;
+  navigator.serviceWorker.register('nav-sw.js', {scope: './'});
+})`)
 	got := eval(t, ctx, p, `(async () => {
   // A window's client id: the clientId of a lock it holds.
   const idOf = win => win.navigator.locks.request('id of ' + win.location.href, {ifAvailable: true},
