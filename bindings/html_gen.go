@@ -947,6 +947,251 @@ func idlDefHTMLElement() *webidl.InterfaceDef {
 	}
 }
 
+// HTMLFrameElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLFrameElement.
+type HTMLFrameElementMethods interface {
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLFrameElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Name is the getter of the attribute "name".
+	Name() (webidl.DOMString, error)
+	// SetName is the setter of the attribute "name".
+	SetName(v webidl.DOMString) error
+	// Scrolling is the getter of the attribute "scrolling".
+	Scrolling() (webidl.DOMString, error)
+	// SetScrolling is the setter of the attribute "scrolling".
+	SetScrolling(v webidl.DOMString) error
+	// Src is the getter of the attribute "src".
+	Src() (string, error)
+	// SetSrc is the setter of the attribute "src".
+	SetSrc(v string) error
+	// FrameBorder is the getter of the attribute "frameBorder".
+	FrameBorder() (webidl.DOMString, error)
+	// SetFrameBorder is the setter of the attribute "frameBorder".
+	SetFrameBorder(v webidl.DOMString) error
+	// LongDesc is the getter of the attribute "longDesc".
+	LongDesc() (string, error)
+	// SetLongDesc is the setter of the attribute "longDesc".
+	SetLongDesc(v string) error
+	// NoResize is the getter of the attribute "noResize".
+	NoResize() (bool, error)
+	// SetNoResize is the setter of the attribute "noResize".
+	SetNoResize(v bool) error
+	// ContentDocument is the getter of the attribute "contentDocument".
+	ContentDocument() (DocumentMethods, error)
+	// ContentWindow is the getter of the attribute "contentWindow".
+	ContentWindow() (WindowMethods, error)
+	// MarginHeight is the getter of the attribute "marginHeight".
+	MarginHeight() (webidl.DOMString, error)
+	// SetMarginHeight is the setter of the attribute "marginHeight".
+	SetMarginHeight(v webidl.DOMString) error
+	// MarginWidth is the getter of the attribute "marginWidth".
+	MarginWidth() (webidl.DOMString, error)
+	// SetMarginWidth is the setter of the attribute "marginWidth".
+	SetMarginWidth(v webidl.DOMString) error
+}
+
+// idlWrapHTMLFrameElement returns the JavaScript object of impl, a HTMLFrameElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLFrameElement(r *webidl.Realm, impl HTMLFrameElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLFrameElement")
+}
+
+// idlWrapNewHTMLFrameElement is idlWrapHTMLFrameElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLFrameElement(r *webidl.Realm, impl HTMLFrameElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLFrameElement", storage)
+}
+
+// *htmlElementImpl implements HTMLFrameElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLFrameElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods      = (*htmlElementImpl)(nil)
+	_ ElementMethods          = (*htmlElementImpl)(nil)
+	_ NodeMethods             = (*htmlElementImpl)(nil)
+	_ EventTargetMethods      = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLFrameElement returns the definition of HTMLFrameElement.
+func idlDefHTMLFrameElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLFrameElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLFrameElementMethods)
+			if ok {
+				_, ok = impl.(HTMLElementMethods)
+			}
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "name", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.Name()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetName(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "scrolling", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.Scrolling()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetScrolling(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "src", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.Src()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetSrc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "frameBorder", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.FrameBorder()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetFrameBorder(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "longDesc", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.LongDesc()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToUSVString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromUSVString(r, v)
+					if err := self.SetLongDesc(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "noResize", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.NoResize()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToBoolean(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromBoolean(r, v)
+					if err := self.SetNoResize(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "contentDocument", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.ContentDocument()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableDocument(r, res)
+				},
+			},
+			{Name: "contentWindow", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.ContentWindow()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToNullableWindow(r, res)
+				},
+			},
+			{Name: "marginHeight", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.MarginHeight()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMStringNullToEmpty(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromDOMStringNullToEmpty(r, v)
+					if err := self.SetMarginHeight(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "marginWidth", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					res, err := self.MarginWidth()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMStringNullToEmpty(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameElementMethods](r, this, "HTMLFrameElement")
+					x := idlFromDOMStringNullToEmpty(r, v)
+					if err := self.SetMarginWidth(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
 // HTMLHeadElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHeadElement.
 type HTMLHeadElementMethods interface {

@@ -41,6 +41,8 @@ func htmlInterfaceOf(local string) string {
 		return "HTMLParagraphElement"
 	case "iframe":
 		return "HTMLIFrameElement"
+	case "frame":
+		return "HTMLFrameElement"
 	case "script":
 		return "HTMLScriptElement"
 	case "img":

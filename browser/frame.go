@@ -87,6 +87,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 		return nil
 	}
 	sandbox, sandboxed := getAttr(el, "sandbox")
+	sandboxed = sandboxed && !isFrame(el)
 	if sandboxed {
 		for _, tok := range strings.Fields(strings.ToLower(sandbox)) {
 			if tok == "allow-same-origin" {
@@ -356,10 +357,11 @@ func (f *frame) activeWindow() *Window {
 
 // processAttributes is HTML's "process the iframe attributes": srcdoc
 // wins; else src (empty or unparsable means about:blank). A frame without
-// either keeps its initial about:blank document and fires load.
+// either keeps its initial about:blank document and fires load. For a
+// frame element it is "process the frame attributes": src only.
 func (f *frame) processAttributes() {
 	w := f.parent
-	if doc, ok := getAttr(f.el, "srcdoc"); ok {
+	if doc, ok := getAttr(f.el, "srcdoc"); ok && !isFrame(f.el) {
 		f.navigate(&url.URL{Scheme: "about", Opaque: "srcdoc"}, &doc)
 		return
 	}
@@ -430,9 +432,15 @@ func (f *frame) current(gen int) bool {
 
 // navigationRequest is the request of a navigation of f to u with h's
 // source document: destination "document" for a top-level traversable,
-// "iframe" for a child navigable (navigationRequest in loads.go).
+// "iframe" or "frame" for a child navigable, after its container
+// (navigationRequest in loads.go).
 func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
 	req := navigationRequest(u, h.source, f.el == nil)
+	if f.el != nil && isFrame(f.el) {
+		// (HTML's navigable's container-based destination: "frame" for a
+		// frame element.)
+		req.Destination = "frame"
+	}
 	if h.noReferrer {
 		req.Referrer = "no-referrer"
 	}

@@ -11,17 +11,25 @@ import (
 // what the host reads (script and iframe elements); scripts see the tree
 // through the generated DOM bindings.
 
-func isIframe(n *xhtml.Node) bool {
-	return n.Type == xhtml.ElementNode && n.DataAtom == atom.Iframe && n.Namespace == ""
+// isFrameElement reports whether n is an iframe or a frame element (an
+// HTML element whose insertion creates a child navigable; a frame is an
+// iframe without srcdoc and sandbox, whose requests' destination is
+// "frame").
+func isFrameElement(n *xhtml.Node) bool {
+	return n.Type == xhtml.ElementNode && (n.DataAtom == atom.Iframe || n.DataAtom == atom.Frame) && n.Namespace == ""
 }
 
-// iframesIn lists the iframe elements of n's subtree (n included), in tree order.
+// isFrame reports whether n is a frame element (isFrameElement).
+func isFrame(n *xhtml.Node) bool { return n.DataAtom == atom.Frame }
+
+// iframesIn lists the iframe and frame elements of n's subtree (n
+// included), in tree order.
 func iframesIn(n *xhtml.Node) []*xhtml.Node {
 	var out []*xhtml.Node
-	if isIframe(n) {
+	if isFrameElement(n) {
 		out = append(out, n)
 	}
-	return append(out, descendants(n, isIframe, 0)...)
+	return append(out, descendants(n, isFrameElement, 0)...)
 }
 
 // descendants lists the descendants of n (not n) in tree order that match,

@@ -36,9 +36,9 @@ self.addEventListener('activate', e => e.waitUntil(clients.claim()));
 }
 
 // TestServiceWorkerHandlesNavigations: a service worker answers the
-// navigation requests of an iframe and of a window.open'd window (their
-// documents are its responses), with destination "iframe" and
-// "document", mode "navigate", the opener's id as clientId and the new
+// navigation requests of an iframe, a frame element and a window.open'd
+// window (their documents are its responses), with destination "iframe",
+// "frame" and "document", mode "navigate", the opener's id as clientId and the new
 // document's client id (the clientId of its Web Locks) as
 // resultingClientId; the new documents are controlled. A reload's
 // request has the reload-navigation flag; a srcdoc iframe, which is not
@@ -69,6 +69,10 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
   await new Promise(r => { f.onload = r; document.body.appendChild(f); });
   const iframe = [f.contentDocument.getElementById('x').textContent, await idOf(f.contentWindow),
                   f.contentWindow.navigator.serviceWorker.controller !== null];
+  const fr = document.createElement('frame');
+  fr.src = 'nav/c.html';
+  await new Promise(r => { fr.onload = r; document.body.appendChild(fr); });
+  const frame = [fr instanceof HTMLFrameElement, fr.contentDocument.getElementById('x').textContent, await idOf(fr.contentWindow)];
   const popup = window.open('nav/b.html');
   await new Promise(r => popup.document.readyState === 'complete' ? r() : popup.addEventListener('load', r));
   const opened = [popup.document.getElementById('x').textContent, await idOf(popup),
@@ -84,13 +88,14 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
     navigator.serviceWorker.controller.postMessage('seen');
   });
   popup.close();
-  return {own, iframe, opened, reloaded, srcdoc, seen};
+  return {own, iframe, frame, opened, reloaded, srcdoc, seen};
 })()`).(map[string]any)
 	own, _ := got["own"].(string)
 	iframe, _ := got["iframe"].([]any)
 	opened, _ := got["opened"].([]any)
 	reloaded, _ := got["reloaded"].([]any)
-	if own == "" || len(iframe) != 3 || len(opened) != 3 || len(reloaded) != 2 {
+	frame, _ := got["frame"].([]any)
+	if own == "" || len(iframe) != 3 || len(frame) != 3 || len(opened) != 3 || len(reloaded) != 2 {
 		t.Fatalf("results: %#v", got)
 	}
 	iframeID, popupID, reloadID := iframe[1], opened[1], reloaded[1]
@@ -103,6 +108,9 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
 	if want := []any{"from the worker: iframe " + fmt.Sprint(reloadID), reloadID}; !reflect.DeepEqual(reloaded, want) {
 		t.Errorf("reloaded iframe: got %#v, want %#v", reloaded, want)
 	}
+	if want := []any{true, "from the worker: frame " + fmt.Sprint(frame[2]), frame[2]}; !reflect.DeepEqual(frame, want) {
+		t.Errorf("frame element: got %#v, want %#v", frame, want)
+	}
 	if iframeID == popupID || iframeID == reloadID || iframeID == own {
 		t.Errorf("client ids are not distinct: page %v, iframe %v, popup %v, reloaded %v", own, iframeID, popupID, reloadID)
 	}
@@ -111,6 +119,7 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
 	}
 	wantSeen := []any{
 		[]any{"/app/nav/a.html", "navigate", "iframe", own, iframeID, false, false},
+		[]any{"/app/nav/c.html", "navigate", "frame", own, frame[2], false, false},
 		[]any{"/app/nav/b.html", "navigate", "document", own, popupID, false, false},
 		[]any{"/app/nav/a.html", "navigate", "iframe", "", reloadID, true, false},
 	}

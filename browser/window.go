@@ -179,7 +179,7 @@ func (w *Window) install() error {
 	// the window about iframes (insertion, removal, src/srcdoc changes).
 	w.doc.Hooks = dom.DocumentHooks{
 		Inserted: func(n *dom.Node) {
-			if isIframe(n.HTML()) {
+			if isFrameElement(n.HTML()) {
 				w.frameConnected(n.HTML())
 			}
 			if isMeta(n.HTML()) {
@@ -189,12 +189,12 @@ func (w *Window) install() error {
 			w.subresourceInserted(n.HTML())
 		},
 		Removed: func(n *dom.Node, _ *dom.Node) {
-			if isIframe(n.HTML()) {
+			if isFrameElement(n.HTML()) {
 				w.frameDisconnected(n.HTML())
 			}
 		},
 		AttributeChanged: func(el *dom.Node, name string, _, _ *string) {
-			if (name == "src" || name == "srcdoc") && isIframe(el.HTML()) && el.IsConnected() {
+			if (name == "src" || (name == "srcdoc" && !isFrame(el.HTML()))) && isFrameElement(el.HTML()) && el.IsConnected() {
 				w.frameAttributeChanged(el.HTML())
 			}
 			if (name == "content" || name == "name") && isMeta(el.HTML()) && el.IsConnected() {
