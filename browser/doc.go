@@ -289,7 +289,17 @@
 // registry: the first renderer whose window constructs a shared worker
 // runs it, other renderers' documents of the site connect to it through
 // links and are in its owner set until they are unloaded or their
-// renderer ends (which may terminate it). Messages wait in the target renderer's bounded queue (the sender
+// renderer ends (which may terminate it). The browser process also keeps
+// the service worker registrations and job queues of every storage key
+// (package serviceworker's state of its user agent, whose jobs fetch the
+// scripts with its Fetcher): every renderer mirrors those of its site
+// (serviceworker.UseRegistry), so register(), getRegistration(s)(),
+// unregister(), update() and ready see one registration map from every
+// renderer; each worker runs in a renderer of its site (the one whose
+// client made the site's last job), lifecycle and fetch events go to it
+// there, and a client of another renderer that it controls gets its
+// fetch events answered across processes; clients.claim() and
+// activation reach the clients of every renderer. Messages wait in the target renderer's bounded queue (the sender
 // is throttled, a target that does not read is killed); a renderer's live
 // links and popups are bounded. Forged handles, origins, links or storage
 // keys get the renderer killed.
@@ -456,8 +466,15 @@
 //     opened as until its traversable moves to another renderer (then in
 //     its active window); there is no Window.Current or Window.Traverse
 //     across processes.
-//     Service workers are per renderer (the browser process keeps no
-//     registry of them yet). A shared worker runs in the renderer of its
+//     Service workers: the registrations are the browser process's
+//     (serviceworker_remote.go), but clients.matchAll() and
+//     clients.get() in a worker see only the clients of its own
+//     renderer, and postMessage between a worker and a client of
+//     another renderer (ServiceWorker.postMessage, Client.postMessage)
+//     is dropped; a fetch event's request and response bodies cross
+//     whole (not streamed); a client of another renderer counts as
+//     fully active (one in its renderer's back/forward cache keeps
+//     using its registration and may be claimed). A shared worker runs in the renderer of its
 //     first client and does not outlive it: the ports of other renderers'
 //     clients are closed then, and their next new SharedWorker() starts a
 //     new one; a connection of another renderer gets the close

@@ -47,6 +47,7 @@ func HandleFetchNonSubresource(ctx context.Context, reservedClient *html.Environ
 	if watch {
 		st.watch(reservedClient)
 	}
+	st.clientAdded(reservedClient)
 	// 16-18. Create Fetch Event and Dispatch (the event's client is the
 	//     reserved client).
 	return st.createFetchEventAndDispatch(ctx, request, activeWorker, reservedClient)
