@@ -278,7 +278,7 @@ func runRenderer() error {
 	// localStorage areas are the browser process's.
 	bindings.SetLocalStorageAreas(r.b.UserAgent(), remoteAreas(host))
 	// So are the service worker registrations (serviceworker_remote.go).
-	sw := &swMirror{r: r, host: host, site: origin.ObtainSite(origin.Parse(set.Site)), jobs: map[uint64]func(serviceworker.RemoteJobResult){}}
+	sw := &swMirror{r: r, x: x, host: host, site: origin.ObtainSite(origin.Parse(set.Site)), jobs: map[uint64]func(serviceworker.RemoteJobResult){}}
 	serviceworker.UseRegistry(r.b.UserAgent(), sw)
 	// The renderer's windows and workers use the browser process's lock
 	// service.
@@ -324,6 +324,8 @@ func runRenderer() error {
 			sw.event(c.ServiceWorkerEvent)
 		case *rendererpb.Command_TerminateServiceWorker:
 			go serviceworker.TerminateMirrored(r.b.UserAgent(), c.TerminateServiceWorker.GetWorker())
+		case *rendererpb.Command_SwMessage:
+			sw.deliver(c.SwMessage)
 		case *rendererpb.Command_DispatchFetchEvent:
 			go sw.dispatch(c.DispatchFetchEvent)
 		case *rendererpb.Command_Handoff:

@@ -516,7 +516,7 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 		case *rendererpb.Report_SharedWorkerClosed:
 			p.b.router.sharedWorkerClosed(p, r.SharedWorkerClosed)
 		case *rendererpb.Report_SwJob, *rendererpb.Report_SwClient, *rendererpb.Report_SwWorkerCall,
-			*rendererpb.Report_ServiceWorkerDone, *rendererpb.Report_FetchEventDone:
+			*rendererpb.Report_ServiceWorkerDone, *rendererpb.Report_FetchEventDone, *rendererpb.Report_SwMessage:
 			if !p.b.swreg.report(p, rep) {
 				return errors.New("a refused service worker call")
 			}

@@ -25,7 +25,13 @@ var swRegSite = fstest.MapFS{
 			if (new URL(e.request.url).pathname === '/echo') e.respondWith(new Response('sw:' + e.clientId));
 		});
 		addEventListener('message', e => {
-			if (e.data === 'claim') clients.claim().then(() => e.source.postMessage('claimed'));
+			const d = e.data;
+			if (d === 'claim') clients.claim().then(() => e.source.postMessage('claimed'));
+			else if (d.q === 'all') clients.matchAll({includeUncontrolled: d.all}).then(cs =>
+				e.source.postMessage(cs.map(c => c.type + ':' + c.frameType + ':' + c.id).sort().join()));
+			else if (d.q === 'get') clients.get(d.id).then(c => e.source.postMessage(c ? c.url + ' ' + c.type + ' ' + (c.id === d.id) : 'none'));
+			else if (d.q === 'port') d.port.postMessage('via the port, from ' + e.source.id);
+			else if (d.q === 'source') e.source.postMessage(e.source.id + ' ' + e.origin);
 		});`)},
 }
 
@@ -238,5 +244,78 @@ func TestRendererForgedServiceWorker(t *testing.T) {
 				t.Fatalf("w1's registrations: %v", v)
 			}
 		})
+	}
+}
+
+// askWorker posts q to the active worker from a window and resolves with the
+// worker's answer (a message at navigator.serviceWorker, or through
+// the port q carries).
+const askWorker = `q => navigator.serviceWorker.getRegistration().then(r => new Promise(res => {
+	if (q.q === 'port') {
+		const ch = new MessageChannel();
+		ch.port1.onmessage = e => res(e.data);
+		r.active.postMessage({q: 'port', port: ch.port2}, [ch.port2]);
+		return;
+	}
+	navigator.serviceWorker.onmessage = e => res(e.data);
+	r.active.postMessage(q);
+}))`
+
+// TestRendererServiceWorkerClients: a worker that runs in one renderer
+// sees the clients of the other renderers of its storage key
+// (clients.matchAll(), clients.get(), with the environments' ids, which
+// its fetch events name), and messages cross between it and them both
+// ways (ServiceWorker.postMessage with a transferred MessagePort,
+// Client.postMessage).
+func TestRendererServiceWorkerClients(t *testing.T) {
+	ctx := testCtx(t)
+	b := rendererBrowser(t, browser.Config{Fetcher: browser.FSFetcher{FS: swRegSite}})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := reval(t, ctx, w1, activated); v != "activated" {
+		t.Fatalf("register in w1: %v", v)
+	}
+	w3, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := func(w *browser.Window) string {
+		v, _ := reval(t, ctx, w, `fetch('/echo').then(r => r.text())`).(string)
+		id, ok := strings.CutPrefix(v, "sw:")
+		if !ok || id == "" {
+			t.Fatalf("fetch('/echo'): %q", v)
+		}
+		return id
+	}
+	id3 := echo(w3)
+	for reval(t, ctx, w2, `navigator.serviceWorker.getRegistration().then(r => String(r && r.active))`) != "[object ServiceWorker]" {
+	}
+	// w2 (renderer 2) asks the worker (renderer 1) about the clients.
+	q := func(w *browser.Window, arg string) any { return reval(t, ctx, w, "("+askWorker+")("+arg+")") }
+	if v := q(w2, `{q: 'all', all: false}`); v != "window:top-level:"+id3 {
+		t.Fatalf("the controlled clients: %v", v)
+	}
+	all, _ := q(w2, `{q: 'all', all: true}`).(string)
+	if n := strings.Count(all, "window:top-level:"); n != 3 || !strings.Contains(all, id3) {
+		t.Fatalf("every client: %q", all)
+	}
+	if v := q(w2, `{q: 'get', id: '`+id3+`'}`); v != "https://a.test/index.html window true" {
+		t.Fatalf("clients.get(w3's id): %v", v)
+	}
+	// The message's source is w2's Client (its id one of the list's), and
+	// the worker answers through a transferred port.
+	src, _ := q(w2, `{q: 'source'}`).(string)
+	id2, origin, _ := strings.Cut(src, " ")
+	if origin != "https://a.test" || id2 == "" || id2 == id3 || !strings.Contains(all, id2) {
+		t.Fatalf("the source of w2's message: %q (clients %q)", src, all)
+	}
+	if v := q(w2, `{q: 'port'}`); v != "via the port, from "+id2 {
+		t.Fatalf("through the port: %v", v)
 	}
 }

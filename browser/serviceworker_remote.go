@@ -7,9 +7,11 @@ import (
 	"net/url"
 	"sync"
 
+	"github.com/gowebengine/weblocks/bindings"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/fetch"
+	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/origin"
 	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/gowebengine/weblocks/storage"
@@ -307,7 +309,7 @@ func (p *rendererProc) remoteClient(c *rendererpb.SWClientInfo) (serviceworker.R
 		p.refuse("a service worker client of origin %.100s for the storage key of %.100s", c.GetOrigin(), key.Origin.Serialize())
 		return serviceworker.RemoteClient{}, false
 	}
-	return serviceworker.RemoteClient{ID: c.GetId(), URL: u, Origin: o, StorageKey: key, Window: c.GetWindow(), Secure: c.GetSecure()}, true
+	return serviceworker.RemoteClient{ID: c.GetId(), URL: u, Origin: o, StorageKey: key, Window: c.GetWindow(), Secure: c.GetSecure(), Nested: c.GetNested()}, true
 }
 
 // job schedules a renderer's job; its result follows the state of its
@@ -411,7 +413,7 @@ func (h *hostServer) ServiceWorkerFetch(ctx context.Context, req *rendererpb.SWF
 	case origin.ObtainSite(w.Registration().StorageKey().Origin) != p.site:
 		p.refuse("a fetch event for service worker %.100s of another site", req.GetWorker())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's site")
-	case !serviceworker.IsExternalClientOf(p.b.eng.ua, p.id, req.GetClientId()):
+	case !isClientOf(p, req.GetClientId()):
 		p.refuse("a fetch event for client %.100s, which is not its", req.GetClientId())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's client")
 	}
@@ -427,6 +429,7 @@ func (h *hostServer) ServiceWorkerFetch(ctx context.Context, req *rendererpb.SWF
 // swMirror is a renderer's serviceworker.Registry: the browser process's.
 type swMirror struct {
 	r    *renderer
+	x    *rendererMsg // messages' links
 	host rendererpb.HostClient
 	// site is the renderer's: the registrations of the storage keys of
 	// another site (a cross-site frame's) are not its to use.
@@ -439,7 +442,8 @@ type swMirror struct {
 }
 
 func wireClient(c serviceworker.RemoteClient) *rendererpb.SWClientInfo {
-	return &rendererpb.SWClientInfo{Id: c.ID, Url: c.URL.String(), Origin: c.Origin.Serialize(), Key: wireKey(c.StorageKey), Window: c.Window, Secure: c.Secure}
+	return &rendererpb.SWClientInfo{Id: c.ID, Url: c.URL.String(), Origin: c.Origin.Serialize(), Key: wireKey(c.StorageKey), Window: c.Window,
+		Secure: c.Secure, Nested: c.Nested}
 }
 
 // ours reports whether c's storage key is of the renderer's site.
@@ -742,6 +746,8 @@ func (r *swRegistry) report(p *rendererProc, rep *rendererpb.Report) bool {
 		return r.workerCall(p, x.SwWorkerCall)
 	case *rendererpb.Report_ServiceWorkerDone:
 		return r.answered(p, x.ServiceWorkerDone.GetCall(), x.ServiceWorkerDone, nil)
+	case *rendererpb.Report_SwMessage:
+		return r.message(p, x.SwMessage)
 	case *rendererpb.Report_FetchEventDone:
 		rep := x.FetchEventDone.GetReply()
 		if rep == nil {
@@ -750,4 +756,172 @@ func (r *swRegistry) report(p *rendererProc, rep *rendererpb.Report) bool {
 		return r.answered(p, x.FetchEventDone.GetCall(), nil, rep)
 	}
 	return true
+}
+
+// isClientOf reports whether id is a client of renderer p.
+func isClientOf(p *rendererProc, id string) bool {
+	owner, ok := serviceworker.ExternalClientOwner(p.b.eng.ua, id)
+	return ok && owner == p.id
+}
+
+// message passes a message between a client and a service worker of
+// two renderers on (dropping it, its ports closed, when its target is
+// gone); false: refused.
+func (r *swRegistry) message(p *rendererProc, m *rendererpb.SWMessage) bool {
+	ua := r.b.eng.ua
+	w := serviceworker.WorkerByID(ua, m.GetWorker())
+	if w == nil {
+		p.refuse("a message of service worker %.100s, which does not exist", m.GetWorker())
+		return false
+	}
+	workerOrigin := w.Registration().StorageKey().Origin
+	var to *rendererProc
+	if m.GetToWorker() {
+		client, ok := p.remoteClient(m.GetSource())
+		if !ok {
+			return false
+		}
+		if owner, known := serviceworker.ExternalClientOwner(ua, client.ID); known && owner != p.id {
+			p.refuse("a message as service worker client %.100s, which is another renderer's", client.ID)
+			return false
+		}
+		if client.StorageKey.Origin != workerOrigin || m.GetOrigin() != client.Origin.Serialize() {
+			p.refuse("a message of a client of %.100s to a service worker of %.100s", m.GetOrigin(), workerOrigin.Serialize())
+			return false
+		}
+		to = r.host(w)
+	} else {
+		if r.host(w) != p {
+			p.refuse("a message of service worker %.100s, which it does not run", m.GetWorker())
+			return false
+		}
+		if m.GetOrigin() != workerOrigin.Serialize() {
+			p.refuse("a message of service worker %.100s with the origin %.100q", m.GetWorker(), m.GetOrigin())
+			return false
+		}
+		if owner, ok := serviceworker.ExternalClientOwner(ua, m.GetClient()); ok {
+			p.b.router.mu.Lock()
+			to = p.b.router.procs[owner]
+			p.b.router.mu.Unlock()
+		}
+	}
+	rt := &p.b.router
+	rt.mu.Lock()
+	if to == nil || to == p {
+		rt.mu.Unlock()
+		if !rt.checkLinks(p, m.GetPorts()) {
+			return false
+		}
+		closeLinks(p, m.GetPorts())
+		return true
+	}
+	if !rt.addLinks(p, to, m.GetPorts()) {
+		rt.mu.Unlock()
+		return false
+	}
+	rt.mu.Unlock()
+	to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+8*len(m.GetPorts())+256)
+	return true
+}
+
+// ServiceWorkerClients lists the clients of the other renderers that a
+// worker of the renderer may see.
+func (h *hostServer) ServiceWorkerClients(ctx context.Context, req *rendererpb.SWClientsRequest) (*rendererpb.SWClientsReply, error) {
+	p := h.p
+	r := p.b.swreg
+	w := serviceworker.WorkerByID(p.b.eng.ua, req.GetWorker())
+	if r == nil || w == nil || r.host(w) != p {
+		p.refuse("the clients of service worker %.100s, which it does not run", req.GetWorker())
+		return nil, status.Error(codes.PermissionDenied, "not the renderer's worker")
+	}
+	out := &rendererpb.SWClientsReply{}
+	for _, c := range serviceworker.ExternalClients(w, req.GetIncludeUncontrolled(), p.id) {
+		out.Clients = append(out.Clients, wireClient(c))
+	}
+	return out, nil
+}
+
+// PostToWorker implements serviceworker.Registry.
+func (m *swMirror) PostToWorker(worker string, client serviceworker.RemoteClient, msg html.SerializedWithTransfer) {
+	if !m.ours(client) {
+		closePorts(msg)
+		return
+	}
+	data, links := m.x.encode(msg)
+	m.r.send(&rendererpb.Report{Report: &rendererpb.Report_SwMessage{SwMessage: &rendererpb.SWMessage{ToWorker: true, Worker: worker,
+		Source: wireClient(client), Origin: client.Origin.Serialize(), Message: data, Ports: links}}})
+}
+
+// PostToClient implements serviceworker.Registry.
+func (m *swMirror) PostToClient(worker, client string, msg html.SerializedWithTransfer) {
+	w := serviceworker.Mirror(m.r.b.UserAgent(), worker)
+	if w == nil {
+		closePorts(msg)
+		return
+	}
+	data, links := m.x.encode(msg)
+	m.r.send(&rendererpb.Report{Report: &rendererpb.Report_SwMessage{SwMessage: &rendererpb.SWMessage{Worker: worker, Client: client,
+		Origin: w.Registration().StorageKey().Origin.Serialize(), Message: data, Ports: links}}})
+}
+
+// Clients implements serviceworker.Registry.
+func (m *swMirror) Clients(worker string, includeUncontrolled bool) []serviceworker.RemoteClient {
+	rep, err := m.host.ServiceWorkerClients(context.Background(), &rendererpb.SWClientsRequest{Worker: worker, IncludeUncontrolled: includeUncontrolled})
+	if err != nil {
+		return nil
+	}
+	var out []serviceworker.RemoteClient
+	for _, c := range rep.GetClients() {
+		key, ok := wireKeyOf(c.GetKey())
+		u, err := url.Parse(c.GetUrl())
+		if !ok || err != nil {
+			continue
+		}
+		out = append(out, serviceworker.RemoteClient{ID: c.GetId(), URL: u, Origin: origin.Parse(c.GetOrigin()), StorageKey: key,
+			Window: c.GetWindow(), Secure: c.GetSecure(), Nested: c.GetNested()})
+	}
+	return out
+}
+
+// closePorts closes the ports a message that goes nowhere carries.
+func closePorts(msg html.SerializedWithTransfer) {
+	for _, th := range msg.TransferDataHolders {
+		if port, ok := th.(*html.MessagePort); ok {
+			port.Close()
+		}
+	}
+}
+
+// deliver delivers a message of another renderer's client to a worker
+// here, or of another renderer's worker to a client here.
+func (m *swMirror) deliver(c *rendererpb.SWMessage) {
+	msg, ok := m.x.decode(c.GetMessage(), c.GetPorts())
+	if !ok {
+		return
+	}
+	ua := m.r.b.UserAgent()
+	if c.GetToWorker() {
+		w, env := serviceworker.MirroredEnv(ua, c.GetWorker())
+		s := c.GetSource()
+		key, _ := wireKeyOf(s.GetKey())
+		u, err := url.Parse(s.GetUrl())
+		client := serviceworker.RemoteClient{ID: s.GetId(), URL: u, Origin: origin.Parse(s.GetOrigin()), StorageKey: key,
+			Window: s.GetWindow(), Secure: s.GetSecure(), Nested: s.GetNested()}
+		if env == nil || err != nil || !bindings.DeliverRemoteClientMessage(env, w, msg, c.GetOrigin(), client) {
+			closePorts(msg)
+		}
+		return
+	}
+	w := serviceworker.Mirror(ua, c.GetWorker())
+	var env *html.EnvironmentSettingsObject
+	for _, a := range ua.Agents() {
+		for _, e := range a.Environments() {
+			if e.ID() == c.GetClient() {
+				env = e
+			}
+		}
+	}
+	if w == nil || env == nil || !bindings.DeliverServiceWorkerMessage(env, w, msg, c.GetOrigin()) {
+		closePorts(msg)
+	}
 }

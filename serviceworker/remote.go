@@ -41,6 +41,9 @@ type RemoteClient struct {
 	Window bool
 	// Secure: a secure context.
 	Secure bool
+	// Nested: a window client of a child navigable (frame type
+	// "nested").
+	Nested bool
 }
 
 // RemoteJob is a job of a mirroring user agent's client.
@@ -84,6 +87,14 @@ type Registry interface {
 	// Fetch is Create Fetch Event and Dispatch for worker, which runs in
 	// another process; it blocks.
 	Fetch(ctx context.Context, worker string, request *fetch.Request, clientID string) (FetchEventResult, error)
+	// PostToWorker is ServiceWorker.postMessage from client to worker,
+	// which runs in another process; PostToClient is Client.postMessage
+	// from worker, which runs here, to a client of another process.
+	PostToWorker(worker string, client RemoteClient, msg html.SerializedWithTransfer)
+	PostToClient(worker, client string, msg html.SerializedWithTransfer)
+	// Clients lists the clients of the other processes that worker, which
+	// runs here, may see (as Clients lists them); it blocks.
+	Clients(worker string, includeUncontrolled bool) []RemoteClient
 }
 
 // RegistryState is a registry's state as a mirroring process sees it.
@@ -301,9 +312,101 @@ func DispatchMirrored(ua *html.UserAgent, id string, request *fetch.Request, cli
 
 // remoteClientOf is what the registry learns of client.
 func remoteClientOf(client *html.EnvironmentSettingsObject) RemoteClient {
-	return RemoteClient{ID: client.ID(), URL: client.CreationURL(), Origin: client.Origin(),
-		StorageKey: client.ObtainAStorageKeyForNonStoragePurposes(), Window: client.AssociatedDocument() != nil,
-		Secure: client.IsSecureContext()}
+	c := RemoteClient{ID: client.ID(), URL: client.CreationURL(), Origin: client.Origin(),
+		StorageKey: client.ObtainAStorageKeyForNonStoragePurposes(), Secure: client.IsSecureContext()}
+	if doc := client.AssociatedDocument(); doc != nil {
+		c.Window = true
+		c.Nested = doc.Navigable() != nil && doc.Navigable().Parent() != nil
+	}
+	return c
+}
+
+// PostToRemoteWorker sends ServiceWorker.postMessage's message of client
+// to w when w runs in another process (reporting true); false when it
+// runs here, or nowhere.
+func PostToRemoteWorker(w *ServiceWorker, client *html.EnvironmentSettingsObject, msg html.SerializedWithTransfer) bool {
+	st := w.reg.st
+	st.mu.Lock()
+	r := st.remote
+	elsewhere := st.mirror != nil && !st.mirror.here[w]
+	st.mu.Unlock()
+	if r == nil || !elsewhere {
+		return false
+	}
+	r.PostToWorker(w.id, remoteClientOf(client), msg)
+	return true
+}
+
+// PostToRemoteClient sends Client.postMessage's message of w to client
+// id of another process (nothing without a registry).
+func PostToRemoteClient(w *ServiceWorker, id string, msg html.SerializedWithTransfer) {
+	if r := w.reg.st.remoteRegistry(); r != nil {
+		r.PostToClient(w.id, id, msg)
+	}
+}
+
+// RemoteClients lists the clients of other processes w may see, as
+// Clients lists those of this process (nil without a registry); it
+// blocks: call it in parallel.
+func RemoteClients(w *ServiceWorker, includeUncontrolled bool) []RemoteClient {
+	if r := w.reg.st.remoteRegistry(); r != nil {
+		return r.Clients(w.id, includeUncontrolled)
+	}
+	return nil
+}
+
+// ExternalClients lists the external clients of ua that worker w may see
+// (Clients' rule: of its storage key, all of them when
+// includeUncontrolled, else those it controls), except those of process
+// except.
+func ExternalClients(w *ServiceWorker, includeUncontrolled bool, except uint64) []RemoteClient {
+	st := w.reg.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var out []RemoteClient
+	for _, c := range st.external {
+		if c.owner == except || c.StorageKey.Origin != w.reg.storageKey.Origin {
+			continue
+		}
+		if includeUncontrolled || c.active == w {
+			out = append(out, c.RemoteClient)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// ExternalClientOwner is the process of external client id (ok false:
+// none).
+func ExternalClientOwner(ua *html.UserAgent, id string) (owner uint64, ok bool) {
+	st := stateOf(ua)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if c := st.external[id]; c != nil {
+		return c.owner, true
+	}
+	return 0, false
+}
+
+// MirroredEnv is the environment of worker id, which runs here (nil:
+// it does not).
+func MirroredEnv(ua *html.UserAgent, id string) (*ServiceWorker, *html.EnvironmentSettingsObject) {
+	w := stateOf(ua).mirrored(id)
+	if w == nil {
+		return nil, nil
+	}
+	return w, w.Env()
+}
+
+// Mirror is the mirror of worker id (nil: unknown here).
+func Mirror(ua *html.UserAgent, id string) *ServiceWorker {
+	st := stateOf(ua)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.mirror == nil {
+		return nil
+	}
+	return st.mirror.workers[id]
 }
 
 // remoteJob sends a job to the registry; promise gets its result with
@@ -452,15 +555,6 @@ func WorkerByID(ua *html.UserAgent, id string) *ServiceWorker {
 // EnsureRunning is Run Service Worker for w (its host runs it when it
 // does not run).
 func EnsureRunning(w *ServiceWorker) error { return w.reg.st.runServiceWorker(w) }
-
-// IsExternalClientOf reports whether id is a client of process owner.
-func IsExternalClientOf(ua *html.UserAgent, owner uint64, id string) bool {
-	st := stateOf(ua)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	c := st.external[id]
-	return c != nil && c.owner == owner
-}
 
 // Stopped says that w's process ended: w no longer runs (its next event
 // runs it again, in a process its host picks).

@@ -79,7 +79,7 @@ func (x StorageCall_Op) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StorageCall_Op.Descriptor instead.
 func (StorageCall_Op) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{33, 0}
 }
 
 type EvalResult_Kind int32
@@ -133,7 +133,202 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{47, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{50, 0}
+}
+
+type SWClientsRequest struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	Worker              string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	IncludeUncontrolled bool                   `protobuf:"varint,2,opt,name=include_uncontrolled,json=includeUncontrolled,proto3" json:"include_uncontrolled,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *SWClientsRequest) Reset() {
+	*x = SWClientsRequest{}
+	mi := &file_renderer_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWClientsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWClientsRequest) ProtoMessage() {}
+
+func (x *SWClientsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWClientsRequest.ProtoReflect.Descriptor instead.
+func (*SWClientsRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *SWClientsRequest) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *SWClientsRequest) GetIncludeUncontrolled() bool {
+	if x != nil {
+		return x.IncludeUncontrolled
+	}
+	return false
+}
+
+type SWClientsReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Clients       []*SWClientInfo        `protobuf:"bytes,1,rep,name=clients,proto3" json:"clients,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWClientsReply) Reset() {
+	*x = SWClientsReply{}
+	mi := &file_renderer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWClientsReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWClientsReply) ProtoMessage() {}
+
+func (x *SWClientsReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWClientsReply.ProtoReflect.Descriptor instead.
+func (*SWClientsReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SWClientsReply) GetClients() []*SWClientInfo {
+	if x != nil {
+		return x.Clients
+	}
+	return nil
+}
+
+// SWMessage is ServiceWorker.postMessage from a client to a worker of
+// another renderer (to_worker), or Client.postMessage from a worker to a
+// client of another renderer: from the sender (a Report) to the browser
+// process, which checks it and passes it on (a Command).
+type SWMessage struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	ToWorker bool                   `protobuf:"varint,1,opt,name=to_worker,json=toWorker,proto3" json:"to_worker,omitempty"`
+	Worker   string                 `protobuf:"bytes,2,opt,name=worker,proto3" json:"worker,omitempty"`
+	// client: the target client's id (to a client).
+	Client string `protobuf:"bytes,3,opt,name=client,proto3" json:"client,omitempty"`
+	// source: the sending client (to a worker).
+	Source *SWClientInfo `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
+	Origin string        `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
+	// message and ports are as in WindowMessage.
+	Message       []byte   `protobuf:"bytes,6,opt,name=message,proto3" json:"message,omitempty"`
+	Ports         []uint64 `protobuf:"varint,7,rep,packed,name=ports,proto3" json:"ports,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWMessage) Reset() {
+	*x = SWMessage{}
+	mi := &file_renderer_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWMessage) ProtoMessage() {}
+
+func (x *SWMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWMessage.ProtoReflect.Descriptor instead.
+func (*SWMessage) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *SWMessage) GetToWorker() bool {
+	if x != nil {
+		return x.ToWorker
+	}
+	return false
+}
+
+func (x *SWMessage) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *SWMessage) GetClient() string {
+	if x != nil {
+		return x.Client
+	}
+	return ""
+}
+
+func (x *SWMessage) GetSource() *SWClientInfo {
+	if x != nil {
+		return x.Source
+	}
+	return nil
+}
+
+func (x *SWMessage) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *SWMessage) GetMessage() []byte {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+func (x *SWMessage) GetPorts() []uint64 {
+	if x != nil {
+		return x.Ports
+	}
+	return nil
 }
 
 // SWState is the state of the registrations of the renderer's site.
@@ -151,7 +346,7 @@ type SWState struct {
 
 func (x *SWState) Reset() {
 	*x = SWState{}
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -163,7 +358,7 @@ func (x *SWState) String() string {
 func (*SWState) ProtoMessage() {}
 
 func (x *SWState) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -176,7 +371,7 @@ func (x *SWState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWState.ProtoReflect.Descriptor instead.
 func (*SWState) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{0}
+	return file_renderer_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SWState) GetSeq() uint64 {
@@ -224,7 +419,7 @@ type SWRegistration struct {
 
 func (x *SWRegistration) Reset() {
 	*x = SWRegistration{}
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -236,7 +431,7 @@ func (x *SWRegistration) String() string {
 func (*SWRegistration) ProtoMessage() {}
 
 func (x *SWRegistration) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -249,7 +444,7 @@ func (x *SWRegistration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWRegistration.ProtoReflect.Descriptor instead.
 func (*SWRegistration) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{1}
+	return file_renderer_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *SWRegistration) GetId() string {
@@ -322,7 +517,7 @@ type SWWorker struct {
 
 func (x *SWWorker) Reset() {
 	*x = SWWorker{}
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -334,7 +529,7 @@ func (x *SWWorker) String() string {
 func (*SWWorker) ProtoMessage() {}
 
 func (x *SWWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -347,7 +542,7 @@ func (x *SWWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWWorker.ProtoReflect.Descriptor instead.
 func (*SWWorker) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{2}
+	return file_renderer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SWWorker) GetId() string {
@@ -387,20 +582,22 @@ func (x *SWWorker) GetState() int32 {
 
 // SWClientInfo is a service worker client of a renderer.
 type SWClientInfo struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
-	Origin        string                 `protobuf:"bytes,3,opt,name=origin,proto3" json:"origin,omitempty"`
-	Key           *StorageKey            `protobuf:"bytes,4,opt,name=key,proto3" json:"key,omitempty"`
-	Window        bool                   `protobuf:"varint,5,opt,name=window,proto3" json:"window,omitempty"`
-	Secure        bool                   `protobuf:"varint,6,opt,name=secure,proto3" json:"secure,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Id     string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Url    string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Origin string                 `protobuf:"bytes,3,opt,name=origin,proto3" json:"origin,omitempty"`
+	Key    *StorageKey            `protobuf:"bytes,4,opt,name=key,proto3" json:"key,omitempty"`
+	Window bool                   `protobuf:"varint,5,opt,name=window,proto3" json:"window,omitempty"`
+	Secure bool                   `protobuf:"varint,6,opt,name=secure,proto3" json:"secure,omitempty"`
+	// nested: a window of a child navigable.
+	Nested        bool `protobuf:"varint,7,opt,name=nested,proto3" json:"nested,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SWClientInfo) Reset() {
 	*x = SWClientInfo{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -412,7 +609,7 @@ func (x *SWClientInfo) String() string {
 func (*SWClientInfo) ProtoMessage() {}
 
 func (x *SWClientInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -425,7 +622,7 @@ func (x *SWClientInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWClientInfo.ProtoReflect.Descriptor instead.
 func (*SWClientInfo) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *SWClientInfo) GetId() string {
@@ -470,6 +667,13 @@ func (x *SWClientInfo) GetSecure() bool {
 	return false
 }
 
+func (x *SWClientInfo) GetNested() bool {
+	if x != nil {
+		return x.Nested
+	}
+	return false
+}
+
 // SWJob is a register, update or unregister job of a renderer's client.
 type SWJob struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -490,7 +694,7 @@ type SWJob struct {
 
 func (x *SWJob) Reset() {
 	*x = SWJob{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -502,7 +706,7 @@ func (x *SWJob) String() string {
 func (*SWJob) ProtoMessage() {}
 
 func (x *SWJob) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -515,7 +719,7 @@ func (x *SWJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWJob.ProtoReflect.Descriptor instead.
 func (*SWJob) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SWJob) GetCall() uint64 {
@@ -599,7 +803,7 @@ type SWJobResult struct {
 
 func (x *SWJobResult) Reset() {
 	*x = SWJobResult{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -611,7 +815,7 @@ func (x *SWJobResult) String() string {
 func (*SWJobResult) ProtoMessage() {}
 
 func (x *SWJobResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -624,7 +828,7 @@ func (x *SWJobResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWJobResult.ProtoReflect.Descriptor instead.
 func (*SWJobResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *SWJobResult) GetCall() uint64 {
@@ -682,7 +886,7 @@ type SWClient struct {
 
 func (x *SWClient) Reset() {
 	*x = SWClient{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -694,7 +898,7 @@ func (x *SWClient) String() string {
 func (*SWClient) ProtoMessage() {}
 
 func (x *SWClient) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -707,7 +911,7 @@ func (x *SWClient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWClient.ProtoReflect.Descriptor instead.
 func (*SWClient) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SWClient) GetClient() *SWClientInfo {
@@ -744,7 +948,7 @@ type SWWorkerCall struct {
 
 func (x *SWWorkerCall) Reset() {
 	*x = SWWorkerCall{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +960,7 @@ func (x *SWWorkerCall) String() string {
 func (*SWWorkerCall) ProtoMessage() {}
 
 func (x *SWWorkerCall) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +973,7 @@ func (x *SWWorkerCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWWorkerCall.ProtoReflect.Descriptor instead.
 func (*SWWorkerCall) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SWWorkerCall) GetWorker() string {
@@ -803,7 +1007,7 @@ type RunServiceWorker struct {
 
 func (x *RunServiceWorker) Reset() {
 	*x = RunServiceWorker{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -815,7 +1019,7 @@ func (x *RunServiceWorker) String() string {
 func (*RunServiceWorker) ProtoMessage() {}
 
 func (x *RunServiceWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -828,7 +1032,7 @@ func (x *RunServiceWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunServiceWorker.ProtoReflect.Descriptor instead.
 func (*RunServiceWorker) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *RunServiceWorker) GetCall() uint64 {
@@ -894,7 +1098,7 @@ type ServiceWorkerEvent struct {
 
 func (x *ServiceWorkerEvent) Reset() {
 	*x = ServiceWorkerEvent{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -906,7 +1110,7 @@ func (x *ServiceWorkerEvent) String() string {
 func (*ServiceWorkerEvent) ProtoMessage() {}
 
 func (x *ServiceWorkerEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -919,7 +1123,7 @@ func (x *ServiceWorkerEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServiceWorkerEvent.ProtoReflect.Descriptor instead.
 func (*ServiceWorkerEvent) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ServiceWorkerEvent) GetCall() uint64 {
@@ -955,7 +1159,7 @@ type ServiceWorkerDone struct {
 
 func (x *ServiceWorkerDone) Reset() {
 	*x = ServiceWorkerDone{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -967,7 +1171,7 @@ func (x *ServiceWorkerDone) String() string {
 func (*ServiceWorkerDone) ProtoMessage() {}
 
 func (x *ServiceWorkerDone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -980,7 +1184,7 @@ func (x *ServiceWorkerDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ServiceWorkerDone.ProtoReflect.Descriptor instead.
 func (*ServiceWorkerDone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ServiceWorkerDone) GetCall() uint64 {
@@ -1014,7 +1218,7 @@ type TerminateServiceWorker struct {
 
 func (x *TerminateServiceWorker) Reset() {
 	*x = TerminateServiceWorker{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1230,7 @@ func (x *TerminateServiceWorker) String() string {
 func (*TerminateServiceWorker) ProtoMessage() {}
 
 func (x *TerminateServiceWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1243,7 @@ func (x *TerminateServiceWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerminateServiceWorker.ProtoReflect.Descriptor instead.
 func (*TerminateServiceWorker) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *TerminateServiceWorker) GetWorker() string {
@@ -1060,7 +1264,7 @@ type SWFetchRequest struct {
 
 func (x *SWFetchRequest) Reset() {
 	*x = SWFetchRequest{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1072,7 +1276,7 @@ func (x *SWFetchRequest) String() string {
 func (*SWFetchRequest) ProtoMessage() {}
 
 func (x *SWFetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1085,7 +1289,7 @@ func (x *SWFetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWFetchRequest.ProtoReflect.Descriptor instead.
 func (*SWFetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SWFetchRequest) GetWorker() string {
@@ -1133,7 +1337,7 @@ type SWRequest struct {
 
 func (x *SWRequest) Reset() {
 	*x = SWRequest{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1145,7 +1349,7 @@ func (x *SWRequest) String() string {
 func (*SWRequest) ProtoMessage() {}
 
 func (x *SWRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1158,7 +1362,7 @@ func (x *SWRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWRequest.ProtoReflect.Descriptor instead.
 func (*SWRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SWRequest) GetMethod() string {
@@ -1283,7 +1487,7 @@ type SWFetchReply struct {
 
 func (x *SWFetchReply) Reset() {
 	*x = SWFetchReply{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1295,7 +1499,7 @@ func (x *SWFetchReply) String() string {
 func (*SWFetchReply) ProtoMessage() {}
 
 func (x *SWFetchReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1308,7 +1512,7 @@ func (x *SWFetchReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWFetchReply.ProtoReflect.Descriptor instead.
 func (*SWFetchReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SWFetchReply) GetDispatched() bool {
@@ -1371,7 +1575,7 @@ type SWResponse struct {
 
 func (x *SWResponse) Reset() {
 	*x = SWResponse{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1383,7 +1587,7 @@ func (x *SWResponse) String() string {
 func (*SWResponse) ProtoMessage() {}
 
 func (x *SWResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1396,7 +1600,7 @@ func (x *SWResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SWResponse.ProtoReflect.Descriptor instead.
 func (*SWResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SWResponse) GetType() string {
@@ -1467,7 +1671,7 @@ type DispatchFetchEvent struct {
 
 func (x *DispatchFetchEvent) Reset() {
 	*x = DispatchFetchEvent{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1479,7 +1683,7 @@ func (x *DispatchFetchEvent) String() string {
 func (*DispatchFetchEvent) ProtoMessage() {}
 
 func (x *DispatchFetchEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1492,7 +1696,7 @@ func (x *DispatchFetchEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DispatchFetchEvent.ProtoReflect.Descriptor instead.
 func (*DispatchFetchEvent) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DispatchFetchEvent) GetCall() uint64 {
@@ -1519,7 +1723,7 @@ type FetchEventDone struct {
 
 func (x *FetchEventDone) Reset() {
 	*x = FetchEventDone{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1531,7 +1735,7 @@ func (x *FetchEventDone) String() string {
 func (*FetchEventDone) ProtoMessage() {}
 
 func (x *FetchEventDone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1544,7 +1748,7 @@ func (x *FetchEventDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchEventDone.ProtoReflect.Descriptor instead.
 func (*FetchEventDone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FetchEventDone) GetCall() uint64 {
@@ -1575,7 +1779,7 @@ type SharedWorkerRequest struct {
 
 func (x *SharedWorkerRequest) Reset() {
 	*x = SharedWorkerRequest{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1587,7 +1791,7 @@ func (x *SharedWorkerRequest) String() string {
 func (*SharedWorkerRequest) ProtoMessage() {}
 
 func (x *SharedWorkerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1600,7 +1804,7 @@ func (x *SharedWorkerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerRequest.ProtoReflect.Descriptor instead.
 func (*SharedWorkerRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SharedWorkerRequest) GetKey() *StorageKey {
@@ -1642,7 +1846,7 @@ type SharedWorkerReply struct {
 
 func (x *SharedWorkerReply) Reset() {
 	*x = SharedWorkerReply{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1654,7 +1858,7 @@ func (x *SharedWorkerReply) String() string {
 func (*SharedWorkerReply) ProtoMessage() {}
 
 func (x *SharedWorkerReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1667,7 +1871,7 @@ func (x *SharedWorkerReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerReply.ProtoReflect.Descriptor instead.
 func (*SharedWorkerReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SharedWorkerReply) GetLocal() bool {
@@ -1692,7 +1896,7 @@ type ConnectSharedWorker struct {
 
 func (x *ConnectSharedWorker) Reset() {
 	*x = ConnectSharedWorker{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1704,7 +1908,7 @@ func (x *ConnectSharedWorker) String() string {
 func (*ConnectSharedWorker) ProtoMessage() {}
 
 func (x *ConnectSharedWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1717,7 +1921,7 @@ func (x *ConnectSharedWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectSharedWorker.ProtoReflect.Descriptor instead.
 func (*ConnectSharedWorker) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ConnectSharedWorker) GetKey() *StorageKey {
@@ -1768,7 +1972,7 @@ type SharedWorkerOwnerGone struct {
 
 func (x *SharedWorkerOwnerGone) Reset() {
 	*x = SharedWorkerOwnerGone{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1780,7 +1984,7 @@ func (x *SharedWorkerOwnerGone) String() string {
 func (*SharedWorkerOwnerGone) ProtoMessage() {}
 
 func (x *SharedWorkerOwnerGone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1793,7 +1997,7 @@ func (x *SharedWorkerOwnerGone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerOwnerGone.ProtoReflect.Descriptor instead.
 func (*SharedWorkerOwnerGone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SharedWorkerOwnerGone) GetOwner() uint64 {
@@ -1821,7 +2025,7 @@ type SharedWorkerReleased struct {
 
 func (x *SharedWorkerReleased) Reset() {
 	*x = SharedWorkerReleased{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1833,7 +2037,7 @@ func (x *SharedWorkerReleased) String() string {
 func (*SharedWorkerReleased) ProtoMessage() {}
 
 func (x *SharedWorkerReleased) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1846,7 +2050,7 @@ func (x *SharedWorkerReleased) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerReleased.ProtoReflect.Descriptor instead.
 func (*SharedWorkerReleased) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SharedWorkerReleased) GetLink() uint64 {
@@ -1868,7 +2072,7 @@ type SharedWorkerClosed struct {
 
 func (x *SharedWorkerClosed) Reset() {
 	*x = SharedWorkerClosed{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1880,7 +2084,7 @@ func (x *SharedWorkerClosed) String() string {
 func (*SharedWorkerClosed) ProtoMessage() {}
 
 func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1893,7 +2097,7 @@ func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerClosed.ProtoReflect.Descriptor instead.
 func (*SharedWorkerClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SharedWorkerClosed) GetKey() *StorageKey {
@@ -1929,7 +2133,7 @@ type OpenPopupRequest struct {
 
 func (x *OpenPopupRequest) Reset() {
 	*x = OpenPopupRequest{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1941,7 +2145,7 @@ func (x *OpenPopupRequest) String() string {
 func (*OpenPopupRequest) ProtoMessage() {}
 
 func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1954,7 +2158,7 @@ func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupRequest.ProtoReflect.Descriptor instead.
 func (*OpenPopupRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *OpenPopupRequest) GetOpener() uint64 {
@@ -1982,7 +2186,7 @@ type OpenPopupReply struct {
 
 func (x *OpenPopupReply) Reset() {
 	*x = OpenPopupReply{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1994,7 +2198,7 @@ func (x *OpenPopupReply) String() string {
 func (*OpenPopupReply) ProtoMessage() {}
 
 func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2007,7 +2211,7 @@ func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupReply.ProtoReflect.Descriptor instead.
 func (*OpenPopupReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *OpenPopupReply) GetWindow() uint64 {
@@ -2046,7 +2250,7 @@ type WindowMessage struct {
 
 func (x *WindowMessage) Reset() {
 	*x = WindowMessage{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2262,7 @@ func (x *WindowMessage) String() string {
 func (*WindowMessage) ProtoMessage() {}
 
 func (x *WindowMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2275,7 @@ func (x *WindowMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowMessage.ProtoReflect.Descriptor instead.
 func (*WindowMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WindowMessage) GetSource() uint64 {
@@ -2128,7 +2332,7 @@ type PortMessage struct {
 
 func (x *PortMessage) Reset() {
 	*x = PortMessage{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2140,7 +2344,7 @@ func (x *PortMessage) String() string {
 func (*PortMessage) ProtoMessage() {}
 
 func (x *PortMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2153,7 +2357,7 @@ func (x *PortMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortMessage.ProtoReflect.Descriptor instead.
 func (*PortMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *PortMessage) GetLink() uint64 {
@@ -2188,7 +2392,7 @@ type PortClosed struct {
 
 func (x *PortClosed) Reset() {
 	*x = PortClosed{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2200,7 +2404,7 @@ func (x *PortClosed) String() string {
 func (*PortClosed) ProtoMessage() {}
 
 func (x *PortClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2213,7 +2417,7 @@ func (x *PortClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortClosed.ProtoReflect.Descriptor instead.
 func (*PortClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *PortClosed) GetLink() uint64 {
@@ -2233,7 +2437,7 @@ type WindowGone struct {
 
 func (x *WindowGone) Reset() {
 	*x = WindowGone{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2245,7 +2449,7 @@ func (x *WindowGone) String() string {
 func (*WindowGone) ProtoMessage() {}
 
 func (x *WindowGone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2258,7 +2462,7 @@ func (x *WindowGone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowGone.ProtoReflect.Descriptor instead.
 func (*WindowGone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WindowGone) GetWindow() uint64 {
@@ -2282,7 +2486,7 @@ type StorageCall struct {
 
 func (x *StorageCall) Reset() {
 	*x = StorageCall{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2294,7 +2498,7 @@ func (x *StorageCall) String() string {
 func (*StorageCall) ProtoMessage() {}
 
 func (x *StorageCall) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2307,7 +2511,7 @@ func (x *StorageCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageCall.ProtoReflect.Descriptor instead.
 func (*StorageCall) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *StorageCall) GetStorageKey() *StorageKey {
@@ -2361,7 +2565,7 @@ type StorageReply struct {
 
 func (x *StorageReply) Reset() {
 	*x = StorageReply{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2373,7 +2577,7 @@ func (x *StorageReply) String() string {
 func (*StorageReply) ProtoMessage() {}
 
 func (x *StorageReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2386,7 +2590,7 @@ func (x *StorageReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageReply.ProtoReflect.Descriptor instead.
 func (*StorageReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *StorageReply) GetLength() uint32 {
@@ -2455,6 +2659,7 @@ type Command struct {
 	//	*Command_ServiceWorkerEvent
 	//	*Command_TerminateServiceWorker
 	//	*Command_DispatchFetchEvent
+	//	*Command_SwMessage
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2462,7 +2667,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2474,7 +2679,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2487,7 +2692,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{32}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Command) GetCommand() isCommand_Command {
@@ -2668,6 +2873,15 @@ func (x *Command) GetDispatchFetchEvent() *DispatchFetchEvent {
 	return nil
 }
 
+func (x *Command) GetSwMessage() *SWMessage {
+	if x != nil {
+		if x, ok := x.Command.(*Command_SwMessage); ok {
+			return x.SwMessage
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -2752,6 +2966,10 @@ type Command_DispatchFetchEvent struct {
 	DispatchFetchEvent *DispatchFetchEvent `protobuf:"bytes,45,opt,name=dispatch_fetch_event,json=dispatchFetchEvent,proto3,oneof"`
 }
 
+type Command_SwMessage struct {
+	SwMessage *SWMessage `protobuf:"bytes,46,opt,name=sw_message,json=swMessage,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -2790,6 +3008,8 @@ func (*Command_TerminateServiceWorker) isCommand_Command() {}
 
 func (*Command_DispatchFetchEvent) isCommand_Command() {}
 
+func (*Command_SwMessage) isCommand_Command() {}
+
 // NavigateWindow is a script's navigation of a window of another renderer
 // through its WindowProxy stand-in (the cross-origin location setter,
 // location.href setter, location.replace()): from the script's renderer
@@ -2809,7 +3029,7 @@ type NavigateWindow struct {
 
 func (x *NavigateWindow) Reset() {
 	*x = NavigateWindow{}
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2821,7 +3041,7 @@ func (x *NavigateWindow) String() string {
 func (*NavigateWindow) ProtoMessage() {}
 
 func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2834,7 +3054,7 @@ func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
 func (*NavigateWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{33}
+	return file_renderer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *NavigateWindow) GetWindow() uint64 {
@@ -2884,7 +3104,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2896,7 +3116,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2909,7 +3129,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{34}
+	return file_renderer_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -2970,7 +3190,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2982,7 +3202,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2995,7 +3215,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{35}
+	return file_renderer_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -3050,7 +3270,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3062,7 +3282,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3075,7 +3295,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -3118,7 +3338,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3130,7 +3350,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3143,7 +3363,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{37}
+	return file_renderer_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -3187,7 +3407,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3199,7 +3419,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3212,7 +3432,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{38}
+	return file_renderer_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -3272,7 +3492,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[39]
+	mi := &file_renderer_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3284,7 +3504,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[39]
+	mi := &file_renderer_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3297,7 +3517,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{39}
+	return file_renderer_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -3338,7 +3558,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[40]
+	mi := &file_renderer_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3350,7 +3570,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[40]
+	mi := &file_renderer_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3363,7 +3583,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{40}
+	return file_renderer_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -3401,6 +3621,7 @@ type Report struct {
 	//	*Report_SwWorkerCall
 	//	*Report_ServiceWorkerDone
 	//	*Report_FetchEventDone
+	//	*Report_SwMessage
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3408,7 +3629,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[41]
+	mi := &file_renderer_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3420,7 +3641,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[41]
+	mi := &file_renderer_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3433,7 +3654,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{41}
+	return file_renderer_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -3650,6 +3871,15 @@ func (x *Report) GetFetchEventDone() *FetchEventDone {
 	return nil
 }
 
+func (x *Report) GetSwMessage() *SWMessage {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SwMessage); ok {
+			return x.SwMessage
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -3750,6 +3980,10 @@ type Report_FetchEventDone struct {
 	FetchEventDone *FetchEventDone `protobuf:"bytes,44,opt,name=fetch_event_done,json=fetchEventDone,proto3,oneof"`
 }
 
+type Report_SwMessage struct {
+	SwMessage *SWMessage `protobuf:"bytes,45,opt,name=sw_message,json=swMessage,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -3796,6 +4030,8 @@ func (*Report_ServiceWorkerDone) isReport_Report() {}
 
 func (*Report_FetchEventDone) isReport_Report() {}
 
+func (*Report_SwMessage) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -3810,7 +4046,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[42]
+	mi := &file_renderer_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3822,7 +4058,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[42]
+	mi := &file_renderer_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3835,7 +4071,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{42}
+	return file_renderer_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -3868,7 +4104,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[43]
+	mi := &file_renderer_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3880,7 +4116,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[43]
+	mi := &file_renderer_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3893,7 +4129,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{43}
+	return file_renderer_proto_rawDescGZIP(), []int{46}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -3906,7 +4142,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[44]
+	mi := &file_renderer_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3918,7 +4154,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[44]
+	mi := &file_renderer_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3931,7 +4167,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{44}
+	return file_renderer_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -3954,7 +4190,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[45]
+	mi := &file_renderer_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3966,7 +4202,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[45]
+	mi := &file_renderer_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3979,7 +4215,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{45}
+	return file_renderer_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -4013,7 +4249,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[46]
+	mi := &file_renderer_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4025,7 +4261,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[46]
+	mi := &file_renderer_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4038,7 +4274,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{46}
+	return file_renderer_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -4061,7 +4297,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[47]
+	mi := &file_renderer_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4073,7 +4309,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[47]
+	mi := &file_renderer_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4086,7 +4322,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{47}
+	return file_renderer_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -4129,7 +4365,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[48]
+	mi := &file_renderer_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4141,7 +4377,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[48]
+	mi := &file_renderer_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4154,7 +4390,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{48}
+	return file_renderer_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -4181,7 +4417,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[49]
+	mi := &file_renderer_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4193,7 +4429,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[49]
+	mi := &file_renderer_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4206,7 +4442,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{49}
+	return file_renderer_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *Console) GetLine() string {
@@ -4228,7 +4464,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[50]
+	mi := &file_renderer_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4240,7 +4476,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[50]
+	mi := &file_renderer_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4253,7 +4489,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{50}
+	return file_renderer_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -4288,7 +4524,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[51]
+	mi := &file_renderer_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4300,7 +4536,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[51]
+	mi := &file_renderer_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4313,7 +4549,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{51}
+	return file_renderer_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Header) GetName() string {
@@ -4343,7 +4579,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[52]
+	mi := &file_renderer_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4355,7 +4591,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[52]
+	mi := &file_renderer_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4368,7 +4604,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{52}
+	return file_renderer_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -4420,7 +4656,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[53]
+	mi := &file_renderer_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4432,7 +4668,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[53]
+	mi := &file_renderer_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4445,7 +4681,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{53}
+	return file_renderer_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -4492,7 +4728,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[54]
+	mi := &file_renderer_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4504,7 +4740,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[54]
+	mi := &file_renderer_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4517,7 +4753,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{54}
+	return file_renderer_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -4542,7 +4778,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[55]
+	mi := &file_renderer_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4554,7 +4790,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[55]
+	mi := &file_renderer_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4567,7 +4803,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{55}
+	return file_renderer_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -4616,7 +4852,20 @@ var File_renderer_proto protoreflect.FileDescriptor
 
 const file_renderer_proto_rawDesc = "" +
 	"\n" +
-	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\xbc\x02\n" +
+	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"]\n" +
+	"\x10SWClientsRequest\x12\x16\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\x121\n" +
+	"\x14include_uncontrolled\x18\x02 \x01(\bR\x13includeUncontrolled\"Q\n" +
+	"\x0eSWClientsReply\x12?\n" +
+	"\aclients\x18\x01 \x03(\v2%.gowebengine.renderer.v1.SWClientInfoR\aclients\"\xdf\x01\n" +
+	"\tSWMessage\x12\x1b\n" +
+	"\tto_worker\x18\x01 \x01(\bR\btoWorker\x12\x16\n" +
+	"\x06worker\x18\x02 \x01(\tR\x06worker\x12\x16\n" +
+	"\x06client\x18\x03 \x01(\tR\x06client\x12=\n" +
+	"\x06source\x18\x04 \x01(\v2%.gowebengine.renderer.v1.SWClientInfoR\x06source\x12\x16\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\x12\x18\n" +
+	"\amessage\x18\x06 \x01(\fR\amessage\x12\x14\n" +
+	"\x05ports\x18\a \x03(\x04R\x05ports\"\xbc\x02\n" +
 	"\aSWState\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12M\n" +
 	"\rregistrations\x18\x02 \x03(\v2'.gowebengine.renderer.v1.SWRegistrationR\rregistrations\x12;\n" +
@@ -4644,14 +4893,15 @@ const file_renderer_proto_rawDesc = "" +
 	"\n" +
 	"script_url\x18\x03 \x01(\tR\tscriptUrl\x12\x12\n" +
 	"\x04type\x18\x04 \x01(\tR\x04type\x12\x14\n" +
-	"\x05state\x18\x05 \x01(\x05R\x05state\"\xaf\x01\n" +
+	"\x05state\x18\x05 \x01(\x05R\x05state\"\xc7\x01\n" +
 	"\fSWClientInfo\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x16\n" +
 	"\x06origin\x18\x03 \x01(\tR\x06origin\x125\n" +
 	"\x03key\x18\x04 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x16\n" +
 	"\x06window\x18\x05 \x01(\bR\x06window\x12\x16\n" +
-	"\x06secure\x18\x06 \x01(\bR\x06secure\"\xc2\x02\n" +
+	"\x06secure\x18\x06 \x01(\bR\x06secure\x12\x16\n" +
+	"\x06nested\x18\a \x01(\bR\x06nested\"\xc2\x02\n" +
 	"\x05SWJob\x12\x12\n" +
 	"\x04call\x18\x01 \x01(\x04R\x04call\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x125\n" +
@@ -4816,7 +5066,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xd5\v\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x9a\f\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -4838,7 +5088,9 @@ const file_renderer_proto_rawDesc = "" +
 	"\x12run_service_worker\x18* \x01(\v2).gowebengine.renderer.v1.RunServiceWorkerH\x00R\x10runServiceWorker\x12_\n" +
 	"\x14service_worker_event\x18+ \x01(\v2+.gowebengine.renderer.v1.ServiceWorkerEventH\x00R\x12serviceWorkerEvent\x12k\n" +
 	"\x18terminate_service_worker\x18, \x01(\v2/.gowebengine.renderer.v1.TerminateServiceWorkerH\x00R\x16terminateServiceWorker\x12_\n" +
-	"\x14dispatch_fetch_event\x18- \x01(\v2+.gowebengine.renderer.v1.DispatchFetchEventH\x00R\x12dispatchFetchEventB\t\n" +
+	"\x14dispatch_fetch_event\x18- \x01(\v2+.gowebengine.renderer.v1.DispatchFetchEventH\x00R\x12dispatchFetchEvent\x12C\n" +
+	"\n" +
+	"sw_message\x18. \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessageB\t\n" +
 	"\acommand\"T\n" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
@@ -4881,7 +5133,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x82\r\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc7\r\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -4907,7 +5159,9 @@ const file_renderer_proto_rawDesc = "" +
 	"\tsw_client\x18) \x01(\v2!.gowebengine.renderer.v1.SWClientH\x00R\bswClient\x12M\n" +
 	"\x0esw_worker_call\x18* \x01(\v2%.gowebengine.renderer.v1.SWWorkerCallH\x00R\fswWorkerCall\x12\\\n" +
 	"\x13service_worker_done\x18+ \x01(\v2*.gowebengine.renderer.v1.ServiceWorkerDoneH\x00R\x11serviceWorkerDone\x12S\n" +
-	"\x10fetch_event_done\x18, \x01(\v2'.gowebengine.renderer.v1.FetchEventDoneH\x00R\x0efetchEventDoneB\b\n" +
+	"\x10fetch_event_done\x18, \x01(\v2'.gowebengine.renderer.v1.FetchEventDoneH\x00R\x0efetchEventDone\x12C\n" +
+	"\n" +
+	"sw_message\x18- \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessageB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -4968,7 +5222,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x18\n" +
 	"\acharset\x18\x04 \x01(\tR\acharset\x12\x12\n" +
 	"\x04body\x18\x05 \x01(\fR\x04body\x12\x14\n" +
-	"\x05error\x18\x06 \x01(\tR\x05error2\x96\x05\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error2\x82\x06\n" +
 	"\x04Host\x12P\n" +
 	"\aControl\x12\x1f.gowebengine.renderer.v1.Report\x1a .gowebengine.renderer.v1.Command(\x010\x01\x12V\n" +
 	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12[\n" +
@@ -4976,7 +5230,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReply\x12_\n" +
 	"\tOpenPopup\x12).gowebengine.renderer.v1.OpenPopupRequest\x1a'.gowebengine.renderer.v1.OpenPopupReply\x12h\n" +
 	"\fSharedWorker\x12,.gowebengine.renderer.v1.SharedWorkerRequest\x1a*.gowebengine.renderer.v1.SharedWorkerReply\x12d\n" +
-	"\x12ServiceWorkerFetch\x12'.gowebengine.renderer.v1.SWFetchRequest\x1a%.gowebengine.renderer.v1.SWFetchReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
+	"\x12ServiceWorkerFetch\x12'.gowebengine.renderer.v1.SWFetchRequest\x1a%.gowebengine.renderer.v1.SWFetchReply\x12j\n" +
+	"\x14ServiceWorkerClients\x12).gowebengine.renderer.v1.SWClientsRequest\x1a'.gowebengine.renderer.v1.SWClientsReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
 
 var (
 	file_renderer_proto_rawDescOnce sync.Once
@@ -4991,154 +5246,163 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),            // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),           // 1: gowebengine.renderer.v1.EvalResult.Kind
-	(*SWState)(nil),                // 2: gowebengine.renderer.v1.SWState
-	(*SWRegistration)(nil),         // 3: gowebengine.renderer.v1.SWRegistration
-	(*SWWorker)(nil),               // 4: gowebengine.renderer.v1.SWWorker
-	(*SWClientInfo)(nil),           // 5: gowebengine.renderer.v1.SWClientInfo
-	(*SWJob)(nil),                  // 6: gowebengine.renderer.v1.SWJob
-	(*SWJobResult)(nil),            // 7: gowebengine.renderer.v1.SWJobResult
-	(*SWClient)(nil),               // 8: gowebengine.renderer.v1.SWClient
-	(*SWWorkerCall)(nil),           // 9: gowebengine.renderer.v1.SWWorkerCall
-	(*RunServiceWorker)(nil),       // 10: gowebengine.renderer.v1.RunServiceWorker
-	(*ServiceWorkerEvent)(nil),     // 11: gowebengine.renderer.v1.ServiceWorkerEvent
-	(*ServiceWorkerDone)(nil),      // 12: gowebengine.renderer.v1.ServiceWorkerDone
-	(*TerminateServiceWorker)(nil), // 13: gowebengine.renderer.v1.TerminateServiceWorker
-	(*SWFetchRequest)(nil),         // 14: gowebengine.renderer.v1.SWFetchRequest
-	(*SWRequest)(nil),              // 15: gowebengine.renderer.v1.SWRequest
-	(*SWFetchReply)(nil),           // 16: gowebengine.renderer.v1.SWFetchReply
-	(*SWResponse)(nil),             // 17: gowebengine.renderer.v1.SWResponse
-	(*DispatchFetchEvent)(nil),     // 18: gowebengine.renderer.v1.DispatchFetchEvent
-	(*FetchEventDone)(nil),         // 19: gowebengine.renderer.v1.FetchEventDone
-	(*SharedWorkerRequest)(nil),    // 20: gowebengine.renderer.v1.SharedWorkerRequest
-	(*SharedWorkerReply)(nil),      // 21: gowebengine.renderer.v1.SharedWorkerReply
-	(*ConnectSharedWorker)(nil),    // 22: gowebengine.renderer.v1.ConnectSharedWorker
-	(*SharedWorkerOwnerGone)(nil),  // 23: gowebengine.renderer.v1.SharedWorkerOwnerGone
-	(*SharedWorkerReleased)(nil),   // 24: gowebengine.renderer.v1.SharedWorkerReleased
-	(*SharedWorkerClosed)(nil),     // 25: gowebengine.renderer.v1.SharedWorkerClosed
-	(*OpenPopupRequest)(nil),       // 26: gowebengine.renderer.v1.OpenPopupRequest
-	(*OpenPopupReply)(nil),         // 27: gowebengine.renderer.v1.OpenPopupReply
-	(*WindowMessage)(nil),          // 28: gowebengine.renderer.v1.WindowMessage
-	(*PortMessage)(nil),            // 29: gowebengine.renderer.v1.PortMessage
-	(*PortClosed)(nil),             // 30: gowebengine.renderer.v1.PortClosed
-	(*WindowGone)(nil),             // 31: gowebengine.renderer.v1.WindowGone
-	(*StorageCall)(nil),            // 32: gowebengine.renderer.v1.StorageCall
-	(*StorageReply)(nil),           // 33: gowebengine.renderer.v1.StorageReply
-	(*Command)(nil),                // 34: gowebengine.renderer.v1.Command
-	(*NavigateWindow)(nil),         // 35: gowebengine.renderer.v1.NavigateWindow
-	(*Handoff)(nil),                // 36: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),               // 37: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),              // 38: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),             // 39: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),             // 40: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),               // 41: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),            // 42: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                 // 43: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),              // 44: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                   // 45: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                  // 46: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),           // 47: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),           // 48: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),             // 49: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),                // 50: gowebengine.renderer.v1.Message
-	(*Console)(nil),                // 51: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),            // 52: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                 // 53: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),         // 54: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),        // 55: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),           // 56: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),          // 57: gowebengine.renderer.v1.FetchResponse
-	nil,                            // 58: gowebengine.renderer.v1.SWState.ControllersEntry
+	(*SWClientsRequest)(nil),       // 2: gowebengine.renderer.v1.SWClientsRequest
+	(*SWClientsReply)(nil),         // 3: gowebengine.renderer.v1.SWClientsReply
+	(*SWMessage)(nil),              // 4: gowebengine.renderer.v1.SWMessage
+	(*SWState)(nil),                // 5: gowebengine.renderer.v1.SWState
+	(*SWRegistration)(nil),         // 6: gowebengine.renderer.v1.SWRegistration
+	(*SWWorker)(nil),               // 7: gowebengine.renderer.v1.SWWorker
+	(*SWClientInfo)(nil),           // 8: gowebengine.renderer.v1.SWClientInfo
+	(*SWJob)(nil),                  // 9: gowebengine.renderer.v1.SWJob
+	(*SWJobResult)(nil),            // 10: gowebengine.renderer.v1.SWJobResult
+	(*SWClient)(nil),               // 11: gowebengine.renderer.v1.SWClient
+	(*SWWorkerCall)(nil),           // 12: gowebengine.renderer.v1.SWWorkerCall
+	(*RunServiceWorker)(nil),       // 13: gowebengine.renderer.v1.RunServiceWorker
+	(*ServiceWorkerEvent)(nil),     // 14: gowebengine.renderer.v1.ServiceWorkerEvent
+	(*ServiceWorkerDone)(nil),      // 15: gowebengine.renderer.v1.ServiceWorkerDone
+	(*TerminateServiceWorker)(nil), // 16: gowebengine.renderer.v1.TerminateServiceWorker
+	(*SWFetchRequest)(nil),         // 17: gowebengine.renderer.v1.SWFetchRequest
+	(*SWRequest)(nil),              // 18: gowebengine.renderer.v1.SWRequest
+	(*SWFetchReply)(nil),           // 19: gowebengine.renderer.v1.SWFetchReply
+	(*SWResponse)(nil),             // 20: gowebengine.renderer.v1.SWResponse
+	(*DispatchFetchEvent)(nil),     // 21: gowebengine.renderer.v1.DispatchFetchEvent
+	(*FetchEventDone)(nil),         // 22: gowebengine.renderer.v1.FetchEventDone
+	(*SharedWorkerRequest)(nil),    // 23: gowebengine.renderer.v1.SharedWorkerRequest
+	(*SharedWorkerReply)(nil),      // 24: gowebengine.renderer.v1.SharedWorkerReply
+	(*ConnectSharedWorker)(nil),    // 25: gowebengine.renderer.v1.ConnectSharedWorker
+	(*SharedWorkerOwnerGone)(nil),  // 26: gowebengine.renderer.v1.SharedWorkerOwnerGone
+	(*SharedWorkerReleased)(nil),   // 27: gowebengine.renderer.v1.SharedWorkerReleased
+	(*SharedWorkerClosed)(nil),     // 28: gowebengine.renderer.v1.SharedWorkerClosed
+	(*OpenPopupRequest)(nil),       // 29: gowebengine.renderer.v1.OpenPopupRequest
+	(*OpenPopupReply)(nil),         // 30: gowebengine.renderer.v1.OpenPopupReply
+	(*WindowMessage)(nil),          // 31: gowebengine.renderer.v1.WindowMessage
+	(*PortMessage)(nil),            // 32: gowebengine.renderer.v1.PortMessage
+	(*PortClosed)(nil),             // 33: gowebengine.renderer.v1.PortClosed
+	(*WindowGone)(nil),             // 34: gowebengine.renderer.v1.WindowGone
+	(*StorageCall)(nil),            // 35: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),           // 36: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),                // 37: gowebengine.renderer.v1.Command
+	(*NavigateWindow)(nil),         // 38: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),                // 39: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),               // 40: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),              // 41: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),             // 42: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),             // 43: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),               // 44: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),            // 45: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                 // 46: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),              // 47: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                   // 48: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                  // 49: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),           // 50: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),           // 51: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),             // 52: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),                // 53: gowebengine.renderer.v1.Message
+	(*Console)(nil),                // 54: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),            // 55: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                 // 56: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),         // 57: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),        // 58: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),           // 59: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),          // 60: gowebengine.renderer.v1.FetchResponse
+	nil,                            // 61: gowebengine.renderer.v1.SWState.ControllersEntry
 }
 var file_renderer_proto_depIdxs = []int32{
-	3,  // 0: gowebengine.renderer.v1.SWState.registrations:type_name -> gowebengine.renderer.v1.SWRegistration
-	4,  // 1: gowebengine.renderer.v1.SWState.workers:type_name -> gowebengine.renderer.v1.SWWorker
-	58, // 2: gowebengine.renderer.v1.SWState.controllers:type_name -> gowebengine.renderer.v1.SWState.ControllersEntry
-	39, // 3: gowebengine.renderer.v1.SWRegistration.key:type_name -> gowebengine.renderer.v1.StorageKey
-	39, // 4: gowebengine.renderer.v1.SWClientInfo.key:type_name -> gowebengine.renderer.v1.StorageKey
-	39, // 5: gowebengine.renderer.v1.SWJob.key:type_name -> gowebengine.renderer.v1.StorageKey
-	5,  // 6: gowebengine.renderer.v1.SWJob.client:type_name -> gowebengine.renderer.v1.SWClientInfo
-	5,  // 7: gowebengine.renderer.v1.SWClient.client:type_name -> gowebengine.renderer.v1.SWClientInfo
-	15, // 8: gowebengine.renderer.v1.SWFetchRequest.request:type_name -> gowebengine.renderer.v1.SWRequest
-	53, // 9: gowebengine.renderer.v1.SWRequest.header:type_name -> gowebengine.renderer.v1.Header
-	17, // 10: gowebengine.renderer.v1.SWFetchReply.response:type_name -> gowebengine.renderer.v1.SWResponse
-	53, // 11: gowebengine.renderer.v1.SWResponse.header:type_name -> gowebengine.renderer.v1.Header
-	17, // 12: gowebengine.renderer.v1.SWResponse.internal:type_name -> gowebengine.renderer.v1.SWResponse
-	14, // 13: gowebengine.renderer.v1.DispatchFetchEvent.fetch:type_name -> gowebengine.renderer.v1.SWFetchRequest
-	16, // 14: gowebengine.renderer.v1.FetchEventDone.reply:type_name -> gowebengine.renderer.v1.SWFetchReply
-	39, // 15: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	39, // 16: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	39, // 17: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	39, // 18: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
-	0,  // 19: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	40, // 20: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	41, // 21: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	42, // 22: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	38, // 23: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	28, // 24: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	29, // 25: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	30, // 26: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	31, // 27: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
-	22, // 28: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
-	23, // 29: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	36, // 30: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	37, // 31: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	35, // 32: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	2,  // 33: gowebengine.renderer.v1.Command.sw_state:type_name -> gowebengine.renderer.v1.SWState
-	7,  // 34: gowebengine.renderer.v1.Command.sw_job_result:type_name -> gowebengine.renderer.v1.SWJobResult
-	10, // 35: gowebengine.renderer.v1.Command.run_service_worker:type_name -> gowebengine.renderer.v1.RunServiceWorker
-	11, // 36: gowebengine.renderer.v1.Command.service_worker_event:type_name -> gowebengine.renderer.v1.ServiceWorkerEvent
-	13, // 37: gowebengine.renderer.v1.Command.terminate_service_worker:type_name -> gowebengine.renderer.v1.TerminateServiceWorker
-	18, // 38: gowebengine.renderer.v1.Command.dispatch_fetch_event:type_name -> gowebengine.renderer.v1.DispatchFetchEvent
-	39, // 39: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	46, // 40: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	47, // 41: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	48, // 42: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	49, // 43: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	51, // 44: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	52, // 45: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	38, // 46: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	50, // 47: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	28, // 48: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	29, // 49: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	30, // 50: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	25, // 51: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	42, // 52: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	24, // 53: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	36, // 54: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	44, // 55: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	45, // 56: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	35, // 57: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	6,  // 58: gowebengine.renderer.v1.Report.sw_job:type_name -> gowebengine.renderer.v1.SWJob
-	8,  // 59: gowebengine.renderer.v1.Report.sw_client:type_name -> gowebengine.renderer.v1.SWClient
-	9,  // 60: gowebengine.renderer.v1.Report.sw_worker_call:type_name -> gowebengine.renderer.v1.SWWorkerCall
-	12, // 61: gowebengine.renderer.v1.Report.service_worker_done:type_name -> gowebengine.renderer.v1.ServiceWorkerDone
-	19, // 62: gowebengine.renderer.v1.Report.fetch_event_done:type_name -> gowebengine.renderer.v1.FetchEventDone
-	1,  // 63: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	53, // 64: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	53, // 65: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	43, // 66: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	56, // 67: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	54, // 68: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	32, // 69: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	26, // 70: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	20, // 71: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	14, // 72: gowebengine.renderer.v1.Host.ServiceWorkerFetch:input_type -> gowebengine.renderer.v1.SWFetchRequest
-	34, // 73: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	57, // 74: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	55, // 75: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	33, // 76: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	27, // 77: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	21, // 78: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	16, // 79: gowebengine.renderer.v1.Host.ServiceWorkerFetch:output_type -> gowebengine.renderer.v1.SWFetchReply
-	73, // [73:80] is the sub-list for method output_type
-	66, // [66:73] is the sub-list for method input_type
-	66, // [66:66] is the sub-list for extension type_name
-	66, // [66:66] is the sub-list for extension extendee
-	0,  // [0:66] is the sub-list for field type_name
+	8,  // 0: gowebengine.renderer.v1.SWClientsReply.clients:type_name -> gowebengine.renderer.v1.SWClientInfo
+	8,  // 1: gowebengine.renderer.v1.SWMessage.source:type_name -> gowebengine.renderer.v1.SWClientInfo
+	6,  // 2: gowebengine.renderer.v1.SWState.registrations:type_name -> gowebengine.renderer.v1.SWRegistration
+	7,  // 3: gowebengine.renderer.v1.SWState.workers:type_name -> gowebengine.renderer.v1.SWWorker
+	61, // 4: gowebengine.renderer.v1.SWState.controllers:type_name -> gowebengine.renderer.v1.SWState.ControllersEntry
+	42, // 5: gowebengine.renderer.v1.SWRegistration.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 6: gowebengine.renderer.v1.SWClientInfo.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 7: gowebengine.renderer.v1.SWJob.key:type_name -> gowebengine.renderer.v1.StorageKey
+	8,  // 8: gowebengine.renderer.v1.SWJob.client:type_name -> gowebengine.renderer.v1.SWClientInfo
+	8,  // 9: gowebengine.renderer.v1.SWClient.client:type_name -> gowebengine.renderer.v1.SWClientInfo
+	18, // 10: gowebengine.renderer.v1.SWFetchRequest.request:type_name -> gowebengine.renderer.v1.SWRequest
+	56, // 11: gowebengine.renderer.v1.SWRequest.header:type_name -> gowebengine.renderer.v1.Header
+	20, // 12: gowebengine.renderer.v1.SWFetchReply.response:type_name -> gowebengine.renderer.v1.SWResponse
+	56, // 13: gowebengine.renderer.v1.SWResponse.header:type_name -> gowebengine.renderer.v1.Header
+	20, // 14: gowebengine.renderer.v1.SWResponse.internal:type_name -> gowebengine.renderer.v1.SWResponse
+	17, // 15: gowebengine.renderer.v1.DispatchFetchEvent.fetch:type_name -> gowebengine.renderer.v1.SWFetchRequest
+	19, // 16: gowebengine.renderer.v1.FetchEventDone.reply:type_name -> gowebengine.renderer.v1.SWFetchReply
+	42, // 17: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 18: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 19: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 20: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	0,  // 21: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
+	43, // 22: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	44, // 23: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	45, // 24: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	41, // 25: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	31, // 26: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	32, // 27: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	33, // 28: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	34, // 29: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
+	25, // 30: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
+	26, // 31: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
+	39, // 32: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	40, // 33: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	38, // 34: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	5,  // 35: gowebengine.renderer.v1.Command.sw_state:type_name -> gowebengine.renderer.v1.SWState
+	10, // 36: gowebengine.renderer.v1.Command.sw_job_result:type_name -> gowebengine.renderer.v1.SWJobResult
+	13, // 37: gowebengine.renderer.v1.Command.run_service_worker:type_name -> gowebengine.renderer.v1.RunServiceWorker
+	14, // 38: gowebengine.renderer.v1.Command.service_worker_event:type_name -> gowebengine.renderer.v1.ServiceWorkerEvent
+	16, // 39: gowebengine.renderer.v1.Command.terminate_service_worker:type_name -> gowebengine.renderer.v1.TerminateServiceWorker
+	21, // 40: gowebengine.renderer.v1.Command.dispatch_fetch_event:type_name -> gowebengine.renderer.v1.DispatchFetchEvent
+	4,  // 41: gowebengine.renderer.v1.Command.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
+	42, // 42: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	49, // 43: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	50, // 44: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	51, // 45: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	52, // 46: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	54, // 47: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	55, // 48: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	41, // 49: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	53, // 50: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	31, // 51: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	32, // 52: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	33, // 53: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	28, // 54: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	45, // 55: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	27, // 56: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	39, // 57: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	47, // 58: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	48, // 59: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	38, // 60: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	9,  // 61: gowebengine.renderer.v1.Report.sw_job:type_name -> gowebengine.renderer.v1.SWJob
+	11, // 62: gowebengine.renderer.v1.Report.sw_client:type_name -> gowebengine.renderer.v1.SWClient
+	12, // 63: gowebengine.renderer.v1.Report.sw_worker_call:type_name -> gowebengine.renderer.v1.SWWorkerCall
+	15, // 64: gowebengine.renderer.v1.Report.service_worker_done:type_name -> gowebengine.renderer.v1.ServiceWorkerDone
+	22, // 65: gowebengine.renderer.v1.Report.fetch_event_done:type_name -> gowebengine.renderer.v1.FetchEventDone
+	4,  // 66: gowebengine.renderer.v1.Report.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
+	1,  // 67: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	56, // 68: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	56, // 69: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	46, // 70: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	59, // 71: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	57, // 72: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	35, // 73: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	29, // 74: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	23, // 75: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	17, // 76: gowebengine.renderer.v1.Host.ServiceWorkerFetch:input_type -> gowebengine.renderer.v1.SWFetchRequest
+	2,  // 77: gowebengine.renderer.v1.Host.ServiceWorkerClients:input_type -> gowebengine.renderer.v1.SWClientsRequest
+	37, // 78: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	60, // 79: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	58, // 80: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	36, // 81: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	30, // 82: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	24, // 83: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	19, // 84: gowebengine.renderer.v1.Host.ServiceWorkerFetch:output_type -> gowebengine.renderer.v1.SWFetchReply
+	3,  // 85: gowebengine.renderer.v1.Host.ServiceWorkerClients:output_type -> gowebengine.renderer.v1.SWClientsReply
+	78, // [78:86] is the sub-list for method output_type
+	70, // [70:78] is the sub-list for method input_type
+	70, // [70:70] is the sub-list for extension type_name
+	70, // [70:70] is the sub-list for extension extendee
+	0,  // [0:70] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -5146,7 +5410,7 @@ func file_renderer_proto_init() {
 	if File_renderer_proto != nil {
 		return
 	}
-	file_renderer_proto_msgTypes[32].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[35].OneofWrappers = []any{
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
@@ -5166,8 +5430,9 @@ func file_renderer_proto_init() {
 		(*Command_ServiceWorkerEvent)(nil),
 		(*Command_TerminateServiceWorker)(nil),
 		(*Command_DispatchFetchEvent)(nil),
+		(*Command_SwMessage)(nil),
 	}
-	file_renderer_proto_msgTypes[41].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[44].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -5191,6 +5456,7 @@ func file_renderer_proto_init() {
 		(*Report_SwWorkerCall)(nil),
 		(*Report_ServiceWorkerDone)(nil),
 		(*Report_FetchEventDone)(nil),
+		(*Report_SwMessage)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -5198,7 +5464,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   57,
+			NumMessages:   60,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

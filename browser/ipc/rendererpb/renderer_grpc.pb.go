@@ -19,13 +19,14 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Host_Control_FullMethodName            = "/gowebengine.renderer.v1.Host/Control"
-	Host_Fetch_FullMethodName              = "/gowebengine.renderer.v1.Host/Fetch"
-	Host_Send_FullMethodName               = "/gowebengine.renderer.v1.Host/Send"
-	Host_Storage_FullMethodName            = "/gowebengine.renderer.v1.Host/Storage"
-	Host_OpenPopup_FullMethodName          = "/gowebengine.renderer.v1.Host/OpenPopup"
-	Host_SharedWorker_FullMethodName       = "/gowebengine.renderer.v1.Host/SharedWorker"
-	Host_ServiceWorkerFetch_FullMethodName = "/gowebengine.renderer.v1.Host/ServiceWorkerFetch"
+	Host_Control_FullMethodName              = "/gowebengine.renderer.v1.Host/Control"
+	Host_Fetch_FullMethodName                = "/gowebengine.renderer.v1.Host/Fetch"
+	Host_Send_FullMethodName                 = "/gowebengine.renderer.v1.Host/Send"
+	Host_Storage_FullMethodName              = "/gowebengine.renderer.v1.Host/Storage"
+	Host_OpenPopup_FullMethodName            = "/gowebengine.renderer.v1.Host/OpenPopup"
+	Host_SharedWorker_FullMethodName         = "/gowebengine.renderer.v1.Host/SharedWorker"
+	Host_ServiceWorkerFetch_FullMethodName   = "/gowebengine.renderer.v1.Host/ServiceWorkerFetch"
+	Host_ServiceWorkerClients_FullMethodName = "/gowebengine.renderer.v1.Host/ServiceWorkerClients"
 )
 
 // HostClient is the client API for Host service.
@@ -65,6 +66,10 @@ type HostClient interface {
 	// has that renderer dispatch the fetch event (DispatchFetchEvent) and
 	// answers with its result (serviceworker_remote.go).
 	ServiceWorkerFetch(ctx context.Context, in *SWFetchRequest, opts ...grpc.CallOption) (*SWFetchReply, error)
+	// ServiceWorkerClients lists, for clients.matchAll() and clients.get()
+	// of a service worker the renderer runs, the clients of the other
+	// renderers it may see.
+	ServiceWorkerClients(ctx context.Context, in *SWClientsRequest, opts ...grpc.CallOption) (*SWClientsReply, error)
 }
 
 type hostClient struct {
@@ -157,6 +162,16 @@ func (c *hostClient) ServiceWorkerFetch(ctx context.Context, in *SWFetchRequest,
 	return out, nil
 }
 
+func (c *hostClient) ServiceWorkerClients(ctx context.Context, in *SWClientsRequest, opts ...grpc.CallOption) (*SWClientsReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SWClientsReply)
+	err := c.cc.Invoke(ctx, Host_ServiceWorkerClients_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -194,6 +209,10 @@ type HostServer interface {
 	// has that renderer dispatch the fetch event (DispatchFetchEvent) and
 	// answers with its result (serviceworker_remote.go).
 	ServiceWorkerFetch(context.Context, *SWFetchRequest) (*SWFetchReply, error)
+	// ServiceWorkerClients lists, for clients.matchAll() and clients.get()
+	// of a service worker the renderer runs, the clients of the other
+	// renderers it may see.
+	ServiceWorkerClients(context.Context, *SWClientsRequest) (*SWClientsReply, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -224,6 +243,9 @@ func (UnimplementedHostServer) SharedWorker(context.Context, *SharedWorkerReques
 }
 func (UnimplementedHostServer) ServiceWorkerFetch(context.Context, *SWFetchRequest) (*SWFetchReply, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method ServiceWorkerFetch not implemented")
+}
+func (UnimplementedHostServer) ServiceWorkerClients(context.Context, *SWClientsRequest) (*SWClientsReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ServiceWorkerClients not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -354,6 +376,24 @@ func _Host_ServiceWorkerFetch_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_ServiceWorkerClients_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SWClientsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).ServiceWorkerClients(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_ServiceWorkerClients_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).ServiceWorkerClients(ctx, req.(*SWClientsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -380,6 +420,10 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ServiceWorkerFetch",
 			Handler:    _Host_ServiceWorkerFetch_Handler,
+		},
+		{
+			MethodName: "ServiceWorkerClients",
+			Handler:    _Host_ServiceWorkerClients_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
