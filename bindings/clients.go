@@ -27,6 +27,14 @@ func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
 				return p, nil
 			}
 		}
+		// A client of another process (package serviceworker's
+		// registry).
+		for _, rc := range serviceworker.RemoteClients(c.sw, true) {
+			if rc.ID == string(id) {
+				p.Resolve(c.remoteClientObject(rc))
+				return p, nil
+			}
+		}
 	}
 	p.Resolve(sobek.Undefined())
 	return p, nil
@@ -36,6 +44,8 @@ func (c *clientsImpl) Get(id webidl.DOMString) (*webidl.Promise, error) {
 func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error) {
 	r := c.realm
 	var matched []*html.EnvironmentSettingsObject
+	var remote [2][]serviceworker.RemoteClient // windows, workers
+	windows := 0
 	if c.sw != nil {
 		envs := serviceworker.Clients(c.sw, opts.IncludeUncontrolled)
 		// Window clients first, then workers (creation order is not
@@ -48,15 +58,42 @@ func (c *clientsImpl) MatchAll(opts ClientQueryOptions) (*webidl.Promise, error)
 				}
 				if opts.Type == "all" || opts.Type == t {
 					matched = append(matched, env)
+					if wantWindow {
+						windows++
+					}
 				}
+			}
+		}
+		// Then those of other processes (package serviceworker's
+		// registry), after this process's of their type.
+		for _, rc := range serviceworker.RemoteClients(c.sw, opts.IncludeUncontrolled) {
+			if t := remoteClientType(&rc); opts.Type == "all" || opts.Type == t {
+				i := 1
+				if rc.Window {
+					i = 0
+				}
+				remote[i] = append(remote[i], rc)
 			}
 		}
 	}
 	p := r.idl.NewPromise()
 	c.resolveClients(matched, func(vals []sobek.Value) {
-		items := make([]any, len(vals))
+		items := make([]any, 0, len(vals)+len(remote[0])+len(remote[1]))
 		for i, v := range vals {
-			items[i] = v
+			if i == windows {
+				for _, rc := range remote[0] {
+					items = append(items, c.remoteClientObject(rc))
+				}
+			}
+			items = append(items, v)
+		}
+		if windows == len(vals) {
+			for _, rc := range remote[0] {
+				items = append(items, c.remoteClientObject(rc))
+			}
+		}
+		for _, rc := range remote[1] {
+			items = append(items, c.remoteClientObject(rc))
 		}
 		arr := r.vm.NewArray(items...)
 		if freeze, ok := sobek.AssertFunction(r.vm.Get("Object").ToObject(r.vm).Get("freeze")); ok {
@@ -76,4 +113,14 @@ func (c *clientsImpl) Claim() (*webidl.Promise, error) {
 		return r.idl.PromiseRejectedWithError(dom.NewDOMException("Failed to claim: Only the active worker can claim clients.", dom.InvalidStateError)), nil
 	}
 	return r.idl.PromiseResolvedWith(sobek.Undefined()), nil
+}
+
+// remoteClientObject is the Client object of rc, a client of another
+// process.
+func (c *clientsImpl) remoteClientObject(rc serviceworker.RemoteClient) sobek.Value {
+	src := &clientImpl{realm: c.realm, sw: c.sw, remote: &rc}
+	if rc.Window {
+		return idlWrapWindowClient(c.realm.idl, &windowClientImpl{clientImpl: src, info: remoteWindowInfo()})
+	}
+	return idlWrapClient(c.realm.idl, src)
 }

@@ -83,6 +83,11 @@ func (o *serviceWorkerImpl) postMessage(message sobek.Value, transfer []*sobek.O
 	if err != nil {
 		return err
 	}
+	// (A worker that runs in another process gets it there: package
+	// serviceworker's registry.)
+	if r.env != nil && serviceworker.PostToRemoteWorker(o.sw, r.env, msg) {
+		return nil
+	}
 	env := o.sw.Env()
 	if env == nil || r.env == nil {
 		return nil

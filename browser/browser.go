@@ -134,6 +134,9 @@ type Browser struct {
 	// tabs: in the browser process, the traversables of its renderers
 	// (renderer_tabs.go).
 	tabs tabRegistry
+	// swreg: in the browser process of RendererProcesses, the service
+	// worker registry its renderers mirror (serviceworker_remote.go).
+	swreg *swRegistry
 }
 
 // New returns a browser configured by cfg.
@@ -155,6 +158,10 @@ func New(cfg Config) *Browser {
 	}
 	b.eng = &engine{ua: ua}
 	serviceworker.SetHost(ua, serviceWorkerHost{s: b})
+	if cfg.Process == RendererProcesses {
+		// Service workers run in renderers; the registrations are here.
+		b.swreg = newSWRegistry(b)
+	}
 	return b
 }
 

@@ -295,7 +295,20 @@
 // registry: the first renderer whose window constructs a shared worker
 // runs it, other renderers' documents of the site connect to it through
 // links and are in its owner set until they are unloaded or their
-// renderer ends (which may terminate it). Messages wait in the target renderer's bounded queue (the sender
+// renderer ends (which may terminate it). The browser process also keeps
+// the service worker registrations and job queues of every storage key
+// (package serviceworker's state of its user agent, whose jobs fetch the
+// scripts with its Fetcher): every renderer mirrors those of its site
+// (serviceworker.UseRegistry), so register(), getRegistration(s)(),
+// unregister(), update() and ready see one registration map from every
+// renderer; each worker runs in a renderer of its site (the one whose
+// client made the site's last job), lifecycle and fetch events go to it
+// there, and a client of another renderer that it controls gets its
+// fetch events answered across processes; clients.claim(),
+// clients.matchAll(), clients.get() and activation reach the clients of
+// every renderer (their ids are their environments' ids), and
+// postMessage crosses between a worker and the clients of other
+// renderers (ports as links). Messages wait in the target renderer's bounded queue (the sender
 // is throttled, a target that does not read is killed); a renderer's live
 // links and popups are bounded. Forged handles, origins, links or storage
 // keys get the renderer killed.
@@ -462,8 +475,20 @@
 //     opened as until its traversable moves to another renderer (then in
 //     its active window); there is no Window.Current or Window.Traverse
 //     across processes.
-//     Service workers are per renderer (the browser process keeps no
-//     registry of them yet). A shared worker runs in the renderer of its
+//     Service workers (serviceworker_remote.go): a client of another
+//     renderer than its worker's is known to the worker by what the
+//     browser process knows of it: its url is its creation URL, a
+//     window's visibility state is "visible", its focus state false and
+//     its ancestor origins list empty, a shared worker's type is
+//     "worker"; the browser process knows a renderer's windows of
+//     secure contexts and the workers a registration controls (not the
+//     other dedicated and shared workers); a client of another renderer
+//     counts as fully active (one in its renderer's back/forward cache
+//     keeps using its registration and may be claimed). A fetch event's
+//     request and response bodies cross whole (not streamed). A worker
+//     whose renderer ended runs again in another renderer of its site
+//     at its next fetch event; a message posted to it before that is
+//     dropped. A shared worker runs in the renderer of its
 //     first client and does not outlive it: the ports of other renderers'
 //     clients are closed then, and their next new SharedWorker() starts a
 //     new one; a connection of another renderer gets the close

@@ -21,6 +21,7 @@ import (
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/internal/childproc"
 	"github.com/gowebengine/weblocks/origin"
+	"github.com/gowebengine/weblocks/serviceworker"
 	"github.com/gowebengine/weblocks/storage"
 	"github.com/gowebengine/weblocks/weblocks/htmlhost"
 )
@@ -276,6 +277,9 @@ func runRenderer() error {
 	html.SetBroadcastRelay(r.b.UserAgent(), r.relayBroadcast)
 	// localStorage areas are the browser process's.
 	bindings.SetLocalStorageAreas(r.b.UserAgent(), remoteAreas(host))
+	// So are the service worker registrations (serviceworker_remote.go).
+	sw := &swMirror{r: r, x: x, host: host, site: origin.ObtainSite(origin.Parse(set.Site)), jobs: map[uint64]func(serviceworker.RemoteJobResult){}}
+	serviceworker.UseRegistry(r.b.UserAgent(), sw)
 	// The renderer's windows and workers use the browser process's lock
 	// service.
 	if err := htmlhost.UseService(r.b.UserAgent(), locks); err != nil {
@@ -310,6 +314,20 @@ func runRenderer() error {
 			x.connectRemote(c.ConnectSharedWorker)
 		case *rendererpb.Command_SharedWorkerOwnerGone:
 			x.ownerGone(c.SharedWorkerOwnerGone)
+		case *rendererpb.Command_SwState:
+			sw.applyState(c.SwState)
+		case *rendererpb.Command_SwJobResult:
+			sw.jobResult(c.SwJobResult)
+		case *rendererpb.Command_RunServiceWorker:
+			go sw.run(c.RunServiceWorker)
+		case *rendererpb.Command_ServiceWorkerEvent:
+			sw.event(c.ServiceWorkerEvent)
+		case *rendererpb.Command_TerminateServiceWorker:
+			go serviceworker.TerminateMirrored(r.b.UserAgent(), c.TerminateServiceWorker.GetWorker())
+		case *rendererpb.Command_SwMessage:
+			sw.deliver(c.SwMessage)
+		case *rendererpb.Command_DispatchFetchEvent:
+			go sw.dispatch(c.DispatchFetchEvent)
 		case *rendererpb.Command_Handoff:
 			go r.takeOver(c.Handoff)
 		case *rendererpb.Command_Navigate:

@@ -248,6 +248,9 @@ func (p *rendererProc) wait() {
 	werr := p.cmd.Wait()
 	p.served.Close()
 	p.b.router.remove(p)
+	if r := p.b.swreg; r != nil {
+		r.gone(p)
+	}
 	p.mu.Lock()
 	reason := p.killedBy
 	if reason == "" {
@@ -466,6 +469,9 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			select {
 			case <-p.ready:
 			default:
+				if r := p.b.swreg; r != nil {
+					r.initial(p)
+				}
 				close(p.ready)
 			}
 		case *rendererpb.Report_Opened:
@@ -509,6 +515,11 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			}
 		case *rendererpb.Report_SharedWorkerClosed:
 			p.b.router.sharedWorkerClosed(p, r.SharedWorkerClosed)
+		case *rendererpb.Report_SwJob, *rendererpb.Report_SwClient, *rendererpb.Report_SwWorkerCall,
+			*rendererpb.Report_ServiceWorkerDone, *rendererpb.Report_FetchEventDone, *rendererpb.Report_SwMessage:
+			if !p.b.swreg.report(p, rep) {
+				return errors.New("a refused service worker call")
+			}
 		case *rendererpb.Report_Message:
 			p.mu.Lock()
 			w := p.win

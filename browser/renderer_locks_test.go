@@ -167,6 +167,9 @@ func runForger() {
 			StorageKey: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}})
 		select {}
 	}
+	if how, ok := strings.CutPrefix(os.Getenv(forgerEnv), "sw:"); ok {
+		forgeServiceWorker(rendererpb.NewHostClient(cc), ctl, how)
+	}
 	if strings.HasPrefix(os.Getenv(forgerEnv), "msg:") {
 		forgeMessage(rendererpb.NewHostClient(cc), ctl, strings.TrimPrefix(os.Getenv(forgerEnv), "msg:"))
 	}

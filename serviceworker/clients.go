@@ -30,7 +30,7 @@ func (st *uaState) isUsedLocked(reg *Registration) bool {
 			return true
 		}
 	}
-	return false
+	return st.usedExternallyLocked(reg)
 }
 
 // setActiveServiceWorkerLocked sets client's active service worker to w
@@ -64,6 +64,16 @@ func (st *uaState) watch(client *html.EnvironmentSettingsObject) {
 // it runs its steps on the job queue (they may activate a worker).
 func (st *uaState) handleServiceWorkerClientUnload(client *html.EnvironmentSettingsObject) {
 	st.mu.Lock()
+	if r := st.remote; r != nil {
+		// (The registry runs the steps.)
+		if c := clientSlot.Get(client); c != nil {
+			c.activeServiceWorker = nil
+		}
+		st.mu.Unlock()
+		r.ClientRemoved(client.ID())
+		st.changed()
+		return
+	}
 	// 2. Let registration be the service worker registration used by
 	//    client. (The client is gone: it uses nothing afterwards.)
 	var reg *Registration
@@ -189,6 +199,9 @@ func HandleFetchReservedClient(reservedClient *html.EnvironmentSettingsObject) {
 	reg := st.matchLocked(reservedClient.ObtainAStorageKeyForNonStoragePurposes(), reservedClient.CreationURL())
 	if reg == nil || reg.active == nil {
 		st.mu.Unlock()
+		// (A mirroring user agent's client is known to the registry all
+		// the same: clients.claim() and matchAll() see it.)
+		st.clientAdded(reservedClient)
 		return
 	}
 	// 9.6. Set reservedClient's active service worker to registration's
@@ -198,6 +211,30 @@ func HandleFetchReservedClient(reservedClient *html.EnvironmentSettingsObject) {
 	if watch {
 		st.watch(reservedClient)
 	}
+	st.clientAdded(reservedClient)
+}
+
+// clientAdded makes client known to the registry of a mirroring user
+// agent (with its active service worker), watching its unloading.
+func (st *uaState) clientAdded(client *html.EnvironmentSettingsObject) {
+	st.mu.Lock()
+	r := st.remote
+	if r == nil {
+		st.mu.Unlock()
+		return
+	}
+	c := clientSlot.GetOrInit(client, func() *clientRecord { return &clientRecord{} })
+	controller := ""
+	if c.activeServiceWorker != nil {
+		controller = c.activeServiceWorker.id
+	}
+	watch := !c.watched
+	c.watched = true
+	st.mu.Unlock()
+	if watch {
+		st.watch(client)
+	}
+	r.ClientAdded(remoteClientOf(client), controller)
 }
 
 // matchLocked is https://w3c.github.io/ServiceWorker/#scope-match-algorithm
@@ -266,6 +303,12 @@ func Claim(w *ServiceWorker) bool {
 		st.mu.Unlock()
 		return false
 	}
+	if r := st.remote; r != nil {
+		// (The registry claims the clients of every process.)
+		st.mu.Unlock()
+		r.Claim(w.id)
+		return true
+	}
 	var watch []*html.EnvironmentSettingsObject
 	var left []*Registration // registrations clients stopped using
 	// 3.1. For each service worker client client whose storage key equals
@@ -301,6 +344,7 @@ func Claim(w *ServiceWorker) bool {
 			}
 		}
 	}
+	left = append(left, st.claimExternalLocked(w)...)
 	st.mu.Unlock()
 	for _, client := range watch {
 		st.watch(client)

@@ -20,6 +20,11 @@
 // Registration State, Update Worker State and Notify Controller Change
 // queue.
 //
+// An embedder with several processes keeps the registration map and the
+// job queues in one (its user agent's state, with clients of the other
+// processes as external clients) and has the others mirror it
+// (remote.go: UseRegistry, ApplyState, RunMirrored).
+//
 // # The script fetch
 //
 // Update fetches the script with a request of destination

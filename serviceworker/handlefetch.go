@@ -76,8 +76,17 @@ func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fet
 		return fetch.NetworkError(ctx.Err())
 	}
 	// 16. If Run Service Worker with activeWorker fails, set
-	//     handleFetchFailed to true (a network error).
-	if st.runServiceWorker(activeWorker) != nil || activeWorker.State() == Redundant {
+	//     handleFetchFailed to true (a network error). (One that runs in
+	//     another process gets the event there.)
+	var r FetchEventResult
+	err := st.runServiceWorker(activeWorker)
+	if errors.Is(err, errElsewhere) {
+		if r, err = st.remoteRegistry().Fetch(ctx, activeWorker.id, request, clientID); err != nil {
+			return networkError
+		}
+		return fetchResult(r, networkError)
+	}
+	if err != nil || activeWorker.State() == Redundant {
 		return networkError
 	}
 	st.mu.Lock()
@@ -94,12 +103,17 @@ func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fet
 	//     true.
 	ch := make(chan FetchEventResult, 1)
 	host.DispatchFetchEvent(activeWorker, request, clientID, resultingClientID, func(r FetchEventResult) { ch <- r })
-	var r FetchEventResult
 	select {
 	case r = <-ch:
 	case <-ctx.Done():
 		return fetch.NetworkError(ctx.Err())
 	}
+	return fetchResult(r, networkError)
+}
+
+// fetchResult is Create Fetch Event and Dispatch's steps 18-24 for the
+// dispatched event's result r.
+func fetchResult(r FetchEventResult, networkError *fetch.Response) *fetch.Response {
 	if !r.Dispatched {
 		return networkError
 	}

@@ -54,7 +54,10 @@ type job struct {
 	workerType          string // "classic"
 	updateViaCache      string // "imports", "all" or "none"
 	client              *html.EnvironmentSettingsObject
-	referrer            *url.URL
+	// remoteClient is the client of another process (remote.go), when
+	// client is nil.
+	remoteClient *RemoteClient
+	referrer     *url.URL
 	// promise settles the job promise (nil: none, as for Soft Update);
 	// settled tells whether it did (st.mu).
 	promise            func(JobResult)
@@ -272,8 +275,15 @@ func StartRegister(client *html.EnvironmentSettingsObject, scopeURL, scriptURL *
 	}
 	// 14. Set job's referrer to referrer (the client's creation URL, as
 	//     Create Job did).
-	// 15. Invoke Schedule Job with job.
-	stateOf(client.UserAgent()).scheduleJob(j)
+	// 15. Invoke Schedule Job with job (in the registry of a mirroring
+	//     user agent).
+	st := stateOf(client.UserAgent())
+	if r := st.remoteRegistry(); r != nil {
+		st.remoteJob(r, RemoteJob{Type: "register", StorageKey: key, Scope: scopeURL, Script: scriptURL,
+			WorkerType: j.workerType, UpdateViaCache: j.updateViaCache, Client: remoteClientOf(client)}, promise)
+		return nil
+	}
+	st.scheduleJob(j)
 	return nil
 }
 
@@ -299,6 +309,8 @@ func (st *uaState) register(j *job) {
 	}
 	if j.client != nil {
 		referrerOrigin = j.client.Origin()
+	} else if j.remoteClient != nil {
+		referrerOrigin = j.remoteClient.Origin
 	}
 	// 2. If job's script url's origin and job's referrer's origin are not
 	//    same origin, reject with a "SecurityError" DOMException.
@@ -349,7 +361,7 @@ func (st *uaState) setRegistrationLocked(key storage.StorageKey, scope *url.URL,
 	// 3. Let registration be a new service worker registration whose
 	//    storage key, scope url and update via cache mode are the given
 	//    ones.
-	reg := &Registration{st: st, storageKey: key, scope: cloneURL(scope), updateViaCache: updateViaCache}
+	reg := &Registration{id: uuid.NewString(), st: st, storageKey: key, scope: cloneURL(scope), updateViaCache: updateViaCache}
 	// 4. Set registration map[(storage key, scopeString)] to
 	//    registration.
 	st.registrations[keyOf(key, scope)] = reg
@@ -479,7 +491,11 @@ func (st *uaState) runServiceWorker(w *ServiceWorker) error {
 	}
 	st.mu.Lock()
 	host := st.host
+	elsewhere := st.mirror != nil && !st.mirror.here[w]
 	st.mu.Unlock()
+	if elsewhere {
+		return errElsewhere
+	}
 	if host == nil {
 		return errors.New("serviceworker: no host")
 	}
@@ -696,6 +712,7 @@ func (st *uaState) activate(reg *Registration) {
 			c.activeServiceWorker = waiting
 		}
 	}
+	st.activateExternalLocked(reg, waiting)
 	st.mu.Unlock()
 	st.notifyControllerChange()
 	// 9-10. Let activeWorker be registration's active worker; if Run
@@ -724,6 +741,10 @@ func SkipWaiting(w *ServiceWorker) {
 	w.skipWaiting = true
 	w.mu.Unlock()
 	st := w.reg.st
+	if r := st.remoteRegistry(); r != nil {
+		r.SkipWaiting(w.id)
+		return
+	}
 	// 2.2. Invoke Try Activate with service worker's containing service
 	//      worker registration (after the running job, as jobs run one
 	//      after another).
@@ -750,7 +771,12 @@ func ScheduleUpdate(client *html.EnvironmentSettingsObject, reg *Registration, p
 	// 6. Set job's worker type to newestWorker's type.
 	j.workerType = newestWorker.typ
 	j.updateViaCache = reg.UpdateViaCache()
-	// 7. Invoke Schedule Job with job.
+	// 7. Invoke Schedule Job with job (in the registry of a mirroring
+	//    user agent).
+	if r := reg.st.remoteRegistry(); r != nil && client != nil {
+		reg.st.remoteJob(r, RemoteJob{Type: "update", StorageKey: reg.storageKey, Registration: reg.id, Client: remoteClientOf(client)}, promise)
+		return nil
+	}
 	reg.st.scheduleJob(j)
 	return nil
 }
@@ -764,6 +790,10 @@ func ScheduleUnregister(client *html.EnvironmentSettingsObject, reg *Registratio
 	// 2-4. Let job be the result of running Create Job with unregister,
 	//    registration's storage key, scope url, null, promise and this's
 	//    relevant settings object; invoke Schedule Job with job.
+	if r := reg.st.remoteRegistry(); r != nil && client != nil {
+		reg.st.remoteJob(r, RemoteJob{Type: "unregister", StorageKey: reg.storageKey, Registration: reg.id, Client: remoteClientOf(client)}, promise)
+		return
+	}
 	j := createJob(unregisterJob, reg.storageKey, reg.scope, nil, promise, client)
 	reg.st.scheduleJob(j)
 }

@@ -87,6 +87,7 @@ func (w *ServiceWorker) Env() *html.EnvironmentSettingsObject {
 // Registration is
 // https://w3c.github.io/ServiceWorker/#dfn-service-worker-registration.
 type Registration struct {
+	id             string
 	st             *uaState
 	storageKey     storage.StorageKey
 	scope          *url.URL
@@ -95,6 +96,13 @@ type Registration struct {
 	// guarded by st.mu
 	installing, waiting, active *ServiceWorker
 }
+
+// ID is the registration's id (an opaque string, the same in every
+// process of a user agent: see remote.go).
+func (r *Registration) ID() string { return r.id }
+
+// StorageKey is the registration's storage key.
+func (r *Registration) StorageKey() storage.StorageKey { return r.storageKey }
 
 // Scope is the registration's scope URL (a copy).
 func (r *Registration) Scope() *url.URL { return cloneURL(r.scope) }
@@ -221,6 +229,12 @@ type uaState struct {
 	// lifetime bounds them)
 	allRegs    []*Registration
 	allWorkers []*ServiceWorker
+	// remote is the registry of another process when this user agent
+	// mirrors it (remote.go); mirror is its state here.
+	remote Registry
+	mirror *mirrorState
+	// external are the clients of other processes (remote.go).
+	external map[string]*externalClient
 }
 
 // regKey is a key of the registration map: (storage key, serialized

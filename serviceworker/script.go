@@ -61,6 +61,8 @@ func (st *uaState) fetchServiceWorkerScript(host Host, j *job, reg *Registration
 	var client *fetch.Client
 	if j.client != nil {
 		client = &fetch.Client{Origin: j.client.Origin(), URL: j.client.CreationURL()}
+	} else if c := j.remoteClient; c != nil {
+		client = &fetch.Client{Origin: c.Origin, URL: cloneURL(c.URL)}
 	}
 	req := scriptRequest(j.scriptURL, client)
 	// 6. Fetch request (blob: and data: URLs never get here: Start

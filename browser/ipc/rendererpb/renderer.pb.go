@@ -79,7 +79,7 @@ func (x StorageCall_Op) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StorageCall_Op.Descriptor instead.
 func (StorageCall_Op) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{33, 0}
 }
 
 type EvalResult_Kind int32
@@ -133,7 +133,1636 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{50, 0}
+}
+
+type SWClientsRequest struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	Worker              string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	IncludeUncontrolled bool                   `protobuf:"varint,2,opt,name=include_uncontrolled,json=includeUncontrolled,proto3" json:"include_uncontrolled,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *SWClientsRequest) Reset() {
+	*x = SWClientsRequest{}
+	mi := &file_renderer_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWClientsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWClientsRequest) ProtoMessage() {}
+
+func (x *SWClientsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWClientsRequest.ProtoReflect.Descriptor instead.
+func (*SWClientsRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *SWClientsRequest) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *SWClientsRequest) GetIncludeUncontrolled() bool {
+	if x != nil {
+		return x.IncludeUncontrolled
+	}
+	return false
+}
+
+type SWClientsReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Clients       []*SWClientInfo        `protobuf:"bytes,1,rep,name=clients,proto3" json:"clients,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWClientsReply) Reset() {
+	*x = SWClientsReply{}
+	mi := &file_renderer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWClientsReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWClientsReply) ProtoMessage() {}
+
+func (x *SWClientsReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWClientsReply.ProtoReflect.Descriptor instead.
+func (*SWClientsReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SWClientsReply) GetClients() []*SWClientInfo {
+	if x != nil {
+		return x.Clients
+	}
+	return nil
+}
+
+// SWMessage is ServiceWorker.postMessage from a client to a worker of
+// another renderer (to_worker), or Client.postMessage from a worker to a
+// client of another renderer: from the sender (a Report) to the browser
+// process, which checks it and passes it on (a Command).
+type SWMessage struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	ToWorker bool                   `protobuf:"varint,1,opt,name=to_worker,json=toWorker,proto3" json:"to_worker,omitempty"`
+	Worker   string                 `protobuf:"bytes,2,opt,name=worker,proto3" json:"worker,omitempty"`
+	// client: the target client's id (to a client).
+	Client string `protobuf:"bytes,3,opt,name=client,proto3" json:"client,omitempty"`
+	// source: the sending client (to a worker).
+	Source *SWClientInfo `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
+	Origin string        `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
+	// message and ports are as in WindowMessage.
+	Message       []byte   `protobuf:"bytes,6,opt,name=message,proto3" json:"message,omitempty"`
+	Ports         []uint64 `protobuf:"varint,7,rep,packed,name=ports,proto3" json:"ports,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWMessage) Reset() {
+	*x = SWMessage{}
+	mi := &file_renderer_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWMessage) ProtoMessage() {}
+
+func (x *SWMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWMessage.ProtoReflect.Descriptor instead.
+func (*SWMessage) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *SWMessage) GetToWorker() bool {
+	if x != nil {
+		return x.ToWorker
+	}
+	return false
+}
+
+func (x *SWMessage) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *SWMessage) GetClient() string {
+	if x != nil {
+		return x.Client
+	}
+	return ""
+}
+
+func (x *SWMessage) GetSource() *SWClientInfo {
+	if x != nil {
+		return x.Source
+	}
+	return nil
+}
+
+func (x *SWMessage) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *SWMessage) GetMessage() []byte {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+func (x *SWMessage) GetPorts() []uint64 {
+	if x != nil {
+		return x.Ports
+	}
+	return nil
+}
+
+// SWState is the state of the registrations of the renderer's site.
+type SWState struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// seq orders the states: a renderer applies only a newer one.
+	Seq           uint64            `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Registrations []*SWRegistration `protobuf:"bytes,2,rep,name=registrations,proto3" json:"registrations,omitempty"`
+	Workers       []*SWWorker       `protobuf:"bytes,3,rep,name=workers,proto3" json:"workers,omitempty"`
+	// controllers: client id → its active service worker's id.
+	Controllers   map[string]string `protobuf:"bytes,4,rep,name=controllers,proto3" json:"controllers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWState) Reset() {
+	*x = SWState{}
+	mi := &file_renderer_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWState) ProtoMessage() {}
+
+func (x *SWState) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWState.ProtoReflect.Descriptor instead.
+func (*SWState) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SWState) GetSeq() uint64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *SWState) GetRegistrations() []*SWRegistration {
+	if x != nil {
+		return x.Registrations
+	}
+	return nil
+}
+
+func (x *SWState) GetWorkers() []*SWWorker {
+	if x != nil {
+		return x.Workers
+	}
+	return nil
+}
+
+func (x *SWState) GetControllers() map[string]string {
+	if x != nil {
+		return x.Controllers
+	}
+	return nil
+}
+
+type SWRegistration struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Id             string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Key            *StorageKey            `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	Scope          string                 `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
+	UpdateViaCache string                 `protobuf:"bytes,4,opt,name=update_via_cache,json=updateViaCache,proto3" json:"update_via_cache,omitempty"`
+	Installing     string                 `protobuf:"bytes,5,opt,name=installing,proto3" json:"installing,omitempty"`
+	Waiting        string                 `protobuf:"bytes,6,opt,name=waiting,proto3" json:"waiting,omitempty"`
+	Active         string                 `protobuf:"bytes,7,opt,name=active,proto3" json:"active,omitempty"`
+	// registered: in the registration map.
+	Registered    bool `protobuf:"varint,8,opt,name=registered,proto3" json:"registered,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWRegistration) Reset() {
+	*x = SWRegistration{}
+	mi := &file_renderer_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWRegistration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWRegistration) ProtoMessage() {}
+
+func (x *SWRegistration) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWRegistration.ProtoReflect.Descriptor instead.
+func (*SWRegistration) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SWRegistration) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SWRegistration) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SWRegistration) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+func (x *SWRegistration) GetUpdateViaCache() string {
+	if x != nil {
+		return x.UpdateViaCache
+	}
+	return ""
+}
+
+func (x *SWRegistration) GetInstalling() string {
+	if x != nil {
+		return x.Installing
+	}
+	return ""
+}
+
+func (x *SWRegistration) GetWaiting() string {
+	if x != nil {
+		return x.Waiting
+	}
+	return ""
+}
+
+func (x *SWRegistration) GetActive() string {
+	if x != nil {
+		return x.Active
+	}
+	return ""
+}
+
+func (x *SWRegistration) GetRegistered() bool {
+	if x != nil {
+		return x.Registered
+	}
+	return false
+}
+
+type SWWorker struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Id           string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Registration string                 `protobuf:"bytes,2,opt,name=registration,proto3" json:"registration,omitempty"`
+	ScriptUrl    string                 `protobuf:"bytes,3,opt,name=script_url,json=scriptUrl,proto3" json:"script_url,omitempty"`
+	Type         string                 `protobuf:"bytes,4,opt,name=type,proto3" json:"type,omitempty"`
+	// state is serviceworker.State's number.
+	State         int32 `protobuf:"varint,5,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWWorker) Reset() {
+	*x = SWWorker{}
+	mi := &file_renderer_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWWorker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWWorker) ProtoMessage() {}
+
+func (x *SWWorker) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWWorker.ProtoReflect.Descriptor instead.
+func (*SWWorker) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *SWWorker) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SWWorker) GetRegistration() string {
+	if x != nil {
+		return x.Registration
+	}
+	return ""
+}
+
+func (x *SWWorker) GetScriptUrl() string {
+	if x != nil {
+		return x.ScriptUrl
+	}
+	return ""
+}
+
+func (x *SWWorker) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *SWWorker) GetState() int32 {
+	if x != nil {
+		return x.State
+	}
+	return 0
+}
+
+// SWClientInfo is a service worker client of a renderer.
+type SWClientInfo struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Id     string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Url    string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Origin string                 `protobuf:"bytes,3,opt,name=origin,proto3" json:"origin,omitempty"`
+	Key    *StorageKey            `protobuf:"bytes,4,opt,name=key,proto3" json:"key,omitempty"`
+	Window bool                   `protobuf:"varint,5,opt,name=window,proto3" json:"window,omitempty"`
+	Secure bool                   `protobuf:"varint,6,opt,name=secure,proto3" json:"secure,omitempty"`
+	// nested: a window of a child navigable.
+	Nested        bool `protobuf:"varint,7,opt,name=nested,proto3" json:"nested,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWClientInfo) Reset() {
+	*x = SWClientInfo{}
+	mi := &file_renderer_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWClientInfo) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWClientInfo) ProtoMessage() {}
+
+func (x *SWClientInfo) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWClientInfo.ProtoReflect.Descriptor instead.
+func (*SWClientInfo) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *SWClientInfo) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *SWClientInfo) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SWClientInfo) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *SWClientInfo) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SWClientInfo) GetWindow() bool {
+	if x != nil {
+		return x.Window
+	}
+	return false
+}
+
+func (x *SWClientInfo) GetSecure() bool {
+	if x != nil {
+		return x.Secure
+	}
+	return false
+}
+
+func (x *SWClientInfo) GetNested() bool {
+	if x != nil {
+		return x.Nested
+	}
+	return false
+}
+
+// SWJob is a register, update or unregister job of a renderer's client.
+type SWJob struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Call  uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	// type: "register", "update" or "unregister".
+	Type           string      `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Key            *StorageKey `protobuf:"bytes,3,opt,name=key,proto3" json:"key,omitempty"`
+	Scope          string      `protobuf:"bytes,4,opt,name=scope,proto3" json:"scope,omitempty"`
+	Script         string      `protobuf:"bytes,5,opt,name=script,proto3" json:"script,omitempty"`
+	WorkerType     string      `protobuf:"bytes,6,opt,name=worker_type,json=workerType,proto3" json:"worker_type,omitempty"`
+	UpdateViaCache string      `protobuf:"bytes,7,opt,name=update_via_cache,json=updateViaCache,proto3" json:"update_via_cache,omitempty"`
+	// registration: the registration's id (update, unregister).
+	Registration  string        `protobuf:"bytes,8,opt,name=registration,proto3" json:"registration,omitempty"`
+	Client        *SWClientInfo `protobuf:"bytes,9,opt,name=client,proto3" json:"client,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWJob) Reset() {
+	*x = SWJob{}
+	mi := &file_renderer_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWJob) ProtoMessage() {}
+
+func (x *SWJob) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWJob.ProtoReflect.Descriptor instead.
+func (*SWJob) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *SWJob) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *SWJob) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *SWJob) GetKey() *StorageKey {
+	if x != nil {
+		return x.Key
+	}
+	return nil
+}
+
+func (x *SWJob) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+func (x *SWJob) GetScript() string {
+	if x != nil {
+		return x.Script
+	}
+	return ""
+}
+
+func (x *SWJob) GetWorkerType() string {
+	if x != nil {
+		return x.WorkerType
+	}
+	return ""
+}
+
+func (x *SWJob) GetUpdateViaCache() string {
+	if x != nil {
+		return x.UpdateViaCache
+	}
+	return ""
+}
+
+func (x *SWJob) GetRegistration() string {
+	if x != nil {
+		return x.Registration
+	}
+	return ""
+}
+
+func (x *SWJob) GetClient() *SWClientInfo {
+	if x != nil {
+		return x.Client
+	}
+	return nil
+}
+
+// SWJobResult settles a renderer's job promise (after the SWState of its
+// settling).
+type SWJobResult struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Call         uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Registration string                 `protobuf:"bytes,2,opt,name=registration,proto3" json:"registration,omitempty"`
+	Removed      bool                   `protobuf:"varint,3,opt,name=removed,proto3" json:"removed,omitempty"`
+	// error_type: "" (resolved), "TypeError" or "DOMException" (then
+	// error_name).
+	ErrorType     string `protobuf:"bytes,4,opt,name=error_type,json=errorType,proto3" json:"error_type,omitempty"`
+	ErrorName     string `protobuf:"bytes,5,opt,name=error_name,json=errorName,proto3" json:"error_name,omitempty"`
+	ErrorMessage  string `protobuf:"bytes,6,opt,name=error_message,json=errorMessage,proto3" json:"error_message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWJobResult) Reset() {
+	*x = SWJobResult{}
+	mi := &file_renderer_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWJobResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWJobResult) ProtoMessage() {}
+
+func (x *SWJobResult) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWJobResult.ProtoReflect.Descriptor instead.
+func (*SWJobResult) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *SWJobResult) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *SWJobResult) GetRegistration() string {
+	if x != nil {
+		return x.Registration
+	}
+	return ""
+}
+
+func (x *SWJobResult) GetRemoved() bool {
+	if x != nil {
+		return x.Removed
+	}
+	return false
+}
+
+func (x *SWJobResult) GetErrorType() string {
+	if x != nil {
+		return x.ErrorType
+	}
+	return ""
+}
+
+func (x *SWJobResult) GetErrorName() string {
+	if x != nil {
+		return x.ErrorName
+	}
+	return ""
+}
+
+func (x *SWJobResult) GetErrorMessage() string {
+	if x != nil {
+		return x.ErrorMessage
+	}
+	return ""
+}
+
+// SWClient: a client of the renderer became known (with its active
+// service worker's id, if any), or was unloaded (removed).
+type SWClient struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Client        *SWClientInfo          `protobuf:"bytes,1,opt,name=client,proto3" json:"client,omitempty"`
+	Controller    string                 `protobuf:"bytes,2,opt,name=controller,proto3" json:"controller,omitempty"`
+	Removed       bool                   `protobuf:"varint,3,opt,name=removed,proto3" json:"removed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWClient) Reset() {
+	*x = SWClient{}
+	mi := &file_renderer_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWClient) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWClient) ProtoMessage() {}
+
+func (x *SWClient) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWClient.ProtoReflect.Descriptor instead.
+func (*SWClient) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *SWClient) GetClient() *SWClientInfo {
+	if x != nil {
+		return x.Client
+	}
+	return nil
+}
+
+func (x *SWClient) GetController() string {
+	if x != nil {
+		return x.Controller
+	}
+	return ""
+}
+
+func (x *SWClient) GetRemoved() bool {
+	if x != nil {
+		return x.Removed
+	}
+	return false
+}
+
+// SWWorkerCall is skipWaiting() or clients.claim() of a service worker
+// the renderer runs.
+type SWWorkerCall struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Worker string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	// op: "skipWaiting" or "claim".
+	Op            string `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWWorkerCall) Reset() {
+	*x = SWWorkerCall{}
+	mi := &file_renderer_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWWorkerCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWWorkerCall) ProtoMessage() {}
+
+func (x *SWWorkerCall) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWWorkerCall.ProtoReflect.Descriptor instead.
+func (*SWWorkerCall) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *SWWorkerCall) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *SWWorkerCall) GetOp() string {
+	if x != nil {
+		return x.Op
+	}
+	return ""
+}
+
+// RunServiceWorker runs a service worker in the renderer (Run Service
+// Worker); the renderer answers ServiceWorkerDone.
+type RunServiceWorker struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Call           uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Worker         string                 `protobuf:"bytes,2,opt,name=worker,proto3" json:"worker,omitempty"`
+	Registration   string                 `protobuf:"bytes,3,opt,name=registration,proto3" json:"registration,omitempty"`
+	ScriptUrl      string                 `protobuf:"bytes,4,opt,name=script_url,json=scriptUrl,proto3" json:"script_url,omitempty"`
+	Type           string                 `protobuf:"bytes,5,opt,name=type,proto3" json:"type,omitempty"`
+	Script         []byte                 `protobuf:"bytes,6,opt,name=script,proto3" json:"script,omitempty"`
+	ReferrerPolicy string                 `protobuf:"bytes,7,opt,name=referrer_policy,json=referrerPolicy,proto3" json:"referrer_policy,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RunServiceWorker) Reset() {
+	*x = RunServiceWorker{}
+	mi := &file_renderer_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunServiceWorker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunServiceWorker) ProtoMessage() {}
+
+func (x *RunServiceWorker) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunServiceWorker.ProtoReflect.Descriptor instead.
+func (*RunServiceWorker) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *RunServiceWorker) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *RunServiceWorker) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *RunServiceWorker) GetRegistration() string {
+	if x != nil {
+		return x.Registration
+	}
+	return ""
+}
+
+func (x *RunServiceWorker) GetScriptUrl() string {
+	if x != nil {
+		return x.ScriptUrl
+	}
+	return ""
+}
+
+func (x *RunServiceWorker) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *RunServiceWorker) GetScript() []byte {
+	if x != nil {
+		return x.Script
+	}
+	return nil
+}
+
+func (x *RunServiceWorker) GetReferrerPolicy() string {
+	if x != nil {
+		return x.ReferrerPolicy
+	}
+	return ""
+}
+
+// ServiceWorkerEvent fires a lifecycle event (install, activate) at a
+// service worker the renderer runs; the renderer answers
+// ServiceWorkerDone once it is no longer active.
+type ServiceWorkerEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Call          uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Worker        string                 `protobuf:"bytes,2,opt,name=worker,proto3" json:"worker,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ServiceWorkerEvent) Reset() {
+	*x = ServiceWorkerEvent{}
+	mi := &file_renderer_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ServiceWorkerEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ServiceWorkerEvent) ProtoMessage() {}
+
+func (x *ServiceWorkerEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ServiceWorkerEvent.ProtoReflect.Descriptor instead.
+func (*ServiceWorkerEvent) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ServiceWorkerEvent) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *ServiceWorkerEvent) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *ServiceWorkerEvent) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+type ServiceWorkerDone struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Call  uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	// failed: the script threw, or an extend lifetime promise rejected.
+	Failed        bool   `protobuf:"varint,2,opt,name=failed,proto3" json:"failed,omitempty"`
+	Error         string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ServiceWorkerDone) Reset() {
+	*x = ServiceWorkerDone{}
+	mi := &file_renderer_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ServiceWorkerDone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ServiceWorkerDone) ProtoMessage() {}
+
+func (x *ServiceWorkerDone) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ServiceWorkerDone.ProtoReflect.Descriptor instead.
+func (*ServiceWorkerDone) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ServiceWorkerDone) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *ServiceWorkerDone) GetFailed() bool {
+	if x != nil {
+		return x.Failed
+	}
+	return false
+}
+
+func (x *ServiceWorkerDone) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+// TerminateServiceWorker terminates a service worker the renderer runs.
+type TerminateServiceWorker struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Worker        string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TerminateServiceWorker) Reset() {
+	*x = TerminateServiceWorker{}
+	mi := &file_renderer_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TerminateServiceWorker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TerminateServiceWorker) ProtoMessage() {}
+
+func (x *TerminateServiceWorker) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TerminateServiceWorker.ProtoReflect.Descriptor instead.
+func (*TerminateServiceWorker) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *TerminateServiceWorker) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+type SWFetchRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Worker        string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	ClientId      string                 `protobuf:"bytes,2,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
+	Request       *SWRequest             `protobuf:"bytes,3,opt,name=request,proto3" json:"request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWFetchRequest) Reset() {
+	*x = SWFetchRequest{}
+	mi := &file_renderer_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWFetchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWFetchRequest) ProtoMessage() {}
+
+func (x *SWFetchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWFetchRequest.ProtoReflect.Descriptor instead.
+func (*SWFetchRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *SWFetchRequest) GetWorker() string {
+	if x != nil {
+		return x.Worker
+	}
+	return ""
+}
+
+func (x *SWFetchRequest) GetClientId() string {
+	if x != nil {
+		return x.ClientId
+	}
+	return ""
+}
+
+func (x *SWFetchRequest) GetRequest() *SWRequest {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+// SWRequest is a request of a fetch event.
+type SWRequest struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Method         string                 `protobuf:"bytes,1,opt,name=method,proto3" json:"method,omitempty"`
+	Url            string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	Header         []*Header              `protobuf:"bytes,3,rep,name=header,proto3" json:"header,omitempty"`
+	Body           []byte                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	Mode           string                 `protobuf:"bytes,5,opt,name=mode,proto3" json:"mode,omitempty"`
+	Credentials    string                 `protobuf:"bytes,6,opt,name=credentials,proto3" json:"credentials,omitempty"`
+	Destination    string                 `protobuf:"bytes,7,opt,name=destination,proto3" json:"destination,omitempty"`
+	Redirect       string                 `protobuf:"bytes,8,opt,name=redirect,proto3" json:"redirect,omitempty"`
+	Referrer       string                 `protobuf:"bytes,9,opt,name=referrer,proto3" json:"referrer,omitempty"`
+	ReferrerPolicy string                 `protobuf:"bytes,10,opt,name=referrer_policy,json=referrerPolicy,proto3" json:"referrer_policy,omitempty"`
+	Cache          string                 `protobuf:"bytes,11,opt,name=cache,proto3" json:"cache,omitempty"`
+	Integrity      string                 `protobuf:"bytes,12,opt,name=integrity,proto3" json:"integrity,omitempty"`
+	Keepalive      bool                   `protobuf:"varint,13,opt,name=keepalive,proto3" json:"keepalive,omitempty"`
+	ClientOrigin   string                 `protobuf:"bytes,14,opt,name=client_origin,json=clientOrigin,proto3" json:"client_origin,omitempty"`
+	ClientUrl      string                 `protobuf:"bytes,15,opt,name=client_url,json=clientUrl,proto3" json:"client_url,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *SWRequest) Reset() {
+	*x = SWRequest{}
+	mi := &file_renderer_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWRequest) ProtoMessage() {}
+
+func (x *SWRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWRequest.ProtoReflect.Descriptor instead.
+func (*SWRequest) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *SWRequest) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *SWRequest) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SWRequest) GetHeader() []*Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *SWRequest) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+func (x *SWRequest) GetMode() string {
+	if x != nil {
+		return x.Mode
+	}
+	return ""
+}
+
+func (x *SWRequest) GetCredentials() string {
+	if x != nil {
+		return x.Credentials
+	}
+	return ""
+}
+
+func (x *SWRequest) GetDestination() string {
+	if x != nil {
+		return x.Destination
+	}
+	return ""
+}
+
+func (x *SWRequest) GetRedirect() string {
+	if x != nil {
+		return x.Redirect
+	}
+	return ""
+}
+
+func (x *SWRequest) GetReferrer() string {
+	if x != nil {
+		return x.Referrer
+	}
+	return ""
+}
+
+func (x *SWRequest) GetReferrerPolicy() string {
+	if x != nil {
+		return x.ReferrerPolicy
+	}
+	return ""
+}
+
+func (x *SWRequest) GetCache() string {
+	if x != nil {
+		return x.Cache
+	}
+	return ""
+}
+
+func (x *SWRequest) GetIntegrity() string {
+	if x != nil {
+		return x.Integrity
+	}
+	return ""
+}
+
+func (x *SWRequest) GetKeepalive() bool {
+	if x != nil {
+		return x.Keepalive
+	}
+	return false
+}
+
+func (x *SWRequest) GetClientOrigin() string {
+	if x != nil {
+		return x.ClientOrigin
+	}
+	return ""
+}
+
+func (x *SWRequest) GetClientUrl() string {
+	if x != nil {
+		return x.ClientUrl
+	}
+	return ""
+}
+
+type SWFetchReply struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// dispatched, respond_with_entered, respond_with_error, canceled are
+	// the fetch event's flags (FetchEventResult).
+	Dispatched         bool `protobuf:"varint,1,opt,name=dispatched,proto3" json:"dispatched,omitempty"`
+	RespondWithEntered bool `protobuf:"varint,2,opt,name=respond_with_entered,json=respondWithEntered,proto3" json:"respond_with_entered,omitempty"`
+	RespondWithError   bool `protobuf:"varint,3,opt,name=respond_with_error,json=respondWithError,proto3" json:"respond_with_error,omitempty"`
+	Canceled           bool `protobuf:"varint,4,opt,name=canceled,proto3" json:"canceled,omitempty"`
+	// response is the event's potential response (has_response).
+	HasResponse   bool        `protobuf:"varint,5,opt,name=has_response,json=hasResponse,proto3" json:"has_response,omitempty"`
+	Response      *SWResponse `protobuf:"bytes,6,opt,name=response,proto3" json:"response,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWFetchReply) Reset() {
+	*x = SWFetchReply{}
+	mi := &file_renderer_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWFetchReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWFetchReply) ProtoMessage() {}
+
+func (x *SWFetchReply) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWFetchReply.ProtoReflect.Descriptor instead.
+func (*SWFetchReply) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *SWFetchReply) GetDispatched() bool {
+	if x != nil {
+		return x.Dispatched
+	}
+	return false
+}
+
+func (x *SWFetchReply) GetRespondWithEntered() bool {
+	if x != nil {
+		return x.RespondWithEntered
+	}
+	return false
+}
+
+func (x *SWFetchReply) GetRespondWithError() bool {
+	if x != nil {
+		return x.RespondWithError
+	}
+	return false
+}
+
+func (x *SWFetchReply) GetCanceled() bool {
+	if x != nil {
+		return x.Canceled
+	}
+	return false
+}
+
+func (x *SWFetchReply) GetHasResponse() bool {
+	if x != nil {
+		return x.HasResponse
+	}
+	return false
+}
+
+func (x *SWFetchReply) GetResponse() *SWResponse {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+type SWResponse struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Type       string                 `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	Status     int32                  `protobuf:"varint,2,opt,name=status,proto3" json:"status,omitempty"`
+	StatusText string                 `protobuf:"bytes,3,opt,name=status_text,json=statusText,proto3" json:"status_text,omitempty"`
+	Header     []*Header              `protobuf:"bytes,4,rep,name=header,proto3" json:"header,omitempty"`
+	Body       []byte                 `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	UrlList    []string               `protobuf:"bytes,6,rep,name=url_list,json=urlList,proto3" json:"url_list,omitempty"`
+	// error: a network error.
+	Error string `protobuf:"bytes,7,opt,name=error,proto3" json:"error,omitempty"`
+	// internal is the internal response of a filtered response.
+	Internal      *SWResponse `protobuf:"bytes,8,opt,name=internal,proto3" json:"internal,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SWResponse) Reset() {
+	*x = SWResponse{}
+	mi := &file_renderer_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SWResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SWResponse) ProtoMessage() {}
+
+func (x *SWResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SWResponse.ProtoReflect.Descriptor instead.
+func (*SWResponse) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *SWResponse) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *SWResponse) GetStatus() int32 {
+	if x != nil {
+		return x.Status
+	}
+	return 0
+}
+
+func (x *SWResponse) GetStatusText() string {
+	if x != nil {
+		return x.StatusText
+	}
+	return ""
+}
+
+func (x *SWResponse) GetHeader() []*Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *SWResponse) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+func (x *SWResponse) GetUrlList() []string {
+	if x != nil {
+		return x.UrlList
+	}
+	return nil
+}
+
+func (x *SWResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *SWResponse) GetInternal() *SWResponse {
+	if x != nil {
+		return x.Internal
+	}
+	return nil
+}
+
+// DispatchFetchEvent has the renderer that runs worker dispatch a fetch
+// event there; it answers FetchEventDone.
+type DispatchFetchEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Call          uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Fetch         *SWFetchRequest        `protobuf:"bytes,2,opt,name=fetch,proto3" json:"fetch,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DispatchFetchEvent) Reset() {
+	*x = DispatchFetchEvent{}
+	mi := &file_renderer_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DispatchFetchEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DispatchFetchEvent) ProtoMessage() {}
+
+func (x *DispatchFetchEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DispatchFetchEvent.ProtoReflect.Descriptor instead.
+func (*DispatchFetchEvent) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *DispatchFetchEvent) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *DispatchFetchEvent) GetFetch() *SWFetchRequest {
+	if x != nil {
+		return x.Fetch
+	}
+	return nil
+}
+
+type FetchEventDone struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Call          uint64                 `protobuf:"varint,1,opt,name=call,proto3" json:"call,omitempty"`
+	Reply         *SWFetchReply          `protobuf:"bytes,2,opt,name=reply,proto3" json:"reply,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FetchEventDone) Reset() {
+	*x = FetchEventDone{}
+	mi := &file_renderer_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FetchEventDone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FetchEventDone) ProtoMessage() {}
+
+func (x *FetchEventDone) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FetchEventDone.ProtoReflect.Descriptor instead.
+func (*FetchEventDone) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *FetchEventDone) GetCall() uint64 {
+	if x != nil {
+		return x.Call
+	}
+	return 0
+}
+
+func (x *FetchEventDone) GetReply() *SWFetchReply {
+	if x != nil {
+		return x.Reply
+	}
+	return nil
 }
 
 type SharedWorkerRequest struct {
@@ -150,7 +1779,7 @@ type SharedWorkerRequest struct {
 
 func (x *SharedWorkerRequest) Reset() {
 	*x = SharedWorkerRequest{}
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -162,7 +1791,7 @@ func (x *SharedWorkerRequest) String() string {
 func (*SharedWorkerRequest) ProtoMessage() {}
 
 func (x *SharedWorkerRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[0]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -175,7 +1804,7 @@ func (x *SharedWorkerRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerRequest.ProtoReflect.Descriptor instead.
 func (*SharedWorkerRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{0}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SharedWorkerRequest) GetKey() *StorageKey {
@@ -217,7 +1846,7 @@ type SharedWorkerReply struct {
 
 func (x *SharedWorkerReply) Reset() {
 	*x = SharedWorkerReply{}
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -229,7 +1858,7 @@ func (x *SharedWorkerReply) String() string {
 func (*SharedWorkerReply) ProtoMessage() {}
 
 func (x *SharedWorkerReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[1]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -242,7 +1871,7 @@ func (x *SharedWorkerReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerReply.ProtoReflect.Descriptor instead.
 func (*SharedWorkerReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{1}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SharedWorkerReply) GetLocal() bool {
@@ -267,7 +1896,7 @@ type ConnectSharedWorker struct {
 
 func (x *ConnectSharedWorker) Reset() {
 	*x = ConnectSharedWorker{}
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -279,7 +1908,7 @@ func (x *ConnectSharedWorker) String() string {
 func (*ConnectSharedWorker) ProtoMessage() {}
 
 func (x *ConnectSharedWorker) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[2]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -292,7 +1921,7 @@ func (x *ConnectSharedWorker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectSharedWorker.ProtoReflect.Descriptor instead.
 func (*ConnectSharedWorker) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{2}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ConnectSharedWorker) GetKey() *StorageKey {
@@ -343,7 +1972,7 @@ type SharedWorkerOwnerGone struct {
 
 func (x *SharedWorkerOwnerGone) Reset() {
 	*x = SharedWorkerOwnerGone{}
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -355,7 +1984,7 @@ func (x *SharedWorkerOwnerGone) String() string {
 func (*SharedWorkerOwnerGone) ProtoMessage() {}
 
 func (x *SharedWorkerOwnerGone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[3]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -368,7 +1997,7 @@ func (x *SharedWorkerOwnerGone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerOwnerGone.ProtoReflect.Descriptor instead.
 func (*SharedWorkerOwnerGone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{3}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SharedWorkerOwnerGone) GetOwner() uint64 {
@@ -396,7 +2025,7 @@ type SharedWorkerReleased struct {
 
 func (x *SharedWorkerReleased) Reset() {
 	*x = SharedWorkerReleased{}
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -408,7 +2037,7 @@ func (x *SharedWorkerReleased) String() string {
 func (*SharedWorkerReleased) ProtoMessage() {}
 
 func (x *SharedWorkerReleased) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[4]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -421,7 +2050,7 @@ func (x *SharedWorkerReleased) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerReleased.ProtoReflect.Descriptor instead.
 func (*SharedWorkerReleased) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{4}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SharedWorkerReleased) GetLink() uint64 {
@@ -443,7 +2072,7 @@ type SharedWorkerClosed struct {
 
 func (x *SharedWorkerClosed) Reset() {
 	*x = SharedWorkerClosed{}
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -455,7 +2084,7 @@ func (x *SharedWorkerClosed) String() string {
 func (*SharedWorkerClosed) ProtoMessage() {}
 
 func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[5]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -468,7 +2097,7 @@ func (x *SharedWorkerClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SharedWorkerClosed.ProtoReflect.Descriptor instead.
 func (*SharedWorkerClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{5}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SharedWorkerClosed) GetKey() *StorageKey {
@@ -504,7 +2133,7 @@ type OpenPopupRequest struct {
 
 func (x *OpenPopupRequest) Reset() {
 	*x = OpenPopupRequest{}
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -516,7 +2145,7 @@ func (x *OpenPopupRequest) String() string {
 func (*OpenPopupRequest) ProtoMessage() {}
 
 func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[6]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -529,7 +2158,7 @@ func (x *OpenPopupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupRequest.ProtoReflect.Descriptor instead.
 func (*OpenPopupRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{6}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *OpenPopupRequest) GetOpener() uint64 {
@@ -557,7 +2186,7 @@ type OpenPopupReply struct {
 
 func (x *OpenPopupReply) Reset() {
 	*x = OpenPopupReply{}
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -569,7 +2198,7 @@ func (x *OpenPopupReply) String() string {
 func (*OpenPopupReply) ProtoMessage() {}
 
 func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[7]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -582,7 +2211,7 @@ func (x *OpenPopupReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenPopupReply.ProtoReflect.Descriptor instead.
 func (*OpenPopupReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{7}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *OpenPopupReply) GetWindow() uint64 {
@@ -621,7 +2250,7 @@ type WindowMessage struct {
 
 func (x *WindowMessage) Reset() {
 	*x = WindowMessage{}
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -633,7 +2262,7 @@ func (x *WindowMessage) String() string {
 func (*WindowMessage) ProtoMessage() {}
 
 func (x *WindowMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[8]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -646,7 +2275,7 @@ func (x *WindowMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowMessage.ProtoReflect.Descriptor instead.
 func (*WindowMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{8}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WindowMessage) GetSource() uint64 {
@@ -703,7 +2332,7 @@ type PortMessage struct {
 
 func (x *PortMessage) Reset() {
 	*x = PortMessage{}
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -715,7 +2344,7 @@ func (x *PortMessage) String() string {
 func (*PortMessage) ProtoMessage() {}
 
 func (x *PortMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[9]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -728,7 +2357,7 @@ func (x *PortMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortMessage.ProtoReflect.Descriptor instead.
 func (*PortMessage) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{9}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *PortMessage) GetLink() uint64 {
@@ -763,7 +2392,7 @@ type PortClosed struct {
 
 func (x *PortClosed) Reset() {
 	*x = PortClosed{}
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -775,7 +2404,7 @@ func (x *PortClosed) String() string {
 func (*PortClosed) ProtoMessage() {}
 
 func (x *PortClosed) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[10]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -788,7 +2417,7 @@ func (x *PortClosed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PortClosed.ProtoReflect.Descriptor instead.
 func (*PortClosed) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{10}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *PortClosed) GetLink() uint64 {
@@ -808,7 +2437,7 @@ type WindowGone struct {
 
 func (x *WindowGone) Reset() {
 	*x = WindowGone{}
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -820,7 +2449,7 @@ func (x *WindowGone) String() string {
 func (*WindowGone) ProtoMessage() {}
 
 func (x *WindowGone) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[11]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -833,7 +2462,7 @@ func (x *WindowGone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowGone.ProtoReflect.Descriptor instead.
 func (*WindowGone) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{11}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WindowGone) GetWindow() uint64 {
@@ -857,7 +2486,7 @@ type StorageCall struct {
 
 func (x *StorageCall) Reset() {
 	*x = StorageCall{}
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -869,7 +2498,7 @@ func (x *StorageCall) String() string {
 func (*StorageCall) ProtoMessage() {}
 
 func (x *StorageCall) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[12]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -882,7 +2511,7 @@ func (x *StorageCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageCall.ProtoReflect.Descriptor instead.
 func (*StorageCall) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{12}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *StorageCall) GetStorageKey() *StorageKey {
@@ -936,7 +2565,7 @@ type StorageReply struct {
 
 func (x *StorageReply) Reset() {
 	*x = StorageReply{}
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -948,7 +2577,7 @@ func (x *StorageReply) String() string {
 func (*StorageReply) ProtoMessage() {}
 
 func (x *StorageReply) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[13]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -961,7 +2590,7 @@ func (x *StorageReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageReply.ProtoReflect.Descriptor instead.
 func (*StorageReply) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{13}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *StorageReply) GetLength() uint32 {
@@ -1024,6 +2653,13 @@ type Command struct {
 	//	*Command_Handoff
 	//	*Command_Navigate
 	//	*Command_NavigateWindow
+	//	*Command_SwState
+	//	*Command_SwJobResult
+	//	*Command_RunServiceWorker
+	//	*Command_ServiceWorkerEvent
+	//	*Command_TerminateServiceWorker
+	//	*Command_DispatchFetchEvent
+	//	*Command_SwMessage
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1031,7 +2667,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1043,7 +2679,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[14]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1056,7 +2692,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{14}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Command) GetCommand() isCommand_Command {
@@ -1183,6 +2819,69 @@ func (x *Command) GetNavigateWindow() *NavigateWindow {
 	return nil
 }
 
+func (x *Command) GetSwState() *SWState {
+	if x != nil {
+		if x, ok := x.Command.(*Command_SwState); ok {
+			return x.SwState
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetSwJobResult() *SWJobResult {
+	if x != nil {
+		if x, ok := x.Command.(*Command_SwJobResult); ok {
+			return x.SwJobResult
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetRunServiceWorker() *RunServiceWorker {
+	if x != nil {
+		if x, ok := x.Command.(*Command_RunServiceWorker); ok {
+			return x.RunServiceWorker
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetServiceWorkerEvent() *ServiceWorkerEvent {
+	if x != nil {
+		if x, ok := x.Command.(*Command_ServiceWorkerEvent); ok {
+			return x.ServiceWorkerEvent
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetTerminateServiceWorker() *TerminateServiceWorker {
+	if x != nil {
+		if x, ok := x.Command.(*Command_TerminateServiceWorker); ok {
+			return x.TerminateServiceWorker
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetDispatchFetchEvent() *DispatchFetchEvent {
+	if x != nil {
+		if x, ok := x.Command.(*Command_DispatchFetchEvent); ok {
+			return x.DispatchFetchEvent
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetSwMessage() *SWMessage {
+	if x != nil {
+		if x, ok := x.Command.(*Command_SwMessage); ok {
+			return x.SwMessage
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -1242,6 +2941,35 @@ type Command_NavigateWindow struct {
 	NavigateWindow *NavigateWindow `protobuf:"bytes,30,opt,name=navigate_window,json=navigateWindow,proto3,oneof"`
 }
 
+type Command_SwState struct {
+	// Service workers (numbered apart from the others).
+	SwState *SWState `protobuf:"bytes,40,opt,name=sw_state,json=swState,proto3,oneof"`
+}
+
+type Command_SwJobResult struct {
+	SwJobResult *SWJobResult `protobuf:"bytes,41,opt,name=sw_job_result,json=swJobResult,proto3,oneof"`
+}
+
+type Command_RunServiceWorker struct {
+	RunServiceWorker *RunServiceWorker `protobuf:"bytes,42,opt,name=run_service_worker,json=runServiceWorker,proto3,oneof"`
+}
+
+type Command_ServiceWorkerEvent struct {
+	ServiceWorkerEvent *ServiceWorkerEvent `protobuf:"bytes,43,opt,name=service_worker_event,json=serviceWorkerEvent,proto3,oneof"`
+}
+
+type Command_TerminateServiceWorker struct {
+	TerminateServiceWorker *TerminateServiceWorker `protobuf:"bytes,44,opt,name=terminate_service_worker,json=terminateServiceWorker,proto3,oneof"`
+}
+
+type Command_DispatchFetchEvent struct {
+	DispatchFetchEvent *DispatchFetchEvent `protobuf:"bytes,45,opt,name=dispatch_fetch_event,json=dispatchFetchEvent,proto3,oneof"`
+}
+
+type Command_SwMessage struct {
+	SwMessage *SWMessage `protobuf:"bytes,46,opt,name=sw_message,json=swMessage,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -1268,6 +2996,20 @@ func (*Command_Navigate) isCommand_Command() {}
 
 func (*Command_NavigateWindow) isCommand_Command() {}
 
+func (*Command_SwState) isCommand_Command() {}
+
+func (*Command_SwJobResult) isCommand_Command() {}
+
+func (*Command_RunServiceWorker) isCommand_Command() {}
+
+func (*Command_ServiceWorkerEvent) isCommand_Command() {}
+
+func (*Command_TerminateServiceWorker) isCommand_Command() {}
+
+func (*Command_DispatchFetchEvent) isCommand_Command() {}
+
+func (*Command_SwMessage) isCommand_Command() {}
+
 // NavigateWindow is a script's navigation of a window of another renderer
 // through its WindowProxy stand-in (the cross-origin location setter,
 // location.href setter, location.replace()): from the script's renderer
@@ -1287,7 +3029,7 @@ type NavigateWindow struct {
 
 func (x *NavigateWindow) Reset() {
 	*x = NavigateWindow{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1299,7 +3041,7 @@ func (x *NavigateWindow) String() string {
 func (*NavigateWindow) ProtoMessage() {}
 
 func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1312,7 +3054,7 @@ func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
 func (*NavigateWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *NavigateWindow) GetWindow() uint64 {
@@ -1362,7 +3104,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1374,7 +3116,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1387,7 +3129,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -1448,7 +3190,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1460,7 +3202,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1473,7 +3215,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -1528,7 +3270,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1540,7 +3282,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1553,7 +3295,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1596,7 +3338,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1608,7 +3350,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1621,7 +3363,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1665,7 +3407,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1677,7 +3419,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1690,7 +3432,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1750,7 +3492,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1762,7 +3504,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1775,7 +3517,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1816,7 +3558,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1828,7 +3570,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1841,7 +3583,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1874,6 +3616,12 @@ type Report struct {
 	//	*Report_Navigated
 	//	*Report_Idle
 	//	*Report_NavigateWindow
+	//	*Report_SwJob
+	//	*Report_SwClient
+	//	*Report_SwWorkerCall
+	//	*Report_ServiceWorkerDone
+	//	*Report_FetchEventDone
+	//	*Report_SwMessage
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1881,7 +3629,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1893,7 +3641,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1906,7 +3654,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -2078,6 +3826,60 @@ func (x *Report) GetNavigateWindow() *NavigateWindow {
 	return nil
 }
 
+func (x *Report) GetSwJob() *SWJob {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SwJob); ok {
+			return x.SwJob
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetSwClient() *SWClient {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SwClient); ok {
+			return x.SwClient
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetSwWorkerCall() *SWWorkerCall {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SwWorkerCall); ok {
+			return x.SwWorkerCall
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetServiceWorkerDone() *ServiceWorkerDone {
+	if x != nil {
+		if x, ok := x.Report.(*Report_ServiceWorkerDone); ok {
+			return x.ServiceWorkerDone
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetFetchEventDone() *FetchEventDone {
+	if x != nil {
+		if x, ok := x.Report.(*Report_FetchEventDone); ok {
+			return x.FetchEventDone
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetSwMessage() *SWMessage {
+	if x != nil {
+		if x, ok := x.Report.(*Report_SwMessage); ok {
+			return x.SwMessage
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -2157,6 +3959,31 @@ type Report_NavigateWindow struct {
 	NavigateWindow *NavigateWindow `protobuf:"bytes,30,opt,name=navigate_window,json=navigateWindow,proto3,oneof"`
 }
 
+type Report_SwJob struct {
+	// Service workers (numbered apart from the others).
+	SwJob *SWJob `protobuf:"bytes,40,opt,name=sw_job,json=swJob,proto3,oneof"`
+}
+
+type Report_SwClient struct {
+	SwClient *SWClient `protobuf:"bytes,41,opt,name=sw_client,json=swClient,proto3,oneof"`
+}
+
+type Report_SwWorkerCall struct {
+	SwWorkerCall *SWWorkerCall `protobuf:"bytes,42,opt,name=sw_worker_call,json=swWorkerCall,proto3,oneof"`
+}
+
+type Report_ServiceWorkerDone struct {
+	ServiceWorkerDone *ServiceWorkerDone `protobuf:"bytes,43,opt,name=service_worker_done,json=serviceWorkerDone,proto3,oneof"`
+}
+
+type Report_FetchEventDone struct {
+	FetchEventDone *FetchEventDone `protobuf:"bytes,44,opt,name=fetch_event_done,json=fetchEventDone,proto3,oneof"`
+}
+
+type Report_SwMessage struct {
+	SwMessage *SWMessage `protobuf:"bytes,45,opt,name=sw_message,json=swMessage,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -2193,6 +4020,18 @@ func (*Report_Idle) isReport_Report() {}
 
 func (*Report_NavigateWindow) isReport_Report() {}
 
+func (*Report_SwJob) isReport_Report() {}
+
+func (*Report_SwClient) isReport_Report() {}
+
+func (*Report_SwWorkerCall) isReport_Report() {}
+
+func (*Report_ServiceWorkerDone) isReport_Report() {}
+
+func (*Report_FetchEventDone) isReport_Report() {}
+
+func (*Report_SwMessage) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -2207,7 +4046,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2219,7 +4058,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2232,7 +4071,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -2265,7 +4104,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2277,7 +4116,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2290,7 +4129,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{46}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -2303,7 +4142,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2315,7 +4154,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2328,7 +4167,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -2351,7 +4190,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2363,7 +4202,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2376,7 +4215,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -2410,7 +4249,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2422,7 +4261,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2435,7 +4274,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -2458,7 +4297,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2470,7 +4309,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2483,7 +4322,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -2526,7 +4365,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2538,7 +4377,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2551,7 +4390,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2578,7 +4417,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2590,7 +4429,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2603,7 +4442,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *Console) GetLine() string {
@@ -2625,7 +4464,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +4476,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +4489,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{32}
+	return file_renderer_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2685,7 +4524,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2697,7 +4536,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2710,7 +4549,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{33}
+	return file_renderer_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Header) GetName() string {
@@ -2740,7 +4579,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2752,7 +4591,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2765,7 +4604,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{34}
+	return file_renderer_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -2817,7 +4656,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2829,7 +4668,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2842,7 +4681,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{35}
+	return file_renderer_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -2889,7 +4728,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2901,7 +4740,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2914,7 +4753,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -2939,7 +4778,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2951,7 +4790,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2964,7 +4803,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{37}
+	return file_renderer_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -3013,7 +4852,152 @@ var File_renderer_proto protoreflect.FileDescriptor
 
 const file_renderer_proto_rawDesc = "" +
 	"\n" +
-	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"\x86\x01\n" +
+	"\x0erenderer.proto\x12\x17gowebengine.renderer.v1\"]\n" +
+	"\x10SWClientsRequest\x12\x16\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\x121\n" +
+	"\x14include_uncontrolled\x18\x02 \x01(\bR\x13includeUncontrolled\"Q\n" +
+	"\x0eSWClientsReply\x12?\n" +
+	"\aclients\x18\x01 \x03(\v2%.gowebengine.renderer.v1.SWClientInfoR\aclients\"\xdf\x01\n" +
+	"\tSWMessage\x12\x1b\n" +
+	"\tto_worker\x18\x01 \x01(\bR\btoWorker\x12\x16\n" +
+	"\x06worker\x18\x02 \x01(\tR\x06worker\x12\x16\n" +
+	"\x06client\x18\x03 \x01(\tR\x06client\x12=\n" +
+	"\x06source\x18\x04 \x01(\v2%.gowebengine.renderer.v1.SWClientInfoR\x06source\x12\x16\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\x12\x18\n" +
+	"\amessage\x18\x06 \x01(\fR\amessage\x12\x14\n" +
+	"\x05ports\x18\a \x03(\x04R\x05ports\"\xbc\x02\n" +
+	"\aSWState\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12M\n" +
+	"\rregistrations\x18\x02 \x03(\v2'.gowebengine.renderer.v1.SWRegistrationR\rregistrations\x12;\n" +
+	"\aworkers\x18\x03 \x03(\v2!.gowebengine.renderer.v1.SWWorkerR\aworkers\x12S\n" +
+	"\vcontrollers\x18\x04 \x03(\v21.gowebengine.renderer.v1.SWState.ControllersEntryR\vcontrollers\x1a>\n" +
+	"\x10ControllersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x89\x02\n" +
+	"\x0eSWRegistration\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x125\n" +
+	"\x03key\x18\x02 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x14\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\x12(\n" +
+	"\x10update_via_cache\x18\x04 \x01(\tR\x0eupdateViaCache\x12\x1e\n" +
+	"\n" +
+	"installing\x18\x05 \x01(\tR\n" +
+	"installing\x12\x18\n" +
+	"\awaiting\x18\x06 \x01(\tR\awaiting\x12\x16\n" +
+	"\x06active\x18\a \x01(\tR\x06active\x12\x1e\n" +
+	"\n" +
+	"registered\x18\b \x01(\bR\n" +
+	"registered\"\x87\x01\n" +
+	"\bSWWorker\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\"\n" +
+	"\fregistration\x18\x02 \x01(\tR\fregistration\x12\x1d\n" +
+	"\n" +
+	"script_url\x18\x03 \x01(\tR\tscriptUrl\x12\x12\n" +
+	"\x04type\x18\x04 \x01(\tR\x04type\x12\x14\n" +
+	"\x05state\x18\x05 \x01(\x05R\x05state\"\xc7\x01\n" +
+	"\fSWClientInfo\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x12\x16\n" +
+	"\x06origin\x18\x03 \x01(\tR\x06origin\x125\n" +
+	"\x03key\x18\x04 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x16\n" +
+	"\x06window\x18\x05 \x01(\bR\x06window\x12\x16\n" +
+	"\x06secure\x18\x06 \x01(\bR\x06secure\x12\x16\n" +
+	"\x06nested\x18\a \x01(\bR\x06nested\"\xc2\x02\n" +
+	"\x05SWJob\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x125\n" +
+	"\x03key\x18\x03 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x14\n" +
+	"\x05scope\x18\x04 \x01(\tR\x05scope\x12\x16\n" +
+	"\x06script\x18\x05 \x01(\tR\x06script\x12\x1f\n" +
+	"\vworker_type\x18\x06 \x01(\tR\n" +
+	"workerType\x12(\n" +
+	"\x10update_via_cache\x18\a \x01(\tR\x0eupdateViaCache\x12\"\n" +
+	"\fregistration\x18\b \x01(\tR\fregistration\x12=\n" +
+	"\x06client\x18\t \x01(\v2%.gowebengine.renderer.v1.SWClientInfoR\x06client\"\xc2\x01\n" +
+	"\vSWJobResult\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12\"\n" +
+	"\fregistration\x18\x02 \x01(\tR\fregistration\x12\x18\n" +
+	"\aremoved\x18\x03 \x01(\bR\aremoved\x12\x1d\n" +
+	"\n" +
+	"error_type\x18\x04 \x01(\tR\terrorType\x12\x1d\n" +
+	"\n" +
+	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x83\x01\n" +
+	"\bSWClient\x12=\n" +
+	"\x06client\x18\x01 \x01(\v2%.gowebengine.renderer.v1.SWClientInfoR\x06client\x12\x1e\n" +
+	"\n" +
+	"controller\x18\x02 \x01(\tR\n" +
+	"controller\x12\x18\n" +
+	"\aremoved\x18\x03 \x01(\bR\aremoved\"6\n" +
+	"\fSWWorkerCall\x12\x16\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\x12\x0e\n" +
+	"\x02op\x18\x02 \x01(\tR\x02op\"\xd6\x01\n" +
+	"\x10RunServiceWorker\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12\x16\n" +
+	"\x06worker\x18\x02 \x01(\tR\x06worker\x12\"\n" +
+	"\fregistration\x18\x03 \x01(\tR\fregistration\x12\x1d\n" +
+	"\n" +
+	"script_url\x18\x04 \x01(\tR\tscriptUrl\x12\x12\n" +
+	"\x04type\x18\x05 \x01(\tR\x04type\x12\x16\n" +
+	"\x06script\x18\x06 \x01(\fR\x06script\x12'\n" +
+	"\x0freferrer_policy\x18\a \x01(\tR\x0ereferrerPolicy\"T\n" +
+	"\x12ServiceWorkerEvent\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12\x16\n" +
+	"\x06worker\x18\x02 \x01(\tR\x06worker\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"U\n" +
+	"\x11ServiceWorkerDone\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12\x16\n" +
+	"\x06failed\x18\x02 \x01(\bR\x06failed\x12\x14\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"0\n" +
+	"\x16TerminateServiceWorker\x12\x16\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\"\x83\x01\n" +
+	"\x0eSWFetchRequest\x12\x16\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\x12\x1b\n" +
+	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12<\n" +
+	"\arequest\x18\x03 \x01(\v2\".gowebengine.renderer.v1.SWRequestR\arequest\"\xd1\x03\n" +
+	"\tSWRequest\x12\x16\n" +
+	"\x06method\x18\x01 \x01(\tR\x06method\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\x127\n" +
+	"\x06header\x18\x03 \x03(\v2\x1f.gowebengine.renderer.v1.HeaderR\x06header\x12\x12\n" +
+	"\x04body\x18\x04 \x01(\fR\x04body\x12\x12\n" +
+	"\x04mode\x18\x05 \x01(\tR\x04mode\x12 \n" +
+	"\vcredentials\x18\x06 \x01(\tR\vcredentials\x12 \n" +
+	"\vdestination\x18\a \x01(\tR\vdestination\x12\x1a\n" +
+	"\bredirect\x18\b \x01(\tR\bredirect\x12\x1a\n" +
+	"\breferrer\x18\t \x01(\tR\breferrer\x12'\n" +
+	"\x0freferrer_policy\x18\n" +
+	" \x01(\tR\x0ereferrerPolicy\x12\x14\n" +
+	"\x05cache\x18\v \x01(\tR\x05cache\x12\x1c\n" +
+	"\tintegrity\x18\f \x01(\tR\tintegrity\x12\x1c\n" +
+	"\tkeepalive\x18\r \x01(\bR\tkeepalive\x12#\n" +
+	"\rclient_origin\x18\x0e \x01(\tR\fclientOrigin\x12\x1d\n" +
+	"\n" +
+	"client_url\x18\x0f \x01(\tR\tclientUrl\"\x8e\x02\n" +
+	"\fSWFetchReply\x12\x1e\n" +
+	"\n" +
+	"dispatched\x18\x01 \x01(\bR\n" +
+	"dispatched\x120\n" +
+	"\x14respond_with_entered\x18\x02 \x01(\bR\x12respondWithEntered\x12,\n" +
+	"\x12respond_with_error\x18\x03 \x01(\bR\x10respondWithError\x12\x1a\n" +
+	"\bcanceled\x18\x04 \x01(\bR\bcanceled\x12!\n" +
+	"\fhas_response\x18\x05 \x01(\bR\vhasResponse\x12?\n" +
+	"\bresponse\x18\x06 \x01(\v2#.gowebengine.renderer.v1.SWResponseR\bresponse\"\x98\x02\n" +
+	"\n" +
+	"SWResponse\x12\x12\n" +
+	"\x04type\x18\x01 \x01(\tR\x04type\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\x05R\x06status\x12\x1f\n" +
+	"\vstatus_text\x18\x03 \x01(\tR\n" +
+	"statusText\x127\n" +
+	"\x06header\x18\x04 \x03(\v2\x1f.gowebengine.renderer.v1.HeaderR\x06header\x12\x12\n" +
+	"\x04body\x18\x05 \x01(\fR\x04body\x12\x19\n" +
+	"\burl_list\x18\x06 \x03(\tR\aurlList\x12\x14\n" +
+	"\x05error\x18\a \x01(\tR\x05error\x12?\n" +
+	"\binternal\x18\b \x01(\v2#.gowebengine.renderer.v1.SWResponseR\binternal\"g\n" +
+	"\x12DispatchFetchEvent\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12=\n" +
+	"\x05fetch\x18\x02 \x01(\v2'.gowebengine.renderer.v1.SWFetchRequestR\x05fetch\"a\n" +
+	"\x0eFetchEventDone\x12\x12\n" +
+	"\x04call\x18\x01 \x01(\x04R\x04call\x12;\n" +
+	"\x05reply\x18\x02 \x01(\v2%.gowebengine.renderer.v1.SWFetchReplyR\x05reply\"\x86\x01\n" +
 	"\x13SharedWorkerRequest\x125\n" +
 	"\x03key\x18\x01 \x01(\v2#.gowebengine.renderer.v1.StorageKeyR\x03key\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x12\n" +
@@ -3082,7 +5066,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xc0\a\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x9a\f\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -3098,7 +5082,15 @@ const file_renderer_proto_rawDesc = "" +
 	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGone\x12<\n" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12?\n" +
 	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigate\x12R\n" +
-	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindowB\t\n" +
+	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x12=\n" +
+	"\bsw_state\x18( \x01(\v2 .gowebengine.renderer.v1.SWStateH\x00R\aswState\x12J\n" +
+	"\rsw_job_result\x18) \x01(\v2$.gowebengine.renderer.v1.SWJobResultH\x00R\vswJobResult\x12Y\n" +
+	"\x12run_service_worker\x18* \x01(\v2).gowebengine.renderer.v1.RunServiceWorkerH\x00R\x10runServiceWorker\x12_\n" +
+	"\x14service_worker_event\x18+ \x01(\v2+.gowebengine.renderer.v1.ServiceWorkerEventH\x00R\x12serviceWorkerEvent\x12k\n" +
+	"\x18terminate_service_worker\x18, \x01(\v2/.gowebengine.renderer.v1.TerminateServiceWorkerH\x00R\x16terminateServiceWorker\x12_\n" +
+	"\x14dispatch_fetch_event\x18- \x01(\v2+.gowebengine.renderer.v1.DispatchFetchEventH\x00R\x12dispatchFetchEvent\x12C\n" +
+	"\n" +
+	"sw_message\x18. \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessageB\t\n" +
 	"\acommand\"T\n" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
@@ -3141,8 +5133,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x85\n" +
-	"\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc7\r\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -3163,7 +5154,14 @@ const file_renderer_proto_rawDesc = "" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12B\n" +
 	"\tnavigated\x18\x15 \x01(\v2\".gowebengine.renderer.v1.NavigatedH\x00R\tnavigated\x123\n" +
 	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idle\x12R\n" +
-	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindowB\b\n" +
+	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x127\n" +
+	"\x06sw_job\x18( \x01(\v2\x1e.gowebengine.renderer.v1.SWJobH\x00R\x05swJob\x12@\n" +
+	"\tsw_client\x18) \x01(\v2!.gowebengine.renderer.v1.SWClientH\x00R\bswClient\x12M\n" +
+	"\x0esw_worker_call\x18* \x01(\v2%.gowebengine.renderer.v1.SWWorkerCallH\x00R\fswWorkerCall\x12\\\n" +
+	"\x13service_worker_done\x18+ \x01(\v2*.gowebengine.renderer.v1.ServiceWorkerDoneH\x00R\x11serviceWorkerDone\x12S\n" +
+	"\x10fetch_event_done\x18, \x01(\v2'.gowebengine.renderer.v1.FetchEventDoneH\x00R\x0efetchEventDone\x12C\n" +
+	"\n" +
+	"sw_message\x18- \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessageB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -3224,14 +5222,16 @@ const file_renderer_proto_rawDesc = "" +
 	"\fcontent_type\x18\x03 \x01(\tR\vcontentType\x12\x18\n" +
 	"\acharset\x18\x04 \x01(\tR\acharset\x12\x12\n" +
 	"\x04body\x18\x05 \x01(\fR\x04body\x12\x14\n" +
-	"\x05error\x18\x06 \x01(\tR\x05error2\xb0\x04\n" +
+	"\x05error\x18\x06 \x01(\tR\x05error2\x82\x06\n" +
 	"\x04Host\x12P\n" +
 	"\aControl\x12\x1f.gowebengine.renderer.v1.Report\x1a .gowebengine.renderer.v1.Command(\x010\x01\x12V\n" +
 	"\x05Fetch\x12%.gowebengine.renderer.v1.FetchRequest\x1a&.gowebengine.renderer.v1.FetchResponse\x12[\n" +
 	"\x04Send\x12'.gowebengine.renderer.v1.NetworkRequest\x1a(.gowebengine.renderer.v1.NetworkResponse0\x01\x12V\n" +
 	"\aStorage\x12$.gowebengine.renderer.v1.StorageCall\x1a%.gowebengine.renderer.v1.StorageReply\x12_\n" +
 	"\tOpenPopup\x12).gowebengine.renderer.v1.OpenPopupRequest\x1a'.gowebengine.renderer.v1.OpenPopupReply\x12h\n" +
-	"\fSharedWorker\x12,.gowebengine.renderer.v1.SharedWorkerRequest\x1a*.gowebengine.renderer.v1.SharedWorkerReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
+	"\fSharedWorker\x12,.gowebengine.renderer.v1.SharedWorkerRequest\x1a*.gowebengine.renderer.v1.SharedWorkerReply\x12d\n" +
+	"\x12ServiceWorkerFetch\x12'.gowebengine.renderer.v1.SWFetchRequest\x1a%.gowebengine.renderer.v1.SWFetchReply\x12j\n" +
+	"\x14ServiceWorkerClients\x12).gowebengine.renderer.v1.SWClientsRequest\x1a'.gowebengine.renderer.v1.SWClientsReplyB8Z6github.com/gowebengine/weblocks/browser/ipc/rendererpbb\x06proto3"
 
 var (
 	file_renderer_proto_rawDescOnce sync.Once
@@ -3246,107 +5246,163 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
 var file_renderer_proto_goTypes = []any{
-	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
-	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
-	(*SharedWorkerRequest)(nil),   // 2: gowebengine.renderer.v1.SharedWorkerRequest
-	(*SharedWorkerReply)(nil),     // 3: gowebengine.renderer.v1.SharedWorkerReply
-	(*ConnectSharedWorker)(nil),   // 4: gowebengine.renderer.v1.ConnectSharedWorker
-	(*SharedWorkerOwnerGone)(nil), // 5: gowebengine.renderer.v1.SharedWorkerOwnerGone
-	(*SharedWorkerReleased)(nil),  // 6: gowebengine.renderer.v1.SharedWorkerReleased
-	(*SharedWorkerClosed)(nil),    // 7: gowebengine.renderer.v1.SharedWorkerClosed
-	(*OpenPopupRequest)(nil),      // 8: gowebengine.renderer.v1.OpenPopupRequest
-	(*OpenPopupReply)(nil),        // 9: gowebengine.renderer.v1.OpenPopupReply
-	(*WindowMessage)(nil),         // 10: gowebengine.renderer.v1.WindowMessage
-	(*PortMessage)(nil),           // 11: gowebengine.renderer.v1.PortMessage
-	(*PortClosed)(nil),            // 12: gowebengine.renderer.v1.PortClosed
-	(*WindowGone)(nil),            // 13: gowebengine.renderer.v1.WindowGone
-	(*StorageCall)(nil),           // 14: gowebengine.renderer.v1.StorageCall
-	(*StorageReply)(nil),          // 15: gowebengine.renderer.v1.StorageReply
-	(*Command)(nil),               // 16: gowebengine.renderer.v1.Command
-	(*NavigateWindow)(nil),        // 17: gowebengine.renderer.v1.NavigateWindow
-	(*Handoff)(nil),               // 18: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),              // 19: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),             // 20: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 21: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 22: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 23: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 24: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 25: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),             // 26: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                  // 27: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                 // 28: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 29: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 30: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 31: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 32: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 33: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 34: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 35: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 36: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 37: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 38: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 39: gowebengine.renderer.v1.FetchResponse
+	(StorageCall_Op)(0),            // 0: gowebengine.renderer.v1.StorageCall.Op
+	(EvalResult_Kind)(0),           // 1: gowebengine.renderer.v1.EvalResult.Kind
+	(*SWClientsRequest)(nil),       // 2: gowebengine.renderer.v1.SWClientsRequest
+	(*SWClientsReply)(nil),         // 3: gowebengine.renderer.v1.SWClientsReply
+	(*SWMessage)(nil),              // 4: gowebengine.renderer.v1.SWMessage
+	(*SWState)(nil),                // 5: gowebengine.renderer.v1.SWState
+	(*SWRegistration)(nil),         // 6: gowebengine.renderer.v1.SWRegistration
+	(*SWWorker)(nil),               // 7: gowebengine.renderer.v1.SWWorker
+	(*SWClientInfo)(nil),           // 8: gowebengine.renderer.v1.SWClientInfo
+	(*SWJob)(nil),                  // 9: gowebengine.renderer.v1.SWJob
+	(*SWJobResult)(nil),            // 10: gowebengine.renderer.v1.SWJobResult
+	(*SWClient)(nil),               // 11: gowebengine.renderer.v1.SWClient
+	(*SWWorkerCall)(nil),           // 12: gowebengine.renderer.v1.SWWorkerCall
+	(*RunServiceWorker)(nil),       // 13: gowebengine.renderer.v1.RunServiceWorker
+	(*ServiceWorkerEvent)(nil),     // 14: gowebengine.renderer.v1.ServiceWorkerEvent
+	(*ServiceWorkerDone)(nil),      // 15: gowebengine.renderer.v1.ServiceWorkerDone
+	(*TerminateServiceWorker)(nil), // 16: gowebengine.renderer.v1.TerminateServiceWorker
+	(*SWFetchRequest)(nil),         // 17: gowebengine.renderer.v1.SWFetchRequest
+	(*SWRequest)(nil),              // 18: gowebengine.renderer.v1.SWRequest
+	(*SWFetchReply)(nil),           // 19: gowebengine.renderer.v1.SWFetchReply
+	(*SWResponse)(nil),             // 20: gowebengine.renderer.v1.SWResponse
+	(*DispatchFetchEvent)(nil),     // 21: gowebengine.renderer.v1.DispatchFetchEvent
+	(*FetchEventDone)(nil),         // 22: gowebengine.renderer.v1.FetchEventDone
+	(*SharedWorkerRequest)(nil),    // 23: gowebengine.renderer.v1.SharedWorkerRequest
+	(*SharedWorkerReply)(nil),      // 24: gowebengine.renderer.v1.SharedWorkerReply
+	(*ConnectSharedWorker)(nil),    // 25: gowebengine.renderer.v1.ConnectSharedWorker
+	(*SharedWorkerOwnerGone)(nil),  // 26: gowebengine.renderer.v1.SharedWorkerOwnerGone
+	(*SharedWorkerReleased)(nil),   // 27: gowebengine.renderer.v1.SharedWorkerReleased
+	(*SharedWorkerClosed)(nil),     // 28: gowebengine.renderer.v1.SharedWorkerClosed
+	(*OpenPopupRequest)(nil),       // 29: gowebengine.renderer.v1.OpenPopupRequest
+	(*OpenPopupReply)(nil),         // 30: gowebengine.renderer.v1.OpenPopupReply
+	(*WindowMessage)(nil),          // 31: gowebengine.renderer.v1.WindowMessage
+	(*PortMessage)(nil),            // 32: gowebengine.renderer.v1.PortMessage
+	(*PortClosed)(nil),             // 33: gowebengine.renderer.v1.PortClosed
+	(*WindowGone)(nil),             // 34: gowebengine.renderer.v1.WindowGone
+	(*StorageCall)(nil),            // 35: gowebengine.renderer.v1.StorageCall
+	(*StorageReply)(nil),           // 36: gowebengine.renderer.v1.StorageReply
+	(*Command)(nil),                // 37: gowebengine.renderer.v1.Command
+	(*NavigateWindow)(nil),         // 38: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),                // 39: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),               // 40: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),              // 41: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),             // 42: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),             // 43: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),               // 44: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),            // 45: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                 // 46: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),              // 47: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                   // 48: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                  // 49: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),           // 50: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),           // 51: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),             // 52: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),                // 53: gowebengine.renderer.v1.Message
+	(*Console)(nil),                // 54: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),            // 55: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                 // 56: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),         // 57: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),        // 58: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),           // 59: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),          // 60: gowebengine.renderer.v1.FetchResponse
+	nil,                            // 61: gowebengine.renderer.v1.SWState.ControllersEntry
 }
 var file_renderer_proto_depIdxs = []int32{
-	21, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	21, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	21, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	21, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
-	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	22, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	23, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	24, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	20, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	10, // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	11, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	12, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	13, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
-	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
-	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	18, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	19, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	17, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	21, // 18: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	28, // 19: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	29, // 20: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	30, // 21: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	31, // 22: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	33, // 23: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	34, // 24: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	20, // 25: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	32, // 26: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	10, // 27: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	11, // 28: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	12, // 29: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	7,  // 30: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	24, // 31: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	6,  // 32: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	18, // 33: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	26, // 34: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	27, // 35: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	17, // 36: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	1,  // 37: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	35, // 38: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	35, // 39: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	25, // 40: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	38, // 41: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	36, // 42: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	14, // 43: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	8,  // 44: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 45: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	16, // 46: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	39, // 47: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	37, // 48: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	15, // 49: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	9,  // 50: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 51: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	46, // [46:52] is the sub-list for method output_type
-	40, // [40:46] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	8,  // 0: gowebengine.renderer.v1.SWClientsReply.clients:type_name -> gowebengine.renderer.v1.SWClientInfo
+	8,  // 1: gowebengine.renderer.v1.SWMessage.source:type_name -> gowebengine.renderer.v1.SWClientInfo
+	6,  // 2: gowebengine.renderer.v1.SWState.registrations:type_name -> gowebengine.renderer.v1.SWRegistration
+	7,  // 3: gowebengine.renderer.v1.SWState.workers:type_name -> gowebengine.renderer.v1.SWWorker
+	61, // 4: gowebengine.renderer.v1.SWState.controllers:type_name -> gowebengine.renderer.v1.SWState.ControllersEntry
+	42, // 5: gowebengine.renderer.v1.SWRegistration.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 6: gowebengine.renderer.v1.SWClientInfo.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 7: gowebengine.renderer.v1.SWJob.key:type_name -> gowebengine.renderer.v1.StorageKey
+	8,  // 8: gowebengine.renderer.v1.SWJob.client:type_name -> gowebengine.renderer.v1.SWClientInfo
+	8,  // 9: gowebengine.renderer.v1.SWClient.client:type_name -> gowebengine.renderer.v1.SWClientInfo
+	18, // 10: gowebengine.renderer.v1.SWFetchRequest.request:type_name -> gowebengine.renderer.v1.SWRequest
+	56, // 11: gowebengine.renderer.v1.SWRequest.header:type_name -> gowebengine.renderer.v1.Header
+	20, // 12: gowebengine.renderer.v1.SWFetchReply.response:type_name -> gowebengine.renderer.v1.SWResponse
+	56, // 13: gowebengine.renderer.v1.SWResponse.header:type_name -> gowebengine.renderer.v1.Header
+	20, // 14: gowebengine.renderer.v1.SWResponse.internal:type_name -> gowebengine.renderer.v1.SWResponse
+	17, // 15: gowebengine.renderer.v1.DispatchFetchEvent.fetch:type_name -> gowebengine.renderer.v1.SWFetchRequest
+	19, // 16: gowebengine.renderer.v1.FetchEventDone.reply:type_name -> gowebengine.renderer.v1.SWFetchReply
+	42, // 17: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 18: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 19: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	42, // 20: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	0,  // 21: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
+	43, // 22: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	44, // 23: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	45, // 24: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	41, // 25: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	31, // 26: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	32, // 27: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	33, // 28: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	34, // 29: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
+	25, // 30: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
+	26, // 31: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
+	39, // 32: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	40, // 33: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	38, // 34: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	5,  // 35: gowebengine.renderer.v1.Command.sw_state:type_name -> gowebengine.renderer.v1.SWState
+	10, // 36: gowebengine.renderer.v1.Command.sw_job_result:type_name -> gowebengine.renderer.v1.SWJobResult
+	13, // 37: gowebengine.renderer.v1.Command.run_service_worker:type_name -> gowebengine.renderer.v1.RunServiceWorker
+	14, // 38: gowebengine.renderer.v1.Command.service_worker_event:type_name -> gowebengine.renderer.v1.ServiceWorkerEvent
+	16, // 39: gowebengine.renderer.v1.Command.terminate_service_worker:type_name -> gowebengine.renderer.v1.TerminateServiceWorker
+	21, // 40: gowebengine.renderer.v1.Command.dispatch_fetch_event:type_name -> gowebengine.renderer.v1.DispatchFetchEvent
+	4,  // 41: gowebengine.renderer.v1.Command.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
+	42, // 42: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	49, // 43: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	50, // 44: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	51, // 45: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	52, // 46: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	54, // 47: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	55, // 48: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	41, // 49: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	53, // 50: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	31, // 51: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	32, // 52: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	33, // 53: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	28, // 54: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	45, // 55: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	27, // 56: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	39, // 57: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	47, // 58: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	48, // 59: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	38, // 60: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	9,  // 61: gowebengine.renderer.v1.Report.sw_job:type_name -> gowebengine.renderer.v1.SWJob
+	11, // 62: gowebengine.renderer.v1.Report.sw_client:type_name -> gowebengine.renderer.v1.SWClient
+	12, // 63: gowebengine.renderer.v1.Report.sw_worker_call:type_name -> gowebengine.renderer.v1.SWWorkerCall
+	15, // 64: gowebengine.renderer.v1.Report.service_worker_done:type_name -> gowebengine.renderer.v1.ServiceWorkerDone
+	22, // 65: gowebengine.renderer.v1.Report.fetch_event_done:type_name -> gowebengine.renderer.v1.FetchEventDone
+	4,  // 66: gowebengine.renderer.v1.Report.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
+	1,  // 67: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	56, // 68: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	56, // 69: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	46, // 70: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	59, // 71: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	57, // 72: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	35, // 73: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	29, // 74: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	23, // 75: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	17, // 76: gowebengine.renderer.v1.Host.ServiceWorkerFetch:input_type -> gowebengine.renderer.v1.SWFetchRequest
+	2,  // 77: gowebengine.renderer.v1.Host.ServiceWorkerClients:input_type -> gowebengine.renderer.v1.SWClientsRequest
+	37, // 78: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	60, // 79: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	58, // 80: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	36, // 81: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	30, // 82: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	24, // 83: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	19, // 84: gowebengine.renderer.v1.Host.ServiceWorkerFetch:output_type -> gowebengine.renderer.v1.SWFetchReply
+	3,  // 85: gowebengine.renderer.v1.Host.ServiceWorkerClients:output_type -> gowebengine.renderer.v1.SWClientsReply
+	78, // [78:86] is the sub-list for method output_type
+	70, // [70:78] is the sub-list for method input_type
+	70, // [70:70] is the sub-list for extension type_name
+	70, // [70:70] is the sub-list for extension extendee
+	0,  // [0:70] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -3354,7 +5410,7 @@ func file_renderer_proto_init() {
 	if File_renderer_proto != nil {
 		return
 	}
-	file_renderer_proto_msgTypes[14].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[35].OneofWrappers = []any{
 		(*Command_Open)(nil),
 		(*Command_Evaluate)(nil),
 		(*Command_Close)(nil),
@@ -3368,8 +5424,15 @@ func file_renderer_proto_init() {
 		(*Command_Handoff)(nil),
 		(*Command_Navigate)(nil),
 		(*Command_NavigateWindow)(nil),
+		(*Command_SwState)(nil),
+		(*Command_SwJobResult)(nil),
+		(*Command_RunServiceWorker)(nil),
+		(*Command_ServiceWorkerEvent)(nil),
+		(*Command_TerminateServiceWorker)(nil),
+		(*Command_DispatchFetchEvent)(nil),
+		(*Command_SwMessage)(nil),
 	}
-	file_renderer_proto_msgTypes[23].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[44].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -3388,6 +5451,12 @@ func file_renderer_proto_init() {
 		(*Report_Navigated)(nil),
 		(*Report_Idle)(nil),
 		(*Report_NavigateWindow)(nil),
+		(*Report_SwJob)(nil),
+		(*Report_SwClient)(nil),
+		(*Report_SwWorkerCall)(nil),
+		(*Report_ServiceWorkerDone)(nil),
+		(*Report_FetchEventDone)(nil),
+		(*Report_SwMessage)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3395,7 +5464,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   38,
+			NumMessages:   60,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

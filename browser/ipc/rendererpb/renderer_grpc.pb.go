@@ -19,12 +19,14 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Host_Control_FullMethodName      = "/gowebengine.renderer.v1.Host/Control"
-	Host_Fetch_FullMethodName        = "/gowebengine.renderer.v1.Host/Fetch"
-	Host_Send_FullMethodName         = "/gowebengine.renderer.v1.Host/Send"
-	Host_Storage_FullMethodName      = "/gowebengine.renderer.v1.Host/Storage"
-	Host_OpenPopup_FullMethodName    = "/gowebengine.renderer.v1.Host/OpenPopup"
-	Host_SharedWorker_FullMethodName = "/gowebengine.renderer.v1.Host/SharedWorker"
+	Host_Control_FullMethodName              = "/gowebengine.renderer.v1.Host/Control"
+	Host_Fetch_FullMethodName                = "/gowebengine.renderer.v1.Host/Fetch"
+	Host_Send_FullMethodName                 = "/gowebengine.renderer.v1.Host/Send"
+	Host_Storage_FullMethodName              = "/gowebengine.renderer.v1.Host/Storage"
+	Host_OpenPopup_FullMethodName            = "/gowebengine.renderer.v1.Host/OpenPopup"
+	Host_SharedWorker_FullMethodName         = "/gowebengine.renderer.v1.Host/SharedWorker"
+	Host_ServiceWorkerFetch_FullMethodName   = "/gowebengine.renderer.v1.Host/ServiceWorkerFetch"
+	Host_ServiceWorkerClients_FullMethodName = "/gowebengine.renderer.v1.Host/ServiceWorkerClients"
 )
 
 // HostClient is the client API for Host service.
@@ -59,6 +61,15 @@ type HostClient interface {
 	// the site); another renderer's SharedWorker object is connected to it
 	// through a link.
 	SharedWorker(ctx context.Context, in *SharedWorkerRequest, opts ...grpc.CallOption) (*SharedWorkerReply, error)
+	// ServiceWorkerFetch is Handle Fetch of a client of the renderer whose
+	// active service worker runs in another renderer: the browser process
+	// has that renderer dispatch the fetch event (DispatchFetchEvent) and
+	// answers with its result (serviceworker_remote.go).
+	ServiceWorkerFetch(ctx context.Context, in *SWFetchRequest, opts ...grpc.CallOption) (*SWFetchReply, error)
+	// ServiceWorkerClients lists, for clients.matchAll() and clients.get()
+	// of a service worker the renderer runs, the clients of the other
+	// renderers it may see.
+	ServiceWorkerClients(ctx context.Context, in *SWClientsRequest, opts ...grpc.CallOption) (*SWClientsReply, error)
 }
 
 type hostClient struct {
@@ -141,6 +152,26 @@ func (c *hostClient) SharedWorker(ctx context.Context, in *SharedWorkerRequest, 
 	return out, nil
 }
 
+func (c *hostClient) ServiceWorkerFetch(ctx context.Context, in *SWFetchRequest, opts ...grpc.CallOption) (*SWFetchReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SWFetchReply)
+	err := c.cc.Invoke(ctx, Host_ServiceWorkerFetch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *hostClient) ServiceWorkerClients(ctx context.Context, in *SWClientsRequest, opts ...grpc.CallOption) (*SWClientsReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SWClientsReply)
+	err := c.cc.Invoke(ctx, Host_ServiceWorkerClients_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServer is the server API for Host service.
 // All implementations must embed UnimplementedHostServer
 // for forward compatibility.
@@ -173,6 +204,15 @@ type HostServer interface {
 	// the site); another renderer's SharedWorker object is connected to it
 	// through a link.
 	SharedWorker(context.Context, *SharedWorkerRequest) (*SharedWorkerReply, error)
+	// ServiceWorkerFetch is Handle Fetch of a client of the renderer whose
+	// active service worker runs in another renderer: the browser process
+	// has that renderer dispatch the fetch event (DispatchFetchEvent) and
+	// answers with its result (serviceworker_remote.go).
+	ServiceWorkerFetch(context.Context, *SWFetchRequest) (*SWFetchReply, error)
+	// ServiceWorkerClients lists, for clients.matchAll() and clients.get()
+	// of a service worker the renderer runs, the clients of the other
+	// renderers it may see.
+	ServiceWorkerClients(context.Context, *SWClientsRequest) (*SWClientsReply, error)
 	mustEmbedUnimplementedHostServer()
 }
 
@@ -200,6 +240,12 @@ func (UnimplementedHostServer) OpenPopup(context.Context, *OpenPopupRequest) (*O
 }
 func (UnimplementedHostServer) SharedWorker(context.Context, *SharedWorkerRequest) (*SharedWorkerReply, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method SharedWorker not implemented")
+}
+func (UnimplementedHostServer) ServiceWorkerFetch(context.Context, *SWFetchRequest) (*SWFetchReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ServiceWorkerFetch not implemented")
+}
+func (UnimplementedHostServer) ServiceWorkerClients(context.Context, *SWClientsRequest) (*SWClientsReply, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ServiceWorkerClients not implemented")
 }
 func (UnimplementedHostServer) mustEmbedUnimplementedHostServer() {}
 func (UnimplementedHostServer) testEmbeddedByValue()              {}
@@ -312,6 +358,42 @@ func _Host_SharedWorker_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Host_ServiceWorkerFetch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SWFetchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).ServiceWorkerFetch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_ServiceWorkerFetch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).ServiceWorkerFetch(ctx, req.(*SWFetchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Host_ServiceWorkerClients_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SWClientsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServer).ServiceWorkerClients(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Host_ServiceWorkerClients_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServer).ServiceWorkerClients(ctx, req.(*SWClientsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Host_ServiceDesc is the grpc.ServiceDesc for Host service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -334,6 +416,14 @@ var Host_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SharedWorker",
 			Handler:    _Host_SharedWorker_Handler,
+		},
+		{
+			MethodName: "ServiceWorkerFetch",
+			Handler:    _Host_ServiceWorkerFetch_Handler,
+		},
+		{
+			MethodName: "ServiceWorkerClients",
+			Handler:    _Host_ServiceWorkerClients_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
