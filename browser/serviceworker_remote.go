@@ -200,7 +200,7 @@ func (r *swRegistry) FireLifecycleEvent(w *serviceworker.ServiceWorker, name str
 // DispatchFetchEvent implements serviceworker.Host: in w's renderer.
 func (r *swRegistry) DispatchFetchEvent(w *serviceworker.ServiceWorker, req *fetch.Request, clientID, resultingClientID string, done func(serviceworker.FetchEventResult)) {
 	go func() {
-		rep, err := r.dispatch(w, &rendererpb.SWFetchRequest{Worker: w.ID(), ClientId: clientID, Request: wireRequest(req)})
+		rep, err := r.dispatch(w, &rendererpb.SWFetchRequest{Worker: w.ID(), ClientId: clientID, ResultingClientId: resultingClientID, Request: wireRequest(req)})
 		if err != nil {
 			done(serviceworker.FetchEventResult{})
 			return
@@ -413,8 +413,14 @@ func (h *hostServer) ServiceWorkerFetch(ctx context.Context, req *rendererpb.SWF
 	case origin.ObtainSite(w.Registration().StorageKey().Origin) != p.site:
 		p.refuse("a fetch event for service worker %.100s of another site", req.GetWorker())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's site")
-	case !isClientOf(p, req.GetClientId()):
+	case req.GetClientId() == "" && req.GetResultingClientId() == "":
+		p.refuse("a fetch event for service worker %.100s without a client", req.GetWorker())
+		return nil, status.Error(codes.PermissionDenied, "no client")
+	case req.GetClientId() != "" && !isClientOf(p, req.GetClientId()):
 		p.refuse("a fetch event for client %.100s, which is not its", req.GetClientId())
+		return nil, status.Error(codes.PermissionDenied, "not the renderer's client")
+	case req.GetResultingClientId() != "" && !isClientOf(p, req.GetResultingClientId()):
+		p.refuse("a fetch event for resulting client %.100s, which is not its", req.GetResultingClientId())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's client")
 	}
 	rep, err := r.dispatch(w, req)
@@ -518,8 +524,8 @@ func (m *swMirror) ClientRemoved(id string) {
 }
 
 // Fetch implements serviceworker.Registry.
-func (m *swMirror) Fetch(ctx context.Context, worker string, req *fetch.Request, clientID string) (serviceworker.FetchEventResult, error) {
-	rep, err := m.host.ServiceWorkerFetch(ctx, &rendererpb.SWFetchRequest{Worker: worker, ClientId: clientID, Request: wireRequest(req)})
+func (m *swMirror) Fetch(ctx context.Context, worker string, req *fetch.Request, clientID, resultingClientID string) (serviceworker.FetchEventResult, error) {
+	rep, err := m.host.ServiceWorkerFetch(ctx, &rendererpb.SWFetchRequest{Worker: worker, ClientId: clientID, ResultingClientId: resultingClientID, Request: wireRequest(req)})
 	if err != nil {
 		return serviceworker.FetchEventResult{}, err
 	}
@@ -591,7 +597,7 @@ func (m *swMirror) dispatch(c *rendererpb.DispatchFetchEvent) {
 		reply(&rendererpb.SWFetchReply{})
 		return
 	}
-	serviceworker.DispatchMirrored(m.r.b.UserAgent(), f.GetWorker(), req, f.GetClientId(), func(res serviceworker.FetchEventResult) {
+	serviceworker.DispatchMirrored(m.r.b.UserAgent(), f.GetWorker(), req, f.GetClientId(), f.GetResultingClientId(), func(res serviceworker.FetchEventResult) {
 		go func() {
 			settle := res.SettleHandled
 			if settle == nil {

@@ -81,7 +81,7 @@ func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fet
 	var r FetchEventResult
 	err := st.runServiceWorker(activeWorker)
 	if errors.Is(err, errElsewhere) {
-		if r, err = st.remoteRegistry().Fetch(ctx, activeWorker.id, request, clientID); err != nil {
+		if r, err = st.remoteRegistry().Fetch(ctx, activeWorker.id, request, clientID, resultingClientID); err != nil {
 			return networkError
 		}
 		return fetchResult(r, networkError)

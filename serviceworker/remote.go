@@ -86,7 +86,7 @@ type Registry interface {
 	ClientRemoved(id string)
 	// Fetch is Create Fetch Event and Dispatch for worker, which runs in
 	// another process; it blocks.
-	Fetch(ctx context.Context, worker string, request *fetch.Request, clientID string) (FetchEventResult, error)
+	Fetch(ctx context.Context, worker string, request *fetch.Request, clientID, resultingClientID string) (FetchEventResult, error)
 	// PostToWorker is ServiceWorker.postMessage from client to worker,
 	// which runs in another process; PostToClient is Client.postMessage
 	// from worker, which runs here, to a client of another process.
@@ -297,7 +297,7 @@ func TerminateMirrored(ua *html.UserAgent, id string) {
 // DispatchMirrored dispatches a fetch event at worker id, which runs
 // here, for a client of another process (Dispatched false at once when
 // it does not run here).
-func DispatchMirrored(ua *html.UserAgent, id string, request *fetch.Request, clientID string, done func(FetchEventResult)) {
+func DispatchMirrored(ua *html.UserAgent, id string, request *fetch.Request, clientID, resultingClientID string, done func(FetchEventResult)) {
 	st := stateOf(ua)
 	w := st.mirrored(id)
 	st.mu.Lock()
@@ -307,7 +307,7 @@ func DispatchMirrored(ua *html.UserAgent, id string, request *fetch.Request, cli
 		done(FetchEventResult{})
 		return
 	}
-	host.DispatchFetchEvent(w, request, clientID, "", done)
+	host.DispatchFetchEvent(w, request, clientID, resultingClientID, done)
 }
 
 // remoteClientOf is what the registry learns of client.

@@ -1254,12 +1254,15 @@ func (x *TerminateServiceWorker) GetWorker() string {
 }
 
 type SWFetchRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Worker        string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
-	ClientId      string                 `protobuf:"bytes,2,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
-	Request       *SWRequest             `protobuf:"bytes,3,opt,name=request,proto3" json:"request,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Worker   string                 `protobuf:"bytes,1,opt,name=worker,proto3" json:"worker,omitempty"`
+	ClientId string                 `protobuf:"bytes,2,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
+	Request  *SWRequest             `protobuf:"bytes,3,opt,name=request,proto3" json:"request,omitempty"`
+	// resulting_client_id is the reserved client of a navigation (the
+	// fetch event's resultingClientId), "" for a subresource.
+	ResultingClientId string `protobuf:"bytes,4,opt,name=resulting_client_id,json=resultingClientId,proto3" json:"resulting_client_id,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *SWFetchRequest) Reset() {
@@ -1311,6 +1314,13 @@ func (x *SWFetchRequest) GetRequest() *SWRequest {
 		return x.Request
 	}
 	return nil
+}
+
+func (x *SWFetchRequest) GetResultingClientId() string {
+	if x != nil {
+		return x.ResultingClientId
+	}
+	return ""
 }
 
 // SWRequest is a request of a fetch event.
@@ -4949,11 +4959,12 @@ const file_renderer_proto_rawDesc = "" +
 	"\x06failed\x18\x02 \x01(\bR\x06failed\x12\x14\n" +
 	"\x05error\x18\x03 \x01(\tR\x05error\"0\n" +
 	"\x16TerminateServiceWorker\x12\x16\n" +
-	"\x06worker\x18\x01 \x01(\tR\x06worker\"\x83\x01\n" +
+	"\x06worker\x18\x01 \x01(\tR\x06worker\"\xb3\x01\n" +
 	"\x0eSWFetchRequest\x12\x16\n" +
 	"\x06worker\x18\x01 \x01(\tR\x06worker\x12\x1b\n" +
 	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12<\n" +
-	"\arequest\x18\x03 \x01(\v2\".gowebengine.renderer.v1.SWRequestR\arequest\"\xd1\x03\n" +
+	"\arequest\x18\x03 \x01(\v2\".gowebengine.renderer.v1.SWRequestR\arequest\x12.\n" +
+	"\x13resulting_client_id\x18\x04 \x01(\tR\x11resultingClientId\"\xd1\x03\n" +
 	"\tSWRequest\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x127\n" +
