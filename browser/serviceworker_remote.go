@@ -419,8 +419,11 @@ func (h *hostServer) ServiceWorkerFetch(ctx context.Context, req *rendererpb.SWF
 	case req.GetClientId() != "" && !isClientOf(p, req.GetClientId()):
 		p.refuse("a fetch event for client %.100s, which is not its", req.GetClientId())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's client")
-	case req.GetResultingClientId() != "" && !isClientOf(p, req.GetResultingClientId()):
-		p.refuse("a fetch event for resulting client %.100s, which is not its", req.GetResultingClientId())
+	case req.GetResultingClientId() != "" && isClientOfAnother(p, req.GetResultingClientId()):
+		// A navigation's reserved client is not known yet (its
+		// environment gets its origin when the response arrives), but
+		// it must not name another renderer's client.
+		p.refuse("a fetch event for resulting client %.100s, which is another renderer's", req.GetResultingClientId())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's client")
 	}
 	rep, err := r.dispatch(w, req)
@@ -768,6 +771,13 @@ func (r *swRegistry) report(p *rendererProc, rep *rendererpb.Report) bool {
 func isClientOf(p *rendererProc, id string) bool {
 	owner, ok := serviceworker.ExternalClientOwner(p.b.eng.ua, id)
 	return ok && owner == p.id
+}
+
+// isClientOfAnother reports whether id names a client of another renderer
+// than p.
+func isClientOfAnother(p *rendererProc, id string) bool {
+	owner, ok := serviceworker.ExternalClientOwner(p.b.eng.ua, id)
+	return ok && owner != p.id
 }
 
 // message passes a message between a client and a service worker of

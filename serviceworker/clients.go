@@ -173,6 +173,10 @@ func WindowClientCreated(client, creator *html.EnvironmentSettingsObject, httpFe
 	if watch {
 		st.watch(client)
 	}
+	// (A mirroring user agent's client becomes known to the registry,
+	// with its active service worker: clients.claim() and matchAll() see
+	// it.)
+	st.clientAdded(client)
 }
 
 // HandleFetchReservedClient is the part of

@@ -77,7 +77,6 @@ func HandleFetchNonSubresource(ctx context.Context, reservedClient *html.Environ
 	if watch {
 		st.watch(reservedClient)
 	}
-	st.clientAdded(reservedClient)
 	// 16-18. Create Fetch Event and Dispatch: the event's clientId is
 	//     client's id (empty for a navigation nobody initiated), its
 	//     resultingClientId reservedClient's id unless request's
