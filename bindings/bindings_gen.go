@@ -1230,7 +1230,7 @@ func idlFromBlobPart(r *webidl.Realm, v sobek.Value) BlobPart {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 			sel = 13
 		}
 		if sel < 0 {
@@ -1451,16 +1451,16 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ReadableStream"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStream"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 			sel = 1
 		}
-		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "FormData"); sel < 0 && ok {
 			sel = 15
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "URLSearchParams"); sel < 0 && ok {
 			sel = 16
 		}
 		if sel < 0 {
@@ -1908,13 +1908,13 @@ func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v sobek.Value) C
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Client"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "ServiceWorker"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ServiceWorker"); sel < 0 && ok {
 			sel = 1
 		}
-		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "MessagePort"); sel < 0 && ok {
 			sel = 2
 		}
 	}
@@ -1978,7 +1978,7 @@ func idlFromClientOrUndefined(r *webidl.Realm, v sobek.Value) ClientOrUndefined 
 	}
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Client"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -2611,7 +2611,7 @@ func idlFromEventOrDOMString(r *webidl.Realm, v sobek.Value) EventOrDOMString {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Event"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Event"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -2792,7 +2792,7 @@ func idlFromFormDataEntryValue(r *webidl.Realm, v sobek.Value) FormDataEntryValu
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "File"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "File"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -3412,10 +3412,10 @@ func idlFromMessageEventSource(r *webidl.Realm, v sobek.Value) MessageEventSourc
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Window"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "MessagePort"); sel < 0 && ok {
 			sel = 1
 		}
 	}
@@ -3513,7 +3513,7 @@ func idlFromNodeOrDOMString(r *webidl.Realm, v sobek.Value) NodeOrDOMString {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Node"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Node"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -4130,13 +4130,13 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "FormData"); sel < 0 && ok {
 			sel = 14
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "URLSearchParams"); sel < 0 && ok {
 			sel = 15
 		}
 		if sel < 0 {
@@ -4574,7 +4574,7 @@ func idlFromResponseOrUndefined(r *webidl.Realm, v sobek.Value) ResponseOrUndefi
 	}
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Response"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Response"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -4672,7 +4672,7 @@ func idlFromServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v sobek.Value)
 	}
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ServiceWorkerRegistration"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ServiceWorkerRegistration"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -4915,10 +4915,10 @@ func idlFromReadableStreamController(r *webidl.Realm, v sobek.Value) ReadableStr
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ReadableStreamDefaultController"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStreamDefaultController"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "ReadableByteStreamController"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableByteStreamController"); sel < 0 && ok {
 			sel = 1
 		}
 	}
@@ -5004,10 +5004,10 @@ func idlFromReadableStreamReader(r *webidl.Realm, v sobek.Value) ReadableStreamR
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ReadableStreamDefaultReader"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStreamDefaultReader"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "ReadableStreamBYOBReader"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStreamBYOBReader"); sel < 0 && ok {
 			sel = 1
 		}
 	}
@@ -5168,7 +5168,7 @@ func idlFromRequestInfo(r *webidl.Realm, v sobek.Value) RequestInfo {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Request"); sel < 0 && ok {
 			sel = 0
 		}
 	}
