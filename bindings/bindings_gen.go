@@ -39,6 +39,7 @@ type idlStatics struct {
 	HTMLImageElement            idlHTMLImageElementStatics
 	HashChangeEvent             idlHashChangeEventStatics
 	Headers                     idlHeadersStatics
+	MediaSource                 idlMediaSourceStatics
 	MessageChannel              idlMessageChannelStatics
 	MessageEvent                idlMessageEventStatics
 	PageTransitionEvent         idlPageTransitionEventStatics
@@ -138,6 +139,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.Headers == nil {
 		missing = append(missing, "idlHeadersStatics")
 	}
+	if impl.MediaSource == nil {
+		missing = append(missing, "idlMediaSourceStatics")
+	}
 	if impl.MessageChannel == nil {
 		missing = append(missing, "idlMessageChannelStatics")
 	}
@@ -207,7 +211,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventSource", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FontFace", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventSource", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FontFace", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MediaSource", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "SourceBuffer", "SourceBufferList", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -267,6 +271,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
+	reg.Add(idlDefMediaSource(impl.MediaSource))
 	reg.Add(idlDefMessageChannel(impl.MessageChannel))
 	reg.Add(idlDefMessageEvent(impl.MessageEvent))
 	reg.Add(idlDefMessagePort())
@@ -297,6 +302,8 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefServiceWorkerRegistration())
 	reg.Add(idlDefSharedWorker(impl.SharedWorker))
 	reg.Add(idlDefSharedWorkerGlobalScope())
+	reg.Add(idlDefSourceBuffer())
+	reg.Add(idlDefSourceBufferList())
 	reg.Add(idlDefStorage())
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
@@ -350,6 +357,7 @@ func init() {
 		HTMLImageElement:            htmlImageElementStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
 		Headers:                     headersStatics{},
+		MediaSource:                 mediaSourceStatics{},
 		MessageChannel:              messageChannelStatics{},
 		MessageEvent:                messageEventStatics{},
 		PageTransitionEvent:         pageTransitionEventStatics{},
@@ -477,6 +485,10 @@ func (x *lockImpl) idlImpl() *lockImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *lockManagerImpl) idlImpl() *lockManagerImpl { return x }
 
+// idlImpl returns x: *mediaSourceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *mediaSourceImpl) idlImpl() *mediaSourceImpl { return x }
+
 // idlImpl returns x: *messageChannelImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *messageChannelImpl) idlImpl() *messageChannelImpl { return x }
@@ -578,6 +590,14 @@ func (x *serviceWorkerRegistrationImpl) idlImpl() *serviceWorkerRegistrationImpl
 // idlImpl returns x: *sharedWorkerImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *sharedWorkerImpl) idlImpl() *sharedWorkerImpl { return x }
+
+// idlImpl returns x: *sourceBufferImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sourceBufferImpl) idlImpl() *sourceBufferImpl { return x }
+
+// idlImpl returns x: *sourceBufferListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sourceBufferListImpl) idlImpl() *sourceBufferListImpl { return x }
 
 // idlImpl returns x: *storageBucketImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -1213,6 +1233,67 @@ func idlToBlob(r *webidl.Realm, x BlobMethods) sobek.Value {
 	}
 	return r.Wrap(x, "Blob")
 }
+
+// idlFromMediaSource converts a JavaScript value to the IDL type MediaSource.
+func idlFromMediaSource(r *webidl.Realm, v sobek.Value) MediaSourceMethods {
+	return webidl.As[MediaSourceMethods](r, webidl.AnyValue(v), "MediaSource")
+}
+
+// idlToMediaSource converts an IDL MediaSource value to JavaScript.
+func idlToMediaSource(r *webidl.Realm, x MediaSourceMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "MediaSource")
+}
+
+// idlFromBlobOrMediaSource converts a JavaScript value to the IDL type (Blob or MediaSource).
+func idlFromBlobOrMediaSource(r *webidl.Realm, v sobek.Value) BlobOrMediaSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.ConvertsToInterface(v, "MediaSource"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return BlobOrMediaSource{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return BlobOrMediaSource{Type: 2, MediaSource: idlFromMediaSource(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or MediaSource)'")
+	return BlobOrMediaSource{}
+}
+
+// idlToBlobOrMediaSource converts an IDL (Blob or MediaSource) value to JavaScript.
+func idlToBlobOrMediaSource(r *webidl.Realm, x BlobOrMediaSource) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToMediaSource(r, x.MediaSource)
+	}
+	return sobek.Undefined()
+}
+
+// BlobOrMediaSource is the IDL union type (Blob or MediaSource). Type is the 1-based index of the
+// member type the value has (0: none).
+type BlobOrMediaSource struct {
+	Type        int
+	Blob        BlobMethods
+	MediaSource MediaSourceMethods
+}
+
+// Member type indexes of BlobOrMediaSource.
+const (
+	BlobOrMediaSourceIsBlob        = 1
+	BlobOrMediaSourceIsMediaSource = 2
+)
 
 // idlFromUSVString converts a JavaScript value to the IDL type USVString.
 func idlFromUSVString(r *webidl.Realm, v sobek.Value) string {
@@ -2468,6 +2549,16 @@ func idlToElement(r *webidl.Realm, x ElementMethods) sobek.Value {
 		return sobek.Null()
 	}
 	return r.Wrap(x, "Element")
+}
+
+// idlFromEndOfStreamError converts a JavaScript value to the IDL type EndOfStreamError.
+func idlFromEndOfStreamError(r *webidl.Realm, v sobek.Value) EndOfStreamError {
+	return EndOfStreamError(r.ToEnum(webidl.AnyValue(v), "EndOfStreamError", idlValuesEndOfStreamError))
+}
+
+// idlToEndOfStreamError converts an IDL EndOfStreamError value to JavaScript.
+func idlToEndOfStreamError(r *webidl.Realm, x EndOfStreamError) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromEndingType converts a JavaScript value to the IDL type EndingType.
@@ -5080,6 +5171,16 @@ func idlToReadableWritablePair(r *webidl.Realm, x ReadableWritablePair) sobek.Va
 	return obj
 }
 
+// idlFromReadyState converts a JavaScript value to the IDL type ReadyState.
+func idlFromReadyState(r *webidl.Realm, v sobek.Value) ReadyState {
+	return ReadyState(r.ToEnum(webidl.AnyValue(v), "ReadyState", idlValuesReadyState))
+}
+
+// idlToReadyState converts an IDL ReadyState value to JavaScript.
+func idlToReadyState(r *webidl.Realm, x ReadyState) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
 func idlFromRecordOfUSVStringToUSVString(r *webidl.Realm, v sobek.Value) webidl.Record[string, string] {
 	var out webidl.Record[string, string]
@@ -5599,6 +5700,32 @@ func idlFromServiceWorkerUpdateViaCache(r *webidl.Realm, v sobek.Value) ServiceW
 // idlToServiceWorkerUpdateViaCache converts an IDL ServiceWorkerUpdateViaCache value to JavaScript.
 func idlToServiceWorkerUpdateViaCache(r *webidl.Realm, x ServiceWorkerUpdateViaCache) sobek.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromSourceBuffer converts a JavaScript value to the IDL type SourceBuffer.
+func idlFromSourceBuffer(r *webidl.Realm, v sobek.Value) SourceBufferMethods {
+	return webidl.As[SourceBufferMethods](r, webidl.AnyValue(v), "SourceBuffer")
+}
+
+// idlToSourceBuffer converts an IDL SourceBuffer value to JavaScript.
+func idlToSourceBuffer(r *webidl.Realm, x SourceBufferMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "SourceBuffer")
+}
+
+// idlFromSourceBufferList converts a JavaScript value to the IDL type SourceBufferList.
+func idlFromSourceBufferList(r *webidl.Realm, v sobek.Value) SourceBufferListMethods {
+	return webidl.As[SourceBufferListMethods](r, webidl.AnyValue(v), "SourceBufferList")
+}
+
+// idlToSourceBufferList converts an IDL SourceBufferList value to JavaScript.
+func idlToSourceBufferList(r *webidl.Realm, x SourceBufferListMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "SourceBufferList")
 }
 
 // idlFromStorage converts a JavaScript value to the IDL type Storage.
