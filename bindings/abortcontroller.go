@@ -37,7 +37,7 @@ func (c *abortControllerImpl) Signal() (AbortSignalMethods, error) { return c.si
 // returns at once otherwise), so that neither signal.reason nor the
 // rejections it causes need to look its wrapper up.
 func (c *abortControllerImpl) Abort(reason sobek.Value) error {
-	r := toReason(reason)
+	r := c.signal.realm.toReason(reason)
 	if r == nil && !c.c.Signal().Aborted() {
 		r = c.signal.realm.newDefaultAbortReason()
 	}

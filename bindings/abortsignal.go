@@ -38,7 +38,7 @@ func (s *abortSignalImpl) abortReason() sobek.Value {
 	}
 	reason := s.sig.Reason()
 	if jr, ok := reason.(*jsReason); ok {
-		return webidl.AnyValue(jr.v)
+		return jr.value(s.realm)
 	}
 	if s.reason == nil {
 		s.reason = s.realm.reasonValue(reason)
@@ -52,7 +52,7 @@ func (s *abortSignalImpl) throwIfAborted() error {
 	if !s.sig.Aborted() {
 		return nil
 	}
-	return &jsReason{v: s.abortReason()}
+	return &jsReason{v: s.abortReason(), realm: s.realm}
 }
 
 // abortSignalTimeout is the static AbortSignal.timeout(milliseconds).
@@ -75,7 +75,7 @@ func (r *Realm) abortSignalAny(signals []*abortSignalImpl) *abortSignalImpl {
 func (r *Realm) abortSignalAbort(reason sobek.Value) *abortSignalImpl {
 	// The default reason is made here, as abort() does (see
 	// abortControllerImpl.Abort).
-	x := toReason(reason)
+	x := r.toReason(reason)
 	if x == nil {
 		x = r.newDefaultAbortReason()
 	}

@@ -3,6 +3,7 @@ package bindings
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/encoding"
@@ -137,17 +138,20 @@ func (r *Realm) proxyBody(b *body) *body {
 
 // cloneBody is https://fetch.spec.whatwg.org/#concept-body-clone: a body
 // with a stream is teed (b keeps the first branch, the clone the
-// second); a body without one yet shares its source (bytes, or the
-// network body, which each clone's stream reads on its own).
+// second); a body of bytes without one yet shares its source.
 func (r *Realm) cloneBody(b *body) *body {
 	if b == nil {
 		return nil
 	}
 	// (Neither copy may end the fetch the other still reads.)
 	b.terminate = nil
-	if b.stream == nil {
-		return &body{source: b.source, net: b.net}
+	if b.stream == nil && b.net == nil {
+		return &body{source: b.source}
 	}
+	// A network body is teed as the standard says, its stream made now:
+	// what one branch reads reaches the other's queue (a clone read to
+	// its end leaves the original closed).
+	r.bodyStream(b)
 	// 1. Let « out1, out2 » be the result of teeing body's stream
 	// (https://streams.spec.whatwg.org/#readablestream-tee: the second
 	// branch's chunks are structured clones).
@@ -189,8 +193,11 @@ func (r *Realm) bodyStream(b *body) *readableStreamImpl {
 			}
 			return h.PromiseResolvedWith(nil)
 		}, -1)
-		// What has arrived is enqueued at once; the rest in networking
-		// tasks as it arrives.
+		// Every chunk is enqueued in a networking task, what arrived
+		// before the stream was made as well: the standard's stream
+		// (high water mark 0) gets bytes only in fetch tasks after a
+		// pull, so a read() is pending when it returns and an abort
+		// right after it rejects it.
 		end := func(err error) {
 			if s.State() != streams.Readable {
 				return
@@ -201,18 +208,32 @@ func (r *Realm) bodyStream(b *body) *readableStreamImpl {
 			}
 			_ = streams.Close(s)
 		}
+		// The later chunks' tasks wait for the task of what arrived
+		// before (mu), so the stream gets the bytes in order.
+		var mu sync.Mutex
+		mu.Lock()
 		sofar, ended, err := net.Subscribe(func(chunk []byte) {
 			chunk = bytes.Clone(chunk)
+			mu.Lock()
 			r.fetchTask(func() { enqueue(chunk) })
+			mu.Unlock()
 		}, func(err error) {
+			mu.Lock()
 			r.fetchTask(func() { end(err) })
+			mu.Unlock()
 		})
-		if len(sofar) > 0 && (!ended || err == nil) {
-			enqueue(bytes.Clone(sofar))
+		if len(sofar) > 0 || ended {
+			first := bytes.Clone(sofar)
+			r.fetchTask(func() {
+				if len(first) > 0 && (!ended || err == nil) {
+					enqueue(first)
+				}
+				if ended {
+					end(err)
+				}
+			})
 		}
-		if ended {
-			end(err)
-		}
+		mu.Unlock()
 	} else {
 		s = streams.SetUpWithByteReadingSupport(h, nil, nil, -1)
 		enqueue(bytes.Clone(b.source))

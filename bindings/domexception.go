@@ -16,8 +16,28 @@ type domExceptionImpl struct {
 
 // jsReason is a JavaScript value given as an abort reason (or any other
 // "any" handed to dom). It is never nil, so dom's nil keeps meaning "not
-// given", and null and undefined values survive the trip.
-type jsReason struct{ v sobek.Value }
+// given", and null and undefined values survive the trip. realm is the
+// realm v belongs to: another realm of its agent gets its view of v (a
+// frame's fetch following its parent's signal rejects with the parent's
+// reason).
+type jsReason struct {
+	v     sobek.Value
+	realm *Realm
+}
+
+// value returns the reason as a value of realm r: v itself in its own
+// realm, else r's view of it when the host joins the two realms
+// (webidl.Realm.ForeignValue).
+func (j *jsReason) value(r *Realm) sobek.Value {
+	v := webidl.AnyValue(j.v)
+	if j.realm == nil || j.realm == r || r.idl == nil || r.idl.ForeignValue == nil || j.realm.idl == nil {
+		return v
+	}
+	if fv := r.idl.ForeignValue(j.realm.idl, v); fv != nil {
+		return fv
+	}
+	return v
+}
 
 // Error makes a jsReason usable where dom or weblocks want an error.
 func (j *jsReason) Error() string {
@@ -32,7 +52,8 @@ func (j *jsReason) Error() string {
 // AbortError DOMException"). dom and weblocks see the *dom.DOMException
 // (Unwrap, Error); the realm it was made in gets v, the same object every
 // time (signal.reason, the rejection of a request it aborted, the reason of
-// a dependent signal); another realm gets its own wrapper of ex.
+// a dependent signal); another realm gets its view of v when the host
+// joins the two realms, else its own wrapper of ex.
 type domExceptionReason struct {
 	ex    *dom.DOMException
 	v     *sobek.Object
@@ -43,10 +64,17 @@ func (d *domExceptionReason) Error() string { return d.ex.Error() }
 
 func (d *domExceptionReason) Unwrap() error { return d.ex }
 
-// value returns the reason's JavaScript value in realm r.
+// value returns the reason's JavaScript value in realm r: r's view of v
+// when r and the realm of v are joined (webidl.Realm.ForeignValue), as
+// for a jsReason.
 func (d *domExceptionReason) value(r *Realm) sobek.Value {
 	if d.realm == r {
 		return d.v
+	}
+	if r.idl != nil && r.idl.ForeignValue != nil && d.realm != nil && d.realm.idl != nil {
+		if fv := r.idl.ForeignValue(d.realm.idl, d.v); fv != nil {
+			return fv
+		}
 	}
 	return r.domExceptionValue(d.ex)
 }
@@ -111,7 +139,7 @@ func domExceptionOf(impl any) (*dom.DOMException, bool) {
 func (r *Realm) errorToJS(_ *webidl.Realm, err error) (sobek.Value, bool) {
 	var jr *jsReason
 	if errors.As(err, &jr) {
-		return webidl.AnyValue(jr.v), true
+		return jr.value(r), true
 	}
 	var dr *domExceptionReason
 	if errors.As(err, &dr) {
@@ -158,7 +186,7 @@ func (r *Realm) reasonValue(reason any) sobek.Value {
 	case nil:
 		return sobek.Undefined()
 	case *jsReason:
-		return webidl.AnyValue(v.v)
+		return v.value(r)
 	case *domExceptionReason:
 		return v.value(r)
 	case sobek.Value:
@@ -171,13 +199,13 @@ func (r *Realm) reasonValue(reason any) sobek.Value {
 	return r.vm.ToValue(reason)
 }
 
-// toReason converts a JavaScript value to a dom reason: nil for undefined
-// ("not given"), else a *jsReason holding it.
-func toReason(v sobek.Value) any {
+// toReason converts a JavaScript value of realm r to a dom reason: nil
+// for undefined ("not given"), else a *jsReason holding it.
+func (r *Realm) toReason(v sobek.Value) any {
 	if v == nil || sobek.IsUndefined(v) {
 		return nil
 	}
-	return &jsReason{v: v}
+	return &jsReason{v: v, realm: r}
 }
 
 // isDOMExceptionObject reports whether o is a DOMException platform object.

@@ -42,12 +42,17 @@ func (r *Realm) eventValue(ev *dom.Event) sobek.Value {
 		ev.Detail = impl
 		wrapped = impl
 	}
+	if obj := impl.Object(); obj != nil {
+		if impl.Realm() == r.idl {
+			return obj
+		}
+		// An event object of another realm of the agent (a page's event
+		// dispatched at its frame's target): this realm's view of it.
+		return idlWrapEvent(r.idl, wrapped)
+	}
 	impl.realm = r
 	if !impl.hasStamp {
 		impl.stamp, impl.hasStamp = r.nowMillis(), true
-	}
-	if obj := impl.Object(); obj != nil {
-		return obj
 	}
 	v := idlWrapEvent(r.idl, wrapped)
 	if obj, ok := v.(*sobek.Object); ok {

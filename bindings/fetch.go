@@ -365,8 +365,8 @@ func fromFetchResponse(fr *fetch.Response) *response {
 }
 
 // toFetchResponse is the response of package fetch for a response a
-// service worker gave.
-func toFetchResponse(resp *response) *fetch.Response {
+// service worker gave, whose body (if any) is b (handOverBody).
+func toFetchResponse(resp *response, b *fetch.Body) *fetch.Response {
 	fr := &fetch.Response{Type: string(resp.typ), Status: int(resp.status), StatusText: resp.statusText, Header: resp.headers.Clone()}
 	if resp.typ == "error" {
 		return fetch.NetworkError(errors.New("the service worker answered with a network error"))
@@ -378,20 +378,6 @@ func toFetchResponse(resp *response) *fetch.Response {
 			fr.URLList = append([]*url.URL{resp.url}, resp.url)
 		}
 	}
-	if resp.body != nil {
-		data := resp.body.source
-		if net := resp.body.net; net != nil {
-			// (Off the event loop: wait for the body the service worker's
-			// fetch is reading.)
-			loaded := make(chan struct{})
-			net.OnLoad(func() { close(loaded) })
-			<-loaded
-			var err error
-			if data, err = net.Result(); err != nil {
-				return fetch.NetworkError(err)
-			}
-		}
-		fr.Body = &fetch.Body{Source: data}
-	}
+	fr.Body = b
 	return fr
 }

@@ -1,11 +1,16 @@
 package bindings
 
 import (
+	"bytes"
+	"errors"
+	"sync"
+
 	"github.com/gowebengine/weblocks/bindings/webidl"
 	"github.com/gowebengine/weblocks/dom"
 	"github.com/gowebengine/weblocks/fetch"
 	"github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/serviceworker"
+	"github.com/gowebengine/weblocks/streams"
 	"github.com/grafana/sobek"
 )
 
@@ -14,7 +19,9 @@ import (
 // package serviceworker's: HTTP fetch invokes it for a request whose
 // client has an active service worker, and it has the event dispatched in
 // the service worker's realm (DispatchFetchEvent); the response the event
-// gives is copied (its bytes are in memory) into the client's fetch.
+// gives is copied into the client's fetch, its body streaming to the
+// client as the worker's realm reads it (handOverBody, a fed body of
+// package fetch).
 
 // fetchEventImpl is a FetchEvent object and its flags
 // (https://w3c.github.io/ServiceWorker/#fetchevent).
@@ -30,6 +37,9 @@ type fetchEventImpl struct {
 	waitToRespond      bool
 	respondWithError   bool
 	potentialResponse  *response
+	// potentialBody is potentialResponse's body as the client's fetch
+	// reads it (handOverBody).
+	potentialBody *fetch.Body
 	// responded runs once the wait to respond flag is unset (Handle
 	// Fetch waits for it).
 	responded func()
@@ -108,29 +118,15 @@ func (e *fetchEventImpl) RespondWith(p *webidl.Promise) error {
 			// 10.2.1. If response is disturbed or locked, then set the
 			//         respond-with error flag.
 			e.respondWithError = true
-		case o.resp.body != nil && o.resp.body.streamOnly:
-			// 10.2.2-10.2.6 for a body from a ReadableStream: its bytes,
-			// read whole, become the body (no streaming across realms).
-			r.fullyReadBody(o.resp.body, func(data []byte) {
-				pr := copyResponse(o.resp)
-				pr.body = &body{source: data}
-				e.potentialResponse = pr
-				e.unsetWaitToRespond()
-			}, func(sobek.Value) {
-				e.respondWithError = true
-				e.unsetWaitToRespond()
-			})
-			return sobek.Undefined(), nil
 		default:
-			// 10.2.2. Let bytes be an empty byte sequence; let
-			//         potentialResponse be a copy of response's
+			// 10.2.2. Let potentialResponse be a copy of response's
 			//         associated response, except for its body.
-			// 10.2.3-10.2.6. (Bodies are in memory: reading them all
-			//         disturbs the stream; the bytes become the body.)
 			e.potentialResponse = copyResponse(o.resp)
-			if o.resp.body != nil {
-				o.resp.body.used = true
-			}
+			// 10.2.3-10.2.6. If response's body is non-null: a reader of
+			//         its stream, and potentialResponse's body a new
+			//         stream whose pull reads a chunk of it and whose
+			//         cancel cancels it (handOverBody).
+			e.potentialBody = r.handOverBody(o.resp.body)
 		}
 		// 10.3. Unset event's wait to respond flag.
 		e.unsetWaitToRespond()
@@ -167,19 +163,107 @@ func (e *fetchEventImpl) unsetWaitToRespond() {
 	}
 }
 
-// copyResponse copies resp for another realm: the header list and the
-// body's bytes are the copy's own.
+// copyResponse copies resp for another realm, except for its body (see
+// handOverBody): the header list is the copy's own.
 func copyResponse(resp *response) *response {
 	c := *resp
 	c.headers = resp.headers.Clone()
-	if resp.body != nil {
-		// (A body from the network is shared: package fetch guards it.)
-		c.body = &body{source: append([]byte(nil), resp.body.source...), net: resp.body.net}
-	}
+	c.body = nil
 	if resp.url != nil {
 		c.url = cloneURLPtr(resp.url)
 	}
 	return &c
+}
+
+// handOverBody is the body part of respondWith's steps 10.2.3-10.2.6
+// (https://w3c.github.io/ServiceWorker/#fetch-event-respondwith) for b,
+// the body of the Response a fetch event was answered with (unusable
+// bodies were refused before): the body the client's fetch reads, a fed
+// body of package fetch (fetch.NewFedBody) that streams to the client as
+// the service worker's realm gets the bytes. Its pull reads a chunk of
+// b's stream once the client took the previous one; its cancel (the
+// client's fetch aborted) cancels b's stream. A body from the network
+// that has no stream yet (respondWith(fetch(request))) is followed as it
+// arrives, and canceling ends that fetch. Bytes in memory are handed
+// over as they are.
+func (r *Realm) handOverBody(b *body) *fetch.Body {
+	if b == nil {
+		return nil
+	}
+	if b.stream == nil && b.net == nil {
+		b.used = true
+		return &fetch.Body{Source: bytes.Clone(b.source)}
+	}
+	if b.stream == nil {
+		// Reading the network body here disturbs the Response, as a
+		// reader of its stream would.
+		b.used = true
+		terminate := b.terminate
+		fb, feed := fetch.NewFedBody(func(error) {
+			if terminate != nil {
+				terminate()
+			}
+		})
+		// Subscribe's later chunks wait for the bytes that arrived
+		// before it (mu): the feed gets them in order.
+		var mu sync.Mutex
+		mu.Lock()
+		sofar, ended, err := b.net.Subscribe(func(chunk []byte) {
+			mu.Lock()
+			feed.Push(bytes.Clone(chunk), nil)
+			mu.Unlock()
+		}, func(err error) {
+			mu.Lock()
+			feed.End(err)
+			mu.Unlock()
+		})
+		feed.Push(bytes.Clone(sofar), nil)
+		if ended {
+			feed.End(err)
+		}
+		mu.Unlock()
+		return fb
+	}
+	// 10.2.3. Let reader be the result of getting a reader for
+	//         response's body's stream.
+	reader, err := streams.AcquireReadableStreamDefaultReader(b.stream.s)
+	if err != nil {
+		// (Unusable bodies were refused before: a locked stream cannot
+		// come here.)
+		fb, feed := fetch.NewFedBody(nil)
+		feed.End(err)
+		return fb
+	}
+	// 10.2.5. cancelAlgorithm: cancel reader (in a task of this realm,
+	//         the client's fetch having been aborted).
+	fb, feed := fetch.NewFedBody(func(error) {
+		r.fetchTask(func() {
+			reason := r.idl.ErrorValue(dom.NewDOMException("The client's fetch was aborted.", dom.AbortError))
+			r.streamHost().MarkHandled(reader.Cancel(reason))
+		})
+	})
+	// 10.2.4. pullAlgorithm: read a chunk from reader; its bytes go to
+	//         the client's stream, and the next read waits until the
+	//         client took them.
+	var pull func()
+	pull = func() {
+		streams.ReadableStreamDefaultReaderRead(reader, streams.ReadRequest{
+			Chunk: func(chunk any) {
+				v := jsStreamValue(chunk)
+				if r.idl.BufferKindOf(v) != "Uint8Array" {
+					feed.End(errors.New("the service worker's response body gave a chunk that is not a Uint8Array"))
+					r.streamHost().MarkHandled(reader.Cancel(r.idl.ErrorValue(webidl.NewTypeError("The chunk is not a Uint8Array"))))
+					return
+				}
+				data := bytes.Clone(webidl.BufferSource{Object: v.(*sobek.Object), Kind: "Uint8Array"}.Bytes())
+				feed.Push(data, func() { r.fetchTask(pull) })
+			},
+			Close: func() { feed.End(nil) },
+			Error: func(any) { feed.End(errors.New("the service worker's response body errored")) },
+		})
+	}
+	pull()
+	return fb
 }
 
 // DispatchFetchEvent is the task of Create Fetch Event and Dispatch
@@ -262,7 +346,7 @@ func (r *Realm) fireFetchEvent(fr *fetch.Request, clientID, resultingClientID st
 				})
 			}}
 		if e.potentialResponse != nil {
-			res.Response = toFetchResponse(e.potentialResponse)
+			res.Response = toFetchResponse(e.potentialResponse, e.potentialBody)
 		}
 		done(res)
 	}

@@ -182,14 +182,22 @@ type blobSnapshot interface{ snapshot() fileapi.Blob }
 func (b *blobImpl) snapshot() fileapi.Blob { return fileapi.Blob{Type: b.typ, Data: b.data} }
 
 // CreateObjectURL is https://w3c.github.io/FileAPI/#dfn-createObjectURL:
-// "Return the result of adding an entry to the blob URL store for obj."
-func (urlStatics) CreateObjectURL(r *webidl.Realm, obj BlobMethods) (webidl.DOMString, error) {
+// "Return the result of adding an entry to the blob URL store for obj"
+// (a Blob, or a MediaSource, whose URL cannot be fetched).
+func (urlStatics) CreateObjectURL(r *webidl.Realm, obj BlobOrMediaSource) (webidl.DOMString, error) {
 	rr := realmOf(r)
-	b, ok := obj.(blobSnapshot)
-	if !ok || rr.env == nil {
+	if rr.env == nil {
 		return "", dom.NewDOMException("Blob URLs are not supported in this realm.", dom.NotSupportedError)
 	}
-	return webidl.DOMString(fileapi.StoreOf(rr.env.UserAgent()).AddAnEntry(b.snapshot(), rr.env)), nil
+	store := fileapi.StoreOf(rr.env.UserAgent())
+	if obj.Type == BlobOrMediaSourceIsMediaSource {
+		return webidl.DOMString(store.AddAnEntryForObject(obj.MediaSource.idlImpl().ms, rr.env)), nil
+	}
+	b, ok := obj.Blob.(blobSnapshot)
+	if !ok {
+		return "", dom.NewDOMException("Blob URLs are not supported in this realm.", dom.NotSupportedError)
+	}
+	return webidl.DOMString(store.AddAnEntry(b.snapshot(), rr.env)), nil
 }
 
 // RevokeObjectURL is https://w3c.github.io/FileAPI/#dfn-revokeObjectURL.

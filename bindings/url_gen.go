@@ -86,7 +86,7 @@ type idlURLStatics interface {
 	Constructor(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
 	Parse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (URLMethods, error)
 	CanParse(r *webidl.Realm, argURL string, argBase webidl.Optional[string]) (bool, error)
-	CreateObjectURL(r *webidl.Realm, argObj BlobMethods) (webidl.DOMString, error)
+	CreateObjectURL(r *webidl.Realm, argObj BlobOrMediaSource) (webidl.DOMString, error)
 	RevokeObjectURL(r *webidl.Realm, argURL webidl.DOMString) error
 }
 
@@ -356,7 +356,7 @@ func idlDefURL(statics idlURLStatics) *webidl.InterfaceDef {
 					if len(call.Arguments) < 1 {
 						r.ThrowTypeError("Failed to execute 'createObjectURL' on 'URL': 1 argument(s) required, but only %d present.", len(call.Arguments))
 					}
-					argObj := idlFromBlob(r, webidl.AnyValue(webidl.Arg(call, 0)))
+					argObj := idlFromBlobOrMediaSource(r, webidl.AnyValue(webidl.Arg(call, 0)))
 					res, err := statics.CreateObjectURL(r, argObj)
 					if err != nil {
 						r.Throw(err)

@@ -110,7 +110,7 @@ func idlDefFormData(statics idlFormDataStatics) *webidl.InterfaceDef {
 							sel := -1
 							_, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
-								if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+								if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 									sel = 1
 								}
 							}
@@ -216,7 +216,7 @@ func idlDefFormData(statics idlFormDataStatics) *webidl.InterfaceDef {
 							sel := -1
 							_, isObj := v.(*sobek.Object)
 							if sel < 0 && isObj {
-								if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+								if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 									sel = 1
 								}
 							}

@@ -313,6 +313,44 @@ func (w *Window) foreignMember(this sobek.Value, iface string) func(string, webi
 	}
 }
 
+// foreignObject is the realm's webidl ForeignObject: a membrane wrapper
+// of an object of another live window of w's agent, converted to an IDL
+// interface type, stands for that object (`fetch(url, {signal:
+// parent.controller.signal})` in a frame), whose implementation the
+// conversion then takes from that window's realm.
+func (w *Window) foreignObject(o *sobek.Object) (*webidl.Realm, *sobek.Object) {
+	st := w.agent
+	if st == nil || o.ExportType() != proxyType || w.realmGone {
+		return nil, nil
+	}
+	v, vm := st.m.Unwrap(o)
+	obj, ok := v.(*sobek.Object)
+	if vm == nil || vm == w.realm.Runtime() || !ok {
+		return nil, nil
+	}
+	target := w.agentWindowOf(vm)
+	if target == nil || target.realmGone {
+		return nil, nil
+	}
+	return target.realm.IDL(), obj
+}
+
+// foreignValueFrom is the realm's webidl ForeignValue: v, a value of the
+// realm of another live window of w's agent, as seen from w's realm
+// through the membrane (nil when that window is gone).
+func (w *Window) foreignValueFrom(from *webidl.Realm, v sobek.Value) sobek.Value {
+	st := w.agent
+	if st == nil || from == nil || w.realmGone {
+		// w's realm left the membrane (a removed frame's).
+		return nil
+	}
+	target := w.agentWindowOf(from.VM)
+	if target == nil || target.realmGone || target.realm.IDL() != from {
+		return nil
+	}
+	return st.m.Wrap(from.VM, w.realm.Runtime(), v)
+}
+
 // agentWindowOf is the window of w's agent whose realm's runtime is vm,
 // or nil.
 func (w *Window) agentWindowOf(vm *sobek.Runtime) *Window {

@@ -410,6 +410,15 @@
 //     window of its agent, which that window's realm performs (see
 //     Window.foreignMember): its results are of the object's realm, as in
 //     browsers, and so are the exceptions it throws after the brand check.
+//     A platform object of another window of the agent passed as an
+//     argument (a frame's fetch given its parent's AbortSignal) is that
+//     window's implementation, used by the callee's realm (webidl
+//     ForeignObject, Window.foreignObject); the JavaScript values it
+//     holds and gives back (an abort reason, the object itself) reach the
+//     callee as views through the membrane (Window.foreignValueFrom).
+//     Once the other window is gone (a removed frame), its objects are no
+//     longer accepted as arguments (a TypeError), where browsers accept
+//     them.
 //   - The WindowProxy of a window of another agent (another site) is
 //     bindings' remote WindowProxy: HTML's cross-origin properties, its
 //     Location's href setter and replace() navigate the window

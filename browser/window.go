@@ -223,6 +223,8 @@ func (w *Window) install() error {
 	}
 	w.realm.IDL().ForeignThis = w.foreignThis
 	w.realm.IDL().ForeignMember = w.foreignMember
+	w.realm.IDL().ForeignObject = w.foreignObject
+	w.realm.IDL().ForeignValue = w.foreignValueFrom
 	w.postMessageFn, _ = g.Get("postMessage").(*sobek.Object)
 	// window.postMessage: called by the window itself, or by another
 	// window of its agent through the membrane (the incumbent, recorded by

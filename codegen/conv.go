@@ -344,7 +344,7 @@ func (g *Generator) emitSelect(b *strings.Builder, alts []alt, overload bool) {
 		for _, t := range flat(a.t) {
 			if t.cat == catInterface {
 				if _, buf := bufferTypes[t.name]; !buf {
-					w("\t\tif _, ok := r.Implements(v, %q); sel < 0 && ok {\n\t\t\tsel = %d\n\t\t}\n", t.name, a.label)
+					w("\t\tif _, ok := r.ConvertsToInterface(v, %q); sel < 0 && ok {\n\t\t\tsel = %d\n\t\t}\n", t.name, a.label)
 				}
 			}
 		}

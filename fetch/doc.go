@@ -27,7 +27,9 @@
 //     backpressure, keeping the bytes: consumers wait for all of it
 //     (OnLoad) or take each read's bytes as they arrive (Subscribe; the
 //     bindings make the chunks of Response.body's ReadableStream, package
-//     streams, from them).
+//     streams, from them). A fed body (NewFedBody) is streamed the same
+//     way from bytes another party pushes: a service worker's response
+//     body, read in the worker's realm, for the fetch of its client.
 //   - about:blank, data: (the data: URL processor), blob: (through
 //     Params.BlobURLs, the user agent's store in package fileapi; no range
 //     requests, and no partition check beyond the blob URL's origin) and

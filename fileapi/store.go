@@ -15,9 +15,12 @@ type Blob struct {
 }
 
 // Entry is a blob URL entry (https://w3c.github.io/FileAPI/#blob-url-entry):
-// its object and the environment that minted it.
+// its object and the environment that minted it. The object is a Blob,
+// or, when Other is not nil, that other object (a MediaSource): fetching
+// its URL is then a network error.
 type Entry struct {
 	Object      Blob
+	Other       any
 	Environment *html.EnvironmentSettingsObject
 }
 
@@ -62,6 +65,18 @@ func GenerateANewBlobURL(origin string) string {
 // blob URL for object, records it with env (whose teardown removes it)
 // and returns the URL.
 func (s *Store) AddAnEntry(object Blob, env *html.EnvironmentSettingsObject) string {
+	return s.addAnEntry(&Entry{Object: object, Environment: env})
+}
+
+// AddAnEntryForObject is AddAnEntry for an object that is not a Blob (a
+// MediaSource, https://w3c.github.io/media-source/): its URL resolves to
+// the entry, but fetching it is a network error.
+func (s *Store) AddAnEntryForObject(object any, env *html.EnvironmentSettingsObject) string {
+	return s.addAnEntry(&Entry{Other: object, Environment: env})
+}
+
+func (s *Store) addAnEntry(entry *Entry) string {
+	env := entry.Environment
 	origin := "null"
 	if env != nil {
 		origin = env.Origin().Serialize()
@@ -73,7 +88,7 @@ func (s *Store) AddAnEntry(object Blob, env *html.EnvironmentSettingsObject) str
 	//    current settings object.
 	// 4. Set store[url] to entry.
 	s.mu.Lock()
-	s.entries[url] = &Entry{Object: object, Environment: env}
+	s.entries[url] = entry
 	s.mu.Unlock()
 	// (Lifetime: https://w3c.github.io/FileAPI/#lifeTime, the entries of
 	// an environment go with it: a document's when it is unloaded, a
@@ -118,10 +133,13 @@ func (s *Store) Resolve(url string) *Entry {
 	return s.entries[url]
 }
 
-// ResolveBlobURL is Resolve for fetch's scheme fetch (fetch.BlobURLResolver).
+// ResolveBlobURL is Resolve for fetch's scheme fetch (fetch.BlobURLResolver):
+// an entry whose object is not a Blob is no blob (scheme fetch's "if
+// blobURLEntry is null or its object is not a Blob, return a network
+// error").
 func (s *Store) ResolveBlobURL(url string) (typ string, data []byte, ok bool) {
 	e := s.Resolve(url)
-	if e == nil {
+	if e == nil || e.Other != nil {
 		return "", nil, false
 	}
 	return e.Object.Type, e.Object.Data, true

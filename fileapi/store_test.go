@@ -30,10 +30,24 @@ func TestBlobURLStore(t *testing.T) {
 	if store.Resolve("https://a.test/x") != nil || store.Resolve("blob:https://a.test/nope") != nil {
 		t.Fatal("resolved a URL that is not in the store")
 	}
+	if typ, data, ok := store.ResolveBlobURL(u); !ok || typ != "text/plain" || string(data) != "hi" {
+		t.Fatalf("ResolveBlobURL = %q, %q, %v", typ, data, ok)
+	}
 	store.RemoveAnEntry(u)
 	if store.Resolve(u) != nil || store.Len() != 0 {
 		t.Fatal("removed entry still resolves")
 	}
+	// An entry whose object is not a Blob (a MediaSource) resolves, but
+	// it is no blob for fetch.
+	other := new(int)
+	u = store.AddAnEntryForObject(other, doc.EnvironmentSettingsObject())
+	if e := store.Resolve(u); e == nil || e.Other != other {
+		t.Fatalf("resolve of an entry for another object: %+v", e)
+	}
+	if _, _, ok := store.ResolveBlobURL(u); ok {
+		t.Fatal("ResolveBlobURL resolved an entry whose object is not a Blob")
+	}
+	store.RemoveAnEntry(u)
 	// An entry goes with its document, and a worker's with its agent.
 	u = store.AddAnEntry(Blob{}, doc.EnvironmentSettingsObject())
 	w, err := html.NewDedicatedWorker(doc.EnvironmentSettingsObject(), &url.URL{Scheme: "https", Host: "a.test", Path: "/w.js"})

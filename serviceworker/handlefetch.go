@@ -142,8 +142,14 @@ func fetchResult(r FetchEventResult, networkError *fetch.Response) *fetch.Respon
 		settle(dom.NewDOMException("The fetch event's respondWith failed.", dom.NetworkError))
 		return networkError
 	}
-	// 23. Resolve eventHandled. 24. Return response.
+	// 23. Resolve eventHandled. 24. Return response. (Its body streams
+	//     from the worker's realm: aborting the fetch, which ends ctx,
+	//     cancels the worker's side, as respondWith's cancel algorithm
+	//     says.)
 	settle(nil)
+	if b := r.Response.Body; b != nil {
+		b.CancelWhenDone(ctx)
+	}
 	return r.Response
 }
 

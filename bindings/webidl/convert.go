@@ -294,9 +294,10 @@ func ObjectValue(o *sobek.Object) sobek.Value {
 }
 
 // ToInterface converts to an interface type: the value must be a platform
-// object implementing iface, else a TypeError.
+// object implementing iface, of this realm or of another realm of the
+// agent (ConvertsToInterface), else a TypeError.
 func (r *Realm) ToInterface(v sobek.Value, iface string) any {
-	impl, ok := r.Implements(v, iface)
+	impl, ok := r.ConvertsToInterface(v, iface)
 	if !ok {
 		r.ThrowTypeError("The provided value is not of type '%s'", iface)
 	}

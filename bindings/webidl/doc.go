@@ -54,7 +54,14 @@
 // object for a Go implementation. Implementations should embed
 // webidl.Reflector so that the same object is returned every time (this
 // is what makes [SameObject] attributes like navigator.locks hold).
-// r.Implements(v, "Lock") / r.ImplOf(v) go the other way (brand checks).
+// r.Implements(v, "Lock") / r.ImplOf(v) go the other way (brand checks,
+// this realm's objects only). Conversions to an interface type
+// (ToInterface, union and overload selection) use r.ConvertsToInterface,
+// which also admits a platform object of another realm of the agent that
+// the host's ForeignObject hook recognizes (a frame's fetch given its
+// parent's AbortSignal): a platform object implements its interfaces
+// whatever its realm. Wrapping such an implementation in this realm gives
+// the host's view of the object (ForeignValue), not a second object.
 // An InterfaceDef's Implements (set by generated code) admits the Go
 // values its objects can be made with: Wrap, WrapNew, constructors and
 // the global implementation are checked when the object is made (a

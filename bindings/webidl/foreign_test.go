@@ -64,3 +64,77 @@ func TestForeignMember(t *testing.T) {
 		`try { Base.prototype.baseOp.call(foreign, 1); "no" } catch (e) { e instanceof TypeError }`: "true",
 	})
 }
+
+// TestForeignObject: a conversion to an interface type admits an object
+// that ForeignObject says stands for a platform object of another realm
+// installed from the same registry, and gives that realm's
+// implementation; wrapping the implementation again gives the view
+// (ForeignValue), never a second object, and the object keeps its
+// identity in its own realm. Brand checks (This) do not admit it, and a
+// realm whose definition of the interface differs refuses it.
+func TestForeignObject(t *testing.T) {
+	reg := testRegistry()
+	reg.Add(&InterfaceDef{
+		Name: "Taker", Exposed: []string{"Window"}, Namespace: true,
+		Members: []Member{
+			{Name: "take", Kind: Operation, Length: 1, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value {
+				return r.VM.ToValue(r.ToInterface(AnyValue(Arg(call, 0)), "Base").(*thing).n)
+			}},
+			{Name: "give", Kind: Operation, Length: 1, Op: func(r *Realm, call sobek.FunctionCall) sobek.Value {
+				return r.Wrap(r.ToInterface(AnyValue(Arg(call, 0)), "Thing"), "Thing")
+			}},
+		},
+	})
+	newRealm := func(reg *Registry) *Realm {
+		r := NewRealm(sobek.New(), "Window", nil, true)
+		if err := r.Install(reg); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := newRealm(reg), newRealm(reg)
+	run(t, a, `var t = new Thing(5); t.x = "expando"; 0`)
+	tA := a.VM.Get("t").(*sobek.Object)
+	// view is b's stand-in for a's object (a membrane's proxy in a host).
+	view := b.VM.NewObject()
+	must(b.VM.Set("view", view))
+	b.ForeignObject = func(v *sobek.Object) (*Realm, *sobek.Object) {
+		if v == view {
+			return a, tA
+		}
+		return nil, nil
+	}
+	b.ForeignValue = func(from *Realm, v sobek.Value) sobek.Value {
+		if from == a && v == tA {
+			return view
+		}
+		return nil
+	}
+	expectJS(t, b, map[string]string{
+		`Taker.take(view)`:          "5",
+		`Taker.give(view) === view`: "true",
+		`try { Taker.take({}); "no" } catch (e) { e instanceof TypeError }`: "true",
+		// A brand check stays in the realm: this is no Thing of b.
+		`try { Object.getOwnPropertyDescriptor(Thing.prototype, "n").get.call(view); "no" } catch (e) { e.message }`: IllegalInvocation,
+	})
+	// a's object is still a's: the same object, with its expando.
+	expectJS(t, a, map[string]string{
+		`Taker.give(t) === t && Taker.give(t).x`: "expando",
+	})
+	// Another registry's Thing is another interface.
+	c := newRealm(testRegistryWithTaker(reg))
+	cview := c.VM.NewObject()
+	must(c.VM.Set("view", cview))
+	c.ForeignObject = func(v *sobek.Object) (*Realm, *sobek.Object) { return a, tA }
+	expectJS(t, c, map[string]string{
+		`try { Taker.take(view); "no" } catch (e) { e instanceof TypeError }`: "true",
+	})
+}
+
+// testRegistryWithTaker is a second registry with reg's Taker and its own
+// Base and Thing.
+func testRegistryWithTaker(reg *Registry) *Registry {
+	r2 := testRegistry()
+	r2.Add(reg.defs["Taker"])
+	return r2
+}

@@ -46,6 +46,26 @@ type Realm struct {
 	// setter with one) and the arguments, and returns the member's result
 	// or panics with a thrown exception. A nil perform keeps the TypeError.
 	ForeignMember func(this sobek.Value, iface string) (perform func(member string, kind ForeignKind, args []sobek.Value) sobek.Value)
+	// ForeignObject, when set, is asked about an object that an IDL
+	// conversion to an interface type (an argument, a dictionary member, a
+	// union's or an overload's interface alternative) finds not to be a
+	// platform object of this realm: a host whose realms of one agent
+	// reach each other's objects through a membrane returns, for its view
+	// of an object of another realm of the agent, that realm and the
+	// object itself there (nil when v is no such view). A platform object
+	// implements its interfaces whatever realm it belongs to, so the
+	// conversion gives the other realm's implementation
+	// (ConvertsToInterface), as one heap shared by the realms of an agent
+	// would (`fetch(url, {signal: parent.controller.signal})` in a
+	// frame).
+	ForeignObject func(v *sobek.Object) (other *Realm, obj *sobek.Object)
+	// ForeignValue, when set, gives v, a value of realm from (another
+	// realm of this realm's agent), as a value of this realm: the host's
+	// view of it (nil when from is out of reach, a closed realm for
+	// example). Wrap uses it for an implementation whose object belongs
+	// to another realm (see ForeignObject), so the object keeps its
+	// identity; bindings use it for the values such implementations hold.
+	ForeignValue func(from *Realm, v sobek.Value) sobek.Value
 	// CrossOriginIsolated is the realm's cross-origin isolated capability;
 	// it decides [CrossOriginIsolated].
 	CrossOriginIsolated bool
@@ -393,6 +413,50 @@ func (r *Realm) Implements(v sobek.Value, iface string) (any, bool) {
 	return nil, false
 }
 
+// ConvertsToInterface is the check of an IDL conversion to the interface
+// type iface: whether v is a platform object implementing iface, of this
+// realm or, through ForeignObject, of another realm of the agent; it
+// returns the Go implementation. An object of another realm is admitted
+// only when this realm's definition of iface is the one it was made with
+// (both realms installed the same registry), so the implementation is of
+// the Go type this realm's code expects. Use Implements for brand checks
+// of this values (This), which must not leave the realm.
+func (r *Realm) ConvertsToInterface(v sobek.Value, iface string) (any, bool) {
+	if impl, ok := r.Implements(v, iface); ok {
+		return impl, true
+	}
+	o, ok := v.(*sobek.Object)
+	if !ok || r.ForeignObject == nil {
+		return nil, false
+	}
+	other, obj := r.ForeignObject(o)
+	if other == nil || other == r || obj == nil {
+		return nil, false
+	}
+	s := other.getSlot(obj)
+	if s == nil {
+		return nil, false
+	}
+	for i := s.iface; i != nil; i = i.parent {
+		if i.Name == iface {
+			if i.def != r.defOf(iface) {
+				return nil, false
+			}
+			return s.impl, true
+		}
+	}
+	return nil, false
+}
+
+// defOf is the definition of the interface name in this realm, created
+// or pending, or nil.
+func (r *Realm) defOf(name string) *InterfaceDef {
+	if io := r.interfaces[name]; io != nil {
+		return io.def
+	}
+	return r.pendingDef(name)
+}
+
 // ImplOf returns the Go implementation behind a platform object, or nil.
 func (r *Realm) ImplOf(v sobek.Value) any {
 	if s := r.getSlot(v); s != nil {
@@ -474,6 +538,14 @@ func (r *Realm) wrap(impl any, iface string, storage *Slot) sobek.Value {
 		if refl != nil && refl.obj != nil {
 			if refl.realm == r {
 				return refl.obj
+			}
+			// The object of another realm of the agent (an argument
+			// ConvertsToInterface admitted, given back): the same object,
+			// as this realm's view of it.
+			if r.ForeignValue != nil && refl.realm != nil {
+				if v := r.ForeignValue(refl.realm, refl.obj); v != nil {
+					return v
+				}
 			}
 		}
 	}

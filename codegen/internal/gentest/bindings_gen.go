@@ -471,7 +471,7 @@ func idlFromShapeOrSequenceOfDOMStringOrBooleanOrDouble(r *webidl.Realm, v sobek
 	var seqMethod sobek.Value
 	obj, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Shape"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Shape"); sel < 0 && ok {
 			sel = 0
 		}
 		if sel < 0 {
