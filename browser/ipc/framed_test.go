@@ -50,9 +50,9 @@ func FuzzFrameReader(f *testing.F) {
 	req := frame(&lockspb.Call{Call: &lockspb.Call_Request{Request: &lockspb.Request{Client: 1, Request: 1, Name: []byte("L"), Mode: excl, Wait: wait}}})
 	f.Add(req, []byte{255})
 	f.Add(append(append([]byte{}, req...), req...), []byte{0, 3})
-	f.Add(req[:len(req)-1], []byte{1})                   // cut short
+	f.Add(req[:len(req)-1], []byte{1})                     // cut short
 	f.Add([]byte{0x7f, 0xff, 0xff, 0xff, 1, 2}, []byte{0}) // huge
-	f.Add([]byte{0x80, 0, 0, 2, 8, 1}, []byte{9})         // a status frame
+	f.Add([]byte{0x80, 0, 0, 2, 8, 1}, []byte{9})          // a status frame
 	f.Add([]byte{0, 0, 0, 3, 0xff, 0xff, 0xff}, []byte{2}) // garbage
 	f.Add(bytes.Repeat([]byte{0, 0, 0x10, 0}, 2000), []byte{200, 7})
 	const limit = 16 << 10
