@@ -250,8 +250,9 @@
 // abort and query) is not on gRPC by default: a deliberate deviation from
 // "over gRPC" for this one stream. Its messages (the same lockspb
 // protobuf messages, checked by the same session code) are framed, length
-// first, on a second socket pair of the renderer (its file descriptor 4;
-// RendererConfig.LockTransport LockTransportFramed), because gRPC's
+// first, on two more socket pairs of the renderer, one per direction
+// (its file descriptors 4 and 5; RendererConfig.LockTransport
+// LockTransportFramed), because gRPC's
 // per-message work (its reader and writer goroutines, HTTP/2 framing,
 // 3-4 system calls a message on each side) costs more than a whole cycle
 // may: a JS request/release cycle crossing the processes took 125-168 us

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -128,8 +127,9 @@ type LockTransport int
 
 const (
 	// LockTransportFramed frames the session's messages (length-prefixed
-	// protobuf) on a socket pair of its own, the renderer's file
-	// descriptor 4 (ipc.NewFramedRemoteService, ipc.Peer.Locks): a
+	// protobuf) on socket pairs of its own, one per direction, the
+	// renderer's file descriptors 4 and 5 (ipc.NewFramedPair,
+	// ipc.NewFramedRemoteService, ipc.Peer.Locks): a
 	// deliberate deviation from gRPC for this one stream, which carries
 	// every lock request, grant and release (see the package doc).
 	LockTransportFramed LockTransport = iota
@@ -253,9 +253,9 @@ func runRenderer() error {
 	if set.LockTransport == LockTransportGRPC {
 		locks, err = ipc.NewRemoteService(cc, origin.ObtainSite(origin.Parse(set.Site)))
 	} else {
-		var lc net.Conn
-		if lc, err = ipc.FileConn(os.NewFile(4, "locks")); err == nil {
-			locks, err = ipc.NewFramedRemoteService(lc, origin.ObtainSite(origin.Parse(set.Site)))
+		var lc *ipc.FramedConn
+		if lc, err = ipc.FramedConnFromFiles(os.NewFile(4, "lock-calls"), os.NewFile(5, "lock-events")); err == nil {
+			locks = ipc.NewFramedRemoteService(lc, origin.ObtainSite(origin.Parse(set.Site)))
 		}
 	}
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"os/exec"
@@ -178,17 +177,18 @@ func (b *Browser) spawnRenderer(ctx context.Context, site origin.Site) (*rendere
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{rendererEnd}
-	// The framed lock session's socket pair: the renderer's fd 4.
-	var locksEnd net.Conn
+	// The framed lock session's socket pairs: the renderer's fds 4 (the
+	// calls it writes) and 5 (the events it reads).
+	var locksEnd *ipc.FramedConn
 	if set.LockTransport != LockTransportGRPC {
-		var rendererLocks *os.File
-		if locksEnd, rendererLocks, err = ipc.SocketPair(); err != nil {
+		var calls, events *os.File
+		if locksEnd, calls, events, err = ipc.NewFramedPair(); err != nil {
 			browserEnd.Close()
 			rendererEnd.Close()
 			b.tabs.removeProc(p)
 			return nil, err
 		}
-		cmd.ExtraFiles = append(cmd.ExtraFiles, rendererLocks)
+		cmd.ExtraFiles = append(cmd.ExtraFiles, calls, events)
 	}
 	cmd.Stderr = p.stderr
 	err = cmd.Start()

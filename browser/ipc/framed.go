@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -18,7 +20,7 @@ import (
 
 // This file is the framed lock session: the lockspb session's calls and
 // events, each a length-prefixed protobuf message, on a socket pair of
-// their own (Peer.Locks, NewFramedRemoteService), instead of a gRPC
+// their own (FramedConn: Peer.Locks, NewFramedRemoteService), instead of a gRPC
 // stream (see doc.go for why).
 //
 // A frame is a 4-byte big-endian header and a payload. The header's low
@@ -129,17 +131,165 @@ func appendFrame(b []byte, m proto.Message, flag uint32, max int) ([]byte, error
 	return b, nil
 }
 
+// FramedConn is one process's ends of a framed lock session: two socket
+// pairs, each carrying the frames of one direction. The end this process
+// reads is in Go's network poller (a read waits for data without a
+// thread); the end it writes is not, and is written without waiting: a
+// socket in the poller is watched for writability too, and every time
+// the peer takes data from it the poller wakes this process for nothing
+// (measured: about every other cycle, in each process). A write the
+// socket does not take at once is retried after a short sleep, from 20
+// us doubling up to 5 ms, which happens only while the peer does not
+// read.
+type FramedConn struct {
+	in  net.Conn
+	out *rawOut
+}
+
+// NewFramedPair returns the two socket pairs of a framed lock session:
+// the browser process's ends (for Peer.Locks) and the renderer's, as files
+// for exec.Cmd.ExtraFiles (FramedConnFromFiles opens them): the calls it
+// writes, then the events it reads.
+func NewFramedPair() (browser *FramedConn, calls, events *os.File, err error) {
+	callsIn, calls, err := SocketPair()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		callsIn.Close()
+		calls.Close()
+		return nil, nil, nil, fmt.Errorf("ipc: socketpair: %w", err)
+	}
+	eventsOut, err := newRawOut(os.NewFile(uintptr(fds[0]), "ipc-lock-events"))
+	if err != nil {
+		callsIn.Close()
+		calls.Close()
+		syscall.Close(fds[1])
+		return nil, nil, nil, err
+	}
+	return &FramedConn{in: callsIn, out: eventsOut}, calls, os.NewFile(uintptr(fds[1]), "ipc-lock-events"), nil
+}
+
+// FramedConnFromFiles returns a renderer's ends of its framed lock
+// session from the files NewFramedPair gave it (inherited: e.g.
+// os.NewFile(4, "calls"), os.NewFile(5, "events")).
+func FramedConnFromFiles(calls, events *os.File) (*FramedConn, error) {
+	in, err := FileConn(events)
+	if err != nil {
+		calls.Close()
+		return nil, err
+	}
+	out, err := newRawOut(calls)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	return &FramedConn{in: in, out: out}, nil
+}
+
+// Close closes both ends.
+func (c *FramedConn) Close() error {
+	c.out.Close()
+	return c.in.Close()
+}
+
+// rawOut is the writing end of a socket outside Go's network poller, in
+// non-blocking mode.
+type rawOut struct {
+	mu     sync.Mutex
+	f      *os.File
+	fd     int
+	closed bool
+	stop   atomic.Bool // writeAll gives up
+}
+
+// newRawOut makes f (a socket in blocking mode, so that os.NewFile did
+// not put it in the poller) a rawOut.
+func newRawOut(f *os.File) (*rawOut, error) {
+	fd := int(f.Fd())
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ipc: %w", err)
+	}
+	return &rawOut{f: f, fd: fd}, nil
+}
+
+// tryWrite writes what the socket takes of b now, without waiting.
+func (o *rawOut) tryWrite(b []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return 0, net.ErrClosed
+	}
+	n := 0
+	for n < len(b) {
+		m, err := syscall.Write(o.fd, b[n:])
+		if m > 0 {
+			n += m
+		}
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			return n, nil
+		case err != nil:
+			return n, err
+		case m <= 0:
+			return n, io.ErrShortWrite
+		}
+	}
+	return n, nil
+}
+
+// writeAll writes b, sleeping while the socket is full, until it is
+// written, the socket closed or stop set.
+func (o *rawOut) writeAll(b []byte) error {
+	wait := 20 * time.Microsecond
+	for {
+		n, err := o.tryWrite(b)
+		if err != nil {
+			return err
+		}
+		if b = b[n:]; len(b) == 0 {
+			return nil
+		}
+		if o.stop.Load() {
+			return errStopped
+		}
+		if n > 0 {
+			wait = 20 * time.Microsecond
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 5*time.Millisecond)
+	}
+}
+
+var errStopped = errors.New("ipc: the session ended")
+
+// Close closes the socket (a write under way ends first).
+func (o *rawOut) Close() error {
+	o.stop.Store(true)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return nil
+	}
+	o.closed = true
+	return o.f.Close()
+}
+
 // framedServerStream is the browser process's end of a framed session.
 type framedServerStream struct {
-	conn net.Conn
-	fr   *frameReader
+	c  *FramedConn
+	fr *frameReader
 
 	mu  sync.Mutex
 	buf []byte
 }
 
-func newFramedServerStream(conn net.Conn) *framedServerStream {
-	return &framedServerStream{conn: conn, fr: newFrameReader(conn, MaxRecvBytes)}
+func newFramedServerStream(c *FramedConn) *framedServerStream {
+	return &framedServerStream{c: c, fr: newFrameReader(c.in, MaxRecvBytes)}
 }
 
 // Recv returns the renderer's next call; a bad frame or message is a
@@ -179,7 +329,7 @@ func (s *framedServerStream) sendBatch(evs []*lockspb.Event) error {
 			return status.Error(codes.ResourceExhausted, err.Error())
 		}
 	}
-	_, err := s.conn.Write(b)
+	err := s.c.out.writeAll(b)
 	if cap(b) <= frameBufferBytes {
 		s.buf = b[:0]
 	}
@@ -187,50 +337,37 @@ func (s *framedServerStream) sendBatch(evs []*lockspb.Event) error {
 }
 
 // interruptSend makes a Send that waits for the renderer fail.
-func (s *framedServerStream) interruptSend() { _ = s.conn.SetWriteDeadline(time.Now()) }
+func (s *framedServerStream) interruptSend() { s.c.out.stop.Store(true) }
 
 // end sends st, why the browser process ends the session, as the last
-// frame (waiting a second at most for a renderer that does not read),
-// then closes the connection.
+// frame (if the renderer's socket takes it at once), then closes the
+// connection.
 func (s *framedServerStream) end(st *status.Status) {
 	if st != nil {
 		if b, err := appendFrame(nil, st.Proto(), statusFrameFlag, MaxMessageBytes); err == nil {
 			s.mu.Lock()
-			_ = s.conn.SetWriteDeadline(time.Now().Add(time.Second))
-			_, _ = s.conn.Write(b)
+			_, _ = s.c.out.tryWrite(b)
 			s.mu.Unlock()
 		}
 	}
-	s.conn.Close()
+	s.c.Close()
 }
 
 // frameWriter writes a renderer's frames from its event loop without ever
-// waiting: a frame goes to the socket at once (one write syscall) when
-// nothing is queued and the socket takes it; otherwise (what the socket
-// did not take) it is queued, and a goroutine of its own writes the queue
-// out as the browser process reads. Past MaxQueuedCallBytes queued the
-// connection is given up.
+// waiting: a frame goes to the socket at once (one write system call)
+// when nothing is queued and the socket takes it; otherwise (what the
+// socket did not take) it is queued, and a goroutine of its own writes
+// the queue out as the browser process reads. Past max bytes queued the
+// session is given up (fail).
 type frameWriter struct {
-	conn net.Conn
-	raw  syscall.RawConn
+	out  *rawOut
 	max  int
+	fail func() // ends the session
 
 	mu       sync.Mutex
 	queued   []byte // waiting for the flushing goroutine
 	flushing bool   // the flushing goroutine owns the socket's writes
 	err      error
-}
-
-func newFrameWriter(conn net.Conn, max int) (*frameWriter, error) {
-	sc, ok := conn.(syscall.Conn)
-	if !ok {
-		return nil, fmt.Errorf("ipc: a framed session needs a socket, not a %T", conn)
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	return &frameWriter{conn: conn, raw: raw, max: max}, nil
 }
 
 var errQueueFull = errors.New("ipc: the browser process does not read the lock session's calls")
@@ -244,15 +381,15 @@ func (w *frameWriter) write(b []byte) error {
 	}
 	if w.flushing {
 		if len(w.queued)+len(b) > w.max {
-			w.fail(errQueueFull)
+			w.failLocked(errQueueFull)
 			return w.err
 		}
 		w.queued = append(w.queued, b...)
 		return nil
 	}
-	n, err := w.tryWrite(b)
+	n, err := w.out.tryWrite(b)
 	if err != nil {
-		w.fail(err)
+		w.failLocked(err)
 		return w.err
 	}
 	if n < len(b) {
@@ -261,36 +398,6 @@ func (w *frameWriter) write(b []byte) error {
 		go w.flush()
 	}
 	return nil
-}
-
-// tryWrite writes what the socket takes of b now, without waiting.
-func (w *frameWriter) tryWrite(b []byte) (int, error) {
-	var n int
-	var werr error
-	err := w.raw.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			m, err := syscall.Write(int(fd), b[n:])
-			if m > 0 {
-				n += m
-			}
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err == syscall.EAGAIN:
-				return true
-			case err != nil:
-				werr = err
-				return true
-			case m <= 0:
-				return true
-			}
-		}
-		return true
-	})
-	if err == nil {
-		err = werr
-	}
-	return n, err
 }
 
 // flush writes the queue out, waiting for the socket.
@@ -305,9 +412,9 @@ func (w *frameWriter) flush() {
 			return
 		}
 		w.mu.Unlock()
-		if _, err := w.conn.Write(b); err != nil {
+		if err := w.out.writeAll(b); err != nil {
 			w.mu.Lock()
-			w.fail(err)
+			w.failLocked(err)
 			w.flushing = false
 			w.mu.Unlock()
 			return
@@ -315,29 +422,26 @@ func (w *frameWriter) flush() {
 	}
 }
 
-// fail gives the connection up (w.mu held).
-func (w *frameWriter) fail(err error) {
+// failLocked gives the session up (w.mu held).
+func (w *frameWriter) failLocked(err error) {
 	if w.err == nil {
 		w.err = err
 		w.queued = nil
-		w.conn.Close()
+		go w.fail() // not under w.mu: it closes the socket
 	}
 }
 
 // framedClientStream is a renderer's end of a framed session.
 type framedClientStream struct {
-	conn net.Conn
-	fr   *frameReader
-	w    *frameWriter
-	buf  []byte // the frame being built (under RemoteService.sendMu)
+	c   *FramedConn
+	fr  *frameReader
+	w   *frameWriter
+	buf []byte // the frame being built (under RemoteService.sendMu)
 }
 
-func newFramedClientStream(conn net.Conn) (*framedClientStream, error) {
-	w, err := newFrameWriter(conn, MaxQueuedCallBytes)
-	if err != nil {
-		return nil, err
-	}
-	return &framedClientStream{conn: conn, fr: newFrameReader(conn, MaxMessageBytes), w: w}, nil
+func newFramedClientStream(c *FramedConn) *framedClientStream {
+	return &framedClientStream{c: c, fr: newFrameReader(c.in, MaxMessageBytes),
+		w: &frameWriter{out: c.out, max: MaxQueuedCallBytes, fail: func() { c.Close() }}}
 }
 
 // Send sends a call without waiting (frameWriter); calls are serialized

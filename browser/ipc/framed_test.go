@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"testing"
 	"time"
 
@@ -121,7 +120,7 @@ func TestFramedBadFrames(t *testing.T) {
 			bad.request(1, 1, "L", excl, wait)
 			bad.outcome()
 			heap := heapBytes()
-			if _, err := bad.locks.Write(tc.bytes); err != nil {
+			if err := bad.locks.out.writeAll(tc.bytes); err != nil {
 				t.Fatal(err)
 			}
 			bad.refused(tc.code, tc.want)
@@ -147,8 +146,8 @@ func TestFramedBadFrames(t *testing.T) {
 		other.register(1, "env-other", "https://a.test")
 		other.request(1, 1, "L", excl, wait)
 		other.query(1, 1) // queued
-		bad.locks.Write([]byte{0, 0, 0, 100, 1, 2, 3})
-		bad.locks.(*net.UnixConn).CloseWrite()
+		bad.locks.out.writeAll([]byte{0, 0, 0, 100, 1, 2, 3})
+		bad.locks.out.Close()
 		if o := other.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
 			t.Fatalf("other: %v", o)
 		}
@@ -167,10 +166,8 @@ func TestFramedBadFrames(t *testing.T) {
 func TestFramedQueuedCalls(t *testing.T) {
 	browserEnd, rendererEnd := framedSession.lockPair(t)
 	defer browserEnd.Close()
-	w, err := newFrameWriter(rendererEnd, 4<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
+	closed := make(chan struct{})
+	w := &frameWriter{out: rendererEnd.out, max: 4 << 20, fail: func() { rendererEnd.Close(); close(closed) }}
 	// 2 MiB of frames with nobody reading: more than the socket takes.
 	frame := func(i uint64) []byte {
 		b, _ := appendFrame(nil, &lockspb.Call{Call: &lockspb.Call_Abort{Abort: &lockspb.Abort{Request: i}}}, 0, MaxRecvBytes)
@@ -193,7 +190,7 @@ func TestFramedQueuedCalls(t *testing.T) {
 	if !queued {
 		t.Fatal("2 MiB went to the socket at once: the test proves nothing")
 	}
-	fr := newFrameReader(browserEnd, MaxRecvBytes)
+	fr := newFrameReader(browserEnd.in, MaxRecvBytes)
 	for i := uint64(1); i <= n; i++ {
 		for {
 			p, _, err := fr.next()
@@ -221,7 +218,8 @@ func TestFramedQueuedCalls(t *testing.T) {
 			break
 		}
 	}
-	if _, err := rendererEnd.Write([]byte{0}); err == nil {
+	<-closed
+	if _, err := rendererEnd.out.tryWrite([]byte{0}); err == nil {
 		t.Fatal("the connection was not closed")
 	}
 }

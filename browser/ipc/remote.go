@@ -94,21 +94,16 @@ func NewRemoteService(cc grpc.ClientConnInterface, site origin.Site) (*RemoteSer
 }
 
 // NewFramedRemoteService opens the renderer's session with the browser
-// process's lock service framed on conn, the renderer's end of its lock
-// socket pair (the browser process's end is Peer.Locks), rather than
-// over gRPC: the same calls and events, with less work per message (see
-// the package doc). A call is written from the caller's goroutine (the
+// process's lock service framed on c, the renderer's ends of its lock
+// socket pairs (the browser process's are Peer.Locks), rather than over
+// gRPC: the same calls and events, with less work per message (see the
+// package doc). A call is written from the caller's goroutine (the
 // renderer's event loop) without ever waiting: what the socket does not
 // take at once is queued (at most MaxQueuedCallBytes, past which the
 // session is given up) and written by a goroutine of its own; events are
 // read and delivered to the clients by another one.
-func NewFramedRemoteService(conn net.Conn, site origin.Site) (*RemoteService, error) {
-	stream, err := newFramedClientStream(conn)
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return newRemoteService(stream, func() { conn.Close() }, site), nil
+func NewFramedRemoteService(c *FramedConn, site origin.Site) *RemoteService {
+	return newRemoteService(newFramedClientStream(c), func() { c.Close() }, site)
 }
 
 func newRemoteService(stream clientStream, cancel func(), site origin.Site) *RemoteService {

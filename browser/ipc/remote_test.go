@@ -33,7 +33,7 @@ func (tr transport) remoteRenderer(t testing.TB, ls *LockServer, siteURL string)
 	var rs *RemoteService
 	if locksRenderer != nil {
 		cc.Connect() // its gRPC connection is up, as a renderer's is
-		rs, err = NewFramedRemoteService(locksRenderer, site(siteURL))
+		rs = NewFramedRemoteService(locksRenderer, site(siteURL))
 	} else {
 		rs, err = NewRemoteService(cc, site(siteURL))
 	}

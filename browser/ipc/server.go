@@ -114,18 +114,18 @@ type Peer struct {
 	// Services (optional) registers the other services the browser
 	// process serves the renderer on its connection.
 	Services func(grpc.ServiceRegistrar)
-	// Locks (optional) is the browser process's end of the renderer's
-	// lock socket pair: its session is framed on it (the renderer uses
-	// NewFramedRemoteService) rather than a gRPC stream on the
-	// connection, which then refuses a gRPC session.
-	Locks net.Conn
+	// Locks (optional) is the browser process's ends of the renderer's
+	// lock socket pairs (NewFramedPair): its session is framed on them
+	// (the renderer uses NewFramedRemoteService) rather than a gRPC
+	// stream on the connection, which then refuses a gRPC session.
+	Locks *FramedConn
 }
 
 // Served is one renderer's connection being served.
 type Served struct {
 	srv       *grpc.Server
 	done      chan struct{}
-	locks     net.Conn      // Peer.Locks
+	locks     *FramedConn   // Peer.Locks
 	locksDone chan struct{} // closed when the framed session has ended
 }
 

@@ -22,7 +22,7 @@ type rawRenderer struct {
 	t      *testing.T
 	served *Served
 	cc     *grpc.ClientConn
-	locks  net.Conn // its end of the lock socket pair (framed)
+	locks  *FramedConn // its ends of the lock socket pairs (framed)
 	stream clientStream
 	events chan *lockspb.Event
 	end    chan error // the session's end (Recv's error)
@@ -45,22 +45,22 @@ func eachTransport(t *testing.T, f func(t *testing.T, tr transport)) {
 	t.Run("framed", func(t *testing.T) { f(t, framedSession) })
 }
 
-// lockPair returns the lock socket pair of a renderer served on tr: the
-// browser process's end (Peer.Locks) and the renderer's (nil, nil on
+// lockPair returns the lock socket pairs of a renderer served on tr: the
+// browser process's ends (Peer.Locks) and the renderer's (nil, nil on
 // gRPC).
-func (tr transport) lockPair(t testing.TB) (net.Conn, net.Conn) {
+func (tr transport) lockPair(t testing.TB) (*FramedConn, *FramedConn) {
 	if tr == grpcSession {
 		return nil, nil
 	}
-	browserEnd, rendererEnd, err := SocketPair()
+	browserEnds, calls, events, err := NewFramedPair()
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := FileConn(rendererEnd)
+	rendererEnds, err := FramedConnFromFiles(calls, events)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return browserEnd, conn
+	return browserEnds, rendererEnds
 }
 
 // blockingFramed is a framed session whose sends wait for the socket (a
@@ -72,8 +72,7 @@ func (b blockingFramed) Send(c *lockspb.Call) error {
 	if err != nil {
 		return err
 	}
-	_, err = b.conn.Write(buf)
-	return err
+	return b.c.out.writeAll(buf)
 }
 
 func (tr transport) newRaw(t *testing.T, ls *LockServer, siteURL string, maxOutstanding int) *rawRenderer {
@@ -104,11 +103,7 @@ func (tr transport) newRawPeer(t *testing.T, ls *LockServer, p Peer, read bool) 
 	}
 	if r.locks != nil {
 		r.cc.Connect() // its gRPC connection is up, as a renderer's is
-		fs, err := newFramedClientStream(r.locks)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.stream = blockingFramed{fs}
+		r.stream = blockingFramed{newFramedClientStream(r.locks)}
 	} else if r.stream, err = lockspb.NewLockServiceClient(r.cc).Session(context.Background()); err != nil {
 		t.Fatal(err)
 	}
