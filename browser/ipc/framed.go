@@ -43,7 +43,10 @@ const (
 
 // frameError is a frame that breaks the framing rules (a renderer that
 // sends it is refused).
-type frameError struct{ msg string }
+type frameError struct {
+	msg string
+	cut bool // the connection ended within the frame
+}
 
 func (e *frameError) Error() string { return "ipc: " + e.msg }
 
@@ -72,7 +75,7 @@ func (fr *frameReader) next() (payload []byte, isStatus bool, err error) {
 			h := binary.BigEndian.Uint32(fr.buf[fr.start:])
 			size := int(h &^ statusFrameFlag)
 			if size > fr.max {
-				return nil, false, &frameError{fmt.Sprintf("a frame of %d bytes, over the limit of %d", size, fr.max)}
+				return nil, false, &frameError{fmt.Sprintf("a frame of %d bytes, over the limit of %d", size, fr.max), false}
 			}
 			need += size
 			if avail >= need {
@@ -86,7 +89,7 @@ func (fr *frameReader) next() (payload []byte, isStatus bool, err error) {
 		fr.end += n
 		if err != nil && n == 0 {
 			if errors.Is(err, io.EOF) && fr.end > fr.start {
-				return nil, false, &frameError{fmt.Sprintf("the connection ended within a frame (%d bytes of it)", fr.end-fr.start)}
+				return nil, false, &frameError{fmt.Sprintf("the connection ended within a frame (%d bytes of it)", fr.end-fr.start), true}
 			}
 			return nil, false, err
 		}
@@ -298,7 +301,7 @@ func (s *framedServerStream) Recv() (*lockspb.Call, error) {
 	p, isStatus, err := s.fr.next()
 	var fe *frameError
 	switch {
-	case errors.As(err, &fe):
+	case errors.As(err, &fe) && !fe.cut:
 		return nil, refuse(codes.InvalidArgument, "%s", fe.msg)
 	case err != nil:
 		return nil, err

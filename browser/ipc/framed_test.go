@@ -156,6 +156,12 @@ func TestFramedBadFrames(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatal("the session did not end")
 		}
+		// A renderer that died while writing is not refused.
+		select {
+		case reason := <-bad.killed:
+			t.Fatalf("killed: %s", reason)
+		default:
+		}
 	})
 }
 
