@@ -258,11 +258,13 @@
 // may: a JS request/release cycle crossing the processes took 125-168 us
 // over gRPC against Chromium's 376-504 us, and a bare gRPC-go
 // request/outcome/release cycle alone 51-100 us. Measured side by side
-// in one run (BenchmarkRendererLockCycleSideBySide, 2 shared cores, load
-// average 9-11): framed 62-80 us per cycle (CPU: browser process 32-36
-// us, renderer 38-49 us), gRPC 102-114 us (63-74 us and 60-61 us),
-// in-process 10-16 us, Chromium 491-983 us. LockTransportGRPC keeps the
-// gRPC session. The browser process trusts no renderer: a call
+// in one run (BenchmarkRendererLockCycleSideBySide, count 3, 2 shared
+// cores, load average 16-21): framed 60-64 us per cycle (one run of 185
+// us), CPU per cycle 27-28 us in the browser process and 39-49 us in the
+// renderer; gRPC 105-161 us (CPU 52-68 us and 57-64 us); in-process 21-22
+// us; Chromium 812-1018 us. Most of the framed cycle's CPU is the
+// kernel's: system calls (each write wakes the other process) and context
+// switches. LockTransportGRPC keeps the gRPC session. The browser process trusts no renderer: a call
 // for another renderer's client or lock, another site's storage key, a
 // malformed frame or call, or a flooding one, gets the renderer killed
 // (ipc.LockServer). A flooding

@@ -33,10 +33,10 @@
 // by the frame limit. Measured: a request/grant/release cycle of the
 // contract with both ends in the test process (BenchmarkContractCycle)
 // takes 26 us framed against 45-58 us over gRPC; a JS cycle from a
-// renderer process (browser's BenchmarkRendererLockCycleSideBySide) 62-80
-// us framed against 102-114 us over gRPC, where each process's CPU per
+// renderer process (browser's BenchmarkRendererLockCycleSideBySide) 60-64
+// us framed against 105-161 us over gRPC, where each process's CPU per
 // cycle is now mostly the kernel's (system calls and context switches:
-// about 4 system calls and one wake-up a cycle on each side). The other
+// 4-6 system calls and one wake-up a cycle on each side). The other
 // services (the control channel, the network, storage) stay on gRPC.
 //
 // LockServer is the browser process's side. It trusts no renderer (see
