@@ -252,9 +252,28 @@
 // stolen, queried and evicted from the back/forward cache across
 // processes; a renderer's death terminates its clients in the lock
 // service (their requests aborted, their locks released, the waiters
-// granted). The browser process trusts no renderer: a call for another
-// renderer's client or lock, another site's storage key, or a malformed
-// or flooding one, gets the renderer killed (ipc.LockServer). A flooding
+// granted). The lock session itself (every lock request, grant, release,
+// abort and query) is not on gRPC by default: a deliberate deviation from
+// "over gRPC" for this one stream. Its messages (the same lockspb
+// protobuf messages, checked by the same session code) are framed, length
+// first, on two more socket pairs of the renderer, one per direction
+// (its file descriptors 4 and 5; RendererConfig.LockTransport
+// LockTransportFramed), because gRPC's
+// per-message work (its reader and writer goroutines, HTTP/2 framing,
+// 3-4 system calls a message on each side) costs more than a whole cycle
+// may: a JS request/release cycle crossing the processes took 125-168 us
+// over gRPC against Chromium's 376-504 us, and a bare gRPC-go
+// request/outcome/release cycle alone 51-100 us. Measured side by side
+// in one run (BenchmarkRendererLockCycleSideBySide, count 3, 2 shared
+// cores, load average 16-21): framed 60-64 us per cycle (one run of 185
+// us), CPU per cycle 27-28 us in the browser process and 39-49 us in the
+// renderer; gRPC 105-161 us (CPU 52-68 us and 57-64 us); in-process 21-22
+// us; Chromium 812-1018 us. Most of the framed cycle's CPU is the
+// kernel's: system calls (each write wakes the other process) and context
+// switches. LockTransportGRPC keeps the gRPC session. The browser process trusts no renderer: a call
+// for another renderer's client or lock, another site's storage key, a
+// malformed frame or call, or a flooding one, gets the renderer killed
+// (ipc.LockServer). A flooding
 // renderer never grows the browser process without bound, and one that
 // stops reading holds up no other: besides the lock session's bounds
 // (package ipc), the messages of the other renderers for it

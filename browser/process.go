@@ -98,6 +98,9 @@ type RendererConfig struct {
 	MaxProcs int
 	// StartTimeout bounds a renderer's start-up; 0: DefaultRendererStart.
 	StartTimeout time.Duration
+	// LockTransport is the transport of a renderer's lock session; the
+	// zero value, LockTransportFramed, is the fast one.
+	LockTransport LockTransport
 	// MaxOutstanding bounds a renderer's outstanding lock requests,
 	// queries and clients in the browser process; past it the renderer
 	// is killed. 0: ipc.DefaultMaxOutstanding.
@@ -116,6 +119,34 @@ type RendererConfig struct {
 	// windows keep working, and Window.Navigate starts w again in a
 	// fresh renderer.
 	OnExit func(w *Window, err *RendererExitError)
+}
+
+// LockTransport is the transport of a renderer's session with the browser
+// process's lock service (RendererConfig.LockTransport): the same lockspb
+// calls and events either way, checked by the same code.
+type LockTransport int
+
+const (
+	// LockTransportFramed frames the session's messages (length-prefixed
+	// protobuf) on socket pairs of its own, one per direction, the
+	// renderer's file descriptors 4 and 5 (ipc.NewFramedPair,
+	// ipc.NewFramedRemoteService, ipc.Peer.Locks): a
+	// deliberate deviation from gRPC for this one stream, which carries
+	// every lock request, grant and release (see the package doc).
+	LockTransportFramed LockTransport = iota
+	// LockTransportGRPC runs the session as a gRPC stream on the
+	// renderer's connection, with its other services.
+	LockTransportGRPC
+)
+
+func (t LockTransport) String() string {
+	switch t {
+	case LockTransportFramed:
+		return "framed"
+	case LockTransportGRPC:
+		return "gRPC"
+	}
+	return fmt.Sprintf("LockTransport(%d)", int(t))
 }
 
 // ErrNoRendererEntry: RendererProcesses without a way to start a renderer.
@@ -172,6 +203,8 @@ type rendererSettings struct {
 	MaxStack    int   `json:"max_stack"`
 	MemoryLimit int64 `json:"memory_limit"`
 	MaxProcs    int   `json:"max_procs"`
+	// LockTransport is RendererConfig.LockTransport.
+	LockTransport LockTransport `json:"lock_transport"`
 	// Site is the renderer's site (serialized): its lock clients use
 	// the storage keys of it.
 	Site string `json:"site"`
@@ -217,7 +250,15 @@ func runRenderer() error {
 	if err != nil {
 		return err
 	}
-	locks, err := ipc.NewRemoteService(cc, origin.ObtainSite(origin.Parse(set.Site)))
+	var locks *ipc.RemoteService
+	if set.LockTransport == LockTransportGRPC {
+		locks, err = ipc.NewRemoteService(cc, origin.ObtainSite(origin.Parse(set.Site)))
+	} else {
+		var lc *ipc.FramedConn
+		if lc, err = ipc.FramedConnFromFiles(os.NewFile(4, "lock-calls"), os.NewFile(5, "lock-events")); err == nil {
+			locks = ipc.NewFramedRemoteService(lc, origin.ObtainSite(origin.Parse(set.Site)))
+		}
+	}
 	if err != nil {
 		return err
 	}

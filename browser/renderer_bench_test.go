@@ -121,5 +121,8 @@ func BenchmarkRendererLockCycleSideBySide(b *testing.B) {
 		run(b, br)
 	})
 	b.Run("renderer", func(b *testing.B) { run(b, rendererBrowser(b, browser.Config{})) })
+	b.Run("renderer-grpc", func(b *testing.B) {
+		run(b, rendererBrowser(b, browser.Config{Renderer: browser.RendererConfig{LockTransport: browser.LockTransportGRPC}}))
+	})
 	b.Run("chromium", func(b *testing.B) { chromebench.Loop(b, loop) })
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/browser/ipc"
+	"github.com/gowebengine/weblocks/browser/ipc/lockspb"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	htmlpkg "github.com/gowebengine/weblocks/html"
 	"github.com/gowebengine/weblocks/internal/testenv"
@@ -38,7 +39,10 @@ const hostileEnv = "BROWSER_TEST_HOSTILE"
 //     when N is small), then reports "done" (a Message);
 //   - "fetch:N": starts N fetches at once of a URL the test's fetcher
 //     never answers;
-//   - "storage:N": uses localStorage of N origins of its site.
+//   - "storage:N": uses localStorage of N origins of its site;
+//   - "locks:N": registers a lock client, then sends N lock requests on
+//     its lock session (framed or gRPC, as the browser process set it up),
+//     as fast as the browser process takes them.
 func runHostile(mode string) {
 	conn, err := ipc.FileConn(os.NewFile(3, "ipc"))
 	if err != nil {
@@ -110,6 +114,16 @@ func runHostile(mode string) {
 	case "fetch":
 		for range n {
 			go host.Fetch(context.Background(), &rendererpb.FetchRequest{Url: "https://a.test/hang"})
+		}
+	case "locks":
+		send := lockSession(cc)
+		send(&lockspb.Call{Call: &lockspb.Call_Register{Register: &lockspb.Register{Client: 1, Id: "flooder",
+			Key: &lockspb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}}}})
+		for i := range uint64(n) {
+			if send(&lockspb.Call{Call: &lockspb.Call_Request{Request: &lockspb.Request{Client: 1, Request: i + 1, Name: []byte("L"),
+				Mode: lockspb.Mode_MODE_EXCLUSIVE, Wait: lockspb.WaitMode_WAIT_MODE_WAIT}}}) != nil {
+				break
+			}
 		}
 	case "storage":
 		for i := range n {
@@ -329,6 +343,54 @@ func TestRendererHostileFetchFlood(t *testing.T) {
 	if p := peak.Load(); p > ipc.MaxStreams {
 		t.Fatalf("%d fetches of one renderer at once in the browser process", p)
 	}
+}
+
+// TestRendererHostileLockFlood: a renderer sending a million lock
+// requests on its lock session, framed or gRPC, is killed at
+// ipc.DefaultMaxOutstanding with the browser process's heap bounded
+// meanwhile, and another renderer's lock cycles go on during the flood
+// and after.
+func TestRendererHostileLockFlood(t *testing.T) {
+	eachLockTransport(t, func(t *testing.T, rc browser.RendererConfig) {
+		ctx := testCtx(t)
+		exits := make(chan string, 1)
+		rc.OnExit = func(w *browser.Window, err *browser.RendererExitError) { exits <- err.Reason }
+		// The first renderer is a normal one, the second the flooder.
+		b := hostileBrowser(t, browser.Config{Renderer: rc}, "", "locks:1000000")
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := reval(t, ctx, w, `navigator.locks.request('x', () => 1)`); v != int64(1) {
+			t.Fatal(v)
+		}
+		heap := watchHeap()
+		if _, err := b.Open(ctx, "https://a.test/index.html"); err != nil && !strings.Contains(err.Error(), "over the limit") {
+			t.Fatal(err)
+		}
+		done := make(chan any, 1)
+		go func() { v, _ := w.Evaluate(ctx, lockCycles(200)); done <- v }()
+		want := fmt.Sprintf("over the limit of %d", ipc.DefaultMaxOutstanding)
+		select {
+		case reason := <-exits:
+			if !strings.Contains(reason, want) {
+				t.Fatalf("ended: %s", reason)
+			}
+		case <-ctx.Done():
+			t.Fatal("the flooding renderer was not killed")
+		}
+		if v := <-done; v != int64(1) {
+			t.Fatalf("the other renderer's lock cycles: %v", v)
+		}
+		if g := heap.growth(); g > 256 {
+			t.Errorf("the heap grew by %.0f MiB during the flood", g)
+		} else {
+			t.Logf("the heap grew by %.0f MiB at most during the flood", g)
+		}
+		if v := reval(t, ctx, w, lockCycles(20)); v != int64(1) {
+			t.Fatal(v)
+		}
+	})
 }
 
 // TestRendererHostileStorageKeys: a renderer using the localStorage of

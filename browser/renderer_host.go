@@ -154,7 +154,7 @@ func (b *Browser) spawnRenderer(ctx context.Context, site origin.Site) (*rendere
 		ready: make(chan struct{}), exited: make(chan struct{}), opened: make(chan *rendererpb.WindowOpened, 1),
 		loaded: make(chan struct{}), evals: map[uint64]chan evalResult{}}
 	b.tabs.addProc(p)
-	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, MaxProcs: rc.MaxProcs, Site: site.Serialize(), Inits: rc.Inits, ID: p.id}
+	set := rendererSettings{MaxStack: rc.MaxStack, MemoryLimit: rc.MemoryLimit, MaxProcs: rc.MaxProcs, Site: site.Serialize(), Inits: rc.Inits, ID: p.id, LockTransport: rc.LockTransport}
 	_, set.RequestFetcher = b.fetcher.(RequestFetcher)
 	if set.MaxStack <= 0 {
 		set.MaxStack = DefaultRendererMaxStack
@@ -177,14 +177,32 @@ func (b *Browser) spawnRenderer(ctx context.Context, site origin.Site) (*rendere
 		return nil, err
 	}
 	cmd.ExtraFiles = []*os.File{rendererEnd}
+	// The framed lock session's socket pairs: the renderer's fds 4 (the
+	// calls it writes) and 5 (the events it reads).
+	var locksEnd *ipc.FramedConn
+	if set.LockTransport != LockTransportGRPC {
+		var calls, events *os.File
+		if locksEnd, calls, events, err = ipc.NewFramedPair(); err != nil {
+			browserEnd.Close()
+			rendererEnd.Close()
+			b.tabs.removeProc(p)
+			return nil, err
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, calls, events)
+	}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
 		browserEnd.Close()
-		rendererEnd.Close()
+		if locksEnd != nil {
+			locksEnd.Close()
+		}
 		b.tabs.removeProc(p)
 		return nil, fmt.Errorf("browser: starting a renderer: %w", err)
 	}
-	rendererEnd.Close()
 	p.pid = cmd.Process.Pid
 	b.router.add(p)
 	p.served = b.lockServer().ServeConn(browserEnd, ipc.Peer{
@@ -192,6 +210,7 @@ func (b *Browser) spawnRenderer(ctx context.Context, site origin.Site) (*rendere
 		Site:           site,
 		Kill:           func(reason string) { p.kill("killed by the browser process: " + reason) },
 		MaxOutstanding: rc.MaxOutstanding,
+		Locks:          locksEnd,
 		Services:       func(r grpc.ServiceRegistrar) { rendererpb.RegisterHostServer(r, &hostServer{p: p}) },
 	})
 	go p.wait()

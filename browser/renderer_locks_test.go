@@ -2,11 +2,14 @@ package browser_test
 
 import (
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -14,6 +17,8 @@ import (
 	"github.com/gowebengine/weblocks/browser/ipc"
 	"github.com/gowebengine/weblocks/browser/ipc/lockspb"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 )
 
 // reval evaluates expr in w, failing the test on an error.
@@ -42,104 +47,110 @@ const holdL = `new Promise(granted => {
 // service: FIFO across the processes, and query() from either lists both
 // with two distinct client ids.
 func TestRendererLocksContend(t *testing.T) {
-	ctx := testCtx(t)
-	b := rendererBrowser(t, browser.Config{})
-	w1, err := b.Open(ctx, "https://a.test/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, err := b.Open(ctx, "https://a.test/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w1.RendererPID() == w2.RendererPID() {
-		t.Fatal("one renderer for two browsing context groups")
-	}
-	reval(t, ctx, w1, holdL)
-	reval(t, ctx, w2, `window.order = []; window.p2 = navigator.locks.request('L', () => { order.push('w2'); return 'w2 got L'; }); 0`)
-	// w2's request is queued before w1's second one.
-	for s := reval(t, ctx, w2, lockState).(string); !strings.Contains(s, "|L:"); s = reval(t, ctx, w2, lockState).(string) {
-	}
-	reval(t, ctx, w1, `window.p1 = navigator.locks.request('L', () => 'w1 got L again'); 0`)
-	s1 := reval(t, ctx, w1, lockState).(string)
-	s2 := reval(t, ctx, w2, lockState).(string)
-	if s1 != s2 {
-		t.Fatalf("the two renderers see %q and %q", s1, s2)
-	}
-	var held, pendA, pendB string
-	if _, err := fmt.Sscanf(strings.NewReplacer("|", " ", ",", " ").Replace(s1), "%s %s %s", &held, &pendA, &pendB); err != nil {
-		t.Fatalf("state %q: %v", s1, err)
-	}
-	if held != pendB || held == pendA || len(held) < len("L:x") {
-		t.Fatalf("state %q: want w1 holding, then w2 and w1 waiting (two distinct client ids)", s1)
-	}
-	reval(t, ctx, w1, `releaseL(); 0`)
-	if v := reval(t, ctx, w2, `p2`); v != "w2 got L" {
-		t.Fatalf("w2: %v", v)
-	}
-	if v := reval(t, ctx, w1, `p1`); v != "w1 got L again" {
-		t.Fatalf("w1: %v", v)
-	}
-	if v := reval(t, ctx, w2, lockState); v != "|" {
-		t.Fatalf("at the end: %v", v)
-	}
+	eachLockTransport(t, func(t *testing.T, rc browser.RendererConfig) {
+		ctx := testCtx(t)
+		b := rendererBrowser(t, browser.Config{Renderer: rc})
+		w1, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w1.RendererPID() == w2.RendererPID() {
+			t.Fatal("one renderer for two browsing context groups")
+		}
+		reval(t, ctx, w1, holdL)
+		reval(t, ctx, w2, `window.order = []; window.p2 = navigator.locks.request('L', () => { order.push('w2'); return 'w2 got L'; }); 0`)
+		// w2's request is queued before w1's second one.
+		for s := reval(t, ctx, w2, lockState).(string); !strings.Contains(s, "|L:"); s = reval(t, ctx, w2, lockState).(string) {
+		}
+		reval(t, ctx, w1, `window.p1 = navigator.locks.request('L', () => 'w1 got L again'); 0`)
+		s1 := reval(t, ctx, w1, lockState).(string)
+		s2 := reval(t, ctx, w2, lockState).(string)
+		if s1 != s2 {
+			t.Fatalf("the two renderers see %q and %q", s1, s2)
+		}
+		var held, pendA, pendB string
+		if _, err := fmt.Sscanf(strings.NewReplacer("|", " ", ",", " ").Replace(s1), "%s %s %s", &held, &pendA, &pendB); err != nil {
+			t.Fatalf("state %q: %v", s1, err)
+		}
+		if held != pendB || held == pendA || len(held) < len("L:x") {
+			t.Fatalf("state %q: want w1 holding, then w2 and w1 waiting (two distinct client ids)", s1)
+		}
+		reval(t, ctx, w1, `releaseL(); 0`)
+		if v := reval(t, ctx, w2, `p2`); v != "w2 got L" {
+			t.Fatalf("w2: %v", v)
+		}
+		if v := reval(t, ctx, w1, `p1`); v != "w1 got L again" {
+			t.Fatalf("w1: %v", v)
+		}
+		if v := reval(t, ctx, w2, lockState); v != "|" {
+			t.Fatalf("at the end: %v", v)
+		}
+	})
 }
 
 // TestRendererLocksHolderKilled: SIGKILL of the holder's renderer grants
 // the waiter in the other process, and its next query() no longer lists
 // the dead client.
 func TestRendererLocksHolderKilled(t *testing.T) {
-	ctx := testCtx(t)
-	b := rendererBrowser(t, browser.Config{})
-	w1, err := b.Open(ctx, "https://a.test/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, err := b.Open(ctx, "https://a.test/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reval(t, ctx, w1, holdL)
-	reval(t, ctx, w2, `window.p2 = navigator.locks.request('L', () => 'w2 got L'); 0`)
-	for s := reval(t, ctx, w2, lockState).(string); !strings.Contains(s, "|L:"); s = reval(t, ctx, w2, lockState).(string) {
-	}
-	before := reval(t, ctx, w2, lockState).(string)
-	dead := strings.TrimPrefix(strings.Split(before, "|")[0], "L:")
-	if err := syscall.Kill(w1.RendererPID(), syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if v := reval(t, ctx, w2, `p2`); v != "w2 got L" {
-		t.Fatalf("w2: %v", v)
-	}
-	if s := reval(t, ctx, w2, lockState).(string); strings.Contains(s, dead) {
-		t.Fatalf("the dead client %s is still listed: %s", dead, s)
-	}
-	var re *browser.RendererExitError
-	if _, err := w1.Evaluate(ctx, "1"); !errors.As(err, &re) || re.Reason != "killed by a signal (killed)" {
-		t.Fatalf("w1: %v", err)
-	}
+	eachLockTransport(t, func(t *testing.T, rc browser.RendererConfig) {
+		ctx := testCtx(t)
+		b := rendererBrowser(t, browser.Config{Renderer: rc})
+		w1, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reval(t, ctx, w1, holdL)
+		reval(t, ctx, w2, `window.p2 = navigator.locks.request('L', () => 'w2 got L'); 0`)
+		for s := reval(t, ctx, w2, lockState).(string); !strings.Contains(s, "|L:"); s = reval(t, ctx, w2, lockState).(string) {
+		}
+		before := reval(t, ctx, w2, lockState).(string)
+		dead := strings.TrimPrefix(strings.Split(before, "|")[0], "L:")
+		if err := syscall.Kill(w1.RendererPID(), syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		if v := reval(t, ctx, w2, `p2`); v != "w2 got L" {
+			t.Fatalf("w2: %v", v)
+		}
+		if s := reval(t, ctx, w2, lockState).(string); strings.Contains(s, dead) {
+			t.Fatalf("the dead client %s is still listed: %s", dead, s)
+		}
+		var re *browser.RendererExitError
+		if _, err := w1.Evaluate(ctx, "1"); !errors.As(err, &re) || re.Reason != "killed by a signal (killed)" {
+			t.Fatalf("w1: %v", err)
+		}
+	})
 }
 
 // TestRendererLocksSteal: a steal in one renderer rejects the holder's
 // released promise in the other with an AbortError.
 func TestRendererLocksSteal(t *testing.T) {
-	ctx := testCtx(t)
-	b := rendererBrowser(t, browser.Config{})
-	w1, err := b.Open(ctx, "https://a.test/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, err := b.Open(ctx, "https://a.test/index.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reval(t, ctx, w1, holdL)
-	if v := reval(t, ctx, w2, `navigator.locks.request('L', {steal: true}, () => 'stolen')`); v != "stolen" {
-		t.Fatalf("w2: %v", v)
-	}
-	if v := reval(t, ctx, w1, `lost`); v != "AbortError" {
-		t.Fatalf("w1's released promise: %v", v)
-	}
+	eachLockTransport(t, func(t *testing.T, rc browser.RendererConfig) {
+		ctx := testCtx(t)
+		b := rendererBrowser(t, browser.Config{Renderer: rc})
+		w1, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reval(t, ctx, w1, holdL)
+		if v := reval(t, ctx, w2, `navigator.locks.request('L', {steal: true}, () => 'stolen')`); v != "stolen" {
+			t.Fatalf("w2: %v", v)
+		}
+		if v := reval(t, ctx, w1, `lost`); v != "AbortError" {
+			t.Fatalf("w1's released promise: %v", v)
+		}
+	})
 }
 
 // forgerEnv makes this test binary a forging renderer (see TestMain).
@@ -179,30 +190,108 @@ func runForger() {
 		ctl.Recv()
 		select {}
 	}
+	send := lockSession(cc)
+	switch os.Getenv(forgerEnv) {
+	case "frame:huge":
+		// A frame header announcing 2 GiB.
+		writeLockFrame([]byte{0x7f, 0xff, 0xff, 0xff})
+	case "frame:garbage":
+		writeLockFrame([]byte{0, 0, 0, 3, 0xff, 0xff, 0xff})
+	default:
+		send(&lockspb.Call{Call: &lockspb.Call_Register{Register: &lockspb.Register{Client: 1, Id: "forged",
+			Key: &lockspb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}}}})
+	}
+	select {} // until killed
+}
+
+// lockSession returns how a hand-written renderer sends lock calls: on
+// its framed lock socket (fd 4) when the browser process gave it one, as
+// frames written by hand (a 4-byte big-endian length, then the message),
+// else on a gRPC session.
+func lockSession(cc *grpc.ClientConn) func(*lockspb.Call) error {
+	if lockSocket() != nil {
+		return func(c *lockspb.Call) error {
+			b, err := proto.Marshal(c)
+			if err != nil {
+				return err
+			}
+			return writeLockFrame(binary.BigEndian.AppendUint32(nil, uint32(len(b))), b)
+		}
+	}
 	s, err := lockspb.NewLockServiceClient(cc).Session(context.Background())
 	if err != nil {
 		os.Exit(5)
 	}
-	s.Send(&lockspb.Call{Call: &lockspb.Call_Register{Register: &lockspb.Register{Client: 1, Id: "forged",
-		Key: &lockspb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}}}})
-	s.Recv()
-	select {} // until killed
+	go func() {
+		for {
+			if _, err := s.Recv(); err != nil {
+				return
+			}
+		}
+	}()
+	return s.Send
+}
+
+// lockSocket is the framed lock socket, when the renderer's settings say
+// it has one.
+var lockSocket = sync.OnceValue(func() *os.File {
+	var set struct {
+		LockTransport browser.LockTransport `json:"lock_transport"`
+	}
+	if err := json.Unmarshal([]byte(os.Getenv("GOWEBENGINE_RENDERER")), &set); err != nil || set.LockTransport != browser.LockTransportFramed {
+		return nil
+	}
+	return os.NewFile(4, "locks")
+})
+
+// writeLockFrame writes bytes on the framed lock socket.
+func writeLockFrame(parts ...[]byte) error {
+	f := lockSocket()
+	if f == nil {
+		os.Exit(6)
+	}
+	for _, p := range parts {
+		if _, err := f.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachLockTransport runs f on each lock transport of renderers.
+func eachLockTransport(t *testing.T, f func(t *testing.T, rc browser.RendererConfig)) {
+	for _, lt := range []browser.LockTransport{browser.LockTransportFramed, browser.LockTransportGRPC} {
+		t.Run(lt.String(), func(t *testing.T) { f(t, browser.RendererConfig{LockTransport: lt}) })
+	}
 }
 
 // TestRendererForgedMessageKilled: a renderer sending a lock call for
 // another site's storage key is refused and killed by the browser
 // process, which says why.
 func TestRendererForgedMessageKilled(t *testing.T) {
-	b := rendererBrowser(t, browser.Config{Renderer: browser.RendererConfig{Command: func() (*exec.Cmd, error) {
-		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), forgerEnv+"=1")
-		return cmd, nil
-	}}})
-	_, err := b.Open(testCtx(t), "https://a.test/index.html")
-	var re *browser.RendererExitError
-	if !errors.As(err, &re) || !strings.Contains(re.Reason, "killed by the browser process: storage key of https://b.test") {
-		t.Fatalf("got %v", err)
+	forged := func(t *testing.T, rc browser.RendererConfig, mode, want string) {
+		rc.Command = func() (*exec.Cmd, error) {
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), forgerEnv+"="+mode)
+			return cmd, nil
+		}
+		b := rendererBrowser(t, browser.Config{Renderer: rc})
+		_, err := b.Open(testCtx(t), "https://a.test/index.html")
+		var re *browser.RendererExitError
+		if !errors.As(err, &re) || !strings.Contains(re.Reason, "killed by the browser process: "+want) {
+			t.Fatalf("got %v", err)
+		}
 	}
+	eachLockTransport(t, func(t *testing.T, rc browser.RendererConfig) {
+		forged(t, rc, "1", "storage key of https://b.test")
+	})
+	// Bad frames on the framed lock socket.
+	t.Run("huge frame", func(t *testing.T) {
+		forged(t, browser.RendererConfig{}, "frame:huge", fmt.Sprintf("a frame of %d bytes, over the limit of %d", 1<<31-1, ipc.MaxRecvBytes))
+	})
+	t.Run("malformed message", func(t *testing.T) {
+		forged(t, browser.RendererConfig{}, "frame:garbage", "a malformed call (3 bytes)")
+	})
 }
 
 // TestRendererLocksBFCacheEviction: a page kept in the back/forward cache
@@ -210,43 +299,47 @@ func TestRendererForgedMessageKilled(t *testing.T) {
 // another renderer requests that lock (contention), or queries the lock
 // manager; the lock is then released.
 func TestRendererLocksBFCacheEviction(t *testing.T) {
-	for _, by := range []string{"contention", "query"} {
-		t.Run(by, func(t *testing.T) {
-			ctx := testCtx(t)
-			b := rendererBrowser(t, browser.Config{})
-			w1, err := b.Open(ctx, "https://a.test/index.html")
-			if err != nil {
-				t.Fatal(err)
-			}
-			w2, err := b.Open(ctx, "https://a.test/index.html")
-			if err != nil {
-				t.Fatal(err)
-			}
-			reval(t, ctx, w1, holdL)
-			// w1 navigates away: its document, holding L, goes into its
-			// renderer's back/forward cache (no unload listener).
-			reval(t, ctx, w1, `location.href = '/other.html'; 0`)
-			// Its window then is not fully active (it would be closed,
-			// had the navigation unloaded it).
-			for {
-				_, err := w1.Evaluate(ctx, "1")
-				if errors.Is(err, browser.ErrNotFullyActive) {
-					break
-				}
-				if err != nil {
-					t.Fatalf("w1 after the navigation: %v", err)
-				}
-			}
-			switch by {
-			case "contention":
-				if v := reval(t, ctx, w2, `navigator.locks.request('L', () => 'w2 got L')`); v != "w2 got L" {
-					t.Fatalf("w2: %v", v)
-				}
-			case "query":
-				// The query evicts w1's cached page; its lock goes.
-				for s := reval(t, ctx, w2, lockState).(string); s != "|"; s = reval(t, ctx, w2, lockState).(string) {
-				}
-			}
-		})
+	eachLockTransport(t, func(t *testing.T, rc browser.RendererConfig) {
+		for _, by := range []string{"contention", "query"} {
+			t.Run(by, func(t *testing.T) { bfcacheEviction(t, rc, by) })
+		}
+	})
+}
+
+func bfcacheEviction(t *testing.T, rc browser.RendererConfig, by string) {
+	ctx := testCtx(t)
+	b := rendererBrowser(t, browser.Config{Renderer: rc})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reval(t, ctx, w1, holdL)
+	// w1 navigates away: its document, holding L, goes into its
+	// renderer's back/forward cache (no unload listener).
+	reval(t, ctx, w1, `location.href = '/other.html'; 0`)
+	// Its window then is not fully active (it would be closed,
+	// had the navigation unloaded it).
+	for {
+		_, err := w1.Evaluate(ctx, "1")
+		if errors.Is(err, browser.ErrNotFullyActive) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("w1 after the navigation: %v", err)
+		}
+	}
+	switch by {
+	case "contention":
+		if v := reval(t, ctx, w2, `navigator.locks.request('L', () => 'w2 got L')`); v != "w2 got L" {
+			t.Fatalf("w2: %v", v)
+		}
+	case "query":
+		// The query evicts w1's cached page; its lock goes.
+		for s := reval(t, ctx, w2, lockState).(string); s != "|"; s = reval(t, ctx, w2, lockState).(string) {
+		}
 	}
 }

@@ -37,7 +37,12 @@ func BenchmarkContractCycle(b *testing.B) {
 	b.Run("local", func(b *testing.B) { run(b, weblocks.NewService()) })
 	b.Run("remote", func(b *testing.B) {
 		ls := NewLockServer(weblocks.NewService(), nil)
-		rs, _, _ := remoteRenderer(b, ls, "https://a.test")
+		rs, _, _ := grpcSession.remoteRenderer(b, ls, "https://a.test")
+		run(b, rs)
+	})
+	b.Run("framed", func(b *testing.B) {
+		ls := NewLockServer(weblocks.NewService(), nil)
+		rs, _, _ := framedSession.remoteRenderer(b, ls, "https://a.test")
 		run(b, rs)
 	})
 }

@@ -80,56 +80,62 @@ func (r *rawRenderer) flood(n int, call func(i uint64) *lockspb.Call) *sync.Wait
 // killed at DefaultMaxOutstanding, and the browser process's heap grows
 // by a bounded amount meanwhile; another renderer is then served.
 func TestFloodMillionRequests(t *testing.T) {
-	ls := NewLockServer(weblocks.NewService(), t.Logf)
-	a := newRaw(t, ls, "https://a.test", 0)
-	a.register(1, "env-a", "https://a.test")
-	heap := watchHeap()
-	wg := a.flood(1e6, func(i uint64) *lockspb.Call {
-		return &lockspb.Call{Call: &lockspb.Call_Request{Request: &lockspb.Request{Client: 1, Request: i, Name: []byte("L"), Mode: excl, Wait: wait}}}
+	eachTransport(t, func(t *testing.T, tr transport) {
+		ls := NewLockServer(weblocks.NewService(), t.Logf)
+		a := tr.newRaw(t, ls, "https://a.test", 0)
+		a.register(1, "env-a", "https://a.test")
+		heap := watchHeap()
+		wg := a.flood(1e6, func(i uint64) *lockspb.Call {
+			return &lockspb.Call{Call: &lockspb.Call_Request{Request: &lockspb.Request{Client: 1, Request: i, Name: []byte("L"), Mode: excl, Wait: wait}}}
+		})
+		a.refused(codes.ResourceExhausted, fmt.Sprintf("over the limit of %d", DefaultMaxOutstanding))
+		wg.Wait()
+		// About 65,536 waiting requests (the session's, the lock manager's).
+		if g := heap.growth(); g > 256 {
+			t.Errorf("the heap grew by %.0f MiB during the flood", g)
+		} else {
+			t.Logf("the heap grew by %.0f MiB at most during the flood", g)
+		}
+		b := tr.newRaw(t, ls, "https://a.test", 0)
+		b.register(1, "env-b", "https://a.test")
+		b.request(1, 1, "L", excl, wait)
+		if o := b.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
+			t.Fatalf("b: %v", o)
+		}
 	})
-	a.refused(codes.ResourceExhausted, fmt.Sprintf("over the limit of %d", DefaultMaxOutstanding))
-	wg.Wait()
-	// About 65,536 waiting requests (the session's, the lock manager's).
-	if g := heap.growth(); g > 256 {
-		t.Errorf("the heap grew by %.0f MiB during the flood", g)
-	} else {
-		t.Logf("the heap grew by %.0f MiB at most during the flood", g)
-	}
-	b := newRaw(t, ls, "https://a.test", 0)
-	b.register(1, "env-b", "https://a.test")
-	b.request(1, 1, "L", excl, wait)
-	if o := b.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
-		t.Fatalf("b: %v", o)
-	}
 }
 
 // TestFloodLongNames: requests with names of a MiB are refused at
 // MaxOutstandingNameBytes, long before the bound on their number.
 func TestFloodLongNames(t *testing.T) {
-	ls := NewLockServer(weblocks.NewService(), t.Logf)
-	a := newRaw(t, ls, "https://a.test", 0)
-	a.register(1, "env-a", "https://a.test")
-	name := []byte(strings.Repeat("n", MaxNameBytes))
-	wg := a.flood(1e6, func(i uint64) *lockspb.Call {
-		return &lockspb.Call{Call: &lockspb.Call_Request{Request: &lockspb.Request{Client: 1, Request: i, Name: name, Mode: lockspb.Mode_MODE_SHARED, Wait: wait}}}
+	eachTransport(t, func(t *testing.T, tr transport) {
+		ls := NewLockServer(weblocks.NewService(), t.Logf)
+		a := tr.newRaw(t, ls, "https://a.test", 0)
+		a.register(1, "env-a", "https://a.test")
+		name := []byte(strings.Repeat("n", MaxNameBytes))
+		wg := a.flood(1e6, func(i uint64) *lockspb.Call {
+			return &lockspb.Call{Call: &lockspb.Call_Request{Request: &lockspb.Request{Client: 1, Request: i, Name: name, Mode: lockspb.Mode_MODE_SHARED, Wait: wait}}}
+		})
+		a.refused(codes.ResourceExhausted, "bytes of lock names in outstanding requests")
+		wg.Wait()
 	})
-	a.refused(codes.ResourceExhausted, "bytes of lock names in outstanding requests")
-	wg.Wait()
 }
 
 // TestFloodBuckets: clients of ever new storage keys of the renderer's
 // site (each a lock manager in the browser process) are refused past
 // MaxStorageKeys.
 func TestFloodBuckets(t *testing.T) {
-	ls := NewLockServer(weblocks.NewService(), t.Logf)
-	a := newRaw(t, ls, "https://a.test", 0)
-	wg := a.flood(1e6, func(i uint64) *lockspb.Call {
-		o := fmt.Sprintf("https://s%d.a.test", i)
-		return &lockspb.Call{Call: &lockspb.Call_Register{Register: &lockspb.Register{Client: i, Id: fmt.Sprint("env-", i),
-			Key: &lockspb.StorageKey{Origin: o, TopLevelSite: "https://a.test"}}}}
+	eachTransport(t, func(t *testing.T, tr transport) {
+		ls := NewLockServer(weblocks.NewService(), t.Logf)
+		a := tr.newRaw(t, ls, "https://a.test", 0)
+		wg := a.flood(1e6, func(i uint64) *lockspb.Call {
+			o := fmt.Sprintf("https://s%d.a.test", i)
+			return &lockspb.Call{Call: &lockspb.Call_Register{Register: &lockspb.Register{Client: i, Id: fmt.Sprint("env-", i),
+				Key: &lockspb.StorageKey{Origin: o, TopLevelSite: "https://a.test"}}}}
+		})
+		a.refused(codes.ResourceExhausted, "past the limit of 256 buckets")
+		wg.Wait()
 	})
-	a.refused(codes.ResourceExhausted, "past the limit of 256 buckets")
-	wg.Wait()
 }
 
 // holdLongName has r's client 1 hold a lock whose name has n bytes (in
@@ -148,35 +154,37 @@ func holdLongName(r *rawRenderer, n, q int) *sync.WaitGroup {
 // flow-control windows take) holds up no other renderer: they request,
 // release, contend with it and query.
 func TestStuckRendererDoesNotBlockOthers(t *testing.T) {
-	ls := NewLockServer(weblocks.NewService(), t.Logf)
-	stuck := newRawPeer(t, ls, Peer{Site: site("https://a.test")}, false)
-	wg := holdLongName(stuck, 32<<10, 400) // 400 snapshots of 32 KiB
-	wg.Wait()
-	n := newRaw(t, ls, "https://a.test", 0)
-	n.register(1, "env-n", "https://a.test")
-	var req uint64
-	for i := 0; i < 100; i++ {
-		req++
-		n.request(1, req, "x", excl, wait)
-		o := n.outcome()
-		if o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
-			t.Fatalf("cycle %d: %v", i, o)
+	eachTransport(t, func(t *testing.T, tr transport) {
+		ls := NewLockServer(weblocks.NewService(), t.Logf)
+		stuck := tr.newRawPeer(t, ls, Peer{Site: site("https://a.test")}, false)
+		wg := holdLongName(stuck, 32<<10, 400) // 400 snapshots of 32 KiB
+		wg.Wait()
+		n := tr.newRaw(t, ls, "https://a.test", 0)
+		n.register(1, "env-n", "https://a.test")
+		var req uint64
+		for i := 0; i < 100; i++ {
+			req++
+			n.request(1, req, "x", excl, wait)
+			o := n.outcome()
+			if o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
+				t.Fatalf("cycle %d: %v", i, o)
+			}
+			n.send(&lockspb.Call{Call: &lockspb.Call_Release{Release: &lockspb.Release{Lock: o.Lock}}})
 		}
-		n.send(&lockspb.Call{Call: &lockspb.Call_Release{Release: &lockspb.Release{Lock: o.Lock}}})
-	}
-	req++
-	n.request(1, req, strings.Repeat("h", 32<<10), excl, lockspb.WaitMode_WAIT_MODE_IF_AVAILABLE)
-	if o := n.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_NOT_AVAILABLE {
-		t.Fatalf("the stuck renderer's lock: %v", o)
-	}
-	if s := n.query(1, 1); len(s.Held) != 1 || s.Held[0].ClientId != "env-stuck" {
-		t.Fatalf("query: %v", clientIDs(s.Held))
-	}
-	select {
-	case reason := <-stuck.killed:
-		t.Fatalf("the stuck renderer was killed: %s", reason)
-	default:
-	}
+		req++
+		n.request(1, req, strings.Repeat("h", 32<<10), excl, lockspb.WaitMode_WAIT_MODE_IF_AVAILABLE)
+		if o := n.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_NOT_AVAILABLE {
+			t.Fatalf("the stuck renderer's lock: %v", o)
+		}
+		if s := n.query(1, 1); len(s.Held) != 1 || s.Held[0].ClientId != "env-stuck" {
+			t.Fatalf("query: %v", clientIDs(s.Held))
+		}
+		select {
+		case reason := <-stuck.killed:
+			t.Fatalf("the stuck renderer was killed: %s", reason)
+		default:
+		}
+	})
 }
 
 // asyncQueries is a lock service whose queries are answered later, on
@@ -215,27 +223,29 @@ func (a *asyncQueries) Query(c weblocks.Client, dst *weblocks.Snapshot, r webloc
 // Peer.MaxPendingBytes is killed (its events dropped), and what it held
 // is released when its connection ends.
 func TestNonReaderKilled(t *testing.T) {
-	ls := NewLockServer(&asyncQueries{LockService: weblocks.NewService(), n: 1000}, t.Logf)
-	stuck := newRawPeer(t, ls, Peer{Site: site("https://a.test"), MaxPendingBytes: 4 << 20}, false)
-	heap := watchHeap()
-	wg := holdLongName(stuck, 32<<10, 1000) // 32 MiB of snapshots
-	select {
-	case reason := <-stuck.killed:
-		if !strings.Contains(reason, "does not read its lock events") {
-			t.Fatalf("killed: %s", reason)
+	eachTransport(t, func(t *testing.T, tr transport) {
+		ls := NewLockServer(&asyncQueries{LockService: weblocks.NewService(), n: 1000}, t.Logf)
+		stuck := tr.newRawPeer(t, ls, Peer{Site: site("https://a.test"), MaxPendingBytes: 4 << 20}, false)
+		heap := watchHeap()
+		wg := holdLongName(stuck, 32<<10, 1000) // 32 MiB of snapshots
+		select {
+		case reason := <-stuck.killed:
+			if !strings.Contains(reason, "does not read its lock events") {
+				t.Fatalf("killed: %s", reason)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("the renderer that does not read was not killed")
 		}
-	case <-time.After(time.Minute):
-		t.Fatal("the renderer that does not read was not killed")
-	}
-	stuck.served.Close()
-	wg.Wait()
-	if g := heap.growth(); g > 128 {
-		t.Errorf("the heap grew by %.0f MiB", g)
-	}
-	n := newRaw(t, ls, "https://a.test", 0)
-	n.register(1, "env-n", "https://a.test")
-	n.request(1, 1, strings.Repeat("h", 32<<10), excl, wait)
-	if o := n.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
-		t.Fatalf("after the kill: %v", o)
-	}
+		stuck.served.Close()
+		wg.Wait()
+		if g := heap.growth(); g > 128 {
+			t.Errorf("the heap grew by %.0f MiB", g)
+		}
+		n := tr.newRaw(t, ls, "https://a.test", 0)
+		n.register(1, "env-n", "https://a.test")
+		n.request(1, 1, strings.Repeat("h", 32<<10), excl, wait)
+		if o := n.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_GRANTED {
+			t.Fatalf("after the kill: %v", o)
+		}
+	})
 }

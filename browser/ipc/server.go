@@ -114,18 +114,29 @@ type Peer struct {
 	// Services (optional) registers the other services the browser
 	// process serves the renderer on its connection.
 	Services func(grpc.ServiceRegistrar)
+	// Locks (optional) is the browser process's ends of the renderer's
+	// lock socket pairs (NewFramedPair): its session is framed on them
+	// (the renderer uses NewFramedRemoteService) rather than a gRPC
+	// stream on the connection, which then refuses a gRPC session.
+	Locks *FramedConn
 }
 
 // Served is one renderer's connection being served.
 type Served struct {
-	srv  *grpc.Server
-	done chan struct{}
+	srv       *grpc.Server
+	done      chan struct{}
+	locks     *FramedConn   // Peer.Locks
+	locksDone chan struct{} // closed when the framed session has ended
 }
 
-// Close ends the connection: the session ends (its clients are
-// terminated). Close waits until it has.
+// Close ends the connection (and Peer.Locks): the session ends (its
+// clients are terminated). Close waits until it has.
 func (s *Served) Close() {
 	s.srv.Stop()
+	if s.locks != nil {
+		s.locks.Close()
+		<-s.locksDone
+	}
 	<-s.done
 }
 
@@ -153,6 +164,21 @@ func (ls *LockServer) ServeConn(conn net.Conn, p Peer) *Served {
 		p.Services(srv)
 	}
 	s := &Served{srv: srv, done: make(chan struct{})}
+	if p.Locks != nil {
+		h.active.Store(true) // no gRPC session
+		s.locks, s.locksDone = p.Locks, make(chan struct{})
+		go func() {
+			defer close(s.locksDone)
+			fs := newFramedServerStream(p.Locks)
+			// A refused call's status (or the lock service's) is
+			// the last frame, as gRPC's trailer.
+			st, ok := status.FromError(h.fail(h.session(fs)))
+			if !ok {
+				st = nil
+			}
+			fs.end(st)
+		}()
+	}
 	go func() {
 		defer close(s.done)
 		_ = srv.Serve(newOneConnListener(conn))
@@ -183,11 +209,28 @@ func refuse(code codes.Code, format string, args ...any) error {
 	return &violation{status.New(code, fmt.Sprintf(format, args...))}
 }
 
+// sessionStream is a session's stream of calls and events: a gRPC
+// stream (lockspb.LockService_SessionServer) or a framed one.
+type sessionStream interface {
+	Recv() (*lockspb.Call, error)
+	Send(*lockspb.Event) error
+}
+
+// batchSender is a sessionStream that sends several events at once.
+type batchSender interface {
+	sendBatch([]*lockspb.Event) error
+}
+
 // Session serves a renderer's session.
 func (h *handler) Session(stream lockspb.LockService_SessionServer) error {
 	if h.active.Swap(true) {
 		return h.fail(refuse(codes.FailedPrecondition, "a second session on one renderer connection"))
 	}
+	return h.fail(h.session(stream))
+}
+
+// session serves a renderer's session until it ends, and returns why.
+func (h *handler) session(stream sessionStream) error {
 	ss := &session{h: h, svc: h.ls.svc, clients: map[uint64]weblocks.Client{}, requests: map[uint64]*serverRequest{}, queries: map[uint64]bool{}, buckets: map[weblocks.Bucket]bool{}}
 	ss.out.init(h.peer.MaxPendingBytes, func(n int) {
 		h.kill(fmt.Sprintf("it does not read its lock events: %d bytes of them wait, over the limit of %d", n, h.peer.MaxPendingBytes))
@@ -199,12 +242,15 @@ func (h *handler) Session(stream lockspb.LockService_SessionServer) error {
 	err := ss.recvLoop(stream)
 	ss.end()
 	ss.out.close()
+	if i, ok := stream.(interface{ interruptSend() }); ok {
+		i.interruptSend() // sendLoop may wait on a renderer that does not read
+	}
 	<-sendDone
-	return h.fail(err)
+	return err
 }
 
-// fail logs a violation and kills the renderer; other errors (the
-// connection closed) pass through.
+// fail logs a violation and kills the renderer, and returns it as a
+// gRPC status error; other errors (the connection closed) pass through.
 func (h *handler) fail(err error) error {
 	var v *violation
 	if !errors.As(err, &v) {
@@ -269,7 +315,7 @@ func (ss *session) outstanding() int {
 	return len(ss.clients) + len(ss.requests) + len(ss.queries)
 }
 
-func (ss *session) recvLoop(stream lockspb.LockService_SessionServer) error {
+func (ss *session) recvLoop(stream sessionStream) error {
 	for {
 		call, err := stream.Recv()
 		if err != nil {
@@ -700,7 +746,7 @@ func (ss *session) end() {
 // sendLoop sends the events that the lock service queues for the renderer
 // while no call of it is being handled (a grant after another renderer's
 // release, an eviction request).
-func (ss *session) sendLoop(stream lockspb.LockService_SessionServer) error {
+func (ss *session) sendLoop(stream sessionStream) error {
 	for {
 		batch, ok := ss.out.take()
 		if !ok {
@@ -715,7 +761,10 @@ func (ss *session) sendLoop(stream lockspb.LockService_SessionServer) error {
 	}
 }
 
-func sendAll(stream lockspb.LockService_SessionServer, batch []*lockspb.Event) error {
+func sendAll(stream sessionStream, batch []*lockspb.Event) error {
+	if bs, ok := stream.(batchSender); ok {
+		return bs.sendBatch(batch)
+	}
 	for _, ev := range batch {
 		if err := stream.Send(ev); err != nil {
 			return err
@@ -819,7 +868,7 @@ func (o *outbox) release() {
 // flush ends hold: it sends what is queued on the calling goroutine,
 // unless sendLoop is sending (it then sends that too). What is queued
 // while flush sends is left to sendLoop.
-func (o *outbox) flush(stream lockspb.LockService_SessionServer) error {
+func (o *outbox) flush(stream sessionStream) error {
 	o.mu.Lock()
 	o.held = false
 	if o.sending || o.closed || len(o.events) == 0 {

@@ -17,8 +17,9 @@
 //	abort   N queued requests aborted through their signals
 //
 // By default three engines run: go (in-process), go-renderer (the page in
-// a renderer process, the lock service in the browser process, over gRPC)
-// and chromium. It prints a table of microseconds per operation in each
+// a renderer process, the lock service in the browser process, its lock
+// session framed on a socket pair: browser.LockTransportFramed) and
+// chromium. It prints a table of microseconds per operation in each
 // engine and the ratio chromium/go, and writes a plot of cost against N
 // with one curve per engine (SVG, or PNG when the output name ends in
 // .png). A progress line on stderr says which run is under way and for how

@@ -10,8 +10,9 @@ import (
 
 // rendererEngine is this project's engine with the page in a renderer
 // process (browser.RendererProcesses): every lock request, release and
-// query crosses to the browser process's lock service over gRPC, as
-// Chromium's cross to its browser process. The renderer is this
+// query crosses to the browser process's lock service (on the renderer's
+// framed lock session, browser.LockTransportFramed), as Chromium's cross
+// to its browser process. The renderer is this
 // executable (main calls browser.MaybeRunRenderer).
 type rendererEngine struct{ b *browser.Browser }
 
