@@ -39,6 +39,7 @@ type idlStatics struct {
 	HTMLImageElement            idlHTMLImageElementStatics
 	HashChangeEvent             idlHashChangeEventStatics
 	Headers                     idlHeadersStatics
+	MediaSource                 idlMediaSourceStatics
 	MessageChannel              idlMessageChannelStatics
 	MessageEvent                idlMessageEventStatics
 	PageTransitionEvent         idlPageTransitionEventStatics
@@ -138,6 +139,9 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if impl.Headers == nil {
 		missing = append(missing, "idlHeadersStatics")
 	}
+	if impl.MediaSource == nil {
+		missing = append(missing, "idlMediaSourceStatics")
+	}
 	if impl.MessageChannel == nil {
 		missing = append(missing, "idlMessageChannelStatics")
 	}
@@ -207,7 +211,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	if len(missing) > 0 {
 		return webidl.MissingImplementations(missing)
 	}
-	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventSource", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FontFace", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLFrameElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
+	if err := reg.CheckNew("AbortController", "AbortSignal", "Blob", "BroadcastChannel", "ByteLengthQueuingStrategy", "CSSStyleDeclaration", "Cache", "CacheStorage", "CharacterData", "Client", "Clients", "Comment", "CountQueuingStrategy", "DOMException", "DOMTokenList", "DedicatedWorkerGlobalScope", "Document", "DocumentFragment", "DocumentType", "Element", "Event", "EventSource", "EventTarget", "ExtendableEvent", "ExtendableMessageEvent", "FetchEvent", "File", "FileReader", "FontFace", "FormData", "HTMLAudioElement", "HTMLBodyElement", "HTMLCollection", "HTMLDivElement", "HTMLElement", "HTMLFrameElement", "HTMLHeadElement", "HTMLHtmlElement", "HTMLIFrameElement", "HTMLImageElement", "HTMLLinkElement", "HTMLMediaElement", "HTMLMetaElement", "HTMLParagraphElement", "HTMLPictureElement", "HTMLScriptElement", "HTMLSourceElement", "HTMLSpanElement", "HTMLStyleElement", "HTMLTitleElement", "HTMLUnknownElement", "HTMLVideoElement", "HashChangeEvent", "Headers", "History", "Location", "Lock", "LockManager", "MediaSource", "MessageChannel", "MessageEvent", "MessagePort", "Navigator", "Node", "NodeList", "PageTransitionEvent", "Performance", "PopStateEvent", "ProgressEvent", "QuotaExceededError", "ReadableByteStreamController", "ReadableStream", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableStreamDefaultController", "ReadableStreamDefaultReader", "Request", "Response", "SVGElement", "SVGGraphicsElement", "SVGImageElement", "SVGSVGElement", "SVGUseElement", "ServiceWorker", "ServiceWorkerContainer", "ServiceWorkerGlobalScope", "ServiceWorkerRegistration", "SharedWorker", "SharedWorkerGlobalScope", "SourceBuffer", "SourceBufferList", "Storage", "StorageBucket", "StorageBucketManager", "Text", "TextDecoder", "TextEncoder", "TransformStream", "TransformStreamDefaultController", "URL", "URLSearchParams", "Window", "WindowClient", "Worker", "WorkerGlobalScope", "WorkerLocation", "WorkerNavigator", "WritableStream", "WritableStreamDefaultController", "WritableStreamDefaultWriter", "XMLHttpRequest", "XMLHttpRequestEventTarget", "XMLHttpRequestUpload"); err != nil {
 		return err
 	}
 	reg.Add(idlDefAbortController(impl.AbortController))
@@ -268,6 +272,7 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefLocation())
 	reg.Add(idlDefLock())
 	reg.Add(idlDefLockManager())
+	reg.Add(idlDefMediaSource(impl.MediaSource))
 	reg.Add(idlDefMessageChannel(impl.MessageChannel))
 	reg.Add(idlDefMessageEvent(impl.MessageEvent))
 	reg.Add(idlDefMessagePort())
@@ -298,6 +303,8 @@ func idlRegister(reg *webidl.Registry, impl idlStatics) error {
 	reg.Add(idlDefServiceWorkerRegistration())
 	reg.Add(idlDefSharedWorker(impl.SharedWorker))
 	reg.Add(idlDefSharedWorkerGlobalScope())
+	reg.Add(idlDefSourceBuffer())
+	reg.Add(idlDefSourceBufferList())
 	reg.Add(idlDefStorage())
 	reg.Add(idlDefStorageBucket())
 	reg.Add(idlDefStorageBucketManager())
@@ -351,6 +358,7 @@ func init() {
 		HTMLImageElement:            htmlImageElementStatics{},
 		HashChangeEvent:             hashChangeEventStatics{},
 		Headers:                     headersStatics{},
+		MediaSource:                 mediaSourceStatics{},
 		MessageChannel:              messageChannelStatics{},
 		MessageEvent:                messageEventStatics{},
 		PageTransitionEvent:         pageTransitionEventStatics{},
@@ -478,6 +486,10 @@ func (x *lockImpl) idlImpl() *lockImpl { return x }
 // interfaces whose Methods have idlImpl.
 func (x *lockManagerImpl) idlImpl() *lockManagerImpl { return x }
 
+// idlImpl returns x: *mediaSourceImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *mediaSourceImpl) idlImpl() *mediaSourceImpl { return x }
+
 // idlImpl returns x: *messageChannelImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *messageChannelImpl) idlImpl() *messageChannelImpl { return x }
@@ -579,6 +591,14 @@ func (x *serviceWorkerRegistrationImpl) idlImpl() *serviceWorkerRegistrationImpl
 // idlImpl returns x: *sharedWorkerImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
 func (x *sharedWorkerImpl) idlImpl() *sharedWorkerImpl { return x }
+
+// idlImpl returns x: *sourceBufferImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sourceBufferImpl) idlImpl() *sourceBufferImpl { return x }
+
+// idlImpl returns x: *sourceBufferListImpl is the only implementation of the
+// interfaces whose Methods have idlImpl.
+func (x *sourceBufferListImpl) idlImpl() *sourceBufferListImpl { return x }
 
 // idlImpl returns x: *storageBucketImpl is the only implementation of the
 // interfaces whose Methods have idlImpl.
@@ -1215,6 +1235,67 @@ func idlToBlob(r *webidl.Realm, x BlobMethods) sobek.Value {
 	return r.Wrap(x, "Blob")
 }
 
+// idlFromMediaSource converts a JavaScript value to the IDL type MediaSource.
+func idlFromMediaSource(r *webidl.Realm, v sobek.Value) MediaSourceMethods {
+	return webidl.As[MediaSourceMethods](r, webidl.AnyValue(v), "MediaSource")
+}
+
+// idlToMediaSource converts an IDL MediaSource value to JavaScript.
+func idlToMediaSource(r *webidl.Realm, x MediaSourceMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "MediaSource")
+}
+
+// idlFromBlobOrMediaSource converts a JavaScript value to the IDL type (Blob or MediaSource).
+func idlFromBlobOrMediaSource(r *webidl.Realm, v sobek.Value) BlobOrMediaSource {
+	v = webidl.AnyValue(v)
+	sel := -1
+	_, isObj := v.(*sobek.Object)
+	if sel < 0 && isObj {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
+			sel = 0
+		}
+		if _, ok := r.ConvertsToInterface(v, "MediaSource"); sel < 0 && ok {
+			sel = 1
+		}
+	}
+	switch sel {
+	case 0:
+		return BlobOrMediaSource{Type: 1, Blob: idlFromBlob(r, v)}
+	case 1:
+		return BlobOrMediaSource{Type: 2, MediaSource: idlFromMediaSource(r, v)}
+	}
+	r.ThrowTypeError("The provided value is not of type '(Blob or MediaSource)'")
+	return BlobOrMediaSource{}
+}
+
+// idlToBlobOrMediaSource converts an IDL (Blob or MediaSource) value to JavaScript.
+func idlToBlobOrMediaSource(r *webidl.Realm, x BlobOrMediaSource) sobek.Value {
+	switch x.Type {
+	case 1:
+		return idlToBlob(r, x.Blob)
+	case 2:
+		return idlToMediaSource(r, x.MediaSource)
+	}
+	return sobek.Undefined()
+}
+
+// BlobOrMediaSource is the IDL union type (Blob or MediaSource). Type is the 1-based index of the
+// member type the value has (0: none).
+type BlobOrMediaSource struct {
+	Type        int
+	Blob        BlobMethods
+	MediaSource MediaSourceMethods
+}
+
+// Member type indexes of BlobOrMediaSource.
+const (
+	BlobOrMediaSourceIsBlob        = 1
+	BlobOrMediaSourceIsMediaSource = 2
+)
+
 // idlFromUSVString converts a JavaScript value to the IDL type USVString.
 func idlFromUSVString(r *webidl.Realm, v sobek.Value) string {
 	return r.ToUSVString(webidl.AnyValue(v))
@@ -1231,7 +1312,7 @@ func idlFromBlobPart(r *webidl.Realm, v sobek.Value) BlobPart {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 			sel = 13
 		}
 		if sel < 0 {
@@ -1452,16 +1533,16 @@ func idlFromBodyInit(r *webidl.Realm, v sobek.Value) BodyInit {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ReadableStream"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStream"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 			sel = 1
 		}
-		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "FormData"); sel < 0 && ok {
 			sel = 15
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "URLSearchParams"); sel < 0 && ok {
 			sel = 16
 		}
 		if sel < 0 {
@@ -1909,13 +1990,13 @@ func idlFromClientOrServiceWorkerOrMessagePort(r *webidl.Realm, v sobek.Value) C
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Client"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "ServiceWorker"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ServiceWorker"); sel < 0 && ok {
 			sel = 1
 		}
-		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "MessagePort"); sel < 0 && ok {
 			sel = 2
 		}
 	}
@@ -1979,7 +2060,7 @@ func idlFromClientOrUndefined(r *webidl.Realm, v sobek.Value) ClientOrUndefined 
 	}
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Client"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Client"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -2471,6 +2552,16 @@ func idlToElement(r *webidl.Realm, x ElementMethods) sobek.Value {
 	return r.Wrap(x, "Element")
 }
 
+// idlFromEndOfStreamError converts a JavaScript value to the IDL type EndOfStreamError.
+func idlFromEndOfStreamError(r *webidl.Realm, v sobek.Value) EndOfStreamError {
+	return EndOfStreamError(r.ToEnum(webidl.AnyValue(v), "EndOfStreamError", idlValuesEndOfStreamError))
+}
+
+// idlToEndOfStreamError converts an IDL EndOfStreamError value to JavaScript.
+func idlToEndOfStreamError(r *webidl.Realm, x EndOfStreamError) sobek.Value {
+	return webidl.StringValue(string(x))
+}
+
 // idlFromEndingType converts a JavaScript value to the IDL type EndingType.
 func idlFromEndingType(r *webidl.Realm, v sobek.Value) EndingType {
 	return EndingType(r.ToEnum(webidl.AnyValue(v), "EndingType", idlValuesEndingType))
@@ -2612,7 +2703,7 @@ func idlFromEventOrDOMString(r *webidl.Realm, v sobek.Value) EventOrDOMString {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Event"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Event"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -2793,7 +2884,7 @@ func idlFromFormDataEntryValue(r *webidl.Realm, v sobek.Value) FormDataEntryValu
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "File"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "File"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -3413,10 +3504,10 @@ func idlFromMessageEventSource(r *webidl.Realm, v sobek.Value) MessageEventSourc
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Window"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Window"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "MessagePort"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "MessagePort"); sel < 0 && ok {
 			sel = 1
 		}
 	}
@@ -3514,7 +3605,7 @@ func idlFromNodeOrDOMString(r *webidl.Realm, v sobek.Value) NodeOrDOMString {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Node"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Node"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -4131,13 +4222,13 @@ func idlFromXMLHTTPRequestBodyInit(r *webidl.Realm, v sobek.Value) XMLHTTPReques
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Blob"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Blob"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "FormData"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "FormData"); sel < 0 && ok {
 			sel = 14
 		}
-		if _, ok := r.Implements(v, "URLSearchParams"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "URLSearchParams"); sel < 0 && ok {
 			sel = 15
 		}
 		if sel < 0 {
@@ -4575,7 +4666,7 @@ func idlFromResponseOrUndefined(r *webidl.Realm, v sobek.Value) ResponseOrUndefi
 	}
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Response"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Response"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -4673,7 +4764,7 @@ func idlFromServiceWorkerRegistrationOrUndefined(r *webidl.Realm, v sobek.Value)
 	}
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ServiceWorkerRegistration"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ServiceWorkerRegistration"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -4916,10 +5007,10 @@ func idlFromReadableStreamController(r *webidl.Realm, v sobek.Value) ReadableStr
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ReadableStreamDefaultController"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStreamDefaultController"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "ReadableByteStreamController"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableByteStreamController"); sel < 0 && ok {
 			sel = 1
 		}
 	}
@@ -5005,10 +5096,10 @@ func idlFromReadableStreamReader(r *webidl.Realm, v sobek.Value) ReadableStreamR
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "ReadableStreamDefaultReader"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStreamDefaultReader"); sel < 0 && ok {
 			sel = 0
 		}
-		if _, ok := r.Implements(v, "ReadableStreamBYOBReader"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "ReadableStreamBYOBReader"); sel < 0 && ok {
 			sel = 1
 		}
 	}
@@ -5079,6 +5170,16 @@ func idlToReadableWritablePair(r *webidl.Realm, x ReadableWritablePair) sobek.Va
 	obj := r.VM.NewObject()
 	idlWriteDictReadableWritablePair(r, obj, &x)
 	return obj
+}
+
+// idlFromReadyState converts a JavaScript value to the IDL type ReadyState.
+func idlFromReadyState(r *webidl.Realm, v sobek.Value) ReadyState {
+	return ReadyState(r.ToEnum(webidl.AnyValue(v), "ReadyState", idlValuesReadyState))
+}
+
+// idlToReadyState converts an IDL ReadyState value to JavaScript.
+func idlToReadyState(r *webidl.Realm, x ReadyState) sobek.Value {
+	return webidl.StringValue(string(x))
 }
 
 // idlFromRecordOfUSVStringToUSVString converts a JavaScript value to the IDL type record<USVString, USVString>.
@@ -5169,7 +5270,7 @@ func idlFromRequestInfo(r *webidl.Realm, v sobek.Value) RequestInfo {
 	sel := -1
 	_, isObj := v.(*sobek.Object)
 	if sel < 0 && isObj {
-		if _, ok := r.Implements(v, "Request"); sel < 0 && ok {
+		if _, ok := r.ConvertsToInterface(v, "Request"); sel < 0 && ok {
 			sel = 0
 		}
 	}
@@ -5600,6 +5701,32 @@ func idlFromServiceWorkerUpdateViaCache(r *webidl.Realm, v sobek.Value) ServiceW
 // idlToServiceWorkerUpdateViaCache converts an IDL ServiceWorkerUpdateViaCache value to JavaScript.
 func idlToServiceWorkerUpdateViaCache(r *webidl.Realm, x ServiceWorkerUpdateViaCache) sobek.Value {
 	return webidl.StringValue(string(x))
+}
+
+// idlFromSourceBuffer converts a JavaScript value to the IDL type SourceBuffer.
+func idlFromSourceBuffer(r *webidl.Realm, v sobek.Value) SourceBufferMethods {
+	return webidl.As[SourceBufferMethods](r, webidl.AnyValue(v), "SourceBuffer")
+}
+
+// idlToSourceBuffer converts an IDL SourceBuffer value to JavaScript.
+func idlToSourceBuffer(r *webidl.Realm, x SourceBufferMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "SourceBuffer")
+}
+
+// idlFromSourceBufferList converts a JavaScript value to the IDL type SourceBufferList.
+func idlFromSourceBufferList(r *webidl.Realm, v sobek.Value) SourceBufferListMethods {
+	return webidl.As[SourceBufferListMethods](r, webidl.AnyValue(v), "SourceBufferList")
+}
+
+// idlToSourceBufferList converts an IDL SourceBufferList value to JavaScript.
+func idlToSourceBufferList(r *webidl.Realm, x SourceBufferListMethods) sobek.Value {
+	if x == nil {
+		return sobek.Null()
+	}
+	return r.Wrap(x, "SourceBufferList")
 }
 
 // idlFromStorage converts a JavaScript value to the IDL type Storage.

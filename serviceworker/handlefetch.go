@@ -84,7 +84,7 @@ func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fet
 		if r, err = st.remoteRegistry().Fetch(ctx, activeWorker.id, request, clientID, resultingClientID); err != nil {
 			return networkError
 		}
-		return fetchResult(r, networkError)
+		return fetchResult(ctx, r, networkError)
 	}
 	if err != nil || activeWorker.State() == Redundant {
 		return networkError
@@ -108,12 +108,12 @@ func (st *uaState) createFetchEventAndDispatch(ctx context.Context, request *fet
 	case <-ctx.Done():
 		return fetch.NetworkError(ctx.Err())
 	}
-	return fetchResult(r, networkError)
+	return fetchResult(ctx, r, networkError)
 }
 
 // fetchResult is Create Fetch Event and Dispatch's steps 18-24 for the
 // dispatched event's result r.
-func fetchResult(r FetchEventResult, networkError *fetch.Response) *fetch.Response {
+func fetchResult(ctx context.Context, r FetchEventResult, networkError *fetch.Response) *fetch.Response {
 	if !r.Dispatched {
 		return networkError
 	}
