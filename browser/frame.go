@@ -561,12 +561,19 @@ func (f *frame) swapDocument(u *url.URL, tree *dom.Document, h navHistory, reser
 		if old := f.activeWindow(); old == nil || old.env.Agent() == agent {
 			var cw *Window
 			var later *html.Document // a new document of another agent
-			var abandoned atomic.Bool
+			var abandoned, offLoop atomic.Bool
 			err := agent.EventLoop().RunOnLoop(s.ctx, func() (err error) {
 				if abandoned.Load() {
 					return errSuperseded
 				}
-				s.guard(func() {
+				if old := f.activeWindow(); old != nil && old.env.Agent() != agent {
+					// (A newer navigation made the frame's window another
+					// agent's meanwhile.)
+					offLoop.Store(true)
+					return nil
+				}
+				ended := false
+				steps := func() {
 					var doc *html.Document
 					if doc, err = f.replaceDocument(u, h, reserved, agent); err != nil {
 						return
@@ -576,11 +583,19 @@ func (f *frame) swapDocument(u *url.URL, tree *dom.Document, h navHistory, reser
 						return
 					}
 					cw, err = finish(doc, agent)
+				}
+				s.guard(func() {
+					steps()
+					ended = true
 				})
+				if !ended {
+					// (A panic, which stops the browser.)
+					cw, later, err = nil, nil, ErrClosed
+				}
 				return err
 			})
 			switch {
-			case errors.Is(err, html.ErrLoopTerminated):
+			case errors.Is(err, html.ErrLoopTerminated), err == nil && offLoop.Load():
 				// (The container's agent is gone: off the event loops.)
 			case err != nil && err == s.ctx.Err():
 				// (The browser is closing; the task, if it has not run
