@@ -1192,6 +1192,99 @@ func idlDefHTMLFrameElement() *webidl.InterfaceDef {
 	}
 }
 
+// HTMLFrameSetElementMethods is implemented by the Go implementation of the IDL interface
+// HTMLFrameSetElement.
+type HTMLFrameSetElementMethods interface {
+	HTMLElementMethods
+	// idlImpl returns the implementation itself: *htmlElementImpl is the only Go
+	// type implementing HTMLFrameSetElement and the interfaces inheriting from it
+	// (implementations.txt), which hand-written code gets from a value of
+	// this interface without a type assertion.
+	idlImpl() *htmlElementImpl
+	// Cols is the getter of the attribute "cols".
+	Cols() (webidl.DOMString, error)
+	// SetCols is the setter of the attribute "cols".
+	SetCols(v webidl.DOMString) error
+	// Rows is the getter of the attribute "rows".
+	Rows() (webidl.DOMString, error)
+	// SetRows is the setter of the attribute "rows".
+	SetRows(v webidl.DOMString) error
+}
+
+// idlWrapHTMLFrameSetElement returns the JavaScript object of impl, a HTMLFrameSetElement or an object of
+// an interface inheriting from it (see (*webidl.Realm).Wrap).
+func idlWrapHTMLFrameSetElement(r *webidl.Realm, impl HTMLFrameSetElementMethods) sobek.Value {
+	return r.Wrap(impl, "HTMLFrameSetElement")
+}
+
+// idlWrapNewHTMLFrameSetElement is idlWrapHTMLFrameSetElement for an implementation whose object, when
+// made, keeps its internal slot in storage (see (*webidl.Realm).WrapNew).
+func idlWrapNewHTMLFrameSetElement(r *webidl.Realm, impl HTMLFrameSetElementMethods, storage *webidl.Slot) sobek.Value {
+	return r.WrapNew(impl, "HTMLFrameSetElement", storage)
+}
+
+// *htmlElementImpl implements HTMLFrameSetElement and the interfaces it inherits from: a missing or
+// misspelled method fails to compile.
+var (
+	_ HTMLFrameSetElementMethods = (*htmlElementImpl)(nil)
+	_ HTMLElementMethods         = (*htmlElementImpl)(nil)
+	_ ElementMethods             = (*htmlElementImpl)(nil)
+	_ NodeMethods                = (*htmlElementImpl)(nil)
+	_ EventTargetMethods         = (*htmlElementImpl)(nil)
+)
+
+// idlDefHTMLFrameSetElement returns the definition of HTMLFrameSetElement.
+func idlDefHTMLFrameSetElement() *webidl.InterfaceDef {
+	return &webidl.InterfaceDef{
+		Name:    "HTMLFrameSetElement",
+		Parent:  "HTMLElement",
+		Exposed: []string{"Window"},
+		Implements: func(impl any) bool {
+			_, ok := impl.(HTMLFrameSetElementMethods)
+			if ok {
+				_, ok = impl.(NodeMethods)
+			}
+			return ok
+		},
+		Members: []webidl.Member{
+			{Name: "cols", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameSetElementMethods](r, this, "HTMLFrameSetElement")
+					res, err := self.Cols()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameSetElementMethods](r, this, "HTMLFrameSetElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetCols(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+			{Name: "rows", Kind: webidl.Attribute,
+				Get: func(r *webidl.Realm, this sobek.Value) sobek.Value {
+					self := webidl.Self[HTMLFrameSetElementMethods](r, this, "HTMLFrameSetElement")
+					res, err := self.Rows()
+					if err != nil {
+						r.Throw(err)
+					}
+					return idlToDOMString(r, res)
+				},
+				Set: func(r *webidl.Realm, this sobek.Value, v sobek.Value) {
+					self := webidl.Self[HTMLFrameSetElementMethods](r, this, "HTMLFrameSetElement")
+					x := idlFromDOMString(r, v)
+					if err := self.SetRows(x); err != nil {
+						r.Throw(err)
+					}
+				},
+			},
+		},
+	}
+}
+
 // HTMLHeadElementMethods is implemented by the Go implementation of the IDL interface
 // HTMLHeadElement.
 type HTMLHeadElementMethods interface {

@@ -43,6 +43,8 @@ func htmlInterfaceOf(local string) string {
 		return "HTMLIFrameElement"
 	case "frame":
 		return "HTMLFrameElement"
+	case "frameset":
+		return "HTMLFrameSetElement"
 	case "script":
 		return "HTMLScriptElement"
 	case "img":

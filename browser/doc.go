@@ -131,7 +131,11 @@
 //
 // Iframes (src, srcdoc, sandbox) get child navigables: an inserted iframe
 // gets its initial about:blank window at once, setting src or srcdoc
-// navigates it, removal destroys it. window.open opens auxiliary
+// navigates it, removal destroys it; frame elements (src only) too,
+// wherever they are inserted. A frame's document swap (the old window
+// leaves, the new one is made) runs in one task of its container's event
+// loop when both are of that agent, so no script there sees the frame
+// without a window mid-navigation. window.open opens auxiliary
 // top-level windows (noopener gives null); window.close closes them.
 // Before a window goes away pagehide and unload fire at it and then at its
 // frames' windows (parent first, as browsers do), then its documents

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gowebengine/weblocks/dom"
@@ -505,33 +506,114 @@ func (f *frame) load(gen int, u *url.URL, srcdoc *string, h navHistory) {
 	// The old document is unloaded (pagehide and unload fire at it, then
 	// its frames go) or kept in the back/forward cache; then the new
 	// document becomes active, which runs the old one's unloading
-	// document cleanup steps (navigation.go).
-	doc, err := f.replaceDocument(u, h, reserved)
+	// document cleanup steps (navigation.go), and its window becomes the
+	// frame's.
+	cw, err := f.swapDocument(u, tree, h, reserved, func(cw *Window) bool {
+		cw.setHeaderReferrerPolicy(referrerPolicy)
+		cw.setHeaderCSP(cspList)
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.gen != gen || f.gone {
+			return false
+		}
+		f.child = cw
+		return true
+	})
 	if err != nil {
+		if cw != nil {
+			cw.closeRealms(nil)
+		} else {
+			s.log("iframe " + u.String() + ": " + err.Error())
+		}
 		h.finish(nil, err)
 		return
 	}
-	cw, err := s.newWindowIn(doc, u, tree, f.parent, f, nil)
-	if err != nil {
-		s.log("iframe " + u.String() + ": " + err.Error())
-		h.finish(nil, err)
-		return
-	}
-	cw.setHeaderReferrerPolicy(referrerPolicy)
-	cw.setHeaderCSP(cspList)
-	f.mu.Lock()
-	if f.gen != gen || f.gone {
-		f.mu.Unlock()
-		cw.closeRealms(nil)
-		h.finish(nil, errSuperseded)
-		return
-	}
-	f.child = cw
-	f.mu.Unlock()
 	f.commitEntry(h, cw)
 	s.runScripts(cw)
 	h.finish(cw, nil)
 	f.fireLoad(gen)
+}
+
+// swapDocument replaces the frame's document with u's, whose parsed DOM
+// is tree: the old window leaves (replaceDocument), the new document's
+// window is created (newWindowIn) and commit makes it the frame's (false:
+// the navigation was superseded, and swapDocument returns the window
+// with errSuperseded). For a frame element whose old window is of its
+// container document's agent, all of it happens in one task of that
+// agent's event loop, so that no script of the agent sees the frame
+// without a window in between (its contentWindow is the old window until
+// the new one is there, as a browser commits a navigation at once); else
+// off every event loop.
+func (f *frame) swapDocument(u *url.URL, tree *dom.Document, h navHistory, reserved envHandle, commit func(*Window) bool) (*Window, error) {
+	s := f.s
+	finish := func(doc *html.Document, current *html.Agent) (*Window, error) {
+		cw, err := s.newWindowIn(doc, u, tree, f.parent, f, current)
+		if err != nil {
+			return nil, err
+		}
+		if !commit(cw) {
+			return cw, errSuperseded
+		}
+		return cw, nil
+	}
+	if p := f.parent; f.el != nil && p != nil {
+		agent := p.env.Agent()
+		if old := f.activeWindow(); old == nil || old.env.Agent() == agent {
+			var cw *Window
+			var later *html.Document // a new document of another agent
+			var abandoned, offLoop atomic.Bool
+			err := agent.EventLoop().RunOnLoop(s.ctx, func() (err error) {
+				if abandoned.Load() {
+					return errSuperseded
+				}
+				if old := f.activeWindow(); old != nil && old.env.Agent() != agent {
+					// (A newer navigation made the frame's window another
+					// agent's meanwhile.)
+					offLoop.Store(true)
+					return nil
+				}
+				ended := false
+				steps := func() {
+					var doc *html.Document
+					if doc, err = f.replaceDocument(u, h, reserved, agent); err != nil {
+						return
+					}
+					if doc.EnvironmentSettingsObject().Agent() != agent {
+						later = doc
+						return
+					}
+					cw, err = finish(doc, agent)
+				}
+				s.guard(func() {
+					steps()
+					ended = true
+				})
+				if !ended {
+					// (A panic, which stops the browser.)
+					cw, later, err = nil, nil, ErrClosed
+				}
+				return err
+			})
+			switch {
+			case errors.Is(err, html.ErrLoopTerminated), err == nil && offLoop.Load():
+				// (The container's agent is gone: off the event loops.)
+			case err != nil && err == s.ctx.Err():
+				// (The browser is closing; the task, if it has not run
+				// yet, does nothing.)
+				abandoned.Store(true)
+				return nil, ErrClosed
+			case later != nil:
+				return finish(later, nil)
+			default:
+				return cw, err
+			}
+		}
+	}
+	doc, err := f.replaceDocument(u, h, reserved, nil)
+	if err != nil {
+		return nil, err
+	}
+	return finish(doc, nil)
 }
 
 // fireLoad queues, on the parent's event loop, the iframe load event steps:

@@ -131,15 +131,16 @@ type sessionEntry struct {
 // for an unloaded one, the old Document's unloading document cleanup steps
 // run; reserved is the navigation's reserved environment (nil: none),
 // which the Document's environment settings object takes over. It runs
-// off every event loop.
-func (f *frame) replaceDocument(u *url.URL, h navHistory, reserved envHandle) (*html.Document, error) {
+// off every event loop, or in a task of the event loop of agent current,
+// the old window's (nil: none).
+func (f *frame) replaceDocument(u *url.URL, h navHistory, reserved envHandle, current *html.Agent) (*html.Document, error) {
 	f.mu.Lock()
 	old := f.child
 	f.child = nil
 	f.mu.Unlock()
 	keep, reasons := false, []string(nil)
 	if old != nil {
-		keep, reasons = old.leave(f.mayCache() && !h.replace)
+		keep, reasons = old.leave(f.mayCache() && !h.replace, current)
 	}
 	doc, err := f.nav.Navigate(u, html.NavigateOptions{KeepInBFCache: keep, ReservedEnvironment: reserved})
 	if old != nil {
@@ -159,8 +160,10 @@ func (f *frame) mayCache() bool {
 // the back/forward cache (cacheable: the navigation allows it). A kept
 // window gets pagehide (persisted true); any other gets pagehide
 // (persisted false) and unload, and its realm and frames are closed. It
-// returns the reasons the document was not kept.
-func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
+// returns the reasons the document was not kept. current is the agent
+// whose event loop runs the caller (nil: none): a window of that agent
+// leaves synchronously.
+func (w *Window) leave(cacheable bool, current *html.Agent) (keep bool, reasons []string) {
 	if !cacheable {
 		switch f := w.frame; {
 		case w.s.cfg.DisableBackForwardCache:
@@ -173,9 +176,7 @@ func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 			reasons = []string{NotRestoredReplaced}
 		}
 	}
-	done := make(chan struct{})
-	if w.realm.QueueTask(func(*sobek.Runtime) {
-		defer close(done)
+	hide := func() {
 		w.s.guard(func() {
 			// "salvageable": no unload listener.
 			if cacheable && w.realm.HasEventListeners("unload") {
@@ -189,6 +190,13 @@ func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 			}
 			w.fireUnloadEvents()
 		})
+	}
+	done := make(chan struct{})
+	if current != nil && w.env.Agent() == current {
+		hide()
+	} else if w.realm.QueueTask(func(*sobek.Runtime) {
+		defer close(done)
+		hide()
 	}) {
 		select {
 		case <-done:
@@ -196,7 +204,7 @@ func (w *Window) leave(cacheable bool) (keep bool, reasons []string) {
 		}
 	}
 	if !keep {
-		w.closeRealms(nil)
+		w.closeRealms(current)
 	}
 	return keep, reasons
 }
@@ -395,7 +403,7 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	f.mu.Unlock()
 	keep, reasons := false, []string(nil)
 	if from != nil {
-		keep, reasons = from.leave(f.mayCache())
+		keep, reasons = from.leave(f.mayCache(), nil)
 	}
 	if err := f.nav.Restore(cached.htmlDoc, keep); err != nil {
 		// Evicted meanwhile: the caller loads the entry again.

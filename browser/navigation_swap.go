@@ -176,7 +176,7 @@ func (f *frame) leaveForRemote(cacheable bool) {
 	f.mu.Unlock()
 	keep, reasons := false, []string(nil)
 	if old != nil {
-		keep, reasons = old.leave(f.mayCache() && cacheable)
+		keep, reasons = old.leave(f.mayCache() && cacheable, nil)
 	}
 	if _, err := f.nav.Navigate(placeholderURL, html.NavigateOptions{KeepInBFCache: keep}); err != nil {
 		f.s.log("browser: navigating away to another renderer: " + err.Error())

@@ -19,6 +19,7 @@ var swNavSite = fstest.MapFS{
 	"app/page.html":  {Data: []byte(`<!doctype html><title>controlled</title>`)},
 	"app/nav/a.html": {Data: []byte(`<!doctype html><p id=x>from the network</p>`)},
 	"app/nav/b.html": {Data: []byte(`<!doctype html><p id=x>from the network</p>`)},
+	"app/set.html":   {Data: []byte(`<!doctype html><frameset cols="50%,50%"><frame src="nav/d.html"></frameset>`)},
 	"app/nav-sw.js": {Data: []byte(`
 const seen = [];
 self.addEventListener('fetch', e => {
@@ -36,9 +37,9 @@ self.addEventListener('activate', e => e.waitUntil(clients.claim()));
 }
 
 // TestServiceWorkerHandlesNavigations: a service worker answers the
-// navigation requests of an iframe, a frame element and a window.open'd
-// window (their documents are its responses), with destination "iframe",
-// "frame" and "document", mode "navigate", the opener's id as clientId and the new
+// navigation requests of an iframe, a frame element (inserted, and
+// parsed in a frameset) and a window.open'd window (their documents are
+// its responses), with destination "iframe", "frame" and "document", mode "navigate", the opener's id as clientId and the new
 // document's client id (the clientId of its Web Locks) as
 // resultingClientId; the new documents are controlled. A reload's
 // request has the reload-navigation flag; a srcdoc iframe, which is not
@@ -69,10 +70,19 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
   await new Promise(r => { f.onload = r; document.body.appendChild(f); });
   const iframe = [f.contentDocument.getElementById('x').textContent, await idOf(f.contentWindow),
                   f.contentWindow.navigator.serviceWorker.controller !== null];
-  const fr = document.createElement('frame');
-  fr.src = 'nav/c.html';
-  await new Promise(r => { fr.onload = r; document.body.appendChild(fr); });
+  const load = async (name, src) => {
+    const el = document.createElement(name);
+    el.src = src;
+    await new Promise(r => { el.onload = r; document.body.appendChild(el); });
+    return el;
+  };
+  const fr = await load('frame', 'nav/c.html');
   const frame = [fr instanceof HTMLFrameElement, fr.contentDocument.getElementById('x').textContent, await idOf(fr.contentWindow)];
+  const set = await load('iframe', 'set.html');
+  const inner = set.contentDocument.querySelector('frame');
+  const frameset = [set.contentDocument.querySelector('frameset') instanceof set.contentWindow.HTMLFrameSetElement,
+                    set.contentDocument.querySelector('frameset').cols, inner.contentDocument.getElementById('x').textContent,
+                    await idOf(set.contentWindow), await idOf(inner.contentWindow)];
   const popup = window.open('nav/b.html');
   await new Promise(r => popup.document.readyState === 'complete' ? r() : popup.addEventListener('load', r));
   const opened = [popup.document.getElementById('x').textContent, await idOf(popup),
@@ -88,14 +98,15 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
     navigator.serviceWorker.controller.postMessage('seen');
   });
   popup.close();
-  return {own, iframe, frame, opened, reloaded, srcdoc, seen};
+  return {own, iframe, frame, frameset, opened, reloaded, srcdoc, seen};
 })()`).(map[string]any)
 	own, _ := got["own"].(string)
 	iframe, _ := got["iframe"].([]any)
 	opened, _ := got["opened"].([]any)
 	reloaded, _ := got["reloaded"].([]any)
 	frame, _ := got["frame"].([]any)
-	if own == "" || len(iframe) != 3 || len(frame) != 3 || len(opened) != 3 || len(reloaded) != 2 {
+	frameset, _ := got["frameset"].([]any)
+	if own == "" || len(iframe) != 3 || len(frame) != 3 || len(frameset) != 5 || len(opened) != 3 || len(reloaded) != 2 {
 		t.Fatalf("results: %#v", got)
 	}
 	iframeID, popupID, reloadID := iframe[1], opened[1], reloaded[1]
@@ -111,6 +122,9 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
 	if want := []any{true, "from the worker: frame " + fmt.Sprint(frame[2]), frame[2]}; !reflect.DeepEqual(frame, want) {
 		t.Errorf("frame element: got %#v, want %#v", frame, want)
 	}
+	if want := []any{true, "50%,50%", "from the worker: frame " + fmt.Sprint(frameset[4]), frameset[3], frameset[4]}; !reflect.DeepEqual(frameset, want) {
+		t.Errorf("frameset's frame: got %#v, want %#v", frameset, want)
+	}
 	if iframeID == popupID || iframeID == reloadID || iframeID == own {
 		t.Errorf("client ids are not distinct: page %v, iframe %v, popup %v, reloaded %v", own, iframeID, popupID, reloadID)
 	}
@@ -120,6 +134,7 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
 	wantSeen := []any{
 		[]any{"/app/nav/a.html", "navigate", "iframe", own, iframeID, false, false},
 		[]any{"/app/nav/c.html", "navigate", "frame", own, frame[2], false, false},
+		[]any{"/app/nav/d.html", "navigate", "frame", frameset[3], frameset[4], false, false},
 		[]any{"/app/nav/b.html", "navigate", "document", own, popupID, false, false},
 		[]any{"/app/nav/a.html", "navigate", "iframe", "", reloadID, true, false},
 	}

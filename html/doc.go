@@ -60,8 +60,14 @@
 // its descendants, running their unloading document cleanup steps on the
 // calling goroutine, or keeps it in the back/forward cache
 // (NavigateOptions.KeepInBFCache): not fully active, not unloaded, its
-// tasks waiting until Restore. Navigable.Destroy removes an iframe or
-// closes a window. A window agent terminates (running its termination
+// tasks waiting until Restore. A navigation that fetches its document
+// reserves an environment first (Navigable.ReserveEnvironment: the
+// request's reserved client, which a service worker may control and
+// names as the fetch event's resultingClientId); Navigate with
+// NavigateOptions.ReservedEnvironment makes it the new document's
+// environment settings object (same id, same data slots), unless the URL
+// navigated to is of another origin than the one it was reserved for.
+// Navigable.Destroy removes an iframe or closes a window. A window agent terminates (running its termination
 // steps) when its last document is discarded; dedicated workers terminate
 // with their owner.
 //
