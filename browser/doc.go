@@ -289,7 +289,9 @@
 // registry: the first renderer whose window constructs a shared worker
 // runs it, other renderers' documents of the site connect to it through
 // links and are in its owner set until they are unloaded or their
-// renderer ends (which may terminate it). The browser process also keeps
+// renderer ends (which may terminate it); the embedder's Window.Close of
+// a window whose renderer runs such a worker closes only its
+// traversable there, and the renderer ends once it hosts nothing. The browser process also keeps
 // the service worker registrations and job queues of every storage key
 // (package serviceworker's state of its user agent, whose jobs fetch the
 // scripts with its Fetcher): every renderer mirrors those of its site
@@ -483,9 +485,11 @@
 //     whose renderer ended runs again in another renderer of its site
 //     at its next fetch event; a message posted to it before that is
 //     dropped. A shared worker runs in the renderer of its
-//     first client and does not outlive it: the ports of other renderers'
-//     clients are closed then, and their next new SharedWorker() starts a
-//     new one; a connection of another renderer gets the close
+//     first client and does not outlive its crash or kill: the ports of
+//     other renderers' clients are closed then, and their next new
+//     SharedWorker() starts a new one (Window.Close of the first client's
+//     window keeps its renderer while other renderers' documents use the
+//     worker: the renderer ends once it hosts nothing); a connection of another renderer gets the close
 //     of its port, not error, when the worker's script fails. A remote
 //     WindowProxy (a window of another renderer) supports postMessage,
 //     closed, close() (which closes only a popup its renderer opened,

@@ -7,8 +7,10 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
@@ -317,5 +319,54 @@ func TestRendererServiceWorkerClients(t *testing.T) {
 	}
 	if v := q(w2, `{q: 'port'}`); v != "via the port, from "+id2 {
 		t.Fatalf("through the port: %v", v)
+	}
+}
+
+// TestRendererSharedWorkerOutlivesClosedWindow: the embedder closes the
+// window whose renderer runs a shared worker that a window of another
+// renderer uses: the worker runs on there (its count, its lock), and
+// once its last owner left, it is terminated (its lock released) and its
+// renderer ends.
+func TestRendererSharedWorkerOutlivesClosedWindow(t *testing.T) {
+	ctx := testCtx(t)
+	b, _ := msgBrowser(t, browser.Config{})
+	var ws []*browser.Window
+	for range 3 {
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	w1, w2, w3 := ws[0], ws[1], ws[2]
+	reval(t, ctx, w1, useCounter)
+	reval(t, ctx, w2, useCounter)
+	if v := reval(t, ctx, w2, `inc().then(() => { sw.port.postMessage('lock'); return swwait(); })`); v != "locked" {
+		t.Fatalf("the worker's lock: %v", v)
+	}
+	pid := w1.RendererPID()
+	w1.Close()
+	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
+		t.Fatalf("the worker after the embedder closed its first owner's window: %v", v)
+	}
+	if v := reval(t, ctx, w3, swLockHolders); v == "" {
+		t.Fatal("sw-lock is not held")
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the worker's renderer: %v", err)
+	}
+	// w2 leaves (an unload listener keeps its document out of the
+	// back/forward cache): the worker has no owner left.
+	reval(t, ctx, w2, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
+	for reval(t, ctx, w3, swLockHolders) != "" {
+	}
+	// Its renderer, hosting nothing, ends (polled: nothing tells the
+	// embedder of it).
+	for syscall.Kill(pid, 0) == nil {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the worker's renderer did not end")
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 }

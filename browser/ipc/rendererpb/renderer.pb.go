@@ -3550,8 +3550,12 @@ func (x *Evaluate) GetTab() uint64 {
 
 // CloseWindow closes a window.
 type CloseWindow struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Window uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	// tab, when set, closes the traversable instead (its documents, cached
+	// or not; numbered apart from the others): the renderer stays while it
+	// runs a shared worker that other renderers use.
+	Tab           uint64 `protobuf:"varint,20,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3589,6 +3593,13 @@ func (*CloseWindow) Descriptor() ([]byte, []int) {
 func (x *CloseWindow) GetWindow() uint64 {
 	if x != nil {
 		return x.Window
+	}
+	return 0
+}
+
+func (x *CloseWindow) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
 	}
 	return 0
 }
@@ -5131,9 +5142,10 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04eval\x18\x01 \x01(\x04R\x04eval\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
-	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"7\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc7\r\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"\xc7\r\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
