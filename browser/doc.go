@@ -254,7 +254,9 @@
 // (package ipc), the messages of the other renderers for it
 // (BroadcastChannel) wait in a queue of at most 32 MiB (a sender past it
 // waits; a renderer that takes none of them for 10 s is killed), its
-// localStorage covers at most ipc.MaxStorageKeys storage keys, and its
+// localStorage covers at most ipc.MaxStorageKeys storage keys, its
+// service worker clients are at most 65536 and its unsettled service
+// worker jobs at most 1024, and its
 // calls under way (network requests, storage) at most ipc.MaxStreams
 // streams. A renderer runs with GOMAXPROCS 1 unless RendererConfig.MaxProcs
 // says otherwise.
@@ -471,7 +473,10 @@
 //     opened as until its traversable moves to another renderer (then in
 //     its active window); there is no Window.Current or Window.Traverse
 //     across processes.
-//     Service workers (serviceworker_remote.go): a client of another
+//     Service workers (serviceworker_remote.go): a renderer sees the
+//     registrations of its own site only (a frame of another site in it
+//     sees none, and its register() rejects with a SecurityError); a
+//     client of another
 //     renderer than its worker's is known to the worker by what the
 //     browser process knows of it: its url is its creation URL, a
 //     window's visibility state is "visible", its focus state false and

@@ -43,6 +43,15 @@ import (
 // site, a client id of another renderer, or a call for a worker it does
 // not run.
 
+// Bounds of what a renderer has in the service worker registry: past
+// them it is killed.
+const (
+	// maxSWClients bounds a renderer's live service worker clients.
+	maxSWClients = 1 << 16
+	// maxSWJobs bounds a renderer's jobs not yet settled.
+	maxSWJobs = 1024
+)
+
 // swRegistry is the browser process's service worker registry server
 // and the Host of its user agent's service workers.
 type swRegistry struct {
@@ -59,6 +68,8 @@ type swRegistry struct {
 	lastJob map[origin.Site]*rendererProc
 	next    uint64
 	calls   map[uint64]swCall
+	// jobs counts each renderer's jobs not yet settled.
+	jobs map[*rendererProc]int
 }
 
 // swCall is a call to a renderer waiting for its answer.
@@ -69,7 +80,8 @@ type swCall struct {
 }
 
 func newSWRegistry(b *Browser) *swRegistry {
-	r := &swRegistry{b: b, hosts: map[string]*rendererProc{}, lastJob: map[origin.Site]*rendererProc{}, calls: map[uint64]swCall{}}
+	r := &swRegistry{b: b, hosts: map[string]*rendererProc{}, lastJob: map[origin.Site]*rendererProc{}, calls: map[uint64]swCall{},
+		jobs: map[*rendererProc]int{}}
 	serviceworker.SetHost(b.eng.ua, r)
 	serviceworker.Subscribe(b.eng.ua, func(*serviceworker.Snapshot) { r.push() })
 	return r
@@ -210,19 +222,38 @@ func (r *swRegistry) DispatchFetchEvent(w *serviceworker.ServiceWorker, req *fet
 }
 
 // dispatch has w's renderer (running it first when it does not run)
-// dispatch the fetch event of f.
+// dispatch the fetch event of f. When that renderer ended meanwhile, w
+// runs again in another.
 func (r *swRegistry) dispatch(w *serviceworker.ServiceWorker, f *rendererpb.SWFetchRequest) (*rendererpb.SWFetchReply, error) {
-	if err := serviceworker.EnsureRunning(w); err != nil {
-		return nil, err
+	for try := 0; ; try++ {
+		if err := serviceworker.EnsureRunning(w); err != nil {
+			return nil, err
+		}
+		p := r.host(w)
+		if p == nil {
+			return nil, errors.New("the service worker runs nowhere")
+		}
+		_, rep, err := r.call(p, func(call uint64) *rendererpb.Command {
+			return &rendererpb.Command{Command: &rendererpb.Command_DispatchFetchEvent{DispatchFetchEvent: &rendererpb.DispatchFetchEvent{Call: call, Fetch: f}}}
+		}, true)
+		if err == nil || live(p) || try > 0 {
+			return rep, err
+		}
+		r.stopped(w, p)
 	}
-	p := r.host(w)
-	if p == nil {
-		return nil, errors.New("the service worker runs nowhere")
+}
+
+// stopped says that w, which ran in p, stopped with p's end.
+func (r *swRegistry) stopped(w *serviceworker.ServiceWorker, p *rendererProc) {
+	r.mu.Lock()
+	mine := r.hosts[w.ID()] == p
+	if mine {
+		delete(r.hosts, w.ID())
 	}
-	_, rep, err := r.call(p, func(call uint64) *rendererpb.Command {
-		return &rendererpb.Command{Command: &rendererpb.Command_DispatchFetchEvent{DispatchFetchEvent: &rendererpb.DispatchFetchEvent{Call: call, Fetch: f}}}
-	}, true)
-	return rep, err
+	r.mu.Unlock()
+	if mine {
+		serviceworker.Stopped(w)
+	}
 }
 
 // Terminate implements serviceworker.Host: in w's renderer.
@@ -277,7 +308,6 @@ func (r *swRegistry) gone(p *rendererProc) {
 	for id, q := range r.hosts {
 		if q == p {
 			stopped = append(stopped, id)
-			delete(r.hosts, id)
 		}
 	}
 	for site, q := range r.lastJob {
@@ -285,11 +315,12 @@ func (r *swRegistry) gone(p *rendererProc) {
 			delete(r.lastJob, site)
 		}
 	}
+	delete(r.jobs, p)
 	r.mu.Unlock()
 	ua := r.b.eng.ua
 	for _, id := range stopped {
 		if w := serviceworker.WorkerByID(ua, id); w != nil {
-			serviceworker.Stopped(w)
+			r.stopped(w, p)
 		}
 	}
 	serviceworker.RemoveExternalClients(ua, p.id)
@@ -334,10 +365,24 @@ func (r *swRegistry) job(p *rendererProc, j *rendererpb.SWJob) bool {
 	rj := serviceworker.RemoteJob{Type: j.GetType(), StorageKey: key, Scope: parse(j.GetScope()), Script: parse(j.GetScript()),
 		WorkerType: j.GetWorkerType(), UpdateViaCache: j.GetUpdateViaCache(), Registration: j.GetRegistration(), Client: client}
 	r.mu.Lock()
+	if r.jobs[p] >= maxSWJobs {
+		r.mu.Unlock()
+		p.refuse("more than %d service worker jobs under way", maxSWJobs)
+		return false
+	}
+	r.jobs[p]++
 	r.lastJob[p.site] = p
 	r.mu.Unlock()
 	call := j.GetCall()
+	settled := func() {
+		r.mu.Lock()
+		if r.jobs[p]--; r.jobs[p] <= 0 {
+			delete(r.jobs, p)
+		}
+		r.mu.Unlock()
+	}
 	err := serviceworker.ScheduleRemoteJob(r.b.eng.ua, rj, func(res serviceworker.RemoteJobResult) {
+		settled()
 		r.push()
 		out := &rendererpb.SWJobResult{Call: call, Registration: res.Registration, Removed: res.Removed}
 		var te *serviceworker.TypeError
@@ -353,6 +398,7 @@ func (r *swRegistry) job(p *rendererProc, j *rendererpb.SWJob) bool {
 		p.forward(&rendererpb.Command{Command: &rendererpb.Command_SwJobResult{SwJobResult: out}}, 256)
 	})
 	if err != nil {
+		settled()
 		p.refuse("a service worker job (%v)", err)
 		return false
 	}
@@ -370,8 +416,8 @@ func (r *swRegistry) client(p *rendererProc, c *rendererpb.SWClient) bool {
 	if !ok {
 		return false
 	}
-	if !serviceworker.AddExternalClient(ua, p.id, client, c.GetController()) {
-		p.refuse("service worker client %.100s, which is another renderer's", client.ID)
+	if err := serviceworker.AddExternalClient(ua, p.id, client, c.GetController(), maxSWClients); err != nil {
+		p.refuse("service worker client %.100s (%v)", client.ID, err)
 		return false
 	}
 	return true

@@ -191,9 +191,17 @@ func ApplyState(ua *html.UserAgent, s *RegistryState) {
 		w.state = ws.State
 		w.mu.Unlock()
 	}
+	inState := map[*Registration]bool{}
 	for _, rs := range s.Registrations {
 		if reg := m.regs[rs.ID]; reg != nil {
+			inState[reg] = true
 			reg.installing, reg.waiting, reg.active = m.workers[rs.Installing], m.workers[rs.Waiting], m.workers[rs.Active]
+		}
+	}
+	// (A registration the state no longer has was cleared.)
+	for _, reg := range m.regs {
+		if !inState[reg] {
+			reg.installing, reg.waiting, reg.active = nil, nil, nil
 		}
 	}
 	st.registrations = registered
@@ -574,17 +582,26 @@ func Stopped(w *ServiceWorker) {
 // AddExternalClient makes a client of process owner known to ua, with
 // its active service worker (the worker whose id is controller, when it
 // is the active worker of the registration matching the client's
-// creation URL; none otherwise). It reports false for a client id that
-// another process uses.
-func AddExternalClient(ua *html.UserAgent, owner uint64, c RemoteClient, controller string) bool {
+// creation URL; none otherwise). It refuses a client id that another
+// process uses, and a new client of an owner that has max already.
+func AddExternalClient(ua *html.UserAgent, owner uint64, c RemoteClient, controller string, max int) error {
 	st := stateOf(ua)
 	st.mu.Lock()
 	if st.external == nil {
 		st.external = map[string]*externalClient{}
+		st.externalCount = map[uint64]int{}
 	}
-	if old := st.external[c.ID]; old != nil && old.owner != owner {
+	old := st.external[c.ID]
+	if old != nil && old.owner != owner {
 		st.mu.Unlock()
-		return false
+		return errors.New("another process's client")
+	}
+	if old == nil {
+		if st.externalCount[owner] >= max {
+			st.mu.Unlock()
+			return errors.New("too many clients")
+		}
+		st.externalCount[owner]++
 	}
 	e := &externalClient{RemoteClient: c, owner: owner}
 	if controller != "" && c.Secure && c.URL != nil {
@@ -594,7 +611,7 @@ func AddExternalClient(ua *html.UserAgent, owner uint64, c RemoteClient, control
 	}
 	st.external[c.ID] = e
 	st.mu.Unlock()
-	return true
+	return nil
 }
 
 // RemoveExternalClient is Handle Service Worker Client Unload of client
@@ -608,6 +625,7 @@ func RemoveExternalClient(ua *html.UserAgent, owner uint64, id string) {
 		return
 	}
 	delete(st.external, id)
+	st.externalCount[owner]--
 	st.mu.Unlock()
 	st.externalGone([]*externalClient{e})
 }
@@ -624,6 +642,7 @@ func RemoveExternalClients(ua *html.UserAgent, owner uint64) {
 			delete(st.external, id)
 		}
 	}
+	delete(st.externalCount, owner)
 	st.mu.Unlock()
 	st.externalGone(gone)
 }
