@@ -486,7 +486,8 @@
 //     other dedicated and shared workers); a client of another renderer
 //     counts as fully active (one in its renderer's back/forward cache
 //     keeps using its registration and may be claimed). A fetch event's
-//     request and response bodies cross whole (not streamed). A worker
+//     request and response bodies cross whole (not streamed; as in one
+//     process, where the bindings read a respondWith body whole). A worker
 //     whose renderer ended runs again in another renderer of its site
 //     at its next fetch event; a message posted to it before that is
 //     dropped. A shared worker runs in the renderer of its
