@@ -488,9 +488,9 @@
 //     keeps using its registration and may be claimed). A fetch event's
 //     request and response bodies cross whole (not streamed; as in one
 //     process, where the bindings read a respondWith body whole). A worker
-//     whose renderer ended runs again in another renderer of its site
-//     at its next fetch event; a message posted to it before that is
-//     dropped. A shared worker runs in the renderer of its
+//     whose renderer ended runs again in a renderer of its site at its
+//     next fetch event or message (the ports of a message are closed
+//     when it then runs in the sender's own renderer). A shared worker runs in the renderer of its
 //     first client and does not outlive its crash or kill: the ports of
 //     other renderers' clients are closed then, and their next new
 //     SharedWorker() starts a new one (Window.Close of the first client's

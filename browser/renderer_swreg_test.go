@@ -405,6 +405,16 @@ func TestRendererServiceWorkerRestart(t *testing.T) {
 	if err := syscall.Kill(w1.RendererPID(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	// (The embedder learns of the end; the browser process then knows
+	// the worker stopped.)
+	for w1.RendererErr() == nil {
+		reval(t, ctx, w2, `0`)
+	}
+	// A message runs the worker again (in w2's renderer, the site's only
+	// one), then a fetch event.
+	if v := reval(t, ctx, w2, "("+askWorker+")({q: 'source'})"); v != strings.TrimPrefix(first.(string), "sw:")+" https://a.test" {
+		t.Fatalf("a message after the worker's renderer was killed: %v", v)
+	}
 	if v := reval(t, ctx, w2, `fetch('/echo').then(r => r.text())`); v != first {
 		t.Fatalf("w2's fetch after the worker's renderer was killed: %v (before: %v)", v, first)
 	}

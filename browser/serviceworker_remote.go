@@ -70,6 +70,15 @@ type swRegistry struct {
 	calls   map[uint64]swCall
 	// jobs counts each renderer's jobs not yet settled.
 	jobs map[*rendererProc]int
+	// waiting: worker id → the messages for it, in order, while it is
+	// being run again (its renderer ended).
+	waiting map[string][]swPending
+}
+
+// swPending is a message waiting for its worker to run.
+type swPending struct {
+	p *rendererProc
+	m *rendererpb.SWMessage
 }
 
 // swCall is a call to a renderer waiting for its answer.
@@ -81,7 +90,7 @@ type swCall struct {
 
 func newSWRegistry(b *Browser) *swRegistry {
 	r := &swRegistry{b: b, hosts: map[string]*rendererProc{}, lastJob: map[origin.Site]*rendererProc{}, calls: map[uint64]swCall{},
-		jobs: map[*rendererProc]int{}}
+		jobs: map[*rendererProc]int{}, waiting: map[string][]swPending{}}
 	serviceworker.SetHost(b.eng.ua, r)
 	serviceworker.Subscribe(b.eng.ua, func(*serviceworker.Snapshot) { r.push() })
 	return r
@@ -835,7 +844,23 @@ func (r *swRegistry) message(p *rendererProc, m *rendererpb.SWMessage) bool {
 			p.refuse("a message of a client of %.100s to a service worker of %.100s", m.GetOrigin(), workerOrigin.Serialize())
 			return false
 		}
-		to = r.host(w)
+		// A worker that does not run (its renderer ended) runs again
+		// first; the messages for it wait meanwhile, in order.
+		r.mu.Lock()
+		q, starting := r.waiting[w.ID()]
+		if starting || r.hosts[w.ID()] == nil {
+			ok := p.b.router.checkLinks(p, m.GetPorts())
+			if ok {
+				r.waiting[w.ID()] = append(q, swPending{p, m})
+			}
+			r.mu.Unlock()
+			if ok && !starting {
+				go r.restart(w)
+			}
+			return ok
+		}
+		to = r.hosts[w.ID()]
+		r.mu.Unlock()
 	} else {
 		if r.host(w) != p {
 			p.refuse("a message of service worker %.100s, which it does not run", m.GetWorker())
@@ -851,23 +876,14 @@ func (r *swRegistry) message(p *rendererProc, m *rendererpb.SWMessage) bool {
 			p.b.router.mu.Unlock()
 		}
 	}
-	rt := &p.b.router
-	rt.mu.Lock()
-	if to == nil || to == p {
-		rt.mu.Unlock()
-		if !rt.checkLinks(p, m.GetPorts()) {
+	if to == nil {
+		if !p.b.router.checkLinks(p, m.GetPorts()) {
 			return false
 		}
 		closeLinks(p, m.GetPorts())
 		return true
 	}
-	if !rt.addLinks(p, to, m.GetPorts()) {
-		rt.mu.Unlock()
-		return false
-	}
-	rt.mu.Unlock()
-	to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+8*len(m.GetPorts())+256)
-	return true
+	return r.route(p, to, true, m)
 }
 
 // ServiceWorkerClients lists the clients of the other renderers that a
@@ -970,4 +986,53 @@ func (m *swMirror) deliver(c *rendererpb.SWMessage) {
 	if w == nil || env == nil || !bindings.DeliverServiceWorkerMessage(env, w, msg, c.GetOrigin()) {
 		closePorts(msg)
 	}
+}
+
+// restart runs w again and passes the messages that wait for it on (in
+// a renderer that ended meanwhile, their links close).
+func (r *swRegistry) restart(w *serviceworker.ServiceWorker) {
+	err := serviceworker.EnsureRunning(w)
+	for {
+		r.mu.Lock()
+		q := r.waiting[w.ID()]
+		if len(q) == 0 {
+			delete(r.waiting, w.ID())
+			r.mu.Unlock()
+			return
+		}
+		r.waiting[w.ID()] = []swPending{}
+		to := r.hosts[w.ID()]
+		r.mu.Unlock()
+		for _, e := range q {
+			r.route(e.p, to, err == nil, e.m)
+		}
+	}
+}
+
+// route passes m of p on to the renderer to (its links closed when it
+// goes nowhere: ok false, no renderer); false: refused (bad links). A
+// worker that started running in the sender's own renderer after the
+// message left gets it back there, without its ports (a link has two
+// renderers: they are closed).
+func (r *swRegistry) route(p, to *rendererProc, ok bool, m *rendererpb.SWMessage) bool {
+	if !ok || to == nil || !live(to) || (to == p && len(m.GetPorts()) > 0) {
+		if to == p && ok {
+			p.b.log(fmt.Sprintf("browser: the ports of a message to service worker %.100s were closed (it runs in the sender's renderer now)", m.GetWorker()))
+		}
+		closeLinks(p, m.GetPorts())
+		return true
+	}
+	if to == p {
+		to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+256)
+		return true
+	}
+	rt := &r.b.router
+	rt.mu.Lock()
+	if !rt.addLinks(p, to, m.GetPorts()) {
+		rt.mu.Unlock()
+		return false
+	}
+	rt.mu.Unlock()
+	to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+8*len(m.GetPorts())+256)
+	return true
 }
