@@ -17,6 +17,7 @@ import (
 	"github.com/gowebengine/weblocks/storage"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // Service workers across renderer processes. The browser process keeps
@@ -155,10 +156,17 @@ func (r *swRegistry) answered(p *rendererProc, call uint64, done *rendererpb.Ser
 		p.refuse("an answer to call %d, which is another renderer's", call)
 		return false
 	}
+	// (A second answer to a call is dropped.)
 	if done != nil {
-		sc.done <- done
+		select {
+		case sc.done <- done:
+		default:
+		}
 	} else {
-		sc.fetch <- f
+		select {
+		case sc.fetch <- f:
+		default:
+		}
 	}
 	return true
 }
@@ -283,7 +291,8 @@ func (r *swRegistry) push() {
 	r.seq++
 	for _, p := range r.b.tabs.allProcs() {
 		if live(p) {
-			p.forward(r.stateOf(p), 1024)
+			c := r.stateOf(p)
+			p.forward(c, proto.Size(c))
 		}
 	}
 }

@@ -101,7 +101,10 @@ type Registry interface {
 type RegistryState struct {
 	Registrations []RegistrationState
 	Workers       []WorkerState
-	// Controllers: client id → its active service worker's id.
+	// Controllers: client id → its active service worker's id ("" for
+	// none), for every client of the process the registry knows (a client
+	// it does not know yet keeps the active service worker the process
+	// gave it).
 	Controllers map[string]string
 }
 
@@ -207,7 +210,11 @@ func ApplyState(ua *html.UserAgent, s *RegistryState) {
 	st.registrations = registered
 	var watch []*html.EnvironmentSettingsObject
 	for _, env := range st.liveEnvironments() {
-		w := m.workers[s.Controllers[env.ID()]]
+		id, known := s.Controllers[env.ID()]
+		if !known {
+			continue
+		}
+		w := m.workers[id]
 		c := clientSlot.Get(env)
 		if c == nil && w == nil {
 			continue
@@ -438,8 +445,8 @@ func (st *uaState) remoteJob(r Registry, j RemoteJob, promise func(JobResult)) {
 // The registry's side.
 
 // ExportState is the state of ua's registrations whose storage keys
-// include accepts, their workers, and the controllers of the external
-// clients of owner, for a mirroring process.
+// include accepts, their workers, and the active service workers of the
+// external clients of owner, for a mirroring process.
 func ExportState(ua *html.UserAgent, owner uint64, include func(storage.StorageKey) bool) *RegistryState {
 	st := stateOf(ua)
 	st.mu.Lock()
@@ -470,8 +477,8 @@ func ExportState(ua *html.UserAgent, owner uint64, include func(storage.StorageK
 		s.Workers = append(s.Workers, WorkerState{ID: w.id, Registration: w.reg.id, ScriptURL: cloneURL(w.scriptURL), Type: w.typ, State: w.State()})
 	}
 	for _, c := range st.external {
-		if c.owner == owner && c.active != nil {
-			s.Controllers[c.ID] = c.active.id
+		if c.owner == owner {
+			s.Controllers[c.ID] = id(c.active)
 		}
 	}
 	sort.Slice(s.Registrations, func(i, j int) bool { return s.Registrations[i].ID < s.Registrations[j].ID })

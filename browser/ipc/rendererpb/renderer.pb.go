@@ -338,7 +338,8 @@ type SWState struct {
 	Seq           uint64            `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	Registrations []*SWRegistration `protobuf:"bytes,2,rep,name=registrations,proto3" json:"registrations,omitempty"`
 	Workers       []*SWWorker       `protobuf:"bytes,3,rep,name=workers,proto3" json:"workers,omitempty"`
-	// controllers: client id → its active service worker's id.
+	// controllers: client id → its active service worker's id ("": none),
+	// for each client of the renderer the browser process knows.
 	Controllers   map[string]string `protobuf:"bytes,4,rep,name=controllers,proto3" json:"controllers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
