@@ -283,7 +283,9 @@
 // (package ipc), the messages of the other renderers for it
 // (BroadcastChannel) wait in a queue of at most 32 MiB (a sender past it
 // waits; a renderer that takes none of them for 10 s is killed), its
-// localStorage covers at most ipc.MaxStorageKeys storage keys, and its
+// localStorage covers at most ipc.MaxStorageKeys storage keys, its
+// service worker clients are at most 65536 and its unsettled service
+// worker jobs at most 1024, and its
 // calls under way (network requests, storage) at most ipc.MaxStreams
 // streams. A renderer runs with GOMAXPROCS 1 unless RendererConfig.MaxProcs
 // says otherwise.
@@ -318,7 +320,9 @@
 // registry: the first renderer whose window constructs a shared worker
 // runs it, other renderers' documents of the site connect to it through
 // links and are in its owner set until they are unloaded or their
-// renderer ends (which may terminate it). The browser process also keeps
+// renderer ends (which may terminate it); the embedder's Window.Close of
+// a window whose renderer runs such a worker closes only its
+// traversable there, and the renderer ends once it hosts nothing. The browser process also keeps
 // the service worker registrations and job queues of every storage key
 // (package serviceworker's state of its user agent, whose jobs fetch the
 // scripts with its Fetcher): every renderer mirrors those of its site
@@ -507,7 +511,10 @@
 //     opened as until its traversable moves to another renderer (then in
 //     its active window); there is no Window.Current or Window.Traverse
 //     across processes.
-//     Service workers (serviceworker_remote.go): a client of another
+//     Service workers (serviceworker_remote.go): a renderer sees the
+//     registrations of its own site only (a frame of another site in it
+//     sees none, and its register() rejects with a SecurityError); a
+//     client of another
 //     renderer than its worker's is known to the worker by what the
 //     browser process knows of it: its url is its creation URL, a
 //     window's visibility state is "visible", its focus state false and
@@ -517,13 +524,16 @@
 //     other dedicated and shared workers); a client of another renderer
 //     counts as fully active (one in its renderer's back/forward cache
 //     keeps using its registration and may be claimed). A fetch event's
-//     request and response bodies cross whole (not streamed). A worker
-//     whose renderer ended runs again in another renderer of its site
-//     at its next fetch event; a message posted to it before that is
-//     dropped. A shared worker runs in the renderer of its
-//     first client and does not outlive it: the ports of other renderers'
-//     clients are closed then, and their next new SharedWorker() starts a
-//     new one; a connection of another renderer gets the close
+//     request and response bodies cross whole (not streamed; as in one
+//     process, where the bindings read a respondWith body whole). A worker
+//     whose renderer ended runs again in a renderer of its site at its
+//     next fetch event or message (the ports of a message are closed
+//     when it then runs in the sender's own renderer). A shared worker runs in the renderer of its
+//     first client and does not outlive its crash or kill: the ports of
+//     other renderers' clients are closed then, and their next new
+//     SharedWorker() starts a new one (Window.Close of the first client's
+//     window keeps its renderer while other renderers' documents use the
+//     worker: the renderer ends once it hosts nothing); a connection of another renderer gets the close
 //     of its port, not error, when the worker's script fails. A remote
 //     WindowProxy (a window of another renderer) supports postMessage,
 //     closed, close() (which closes only a popup its renderer opened,

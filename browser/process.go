@@ -378,6 +378,12 @@ func runRenderer() error {
 			w := r.windows[c.Close.GetWindow()]
 			delete(r.windows, c.Close.GetWindow())
 			r.mu.Unlock()
+			if tab := c.Close.GetTab(); tab != 0 {
+				w = nil
+				if f := r.b.swap.frameOf(tab); f != nil {
+					w = f.activeWindow()
+				}
+			}
 			if w != nil {
 				w.Close()
 			}

@@ -172,7 +172,16 @@ func runForger() {
 		os.Exit(5)
 	}
 	ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Ready{Ready: &rendererpb.Ready{Pid: int64(os.Getpid())}}})
-	ctl.Recv() // the OpenWindow
+	// The OpenWindow (after the service worker state, SWState).
+	for {
+		c, err := ctl.Recv()
+		if err != nil {
+			os.Exit(5)
+		}
+		if _, ok := c.Command.(*rendererpb.Command_Open); ok {
+			break
+		}
+	}
 	if os.Getenv(forgerEnv) == "storage" {
 		rendererpb.NewHostClient(cc).Storage(context.Background(), &rendererpb.StorageCall{Op: rendererpb.StorageCall_OP_LENGTH,
 			StorageKey: &rendererpb.StorageKey{Origin: "https://b.test", TopLevelSite: "https://b.test"}})

@@ -27,9 +27,13 @@ import (
 // When the worker ends, its renderer reports it (the registry forgets it)
 // and the ports of other renderers' connections are closed; when its
 // renderer ends, the links close and the registry forgets its workers.
-// Deviation: a worker does not outlive its renderer (the renderer of its
-// first client): its other clients' ports are closed then, and their
-// next new SharedWorker() starts a new one.
+// The embedder's Window.Close of the window whose renderer runs a worker
+// that other renderers' documents use closes only its traversable there:
+// the renderer runs on until it hosts nothing (the worker ended when its
+// last owner left), then ends. Deviation: a worker does not outlive a
+// crash or kill of its renderer (the renderer of its first client): its
+// other clients' ports are closed then, and their next new SharedWorker()
+// starts a new one.
 
 // swKey is a shared worker's identity in the registry.
 type swKey struct {
@@ -94,6 +98,19 @@ func (h *hostServer) SharedWorker(ctx context.Context, req *rendererpb.SharedWor
 	host.forward(&rendererpb.Command{Command: &rendererpb.Command_ConnectSharedWorker{ConnectSharedWorker: &rendererpb.ConnectSharedWorker{
 		Key: req.GetKey(), Url: k.url, Name: k.name, Link: req.GetLink(), Owner: p.id}}}, 256)
 	return &rendererpb.SharedWorkerReply{}, nil
+}
+
+// servesOthers reports whether p runs a shared worker that documents of
+// other renderers are connected to.
+func (m *msgRouter) servesOthers(p *rendererProc) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range m.workers {
+		if e.host == p && len(e.conns) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sharedWorkerClosed forgets a renderer's shared worker that ended.

@@ -3,12 +3,15 @@ package browser_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gowebengine/weblocks/browser"
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
@@ -150,6 +153,13 @@ func forgeServiceWorker(host rendererpb.HostClient, ctl rendererpb.Host_ControlC
 		rep = &rendererpb.Report{Report: &rendererpb.Report_SwClient{SwClient: &rendererpb.SWClient{Client: client}}}
 	case "worker":
 		rep = &rendererpb.Report{Report: &rendererpb.Report_SwWorkerCall{SwWorkerCall: &rendererpb.SWWorkerCall{Worker: os.Getenv("FORGED_SW_WORKER"), Op: "claim"}}}
+	case "flood":
+		// More clients than a renderer may have.
+		for i := range 1<<16 + 1 {
+			ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_SwClient{SwClient: &rendererpb.SWClient{Client: &rendererpb.SWClientInfo{
+				Id: fmt.Sprint("client-", i), Url: "https://a.test/", Origin: "https://a.test", Key: own, Window: true, Secure: true}}}})
+		}
+		select {}
 	case "fetch":
 		host.ServiceWorkerFetch(context.Background(), &rendererpb.SWFetchRequest{Worker: os.Getenv("FORGED_SW_WORKER"), ClientId: os.Getenv("FORGED_SW_CLIENT"),
 			Request: &rendererpb.SWRequest{Method: "GET", Url: "https://a.test/echo"}})
@@ -166,8 +176,9 @@ func forgeServiceWorker(host rendererpb.HostClient, ctl rendererpb.Host_ControlC
 // TestRendererForgedServiceWorker: the browser process refuses, logs and
 // kills a renderer whose service worker job or client is for a storage
 // key of another site, whose client's origin is not its storage key's,
-// that calls clients.claim() for a worker it does not run, or that asks
-// for a fetch event for another renderer's client.
+// that calls clients.claim() for a worker it does not run, that asks for
+// a fetch event for another renderer's client, or that makes more
+// clients than a renderer may have.
 func TestRendererForgedServiceWorker(t *testing.T) {
 	for how, want := range map[string]string{
 		"job":    "a service worker client of the storage key of https://b.test",
@@ -175,6 +186,7 @@ func TestRendererForgedServiceWorker(t *testing.T) {
 		"origin": "a service worker client of origin https://b.test for the storage key of https://a.test",
 		"worker": "a call of service worker ",
 		"fetch":  "a fetch event for client ",
+		"flood":  "service worker client client-65536 (too many clients)",
 	} {
 		t.Run(how, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -317,5 +329,93 @@ func TestRendererServiceWorkerClients(t *testing.T) {
 	}
 	if v := q(w2, `{q: 'port'}`); v != "via the port, from "+id2 {
 		t.Fatalf("through the port: %v", v)
+	}
+}
+
+// TestRendererSharedWorkerOutlivesClosedWindow: the embedder closes the
+// window whose renderer runs a shared worker that a window of another
+// renderer uses: the worker runs on there (its count, its lock), and
+// once its last owner left, it is terminated (its lock released) and its
+// renderer ends.
+func TestRendererSharedWorkerOutlivesClosedWindow(t *testing.T) {
+	ctx := testCtx(t)
+	b, _ := msgBrowser(t, browser.Config{})
+	var ws []*browser.Window
+	for range 3 {
+		w, err := b.Open(ctx, "https://a.test/index.html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws = append(ws, w)
+	}
+	w1, w2, w3 := ws[0], ws[1], ws[2]
+	reval(t, ctx, w1, useCounter)
+	reval(t, ctx, w2, useCounter)
+	if v := reval(t, ctx, w2, `inc().then(() => { sw.port.postMessage('lock'); return swwait(); })`); v != "locked" {
+		t.Fatalf("the worker's lock: %v", v)
+	}
+	pid := w1.RendererPID()
+	w1.Close()
+	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
+		t.Fatalf("the worker after the embedder closed its first owner's window: %v", v)
+	}
+	if v := reval(t, ctx, w3, swLockHolders); v == "" {
+		t.Fatal("sw-lock is not held")
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Fatalf("the worker's renderer: %v", err)
+	}
+	// w2 leaves (an unload listener keeps its document out of the
+	// back/forward cache): the worker has no owner left.
+	reval(t, ctx, w2, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
+	for reval(t, ctx, w3, swLockHolders) != "" {
+	}
+	// Its renderer, hosting nothing, ends (polled: nothing tells the
+	// embedder of it).
+	for syscall.Kill(pid, 0) == nil {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the worker's renderer did not end")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// TestRendererServiceWorkerRestart: when the renderer that runs a
+// service worker is killed, the worker runs again in another renderer of
+// its site at its next fetch event, for a client of that renderer.
+func TestRendererServiceWorkerRestart(t *testing.T) {
+	ctx := testCtx(t)
+	b := rendererBrowser(t, browser.Config{Fetcher: browser.FSFetcher{FS: swRegSite}})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := reval(t, ctx, w1, activated); v != "activated" {
+		t.Fatalf("register in w1: %v", v)
+	}
+	w2, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := reval(t, ctx, w2, `fetch('/echo').then(r => r.text())`)
+	if s, _ := first.(string); !strings.HasPrefix(s, "sw:") {
+		t.Fatalf("w2's fetch: %v", first)
+	}
+	if err := syscall.Kill(w1.RendererPID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// (The embedder learns of the end; the browser process then knows
+	// the worker stopped.)
+	for w1.RendererErr() == nil {
+		reval(t, ctx, w2, `0`)
+	}
+	// A message runs the worker again (in w2's renderer, the site's only
+	// one), then a fetch event.
+	if v := reval(t, ctx, w2, "("+askWorker+")({q: 'source'})"); v != strings.TrimPrefix(first.(string), "sw:")+" https://a.test" {
+		t.Fatalf("a message after the worker's renderer was killed: %v", v)
+	}
+	if v := reval(t, ctx, w2, `fetch('/echo').then(r => r.text())`); v != first {
+		t.Fatalf("w2's fetch after the worker's renderer was killed: %v (before: %v)", v, first)
 	}
 }

@@ -184,6 +184,14 @@ func (r *tabRegistry) release(p *rendererProc) bool {
 	return true
 }
 
+// closeTab forgets the traversable tab (the embedder closed its window):
+// it no longer keeps its renderers.
+func (r *tabRegistry) closeTab(tab uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.tabs, tab)
+}
+
 // windowsOn are the embedder's Windows whose traversables are active in p.
 func (r *tabRegistry) windowsOn(p *rendererProc) []*Window {
 	r.mu.Lock()

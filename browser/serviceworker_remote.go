@@ -17,6 +17,7 @@ import (
 	"github.com/gowebengine/weblocks/storage"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // Service workers across renderer processes. The browser process keeps
@@ -43,6 +44,15 @@ import (
 // site, a client id of another renderer, or a call for a worker it does
 // not run.
 
+// Bounds of what a renderer has in the service worker registry: past
+// them it is killed.
+const (
+	// maxSWClients bounds a renderer's live service worker clients.
+	maxSWClients = 1 << 16
+	// maxSWJobs bounds a renderer's jobs not yet settled.
+	maxSWJobs = 1024
+)
+
 // swRegistry is the browser process's service worker registry server
 // and the Host of its user agent's service workers.
 type swRegistry struct {
@@ -59,6 +69,17 @@ type swRegistry struct {
 	lastJob map[origin.Site]*rendererProc
 	next    uint64
 	calls   map[uint64]swCall
+	// jobs counts each renderer's jobs not yet settled.
+	jobs map[*rendererProc]int
+	// waiting: worker id → the messages for it, in order, while it is
+	// being run again (its renderer ended).
+	waiting map[string][]swPending
+}
+
+// swPending is a message waiting for its worker to run.
+type swPending struct {
+	p *rendererProc
+	m *rendererpb.SWMessage
 }
 
 // swCall is a call to a renderer waiting for its answer.
@@ -69,7 +90,8 @@ type swCall struct {
 }
 
 func newSWRegistry(b *Browser) *swRegistry {
-	r := &swRegistry{b: b, hosts: map[string]*rendererProc{}, lastJob: map[origin.Site]*rendererProc{}, calls: map[uint64]swCall{}}
+	r := &swRegistry{b: b, hosts: map[string]*rendererProc{}, lastJob: map[origin.Site]*rendererProc{}, calls: map[uint64]swCall{},
+		jobs: map[*rendererProc]int{}, waiting: map[string][]swPending{}}
 	serviceworker.SetHost(b.eng.ua, r)
 	serviceworker.Subscribe(b.eng.ua, func(*serviceworker.Snapshot) { r.push() })
 	return r
@@ -134,10 +156,17 @@ func (r *swRegistry) answered(p *rendererProc, call uint64, done *rendererpb.Ser
 		p.refuse("an answer to call %d, which is another renderer's", call)
 		return false
 	}
+	// (A second answer to a call is dropped.)
 	if done != nil {
-		sc.done <- done
+		select {
+		case sc.done <- done:
+		default:
+		}
 	} else {
-		sc.fetch <- f
+		select {
+		case sc.fetch <- f:
+		default:
+		}
 	}
 	return true
 }
@@ -210,19 +239,38 @@ func (r *swRegistry) DispatchFetchEvent(w *serviceworker.ServiceWorker, req *fet
 }
 
 // dispatch has w's renderer (running it first when it does not run)
-// dispatch the fetch event of f.
+// dispatch the fetch event of f. When that renderer ended meanwhile, w
+// runs again in another.
 func (r *swRegistry) dispatch(w *serviceworker.ServiceWorker, f *rendererpb.SWFetchRequest) (*rendererpb.SWFetchReply, error) {
-	if err := serviceworker.EnsureRunning(w); err != nil {
-		return nil, err
+	for try := 0; ; try++ {
+		if err := serviceworker.EnsureRunning(w); err != nil {
+			return nil, err
+		}
+		p := r.host(w)
+		if p == nil {
+			return nil, errors.New("the service worker runs nowhere")
+		}
+		_, rep, err := r.call(p, func(call uint64) *rendererpb.Command {
+			return &rendererpb.Command{Command: &rendererpb.Command_DispatchFetchEvent{DispatchFetchEvent: &rendererpb.DispatchFetchEvent{Call: call, Fetch: f}}}
+		}, true)
+		if err == nil || live(p) || try > 0 {
+			return rep, err
+		}
+		r.stopped(w, p)
 	}
-	p := r.host(w)
-	if p == nil {
-		return nil, errors.New("the service worker runs nowhere")
+}
+
+// stopped says that w, which ran in p, stopped with p's end.
+func (r *swRegistry) stopped(w *serviceworker.ServiceWorker, p *rendererProc) {
+	r.mu.Lock()
+	mine := r.hosts[w.ID()] == p
+	if mine {
+		delete(r.hosts, w.ID())
 	}
-	_, rep, err := r.call(p, func(call uint64) *rendererpb.Command {
-		return &rendererpb.Command{Command: &rendererpb.Command_DispatchFetchEvent{DispatchFetchEvent: &rendererpb.DispatchFetchEvent{Call: call, Fetch: f}}}
-	}, true)
-	return rep, err
+	r.mu.Unlock()
+	if mine {
+		serviceworker.Stopped(w)
+	}
 }
 
 // Terminate implements serviceworker.Host: in w's renderer.
@@ -243,7 +291,8 @@ func (r *swRegistry) push() {
 	r.seq++
 	for _, p := range r.b.tabs.allProcs() {
 		if live(p) {
-			p.forward(r.stateOf(p), 1024)
+			c := r.stateOf(p)
+			p.forward(c, proto.Size(c))
 		}
 	}
 }
@@ -277,7 +326,6 @@ func (r *swRegistry) gone(p *rendererProc) {
 	for id, q := range r.hosts {
 		if q == p {
 			stopped = append(stopped, id)
-			delete(r.hosts, id)
 		}
 	}
 	for site, q := range r.lastJob {
@@ -285,11 +333,12 @@ func (r *swRegistry) gone(p *rendererProc) {
 			delete(r.lastJob, site)
 		}
 	}
+	delete(r.jobs, p)
 	r.mu.Unlock()
 	ua := r.b.eng.ua
 	for _, id := range stopped {
 		if w := serviceworker.WorkerByID(ua, id); w != nil {
-			serviceworker.Stopped(w)
+			r.stopped(w, p)
 		}
 	}
 	serviceworker.RemoveExternalClients(ua, p.id)
@@ -334,10 +383,24 @@ func (r *swRegistry) job(p *rendererProc, j *rendererpb.SWJob) bool {
 	rj := serviceworker.RemoteJob{Type: j.GetType(), StorageKey: key, Scope: parse(j.GetScope()), Script: parse(j.GetScript()),
 		WorkerType: j.GetWorkerType(), UpdateViaCache: j.GetUpdateViaCache(), Registration: j.GetRegistration(), Client: client}
 	r.mu.Lock()
+	if r.jobs[p] >= maxSWJobs {
+		r.mu.Unlock()
+		p.refuse("more than %d service worker jobs under way", maxSWJobs)
+		return false
+	}
+	r.jobs[p]++
 	r.lastJob[p.site] = p
 	r.mu.Unlock()
 	call := j.GetCall()
+	settled := func() {
+		r.mu.Lock()
+		if r.jobs[p]--; r.jobs[p] <= 0 {
+			delete(r.jobs, p)
+		}
+		r.mu.Unlock()
+	}
 	err := serviceworker.ScheduleRemoteJob(r.b.eng.ua, rj, func(res serviceworker.RemoteJobResult) {
+		settled()
 		r.push()
 		out := &rendererpb.SWJobResult{Call: call, Registration: res.Registration, Removed: res.Removed}
 		var te *serviceworker.TypeError
@@ -353,6 +416,7 @@ func (r *swRegistry) job(p *rendererProc, j *rendererpb.SWJob) bool {
 		p.forward(&rendererpb.Command{Command: &rendererpb.Command_SwJobResult{SwJobResult: out}}, 256)
 	})
 	if err != nil {
+		settled()
 		p.refuse("a service worker job (%v)", err)
 		return false
 	}
@@ -370,8 +434,8 @@ func (r *swRegistry) client(p *rendererProc, c *rendererpb.SWClient) bool {
 	if !ok {
 		return false
 	}
-	if !serviceworker.AddExternalClient(ua, p.id, client, c.GetController()) {
-		p.refuse("service worker client %.100s, which is another renderer's", client.ID)
+	if err := serviceworker.AddExternalClient(ua, p.id, client, c.GetController(), maxSWClients); err != nil {
+		p.refuse("service worker client %.100s (%v)", client.ID, err)
 		return false
 	}
 	return true
@@ -805,7 +869,23 @@ func (r *swRegistry) message(p *rendererProc, m *rendererpb.SWMessage) bool {
 			p.refuse("a message of a client of %.100s to a service worker of %.100s", m.GetOrigin(), workerOrigin.Serialize())
 			return false
 		}
-		to = r.host(w)
+		// A worker that does not run (its renderer ended) runs again
+		// first; the messages for it wait meanwhile, in order.
+		r.mu.Lock()
+		q, starting := r.waiting[w.ID()]
+		if starting || r.hosts[w.ID()] == nil {
+			ok := p.b.router.checkLinks(p, m.GetPorts())
+			if ok {
+				r.waiting[w.ID()] = append(q, swPending{p, m})
+			}
+			r.mu.Unlock()
+			if ok && !starting {
+				go r.restart(w)
+			}
+			return ok
+		}
+		to = r.hosts[w.ID()]
+		r.mu.Unlock()
 	} else {
 		if r.host(w) != p {
 			p.refuse("a message of service worker %.100s, which it does not run", m.GetWorker())
@@ -821,23 +901,14 @@ func (r *swRegistry) message(p *rendererProc, m *rendererpb.SWMessage) bool {
 			p.b.router.mu.Unlock()
 		}
 	}
-	rt := &p.b.router
-	rt.mu.Lock()
-	if to == nil || to == p {
-		rt.mu.Unlock()
-		if !rt.checkLinks(p, m.GetPorts()) {
+	if to == nil {
+		if !p.b.router.checkLinks(p, m.GetPorts()) {
 			return false
 		}
 		closeLinks(p, m.GetPorts())
 		return true
 	}
-	if !rt.addLinks(p, to, m.GetPorts()) {
-		rt.mu.Unlock()
-		return false
-	}
-	rt.mu.Unlock()
-	to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+8*len(m.GetPorts())+256)
-	return true
+	return r.route(p, to, true, m)
 }
 
 // ServiceWorkerClients lists the clients of the other renderers that a
@@ -940,4 +1011,53 @@ func (m *swMirror) deliver(c *rendererpb.SWMessage) {
 	if w == nil || env == nil || !bindings.DeliverServiceWorkerMessage(env, w, msg, c.GetOrigin()) {
 		closePorts(msg)
 	}
+}
+
+// restart runs w again and passes the messages that wait for it on (in
+// a renderer that ended meanwhile, their links close).
+func (r *swRegistry) restart(w *serviceworker.ServiceWorker) {
+	err := serviceworker.EnsureRunning(w)
+	for {
+		r.mu.Lock()
+		q := r.waiting[w.ID()]
+		if len(q) == 0 {
+			delete(r.waiting, w.ID())
+			r.mu.Unlock()
+			return
+		}
+		r.waiting[w.ID()] = []swPending{}
+		to := r.hosts[w.ID()]
+		r.mu.Unlock()
+		for _, e := range q {
+			r.route(e.p, to, err == nil, e.m)
+		}
+	}
+}
+
+// route passes m of p on to the renderer to (its links closed when it
+// goes nowhere: ok false, no renderer); false: refused (bad links). A
+// worker that started running in the sender's own renderer after the
+// message left gets it back there, without its ports (a link has two
+// renderers: they are closed).
+func (r *swRegistry) route(p, to *rendererProc, ok bool, m *rendererpb.SWMessage) bool {
+	if !ok || to == nil || !live(to) || (to == p && len(m.GetPorts()) > 0) {
+		if to == p && ok {
+			p.b.log(fmt.Sprintf("browser: the ports of a message to service worker %.100s were closed (it runs in the sender's renderer now)", m.GetWorker()))
+		}
+		closeLinks(p, m.GetPorts())
+		return true
+	}
+	if to == p {
+		to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+256)
+		return true
+	}
+	rt := &r.b.router
+	rt.mu.Lock()
+	if !rt.addLinks(p, to, m.GetPorts()) {
+		rt.mu.Unlock()
+		return false
+	}
+	rt.mu.Unlock()
+	to.forward(&rendererpb.Command{Command: &rendererpb.Command_SwMessage{SwMessage: m}}, len(m.GetMessage())+8*len(m.GetPorts())+256)
+	return true
 }

@@ -234,7 +234,8 @@ type uaState struct {
 	remote Registry
 	mirror *mirrorState
 	// external are the clients of other processes (remote.go).
-	external map[string]*externalClient
+	external      map[string]*externalClient
+	externalCount map[uint64]int // per owner
 }
 
 // regKey is a key of the registration map: (storage key, serialized

@@ -101,7 +101,10 @@ type Registry interface {
 type RegistryState struct {
 	Registrations []RegistrationState
 	Workers       []WorkerState
-	// Controllers: client id → its active service worker's id.
+	// Controllers: client id → its active service worker's id ("" for
+	// none), for every client of the process the registry knows (a client
+	// it does not know yet keeps the active service worker the process
+	// gave it).
 	Controllers map[string]string
 }
 
@@ -191,15 +194,27 @@ func ApplyState(ua *html.UserAgent, s *RegistryState) {
 		w.state = ws.State
 		w.mu.Unlock()
 	}
+	inState := map[*Registration]bool{}
 	for _, rs := range s.Registrations {
 		if reg := m.regs[rs.ID]; reg != nil {
+			inState[reg] = true
 			reg.installing, reg.waiting, reg.active = m.workers[rs.Installing], m.workers[rs.Waiting], m.workers[rs.Active]
+		}
+	}
+	// (A registration the state no longer has was cleared.)
+	for _, reg := range m.regs {
+		if !inState[reg] {
+			reg.installing, reg.waiting, reg.active = nil, nil, nil
 		}
 	}
 	st.registrations = registered
 	var watch []*html.EnvironmentSettingsObject
 	for _, env := range st.liveEnvironments() {
-		w := m.workers[s.Controllers[env.ID()]]
+		id, known := s.Controllers[env.ID()]
+		if !known {
+			continue
+		}
+		w := m.workers[id]
 		c := clientSlot.Get(env)
 		if c == nil && w == nil {
 			continue
@@ -430,8 +445,8 @@ func (st *uaState) remoteJob(r Registry, j RemoteJob, promise func(JobResult)) {
 // The registry's side.
 
 // ExportState is the state of ua's registrations whose storage keys
-// include accepts, their workers, and the controllers of the external
-// clients of owner, for a mirroring process.
+// include accepts, their workers, and the active service workers of the
+// external clients of owner, for a mirroring process.
 func ExportState(ua *html.UserAgent, owner uint64, include func(storage.StorageKey) bool) *RegistryState {
 	st := stateOf(ua)
 	st.mu.Lock()
@@ -462,8 +477,8 @@ func ExportState(ua *html.UserAgent, owner uint64, include func(storage.StorageK
 		s.Workers = append(s.Workers, WorkerState{ID: w.id, Registration: w.reg.id, ScriptURL: cloneURL(w.scriptURL), Type: w.typ, State: w.State()})
 	}
 	for _, c := range st.external {
-		if c.owner == owner && c.active != nil {
-			s.Controllers[c.ID] = c.active.id
+		if c.owner == owner {
+			s.Controllers[c.ID] = id(c.active)
 		}
 	}
 	sort.Slice(s.Registrations, func(i, j int) bool { return s.Registrations[i].ID < s.Registrations[j].ID })
@@ -574,17 +589,26 @@ func Stopped(w *ServiceWorker) {
 // AddExternalClient makes a client of process owner known to ua, with
 // its active service worker (the worker whose id is controller, when it
 // is the active worker of the registration matching the client's
-// creation URL; none otherwise). It reports false for a client id that
-// another process uses.
-func AddExternalClient(ua *html.UserAgent, owner uint64, c RemoteClient, controller string) bool {
+// creation URL; none otherwise). It refuses a client id that another
+// process uses, and a new client of an owner that has max already.
+func AddExternalClient(ua *html.UserAgent, owner uint64, c RemoteClient, controller string, max int) error {
 	st := stateOf(ua)
 	st.mu.Lock()
 	if st.external == nil {
 		st.external = map[string]*externalClient{}
+		st.externalCount = map[uint64]int{}
 	}
-	if old := st.external[c.ID]; old != nil && old.owner != owner {
+	old := st.external[c.ID]
+	if old != nil && old.owner != owner {
 		st.mu.Unlock()
-		return false
+		return errors.New("another process's client")
+	}
+	if old == nil {
+		if st.externalCount[owner] >= max {
+			st.mu.Unlock()
+			return errors.New("too many clients")
+		}
+		st.externalCount[owner]++
 	}
 	e := &externalClient{RemoteClient: c, owner: owner}
 	if controller != "" && c.Secure && c.URL != nil {
@@ -594,7 +618,7 @@ func AddExternalClient(ua *html.UserAgent, owner uint64, c RemoteClient, control
 	}
 	st.external[c.ID] = e
 	st.mu.Unlock()
-	return true
+	return nil
 }
 
 // RemoveExternalClient is Handle Service Worker Client Unload of client
@@ -608,6 +632,7 @@ func RemoveExternalClient(ua *html.UserAgent, owner uint64, id string) {
 		return
 	}
 	delete(st.external, id)
+	st.externalCount[owner]--
 	st.mu.Unlock()
 	st.externalGone([]*externalClient{e})
 }
@@ -624,6 +649,7 @@ func RemoveExternalClients(ua *html.UserAgent, owner uint64) {
 			delete(st.external, id)
 		}
 	}
+	delete(st.externalCount, owner)
 	st.mu.Unlock()
 	st.externalGone(gone)
 }

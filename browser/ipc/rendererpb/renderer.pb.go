@@ -338,7 +338,8 @@ type SWState struct {
 	Seq           uint64            `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
 	Registrations []*SWRegistration `protobuf:"bytes,2,rep,name=registrations,proto3" json:"registrations,omitempty"`
 	Workers       []*SWWorker       `protobuf:"bytes,3,rep,name=workers,proto3" json:"workers,omitempty"`
-	// controllers: client id → its active service worker's id.
+	// controllers: client id → its active service worker's id ("": none),
+	// for each client of the renderer the browser process knows.
 	Controllers   map[string]string `protobuf:"bytes,4,rep,name=controllers,proto3" json:"controllers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3560,8 +3561,12 @@ func (x *Evaluate) GetTab() uint64 {
 
 // CloseWindow closes a window.
 type CloseWindow struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Window uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	// tab, when set, closes the traversable instead (its documents, cached
+	// or not; numbered apart from the others): the renderer stays while it
+	// runs a shared worker that other renderers use.
+	Tab           uint64 `protobuf:"varint,20,opt,name=tab,proto3" json:"tab,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3599,6 +3604,13 @@ func (*CloseWindow) Descriptor() ([]byte, []int) {
 func (x *CloseWindow) GetWindow() uint64 {
 	if x != nil {
 		return x.Window
+	}
+	return 0
+}
+
+func (x *CloseWindow) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
 	}
 	return 0
 }
@@ -5142,9 +5154,10 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04eval\x18\x01 \x01(\x04R\x04eval\x12\x16\n" +
 	"\x06window\x18\x02 \x01(\x04R\x06window\x12\x12\n" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
-	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"7\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xc7\r\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"\xc7\r\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
