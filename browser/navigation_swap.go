@@ -50,6 +50,9 @@ type swapper struct {
 	id   uint64 // the renderer's id in the browser process
 	// report sends a report to the browser process.
 	report func(*rendererpb.Report)
+	// handles gives the window handles that name a traversable here and
+	// the handle of its opener in another renderer (rendererMsg.names).
+	handles func(*frame) ([]uint64, uint64)
 
 	mu   sync.Mutex
 	next uint64
@@ -157,8 +160,15 @@ func (s *swapper) handoff(f *frame, index int, rawURL string, nav uint64) {
 		}
 	}
 	f.mu.Unlock()
+	// The handles that name the traversable go with it (its WindowProxy
+	// in other renderers follows it).
+	var handles []uint64
+	var opener uint64
+	if s.handles != nil {
+		handles, opener = s.handles(f)
+	}
 	s.report(&rendererpb.Report{Report: &rendererpb.Report_Handoff{Handoff: &rendererpb.Handoff{
-		Tab: tab, Local: local, Index: int32(index), Url: rawURL, Nav: nav, Urls: urls}}})
+		Tab: tab, Local: local, Index: int32(index), Url: rawURL, Nav: nav, Urls: urls, Handles: handles, Opener: opener}}})
 	if !any {
 		// Nothing of the traversable is left here.
 		s.forget(f)
@@ -291,6 +301,11 @@ func (b *Browser) takeOver(m *rendererpb.Handoff, done func(*Window, error)) {
 		}
 		f = &frame{s: b, nav: doc.Navigable(), popup: true, noopener: true, loaded: make(chan struct{}), th: newJointHistory()}
 		s.register(f, m.GetTab())
+	}
+	// The traversable answers here to the handles that name it, and knows
+	// its opener, before its new document's scripts run.
+	if b.xproc != nil {
+		b.xproc.adopt(f, m.GetHandles(), m.GetOpener())
 	}
 	if !f.syncEntries(m.GetLocal()) && m.GetUrl() == "" && m.GetIndex() < 0 {
 		s.forget(f)

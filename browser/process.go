@@ -270,6 +270,7 @@ func runRenderer() error {
 	// Top-level traversables move to renderers of other sites
 	// (navigation_swap.go).
 	r.b.swap = newSwapper(origin.ObtainSite(origin.Parse(set.Site)), set.ID, r.send)
+	r.b.swap.handles = x.names
 	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
@@ -390,6 +391,8 @@ func (r *renderer) open(o *rendererpb.OpenWindow) {
 	r.mu.Lock()
 	r.windows[o.GetWindow()] = w
 	r.mu.Unlock()
+	// Its handle and opener are its traversable's.
+	r.b.xproc.bindFrame(w)
 	if o.GetTab() != 0 && w.frame != nil {
 		r.b.swap.register(w.frame, o.GetTab())
 	}

@@ -102,6 +102,10 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	w := &Window{s: b, url: u, loaded: p.loaded, remote: &remoteWindow{p: p, window: 1}}
 	t := b.tabs.newTab(p, w)
 	w.remote.tab = t.id
+	// The window's handle names its traversable (its WindowProxy for
+	// the windows of other renderers), wherever it navigates.
+	w.remote.handle = p.id<<32 | 1
+	b.router.bindTab(w.remote.handle, t, opener)
 	p.mu.Lock()
 	p.win = w
 	p.mu.Unlock()

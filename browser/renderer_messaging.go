@@ -49,6 +49,11 @@ type msgRouter struct {
 	openerOf map[*rendererProc]*rendererProc
 	// workers is the shared-worker registry (renderer_sw.go).
 	workers map[swKey]*swEntry
+	// tabHandles are the handles that name a top-level traversable
+	// rather than one renderer's window: a message or navigation for one
+	// goes to the renderer of the traversable's active document
+	// (tabState.cur), whichever renderer gave the handle.
+	tabHandles map[uint64]*tabState
 }
 
 // Bounds of what one renderer makes the browser process keep.
@@ -94,8 +99,93 @@ func (m *msgRouter) add(p *rendererProc) {
 		m.made = map[*rendererProc]int{}
 		m.popups = map[*rendererProc]int{}
 		m.openerOf = map[*rendererProc]*rendererProc{}
+		m.tabHandles = map[uint64]*tabState{}
 	}
 	m.procs[p.id] = p
+}
+
+// destLocked is the renderer hosting the window of handle h: the
+// renderer of its traversable's active document for a handle that names
+// a traversable, else the renderer that gave it (nil: ended). Under m.mu.
+func (m *msgRouter) destLocked(h uint64) *rendererProc {
+	if t := m.tabHandles[h]; t != nil {
+		if p := t.cur.Load(); p != nil && m.procs[p.id] == p {
+			return p
+		}
+		return nil
+	}
+	return m.procs[h>>32]
+}
+
+// hostsLocked reports whether p hosts the window of handle h (it may send
+// as that window). Under m.mu.
+func (m *msgRouter) hostsLocked(p *rendererProc, h uint64) bool {
+	if t := m.tabHandles[h]; t != nil {
+		return t.cur.Load() == p
+	}
+	return h>>32 == p.id
+}
+
+// hosts is hostsLocked with m.mu taken.
+func (m *msgRouter) hosts(p *rendererProc, h uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hostsLocked(p, h)
+}
+
+// bindTab makes handle h (a window its renderer opened for t) name the
+// traversable t, whose opener is the window of handle opener (0: none).
+func (m *msgRouter) bindTab(h uint64, t *tabState, opener uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tabHandles == nil {
+		return
+	}
+	m.tabHandles[h] = t
+	t.handles = append(t.handles, h)
+	if t.opener == 0 {
+		t.opener = opener
+	}
+}
+
+// bindHandles makes the handles that from, whose document of t is active,
+// gave its windows of t name t, and records t's opener (a handle from
+// hosts or was given) when the browser process knows none yet. It reports
+// false, and kills from, for a handle that is not from's or that names
+// another traversable, or an opener from cannot name.
+func (m *msgRouter) bindHandles(from *rendererProc, t *tabState, hs []uint64, opener uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tabHandles == nil {
+		return false
+	}
+	for _, h := range hs {
+		if o := m.tabHandles[h]; (o == nil && h>>32 != from.id) || (o != nil && o != t) {
+			from.kill(fmt.Sprintf("killed by the browser process: a handoff naming window %#x, which is not its", h))
+			return false
+		}
+	}
+	if opener != 0 && t.opener == 0 {
+		if _, given := m.granted[from][opener]; !given && !m.hostsLocked(from, opener) {
+			from.kill(fmt.Sprintf("killed by the browser process: a handoff whose opener is window %#x, which it was not given", opener))
+			return false
+		}
+		t.opener = opener
+	}
+	for _, h := range hs {
+		if m.tabHandles[h] == nil {
+			m.tabHandles[h] = t
+			t.handles = append(t.handles, h)
+		}
+	}
+	return true
+}
+
+// handlesOf are the handles that name t and its opener's.
+func (m *msgRouter) handlesOf(t *tabState) ([]uint64, uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]uint64(nil), t.handles...), t.opener
 }
 
 // grant lets p send to the window of handle h.
@@ -148,7 +238,7 @@ func (m *msgRouter) remove(p *rendererProc) {
 		for h := range g {
 			// (It stays granted: posting to a closed window is no
 			// forgery; the message goes nowhere.)
-			if h>>32 == p.id {
+			if t := m.tabHandles[h]; (t != nil && t.cur.Load() == p) || (t == nil && h>>32 == p.id) {
 				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
 			}
 		}
@@ -207,7 +297,7 @@ func closeLinks(p *rendererProc, links []uint64) {
 // post passes a renderer's window.postMessage on to the target's
 // renderer; false: refused (the renderer is killed).
 func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
-	if w.GetSource()>>32 != p.id {
+	if !m.hosts(p, w.GetSource()) {
 		p.refuse("a postMessage as window %#x, which it does not host", w.GetSource())
 		return false
 	}
@@ -221,7 +311,7 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 		p.refuse("a postMessage to window %#x, which it was not given", w.GetTarget())
 		return false
 	}
-	to := m.procs[w.GetTarget()>>32]
+	to := m.destLocked(w.GetTarget())
 	// The browser process's origin check: a message for another site
 	// than the target's never reaches its renderer (which checks the
 	// exact origin).
@@ -252,7 +342,7 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 func (m *msgRouter) navigate(p *rendererProc, n *rendererpb.NavigateWindow) bool {
 	m.mu.Lock()
 	_, ok := m.granted[p][n.GetWindow()]
-	to := m.procs[n.GetWindow()>>32]
+	to := m.destLocked(n.GetWindow())
 	m.mu.Unlock()
 	if !ok {
 		p.refuse("a navigation of window %#x, which it was not given", n.GetWindow())
@@ -335,20 +425,17 @@ func (m *msgRouter) portClosed(p *rendererProc, pc *rendererpb.PortClosed) bool 
 }
 
 // closePopup is window.close() from p of the window of handle h in
-// another renderer: a popup that p opened closes (its renderer ends);
-// other windows ignore it.
+// another renderer: a popup whose opener p hosts closes (its renderers
+// end), wherever its active document is; other windows ignore it.
 func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
 	m.mu.Lock()
-	to := m.procs[h>>32]
-	ok := to != nil && h&(1<<32-1) == 1 && m.openerOf[to] == p
+	t := m.tabHandles[h]
+	ok := t != nil && t.opener != 0 && m.destLocked(t.opener) == p
 	m.mu.Unlock()
 	if !ok {
 		return
 	}
-	to.mu.Lock()
-	w := to.win
-	to.mu.Unlock()
-	if w != nil {
+	if w := t.win; w != nil {
 		// Not on p's control channel: closing waits for the renderer.
 		go w.Close()
 	}
@@ -358,7 +445,7 @@ func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
 // renderer of that site.
 func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupRequest) (*rendererpb.OpenPopupReply, error) {
 	p := h.p
-	if req.GetOpener() != 0 && req.GetOpener()>>32 != p.id {
+	if req.GetOpener() != 0 && !p.b.router.hosts(p, req.GetOpener()) {
 		p.refuse("a popup whose opener is window %#x, which it does not host", req.GetOpener())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's window")
 	}
@@ -393,7 +480,7 @@ func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupReq
 		r.mu.Unlock()
 		return &rendererpb.OpenPopupReply{Error: err.Error()}, nil
 	}
-	handle := w.remote.proc().id<<32 | 1
+	handle := w.remote.handle
 	p.b.router.grant(p, handle)
 	return &rendererpb.OpenPopupReply{Window: handle}, nil
 }

@@ -60,6 +60,15 @@ type rendererMsg struct {
 	// swOwners are the shared workers of this renderer that documents of
 	// others own, by the link they connected through (renderer_sw.go).
 	swOwners map[uint64]*html.SharedWorker
+	// A handle names a navigable (a WindowProxy follows its browsing
+	// context): frames are the navigables of handles, frameIDs the handle
+	// each navigable's windows send as, frameOpeners the handle of each
+	// top-level traversable's opener in another renderer. A traversable
+	// that moved here from another renderer answers to the handles it
+	// had there (adopt).
+	frames       map[uint64]*frame
+	frameIDs     map[*frame]uint64
+	frameOpeners map[*frame]uint64
 }
 
 type proxyKey struct {
@@ -74,7 +83,8 @@ const firstLocalHandle = 1 << 20
 func newRendererMsg(r *renderer, host rendererpb.HostClient, seq uint64, site origin.Site) *rendererMsg {
 	return &rendererMsg{r: r, host: host, seq: seq, site: site, nextLocal: firstLocalHandle,
 		handles: map[uint64]*Window{}, ids: map[*Window]uint64{}, proxies: map[proxyKey]*sobek.Object{},
-		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{}}
+		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{},
+		frames: map[uint64]*frame{}, frameIDs: map[*frame]uint64{}, frameOpeners: map[*frame]uint64{}}
 }
 
 // openWindow runs open (the renderer's Start of the window of o) so that
@@ -111,18 +121,97 @@ func (x *rendererMsg) initWindow(w *Window) {
 	}
 }
 
-// handleOf is w's handle, given on first use.
+// handleOf is w's handle: its navigable's, given on first use.
 func (x *rendererMsg) handleOf(w *Window) uint64 {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if h, ok := x.ids[w]; ok {
-		return h
+	if f := w.frame; f != nil {
+		if h, ok := x.frameIDs[f]; ok {
+			return h
+		}
 	}
-	h := x.seq<<32 | x.nextLocal
-	x.nextLocal++
-	x.handles[h] = w
-	x.ids[w] = h
+	h, ok := x.ids[w]
+	if !ok {
+		h = x.seq<<32 | x.nextLocal
+		x.nextLocal++
+		x.handles[h] = w
+		x.ids[w] = h
+	}
+	x.bindLocked(w, h)
 	return h
+}
+
+// bindLocked makes h name w's navigable (under x.mu).
+func (x *rendererMsg) bindLocked(w *Window, h uint64) {
+	f := w.frame
+	if f == nil {
+		return
+	}
+	x.frames[h] = f
+	if _, ok := x.frameIDs[f]; !ok {
+		x.frameIDs[f] = h
+	}
+	if o := x.openers[w]; o != 0 && x.frameOpeners[f] == 0 {
+		x.frameOpeners[f] = o
+	}
+}
+
+// bindFrame makes the handle and opener the browser process gave w (the
+// window of an OpenWindow, which gets its traversable after InitWindow)
+// those of its traversable.
+func (x *rendererMsg) bindFrame(w *Window) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if h, ok := x.ids[w]; ok {
+		x.bindLocked(w, h)
+	}
+}
+
+// adopt makes f, a traversable whose active document moves here from
+// another renderer, answer to its handles there, and gives it its opener
+// in another renderer (0: none).
+func (x *rendererMsg) adopt(f *frame, handles []uint64, opener uint64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, h := range handles {
+		x.frames[h] = f
+		if _, ok := x.frameIDs[f]; !ok {
+			x.frameIDs[f] = h
+		}
+	}
+	if opener != 0 {
+		x.frameOpeners[f] = opener
+	}
+}
+
+// names are the handles that name f here and the handle of its opener
+// in another renderer (0: none), for a handoff.
+func (x *rendererMsg) names(f *frame) ([]uint64, uint64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var out []uint64
+	for h, g := range x.frames {
+		if g == f {
+			out = append(out, h)
+		}
+	}
+	return out, x.frameOpeners[f]
+}
+
+// resolve is the window that the handle h of this renderer reaches: the
+// active window of its navigable (nil: none here, or none now).
+func (x *rendererMsg) resolve(h uint64) *Window {
+	x.mu.Lock()
+	f := x.frames[h]
+	w := x.handles[h]
+	x.mu.Unlock()
+	if f == nil && w != nil {
+		f = w.frame
+	}
+	if f != nil {
+		return f.activeWindow()
+	}
+	return w
 }
 
 // opener is window.opener of w when its opener is in another renderer
@@ -133,6 +222,9 @@ func (x *rendererMsg) opener(w *Window) sobek.Value {
 	}
 	x.mu.Lock()
 	h := x.openers[w]
+	if f := w.frame; h == 0 && f != nil {
+		h = x.frameOpeners[f]
+	}
 	x.mu.Unlock()
 	if h == 0 {
 		return nil
@@ -240,22 +332,11 @@ func (x *rendererMsg) navigate(w *Window, h uint64, href string, replace bool) {
 // gone, or whose navigable has no active window here (it moved to
 // another renderer), is not navigated.
 func (x *rendererMsg) navigateWindow(m *rendererpb.NavigateWindow) {
-	x.mu.Lock()
-	w := x.handles[m.GetWindow()]
-	x.mu.Unlock()
+	// The Location the handle reaches is that of its navigable's active
+	// window (a WindowProxy follows its browsing context's navigations).
+	w := x.resolve(m.GetWindow())
 	u, err := url.Parse(m.GetUrl())
-	if w == nil || err != nil {
-		return
-	}
-	// The handle names the window its stand-in was made for; the
-	// Location it reaches is that of its navigable's active window (a
-	// WindowProxy follows its browsing context's navigations).
-	if f := w.frame; f != nil {
-		if a := f.activeWindow(); a != nil {
-			w = a
-		}
-	}
-	if w.realm == nil {
+	if w == nil || err != nil || w.realm == nil {
 		return
 	}
 	w.realm.QueueTask(func(*sobek.Runtime) {
@@ -423,9 +504,8 @@ func (x *rendererMsg) link(id uint64, stub *html.MessagePort) uint64 {
 // deliver delivers another renderer's window message to its target here
 // (dropped when the target is gone or its origin is not targetOrigin).
 func (x *rendererMsg) deliver(m *rendererpb.WindowMessage) {
-	x.mu.Lock()
-	w := x.handles[m.GetTarget()]
-	x.mu.Unlock()
+	// The message goes to the active window of the handle's navigable.
+	w := x.resolve(m.GetTarget())
 	msg, ok := x.decode(m.GetMessage(), m.GetPorts())
 	if !ok {
 		return

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/origin"
@@ -48,6 +49,20 @@ type tabState struct {
 	// procs are the renderers of the tab's sites (its browsing context
 	// group's).
 	procs map[origin.Site]*rendererProc
+	// cur is active, read without mu (message routing).
+	cur atomic.Pointer[rendererProc]
+	// handles are the window handles that name the traversable (its
+	// WindowProxy, whichever renderer its active document is in), and
+	// opener the handle of its opener in another renderer (0: none);
+	// both guarded by the browser's msgRouter.mu (renderer_messaging.go).
+	handles []uint64
+	opener  uint64
+}
+
+// setActive makes p the renderer of t's active document (under t.mu).
+func (t *tabState) setActive(p *rendererProc) {
+	t.active = p
+	t.cur.Store(p)
 }
 
 // remoteWindow is where a Window of RendererProcesses is: the renderer
@@ -60,6 +75,9 @@ type remoteWindow struct {
 	// traversable's active window.
 	window uint64
 	tab    uint64
+	// handle is the handle that names the traversable for the windows
+	// of other renderers (renderer_messaging.go).
+	handle uint64
 }
 
 func (rw *remoteWindow) proc() *rendererProc {
@@ -122,7 +140,8 @@ func (r *tabRegistry) newTab(p *rendererProc, win *Window) *tabState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.nextTab++
-	t := &tabState{id: 1<<63 | r.nextTab, win: win, owners: []*rendererProc{p}, urls: []string{""}, active: p, procs: map[origin.Site]*rendererProc{p.site: p}}
+	t := &tabState{id: 1<<63 | r.nextTab, win: win, owners: []*rendererProc{p}, urls: []string{""}, procs: map[origin.Site]*rendererProc{p.site: p}}
+	t.setActive(p)
 	if r.tabs == nil {
 		r.tabs = map[uint64]*tabState{}
 	}
@@ -141,7 +160,8 @@ func (r *tabRegistry) tabOf(id uint64, from *rendererProc) *tabState {
 	if id>>32 != from.id {
 		return nil
 	}
-	t := &tabState{id: id, active: from, procs: map[origin.Site]*rendererProc{from.site: from}}
+	t := &tabState{id: id, procs: map[origin.Site]*rendererProc{from.site: from}}
+	t.setActive(from)
 	if r.tabs == nil {
 		r.tabs = map[uint64]*tabState{}
 	}
@@ -316,6 +336,12 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 		from.kill("killed by the browser process: a malformed handoff")
 		return
 	}
+	// The handles the sender gave the traversable's windows name it from
+	// now on, wherever its active document is.
+	if !b.router.bindHandles(from, t, m.GetHandles(), m.GetOpener()) {
+		b.tabs.navDone(m.GetNav(), errNotActive)
+		return
+	}
 	owners := make([]*rendererProc, n)
 	urls := append([]string(nil), m.GetUrls()...)
 	for i, l := range m.GetLocal() {
@@ -364,7 +390,8 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 		target = owners[idx]
 	}
 	old := t.owners
-	t.owners, t.urls, t.active = owners, urls, target
+	t.owners, t.urls = owners, urls
+	t.setActive(target)
 	// Renderers that lost entries drop them.
 	lost := map[*rendererProc]bool{}
 	for i, p := range old {
@@ -375,8 +402,15 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 	for p := range lost {
 		_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Local: localTo(owners, p), Index: -1}}})
 	}
+	// The renderer taking over answers to the traversable's handles, and
+	// may message its opener.
+	handles, opener := b.router.handlesOf(t)
+	if opener != 0 {
+		b.router.grant(target, opener)
+	}
 	if err := target.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{
-		Tab: t.id, Local: localTo(owners, target), Index: int32(idx), Url: rawURL, Nav: m.GetNav(), Urls: urls}}}); err != nil {
+		Tab: t.id, Local: localTo(owners, target), Index: int32(idx), Url: rawURL, Nav: m.GetNav(), Urls: urls,
+		Handles: handles, Opener: opener}}}); err != nil {
 		b.tabs.navDone(m.GetNav(), err)
 	}
 	if w := t.win; w != nil {
@@ -482,7 +516,8 @@ func (b *Browser) reopen(ctx context.Context, w *Window, u *url.URL) error {
 			_ = o.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Index: -1}}})
 		}
 	}
-	t.owners, t.urls, t.active = []*rendererProc{p}, []string{u.String()}, p
+	t.owners, t.urls = []*rendererProc{p}, []string{u.String()}
+	t.setActive(p)
 	t.procs = map[origin.Site]*rendererProc{p.site: p}
 	opened, err := p.openWindow(ctx, 1, t.id, u, nil, 0)
 	if err != nil {

@@ -1355,7 +1355,16 @@ type Handoff struct {
 	// nav is the embedder's navigation (Navigate) waiting for it, if any.
 	Nav uint64 `protobuf:"varint,5,opt,name=nav,proto3" json:"nav,omitempty"`
 	// urls are the entries' URLs as the sender knows them ("" unknown).
-	Urls          []string `protobuf:"bytes,6,rep,name=urls,proto3" json:"urls,omitempty"`
+	Urls []string `protobuf:"bytes,6,rep,name=urls,proto3" json:"urls,omitempty"`
+	// (popup23) handles are the window handles that name the traversable
+	// (its WindowProxy): in a report, those the sender gave its windows; in
+	// a command, all of them, which the receiver's windows of the
+	// traversable answer to. opener, in a command, is the handle of the
+	// traversable's opener in another renderer (0: none); in a report, the
+	// handle the sender knows its opener by when the browser process does
+	// not know it yet.
+	Handles       []uint64 `protobuf:"varint,40,rep,packed,name=handles,proto3" json:"handles,omitempty"`
+	Opener        uint64   `protobuf:"varint,41,opt,name=opener,proto3" json:"opener,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1430,6 +1439,20 @@ func (x *Handoff) GetUrls() []string {
 		return x.Urls
 	}
 	return nil
+}
+
+func (x *Handoff) GetHandles() []uint64 {
+	if x != nil {
+		return x.Handles
+	}
+	return nil
+}
+
+func (x *Handoff) GetOpener() uint64 {
+	if x != nil {
+		return x.Opener
+	}
+	return 0
 }
 
 // Navigate navigates the active window of a traversable from Go
@@ -3103,14 +3126,16 @@ const file_renderer_proto_rawDesc = "" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
-	"\areplace\x18\x03 \x01(\bR\areplace\"\x7f\n" +
+	"\areplace\x18\x03 \x01(\bR\areplace\"\xb1\x01\n" +
 	"\aHandoff\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x14\n" +
 	"\x05local\x18\x02 \x03(\bR\x05local\x12\x14\n" +
 	"\x05index\x18\x03 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03url\x18\x04 \x01(\tR\x03url\x12\x10\n" +
 	"\x03nav\x18\x05 \x01(\x04R\x03nav\x12\x12\n" +
-	"\x04urls\x18\x06 \x03(\tR\x04urls\"r\n" +
+	"\x04urls\x18\x06 \x03(\tR\x04urls\x12\x18\n" +
+	"\ahandles\x18( \x03(\x04R\ahandles\x12\x16\n" +
+	"\x06opener\x18) \x01(\x04R\x06opener\"r\n" +
 	"\bNavigate\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x10\n" +

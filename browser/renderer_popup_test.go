@@ -1,0 +1,56 @@
+package browser_test
+
+import (
+	"testing"
+
+	"github.com/gowebengine/weblocks/browser"
+)
+
+// TestRendererPopupMovesWithOpener: a popup of another site (in a
+// renderer of its own) that navigates to a third site moves to a renderer
+// of that site and keeps its opener across the processes: the new
+// document's window.opener is a stand-in for the opener (its first
+// message reaches the opener), the opener's stand-in for the popup
+// follows the popup's navigable to its new renderer (postMessage, with
+// e.source === popup for the answer), popup.closed is false until
+// popup.close() closes it.
+func TestRendererPopupMovesWithOpener(t *testing.T) {
+	ctx := testCtx(t)
+	b, ws := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	popup := openPopup(t, ctx, w1, ws)
+	first := popup.RendererPID()
+
+	// The opener navigates its popup to c.test: popup.html there tells
+	// its opener it runs (through window.opener).
+	reval(t, ctx, w1, `popup.location = 'https://c.test/popup.html'; 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.origin + ' ' + e.data.ready + ' ' + (e.source === popup))`); v != "https://c.test https://c.test true" {
+		t.Fatalf("the moved popup's first message: %v", v)
+	}
+	if p := popup.RendererPID(); p == first || p == w1.RendererPID() {
+		t.Fatalf("the popup at c.test runs in renderer %d (first %d, opener %d)", p, first, w1.RendererPID())
+	}
+	if v := reval(t, ctx, popup, `location.href + ' ' + (opener !== null)`); v != "https://c.test/popup.html true" {
+		t.Fatalf("the moved popup: %v", v)
+	}
+
+	// The opener's stand-in reaches the popup's new document.
+	reval(t, ctx, w1, `popup.postMessage('to c', 'https://c.test'); 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.data.echo + ' ' + e.data.origin + ' ' + e.data.sourceIsOpener + ' ' + (e.source === popup))`); v != "to c https://a.test true true" {
+		t.Fatalf("the popup's answer: %v", v)
+	}
+	if v := reval(t, ctx, w1, `popup.closed`); v != false {
+		t.Fatalf("popup.closed after the move: %v", v)
+	}
+
+	// And close() closes it where it is now.
+	reval(t, ctx, w1, `popup.close(); 0`)
+	for reval(t, ctx, w1, `popup.closed`) != true {
+	}
+	if _, err := popup.Evaluate(ctx, "1"); err == nil {
+		t.Fatal("the popup still runs after popup.close()")
+	}
+}
