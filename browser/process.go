@@ -406,10 +406,16 @@ func (r *renderer) evaluate(e *rendererpb.Evaluate) {
 	r.mu.Lock()
 	w := r.windows[e.GetWindow()]
 	r.mu.Unlock()
+	// The traversable's active window: a script navigation may have
+	// replaced the window it was opened as (then, while the new one is
+	// being made, the first one answers, or says it is gone).
 	if e.GetTab() != 0 {
-		w = nil
+		var a *Window
 		if f := r.b.swap.frameOf(e.GetTab()); f != nil {
-			w = f.activeWindow()
+			a = f.activeWindow()
+		}
+		if a != nil || e.GetWindow() == 0 {
+			w = a
 		}
 	}
 	if w == nil {

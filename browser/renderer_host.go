@@ -325,8 +325,9 @@ func (p *rendererProc) send(c *rendererpb.Command) error {
 	return nil
 }
 
-// evaluate is Window.Evaluate in the renderer: in its window id, or in
-// the active window of traversable tab when id is 0.
+// evaluate is Window.Evaluate in the renderer: in the active window of
+// traversable tab (whose document a script may have navigated), or in its
+// window id while the traversable has none there (id 0: none).
 func (p *rendererProc) evaluate(ctx context.Context, id, tab uint64, expr string) (any, error) {
 	ch := make(chan evalResult, 1)
 	p.mu.Lock()
@@ -339,10 +340,7 @@ func (p *rendererProc) evaluate(ctx context.Context, id, tab uint64, expr string
 	eval := p.nextEval
 	p.evals[eval] = ch
 	p.mu.Unlock()
-	e := &rendererpb.Evaluate{Eval: eval, Window: id, Expr: expr}
-	if id == 0 {
-		e.Tab = tab
-	}
+	e := &rendererpb.Evaluate{Eval: eval, Window: id, Tab: tab, Expr: expr}
 	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: e}}); err != nil {
 		p.mu.Lock()
 		delete(p.evals, eval)

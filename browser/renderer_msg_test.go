@@ -458,11 +458,7 @@ func TestRendererSharedWorkerOwners(t *testing.T) {
 	// w1 navigates away (an unload listener keeps its document out of
 	// the back/forward cache): its document no longer owns the worker.
 	reval(t, ctx, w1, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
-	for {
-		if _, err := w1.Evaluate(ctx, "1"); err != nil {
-			break
-		}
-	}
+	waitPath(t, ctx, w1, "/other.html")
 	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
 		t.Fatalf("the worker after its first owner left: %v", v)
 	}
@@ -534,11 +530,7 @@ func TestRendererSharedWorkerDocumentOwner(t *testing.T) {
 	leave := func(w *browser.Window) {
 		t.Helper()
 		reval(t, ctx, w, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
-		for {
-			if _, err := w.Evaluate(ctx, "1"); err != nil {
-				break
-			}
-		}
+		waitPath(t, ctx, w, "/other.html")
 	}
 	leave(w1)
 	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {

@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gowebengine/weblocks/browser"
@@ -52,5 +53,43 @@ func TestRendererPopupMovesWithOpener(t *testing.T) {
 	}
 	if _, err := popup.Evaluate(ctx, "1"); err == nil {
 		t.Fatal("the popup still runs after popup.close()")
+	}
+}
+
+// TestRendererEvaluateAfterScriptNavigation: Window.Evaluate of a
+// renderer's window runs in its traversable's active window once a script
+// navigated it within the renderer (as it does after Window.Navigate or a
+// move to another renderer), not in the window it was opened as.
+func TestRendererEvaluateAfterScriptNavigation(t *testing.T) {
+	ctx := testCtx(t)
+	b, _, states := navBrowser(t)
+	w, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := w.RendererPID()
+	reval(t, ctx, w, `window.mark = 'first'; location.href = 'other.html?script'; 0`)
+	if v := states.wait(t, ctx, "https://a.test/other.html?script"); v != "https://a.test/other.html?script 2" {
+		t.Fatalf("after the script navigation: %v", v)
+	}
+	if v := reval(t, ctx, w, `location.href + ' ' + typeof window.mark`); v != "https://a.test/other.html?script undefined" {
+		t.Fatalf("Evaluate after the script navigation: %v", v)
+	}
+	if w.RendererPID() != pid {
+		t.Fatalf("a same-site navigation moved the window from renderer %d to %d", pid, w.RendererPID())
+	}
+}
+
+// waitPath waits until the active document of w's traversable (where
+// Evaluate runs) is at path.
+func waitPath(t *testing.T, ctx context.Context, w *browser.Window, path string) {
+	t.Helper()
+	for {
+		if v, _ := w.Evaluate(ctx, "location.pathname"); v == path {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the window did not navigate to %s", path)
+		}
 	}
 }

@@ -71,8 +71,9 @@ type remoteWindow struct {
 	mu sync.Mutex
 	p  *rendererProc
 	// window is the window's id in p until its traversable moves to
-	// another renderer or the embedder navigates it; 0 then: the
-	// traversable's active window.
+	// another renderer or the embedder navigates it; 0 then. Evaluate
+	// runs in the traversable's active window, or in this one while the
+	// traversable has no active window in p.
 	window uint64
 	tab    uint64
 	// handle is the handle that names the traversable for the windows
