@@ -861,6 +861,12 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 // window opened by window.open (script-closable) closes; other windows
 // ignore it.
 func (w *Window) closeByScript() {
+	if h, ok := w.frame.remoteHandle(); ok {
+		// A popup that moved to another renderer: the browser process
+		// closes it if this renderer hosts its opener.
+		w.s.xproc.closeRemote(h)
+		return
+	}
 	if f := w.frame; f != nil && f.popup && !f.top {
 		// 5.1. Set thisTraversable's is closing to true (window.closed is
 		// true from now on).

@@ -80,10 +80,12 @@ func (s *swapper) crossSite(u *url.URL) bool {
 }
 
 // movable: f is a top-level traversable whose documents may move to
-// another renderer: the window of Open or a popup without an opener (an
-// auxiliary one stays with its opener, which scripts it synchronously).
+// another renderer: the window of Open or a popup. A popup's opener keeps
+// reaching it after it moved (its opener's windows of this renderer through
+// the popup's handle: frame.remoteHandle; the popup's new documents have a
+// stand-in for the opener).
 func (f *frame) movable() bool {
-	return f.s.swap != nil && f.el == nil && (f.top || (f.popup && f.noopener))
+	return f.s.swap != nil && f.el == nil && (f.top || f.popup)
 }
 
 // register gives f a traversable id (tab) unless it has one (tab != 0
@@ -287,6 +289,14 @@ func (f *frame) syncEntries(local []bool) bool {
 func (b *Browser) takeOver(m *rendererpb.Handoff, done func(*Window, error)) {
 	s := b.swap
 	f := s.frameOf(m.GetTab())
+	if m.GetClose() {
+		// The traversable was closed (its opener's close()).
+		if f != nil {
+			s.forget(f)
+			f.destroy(nil)
+		}
+		return
+	}
 	if f == nil {
 		if m.GetUrl() == "" {
 			navHistory{done: done}.finish(nil, errNotActive)

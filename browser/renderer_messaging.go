@@ -177,6 +177,8 @@ func (m *msgRouter) bindHandles(from *rendererProc, t *tabState, hs []uint64, op
 			m.tabHandles[h] = t
 			t.handles = append(t.handles, h)
 		}
+		// from's windows keep reaching the traversable through them.
+		m.grantLocked(from, h)
 	}
 	return true
 }
@@ -435,6 +437,12 @@ func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
 	if !ok {
 		return
 	}
+	if t.win == nil {
+		// A popup that moved from its opener's renderer (no embedder
+		// Window): its renderers destroy it.
+		go p.b.closeTab(t)
+		return
+	}
 	if w := t.win; w != nil {
 		// Not on p's control channel: closing waits for the renderer.
 		go w.Close()
@@ -483,4 +491,26 @@ func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupReq
 	handle := w.remote.handle
 	p.b.router.grant(p, handle)
 	return &rendererpb.OpenPopupReply{Window: handle}, nil
+}
+
+// tabGone tells the renderers that were given a handle of t that its
+// window is gone (t was closed).
+func (m *msgRouter) tabGone(t *tabState) {
+	type note struct {
+		to *rendererProc
+		h  uint64
+	}
+	var notes []note
+	m.mu.Lock()
+	for q, g := range m.granted {
+		for _, h := range t.handles {
+			if _, ok := g[h]; ok {
+				notes = append(notes, note{q, h})
+			}
+		}
+	}
+	m.mu.Unlock()
+	for _, n := range notes {
+		n.to.forward(&rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: n.h}}}, 64)
+	}
 }

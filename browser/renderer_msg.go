@@ -125,6 +125,10 @@ func (x *rendererMsg) initWindow(w *Window) {
 func (x *rendererMsg) handleOf(w *Window) uint64 {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	return x.handleOfLocked(w)
+}
+
+func (x *rendererMsg) handleOfLocked(w *Window) uint64 {
 	if f := w.frame; f != nil {
 		if h, ok := x.frameIDs[f]; ok {
 			return h
@@ -185,17 +189,64 @@ func (x *rendererMsg) adopt(f *frame, handles []uint64, opener uint64) {
 }
 
 // names are the handles that name f here and the handle of its opener
-// in another renderer (0: none), for a handoff.
+// (0: none), for a handoff. A traversable without a handle gets one: the
+// windows here that keep reaching it (its opener's) reach it through it
+// once it moved (frame.remoteHandle). A popup whose opener is here names
+// it by the opener's handle.
 func (x *rendererMsg) names(f *frame) ([]uint64, uint64) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if _, ok := x.frameIDs[f]; !ok {
+		h := x.seq<<32 | x.nextLocal
+		x.nextLocal++
+		x.frames[h] = f
+		x.frameIDs[f] = h
+	}
 	var out []uint64
 	for h, g := range x.frames {
 		if g == f {
 			out = append(out, h)
 		}
 	}
-	return out, x.frameOpeners[f]
+	opener := x.frameOpeners[f]
+	if opener == 0 && f.popup && !f.noopener && f.parent != nil {
+		opener = x.handleOfLocked(f.parent)
+	}
+	return out, opener
+}
+
+// closeRemote is close() of the window of handle h in another renderer:
+// the browser process closes it if it is a popup whose opener is here.
+func (x *rendererMsg) closeRemote(h uint64) {
+	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
+}
+
+// isGone reports whether the window of handle h in another renderer is
+// gone (its navigable closed, or its renderer ended).
+func (x *rendererMsg) isGone(h uint64) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.gone[h]
+}
+
+// remoteHandle is the handle that names f when its active document is
+// in another renderer (a traversable that moved there); ok false: it is
+// here (or nowhere).
+func (f *frame) remoteHandle() (h uint64, ok bool) {
+	if f == nil || f.s.xproc == nil {
+		return 0, false
+	}
+	f.mu.Lock()
+	moved := f.tab != 0 && !f.gone && f.child == nil && f.index >= 0 && f.index < len(f.entries) && f.entries[f.index].remote
+	f.mu.Unlock()
+	if !moved {
+		return 0, false
+	}
+	x := f.s.xproc
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	h, ok = x.frameIDs[f]
+	return h, ok
 }
 
 // resolve is the window that the handle h of this renderer reaches: the
@@ -278,16 +329,10 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 			x.post(w, h, message, targetOrigin, transfer)
 			return nil
 		},
-		Closed: func() bool {
-			x.mu.Lock()
-			defer x.mu.Unlock()
-			return x.gone[h]
-		},
+		Closed: func() bool { return x.isGone(h) },
 		// The browser process closes the window if it is a popup this
 		// renderer opened.
-		Close: func() {
-			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
-		},
+		Close: func() { x.closeRemote(h) },
 		// The cross-origin location setter, href setter and replace():
 		// the browser process has the window's renderer navigate it.
 		Navigate: func(href string, replace bool) { x.navigate(w, h, href, replace) },

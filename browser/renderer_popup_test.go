@@ -2,10 +2,42 @@ package browser_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/gowebengine/weblocks/browser"
 )
+
+func init() {
+	// popup23-pid tells the browser process the pid of the renderer each
+	// window loads in, by its URL.
+	browser.RegisterRendererInit("popup23-pid", func(w *browser.Window, post func(string)) {
+		go func() {
+			<-w.Loaded()
+			post(fmt.Sprintf("pid %s %d", w.URL(), os.Getpid()))
+		}()
+	})
+}
+
+// pidBrowser is a browser of RendererProcesses over msgSite whose windows
+// report their renderer's pid once loaded: pids gets "URL pid".
+func pidBrowser(t *testing.T) (*browser.Browser, *windowStates) {
+	pids := &windowStates{}
+	cfg := browser.Config{Fetcher: browser.FSFetcher{FS: msgSite}}
+	cfg.Renderer.Inits = []string{"popup23-pid"}
+	cfg.Renderer.OnMessage = func(_ *browser.Window, msg string) {
+		if s, ok := strings.CutPrefix(msg, "pid "); ok {
+			u, _, _ := strings.Cut(s, " ")
+			select {
+			case pids.ch(u) <- s:
+			default:
+			}
+		}
+	}
+	return rendererBrowser(t, cfg), pids
+}
 
 // TestRendererPopupMovesWithOpener: a popup of another site (in a
 // renderer of its own) that navigates to a third site moves to a renderer
@@ -91,5 +123,47 @@ func waitPath(t *testing.T, ctx context.Context, w *browser.Window, path string)
 		if ctx.Err() != nil {
 			t.Fatalf("the window did not navigate to %s", path)
 		}
+	}
+}
+
+// TestRendererSameSitePopupMoves: a popup of the opener's site (in the
+// opener's renderer) that navigates to another site moves to a renderer
+// of that site, and its opener keeps reaching it: the new document's
+// window.opener is a stand-in for the opener, the opener's reference to
+// the popup (its first window, through the membrane) posts to the new
+// document, popup.closed is false until popup.close() closes it there.
+func TestRendererSameSitePopupMoves(t *testing.T) {
+	ctx := testCtx(t)
+	b, pids := pidBrowser(t)
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reval(t, ctx, w1, `window.msgs = []; window.next = null;
+		onmessage = e => { msgs.push(e); if (next) { next(e); next = null; } };
+		window.wait = () => msgs.length ? Promise.resolve(msgs.shift()) : new Promise(r => next = () => r(msgs.shift()));
+		window.popup = open('/popup.html'); 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.data.ready + ' ' + (e.source === popup))`); v != "https://a.test true" {
+		t.Fatalf("the same-site popup's first message: %v", v)
+	}
+	reval(t, ctx, w1, `popup.location = 'https://c.test/popup.html'; 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.origin + ' ' + e.data.ready)`); v != "https://c.test https://c.test" {
+		t.Fatalf("the moved popup's first message: %v", v)
+	}
+	if v, opener := pids.wait(t, ctx, "https://c.test/popup.html"), fmt.Sprint(w1.RendererPID()); strings.HasSuffix(v, " "+opener) {
+		t.Fatalf("the popup at c.test runs in its opener's renderer (%s)", v)
+	}
+	if v := reval(t, ctx, w1, `popup.closed`); v != false {
+		t.Fatalf("popup.closed after the move: %v", v)
+	}
+	reval(t, ctx, w1, `popup.postMessage({x: ['to c']}, '*'); 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.data.echo.x[0] + ' ' + e.data.origin + ' ' + e.data.sourceIsOpener)`); v != "to c https://a.test true" {
+		t.Fatalf("the popup's answer: %v", v)
+	}
+	reval(t, ctx, w1, `popup.close(); 0`)
+	for reval(t, ctx, w1, `popup.closed`) != true {
+	}
+	if v := reval(t, ctx, w1, `1 + 1`); v != int64(2) {
+		t.Fatalf("the opener after closing its popup: %v", v)
 	}
 }

@@ -548,3 +548,27 @@ func errNavigationFailed(msg string) error {
 	}
 	return errors.New(msg)
 }
+
+// closeTab closes t, a traversable without an embedder Window (a popup
+// that moved from its opener's renderer), closed by its opener: every
+// renderer holding a document of it destroys it (one left hosting nothing
+// then ends), and the windows given its handles learn it is gone.
+func (b *Browser) closeTab(t *tabState) {
+	t.mu.Lock()
+	procs := map[*rendererProc]bool{}
+	if t.active != nil {
+		procs[t.active] = true
+	}
+	for _, p := range t.owners {
+		if p != nil {
+			procs[p] = true
+		}
+	}
+	t.setActive(nil)
+	t.owners = nil
+	t.mu.Unlock()
+	for p := range procs {
+		_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Index: -1, Close: true}}})
+	}
+	b.router.tabGone(t)
+}

@@ -1363,8 +1363,11 @@ type Handoff struct {
 	// traversable's opener in another renderer (0: none); in a report, the
 	// handle the sender knows its opener by when the browser process does
 	// not know it yet.
-	Handles       []uint64 `protobuf:"varint,40,rep,packed,name=handles,proto3" json:"handles,omitempty"`
-	Opener        uint64   `protobuf:"varint,41,opt,name=opener,proto3" json:"opener,omitempty"`
+	Handles []uint64 `protobuf:"varint,40,rep,packed,name=handles,proto3" json:"handles,omitempty"`
+	Opener  uint64   `protobuf:"varint,41,opt,name=opener,proto3" json:"opener,omitempty"`
+	// close, in a command: the traversable was closed (its opener's
+	// close()); the receiver destroys it.
+	Close         bool `protobuf:"varint,42,opt,name=close,proto3" json:"close,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1453,6 +1456,13 @@ func (x *Handoff) GetOpener() uint64 {
 		return x.Opener
 	}
 	return 0
+}
+
+func (x *Handoff) GetClose() bool {
+	if x != nil {
+		return x.Close
+	}
+	return false
 }
 
 // Navigate navigates the active window of a traversable from Go
@@ -3126,7 +3136,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
-	"\areplace\x18\x03 \x01(\bR\areplace\"\xb1\x01\n" +
+	"\areplace\x18\x03 \x01(\bR\areplace\"\xc7\x01\n" +
 	"\aHandoff\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x14\n" +
 	"\x05local\x18\x02 \x03(\bR\x05local\x12\x14\n" +
@@ -3135,7 +3145,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\x03nav\x18\x05 \x01(\x04R\x03nav\x12\x12\n" +
 	"\x04urls\x18\x06 \x03(\tR\x04urls\x12\x18\n" +
 	"\ahandles\x18( \x03(\x04R\ahandles\x12\x16\n" +
-	"\x06opener\x18) \x01(\x04R\x06opener\"r\n" +
+	"\x06opener\x18) \x01(\x04R\x06opener\x12\x14\n" +
+	"\x05close\x18* \x01(\bR\x05close\"r\n" +
 	"\bNavigate\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x10\n" +
