@@ -114,6 +114,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	n := len(w.frames)
 	w.fmu.Unlock()
 	w.realm.UpdateChildNavigables(n)
+	w.s.xproc.childCount(w, n)
 	// The initial about:blank document of a frame of this agent gets its
 	// window at once, so contentWindow is usable right after insertion.
 	if initial.EnvironmentSettingsObject().Agent() == w.env.Agent() {
@@ -143,6 +144,7 @@ func (w *Window) frameDisconnected(el *xhtml.Node) {
 	w.fmu.Unlock()
 	if ok {
 		w.realm.UpdateChildNavigables(n)
+		w.s.xproc.childCount(w, n)
 		// Removal runs in a task of w's event loop.
 		f.destroy(w.env.Agent())
 	}

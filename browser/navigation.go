@@ -239,6 +239,9 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 	if pushed && f.th != nil {
 		f.th.pushed(f, index-1, index)
 	}
+	// Other renderers' stand-ins learn the new document's child
+	// navigables.
+	f.s.xproc.childCount(cw, cw.childNavigableCount())
 }
 
 // discardCached evicts a window's document from the back/forward cache
@@ -403,6 +406,7 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	f.index = target
 	cached.notRestored = nil
 	f.mu.Unlock()
+	f.s.xproc.childCount(cached, cached.childNavigableCount())
 	cached.realm.QueueTask(func(*sobek.Runtime) {
 		cached.s.guard(func() {
 			cached.updateVisibility(false)

@@ -186,6 +186,7 @@ func (f *frame) leaveForRemote(cacheable bool) {
 	old := f.child
 	f.child = nil
 	f.mu.Unlock()
+	f.s.xproc.countGone(f)
 	keep, reasons := false, []string(nil)
 	if old != nil {
 		keep, reasons = old.leave(f.mayCache() && cacheable)

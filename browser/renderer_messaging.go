@@ -49,6 +49,9 @@ type msgRouter struct {
 	openerOf map[*rendererProc]*rendererProc
 	// workers is the shared-worker registry (renderer_sw.go).
 	workers map[swKey]*swEntry
+	// lengths are the numbers of child navigables of the windows of
+	// handles given to renderers (childCount), 0 when absent.
+	lengths map[uint64]uint32
 	// tabHandles are the handles that name a top-level traversable
 	// rather than one renderer's window: a message or navigation for one
 	// goes to the renderer of the traversable's active document
@@ -100,6 +103,7 @@ func (m *msgRouter) add(p *rendererProc) {
 		m.popups = map[*rendererProc]int{}
 		m.openerOf = map[*rendererProc]*rendererProc{}
 		m.tabHandles = map[uint64]*tabState{}
+		m.lengths = map[uint64]uint32{}
 	}
 	m.procs[p.id] = p
 }
@@ -193,20 +197,93 @@ func (m *msgRouter) handlesOf(t *tabState) ([]uint64, uint64) {
 // grant lets p send to the window of handle h.
 func (m *msgRouter) grant(p *rendererProc, h uint64) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.grantLocked(p, h)
+	n := m.grantLocked(p, h)
+	m.mu.Unlock()
+	m.sendCount(p, h, n)
 }
 
-func (m *msgRouter) grantLocked(p *rendererProc, h uint64) {
+// grantLocked grants p handle h, and says the window's number of child
+// navigables p must learn (-1: none; p had it already, or it is 0).
+func (m *msgRouter) grantLocked(p *rendererProc, h uint64) int {
 	if m.granted == nil {
-		return
+		return -1
 	}
 	g := m.granted[p]
 	if g == nil {
 		g = map[uint64]struct{}{}
 		m.granted[p] = g
 	}
+	if _, ok := g[h]; ok {
+		return -1
+	}
 	g[h] = struct{}{}
+	if n, ok := m.lengths[h]; ok && n > 0 {
+		return int(n)
+	}
+	return -1
+}
+
+// sendCount tells p the number n of child navigables of the window of
+// handle h (n < 0: nothing to tell).
+func (m *msgRouter) sendCount(p *rendererProc, h uint64, n int) {
+	if n >= 0 {
+		p.forward(&rendererpb.Command{Command: &rendererpb.Command_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: uint32(n)}}}, 64)
+	}
+}
+
+// childCount records the number of child navigables of a window that p
+// hosts and passes it on to the renderers given its handle. A report for
+// a window p no longer hosts (its navigable moved meanwhile) or that no
+// renderer was given is dropped.
+func (m *msgRouter) childCount(p *rendererProc, c *rendererpb.ChildCount) {
+	h := c.GetWindow()
+	m.mu.Lock()
+	if m.lengths == nil || !m.hostsLocked(p, h) || m.lengths[h] == c.GetLength() {
+		m.mu.Unlock()
+		return
+	}
+	var to []*rendererProc
+	for q, g := range m.granted {
+		if _, ok := g[h]; ok {
+			to = append(to, q)
+		}
+	}
+	if len(to) == 0 && m.tabHandles[h] == nil {
+		m.mu.Unlock()
+		return
+	}
+	m.lengths[h] = c.GetLength()
+	m.mu.Unlock()
+	for _, q := range to {
+		m.sendCount(q, h, int(c.GetLength()))
+	}
+}
+
+// resetCounts records that the windows of t's handles have no child
+// navigable (a new document becomes active in another renderer), and
+// tells the renderers given them.
+func (m *msgRouter) resetCounts(t *tabState) {
+	type note struct {
+		to *rendererProc
+		h  uint64
+	}
+	var notes []note
+	m.mu.Lock()
+	for _, h := range t.handles {
+		if m.lengths[h] == 0 {
+			continue
+		}
+		delete(m.lengths, h)
+		for q, g := range m.granted {
+			if _, ok := g[h]; ok {
+				notes = append(notes, note{q, h})
+			}
+		}
+	}
+	m.mu.Unlock()
+	for _, n := range notes {
+		m.sendCount(n.to, n.h, 0)
+	}
 }
 
 // remove forgets an ended renderer: the other ends of its links are
@@ -243,6 +320,11 @@ func (m *msgRouter) remove(p *rendererProc) {
 			if t := m.tabHandles[h]; (t != nil && t.cur.Load() == p) || (t == nil && h>>32 == p.id) {
 				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
 			}
+		}
+	}
+	for h := range m.lengths {
+		if t := m.tabHandles[h]; (t != nil && t.cur.Load() == p) || (t == nil && h>>32 == p.id) {
+			delete(m.lengths, h)
 		}
 	}
 	for _, host := range m.removeWorkers(p) {
@@ -330,8 +412,9 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 		return false
 	}
 	// The target may answer the source (MessageEvent.source).
-	m.grantLocked(to, w.GetSource())
+	count := m.grantLocked(to, w.GetSource())
 	m.mu.Unlock()
+	m.sendCount(to, w.GetSource(), count)
 	to.forward(&rendererpb.Command{Command: &rendererpb.Command_Post{Post: w}}, len(w.GetMessage())+8*len(w.GetPorts())+64)
 	return true
 }

@@ -69,6 +69,14 @@ type rendererMsg struct {
 	frames       map[uint64]*frame
 	frameIDs     map[*frame]uint64
 	frameOpeners map[*frame]uint64
+	// openedBy is the window here that opened the popup of each handle
+	// (its navigable is the popup's opener: the stand-in's opener).
+	openedBy map[uint64]*Window
+	// lengths are the numbers of child navigables of the windows of other
+	// renderers (a stand-in's length), countSent the number last reported
+	// for each navigable here that has a handle.
+	lengths   map[uint64]uint32
+	countSent map[*frame]int
 }
 
 type proxyKey struct {
@@ -84,7 +92,8 @@ func newRendererMsg(r *renderer, host rendererpb.HostClient, seq uint64, site or
 	return &rendererMsg{r: r, host: host, seq: seq, site: site, nextLocal: firstLocalHandle,
 		handles: map[uint64]*Window{}, ids: map[*Window]uint64{}, proxies: map[proxyKey]*sobek.Object{},
 		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{},
-		frames: map[uint64]*frame{}, frameIDs: map[*frame]uint64{}, frameOpeners: map[*frame]uint64{}}
+		frames: map[uint64]*frame{}, frameIDs: map[*frame]uint64{}, frameOpeners: map[*frame]uint64{},
+		openedBy: map[uint64]*Window{}, lengths: map[uint64]uint32{}, countSent: map[*frame]int{}}
 }
 
 // openWindow runs open (the renderer's Start of the window of o) so that
@@ -124,8 +133,15 @@ func (x *rendererMsg) initWindow(w *Window) {
 // handleOf is w's handle: its navigable's, given on first use.
 func (x *rendererMsg) handleOf(w *Window) uint64 {
 	x.mu.Lock()
-	defer x.mu.Unlock()
-	return x.handleOfLocked(w)
+	_, had := x.frameIDs[w.frame]
+	h := x.handleOfLocked(w)
+	x.mu.Unlock()
+	if !had && w.frame != nil {
+		// The renderers given the new handle learn its window's child
+		// navigables.
+		x.childCount(w, w.childNavigableCount())
+	}
+	return h
 }
 
 func (x *rendererMsg) handleOfLocked(w *Window) uint64 {
@@ -186,6 +202,7 @@ func (x *rendererMsg) adopt(f *frame, handles []uint64, opener uint64) {
 	if opener != 0 {
 		x.frameOpeners[f] = opener
 	}
+	delete(x.countSent, f)
 }
 
 // names are the handles that name f here and the handle of its opener
@@ -219,6 +236,56 @@ func (x *rendererMsg) names(f *frame) ([]uint64, uint64) {
 // the browser process closes it if it is a popup whose opener is here.
 func (x *rendererMsg) closeRemote(h uint64) {
 	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
+}
+
+// childCount reports the number n of child navigables of w, when w is
+// the active window of a navigable with a handle and the browser process
+// was told another number (nil x: not a renderer).
+func (x *rendererMsg) childCount(w *Window, n int) {
+	if x == nil || w == nil || w.frame == nil || w.frame.activeWindow() != w {
+		return
+	}
+	f := w.frame
+	x.mu.Lock()
+	_, named := x.frameIDs[f]
+	if !named || x.countSent[f] == n {
+		x.mu.Unlock()
+		return
+	}
+	x.countSent[f] = n
+	var hs []uint64
+	for h, g := range x.frames {
+		if g == f {
+			hs = append(hs, h)
+		}
+	}
+	x.mu.Unlock()
+	for _, h := range hs {
+		x.r.send(&rendererpb.Report{Report: &rendererpb.Report_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: uint32(n)}}})
+	}
+}
+
+// countGone forgets the number reported for f, whose active document
+// moves to another renderer (which reports its own).
+func (x *rendererMsg) countGone(f *frame) {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	delete(x.countSent, f)
+	x.mu.Unlock()
+}
+
+// setCount records the number of child navigables of the window of a
+// handle of another renderer.
+func (x *rendererMsg) setCount(c *rendererpb.ChildCount) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c.GetLength() == 0 {
+		delete(x.lengths, c.GetWindow())
+		return
+	}
+	x.lengths[c.GetWindow()] = c.GetLength()
 }
 
 // isGone reports whether the window of handle h in another renderer is
@@ -310,6 +377,9 @@ func (x *rendererMsg) open(w *Window, u *url.URL, noopener bool) (sobek.Value, b
 	if noopener {
 		return sobek.Null(), true
 	}
+	x.mu.Lock()
+	x.openedBy[rep.GetWindow()] = w
+	x.mu.Unlock()
 	return x.proxy(w, rep.GetWindow()), true
 }
 
@@ -330,9 +400,36 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 			return nil
 		},
 		Closed: func() bool { return x.isGone(h) },
+		// The number of its child navigables, as its renderer reported.
+		Length: func() int {
+			x.mu.Lock()
+			defer x.mu.Unlock()
+			return int(x.lengths[h])
+		},
 		// The browser process closes the window if it is a popup this
 		// renderer opened.
 		Close: func() { x.closeRemote(h) },
+		// The popup's opener: the active window of the navigable of the
+		// window here that opened it (null for other windows).
+		Opener: func() sobek.Value {
+			x.mu.Lock()
+			o := x.openedBy[h]
+			x.mu.Unlock()
+			if o == nil {
+				return nil
+			}
+			if f := o.frame; f != nil {
+				o = f.activeWindow()
+			}
+			if o == nil {
+				return nil
+			}
+			// (A window of another agent here than w's: null.)
+			if v := w.view(o, nil); !sobek.IsNull(v) {
+				return v
+			}
+			return nil
+		},
 		// The cross-origin location setter, href setter and replace():
 		// the browser process has the window's renderer navigate it.
 		Navigate: func(href string, replace bool) { x.navigate(w, h, href, replace) },

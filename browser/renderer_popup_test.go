@@ -78,6 +78,22 @@ func TestRendererPopupMovesWithOpener(t *testing.T) {
 	if v := reval(t, ctx, w1, `popup.closed`); v != false {
 		t.Fatalf("popup.closed after the move: %v", v)
 	}
+	// The stand-in's relatives: a top-level window is its own top and
+	// parent; its opener is this window.
+	if v := reval(t, ctx, w1, `[popup.top === popup, popup.parent === popup, popup.opener === window, popup.length].join()`); v != "true,true,true,0" {
+		t.Fatalf("the stand-in's top, parent, opener, length: %v", v)
+	}
+	// Its length is the number of its document's child navigables, as
+	// its renderer reports them; a new document has none.
+	reval(t, ctx, popup, `document.body.append(document.createElement('iframe'), document.createElement('iframe')); 0`)
+	for reval(t, ctx, w1, `popup.length`) != int64(2) {
+	}
+	reval(t, ctx, popup, `document.querySelector('iframe').remove(); 0`)
+	for reval(t, ctx, w1, `popup.length`) != int64(1) {
+	}
+	reval(t, ctx, popup, `location.href = '/other.html'; 0`)
+	for reval(t, ctx, w1, `popup.length`) != int64(0) {
+	}
 
 	// And close() closes it where it is now.
 	reval(t, ctx, w1, `popup.close(); 0`)

@@ -405,6 +405,9 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 	}
 	// The renderer taking over answers to the traversable's handles, and
 	// may message its opener.
+	// Its window's child navigables are those of the document it makes
+	// active, which it reports.
+	b.router.resetCounts(t)
 	handles, opener := b.router.handlesOf(t)
 	if opener != 0 {
 		b.router.grant(target, opener)

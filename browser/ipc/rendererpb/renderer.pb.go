@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{30, 0}
 }
 
 type SharedWorkerRequest struct {
@@ -1024,6 +1024,7 @@ type Command struct {
 	//	*Command_Handoff
 	//	*Command_Navigate
 	//	*Command_NavigateWindow
+	//	*Command_ChildCount
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1183,6 +1184,15 @@ func (x *Command) GetNavigateWindow() *NavigateWindow {
 	return nil
 }
 
+func (x *Command) GetChildCount() *ChildCount {
+	if x != nil {
+		if x, ok := x.Command.(*Command_ChildCount); ok {
+			return x.ChildCount
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -1242,6 +1252,12 @@ type Command_NavigateWindow struct {
 	NavigateWindow *NavigateWindow `protobuf:"bytes,30,opt,name=navigate_window,json=navigateWindow,proto3,oneof"`
 }
 
+type Command_ChildCount struct {
+	// (popup23) The number of child navigables of a window others
+	// reach (numbered apart from the others).
+	ChildCount *ChildCount `protobuf:"bytes,40,opt,name=child_count,json=childCount,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -1268,6 +1284,64 @@ func (*Command_Navigate) isCommand_Command() {}
 
 func (*Command_NavigateWindow) isCommand_Command() {}
 
+func (*Command_ChildCount) isCommand_Command() {}
+
+// (popup23) ChildCount is the number of child navigables of the active
+// window of a handle's navigable (its WindowProxy's length): from the
+// renderer hosting it (a Report) when it changes, to the renderers given
+// the handle (a Command), which answer a stand-in's length with it.
+type ChildCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Length        uint32                 `protobuf:"varint,2,opt,name=length,proto3" json:"length,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChildCount) Reset() {
+	*x = ChildCount{}
+	mi := &file_renderer_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChildCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChildCount) ProtoMessage() {}
+
+func (x *ChildCount) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChildCount.ProtoReflect.Descriptor instead.
+func (*ChildCount) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *ChildCount) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *ChildCount) GetLength() uint32 {
+	if x != nil {
+		return x.Length
+	}
+	return 0
+}
+
 // NavigateWindow is a script's navigation of a window of another renderer
 // through its WindowProxy stand-in (the cross-origin location setter,
 // location.href setter, location.replace()): from the script's renderer
@@ -1287,7 +1361,7 @@ type NavigateWindow struct {
 
 func (x *NavigateWindow) Reset() {
 	*x = NavigateWindow{}
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1299,7 +1373,7 @@ func (x *NavigateWindow) String() string {
 func (*NavigateWindow) ProtoMessage() {}
 
 func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[15]
+	mi := &file_renderer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1312,7 +1386,7 @@ func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
 func (*NavigateWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{15}
+	return file_renderer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *NavigateWindow) GetWindow() uint64 {
@@ -1374,7 +1448,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1386,7 +1460,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1399,7 +1473,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -1481,7 +1555,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1567,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1580,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -1561,7 +1635,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1573,7 +1647,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1586,7 +1660,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1629,7 +1703,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1641,7 +1715,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1654,7 +1728,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1698,7 +1772,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1710,7 +1784,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1723,7 +1797,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1783,7 +1857,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1795,7 +1869,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1808,7 +1882,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1849,7 +1923,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1861,7 +1935,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1874,7 +1948,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1907,6 +1981,7 @@ type Report struct {
 	//	*Report_Navigated
 	//	*Report_Idle
 	//	*Report_NavigateWindow
+	//	*Report_ChildCount
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1914,7 +1989,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1926,7 +2001,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1939,7 +2014,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -2111,6 +2186,15 @@ func (x *Report) GetNavigateWindow() *NavigateWindow {
 	return nil
 }
 
+func (x *Report) GetChildCount() *ChildCount {
+	if x != nil {
+		if x, ok := x.Report.(*Report_ChildCount); ok {
+			return x.ChildCount
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -2190,6 +2274,11 @@ type Report_NavigateWindow struct {
 	NavigateWindow *NavigateWindow `protobuf:"bytes,30,opt,name=navigate_window,json=navigateWindow,proto3,oneof"`
 }
 
+type Report_ChildCount struct {
+	// (popup23) numbered apart from the others.
+	ChildCount *ChildCount `protobuf:"bytes,40,opt,name=child_count,json=childCount,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -2226,6 +2315,8 @@ func (*Report_Idle) isReport_Report() {}
 
 func (*Report_NavigateWindow) isReport_Report() {}
 
+func (*Report_ChildCount) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -2240,7 +2331,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2252,7 +2343,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2265,7 +2356,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -2298,7 +2389,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2310,7 +2401,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2323,7 +2414,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -2336,7 +2427,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2348,7 +2439,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2361,7 +2452,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -2384,7 +2475,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2396,7 +2487,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2409,7 +2500,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -2443,7 +2534,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2455,7 +2546,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2468,7 +2559,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -2491,7 +2582,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2503,7 +2594,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2516,7 +2607,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -2559,7 +2650,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2571,7 +2662,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2584,7 +2675,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2611,7 +2702,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2623,7 +2714,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2636,7 +2727,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Console) GetLine() string {
@@ -2658,7 +2749,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2670,7 +2761,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2683,7 +2774,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{32}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2718,7 +2809,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2730,7 +2821,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2743,7 +2834,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{33}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Header) GetName() string {
@@ -2773,7 +2864,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2785,7 +2876,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2798,7 +2889,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{34}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -2850,7 +2941,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2862,7 +2953,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2875,7 +2966,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{35}
+	return file_renderer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -2922,7 +3013,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2934,7 +3025,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2947,7 +3038,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -2972,7 +3063,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2984,7 +3075,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2997,7 +3088,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{37}
+	return file_renderer_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -3115,7 +3206,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xc0\a\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x88\b\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -3131,8 +3222,14 @@ const file_renderer_proto_rawDesc = "" +
 	" \x01(\v2..gowebengine.renderer.v1.SharedWorkerOwnerGoneH\x00R\x15sharedWorkerOwnerGone\x12<\n" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12?\n" +
 	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigate\x12R\n" +
-	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindowB\t\n" +
-	"\acommand\"T\n" +
+	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x12F\n" +
+	"\vchild_count\x18( \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
+	"childCountB\t\n" +
+	"\acommand\"<\n" +
+	"\n" +
+	"ChildCount\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x16\n" +
+	"\x06length\x18\x02 \x01(\rR\x06length\"T\n" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
@@ -3177,7 +3274,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x85\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xcd\n" +
 	"\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
@@ -3199,7 +3296,9 @@ const file_renderer_proto_rawDesc = "" +
 	"\ahandoff\x18\x14 \x01(\v2 .gowebengine.renderer.v1.HandoffH\x00R\ahandoff\x12B\n" +
 	"\tnavigated\x18\x15 \x01(\v2\".gowebengine.renderer.v1.NavigatedH\x00R\tnavigated\x123\n" +
 	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idle\x12R\n" +
-	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindowB\b\n" +
+	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x12F\n" +
+	"\vchild_count\x18( \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
+	"childCountB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -3282,7 +3381,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -3301,88 +3400,91 @@ var file_renderer_proto_goTypes = []any{
 	(*StorageCall)(nil),           // 14: gowebengine.renderer.v1.StorageCall
 	(*StorageReply)(nil),          // 15: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),               // 16: gowebengine.renderer.v1.Command
-	(*NavigateWindow)(nil),        // 17: gowebengine.renderer.v1.NavigateWindow
-	(*Handoff)(nil),               // 18: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),              // 19: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),             // 20: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 21: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 22: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 23: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 24: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 25: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),             // 26: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                  // 27: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                 // 28: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 29: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 30: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 31: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 32: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 33: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 34: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 35: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 36: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 37: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 38: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 39: gowebengine.renderer.v1.FetchResponse
+	(*ChildCount)(nil),            // 17: gowebengine.renderer.v1.ChildCount
+	(*NavigateWindow)(nil),        // 18: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),               // 19: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),              // 20: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),             // 21: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 22: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 23: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 24: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 25: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 26: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),             // 27: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                  // 28: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                 // 29: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 30: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 31: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 32: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 33: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 34: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 35: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 36: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 37: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 38: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 39: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 40: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	21, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	21, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	21, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	21, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	22, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	22, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	22, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	22, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	22, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	23, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	24, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	20, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	23, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	24, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	25, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	21, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	10, // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	11, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	12, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	13, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	18, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	19, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	17, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	21, // 18: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	28, // 19: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	29, // 20: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	30, // 21: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	31, // 22: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	33, // 23: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	34, // 24: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	20, // 25: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	32, // 26: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	10, // 27: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	11, // 28: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	12, // 29: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	7,  // 30: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	24, // 31: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	6,  // 32: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	18, // 33: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	26, // 34: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	27, // 35: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	17, // 36: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	1,  // 37: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	35, // 38: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	35, // 39: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	25, // 40: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	38, // 41: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	36, // 42: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	14, // 43: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	8,  // 44: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 45: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	16, // 46: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	39, // 47: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	37, // 48: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	15, // 49: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	9,  // 50: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 51: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	46, // [46:52] is the sub-list for method output_type
-	40, // [40:46] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	19, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	20, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	18, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	17, // 18: gowebengine.renderer.v1.Command.child_count:type_name -> gowebengine.renderer.v1.ChildCount
+	22, // 19: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	29, // 20: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	30, // 21: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	31, // 22: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	32, // 23: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	34, // 24: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	35, // 25: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	21, // 26: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	33, // 27: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	10, // 28: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	11, // 29: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	12, // 30: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	7,  // 31: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	25, // 32: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	6,  // 33: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	19, // 34: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	27, // 35: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	28, // 36: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	18, // 37: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	17, // 38: gowebengine.renderer.v1.Report.child_count:type_name -> gowebengine.renderer.v1.ChildCount
+	1,  // 39: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	36, // 40: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	36, // 41: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	26, // 42: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	39, // 43: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	37, // 44: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	14, // 45: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	8,  // 46: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 47: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	16, // 48: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	40, // 49: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	38, // 50: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	15, // 51: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	9,  // 52: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 53: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	48, // [48:54] is the sub-list for method output_type
+	42, // [42:48] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -3404,8 +3506,9 @@ func file_renderer_proto_init() {
 		(*Command_Handoff)(nil),
 		(*Command_Navigate)(nil),
 		(*Command_NavigateWindow)(nil),
+		(*Command_ChildCount)(nil),
 	}
-	file_renderer_proto_msgTypes[23].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[24].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -3424,6 +3527,7 @@ func file_renderer_proto_init() {
 		(*Report_Navigated)(nil),
 		(*Report_Idle)(nil),
 		(*Report_NavigateWindow)(nil),
+		(*Report_ChildCount)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3431,7 +3535,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   38,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
