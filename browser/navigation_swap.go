@@ -14,10 +14,10 @@ import (
 
 // This file is a renderer process's side of navigations that cross
 // renderers (Config.Process RendererProcesses): a top-level traversable
-// (the window of Open, or a popup without an opener) that navigates to
-// another site hands its new document to a renderer of that site, which
-// the browser process picks (renderer_tabs.go), as the process model
-// says: one renderer per browsing context group and site.
+// (the window of Open, or a popup) that navigates to another site hands
+// its new document to a renderer of that site, which the browser process
+// picks (renderer_tabs.go): one renderer per traversable and site (the
+// process model's is per browsing context group and site: browser/doc.go).
 //
 // Each renderer that holds documents of a traversable keeps its session
 // history entries, all of them: those whose documents are its own, and

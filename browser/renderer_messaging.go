@@ -17,7 +17,10 @@ import (
 // window of another renderer can reach (its opener, a popup it opened,
 // the source of a message it got) has a handle: its renderer's number
 // (rendererProc.id) in the high 32 bits, a number its renderer gives it
-// in the low ones. window.postMessage towards such a window goes from the
+// in the low ones; a handle names the window's navigable (a WindowProxy),
+// and one that names a top-level traversable goes with it when it moves
+// to another renderer (tabHandles: the traversable's active renderer
+// answers it). window.postMessage towards such a window goes from the
 // sender's renderer to the browser process, which checks it and passes it
 // on to the target's renderer (renderer_msg.go delivers it). A
 // MessagePort whose entangled port is in another renderer is a link
@@ -26,7 +29,8 @@ import (
 // messages and its close between its two renderers only.
 //
 // The browser process trusts no renderer: a renderer may send as its own
-// windows only (the handle's high bits are its number), to the handles
+// windows only (the handle's high bits are its number, or it names a
+// traversable active there), to the handles
 // the browser process gave it only, with a source origin of its site, and
 // through the links it is an end of; anything else is refused, logged,
 // and the renderer killed. A targetOrigin of another site than the
