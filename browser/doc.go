@@ -322,8 +322,9 @@
 // unloaded, releasing its locks), and a traversal back to its entry
 // restores it there; a renderer left hosting nothing (no window, cached
 // or not, no worker) ends, without OnExit. The embedder's Window follows
-// its traversable: URL, Evaluate (in its active document, also after a
-// script navigated it), RendererErr, RendererPID and OnExit are those of
+// its traversable: URL (its active document's, also after a script
+// navigated it or pushed a state: the renderer reports it), Evaluate (in
+// its active document), RendererErr, RendererPID and OnExit are those of
 // the renderer now active. Window.Navigate and
 // Window.Traverse navigate and traverse the traversable (across
 // renderers when another site's document is the target) and return the
@@ -472,10 +473,7 @@
 //     session history's steps of frames in another renderer's documents
 //     are not kept, and a traversal to an entry whose renderer ended
 //     loads its URL again and drops the entries after it.
-//     Window.URL of a renderer's window is updated by Window.Navigate,
-//     Window.Traverse and moves to another renderer, not by a script's
-//     navigation within its renderer (Evaluate runs in the active window
-//     all the same); there is no Window.Current across processes.
+//     There is no Window.Current across processes.
 //     Service workers are per renderer (the browser process keeps no
 //     registry of them yet). A shared worker runs in the renderer of its
 //     first client and does not outlive it: the ports of other renderers'

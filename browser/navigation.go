@@ -240,8 +240,9 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 		f.th.pushed(f, index-1, index)
 	}
 	// Other renderers' stand-ins learn the new document's child
-	// navigables.
+	// navigables, the browser process its URL.
 	f.s.xproc.childCount(cw, cw.childNavigableCount())
+	f.s.xproc.tabURL(cw)
 }
 
 // discardCached evicts a window's document from the back/forward cache
@@ -407,6 +408,7 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	cached.notRestored = nil
 	f.mu.Unlock()
 	f.s.xproc.childCount(cached, cached.childNavigableCount())
+	f.s.xproc.tabURL(cached)
 	cached.realm.QueueTask(func(*sobek.Runtime) {
 		cached.s.guard(func() {
 			cached.updateVisibility(false)

@@ -503,6 +503,8 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			if !p.b.router.navigate(p, r.NavigateWindow) {
 				return errors.New("a refused navigation")
 			}
+		case *rendererpb.Report_TabUrl:
+			p.b.tabs.tabURL(p, r.TabUrl)
 		case *rendererpb.Report_ChildCount:
 			p.b.router.childCount(p, r.ChildCount)
 		case *rendererpb.Report_CloseWindow:

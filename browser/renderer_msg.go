@@ -265,6 +265,23 @@ func (x *rendererMsg) childCount(w *Window, n int) {
 	}
 }
 
+// tabURL tells the browser process the URL of w when w is the active
+// window of a top-level traversable it knows (the embedder's Window of it
+// has it; nil x: not a renderer).
+func (x *rendererMsg) tabURL(w *Window) {
+	if x == nil || w == nil || w.frame == nil || w.frame.el != nil {
+		return
+	}
+	f := w.frame
+	f.mu.Lock()
+	tab, active := f.tab, f.child == w
+	f.mu.Unlock()
+	if tab == 0 || !active {
+		return
+	}
+	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_TabUrl{TabUrl: &rendererpb.TabURL{Tab: tab, Url: w.URL().String()}}})
+}
+
 // countGone forgets the number reported for f, whose active document
 // moves to another renderer (which reports its own).
 func (x *rendererMsg) countGone(f *frame) {

@@ -107,7 +107,8 @@ func TestRendererPopupMovesWithOpener(t *testing.T) {
 // TestRendererEvaluateAfterScriptNavigation: Window.Evaluate of a
 // renderer's window runs in its traversable's active window once a script
 // navigated it within the renderer (as it does after Window.Navigate or a
-// move to another renderer), not in the window it was opened as.
+// move to another renderer), not in the window it was opened as, and
+// Window.URL is that window's (also after pushState).
 func TestRendererEvaluateAfterScriptNavigation(t *testing.T) {
 	ctx := testCtx(t)
 	b, _, states := navBrowser(t)
@@ -125,6 +126,15 @@ func TestRendererEvaluateAfterScriptNavigation(t *testing.T) {
 	}
 	if w.RendererPID() != pid {
 		t.Fatalf("a same-site navigation moved the window from renderer %d to %d", pid, w.RendererPID())
+	}
+	// Window.URL follows too (the renderer reports the URL before the
+	// load and before the evaluation's result).
+	if u := w.URL().String(); u != "https://a.test/other.html?script" {
+		t.Fatalf("Window.URL after the script navigation: %s", u)
+	}
+	reval(t, ctx, w, `history.pushState(null, '', '?pushed'); 0`)
+	if u := w.URL().String(); u != "https://a.test/other.html?pushed" {
+		t.Fatalf("Window.URL after pushState: %s", u)
 	}
 }
 

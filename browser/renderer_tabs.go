@@ -575,3 +575,18 @@ func (b *Browser) closeTab(t *tabState) {
 	}
 	b.router.tabGone(t)
 }
+
+// tabURL gives the embedder's Window of a traversable active in p the URL
+// of its active document (a script navigated it there); reports of other
+// renderers (the traversable moved meanwhile) are dropped.
+func (r *tabRegistry) tabURL(p *rendererProc, m *rendererpb.TabURL) {
+	r.mu.Lock()
+	t := r.tabs[m.GetTab()]
+	r.mu.Unlock()
+	if t == nil || t.win == nil || t.cur.Load() != p {
+		return
+	}
+	if u, err := url.Parse(m.GetUrl()); err == nil {
+		t.win.setURL(u)
+	}
+}

@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{31, 0}
 }
 
 type SharedWorkerRequest struct {
@@ -1342,6 +1342,61 @@ func (x *ChildCount) GetLength() uint32 {
 	return 0
 }
 
+// (popup23) TabURL is the URL of a traversable's active document, which a
+// script navigation (or pushState, or a fragment) changed in the renderer
+// where it is active: the embedder's Window of the traversable has it.
+type TabURL struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tab           uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TabURL) Reset() {
+	*x = TabURL{}
+	mi := &file_renderer_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TabURL) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TabURL) ProtoMessage() {}
+
+func (x *TabURL) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TabURL.ProtoReflect.Descriptor instead.
+func (*TabURL) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *TabURL) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
+func (x *TabURL) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
 // NavigateWindow is a script's navigation of a window of another renderer
 // through its WindowProxy stand-in (the cross-origin location setter,
 // location.href setter, location.replace()): from the script's renderer
@@ -1361,7 +1416,7 @@ type NavigateWindow struct {
 
 func (x *NavigateWindow) Reset() {
 	*x = NavigateWindow{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +1428,7 @@ func (x *NavigateWindow) String() string {
 func (*NavigateWindow) ProtoMessage() {}
 
 func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +1441,7 @@ func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
 func (*NavigateWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *NavigateWindow) GetWindow() uint64 {
@@ -1448,7 +1503,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1460,7 +1515,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1473,7 +1528,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -1555,7 +1610,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1567,7 +1622,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1580,7 +1635,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -1635,7 +1690,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1647,7 +1702,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1660,7 +1715,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1703,7 +1758,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1715,7 +1770,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1728,7 +1783,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1772,7 +1827,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1784,7 +1839,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1797,7 +1852,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1857,7 +1912,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1869,7 +1924,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1882,7 +1937,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1923,7 +1978,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +1990,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +2003,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -1982,6 +2037,7 @@ type Report struct {
 	//	*Report_Idle
 	//	*Report_NavigateWindow
 	//	*Report_ChildCount
+	//	*Report_TabUrl
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1989,7 +2045,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2001,7 +2057,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2014,7 +2070,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -2195,6 +2251,15 @@ func (x *Report) GetChildCount() *ChildCount {
 	return nil
 }
 
+func (x *Report) GetTabUrl() *TabURL {
+	if x != nil {
+		if x, ok := x.Report.(*Report_TabUrl); ok {
+			return x.TabUrl
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -2279,6 +2344,10 @@ type Report_ChildCount struct {
 	ChildCount *ChildCount `protobuf:"bytes,40,opt,name=child_count,json=childCount,proto3,oneof"`
 }
 
+type Report_TabUrl struct {
+	TabUrl *TabURL `protobuf:"bytes,41,opt,name=tab_url,json=tabUrl,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -2317,6 +2386,8 @@ func (*Report_NavigateWindow) isReport_Report() {}
 
 func (*Report_ChildCount) isReport_Report() {}
 
+func (*Report_TabUrl) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -2331,7 +2402,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2343,7 +2414,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2356,7 +2427,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -2389,7 +2460,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2401,7 +2472,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2414,7 +2485,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -2427,7 +2498,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2439,7 +2510,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2452,7 +2523,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -2475,7 +2546,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2487,7 +2558,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2500,7 +2571,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -2534,7 +2605,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2546,7 +2617,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2559,7 +2630,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -2582,7 +2653,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2594,7 +2665,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2607,7 +2678,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -2650,7 +2721,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2662,7 +2733,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2675,7 +2746,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2702,7 +2773,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2714,7 +2785,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2727,7 +2798,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{32}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Console) GetLine() string {
@@ -2749,7 +2820,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2761,7 +2832,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2774,7 +2845,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{33}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2809,7 +2880,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2821,7 +2892,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2834,7 +2905,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{34}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Header) GetName() string {
@@ -2864,7 +2935,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2876,7 +2947,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2889,7 +2960,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{35}
+	return file_renderer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -2941,7 +3012,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2953,7 +3024,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2966,7 +3037,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -3013,7 +3084,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3025,7 +3096,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3038,7 +3109,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{37}
+	return file_renderer_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -3063,7 +3134,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3075,7 +3146,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3088,7 +3159,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{38}
+	return file_renderer_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -3229,7 +3300,10 @@ const file_renderer_proto_rawDesc = "" +
 	"\n" +
 	"ChildCount\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x16\n" +
-	"\x06length\x18\x02 \x01(\rR\x06length\"T\n" +
+	"\x06length\x18\x02 \x01(\rR\x06length\",\n" +
+	"\x06TabURL\x12\x10\n" +
+	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\"T\n" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
@@ -3274,8 +3348,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\xcd\n" +
-	"\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\x89\v\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -3298,7 +3371,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04idle\x18\x16 \x01(\v2\x1d.gowebengine.renderer.v1.IdleH\x00R\x04idle\x12R\n" +
 	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x12F\n" +
 	"\vchild_count\x18( \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
-	"childCountB\b\n" +
+	"childCount\x12:\n" +
+	"\atab_url\x18) \x01(\v2\x1f.gowebengine.renderer.v1.TabURLH\x00R\x06tabUrlB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -3381,7 +3455,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -3401,90 +3475,92 @@ var file_renderer_proto_goTypes = []any{
 	(*StorageReply)(nil),          // 15: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),               // 16: gowebengine.renderer.v1.Command
 	(*ChildCount)(nil),            // 17: gowebengine.renderer.v1.ChildCount
-	(*NavigateWindow)(nil),        // 18: gowebengine.renderer.v1.NavigateWindow
-	(*Handoff)(nil),               // 19: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),              // 20: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),             // 21: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 22: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 23: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 24: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 25: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 26: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),             // 27: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                  // 28: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                 // 29: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 30: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 31: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 32: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 33: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 34: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 35: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 36: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 37: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 38: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 39: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 40: gowebengine.renderer.v1.FetchResponse
+	(*TabURL)(nil),                // 18: gowebengine.renderer.v1.TabURL
+	(*NavigateWindow)(nil),        // 19: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),               // 20: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),              // 21: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),             // 22: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 23: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 24: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 25: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 26: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 27: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),             // 28: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                  // 29: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                 // 30: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 31: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 32: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 33: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 34: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 35: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 36: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 37: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 38: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 39: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 40: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 41: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	22, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	22, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	22, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	22, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	23, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	23, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	23, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	23, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	23, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	24, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	25, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	21, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	24, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	25, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	26, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	22, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	10, // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	11, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	12, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	13, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	19, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	20, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	18, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	20, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	21, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	19, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
 	17, // 18: gowebengine.renderer.v1.Command.child_count:type_name -> gowebengine.renderer.v1.ChildCount
-	22, // 19: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	29, // 20: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	30, // 21: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	31, // 22: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	32, // 23: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	34, // 24: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	35, // 25: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	21, // 26: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	33, // 27: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	23, // 19: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	30, // 20: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	31, // 21: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	32, // 22: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	33, // 23: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	35, // 24: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	36, // 25: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	22, // 26: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	34, // 27: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
 	10, // 28: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	11, // 29: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	12, // 30: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	7,  // 31: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	25, // 32: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	26, // 32: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
 	6,  // 33: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	19, // 34: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	27, // 35: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	28, // 36: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	18, // 37: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	20, // 34: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	28, // 35: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	29, // 36: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	19, // 37: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
 	17, // 38: gowebengine.renderer.v1.Report.child_count:type_name -> gowebengine.renderer.v1.ChildCount
-	1,  // 39: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	36, // 40: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	36, // 41: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	26, // 42: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	39, // 43: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	37, // 44: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	14, // 45: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	8,  // 46: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 47: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	16, // 48: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	40, // 49: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	38, // 50: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	15, // 51: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	9,  // 52: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 53: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	48, // [48:54] is the sub-list for method output_type
-	42, // [42:48] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	18, // 39: gowebengine.renderer.v1.Report.tab_url:type_name -> gowebengine.renderer.v1.TabURL
+	1,  // 40: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	37, // 41: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	37, // 42: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	27, // 43: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	40, // 44: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	38, // 45: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	14, // 46: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	8,  // 47: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 48: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	16, // 49: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	41, // 50: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	39, // 51: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	15, // 52: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	9,  // 53: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 54: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	49, // [49:55] is the sub-list for method output_type
+	43, // [43:49] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -3508,7 +3584,7 @@ func file_renderer_proto_init() {
 		(*Command_NavigateWindow)(nil),
 		(*Command_ChildCount)(nil),
 	}
-	file_renderer_proto_msgTypes[24].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[25].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -3528,6 +3604,7 @@ func file_renderer_proto_init() {
 		(*Report_Idle)(nil),
 		(*Report_NavigateWindow)(nil),
 		(*Report_ChildCount)(nil),
+		(*Report_TabUrl)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3535,7 +3612,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
