@@ -94,9 +94,7 @@ func (w *Window) Close() {
 
 func (w *Window) close() {
 	if w.remote != nil {
-		for _, p := range w.s.tabs.procsOf(w) {
-			p.close()
-		}
+		w.s.closeRemote(w)
 		return
 	}
 	if f := w.frame; f != nil && f.top {

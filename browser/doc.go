@@ -313,10 +313,11 @@
 // A top-level traversable of a renderer (the window of Open, or a popup,
 // with or without an opener) that navigates to another site (an http(s)
 // URL whose scheme and registrable domain differ from the renderer's
-// site) moves to a renderer of that site: the browser process keeps, per
-// traversable,
-// which renderer holds each session history entry's document and the
-// renderer of each of its sites (starting one when needed), and routes
+// site) moves to its browsing context group's renderer of that site (a
+// popup's group is its opener's): the browser process keeps, per
+// traversable, which renderer holds each session history entry's
+// document, per group the renderer of each of its sites (starting one
+// when needed), and routes
 // the handoff (navigation_swap.go, renderer_tabs.go). The document
 // navigated away from stays in its renderer's back/forward cache (or is
 // unloaded, releasing its locks), and a traversal back to its entry
@@ -337,7 +338,9 @@
 // opener's own reference to it, which reaches it through its handle:
 // postMessage, closed and close()), and its documents in other renderers
 // get a stand-in for the opener as window.opener; close() by the opener
-// destroys it in every renderer holding a document of it.
+// destroys it in every renderer holding a document of it. Window.Close
+// (and the opener's close()) of a window whose renderer another
+// traversable of its group uses destroys its traversable there only.
 //
 // A window of a renderer (Window.InRenderer) supports URL, Loaded,
 // Evaluate (its value crosses as JSON: integers as int64, other numbers
@@ -457,13 +460,13 @@
 //     probe the windows of renderer processes.
 //   - Renderer processes: the site of a renderer is the site of the URL it
 //     was opened at (or navigated to). A top-level traversable's
-//     cross-site navigation moves it to a renderer of the new site, but
-//     that renderer is chosen per traversable and site, not per browsing
-//     context group and site: a popup opened at (or navigating to) another
-//     site gets a renderer of its own, not its opener's group's renderer
-//     of that site (a popup that navigates back to its opener's site runs
-//     in another renderer than its opener, which it reaches through
-//     stand-ins). Frames stay in the renderer of their parent whatever
+//     cross-site navigation moves it to its browsing context group's
+//     renderer of the new site, but window.open of another site's URL
+//     starts a renderer of its own for the popup (which then joins the
+//     group for that site if the group has none), and a popup that moved
+//     into its opener's renderer reaches its opener through stand-ins
+//     (a traversable of its own there, not one of the opener's agent).
+//     Frames stay in the renderer of their parent whatever
 //     their sites (their Web Locks requests and queries for another site
 //     are rejected: its storage key is not of the renderer's site, which
 //     ipc.RemoteService refuses rather than have the renderer killed).

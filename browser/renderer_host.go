@@ -100,7 +100,12 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	// The window exists for OnMessage and OnExit from now on (its URL is
 	// the response's once opened).
 	w := &Window{s: b, url: u, loaded: p.loaded, remote: &remoteWindow{p: p, window: 1}}
-	t := b.tabs.newTab(p, w)
+	// A popup is of its opener's browsing context group.
+	var g *bcGroup
+	if opener != 0 {
+		g = b.router.groupOf(opener)
+	}
+	t := b.tabs.newTab(p, w, g)
 	w.remote.tab = t.id
 	// The window's handle names its traversable (its WindowProxy for
 	// the windows of other renderers), wherever it navigates.

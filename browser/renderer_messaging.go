@@ -191,6 +191,18 @@ func (m *msgRouter) bindHandles(from *rendererProc, t *tabState, hs []uint64, op
 	return true
 }
 
+// groupOf is the browsing context group of the traversable that handle h
+// names (nil: h names none).
+func (m *msgRouter) groupOf(h uint64) *bcGroup {
+	m.mu.Lock()
+	t := m.tabHandles[h]
+	m.mu.Unlock()
+	if t == nil {
+		return nil
+	}
+	return t.group.Load()
+}
+
 // handlesOf are the handles that name t and its opener's.
 func (m *msgRouter) handlesOf(t *tabState) ([]uint64, uint64) {
 	m.mu.Lock()

@@ -193,3 +193,42 @@ func TestRendererSameSitePopupMoves(t *testing.T) {
 		t.Fatalf("the opener after closing its popup: %v", v)
 	}
 }
+
+// TestRendererPopupJoinsGroupRenderer: the renderer of a navigation is
+// chosen per browsing context group and site: a popup of another site
+// that navigates to its opener's site moves into its opener's renderer
+// (not a new one), keeps messaging its opener through the stand-ins, and
+// closing it there (its opener's close()) leaves the opener's renderer
+// and its window running.
+func TestRendererPopupJoinsGroupRenderer(t *testing.T) {
+	ctx := testCtx(t)
+	b, ws := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	popup := openPopup(t, ctx, w1, ws)
+	reval(t, ctx, w1, `popup.location = 'https://a.test/popup.html'; 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.origin + ' ' + (e.source === popup))`); v != "https://a.test true" {
+		t.Fatalf("the popup's first message at a.test: %v", v)
+	}
+	if p, o := popup.RendererPID(), w1.RendererPID(); p != o {
+		t.Fatalf("the popup at its opener's site runs in renderer %d, its opener in %d", p, o)
+	}
+	reval(t, ctx, w1, `popup.postMessage('to a', '*'); 0`)
+	if v := reval(t, ctx, w1, `wait().then(e => e.data.echo + ' ' + e.data.sourceIsOpener)`); v != "to a true" {
+		t.Fatalf("the popup's answer: %v", v)
+	}
+	reval(t, ctx, w1, `popup.close(); 0`)
+	for reval(t, ctx, w1, `popup.closed`) != true {
+	}
+	if _, err := popup.Evaluate(ctx, "1"); err == nil {
+		t.Fatal("the popup still runs after popup.close()")
+	}
+	if v := reval(t, ctx, w1, `location.href`); v != "https://a.test/index.html" {
+		t.Fatalf("the opener after closing its popup: %v", v)
+	}
+	if err := w1.RendererErr(); err != nil {
+		t.Fatalf("the opener's renderer: %v", err)
+	}
+}

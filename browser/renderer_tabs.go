@@ -46,9 +46,10 @@ type tabState struct {
 	owners []*rendererProc
 	urls   []string
 	active *rendererProc
-	// procs are the renderers of the tab's sites (its browsing context
-	// group's).
-	procs map[origin.Site]*rendererProc
+	// group is the tab's browsing context group: the renderer of each of
+	// its sites. A popup's is its opener's (set once its opener is known).
+	group   atomic.Pointer[bcGroup]
+	grouped bool // (under mu) a tab of a renderer: its group was looked up
 	// cur is active, read without mu (message routing).
 	cur atomic.Pointer[rendererProc]
 	// handles are the window handles that name the traversable (its
@@ -57,6 +58,39 @@ type tabState struct {
 	// both guarded by the browser's msgRouter.mu (renderer_messaging.go).
 	handles []uint64
 	opener  uint64
+}
+
+// bcGroup is a browsing context group of the browser's renderers: the
+// renderer of each of its sites (the process model: one renderer per
+// group and site; a new document of a traversable of the group moves to
+// it).
+type bcGroup struct {
+	mu    sync.Mutex
+	procs map[origin.Site]*rendererProc
+}
+
+func newGroup(p *rendererProc) *bcGroup {
+	return &bcGroup{procs: map[origin.Site]*rendererProc{p.site: p}}
+}
+
+// join makes p the group's renderer of its site unless it has a live one.
+func (g *bcGroup) join(p *rendererProc) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if o := g.procs[p.site]; o == nil || !o.alive() {
+		g.procs[p.site] = p
+	}
+}
+
+// drop forgets p (it ended, or will).
+func (g *bcGroup) drop(p *rendererProc) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for site, o := range g.procs {
+		if o == p {
+			delete(g.procs, site)
+		}
+	}
 }
 
 // setActive makes p the renderer of t's active document (under t.mu).
@@ -134,14 +168,21 @@ func (r *tabRegistry) allProcs() []*rendererProc {
 	return out
 }
 
-// newTab records the traversable of a window the embedder opened in p.
-// Ids the browser process gives have the top bit set; a renderer's own
-// have its id in the high half.
-func (r *tabRegistry) newTab(p *rendererProc, win *Window) *tabState {
+// newTab records the traversable of a window the embedder opened in p,
+// of browsing context group g (nil: a new one). Ids the browser process
+// gives have the top bit set; a renderer's own have its id in the high
+// half.
+func (r *tabRegistry) newTab(p *rendererProc, win *Window, g *bcGroup) *tabState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.nextTab++
-	t := &tabState{id: 1<<63 | r.nextTab, win: win, owners: []*rendererProc{p}, urls: []string{""}, procs: map[origin.Site]*rendererProc{p.site: p}}
+	t := &tabState{id: 1<<63 | r.nextTab, win: win, owners: []*rendererProc{p}, urls: []string{""}, grouped: true}
+	if g == nil {
+		g = newGroup(p)
+	} else {
+		g.join(p)
+	}
+	t.group.Store(g)
 	t.setActive(p)
 	if r.tabs == nil {
 		r.tabs = map[uint64]*tabState{}
@@ -161,7 +202,8 @@ func (r *tabRegistry) tabOf(id uint64, from *rendererProc) *tabState {
 	if id>>32 != from.id {
 		return nil
 	}
-	t := &tabState{id: id, procs: map[origin.Site]*rendererProc{from.site: from}}
+	t := &tabState{id: id}
+	t.group.Store(newGroup(from))
 	t.setActive(from)
 	if r.tabs == nil {
 		r.tabs = map[uint64]*tabState{}
@@ -195,11 +237,7 @@ func (r *tabRegistry) release(p *rendererProc) bool {
 				t.owners[i] = nil
 			}
 		}
-		for site, o := range t.procs {
-			if o == p {
-				delete(t.procs, site)
-			}
-		}
+		t.group.Load().drop(p)
 		t.mu.Unlock()
 	}
 	return true
@@ -218,7 +256,7 @@ func (r *tabRegistry) windowsOn(p *rendererProc) []*Window {
 	return out
 }
 
-// procsOf are the renderers of w's traversable.
+// procsOf are the renderers holding documents of w's traversable.
 func (r *tabRegistry) procsOf(w *Window) []*rendererProc {
 	_, _, id := w.remote.target()
 	r.mu.Lock()
@@ -231,11 +269,9 @@ func (r *tabRegistry) procsOf(w *Window) []*rendererProc {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, p := range t.procs {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
+	if t.active != nil && !seen[t.active] {
+		seen[t.active] = true
+		out = append(out, t.active)
 	}
 	for _, p := range t.owners {
 		if p != nil && !seen[p] {
@@ -343,6 +379,16 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 		b.tabs.navDone(m.GetNav(), errNotActive)
 		return
 	}
+	// A popup of a renderer is of its opener's browsing context group.
+	if !t.grouped {
+		t.grouped = true
+		if _, opener := b.router.handlesOf(t); opener != 0 {
+			if g := b.router.groupOf(opener); g != nil {
+				g.join(from)
+				t.group.Store(g)
+			}
+		}
+	}
 	owners := make([]*rendererProc, n)
 	urls := append([]string(nil), m.GetUrls()...)
 	for i, l := range m.GetLocal() {
@@ -375,17 +421,23 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 			from.kill("killed by the browser process: a handoff to a bad URL")
 			return
 		}
+		// The renderer of the site in the traversable's browsing
+		// context group (started if it has none).
 		site := origin.ObtainSite(origin.FromURL(u))
-		target = t.procs[site]
+		g := t.group.Load()
+		g.mu.Lock()
+		target = g.procs[site]
 		if target == nil || !target.alive() {
 			target, err = b.spawnRenderer(b.ctx, site)
 			if err != nil {
+				g.mu.Unlock()
 				b.log("browser: starting a renderer for " + site.Serialize() + ": " + err.Error())
 				b.tabs.navDone(m.GetNav(), err)
 				return
 			}
-			t.procs[site] = target
+			g.procs[site] = target
 		}
+		g.mu.Unlock()
 		owners[idx], urls[idx] = target, rawURL
 	} else {
 		target = owners[idx]
@@ -522,7 +574,7 @@ func (b *Browser) reopen(ctx context.Context, w *Window, u *url.URL) error {
 	}
 	t.owners, t.urls = []*rendererProc{p}, []string{u.String()}
 	t.setActive(p)
-	t.procs = map[origin.Site]*rendererProc{p.site: p}
+	t.group.Load().join(p)
 	opened, err := p.openWindow(ctx, 1, t.id, u, nil, 0)
 	if err != nil {
 		p.close()
@@ -589,4 +641,59 @@ func (r *tabRegistry) tabURL(p *rendererProc, m *rendererpb.TabURL) {
 	if u, err := url.Parse(m.GetUrl()); err == nil {
 		t.win.setURL(u)
 	}
+}
+
+// closeRemote closes the traversable of w, a window of a renderer: the
+// renderers holding its documents end, but one that another traversable
+// uses too (of its browsing context group) destroys it only, and the
+// windows given its handles learn it is gone.
+func (b *Browser) closeRemote(w *Window) {
+	_, _, id := w.remote.target()
+	b.tabs.mu.Lock()
+	t := b.tabs.tabs[id]
+	b.tabs.mu.Unlock()
+	var shared []*rendererProc
+	for _, p := range b.tabs.procsOf(w) {
+		if t != nil && b.tabs.usedByOthers(p, t) {
+			shared = append(shared, p)
+			continue
+		}
+		p.close()
+	}
+	if len(shared) == 0 {
+		return
+	}
+	t.mu.Lock()
+	t.setActive(nil)
+	t.owners = nil
+	t.mu.Unlock()
+	for _, p := range shared {
+		_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Index: -1, Close: true}}})
+	}
+	b.router.tabGone(t)
+}
+
+// usedByOthers reports whether a traversable other than t is active in p
+// or has documents there.
+func (r *tabRegistry) usedByOthers(p *rendererProc, t *tabState) bool {
+	r.mu.Lock()
+	tabs := make([]*tabState, 0, len(r.tabs))
+	for _, u := range r.tabs {
+		if u != t {
+			tabs = append(tabs, u)
+		}
+	}
+	r.mu.Unlock()
+	for _, u := range tabs {
+		u.mu.Lock()
+		used := u.active == p
+		for _, o := range u.owners {
+			used = used || o == p
+		}
+		u.mu.Unlock()
+		if used {
+			return true
+		}
+	}
+	return false
 }
