@@ -169,13 +169,13 @@ func (m *msgRouter) bindHandles(from *rendererProc, t *tabState, hs []uint64, op
 	}
 	for _, h := range hs {
 		if o := m.tabHandles[h]; (o == nil && h>>32 != from.id) || (o != nil && o != t) {
-			from.kill(fmt.Sprintf("killed by the browser process: a handoff naming window %#x, which is not its", h))
+			from.refuse("a handoff naming window %#x, which is not its", h)
 			return false
 		}
 	}
 	if opener != 0 && t.opener == 0 {
 		if _, given := m.granted[from][opener]; !given && !m.hostsLocked(from, opener) {
-			from.kill(fmt.Sprintf("killed by the browser process: a handoff whose opener is window %#x, which it was not given", opener))
+			from.refuse("a handoff whose opener is window %#x, which it was not given", opener)
 			return false
 		}
 		t.opener = opener
