@@ -273,7 +273,10 @@
 // child navigables (which its renderer reports when it changes: the
 // browser process keeps it per handle and tells the renderers given the
 // handle), its opener the window that opened it with window.open (else
-// null). postMessage serializes in the
+// null), its top and parent itself for a top-level window, and for a
+// frame's window (say, a frame that opened a popup) stand-ins for its
+// top-level window and parent, which the renderer hosting it reports when
+// it gives it a handle and the browser process grants with it. postMessage serializes in the
 // sender (DataCloneError, SyntaxError for a bad targetOrigin, before
 // anything is sent) and sends html's serialized record (its binary
 // form) with the sender's handle and origin; the browser process checks
@@ -487,12 +490,10 @@
 //     closed, close() (which closes only a popup whose opener is in its
 //     renderer), length, opener and location's navigating members (only
 //     to http(s) URLs: others are ignored and logged); its indexed
-//     properties (its child navigables) throw a SecurityError, its top and
-//     parent are itself (right for a top-level window; a message from a
-//     frame of another renderer has a source whose top and parent are
-//     wrong), its opener is null unless the window opened it, and its
-//     length lags its window's changes by a trip through the browser
-//     process. A message posted while the target's navigable is between
+//     properties (its child navigables) throw a SecurityError, its opener
+//     is null unless the window opened it, and its length (and a frame's
+//     top and parent, until they arrive) lags its window's changes by a
+//     trip through the browser process. A message posted while the target's navigable is between
 //     two documents (or moving between renderers) is dropped. In a popup
 //     that left its opener's renderer, the opener's own reference to it
 //     (its first window, through the membrane) serves postMessage, closed

@@ -305,6 +305,8 @@ func runRenderer() error {
 			x.portClosed(c.PortClosed)
 		case *rendererpb.Command_Gone:
 			x.windowGone(c.Gone)
+		case *rendererpb.Command_Relatives:
+			x.setRelatives(c.Relatives)
 		case *rendererpb.Command_ChildCount:
 			x.setCount(c.ChildCount)
 		case *rendererpb.Command_NavigateWindow:

@@ -510,6 +510,8 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			}
 		case *rendererpb.Report_TabUrl:
 			p.b.tabs.tabURL(p, r.TabUrl)
+		case *rendererpb.Report_Relatives:
+			p.b.router.relatives(p, r.Relatives)
 		case *rendererpb.Report_ChildCount:
 			p.b.router.childCount(p, r.ChildCount)
 		case *rendererpb.Report_CloseWindow:

@@ -56,6 +56,11 @@ type msgRouter struct {
 	// lengths are the numbers of child navigables of the windows of
 	// handles given to renderers (childCount), 0 when absent.
 	lengths map[uint64]uint32
+	// rels are the top-level window and parent of the windows of
+	// frames given to renderers (relatives), relCount how many each
+	// renderer made the browser keep.
+	rels     map[uint64][2]uint64
+	relCount map[*rendererProc]int
 	// tabHandles are the handles that name a top-level traversable
 	// rather than one renderer's window: a message or navigation for one
 	// goes to the renderer of the traversable's active document
@@ -108,6 +113,8 @@ func (m *msgRouter) add(p *rendererProc) {
 		m.openerOf = map[*rendererProc]*rendererProc{}
 		m.tabHandles = map[uint64]*tabState{}
 		m.lengths = map[uint64]uint32{}
+		m.rels = map[uint64][2]uint64{}
+		m.relCount = map[*rendererProc]int{}
 	}
 	m.procs[p.id] = p
 }
@@ -213,37 +220,95 @@ func (m *msgRouter) handlesOf(t *tabState) ([]uint64, uint64) {
 // grant lets p send to the window of handle h.
 func (m *msgRouter) grant(p *rendererProc, h uint64) {
 	m.mu.Lock()
-	n := m.grantLocked(p, h)
+	tell := m.grantLocked(p, h)
 	m.mu.Unlock()
-	m.sendCount(p, h, n)
+	m.tell(p, tell)
 }
 
-// grantLocked grants p handle h, and says the window's number of child
-// navigables p must learn (-1: none; p had it already, or it is 0).
-func (m *msgRouter) grantLocked(p *rendererProc, h uint64) int {
+// grantLocked grants p handle h, and, for a frame's window, the handles
+// of its top-level window and parent (its stand-in's top and parent); it
+// returns what p must learn about them: their windows' numbers of child
+// navigables (when not 0) and the frames' relatives.
+func (m *msgRouter) grantLocked(p *rendererProc, h uint64) []*rendererpb.Command {
 	if m.granted == nil {
-		return -1
+		return nil
 	}
 	g := m.granted[p]
 	if g == nil {
 		g = map[uint64]struct{}{}
 		m.granted[p] = g
 	}
-	if _, ok := g[h]; ok {
-		return -1
+	var out []*rendererpb.Command
+	count := func(h uint64) {
+		if n := m.lengths[h]; n > 0 {
+			out = append(out, &rendererpb.Command{Command: &rendererpb.Command_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: n}}})
+		}
 	}
-	g[h] = struct{}{}
-	if n, ok := m.lengths[h]; ok && n > 0 {
-		return int(n)
+	for range 64 { // (a frame's ancestors: bounded depth)
+		if _, ok := g[h]; ok {
+			return out
+		}
+		g[h] = struct{}{}
+		count(h)
+		r, ok := m.rels[h]
+		if !ok {
+			return out
+		}
+		out = append(out, &rendererpb.Command{Command: &rendererpb.Command_Relatives{Relatives: &rendererpb.Relatives{Window: h, Top: r[0], Parent: r[1]}}})
+		if _, ok := g[r[0]]; !ok {
+			g[r[0]] = struct{}{}
+			count(r[0])
+		}
+		h = r[1]
 	}
-	return -1
+	return out
+}
+
+// tell sends p what grantLocked said it must learn.
+func (m *msgRouter) tell(p *rendererProc, cmds []*rendererpb.Command) {
+	for _, c := range cmds {
+		p.forward(c, 64)
+	}
 }
 
 // sendCount tells p the number n of child navigables of the window of
-// handle h (n < 0: nothing to tell).
+// handle h.
 func (m *msgRouter) sendCount(p *rendererProc, h uint64, n int) {
-	if n >= 0 {
-		p.forward(&rendererpb.Command{Command: &rendererpb.Command_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: uint32(n)}}}, 64)
+	p.forward(&rendererpb.Command{Command: &rendererpb.Command_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: uint32(n)}}}, 64)
+}
+
+// maxRelatives bounds the frames' relatives one renderer makes the
+// browser process keep (past it, they are dropped).
+const maxRelatives = 1 << 16
+
+// relatives records the top-level window and parent of the window of a
+// frame p hosts (handles of p's windows: others are dropped), and passes
+// them on, with the grant of the two handles, to the renderers given the
+// frame's handle.
+func (m *msgRouter) relatives(p *rendererProc, r *rendererpb.Relatives) {
+	h := r.GetWindow()
+	m.mu.Lock()
+	if m.rels == nil || !m.hostsLocked(p, h) || !m.hostsLocked(p, r.GetTop()) || !m.hostsLocked(p, r.GetParent()) || m.relCount[p] >= maxRelatives {
+		m.mu.Unlock()
+		return
+	}
+	if _, ok := m.rels[h]; ok {
+		m.mu.Unlock()
+		return
+	}
+	m.rels[h] = [2]uint64{r.GetTop(), r.GetParent()}
+	m.relCount[p]++
+	tells := map[*rendererProc][]*rendererpb.Command{}
+	for q, g := range m.granted {
+		if _, ok := g[h]; ok {
+			// Granting h again tells q its relatives.
+			delete(g, h)
+			tells[q] = m.grantLocked(q, h)
+		}
+	}
+	m.mu.Unlock()
+	for q, cmds := range tells {
+		m.tell(q, cmds)
 	}
 }
 
@@ -338,6 +403,12 @@ func (m *msgRouter) remove(p *rendererProc) {
 			}
 		}
 	}
+	for h := range m.rels {
+		if h>>32 == p.id {
+			delete(m.rels, h)
+		}
+	}
+	delete(m.relCount, p)
 	for h := range m.lengths {
 		if t := m.tabHandles[h]; (t != nil && t.cur.Load() == p) || (t == nil && h>>32 == p.id) {
 			delete(m.lengths, h)
@@ -428,9 +499,9 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 		return false
 	}
 	// The target may answer the source (MessageEvent.source).
-	count := m.grantLocked(to, w.GetSource())
+	tell := m.grantLocked(to, w.GetSource())
 	m.mu.Unlock()
-	m.sendCount(to, w.GetSource(), count)
+	m.tell(to, tell)
 	to.forward(&rendererpb.Command{Command: &rendererpb.Command_Post{Post: w}}, len(w.GetMessage())+8*len(w.GetPorts())+64)
 	return true
 }

@@ -77,6 +77,9 @@ type rendererMsg struct {
 	// for each navigable here that has a handle.
 	lengths   map[uint64]uint32
 	countSent map[*frame]int
+	// rels are the top-level window and parent of the windows of
+	// frames of other renderers (a stand-in's top and parent).
+	rels map[uint64][2]uint64
 }
 
 type proxyKey struct {
@@ -93,7 +96,8 @@ func newRendererMsg(r *renderer, host rendererpb.HostClient, seq uint64, site or
 		handles: map[uint64]*Window{}, ids: map[*Window]uint64{}, proxies: map[proxyKey]*sobek.Object{},
 		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{},
 		frames: map[uint64]*frame{}, frameIDs: map[*frame]uint64{}, frameOpeners: map[*frame]uint64{},
-		openedBy: map[uint64]*Window{}, lengths: map[uint64]uint32{}, countSent: map[*frame]int{}}
+		openedBy: map[uint64]*Window{}, lengths: map[uint64]uint32{}, countSent: map[*frame]int{},
+		rels: map[uint64][2]uint64{}}
 }
 
 // openWindow runs open (the renderer's Start of the window of o) so that
@@ -135,7 +139,16 @@ func (x *rendererMsg) handleOf(w *Window) uint64 {
 	x.mu.Lock()
 	_, had := x.frameIDs[w.frame]
 	h := x.handleOfLocked(w)
+	var rels []*rendererpb.Relatives
+	if !had {
+		rels = x.relativesLocked(w, h)
+	}
 	x.mu.Unlock()
+	// The renderers given a frame's handle learn its top-level window and
+	// parent.
+	for _, r := range rels {
+		x.r.send(&rendererpb.Report{Report: &rendererpb.Report_Relatives{Relatives: r}})
+	}
 	if !had && w.frame != nil {
 		// The renderers given the new handle learn its window's child
 		// navigables.
@@ -159,6 +172,52 @@ func (x *rendererMsg) handleOfLocked(w *Window) uint64 {
 	}
 	x.bindLocked(w, h)
 	return h
+}
+
+// relativesLocked are the relatives of w, of handle h, when it is the
+// window of a frame: its top-level window's and parent's handles (given
+// now if need be), and those of its parent if its handle is new too.
+func (x *rendererMsg) relativesLocked(w *Window, h uint64) []*rendererpb.Relatives {
+	var out []*rendererpb.Relatives
+	for w.parentWin != nil {
+		p := w.parentWin
+		top := p
+		for top.parentWin != nil {
+			top = top.parentWin
+		}
+		_, had := x.frameIDs[p.frame]
+		if p.frame == nil {
+			_, had = x.ids[p]
+		}
+		ph := x.handleOfLocked(p)
+		out = append(out, &rendererpb.Relatives{Window: h, Top: x.handleOfLocked(top), Parent: ph})
+		if had {
+			break
+		}
+		w, h = p, ph
+	}
+	return out
+}
+
+// setRelatives records the relatives of a frame's window of another
+// renderer.
+func (x *rendererMsg) setRelatives(r *rendererpb.Relatives) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rels[r.GetWindow()] = [2]uint64{r.GetTop(), r.GetParent()}
+}
+
+// relative is the stand-in in w's realm of the top-level window (i 0) or
+// parent (i 1) of the frame's window of handle h (nil: h is a top-level
+// window's, or its relatives are not known yet: the stand-in itself).
+func (x *rendererMsg) relative(w *Window, h uint64, i int) sobek.Value {
+	x.mu.Lock()
+	r, ok := x.rels[h]
+	x.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return x.proxy(w, r[i])
 }
 
 // bindLocked makes h name w's navigable (under x.mu).
@@ -417,6 +476,10 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 			return nil
 		},
 		Closed: func() bool { return x.isGone(h) },
+		// A frame's top-level window and parent (a top-level window is
+		// its own).
+		Top:    func() sobek.Value { return x.relative(w, h, 0) },
+		Parent: func() sobek.Value { return x.relative(w, h, 1) },
 		// The number of its child navigables, as its renderer reported.
 		Length: func() int {
 			x.mu.Lock()

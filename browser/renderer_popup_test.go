@@ -232,3 +232,29 @@ func TestRendererPopupJoinsGroupRenderer(t *testing.T) {
 		t.Fatalf("the opener's renderer: %v", err)
 	}
 }
+
+// TestRendererFrameStandInRelatives: a frame's window opens a popup of
+// another site (another renderer): the popup's window.opener is a stand-in
+// for the frame's window, whose top and parent are stand-ins for the
+// frame's top-level window (not itself), which the popup can message.
+func TestRendererFrameStandInRelatives(t *testing.T) {
+	ctx := testCtx(t)
+	b, ws := msgBrowser(t, browser.Config{})
+	w1, err := b.Open(ctx, "https://a.test/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reval(t, ctx, w1, `window.got = new Promise(r => onmessage = e => r(e.data + ' ' + e.origin));
+		new Promise(r => { const f = document.createElement('iframe'); f.src = '/other.html'; f.onload = r; document.body.append(f); })
+			.then(() => { frames[0].open('https://b.test/popup.html'); return 0; })`)
+	popup := ws.wait(t, ctx, "https://b.test/popup.html")
+	for reval(t, ctx, popup, `opener.top !== opener`) != true {
+	}
+	if v := reval(t, ctx, popup, `[opener.parent === opener.top, opener.top.top === opener.top, opener.top.parent === opener.top, opener.top.opener === null, opener.top.length].join()`); v != "true,true,true,true,1" {
+		t.Fatalf("the frame's stand-in's relatives: %v", v)
+	}
+	reval(t, ctx, popup, `opener.top.postMessage('to top', '*'); 0`)
+	if v := reval(t, ctx, w1, `got`); v != "to top https://b.test" {
+		t.Fatalf("the frame's top got %v", v)
+	}
+}

@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{32, 0}
 }
 
 type SharedWorkerRequest struct {
@@ -1025,6 +1025,7 @@ type Command struct {
 	//	*Command_Navigate
 	//	*Command_NavigateWindow
 	//	*Command_ChildCount
+	//	*Command_Relatives
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1193,6 +1194,15 @@ func (x *Command) GetChildCount() *ChildCount {
 	return nil
 }
 
+func (x *Command) GetRelatives() *Relatives {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Relatives); ok {
+			return x.Relatives
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -1254,8 +1264,13 @@ type Command_NavigateWindow struct {
 
 type Command_ChildCount struct {
 	// (popup23) The number of child navigables of a window others
-	// reach (numbered apart from the others).
+	// reach, and the relatives of a frame's (numbered apart from the
+	// others).
 	ChildCount *ChildCount `protobuf:"bytes,40,opt,name=child_count,json=childCount,proto3,oneof"`
+}
+
+type Command_Relatives struct {
+	Relatives *Relatives `protobuf:"bytes,42,opt,name=relatives,proto3,oneof"`
 }
 
 func (*Command_Open) isCommand_Command() {}
@@ -1285,6 +1300,8 @@ func (*Command_Navigate) isCommand_Command() {}
 func (*Command_NavigateWindow) isCommand_Command() {}
 
 func (*Command_ChildCount) isCommand_Command() {}
+
+func (*Command_Relatives) isCommand_Command() {}
 
 // (popup23) ChildCount is the number of child navigables of the active
 // window of a handle's navigable (its WindowProxy's length): from the
@@ -1342,6 +1359,71 @@ func (x *ChildCount) GetLength() uint32 {
 	return 0
 }
 
+// (popup23) Relatives are the handles of the top-level window and the
+// parent of the window of a frame others reach (its WindowProxy's top and
+// parent): from the renderer hosting it when it gives the frame's window a
+// handle (a Report), to the renderers given that handle (a Command, which
+// gives them the two handles too).
+type Relatives struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Top           uint64                 `protobuf:"varint,2,opt,name=top,proto3" json:"top,omitempty"`
+	Parent        uint64                 `protobuf:"varint,3,opt,name=parent,proto3" json:"parent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Relatives) Reset() {
+	*x = Relatives{}
+	mi := &file_renderer_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Relatives) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Relatives) ProtoMessage() {}
+
+func (x *Relatives) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Relatives.ProtoReflect.Descriptor instead.
+func (*Relatives) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Relatives) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *Relatives) GetTop() uint64 {
+	if x != nil {
+		return x.Top
+	}
+	return 0
+}
+
+func (x *Relatives) GetParent() uint64 {
+	if x != nil {
+		return x.Parent
+	}
+	return 0
+}
+
 // (popup23) TabURL is the URL of a traversable's active document, which a
 // script navigation (or pushState, or a fragment) changed in the renderer
 // where it is active: the embedder's Window of the traversable has it.
@@ -1355,7 +1437,7 @@ type TabURL struct {
 
 func (x *TabURL) Reset() {
 	*x = TabURL{}
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1367,7 +1449,7 @@ func (x *TabURL) String() string {
 func (*TabURL) ProtoMessage() {}
 
 func (x *TabURL) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[16]
+	mi := &file_renderer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1380,7 +1462,7 @@ func (x *TabURL) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TabURL.ProtoReflect.Descriptor instead.
 func (*TabURL) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{16}
+	return file_renderer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TabURL) GetTab() uint64 {
@@ -1416,7 +1498,7 @@ type NavigateWindow struct {
 
 func (x *NavigateWindow) Reset() {
 	*x = NavigateWindow{}
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1428,7 +1510,7 @@ func (x *NavigateWindow) String() string {
 func (*NavigateWindow) ProtoMessage() {}
 
 func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[17]
+	mi := &file_renderer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1441,7 +1523,7 @@ func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
 func (*NavigateWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{17}
+	return file_renderer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *NavigateWindow) GetWindow() uint64 {
@@ -1503,7 +1585,7 @@ type Handoff struct {
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1515,7 +1597,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[18]
+	mi := &file_renderer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1528,7 +1610,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{18}
+	return file_renderer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -1610,7 +1692,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1704,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[19]
+	mi := &file_renderer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1717,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{19}
+	return file_renderer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -1690,7 +1772,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1702,7 +1784,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[20]
+	mi := &file_renderer_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1715,7 +1797,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{20}
+	return file_renderer_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -1758,7 +1840,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1770,7 +1852,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[21]
+	mi := &file_renderer_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1783,7 +1865,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{21}
+	return file_renderer_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -1827,7 +1909,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1839,7 +1921,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[22]
+	mi := &file_renderer_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1852,7 +1934,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{22}
+	return file_renderer_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -1912,7 +1994,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1924,7 +2006,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[23]
+	mi := &file_renderer_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1937,7 +2019,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{23}
+	return file_renderer_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -1978,7 +2060,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1990,7 +2072,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[24]
+	mi := &file_renderer_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2003,7 +2085,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{24}
+	return file_renderer_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -2038,6 +2120,7 @@ type Report struct {
 	//	*Report_NavigateWindow
 	//	*Report_ChildCount
 	//	*Report_TabUrl
+	//	*Report_Relatives
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2045,7 +2128,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2057,7 +2140,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[25]
+	mi := &file_renderer_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2070,7 +2153,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{25}
+	return file_renderer_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -2260,6 +2343,15 @@ func (x *Report) GetTabUrl() *TabURL {
 	return nil
 }
 
+func (x *Report) GetRelatives() *Relatives {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Relatives); ok {
+			return x.Relatives
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -2348,6 +2440,10 @@ type Report_TabUrl struct {
 	TabUrl *TabURL `protobuf:"bytes,41,opt,name=tab_url,json=tabUrl,proto3,oneof"`
 }
 
+type Report_Relatives struct {
+	Relatives *Relatives `protobuf:"bytes,42,opt,name=relatives,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -2388,6 +2484,8 @@ func (*Report_ChildCount) isReport_Report() {}
 
 func (*Report_TabUrl) isReport_Report() {}
 
+func (*Report_Relatives) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -2402,7 +2500,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2414,7 +2512,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[26]
+	mi := &file_renderer_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2427,7 +2525,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{26}
+	return file_renderer_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -2460,7 +2558,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2472,7 +2570,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[27]
+	mi := &file_renderer_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2485,7 +2583,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{27}
+	return file_renderer_proto_rawDescGZIP(), []int{28}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -2498,7 +2596,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2510,7 +2608,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[28]
+	mi := &file_renderer_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2523,7 +2621,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{28}
+	return file_renderer_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -2546,7 +2644,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2558,7 +2656,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[29]
+	mi := &file_renderer_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2571,7 +2669,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{29}
+	return file_renderer_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -2605,7 +2703,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2617,7 +2715,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[30]
+	mi := &file_renderer_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2630,7 +2728,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{30}
+	return file_renderer_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -2653,7 +2751,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2665,7 +2763,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[31]
+	mi := &file_renderer_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2678,7 +2776,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{31}
+	return file_renderer_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -2721,7 +2819,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2733,7 +2831,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[32]
+	mi := &file_renderer_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2746,7 +2844,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{32}
+	return file_renderer_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -2773,7 +2871,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2785,7 +2883,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[33]
+	mi := &file_renderer_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2798,7 +2896,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{33}
+	return file_renderer_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Console) GetLine() string {
@@ -2820,7 +2918,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2832,7 +2930,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[34]
+	mi := &file_renderer_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2845,7 +2943,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{34}
+	return file_renderer_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -2880,7 +2978,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2892,7 +2990,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[35]
+	mi := &file_renderer_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2905,7 +3003,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{35}
+	return file_renderer_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Header) GetName() string {
@@ -2935,7 +3033,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2947,7 +3045,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2960,7 +3058,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -3012,7 +3110,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3024,7 +3122,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3037,7 +3135,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{37}
+	return file_renderer_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -3084,7 +3182,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3096,7 +3194,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3109,7 +3207,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{38}
+	return file_renderer_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -3134,7 +3232,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[39]
+	mi := &file_renderer_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3146,7 +3244,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[39]
+	mi := &file_renderer_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3159,7 +3257,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{39}
+	return file_renderer_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -3277,7 +3375,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x88\b\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xcc\b\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -3295,12 +3393,17 @@ const file_renderer_proto_rawDesc = "" +
 	"\bnavigate\x18\x15 \x01(\v2!.gowebengine.renderer.v1.NavigateH\x00R\bnavigate\x12R\n" +
 	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x12F\n" +
 	"\vchild_count\x18( \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
-	"childCountB\t\n" +
+	"childCount\x12B\n" +
+	"\trelatives\x18* \x01(\v2\".gowebengine.renderer.v1.RelativesH\x00R\trelativesB\t\n" +
 	"\acommand\"<\n" +
 	"\n" +
 	"ChildCount\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x16\n" +
-	"\x06length\x18\x02 \x01(\rR\x06length\",\n" +
+	"\x06length\x18\x02 \x01(\rR\x06length\"M\n" +
+	"\tRelatives\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
+	"\x03top\x18\x02 \x01(\x04R\x03top\x12\x16\n" +
+	"\x06parent\x18\x03 \x01(\x04R\x06parent\",\n" +
 	"\x06TabURL\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\"T\n" +
@@ -3348,7 +3451,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x04expr\x18\x03 \x01(\tR\x04expr\x12\x10\n" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"%\n" +
 	"\vCloseWindow\x12\x16\n" +
-	"\x06window\x18\x01 \x01(\x04R\x06window\"\x89\v\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\"\xcd\v\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -3372,7 +3475,8 @@ const file_renderer_proto_rawDesc = "" +
 	"\x0fnavigate_window\x18\x1e \x01(\v2'.gowebengine.renderer.v1.NavigateWindowH\x00R\x0enavigateWindow\x12F\n" +
 	"\vchild_count\x18( \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
 	"childCount\x12:\n" +
-	"\atab_url\x18) \x01(\v2\x1f.gowebengine.renderer.v1.TabURLH\x00R\x06tabUrlB\b\n" +
+	"\atab_url\x18) \x01(\v2\x1f.gowebengine.renderer.v1.TabURLH\x00R\x06tabUrl\x12B\n" +
+	"\trelatives\x18* \x01(\v2\".gowebengine.renderer.v1.RelativesH\x00R\trelativesB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -3455,7 +3559,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),           // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),          // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -3475,92 +3579,95 @@ var file_renderer_proto_goTypes = []any{
 	(*StorageReply)(nil),          // 15: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),               // 16: gowebengine.renderer.v1.Command
 	(*ChildCount)(nil),            // 17: gowebengine.renderer.v1.ChildCount
-	(*TabURL)(nil),                // 18: gowebengine.renderer.v1.TabURL
-	(*NavigateWindow)(nil),        // 19: gowebengine.renderer.v1.NavigateWindow
-	(*Handoff)(nil),               // 20: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),              // 21: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),             // 22: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),            // 23: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),            // 24: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),              // 25: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),           // 26: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                // 27: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),             // 28: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                  // 29: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                 // 30: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),          // 31: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),          // 32: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),            // 33: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),               // 34: gowebengine.renderer.v1.Message
-	(*Console)(nil),               // 35: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),           // 36: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                // 37: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),        // 38: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),       // 39: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),          // 40: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),         // 41: gowebengine.renderer.v1.FetchResponse
+	(*Relatives)(nil),             // 18: gowebengine.renderer.v1.Relatives
+	(*TabURL)(nil),                // 19: gowebengine.renderer.v1.TabURL
+	(*NavigateWindow)(nil),        // 20: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),               // 21: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),              // 22: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),             // 23: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),            // 24: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),            // 25: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),              // 26: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),           // 27: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                // 28: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),             // 29: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                  // 30: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                 // 31: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),          // 32: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),          // 33: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),            // 34: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),               // 35: gowebengine.renderer.v1.Message
+	(*Console)(nil),               // 36: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),           // 37: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                // 38: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),        // 39: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),       // 40: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),          // 41: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),         // 42: gowebengine.renderer.v1.FetchResponse
 }
 var file_renderer_proto_depIdxs = []int32{
-	23, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	23, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	23, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	23, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	24, // 0: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	24, // 1: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	24, // 2: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	24, // 3: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 4: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	24, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	25, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	26, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	22, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	25, // 5: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	26, // 6: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	27, // 7: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	23, // 8: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	10, // 9: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	11, // 10: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	12, // 11: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	13, // 12: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	4,  // 13: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	5,  // 14: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	20, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	21, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	19, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	21, // 15: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	22, // 16: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	20, // 17: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
 	17, // 18: gowebengine.renderer.v1.Command.child_count:type_name -> gowebengine.renderer.v1.ChildCount
-	23, // 19: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	30, // 20: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	31, // 21: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	32, // 22: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	33, // 23: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	35, // 24: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	36, // 25: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	22, // 26: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	34, // 27: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	10, // 28: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	11, // 29: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	12, // 30: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	7,  // 31: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	26, // 32: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	6,  // 33: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	20, // 34: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	28, // 35: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	29, // 36: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	19, // 37: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	17, // 38: gowebengine.renderer.v1.Report.child_count:type_name -> gowebengine.renderer.v1.ChildCount
-	18, // 39: gowebengine.renderer.v1.Report.tab_url:type_name -> gowebengine.renderer.v1.TabURL
-	1,  // 40: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	37, // 41: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	37, // 42: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	27, // 43: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	40, // 44: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	38, // 45: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	14, // 46: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	8,  // 47: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	2,  // 48: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	16, // 49: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	41, // 50: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	39, // 51: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	15, // 52: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	9,  // 53: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	3,  // 54: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	49, // [49:55] is the sub-list for method output_type
-	43, // [43:49] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	18, // 19: gowebengine.renderer.v1.Command.relatives:type_name -> gowebengine.renderer.v1.Relatives
+	24, // 20: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	31, // 21: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	32, // 22: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	33, // 23: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	34, // 24: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	36, // 25: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	37, // 26: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	23, // 27: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	35, // 28: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	10, // 29: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	11, // 30: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	12, // 31: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	7,  // 32: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	27, // 33: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	6,  // 34: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	21, // 35: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	29, // 36: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	30, // 37: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	20, // 38: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	17, // 39: gowebengine.renderer.v1.Report.child_count:type_name -> gowebengine.renderer.v1.ChildCount
+	19, // 40: gowebengine.renderer.v1.Report.tab_url:type_name -> gowebengine.renderer.v1.TabURL
+	18, // 41: gowebengine.renderer.v1.Report.relatives:type_name -> gowebengine.renderer.v1.Relatives
+	1,  // 42: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	38, // 43: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	38, // 44: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	28, // 45: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	41, // 46: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	39, // 47: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	14, // 48: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	8,  // 49: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	2,  // 50: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	16, // 51: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	42, // 52: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	40, // 53: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	15, // 54: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	9,  // 55: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	3,  // 56: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	51, // [51:57] is the sub-list for method output_type
+	45, // [45:51] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -3583,8 +3690,9 @@ func file_renderer_proto_init() {
 		(*Command_Navigate)(nil),
 		(*Command_NavigateWindow)(nil),
 		(*Command_ChildCount)(nil),
+		(*Command_Relatives)(nil),
 	}
-	file_renderer_proto_msgTypes[25].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[26].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -3605,6 +3713,7 @@ func file_renderer_proto_init() {
 		(*Report_NavigateWindow)(nil),
 		(*Report_ChildCount)(nil),
 		(*Report_TabUrl)(nil),
+		(*Report_Relatives)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3612,7 +3721,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   40,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
