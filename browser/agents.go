@@ -219,6 +219,28 @@ func (st *agentState) unwrapInto(from, to *Window, message sobek.Value, transfer
 	return message, out
 }
 
+// unwrapLoose is unwrapInto for a message of a window that left the
+// membrane: the membrane's wrappers of to's values are unwrapped, other
+// values are kept as they are (primitives; another realm's objects then
+// fail to serialize in to's realm, or serialize as plain objects).
+func (st *agentState) unwrapLoose(to *Window, message sobek.Value, transfer []*sobek.Object) (sobek.Value, []*sobek.Object) {
+	tvm := to.realm.Runtime()
+	unwrap := func(v sobek.Value) sobek.Value {
+		if u, rt := st.m.Unwrap(v); rt == tvm {
+			return u
+		}
+		return v
+	}
+	message = unwrap(message)
+	out := make([]*sobek.Object, 0, len(transfer))
+	for _, t := range transfer {
+		if o, ok := unwrap(t).(*sobek.Object); ok {
+			out = append(out, o)
+		}
+	}
+	return message, out
+}
+
 // foreignOwner finds the window of realm's agent whose object the membrane
 // wrapper o stands for (nil when o is not one).
 func (b *Browser) foreignOwner(realm *bindings.Realm, o *sobek.Object) (*Window, *agentState) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"net/url"
 	"time"
 
@@ -95,24 +94,7 @@ func (w *Window) Close() {
 
 func (w *Window) close() {
 	if w.remote != nil {
-		// A renderer that runs a shared worker other renderers' documents
-		// use stays: only the traversable closes there, and the renderer
-		// ends once it hosts nothing (renderer_sw.go).
-		var keep []*rendererProc
-		for _, p := range w.s.tabs.procsOf(w) {
-			if w.s.router.servesOthers(p) {
-				keep = append(keep, p)
-			} else {
-				p.close()
-			}
-		}
-		if len(keep) > 0 {
-			_, _, tab := w.remote.target()
-			w.s.tabs.closeTab(tab)
-			for _, p := range keep {
-				_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Close{Close: &rendererpb.CloseWindow{Tab: tab}}})
-			}
-		}
+		w.s.closeRemote(w)
 		return
 	}
 	if f := w.frame; f != nil && f.top {

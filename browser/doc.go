@@ -296,7 +296,18 @@
 // (its window is one of the embedder's, as Open's are); the opener gets a
 // WindowProxy stand-in for it, the popup one for its opener, and a message
 // from a window of another renderer has one as its source (one per
-// window: e.source === window.opener). postMessage serializes in the
+// window: e.source === window.opener). A stand-in names a navigable (as a
+// WindowProxy does), not a document: the browser process routes a handle
+// of a top-level traversable to the renderer of its active document,
+// wherever the traversable moved, and that renderer gives it to the
+// navigable's active window; its length is the number of that window's
+// child navigables (which its renderer reports when it changes: the
+// browser process keeps it per handle and tells the renderers given the
+// handle), its opener the window that opened it with window.open (else
+// null), its top and parent itself for a top-level window, and for a
+// frame's window (say, a frame that opened a popup) stand-ins for its
+// top-level window and parent, which the renderer hosting it reports when
+// it gives it a handle and the browser process grants with it. postMessage serializes in the
 // sender (DataCloneError, SyntaxError for a bad targetOrigin, before
 // anything is sent) and sends html's serialized record (its binary
 // form) with the sender's handle and origin; the browser process checks
@@ -348,26 +359,37 @@
 // its results that way. A Go panic of the engine in a renderer ends the
 // renderer ("panic").
 //
-// A top-level traversable of a renderer (the window of Open, or a popup
-// without an opener) that navigates to another site (an http(s) URL whose
-// scheme and registrable domain differ from the renderer's site) moves to
-// a renderer of that site: the browser process keeps, per traversable,
-// which renderer holds each session history entry's document and the
-// renderer of each of its sites (starting one when needed), and routes
+// A top-level traversable of a renderer (the window of Open, or a popup,
+// with or without an opener) that navigates to another site (an http(s)
+// URL whose scheme and registrable domain differ from the renderer's
+// site) moves to its browsing context group's renderer of that site (a
+// popup's group is its opener's): the browser process keeps, per
+// traversable, which renderer holds each session history entry's
+// document, per group the renderer of each of its sites (starting one
+// when needed), and routes
 // the handoff (navigation_swap.go, renderer_tabs.go). The document
 // navigated away from stays in its renderer's back/forward cache (or is
 // unloaded, releasing its locks), and a traversal back to its entry
 // restores it there; a renderer left hosting nothing (no window, cached
 // or not, no worker) ends, without OnExit. The embedder's Window follows
-// its traversable: URL, Evaluate (in the active document once the
-// traversable moved or was navigated from Go), RendererErr, RendererPID
-// and OnExit are those of the renderer now active. Window.Navigate and
+// its traversable: URL (its active document's, also after a script
+// navigated it or pushed a state: the renderer reports it), Evaluate (in
+// its active document), RendererErr, RendererPID and OnExit are those of
+// the renderer now active. Window.Navigate and
 // Window.Traverse navigate and traverse the traversable (across
 // renderers when another site's document is the target) and return the
 // same Window once the document then active has loaded or been
 // restored; on a window whose renderer ended (crashed, killed) Navigate
 // starts a fresh renderer with the new document, and the window works
-// again.
+// again. A traversable keeps its opener across renderers: the handles
+// that named it in the renderer it leaves name it from then on (its
+// opener's stand-in for it, or, for a popup of its opener's renderer, the
+// opener's own reference to it, which reaches it through its handle:
+// postMessage, closed and close()), and its documents in other renderers
+// get a stand-in for the opener as window.opener; close() by the opener
+// destroys it in every renderer holding a document of it. Window.Close
+// (and the opener's close()) of a window whose renderer another
+// traversable of its group uses destroys its traversable there only.
 //
 // A window of a renderer (Window.InRenderer) supports URL, Loaded,
 // Evaluate (its value crosses as JSON: integers as int64, other numbers
@@ -495,22 +517,24 @@
 //     row; a repeating timer keeps a browser busy forever. It does not
 //     probe the windows of renderer processes.
 //   - Renderer processes: the site of a renderer is the site of the URL it
-//     was opened at (or navigated to). A top-level window's cross-site
-//     navigation moves its traversable to a renderer of the new site;
-//     a popup with an opener and its navigations, and frames, stay in
-//     the renderer they started in whatever their later sites (their Web
-//     Locks requests and queries for another site are rejected: its
-//     storage key is not of the renderer's site, which ipc.RemoteService
-//     refuses rather than have the renderer killed). The renderer of a
+//     was opened at (or navigated to). A top-level traversable's
+//     cross-site navigation moves it to its browsing context group's
+//     renderer of the new site, but window.open of another site's URL
+//     starts a renderer of its own for the popup (which then joins the
+//     group for that site if the group has none), and a popup that moved
+//     into its opener's renderer reaches its opener through stand-ins
+//     (a traversable of its own there, not one of the opener's agent).
+//     Frames stay in the renderer of their parent whatever
+//     their sites (their Web Locks requests and queries for another site
+//     are rejected: its storage key is not of the renderer's site, which
+//     ipc.RemoteService refuses rather than have the renderer killed).
+//     The renderer of a
 //     navigation is chosen by its URL before redirects. Across renderers,
 //     history.length counts the entries each renderer knows of, the joint
 //     session history's steps of frames in another renderer's documents
 //     are not kept, and a traversal to an entry whose renderer ended
 //     loads its URL again and drops the entries after it.
-//     Window.Evaluate of a renderer's window runs in the window it was
-//     opened as until its traversable moves to another renderer (then in
-//     its active window); there is no Window.Current or Window.Traverse
-//     across processes.
+//     There is no Window.Current across processes.
 //     Service workers (serviceworker_remote.go): a renderer sees the
 //     registrations of its own site only (a frame of another site in it
 //     sees none, and its register() rejects with a SecurityError); a
@@ -536,17 +560,21 @@
 //     worker: the renderer ends once it hosts nothing); a connection of another renderer gets the close
 //     of its port, not error, when the worker's script fails. A remote
 //     WindowProxy (a window of another renderer) supports postMessage,
-//     closed, close() (which closes only a popup its renderer opened,
-//     ending the popup's renderer) and location's navigating members
-//     (only to http(s) URLs: others are ignored and logged): its length is
-//     0, its top and parent are itself, its opener null; the stand-in
-//     stays with the window it was made for (after that window navigates,
-//     messages to it are dropped, but a navigation through it navigates
-//     its navigable's active window as long as that stays in the same
-//     renderer; once the navigable moved to a renderer of another site,
-//     the stand-in reaches nothing, and is closed when the first renderer
-//     ends). A document a popup navigates to gets no stand-in for an
-//     opener in another renderer (its window.opener is null). window.open of another site's URL waits, on the
+//     closed, close() (which closes only a popup whose opener is in its
+//     renderer), length, opener and location's navigating members (only
+//     to http(s) URLs: others are ignored and logged); its indexed
+//     properties (its child navigables) throw a SecurityError, its opener
+//     is null unless the window opened it, and its length (and a frame's
+//     top and parent, until they arrive) lags its window's changes by a
+//     trip through the browser process. A message posted while the target's navigable is between
+//     two documents (or moving between renderers) is dropped. In a popup
+//     that left its opener's renderer, the opener's own reference to it
+//     (its first window, through the membrane) serves postMessage, closed
+//     and close(), but a message from it has another stand-in as its
+//     source (e.source !== popup) and its other members are those of the
+//     window it was. A renderer's report of the length of a window it does
+//     not host (any more) is dropped, not refused.
+//     window.open of another site's URL waits, on the
 //     opener's event loop, until the popup's renderer has opened its
 //     window; each such popup gets a new renderer (at most 32 live ones
 //     per opener's renderer, then window.open gives null). BroadcastChannel

@@ -106,6 +106,8 @@ func (w *Window) setURL(u *url.URL) {
 	w.urlMu.Lock()
 	w.url = u
 	w.urlMu.Unlock()
+	// (In a renderer: the embedder's Window of its traversable learns it.)
+	w.s.xproc.tabURL(w)
 }
 
 // updateEntry is HistoryHooks.UpdateEntry: pushState or replaceState made

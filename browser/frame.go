@@ -116,6 +116,7 @@ func (w *Window) connectFrame(el *xhtml.Node) *frame {
 	n := len(w.frames)
 	w.fmu.Unlock()
 	w.realm.UpdateChildNavigables(n)
+	w.s.xproc.childCount(w, n)
 	// The initial about:blank document of a frame of this agent gets its
 	// window at once, so contentWindow is usable right after insertion.
 	if initial.EnvironmentSettingsObject().Agent() == w.env.Agent() {
@@ -145,6 +146,7 @@ func (w *Window) frameDisconnected(el *xhtml.Node) {
 	w.fmu.Unlock()
 	if ok {
 		w.realm.UpdateChildNavigables(n)
+		w.s.xproc.childCount(w, n)
 		// Removal runs in a task of w's event loop.
 		f.destroy(w.env.Agent())
 	}
@@ -964,6 +966,12 @@ func (f *frame) loadNow(u *url.URL, h navHistory) *Window {
 // window opened by window.open (script-closable) closes; other windows
 // ignore it.
 func (w *Window) closeByScript() {
+	if h, ok := w.frame.remoteHandle(); ok {
+		// A popup that moved to another renderer: the browser process
+		// closes it if this renderer hosts its opener.
+		w.s.xproc.closeRemote(h)
+		return
+	}
 	if f := w.frame; f != nil && f.popup && !f.top {
 		// 5.1. Set thisTraversable's is closing to true (window.closed is
 		// true from now on).

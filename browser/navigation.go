@@ -253,6 +253,10 @@ func (f *frame) commitEntry(h navHistory, cw *Window) {
 	if pushed && f.th != nil {
 		f.th.pushed(f, index-1, index)
 	}
+	// Other renderers' stand-ins learn the new document's child
+	// navigables, the browser process its URL.
+	f.s.xproc.childCount(cw, cw.childNavigableCount())
+	f.s.xproc.tabURL(cw)
 }
 
 // discardCached evicts a window's document from the back/forward cache
@@ -417,6 +421,8 @@ func (f *frame) restore(from, cached *Window, target int) bool {
 	f.index = target
 	cached.notRestored = nil
 	f.mu.Unlock()
+	f.s.xproc.childCount(cached, cached.childNavigableCount())
+	f.s.xproc.tabURL(cached)
 	cached.realm.QueueTask(func(*sobek.Runtime) {
 		cached.s.guard(func() {
 			cached.updateVisibility(false)

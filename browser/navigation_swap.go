@@ -14,10 +14,10 @@ import (
 
 // This file is a renderer process's side of navigations that cross
 // renderers (Config.Process RendererProcesses): a top-level traversable
-// (the window of Open, or a popup without an opener) that navigates to
-// another site hands its new document to a renderer of that site, which
-// the browser process picks (renderer_tabs.go), as the process model
-// says: one renderer per browsing context group and site.
+// (the window of Open, or a popup) that navigates to another site hands
+// its new document to a renderer of that site, which the browser process
+// picks (renderer_tabs.go): one renderer per traversable and site (the
+// process model's is per browsing context group and site: browser/doc.go).
 //
 // Each renderer that holds documents of a traversable keeps its session
 // history entries, all of them: those whose documents are its own, and
@@ -50,6 +50,9 @@ type swapper struct {
 	id   uint64 // the renderer's id in the browser process
 	// report sends a report to the browser process.
 	report func(*rendererpb.Report)
+	// handles gives the window handles that name a traversable here and
+	// the handle of its opener in another renderer (rendererMsg.names).
+	handles func(*frame) ([]uint64, uint64)
 
 	mu   sync.Mutex
 	next uint64
@@ -77,10 +80,12 @@ func (s *swapper) crossSite(u *url.URL) bool {
 }
 
 // movable: f is a top-level traversable whose documents may move to
-// another renderer: the window of Open or a popup without an opener (an
-// auxiliary one stays with its opener, which scripts it synchronously).
+// another renderer: the window of Open or a popup. A popup's opener keeps
+// reaching it after it moved (its opener's windows of this renderer through
+// the popup's handle: frame.remoteHandle; the popup's new documents have a
+// stand-in for the opener).
 func (f *frame) movable() bool {
-	return f.s.swap != nil && f.el == nil && (f.top || (f.popup && f.noopener))
+	return f.s.swap != nil && f.el == nil && (f.top || f.popup)
 }
 
 // register gives f a traversable id (tab) unless it has one (tab != 0
@@ -157,8 +162,15 @@ func (s *swapper) handoff(f *frame, index int, rawURL string, nav uint64) {
 		}
 	}
 	f.mu.Unlock()
+	// The handles that name the traversable go with it (its WindowProxy
+	// in other renderers follows it).
+	var handles []uint64
+	var opener uint64
+	if s.handles != nil {
+		handles, opener = s.handles(f)
+	}
 	s.report(&rendererpb.Report{Report: &rendererpb.Report_Handoff{Handoff: &rendererpb.Handoff{
-		Tab: tab, Local: local, Index: int32(index), Url: rawURL, Nav: nav, Urls: urls}}})
+		Tab: tab, Local: local, Index: int32(index), Url: rawURL, Nav: nav, Urls: urls, Handles: handles, Opener: opener}}})
 	if !any {
 		// Nothing of the traversable is left here.
 		s.forget(f)
@@ -174,6 +186,7 @@ func (f *frame) leaveForRemote(cacheable bool) {
 	old := f.child
 	f.child = nil
 	f.mu.Unlock()
+	f.s.xproc.countGone(f)
 	keep, reasons := false, []string(nil)
 	if old != nil {
 		keep, reasons = old.leave(f.mayCache() && cacheable, nil)
@@ -277,6 +290,14 @@ func (f *frame) syncEntries(local []bool) bool {
 func (b *Browser) takeOver(m *rendererpb.Handoff, done func(*Window, error)) {
 	s := b.swap
 	f := s.frameOf(m.GetTab())
+	if m.GetClose() {
+		// The traversable was closed (its opener's close()).
+		if f != nil {
+			s.forget(f)
+			f.destroy(nil)
+		}
+		return
+	}
 	if f == nil {
 		if m.GetUrl() == "" {
 			navHistory{done: done}.finish(nil, errNotActive)
@@ -291,6 +312,11 @@ func (b *Browser) takeOver(m *rendererpb.Handoff, done func(*Window, error)) {
 		}
 		f = &frame{s: b, nav: doc.Navigable(), popup: true, noopener: true, loaded: make(chan struct{}), th: newJointHistory()}
 		s.register(f, m.GetTab())
+	}
+	// The traversable answers here to the handles that name it, and knows
+	// its opener, before its new document's scripts run.
+	if b.xproc != nil {
+		b.xproc.adopt(f, m.GetHandles(), m.GetOpener())
 	}
 	if !f.syncEntries(m.GetLocal()) && m.GetUrl() == "" && m.GetIndex() < 0 {
 		s.forget(f)

@@ -312,6 +312,7 @@ func runRenderer() error {
 	// Top-level traversables move to renderers of other sites
 	// (navigation_swap.go).
 	r.b.swap = newSwapper(origin.ObtainSite(origin.Parse(set.Site)), set.ID, r.send)
+	r.b.swap.handles = x.names
 	r.b.UserAgent().AddBackForwardCacheObserver(r.inactive)
 	// BroadcastChannel messages cross to the other renderers through the
 	// browser process.
@@ -349,6 +350,10 @@ func runRenderer() error {
 			x.portClosed(c.PortClosed)
 		case *rendererpb.Command_Gone:
 			x.windowGone(c.Gone)
+		case *rendererpb.Command_Relatives:
+			x.setRelatives(c.Relatives)
+		case *rendererpb.Command_ChildCount:
+			x.setCount(c.ChildCount)
 		case *rendererpb.Command_NavigateWindow:
 			x.navigateWindow(c.NavigateWindow)
 		case *rendererpb.Command_ConnectSharedWorker:
@@ -455,6 +460,8 @@ func (r *renderer) open(o *rendererpb.OpenWindow) {
 	r.mu.Lock()
 	r.windows[o.GetWindow()] = w
 	r.mu.Unlock()
+	// Its handle and opener are its traversable's.
+	r.b.xproc.bindFrame(w)
 	if o.GetTab() != 0 && w.frame != nil {
 		r.b.swap.register(w.frame, o.GetTab())
 	}
@@ -468,10 +475,16 @@ func (r *renderer) evaluate(e *rendererpb.Evaluate) {
 	r.mu.Lock()
 	w := r.windows[e.GetWindow()]
 	r.mu.Unlock()
+	// The traversable's active window: a script navigation may have
+	// replaced the window it was opened as (then, while the new one is
+	// being made, the first one answers, or says it is gone).
 	if e.GetTab() != 0 {
-		w = nil
+		var a *Window
 		if f := r.b.swap.frameOf(e.GetTab()); f != nil {
-			w = f.activeWindow()
+			a = f.activeWindow()
+		}
+		if a != nil || e.GetWindow() == 0 {
+			w = a
 		}
 	}
 	if w == nil {

@@ -100,8 +100,17 @@ func (b *Browser) startRendererWith(ctx context.Context, rawURL string, html *st
 	// The window exists for OnMessage and OnExit from now on (its URL is
 	// the response's once opened).
 	w := &Window{s: b, url: u, loaded: p.loaded, remote: &remoteWindow{p: p, window: 1}}
-	t := b.tabs.newTab(p, w)
+	// A popup is of its opener's browsing context group.
+	var g *bcGroup
+	if opener != 0 {
+		g = b.router.groupOf(opener)
+	}
+	t := b.tabs.newTab(p, w, g)
 	w.remote.tab = t.id
+	// The window's handle names its traversable (its WindowProxy for
+	// the windows of other renderers), wherever it navigates.
+	w.remote.handle = p.id<<32 | 1
+	b.router.bindTab(w.remote.handle, t, opener)
 	p.mu.Lock()
 	p.win = w
 	p.mu.Unlock()
@@ -343,8 +352,9 @@ func (p *rendererProc) send(c *rendererpb.Command) error {
 	return nil
 }
 
-// evaluate is Window.Evaluate in the renderer: in its window id, or in
-// the active window of traversable tab when id is 0.
+// evaluate is Window.Evaluate in the renderer: in the active window of
+// traversable tab (whose document a script may have navigated), or in its
+// window id while the traversable has none there (id 0: none).
 func (p *rendererProc) evaluate(ctx context.Context, id, tab uint64, expr string) (any, error) {
 	ch := make(chan evalResult, 1)
 	p.mu.Lock()
@@ -357,10 +367,7 @@ func (p *rendererProc) evaluate(ctx context.Context, id, tab uint64, expr string
 	eval := p.nextEval
 	p.evals[eval] = ch
 	p.mu.Unlock()
-	e := &rendererpb.Evaluate{Eval: eval, Window: id, Expr: expr}
-	if id == 0 {
-		e.Tab = tab
-	}
+	e := &rendererpb.Evaluate{Eval: eval, Window: id, Tab: tab, Expr: expr}
 	if err := p.send(&rendererpb.Command{Command: &rendererpb.Command_Evaluate{Evaluate: e}}); err != nil {
 		p.mu.Lock()
 		delete(p.evals, eval)
@@ -526,6 +533,12 @@ func (h *hostServer) Control(stream rendererpb.Host_ControlServer) error {
 			if !p.b.router.navigate(p, r.NavigateWindow) {
 				return errors.New("a refused navigation")
 			}
+		case *rendererpb.Report_TabUrl:
+			p.b.tabs.tabURL(p, r.TabUrl)
+		case *rendererpb.Report_Relatives:
+			p.b.router.relatives(p, r.Relatives)
+		case *rendererpb.Report_ChildCount:
+			p.b.router.childCount(p, r.ChildCount)
 		case *rendererpb.Report_CloseWindow:
 			p.b.router.closePopup(p, r.CloseWindow.GetWindow())
 		case *rendererpb.Report_SharedWorkerReleased:

@@ -330,17 +330,7 @@ func bfcacheEviction(t *testing.T, rc browser.RendererConfig, by string) {
 	// w1 navigates away: its document, holding L, goes into its
 	// renderer's back/forward cache (no unload listener).
 	reval(t, ctx, w1, `location.href = '/other.html'; 0`)
-	// Its window then is not fully active (it would be closed,
-	// had the navigation unloaded it).
-	for {
-		_, err := w1.Evaluate(ctx, "1")
-		if errors.Is(err, browser.ErrNotFullyActive) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("w1 after the navigation: %v", err)
-		}
-	}
+	waitPath(t, ctx, w1, "/other.html")
 	switch by {
 	case "contention":
 		if v := reval(t, ctx, w2, `navigator.locks.request('L', () => 'w2 got L')`); v != "w2 got L" {

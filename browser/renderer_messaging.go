@@ -17,7 +17,10 @@ import (
 // window of another renderer can reach (its opener, a popup it opened,
 // the source of a message it got) has a handle: its renderer's number
 // (rendererProc.id) in the high 32 bits, a number its renderer gives it
-// in the low ones. window.postMessage towards such a window goes from the
+// in the low ones; a handle names the window's navigable (a WindowProxy),
+// and one that names a top-level traversable goes with it when it moves
+// to another renderer (tabHandles: the traversable's active renderer
+// answers it). window.postMessage towards such a window goes from the
 // sender's renderer to the browser process, which checks it and passes it
 // on to the target's renderer (renderer_msg.go delivers it). A
 // MessagePort whose entangled port is in another renderer is a link
@@ -26,7 +29,8 @@ import (
 // messages and its close between its two renderers only.
 //
 // The browser process trusts no renderer: a renderer may send as its own
-// windows only (the handle's high bits are its number), to the handles
+// windows only (the handle's high bits are its number, or it names a
+// traversable active there), to the handles
 // the browser process gave it only, with a source origin of its site, and
 // through the links it is an end of; anything else is refused, logged,
 // and the renderer killed. A targetOrigin of another site than the
@@ -49,6 +53,19 @@ type msgRouter struct {
 	openerOf map[*rendererProc]*rendererProc
 	// workers is the shared-worker registry (renderer_sw.go).
 	workers map[swKey]*swEntry
+	// lengths are the numbers of child navigables of the windows of
+	// handles given to renderers (childCount), 0 when absent.
+	lengths map[uint64]uint32
+	// rels are the top-level window and parent of the windows of
+	// frames given to renderers (relatives), relCount how many each
+	// renderer made the browser keep.
+	rels     map[uint64][2]uint64
+	relCount map[*rendererProc]int
+	// tabHandles are the handles that name a top-level traversable
+	// rather than one renderer's window: a message or navigation for one
+	// goes to the renderer of the traversable's active document
+	// (tabState.cur), whichever renderer gave the handle.
+	tabHandles map[uint64]*tabState
 }
 
 // Bounds of what one renderer makes the browser process keep.
@@ -94,27 +111,260 @@ func (m *msgRouter) add(p *rendererProc) {
 		m.made = map[*rendererProc]int{}
 		m.popups = map[*rendererProc]int{}
 		m.openerOf = map[*rendererProc]*rendererProc{}
+		m.tabHandles = map[uint64]*tabState{}
+		m.lengths = map[uint64]uint32{}
+		m.rels = map[uint64][2]uint64{}
+		m.relCount = map[*rendererProc]int{}
 	}
 	m.procs[p.id] = p
+}
+
+// destLocked is the renderer hosting the window of handle h: the
+// renderer of its traversable's active document for a handle that names
+// a traversable, else the renderer that gave it (nil: ended). Under m.mu.
+func (m *msgRouter) destLocked(h uint64) *rendererProc {
+	if t := m.tabHandles[h]; t != nil {
+		if p := t.cur.Load(); p != nil && m.procs[p.id] == p {
+			return p
+		}
+		return nil
+	}
+	return m.procs[h>>32]
+}
+
+// hostsLocked reports whether p hosts the window of handle h (it may send
+// as that window). Under m.mu.
+func (m *msgRouter) hostsLocked(p *rendererProc, h uint64) bool {
+	if t := m.tabHandles[h]; t != nil {
+		return t.cur.Load() == p
+	}
+	return h>>32 == p.id
+}
+
+// hosts is hostsLocked with m.mu taken.
+func (m *msgRouter) hosts(p *rendererProc, h uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.hostsLocked(p, h)
+}
+
+// bindTab makes handle h (a window its renderer opened for t) name the
+// traversable t, whose opener is the window of handle opener (0: none).
+func (m *msgRouter) bindTab(h uint64, t *tabState, opener uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tabHandles == nil {
+		return
+	}
+	m.tabHandles[h] = t
+	t.handles = append(t.handles, h)
+	if t.opener == 0 {
+		t.opener = opener
+	}
+}
+
+// bindHandles makes the handles that from, whose document of t is active,
+// gave its windows of t name t, and records t's opener (a handle from
+// hosts or was given) when the browser process knows none yet. It reports
+// false, and kills from, for a handle that is not from's or that names
+// another traversable, or an opener from cannot name.
+func (m *msgRouter) bindHandles(from *rendererProc, t *tabState, hs []uint64, opener uint64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tabHandles == nil {
+		return false
+	}
+	for _, h := range hs {
+		if o := m.tabHandles[h]; (o == nil && h>>32 != from.id) || (o != nil && o != t) {
+			from.refuse("a handoff naming window %#x, which is not its", h)
+			return false
+		}
+	}
+	if opener != 0 && t.opener == 0 {
+		if _, given := m.granted[from][opener]; !given && !m.hostsLocked(from, opener) {
+			from.refuse("a handoff whose opener is window %#x, which it was not given", opener)
+			return false
+		}
+		t.opener = opener
+	}
+	for _, h := range hs {
+		if m.tabHandles[h] == nil {
+			m.tabHandles[h] = t
+			t.handles = append(t.handles, h)
+		}
+		// from's windows keep reaching the traversable through them.
+		m.grantLocked(from, h)
+	}
+	return true
+}
+
+// groupOf is the browsing context group of the traversable that handle h
+// names (nil: h names none).
+func (m *msgRouter) groupOf(h uint64) *bcGroup {
+	m.mu.Lock()
+	t := m.tabHandles[h]
+	m.mu.Unlock()
+	if t == nil {
+		return nil
+	}
+	return t.group.Load()
+}
+
+// handlesOf are the handles that name t and its opener's.
+func (m *msgRouter) handlesOf(t *tabState) ([]uint64, uint64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]uint64(nil), t.handles...), t.opener
 }
 
 // grant lets p send to the window of handle h.
 func (m *msgRouter) grant(p *rendererProc, h uint64) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.grantLocked(p, h)
+	tell := m.grantLocked(p, h)
+	m.mu.Unlock()
+	m.tell(p, tell)
 }
 
-func (m *msgRouter) grantLocked(p *rendererProc, h uint64) {
+// grantLocked grants p handle h, and, for a frame's window, the handles
+// of its top-level window and parent (its stand-in's top and parent); it
+// returns what p must learn about them: their windows' numbers of child
+// navigables (when not 0) and the frames' relatives.
+func (m *msgRouter) grantLocked(p *rendererProc, h uint64) []*rendererpb.Command {
 	if m.granted == nil {
-		return
+		return nil
 	}
 	g := m.granted[p]
 	if g == nil {
 		g = map[uint64]struct{}{}
 		m.granted[p] = g
 	}
-	g[h] = struct{}{}
+	var out []*rendererpb.Command
+	count := func(h uint64) {
+		if n := m.lengths[h]; n > 0 {
+			out = append(out, &rendererpb.Command{Command: &rendererpb.Command_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: n}}})
+		}
+	}
+	for range 64 { // (a frame's ancestors: bounded depth)
+		if _, ok := g[h]; ok {
+			return out
+		}
+		g[h] = struct{}{}
+		count(h)
+		r, ok := m.rels[h]
+		if !ok {
+			return out
+		}
+		out = append(out, &rendererpb.Command{Command: &rendererpb.Command_Relatives{Relatives: &rendererpb.Relatives{Window: h, Top: r[0], Parent: r[1]}}})
+		if _, ok := g[r[0]]; !ok {
+			g[r[0]] = struct{}{}
+			count(r[0])
+		}
+		h = r[1]
+	}
+	return out
+}
+
+// tell sends p what grantLocked said it must learn.
+func (m *msgRouter) tell(p *rendererProc, cmds []*rendererpb.Command) {
+	for _, c := range cmds {
+		p.forward(c, 64)
+	}
+}
+
+// sendCount tells p the number n of child navigables of the window of
+// handle h.
+func (m *msgRouter) sendCount(p *rendererProc, h uint64, n int) {
+	p.forward(&rendererpb.Command{Command: &rendererpb.Command_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: uint32(n)}}}, 64)
+}
+
+// maxRelatives bounds the frames' relatives one renderer makes the
+// browser process keep (past it, they are dropped).
+const maxRelatives = 1 << 16
+
+// relatives records the top-level window and parent of the window of a
+// frame p hosts (handles of p's windows: others are dropped), and passes
+// them on, with the grant of the two handles, to the renderers given the
+// frame's handle.
+func (m *msgRouter) relatives(p *rendererProc, r *rendererpb.Relatives) {
+	h := r.GetWindow()
+	m.mu.Lock()
+	if m.rels == nil || !m.hostsLocked(p, h) || !m.hostsLocked(p, r.GetTop()) || !m.hostsLocked(p, r.GetParent()) || m.relCount[p] >= maxRelatives {
+		m.mu.Unlock()
+		return
+	}
+	if _, ok := m.rels[h]; ok {
+		m.mu.Unlock()
+		return
+	}
+	m.rels[h] = [2]uint64{r.GetTop(), r.GetParent()}
+	m.relCount[p]++
+	tells := map[*rendererProc][]*rendererpb.Command{}
+	for q, g := range m.granted {
+		if _, ok := g[h]; ok {
+			// Granting h again tells q its relatives.
+			delete(g, h)
+			tells[q] = m.grantLocked(q, h)
+		}
+	}
+	m.mu.Unlock()
+	for q, cmds := range tells {
+		m.tell(q, cmds)
+	}
+}
+
+// childCount records the number of child navigables of a window that p
+// hosts and passes it on to the renderers given its handle. A report for
+// a window p no longer hosts (its navigable moved meanwhile) or that no
+// renderer was given is dropped.
+func (m *msgRouter) childCount(p *rendererProc, c *rendererpb.ChildCount) {
+	h := c.GetWindow()
+	m.mu.Lock()
+	if m.lengths == nil || !m.hostsLocked(p, h) || m.lengths[h] == c.GetLength() {
+		m.mu.Unlock()
+		return
+	}
+	var to []*rendererProc
+	for q, g := range m.granted {
+		if _, ok := g[h]; ok {
+			to = append(to, q)
+		}
+	}
+	if len(to) == 0 && m.tabHandles[h] == nil {
+		m.mu.Unlock()
+		return
+	}
+	m.lengths[h] = c.GetLength()
+	m.mu.Unlock()
+	for _, q := range to {
+		m.sendCount(q, h, int(c.GetLength()))
+	}
+}
+
+// resetCounts records that the windows of t's handles have no child
+// navigable (a new document becomes active in another renderer), and
+// tells the renderers given them.
+func (m *msgRouter) resetCounts(t *tabState) {
+	type note struct {
+		to *rendererProc
+		h  uint64
+	}
+	var notes []note
+	m.mu.Lock()
+	for _, h := range t.handles {
+		if m.lengths[h] == 0 {
+			continue
+		}
+		delete(m.lengths, h)
+		for q, g := range m.granted {
+			if _, ok := g[h]; ok {
+				notes = append(notes, note{q, h})
+			}
+		}
+	}
+	m.mu.Unlock()
+	for _, n := range notes {
+		m.sendCount(n.to, n.h, 0)
+	}
 }
 
 // remove forgets an ended renderer: the other ends of its links are
@@ -148,9 +398,20 @@ func (m *msgRouter) remove(p *rendererProc) {
 		for h := range g {
 			// (It stays granted: posting to a closed window is no
 			// forgery; the message goes nowhere.)
-			if h>>32 == p.id {
+			if t := m.tabHandles[h]; (t != nil && t.cur.Load() == p) || (t == nil && h>>32 == p.id) {
 				notes = append(notes, note{q, &rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: h}}}})
 			}
+		}
+	}
+	for h := range m.rels {
+		if h>>32 == p.id {
+			delete(m.rels, h)
+		}
+	}
+	delete(m.relCount, p)
+	for h := range m.lengths {
+		if t := m.tabHandles[h]; (t != nil && t.cur.Load() == p) || (t == nil && h>>32 == p.id) {
+			delete(m.lengths, h)
 		}
 	}
 	for _, host := range m.removeWorkers(p) {
@@ -207,7 +468,7 @@ func closeLinks(p *rendererProc, links []uint64) {
 // post passes a renderer's window.postMessage on to the target's
 // renderer; false: refused (the renderer is killed).
 func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
-	if w.GetSource()>>32 != p.id {
+	if !m.hosts(p, w.GetSource()) {
 		p.refuse("a postMessage as window %#x, which it does not host", w.GetSource())
 		return false
 	}
@@ -221,7 +482,7 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 		p.refuse("a postMessage to window %#x, which it was not given", w.GetTarget())
 		return false
 	}
-	to := m.procs[w.GetTarget()>>32]
+	to := m.destLocked(w.GetTarget())
 	// The browser process's origin check: a message for another site
 	// than the target's never reaches its renderer (which checks the
 	// exact origin).
@@ -238,8 +499,9 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 		return false
 	}
 	// The target may answer the source (MessageEvent.source).
-	m.grantLocked(to, w.GetSource())
+	tell := m.grantLocked(to, w.GetSource())
 	m.mu.Unlock()
+	m.tell(to, tell)
 	to.forward(&rendererpb.Command{Command: &rendererpb.Command_Post{Post: w}}, len(w.GetMessage())+8*len(w.GetPorts())+64)
 	return true
 }
@@ -252,7 +514,7 @@ func (m *msgRouter) post(p *rendererProc, w *rendererpb.WindowMessage) bool {
 func (m *msgRouter) navigate(p *rendererProc, n *rendererpb.NavigateWindow) bool {
 	m.mu.Lock()
 	_, ok := m.granted[p][n.GetWindow()]
-	to := m.procs[n.GetWindow()>>32]
+	to := m.destLocked(n.GetWindow())
 	m.mu.Unlock()
 	if !ok {
 		p.refuse("a navigation of window %#x, which it was not given", n.GetWindow())
@@ -335,20 +597,23 @@ func (m *msgRouter) portClosed(p *rendererProc, pc *rendererpb.PortClosed) bool 
 }
 
 // closePopup is window.close() from p of the window of handle h in
-// another renderer: a popup that p opened closes (its renderer ends);
-// other windows ignore it.
+// another renderer: a popup whose opener p hosts closes (its renderers
+// end), wherever its active document is; other windows ignore it.
 func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
 	m.mu.Lock()
-	to := m.procs[h>>32]
-	ok := to != nil && h&(1<<32-1) == 1 && m.openerOf[to] == p
+	t := m.tabHandles[h]
+	ok := t != nil && t.opener != 0 && m.destLocked(t.opener) == p
 	m.mu.Unlock()
 	if !ok {
 		return
 	}
-	to.mu.Lock()
-	w := to.win
-	to.mu.Unlock()
-	if w != nil {
+	if t.win == nil {
+		// A popup that moved from its opener's renderer (no embedder
+		// Window): its renderers destroy it.
+		go p.b.closeTab(t)
+		return
+	}
+	if w := t.win; w != nil {
 		// Not on p's control channel: closing waits for the renderer.
 		go w.Close()
 	}
@@ -358,7 +623,7 @@ func (m *msgRouter) closePopup(p *rendererProc, h uint64) {
 // renderer of that site.
 func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupRequest) (*rendererpb.OpenPopupReply, error) {
 	p := h.p
-	if req.GetOpener() != 0 && req.GetOpener()>>32 != p.id {
+	if req.GetOpener() != 0 && !p.b.router.hosts(p, req.GetOpener()) {
 		p.refuse("a popup whose opener is window %#x, which it does not host", req.GetOpener())
 		return nil, status.Error(codes.PermissionDenied, "not the renderer's window")
 	}
@@ -393,7 +658,29 @@ func (h *hostServer) OpenPopup(ctx context.Context, req *rendererpb.OpenPopupReq
 		r.mu.Unlock()
 		return &rendererpb.OpenPopupReply{Error: err.Error()}, nil
 	}
-	handle := w.remote.proc().id<<32 | 1
+	handle := w.remote.handle
 	p.b.router.grant(p, handle)
 	return &rendererpb.OpenPopupReply{Window: handle}, nil
+}
+
+// tabGone tells the renderers that were given a handle of t that its
+// window is gone (t was closed).
+func (m *msgRouter) tabGone(t *tabState) {
+	type note struct {
+		to *rendererProc
+		h  uint64
+	}
+	var notes []note
+	m.mu.Lock()
+	for q, g := range m.granted {
+		for _, h := range t.handles {
+			if _, ok := g[h]; ok {
+				notes = append(notes, note{q, h})
+			}
+		}
+	}
+	m.mu.Unlock()
+	for _, n := range notes {
+		n.to.forward(&rendererpb.Command{Command: &rendererpb.Command_Gone{Gone: &rendererpb.WindowGone{Window: n.h}}}, 64)
+	}
 }

@@ -60,6 +60,26 @@ type rendererMsg struct {
 	// swOwners are the shared workers of this renderer that documents of
 	// others own, by the link they connected through (renderer_sw.go).
 	swOwners map[uint64]*html.SharedWorker
+	// A handle names a navigable (a WindowProxy follows its browsing
+	// context): frames are the navigables of handles, frameIDs the handle
+	// each navigable's windows send as, frameOpeners the handle of each
+	// top-level traversable's opener in another renderer. A traversable
+	// that moved here from another renderer answers to the handles it
+	// had there (adopt).
+	frames       map[uint64]*frame
+	frameIDs     map[*frame]uint64
+	frameOpeners map[*frame]uint64
+	// openedBy is the window here that opened the popup of each handle
+	// (its navigable is the popup's opener: the stand-in's opener).
+	openedBy map[uint64]*Window
+	// lengths are the numbers of child navigables of the windows of other
+	// renderers (a stand-in's length), countSent the number last reported
+	// for each navigable here that has a handle.
+	lengths   map[uint64]uint32
+	countSent map[*frame]int
+	// rels are the top-level window and parent of the windows of
+	// frames of other renderers (a stand-in's top and parent).
+	rels map[uint64][2]uint64
 }
 
 type proxyKey struct {
@@ -74,7 +94,10 @@ const firstLocalHandle = 1 << 20
 func newRendererMsg(r *renderer, host rendererpb.HostClient, seq uint64, site origin.Site) *rendererMsg {
 	return &rendererMsg{r: r, host: host, seq: seq, site: site, nextLocal: firstLocalHandle,
 		handles: map[uint64]*Window{}, ids: map[*Window]uint64{}, proxies: map[proxyKey]*sobek.Object{},
-		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{}}
+		openers: map[*Window]uint64{}, gone: map[uint64]bool{}, links: map[uint64]*html.MessagePort{},
+		frames: map[uint64]*frame{}, frameIDs: map[*frame]uint64{}, frameOpeners: map[*frame]uint64{},
+		openedBy: map[uint64]*Window{}, lengths: map[uint64]uint32{}, countSent: map[*frame]int{},
+		rels: map[uint64][2]uint64{}}
 }
 
 // openWindow runs open (the renderer's Start of the window of o) so that
@@ -111,18 +134,278 @@ func (x *rendererMsg) initWindow(w *Window) {
 	}
 }
 
-// handleOf is w's handle, given on first use.
+// handleOf is w's handle: its navigable's, given on first use.
 func (x *rendererMsg) handleOf(w *Window) uint64 {
+	x.mu.Lock()
+	_, had := x.frameIDs[w.frame]
+	h := x.handleOfLocked(w)
+	var rels []*rendererpb.Relatives
+	if !had {
+		rels = x.relativesLocked(w, h)
+	}
+	x.mu.Unlock()
+	// The renderers given a frame's handle learn its top-level window and
+	// parent.
+	for _, r := range rels {
+		x.r.send(&rendererpb.Report{Report: &rendererpb.Report_Relatives{Relatives: r}})
+	}
+	if !had && w.frame != nil {
+		// The renderers given the new handle learn its window's child
+		// navigables.
+		x.childCount(w, w.childNavigableCount())
+	}
+	return h
+}
+
+func (x *rendererMsg) handleOfLocked(w *Window) uint64 {
+	if f := w.frame; f != nil {
+		if h, ok := x.frameIDs[f]; ok {
+			return h
+		}
+	}
+	h, ok := x.ids[w]
+	if !ok {
+		h = x.seq<<32 | x.nextLocal
+		x.nextLocal++
+		x.handles[h] = w
+		x.ids[w] = h
+	}
+	x.bindLocked(w, h)
+	return h
+}
+
+// relativesLocked are the relatives of w, of handle h, when it is the
+// window of a frame: its top-level window's and parent's handles (given
+// now if need be), and those of its parent if its handle is new too.
+func (x *rendererMsg) relativesLocked(w *Window, h uint64) []*rendererpb.Relatives {
+	var out []*rendererpb.Relatives
+	for w.parentWin != nil {
+		p := w.parentWin
+		top := p
+		for top.parentWin != nil {
+			top = top.parentWin
+		}
+		_, had := x.frameIDs[p.frame]
+		if p.frame == nil {
+			_, had = x.ids[p]
+		}
+		ph := x.handleOfLocked(p)
+		out = append(out, &rendererpb.Relatives{Window: h, Top: x.handleOfLocked(top), Parent: ph})
+		if had {
+			break
+		}
+		w, h = p, ph
+	}
+	return out
+}
+
+// setRelatives records the relatives of a frame's window of another
+// renderer.
+func (x *rendererMsg) setRelatives(r *rendererpb.Relatives) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.rels[r.GetWindow()] = [2]uint64{r.GetTop(), r.GetParent()}
+}
+
+// relative is the stand-in in w's realm of the top-level window (i 0) or
+// parent (i 1) of the frame's window of handle h (nil: h is a top-level
+// window's, or its relatives are not known yet: the stand-in itself).
+func (x *rendererMsg) relative(w *Window, h uint64, i int) sobek.Value {
+	x.mu.Lock()
+	r, ok := x.rels[h]
+	x.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	return x.proxy(w, r[i])
+}
+
+// bindLocked makes h name w's navigable (under x.mu).
+func (x *rendererMsg) bindLocked(w *Window, h uint64) {
+	f := w.frame
+	if f == nil {
+		return
+	}
+	x.frames[h] = f
+	if _, ok := x.frameIDs[f]; !ok {
+		x.frameIDs[f] = h
+	}
+	if o := x.openers[w]; o != 0 && x.frameOpeners[f] == 0 {
+		x.frameOpeners[f] = o
+	}
+}
+
+// bindFrame makes the handle and opener the browser process gave w (the
+// window of an OpenWindow, which gets its traversable after InitWindow)
+// those of its traversable.
+func (x *rendererMsg) bindFrame(w *Window) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if h, ok := x.ids[w]; ok {
-		return h
+		x.bindLocked(w, h)
 	}
-	h := x.seq<<32 | x.nextLocal
-	x.nextLocal++
-	x.handles[h] = w
-	x.ids[w] = h
-	return h
+}
+
+// adopt makes f, a traversable whose active document moves here from
+// another renderer, answer to its handles there, and gives it its opener
+// in another renderer (0: none).
+func (x *rendererMsg) adopt(f *frame, handles []uint64, opener uint64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, h := range handles {
+		x.frames[h] = f
+		if _, ok := x.frameIDs[f]; !ok {
+			x.frameIDs[f] = h
+		}
+	}
+	if opener != 0 {
+		x.frameOpeners[f] = opener
+	}
+	delete(x.countSent, f)
+}
+
+// names are the handles that name f here and the handle of its opener
+// (0: none), for a handoff. A traversable without a handle gets one: the
+// windows here that keep reaching it (its opener's) reach it through it
+// once it moved (frame.remoteHandle). A popup whose opener is here names
+// it by the opener's handle.
+func (x *rendererMsg) names(f *frame) ([]uint64, uint64) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, ok := x.frameIDs[f]; !ok {
+		h := x.seq<<32 | x.nextLocal
+		x.nextLocal++
+		x.frames[h] = f
+		x.frameIDs[f] = h
+	}
+	var out []uint64
+	for h, g := range x.frames {
+		if g == f {
+			out = append(out, h)
+		}
+	}
+	opener := x.frameOpeners[f]
+	if opener == 0 && f.popup && !f.noopener && f.parent != nil {
+		opener = x.handleOfLocked(f.parent)
+	}
+	return out, opener
+}
+
+// closeRemote is close() of the window of handle h in another renderer:
+// the browser process closes it if it is a popup whose opener is here.
+func (x *rendererMsg) closeRemote(h uint64) {
+	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
+}
+
+// childCount reports the number n of child navigables of w, when w is
+// the active window of a navigable with a handle and the browser process
+// was told another number (nil x: not a renderer).
+func (x *rendererMsg) childCount(w *Window, n int) {
+	if x == nil || w == nil || w.frame == nil || w.frame.activeWindow() != w {
+		return
+	}
+	f := w.frame
+	x.mu.Lock()
+	_, named := x.frameIDs[f]
+	if !named || x.countSent[f] == n {
+		x.mu.Unlock()
+		return
+	}
+	x.countSent[f] = n
+	var hs []uint64
+	for h, g := range x.frames {
+		if g == f {
+			hs = append(hs, h)
+		}
+	}
+	x.mu.Unlock()
+	for _, h := range hs {
+		x.r.send(&rendererpb.Report{Report: &rendererpb.Report_ChildCount{ChildCount: &rendererpb.ChildCount{Window: h, Length: uint32(n)}}})
+	}
+}
+
+// tabURL tells the browser process the URL of w when w is the active
+// window of a top-level traversable it knows (the embedder's Window of it
+// has it; nil x: not a renderer).
+func (x *rendererMsg) tabURL(w *Window) {
+	if x == nil || w == nil || w.frame == nil || w.frame.el != nil {
+		return
+	}
+	f := w.frame
+	f.mu.Lock()
+	tab, active := f.tab, f.child == w
+	f.mu.Unlock()
+	if tab == 0 || !active {
+		return
+	}
+	x.r.send(&rendererpb.Report{Report: &rendererpb.Report_TabUrl{TabUrl: &rendererpb.TabURL{Tab: tab, Url: w.URL().String()}}})
+}
+
+// countGone forgets the number reported for f, whose active document
+// moves to another renderer (which reports its own).
+func (x *rendererMsg) countGone(f *frame) {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	delete(x.countSent, f)
+	x.mu.Unlock()
+}
+
+// setCount records the number of child navigables of the window of a
+// handle of another renderer.
+func (x *rendererMsg) setCount(c *rendererpb.ChildCount) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if c.GetLength() == 0 {
+		delete(x.lengths, c.GetWindow())
+		return
+	}
+	x.lengths[c.GetWindow()] = c.GetLength()
+}
+
+// isGone reports whether the window of handle h in another renderer is
+// gone (its navigable closed, or its renderer ended).
+func (x *rendererMsg) isGone(h uint64) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.gone[h]
+}
+
+// remoteHandle is the handle that names f when its active document is
+// in another renderer (a traversable that moved there); ok false: it is
+// here (or nowhere).
+func (f *frame) remoteHandle() (h uint64, ok bool) {
+	if f == nil || f.s.xproc == nil {
+		return 0, false
+	}
+	f.mu.Lock()
+	moved := f.tab != 0 && !f.gone && f.child == nil && f.index >= 0 && f.index < len(f.entries) && f.entries[f.index].remote
+	f.mu.Unlock()
+	if !moved {
+		return 0, false
+	}
+	x := f.s.xproc
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	h, ok = x.frameIDs[f]
+	return h, ok
+}
+
+// resolve is the window that the handle h of this renderer reaches: the
+// active window of its navigable (nil: none here, or none now).
+func (x *rendererMsg) resolve(h uint64) *Window {
+	x.mu.Lock()
+	f := x.frames[h]
+	w := x.handles[h]
+	x.mu.Unlock()
+	if f == nil && w != nil {
+		f = w.frame
+	}
+	if f != nil {
+		return f.activeWindow()
+	}
+	return w
 }
 
 // opener is window.opener of w when its opener is in another renderer
@@ -133,6 +416,9 @@ func (x *rendererMsg) opener(w *Window) sobek.Value {
 	}
 	x.mu.Lock()
 	h := x.openers[w]
+	if f := w.frame; h == 0 && f != nil {
+		h = x.frameOpeners[f]
+	}
 	x.mu.Unlock()
 	if h == 0 {
 		return nil
@@ -167,6 +453,9 @@ func (x *rendererMsg) open(w *Window, u *url.URL, noopener bool) (sobek.Value, b
 	if noopener {
 		return sobek.Null(), true
 	}
+	x.mu.Lock()
+	x.openedBy[rep.GetWindow()] = w
+	x.mu.Unlock()
 	return x.proxy(w, rep.GetWindow()), true
 }
 
@@ -186,15 +475,40 @@ func (x *rendererMsg) proxy(w *Window, h uint64) *sobek.Object {
 			x.post(w, h, message, targetOrigin, transfer)
 			return nil
 		},
-		Closed: func() bool {
+		Closed: func() bool { return x.isGone(h) },
+		// A frame's top-level window and parent (a top-level window is
+		// its own).
+		Top:    func() sobek.Value { return x.relative(w, h, 0) },
+		Parent: func() sobek.Value { return x.relative(w, h, 1) },
+		// The number of its child navigables, as its renderer reported.
+		Length: func() int {
 			x.mu.Lock()
 			defer x.mu.Unlock()
-			return x.gone[h]
+			return int(x.lengths[h])
 		},
 		// The browser process closes the window if it is a popup this
 		// renderer opened.
-		Close: func() {
-			x.r.send(&rendererpb.Report{Report: &rendererpb.Report_CloseWindow{CloseWindow: &rendererpb.CloseWindow{Window: h}}})
+		Close: func() { x.closeRemote(h) },
+		// The popup's opener: the active window of the navigable of the
+		// window here that opened it (null for other windows).
+		Opener: func() sobek.Value {
+			x.mu.Lock()
+			o := x.openedBy[h]
+			x.mu.Unlock()
+			if o == nil {
+				return nil
+			}
+			if f := o.frame; f != nil {
+				o = f.activeWindow()
+			}
+			if o == nil {
+				return nil
+			}
+			// (A window of another agent here than w's: null.)
+			if v := w.view(o, nil); !sobek.IsNull(v) {
+				return v
+			}
+			return nil
 		},
 		// The cross-origin location setter, href setter and replace():
 		// the browser process has the window's renderer navigate it.
@@ -240,22 +554,11 @@ func (x *rendererMsg) navigate(w *Window, h uint64, href string, replace bool) {
 // gone, or whose navigable has no active window here (it moved to
 // another renderer), is not navigated.
 func (x *rendererMsg) navigateWindow(m *rendererpb.NavigateWindow) {
-	x.mu.Lock()
-	w := x.handles[m.GetWindow()]
-	x.mu.Unlock()
+	// The Location the handle reaches is that of its navigable's active
+	// window (a WindowProxy follows its browsing context's navigations).
+	w := x.resolve(m.GetWindow())
 	u, err := url.Parse(m.GetUrl())
-	if w == nil || err != nil {
-		return
-	}
-	// The handle names the window its stand-in was made for; the
-	// Location it reaches is that of its navigable's active window (a
-	// WindowProxy follows its browsing context's navigations).
-	if f := w.frame; f != nil {
-		if a := f.activeWindow(); a != nil {
-			w = a
-		}
-	}
-	if w.realm == nil {
+	if w == nil || err != nil || w.realm == nil {
 		return
 	}
 	w.realm.QueueTask(func(*sobek.Runtime) {
@@ -423,9 +726,8 @@ func (x *rendererMsg) link(id uint64, stub *html.MessagePort) uint64 {
 // deliver delivers another renderer's window message to its target here
 // (dropped when the target is gone or its origin is not targetOrigin).
 func (x *rendererMsg) deliver(m *rendererpb.WindowMessage) {
-	x.mu.Lock()
-	w := x.handles[m.GetTarget()]
-	x.mu.Unlock()
+	// The message goes to the active window of the handle's navigable.
+	w := x.resolve(m.GetTarget())
 	msg, ok := x.decode(m.GetMessage(), m.GetPorts())
 	if !ok {
 		return

@@ -271,6 +271,18 @@ func forgeMessage(host rendererpb.HostClient, ctl rendererpb.Host_ControlClient,
 		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_NavigateWindow{NavigateWindow: &rendererpb.NavigateWindow{Window: honest, Url: "https://a.test/other.html?forged"}}})
 		ctl.Recv()
 		select {}
+	case "handoff-handle", "handoff-opener":
+		// A handoff of a traversable of its own, naming another
+		// renderer's window as its own, or as its opener.
+		h := &rendererpb.Handoff{Tab: set.ID<<32 | 7, Local: []bool{true}, Index: 0, Url: "https://c.test/other.html", Urls: []string{""}}
+		if how == "handoff-handle" {
+			h.Handles = []uint64{honest}
+		} else {
+			h.Opener = honest
+		}
+		ctl.Send(&rendererpb.Report{Report: &rendererpb.Report_Handoff{Handoff: h}})
+		ctl.Recv()
+		select {}
 	case "link":
 		host.SharedWorker(context.Background(), &rendererpb.SharedWorkerRequest{Key: &rendererpb.StorageKey{Origin: "https://a.test", TopLevelSite: "https://a.test"}, Url: "https://a.test/counter.js", Link: honest})
 		select {}
@@ -297,6 +309,10 @@ func TestRendererForgedPostMessage(t *testing.T) {
 		"link":         "a MessagePort link 0x100000001 it cannot make",
 		"release":      "a release of shared worker connection 0x100000001, which is not its",
 		"navigate":     "a navigation of window 0x100000001, which it was not given",
+		// (popup23) A traversable's handles and opener go with it to
+		// another renderer: only its own, and one it was given.
+		"handoff-handle": "a handoff naming window 0x100000001, which is not its",
+		"handoff-opener": "a handoff whose opener is window 0x100000001, which it was not given",
 	} {
 		t.Run(how, func(t *testing.T) {
 			ctx := testCtx(t)
@@ -458,11 +474,7 @@ func TestRendererSharedWorkerOwners(t *testing.T) {
 	// w1 navigates away (an unload listener keeps its document out of
 	// the back/forward cache): its document no longer owns the worker.
 	reval(t, ctx, w1, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
-	for {
-		if _, err := w1.Evaluate(ctx, "1"); err != nil {
-			break
-		}
-	}
+	waitPath(t, ctx, w1, "/other.html")
 	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {
 		t.Fatalf("the worker after its first owner left: %v", v)
 	}
@@ -534,11 +546,7 @@ func TestRendererSharedWorkerDocumentOwner(t *testing.T) {
 	leave := func(w *browser.Window) {
 		t.Helper()
 		reval(t, ctx, w, `addEventListener('unload', () => {}); location.href = '/other.html'; 0`)
-		for {
-			if _, err := w.Evaluate(ctx, "1"); err != nil {
-				break
-			}
-		}
+		waitPath(t, ctx, w, "/other.html")
 	}
 	leave(w1)
 	if v := reval(t, ctx, w2, `inc()`); v != int64(2) {

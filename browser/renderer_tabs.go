@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gowebengine/weblocks/browser/ipc/rendererpb"
 	"github.com/gowebengine/weblocks/origin"
@@ -45,9 +46,57 @@ type tabState struct {
 	owners []*rendererProc
 	urls   []string
 	active *rendererProc
-	// procs are the renderers of the tab's sites (its browsing context
-	// group's).
+	// group is the tab's browsing context group: the renderer of each of
+	// its sites. A popup's is its opener's (set once its opener is known).
+	group   atomic.Pointer[bcGroup]
+	grouped bool // (under mu) a tab of a renderer: its group was looked up
+	// cur is active, read without mu (message routing).
+	cur atomic.Pointer[rendererProc]
+	// handles are the window handles that name the traversable (its
+	// WindowProxy, whichever renderer its active document is in), and
+	// opener the handle of its opener in another renderer (0: none);
+	// both guarded by the browser's msgRouter.mu (renderer_messaging.go).
+	handles []uint64
+	opener  uint64
+}
+
+// bcGroup is a browsing context group of the browser's renderers: the
+// renderer of each of its sites (the process model: one renderer per
+// group and site; a new document of a traversable of the group moves to
+// it).
+type bcGroup struct {
+	mu    sync.Mutex
 	procs map[origin.Site]*rendererProc
+}
+
+func newGroup(p *rendererProc) *bcGroup {
+	return &bcGroup{procs: map[origin.Site]*rendererProc{p.site: p}}
+}
+
+// join makes p the group's renderer of its site unless it has a live one.
+func (g *bcGroup) join(p *rendererProc) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if o := g.procs[p.site]; o == nil || !o.alive() {
+		g.procs[p.site] = p
+	}
+}
+
+// drop forgets p (it ended, or will).
+func (g *bcGroup) drop(p *rendererProc) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for site, o := range g.procs {
+		if o == p {
+			delete(g.procs, site)
+		}
+	}
+}
+
+// setActive makes p the renderer of t's active document (under t.mu).
+func (t *tabState) setActive(p *rendererProc) {
+	t.active = p
+	t.cur.Store(p)
 }
 
 // remoteWindow is where a Window of RendererProcesses is: the renderer
@@ -56,10 +105,14 @@ type remoteWindow struct {
 	mu sync.Mutex
 	p  *rendererProc
 	// window is the window's id in p until its traversable moves to
-	// another renderer or the embedder navigates it; 0 then: the
-	// traversable's active window.
+	// another renderer or the embedder navigates it; 0 then. Evaluate
+	// runs in the traversable's active window, or in this one while the
+	// traversable has no active window in p.
 	window uint64
 	tab    uint64
+	// handle is the handle that names the traversable for the windows
+	// of other renderers (renderer_messaging.go).
+	handle uint64
 }
 
 func (rw *remoteWindow) proc() *rendererProc {
@@ -115,14 +168,22 @@ func (r *tabRegistry) allProcs() []*rendererProc {
 	return out
 }
 
-// newTab records the traversable of a window the embedder opened in p.
-// Ids the browser process gives have the top bit set; a renderer's own
-// have its id in the high half.
-func (r *tabRegistry) newTab(p *rendererProc, win *Window) *tabState {
+// newTab records the traversable of a window the embedder opened in p,
+// of browsing context group g (nil: a new one). Ids the browser process
+// gives have the top bit set; a renderer's own have its id in the high
+// half.
+func (r *tabRegistry) newTab(p *rendererProc, win *Window, g *bcGroup) *tabState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.nextTab++
-	t := &tabState{id: 1<<63 | r.nextTab, win: win, owners: []*rendererProc{p}, urls: []string{""}, active: p, procs: map[origin.Site]*rendererProc{p.site: p}}
+	t := &tabState{id: 1<<63 | r.nextTab, win: win, owners: []*rendererProc{p}, urls: []string{""}, grouped: true}
+	if g == nil {
+		g = newGroup(p)
+	} else {
+		g.join(p)
+	}
+	t.group.Store(g)
+	t.setActive(p)
 	if r.tabs == nil {
 		r.tabs = map[uint64]*tabState{}
 	}
@@ -141,7 +202,9 @@ func (r *tabRegistry) tabOf(id uint64, from *rendererProc) *tabState {
 	if id>>32 != from.id {
 		return nil
 	}
-	t := &tabState{id: id, active: from, procs: map[origin.Site]*rendererProc{from.site: from}}
+	t := &tabState{id: id}
+	t.group.Store(newGroup(from))
+	t.setActive(from)
 	if r.tabs == nil {
 		r.tabs = map[uint64]*tabState{}
 	}
@@ -174,11 +237,7 @@ func (r *tabRegistry) release(p *rendererProc) bool {
 				t.owners[i] = nil
 			}
 		}
-		for site, o := range t.procs {
-			if o == p {
-				delete(t.procs, site)
-			}
-		}
+		t.group.Load().drop(p)
 		t.mu.Unlock()
 	}
 	return true
@@ -205,7 +264,7 @@ func (r *tabRegistry) windowsOn(p *rendererProc) []*Window {
 	return out
 }
 
-// procsOf are the renderers of w's traversable.
+// procsOf are the renderers holding documents of w's traversable.
 func (r *tabRegistry) procsOf(w *Window) []*rendererProc {
 	_, _, id := w.remote.target()
 	r.mu.Lock()
@@ -218,11 +277,9 @@ func (r *tabRegistry) procsOf(w *Window) []*rendererProc {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, p := range t.procs {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
+	if t.active != nil && !seen[t.active] {
+		seen[t.active] = true
+		out = append(out, t.active)
 	}
 	for _, p := range t.owners {
 		if p != nil && !seen[p] {
@@ -324,6 +381,22 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 		from.kill("killed by the browser process: a malformed handoff")
 		return
 	}
+	// The handles the sender gave the traversable's windows name it from
+	// now on, wherever its active document is.
+	if !b.router.bindHandles(from, t, m.GetHandles(), m.GetOpener()) {
+		b.tabs.navDone(m.GetNav(), errNotActive)
+		return
+	}
+	// A popup of a renderer is of its opener's browsing context group.
+	if !t.grouped {
+		t.grouped = true
+		if _, opener := b.router.handlesOf(t); opener != 0 {
+			if g := b.router.groupOf(opener); g != nil {
+				g.join(from)
+				t.group.Store(g)
+			}
+		}
+	}
 	owners := make([]*rendererProc, n)
 	urls := append([]string(nil), m.GetUrls()...)
 	for i, l := range m.GetLocal() {
@@ -356,23 +429,30 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 			from.kill("killed by the browser process: a handoff to a bad URL")
 			return
 		}
+		// The renderer of the site in the traversable's browsing
+		// context group (started if it has none).
 		site := origin.ObtainSite(origin.FromURL(u))
-		target = t.procs[site]
+		g := t.group.Load()
+		g.mu.Lock()
+		target = g.procs[site]
 		if target == nil || !target.alive() {
 			target, err = b.spawnRenderer(b.ctx, site)
 			if err != nil {
+				g.mu.Unlock()
 				b.log("browser: starting a renderer for " + site.Serialize() + ": " + err.Error())
 				b.tabs.navDone(m.GetNav(), err)
 				return
 			}
-			t.procs[site] = target
+			g.procs[site] = target
 		}
+		g.mu.Unlock()
 		owners[idx], urls[idx] = target, rawURL
 	} else {
 		target = owners[idx]
 	}
 	old := t.owners
-	t.owners, t.urls, t.active = owners, urls, target
+	t.owners, t.urls = owners, urls
+	t.setActive(target)
 	// Renderers that lost entries drop them.
 	lost := map[*rendererProc]bool{}
 	for i, p := range old {
@@ -383,8 +463,18 @@ func (b *Browser) handoffLocked(t *tabState, from *rendererProc, m *rendererpb.H
 	for p := range lost {
 		_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Local: localTo(owners, p), Index: -1}}})
 	}
+	// The renderer taking over answers to the traversable's handles, and
+	// may message its opener.
+	// Its window's child navigables are those of the document it makes
+	// active, which it reports.
+	b.router.resetCounts(t)
+	handles, opener := b.router.handlesOf(t)
+	if opener != 0 {
+		b.router.grant(target, opener)
+	}
 	if err := target.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{
-		Tab: t.id, Local: localTo(owners, target), Index: int32(idx), Url: rawURL, Nav: m.GetNav(), Urls: urls}}}); err != nil {
+		Tab: t.id, Local: localTo(owners, target), Index: int32(idx), Url: rawURL, Nav: m.GetNav(), Urls: urls,
+		Handles: handles, Opener: opener}}}); err != nil {
 		b.tabs.navDone(m.GetNav(), err)
 	}
 	if w := t.win; w != nil {
@@ -490,8 +580,9 @@ func (b *Browser) reopen(ctx context.Context, w *Window, u *url.URL) error {
 			_ = o.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Index: -1}}})
 		}
 	}
-	t.owners, t.urls, t.active = []*rendererProc{p}, []string{u.String()}, p
-	t.procs = map[origin.Site]*rendererProc{p.site: p}
+	t.owners, t.urls = []*rendererProc{p}, []string{u.String()}
+	t.setActive(p)
+	t.group.Load().join(p)
 	opened, err := p.openWindow(ctx, 1, t.id, u, nil, 0)
 	if err != nil {
 		p.close()
@@ -519,4 +610,102 @@ func errNavigationFailed(msg string) error {
 		return errSuperseded
 	}
 	return errors.New(msg)
+}
+
+// closeTab closes t, a traversable without an embedder Window (a popup
+// that moved from its opener's renderer), closed by its opener: every
+// renderer holding a document of it destroys it (one left hosting nothing
+// then ends), and the windows given its handles learn it is gone.
+func (b *Browser) closeTab(t *tabState) {
+	t.mu.Lock()
+	procs := map[*rendererProc]bool{}
+	if t.active != nil {
+		procs[t.active] = true
+	}
+	for _, p := range t.owners {
+		if p != nil {
+			procs[p] = true
+		}
+	}
+	t.setActive(nil)
+	t.owners = nil
+	t.mu.Unlock()
+	for p := range procs {
+		_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Index: -1, Close: true}}})
+	}
+	b.router.tabGone(t)
+}
+
+// tabURL gives the embedder's Window of a traversable active in p the URL
+// of its active document (a script navigated it there); reports of other
+// renderers (the traversable moved meanwhile) are dropped.
+func (r *tabRegistry) tabURL(p *rendererProc, m *rendererpb.TabURL) {
+	r.mu.Lock()
+	t := r.tabs[m.GetTab()]
+	r.mu.Unlock()
+	if t == nil || t.win == nil || t.cur.Load() != p {
+		return
+	}
+	if u, err := url.Parse(m.GetUrl()); err == nil {
+		t.win.setURL(u)
+	}
+}
+
+// closeRemote closes the traversable of w, a window of a renderer: the
+// renderers holding its documents end, but one that another traversable
+// uses too (of its browsing context group) destroys it only, and the
+// windows given its handles learn it is gone.
+func (b *Browser) closeRemote(w *Window) {
+	_, _, id := w.remote.target()
+	b.tabs.mu.Lock()
+	t := b.tabs.tabs[id]
+	b.tabs.mu.Unlock()
+	var shared []*rendererProc
+	for _, p := range b.tabs.procsOf(w) {
+		// A renderer that runs a shared worker other renderers'
+		// documents use stays too (renderer_sw.go): it ends once it
+		// hosts nothing.
+		if t != nil && (b.tabs.usedByOthers(p, t) || b.router.servesOthers(p)) {
+			shared = append(shared, p)
+			continue
+		}
+		p.close()
+	}
+	if len(shared) == 0 {
+		return
+	}
+	t.mu.Lock()
+	t.setActive(nil)
+	t.owners = nil
+	t.mu.Unlock()
+	for _, p := range shared {
+		_ = p.send(&rendererpb.Command{Command: &rendererpb.Command_Handoff{Handoff: &rendererpb.Handoff{Tab: t.id, Index: -1, Close: true}}})
+	}
+	b.router.tabGone(t)
+	b.tabs.closeTab(t.id)
+}
+
+// usedByOthers reports whether a traversable other than t is active in p
+// or has documents there.
+func (r *tabRegistry) usedByOthers(p *rendererProc, t *tabState) bool {
+	r.mu.Lock()
+	tabs := make([]*tabState, 0, len(r.tabs))
+	for _, u := range r.tabs {
+		if u != t {
+			tabs = append(tabs, u)
+		}
+	}
+	r.mu.Unlock()
+	for _, u := range tabs {
+		u.mu.Lock()
+		used := u.active == p
+		for _, o := range u.owners {
+			used = used || o == p
+		}
+		u.mu.Unlock()
+		if used {
+			return true
+		}
+	}
+	return false
 }

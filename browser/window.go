@@ -243,7 +243,20 @@ func (w *Window) install() error {
 			if inc := w.incumbent; inc != nil && !inc.realmGone {
 				w.incumbent = nil
 				from = inc
-				message, transfer = w.agent.unwrapInto(w, inc, message, transfer)
+				if w.realmGone {
+					// w left the membrane (its document was
+					// unloaded): the wrappers of inc's values
+					// still say what they stand for.
+					message, transfer = w.agent.unwrapLoose(inc, message, transfer)
+				} else {
+					message, transfer = w.agent.unwrapInto(w, inc, message, transfer)
+				}
+			}
+			// A popup that moved to another renderer is reached
+			// through its handle (its opener keeps this window).
+			if h, ok := w.frame.remoteHandle(); ok && from != w {
+				w.s.xproc.post(from, h, message, targetOrigin, transfer)
+				return nil
 			}
 			from.postMessage(w, message, targetOrigin, transfer)
 			return nil
@@ -268,7 +281,12 @@ func (w *Window) install() error {
 		FrameElement: w.frameElementValue,
 		// closed: the window's navigable is gone (a closed popup, a
 		// removed iframe's window).
-		Closed:         func() bool { return w.realmGone || w.closing.Load() || w.htmlDoc.Navigable().IsDestroyed() },
+		Closed: func() bool {
+			if h, ok := w.frame.remoteHandle(); ok {
+				return w.s.xproc.isGone(h)
+			}
+			return w.realmGone || w.closing.Load() || w.htmlDoc.Navigable().IsDestroyed()
+		},
 		Length:         w.childNavigableCount,
 		ChildNavigable: w.childNavigable,
 		Open:           w.open,

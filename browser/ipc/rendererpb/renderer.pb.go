@@ -133,7 +133,7 @@ func (x EvalResult_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EvalResult_Kind.Descriptor instead.
 func (EvalResult_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{50, 0}
+	return file_renderer_proto_rawDescGZIP(), []int{53, 0}
 }
 
 type SWClientsRequest struct {
@@ -2671,6 +2671,8 @@ type Command struct {
 	//	*Command_TerminateServiceWorker
 	//	*Command_DispatchFetchEvent
 	//	*Command_SwMessage
+	//	*Command_ChildCount
+	//	*Command_Relatives
 	Command       isCommand_Command `protobuf_oneof:"command"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2893,6 +2895,24 @@ func (x *Command) GetSwMessage() *SWMessage {
 	return nil
 }
 
+func (x *Command) GetChildCount() *ChildCount {
+	if x != nil {
+		if x, ok := x.Command.(*Command_ChildCount); ok {
+			return x.ChildCount
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetRelatives() *Relatives {
+	if x != nil {
+		if x, ok := x.Command.(*Command_Relatives); ok {
+			return x.Relatives
+		}
+	}
+	return nil
+}
+
 type isCommand_Command interface {
 	isCommand_Command()
 }
@@ -2981,6 +3001,17 @@ type Command_SwMessage struct {
 	SwMessage *SWMessage `protobuf:"bytes,46,opt,name=sw_message,json=swMessage,proto3,oneof"`
 }
 
+type Command_ChildCount struct {
+	// (popup23) The number of child navigables of a window others
+	// reach, and the relatives of a frame's (numbered apart from the
+	// others).
+	ChildCount *ChildCount `protobuf:"bytes,50,opt,name=child_count,json=childCount,proto3,oneof"`
+}
+
+type Command_Relatives struct {
+	Relatives *Relatives `protobuf:"bytes,52,opt,name=relatives,proto3,oneof"`
+}
+
 func (*Command_Open) isCommand_Command() {}
 
 func (*Command_Evaluate) isCommand_Command() {}
@@ -3021,6 +3052,186 @@ func (*Command_DispatchFetchEvent) isCommand_Command() {}
 
 func (*Command_SwMessage) isCommand_Command() {}
 
+func (*Command_ChildCount) isCommand_Command() {}
+
+func (*Command_Relatives) isCommand_Command() {}
+
+// (popup23) ChildCount is the number of child navigables of the active
+// window of a handle's navigable (its WindowProxy's length): from the
+// renderer hosting it (a Report) when it changes, to the renderers given
+// the handle (a Command), which answer a stand-in's length with it.
+type ChildCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Length        uint32                 `protobuf:"varint,2,opt,name=length,proto3" json:"length,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChildCount) Reset() {
+	*x = ChildCount{}
+	mi := &file_renderer_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChildCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChildCount) ProtoMessage() {}
+
+func (x *ChildCount) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChildCount.ProtoReflect.Descriptor instead.
+func (*ChildCount) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ChildCount) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *ChildCount) GetLength() uint32 {
+	if x != nil {
+		return x.Length
+	}
+	return 0
+}
+
+// (popup23) Relatives are the handles of the top-level window and the
+// parent of the window of a frame others reach (its WindowProxy's top and
+// parent): from the renderer hosting it when it gives the frame's window a
+// handle (a Report), to the renderers given that handle (a Command, which
+// gives them the two handles too).
+type Relatives struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Window        uint64                 `protobuf:"varint,1,opt,name=window,proto3" json:"window,omitempty"`
+	Top           uint64                 `protobuf:"varint,2,opt,name=top,proto3" json:"top,omitempty"`
+	Parent        uint64                 `protobuf:"varint,3,opt,name=parent,proto3" json:"parent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Relatives) Reset() {
+	*x = Relatives{}
+	mi := &file_renderer_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Relatives) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Relatives) ProtoMessage() {}
+
+func (x *Relatives) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Relatives.ProtoReflect.Descriptor instead.
+func (*Relatives) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *Relatives) GetWindow() uint64 {
+	if x != nil {
+		return x.Window
+	}
+	return 0
+}
+
+func (x *Relatives) GetTop() uint64 {
+	if x != nil {
+		return x.Top
+	}
+	return 0
+}
+
+func (x *Relatives) GetParent() uint64 {
+	if x != nil {
+		return x.Parent
+	}
+	return 0
+}
+
+// (popup23) TabURL is the URL of a traversable's active document, which a
+// script navigation (or pushState, or a fragment) changed in the renderer
+// where it is active: the embedder's Window of the traversable has it.
+type TabURL struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tab           uint64                 `protobuf:"varint,1,opt,name=tab,proto3" json:"tab,omitempty"`
+	Url           string                 `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TabURL) Reset() {
+	*x = TabURL{}
+	mi := &file_renderer_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TabURL) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TabURL) ProtoMessage() {}
+
+func (x *TabURL) ProtoReflect() protoreflect.Message {
+	mi := &file_renderer_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TabURL.ProtoReflect.Descriptor instead.
+func (*TabURL) Descriptor() ([]byte, []int) {
+	return file_renderer_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *TabURL) GetTab() uint64 {
+	if x != nil {
+		return x.Tab
+	}
+	return 0
+}
+
+func (x *TabURL) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
 // NavigateWindow is a script's navigation of a window of another renderer
 // through its WindowProxy stand-in (the cross-origin location setter,
 // location.href setter, location.replace()): from the script's renderer
@@ -3040,7 +3251,7 @@ type NavigateWindow struct {
 
 func (x *NavigateWindow) Reset() {
 	*x = NavigateWindow{}
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3052,7 +3263,7 @@ func (x *NavigateWindow) String() string {
 func (*NavigateWindow) ProtoMessage() {}
 
 func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[36]
+	mi := &file_renderer_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3065,7 +3276,7 @@ func (x *NavigateWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NavigateWindow.ProtoReflect.Descriptor instead.
 func (*NavigateWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{36}
+	return file_renderer_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *NavigateWindow) GetWindow() uint64 {
@@ -3108,14 +3319,26 @@ type Handoff struct {
 	// nav is the embedder's navigation (Navigate) waiting for it, if any.
 	Nav uint64 `protobuf:"varint,5,opt,name=nav,proto3" json:"nav,omitempty"`
 	// urls are the entries' URLs as the sender knows them ("" unknown).
-	Urls          []string `protobuf:"bytes,6,rep,name=urls,proto3" json:"urls,omitempty"`
+	Urls []string `protobuf:"bytes,6,rep,name=urls,proto3" json:"urls,omitempty"`
+	// (popup23) handles are the window handles that name the traversable
+	// (its WindowProxy): in a report, those the sender gave its windows; in
+	// a command, all of them, which the receiver's windows of the
+	// traversable answer to. opener, in a command, is the handle of the
+	// traversable's opener in another renderer (0: none); in a report, the
+	// handle the sender knows its opener by when the browser process does
+	// not know it yet.
+	Handles []uint64 `protobuf:"varint,40,rep,packed,name=handles,proto3" json:"handles,omitempty"`
+	Opener  uint64   `protobuf:"varint,41,opt,name=opener,proto3" json:"opener,omitempty"`
+	// close, in a command: the traversable was closed (its opener's
+	// close()); the receiver destroys it.
+	Close         bool `protobuf:"varint,42,opt,name=close,proto3" json:"close,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Handoff) Reset() {
 	*x = Handoff{}
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3127,7 +3350,7 @@ func (x *Handoff) String() string {
 func (*Handoff) ProtoMessage() {}
 
 func (x *Handoff) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[37]
+	mi := &file_renderer_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3140,7 +3363,7 @@ func (x *Handoff) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Handoff.ProtoReflect.Descriptor instead.
 func (*Handoff) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{37}
+	return file_renderer_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *Handoff) GetTab() uint64 {
@@ -3185,6 +3408,27 @@ func (x *Handoff) GetUrls() []string {
 	return nil
 }
 
+func (x *Handoff) GetHandles() []uint64 {
+	if x != nil {
+		return x.Handles
+	}
+	return nil
+}
+
+func (x *Handoff) GetOpener() uint64 {
+	if x != nil {
+		return x.Opener
+	}
+	return 0
+}
+
+func (x *Handoff) GetClose() bool {
+	if x != nil {
+		return x.Close
+	}
+	return false
+}
+
 // Navigate navigates the active window of a traversable from Go
 // (Window.Navigate; with traverse, Window.Traverse by delta); the renderer
 // whose document loads reports Navigated.
@@ -3201,7 +3445,7 @@ type Navigate struct {
 
 func (x *Navigate) Reset() {
 	*x = Navigate{}
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3213,7 +3457,7 @@ func (x *Navigate) String() string {
 func (*Navigate) ProtoMessage() {}
 
 func (x *Navigate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[38]
+	mi := &file_renderer_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3226,7 +3470,7 @@ func (x *Navigate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigate.ProtoReflect.Descriptor instead.
 func (*Navigate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{38}
+	return file_renderer_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *Navigate) GetTab() uint64 {
@@ -3281,7 +3525,7 @@ type Broadcast struct {
 
 func (x *Broadcast) Reset() {
 	*x = Broadcast{}
-	mi := &file_renderer_proto_msgTypes[39]
+	mi := &file_renderer_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3293,7 +3537,7 @@ func (x *Broadcast) String() string {
 func (*Broadcast) ProtoMessage() {}
 
 func (x *Broadcast) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[39]
+	mi := &file_renderer_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3306,7 +3550,7 @@ func (x *Broadcast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
 func (*Broadcast) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{39}
+	return file_renderer_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Broadcast) GetKey() *StorageKey {
@@ -3349,7 +3593,7 @@ type StorageKey struct {
 
 func (x *StorageKey) Reset() {
 	*x = StorageKey{}
-	mi := &file_renderer_proto_msgTypes[40]
+	mi := &file_renderer_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3361,7 +3605,7 @@ func (x *StorageKey) String() string {
 func (*StorageKey) ProtoMessage() {}
 
 func (x *StorageKey) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[40]
+	mi := &file_renderer_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3374,7 +3618,7 @@ func (x *StorageKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StorageKey.ProtoReflect.Descriptor instead.
 func (*StorageKey) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{40}
+	return file_renderer_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *StorageKey) GetOrigin() string {
@@ -3418,7 +3662,7 @@ type OpenWindow struct {
 
 func (x *OpenWindow) Reset() {
 	*x = OpenWindow{}
-	mi := &file_renderer_proto_msgTypes[41]
+	mi := &file_renderer_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3430,7 +3674,7 @@ func (x *OpenWindow) String() string {
 func (*OpenWindow) ProtoMessage() {}
 
 func (x *OpenWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[41]
+	mi := &file_renderer_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3443,7 +3687,7 @@ func (x *OpenWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenWindow.ProtoReflect.Descriptor instead.
 func (*OpenWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{41}
+	return file_renderer_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *OpenWindow) GetWindow() uint64 {
@@ -3503,7 +3747,7 @@ type Evaluate struct {
 
 func (x *Evaluate) Reset() {
 	*x = Evaluate{}
-	mi := &file_renderer_proto_msgTypes[42]
+	mi := &file_renderer_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3515,7 +3759,7 @@ func (x *Evaluate) String() string {
 func (*Evaluate) ProtoMessage() {}
 
 func (x *Evaluate) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[42]
+	mi := &file_renderer_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3528,7 +3772,7 @@ func (x *Evaluate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Evaluate.ProtoReflect.Descriptor instead.
 func (*Evaluate) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{42}
+	return file_renderer_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Evaluate) GetEval() uint64 {
@@ -3573,7 +3817,7 @@ type CloseWindow struct {
 
 func (x *CloseWindow) Reset() {
 	*x = CloseWindow{}
-	mi := &file_renderer_proto_msgTypes[43]
+	mi := &file_renderer_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3585,7 +3829,7 @@ func (x *CloseWindow) String() string {
 func (*CloseWindow) ProtoMessage() {}
 
 func (x *CloseWindow) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[43]
+	mi := &file_renderer_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3598,7 +3842,7 @@ func (x *CloseWindow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseWindow.ProtoReflect.Descriptor instead.
 func (*CloseWindow) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{43}
+	return file_renderer_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *CloseWindow) GetWindow() uint64 {
@@ -3644,6 +3888,9 @@ type Report struct {
 	//	*Report_ServiceWorkerDone
 	//	*Report_FetchEventDone
 	//	*Report_SwMessage
+	//	*Report_ChildCount
+	//	*Report_TabUrl
+	//	*Report_Relatives
 	Report        isReport_Report `protobuf_oneof:"report"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3651,7 +3898,7 @@ type Report struct {
 
 func (x *Report) Reset() {
 	*x = Report{}
-	mi := &file_renderer_proto_msgTypes[44]
+	mi := &file_renderer_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3663,7 +3910,7 @@ func (x *Report) String() string {
 func (*Report) ProtoMessage() {}
 
 func (x *Report) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[44]
+	mi := &file_renderer_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3676,7 +3923,7 @@ func (x *Report) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Report.ProtoReflect.Descriptor instead.
 func (*Report) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{44}
+	return file_renderer_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Report) GetReport() isReport_Report {
@@ -3902,6 +4149,33 @@ func (x *Report) GetSwMessage() *SWMessage {
 	return nil
 }
 
+func (x *Report) GetChildCount() *ChildCount {
+	if x != nil {
+		if x, ok := x.Report.(*Report_ChildCount); ok {
+			return x.ChildCount
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetTabUrl() *TabURL {
+	if x != nil {
+		if x, ok := x.Report.(*Report_TabUrl); ok {
+			return x.TabUrl
+		}
+	}
+	return nil
+}
+
+func (x *Report) GetRelatives() *Relatives {
+	if x != nil {
+		if x, ok := x.Report.(*Report_Relatives); ok {
+			return x.Relatives
+		}
+	}
+	return nil
+}
+
 type isReport_Report interface {
 	isReport_Report()
 }
@@ -4006,6 +4280,19 @@ type Report_SwMessage struct {
 	SwMessage *SWMessage `protobuf:"bytes,45,opt,name=sw_message,json=swMessage,proto3,oneof"`
 }
 
+type Report_ChildCount struct {
+	// (popup23) numbered apart from the others.
+	ChildCount *ChildCount `protobuf:"bytes,50,opt,name=child_count,json=childCount,proto3,oneof"`
+}
+
+type Report_TabUrl struct {
+	TabUrl *TabURL `protobuf:"bytes,51,opt,name=tab_url,json=tabUrl,proto3,oneof"`
+}
+
+type Report_Relatives struct {
+	Relatives *Relatives `protobuf:"bytes,52,opt,name=relatives,proto3,oneof"`
+}
+
 func (*Report_Ready) isReport_Report() {}
 
 func (*Report_Opened) isReport_Report() {}
@@ -4054,6 +4341,12 @@ func (*Report_FetchEventDone) isReport_Report() {}
 
 func (*Report_SwMessage) isReport_Report() {}
 
+func (*Report_ChildCount) isReport_Report() {}
+
+func (*Report_TabUrl) isReport_Report() {}
+
+func (*Report_Relatives) isReport_Report() {}
+
 // Navigated: the navigation nav has loaded its document here (error
 // empty) or failed.
 type Navigated struct {
@@ -4068,7 +4361,7 @@ type Navigated struct {
 
 func (x *Navigated) Reset() {
 	*x = Navigated{}
-	mi := &file_renderer_proto_msgTypes[45]
+	mi := &file_renderer_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4080,7 +4373,7 @@ func (x *Navigated) String() string {
 func (*Navigated) ProtoMessage() {}
 
 func (x *Navigated) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[45]
+	mi := &file_renderer_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4093,7 +4386,7 @@ func (x *Navigated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Navigated.ProtoReflect.Descriptor instead.
 func (*Navigated) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{45}
+	return file_renderer_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Navigated) GetNav() uint64 {
@@ -4126,7 +4419,7 @@ type Idle struct {
 
 func (x *Idle) Reset() {
 	*x = Idle{}
-	mi := &file_renderer_proto_msgTypes[46]
+	mi := &file_renderer_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4138,7 +4431,7 @@ func (x *Idle) String() string {
 func (*Idle) ProtoMessage() {}
 
 func (x *Idle) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[46]
+	mi := &file_renderer_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4151,7 +4444,7 @@ func (x *Idle) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Idle.ProtoReflect.Descriptor instead.
 func (*Idle) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{46}
+	return file_renderer_proto_rawDescGZIP(), []int{49}
 }
 
 // Ready: the renderer runs and takes commands.
@@ -4164,7 +4457,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_renderer_proto_msgTypes[47]
+	mi := &file_renderer_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4176,7 +4469,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[47]
+	mi := &file_renderer_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4189,7 +4482,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{47}
+	return file_renderer_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *Ready) GetPid() int64 {
@@ -4212,7 +4505,7 @@ type WindowOpened struct {
 
 func (x *WindowOpened) Reset() {
 	*x = WindowOpened{}
-	mi := &file_renderer_proto_msgTypes[48]
+	mi := &file_renderer_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4224,7 +4517,7 @@ func (x *WindowOpened) String() string {
 func (*WindowOpened) ProtoMessage() {}
 
 func (x *WindowOpened) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[48]
+	mi := &file_renderer_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4237,7 +4530,7 @@ func (x *WindowOpened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowOpened.ProtoReflect.Descriptor instead.
 func (*WindowOpened) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{48}
+	return file_renderer_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *WindowOpened) GetWindow() uint64 {
@@ -4271,7 +4564,7 @@ type WindowLoaded struct {
 
 func (x *WindowLoaded) Reset() {
 	*x = WindowLoaded{}
-	mi := &file_renderer_proto_msgTypes[49]
+	mi := &file_renderer_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4283,7 +4576,7 @@ func (x *WindowLoaded) String() string {
 func (*WindowLoaded) ProtoMessage() {}
 
 func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[49]
+	mi := &file_renderer_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4296,7 +4589,7 @@ func (x *WindowLoaded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WindowLoaded.ProtoReflect.Descriptor instead.
 func (*WindowLoaded) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{49}
+	return file_renderer_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *WindowLoaded) GetWindow() uint64 {
@@ -4319,7 +4612,7 @@ type EvalResult struct {
 
 func (x *EvalResult) Reset() {
 	*x = EvalResult{}
-	mi := &file_renderer_proto_msgTypes[50]
+	mi := &file_renderer_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4331,7 +4624,7 @@ func (x *EvalResult) String() string {
 func (*EvalResult) ProtoMessage() {}
 
 func (x *EvalResult) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[50]
+	mi := &file_renderer_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4344,7 +4637,7 @@ func (x *EvalResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EvalResult.ProtoReflect.Descriptor instead.
 func (*EvalResult) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{50}
+	return file_renderer_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *EvalResult) GetEval() uint64 {
@@ -4387,7 +4680,7 @@ type Message struct {
 
 func (x *Message) Reset() {
 	*x = Message{}
-	mi := &file_renderer_proto_msgTypes[51]
+	mi := &file_renderer_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4399,7 +4692,7 @@ func (x *Message) String() string {
 func (*Message) ProtoMessage() {}
 
 func (x *Message) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[51]
+	mi := &file_renderer_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4412,7 +4705,7 @@ func (x *Message) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Message.ProtoReflect.Descriptor instead.
 func (*Message) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{51}
+	return file_renderer_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Message) GetWindow() uint64 {
@@ -4439,7 +4732,7 @@ type Console struct {
 
 func (x *Console) Reset() {
 	*x = Console{}
-	mi := &file_renderer_proto_msgTypes[52]
+	mi := &file_renderer_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4451,7 +4744,7 @@ func (x *Console) String() string {
 func (*Console) ProtoMessage() {}
 
 func (x *Console) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[52]
+	mi := &file_renderer_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4464,7 +4757,7 @@ func (x *Console) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Console.ProtoReflect.Descriptor instead.
 func (*Console) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{52}
+	return file_renderer_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *Console) GetLine() string {
@@ -4486,7 +4779,7 @@ type ScriptError struct {
 
 func (x *ScriptError) Reset() {
 	*x = ScriptError{}
-	mi := &file_renderer_proto_msgTypes[53]
+	mi := &file_renderer_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4498,7 +4791,7 @@ func (x *ScriptError) String() string {
 func (*ScriptError) ProtoMessage() {}
 
 func (x *ScriptError) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[53]
+	mi := &file_renderer_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4511,7 +4804,7 @@ func (x *ScriptError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScriptError.ProtoReflect.Descriptor instead.
 func (*ScriptError) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{53}
+	return file_renderer_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ScriptError) GetWindow() uint64 {
@@ -4546,7 +4839,7 @@ type Header struct {
 
 func (x *Header) Reset() {
 	*x = Header{}
-	mi := &file_renderer_proto_msgTypes[54]
+	mi := &file_renderer_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4558,7 +4851,7 @@ func (x *Header) String() string {
 func (*Header) ProtoMessage() {}
 
 func (x *Header) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[54]
+	mi := &file_renderer_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4571,7 +4864,7 @@ func (x *Header) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Header.ProtoReflect.Descriptor instead.
 func (*Header) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{54}
+	return file_renderer_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *Header) GetName() string {
@@ -4601,7 +4894,7 @@ type NetworkRequest struct {
 
 func (x *NetworkRequest) Reset() {
 	*x = NetworkRequest{}
-	mi := &file_renderer_proto_msgTypes[55]
+	mi := &file_renderer_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4613,7 +4906,7 @@ func (x *NetworkRequest) String() string {
 func (*NetworkRequest) ProtoMessage() {}
 
 func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[55]
+	mi := &file_renderer_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4626,7 +4919,7 @@ func (x *NetworkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkRequest.ProtoReflect.Descriptor instead.
 func (*NetworkRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{55}
+	return file_renderer_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *NetworkRequest) GetMethod() string {
@@ -4678,7 +4971,7 @@ type NetworkResponse struct {
 
 func (x *NetworkResponse) Reset() {
 	*x = NetworkResponse{}
-	mi := &file_renderer_proto_msgTypes[56]
+	mi := &file_renderer_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4690,7 +4983,7 @@ func (x *NetworkResponse) String() string {
 func (*NetworkResponse) ProtoMessage() {}
 
 func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[56]
+	mi := &file_renderer_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4703,7 +4996,7 @@ func (x *NetworkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NetworkResponse.ProtoReflect.Descriptor instead.
 func (*NetworkResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{56}
+	return file_renderer_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *NetworkResponse) GetStatus() int32 {
@@ -4750,7 +5043,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_renderer_proto_msgTypes[57]
+	mi := &file_renderer_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4762,7 +5055,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[57]
+	mi := &file_renderer_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4775,7 +5068,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{57}
+	return file_renderer_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *FetchRequest) GetUrl() string {
@@ -4800,7 +5093,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_renderer_proto_msgTypes[58]
+	mi := &file_renderer_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4812,7 +5105,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_renderer_proto_msgTypes[58]
+	mi := &file_renderer_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4825,7 +5118,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_renderer_proto_rawDescGZIP(), []int{58}
+	return file_renderer_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *FetchResponse) GetUrl() string {
@@ -5089,7 +5382,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x05value\x18\x04 \x01(\fR\x05value\x12\x1d\n" +
 	"\n" +
 	"error_name\x18\x05 \x01(\tR\terrorName\x12#\n" +
-	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\x9a\f\n" +
+	"\rerror_message\x18\x06 \x01(\tR\ferrorMessage\"\xa6\r\n" +
 	"\aCommand\x129\n" +
 	"\x04open\x18\x01 \x01(\v2#.gowebengine.renderer.v1.OpenWindowH\x00R\x04open\x12?\n" +
 	"\bevaluate\x18\x02 \x01(\v2!.gowebengine.renderer.v1.EvaluateH\x00R\bevaluate\x12<\n" +
@@ -5113,19 +5406,36 @@ const file_renderer_proto_rawDesc = "" +
 	"\x18terminate_service_worker\x18, \x01(\v2/.gowebengine.renderer.v1.TerminateServiceWorkerH\x00R\x16terminateServiceWorker\x12_\n" +
 	"\x14dispatch_fetch_event\x18- \x01(\v2+.gowebengine.renderer.v1.DispatchFetchEventH\x00R\x12dispatchFetchEvent\x12C\n" +
 	"\n" +
-	"sw_message\x18. \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessageB\t\n" +
-	"\acommand\"T\n" +
+	"sw_message\x18. \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessage\x12F\n" +
+	"\vchild_count\x182 \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
+	"childCount\x12B\n" +
+	"\trelatives\x184 \x01(\v2\".gowebengine.renderer.v1.RelativesH\x00R\trelativesB\t\n" +
+	"\acommand\"<\n" +
+	"\n" +
+	"ChildCount\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x16\n" +
+	"\x06length\x18\x02 \x01(\rR\x06length\"M\n" +
+	"\tRelatives\x12\x16\n" +
+	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
+	"\x03top\x18\x02 \x01(\x04R\x03top\x12\x16\n" +
+	"\x06parent\x18\x03 \x01(\x04R\x06parent\",\n" +
+	"\x06TabURL\x12\x10\n" +
+	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\"T\n" +
 	"\x0eNavigateWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x18\n" +
-	"\areplace\x18\x03 \x01(\bR\areplace\"\x7f\n" +
+	"\areplace\x18\x03 \x01(\bR\areplace\"\xc7\x01\n" +
 	"\aHandoff\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x14\n" +
 	"\x05local\x18\x02 \x03(\bR\x05local\x12\x14\n" +
 	"\x05index\x18\x03 \x01(\x05R\x05index\x12\x10\n" +
 	"\x03url\x18\x04 \x01(\tR\x03url\x12\x10\n" +
 	"\x03nav\x18\x05 \x01(\x04R\x03nav\x12\x12\n" +
-	"\x04urls\x18\x06 \x03(\tR\x04urls\"r\n" +
+	"\x04urls\x18\x06 \x03(\tR\x04urls\x12\x18\n" +
+	"\ahandles\x18( \x03(\x04R\ahandles\x12\x16\n" +
+	"\x06opener\x18) \x01(\x04R\x06opener\x12\x14\n" +
+	"\x05close\x18* \x01(\bR\x05close\"r\n" +
 	"\bNavigate\x12\x10\n" +
 	"\x03tab\x18\x01 \x01(\x04R\x03tab\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12\x10\n" +
@@ -5157,7 +5467,7 @@ const file_renderer_proto_rawDesc = "" +
 	"\x03tab\x18\x14 \x01(\x04R\x03tab\"7\n" +
 	"\vCloseWindow\x12\x16\n" +
 	"\x06window\x18\x01 \x01(\x04R\x06window\x12\x10\n" +
-	"\x03tab\x18\x14 \x01(\x04R\x03tab\"\xc7\r\n" +
+	"\x03tab\x18\x14 \x01(\x04R\x03tab\"\x8f\x0f\n" +
 	"\x06Report\x126\n" +
 	"\x05ready\x18\x01 \x01(\v2\x1e.gowebengine.renderer.v1.ReadyH\x00R\x05ready\x12?\n" +
 	"\x06opened\x18\x02 \x01(\v2%.gowebengine.renderer.v1.WindowOpenedH\x00R\x06opened\x12?\n" +
@@ -5185,7 +5495,11 @@ const file_renderer_proto_rawDesc = "" +
 	"\x13service_worker_done\x18+ \x01(\v2*.gowebengine.renderer.v1.ServiceWorkerDoneH\x00R\x11serviceWorkerDone\x12S\n" +
 	"\x10fetch_event_done\x18, \x01(\v2'.gowebengine.renderer.v1.FetchEventDoneH\x00R\x0efetchEventDone\x12C\n" +
 	"\n" +
-	"sw_message\x18- \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessageB\b\n" +
+	"sw_message\x18- \x01(\v2\".gowebengine.renderer.v1.SWMessageH\x00R\tswMessage\x12F\n" +
+	"\vchild_count\x182 \x01(\v2#.gowebengine.renderer.v1.ChildCountH\x00R\n" +
+	"childCount\x12:\n" +
+	"\atab_url\x183 \x01(\v2\x1f.gowebengine.renderer.v1.TabURLH\x00R\x06tabUrl\x12B\n" +
+	"\trelatives\x184 \x01(\v2\".gowebengine.renderer.v1.RelativesH\x00R\trelativesB\b\n" +
 	"\x06report\"E\n" +
 	"\tNavigated\x12\x10\n" +
 	"\x03nav\x18\x01 \x01(\x04R\x03nav\x12\x14\n" +
@@ -5270,7 +5584,7 @@ func file_renderer_proto_rawDescGZIP() []byte {
 }
 
 var file_renderer_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 60)
+var file_renderer_proto_msgTypes = make([]protoimpl.MessageInfo, 63)
 var file_renderer_proto_goTypes = []any{
 	(StorageCall_Op)(0),            // 0: gowebengine.renderer.v1.StorageCall.Op
 	(EvalResult_Kind)(0),           // 1: gowebengine.renderer.v1.EvalResult.Kind
@@ -5310,67 +5624,70 @@ var file_renderer_proto_goTypes = []any{
 	(*StorageCall)(nil),            // 35: gowebengine.renderer.v1.StorageCall
 	(*StorageReply)(nil),           // 36: gowebengine.renderer.v1.StorageReply
 	(*Command)(nil),                // 37: gowebengine.renderer.v1.Command
-	(*NavigateWindow)(nil),         // 38: gowebengine.renderer.v1.NavigateWindow
-	(*Handoff)(nil),                // 39: gowebengine.renderer.v1.Handoff
-	(*Navigate)(nil),               // 40: gowebengine.renderer.v1.Navigate
-	(*Broadcast)(nil),              // 41: gowebengine.renderer.v1.Broadcast
-	(*StorageKey)(nil),             // 42: gowebengine.renderer.v1.StorageKey
-	(*OpenWindow)(nil),             // 43: gowebengine.renderer.v1.OpenWindow
-	(*Evaluate)(nil),               // 44: gowebengine.renderer.v1.Evaluate
-	(*CloseWindow)(nil),            // 45: gowebengine.renderer.v1.CloseWindow
-	(*Report)(nil),                 // 46: gowebengine.renderer.v1.Report
-	(*Navigated)(nil),              // 47: gowebengine.renderer.v1.Navigated
-	(*Idle)(nil),                   // 48: gowebengine.renderer.v1.Idle
-	(*Ready)(nil),                  // 49: gowebengine.renderer.v1.Ready
-	(*WindowOpened)(nil),           // 50: gowebengine.renderer.v1.WindowOpened
-	(*WindowLoaded)(nil),           // 51: gowebengine.renderer.v1.WindowLoaded
-	(*EvalResult)(nil),             // 52: gowebengine.renderer.v1.EvalResult
-	(*Message)(nil),                // 53: gowebengine.renderer.v1.Message
-	(*Console)(nil),                // 54: gowebengine.renderer.v1.Console
-	(*ScriptError)(nil),            // 55: gowebengine.renderer.v1.ScriptError
-	(*Header)(nil),                 // 56: gowebengine.renderer.v1.Header
-	(*NetworkRequest)(nil),         // 57: gowebengine.renderer.v1.NetworkRequest
-	(*NetworkResponse)(nil),        // 58: gowebengine.renderer.v1.NetworkResponse
-	(*FetchRequest)(nil),           // 59: gowebengine.renderer.v1.FetchRequest
-	(*FetchResponse)(nil),          // 60: gowebengine.renderer.v1.FetchResponse
-	nil,                            // 61: gowebengine.renderer.v1.SWState.ControllersEntry
+	(*ChildCount)(nil),             // 38: gowebengine.renderer.v1.ChildCount
+	(*Relatives)(nil),              // 39: gowebengine.renderer.v1.Relatives
+	(*TabURL)(nil),                 // 40: gowebengine.renderer.v1.TabURL
+	(*NavigateWindow)(nil),         // 41: gowebengine.renderer.v1.NavigateWindow
+	(*Handoff)(nil),                // 42: gowebengine.renderer.v1.Handoff
+	(*Navigate)(nil),               // 43: gowebengine.renderer.v1.Navigate
+	(*Broadcast)(nil),              // 44: gowebengine.renderer.v1.Broadcast
+	(*StorageKey)(nil),             // 45: gowebengine.renderer.v1.StorageKey
+	(*OpenWindow)(nil),             // 46: gowebengine.renderer.v1.OpenWindow
+	(*Evaluate)(nil),               // 47: gowebengine.renderer.v1.Evaluate
+	(*CloseWindow)(nil),            // 48: gowebengine.renderer.v1.CloseWindow
+	(*Report)(nil),                 // 49: gowebengine.renderer.v1.Report
+	(*Navigated)(nil),              // 50: gowebengine.renderer.v1.Navigated
+	(*Idle)(nil),                   // 51: gowebengine.renderer.v1.Idle
+	(*Ready)(nil),                  // 52: gowebengine.renderer.v1.Ready
+	(*WindowOpened)(nil),           // 53: gowebengine.renderer.v1.WindowOpened
+	(*WindowLoaded)(nil),           // 54: gowebengine.renderer.v1.WindowLoaded
+	(*EvalResult)(nil),             // 55: gowebengine.renderer.v1.EvalResult
+	(*Message)(nil),                // 56: gowebengine.renderer.v1.Message
+	(*Console)(nil),                // 57: gowebengine.renderer.v1.Console
+	(*ScriptError)(nil),            // 58: gowebengine.renderer.v1.ScriptError
+	(*Header)(nil),                 // 59: gowebengine.renderer.v1.Header
+	(*NetworkRequest)(nil),         // 60: gowebengine.renderer.v1.NetworkRequest
+	(*NetworkResponse)(nil),        // 61: gowebengine.renderer.v1.NetworkResponse
+	(*FetchRequest)(nil),           // 62: gowebengine.renderer.v1.FetchRequest
+	(*FetchResponse)(nil),          // 63: gowebengine.renderer.v1.FetchResponse
+	nil,                            // 64: gowebengine.renderer.v1.SWState.ControllersEntry
 }
 var file_renderer_proto_depIdxs = []int32{
 	8,  // 0: gowebengine.renderer.v1.SWClientsReply.clients:type_name -> gowebengine.renderer.v1.SWClientInfo
 	8,  // 1: gowebengine.renderer.v1.SWMessage.source:type_name -> gowebengine.renderer.v1.SWClientInfo
 	6,  // 2: gowebengine.renderer.v1.SWState.registrations:type_name -> gowebengine.renderer.v1.SWRegistration
 	7,  // 3: gowebengine.renderer.v1.SWState.workers:type_name -> gowebengine.renderer.v1.SWWorker
-	61, // 4: gowebengine.renderer.v1.SWState.controllers:type_name -> gowebengine.renderer.v1.SWState.ControllersEntry
-	42, // 5: gowebengine.renderer.v1.SWRegistration.key:type_name -> gowebengine.renderer.v1.StorageKey
-	42, // 6: gowebengine.renderer.v1.SWClientInfo.key:type_name -> gowebengine.renderer.v1.StorageKey
-	42, // 7: gowebengine.renderer.v1.SWJob.key:type_name -> gowebengine.renderer.v1.StorageKey
+	64, // 4: gowebengine.renderer.v1.SWState.controllers:type_name -> gowebengine.renderer.v1.SWState.ControllersEntry
+	45, // 5: gowebengine.renderer.v1.SWRegistration.key:type_name -> gowebengine.renderer.v1.StorageKey
+	45, // 6: gowebengine.renderer.v1.SWClientInfo.key:type_name -> gowebengine.renderer.v1.StorageKey
+	45, // 7: gowebengine.renderer.v1.SWJob.key:type_name -> gowebengine.renderer.v1.StorageKey
 	8,  // 8: gowebengine.renderer.v1.SWJob.client:type_name -> gowebengine.renderer.v1.SWClientInfo
 	8,  // 9: gowebengine.renderer.v1.SWClient.client:type_name -> gowebengine.renderer.v1.SWClientInfo
 	18, // 10: gowebengine.renderer.v1.SWFetchRequest.request:type_name -> gowebengine.renderer.v1.SWRequest
-	56, // 11: gowebengine.renderer.v1.SWRequest.header:type_name -> gowebengine.renderer.v1.Header
+	59, // 11: gowebengine.renderer.v1.SWRequest.header:type_name -> gowebengine.renderer.v1.Header
 	20, // 12: gowebengine.renderer.v1.SWFetchReply.response:type_name -> gowebengine.renderer.v1.SWResponse
-	56, // 13: gowebengine.renderer.v1.SWResponse.header:type_name -> gowebengine.renderer.v1.Header
+	59, // 13: gowebengine.renderer.v1.SWResponse.header:type_name -> gowebengine.renderer.v1.Header
 	20, // 14: gowebengine.renderer.v1.SWResponse.internal:type_name -> gowebengine.renderer.v1.SWResponse
 	17, // 15: gowebengine.renderer.v1.DispatchFetchEvent.fetch:type_name -> gowebengine.renderer.v1.SWFetchRequest
 	19, // 16: gowebengine.renderer.v1.FetchEventDone.reply:type_name -> gowebengine.renderer.v1.SWFetchReply
-	42, // 17: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
-	42, // 18: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
-	42, // 19: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
-	42, // 20: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
+	45, // 17: gowebengine.renderer.v1.SharedWorkerRequest.key:type_name -> gowebengine.renderer.v1.StorageKey
+	45, // 18: gowebengine.renderer.v1.ConnectSharedWorker.key:type_name -> gowebengine.renderer.v1.StorageKey
+	45, // 19: gowebengine.renderer.v1.SharedWorkerClosed.key:type_name -> gowebengine.renderer.v1.StorageKey
+	45, // 20: gowebengine.renderer.v1.StorageCall.storage_key:type_name -> gowebengine.renderer.v1.StorageKey
 	0,  // 21: gowebengine.renderer.v1.StorageCall.op:type_name -> gowebengine.renderer.v1.StorageCall.Op
-	43, // 22: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
-	44, // 23: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
-	45, // 24: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
-	41, // 25: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	46, // 22: gowebengine.renderer.v1.Command.open:type_name -> gowebengine.renderer.v1.OpenWindow
+	47, // 23: gowebengine.renderer.v1.Command.evaluate:type_name -> gowebengine.renderer.v1.Evaluate
+	48, // 24: gowebengine.renderer.v1.Command.close:type_name -> gowebengine.renderer.v1.CloseWindow
+	44, // 25: gowebengine.renderer.v1.Command.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
 	31, // 26: gowebengine.renderer.v1.Command.post:type_name -> gowebengine.renderer.v1.WindowMessage
 	32, // 27: gowebengine.renderer.v1.Command.port_message:type_name -> gowebengine.renderer.v1.PortMessage
 	33, // 28: gowebengine.renderer.v1.Command.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
 	34, // 29: gowebengine.renderer.v1.Command.gone:type_name -> gowebengine.renderer.v1.WindowGone
 	25, // 30: gowebengine.renderer.v1.Command.connect_shared_worker:type_name -> gowebengine.renderer.v1.ConnectSharedWorker
 	26, // 31: gowebengine.renderer.v1.Command.shared_worker_owner_gone:type_name -> gowebengine.renderer.v1.SharedWorkerOwnerGone
-	39, // 32: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	40, // 33: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
-	38, // 34: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	42, // 32: gowebengine.renderer.v1.Command.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	43, // 33: gowebengine.renderer.v1.Command.navigate:type_name -> gowebengine.renderer.v1.Navigate
+	41, // 34: gowebengine.renderer.v1.Command.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
 	5,  // 35: gowebengine.renderer.v1.Command.sw_state:type_name -> gowebengine.renderer.v1.SWState
 	10, // 36: gowebengine.renderer.v1.Command.sw_job_result:type_name -> gowebengine.renderer.v1.SWJobResult
 	13, // 37: gowebengine.renderer.v1.Command.run_service_worker:type_name -> gowebengine.renderer.v1.RunServiceWorker
@@ -5378,55 +5695,60 @@ var file_renderer_proto_depIdxs = []int32{
 	16, // 39: gowebengine.renderer.v1.Command.terminate_service_worker:type_name -> gowebengine.renderer.v1.TerminateServiceWorker
 	21, // 40: gowebengine.renderer.v1.Command.dispatch_fetch_event:type_name -> gowebengine.renderer.v1.DispatchFetchEvent
 	4,  // 41: gowebengine.renderer.v1.Command.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
-	42, // 42: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
-	49, // 43: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
-	50, // 44: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
-	51, // 45: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
-	52, // 46: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
-	54, // 47: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
-	55, // 48: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
-	41, // 49: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
-	53, // 50: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
-	31, // 51: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
-	32, // 52: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
-	33, // 53: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
-	28, // 54: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
-	45, // 55: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
-	27, // 56: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
-	39, // 57: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
-	47, // 58: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
-	48, // 59: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
-	38, // 60: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
-	9,  // 61: gowebengine.renderer.v1.Report.sw_job:type_name -> gowebengine.renderer.v1.SWJob
-	11, // 62: gowebengine.renderer.v1.Report.sw_client:type_name -> gowebengine.renderer.v1.SWClient
-	12, // 63: gowebengine.renderer.v1.Report.sw_worker_call:type_name -> gowebengine.renderer.v1.SWWorkerCall
-	15, // 64: gowebengine.renderer.v1.Report.service_worker_done:type_name -> gowebengine.renderer.v1.ServiceWorkerDone
-	22, // 65: gowebengine.renderer.v1.Report.fetch_event_done:type_name -> gowebengine.renderer.v1.FetchEventDone
-	4,  // 66: gowebengine.renderer.v1.Report.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
-	1,  // 67: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
-	56, // 68: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
-	56, // 69: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
-	46, // 70: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
-	59, // 71: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
-	57, // 72: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
-	35, // 73: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
-	29, // 74: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
-	23, // 75: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
-	17, // 76: gowebengine.renderer.v1.Host.ServiceWorkerFetch:input_type -> gowebengine.renderer.v1.SWFetchRequest
-	2,  // 77: gowebengine.renderer.v1.Host.ServiceWorkerClients:input_type -> gowebengine.renderer.v1.SWClientsRequest
-	37, // 78: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
-	60, // 79: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
-	58, // 80: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
-	36, // 81: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
-	30, // 82: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
-	24, // 83: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
-	19, // 84: gowebengine.renderer.v1.Host.ServiceWorkerFetch:output_type -> gowebengine.renderer.v1.SWFetchReply
-	3,  // 85: gowebengine.renderer.v1.Host.ServiceWorkerClients:output_type -> gowebengine.renderer.v1.SWClientsReply
-	78, // [78:86] is the sub-list for method output_type
-	70, // [70:78] is the sub-list for method input_type
-	70, // [70:70] is the sub-list for extension type_name
-	70, // [70:70] is the sub-list for extension extendee
-	0,  // [0:70] is the sub-list for field type_name
+	38, // 42: gowebengine.renderer.v1.Command.child_count:type_name -> gowebengine.renderer.v1.ChildCount
+	39, // 43: gowebengine.renderer.v1.Command.relatives:type_name -> gowebengine.renderer.v1.Relatives
+	45, // 44: gowebengine.renderer.v1.Broadcast.key:type_name -> gowebengine.renderer.v1.StorageKey
+	52, // 45: gowebengine.renderer.v1.Report.ready:type_name -> gowebengine.renderer.v1.Ready
+	53, // 46: gowebengine.renderer.v1.Report.opened:type_name -> gowebengine.renderer.v1.WindowOpened
+	54, // 47: gowebengine.renderer.v1.Report.loaded:type_name -> gowebengine.renderer.v1.WindowLoaded
+	55, // 48: gowebengine.renderer.v1.Report.result:type_name -> gowebengine.renderer.v1.EvalResult
+	57, // 49: gowebengine.renderer.v1.Report.console:type_name -> gowebengine.renderer.v1.Console
+	58, // 50: gowebengine.renderer.v1.Report.script_error:type_name -> gowebengine.renderer.v1.ScriptError
+	44, // 51: gowebengine.renderer.v1.Report.broadcast:type_name -> gowebengine.renderer.v1.Broadcast
+	56, // 52: gowebengine.renderer.v1.Report.message:type_name -> gowebengine.renderer.v1.Message
+	31, // 53: gowebengine.renderer.v1.Report.post:type_name -> gowebengine.renderer.v1.WindowMessage
+	32, // 54: gowebengine.renderer.v1.Report.port_message:type_name -> gowebengine.renderer.v1.PortMessage
+	33, // 55: gowebengine.renderer.v1.Report.port_closed:type_name -> gowebengine.renderer.v1.PortClosed
+	28, // 56: gowebengine.renderer.v1.Report.shared_worker_closed:type_name -> gowebengine.renderer.v1.SharedWorkerClosed
+	48, // 57: gowebengine.renderer.v1.Report.close_window:type_name -> gowebengine.renderer.v1.CloseWindow
+	27, // 58: gowebengine.renderer.v1.Report.shared_worker_released:type_name -> gowebengine.renderer.v1.SharedWorkerReleased
+	42, // 59: gowebengine.renderer.v1.Report.handoff:type_name -> gowebengine.renderer.v1.Handoff
+	50, // 60: gowebengine.renderer.v1.Report.navigated:type_name -> gowebengine.renderer.v1.Navigated
+	51, // 61: gowebengine.renderer.v1.Report.idle:type_name -> gowebengine.renderer.v1.Idle
+	41, // 62: gowebengine.renderer.v1.Report.navigate_window:type_name -> gowebengine.renderer.v1.NavigateWindow
+	9,  // 63: gowebengine.renderer.v1.Report.sw_job:type_name -> gowebengine.renderer.v1.SWJob
+	11, // 64: gowebengine.renderer.v1.Report.sw_client:type_name -> gowebengine.renderer.v1.SWClient
+	12, // 65: gowebengine.renderer.v1.Report.sw_worker_call:type_name -> gowebengine.renderer.v1.SWWorkerCall
+	15, // 66: gowebengine.renderer.v1.Report.service_worker_done:type_name -> gowebengine.renderer.v1.ServiceWorkerDone
+	22, // 67: gowebengine.renderer.v1.Report.fetch_event_done:type_name -> gowebengine.renderer.v1.FetchEventDone
+	4,  // 68: gowebengine.renderer.v1.Report.sw_message:type_name -> gowebengine.renderer.v1.SWMessage
+	38, // 69: gowebengine.renderer.v1.Report.child_count:type_name -> gowebengine.renderer.v1.ChildCount
+	40, // 70: gowebengine.renderer.v1.Report.tab_url:type_name -> gowebengine.renderer.v1.TabURL
+	39, // 71: gowebengine.renderer.v1.Report.relatives:type_name -> gowebengine.renderer.v1.Relatives
+	1,  // 72: gowebengine.renderer.v1.EvalResult.kind:type_name -> gowebengine.renderer.v1.EvalResult.Kind
+	59, // 73: gowebengine.renderer.v1.NetworkRequest.header:type_name -> gowebengine.renderer.v1.Header
+	59, // 74: gowebengine.renderer.v1.NetworkResponse.header:type_name -> gowebengine.renderer.v1.Header
+	49, // 75: gowebengine.renderer.v1.Host.Control:input_type -> gowebengine.renderer.v1.Report
+	62, // 76: gowebengine.renderer.v1.Host.Fetch:input_type -> gowebengine.renderer.v1.FetchRequest
+	60, // 77: gowebengine.renderer.v1.Host.Send:input_type -> gowebengine.renderer.v1.NetworkRequest
+	35, // 78: gowebengine.renderer.v1.Host.Storage:input_type -> gowebengine.renderer.v1.StorageCall
+	29, // 79: gowebengine.renderer.v1.Host.OpenPopup:input_type -> gowebengine.renderer.v1.OpenPopupRequest
+	23, // 80: gowebengine.renderer.v1.Host.SharedWorker:input_type -> gowebengine.renderer.v1.SharedWorkerRequest
+	17, // 81: gowebengine.renderer.v1.Host.ServiceWorkerFetch:input_type -> gowebengine.renderer.v1.SWFetchRequest
+	2,  // 82: gowebengine.renderer.v1.Host.ServiceWorkerClients:input_type -> gowebengine.renderer.v1.SWClientsRequest
+	37, // 83: gowebengine.renderer.v1.Host.Control:output_type -> gowebengine.renderer.v1.Command
+	63, // 84: gowebengine.renderer.v1.Host.Fetch:output_type -> gowebengine.renderer.v1.FetchResponse
+	61, // 85: gowebengine.renderer.v1.Host.Send:output_type -> gowebengine.renderer.v1.NetworkResponse
+	36, // 86: gowebengine.renderer.v1.Host.Storage:output_type -> gowebengine.renderer.v1.StorageReply
+	30, // 87: gowebengine.renderer.v1.Host.OpenPopup:output_type -> gowebengine.renderer.v1.OpenPopupReply
+	24, // 88: gowebengine.renderer.v1.Host.SharedWorker:output_type -> gowebengine.renderer.v1.SharedWorkerReply
+	19, // 89: gowebengine.renderer.v1.Host.ServiceWorkerFetch:output_type -> gowebengine.renderer.v1.SWFetchReply
+	3,  // 90: gowebengine.renderer.v1.Host.ServiceWorkerClients:output_type -> gowebengine.renderer.v1.SWClientsReply
+	83, // [83:91] is the sub-list for method output_type
+	75, // [75:83] is the sub-list for method input_type
+	75, // [75:75] is the sub-list for extension type_name
+	75, // [75:75] is the sub-list for extension extendee
+	0,  // [0:75] is the sub-list for field type_name
 }
 
 func init() { file_renderer_proto_init() }
@@ -5455,8 +5777,10 @@ func file_renderer_proto_init() {
 		(*Command_TerminateServiceWorker)(nil),
 		(*Command_DispatchFetchEvent)(nil),
 		(*Command_SwMessage)(nil),
+		(*Command_ChildCount)(nil),
+		(*Command_Relatives)(nil),
 	}
-	file_renderer_proto_msgTypes[44].OneofWrappers = []any{
+	file_renderer_proto_msgTypes[47].OneofWrappers = []any{
 		(*Report_Ready)(nil),
 		(*Report_Opened)(nil),
 		(*Report_Loaded)(nil),
@@ -5481,6 +5805,9 @@ func file_renderer_proto_init() {
 		(*Report_ServiceWorkerDone)(nil),
 		(*Report_FetchEventDone)(nil),
 		(*Report_SwMessage)(nil),
+		(*Report_ChildCount)(nil),
+		(*Report_TabUrl)(nil),
+		(*Report_Relatives)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -5488,7 +5815,7 @@ func file_renderer_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_renderer_proto_rawDesc), len(file_renderer_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   60,
+			NumMessages:   63,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
