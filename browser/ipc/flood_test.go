@@ -161,6 +161,15 @@ func TestStuckRendererDoesNotBlockOthers(t *testing.T) {
 		wg.Wait()
 		n := tr.newRaw(t, ls, "https://a.test", 0)
 		n.register(1, "env-n", "https://a.test")
+		// The stuck renderer's calls were sent, not necessarily handled:
+		// wait until its lock is held.
+		var q uint64
+		for {
+			q++
+			if s := n.query(1, q); len(s.Held) == 1 {
+				break
+			}
+		}
 		var req uint64
 		for i := 0; i < 100; i++ {
 			req++
@@ -176,7 +185,7 @@ func TestStuckRendererDoesNotBlockOthers(t *testing.T) {
 		if o := n.outcome(); o.Kind != lockspb.OutcomeKind_OUTCOME_KIND_NOT_AVAILABLE {
 			t.Fatalf("the stuck renderer's lock: %v", o)
 		}
-		if s := n.query(1, 1); len(s.Held) != 1 || s.Held[0].ClientId != "env-stuck" {
+		if s := n.query(1, q+1); len(s.Held) != 1 || s.Held[0].ClientId != "env-stuck" {
 			t.Fatalf("query: %v", clientIDs(s.Held))
 		}
 		select {
