@@ -147,8 +147,10 @@
 // queue (BenchmarkEngineFloorCycleTasks); most of the rest is collector
 // work (the cycle allocates 19% more bytes than the floor and brings about
 // 46% more collections), and the Lock object's internal slot (a weak
-// pointer and a table entry per grant) is about 8% of the cycle's
-// instructions. The figures are in PERFORMANCE.md.
+// pointer and a slot table entry per grant, though no per-grant
+// implementation: Lock objects of one name and mode share theirs) is
+// about 8% of the cycle's instructions. The figures are in
+// PERFORMANCE.md.
 //
 // The measurements behind these choices, pass by pass, are in
 // PERFORMANCE.md.
