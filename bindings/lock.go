@@ -5,22 +5,26 @@ import (
 	"github.com/gowebengine/weblocks/weblocks"
 )
 
-// lockImpl is the Go implementation behind a Lock object: a new one for
-// every grant. It has no Reflector: a Lock object is made once, for the
-// callback, and nothing converts the lock to JavaScript again; without a
-// reference back to it the object (and its slot) can be collected when
-// the page drops it.
+// lockImpl is the Go implementation behind Lock objects: a name and a
+// mode, which is all a Lock's attributes return. It has no Reflector: a
+// Lock object is made once, for the callback, and nothing converts the
+// lock to JavaScript again; without a reference back to it the object can
+// be collected when the page drops it.
 //
-// It is an allocation of its own holding only what the object's
-// attributes return, not part of the request's state: the realm's slot
-// table holds a slot strongly until it notices, at a later sweep, that the
-// object was collected, and a slot inside the request would keep the whole
-// request (its released promise, its lock service state) alive until
-// then, for every request of the last collection cycle.
+// A lockImpl is immutable and Lock has no [SameObject] attribute, so the
+// Lock objects of one name and mode are interchangeable as far as their
+// internal slots go: they share one lockImpl and its slot storage (see
+// lockManagerImpl.lockImplFor and webidl.Realm.WrapNew). A grant then
+// allocates nothing of the bindings' own for its Lock object, and the
+// realm's slot table, which holds a slot strongly until a sweep after its
+// object's collection, holds the shared slot: the entries of the last
+// collection cycle's Lock objects keep no per-grant memory alive for the
+// collector to mark (and never a request's state: its released promise
+// and lock service state).
 type lockImpl struct {
 	name weblocks.Name
 	mode weblocks.Mode
-	slot webidl.Slot // the Lock object's internal slot
+	slot webidl.Slot // the internal slot of every Lock object of this lockImpl
 }
 
 func (l *lockImpl) Name() (webidl.DOMString, error) { return webidl.DOMString(l.name), nil }

@@ -22,6 +22,20 @@ type lockManagerImpl struct {
 	// running (a nested grant uses storage of its own).
 	frame     [2]sobek.Value
 	frameBusy bool
+	// lastLock is the implementation of the last Lock object made, which
+	// the next grant of the same name and mode shares (see lockImpl).
+	lastLock *lockImpl
+}
+
+// lockImplFor returns a Lock implementation for name and mode: the last
+// one made when it has both, else a new one.
+func (m *lockManagerImpl) lockImplFor(name weblocks.Name, mode weblocks.Mode) *lockImpl {
+	if l := m.lastLock; l != nil && l.mode == mode && l.name == name {
+		return l
+	}
+	l := &lockImpl{name: name, mode: mode}
+	m.lastLock = l
+	return l
 }
 
 // request is the request(name, callback) and request(name, options,
@@ -95,7 +109,7 @@ func (q *lockRequest) Granted(lock *weblocks.Lock) weblocks.Waiting {
 	r := q.realm()
 	arg := sobek.Null()
 	if lock != nil {
-		l := &lockImpl{name: lock.Name(), mode: lock.Mode()}
+		l := q.m.lockImplFor(lock.Name(), lock.Mode())
 		arg = idlWrapNewLock(r.idl, l, &l.slot)
 	}
 	// The this value and the argument go in the manager's storage (a

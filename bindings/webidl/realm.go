@@ -599,7 +599,11 @@ type Slot struct{ s slot }
 // WrapNew is Wrap for an implementation that is wrapped at most once (it
 // embeds no Reflector): the new object's internal slot is stored in
 // storage, which the implementation usually embeds, saving an
-// allocation. storage must not be used for another object.
+// allocation. storage must not be used for another object, unless the
+// objects are made with the same implementation and interface, and the
+// interface has no [SameObject] attribute (nothing is then stored per
+// object in the slot: objects of an immutable implementation may share
+// one storage).
 func (r *Realm) WrapNew(impl any, iface string, storage *Slot) sobek.Value {
 	return r.wrap(impl, iface, storage)
 }
