@@ -413,14 +413,17 @@
 //     Elements do not delay the load event; parser-inserted ones start
 //     loading when the window is installed. There is no list of
 //     available images, lazy loading, MediaError, readyState or
-//     networkState, no FontFaceSet (document.fonts) and no frame element.
+//     networkState, and no FontFaceSet (document.fonts). A frame element
+//     (in a frameset) is an iframe without srcdoc or sandbox whose
+//     requests' destination is "frame".
 //   - CSP reports nothing (no report-uri, report-to or
 //     securitypolicyviolation events) and enforces only request URLs:
 //     nonces, hashes, 'strict-dynamic' and the inline and eval checks are
 //     not enforced.
-//   - Navigations fire no fetch event (serviceworker's doc.go), so an
-//     iframe's or frame's document request never reaches a service
-//     worker (fetch-destination-frame and -iframe time out).
+//   - Only a navigation's first request reaches a service worker (fetch
+//     follows redirects itself: serviceworker's doc.go); there is no
+//     navigation preload; reloads and back/forward loads give the fetch
+//     event an empty clientId (the spec: the navigating document's id).
 //   - Import attributes (import ... with {type: "json"} or "css") do not
 //     parse: sobek has no import attributes (its tc39 suite skips the
 //     feature), a SyntaxError at the with keyword.
