@@ -468,6 +468,12 @@
 //     ForeignObject, Window.foreignObject); the JavaScript values it
 //     holds and gives back (an abort reason, the object itself) reach the
 //     callee as views through the membrane (Window.foreignValueFrom).
+//     An ArrayBuffer, DataView or typed array of another window of the
+//     agent is accepted the same way where an operation takes a buffer
+//     source (TextDecoder.decode, a BlobPart, a fetch body); its bytes
+//     are read and written in place. A ReadableByteStreamController's
+//     enqueue and respond(WithNewView) still refuse such a view with a
+//     TypeError, where browsers transfer its buffer.
 //     Once the other window is gone (a removed frame), its objects are no
 //     longer accepted as arguments (a TypeError), where browsers accept
 //     them.

@@ -229,6 +229,10 @@ const (
 type BufferSource struct {
 	Object *sobek.Object
 	Kind   BufferKind
+	// foreign is, when Object is this realm's view of a buffer source of
+	// another realm of the agent (Realm.ForeignObject), that buffer
+	// source itself: Bytes reads its bytes through it.
+	foreign *sobek.Object
 }
 
 // Value returns the object, or null.
@@ -242,15 +246,19 @@ func (b BufferSource) Value() sobek.Value {
 // Bytes returns the bytes the buffer source views (not a copy; nil when
 // detached).
 func (b BufferSource) Bytes() []byte {
-	if b.Object == nil {
+	obj := b.Object
+	if b.foreign != nil {
+		obj = b.foreign
+	}
+	if obj == nil {
 		return nil
 	}
 	switch b.Kind {
 	case KindArrayBuffer:
-		ab, _ := b.Object.Export().(sobek.ArrayBuffer)
+		ab, _ := obj.Export().(sobek.ArrayBuffer)
 		return ab.Bytes()
 	}
-	bufV := b.Object.Get("buffer")
+	bufV := obj.Get("buffer")
 	bo, ok := bufV.(*sobek.Object)
 	if !ok {
 		return nil
@@ -259,8 +267,8 @@ func (b BufferSource) Bytes() []byte {
 	if !ok || ab.Detached() {
 		return nil
 	}
-	off := int(b.Object.Get("byteOffset").ToInteger())
-	n := int(b.Object.Get("byteLength").ToInteger())
+	off := int(obj.Get("byteOffset").ToInteger())
+	n := int(obj.Get("byteLength").ToInteger())
 	data := ab.Bytes()
 	if off+n > len(data) {
 		return nil
@@ -269,12 +277,41 @@ func (b BufferSource) Bytes() []byte {
 }
 
 // BufferKindOf returns the kind of buffer source v is by its internal
-// slots, or "" when it is none.
+// slots, or "" when it is none. Like ToBufferSource, it recognizes this
+// realm's view of a buffer source of another realm of the agent
+// (Realm.ForeignObject): an object is an ArrayBuffer or a view whatever
+// realm it belongs to.
 func (r *Realm) BufferKindOf(v sobek.Value) BufferKind {
 	obj, ok := v.(*sobek.Object)
 	if !ok {
 		return ""
 	}
+	if k := r.ownBufferKind(obj); k != "" {
+		return k
+	}
+	_, k := r.foreignBuffer(obj)
+	return k
+}
+
+// foreignBuffer is, when obj is this realm's view of a buffer source of
+// another realm of the agent, that buffer source and its kind (nil, ""
+// otherwise).
+func (r *Realm) foreignBuffer(obj *sobek.Object) (*sobek.Object, BufferKind) {
+	if r.ForeignObject == nil {
+		return nil, ""
+	}
+	other, fo := r.ForeignObject(obj)
+	if other == nil || other == r || fo == nil {
+		return nil, ""
+	}
+	if k := other.ownBufferKind(fo); k != "" {
+		return fo, k
+	}
+	return nil, ""
+}
+
+// ownBufferKind is BufferKindOf for the objects of this realm.
+func (r *Realm) ownBufferKind(obj *sobek.Object) BufferKind {
 	if _, ok := obj.Export().(sobek.ArrayBuffer); ok {
 		return KindArrayBuffer
 	}
@@ -313,13 +350,22 @@ func (r *Realm) initBufferProbes() {
 // ToBufferSource converts v to a buffer source accepting the given kinds
 // (ArrayBufferView accepts DataView and every typed array: pass "view").
 // [AllowShared] is accepted and has no effect: sobek has no
-// SharedArrayBuffer.
+// SharedArrayBuffer. This realm's view of a buffer source of another
+// realm of the agent (Realm.ForeignObject) converts too: the result's
+// Object is the view, and Bytes reads the other realm's bytes.
 func (r *Realm) ToBufferSource(v sobek.Value, typeName string, kinds ...BufferKind) BufferSource {
-	k := r.BufferKindOf(v)
+	var k BufferKind
+	var fo *sobek.Object
+	obj, ok := v.(*sobek.Object)
+	if ok {
+		if k = r.ownBufferKind(obj); k == "" {
+			fo, k = r.foreignBuffer(obj)
+		}
+	}
 	if k != "" {
 		for _, want := range kinds {
 			if want == k || (want == "view" && k != KindArrayBuffer) {
-				return BufferSource{Object: v.(*sobek.Object), Kind: k}
+				return BufferSource{Object: obj, Kind: k, foreign: fo}
 			}
 		}
 	}

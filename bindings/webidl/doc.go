@@ -62,6 +62,12 @@
 // parent's AbortSignal): a platform object implements its interfaces
 // whatever its realm. Wrapping such an implementation in this realm gives
 // the host's view of the object (ForeignValue), not a second object.
+// Buffer source conversions (ToBufferSource, BufferKindOf and so union
+// selection) likewise accept the host's view of an ArrayBuffer, DataView
+// or typed array of another realm of the agent (a page's TextDecoder
+// given a frame's Uint8Array): the BufferSource's Object is the view and
+// its Bytes are the other realm's. This realm's own buffers take the
+// same path as before, the hook is asked only about other objects.
 // An InterfaceDef's Implements (set by generated code) admits the Go
 // values its objects can be made with: Wrap, WrapNew, constructors and
 // the global implementation are checked when the object is made (a

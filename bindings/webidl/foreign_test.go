@@ -1,6 +1,7 @@
 package webidl
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/grafana/sobek"
@@ -137,4 +138,66 @@ func testRegistryWithTaker(reg *Registry) *Registry {
 	r2 := testRegistry()
 	r2.Add(reg.defs["Taker"])
 	return r2
+}
+
+// TestForeignBufferSource: a buffer source of another realm of the agent
+// (seen through the host's view of it) converts to the buffer source
+// types, and its bytes are the other realm's.
+func TestForeignBufferSource(t *testing.T) {
+	a := NewRealm(sobek.New(), "Window", nil, true)
+	b := NewRealm(sobek.New(), "Window", nil, true)
+	v, err := a.VM.RunString(`var u = new Uint8Array([0x68, 0x69, 0x21, 0x3f]); ({ab: u.buffer, u8: u.subarray(1, 3), dv: new DataView(u.buffer, 2), plain: {}})`)
+	must(err)
+	objs := v.(*sobek.Object)
+	views := map[*sobek.Object]*sobek.Object{}
+	for _, name := range []string{"ab", "u8", "dv", "plain"} {
+		view := b.VM.NewObject()
+		views[view] = objs.Get(name).(*sobek.Object)
+		must(b.VM.Set(name, view))
+	}
+	b.ForeignObject = func(v *sobek.Object) (*Realm, *sobek.Object) {
+		if o := views[v]; o != nil {
+			return a, o
+		}
+		return nil, nil
+	}
+	conv := func(name, typeName string, kinds ...BufferKind) (BufferSource, *sobek.Exception) {
+		var bs BufferSource
+		ex := b.VM.Try(func() { bs = b.ToBufferSource(b.VM.Get(name), typeName, kinds...) })
+		return bs, ex
+	}
+	for _, c := range []struct {
+		name  string
+		kinds []BufferKind
+		kind  BufferKind
+		bytes string
+	}{
+		{"ab", []BufferKind{KindArrayBuffer, "view"}, KindArrayBuffer, "hi!?"},
+		{"u8", []BufferKind{KindArrayBuffer, "view"}, "Uint8Array", "i!"},
+		{"u8", []BufferKind{"Uint8Array"}, "Uint8Array", "i!"},
+		{"dv", []BufferKind{"view"}, KindDataView, "!?"},
+	} {
+		bs, ex := conv(c.name, "T", c.kinds...)
+		if ex != nil {
+			t.Fatalf("%s %v: %v", c.name, c.kinds, ex)
+		}
+		if bs.Kind != c.kind || string(bs.Bytes()) != c.bytes || bs.Value() != b.VM.Get(c.name) {
+			t.Errorf("%s %v: %s %q", c.name, c.kinds, bs.Kind, bs.Bytes())
+		}
+		if k := b.BufferKindOf(b.VM.Get(c.name)); k != c.kind {
+			t.Errorf("BufferKindOf(%s) = %q", c.name, k)
+		}
+	}
+	// The other realm's kinds still decide.
+	for _, c := range []struct {
+		name  string
+		kinds []BufferKind
+	}{{"ab", []BufferKind{"view"}}, {"u8", []BufferKind{KindArrayBuffer}}, {"dv", []BufferKind{"Uint8Array"}}, {"plain", []BufferKind{KindArrayBuffer, "view"}}} {
+		if _, ex := conv(c.name, "T", c.kinds...); ex == nil || !strings.Contains(ex.Error(), "not of type 'T'") {
+			t.Errorf("%s %v: %v", c.name, c.kinds, ex)
+		}
+	}
+	if k := b.BufferKindOf(b.VM.Get("plain")); k != "" {
+		t.Errorf("BufferKindOf(plain) = %q", k)
+	}
 }

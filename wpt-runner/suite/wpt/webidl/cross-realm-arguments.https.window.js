@@ -74,3 +74,30 @@ promise_test(async t => {
   assert_equals(seen, e, "the listener gets the page's event");
   assert_equals(e.target, w.document);
 }, "an Event of the page dispatched at the frame's document");
+
+promise_test(async t => {
+  const w = await frame(t);
+  const bytes = new w.Uint8Array([0x68, 0x69, 0x21, 0x3f]);
+  assert_equals(new TextDecoder().decode(bytes), 'hi!?', "a frame's Uint8Array as a BufferSource");
+  assert_equals(new TextDecoder().decode(bytes.buffer), 'hi!?', "a frame's ArrayBuffer");
+  assert_equals(new TextDecoder().decode(new w.DataView(bytes.buffer, 1, 2)), 'i!', "a frame's DataView");
+  const into = new w.Uint8Array(3);
+  const res = new TextEncoder().encodeInto('abcd', into);
+  assert_equals(res.written, 3);
+  assert_array_equals(Array.from(into), [0x61, 0x62, 0x63], "the frame's array is written to");
+  assert_throws_js(TypeError, () => new TextEncoder().encodeInto('a', new w.Uint16Array(2)),
+                   "a frame's Uint16Array is no Uint8Array");
+  assert_throws_js(TypeError, () => new TextDecoder().decode(new w.Object()), "a frame's plain object is no BufferSource");
+}, "the frame's typed arrays, ArrayBuffer and DataView as the page's buffer source arguments");
+
+promise_test(async t => {
+  const w = await frame(t);
+  const bytes = new w.Uint8Array([0x6f, 0x6b]);
+  assert_equals(await new Blob([bytes, bytes.buffer]).text(), 'okok', "a BlobPart union takes the frame's buffers");
+  assert_equals(await new Response(bytes.buffer).text(), 'ok', "a BodyInit union takes the frame's ArrayBuffer");
+  // The dispatcher stashes a POST body under the uuid and gives it back
+  // to the next GET.
+  const url = `/common/dispatcher/dispatcher.py?uuid=xrealm-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  assert_equals(await (await fetch(url, {method: 'POST', body: bytes})).text(), 'done');
+  assert_equals(await (await fetch(url)).text(), 'ok', "fetch sends the frame's Uint8Array as its body");
+}, "the frame's buffers in the page's unions (BlobPart, BodyInit)");
