@@ -78,10 +78,13 @@
 //     "include"), destination "document" for top-level windows (Open,
 //     window.open, location) and "iframe" for frames, whose client is the
 //     navigation's source document (the iframe's, the opener's, the
-//     navigating window's; none for the embedder's navigations and
-//     history traversals); window.open with noreferrer sends no referrer;
-//     a reload's request has the reload-navigation flag, a traversal's
-//     the history-navigation flag; an http(s) navigation goes to the
+//     navigating window's; none for the embedder's navigations; for a
+//     reload and a traversal that loads a document, the navigable's
+//     document they leave, as HTML's apply the history step when no
+//     source document is given: the fetch event's clientId, as
+//     Chromium's for a reload); window.open with noreferrer sends no
+//     referrer; a reload's request has the reload-navigation flag, a
+//     traversal's the history-navigation flag; an http(s) navigation goes to the
 //     service worker whose scope matches its URL first (its fetch event's
 //     resultingClientId is the id of the environment HTML reserved for
 //     the navigation, which the new document's environment takes over,
@@ -422,8 +425,14 @@
 //     not enforced.
 //   - Only a navigation's first request reaches a service worker (fetch
 //     follows redirects itself: serviceworker's doc.go); there is no
-//     navigation preload; reloads and back/forward loads give the fetch
-//     event an empty clientId (the spec: the navigating document's id).
+//     navigation preload. A reload's or traversal's request client
+//     (the navigable's active document's) carries only its id, origin
+//     and top-level site: the request keeps no referrer (HTML: the
+//     entry's document state's referrer), its origin is its URL's and
+//     no CSP list checks it. history.go from another frame's document
+//     gives the traversed frames' requests their own active document's
+//     client, not the calling document's (HTML's sourceSnapshotParams);
+//     a traversal to an entry of another renderer process's has none.
 //   - Import attributes (import ... with {type: "json"} or "css") do not
 //     parse: sobek has no import attributes (its tc39 suite skips the
 //     feature), a SyntaxError at the with keyword.

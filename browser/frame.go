@@ -454,6 +454,11 @@ func (f *frame) navigationRequest(u *url.URL, h navHistory) *fetch.Request {
 	// was loaded before), then set request's history-navigation flag.
 	req.ReloadNavigation = h.reload
 	req.HistoryNavigation = !h.reload && h.traverse >= 0
+	if h.source == nil && h.client != nil {
+		// (Apply the history step: potentiallyTargetSpecificSourceSnapshotParams,
+		// the navigable's active document's, gives the request's client.)
+		req.Client = h.client
+	}
 	return req
 }
 

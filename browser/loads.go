@@ -99,6 +99,14 @@ func (w *Window) client() *fetch.Client {
 	return c
 }
 
+// historyClient is the request client a reload or a traversal of w's
+// navigable that loads a document gives its request (navHistory.client):
+// w's environment's id, origin and top-level site, nothing that would
+// give the request a referrer or a CSP list.
+func (w *Window) historyClient() *fetch.Client {
+	return &fetch.Client{ID: w.env.ID(), Origin: w.env.Origin(), TopLevelSite: w.env.TopLevelSite()}
+}
+
 // envClient is the request client of a worker's environment settings
 // object: its origin, its top-level site, its creation URL the referrer
 // source, and referrerPolicy its policy container's referrer policy.

@@ -92,6 +92,13 @@ type navHistory struct {
 	// with noreferrer).
 	source     *fetch.Client
 	noReferrer bool
+	// client, for a reload or a traversal that loads a document, is the
+	// request client of the navigable's active document (HTML's apply
+	// the history step, when no source document's snapshot params were
+	// given): the fetch event's clientId. Only its id, origin and
+	// top-level site are set, so that, as before, the request has no
+	// referrer, its origin is its URL's and no CSP list checks it.
+	client *fetch.Client
 	// nav is the embedder's navigation of a window of a renderer process
 	// that waits for this one (0: none; navigation_swap.go).
 	nav uint64
@@ -343,7 +350,7 @@ func (f *frame) traverse(from *Window, delta int, done func(*Window, error)) {
 	entryURL, win := e.url, e.win
 	if delta == 0 {
 		f.mu.Unlock()
-		h.replace, h.reload = true, true
+		h.replace, h.reload, h.client = true, true, from.historyClient()
 		f.navigateWith(entryURL, nil, h)
 		return
 	}
@@ -390,7 +397,11 @@ func (f *frame) restoreOrLoad(from *Window, gen, target int, e *sessionEntry, do
 	if len(reasons) == 0 {
 		reasons = []string{NotRestoredNeverCached}
 	}
-	f.load(gen, entryURL, nil, navHistory{traverse: target, reasons: reasons, done: done})
+	h := navHistory{traverse: target, reasons: reasons, done: done}
+	if from != nil {
+		h.client = from.historyClient()
+	}
+	f.load(gen, entryURL, nil, h)
 }
 
 // restore makes the cached window cached active again (html's

@@ -42,7 +42,9 @@ self.addEventListener('activate', e => e.waitUntil(clients.claim()));
 // its responses), with destination "iframe", "frame" and "document", mode "navigate", the opener's id as clientId and the new
 // document's client id (the clientId of its Web Locks) as
 // resultingClientId; the new documents are controlled. A reload's
-// request has the reload-navigation flag; a srcdoc iframe, which is not
+// request has the reload-navigation flag, a traversal's that loads a
+// document the history-navigation flag, and both the clientId of the
+// navigable's document they leave; a srcdoc iframe, which is not
 // fetched, inherits its container document's service worker.
 func TestServiceWorkerHandlesNavigations(t *testing.T) {
 	for name, mode := range map[string]browser.ProcessModel{"single-process": browser.SingleProcess, "renderer": browser.RendererProcesses} {
@@ -89,6 +91,12 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
                   popup.navigator.serviceWorker.controller !== null];
   await new Promise(r => { f.onload = r; f.contentWindow.location.reload(); });
   const reloaded = [f.contentDocument.getElementById('x').textContent, await idOf(f.contentWindow)];
+  // A traversal back to a.html loads it again: its request's client is
+  // the navigable's active document (b.html's, which also calls back()).
+  await new Promise(r => { f.onload = r; f.contentWindow.location.href = '/app/nav/b.html'; });
+  const before = await idOf(f.contentWindow);
+  await new Promise(r => { f.onload = r; f.contentWindow.history.back(); });
+  const traversed = [before, f.contentDocument.getElementById('x').textContent, await idOf(f.contentWindow)];
   const s = document.createElement('iframe');
   s.srcdoc = '<p>inline</p>';
   await new Promise(r => { s.onload = r; document.body.appendChild(s); });
@@ -98,7 +106,7 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
     navigator.serviceWorker.controller.postMessage('seen');
   });
   popup.close();
-  return {own, iframe, frame, frameset, opened, reloaded, srcdoc, seen};
+  return {own, iframe, frame, frameset, opened, reloaded, traversed, srcdoc, seen};
 })()`).(map[string]any)
 	own, _ := got["own"].(string)
 	iframe, _ := got["iframe"].([]any)
@@ -106,7 +114,8 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
 	reloaded, _ := got["reloaded"].([]any)
 	frame, _ := got["frame"].([]any)
 	frameset, _ := got["frameset"].([]any)
-	if own == "" || len(iframe) != 3 || len(frame) != 3 || len(frameset) != 5 || len(opened) != 3 || len(reloaded) != 2 {
+	traversed, _ := got["traversed"].([]any)
+	if own == "" || len(iframe) != 3 || len(frame) != 3 || len(frameset) != 5 || len(opened) != 3 || len(reloaded) != 2 || len(traversed) != 3 {
 		t.Fatalf("results: %#v", got)
 	}
 	iframeID, popupID, reloadID := iframe[1], opened[1], reloaded[1]
@@ -136,7 +145,12 @@ func testServiceWorkerHandlesNavigations(t *testing.T, mode browser.ProcessModel
 		[]any{"/app/nav/c.html", "navigate", "frame", own, frame[2], false, false},
 		[]any{"/app/nav/d.html", "navigate", "frame", frameset[3], frameset[4], false, false},
 		[]any{"/app/nav/b.html", "navigate", "document", own, popupID, false, false},
-		[]any{"/app/nav/a.html", "navigate", "iframe", "", reloadID, true, false},
+		[]any{"/app/nav/a.html", "navigate", "iframe", iframeID, reloadID, true, false},
+		[]any{"/app/nav/b.html", "navigate", "iframe", reloadID, traversed[0], false, false},
+		[]any{"/app/nav/a.html", "navigate", "iframe", traversed[0], traversed[2], false, true},
+	}
+	if want := []any{traversed[0], "from the worker: iframe " + fmt.Sprint(traversed[2]), traversed[2]}; !reflect.DeepEqual(traversed, want) || traversed[0] == traversed[2] {
+		t.Errorf("traversed iframe: got %#v, want %#v (distinct ids)", traversed, want)
 	}
 	if !reflect.DeepEqual(got["seen"], wantSeen) {
 		t.Errorf("fetch events:\n got %#v\nwant %#v", got["seen"], wantSeen)

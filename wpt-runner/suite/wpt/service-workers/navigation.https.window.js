@@ -1,4 +1,4 @@
-// META: title=Service Workers: the navigations of frames go to the service worker whose scope matches their URL (fetch event, resultingClientId, controller, reload flag)
+// META: title=Service Workers: the navigations of frames go to the service worker whose scope matches their URL (fetch event, resultingClientId, controller, reload flag and clientId)
 'use strict';
 
 // activeRegistration registers resources/navigation-sw.js for scope, waits
@@ -63,7 +63,8 @@ promise_test(async t => {
   assert_true(again.reload, 'isReloadNavigation');
   assert_false(again.history, 'isHistoryNavigation');
   assert_not_equals(again.resultingClientId, first.resultingClientId, 'a new client');
-}, 'location.reload() is a reload navigation');
+  assert_equals(again.clientId, first.resultingClientId, 'clientId is the id of the reloaded document\'s client');
+}, 'location.reload() is a reload navigation whose clientId is the reloaded document\'s');
 
 promise_test(async t => {
   await activeRegistration(t, 'resources/nav-srcdoc/');
